@@ -1,0 +1,55 @@
+/* The SQLite store: one file, WAL, foreign keys, migrations from db/ applied in order in one
+ * transaction and tracked by PRAGMA user_version (DESIGN.md, "Storage").
+ *
+ * Ownership: gp_store is opaque; gp_store_open hands one over, gp_store_close frees it.
+ * Strings handed out (*json) are the caller's to free(). Every call fills err on failure:
+ * GP_E_DB for SQLite failures, GP_E_NOTFOUND for a missing scenario, GP_E_INPUT for a file
+ * that is not a gpuplan database or is newer than this build. */
+#ifndef GPUPLAN_STORE_H
+#define GPUPLAN_STORE_H
+
+#include <stdbool.h>
+
+#include "gpuplan/error.h"
+
+typedef struct gp_store gp_store;
+
+#define GP_APPLICATION_ID 0x67706c6e /* "gpln", at offset 68 of the file header */
+
+/* The schema version this build migrates to (the number of files in db/). */
+int gp_store_schema_version(void);
+
+/* Open or create the database at path (created with mode 0600; its folder must exist).
+ * Refuses, without writing anything, a file from a newer gpuplan or another application. */
+gp_status gp_store_open(const char *path, gp_store **out, gp_err *err);
+void gp_store_close(gp_store *st);
+
+/* Save json as the next version of scenario `name` (version 1 when new); *version gets it. */
+gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,
+                                 gp_err *err);
+
+/* The JSON of version `version` of `name` (0: the latest). *json is the caller's to free();
+ * *version_out and saved_at (21 bytes) receive the version and its time when not NULL. */
+gp_status gp_store_scenario_get(gp_store *st, const char *name, int version, char **json,
+                                int *version_out, char *saved_at, gp_err *err);
+
+typedef struct gp_scenario_info {
+    const char *name;
+    int versions;
+    const char *created_at, *saved_at; /* of the first and of the latest version */
+} gp_scenario_info;
+
+/* Call fn once per scenario, by name; the info is borrowed for the call only. A non-zero
+ * return from fn stops the walk. */
+gp_status gp_store_scenario_list(gp_store *st, int (*fn)(const gp_scenario_info *, void *),
+                                 void *arg, gp_err *err);
+
+/* Call fn once per saved version of `name`, oldest first (GP_E_NOTFOUND when none). */
+gp_status gp_store_scenario_versions(gp_store *st, const char *name,
+                                     int (*fn)(int version, const char *saved_at, void *),
+                                     void *arg, gp_err *err);
+
+/* Delete a scenario and every version of it. */
+gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err);
+
+#endif

@@ -1,0 +1,73 @@
+/* Front-end plumbing shared by the gpuplan commands: the database, scenario loading, output.
+ * Only front ends print; every helper here reports through gp_err like the library does. */
+#ifndef GPUPLAN_CLI_H
+#define GPUPLAN_CLI_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "gpuplan/error.h"
+#include "gpuplan/report.h"
+#include "gpuplan/scenario.h"
+#include "gpuplan/store.h"
+#include "gpuplan/xmem.h"
+
+typedef struct cli {
+    const char *db_path; /* --db, GPUPLAN_DB, or NULL for the default */
+    gp_store *store;     /* opened on first use */
+} cli;
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(cli *c, int argc, char **argv);
+} cli_command;
+
+/* Print "gpuplan: where: msg" on stderr and return the exit status for the code. */
+int cli_fail(const gp_err *err);
+/* Print "gpuplan: msg" for bad usage and return 2. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Open the database on first use (creating its folder with mode 0700). */
+gp_status cli_store(cli *c, gp_store **out, gp_err *err);
+
+/* Read a whole file ("-" is stdin) of at most cap bytes into out. */
+gp_status cli_read_file(const char *path, size_t cap, gp_buf *out, gp_err *err);
+
+/* Write buf to path atomically (a temporary file beside it, then rename), or to stdout when
+ * path is NULL or "-". */
+gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err);
+
+/* A loaded scenario: the struct, its JSON tree (catalog prices filled in), where it came from,
+ * and the catalog prices used. */
+typedef struct cli_scenario {
+    gp_scenario *s; /* heap: the struct is large */
+    cJSON *tree;
+    char origin[512];
+    int version; /* stored version, 0 for a file */
+    gp_price_source sources[GP_MAX_OPTIONS];
+    int n_sources;
+} cli_scenario;
+
+/* Load FILE.json (or "-") or a stored scenario NAME (version 0: the latest), validate it and
+ * resolve catalog references as of as_of (YYYY-MM-DD). Free with cli_scenario_done. */
+gp_status cli_scenario_load(cli *c, const char *arg, int version, const char *as_of,
+                            cli_scenario *out, gp_err *err);
+void cli_scenario_done(cli_scenario *sc);
+
+/* Today's local date as YYYY-MM-DD into out (11 bytes). */
+void cli_today(char *out);
+/* True when s is a valid calendar date YYYY-MM-DD. */
+bool cli_valid_date(const char *s);
+
+/* Parse a non-negative integer / a finite double with strto*; false on junk. */
+bool cli_parse_int(const char *s, int *out);
+bool cli_parse_double(const char *s, double *out);
+
+/* The commands (one file each under src/cli/). */
+int cmd_report(cli *c, int argc, char **argv);
+int cmd_scenario(cli *c, int argc, char **argv);
+int cmd_sweep(cli *c, int argc, char **argv);
+int cmd_sensitivity(cli *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,251 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpuplan/scenario_json.h"
+
+int cli_fail(const gp_err *err) {
+    if (err->where[0])
+        fprintf(stderr, "gpuplan: %s: %s\n", err->where, err->msg);
+    else
+        fprintf(stderr, "gpuplan: %s\n", err->msg[0] ? err->msg : gp_status_str(err->code));
+    return gp_status_exit_code(err->code);
+}
+
+int cli_usage_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpuplan: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static gp_status mkdirs(const char *path, gp_err *err) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+        return gp_errorf(err, GP_E_IO, path, "path too long");
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+            return gp_errorf(err, GP_E_IO, tmp, "cannot create folder: %s", strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+        return gp_errorf(err, GP_E_IO, tmp, "cannot create folder: %s", strerror(errno));
+    return GP_OK;
+}
+
+gp_status cli_store(cli *c, gp_store **out, gp_err *err) {
+    if (c->store) {
+        *out = c->store;
+        return GP_OK;
+    }
+    char path[PATH_MAX];
+    if (c->db_path && *c->db_path) {
+        snprintf(path, sizeof path, "%s", c->db_path);
+    } else {
+        const char *xdg = getenv("XDG_DATA_HOME");
+        const char *home = getenv("HOME");
+        char dir[PATH_MAX];
+        if (xdg && *xdg == '/')
+            snprintf(dir, sizeof dir, "%s/gpuplan", xdg);
+        else if (home && *home)
+            snprintf(dir, sizeof dir, "%s/.local/share/gpuplan", home);
+        else
+            return gp_errorf(err, GP_E_IO, NULL, "neither XDG_DATA_HOME nor HOME is set; use --db");
+        if (mkdirs(dir, err))
+            return err->code;
+        snprintf(path, sizeof path, "%s/gpuplan.db", dir);
+    }
+    if (gp_store_open(path, &c->store, err))
+        return err->code;
+    *out = c->store;
+    return GP_OK;
+}
+
+gp_status cli_read_file(const char *path, size_t cap, gp_buf *out, gp_err *err) {
+    gp_buf_init(out, cap);
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return gp_errorf(err, errno == ENOENT ? GP_E_INPUT : GP_E_IO, path, "cannot open: %s",
+                         strerror(errno));
+    char chunk[65536];
+    size_t n;
+    gp_status st = GP_OK;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (gp_buf_add(out, chunk, n) != GP_OK) {
+            st = gp_errorf(err, GP_E_LIMIT, path, "larger than %zu bytes", cap);
+            break;
+        }
+    }
+    if (st == GP_OK && ferror(f))
+        st = gp_errorf(err, GP_E_IO, path, "read error: %s", strerror(errno));
+    if (!is_stdin)
+        fclose(f);
+    if (st == GP_OK && !out->data)
+        gp_buf_add(out, "", 0);
+    if (st != GP_OK)
+        gp_buf_done(out);
+    return st;
+}
+
+gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err) {
+    if (!path || strcmp(path, "-") == 0) {
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+            return gp_errorf(err, GP_E_IO, "stdout", "write failed: %s", strerror(errno));
+        return GP_OK;
+    }
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return gp_errorf(err, GP_E_IO, path, "path too long");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return gp_errorf(err, GP_E_IO, path, "cannot create: %s", strerror(errno));
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return gp_errorf(err, GP_E_IO, path, "write failed: %s", strerror(e));
+        }
+        done += (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return gp_errorf(err, GP_E_IO, path, "cannot write: %s", strerror(e));
+    }
+    return GP_OK;
+}
+
+static bool looks_like_file(const char *arg) {
+    if (strcmp(arg, "-") == 0 || strchr(arg, '/'))
+        return true;
+    size_t n = strlen(arg);
+    if (n > 5 && strcmp(arg + n - 5, ".json") == 0)
+        return true;
+    struct stat sb;
+    return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* Catalog prices arrive with the price catalog; until a catalog holds an entry, a reference to
+ * one is an input error that names it. */
+static gp_status resolve_catalog(cli_scenario *sc, const char *as_of, gp_err *err) {
+    for (int i = 0; i < sc->s->n_options; i++) {
+        const gp_option *o = &sc->s->options[i];
+        if (!o->has_catalog)
+            continue;
+        char where[600];
+        snprintf(where, sizeof where, "%s:$.cloud_options[%d].catalog", sc->origin, i);
+        return gp_errorf(err, GP_E_INPUT, where, "no catalog entry \"%s\" in force on %s",
+                         o->catalog, as_of);
+    }
+    return GP_OK;
+}
+
+gp_status cli_scenario_load(cli *c, const char *arg, int version, const char *as_of,
+                            cli_scenario *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    out->s = gp_xmalloc(sizeof *out->s);
+    gp_buf text;
+    gp_buf_init(&text, GP_SCENARIO_MAX_BYTES);
+    if (looks_like_file(arg)) {
+        if (version) {
+            gp_errorf(err, GP_E_INPUT, arg, "--version applies to stored scenarios only");
+            goto fail;
+        }
+        snprintf(out->origin, sizeof out->origin, "%s", strcmp(arg, "-") == 0 ? "<stdin>" : arg);
+        if (cli_read_file(arg, GP_SCENARIO_MAX_BYTES, &text, err))
+            goto fail;
+    } else {
+        gp_store *st;
+        char *json = NULL;
+        if (cli_store(c, &st, err) ||
+            gp_store_scenario_get(st, arg, version, &json, &out->version, NULL, err))
+            goto fail;
+        snprintf(out->origin, sizeof out->origin, "%s@%d", arg, out->version);
+        gp_buf_add(&text, json, strlen(json));
+        free(json);
+    }
+    if (gp_scenario_parse(text.data, text.len, out->origin, out->s, &out->tree, err) ||
+        resolve_catalog(out, as_of, err))
+        goto fail;
+    gp_buf_done(&text);
+    return GP_OK;
+fail:
+    gp_buf_done(&text);
+    cli_scenario_done(out);
+    return err->code;
+}
+
+void cli_scenario_done(cli_scenario *sc) {
+    free(sc->s);
+    sc->s = NULL;
+    cJSON_Delete(sc->tree);
+    sc->tree = NULL;
+}
+
+void cli_today(char *out) {
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(out, 11, "%Y-%m-%d", &tm);
+}
+
+bool cli_valid_date(const char *s) {
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+            return false;
+    int y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+    int m = (s[5] - '0') * 10 + (s[6] - '0');
+    int d = (s[8] - '0') * 10 + (s[9] - '0');
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m < 1 || m > 12 || d < 1)
+        return false;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return d <= days[m - 1] + (m == 2 && leap);
+}
+
+bool cli_parse_int(const char *s, int *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < INT_MIN || v > INT_MAX)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+bool cli_parse_double(const char *s, double *out) {
+    /* strtod also takes hex floats, "nan(...)" and "inf": none of them is a price. */
+    for (const char *p = s; *p; p++)
+        if (*p == 'x' || *p == 'X' || *p == 'n' || *p == 'N' || *p == 'i' || *p == 'I')
+            return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}

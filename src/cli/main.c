@@ -1,0 +1,69 @@
+/* gpuplan: own or rent GPUs, how many, and when it pays off. Command dispatch. */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gp_version.h"
+
+static const cli_command commands[] = {
+    {"report", "evaluate a scenario: Markdown, CSV or JSON report", cmd_report},
+    {"scenario", "save, list, show, export and remove stored scenarios", cmd_scenario},
+    {"sweep", "evaluate a grid of inputs; where does the answer flip?", cmd_sweep},
+    {"sensitivity", "move every input by a delta: a tornado table", cmd_sensitivity},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options]\n"
+               "       gpuplan --version | --help\n\n"
+               "With no command, prints the report of the bundled demo scenario.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nThe database is --db PATH, else $GPUPLAN_DB, else "
+               "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n"
+               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input.\n"
+               "Run `gpuplan COMMAND --help` for a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+    setlocale(LC_CTYPE, ""); /* never LC_NUMERIC: the decimal point stays "." */
+    cli c = {getenv("GPUPLAN_DB"), NULL};
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("gpuplan %s (cost model %d)\n", GPUPLAN_VERSION, 1);
+            return 0;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            c.db_path = argv[++i];
+        } else if (strncmp(argv[i], "--db=", 5) == 0) {
+            c.db_path = argv[i] + 5;
+        } else {
+            usage(stderr);
+            return cli_usage_error("unknown option %s", argv[i]);
+        }
+    }
+    int rc;
+    if (i == argc) {
+        /* The main job for now: the bundled demo scenario's report. */
+        char *demo[] = {"report", "--demo", NULL};
+        rc = cmd_report(&c, 2, demo);
+    } else {
+        const cli_command *cmd = NULL;
+        for (size_t k = 0; k < N_COMMANDS; k++)
+            if (strcmp(argv[i], commands[k].name) == 0)
+                cmd = &commands[k];
+        if (!cmd) {
+            usage(stderr);
+            return cli_usage_error("unknown command \"%s\"", argv[i]);
+        }
+        rc = cmd->run(&c, argc - i, argv + i);
+    }
+    gp_store_close(c.store);
+    return rc;
+}

@@ -1,0 +1,481 @@
+/* The cost model, MODEL.md version 1. Every formula lives here once: the month-by-month
+ * evaluation and the closed-form totals share the per-month quantities computed below. */
+#include "gpuplan/model.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- self-hosted pieces ------------------------------------------------------------- */
+
+typedef struct self_parts {
+    int servers;
+    double bulk_pct;
+    double hardware_capex, capex;
+    double power_month;  /* P */
+    double energy_month; /* E, kWh at the facility */
+    double peak_it_kw;   /* K */
+    double colo_month, demand_month;
+    double maint_month; /* from month warranty_months + 1 on */
+} self_parts;
+
+static void period_order(const gp_scenario *s, int *order) {
+    /* Ascending price, ties in the order given: a stable insertion sort over <= 24 items. */
+    for (int i = 0; i < s->n_periods; i++) {
+        int j = i;
+        while (j > 0 && s->periods[order[j - 1]].price_per_kwh > s->periods[i].price_per_kwh) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+}
+
+static double bulk_discount(const gp_scenario *s, int servers) {
+    int best = 0;
+    double pct = 0.0;
+    for (int i = 0; i < s->n_tiers; i++) {
+        if (s->tiers[i].min_servers <= servers && s->tiers[i].min_servers > best) {
+            best = s->tiers[i].min_servers;
+            pct = s->tiers[i].pct;
+        }
+    }
+    return pct;
+}
+
+static void self_compute(const gp_scenario *s, const int *order, int n, double u, self_parts *p) {
+    int g = s->gpus_per_server;
+    p->servers = (n + g - 1) / g;
+    double S = p->servers;
+    p->bulk_pct = bulk_discount(s, p->servers);
+    p->hardware_capex =
+        S * s->server_price * s->price_factor * (1.0 - p->bulk_pct) + S * s->network_per_server;
+    p->capex = p->hardware_capex + s->fixed_capex;
+
+    double base_w, busy_inc_w;
+    if (s->has_gpu_avg_w) {
+        base_w = S * s->server_base_w + n * s->gpu_avg_w;
+        busy_inc_w = 0.0;
+    } else {
+        base_w = S * s->server_base_w + n * s->gpu_idle_w;
+        busy_inc_w = s->gpu_tdp_w - s->gpu_idle_w;
+    }
+    double busy_per_day = 24.0 * n * u; /* Y */
+    double y[GP_MAX_PERIODS];
+    if (s->has_gpu_avg_w) {
+        for (int k = 0; k < s->n_periods; k++)
+            y[k] = 0.0;
+    } else if (s->shift_to_cheapest) {
+        double left = busy_per_day;
+        for (int i = 0; i < s->n_periods; i++) {
+            int k = order[i];
+            double room = n * s->periods[k].hours_per_day;
+            double put = left < room ? left : room;
+            y[k] = put;
+            left -= put;
+        }
+    } else {
+        for (int k = 0; k < s->n_periods; k++)
+            y[k] = busy_per_day * s->periods[k].hours_per_day / 24.0;
+    }
+    double cost = 0.0, kwh = 0.0;
+    for (int k = 0; k < s->n_periods; k++) {
+        double e = (base_w * s->periods[k].hours_per_day + busy_inc_w * y[k]) / 1000.0;
+        cost += e * s->periods[k].price_per_kwh;
+        kwh += e;
+    }
+    p->power_month = s->pue * cost * GP_MONTH_HOURS / 24.0;
+    p->energy_month = s->pue * kwh * GP_MONTH_HOURS / 24.0;
+
+    double gpu_peak_w = s->gpu_tdp_w;
+    if (s->has_gpu_avg_w && s->gpu_avg_w > gpu_peak_w)
+        gpu_peak_w = s->gpu_avg_w;
+    p->peak_it_kw = (S * s->server_base_w + n * gpu_peak_w) / 1000.0;
+    p->colo_month = s->colo_per_kw_month * p->peak_it_kw;
+    p->demand_month = s->demand_charge_per_kw_month * p->peak_it_kw * s->pue;
+    p->maint_month = s->maintenance_pct_per_year * p->hardware_capex / 12.0;
+}
+
+/* Monthly payment per unit of principal, and the payoff at M per unit of principal. */
+static void loan_factors(double apr, int n, int m, double *pay, double *payoff) {
+    double r = apr / 12.0;
+    if (r == 0.0) {
+        *pay = 1.0 / n;
+        *payoff = n > m ? 1.0 - *pay * m : 0.0;
+        return;
+    }
+    *pay = r / (1.0 - pow(1.0 + r, -n));
+    if (n > m) {
+        double grow = pow(1.0 + r, m);
+        *payoff = grow - *pay * (grow - 1.0) / r;
+    } else {
+        *payoff = 0.0;
+    }
+}
+
+/* ---- cloud option pieces ------------------------------------------------------------- */
+
+typedef struct option_parts {
+    int instances;          /* R */
+    double inst_hours;      /* I per month */
+    double compute;         /* per month, before support */
+    double recurring;       /* compute * (1 + support) */
+    double extras;          /* storage and egress per month */
+    double upfront_each;    /* R * upfront, committed only */
+    int upfronts_inside;    /* upfronts at m = T, 2T, ... below M */
+    int months_after;       /* committed months still owed after M */
+    double hourly_slope;    /* d total / d hourly */
+} option_parts;
+
+static void option_compute(const gp_option *o, int n, double q, int horizon, option_parts *p) {
+    int gi = o->gpus_per_instance;
+    p->instances = (n + gi - 1) / gi;
+    p->extras = o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
+    p->upfront_each = 0.0;
+    p->upfronts_inside = 0;
+    p->months_after = 0;
+    switch (o->pricing) {
+    case GP_ON_DEMAND:
+        p->inst_hours = q / gi * (1.0 + o->idle_overhead);
+        break;
+    case GP_SPOT:
+        p->inst_hours = q / gi * (1.0 + o->idle_overhead) *
+                        (1.0 + o->interruptions_per_hour *
+                                   (o->checkpoint_interval_h / 2.0 + o->restart_h));
+        break;
+    case GP_COMMITTED: {
+        p->inst_hours = p->instances * GP_MONTH_HOURS;
+        p->upfront_each = p->instances * o->upfront;
+        int t = o->term_months;
+        p->upfronts_inside = (horizon - 1) / t;
+        int last_start = p->upfronts_inside * t;
+        p->months_after = last_start + t > horizon ? last_start + t - horizon : 0;
+        break;
+    }
+    }
+    p->compute = p->inst_hours * o->hourly;
+    p->recurring = p->compute * (1.0 + o->support_pct);
+    p->hourly_slope = (double)(horizon + p->months_after) * p->inst_hours * (1.0 + o->support_pct);
+}
+
+static double option_total_parts(const option_parts *p, int horizon) {
+    return p->upfront_each * (1.0 + p->upfronts_inside) +
+           horizon * (p->recurring + p->extras) + p->months_after * p->recurring;
+}
+
+/* ---- closed-form totals --------------------------------------------------------------- */
+
+void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s) {
+    memset(c, 0, sizeof *c);
+    period_order(s, c->order);
+    c->loan_n = -1;
+}
+
+static double loan_flows_per_principal(const gp_scenario *s, gp_model_cache *c, int m) {
+    if (c->loan_n != s->loan_term_months || c->loan_m != m || c->loan_apr != s->loan_apr) {
+        double pay, payoff;
+        loan_factors(s->loan_apr, s->loan_term_months, m, &pay, &payoff);
+        int paid = s->loan_term_months < m ? s->loan_term_months : m;
+        c->loan_flow_per_principal = pay * paid + payoff;
+        c->loan_n = s->loan_term_months;
+        c->loan_m = m;
+        c->loan_apr = s->loan_apr;
+    }
+    return c->loan_flow_per_principal;
+}
+
+static double self_total_parts(const gp_scenario *s, gp_model_cache *c, const self_parts *p) {
+    int m = s->horizon_months;
+    double total;
+    if (s->financing == GP_LOAN) {
+        double principal = p->capex * s->loan_fraction;
+        total = p->capex * (1.0 - s->loan_fraction) +
+                principal * loan_flows_per_principal(s, c, m);
+    } else {
+        total = p->capex;
+    }
+    int maint_months = m > s->warranty_months ? m - s->warranty_months : 0;
+    total += m * (p->power_month + p->colo_month + p->demand_month + s->staff_per_month +
+                  s->other_per_month) +
+             maint_months * p->maint_month - s->residual_pct * p->hardware_capex;
+    return total;
+}
+
+double gp_model_self_total(const gp_scenario *s, gp_model_cache *c, int gpus, double u) {
+    if (gpus <= 0)
+        return 0.0;
+    self_parts p;
+    self_compute(s, c->order, gpus, u, &p);
+    return self_total_parts(s, c, &p);
+}
+
+double gp_model_option_total(const gp_scenario *s, const gp_option *o, int gpus,
+                             double q_gpu_hours) {
+    option_parts p;
+    option_compute(o, gpus, q_gpu_hours, s->horizon_months, &p);
+    return option_total_parts(&p, s->horizon_months);
+}
+
+void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total,
+                     double *option_totals) {
+    int n = s->gpus;
+    double u = s->utilization;
+    *self_total = gp_model_self_total(s, c, n, u);
+    double q = n * GP_MONTH_HOURS * u;
+    for (int i = 0; i < s->n_options; i++)
+        option_totals[i] = gp_model_option_total(s, &s->options[i], n, q);
+}
+
+/* ---- break-even solving ----------------------------------------------------------------- */
+
+static double diff_at(const gp_scenario *s, gp_model_cache *c, const gp_option *o, double u) {
+    double q = s->gpus * GP_MONTH_HOURS * u;
+    return gp_model_self_total(s, c, s->gpus, u) - gp_model_option_total(s, o, s->gpus, q);
+}
+
+/* Smallest u in [0, 1] where self-hosted and option o cost the same. Both totals are affine
+ * in u between breakpoints (shifted busy hours filling a period), so each segment is solved
+ * exactly by interpolation. */
+static bool break_even_utilization(const gp_scenario *s, gp_model_cache *c, const gp_option *o,
+                                   double *out) {
+    double pts[GP_MAX_PERIODS + 2];
+    int np = 0;
+    pts[np++] = 0.0;
+    if (s->shift_to_cheapest && !s->has_gpu_avg_w) {
+        double hours = 0.0;
+        for (int i = 0; i + 1 < s->n_periods; i++) {
+            hours += s->periods[c->order[i]].hours_per_day;
+            double b = hours / 24.0;
+            if (b > pts[np - 1] && b < 1.0)
+                pts[np++] = b;
+        }
+    }
+    pts[np++] = 1.0;
+    double da = diff_at(s, c, o, pts[0]);
+    for (int i = 0; i + 1 < np; i++) {
+        double a = pts[i], b = pts[i + 1];
+        if (da == 0.0) {
+            *out = a;
+            return true;
+        }
+        double db = diff_at(s, c, o, b);
+        if ((da > 0.0 && db <= 0.0) || (da < 0.0 && db >= 0.0)) {
+            *out = a + (b - a) * da / (da - db);
+            return true;
+        }
+        da = db;
+    }
+    return false;
+}
+
+/* ---- the month-by-month evaluation ------------------------------------------------------ */
+
+static double npv_of(const double *f, int m, double rate) {
+    double v = 0.0;
+    for (int i = 0; i <= m; i++)
+        v += f[i] / pow(1.0 + rate, i / 12.0);
+    return v;
+}
+
+static double sum_of(const double *f, int m) {
+    double v = 0.0;
+    for (int i = 0; i <= m; i++)
+        v += f[i];
+    return v;
+}
+
+static void evaluate_self(const gp_scenario *s, const gp_model_cache *c, gp_self_result *r) {
+    int m = s->horizon_months;
+    self_parts p;
+    self_compute(s, c->order, s->gpus, s->utilization, &p);
+    r->servers = p.servers;
+    r->bulk_pct = p.bulk_pct;
+    r->hardware_capex = p.hardware_capex;
+    r->capex = p.capex;
+    r->power_per_month = p.power_month;
+    r->colo_per_month = p.colo_month;
+    r->demand_charge_per_month = p.demand_month;
+    r->peak_it_kw = p.peak_it_kw;
+
+    double pay = 0.0, payoff = 0.0, principal = 0.0;
+    if (s->financing == GP_LOAN) {
+        principal = p.capex * s->loan_fraction;
+        double pay_f, payoff_f;
+        loan_factors(s->loan_apr, s->loan_term_months, m, &pay_f, &payoff_f);
+        pay = principal * pay_f;
+        payoff = principal * payoff_f;
+        r->monthly[0] = p.capex * (1.0 - s->loan_fraction);
+    } else {
+        r->monthly[0] = p.capex;
+    }
+    r->loan_principal = principal;
+    r->loan_payment = pay;
+
+    gp_breakdown *bd = &r->breakdown;
+    memset(bd, 0, sizeof *bd);
+    bd->capex = p.capex;
+    double loan_paid = 0.0;
+    for (int j = 1; j <= m; j++) {
+        double maint = j > s->warranty_months ? p.maint_month : 0.0;
+        double f = p.power_month + p.colo_month + p.demand_month + maint + s->staff_per_month +
+                   s->other_per_month;
+        bd->power += p.power_month;
+        bd->colo += p.colo_month;
+        bd->demand_charge += p.demand_month;
+        bd->maintenance += maint;
+        bd->staff += s->staff_per_month;
+        bd->other += s->other_per_month;
+        if (s->financing == GP_LOAN && j <= s->loan_term_months) {
+            f += pay;
+            loan_paid += pay;
+        }
+        r->monthly[j] = f;
+    }
+    if (s->financing == GP_LOAN && s->loan_term_months > m) {
+        r->monthly[m] += payoff;
+        loan_paid += payoff;
+    }
+    double residual = s->residual_pct * p.hardware_capex;
+    r->monthly[m] -= residual;
+    bd->interest = s->financing == GP_LOAN ? loan_paid - principal : 0.0;
+    bd->residual = -residual;
+
+    r->total = sum_of(r->monthly, m);
+    r->npv = npv_of(r->monthly, m, s->discount_rate);
+    r->energy_kwh = p.energy_month * m;
+    r->co2_kg = r->energy_kwh * s->grid_kg_co2_per_kwh;
+    r->depreciation_per_year = (p.hardware_capex - residual) / s->depreciation_years;
+}
+
+static void evaluate_option(const gp_scenario *s, const gp_option *o, gp_option_result *r) {
+    int m = s->horizon_months;
+    double q = s->gpus * GP_MONTH_HOURS * s->utilization;
+    option_parts p;
+    option_compute(o, s->gpus, q, m, &p);
+    r->instances = p.instances;
+    r->instance_hours_per_month = p.inst_hours;
+    r->monthly[0] = p.upfront_each;
+    for (int j = 1; j <= m; j++) {
+        double f = p.recurring + p.extras;
+        if (o->pricing == GP_COMMITTED && j % o->term_months == 0 && j < m)
+            f += p.upfront_each;
+        r->monthly[j] = f;
+    }
+    r->monthly[m] += p.months_after * p.recurring;
+    r->total = sum_of(r->monthly, m);
+    r->npv = npv_of(r->monthly, m, s->discount_rate);
+}
+
+static void compare_with_self(const gp_scenario *s, gp_model_cache *c, const gp_option *o,
+                              const gp_self_result *self, gp_option_result *r) {
+    int m = s->horizon_months;
+    double cs = 0.0, co = 0.0;
+    bool ok[GP_MAX_MONTHS + 1];
+    r->has_break_even_month = false;
+    for (int j = 0; j <= m; j++) {
+        cs += self->monthly[j];
+        co += r->monthly[j];
+        ok[j] = cs <= co;
+        if (ok[j] && !r->has_break_even_month) {
+            r->has_break_even_month = true;
+            r->break_even_month = j;
+        }
+    }
+    r->has_payback_month = false;
+    for (int j = m; j >= 0 && ok[j]; j--) {
+        r->has_payback_month = true;
+        r->payback_month = j;
+    }
+
+    r->has_break_even_utilization =
+        break_even_utilization(s, c, o, &r->break_even_utilization);
+
+    /* total(hourly) = fixed + slope * hourly, exactly (MODEL.md). */
+    option_parts p;
+    double q = s->gpus * GP_MONTH_HOURS * s->utilization;
+    option_compute(o, s->gpus, q, m, &p);
+    r->has_break_even_hourly = false;
+    if (p.hourly_slope > 0.0) {
+        gp_option zero = *o;
+        zero.hourly = 0.0;
+        double fixed = gp_model_option_total(s, &zero, s->gpus, q);
+        double h = (self->total - fixed) / p.hourly_slope;
+        if (h >= 0.0) {
+            r->has_break_even_hourly = true;
+            r->break_even_hourly = h;
+        }
+    }
+}
+
+void gp_model_evaluate(const gp_scenario *s, gp_result *out) {
+    gp_model_cache c;
+    gp_model_cache_init(&c, s);
+    int m = s->horizon_months;
+    double q = s->gpus * GP_MONTH_HOURS * s->utilization;
+    out->horizon_months = m;
+    out->demand_gpu_hours = q * m;
+    evaluate_self(s, &c, &out->self);
+    out->self.has_cost_per_gpu_hour = out->demand_gpu_hours > 0.0;
+    out->self.cost_per_gpu_hour =
+        out->self.has_cost_per_gpu_hour ? out->self.total / out->demand_gpu_hours : 0.0;
+
+    out->n_options = s->n_options;
+    out->cheapest = -1;
+    double best = out->self.total;
+    for (int i = 0; i < s->n_options; i++) {
+        gp_option_result *r = &out->options[i];
+        evaluate_option(s, &s->options[i], r);
+        r->has_cost_per_gpu_hour = out->demand_gpu_hours > 0.0;
+        r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? r->total / out->demand_gpu_hours : 0.0;
+        compare_with_self(s, &c, &s->options[i], &out->self, r);
+        if (r->total < best) {
+            best = r->total;
+            out->cheapest = i;
+        }
+    }
+}
+
+/* ---- mixed fleet ---------------------------------------------------------------------- */
+
+gp_status gp_model_mix(const gp_scenario *s, int option, const double *busy_sorted, size_t nt,
+                       double *curve, int *best_k, gp_err *err) {
+    if (option < 0 || option >= s->n_options)
+        return gp_errorf(err, GP_E_INPUT, NULL, "no option %d in the scenario", option);
+    const gp_option *o = &s->options[option];
+    if (o->pricing == GP_COMMITTED)
+        return gp_errorf(err, GP_E_INPUT, NULL,
+                         "option \"%s\" is committed; the mix rents on-demand or spot", o->name);
+    if (nt == 0)
+        return gp_errorf(err, GP_E_INPUT, NULL, "the load duration curve is empty");
+    double total_busy = 0.0;
+    for (size_t t = 0; t < nt; t++) {
+        if (!(busy_sorted[t] >= 0.0) || (t > 0 && busy_sorted[t] < busy_sorted[t - 1]))
+            return gp_errorf(err, GP_E_INPUT, NULL,
+                             "busy GPU counts must be >= 0 and sorted ascending");
+        total_busy += busy_sorted[t];
+    }
+    gp_model_cache c;
+    gp_model_cache_init(&c, s);
+    size_t below = 0;       /* buckets with b_t < k */
+    double sum_below = 0.0; /* sum of those b_t */
+    double best = 0.0;
+    for (int k = 0; k <= s->gpus; k++) {
+        while (below < nt && busy_sorted[below] < k) {
+            sum_below += busy_sorted[below];
+            below++;
+        }
+        double above = (double)(nt - below);
+        double owned_busy = (sum_below + k * above) / nt;          /* mean min(b_t, k) */
+        double overflow = (total_busy - sum_below - k * above) / nt; /* mean max(b_t - k, 0) */
+        if (overflow < 0.0)
+            overflow = 0.0;
+        double self = k > 0 ? gp_model_self_total(s, &c, k, owned_busy / k) : 0.0;
+        double q = GP_MONTH_HOURS * overflow;
+        double rent = q > 0.0 ? gp_model_option_total(s, o, s->gpus, q) : 0.0;
+        curve[k] = self + rent;
+        if (k == 0 || curve[k] < best - 1e-9 * fabs(best)) {
+            best = curve[k];
+            *best_k = k;
+        }
+    }
+    return GP_OK;
+}

@@ -1,0 +1,39 @@
+#include "gpuplan/scenario.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void gp_option_defaults(gp_option *o) {
+    memset(o, 0, sizeof *o);
+    o->pricing = GP_ON_DEMAND;
+    o->term_months = 12;
+    o->purchase = GP_NO_UPFRONT;
+    o->checkpoint_interval_h = 1.0;
+}
+
+void gp_scenario_defaults(gp_scenario *s) {
+    memset(s, 0, sizeof *s);
+    memcpy(s->currency, "USD", 4);
+    s->gpus_per_server = 8;
+    s->price_factor = 1.0;
+    s->depreciation_years = 5.0;
+    s->pue = 1.0;
+    s->n_periods = 1;
+    snprintf(s->periods[0].name, sizeof s->periods[0].name, "flat");
+    s->periods[0].hours_per_day = 24.0;
+    s->periods[0].price_per_kwh = 0.12;
+    s->financing = GP_CASH;
+    s->loan_fraction = 1.0;
+}
+
+const char *gp_pricing_name(gp_pricing p) {
+    switch (p) {
+    case GP_ON_DEMAND:
+        return "on_demand";
+    case GP_SPOT:
+        return "spot";
+    case GP_COMMITTED:
+        return "committed";
+    }
+    return "?";
+}

@@ -1,0 +1,121 @@
+/* The report JSON of MODEL.md. Optional figures (has_x false) become null. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/report.h"
+
+static void add_opt_num(cJSON *o, const char *key, bool has, double v) {
+    if (has)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *series(const double *v, int m) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i <= m; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static cJSON *self_json(const gp_self_result *r, int m) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "servers", r->servers);
+    cJSON_AddNumberToObject(o, "hardware_capex", r->hardware_capex);
+    cJSON_AddNumberToObject(o, "capex", r->capex);
+    cJSON_AddNumberToObject(o, "total", r->total);
+    cJSON_AddNumberToObject(o, "npv", r->npv);
+    add_opt_num(o, "cost_per_gpu_hour", r->has_cost_per_gpu_hour, r->cost_per_gpu_hour);
+    cJSON_AddNumberToObject(o, "energy_kwh", r->energy_kwh);
+    cJSON_AddNumberToObject(o, "co2_kg", r->co2_kg);
+    cJSON_AddNumberToObject(o, "depreciation_per_year", r->depreciation_per_year);
+    cJSON_AddNumberToObject(o, "bulk_discount_pct", r->bulk_pct);
+    cJSON_AddNumberToObject(o, "power_per_month", r->power_per_month);
+    cJSON_AddNumberToObject(o, "peak_it_kw", r->peak_it_kw);
+    cJSON *b = cJSON_AddObjectToObject(o, "breakdown");
+    const gp_breakdown *d = &r->breakdown;
+    cJSON_AddNumberToObject(b, "capex", d->capex);
+    cJSON_AddNumberToObject(b, "power", d->power);
+    cJSON_AddNumberToObject(b, "colo", d->colo);
+    cJSON_AddNumberToObject(b, "demand_charge", d->demand_charge);
+    cJSON_AddNumberToObject(b, "maintenance", d->maintenance);
+    cJSON_AddNumberToObject(b, "staff", d->staff);
+    cJSON_AddNumberToObject(b, "other", d->other);
+    cJSON_AddNumberToObject(b, "interest", d->interest);
+    cJSON_AddNumberToObject(b, "residual", d->residual);
+    cJSON_AddItemToObject(o, "monthly", series(r->monthly, m));
+    return o;
+}
+
+static cJSON *option_json(const gp_option *opt, const gp_option_result *r, int m) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", opt->name);
+    cJSON_AddStringToObject(o, "pricing", gp_pricing_name(opt->pricing));
+    cJSON_AddNumberToObject(o, "total", r->total);
+    cJSON_AddNumberToObject(o, "npv", r->npv);
+    add_opt_num(o, "cost_per_gpu_hour", r->has_cost_per_gpu_hour, r->cost_per_gpu_hour);
+    add_opt_num(o, "break_even_month", r->has_break_even_month, r->break_even_month);
+    add_opt_num(o, "payback_month", r->has_payback_month, r->payback_month);
+    add_opt_num(o, "break_even_utilization", r->has_break_even_utilization,
+                r->break_even_utilization);
+    add_opt_num(o, "break_even_hours_per_year", r->has_break_even_utilization,
+                r->break_even_utilization * 8760.0);
+    add_opt_num(o, "break_even_hourly", r->has_break_even_hourly, r->break_even_hourly);
+    cJSON_AddNumberToObject(o, "instances", r->instances);
+    cJSON_AddNumberToObject(o, "instance_hours_per_month", r->instance_hours_per_month);
+    cJSON_AddItemToObject(o, "monthly", series(r->monthly, m));
+    return o;
+}
+
+cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta) {
+    int m = r->horizon_months;
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc)
+        return NULL;
+    cJSON_AddNumberToObject(doc, "model_version", GP_MODEL_VERSION);
+    cJSON_AddStringToObject(doc, "scenario", s->name);
+    cJSON_AddStringToObject(doc, "currency", s->currency);
+    cJSON_AddNumberToObject(doc, "horizon_months", m);
+    cJSON_AddStringToObject(doc, "as_of", meta && meta->as_of ? meta->as_of : "");
+    cJSON_AddNumberToObject(doc, "demand_gpu_hours", r->demand_gpu_hours);
+    cJSON_AddItemToObject(doc, "self_hosted", self_json(&r->self, m));
+    cJSON *opts = cJSON_AddArrayToObject(doc, "options");
+    for (int i = 0; i < r->n_options; i++)
+        cJSON_AddItemToArray(opts, option_json(&s->options[i], &r->options[i], m));
+    cJSON_AddStringToObject(doc, "cheapest",
+                            r->cheapest < 0 ? "self_hosted" : s->options[r->cheapest].name);
+    cJSON *src = cJSON_AddArrayToObject(doc, "sources");
+    for (int i = 0; meta && i < meta->n_sources; i++) {
+        const gp_price_source *ps = &meta->sources[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "option", ps->option);
+        cJSON_AddStringToObject(o, "catalog", ps->catalog);
+        cJSON_AddStringToObject(o, "pricing", gp_pricing_name(ps->pricing));
+        cJSON_AddNumberToObject(o, "hourly", ps->hourly);
+        cJSON_AddStringToObject(o, "effective_from", ps->effective_from);
+        cJSON_AddStringToObject(o, "source", ps->source);
+        cJSON_AddItemToArray(src, o);
+    }
+    if (meta && meta->scenario_json)
+        cJSON_AddItemToObject(doc, "scenario_json", cJSON_Duplicate(meta->scenario_json, 1));
+    else
+        cJSON_AddNullToObject(doc, "scenario_json");
+    return doc;
+}
+
+gp_status gp_report_json(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                         gp_buf *out, gp_err *err) {
+    cJSON *doc = gp_report_json_tree(s, r, meta);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text)
+        return gp_errorf(err, GP_E_NOMEM, NULL, "cannot render the report JSON");
+    gp_status st = gp_buf_add(out, text, strlen(text));
+    if (st == GP_OK)
+        st = gp_buf_add(out, "\n", 1);
+    free(text);
+    if (st != GP_OK)
+        return gp_errorf(err, st, NULL, "report is larger than the output limit");
+    return GP_OK;
+}

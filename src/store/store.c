@@ -1,0 +1,315 @@
+/* SQLite store. Only this folder calls sqlite3_* (DESIGN.md, Layers). */
+#include "gpuplan/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuplan/embedded.h"
+#include "gpuplan/xmem.h"
+
+struct gp_store {
+    sqlite3 *db;
+    char *path;
+};
+
+static gp_status db_fail(gp_store *st, gp_err *err, const char *what) {
+    return gp_errorf(err, GP_E_DB, st->path, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+/* Prepare exactly one statement; a left-over tail is a programming error reported as such. */
+static gp_status prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err) {
+    const char *tail = NULL;
+    if (sqlite3_prepare_v2(st->db, sql, -1, out, &tail) != SQLITE_OK)
+        return db_fail(st, err, "prepare");
+    if (tail && *tail) {
+        sqlite3_finalize(*out);
+        *out = NULL;
+        return gp_errorf(err, GP_E_DB, st->path, "statement has an unused tail: %s", tail);
+    }
+    return GP_OK;
+}
+
+static gp_status exec(gp_store *st, const char *sql, gp_err *err) {
+    char *msg = NULL;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        gp_errorf(err, GP_E_DB, st->path, "%s", msg ? msg : sqlite3_errmsg(st->db));
+        sqlite3_free(msg);
+        return GP_E_DB;
+    }
+    return GP_OK;
+}
+
+static gp_status pragma_int(gp_store *st, const char *sql, int *out, gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, sql, &s, err))
+        return err->code;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int(s, 0);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        if (rc == SQLITE_NOTADB)
+            return gp_errorf(err, GP_E_INPUT, st->path, "not an SQLite database");
+        return db_fail(st, err, "read header");
+    }
+    return GP_OK;
+}
+
+int gp_store_schema_version(void) {
+    int n = 0;
+    while (gp_migrations[n].name)
+        n++;
+    return n;
+}
+
+static gp_status check_header(gp_store *st, int *version, gp_err *err) {
+    int app = 0, objects = 0;
+    if (pragma_int(st, "PRAGMA application_id", &app, err) ||
+        pragma_int(st, "PRAGMA user_version", version, err) ||
+        pragma_int(st, "SELECT count(*) FROM sqlite_schema", &objects, err))
+        return err->code;
+    if (app != GP_APPLICATION_ID && (app != 0 || objects > 0))
+        return gp_errorf(err, GP_E_INPUT, st->path,
+                         "not a gpuplan database (application_id 0x%08x); refusing to touch it",
+                         (unsigned)app);
+    if (*version > gp_store_schema_version())
+        return gp_errorf(err, GP_E_INPUT, st->path,
+                         "made by a newer gpuplan (schema %d; this build knows up to %d); "
+                         "upgrade gpuplan, the file was left untouched",
+                         *version, gp_store_schema_version());
+    return GP_OK;
+}
+
+static gp_status migrate(gp_store *st, gp_err *err) {
+    int have = 0, want = gp_store_schema_version();
+    if (exec(st, "BEGIN IMMEDIATE", err))
+        return err->code;
+    if (check_header(st, &have, err)) /* re-read under the lock */
+        goto rollback;
+    for (int v = have; v < want; v++) {
+        if (exec(st, (const char *)gp_migrations[v].data, err)) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            gp_errorf(err, GP_E_DB, st->path, "migration %s: %s", gp_migrations[v].name, msg);
+            goto rollback;
+        }
+    }
+    if (have != want) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
+                 GP_APPLICATION_ID);
+        if (exec(st, sql, err))
+            goto rollback;
+    }
+    return exec(st, "COMMIT", err);
+rollback:
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return err->code;
+}
+
+gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
+    *out = NULL;
+    /* Create the file ourselves so it is 0600 from the first byte; SQLite gives its -wal and
+     * -shm files the same mode. */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return gp_errorf(err, GP_E_IO, path, "cannot open database: %s", strerror(errno));
+    close(fd);
+
+    gp_store *st = gp_xcalloc(1, sizeof *st);
+    st->path = gp_xstrdup(path);
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        db_fail(st, err, "open");
+        goto fail;
+    }
+    sqlite3_busy_timeout(st->db, 5000);
+    sqlite3_extended_result_codes(st->db, 0);
+    int version = 0;
+    /* Look before writing anything: a newer or foreign file must stay byte-for-byte as is. */
+    if (check_header(st, &version, err))
+        goto fail;
+    /* Neither pragma takes effect inside a transaction, so both come before migrate(). */
+    if (exec(st, "PRAGMA journal_mode = WAL", err) || exec(st, "PRAGMA foreign_keys = ON", err) ||
+        migrate(st, err))
+        goto fail;
+    *out = st;
+    return GP_OK;
+fail:
+    gp_store_close(st);
+    return err->code;
+}
+
+void gp_store_close(gp_store *st) {
+    if (!st)
+        return;
+    sqlite3_close(st->db);
+    free(st->path);
+    free(st);
+}
+
+/* ---- scenarios ------------------------------------------------------------------------- */
+
+static const char SQL_SCENARIO_UPSERT[] =
+    "INSERT INTO scenario(name) VALUES (?1) ON CONFLICT(name) DO NOTHING";
+static const char SQL_SCENARIO_NEXT[] =
+    "SELECT s.id, coalesce(max(v.version), 0) + 1 FROM scenario s "
+    "LEFT JOIN scenario_version v ON v.scenario_id = s.id WHERE s.name = ?1 GROUP BY s.id";
+static const char SQL_VERSION_INSERT[] =
+    "INSERT INTO scenario_version(scenario_id, version, json) VALUES (?1, ?2, ?3)";
+
+gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,
+                                 gp_err *err) {
+    sqlite3_stmt *up = NULL, *next = NULL, *ins = NULL;
+    if (exec(st, "BEGIN IMMEDIATE", err))
+        return err->code;
+    if (prepare(st, SQL_SCENARIO_UPSERT, &up, err) || prepare(st, SQL_SCENARIO_NEXT, &next, err) ||
+        prepare(st, SQL_VERSION_INSERT, &ins, err))
+        goto fail;
+    sqlite3_bind_text(up, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(up) != SQLITE_DONE) {
+        db_fail(st, err, "save scenario");
+        goto fail;
+    }
+    sqlite3_bind_text(next, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(next) != SQLITE_ROW) {
+        db_fail(st, err, "save scenario");
+        goto fail;
+    }
+    sqlite3_int64 id = sqlite3_column_int64(next, 0);
+    int v = sqlite3_column_int(next, 1);
+    sqlite3_bind_int64(ins, 1, id);
+    sqlite3_bind_int(ins, 2, v);
+    sqlite3_bind_text(ins, 3, json, -1, SQLITE_STATIC);
+    if (sqlite3_step(ins) != SQLITE_DONE) {
+        db_fail(st, err, "save scenario");
+        goto fail;
+    }
+    sqlite3_finalize(up);
+    sqlite3_finalize(next);
+    sqlite3_finalize(ins);
+    if (exec(st, "COMMIT", err))
+        goto rollback;
+    *version = v;
+    return GP_OK;
+fail:
+    sqlite3_finalize(up);
+    sqlite3_finalize(next);
+    sqlite3_finalize(ins);
+rollback:
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return err->code;
+}
+
+static const char SQL_VERSION_GET[] =
+    "SELECT v.json, v.version, v.saved_at FROM scenario_version v "
+    "JOIN scenario s ON s.id = v.scenario_id "
+    "WHERE s.name = ?1 AND (?2 = 0 OR v.version = ?2) ORDER BY v.version DESC LIMIT 1";
+
+gp_status gp_store_scenario_get(gp_store *st, const char *name, int version, char **json,
+                                int *version_out, char *saved_at, gp_err *err) {
+    *json = NULL;
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, SQL_VERSION_GET, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, version);
+    int rc = sqlite3_step(s);
+    gp_status res = GP_OK;
+    if (rc == SQLITE_ROW) {
+        *json = gp_xstrdup((const char *)sqlite3_column_text(s, 0));
+        if (version_out)
+            *version_out = sqlite3_column_int(s, 1);
+        if (saved_at)
+            snprintf(saved_at, 21, "%s", (const char *)sqlite3_column_text(s, 2));
+    } else if (rc == SQLITE_DONE) {
+        if (version)
+            res = gp_errorf(err, GP_E_NOTFOUND, name, "no version %d of scenario \"%s\"", version,
+                            name);
+        else
+            res = gp_errorf(err, GP_E_NOTFOUND, name, "no scenario named \"%s\"", name);
+    } else {
+        res = db_fail(st, err, "read scenario");
+    }
+    sqlite3_finalize(s);
+    return res;
+}
+
+static const char SQL_SCENARIO_LIST[] =
+    "SELECT s.name, count(v.version), s.created_at, max(v.saved_at) FROM scenario s "
+    "JOIN scenario_version v ON v.scenario_id = s.id GROUP BY s.id ORDER BY s.name";
+
+gp_status gp_store_scenario_list(gp_store *st, int (*fn)(const gp_scenario_info *, void *),
+                                 void *arg, gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, SQL_SCENARIO_LIST, &s, err))
+        return err->code;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_scenario_info info = {(const char *)sqlite3_column_text(s, 0),
+                                 sqlite3_column_int(s, 1),
+                                 (const char *)sqlite3_column_text(s, 2),
+                                 (const char *)sqlite3_column_text(s, 3)};
+        if (fn(&info, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : db_fail(st, err, "list scenarios");
+    sqlite3_finalize(s);
+    return res;
+}
+
+static const char SQL_VERSION_LIST[] =
+    "SELECT v.version, v.saved_at FROM scenario_version v JOIN scenario s ON s.id = "
+    "v.scenario_id WHERE s.name = ?1 ORDER BY v.version";
+
+gp_status gp_store_scenario_versions(gp_store *st, const char *name,
+                                     int (*fn)(int version, const char *saved_at, void *),
+                                     void *arg, gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, SQL_VERSION_LIST, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    int rc, rows = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        rows++;
+        if (fn(sqlite3_column_int(s, 0), (const char *)sqlite3_column_text(s, 1), arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = GP_OK;
+    if (rc != SQLITE_DONE)
+        res = db_fail(st, err, "list versions");
+    else if (rows == 0)
+        res = gp_errorf(err, GP_E_NOTFOUND, name, "no scenario named \"%s\"", name);
+    sqlite3_finalize(s);
+    return res;
+}
+
+static const char SQL_SCENARIO_RM[] = "DELETE FROM scenario WHERE name = ?1";
+
+gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    if (prepare(st, SQL_SCENARIO_RM, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    gp_status res = GP_OK;
+    if (rc != SQLITE_DONE)
+        res = db_fail(st, err, "remove scenario");
+    else if (sqlite3_changes(st->db) == 0)
+        res = gp_errorf(err, GP_E_NOTFOUND, name, "no scenario named \"%s\"", name);
+    sqlite3_finalize(s);
+    return res;
+}
