@@ -1,0 +1,46 @@
+/* One-at-a-time sensitivity (`gpuplan sensitivity`): every non-zero numeric input moved down
+ * and up by a relative delta, clamped to its valid range, the scenario re-evaluated each time.
+ *
+ * Pure: results go into caller storage (gp_sensitivity is about 1.1 MB: allocate it). Rows come
+ * out sorted by swing, the largest first (a tornado). */
+#ifndef GPUPLAN_SENSITIVITY_H
+#define GPUPLAN_SENSITIVITY_H
+
+#include <stdbool.h>
+
+#include "gpuplan/error.h"
+#include "gpuplan/model.h"
+#include "gpuplan/scenario.h"
+
+#define GP_SENS_MAX_ROWS 512
+
+typedef struct gp_sens_row {
+    char input[96]; /* a JSON path: "self_hosted.power.pue", "cloud_options[1].hourly" */
+    double base, low, high; /* the input's values */
+    /* Per option: (option total - self-hosted total) at low and at high, minus the same at the
+     * base point. Positive means owning gains. */
+    double delta_low[GP_MAX_OPTIONS], delta_high[GP_MAX_OPTIONS];
+    bool has_be_low[GP_MAX_OPTIONS], has_be_high[GP_MAX_OPTIONS];
+    int be_low[GP_MAX_OPTIONS], be_high[GP_MAX_OPTIONS]; /* break-even month */
+    double swing; /* max over options of |delta_high - delta_low| */
+} gp_sens_row;
+
+typedef struct gp_sensitivity {
+    double delta;
+    int n_options;
+    double base_diff[GP_MAX_OPTIONS]; /* option total - self-hosted total at the base point */
+    bool has_be_base[GP_MAX_OPTIONS];
+    int be_base[GP_MAX_OPTIONS];
+    int n_rows;
+    gp_sens_row rows[GP_SENS_MAX_ROWS];
+    /* Scratch space for the re-evaluations, so the model itself never allocates. */
+    gp_result scratch_result;
+    gp_scenario scratch_scenario;
+} gp_sensitivity;
+
+/* Evaluate s with every non-zero numeric input moved by -delta and +delta (0 < delta < 1).
+ * GP_E_INPUT when delta is out of range. */
+gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out,
+                             gp_err *err);
+
+#endif

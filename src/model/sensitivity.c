@@ -1,0 +1,198 @@
+/* One-at-a-time sensitivity over every numeric input of a scenario. */
+#include "gpuplan/sensitivity.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/model.h"
+
+/* An input: where it lives in a scenario, its valid range and whether it is an integer. The
+ * offset is applied to a gp_scenario, or to a gp_option / gp_period for the indexed kinds. */
+typedef enum { IN_SCENARIO, IN_OPTION, IN_PERIOD } owner;
+
+typedef struct input {
+    const char *path;
+    owner where;
+    size_t offset;
+    bool is_int;
+    double lo, hi;
+    int pricing_mask; /* IN_OPTION: which pricing kinds carry it (1 << gp_pricing) */
+} input;
+
+#define S(f) IN_SCENARIO, offsetof(gp_scenario, f)
+#define O(f) IN_OPTION, offsetof(gp_option, f)
+#define ALL ((1 << GP_ON_DEMAND) | (1 << GP_SPOT) | (1 << GP_COMMITTED))
+
+static const input inputs[] = {
+    {"horizon_months", S(horizon_months), true, 1, GP_MAX_MONTHS, 0},
+    {"discount_rate", S(discount_rate), false, 0, 1, 0},
+    {"demand.gpus", S(gpus), true, 1, 1000000, 0},
+    {"demand.utilization", S(utilization), false, 0, 1, 0},
+    {"self_hosted.gpus_per_server", S(gpus_per_server), true, 1, 64, 0},
+    {"self_hosted.server_price", S(server_price), false, 0, INFINITY, 0},
+    {"self_hosted.price_factor", S(price_factor), false, 1e-12, INFINITY, 0},
+    {"self_hosted.network_per_server", S(network_per_server), false, 0, INFINITY, 0},
+    {"self_hosted.fixed_capex", S(fixed_capex), false, 0, INFINITY, 0},
+    {"self_hosted.residual_pct", S(residual_pct), false, 0, 1, 0},
+    {"self_hosted.warranty_months", S(warranty_months), true, 0, 240, 0},
+    {"self_hosted.maintenance_pct_per_year", S(maintenance_pct_per_year), false, 0, 1, 0},
+    {"self_hosted.staff_per_month", S(staff_per_month), false, 0, INFINITY, 0},
+    {"self_hosted.other_per_month", S(other_per_month), false, 0, INFINITY, 0},
+    {"self_hosted.colo_per_kw_month", S(colo_per_kw_month), false, 0, INFINITY, 0},
+    {"self_hosted.power.server_base_w", S(server_base_w), false, 0, INFINITY, 0},
+    {"self_hosted.power.gpu_idle_w", S(gpu_idle_w), false, 0, INFINITY, 0},
+    {"self_hosted.power.gpu_tdp_w", S(gpu_tdp_w), false, 0, INFINITY, 0},
+    {"self_hosted.power.gpu_avg_w", S(gpu_avg_w), false, 0, INFINITY, 0},
+    {"self_hosted.power.pue", S(pue), false, 1, 5, 0},
+    {"self_hosted.tariff.demand_charge_per_kw_month", S(demand_charge_per_kw_month), false, 0,
+     INFINITY, 0},
+    {"self_hosted.financing.apr", S(loan_apr), false, 0, 1, 0},
+    {"self_hosted.financing.term_months", S(loan_term_months), true, 1, 360, 0},
+    {"self_hosted.financing.fraction", S(loan_fraction), false, 0, 1, 0},
+    {"hourly", O(hourly), false, 0, INFINITY, ALL},
+    {"upfront", O(upfront), false, 0, INFINITY, 1 << GP_COMMITTED},
+    {"idle_overhead", O(idle_overhead), false, 0, 10, (1 << GP_ON_DEMAND) | (1 << GP_SPOT)},
+    {"interruptions_per_hour", O(interruptions_per_hour), false, 0, 10, 1 << GP_SPOT},
+    {"checkpoint_interval_h", O(checkpoint_interval_h), false, 1e-9, 1000, 1 << GP_SPOT},
+    {"restart_h", O(restart_h), false, 0, 1000, 1 << GP_SPOT},
+    {"storage_gb", O(storage_gb), false, 0, INFINITY, ALL},
+    {"storage_per_gb_month", O(storage_per_gb_month), false, 0, INFINITY, ALL},
+    {"egress_gb_per_month", O(egress_gb_per_month), false, 0, INFINITY, ALL},
+    {"egress_per_gb", O(egress_per_gb), false, 0, INFINITY, ALL},
+    {"support_pct", O(support_pct), false, 0, 1, ALL},
+    {"price_per_kwh", IN_PERIOD, offsetof(gp_period, price_per_kwh), false, 0, INFINITY, 0},
+};
+
+static void *field(gp_scenario *s, const input *in, int index) {
+    switch (in->where) {
+    case IN_OPTION:
+        return (char *)&s->options[index] + in->offset;
+    case IN_PERIOD:
+        return (char *)&s->periods[index] + in->offset;
+    case IN_SCENARIO:
+        break;
+    }
+    return (char *)s + in->offset;
+}
+
+static double get(gp_scenario *s, const input *in, int index) {
+    void *p = field(s, in, index);
+    return in->is_int ? *(int *)p : *(double *)p;
+}
+
+static void set(gp_scenario *s, const input *in, int index, double v) {
+    void *p = field(s, in, index);
+    if (in->is_int)
+        *(int *)p = (int)v;
+    else
+        *(double *)p = v;
+}
+
+static double moved(const input *in, double base, double factor) {
+    double v = base * factor;
+    if (in->is_int)
+        v = floor(v + 0.5);
+    if (v < in->lo)
+        v = in->lo;
+    if (v > in->hi)
+        v = in->hi;
+    return v;
+}
+
+/* The moved scenario must still be valid as a whole, not just field by field. */
+static void keep_consistent(gp_scenario *s) {
+    if (s->gpu_tdp_w < s->gpu_idle_w)
+        s->gpu_tdp_w = s->gpu_idle_w;
+}
+
+static void evaluate(const gp_scenario *s, gp_result *r, double *diff, bool *has_be, int *be) {
+    gp_model_evaluate(s, r);
+    for (int i = 0; i < s->n_options; i++) {
+        diff[i] = r->options[i].total - r->self.total;
+        has_be[i] = r->options[i].has_break_even_month;
+        be[i] = r->options[i].break_even_month;
+    }
+}
+
+static int by_swing(const void *a, const void *b) {
+    const gp_sens_row *x = a, *y = b;
+    if (x->swing != y->swing)
+        return x->swing < y->swing ? 1 : -1;
+    return strcmp(x->input, y->input);
+}
+
+static void add_row(const gp_scenario *base, const input *in, int index, const char *path,
+                    double delta, gp_sensitivity *out, gp_result *r, gp_scenario *work) {
+    if (out->n_rows >= GP_SENS_MAX_ROWS)
+        return;
+    *work = *base;
+    double b = get(work, in, index);
+    if (b == 0.0 || (in->where == IN_SCENARIO && in->offset == offsetof(gp_scenario, gpu_avg_w) &&
+                     !base->has_gpu_avg_w))
+        return;
+    if (in->where == IN_SCENARIO && base->financing != GP_LOAN &&
+        (in->offset == offsetof(gp_scenario, loan_apr) ||
+         in->offset == offsetof(gp_scenario, loan_term_months) ||
+         in->offset == offsetof(gp_scenario, loan_fraction)))
+        return;
+    gp_sens_row *row = &out->rows[out->n_rows];
+    memset(row, 0, sizeof *row);
+    snprintf(row->input, sizeof row->input, "%s", path);
+    row->base = b;
+    row->low = moved(in, b, 1.0 - delta);
+    row->high = moved(in, b, 1.0 + delta);
+    if (row->low == b && row->high == b)
+        return; /* an integer too small to move, or pinned at both bounds */
+    double d_low[GP_MAX_OPTIONS], d_high[GP_MAX_OPTIONS];
+    set(work, in, index, row->low);
+    keep_consistent(work);
+    evaluate(work, r, d_low, row->has_be_low, row->be_low);
+    *work = *base;
+    set(work, in, index, row->high);
+    keep_consistent(work);
+    evaluate(work, r, d_high, row->has_be_high, row->be_high);
+    for (int i = 0; i < base->n_options; i++) {
+        row->delta_low[i] = d_low[i] - out->base_diff[i];
+        row->delta_high[i] = d_high[i] - out->base_diff[i];
+        double sw = fabs(row->delta_high[i] - row->delta_low[i]);
+        if (sw > row->swing)
+            row->swing = sw;
+    }
+    out->n_rows++;
+}
+
+gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out,
+                             gp_err *err) {
+    if (!(delta > 0.0 && delta < 1.0))
+        return gp_errorf(err, GP_E_INPUT, "--delta", "must be between 0%% and 100%% (got %g%%)",
+                         delta * 100.0);
+    gp_result *r = &out->scratch_result;
+    gp_scenario *work = &out->scratch_scenario;
+    out->delta = delta;
+    out->n_options = s->n_options;
+    out->n_rows = 0;
+    evaluate(s, r, out->base_diff, out->has_be_base, out->be_base);
+    char path[96];
+    for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++) {
+        const input *in = &inputs[k];
+        if (in->where == IN_SCENARIO) {
+            add_row(s, in, 0, in->path, delta, out, r, work);
+        } else if (in->where == IN_OPTION) {
+            for (int i = 0; i < s->n_options; i++) {
+                if (!(in->pricing_mask & (1 << s->options[i].pricing)))
+                    continue;
+                snprintf(path, sizeof path, "cloud_options[%d].%s", i, in->path);
+                add_row(s, in, i, path, delta, out, r, work);
+            }
+        } else {
+            for (int i = 0; i < s->n_periods; i++) {
+                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].%s", i, in->path);
+                add_row(s, in, i, path, delta, out, r, work);
+            }
+        }
+    }
+    qsort(out->rows, (size_t)out->n_rows, sizeof out->rows[0], by_swing);
+    return GP_OK;
+}

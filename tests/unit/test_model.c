@@ -1,0 +1,593 @@
+/* The cost model, formula by formula, against hand-computed figures (MODEL.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/model.h"
+#include "testutil.h"
+
+static gp_result *res;
+
+static int setup(void **state) {
+    (void)state;
+    res = malloc(sizeof *res);
+    return res ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    free(res);
+    return 0;
+}
+
+/* Ten 8-GPU servers at 8 kW each, 0.12/kWh, PUE 1 (the worked check). */
+static void seed(gp_scenario *s) {
+    gp_scenario_defaults(s);
+    snprintf(s->name, sizeof s->name, "seed");
+    s->horizon_months = 36;
+    s->gpus = 80;
+    s->utilization = 0.6;
+    s->server_price = 125000;
+    s->server_base_w = 8000;
+}
+
+static gp_option *add_option(gp_scenario *s, const char *name, gp_pricing p, int g, double hourly) {
+    gp_option *o = &s->options[s->n_options++];
+    gp_option_defaults(o);
+    snprintf(o->name, sizeof o->name, "%s", name);
+    o->pricing = p;
+    o->gpus_per_instance = g;
+    o->hourly = hourly;
+    return o;
+}
+
+static void test_worked_check(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    gp_model_evaluate(&s, res);
+    /* 10 * 8 kW * 0.12 * 730 = 7008 a month; 84,096 a year. */
+    assert_close(res->self.power_per_month, 7008.0, REL);
+    assert_close(res->self.power_per_month * 12, 84096.0, REL);
+    assert_int_equal(res->self.servers, 10);
+    assert_close(res->self.capex, 1250000.0, REL);
+    assert_close(res->self.monthly[0], 1250000.0, REL);
+    assert_close(res->self.monthly[1], 7008.0, REL);
+    assert_close(res->self.total, 1250000.0 + 36 * 7008.0, REL);
+    assert_close(res->demand_gpu_hours, 80 * 730 * 0.6 * 36, REL);
+    assert_close(res->self.energy_kwh, 80.0 * 730 * 36, REL);
+}
+
+static void test_servers_bulk_and_factor(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.gpus = 81; /* ceil(81 / 8) = 11 servers */
+    s.price_factor = 0.4;
+    s.network_per_server = 1000;
+    s.fixed_capex = 5000;
+    s.n_tiers = 2;
+    s.tiers[0] = (gp_bulk_tier){5, 0.1};
+    s.tiers[1] = (gp_bulk_tier){11, 0.2}; /* exactly 11: this tier applies */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->self.servers, 11);
+    assert_close(res->self.bulk_pct, 0.2, REL);
+    double h = 11 * 125000 * 0.4 * 0.8 + 11 * 1000.0;
+    assert_close(res->self.hardware_capex, h, REL);
+    assert_close(res->self.capex, h + 5000, REL);
+    s.tiers[1].min_servers = 12; /* no longer reached: the 5-server tier */
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.bulk_pct, 0.1, REL);
+    s.n_tiers = 0;
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.bulk_pct, 0.0, REL);
+}
+
+static void tou(gp_scenario *s) {
+    s->n_periods = 3;
+    s->periods[0] = (gp_period){"peak", 4, 0.30};
+    s->periods[1] = (gp_period){"mid", 8, 0.15};
+    s->periods[2] = (gp_period){"night", 12, 0.05};
+}
+
+static void test_power_periods_shift_avg(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.gpus = 16;
+    s.server_base_w = 1000; /* 2 servers */
+    s.gpu_idle_w = 50;
+    s.gpu_tdp_w = 450;
+    s.pue = 1.5;
+    s.utilization = 0.75;
+    tou(&s);
+    double base = 2 * 1000 + 16 * 50.0; /* W */
+    double busy = 24 * 16 * 0.75;       /* GPU-hours a day: 288 */
+    double inc = 400;
+    /* Not shifted: busy hours spread by period length. */
+    double cost = 0, kwh = 0;
+    double h[3] = {4, 8, 12}, p[3] = {0.30, 0.15, 0.05};
+    for (int k = 0; k < 3; k++) {
+        double e = (base * h[k] + inc * busy * h[k] / 24) / 1000;
+        cost += e * p[k];
+        kwh += e;
+    }
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.power_per_month, 1.5 * cost * 730 / 24, REL);
+    assert_close(res->self.energy_kwh, 1.5 * kwh * 730 / 24 * 36, REL);
+    /* Shifted: night takes 16 * 12 = 192, mid the remaining 96, peak none. */
+    s.shift_to_cheapest = true;
+    double y[3] = {0, 96, 192};
+    cost = 0;
+    for (int k = 0; k < 3; k++)
+        cost += (base * h[k] + inc * y[k]) / 1000 * p[k];
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.power_per_month, 1.5 * cost * 730 / 24, REL);
+    /* Measured mean watts replace idle/busy for energy; shifting no longer matters. */
+    s.has_gpu_avg_w = true;
+    s.gpu_avg_w = 300;
+    double flat = 2 * 1000 + 16 * 300.0;
+    cost = 0;
+    for (int k = 0; k < 3; k++)
+        cost += flat * h[k] / 1000 * p[k];
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.power_per_month, 1.5 * cost * 730 / 24, REL);
+    s.shift_to_cheapest = false;
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.power_per_month, 1.5 * cost * 730 / 24, REL);
+}
+
+static void test_ties_in_shift_keep_given_order(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.gpus = 8;
+    s.server_base_w = 0;
+    s.gpu_tdp_w = 1000;
+    s.utilization = 0.25; /* 48 busy GPU-hours a day */
+    s.shift_to_cheapest = true;
+    s.n_periods = 2;
+    s.periods[0] = (gp_period){"a", 12, 0.10};
+    s.periods[1] = (gp_period){"b", 12, 0.10};
+    gp_model_evaluate(&s, res);
+    /* Same price either way: the cost cannot tell, the energy must be all busy energy. */
+    assert_close(res->self.power_per_month, 48 * 1.0 * 0.10 * 730 / 24, REL);
+}
+
+static void test_peak_colo_demand_maintenance(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.horizon_months = 24;
+    s.server_base_w = 1500;
+    s.gpu_idle_w = 60;
+    s.gpu_tdp_w = 400;
+    s.pue = 1.25;
+    s.colo_per_kw_month = 150;
+    s.demand_charge_per_kw_month = 10;
+    s.maintenance_pct_per_year = 0.12;
+    s.warranty_months = 12;
+    s.staff_per_month = 1000;
+    s.other_per_month = 200;
+    gp_model_evaluate(&s, res);
+    double k = (10 * 1500 + 80 * 400.0) / 1000; /* 47 kW */
+    assert_close(res->self.peak_it_kw, k, REL);
+    assert_close(res->self.colo_per_month, 150 * k, REL);
+    assert_close(res->self.demand_charge_per_month, 10 * k * 1.25, REL);
+    double maint = 0.12 * 1250000 / 12;
+    double base = res->self.power_per_month + 150 * k + 12.5 * k + 1200;
+    assert_close(res->self.monthly[12], base, REL);      /* still under warranty */
+    assert_close(res->self.monthly[13], base + maint, REL); /* month 13: maintenance starts */
+    assert_close(res->self.breakdown.maintenance, 12 * maint, REL);
+    assert_close(res->self.breakdown.staff, 24000, REL);
+    assert_close(res->self.breakdown.other, 4800, REL);
+    /* A measured mean above TDP raises the peak. */
+    s.has_gpu_avg_w = true;
+    s.gpu_avg_w = 500;
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.peak_it_kw, (10 * 1500 + 80 * 500.0) / 1000, REL);
+}
+
+static void test_loan_inside_and_past_horizon(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.server_base_w = 0;
+    s.horizon_months = 36;
+    s.financing = GP_LOAN;
+    s.loan_apr = 0.06;
+    s.loan_term_months = 24;
+    s.loan_fraction = 0.5;
+    gp_model_evaluate(&s, res);
+    double L = 625000, r = 0.005;
+    double a = L * r / (1 - pow(1 + r, -24));
+    assert_close(res->self.loan_payment, a, REL);
+    assert_close(res->self.monthly[0], 625000, REL);
+    assert_close(res->self.monthly[24], a, REL);
+    assert_close(res->self.monthly[25], 0, REL);
+    assert_close(res->self.breakdown.interest, 24 * a - L, REL);
+    assert_close(res->self.total, 625000 + 24 * a, REL);
+    /* Term beyond the horizon: the balance is paid at M. */
+    s.loan_term_months = 60;
+    gp_model_evaluate(&s, res);
+    a = L * r / (1 - pow(1 + r, -60));
+    double bal = L * pow(1 + r, 36) - a * (pow(1 + r, 36) - 1) / r;
+    assert_close(res->self.monthly[36], a + bal, REL);
+    assert_close(res->self.breakdown.interest, 36 * a + bal - L, REL);
+    /* Zero APR: straight-line payments, the rest at M. */
+    s.loan_apr = 0;
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.monthly[1], L / 60, REL);
+    assert_close(res->self.monthly[36], L / 60 + (L - L / 60 * 36), REL);
+    /* Interest is a difference of sums of ~L: zero to within L's rounding. */
+    assert_true(fabs(res->self.breakdown.interest) <= 1e-9 * L);
+}
+
+static void test_residual_and_depreciation(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.residual_pct = 0.3;
+    s.fixed_capex = 100000; /* no resale value */
+    s.depreciation_years = 4;
+    gp_model_evaluate(&s, res);
+    assert_close(res->self.breakdown.residual, -0.3 * 1250000, REL);
+    assert_close(res->self.monthly[36], 7008 - 375000, REL);
+    assert_close(res->self.depreciation_per_year, (1250000 - 375000) / 4.0, REL);
+}
+
+static void test_cloud_kinds(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.horizon_months = 30;
+    gp_option *od = add_option(&s, "od", GP_ON_DEMAND, 8, 32.0);
+    od->idle_overhead = 0.1;
+    od->support_pct = 0.05;
+    od->storage_gb = 1000;
+    od->storage_per_gb_month = 0.1;
+    od->egress_gb_per_month = 100;
+    od->egress_per_gb = 0.09;
+    gp_option *sp = add_option(&s, "spot", GP_SPOT, 8, 10.0);
+    sp->interruptions_per_hour = 0.1;
+    sp->checkpoint_interval_h = 2;
+    sp->restart_h = 0.5;
+    gp_option *cm = add_option(&s, "commit", GP_COMMITTED, 8, 20.0);
+    cm->upfront = 50000;
+    cm->term_months = 12;
+    gp_model_evaluate(&s, res);
+    double q = 80 * 730 * 0.6;
+    double i_od = q / 8 * 1.1;
+    assert_close(res->options[0].instance_hours_per_month, i_od, REL);
+    assert_close(res->options[0].monthly[1], i_od * 32 * 1.05 + 100 + 9, REL);
+    assert_close(res->options[0].monthly[0], 0, REL);
+    double i_sp = q / 8 * (1 + 0.1 * (1 + 0.5));
+    assert_close(res->options[1].monthly[5], i_sp * 10, REL);
+    /* Committed: 10 instances, every hour, upfront at 0, 12 and 24 (multiples below 30);
+     * the term started at 24 ends at 36, so 6 months are still owed at M = 30. */
+    double comp = 10 * 730 * 20.0;
+    assert_close(res->options[2].monthly[0], 500000, REL);
+    assert_close(res->options[2].monthly[1], comp, REL);
+    assert_close(res->options[2].monthly[12], comp + 500000, REL);
+    assert_close(res->options[2].monthly[24], comp + 500000, REL);
+    assert_close(res->options[2].monthly[30], comp + 6 * comp, REL);
+    assert_close(res->options[2].total, 1500000 + 36 * comp, REL);
+    /* A term that ends exactly at M owes nothing after it, and no upfront at m = M. */
+    s.horizon_months = 24;
+    gp_model_evaluate(&s, res);
+    assert_close(res->options[2].monthly[24], comp, REL);
+    assert_close(res->options[2].total, 1000000 + 24 * comp, REL);
+}
+
+static void test_npv_and_cost_per_gpu_hour(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.horizon_months = 12;
+    s.discount_rate = 0.1;
+    gp_model_evaluate(&s, res);
+    double npv = 1250000;
+    for (int m = 1; m <= 12; m++)
+        npv += 7008 / pow(1.1, m / 12.0);
+    assert_close(res->self.npv, npv, REL);
+    assert_true(res->self.has_cost_per_gpu_hour);
+    assert_close(res->self.cost_per_gpu_hour, res->self.total / (80 * 730 * 0.6 * 12), REL);
+    s.utilization = 0;
+    gp_model_evaluate(&s, res);
+    assert_false(res->self.has_cost_per_gpu_hour);
+}
+
+static void test_break_even_and_payback_differ(void **state) {
+    (void)state;
+    /* Self-hosted 100 up front, then a large residual back at M; the option 30 a month.
+     * Cumulative self: 100, 101, 102, 103, -97 (M = 4: residual 200 back).
+     * Cumulative option: 0, 30, 60, 90, 120. Self <= option only at m = 4: both 4.
+     * Make the option front-loaded instead to get a touch and a later payback. */
+    gp_scenario s;
+    gp_scenario_defaults(&s);
+    s.horizon_months = 4;
+    s.gpus = 1;
+    s.gpus_per_server = 1;
+    s.utilization = 1;
+    s.server_price = 100;
+    s.other_per_month = 1;
+    s.residual_pct = 1.0; /* 100 back at M */
+    s.n_periods = 1;
+    s.periods[0].price_per_kwh = 0;
+    gp_option *o = add_option(&s, "c", GP_COMMITTED, 1, 0.0);
+    o->upfront = 100; /* 100 at m = 0 and again at m = 2 (term 2 < M = 4) */
+    o->term_months = 2;
+    gp_model_evaluate(&s, res);
+    /* Self: 100, 101, 102, 103, 4.  Option: 100, 100, 200, 200, 200. */
+    assert_close(res->self.monthly[4], 1 - 100, REL);
+    assert_true(res->options[0].has_break_even_month);
+    assert_int_equal(res->options[0].break_even_month, 0);
+    assert_true(res->options[0].has_payback_month);
+    assert_int_equal(res->options[0].payback_month, 2);
+    /* A free option: self-hosted (100, 100, 100, 100, 0 cumulative without upkeep) only
+     * catches it at M, when the residual comes back. */
+    o->upfront = 0;
+    s.other_per_month = 0;
+    gp_model_evaluate(&s, res);
+    assert_true(res->options[0].has_break_even_month);
+    assert_int_equal(res->options[0].break_even_month, 4);
+    assert_int_equal(res->options[0].payback_month, 4);
+    /* Without the residual it never does. */
+    s.residual_pct = 0;
+    gp_model_evaluate(&s, res);
+    assert_false(res->options[0].has_break_even_month);
+    assert_false(res->options[0].has_payback_month);
+}
+
+static void test_break_even_utilization_flat_and_shifted(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    add_option(&s, "spot", GP_SPOT, 8, 9.835);
+    gp_model_evaluate(&s, res);
+    /* Self-hosted does not depend on u here: u* = self / (36 * 80 * 730 / 8 * 9.835). */
+    double u = res->self.total / (36 * 80 * 730 / 8.0 * 9.835);
+    assert_true(res->options[0].has_break_even_utilization);
+    assert_close(res->options[0].break_even_utilization, u, REL);
+
+    /* Shifted tariff: the root lies past the breakpoint at u = 12/24, so the solver must use
+     * the second segment's slope. One GPU, 1 kWh per busy hour, 50 a month of upkeep.
+     * Self per month: u <= 0.5: 50 + 365u (all busy hours at night, 0.5/kWh);
+     *                 u > 0.5: 50 + 182.5 + (24u - 12) * 0.6 * 730 / 24 = 13.5 + 438u.
+     * Option at 0.62/h: 452.6u; below self at u = 0.5 (226.3 < 232.5), equal at 13.5 / 14.6. */
+    gp_scenario t;
+    gp_scenario_defaults(&t);
+    t.horizon_months = 12;
+    t.gpus = 1;
+    t.gpus_per_server = 1;
+    t.server_price = 0;
+    t.other_per_month = 50;
+    t.gpu_tdp_w = 1000;
+    t.shift_to_cheapest = true;
+    t.n_periods = 2;
+    t.periods[0] = (gp_period){"day", 12, 0.6};
+    t.periods[1] = (gp_period){"night", 12, 0.5};
+    add_option(&t, "od", GP_ON_DEMAND, 1, 0.62);
+    gp_model_evaluate(&t, res);
+    assert_true(res->options[0].has_break_even_utilization);
+    assert_close(res->options[0].break_even_utilization, 13.5 / 14.6, REL);
+    /* Without shifting the self-hosted side is one line: 50 + 24u * 0.55 * 730 / 24 = 50 +
+     * 401.5u against 452.6u: u = 50 / 51.1. */
+    t.shift_to_cheapest = false;
+    gp_model_evaluate(&t, res);
+    assert_close(res->options[0].break_even_utilization, 50 / 51.1, REL);
+    t.other_per_month = 0;
+    t.shift_to_cheapest = true;
+    /* Both zero at u = 0: a root at 0 counts. */
+    t.options[0].hourly = 0.3;
+    gp_model_evaluate(&t, res);
+    assert_close(res->options[0].break_even_utilization, 0.0, REL);
+    /* A committed option against a self-hosted total that never reaches it: none. */
+    t.options[0].pricing = GP_COMMITTED;
+    t.options[0].hourly = 10;
+    gp_model_evaluate(&t, res);
+    assert_false(res->options[0].has_break_even_utilization);
+}
+
+static void test_break_even_hourly(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    gp_option *o = add_option(&s, "od", GP_ON_DEMAND, 8, 32.784);
+    o->storage_gb = 100;
+    o->storage_per_gb_month = 1;
+    o->support_pct = 0.1;
+    gp_model_evaluate(&s, res);
+    double slope = 36 * (80 * 730 * 0.6 / 8) * 1.1;
+    assert_true(res->options[0].has_break_even_hourly);
+    assert_close(res->options[0].break_even_hourly, (res->self.total - 36 * 100) / slope, REL);
+    /* Nothing busy: no instance-hours, no price makes them equal. */
+    s.utilization = 0;
+    gp_model_evaluate(&s, res);
+    assert_false(res->options[0].has_break_even_hourly);
+    /* Upfronts alone above self-hosted: the price would be negative. */
+    s.utilization = 0.6;
+    o->pricing = GP_COMMITTED;
+    o->upfront = 1e9;
+    o->idle_overhead = 0;
+    gp_model_evaluate(&s, res);
+    assert_false(res->options[0].has_break_even_hourly);
+}
+
+static void test_cheapest_ties(void **state) {
+    (void)state;
+    gp_scenario s;
+    seed(&s);
+    s.server_base_w = 0;
+    s.horizon_months = 1;
+    s.utilization = 1;
+    /* Self-hosted: 1,250,000. Option: 80 * 730 / 8 * h = 7300 h. */
+    add_option(&s, "a", GP_ON_DEMAND, 8, 1250000.0 / 7300);
+    add_option(&s, "b", GP_ON_DEMAND, 8, 1250000.0 / 7300);
+    gp_model_evaluate(&s, res);
+    assert_close(res->options[0].total, res->self.total, REL);
+    if (res->options[0].total == res->self.total)
+        assert_int_equal(res->cheapest, -1); /* exact tie goes to self-hosted */
+    s.options[0].hourly = 1;
+    s.options[1].hourly = 1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->cheapest, 0); /* tie between options: the first listed */
+}
+
+/* Closed-form totals agree with the month walk on many varied scenarios. */
+static void test_closed_form_matches_walk(void **state) {
+    (void)state;
+    srand(12345);
+    for (int trial = 0; trial < 500; trial++) {
+        gp_scenario s;
+        gp_scenario_defaults(&s);
+        s.horizon_months = 1 + rand() % 120;
+        s.gpus = 1 + rand() % 300;
+        s.utilization = (rand() % 1001) / 1000.0;
+        s.discount_rate = (rand() % 20) / 100.0;
+        s.gpus_per_server = 1 + rand() % 16;
+        s.server_price = 1000 + rand() % 300000;
+        s.price_factor = 0.3 + (rand() % 100) / 100.0;
+        s.n_tiers = rand() % 3;
+        for (int i = 0; i < s.n_tiers; i++)
+            s.tiers[i] = (gp_bulk_tier){1 + i * 5 + rand() % 5, (rand() % 30) / 100.0};
+        s.network_per_server = rand() % 5000;
+        s.fixed_capex = rand() % 50000;
+        s.residual_pct = (rand() % 50) / 100.0;
+        s.warranty_months = rand() % 48;
+        s.maintenance_pct_per_year = (rand() % 20) / 100.0;
+        s.staff_per_month = rand() % 10000;
+        s.other_per_month = rand() % 1000;
+        s.colo_per_kw_month = rand() % 200;
+        s.server_base_w = rand() % 3000;
+        s.gpu_idle_w = rand() % 100;
+        s.gpu_tdp_w = s.gpu_idle_w + rand() % 700;
+        s.has_gpu_avg_w = rand() % 4 == 0;
+        s.gpu_avg_w = rand() % 500;
+        s.pue = 1 + (rand() % 100) / 100.0;
+        s.n_periods = 1 + rand() % 4;
+        for (int k = 0; k < s.n_periods; k++) {
+            s.periods[k].hours_per_day = 24.0 / s.n_periods;
+            s.periods[k].price_per_kwh = (rand() % 40) / 100.0;
+        }
+        s.shift_to_cheapest = rand() % 2;
+        s.demand_charge_per_kw_month = rand() % 20;
+        if (rand() % 2) {
+            s.financing = GP_LOAN;
+            s.loan_apr = (rand() % 15) / 100.0;
+            s.loan_term_months = 1 + rand() % 120;
+            s.loan_fraction = (rand() % 101) / 100.0;
+        }
+        s.n_options = 1 + rand() % 4;
+        for (int i = 0; i < s.n_options; i++) {
+            gp_option *o = &s.options[i];
+            gp_option_defaults(o);
+            snprintf(o->name, sizeof o->name, "o%d", i);
+            o->pricing = (gp_pricing)(rand() % 3);
+            o->gpus_per_instance = 1 + rand() % 8;
+            o->hourly = (rand() % 5000) / 100.0;
+            o->support_pct = (rand() % 10) / 100.0;
+            o->storage_gb = rand() % 1000;
+            o->storage_per_gb_month = 0.08;
+            if (o->pricing == GP_COMMITTED) {
+                o->upfront = rand() % 100000;
+                o->term_months = 1 + rand() % 48;
+            } else {
+                o->idle_overhead = (rand() % 30) / 100.0;
+                if (o->pricing == GP_SPOT) {
+                    o->interruptions_per_hour = (rand() % 20) / 100.0;
+                    o->checkpoint_interval_h = 0.5 + rand() % 4;
+                    o->restart_h = (rand() % 10) / 10.0;
+                }
+            }
+        }
+        gp_model_evaluate(&s, res);
+        gp_model_cache c;
+        gp_model_cache_init(&c, &s);
+        double self, opts[GP_MAX_OPTIONS];
+        gp_model_totals(&s, &c, &self, opts);
+        assert_close(self, res->self.total, 1e-9);
+        for (int i = 0; i < s.n_options; i++)
+            assert_close(opts[i], res->options[i].total, 1e-9);
+    }
+}
+
+static void test_mix(void **state) {
+    (void)state;
+    gp_scenario s;
+    gp_scenario_defaults(&s);
+    s.horizon_months = 12;
+    s.gpus = 4;
+    s.gpus_per_server = 1;
+    s.utilization = 0.5;
+    s.server_price = 1000;
+    s.n_periods = 1;
+    s.periods[0].price_per_kwh = 0;
+    add_option(&s, "od", GP_ON_DEMAND, 1, 1.0);
+    /* Four buckets: 0, 1, 2 and 4 GPUs busy (mean 1.75). */
+    double b[4] = {0, 1, 2, 4};
+    double curve[5];
+    int best = -1;
+    gp_err err;
+    assert_int_equal(gp_model_mix(&s, 0, b, 4, curve, &best, &err), GP_OK);
+    /* k = 0: rent everything: 730 * 1.75 * 12 = 15330. */
+    assert_close(curve[0], 15330, REL);
+    /* k = 1: own 1 (1000), overflow mean((0,0,1,3)) = 1 -> 730 * 12 = 8760. */
+    assert_close(curve[1], 1000 + 8760, REL);
+    /* k = 2: 2000 + mean(0,0,0,2) = 0.5 -> 4380. */
+    assert_close(curve[2], 2000 + 4380, REL);
+    /* k = 3: 3000 + 0.25 -> 2190; k = 4: 4000, nothing rented. */
+    assert_close(curve[3], 3000 + 2190, REL);
+    assert_close(curve[4], 4000, REL);
+    assert_int_equal(best, 4);
+    /* Committed options and unsorted curves are refused. */
+    s.options[0].pricing = GP_COMMITTED;
+    assert_int_equal(gp_model_mix(&s, 0, b, 4, curve, &best, &err), GP_E_INPUT);
+    s.options[0].pricing = GP_ON_DEMAND;
+    double bad[2] = {3, 1};
+    assert_int_equal(gp_model_mix(&s, 0, bad, 2, curve, &best, &err), GP_E_INPUT);
+}
+
+static void test_mix_owned_utilization(void **state) {
+    (void)state;
+    /* With power costs the owned side's utilization u_k matters: check k = 2 by hand. */
+    gp_scenario s;
+    gp_scenario_defaults(&s);
+    s.horizon_months = 1;
+    s.gpus = 2;
+    s.gpus_per_server = 1;
+    s.utilization = 0.5;
+    s.server_price = 0;
+    s.gpu_tdp_w = 1000;
+    s.n_periods = 1;
+    s.periods[0].price_per_kwh = 1.0;
+    add_option(&s, "od", GP_ON_DEMAND, 1, 100.0);
+    double b[2] = {1, 2}; /* mean min(b, 2) = 1.5 -> u_2 = 0.75 */
+    double curve[3];
+    int best;
+    gp_err err;
+    assert_int_equal(gp_model_mix(&s, 0, b, 2, curve, &best, &err), GP_OK);
+    assert_close(curve[2], 2 * 0.75 * 730 * 1.0, REL);
+    assert_int_equal(best, 2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_worked_check),
+        cmocka_unit_test(test_servers_bulk_and_factor),
+        cmocka_unit_test(test_power_periods_shift_avg),
+        cmocka_unit_test(test_ties_in_shift_keep_given_order),
+        cmocka_unit_test(test_peak_colo_demand_maintenance),
+        cmocka_unit_test(test_loan_inside_and_past_horizon),
+        cmocka_unit_test(test_residual_and_depreciation),
+        cmocka_unit_test(test_cloud_kinds),
+        cmocka_unit_test(test_npv_and_cost_per_gpu_hour),
+        cmocka_unit_test(test_break_even_and_payback_differ),
+        cmocka_unit_test(test_break_even_utilization_flat_and_shifted),
+        cmocka_unit_test(test_break_even_hourly),
+        cmocka_unit_test(test_cheapest_ties),
+        cmocka_unit_test(test_closed_form_matches_walk),
+        cmocka_unit_test(test_mix),
+        cmocka_unit_test(test_mix_owned_utilization),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,247 @@
+/* Scenario JSON: every rule of MODEL.md's table, and the error's location. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/scenario_json.h"
+#include "gpuplan/xmem.h"
+#include "testutil.h"
+
+static gp_scenario *sc;
+
+static int setup(void **state) {
+    (void)state;
+    sc = malloc(sizeof *sc);
+    return sc ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    free(sc);
+    return 0;
+}
+
+static gp_status parse(const char *json, gp_err *err) {
+    gp_err_clear(err);
+    return gp_scenario_parse(json, strlen(json), "t.json", sc, NULL, err);
+}
+
+#define MIN_HEAD "{\"name\": \"x\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, "
+#define MIN MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000}}"
+
+static void test_defaults(void **state) {
+    (void)state;
+    gp_err err;
+    assert_int_equal(parse(MIN, &err), GP_OK);
+    assert_string_equal(sc->currency, "USD");
+    assert_int_equal(sc->gpus_per_server, 8);
+    assert_close(sc->price_factor, 1.0, REL);
+    assert_close(sc->pue, 1.0, REL);
+    assert_int_equal(sc->n_periods, 1);
+    assert_string_equal(sc->periods[0].name, "flat");
+    assert_close(sc->periods[0].price_per_kwh, 0.12, REL);
+    assert_close(sc->periods[0].hours_per_day, 24, REL);
+    assert_int_equal(sc->financing, GP_CASH);
+    assert_close(sc->depreciation_years, 5, REL);
+    assert_false(sc->has_gpu_avg_w);
+    assert_int_equal(sc->n_options, 0);
+}
+
+static void test_full_document(void **state) {
+    (void)state;
+    const char *json =
+        "{\"name\": \"full\", \"currency\": \"EUR\", \"horizon_months\": 24, "
+        "\"discount_rate\": 0.05, \"notes\": \"n\", \"measured\": {\"anything\": [1, {}]},"
+        "\"demand\": {\"gpus\": 64, \"utilization\": 0.7},"
+        "\"self_hosted\": {\"gpus_per_server\": 4, \"server_price\": 9e4, \"price_factor\": 0.5,"
+        " \"bulk_discounts\": [{\"min_servers\": 4, \"pct\": 0.1}], \"residual_pct\": 0.2,"
+        " \"power\": {\"gpu_idle_w\": 50, \"gpu_tdp_w\": 300, \"gpu_avg_w\": null, \"pue\": 1.3},"
+        " \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 10, \"price_per_kwh\": "
+        "0.2}, {\"name\": \"b\", \"hours_per_day\": 14, \"price_per_kwh\": 0.1}],"
+        " \"shift_to_cheapest\": true, \"demand_charge_per_kw_month\": 12},"
+        " \"financing\": {\"kind\": \"loan\", \"apr\": 0.07, \"term_months\": 36}},"
+        "\"cloud_options\": [{\"name\": \"s\", \"pricing\": \"spot\", \"gpus_per_instance\": 8,"
+        " \"hourly\": 9.8, \"interruptions_per_hour\": 0.1, \"restart_h\": 0.2},"
+        " {\"name\": \"c\", \"pricing\": \"committed\", \"catalog\": \"aws/p4d.24xlarge/us-east-1\","
+        " \"term_months\": 36, \"purchase\": \"all_upfront\"}]}";
+    gp_err err;
+    assert_int_equal(parse(json, &err), GP_OK);
+    assert_string_equal(sc->currency, "EUR");
+    assert_int_equal(sc->gpus_per_server, 4);
+    assert_close(sc->server_price, 90000, REL);
+    assert_int_equal(sc->n_tiers, 1);
+    assert_int_equal(sc->n_periods, 2);
+    assert_true(sc->shift_to_cheapest);
+    assert_int_equal(sc->financing, GP_LOAN);
+    assert_close(sc->loan_fraction, 1.0, REL);
+    assert_int_equal(sc->n_options, 2);
+    assert_int_equal(sc->options[0].pricing, GP_SPOT);
+    assert_close(sc->options[0].checkpoint_interval_h, 1.0, REL);
+    assert_true(sc->options[1].has_catalog);
+    assert_string_equal(sc->options[1].catalog, "aws/p4d.24xlarge/us-east-1");
+    assert_int_equal(sc->options[1].purchase, GP_ALL_UPFRONT);
+}
+
+typedef struct bad {
+    const char *json;
+    const char *where; /* expected err.where */
+    const char *msg;   /* a substring of err.msg */
+} bad;
+
+#define SH(x) MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000" x "}}"
+#define OPT(x)                                                                                    \
+    MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000}, "                \
+             "\"cloud_options\": [" x "]}"
+
+static const bad bads[] = {
+    {"{\"name\": \"x\",\n  \"horizon_months\": 12,,}", "t.json:2:", "malformed JSON"},
+    {"", "t.json:1:1", "malformed JSON"},
+    {MIN " x", "t.json:1:", "unexpected text"},
+    {"[1, 2]", "t.json:$", "must be an object"},
+    {"{\"name\": \"x\"}", "t.json:$.horizon_months", "required key is missing"},
+    {MIN_HEAD "\"utilization\": 0.5}}", "t.json:$.self_hosted", "required"},
+    {"{\"nmae\": \"x\"}", "t.json:$.nmae", "unknown key"},
+    {"{\"name\": \"x\", \"name\": \"y\"}", "t.json:$.name", "repeated key"},
+    {"{\"name\": \"\", \"horizon_months\": 1}", "t.json:$.name", "1 to 200 characters"},
+    {"{\"name\": \"a\\u0000b\"}", "t.json:1:12", "NUL"},
+    {"{\"name\": \"\xff\"}", "t.json:$.name", "UTF-8"},
+    {"{\"name\": \"x\", \"horizon_months\": 12.5}", "t.json:$.horizon_months", "integer"},
+    {"{\"name\": \"x\", \"horizon_months\": 241}", "t.json:$.horizon_months", "[1, 240]"},
+    {"{\"name\": \"x\", \"horizon_months\": \"12\"}", "t.json:$.horizon_months", "integer"},
+    {"{\"name\": \"x\", \"horizon_months\": 1e999}", "t.json:$.horizon_months", "integer"},
+    {"{\"name\": \"x\", \"currency\": \"usd\"}", "t.json:$.currency", "upper-case"},
+    {MIN_HEAD "\"utilization\": 1.5}}", "t.json:$.demand.utilization", "[0, 1]"},
+    {MIN_HEAD "\"utilization\": 0.5, \"util\": 1}}", "t.json:$.demand.util", "unknown key"},
+    {SH(", \"power\": {\"pue\": 0.9}"), "t.json:$.self_hosted.power.pue", "[1, 5]"},
+    {SH(", \"power\": {\"gpu_idle_w\": 100, \"gpu_tdp_w\": 50}"),
+     "t.json:$.self_hosted.power.gpu_tdp_w", ">= gpu_idle_w"},
+    {SH(", \"price_factor\": 0"), "t.json:$.self_hosted.price_factor", "> 0"},
+    {SH(", \"server_price\": -1"), "t.json:$.self_hosted.server_price", ">= 0"},
+    {SH(", \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 20, "
+        "\"price_per_kwh\": 0.1}]}"),
+     "t.json:$.self_hosted.tariff.periods", "sum to 24"},
+    {SH(", \"tariff\": {\"periods\": []}"), "t.json:$.self_hosted.tariff.periods", "1 to 24"},
+    {SH(", \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 0, "
+        "\"price_per_kwh\": 0.1}]}"),
+     "t.json:$.self_hosted.tariff.periods[0].hours_per_day", "(0, 24]"},
+    {SH(", \"bulk_discounts\": [{\"min_servers\": 2, \"pct\": 0.1}, {\"min_servers\": 2, "
+        "\"pct\": 0.2}]"),
+     "t.json:$.self_hosted.bulk_discounts[1].min_servers", "repeats"},
+    {SH(", \"bulk_discounts\": [{\"min_servers\": 2, \"pct\": 1}]"),
+     "t.json:$.self_hosted.bulk_discounts[0].pct", "[0, 1)"},
+    {SH(", \"financing\": {\"kind\": \"lease\"}"), "t.json:$.self_hosted.financing.kind",
+     "cash"},
+    {SH(", \"financing\": {\"kind\": \"loan\", \"apr\": 0.1}"),
+     "t.json:$.self_hosted.financing.term_months", "required"},
+    {SH(", \"financing\": {\"kind\": \"cash\", \"apr\": 0.1}"),
+     "t.json:$.self_hosted.financing.apr", "unknown key"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8}"),
+     "t.json:$.cloud_options[0].hourly", "required"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"reserved\"}"), "t.json:$.cloud_options[0].pricing",
+     "on_demand"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 1,"
+         " \"upfront\": 5}"),
+     "t.json:$.cloud_options[0].upfront", "committed"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 1,"
+         " \"restart_h\": 5}"),
+     "t.json:$.cloud_options[0].restart_h", "spot"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"committed\", \"gpus_per_instance\": 8, \"hourly\": 1,"
+         " \"idle_overhead\": 0.1}"),
+     "t.json:$.cloud_options[0].idle_overhead", "on_demand and spot"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"committed\", \"gpus_per_instance\": 8, \"hourly\": 1,"
+         " \"purchase\": \"all_upfront\"}"),
+     "t.json:$.cloud_options[0].purchase", "catalog"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"catalog\": \"aws/x/y\", \"hourly\": 1}"),
+     "t.json:$.cloud_options[0].hourly", "catalog"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"catalog\": \"aws/x\"}"),
+     "t.json:$.cloud_options[0].catalog", "provider/instance/region"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"committed\", \"catalog\": \"aws/x/y\", "
+         "\"term_months\": 24}"),
+     "t.json:$.cloud_options[0].term_months", "12 or 36"},
+    {OPT("{\"name\": \"self_hosted\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, "
+         "\"hourly\": 1}"),
+     "t.json:$.cloud_options[0].name", "reserved"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 1},"
+         "{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 2}"),
+     "t.json:$.cloud_options[1].name", "repeats"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 65, \"hourly\": 1}"),
+     "t.json:$.cloud_options[0].gpus_per_instance", "[1, 64]"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 1,"
+         " \"checkpoint_interval_h\": 0}"),
+     "t.json:$.cloud_options[0].checkpoint_interval_h", "(0, 1000]"},
+};
+
+static void test_bad_inputs(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        gp_err err;
+        gp_status st = parse(bads[i].json, &err);
+        if (st != GP_E_INPUT || strncmp(err.where, bads[i].where, strlen(bads[i].where)) != 0 ||
+            !strstr(err.msg, bads[i].msg)) {
+            print_error("case %zu: %s\n  got status %d, %s: %s\n  expected %s: ...%s...\n", i,
+                        bads[i].json, st, err.where, err.msg, bads[i].where, bads[i].msg);
+            fail();
+        }
+    }
+}
+
+static void test_deep_nesting_and_size(void **state) {
+    (void)state;
+    /* 100,000 nested arrays: cJSON's depth limit answers, we must not crash. */
+    size_t n = 100000;
+    char *deep = malloc(2 * n + 1);
+    memset(deep, '[', n);
+    memset(deep + n, ']', n);
+    deep[2 * n] = '\0';
+    gp_err err;
+    assert_int_equal(parse(deep, &err), GP_E_INPUT);
+    free(deep);
+    /* Too large a document is refused before parsing. */
+    size_t big = GP_SCENARIO_MAX_BYTES + 1;
+    char *huge = malloc(big);
+    memset(huge, ' ', big);
+    gp_err_clear(&err);
+    assert_int_equal(gp_scenario_parse(huge, big, "big.json", sc, NULL, &err), GP_E_LIMIT);
+    free(huge);
+    /* Many keys in one object stay linear: the first unknown key stops it. */
+    gp_buf b;
+    gp_buf_init(&b, 8u << 20);
+    gp_buf_add(&b, "{\"name\": \"x\"", 12);
+    for (int i = 0; i < 100000; i++)
+        gp_buf_printf(&b, ", \"k%d\": 1", i);
+    gp_buf_add(&b, "}", 1);
+    assert_int_equal(parse(b.data, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "t.json:$.k0");
+    gp_buf_done(&b);
+}
+
+static void test_tree_kept(void **state) {
+    (void)state;
+    gp_err err;
+    cJSON *tree = NULL;
+    assert_int_equal(gp_scenario_parse(MIN, strlen(MIN), "t.json", sc, &tree, &err), GP_OK);
+    assert_non_null(tree);
+    assert_string_equal(tree->child->string, "name"); /* key order kept */
+    cJSON_Delete(tree);
+    assert_int_equal(gp_scenario_parse("[", 1, "t.json", sc, &tree, &err), GP_E_INPUT);
+    assert_null(tree);
+}
+
+static void test_utf8(void **state) {
+    (void)state;
+    size_t n;
+    assert_true(gp_utf8_valid("h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80", 15, &n));
+    assert_int_equal(n, 9);
+    assert_false(gp_utf8_valid("\xc0\xaf", 2, &n));         /* overlong */
+    assert_false(gp_utf8_valid("\xed\xa0\x80", 3, &n));     /* surrogate */
+    assert_false(gp_utf8_valid("\xf4\x90\x80\x80", 4, &n)); /* > U+10FFFF */
+    assert_false(gp_utf8_valid("\xe2\x82", 2, &n));         /* truncated */
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),    cmocka_unit_test(test_full_document),
+        cmocka_unit_test(test_bad_inputs),  cmocka_unit_test(test_deep_nesting_and_size),
+        cmocka_unit_test(test_tree_kept),   cmocka_unit_test(test_utf8),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
