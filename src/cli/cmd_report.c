@@ -37,6 +37,7 @@ int cmd_report(cli *c, int argc, char **argv) {
     int version = 0, opt;
     bool demo = false;
     optind = 1;
+    opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc, argv, "f:o:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'f':
@@ -61,14 +62,13 @@ int cmd_report(cli *c, int argc, char **argv) {
             help(stdout);
             return 0;
         default:
-            help(stderr);
-            return 2;
+            return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
+                                   argv[optind - 1]);
         }
     }
     if (strcmp(format, "md") && strcmp(format, "csv") && strcmp(format, "json"))
         return cli_usage_error("--format: \"%s\" is not md, csv or json", format);
     if (!demo && optind != argc - 1) {
-        help(stderr);
         return cli_usage_error("report takes one scenario");
     }
 

@@ -96,10 +96,8 @@ int cmd_scenario(cli *c, int argc, char **argv) {
                                           {"output", required_argument, NULL, 'o'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    if (argc < 2) {
-        help(stderr);
-        return 2;
-    }
+    if (argc < 2)
+        return cli_usage_error("scenario: which one: save, list, show, export or rm? (see --help)");
     const char *sub = argv[1];
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
         help(stdout);
@@ -108,6 +106,7 @@ int cmd_scenario(cli *c, int argc, char **argv) {
     int version = 0, opt;
     const char *output = NULL;
     optind = 1;
+    opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc - 1, argv + 1, "o:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'v':
@@ -121,8 +120,8 @@ int cmd_scenario(cli *c, int argc, char **argv) {
             help(stdout);
             return 0;
         default:
-            help(stderr);
-            return 2;
+            return cli_usage_error("scenario %s: unknown option or missing value: %s (see --help)",
+                                   sub, argv[optind]);
         }
     }
     int nargs = argc - 1 - optind;
@@ -138,7 +137,6 @@ int cmd_scenario(cli *c, int argc, char **argv) {
         return list(c);
     }
     if (nargs != 1) {
-        help(stderr);
         return cli_usage_error("scenario %s takes one argument", sub);
     }
     if (strcmp(sub, "save") == 0)
@@ -156,6 +154,5 @@ int cmd_scenario(cli *c, int argc, char **argv) {
         printf("removed \"%s\"\n", args[0]);
         return 0;
     }
-    help(stderr);
-    return cli_usage_error("unknown scenario command \"%s\"", sub);
+    return cli_usage_error("unknown scenario command \"%s\" (see gpuplan scenario --help)", sub);
 }

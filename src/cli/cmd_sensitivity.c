@@ -65,6 +65,7 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
     cli_today(as_of);
     int opt;
     optind = 1;
+    opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         switch (opt) {
         case 'd':
@@ -80,12 +81,11 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
             help(stdout);
             return 0;
         default:
-            help(stderr);
-            return 2;
+            return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
+                                   argv[optind - 1]);
         }
     }
     if (optind != argc - 1) {
-        help(stderr);
         return cli_usage_error("sensitivity takes one scenario");
     }
     gp_err err;

@@ -194,6 +194,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     char as_of[11];
     cli_today(as_of);
     optind = 1;
+    opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'v':
@@ -216,12 +217,11 @@ int cmd_sweep(cli *c, int argc, char **argv) {
             help(stdout);
             return 0;
         default:
-            help(stderr);
-            return 2;
+            return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
+                                   argv[optind - 1]);
         }
     }
     if (optind != argc - 1) {
-        help(stderr);
         return cli_usage_error("sweep takes one scenario");
     }
     if (n_axes == 0)

@@ -44,8 +44,7 @@ int main(int argc, char **argv) {
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
             c.db_path = argv[i] + 5;
         } else {
-            usage(stderr);
-            return cli_usage_error("unknown option %s", argv[i]);
+            return cli_usage_error("unknown option %s (see gpuplan --help)", argv[i]);
         }
     }
     int rc;
@@ -59,8 +58,7 @@ int main(int argc, char **argv) {
             if (strcmp(argv[i], commands[k].name) == 0)
                 cmd = &commands[k];
         if (!cmd) {
-            usage(stderr);
-            return cli_usage_error("unknown command \"%s\"", argv[i]);
+            return cli_usage_error("unknown command \"%s\" (see gpuplan --help)", argv[i]);
         }
         rc = cmd->run(&c, argc - i, argv + i);
     }

@@ -1,2 +1,129 @@
+/* Report writers: JSON shape, CSV safety and series, Markdown content, money format. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/report.h"
+#include "gpuplan/scenario_json.h"
 #include "testutil.h"
-int main(void){return 0;}
+
+static gp_scenario *sc;
+static gp_result *res;
+
+static int setup(void **state) {
+    (void)state;
+    sc = malloc(sizeof *sc);
+    res = malloc(sizeof *res);
+    return sc && res ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    free(sc);
+    free(res);
+    return 0;
+}
+
+static const char hostile[] =
+    "{\"name\": \"=HYPERLINK(\\\"http://x\\\")\", \"horizon_months\": 3,"
+    " \"demand\": {\"gpus\": 8, \"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000},"
+    " \"cloud_options\": [{\"name\": \"+cmd|' /C calc'!A0\", \"pricing\": \"on_demand\","
+    " \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"a,b\\u0007\", \"pricing\": \"spot\","
+    " \"gpus_per_instance\": 8, \"hourly\": 1}]}";
+
+static void load(const char *json, cJSON **tree) {
+    gp_err err;
+    assert_int_equal(gp_scenario_parse(json, strlen(json), "t.json", sc, tree, &err), GP_OK);
+    gp_model_evaluate(sc, res);
+}
+
+static void test_money(void **state) {
+    (void)state;
+    char b[64];
+    gp_format_money(1562288.0000000028, b, sizeof b);
+    assert_string_equal(b, "1,562,288.00");
+    gp_format_money(-901600, b, sizeof b);
+    assert_string_equal(b, "-901,600.00");
+    gp_format_money(-0.001, b, sizeof b);
+    assert_string_equal(b, "0.00");
+    gp_format_money(999.995, b, sizeof b);
+    assert_string_equal(b, "1,000.00");
+}
+
+static void test_csv_neutralised(void **state) {
+    (void)state;
+    load(hostile, NULL);
+    gp_buf out;
+    gp_buf_init(&out, 1 << 20);
+    gp_err err;
+    assert_int_equal(gp_report_csv(sc, res, &out, &err), GP_OK);
+    const char *nl = strchr(out.data, '\n');
+    char header[256];
+    snprintf(header, sizeof header, "%.*s", (int)(nl - out.data), out.data);
+    assert_string_equal(header, "month,self_hosted,\"'+cmd|' /C calc'!A0\",\"a,b\"");
+    /* 4 data rows (m = 0..3), cumulative. */
+    int rows = 0;
+    for (const char *p = out.data; *p; p++)
+        rows += *p == '\n';
+    assert_int_equal(rows, 5);
+    double m3_self = res->self.monthly[0] + res->self.monthly[1] + res->self.monthly[2] +
+                     res->self.monthly[3];
+    const char *last = out.data + out.len - 2;
+    while (last > out.data && *last != '\n')
+        last--;
+    double v = strtod(strchr(last + 1, ',') + 1, NULL);
+    assert_close(v, m3_self, 1e-15);
+    gp_buf_done(&out);
+}
+
+static void test_json_shape(void **state) {
+    (void)state;
+    cJSON *tree;
+    load(hostile, &tree);
+    gp_report_meta meta = {"2026-11-22", NULL, 0, tree, "test"};
+    cJSON *doc = gp_report_json_tree(sc, res, &meta);
+    assert_int_equal(cJSON_GetObjectItem(doc, "model_version")->valueint, 1);
+    assert_string_equal(cJSON_GetObjectItem(doc, "as_of")->valuestring, "2026-11-22");
+    assert_string_equal(cJSON_GetObjectItem(doc, "scenario")->valuestring, sc->name);
+    cJSON *opts = cJSON_GetObjectItem(doc, "options");
+    assert_int_equal(cJSON_GetArraySize(opts), 2);
+    cJSON *monthly = cJSON_GetObjectItem(cJSON_GetArrayItem(opts, 0), "monthly");
+    assert_int_equal(cJSON_GetArraySize(monthly), 4);
+    assert_true(cJSON_IsArray(cJSON_GetObjectItem(doc, "sources")));
+    cJSON *sj = cJSON_GetObjectItem(doc, "scenario_json");
+    assert_string_equal(cJSON_GetObjectItem(sj, "name")->valuestring, sc->name);
+    /* cost_per_gpu_hour is null when nothing is busy. */
+    cJSON_Delete(doc);
+    sc->utilization = 0;
+    gp_model_evaluate(sc, res);
+    doc = gp_report_json_tree(sc, res, &meta);
+    assert_true(cJSON_IsNull(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "self_hosted"), "cost_per_gpu_hour")));
+    cJSON_Delete(doc);
+    cJSON_Delete(tree);
+}
+
+static void test_md_content(void **state) {
+    (void)state;
+    load(hostile, NULL);
+    gp_buf out;
+    gp_buf_init(&out, 1 << 20);
+    gp_err err;
+    gp_report_meta meta = {"2026-11-22", NULL, 0, NULL, "test"};
+    assert_int_equal(gp_report_md(sc, res, &meta, &out, &err), GP_OK);
+    assert_non_null(strstr(out.data, "## Assumptions"));
+    assert_non_null(strstr(out.data, "## Totals (USD)"));
+    assert_non_null(strstr(out.data, "## Cumulative cost by quarter"));
+    assert_non_null(strstr(out.data, "Prices as of 2026-11-22"));
+    /* Pipes are escaped and control characters dropped, so the tables stay tables. */
+    assert_non_null(strstr(out.data, "+cmd\\|' /C calc'!A0"));
+    assert_null(strchr(out.data, '\a'));
+    gp_buf_done(&out);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_money),      cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_json_shape), cmocka_unit_test(test_md_content),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,2 +1,170 @@
+/* The SQLite store: creation, migrations, refusal of newer or foreign files, scenarios. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "gpuplan/store.h"
 #include "testutil.h"
-int main(void){return 0;}
+
+static char dir[] = "/tmp/gpuplan-store-XXXXXX";
+static char path[256];
+
+static int setup(void **state) {
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    static const char *const names[] = {"new.db", "newer.db", "other.db", "text.db", "sc.db"};
+    static const char *const tails[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        for (size_t k = 0; k < 3; k++) {
+            char p[300];
+            snprintf(p, sizeof p, "%s/%s%s", dir, names[i], tails[k]);
+            unlink(p);
+        }
+    }
+    return rmdir(dir);
+}
+
+static void fresh(const char *name) {
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    unlink(path);
+}
+
+static void test_create_mode_and_pragmas(void **state) {
+    (void)state;
+    fresh("new.db");
+    gp_store *st = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    gp_store_close(st);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *s;
+    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(s, 0), gp_store_schema_version());
+    sqlite3_finalize(s);
+    sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &s, NULL);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(s, 0), GP_APPLICATION_ID);
+    sqlite3_finalize(s);
+    sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    /* Opening again migrates nothing and succeeds. */
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    gp_store_close(st);
+}
+
+static long file_size(const char *p) {
+    struct stat sb;
+    return stat(p, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+static void test_newer_schema_is_refused_untouched(void **state) {
+    (void)state;
+    fresh("newer.db");
+    gp_store *st = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    gp_store_close(st);
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", gp_store_schema_version() + 1);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    long before = file_size(path);
+    assert_int_equal(gp_store_open(path, &st, &err), GP_E_INPUT);
+    assert_null(st);
+    assert_non_null(strstr(err.msg, "newer gpuplan"));
+    assert_int_equal(file_size(path), before);
+}
+
+static void test_foreign_files_are_refused(void **state) {
+    (void)state;
+    fresh("other.db");
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL);
+    sqlite3_close(db);
+    gp_store *st = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "not a gpuplan database"));
+    fresh("text.db");
+    int fd = open(path, O_WRONLY | O_CREAT, 0600);
+    const char junk[] = "this is not a database, not even close; it is plain text.......\n";
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(write(fd, junk, sizeof junk - 1), (ssize_t)(sizeof junk - 1));
+    close(fd);
+    assert_int_not_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_null(st);
+}
+
+static int count_cb(const gp_scenario_info *info, void *arg) {
+    int *n = arg;
+    (*n)++;
+    assert_string_equal(info->name, "plan");
+    assert_int_equal(info->versions, 2);
+    return 0;
+}
+
+static void test_scenarios_keep_versions(void **state) {
+    (void)state;
+    fresh("sc.db");
+    gp_store *st = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    int v = 0;
+    assert_int_equal(gp_store_scenario_save(st, "plan", "{\"v\": 1}", &v, &err), GP_OK);
+    assert_int_equal(v, 1);
+    assert_int_equal(gp_store_scenario_save(st, "plan", "{\"v\": 2}", &v, &err), GP_OK);
+    assert_int_equal(v, 2);
+    char *json = NULL;
+    int got = 0;
+    assert_int_equal(gp_store_scenario_get(st, "plan", 0, &json, &got, NULL, &err), GP_OK);
+    assert_string_equal(json, "{\"v\": 2}");
+    assert_int_equal(got, 2);
+    free(json);
+    assert_int_equal(gp_store_scenario_get(st, "plan", 1, &json, &got, NULL, &err), GP_OK);
+    assert_string_equal(json, "{\"v\": 1}");
+    free(json);
+    assert_int_equal(gp_store_scenario_get(st, "plan", 3, &json, &got, NULL, &err),
+                     GP_E_NOTFOUND);
+    assert_null(json);
+    int n = 0;
+    assert_int_equal(gp_store_scenario_list(st, count_cb, &n, &err), GP_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(gp_store_scenario_rm(st, "plan", &err), GP_OK);
+    assert_int_equal(gp_store_scenario_rm(st, "plan", &err), GP_E_NOTFOUND);
+    assert_int_equal(gp_store_scenario_get(st, "plan", 0, &json, &got, NULL, &err),
+                     GP_E_NOTFOUND);
+    gp_store_close(st);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_mode_and_pragmas),
+        cmocka_unit_test(test_newer_schema_is_refused_untouched),
+        cmocka_unit_test(test_foreign_files_are_refused),
+        cmocka_unit_test(test_scenarios_keep_versions),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The gpuplan command line as a user meets it: exit codes, one-line errors naming the file and
+# JSON path, nothing on stdout on error, stored scenarios with versions, atomic -o, the
+# database location and mode, sweep and sensitivity.
+set -u
+gpuplan=$1 fixtures=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg
+unset GPUPLAN_DB
+mkdir -p "$HOME"
+seed=$fixtures/seed-dgx-a100.json
+fails=0
+check() { # description, then a command that must succeed
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+# expect STATUS STDERR-SUBSTRING -- command...: exit status, one stderr line, empty stdout
+expect() {
+    local want=$1 msg=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+    [ "$got" = "$want" ] || { echo "  exit $got, wanted $want: $*"; return 1; }
+    [ ! -s "$tmp/out" ] || { echo "  stdout not empty: $*"; return 1; }
+    [ "$(wc -l <"$tmp/err")" = 1 ] || { echo "  stderr is not one line:"; cat "$tmp/err"; return 1; }
+    grep -qF -- "$msg" "$tmp/err" || { echo "  stderr lacks '$msg':"; cat "$tmp/err"; return 1; }
+}
+
+check "--version" bash -c "'$gpuplan' --version | grep -q '^gpuplan 0'"
+for cmd in report scenario sweep sensitivity; do
+    check "$cmd --help" bash -c "'$gpuplan' $cmd --help | grep -q usage"
+done
+check "no command prints the demo report" bash -c "'$gpuplan' | grep -q 'Cheapest over 36 months'"
+check "unknown command exits 2" expect 2 'unknown command' -- "$gpuplan" frobnicate
+check "bad format exits 2" expect 2 'not md, csv or json' -- "$gpuplan" report "$seed" --format pdf
+check "missing file exits 2" expect 2 'nope.json: cannot open' -- "$gpuplan" report "$tmp/nope.json"
+
+printf '{"name": "x",\n "horizon_months": 12,\n "demand": {"gpus": 8 "utilization": 0.5}}\n' >"$tmp/bad.json"
+check "malformed JSON names line and column" expect 2 "bad.json:3:" -- "$gpuplan" report "$tmp/bad.json"
+sed 's/"pue": 1.0/"pue": 0.5/' "$seed" >"$tmp/pue.json"
+check "out of range names the JSON path" expect 2 'pue.json:$.self_hosted.power.pue: must be in [1, 5]' -- "$gpuplan" report "$tmp/pue.json"
+sed 's/"hourly": 9.835/"hourly": 9.835, "houlry": 1/' "$seed" >"$tmp/typo.json"
+check "unknown key" expect 2 'typo.json:$.cloud_options[1].houlry: unknown key' -- "$gpuplan" report "$tmp/typo.json"
+sed 's/"name": "p4d spot"/"name": "p4d on-demand"/' "$seed" >"$tmp/dup.json"
+check "duplicate option names" expect 2 '$.cloud_options[1].name: repeats' -- "$gpuplan" report "$tmp/dup.json"
+sed 's/"hours_per_day": 24/"hours_per_day": 23/' "$seed" >"$tmp/hours.json"
+check "periods not summing to 24" expect 2 'must sum to 24' -- "$gpuplan" report "$tmp/hours.json"
+cat >"$tmp/cat.json" <<'JSON'
+{"name": "catalog", "horizon_months": 12, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"server_price": 100000},
+ "cloud_options": [{"name": "p4d", "pricing": "on_demand", "catalog": "aws/p4d.24xlarge/us-east-1"}]}
+JSON
+check "a catalog reference with no catalog entry" expect 2 'cat.json:$.cloud_options[0].catalog: no catalog entry "aws/p4d.24xlarge/us-east-1" in force on 2026-01-15' -- "$gpuplan" report "$tmp/cat.json" --as-of 2026-01-15
+head -c 5000000 /dev/zero | tr '\0' '[' >"$tmp/huge.json"
+check "huge input is refused" expect 2 'larger than' -- "$gpuplan" report "$tmp/huge.json"
+head -c 100000 /dev/zero | tr '\0' '[' >"$tmp/deep.json"
+check "deep nesting is refused" expect 2 'malformed JSON' -- "$gpuplan" report "$tmp/deep.json"
+check "bad input leaves no -o file" bash -c "! '$gpuplan' report '$tmp/pue.json' -o '$tmp/r.md' 2>/dev/null && [ ! -e '$tmp/r.md' ]"
+
+# The default database: $XDG_DATA_HOME/gpuplan/gpuplan.db, mode 0600.
+check "scenario save" bash -c "'$gpuplan' scenario save '$seed' | grep -q 'version 1'"
+check "default db path and mode" bash -c "[ \"\$(stat -c %a '$XDG_DATA_HOME/gpuplan/gpuplan.db')\" = 600 ]"
+sed 's/"utilization": 0.6/"utilization": 0.7/' "$seed" >"$tmp/seed2.json"
+check "save a second version" bash -c "'$gpuplan' scenario save '$tmp/seed2.json' | grep -q 'version 2'"
+name='Ten DGX A100 against AWS p4d (seed figures)'
+check "scenario list" bash -c "'$gpuplan' scenario list | grep -qF '$name'"
+check "scenario show lists versions" bash -c "'$gpuplan' scenario show '$name' | grep -c '  version' | grep -qx 2"
+check "export version 1" bash -c "'$gpuplan' scenario export '$name' --version 1 | cmp -s - '$seed'"
+check "export the latest" bash -c "'$gpuplan' scenario export '$name' | grep -q '\"utilization\": 0.7'"
+check "report a stored scenario by name" bash -c "'$gpuplan' report '$name' --format json | grep -q '\"scenario\":[[:space:]]*\"$name\"'"
+check "report --version 1 differs" bash -c "[ \"\$('$gpuplan' report '$name' --version 1 --format csv)\" != \"\$('$gpuplan' report '$name' --format csv)\" ]"
+check "unknown scenario exits 2" bash -c "'$gpuplan' report nosuch >/dev/null 2>&1; [ \$? = 1 ] || [ \$? = 2 ]"
+check "bad scenario is not stored" expect 2 'pue.json:$.self_hosted.power.pue' -- "$gpuplan" scenario save "$tmp/pue.json"
+check "--db chooses the database" bash -c "'$gpuplan' --db '$tmp/other.db' scenario save '$seed' >/dev/null && [ -f '$tmp/other.db' ]"
+check "GPUPLAN_DB chooses the database" bash -c "GPUPLAN_DB='$tmp/env.db' '$gpuplan' scenario list >/dev/null && [ -f '$tmp/env.db' ]"
+check "scenario rm" bash -c "'$gpuplan' scenario rm '$name' >/dev/null && ! '$gpuplan' scenario show '$name' 2>/dev/null"
+# A database from a newer gpuplan is refused, byte for byte untouched.
+/usr/bin/python3 - "$tmp/newer.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute('PRAGMA application_id = 1735421038')
+db.execute('PRAGMA user_version = 999')
+db.commit(); db.close()
+PY
+sum_before=$(md5sum <"$tmp/newer.db")
+check "newer database refused" expect 2 'newer gpuplan' -- "$gpuplan" --db "$tmp/newer.db" scenario list
+check "newer database untouched" bash -c "[ \"\$(md5sum <'$tmp/newer.db')\" = '$sum_before' ]"
+
+# -o writes whole files.
+check "report -o" bash -c "'$gpuplan' report '$seed' --format json -o '$tmp/r.json' && /usr/bin/python3 -m json.tool '$tmp/r.json' >/dev/null"
+check "no temporary left" bash -c "! ls '$tmp' | grep -q '\\.tmp\\.'"
+
+# Sweep: the 1-D utilization answer flips where break_even_utilization says.
+check "sweep --summary finds the flip" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0:1:101 --summary | grep -q 'p4d spot -> self_hosted between utilization 0.6 and 0.61'"
+check "sweep CSV rows" bash -c "[ \$('$gpuplan' sweep '$seed' --vary pue=1:2:5 --vary gpus=8:80:10 | wc -l) = 51 ]"
+check "sweep hourly:OPTION" bash -c "'$gpuplan' sweep '$seed' --vary 'hourly:p4d spot=5:15:3' | head -1 | grep -q '^hourly:p4d spot,self_hosted'"
+check "sweep bad range" expect 2 'utilization: must stay in [0, 1]' -- "$gpuplan" sweep "$seed" --vary utilization=0:2:3
+check "sweep unknown option" expect 2 'no option "nope"' -- "$gpuplan" sweep "$seed" --vary hourly:nope=1:2:3
+check "sweep -o" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0:1:3 -o '$tmp/sweep.csv' && [ \$(wc -l <'$tmp/sweep.csv') = 4 ]"
+
+# Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.
+check "sensitivity tornado" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
+check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitivity "$seed" --delta lots
+
+echo "cli: $fails failed"
+[ "$fails" = 0 ]
