@@ -62,13 +62,20 @@ typedef struct gp_result {
 void gp_model_evaluate(const gp_scenario *s, gp_result *out);
 
 /* Invariants of a scenario that the closed-form totals reuse between calls: the order of
- * tariff periods by price and the loan factors for the last horizon seen. Caller storage;
- * gp_model_cache_init must be called again when period prices change order. */
+ * tariff periods by price, the loan factors for the last horizon seen, and integer quotients.
+ * Caller storage; call gp_model_cache_init again when period prices change order or the bulk
+ * tiers change (everything else is keyed by its operands). */
 typedef struct gp_model_cache {
     int order[GP_MAX_PERIODS];
     double loan_apr;
     int loan_n, loan_m;
     double loan_flow_per_principal; /* (payments within M + payoff at M) / L */
+    /* Integer quotients memoised by their operands: a sweep changes them rarely, and integer
+     * division is the slowest step of a grid point. */
+    int srv_n, srv_g, servers;
+    double bulk_pct;
+    int inst_n[GP_MAX_OPTIONS], inst_g[GP_MAX_OPTIONS], instances[GP_MAX_OPTIONS];
+    int term_m[GP_MAX_OPTIONS], term_t[GP_MAX_OPTIONS], upfronts[GP_MAX_OPTIONS];
 } gp_model_cache;
 
 void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s);

@@ -88,7 +88,7 @@ typedef struct run {
     int last_cheapest;
     double last_value;
     int steps_last;      /* points in one row of the grid (the last axis) */
-    uint64_t seen;       /* points so far */
+    int pos;             /* position of the next point in its row */
     uint64_t n_flips;
     flip flips[MAX_FLIPS];
     bool write_failed;
@@ -114,7 +114,7 @@ static int on_point(const double *values, double self, const double *opts, int c
     if (r->summary) {
         r->wins[cheapest + 1]++;
         /* A flip: the same row of the grid (not its first point), a different winner. */
-        if (r->seen % (uint64_t)r->steps_last != 0 && cheapest != r->last_cheapest) {
+        if (r->pos != 0 && cheapest != r->last_cheapest) {
             if (r->n_flips < MAX_FLIPS) {
                 flip *f = &r->flips[r->n_flips];
                 memcpy(f->values, values, sizeof f->values);
@@ -124,7 +124,8 @@ static int on_point(const double *values, double self, const double *opts, int c
             }
             r->n_flips++;
         }
-        r->seen++;
+        if (++r->pos == r->steps_last)
+            r->pos = 0;
         r->last_cheapest = cheapest;
         r->last_value = values[last];
         return 0;

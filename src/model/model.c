@@ -42,11 +42,19 @@ static double bulk_discount(const gp_scenario *s, int servers) {
     return pct;
 }
 
-static void self_compute(const gp_scenario *s, const int *order, int n, double u, self_parts *p) {
+static void self_compute(const gp_scenario *s, gp_model_cache *c, int n, double u,
+                         self_parts *p) {
+    const int *order = c->order;
     int g = s->gpus_per_server;
-    p->servers = (n + g - 1) / g;
+    if (c->srv_n != n || c->srv_g != g) {
+        c->srv_n = n;
+        c->srv_g = g;
+        c->servers = (n + g - 1) / g;
+        c->bulk_pct = bulk_discount(s, c->servers);
+    }
+    p->servers = c->servers;
     double S = p->servers;
-    p->bulk_pct = bulk_discount(s, p->servers);
+    p->bulk_pct = c->bulk_pct;
     p->hardware_capex =
         S * s->server_price * s->price_factor * (1.0 - p->bulk_pct) + S * s->network_per_server;
     p->capex = p->hardware_capex + s->fixed_capex;
@@ -60,39 +68,41 @@ static void self_compute(const gp_scenario *s, const int *order, int n, double u
         busy_inc_w = s->gpu_tdp_w - s->gpu_idle_w;
     }
     double busy_per_day = 24.0 * n * u; /* Y */
-    double y[GP_MAX_PERIODS];
-    if (s->has_gpu_avg_w) {
-        for (int k = 0; k < s->n_periods; k++)
-            y[k] = 0.0;
-    } else if (s->shift_to_cheapest) {
-        double left = busy_per_day;
-        for (int i = 0; i < s->n_periods; i++) {
-            int k = order[i];
-            double room = n * s->periods[k].hours_per_day;
-            double put = left < room ? left : room;
-            y[k] = put;
-            left -= put;
+    /* Daily Wh per period, e_k * 1000, summed with and without its price: one division at the
+     * end rather than one per period (this is the hot path of a sweep). */
+    double cost_wh = 0.0, wh = 0.0;
+    if (s->has_gpu_avg_w || !s->shift_to_cheapest) {
+        double busy_per_hour = s->has_gpu_avg_w ? 0.0 : (double)n * u; /* y_k / h_k = Y / 24 */
+        for (int k = 0; k < s->n_periods; k++) {
+            double h = s->periods[k].hours_per_day;
+            double e = base_w * h + busy_inc_w * busy_per_hour * h;
+            cost_wh += e * s->periods[k].price_per_kwh;
+            wh += e;
         }
     } else {
-        for (int k = 0; k < s->n_periods; k++)
-            y[k] = busy_per_day * s->periods[k].hours_per_day / 24.0;
+        double left = busy_per_day;
+        for (int i = 0; i < s->n_periods; i++) {
+            const gp_period *per = &s->periods[order[i]];
+            double room = n * per->hours_per_day;
+            double y = left < room ? left : room;
+            left -= y;
+            double e = base_w * per->hours_per_day + busy_inc_w * y;
+            cost_wh += e * per->price_per_kwh;
+            wh += e;
+        }
     }
-    double cost = 0.0, kwh = 0.0;
-    for (int k = 0; k < s->n_periods; k++) {
-        double e = (base_w * s->periods[k].hours_per_day + busy_inc_w * y[k]) / 1000.0;
-        cost += e * s->periods[k].price_per_kwh;
-        kwh += e;
-    }
-    p->power_month = s->pue * cost * GP_MONTH_HOURS / 24.0;
-    p->energy_month = s->pue * kwh * GP_MONTH_HOURS / 24.0;
+    /* Wh a day -> kWh a month: * 730 / 24 / 1000, folded into one constant. */
+    const double kwh_month_per_wh_day = GP_MONTH_HOURS / 24.0 / 1000.0;
+    p->power_month = s->pue * cost_wh * kwh_month_per_wh_day;
+    p->energy_month = s->pue * wh * kwh_month_per_wh_day;
 
     double gpu_peak_w = s->gpu_tdp_w;
     if (s->has_gpu_avg_w && s->gpu_avg_w > gpu_peak_w)
         gpu_peak_w = s->gpu_avg_w;
-    p->peak_it_kw = (S * s->server_base_w + n * gpu_peak_w) / 1000.0;
+    p->peak_it_kw = (S * s->server_base_w + n * gpu_peak_w) * 1e-3;
     p->colo_month = s->colo_per_kw_month * p->peak_it_kw;
     p->demand_month = s->demand_charge_per_kw_month * p->peak_it_kw * s->pue;
-    p->maint_month = s->maintenance_pct_per_year * p->hardware_capex / 12.0;
+    p->maint_month = s->maintenance_pct_per_year * p->hardware_capex * (1.0 / 12.0);
 }
 
 /* Monthly payment per unit of principal, and the payoff at M per unit of principal. */
@@ -126,10 +136,22 @@ typedef struct option_parts {
     double hourly_slope;    /* d total / d hourly */
 } option_parts;
 
-static void option_compute(const gp_option *o, int n, double q, int horizon, option_parts *p) {
+/* slot: the option's index for the memo in c, or -1 (no memo). */
+static void option_compute(const gp_option *o, gp_model_cache *c, int slot, int n, double q,
+                           int horizon, option_parts *p) {
     int gi = o->gpus_per_instance;
-    p->instances = (n + gi - 1) / gi;
+    if (slot < 0) {
+        p->instances = (n + gi - 1) / gi;
+    } else {
+        if (c->inst_n[slot] != n || c->inst_g[slot] != gi) {
+            c->inst_n[slot] = n;
+            c->inst_g[slot] = gi;
+            c->instances[slot] = (n + gi - 1) / gi;
+        }
+        p->instances = c->instances[slot];
+    }
     p->extras = o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
+    p->inst_hours = 0.0;
     p->upfront_each = 0.0;
     p->upfronts_inside = 0;
     p->months_after = 0;
@@ -146,7 +168,16 @@ static void option_compute(const gp_option *o, int n, double q, int horizon, opt
         p->inst_hours = p->instances * GP_MONTH_HOURS;
         p->upfront_each = p->instances * o->upfront;
         int t = o->term_months;
-        p->upfronts_inside = (horizon - 1) / t;
+        if (slot < 0) {
+            p->upfronts_inside = (horizon - 1) / t;
+        } else {
+            if (c->term_m[slot] != horizon || c->term_t[slot] != t) {
+                c->term_m[slot] = horizon;
+                c->term_t[slot] = t;
+                c->upfronts[slot] = (horizon - 1) / t;
+            }
+            p->upfronts_inside = c->upfronts[slot];
+        }
         int last_start = p->upfronts_inside * t;
         p->months_after = last_start + t > horizon ? last_start + t - horizon : 0;
         break;
@@ -165,7 +196,7 @@ static double option_total_parts(const option_parts *p, int horizon) {
 /* ---- closed-form totals --------------------------------------------------------------- */
 
 void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s) {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, sizeof *c); /* every memo key 0: no gpus or terms are 0, so all miss */
     period_order(s, c->order);
     c->loan_n = -1;
 }
@@ -204,14 +235,14 @@ double gp_model_self_total(const gp_scenario *s, gp_model_cache *c, int gpus, do
     if (gpus <= 0)
         return 0.0;
     self_parts p;
-    self_compute(s, c->order, gpus, u, &p);
+    self_compute(s, c, gpus, u, &p);
     return self_total_parts(s, c, &p);
 }
 
 double gp_model_option_total(const gp_scenario *s, const gp_option *o, int gpus,
                              double q_gpu_hours) {
     option_parts p;
-    option_compute(o, gpus, q_gpu_hours, s->horizon_months, &p);
+    option_compute(o, NULL, -1, gpus, q_gpu_hours, s->horizon_months, &p);
     return option_total_parts(&p, s->horizon_months);
 }
 
@@ -221,8 +252,11 @@ void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total
     double u = s->utilization;
     *self_total = gp_model_self_total(s, c, n, u);
     double q = n * GP_MONTH_HOURS * u;
-    for (int i = 0; i < s->n_options; i++)
-        option_totals[i] = gp_model_option_total(s, &s->options[i], n, q);
+    for (int i = 0; i < s->n_options; i++) {
+        option_parts p;
+        option_compute(&s->options[i], c, i, n, q, s->horizon_months, &p);
+        option_totals[i] = option_total_parts(&p, s->horizon_months);
+    }
 }
 
 /* ---- break-even solving ----------------------------------------------------------------- */
@@ -283,10 +317,10 @@ static double sum_of(const double *f, int m) {
     return v;
 }
 
-static void evaluate_self(const gp_scenario *s, const gp_model_cache *c, gp_self_result *r) {
+static void evaluate_self(const gp_scenario *s, gp_model_cache *c, gp_self_result *r) {
     int m = s->horizon_months;
     self_parts p;
-    self_compute(s, c->order, s->gpus, s->utilization, &p);
+    self_compute(s, c, s->gpus, s->utilization, &p);
     r->servers = p.servers;
     r->bulk_pct = p.bulk_pct;
     r->hardware_capex = p.hardware_capex;
@@ -350,7 +384,7 @@ static void evaluate_option(const gp_scenario *s, const gp_option *o, gp_option_
     int m = s->horizon_months;
     double q = s->gpus * GP_MONTH_HOURS * s->utilization;
     option_parts p;
-    option_compute(o, s->gpus, q, m, &p);
+    option_compute(o, NULL, -1, s->gpus, q, m, &p);
     r->instances = p.instances;
     r->instance_hours_per_month = p.inst_hours;
     r->monthly[0] = p.upfront_each;
@@ -392,7 +426,7 @@ static void compare_with_self(const gp_scenario *s, gp_model_cache *c, const gp_
     /* total(hourly) = fixed + slope * hourly, exactly (MODEL.md). */
     option_parts p;
     double q = s->gpus * GP_MONTH_HOURS * s->utilization;
-    option_compute(o, s->gpus, q, m, &p);
+    option_compute(o, NULL, -1, s->gpus, q, m, &p);
     r->has_break_even_hourly = false;
     if (p.hourly_slope > 0.0) {
         gp_option zero = *o;

@@ -18,7 +18,7 @@ static bool is_integer_param(gp_sweep_param p) {
 }
 
 double gp_sweep_value(const gp_sweep_axis *a, int i) {
-    double v = a->steps <= 1 ? a->from : a->from + (a->to - a->from) * i / (a->steps - 1);
+    double v = a->steps <= 1 ? a->from : a->from + (a->to - a->from) / (a->steps - 1) * i;
     if (a->steps > 1 && i == a->steps - 1)
         v = a->to; /* exact endpoint, whatever the rounding of the step */
     return is_integer_param(a->param) ? floor(v + 0.5) : v;
