@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Structural checks (STYLE L2, Q6, F4): each library is called from its one layer, lower layers
+# never include upper layers' headers, banned functions stay out, and every public header
+# compiles on its own.
+set -u
+root=$1 cc=${2:-cc}
+cd "$root" || exit 1
+fails=0
+bad() { echo "FAIL $1"; [ -n "${2:-}" ] && printf '%s\n' "$2"; fails=$((fails + 1)); }
+
+layer() { # pattern, allowed path regex, what
+    local hits
+    hits=$(git grep -nE "$1" -- 'src/*.c' 'src/*.h' 'include/*.h' 'tui/*.c' 'tui/*.h' 2>/dev/null |
+           grep -vE "^($2)")
+    [ -z "$hits" ] || bad "$3 is called outside its layer" "$hits"
+}
+layer '\bsqlite3_[a-z_]+\(' 'src/store/' 'SQLite'
+layer '\bcurl_(easy|multi)_[a-z_]+\(' 'src/collect/|src/net/' 'libcurl'
+layer '#include *[<"](n?curses|ncursesw/curses)\.h' 'tui/' 'ncurses'
+layer '\b(workbook_new|worksheet_write_[a-z_]+)\(' 'src/report/xlsx' 'libxlsxwriter'
+
+# Lower layers must not include the headers of the layers above them (DESIGN.md, Layers).
+upper() { # folder, headers it must not include
+    local hits
+    hits=$(git grep -nE "#include \"gpuplan/($2)\.h\"" -- "$1" 2>/dev/null)
+    [ -z "$hits" ] || bad "$1 includes a header of a layer above it" "$hits"
+}
+upper 'src/model/' 'store|report|collect|scenario_json|catalog|telemetry_store'
+upper 'src/formats/' 'store|report|collect'
+upper 'src/store/' 'report|collect'
+upper 'src/report/' 'store|collect'
+hits=$(git grep -nE '#include "(\.\./)*(cli|tui)' -- 'src/model' 'src/formats' 'src/store' 'src/report' 'src/collect' 2>/dev/null)
+[ -z "$hits" ] || bad "the library includes a front end's header" "$hits"
+
+# Banned functions (STYLE F4).
+hits=$(git grep -nE '\b(strcpy|strcat|sprintf|gets|atoi|atof|strtok|localtime|system)\(' -- '*.c' '*.h' |
+       grep -vE 'snprintf|vsnprintf|localtime_r')
+[ -z "$hits" ] || bad "banned functions" "$hits"
+
+# Every public header compiles on its own (STYLE H1).
+cflags=$(pkg-config --cflags libcjson sqlite3 2>/dev/null)
+for h in include/gpuplan/*.h; do
+    if ! echo "#include \"gpuplan/$(basename "$h")\"" |
+        $cc -std=c17 -Wall -Wextra -Werror -fsyntax-only -Iinclude $cflags -x c - 2>/tmp/lint.$$; then
+        bad "$h does not compile alone" "$(cat /tmp/lint.$$)"
+    fi
+    grep -q "GPUPLAN_$(basename "$h" .h | tr a-z A-Z)_H" "$h" || bad "$h lacks its GPUPLAN_..._H guard"
+done
+rm -f /tmp/lint.$$
+echo "lint: $fails failed"
+[ "$fails" = 0 ]
