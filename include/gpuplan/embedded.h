@@ -1,5 +1,5 @@
 /* Files embedded into the binary at build time (tools/embed.py): the SQL migrations of db/
- * and the demo scenarios. Static data; nothing to free. Each table ends with a NULL name. */
+ * the demo scenarios and the bundled catalog of pricing/. Static data; nothing to free. Each table ends with a NULL name. */
 #ifndef GPUPLAN_EMBEDDED_H
 #define GPUPLAN_EMBEDDED_H
 
@@ -13,5 +13,6 @@ typedef struct gp_embedded {
 
 extern const gp_embedded gp_migrations[];     /* db/NNN_*.sql in order */
 extern const gp_embedded gp_demo_scenarios[]; /* the JSON files of scenarios/ */
+extern const gp_embedded gp_bundle[];         /* pricing/: MANIFEST.csv first, then its files */
 
 #endif

@@ -31,6 +31,9 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Open the database on first use (creating its folder with mode 0700). */
 gp_status cli_store(cli *c, gp_store **out, gp_err *err);
 
+/* The store with the bundled catalog loaded (on first use: it says so on stderr). */
+gp_status cli_catalog(cli *c, gp_store **out, gp_err *err);
+
 /* Read a whole file ("-" is stdin) of at most cap bytes into out. */
 gp_status cli_read_file(const char *path, size_t cap, gp_buf *out, gp_err *err);
 
@@ -67,7 +70,9 @@ bool cli_parse_double(const char *s, double *out);
 /* The commands (one file each under src/cli/). */
 int cmd_report(cli *c, int argc, char **argv);
 int cmd_scenario(cli *c, int argc, char **argv);
+int cmd_scenario_draft(cli *c, int argc, char **argv);
 int cmd_sweep(cli *c, int argc, char **argv);
 int cmd_sensitivity(cli *c, int argc, char **argv);
+int cmd_pricing(cli *c, int argc, char **argv);
 
 #endif

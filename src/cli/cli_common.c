@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/catalog_load.h"
 #include "gpuplan/scenario_json.h"
 
 int cli_fail(const gp_err *err) {
@@ -73,6 +74,18 @@ gp_status cli_store(cli *c, gp_store **out, gp_err *err) {
     if (gp_store_open(path, &c->store, err))
         return err->code;
     *out = c->store;
+    return GP_OK;
+}
+
+gp_status cli_catalog(cli *c, gp_store **out, gp_err *err) {
+    if (cli_store(c, out, err))
+        return err->code;
+    gp_bundle_stats bs;
+    if (gp_catalog_load_bundle(*out, false, &bs, err))
+        return err->code;
+    if (bs.loaded && isatty(STDERR_FILENO)) /* scripts get no chatter */
+        fprintf(stderr, "gpuplan: loaded the bundled catalog (%zu files, %zu prices) in %.2f s\n",
+                bs.files, bs.prices_added + bs.prices_unchanged, bs.seconds);
     return GP_OK;
 }
 
@@ -146,17 +159,65 @@ static bool looks_like_file(const char *arg) {
     return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* Catalog prices arrive with the price catalog; until a catalog holds an entry, a reference to
- * one is an input error that names it. */
-static gp_status resolve_catalog(cli_scenario *sc, const char *as_of, gp_err *err) {
+/* MODEL.md "Catalog references": an option naming a catalog entry takes its hourly price and
+ * GPUs per instance from the entry in force on as_of; the scenario JSON a report embeds gets
+ * them filled in (and loses "catalog" and "purchase"), so the report reproduces from itself. */
+static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp_err *err) {
+    gp_store *st = NULL;
+    cJSON *opts = cJSON_GetObjectItemCaseSensitive(sc->tree, "cloud_options");
     for (int i = 0; i < sc->s->n_options; i++) {
-        const gp_option *o = &sc->s->options[i];
+        gp_option *o = &sc->s->options[i];
         if (!o->has_catalog)
             continue;
         char where[600];
         snprintf(where, sizeof where, "%s:$.cloud_options[%d].catalog", sc->origin, i);
-        return gp_errorf(err, GP_E_INPUT, where, "no catalog entry \"%s\" in force on %s",
-                         o->catalog, as_of);
+        if (!st && cli_catalog(c, &st, err))
+            return err->code;
+        char prov[16], inst[96], region[64];
+        const char *a = strchr(o->catalog, '/'), *b = strchr(a + 1, '/');
+        snprintf(prov, sizeof prov, "%.*s", (int)(a - o->catalog), o->catalog);
+        snprintf(inst, sizeof inst, "%.*s", (int)(b - a - 1), a + 1);
+        snprintf(region, sizeof region, "%s", b + 1);
+        gp_catalog_entry e;
+        gp_err lookup;
+        if (gp_store_catalog_lookup(st, prov, inst, region, o->pricing, o->term_months,
+                                    o->purchase, as_of, &e, &lookup)) {
+            if (lookup.code != GP_E_NOTFOUND) {
+                *err = lookup;
+                return err->code;
+            }
+            return gp_errorf(err, GP_E_INPUT, where, "%s", lookup.msg);
+        }
+        if (strcmp(e.currency, sc->s->currency) != 0)
+            return gp_errorf(err, GP_E_INPUT, where, "the entry is priced in %s, the scenario in %s",
+                             e.currency, sc->s->currency);
+        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 64)
+            return gp_errorf(err, GP_E_INPUT, where,
+                             "the entry has %g GPUs an instance; a whole number 1..64 is needed",
+                             e.gpu_count);
+        o->hourly = e.hourly;
+        o->upfront = 0;
+        o->gpus_per_instance = (int)e.gpu_count;
+        gp_price_source *ps = &sc->sources[sc->n_sources++];
+        snprintf(ps->option, sizeof ps->option, "%s", o->name);
+        snprintf(ps->catalog, sizeof ps->catalog, "%s", o->catalog);
+        ps->pricing = o->pricing;
+        ps->hourly = e.hourly;
+        snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
+        snprintf(ps->source, sizeof ps->source, "%s", e.source);
+
+        cJSON *j = cJSON_GetArrayItem(opts, i);
+        cJSON_DeleteItemFromObjectCaseSensitive(j, "catalog");
+        cJSON_DeleteItemFromObjectCaseSensitive(j, "purchase");
+        if (!cJSON_GetObjectItemCaseSensitive(j, "provider"))
+            cJSON_AddStringToObject(j, "provider", prov);
+        if (!cJSON_GetObjectItemCaseSensitive(j, "instance"))
+            cJSON_AddStringToObject(j, "instance", inst);
+        if (!cJSON_GetObjectItemCaseSensitive(j, "region"))
+            cJSON_AddStringToObject(j, "region", region);
+        cJSON_AddNumberToObject(j, "gpus_per_instance", o->gpus_per_instance);
+        cJSON_AddNumberToObject(j, "hourly", o->hourly);
+        o->has_catalog = false;
     }
     return GP_OK;
 }
@@ -186,7 +247,7 @@ gp_status cli_scenario_load(cli *c, const char *arg, int version, const char *as
         free(json);
     }
     if (gp_scenario_parse(text.data, text.len, out->origin, out->s, &out->tree, err) ||
-        resolve_catalog(out, as_of, err))
+        resolve_catalog(c, out, as_of, err))
         goto fail;
     gp_buf_done(&text);
     return GP_OK;

@@ -12,6 +12,7 @@ static const cli_command commands[] = {
     {"scenario", "save, list, show, export and remove stored scenarios", cmd_scenario},
     {"sweep", "evaluate a grid of inputs; where does the answer flip?", cmd_sweep},
     {"sensitivity", "move every input by a delta: a tornado table", cmd_sensitivity},
+    {"pricing", "the price and hardware catalog: list, show, import, diff", cmd_pricing},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -11,21 +11,16 @@
 
 #include "gpuplan/embedded.h"
 #include "gpuplan/xmem.h"
+#include "store_int.h"
 
-struct gp_store {
-    sqlite3 *db;
-    char *path;
-};
-
-static gp_status db_fail(gp_store *st, gp_err *err, const char *what) {
+gp_status store_fail(gp_store *st, gp_err *err, const char *what) {
     return gp_errorf(err, GP_E_DB, st->path, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
-/* Prepare exactly one statement; a left-over tail is a programming error reported as such. */
-static gp_status prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err) {
+gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err) {
     const char *tail = NULL;
     if (sqlite3_prepare_v2(st->db, sql, -1, out, &tail) != SQLITE_OK)
-        return db_fail(st, err, "prepare");
+        return store_fail(st, err, "prepare");
     if (tail && *tail) {
         sqlite3_finalize(*out);
         *out = NULL;
@@ -34,7 +29,7 @@ static gp_status prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_e
     return GP_OK;
 }
 
-static gp_status exec(gp_store *st, const char *sql, gp_err *err) {
+gp_status store_exec(gp_store *st, const char *sql, gp_err *err) {
     char *msg = NULL;
     if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
         gp_errorf(err, GP_E_DB, st->path, "%s", msg ? msg : sqlite3_errmsg(st->db));
@@ -46,7 +41,7 @@ static gp_status exec(gp_store *st, const char *sql, gp_err *err) {
 
 static gp_status pragma_int(gp_store *st, const char *sql, int *out, gp_err *err) {
     sqlite3_stmt *s = NULL;
-    if (prepare(st, sql, &s, err))
+    if (store_prepare(st, sql, &s, err))
         return err->code;
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
@@ -57,7 +52,7 @@ static gp_status pragma_int(gp_store *st, const char *sql, int *out, gp_err *err
     if (rc != SQLITE_DONE) {
         if (rc == SQLITE_NOTADB)
             return gp_errorf(err, GP_E_INPUT, st->path, "not an SQLite database");
-        return db_fail(st, err, "read header");
+        return store_fail(st, err, "read header");
     }
     return GP_OK;
 }
@@ -89,12 +84,12 @@ static gp_status check_header(gp_store *st, int *version, gp_err *err) {
 
 static gp_status migrate(gp_store *st, gp_err *err) {
     int have = 0, want = gp_store_schema_version();
-    if (exec(st, "BEGIN IMMEDIATE", err))
+    if (store_exec(st, "BEGIN IMMEDIATE", err))
         return err->code;
     if (check_header(st, &have, err)) /* re-read under the lock */
         goto rollback;
     for (int v = have; v < want; v++) {
-        if (exec(st, (const char *)gp_migrations[v].data, err)) {
+        if (store_exec(st, (const char *)gp_migrations[v].data, err)) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
             gp_errorf(err, GP_E_DB, st->path, "migration %s: %s", gp_migrations[v].name, msg);
@@ -105,10 +100,10 @@ static gp_status migrate(gp_store *st, gp_err *err) {
         char sql[96];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
                  GP_APPLICATION_ID);
-        if (exec(st, sql, err))
+        if (store_exec(st, sql, err))
             goto rollback;
     }
-    return exec(st, "COMMIT", err);
+    return store_exec(st, "COMMIT", err);
 rollback:
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -128,7 +123,7 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     st->path = gp_xstrdup(path);
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
-        db_fail(st, err, "open");
+        store_fail(st, err, "open");
         goto fail;
     }
     sqlite3_busy_timeout(st->db, 5000);
@@ -138,7 +133,7 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     if (check_header(st, &version, err))
         goto fail;
     /* Neither pragma takes effect inside a transaction, so both come before migrate(). */
-    if (exec(st, "PRAGMA journal_mode = WAL", err) || exec(st, "PRAGMA foreign_keys = ON", err) ||
+    if (store_exec(st, "PRAGMA journal_mode = WAL", err) || store_exec(st, "PRAGMA foreign_keys = ON", err) ||
         migrate(st, err))
         goto fail;
     *out = st;
@@ -169,19 +164,19 @@ static const char SQL_VERSION_INSERT[] =
 gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,
                                  gp_err *err) {
     sqlite3_stmt *up = NULL, *next = NULL, *ins = NULL;
-    if (exec(st, "BEGIN IMMEDIATE", err))
+    if (store_exec(st, "BEGIN IMMEDIATE", err))
         return err->code;
-    if (prepare(st, SQL_SCENARIO_UPSERT, &up, err) || prepare(st, SQL_SCENARIO_NEXT, &next, err) ||
-        prepare(st, SQL_VERSION_INSERT, &ins, err))
+    if (store_prepare(st, SQL_SCENARIO_UPSERT, &up, err) || store_prepare(st, SQL_SCENARIO_NEXT, &next, err) ||
+        store_prepare(st, SQL_VERSION_INSERT, &ins, err))
         goto fail;
     sqlite3_bind_text(up, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(up) != SQLITE_DONE) {
-        db_fail(st, err, "save scenario");
+        store_fail(st, err, "save scenario");
         goto fail;
     }
     sqlite3_bind_text(next, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(next) != SQLITE_ROW) {
-        db_fail(st, err, "save scenario");
+        store_fail(st, err, "save scenario");
         goto fail;
     }
     sqlite3_int64 id = sqlite3_column_int64(next, 0);
@@ -190,13 +185,13 @@ gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *jso
     sqlite3_bind_int(ins, 2, v);
     sqlite3_bind_text(ins, 3, json, -1, SQLITE_STATIC);
     if (sqlite3_step(ins) != SQLITE_DONE) {
-        db_fail(st, err, "save scenario");
+        store_fail(st, err, "save scenario");
         goto fail;
     }
     sqlite3_finalize(up);
     sqlite3_finalize(next);
     sqlite3_finalize(ins);
-    if (exec(st, "COMMIT", err))
+    if (store_exec(st, "COMMIT", err))
         goto rollback;
     *version = v;
     return GP_OK;
@@ -219,7 +214,7 @@ gp_status gp_store_scenario_get(gp_store *st, const char *name, int version, cha
                                 int *version_out, char *saved_at, gp_err *err) {
     *json = NULL;
     sqlite3_stmt *s = NULL;
-    if (prepare(st, SQL_VERSION_GET, &s, err))
+    if (store_prepare(st, SQL_VERSION_GET, &s, err))
         return err->code;
     sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_int(s, 2, version);
@@ -238,7 +233,7 @@ gp_status gp_store_scenario_get(gp_store *st, const char *name, int version, cha
         else
             res = gp_errorf(err, GP_E_NOTFOUND, name, "no scenario named \"%s\"", name);
     } else {
-        res = db_fail(st, err, "read scenario");
+        res = store_fail(st, err, "read scenario");
     }
     sqlite3_finalize(s);
     return res;
@@ -251,7 +246,7 @@ static const char SQL_SCENARIO_LIST[] =
 gp_status gp_store_scenario_list(gp_store *st, int (*fn)(const gp_scenario_info *, void *),
                                  void *arg, gp_err *err) {
     sqlite3_stmt *s = NULL;
-    if (prepare(st, SQL_SCENARIO_LIST, &s, err))
+    if (store_prepare(st, SQL_SCENARIO_LIST, &s, err))
         return err->code;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -264,7 +259,7 @@ gp_status gp_store_scenario_list(gp_store *st, int (*fn)(const gp_scenario_info 
             break;
         }
     }
-    gp_status res = rc == SQLITE_DONE ? GP_OK : db_fail(st, err, "list scenarios");
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "list scenarios");
     sqlite3_finalize(s);
     return res;
 }
@@ -277,7 +272,7 @@ gp_status gp_store_scenario_versions(gp_store *st, const char *name,
                                      int (*fn)(int version, const char *saved_at, void *),
                                      void *arg, gp_err *err) {
     sqlite3_stmt *s = NULL;
-    if (prepare(st, SQL_VERSION_LIST, &s, err))
+    if (store_prepare(st, SQL_VERSION_LIST, &s, err))
         return err->code;
     sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
     int rc, rows = 0;
@@ -290,7 +285,7 @@ gp_status gp_store_scenario_versions(gp_store *st, const char *name,
     }
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)
-        res = db_fail(st, err, "list versions");
+        res = store_fail(st, err, "list versions");
     else if (rows == 0)
         res = gp_errorf(err, GP_E_NOTFOUND, name, "no scenario named \"%s\"", name);
     sqlite3_finalize(s);
@@ -301,15 +296,21 @@ static const char SQL_SCENARIO_RM[] = "DELETE FROM scenario WHERE name = ?1";
 
 gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err) {
     sqlite3_stmt *s = NULL;
-    if (prepare(st, SQL_SCENARIO_RM, &s, err))
+    if (store_prepare(st, SQL_SCENARIO_RM, &s, err))
         return err->code;
     sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)
-        res = db_fail(st, err, "remove scenario");
+        res = store_fail(st, err, "remove scenario");
     else if (sqlite3_changes(st->db) == 0)
         res = gp_errorf(err, GP_E_NOTFOUND, name, "no scenario named \"%s\"", name);
     sqlite3_finalize(s);
     return res;
+}
+
+gp_status store_rollback(gp_store *st, gp_err *err) {
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return err->code;
 }

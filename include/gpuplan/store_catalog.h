@@ -1,0 +1,143 @@
+/* The catalog in the store: importing price batches as history, and reading offers, prices,
+ * their history and changes back. Part of the store layer (src/store/store_catalog.c).
+ *
+ * Ownership: every row handed to a callback is borrowed for the call only. Errors: GP_E_DB
+ * for SQLite failures, GP_E_NOTFOUND for a missing entry, GP_E_INPUT for bad arguments. */
+#ifndef GPUPLAN_STORE_CATALOG_H
+#define GPUPLAN_STORE_CATALOG_H
+
+#include <stdbool.h>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/reference.h"
+#include "gpuplan/store.h"
+
+typedef struct gp_import_stats {
+    long long import_id;
+    size_t offers_new; /* offers the catalog did not know */
+    size_t added;      /* price rows written: new keys or changed prices */
+    size_t unchanged;  /* the price in force at that date was already the same */
+} gp_import_stats;
+
+/* Write batch b in one transaction, with its prices effective from effective_from
+ * (YYYY-MM-DD). origin is the file or URL; source what reports cite. Nothing is written on
+ * failure. */
+gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const char *origin,
+                                  const char *source, const char *effective_from,
+                                  gp_import_stats *out, gp_err *err);
+
+/* One price of one offer, as read back. */
+typedef struct gp_offer_price {
+    const char *provider, *instance, *region, *gpu;
+    double gpu_count, vcpus, memory_gib;
+    gp_pricing pricing;
+    int term_months;      /* committed only */
+    gp_purchase purchase; /* committed only */
+    double hourly;
+    bool has_range;
+    double low, high;
+    const char *currency, *effective_from, *source;
+} gp_offer_price;
+
+typedef enum gp_offer_sort { GP_SORT_HOURLY, GP_SORT_GPU_HOUR, GP_SORT_NAME } gp_offer_sort;
+
+typedef struct gp_offer_filter {
+    const char *gpu;           /* catalog name; "A100" also matches "A100-80GB"; NULL: any */
+    const char *provider;      /* NULL: any */
+    const char *region;        /* exact; NULL: any */
+    const char *region_prefix; /* NULL: any */
+    int pricing;               /* a gp_pricing, or -1 for any */
+    double min_gpus;           /* 0: any */
+    const char *as_of;         /* YYYY-MM-DD: prices in force then */
+    gp_offer_sort sort;
+    int limit; /* 0: all */
+} gp_offer_filter;
+
+/* Call fn for the price in force on as_of of every (offer, kind, term, purchase) that passes
+ * the filter, in the filter's order. A non-zero return from fn stops the walk. */
+gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
+                                int (*fn)(const gp_offer_price *, void *), void *arg,
+                                gp_err *err);
+
+/* Every price row ever imported for provider/instance/region, by kind, term, purchase and
+ * date. GP_E_NOTFOUND when the offer is unknown. */
+gp_status gp_store_catalog_history(gp_store *st, const char *provider, const char *instance,
+                                   const char *region, int (*fn)(const gp_offer_price *, void *),
+                                   void *arg, gp_err *err);
+
+/* The price in force on as_of for one key, copied out. */
+typedef struct gp_catalog_entry {
+    double hourly, gpu_count;
+    char currency[4];
+    char effective_from[11];
+    char source[256];
+} gp_catalog_entry;
+
+gp_status gp_store_catalog_lookup(gp_store *st, const char *provider, const char *instance,
+                                  const char *region, gp_pricing pricing, int term_months,
+                                  gp_purchase purchase, const char *as_of, gp_catalog_entry *out,
+                                  gp_err *err);
+
+typedef enum gp_change_kind { GP_CHEAPER, GP_DEARER, GP_APPEARED, GP_DISAPPEARED } gp_change_kind;
+
+typedef struct gp_price_change {
+    gp_change_kind kind;
+    gp_offer_price now; /* DISAPPEARED: the last price seen */
+    double before;      /* CHEAPER, DEARER: the price in force on `since` */
+    const char *last_seen; /* DISAPPEARED: the last import date that listed it */
+} gp_price_change;
+
+/* What changed since `since` (YYYY-MM-DD) up to the latest prices: cheaper, dearer, appeared
+ * (first listed after since), disappeared (no longer listed by its provider's latest import). */
+gp_status gp_store_catalog_diff(gp_store *st, const char *since,
+                                int (*fn)(const gp_price_change *, void *), void *arg,
+                                gp_err *err);
+
+/* Number of price rows in the catalog (0: empty). */
+gp_status gp_store_catalog_count(gp_store *st, long long *prices, gp_err *err);
+
+/* A small key-value table for the store's own bookkeeping (the bundled catalog's version).
+ * get: *value is the caller's to free(), NULL when absent. */
+gp_status gp_store_meta_get(gp_store *st, const char *key, char **value, gp_err *err);
+gp_status gp_store_meta_set(gp_store *st, const char *key, const char *value, gp_err *err);
+
+/* ---- reference tables (specs, hardware, electricity, PUE, tariff presets) ---------------- */
+
+/* Add rows; repeated rows are ignored. A spec for a GPU already known fills its gaps, and a
+ * spec of the SXM form factor takes over from another (servers are built on SXM boards). */
+gp_status gp_store_add_spec(gp_store *st, const gp_gpu_spec *s, const char *source, gp_err *err);
+gp_status gp_store_add_hardware(gp_store *st, const gp_hw_price *h, const char *source,
+                                gp_err *err);
+gp_status gp_store_add_electricity(gp_store *st, const gp_elec_price *e, const char *year,
+                                   const char *source, gp_err *err);
+gp_status gp_store_add_pue(gp_store *st, const gp_pue_ref *p, const char *source, gp_err *err);
+gp_status gp_store_add_tariff(gp_store *st, const gp_tariff_preset *t, const char *source,
+                              gp_err *err);
+
+/* Readers: one callback per row (borrowed), ordered by name or date; non-zero stops. source is
+ * the row's citation. gpu (NULL: all) filters hardware prices like gp_offer_filter.gpu. */
+gp_status gp_store_specs(gp_store *st, const char *gpu,
+                         int (*fn)(const gp_gpu_spec *, const char *source, void *), void *arg,
+                         gp_err *err);
+gp_status gp_store_hardware(gp_store *st, const char *gpu,
+                            int (*fn)(const gp_hw_price *, const char *source, void *), void *arg,
+                            gp_err *err);
+gp_status gp_store_electricity(gp_store *st,
+                               int (*fn)(const gp_elec_price *, const char *year,
+                                         const char *source, void *),
+                               void *arg, gp_err *err);
+gp_status gp_store_pue_refs(gp_store *st,
+                            int (*fn)(const gp_pue_ref *, const char *source, void *), void *arg,
+                            gp_err *err);
+gp_status gp_store_tariffs(gp_store *st,
+                           int (*fn)(const gp_tariff_preset *, const char *source, void *),
+                           void *arg, gp_err *err);
+/* One tariff preset by name into *out (GP_E_NOTFOUND when unknown). */
+gp_status gp_store_tariff(gp_store *st, const char *name, gp_tariff_preset *out, gp_err *err);
+
+/* Transactions spanning several calls (the bundled catalog loads in one). */
+gp_status gp_store_begin(gp_store *st, gp_err *err);
+gp_status gp_store_commit(gp_store *st, gp_err *err);
+void gp_store_rollback(gp_store *st);
+
+#endif

@@ -1,0 +1,568 @@
+/* gpuplan pricing list|show|gpus|hardware|tariffs|tariff|electricity|pue|import|diff|sources */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpuplan/catalog_load.h"
+#include "gpuplan/fetch.h"
+
+static void help(FILE *f) {
+    fprintf(f,
+        "usage: gpuplan pricing list [--gpu H100] [--provider aws] [--region R]\n"
+        "                            [--region-prefix us-] [--pricing on_demand|spot|committed]\n"
+        "                            [--min-gpus N] [--sort hourly|gpu-hour|name] [--limit N]\n"
+        "                            [--as-of DATE] [--json]\n"
+        "       gpuplan pricing show PROVIDER/INSTANCE/REGION   every kind and its history\n"
+        "       gpuplan pricing gpus [--gpu G] [--json]          GPU specs\n"
+        "       gpuplan pricing hardware [--gpu G] [--json]      purchase prices\n"
+        "       gpuplan pricing tariffs                           time-of-use presets\n"
+        "       gpuplan pricing tariff NAME                       one preset as scenario JSON\n"
+        "       gpuplan pricing electricity                       US prices by state (EIA)\n"
+        "       gpuplan pricing pue                               reference PUE values\n"
+        "       gpuplan pricing import FILE|URL [--format F] [--provider P] [--effective DATE]\n"
+        "                            [--source TEXT] [--strict] [--cacert FILE] [--insecure]\n"
+        "       gpuplan pricing diff --since DATE\n"
+        "       gpuplan pricing sources                           the bundled files, dated\n"
+        "       gpuplan pricing reload                            load the bundled catalog again\n\n"
+        "Formats for import: gpuplan, skypilot (provider from --provider or the file name),\n"
+        "ec2instances, aws-offer, gcp-skus, gcp-cud; left out, the content decides. Imports add\n"
+        "history and never overwrite. The bundled catalog loads on first use.\n");
+}
+
+enum {
+    O_GPU = 256, O_PROVIDER, O_REGION, O_REGION_PREFIX, O_PRICING, O_MIN_GPUS, O_SORT, O_LIMIT,
+    O_AS_OF, O_JSON, O_FORMAT, O_EFFECTIVE, O_SOURCE, O_STRICT, O_CACERT, O_INSECURE, O_SINCE,
+    O_HELP
+};
+
+typedef struct opts {
+    gp_offer_filter f;
+    bool json, strict, insecure;
+    const char *format, *provider, *effective, *source, *cacert, *since;
+    char as_of[11];
+    char gpu[GP_GPU_NAME_BYTES];
+} opts;
+
+static int parse_opts(int argc, char **argv, opts *o) {
+    static const struct option longs[] = {
+        {"gpu", required_argument, NULL, O_GPU},
+        {"provider", required_argument, NULL, O_PROVIDER},
+        {"region", required_argument, NULL, O_REGION},
+        {"region-prefix", required_argument, NULL, O_REGION_PREFIX},
+        {"pricing", required_argument, NULL, O_PRICING},
+        {"min-gpus", required_argument, NULL, O_MIN_GPUS},
+        {"sort", required_argument, NULL, O_SORT},
+        {"limit", required_argument, NULL, O_LIMIT},
+        {"as-of", required_argument, NULL, O_AS_OF},
+        {"json", no_argument, NULL, O_JSON},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"effective", required_argument, NULL, O_EFFECTIVE},
+        {"source", required_argument, NULL, O_SOURCE},
+        {"strict", no_argument, NULL, O_STRICT},
+        {"cacert", required_argument, NULL, O_CACERT},
+        {"insecure", no_argument, NULL, O_INSECURE},
+        {"since", required_argument, NULL, O_SINCE},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->f.pricing = -1;
+    cli_today(o->as_of);
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        switch (opt) {
+        case O_GPU:
+            gp_gpu_normalize(optarg, 0, o->gpu, sizeof o->gpu);
+            o->f.gpu = o->gpu;
+            break;
+        case O_PROVIDER:
+            o->f.provider = o->provider = optarg;
+            break;
+        case O_REGION:
+            o->f.region = optarg;
+            break;
+        case O_REGION_PREFIX:
+            o->f.region_prefix = optarg;
+            break;
+        case O_PRICING:
+            if (!strcmp(optarg, "on_demand") || !strcmp(optarg, "on-demand"))
+                o->f.pricing = GP_ON_DEMAND;
+            else if (!strcmp(optarg, "spot"))
+                o->f.pricing = GP_SPOT;
+            else if (!strcmp(optarg, "committed"))
+                o->f.pricing = GP_COMMITTED;
+            else
+                return cli_usage_error("--pricing: \"%s\" is not on_demand, spot or committed",
+                                       optarg);
+            break;
+        case O_MIN_GPUS:
+            if (!cli_parse_double(optarg, &o->f.min_gpus) || o->f.min_gpus < 0)
+                return cli_usage_error("--min-gpus: \"%s\" is not a number", optarg);
+            break;
+        case O_SORT:
+            if (!strcmp(optarg, "hourly"))
+                o->f.sort = GP_SORT_HOURLY;
+            else if (!strcmp(optarg, "gpu-hour"))
+                o->f.sort = GP_SORT_GPU_HOUR;
+            else if (!strcmp(optarg, "name"))
+                o->f.sort = GP_SORT_NAME;
+            else
+                return cli_usage_error("--sort: \"%s\" is not hourly, gpu-hour or name", optarg);
+            break;
+        case O_LIMIT:
+            if (!cli_parse_int(optarg, &o->f.limit) || o->f.limit < 0)
+                return cli_usage_error("--limit: \"%s\" is not a count", optarg);
+            break;
+        case O_AS_OF:
+        case O_EFFECTIVE:
+        case O_SINCE:
+            if (!cli_valid_date(optarg))
+                return cli_usage_error("\"%s\" is not a date YYYY-MM-DD", optarg);
+            if (opt == O_AS_OF)
+                snprintf(o->as_of, sizeof o->as_of, "%s", optarg);
+            else if (opt == O_EFFECTIVE)
+                o->effective = optarg;
+            else
+                o->since = optarg;
+            break;
+        case O_JSON:
+            o->json = true;
+            break;
+        case O_FORMAT:
+            if (gp_catalog_format_from_name(optarg) == GP_FMT_UNKNOWN)
+                return cli_usage_error("--format: \"%s\" is not gpuplan, skypilot, ec2instances, "
+                                       "aws-offer, gcp-skus or gcp-cud",
+                                       optarg);
+            o->format = optarg;
+            break;
+        case O_SOURCE:
+            o->source = optarg;
+            break;
+        case O_STRICT:
+            o->strict = true;
+            break;
+        case O_CACERT:
+            o->cacert = optarg;
+            break;
+        case O_INSECURE:
+            o->insecure = true;
+            break;
+        case 'h':
+        case O_HELP:
+            help(stdout);
+            return -1;
+        default:
+            return cli_usage_error("pricing: unknown option or missing value: %s (see --help)",
+                                   argv[optind - 1]);
+        }
+    }
+    o->f.as_of = o->as_of;
+    return 0;
+}
+
+static const char *purchase_name(gp_purchase p) {
+    return p == GP_ALL_UPFRONT ? "all_upfront" : p == GP_PARTIAL_UPFRONT ? "partial_upfront"
+                                                                         : "no_upfront";
+}
+
+static void kind_label(const gp_offer_price *o, char *out, size_t cap) {
+    if (o->pricing == GP_COMMITTED)
+        snprintf(out, cap, "committed %dm %s", o->term_months, purchase_name(o->purchase));
+    else
+        snprintf(out, cap, "%s", gp_pricing_name(o->pricing));
+}
+
+/* ---- list --------------------------------------------------------------------------------- */
+
+typedef struct lister {
+    bool json;
+    int n;
+    cJSON *arr;
+} lister;
+
+static cJSON *offer_json(const gp_offer_price *o) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "provider", o->provider);
+    cJSON_AddStringToObject(j, "instance", o->instance);
+    cJSON_AddStringToObject(j, "region", o->region);
+    char ref[300];
+    snprintf(ref, sizeof ref, "%s/%s/%s", o->provider, o->instance, o->region);
+    cJSON_AddStringToObject(j, "catalog", ref);
+    cJSON_AddStringToObject(j, "gpu", o->gpu);
+    cJSON_AddNumberToObject(j, "gpu_count", o->gpu_count);
+    if (o->vcpus > 0)
+        cJSON_AddNumberToObject(j, "vcpus", o->vcpus);
+    if (o->memory_gib > 0)
+        cJSON_AddNumberToObject(j, "memory_gib", o->memory_gib);
+    cJSON_AddStringToObject(j, "pricing", gp_pricing_name(o->pricing));
+    if (o->pricing == GP_COMMITTED) {
+        cJSON_AddNumberToObject(j, "term_months", o->term_months);
+        cJSON_AddStringToObject(j, "purchase", purchase_name(o->purchase));
+    }
+    cJSON_AddNumberToObject(j, "hourly", o->hourly);
+    cJSON_AddNumberToObject(j, "per_gpu_hour", o->hourly / o->gpu_count);
+    if (o->has_range) {
+        cJSON_AddNumberToObject(j, "low", o->low);
+        cJSON_AddNumberToObject(j, "high", o->high);
+    }
+    cJSON_AddStringToObject(j, "currency", o->currency);
+    cJSON_AddStringToObject(j, "effective_from", o->effective_from);
+    cJSON_AddStringToObject(j, "source", o->source);
+    return j;
+}
+
+static int list_row(const gp_offer_price *o, void *arg) {
+    lister *l = arg;
+    if (l->json) {
+        cJSON_AddItemToArray(l->arr, offer_json(o));
+        l->n++;
+        return 0;
+    }
+    if (l->n++ == 0)
+        printf("%-8s %-28s %-22s %-12s %5s  %-28s %12s %12s  %s\n", "PROVIDER", "INSTANCE",
+               "REGION", "GPU", "GPUS", "PRICING", "PER HOUR", "PER GPU-H", "SINCE");
+    char kind[48], ref_region[32], gpus[16];
+    kind_label(o, kind, sizeof kind);
+    snprintf(ref_region, sizeof ref_region, "%.22s", o->region);
+    snprintf(gpus, sizeof gpus, "%g", o->gpu_count);
+    printf("%-8s %-28s %-22s %-12s %5s  %-28s %12.4f %12.4f  %s %s\n", o->provider, o->instance,
+           ref_region, o->gpu, gpus, kind, o->hourly, o->hourly / o->gpu_count, o->effective_from,
+           strcmp(o->currency, "USD") ? o->currency : "");
+    return 0;
+}
+
+static int print_json(cJSON *j) {
+    char *text = cJSON_Print(j);
+    cJSON_Delete(j);
+    if (!text)
+        return cli_usage_error("out of memory");
+    puts(text);
+    free(text);
+    return 0;
+}
+
+static int do_list(gp_store *st, const opts *o) {
+    gp_err err;
+    gp_err_clear(&err);
+    lister l = {o->json, 0, o->json ? cJSON_CreateArray() : NULL};
+    if (gp_store_catalog_list(st, &o->f, list_row, &l, &err)) {
+        cJSON_Delete(l.arr);
+        return cli_fail(&err);
+    }
+    if (o->json)
+        return print_json(l.arr);
+    if (l.n == 0)
+        printf("no offers match\n");
+    else
+        printf("%d prices\n", l.n);
+    return 0;
+}
+
+/* ---- show --------------------------------------------------------------------------------- */
+
+typedef struct shower {
+    int n;
+    char last_kind[48];
+    double last;
+} shower;
+
+static int show_row(const gp_offer_price *o, void *arg) {
+    shower *s = arg;
+    if (s->n++ == 0) {
+        printf("%s/%s/%s: %g x %s", o->provider, o->instance, o->region, o->gpu_count, o->gpu);
+        if (o->vcpus > 0)
+            printf(", %g vCPUs", o->vcpus);
+        if (o->memory_gib > 0)
+            printf(", %g GiB", o->memory_gib);
+        printf("\n");
+    }
+    char kind[48];
+    kind_label(o, kind, sizeof kind);
+    if (strcmp(kind, s->last_kind) != 0) {
+        printf("\n  %s\n", kind);
+        snprintf(s->last_kind, sizeof s->last_kind, "%s", kind);
+        s->last = NAN;
+    }
+    printf("    %s  %10.4f %s/h  (%.4f per GPU-hour)", o->effective_from, o->hourly, o->currency,
+           o->hourly / o->gpu_count);
+    if (!isnan(s->last) && s->last > 0)
+        printf("  %+.1f%%", (o->hourly / s->last - 1) * 100);
+    if (o->has_range)
+        printf("  [min %.4f, max %.4f]", o->low, o->high);
+    printf("  %s\n", o->source);
+    s->last = o->hourly;
+    return 0;
+}
+
+static int split_ref(const char *ref, char *prov, char *inst, char *region) {
+    const char *a = strchr(ref, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+    if (!a || !b || a == ref || b == a + 1 || !b[1] || a - ref >= 16 || b - a - 1 >= 96 ||
+        strlen(b + 1) >= 64)
+        return cli_usage_error("\"%s\" is not PROVIDER/INSTANCE/REGION", ref);
+    snprintf(prov, 16, "%.*s", (int)(a - ref), ref);
+    snprintf(inst, 96, "%.*s", (int)(b - a - 1), a + 1);
+    snprintf(region, 64, "%s", b + 1);
+    return 0;
+}
+
+/* ---- specs, hardware, references ------------------------------------------------------------ */
+
+static int spec_row(const gp_gpu_spec *g, const char *source, void *arg) {
+    cJSON *arr = arg;
+    static const char *const keys[GP_SPEC_N] = {"memory_gb", "tdp_w", "fp32_tflops",
+                                                "fp16_tflops", "bf16_tflops", "mem_bw_gbs"};
+    if (arr) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", g->name);
+        cJSON_AddStringToObject(j, "full_name", g->full_name);
+        for (int i = 0; i < GP_SPEC_N; i++) {
+            if (g->has[i])
+                cJSON_AddNumberToObject(j, keys[i], g->v[i]);
+            else
+                cJSON_AddNullToObject(j, keys[i]);
+        }
+        cJSON_AddStringToObject(j, "release_date", g->release_date);
+        cJSON_AddStringToObject(j, "source", source);
+        cJSON_AddItemToArray(arr, j);
+        return 0;
+    }
+    char cells[GP_SPEC_N][16];
+    for (int i = 0; i < GP_SPEC_N; i++)
+        snprintf(cells[i], sizeof cells[i], g->has[i] ? "%.4g" : "-", g->v[i]);
+    printf("%-14s %-32.32s %8s %7s %9s %9s %9s %9s  %-10s\n", g->name, g->full_name, cells[0],
+           cells[1], cells[2], cells[3], cells[4], cells[5], g->release_date);
+    return 0;
+}
+
+static int hw_row(const gp_hw_price *h, const char *source, void *arg) {
+    cJSON *arr = arg;
+    if (arr) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "item", h->item);
+        cJSON_AddStringToObject(j, "gpu", h->gpu);
+        cJSON_AddNumberToObject(j, "gpus", h->gpus);
+        cJSON_AddNumberToObject(j, "price_usd", h->price_usd);
+        cJSON_AddStringToObject(j, "date", h->date);
+        cJSON_AddStringToObject(j, "note", h->note);
+        cJSON_AddStringToObject(j, "source", source);
+        cJSON_AddItemToArray(arr, j);
+        return 0;
+    }
+    char price[32];
+    gp_format_money(h->price_usd, price, sizeof price);
+    printf("%-14s %-46.46s %5d %14s  %s\n", h->gpu, h->item, h->gpus, price, h->date);
+    return 0;
+}
+
+static int tariff_row(const gp_tariff_preset *t, const char *source, void *arg) {
+    (void)arg;
+    printf("%-14s %-10s %-40.40s %.60s\n  %s\n  source: %s\n", t->name, t->effective_from,
+           t->utility, t->description, t->tariff_json, source);
+    return 0;
+}
+
+static int elec_row(const gp_elec_price *e, const char *year, const char *source, void *arg) {
+    int *n = arg;
+    if ((*n)++ == 0)
+        printf("%-22s %-12s %10s  %s\n", "REGION", "SECTOR", "PER KWH", "YEAR");
+    printf("%-22s %-12s %10.4f  %s  %s\n", e->region, e->sector, e->price_per_kwh, year,
+           *n == 1 ? source : "");
+    return 0;
+}
+
+static int pue_row(const gp_pue_ref *p, const char *source, void *arg) {
+    (void)arg;
+    printf("%-8s %5.2f  %-50.50s %.60s\n", p->year, p->pue, p->scope, source);
+    return 0;
+}
+
+static int source_row(const char *path, const char *kind, const char *date, const char *license,
+                      const char *source, void *arg) {
+    (void)arg;
+    printf("%-62s %-20s %-10s %s\n    %s\n", path, kind, date, license, source);
+    return 0;
+}
+
+/* ---- import ------------------------------------------------------------------------------------ */
+
+static int do_import(gp_store *st, const char *what, const opts *o) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_buf body;
+    gp_status rc;
+    if (gp_is_url(what)) {
+        gp_fetch_opts fo;
+        gp_fetch_opts_init(&fo);
+        fo.cacert = o->cacert;
+        fo.insecure = o->insecure;
+        fo.progress = isatty(STDERR_FILENO);
+        rc = gp_fetch_url(what, &fo, &body, &err);
+    } else {
+        rc = cli_read_file(what, 256u << 20, &body, &err);
+    }
+    if (rc)
+        return cli_fail(&err);
+    gp_catalog_batch b;
+    gp_catalog_batch_init(&b, 1u << 22);
+    gp_import_stats s;
+    char today[11];
+    cli_today(today);
+    gp_catalog_format fmt = o->format ? gp_catalog_format_from_name(o->format) : GP_FMT_UNKNOWN;
+    rc = gp_catalog_import(st, body.data, body.len, what, fmt, o->provider, o->source,
+                           o->effective, today, o->strict, &b, &s, &err);
+    gp_buf_done(&body);
+    if (rc) {
+        gp_catalog_batch_done(&b);
+        return cli_fail(&err);
+    }
+    printf("imported %s as %s%s%s: %zu prices read, %zu added, %zu unchanged, %zu new offers\n",
+           what, gp_catalog_format_name(b.format), b.provider[0] ? " for " : "", b.provider, b.n,
+           s.added, s.unchanged, s.offers_new);
+    if (b.ignored)
+        printf("  %zu records are no GPU offer (CPU instances, TPUs, other products)\n",
+               b.ignored);
+    if (b.skipped) {
+        printf("  %zu records skipped:\n", b.skipped);
+        for (int i = 0; i < b.n_reasons; i++)
+            printf("    %6zu  %s%s%s%s\n", b.reasons[i].count, b.reasons[i].reason,
+                   b.reasons[i].first[0] ? " (first at " : "", b.reasons[i].first,
+                   b.reasons[i].first[0] ? ")" : "");
+    }
+    gp_catalog_batch_done(&b);
+    return 0;
+}
+
+/* ---- diff ---------------------------------------------------------------------------------------- */
+
+typedef struct differ {
+    int n[4];
+    int last_kind;
+} differ;
+
+static int diff_row(const gp_price_change *c, void *arg) {
+    differ *d = arg;
+    static const char *const titles[] = {"cheaper", "dearer", "appeared", "disappeared"};
+    if ((int)c->kind != d->last_kind) {
+        printf("\n%s:\n", titles[c->kind]);
+        d->last_kind = (int)c->kind;
+    }
+    d->n[c->kind]++;
+    char kind[48];
+    kind_label(&c->now, kind, sizeof kind);
+    printf("  %s/%s/%s %-28s ", c->now.provider, c->now.instance, c->now.region, kind);
+    switch (c->kind) {
+    case GP_CHEAPER:
+    case GP_DEARER:
+        printf("%.4f -> %.4f %s/h (%+.1f%%) since %s\n", c->before, c->now.hourly,
+               c->now.currency, (c->now.hourly / c->before - 1) * 100, c->now.effective_from);
+        break;
+    case GP_APPEARED:
+        printf("%.4f %s/h from %s\n", c->now.hourly, c->now.currency, c->now.effective_from);
+        break;
+    case GP_DISAPPEARED:
+        printf("last %.4f %s/h, last listed %s\n", c->now.hourly, c->now.currency, c->last_seen);
+        break;
+    }
+    return 0;
+}
+
+/* ---- dispatch ----------------------------------------------------------------------------------- */
+
+int cmd_pricing(cli *c, int argc, char **argv) {
+    if (argc < 2)
+        return cli_usage_error("pricing: which one? list, show, gpus, hardware, tariffs, tariff, "
+                               "electricity, pue, import, diff, sources, reload (see --help)");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
+        help(stdout);
+        return 0;
+    }
+    opts o;
+    int prc = parse_opts(argc - 1, argv + 1, &o);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    int nargs = argc - 1 - optind;
+    char **args = argv + 1 + optind;
+    bool takes_arg = !strcmp(sub, "show") || !strcmp(sub, "import") || !strcmp(sub, "tariff");
+    if (nargs != (takes_arg ? 1 : 0))
+        return cli_usage_error("pricing %s takes %s", sub, takes_arg ? "one argument" : "no arguments");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_store *st;
+    if (cli_catalog(c, &st, &err))
+        return cli_fail(&err);
+    if (!strcmp(sub, "list"))
+        return do_list(st, &o);
+    if (!strcmp(sub, "show")) {
+        char prov[16], inst[96], region[64];
+        if (split_ref(args[0], prov, inst, region))
+            return 2;
+        shower s = {0, "", NAN};
+        if (gp_store_catalog_history(st, prov, inst, region, show_row, &s, &err))
+            return cli_fail(&err);
+        return 0;
+    }
+    if (!strcmp(sub, "gpus") || !strcmp(sub, "hardware")) {
+        cJSON *arr = o.json ? cJSON_CreateArray() : NULL;
+        gp_status rc;
+        if (!strcmp(sub, "gpus")) {
+            if (!o.json)
+                printf("%-14s %-32s %8s %7s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB",
+                       "TDP W", "FP32 TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
+            rc = gp_store_specs(st, o.f.gpu, spec_row, arr, &err);
+        } else {
+            if (!o.json)
+                printf("%-14s %-46s %5s %14s  %s\n", "GPU", "ITEM", "GPUS", "PRICE USD", "DATE");
+            rc = gp_store_hardware(st, o.f.gpu, hw_row, arr, &err);
+        }
+        if (rc) {
+            cJSON_Delete(arr);
+            return cli_fail(&err);
+        }
+        return o.json ? print_json(arr) : 0;
+    }
+    if (!strcmp(sub, "tariffs"))
+        return gp_store_tariffs(st, tariff_row, NULL, &err) ? cli_fail(&err) : 0;
+    if (!strcmp(sub, "tariff")) {
+        gp_tariff_preset t;
+        if (gp_store_tariff(st, args[0], &t, &err))
+            return cli_fail(&err);
+        cJSON *j = cJSON_Parse(t.tariff_json);
+        return j ? print_json(j) : cli_usage_error("stored tariff is not JSON");
+    }
+    if (!strcmp(sub, "electricity")) {
+        int n = 0;
+        return gp_store_electricity(st, elec_row, &n, &err) ? cli_fail(&err) : 0;
+    }
+    if (!strcmp(sub, "pue"))
+        return gp_store_pue_refs(st, pue_row, NULL, &err) ? cli_fail(&err) : 0;
+    if (!strcmp(sub, "sources"))
+        return gp_catalog_bundle_sources(source_row, NULL, &err) ? cli_fail(&err) : 0;
+    if (!strcmp(sub, "import"))
+        return do_import(st, args[0], &o);
+    if (!strcmp(sub, "reload")) {
+        gp_bundle_stats bs;
+        if (gp_catalog_load_bundle(st, true, &bs, &err))
+            return cli_fail(&err);
+        printf("loaded %zu bundled files: %zu prices added, %zu unchanged, %zu skipped, "
+               "in %.2f s\n",
+               bs.files, bs.prices_added, bs.prices_unchanged, bs.skipped, bs.seconds);
+        return 0;
+    }
+    if (!strcmp(sub, "diff")) {
+        if (!o.since)
+            return cli_usage_error("pricing diff needs --since DATE");
+        differ d = {{0}, -1};
+        if (gp_store_catalog_diff(st, o.since, diff_row, &d, &err))
+            return cli_fail(&err);
+        printf("\n%d cheaper, %d dearer, %d appeared, %d disappeared since %s\n", d.n[0], d.n[1],
+               d.n[2], d.n[3], o.since);
+        return 0;
+    }
+    return cli_usage_error("unknown pricing command \"%s\" (see gpuplan pricing --help)", sub);
+}

@@ -1,0 +1,102 @@
+/* One catalog name per GPU, whichever source wrote it: telemetry (nvidia-smi, DCGM), specs
+ * (Epoch, mlco2) and offers (AWS, SkyPilot, GCP) must meet on the same name. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/catalog.h"
+
+/* Families, longest token first where one is a prefix of another (A100 before A10). The
+ * memory variants: a family listed with split_gib gets "-<mem>GB" above that size. */
+static const struct family {
+    const char *token; /* as it appears in an upper-cased, de-punctuated name */
+    const char *name;  /* catalog name */
+    int split_gib;     /* > 0: names above this memory size get a -NNGB suffix */
+} families[] = {
+    {"GB200", "GB200", 0},    {"GB300", "GB300", 0},      {"B200", "B200", 0},
+    {"B300", "B300", 0},      {"B100", "B100", 0},        {"H200", "H200", 0},
+    {"H100NVL", "H100-NVL", 0}, {"H100", "H100", 0},      {"H800", "H800", 0},
+    {"GH200", "GH200", 0},    {"A100", "A100", 40},       {"A800", "A800", 0},
+    {"A10G", "A10G", 0},      {"A40", "A40", 0},          {"A30", "A30", 0},
+    {"A16", "A16", 0},        {"A10", "A10", 0},          {"A2", "A2", 0},
+    {"L40S", "L40S", 0},      {"L40", "L40", 0},          {"L4", "L4", 0},
+    {"T4G", "T4G", 0},        {"T4", "T4", 0},            {"V100", "V100", 16},
+    {"P100", "P100", 0},      {"P40", "P40", 0},          {"P4", "P4", 0},
+    {"K80", "K80", 0},        {"K520", "K520", 0},        {"M60", "M60", 0},
+    {"RTXPRO6000", "RTX-PRO-6000", 0}, {"RTX6000ADA", "RTX-6000-ADA", 0},
+    {"A6000", "RTX-A6000", 0}, {"A5000", "RTX-A5000", 0}, {"A4000", "RTX-A4000", 0},
+    {"RTX6000", "RTX-6000", 0}, {"RTX5090", "RTX-5090", 0}, {"RTX4090", "RTX-4090", 0},
+    {"RTX3090", "RTX-3090", 0}, {"MI355X", "MI355X", 0},  {"MI325X", "MI325X", 0},
+    {"MI300X", "MI300X", 0},  {"MI250X", "MI250X", 0},    {"MI250", "MI250", 0},
+    {"MI210", "MI210", 0},    {"MI100", "MI100", 0},      {"MI25", "MI25", 0},
+    {"V620", "V620", 0},      {"V710", "V710", 0},        {"RADEONPROV520", "V520", 0},
+    {"V520", "V520", 0},      {"GAUDI2", "GAUDI2", 0},    {"GAUDI", "GAUDI", 0},
+};
+
+static const char *const vendor_words[] = {"NVIDIA", "TESLA", "GEFORCE", "AMD", "INSTINCT",
+                                           "RADEON PRO", "INTEL", "HABANA", "QUALCOMM"};
+
+/* Upper-case and drop everything but letters and digits, keeping word breaks as '\1' so a
+ * token can be matched at a word start. */
+static void squeeze(const char *raw, char *out, size_t cap) {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)raw; *p && n + 1 < cap; p++) {
+        if (isalnum(*p))
+            out[n++] = (char)toupper(*p);
+    }
+    out[n] = '\0';
+}
+
+/* The memory size written in the name ("80GB", "-80G", "32 GB"), 0 when none. */
+static double mem_in_name(const char *raw) {
+    for (const char *p = raw; *p; p++) {
+        if (!isdigit((unsigned char)*p) || (p > raw && isalnum((unsigned char)p[-1])))
+            continue;
+        char *end;
+        long v = strtol(p, &end, 10);
+        while (*end == ' ')
+            end++;
+        if ((end[0] == 'G' || end[0] == 'g') && (end[1] == 'B' || end[1] == 'b' || end[1] == '\0' ||
+                                                 !isalnum((unsigned char)end[1])))
+            if (v >= 4 && v <= 512)
+                return (double)v;
+    }
+    return 0.0;
+}
+
+bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap) {
+    char sq[128];
+    /* Drop vendor words first so "TESLA T4" and "T4" squeeze alike. */
+    char upper[128];
+    size_t n = 0;
+    for (const char *p = raw; *p && n + 1 < sizeof upper; p++)
+        upper[n++] = (char)toupper((unsigned char)*p);
+    upper[n] = '\0';
+    for (size_t i = 0; i < sizeof vendor_words / sizeof vendor_words[0]; i++) {
+        char *hit = strstr(upper, vendor_words[i]);
+        if (hit)
+            memset(hit, ' ', strlen(vendor_words[i]));
+    }
+    squeeze(upper, sq, sizeof sq);
+    double mem = mem_in_name(raw);
+    if (mem == 0.0)
+        mem = mem_gib;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        const struct family *f = &families[i];
+        size_t tl = strlen(f->token);
+        const char *hit = strstr(sq, f->token);
+        if (!hit)
+            continue;
+        /* "A10" must not match inside "A100": the next character may not be a digit. */
+        if (isdigit((unsigned char)hit[tl]) && isdigit((unsigned char)f->token[tl - 1]))
+            continue;
+        if (f->split_gib > 0 && mem > f->split_gib + 0.5)
+            snprintf(out, cap, "%s-%dGB", f->name, (int)(mem + 0.5) >= 78 ? 80 : (int)(mem + 0.5));
+        else
+            snprintf(out, cap, "%s", f->name);
+        return true;
+    }
+    snprintf(out, cap, "%s", sq[0] ? sq : "UNKNOWN");
+    return false;
+}
