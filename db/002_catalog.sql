@@ -42,7 +42,8 @@ CREATE TABLE price (
 );
 CREATE INDEX price_lookup ON price(offer_id, pricing, term_months, purchase, effective_from);
 
--- When each price key was first and last listed by an import: "appeared" and "disappeared".
+-- When each price key was first and last listed by an import, and by which feed (the import
+-- format): "appeared", and "disappeared" from a feed whose later imports no longer list it.
 CREATE TABLE price_seen (
     offer_id    INTEGER NOT NULL REFERENCES offer(id) ON DELETE CASCADE,
     pricing     TEXT NOT NULL,
@@ -50,6 +51,7 @@ CREATE TABLE price_seen (
     purchase    TEXT NOT NULL,
     first_seen  TEXT NOT NULL,
     last_seen   TEXT NOT NULL,
+    feed        TEXT NOT NULL,
     PRIMARY KEY (offer_id, pricing, term_months, purchase)
 ) WITHOUT ROWID;
 

@@ -199,6 +199,11 @@ gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
         num_of(cJSON_GetObjectItemCaseSensitive(inst, "vCPU"), &vcpus);
         num_of(cJSON_GetObjectItemCaseSensitive(inst, "memory"), &mem);
         const char *model = str(inst, "GPU_model");
+        if (model && (strstr(model, "Inferentia") || strstr(model, "Trainium") ||
+                      strstr(model, "Qualcomm") || strstr(model, "Gaudi"))) {
+            out->ignored++; /* AI accelerators that are no GPU */
+            continue;
+        }
         gp_price_rec r = {0};
         snprintf(r.provider, sizeof r.provider, "aws");
         if (!gp_catalog_copy(r.instance, sizeof r.instance, type, strlen(type))) {

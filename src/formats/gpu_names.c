@@ -1,6 +1,7 @@
 /* One catalog name per GPU, whichever source wrote it: telemetry (nvidia-smi, DCGM), specs
  * (Epoch, mlco2) and offers (AWS, SkyPilot, GCP) must meet on the same name. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +38,22 @@ static const struct family {
 static const char *const vendor_words[] = {"NVIDIA", "TESLA", "GEFORCE", "AMD", "INSTINCT",
                                            "RADEON PRO", "INTEL", "HABANA", "QUALCOMM"};
 
-/* Upper-case and drop everything but letters and digits, keeping word breaks as '\1' so a
- * token can be matched at a word start. */
-static void squeeze(const char *raw, char *out, size_t cap) {
+/* Upper-case and keep letters and digits; brk[i] says a separator (space, dash...) came
+ * before out[i] in the raw name, so "H100 80GB" does not read as "H10080". */
+static void squeeze(const char *raw, char *out, bool *brk, size_t cap) {
     size_t n = 0;
+    bool sep = false;
     for (const unsigned char *p = (const unsigned char *)raw; *p && n + 1 < cap; p++) {
-        if (isalnum(*p))
+        if (isalnum(*p)) {
+            brk[n] = sep;
             out[n++] = (char)toupper(*p);
+            sep = false;
+        } else {
+            sep = true;
+        }
     }
     out[n] = '\0';
+    brk[n] = true;
 }
 
 /* The memory size written in the name ("80GB", "-80G", "32 GB"), 0 when none. */
@@ -78,7 +86,8 @@ bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap) {
         if (hit)
             memset(hit, ' ', strlen(vendor_words[i]));
     }
-    squeeze(upper, sq, sizeof sq);
+    bool brk[sizeof sq + 1];
+    squeeze(upper, sq, brk, sizeof sq);
     double mem = mem_in_name(raw);
     if (mem == 0.0)
         mem = mem_gib;
@@ -88,8 +97,10 @@ bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap) {
         const char *hit = strstr(sq, f->token);
         if (!hit)
             continue;
-        /* "A10" must not match inside "A100": the next character may not be a digit. */
-        if (isdigit((unsigned char)hit[tl]) && isdigit((unsigned char)f->token[tl - 1]))
+        /* "A10" must not match inside "A100": a digit may not run on from the token. */
+        size_t next = (size_t)(hit - sq) + tl;
+        if (!brk[next] && isdigit((unsigned char)sq[next]) &&
+            isdigit((unsigned char)f->token[tl - 1]))
             continue;
         if (f->split_gib > 0 && mem > f->split_gib + 0.5)
             snprintf(out, cap, "%s-%dGB", f->name, (int)(mem + 0.5) >= 78 ? 80 : (int)(mem + 0.5));

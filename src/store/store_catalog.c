@@ -97,9 +97,10 @@ static const char SQL_PRICE_INSERT[] =
     "INSERT INTO price(offer_id, pricing, term_months, purchase, hourly, low, high, currency, "
     "effective_from, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 static const char SQL_SEEN_UPSERT[] =
-    "INSERT INTO price_seen(offer_id, pricing, term_months, purchase, first_seen, last_seen) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT DO UPDATE SET "
+    "INSERT INTO price_seen(offer_id, pricing, term_months, purchase, first_seen, last_seen, "
+    "feed) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO UPDATE SET "
     "first_seen = min(first_seen, excluded.first_seen), "
+    "feed = CASE WHEN excluded.last_seen >= last_seen THEN excluded.feed ELSE feed END, "
     "last_seen = max(last_seen, excluded.last_seen)";
 static const char SQL_OFFER_EXISTS[] =
     "SELECT 1 FROM offer WHERE provider = ?1 AND instance = ?2 AND region = ?3";
@@ -198,6 +199,7 @@ gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const
         sqlite3_bind_int(seen, 3, r->term_months);
         sqlite3_bind_text(seen, 4, purchase, -1, SQLITE_STATIC);
         sqlite3_bind_text(seen, 5, effective_from, -1, SQLITE_STATIC);
+        sqlite3_bind_text(seen, 6, gp_catalog_format_name(b->format), -1, SQLITE_STATIC);
         if (sqlite3_step(seen) != SQLITE_DONE) {
             store_fail(st, err, "record a price as seen");
             goto fail;
@@ -411,8 +413,8 @@ static const char SQL_DIFF[] =
     "  WHERE p2.offer_id = p.offer_id AND p2.pricing = p.pricing "
     "  AND p2.term_months = p.term_months AND p2.purchase = p.purchase "
     "  AND p2.effective_from <= ?1 ORDER BY p2.effective_from DESC, p2.id DESC LIMIT 1)), "
-    "provider_latest AS (SELECT provider, max(effective_from) AS last FROM catalog_import "
-    "  GROUP BY provider) "
+    "feed_latest AS (SELECT o.provider, s.feed, max(s.last_seen) AS last FROM price_seen s "
+    "  JOIN offer o ON o.id = s.offer_id GROUP BY o.provider, s.feed) "
     "SELECT CASE WHEN s.first_seen > ?1 THEN 2 "
     "  WHEN s.last_seen < pl.last AND pl.last > ?1 THEN 3 "
     "  WHEN b.hourly IS NOT NULL AND p.hourly < b.hourly THEN 0 "
@@ -423,7 +425,7 @@ static const char SQL_DIFF[] =
     "  AND s.term_months = p.term_months AND s.purchase = p.purchase "
     "LEFT JOIN before b ON b.offer_id = p.offer_id AND b.pricing = p.pricing "
     "  AND b.term_months = p.term_months AND b.purchase = p.purchase "
-    "LEFT JOIN provider_latest pl ON pl.provider = o.provider "
+    "LEFT JOIN feed_latest pl ON pl.provider = o.provider AND pl.feed = s.feed "
     "WHERE kind >= 0 "
     "ORDER BY kind, o.provider, o.instance, o.region, p.pricing, p.term_months, p.purchase";
 

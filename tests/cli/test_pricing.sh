@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The price catalog through the real binary: the bundled catalog, filters, history, imports
+# from files and from a loopback HTTP server (retries, errors), strict mode, diffs, catalog
+# references in reports and drafted scenarios.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+server_pid=
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+export GPUPLAN_DB=$tmp/db HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+nprices() { "$gpuplan" pricing list --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+
+check "bundled catalog loads on first use" bash -c "[ \$('$gpuplan' pricing list --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)))') -gt 10000 ]"
+check "list --gpu --provider --pricing --json" bash -c "'$gpuplan' pricing list --gpu H100 --provider aws --pricing spot --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert rows and all(r[\"gpu\"].startswith(\"H100\") and r[\"provider\"] == \"aws\" and r[\"pricing\"] == \"spot\" for r in rows)
+assert all(abs(r[\"per_gpu_hour\"] - r[\"hourly\"] / r[\"gpu_count\"]) < 1e-12 for r in rows)
+'"
+check "list --sort gpu-hour --min-gpus 8" bash -c "'$gpuplan' pricing list --sort gpu-hour --min-gpus 8 --limit 50 --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+per = [r[\"per_gpu_hour\"] for r in rows]
+assert len(rows) == 50 and per == sorted(per) and all(r[\"gpu_count\"] >= 8 for r in rows)
+'"
+check "list --region-prefix" bash -c "'$gpuplan' pricing list --gpu L4 --region-prefix europe- --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert rows and all(r[\"region\"].startswith(\"europe-\") for r in rows)
+'"
+check "show: every kind of an offer" bash -c "'$gpuplan' pricing show aws/p4d.24xlarge/us-east-1 > '$tmp/show' && grep -q '21.9576' '$tmp/show' && grep -q 'committed 12m no_upfront' '$tmp/show' && grep -q '13.9211' '$tmp/show'"
+check "show: unknown offer" bash -c "'$gpuplan' pricing show aws/nope/us-east-1 2>/dev/null; [ \$? = 1 ] || [ \$? = 2 ]"
+check "gpus --json" bash -c "'$gpuplan' pricing gpus --json | $py -c '
+import json, sys
+g = {r[\"name\"]: r for r in json.load(sys.stdin)}
+assert g[\"H100\"][\"tdp_w\"] == 700 and g[\"A100-80GB\"][\"memory_gb\"] == 80
+'"
+check "hardware" bash -c "'$gpuplan' pricing hardware --gpu H100 | grep -q 'H100'"
+check "tariff presets are valid scenario tariffs" bash -c "'$gpuplan' pricing tariff sce-tou-8-d | $py -c '
+import json, sys
+t = json.load(sys.stdin)
+assert abs(sum(p[\"hours_per_day\"] for p in t[\"periods\"]) - 24) < 1e-9
+'"
+check "sources lists licenses" bash -c "'$gpuplan' pricing sources | grep -q 'Apache-2.0'"
+
+# History: the same offer imported at two dates keeps both prices.
+cat >"$tmp/v1.json" <<'JSON'
+{"format": "gpuplan-catalog", "offers": [{"provider": "acme", "instance": "g8", "region": "eu-1",
+ "gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 8, "prices": [{"pricing": "on_demand", "hourly": 40}]}]}
+JSON
+sed 's/"hourly": 40/"hourly": 32/' "$tmp/v1.json" >"$tmp/v2.json"
+check "import a file" bash -c "'$gpuplan' pricing import '$tmp/v1.json' --effective 2026-01-01 --source 'acme list' | grep -q '1 added'"
+check "import again: unchanged" bash -c "'$gpuplan' pricing import '$tmp/v1.json' --effective 2026-01-01 | grep -q '1 unchanged'"
+check "import a new price" bash -c "'$gpuplan' pricing import '$tmp/v2.json' --effective 2026-06-01 | grep -q '1 added'"
+check "show lists the history" bash -c "'$gpuplan' pricing show acme/g8/eu-1 | grep -c '^    20' | grep -qx 2"
+check "diff finds the cut" bash -c "'$gpuplan' pricing diff --since 2026-03-01 | grep -A1 '^cheaper' | grep -q 'acme/g8/eu-1.*40.0000 -> 32.0000'"
+
+# Bad files: nothing imported, exit 2, file and line named.
+before=$(nprices)
+printf 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\nx,T4,1,4,16,"{broken,1.0,,r1\n' >"$tmp/broken_vast.csv"
+"$gpuplan" pricing import "$tmp/broken_vast.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "broken CSV exits 2" [ "$rc" = 2 ]
+check "broken CSV names file and line" grep -q "broken_vast.csv:2: unterminated quoted field" "$tmp/err"
+check "broken CSV imports nothing" [ "$(nprices)" = "$before" ]
+printf 'Name,Price\nx,1\n' >"$tmp/other.csv"
+check "unknown format exits 2" bash -c "'$gpuplan' pricing import '$tmp/other.csv' 2>&1 >/dev/null | grep -q 'cannot tell the catalog format'"
+printf 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\na,T4,1,4,16,,-1,,r1\nb,T4,1,4,16,,1.5,0.00,r1\n' >"$tmp/some_vast.csv"
+check "--strict refuses a skip" bash -c "'$gpuplan' pricing import '$tmp/some_vast.csv' --strict 2>&1 >/dev/null | grep -q 'strict'; [ \${PIPESTATUS[0]} = 2 ]"
+check "--strict imported nothing" bash -c "! '$gpuplan' pricing show vast/b/r1 >/dev/null 2>&1"
+check "skips are counted and reported" bash -c "'$gpuplan' pricing import '$tmp/some_vast.csv' | grep -q '1 records skipped'"
+check "vast spot 0 is no price" bash -c "! '$gpuplan' pricing show vast/b/r1 | grep -q spot"
+
+# From a URL, served on loopback.
+mkdir -p "$tmp/www"
+cp "$root/tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json" "$tmp/www/offer.json"
+cp "$root/pricing/prices/skypilot_fmt_lambda_vms_full.csv" "$tmp/www/lambda_vms.csv"
+timeout 120 $py "$root/tests/cli/http_server.py" "$tmp/www" "$tmp/port" 100 &
+server_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+base="http://127.0.0.1:$port"
+check "import from a URL (format detected)" bash -c "'$gpuplan' pricing import '$base/offer.json' | grep -q 'as aws-offer for aws: 1 prices read'"
+check "URL import kept the offer's date" bash -c "'$gpuplan' pricing show aws/p4d.24xlarge/us-east-1 | grep -Eq '2024-05-28 +32.7726'"
+check "retries 503 with backoff" bash -c "'$gpuplan' pricing import '$base/flaky/2/lambda_vms.csv' --provider lambda | grep -q 'skypilot for lambda'"
+check "404 is a failure of the world" bash -c "'$gpuplan' pricing import '$base/missing.csv' 2>'$tmp/err'; [ \$? = 1 ] && grep -q 'HTTP 404' '$tmp/err'"
+check "unreachable host fails fast" bash -c "timeout 30 '$gpuplan' pricing import http://127.0.0.1:9/x.json 2>/dev/null; [ \$? = 1 ]"
+
+# Catalog references in a report and a drafted scenario.
+cat >"$tmp/cat.json" <<'JSON'
+{"name": "catalog", "horizon_months": 36, "demand": {"gpus": 80, "utilization": 0.6},
+ "self_hosted": {"server_price": 125000},
+ "cloud_options": [{"name": "p4d 1y", "pricing": "committed", "catalog": "aws/p4d.24xlarge/us-east-1",
+   "term_months": 12}]}
+JSON
+check "report fills catalog prices and lists sources" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+s = r[\"sources\"][0]
+assert s[\"hourly\"] == 13.921094 and s[\"effective_from\"] == \"2025-11-30\" and s[\"catalog\"] == \"aws/p4d.24xlarge/us-east-1\"
+o = r[\"scenario_json\"][\"cloud_options\"][0]
+assert o[\"hourly\"] == 13.921094 and o[\"gpus_per_instance\"] == 8 and \"catalog\" not in o
+'"
+check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv)\" ]"
+check "scenario draft writes a valid scenario" bash -c "'$gpuplan' scenario draft --gpus 64 --gpu H100 --region-prefix us- --tariff sce-tou-8-d -o '$tmp/draft.json' && '$gpuplan' report '$tmp/draft.json' --format json | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+assert len(r[\"options\"]) == 3 and len(r[\"sources\"]) == 3
+assert {o[\"pricing\"] for o in r[\"options\"]} == {\"on_demand\", \"spot\", \"committed\"}
+assert all(s[\"catalog\"].split(\"/\")[2].startswith(\"us-\") for s in r[\"sources\"])
+assert r[\"scenario_json\"][\"self_hosted\"][\"power\"][\"gpu_tdp_w\"] == 700
+'"
+check "scenario draft for an unknown GPU" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu NOPE9000 2>/dev/null; [ \$? = 2 ]"
+
+echo "pricing: $fails failed"
+[ "$fails" = 0 ]
