@@ -20,7 +20,9 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
     if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
     /* Field text is unescaped into scratch; offsets are fixed up into pointers per record. */
-    char *scratch = gp_xmalloc(GP_CSV_MAX_RECORD + 1);
+    /* A record is never longer than the input: small inputs get small scratch. */
+    size_t scratch_cap = len < GP_CSV_MAX_RECORD ? len + GP_CSV_MAX_FIELDS : GP_CSV_MAX_RECORD;
+    char *scratch = gp_xmalloc(scratch_cap + 1);
     size_t offs[GP_CSV_MAX_FIELDS];
     gp_csv_record rec;
     int line = 1;
@@ -52,7 +54,7 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
                     if (*p == '"') {
                         if (p + 1 < end && p[1] == '"') {
                             p += 2;
-                            if (used < GP_CSV_MAX_RECORD)
+                            if (used < scratch_cap)
                                 scratch[used++] = '"';
                             continue;
                         }
@@ -61,7 +63,7 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
                     }
                     if (*p == '\n')
                         line++;
-                    if (used < GP_CSV_MAX_RECORD)
+                    if (used < scratch_cap)
                         scratch[used++] = *p;
                     p++;
                 }
@@ -77,14 +79,14 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
                         st = csv_fail(err, origin, line, "a quote inside an unquoted field");
                         break;
                     }
-                    if (used < GP_CSV_MAX_RECORD)
+                    if (used < scratch_cap)
                         scratch[used++] = *p;
                     p++;
                 }
                 if (st != GP_OK)
                     break;
             }
-            if (used >= GP_CSV_MAX_RECORD) {
+            if (used >= scratch_cap) {
                 st = csv_fail(err, origin, rec.line, "record longer than 1 MiB");
                 break;
             }

@@ -10,6 +10,7 @@ build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 scenario=$here/../fixtures/examples/seed-dgx-a100.json
 "$build/tests/bench_model" "$scenario"
+"$build/tests/bench_catalog" "$here/../.."
 grid="--vary utilization=0:1:1000 --vary price_per_kwh=0.05:0.5:200 --vary server_price=80000:200000:100"
 best=
 for i in 1 2 3; do
