@@ -193,6 +193,10 @@ static gp_status sky_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     const char *region = field(rec, k, C_REGION, &ln);
     size_t region_len = ln;
 
+    if (has_count && count > 1024) {
+        gp_catalog_skip(k->out, where, "more than 1024 GPUs in one instance");
+        return GP_OK;
+    }
     bool gcp = strcmp(k->provider, "gcp") == 0;
     if (gcp && inst_len == 0) { /* an accelerator row */
         if (acc_len == 0 || !has_count)

@@ -91,6 +91,8 @@ bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap) {
     double mem = mem_in_name(raw);
     if (mem == 0.0)
         mem = mem_gib;
+    if (!(mem > 0.0 && mem < 4096.0)) /* also NaN and inf from a hostile source */
+        mem = 0.0;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
         const struct family *f = &families[i];
         size_t tl = strlen(f->token);
