@@ -49,6 +49,12 @@ gp_status gp_store_scenario_versions(gp_store *st, const char *name,
                                      int (*fn)(int version, const char *saved_at, void *),
                                      void *arg, gp_err *err);
 
+/* Transactions spanning several calls (a bundle load, a collection cycle): begin takes the
+ * write lock at once (BEGIN IMMEDIATE); rollback is a no-op when none is open. */
+gp_status gp_store_begin(gp_store *st, gp_err *err);
+gp_status gp_store_commit(gp_store *st, gp_err *err);
+void gp_store_rollback(gp_store *st);
+
 /* Delete a scenario and every version of it. */
 gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err);
 

@@ -135,9 +135,5 @@ gp_status gp_store_tariffs(gp_store *st,
 /* One tariff preset by name into *out (GP_E_NOTFOUND when unknown). */
 gp_status gp_store_tariff(gp_store *st, const char *name, gp_tariff_preset *out, gp_err *err);
 
-/* Transactions spanning several calls (the bundled catalog loads in one). */
-gp_status gp_store_begin(gp_store *st, gp_err *err);
-gp_status gp_store_commit(gp_store *st, gp_err *err);
-void gp_store_rollback(gp_store *st);
 
 #endif

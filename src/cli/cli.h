@@ -74,5 +74,10 @@ int cmd_scenario_draft(cli *c, int argc, char **argv);
 int cmd_sweep(cli *c, int argc, char **argv);
 int cmd_sensitivity(cli *c, int argc, char **argv);
 int cmd_pricing(cli *c, int argc, char **argv);
+int cmd_node(cli *c, int argc, char **argv);
+int cmd_import(cli *c, int argc, char **argv);
+int cmd_collect(cli *c, int argc, char **argv);
+int cmd_fleet(cli *c, int argc, char **argv);
+int cmd_db(cli *c, int argc, char **argv);
 
 #endif

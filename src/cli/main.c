@@ -13,6 +13,11 @@ static const cli_command commands[] = {
     {"sweep", "evaluate a grid of inputs; where does the answer flip?", cmd_sweep},
     {"sensitivity", "move every input by a delta: a tornado table", cmd_sensitivity},
     {"pricing", "the price and hardware catalog: list, show, import, diff", cmd_pricing},
+    {"node", "the fleet's nodes and their telemetry sources", cmd_node},
+    {"import", "store a captured nvidia-smi CSV or /metrics scrape", cmd_import},
+    {"collect", "pull telemetry from every node, once or on an interval", cmd_collect},
+    {"fleet", "nodes and GPUs now, with alerts", cmd_fleet},
+    {"db", "database statistics", cmd_db},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

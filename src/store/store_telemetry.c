@@ -1,0 +1,642 @@
+/* Telemetry tables: nodes, sources, GPUs, samples with rollups, retention, fleet state. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/store_telemetry.h"
+#include "gpuplan/xmem.h"
+#include "store_int.h"
+
+static const char *const kind_names[] = {"dcgm", "prometheus", "nvsmi", "redfish"};
+
+const char *gp_source_kind_name(gp_source_kind k) {
+    return kind_names[k];
+}
+
+static gp_source_kind kind_of(const char *s) {
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, kind_names[i]))
+            return (gp_source_kind)i;
+    return GP_SRC_DCGM;
+}
+
+/* ---- a small u64 -> value map (open addressing) for per-batch caches ---------------------- */
+
+typedef struct map {
+    uint64_t *keys; /* 0 marks an empty slot: callers never use key 0 */
+    long long *vals;
+    size_t slots, used;
+} map;
+
+static uint64_t mix(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static long long *map_slot(map *m, uint64_t key, bool *fresh) {
+    if ((m->used + 1) * 2 > m->slots) {
+        size_t n = m->slots ? m->slots * 2 : 256;
+        uint64_t *k = gp_xcalloc(n, sizeof *k);
+        long long *v = gp_xcalloc(n, sizeof *v);
+        for (size_t i = 0; i < m->slots; i++) {
+            if (!m->keys[i])
+                continue;
+            size_t j = mix(m->keys[i]) & (n - 1);
+            while (k[j])
+                j = (j + 1) & (n - 1);
+            k[j] = m->keys[i];
+            v[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = k;
+        m->vals = v;
+        m->slots = n;
+    }
+    size_t i = mix(key) & (m->slots - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->slots - 1);
+    *fresh = m->keys[i] == 0;
+    if (*fresh) {
+        m->keys[i] = key;
+        m->used++;
+    }
+    return &m->vals[i];
+}
+
+static void map_free(map *m) {
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- nodes ------------------------------------------------------------------------------------ */
+
+gp_status gp_store_node_add(gp_store *st, const char *name, const gp_source_cfg *src, int n,
+                            gp_err *err) {
+    sqlite3_stmt *node = NULL, *s = NULL;
+    if (store_exec(st, "SAVEPOINT node_add", err))
+        return err->code;
+    if (store_prepare(st, "INSERT INTO node(name) VALUES (?1)", &node, err) ||
+        store_prepare(st,
+                      "INSERT INTO node_source(node_id, kind, url, match, insecure, cacert, "
+                      "token_file) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                      &s, err))
+        goto fail;
+    sqlite3_bind_text(node, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(node);
+    if (rc == SQLITE_CONSTRAINT) {
+        gp_errorf(err, GP_E_INPUT, name, "a node named \"%s\" exists already", name);
+        goto fail;
+    }
+    if (rc != SQLITE_DONE) {
+        store_fail(st, err, "add a node");
+        goto fail;
+    }
+    sqlite3_int64 id = sqlite3_last_insert_rowid(st->db);
+    for (int i = 0; i < n; i++) {
+        sqlite3_reset(s);
+        sqlite3_bind_int64(s, 1, id);
+        sqlite3_bind_text(s, 2, kind_names[src[i].kind], -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, src[i].url, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 4, src[i].match, -1, SQLITE_STATIC);
+        sqlite3_bind_int(s, 5, src[i].insecure);
+        sqlite3_bind_text(s, 6, src[i].cacert, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 7, src[i].token_file, -1, SQLITE_STATIC);
+        rc = sqlite3_step(s);
+        if (rc != SQLITE_DONE) {
+            if (rc == SQLITE_CONSTRAINT)
+                gp_errorf(err, GP_E_INPUT, src[i].url, "the same source is given twice");
+            else
+                store_fail(st, err, "add a source");
+            goto fail;
+        }
+    }
+    sqlite3_finalize(node);
+    sqlite3_finalize(s);
+    return store_exec(st, "RELEASE node_add", err);
+fail:
+    sqlite3_finalize(node);
+    sqlite3_finalize(s);
+    sqlite3_exec(st->db, "ROLLBACK TO node_add; RELEASE node_add", NULL, NULL, NULL);
+    return err->code;
+}
+
+gp_status gp_store_node_id(gp_store *st, const char *name, long long *id, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT id FROM node WHERE name = ?1", &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    gp_status res = GP_OK;
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(s, 0);
+    else if (rc == SQLITE_DONE)
+        res = gp_errorf(err, GP_E_NOTFOUND, name, "no node named \"%s\"", name);
+    else
+        res = store_fail(st, err, "find a node");
+    sqlite3_finalize(s);
+    return res;
+}
+
+gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
+    static const char *const sql[] = {
+        "DELETE FROM sample WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
+        "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM rollup_5m WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
+        "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM rollup_1h WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
+        "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM node WHERE name = ?1"};
+    if (store_exec(st, "SAVEPOINT node_rm", err))
+        return err->code;
+    int changed = 0;
+    for (int i = 0; i < 4; i++) {
+        sqlite3_stmt *s;
+        if (store_prepare(st, sql[i], &s, err))
+            goto fail;
+        sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(s);
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE) {
+            store_fail(st, err, "remove a node");
+            goto fail;
+        }
+        changed = sqlite3_changes(st->db);
+    }
+    if (!changed) {
+        gp_errorf(err, GP_E_NOTFOUND, name, "no node named \"%s\"", name);
+        goto fail;
+    }
+    return store_exec(st, "RELEASE node_rm", err);
+fail:
+    sqlite3_exec(st->db, "ROLLBACK TO node_rm; RELEASE node_rm", NULL, NULL, NULL);
+    return err->code;
+}
+
+static void text_into(sqlite3_stmt *s, int c, char *dst, size_t cap) {
+    const unsigned char *t = sqlite3_column_text(s, c);
+    snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+gp_status gp_store_sources(gp_store *st, const char *name,
+                           int (*fn)(const gp_source_cfg *, void *), void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT s.id, n.id, n.name, s.kind, s.url, s.match, s.insecure, s.cacert, "
+                      "s.token_file FROM node_source s JOIN node n ON n.id = s.node_id "
+                      "WHERE ?1 IS NULL OR n.name = ?1 ORDER BY n.name, s.id",
+                      &s, err))
+        return err->code;
+    if (name)
+        sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 1);
+    int rc, rows = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_source_cfg c;
+        memset(&c, 0, sizeof c);
+        c.id = sqlite3_column_int64(s, 0);
+        c.node_id = sqlite3_column_int64(s, 1);
+        text_into(s, 2, c.node, sizeof c.node);
+        c.kind = kind_of((const char *)sqlite3_column_text(s, 3));
+        text_into(s, 4, c.url, sizeof c.url);
+        text_into(s, 5, c.match, sizeof c.match);
+        c.insecure = sqlite3_column_int(s, 6) != 0;
+        text_into(s, 7, c.cacert, sizeof c.cacert);
+        text_into(s, 8, c.token_file, sizeof c.token_file);
+        rows++;
+        if (fn(&c, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = GP_OK;
+    if (rc != SQLITE_DONE)
+        res = store_fail(st, err, "read sources");
+    else if (name && rows == 0)
+        res = gp_errorf(err, GP_E_NOTFOUND, name, "no node named \"%s\"", name);
+    sqlite3_finalize(s);
+    return res;
+}
+
+gp_status gp_store_nodes(gp_store *st, int (*fn)(const gp_node_info *, void *), void *arg,
+                         gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT n.name, (SELECT count(*) FROM node_source WHERE node_id = n.id), "
+                      "(SELECT count(*) FROM gpu WHERE node_id = n.id AND mig = ''), "
+                      "n.last_success_ms, n.last_error, n.last_error_ms, "
+                      "(SELECT group_concat(kind, ',') FROM node_source WHERE node_id = n.id) "
+                      "FROM node n ORDER BY n.name",
+                      &s, err))
+        return err->code;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_node_info n;
+        n.name = (const char *)sqlite3_column_text(s, 0);
+        n.sources = sqlite3_column_int(s, 1);
+        n.gpus = sqlite3_column_int(s, 2);
+        n.has_success = sqlite3_column_type(s, 3) != SQLITE_NULL;
+        n.last_success_ms = sqlite3_column_int64(s, 3);
+        n.last_error = (const char *)sqlite3_column_text(s, 4);
+        n.last_error_ms = sqlite3_column_int64(s, 5);
+        n.kinds = (const char *)sqlite3_column_text(s, 6);
+        if (fn(&n, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "list nodes");
+    sqlite3_finalize(s);
+    return res;
+}
+
+/* ---- samples ---------------------------------------------------------------------------------- */
+
+static const char SQL_GPU_UPSERT[] =
+    "INSERT INTO gpu(node_id, uuid, idx, mig, host, model, raw_model, first_seen_ms, "
+    "last_seen_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8) "
+    "ON CONFLICT(node_id, uuid, idx, mig, host) DO UPDATE SET "
+    "model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE model END, "
+    "raw_model = CASE WHEN excluded.raw_model <> '' THEN excluded.raw_model ELSE raw_model END, "
+    "first_seen_ms = min(first_seen_ms, excluded.first_seen_ms), "
+    "last_seen_ms = max(last_seen_ms, excluded.last_seen_ms) RETURNING id";
+static const char SQL_LABEL_UPSERT[] =
+    "INSERT INTO label_set(json) VALUES (?1) ON CONFLICT(json) DO UPDATE SET json = json "
+    "RETURNING id";
+static const char SQL_SERIES_UPSERT[] =
+    "INSERT INTO series(node_id, gpu_id, metric, labels_id) VALUES (?1, ?2, ?3, ?4) "
+    "ON CONFLICT DO UPDATE SET metric = metric RETURNING id";
+static const char SQL_SAMPLE_INSERT[] =
+    "INSERT OR IGNORE INTO sample(series_id, ts_ms, value) VALUES (?1, ?2, ?3)";
+static const char SQL_ROLLUP5[] =
+    "INSERT INTO rollup_5m(series_id, bucket_ms, n, sum, min, max) VALUES (?1, ?2, ?3, ?4, ?5, "
+    "?6) ON CONFLICT DO UPDATE SET n = n + excluded.n, sum = sum + excluded.sum, "
+    "min = min(min, excluded.min), max = max(max, excluded.max)";
+static const char SQL_ROLLUP1[] =
+    "INSERT INTO rollup_1h(series_id, bucket_ms, n, sum, min, max) VALUES (?1, ?2, ?3, ?4, ?5, "
+    "?6) ON CONFLICT DO UPDATE SET n = n + excluded.n, sum = sum + excluded.sum, "
+    "min = min(min, excluded.min), max = max(max, excluded.max)";
+
+typedef struct agg {
+    long long series;
+    int64_t bucket;
+    long long n;
+    double sum, min, max;
+} agg;
+
+typedef struct aggs {
+    map index;
+    agg *a;
+    size_t n, cap;
+} aggs;
+
+static void agg_add(aggs *g, long long series, int64_t bucket, double v) {
+    /* series ids stay far below 2^40 and buckets are multiples of 5 minutes. */
+    uint64_t key = ((uint64_t)series << 24) ^ (uint64_t)(bucket / 300000) ^ 1;
+    bool fresh;
+    long long *slot = map_slot(&g->index, key, &fresh);
+    if (!fresh) {
+        agg *x = &g->a[*slot];
+        if (x->series == series && x->bucket == bucket) {
+            x->n++;
+            x->sum += v;
+            if (v < x->min)
+                x->min = v;
+            if (v > x->max)
+                x->max = v;
+            return;
+        }
+    }
+    /* New (or a key collision, which only costs a second row merged by the upsert). */
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 256;
+        g->a = gp_xrealloc(g->a, g->cap * sizeof *g->a);
+    }
+    g->a[g->n] = (agg){series, bucket, 1, v, v, v};
+    *slot = (long long)g->n++;
+}
+
+static gp_status flush_aggs(gp_store *st, const char *sql, aggs *g, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, sql, &s, err))
+        return err->code;
+    gp_status res = GP_OK;
+    for (size_t i = 0; i < g->n && res == GP_OK; i++) {
+        sqlite3_reset(s);
+        sqlite3_bind_int64(s, 1, g->a[i].series);
+        sqlite3_bind_int64(s, 2, g->a[i].bucket);
+        sqlite3_bind_int64(s, 3, g->a[i].n);
+        sqlite3_bind_double(s, 4, g->a[i].sum);
+        sqlite3_bind_double(s, 5, g->a[i].min);
+        sqlite3_bind_double(s, 6, g->a[i].max);
+        if (sqlite3_step(s) != SQLITE_DONE)
+            res = store_fail(st, err, "write a rollup");
+    }
+    sqlite3_finalize(s);
+    return res;
+}
+
+static gp_status returning_id(gp_store *st, sqlite3_stmt *s, long long *id, const char *what,
+                              gp_err *err) {
+    if (sqlite3_step(s) != SQLITE_ROW)
+        return store_fail(st, err, what);
+    *id = sqlite3_column_int64(s, 0);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        ;
+    return GP_OK;
+}
+
+gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_samples *s,
+                                 int64_t now_ms, size_t *written, gp_err *err) {
+    *written = 0;
+    sqlite3_stmt *gpu = NULL, *lab = NULL, *ser = NULL, *ins = NULL;
+    long long *gpu_ids = gp_xcalloc(s->n_gpus + 1, sizeof *gpu_ids);
+    long long *label_ids = gp_xcalloc(s->n_labels + 1, sizeof *label_ids);
+    int64_t *seen = gp_xcalloc(s->n_gpus + 1, sizeof *seen);
+    map series = {0};
+    aggs a5 = {0}, a1 = {0};
+    if (store_exec(st, "SAVEPOINT samples", err)) {
+        free(gpu_ids);
+        free(label_ids);
+        free(seen);
+        return err->code;
+    }
+    if (store_prepare(st, SQL_GPU_UPSERT, &gpu, err) ||
+        store_prepare(st, SQL_LABEL_UPSERT, &lab, err) ||
+        store_prepare(st, SQL_SERIES_UPSERT, &ser, err) ||
+        store_prepare(st, SQL_SAMPLE_INSERT, &ins, err))
+        goto fail;
+    /* A GPU's first and last sight: the times of its samples. */
+    for (size_t i = 0; i < s->n; i++) {
+        const gp_sample *x = &s->s[i];
+        int64_t ts = x->ts_ms ? x->ts_ms : now_ms;
+        if (x->gpu >= 0 && ts > seen[x->gpu])
+            seen[x->gpu] = ts;
+    }
+    for (size_t g = 0; g < s->n_gpus; g++) {
+        const gp_gpu_ref *r = &s->gpus[g];
+        sqlite3_reset(gpu);
+        sqlite3_bind_int64(gpu, 1, node_id);
+        sqlite3_bind_text(gpu, 2, r->uuid, -1, SQLITE_STATIC);
+        sqlite3_bind_int(gpu, 3, r->index);
+        sqlite3_bind_text(gpu, 4, r->mig, -1, SQLITE_STATIC);
+        sqlite3_bind_text(gpu, 5, r->host, -1, SQLITE_STATIC);
+        sqlite3_bind_text(gpu, 6, r->model, -1, SQLITE_STATIC);
+        sqlite3_bind_text(gpu, 7, r->raw_model, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(gpu, 8, seen[g] ? seen[g] : now_ms);
+        if (returning_id(st, gpu, &gpu_ids[g], "record a GPU", err))
+            goto fail;
+    }
+    for (size_t l = 0; l < s->n_labels; l++) {
+        sqlite3_reset(lab);
+        sqlite3_bind_text(lab, 1, s->label_sets[l], -1, SQLITE_STATIC);
+        if (returning_id(st, lab, &label_ids[l], "record labels", err))
+            goto fail;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const gp_sample *x = &s->s[i];
+        long long gid = x->gpu >= 0 ? gpu_ids[x->gpu] : 0;
+        long long lid = x->labels >= 0 ? label_ids[x->labels] : 0;
+        uint64_t key = ((uint64_t)(x->gpu + 1) << 40) ^ ((uint64_t)(x->labels + 1) << 8) ^
+                       (uint64_t)x->metric ^ (1ull << 63);
+        bool fresh;
+        long long *sid = map_slot(&series, key, &fresh);
+        if (fresh) {
+            sqlite3_reset(ser);
+            sqlite3_bind_int64(ser, 1, node_id);
+            sqlite3_bind_int64(ser, 2, gid);
+            sqlite3_bind_int(ser, 3, (int)x->metric);
+            sqlite3_bind_int64(ser, 4, lid);
+            if (returning_id(st, ser, sid, "record a series", err))
+                goto fail;
+        }
+        int64_t ts = x->ts_ms ? x->ts_ms : now_ms;
+        sqlite3_reset(ins);
+        sqlite3_bind_int64(ins, 1, *sid);
+        sqlite3_bind_int64(ins, 2, ts);
+        sqlite3_bind_double(ins, 3, x->value);
+        if (sqlite3_step(ins) != SQLITE_DONE) {
+            store_fail(st, err, "write a sample");
+            goto fail;
+        }
+        if (sqlite3_changes(st->db) == 0)
+            continue; /* this series already has a sample at that time */
+        (*written)++;
+        int64_t b5 = ts - ((ts % 300000) + 300000) % 300000;
+        int64_t b1 = ts - ((ts % 3600000) + 3600000) % 3600000;
+        agg_add(&a5, *sid, b5, x->value);
+        agg_add(&a1, *sid, b1, x->value);
+    }
+    if (flush_aggs(st, SQL_ROLLUP5, &a5, err) || flush_aggs(st, SQL_ROLLUP1, &a1, err))
+        goto fail;
+    sqlite3_finalize(gpu);
+    sqlite3_finalize(lab);
+    sqlite3_finalize(ser);
+    sqlite3_finalize(ins);
+    free(gpu_ids);
+    free(label_ids);
+    free(seen);
+    map_free(&series);
+    map_free(&a5.index);
+    map_free(&a1.index);
+    free(a5.a);
+    free(a1.a);
+    return store_exec(st, "RELEASE samples", err);
+fail:
+    sqlite3_finalize(gpu);
+    sqlite3_finalize(lab);
+    sqlite3_finalize(ser);
+    sqlite3_finalize(ins);
+    free(gpu_ids);
+    free(label_ids);
+    free(seen);
+    map_free(&series);
+    map_free(&a5.index);
+    map_free(&a1.index);
+    free(a5.a);
+    free(a1.a);
+    sqlite3_exec(st->db, "ROLLBACK TO samples; RELEASE samples", NULL, NULL, NULL);
+    *written = 0;
+    return err->code;
+}
+
+gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms,
+                               const char *error, gp_err *err) {
+    sqlite3_stmt *s;
+    const char *sql =
+        error ? "UPDATE node SET last_error = ?2, last_error_ms = ?3 WHERE id = ?1"
+              : "UPDATE node SET last_success_ms = ?3, last_error = NULL, gpu_count = (SELECT "
+                "count(*) FROM gpu WHERE node_id = ?1 AND mig = '' AND last_seen_ms >= ?3 - "
+                "600000) WHERE id = ?1";
+    if (store_prepare(st, sql, &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, node_id);
+    if (error)
+        sqlite3_bind_text(s, 2, error, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 3, now_ms);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "record a node's status");
+}
+
+gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms,
+                                int ok, int failed, size_t samples, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "INSERT INTO collect_cycle(started_ms, finished_ms, nodes_ok, "
+                      "nodes_failed, samples) VALUES (?1, ?2, ?3, ?4, ?5)",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, started_ms);
+    sqlite3_bind_int64(s, 2, finished_ms);
+    sqlite3_bind_int(s, 3, ok);
+    sqlite3_bind_int(s, 4, failed);
+    sqlite3_bind_int64(s, 5, (sqlite3_int64)samples);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "record a cycle");
+}
+
+gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
+                             int64_t rollup_keep_ms, gp_err *err) {
+    static const char *const sql[] = {"DELETE FROM sample WHERE ts_ms < ?1",
+                                      "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
+                                      "DELETE FROM rollup_1h WHERE bucket_ms < ?2"};
+    for (int i = 0; i < 3; i++) {
+        sqlite3_stmt *s;
+        if (store_prepare(st, sql[i], &s, err))
+            return err->code;
+        sqlite3_bind_int64(s, 1, now_ms - raw_keep_ms);
+        sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
+        int rc = sqlite3_step(s);
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE)
+            return store_fail(st, err, "apply retention");
+    }
+    return GP_OK;
+}
+
+/* ---- the fleet --------------------------------------------------------------------------------- */
+
+static const char SQL_FLEET[] =
+    "SELECT n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.last_seen_ms, n.last_success_ms, "
+    "n.last_error, n.last_error_ms, s.metric, "
+    "(SELECT value FROM sample x WHERE x.series_id = s.id AND x.ts_ms >= ?1 "
+    " ORDER BY x.ts_ms DESC LIMIT 1) "
+    "FROM gpu g JOIN node n ON n.id = g.node_id "
+    "LEFT JOIN series s ON s.gpu_id = g.id AND s.labels_id = (SELECT min(labels_id) FROM series "
+    "  WHERE gpu_id = g.id AND metric = s.metric) "
+    "ORDER BY n.name, g.host, g.idx, g.mig, g.id, s.metric";
+
+gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
+                         int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_FLEET, &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, now_ms - window_ms);
+    gp_fleet_gpu cur;
+    char node[128] = "", host[128] = "", uuid[96] = "", model[64] = "", mig[32] = "",
+         node_error[256] = "";
+    bool have = false, stop = false;
+    int rc;
+    char key[512] = "";
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        char k[512];
+        snprintf(k, sizeof k, "%s|%s|%s|%s|%d", sqlite3_column_text(s, 0),
+                 sqlite3_column_text(s, 1), sqlite3_column_text(s, 2), sqlite3_column_text(s, 4),
+                 sqlite3_column_int(s, 5));
+        if (!have || strcmp(k, key) != 0) {
+            if (have && fn(&cur, arg)) {
+                stop = true;
+                break;
+            }
+            memset(&cur, 0, sizeof cur);
+            snprintf(key, sizeof key, "%s", k);
+            text_into(s, 0, node, sizeof node);
+            text_into(s, 1, host, sizeof host);
+            text_into(s, 2, uuid, sizeof uuid);
+            text_into(s, 3, model, sizeof model);
+            text_into(s, 4, mig, sizeof mig);
+            text_into(s, 8, node_error, sizeof node_error);
+            cur.node = node, cur.host = host, cur.uuid = uuid, cur.model = model, cur.mig = mig;
+            cur.index = sqlite3_column_int(s, 5);
+            cur.last_seen_ms = sqlite3_column_int64(s, 6);
+            int64_t ok_ms = sqlite3_column_int64(s, 7);
+            bool has_ok = sqlite3_column_type(s, 7) != SQLITE_NULL;
+            bool has_err = sqlite3_column_type(s, 8) != SQLITE_NULL;
+            cur.node_down = has_err;
+            cur.node_error = has_err ? node_error : NULL;
+            cur.missing = has_ok && cur.last_seen_ms < ok_ms - 60000;
+            have = true;
+        }
+        if (sqlite3_column_type(s, 10) != SQLITE_NULL && sqlite3_column_type(s, 11) != SQLITE_NULL) {
+            int m = sqlite3_column_int(s, 10);
+            if (m >= 0 && m < GP_M_COUNT) {
+                cur.has[m] = true;
+                cur.value[m] = sqlite3_column_double(s, 11);
+            }
+        }
+    }
+    if (!stop && have)
+        fn(&cur, arg);
+    gp_status res = stop || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the fleet");
+    sqlite3_finalize(s);
+    return res;
+}
+
+gp_status gp_store_node_power(gp_store *st, int64_t now_ms, int64_t window_ms,
+                              int (*fn)(const char *node, double watts, int64_t ts_ms, void *),
+                              void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT n.name, x.value, x.ts_ms FROM series s JOIN node n ON "
+                      "n.id = s.node_id JOIN sample x ON x.series_id = s.id WHERE s.gpu_id = 0 "
+                      "AND s.metric = ?2 AND x.ts_ms = (SELECT max(ts_ms) FROM sample WHERE "
+                      "series_id = s.id AND ts_ms >= ?1) ORDER BY n.name",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, now_ms - window_ms);
+    sqlite3_bind_int(s, 2, GP_M_NODE_POWER_W);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(s, 0), sqlite3_column_double(s, 1),
+               sqlite3_column_int64(s, 2), arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read node power");
+    sqlite3_finalize(s);
+    return res;
+}
+
+gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    static const char *const q[] = {
+        "SELECT count(*) FROM node",      "SELECT count(*) FROM gpu WHERE mig = ''",
+        "SELECT count(*) FROM series",    "SELECT count(*) FROM sample",
+        "SELECT count(*) FROM rollup_5m", "SELECT count(*) FROM rollup_1h",
+        "SELECT count(*) FROM collect_cycle", "SELECT count(*) FROM price",
+        "SELECT count(*) FROM offer",     "SELECT count(*) FROM scenario",
+        "SELECT coalesce(min(ts_ms), 0) FROM sample", "SELECT coalesce(max(ts_ms), 0) FROM sample",
+        "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"};
+    long long *dst[] = {&out->nodes,  &out->gpus,       &out->series,     &out->samples,
+                        &out->rollups_5m, &out->rollups_1h, &out->cycles, &out->prices,
+                        &out->offers, &out->scenarios, &out->oldest_sample_ms,
+                        &out->newest_sample_ms, &out->file_bytes};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        sqlite3_stmt *s;
+        if (store_prepare(st, q[i], &s, err))
+            return err->code;
+        int rc = sqlite3_step(s);
+        if (rc == SQLITE_ROW)
+            *dst[i] = sqlite3_column_int64(s, 0);
+        sqlite3_finalize(s);
+        if (rc != SQLITE_ROW)
+            return store_fail(st, err, "read statistics");
+    }
+    return GP_OK;
+}

@@ -1,0 +1,148 @@
+/* Telemetry in the store: samples and their rollups, repeats, retention, nodes, the fleet. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "gpuplan/store_telemetry.h"
+#include "testutil.h"
+
+static char path[] = "/tmp/gpuplan-telemetry-XXXXXX";
+static gp_store *st;
+static long long node;
+
+static int setup(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_err err;
+    gp_source_cfg src = {0};
+    src.kind = GP_SRC_DCGM;
+    snprintf(src.url, sizeof src.url, "http://127.0.0.1:1/metrics");
+    if (gp_store_open(path, &st, &err) || gp_store_node_add(st, "n1", &src, 1, &err) ||
+        gp_store_node_id(st, "n1", &node, &err))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    gp_store_close(st);
+    char p[80];
+    unlink(path);
+    snprintf(p, sizeof p, "%s-wal", path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", path);
+    unlink(p);
+    return 0;
+}
+
+static long long scalar(const char *sql) {
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_stmt *s;
+    sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+    long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+static double scalar_d(const char *sql) {
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_stmt *s;
+    sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+    double v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_double(s, 0) : -1;
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+/* 2026-01-01T00:00:00Z */
+#define T0 1767225600000LL
+
+static void test_samples_and_rollups(void **state) {
+    (void)state;
+    gp_samples s;
+    gp_samples_init(&s, 100000);
+    gp_err err;
+    int g = gp_samples_gpu(&s, "GPU-a", 0, "", "NVIDIA H100 80GB HBM3", "h");
+    /* Every 15 s for an hour: utilization i % 100. */
+    for (int i = 0; i < 240; i++)
+        assert_int_equal(gp_samples_add(&s, g, GP_M_GPU_UTIL, i % 100, T0 + i * 15000LL, -1, &err),
+                         GP_OK);
+    size_t written;
+    assert_int_equal(gp_store_samples_write(st, node, &s, T0, &written, &err), GP_OK);
+    assert_int_equal(written, 240);
+    assert_int_equal(scalar("SELECT count(*) FROM sample"), 240);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 12);
+    assert_int_equal(scalar("SELECT n FROM rollup_5m ORDER BY bucket_ms LIMIT 1"), 20);
+    assert_close(scalar_d("SELECT sum FROM rollup_5m ORDER BY bucket_ms LIMIT 1"), 190, REL);
+    assert_close(scalar_d("SELECT max FROM rollup_5m ORDER BY bucket_ms LIMIT 1 OFFSET 4"), 99, REL);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h"), 1);
+    assert_int_equal(scalar("SELECT n FROM rollup_1h"), 240);
+    /* i % 100 over 240 samples: 0..99 twice, then 0..39. */
+    assert_close(scalar_d("SELECT sum FROM rollup_1h"), 2 * 4950 + 780, REL);
+    /* The same batch again: nothing new, rollups unchanged. */
+    assert_int_equal(gp_store_samples_write(st, node, &s, T0, &written, &err), GP_OK);
+    assert_int_equal(written, 0);
+    assert_int_equal(scalar("SELECT n FROM rollup_1h"), 240);
+    gp_samples_done(&s);
+    assert_int_equal(scalar("SELECT count(*) FROM gpu WHERE uuid = 'GPU-a' AND model = 'H100'"), 1);
+}
+
+typedef struct seen {
+    int n;
+    bool missing;
+    double util;
+} seen;
+
+static int on_gpu(const gp_fleet_gpu *g, void *arg) {
+    seen *s = arg;
+    s->n++;
+    s->missing = g->missing;
+    s->util = g->value[GP_M_GPU_UTIL];
+    return 0;
+}
+
+static void test_fleet_and_status(void **state) {
+    (void)state;
+    gp_err err;
+    assert_int_equal(gp_store_node_status(st, node, T0 + 3600000, NULL, &err), GP_OK);
+    seen s = {0, false, 0};
+    assert_int_equal(gp_store_fleet(st, T0 + 3600000, 7200000, on_gpu, &s, &err), GP_OK);
+    assert_int_equal(s.n, 1);
+    assert_close(s.util, 39, REL); /* the newest sample: i = 239 -> 39 */
+    assert_false(s.missing);
+    /* A cycle an hour later without this GPU: it is missing. */
+    assert_int_equal(gp_store_node_status(st, node, T0 + 2 * 3600000, NULL, &err), GP_OK);
+    s = (seen){0, false, 0};
+    assert_int_equal(gp_store_fleet(st, T0 + 2 * 3600000, 7200000, on_gpu, &s, &err), GP_OK);
+    assert_true(s.missing);
+}
+
+static void test_retention_and_rm(void **state) {
+    (void)state;
+    gp_err err;
+    /* 48 h later the raw samples go; the rollups stay for the year. */
+    assert_int_equal(gp_store_retention(st, T0 + 50 * 3600000LL, 48 * 3600000LL,
+                                        365LL * 24 * 3600000, &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM sample"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 12);
+    assert_int_equal(gp_store_node_rm(st, "n1", &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM gpu"), 0);
+    assert_int_equal(gp_store_node_rm(st, "n1", &err), GP_E_NOTFOUND);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_samples_and_rollups),
+        cmocka_unit_test(test_fleet_and_status),
+        cmocka_unit_test(test_retention_and_rm),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
