@@ -58,7 +58,8 @@ CREATE TABLE sample (
     value     REAL NOT NULL,
     PRIMARY KEY (series_id, ts_ms)
 ) WITHOUT ROWID;
-CREATE INDEX sample_time ON sample(ts_ms);
+-- No index on ts_ms alone: retention walks the primary key series by series, and a second
+-- B-tree would double the cost of every sample written.
 
 CREATE TABLE rollup_5m (
     series_id INTEGER NOT NULL,

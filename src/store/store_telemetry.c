@@ -503,7 +503,8 @@ gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finish
 
 gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                              int64_t rollup_keep_ms, gp_err *err) {
-    static const char *const sql[] = {"DELETE FROM sample WHERE ts_ms < ?1",
+    static const char *const sql[] = {"DELETE FROM sample WHERE series_id IN (SELECT id FROM "
+                                      "series) AND ts_ms < ?1",
                                       "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
                                       "DELETE FROM rollup_1h WHERE bucket_ms < ?2"};
     for (int i = 0; i < 3; i++) {
