@@ -79,5 +79,8 @@ int cmd_import(cli *c, int argc, char **argv);
 int cmd_collect(cli *c, int argc, char **argv);
 int cmd_fleet(cli *c, int argc, char **argv);
 int cmd_db(cli *c, int argc, char **argv);
+int cmd_capacity(cli *c, int argc, char **argv);
+int cmd_plan(cli *c, int argc, char **argv);
+int cmd_scenario_measure(cli *c, int argc, char **argv);
 
 #endif

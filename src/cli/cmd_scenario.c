@@ -20,7 +20,9 @@ static void help(FILE *f) {
                "                                          the JSON, as saved\n"
                "       gpuplan scenario rm NAME           remove it and all its versions\n"
                "       gpuplan scenario draft --gpus N --gpu MODEL [...]\n"
-               "                                          a scenario from the catalog (draft --help)\n");
+               "                                          a scenario from the catalog (draft --help)\n"
+               "       gpuplan scenario measure NAME --since 30d [--node NAME]...\n"
+               "                                          demand and power from telemetry\n");
 }
 
 static int save(cli *c, const char *path) {
@@ -110,6 +112,8 @@ int cmd_scenario(cli *c, int argc, char **argv) {
     }
     if (strcmp(sub, "draft") == 0)
         return cmd_scenario_draft(c, argc - 1, argv + 1);
+    if (strcmp(sub, "measure") == 0)
+        return cmd_scenario_measure(c, argc - 1, argv + 1);
     int version = 0, opt;
     const char *output = NULL;
     optind = 1;

@@ -18,6 +18,8 @@ static const cli_command commands[] = {
     {"collect", "pull telemetry from every node, once or on an interval", cmd_collect},
     {"fleet", "nodes and GPUs now, with alerts", cmd_fleet},
     {"db", "database statistics", cmd_db},
+    {"capacity", "utilization, power and cost from stored telemetry", cmd_capacity},
+    {"plan", "own k GPUs, rent the rest: the mixed-fleet optimum", cmd_plan},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/store_capacity.h"
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
 #include "store_int.h"
@@ -359,6 +360,7 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
     int64_t *seen = gp_xcalloc(s->n_gpus + 1, sizeof *seen);
     map series = {0};
     aggs a5 = {0}, a1 = {0};
+    int64_t t_min = INT64_MAX, t_max = INT64_MIN;
     if (store_exec(st, "SAVEPOINT samples", err)) {
         free(gpu_ids);
         free(label_ids);
@@ -426,12 +428,19 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
         if (sqlite3_changes(st->db) == 0)
             continue; /* this series already has a sample at that time */
         (*written)++;
+        if (ts < t_min)
+            t_min = ts;
+        if (ts > t_max)
+            t_max = ts;
         int64_t b5 = ts - ((ts % 300000) + 300000) % 300000;
         int64_t b1 = ts - ((ts % 3600000) + 3600000) % 3600000;
         agg_add(&a5, *sid, b5, x->value);
         agg_add(&a1, *sid, b1, x->value);
     }
     if (flush_aggs(st, SQL_ROLLUP5, &a5, err) || flush_aggs(st, SQL_ROLLUP1, &a1, err))
+        goto fail;
+    /* The capacity rollups of the hours this batch touched. */
+    if (*written && gp_store_capacity_refresh(st, node_id, t_min, t_max + 1, err))
         goto fail;
     sqlite3_finalize(gpu);
     sqlite3_finalize(lab);

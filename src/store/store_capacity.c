@@ -1,0 +1,335 @@
+/* Capacity rollups and reads. The 5 % busy split of util_hour and the bins are described in
+ * db/004_capacity.sql; every query here reads hours or 5-minute fleet rows, never per-GPU
+ * 5-minute rows, so a month of a thousand GPUs answers in well under a second. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/store_capacity.h"
+#include "gpuplan/telemetry.h"
+#include "gpuplan/xmem.h"
+#include "store_int.h"
+
+/* util_hour: per utilization series and hour; each bucket's mean power is the GPU's power in
+ * that same bucket, from its power series. */
+static const char SQL_UTIL_HOUR[] =
+    "INSERT OR REPLACE INTO util_hour(series_id, hour_ms, buckets, util_sum, power_n, "
+    "power_sum, busy_power_n, busy_power_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
+    "SELECT series_id, hour_ms, count(*), sum(m), count(p), coalesce(sum(p), 0), "
+    "sum(p IS NOT NULL AND m >= 5), coalesce(sum(CASE WHEN m >= 5 THEN p END), 0), sum(b = 0), sum(b = 1), sum(b = 2), sum(b = 3), sum(b = 4), sum(b = 5), sum(b = 6), sum(b = 7), sum(b = 8), sum(b = 9), sum(b = 10), sum(b = 11), sum(b = 12), sum(b = 13), sum(b = 14), sum(b = 15), sum(b = 16), sum(b = 17), sum(b = 18), sum(b = 19), sum(b = 20) "
+    "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % 3600000 AS hour_ms, r.sum / r.n AS m, "
+    "  min(20, max(0, CAST(r.sum / r.n / 5 AS INTEGER))) AS b, "
+    "  (SELECT sum(pr.sum) / sum(pr.n) FROM series ps JOIN rollup_5m pr ON pr.series_id = ps.id "
+    "   AND pr.bucket_ms = r.bucket_ms WHERE ps.gpu_id = s.gpu_id AND ps.metric = ?3) AS p "
+    "  FROM rollup_5m r JOIN series s ON s.id = r.series_id "
+    "  WHERE s.metric = ?4 AND s.gpu_id <> 0 AND s.node_id = ?5 AND r.bucket_ms >= ?1 "
+    "  AND r.bucket_ms < ?2) "
+    "GROUP BY series_id, hour_ms";
+
+/* fleet_5m: per node, model and bucket; a GPU with several label sets in one bucket counts
+ * once, at its mean. */
+static const char SQL_FLEET_5M[] =
+    "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
+    "SELECT node_id, model, bucket_ms, count(*), sum(m), sum(b = 0), sum(b = 1), sum(b = 2), sum(b = 3), sum(b = 4), sum(b = 5), sum(b = 6), sum(b = 7), sum(b = 8), sum(b = 9), sum(b = 10), sum(b = 11), sum(b = 12), sum(b = 13), sum(b = 14), sum(b = 15), sum(b = 16), sum(b = 17), sum(b = 18), sum(b = 19), sum(b = 20) FROM ("
+    "  SELECT s.node_id, g.model, r.bucket_ms, s.gpu_id, sum(r.sum) / sum(r.n) AS m, "
+    "  min(20, max(0, CAST(sum(r.sum) / sum(r.n) / 5 AS INTEGER))) AS b "
+    "  FROM rollup_5m r JOIN series s ON s.id = r.series_id JOIN gpu g ON g.id = s.gpu_id "
+    "  WHERE s.metric = ?3 AND s.node_id = ?4 AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
+    "  GROUP BY s.gpu_id, r.bucket_ms) "
+    "GROUP BY node_id, model, bucket_ms";
+
+gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms,
+                                    int64_t to_ms, gp_err *err) {
+    int64_t from = from_ms - ((from_ms % 3600000) + 3600000) % 3600000;
+    int64_t to = to_ms + (3600000 - ((to_ms % 3600000) + 3600000) % 3600000) % 3600000;
+    if (to <= from)
+        to = from + 3600000;
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_UTIL_HOUR, &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, from);
+    sqlite3_bind_int64(s, 2, to);
+    sqlite3_bind_int(s, 3, GP_M_POWER_W);
+    sqlite3_bind_int(s, 4, GP_M_GPU_UTIL);
+    sqlite3_bind_int64(s, 5, node_id);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "roll up utilization by hour");
+    if (store_prepare(st, SQL_FLEET_5M, &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, from);
+    sqlite3_bind_int64(s, 2, to);
+    sqlite3_bind_int(s, 3, GP_M_GPU_UTIL);
+    sqlite3_bind_int64(s, 4, node_id);
+    rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "roll up the fleet by 5 minutes");
+}
+
+#define SELECTION                                                                                \
+    " AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3)))"                            \
+    " AND (?4 IS NULL OR g.model = ?4 OR g.model LIKE ?4 || '-%')"
+
+static void bind_selection(sqlite3_stmt *s, const gp_cap_select *sel) {
+    sqlite3_bind_int64(s, 1, sel->from_ms);
+    sqlite3_bind_int64(s, 2, sel->to_ms);
+    if (sel->nodes_json)
+        sqlite3_bind_text(s, 3, sel->nodes_json, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 3);
+    if (sel->gpu)
+        sqlite3_bind_text(s, 4, sel->gpu, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 4);
+}
+
+static int by_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double p95(double *v, size_t n) {
+    qsort(v, n, sizeof *v, by_double);
+    return gp_sorted_quantile(v, n, 0.95);
+}
+
+/* Per GPU: memory (hourly peaks of used, the largest total) and the power limit. */
+typedef struct gpu_mem {
+    long long gpu_id;
+    double *used;
+    size_t n, cap;
+    double total, limit;
+    bool has_total, has_limit;
+} gpu_mem;
+
+static const char SQL_MEM[] =
+    "SELECT s.gpu_id, s.metric, r.max FROM rollup_1h r JOIN series s ON s.id = r.series_id "
+    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
+    "WHERE s.metric IN (?5, ?6, ?7) AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2" SELECTION
+    " ORDER BY s.gpu_id";
+
+static const char SQL_GPUS[] =
+    "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx, u.buckets, u.util_sum, "
+    "u.power_n, u.power_sum, u.busy_power_n, u.busy_power_sum, u.h00, u.h01, u.h02, u.h03, u.h04, u.h05, u.h06, u.h07, u.h08, u.h09, u.h10, u.h11, u.h12, u.h13, u.h14, u.h15, u.h16, u.h17, u.h18, u.h19, u.h20 "
+    "FROM util_hour u JOIN series s ON s.id = u.series_id JOIN gpu g ON g.id = s.gpu_id "
+    "JOIN node n ON n.id = s.node_id WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION
+    " ORDER BY n.name, g.host, g.idx, g.mig, g.id";
+
+gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
+                                 int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    gpu_mem *mem = NULL;
+    size_t n_mem = 0, cap_mem = 0;
+    if (store_prepare(st, SQL_MEM, &s, err))
+        return err->code;
+    bind_selection(s, sel);
+    sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
+    sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
+    sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(s, 0);
+        if (!n_mem || mem[n_mem - 1].gpu_id != id) {
+            if (n_mem == cap_mem) {
+                cap_mem = cap_mem ? 2 * cap_mem : 64;
+                mem = gp_xrealloc(mem, cap_mem * sizeof *mem);
+            }
+            memset(&mem[n_mem], 0, sizeof mem[n_mem]);
+            mem[n_mem++].gpu_id = id;
+        }
+        gpu_mem *m = &mem[n_mem - 1];
+        int metric = sqlite3_column_int(s, 1);
+        double v = sqlite3_column_double(s, 2);
+        if (metric == GP_M_MEM_USED_MIB) {
+            if (m->n == m->cap) {
+                m->cap = m->cap ? 2 * m->cap : 64;
+                m->used = gp_xrealloc(m->used, m->cap * sizeof *m->used);
+            }
+            m->used[m->n++] = v;
+        } else if (metric == GP_M_MEM_TOTAL_MIB) {
+            if (!m->has_total || v > m->total)
+                m->total = v;
+            m->has_total = true;
+        } else {
+            if (!m->has_limit || v > m->limit)
+                m->limit = v;
+            m->has_limit = true;
+        }
+    }
+    sqlite3_finalize(s);
+    gp_status res = GP_OK;
+    if (rc != SQLITE_DONE) {
+        res = store_fail(st, err, "read memory by hour");
+        goto done;
+    }
+    if (store_prepare(st, SQL_GPUS, &s, err)) {
+        res = err->code;
+        goto done;
+    }
+    bind_selection(s, sel);
+    gp_cap_gpu g;
+    double *hourly = NULL;
+    size_t nh = 0, caph = 0;
+    bool have = false, stopped = false;
+    char node[128] = "", host[128] = "", uuid[96] = "", model[64] = "", mig[32] = "";
+    while (!stopped && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(s, 0);
+        if (!have || id != g.id) {
+            if (have) {
+                g.has_power_p95 = nh > 0;
+                g.power_p95_w = nh ? p95(hourly, nh) : 0;
+                if (fn(&g, arg)) {
+                    stopped = true;
+                    break;
+                }
+            }
+            memset(&g, 0, sizeof g);
+            nh = 0;
+            g.id = id;
+            snprintf(node, sizeof node, "%s", sqlite3_column_text(s, 1));
+            snprintf(host, sizeof host, "%s", sqlite3_column_text(s, 2));
+            snprintf(uuid, sizeof uuid, "%s", sqlite3_column_text(s, 3));
+            snprintf(model, sizeof model, "%s", sqlite3_column_text(s, 4));
+            snprintf(mig, sizeof mig, "%s", sqlite3_column_text(s, 5));
+            g.node = node, g.host = host, g.uuid = uuid, g.model = model, g.mig = mig;
+            g.index = sqlite3_column_int(s, 6);
+            for (size_t k = 0; k < n_mem; k++) {
+                if (mem[k].gpu_id != id)
+                    continue;
+                if (mem[k].n) {
+                    g.has_mem = true;
+                    g.mem_used_p95_mib = p95(mem[k].used, mem[k].n);
+                    g.mem_total_mib = mem[k].total;
+                }
+                g.has_limit = mem[k].has_limit;
+                g.power_limit_w = mem[k].limit;
+            }
+            have = true;
+        }
+        g.buckets += sqlite3_column_int64(s, 7);
+        g.util_sum += sqlite3_column_double(s, 8);
+        long long pn = sqlite3_column_int64(s, 9);
+        double ps = sqlite3_column_double(s, 10);
+        g.power_n += pn;
+        g.power_sum += ps;
+        g.busy_power_n += sqlite3_column_int64(s, 11);
+        g.busy_power_sum += sqlite3_column_double(s, 12);
+        for (int k = 0; k < GP_UTIL_BINS; k++)
+            g.hist[k] += sqlite3_column_int64(s, 13 + k);
+        if (pn > 0) {
+            if (nh == caph) {
+                caph = caph ? 2 * caph : 256;
+                hourly = gp_xrealloc(hourly, caph * sizeof *hourly);
+            }
+            hourly[nh++] = ps / (double)pn;
+        }
+    }
+    if (!stopped && rc == SQLITE_DONE && have) {
+        g.has_power_p95 = nh > 0;
+        g.power_p95_w = nh ? p95(hourly, nh) : 0;
+        fn(&g, arg);
+    }
+    if (!stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read utilization by hour");
+    sqlite3_finalize(s);
+    free(hourly);
+done:
+    for (size_t k = 0; k < n_mem; k++)
+        free(mem[k].used);
+    free(mem);
+    return res;
+}
+
+static const char SQL_BUCKETS[] =
+    "SELECT f.bucket_ms, sum(f.gpus), sum(f.util_sum), sum(f.h00), sum(f.h01), sum(f.h02), sum(f.h03), sum(f.h04), sum(f.h05), sum(f.h06), sum(f.h07), sum(f.h08), sum(f.h09), sum(f.h10), sum(f.h11), sum(f.h12), sum(f.h13), sum(f.h14), sum(f.h15), sum(f.h16), sum(f.h17), sum(f.h18), sum(f.h19), sum(f.h20) "
+    "FROM fleet_5m f JOIN node n ON n.id = f.node_id "
+    "JOIN (SELECT ?4 AS want) g ON (g.want IS NULL OR f.model = g.want OR f.model LIKE g.want || '-%') "
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
+    "GROUP BY f.bucket_ms ORDER BY f.bucket_ms";
+
+gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel,
+                                    int (*fn)(const gp_cap_bucket *, void *), void *arg,
+                                    gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_BUCKETS, &s, err))
+        return err->code;
+    bind_selection(s, sel);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_cap_bucket b;
+        b.bucket_ms = sqlite3_column_int64(s, 0);
+        b.gpus = sqlite3_column_int64(s, 1);
+        b.util_sum = sqlite3_column_double(s, 2);
+        for (int k = 0; k < GP_UTIL_BINS; k++)
+            b.hist[k] = sqlite3_column_int64(s, 3 + k);
+        if (fn(&b, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the fleet by 5 minutes");
+    sqlite3_finalize(s);
+    return res;
+}
+
+static const char SQL_NODE_POWER[] =
+    "SELECT n.name, sum(r.sum) / sum(r.n) FROM rollup_1h r JOIN series s ON s.id = r.series_id "
+    "JOIN node n ON n.id = s.node_id WHERE s.gpu_id = 0 AND s.metric = ?5 "
+    "AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
+    "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) AND (?4 IS NULL OR 1) "
+    "GROUP BY n.name ORDER BY n.name";
+
+gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
+                                       int (*fn)(const char *node, double mean_w, void *),
+                                       void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_NODE_POWER, &s, err))
+        return err->code;
+    bind_selection(s, sel);
+    sqlite3_bind_int(s, 5, GP_M_NODE_POWER_W);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(s, 0), sqlite3_column_double(s, 1), arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read node power");
+    sqlite3_finalize(s);
+    return res;
+}
+
+static const char SQL_BY_LABEL[] =
+    "SELECT json_extract(l.json, ?5) AS v, sum(u.buckets), sum(u.util_sum), sum(u.power_sum) "
+    "FROM util_hour u JOIN series s ON s.id = u.series_id JOIN gpu g ON g.id = s.gpu_id "
+    "JOIN node n ON n.id = s.node_id LEFT JOIN label_set l ON l.id = s.labels_id "
+    "WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION " GROUP BY v ORDER BY sum(u.util_sum) DESC";
+
+gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, const char *label,
+                                     int (*fn)(const gp_cap_label *, void *), void *arg,
+                                     gp_err *err) {
+    for (const char *p = label; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return gp_errorf(err, GP_E_INPUT, label, "a label name is letters, digits and _");
+    char path[160];
+    snprintf(path, sizeof path, "$.\"%s\"", label);
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_BY_LABEL, &s, err))
+        return err->code;
+    bind_selection(s, sel);
+    sqlite3_bind_text(s, 5, path, -1, SQLITE_TRANSIENT);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_cap_label l = {(const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1),
+                          sqlite3_column_double(s, 2), sqlite3_column_double(s, 3)};
+        if (fn(&l, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "attribute by label");
+    sqlite3_finalize(s);
+    return res;
+}
