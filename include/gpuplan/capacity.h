@@ -36,7 +36,7 @@ typedef struct gp_cap_bucket {
     int64_t bucket_ms;
     long long gpus;     /* GPUs of the selection that reported in this bucket */
     double util_sum;    /* their utilization summed, % (busy GPU equivalents x 100) */
-    long long hist[GP_UTIL_BINS];
+    long long busy;     /* of them, busy at the threshold asked for */
 } gp_cap_bucket;
 
 /* Figures of one GPU (or a sum of GPUs) at a busy threshold. */

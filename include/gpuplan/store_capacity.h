@@ -24,8 +24,9 @@ typedef struct gp_cap_select {
 gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
                                  int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err);
 
-/* The selection's 5-minute buckets in time order (only buckets with some data). */
-gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel,
+/* The selection's 5-minute buckets in time order (only buckets with some data), with the GPUs
+ * busy at threshold_pct (a multiple of 5). */
+gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int threshold_pct,
                                     int (*fn)(const gp_cap_bucket *, void *), void *arg,
                                     gp_err *err);
 

@@ -124,10 +124,11 @@ static void gathered_done(gathered *x) {
     free(x->b);
 }
 
-static gp_status gather(gp_store *st, const gp_cap_select *sel, gathered *x, gp_err *err) {
+static gp_status gather(gp_store *st, const gp_cap_select *sel, int threshold, gathered *x,
+                        gp_err *err) {
     memset(x, 0, sizeof *x);
     if (gp_store_capacity_gpus(st, sel, take_gpu, x, err) ||
-        gp_store_capacity_buckets(st, sel, take_bucket, x, err))
+        gp_store_capacity_buckets(st, sel, threshold, take_bucket, x, err))
         return err->code;
     return GP_OK;
 }
@@ -387,7 +388,7 @@ int cmd_capacity(cli *c, int argc, char **argv) {
     gp_cap_select sel;
     selection(&o, &sel, now);
     gathered x;
-    if (gather(st, &sel, &x, &err)) {
+    if (gather(st, &sel, o.threshold, &x, &err)) {
         gathered_done(&x);
         return cli_fail(&err);
     }
@@ -740,7 +741,7 @@ int cmd_scenario_measure(cli *c, int argc, char **argv) {
     gp_cap_select sel;
     selection(&o, &sel, now);
     gathered x;
-    if (gather(st, &sel, &x, &err)) {
+    if (gather(st, &sel, o.threshold, &x, &err)) {
         cJSON_Delete(doc);
         gathered_done(&x);
         return cli_fail(&err);
@@ -898,7 +899,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
     gp_cap_select sel;
     selection(&o, &sel, now);
     gathered x;
-    if (gather(st, &sel, &x, &err)) {
+    if (gather(st, &sel, o.threshold, &x, &err)) {
         cli_scenario_done(&sc);
         gathered_done(&x);
         return cli_fail(&err);
@@ -909,7 +910,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
     size_t nt = 0, gaps = 0;
     for (size_t i = 0; i < x.nb; i++) {
         if (x.b[i].gpus >= units && units > 0)
-            b[nt++] = (double)gp_hist_at_least(x.b[i].hist, o.threshold);
+            b[nt++] = (double)x.b[i].busy;
         else
             gaps++;
     }
@@ -980,7 +981,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
                     xs[nd] = (double)d;
                     ys[nd++] = 0;
                 }
-                ys[nd - 1] += (double)gp_hist_at_least(x.b[i].hist, o.threshold) * 5.0 / 60.0;
+                ys[nd - 1] += (double)x.b[i].busy * 5.0 / 60.0;
             }
             double a, slope;
             gp_linear_fit(xs, ys, nd, &a, &slope, &r2);

@@ -1,4 +1,6 @@
-/* Capacity rollups and reads. The 5 % busy split of util_hour and the bins are described in
+/* Capacity rollups and reads. Every query walks series first (CROSS JOIN fixes that order in
+ * SQLite), then each series' rows by primary key over the window, which is far faster than the
+ * time indexes over a large fleet. The 5 % busy split of util_hour and the bins are described in
  * db/004_capacity.sql; every query here reads hours or 5-minute fleet rows, never per-GPU
  * 5-minute rows, so a month of a thousand GPUs answers in well under a second. */
 #include <ctype.h>
@@ -15,14 +17,15 @@
  * that same bucket, from its power series. */
 static const char SQL_UTIL_HOUR[] =
     "INSERT OR REPLACE INTO util_hour(series_id, hour_ms, buckets, util_sum, power_n, "
-    "power_sum, busy_power_n, busy_power_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
+    "power_sum, busy_power_n, busy_power_sum, hist) "
     "SELECT series_id, hour_ms, count(*), sum(m), count(p), coalesce(sum(p), 0), "
-    "sum(p IS NOT NULL AND m >= 5), coalesce(sum(CASE WHEN m >= 5 THEN p END), 0), sum(b = 0), sum(b = 1), sum(b = 2), sum(b = 3), sum(b = 4), sum(b = 5), sum(b = 6), sum(b = 7), sum(b = 8), sum(b = 9), sum(b = 10), sum(b = 11), sum(b = 12), sum(b = 13), sum(b = 14), sum(b = 15), sum(b = 16), sum(b = 17), sum(b = 18), sum(b = 19), sum(b = 20) "
+    "sum(p IS NOT NULL AND m >= 5), coalesce(sum(CASE WHEN m >= 5 THEN p END), 0), "
+    "char(48 + sum(b = 0), 48 + sum(b = 1), 48 + sum(b = 2), 48 + sum(b = 3), 48 + sum(b = 4), 48 + sum(b = 5), 48 + sum(b = 6), 48 + sum(b = 7), 48 + sum(b = 8), 48 + sum(b = 9), 48 + sum(b = 10), 48 + sum(b = 11), 48 + sum(b = 12), 48 + sum(b = 13), 48 + sum(b = 14), 48 + sum(b = 15), 48 + sum(b = 16), 48 + sum(b = 17), 48 + sum(b = 18), 48 + sum(b = 19), 48 + sum(b = 20)) "
     "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % 3600000 AS hour_ms, r.sum / r.n AS m, "
     "  min(20, max(0, CAST(r.sum / r.n / 5 AS INTEGER))) AS b, "
     "  (SELECT sum(pr.sum) / sum(pr.n) FROM series ps JOIN rollup_5m pr ON pr.series_id = ps.id "
     "   AND pr.bucket_ms = r.bucket_ms WHERE ps.gpu_id = s.gpu_id AND ps.metric = ?3) AS p "
-    "  FROM rollup_5m r JOIN series s ON s.id = r.series_id "
+    "  FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id "
     "  WHERE s.metric = ?4 AND s.gpu_id <> 0 AND s.node_id = ?5 AND r.bucket_ms >= ?1 "
     "  AND r.bucket_ms < ?2) "
     "GROUP BY series_id, hour_ms";
@@ -34,7 +37,7 @@ static const char SQL_FLEET_5M[] =
     "SELECT node_id, model, bucket_ms, count(*), sum(m), sum(b = 0), sum(b = 1), sum(b = 2), sum(b = 3), sum(b = 4), sum(b = 5), sum(b = 6), sum(b = 7), sum(b = 8), sum(b = 9), sum(b = 10), sum(b = 11), sum(b = 12), sum(b = 13), sum(b = 14), sum(b = 15), sum(b = 16), sum(b = 17), sum(b = 18), sum(b = 19), sum(b = 20) FROM ("
     "  SELECT s.node_id, g.model, r.bucket_ms, s.gpu_id, sum(r.sum) / sum(r.n) AS m, "
     "  min(20, max(0, CAST(sum(r.sum) / sum(r.n) / 5 AS INTEGER))) AS b "
-    "  FROM rollup_5m r JOIN series s ON s.id = r.series_id JOIN gpu g ON g.id = s.gpu_id "
+    "  FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id JOIN gpu g ON g.id = s.gpu_id "
     "  WHERE s.metric = ?3 AND s.node_id = ?4 AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
     "  GROUP BY s.gpu_id, r.bucket_ms) "
     "GROUP BY node_id, model, bucket_ms";
@@ -105,17 +108,36 @@ typedef struct gpu_mem {
 } gpu_mem;
 
 static const char SQL_MEM[] =
-    "SELECT s.gpu_id, s.metric, r.max FROM rollup_1h r JOIN series s ON s.id = r.series_id "
+    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h r ON r.series_id = s.id "
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
     "WHERE s.metric IN (?5, ?6, ?7) AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2" SELECTION
     " ORDER BY s.gpu_id";
 
+/* The GPUs of the selection with utilization in the window (metadata only). */
 static const char SQL_GPUS[] =
-    "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx, u.buckets, u.util_sum, "
-    "u.power_n, u.power_sum, u.busy_power_n, u.busy_power_sum, u.h00, u.h01, u.h02, u.h03, u.h04, u.h05, u.h06, u.h07, u.h08, u.h09, u.h10, u.h11, u.h12, u.h13, u.h14, u.h15, u.h16, u.h17, u.h18, u.h19, u.h20 "
-    "FROM util_hour u JOIN series s ON s.id = u.series_id JOIN gpu g ON g.id = s.gpu_id "
-    "JOIN node n ON n.id = s.node_id WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION
-    " ORDER BY n.name, g.host, g.idx, g.mig, g.id";
+    "SELECT DISTINCT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx "
+    "FROM series s CROSS JOIN util_hour u ON u.series_id = s.id AND u.hour_ms >= ?1 "
+    "AND u.hour_ms < ?2 JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
+    "WHERE s.metric = ?5" SELECTION " ORDER BY n.name, g.host, g.idx, g.mig, g.id";
+
+/* Their hours, in series order: summed and their hourly mean power kept for the p95 in C. */
+static const char SQL_HOURS[] =
+    "SELECT s.gpu_id, u.buckets, u.util_sum, u.power_n, u.power_sum, u.busy_power_n, "
+    "u.busy_power_sum, u.hist FROM series s CROSS JOIN util_hour u ON u.series_id = s.id "
+    "AND u.hour_ms >= ?1 AND u.hour_ms < ?2 JOIN gpu g ON g.id = s.gpu_id "
+    "JOIN node n ON n.id = s.node_id WHERE s.metric = ?5" SELECTION " ORDER BY s.gpu_id";
+
+typedef struct gpu_acc {
+    long long id;
+    gp_cap_gpu sums;
+    double *hourly;
+    size_t nh, caph;
+} gpu_acc;
+
+static int acc_cmp(const void *a, const void *b) {
+    long long x = ((const gpu_acc *)a)->id, y = ((const gpu_acc *)b)->id;
+    return x < y ? -1 : x > y;
+}
 
 gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
                                  int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
@@ -164,77 +186,99 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read memory by hour");
         goto done;
     }
-    if (store_prepare(st, SQL_GPUS, &s, err)) {
+    /* Pass 1: every hour of every GPU, summed per GPU (rows arrive grouped by GPU). */
+    gpu_acc *acc = NULL;
+    size_t na = 0, capa = 0;
+    if (store_prepare(st, SQL_HOURS, &s, err)) {
         res = err->code;
         goto done;
     }
     bind_selection(s, sel);
-    gp_cap_gpu g;
-    double *hourly = NULL;
-    size_t nh = 0, caph = 0;
-    bool have = false, stopped = false;
-    char node[128] = "", host[128] = "", uuid[96] = "", model[64] = "", mig[32] = "";
-    while (!stopped && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         long long id = sqlite3_column_int64(s, 0);
-        if (!have || id != g.id) {
-            if (have) {
-                g.has_power_p95 = nh > 0;
-                g.power_p95_w = nh ? p95(hourly, nh) : 0;
-                if (fn(&g, arg)) {
-                    stopped = true;
-                    break;
-                }
+        if (!na || acc[na - 1].id != id) {
+            if (na == capa) {
+                capa = capa ? 2 * capa : 256;
+                acc = gp_xrealloc(acc, capa * sizeof *acc);
             }
-            memset(&g, 0, sizeof g);
-            nh = 0;
-            g.id = id;
-            snprintf(node, sizeof node, "%s", sqlite3_column_text(s, 1));
-            snprintf(host, sizeof host, "%s", sqlite3_column_text(s, 2));
-            snprintf(uuid, sizeof uuid, "%s", sqlite3_column_text(s, 3));
-            snprintf(model, sizeof model, "%s", sqlite3_column_text(s, 4));
-            snprintf(mig, sizeof mig, "%s", sqlite3_column_text(s, 5));
-            g.node = node, g.host = host, g.uuid = uuid, g.model = model, g.mig = mig;
-            g.index = sqlite3_column_int(s, 6);
-            for (size_t k = 0; k < n_mem; k++) {
-                if (mem[k].gpu_id != id)
-                    continue;
-                if (mem[k].n) {
-                    g.has_mem = true;
-                    g.mem_used_p95_mib = p95(mem[k].used, mem[k].n);
-                    g.mem_total_mib = mem[k].total;
-                }
-                g.has_limit = mem[k].has_limit;
-                g.power_limit_w = mem[k].limit;
-            }
-            have = true;
+            memset(&acc[na], 0, sizeof acc[na]);
+            acc[na++].id = id;
         }
-        g.buckets += sqlite3_column_int64(s, 7);
-        g.util_sum += sqlite3_column_double(s, 8);
-        long long pn = sqlite3_column_int64(s, 9);
-        double ps = sqlite3_column_double(s, 10);
-        g.power_n += pn;
-        g.power_sum += ps;
-        g.busy_power_n += sqlite3_column_int64(s, 11);
-        g.busy_power_sum += sqlite3_column_double(s, 12);
-        for (int k = 0; k < GP_UTIL_BINS; k++)
-            g.hist[k] += sqlite3_column_int64(s, 13 + k);
+        gpu_acc *a = &acc[na - 1];
+        a->sums.buckets += sqlite3_column_int64(s, 1);
+        a->sums.util_sum += sqlite3_column_double(s, 2);
+        long long pn = sqlite3_column_int64(s, 3);
+        double ps = sqlite3_column_double(s, 4);
+        a->sums.power_n += pn;
+        a->sums.power_sum += ps;
+        a->sums.busy_power_n += sqlite3_column_int64(s, 5);
+        a->sums.busy_power_sum += sqlite3_column_double(s, 6);
+        const unsigned char *h = sqlite3_column_text(s, 7);
+        for (int k = 0; h && k < GP_UTIL_BINS && h[k]; k++)
+            a->sums.hist[k] += h[k] - 48;
         if (pn > 0) {
-            if (nh == caph) {
-                caph = caph ? 2 * caph : 256;
-                hourly = gp_xrealloc(hourly, caph * sizeof *hourly);
+            if (a->nh == a->caph) {
+                a->caph = a->caph ? 2 * a->caph : 256;
+                a->hourly = gp_xrealloc(a->hourly, a->caph * sizeof *a->hourly);
             }
-            hourly[nh++] = ps / (double)pn;
+            a->hourly[a->nh++] = ps / (double)pn;
         }
     }
-    if (!stopped && rc == SQLITE_DONE && have) {
-        g.has_power_p95 = nh > 0;
-        g.power_p95_w = nh ? p95(hourly, nh) : 0;
-        fn(&g, arg);
-    }
-    if (!stopped && rc != SQLITE_DONE)
-        res = store_fail(st, err, "read utilization by hour");
     sqlite3_finalize(s);
-    free(hourly);
+    if (rc != SQLITE_DONE) {
+        res = store_fail(st, err, "read utilization by hour");
+        goto free_acc;
+    }
+    qsort(acc, na, sizeof *acc, acc_cmp); /* series order is not GPU order for every plan */
+    /* Pass 2: the GPUs, in display order. */
+    if (store_prepare(st, SQL_GPUS, &s, err)) {
+        res = err->code;
+        goto free_acc;
+    }
+    bind_selection(s, sel);
+    sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(s, 0);
+        gpu_acc key = {.id = id};
+        gpu_acc *a = bsearch(&key, acc, na, sizeof *acc, acc_cmp);
+        if (!a)
+            continue;
+        gp_cap_gpu g = a->sums;
+        g.id = id;
+        g.node = (const char *)sqlite3_column_text(s, 1);
+        g.host = (const char *)sqlite3_column_text(s, 2);
+        g.uuid = (const char *)sqlite3_column_text(s, 3);
+        g.model = (const char *)sqlite3_column_text(s, 4);
+        g.mig = (const char *)sqlite3_column_text(s, 5);
+        g.index = sqlite3_column_int(s, 6);
+        if (a->nh) {
+            g.has_power_p95 = true;
+            g.power_p95_w = p95(a->hourly, a->nh);
+        }
+        for (size_t k = 0; k < n_mem; k++) {
+            if (mem[k].gpu_id != id)
+                continue;
+            if (mem[k].n) {
+                g.has_mem = true;
+                g.mem_used_p95_mib = p95(mem[k].used, mem[k].n);
+                g.mem_total_mib = mem[k].total;
+            }
+            g.has_limit = mem[k].has_limit;
+            g.power_limit_w = mem[k].limit;
+        }
+        if (fn(&g, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    if (rc != SQLITE_DONE)
+        res = store_fail(st, err, "read the GPUs");
+    sqlite3_finalize(s);
+free_acc:
+    for (size_t k = 0; k < na; k++)
+        free(acc[k].hourly);
+    free(acc);
 done:
     for (size_t k = 0; k < n_mem; k++)
         free(mem[k].used);
@@ -242,19 +286,29 @@ done:
     return res;
 }
 
-static const char SQL_BUCKETS[] =
-    "SELECT f.bucket_ms, sum(f.gpus), sum(f.util_sum), sum(f.h00), sum(f.h01), sum(f.h02), sum(f.h03), sum(f.h04), sum(f.h05), sum(f.h06), sum(f.h07), sum(f.h08), sum(f.h09), sum(f.h10), sum(f.h11), sum(f.h12), sum(f.h13), sum(f.h14), sum(f.h15), sum(f.h16), sum(f.h17), sum(f.h18), sum(f.h19), sum(f.h20) "
+/* Three sums a bucket: busy counts are the bins at or above the threshold, added in SQL
+ * (%s below), so a month of a large fleet returns 8,640 short rows. */
+static const char SQL_BUCKETS_FMT[] =
+    "SELECT f.bucket_ms, sum(f.gpus), sum(f.util_sum), sum(%s) "
     "FROM fleet_5m f JOIN node n ON n.id = f.node_id "
-    "JOIN (SELECT ?4 AS want) g ON (g.want IS NULL OR f.model = g.want OR f.model LIKE g.want || '-%') "
     "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
+    "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%%') "
     "GROUP BY f.bucket_ms ORDER BY f.bucket_ms";
 
-gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel,
+gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int threshold_pct,
                                     int (*fn)(const gp_cap_bucket *, void *), void *arg,
                                     gp_err *err) {
+    char bins[160] = "", sql[sizeof SQL_BUCKETS_FMT + 200];
+    size_t n = 0;
+    int first = threshold_pct / 5;
+    if (first < 0 || first >= GP_UTIL_BINS)
+        return gp_errorf(err, GP_E_INPUT, NULL, "a busy threshold of 0 to 100 %%");
+    for (int k = first; k < GP_UTIL_BINS; k++)
+        n += (size_t)snprintf(bins + n, sizeof bins - n, "%sf.h%02d", k > first ? " + " : "", k);
+    snprintf(sql, sizeof sql, SQL_BUCKETS_FMT, bins);
     sqlite3_stmt *s;
-    if (store_prepare(st, SQL_BUCKETS, &s, err))
+    if (store_prepare(st, sql, &s, err))
         return err->code;
     bind_selection(s, sel);
     int rc;
@@ -263,8 +317,7 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel,
         b.bucket_ms = sqlite3_column_int64(s, 0);
         b.gpus = sqlite3_column_int64(s, 1);
         b.util_sum = sqlite3_column_double(s, 2);
-        for (int k = 0; k < GP_UTIL_BINS; k++)
-            b.hist[k] = sqlite3_column_int64(s, 3 + k);
+        b.busy = sqlite3_column_int64(s, 3);
         if (fn(&b, arg)) {
             rc = SQLITE_DONE;
             break;
@@ -276,8 +329,8 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel,
 }
 
 static const char SQL_NODE_POWER[] =
-    "SELECT n.name, sum(r.sum) / sum(r.n) FROM rollup_1h r JOIN series s ON s.id = r.series_id "
-    "JOIN node n ON n.id = s.node_id WHERE s.gpu_id = 0 AND s.metric = ?5 "
+    "SELECT n.name, sum(r.sum) / sum(r.n) FROM series s CROSS JOIN rollup_1h r "
+    "ON r.series_id = s.id JOIN node n ON n.id = s.node_id WHERE s.gpu_id = 0 AND s.metric = ?5 "
     "AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) AND (?4 IS NULL OR 1) "
     "GROUP BY n.name ORDER BY n.name";
@@ -303,7 +356,7 @@ gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
 
 static const char SQL_BY_LABEL[] =
     "SELECT json_extract(l.json, ?5) AS v, sum(u.buckets), sum(u.util_sum), sum(u.power_sum) "
-    "FROM util_hour u JOIN series s ON s.id = u.series_id JOIN gpu g ON g.id = s.gpu_id "
+    "FROM series s CROSS JOIN util_hour u ON u.series_id = s.id JOIN gpu g ON g.id = s.gpu_id "
     "JOIN node n ON n.id = s.node_id LEFT JOIN label_set l ON l.id = s.labels_id "
     "WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION " GROUP BY v ORDER BY sum(u.util_sum) DESC";
 

@@ -32,7 +32,7 @@ typedef struct loads {
 
 static int take(const gp_cap_bucket *b, void *arg) {
     loads *l = arg;
-    l->b[l->n++] = (double)gp_hist_at_least(b->hist, 5);
+    l->b[l->n++] = (double)b->busy;
     return 0;
 }
 
@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
     long n = 0;
     loads l = {malloc(9000 * sizeof(double)), 0};
     gp_store_capacity_gpus(st, &all, count_gpu, &n, &err);
-    gp_store_capacity_buckets(st, &all, take, &l, &err);
+    gp_store_capacity_buckets(st, &all, 5, take, &l, &err);
     double t_read = now_s() - t0;
     printf("capacity: --since 30d over %ld GPUs: %.3f s (%zu fleet buckets)\n", n, t_read, l.n);
     qsort(l.b, l.n, sizeof *l.b, cmp);

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Capacity from telemetry, end to end: deterministic synthetic telemetry (tests/cli/
+# gen_telemetry.py documents its profile) imported through the real store, every figure
+# checked against values computed by hand; then the real captures imported and summarized.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUPLAN_DB=$tmp/db HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+$py "$root/tests/cli/gen_telemetry.py" "$tmp" 2 a b >/dev/null
+"$gpuplan" import prom "$tmp/a.prom" --node a >/dev/null
+"$gpuplan" import prom "$tmp/b.prom" --node b >/dev/null
+"$gpuplan" capacity --since 3d --price-per-kwh 0.1 --by pod --json >"$tmp/cap.json"
+check "capacity --json" [ -s "$tmp/cap.json" ]
+# Per node: GPUs 0 and 1 busy (100 %, 400 W) 12 h a day and idle (0 %, 60 W) otherwise,
+# GPU 2 at 50 % and 250 W, GPU 3 idle at 60 W; two days of 5-minute buckets (576).
+check "figures computed by hand" $py - "$tmp/cap.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def close(a, b, tol=1e-9):
+    assert abs(a - b) <= tol * max(1, abs(b)), (a, b)
+f = c['fleet']
+close(f['util_mean'], 0.375)              # (50 + 50 + 50 + 0) / 4
+close(f['busy_share'], 0.5)               # (0.5 + 0.5 + 1 + 0) / 4
+close(f['busy_hours_per_day'], 12)
+close(f['power_mean_w'], 192.5)           # (230 + 230 + 250 + 60) / 4
+close(f['energy_kwh'], 8 * 192.5 * 48 / 1000)
+close(f['idle_w'], 60)
+close(f['busy_w'], (400 * 576 + 250 * 576) / 1152)
+assert c['gpus'] == 8 and c['buckets']['complete'] == 576 and c['buckets']['partial'] == 0
+g = {(x['node'], x['index']): x for x in c['gpu_list']}
+a0, a2, a3 = g[('a', 0)], g[('a', 2)], g[('a', 3)]
+close(a0['util_mean'], 0.5); close(a0['busy_hours_per_day'], 12)
+close(a0['util_p50'], 0.05)               # bins: half in [0, 5), half at 100: p50 at 5 %
+close(a0['util_p95'], 1.0)
+close(a0['energy_kwh'], 230 * 48 / 1000); close(a0['power_p95_w'], 400)
+close(a2['util_p50'], 0.525)              # 50 % sits in the [50, 55) bin: its middle
+close(a2['busy_hours_per_day'], 24)
+assert a3['idle'] and not a0['idle']
+close(a3['idle_cost_per_month'], 60 * 730 / 1000 * 0.1)
+close(a0['mem_headroom'], 1 - 40000 / 81559)
+l = c['load_duration']                    # busy GPU equivalents: 5.0 by day, 1.0 by night
+close(l['p0'], 1); close(l['p50'], 3); close(l['p100'], 5)
+n = c['nodes']['a']
+close(n['idle_cost'], (288 * 60 * 2 + 576 * 60) * 5 / 60 / 1000 * 0.1)
+close(n['cost_per_useful_gpu_hour'], n['facility_kwh'] * 0.1 / (0.5 * 4 * 48))
+lab = {x['value']: x for x in c['by_label']}
+close(lab['train-1']['gpu_hours_used'], 24)  # 288 busy buckets at 100 %
+close(lab['train-1']['energy_kwh'], (288 * 400 + 288 * 60) * 5 / 60 / 1000)
+close(lab['train-1']['cost'], lab['train-1']['energy_kwh'] * 0.1)
+PY
+check "ldc CSV is the sorted curve" bash -c "'$gpuplan' capacity --since 3d --ldc | $py -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+v = [float(r[\"busy_gpu_equivalents\"]) for r in rows]
+assert len(v) == 576 and v == sorted(v, reverse=True) and v[0] == 5 and v[-1] == 1
+'"
+check "csv: one row a GPU" bash -c "[ \$('$gpuplan' capacity --since 3d --csv | wc -l) = 9 ]"
+check "--gpu and --node narrow the selection" bash -c "'$gpuplan' capacity --since 3d --node a --gpu H100 --json | $py -c 'import json,sys; assert json.load(sys.stdin)[\"gpus\"] == 4'"
+check "busy threshold 55: GPU 2 at 50 % is no longer busy" bash -c "'$gpuplan' capacity --since 3d --busy-threshold 55 --json | $py -c '
+import json, sys
+assert abs(json.load(sys.stdin)[\"fleet\"][\"busy_share\"] - 0.25) < 1e-9'"
+check "a threshold off the 5 % grid is refused" bash -c "'$gpuplan' capacity --busy-threshold 7 2>/dev/null; [ \$? = 2 ]"
+
+# The mix: b_t is 6 busy GPUs by day and 2 by night. Owning costs 100 a GPU, renting 1 an
+# hour: k = 6 costs 600 (nothing rented), k = 0 costs 730 * 4 = 2,920, k = 8 costs 800.
+cat >"$tmp/mix.json" <<'JSON'
+{"name": "mix", "horizon_months": 1, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"gpus_per_server": 1, "server_price": 100,
+   "tariff": {"periods": [{"name": "free", "hours_per_day": 24, "price_per_kwh": 0}]}},
+ "cloud_options": [{"name": "od", "pricing": "on_demand", "gpus_per_instance": 1, "hourly": 1}]}
+JSON
+"$gpuplan" plan --mix "$tmp/mix.json" --option od --since 3d --growth 5%/month --target 0.5 >"$tmp/plan"
+check "mix optimum" grep -q 'Own 6 of 8 GPUs .*: 600.00 USD' "$tmp/plan"
+check "savings against all-own and all-rent" grep -q 'Saves 200.00 against owning all 8, 2,320.00 against renting everything' "$tmp/plan"
+check "the whole curve as CSV" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --csv | $py -c '
+import csv, sys
+t = {int(r[\"owned_gpus\"]): float(r[\"total\"]) for r in csv.DictReader(sys.stdin)}
+assert t == {0: 2920, 1: 2290, 2: 1660, 3: 1395, 4: 1130, 5: 865, 6: 600, 7: 700, 8: 800}, t'"
+check "GPUs needed at the target" grep -q 'At 50 % target utilization: 8.0 GPUs needed now' "$tmp/plan"
+check "when the fleet runs out" grep -q 'runs out in month 1' "$tmp/plan"
+check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
+check "committed options are refused for the mix" bash -c "sed 's/on_demand/committed/' '$tmp/mix.json' >'$tmp/c.json'; '$gpuplan' plan --mix '$tmp/c.json' --option od --since 3d 2>&1 | grep -q committed"
+
+# scenario measure writes the measured demand and power into a new version.
+"$gpuplan" scenario save "$tmp/mix.json" >/dev/null
+check "scenario measure" bash -c "'$gpuplan' scenario measure mix --since 3d | grep -q 'version 2'"
+check "measured figures" bash -c "'$gpuplan' scenario export mix | $py -c '
+import json, sys
+s = json.load(sys.stdin)
+assert s[\"demand\"] == {\"gpus\": 8, \"utilization\": 0.5}, s[\"demand\"]
+p = s[\"self_hosted\"][\"power\"]
+assert p[\"gpu_idle_w\"] == 60 and p[\"gpu_tdp_w\"] == 325, p
+m = s[\"measured\"]
+assert m[\"nodes\"] == [\"a\", \"b\"] and m[\"gpus\"] == 8 and m[\"busy_threshold\"] == 0.05
+'"
+check "the measured scenario reports" bash -c "'$gpuplan' report mix --format json >/dev/null"
+
+# The real captures: imported and summarized without error.
+export GPUPLAN_DB=$tmp/real.db
+i=0
+for f in "$root"/tests/fixtures/telemetry/dcgm_exporter/*.prom; do
+    i=$((i + 1)); "$gpuplan" import prom "$f" --node "dcgm$i" >/dev/null || { echo "FAIL import $f"; fails=$((fails + 1)); }
+done
+for f in "$root"/tests/fixtures/telemetry/nvidia_smi_csv/*query-gpu*.csv; do
+    i=$((i + 1)); "$gpuplan" import nvsmi "$f" --node "smi$i" >/dev/null || { echo "FAIL import $f"; fails=$((fails + 1)); }
+done
+check "real captures summarized" bash -c "'$gpuplan' capacity --since 3650d --json | $py -c 'import json,sys; assert json.load(sys.stdin)[\"gpus\"] >= 20'"
+check "real captures: text summary" bash -c "'$gpuplan' capacity --since 3650d | grep -q '^fleet'"
+
+echo "capacity: $fails failed"
+[ "$fails" = 0 ]
