@@ -22,6 +22,7 @@ CREATE INDEX util_hour_time ON util_hour(hour_ms);
 
 -- Per node, GPU model and 5-minute bucket: how many GPUs reported, their utilization summed
 -- (busy GPU equivalents x 100), and the GPUs per 5 % bin (busy counts for any threshold).
+-- node_id 0 with model '*' holds the whole fleet's total for each bucket.
 CREATE TABLE fleet_5m (
     node_id   INTEGER NOT NULL,
     model     TEXT NOT NULL,

@@ -42,6 +42,13 @@ static const char SQL_FLEET_5M[] =
     "  GROUP BY s.gpu_id, r.bucket_ms) "
     "GROUP BY node_id, model, bucket_ms";
 
+/* The fleet total per bucket (node_id 0, model '*'), so the unfiltered question reads one
+ * row a bucket instead of one per node and model. */
+static const char SQL_FLEET_TOTAL[] =
+    "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
+    "SELECT 0, '*', bucket_ms, sum(gpus), sum(util_sum), sum(h00), sum(h01), sum(h02), sum(h03), sum(h04), sum(h05), sum(h06), sum(h07), sum(h08), sum(h09), sum(h10), sum(h11), sum(h12), sum(h13), sum(h14), sum(h15), sum(h16), sum(h17), sum(h18), sum(h19), sum(h20) FROM fleet_5m "
+    "WHERE node_id <> 0 AND bucket_ms >= ?1 AND bucket_ms < ?2 GROUP BY bucket_ms";
+
 gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms,
                                     int64_t to_ms, gp_err *err) {
     int64_t from = from_ms - ((from_ms % 3600000) + 3600000) % 3600000;
@@ -68,7 +75,15 @@ gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t fro
     sqlite3_bind_int64(s, 4, node_id);
     rc = sqlite3_step(s);
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "roll up the fleet by 5 minutes");
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "roll up the fleet by 5 minutes");
+    if (store_prepare(st, SQL_FLEET_TOTAL, &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, from);
+    sqlite3_bind_int64(s, 2, to);
+    rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "total the fleet by 5 minutes");
 }
 
 #define SELECTION                                                                                \
@@ -115,10 +130,10 @@ static const char SQL_MEM[] =
 
 /* The GPUs of the selection with utilization in the window (metadata only). */
 static const char SQL_GPUS[] =
-    "SELECT DISTINCT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx "
-    "FROM series s CROSS JOIN util_hour u ON u.series_id = s.id AND u.hour_ms >= ?1 "
-    "AND u.hour_ms < ?2 JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
-    "WHERE s.metric = ?5" SELECTION " ORDER BY n.name, g.host, g.idx, g.mig, g.id";
+    "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx FROM series s "
+    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?5 "
+    "AND EXISTS (SELECT 1 FROM util_hour u WHERE u.series_id = s.id AND u.hour_ms >= ?1 "
+    "AND u.hour_ms < ?2)" SELECTION " GROUP BY g.id ORDER BY n.name, g.host, g.idx, g.mig, g.id";
 
 /* Their hours, in series order: summed and their hourly mean power kept for the p95 in C. */
 static const char SQL_HOURS[] =
@@ -295,6 +310,9 @@ static const char SQL_BUCKETS_FMT[] =
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
     "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%%') "
     "GROUP BY f.bucket_ms ORDER BY f.bucket_ms";
+static const char SQL_BUCKETS_ALL_FMT[] =
+    "SELECT f.bucket_ms, f.gpus, f.util_sum, %s FROM fleet_5m f "
+    "WHERE f.node_id = 0 AND f.bucket_ms >= ?1 AND f.bucket_ms < ?2 ORDER BY f.bucket_ms";
 
 gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int threshold_pct,
                                     int (*fn)(const gp_cap_bucket *, void *), void *arg,
@@ -306,11 +324,17 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int 
         return gp_errorf(err, GP_E_INPUT, NULL, "a busy threshold of 0 to 100 %%");
     for (int k = first; k < GP_UTIL_BINS; k++)
         n += (size_t)snprintf(bins + n, sizeof bins - n, "%sf.h%02d", k > first ? " + " : "", k);
-    snprintf(sql, sizeof sql, SQL_BUCKETS_FMT, bins);
+    bool all = !sel->nodes_json && !sel->gpu;
+    snprintf(sql, sizeof sql, all ? SQL_BUCKETS_ALL_FMT : SQL_BUCKETS_FMT, bins);
     sqlite3_stmt *s;
     if (store_prepare(st, sql, &s, err))
         return err->code;
-    bind_selection(s, sel);
+    if (all) {
+        sqlite3_bind_int64(s, 1, sel->from_ms);
+        sqlite3_bind_int64(s, 2, sel->to_ms);
+    } else {
+        bind_selection(s, sel);
+    }
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         gp_cap_bucket b;
