@@ -29,6 +29,15 @@ typedef struct cap_opts {
     char nodes_json[4096];
 } cap_opts;
 
+/* The defaults: 30 days, every node and GPU, busy at 5 %, no price (PUE 1, USD). */
+static void cap_opts_init(cap_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->since_ms = 30LL * 86400000;
+    o->threshold = 5;
+    o->pue = 1.0;
+    snprintf(o->currency, sizeof o->currency, "USD");
+}
+
 static bool parse_since(const char *s, long long *ms) {
     char *end;
     double v = strtod(s, &end);
@@ -361,11 +370,8 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
 }
 
 int cmd_capacity(cli *c, int argc, char **argv) {
-    cap_opts o = {0};
-    o.since_ms = 30LL * 86400000;
-    o.threshold = 5;
-    o.pue = 1.0;
-    snprintf(o.currency, sizeof o.currency, "USD");
+    cap_opts o;
+    cap_opts_init(&o);
     bool json = false, csv = false, ldc = false, help = false, trend = false;
     const char *by = NULL, *en = NULL, *ev = NULL;
     double growth = 0, target = 0.7;
@@ -702,10 +708,8 @@ static cJSON *child_object(cJSON *obj, const char *key) {
 }
 
 int cmd_scenario_measure(cli *c, int argc, char **argv) {
-    cap_opts o = {0};
-    o.since_ms = 30LL * 86400000;
-    o.threshold = 5;
-    o.pue = 1;
+    cap_opts o;
+    cap_opts_init(&o);
     bool json = false, csv = false, ldc = false, help = false, trend = false;
     const char *by = NULL, *en = NULL, *ev = NULL;
     double growth = 0, target = 0.7;
@@ -837,10 +841,8 @@ static int cmp_asc(const void *a, const void *b) {
 }
 
 int cmd_plan(cli *c, int argc, char **argv) {
-    cap_opts o = {0};
-    o.since_ms = 30LL * 86400000;
-    o.threshold = 5;
-    o.pue = 1;
+    cap_opts o;
+    cap_opts_init(&o);
     bool json = false, csv = false, ldc = false, help = false, trend = false;
     const char *by = NULL, *en = NULL, *ev = NULL, *option = NULL, *scen = NULL;
     double growth = 0, target = 0.7;

@@ -361,6 +361,7 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
     map series = {0};
     aggs a5 = {0}, a1 = {0};
     int64_t t_min = INT64_MAX, t_max = INT64_MIN;
+    bool ok = false;
     if (store_exec(st, "SAVEPOINT samples", err)) {
         free(gpu_ids);
         free(label_ids);
@@ -442,19 +443,7 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
     /* The capacity rollups of the hours this batch touched. */
     if (*written && gp_store_capacity_refresh(st, node_id, t_min, t_max + 1, err))
         goto fail;
-    sqlite3_finalize(gpu);
-    sqlite3_finalize(lab);
-    sqlite3_finalize(ser);
-    sqlite3_finalize(ins);
-    free(gpu_ids);
-    free(label_ids);
-    free(seen);
-    map_free(&series);
-    map_free(&a5.index);
-    map_free(&a1.index);
-    free(a5.a);
-    free(a1.a);
-    return store_exec(st, "RELEASE samples", err);
+    ok = true;
 fail:
     sqlite3_finalize(gpu);
     sqlite3_finalize(lab);
@@ -468,6 +457,8 @@ fail:
     map_free(&a1.index);
     free(a5.a);
     free(a1.a);
+    if (ok)
+        return store_exec(st, "RELEASE samples", err);
     sqlite3_exec(st->db, "ROLLBACK TO samples; RELEASE samples", NULL, NULL, NULL);
     *written = 0;
     return err->code;

@@ -10,21 +10,9 @@
 #include "testutil.h"
 
 static char *slurp(const char *rel, size_t *len) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", getenv("GP_SOURCE_ROOT"), rel);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        print_error("cannot open %s\n", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    *len = fread(buf, 1, (size_t)n, f);
-    buf[*len] = '\0';
-    fclose(f);
-    return buf;
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", "", rel);
+    return test_slurp(path, len);
 }
 
 static gp_status parse_file(gp_catalog_format fmt, const char *rel, const char *provider,

@@ -25,4 +25,26 @@
 
 #define REL 1e-9
 
+#include <stdlib.h>
+
+/* The whole file GP_SOURCE_ROOT/rel, NUL-terminated (free() it), *len its size; NULL (and a
+ * message) when it cannot be read. */
+static inline char *test_slurp(const char *rel, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", getenv("GP_SOURCE_ROOT"), rel);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_error("cannot open %s\n", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    *len = fread(buf, 1, (size_t)n, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
 #endif
