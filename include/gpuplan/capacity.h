@@ -16,15 +16,15 @@ typedef struct gp_cap_gpu {
     long long id;
     const char *node, *host, *uuid, *model, *mig;
     int index;
-    long long buckets;   /* 5-minute buckets with utilization data */
-    double util_sum;     /* the sum of their mean utilization, % */
+    long long buckets; /* 5-minute buckets with utilization data */
+    double util_sum;   /* the sum of their mean utilization, % */
     long long hist[GP_UTIL_BINS];
-    long long power_n;   /* buckets with a power reading */
-    double power_sum;    /* the sum of their mean power, W */
+    long long power_n;      /* buckets with a power reading */
+    double power_sum;       /* the sum of their mean power, W */
     long long busy_power_n; /* of those, buckets busy at 5 % */
     double busy_power_sum;
     bool has_power_p95;
-    double power_p95_w;  /* p95 of the GPU's hourly mean power */
+    double power_p95_w; /* p95 of the GPU's hourly mean power */
     bool has_mem;
     double mem_used_p95_mib, mem_total_mib; /* p95 of hourly peaks; the largest total seen */
     bool has_limit;
@@ -34,22 +34,22 @@ typedef struct gp_cap_gpu {
 /* One 5-minute bucket of a selection of GPUs. */
 typedef struct gp_cap_bucket {
     int64_t bucket_ms;
-    long long gpus;     /* GPUs of the selection that reported in this bucket */
-    double util_sum;    /* their utilization summed, % (busy GPU equivalents x 100) */
-    long long busy;     /* of them, busy at the threshold asked for */
+    long long gpus;  /* GPUs of the selection that reported in this bucket */
+    double util_sum; /* their utilization summed, % (busy GPU equivalents x 100) */
+    long long busy;  /* of them, busy at the threshold asked for */
 } gp_cap_bucket;
 
 /* Figures of one GPU (or a sum of GPUs) at a busy threshold. */
 typedef struct gp_cap_figures {
-    double hours;          /* hours with utilization data */
+    double hours;                                   /* hours with utilization data */
     double util_mean, util_p50, util_p95, util_p99; /* % */
-    double busy_share;     /* busy GPU-buckets / GPU-buckets, 0..1 */
+    double busy_share;                              /* busy GPU-buckets / GPU-buckets, 0..1 */
     double busy_hours_per_day;
     bool has_power;
     double power_mean_w, energy_kwh; /* energy over the buckets with power */
     double busy_w, idle_w;           /* mean draw of busy and of idle buckets (5 % split) */
     bool has_busy_w, has_idle_w;
-    bool idle;             /* mean utilization under 5 % */
+    bool idle; /* mean utilization under 5 % */
 } gp_cap_figures;
 
 /* Derive the figures of g at threshold_pct (a multiple of 5, 5..100). */

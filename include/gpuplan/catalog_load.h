@@ -20,7 +20,7 @@ gp_status gp_catalog_import(gp_store *st, const char *buf, size_t len, const cha
                             gp_catalog_batch *batch, gp_import_stats *stats, gp_err *err);
 
 typedef struct gp_bundle_stats {
-    bool loaded;   /* false: the store already had this bundle */
+    bool loaded; /* false: the store already had this bundle */
     size_t files, prices_added, prices_unchanged, offers, skipped, specs, hardware, tariffs;
     double seconds;
 } gp_bundle_stats;

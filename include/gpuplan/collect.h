@@ -15,12 +15,12 @@
 #include "gpuplan/telemetry.h"
 
 typedef struct gp_collect_opts {
-    long connect_timeout_ms; /* default 3 s */
-    long total_timeout_ms;   /* default 10 s, per transfer */
-    size_t max_bytes;        /* default 16 MiB per response */
-    int concurrency;         /* transfers in flight, default 64 */
-    const char *nvsmi_path;  /* the local nvidia-smi, default "nvidia-smi" from PATH */
-    long raw_keep_ms;        /* retention of raw samples, default 48 h */
+    long connect_timeout_ms;  /* default 3 s */
+    long total_timeout_ms;    /* default 10 s, per transfer */
+    size_t max_bytes;         /* default 16 MiB per response */
+    int concurrency;          /* transfers in flight, default 64 */
+    const char *nvsmi_path;   /* the local nvidia-smi, default "nvidia-smi" from PATH */
+    long raw_keep_ms;         /* retention of raw samples, default 48 h */
     long long rollup_keep_ms; /* retention of rollups, default 365 days */
 } gp_collect_opts;
 

@@ -1,12 +1,13 @@
 /* Files embedded into the binary at build time (tools/embed.py): the SQL migrations of db/
- * the demo scenarios and the bundled catalog of pricing/. Static data; nothing to free. Each table ends with a NULL name. */
+ * the demo scenarios and the bundled catalog of pricing/. Static data; nothing to free. Each table
+ * ends with a NULL name. */
 #ifndef GPUPLAN_EMBEDDED_H
 #define GPUPLAN_EMBEDDED_H
 
 #include <stddef.h>
 
 typedef struct gp_embedded {
-    const char *name; /* the file's base name */
+    const char *name;          /* the file's base name */
     const unsigned char *data; /* NUL-terminated for convenience; len excludes the NUL */
     size_t len;
 } gp_embedded;

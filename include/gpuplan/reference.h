@@ -12,8 +12,15 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/error.h"
 
-enum { GP_SPEC_MEMORY_GB, GP_SPEC_TDP_W, GP_SPEC_FP32, GP_SPEC_FP16, GP_SPEC_BF16,
-       GP_SPEC_MEM_BW_GBS, GP_SPEC_N };
+enum {
+    GP_SPEC_MEMORY_GB,
+    GP_SPEC_TDP_W,
+    GP_SPEC_FP32,
+    GP_SPEC_FP16,
+    GP_SPEC_BF16,
+    GP_SPEC_MEM_BW_GBS,
+    GP_SPEC_N
+};
 
 typedef struct gp_gpu_spec {
     char name[GP_GPU_NAME_BYTES]; /* the catalog name */

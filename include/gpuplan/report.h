@@ -24,7 +24,7 @@ typedef struct gp_price_source {
 } gp_price_source;
 
 typedef struct gp_report_meta {
-    const char *as_of;          /* YYYY-MM-DD */
+    const char *as_of; /* YYYY-MM-DD */
     const gp_price_source *sources;
     int n_sources;
     const cJSON *scenario_json; /* the scenario with catalog prices filled in; borrowed */

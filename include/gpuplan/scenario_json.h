@@ -22,8 +22,7 @@ gp_status gp_scenario_parse(const char *buf, size_t len, const char *origin, gp_
                             cJSON **tree, gp_err *err);
 
 /* Validate an already parsed document (the same checks as gp_scenario_parse). */
-gp_status gp_scenario_from_cjson(const cJSON *doc, const char *origin, gp_scenario *s,
-                                 gp_err *err);
+gp_status gp_scenario_from_cjson(const cJSON *doc, const char *origin, gp_scenario *s, gp_err *err);
 
 /* True when s[0..len) is valid UTF-8 with no NUL; *codepoints receives the count. */
 bool gp_utf8_valid(const char *s, size_t len, size_t *codepoints);

@@ -15,7 +15,7 @@
 #define GP_SENS_MAX_ROWS 512
 
 typedef struct gp_sens_row {
-    char input[96]; /* a JSON path: "self_hosted.power.pue", "cloud_options[1].hourly" */
+    char input[96];         /* a JSON path: "self_hosted.power.pue", "cloud_options[1].hourly" */
     double base, low, high; /* the input's values */
     /* Per option: (option total - self-hosted total) at low and at high, minus the same at the
      * base point. Positive means owning gains. */
@@ -40,7 +40,6 @@ typedef struct gp_sensitivity {
 
 /* Evaluate s with every non-zero numeric input moved by -delta and +delta (0 < delta < 1).
  * GP_E_INPUT when delta is out of range. */
-gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out,
-                             gp_err *err);
+gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out, gp_err *err);
 
 #endif

@@ -11,8 +11,8 @@
 #include "gpuplan/store.h"
 
 /* Recompute node_id's capacity rollups for [from_ms, to_ms), widened to whole hours. */
-gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms,
-                                    int64_t to_ms, gp_err *err);
+gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms, int64_t to_ms,
+                                    gp_err *err);
 
 typedef struct gp_cap_select {
     int64_t from_ms, to_ms;

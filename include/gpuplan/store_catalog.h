@@ -56,8 +56,7 @@ typedef struct gp_offer_filter {
 /* Call fn for the price in force on as_of of every (offer, kind, term, purchase) that passes
  * the filter, in the filter's order. A non-zero return from fn stops the walk. */
 gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
-                                int (*fn)(const gp_offer_price *, void *), void *arg,
-                                gp_err *err);
+                                int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err);
 
 /* Every price row ever imported for provider/instance/region, by kind, term, purchase and
  * date. GP_E_NOTFOUND when the offer is unknown. */
@@ -82,16 +81,15 @@ typedef enum gp_change_kind { GP_CHEAPER, GP_DEARER, GP_APPEARED, GP_DISAPPEARED
 
 typedef struct gp_price_change {
     gp_change_kind kind;
-    gp_offer_price now; /* DISAPPEARED: the last price seen */
-    double before;      /* CHEAPER, DEARER: the price in force on `since` */
+    gp_offer_price now;    /* DISAPPEARED: the last price seen */
+    double before;         /* CHEAPER, DEARER: the price in force on `since` */
     const char *last_seen; /* DISAPPEARED: the last import date that listed it */
 } gp_price_change;
 
 /* What changed since `since` (YYYY-MM-DD) up to the latest prices: cheaper, dearer, appeared
  * (first listed after since), disappeared (no longer listed by its provider's latest import). */
 gp_status gp_store_catalog_diff(gp_store *st, const char *since,
-                                int (*fn)(const gp_price_change *, void *), void *arg,
-                                gp_err *err);
+                                int (*fn)(const gp_price_change *, void *), void *arg, gp_err *err);
 
 /* Number of price rows in the catalog (0: empty). */
 gp_status gp_store_catalog_count(gp_store *st, long long *prices, gp_err *err);
@@ -126,14 +124,12 @@ gp_status gp_store_electricity(gp_store *st,
                                int (*fn)(const gp_elec_price *, const char *year,
                                          const char *source, void *),
                                void *arg, gp_err *err);
-gp_status gp_store_pue_refs(gp_store *st,
-                            int (*fn)(const gp_pue_ref *, const char *source, void *), void *arg,
-                            gp_err *err);
+gp_status gp_store_pue_refs(gp_store *st, int (*fn)(const gp_pue_ref *, const char *source, void *),
+                            void *arg, gp_err *err);
 gp_status gp_store_tariffs(gp_store *st,
                            int (*fn)(const gp_tariff_preset *, const char *source, void *),
                            void *arg, gp_err *err);
 /* One tariff preset by name into *out (GP_E_NOTFOUND when unknown). */
 gp_status gp_store_tariff(gp_store *st, const char *name, gp_tariff_preset *out, gp_err *err);
-
 
 #endif

@@ -12,7 +12,12 @@
 #include "gpuplan/store.h"
 #include "gpuplan/telemetry.h"
 
-typedef enum gp_source_kind { GP_SRC_DCGM, GP_SRC_PROMETHEUS, GP_SRC_NVSMI, GP_SRC_REDFISH } gp_source_kind;
+typedef enum gp_source_kind {
+    GP_SRC_DCGM,
+    GP_SRC_PROMETHEUS,
+    GP_SRC_NVSMI,
+    GP_SRC_REDFISH
+} gp_source_kind;
 
 const char *gp_source_kind_name(gp_source_kind k);
 
@@ -37,8 +42,8 @@ gp_status gp_store_node_id(gp_store *st, const char *name, long long *id, gp_err
 gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err);
 
 /* Every source of every node (name: NULL), or of one node; in node then source order. */
-gp_status gp_store_sources(gp_store *st, const char *name,
-                           int (*fn)(const gp_source_cfg *, void *), void *arg, gp_err *err);
+gp_status gp_store_sources(gp_store *st, const char *name, int (*fn)(const gp_source_cfg *, void *),
+                           void *arg, gp_err *err);
 
 typedef struct gp_node_info {
     const char *name;
@@ -61,11 +66,11 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
                                  int64_t now_ms, size_t *written, gp_err *err);
 
 /* Record a node's outcome for a cycle: success (error NULL) or its error text. */
-gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms,
-                               const char *error, gp_err *err);
+gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms, const char *error,
+                               gp_err *err);
 
-gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms,
-                                int ok, int failed, size_t samples, gp_err *err);
+gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms, int ok,
+                                int failed, size_t samples, gp_err *err);
 
 /* Drop raw samples older than now - raw_keep_ms and rollups older than now - rollup_keep_ms. */
 gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,

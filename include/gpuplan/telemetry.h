@@ -15,15 +15,15 @@
 #include "gpuplan/error.h"
 
 typedef enum gp_metric {
-    GP_M_GPU_UTIL,      /* % busy (DCGM GPU_UTIL, or GR_ENGINE_ACTIVE x 100 under MIG) */
+    GP_M_GPU_UTIL, /* % busy (DCGM GPU_UTIL, or GR_ENGINE_ACTIVE x 100 under MIG) */
     GP_M_MEM_USED_MIB,
     GP_M_MEM_TOTAL_MIB,
     GP_M_POWER_W,
     GP_M_TEMP_C,
-    GP_M_ENERGY_J,      /* counter since driver load; resets on reload */
+    GP_M_ENERGY_J, /* counter since driver load; resets on reload */
     GP_M_SM_CLOCK_MHZ,
     GP_M_POWER_LIMIT_W,
-    GP_M_NODE_POWER_W,  /* wall power of the whole server (Redfish) */
+    GP_M_NODE_POWER_W, /* wall power of the whole server (Redfish) */
     GP_M_COUNT
 } gp_metric;
 
@@ -32,20 +32,20 @@ const char *gp_metric_name(gp_metric m);
 int gp_metric_from_name(const char *name);
 
 typedef struct gp_gpu_ref {
-    char uuid[96];  /* the physical GPU's UUID ("" when the source gives none) */
-    int index;      /* the GPU's index on its host, -1 if unknown */
-    char mig[32];   /* MIG instance ("GI 1/1g.10gb"), "" for the whole GPU */
+    char uuid[96];                 /* the physical GPU's UUID ("" when the source gives none) */
+    int index;                     /* the GPU's index on its host, -1 if unknown */
+    char mig[32];                  /* MIG instance ("GI 1/1g.10gb"), "" for the whole GPU */
     char model[GP_GPU_NAME_BYTES]; /* catalog name */
     char raw_model[96];
     char host[128];
 } gp_gpu_ref;
 
 typedef struct gp_sample {
-    int gpu;        /* index into gpus, or -1 for a node-level metric */
+    int gpu; /* index into gpus, or -1 for a node-level metric */
     gp_metric metric;
     double value;
-    int64_t ts_ms;  /* 0: the source gave no time; the collection time applies */
-    int labels;     /* index into label_sets (workload labels as JSON), -1 for none */
+    int64_t ts_ms; /* 0: the source gave no time; the collection time applies */
+    int labels;    /* index into label_sets (workload labels as JSON), -1 for none */
 } gp_sample;
 
 typedef struct gp_samples {
@@ -55,8 +55,8 @@ typedef struct gp_samples {
     size_t n, cap, limit;
     char **label_sets;
     size_t n_labels, cap_labels;
-    size_t blanks;      /* DCGM blank sentinels and placeholders dropped */
-    size_t duplicates;  /* MIG repeats of a device-level value dropped */
+    size_t blanks;     /* DCGM blank sentinels and placeholders dropped */
+    size_t duplicates; /* MIG repeats of a device-level value dropped */
     /* Open-addressing indexes (slot = entry + 1, 0 = empty) so a fleet-wide batch of
      * thousands of GPUs and label sets stays linear. */
     unsigned *gpu_index, *label_index;
@@ -100,8 +100,8 @@ typedef struct gp_prom_sample {
  * optional timestamps, LF or CRLF. fn is called per sample; a non-zero status from fn stops
  * the parse. Errors name origin:line. */
 gp_status gp_prom_text_parse(const char *buf, size_t len, const char *origin,
-                             gp_status (*fn)(const gp_prom_sample *, void *, gp_err *),
-                             void *arg, gp_err *err);
+                             gp_status (*fn)(const gp_prom_sample *, void *, gp_err *), void *arg,
+                             gp_err *err);
 
 /* dcgm-exporter /metrics (or any saved scrape of it) into canonical samples. */
 gp_status gp_dcgm_parse(const char *buf, size_t len, const char *origin, gp_samples *out,

@@ -180,8 +180,8 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
         snprintf(region, sizeof region, "%s", b + 1);
         gp_catalog_entry e;
         gp_err lookup;
-        if (gp_store_catalog_lookup(st, prov, inst, region, o->pricing, o->term_months,
-                                    o->purchase, as_of, &e, &lookup)) {
+        if (gp_store_catalog_lookup(st, prov, inst, region, o->pricing, o->term_months, o->purchase,
+                                    as_of, &e, &lookup)) {
             if (lookup.code != GP_E_NOTFOUND) {
                 *err = lookup;
                 return err->code;
@@ -189,8 +189,9 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
             return gp_errorf(err, GP_E_INPUT, where, "%s", lookup.msg);
         }
         if (strcmp(e.currency, sc->s->currency) != 0)
-            return gp_errorf(err, GP_E_INPUT, where, "the entry is priced in %s, the scenario in %s",
-                             e.currency, sc->s->currency);
+            return gp_errorf(err, GP_E_INPUT, where,
+                             "the entry is priced in %s, the scenario in %s", e.currency,
+                             sc->s->currency);
         if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 64)
             return gp_errorf(err, GP_E_INPUT, where,
                              "the entry has %g GPUs an instance; a whole number 1..64 is needed",

@@ -43,8 +43,10 @@ static bool parse_since(const char *s, long long *ms) {
     double v = strtod(s, &end);
     if (end == s || !(v > 0))
         return false;
-    double unit = !strcmp(end, "d") ? 86400e3 : !strcmp(end, "h") ? 3600e3
-                  : !strcmp(end, "w") ? 7 * 86400e3 : -1;
+    double unit = !strcmp(end, "d")   ? 86400e3
+                  : !strcmp(end, "h") ? 3600e3
+                  : !strcmp(end, "w") ? 7 * 86400e3
+                                      : -1;
     if (unit < 0 || v * unit > 3650 * 86400e3)
         return false;
     *ms = (long long)(v * unit);
@@ -150,10 +152,12 @@ static long long whole_gpus(const gathered *x) {
     return n;
 }
 
-/* ---- capacity --------------------------------------------------------------------------------- */
+/* ---- capacity ---------------------------------------------------------------------------------
+ */
 
 static void capacity_help(FILE *f) {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: gpuplan capacity [--since 30d] [--node NAME]... [--gpu MODEL]\n"
         "                        [--price-per-kwh X | --scenario NAME|FILE] [--busy-threshold 5]\n"
         "                        [--by LABEL] [--ldc] [--json | --csv]\n\n"
@@ -287,17 +291,38 @@ static int print_wall(const char *node, double mean_w, void *arg) {
 static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, bool *csv,
                         bool *ldc, const char **by, const char **extra_name, const char **extra,
                         double *growth, bool *trend, double *target, bool *help_out) {
-    enum { C_SINCE = 256, C_NODE, C_GPU, C_PRICE, C_SCEN, C_THR, C_BY, C_LDC, C_JSON, C_CSV,
-           C_OPTION, C_MIX, C_GROWTH, C_TARGET };
-    static const struct option longs[] = {
-        {"since", required_argument, NULL, C_SINCE},  {"node", required_argument, NULL, C_NODE},
-        {"gpu", required_argument, NULL, C_GPU},      {"price-per-kwh", required_argument, NULL, C_PRICE},
-        {"scenario", required_argument, NULL, C_SCEN}, {"busy-threshold", required_argument, NULL, C_THR},
-        {"by", required_argument, NULL, C_BY},        {"ldc", no_argument, NULL, C_LDC},
-        {"json", no_argument, NULL, C_JSON},          {"csv", no_argument, NULL, C_CSV},
-        {"option", required_argument, NULL, C_OPTION}, {"mix", required_argument, NULL, C_MIX},
-        {"growth", required_argument, NULL, C_GROWTH}, {"target", required_argument, NULL, C_TARGET},
-        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0}};
+    enum {
+        C_SINCE = 256,
+        C_NODE,
+        C_GPU,
+        C_PRICE,
+        C_SCEN,
+        C_THR,
+        C_BY,
+        C_LDC,
+        C_JSON,
+        C_CSV,
+        C_OPTION,
+        C_MIX,
+        C_GROWTH,
+        C_TARGET
+    };
+    static const struct option longs[] = {{"since", required_argument, NULL, C_SINCE},
+                                          {"node", required_argument, NULL, C_NODE},
+                                          {"gpu", required_argument, NULL, C_GPU},
+                                          {"price-per-kwh", required_argument, NULL, C_PRICE},
+                                          {"scenario", required_argument, NULL, C_SCEN},
+                                          {"busy-threshold", required_argument, NULL, C_THR},
+                                          {"by", required_argument, NULL, C_BY},
+                                          {"ldc", no_argument, NULL, C_LDC},
+                                          {"json", no_argument, NULL, C_JSON},
+                                          {"csv", no_argument, NULL, C_CSV},
+                                          {"option", required_argument, NULL, C_OPTION},
+                                          {"mix", required_argument, NULL, C_MIX},
+                                          {"growth", required_argument, NULL, C_GROWTH},
+                                          {"target", required_argument, NULL, C_TARGET},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     int opt;
     optind = 1;
     opterr = 0;
@@ -306,7 +331,8 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
         switch (opt) {
         case C_SINCE:
             if (!parse_since(optarg, &o->since_ms))
-                return cli_usage_error("--since: \"%s\" is not a window like 30d, 12h or 2w", optarg);
+                return cli_usage_error("--since: \"%s\" is not a window like 30d, 12h or 2w",
+                                       optarg);
             break;
         case C_NODE:
             if (o->n_nodes == 64)
@@ -332,12 +358,24 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
                 return cli_usage_error("--busy-threshold: a multiple of 5 from 5 to 100 (the "
                                        "rollups keep 5 %% bins)");
             break;
-        case C_BY: *by = optarg; break;
-        case C_LDC: *ldc = true; break;
-        case C_JSON: *json = true; break;
-        case C_CSV: *csv = true; break;
-        case C_OPTION: *extra_name = "option", *extra = optarg; break;
-        case C_MIX: *extra_name = "mix", *extra = optarg; break;
+        case C_BY:
+            *by = optarg;
+            break;
+        case C_LDC:
+            *ldc = true;
+            break;
+        case C_JSON:
+            *json = true;
+            break;
+        case C_CSV:
+            *csv = true;
+            break;
+        case C_OPTION:
+            *extra_name = "option", *extra = optarg;
+            break;
+        case C_MIX:
+            *extra_name = "mix", *extra = optarg;
+            break;
         case C_GROWTH:
             if (!strcmp(optarg, "trend")) {
                 *trend = true;
@@ -360,7 +398,9 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
             if (!cli_parse_double(optarg, target) || !(*target > 0 && *target <= 1))
                 return cli_usage_error("--target: a utilization in (0, 1]");
             break;
-        case 'h': *help_out = true; return 0;
+        case 'h':
+            *help_out = true;
+            return 0;
         default:
             return cli_usage_error("unknown option or missing value: %s (see --help)",
                                    argv[optind - 1]);
@@ -544,7 +584,8 @@ int cmd_capacity(cli *c, int argc, char **argv) {
                 cJSON_AddNumberToObject(j, "power_p95_w", x.rows[i].g.power_p95_w);
             if (x.rows[i].g.has_mem && x.rows[i].g.mem_total_mib > 0)
                 cJSON_AddNumberToObject(j, "mem_headroom",
-                                        1 - x.rows[i].g.mem_used_p95_mib / x.rows[i].g.mem_total_mib);
+                                        1 - x.rows[i].g.mem_used_p95_mib /
+                                                x.rows[i].g.mem_total_mib);
             cJSON_AddBoolToObject(j, "idle", f.idle);
             cJSON_AddItemToArray(gs, j);
         }
@@ -579,24 +620,33 @@ int cmd_capacity(cli *c, int argc, char **argv) {
         localtime_r(&b, &tm);
         strftime(to, sizeof to, "%Y-%m-%d %H:%M", &tm);
         printf("Capacity of %lld GPUs on %zu nodes, %s to %s (busy: a 5-minute mean of at least "
-               "%d %%)\n", expected, nn, from, to, o.threshold);
+               "%d %%)\n",
+               expected, nn, from, to, o.threshold);
         if (!x.n) {
             printf("No utilization in the window: collect (gpuplan collect) or import first.\n");
         } else {
             printf("Data: %zu of %lld 5-minute buckets complete; %zu partial (some GPUs missing), "
                    "%lld empty. Missing data is left out, never interpolated.\n\n",
                    nl, window, partial, empty);
-            printf("%-26s %5s %7s %6s %6s %6s %8s %9s %9s %10s\n", "", "GPUS", "MEAN", "P50",
-                   "P95", "P99", "BUSY h/d", "POWER W", "P95 W", "kWh");
+            printf("%-26s %5s %7s %6s %6s %6s %8s %9s %9s %10s\n", "", "GPUS", "MEAN", "P50", "P95",
+                   "P99", "BUSY h/d", "POWER W", "P95 W", "kWh");
             for (int pass = 0; pass < 3; pass++) {
                 size_t count = pass == 0 ? 1 : pass == 1 ? nm : nn;
                 for (size_t i = 0; i < count; i++) {
-                    const gp_cap_gpu *sum = pass == 0 ? &fleet : pass == 1 ? &models[i].sum
-                                                                           : &nodes[i].sum;
-                    long long gpus = pass == 0 ? expected : pass == 1 ? models[i].gpus : nodes[i].gpus;
+                    const gp_cap_gpu *sum = pass == 0   ? &fleet
+                                            : pass == 1 ? &models[i].sum
+                                                        : &nodes[i].sum;
+                    long long gpus = pass == 0   ? expected
+                                     : pass == 1 ? models[i].gpus
+                                                 : nodes[i].gpus;
                     char label[64];
-                    snprintf(label, sizeof label, "%s%.20s", pass == 0 ? "fleet" : pass == 1 ? "model " : "node ",
-                             pass == 0 ? "" : pass == 1 ? models[i].key : nodes[i].key);
+                    snprintf(label, sizeof label, "%s%.20s",
+                             pass == 0   ? "fleet"
+                             : pass == 1 ? "model "
+                                         : "node ",
+                             pass == 0   ? ""
+                             : pass == 1 ? models[i].key
+                                         : nodes[i].key);
                     gp_cap_figures f;
                     gp_cap_figures_of(sum, o.threshold, &f);
                     printf("%-26s %5lld %6.1f%% %5.0f%% %5.0f%% %5.0f%% %8.1f ", label, gpus,
@@ -627,7 +677,8 @@ int cmd_capacity(cli *c, int argc, char **argv) {
                 if (r->g.has_limit)
                     printf(" limit %.0f W", r->g.power_limit_w);
                 if (r->g.has_mem && r->g.mem_total_mib > 0)
-                    printf("  mem headroom %.0f%%", 100 * (1 - r->g.mem_used_p95_mib / r->g.mem_total_mib));
+                    printf("  mem headroom %.0f%%",
+                           100 * (1 - r->g.mem_used_p95_mib / r->g.mem_total_mib));
                 printf("%s\n", f.idle ? "  IDLE" : "");
             }
             if (idle) {
@@ -663,7 +714,8 @@ int cmd_capacity(cli *c, int argc, char **argv) {
             } else {
                 printf("\n(Give --price-per-kwh or --scenario for what the power costs.)\n");
             }
-            printf("\nLoad duration (busy GPU equivalents per 5-minute bucket, %zu buckets):\n ", nl);
+            printf("\nLoad duration (busy GPU equivalents per 5-minute bucket, %zu buckets):\n ",
+                   nl);
             for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++)
                 printf(" p%g %.2f", qs[q] * 100, gp_sorted_quantile(asc, nl, qs[q]));
             printf("\n");
@@ -735,7 +787,8 @@ int cmd_scenario_measure(cli *c, int argc, char **argv) {
     gp_store *st;
     char *json_text = NULL;
     int version = 0;
-    if (cli_store(c, &st, &err) || gp_store_scenario_get(st, name, 0, &json_text, &version, NULL, &err))
+    if (cli_store(c, &st, &err) ||
+        gp_store_scenario_get(st, name, 0, &json_text, &version, NULL, &err))
         return cli_fail(&err);
     cJSON *doc = cJSON_Parse(json_text);
     free(json_text);
@@ -772,7 +825,8 @@ int cmd_scenario_measure(cli *c, int argc, char **argv) {
     cJSON *sh = child_object(doc, "self_hosted");
     cJSON *power = child_object(sh, "power");
     if (f.has_idle_w || f.has_busy_w) {
-        double idle_w = f.has_idle_w ? f.idle_w : f.busy_w, busy_w = f.has_busy_w ? f.busy_w : idle_w;
+        double idle_w = f.has_idle_w ? f.idle_w : f.busy_w,
+               busy_w = f.has_busy_w ? f.busy_w : idle_w;
         if (busy_w < idle_w)
             busy_w = idle_w; /* the model needs busy >= idle */
         set_num(power, "gpu_idle_w", idle_w);
@@ -941,8 +995,8 @@ int cmd_plan(cli *c, int argc, char **argv) {
         gp_format_money(curve[best], t, sizeof t);
         gp_format_money(curve[n] - curve[best], own, sizeof own);
         gp_format_money(curve[0] - curve[best], rent, sizeof rent);
-        printf("Own %d of %d GPUs and rent the overflow from \"%s\": %s %s over %d months.\n",
-               best, n, option, t, sc.s->currency, sc.s->horizon_months);
+        printf("Own %d of %d GPUs and rent the overflow from \"%s\": %s %s over %d months.\n", best,
+               n, option, t, sc.s->currency, sc.s->horizon_months);
         printf("Saves %s against owning all %d, %s against renting everything.\n", own, n, rent);
         printf("Load: %zu complete 5-minute buckets (%zu with a GPU missing left out), %lld GPUs "
                "measured; peak %.0f busy, median %.0f.\n",
@@ -989,8 +1043,10 @@ int cmd_plan(cli *c, int argc, char **argv) {
             gp_linear_fit(xs, ys, nd, &a, &slope, &r2);
             double level = a + slope * (nd ? xs[nd - 1] : 0);
             growth = level > 0 ? slope * (GP_MONTH_HOURS / 24.0) / level : 0;
-            printf("\nTrend: %+.2f busy GPU-hours a day per day over %zu days (R^2 %.3f): %+.2f %% a "
-                   "month.\n", slope, nd, r2, growth * 100);
+            printf(
+                "\nTrend: %+.2f busy GPU-hours a day per day over %zu days (R^2 %.3f): %+.2f %% a "
+                "month.\n",
+                slope, nd, r2, growth * 100);
         }
         double need_now = busy_now / target;
         int runs_out = gp_months_until_exceeded(need_now, growth, n, sc.s->horizon_months);

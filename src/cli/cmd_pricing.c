@@ -11,7 +11,8 @@
 #include "gpuplan/fetch.h"
 
 static void help(FILE *f) {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: gpuplan pricing list [--gpu H100] [--provider aws] [--region R]\n"
         "                            [--region-prefix us-] [--pricing on_demand|spot|committed]\n"
         "                            [--min-gpus N] [--sort hourly|gpu-hour|name] [--limit N]\n"
@@ -27,15 +28,31 @@ static void help(FILE *f) {
         "                            [--source TEXT] [--strict] [--cacert FILE] [--insecure]\n"
         "       gpuplan pricing diff --since DATE\n"
         "       gpuplan pricing sources                           the bundled files, dated\n"
-        "       gpuplan pricing reload                            load the bundled catalog again\n\n"
+        "       gpuplan pricing reload                            load the bundled catalog "
+        "again\n\n"
         "Formats for import: gpuplan, skypilot (provider from --provider or the file name),\n"
         "ec2instances, aws-offer, gcp-skus, gcp-cud; left out, the content decides. Imports add\n"
         "history and never overwrite. The bundled catalog loads on first use.\n");
 }
 
 enum {
-    O_GPU = 256, O_PROVIDER, O_REGION, O_REGION_PREFIX, O_PRICING, O_MIN_GPUS, O_SORT, O_LIMIT,
-    O_AS_OF, O_JSON, O_FORMAT, O_EFFECTIVE, O_SOURCE, O_STRICT, O_CACERT, O_INSECURE, O_SINCE,
+    O_GPU = 256,
+    O_PROVIDER,
+    O_REGION,
+    O_REGION_PREFIX,
+    O_PRICING,
+    O_MIN_GPUS,
+    O_SORT,
+    O_LIMIT,
+    O_AS_OF,
+    O_JSON,
+    O_FORMAT,
+    O_EFFECTIVE,
+    O_SOURCE,
+    O_STRICT,
+    O_CACERT,
+    O_INSECURE,
+    O_SINCE,
     O_HELP
 };
 
@@ -166,8 +183,9 @@ static int parse_opts(int argc, char **argv, opts *o) {
 }
 
 static const char *purchase_name(gp_purchase p) {
-    return p == GP_ALL_UPFRONT ? "all_upfront" : p == GP_PARTIAL_UPFRONT ? "partial_upfront"
-                                                                         : "no_upfront";
+    return p == GP_ALL_UPFRONT       ? "all_upfront"
+           : p == GP_PARTIAL_UPFRONT ? "partial_upfront"
+                                     : "no_upfront";
 }
 
 static void kind_label(const gp_offer_price *o, char *out, size_t cap) {
@@ -314,7 +332,7 @@ static int split_ref(const char *ref, char *prov, char *inst, char *region) {
 
 static int spec_row(const gp_gpu_spec *g, const char *source, void *arg) {
     cJSON *arr = arg;
-    static const char *const keys[GP_SPEC_N] = {"memory_gb", "tdp_w", "fp32_tflops",
+    static const char *const keys[GP_SPEC_N] = {"memory_gb",   "tdp_w",       "fp32_tflops",
                                                 "fp16_tflops", "bf16_tflops", "mem_bw_gbs"};
     if (arr) {
         cJSON *j = cJSON_CreateObject();
@@ -388,7 +406,8 @@ static int source_row(const char *path, const char *kind, const char *date, cons
     return 0;
 }
 
-/* ---- import ------------------------------------------------------------------------------------ */
+/* ---- import ------------------------------------------------------------------------------------
+ */
 
 static int do_import(gp_store *st, const char *what, const opts *o) {
     gp_err err;
@@ -413,8 +432,8 @@ static int do_import(gp_store *st, const char *what, const opts *o) {
     char today[11];
     cli_today(today);
     gp_catalog_format fmt = o->format ? gp_catalog_format_from_name(o->format) : GP_FMT_UNKNOWN;
-    rc = gp_catalog_import(st, body.data, body.len, what, fmt, o->provider, o->source,
-                           o->effective, today, o->strict, &b, &s, &err);
+    rc = gp_catalog_import(st, body.data, body.len, what, fmt, o->provider, o->source, o->effective,
+                           today, o->strict, &b, &s, &err);
     gp_buf_done(&body);
     if (rc) {
         gp_catalog_batch_done(&b);
@@ -424,8 +443,7 @@ static int do_import(gp_store *st, const char *what, const opts *o) {
            what, gp_catalog_format_name(b.format), b.provider[0] ? " for " : "", b.provider, b.n,
            s.added, s.unchanged, s.offers_new);
     if (b.ignored)
-        printf("  %zu records are no GPU offer (CPU instances, TPUs, other products)\n",
-               b.ignored);
+        printf("  %zu records are no GPU offer (CPU instances, TPUs, other products)\n", b.ignored);
     if (b.skipped) {
         printf("  %zu records skipped:\n", b.skipped);
         for (int i = 0; i < b.n_reasons; i++)
@@ -437,7 +455,8 @@ static int do_import(gp_store *st, const char *what, const opts *o) {
     return 0;
 }
 
-/* ---- diff ---------------------------------------------------------------------------------------- */
+/* ---- diff
+ * ---------------------------------------------------------------------------------------- */
 
 typedef struct differ {
     int n[4];
@@ -458,8 +477,8 @@ static int diff_row(const gp_price_change *c, void *arg) {
     switch (c->kind) {
     case GP_CHEAPER:
     case GP_DEARER:
-        printf("%.4f -> %.4f %s/h (%+.1f%%) since %s\n", c->before, c->now.hourly,
-               c->now.currency, (c->now.hourly / c->before - 1) * 100, c->now.effective_from);
+        printf("%.4f -> %.4f %s/h (%+.1f%%) since %s\n", c->before, c->now.hourly, c->now.currency,
+               (c->now.hourly / c->before - 1) * 100, c->now.effective_from);
         break;
     case GP_APPEARED:
         printf("%.4f %s/h from %s\n", c->now.hourly, c->now.currency, c->now.effective_from);
@@ -471,7 +490,8 @@ static int diff_row(const gp_price_change *c, void *arg) {
     return 0;
 }
 
-/* ---- dispatch ----------------------------------------------------------------------------------- */
+/* ---- dispatch -----------------------------------------------------------------------------------
+ */
 
 int cmd_pricing(cli *c, int argc, char **argv) {
     if (argc < 2)
@@ -490,7 +510,8 @@ int cmd_pricing(cli *c, int argc, char **argv) {
     char **args = argv + 1 + optind;
     bool takes_arg = !strcmp(sub, "show") || !strcmp(sub, "import") || !strcmp(sub, "tariff");
     if (nargs != (takes_arg ? 1 : 0))
-        return cli_usage_error("pricing %s takes %s", sub, takes_arg ? "one argument" : "no arguments");
+        return cli_usage_error("pricing %s takes %s", sub,
+                               takes_arg ? "one argument" : "no arguments");
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;

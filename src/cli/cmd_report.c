@@ -11,14 +11,13 @@
 #include "gpuplan/scenario_json.h"
 
 static void help(FILE *f) {
-    fprintf(f,
-            "usage: gpuplan report FILE.json|NAME [--format md|csv|json] [-o OUT]\n"
-            "                      [--as-of YYYY-MM-DD] [--version N]\n\n"
-            "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
-            "and writes its report: md (default) is for people, csv the monthly cumulative\n"
-            "series (one row a month, one column an option), json the shape of MODEL.md.\n"
-            "--as-of fixes the date catalog prices are taken at (default today).\n"
-            "-o writes the report to a file atomically instead of stdout.\n");
+    fprintf(f, "usage: gpuplan report FILE.json|NAME [--format md|csv|json] [-o OUT]\n"
+               "                      [--as-of YYYY-MM-DD] [--version N]\n\n"
+               "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
+               "and writes its report: md (default) is for people, csv the monthly cumulative\n"
+               "series (one row a month, one column an option), json the shape of MODEL.md.\n"
+               "--as-of fixes the date catalog prices are taken at (default today).\n"
+               "-o writes the report to a file atomically instead of stdout.\n");
 }
 
 enum { OPT_AS_OF = 256, OPT_DEMO };

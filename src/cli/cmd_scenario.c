@@ -11,18 +11,19 @@
 #include "gpuplan/store_catalog.h"
 
 static void help(FILE *f) {
-    fprintf(f, "usage: gpuplan scenario save FILE.json    store FILE (\"-\": stdin) as the next\n"
-               "                                          version of the scenario it names\n"
-               "       gpuplan scenario list              every stored scenario\n"
-               "       gpuplan scenario show NAME [--version N]\n"
-               "                                          its versions and the chosen one\n"
-               "       gpuplan scenario export NAME [--version N] [-o OUT]\n"
-               "                                          the JSON, as saved\n"
-               "       gpuplan scenario rm NAME           remove it and all its versions\n"
-               "       gpuplan scenario draft --gpus N --gpu MODEL [...]\n"
-               "                                          a scenario from the catalog (draft --help)\n"
-               "       gpuplan scenario measure NAME --since 30d [--node NAME]...\n"
-               "                                          demand and power from telemetry\n");
+    fprintf(f,
+            "usage: gpuplan scenario save FILE.json    store FILE (\"-\": stdin) as the next\n"
+            "                                          version of the scenario it names\n"
+            "       gpuplan scenario list              every stored scenario\n"
+            "       gpuplan scenario show NAME [--version N]\n"
+            "                                          its versions and the chosen one\n"
+            "       gpuplan scenario export NAME [--version N] [-o OUT]\n"
+            "                                          the JSON, as saved\n"
+            "       gpuplan scenario rm NAME           remove it and all its versions\n"
+            "       gpuplan scenario draft --gpus N --gpu MODEL [...]\n"
+            "                                          a scenario from the catalog (draft --help)\n"
+            "       gpuplan scenario measure NAME --since 30d [--node NAME]...\n"
+            "                                          demand and power from telemetry\n");
 }
 
 static int save(cli *c, const char *path) {
@@ -34,8 +35,8 @@ static int save(cli *c, const char *path) {
     gp_scenario *s = gp_xmalloc(sizeof *s);
     gp_store *st;
     int version = 0;
-    gp_status rc = gp_scenario_parse(text.data, text.len, strcmp(path, "-") ? path : "<stdin>", s,
-                                     NULL, &err);
+    gp_status rc =
+        gp_scenario_parse(text.data, text.len, strcmp(path, "-") ? path : "<stdin>", s, NULL, &err);
     if (rc == GP_OK)
         rc = cli_store(c, &st, &err);
     if (rc == GP_OK)
@@ -51,8 +52,7 @@ static int print_info(const gp_scenario_info *info, void *arg) {
     int *n = arg;
     if ((*n)++ == 0)
         printf("%-50s %8s  %-20s  %s\n", "NAME", "VERSIONS", "CREATED", "LAST SAVED");
-    printf("%-50s %8d  %-20s  %s\n", info->name, info->versions, info->created_at,
-           info->saved_at);
+    printf("%-50s %8d  %-20s  %s\n", info->name, info->versions, info->created_at, info->saved_at);
     return 0;
 }
 
@@ -74,8 +74,7 @@ static int print_version(int version, const char *saved_at, void *arg) {
     return 0;
 }
 
-static int show_or_export(cli *c, const char *name, int version, const char *output,
-                          bool show) {
+static int show_or_export(cli *c, const char *name, int version, const char *output, bool show) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
@@ -240,20 +239,39 @@ static int find_state(const gp_elec_price *e, const char *year, const char *sour
 }
 
 int cmd_scenario_draft(cli *c, int argc, char **argv) {
-    enum { D_GPUS = 256, D_GPU, D_REGION_PREFIX, D_UTIL, D_HORIZON, D_TARIFF, D_STATE, D_PUE,
-           D_PER_SERVER, D_BASE_W, D_IDLE_W, D_NAME, D_OUT, D_AS_OF };
+    enum {
+        D_GPUS = 256,
+        D_GPU,
+        D_REGION_PREFIX,
+        D_UTIL,
+        D_HORIZON,
+        D_TARIFF,
+        D_STATE,
+        D_PUE,
+        D_PER_SERVER,
+        D_BASE_W,
+        D_IDLE_W,
+        D_NAME,
+        D_OUT,
+        D_AS_OF
+    };
     static const struct option longs[] = {
-        {"gpus", required_argument, NULL, D_GPUS}, {"gpu", required_argument, NULL, D_GPU},
+        {"gpus", required_argument, NULL, D_GPUS},
+        {"gpu", required_argument, NULL, D_GPU},
         {"region-prefix", required_argument, NULL, D_REGION_PREFIX},
         {"utilization", required_argument, NULL, D_UTIL},
         {"horizon", required_argument, NULL, D_HORIZON},
-        {"tariff", required_argument, NULL, D_TARIFF}, {"state", required_argument, NULL, D_STATE},
+        {"tariff", required_argument, NULL, D_TARIFF},
+        {"state", required_argument, NULL, D_STATE},
         {"pue", required_argument, NULL, D_PUE},
         {"gpus-per-server", required_argument, NULL, D_PER_SERVER},
         {"server-base-w", required_argument, NULL, D_BASE_W},
-        {"idle-w", required_argument, NULL, D_IDLE_W}, {"name", required_argument, NULL, D_NAME},
-        {"output", required_argument, NULL, 'o'}, {"as-of", required_argument, NULL, D_AS_OF},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"idle-w", required_argument, NULL, D_IDLE_W},
+        {"name", required_argument, NULL, D_NAME},
+        {"output", required_argument, NULL, 'o'},
+        {"as-of", required_argument, NULL, D_AS_OF},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     int gpus = 0, horizon = 36, per_server = 8, opt;
     double util = 0.6, pue = 0, base_w = -1, idle_w = -1;
     const char *gpu_arg = NULL, *prefix = NULL, *tariff = NULL, *state = NULL, *name = NULL,
@@ -265,20 +283,50 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
     while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         bool ok = true;
         switch (opt) {
-        case D_GPUS: ok = cli_parse_int(optarg, &gpus) && gpus >= 1 && gpus <= 1000000; break;
-        case D_GPU: gpu_arg = optarg; break;
-        case D_REGION_PREFIX: prefix = optarg; break;
-        case D_UTIL: ok = cli_parse_double(optarg, &util) && util >= 0 && util <= 1; break;
-        case D_HORIZON: ok = cli_parse_int(optarg, &horizon) && horizon >= 1 && horizon <= 240; break;
-        case D_TARIFF: tariff = optarg; break;
-        case D_STATE: state = optarg; break;
-        case D_PUE: ok = cli_parse_double(optarg, &pue) && pue >= 1 && pue <= 5; break;
-        case D_PER_SERVER: ok = cli_parse_int(optarg, &per_server) && per_server >= 1 && per_server <= 64; break;
-        case D_BASE_W: ok = cli_parse_double(optarg, &base_w) && base_w >= 0; break;
-        case D_IDLE_W: ok = cli_parse_double(optarg, &idle_w) && idle_w >= 0; break;
-        case D_NAME: name = optarg; break;
-        case 'o': output = optarg; break;
-        case D_AS_OF: ok = cli_valid_date(optarg); if (ok) snprintf(as_of, sizeof as_of, "%s", optarg); break;
+        case D_GPUS:
+            ok = cli_parse_int(optarg, &gpus) && gpus >= 1 && gpus <= 1000000;
+            break;
+        case D_GPU:
+            gpu_arg = optarg;
+            break;
+        case D_REGION_PREFIX:
+            prefix = optarg;
+            break;
+        case D_UTIL:
+            ok = cli_parse_double(optarg, &util) && util >= 0 && util <= 1;
+            break;
+        case D_HORIZON:
+            ok = cli_parse_int(optarg, &horizon) && horizon >= 1 && horizon <= 240;
+            break;
+        case D_TARIFF:
+            tariff = optarg;
+            break;
+        case D_STATE:
+            state = optarg;
+            break;
+        case D_PUE:
+            ok = cli_parse_double(optarg, &pue) && pue >= 1 && pue <= 5;
+            break;
+        case D_PER_SERVER:
+            ok = cli_parse_int(optarg, &per_server) && per_server >= 1 && per_server <= 64;
+            break;
+        case D_BASE_W:
+            ok = cli_parse_double(optarg, &base_w) && base_w >= 0;
+            break;
+        case D_IDLE_W:
+            ok = cli_parse_double(optarg, &idle_w) && idle_w >= 0;
+            break;
+        case D_NAME:
+            name = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case D_AS_OF:
+            ok = cli_valid_date(optarg);
+            if (ok)
+                snprintf(as_of, sizeof as_of, "%s", optarg);
+            break;
         case 'h':
             printf("usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
                    "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
@@ -289,8 +337,9 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
                    "GPU-hour that have it. Assumptions not in the catalog are stated in notes.\n");
             return 0;
         default:
-            return cli_usage_error("scenario draft: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
+            return cli_usage_error(
+                "scenario draft: unknown option or missing value: %s (see --help)",
+                argv[optind - 1]);
         }
         if (!ok)
             return cli_usage_error("scenario draft: bad value \"%s\"", optarg);
@@ -313,9 +362,12 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
         gp_store_hardware(st, gpu, newest_hw, &hw, &err))
         return cli_fail(&err);
     if (!spec.has[GP_SPEC_TDP_W])
-        return cli_usage_error("scenario draft: the catalog has no TDP for %s (see gpuplan pricing gpus)", gpu);
+        return cli_usage_error(
+            "scenario draft: the catalog has no TDP for %s (see gpuplan pricing gpus)", gpu);
     if (!hw.found)
-        return cli_usage_error("scenario draft: the catalog has no purchase price for %s (see gpuplan pricing hardware)", gpu);
+        return cli_usage_error("scenario draft: the catalog has no purchase price for %s (see "
+                               "gpuplan pricing hardware)",
+                               gpu);
 
     pick picks[3] = {{0}};
     static const gp_pricing kinds[3] = {GP_ON_DEMAND, GP_SPOT, GP_COMMITTED};
@@ -384,7 +436,8 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
         if (!sp.found) {
             cJSON_Delete(doc);
             return cli_usage_error("scenario draft: no industrial electricity price for \"%s\" "
-                                   "(see gpuplan pricing electricity)", state);
+                                   "(see gpuplan pricing electricity)",
+                                   state);
         }
         cJSON *t = cJSON_AddObjectToObject(sh, "tariff");
         cJSON *ps = cJSON_AddArrayToObject(t, "periods");

@@ -135,8 +135,8 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
             gp_format_money(row->delta_high[i], hi, sizeof hi);
             month(bl, sizeof bl, row->has_be_low[i], row->be_low[i]);
             month(bh, sizeof bh, row->has_be_high[i], row->be_high[i]);
-            printf("  %-46s %12.6g %12.6g %16s %16s %6s %6s\n", row->input, row->low, row->high,
-                   lo, hi, bl, bh);
+            printf("  %-46s %12.6g %12.6g %16s %16s %6s %6s\n", row->input, row->low, row->high, lo,
+                   hi, bl, bh);
         }
         if (quiet)
             printf("  (%d more inputs change nothing for this option)\n", quiet);

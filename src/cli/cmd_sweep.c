@@ -34,9 +34,10 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
     static const struct {
         const char *name;
         gp_sweep_param p;
-    } params[] = {{"utilization", GP_SWEEP_UTILIZATION}, {"gpus", GP_SWEEP_GPUS},
-                  {"horizon_months", GP_SWEEP_HORIZON},  {"price_per_kwh", GP_SWEEP_PRICE_PER_KWH},
-                  {"server_price", GP_SWEEP_SERVER_PRICE}, {"pue", GP_SWEEP_PUE}};
+    } params[] = {
+        {"utilization", GP_SWEEP_UTILIZATION},   {"gpus", GP_SWEEP_GPUS},
+        {"horizon_months", GP_SWEEP_HORIZON},    {"price_per_kwh", GP_SWEEP_PRICE_PER_KWH},
+        {"server_price", GP_SWEEP_SERVER_PRICE}, {"pue", GP_SWEEP_PUE}};
     bool found = false;
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
         if (strcmp(name, params[i].name) == 0) {
@@ -51,8 +52,7 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
             if (strcmp(s->options[i].name, name + 7) == 0)
                 a->option = i;
         if (a->option < 0)
-            return cli_usage_error("--vary %s: the scenario has no option \"%s\"", spec,
-                                   name + 7);
+            return cli_usage_error("--vary %s: the scenario has no option \"%s\"", spec, name + 7);
         found = true;
     }
     if (!found)
@@ -87,8 +87,8 @@ typedef struct run {
     uint64_t wins[GP_MAX_OPTIONS + 1]; /* [0] self-hosted, [i + 1] option i */
     int last_cheapest;
     double last_value;
-    int steps_last;      /* points in one row of the grid (the last axis) */
-    int pos;             /* position of the next point in its row */
+    int steps_last; /* points in one row of the grid (the last axis) */
+    int pos;        /* position of the next point in its row */
     uint64_t n_flips;
     flip flips[MAX_FLIPS];
     bool write_failed;
@@ -182,12 +182,10 @@ static void print_summary(const run *r, const gp_sweep_axis *axes, uint64_t poin
 
 int cmd_sweep(cli *c, int argc, char **argv) {
     enum { OPT_AS_OF = 256 };
-    static const struct option longs[] = {{"vary", required_argument, NULL, 'v'},
-                                          {"summary", no_argument, NULL, 's'},
-                                          {"output", required_argument, NULL, 'o'},
-                                          {"as-of", required_argument, NULL, OPT_AS_OF},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {
+        {"vary", required_argument, NULL, 'v'},   {"summary", no_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'}, {"as-of", required_argument, NULL, OPT_AS_OF},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *specs[GP_SWEEP_MAX_AXES];
     int n_axes = 0, opt;
     bool summary = false;

@@ -34,17 +34,17 @@ static void fmt_time(int64_t ms, char *out, size_t cap) {
 /* ---- node ------------------------------------------------------------------------------------ */
 
 static void node_help(FILE *f) {
-    fprintf(f,
-            "usage: gpuplan node add NAME [--dcgm URL] [--prometheus URL [--match SELECTOR]]\n"
-            "                              [--redfish URL] [--nvsmi-local] [--cacert FILE]\n"
-            "                              [--insecure] [--token-file FILE]\n"
-            "       gpuplan node list\n"
-            "       gpuplan node rm NAME\n"
-            "       gpuplan node test NAME        one fetch per source; prints what was parsed\n\n"
-            "A node has one or more sources: dcgm-exporter for its GPUs and Redfish for its wall\n"
-            "power, say. Credentials come from ~/.netrc (basic auth, Redfish) or a token file\n"
-            "(a bearer token), never from the command line; the database keeps only the path.\n"
-            "Certificates are verified unless --cacert names a private CA or --insecure says so.\n");
+    fprintf(
+        f, "usage: gpuplan node add NAME [--dcgm URL] [--prometheus URL [--match SELECTOR]]\n"
+           "                              [--redfish URL] [--nvsmi-local] [--cacert FILE]\n"
+           "                              [--insecure] [--token-file FILE]\n"
+           "       gpuplan node list\n"
+           "       gpuplan node rm NAME\n"
+           "       gpuplan node test NAME        one fetch per source; prints what was parsed\n\n"
+           "A node has one or more sources: dcgm-exporter for its GPUs and Redfish for its wall\n"
+           "power, say. Credentials come from ~/.netrc (basic auth, Redfish) or a token file\n"
+           "(a bearer token), never from the command line; the database keeps only the path.\n"
+           "Certificates are verified unless --cacert names a private CA or --insecure says so.\n");
 }
 
 static int print_node(const gp_node_info *n, void *arg) {
@@ -119,12 +119,16 @@ int cmd_node(cli *c, int argc, char **argv) {
         return 0;
     }
     enum { O_DCGM = 256, O_PROM, O_MATCH, O_REDFISH, O_NVSMI, O_CACERT, O_INSECURE, O_TOKEN };
-    static const struct option longs[] = {
-        {"dcgm", required_argument, NULL, O_DCGM},  {"prometheus", required_argument, NULL, O_PROM},
-        {"match", required_argument, NULL, O_MATCH}, {"redfish", required_argument, NULL, O_REDFISH},
-        {"nvsmi-local", no_argument, NULL, O_NVSMI}, {"cacert", required_argument, NULL, O_CACERT},
-        {"insecure", no_argument, NULL, O_INSECURE}, {"token-file", required_argument, NULL, O_TOKEN},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {{"dcgm", required_argument, NULL, O_DCGM},
+                                          {"prometheus", required_argument, NULL, O_PROM},
+                                          {"match", required_argument, NULL, O_MATCH},
+                                          {"redfish", required_argument, NULL, O_REDFISH},
+                                          {"nvsmi-local", no_argument, NULL, O_NVSMI},
+                                          {"cacert", required_argument, NULL, O_CACERT},
+                                          {"insecure", no_argument, NULL, O_INSECURE},
+                                          {"token-file", required_argument, NULL, O_TOKEN},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     gp_source_cfg src[8];
     int n = 0, opt;
     const char *match = "", *cacert = "", *token = "";
@@ -136,11 +140,14 @@ int cmd_node(cli *c, int argc, char **argv) {
             if (n == 8)
                 return cli_usage_error("node: at most 8 sources a node");
             memset(&src[n], 0, sizeof src[n]);
-            src[n].kind = opt == O_DCGM ? GP_SRC_DCGM : opt == O_PROM ? GP_SRC_PROMETHEUS
-                          : opt == O_REDFISH ? GP_SRC_REDFISH : GP_SRC_NVSMI;
+            src[n].kind = opt == O_DCGM      ? GP_SRC_DCGM
+                          : opt == O_PROM    ? GP_SRC_PROMETHEUS
+                          : opt == O_REDFISH ? GP_SRC_REDFISH
+                                             : GP_SRC_NVSMI;
             if (opt != O_NVSMI) {
                 if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
-                    return cli_usage_error("node: \"%s\" is not an http:// or https:// URL", optarg);
+                    return cli_usage_error("node: \"%s\" is not an http:// or https:// URL",
+                                           optarg);
                 if (strlen(optarg) >= sizeof src[n].url)
                     return cli_usage_error("node: URL too long");
                 snprintf(src[n].url, sizeof src[n].url, "%s", optarg);
@@ -158,8 +165,8 @@ int cmd_node(cli *c, int argc, char **argv) {
             node_help(stdout);
             return 0;
         } else {
-            return cli_usage_error("node %s: unknown option or missing value: %s (see --help)",
-                                   sub, argv[optind]);
+            return cli_usage_error("node %s: unknown option or missing value: %s (see --help)", sub,
+                                   argv[optind]);
         }
     }
     int nargs = argc - 1 - optind;
@@ -228,7 +235,8 @@ int cmd_node(cli *c, int argc, char **argv) {
     return cli_usage_error("unknown node command \"%s\" (see gpuplan node --help)", sub);
 }
 
-/* ---- import ----------------------------------------------------------------------------------- */
+/* ---- import -----------------------------------------------------------------------------------
+ */
 
 int cmd_import(cli *c, int argc, char **argv) {
     static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
@@ -242,9 +250,15 @@ int cmd_import(cli *c, int argc, char **argv) {
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         switch (opt) {
-        case 'n': node = optarg; break;
-        case 'f': fields = optarg; break;
-        case 'H': host = optarg; break;
+        case 'n':
+            node = optarg;
+            break;
+        case 'f':
+            fields = optarg;
+            break;
+        case 'H':
+            host = optarg;
+            break;
         case 'h':
             printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
                    "       gpuplan import prom FILE|- --node NAME\n\n"
@@ -273,10 +287,9 @@ int cmd_import(cli *c, int argc, char **argv) {
     const char *origin = strcmp(file, "-") ? file : "<stdin>";
     gp_samples s;
     gp_samples_init(&s, 50u << 20);
-    gp_status rc = !strcmp(kind, "nvsmi")
-                       ? gp_nvsmi_parse(body.data, body.len, origin, fields, host ? host : node,
-                                        &s, &err)
-                       : gp_dcgm_parse(body.data, body.len, origin, &s, &err);
+    gp_status rc = !strcmp(kind, "nvsmi") ? gp_nvsmi_parse(body.data, body.len, origin, fields,
+                                                           host ? host : node, &s, &err)
+                                          : gp_dcgm_parse(body.data, body.len, origin, &s, &err);
     gp_buf_done(&body);
     gp_store *st;
     long long id = 0;
@@ -289,8 +302,7 @@ int cmd_import(cli *c, int argc, char **argv) {
     if (rc == GP_OK) {
         gp_err lookup;
         if (gp_store_node_id(st, node, &id, &lookup) == GP_E_NOTFOUND)
-            rc = gp_store_node_add(st, node, NULL, 0, &err) ||
-                         gp_store_node_id(st, node, &id, &err)
+            rc = gp_store_node_add(st, node, NULL, 0, &err) || gp_store_node_id(st, node, &id, &err)
                      ? err.code
                      : GP_OK;
         else if (lookup.code != GP_OK)
@@ -319,7 +331,8 @@ int cmd_import(cli *c, int argc, char **argv) {
     return rc == GP_OK ? 0 : cli_fail(&err);
 }
 
-/* ---- collect ---------------------------------------------------------------------------------- */
+/* ---- collect ----------------------------------------------------------------------------------
+ */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -333,7 +346,8 @@ static bool parse_duration_ms(const char *s, long *out) {
     double v = strtod(s, &end);
     if (end == s || !(v > 0))
         return false;
-    double mult = !*end || !strcmp(end, "s") ? 1000 : !strcmp(end, "ms") ? 1
+    double mult = !*end || !strcmp(end, "s") ? 1000
+                  : !strcmp(end, "ms")       ? 1
                   : !strcmp(end, "m")        ? 60000
                   : !strcmp(end, "h")        ? 3600000
                                              : -1;
@@ -362,7 +376,9 @@ int cmd_collect(cli *c, int argc, char **argv) {
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         switch (opt) {
-        case O_ONCE: once = true; break;
+        case O_ONCE:
+            once = true;
+            break;
         case O_INTERVAL:
             if (!parse_duration_ms(optarg, &interval))
                 return cli_usage_error("--interval: \"%s\" is not a duration like 15s", optarg);
@@ -431,7 +447,8 @@ int cmd_collect(cli *c, int argc, char **argv) {
     return 0;
 }
 
-/* ---- fleet ------------------------------------------------------------------------------------ */
+/* ---- fleet ------------------------------------------------------------------------------------
+ */
 
 typedef struct fleet_out {
     bool json;
@@ -443,10 +460,10 @@ static int fleet_row(const gp_fleet_gpu *g, void *arg) {
     fleet_out *f = arg;
     char alerts[160] = "";
     size_t an = 0;
-    double mem_pct = g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB] &&
-                             g->value[GP_M_MEM_TOTAL_MIB] > 0
-                         ? 100.0 * g->value[GP_M_MEM_USED_MIB] / g->value[GP_M_MEM_TOTAL_MIB]
-                         : -1;
+    double mem_pct =
+        g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB] && g->value[GP_M_MEM_TOTAL_MIB] > 0
+            ? 100.0 * g->value[GP_M_MEM_USED_MIB] / g->value[GP_M_MEM_TOTAL_MIB]
+            : -1;
     if (g->has[GP_M_TEMP_C] && g->value[GP_M_TEMP_C] >= 85)
         an += (size_t)snprintf(alerts + an, sizeof alerts - an, "hot ");
     if (mem_pct >= 90)
@@ -488,8 +505,8 @@ static int fleet_row(const gp_fleet_gpu *g, void *arg) {
         return 0;
     }
     if (f->n++ == 0)
-        printf("%-16s %-22s %3s %-12s %6s %11s %8s %6s  %-19s %s\n", "NODE", "HOST", "GPU",
-               "MODEL", "UTIL%", "MEM MiB", "POWER W", "TEMP", "LAST SEEN", "ALERTS");
+        printf("%-16s %-22s %3s %-12s %6s %11s %8s %6s  %-19s %s\n", "NODE", "HOST", "GPU", "MODEL",
+               "UTIL%", "MEM MiB", "POWER W", "TEMP", "LAST SEEN", "ALERTS");
     char node[32], host[32], model[32], seen[32], mem[24], util[12], power[12], temp[12];
     safe(node, sizeof node, g->node);
     safe(host, sizeof host, g->host);
@@ -559,7 +576,8 @@ int cmd_fleet(cli *c, int argc, char **argv) {
     return 0;
 }
 
-/* ---- db stats --------------------------------------------------------------------------------- */
+/* ---- db stats ---------------------------------------------------------------------------------
+ */
 
 int cmd_db(cli *c, int argc, char **argv) {
     if (argc != 2 || strcmp(argv[1], "stats") != 0) {
@@ -584,7 +602,7 @@ int cmd_db(cli *c, int argc, char **argv) {
            "nodes:       %lld with %lld GPUs, %lld collection cycles\n"
            "series:      %lld\nraw samples: %lld (%s .. %s)\nrollups:     %lld of 5 min, %lld "
            "of 1 h\n",
-           s.file_bytes / 1e6, s.scenarios, s.offers, s.prices, s.nodes, s.gpus, s.cycles,
-           s.series, s.samples, a, b, s.rollups_5m, s.rollups_1h);
+           s.file_bytes / 1e6, s.scenarios, s.offers, s.prices, s.nodes, s.gpus, s.cycles, s.series,
+           s.samples, a, b, s.rollups_5m, s.rollups_1h);
     return 0;
 }

@@ -54,8 +54,8 @@ typedef struct manifest {
     bool header;
 } manifest;
 
-static const char *const manifest_cols[8] = {"path", "kind", "format", "provider",
-                                             "effective_from", "license", "name", "source"};
+static const char *const manifest_cols[8] = {"path",           "kind",    "format", "provider",
+                                             "effective_from", "license", "name",   "source"};
 
 static gp_status manifest_row_cb(const gp_csv_record *r, void *arg, gp_err *err) {
     manifest *m = arg;
@@ -72,12 +72,13 @@ static gp_status manifest_row_cb(const gp_csv_record *r, void *arg, gp_err *err)
     manifest_row *row = &m->rows[m->n++];
     char *dst[8] = {row->path, row->kind,    row->format, row->provider,
                     row->date, row->license, row->name,   row->source};
-    size_t cap[8] = {sizeof row->path, sizeof row->kind,    sizeof row->format,
-                     sizeof row->provider, sizeof row->date, sizeof row->license,
-                     sizeof row->name, sizeof row->source};
+    size_t cap[8] = {sizeof row->path,     sizeof row->kind,  sizeof row->format,
+                     sizeof row->provider, sizeof row->date,  sizeof row->license,
+                     sizeof row->name,     sizeof row->source};
     for (int i = 0; i < 8; i++) {
         int c = m->col[i];
-        snprintf(dst[i], cap[i], "%.*s", c < r->n ? (int)r->len[c] : 0, c < r->n ? r->field[c] : "");
+        snprintf(dst[i], cap[i], "%.*s", c < r->n ? (int)r->len[c] : 0,
+                 c < r->n ? r->field[c] : "");
     }
     return GP_OK;
 }
@@ -177,10 +178,9 @@ gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out,
             gp_catalog_batch b;
             gp_catalog_batch_init(&b, 1u << 22);
             gp_import_stats s;
-            gp_status rc = gp_catalog_import(st, (const char *)e->data, e->len, origin,
-                                             gp_catalog_format_from_name(row->format),
-                                             row->provider, row->source, row->date, row->date,
-                                             false, &b, &s, err);
+            gp_status rc = gp_catalog_import(
+                st, (const char *)e->data, e->len, origin, gp_catalog_format_from_name(row->format),
+                row->provider, row->source, row->date, row->date, false, &b, &s, err);
             out->skipped += b.skipped;
             gp_catalog_batch_done(&b);
             if (rc)

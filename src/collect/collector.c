@@ -195,8 +195,8 @@ static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long stat
     const char *body = t->body.data ? t->body.data : "";
     if (src->kind == GP_SRC_PROMETHEUS) {
         const struct prom_query *q = &prom_queries[t->query];
-        st = gp_promapi_parse(body, t->body.len, src->url, status, q->metric, q->scale,
-                              &r->samples, &err);
+        st = gp_promapi_parse(body, t->body.len, src->url, status, q->metric, q->scale, &r->samples,
+                              &err);
     } else if (status < 200 || status >= 300) {
         set_error(r, "HTTP %ld", status);
         return;
@@ -279,8 +279,8 @@ static void run_nvsmi(const gp_source_cfg *src, const gp_collect_opts *o, gp_sou
         char host[128] = "";
         gethostname(host, sizeof host - 1);
         gp_err err;
-        if (gp_nvsmi_parse(out.data ? out.data : "", out.len, "nvidia-smi", NULL, host,
-                           &r->samples, &err))
+        if (gp_nvsmi_parse(out.data ? out.data : "", out.len, "nvidia-smi", NULL, host, &r->samples,
+                           &err))
             set_error(r, "%s", err.msg);
     }
     gp_buf_done(&out);
@@ -298,7 +298,9 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
         gp_samples_init(&results[i].samples, 1u << 22);
-        nt += src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : src[i].kind == GP_SRC_NVSMI ? 0 : 1;
+        nt += src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES
+              : src[i].kind == GP_SRC_NVSMI    ? 0
+                                               : 1;
     }
     transfer *t = gp_xcalloc(nt ? nt : 1, sizeof *t);
     size_t k = 0;

@@ -115,7 +115,8 @@ gp_status gp_fetch_url(const char *url, const gp_fetch_opts *o, gp_buf *out, gp_
         }
         if (!transient || attempt >= o->retries) {
             if (rc != CURLE_OK)
-                st = gp_errorf(err, GP_E_NET, url, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+                st = gp_errorf(err, GP_E_NET, url, "%s",
+                               errbuf[0] ? errbuf : curl_easy_strerror(rc));
             else
                 st = gp_errorf(err, GP_E_NET, url, "HTTP %ld%s", status,
                                transient ? " (gave up after retries)" : "");

@@ -111,8 +111,8 @@ void gp_catalog_dedupe(gp_catalog_batch *b) {
     free(drop);
 }
 
-static const char *const format_names[] = {"unknown",      "gpuplan",   "skypilot", "ec2instances",
-                                           "aws-offer",    "gcp-skus",  "gcp-cud"};
+static const char *const format_names[] = {"unknown",   "gpuplan",  "skypilot", "ec2instances",
+                                           "aws-offer", "gcp-skus", "gcp-cud"};
 
 const char *gp_catalog_format_name(gp_catalog_format f) {
     return format_names[f];

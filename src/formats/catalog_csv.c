@@ -30,11 +30,24 @@ bool gp_catalog_price(const char *s, size_t len, bool *has, double *out) {
 
 /* ---- SkyPilot ------------------------------------------------------------------------- */
 
-enum { C_INSTANCE, C_ACCEL, C_COUNT, C_VCPUS, C_MEM, C_GPUINFO, C_PRICE, C_SPOT, C_REGION,
-       C_ZONE, C_GENERATION, N_COLS };
+enum {
+    C_INSTANCE,
+    C_ACCEL,
+    C_COUNT,
+    C_VCPUS,
+    C_MEM,
+    C_GPUINFO,
+    C_PRICE,
+    C_SPOT,
+    C_REGION,
+    C_ZONE,
+    C_GENERATION,
+    N_COLS
+};
 static const char *const sky_cols[N_COLS] = {
-    "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo",
-    "Price",        "SpotPrice",       "Region",           "AvailabilityZone", "Generation"};
+    "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",  "MemoryGiB",
+    "GpuInfo",      "Price",           "SpotPrice",        "Region", "AvailabilityZone",
+    "Generation"};
 
 /* GCP: a GPU machine type's GPU comes from its family; its price row holds only the host
  * (vCPU and memory), the GPUs are separate accelerator rows. */
@@ -82,10 +95,9 @@ static const char *field(const gp_csv_record *r, const sky *k, int c, size_t *le
 static bool gcp_family(const char *instance, char *accel, size_t cap, int *count) {
     static const struct {
         const char *prefix, *accel;
-    } fams[] = {{"a2-highgpu-", "A100"},      {"a2-megagpu-", "A100"},
-                {"a2-ultragpu-", "A100-80GB"}, {"a3-highgpu-", "H100"},
-                {"a3-edgegpu-", "H100"},      {"a3-megagpu-", "H100-MEGA"},
-                {"a3-ultragpu-", "H200"},     {"a4-highgpu-", "B200"}};
+    } fams[] = {{"a2-highgpu-", "A100"},  {"a2-megagpu-", "A100"}, {"a2-ultragpu-", "A100-80GB"},
+                {"a3-highgpu-", "H100"},  {"a3-edgegpu-", "H100"}, {"a3-megagpu-", "H100-MEGA"},
+                {"a3-ultragpu-", "H200"}, {"a4-highgpu-", "B200"}};
     for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++) {
         size_t n = strlen(fams[i].prefix);
         if (strncmp(instance, fams[i].prefix, n) == 0) {
@@ -103,8 +115,8 @@ static bool gcp_family(const char *instance, char *accel, size_t cap, int *count
         long vcpus = strtol(instance + 12, &end, 10);
         if (*end)
             return false;
-        static const int sizes[][2] = {{4, 1}, {8, 1}, {12, 1}, {16, 1}, {24, 2},
-                                       {32, 1}, {48, 4}, {96, 8}};
+        static const int sizes[][2] = {{4, 1},  {8, 1},  {12, 1}, {16, 1},
+                                       {24, 2}, {32, 1}, {48, 4}, {96, 8}};
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             if (sizes[i][0] == vcpus) {
                 snprintf(accel, cap, "L4");
@@ -312,8 +324,9 @@ static gp_status gcp_join(sky *k, gp_err *err) {
         char where[32];
         snprintf(where, sizeof where, "line %d", h->line);
         if (!a) {
-            gp_catalog_skip(k->out, where, "a GPU machine type with no accelerator price in "
-                                           "its region");
+            gp_catalog_skip(k->out, where,
+                            "a GPU machine type with no accelerator price in "
+                            "its region");
             continue;
         }
         gp_price_rec r = {0};
@@ -328,8 +341,8 @@ static gp_status gcp_join(sky *k, gp_err *err) {
         r.where = h->line;
         /* The machine's price is its host plus its GPUs; both must be known. */
         if (add_prices(k, &r, h->has_price && a->has_price, h->price + a->price,
-                       h->has_spot && a->has_spot && h->spot > 0 && a->spot > 0,
-                       h->spot + a->spot, err))
+                       h->has_spot && a->has_spot && h->spot > 0 && a->spot > 0, h->spot + a->spot,
+                       err))
             return err->code;
     }
     size_t lone = 0;
@@ -344,8 +357,9 @@ static gp_status gcp_join(sky *k, gp_err *err) {
     }
     if (lone)
         for (size_t j = 0; j < lone; j++)
-            gp_catalog_skip(k->out, "", "an accelerator for N1 machines: its price excludes "
-                                        "the VM, so it is no offer on its own");
+            gp_catalog_skip(k->out, "",
+                            "an accelerator for N1 machines: its price excludes "
+                            "the VM, so it is no offer on its own");
     return GP_OK;
 }
 
@@ -398,8 +412,7 @@ static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
         k->c_spot = gp_csv_column(rec, "hour_spot");
         k->c_1y = gp_csv_column(rec, "month_1y");
         k->c_3y = gp_csv_column(rec, "month_3y");
-        if (k->c_type < 0 || k->c_gpu < 0 || k->c_count < 0 || k->c_region < 0 ||
-            k->c_hour < 0) {
+        if (k->c_type < 0 || k->c_gpu < 0 || k->c_count < 0 || k->c_region < 0 || k->c_hour < 0) {
             char w[300];
             snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
             return gp_errorf(err, GP_E_INPUT, w,
@@ -418,7 +431,8 @@ static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     }
     gp_price_rec r = {0};
     snprintf(r.provider, sizeof r.provider, "gcp");
-    if (!gp_catalog_copy(r.instance, sizeof r.instance, rec->field[k->c_type], rec->len[k->c_type]) ||
+    if (!gp_catalog_copy(r.instance, sizeof r.instance, rec->field[k->c_type],
+                         rec->len[k->c_type]) ||
         !gp_catalog_copy(r.region, sizeof r.region, rec->field[k->c_region],
                          rec->len[k->c_region]) ||
         !r.instance[0] || !r.region[0]) {
@@ -429,8 +443,8 @@ static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     bool has_count, has_hour, has_spot = false, has_1y = false, has_3y = false, h;
     if (!gp_catalog_price(rec->field[k->c_count], rec->len[k->c_count], &has_count, &count) ||
         !gp_catalog_price(rec->field[k->c_hour], rec->len[k->c_hour], &has_hour, &hour) ||
-        (k->c_spot >= 0 && !gp_catalog_price(rec->field[k->c_spot], rec->len[k->c_spot],
-                                             &has_spot, &spot)) ||
+        (k->c_spot >= 0 &&
+         !gp_catalog_price(rec->field[k->c_spot], rec->len[k->c_spot], &has_spot, &spot)) ||
         (k->c_1y >= 0 && !gp_catalog_price(rec->field[k->c_1y], rec->len[k->c_1y], &has_1y, &m1)) ||
         (k->c_3y >= 0 && !gp_catalog_price(rec->field[k->c_3y], rec->len[k->c_3y], &has_3y, &m3))) {
         gp_catalog_skip(k->out, where, "a price or count that is not a number >= 0");

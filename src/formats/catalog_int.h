@@ -14,10 +14,10 @@ gp_status gp_parse_skypilot(const char *buf, size_t len, const char *origin, con
                             gp_catalog_batch *out, gp_err *err);
 gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
                                 gp_catalog_batch *out, gp_err *err);
-gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin,
-                             gp_catalog_batch *out, gp_err *err);
-gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin,
-                            gp_catalog_batch *out, gp_err *err);
+gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
+                             gp_err *err);
+gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
+                            gp_err *err);
 gp_status gp_parse_gcp_cud(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
                            gp_err *err);
 

@@ -89,8 +89,9 @@ gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *orig
         if (!prov || !inst || !region || !gpu || !cJSON_IsArray(prices) ||
             !num_of(cJSON_GetObjectItemCaseSensitive(o, "gpu_count"), &r.gpu_count) ||
             r.gpu_count <= 0) {
-            gp_catalog_skip(out, where, "an offer without provider, instance, region, gpu, "
-                                        "gpu_count > 0 or prices");
+            gp_catalog_skip(out, where,
+                            "an offer without provider, instance, region, gpu, "
+                            "gpu_count > 0 or prices");
             continue;
         }
         if (cur && !valid_currency(cur)) {
@@ -111,8 +112,7 @@ gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *orig
         for (const cJSON *p = prices->child; p && st == GP_OK; p = p->next) {
             gp_price_rec x = r;
             const char *kind = str(p, "pricing"), *purchase = str(p, "purchase");
-            if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "hourly"), &x.hourly) ||
-                x.hourly < 0) {
+            if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "hourly"), &x.hourly) || x.hourly < 0) {
                 gp_catalog_skip(out, where, "a price that is not a number >= 0");
                 continue;
             }
@@ -226,7 +226,8 @@ gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
                 continue;
             gp_price_rec x = r;
             x.pricing = GP_ON_DEMAND;
-            st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "ondemand"), where, err);
+            st =
+                ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "ondemand"), where, err);
             /* Spot: the average, with min and max kept beside it. */
             x = r;
             x.pricing = GP_SPOT;
@@ -289,8 +290,8 @@ static bool term_rates(const cJSON *term, double *hourly, double *upfront, char 
     return any;
 }
 
-gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin,
-                             gp_catalog_batch *out, gp_err *err) {
+gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
+                             gp_err *err) {
     cJSON *doc;
     if (gp_catalog_json(buf, len, origin, &doc, err))
         return err->code;
@@ -334,10 +335,10 @@ gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin,
         /* The offer file names no GPU model: keep the instance family's, if known. */
         static const struct {
             const char *prefix, *gpu;
-        } fam[] = {{"p5e", "H200"}, {"p5en", "H200"}, {"p5.", "H100"}, {"p4de", "A100-80GB"},
-                   {"p4d", "A100"}, {"p3", "V100"},   {"p2", "K80"},   {"g6e", "L40S"},
-                   {"g6", "L4"},    {"g5g", "T4G"},   {"g5", "A10G"},  {"g4dn", "T4"},
-                   {"g4ad", "V520"}, {"g3", "M60"},   {"p6-b200", "B200"}};
+        } fam[] = {{"p5e", "H200"},  {"p5en", "H200"}, {"p5.", "H100"},    {"p4de", "A100-80GB"},
+                   {"p4d", "A100"},  {"p3", "V100"},   {"p2", "K80"},      {"g6e", "L40S"},
+                   {"g6", "L4"},     {"g5g", "T4G"},   {"g5", "A10G"},     {"g4dn", "T4"},
+                   {"g4ad", "V520"}, {"g3", "M60"},    {"p6-b200", "B200"}};
         snprintf(r.gpu, sizeof r.gpu, "UNKNOWN");
         for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++)
             if (strncmp(type, fam[f].prefix, strlen(fam[f].prefix)) == 0) {
@@ -404,8 +405,8 @@ done:
 
 /* ---- GCP Cloud Billing SKUs -------------------------------------------------------------- */
 
-gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin,
-                            gp_catalog_batch *out, gp_err *err) {
+gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
+                            gp_err *err) {
     cJSON *doc;
     if (gp_catalog_json(buf, len, origin, &doc, err))
         return err->code;
@@ -449,7 +450,8 @@ gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin,
         snprintf(r.instance, sizeof r.instance, "gpu-%s", r.gpu);
         r.gpu_count = 1;
         r.where = i;
-        const cJSON *pi = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sku, "pricingInfo"), 0);
+        const cJSON *pi =
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sku, "pricingInfo"), 0);
         const cJSON *expr = cJSON_GetObjectItemCaseSensitive(pi, "pricingExpression");
         const char *unit = str(expr, "usageUnit");
         const cJSON *rates = cJSON_GetObjectItemCaseSensitive(expr, "tieredRates");

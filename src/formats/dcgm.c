@@ -11,9 +11,9 @@ enum { X_NONE = -1, X_FB_FREE = 100, X_FB_RESERVED, X_GR_ACTIVE };
 
 static const struct field {
     const char *name;
-    int metric;      /* a gp_metric, or an X_ helper */
+    int metric; /* a gp_metric, or an X_ helper */
     double scale;
-    bool device;     /* a property of the physical GPU, repeated on every MIG instance */
+    bool device; /* a property of the physical GPU, repeated on every MIG instance */
     bool counter;
 } fields[] = {
     {"DCGM_FI_DEV_GPU_UTIL", GP_M_GPU_UTIL, 1, false, false},
@@ -235,8 +235,7 @@ gp_status gp_dcgm_parse(const char *buf, size_t len, const char *origin, gp_samp
     for (size_t i = 0; st == GP_OK && i < c.n; i++) {
         pending *p = &c.p[i];
         if (p->metric >= 0)
-            st = gp_samples_add(out, p->gpu, (gp_metric)p->metric, p->value, p->ts, p->labels,
-                                err);
+            st = gp_samples_add(out, p->gpu, (gp_metric)p->metric, p->value, p->ts, p->labels, err);
     }
 done:
     free(util);

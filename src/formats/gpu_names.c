@@ -15,28 +15,63 @@ static const struct family {
     const char *name;  /* catalog name */
     int split_gib;     /* > 0: names above this memory size get a -NNGB suffix */
 } families[] = {
-    {"GB200", "GB200", 0},    {"GB300", "GB300", 0},      {"B200", "B200", 0},
-    {"B300", "B300", 0},      {"B100", "B100", 0},        {"H200", "H200", 0},
-    {"H100NVL", "H100-NVL", 0}, {"H100", "H100", 0},      {"H800", "H800", 0},
-    {"GH200", "GH200", 0},    {"A100", "A100", 40},       {"A800", "A800", 0},
-    {"A10G", "A10G", 0},      {"A40", "A40", 0},          {"A30", "A30", 0},
-    {"A16", "A16", 0},        {"A10", "A10", 0},          {"A2", "A2", 0},
-    {"L40S", "L40S", 0},      {"L40", "L40", 0},          {"L4", "L4", 0},
-    {"T4G", "T4G", 0},        {"T4", "T4", 0},            {"V100", "V100", 16},
-    {"P100", "P100", 0},      {"P40", "P40", 0},          {"P4", "P4", 0},
-    {"K80", "K80", 0},        {"K520", "K520", 0},        {"M60", "M60", 0},
-    {"RTXPRO6000", "RTX-PRO-6000", 0}, {"RTX6000ADA", "RTX-6000-ADA", 0},
-    {"A6000", "RTX-A6000", 0}, {"A5000", "RTX-A5000", 0}, {"A4000", "RTX-A4000", 0},
-    {"RTX6000", "RTX-6000", 0}, {"RTX5090", "RTX-5090", 0}, {"RTX4090", "RTX-4090", 0},
-    {"RTX3090", "RTX-3090", 0}, {"MI355X", "MI355X", 0},  {"MI325X", "MI325X", 0},
-    {"MI300X", "MI300X", 0},  {"MI250X", "MI250X", 0},    {"MI250", "MI250", 0},
-    {"MI210", "MI210", 0},    {"MI100", "MI100", 0},      {"MI25", "MI25", 0},
-    {"V620", "V620", 0},      {"V710", "V710", 0},        {"RADEONPROV520", "V520", 0},
-    {"V520", "V520", 0},      {"GAUDI2", "GAUDI2", 0},    {"GAUDI", "GAUDI", 0},
+    {"GB200", "GB200", 0},
+    {"GB300", "GB300", 0},
+    {"B200", "B200", 0},
+    {"B300", "B300", 0},
+    {"B100", "B100", 0},
+    {"H200", "H200", 0},
+    {"H100NVL", "H100-NVL", 0},
+    {"H100", "H100", 0},
+    {"H800", "H800", 0},
+    {"GH200", "GH200", 0},
+    {"A100", "A100", 40},
+    {"A800", "A800", 0},
+    {"A10G", "A10G", 0},
+    {"A40", "A40", 0},
+    {"A30", "A30", 0},
+    {"A16", "A16", 0},
+    {"A10", "A10", 0},
+    {"A2", "A2", 0},
+    {"L40S", "L40S", 0},
+    {"L40", "L40", 0},
+    {"L4", "L4", 0},
+    {"T4G", "T4G", 0},
+    {"T4", "T4", 0},
+    {"V100", "V100", 16},
+    {"P100", "P100", 0},
+    {"P40", "P40", 0},
+    {"P4", "P4", 0},
+    {"K80", "K80", 0},
+    {"K520", "K520", 0},
+    {"M60", "M60", 0},
+    {"RTXPRO6000", "RTX-PRO-6000", 0},
+    {"RTX6000ADA", "RTX-6000-ADA", 0},
+    {"A6000", "RTX-A6000", 0},
+    {"A5000", "RTX-A5000", 0},
+    {"A4000", "RTX-A4000", 0},
+    {"RTX6000", "RTX-6000", 0},
+    {"RTX5090", "RTX-5090", 0},
+    {"RTX4090", "RTX-4090", 0},
+    {"RTX3090", "RTX-3090", 0},
+    {"MI355X", "MI355X", 0},
+    {"MI325X", "MI325X", 0},
+    {"MI300X", "MI300X", 0},
+    {"MI250X", "MI250X", 0},
+    {"MI250", "MI250", 0},
+    {"MI210", "MI210", 0},
+    {"MI100", "MI100", 0},
+    {"MI25", "MI25", 0},
+    {"V620", "V620", 0},
+    {"V710", "V710", 0},
+    {"RADEONPROV520", "V520", 0},
+    {"V520", "V520", 0},
+    {"GAUDI2", "GAUDI2", 0},
+    {"GAUDI", "GAUDI", 0},
 };
 
-static const char *const vendor_words[] = {"NVIDIA", "TESLA", "GEFORCE", "AMD", "INSTINCT",
-                                           "RADEON PRO", "INTEL", "HABANA", "QUALCOMM"};
+static const char *const vendor_words[] = {"NVIDIA",     "TESLA", "GEFORCE", "AMD",     "INSTINCT",
+                                           "RADEON PRO", "INTEL", "HABANA",  "QUALCOMM"};
 
 /* Upper-case and keep letters and digits; brk[i] says a separator (space, dash...) came
  * before out[i] in the raw name, so "H100 80GB" does not read as "H10080". */
@@ -65,8 +100,8 @@ static double mem_in_name(const char *raw) {
         long v = strtol(p, &end, 10);
         while (*end == ' ')
             end++;
-        if ((end[0] == 'G' || end[0] == 'g') && (end[1] == 'B' || end[1] == 'b' || end[1] == '\0' ||
-                                                 !isalnum((unsigned char)end[1])))
+        if ((end[0] == 'G' || end[0] == 'g') &&
+            (end[1] == 'B' || end[1] == 'b' || end[1] == '\0' || !isalnum((unsigned char)end[1])))
             if (v >= 4 && v <= 512)
                 return (double)v;
     }

@@ -10,8 +10,22 @@
 
 #define MAX_COLS 320
 
-enum { F_OTHER, F_TIMESTAMP, F_INDEX, F_UUID, F_NAME, F_UTIL, F_MEM_USED, F_MEM_TOTAL,
-       F_POWER, F_POWER_INSTANT, F_POWER_AVERAGE, F_TEMP, F_SM_CLOCK, F_POWER_LIMIT };
+enum {
+    F_OTHER,
+    F_TIMESTAMP,
+    F_INDEX,
+    F_UUID,
+    F_NAME,
+    F_UTIL,
+    F_MEM_USED,
+    F_MEM_TOTAL,
+    F_POWER,
+    F_POWER_INSTANT,
+    F_POWER_AVERAGE,
+    F_TEMP,
+    F_SM_CLOCK,
+    F_POWER_LIMIT
+};
 
 static const struct {
     const char *name;
@@ -113,8 +127,8 @@ static bool timestamp(cell c, int64_t *ms) {
                &tm.tm_min, &tm.tm_sec, &msec) < 6)
         return false;
     if (tm.tm_year < 1970 || tm.tm_year > 9999 || tm.tm_mon < 1 || tm.tm_mon > 12 ||
-        tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
-        tm.tm_sec > 60 || msec < 0 || msec > 999)
+        tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60 ||
+        msec < 0 || msec > 999)
         return false;
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
@@ -191,8 +205,10 @@ gp_status gp_nvsmi_parse(const char *buf, size_t len, const char *origin, const 
             case F_TIMESTAMP:
                 if (!timestamp(c, &ts)) {
                     snprintf(where, sizeof where, "%s:%d", origin, line);
-                    st = gp_errorf(err, GP_E_INPUT, where, "timestamp \"%.*s\" is not "
-                                   "YYYY/MM/DD HH:MM:SS.mmm", (int)(c.n < 40 ? c.n : 40), c.p);
+                    st = gp_errorf(err, GP_E_INPUT, where,
+                                   "timestamp \"%.*s\" is not "
+                                   "YYYY/MM/DD HH:MM:SS.mmm",
+                                   (int)(c.n < 40 ? c.n : 40), c.p);
                 }
                 break;
             case F_INDEX: {
@@ -238,9 +254,12 @@ gp_status gp_nvsmi_parse(const char *buf, size_t len, const char *origin, const 
         static const struct {
             int field;
             gp_metric m;
-        } map[] = {{F_UTIL, GP_M_GPU_UTIL},       {F_MEM_USED, GP_M_MEM_USED_MIB},
-                   {F_MEM_TOTAL, GP_M_MEM_TOTAL_MIB}, {F_POWER, GP_M_POWER_W},
-                   {F_TEMP, GP_M_TEMP_C},         {F_SM_CLOCK, GP_M_SM_CLOCK_MHZ},
+        } map[] = {{F_UTIL, GP_M_GPU_UTIL},
+                   {F_MEM_USED, GP_M_MEM_USED_MIB},
+                   {F_MEM_TOTAL, GP_M_MEM_TOTAL_MIB},
+                   {F_POWER, GP_M_POWER_W},
+                   {F_TEMP, GP_M_TEMP_C},
+                   {F_SM_CLOCK, GP_M_SM_CLOCK_MHZ},
                    {F_POWER_LIMIT, GP_M_POWER_LIMIT_W}};
         for (size_t k = 0; k < sizeof map / sizeof map[0] && st == GP_OK; k++)
             if (has[map[k].field])

@@ -127,8 +127,8 @@ typedef struct family_type {
 } family_type;
 
 gp_status gp_prom_text_parse(const char *buf, size_t len, const char *origin,
-                             gp_status (*fn)(const gp_prom_sample *, void *, gp_err *),
-                             void *arg, gp_err *err) {
+                             gp_status (*fn)(const gp_prom_sample *, void *, gp_err *), void *arg,
+                             gp_err *err) {
     /* Label text is unescaped into one scratch area per line, as long as the line. */
     char *scratch = gp_xmalloc(len + 2);
     char name[256];
@@ -187,8 +187,7 @@ gp_status gp_prom_text_parse(const char *buf, size_t len, const char *origin,
                 char lname[128];
                 char *val = scratch + used;
                 size_t room = len + 2 - used;
-                if (s.n_labels == GP_PROM_MAX_LABELS ||
-                    !lex_name(&c, lname, sizeof lname, false)) {
+                if (s.n_labels == GP_PROM_MAX_LABELS || !lex_name(&c, lname, sizeof lname, false)) {
                     st = GP_E_INPUT;
                     break;
                 }

@@ -11,9 +11,9 @@
 
 #include "catalog_int.h"
 
-static const char *const kind_names[] = {"specs-epoch",   "specs-mlco2",  "hardware-epoch",
-                                         "hardware-notes", "electricity-eia", "pue-reference",
-                                         "pue-green-algorithms", "tariff-urdb"};
+static const char *const kind_names[] = {
+    "specs-epoch",     "specs-mlco2",   "hardware-epoch",       "hardware-notes",
+    "electricity-eia", "pue-reference", "pue-green-algorithms", "tariff-urdb"};
 
 const char *gp_reference_kind_name(gp_reference_kind k) {
     return kind_names[k];
@@ -75,10 +75,16 @@ static gp_status header_error(table *t, int line, const char *what, gp_err *err)
     return gp_errorf(err, GP_E_INPUT, w, "not the %s header", what);
 }
 
-static const char *const epoch_cols[] = {
-    "Hardware name", "Manufacturer", "Release date", "FP32 (single precision) performance (FLOP/s)",
-    "FP16 (half precision) performance (FLOP/s)", "Tensor-FP16/BF16 performance (FLOP/s)",
-    "Memory size per board (Byte)", "Memory bandwidth (byte/s)", "TDP (W)", "Type"};
+static const char *const epoch_cols[] = {"Hardware name",
+                                         "Manufacturer",
+                                         "Release date",
+                                         "FP32 (single precision) performance (FLOP/s)",
+                                         "FP16 (half precision) performance (FLOP/s)",
+                                         "Tensor-FP16/BF16 performance (FLOP/s)",
+                                         "Memory size per board (Byte)",
+                                         "Memory bandwidth (byte/s)",
+                                         "TDP (W)",
+                                         "Type"};
 
 static gp_status spec_epoch(table *t, const gp_csv_record *r, gp_err *err) {
     if (!t->header_seen) {
@@ -121,8 +127,8 @@ static gp_status spec_epoch(table *t, const gp_csv_record *r, gp_err *err) {
 
 static gp_status spec_mlco2(table *t, const gp_csv_record *r, gp_err *err) {
     if (!t->header_seen) {
-        static const char *const cols[] = {"name", "type", "tdp_watts", "TFLOPS32", "TFLOPS16",
-                                           "memory"};
+        static const char *const cols[] = {"name",     "type",     "tdp_watts",
+                                           "TFLOPS32", "TFLOPS16", "memory"};
         for (int i = 0; i < 6; i++)
             if ((t->col[i] = gp_csv_column(r, cols[i])) < 0)
                 return header_error(t, r->line, "mlco2 GPU table", err);
@@ -150,8 +156,9 @@ static gp_status spec_mlco2(table *t, const gp_csv_record *r, gp_err *err) {
 
 static gp_status hw_epoch(table *t, const gp_csv_record *r, gp_err *err) {
     if (!t->header_seen) {
-        static const char *const cols[] = {"Price source", "Price date", "Hardware model",
-                                           "Price (hardware purchase)", "Notes", "Number of GPUs"};
+        static const char *const cols[] = {"Price source",   "Price date",
+                                           "Hardware model", "Price (hardware purchase)",
+                                           "Notes",          "Number of GPUs"};
         for (int i = 0; i < 6; i++)
             if ((t->col[i] = gp_csv_column(r, cols[i])) < 0)
                 return header_error(t, r->line, "Epoch hardware prices", err);
@@ -264,7 +271,8 @@ static gp_status pue_table(table *t, const gp_csv_record *r, gp_err *err) {
     if (ga) {
         size_t n;
         const char *src = fld(r, 3 - 1, &n); /* "2024 https://..." or a URL */
-        snprintf(p.year, sizeof p.year, "%.4s", n >= 4 && isdigit((unsigned char)src[0]) ? src : "");
+        snprintf(p.year, sizeof p.year, "%.4s",
+                 n >= 4 && isdigit((unsigned char)src[0]) ? src : "");
     } else {
         copy_field(r, t->col[1], p.year, sizeof p.year);
     }
@@ -350,8 +358,8 @@ static gp_status urdb(const char *buf, size_t len, const char *origin, const cha
             for (const cJSON *x = days[d]->child; x; x = x->next, h++) {
                 int k = cJSON_IsNumber(x) ? x->valueint : -1;
                 if (k < 0 || k >= np) {
-                    st = gp_errorf(err, GP_E_INPUT, origin, "schedule names period %d of %d", k,
-                                   np);
+                    st =
+                        gp_errorf(err, GP_E_INPUT, origin, "schedule names period %d of %d", k, np);
                     goto done;
                 }
                 hours[k] += (d == 0 ? 5.0 : 2.0) / 7.0 / 12.0;

@@ -129,8 +129,8 @@ static gp_status num(ctx *c, const cJSON *obj, const char *path, const char *key
     if (!ok_lo || !ok_hi) {
         if (range & NO_HI)
             return fail(c, p, "must be %s %g (got %g)", (range & OPEN_LO) ? ">" : ">=", lo, x);
-        return fail(c, p, "must be in %s%g, %g%s (got %g)", (range & OPEN_LO) ? "(" : "[", lo,
-                    hi, (range & OPEN_HI) ? ")" : "]", x);
+        return fail(c, p, "must be in %s%g, %g%s (got %g)", (range & OPEN_LO) ? "(" : "[", lo, hi,
+                    (range & OPEN_HI) ? ")" : "]", x);
     }
     *out = x;
     return GP_OK;
@@ -310,13 +310,23 @@ static gp_status parse_tiers(ctx *c, const cJSON *arr, const char *path, gp_scen
 }
 
 static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
-    static const char *const keys[] = {
-        "gpus_per_server",     "server_price",     "price_factor",
-        "bulk_discounts",      "network_per_server", "fixed_capex",
-        "residual_pct",        "warranty_months",  "maintenance_pct_per_year",
-        "staff_per_month",     "other_per_month",  "colo_per_kw_month",
-        "depreciation_years",  "grid_kg_co2_per_kwh", "power",
-        "tariff",              "financing"};
+    static const char *const keys[] = {"gpus_per_server",
+                                       "server_price",
+                                       "price_factor",
+                                       "bulk_discounts",
+                                       "network_per_server",
+                                       "fixed_capex",
+                                       "residual_pct",
+                                       "warranty_months",
+                                       "maintenance_pct_per_year",
+                                       "staff_per_month",
+                                       "other_per_month",
+                                       "colo_per_kw_month",
+                                       "depreciation_years",
+                                       "grid_kg_co2_per_kwh",
+                                       "power",
+                                       "tariff",
+                                       "financing"};
     if (want_object(c, o, path) || check_keys(c, o, path, keys, 17) ||
         integer(c, o, path, "gpus_per_server", 1, 64, false, &s->gpus_per_server) ||
         num(c, o, path, "server_price", 0, 0, NO_HI, true, &s->server_price) ||
@@ -379,12 +389,26 @@ static gp_status check_catalog_ref(ctx *c, const char *path, const char *ref) {
 }
 
 static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_option *opt) {
-    static const char *const keys[] = {
-        "name",         "provider",  "instance", "region", "pricing", "gpus_per_instance",
-        "hourly",       "upfront",   "term_months", "purchase", "idle_overhead",
-        "interruptions_per_hour", "checkpoint_interval_h", "restart_h", "storage_gb",
-        "storage_per_gb_month", "egress_gb_per_month", "egress_per_gb", "support_pct",
-        "catalog"};
+    static const char *const keys[] = {"name",
+                                       "provider",
+                                       "instance",
+                                       "region",
+                                       "pricing",
+                                       "gpus_per_instance",
+                                       "hourly",
+                                       "upfront",
+                                       "term_months",
+                                       "purchase",
+                                       "idle_overhead",
+                                       "interruptions_per_hour",
+                                       "checkpoint_interval_h",
+                                       "restart_h",
+                                       "storage_gb",
+                                       "storage_per_gb_month",
+                                       "egress_gb_per_month",
+                                       "egress_per_gb",
+                                       "support_pct",
+                                       "catalog"};
     gp_option_defaults(opt);
     if (want_object(c, o, path) || check_keys(c, o, path, keys, 20) ||
         string(c, o, path, "name", true, true, opt->name, sizeof opt->name) ||
@@ -503,9 +527,9 @@ static gp_status parse_options(ctx *c, const cJSON *arr, const char *path, gp_sc
 /* ---- the document ----------------------------------------------------------------------- */
 
 static gp_status parse_doc(ctx *c, const cJSON *doc, gp_scenario *s) {
-    static const char *const keys[] = {"name",    "currency",     "horizon_months",
-                                       "discount_rate", "notes",  "measured",
-                                       "demand",  "self_hosted",  "cloud_options"};
+    static const char *const keys[] = {"name",          "currency",    "horizon_months",
+                                       "discount_rate", "notes",       "measured",
+                                       "demand",        "self_hosted", "cloud_options"};
     const char *path = "$";
     if (want_object(c, doc, path) || check_keys(c, doc, path, keys, 9) ||
         string(c, doc, path, "name", true, true, s->name, sizeof s->name) ||

@@ -42,8 +42,7 @@ static double bulk_discount(const gp_scenario *s, int servers) {
     return pct;
 }
 
-static void self_compute(const gp_scenario *s, gp_model_cache *c, int n, double u,
-                         self_parts *p) {
+static void self_compute(const gp_scenario *s, gp_model_cache *c, int n, double u, self_parts *p) {
     const int *order = c->order;
     int g = s->gpus_per_server;
     if (c->srv_n != n || c->srv_g != g) {
@@ -125,15 +124,15 @@ static void loan_factors(double apr, int n, int m, double *pay, double *payoff) 
 /* ---- cloud option pieces ------------------------------------------------------------- */
 
 typedef struct option_parts {
-    int instances;          /* R */
-    double inst_hours;      /* I per month */
-    double compute;         /* per month, before support */
-    double recurring;       /* compute * (1 + support) */
-    double extras;          /* storage and egress per month */
-    double upfront_each;    /* R * upfront, committed only */
-    int upfronts_inside;    /* upfronts at m = T, 2T, ... below M */
-    int months_after;       /* committed months still owed after M */
-    double hourly_slope;    /* d total / d hourly */
+    int instances;       /* R */
+    double inst_hours;   /* I per month */
+    double compute;      /* per month, before support */
+    double recurring;    /* compute * (1 + support) */
+    double extras;       /* storage and egress per month */
+    double upfront_each; /* R * upfront, committed only */
+    int upfronts_inside; /* upfronts at m = T, 2T, ... below M */
+    int months_after;    /* committed months still owed after M */
+    double hourly_slope; /* d total / d hourly */
 } option_parts;
 
 /* slot: the option's index for the memo in c, or -1 (no memo). */
@@ -160,9 +159,9 @@ static void option_compute(const gp_option *o, gp_model_cache *c, int slot, int 
         p->inst_hours = q / gi * (1.0 + o->idle_overhead);
         break;
     case GP_SPOT:
-        p->inst_hours = q / gi * (1.0 + o->idle_overhead) *
-                        (1.0 + o->interruptions_per_hour *
-                                   (o->checkpoint_interval_h / 2.0 + o->restart_h));
+        p->inst_hours =
+            q / gi * (1.0 + o->idle_overhead) *
+            (1.0 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2.0 + o->restart_h));
         break;
     case GP_COMMITTED: {
         p->inst_hours = p->instances * GP_MONTH_HOURS;
@@ -189,8 +188,8 @@ static void option_compute(const gp_option *o, gp_model_cache *c, int slot, int 
 }
 
 static double option_total_parts(const option_parts *p, int horizon) {
-    return p->upfront_each * (1.0 + p->upfronts_inside) +
-           horizon * (p->recurring + p->extras) + p->months_after * p->recurring;
+    return p->upfront_each * (1.0 + p->upfronts_inside) + horizon * (p->recurring + p->extras) +
+           p->months_after * p->recurring;
 }
 
 /* ---- closed-form totals --------------------------------------------------------------- */
@@ -219,8 +218,7 @@ static double self_total_parts(const gp_scenario *s, gp_model_cache *c, const se
     double total;
     if (s->financing == GP_LOAN) {
         double principal = p->capex * s->loan_fraction;
-        total = p->capex * (1.0 - s->loan_fraction) +
-                principal * loan_flows_per_principal(s, c, m);
+        total = p->capex * (1.0 - s->loan_fraction) + principal * loan_flows_per_principal(s, c, m);
     } else {
         total = p->capex;
     }
@@ -420,8 +418,7 @@ static void compare_with_self(const gp_scenario *s, gp_model_cache *c, const gp_
         r->payback_month = j;
     }
 
-    r->has_break_even_utilization =
-        break_even_utilization(s, c, o, &r->break_even_utilization);
+    r->has_break_even_utilization = break_even_utilization(s, c, o, &r->break_even_utilization);
 
     /* total(hourly) = fixed + slope * hourly, exactly (MODEL.md). */
     option_parts p;
@@ -498,7 +495,7 @@ gp_status gp_model_mix(const gp_scenario *s, int option, const double *busy_sort
             below++;
         }
         double above = (double)(nt - below);
-        double owned_busy = (sum_below + k * above) / nt;          /* mean min(b_t, k) */
+        double owned_busy = (sum_below + k * above) / nt;            /* mean min(b_t, k) */
         double overflow = (total_busy - sum_below - k * above) / nt; /* mean max(b_t - k, 0) */
         if (overflow < 0.0)
             overflow = 0.0;

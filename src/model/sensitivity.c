@@ -163,8 +163,7 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
     out->n_rows++;
 }
 
-gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out,
-                             gp_err *err) {
+gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out, gp_err *err) {
     if (!(delta > 0.0 && delta < 1.0))
         return gp_errorf(err, GP_E_INPUT, "--delta", "must be between 0%% and 100%% (got %g%%)",
                          delta * 100.0);

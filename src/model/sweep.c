@@ -6,8 +6,8 @@
 
 #include "gpuplan/model.h"
 
-static const char *const param_names[] = {"utilization",   "gpus", "horizon_months",
-                                          "price_per_kwh", "server_price", "pue", "hourly"};
+static const char *const param_names[] = {"utilization",  "gpus", "horizon_months", "price_per_kwh",
+                                          "server_price", "pue",  "hourly"};
 
 const char *gp_sweep_param_name(gp_sweep_param p) {
     return param_names[p];
@@ -31,11 +31,9 @@ static double mean_price(const gp_scenario *s) {
     return v / 24.0;
 }
 
-gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
-                         gp_err *err) {
+gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err) {
     if (n_axes < 1 || n_axes > GP_SWEEP_MAX_AXES)
-        return gp_errorf(err, GP_E_INPUT, "--vary", "give 1 to %d --vary axes",
-                         GP_SWEEP_MAX_AXES);
+        return gp_errorf(err, GP_E_INPUT, "--vary", "give 1 to %d --vary axes", GP_SWEEP_MAX_AXES);
     double points = 1.0;
     for (int k = 0; k < n_axes; k++) {
         const gp_sweep_axis *a = &axes[k];
@@ -76,8 +74,8 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
             if (isinf(max))
                 return gp_errorf(err, GP_E_INPUT, name, "must stay >= %g (got %g..%g)", min,
                                  a->from, a->to);
-            return gp_errorf(err, GP_E_INPUT, name, "must stay in [%g, %g] (got %g..%g)", min,
-                             max, a->from, a->to);
+            return gp_errorf(err, GP_E_INPUT, name, "must stay in [%g, %g] (got %g..%g)", min, max,
+                             a->from, a->to);
         }
     }
     if (points > 1099511627776.0)
@@ -86,8 +84,8 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
     return GP_OK;
 }
 
-static void apply(gp_scenario *s, const gp_scenario *base, double base_mean,
-                  const gp_sweep_axis *a, double v) {
+static void apply(gp_scenario *s, const gp_scenario *base, double base_mean, const gp_sweep_axis *a,
+                  double v) {
     switch (a->param) {
     case GP_SWEEP_UTILIZATION:
         s->utilization = v;

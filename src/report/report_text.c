@@ -33,8 +33,8 @@ gp_status gp_csv_field(gp_buf *out, const char *text) {
     char clean[2 * GP_NAME_BYTES + 4];
     size_t n = 0;
     bool quote = false;
-    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' ||
-        text[0] == '\t' || text[0] == '\r') {
+    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' || text[0] == '\t' ||
+        text[0] == '\r') {
         clean[n++] = '\'';
         quote = true;
     }
@@ -294,8 +294,8 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
 
     const gp_breakdown *b = &r->self.breakdown;
     put(&w, "## Self-hosted breakdown (%s)\n\n| category | total |\n|---|---:|\n", s->currency);
-    const char *names[] = {"capex",  "power", "colocation", "demand charge", "maintenance",
-                           "staff",  "other", "interest",   "residual"};
+    const char *names[] = {"capex", "power", "colocation", "demand charge", "maintenance",
+                           "staff", "other", "interest",   "residual"};
     double vals[] = {b->capex, b->power, b->colo,     b->demand_charge, b->maintenance,
                      b->staff, b->other, b->interest, b->residual};
     for (int i = 0; i < 9; i++) {

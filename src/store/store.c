@@ -170,7 +170,8 @@ gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *jso
     sqlite3_stmt *up = NULL, *next = NULL, *ins = NULL;
     if (store_exec(st, "BEGIN IMMEDIATE", err))
         return err->code;
-    if (store_prepare(st, SQL_SCENARIO_UPSERT, &up, err) || store_prepare(st, SQL_SCENARIO_NEXT, &next, err) ||
+    if (store_prepare(st, SQL_SCENARIO_UPSERT, &up, err) ||
+        store_prepare(st, SQL_SCENARIO_NEXT, &next, err) ||
         store_prepare(st, SQL_VERSION_INSERT, &ins, err))
         goto fail;
     sqlite3_bind_text(up, 1, name, -1, SQLITE_STATIC);
@@ -254,8 +255,7 @@ gp_status gp_store_scenario_list(gp_store *st, int (*fn)(const gp_scenario_info 
         return err->code;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        gp_scenario_info info = {(const char *)sqlite3_column_text(s, 0),
-                                 sqlite3_column_int(s, 1),
+        gp_scenario_info info = {(const char *)sqlite3_column_text(s, 0), sqlite3_column_int(s, 1),
                                  (const char *)sqlite3_column_text(s, 2),
                                  (const char *)sqlite3_column_text(s, 3)};
         if (fn(&info, arg)) {

@@ -20,7 +20,11 @@ static const char SQL_UTIL_HOUR[] =
     "power_sum, busy_power_n, busy_power_sum, hist) "
     "SELECT series_id, hour_ms, count(*), sum(m), count(p), coalesce(sum(p), 0), "
     "sum(p IS NOT NULL AND m >= 5), coalesce(sum(CASE WHEN m >= 5 THEN p END), 0), "
-    "char(48 + sum(b = 0), 48 + sum(b = 1), 48 + sum(b = 2), 48 + sum(b = 3), 48 + sum(b = 4), 48 + sum(b = 5), 48 + sum(b = 6), 48 + sum(b = 7), 48 + sum(b = 8), 48 + sum(b = 9), 48 + sum(b = 10), 48 + sum(b = 11), 48 + sum(b = 12), 48 + sum(b = 13), 48 + sum(b = 14), 48 + sum(b = 15), 48 + sum(b = 16), 48 + sum(b = 17), 48 + sum(b = 18), 48 + sum(b = 19), 48 + sum(b = 20)) "
+    "char(48 + sum(b = 0), 48 + sum(b = 1), 48 + sum(b = 2), 48 + sum(b = 3), 48 + sum(b = 4), 48 "
+    "+ sum(b = 5), 48 + sum(b = 6), 48 + sum(b = 7), 48 + sum(b = 8), 48 + sum(b = 9), 48 + sum(b "
+    "= 10), 48 + sum(b = 11), 48 + sum(b = 12), 48 + sum(b = 13), 48 + sum(b = 14), 48 + sum(b = "
+    "15), 48 + sum(b = 16), 48 + sum(b = 17), 48 + sum(b = 18), 48 + sum(b = 19), 48 + sum(b = "
+    "20)) "
     "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % 3600000 AS hour_ms, r.sum / r.n AS m, "
     "  min(20, max(0, CAST(r.sum / r.n / 5 AS INTEGER))) AS b, "
     "  (SELECT sum(pr.sum) / sum(pr.n) FROM series ps JOIN rollup_5m pr ON pr.series_id = ps.id "
@@ -33,8 +37,12 @@ static const char SQL_UTIL_HOUR[] =
 /* fleet_5m: per node, model and bucket; a GPU with several label sets in one bucket counts
  * once, at its mean. */
 static const char SQL_FLEET_5M[] =
-    "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
-    "SELECT node_id, model, bucket_ms, count(*), sum(m), sum(b = 0), sum(b = 1), sum(b = 2), sum(b = 3), sum(b = 4), sum(b = 5), sum(b = 6), sum(b = 7), sum(b = 8), sum(b = 9), sum(b = 10), sum(b = 11), sum(b = 12), sum(b = 13), sum(b = 14), sum(b = 15), sum(b = 16), sum(b = 17), sum(b = 18), sum(b = 19), sum(b = 20) FROM ("
+    "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, "
+    "h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
+    "SELECT node_id, model, bucket_ms, count(*), sum(m), sum(b = 0), sum(b = 1), sum(b = 2), sum(b "
+    "= 3), sum(b = 4), sum(b = 5), sum(b = 6), sum(b = 7), sum(b = 8), sum(b = 9), sum(b = 10), "
+    "sum(b = 11), sum(b = 12), sum(b = 13), sum(b = 14), sum(b = 15), sum(b = 16), sum(b = 17), "
+    "sum(b = 18), sum(b = 19), sum(b = 20) FROM ("
     "  SELECT s.node_id, g.model, r.bucket_ms, s.gpu_id, sum(r.sum) / sum(r.n) AS m, "
     "  min(20, max(0, CAST(sum(r.sum) / sum(r.n) / 5 AS INTEGER))) AS b "
     "  FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id JOIN gpu g ON g.id = s.gpu_id "
@@ -45,12 +53,15 @@ static const char SQL_FLEET_5M[] =
 /* The fleet total per bucket (node_id 0, model '*'), so the unfiltered question reads one
  * row a bucket instead of one per node and model. */
 static const char SQL_FLEET_TOTAL[] =
-    "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
-    "SELECT 0, '*', bucket_ms, sum(gpus), sum(util_sum), sum(h00), sum(h01), sum(h02), sum(h03), sum(h04), sum(h05), sum(h06), sum(h07), sum(h08), sum(h09), sum(h10), sum(h11), sum(h12), sum(h13), sum(h14), sum(h15), sum(h16), sum(h17), sum(h18), sum(h19), sum(h20) FROM fleet_5m "
+    "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, "
+    "h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
+    "SELECT 0, '*', bucket_ms, sum(gpus), sum(util_sum), sum(h00), sum(h01), sum(h02), sum(h03), "
+    "sum(h04), sum(h05), sum(h06), sum(h07), sum(h08), sum(h09), sum(h10), sum(h11), sum(h12), "
+    "sum(h13), sum(h14), sum(h15), sum(h16), sum(h17), sum(h18), sum(h19), sum(h20) FROM fleet_5m "
     "WHERE node_id <> 0 AND bucket_ms >= ?1 AND bucket_ms < ?2 GROUP BY bucket_ms";
 
-gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms,
-                                    int64_t to_ms, gp_err *err) {
+gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms, int64_t to_ms,
+                                    gp_err *err) {
     int64_t from = from_ms - ((from_ms % 3600000) + 3600000) % 3600000;
     int64_t to = to_ms + (3600000 - ((to_ms % 3600000) + 3600000) % 3600000) % 3600000;
     if (to <= from)
@@ -86,8 +97,8 @@ gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t fro
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "total the fleet by 5 minutes");
 }
 
-#define SELECTION                                                                                \
-    " AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3)))"                            \
+#define SELECTION                                                                                  \
+    " AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3)))"                             \
     " AND (?4 IS NULL OR g.model = ?4 OR g.model LIKE ?4 || '-%')"
 
 static void bind_selection(sqlite3_stmt *s, const gp_cap_select *sel) {
@@ -382,7 +393,8 @@ static const char SQL_BY_LABEL[] =
     "SELECT json_extract(l.json, ?5) AS v, sum(u.buckets), sum(u.util_sum), sum(u.power_sum) "
     "FROM series s CROSS JOIN util_hour u ON u.series_id = s.id JOIN gpu g ON g.id = s.gpu_id "
     "JOIN node n ON n.id = s.node_id LEFT JOIN label_set l ON l.id = s.labels_id "
-    "WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION " GROUP BY v ORDER BY sum(u.util_sum) DESC";
+    "WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION
+    " GROUP BY v ORDER BY sum(u.util_sum) DESC";
 
 gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, const char *label,
                                      int (*fn)(const gp_cap_label *, void *), void *arg,

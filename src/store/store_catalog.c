@@ -236,8 +236,8 @@ fail:
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-#define OFFER_COLS                                                                               \
-    "o.provider, o.instance, o.region, o.gpu, o.gpu_count, o.vcpus, o.memory_gib, p.pricing, "   \
+#define OFFER_COLS                                                                                 \
+    "o.provider, o.instance, o.region, o.gpu, o.gpu_count, o.vcpus, o.memory_gib, p.pricing, "     \
     "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source"
 
 /* Read the OFFER_COLS starting at column c0. */
@@ -290,8 +290,7 @@ static void bind_text_or_null(sqlite3_stmt *s, int i, const char *v) {
 }
 
 gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
-                                int (*fn)(const gp_offer_price *, void *), void *arg,
-                                gp_err *err) {
+                                int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err) {
     char sql[sizeof SQL_LIST_HEAD + 256];
     const char *order = f->sort == GP_SORT_GPU_HOUR ? SQL_ORDER_GPU_HOUR
                         : f->sort == GP_SORT_NAME   ? SQL_ORDER_NAME
@@ -354,8 +353,8 @@ gp_status gp_store_catalog_history(gp_store *st, const char *provider, const cha
     if (rc != SQLITE_DONE)
         res = store_fail(st, err, "read price history");
     else if (rows == 0)
-        res = gp_errorf(err, GP_E_NOTFOUND, NULL, "no catalog entry %s/%s/%s", provider,
-                        instance, region);
+        res = gp_errorf(err, GP_E_NOTFOUND, NULL, "no catalog entry %s/%s/%s", provider, instance,
+                        region);
     sqlite3_finalize(s);
     return res;
 }
@@ -389,8 +388,7 @@ gp_status gp_store_catalog_lookup(gp_store *st, const char *provider, const char
         out->hourly = sqlite3_column_double(s, 0);
         out->gpu_count = sqlite3_column_double(s, 1);
         snprintf(out->currency, sizeof out->currency, "%s", sqlite3_column_text(s, 2));
-        snprintf(out->effective_from, sizeof out->effective_from, "%s",
-                 sqlite3_column_text(s, 3));
+        snprintf(out->effective_from, sizeof out->effective_from, "%s", sqlite3_column_text(s, 3));
         snprintf(out->source, sizeof out->source, "%s", sqlite3_column_text(s, 4));
     } else if (rc == SQLITE_DONE) {
         res = gp_errorf(err, GP_E_NOTFOUND, NULL, "no %s%s price for %s/%s/%s in force on %s",

@@ -20,19 +20,25 @@ static gp_status step_done(gp_store *st, sqlite3_stmt *s, const char *what, gp_e
 }
 
 #define SXM_WINS "(excluded.full_name LIKE '%SXM%' AND full_name NOT LIKE '%SXM%')"
-#define PICK(col)                                                                                \
-    col " = CASE WHEN " SXM_WINS " THEN coalesce(excluded." col ", " col ") ELSE coalesce(" col  \
+#define PICK(col)                                                                                  \
+    col " = CASE WHEN " SXM_WINS " THEN coalesce(excluded." col ", " col ") ELSE coalesce(" col    \
         ", excluded." col ") END"
 
 static const char SQL_SPEC[] =
     "INSERT INTO gpu_spec(name, full_name, vendor, memory_gb, tdp_w, fp32_tflops, fp16_tflops, "
     "bf16_tflops, mem_bw_gbs, release_date, source) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT(name) DO UPDATE SET "
-    "full_name = CASE WHEN " SXM_WINS " THEN excluded.full_name ELSE full_name END, "
-    PICK("memory_gb") ", " PICK("tdp_w") ", " PICK("fp32_tflops") ", " PICK("fp16_tflops") ", "
-    PICK("bf16_tflops") ", " PICK("mem_bw_gbs") ", " PICK("release_date") ", "
-    "source = CASE WHEN " SXM_WINS " THEN excluded.source WHEN excluded.source = source "
-    "THEN source ELSE source || '; gaps from ' || excluded.source END";
+    "full_name = CASE WHEN " SXM_WINS
+    " THEN excluded.full_name ELSE full_name END, " PICK("memory_gb") ", " PICK("tdp_w") ", " PICK("fp32_tflops") ", " PICK(
+        "fp16_tflops") ", " PICK("bf16_tflops") ", " PICK("mem_bw_gbs") ", " PICK("release_date") ", "
+                                                                                                  "source = CASE "
+                                                                                                  "WHEN " SXM_WINS
+                                                                                                  " THEN excluded.source "
+                                                                                                  "WHEN excluded.source = "
+                                                                                                  "source "
+                                                                                                  "THEN source ELSE source "
+                                                                                                  "|| '; gaps from ' || "
+                                                                                                  "excluded.source END";
 
 gp_status gp_store_add_spec(gp_store *st, const gp_gpu_spec *g, const char *source, gp_err *err) {
     sqlite3_stmt *s;
@@ -225,9 +231,8 @@ gp_status gp_store_electricity(gp_store *st,
     return res;
 }
 
-gp_status gp_store_pue_refs(gp_store *st,
-                            int (*fn)(const gp_pue_ref *, const char *source, void *), void *arg,
-                            gp_err *err) {
+gp_status gp_store_pue_refs(gp_store *st, int (*fn)(const gp_pue_ref *, const char *source, void *),
+                            void *arg, gp_err *err) {
     sqlite3_stmt *s;
     if (store_prepare(st, "SELECT scope, year, pue, source FROM pue_reference ORDER BY year, scope",
                       &s, err))

@@ -73,7 +73,8 @@ static void map_free(map *m) {
     memset(m, 0, sizeof *m);
 }
 
-/* ---- nodes ------------------------------------------------------------------------------------ */
+/* ---- nodes ------------------------------------------------------------------------------------
+ */
 
 gp_status gp_store_node_add(gp_store *st, const char *name, const gp_source_cfg *src, int n,
                             gp_err *err) {
@@ -182,8 +183,8 @@ static void text_into(sqlite3_stmt *s, int c, char *dst, size_t cap) {
     snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
-gp_status gp_store_sources(gp_store *st, const char *name,
-                           int (*fn)(const gp_source_cfg *, void *), void *arg, gp_err *err) {
+gp_status gp_store_sources(gp_store *st, const char *name, int (*fn)(const gp_source_cfg *, void *),
+                           void *arg, gp_err *err) {
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "SELECT s.id, n.id, n.name, s.kind, s.url, s.match, s.insecure, s.cacert, "
@@ -255,7 +256,8 @@ gp_status gp_store_nodes(gp_store *st, int (*fn)(const gp_node_info *, void *), 
     return res;
 }
 
-/* ---- samples ---------------------------------------------------------------------------------- */
+/* ---- samples ----------------------------------------------------------------------------------
+ */
 
 static const char SQL_GPU_UPSERT[] =
     "INSERT INTO gpu(node_id, uuid, idx, mig, host, model, raw_model, first_seen_ms, "
@@ -464,8 +466,8 @@ fail:
     return err->code;
 }
 
-gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms,
-                               const char *error, gp_err *err) {
+gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms, const char *error,
+                               gp_err *err) {
     sqlite3_stmt *s;
     const char *sql =
         error ? "UPDATE node SET last_error = ?2, last_error_ms = ?3 WHERE id = ?1"
@@ -483,8 +485,8 @@ gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms,
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "record a node's status");
 }
 
-gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms,
-                                int ok, int failed, size_t samples, gp_err *err) {
+gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms, int ok,
+                                int failed, size_t samples, gp_err *err) {
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "INSERT INTO collect_cycle(started_ms, finished_ms, nodes_ok, "
@@ -521,7 +523,8 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
     return GP_OK;
 }
 
-/* ---- the fleet --------------------------------------------------------------------------------- */
+/* ---- the fleet ---------------------------------------------------------------------------------
+ */
 
 static const char SQL_FLEET[] =
     "SELECT n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.last_seen_ms, n.last_success_ms, "
@@ -574,7 +577,8 @@ gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
             cur.missing = has_ok && cur.last_seen_ms < ok_ms - 60000;
             have = true;
         }
-        if (sqlite3_column_type(s, 10) != SQLITE_NULL && sqlite3_column_type(s, 11) != SQLITE_NULL) {
+        if (sqlite3_column_type(s, 10) != SQLITE_NULL &&
+            sqlite3_column_type(s, 11) != SQLITE_NULL) {
             int m = sqlite3_column_int(s, 10);
             if (m >= 0 && m < GP_M_COUNT) {
                 cur.has[m] = true;
@@ -617,17 +621,24 @@ gp_status gp_store_node_power(gp_store *st, int64_t now_ms, int64_t window_ms,
 gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
     memset(out, 0, sizeof *out);
     static const char *const q[] = {
-        "SELECT count(*) FROM node",      "SELECT count(*) FROM gpu WHERE mig = ''",
-        "SELECT count(*) FROM series",    "SELECT count(*) FROM sample",
-        "SELECT count(*) FROM rollup_5m", "SELECT count(*) FROM rollup_1h",
-        "SELECT count(*) FROM collect_cycle", "SELECT count(*) FROM price",
-        "SELECT count(*) FROM offer",     "SELECT count(*) FROM scenario",
-        "SELECT coalesce(min(ts_ms), 0) FROM sample", "SELECT coalesce(max(ts_ms), 0) FROM sample",
+        "SELECT count(*) FROM node",
+        "SELECT count(*) FROM gpu WHERE mig = ''",
+        "SELECT count(*) FROM series",
+        "SELECT count(*) FROM sample",
+        "SELECT count(*) FROM rollup_5m",
+        "SELECT count(*) FROM rollup_1h",
+        "SELECT count(*) FROM collect_cycle",
+        "SELECT count(*) FROM price",
+        "SELECT count(*) FROM offer",
+        "SELECT count(*) FROM scenario",
+        "SELECT coalesce(min(ts_ms), 0) FROM sample",
+        "SELECT coalesce(max(ts_ms), 0) FROM sample",
         "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"};
-    long long *dst[] = {&out->nodes,  &out->gpus,       &out->series,     &out->samples,
-                        &out->rollups_5m, &out->rollups_1h, &out->cycles, &out->prices,
-                        &out->offers, &out->scenarios, &out->oldest_sample_ms,
-                        &out->newest_sample_ms, &out->file_bytes};
+    long long *dst[] = {
+        &out->nodes,      &out->gpus,       &out->series,           &out->samples,
+        &out->rollups_5m, &out->rollups_1h, &out->cycles,           &out->prices,
+        &out->offers,     &out->scenarios,  &out->oldest_sample_ms, &out->newest_sample_ms,
+        &out->file_bytes};
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, q[i], &s, err))

@@ -84,7 +84,8 @@ int main(int argc, char **argv) {
             }
             size_t written;
             gp_store_begin(st, &err);
-            if (gp_store_samples_write(st, id, &s, end, &written, &err) || gp_store_commit(st, &err))
+            if (gp_store_samples_write(st, id, &s, end, &written, &err) ||
+                gp_store_commit(st, &err))
                 return fprintf(stderr, "%s\n", err.msg), 1;
             gp_samples_done(&s);
         }

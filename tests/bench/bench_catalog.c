@@ -89,8 +89,8 @@ int main(int argc, char **argv) {
     if (gp_catalog_import(st, buf, len, path, GP_FMT_EC2INSTANCES, NULL, "bench", "2025-11-30",
                           "2025-11-30", false, &b, &s, &err))
         return fprintf(stderr, "%s\n", err.msg), 1;
-    printf("catalog: instances.json (%.1f MB, %zu prices) parsed and imported: %.3f s\n",
-           len / 1e6, s.added, now_s() - t0);
+    printf("catalog: instances.json (%.1f MB, %zu prices) parsed and imported: %.3f s\n", len / 1e6,
+           s.added, now_s() - t0);
     gp_catalog_batch_done(&b);
     free(buf);
     gp_store_close(st);

@@ -24,11 +24,18 @@ static gp_status count(const gp_prom_sample *s, void *arg, gp_err *err) {
 }
 
 int main(void) {
-    static const char *const fields[] = {
-        "DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_MEM_CLOCK", "DCGM_FI_DEV_MEMORY_TEMP",
-        "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
-        "DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_MEM_COPY_UTIL",
-        "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_XID_ERRORS"};
+    static const char *const fields[] = {"DCGM_FI_DEV_SM_CLOCK",
+                                         "DCGM_FI_DEV_MEM_CLOCK",
+                                         "DCGM_FI_DEV_MEMORY_TEMP",
+                                         "DCGM_FI_DEV_GPU_TEMP",
+                                         "DCGM_FI_DEV_POWER_USAGE",
+                                         "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+                                         "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+                                         "DCGM_FI_DEV_GPU_UTIL",
+                                         "DCGM_FI_DEV_MEM_COPY_UTIL",
+                                         "DCGM_FI_DEV_FB_FREE",
+                                         "DCGM_FI_DEV_FB_USED",
+                                         "DCGM_FI_DEV_XID_ERRORS"};
     gp_buf text;
     gp_buf_init(&text, 1u << 30);
     for (int scrape = 0; scrape < 1000; scrape++) {
@@ -92,8 +99,7 @@ int main(void) {
     size_t written;
     t0 = now_s();
     gp_store_begin(st, &err);
-    if (gp_store_samples_write(st, node, &s, t_start, &written, &err) ||
-        gp_store_commit(st, &err))
+    if (gp_store_samples_write(st, node, &s, t_start, &written, &err) || gp_store_commit(st, &err))
         return fprintf(stderr, "%s\n", err.msg), 1;
     t = now_s() - t0;
     printf("telemetry: %zu samples stored with their rollups at %.0f samples/s\n", written,

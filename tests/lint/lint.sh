@@ -47,5 +47,10 @@ for h in include/gpuplan/*.h; do
     grep -q "GPUPLAN_$(basename "$h" .h | tr a-z A-Z)_H" "$h" || bad "$h lacks its GPUPLAN_..._H guard"
 done
 rm -f /tmp/lint.$$
+# Formatting (STYLE F2): every C file as clang-format writes it with .clang-format.
+unformatted=$(git ls-files '*.c' '*.h' | while read -r f; do
+    clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"; done)
+[ -z "$unformatted" ] || bad "not clang-formatted (run clang-format -i)" "$unformatted"
+
 echo "lint: $fails failed"
 [ "$fails" = 0 ]

@@ -7,7 +7,7 @@
 static void test_hist_quantiles(void **state) {
     (void)state;
     long long h[GP_UTIL_BINS] = {0};
-    h[10] = 4; /* four buckets at 50..55 % */
+    h[10] = 4;                                         /* four buckets at 50..55 % */
     assert_close(gp_hist_quantile(h, 0.5), 52.5, REL); /* interpolated inside the bin */
     h[10] = 0;
     h[0] = 10, h[20] = 10; /* half idle, half flat out */
@@ -49,7 +49,7 @@ static void test_linear_fit(void **state) {
 
 static void test_months_until_exceeded(void **state) {
     (void)state;
-    assert_int_equal(gp_months_until_exceeded(8, 0.05, 8, 36), 1);   /* 8.4 > 8 */
+    assert_int_equal(gp_months_until_exceeded(8, 0.05, 8, 36), 1); /* 8.4 > 8 */
     assert_int_equal(gp_months_until_exceeded(9, 0.05, 8, 36), 0);
     assert_int_equal(gp_months_until_exceeded(4, 0.0, 8, 36), -1);
     /* 4 * 1.1^m > 8 first at m = 8 (1.1^7 = 1.949, 1.1^8 = 2.144). */

@@ -32,8 +32,8 @@ static gp_status parse_text(gp_catalog_format fmt, const char *text, const char 
     return gp_catalog_parse(fmt, text, strlen(text), "t", provider, b, err);
 }
 
-static const gp_price_rec *find(const gp_catalog_batch *b, const char *instance,
-                                const char *region, gp_pricing p, int term, gp_purchase pu) {
+static const gp_price_rec *find(const gp_catalog_batch *b, const char *instance, const char *region,
+                                gp_pricing p, int term, gp_purchase pu) {
     for (size_t i = 0; i < b->n; i++) {
         const gp_price_rec *r = &b->recs[i];
         if (!strcmp(r->instance, instance) && !strcmp(r->region, region) && r->pricing == p &&
@@ -50,16 +50,26 @@ static void test_gpu_names(void **state) {
         double mem;
         const char *want;
     } cases[] = {
-        {"NVIDIA H100 80GB HBM3", 0, "H100"},      {"H100-80GB", 0, "H100"},
-        {"H100", 0, "H100"},                       {"H100-MEGA", 0, "H100"},
-        {"NVIDIA H100 NVL", 0, "H100-NVL"},        {"Tesla T4", 0, "T4"},
-        {"NVIDIA A100-SXM4-80GB", 0, "A100-80GB"}, {"NVIDIA A100-SXM4-40GB", 0, "A100"},
-        {"A100", 80, "A100-80GB"},                 {"a100", 0, "A100"},
-        {"NVIDIA A10G", 0, "A10G"},                {"A10", 0, "A10"},
-        {"NVIDIA L40S", 0, "L40S"},                {"L4", 0, "L4"},
-        {"Tesla V100-SXM2-32GB", 0, "V100-32GB"},  {"V100", 16, "V100"},
-        {"NVIDIA GeForce RTX 4090", 0, "RTX-4090"}, {"RTXA6000", 0, "RTX-A6000"},
-        {"A6000", 0, "RTX-A6000"},                 {"AMD Instinct MI300X", 0, "MI300X"},
+        {"NVIDIA H100 80GB HBM3", 0, "H100"},
+        {"H100-80GB", 0, "H100"},
+        {"H100", 0, "H100"},
+        {"H100-MEGA", 0, "H100"},
+        {"NVIDIA H100 NVL", 0, "H100-NVL"},
+        {"Tesla T4", 0, "T4"},
+        {"NVIDIA A100-SXM4-80GB", 0, "A100-80GB"},
+        {"NVIDIA A100-SXM4-40GB", 0, "A100"},
+        {"A100", 80, "A100-80GB"},
+        {"a100", 0, "A100"},
+        {"NVIDIA A10G", 0, "A10G"},
+        {"A10", 0, "A10"},
+        {"NVIDIA L40S", 0, "L40S"},
+        {"L4", 0, "L4"},
+        {"Tesla V100-SXM2-32GB", 0, "V100-32GB"},
+        {"V100", 16, "V100"},
+        {"NVIDIA GeForce RTX 4090", 0, "RTX-4090"},
+        {"RTXA6000", 0, "RTX-A6000"},
+        {"A6000", 0, "RTX-A6000"},
+        {"AMD Instinct MI300X", 0, "MI300X"},
         {"NVIDIA GeForce RTX 2080 SUPER", 0, "RTX2080SUPER"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -88,7 +98,8 @@ static gp_status count_rec(const gp_csv_record *r, void *arg, gp_err *err) {
 
 static void test_csv(void **state) {
     (void)state;
-    const char *ok = "\xEF\xBB\xBFh1,h2,h3\r\nx,\"a \"\"quoted\"\", field\nover lines\",\r\n\r\ny,z,w";
+    const char *ok =
+        "\xEF\xBB\xBFh1,h2,h3\r\nx,\"a \"\"quoted\"\", field\nover lines\",\r\n\r\ny,z,w";
     int n = 0;
     gp_err err;
     assert_int_equal(gp_csv_read(ok, strlen(ok), "t.csv", count_rec, &n, &err), GP_OK);
@@ -107,8 +118,10 @@ static void test_ec2instances(void **state) {
     (void)state;
     gp_catalog_batch b;
     gp_err err;
-    assert_int_equal(parse_file(GP_FMT_EC2INSTANCES, "pricing/prices/aws_ec2_gpu_instances_vantage_raw.json",
-                                NULL, &b, &err), GP_OK);
+    assert_int_equal(parse_file(GP_FMT_EC2INSTANCES,
+                                "pricing/prices/aws_ec2_gpu_instances_vantage_raw.json", NULL, &b,
+                                &err),
+                     GP_OK);
     assert_true(b.n > 5000);
     const gp_price_rec *r = find(&b, "p4d.24xlarge", "us-east-1", GP_COMMITTED, 12, GP_NO_UPFRONT);
     assert_non_null(r);
@@ -139,9 +152,9 @@ static void test_skypilot(void **state) {
     gp_err err;
     /* Azure: Generation "V1,V2" unquoted gives 11 fields on a 10-column header. */
     assert_int_equal(parse_file(GP_FMT_SKYPILOT, "pricing/prices/skypilot_fmt_azure_gpu_rows.csv",
-                                "azure", &b, &err), GP_OK);
-    const gp_price_rec *r =
-        find(&b, "Standard_NC12s_v3", "australiaeast", GP_ON_DEMAND, 0, 0);
+                                "azure", &b, &err),
+                     GP_OK);
+    const gp_price_rec *r = find(&b, "Standard_NC12s_v3", "australiaeast", GP_ON_DEMAND, 0, 0);
     assert_non_null(r);
     assert_close(r->hourly, 8.468, REL);
     assert_close(r->gpu_count, 2, REL);
@@ -153,7 +166,8 @@ static void test_skypilot(void **state) {
 
     /* GCP: a machine's price is its host row plus its accelerator row (lowest zone). */
     assert_int_equal(parse_file(GP_FMT_SKYPILOT, "pricing/prices/skypilot_fmt_gcp_gpu_rows.csv",
-                                "gcp", &b, &err), GP_OK);
+                                "gcp", &b, &err),
+                     GP_OK);
     r = find(&b, "a2-highgpu-1g", "us-central1", GP_ON_DEMAND, 0, 0);
     assert_non_null(r);
     assert_close(r->hourly, 0.73948 + 2.93391, REL);
@@ -165,7 +179,8 @@ static void test_skypilot(void **state) {
 
     /* Vast: a spot price of 0 means "none", not free. */
     assert_int_equal(parse_file(GP_FMT_SKYPILOT, "pricing/prices/skypilot_fmt_vast_vms_full.csv",
-                                "vast", &b, &err), GP_OK);
+                                "vast", &b, &err),
+                     GP_OK);
     for (size_t i = 0; i < b.n; i++)
         assert_true(b.recs[i].pricing != GP_SPOT || b.recs[i].hourly > 0);
     r = find(&b, "1x-RTX_5090-32-65536", "Denmark, DK, EU", GP_ON_DEMAND, 0, 0);
@@ -175,15 +190,17 @@ static void test_skypilot(void **state) {
 
     /* Lambda: its own column order; CPU instances are not offers. */
     assert_int_equal(parse_file(GP_FMT_SKYPILOT, "pricing/prices/skypilot_fmt_lambda_vms_full.csv",
-                                "lambda", &b, &err), GP_OK);
+                                "lambda", &b, &err),
+                     GP_OK);
     r = find(&b, "gpu_1x_h100_pcie", "europe-central-1", GP_ON_DEMAND, 0, 0);
     assert_non_null(r);
     assert_close(r->hourly, 3.29, REL);
     assert_true(b.ignored > 0);
     gp_catalog_batch_done(&b);
     /* The provider is required. */
-    assert_int_equal(parse_file(GP_FMT_SKYPILOT, "pricing/prices/skypilot_fmt_vast_vms_full.csv",
-                                "", &b, &err), GP_E_INPUT);
+    assert_int_equal(
+        parse_file(GP_FMT_SKYPILOT, "pricing/prices/skypilot_fmt_vast_vms_full.csv", "", &b, &err),
+        GP_E_INPUT);
     gp_catalog_batch_done(&b);
 }
 
@@ -191,8 +208,10 @@ static void test_gcp_cud(void **state) {
     (void)state;
     gp_catalog_batch b;
     gp_err err;
-    assert_int_equal(parse_file(GP_FMT_GCP_CUD, "pricing/prices/gcp_gpu_instance_prices_cyclenerd.csv",
-                                NULL, &b, &err), GP_OK);
+    assert_int_equal(parse_file(GP_FMT_GCP_CUD,
+                                "pricing/prices/gcp_gpu_instance_prices_cyclenerd.csv", NULL, &b,
+                                &err),
+                     GP_OK);
     const gp_price_rec *r = find(&b, "a2-highgpu-1g", "asia-east1", GP_ON_DEMAND, 0, 0);
     assert_non_null(r);
     assert_close(r->hourly, 3.790142, REL);
@@ -209,9 +228,12 @@ static void test_aws_offer(void **state) {
     (void)state;
     gp_catalog_batch b;
     gp_err err;
-    assert_int_equal(parse_file(GP_FMT_AWS_OFFER,
-                                "tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json",
-                                NULL, &b, &err), GP_OK);
+    assert_int_equal(
+        parse_file(
+            GP_FMT_AWS_OFFER,
+            "tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json",
+            NULL, &b, &err),
+        GP_OK);
     assert_int_equal(b.n, 1); /* the $0 capacity-block SKU is no price */
     assert_string_equal(b.recs[0].instance, "p4d.24xlarge");
     assert_string_equal(b.recs[0].region, "us-east-1");
@@ -222,15 +244,20 @@ static void test_aws_offer(void **state) {
     assert_int_equal(b.skipped, 1);
     gp_catalog_batch_done(&b);
     /* Ohio: the only GPU product runs Windows; a convertible term sits under OnDemand. */
-    assert_int_equal(parse_file(GP_FMT_AWS_OFFER,
-                                "tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-2.json",
-                                NULL, &b, &err), GP_OK);
+    assert_int_equal(
+        parse_file(
+            GP_FMT_AWS_OFFER,
+            "tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-2.json",
+            NULL, &b, &err),
+        GP_OK);
     assert_int_equal(b.n, 0);
     gp_catalog_batch_done(&b);
     /* Ningxia: CNY prices, storage only. */
     assert_int_equal(parse_file(GP_FMT_AWS_OFFER,
-                                "tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-cn-northwest-1.json",
-                                NULL, &b, &err), GP_OK);
+                                "tests/fixtures/catalog/"
+                                "aws_pricelist_offer_trimmed_opencost_pricing-cn-northwest-1.json",
+                                NULL, &b, &err),
+                     GP_OK);
     assert_int_equal(b.n, 0);
     assert_true(b.ignored > 0);
     gp_catalog_batch_done(&b);
@@ -260,8 +287,10 @@ static void test_gcp_skus(void **state) {
     (void)state;
     gp_catalog_batch b;
     gp_err err;
-    assert_int_equal(parse_file(GP_FMT_GCP_SKUS, "tests/fixtures/catalog/gcp_cloudbilling_skus_opencost.json",
-                                NULL, &b, &err), GP_OK);
+    assert_int_equal(parse_file(GP_FMT_GCP_SKUS,
+                                "tests/fixtures/catalog/gcp_cloudbilling_skus_opencost.json", NULL,
+                                &b, &err),
+                     GP_OK);
     assert_int_equal(b.n, 3); /* the A100 SKU in its three regions; cores and RAM are no GPUs */
     assert_close(b.recs[0].hourly, 2.933908, 1e-12);
     assert_string_equal(b.recs[0].gpu, "A100");
@@ -297,26 +326,29 @@ static void test_unreadable_files(void **state) {
     (void)state;
     gp_catalog_batch b;
     gp_err err;
-    assert_int_equal(parse_text(GP_FMT_EC2INSTANCES, "[{\"instance_type\": \"p4d\", ", NULL, &b,
-                                &err), GP_E_INPUT);
+    assert_int_equal(
+        parse_text(GP_FMT_EC2INSTANCES, "[{\"instance_type\": \"p4d\", ", NULL, &b, &err),
+        GP_E_INPUT);
     assert_non_null(strstr(err.where, "t:1:"));
     gp_catalog_batch_done(&b);
-    assert_int_equal(parse_text(GP_FMT_SKYPILOT, "Name,Price\nx,1\n", "aws", &b, &err),
-                     GP_E_INPUT);
+    assert_int_equal(parse_text(GP_FMT_SKYPILOT, "Name,Price\nx,1\n", "aws", &b, &err), GP_E_INPUT);
     assert_string_equal(err.where, "t:1");
     gp_catalog_batch_done(&b);
     assert_int_equal(parse_text(GP_FMT_GCP_CUD,
                                 "machine_type,gpu_type,gpu_count,region,hour\na2,\"a100,1,r,1\n",
-                                NULL, &b, &err), GP_E_INPUT);
+                                NULL, &b, &err),
+                     GP_E_INPUT);
     gp_catalog_batch_done(&b);
     assert_int_equal(parse_text(GP_FMT_AWS_OFFER, "{\"x\": 1}", NULL, &b, &err), GP_E_INPUT);
     gp_catalog_batch_done(&b);
     /* A readable row with a bad price is skipped, not fatal. */
-    assert_int_equal(parse_text(GP_FMT_SKYPILOT,
-                                "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,"
-                                "GpuInfo,Price,SpotPrice,Region\n"
-                                "a,T4,1,4,16,,-1.0,,r1\nb,T4,1,4,16,,abc,,r1\nc,T4,1,4,16,,1.5,0,r1\n",
-                                "vast", &b, &err), GP_OK);
+    assert_int_equal(
+        parse_text(GP_FMT_SKYPILOT,
+                   "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,"
+                   "GpuInfo,Price,SpotPrice,Region\n"
+                   "a,T4,1,4,16,,-1.0,,r1\nb,T4,1,4,16,,abc,,r1\nc,T4,1,4,16,,1.5,0,r1\n",
+                   "vast", &b, &err),
+        GP_OK);
     assert_int_equal(b.n, 1);
     assert_int_equal(b.skipped, 2);
     gp_catalog_batch_done(&b);
@@ -324,14 +356,17 @@ static void test_unreadable_files(void **state) {
 
 static void test_detect(void **state) {
     (void)state;
-    assert_int_equal(gp_catalog_detect("InstanceType,AcceleratorName", 28, "x.csv"), GP_FMT_SKYPILOT);
-    assert_int_equal(gp_catalog_detect("machine_type,gpu_type,gpu_count,cpu", 35, "x"), GP_FMT_GCP_CUD);
+    assert_int_equal(gp_catalog_detect("InstanceType,AcceleratorName", 28, "x.csv"),
+                     GP_FMT_SKYPILOT);
+    assert_int_equal(gp_catalog_detect("machine_type,gpu_type,gpu_count,cpu", 35, "x"),
+                     GP_FMT_GCP_CUD);
     assert_int_equal(gp_catalog_detect("{\"formatVersion\": \"v1.0\", \"offerCode\"", 38, "x"),
                      GP_FMT_AWS_OFFER);
     assert_int_equal(gp_catalog_detect("[{\"instance_type\": 1}]", 22, "x"), GP_FMT_EC2INSTANCES);
     assert_int_equal(gp_catalog_detect("{\"skus\": []}", 12, "x"), GP_FMT_GCP_SKUS);
     assert_int_equal(gp_catalog_detect("hello", 5, "x"), GP_FMT_UNKNOWN);
-    assert_string_equal(gp_catalog_provider_from_name("/a/skypilot_fmt_azure_gpu_rows.csv"), "azure");
+    assert_string_equal(gp_catalog_provider_from_name("/a/skypilot_fmt_azure_gpu_rows.csv"),
+                        "azure");
 }
 
 static gp_status on_tariff(const gp_tariff_preset *t, void *arg, gp_err *err) {
@@ -347,16 +382,17 @@ static void test_urdb_tariff(void **state) {
     gp_tariff_preset t = {0};
     gp_reference_sink sink = {NULL, NULL, NULL, NULL, on_tariff, &t};
     gp_err err;
-    assert_int_equal(gp_reference_parse(GP_REF_TARIFF_URDB, buf, len, "sce.json", "sce",
-                                        &sink, &skipped, &err), GP_OK);
+    assert_int_equal(
+        gp_reference_parse(GP_REF_TARIFF_URDB, buf, len, "sce.json", "sce", &sink, &skipped, &err),
+        GP_OK);
     free(buf);
     assert_string_equal(t.name, "sce");
     cJSON *j = cJSON_Parse(t.tariff_json);
     assert_non_null(j);
     double hours = 0;
     cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItem(j, "periods"))
-        hours += cJSON_GetObjectItem(p, "hours_per_day")->valuedouble;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(j, "periods")) hours +=
+        cJSON_GetObjectItem(p, "hours_per_day")->valuedouble;
     assert_close(hours, 24.0, 1e-12); /* a valid scenario tariff */
     /* Facility charge 25.36 plus the highest time-of-use demand rate 29.54. */
     assert_close(cJSON_GetObjectItem(j, "demand_charge_per_kw_month")->valuedouble, 54.90, 1e-12);
@@ -365,10 +401,10 @@ static void test_urdb_tariff(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gpu_names),   cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_ec2instances), cmocka_unit_test(test_skypilot),
-        cmocka_unit_test(test_gcp_cud),     cmocka_unit_test(test_aws_offer),
-        cmocka_unit_test(test_gcp_skus),    cmocka_unit_test(test_gpuplan_format_and_skips),
+        cmocka_unit_test(test_gpu_names),        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_ec2instances),     cmocka_unit_test(test_skypilot),
+        cmocka_unit_test(test_gcp_cud),          cmocka_unit_test(test_aws_offer),
+        cmocka_unit_test(test_gcp_skus),         cmocka_unit_test(test_gpuplan_format_and_skips),
         cmocka_unit_test(test_unreadable_files), cmocka_unit_test(test_detect),
         cmocka_unit_test(test_urdb_tariff),
     };

@@ -175,7 +175,7 @@ static void test_peak_colo_demand_maintenance(void **state) {
     assert_close(res->self.demand_charge_per_month, 10 * k * 1.25, REL);
     double maint = 0.12 * 1250000 / 12;
     double base = res->self.power_per_month + 150 * k + 12.5 * k + 1200;
-    assert_close(res->self.monthly[12], base, REL);      /* still under warranty */
+    assert_close(res->self.monthly[12], base, REL);         /* still under warranty */
     assert_close(res->self.monthly[13], base + maint, REL); /* month 13: maintenance starts */
     assert_close(res->self.breakdown.maintenance, 12 * maint, REL);
     assert_close(res->self.breakdown.staff, 24000, REL);

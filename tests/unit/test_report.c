@@ -65,8 +65,8 @@ static void test_csv_neutralised(void **state) {
     for (const char *p = out.data; *p; p++)
         rows += *p == '\n';
     assert_int_equal(rows, 5);
-    double m3_self = res->self.monthly[0] + res->self.monthly[1] + res->self.monthly[2] +
-                     res->self.monthly[3];
+    double m3_self =
+        res->self.monthly[0] + res->self.monthly[1] + res->self.monthly[2] + res->self.monthly[3];
     const char *last = out.data + out.len - 2;
     while (last > out.data && *last != '\n')
         last--;
@@ -122,8 +122,10 @@ static void test_md_content(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_money),      cmocka_unit_test(test_csv_neutralised),
-        cmocka_unit_test(test_json_shape), cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_money),
+        cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_json_shape),
+        cmocka_unit_test(test_md_content),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

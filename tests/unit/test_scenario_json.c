@@ -61,7 +61,8 @@ static void test_full_document(void **state) {
         " \"financing\": {\"kind\": \"loan\", \"apr\": 0.07, \"term_months\": 36}},"
         "\"cloud_options\": [{\"name\": \"s\", \"pricing\": \"spot\", \"gpus_per_instance\": 8,"
         " \"hourly\": 9.8, \"interruptions_per_hour\": 0.1, \"restart_h\": 0.2},"
-        " {\"name\": \"c\", \"pricing\": \"committed\", \"catalog\": \"aws/p4d.24xlarge/us-east-1\","
+        " {\"name\": \"c\", \"pricing\": \"committed\", \"catalog\": "
+        "\"aws/p4d.24xlarge/us-east-1\","
         " \"term_months\": 36, \"purchase\": \"all_upfront\"}]}";
     gp_err err;
     assert_int_equal(parse(json, &err), GP_OK);
@@ -88,8 +89,8 @@ typedef struct bad {
 } bad;
 
 #define SH(x) MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000" x "}}"
-#define OPT(x)                                                                                    \
-    MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000}, "                \
+#define OPT(x)                                                                                     \
+    MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000}, "                  \
              "\"cloud_options\": [" x "]}"
 
 static const bad bads[] = {
@@ -108,7 +109,8 @@ static const bad bads[] = {
     {"{\"name\": \"x\", \"horizon_months\": 241}", "t.json:$.horizon_months", "[1, 240]"},
     {"{\"name\": \"x\", \"horizon_months\": \"12\"}", "t.json:$.horizon_months", "integer"},
     {"{\"name\": \"x\", \"horizon_months\": 1e999}", "t.json:$.horizon_months", "integer"},
-    {"{\"name\": \"x\", \"horizon_months\": 1, \"currency\": \"usd\"}", "t.json:$.currency", "upper-case"},
+    {"{\"name\": \"x\", \"horizon_months\": 1, \"currency\": \"usd\"}", "t.json:$.currency",
+     "upper-case"},
     {MIN_HEAD "\"utilization\": 1.5}}", "t.json:$.demand.utilization", "[0, 1]"},
     {MIN_HEAD "\"utilization\": 0.5, \"util\": 1}}", "t.json:$.demand.util", "unknown key"},
     {SH(", \"power\": {\"pue\": 0.9}"), "t.json:$.self_hosted.power.pue", "[1, 5]"},
@@ -128,8 +130,7 @@ static const bad bads[] = {
      "t.json:$.self_hosted.bulk_discounts[1].min_servers", "repeats"},
     {SH(", \"bulk_discounts\": [{\"min_servers\": 2, \"pct\": 1}]"),
      "t.json:$.self_hosted.bulk_discounts[0].pct", "[0, 1)"},
-    {SH(", \"financing\": {\"kind\": \"lease\"}"), "t.json:$.self_hosted.financing.kind",
-     "cash"},
+    {SH(", \"financing\": {\"kind\": \"lease\"}"), "t.json:$.self_hosted.financing.kind", "cash"},
     {SH(", \"financing\": {\"kind\": \"loan\", \"apr\": 0.1}"),
      "t.json:$.self_hosted.financing.term_months", "required"},
     {SH(", \"financing\": {\"kind\": \"cash\", \"apr\": 0.1}"),
@@ -239,9 +240,9 @@ static void test_utf8(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),    cmocka_unit_test(test_full_document),
-        cmocka_unit_test(test_bad_inputs),  cmocka_unit_test(test_deep_nesting_and_size),
-        cmocka_unit_test(test_tree_kept),   cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_defaults),   cmocka_unit_test(test_full_document),
+        cmocka_unit_test(test_bad_inputs), cmocka_unit_test(test_deep_nesting_and_size),
+        cmocka_unit_test(test_tree_kept),  cmocka_unit_test(test_utf8),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -146,16 +146,14 @@ static void test_scenarios_keep_versions(void **state) {
     assert_int_equal(gp_store_scenario_get(st, "plan", 1, &json, &got, NULL, &err), GP_OK);
     assert_string_equal(json, "{\"v\": 1}");
     free(json);
-    assert_int_equal(gp_store_scenario_get(st, "plan", 3, &json, &got, NULL, &err),
-                     GP_E_NOTFOUND);
+    assert_int_equal(gp_store_scenario_get(st, "plan", 3, &json, &got, NULL, &err), GP_E_NOTFOUND);
     assert_null(json);
     int n = 0;
     assert_int_equal(gp_store_scenario_list(st, count_cb, &n, &err), GP_OK);
     assert_int_equal(n, 1);
     assert_int_equal(gp_store_scenario_rm(st, "plan", &err), GP_OK);
     assert_int_equal(gp_store_scenario_rm(st, "plan", &err), GP_E_NOTFOUND);
-    assert_int_equal(gp_store_scenario_get(st, "plan", 0, &json, &got, NULL, &err),
-                     GP_E_NOTFOUND);
+    assert_int_equal(gp_store_scenario_get(st, "plan", 0, &json, &got, NULL, &err), GP_E_NOTFOUND);
     gp_store_close(st);
 }
 

@@ -55,8 +55,8 @@ static void import(const char *doc, const char *date, gp_import_stats *s) {
     gp_catalog_batch b;
     gp_catalog_batch_init(&b, 1000);
     gp_err err;
-    assert_int_equal(gp_catalog_import(st, doc, strlen(doc), "t.json", GP_FMT_UNKNOWN, NULL,
-                                       "test", date, date, false, &b, s, &err),
+    assert_int_equal(gp_catalog_import(st, doc, strlen(doc), "t.json", GP_FMT_UNKNOWN, NULL, "test",
+                                       date, date, false, &b, s, &err),
                      GP_OK);
     gp_catalog_batch_done(&b);
 }
@@ -83,15 +83,18 @@ static void test_history_and_lookup(void **state) {
     gp_catalog_entry e;
     gp_err err;
     assert_int_equal(gp_store_catalog_lookup(st, "acme", "g8", "eu-1", GP_ON_DEMAND, 0, 0,
-                                             "2026-03-01", &e, &err), GP_OK);
+                                             "2026-03-01", &e, &err),
+                     GP_OK);
     assert_close(e.hourly, 40, REL);
     assert_string_equal(e.effective_from, "2026-01-01");
     assert_int_equal(gp_store_catalog_lookup(st, "acme", "g8", "eu-1", GP_ON_DEMAND, 0, 0,
-                                             "2026-06-01", &e, &err), GP_OK);
+                                             "2026-06-01", &e, &err),
+                     GP_OK);
     assert_close(e.hourly, 32, REL);
     assert_string_equal(e.source, "test");
     assert_int_equal(gp_store_catalog_lookup(st, "acme", "g8", "eu-1", GP_ON_DEMAND, 0, 0,
-                                             "2025-12-31", &e, &err), GP_E_NOTFOUND);
+                                             "2025-12-31", &e, &err),
+                     GP_E_NOTFOUND);
     int n = 0;
     assert_int_equal(gp_store_catalog_history(st, "acme", "g8", "eu-1", count, &n, &err), GP_OK);
     assert_int_equal(n, 4); /* both kinds, both dates */
@@ -176,13 +179,14 @@ static void test_strict_imports_nothing(void **state) {
     gp_catalog_batch_init(&b, 100);
     gp_import_stats s;
     gp_err err;
-    assert_int_equal(gp_catalog_import(st, bad, strlen(bad), "bad.json", GP_FMT_UNKNOWN, NULL,
-                                       NULL, "2026-01-01", "2026-01-01", true, &b, &s, &err),
+    assert_int_equal(gp_catalog_import(st, bad, strlen(bad), "bad.json", GP_FMT_UNKNOWN, NULL, NULL,
+                                       "2026-01-01", "2026-01-01", true, &b, &s, &err),
                      GP_E_INPUT);
     gp_catalog_batch_done(&b);
     gp_catalog_entry e;
-    assert_int_equal(gp_store_catalog_lookup(st, "z", "i", "r", GP_ON_DEMAND, 0, 0, "2027-01-01",
-                                             &e, &err), GP_E_NOTFOUND);
+    assert_int_equal(
+        gp_store_catalog_lookup(st, "z", "i", "r", GP_ON_DEMAND, 0, 0, "2027-01-01", &e, &err),
+        GP_E_NOTFOUND);
 }
 
 static void test_bundle_loads_once(void **state) {
@@ -198,7 +202,8 @@ static void test_bundle_loads_once(void **state) {
     assert_false(bs.loaded);
     gp_catalog_entry e;
     assert_int_equal(gp_store_catalog_lookup(st, "aws", "p4d.24xlarge", "us-east-1", GP_COMMITTED,
-                                             12, GP_NO_UPFRONT, "2026-11-22", &e, &err), GP_OK);
+                                             12, GP_NO_UPFRONT, "2026-11-22", &e, &err),
+                     GP_OK);
     assert_close(e.hourly, 13.921094, 1e-12);
     assert_string_equal(e.effective_from, "2025-11-30");
     gp_tariff_preset t;

@@ -81,7 +81,8 @@ static void test_samples_and_rollups(void **state) {
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 12);
     assert_int_equal(scalar("SELECT n FROM rollup_5m ORDER BY bucket_ms LIMIT 1"), 20);
     assert_close(scalar_d("SELECT sum FROM rollup_5m ORDER BY bucket_ms LIMIT 1"), 190, REL);
-    assert_close(scalar_d("SELECT max FROM rollup_5m ORDER BY bucket_ms LIMIT 1 OFFSET 4"), 99, REL);
+    assert_close(scalar_d("SELECT max FROM rollup_5m ORDER BY bucket_ms LIMIT 1 OFFSET 4"), 99,
+                 REL);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_1h"), 1);
     assert_int_equal(scalar("SELECT n FROM rollup_1h"), 240);
     /* i % 100 over 240 samples: 0..99 twice, then 0..39. */
@@ -128,8 +129,9 @@ static void test_retention_and_rm(void **state) {
     (void)state;
     gp_err err;
     /* 48 h later the raw samples go; the rollups stay for the year. */
-    assert_int_equal(gp_store_retention(st, T0 + 50 * 3600000LL, 48 * 3600000LL,
-                                        365LL * 24 * 3600000, &err), GP_OK);
+    assert_int_equal(
+        gp_store_retention(st, T0 + 50 * 3600000LL, 48 * 3600000LL, 365LL * 24 * 3600000, &err),
+        GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM sample"), 0);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 12);
     assert_int_equal(gp_store_node_rm(st, "n1", &err), GP_OK);

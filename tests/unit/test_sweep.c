@@ -86,8 +86,7 @@ typedef struct seen {
 } seen;
 
 /* Every point's closed-form totals equal a full evaluation of the same inputs. */
-static int check_point(const double *v, double self, const double *opts, int cheapest,
-                       void *arg) {
+static int check_point(const double *v, double self, const double *opts, int cheapest, void *arg) {
     seen *s = arg;
     gp_scenario x = base;
     x.utilization = v[0];
@@ -117,8 +116,7 @@ static void test_matches_evaluate(void **state) {
     assert_int_equal(s.n, 11 * 4 * 6);
 }
 
-static int record_gpus(const double *v, double self, const double *opts, int cheapest,
-                       void *arg) {
+static int record_gpus(const double *v, double self, const double *opts, int cheapest, void *arg) {
     (void)opts;
     (void)cheapest;
     gp_scenario x = base;
@@ -157,8 +155,10 @@ static void test_stop(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_values),         cmocka_unit_test(test_checks),
-        cmocka_unit_test(test_matches_evaluate), cmocka_unit_test(test_integer_axes),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_checks),
+        cmocka_unit_test(test_matches_evaluate),
+        cmocka_unit_test(test_integer_axes),
         cmocka_unit_test(test_stop),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -28,7 +28,9 @@ static void test_dcgm_captures(void **state) {
     size_t len;
     gp_samples s;
     gp_err err;
-    char *buf = slurp("dcgm_exporter/aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-03-10__grep-sampled.prom", &len);
+    char *buf = slurp(
+        "dcgm_exporter/aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-03-10__grep-sampled.prom",
+        &len);
     gp_samples_init(&s, 10000);
     assert_int_equal(gp_dcgm_parse(buf, len, "p5.prom", &s, &err), GP_OK);
     free(buf);
@@ -46,13 +48,16 @@ static void test_dcgm_captures(void **state) {
     assert_int_equal(find(&s, 1, "", GP_M_TEMP_C)->labels, -1);
     gp_samples_done(&s);
 
-    buf = slurp("dcgm_exporter/datadog-integrations-core__dcgm_fixture__TeslaT4__drv460.106.00__first48lines.prom", &len);
+    buf =
+        slurp("dcgm_exporter/"
+              "datadog-integrations-core__dcgm_fixture__TeslaT4__drv460.106.00__first48lines.prom",
+              &len);
     gp_samples_init(&s, 10000);
     assert_int_equal(gp_dcgm_parse(buf, len, "t4.prom", &s, &err), GP_OK);
     free(buf);
     assert_int_equal(s.n_gpus, 1);
     assert_string_equal(s.gpus[0].model, "T4");
-    assert_close(find(&s, 0, "", GP_M_POWER_W)->value, 8.969, REL); /* %f-style "8.969000" */
+    assert_close(find(&s, 0, "", GP_M_POWER_W)->value, 8.969, REL);       /* %f-style "8.969000" */
     assert_close(find(&s, 0, "", GP_M_ENERGY_J)->value, 128996.013, REL); /* mJ -> J */
     /* Total memory is used + free (+ reserved). */
     const gp_sample *total = find(&s, 0, "", GP_M_MEM_TOTAL_MIB);
@@ -71,7 +76,8 @@ static void test_dcgm_edge_cases(void **state) {
         "DCGM_FI_DEV_SM_CLOCK{gpu=\"0\", UUID=\"GPU-604ac76c\", hostname=\"new-label\"} 139\r\n"
         "DCGM_FI_DEV_MEMORY_TEMP{gpu=\"0\", UUID=\"GPU-604ac76c\"} 9223372036854775794\r\n"
         "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\", UUID=\"GPU-604ac76c\"} 9223372036854775794\r\n"
-        "DCGM_FI_DEV_POWER_USAGE{UUID=\"GPU-604ac76c\",gpu=\"0\",modelName=\"NVIDIA \\\"A\\\\B\\\"\"} "
+        "DCGM_FI_DEV_POWER_USAGE{UUID=\"GPU-604ac76c\",gpu=\"0\",modelName=\"NVIDIA "
+        "\\\"A\\\\B\\\"\"} "
         "2.5e2 1700000000000\r\n"
         "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-604ac76c\"} NaN\r\n"
         "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-604ac76c\"} 140737488355328\r\n"
@@ -86,16 +92,16 @@ static void test_dcgm_edge_cases(void **state) {
     assert_int_equal(p->ts_ms, 1700000000000LL);
     assert_string_equal(s.gpus[0].raw_model, "NVIDIA \"A\\B\"");
     assert_string_equal(s.gpus[0].host, "new-label");
-    assert_null(find(&s, 0, "", GP_M_TEMP_C));      /* int64 blank */
-    assert_null(find(&s, 0, "", GP_M_GPU_UTIL));    /* NaN */
-    assert_null(find(&s, 0, "", GP_M_MEM_USED_MIB)); /* fp64 blank */
+    assert_null(find(&s, 0, "", GP_M_TEMP_C));        /* int64 blank */
+    assert_null(find(&s, 0, "", GP_M_GPU_UTIL));      /* NaN */
+    assert_null(find(&s, 0, "", GP_M_MEM_USED_MIB));  /* fp64 blank */
     assert_null(find(&s, 0, "", GP_M_MEM_TOTAL_MIB)); /* no used: no total */
     assert_int_equal(s.blanks, 3);
     gp_samples_done(&s);
 
-    const char *bad[] = {"DCGM_FI_DEV_GPU_TEMP{gpu=\"0\" 30\n", "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} abc\n",
-                         "DCGM_FI_DEV_GPU_TEMP 0x1F\n", "9metric 1\n",
-                         "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} 1 2 3\n"};
+    const char *bad[] = {"DCGM_FI_DEV_GPU_TEMP{gpu=\"0\" 30\n",
+                         "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} abc\n", "DCGM_FI_DEV_GPU_TEMP 0x1F\n",
+                         "9metric 1\n", "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} 1 2 3\n"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gp_samples_init(&s, 1000);
         assert_int_equal(gp_dcgm_parse(bad[i], strlen(bad[i]), "bad.prom", &s, &err), GP_E_INPUT);
@@ -108,11 +114,14 @@ static void test_dcgm_mig(void **state) {
     (void)state;
     /* Two MIG instances of one H100: device power repeated on both; no GPU_UTIL, so the
      * graphics engine's active ratio is the utilization; pods differ per instance. */
-    const char *text =
-        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"1\",GPU_I_PROFILE=\"3g.40gb\",pod=\"a\"} 300\n"
-        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"2\",GPU_I_PROFILE=\"3g.40gb\",pod=\"b\"} 300\n"
-        "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"1\",GPU_I_PROFILE=\"3g.40gb\",pod=\"a\"} 0.75\n"
-        "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"2\",GPU_I_PROFILE=\"3g.40gb\",pod=\"b\"} 0.25\n";
+    const char *text = "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"1\",GPU_I_"
+                       "PROFILE=\"3g.40gb\",pod=\"a\"} 300\n"
+                       "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"2\",GPU_I_"
+                       "PROFILE=\"3g.40gb\",pod=\"b\"} 300\n"
+                       "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"1\",GPU_"
+                       "I_PROFILE=\"3g.40gb\",pod=\"a\"} 0.75\n"
+                       "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"2\",GPU_"
+                       "I_PROFILE=\"3g.40gb\",pod=\"b\"} 0.25\n";
     gp_samples s;
     gp_err err;
     gp_samples_init(&s, 1000);
@@ -133,7 +142,10 @@ static void test_prometheus_api(void **state) {
     size_t len;
     gp_samples s;
     gp_err err;
-    char *buf = slurp("prometheus_api/aicr__api_v1_query__DCGM_FI_DEV_GPU_UTIL__vector__2nodes_16xH100__2026-03-10.json", &len);
+    char *buf =
+        slurp("prometheus_api/"
+              "aicr__api_v1_query__DCGM_FI_DEV_GPU_UTIL__vector__2nodes_16xH100__2026-03-10.json",
+              &len);
     gp_samples_init(&s, 10000);
     assert_int_equal(gp_promapi_parse(buf, len, "q", 200, GP_M_GPU_UTIL, 1, &s, &err), GP_OK);
     free(buf);
@@ -141,7 +153,9 @@ static void test_prometheus_api(void **state) {
     assert_int_equal(s.n_gpus, 16); /* two hosts of 8 */
     gp_samples_done(&s);
 
-    buf = slurp("prometheus_api/local-prom2.42__query_range__DCGM_FI_DEV_POWER_USAGE_gpu0-1__matrix.json", &len);
+    buf = slurp(
+        "prometheus_api/local-prom2.42__query_range__DCGM_FI_DEV_POWER_USAGE_gpu0-1__matrix.json",
+        &len);
     gp_samples_init(&s, 10000);
     assert_int_equal(gp_promapi_parse(buf, len, "r", 200, GP_M_POWER_W, 1, &s, &err), GP_OK);
     free(buf);
@@ -183,7 +197,9 @@ static void test_nvsmi(void **state) {
     size_t len;
     gp_samples s;
     gp_err err;
-    char *buf = slurp("nvidia_smi_csv/nvgpuexp__H100-80GB-HBM3__drv590.48.01__load__query-gpu-212fields.csv", &len);
+    char *buf = slurp(
+        "nvidia_smi_csv/nvgpuexp__H100-80GB-HBM3__drv590.48.01__load__query-gpu-212fields.csv",
+        &len);
     gp_samples_init(&s, 1000);
     assert_int_equal(gp_nvsmi_parse(buf, len, "h100.csv", NULL, "box", &s, &err), GP_OK);
     free(buf);
@@ -194,7 +210,8 @@ static void test_nvsmi(void **state) {
     assert_non_null(find(&s, 0, "", GP_M_POWER_W));
     gp_samples_done(&s);
     /* Windows capture with [N/A] placeholders. */
-    buf = slurp("nvidia_smi_csv/nvgpuexp__win__RTX-2080-SUPER__drv610.62__load__query-gpu.csv", &len);
+    buf =
+        slurp("nvidia_smi_csv/nvgpuexp__win__RTX-2080-SUPER__drv610.62__load__query-gpu.csv", &len);
     gp_samples_init(&s, 1000);
     assert_int_equal(gp_nvsmi_parse(buf, len, "win.csv", NULL, "pc", &s, &err), GP_OK);
     free(buf);
@@ -250,7 +267,10 @@ static void test_redfish(void **state) {
         {"redfish/dmtf-mockup__public-rackmount1__Chassis_1U_Power.json", 344},
         {"redfish/dmtf-mockup__public-rackmount1__Chassis_1U_EnvironmentMetrics.json", 374},
         {"redfish/dmtf-mockup__public-rackmount1__Chassis_1U_Sensors_TotalPower.json", 374},
-        {"redfish/dmtf-mockup__public-rackmount1__Chassis_1U_PowerSubsystem_PowerSupplies_Bay1_Metrics.json", 937.4},
+        {"redfish/"
+         "dmtf-mockup__public-rackmount1__Chassis_1U_PowerSubsystem_PowerSupplies_Bay1_Metrics."
+         "json",
+         937.4},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t len;
@@ -262,7 +282,8 @@ static void test_redfish(void **state) {
         free(buf);
     }
     size_t len;
-    char *buf = slurp("redfish/dmtf-mockup__public-rackmount1__Chassis_1U_PowerSubsystem.json", &len);
+    char *buf =
+        slurp("redfish/dmtf-mockup__public-rackmount1__Chassis_1U_PowerSubsystem.json", &len);
     double w;
     gp_err err;
     assert_int_equal(gp_redfish_parse(buf, len, "ps.json", &w, &err), GP_E_INPUT);
