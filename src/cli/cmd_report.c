@@ -8,10 +8,11 @@
 #include "gp_version.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/model.h"
+#include "gpuplan/report_xlsx.h"
 #include "gpuplan/scenario_json.h"
 
 static void help(FILE *f) {
-    fprintf(f, "usage: gpuplan report FILE.json|NAME [--format md|csv|json] [-o OUT]\n"
+    fprintf(f, "usage: gpuplan report FILE.json|NAME [--format md|csv|json|xlsx] [-o OUT]\n"
                "                      [--as-of YYYY-MM-DD] [--version N]\n\n"
                "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
                "and writes its report: md (default) is for people, csv the monthly cumulative\n"
@@ -65,8 +66,11 @@ int cmd_report(cli *c, int argc, char **argv) {
                                    argv[optind - 1]);
         }
     }
-    if (strcmp(format, "md") && strcmp(format, "csv") && strcmp(format, "json"))
-        return cli_usage_error("--format: \"%s\" is not md, csv or json", format);
+    if (strcmp(format, "md") && strcmp(format, "csv") && strcmp(format, "json") &&
+        strcmp(format, "xlsx"))
+        return cli_usage_error("--format: \"%s\" is not md, csv, json or xlsx", format);
+    if (!strcmp(format, "xlsx") && (!output || !strcmp(output, "-")))
+        return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");
     if (!demo && optind != argc - 1) {
         return cli_usage_error("report takes one scenario");
     }
@@ -93,13 +97,15 @@ int cmd_report(cli *c, int argc, char **argv) {
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
     gp_status st;
-    if (strcmp(format, "json") == 0)
+    if (strcmp(format, "xlsx") == 0)
+        st = gp_report_xlsx(sc.s, r, &meta, output, &err);
+    else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc.s, r, &meta, &out, &err);
     else if (strcmp(format, "csv") == 0)
         st = gp_report_csv(sc.s, r, &out, &err);
     else
         st = gp_report_md(sc.s, r, &meta, &out, &err);
-    if (st == GP_OK)
+    if (st == GP_OK && strcmp(format, "xlsx") != 0)
         st = cli_write_output(output, out.data, out.len, &err);
     gp_buf_done(&out);
     free(r);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The workbook in a real LibreOffice: every worked scenario recalculated and compared with the
+# engine, then recalculated again after assumptions change in the file; hostile names stay text.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp GPUPLAN_DB=$tmp/db
+fails=0
+for scen in "$root"/tests/fixtures/examples/*.json; do
+    case $scen in *.expected.json) continue ;; esac
+    name=$(basename "$scen" .json)
+    if $py "$root/tests/xlsx/check_xlsx.py" "$gpuplan" "$scen" "$tmp/$name" >"$tmp/$name.log" 2>&1; then
+        echo "ok $name"
+    else
+        echo "FAIL $name"; cat "$tmp/$name.log"; fails=$((fails + 1))
+    fi
+done
+# Names from outside that look like formulas are written as strings, controls removed.
+cat >"$tmp/hostile.json" <<'JSON'
+{"name": "=HYPERLINK(\"http://x\",\"y\")", "horizon_months": 3, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"server_price": 1000, "tariff": {"periods": [{"name": "@evil\u0007", "hours_per_day": 24, "price_per_kwh": 0.1}]}},
+ "cloud_options": [{"name": "+cmd|' /C calc'!A0", "pricing": "on_demand", "gpus_per_instance": 8, "hourly": 2},
+                   {"name": "-2+3\t\r", "pricing": "spot", "gpus_per_instance": 8, "hourly": 1}]}
+JSON
+"$gpuplan" report "$tmp/hostile.json" --format xlsx -o "$tmp/hostile.xlsx"
+if $py - "$tmp/hostile.xlsx" <<'PY'
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+cells = [c for ws in wb for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+def find(prefix):
+    return [c for c in cells if prefix in c.value]
+for p in ['=HYPERLINK', '+cmd', '-2+3', '@evil']:
+    found = find(p)
+    assert found, p
+    assert all(c.data_type == 's' for c in found), p  # text, never a formula
+assert not any(ch in c.value for c in cells for ch in '\x07\t\r'), 'control characters kept'
+PY
+then echo "ok hostile names stay text"; else echo "FAIL hostile names"; fails=$((fails + 1)); fi
+check_refused() { "$gpuplan" report "$root/tests/fixtures/examples/seed-dgx-a100.json" --format xlsx 2>/dev/null; [ $? = 2 ]; }
+if check_refused; then echo "ok xlsx needs -o"; else echo "FAIL xlsx without -o"; fails=$((fails + 1)); fi
+echo "xlsx: $fails failed"
+[ "$fails" = 0 ]
