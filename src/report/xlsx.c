@@ -588,8 +588,16 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     /* Summary. */
     text_cell(&b, sum, 0, 0, s->name, b.bold);
     text_cell(&b, sum, 1, 0, "cheapest", NULL);
-    text_cell(&b, sum, 1, 1, r->cheapest < 0 ? "self_hosted" : s->options[r->cheapest].name,
-              b.bold);
+    /* A formula, so edits to the assumptions can change the answer; MATCH takes the first
+     * minimum, as the engine keeps self-hosted (row 7) on a tie. */
+    char cheapest_f[128];
+    snprintf(cheapest_f, sizeof cheapest_f,
+             "=INDEX($A$7:$A$%d,MATCH(MIN($B$7:$B$%d),$B$7:$B$%d,0))", 7 + no, 7 + no, 7 + no);
+    lxw_error ce =
+        worksheet_write_formula_str(sum, 1, 1, cheapest_f, b.bold,
+                                    r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name);
+    if (ce && !b.rc)
+        b.rc = ce;
     text_cell(&b, sum, 2, 0, "busy share of GPU-hours", NULL);
     formula(&b, sum, 2, 1, s->utilization, b.pct, "=utilization");
     text_cell(&b, sum, 3, 0, "busy hours a year per GPU", NULL);

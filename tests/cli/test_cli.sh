@@ -30,7 +30,7 @@ for cmd in report scenario sweep sensitivity; do
 done
 check "no command prints the demo report" bash -c "'$gpuplan' | grep -q 'Cheapest over 36 months'"
 check "unknown command exits 2" expect 2 'unknown command' -- "$gpuplan" frobnicate
-check "bad format exits 2" expect 2 'not md, csv or json' -- "$gpuplan" report "$seed" --format pdf
+check "bad format exits 2" expect 2 'not md, csv, json or xlsx' -- "$gpuplan" report "$seed" --format pdf
 check "missing file exits 2" expect 2 'nope.json: cannot open' -- "$gpuplan" report "$tmp/nope.json"
 
 printf '{"name": "x",\n "horizon_months": 12,\n "demand": {"gpus": 8 "utilization": 0.5}}\n' >"$tmp/bad.json"

@@ -71,6 +71,9 @@ def compare(xlsx, rep):
         if o['cost_per_gpu_hour'] is not None:
             close(su.cell(8 + i, 4).value, o['cost_per_gpu_hour'], 'per GPU-hour ' + o['name'])
     close(su.cell(7, 2).value, rep['self_hosted']['total'], 'summary self total')
+    want = 'self-hosted' if rep['cheapest'] == 'self_hosted' else rep['cheapest']
+    if su.cell(2, 2).value != want:
+        raise SystemExit('cheapest: workbook %r, engine %r' % (su.cell(2, 2).value, want))
     cs = 0
     for m in range(M + 1):
         cs += rep['self_hosted']['monthly'][m]
