@@ -288,9 +288,18 @@ static int print_wall(const char *node, double mean_w, void *arg) {
     return 0;
 }
 
-static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, bool *csv,
-                        bool *ldc, const char **by, const char **extra_name, const char **extra,
-                        double *growth, bool *trend, double *target, bool *help_out) {
+/* What capacity, scenario measure and plan take besides the selection; each command reads
+ * the fields it documents. */
+typedef struct cap_flags {
+    bool json, csv, ldc, help;
+    const char *by;           /* --by LABEL */
+    const char *mix, *option; /* plan --mix SCENARIO --option NAME */
+    bool has_growth, trend;   /* --growth RATE or --growth trend */
+    double growth, target;    /* a month's rate; the utilization aimed at */
+} cap_flags;
+
+static int parse_common(int argc, char **argv, cli *c, cap_opts *o, cap_flags *f) {
+    *f = (cap_flags){.target = 0.7};
     enum {
         C_SINCE = 256,
         C_NODE,
@@ -359,26 +368,27 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
                                        "rollups keep 5 %% bins)");
             break;
         case C_BY:
-            *by = optarg;
+            f->by = optarg;
             break;
         case C_LDC:
-            *ldc = true;
+            f->ldc = true;
             break;
         case C_JSON:
-            *json = true;
+            f->json = true;
             break;
         case C_CSV:
-            *csv = true;
+            f->csv = true;
             break;
         case C_OPTION:
-            *extra_name = "option", *extra = optarg;
+            f->option = optarg;
             break;
         case C_MIX:
-            *extra_name = "mix", *extra = optarg;
+            f->mix = optarg;
             break;
         case C_GROWTH:
+            f->has_growth = true;
             if (!strcmp(optarg, "trend")) {
-                *trend = true;
+                f->trend = true;
             } else {
                 char buf[32];
                 snprintf(buf, sizeof buf, "%s", optarg);
@@ -389,17 +399,17 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
                 bool pct = n && buf[n - 1] == '%';
                 if (pct)
                     buf[n - 1] = '\0';
-                if (!cli_parse_double(buf, growth) || *growth <= -100 || *growth > 1000)
+                if (!cli_parse_double(buf, &f->growth) || f->growth <= -100 || f->growth > 1000)
                     return cli_usage_error("--growth: 5%%/month, or trend");
-                *growth /= pct || *growth >= 1 ? 100 : 1;
+                f->growth /= pct || f->growth >= 1 ? 100 : 1;
             }
             break;
         case C_TARGET:
-            if (!cli_parse_double(optarg, target) || !(*target > 0 && *target <= 1))
+            if (!cli_parse_double(optarg, &f->target) || !(f->target > 0 && f->target <= 1))
                 return cli_usage_error("--target: a utilization in (0, 1]");
             break;
         case 'h':
-            *help_out = true;
+            f->help = true;
             return 0;
         default:
             return cli_usage_error("unknown option or missing value: %s (see --help)",
@@ -412,18 +422,15 @@ static int parse_common(int argc, char **argv, cap_opts *o, cli *c, bool *json, 
 int cmd_capacity(cli *c, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
-    bool json = false, csv = false, ldc = false, help = false, trend = false;
-    const char *by = NULL, *en = NULL, *ev = NULL;
-    double growth = 0, target = 0.7;
-    int rc = parse_common(argc, argv, &o, c, &json, &csv, &ldc, &by, &en, &ev, &growth, &trend,
-                          &target, &help);
+    cap_flags flags;
+    int rc = parse_common(argc, argv, c, &o, &flags);
     if (rc)
         return rc;
-    if (help) {
+    if (flags.help) {
         capacity_help(stdout);
         return 0;
     }
-    if (optind != argc || en)
+    if (optind != argc || flags.mix || flags.option)
         return cli_usage_error("capacity takes no arguments (see --help)");
     gp_err err;
     gp_err_clear(&err);
@@ -455,7 +462,7 @@ int cmd_capacity(cli *c, int argc, char **argv) {
     if (empty < 0)
         empty = 0;
 
-    if (ldc) {
+    if (flags.ldc) {
         printf("rank,hours_at_or_above,busy_gpu_equivalents\n");
         for (size_t i = 0; i < nl; i++)
             printf("%zu,%.4f,%.6f\n", i + 1, (i + 1) * 5.0 / 60.0, ldcv[i]);
@@ -463,7 +470,7 @@ int cmd_capacity(cli *c, int argc, char **argv) {
         gathered_done(&x);
         return 0;
     }
-    if (csv) {
+    if (flags.csv) {
         printf("node,host,gpu,uuid,model,mig,hours,util_mean,util_p50,util_p95,util_p99,"
                "busy_share,busy_hours_per_day,power_mean_w,power_p95_w,power_limit_w,energy_kwh,"
                "mem_headroom,idle\n");
@@ -524,7 +531,7 @@ int cmd_capacity(cli *c, int argc, char **argv) {
     for (size_t i = 0; i < nl; i++)
         asc[i] = ldcv[nl - 1 - i];
 
-    if (json) {
+    if (flags.json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON_AddNumberToObject(doc, "since_ms", (double)sel.from_ms);
         cJSON_AddNumberToObject(doc, "until_ms", (double)now);
@@ -597,10 +604,10 @@ int cmd_capacity(cli *c, int argc, char **argv) {
         }
         wall w = {&x, cJSON_AddArrayToObject(doc, "wall_power"), true, 0, 0};
         gp_store_capacity_node_power(st, &sel, print_wall, &w, &err);
-        if (by) {
+        if (flags.by) {
             label_out lo = {cJSON_AddArrayToObject(doc, "by_label"), &o, true};
-            cJSON_AddStringToObject(doc, "label", by);
-            if (gp_store_capacity_by_label(st, &sel, by, print_label, &lo, &err)) {
+            cJSON_AddStringToObject(doc, "label", flags.by);
+            if (gp_store_capacity_by_label(st, &sel, flags.by, print_label, &lo, &err)) {
                 cJSON_Delete(doc);
                 free(ldcv), free(asc), free(models), free(nodes);
                 gathered_done(&x);
@@ -724,11 +731,11 @@ int cmd_capacity(cli *c, int argc, char **argv) {
             gp_store_capacity_node_power(st, &sel, print_wall, &w, &err);
             if (!w.base_n)
                 printf("  no Redfish readings in the window\n");
-            if (by) {
-                printf("\nBy %s:\n  %-40s %12s %12s%s\n", by, "value", "GPU-hours", "kWh",
+            if (flags.by) {
+                printf("\nBy %s:\n  %-40s %12s %12s%s\n", flags.by, "value", "GPU-hours", "kWh",
                        o.has_price ? "         cost" : "");
                 label_out lo = {NULL, &o, false};
-                if (gp_store_capacity_by_label(st, &sel, by, print_label, &lo, &err)) {
+                if (gp_store_capacity_by_label(st, &sel, flags.by, print_label, &lo, &err)) {
                     free(ldcv), free(asc), free(models), free(nodes);
                     gathered_done(&x);
                     return cli_fail(&err);
@@ -762,14 +769,11 @@ static cJSON *child_object(cJSON *obj, const char *key) {
 int cmd_scenario_measure(cli *c, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
-    bool json = false, csv = false, ldc = false, help = false, trend = false;
-    const char *by = NULL, *en = NULL, *ev = NULL;
-    double growth = 0, target = 0.7;
-    int rc = parse_common(argc, argv, &o, c, &json, &csv, &ldc, &by, &en, &ev, &growth, &trend,
-                          &target, &help);
+    cap_flags flags;
+    int rc = parse_common(argc, argv, c, &o, &flags);
     if (rc)
         return rc;
-    if (help) {
+    if (flags.help) {
         printf("usage: gpuplan scenario measure NAME [--since 30d] [--node NAME]... [--gpu MODEL]\n"
                "                                     [--busy-threshold 5]\n\n"
                "Writes a new version of stored scenario NAME with demand.gpus, demand.utilization\n"
@@ -897,24 +901,11 @@ static int cmp_asc(const void *a, const void *b) {
 int cmd_plan(cli *c, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
-    bool json = false, csv = false, ldc = false, help = false, trend = false;
-    const char *by = NULL, *en = NULL, *ev = NULL, *option = NULL, *scen = NULL;
-    double growth = 0, target = 0.7;
-    bool has_growth = false;
-    /* --mix and --option both arrive through the shared parser's one slot: read argv directly. */
-    for (int i = 1; i + 1 < argc; i++) {
-        if (!strcmp(argv[i], "--mix"))
-            scen = argv[i + 1];
-        if (!strcmp(argv[i], "--option"))
-            option = argv[i + 1];
-        if (!strcmp(argv[i], "--growth"))
-            has_growth = true;
-    }
-    int rc = parse_common(argc, argv, &o, c, &json, &csv, &ldc, &by, &en, &ev, &growth, &trend,
-                          &target, &help);
+    cap_flags flags;
+    int rc = parse_common(argc, argv, c, &o, &flags);
     if (rc)
         return rc;
-    if (help) {
+    if (flags.help) {
         printf("usage: gpuplan plan --mix SCENARIO --option NAME [--since 30d] [--node NAME]...\n"
                "                    [--gpu MODEL] [--busy-threshold 5] [--csv]\n"
                "                    [--growth 5%%/month | --growth trend] [--target 0.7]\n\n"
@@ -927,7 +918,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
                "utilization and when the current fleet runs out.\n");
         return 0;
     }
-    if (!scen || !option)
+    if (!flags.mix || !flags.option)
         return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
     if (optind != argc)
         return cli_usage_error("plan takes no other arguments");
@@ -936,15 +927,15 @@ int cmd_plan(cli *c, int argc, char **argv) {
     char today[11];
     cli_today(today);
     cli_scenario sc;
-    if (cli_scenario_load(c, scen, 0, today, &sc, &err))
+    if (cli_scenario_load(c, flags.mix, 0, today, &sc, &err))
         return cli_fail(&err);
     int oi = -1;
     for (int i = 0; i < sc.s->n_options; i++)
-        if (!strcmp(sc.s->options[i].name, option))
+        if (!strcmp(sc.s->options[i].name, flags.option))
             oi = i;
     if (oi < 0) {
         cli_scenario_done(&sc);
-        return cli_usage_error("the scenario has no option \"%s\"", option);
+        return cli_usage_error("the scenario has no option \"%s\"", flags.option);
     }
     gp_store *st;
     if (cli_store(c, &st, &err)) {
@@ -986,7 +977,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
         gathered_done(&x);
         return cli_fail(&err);
     }
-    if (csv) {
+    if (flags.csv) {
         printf("owned_gpus,total\n");
         for (int k = 0; k <= n; k++)
             printf("%d,%.17g\n", k, curve[k]);
@@ -996,7 +987,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
         gp_format_money(curve[n] - curve[best], own, sizeof own);
         gp_format_money(curve[0] - curve[best], rent, sizeof rent);
         printf("Own %d of %d GPUs and rent the overflow from \"%s\": %s %s over %d months.\n", best,
-               n, option, t, sc.s->currency, sc.s->horizon_months);
+               n, flags.option, t, sc.s->currency, sc.s->horizon_months);
         printf("Saves %s against owning all %d, %s against renting everything.\n", own, n, rent);
         printf("Load: %zu complete 5-minute buckets (%zu with a GPU missing left out), %lld GPUs "
                "measured; peak %.0f busy, median %.0f.\n",
@@ -1016,13 +1007,13 @@ int cmd_plan(cli *c, int argc, char **argv) {
             printf("  %6d %20s  <- optimum\n", best, t);
         }
     }
-    if (has_growth) {
+    if (flags.has_growth) {
         double busy_now = 0; /* busy GPU-equivalents now: the mean over the window */
         for (size_t i = 0; i < nt; i++)
             busy_now += b[i];
         busy_now /= (double)nt;
         double r2 = -1;
-        if (trend) {
+        if (flags.trend) {
             /* Least squares on daily busy GPU-hours (complete buckets only). */
             double xs[4000], ys[4000];
             size_t nd = 0;
@@ -1042,17 +1033,18 @@ int cmd_plan(cli *c, int argc, char **argv) {
             double a, slope;
             gp_linear_fit(xs, ys, nd, &a, &slope, &r2);
             double level = a + slope * (nd ? xs[nd - 1] : 0);
-            growth = level > 0 ? slope * (GP_MONTH_HOURS / 24.0) / level : 0;
+            flags.growth = level > 0 ? slope * (GP_MONTH_HOURS / 24.0) / level : 0;
             printf(
                 "\nTrend: %+.2f busy GPU-hours a day per day over %zu days (R^2 %.3f): %+.2f %% a "
                 "month.\n",
-                slope, nd, r2, growth * 100);
+                slope, nd, r2, flags.growth * 100);
         }
-        double need_now = busy_now / target;
-        int runs_out = gp_months_until_exceeded(need_now, growth, n, sc.s->horizon_months);
-        printf("\nAt %.0f %% target utilization: %.1f GPUs needed now", target * 100, need_now);
+        double need_now = busy_now / flags.target;
+        int runs_out = gp_months_until_exceeded(need_now, flags.growth, n, sc.s->horizon_months);
+        printf("\nAt %.0f %% target utilization: %.1f GPUs needed now", flags.target * 100,
+               need_now);
         for (int mth = 3; mth <= sc.s->horizon_months; mth += mth < 12 ? 3 : 6)
-            printf(", %.1f at month %d", need_now * pow(1 + growth, mth), mth);
+            printf(", %.1f at month %d", need_now * pow(1 + flags.growth, mth), mth);
         printf(".\n");
         if (runs_out < 0)
             printf("The current fleet of %d GPUs lasts the %d-month horizon.\n", n,
