@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gpuplan/xmem.h"
+#include "http.h"
 
 extern char **environ;
 
@@ -106,23 +107,11 @@ static void read_token(const char *path, char *out, size_t cap) {
 }
 
 static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect_opts *o) {
-    CURL *h = curl_easy_init();
+    CURL *h = gp_http_handle(t->url, 3, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
+                             on_body, t, "gpuplan-collect");
     if (!h)
         return NULL;
-    curl_easy_setopt(h, CURLOPT_URL, t->url);
     curl_easy_setopt(h, CURLOPT_PRIVATE, t);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 3L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, o->total_timeout_ms);
-    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "gpuplan-collect");
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     /* Credentials come from ~/.netrc or a token file, never from argv or the database. */
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
     if (src->token_file[0]) {
@@ -289,11 +278,7 @@ static void run_nvsmi(const gp_source_cfg *src, const gp_collect_opts *o, gp_sou
 
 gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_opts *o,
                            gp_source_result *results, gp_err *err) {
-    static bool initialised;
-    if (!initialised) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        initialised = true;
-    }
+    gp_http_global_init();
     size_t nt = 0;
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);

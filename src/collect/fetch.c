@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "http.h"
+
 void gp_fetch_opts_init(gp_fetch_opts *o) {
     memset(o, 0, sizeof *o);
     o->connect_timeout_ms = 10000;
@@ -54,33 +56,17 @@ static void pause_ms(long ms) {
 }
 
 gp_status gp_fetch_url(const char *url, const gp_fetch_opts *o, gp_buf *out, gp_err *err) {
-    static bool initialised;
-    if (!initialised) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        initialised = true;
-    }
+    gp_http_global_init();
     gp_buf_init(out, o->max_bytes);
     if (!gp_is_url(url))
         return gp_errorf(err, GP_E_INPUT, url, "only http:// and https:// URLs are fetched");
-    CURL *h = curl_easy_init();
+    sink k = {out, false};
+    CURL *h = gp_http_handle(url, 5, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
+                             on_body, &k, "gpuplan");
     if (!h)
         return gp_errorf(err, GP_E_NOMEM, url, "cannot start a transfer");
     char errbuf[CURL_ERROR_SIZE];
-    sink k = {out, false};
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, o->total_timeout_ms);
-    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &k);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "gpuplan");
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, ""); /* gzip and friends, decoded */
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     if (o->cacert)
         curl_easy_setopt(h, CURLOPT_CAINFO, o->cacert);
     if (o->insecure) {
