@@ -12,6 +12,7 @@
 #include "gpuplan/model.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_telemetry.h"
+#include "../dbfile.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -126,12 +127,7 @@ int main(int argc, char **argv) {
     free(l.b);
     gp_store_close(st);
     if (db == tmp) {
-        char p[64];
-        unlink(tmp);
-        snprintf(p, sizeof p, "%s-wal", tmp);
-        unlink(p);
-        snprintf(p, sizeof p, "%s-shm", tmp);
-        unlink(p);
+        test_remove_db(tmp);
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/store_catalog.h"
+#include "../dbfile.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -17,12 +18,7 @@ static double now_s(void) {
 }
 
 static void fresh(const char *path, gp_store **st) {
-    char p[256];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    unlink(p);
+    test_remove_db(path);
     gp_err err;
     if (gp_store_open(path, st, &err)) {
         fprintf(stderr, "%s: %s\n", err.where, err.msg);

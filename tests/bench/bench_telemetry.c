@@ -10,6 +10,7 @@
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/telemetry.h"
 #include "gpuplan/xmem.h"
+#include "../dbfile.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -106,11 +107,6 @@ int main(void) {
            written / t);
     gp_samples_done(&s);
     gp_store_close(st);
-    char p[64];
-    unlink(db);
-    snprintf(p, sizeof p, "%s-wal", db);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", db);
-    unlink(p);
+    test_remove_db(db);
     return 0;
 }

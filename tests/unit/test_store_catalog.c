@@ -7,6 +7,7 @@
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/store_catalog.h"
 #include "testutil.h"
+#include "../dbfile.h"
 
 static char path[] = "/tmp/gpuplan-catalog-XXXXXX";
 static gp_store *st;
@@ -25,12 +26,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     (void)state;
     gp_store_close(st);
-    char p[64];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    unlink(p);
+    test_remove_db(path);
     return 0;
 }
 

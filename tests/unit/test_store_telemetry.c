@@ -7,6 +7,7 @@
 
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
+#include "../dbfile.h"
 
 static char path[] = "/tmp/gpuplan-telemetry-XXXXXX";
 static gp_store *st;
@@ -30,12 +31,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     (void)state;
     gp_store_close(st);
-    char p[80];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    unlink(p);
+    test_remove_db(path);
     return 0;
 }
 
