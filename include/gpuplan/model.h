@@ -61,6 +61,10 @@ typedef struct gp_result {
 /* Evaluate every formula of MODEL.md for s, month by month, into *out. */
 void gp_model_evaluate(const gp_scenario *s, gp_result *out);
 
+/* The order in which shifted busy hours fill the tariff periods: order[0..n_periods) holds
+ * period indices by ascending price, ties in the order given. */
+void gp_model_fill_order(const gp_scenario *s, int *order);
+
 /* Invariants of a scenario that the closed-form totals reuse between calls: the order of
  * tariff periods by price, the loan factors for the last horizon seen, and integer quotients.
  * Caller storage; call gp_model_cache_init again when period prices change order or the bulk

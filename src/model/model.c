@@ -18,7 +18,7 @@ typedef struct self_parts {
     double maint_month; /* from month warranty_months + 1 on */
 } self_parts;
 
-static void period_order(const gp_scenario *s, int *order) {
+void gp_model_fill_order(const gp_scenario *s, int *order) {
     /* Ascending price, ties in the order given: a stable insertion sort over <= 24 items. */
     for (int i = 0; i < s->n_periods; i++) {
         int j = i;
@@ -196,7 +196,7 @@ static double option_total_parts(const option_parts *p, int horizon) {
 
 void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s) {
     memset(c, 0, sizeof *c); /* every memo key 0: no gpus or terms are 0, so all miss */
-    period_order(s, c->order);
+    gp_model_fill_order(s, c->order);
     c->loan_n = -1;
 }
 

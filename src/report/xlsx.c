@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
+#include "gpuplan/model.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/xmem.h"
 
@@ -276,14 +277,7 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     formula(&b, sh, r_busy, 1, busy, b.num, "=24*gpus*utilization");
     /* Periods in the engine's fill order for shifting (cheapest first, ties as given). */
     int order[GP_MAX_PERIODS];
-    for (int i = 0; i < s->n_periods; i++) {
-        int j = i;
-        while (j > 0 && s->periods[order[j - 1]].price_per_kwh > s->periods[i].price_per_kwh) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = i;
-    }
+    gp_model_fill_order(s, order);
     int r_y[GP_MAX_PERIODS], r_e[GP_MAX_PERIODS];
     double yv[GP_MAX_PERIODS], ev[GP_MAX_PERIODS];
     char before[2048] = "0";
