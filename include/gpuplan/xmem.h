@@ -14,6 +14,9 @@ void *gp_xmalloc(size_t n);
 void *gp_xcalloc(size_t count, size_t size);
 void *gp_xrealloc(void *p, size_t n);
 char *gp_xstrdup(const char *s);
+/* Room for element n of the array p: when n == *cap, grows *cap (to first, then doubling) and
+ * reallocates; returns the array. For arrays whose length is already bounded (STYLE M3). */
+void *gp_xgrow(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 typedef struct gp_buf {
     char *data; /* NUL-terminated after every successful add; NULL while empty */

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,16 @@ void *gp_xrealloc(void *p, size_t n) {
     if (!q)
         oom(n);
     return q;
+}
+
+void *gp_xgrow(void *p, size_t *cap, size_t n, size_t size, size_t first) {
+    if (n < *cap)
+        return p;
+    size_t c = *cap ? 2 * *cap : first;
+    if (c < *cap || c > SIZE_MAX / size)
+        oom(SIZE_MAX);
+    *cap = c;
+    return gp_xrealloc(p, c * size);
 }
 
 char *gp_xstrdup(const char *s) {

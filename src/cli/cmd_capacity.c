@@ -104,10 +104,7 @@ typedef struct gathered {
 
 static int take_gpu(const gp_cap_gpu *g, void *arg) {
     gathered *x = arg;
-    if (x->n == x->cap) {
-        x->cap = x->cap ? 2 * x->cap : 64;
-        x->rows = gp_xrealloc(x->rows, x->cap * sizeof *x->rows);
-    }
+    x->rows = gp_xgrow(x->rows, &x->cap, x->n, sizeof *x->rows, 64);
     gpu_row *r = &x->rows[x->n++];
     r->g = *g;
     snprintf(r->node, sizeof r->node, "%s", g->node);
@@ -122,10 +119,7 @@ static int take_gpu(const gp_cap_gpu *g, void *arg) {
 
 static int take_bucket(const gp_cap_bucket *b, void *arg) {
     gathered *x = arg;
-    if (x->nb == x->capb) {
-        x->capb = x->capb ? 2 * x->capb : 1024;
-        x->b = gp_xrealloc(x->b, x->capb * sizeof *x->b);
-    }
+    x->b = gp_xgrow(x->b, &x->capb, x->nb, sizeof *x->b, 1024);
     x->b[x->nb++] = *b;
     return 0;
 }
@@ -182,10 +176,7 @@ static group *group_of(group **gs, size_t *n, size_t *cap, const char *key) {
     for (size_t i = 0; i < *n; i++)
         if (!strcmp((*gs)[i].key, key))
             return &(*gs)[i];
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        *gs = gp_xrealloc(*gs, *cap * sizeof **gs);
-    }
+    *gs = gp_xgrow(*gs, cap, *n, sizeof **gs, 16);
     group *g = &(*gs)[(*n)++];
     memset(g, 0, sizeof *g);
     snprintf(g->key, sizeof g->key, "%s", key);

@@ -392,10 +392,7 @@ typedef struct src_list {
 
 static int add_source(const gp_source_cfg *c, void *arg) {
     src_list *l = arg;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 64;
-        l->s = gp_xrealloc(l->s, l->cap * sizeof *l->s);
-    }
+    l->s = gp_xgrow(l->s, &l->cap, l->n, sizeof *l->s, 64);
     l->s[l->n++] = *c;
     return 0;
 }

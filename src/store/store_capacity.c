@@ -180,10 +180,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         long long id = sqlite3_column_int64(s, 0);
         if (!n_mem || mem[n_mem - 1].gpu_id != id) {
-            if (n_mem == cap_mem) {
-                cap_mem = cap_mem ? 2 * cap_mem : 64;
-                mem = gp_xrealloc(mem, cap_mem * sizeof *mem);
-            }
+            mem = gp_xgrow(mem, &cap_mem, n_mem, sizeof *mem, 64);
             memset(&mem[n_mem], 0, sizeof mem[n_mem]);
             mem[n_mem++].gpu_id = id;
         }
@@ -191,10 +188,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         int metric = sqlite3_column_int(s, 1);
         double v = sqlite3_column_double(s, 2);
         if (metric == GP_M_MEM_USED_MIB) {
-            if (m->n == m->cap) {
-                m->cap = m->cap ? 2 * m->cap : 64;
-                m->used = gp_xrealloc(m->used, m->cap * sizeof *m->used);
-            }
+            m->used = gp_xgrow(m->used, &m->cap, m->n, sizeof *m->used, 64);
             m->used[m->n++] = v;
         } else if (metric == GP_M_MEM_TOTAL_MIB) {
             if (!m->has_total || v > m->total)
@@ -224,10 +218,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         long long id = sqlite3_column_int64(s, 0);
         if (!na || acc[na - 1].id != id) {
-            if (na == capa) {
-                capa = capa ? 2 * capa : 256;
-                acc = gp_xrealloc(acc, capa * sizeof *acc);
-            }
+            acc = gp_xgrow(acc, &capa, na, sizeof *acc, 256);
             memset(&acc[na], 0, sizeof acc[na]);
             acc[na++].id = id;
         }
@@ -244,10 +235,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         for (int k = 0; h && k < GP_UTIL_BINS && h[k]; k++)
             a->sums.hist[k] += h[k] - 48;
         if (pn > 0) {
-            if (a->nh == a->caph) {
-                a->caph = a->caph ? 2 * a->caph : 256;
-                a->hourly = gp_xrealloc(a->hourly, a->caph * sizeof *a->hourly);
-            }
+            a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 256);
             a->hourly[a->nh++] = ps / (double)pn;
         }
     }

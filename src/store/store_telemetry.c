@@ -315,10 +315,7 @@ static void agg_add(aggs *g, long long series, int64_t bucket, double v) {
         }
     }
     /* New (or a key collision, which only costs a second row merged by the upsert). */
-    if (g->n == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 256;
-        g->a = gp_xrealloc(g->a, g->cap * sizeof *g->a);
-    }
+    g->a = gp_xgrow(g->a, &g->cap, g->n, sizeof *g->a, 256);
     g->a[g->n] = (agg){series, bucket, 1, v, v, v};
     *slot = (long long)g->n++;
 }
