@@ -41,9 +41,10 @@ gp_status gp_store_node_id(gp_store *st, const char *name, long long *id, gp_err
 /* Remove a node with its sources, GPUs and every sample of it. */
 gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err);
 
-/* Every source of every node (name: NULL), or of one node; in node then source order. */
-gp_status gp_store_sources(gp_store *st, const char *name, int (*fn)(const gp_source_cfg *, void *),
-                           void *arg, gp_err *err);
+/* Every source of every node (name: NULL), or of one node; in node then source order. *out is
+ * an array of *n the caller frees (NULL and 0 when there are none, and on error). */
+gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, size_t *n,
+                           gp_err *err);
 
 typedef struct gp_node_info {
     const char *name;

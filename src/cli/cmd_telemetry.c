@@ -95,18 +95,6 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     return 0;
 }
 
-typedef struct src_list {
-    gp_source_cfg *s;
-    size_t n, cap;
-} src_list;
-
-static int collect_source(const gp_source_cfg *c, void *arg) {
-    src_list *l = arg;
-    l->s = gp_xgrow(l->s, &l->cap, l->n, sizeof *l->s, 8);
-    l->s[l->n++] = *c;
-    return 0;
-}
-
 int cmd_node(cli *c, int argc, char **argv) {
     if (argc < 2)
         return cli_usage_error("node: which one? add, list, rm or test (see --help)");
@@ -211,22 +199,21 @@ int cmd_node(cli *c, int argc, char **argv) {
         return 0;
     }
     if (!strcmp(sub, "test")) {
-        src_list l = {0};
-        if (cli_store(c, &st, &err) || gp_store_sources(st, name, collect_source, &l, &err)) {
-            free(l.s);
+        gp_source_cfg *srcs;
+        size_t ns;
+        if (cli_store(c, &st, &err) || gp_store_sources(st, name, &srcs, &ns, &err))
             return cli_fail(&err);
-        }
         gp_collect_opts o;
         gp_collect_opts_init(&o);
-        gp_source_result *r = gp_xcalloc(l.n, sizeof *r);
-        gp_collect_fetch(l.s, l.n, &o, r, &err);
+        gp_source_result *r = gp_xcalloc(ns, sizeof *r);
+        gp_collect_fetch(srcs, ns, &o, r, &err);
         int failed = 0;
-        for (size_t i = 0; i < l.n; i++) {
-            failed += print_samples(&l.s[i], &r[i]);
+        for (size_t i = 0; i < ns; i++) {
+            failed += print_samples(&srcs[i], &r[i]);
             gp_source_result_done(&r[i]);
         }
         free(r);
-        free(l.s);
+        free(srcs);
         return failed ? 1 : 0;
     }
     return cli_usage_error("unknown node command \"%s\" (see gpuplan node --help)", sub);

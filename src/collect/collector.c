@@ -385,36 +385,23 @@ gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_sour
     return gp_store_samples_write(st, node_id, &r->samples, now_ms, written, err);
 }
 
-typedef struct src_list {
-    gp_source_cfg *s;
-    size_t n, cap;
-} src_list;
-
-static int add_source(const gp_source_cfg *c, void *arg) {
-    src_list *l = arg;
-    l->s = gp_xgrow(l->s, &l->cap, l->n, sizeof *l->s, 64);
-    l->s[l->n++] = *c;
-    return 0;
-}
-
 gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
                            gp_err *err) {
     memset(out, 0, sizeof *out);
     int64_t started = gp_now_ms();
-    src_list l = {0};
-    if (gp_store_sources(st, NULL, add_source, &l, err)) {
-        free(l.s);
+    gp_source_cfg *srcs;
+    size_t ns;
+    if (gp_store_sources(st, NULL, &srcs, &ns, err))
         return err->code;
-    }
-    gp_source_result *res = gp_xcalloc(l.n ? l.n : 1, sizeof *res);
-    gp_collect_fetch(l.s, l.n, o, res, err);
+    gp_source_result *res = gp_xcalloc(ns ? ns : 1, sizeof *res);
+    gp_collect_fetch(srcs, ns, o, res, err);
     int64_t now = gp_now_ms();
     gp_status rc = gp_store_begin(st, err);
     /* Per node: ok when every one of its sources is. Sources come grouped by node. */
-    for (size_t i = 0; rc == GP_OK && i < l.n;) {
+    for (size_t i = 0; rc == GP_OK && i < ns;) {
         size_t j = i;
         const char *error = NULL;
-        while (j < l.n && l.s[j].node_id == l.s[i].node_id) {
+        while (j < ns && srcs[j].node_id == srcs[i].node_id) {
             if (res[j].status != GP_OK && !error)
                 error = res[j].error;
             j++;
@@ -422,11 +409,11 @@ gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stat
         for (size_t k = i; rc == GP_OK && k < j; k++) {
             size_t w = 0;
             if (res[k].status == GP_OK)
-                rc = gp_collect_store_result(st, l.s[k].node_id, &res[k], now, &w, err);
+                rc = gp_collect_store_result(st, srcs[k].node_id, &res[k], now, &w, err);
             out->samples += w;
         }
         if (rc == GP_OK)
-            rc = gp_store_node_status(st, l.s[i].node_id, now, error, err);
+            rc = gp_store_node_status(st, srcs[i].node_id, now, error, err);
         if (error)
             out->nodes_failed++;
         else
@@ -443,10 +430,10 @@ gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stat
         rc = gp_store_commit(st, err);
     if (rc != GP_OK)
         gp_store_rollback(st);
-    for (size_t i = 0; i < l.n; i++)
+    for (size_t i = 0; i < ns; i++)
         gp_source_result_done(&res[i]);
     free(res);
-    free(l.s);
+    free(srcs);
     out->seconds = (finished - started) / 1000.0;
     return rc;
 }

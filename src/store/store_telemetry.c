@@ -183,8 +183,11 @@ static void text_into(sqlite3_stmt *s, int c, char *dst, size_t cap) {
     snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
-gp_status gp_store_sources(gp_store *st, const char *name, int (*fn)(const gp_source_cfg *, void *),
-                           void *arg, gp_err *err) {
+gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, size_t *n,
+                           gp_err *err) {
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "SELECT s.id, n.id, n.name, s.kind, s.url, s.match, s.insecure, s.cacert, "
@@ -196,31 +199,32 @@ gp_status gp_store_sources(gp_store *st, const char *name, int (*fn)(const gp_so
         sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(s, 1);
-    int rc, rows = 0;
+    int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        gp_source_cfg c;
-        memset(&c, 0, sizeof c);
-        c.id = sqlite3_column_int64(s, 0);
-        c.node_id = sqlite3_column_int64(s, 1);
-        text_into(s, 2, c.node, sizeof c.node);
-        c.kind = kind_of((const char *)sqlite3_column_text(s, 3));
-        text_into(s, 4, c.url, sizeof c.url);
-        text_into(s, 5, c.match, sizeof c.match);
-        c.insecure = sqlite3_column_int(s, 6) != 0;
-        text_into(s, 7, c.cacert, sizeof c.cacert);
-        text_into(s, 8, c.token_file, sizeof c.token_file);
-        rows++;
-        if (fn(&c, arg)) {
-            rc = SQLITE_DONE;
-            break;
-        }
+        *out = gp_xgrow(*out, &cap, *n, sizeof **out, 64);
+        gp_source_cfg *c = &(*out)[(*n)++];
+        memset(c, 0, sizeof *c);
+        c->id = sqlite3_column_int64(s, 0);
+        c->node_id = sqlite3_column_int64(s, 1);
+        text_into(s, 2, c->node, sizeof c->node);
+        c->kind = kind_of((const char *)sqlite3_column_text(s, 3));
+        text_into(s, 4, c->url, sizeof c->url);
+        text_into(s, 5, c->match, sizeof c->match);
+        c->insecure = sqlite3_column_int(s, 6) != 0;
+        text_into(s, 7, c->cacert, sizeof c->cacert);
+        text_into(s, 8, c->token_file, sizeof c->token_file);
     }
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)
         res = store_fail(st, err, "read sources");
-    else if (name && rows == 0)
+    else if (name && *n == 0)
         res = gp_errorf(err, GP_E_NOTFOUND, name, "no node named \"%s\"", name);
     sqlite3_finalize(s);
+    if (res) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
     return res;
 }
 
