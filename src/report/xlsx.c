@@ -104,6 +104,21 @@ static int input(book *b, inputs *in, const char *name, const char *label, doubl
     return r;
 }
 
+/* A line chart of the Break-even sheet's cumulative series: months 0..M down column A, then
+ * self-hosted and each of the no options in the columns beside it, named by their headers. */
+static lxw_chart *cumulative_chart(book *b, const char *title, int M, int no) {
+    lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
+    chart_title_set_name(chart, title);
+    for (int c = 0; c <= no; c++) {
+        lxw_chart_series *se = chart_add_series(chart, NULL, NULL);
+        chart_series_set_categories(se, "Break-even", 1, 0, (lxw_row_t)(M + 1), 0);
+        chart_series_set_values(se, "Break-even", 1, (lxw_col_t)(1 + c), (lxw_row_t)(M + 1),
+                                (lxw_col_t)(1 + c));
+        chart_series_set_name_range(se, "Break-even", 0, (lxw_col_t)(1 + c));
+    }
+    return chart;
+}
+
 gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                          const char *path, gp_err *err) {
     char tmp[4096];
@@ -564,15 +579,7 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
                         c_m0 + m + 1);
         }
     }
-    lxw_chart *chart = workbook_add_chart(b.wb, LXW_CHART_LINE);
-    chart_title_set_name(chart, "Cumulative cost");
-    for (int c = 0; c <= no; c++) {
-        lxw_chart_series *se = chart_add_series(chart, NULL, NULL);
-        chart_series_set_categories(se, "Break-even", 1, 0, (lxw_row_t)(M + 1), 0);
-        chart_series_set_values(se, "Break-even", 1, (lxw_col_t)(1 + c), (lxw_row_t)(M + 1),
-                                (lxw_col_t)(1 + c));
-        chart_series_set_name_range(se, "Break-even", 0, (lxw_col_t)(1 + c));
-    }
+    lxw_chart *chart = cumulative_chart(&b, "Cumulative cost", M, no);
     chart_axis_set_name(chart->x_axis, "month");
     chart_axis_set_name(chart->y_axis, s->currency);
     worksheet_insert_chart(be, 1, (lxw_col_t)(3 + no), chart);
@@ -628,16 +635,8 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     worksheet_set_column(sum, 0, 0, 36, NULL);
     worksheet_set_column(sum, 1, 5, 20, NULL);
     text_cell(&b, sum, 8 + no, 0, "break-even month -1: never within the horizon", NULL);
-    lxw_chart *sc = workbook_add_chart(b.wb, LXW_CHART_LINE);
-    chart_title_set_name(sc, "Cumulative cost by month");
-    for (int c = 0; c <= no; c++) {
-        lxw_chart_series *se = chart_add_series(sc, NULL, NULL);
-        chart_series_set_categories(se, "Break-even", 1, 0, (lxw_row_t)(M + 1), 0);
-        chart_series_set_values(se, "Break-even", 1, (lxw_col_t)(1 + c), (lxw_row_t)(M + 1),
-                                (lxw_col_t)(1 + c));
-        chart_series_set_name_range(se, "Break-even", 0, (lxw_col_t)(1 + c));
-    }
-    worksheet_insert_chart(sum, (lxw_row_t)(10 + no), 0, sc);
+    worksheet_insert_chart(sum, (lxw_row_t)(10 + no), 0,
+                           cumulative_chart(&b, "Cumulative cost by month", M, no));
 
     /* BOM. */
     static const char *const bh[] = {"item", "quantity", "unit price", "discount", "extended"};
