@@ -16,7 +16,8 @@ static void help(FILE *f) {
                "                      [--as-of YYYY-MM-DD] [--version N]\n\n"
                "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
                "and writes its report: md (default) is for people, csv the monthly cumulative\n"
-               "series (one row a month, one column an option), json the shape of MODEL.md.\n"
+               "series (one row a month, one column an option), json the shape of MODEL.md,\n"
+               "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx).\n"
                "--as-of fixes the date catalog prices are taken at (default today).\n"
                "-o writes the report to a file atomically instead of stdout.\n");
 }
