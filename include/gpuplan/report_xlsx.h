@@ -8,9 +8,33 @@
 #ifndef GPUPLAN_REPORT_XLSX_H
 #define GPUPLAN_REPORT_XLSX_H
 
+#include <stdbool.h>
+
 #include "gpuplan/report.h"
 
+/* One GPU's statistics over the measured window, for the Telemetry sheet. */
+typedef struct gp_xlsx_gpu {
+    const char *node, *model, *uuid; /* outside text: written as strings, cleaned */
+    int index;
+    double hours;      /* hours with utilization data */
+    double util_mean;  /* 0..1 */
+    double busy_share; /* 0..1, busy at the threshold */
+    bool has_power;
+    double power_mean_w;
+} gp_xlsx_gpu;
+
+/* The Telemetry sheet of a measured scenario. Rows are pulled one at a time so a fleet of any
+ * size streams through the constant-memory writer: next fills *row (its strings borrowed until
+ * the next call) and returns 1, or returns 0 at the end. */
+typedef struct gp_xlsx_telemetry {
+    const char *since, *until; /* the window, as the scenario's "measured" object gives it */
+    double busy_threshold;     /* 0..1 */
+    int (*next)(void *arg, gp_xlsx_gpu *row);
+    void *arg;
+} gp_xlsx_telemetry;
+
+/* tel: NULL when the scenario was not measured (no Telemetry sheet). */
 gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                         const char *path, gp_err *err);
+                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err);
 
 #endif

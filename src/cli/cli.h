@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "gpuplan/error.h"
+#include "gpuplan/model.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/store.h"
@@ -57,6 +58,11 @@ typedef struct cli_scenario {
 gp_status cli_scenario_load(cli *c, const char *arg, int version, const char *as_of,
                             cli_scenario *out, gp_err *err);
 void cli_scenario_done(cli_scenario *sc);
+
+/* Write sc's procurement workbook to path (report --format xlsx; x in the TUI). A measured
+ * scenario gets a Telemetry sheet of its window's GPUs from the store. */
+gp_status cli_export_xlsx(cli *c, const cli_scenario *sc, const gp_result *r, const char *as_of,
+                          const char *path, gp_err *err);
 
 /* Today's local date as YYYY-MM-DD into out (11 bytes). */
 void cli_today(char *out);

@@ -8,7 +8,6 @@
 #include "gp_version.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/model.h"
-#include "gpuplan/report_xlsx.h"
 #include "gpuplan/scenario_json.h"
 
 static void help(FILE *f) {
@@ -99,7 +98,7 @@ int cmd_report(cli *c, int argc, char **argv) {
     gp_buf_init(&out, 64u << 20);
     gp_status st;
     if (strcmp(format, "xlsx") == 0)
-        st = gp_report_xlsx(sc.s, r, &meta, output, &err);
+        st = cli_export_xlsx(c, &sc, r, as_of, output, &err);
     else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc.s, r, &meta, &out, &err);
     else if (strcmp(format, "csv") == 0)

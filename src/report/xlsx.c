@@ -119,12 +119,56 @@ static lxw_chart *cumulative_chart(book *b, const char *title, int M, int no) {
     return chart;
 }
 
+/* The Telemetry sheet: the window, then one row a GPU, streamed from tel->next. Plain values
+ * (measurements, not formulas); the hot loop of a large fleet export. */
+static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry *tel) {
+    text_cell(b, ws, 0, 0, "measured from", b->bold);
+    text_cell(b, ws, 0, 1, tel->since ? tel->since : "", NULL);
+    text_cell(b, ws, 0, 2, "until", b->bold);
+    text_cell(b, ws, 0, 3, tel->until ? tel->until : "", NULL);
+    text_cell(b, ws, 0, 4, "busy at", b->bold);
+    num_cell(b, ws, 0, 5, tel->busy_threshold, b->pct);
+    static const char *const heads[] = {
+        "node",       "GPU",         "model", "UUID", "hours observed", "mean utilization",
+        "busy share", "mean power W"};
+    enum { HEAD = 2 };
+    for (int c = 0; c < 8; c++)
+        text_cell(b, ws, HEAD, c, heads[c], b->bold);
+    lxw_row_t row = HEAD + 1;
+    gp_xlsx_gpu g;
+    while (!b->rc && row < LXW_ROW_MAX && tel->next(tel->arg, &g) == 1) {
+        text_cell(b, ws, (int)row, 0, g.node ? g.node : "", NULL);
+        num_cell(b, ws, (int)row, 1, g.index, NULL);
+        text_cell(b, ws, (int)row, 2, g.model ? g.model : "", NULL);
+        text_cell(b, ws, (int)row, 3, g.uuid ? g.uuid : "", NULL);
+        num_cell(b, ws, (int)row, 4, g.hours, b->num);
+        num_cell(b, ws, (int)row, 5, g.util_mean, b->pct);
+        num_cell(b, ws, (int)row, 6, g.busy_share, b->pct);
+        if (g.has_power)
+            num_cell(b, ws, (int)row, 7, g.power_mean_w, b->num);
+        row++;
+    }
+    worksheet_set_column(ws, 0, 0, 24, NULL);
+    worksheet_set_column(ws, 1, 1, 6, NULL);
+    worksheet_set_column(ws, 2, 2, 18, NULL);
+    worksheet_set_column(ws, 3, 3, 42, NULL);
+    worksheet_set_column(ws, 4, 7, 16, NULL);
+    worksheet_freeze_panes(ws, HEAD + 1, 0);
+    if (row > HEAD + 1)
+        worksheet_autofilter(ws, HEAD, 0, row - 1, 7);
+    worksheet_set_landscape(ws);
+    worksheet_fit_to_pages(ws, 1, 0);
+    worksheet_repeat_rows(ws, HEAD, HEAD);
+}
+
 gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                         const char *path, gp_err *err) {
+                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     book b = {0};
-    lxw_workbook_options opt = {0};
+    /* Constant memory: every sheet is written row by row, so a Telemetry sheet of a million
+     * rows costs one row of memory. */
+    lxw_workbook_options opt = {.constant_memory = LXW_TRUE};
     b.wb = workbook_new_opt(tmp, &opt);
     if (!b.wb)
         return gp_errorf(err, GP_E_IO, path, "cannot create the workbook");
@@ -146,6 +190,7 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     lxw_worksheet *cl = workbook_add_worksheet(b.wb, "Cloud");
     lxw_worksheet *be = workbook_add_worksheet(b.wb, "Break-even");
     lxw_worksheet *bom = workbook_add_worksheet(b.wb, "BOM");
+    lxw_worksheet *tw = tel ? workbook_add_worksheet(b.wb, "Telemetry") : NULL;
     lxw_worksheet *src = workbook_add_worksheet(b.wb, "Sources");
 
     /* Assumptions. */
@@ -476,78 +521,121 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
                                              "storage and egress a month",
                                              "upfront (all instances) per term",
                                              "months owed after the horizon"};
-    text_cell(&b, cl, 0, 0, "option", b.bold);
-    for (int k = 0; k < C_N; k++)
-        text_cell(&b, cl, 1 + k, 0, clabels[k], NULL);
-    int c_head = 1 + C_N + 1, c_m0 = c_head + 1, c_tot = c_m0 + M + 1;
-    text_cell(&b, cl, c_head, 0, "month", b.bold);
-    for (int m = 0; m <= M; m++)
-        num_cell(&b, cl, c_m0 + m, 0, m, NULL);
-    text_cell(&b, cl, c_tot, 0, "total", b.bold);
-    text_cell(&b, cl, c_tot + 1, 0, "NPV", b.bold);
+    /* Written row by row, left to right: constant-memory mode flushes each row as the next
+     * one starts. */
+    typedef struct cloud_col {
+        char cn[8], h[O_N][64];
+        double q, recurring, extras;
+        bool committed;
+        int after;
+    } cloud_col;
+    cloud_col *cc = gp_xmalloc(sizeof *cc * (size_t)(no > 0 ? no : 1));
     for (int i = 0; i < no; i++) {
         const gp_option *o = &s->options[i];
         const gp_option_result *orr = &r->options[i];
-        int col = 1 + i;
-        char cn[8];
-        col_name(col, cn);
-        char h[O_N][64];
+        cloud_col *c = &cc[i];
+        col_name(1 + i, c->cn);
         for (int f = 0; f < O_N; f++)
-            ref(h[f], sizeof h[f], "Assumptions", orow[i][f], 1);
-        text_cell(&b, cl, 0, col, o->name, b.bold);
-        double q = s->gpus * 730.0 * s->utilization;
-        double recurring = orr->instance_hours_per_month * o->hourly * (1 + o->support_pct);
-        double extras =
+            ref(c->h[f], sizeof c->h[f], "Assumptions", orow[i][f], 1);
+        c->q = s->gpus * 730.0 * s->utilization;
+        c->recurring = orr->instance_hours_per_month * o->hourly * (1 + o->support_pct);
+        c->extras =
             o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
-        bool committed = o->pricing == GP_COMMITTED;
+        c->committed = o->pricing == GP_COMMITTED;
         int T = o->term_months;
-        int inside = committed ? (M - 1) / T : 0;
-        int after = committed && inside * T + T > M ? inside * T + T - M : 0;
-        formula(&b, cl, 1 + C_INST, col, orr->instances, NULL, "=ROUNDUP(gpus/%s,0)", h[O_G]);
-        formula(&b, cl, 1 + C_Q, col, q, b.num, "=gpus*730*utilization");
-        if (o->pricing == GP_ON_DEMAND)
-            formula(&b, cl, 1 + C_IH, col, orr->instance_hours_per_month, b.num, "=%s%d/%s*(1+%s)",
-                    cn, 2 + C_Q, h[O_G], h[O_IDLE]);
-        else if (o->pricing == GP_SPOT)
-            formula(&b, cl, 1 + C_IH, col, orr->instance_hours_per_month, b.num,
-                    "=%s%d/%s*(1+%s)*(1+%s*(%s/2+%s))", cn, 2 + C_Q, h[O_G], h[O_IDLE], h[O_LAMBDA],
-                    h[O_CKPT], h[O_RESTART]);
-        else
-            formula(&b, cl, 1 + C_IH, col, orr->instance_hours_per_month, b.num, "=%s%d*730", cn,
-                    2 + C_INST);
-        formula(&b, cl, 1 + C_COMPUTE, col, orr->instance_hours_per_month * o->hourly, b.money,
-                "=%s%d*%s", cn, 2 + C_IH, h[O_HOURLY]);
-        formula(&b, cl, 1 + C_RECUR, col, recurring, b.money, "=%s%d*(1+%s)", cn, 2 + C_COMPUTE,
-                h[O_SUPPORT]);
-        formula(&b, cl, 1 + C_EXTRAS, col, extras, b.money, "=%s*%s+%s*%s", h[O_STOR_GB],
-                h[O_STOR_RATE], h[O_EGRESS_GB], h[O_EGRESS_RATE]);
-        formula(&b, cl, 1 + C_UPFRONT, col, committed ? orr->instances * o->upfront : 0, b.money,
-                committed ? "=%s%d*%s" : "=0*%s%d*%s", cn, 2 + C_INST, h[O_UPFRONT]);
-        if (committed)
-            formula(&b, cl, 1 + C_AFTER, col, after, b.num,
-                    "=MAX(0,INT((horizon_months-1)/%s)*%s+%s-horizon_months)", h[O_TERM], h[O_TERM],
-                    h[O_TERM]);
-        else
-            num_cell(&b, cl, 1 + C_AFTER, col, 0, b.num);
-        for (int m = 0; m <= M; m++) {
-            int R = c_m0 + m + 1;
-            if (committed)
-                formula(&b, cl, c_m0 + m, col, orr->monthly[m], b.money,
+        int inside = c->committed ? (M - 1) / T : 0;
+        c->after = c->committed && inside * T + T > M ? inside * T + T - M : 0;
+    }
+    int c_head = 1 + C_N + 1, c_m0 = c_head + 1, c_tot = c_m0 + M + 1;
+    text_cell(&b, cl, 0, 0, "option", b.bold);
+    for (int i = 0; i < no; i++)
+        text_cell(&b, cl, 0, 1 + i, s->options[i].name, b.bold);
+    for (int k = 0; k < C_N; k++) {
+        int row_k = 1 + k;
+        text_cell(&b, cl, row_k, 0, clabels[k], NULL);
+        for (int i = 0; i < no; i++) {
+            const gp_option *o = &s->options[i];
+            const gp_option_result *orr = &r->options[i];
+            const cloud_col *c = &cc[i];
+            const char *cn = c->cn;
+            int col = 1 + i;
+            switch (k) {
+            case C_INST:
+                formula(&b, cl, row_k, col, orr->instances, NULL, "=ROUNDUP(gpus/%s,0)", c->h[O_G]);
+                break;
+            case C_Q:
+                formula(&b, cl, row_k, col, c->q, b.num, "=gpus*730*utilization");
+                break;
+            case C_IH:
+                if (o->pricing == GP_ON_DEMAND)
+                    formula(&b, cl, row_k, col, orr->instance_hours_per_month, b.num,
+                            "=%s%d/%s*(1+%s)", cn, 2 + C_Q, c->h[O_G], c->h[O_IDLE]);
+                else if (o->pricing == GP_SPOT)
+                    formula(&b, cl, row_k, col, orr->instance_hours_per_month, b.num,
+                            "=%s%d/%s*(1+%s)*(1+%s*(%s/2+%s))", cn, 2 + C_Q, c->h[O_G],
+                            c->h[O_IDLE], c->h[O_LAMBDA], c->h[O_CKPT], c->h[O_RESTART]);
+                else
+                    formula(&b, cl, row_k, col, orr->instance_hours_per_month, b.num, "=%s%d*730",
+                            cn, 2 + C_INST);
+                break;
+            case C_COMPUTE:
+                formula(&b, cl, row_k, col, orr->instance_hours_per_month * o->hourly, b.money,
+                        "=%s%d*%s", cn, 2 + C_IH, c->h[O_HOURLY]);
+                break;
+            case C_RECUR:
+                formula(&b, cl, row_k, col, c->recurring, b.money, "=%s%d*(1+%s)", cn,
+                        2 + C_COMPUTE, c->h[O_SUPPORT]);
+                break;
+            case C_EXTRAS:
+                formula(&b, cl, row_k, col, c->extras, b.money, "=%s*%s+%s*%s", c->h[O_STOR_GB],
+                        c->h[O_STOR_RATE], c->h[O_EGRESS_GB], c->h[O_EGRESS_RATE]);
+                break;
+            case C_UPFRONT:
+                formula(&b, cl, row_k, col, c->committed ? orr->instances * o->upfront : 0, b.money,
+                        c->committed ? "=%s%d*%s" : "=0*%s%d*%s", cn, 2 + C_INST, c->h[O_UPFRONT]);
+                break;
+            default: /* C_AFTER */
+                if (c->committed)
+                    formula(&b, cl, row_k, col, c->after, b.num,
+                            "=MAX(0,INT((horizon_months-1)/%s)*%s+%s-horizon_months)", c->h[O_TERM],
+                            c->h[O_TERM], c->h[O_TERM]);
+                else
+                    num_cell(&b, cl, row_k, col, 0, b.num);
+                break;
+            }
+        }
+    }
+    text_cell(&b, cl, c_head, 0, "month", b.bold);
+    for (int m = 0; m <= M; m++) {
+        int R = c_m0 + m + 1;
+        num_cell(&b, cl, c_m0 + m, 0, m, NULL);
+        for (int i = 0; i < no; i++) {
+            const cloud_col *c = &cc[i];
+            const char *cn = c->cn;
+            double v = r->options[i].monthly[m];
+            if (c->committed)
+                formula(&b, cl, c_m0 + m, 1 + i, v, b.money,
                         "=IF($A%d=0,%s$%d,%s$%d+%s$%d+IF(AND(MOD($A%d,%s)=0,$A%d<horizon_months),"
                         "%s$%d,0)+IF($A%d=horizon_months,%s$%d*%s$%d,0))",
-                        R, cn, 2 + C_UPFRONT, cn, 2 + C_RECUR, cn, 2 + C_EXTRAS, R, h[O_TERM], R,
+                        R, cn, 2 + C_UPFRONT, cn, 2 + C_RECUR, cn, 2 + C_EXTRAS, R, c->h[O_TERM], R,
                         cn, 2 + C_UPFRONT, R, cn, 2 + C_AFTER, cn, 2 + C_RECUR);
             else
-                formula(&b, cl, c_m0 + m, col, orr->monthly[m], b.money,
-                        "=IF($A%d=0,0,%s$%d+%s$%d)", R, cn, 2 + C_RECUR, cn, 2 + C_EXTRAS);
+                formula(&b, cl, c_m0 + m, 1 + i, v, b.money, "=IF($A%d=0,0,%s$%d+%s$%d)", R, cn,
+                        2 + C_RECUR, cn, 2 + C_EXTRAS);
         }
-        formula(&b, cl, c_tot, col, orr->total, b.money, "=SUM(%s%d:%s%d)", cn, c_m0 + 1, cn,
-                c_m0 + M + 1);
-        char npv[256];
-        snprintf(npv, sizeof npv, "=SUMPRODUCT(%s%d:%s%d/(1+discount_rate)^($A%d:$A%d/12))", cn,
-                 c_m0 + 1, cn, c_m0 + M + 1, c_m0 + 1, c_m0 + M + 1);
-        formula(&b, cl, c_tot + 1, col, orr->npv, b.money, "%s", npv);
     }
+    text_cell(&b, cl, c_tot, 0, "total", b.bold);
+    for (int i = 0; i < no; i++)
+        formula(&b, cl, c_tot, 1 + i, r->options[i].total, b.money, "=SUM(%s%d:%s%d)", cc[i].cn,
+                c_m0 + 1, cc[i].cn, c_m0 + M + 1);
+    text_cell(&b, cl, c_tot + 1, 0, "NPV", b.bold);
+    for (int i = 0; i < no; i++) {
+        const char *cn = cc[i].cn;
+        formula(&b, cl, c_tot + 1, 1 + i, r->options[i].npv, b.money,
+                "=SUMPRODUCT(%s%d:%s%d/(1+discount_rate)^($A%d:$A%d/12))", cn, c_m0 + 1, cn,
+                c_m0 + M + 1, c_m0 + 1, c_m0 + M + 1);
+    }
+    free(cc);
     worksheet_set_column(cl, 0, 0, 34, NULL);
     worksheet_set_column(cl, 1, (lxw_col_t)(no > 0 ? no : 1), 18, NULL);
     worksheet_freeze_panes(cl, 1, 1);
@@ -667,6 +755,9 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     worksheet_set_column(bom, 1, 4, 16, NULL);
     worksheet_autofilter(bom, 0, 0, 3, 4);
     worksheet_freeze_panes(bom, 1, 0);
+
+    if (tw)
+        telemetry_sheet(&b, tw, tel);
 
     /* Sources. */
     int sr_row = 0;

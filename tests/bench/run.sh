@@ -14,6 +14,7 @@ scenario=$here/../fixtures/examples/seed-dgx-a100.json
 "$build/tests/bench_telemetry"
 "$build/tests/bench_capacity"   # stores 17 M samples first: about 5 minutes
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
+bash "$here/bench_xlsx.sh" "$build"
 grid="--vary utilization=0:1:1000 --vary price_per_kwh=0.05:0.5:200 --vary server_price=80000:200000:100"
 best=
 for i in 1 2 3; do

@@ -101,6 +101,27 @@ m = s[\"measured\"]
 assert m[\"nodes\"] == [\"a\", \"b\"] and m[\"gpus\"] == 8 and m[\"busy_threshold\"] == 0.05
 '"
 check "the measured scenario reports" bash -c "'$gpuplan' report mix --format json >/dev/null"
+# Its workbook carries a Telemetry sheet: one row a GPU of the measured window, with the
+# figures of the profile above.
+"$gpuplan" report mix --format xlsx -o "$tmp/mix.xlsx"
+check "the Telemetry sheet" $py - "$tmp/mix.xlsx" <<'PY'
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+assert wb.sheetnames[-2:] == ['Telemetry', 'Sources'], wb.sheetnames
+rows = list(wb['Telemetry'].iter_rows(values_only=True))
+assert rows[2] == ('node', 'GPU', 'model', 'UUID', 'hours observed', 'mean utilization',
+                   'busy share', 'mean power W'), rows[2]
+gpus = {(r[0], r[1]): r for r in rows[3:]}
+assert sorted(gpus) == [(n, g) for n in 'ab' for g in range(4)], sorted(gpus)
+def close(a, b):
+    assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
+for n in 'ab':
+    close(gpus[n, 2][4], 48.0)          # two days of 5-minute buckets
+    close(gpus[n, 2][5], 0.5); close(gpus[n, 2][6], 1.0); close(gpus[n, 2][7], 250)
+    close(gpus[n, 0][5], 0.5); close(gpus[n, 0][6], 0.5); close(gpus[n, 0][7], 230)
+    close(gpus[n, 3][5], 0.0); close(gpus[n, 3][6], 0.0); close(gpus[n, 3][7], 60)
+    assert gpus[n, 0][3] == 'GPU-%s-0' % n and 'H100' in gpus[n, 0][2]
+PY
 
 # The real captures: imported and summarized without error.
 export GPUPLAN_DB=$tmp/real.db

@@ -4,6 +4,8 @@ figure with the engine's report JSON (relative 1e-9); then change assumptions in
 (PUE, utilization, an hourly price; the horizon kept), recalculate, and compare with the
 engine run on the scenario changed the same way.
 Usage: check_xlsx.py GPUPLAN SCENARIO.json WORKDIR"""
+import csv
+import io
 import json
 import os
 import shutil
@@ -80,11 +82,32 @@ def compare(xlsx, rep):
         close(be.cell(2 + m, 2).value, cs, 'break-even self %d' % m)
     return n
 
+def csv_agrees(scen_path, rep, xlsx):
+    """report --format csv: the cumulative series of the JSON report, and of the workbook's
+    Break-even sheet, column for column."""
+    r = subprocess.run([gpuplan, 'report', scen_path, '--format', 'csv'], check=True,
+                       capture_output=True, text=True)
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    series = [rep['self_hosted']['monthly']] + [o['monthly'] for o in rep['options']]
+    be = openpyxl.load_workbook(xlsx, data_only=True)['Break-even']
+    M = rep['horizon_months']
+    assert len(rows) == M + 2, len(rows)
+    for c, flows in enumerate(series):
+        cum = 0
+        for m in range(M + 1):
+            cum += flows[m]
+            close(float(rows[1 + m][1 + c]), cum, 'csv column %d month %d' % (c, m))
+            close(be.cell(2 + m, 2 + c).value, float(rows[1 + m][1 + c]),
+                  'xlsx against csv column %d month %d' % (c, m))
+
 base = report(scenario)
 xlsx = os.path.join(work, 'plan.xlsx')
 subprocess.run([gpuplan, 'report', scenario, '--format', 'xlsx', '-o', xlsx], check=True)
-n = compare(recalc(xlsx), base)
+recalculated = recalc(xlsx)
+n = compare(recalculated, base)
 print('recalculated workbook agrees with the engine (%d monthly flows)' % n)
+csv_agrees(scenario, base, recalculated)
+print('csv, json and the workbook agree')
 
 # Change assumptions in the file; openpyxl keeps formulas and drops cached values, so only a
 # recalculation can produce the numbers compared below.

@@ -1,0 +1,108 @@
+/* The XLSX export both front ends run (`report --format xlsx`, `x` in the TUI): the engine's
+ * result, and for a measured scenario the per-GPU statistics of its measured window read back
+ * from the store for the Telemetry sheet. */
+#define _GNU_SOURCE /* timegm */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "gp_version.h"
+#include "gpuplan/capacity.h"
+#include "gpuplan/report_xlsx.h"
+#include "gpuplan/store_capacity.h"
+
+typedef struct tel_row {
+    gp_xlsx_gpu x;
+    char node[128], model[96], uuid[96];
+} tel_row;
+
+typedef struct tel_rows {
+    tel_row *rows;
+    size_t n, cap, next;
+    int threshold;
+} tel_rows;
+
+static int take(const gp_cap_gpu *g, void *arg) {
+    tel_rows *t = arg;
+    t->rows = gp_xgrow(t->rows, &t->cap, t->n, sizeof *t->rows, 64);
+    tel_row *r = &t->rows[t->n++];
+    gp_cap_figures f;
+    gp_cap_figures_of(g, t->threshold, &f);
+    snprintf(r->node, sizeof r->node, "%s", g->node);
+    if (g->mig && *g->mig)
+        snprintf(r->model, sizeof r->model, "%s MIG %s", g->model, g->mig);
+    else
+        snprintf(r->model, sizeof r->model, "%s", g->model);
+    snprintf(r->uuid, sizeof r->uuid, "%s", g->uuid);
+    r->x = (gp_xlsx_gpu){.node = r->node,
+                         .model = r->model,
+                         .uuid = r->uuid,
+                         .index = g->index,
+                         .hours = f.hours,
+                         .util_mean = f.util_mean / 100,
+                         .busy_share = f.busy_share,
+                         .has_power = f.has_power,
+                         .power_mean_w = f.power_mean_w};
+    return 0;
+}
+
+static int next_row(void *arg, gp_xlsx_gpu *row) {
+    tel_rows *t = arg;
+    if (t->next >= t->n)
+        return 0;
+    *row = t->rows[t->next++].x;
+    return 1;
+}
+
+/* "2026-11-01T00:00:00Z" into ms; false when it is not that shape. */
+static bool utc_ms(const char *s, int64_t *ms) {
+    struct tm tm = {0};
+    const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+    if (!end || *end)
+        return false;
+    *ms = (int64_t)timegm(&tm) * 1000;
+    return true;
+}
+
+gp_status cli_export_xlsx(cli *c, const cli_scenario *sc, const gp_result *r, const char *as_of,
+                          const char *path, gp_err *err) {
+    gp_report_meta meta = {as_of, sc->sources, sc->n_sources, sc->tree, GPUPLAN_VERSION};
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(sc->tree, "measured");
+    if (!cJSON_IsObject(m))
+        return gp_report_xlsx(sc->s, r, &meta, NULL, path, err);
+
+    const char *since = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "since"));
+    const char *until = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "until"));
+    const cJSON *thr = cJSON_GetObjectItemCaseSensitive(m, "busy_threshold");
+    double threshold = cJSON_IsNumber(thr) ? thr->valuedouble : 0.05;
+    tel_rows t = {0};
+    t.threshold = (int)lround(threshold * 20) * 5;
+    if (t.threshold < 5 || t.threshold > 100)
+        t.threshold = 5;
+    gp_cap_select sel = {0};
+    char *nodes = NULL;
+    /* The window's GPUs, when this database holds them (a scenario file from elsewhere may
+     * carry a measurement of a fleet this database never saw: the sheet then has the window
+     * and no rows). */
+    if (utc_ms(since, &sel.from_ms) && utc_ms(until, &sel.to_ms)) {
+        sel.to_ms += 1;
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "nodes");
+        if (cJSON_IsArray(n) && cJSON_GetArraySize(n) > 0)
+            sel.nodes_json = nodes = cJSON_PrintUnformatted(n);
+        sel.gpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "gpu"));
+        gp_store *st;
+        if (cli_store(c, &st, err) || gp_store_capacity_gpus(st, &sel, take, &t, err)) {
+            free(nodes);
+            free(t.rows);
+            return err->code;
+        }
+    }
+    gp_xlsx_telemetry tel = {since, until, t.threshold / 100.0, next_row, &t};
+    gp_status rc = gp_report_xlsx(sc->s, r, &meta, &tel, path, err);
+    free(nodes);
+    free(t.rows);
+    return rc;
+}
