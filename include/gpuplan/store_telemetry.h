@@ -97,6 +97,18 @@ gp_status gp_store_node_power(gp_store *st, int64_t now_ms, int64_t window_ms,
                               int (*fn)(const char *node, double watts, int64_t ts_ms, void *),
                               void *arg, gp_err *err);
 
+/* Per-GPU 5-minute means of one metric over [from_ms, to_ms), by node, GPU and time (label
+ * sets of one GPU averaged): the TUI's sparklines and today's energy. */
+typedef struct gp_gpu_point {
+    const char *node, *uuid, *mig;
+    int index;
+    int64_t bucket_ms;
+    double mean;
+} gp_gpu_point;
+
+gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64_t to_ms,
+                               int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err);
+
 typedef struct gp_db_stats {
     long long nodes, gpus, series, samples, rollups_5m, rollups_1h, cycles, prices, offers,
         scenarios;

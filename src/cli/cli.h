@@ -11,11 +11,13 @@
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/store.h"
+#include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
 
 typedef struct cli {
     const char *db_path; /* --db, GPUPLAN_DB, or NULL for the default */
     gp_store *store;     /* opened on first use */
+    char path[4096];     /* the file the store was opened on */
 } cli;
 
 typedef struct cli_command {
@@ -28,6 +30,9 @@ typedef struct cli_command {
 int cli_fail(const gp_err *err);
 /* Print "gpuplan: msg" for bad usage and return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* $XDG_DATA_HOME/gpuplan (else ~/.local/share/gpuplan) into out, created with mode 0700. */
+gp_status cli_data_dir(char *out, size_t cap, gp_err *err);
 
 /* Open the database on first use (creating its folder with mode 0700). */
 gp_status cli_store(cli *c, gp_store **out, gp_err *err);
@@ -58,6 +63,21 @@ typedef struct cli_scenario {
 gp_status cli_scenario_load(cli *c, const char *arg, int version, const char *as_of,
                             cli_scenario *out, gp_err *err);
 void cli_scenario_done(cli_scenario *sc);
+
+/* The same from a parsed document (the TUI's editor): doc is copied, never changed. */
+gp_status cli_scenario_from_tree(cli *c, const cJSON *doc, const char *origin, const char *as_of,
+                                 cli_scenario *out, gp_err *err);
+
+/* The fleet's alerts for one GPU, space-separated into out ("hot memory"); returns how many:
+ * temperature >= 85 C, memory >= 90 %, node down, missing, over its power limit. */
+int cli_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap);
+
+/* Switch c to the demo database (unless --db or GPUPLAN_DB chose one) and fill it: the bundled
+ * catalog, the demo scenarios, and a demo fleet's month of history topped up to now. */
+gp_status cli_demo_open(cli *c, gp_err *err);
+/* The demo fleet's history from where it stopped (at most a month back) up to now: what
+ * cli_demo_open runs, and what keeps the TUI's demo fleet moving. */
+gp_status cli_demo_fleet(gp_store *st, gp_err *err);
 
 /* Write sc's procurement workbook to path (report --format xlsx; x in the TUI). A measured
  * scenario gets a Telemetry sheet of its window's GPUs from the store. */

@@ -49,29 +49,32 @@ static gp_status mkdirs(const char *path, gp_err *err) {
     return GP_OK;
 }
 
+gp_status cli_data_dir(char *out, size_t cap, gp_err *err) {
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    if (xdg && *xdg == '/')
+        snprintf(out, cap, "%s/gpuplan", xdg);
+    else if (home && *home)
+        snprintf(out, cap, "%s/.local/share/gpuplan", home);
+    else
+        return gp_errorf(err, GP_E_IO, NULL, "neither XDG_DATA_HOME nor HOME is set; use --db");
+    return mkdirs(out, err);
+}
+
 gp_status cli_store(cli *c, gp_store **out, gp_err *err) {
     if (c->store) {
         *out = c->store;
         return GP_OK;
     }
-    char path[PATH_MAX];
     if (c->db_path && *c->db_path) {
-        snprintf(path, sizeof path, "%s", c->db_path);
+        snprintf(c->path, sizeof c->path, "%s", c->db_path);
     } else {
-        const char *xdg = getenv("XDG_DATA_HOME");
-        const char *home = getenv("HOME");
-        char dir[PATH_MAX];
-        if (xdg && *xdg == '/')
-            snprintf(dir, sizeof dir, "%s/gpuplan", xdg);
-        else if (home && *home)
-            snprintf(dir, sizeof dir, "%s/.local/share/gpuplan", home);
-        else
-            return gp_errorf(err, GP_E_IO, NULL, "neither XDG_DATA_HOME nor HOME is set; use --db");
-        if (mkdirs(dir, err))
+        char dir[PATH_MAX - 16];
+        if (cli_data_dir(dir, sizeof dir, err))
             return err->code;
-        snprintf(path, sizeof path, "%s/gpuplan.db", dir);
+        snprintf(c->path, sizeof c->path, "%s/gpuplan.db", dir);
     }
-    if (gp_store_open(path, &c->store, err))
+    if (gp_store_open(c->path, &c->store, err))
         return err->code;
     *out = c->store;
     return GP_OK;
@@ -256,6 +259,49 @@ fail:
     gp_buf_done(&text);
     cli_scenario_done(out);
     return err->code;
+}
+
+gp_status cli_scenario_from_tree(cli *c, const cJSON *doc, const char *origin, const char *as_of,
+                                 cli_scenario *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    out->s = gp_xmalloc(sizeof *out->s);
+    snprintf(out->origin, sizeof out->origin, "%s", origin);
+    out->tree = cJSON_Duplicate(doc, true);
+    if (!out->tree) {
+        cli_scenario_done(out);
+        return gp_errorf(err, GP_E_LIMIT, origin, "out of memory");
+    }
+    if (gp_scenario_from_cjson(out->tree, out->origin, out->s, err) ||
+        resolve_catalog(c, out, as_of, err)) {
+        cli_scenario_done(out);
+        return err->code;
+    }
+    return GP_OK;
+}
+
+int cli_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap) {
+    size_t an = 0;
+    int n = 0;
+    out[0] = '\0';
+    double mem_pct =
+        g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB] && g->value[GP_M_MEM_TOTAL_MIB] > 0
+            ? 100.0 * g->value[GP_M_MEM_USED_MIB] / g->value[GP_M_MEM_TOTAL_MIB]
+            : -1;
+    const char *names[5];
+    if (g->has[GP_M_TEMP_C] && g->value[GP_M_TEMP_C] >= 85)
+        names[n++] = "hot";
+    if (mem_pct >= 90)
+        names[n++] = "memory";
+    if (g->node_down)
+        names[n++] = "node-down";
+    if (g->missing)
+        names[n++] = "missing";
+    if (g->has[GP_M_POWER_W] && g->has[GP_M_POWER_LIMIT_W] &&
+        g->value[GP_M_POWER_W] > g->value[GP_M_POWER_LIMIT_W])
+        names[n++] = "over-power-limit";
+    for (int i = 0; i < n && an < cap; i++)
+        an += (size_t)snprintf(out + an, cap - an, "%s%s", i ? " " : "", names[i]);
+    return n;
 }
 
 void cli_scenario_done(cli_scenario *sc) {

@@ -442,25 +442,8 @@ typedef struct fleet_out {
 
 static int fleet_row(const gp_fleet_gpu *g, void *arg) {
     fleet_out *f = arg;
-    char alerts[160] = "";
-    size_t an = 0;
-    double mem_pct =
-        g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB] && g->value[GP_M_MEM_TOTAL_MIB] > 0
-            ? 100.0 * g->value[GP_M_MEM_USED_MIB] / g->value[GP_M_MEM_TOTAL_MIB]
-            : -1;
-    if (g->has[GP_M_TEMP_C] && g->value[GP_M_TEMP_C] >= 85)
-        an += (size_t)snprintf(alerts + an, sizeof alerts - an, "hot ");
-    if (mem_pct >= 90)
-        an += (size_t)snprintf(alerts + an, sizeof alerts - an, "memory ");
-    if (g->node_down)
-        an += (size_t)snprintf(alerts + an, sizeof alerts - an, "node-down ");
-    if (g->missing)
-        an += (size_t)snprintf(alerts + an, sizeof alerts - an, "missing ");
-    if (g->has[GP_M_POWER_W] && g->has[GP_M_POWER_LIMIT_W] &&
-        g->value[GP_M_POWER_W] > g->value[GP_M_POWER_LIMIT_W])
-        an += (size_t)snprintf(alerts + an, sizeof alerts - an, "over-power-limit ");
-    if (an)
-        alerts[an - 1] = '\0';
+    char alerts[160];
+    int an = cli_fleet_alerts(g, alerts, sizeof alerts);
     f->alerts += an > 0;
     if (f->json) {
         cJSON *j = cJSON_CreateObject();

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+#include "../tui/tui.h"
 #include "gp_version.h"
 
 static const cli_command commands[] = {
@@ -26,7 +28,10 @@ static const cli_command commands[] = {
 static void usage(FILE *f) {
     fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options]\n"
                "       gpuplan --version | --help\n\n"
-               "With no command, prints the report of the bundled demo scenario.\n\n"
+               "       gpuplan [--db PATH] [--demo]\n\n"
+               "With no command, opens the TUI: plan, compare, break-even, fleet, catalog and\n"
+               "capacity in one terminal. --demo opens it on a demo database (the bundled\n"
+               "catalog, the demo scenarios and a demo fleet with a month of history).\n\n"
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
@@ -37,8 +42,11 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     setlocale(LC_CTYPE, ""); /* never LC_NUMERIC: the decimal point stays "." */
-    cli c = {getenv("GPUPLAN_DB"), NULL};
+    bool demo = false;
+    cli c = {.db_path = getenv("GPUPLAN_DB")};
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--version") == 0) {
@@ -49,6 +57,8 @@ int main(int argc, char **argv) {
             return 0;
         } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
             c.db_path = argv[++i];
+        } else if (strcmp(argv[i], "--demo") == 0) {
+            demo = true;
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
             c.db_path = argv[i] + 5;
         } else {
@@ -57,9 +67,13 @@ int main(int argc, char **argv) {
     }
     int rc;
     if (i == argc) {
-        /* The main job for now: the bundled demo scenario's report. */
-        char *demo[] = {"report", "--demo", NULL};
-        rc = cmd_report(&c, 2, demo);
+        /* The main job: the TUI. */
+        gp_err err;
+        gp_err_clear(&err);
+        if (demo && cli_demo_open(&c, &err))
+            rc = cli_fail(&err);
+        else
+            rc = tui_main(&c, demo, (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
     } else {
         const cli_command *cmd = NULL;
         for (size_t k = 0; k < N_COMMANDS; k++)
@@ -68,6 +82,8 @@ int main(int argc, char **argv) {
         if (!cmd) {
             return cli_usage_error("unknown command \"%s\" (see gpuplan --help)", argv[i]);
         }
+        if (demo)
+            return cli_usage_error("--demo opens the TUI; it takes no command");
         rc = cmd->run(&c, argc - i, argv + i);
     }
     gp_store_close(c.store);

@@ -619,6 +619,38 @@ gp_status gp_store_node_power(gp_store *st, int64_t now_ms, int64_t window_ms,
     return res;
 }
 
+gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64_t to_ms,
+                               int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT n.name, g.uuid, g.mig, g.idx, r.bucket_ms, sum(r.sum) / sum(r.n) "
+                      "FROM rollup_5m r JOIN series s ON s.id = r.series_id "
+                      "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
+                      "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
+                      "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, r.bucket_ms",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, from_ms);
+    sqlite3_bind_int64(s, 2, to_ms);
+    sqlite3_bind_int(s, 3, (int)m);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_gpu_point p = {(const char *)sqlite3_column_text(s, 0),
+                          (const char *)sqlite3_column_text(s, 1),
+                          (const char *)sqlite3_column_text(s, 2),
+                          sqlite3_column_int(s, 3),
+                          sqlite3_column_int64(s, 4),
+                          sqlite3_column_double(s, 5)};
+        if (fn(&p, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read GPU history");
+    sqlite3_finalize(s);
+    return res;
+}
+
 gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
     memset(out, 0, sizeof *out);
     static const char *const q[] = {

@@ -28,7 +28,7 @@ check "--version" bash -c "'$gpuplan' --version | grep -q '^gpuplan 0'"
 for cmd in report scenario sweep sensitivity; do
     check "$cmd --help" bash -c "'$gpuplan' $cmd --help | grep -q usage"
 done
-check "no command prints the demo report" bash -c "'$gpuplan' | grep -q 'Cheapest over 36 months'"
+check "no command without a terminal: the TUI says it needs one" expect 2 'needs a terminal' -- "$gpuplan"
 check "unknown command exits 2" expect 2 'unknown command' -- "$gpuplan" frobnicate
 check "bad format exits 2" expect 2 'not md, csv, json or xlsx' -- "$gpuplan" report "$seed" --format pdf
 check "missing file exits 2" expect 2 'nope.json: cannot open' -- "$gpuplan" report "$tmp/nope.json"

@@ -1,0 +1,251 @@
+/* The Catalog tab: every offer in force today (or the GPU specs), narrowed by a filter that
+ * matches any column, sorted by any column; `a` adds the offer to the open scenario as a
+ * catalog reference, so its price keeps its source and date. */
+#define _GNU_SOURCE /* strcasestr */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "draw.h"
+#include "tui_int.h"
+
+enum { O_PROVIDER, O_INSTANCE, O_REGION, O_GPU, O_COUNT, O_PRICING, O_HOURLY, O_GPUH, O_N };
+static const char *const ohead[O_N] = {"provider", "instance", "region", "GPU",
+                                       "GPUs",     "pricing",  "hourly", "per GPU-h"};
+enum { G_NAME, G_VENDOR, G_MEM, G_TDP, G_FP16, G_RELEASED, G_N };
+static const char *const ghead[G_N] = {"GPU",   "vendor",      "memory GB",
+                                       "TDP W", "FP16 TFLOPS", "released"};
+
+static bool matches(const tui *t, int i) {
+    if (!t->cat_filter[0])
+        return true;
+    char hay[256];
+    if (t->cat_gpus) {
+        const gpu_row *g = &t->cat->g[i];
+        snprintf(hay, sizeof hay, "%s %s %s", g->name, g->vendor, g->released);
+    } else {
+        const offer *o = &t->cat->o[i];
+        snprintf(hay, sizeof hay, "%s %s %s %s %s %s", o->provider, o->instance, o->region, o->gpu,
+                 o->pricing, o->purchase);
+    }
+    /* Every word of the filter must appear, case-insensitively. */
+    char f[64];
+    snprintf(f, sizeof f, "%s", t->cat_filter);
+    char *save = NULL;
+    for (char *w = strtok_r(f, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (!strcasestr(hay, w))
+            return false;
+    return true;
+}
+
+static const tui *sorting;
+
+static int cmp_num(double a, double b) {
+    return (a > b) - (a < b);
+}
+
+static int cmp_view(const void *pa, const void *pb) {
+    const tui *t = sorting;
+    int a = *(const int *)pa, b = *(const int *)pb, c = 0;
+    if (t->cat_gpus) {
+        const gpu_row *x = &t->cat->g[a], *y = &t->cat->g[b];
+        switch (t->cat_sort) {
+        case G_NAME:
+            c = strcmp(x->name, y->name);
+            break;
+        case G_VENDOR:
+            c = strcmp(x->vendor, y->vendor);
+            break;
+        case G_MEM:
+            c = cmp_num(x->v[GP_SPEC_MEMORY_GB], y->v[GP_SPEC_MEMORY_GB]);
+            break;
+        case G_TDP:
+            c = cmp_num(x->v[GP_SPEC_TDP_W], y->v[GP_SPEC_TDP_W]);
+            break;
+        case G_FP16:
+            c = cmp_num(x->v[GP_SPEC_FP16], y->v[GP_SPEC_FP16]);
+            break;
+        default:
+            c = strcmp(x->released, y->released);
+        }
+    } else {
+        const offer *x = &t->cat->o[a], *y = &t->cat->o[b];
+        switch (t->cat_sort) {
+        case O_PROVIDER:
+            c = strcmp(x->provider, y->provider);
+            break;
+        case O_INSTANCE:
+            c = strcmp(x->instance, y->instance);
+            break;
+        case O_REGION:
+            c = strcmp(x->region, y->region);
+            break;
+        case O_GPU:
+            c = strcmp(x->gpu, y->gpu);
+            break;
+        case O_COUNT:
+            c = cmp_num(x->gpus, y->gpus);
+            break;
+        case O_PRICING:
+            c = strcmp(x->pricing, y->pricing);
+            break;
+        case O_HOURLY:
+            c = cmp_num(x->hourly, y->hourly);
+            break;
+        default:
+            c = cmp_num(x->per_gpu_hour, y->per_gpu_hour);
+        }
+    }
+    if (t->cat_desc)
+        c = -c;
+    return c ? c : a - b; /* stable: the store's order breaks ties */
+}
+
+void catalog_refilter(tui *t) {
+    free(t->cat_view);
+    t->cat_view = NULL;
+    t->n_view = 0;
+    if (!t->cat)
+        return;
+    int n = t->cat_gpus ? t->cat->ng : t->cat->n;
+    t->cat_view = gp_xmalloc(sizeof *t->cat_view * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        if (matches(t, i))
+            t->cat_view[t->n_view++] = i;
+    sorting = t;
+    qsort(t->cat_view, (size_t)t->n_view, sizeof *t->cat_view, cmp_view);
+    if (t->cat_sel >= t->n_view)
+        t->cat_sel = t->n_view ? t->n_view - 1 : 0;
+}
+
+static const int ow[O_N] = {7, 19, 13, 10, 5, 12, 8, 9};
+static const int gw[G_N] = {20, 10, 10, 8, 12, 11};
+
+void catalog_draw(tui *t) {
+    int rows = tui_rows(), cols = tui_cols();
+    if (!t->cat) {
+        draw_text(TOP, 0, cols, "Reading the catalog...", draw_attr(PAL_DIM));
+        return;
+    }
+    if (t->cat->error[0])
+        draw_text(rows - 3, 0, cols, t->cat->error, draw_attr(PAL_BAD));
+    int total = t->cat_gpus ? t->cat->ng : t->cat->n;
+    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d of %d%s%s%s",
+               t->cat_gpus ? "GPUs" : "Offers in force today", t->n_view, total,
+               t->cat_filter[0] ? "  filter: " : "", t->cat_filter,
+               t->prompt == PROMPT_FILTER ? "_" : "");
+    int nc = t->cat_gpus ? G_N : O_N;
+    const int *wd = t->cat_gpus ? gw : ow;
+    const char *const *hd = t->cat_gpus ? ghead : ohead;
+    int x = 0, y = TOP + 1;
+    for (int c = 0; c < nc && x < cols; c++) {
+        char h[32];
+        snprintf(h, sizeof h, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
+        draw_textf(y, x, wd[c], c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE),
+                   "%-*s", wd[c] - 1, h);
+        x += wd[c];
+    }
+    int h = rows - y - 3;
+    t->cat_top = tui_scroll(t->cat_sel, t->cat_top, h, t->n_view);
+    for (int i = 0; i < h && t->cat_top + i < t->n_view; i++) {
+        int k = t->cat_view[t->cat_top + i];
+        bool sel = t->cat_top + i == t->cat_sel;
+        int attr = sel ? draw_attr(PAL_ACTIVE) : 0;
+        int yy = y + 1 + i;
+        draw_fill(yy, 0, cols, attr);
+        char cells[O_N][48];
+        if (t->cat_gpus) {
+            const gpu_row *g = &t->cat->g[k];
+            snprintf(cells[0], 48, "%s", g->name);
+            snprintf(cells[1], 48, "%s", g->vendor);
+            snprintf(cells[2], 48, g->has[GP_SPEC_MEMORY_GB] ? "%.0f" : "-",
+                     g->v[GP_SPEC_MEMORY_GB]);
+            snprintf(cells[3], 48, g->has[GP_SPEC_TDP_W] ? "%.0f" : "-", g->v[GP_SPEC_TDP_W]);
+            snprintf(cells[4], 48, g->has[GP_SPEC_FP16] ? "%.1f" : "-", g->v[GP_SPEC_FP16]);
+            snprintf(cells[5], 48, "%s", g->released);
+        } else {
+            const offer *o = &t->cat->o[k];
+            snprintf(cells[0], 48, "%s", o->provider);
+            snprintf(cells[1], 48, "%s", o->instance);
+            snprintf(cells[2], 48, "%s", o->region);
+            snprintf(cells[3], 48, "%s", o->gpu);
+            snprintf(cells[4], 48, "%g", o->gpus);
+            if (o->term)
+                snprintf(cells[5], 48, "commit %dm", o->term);
+            else
+                snprintf(cells[5], 48, "%s", o->pricing);
+            snprintf(cells[6], 48, "%.3f", o->hourly);
+            snprintf(cells[7], 48, "%.3f", o->per_gpu_hour);
+        }
+        x = 0;
+        for (int c = 0; c < nc && x < cols; c++) {
+            draw_text(yy, x, wd[c] - 1, cells[c], attr);
+            x += wd[c];
+        }
+    }
+    draw_text(rows - 2, 0, cols,
+              t->cat_gpus ? "/ filter  Left/Right sort  r reverse  o offers"
+                          : "/ filter  Left/Right sort  r reverse  a add to the scenario  g GPUs",
+              draw_attr(PAL_DIM));
+}
+
+bool catalog_key(tui *t, int ch) {
+    int page = tui_rows() - TOP - 5;
+    int nc = t->cat_gpus ? G_N : O_N;
+    switch (ch) {
+    case KEY_DOWN:
+    case 'j':
+        if (t->cat_sel + 1 < t->n_view)
+            t->cat_sel++;
+        return true;
+    case KEY_UP:
+    case 'k':
+        if (t->cat_sel > 0)
+            t->cat_sel--;
+        return true;
+    case KEY_NPAGE:
+        t->cat_sel =
+            t->cat_sel + page < t->n_view ? t->cat_sel + page : (t->n_view ? t->n_view - 1 : 0);
+        return true;
+    case KEY_PPAGE:
+        t->cat_sel = t->cat_sel > page ? t->cat_sel - page : 0;
+        return true;
+    case KEY_LEFT:
+    case 'h':
+        t->cat_sort = (t->cat_sort + nc - 1) % nc;
+        catalog_refilter(t);
+        return true;
+    case KEY_RIGHT:
+    case 'l':
+        t->cat_sort = (t->cat_sort + 1) % nc;
+        catalog_refilter(t);
+        return true;
+    case 'r':
+        t->cat_desc = !t->cat_desc;
+        catalog_refilter(t);
+        return true;
+    case 'g':
+    case 'o':
+        if ((ch == 'g') == t->cat_gpus)
+            return true;
+        t->cat_gpus = ch == 'g';
+        t->cat_sort = t->cat_gpus ? G_NAME : O_GPUH;
+        t->cat_sel = t->cat_top = 0;
+        catalog_refilter(t);
+        return true;
+    case '/':
+        t->prompt = PROMPT_FILTER;
+        return true;
+    case 'a':
+        if (t->cat_gpus || !t->cat || !t->n_view)
+            return true;
+        if (!t->doc)
+            tui_status(t, "open a scenario first (Plan tab)");
+        else
+            plan_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);
+        return true;
+    }
+    return false;
+}

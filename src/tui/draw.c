@@ -1,0 +1,363 @@
+/* Terminal primitives (draw.h). */
+#include "draw.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+static bool utf8, ascii_forced, color;
+
+void draw_init(void) {
+    const char *cs = nl_langinfo(CODESET);
+    utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+    const char *nc = getenv("NO_COLOR");
+    color = has_colors() && !(nc && *nc);
+    if (!color)
+        return;
+    start_color();
+    use_default_colors();
+    init_pair(PAL_TITLE, COLOR_CYAN, -1);
+    init_pair(PAL_ACTIVE, COLOR_BLACK, COLOR_CYAN);
+    init_pair(PAL_GOOD, COLOR_GREEN, -1);
+    init_pair(PAL_BAD, COLOR_RED, -1);
+    init_pair(PAL_DIM, COLOR_BLUE, -1);
+    init_pair(PAL_EDIT, COLOR_BLACK, COLOR_YELLOW);
+    static const short series[6] = {COLOR_YELLOW, COLOR_CYAN,  COLOR_MAGENTA,
+                                    COLOR_GREEN,  COLOR_WHITE, COLOR_RED};
+    for (int k = 0; k < 6; k++)
+        init_pair((short)(PAL_SERIES0 + k), series[k], -1);
+}
+
+bool draw_utf8(void) {
+    return utf8 && !ascii_forced;
+}
+
+void draw_set_ascii(bool on) {
+    ascii_forced = on;
+}
+
+int draw_attr(int pal) {
+    if (color) {
+        if (pal == PAL_NORMAL)
+            return (int)A_NORMAL;
+        bool bold = pal == PAL_TITLE || pal == PAL_GOOD || pal == PAL_BAD;
+        return (int)(COLOR_PAIR(pal) | (bold ? A_BOLD : 0));
+    }
+    switch (pal) { /* monochrome: attributes only */
+    case PAL_TITLE:
+    case PAL_GOOD:
+        return (int)A_BOLD;
+    case PAL_ACTIVE:
+    case PAL_EDIT:
+        return (int)A_REVERSE;
+    case PAL_BAD:
+        return (int)(A_BOLD | A_UNDERLINE);
+    case PAL_DIM:
+        return (int)A_DIM;
+    default:
+        return (int)A_NORMAL;
+    }
+}
+
+/* The next code point of s (advancing *i), or -1 for a malformed sequence (one byte taken). */
+static long next_cp(const unsigned char *s, size_t *i) {
+    unsigned char c = s[*i];
+    int n = c < 0x80             ? 0
+            : (c & 0xe0) == 0xc0 ? 1
+            : (c & 0xf0) == 0xe0 ? 2
+            : (c & 0xf8) == 0xf0 ? 3
+                                 : -1;
+    if (n < 0) {
+        (*i)++;
+        return -1;
+    }
+    long cp = n == 0 ? c : c & (0x3f >> n);
+    for (int k = 1; k <= n; k++) {
+        if ((s[*i + (size_t)k] & 0xc0) != 0x80) {
+            (*i)++;
+            return -1;
+        }
+        cp = cp << 6 | (s[*i + (size_t)k] & 0x3f);
+    }
+    *i += (size_t)n + 1;
+    static const long least[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return -1;
+    return cp;
+}
+
+/* Control characters of every kind: C0, DEL, C1, and the bidirectional overrides that can
+ * make text read differently from what it is. */
+static bool is_control(long cp) {
+    return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f;
+}
+
+void draw_clean(const char *s, char *out, size_t cap) {
+    size_t n = 0, i = 0;
+    const unsigned char *u = (const unsigned char *)(s ? s : "");
+    while (u[i] && n + 5 < cap) {
+        size_t start = i;
+        long cp = next_cp(u, &i);
+        if (cp < 0)
+            out[n++] = '?';
+        else if (!is_control(cp)) {
+            memcpy(out + n, u + start, i - start);
+            n += i - start;
+        }
+    }
+    out[n] = '\0';
+}
+
+int draw_text(int y, int x, int w, const char *s, int attr) {
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+        return 0;
+    if (x + w > COLS)
+        w = COLS - x;
+    attr_t old;
+    short pair;
+    attr_get(&old, &pair, NULL);
+    attrset((attr_t)attr);
+    move(y, x);
+    int used = 0;
+    size_t i = 0;
+    const unsigned char *u = (const unsigned char *)(s ? s : "");
+    while (u[i] && used < w) {
+        size_t start = i;
+        long cp = next_cp(u, &i);
+        if (cp >= 0 && is_control(cp))
+            continue;
+        if (cp < 0 || (cp >= 0x80 && !draw_utf8())) {
+            addch('?');
+            used++;
+            continue;
+        }
+        int cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
+        if (cw < 0) {
+            addch('?');
+            used++;
+            continue;
+        }
+        if (used + cw > w)
+            break;
+        char buf[8];
+        memcpy(buf, u + start, i - start);
+        buf[i - start] = '\0';
+        addstr(buf);
+        used += cw;
+    }
+    attr_set(old, pair, NULL);
+    return used;
+}
+
+int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return draw_text(y, x, w, buf, attr);
+}
+
+void draw_fill(int y, int x, int w, int attr) {
+    if (y < 0 || y >= LINES)
+        return;
+    if (x + w > COLS)
+        w = COLS - x;
+    attr_t old;
+    short pair;
+    attr_get(&old, &pair, NULL);
+    attrset((attr_t)attr);
+    for (int i = 0; i < w; i++)
+        mvaddch(y, x + i, ' ');
+    attr_set(old, pair, NULL);
+}
+
+void draw_money(double v, char *out, size_t cap) {
+    bool neg = v < 0;
+    double a = fabs(v);
+    bool cents = a < 10000;
+    char digits[64];
+    snprintf(digits, sizeof digits, "%.0f", cents ? floor(a) : round(a));
+    int nd = (int)strlen(digits);
+    char grouped[96];
+    int g = 0;
+    for (int i = 0; i < nd; i++) {
+        grouped[g++] = digits[i];
+        if ((nd - 1 - i) % 3 == 0 && i != nd - 1)
+            grouped[g++] = ',';
+    }
+    grouped[g] = '\0';
+    if (cents)
+        snprintf(out, cap, "%s%s.%02d", neg ? "-" : "", grouped,
+                 (int)llround((a - floor(a)) * 100) % 100);
+    else
+        snprintf(out, cap, "%s%s", neg ? "-" : "", grouped);
+}
+
+static void put_cp(int y, int x, long cp, int attr) {
+    char b[5];
+    if (cp < 0x80) {
+        b[0] = (char)cp, b[1] = 0;
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), b[2] = 0;
+    } else {
+        b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        b[2] = (char)(0x80 | (cp & 0x3f)), b[3] = 0;
+    }
+    attr_t old;
+    short pair;
+    attr_get(&old, &pair, NULL);
+    attrset((attr_t)attr);
+    mvaddstr(y, x, b);
+    attr_set(old, pair, NULL);
+}
+
+static void axis_label(double v, bool money, char *out, size_t cap) {
+    double a = fabs(v);
+    const char *suffix = "";
+    if (a >= 1e9)
+        v /= 1e9, suffix = "G";
+    else if (a >= 1e6)
+        v /= 1e6, suffix = "M";
+    else if (a >= 1e4)
+        v /= 1e3, suffix = "k";
+    snprintf(out, cap, "%s%.*f%s", money && v < 0 ? "-" : "", fabs(v) < 10 && *suffix ? 2 : 1,
+             money ? fabs(v) : v, suffix);
+}
+
+void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
+                double x1, const char *x_label, int mark_i, const char *mark_label, bool money) {
+    enum { LABEL_W = 9 };
+    int ph = h - 2, pw = w - LABEL_W - 1; /* plot rows and columns; x axis below */
+    if (ph < 2 || pw < 4 || ns <= 0)
+        return;
+    bool braille = draw_utf8();
+    int sx = braille ? 2 : 1, sy = braille ? 4 : 1;
+    int W = pw * sx, H = ph * sy;
+    double lo = INFINITY, hi = -INFINITY;
+    int npts = 0;
+    for (int k = 0; k < ns; k++)
+        for (int i = 0; i < series[k].n; i++) {
+            lo = fmin(lo, series[k].y[i]);
+            hi = fmax(hi, series[k].y[i]);
+            npts = series[k].n > npts ? series[k].n : npts;
+        }
+    if (!isfinite(lo) || npts < 2)
+        return;
+    if (lo > 0)
+        lo = 0;
+    if (hi <= lo)
+        hi = lo + 1;
+    unsigned char *bits = calloc((size_t)(pw * ph), 1);
+    signed char *owner = malloc((size_t)(pw * ph));
+    memset(owner, -1, (size_t)(pw * ph));
+    for (int k = 0; k < ns; k++) {
+        int px = -1, py = -1;
+        for (int i = 0; i < series[k].n; i++) {
+            int dx = (int)lround((double)i / (npts - 1) * (W - 1));
+            int dy = (int)lround((hi - series[k].y[i]) / (hi - lo) * (H - 1));
+            int ax = px < 0 ? dx : px, ay = px < 0 ? dy : py;
+            /* Bresenham from (ax, ay) to (dx, dy). */
+            int ddx = abs(dx - ax), ddy = -abs(dy - ay), stx = ax < dx ? 1 : -1,
+                sty = ay < dy ? 1 : -1, e = ddx + ddy;
+            for (;;) {
+                int cx = ax / sx, cy = ay / sy;
+                if (cx >= 0 && cx < pw && cy >= 0 && cy < ph) {
+                    static const unsigned char dot[4][2] = {
+                        {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+                    bits[cy * pw + cx] |= braille ? dot[ay % 4][ax % 2] : 1;
+                    owner[cy * pw + cx] = (signed char)k;
+                }
+                if (ax == dx && ay == dy)
+                    break;
+                int e2 = 2 * e;
+                if (e2 >= ddy)
+                    e += ddy, ax += stx;
+                if (e2 <= ddx)
+                    e += ddx, ay += sty;
+            }
+            px = dx, py = dy;
+        }
+    }
+    int mark_cx =
+        mark_i >= 0 && npts > 1 ? (int)lround((double)mark_i / (npts - 1) * (W - 1)) / sx : -1;
+    static const char ascii_glyph[6] = {'*', 'o', '+', 'x', '#', '@'};
+    for (int cy = 0; cy < ph; cy++)
+        for (int cx = 0; cx < pw; cx++) {
+            int k = owner[cy * pw + cx];
+            int sy2 = y + cy, sx2 = x + LABEL_W + 1 + cx;
+            if (k >= 0) {
+                int attr = draw_attr(PAL_SERIES0 + k % 6);
+                if (braille)
+                    put_cp(sy2, sx2, 0x2800 + bits[cy * pw + cx], attr);
+                else
+                    put_cp(sy2, sx2, ascii_glyph[k % 6], attr);
+            } else if (cx == mark_cx) {
+                put_cp(sy2, sx2, braille ? 0x2502 : '|', draw_attr(PAL_BAD));
+            }
+        }
+    char lab[32];
+    axis_label(hi, money, lab, sizeof lab);
+    draw_textf(y, x, LABEL_W, draw_attr(PAL_DIM), "%*s", LABEL_W, lab);
+    axis_label((hi + lo) / 2, money, lab, sizeof lab);
+    draw_textf(y + ph / 2, x, LABEL_W, draw_attr(PAL_DIM), "%*s", LABEL_W, lab);
+    axis_label(lo, money, lab, sizeof lab);
+    draw_textf(y + ph - 1, x, LABEL_W, draw_attr(PAL_DIM), "%*s", LABEL_W, lab);
+    for (int r = 0; r < ph; r++)
+        put_cp(y + r, x + LABEL_W, braille ? 0x2502 : '|', draw_attr(PAL_DIM));
+    for (int cx = 0; cx < pw; cx++)
+        put_cp(y + ph, x + LABEL_W + 1 + cx, braille ? 0x2500 : '-', draw_attr(PAL_DIM));
+    put_cp(y + ph, x + LABEL_W, braille ? 0x2514 : '+', draw_attr(PAL_DIM));
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%g", x0);
+    snprintf(b, sizeof b, "%g", x1);
+    draw_text(y + ph + 1, x + LABEL_W + 1, pw, a, draw_attr(PAL_DIM));
+    draw_text(y + ph + 1, x + LABEL_W + 1 + (pw - (int)strlen(x_label)) / 2, pw, x_label,
+              draw_attr(PAL_DIM));
+    draw_text(y + ph + 1, x + LABEL_W + 1 + pw - (int)strlen(b), pw, b, draw_attr(PAL_DIM));
+    if (mark_cx >= 0 && mark_label) {
+        int lx = x + LABEL_W + 1 + mark_cx + 1;
+        int lw = (int)strlen(mark_label);
+        if (lx + lw > x + w)
+            lx = x + LABEL_W + 1 + mark_cx - lw;
+        draw_text(y, lx < x + LABEL_W + 1 ? x + LABEL_W + 1 : lx, lw, mark_label,
+                  draw_attr(PAL_BAD));
+    }
+    free(bits);
+    free(owner);
+}
+
+void draw_sparkline(int y, int x, int w, const double *v, int n, double max, int attr) {
+    static const long blocks[8] = {0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588};
+    static const char ascii_levels[] = " .:-=+*#";
+    int start = n > w ? n - w : 0;
+    for (int i = start; i < n; i++) {
+        double f = max > 0 ? v[i] / max : 0;
+        int lvl = (int)lround(fmin(1, fmax(0, f)) * 7);
+        int cx = x + (w - (n - start)) + (i - start);
+        if (draw_utf8())
+            put_cp(y, cx, blocks[lvl], attr);
+        else
+            put_cp(y, cx, ascii_levels[lvl], attr);
+    }
+}
+
+void draw_bar(int y, int x, int w, double f, int attr) {
+    f = fmin(1, fmax(0, f));
+    double cells = f * w;
+    int full = (int)cells;
+    for (int i = 0; i < full && i < w; i++)
+        put_cp(y, x + i, draw_utf8() ? 0x2588 : '#', attr);
+    if (full < w && draw_utf8()) {
+        static const long part[8] = {0, 0x258f, 0x258e, 0x258d, 0x258c, 0x258b, 0x258a, 0x2589};
+        int p = (int)((cells - full) * 8);
+        if (p > 0)
+            put_cp(y, x + full, part[p], attr);
+    }
+}

@@ -1,0 +1,61 @@
+/* Terminal primitives of the TUI: safe text, colours that honour NO_COLOR and monochrome
+ * terminals, Unicode or ASCII glyphs, line charts and sparklines. Only src/tui/ includes
+ * <curses.h>; these helpers never let a control or escape character from outside data reach
+ * the terminal. */
+#ifndef GPUPLAN_TUI_DRAW_H
+#define GPUPLAN_TUI_DRAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Colour pairs (attributes in monochrome). */
+enum {
+    PAL_NORMAL,
+    PAL_TITLE,   /* tab bar, headers */
+    PAL_ACTIVE,  /* the selected tab or row */
+    PAL_GOOD,    /* the cheapest, healthy */
+    PAL_BAD,     /* alerts, validation errors */
+    PAL_DIM,     /* units, hints */
+    PAL_EDIT,    /* the field being edited */
+    PAL_SERIES0, /* chart series, 6 of them */
+    PAL_N = PAL_SERIES0 + 6
+};
+
+void draw_init(void);         /* after initscr: colours and the glyph set */
+bool draw_utf8(void);         /* the terminal takes UTF-8 */
+int draw_attr(int pal);       /* the attribute for a palette entry */
+void draw_set_ascii(bool on); /* force ASCII glyphs (tests, ASCII-only terminals) */
+
+/* Text at (y, x) clipped to w columns: control characters dropped, invalid UTF-8 and (on an
+ * ASCII terminal) non-ASCII shown as '?'. Returns the columns used. */
+int draw_text(int y, int x, int w, const char *s, int attr);
+/* printf into draw_text. */
+int draw_textf(int y, int x, int w, int attr, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Blank w columns. */
+void draw_fill(int y, int x, int w, int attr);
+/* Copy s into out with control characters removed (for text kept, then drawn). */
+void draw_clean(const char *s, char *out, size_t cap);
+
+/* Money as "1,234,567" (no decimals at or above 10,000, else two) into out. */
+void draw_money(double v, char *out, size_t cap);
+
+/* A line chart of n series of m points each (ys[k][i] at x = i), in the box (y, x, h, w):
+ * braille dots on UTF-8, '*' and '.' otherwise; the y axis labelled with money or plain
+ * numbers. mark_x >= 0 draws a vertical marker at that x value. */
+typedef struct chart_series {
+    const double *y;
+    int n;
+    const char *name;
+} chart_series;
+
+void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
+                double x1, const char *x_label, int mark_i, const char *mark_label, bool money);
+
+/* A sparkline of n values in 0..max into w columns. */
+void draw_sparkline(int y, int x, int w, const double *v, int n, double max, int attr);
+
+/* A horizontal bar of fraction f (0..1) in w columns. */
+void draw_bar(int y, int x, int w, double f, int attr);
+
+#endif

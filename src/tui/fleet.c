@@ -1,0 +1,175 @@
+/* The Fleet tab: every GPU now (utilization, memory, power, temperature, a sparkline of the
+ * last hour) and what it costs: power by the hour at the open scenario's tariff and PUE,
+ * energy today, the cost of a useful GPU-hour and the money idle GPUs burn. Enter opens a
+ * node. Data comes from the worker every few seconds. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "tui_int.h"
+
+/* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
+static void power_price(const tui *t, double *price, double *pue) {
+    *price = 0, *pue = 1;
+    if (!t->has_sc)
+        return;
+    const gp_scenario *s = t->sc.s;
+    for (int k = 0; k < s->n_periods; k++)
+        *price += s->periods[k].price_per_kwh * s->periods[k].hours_per_day / 24;
+    *pue = s->pue;
+}
+
+/* The scenario's all-in self-hosted cost of one GPU for one hour, busy or not. */
+static double gpu_hour_cost(const tui *t) {
+    if (!t->has_sc)
+        return 0;
+    const gp_scenario *s = t->sc.s;
+    double hours = (double)s->gpus * 730.0 * s->horizon_months;
+    return hours > 0 ? t->r->self.total / hours : 0;
+}
+
+void fleet_draw(tui *t) {
+    int rows = tui_rows(), cols = tui_cols();
+    fleet_data *f = t->fleet;
+    if (!f) {
+        draw_text(TOP, 0, cols, "Reading the fleet...", draw_attr(PAL_DIM));
+        return;
+    }
+    if (f->error[0])
+        draw_text(rows - 2, 0, cols, f->error, draw_attr(PAL_BAD));
+    if (!f->n) {
+        draw_text(TOP, 0, cols,
+                  "No GPU reported in the last 15 minutes. Add nodes (gpuplan node add) and run "
+                  "gpuplan collect, or open the demo (gpuplan --demo).",
+                  draw_attr(PAL_DIM));
+        return;
+    }
+    double price, pue;
+    power_price(t, &price, &pue);
+    double watts = 0, kwh = 0, busy = 0;
+    int idle = 0, alerts = 0;
+    for (int i = 0; i < f->n; i++) {
+        watts += f->g[i].has_power ? f->g[i].power : 0;
+        kwh += f->g[i].kwh_today;
+        busy += f->g[i].has_util ? f->g[i].util / 100 : 0;
+        idle += f->g[i].has_util && f->g[i].util < 5;
+        alerts += f->g[i].alerts[0] != '\0';
+    }
+    double per_hour = watts / 1000 * pue * price, gpu_h = gpu_hour_cost(t);
+    const char *cur = t->has_sc ? t->sc.s->currency : "";
+    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
+               "%d GPUs, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)", f->n,
+               busy, watts / 1000, per_hour, cur, kwh * pue);
+    if (t->has_sc)
+        draw_textf(TOP + 1, 0, cols, idle ? draw_attr(PAL_BAD) : 0,
+                   "useful GPU-hour %.2f %s  idle now: %d GPUs, %.2f %s/h wasted  %d alerts  "
+                   "(costs of \"%s\")",
+                   busy > 0 ? gpu_h * f->n / busy : 0, cur, idle, idle * gpu_h, cur, alerts,
+                   t->sc.s->name);
+    int y = TOP + 3;
+    int sw = cols >= 120 ? 24 : 12;
+    int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18);
+    if (nodew < 10)
+        nodew = 10;
+    draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %3s %5s %6s %6s %5s %-*s %s", nodew - 1,
+               "node", "GPU", "util", "mem%", "W", "C", sw, "last hour", "alerts");
+    int h = rows - y - 2;
+    t->fleet_top = tui_scroll(t->fleet_sel, t->fleet_top, h, f->n);
+    for (int i = 0; i < h && t->fleet_top + i < f->n; i++) {
+        int k = t->fleet_top + i;
+        fleet_gpu *g = &f->g[k];
+        bool sel = k == t->fleet_sel;
+        int attr = sel ? draw_attr(PAL_ACTIVE) : g->alerts[0] ? draw_attr(PAL_BAD) : 0;
+        char util[16] = "-", mem[16] = "-", pw[16] = "-", temp[16] = "-";
+        if (g->has_util)
+            snprintf(util, sizeof util, "%.0f", g->util);
+        if (g->has_mem && g->mem_total > 0)
+            snprintf(mem, sizeof mem, "%.0f", 100 * g->mem_used / g->mem_total);
+        if (g->has_power)
+            snprintf(pw, sizeof pw, "%.0f", g->power);
+        if (g->has_temp)
+            snprintf(temp, sizeof temp, "%.0f", g->temp);
+        draw_fill(y + i, 0, cols, attr);
+        char node[80];
+        draw_clean(g->node, node, sizeof node);
+        draw_textf(y + i, 0, cols, attr, "%-*.*s %3d %5s %6s %6s %5s", nodew - 1, nodew - 1, node,
+                   g->index, util, mem, pw, temp);
+        int sx = nodew + 4 + 6 + 7 + 7 + 6;
+        draw_sparkline(y + i, sx, sw, g->spark, g->n_spark, 100, attr ? attr : draw_attr(PAL_GOOD));
+        draw_text(y + i, sx + sw + 1, cols - sx - sw - 1, g->alerts, attr);
+    }
+    draw_text(rows - 2 - (f->error[0] ? 1 : 0), 0, cols,
+              "Enter: the node  j/k PgUp/PgDn: move  (refreshed every 5 s)", draw_attr(PAL_DIM));
+
+    if (t->fleet_detail && t->fleet_sel < f->n) {
+        const char *node = f->g[t->fleet_sel].node;
+        int n = 0;
+        for (int i = 0; i < f->n; i++)
+            n += !strcmp(f->g[i].node, node);
+        int ph = n + 4 < rows - TOP - 1 ? n + 4 : rows - TOP - 1, pw2 = cols - 4;
+        int py = TOP + 1, px = 2;
+        for (int r = 0; r < ph; r++)
+            draw_fill(py + r, px, pw2, draw_attr(PAL_ACTIVE));
+        double nw = 0, nkwh = 0;
+        for (int i = 0; i < f->n; i++)
+            if (!strcmp(f->g[i].node, node))
+                nw += f->g[i].power, nkwh += f->g[i].kwh_today;
+        char clean[80];
+        draw_clean(node, clean, sizeof clean);
+        draw_textf(py, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE),
+                   "%s: %d GPUs, %.0f W, %.2f %s/h, %.1f kWh today (Esc closes)", clean, n, nw,
+                   nw / 1000 * pue * price, cur, nkwh);
+        draw_textf(py + 1, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE), "%3s %-22s %-38s %9s %7s", "GPU",
+                   "model", "UUID", "mem MiB", "limit W");
+        int r = 0;
+        for (int i = 0; i < f->n && r < ph - 3; i++) {
+            fleet_gpu *g = &f->g[i];
+            if (strcmp(g->node, node))
+                continue;
+            char model[48], uuid[80];
+            draw_clean(g->model, model, sizeof model);
+            draw_clean(g->uuid, uuid, sizeof uuid);
+            draw_textf(py + 2 + r++, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE),
+                       "%3d %-22.22s %-38.38s %9.0f %7.0f%s%s", g->index, model, uuid, g->mem_used,
+                       g->power_limit, g->mig[0] ? " MIG " : "", g->mig);
+        }
+    }
+}
+
+bool fleet_key(tui *t, int ch) {
+    int n = t->fleet ? t->fleet->n : 0;
+    int page = tui_rows() - TOP - 6;
+    if (t->fleet_detail) {
+        if (ch == 27 || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 'q') {
+            t->fleet_detail = false;
+            return true;
+        }
+        return true;
+    }
+    switch (ch) {
+    case KEY_DOWN:
+    case 'j':
+        if (t->fleet_sel + 1 < n)
+            t->fleet_sel++;
+        return true;
+    case KEY_UP:
+    case 'k':
+        if (t->fleet_sel > 0)
+            t->fleet_sel--;
+        return true;
+    case KEY_NPAGE:
+        t->fleet_sel = t->fleet_sel + page < n ? t->fleet_sel + page : (n ? n - 1 : 0);
+        return true;
+    case KEY_PPAGE:
+        t->fleet_sel = t->fleet_sel > page ? t->fleet_sel - page : 0;
+        return true;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        t->fleet_detail = n > 0;
+        return true;
+    }
+    return false;
+}

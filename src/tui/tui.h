@@ -1,0 +1,15 @@
+/* The TUI: `gpuplan` with no command. Six tabs (Plan, Compare, Break-even, Fleet, Catalog,
+ * Capacity) over the same store and engine the commands use. Returns the exit status; the
+ * terminal is restored on every path out. */
+#ifndef GPUPLAN_TUI_TUI_H
+#define GPUPLAN_TUI_TUI_H
+
+#include <stdbool.h>
+
+#include "../cli/cli.h"
+
+/* demo: the demo database (cli_demo_open has filled it). start_s: CLOCK_MONOTONIC seconds at
+ * process start, for the first-frame figure GPUPLAN_TUI_TIMING=FILE records. */
+int tui_main(cli *c, bool demo, double start_s);
+
+#endif

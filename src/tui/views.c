@@ -1,0 +1,256 @@
+/* The Compare and Break-even tabs: the open scenario's result, ranked and drawn. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "tui_int.h"
+
+/* ---- Compare ---------------------------------------------------------------------------- */
+
+enum { C_NAME, C_TOTAL, C_NPV, C_GPUH, C_BEM, C_BEU, C_N };
+static const char *const heads[C_N] = {"option",    "total",      "NPV",
+                                       "per GPU-h", "even month", "even util"};
+
+/* Row k: -1 self-hosted, else an option. Missing values sort last. */
+static double cell(const tui *t, int k, int col, bool *has) {
+    const gp_result *r = t->r;
+    *has = true;
+    if (k < 0) {
+        switch (col) {
+        case C_TOTAL:
+            return r->self.total;
+        case C_NPV:
+            return r->self.npv;
+        case C_GPUH:
+            *has = r->self.has_cost_per_gpu_hour;
+            return r->self.cost_per_gpu_hour;
+        default:
+            *has = false;
+            return 0;
+        }
+    }
+    const gp_option_result *o = &r->options[k];
+    switch (col) {
+    case C_TOTAL:
+        return o->total;
+    case C_NPV:
+        return o->npv;
+    case C_GPUH:
+        *has = o->has_cost_per_gpu_hour;
+        return o->cost_per_gpu_hour;
+    case C_BEM:
+        *has = o->has_break_even_month;
+        return o->break_even_month;
+    case C_BEU:
+        *has = o->has_break_even_utilization;
+        return o->break_even_utilization;
+    default:
+        *has = false;
+        return 0;
+    }
+}
+
+static const tui *sorting;
+
+static const char *row_name(const tui *t, int k) {
+    return k < 0 ? "self-hosted" : t->sc.s->options[k].name;
+}
+
+static int cmp_rows(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    const tui *t = sorting;
+    int c;
+    if (t->cmp_col == C_NAME) {
+        c = strcmp(row_name(t, x), row_name(t, y));
+    } else {
+        bool hx, hy;
+        double vx = cell(t, x, t->cmp_col, &hx), vy = cell(t, y, t->cmp_col, &hy);
+        if (hx != hy)
+            return hx ? -1 : 1; /* missing last, either direction */
+        c = (vx > vy) - (vx < vy);
+    }
+    if (t->cmp_desc)
+        c = -c;
+    return c ? c : x - y;
+}
+
+void compare_draw(tui *t) {
+    if (!t->has_sc) {
+        draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
+        return;
+    }
+    int cols = tui_cols();
+    int n = t->sc.s->n_options + 1;
+    int order[GP_MAX_OPTIONS + 1];
+    for (int i = 0; i < n; i++)
+        order[i] = i - 1;
+    sorting = t;
+    qsort(order, (size_t)n, sizeof *order, cmp_rows);
+    int nw = cols - 5 * 13 - 1;
+    if (nw < 12)
+        nw = 12;
+    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d months, %d GPUs at %.1f %% (%s)",
+               t->sc.s->name, t->sc.s->horizon_months, t->sc.s->gpus, t->sc.s->utilization * 100,
+               t->sc.s->currency);
+    int y = TOP + 2, x = 0;
+    for (int c = 0; c < C_N; c++) {
+        int w = c == C_NAME ? nw : 13;
+        char h[32];
+        snprintf(h, sizeof h, "%s%s", heads[c], c == t->cmp_col ? (t->cmp_desc ? " v" : " ^") : "");
+        int attr = c == t->cmp_col ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE);
+        if (c == C_NAME)
+            draw_textf(y, x, w, attr, "%-*s", w - 1, h);
+        else
+            draw_textf(y, x, w, attr, "%*s", w - 1, h);
+        x += w;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = order[i];
+        int yy = y + 1 + i;
+        if (yy >= tui_rows() - 2)
+            break;
+        bool cheapest = k == t->r->cheapest;
+        int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
+        x = 0;
+        draw_textf(yy, x, nw - 1, attr, "%s%s", row_name(t, k), cheapest ? " *" : "");
+        x += nw;
+        for (int c = 1; c < C_N; c++) {
+            bool has;
+            double v = cell(t, k, c, &has);
+            char s[32];
+            if (!has)
+                snprintf(s, sizeof s, "-");
+            else if (c == C_BEM)
+                snprintf(s, sizeof s, "%d", (int)v);
+            else if (c == C_BEU)
+                snprintf(s, sizeof s, "%.1f %%", v * 100);
+            else if (c == C_GPUH)
+                snprintf(s, sizeof s, "%.3f", v);
+            else
+                draw_money(v, s, sizeof s);
+            draw_textf(yy, x, 13, attr, "%12s", s);
+            x += 13;
+        }
+    }
+    draw_text(tui_rows() - 2, 0, cols,
+              "Left/Right: sort column  r: reverse  * the cheapest; even: where self-hosted "
+              "breaks even against it",
+              draw_attr(PAL_DIM));
+}
+
+bool compare_key(tui *t, int ch) {
+    switch (ch) {
+    case KEY_LEFT:
+    case 'h':
+        t->cmp_col = (t->cmp_col + C_N - 1) % C_N;
+        return true;
+    case KEY_RIGHT:
+    case 'l':
+        t->cmp_col = (t->cmp_col + 1) % C_N;
+        return true;
+    case 'r':
+        t->cmp_desc = !t->cmp_desc;
+        return true;
+    }
+    return false;
+}
+
+/* The column of a click on the header row (Compare sorts by it). */
+int compare_column_at(int x);
+int compare_column_at(int x) {
+    int nw = tui_cols() - 5 * 13 - 1;
+    if (nw < 12)
+        nw = 12;
+    return x < nw ? C_NAME : 1 + (x - nw) / 13 < C_N ? 1 + (x - nw) / 13 : C_N - 1;
+}
+
+/* ---- Break-even ------------------------------------------------------------------------- */
+
+void breakeven_draw(tui *t) {
+    if (!t->has_sc) {
+        draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
+        return;
+    }
+    const gp_scenario *s = t->sc.s;
+    const gp_result *r = t->r;
+    int rows = tui_rows(), cols = tui_cols();
+    int M = s->horizon_months, ns = s->n_options + 1 > 6 ? 6 : s->n_options + 1;
+    int legend_w = cols >= 110 ? 30 : 22;
+    int cw = cols - legend_w - 1;
+    int h1 = (rows - TOP - 2) / 2, h2 = rows - TOP - 2 - h1;
+
+    /* Cumulative cost per month, self-hosted first. */
+    double *cum = gp_xcalloc((size_t)ns * (size_t)(M + 1), sizeof *cum);
+    chart_series se[6];
+    for (int k = 0; k < ns; k++) {
+        const double *f = k == 0 ? r->self.monthly : r->options[k - 1].monthly;
+        double acc = 0;
+        for (int m = 0; m <= M; m++)
+            cum[k * (M + 1) + m] = acc += f[m];
+        se[k] = (chart_series){cum + k * (M + 1), M + 1,
+                               k == 0 ? "self-hosted" : s->options[k - 1].name};
+    }
+    /* The crossing marked: the earliest break-even month of the options shown. */
+    int mark = -1, mark_opt = -1;
+    for (int k = 1; k < ns; k++)
+        if (r->options[k - 1].has_break_even_month &&
+            (mark < 0 || r->options[k - 1].break_even_month < mark))
+            mark = r->options[k - 1].break_even_month, mark_opt = k - 1;
+    char ml[96] = "";
+    if (mark >= 0)
+        snprintf(ml, sizeof ml, "even with %s: month %d", s->options[mark_opt].name, mark);
+    draw_text(TOP, 0, cw, "Cumulative cost by month", draw_attr(PAL_TITLE));
+    draw_chart(TOP + 1, 0, h1 - 1, cw, se, ns, 0, M, "month", mark, mark >= 0 ? ml : NULL, true);
+
+    /* Total against utilization: self-hosted and each option over u = 0..1. */
+    enum { NU = 101 };
+    double *tot = gp_xcalloc((size_t)ns * NU, sizeof *tot);
+    gp_model_cache cache;
+    gp_model_cache_init(&cache, s);
+    for (int i = 0; i < NU; i++) {
+        double u = i / (double)(NU - 1);
+        tot[i] = gp_model_self_total(s, &cache, s->gpus, u);
+        for (int k = 1; k < ns; k++)
+            tot[(size_t)k * NU + (size_t)i] =
+                gp_model_option_total(s, &s->options[k - 1], s->gpus, s->gpus * 730.0 * u);
+    }
+    chart_series su[6];
+    for (int k = 0; k < ns; k++)
+        su[k] = (chart_series){tot + (size_t)k * NU, NU, se[k].name};
+    int umark = -1;
+    char ul[96] = "";
+    for (int k = 1; k < ns; k++)
+        if (r->options[k - 1].has_break_even_utilization) {
+            umark = (int)lround(r->options[k - 1].break_even_utilization * (NU - 1));
+            snprintf(ul, sizeof ul, "even with %s at %.1f %%", s->options[k - 1].name,
+                     r->options[k - 1].break_even_utilization * 100);
+            break;
+        }
+    draw_text(TOP + h1, 0, cw, "Horizon total against utilization (%)", draw_attr(PAL_TITLE));
+    draw_chart(TOP + h1 + 1, 0, h2 - 1, cw, su, ns, 0, 100, "utilization %", umark,
+               umark >= 0 ? ul : NULL, true);
+
+    /* Legend. */
+    int lx = cw + 1;
+    draw_text(TOP, lx, legend_w, "Legend", draw_attr(PAL_TITLE));
+    static const char ascii_glyph[6] = {'*', 'o', '+', 'x', '#', '@'};
+    for (int k = 0; k < ns; k++) {
+        char m[40];
+        draw_money(cum[k * (M + 1) + M], m, sizeof m);
+        if (draw_utf8())
+            draw_textf(TOP + 1 + 2 * k, lx, legend_w, draw_attr(PAL_SERIES0 + k), "\xe2\x94\x80 %s",
+                       se[k].name);
+        else
+            draw_textf(TOP + 1 + 2 * k, lx, legend_w, draw_attr(PAL_SERIES0 + k), "%c %s",
+                       ascii_glyph[k], se[k].name);
+        draw_textf(TOP + 2 + 2 * k, lx, legend_w, draw_attr(PAL_DIM), "  %s", m);
+    }
+    if (s->n_options + 1 > ns)
+        draw_textf(TOP + 1 + 2 * ns, lx, legend_w, draw_attr(PAL_DIM), "(first %d options)",
+                   ns - 1);
+    free(cum);
+    free(tot);
+}

@@ -1,0 +1,353 @@
+/* The TUI's worker thread: fleet, capacity and catalog reads run here on a second connection
+ * to the same database (WAL lets it read while anything else writes), so a slow query never
+ * holds up a keystroke. The input loop asks (worker_ask) and, between keys, takes what is
+ * done (worker_collect). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpuplan/collect.h"
+#include "gpuplan/store_capacity.h"
+#include "gpuplan/store_catalog.h"
+#include "gpuplan/store_telemetry.h"
+#include "tui_int.h"
+
+/* ---- fleet ------------------------------------------------------------------------------ */
+
+typedef struct fleet_acc {
+    fleet_data *d;
+    size_t cap;
+    int cursor;
+} fleet_acc;
+
+static int take_fleet(const gp_fleet_gpu *g, void *arg) {
+    fleet_acc *a = arg;
+    a->d->g = gp_xgrow(a->d->g, &a->cap, (size_t)a->d->n, sizeof *a->d->g, 64);
+    fleet_gpu *f = &a->d->g[a->d->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->node, sizeof f->node, "%s", g->node);
+    snprintf(f->model, sizeof f->model, "%s", g->model);
+    snprintf(f->uuid, sizeof f->uuid, "%s", g->uuid);
+    snprintf(f->mig, sizeof f->mig, "%s", g->mig);
+    f->index = g->index;
+    cli_fleet_alerts(g, f->alerts, sizeof f->alerts);
+    f->has_util = g->has[GP_M_GPU_UTIL], f->util = g->value[GP_M_GPU_UTIL];
+    f->has_mem = g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB];
+    f->mem_used = g->value[GP_M_MEM_USED_MIB], f->mem_total = g->value[GP_M_MEM_TOTAL_MIB];
+    f->has_power = g->has[GP_M_POWER_W], f->power = g->value[GP_M_POWER_W];
+    f->has_temp = g->has[GP_M_TEMP_C], f->temp = g->value[GP_M_TEMP_C];
+    f->power_limit = g->has[GP_M_POWER_LIMIT_W] ? g->value[GP_M_POWER_LIMIT_W] : 0;
+    return 0;
+}
+
+/* The fleet row of a history point: both lists are in node order, so the search starts where
+ * the last one ended. */
+static fleet_gpu *row_of(fleet_acc *a, const gp_gpu_point *p) {
+    for (int k = 0; k < a->d->n; k++) {
+        int i = (a->cursor + k) % a->d->n;
+        fleet_gpu *f = &a->d->g[i];
+        if (f->index == p->index && !strcmp(f->uuid, p->uuid) && !strcmp(f->node, p->node) &&
+            !strcmp(f->mig, p->mig)) {
+            a->cursor = i;
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static int take_util(const gp_gpu_point *p, void *arg) {
+    fleet_gpu *f = row_of(arg, p);
+    if (f) {
+        if (f->n_spark == 12)
+            memmove(f->spark, f->spark + 1, sizeof f->spark - sizeof f->spark[0]), f->n_spark--;
+        f->spark[f->n_spark++] = p->mean;
+    }
+    return 0;
+}
+
+static int take_power(const gp_gpu_point *p, void *arg) {
+    fleet_gpu *f = row_of(arg, p);
+    if (f)
+        f->kwh_today += p->mean * (5.0 / 60) / 1000;
+    return 0;
+}
+
+static void *job_fleet(gp_store *st, bool demo) {
+    fleet_data *d = gp_xcalloc(1, sizeof *d);
+    gp_err err;
+    gp_err_clear(&err);
+    if (demo && cli_demo_fleet(st, &err))
+        snprintf(d->error, sizeof d->error, "demo fleet: %s", err.msg);
+    int64_t now = gp_now_ms();
+    d->at_ms = now;
+    fleet_acc a = {d, 0, 0};
+    if (gp_store_fleet(st, now, 15 * 60000, take_fleet, &a, &err) ||
+        gp_store_gpu_history(st, GP_M_GPU_UTIL, now - 3600000, now + 1, take_util, &a, &err) ||
+        gp_store_gpu_history(st, GP_M_POWER_W, now - now % 86400000, now + 1, take_power, &a, &err))
+        snprintf(d->error, sizeof d->error, "%s", err.msg);
+    return d;
+}
+
+/* ---- capacity --------------------------------------------------------------------------- */
+
+static int take_cap_gpu(const gp_cap_gpu *g, void *arg) {
+    cap_data *d = arg;
+    if (!g->mig || !*g->mig) {
+        gp_cap_gpu_merge(&d->fleet, g);
+        d->gpus++;
+    }
+    return 0;
+}
+
+typedef struct bucket_acc {
+    cap_data *d;
+    size_t cap;
+} bucket_acc;
+
+static int take_bucket(const gp_cap_bucket *b, void *arg) {
+    bucket_acc *a = arg;
+    if (b->gpus < a->d->gpus) /* only buckets where the whole fleet reported */
+        return 0;
+    a->d->busy = gp_xgrow(a->d->busy, &a->cap, a->d->nb, sizeof *a->d->busy, 1024);
+    a->d->busy[a->d->nb++] = (double)b->busy;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void *job_capacity(gp_store *st) {
+    cap_data *d = gp_xcalloc(1, sizeof *d);
+    int64_t now = gp_now_ms();
+    d->at_ms = now;
+    gp_cap_select sel = {now - 30LL * 86400000, now + 1, NULL, NULL};
+    gp_err err;
+    bucket_acc a = {d, 0};
+    if (gp_store_capacity_gpus(st, &sel, take_cap_gpu, d, &err) ||
+        gp_store_capacity_buckets(st, &sel, 5, take_bucket, &a, &err))
+        snprintf(d->error, sizeof d->error, "%s", err.msg);
+    if (d->nb)
+        qsort(d->busy, d->nb, sizeof *d->busy, cmp_double);
+    return d;
+}
+
+/* ---- catalog ---------------------------------------------------------------------------- */
+
+typedef struct cat_acc {
+    catalog_data *d;
+    size_t cap, capg;
+} cat_acc;
+
+static int take_offer(const gp_offer_price *p, void *arg) {
+    cat_acc *a = arg;
+    a->d->o = gp_xgrow(a->d->o, &a->cap, (size_t)a->d->n, sizeof *a->d->o, 1024);
+    offer *o = &a->d->o[a->d->n++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->provider, sizeof o->provider, "%s", p->provider);
+    snprintf(o->instance, sizeof o->instance, "%s", p->instance);
+    snprintf(o->region, sizeof o->region, "%s", p->region);
+    snprintf(o->gpu, sizeof o->gpu, "%s", p->gpu);
+    snprintf(o->pricing, sizeof o->pricing, "%s", gp_pricing_name(p->pricing));
+    if (p->pricing == GP_COMMITTED)
+        snprintf(o->purchase, sizeof o->purchase, "%s",
+                 p->purchase == GP_PARTIAL_UPFRONT ? "partial_upfront"
+                 : p->purchase == GP_ALL_UPFRONT   ? "all_upfront"
+                                                   : "no_upfront");
+    o->gpus = p->gpu_count;
+    o->hourly = p->hourly;
+    o->per_gpu_hour = p->gpu_count > 0 ? p->hourly / p->gpu_count : 0;
+    o->term = p->term_months;
+    snprintf(o->effective_from, sizeof o->effective_from, "%s", p->effective_from);
+    return 0;
+}
+
+static int take_spec(const gp_gpu_spec *s, const char *source, void *arg) {
+    (void)source;
+    cat_acc *a = arg;
+    a->d->g = gp_xgrow(a->d->g, &a->capg, (size_t)a->d->ng, sizeof *a->d->g, 64);
+    gpu_row *g = &a->d->g[a->d->ng++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", s->name);
+    snprintf(g->vendor, sizeof g->vendor, "%s", s->vendor);
+    snprintf(g->released, sizeof g->released, "%s", s->release_date);
+    memcpy(g->v, s->v, sizeof g->v);
+    memcpy(g->has, s->has, sizeof g->has);
+    return 0;
+}
+
+static void *job_catalog(gp_store *st) {
+    catalog_data *d = gp_xcalloc(1, sizeof *d);
+    char today[11];
+    cli_today(today);
+    gp_offer_filter f = {.pricing = -1, .as_of = today, .sort = GP_SORT_GPU_HOUR};
+    cat_acc a = {d, 0, 0};
+    gp_err err;
+    if (gp_store_catalog_list(st, &f, take_offer, &a, &err) ||
+        gp_store_specs(st, NULL, take_spec, &a, &err))
+        snprintf(d->error, sizeof d->error, "%s", err.msg);
+    return d;
+}
+
+/* ---- the thread ------------------------------------------------------------------------- */
+
+static void free_result(job_kind k, void *p) {
+    if (k == JOB_FLEET)
+        fleet_data_free(p);
+    else if (k == JOB_CAPACITY)
+        cap_data_free(p);
+    else
+        catalog_data_free(p);
+}
+
+static void *run(void *arg) {
+    worker *w = arg;
+    gp_store *st = NULL;
+    gp_err err;
+    bool opened = gp_store_open(w->path, &st, &err) == GP_OK;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        int k = -1;
+        while (!w->quit) {
+            for (int i = 0; i < JOB_N && k < 0; i++)
+                if (w->pending[i])
+                    k = i;
+            if (k >= 0)
+                break;
+            pthread_cond_wait(&w->cv, &w->mu);
+        }
+        if (w->quit)
+            break;
+        w->pending[k] = false;
+        w->running[k] = true;
+        pthread_mutex_unlock(&w->mu);
+        void *res = NULL;
+        if (!opened) {
+            /* Every job reports the same failure: the status line shows it. */
+            if (k == JOB_FLEET) {
+                fleet_data *d = gp_xcalloc(1, sizeof *d);
+                snprintf(d->error, sizeof d->error, "%s", err.msg);
+                res = d;
+            } else if (k == JOB_CAPACITY) {
+                cap_data *d = gp_xcalloc(1, sizeof *d);
+                snprintf(d->error, sizeof d->error, "%s", err.msg);
+                res = d;
+            } else {
+                catalog_data *d = gp_xcalloc(1, sizeof *d);
+                snprintf(d->error, sizeof d->error, "%s", err.msg);
+                res = d;
+            }
+        } else {
+            res = k == JOB_FLEET      ? job_fleet(st, w->demo)
+                  : k == JOB_CAPACITY ? job_capacity(st)
+                                      : job_catalog(st);
+        }
+        pthread_mutex_lock(&w->mu);
+        if (w->ready[k])
+            free_result((job_kind)k, w->ready[k]);
+        w->ready[k] = res;
+        w->running[k] = false;
+    }
+    pthread_mutex_unlock(&w->mu);
+    gp_store_close(st);
+    return NULL;
+}
+
+void worker_start(tui *t) {
+    worker *w = &t->w;
+    memset(w, 0, sizeof *w);
+    snprintf(w->path, sizeof w->path, "%s", t->c->path);
+    w->demo = t->demo;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    w->started = pthread_create(&w->thread, NULL, run, w) == 0;
+}
+
+void worker_stop(tui *t) {
+    worker *w = &t->w;
+    if (w->started) {
+        pthread_mutex_lock(&w->mu);
+        w->quit = true;
+        pthread_cond_signal(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->thread, NULL);
+    }
+    for (int k = 0; k < JOB_N; k++)
+        if (w->ready[k])
+            free_result((job_kind)k, w->ready[k]);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+}
+
+void worker_ask(tui *t, job_kind k) {
+    worker *w = &t->w;
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->mu);
+    if (!w->running[k])
+        w->pending[k] = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+bool worker_busy(tui *t, job_kind k) {
+    worker *w = &t->w;
+    pthread_mutex_lock(&w->mu);
+    bool b = w->pending[k] || w->running[k];
+    pthread_mutex_unlock(&w->mu);
+    return b;
+}
+
+bool worker_collect(tui *t) {
+    worker *w = &t->w;
+    if (!w->started)
+        return false;
+    void *got[JOB_N];
+    pthread_mutex_lock(&w->mu);
+    for (int k = 0; k < JOB_N; k++) {
+        got[k] = w->ready[k];
+        w->ready[k] = NULL;
+    }
+    pthread_mutex_unlock(&w->mu);
+    bool changed = false;
+    if (got[JOB_FLEET]) {
+        fleet_data_free(t->fleet);
+        t->fleet = got[JOB_FLEET];
+        changed = true;
+    }
+    if (got[JOB_CAPACITY]) {
+        cap_data_free(t->cap);
+        t->cap = got[JOB_CAPACITY];
+        changed = true;
+    }
+    if (got[JOB_CATALOG]) {
+        catalog_data_free(t->cat);
+        t->cat = got[JOB_CATALOG];
+        catalog_refilter(t);
+        changed = true;
+    }
+    return changed;
+}
+
+void fleet_data_free(fleet_data *f) {
+    if (f)
+        free(f->g);
+    free(f);
+}
+
+void cap_data_free(cap_data *c) {
+    if (c)
+        free(c->busy);
+    free(c);
+}
+
+void catalog_data_free(catalog_data *c) {
+    if (c) {
+        free(c->o);
+        free(c->g);
+    }
+    free(c);
+}
