@@ -120,7 +120,7 @@ void catalog_refilter(tui *t) {
         t->cat_sel = t->n_view ? t->n_view - 1 : 0;
 }
 
-static const int ow[O_N] = {7, 19, 13, 10, 5, 12, 8, 9};
+static const int ow[O_N] = {9, 18, 13, 10, 5, 11, 8, 9};
 static const int gw[G_N] = {20, 10, 10, 8, 12, 11};
 
 void catalog_draw(tui *t) {

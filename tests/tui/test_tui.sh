@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The TUI, the real binary in a real terminal (tmux): keystrokes with send-keys, the screen
+# read back with capture-pane, and assertions on what a person would see. Each session has
+# its own tmux server socket and stops by itself.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+sock=$tmp/tmux.sock
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+export HOME=$tmp XDG_DATA_HOME=$tmp/data
+unset GPUPLAN_DB NO_COLOR
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; echo "--- screen:"; screen; fails=$((fails + 1)); fi
+}
+screen() { t capture-pane -p -t g; }
+# Wait until the screen shows a text (up to 30 s: the demo database is built on first use).
+wait_for() {
+    for _ in $(seq 1 150); do screen | grep -qF -- "$1" && return 0; sleep 0.2; done
+    return 1
+}
+keys() { t send-keys -t g "$@"; sleep 0.4; }
+start() { # WIDTH HEIGHT ENV... : gpuplan --demo in a fresh session; the shell records how it ended
+    local w=$1 h=$2; shift 2
+    t kill-server 2>/dev/null
+    while [ -S "$sock" ] && t has-session 2>/dev/null; do sleep 0.1; done
+    rm -f "$sock" "$tmp/exit" "$tmp/stty"
+    t -f /dev/null new-session -d -s g -x "$w" -y "$h" \
+        "env $* HOME=$tmp XDG_DATA_HOME=$tmp/data '$gpuplan' --demo; echo \"EXIT=\$?\" >'$tmp/exit'; stty -a >'$tmp/stty'; echo 'shell prompt back'; sleep 60"
+    t set-option -g default-terminal xterm-256color >/dev/null
+}
+demo_db=$tmp/data/gpuplan/demo.db
+
+# A scenario whose name carries terminal escapes: it must show as plain text.
+mkdir -p "$tmp/data/gpuplan"
+cat >"$tmp/evil.json" <<'JSON'
+{"name": "zz \u001b]2;pwned\u0007\u001b[31mred", "horizon_months": 12,
+ "demand": {"gpus": 8, "utilization": 0.5}, "self_hosted": {"server_price": 100000},
+ "cloud_options": [{"name": "od", "pricing": "on_demand", "gpus_per_instance": 8, "hourly": 30}]}
+JSON
+"$gpuplan" --db "$demo_db" scenario save "$tmp/evil.json" >/dev/null
+
+start 80 24 TERM=xterm-256color LANG=C.UTF-8
+check "it opens on the demo database" wait_for "cheapest:"
+check "the tab bar" bash -c "t() { tmux -S '$sock' \"\$@\"; }; t capture-pane -p -t g | head -1 | grep -q '1 Plan  2 Compare  3 Break-even  4 Fleet  5 Catalog  6 Capacity'"
+check "the hostile name is text" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qF 'zz ]2;pwned[31mred'"
+check "the title was not set by it" bash -c "[ \"\$(tmux -S '$sock' display -p -t g '#{pane_title}')\" != pwned ]"
+
+# Edit the utilization of the open scenario (the first: the H100 loan demo) to 0.5: the total
+# on screen becomes the engine's.
+name=$(screen | sed -n '4p' | cut -c1-28 | sed 's/^> //; s/ *$//')
+keys l j j j Enter
+keys BSpace BSpace BSpace BSpace BSpace BSpace 0 . 5
+check "while editing, a bad value says why" bash -c "tmux -S '$sock' send-keys -t g e; sleep 0.4; tmux -S '$sock' capture-pane -p -t g | grep -q 'is not a number'"
+keys BSpace Enter
+"$gpuplan" --db "$demo_db" scenario export "Demo: H100 servers on a time-of-use tariff, financed with a loan" >"$tmp/h100.json"
+$py - "$tmp/h100.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['demand']['utilization'] = 0.5
+json.dump(s, open(sys.argv[1], 'w'))
+PY
+want=$("$gpuplan" report "$tmp/h100.json" --format json | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+print("{:,.0f}".format(r["self_hosted"]["total"]), "{:,.0f}".format(r["options"][0]["total"]))')
+check "an edited input changes the totals to the engine's ($want)" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    echo \"\$s\" | grep -q 'self-hosted ${want% *} USD' && echo \"\$s\" | grep -q 'p5 on-demand ${want#* }'"
+check "the edited field shows the value" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.5 '"
+keys u
+check "undo restores it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.7 '"
+
+# Every tab renders.
+keys 2
+check "Compare ranks the options" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'option.*total.*NPV' && tmux -S '$sock' capture-pane -p -t g | grep -q 'p5 on-demand'"
+keys Right r
+check "Compare sorts by another column" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'NPV v'"
+keys 3
+check "Break-even draws both charts" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'Cumulative cost by month' && echo \"\$s\" | grep -q 'even with p5 on-demand: month' && echo \"\$s\" | grep -q $'\u28'"
+keys 4
+check "Fleet shows the demo nodes" wait_for "demo-train-01"
+check "Fleet shows money and an alert" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'USD/h' && echo \"\$s\" | grep -q 'kWh today' && echo \"\$s\" | grep -q ' hot'"
+keys Enter
+check "Enter opens a node" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Esc closes'"
+keys Escape
+keys 5
+check "Catalog lists offers" wait_for "Offers in force today"
+keys / H 1 0 0 Space a w s Enter
+check "a filter narrows the catalog" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    line=\$(echo \"\$s\" | grep 'Offers in force today')
+    n=\$(echo \"\$line\" | sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\1/'); total=\$(echo \"\$line\" | sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\2/')
+    [ \"\$n\" -gt 0 ] && [ \"\$n\" -lt \"\$total\" ] &&
+    rows=\$(echo \"\$s\" | sed -n '5,21p' | grep -c .) && [ \"\$rows\" -gt 0 ] &&
+    ! echo \"\$s\" | sed -n '5,21p' | grep -v '^aws.*H100' | grep -q ."
+keys a
+check "a adds the offer to the open scenario" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'added \"'"
+keys 6
+check "Capacity shows the curves and the optimum" wait_for "optimum: own"
+check "Capacity shows the load duration curve" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
+keys Tab
+check "Tab wraps to Plan" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Scenarios'"
+keys BTab
+check "Shift-Tab goes back" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
+keys '?'
+check "? lists the keys" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Any key closes this help'"
+keys Space
+
+# Resize: everything redraws at 200x60 and back at 80x24.
+t resize-window -t g -x 200 -y 60; sleep 0.6
+check "200x60 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 60 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | tail -1 | grep -q '[a-z]'"
+t resize-window -t g -x 80 -y 24; sleep 0.6
+check "80x24 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 24 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | grep -q 'load duration curve'"
+
+# Mouse: a click on a tab switches to it.
+keys 1
+# Export the open scenario: x asks for a path.
+keys x
+check "x asks for the path" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Export to XLSX:'"
+for _ in $(seq 1 80); do t send-keys -t g BSpace; done
+t send-keys -t g -l "$tmp/out.xlsx"; sleep 0.2
+keys Enter
+check "export writes a workbook" bash -c "sleep 0.5; tmux -S '$sock' capture-pane -p -t g | grep -q 'wrote' && $py -c '
+import openpyxl, sys
+wb = openpyxl.load_workbook(sys.argv[1])
+assert wb.sheetnames[:3] == [\"Summary\", \"Assumptions\", \"Self-hosted\"], wb.sheetnames
+' '$tmp/out.xlsx'"
+
+keys q
+check "q exits 0" bash -c "for _ in \$(seq 1 50); do [ -s '$tmp/exit' ] && break; sleep 0.1; done; grep -q 'EXIT=0' '$tmp/exit'"
+check "the terminal is usable after" bash -c "grep -qE '(^| )icanon' '$tmp/stty' && grep -qE '(^| )echo ' '$tmp/stty' && tmux -S '$sock' capture-pane -p -t g | grep -q 'shell prompt back'"
+
+# Monochrome and ASCII: NO_COLOR and a non-UTF-8 locale.
+start 80 24 TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1
+wait_for "cheapest:" >/dev/null
+keys 3
+check "ASCII charts without UTF-8" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'Cumulative cost by month' && ! echo \"\$s\" | LC_ALL=C grep -qP '[\x80-\xff]' && echo \"\$s\" | grep -q '[*o]'"
+check "NO_COLOR: no colour escapes" bash -c "s=\$(tmux -S '$sock' capture-pane -p -e -t g) && echo \"\$s\" | grep -q 'Cumulative cost' && ! echo \"\$s\" | grep -qE $'\x1b\\\\[(3[0-7]|4[0-7]|38;|48;|9[0-7])'"
+t send-keys -t g C-c
+check "Ctrl-C exits cleanly" bash -c "for _ in \$(seq 1 50); do [ -s '$tmp/exit' ] && break; sleep 0.1; done; grep -q 'EXIT=0' '$tmp/exit'"
+
+echo "tui: $fails failed"
+[ "$fails" = 0 ]
