@@ -113,11 +113,14 @@ rollback:
 gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     *out = NULL;
     /* Create the file ourselves so it is 0600 from the first byte; SQLite gives its -wal and
-     * -shm files the same mode. */
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
+     * -shm files the same mode. Only when it is new: close() on a file this process already
+     * has open through SQLite would drop every POSIX lock the process holds on it (a second
+     * connection, as the TUI's worker opens, would let another process delete the live WAL). */
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
+    else if (errno != EEXIST)
         return gp_errorf(err, GP_E_IO, path, "cannot open database: %s", strerror(errno));
-    close(fd);
 
     gp_store *st = gp_xcalloc(1, sizeof *st);
     st->path = gp_xstrdup(path);

@@ -40,7 +40,7 @@ static bool matches(const tui *t, int i) {
     return true;
 }
 
-static const tui *sorting;
+static const tui *sorting; /* qsort's context: the TUI runs on one thread */
 
 static int cmp_num(double a, double b) {
     return (a > b) - (a < b);
@@ -194,24 +194,9 @@ void catalog_draw(tui *t) {
 bool catalog_key(tui *t, int ch) {
     int page = tui_rows() - TOP - 5;
     int nc = t->cat_gpus ? G_N : O_N;
+    if (tui_list_key(ch, &t->cat_sel, t->n_view, page))
+        return true;
     switch (ch) {
-    case KEY_DOWN:
-    case 'j':
-        if (t->cat_sel + 1 < t->n_view)
-            t->cat_sel++;
-        return true;
-    case KEY_UP:
-    case 'k':
-        if (t->cat_sel > 0)
-            t->cat_sel--;
-        return true;
-    case KEY_NPAGE:
-        t->cat_sel =
-            t->cat_sel + page < t->n_view ? t->cat_sel + page : (t->n_view ? t->n_view - 1 : 0);
-        return true;
-    case KEY_PPAGE:
-        t->cat_sel = t->cat_sel > page ? t->cat_sel - page : 0;
-        return true;
     case KEY_LEFT:
     case 'h':
         t->cat_sort = (t->cat_sort + nc - 1) % nc;

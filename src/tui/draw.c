@@ -119,9 +119,6 @@ int draw_text(int y, int x, int w, const char *s, int attr) {
         return 0;
     if (x + w > COLS)
         w = COLS - x;
-    attr_t old;
-    short pair;
-    attr_get(&old, &pair, NULL);
     attrset((attr_t)attr);
     move(y, x);
     int used = 0;
@@ -151,7 +148,7 @@ int draw_text(int y, int x, int w, const char *s, int attr) {
         addstr(buf);
         used += cw;
     }
-    attr_set(old, pair, NULL);
+    attrset(A_NORMAL);
     return used;
 }
 
@@ -169,13 +166,10 @@ void draw_fill(int y, int x, int w, int attr) {
         return;
     if (x + w > COLS)
         w = COLS - x;
-    attr_t old;
-    short pair;
-    attr_get(&old, &pair, NULL);
     attrset((attr_t)attr);
     for (int i = 0; i < w; i++)
         mvaddch(y, x + i, ' ');
-    attr_set(old, pair, NULL);
+    attrset(A_NORMAL);
 }
 
 void draw_money(double v, char *out, size_t cap) {
@@ -210,12 +204,9 @@ static void put_cp(int y, int x, long cp, int attr) {
         b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
         b[2] = (char)(0x80 | (cp & 0x3f)), b[3] = 0;
     }
-    attr_t old;
-    short pair;
-    attr_get(&old, &pair, NULL);
     attrset((attr_t)attr);
     mvaddstr(y, x, b);
-    attr_set(old, pair, NULL);
+    attrset(A_NORMAL);
 }
 
 static void axis_label(double v, bool money, char *out, size_t cap) {

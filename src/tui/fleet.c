@@ -148,23 +148,9 @@ bool fleet_key(tui *t, int ch) {
         }
         return true;
     }
+    if (tui_list_key(ch, &t->fleet_sel, n, page))
+        return true;
     switch (ch) {
-    case KEY_DOWN:
-    case 'j':
-        if (t->fleet_sel + 1 < n)
-            t->fleet_sel++;
-        return true;
-    case KEY_UP:
-    case 'k':
-        if (t->fleet_sel > 0)
-            t->fleet_sel--;
-        return true;
-    case KEY_NPAGE:
-        t->fleet_sel = t->fleet_sel + page < n ? t->fleet_sel + page : (n ? n - 1 : 0);
-        return true;
-    case KEY_PPAGE:
-        t->fleet_sel = t->fleet_sel > page ? t->fleet_sel - page : 0;
-        return true;
     case '\n':
     case '\r':
     case KEY_ENTER:

@@ -77,9 +77,6 @@ typedef struct built {
     int *index; /* option or period index per field */
 } built;
 
-static field_def *defs;
-static int *def_index;
-
 static void add(built *b, const field_def *d, int idx, const char *path, const char *label) {
     if (b->n == b->cap) {
         b->cap = b->cap ? b->cap * 2 : 64;
@@ -147,9 +144,9 @@ static void build_fields(tui *t) {
             }
     }
     free(t->fields);
-    free(defs);
-    free(def_index);
-    t->fields = b.f, defs = b.def, def_index = b.index;
+    free(t->field_defs);
+    free(t->field_index);
+    t->fields = b.f, t->field_defs = b.def, t->field_index = b.index;
     t->n_fields = b.n;
     if (t->field_sel >= t->n_fields)
         t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
@@ -157,10 +154,11 @@ static void build_fields(tui *t) {
 
 static double field_value(const tui *t, int i) {
     const gp_scenario *s = t->sc.s;
-    const field_def *d = &defs[i];
+    const field_def *d = &((const field_def *)t->field_defs)[i];
+    int idx = t->field_index[i];
     const char *base = d->kind == F_SCEN_D || d->kind == F_SCEN_I ? (const char *)s
-                       : d->kind == F_PERIOD_D ? (const char *)&s->periods[def_index[i]]
-                                               : (const char *)&s->options[def_index[i]];
+                       : d->kind == F_PERIOD_D                    ? (const char *)&s->periods[idx]
+                                                                  : (const char *)&s->options[idx];
     if (d->kind == F_SCEN_I || d->kind == F_OPTION_I)
         return *(const int *)(base + d->off);
     return *(const double *)(base + d->off);
@@ -393,7 +391,7 @@ static void save(tui *t, const char *as) {
     if (cli_store(t->c, &st, &err) || gp_store_scenario_save(st, name, json, &version, &err)) {
         tui_status(t, "not saved: %s", err.msg);
     } else {
-        tui_status(t, "saved \"%s\" as version %d", name, version);
+        tui_status(t, "saved version %d of \"%s\"", version, name);
         plan_load_names(t);
         if (as)
             plan_open(t, as);
@@ -611,15 +609,13 @@ static bool edit_key(tui *t, int ch) {
 
 bool plan_key(tui *t, int ch) {
     if (t->picking) {
-        if (ch == 27 || ch == 'q')
+        if (ch == 27 || ch == 'q') {
             t->picking = false;
-        else if ((ch == KEY_DOWN || ch == 'j') && t->pick_sel + 1 < t->n_picks)
-            t->pick_sel++;
-        else if ((ch == KEY_UP || ch == 'k') && t->pick_sel > 0)
-            t->pick_sel--;
-        else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
             t->picking = false;
             apply_tariff(t, t->picks[t->pick_sel]);
+        } else {
+            tui_list_key(ch, &t->pick_sel, t->n_picks, tui_rows() - TOP - 4);
         }
         return true;
     }
@@ -627,17 +623,9 @@ bool plan_key(tui *t, int ch) {
         return edit_key(t, ch);
     int page = tui_rows() - TOP - 4;
     if (!t->focus_editor) {
+        if (tui_list_key(ch, &t->scen_sel, t->n_names, page))
+            return true;
         switch (ch) {
-        case KEY_DOWN:
-        case 'j':
-            if (t->scen_sel + 1 < t->n_names)
-                t->scen_sel++;
-            return true;
-        case KEY_UP:
-        case 'k':
-            if (t->scen_sel > 0)
-                t->scen_sel--;
-            return true;
         case '\n':
         case '\r':
         case KEY_ENTER:
@@ -653,29 +641,12 @@ bool plan_key(tui *t, int ch) {
             return true;
         }
     } else {
+        if (tui_list_key(ch, &t->field_sel, t->n_fields, page))
+            return true;
         switch (ch) {
-        case KEY_DOWN:
-        case 'j':
-            if (t->field_sel + 1 < t->n_fields)
-                t->field_sel++;
-            return true;
-        case KEY_UP:
-        case 'k':
-            if (t->field_sel > 0)
-                t->field_sel--;
-            return true;
-        case KEY_NPAGE:
-            t->field_sel =
-                t->field_sel + page < t->n_fields ? t->field_sel + page : t->n_fields - 1;
-            return true;
-        case KEY_PPAGE:
-            t->field_sel = t->field_sel > page ? t->field_sel - page : 0;
-            return true;
-        case KEY_HOME:
         case 'g':
             t->field_sel = 0;
             return true;
-        case KEY_END:
         case 'G':
             t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
             return true;
@@ -739,9 +710,9 @@ void plan_done(tui *t) {
         cli_scenario_done(&t->sc);
     t->has_sc = false;
     free(t->fields);
-    free(defs);
-    free(def_index);
-    t->fields = NULL, defs = NULL, def_index = NULL;
+    free(t->field_defs);
+    free(t->field_index);
+    t->fields = NULL, t->field_defs = NULL, t->field_index = NULL;
     free(t->names);
     free(t->picks);
 }

@@ -16,9 +16,6 @@
 #include "tui.h"
 #include "tui_int.h"
 
-void plan_save_as(tui *t, const char *name);
-int compare_column_at(int x);
-
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig) {
@@ -46,6 +43,38 @@ void tui_status(tui *t, const char *fmt, ...) {
     va_end(ap);
     draw_clean(raw, t->status, sizeof t->status);
     t->status_ms = gp_now_ms();
+}
+
+bool tui_list_key(int ch, int *sel, int n, int page) {
+    int to = *sel;
+    switch (ch) {
+    case KEY_DOWN:
+    case 'j':
+        to++;
+        break;
+    case KEY_UP:
+    case 'k':
+        to--;
+        break;
+    case KEY_NPAGE:
+        to += page > 1 ? page : 1;
+        break;
+    case KEY_PPAGE:
+        to -= page > 1 ? page : 1;
+        break;
+    case KEY_HOME:
+        to = 0;
+        break;
+    case KEY_END:
+        to = n - 1;
+        break;
+    default:
+        return false;
+    }
+    *sel = to >= n ? n - 1 : to;
+    if (*sel < 0)
+        *sel = 0;
+    return true;
 }
 
 int tui_scroll(int sel, int top, int h, int n) {
@@ -414,8 +443,14 @@ int tui_main(cli *c, bool demo, double start_s) {
             tab_shown(t);
             bool spinning = worker_busy(t, JOB_FLEET) || worker_busy(t, JOB_CAPACITY) ||
                             worker_busy(t, JOB_CATALOG);
-            if (worker_collect(t) || spinning ||
-                (t->status[0] && gp_now_ms() - t->status_ms < 9000))
+            bool had_fleet = t->fleet != NULL;
+            bool changed = worker_collect(t);
+            if (t->timing && !had_fleet && t->fleet) {
+                fprintf(t->timing, "fleet_data_ms %.1f gpus %d\n",
+                        (double)(gp_now_ms() - t->fleet_asked_ms), t->fleet->n);
+                fflush(t->timing);
+            }
+            if (changed || spinning || (t->status[0] && gp_now_ms() - t->status_ms < 9000))
                 draw_frame(t);
             continue;
         }

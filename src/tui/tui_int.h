@@ -109,6 +109,8 @@ typedef struct tui {
     gp_result *r;
     char invalid[512]; /* the validation message of the value being typed, or of doc */
     field *fields;
+    void *field_defs; /* plan.c's table row behind each field */
+    int *field_index; /* the option or tariff period a field belongs to, -1 for none */
     int n_fields, field_sel, field_top;
     bool focus_editor;
     bool editing;
@@ -168,11 +170,13 @@ void plan_reevaluate(tui *t);
 void plan_draw(tui *t);
 bool plan_key(tui *t, int ch);
 bool plan_add_option(tui *t, const offer *o);
+void plan_save_as(tui *t, const char *name);
 void plan_done(tui *t);
 
 /* views.c: Compare and Break-even */
 void compare_draw(tui *t);
 bool compare_key(tui *t, int ch);
+int compare_column_at(int x); /* the column under a click on the header */
 void breakeven_draw(tui *t);
 
 /* fleet.c */
@@ -197,6 +201,9 @@ bool worker_collect(tui *t);
 void fleet_data_free(fleet_data *f);
 void cap_data_free(cap_data *c);
 void catalog_data_free(catalog_data *c);
+
+/* Up/Down, j/k, PgUp/PgDn (page rows), Home/End over a list of n: true when ch was one. */
+bool tui_list_key(int ch, int *sel, int n, int page);
 
 /* A list's first visible row so that sel shows in h rows. */
 int tui_scroll(int sel, int top, int h, int n);

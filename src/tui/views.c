@@ -53,7 +53,7 @@ static double cell(const tui *t, int k, int col, bool *has) {
     }
 }
 
-static const tui *sorting;
+static const tui *sorting; /* qsort's context: the TUI runs on one thread */
 
 static const char *row_name(const tui *t, int k) {
     return k < 0 ? "self-hosted" : t->sc.s->options[k].name;
@@ -158,8 +158,6 @@ bool compare_key(tui *t, int ch) {
     return false;
 }
 
-/* The column of a click on the header row (Compare sorts by it). */
-int compare_column_at(int x);
 int compare_column_at(int x) {
     int nw = tui_cols() - 5 * 13 - 1;
     if (nw < 12)

@@ -71,8 +71,21 @@ check "an edited input changes the totals to the engine's ($want)" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
     echo \"\$s\" | grep -q 'self-hosted ${want% *} USD' && echo \"\$s\" | grep -q 'p5 on-demand ${want#* }'"
 check "the edited field shows the value" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.5 '"
+keys s
+saved_new_version() {
+    screen | grep -q 'saved version 2 of' &&
+        "$gpuplan" --db "$demo_db" scenario export "Demo: H100 servers on a time-of-use tariff, financed with a loan" |
+        $py -c "import json, sys; d = json.load(sys.stdin); assert d[\"demand\"][\"utilization\"] == 0.5, d[\"demand\"]"
+}
+check "s saves a new version" saved_new_version
 keys u
 check "undo restores it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.7 '"
+
+keys t
+check "t lists the tariff presets" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Tariff preset'"
+keys Enter
+check "a preset replaces the tariff" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'applied'"
+keys u
 
 # Every tab renders.
 keys 2

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -22,7 +23,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    static const char *const names[] = {"new.db", "newer.db", "other.db", "text.db", "sc.db"};
+    static const char *const names[] = {"new.db",  "newer.db", "other.db",
+                                        "text.db", "sc.db",    "two.db"};
     static const char *const tails[] = {"", "-wal", "-shm"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         for (size_t k = 0; k < 3; k++) {
@@ -157,12 +159,61 @@ static void test_scenarios_keep_versions(void **state) {
     gp_store_close(st);
 }
 
-int main(void) {
+/* Another process (this program run again; a forked child would share this one's SQLite
+ * state): "read" opens the file, reads and closes; "max" prints the newest version saved. */
+static int other_process(const char *what) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "test_store", "--other", what, path, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int other_main(const char *what, const char *file) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    int max = -1;
+    if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT max(version) FROM scenario_version", -1, &q, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        max = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return strcmp(what, "max") == 0 ? max : max >= 0 ? 0 : 100;
+}
+
+/* Two connections in one process (the TUI and its worker): opening the second must not drop
+ * the first one's locks, or another process closing the file deletes the live WAL and every
+ * later write of this process is lost to everyone else. */
+static void test_second_connection_keeps_the_wal(void **state) {
+    (void)state;
+    fresh("two.db");
+    gp_store *a = NULL, *b = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &a, &err), GP_OK);
+    int v = 0;
+    assert_int_equal(gp_store_scenario_save(a, "plan", "{\"v\": 1}", &v, &err), GP_OK);
+    assert_int_equal(gp_store_open(path, &b, &err), GP_OK);
+    assert_int_equal(other_process("read"), 0);
+    assert_int_equal(gp_store_scenario_save(a, "plan", "{\"v\": 2}", &v, &err), GP_OK);
+    assert_int_equal(other_process("max"), 2);
+    gp_store_close(b);
+    gp_store_close(a);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--other") == 0)
+        return other_main(argv[2], argv[3]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_mode_and_pragmas),
         cmocka_unit_test(test_newer_schema_is_refused_untouched),
         cmocka_unit_test(test_foreign_files_are_refused),
         cmocka_unit_test(test_scenarios_keep_versions),
+        cmocka_unit_test(test_second_connection_keeps_the_wal),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
