@@ -18,6 +18,7 @@ typedef struct cli {
     const char *db_path; /* --db, GPUPLAN_DB, or NULL for the default */
     gp_store *store;     /* opened on first use */
     char path[4096];     /* the file the store was opened on */
+    bool quiet;          /* no chatter on stderr (the TUI owns the terminal) */
 } cli;
 
 typedef struct cli_command {

@@ -86,7 +86,7 @@ gp_status cli_catalog(cli *c, gp_store **out, gp_err *err) {
     gp_bundle_stats bs;
     if (gp_catalog_load_bundle(*out, false, &bs, err))
         return err->code;
-    if (bs.loaded && isatty(STDERR_FILENO)) /* scripts get no chatter */
+    if (bs.loaded && !c->quiet && isatty(STDERR_FILENO)) /* scripts get no chatter */
         fprintf(stderr, "gpuplan: loaded the bundled catalog (%zu files, %zu prices) in %.2f s\n",
                 bs.files, bs.prices_added + bs.prices_unchanged, bs.seconds);
     return GP_OK;

@@ -393,6 +393,7 @@ int tui_main(cli *c, bool demo, double start_s) {
         return cli_usage_error("the TUI needs a terminal; see gpuplan --help for the commands");
     tui *t = gp_xcalloc(1, sizeof *t);
     t->c = c;
+    c->quiet = true;
     t->demo = demo;
     t->r = gp_xmalloc(sizeof *t->r);
     t->cmp_col = 1;

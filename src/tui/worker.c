@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpuplan/catalog_load.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_catalog.h"
@@ -186,7 +187,11 @@ static void *job_catalog(gp_store *st) {
     gp_offer_filter f = {.pricing = -1, .as_of = today, .sort = GP_SORT_GPU_HOUR};
     cat_acc a = {d, 0, 0};
     gp_err err;
-    if (gp_store_catalog_list(st, &f, take_offer, &a, &err) ||
+    gp_bundle_stats bs;
+    /* A database that never had the catalog gets the bundled one first, here off the input
+     * thread. */
+    if (gp_catalog_load_bundle(st, false, &bs, &err) ||
+        gp_store_catalog_list(st, &f, take_offer, &a, &err) ||
         gp_store_specs(st, NULL, take_spec, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
     return d;
