@@ -64,15 +64,17 @@ void fleet_draw(tui *t) {
                busy, watts / 1000, per_hour, cur, kwh * pue);
     if (t->has_sc)
         draw_textf(TOP + 1, 0, cols, idle ? draw_attr(PAL_BAD) : 0,
-                   "useful GPU-hour %.2f %s  idle now: %d GPUs, %.2f %s/h wasted  %d alerts  "
+                   "useful GPU-hour %.2f %s  idle now: %d GPUs, %.2f %s/h wasted  alerts: %d  "
                    "(costs of \"%s\")",
                    busy > 0 ? gpu_h * f->n / busy : 0, cur, idle, idle * gpu_h, cur, alerts,
                    t->sc.s->name);
     int y = TOP + 3;
-    int sw = cols >= 120 ? 24 : 12;
+    int sw = 12; /* a cell per 5-minute mean of the last hour */
     int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18);
     if (nodew < 10)
         nodew = 10;
+    if (nodew > 32)
+        nodew = 32;
     draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %3s %5s %6s %6s %5s %-*s %s", nodew - 1,
                "node", "GPU", "util", "mem%", "W", "C", sw, "last hour", "alerts");
     int h = rows - y - 2;

@@ -512,7 +512,7 @@ void plan_draw(tui *t) {
                t->dirty ? " *modified*" : "");
     int eh = h - 3; /* title, message line, hint */
     t->field_top = tui_scroll(t->field_sel, t->field_top, eh, t->n_fields);
-    int lab_w = w - 30 > 22 ? w - 30 : 22, val_w = 14;
+    int lab_w = w - 30 > 40 ? 40 : w - 30 > 22 ? w - 30 : 22, val_w = 14;
     for (int i = 0; i < eh && t->field_top + i < t->n_fields; i++) {
         int k = t->field_top + i;
         field *f = &t->fields[k];

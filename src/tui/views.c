@@ -53,6 +53,12 @@ static double cell(const tui *t, int k, int col, bool *has) {
     }
 }
 
+/* The option column: what is left of the terminal, 12 to 40 columns. */
+static int name_width(void) {
+    int nw = tui_cols() - 5 * 13 - 1;
+    return nw < 12 ? 12 : nw > 40 ? 40 : nw;
+}
+
 static const tui *sorting; /* qsort's context: the TUI runs on one thread */
 
 static const char *row_name(const tui *t, int k) {
@@ -89,9 +95,7 @@ void compare_draw(tui *t) {
         order[i] = i - 1;
     sorting = t;
     qsort(order, (size_t)n, sizeof *order, cmp_rows);
-    int nw = cols - 5 * 13 - 1;
-    if (nw < 12)
-        nw = 12;
+    int nw = name_width();
     draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d months, %d GPUs at %.1f %% (%s)",
                t->sc.s->name, t->sc.s->horizon_months, t->sc.s->gpus, t->sc.s->utilization * 100,
                t->sc.s->currency);
@@ -159,9 +163,7 @@ bool compare_key(tui *t, int ch) {
 }
 
 int compare_column_at(int x) {
-    int nw = tui_cols() - 5 * 13 - 1;
-    if (nw < 12)
-        nw = 12;
+    int nw = name_width();
     return x < nw ? C_NAME : 1 + (x - nw) / 13 < C_N ? 1 + (x - nw) / 13 : C_N - 1;
 }
 

@@ -12,7 +12,11 @@ scenario=$here/../fixtures/examples/seed-dgx-a100.json
 "$build/tests/bench_model" "$scenario"
 "$build/tests/bench_catalog" "$here/../.."
 "$build/tests/bench_telemetry"
-"$build/tests/bench_capacity"   # stores 17 M samples first: about 5 minutes
+# bench_capacity stores 17 M samples first (about 5 minutes); the TUI's benchmark reuses them.
+fleet_db=$(mktemp -u /var/tmp/gpuplan-bench-fleet-XXXXXX.db)
+trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm"' EXIT
+"$build/tests/bench_capacity" "$fleet_db"
+bash "$here/bench_tui.sh" "$build" "$fleet_db"
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
 bash "$here/bench_xlsx.sh" "$build"
 grid="--vary utilization=0:1:1000 --vary price_per_kwh=0.05:0.5:200 --vary server_price=80000:200000:100"
