@@ -53,9 +53,11 @@ static double cell(const tui *t, int k, int col, bool *has) {
     }
 }
 
+enum { NUM_W = 12 }; /* each figure's column */
+
 /* The option column: what is left of the terminal, 12 to 40 columns. */
 static int name_width(void) {
-    int nw = tui_cols() - 5 * 13 - 1;
+    int nw = tui_cols() - 5 * NUM_W - 1;
     return nw < 12 ? 12 : nw > 40 ? 40 : nw;
 }
 
@@ -101,12 +103,12 @@ void compare_draw(tui *t) {
                t->sc.s->currency);
     int y = TOP + 2, x = 0;
     for (int c = 0; c < C_N; c++) {
-        int w = c == C_NAME ? nw : 13;
+        int w = c == C_NAME ? nw : NUM_W;
         char h[32];
         snprintf(h, sizeof h, "%s%s", heads[c], c == t->cmp_col ? (t->cmp_desc ? " v" : " ^") : "");
         int attr = c == t->cmp_col ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE);
         if (c == C_NAME)
-            draw_textf(y, x, w, attr, "%-*s", w - 1, h);
+            draw_textf(y, x, w, attr, "  %-*s", w - 3, h);
         else
             draw_textf(y, x, w, attr, "%*s", w - 1, h);
         x += w;
@@ -119,7 +121,7 @@ void compare_draw(tui *t) {
         bool cheapest = k == t->r->cheapest;
         int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
         x = 0;
-        draw_textf(yy, x, nw - 1, attr, "%s%s", row_name(t, k), cheapest ? " *" : "");
+        draw_textf(yy, x, nw - 1, attr, "%s%s", cheapest ? "* " : "  ", row_name(t, k));
         x += nw;
         for (int c = 1; c < C_N; c++) {
             bool has;
@@ -135,8 +137,8 @@ void compare_draw(tui *t) {
                 snprintf(s, sizeof s, "%.3f", v);
             else
                 draw_money(v, s, sizeof s);
-            draw_textf(yy, x, 13, attr, "%12s", s);
-            x += 13;
+            draw_textf(yy, x, NUM_W, attr, "%*s", NUM_W - 1, s);
+            x += NUM_W;
         }
     }
     draw_text(tui_rows() - 2, 0, cols,
@@ -164,7 +166,7 @@ bool compare_key(tui *t, int ch) {
 
 int compare_column_at(int x) {
     int nw = name_width();
-    return x < nw ? C_NAME : 1 + (x - nw) / 13 < C_N ? 1 + (x - nw) / 13 : C_N - 1;
+    return x < nw ? C_NAME : 1 + (x - nw) / NUM_W < C_N ? 1 + (x - nw) / NUM_W : C_N - 1;
 }
 
 /* ---- Break-even ------------------------------------------------------------------------- */

@@ -123,11 +123,24 @@ keys '?'
 check "? lists the keys" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Any key closes this help'"
 keys Space
 
+# The mouse (SGR reports, as xterm sends them): a click on a tab, on a header, on a row.
+click() { # COLUMN ROW, 1-based
+    t send-keys -t g -l $'\e[<0;'"$1;$2M"; t send-keys -t g -l $'\e[<0;'"$1;$2m"; sleep 0.4
+}
+click 21 1
+check "a click on a tab opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Cumulative cost by month'"
+keys 2
+click 48 5
+check "a click on a header sorts by it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'per GPU-h [v^]'"
+keys 1
+click 4 5
+check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 3p | grep -q 'Demo: ten DGX A100'"
+
 # Resize: everything redraws at 200x60 and back at 80x24.
 t resize-window -t g -x 200 -y 60; sleep 0.6
 check "200x60 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 60 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | tail -1 | grep -q '[a-z]'"
 t resize-window -t g -x 80 -y 24; sleep 0.6
-check "80x24 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 24 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | grep -q 'load duration curve'"
+check "80x24 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 24 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | grep -q 'Scenarios'"
 
 # Mouse: a click on a tab switches to it.
 keys 1
