@@ -3,6 +3,7 @@
  * being typed; Enter commits it (undo keeps the previous document), `s` saves a new version. */
 #include <ctype.h>
 #include <curses.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +124,9 @@ static void build_fields(tui *t) {
         const field_def *groups[5];
         size_t sizes[5];
         int ng = 0;
-        if (!o->has_catalog &&
-            !cJSON_GetObjectItemCaseSensitive(
+        /* A catalog reference fixes the price and the instance size (sc is resolved, so the
+         * document says which options have one). */
+        if (!cJSON_GetObjectItemCaseSensitive(
                 cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t->doc, "cloud_options"), i),
                 "catalog"))
             groups[ng] = opt_price, sizes[ng++] = 2;
@@ -203,8 +205,8 @@ static bool set_path(cJSON *doc, const char *path, double v) {
 
 /* ---- evaluation ------------------------------------------------------------------------- */
 
-/* Resolve doc (or doc with the typed value at field i) and evaluate it. On an invalid value
- * the message is kept and the last good result stays on screen. */
+/* Resolve doc (the open document, or a copy with the value being typed) and evaluate it. On an
+ * invalid value the message is kept and the last good result stays on screen. */
 static bool evaluate(tui *t, const cJSON *doc) {
     cli_scenario sc;
     gp_err err;
@@ -238,7 +240,7 @@ void plan_reevaluate(tui *t) {
         snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
         return;
     }
-    if (t->fields[t->field_sel].integer && v != (double)(long long)v) {
+    if (t->fields[t->field_sel].integer && v != floor(v)) {
         snprintf(t->invalid, sizeof t->invalid, "a whole number is needed");
         return;
     }
@@ -318,6 +320,8 @@ bool plan_open(tui *t, const char *name) {
         t->has_sc = false;
     }
     if (!evaluate(t, t->doc)) {
+        /* Nothing to edit or show: the fields of the scenario open before are gone too. */
+        t->n_fields = 0;
         tui_status(t, "\"%s\" does not evaluate: %s", name, t->invalid);
         return false;
     }

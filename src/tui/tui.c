@@ -1,7 +1,8 @@
 /* The TUI's loop: one frame drawn from the state, keys and mouse dispatched to the tab, the
  * worker's results taken between keys. getch waits at most 100 ms, so the worker's results
- * and the clock show up without input, and no read or query ever runs between a key and its
- * frame except the engine itself. */
+ * and the clock show up without input. Between a key and its frame run only the engine and
+ * single-row reads and writes (open, save, export); fleet, capacity and catalog reads are the
+ * worker's. */
 #include <curses.h>
 #include <signal.h>
 #include <stdarg.h>

@@ -75,8 +75,13 @@ static int take_power(const gp_gpu_point *p, void *arg) {
     return 0;
 }
 
-static void *job_fleet(gp_store *st, bool demo) {
+/* Each job returns its result; with no database (st NULL) the result carries why. */
+static void *job_fleet(gp_store *st, bool demo, const char *no_db) {
     fleet_data *d = gp_xcalloc(1, sizeof *d);
+    if (!st) {
+        snprintf(d->error, sizeof d->error, "%s", no_db);
+        return d;
+    }
     gp_err err;
     gp_err_clear(&err);
     if (demo && cli_demo_fleet(st, &err))
@@ -121,8 +126,12 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void *job_capacity(gp_store *st) {
+static void *job_capacity(gp_store *st, const char *no_db) {
     cap_data *d = gp_xcalloc(1, sizeof *d);
+    if (!st) {
+        snprintf(d->error, sizeof d->error, "%s", no_db);
+        return d;
+    }
     int64_t now = gp_now_ms();
     d->at_ms = now;
     gp_cap_select sel = {now - 30LL * 86400000, now + 1, NULL, NULL};
@@ -180,8 +189,12 @@ static int take_spec(const gp_gpu_spec *s, const char *source, void *arg) {
     return 0;
 }
 
-static void *job_catalog(gp_store *st) {
+static void *job_catalog(gp_store *st, const char *no_db) {
     catalog_data *d = gp_xcalloc(1, sizeof *d);
+    if (!st) {
+        snprintf(d->error, sizeof d->error, "%s", no_db);
+        return d;
+    }
     char today[11];
     cli_today(today);
     gp_offer_filter f = {.pricing = -1, .as_of = today, .sort = GP_SORT_GPU_HOUR};
@@ -212,7 +225,8 @@ static void *run(void *arg) {
     worker *w = arg;
     gp_store *st = NULL;
     gp_err err;
-    bool opened = gp_store_open(w->path, &st, &err) == GP_OK;
+    gp_err_clear(&err);
+    gp_store_open(w->path, &st, &err); /* st stays NULL on failure: every result says why */
     pthread_mutex_lock(&w->mu);
     for (;;) {
         int k = -1;
@@ -229,27 +243,9 @@ static void *run(void *arg) {
         w->pending[k] = false;
         w->running[k] = true;
         pthread_mutex_unlock(&w->mu);
-        void *res = NULL;
-        if (!opened) {
-            /* Every job reports the same failure: the status line shows it. */
-            if (k == JOB_FLEET) {
-                fleet_data *d = gp_xcalloc(1, sizeof *d);
-                snprintf(d->error, sizeof d->error, "%s", err.msg);
-                res = d;
-            } else if (k == JOB_CAPACITY) {
-                cap_data *d = gp_xcalloc(1, sizeof *d);
-                snprintf(d->error, sizeof d->error, "%s", err.msg);
-                res = d;
-            } else {
-                catalog_data *d = gp_xcalloc(1, sizeof *d);
-                snprintf(d->error, sizeof d->error, "%s", err.msg);
-                res = d;
-            }
-        } else {
-            res = k == JOB_FLEET      ? job_fleet(st, w->demo)
-                  : k == JOB_CAPACITY ? job_capacity(st)
-                                      : job_catalog(st);
-        }
+        void *res = k == JOB_FLEET      ? job_fleet(st, w->demo, err.msg)
+                    : k == JOB_CAPACITY ? job_capacity(st, err.msg)
+                                        : job_catalog(st, err.msg);
         pthread_mutex_lock(&w->mu);
         if (w->ready[k])
             free_result((job_kind)k, w->ready[k]);

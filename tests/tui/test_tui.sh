@@ -42,6 +42,14 @@ cat >"$tmp/evil.json" <<'JSON'
  "cloud_options": [{"name": "od", "pricing": "on_demand", "gpus_per_instance": 8, "hourly": 30}]}
 JSON
 "$gpuplan" --db "$demo_db" scenario save "$tmp/evil.json" >/dev/null
+# And one whose catalog reference names no offer: it cannot evaluate, and must not take the
+# TUI down.
+cat >"$tmp/broken.json" <<'JSON'
+{"name": "broken ref", "horizon_months": 12, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"server_price": 100000},
+ "cloud_options": [{"name": "gone", "pricing": "on_demand", "catalog": "aws/p9.nothing/us-east-1"}]}
+JSON
+"$gpuplan" --db "$demo_db" scenario save "$tmp/broken.json" >/dev/null
 
 start 80 24 TERM=xterm-256color LANG=C.UTF-8
 check "it opens on the demo database" wait_for "cheapest:"
@@ -132,6 +140,11 @@ check "a click on a tab opens it" bash -c "tmux -S '$sock' capture-pane -p -t g 
 keys 2
 click 48 5
 check "a click on a header sorts by it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'per GPU-h [v^]'"
+keys 1
+click 4 6
+check "a scenario that cannot evaluate says why" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'does not evaluate'"
+keys 2
+check "and the other tabs say to open one" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Open a scenario'"
 keys 1
 click 4 5
 check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 3p | grep -q 'Demo: ten DGX A100'"
