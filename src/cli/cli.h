@@ -27,6 +27,11 @@ typedef struct cli_command {
     int (*run)(cli *c, int argc, char **argv);
 } cli_command;
 
+/* When stdout or stderr is a terminal, route it through a filter that drops control and
+ * escape characters, so names and labels from outside (scenario files, exporters, catalogs)
+ * cannot drive the terminal. Pipes and files get the bytes as written. Not for the TUI. */
+void cli_guard_terminal(void);
+
 /* Print "gpuplan: where: msg" on stderr and return the exit status for the code. */
 int cli_fail(const gp_err *err);
 /* Print "gpuplan: msg" for bad usage and return 2. */

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +14,73 @@
 #include "cli.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/scenario_json.h"
+
+/* ---- the terminal guard ------------------------------------------------------------------- */
+
+/* A stream over a terminal's file descriptor that drops control characters on the way out:
+ * C0 but newline, tab and carriage return (the download progress line), DEL, and C1
+ * (U+0080..U+009F as UTF-8, whose two bytes can straddle writes). */
+typedef struct guard {
+    int fd;
+    bool lead; /* a 0xC2 byte held back from the last write */
+} guard;
+
+static void guard_put(int fd, const char *p, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w, n -= (size_t)w;
+    }
+}
+
+static ssize_t guard_write(void *cookie, const char *buf, size_t n) {
+    guard *g = cookie;
+    char out[4096];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (g->lead) {
+            g->lead = false;
+            if (c >= 0x80 && c <= 0x9f)
+                continue; /* C1: dropped with its lead byte */
+            out[k++] = (char)0xc2;
+        }
+        if (c == 0xc2) {
+            g->lead = true;
+            continue;
+        }
+        if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f)
+            continue;
+        out[k++] = (char)c;
+        if (k >= sizeof out - 1) {
+            guard_put(g->fd, out, k);
+            k = 0;
+        }
+    }
+    guard_put(g->fd, out, k);
+    return (ssize_t)n;
+}
+
+static FILE *guarded(int fd, int mode) {
+    static guard gs[2];
+    guard *g = &gs[fd == STDERR_FILENO];
+    g->fd = fd;
+    FILE *f = fopencookie(g, "w", (cookie_io_functions_t){.write = guard_write});
+    if (f)
+        setvbuf(f, NULL, mode, 0);
+    return f;
+}
+
+void cli_guard_terminal(void) {
+    FILE *f;
+    if (isatty(STDOUT_FILENO) && (f = guarded(STDOUT_FILENO, _IOLBF)))
+        stdout = f;
+    if (isatty(STDERR_FILENO) && (f = guarded(STDERR_FILENO, _IONBF)))
+        stderr = f;
+}
 
 int cli_fail(const gp_err *err) {
     if (err->where[0])

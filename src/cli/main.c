@@ -84,6 +84,7 @@ int main(int argc, char **argv) {
         }
         if (demo)
             return cli_usage_error("--demo opens the TUI; it takes no command");
+        cli_guard_terminal();
         rc = cmd->run(&c, argc - i, argv + i);
     }
     gp_store_close(c.store);

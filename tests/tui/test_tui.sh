@@ -173,6 +173,14 @@ keys q
 check "q exits 0" bash -c "for _ in \$(seq 1 50); do [ -s '$tmp/exit' ] && break; sleep 0.1; done; grep -q 'EXIT=0' '$tmp/exit'"
 check "the terminal is usable after" bash -c "grep -qE '(^| )icanon' '$tmp/stty' && grep -qE '(^| )echo ' '$tmp/stty' && tmux -S '$sock' capture-pane -p -t g | grep -q 'shell prompt back'"
 
+# The commands on a terminal get the same protection: the hostile name listed in a pane.
+t kill-server 2>/dev/null; while t has-session 2>/dev/null; do sleep 0.1; done; rm -f "$sock"
+t -f /dev/null new-session -d -s g -x 120 -y 24 "'$gpuplan' --db '$demo_db' scenario list; sleep 30"
+sleep 1
+check "scenario list on a terminal shows the name as text" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qF 'zz ]2;pwned[31mred'"
+check "and leaves the title alone" bash -c "[ \"\$(tmux -S '$sock' display -p -t g '#{pane_title}')\" != pwned ]"
+check "a pipe still gets the bytes as stored" bash -c "'$gpuplan' --db '$demo_db' scenario list | grep -q $'\x1b'"
+
 # Monochrome and ASCII: NO_COLOR and a non-UTF-8 locale.
 start 80 24 TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1
 wait_for "cheapest:" >/dev/null
