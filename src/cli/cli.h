@@ -78,8 +78,9 @@ gp_status cli_scenario_from_tree(cli *c, const cJSON *doc, const char *origin, c
  * temperature >= 85 C, memory >= 90 %, node down, missing, over its power limit. */
 int cli_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap);
 
-/* Switch c to the demo database (unless --db or GPUPLAN_DB chose one) and fill it: the bundled
- * catalog, the demo scenarios, and a demo fleet's month of history topped up to now. */
+/* Switch c to the demo database (c->db_path NULL: $XDG_DATA_HOME/gpuplan/demo.db) and fill
+ * it: the bundled catalog, the demo scenarios, and a demo fleet's month of history topped up
+ * to now. */
 gp_status cli_demo_open(cli *c, gp_err *err);
 /* The demo fleet's history from where it stopped (at most a month back) up to now: what
  * cli_demo_open runs, and what keeps the TUI's demo fleet moving. */

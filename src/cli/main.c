@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "../tui/tui.h"
@@ -31,7 +32,8 @@ static void usage(FILE *f) {
                "       gpuplan [--db PATH] [--demo]\n\n"
                "With no command, opens the TUI: plan, compare, break-even, fleet, catalog and\n"
                "capacity in one terminal. --demo opens it on a demo database (the bundled\n"
-               "catalog, the demo scenarios and a demo fleet with a month of history).\n\n"
+               "catalog, the demo scenarios and a demo fleet with a month of history) in\n"
+               "$XDG_DATA_HOME/gpuplan/demo.db, or in the file --db names.\n\n"
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
@@ -47,6 +49,7 @@ int main(int argc, char **argv) {
     setlocale(LC_CTYPE, ""); /* never LC_NUMERIC: the decimal point stays "." */
     bool demo = false;
     cli c = {.db_path = getenv("GPUPLAN_DB")};
+    bool db_flag = false; /* --db given: the one database --demo may be pointed at */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--version") == 0) {
@@ -57,10 +60,12 @@ int main(int argc, char **argv) {
             return 0;
         } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
             c.db_path = argv[++i];
+            db_flag = true;
         } else if (strcmp(argv[i], "--demo") == 0) {
             demo = true;
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
             c.db_path = argv[i] + 5;
+            db_flag = true;
         } else {
             return cli_usage_error("unknown option %s (see gpuplan --help)", argv[i]);
         }
@@ -70,6 +75,10 @@ int main(int argc, char **argv) {
         /* The main job: the TUI. */
         gp_err err;
         gp_err_clear(&err);
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+            return cli_usage_error("the TUI needs a terminal; see gpuplan --help for the commands");
+        if (demo && !db_flag)
+            c.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
         if (demo && cli_demo_open(&c, &err))
             rc = cli_fail(&err);
         else

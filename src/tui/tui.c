@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "draw.h"
 #include "gpuplan/collect.h"
@@ -390,8 +389,6 @@ static void key(tui *t, int ch) {
 }
 
 int tui_main(cli *c, bool demo, double start_s) {
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return cli_usage_error("the TUI needs a terminal; see gpuplan --help for the commands");
     tui *t = gp_xcalloc(1, sizeof *t);
     t->c = c;
     c->quiet = true;

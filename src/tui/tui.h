@@ -8,7 +8,8 @@
 
 #include "../cli/cli.h"
 
-/* demo: the demo database (cli_demo_open has filled it). start_s: CLOCK_MONOTONIC seconds at
+/* stdin and stdout must be terminals (main checks before building the demo database).
+ * demo: the demo database (cli_demo_open has filled it). start_s: CLOCK_MONOTONIC seconds at
  * process start, for the first-frame figure GPUPLAN_TUI_TIMING=FILE records. */
 int tui_main(cli *c, bool demo, double start_s);
 

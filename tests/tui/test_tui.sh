@@ -57,8 +57,9 @@ cat >"$tmp/broken.json" <<'JSON'
 JSON
 "$gpuplan" --db "$demo_db" scenario save "$tmp/broken.json" >/dev/null
 
-start 80 24 TERM=xterm-256color LANG=C.UTF-8
+start 80 24 TERM=xterm-256color LANG=C.UTF-8 GPUPLAN_DB=$tmp/mine.db
 check "it opens on the demo database" wait_for "cheapest:"
+check "the demo never fills \$GPUPLAN_DB" bash -c "[ -s '$demo_db' ] && [ ! -e '$tmp/mine.db' ]"
 check "the tab bar" bash -c "t() { tmux -S '$sock' \"\$@\"; }; t capture-pane -p -t g | head -1 | grep -q '1 Plan  2 Compare  3 Break-even  4 Fleet  5 Catalog  6 Capacity'"
 check "the hostile name is text" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qF 'zz ]2;pwned[31mred'"
 check "the title was not set by it" bash -c "[ \"\$(tmux -S '$sock' display -p -t g '#{pane_title}')\" != pwned ]"
