@@ -42,7 +42,7 @@ void capacity_draw(tui *t) {
         total += d->fleet.hist[k];
         peak = d->fleet.hist[k] > peak ? d->fleet.hist[k] : peak;
     }
-    int bins = GP_UTIL_BINS < h - 1 ? GP_UTIL_BINS : h - 1;
+    int bins = GP_UTIL_BINS < h - 1 ? GP_UTIL_BINS : h - 1 > 1 ? h - 1 : 1;
     int per = (GP_UTIL_BINS + bins - 1) / bins; /* bins merged per row on short terminals */
     for (int r = 0, k = 0; k < GP_UTIL_BINS; r++, k += per) {
         long long n = 0;

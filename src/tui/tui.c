@@ -179,8 +179,17 @@ static void draw_help(void) {
         draw_text(y0 + 1 + i, x0 + 1, w - 2, help_lines[i], draw_attr(PAL_ACTIVE));
 }
 
+enum { MIN_COLS = 50, MIN_ROWS = 12 };
+
 static void draw_frame(tui *t) {
     erase();
+    if (COLS < MIN_COLS || LINES < MIN_ROWS) {
+        /* Too small to lay anything out: say so, and keep taking keys (q still quits). */
+        draw_textf(0, 0, COLS, draw_attr(PAL_BAD), "gpuplan needs %dx%d;", MIN_COLS, MIN_ROWS);
+        draw_textf(1, 0, COLS, draw_attr(PAL_BAD), "this is %dx%d", COLS, LINES);
+        refresh();
+        return;
+    }
     draw_tabs(t);
     switch (t->tab) {
     case TAB_PLAN:

@@ -160,6 +160,9 @@ check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p 
 # Resize: everything redraws at 200x60 and back at 80x24.
 t resize-window -t g -x 200 -y 60; sleep 0.6
 check "200x60 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 60 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | tail -1 | grep -q '[a-z]'"
+t resize-window -t g -x 30 -y 8; sleep 0.6
+keys 6 3 4 5 2 1
+check "too small a terminal says so" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'needs 50x12'"
 t resize-window -t g -x 80 -y 24; sleep 0.6
 check "80x24 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 24 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | grep -q 'Scenarios'"
 
