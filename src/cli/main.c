@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../tui/tui.h"
+#include "../../tui/tui.h"
 #include "gp_version.h"
 
 static const cli_command commands[] = {

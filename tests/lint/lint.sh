@@ -10,14 +10,14 @@ bad() { echo "FAIL $1"; [ -n "${2:-}" ] && printf '%s\n' "$2"; fails=$((fails + 
 
 layer() { # pattern, allowed path regex, what
     local hits
-    hits=$(git grep -nE "$1" -- 'src/*.c' 'src/*.h' 'include/*.h' 2>/dev/null |
+    hits=$(git grep -nE "$1" -- 'src/*.c' 'src/*.h' 'include/*.h' 'tui/*.c' 'tui/*.h' 2>/dev/null |
            grep -vE "^($2)")
     [ -z "$hits" ] || bad "$3 is called outside its layer" "$hits"
 }
 layer '\bsqlite3_[a-z_]+\(' 'src/store/' 'SQLite'
-layer '\b(initscr|newwin|wgetch|mvaddstr|getmouse)\(' 'src/tui/' 'ncurses'
+layer '\b(initscr|newwin|wgetch|mvaddstr|getmouse)\(' 'tui/' 'ncurses'
 layer '\bcurl_(easy|multi)_[a-z_]+\(' 'src/collect/|src/net/' 'libcurl'
-layer '#include *[<"](n?curses|ncursesw/curses)\.h' 'src/tui/' 'ncurses'
+layer '#include *[<"](n?curses|ncursesw/curses)\.h' 'tui/' 'ncurses'
 layer '\b(workbook_new|worksheet_write_[a-z_]+)\(' 'src/report/xlsx' 'libxlsxwriter'
 
 # Lower layers must not include the headers of the layers above them (DESIGN.md, Layers).

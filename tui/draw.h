@@ -1,5 +1,5 @@
 /* Terminal primitives of the TUI: safe text, colours that honour NO_COLOR and monochrome
- * terminals, Unicode or ASCII glyphs, line charts and sparklines. Only src/tui/ includes
+ * terminals, Unicode or ASCII glyphs, line charts and sparklines. Only tui/ includes
  * <curses.h>; these helpers never let a control or escape character from outside data reach
  * the terminal. */
 #ifndef GPUPLAN_TUI_DRAW_H

@@ -1,4 +1,4 @@
-/* The TUI's state and the functions its tabs share (src/tui/). One struct owns everything on
+/* The TUI's state and the functions its tabs share (tui/). One struct owns everything on
  * screen; the worker (worker.c) fills fleet, capacity and catalog data off the input thread
  * and hands results over under its mutex. */
 #ifndef GPUPLAN_TUI_INT_H
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../cli/cli.h"
+#include "../src/cli/cli.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/model.h"
 #include "gpuplan/reference.h"

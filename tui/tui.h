@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "../cli/cli.h"
+#include "../src/cli/cli.h"
 
 /* stdin and stdout must be terminals (main checks before building the demo database).
  * demo: the demo database (cli_demo_open has filled it). start_s: CLOCK_MONOTONIC seconds at
