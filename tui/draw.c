@@ -10,6 +10,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "gpuplan/report.h"
+
 static bool utf8, ascii_forced, color;
 
 void draw_init(void) {
@@ -173,25 +175,12 @@ void draw_fill(int y, int x, int w, int attr) {
 }
 
 void draw_money(double v, char *out, size_t cap) {
-    bool neg = v < 0;
-    double a = fabs(v);
-    bool cents = a < 10000;
-    char digits[64];
-    snprintf(digits, sizeof digits, "%.0f", cents ? floor(a) : round(a));
-    int nd = (int)strlen(digits);
-    char grouped[96];
-    int g = 0;
-    for (int i = 0; i < nd; i++) {
-        grouped[g++] = digits[i];
-        if ((nd - 1 - i) % 3 == 0 && i != nd - 1)
-            grouped[g++] = ',';
-    }
-    grouped[g] = '\0';
-    if (cents)
-        snprintf(out, cap, "%s%s.%02d", neg ? "-" : "", grouped,
-                 (int)llround((a - floor(a)) * 100) % 100);
-    else
-        snprintf(out, cap, "%s%s", neg ? "-" : "", grouped);
+    /* The reports' format; whole units from 10,000 up, where cents only cost columns. */
+    bool whole = fabs(v) >= 10000;
+    gp_format_money(whole ? round(v) : v, out, cap);
+    char *dot = whole ? strrchr(out, '.') : NULL;
+    if (dot)
+        *dot = '\0';
 }
 
 static void put_cp(int y, int x, long cp, int attr) {

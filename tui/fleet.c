@@ -12,13 +12,8 @@
 
 /* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
 static void power_price(const tui *t, double *price, double *pue) {
-    *price = 0, *pue = 1;
-    if (!t->has_sc)
-        return;
-    const gp_scenario *s = t->sc.s;
-    for (int k = 0; k < s->n_periods; k++)
-        *price += s->periods[k].price_per_kwh * s->periods[k].hours_per_day / 24;
-    *pue = s->pue;
+    *price = t->has_sc ? gp_tariff_mean_price(t->sc.s) : 0;
+    *pue = t->has_sc ? t->sc.s->pue : 1;
 }
 
 /* The scenario's all-in self-hosted cost of one GPU for one hour, busy or not. */

@@ -98,34 +98,32 @@ static void *job_fleet(gp_store *st, bool demo, const char *no_db) {
 
 /* ---- capacity --------------------------------------------------------------------------- */
 
+typedef struct cap_acc {
+    cap_data *d;
+    long long units; /* every row of the selection, MIG instances included */
+    gp_cap_bucket *b;
+    size_t nb, cap;
+} cap_acc;
+
 static int take_cap_gpu(const gp_cap_gpu *g, void *arg) {
-    cap_data *d = arg;
+    cap_acc *a = arg;
+    a->units++;
     if (!g->mig || !*g->mig) {
-        gp_cap_gpu_merge(&d->fleet, g);
-        d->gpus++;
+        gp_cap_gpu_merge(&a->d->fleet, g);
+        a->d->gpus++;
     }
     return 0;
 }
 
-typedef struct bucket_acc {
-    cap_data *d;
-    size_t cap;
-} bucket_acc;
-
 static int take_bucket(const gp_cap_bucket *b, void *arg) {
-    bucket_acc *a = arg;
-    if (b->gpus < a->d->gpus) /* only buckets where the whole fleet reported */
-        return 0;
-    a->d->busy = gp_xgrow(a->d->busy, &a->cap, a->d->nb, sizeof *a->d->busy, 1024);
-    a->d->busy[a->d->nb++] = (double)b->busy;
+    cap_acc *a = arg;
+    a->b = gp_xgrow(a->b, &a->cap, a->nb, sizeof *a->b, 1024);
+    a->b[a->nb++] = *b;
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* The fleet's last 30 days: the merged histogram, and the load of every complete bucket as
+ * `plan --mix` takes it. */
 static void *job_capacity(gp_store *st, const char *no_db) {
     cap_data *d = gp_xcalloc(1, sizeof *d);
     if (!st) {
@@ -136,12 +134,13 @@ static void *job_capacity(gp_store *st, const char *no_db) {
     d->at_ms = now;
     gp_cap_select sel = {now - 30LL * 86400000, now + 1, NULL, NULL};
     gp_err err;
-    bucket_acc a = {d, 0};
-    if (gp_store_capacity_gpus(st, &sel, take_cap_gpu, d, &err) ||
+    cap_acc a = {.d = d};
+    if (gp_store_capacity_gpus(st, &sel, take_cap_gpu, &a, &err) ||
         gp_store_capacity_buckets(st, &sel, 5, take_bucket, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
-    if (d->nb)
-        qsort(d->busy, d->nb, sizeof *d->busy, cmp_double);
+    d->busy = gp_xmalloc(sizeof *d->busy * (a.nb ? a.nb : 1));
+    d->nb = gp_cap_complete_load(a.b, a.nb, a.units, d->busy);
+    free(a.b);
     return d;
 }
 

@@ -68,6 +68,11 @@ long long gp_hist_at_least(const long long *hist, int threshold_pct);
 /* The p-quantile of values[0..n) (sorted ascending), linear between order statistics. */
 double gp_sorted_quantile(const double *sorted, size_t n, double p);
 
+/* The load a mixed fleet is planned on: the busy count of every complete bucket (all `units`
+ * of the selection reported; the others are gaps), sorted ascending into out (room for nb).
+ * Returns how many; nb minus that is the gaps. */
+size_t gp_cap_complete_load(const gp_cap_bucket *b, size_t nb, long long units, double *out);
+
 /* Least squares y = a + b x over n points; *r2 the coefficient of determination (1 when y is
  * constant and fitted exactly, 0 when n < 2). */
 void gp_linear_fit(const double *x, const double *y, size_t n, double *a, double *b, double *r2);

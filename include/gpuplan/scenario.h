@@ -106,4 +106,7 @@ void gp_option_defaults(gp_option *o);
 /* "on_demand", "spot", "committed". */
 const char *gp_pricing_name(gp_pricing p);
 
+/* The tariff's time-weighted mean price per kWh: sum of price x hours over 24. */
+double gp_tariff_mean_price(const gp_scenario *s);
+
 #endif

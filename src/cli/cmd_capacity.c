@@ -77,11 +77,8 @@ static gp_status price_from_scenario(cli *c, const char *arg, cap_opts *o, gp_er
     cli_today(today);
     if (cli_scenario_load(c, arg, 0, today, &sc, err))
         return err->code;
-    double p = 0;
-    for (int k = 0; k < sc.s->n_periods; k++)
-        p += sc.s->periods[k].hours_per_day * sc.s->periods[k].price_per_kwh / 24.0;
     o->has_price = true;
-    o->price = p;
+    o->price = gp_tariff_mean_price(sc.s);
     o->pue = sc.s->pue;
     snprintf(o->currency, sizeof o->currency, "%s", sc.s->currency);
     cli_scenario_done(&sc);
@@ -884,11 +881,6 @@ int cmd_scenario_measure(cli *c, int argc, char **argv) {
 
 /* ---- plan --mix ---------------------------------------------------------------------------- */
 
-static int cmp_asc(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 int cmd_plan(cli *c, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
@@ -943,22 +935,15 @@ int cmd_plan(cli *c, int argc, char **argv) {
         return cli_fail(&err);
     }
     /* b_t: GPUs busy in each complete bucket; buckets with a GPU missing are gaps. */
-    long long units = (long long)x.n;
     double *b = gp_xmalloc((x.nb + 1) * sizeof *b);
-    size_t nt = 0, gaps = 0;
-    for (size_t i = 0; i < x.nb; i++) {
-        if (x.b[i].gpus >= units && units > 0)
-            b[nt++] = (double)x.b[i].busy;
-        else
-            gaps++;
-    }
+    long long units = (long long)x.n;
+    size_t nt = gp_cap_complete_load(x.b, x.nb, units, b), gaps = x.nb - nt;
     if (nt == 0) {
         free(b);
         cli_scenario_done(&sc);
         gathered_done(&x);
         return cli_usage_error("no complete 5-minute buckets in the window: no load to plan on");
     }
-    qsort(b, nt, sizeof *b, cmp_asc);
     int n = sc.s->gpus;
     double *curve = gp_xmalloc(((size_t)n + 1) * sizeof *curve);
     int best = 0;

@@ -115,6 +115,8 @@ gp_status cli_demo_fleet(gp_store *st, gp_err *err) {
     int64_t from = nw.ms ? nw.ms + STEP_MS : now - DAYS * 86400000LL;
     if (from < now - DAYS * 86400000LL)
         from = now - DAYS * 86400000LL;
+    if (from > now)
+        return GP_OK; /* up to date: the TUI asks every few seconds */
     for (int k = 0; k < (int)(sizeof nodes / sizeof nodes[0]); k++) {
         long long id;
         gp_err e;

@@ -2,6 +2,7 @@
 #include "gpuplan/capacity.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 double gp_hist_quantile(const long long *hist, double p) {
     long long total = 0;
@@ -28,6 +29,20 @@ long long gp_hist_at_least(const long long *hist, int threshold_pct) {
     long long n = 0;
     for (int k = threshold_pct / 5; k < GP_UTIL_BINS; k++)
         n += hist[k];
+    return n;
+}
+
+static int cmp_asc(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t gp_cap_complete_load(const gp_cap_bucket *b, size_t nb, long long units, double *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (units > 0 && b[i].gpus >= units)
+            out[n++] = (double)b[i].busy;
+    qsort(out, n, sizeof *out, cmp_asc);
     return n;
 }
 

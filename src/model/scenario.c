@@ -26,6 +26,13 @@ void gp_scenario_defaults(gp_scenario *s) {
     s->loan_fraction = 1.0;
 }
 
+double gp_tariff_mean_price(const gp_scenario *s) {
+    double v = 0.0;
+    for (int k = 0; k < s->n_periods; k++)
+        v += s->periods[k].hours_per_day * s->periods[k].price_per_kwh;
+    return v / 24.0;
+}
+
 const char *gp_pricing_name(gp_pricing p) {
     switch (p) {
     case GP_ON_DEMAND:

@@ -24,13 +24,6 @@ double gp_sweep_value(const gp_sweep_axis *a, int i) {
     return is_integer_param(a->param) ? floor(v + 0.5) : v;
 }
 
-static double mean_price(const gp_scenario *s) {
-    double v = 0.0;
-    for (int k = 0; k < s->n_periods; k++)
-        v += s->periods[k].hours_per_day * s->periods[k].price_per_kwh;
-    return v / 24.0;
-}
-
 gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err) {
     if (n_axes < 1 || n_axes > GP_SWEEP_MAX_AXES)
         return gp_errorf(err, GP_E_INPUT, "--vary", "give 1 to %d --vary axes", GP_SWEEP_MAX_AXES);
@@ -122,7 +115,7 @@ gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n
     gp_scenario s = *base;
     gp_model_cache cache;
     gp_model_cache_init(&cache, &s); /* scaling prices keeps their order */
-    double base_mean = mean_price(base);
+    double base_mean = gp_tariff_mean_price(base);
     int idx[GP_SWEEP_MAX_AXES] = {0};
     double values[GP_SWEEP_MAX_AXES];
     for (int k = 0; k < n_axes; k++) {

@@ -27,19 +27,16 @@ static int count_gpu(const gp_cap_gpu *g, void *arg) {
 }
 
 typedef struct loads {
+    gp_cap_bucket *rows;
     double *b;
     size_t n;
 } loads;
 
 static int take(const gp_cap_bucket *b, void *arg) {
     loads *l = arg;
-    l->b[l->n++] = (double)b->busy;
+    if (l->n < 9000)
+        l->rows[l->n++] = *b;
     return 0;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv) {
@@ -95,12 +92,12 @@ int main(int argc, char **argv) {
     /* What `capacity --since 30d` reads: every GPU's hours, and the fleet's 5-minute rows. */
     double t0 = now_s();
     long n = 0;
-    loads l = {malloc(9000 * sizeof(double)), 0};
+    loads l = {malloc(9000 * sizeof(gp_cap_bucket)), malloc(9000 * sizeof(double)), 0};
     gp_store_capacity_gpus(st, &all, count_gpu, &n, &err);
     gp_store_capacity_buckets(st, &all, 5, take, &l, &err);
     double t_read = now_s() - t0;
     printf("capacity: --since 30d over %ld GPUs: %.3f s (%zu fleet buckets)\n", n, t_read, l.n);
-    qsort(l.b, l.n, sizeof *l.b, cmp);
+    l.n = gp_cap_complete_load(l.rows, l.n, n, l.b);
     gp_scenario *sc = malloc(sizeof *sc);
     gp_scenario_defaults(sc);
     sc->horizon_months = 36;
@@ -125,6 +122,7 @@ int main(int argc, char **argv) {
     free(curve);
     free(sc);
     free(l.b);
+    free(l.rows);
     gp_store_close(st);
     if (db == tmp) {
         test_remove_db(tmp);

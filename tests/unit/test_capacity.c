@@ -85,11 +85,21 @@ static void test_figures(void **state) {
     assert_int_equal(h.hist[20], 24);
 }
 
+/* Buckets where a unit is missing are gaps; the rest come back sorted ascending. */
+static void test_complete_load(void **state) {
+    (void)state;
+    gp_cap_bucket b[] = {{0, 4, 0, 3}, {300000, 3, 0, 1}, {600000, 4, 0, 0}, {900000, 4, 0, 2}};
+    double out[4];
+    assert_int_equal(gp_cap_complete_load(b, 4, 4, out), 3);
+    assert_true(out[0] == 0 && out[1] == 2 && out[2] == 3);
+    assert_int_equal(gp_cap_complete_load(b, 4, 0, out), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hist_quantiles), cmocka_unit_test(test_sorted_quantile),
         cmocka_unit_test(test_linear_fit),     cmocka_unit_test(test_months_until_exceeded),
-        cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_figures),        cmocka_unit_test(test_complete_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
