@@ -71,17 +71,17 @@ static void selection(cap_opts *o, gp_cap_select *sel, int64_t now) {
 }
 
 /* A scenario's power price: its tariff's time-weighted mean, and its PUE. */
-static gp_status price_from_scenario(cli *c, const char *arg, cap_opts *o, gp_err *err) {
-    cli_scenario sc;
+static gp_status price_from_scenario(gp_session *ses, const char *arg, cap_opts *o, gp_err *err) {
+    gp_loaded sc;
     char today[11];
-    cli_today(today);
-    if (cli_scenario_load(c, arg, 0, today, &sc, err))
+    gp_today(today);
+    if (gp_load_scenario(ses, arg, 0, today, &sc, err))
         return err->code;
     o->has_price = true;
     o->price = gp_tariff_mean_price(sc.s);
     o->pue = sc.s->pue;
     snprintf(o->currency, sizeof o->currency, "%s", sc.s->currency);
-    cli_scenario_done(&sc);
+    gp_loaded_done(&sc);
     return GP_OK;
 }
 
@@ -286,7 +286,7 @@ typedef struct cap_flags {
     double growth, target;    /* a month's rate; the utilization aimed at */
 } cap_flags;
 
-static int parse_common(int argc, char **argv, cli *c, cap_opts *o, cap_flags *f) {
+static int parse_common(int argc, char **argv, gp_session *ses, cap_opts *o, cap_flags *f) {
     *f = (cap_flags){.target = 0.7};
     enum {
         C_SINCE = 256,
@@ -341,16 +341,16 @@ static int parse_common(int argc, char **argv, cli *c, cap_opts *o, cap_flags *f
             o->has_gpu = true;
             break;
         case C_PRICE:
-            if (!cli_parse_double(optarg, &o->price) || o->price < 0)
+            if (!gp_parse_double(optarg, &o->price) || o->price < 0)
                 return cli_usage_error("--price-per-kwh: \"%s\" is not a price", optarg);
             o->has_price = true;
             break;
         case C_SCEN:
-            if (price_from_scenario(c, optarg, o, &err))
+            if (price_from_scenario(ses, optarg, o, &err))
                 return cli_fail(&err);
             break;
         case C_THR:
-            if (!cli_parse_int(optarg, &o->threshold) || o->threshold < 5 || o->threshold > 100 ||
+            if (!gp_parse_int(optarg, &o->threshold) || o->threshold < 5 || o->threshold > 100 ||
                 o->threshold % 5)
                 return cli_usage_error("--busy-threshold: a multiple of 5 from 5 to 100 (the "
                                        "rollups keep 5 %% bins)");
@@ -387,13 +387,13 @@ static int parse_common(int argc, char **argv, cli *c, cap_opts *o, cap_flags *f
                 bool pct = n && buf[n - 1] == '%';
                 if (pct)
                     buf[n - 1] = '\0';
-                if (!cli_parse_double(buf, &f->growth) || f->growth <= -100 || f->growth > 1000)
+                if (!gp_parse_double(buf, &f->growth) || f->growth <= -100 || f->growth > 1000)
                     return cli_usage_error("--growth: 5%%/month, or trend");
                 f->growth /= pct || f->growth >= 1 ? 100 : 1;
             }
             break;
         case C_TARGET:
-            if (!cli_parse_double(optarg, &f->target) || !(f->target > 0 && f->target <= 1))
+            if (!gp_parse_double(optarg, &f->target) || !(f->target > 0 && f->target <= 1))
                 return cli_usage_error("--target: a utilization in (0, 1]");
             break;
         case 'h':
@@ -407,11 +407,11 @@ static int parse_common(int argc, char **argv, cli *c, cap_opts *o, cap_flags *f
     return 0;
 }
 
-int cmd_capacity(cli *c, int argc, char **argv) {
+int cmd_capacity(gp_session *ses, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
     cap_flags flags;
-    int rc = parse_common(argc, argv, c, &o, &flags);
+    int rc = parse_common(argc, argv, ses, &o, &flags);
     if (rc)
         return rc;
     if (flags.help) {
@@ -423,7 +423,7 @@ int cmd_capacity(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
-    if (cli_store(c, &st, &err))
+    if (gp_session_store(ses, &st, &err))
         return cli_fail(&err);
     int64_t now = gp_now_ms();
     gp_cap_select sel;
@@ -754,11 +754,11 @@ static cJSON *child_object(cJSON *obj, const char *key) {
     return o ? o : cJSON_AddObjectToObject(obj, key);
 }
 
-int cmd_scenario_measure(cli *c, int argc, char **argv) {
+int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
     cap_flags flags;
-    int rc = parse_common(argc, argv, c, &o, &flags);
+    int rc = parse_common(argc, argv, ses, &o, &flags);
     if (rc)
         return rc;
     if (flags.help) {
@@ -779,7 +779,7 @@ int cmd_scenario_measure(cli *c, int argc, char **argv) {
     gp_store *st;
     char *json_text = NULL;
     int version = 0;
-    if (cli_store(c, &st, &err) ||
+    if (gp_session_store(ses, &st, &err) ||
         gp_store_scenario_get(st, name, 0, &json_text, &version, NULL, &err))
         return cli_fail(&err);
     cJSON *doc = cJSON_Parse(json_text);
@@ -881,11 +881,11 @@ int cmd_scenario_measure(cli *c, int argc, char **argv) {
 
 /* ---- plan --mix ---------------------------------------------------------------------------- */
 
-int cmd_plan(cli *c, int argc, char **argv) {
+int cmd_plan(gp_session *ses, int argc, char **argv) {
     cap_opts o;
     cap_opts_init(&o);
     cap_flags flags;
-    int rc = parse_common(argc, argv, c, &o, &flags);
+    int rc = parse_common(argc, argv, ses, &o, &flags);
     if (rc)
         return rc;
     if (flags.help) {
@@ -908,21 +908,21 @@ int cmd_plan(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     char today[11];
-    cli_today(today);
-    cli_scenario sc;
-    if (cli_scenario_load(c, flags.mix, 0, today, &sc, &err))
+    gp_today(today);
+    gp_loaded sc;
+    if (gp_load_scenario(ses, flags.mix, 0, today, &sc, &err))
         return cli_fail(&err);
     int oi = -1;
     for (int i = 0; i < sc.s->n_options; i++)
         if (!strcmp(sc.s->options[i].name, flags.option))
             oi = i;
     if (oi < 0) {
-        cli_scenario_done(&sc);
+        gp_loaded_done(&sc);
         return cli_usage_error("the scenario has no option \"%s\"", flags.option);
     }
     gp_store *st;
-    if (cli_store(c, &st, &err)) {
-        cli_scenario_done(&sc);
+    if (gp_session_store(ses, &st, &err)) {
+        gp_loaded_done(&sc);
         return cli_fail(&err);
     }
     int64_t now = gp_now_ms();
@@ -930,7 +930,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
     selection(&o, &sel, now);
     gathered x;
     if (gather(st, &sel, o.threshold, &x, &err)) {
-        cli_scenario_done(&sc);
+        gp_loaded_done(&sc);
         gathered_done(&x);
         return cli_fail(&err);
     }
@@ -940,7 +940,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
     size_t nt = gp_cap_complete_load(x.b, x.nb, units, b), gaps = x.nb - nt;
     if (nt == 0) {
         free(b);
-        cli_scenario_done(&sc);
+        gp_loaded_done(&sc);
         gathered_done(&x);
         return cli_usage_error("no complete 5-minute buckets in the window: no load to plan on");
     }
@@ -949,7 +949,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
     int best = 0;
     if (gp_model_mix(sc.s, oi, b, nt, curve, &best, &err)) {
         free(b), free(curve);
-        cli_scenario_done(&sc);
+        gp_loaded_done(&sc);
         gathered_done(&x);
         return cli_fail(&err);
     }
@@ -1032,7 +1032,7 @@ int cmd_plan(cli *c, int argc, char **argv) {
     }
     free(b);
     free(curve);
-    cli_scenario_done(&sc);
+    gp_loaded_done(&sc);
     gathered_done(&x);
     return 0;
 }

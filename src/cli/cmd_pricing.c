@@ -87,7 +87,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->f.pricing = -1;
-    cli_today(o->as_of);
+    gp_today(o->as_of);
     int opt;
     optind = 1;
     opterr = 0;
@@ -118,7 +118,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
                                        optarg);
             break;
         case O_MIN_GPUS:
-            if (!cli_parse_double(optarg, &o->f.min_gpus) || o->f.min_gpus < 0)
+            if (!gp_parse_double(optarg, &o->f.min_gpus) || o->f.min_gpus < 0)
                 return cli_usage_error("--min-gpus: \"%s\" is not a number", optarg);
             break;
         case O_SORT:
@@ -132,13 +132,13 @@ static int parse_opts(int argc, char **argv, opts *o) {
                 return cli_usage_error("--sort: \"%s\" is not hourly, gpu-hour or name", optarg);
             break;
         case O_LIMIT:
-            if (!cli_parse_int(optarg, &o->f.limit) || o->f.limit < 0)
+            if (!gp_parse_int(optarg, &o->f.limit) || o->f.limit < 0)
                 return cli_usage_error("--limit: \"%s\" is not a count", optarg);
             break;
         case O_AS_OF:
         case O_EFFECTIVE:
         case O_SINCE:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("\"%s\" is not a date YYYY-MM-DD", optarg);
             if (opt == O_AS_OF)
                 snprintf(o->as_of, sizeof o->as_of, "%s", optarg);
@@ -422,7 +422,7 @@ static int do_import(gp_store *st, const char *what, const opts *o) {
         fo.progress = isatty(STDERR_FILENO);
         rc = gp_fetch_url(what, &fo, &body, &err);
     } else {
-        rc = cli_read_file(what, 256u << 20, &body, &err);
+        rc = gp_read_file(what, 256u << 20, &body, &err);
     }
     if (rc)
         return cli_fail(&err);
@@ -430,7 +430,7 @@ static int do_import(gp_store *st, const char *what, const opts *o) {
     gp_catalog_batch_init(&b, 1u << 22);
     gp_import_stats s;
     char today[11];
-    cli_today(today);
+    gp_today(today);
     gp_catalog_format fmt = o->format ? gp_catalog_format_from_name(o->format) : GP_FMT_UNKNOWN;
     rc = gp_catalog_import(st, body.data, body.len, what, fmt, o->provider, o->source, o->effective,
                            today, o->strict, &b, &s, &err);
@@ -493,7 +493,7 @@ static int diff_row(const gp_price_change *c, void *arg) {
 /* ---- dispatch -----------------------------------------------------------------------------------
  */
 
-int cmd_pricing(cli *c, int argc, char **argv) {
+int cmd_pricing(gp_session *ses, int argc, char **argv) {
     if (argc < 2)
         return cli_usage_error("pricing: which one? list, show, gpus, hardware, tariffs, tariff, "
                                "electricity, pue, import, diff, sources, reload (see --help)");
@@ -515,7 +515,7 @@ int cmd_pricing(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
-    if (cli_catalog(c, &st, &err))
+    if (gp_session_catalog(ses, &st, &err))
         return cli_fail(&err);
     if (!strcmp(sub, "list"))
         return do_list(st, &o);

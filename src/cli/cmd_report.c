@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gp_version.h"
-#include "gpuplan/embedded.h"
 #include "gpuplan/model.h"
 #include "gpuplan/scenario_json.h"
 
@@ -23,7 +21,7 @@ static void help(FILE *f) {
 
 enum { OPT_AS_OF = 256, OPT_DEMO };
 
-int cmd_report(cli *c, int argc, char **argv) {
+int cmd_report(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"format", required_argument, NULL, 'f'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"as-of", required_argument, NULL, OPT_AS_OF},
@@ -33,7 +31,7 @@ int cmd_report(cli *c, int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     const char *format = "md", *output = NULL;
     char as_of[11];
-    cli_today(as_of);
+    gp_today(as_of);
     int version = 0, opt;
     bool demo = false;
     optind = 1;
@@ -47,12 +45,12 @@ int cmd_report(cli *c, int argc, char **argv) {
             output = optarg;
             break;
         case OPT_AS_OF:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
             snprintf(as_of, sizeof as_of, "%s", optarg);
             break;
         case 'v':
-            if (!cli_parse_int(optarg, &version) || version < 1)
+            if (!gp_parse_int(optarg, &version) || version < 1)
                 return cli_usage_error("--version: \"%s\" is not a version number", optarg);
             break;
         case OPT_DEMO:
@@ -77,28 +75,22 @@ int cmd_report(cli *c, int argc, char **argv) {
 
     gp_err err;
     gp_err_clear(&err);
-    cli_scenario sc;
-    if (demo) {
-        memset(&sc, 0, sizeof sc);
-        sc.s = gp_xmalloc(sizeof *sc.s);
-        snprintf(sc.origin, sizeof sc.origin, "%s", gp_demo_scenarios[0].name);
-        if (gp_scenario_parse((const char *)gp_demo_scenarios[0].data, gp_demo_scenarios[0].len,
-                              sc.origin, sc.s, &sc.tree, &err)) {
-            cli_scenario_done(&sc);
-            return cli_fail(&err);
-        }
-    } else if (cli_scenario_load(c, argv[optind], version, as_of, &sc, &err)) {
+    gp_loaded sc;
+    if (demo ? gp_load_demo_scenario(&sc, &err)
+             : gp_load_scenario(ses, argv[optind], version, as_of, &sc, &err))
+        return cli_fail(&err);
+    gp_result *r = gp_xmalloc(sizeof *r);
+    if (gp_evaluate(&sc, r, &err)) {
+        free(r);
+        gp_loaded_done(&sc);
         return cli_fail(&err);
     }
-
-    gp_result *r = gp_xmalloc(sizeof *r);
-    gp_model_evaluate(sc.s, r);
-    gp_report_meta meta = {as_of, sc.sources, sc.n_sources, sc.tree, GPUPLAN_VERSION};
+    gp_report_meta meta = gp_loaded_meta(&sc, as_of);
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
     gp_status st;
     if (strcmp(format, "xlsx") == 0)
-        st = cli_export_xlsx(c, &sc, r, as_of, output, &err);
+        st = gp_export_xlsx(ses, &sc, r, as_of, output, &err);
     else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc.s, r, &meta, &out, &err);
     else if (strcmp(format, "csv") == 0)
@@ -109,6 +101,6 @@ int cmd_report(cli *c, int argc, char **argv) {
         st = cli_write_output(output, out.data, out.len, &err);
     gp_buf_done(&out);
     free(r);
-    cli_scenario_done(&sc);
+    gp_loaded_done(&sc);
     return st == GP_OK ? 0 : cli_fail(&err);
 }

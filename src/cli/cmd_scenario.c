@@ -26,11 +26,11 @@ static void help(FILE *f) {
             "                                          demand and power from telemetry\n");
 }
 
-static int save(cli *c, const char *path) {
+static int save(gp_session *ses, const char *path) {
     gp_err err;
     gp_err_clear(&err);
     gp_buf text;
-    if (cli_read_file(path, GP_SCENARIO_MAX_BYTES, &text, &err))
+    if (gp_read_file(path, GP_SCENARIO_MAX_BYTES, &text, &err))
         return cli_fail(&err);
     gp_scenario *s = gp_xmalloc(sizeof *s);
     gp_store *st;
@@ -38,7 +38,7 @@ static int save(cli *c, const char *path) {
     gp_status rc =
         gp_scenario_parse(text.data, text.len, strcmp(path, "-") ? path : "<stdin>", s, NULL, &err);
     if (rc == GP_OK)
-        rc = cli_store(c, &st, &err);
+        rc = gp_session_store(ses, &st, &err);
     if (rc == GP_OK)
         rc = gp_store_scenario_save(st, s->name, text.data, &version, &err);
     if (rc == GP_OK)
@@ -56,12 +56,12 @@ static int print_info(const gp_scenario_info *info, void *arg) {
     return 0;
 }
 
-static int list(cli *c) {
+static int list(gp_session *ses) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
     int n = 0;
-    if (cli_store(c, &st, &err) || gp_store_scenario_list(st, print_info, &n, &err))
+    if (gp_session_store(ses, &st, &err) || gp_store_scenario_list(st, print_info, &n, &err))
         return cli_fail(&err);
     if (n == 0)
         printf("no scenarios stored yet; add one with `gpuplan scenario save FILE.json`\n");
@@ -74,13 +74,14 @@ static int print_version(int version, const char *saved_at, void *arg) {
     return 0;
 }
 
-static int show_or_export(cli *c, const char *name, int version, const char *output, bool show) {
+static int show_or_export(gp_session *ses, const char *name, int version, const char *output,
+                          bool show) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
     char *json = NULL, saved[21] = "";
     int got = 0;
-    if (cli_store(c, &st, &err) ||
+    if (gp_session_store(ses, &st, &err) ||
         gp_store_scenario_get(st, name, version, &json, &got, saved, &err))
         return cli_fail(&err);
     gp_status rc = GP_OK;
@@ -97,7 +98,7 @@ static int show_or_export(cli *c, const char *name, int version, const char *out
     return rc == GP_OK ? 0 : cli_fail(&err);
 }
 
-int cmd_scenario(cli *c, int argc, char **argv) {
+int cmd_scenario(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"version", required_argument, NULL, 'v'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"help", no_argument, NULL, 'h'},
@@ -110,9 +111,9 @@ int cmd_scenario(cli *c, int argc, char **argv) {
         return 0;
     }
     if (strcmp(sub, "draft") == 0)
-        return cmd_scenario_draft(c, argc - 1, argv + 1);
+        return cmd_scenario_draft(ses, argc - 1, argv + 1);
     if (strcmp(sub, "measure") == 0)
-        return cmd_scenario_measure(c, argc - 1, argv + 1);
+        return cmd_scenario_measure(ses, argc - 1, argv + 1);
     int version = 0, opt;
     const char *output = NULL;
     optind = 1;
@@ -120,7 +121,7 @@ int cmd_scenario(cli *c, int argc, char **argv) {
     while ((opt = getopt_long(argc - 1, argv + 1, "o:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'v':
-            if (!cli_parse_int(optarg, &version) || version < 1)
+            if (!gp_parse_int(optarg, &version) || version < 1)
                 return cli_usage_error("--version: \"%s\" is not a version number", optarg);
             break;
         case 'o':
@@ -144,22 +145,22 @@ int cmd_scenario(cli *c, int argc, char **argv) {
     if (strcmp(sub, "list") == 0) {
         if (nargs != 0)
             return cli_usage_error("scenario list takes no arguments");
-        return list(c);
+        return list(ses);
     }
     if (nargs != 1) {
         return cli_usage_error("scenario %s takes one argument", sub);
     }
     if (strcmp(sub, "save") == 0)
-        return save(c, args[0]);
+        return save(ses, args[0]);
     if (strcmp(sub, "show") == 0)
-        return show_or_export(c, args[0], version, NULL, true);
+        return show_or_export(ses, args[0], version, NULL, true);
     if (strcmp(sub, "export") == 0)
-        return show_or_export(c, args[0], version, output, false);
+        return show_or_export(ses, args[0], version, output, false);
     if (strcmp(sub, "rm") == 0) {
         gp_err err;
         gp_err_clear(&err);
         gp_store *st;
-        if (cli_store(c, &st, &err) || gp_store_scenario_rm(st, args[0], &err))
+        if (gp_session_store(ses, &st, &err) || gp_store_scenario_rm(st, args[0], &err))
             return cli_fail(&err);
         printf("removed \"%s\"\n", args[0]);
         return 0;
@@ -238,7 +239,7 @@ static int find_state(const gp_elec_price *e, const char *year, const char *sour
     return 0;
 }
 
-int cmd_scenario_draft(cli *c, int argc, char **argv) {
+int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
     enum {
         D_GPUS = 256,
         D_GPU,
@@ -277,14 +278,14 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
     const char *gpu_arg = NULL, *prefix = NULL, *tariff = NULL, *state = NULL, *name = NULL,
                *output = NULL;
     char as_of[11];
-    cli_today(as_of);
+    gp_today(as_of);
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         bool ok = true;
         switch (opt) {
         case D_GPUS:
-            ok = cli_parse_int(optarg, &gpus) && gpus >= 1 && gpus <= 1000000;
+            ok = gp_parse_int(optarg, &gpus) && gpus >= 1 && gpus <= 1000000;
             break;
         case D_GPU:
             gpu_arg = optarg;
@@ -293,10 +294,10 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
             prefix = optarg;
             break;
         case D_UTIL:
-            ok = cli_parse_double(optarg, &util) && util >= 0 && util <= 1;
+            ok = gp_parse_double(optarg, &util) && util >= 0 && util <= 1;
             break;
         case D_HORIZON:
-            ok = cli_parse_int(optarg, &horizon) && horizon >= 1 && horizon <= 240;
+            ok = gp_parse_int(optarg, &horizon) && horizon >= 1 && horizon <= 240;
             break;
         case D_TARIFF:
             tariff = optarg;
@@ -305,16 +306,16 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
             state = optarg;
             break;
         case D_PUE:
-            ok = cli_parse_double(optarg, &pue) && pue >= 1 && pue <= 5;
+            ok = gp_parse_double(optarg, &pue) && pue >= 1 && pue <= 5;
             break;
         case D_PER_SERVER:
-            ok = cli_parse_int(optarg, &per_server) && per_server >= 1 && per_server <= 64;
+            ok = gp_parse_int(optarg, &per_server) && per_server >= 1 && per_server <= 64;
             break;
         case D_BASE_W:
-            ok = cli_parse_double(optarg, &base_w) && base_w >= 0;
+            ok = gp_parse_double(optarg, &base_w) && base_w >= 0;
             break;
         case D_IDLE_W:
-            ok = cli_parse_double(optarg, &idle_w) && idle_w >= 0;
+            ok = gp_parse_double(optarg, &idle_w) && idle_w >= 0;
             break;
         case D_NAME:
             name = optarg;
@@ -323,7 +324,7 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
             output = optarg;
             break;
         case D_AS_OF:
-            ok = cli_valid_date(optarg);
+            ok = gp_valid_date(optarg);
             if (ok)
                 snprintf(as_of, sizeof as_of, "%s", optarg);
             break;
@@ -351,7 +352,7 @@ int cmd_scenario_draft(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
-    if (cli_catalog(c, &st, &err))
+    if (gp_session_catalog(ses, &st, &err))
         return cli_fail(&err);
     char gpu[GP_GPU_NAME_BYTES];
     gp_gpu_normalize(gpu_arg, 0, gpu, sizeof gpu);

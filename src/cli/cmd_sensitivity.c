@@ -24,7 +24,7 @@ static bool parse_delta(const char *s, double *out) {
     if (pct)
         buf[n - 1] = '\0';
     double v;
-    if (!cli_parse_double(buf, &v))
+    if (!gp_parse_double(buf, &v))
         return false;
     *out = pct || v >= 1.0 ? v / 100.0 : v;
     return true;
@@ -54,7 +54,7 @@ static void month(char *out, size_t cap, bool has, int m) {
         snprintf(out, cap, "never");
 }
 
-int cmd_sensitivity(cli *c, int argc, char **argv) {
+int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
     enum { OPT_AS_OF = 256 };
     static const struct option longs[] = {{"delta", required_argument, NULL, 'd'},
                                           {"as-of", required_argument, NULL, OPT_AS_OF},
@@ -62,7 +62,7 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     double delta = 0.2;
     char as_of[11];
-    cli_today(as_of);
+    gp_today(as_of);
     int opt;
     optind = 1;
     opterr = 0; /* one error line, ours */
@@ -73,7 +73,7 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
                 return cli_usage_error("--delta: \"%s\" is not a percentage", optarg);
             break;
         case OPT_AS_OF:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
             snprintf(as_of, sizeof as_of, "%s", optarg);
             break;
@@ -90,13 +90,13 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
     }
     gp_err err;
     gp_err_clear(&err);
-    cli_scenario sc;
-    if (cli_scenario_load(c, argv[optind], 0, as_of, &sc, &err))
+    gp_loaded sc;
+    if (gp_load_scenario(ses, argv[optind], 0, as_of, &sc, &err))
         return cli_fail(&err);
     gp_sensitivity *t = gp_xmalloc(sizeof *t);
     if (gp_sensitivity_run(sc.s, delta, t, &err)) {
         free(t);
-        cli_scenario_done(&sc);
+        gp_loaded_done(&sc);
         return cli_fail(&err);
     }
     const gp_scenario *s = sc.s;
@@ -142,6 +142,6 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
             printf("  (%d more inputs change nothing for this option)\n", quiet);
     }
     free(t);
-    cli_scenario_done(&sc);
+    gp_loaded_done(&sc);
     return 0;
 }

@@ -64,8 +64,8 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
     if (!c1 || !c2)
         return cli_usage_error("--vary %s: expected FROM:TO:STEPS", spec);
     *c1 = *c2 = '\0';
-    if (!cli_parse_double(range, &a->from) || !cli_parse_double(c1 + 1, &a->to) ||
-        !cli_parse_int(c2 + 1, &a->steps) || a->steps < 1)
+    if (!gp_parse_double(range, &a->from) || !gp_parse_double(c1 + 1, &a->to) ||
+        !gp_parse_int(c2 + 1, &a->steps) || a->steps < 1)
         return cli_usage_error("--vary %s: FROM and TO must be numbers, STEPS an integer >= 1",
                                spec);
     return 0;
@@ -180,7 +180,7 @@ static void print_summary(const run *r, const gp_sweep_axis *axes, uint64_t poin
     }
 }
 
-int cmd_sweep(cli *c, int argc, char **argv) {
+int cmd_sweep(gp_session *ses, int argc, char **argv) {
     enum { OPT_AS_OF = 256 };
     static const struct option longs[] = {
         {"vary", required_argument, NULL, 'v'},   {"summary", no_argument, NULL, 's'},
@@ -191,7 +191,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     bool summary = false;
     const char *output = NULL;
     char as_of[11];
-    cli_today(as_of);
+    gp_today(as_of);
     optind = 1;
     opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
@@ -208,7 +208,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
             output = optarg;
             break;
         case OPT_AS_OF:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
             snprintf(as_of, sizeof as_of, "%s", optarg);
             break;
@@ -230,18 +230,18 @@ int cmd_sweep(cli *c, int argc, char **argv) {
 
     gp_err err;
     gp_err_clear(&err);
-    cli_scenario sc;
-    if (cli_scenario_load(c, argv[optind], 0, as_of, &sc, &err))
+    gp_loaded sc;
+    if (gp_load_scenario(ses, argv[optind], 0, as_of, &sc, &err))
         return cli_fail(&err);
     gp_sweep_axis axes[GP_SWEEP_MAX_AXES];
     for (int k = 0; k < n_axes; k++) {
         if (parse_axis(specs[k], sc.s, &axes[k])) {
-            cli_scenario_done(&sc);
+            gp_loaded_done(&sc);
             return 2;
         }
     }
     if (gp_sweep_check(sc.s, axes, n_axes, &err)) {
-        cli_scenario_done(&sc);
+        gp_loaded_done(&sc);
         return cli_fail(&err);
     }
 
@@ -294,6 +294,6 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     }
 done:
     free(r);
-    cli_scenario_done(&sc);
+    gp_loaded_done(&sc);
     return err.code == GP_OK ? 0 : cli_fail(&err);
 }

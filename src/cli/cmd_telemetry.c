@@ -95,7 +95,7 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     return 0;
 }
 
-int cmd_node(cli *c, int argc, char **argv) {
+int cmd_node(gp_session *ses, int argc, char **argv) {
     if (argc < 2)
         return cli_usage_error("node: which one? add, list, rm or test (see --help)");
     const char *sub = argv[1];
@@ -163,7 +163,7 @@ int cmd_node(cli *c, int argc, char **argv) {
         if (nargs)
             return cli_usage_error("node list takes no arguments");
         int count = 0;
-        if (cli_store(c, &st, &err) || gp_store_nodes(st, print_node, &count, &err))
+        if (gp_session_store(ses, &st, &err) || gp_store_nodes(st, print_node, &count, &err))
             return cli_fail(&err);
         if (!count)
             printf("no nodes yet; add one with `gpuplan node add NAME --dcgm URL`\n");
@@ -187,13 +187,13 @@ int cmd_node(cli *c, int argc, char **argv) {
             snprintf(src[i].token_file, sizeof src[i].token_file, "%s", token);
             src[i].insecure = insecure;
         }
-        if (cli_store(c, &st, &err) || gp_store_node_add(st, name, src, n, &err))
+        if (gp_session_store(ses, &st, &err) || gp_store_node_add(st, name, src, n, &err))
             return cli_fail(&err);
         printf("added node \"%s\" with %d source%s\n", name, n, n == 1 ? "" : "s");
         return 0;
     }
     if (!strcmp(sub, "rm")) {
-        if (cli_store(c, &st, &err) || gp_store_node_rm(st, name, &err))
+        if (gp_session_store(ses, &st, &err) || gp_store_node_rm(st, name, &err))
             return cli_fail(&err);
         printf("removed node \"%s\" and its samples\n", name);
         return 0;
@@ -201,7 +201,7 @@ int cmd_node(cli *c, int argc, char **argv) {
     if (!strcmp(sub, "test")) {
         gp_source_cfg *srcs;
         size_t ns;
-        if (cli_store(c, &st, &err) || gp_store_sources(st, name, &srcs, &ns, &err))
+        if (gp_session_store(ses, &st, &err) || gp_store_sources(st, name, &srcs, &ns, &err))
             return cli_fail(&err);
         gp_collect_opts o;
         gp_collect_opts_init(&o);
@@ -222,7 +222,7 @@ int cmd_node(cli *c, int argc, char **argv) {
 /* ---- import -----------------------------------------------------------------------------------
  */
 
-int cmd_import(cli *c, int argc, char **argv) {
+int cmd_import(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
                                           {"fields", required_argument, NULL, 'f'},
                                           {"host", required_argument, NULL, 'H'},
@@ -244,7 +244,7 @@ int cmd_import(cli *c, int argc, char **argv) {
             host = optarg;
             break;
         case 'h':
-            printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
+            printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,ses] [--host H]\n"
                    "       gpuplan import prom FILE|- --node NAME\n\n"
                    "Stores a captured nvidia-smi --query-gpu CSV (with its header, or noheader\n"
                    "with --fields naming the columns) or a saved Prometheus exposition scrape\n"
@@ -266,7 +266,7 @@ int cmd_import(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_buf body;
-    if (cli_read_file(file, 512u << 20, &body, &err))
+    if (gp_read_file(file, 512u << 20, &body, &err))
         return cli_fail(&err);
     const char *origin = strcmp(file, "-") ? file : "<stdin>";
     gp_samples s;
@@ -280,7 +280,7 @@ int cmd_import(cli *c, int argc, char **argv) {
     size_t written = 0;
     int64_t now = gp_now_ms();
     if (rc == GP_OK)
-        rc = cli_store(c, &st, &err);
+        rc = gp_session_store(ses, &st, &err);
     if (rc == GP_OK)
         rc = gp_store_begin(st, &err);
     if (rc == GP_OK) {
@@ -341,7 +341,7 @@ static bool parse_duration_ms(const char *s, long *out) {
     return true;
 }
 
-int cmd_collect(cli *c, int argc, char **argv) {
+int cmd_collect(gp_session *ses, int argc, char **argv) {
     enum { O_ONCE = 256, O_INTERVAL, O_CONC, O_TIMEOUT, O_CYCLES, O_KEEP };
     static const struct option longs[] = {{"once", no_argument, NULL, O_ONCE},
                                           {"interval", required_argument, NULL, O_INTERVAL},
@@ -368,7 +368,7 @@ int cmd_collect(cli *c, int argc, char **argv) {
                 return cli_usage_error("--interval: \"%s\" is not a duration like 15s", optarg);
             break;
         case O_CONC:
-            if (!cli_parse_int(optarg, &o.concurrency) || o.concurrency < 1 || o.concurrency > 4096)
+            if (!gp_parse_int(optarg, &o.concurrency) || o.concurrency < 1 || o.concurrency > 4096)
                 return cli_usage_error("--concurrency: 1 to 4096");
             break;
         case O_TIMEOUT:
@@ -378,7 +378,7 @@ int cmd_collect(cli *c, int argc, char **argv) {
                 o.connect_timeout_ms = o.total_timeout_ms;
             break;
         case O_CYCLES:
-            if (!cli_parse_int(optarg, &cycles) || cycles < 1)
+            if (!gp_parse_int(optarg, &cycles) || cycles < 1)
                 return cli_usage_error("--cycles: a count >= 1");
             break;
         case O_KEEP:
@@ -403,7 +403,7 @@ int cmd_collect(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
-    if (cli_store(c, &st, &err))
+    if (gp_session_store(ses, &st, &err))
         return cli_fail(&err);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -443,7 +443,7 @@ typedef struct fleet_out {
 static int fleet_row(const gp_fleet_gpu *g, void *arg) {
     fleet_out *f = arg;
     char alerts[160];
-    int an = cli_fleet_alerts(g, alerts, sizeof alerts);
+    int an = gp_fleet_alerts(g, alerts, sizeof alerts);
     f->alerts += an > 0;
     if (f->json) {
         cJSON *j = cJSON_CreateObject();
@@ -503,7 +503,7 @@ static int power_row(const char *node, double watts, int64_t ts, void *arg) {
     return 0;
 }
 
-int cmd_fleet(cli *c, int argc, char **argv) {
+int cmd_fleet(gp_session *ses, int argc, char **argv) {
     bool json = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
@@ -520,7 +520,7 @@ int cmd_fleet(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
-    if (cli_store(c, &st, &err))
+    if (gp_session_store(ses, &st, &err))
         return cli_fail(&err);
     fleet_out f = {json, json ? cJSON_CreateArray() : NULL, 0, 0};
     int64_t now = gp_now_ms();
@@ -546,7 +546,7 @@ int cmd_fleet(cli *c, int argc, char **argv) {
 /* ---- db stats ---------------------------------------------------------------------------------
  */
 
-int cmd_db(cli *c, int argc, char **argv) {
+int cmd_db(gp_session *ses, int argc, char **argv) {
     if (argc != 2 || strcmp(argv[1], "stats") != 0) {
         if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             printf("usage: gpuplan db stats\n\nWhat the database holds and how large it is. Raw "
@@ -560,7 +560,7 @@ int cmd_db(cli *c, int argc, char **argv) {
     gp_err_clear(&err);
     gp_store *st;
     gp_db_stats s;
-    if (cli_store(c, &st, &err) || gp_store_stats(st, &s, &err))
+    if (gp_session_store(ses, &st, &err) || gp_store_stats(st, &s, &err))
         return cli_fail(&err);
     char a[32], b[32];
     fmt_time(s.oldest_sample_ms, a, sizeof a);

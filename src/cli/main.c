@@ -48,7 +48,8 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     setlocale(LC_CTYPE, ""); /* never LC_NUMERIC: the decimal point stays "." */
     bool demo = false;
-    cli c = {.db_path = getenv("GPUPLAN_DB")};
+    gp_session ses;
+    cli_session_init(&ses, getenv("GPUPLAN_DB"));
     bool db_flag = false; /* --db given: the one database --demo may be pointed at */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -59,12 +60,12 @@ int main(int argc, char **argv) {
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            c.db_path = argv[++i];
+            ses.db_path = argv[++i];
             db_flag = true;
         } else if (strcmp(argv[i], "--demo") == 0) {
             demo = true;
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
-            c.db_path = argv[i] + 5;
+            ses.db_path = argv[i] + 5;
             db_flag = true;
         } else {
             return cli_usage_error("unknown option %s (see gpuplan --help)", argv[i]);
@@ -78,11 +79,11 @@ int main(int argc, char **argv) {
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
             return cli_usage_error("the TUI needs a terminal; see gpuplan --help for the commands");
         if (demo && !db_flag)
-            c.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
-        if (demo && cli_demo_open(&c, &err))
+            ses.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
+        if (demo && gp_demo_open(&ses, &err))
             rc = cli_fail(&err);
         else
-            rc = tui_main(&c, demo, (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
+            rc = tui_main(&ses, demo, (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
     } else {
         const cli_command *cmd = NULL;
         for (size_t k = 0; k < N_COMMANDS; k++)
@@ -94,8 +95,8 @@ int main(int argc, char **argv) {
         if (demo)
             return cli_usage_error("--demo opens the TUI; it takes no command");
         cli_guard_terminal();
-        rc = cmd->run(&c, argc - i, argv + i);
+        rc = cmd->run(&ses, argc - i, argv + i);
     }
-    gp_store_close(c.store);
+    gp_session_close(&ses);
     return rc;
 }
