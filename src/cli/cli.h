@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "gpuplan/app_demo.h"
+#include "gpuplan/app_draft.h"
 #include "gpuplan/app_export.h"
 #include "gpuplan/app_fleet.h"
 #include "gpuplan/app_scenario.h"
