@@ -52,6 +52,85 @@ typedef struct gp_cap_figures {
     bool idle; /* mean utilization under 5 % */
 } gp_cap_figures;
 
+/* ---- a capacity analysis, as src/app/ finds it and src/report/ renders it ---------------- */
+
+/* One GPU (or MIG instance) of the window, with its figures. */
+typedef struct gp_cap_row {
+    gp_cap_gpu g; /* its strings point into the fields below */
+    gp_cap_figures f;
+    char node[128], host[128], uuid[96], model[64], mig[32];
+} gp_cap_row;
+
+/* A model's or a node's GPUs summed. */
+typedef struct gp_cap_group {
+    char key[160];
+    gp_cap_gpu sum;
+    gp_cap_figures f;
+    long long gpus; /* whole GPUs (MIG instances are parts of one) */
+} gp_cap_group;
+
+/* A node's mean wall power (Redfish) against its GPUs' mean power. */
+typedef struct gp_cap_wall {
+    char node[128];
+    double wall_w, gpus_w;
+} gp_cap_wall;
+
+/* Use attributed to one value of a workload label. */
+typedef struct gp_cap_usage {
+    char *value; /* NULL: samples without the label */
+    long long buckets;
+    double util_sum, power_sum;
+} gp_cap_usage;
+
+typedef struct gp_capacity {
+    int64_t from_ms, until_ms;
+    int threshold; /* busy at a 5-minute mean of at least this %, a multiple of 5 */
+    bool has_price;
+    double price, pue; /* per kWh; PUE 1 without a price */
+    char currency[4];
+    gp_cap_row *rows;
+    size_t n;
+    gp_cap_bucket *b; /* the selection's buckets in time order */
+    size_t nb;
+    long long gpus;   /* whole GPUs of the selection */
+    double *ldc;      /* complete buckets' busy GPU equivalents, descending */
+    size_t nl;        /* complete buckets */
+    size_t partial;   /* buckets with some GPU missing */
+    long long window; /* 5-minute buckets in the window */
+    long long empty;  /* of them, without any data */
+    gp_cap_gpu fleet; /* every row summed */
+    gp_cap_figures fleet_f;
+    gp_cap_group *models, *nodes; /* in first-seen order */
+    size_t nm, nn;
+    gp_cap_wall *walls;
+    size_t nw;
+    const char *by; /* the label attributed to, NULL when none was asked for */
+    gp_cap_usage *usage;
+    size_t nu;
+} gp_capacity;
+
+/* A mixed fleet planned on the measured load: own k GPUs, rent the overflow. */
+typedef struct gp_mix_plan {
+    int n;         /* the scenario's demand.gpus: curve[0..n] */
+    double *curve; /* the horizon total owning k GPUs and renting the overflow */
+    int best;      /* the k of the lowest total */
+    char currency[4];
+    int horizon_months;
+    size_t buckets, gaps; /* complete buckets planned on; buckets with a GPU missing */
+    long long units;      /* GPUs (and MIG instances) measured */
+    double peak, median;  /* busy GPUs in the complete buckets */
+    /* With growth: */
+    bool has_growth, trend;
+    double trend_slope; /* busy GPU-hours a day, per day */
+    size_t trend_days;
+    double r2;
+    double growth;   /* a month, the rate given or the trend's */
+    double busy_now; /* busy GPU equivalents now: the window's mean */
+    double need_now; /* GPUs needed now at the target */
+    double target;
+    int runs_out; /* the month demand exceeds n; -1: never within the horizon */
+} gp_mix_plan;
+
 /* Derive the figures of g at threshold_pct (a multiple of 5, 5..100). */
 void gp_cap_figures_of(const gp_cap_gpu *g, int threshold_pct, gp_cap_figures *out);
 
