@@ -7,6 +7,8 @@
 #ifndef GPUPLAN_REPORT_CAPACITY_H
 #define GPUPLAN_REPORT_CAPACITY_H
 
+#include <cjson/cJSON.h>
+
 #include "gpuplan/capacity.h"
 #include "gpuplan/error.h"
 #include "gpuplan/xmem.h"
@@ -16,6 +18,9 @@
 gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out);
 /* The same figures as one JSON document. */
 gp_status gp_report_capacity_json(const gp_capacity *c, gp_buf *out);
+/* Each node's wall power against its GPUs' as a JSON array (the capacity JSON's and a
+ * measured scenario's "wall_power"); the caller owns it. */
+cJSON *gp_report_capacity_walls(const gp_capacity *c);
 /* One CSV row a GPU. */
 gp_status gp_report_capacity_csv(const gp_capacity *c, gp_buf *out);
 /* The load duration curve as CSV: rank, hours at or above, busy GPU equivalents. */

@@ -10,6 +10,7 @@
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/model.h"
+#include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/xmem.h"
@@ -410,15 +411,7 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
         cJSON_AddNumberToObject(m, "gpu_busy_w", f->busy_w);
     if (out->has_base)
         cJSON_AddNumberToObject(m, "server_base_w", out->base_w);
-    cJSON *wp = cJSON_AddArrayToObject(m, "wall_power");
-    for (size_t i = 0; i < c->nw; i++) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "node", c->walls[i].node);
-        cJSON_AddNumberToObject(j, "wall_w", c->walls[i].wall_w);
-        cJSON_AddNumberToObject(j, "gpus_w", c->walls[i].gpus_w);
-        cJSON_AddNumberToObject(j, "non_gpu_w", c->walls[i].wall_w - c->walls[i].gpus_w);
-        cJSON_AddItemToArray(wp, j);
-    }
+    cJSON_AddItemToObject(m, "wall_power", gp_report_capacity_walls(c));
     out->busy_share = f->busy_share;
     out->has_idle_w = f->has_idle_w, out->idle_w = f->idle_w;
     out->has_busy_w = f->has_busy_w, out->busy_w = f->busy_w;

@@ -123,6 +123,19 @@ static void gpus_json(cJSON *doc, const gp_capacity *c) {
     }
 }
 
+cJSON *gp_report_capacity_walls(const gp_capacity *c) {
+    cJSON *wp = cJSON_CreateArray();
+    for (size_t i = 0; i < c->nw; i++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "node", c->walls[i].node);
+        cJSON_AddNumberToObject(j, "wall_w", c->walls[i].wall_w);
+        cJSON_AddNumberToObject(j, "gpus_w", c->walls[i].gpus_w);
+        cJSON_AddNumberToObject(j, "non_gpu_w", c->walls[i].wall_w - c->walls[i].gpus_w);
+        cJSON_AddItemToArray(wp, j);
+    }
+    return wp;
+}
+
 static void tail_json(cJSON *doc, const gp_capacity *c) {
     cJSON *l = cJSON_AddObjectToObject(doc, "load_duration");
     double *asc = ascending(c);
@@ -132,15 +145,7 @@ static void tail_json(cJSON *doc, const gp_capacity *c) {
         cJSON_AddNumberToObject(l, k, gp_sorted_quantile(asc, c->nl, quantiles[q]));
     }
     free(asc);
-    cJSON *wp = cJSON_AddArrayToObject(doc, "wall_power");
-    for (size_t i = 0; i < c->nw; i++) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "node", c->walls[i].node);
-        cJSON_AddNumberToObject(j, "wall_w", c->walls[i].wall_w);
-        cJSON_AddNumberToObject(j, "gpus_w", c->walls[i].gpus_w);
-        cJSON_AddNumberToObject(j, "non_gpu_w", c->walls[i].wall_w - c->walls[i].gpus_w);
-        cJSON_AddItemToArray(wp, j);
-    }
+    cJSON_AddItemToObject(doc, "wall_power", gp_report_capacity_walls(c));
     if (!c->by)
         return;
     cJSON *arr = cJSON_AddArrayToObject(doc, "by_label");

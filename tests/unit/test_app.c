@@ -1,6 +1,8 @@
 /* The application services called directly, without argv: scenario resolution against the
  * bundled catalog, drafting, importing captures, capacity analysis, the mixed-fleet plan and
  * measuring a stored scenario. Each test gets a fresh database in a temporary folder. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +24,11 @@ typedef struct fixture {
     gp_session ses;
 } fixture;
 
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
     snprintf(f->dir, sizeof f->dir, "/tmp/gp-app-XXXXXX");
@@ -36,9 +43,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     fixture *f = *state;
     gp_session_close(&f->ses);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    int rc = system(cmd);
+    int rc = nftw(f->dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
     free(f);
     return rc == 0 ? 0 : -1;
 }
