@@ -172,12 +172,17 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
 
 static void draft_help(void) {
     printf("usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
+           "         [--provider P]... [--marketplace]\n"
            "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
            "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
            "         [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
            "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
            "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
-           "GPU-hour that have it. Assumptions not in the catalog are stated in notes.\n");
+           "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
+           "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
+           "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
+           "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
+           "in the scenario's notes.\n");
 }
 
 /* One option's value into the request; false when it is out of range. */
@@ -209,6 +214,13 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
         return gp_parse_double(v, &rq->gpu_idle_w) && rq->gpu_idle_w >= 0;
     case 'n':
         return rq->name = v, true;
+    case 'P':
+        if (rq->n_providers == 8)
+            return false;
+        rq->providers[rq->n_providers++] = v;
+        return true;
+    case 'M':
+        return rq->marketplace = true;
     case 'o':
         return *output = v, true;
     default: /* 'a' */
@@ -231,6 +243,8 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"name", required_argument, NULL, 'n'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"as-of", required_argument, NULL, 'a'},
+                                          {"provider", required_argument, NULL, 'P'},
+                                          {"marketplace", no_argument, NULL, 'M'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;

@@ -1,7 +1,7 @@
 /* The application services called directly, without argv: scenario resolution against the
  * bundled catalog, drafting, importing captures, capacity analysis, the mixed-fleet plan and
  * measuring a stored scenario. Each test gets a fresh database in a temporary folder. */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _GNU_SOURCE /* nftw, strcasestr */
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,11 +126,34 @@ static void drafts_from_the_catalog(void **state) {
     cJSON *o;
     cJSON_ArrayForEach(o, opts) assert_non_null(cJSON_GetObjectItem(o, "catalog"));
     assert_non_null(strstr(cJSON_GetObjectItem(doc, "notes")->valuestring, "Assumed"));
+    /* The notes name what was not given rather than leaving a reviewer to find the zeros. */
+    const char *notes = cJSON_GetObjectItem(doc, "notes")->valuestring;
+    assert_non_null(strstr(notes, "Not given, so 0: colocation"));
+    assert_non_null(strstr(notes, "Electricity: not given"));
+    assert_non_null(strstr(notes, "busy hours only"));
+    /* Comparators: no marketplace box, no PCIe card against SXM servers, whole servers. */
+    cJSON_ArrayForEach(o, opts) {
+        const char *ref = cJSON_GetObjectItem(o, "catalog")->valuestring;
+        assert_null(strstr(ref, "vast/"));
+        assert_null(strcasestr(ref, "pcie"));
+    }
     gp_loaded sc;
     assert_int_equal(gp_load_scenario_doc(&f->ses, doc, "draft", f->ses.today, &sc, &err), GP_OK);
     assert_int_equal(sc.s->gpus, 16);
+    for (int i = 0; i < sc.s->n_options; i++)
+        assert_true(sc.s->options[i].gpus_per_instance >= 8);
     gp_loaded_done(&sc);
     cJSON_Delete(doc);
+
+    /* --provider: only that provider's offers. */
+    rq.providers[rq.n_providers++] = "aws";
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    opts = cJSON_GetObjectItem(doc, "cloud_options");
+    assert_true(cJSON_GetArraySize(opts) >= 1);
+    cJSON_ArrayForEach(o, opts)
+        assert_int_equal(strncmp(cJSON_GetObjectItem(o, "catalog")->valuestring, "aws/", 4), 0);
+    cJSON_Delete(doc);
+    rq.n_providers = 0;
 
     rq.gpu = "NoSuchGPU 9000";
     assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_E_INPUT);
