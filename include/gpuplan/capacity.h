@@ -10,6 +10,9 @@
 #include <stdint.h>
 
 #define GP_UTIL_BINS 21
+/* Hourly mean power in 10 W bins: bin k holds [10k, 10k + 10), the last 2,000 W and above. */
+#define GP_POWER_BIN_W 10
+#define GP_POWER_BINS 201
 
 /* One GPU's aggregates over a window (filled by the store, store_capacity.h). */
 typedef struct gp_cap_gpu {
@@ -24,7 +27,8 @@ typedef struct gp_cap_gpu {
     long long busy_power_n; /* of those, buckets busy at 5 % */
     double busy_power_sum;
     bool has_power_p95;
-    double power_p95_w; /* p95 of the GPU's hourly mean power */
+    double power_p95_w; /* p95 of the GPU's hourly mean power (exact, from the store) */
+    long long power_hist[GP_POWER_BINS]; /* its hourly means binned: p95 of a sum of GPUs */
     bool has_mem;
     double mem_used_p95_mib, mem_total_mib; /* p95 of hourly peaks; the largest total seen */
     bool has_limit;
@@ -42,12 +46,14 @@ typedef struct gp_cap_bucket {
 /* Figures of one GPU (or a sum of GPUs) at a busy threshold. */
 typedef struct gp_cap_figures {
     double hours;                                   /* hours with utilization data */
-    double util_mean, util_p50, util_p95, util_p99; /* % */
+    double util_mean, util_p50, util_p95, util_p99; /* %; percentiles at 5 % resolution */
     double busy_share;                              /* busy GPU-buckets / GPU-buckets, 0..1 */
     double busy_hours_per_day;
     bool has_power;
     double power_mean_w, energy_kwh; /* energy over the buckets with power */
-    double busy_w, idle_w;           /* mean draw of busy and of idle buckets (5 % split) */
+    bool has_power_p95;
+    double power_p95_w;    /* p95 of the hourly mean power of a GPU, 10 W resolution */
+    double busy_w, idle_w; /* mean draw of busy and of idle buckets (5 % split) */
     bool has_busy_w, has_idle_w;
     bool idle; /* mean utilization under 5 % */
 } gp_cap_figures;
@@ -131,7 +137,9 @@ typedef struct gp_mix_plan {
     int runs_out; /* the month demand exceeds n; -1: never within the horizon */
 } gp_mix_plan;
 
-/* Derive the figures of g at threshold_pct (a multiple of 5, 5..100). */
+/* Derive the figures of g at threshold_pct (a multiple of 5, 5..100). Utilization percentiles
+ * come from the 5 % histogram (interpolated inside a bin), except that GPUs that never left
+ * 0 % read 0 % at every percentile. */
 void gp_cap_figures_of(const gp_cap_gpu *g, int threshold_pct, gp_cap_figures *out);
 
 /* Add b's counts into a (sums for per-node, per-model and fleet figures). */

@@ -56,7 +56,9 @@ static void usage_of(const gp_capacity *c, const gp_cap_usage *u, double *gpu_ho
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static cJSON *figures_json(const gp_cap_figures *f, const gp_capacity *c, bool idle_cost) {
+/* A group's (fleet, model, node) or a GPU's figures; a GPU row adds its idle cost, and its
+ * exact power p95 is added by the caller. */
+static cJSON *figures_json(const gp_cap_figures *f, const gp_capacity *c, bool gpu_row) {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "hours", f->hours);
     cJSON_AddNumberToObject(j, "util_mean", f->util_mean / 100);
@@ -73,7 +75,9 @@ static cJSON *figures_json(const gp_cap_figures *f, const gp_capacity *c, bool i
         cJSON_AddNumberToObject(j, "idle_w", f->idle_w);
     if (f->has_busy_w)
         cJSON_AddNumberToObject(j, "busy_w", f->busy_w);
-    if (idle_cost && c->has_price && f->has_power)
+    if (!gpu_row && f->has_power_p95)
+        cJSON_AddNumberToObject(j, "power_p95_w", f->power_p95_w);
+    if (gpu_row && c->has_price && f->has_power)
         cJSON_AddNumberToObject(j, "idle_cost_per_month", idle_month(c, f));
     return j;
 }
@@ -266,9 +270,9 @@ static gp_status text_table(const gp_capacity *c, gp_buf *out) {
             P("%-26s %5lld %6.1f%% %5.0f%% %5.0f%% %5.0f%% %8.1f ", label, g ? g->gpus : c->gpus,
               f->util_mean, f->util_p50, f->util_p95, f->util_p99, f->busy_hours_per_day);
             if (f->has_power)
-                P("%9.1f %9s %10.1f\n", f->power_mean_w, "", f->energy_kwh);
+                P("%9.1f %9.0f %10.1f\n", f->power_mean_w, f->power_p95_w, f->energy_kwh);
             else
-                P("%9s %9s %10s\n", "-", "", "-");
+                P("%9s %9s %10s\n", "-", "-", "-");
         }
     }
     return st;
@@ -372,8 +376,11 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
     if (!c->n)
         return P("No utilization in the window: collect (gpuplan collect) or import first.\n");
     P("Data: %zu of %lld 5-minute buckets complete; %zu partial (some GPUs missing), %lld empty. "
-      "Missing data is left out, never interpolated.\n\n",
+      "Missing data is left out, never interpolated.\n",
       c->nl, c->window, c->partial, c->empty);
+    P("Percentiles of a GPU's 5-minute mean utilization are read from 5 %% bins (+-5 %%); P95 W "
+      "is the 95th percentile of a GPU's hourly mean power, to the 10 W above it for a group "
+      "and exact for one GPU.\n\n");
     if (!st)
         st = text_table(c, out);
     if (!st)

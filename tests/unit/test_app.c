@@ -201,6 +201,13 @@ static void analyses_capacity(void **state) {
     assert_int_equal(c.nm, 1);
     assert_int_equal(c.nl, 1); /* one complete 5-minute bucket */
     assert_close(c.fleet_f.util_mean, 0, REL);
+    /* An all-idle fleet reads 0 % at every percentile, not the middle of the first bin. */
+    assert_close(c.fleet_f.util_p50, 0, REL);
+    assert_close(c.fleet_f.util_p95, 0, REL);
+    assert_close(c.fleet_f.util_p99, 0, REL);
+    /* The fleet's P95 W: seven GPUs near 67 W and one at 115.22 W, binned to 10 W above. */
+    assert_true(c.fleet_f.has_power_p95);
+    assert_close(c.fleet_f.power_p95_w, 120, REL);
     double watts = (67.268 + 67.616 + 66.477 + 69.523 + 66.297 + 66.324 + 115.22 + 69.424) / 8;
     assert_close(c.fleet_f.power_mean_w, watts, REL);
     int idle = 0;
