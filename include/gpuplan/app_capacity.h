@@ -47,6 +47,7 @@ typedef struct gp_mix_request {
     bool has_growth, trend;        /* project demand: a rate, or the trend of daily use */
     double growth;                 /* a month's rate, when not trend */
     double target;                 /* the utilization the GPUs needed are sized at */
+    bool force_trend;              /* project a trend even when it is not significant */
 } gp_mix_request;
 
 gp_status gp_plan_mix(gp_session *s, const gp_cap_query *q, const gp_mix_request *rq,

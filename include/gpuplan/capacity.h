@@ -115,6 +115,12 @@ typedef struct gp_capacity {
     size_t nu;
 } gp_capacity;
 
+/* Whole GPUs of one model in a measured fleet. */
+typedef struct gp_mix_model {
+    char model[64];
+    long long gpus;
+} gp_mix_model;
+
 /* A mixed fleet planned on the measured load: own k GPUs, rent the overflow. */
 typedef struct gp_mix_plan {
     int n;         /* the scenario's demand.gpus: curve[0..n] */
@@ -127,14 +133,21 @@ typedef struct gp_mix_plan {
     double peak, median;  /* busy GPUs in the complete buckets */
     /* With growth: */
     bool has_growth, trend;
-    double trend_slope; /* busy GPU-hours a day, per day */
+    double trend_slope;    /* busy GPU-hours a day, per day */
+    double trend_slope_se; /* its standard error */
     size_t trend_days;
     double r2;
-    double growth;   /* a month, the rate given or the trend's */
-    double busy_now; /* busy GPU equivalents now: the window's mean */
-    double need_now; /* GPUs needed now at the target */
+    bool projected;   /* false: a trend too weak to project (and not forced) */
+    double growth;    /* a month, the rate given or the trend's */
+    double growth_se; /* the trend's monthly rate's standard error (0 for a given rate) */
+    double busy_now;  /* busy GPU equivalents now: the window's mean */
+    double need_now;  /* GPUs needed now at the target */
     double target;
     int runs_out; /* the month demand exceeds n; -1: never within the horizon */
+    /* The measured fleet: whole GPUs by model, largest first (at most 8 models named). */
+    long long measured_gpus;
+    gp_mix_model models[8];
+    int n_models;
 } gp_mix_plan;
 
 /* Derive the figures of g at threshold_pct (a multiple of 5, 5..100). Utilization percentiles
@@ -163,6 +176,10 @@ size_t gp_cap_complete_load(const gp_cap_bucket *b, size_t nb, long long units, 
 /* Least squares y = a + b x over n points; *r2 the coefficient of determination (1 when y is
  * constant and fitted exactly, 0 when n < 2). */
 void gp_linear_fit(const double *x, const double *y, size_t n, double *a, double *b, double *r2);
+
+/* The standard error of the slope b of a least-squares fit y = a + b x (NaN when n < 3): how
+ * far a trend can be trusted. */
+double gp_slope_stderr(const double *x, const double *y, size_t n, double a, double b);
 
 /* Months from now (0..horizon) until demand growing from `now_gpus` by `monthly_growth`
  * (compounding) needs more than `fleet_gpus`; -1 when it never does within the horizon. */

@@ -247,8 +247,13 @@ void gp_capacity_done(gp_capacity *c) {
 
 /* ---- plan --mix ---------------------------------------------------------------------------- */
 
-/* Least squares on daily busy GPU-hours of the complete buckets: the month's growth rate. */
-static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, gp_mix_plan *p) {
+/* A trend's slope must be this many standard errors from zero to be projected. */
+#define TREND_T 2.0
+
+/* Least squares on daily busy GPU-hours of the complete buckets: the month's growth rate,
+ * its standard error, and whether it is significant enough to project (or forced). */
+static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, bool force,
+                     gp_mix_plan *p) {
     double xs[4000], ys[4000];
     size_t nd = 0;
     int64_t day0 = nb ? b[0].bucket_ms / 86400000 : 0;
@@ -267,9 +272,42 @@ static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, gp_mix_
     double a, slope;
     gp_linear_fit(xs, ys, nd, &a, &slope, &p->r2);
     double level = a + slope * (nd ? xs[nd - 1] : 0);
-    p->growth = level > 0 ? slope * (GP_MONTH_HOURS / 24.0) / level : 0;
+    double per_month = level > 0 ? (GP_MONTH_HOURS / 24.0) / level : 0;
+    p->growth = slope * per_month;
     p->trend_slope = slope;
+    p->trend_slope_se = gp_slope_stderr(xs, ys, nd, a, slope);
+    p->growth_se = isfinite(p->trend_slope_se) ? p->trend_slope_se * per_month : NAN;
     p->trend_days = nd;
+    /* Significant: a week of days or more and the slope at least twice its standard error
+     * (about 95 % that the trend is not zero). */
+    p->projected = force || (nd >= 7 && isfinite(p->trend_slope_se) &&
+                             fabs(slope) >= TREND_T * p->trend_slope_se);
+}
+
+/* The measured fleet's whole GPUs by model, largest first. */
+static void measured_models(const gp_cap_row *rows, size_t n, gp_mix_plan *p) {
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].mig[0])
+            continue;
+        p->measured_gpus++;
+        const char *model = rows[i].model[0] ? rows[i].model : "?";
+        int k = 0;
+        while (k < p->n_models && strcmp(p->models[k].model, model) != 0)
+            k++;
+        if (k == p->n_models) {
+            if (k == 8)
+                continue; /* counted in the total, not named */
+            snprintf(p->models[k].model, sizeof p->models[k].model, "%s", model);
+            p->n_models++;
+        }
+        p->models[k].gpus++;
+    }
+    for (int i = 1; i < p->n_models; i++) /* a handful: insertion sort */
+        for (int j = i; j > 0 && p->models[j].gpus > p->models[j - 1].gpus; j--) {
+            gp_mix_model t = p->models[j];
+            p->models[j] = p->models[j - 1];
+            p->models[j - 1] = t;
+        }
 }
 
 static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_query *q,
@@ -286,6 +324,8 @@ static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_
     if (!rc && nt == 0)
         rc = gp_errorf(err, GP_E_INPUT, NULL,
                        "no complete 5-minute buckets in the window: no load to plan on");
+    if (!rc)
+        measured_models(x.rows, x.n, p);
     if (!rc) {
         p->buckets = nt, p->gaps = x.nb - nt;
         p->peak = b[nt - 1];
@@ -303,8 +343,9 @@ static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_
             p->busy_now += b[i];
         p->busy_now /= (double)nt;
         p->r2 = -1;
+        p->projected = true;
         if (rq->trend)
-            trend_of(x.b, x.nb, p->units, p);
+            trend_of(x.b, x.nb, p->units, rq->force_trend, p);
         p->need_now = p->busy_now / rq->target;
         p->runs_out = gp_months_until_exceeded(p->need_now, p->growth, p->n, sc->s->horizon_months);
     }

@@ -35,7 +35,8 @@ enum {
     C_OPTION,
     C_MIX,
     C_GROWTH,
-    C_TARGET
+    C_TARGET,
+    C_FORCE
 };
 
 static bool parse_since(const char *s, long long *ms) {
@@ -121,6 +122,7 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
                                           {"mix", required_argument, NULL, C_MIX},
                                           {"growth", required_argument, NULL, C_GROWTH},
                                           {"target", required_argument, NULL, C_TARGET},
+                                          {"force-trend", no_argument, NULL, C_FORCE},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_cap_query_init(q);
@@ -158,6 +160,9 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
             if (!gp_parse_double(optarg, &f->mix_rq.target) ||
                 !(f->mix_rq.target > 0 && f->mix_rq.target <= 1))
                 rc = cli_usage_error("--target: a utilization in (0, 1]");
+            break;
+        case C_FORCE:
+            f->mix_rq.force_trend = true;
             break;
         case 'h':
             f->help = true;
@@ -260,14 +265,17 @@ int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
 static void plan_help(void) {
     printf("usage: gpuplan plan --mix SCENARIO --option NAME [--since 30d] [--node NAME]...\n"
            "                    [--gpu MODEL] [--busy-threshold 5] [--csv]\n"
-           "                    [--growth 5%%/month | --growth trend] [--target 0.7]\n\n"
+           "                    [--growth 5%%/month | --growth trend [--force-trend]]\n"
+           "                    [--target 0.7]\n\n"
            "The mixed fleet of MODEL.md: for every owned fleet size k from 0 to demand.gpus,\n"
            "the total of owning k GPUs and renting the overflow from the on-demand or spot\n"
            "option, over the measured load duration curve. Prints the optimum, the savings\n"
            "against all-own and all-rent and the curve (--csv: the whole curve). --growth\n"
            "projects demand over the horizon (a rate, or the least-squares trend of daily\n"
-           "busy GPU-hours with its R^2) and says how many GPUs are needed at --target\n"
-           "utilization and when the current fleet runs out.\n");
+           "busy GPU-hours with its R^2, standard error and 95 %% band) and says how many\n"
+           "GPUs are needed at --target utilization and when the scenario's GPUs run out.\n"
+           "A trend whose slope is within twice its standard error of 0 (or fitted on fewer\n"
+           "than 7 days) is not projected unless --force-trend.\n");
 }
 
 int cmd_plan(gp_session *ses, int argc, char **argv) {

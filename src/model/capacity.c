@@ -153,3 +153,18 @@ void gp_cap_gpu_merge(gp_cap_gpu *a, const gp_cap_gpu *b) {
     for (int k = 0; k < GP_POWER_BINS; k++)
         a->power_hist[k] += b->power_hist[k];
 }
+
+double gp_slope_stderr(const double *x, const double *y, size_t n, double a, double b) {
+    if (n < 3)
+        return NAN;
+    double mx = 0, rss = 0, sxx = 0;
+    for (size_t i = 0; i < n; i++)
+        mx += x[i];
+    mx /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double r = y[i] - (a + b * x[i]);
+        rss += r * r;
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    return sxx > 0 ? sqrt(rss / (double)(n - 2) / sxx) : NAN;
+}

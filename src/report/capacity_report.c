@@ -394,22 +394,48 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
 
 /* ---- plan --mix ---------------------------------------------------------------------------- */
 
+/* "24 GPUs (16 A100, 8 H100)": the measured fleet by model. */
+static gp_status measured_fleet(const gp_mix_plan *p, gp_buf *out) {
+    gp_status st = GP_OK;
+    P("Measured fleet: %lld GPU%s", p->measured_gpus, p->measured_gpus == 1 ? "" : "s");
+    for (int i = 0; i < p->n_models; i++)
+        P("%s%lld %s", i ? ", " : " (", p->models[i].gpus, p->models[i].model);
+    return P("%s.\n", p->n_models ? ")" : "");
+}
+
 static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
     gp_status st = GP_OK;
-    if (p->trend)
-        P("\nTrend: %+.2f busy GPU-hours a day per day over %zu days (R^2 %.3f): %+.2f %% a "
-          "month.\n",
-          p->trend_slope, p->trend_days, p->r2, p->growth * 100);
+    if (p->trend) {
+        P("\nTrend: %+.2f (+-%.2f) busy GPU-hours a day per day over %zu days (R^2 %.3f): "
+          "%+.2f %% a month",
+          p->trend_slope, p->trend_slope_se, p->trend_days, p->r2, p->growth * 100);
+        if (isfinite(p->growth_se))
+            P(", 95 %% band %+.2f %% to %+.2f %%", (p->growth - 1.96 * p->growth_se) * 100,
+              (p->growth + 1.96 * p->growth_se) * 100);
+        P(".\n");
+        if (!p->projected && p->trend_days < 7)
+            return P("Too few days for a trend (%zu; 7 needed), so no projection. Give --growth "
+                     "RATE, or --force-trend to project it anyway.\n",
+                     p->trend_days);
+        if (!p->projected)
+            return P("No significant trend over %zu days (R^2 %.3f: the slope is within twice "
+                     "its standard error of 0), so no projection. Give --growth RATE, or "
+                     "--force-trend to project it anyway.\n",
+                     p->trend_days, p->r2);
+    }
     P("\nAt %.0f %% target utilization: %.1f GPUs needed now", p->target * 100, p->need_now);
     for (int mth = 3; mth <= p->horizon_months; mth += mth < 12 ? 3 : 6)
         P(", %.1f at month %d", p->need_now * pow(1 + p->growth, mth), mth);
     P(".\n");
+    if (st == GP_OK)
+        st = measured_fleet(p, out);
     if (p->runs_out < 0)
-        P("The current fleet of %d GPUs lasts the %d-month horizon.\n", p->n, p->horizon_months);
+        P("The scenario's %d GPUs (demand.gpus) last the %d-month horizon.\n", p->n,
+          p->horizon_months);
     else if (p->runs_out == 0)
-        P("The current fleet of %d GPUs is too small already.\n", p->n);
+        P("The scenario's %d GPUs (demand.gpus) are too few already.\n", p->n);
     else
-        P("The current fleet of %d GPUs runs out in month %d.\n", p->n, p->runs_out);
+        P("The scenario's %d GPUs (demand.gpus) run out in month %d.\n", p->n, p->runs_out);
     return st;
 }
 

@@ -84,8 +84,10 @@ import csv, sys
 t = {int(r[\"owned_gpus\"]): float(r[\"total\"]) for r in csv.DictReader(sys.stdin)}
 assert t == {0: 2920, 1: 2290, 2: 1660, 3: 1395, 4: 1130, 5: 865, 6: 600, 7: 700, 8: 800}, t'"
 check "GPUs needed at the target" grep -q 'At 50 % target utilization: 8.0 GPUs needed now' "$tmp/plan"
-check "when the fleet runs out" grep -q 'runs out in month 1' "$tmp/plan"
+check "when the scenario's GPUs run out" grep -q 'GPUs (demand.gpus) run out in month 1' "$tmp/plan"
+check "the measured fleet by model" grep -q '^Measured fleet: 8 GPUs (8 ' "$tmp/plan"
 check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
+check "a trend from too few days is not projected" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'Too few days for a trend.*no projection'"
 check "committed options are refused for the mix" bash -c "sed 's/on_demand/committed/' '$tmp/mix.json' >'$tmp/c.json'; '$gpuplan' plan --mix '$tmp/c.json' --option od --since 3d 2>&1 | grep -q committed"
 
 # scenario measure writes the measured demand and power into a new version.

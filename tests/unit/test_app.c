@@ -283,6 +283,19 @@ static void plans_a_mix_or_says_why_not(void **state) {
     for (int k = 1; k <= p.n; k++)
         assert_true(p.curve[k] >= p.curve[k - 1]);
     gp_mix_plan_done(&p);
+
+    /* A trend from one day is no trend: reported, not projected, unless forced. */
+    rq.has_growth = rq.trend = true;
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms() + 1000, &p, &err), GP_OK);
+    assert_true(p.has_growth && !p.projected);
+    assert_int_equal(p.measured_gpus, 8);
+    assert_int_equal(p.n_models, 1);
+    assert_int_equal(p.models[0].gpus, 8);
+    gp_mix_plan_done(&p);
+    rq.force_trend = true;
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms() + 1000, &p, &err), GP_OK);
+    assert_true(p.projected);
+    gp_mix_plan_done(&p);
 }
 
 /* scenario measure writes the window's demand and power into a new version. */

@@ -117,6 +117,20 @@ static void test_idle_and_power_p95(void **state) {
     assert_close(f.power_p95_w, 410, REL);
 }
 
+/* The slope's standard error: 0 on an exact line, the textbook value on a known set. */
+static void test_slope_stderr(void **state) {
+    (void)state;
+    double x[] = {0, 1, 2, 3, 4}, line[] = {1, 3, 5, 7, 9}, y[] = {1, 3, 4, 8, 9};
+    double a, b, r2;
+    gp_linear_fit(x, line, 5, &a, &b, &r2);
+    assert_close(gp_slope_stderr(x, line, 5, a, b), 0, REL);
+    gp_linear_fit(x, y, 5, &a, &b, &r2);
+    assert_close(b, 2.1, REL);
+    /* residuals 0.2, 0.1, -1, 0.9, -0.2: RSS 1.9; Sxx 10; se = sqrt(1.9 / 3 / 10) */
+    assert_close(gp_slope_stderr(x, y, 5, a, b), sqrt(1.9 / 30), 1e-12);
+    assert_true(isnan(gp_slope_stderr(x, y, 2, a, b)));
+}
+
 static void test_complete_load(void **state) {
     (void)state;
     gp_cap_bucket b[] = {{0, 4, 0, 3}, {300000, 3, 0, 1}, {600000, 4, 0, 0}, {900000, 4, 0, 2}};
@@ -135,6 +149,7 @@ int main(void) {
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_complete_load),
         cmocka_unit_test(test_idle_and_power_p95),
+        cmocka_unit_test(test_slope_stderr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
