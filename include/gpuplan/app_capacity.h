@@ -27,11 +27,14 @@ typedef struct gp_cap_query {
     double price, pue; /* the power price per kWh and the PUE it is paid at */
     char currency[4];
     const char *by; /* attribute use to this workload label; NULL: none */
+    bool has_allin; /* the all-in cost of a GPU-hour is known (from a scenario) */
+    double allin_per_gpu_hour;
 } gp_cap_query;
 
 /* The defaults: 30 days, every node and GPU, busy at 5 %, no price (PUE 1, USD). */
 void gp_cap_query_init(gp_cap_query *q);
-/* Price the power as scenario arg does (its tariff's time-weighted mean price, its PUE). */
+/* Price the power as scenario arg does (its tariff's time-weighted mean price, its PUE), and a
+ * GPU-hour all-in as it prices owning (self-hosted total / (GPUs x months x 730 h)). */
 gp_status gp_cap_query_price_from(gp_session *s, const char *arg, gp_cap_query *q, gp_err *err);
 
 /* Everything `capacity` shows for q's window ending now_ms. */

@@ -86,6 +86,7 @@ typedef struct gp_cap_usage {
     char *value; /* NULL: samples without the label */
     long long buckets;
     double util_sum, power_sum;
+    double allin; /* its share of the fleet's all-in cost: used GPU-hours x the hourly rate */
 } gp_cap_usage;
 
 typedef struct gp_capacity {
@@ -113,6 +114,11 @@ typedef struct gp_capacity {
     const char *by; /* the label attributed to, NULL when none was asked for */
     gp_cap_usage *usage;
     size_t nu;
+    /* Chargeback (with a scenario): the all-in cost of a provisioned GPU-hour as the scenario
+     * prices owning (ownership, energy, colocation, staff: its self-hosted total over its
+     * GPUs and months), the fleet's cost over the GPU-hours present, and what no label used. */
+    bool has_allin;
+    double allin_per_gpu_hour, allin_fleet, allin_idle;
 } gp_capacity;
 
 /* Whole GPUs of one model in a measured fleet. */

@@ -23,6 +23,9 @@ gp_status gp_report_capacity_json(const gp_capacity *c, gp_buf *out);
 cJSON *gp_report_capacity_walls(const gp_capacity *c);
 /* One CSV row a GPU. */
 gp_status gp_report_capacity_csv(const gp_capacity *c, gp_buf *out);
+/* Use by label value as CSV (with --by): GPU-hours, energy, its cost, and its all-in share
+ * with an "(idle)" row when a scenario prices the GPU-hour. */
+gp_status gp_report_capacity_usage_csv(const gp_capacity *c, gp_buf *out);
 /* The load duration curve as CSV: rank, hours at or above, busy GPU equivalents. */
 gp_status gp_report_capacity_ldc(const gp_capacity *c, gp_buf *out);
 

@@ -31,8 +31,16 @@ gp_status gp_cap_query_price_from(gp_session *ses, const char *arg, gp_cap_query
     q->price = gp_tariff_mean_price(sc.s);
     q->pue = sc.s->pue;
     snprintf(q->currency, sizeof q->currency, "%s", sc.s->currency);
+    gp_result *r = gp_xmalloc(sizeof *r);
+    gp_status rc = gp_evaluate(&sc, r, err);
+    if (rc == GP_OK) {
+        q->has_allin = true;
+        q->allin_per_gpu_hour =
+            r->self.total / ((double)sc.s->gpus * sc.s->horizon_months * GP_MONTH_HOURS);
+    }
+    free(r);
     gp_loaded_done(&sc);
-    return GP_OK;
+    return rc;
 }
 
 /* The store's selection for q's window; nodes_json is room for the node list as JSON. */
@@ -158,7 +166,7 @@ static int take_usage(const gp_cap_label *l, void *arg) {
     gp_capacity *c = u->c;
     c->usage = gp_xgrow(c->usage, &u->cap, c->nu, sizeof *c->usage, 16);
     c->usage[c->nu++] = (gp_cap_usage){l->value ? gp_xstrdup(l->value) : NULL, l->buckets,
-                                       l->util_sum, l->power_sum};
+                                       l->util_sum, l->power_sum, 0};
     return 0;
 }
 
@@ -196,6 +204,23 @@ static void summarise(gp_capacity *c) {
         c->empty = 0;
 }
 
+/* OpenCost's manner: each label value pays for the GPU-hours it used at the all-in rate; what
+ * the fleet's present GPU-hours cost beyond that is idle, a row of its own. */
+static void chargeback(gp_capacity *c, double rate) {
+    double present_hours = 0, allocated = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!c->rows[i].mig[0]) /* a MIG instance's hours are its GPU's */
+            present_hours += (double)c->rows[i].g.buckets * 5.0 / 60.0;
+    for (size_t i = 0; i < c->nu; i++) {
+        c->usage[i].allin = c->usage[i].util_sum / 100.0 * 5.0 / 60.0 * rate;
+        allocated += c->usage[i].allin;
+    }
+    c->has_allin = true;
+    c->allin_per_gpu_hour = rate;
+    c->allin_fleet = present_hours * rate;
+    c->allin_idle = c->allin_fleet - allocated;
+}
+
 gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t now, gp_capacity *c,
                               gp_err *err) {
     memset(c, 0, sizeof *c);
@@ -228,6 +253,8 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
         usage u = {c, 0};
         if (gp_store_capacity_by_label(st, &sel, q->by, take_usage, &u, err))
             return err->code;
+        if (q->has_allin)
+            chargeback(c, q->allin_per_gpu_hour);
     }
     return GP_OK;
 }

@@ -221,10 +221,11 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
     }
     gp_buf out;
     gp_buf_init(&out, 1u << 30);
-    gp_status st = flags.ldc    ? gp_report_capacity_ldc(&c, &out)
-                   : flags.csv  ? gp_report_capacity_csv(&c, &out)
-                   : flags.json ? gp_report_capacity_json(&c, &out)
-                                : gp_report_capacity_text(&c, &out);
+    gp_status st = flags.ldc           ? gp_report_capacity_ldc(&c, &out)
+                   : flags.csv && q.by ? gp_report_capacity_usage_csv(&c, &out)
+                   : flags.csv         ? gp_report_capacity_csv(&c, &out)
+                   : flags.json        ? gp_report_capacity_json(&c, &out)
+                                       : gp_report_capacity_text(&c, &out);
     gp_capacity_done(&c);
     return emit(st, &out, &err);
 }

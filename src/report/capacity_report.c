@@ -168,7 +168,15 @@ static void tail_json(cJSON *doc, const gp_capacity *c) {
         cJSON_AddNumberToObject(j, "energy_kwh", kwh);
         if (c->has_price)
             cJSON_AddNumberToObject(j, "cost", kwh * c->price);
+        if (c->has_allin)
+            cJSON_AddNumberToObject(j, "allin_cost", u->allin);
         cJSON_AddItemToArray(arr, j);
+    }
+    if (c->has_allin) {
+        cJSON *a = cJSON_AddObjectToObject(doc, "chargeback");
+        cJSON_AddNumberToObject(a, "allin_per_gpu_hour", c->allin_per_gpu_hour);
+        cJSON_AddNumberToObject(a, "fleet_cost", c->allin_fleet);
+        cJSON_AddNumberToObject(a, "idle_cost", c->allin_idle);
     }
 }
 
@@ -346,8 +354,8 @@ static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
         P("  no Redfish readings in the window\n");
     if (!c->by)
         return st;
-    P("\nBy %s:\n  %-40s %12s %12s%s\n", c->by, "value", "GPU-hours", "kWh",
-      c->has_price ? "         cost" : "");
+    P("\nBy %s:\n  %-40s %12s %12s%s%s\n", c->by, "value", "GPU-hours", "kWh",
+      c->has_price ? "  energy cost" : "", c->has_allin ? "  all-in cost" : "");
     for (size_t i = 0; i < c->nu; i++) {
         double gpu_hours, kwh;
         usage_of(c, &c->usage[i], &gpu_hours, &kwh);
@@ -357,8 +365,39 @@ static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
         P("  %-40s %12.1f %12.1f", v, gpu_hours, kwh);
         if (c->has_price)
             P(" %12.2f", kwh * c->price);
+        if (c->has_allin)
+            P(" %12.2f", c->usage[i].allin);
         P("\n");
     }
+    if (c->has_allin) {
+        P("  %-40s %12s %12s%s %12.2f\n", "(idle: present, used by no one)", "", "",
+          c->has_price ? "             " : "", c->allin_idle);
+        P("  All-in: %.4f %s a GPU-hour as the scenario prices owning (its self-hosted total "
+          "over its GPUs and months), shared by GPU-hours used; the rows sum to the fleet's "
+          "%.2f %s over the GPU-hours present.\n",
+          c->allin_per_gpu_hour, c->currency, c->allin_fleet, c->currency);
+    }
+    return st;
+}
+
+gp_status gp_report_capacity_usage_csv(const gp_capacity *c, gp_buf *out) {
+    gp_status st = GP_OK;
+    P("value,gpu_hours_used,gpu_hours_present,energy_kwh,energy_cost,allin_cost\n");
+    for (size_t i = 0; i < c->nu && !st; i++) {
+        const gp_cap_usage *u = &c->usage[i];
+        double gpu_hours, kwh;
+        usage_of(c, u, &gpu_hours, &kwh);
+        gp_csv_field(out, u->value ? u->value : "");
+        P(",%.4f,%.4f,%.4f,", gpu_hours, (double)u->buckets * 5.0 / 60.0, kwh);
+        if (c->has_price)
+            P("%.2f", kwh * c->price);
+        P(",");
+        if (c->has_allin)
+            P("%.2f", u->allin);
+        P("\n");
+    }
+    if (c->has_allin)
+        P("(idle),,,,,%.2f\n", c->allin_idle);
     return st;
 }
 

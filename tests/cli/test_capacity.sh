@@ -86,6 +86,18 @@ assert t == {0: 2920, 1: 2290, 2: 1660, 3: 1395, 4: 1130, 5: 865, 6: 600, 7: 700
 check "GPUs needed at the target" grep -q 'At 50 % target utilization: 8.0 GPUs needed now' "$tmp/plan"
 check "when the scenario's GPUs run out" grep -q 'GPUs (demand.gpus) run out in month 1' "$tmp/plan"
 check "the measured fleet by model" grep -q '^Measured fleet: 8 GPUs (8 ' "$tmp/plan"
+check "chargeback: all-in cost by pod and idle sum to the fleet's cost" bash -c "'$gpuplan' capacity --since 3d --by pod --scenario '$tmp/mix.json' --json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+cb = c[\"chargeback\"]
+rate = cb[\"allin_per_gpu_hour\"]
+assert rate > 0
+assert abs(cb[\"fleet_cost\"] - rate * 8 * 48) <= 1e-9 * cb[\"fleet_cost\"], cb   # 8 GPUs, 48 h each
+used = sum(r[\"allin_cost\"] for r in c[\"by_label\"])
+assert abs(used + cb[\"idle_cost\"] - cb[\"fleet_cost\"]) <= 1e-9 * cb[\"fleet_cost\"], (used, cb)
+for r in c[\"by_label\"]:
+    assert abs(r[\"allin_cost\"] - r[\"gpu_hours_used\"] * rate) <= 1e-9 * max(1, r[\"allin_cost\"]), r
+'"
 check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
 check "a trend from too few days is not projected" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'Too few days for a trend.*no projection'"
 check "committed options are refused for the mix" bash -c "sed 's/on_demand/committed/' '$tmp/mix.json' >'$tmp/c.json'; '$gpuplan' plan --mix '$tmp/c.json' --option od --since 3d 2>&1 | grep -q committed"
