@@ -12,6 +12,7 @@
 #include "gpuplan/app_export.h"
 #include "gpuplan/app_fleet.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/app_scenarios.h"
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/app_session.h"
 #include "gpuplan/error.h"

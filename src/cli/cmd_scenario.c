@@ -32,18 +32,12 @@ static int save(gp_session *ses, const char *path) {
     gp_buf text;
     if (gp_read_file(path, GP_SCENARIO_MAX_BYTES, &text, &err))
         return cli_fail(&err);
-    gp_scenario *s = gp_xmalloc(sizeof *s);
-    gp_store *st;
+    char name[GP_NAME_BYTES];
     int version = 0;
-    gp_status rc =
-        gp_scenario_parse(text.data, text.len, strcmp(path, "-") ? path : "<stdin>", s, NULL, &err);
+    gp_status rc = gp_scenario_store(ses, text.data, text.len, strcmp(path, "-") ? path : "<stdin>",
+                                     name, &version, &err);
     if (rc == GP_OK)
-        rc = gp_session_store(ses, &st, &err);
-    if (rc == GP_OK)
-        rc = gp_store_scenario_save(st, s->name, text.data, &version, &err);
-    if (rc == GP_OK)
-        printf("saved \"%s\" as version %d\n", s->name, version);
-    free(s);
+        printf("saved \"%s\" as version %d\n", name, version);
     gp_buf_done(&text);
     return rc == GP_OK ? 0 : cli_fail(&err);
 }
@@ -81,8 +75,8 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
     gp_store *st;
     char *json = NULL, saved[21] = "";
     int got = 0;
-    if (gp_session_store(ses, &st, &err) ||
-        gp_store_scenario_get(st, name, version, &json, &got, saved, &err))
+    if (gp_scenario_fetch(ses, name, version, &json, &got, saved, &err) ||
+        gp_session_store(ses, &st, &err))
         return cli_fail(&err);
     gp_status rc = GP_OK;
     if (show) {
@@ -159,8 +153,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
     if (strcmp(sub, "rm") == 0) {
         gp_err err;
         gp_err_clear(&err);
-        gp_store *st;
-        if (gp_session_store(ses, &st, &err) || gp_store_scenario_rm(st, args[0], &err))
+        if (gp_scenario_remove(ses, args[0], &err))
             return cli_fail(&err);
         printf("removed \"%s\"\n", args[0]);
         return 0;

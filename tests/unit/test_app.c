@@ -98,12 +98,23 @@ static void resolves_catalog_references(void **state) {
     cJSON_Delete(doc);
 }
 
-static void unknown_stored_scenario_is_not_found(void **state) {
+static void save_reference_scenario(fixture *f);
+#define DEMO "Demo: ten DGX A100 servers against AWS p4d.24xlarge"
+
+/* An unknown name is the user's input to fix (exit 2), with the nearest stored name. */
+static void unknown_stored_scenario_is_bad_input(void **state) {
     fixture *f = *state;
     gp_loaded sc;
     gp_err err;
     assert_int_equal(gp_load_scenario(&f->ses, "no such plan", 0, f->ses.today, &sc, &err),
-                     GP_E_NOTFOUND);
+                     GP_E_INPUT);
+    assert_null(strstr(err.msg, "did you mean"));
+    save_reference_scenario(f);
+    assert_int_equal(gp_load_scenario(&f->ses, "demo: ten dgx a100 servers against aws p4d", 0,
+                                      f->ses.today, &sc, &err),
+                     GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "did you mean \"" DEMO "\"?"));
+    assert_int_equal(gp_load_scenario(&f->ses, DEMO, 7, f->ses.today, &sc, &err), GP_E_INPUT);
 }
 
 /* A draft buys servers of the GPU and rents the cheapest offers, each by catalog reference,
@@ -245,8 +256,6 @@ static void analyses_an_empty_selection(void **state) {
 }
 
 /* The bundled demo scenario, stored under its own name as `scenario save` does. */
-#define DEMO "Demo: ten DGX A100 servers against AWS p4d.24xlarge"
-
 static void save_reference_scenario(fixture *f) {
     char *text = test_slurp("scenarios/demo-dgx-a100.json", &(size_t){0});
     assert_non_null(text);
@@ -323,7 +332,7 @@ static void measures_a_stored_scenario(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(resolves_catalog_references, setup, teardown),
-        cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_not_found, setup, teardown),
+        cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(drafts_from_the_catalog, setup, teardown),
         cmocka_unit_test_setup_teardown(imports_into_an_existing_node, setup, teardown),
         cmocka_unit_test_setup_teardown(analyses_capacity, setup, teardown),
