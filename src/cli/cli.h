@@ -11,6 +11,7 @@
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_export.h"
 #include "gpuplan/app_fleet.h"
+#include "gpuplan/report_fleet.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/app_scenarios.h"
 #include "gpuplan/app_telemetry.h"
@@ -24,6 +25,11 @@
 #include "gpuplan/store.h"
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
+
+/* The exit status of a run that worked but found something to act on: a failed node with
+ * collect --fail-on-error, an alert with fleet --fail-on-alert (cron and CI can tell it from
+ * 1, a failure of the world, and 2, bad input). */
+#define CLI_EXIT_ATTENTION 4
 
 typedef struct cli_command {
     const char *name;

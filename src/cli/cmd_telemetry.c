@@ -284,18 +284,19 @@ typedef struct collect_args {
     gp_collect_opts o;
     long interval;
     int cycles;
-    bool once;
+    bool once, fail_on_error;
 } collect_args;
 
 /* collect's options into a; 0, 1 for --help, or the exit status of a bad one. */
 static int collect_options(int argc, char **argv, collect_args *a) {
-    enum { O_ONCE = 256, O_INTERVAL, O_CONC, O_TIMEOUT, O_CYCLES, O_KEEP };
+    enum { O_ONCE = 256, O_INTERVAL, O_CONC, O_TIMEOUT, O_CYCLES, O_KEEP, O_FAIL };
     static const struct option longs[] = {{"once", no_argument, NULL, O_ONCE},
                                           {"interval", required_argument, NULL, O_INTERVAL},
                                           {"concurrency", required_argument, NULL, O_CONC},
                                           {"timeout", required_argument, NULL, O_TIMEOUT},
                                           {"cycles", required_argument, NULL, O_CYCLES},
                                           {"keep-raw", required_argument, NULL, O_KEEP},
+                                          {"fail-on-error", no_argument, NULL, O_FAIL},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     int opt;
@@ -305,6 +306,9 @@ static int collect_options(int argc, char **argv, collect_args *a) {
         switch (opt) {
         case O_ONCE:
             a->once = true;
+            break;
+        case O_FAIL:
+            a->fail_on_error = true;
             break;
         case O_INTERVAL:
             if (!parse_duration_ms(optarg, &a->interval))
@@ -331,11 +335,13 @@ static int collect_options(int argc, char **argv, collect_args *a) {
             break;
         case 'h':
             printf("usage: gpuplan collect [--once] [--interval 15s] [--concurrency 64]\n"
-                   "                       [--timeout 10s] [--cycles N] [--keep-raw 48h]\n\n"
+                   "                       [--timeout 10s] [--cycles N] [--keep-raw 48h]\n"
+                   "                       [--fail-on-error]\n\n"
                    "Fetches every node's sources concurrently (one libcurl multi loop), parses\n"
                    "them and writes each cycle in one transaction with every node's status.\n"
                    "A hung or broken node is recorded and never delays the rest past the\n"
-                   "timeout. SIGINT or SIGTERM finish the cycle in hand and exit cleanly.\n");
+                   "timeout. SIGINT or SIGTERM finish the cycle in hand and exit cleanly.\n"
+                   "--fail-on-error: exit 4 when a node failed in any cycle (0 otherwise).\n");
             return 1;
         default:
             return cli_usage_error("collect: unknown option or missing value: %s (see --help)",
@@ -361,13 +367,14 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int done = 0;
+    int done = 0, failed = 0;
     while (!stop_requested) {
         int64_t start = gp_now_ms();
         gp_cycle_stats cs;
         if (gp_collect_once(ses, &a.o, &cs, &err))
             return cli_fail(&err);
         done++;
+        failed += cs.nodes_failed;
         printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
                cs.nodes_failed, cs.samples, cs.seconds);
         fflush(stdout);
@@ -379,119 +386,48 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
             nanosleep(&ts, NULL);
         }
     }
-    return 0;
+    return a.fail_on_error && failed ? CLI_EXIT_ATTENTION : 0;
 }
 
 /* ---- fleet ------------------------------------------------------------------------------------
  */
 
-typedef struct fleet_out {
-    bool json;
-    cJSON *arr;
-    int n, alerts;
-} fleet_out;
-
-static int fleet_row(const gp_fleet_gpu *g, void *arg) {
-    fleet_out *f = arg;
-    char alerts[160];
-    int an = gp_fleet_alerts(g, alerts, sizeof alerts);
-    f->alerts += an > 0;
-    if (f->json) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "node", g->node);
-        cJSON_AddStringToObject(j, "host", g->host);
-        cJSON_AddNumberToObject(j, "index", g->index);
-        cJSON_AddStringToObject(j, "uuid", g->uuid);
-        cJSON_AddStringToObject(j, "model", g->model);
-        if (g->mig[0])
-            cJSON_AddStringToObject(j, "mig", g->mig);
-        for (int m = 0; m < GP_M_COUNT; m++)
-            if (g->has[m])
-                cJSON_AddNumberToObject(j, gp_metric_name((gp_metric)m), g->value[m]);
-        cJSON_AddNumberToObject(j, "last_seen_ms", (double)g->last_seen_ms);
-        cJSON *a = cJSON_AddArrayToObject(j, "alerts");
-        char copy[160];
-        snprintf(copy, sizeof copy, "%s", alerts);
-        for (char *tok = copy, *sp; tok && *tok; tok = sp ? sp + 1 : NULL) {
-            sp = strchr(tok, ' ');
-            if (sp)
-                *sp = '\0';
-            cJSON_AddItemToArray(a, cJSON_CreateString(tok));
-        }
-        cJSON_AddItemToArray(f->arr, j);
-        f->n++;
-        return 0;
-    }
-    if (f->n++ == 0)
-        printf("%-16s %-22s %3s %-12s %6s %11s %8s %6s  %-19s %s\n", "NODE", "HOST", "GPU", "MODEL",
-               "UTIL%", "MEM MiB", "POWER W", "TEMP", "LAST SEEN", "ALERTS");
-    char node[32], host[32], model[32], seen[32], mem[24], util[12], power[12], temp[12];
-    safe(node, sizeof node, g->node);
-    safe(host, sizeof host, g->host);
-    safe(model, sizeof model, g->model[0] ? g->model : "?");
-    fmt_time(g->last_seen_ms, seen, sizeof seen);
-    snprintf(util, sizeof util, g->has[GP_M_GPU_UTIL] ? "%.0f" : "-", g->value[GP_M_GPU_UTIL]);
-    snprintf(power, sizeof power, g->has[GP_M_POWER_W] ? "%.1f" : "-", g->value[GP_M_POWER_W]);
-    snprintf(temp, sizeof temp, g->has[GP_M_TEMP_C] ? "%.0f C" : "-", g->value[GP_M_TEMP_C]);
-    if (g->has[GP_M_MEM_USED_MIB])
-        snprintf(mem, sizeof mem, "%.0f/%.0f", g->value[GP_M_MEM_USED_MIB],
-                 g->has[GP_M_MEM_TOTAL_MIB] ? g->value[GP_M_MEM_TOTAL_MIB] : NAN);
-    else
-        snprintf(mem, sizeof mem, "-");
-    char idx[16];
-    snprintf(idx, sizeof idx, "%d%s", g->index, g->mig[0] ? "*" : "");
-    printf("%-16.16s %-22.22s %3s %-12.12s %6s %11s %8s %6s  %-19s %s\n", node, host, idx, model,
-           util, mem, power, temp, seen, alerts);
-    return 0;
-}
-
-static int power_row(const char *node, double watts, int64_t ts, void *arg) {
-    (void)arg;
-    char n[64], t[32];
-    safe(n, sizeof n, node);
-    fmt_time(ts, t, sizeof t);
-    printf("  %s: %.1f W at the wall (%s)\n", n, watts, t);
-    return 0;
-}
-
 int cmd_fleet(gp_session *ses, int argc, char **argv) {
-    bool json = false;
+    bool json = false, fail_on_alert = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
+        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--fail-on-alert"))
+            *(argv[i][2] == 'j' ? &json : &fail_on_alert) = true;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: gpuplan fleet [--json]\n\nNodes and GPUs with their latest "
-                   "utilization, memory, power and temperature, and alerts: temperature >= 85 C,\n"
-                   "memory >= 90 %%, node down, GPU missing since the last cycle, power above "
-                   "the GPU's limit.\n");
+            printf("usage: gpuplan fleet [--json] [--fail-on-alert]\n\nEvery GPU that ever "
+                   "reported, with its last utilization, memory, power and temperature; one\n"
+                   "not seen for 15 minutes shows its last values marked \"stale 3 d\" (--json:\n"
+                   "stale, age_s). Alerts: temperature >= 85 C, memory >= 90 %%, node down, GPU\n"
+                   "missing since the last cycle, power above the GPU's limit. --fail-on-alert:\n"
+                   "exit 4 when a GPU has an alert.\n");
             return 0;
         } else
             return cli_usage_error("fleet: unknown argument %s", argv[i]);
     }
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
-    if (gp_session_store(ses, &st, &err))
-        return cli_fail(&err);
-    fleet_out f = {json, json ? cJSON_CreateArray() : NULL, 0, 0};
-    int64_t now = gp_now_ms();
-    if (gp_store_fleet(st, now, 7LL * 24 * 3600 * 1000, fleet_row, &f, &err)) {
-        cJSON_Delete(f.arr);
+    gp_fleet_state f;
+    if (gp_fleet_state_read(ses, gp_now_ms(), GP_FLEET_FRESH_MS, &f, &err)) {
+        gp_fleet_state_done(&f);
         return cli_fail(&err);
     }
-    if (json) {
-        char *text = cJSON_Print(f.arr);
-        cJSON_Delete(f.arr);
-        puts(text ? text : "[]");
-        free(text);
-        return 0;
-    }
-    if (!f.n)
-        printf("no GPUs seen yet: add nodes (gpuplan node add) and collect, or import a capture\n");
+    gp_buf out;
+    gp_buf_init(&out, 1u << 30);
+    gp_status st = json ? gp_report_fleet_json(&f, &out) : gp_report_fleet_text(&f, &out);
+    if (st)
+        gp_errorf(&err, st, NULL, "the output is larger than %zu bytes", out.limit);
     else
-        printf("%d GPUs, %d with alerts (* a MIG instance)\n", f.n, f.alerts);
-    gp_store_node_power(st, now, 3600000, power_row, NULL, &err);
-    return 0;
+        st = cli_write_output(NULL, out.data, out.len, &err);
+    gp_buf_done(&out);
+    int alerts = f.with_alerts;
+    gp_fleet_state_done(&f);
+    if (st)
+        return cli_fail(&err);
+    return fail_on_alert && alerts ? CLI_EXIT_ATTENTION : 0;
 }
 
 /* ---- db stats ---------------------------------------------------------------------------------

@@ -149,5 +149,24 @@ done
 check "real captures summarized" bash -c "'$gpuplan' capacity --since 3650d --json | $py -c 'import json,sys; assert json.load(sys.stdin)[\"gpus\"] >= 20'"
 check "real captures: text summary" bash -c "'$gpuplan' capacity --since 3650d | grep -q '^fleet'"
 
+
+# The fleet: every GPU with data shows its last values; old ones are marked stale, never
+# left out. The nvidia-smi captures carry their own timestamps, years old.
+check "fleet: old GPUs keep their last values, marked stale" bash -c "'$gpuplan' fleet --json | $py -c '
+import json, sys
+old = [r for r in json.load(sys.stdin) if r[\"node\"].startswith(\"smi\")]
+assert old, \"no nvidia-smi rows\"
+for r in old:
+    assert r[\"stale\"] is True and r[\"age_s\"] > 86400, r
+    assert \"gpu_util\" in r or \"power_w\" in r, r
+'"
+check "fleet: stale in the text with its age" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -qE 'stale [0-9]+ d'"
+printf 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 91\nDCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 50\n' >"$tmp/hot.prom"
+check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp/empty.db' fleet --fail-on-alert >/dev/null"
+"$gpuplan" import prom "$tmp/hot.prom" --node hot >/dev/null
+check "fleet --fail-on-alert: 4 with a hot GPU" bash -c "'$gpuplan' fleet --fail-on-alert >/dev/null; [ \$? = 4 ]"
+check "fleet: the fresh hot GPU is not stale" bash -c "'$gpuplan' fleet | grep -E '^hot ' | grep -v stale | grep -q hot"
+check "--db after the command name" bash -c "'$gpuplan' scenario list --db '$tmp/after.db' >/dev/null && [ -f '$tmp/after.db' ]"
+
 echo "capacity: $fails failed"
 [ "$fails" = 0 ]
