@@ -411,6 +411,13 @@ void gp_mix_plan_done(gp_mix_plan *p) {
 
 /* ---- scenario measure ---------------------------------------------------------------------- */
 
+/* v to a number of decimals: a measured figure is written at the precision it means (a
+ * utilization to 0.0001 %, watts to 0.01 W), not with the float noise of its arithmetic. */
+static double at(double v, int decimals) {
+    double k = pow(10, decimals);
+    return round(v * k) / k;
+}
+
 static void set_num(cJSON *obj, const char *key, double v) {
     cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (old)
@@ -437,15 +444,15 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
                            const gp_cap_gpu *fleet, const gp_cap_figures *f, gp_measured *out) {
     cJSON *demand = child_object(doc, "demand");
     set_num(demand, "gpus", (double)out->gpus);
-    set_num(demand, "utilization", f->busy_share);
+    set_num(demand, "utilization", at(f->busy_share, 6));
     cJSON *power = child_object(child_object(doc, "self_hosted"), "power");
     if (f->has_idle_w || f->has_busy_w) {
         double idle_w = f->has_idle_w ? f->idle_w : f->busy_w,
                busy_w = f->has_busy_w ? f->busy_w : idle_w;
         if (busy_w < idle_w)
             busy_w = idle_w; /* the model needs busy >= idle */
-        set_num(power, "gpu_idle_w", idle_w);
-        set_num(power, "gpu_tdp_w", busy_w);
+        set_num(power, "gpu_idle_w", at(idle_w, 2));
+        set_num(power, "gpu_tdp_w", at(busy_w, 2));
         /* A flat mean draw would override the measured split: the split is what was measured. */
         cJSON_DeleteItemFromObjectCaseSensitive(power, "gpu_avg_w");
     }
@@ -455,7 +462,7 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
     out->has_base = c->nw > 0 && base_sum / (double)c->nw >= 0;
     out->base_w = c->nw ? base_sum / (double)c->nw : 0;
     if (out->has_base)
-        set_num(power, "server_base_w", out->base_w);
+        set_num(power, "server_base_w", at(out->base_w, 2));
     cJSON_DeleteItemFromObjectCaseSensitive(doc, "measured");
     cJSON *m = cJSON_AddObjectToObject(doc, "measured");
     char since[32], until[32];
@@ -471,14 +478,14 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
     cJSON_AddNumberToObject(m, "gpus", (double)out->gpus);
     cJSON_AddNumberToObject(m, "busy_threshold", q->threshold / 100.0);
     cJSON_AddNumberToObject(m, "gpu_buckets", (double)fleet->buckets);
-    cJSON_AddNumberToObject(m, "utilization", f->busy_share);
-    cJSON_AddNumberToObject(m, "util_mean", f->util_mean / 100);
+    cJSON_AddNumberToObject(m, "utilization", at(f->busy_share, 6));
+    cJSON_AddNumberToObject(m, "util_mean", at(f->util_mean / 100, 6));
     if (f->has_idle_w)
-        cJSON_AddNumberToObject(m, "gpu_idle_w", f->idle_w);
+        cJSON_AddNumberToObject(m, "gpu_idle_w", at(f->idle_w, 2));
     if (f->has_busy_w)
-        cJSON_AddNumberToObject(m, "gpu_busy_w", f->busy_w);
+        cJSON_AddNumberToObject(m, "gpu_busy_w", at(f->busy_w, 2));
     if (out->has_base)
-        cJSON_AddNumberToObject(m, "server_base_w", out->base_w);
+        cJSON_AddNumberToObject(m, "server_base_w", at(out->base_w, 2));
     cJSON_AddItemToObject(m, "wall_power", gp_report_capacity_walls(c));
     out->busy_share = f->busy_share;
     out->has_idle_w = f->has_idle_w, out->idle_w = f->idle_w;

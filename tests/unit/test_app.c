@@ -326,6 +326,12 @@ static void measures_a_stored_scenario(void **state) {
     assert_int_equal(sc.version, 2);
     assert_int_equal(sc.s->gpus, 8);
     assert_non_null(cJSON_GetObjectItem(sc.tree, "measured"));
+    /* Written at the precision it means: watts to 0.01 W, not 69.9999999999993. */
+    cJSON *pw = cJSON_GetObjectItem(cJSON_GetObjectItem(sc.tree, "self_hosted"), "power");
+    double idle_w = cJSON_GetObjectItem(pw, "gpu_idle_w")->valuedouble;
+    assert_true(fabs(idle_w * 100 - round(idle_w * 100)) < 1e-6);
+    assert_close(idle_w,
+                 (67.268 + 67.616 + 66.477 + 69.523 + 66.297 + 66.324 + 115.22 + 69.424) / 8, 1e-4);
     gp_loaded_done(&sc);
 }
 
