@@ -55,6 +55,11 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * path is NULL or "-". */
 gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err);
 
+/* Print what a renderer put in out (st: its status) to stdout, as the printf calls it replaced
+ * did: stdout's write errors are not checked, so they leave the exit status as it was. Frees
+ * out. 0, or the exit status of a renderer's failure. */
+int cli_print_rendered(gp_status st, gp_buf *out);
+
 /* The commands (one file each under src/cli/). */
 int cmd_report(gp_session *ses, int argc, char **argv);
 int cmd_scenario(gp_session *ses, int argc, char **argv);

@@ -1,6 +1,7 @@
 /* The application services called directly, without argv: scenario resolution against the
  * bundled catalog, drafting, importing captures, capacity analysis, the mixed-fleet plan and
- * measuring a stored scenario. Each test gets a fresh database in a temporary folder. */
+ * measuring a stored scenario, sensitivity ranked per option. Each test gets a fresh database in a
+ * temporary folder. */
 #define _GNU_SOURCE /* nftw, strcasestr */
 #include <ftw.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/app_sensitivity.h"
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/store.h"
@@ -335,6 +337,35 @@ static void measures_a_stored_scenario(void **state) {
     gp_loaded_done(&sc);
 }
 
+/* Per option, every row is ranked or quiet; ranked rows come largest swing first. */
+static void ranks_sensitivity_per_option(void **state) {
+    fixture *f = *state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/examples/seed-dgx-a100.json",
+             getenv("GP_SOURCE_ROOT"));
+    gp_err err;
+    gp_err_clear(&err);
+    gp_sens_analysis a;
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, &a, &err), GP_OK);
+    const gp_sensitivity *t = a.table;
+    assert_true(a.sc.s->n_options > 0);
+    assert_true(t->delta == 0.2);
+    for (int i = 0; i < a.sc.s->n_options; i++) {
+        const gp_sens_ranking *r = &a.ranks[i];
+        assert_int_equal(r->n + r->quiet, t->n_rows);
+        assert_true(r->n > 0);
+        for (int j = 0; j + 1 < r->n; j++) {
+            const gp_sens_row *row = &t->rows[r->order[j]], *next = &t->rows[r->order[j + 1]];
+            assert_true(fabs(row->delta_high[i] - row->delta_low[i]) >=
+                        fabs(next->delta_high[i] - next->delta_low[i]));
+        }
+    }
+    gp_sens_analysis_done(&a);
+    gp_sens_analysis_done(&a); /* safe twice */
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 1.5, &a, &err),
+                     GP_E_INPUT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(resolves_catalog_references, setup, teardown),
@@ -345,6 +376,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(analyses_an_empty_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(plans_a_mix_or_says_why_not, setup, teardown),
         cmocka_unit_test_setup_teardown(measures_a_stored_scenario, setup, teardown),
+        cmocka_unit_test_setup_teardown(ranks_sensitivity_per_option, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
