@@ -61,6 +61,14 @@ static int print_node(const gp_node_info *n, void *arg) {
     return 0;
 }
 
+/* node list --names (not in --help: for the shell completions): one name a line, whole. */
+static int print_node_name(const gp_node_info *n, void *arg) {
+    int *count = arg;
+    (*count)++;
+    printf("%s\n", n->name);
+    return 0;
+}
+
 static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     char url[200];
     safe(url, sizeof url, src->url[0] ? src->url : "local nvidia-smi");
@@ -112,12 +120,13 @@ int cmd_node(cli *c, int argc, char **argv) {
                                           {"cacert", required_argument, NULL, O_CACERT},
                                           {"insecure", no_argument, NULL, O_INSECURE},
                                           {"token-file", required_argument, NULL, O_TOKEN},
+                                          {"names", no_argument, NULL, 'N'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_source_cfg src[8];
     int n = 0, opt;
     const char *match = "", *cacert = "", *token = "";
-    bool insecure = false;
+    bool insecure = false, names = false;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc - 1, argv + 1, "h", longs, NULL)) != -1) {
@@ -146,6 +155,8 @@ int cmd_node(cli *c, int argc, char **argv) {
             insecure = true;
         } else if (opt == O_TOKEN) {
             token = optarg;
+        } else if (opt == 'N') {
+            names = true;
         } else if (opt == 'h') {
             node_help(stdout);
             return 0;
@@ -159,13 +170,16 @@ int cmd_node(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to node list only");
     if (!strcmp(sub, "list")) {
         if (nargs)
             return cli_usage_error("node list takes no arguments");
         int count = 0;
-        if (cli_store(c, &st, &err) || gp_store_nodes(st, print_node, &count, &err))
+        if (cli_store(c, &st, &err) ||
+            gp_store_nodes(st, names ? print_node_name : print_node, &count, &err))
             return cli_fail(&err);
-        if (!count)
+        if (!count && !names)
             printf("no nodes yet; add one with `gpuplan node add NAME --dcgm URL`\n");
         return 0;
     }
