@@ -50,14 +50,22 @@ static int print_info(const gp_scenario_info *info, void *arg) {
     return 0;
 }
 
-static int list(gp_session *ses) {
+/* scenario list --names (not in --help: for the shell completions): one name a line. */
+static int print_name(const gp_scenario_info *info, void *arg) {
+    (void)arg;
+    printf("%s\n", info->name);
+    return 0;
+}
+
+static int list(gp_session *ses, bool names) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
     int n = 0;
-    if (gp_session_store(ses, &st, &err) || gp_store_scenario_list(st, print_info, &n, &err))
+    if (gp_session_store(ses, &st, &err) ||
+        gp_store_scenario_list(st, names ? print_name : print_info, &n, &err))
         return cli_fail(&err);
-    if (n == 0)
+    if (n == 0 && !names)
         printf("no scenarios stored yet; add one with `gpuplan scenario save FILE.json`\n");
     return 0;
 }
@@ -96,6 +104,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"version", required_argument, NULL, 'v'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"help", no_argument, NULL, 'h'},
+                                          {"names", no_argument, NULL, 'n'},
                                           {NULL, 0, NULL, 0}};
     if (argc < 2)
         return cli_usage_error("scenario: which one: save, list, show, export or rm? (see --help)");
@@ -109,6 +118,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
     if (strcmp(sub, "measure") == 0)
         return cmd_scenario_measure(ses, argc - 1, argv + 1);
     int version = 0, opt;
+    bool names = false;
     const char *output = NULL;
     optind = 1;
     opterr = 0; /* one error line, ours */
@@ -124,6 +134,9 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         case 'h':
             help(stdout);
             return 0;
+        case 'n':
+            names = true;
+            break;
         default:
             return cli_usage_error("scenario %s: unknown option or missing value: %s (see --help)",
                                    sub, argv[optind]);
@@ -136,10 +149,12 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         return cli_usage_error("scenario %s takes no --version or -o", sub);
     if (output && strcmp(sub, "export") != 0)
         return cli_usage_error("-o applies to scenario export only");
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to scenario list only");
     if (strcmp(sub, "list") == 0) {
         if (nargs != 0)
             return cli_usage_error("scenario list takes no arguments");
-        return list(ses);
+        return list(ses, names);
     }
     if (nargs != 1) {
         return cli_usage_error("scenario %s takes one argument", sub);

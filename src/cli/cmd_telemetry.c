@@ -61,6 +61,14 @@ static int print_node(const gp_node_info *n, void *arg) {
     return 0;
 }
 
+/* node list --names (not in --help: for the shell completions): one name a line, whole. */
+static int print_node_name(const gp_node_info *n, void *arg) {
+    int *count = arg;
+    (*count)++;
+    printf("%s\n", n->name);
+    return 0;
+}
+
 static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     char url[200];
     safe(url, sizeof url, src->url[0] ? src->url : "local nvidia-smi");
@@ -96,7 +104,7 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
 }
 
 /* node add's options into def; 0, 1 for --help, or the exit status of a bad one. */
-static int node_options(int argc, char **argv, gp_node_def *def) {
+static int node_options(int argc, char **argv, gp_node_def *def, bool *names) {
     enum { O_DCGM = 256, O_PROM, O_MATCH, O_REDFISH, O_NVSMI, O_CACERT, O_INSECURE, O_TOKEN };
     static const struct option longs[] = {{"dcgm", required_argument, NULL, O_DCGM},
                                           {"prometheus", required_argument, NULL, O_PROM},
@@ -106,6 +114,7 @@ static int node_options(int argc, char **argv, gp_node_def *def) {
                                           {"cacert", required_argument, NULL, O_CACERT},
                                           {"insecure", no_argument, NULL, O_INSECURE},
                                           {"token-file", required_argument, NULL, O_TOKEN},
+                                          {"names", no_argument, NULL, 'N'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     int opt;
@@ -134,6 +143,8 @@ static int node_options(int argc, char **argv, gp_node_def *def) {
                                 : &def->token_file) = optarg;
         } else if (opt == O_INSECURE) {
             def->insecure = true;
+        } else if (opt == 'N') {
+            *names = true;
         } else if (opt == 'h') {
             node_help(stdout);
             return 1;
@@ -168,20 +179,26 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h"))
         return node_help(stdout), 0;
     gp_node_def def = {.match = "", .cacert = "", .token_file = ""};
-    int rc = node_options(argc, argv, &def);
+    bool names = false;
+    int rc = node_options(argc, argv, &def, &names);
     if (rc)
         return rc == 1 ? 0 : rc;
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to node list only");
     int nargs = argc - 1 - optind;
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to node list only");
     if (!strcmp(sub, "list")) {
         if (nargs)
             return cli_usage_error("node list takes no arguments");
         int count = 0;
-        if (gp_session_store(ses, &st, &err) || gp_store_nodes(st, print_node, &count, &err))
+        if (gp_session_store(ses, &st, &err) ||
+            gp_store_nodes(st, names ? print_node_name : print_node, &count, &err))
             return cli_fail(&err);
-        if (!count)
+        if (!count && !names)
             printf("no nodes yet; add one with `gpuplan node add NAME --dcgm URL`\n");
         return 0;
     }

@@ -11,7 +11,7 @@
 #include "gp_version.h"
 
 static const cli_command commands[] = {
-    {"report", "evaluate a scenario: Markdown, CSV or JSON report", cmd_report},
+    {"report", "evaluate a scenario: Markdown, CSV, JSON or XLSX report", cmd_report},
     {"scenario", "save, list, show, export and remove stored scenarios", cmd_scenario},
     {"sweep", "evaluate a grid of inputs; where does the answer flip?", cmd_sweep},
     {"sensitivity", "move every input by a delta: a tornado table", cmd_sensitivity},
