@@ -1,23 +1,49 @@
 #!/usr/bin/env bash
 # Every worked scenario of MODEL.md's examples/ through the real binary: the whole report JSON
-# must match the expected one (numbers to a relative 1e-9, as_of excepted), and the CSV and
-# Markdown reports must agree with it.
+# must match the expected one (every key of it, numbers to a relative 1e-9), as_of must be the
+# report date and start_date the scenario's or else as_of, and the CSV and Markdown reports
+# must agree with it. First, the comparer itself must catch a changed number, a missing key and
+# a changed discrete value, or a passing run would prove nothing.
 set -u
 gpuplan=$1 examples=$2 cmp=$3
 py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export GPUPLAN_DB=$tmp/db
 fail=0
+first=$(ls "$examples"/*.expected.json | head -n 1)
+for mutation in number missing discrete; do
+    $py - "$first" "$tmp/mutated.json" "$mutation" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+kind = sys.argv[3]
+if kind == 'number':
+    rep['self_hosted']['monthly'][-1] *= 1 + 1e-8
+elif kind == 'missing':
+    del rep['options'][0]['payback_month_without_exit']
+else:
+    rep['self_hosted']['purchases'][0]['refresh'] = not rep['self_hosted']['purchases'][0]['refresh']
+json.dump(rep, open(sys.argv[2], 'w'))
+PY
+    if $py "$cmp" "$first" "$tmp/mutated.json" >/dev/null; then
+        echo "FAIL cmp_report accepts a report with a $mutation change"; fail=1
+    fi
+done
 for scen in "$examples"/*.json; do
     case $scen in *.expected.json) continue ;; esac
     name=$(basename "$scen" .json)
     if ! "$gpuplan" report "$scen" --format json --as-of 2026-01-15 -o "$tmp/$name.json"; then
         echo "FAIL $name: report exited $?"; fail=1; continue
     fi
-    if ! $py "$cmp" --ignore as_of "$examples/$name.expected.json" "$tmp/$name.json"; then
+    if ! $py "$cmp" "$examples/$name.expected.json" "$tmp/$name.json"; then
         echo "FAIL $name: report differs from $name.expected.json"; fail=1; continue
     fi
-    grep -Eq '"as_of":[[:space:]]*"2026-01-15"' "$tmp/$name.json" || { echo "FAIL $name: as_of"; fail=1; }
+    $py - "$scen" "$tmp/$name.json" <<'PY' || { echo "FAIL $name: as_of or start_date"; fail=1; }
+import json, sys
+scen, rep = (json.load(open(p)) for p in sys.argv[1:])
+assert rep['as_of'] == '2026-01-15', rep['as_of']
+assert rep['start_date'] == scen.get('start_date', rep['as_of']), rep['start_date']
+assert rep['model_version'] == 2, rep['model_version']
+PY
     "$gpuplan" report "$scen" --format csv -o "$tmp/$name.csv" || { echo "FAIL $name: csv"; fail=1; }
     # The CSV's last row holds each cumulative total: it must equal the JSON totals.
     $py - "$tmp/$name.json" "$tmp/$name.csv" <<'PY' || { echo "FAIL $name: csv vs json"; fail=1; }
