@@ -18,7 +18,10 @@ typedef struct gp_price_source {
     char option[GP_NAME_BYTES];
     char catalog[GP_CATALOG_BYTES];
     gp_pricing pricing;
-    double hourly;
+    double hourly;           /* as the catalog gives it, before the option's trend */
+    double upfront;          /* committed: the fee per instance per term */
+    bool split_derived;      /* committed: hourly and upfront split from an effective rate */
+    char interruption_band[16]; /* spot: the source's band (">20%"), "" when none */
     char effective_from[11]; /* YYYY-MM-DD */
     char source[256];
 } gp_price_source;
@@ -30,6 +33,10 @@ typedef struct gp_report_meta {
     const cJSON *scenario_json; /* the scenario with catalog prices filled in; borrowed */
     const char *version;        /* gpuplan version, for the md footer */
 } gp_report_meta;
+
+/* GP_OK when r may be reported; else r->error (a scenario the engine refused: a missing bridge,
+ * a result that is not finite), copied to err. Every writer below checks it first. */
+gp_status gp_report_check(const gp_result *r, gp_err *err);
 
 /* The report JSON of MODEL.md, pretty-printed. */
 gp_status gp_report_json(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,

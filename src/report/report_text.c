@@ -56,6 +56,8 @@ gp_status gp_csv_field(gp_buf *out, const char *text) {
 }
 
 gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, gp_buf *out, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
     gp_status st = gp_buf_add(out, "month,self_hosted", 17);
     for (int i = 0; st == GP_OK && i < r->n_options; i++) {
         st = gp_buf_add(out, ",", 1);
@@ -227,6 +229,8 @@ static void assumptions(md *w, const gp_scenario *s) {
 
 gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                        gp_buf *out, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
     md w = {out, GP_OK};
     int m = r->horizon_months;
     put(&w, "# ");

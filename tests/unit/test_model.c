@@ -323,14 +323,23 @@ static void test_break_even_and_payback_differ(void **state) {
     assert_int_equal(res->options[0].break_even_month, 0);
     assert_true(res->options[0].has_payback_month);
     assert_int_equal(res->options[0].payback_month, 2);
-    /* A free option: self-hosted (100, 100, 100, 100, 0 cumulative without upkeep) only
-     * catches it at M, when the residual comes back. */
+    /* An option at 1 a month: self-hosted (100, 100, 100, 100, 0 cumulative without upkeep)
+     * only catches it at M, when the residual comes back. */
     o->upfront = 0;
+    o->hourly = 1.0 / 730;
     s.other_per_month = 0;
     gp_model_evaluate(&s, res);
     assert_true(res->options[0].has_break_even_month);
     assert_int_equal(res->options[0].break_even_month, 4);
     assert_int_equal(res->options[0].payback_month, 4);
+    /* Without the exit value credited at M it never does. */
+    assert_false(res->options[0].has_break_even_month_without_exit);
+    assert_false(res->options[0].has_payback_month_without_exit);
+    /* A free option: both cumulatives are 0 at M, which version 2 does not count. */
+    o->hourly = 0;
+    gp_model_evaluate(&s, res);
+    assert_false(res->options[0].has_break_even_month);
+    assert_false(res->options[0].has_payback_month);
     /* Without the residual it never does. */
     s.residual_pct = 0;
     gp_model_evaluate(&s, res);

@@ -81,7 +81,7 @@ static void test_json_shape(void **state) {
     load(hostile, &tree);
     gp_report_meta meta = {"2026-11-22", NULL, 0, tree, "test"};
     cJSON *doc = gp_report_json_tree(sc, res, &meta);
-    assert_int_equal(cJSON_GetObjectItem(doc, "model_version")->valueint, 1);
+    assert_int_equal(cJSON_GetObjectItem(doc, "model_version")->valueint, 2);
     assert_string_equal(cJSON_GetObjectItem(doc, "as_of")->valuestring, "2026-11-22");
     assert_string_equal(cJSON_GetObjectItem(doc, "scenario")->valuestring, sc->name);
     cJSON *opts = cJSON_GetObjectItem(doc, "options");
