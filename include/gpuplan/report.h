@@ -49,9 +49,13 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
 gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                        gp_buf *out, gp_err *err);
 
-/* The monthly cumulative series: a header row, then one row a month m = 0..M, one column for
- * self-hosted and one per option. */
-gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, gp_buf *out, gp_err *err);
+/* The plan month by month: a header row, then one row per index m = 0..M (row 0 the start,
+ * row j the close of month j, labelled YYYY-MM from start_date, else meta->as_of): demand,
+ * servers in service, GPUs at work, servers bought and sold, bridge hours, self-hosted's flow
+ * and cumulative cost, each option's flow, cumulative cost and burst hours, and the options
+ * whose break-even month this is. */
+gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                        gp_buf *out, gp_err *err);
 
 /* Append one CSV field: quoted when needed, and neutralised as OWASP recommends when it
  * starts with = + - @ tab or CR (a leading apostrophe), control characters removed. */

@@ -102,7 +102,7 @@ int cmd_report(cli *c, int argc, char **argv) {
     else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc.s, r, &meta, &out, &err);
     else if (strcmp(format, "csv") == 0)
-        st = gp_report_csv(sc.s, r, &out, &err);
+        st = gp_report_csv(sc.s, r, &meta, &out, &err);
     else
         st = gp_report_md(sc.s, r, &meta, &out, &err);
     if (st == GP_OK && strcmp(format, "xlsx") != 0)

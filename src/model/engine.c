@@ -662,6 +662,9 @@ static void break_even_utilization(engine *e, gp_result *out) {
     pts[np++] = 1.0;
     demand at;
     double self_tot[GP_MAX_PERIODS + 2], charge0 = 0.0, charge1 = 0.0;
+    double opt_tot[GP_MAX_OPTIONS][GP_MAX_PERIODS + 2];
+    int burst_months1[GP_MAX_OPTIONS] = {0};
+    bool lacks_burst[GP_MAX_OPTIONS] = {false};
     int bridge_months1 = 0;
     bool lacks_bridge = false;
     for (int k = 0; k < np; k++) {
@@ -677,38 +680,41 @@ static void break_even_utilization(engine *e, gp_result *out) {
             bridge_months1 = bm;
             lacks_bridge = nb;
         }
+        for (int i = 0; i < s->n_options; i++) {
+            const gp_option *o = &s->options[i];
+            if (o->pricing == GP_COMMITTED && !o->has_base_gpus) {
+                /* Its terms are sized on N_j alone: the same at every utilization. */
+                opt_tot[i][k] = out->options[i].total;
+                continue;
+            }
+            option_flows of;
+            option_eval(s, &at, o, NULL, NULL, &of);
+            opt_tot[i][k] = of.total;
+            if (k == np - 1) {
+                burst_months1[i] = of.burst_months;
+                lacks_burst[i] = of.needs_burst != 0;
+            }
+        }
     }
     double bridge_extras = s->bridge >= 0 ? extras_of(&s->options[s->bridge]) : 0.0;
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
         gp_option_result *r = &out->options[i];
+        const double *opt = opt_tot[i];
         r->has_break_even_utilization = false;
-        double opt_tot[GP_MAX_PERIODS + 2];
-        int burst_months1 = 0;
-        bool lacks_burst = false;
-        for (int k = 0; k < np; k++) {
-            demand_at(&e->dm, pts[k], &at);
-            option_flows of;
-            option_eval(s, &at, o, NULL, NULL, &of);
-            opt_tot[k] = of.total;
-            if (k == np - 1) {
-                burst_months1 = of.burst_months;
-                lacks_burst = of.needs_burst != 0;
-            }
-        }
-        if (lacks_bridge || lacks_burst)
+        if (lacks_bridge || lacks_burst[i])
             continue;
-        if (ties_equal(self_tot[0], opt_tot[0])) {
+        if (ties_equal(self_tot[0], opt[0])) {
             r->has_break_even_utilization = true;
             r->break_even_utilization = 0.0;
             continue;
         }
         double burst_extras = o->burst >= 0 ? extras_of(&s->options[o->burst]) : 0.0;
-        double d_prev = self_tot[0] - opt_tot[0] + bridge_extras * bridge_months1 -
-                        burst_extras * burst_months1 + charge1 - charge0;
+        double d_prev = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
+                        burst_extras * burst_months1[i] + charge1 - charge0;
         for (int k = 0; k + 1 < np; k++) {
-            double d_next = self_tot[k + 1] - opt_tot[k + 1];
-            if (ties_equal(self_tot[k + 1], opt_tot[k + 1])) {
+            double d_next = self_tot[k + 1] - opt[k + 1];
+            if (ties_equal(self_tot[k + 1], opt[k + 1])) {
                 r->has_break_even_utilization = true;
                 r->break_even_utilization = pts[k + 1];
                 break;

@@ -55,25 +55,90 @@ gp_status gp_csv_field(gp_buf *out, const char *text) {
     return gp_buf_add(out, clean, n);
 }
 
-gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, gp_buf *out, gp_err *err) {
+/* The date month j begins on, as "YYYY-MM": start_date (else as_of) plus j - 1 months. */
+static void month_label(const gp_scenario *s, const gp_report_meta *meta, int j, char *out,
+                        size_t cap) {
+    const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+    int y, mo;
+    if (sscanf(start, "%4d-%2d", &y, &mo) != 2) {
+        snprintf(out, cap, "month %d", j);
+        return;
+    }
+    int k = (y * 12 + mo - 1) + (j - 1);
+    snprintf(out, cap, "%04d-%02d", k / 12, k % 12 + 1);
+}
+
+/* Servers bought and sold at index m (sales include the exit at M). */
+static void traded_at(const gp_self_result *r, int m, int *bought, int *sold) {
+    *bought = *sold = 0;
+    for (int i = 0; i < r->n_batches; i++) {
+        if (r->batches[i].index == m)
+            *bought += r->batches[i].servers;
+        if (r->batches[i].exit == m)
+            *sold += r->batches[i].servers;
+    }
+}
+
+gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                        gp_buf *out, gp_err *err) {
     if (gp_report_check(r, err))
         return err->code;
-    gp_status st = gp_buf_add(out, "month,self_hosted", 17);
+    gp_status st = gp_buf_printf(out, "index,month,gpus,work,utilization,servers_in_service,"
+                                      "gpus_at_work,servers_bought,servers_sold,bridge_hours,"
+                                      "self_hosted,self_hosted_cumulative");
     for (int i = 0; st == GP_OK && i < r->n_options; i++) {
-        st = gp_buf_add(out, ",", 1);
-        if (st == GP_OK)
-            st = gp_csv_field(out, s->options[i].name);
+        char col[GP_NAME_BYTES + 32];
+        const char *suffix[] = {"", " cumulative", " burst_hours"};
+        for (int k = 0; st == GP_OK && k < 3; k++) {
+            snprintf(col, sizeof col, "%s%s", s->options[i].name, suffix[k]);
+            st = gp_buf_add(out, ",", 1);
+            if (st == GP_OK)
+                st = gp_csv_field(out, col);
+        }
     }
     if (st == GP_OK)
-        st = gp_buf_add(out, "\n", 1);
+        st = gp_buf_add(out, ",break_even\n", 12);
     double cum_self = 0.0, cum[GP_MAX_OPTIONS] = {0};
     for (int m = 0; st == GP_OK && m <= r->horizon_months; m++) {
         cum_self += r->self.monthly[m];
-        st = gp_buf_printf(out, "%d,%.17g", m, cum_self);
-        for (int i = 0; st == GP_OK && i < r->n_options; i++) {
-            cum[i] += r->options[i].monthly[m];
-            st = gp_buf_printf(out, ",%.17g", cum[i]);
+        int bought, sold;
+        traded_at(&r->self, m, &bought, &sold);
+        if (m == 0) {
+            const char *start =
+                s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+            st = gp_buf_printf(out, "0,%s,,,,0,0,%d,%d,0,%.17g,%.17g", start, bought, sold,
+                               r->self.monthly[0], cum_self);
+        } else {
+            char label[32], gpus[16] = "";
+            month_label(s, meta, m, label, sizeof label);
+            if (!r->work_mode)
+                snprintf(gpus, sizeof gpus, "%d", r->demand_gpus[m - 1]);
+            st = gp_buf_printf(out, "%d,%s,%s,%.17g,%.17g,%d,%d,%d,%d,%.17g,%.17g,%.17g", m, label,
+                               gpus, r->demand_work_month[m - 1], r->demand_utilization[m - 1],
+                               r->self.servers_in_service[m - 1], r->self.gpus_at_work[m - 1],
+                               bought, sold, r->self.bridge_hours[m - 1], r->self.monthly[m],
+                               cum_self);
         }
+        for (int i = 0; st == GP_OK && i < r->n_options; i++) {
+            const gp_option_result *o = &r->options[i];
+            cum[i] += o->monthly[m];
+            st = gp_buf_printf(out, ",%.17g,%.17g,%.17g", o->monthly[m], cum[i],
+                               m > 0 ? o->burst_hours[m - 1] : 0.0);
+        }
+        /* The options breaking even here, "; "-joined into one field (names clipped to fit). */
+        char marks[GP_NAME_BYTES];
+        size_t used = 0;
+        marks[0] = '\0';
+        for (int i = 0; i < r->n_options; i++) {
+            const gp_option_result *o = &r->options[i];
+            if (o->has_break_even_month && o->break_even_month == m && used + 3 < sizeof marks)
+                used += (size_t)snprintf(marks + used, sizeof marks - used, "%s%s",
+                                         used ? "; " : "", s->options[i].name);
+        }
+        if (st == GP_OK)
+            st = gp_buf_add(out, ",", 1);
+        if (st == GP_OK)
+            st = gp_csv_field(out, marks);
         if (st == GP_OK)
             st = gp_buf_add(out, "\n", 1);
     }
