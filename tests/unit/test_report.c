@@ -120,7 +120,11 @@ static void test_md_content(void **state) {
     assert_int_equal(gp_report_md(sc, res, &meta, &out, &err), GP_OK);
     assert_non_null(strstr(out.data, "## Assumptions"));
     assert_non_null(strstr(out.data, "## Totals (USD)"));
-    assert_non_null(strstr(out.data, "## Cumulative cost by quarter"));
+    assert_non_null(strstr(out.data, "## The plan month by month (USD)"));
+    /* Months are labelled from as_of without a start_date: month 1 is 2026-11, month 3
+     * 2027-01. */
+    assert_non_null(strstr(out.data, "| 1 | 2026-11 | "));
+    assert_non_null(strstr(out.data, "| 3 | 2027-01 | "));
     assert_non_null(strstr(out.data, "Prices as of 2026-11-22"));
     /* Pipes are escaped and control characters dropped, so the tables stay tables. */
     assert_non_null(strstr(out.data, "+cmd\\|' /C calc'!A0"));
