@@ -55,7 +55,7 @@ typedef struct gp_self_result {
     /* version 2 */
     bool has_cost_per_work_unit;
     double cost_per_work_unit;
-    double exit_value; /* sum of V_b with x_b = M, credited in F[M] */
+    double exit_value;                     /* sum of V_b with x_b = M, credited in F[M] */
     int servers_in_service[GP_MAX_MONTHS]; /* I_j, month 1 first */
     int gpus_at_work[GP_MAX_MONTHS];       /* G_j */
     double bridge_hours[GP_MAX_MONTHS];    /* Z^S_j, busy GPU-hours rented */
@@ -87,16 +87,16 @@ typedef struct gp_option_result {
     int break_even_month_without_exit;
     bool has_payback_month_without_exit;
     int payback_month_without_exit;
-    double burst;                        /* the burst's costs within total */
-    double burst_hours[GP_MAX_MONTHS];   /* Z^o_j */
+    double burst;                      /* the burst's costs within total */
+    double burst_hours[GP_MAX_MONTHS]; /* Z^o_j */
 } gp_option_result;
 
 struct gp_result {
     int horizon_months;
     gp_err error; /* GP_OK, or why this scenario has no report (see above) */
     bool work_mode;
-    double demand_gpu_hours; /* sum of W_j in GPU mode; 0 in work mode */
-    double demand_work;      /* sum of W_j */
+    double demand_gpu_hours;        /* sum of W_j in GPU mode; 0 in work mode */
+    double demand_work;             /* sum of W_j */
     int demand_gpus[GP_MAX_MONTHS]; /* N_j (GPU mode) */
     double demand_utilization[GP_MAX_MONTHS];
     double demand_work_month[GP_MAX_MONTHS]; /* W_j */
@@ -143,8 +143,8 @@ void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s);
 
 /* The horizon totals of self-hosted and of every option, derived in closed form from the
  * same formulas (no walk over the months) for a version 1 scenario; a scenario using version 2
- * keys goes through gp_model_totals_v2 with c->scratch. Agrees with gp_model_evaluate to ~1e-12 relative.
- * option_totals has room for s->n_options values. */
+ * keys goes through gp_model_totals_v2 with c->scratch. Agrees with gp_model_evaluate to ~1e-12
+ * relative. option_totals has room for s->n_options values. */
 void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total,
                      double *option_totals);
 

@@ -18,11 +18,11 @@ typedef struct gp_price_source {
     char option[GP_NAME_BYTES];
     char catalog[GP_CATALOG_BYTES];
     gp_pricing pricing;
-    double hourly;           /* as the catalog gives it, before the option's trend */
-    double upfront;          /* committed: the fee per instance per term */
-    bool split_derived;      /* committed: hourly and upfront split from an effective rate */
+    double hourly;              /* as the catalog gives it, before the option's trend */
+    double upfront;             /* committed: the fee per instance per term */
+    bool split_derived;         /* committed: hourly and upfront split from an effective rate */
     char interruption_band[16]; /* spot: the source's band (">20%"), "" when none */
-    char effective_from[11]; /* YYYY-MM-DD */
+    char effective_from[11];    /* YYYY-MM-DD */
     char source[256];
 } gp_price_source;
 

@@ -76,7 +76,7 @@ typedef struct gp_option {
     double work_per_gpu_hour;    /* v2, rho_o; 0 in GPU mode */
     bool has_base_gpus;          /* v2: committed base with a burst */
     int base_gpus;
-    int burst; /* v2: index of the burst option, -1 when none */
+    int burst;        /* v2: index of the burst option, -1 when none */
     bool has_catalog; /* hourly/upfront/gpus_per_instance come from the catalog */
     char catalog[GP_CATALOG_BYTES];
 } gp_option;

@@ -206,7 +206,9 @@ static bool valid_date(const char *d) {
         if (i != 4 && i != 7 && (d[i] < '0' || d[i] > '9'))
             return false;
     }
-    int y = atoi(d), mo = atoi(d + 5), day = atoi(d + 8);
+    int y = 0, mo = 0, day = 0;
+    if (sscanf(d, "%4d-%2d-%2d", &y, &mo, &day) != 3)
+        return false;
     static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (y < 1 || mo < 1 || mo > 12 || day < 1)
         return false;
@@ -269,7 +271,7 @@ static gp_status parse_steps(ctx *c, const cJSON *arr, const char *path, gp_scen
 }
 
 static gp_status parse_demand(ctx *c, const cJSON *d, const char *path, gp_scenario *s) {
-    static const char *const keys[] = {"gpus",      "work_per_month",   "work_unit",
+    static const char *const keys[] = {"gpus",        "work_per_month",   "work_unit",
                                        "utilization", "growth_per_month", "steps"};
     if (want_object(c, d, path) || check_keys(c, d, path, keys, 6))
         return c->err->code;
@@ -788,10 +790,9 @@ static gp_status resolve_names(ctx *c, gp_scenario *s) {
 }
 
 static gp_status parse_doc(ctx *c, const cJSON *doc, gp_scenario *s) {
-    static const char *const keys[] = {"name",     "currency",    "horizon_months",
-                                       "discount_rate", "notes", "measured",
-                                       "demand",   "self_hosted", "cloud_options",
-                                       "start_date"};
+    static const char *const keys[] = {
+        "name",     "currency", "horizon_months", "discount_rate", "notes",
+        "measured", "demand",   "self_hosted",    "cloud_options", "start_date"};
     const char *path = "$";
     if (want_object(c, doc, path) || check_keys(c, doc, path, keys, 10) ||
         string(c, doc, path, "name", true, true, s->name, sizeof s->name) ||

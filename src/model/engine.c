@@ -237,8 +237,7 @@ static void self_busy(const gp_scenario *s, const demand *dm, const plan *pl, in
     *z = rented_hours(need, *q, dm->u[j], rho, rho_b);
 }
 
-static gp_status check_bridge(const gp_scenario *s, const demand *dm, const plan *pl,
-                              gp_err *err) {
+static gp_status check_bridge(const gp_scenario *s, const demand *dm, const plan *pl, gp_err *err) {
     if (s->bridge >= 0)
         return GP_OK;
     for (int j = 1; j <= dm->m; j++) {
@@ -478,8 +477,8 @@ static gp_status engine_plan(engine *e, const gp_scenario *s, gp_batch *batches,
             continue; /* unresolved: parsing already required it */
         if ((j = first_month_too_many(&e->dm, rho_of(s, o))))
             return gp_errorf(err, GP_E_INPUT, "$.demand",
-                             "option \"%s\" needs more than 10,000,000 GPUs in month %d",
-                             o->name, j);
+                             "option \"%s\" needs more than 10,000,000 GPUs in month %d", o->name,
+                             j);
     }
     plan_build(s, &e->dm, batches, &e->pl);
     return check_bridge(s, &e->dm, &e->pl, err);
@@ -564,8 +563,8 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
 
 /* Self-hosted's total at demand dm (the plan held), and its demand charges and months with
  * bridge hours, for break_even_utilization. */
-static double self_total_at(const engine *e, const demand *dm, double *charges,
-                            int *bridge_months, bool *needs_bridge) {
+static double self_total_at(const engine *e, const demand *dm, double *charges, int *bridge_months,
+                            bool *needs_bridge) {
     double total = e->fixed_total;
     *charges = 0.0;
     *bridge_months = 0;
@@ -752,8 +751,8 @@ static void check_finite(const gp_scenario *s, gp_result *out) {
     const char *bad = NULL;
     char where[96];
     const gp_breakdown *bd = &r->breakdown;
-    double bdv[] = {bd->capex, bd->power,    bd->colo,     bd->demand_charge, bd->maintenance,
-                    bd->staff, bd->other,    bd->interest, bd->residual,      bd->bridge};
+    double bdv[] = {bd->capex, bd->power, bd->colo,     bd->demand_charge, bd->maintenance,
+                    bd->staff, bd->other, bd->interest, bd->residual,      bd->bridge};
     if (!isfinite(out->demand_work) || !finite_all(out->demand_work_month, m))
         bad = "demand_work";
     else if (!isfinite(r->hardware_capex) || !isfinite(r->capex))
@@ -892,8 +891,7 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     out->horizon_months = s->horizon_months;
     out->n_options = s->n_options;
     gp_model_fill_order(s, e.order);
-    if (engine_plan(&e, s, out->self.batches, &out->error) ||
-        check_bursts(s, &e.dm, &out->error))
+    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error))
         return;
     int m = e.dm.m;
     out->work_mode = s->work_mode;

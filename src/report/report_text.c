@@ -104,8 +104,9 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
         int bought, sold;
         traded_at(&r->self, m, &bought, &sold);
         if (m == 0) {
-            const char *start =
-                s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+            const char *start = s->has_start_date     ? s->start_date
+                                : meta && meta->as_of ? meta->as_of
+                                                      : "";
             st = gp_buf_printf(out, "0,%s,,,,0,0,%d,%d,0,%.17g,%.17g", start, bought, sold,
                                r->self.monthly[0], cum_self);
         } else {
@@ -376,7 +377,9 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
         cs += r->self.monthly[j];
         if (j == 0) {
             put(w, "| 0 | %s | | | | | %d | %d | | ",
-                s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "start",
+                s->has_start_date     ? s->start_date
+                : meta && meta->as_of ? meta->as_of
+                                      : "start",
                 bought, sold);
         } else {
             char label[32];
@@ -439,8 +442,9 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     assumptions(&w, s);
 
     put(&w, "## Totals (%s)\n\n", s->currency);
-    put(&w, "| option | pricing | total | NPV | %s | break-even month | payback month "
-            "| without exit values | break-even utilization | break-even hourly |\n",
+    put(&w,
+        "| option | pricing | total | NPV | %s | break-even month | payback month "
+        "| without exit values | break-even utilization | break-even hourly |\n",
         r->work_mode ? "per work unit" : "per GPU-hour");
     put(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     put(&w, "| self-hosted (%d servers) | owned | ", r->self.servers);

@@ -107,7 +107,7 @@ assert s[\"hourly\"] == 13.921094 and s[\"effective_from\"] == \"2025-11-30\" an
 o = r[\"scenario_json\"][\"cloud_options\"][0]
 assert o[\"hourly\"] == 13.921094 and o[\"gpus_per_instance\"] == 8 and \"catalog\" not in o
 '"
-check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv)\" ]"
+check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv --as-of 2026-11-22)\" ]"
 check "scenario draft writes a valid scenario" bash -c "'$gpuplan' scenario draft --gpus 64 --gpu H100 --region-prefix us- --tariff sce-tou-8-d -o '$tmp/draft.json' && '$gpuplan' report '$tmp/draft.json' --format json | $py -c '
 import json, sys
 r = json.load(sys.stdin)
