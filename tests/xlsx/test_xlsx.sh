@@ -11,6 +11,9 @@ fails=0
 for scen in "$root"/tests/fixtures/examples/*.json; do
     case $scen in *.expected.json) continue ;; esac
     name=$(basename "$scen" .json)
+    # The workbook still lays out version 1's steady state; the version 2 plans need its Plan
+    # sheet (issue 15), so they are named here rather than silently left out.
+    case $name in v2-*) echo "SKIP $name: the workbook has no Plan sheet for version 2 yet"; continue ;; esac
     if $py "$root/tests/xlsx/check_xlsx.py" "$gpuplan" "$scen" "$tmp/$name" >"$tmp/$name.log" 2>&1; then
         echo "ok $name"
     else
