@@ -1,4 +1,5 @@
 /* The cost model, formula by formula, against hand-computed figures (MODEL.md). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -451,7 +452,8 @@ static void test_closed_form_matches_walk(void **state) {
         gp_scenario_defaults(&s);
         s.horizon_months = 1 + rand() % 120;
         s.gpus = 1 + rand() % 300;
-        s.utilization = (rand() % 1001) / 1000.0;
+        /* Every seventh trial idle: the demand charge's base-load corner. */
+        s.utilization = trial % 7 == 0 ? 0.0 : (rand() % 1001) / 1000.0;
         s.discount_rate = (rand() % 20) / 100.0;
         s.gpus_per_server = 1 + rand() % 16;
         s.server_price = 1000 + rand() % 300000;
@@ -579,6 +581,257 @@ static void test_mix_owned_utilization(void **state) {
     assert_int_equal(best, 2);
 }
 
+/* ---- version 2 ------------------------------------------------------------------------ */
+
+/* A small GPU-mode plan: 16 GPUs on 8-GPU servers at 1,000, no power price. */
+static void small(gp_scenario *s, int months) {
+    gp_scenario_defaults(s);
+    snprintf(s->name, sizeof s->name, "small");
+    s->horizon_months = months;
+    s->gpus = 16;
+    s->utilization = 0.5;
+    s->server_price = 1000;
+    s->periods[0].price_per_kwh = 0;
+}
+
+static void test_v2_growth_ceil_plus(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 4);
+    s.gpus = 100;
+    s.growth_per_month = 0.1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* 110.00000000000001 and 121.00000000000003 add no GPU; 133.1 needs 134. */
+    assert_int_equal(res->demand_gpus[0], 100);
+    assert_int_equal(res->demand_gpus[1], 110);
+    assert_int_equal(res->demand_gpus[2], 121);
+    assert_int_equal(res->demand_gpus[3], 134);
+    assert_close(res->demand_work_month[3], 134 * 730 * 0.5, REL);
+    /* all_at_once buys the largest need, 17 servers, at index 0. */
+    assert_int_equal(res->self.n_batches, 1);
+    assert_int_equal(res->self.batches[0].servers, 17);
+    assert_int_equal(res->self.servers_in_service[0], 17);
+    assert_int_equal(res->self.gpus_at_work[0], 100);
+}
+
+static void test_v2_lead_time_and_bridge(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 6);
+    s.buy = GP_BUY_AS_NEEDED;
+    s.lead_time_months = 2;
+    gp_option *o = add_option(&s, "od", GP_ON_DEMAND, 8, 10);
+    o->storage_gb = 100;
+    o->storage_per_gb_month = 1;
+    /* No bridge: the first two months cannot be served. */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "$.self_hosted.bridge");
+    assert_non_null(strstr(res->error.msg, "month 1 "));
+    s.bridge = 0;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* 16 GPUs * 730 h * 0.5 = 5,840 busy GPU-hours = 730 instance-hours * 10, plus the
+     * bridge's storage (100) only in the months it serves. */
+    assert_close(res->self.bridge_hours[0], 5840, REL);
+    assert_close(res->self.bridge_cost[1], 7400, REL);
+    assert_close(res->self.bridge_hours[2], 0, REL);
+    assert_close(res->self.breakdown.bridge, 14800, REL);
+    assert_int_equal(res->self.servers_in_service[1], 0);
+    assert_int_equal(res->self.servers_in_service[2], 2);
+    assert_int_equal(res->self.n_batches, 1);
+    assert_int_equal(res->self.batches[0].index, 2);
+    assert_close(res->self.monthly[2], 7400 + 2000, REL);
+    assert_close(res->self.monthly[3], 0, REL);
+    /* The bridge stands as an option of its own too: 7,400 every month. */
+    assert_close(res->options[0].total, 6 * 7400, REL);
+    /* The bridge's price moves self-hosted's total too. as_needed values the batch on the
+     * derived line, 1 - 4/60 at age 4: self(h) = 2,000 + 200 - 1,866.67 + 1,460 h against
+     * opt(h) = 600 + 4,380 h, which never meet at h >= 0. */
+    assert_close(res->self.exit_value, 2000 * (1 - 4.0 / 60), REL);
+    assert_false(res->options[0].has_break_even_hourly);
+    /* Without the storage: 133.33 + 1,460 h = 4,380 h at h = 133.33 / 2,920. */
+    o->storage_gb = 0;
+    gp_model_evaluate(&s, res);
+    assert_true(res->options[0].has_break_even_hourly);
+    assert_close(res->options[0].break_even_hourly, 2000 * 4.0 / 60 / 2920, REL);
+}
+
+static void test_v2_refresh_sales_network(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 30);
+    s.refresh_months = 12;
+    s.network_per_server = 100;
+    s.residual_pct = 0.5; /* the derived line: 1 at age 0 to 0.5 at 60 months */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    const gp_self_result *r = &res->self;
+    assert_int_equal(r->n_batches, 3);
+    assert_false(r->batches[0].refresh);
+    assert_true(r->batches[1].refresh && r->batches[2].refresh);
+    assert_int_equal(r->batches[1].index, 12);
+    assert_int_equal(r->batches[2].index, 24);
+    assert_close(r->batches[0].hardware_capex, 2200, REL);
+    assert_close(r->batches[1].hardware_capex, 2000, REL); /* the network is kept */
+    /* Sold at 12 and 24 at age 12 (pct 0.9), network passed on; the last batch at M, age 6
+     * (0.95), with the network shares bought at 0, age 30 (0.75). */
+    assert_close(r->batches[0].value, 1800, REL);
+    assert_close(r->batches[1].value, 1800, REL);
+    assert_close(r->batches[2].value, 0.95 * 2000 + 0.75 * 200, REL);
+    assert_int_equal(r->batches[0].passed_on, 2);
+    assert_int_equal(r->batches[2].network_index, 0);
+    assert_close(r->exit_value, 2050, REL);
+    assert_close(r->breakdown.residual, -(1800 + 1800 + 2050), REL);
+    assert_close(r->monthly[12], 2000 - 1800, REL);
+    for (int j = 0; j < 30; j++)
+        assert_int_equal(r->servers_in_service[j], 2);
+    assert_int_equal(r->batches[r->sale_order[2]].exit, 30);
+    assert_close(r->hardware_capex, 6200, REL);
+    assert_close(r->depreciation_per_year, (6200 - 5650) / 5.0, REL);
+}
+
+static void test_v2_base_needs_burst(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 3);
+    gp_option *c = add_option(&s, "base", GP_COMMITTED, 8, 5);
+    c->has_base_gpus = true;
+    c->base_gpus = 8;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "$.cloud_options[0].burst");
+    assert_non_null(strstr(res->error.msg, "month 1 "));
+    add_option(&s, "od", GP_ON_DEMAND, 8, 10);
+    s.options[0].burst = 1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* The base does 8 * 365 busy GPU-hours, the burst the other 2,920: 365 instance-hours. */
+    assert_close(res->options[0].burst_hours[0], 2920, REL);
+    assert_close(res->options[0].burst, 3 * 3650, REL);
+    assert_close(res->options[0].monthly[1], 730 * 5 + 3650, REL);
+}
+
+static void test_v2_version1_corners(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 10);
+    /* Support is paid on an upfront fee too: 2 instances * 100 * 1.1. */
+    gp_option *c = add_option(&s, "c", GP_COMMITTED, 8, 0);
+    c->upfront = 100;
+    c->support_pct = 0.1;
+    /* A demand charge at u = 0 meters the base load: (2 * 1000 + 16 * 50) W = 2.8 kW. */
+    s.utilization = 0;
+    s.server_base_w = 1000;
+    s.gpu_idle_w = 50;
+    s.gpu_tdp_w = 300;
+    s.demand_charge_per_kw_month = 10;
+    s.colo_per_kw_month = 1;
+    s.pue = 1.5;
+    gp_model_evaluate(&s, res);
+    assert_close(res->options[0].monthly[0], 220, REL);
+    assert_close(res->self.breakdown.demand_charge, 10 * 10 * 2.8 * 1.5, REL);
+    /* Colocation still reserves the installed peak, (2 * 1000 + 16 * 300) W. */
+    assert_close(res->self.breakdown.colo, 10 * 6.8, REL);
+    /* The closed form agrees. */
+    gp_model_cache cache;
+    gp_model_cache_init(&cache, &s);
+    double self, opts[GP_MAX_OPTIONS];
+    gp_model_totals(&s, &cache, &self, opts);
+    assert_close(self, res->self.total, 1e-12);
+    assert_close(opts[0], res->options[0].total, 1e-12);
+}
+
+static void test_v2_break_even_not_both_zero(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 10);
+    s.gpus = 8;
+    s.utilization = 1;
+    s.financing = GP_LOAN;
+    s.loan_apr = 0;
+    s.loan_term_months = 10;
+    add_option(&s, "od", GP_ON_DEMAND, 8, 200.0 / 730);
+    gp_model_evaluate(&s, res);
+    /* Both have paid 0 at m = 0: no break-even there (version 1 said 0). Self-hosted pays
+     * 100 a month against 200. */
+    assert_close(res->self.monthly[0], 0, REL);
+    assert_true(res->options[0].has_break_even_month);
+    assert_int_equal(res->options[0].break_even_month, 1);
+    assert_int_equal(res->options[0].payback_month, 1);
+    assert_int_equal(res->options[0].break_even_month_without_exit, 1);
+}
+
+static void test_v2_work_mode(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 3);
+    s.work_mode = true;
+    s.gpus = 0;
+    s.work_per_month = 36500;
+    s.work_per_gpu_hour = 10;
+    gp_option *o = add_option(&s, "od", GP_ON_DEMAND, 8, 16);
+    o->work_per_gpu_hour = 4;
+    /* Work that rounds to no GPU at all needs no rented hours: no bridge, no error. */
+    s.n_steps = 1;
+    s.steps[0] = (gp_step){.month = 3, .has_work = true, .work_per_month = 1e-9};
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    assert_true(res->work_mode);
+    /* 36,500 / 10 = 3,650 busy GPU-hours at 365 a GPU: 10 GPUs, 2 servers. */
+    assert_int_equal(res->self.gpus_at_work[0], 10);
+    assert_int_equal(res->self.servers_in_service[0], 2);
+    assert_int_equal(res->self.gpus_at_work[2], 0);
+    assert_close(res->self.bridge_hours[2], 0, REL);
+    /* 16 / 8 / 4 = 0.5 per unit of work, every month. */
+    assert_true(res->options[0].has_cost_per_work_unit);
+    assert_close(res->options[0].cost_per_work_unit, 0.5, REL);
+    assert_false(res->options[0].has_cost_per_gpu_hour);
+    assert_false(res->options[0].has_break_even_utilization);
+    assert_false(res->self.has_cost_per_gpu_hour);
+    assert_close(res->self.cost_per_work_unit, res->self.total / (2 * 36500 + 1e-9), REL);
+}
+
+static void test_v2_not_finite(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 2);
+    s.work_mode = true;
+    s.work_per_month = 1e308;
+    s.work_per_gpu_hour = 1e306; /* 100 busy GPU-hours a month, but the sum of work is inf */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "demand_work");
+    /* Past 10,000,000 GPUs is an error naming the side and the month. */
+    small(&s, 5);
+    s.gpus = 1000000;
+    s.growth_per_month = 1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "$.demand");
+    assert_non_null(strstr(res->error.msg, "month 5"));
+}
+
+static void test_v2_price_trends_and_terms(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 24);
+    s.energy_price_trend_per_year = 0.1;
+    s.periods[0].price_per_kwh = 0.1;
+    s.server_base_w = 1000;
+    gp_option *c = add_option(&s, "c", GP_COMMITTED, 8, 10);
+    c->price_trend_per_year = -0.2;
+    c->upfront = 50;
+    gp_model_evaluate(&s, res);
+    /* Month 13's power: 2 kW around the clock * 730 h * 0.1 * 1.1. */
+    assert_close(res->self.monthly[13], 2 * 730 * 0.1 * 1.1, 1e-12);
+    assert_close(res->self.monthly[12], 2 * 730 * 0.1 * pow(1.1, 11.0 / 12), 1e-12);
+    /* Each term locks its price at its start: 10, then 8; the second upfront at 12. */
+    assert_close(res->options[0].monthly[12], 2 * 730 * 10 + 2 * 50 * 0.8, 1e-12);
+    assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked_check),
@@ -597,6 +850,15 @@ int main(void) {
         cmocka_unit_test(test_closed_form_matches_walk),
         cmocka_unit_test(test_mix),
         cmocka_unit_test(test_mix_owned_utilization),
+        cmocka_unit_test(test_v2_growth_ceil_plus),
+        cmocka_unit_test(test_v2_lead_time_and_bridge),
+        cmocka_unit_test(test_v2_refresh_sales_network),
+        cmocka_unit_test(test_v2_base_needs_burst),
+        cmocka_unit_test(test_v2_version1_corners),
+        cmocka_unit_test(test_v2_break_even_not_both_zero),
+        cmocka_unit_test(test_v2_work_mode),
+        cmocka_unit_test(test_v2_not_finite),
+        cmocka_unit_test(test_v2_price_trends_and_terms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
