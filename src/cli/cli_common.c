@@ -263,18 +263,25 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
             return gp_errorf(err, GP_E_INPUT, where,
                              "the entry is priced in %s, the scenario in %s", e.currency,
                              sc->s->currency);
-        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 64)
+        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 576)
             return gp_errorf(err, GP_E_INPUT, where,
-                             "the entry has %g GPUs an instance; a whole number 1..64 is needed",
+                             "the entry has %g GPUs an instance; a whole number 1..576 is needed",
                              e.gpu_count);
+        /* The store keeps effective rates: a commitment's fee and rate follow its purchase. */
+        bool derived = false;
         o->hourly = e.hourly;
         o->upfront = 0;
+        if (o->pricing == GP_COMMITTED)
+            derived =
+                gp_commitment_split(o->purchase, o->term_months, e.hourly, &o->hourly, &o->upfront);
         o->gpus_per_instance = (int)e.gpu_count;
         gp_price_source *ps = &sc->sources[sc->n_sources++];
         snprintf(ps->option, sizeof ps->option, "%s", o->name);
         snprintf(ps->catalog, sizeof ps->catalog, "%s", o->catalog);
         ps->pricing = o->pricing;
-        ps->hourly = e.hourly;
+        ps->hourly = o->hourly;
+        ps->upfront = o->upfront;
+        ps->split_derived = derived;
         snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
         snprintf(ps->source, sizeof ps->source, "%s", e.source);
 
@@ -289,6 +296,8 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
             cJSON_AddStringToObject(j, "region", region);
         cJSON_AddNumberToObject(j, "gpus_per_instance", o->gpus_per_instance);
         cJSON_AddNumberToObject(j, "hourly", o->hourly);
+        if (o->pricing == GP_COMMITTED)
+            cJSON_AddNumberToObject(j, "upfront", o->upfront);
         o->has_catalog = false;
     }
     return GP_OK;

@@ -108,6 +108,35 @@ o = r[\"scenario_json\"][\"cloud_options\"][0]
 assert o[\"hourly\"] == 13.921094 and o[\"gpus_per_instance\"] == 8 and \"catalog\" not in o
 '"
 check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv --as-of 2026-11-22)\" ]"
+# A commitment priced by an effective rate: its fee at the start of each term and its rate
+# follow the purchase option (MODEL.md "Catalog references"), and the report reproduces.
+cat >"$tmp/catp.json" <<'JSON'
+{"name": "catalog split", "horizon_months": 18, "demand": {"gpus": 80, "utilization": 0.6},
+ "self_hosted": {"server_price": 125000},
+ "cloud_options": [{"name": "partial", "pricing": "committed", "catalog": "aws/p4d.24xlarge/us-east-1",
+   "term_months": 12, "purchase": "partial_upfront", "support_pct": 0.1},
+  {"name": "all", "pricing": "committed", "catalog": "aws/p4d.24xlarge/us-east-1",
+   "term_months": 12, "purchase": "all_upfront"}]}
+JSON
+check "catalog commitments: fee per term and rate by purchase option" bash -c "'$gpuplan' report '$tmp/catp.json' --format json --as-of 2026-11-22 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+p, a = r[\"sources\"]
+close = lambda x, y: abs(x - y) <= 1e-9 * max(1, abs(y))
+assert p[\"split_derived\"] is True and a[\"split_derived\"] is False
+assert a[\"hourly\"] == 0 and close(p[\"upfront\"], p[\"hourly\"] * 730 * 12)
+po, ao = r[\"options\"]
+# 10 instances; the fee at 0 and again at 12, support on the fee too.
+assert close(po[\"monthly\"][0], 10 * p[\"upfront\"] * 1.1)
+assert close(po[\"monthly\"][12], 10 * p[\"upfront\"] * 1.1 + 10 * 730 * p[\"hourly\"] * 1.1)
+assert close(po[\"monthly\"][1], 10 * 730 * p[\"hourly\"] * 1.1)
+assert close(ao[\"monthly\"][12], 10 * a[\"upfront\"]) and ao[\"monthly\"][1] == 0
+# 6 months of the second term run past M = 18: their recurring part is paid at M.
+assert close(po[\"monthly\"][18], 10 * 730 * p[\"hourly\"] * 1.1 * 7)
+o = r[\"scenario_json\"][\"cloud_options\"][0]
+assert o[\"upfront\"] == p[\"upfront\"] and o[\"hourly\"] == p[\"hourly\"] and \"purchase\" not in o
+'"
+check "catalog commitments: the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/catp.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/catp2.json' && [ \"\$('$gpuplan' report '$tmp/catp.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/catp2.json' --format csv --as-of 2026-11-22)\" ]"
 check "scenario draft writes a valid scenario" bash -c "'$gpuplan' scenario draft --gpus 64 --gpu H100 --region-prefix us- --tariff sce-tou-8-d -o '$tmp/draft.json' && '$gpuplan' report '$tmp/draft.json' --format json | $py -c '
 import json, sys
 r = json.load(sys.stdin)
