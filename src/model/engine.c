@@ -891,8 +891,15 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     out->horizon_months = s->horizon_months;
     out->n_options = s->n_options;
     gp_model_fill_order(s, e.order);
-    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error))
+    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
+        /* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
+        out->self.total = out->self.npv = NAN;
+        out->self.n_batches = 0;
+        for (int i = 0; i < s->n_options; i++)
+            out->options[i].total = out->options[i].npv = NAN;
+        out->cheapest = -1;
         return;
+    }
     int m = e.dm.m;
     out->work_mode = s->work_mode;
     double work = 0.0;
