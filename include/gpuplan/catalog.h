@@ -38,6 +38,9 @@ typedef struct gp_price_rec {
     double hourly;        /* per instance-hour; committed: the effective hourly rate */
     bool has_range;       /* spot: the source gave min and max around the average */
     double low, high;
+    bool has_split;            /* committed: the source gave the fee and the rate apart */
+    double upfront, recurring; /* per instance per term; per instance-hour */
+    char interruption_band[8]; /* spot: "<5%" .. ">20%", "" when the source gives none */
     char currency[4];
     int where; /* line or record number in the source, for messages */
 } gp_price_rec;

@@ -67,6 +67,7 @@ typedef struct gp_option {
     gp_purchase purchase;
     double idle_overhead;
     double interruptions_per_hour;
+    bool has_interruptions_per_hour; /* set in the scenario: it wins over a catalog band */
     double checkpoint_interval_h;
     double restart_h;
     double storage_gb, storage_per_gb_month;

@@ -267,13 +267,20 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
             return gp_errorf(err, GP_E_INPUT, where,
                              "the entry has %g GPUs an instance; a whole number 1..576 is needed",
                              e.gpu_count);
-        /* The store keeps effective rates: a commitment's fee and rate follow its purchase. */
-        bool derived = false;
+        /* A commitment's fee and rate as the source gives them, else split from its effective
+         * rate by purchase option; a spot band sets the interruptions unless the option does. */
+        bool derived = false, band = false;
         o->hourly = e.hourly;
         o->upfront = 0;
-        if (o->pricing == GP_COMMITTED)
+        if (o->pricing == GP_COMMITTED && e.has_split) {
+            o->hourly = e.recurring;
+            o->upfront = e.upfront;
+        } else if (o->pricing == GP_COMMITTED) {
             derived =
                 gp_commitment_split(o->purchase, o->term_months, e.hourly, &o->hourly, &o->upfront);
+        }
+        if (o->pricing == GP_SPOT && !o->has_interruptions_per_hour)
+            band = gp_spot_band_interruptions(e.interruption_band, &o->interruptions_per_hour);
         o->gpus_per_instance = (int)e.gpu_count;
         gp_price_source *ps = &sc->sources[sc->n_sources++];
         snprintf(ps->option, sizeof ps->option, "%s", o->name);
@@ -282,6 +289,7 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
         ps->hourly = o->hourly;
         ps->upfront = o->upfront;
         ps->split_derived = derived;
+        snprintf(ps->interruption_band, sizeof ps->interruption_band, "%s", e.interruption_band);
         snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
         snprintf(ps->source, sizeof ps->source, "%s", e.source);
 
@@ -298,6 +306,8 @@ static gp_status resolve_catalog(cli *c, cli_scenario *sc, const char *as_of, gp
         cJSON_AddNumberToObject(j, "hourly", o->hourly);
         if (o->pricing == GP_COMMITTED)
             cJSON_AddNumberToObject(j, "upfront", o->upfront);
+        if (band)
+            cJSON_AddNumberToObject(j, "interruptions_per_hour", o->interruptions_per_hour);
         o->has_catalog = false;
     }
     return GP_OK;

@@ -710,6 +710,7 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
         string(c, o, path, "burst", false, true, NULL, 0))
         return c->err->code;
     opt->has_base_gpus = get(o, "base_gpus") != NULL;
+    opt->has_interruptions_per_hour = get(o, "interruptions_per_hour") != NULL;
     const cJSON *burst = get(o, "burst");
     c->burst[index] = burst ? burst->valuestring : NULL;
 
