@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/model.h"
+#include "gpuplan/scenario_json.h"
 #include "testutil.h"
 
 static gp_result *res;
@@ -832,6 +833,109 @@ static void test_v2_price_trends_and_terms(void **state) {
     assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
 }
 
+/* ---- the worked version 2 examples, by the figures their README checks by hand ---------- */
+
+static gp_scenario *example(const char *name) {
+    static gp_scenario s;
+    char path[1024];
+    const char *root = getenv("GP_SOURCE_ROOT");
+    snprintf(path, sizeof path, "%s/tests/fixtures/examples/%s.json", root ? root : ".", name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    gp_err err;
+    assert_int_equal(gp_scenario_parse(buf, n, name, &s, NULL, &err), GP_OK);
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    return &s;
+}
+
+static void test_example_growth_lead_bridge(void **state) {
+    (void)state;
+    example("v2-growth-as-needed-lead-bridge");
+    const gp_self_result *r = &res->self;
+    /* The first delivery at 3 covers month 4: 9 servers, then 1 at 4; 23 purchases. */
+    assert_int_equal(r->batches[0].index, 3);
+    assert_int_equal(r->batches[0].servers, 9);
+    assert_int_equal(r->batches[1].index, 4);
+    assert_int_equal(r->n_batches, 23);
+    assert_int_equal(r->servers_in_service[35], 32);
+    /* The bridge does months 1-3: N_j * 730 * 0.7 / 8 * 23.92 for N = 64, 67, 70. */
+    double b3 = 70 * 730 * 0.7 / 8 * 23.92;
+    assert_close(r->breakdown.bridge, (64 + 67 + 70) * 730 * 0.7 / 8 * 23.92, REL);
+    assert_close(r->monthly[3], 9 * 295000.0 + 60000 + b3 + 12000, REL);
+    assert_close(r->bridge_hours[3], 0, REL);
+    /* Exit values: the first batch 33 months old, 0.75 + (0.45 - 0.75) * 21/24 of H_b. */
+    assert_close(r->batches[0].value, 2655000 * (0.75 - 0.3 * 21 / 24), REL);
+    /* On-demand: break-even only at M, through the exit values. */
+    assert_int_equal(res->options[0].break_even_month, 36);
+    assert_false(res->options[0].has_break_even_month_without_exit);
+    assert_int_equal(res->options[1].break_even_month, 1);
+    assert_false(res->options[1].has_payback_month_without_exit);
+}
+
+static void test_example_steps_cap_spot_bridge(void **state) {
+    (void)state;
+    example("v2-steps-all-at-once-cap-spot-bridge");
+    /* 16 servers (the cap) at 0 with the 10-server tier; colocation on the installed peak;
+     * the spot bridge does (160 - 128) GPUs' busy hours in months 7-18. */
+    assert_int_equal(res->self.n_batches, 1);
+    assert_close(res->self.batches[0].hardware_capex, 16 * 265000 * 0.95, REL);
+    double bridge = 17520.0 / 8 * (1 + 0.02 * (0.5 + 0.25)) * 12.8;
+    assert_close(res->self.breakdown.bridge, 12 * bridge, REL);
+    assert_close(res->self.total, 4028000 + 6 * 16320 + 18 * 20128 + 12 * bridge - 1409800, REL);
+    assert_int_equal(res->demand_gpus[6], 160);
+    assert_close(res->demand_utilization[18], 0.75, REL);
+}
+
+static void test_example_work_mode(void **state) {
+    (void)state;
+    example("v2-work-mode-generations");
+    assert_true(res->work_mode);
+    assert_int_equal(res->self.gpus_at_work[0], 122); /* ceil+(44,444.44 / 365) */
+    assert_int_equal(res->self.servers, 31);
+    assert_close(res->options[0].cost_per_work_unit, 14.40 / 8 / 3.6, REL);
+    assert_close(res->options[1].cost_per_work_unit, 30.40 / 8 / 14, REL);
+    assert_close(res->options[2].monthly[1], 22 * 730 * 17.60, REL);
+    assert_close(res->options[2].monthly[13], 31 * 730 * 17.60, REL);
+}
+
+static void test_example_refresh_loan(void **state) {
+    (void)state;
+    example("v2-refresh-resale-loan");
+    double r = 0.07 / 12;
+    double a1 = 2536000 * r / (1 - pow(1 + r, -36)), a2 = 1749600 * r / (1 - pow(1 + r, -36));
+    assert_close(res->self.monthly[0], 634000, REL);
+    assert_close(res->self.breakdown.interest, 36 * (a1 + a2) - (2536000 + 1749600), REL);
+    assert_close(res->self.batches[0].value, 0.30 * 3000000 * pow(0.9, 3), REL);
+    assert_close(res->self.batches[1].hardware_capex, 12 * 250000 * pow(0.9, 3), REL);
+    /* At M the refresh batch holds the network bought at 0, 72 months old (pct 0.12). */
+    assert_close(res->self.batches[1].value,
+                 0.30 * 2187000 * pow(0.9, 3) + 0.12 * 120000 * pow(0.9, 6), REL);
+    assert_int_equal(res->self.batches[res->self.sale_order[0]].exit, 36);
+    assert_int_equal(res->self.batches[res->self.sale_order[1]].exit, 72);
+}
+
+static void test_example_cadence_base_burst_trends(void **state) {
+    (void)state;
+    example("v2-cadence-refresh-shrink-loan-demand-charge");
+    assert_int_equal(res->options[0].break_even_month, 15);
+    assert_int_equal(res->options[1].break_even_month, 1);
+    assert_int_equal(res->options[1].payback_month, 24);
+    assert_false(res->options[1].has_payback_month_without_exit);
+    /* The refresh at 24 buys 2, the one at 30 buys 8: the fleet shrinks from 20 to 10. */
+    assert_int_equal(res->self.servers_in_service[23], 20);
+    assert_int_equal(res->self.servers_in_service[30], 10);
+    example("v2-committed-base-burst");
+    assert_close(res->options[2].burst, 6 * 327974.40 + 9 * 54662.40, REL);
+    assert_close(res->options[2].monthly[18], 107456 + 54662.40 + 6 * 107456, REL);
+    example("v2-price-trends-commit-lock");
+    assert_close(res->options[1].monthly[12], 256960 + 26 * 20000 * 0.85, REL);
+    assert_close(res->options[1].monthly[13], 26 * 730 * 17.60 * 0.85, REL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked_check),
@@ -859,6 +963,11 @@ int main(void) {
         cmocka_unit_test(test_v2_work_mode),
         cmocka_unit_test(test_v2_not_finite),
         cmocka_unit_test(test_v2_price_trends_and_terms),
+        cmocka_unit_test(test_example_growth_lead_bridge),
+        cmocka_unit_test(test_example_steps_cap_spot_bridge),
+        cmocka_unit_test(test_example_work_mode),
+        cmocka_unit_test(test_example_refresh_loan),
+        cmocka_unit_test(test_example_cadence_base_burst_trends),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
