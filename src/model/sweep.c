@@ -139,7 +139,8 @@ gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n
         int cheapest = -1;
         for (int i = -1; i < s.n_options; i++) {
             double v = i < 0 ? self : opts[i];
-            if (fabs(v - best) <= 1e-9 * fmax(1.0, fmax(fabs(v), fabs(best)))) {
+            double scale = fabs(v) > fabs(best) ? fabs(v) : fabs(best);
+            if (fabs(v - best) <= 1e-9 * (scale > 1.0 ? scale : 1.0)) {
                 cheapest = i;
                 break;
             }
