@@ -518,15 +518,22 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
 
     plan_table(&w, s, r, meta);
     if (meta && meta->n_sources > 0) {
-        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | effective from "
-                "| source |\n|---|---|---:|---|---|\n");
+        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | upfront or spot "
+                "band | "
+                "effective from | source |\n|---|---|---:|---|---|---|\n");
         for (int i = 0; i < meta->n_sources; i++) {
             const gp_price_source *ps = &meta->sources[i];
             put(&w, "| ");
             text(&w, ps->option);
             put(&w, " | ");
             text(&w, ps->catalog);
-            put(&w, " | %.6g | %s | ", ps->hourly, ps->effective_from);
+            put(&w, " | %.6g | ", ps->hourly);
+            if (ps->pricing == GP_COMMITTED)
+                put(&w, "%.10g a term%s", ps->upfront,
+                    ps->split_derived ? " (half and half of the effective rate)" : "");
+            if (ps->interruption_band[0])
+                put(&w, "spot interruptions %s a month", ps->interruption_band);
+            put(&w, " | %s | ", ps->effective_from);
             text(&w, ps->source);
             put(&w, " |\n");
         }
