@@ -550,10 +550,11 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     bool loan = s->financing == GP_LOAN;
     double r = s->loan_apr / 12.0;
     int term = s->loan_term_months;
-    /* Payment per unit of principal, and (1 + r)^t by t for the balances: one pow() each. */
+    /* Payment per unit of principal, and (1 + r)^t by age t for the balances. */
     double annuity = r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
     double grow_at[GP_MAX_MONTHS + 1];
-    bool grown[GP_MAX_MONTHS + 1] = {false};
+    if (loan && r != 0.0)
+        powers(1.0 + r, 1.0, m + 1, grow_at);
     for (int i = 0; i < pl->n_batches; i++) {
         const gp_batch *b = &pl->b[i];
         int d = b->index, x = b->exit, t = x - d;
@@ -576,10 +577,6 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
                 if (r == 0.0) {
                     balance = principal - a * t;
                 } else {
-                    if (!grown[t]) {
-                        grow_at[t] = pow(1.0 + r, t);
-                        grown[t] = true;
-                    }
                     balance = principal * grow_at[t] - a * (grow_at[t] - 1.0) / r;
                 }
                 f[x] += balance;
