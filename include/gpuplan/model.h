@@ -1,7 +1,7 @@
 /* The cost model of MODEL.md, version 2 (plans over time): pure functions of a scenario.
  *
  * Nothing here allocates, does I/O or keeps state: results go into caller storage
- * (gp_result is large, about 600 KB, so keep it off the stack). Inputs are assumed valid
+ * (gp_result is large, about 460 KB, so keep it off the stack). Inputs are assumed valid
  * (formats/scenario_json.h validates them); a NULL or out-of-range argument is a programmer
  * error. What a valid scenario can still get wrong only by evaluating it (a month needing a
  * bridge it lacks, demand past 10,000,000 GPUs, a result that is not finite) is reported in
