@@ -833,6 +833,110 @@ static void test_v2_price_trends_and_terms(void **state) {
     assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
 }
 
+/* Random version 2 plans: whatever the keys, the breakdown sums to the total, every batch
+ * leaves after it arrives and is counted in service exactly then, servers cover what is
+ * wanted from the first delivery on, and a bridge serves only what owned GPUs cannot. */
+static void test_v2_random_invariants(void **state) {
+    (void)state;
+    srand(2027);
+    for (int trial = 0; trial < 300; trial++) {
+        gp_scenario s;
+        gp_scenario_defaults(&s);
+        s.horizon_months = 1 + rand() % 96;
+        int m = s.horizon_months;
+        s.gpus = 1 + rand() % 200;
+        s.utilization = (rand() % 101) / 100.0;
+        s.gpus_per_server = 1 + rand() % 8;
+        s.server_price = 1000 + rand() % 300000;
+        s.network_per_server = rand() % 5000;
+        s.fixed_capex = rand() % 50000;
+        s.warranty_months = rand() % 24;
+        s.maintenance_pct_per_year = (rand() % 10) / 100.0;
+        s.staff_per_month = rand() % 10000;
+        s.server_base_w = rand() % 3000;
+        s.gpu_tdp_w = rand() % 700;
+        s.colo_per_kw_month = rand() % 200;
+        s.demand_charge_per_kw_month = rand() % 20;
+        s.discount_rate = (rand() % 10) / 100.0;
+        if (rand() % 2)
+            s.growth_per_month = (rand() % 80 - 20) / 1000.0;
+        else if (m > 2)
+            for (int k = 2; k <= m && s.n_steps < 4; k += 1 + rand() % 12)
+                s.steps[s.n_steps++] = (gp_step){.month = k,
+                                                 .has_gpus = true,
+                                                 .gpus = rand() % 300,
+                                                 .has_utilization = rand() % 2,
+                                                 .utilization = (rand() % 101) / 100.0};
+        s.buy = rand() % 2 ? GP_BUY_AS_NEEDED : GP_BUY_ALL_AT_ONCE;
+        s.lead_time_months = rand() % (m < 6 ? m : 6);
+        s.order_every_months = 1 + rand() % (m < 4 ? m : 4);
+        if (rand() % 4 == 0) {
+            s.has_max_servers = true;
+            s.max_servers = 1 + rand() % 20;
+        }
+        s.refresh_months = rand() % 3 == 0 ? 12 + rand() % 24 : 0;
+        s.residual_pct = (rand() % 50) / 100.0;
+        s.server_price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        s.energy_price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        if (rand() % 2) {
+            s.financing = GP_LOAN;
+            s.loan_apr = (rand() % 15) / 100.0;
+            s.loan_term_months = 1 + rand() % 60;
+            s.loan_fraction = (rand() % 101) / 100.0;
+        }
+        gp_option *od = add_option(&s, "od", GP_ON_DEMAND, 1 + rand() % 8, rand() % 40);
+        od->storage_gb = rand() % 100;
+        od->storage_per_gb_month = 0.1;
+        od->price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        gp_option *c = add_option(&s, "c", GP_COMMITTED, 1 + rand() % 8, rand() % 30);
+        c->upfront = rand() % 10000;
+        c->term_months = 1 + rand() % 36;
+        if (rand() % 2) {
+            c->has_base_gpus = true;
+            c->base_gpus = 1 + rand() % 100;
+            c->burst = 0;
+        }
+        s.bridge = 0;
+        gp_model_evaluate(&s, res);
+        assert_int_equal(res->error.code, GP_OK);
+        const gp_self_result *r = &res->self;
+        const gp_breakdown *b = &r->breakdown;
+        double parts = b->capex + b->power + b->colo + b->demand_charge + b->maintenance +
+                       b->staff + b->other + b->interest + b->residual + b->bridge;
+        assert_close(parts, r->total, 1e-9);
+        int in_service[GP_MAX_MONTHS + 2] = {0};
+        for (int i = 0; i < r->n_batches; i++) {
+            const gp_batch *x = &r->batches[i];
+            assert_true(x->servers > 0 && x->index >= s.lead_time_months && x->exit > x->index &&
+                        x->exit <= m);
+            assert_true(i == 0 || r->batches[i - 1].index <= x->index);
+            for (int j = x->index + 1; j <= x->exit; j++)
+                in_service[j] += x->servers;
+        }
+        for (int j = 1; j <= m; j++) {
+            assert_int_equal(r->servers_in_service[j - 1], in_service[j]);
+            int want = (res->demand_gpus[j - 1] + s.gpus_per_server - 1) / s.gpus_per_server;
+            if (s.has_max_servers && want > s.max_servers)
+                want = s.max_servers;
+            if (j > s.lead_time_months)
+                assert_true(in_service[j] >= want);
+            int owned = in_service[j] * s.gpus_per_server;
+            int at_work = res->demand_gpus[j - 1] < owned ? res->demand_gpus[j - 1] : owned;
+            assert_int_equal(r->gpus_at_work[j - 1], at_work);
+            assert_close(
+                r->bridge_hours[j - 1],
+                (res->demand_gpus[j - 1] - at_work) * 730.0 * res->demand_utilization[j - 1], 1e-9);
+        }
+        for (int i = 0; i < 2; i++) {
+            double sum = 0;
+            for (int k = 0; k <= m; k++)
+                sum += res->options[i].monthly[k];
+            assert_close(sum, res->options[i].total, 1e-12);
+        }
+        assert_true(res->options[0].burst == 0 && res->options[1].burst >= 0);
+    }
+}
+
 /* ---- the worked version 2 examples, by the figures their README checks by hand ---------- */
 
 static gp_scenario *example(const char *name) {
@@ -963,6 +1067,7 @@ int main(void) {
         cmocka_unit_test(test_v2_work_mode),
         cmocka_unit_test(test_v2_not_finite),
         cmocka_unit_test(test_v2_price_trends_and_terms),
+        cmocka_unit_test(test_v2_random_invariants),
         cmocka_unit_test(test_example_growth_lead_bridge),
         cmocka_unit_test(test_example_steps_cap_spot_bridge),
         cmocka_unit_test(test_example_work_mode),
