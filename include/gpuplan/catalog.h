@@ -38,6 +38,9 @@ typedef struct gp_price_rec {
     double hourly;        /* per instance-hour; committed: the effective hourly rate */
     bool has_range;       /* spot: the source gave min and max around the average */
     double low, high;
+    bool has_split;            /* committed: the source gave the fee and the rate apart */
+    double upfront, recurring; /* per instance per term; per instance-hour */
+    char interruption_band[8]; /* spot: "<5%" .. ">20%", "" when the source gives none */
     char currency[4];
     int where; /* line or record number in the source, for messages */
 } gp_price_rec;
@@ -101,5 +104,17 @@ bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap);
 
 /* Parse a money or quantity field: a plain decimal number, nothing else. */
 bool gp_parse_number(const char *s, size_t len, double *out);
+
+/* MODEL.md "Catalog references", a commitment priced by its effective hourly rate: the fee
+ * per instance per term (*upfront) and the recurring rate (*hourly) of its purchase option
+ * over term_months. all_upfront pays it all up front, no_upfront all by the hour,
+ * partial_upfront half and half; returns true for that derived half-and-half split. */
+bool gp_commitment_split(gp_purchase purchase, int term_months, double hourly_eff, double *hourly,
+                         double *upfront);
+
+/* The interruptions per hour of a spot interruption-frequency band a month ("<5%", "5-10%",
+ * "10-15%", "15-20%", ">20%"): the band's midpoint (22.5 % for ">20%") over 730 hours.
+ * False, *per_hour untouched, for any other text. */
+bool gp_spot_band_interruptions(const char *band, double *per_hour);
 
 #endif

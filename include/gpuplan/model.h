@@ -1,9 +1,12 @@
-/* The cost model of MODEL.md, version 1: pure functions of a scenario.
+/* The cost model of MODEL.md, version 2 (plans over time): pure functions of a scenario.
  *
  * Nothing here allocates, does I/O or keeps state: results go into caller storage
- * (gp_result is large, about 130 KB, so keep it off small stacks). Inputs are assumed
- * valid (formats/scenario_json.h validates them); a NULL or out-of-range argument is a
- * programmer error. */
+ * (gp_result is large, about 460 KB, so keep it off the stack). Inputs are assumed valid
+ * (formats/scenario_json.h validates them); a NULL or out-of-range argument is a programmer
+ * error. What a valid scenario can still get wrong only by evaluating it (a month needing a
+ * bridge it lacks, demand past 10,000,000 GPUs, a result that is not finite) is reported in
+ * gp_result.error, GP_E_INPUT with the JSON path it concerns; the report writers refuse such a
+ * result. */
 #ifndef GPUPLAN_MODEL_H
 #define GPUPLAN_MODEL_H
 
@@ -13,9 +16,28 @@
 #include "gpuplan/error.h"
 #include "gpuplan/scenario.h"
 
+typedef struct gp_result gp_result;
+
 typedef struct gp_breakdown {
     double capex, power, colo, demand_charge, maintenance, staff, other, interest, residual;
+    double bridge; /* v2: the bridge's costs */
 } gp_breakdown;
+
+/* Batches at one delivery index d: d + 1 - d/12 at most (a refresh every 12 months or more
+ * replaces each batch sold there with one), so 2,520 over 240 months. */
+#define GP_MAX_BATCHES 2520
+
+/* One batch of owned servers (MODEL.md "Servers and batches"). */
+typedef struct gp_batch {
+    int servers;       /* n_b */
+    int index;         /* d_b, delivered and paid */
+    int exit;          /* x_b: its sale index, or M */
+    int network_index; /* delta_b */
+    int passed_on;     /* k_b: network shares passed to its refresh batch */
+    bool refresh;
+    int replaces; /* a refresh batch: the batch it replaces; else -1 */
+    double unit_price, bulk_pct, hardware_capex, capex, value;
+} gp_batch;
 
 typedef struct gp_self_result {
     int servers;
@@ -27,9 +49,20 @@ typedef struct gp_self_result {
     double energy_kwh, co2_kg; /* whole horizon, facility side (PUE included) */
     double depreciation_per_year;
     double power_per_month, colo_per_month, demand_charge_per_month, peak_it_kw;
-    double loan_principal, loan_payment; /* 0 when paid cash */
+    double loan_principal, loan_payment; /* the first batch's; 0 when paid cash */
     gp_breakdown breakdown;
     double monthly[GP_MAX_MONTHS + 1]; /* F[0..M] */
+    /* version 2 */
+    bool has_cost_per_work_unit;
+    double cost_per_work_unit;
+    double exit_value;                     /* sum of V_b with x_b = M, credited in F[M] */
+    int servers_in_service[GP_MAX_MONTHS]; /* I_j, month 1 first */
+    int gpus_at_work[GP_MAX_MONTHS];       /* G_j */
+    double bridge_hours[GP_MAX_MONTHS];    /* Z^S_j, busy GPU-hours rented */
+    double bridge_cost[GP_MAX_MONTHS];     /* the bridge's cost in month j */
+    int n_batches;
+    gp_batch batches[GP_MAX_BATCHES]; /* purchase order */
+    int sale_order[GP_MAX_BATCHES];   /* batch indices by exit index, then purchase order */
 } gp_self_result;
 
 typedef struct gp_option_result {
@@ -47,19 +80,40 @@ typedef struct gp_option_result {
     bool has_break_even_hourly;
     double break_even_hourly;
     double monthly[GP_MAX_MONTHS + 1];
+    /* version 2 */
+    bool has_cost_per_work_unit;
+    double cost_per_work_unit;
+    bool has_break_even_month_without_exit;
+    int break_even_month_without_exit;
+    bool has_payback_month_without_exit;
+    int payback_month_without_exit;
+    double burst;                      /* the burst's costs within total */
+    double burst_hours[GP_MAX_MONTHS]; /* Z^o_j */
 } gp_option_result;
 
-typedef struct gp_result {
+struct gp_result {
     int horizon_months;
-    double demand_gpu_hours; /* Q * M */
+    gp_err error; /* GP_OK, or why this scenario has no report (see above) */
+    bool work_mode;
+    double demand_gpu_hours;        /* sum of W_j in GPU mode; 0 in work mode */
+    double demand_work;             /* sum of W_j */
+    int demand_gpus[GP_MAX_MONTHS]; /* N_j (GPU mode) */
+    double demand_utilization[GP_MAX_MONTHS];
+    double demand_work_month[GP_MAX_MONTHS]; /* W_j */
     gp_self_result self;
     int n_options;
     gp_option_result options[GP_MAX_OPTIONS];
     int cheapest; /* -1: self-hosted; else an index into options */
-} gp_result;
+};
 
-/* Evaluate every formula of MODEL.md for s, month by month, into *out. */
+/* Evaluate every formula of MODEL.md for s, month by month, into *out; out->error says
+ * whether the result may be reported. */
 void gp_model_evaluate(const gp_scenario *s, gp_result *out);
+
+/* Self-hosted's and every option's horizon totals by the month-by-month engine, scratch
+ * (caller storage) holding the rest of the result; NaN when scratch->error is set. */
+void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_total,
+                        double *option_totals);
 
 /* The order in which shifted busy hours fill the tariff periods: order[0..n_periods) holds
  * period indices by ascending price, ties in the order given. */
@@ -67,8 +121,8 @@ void gp_model_fill_order(const gp_scenario *s, int *order);
 
 /* Invariants of a scenario that the closed-form totals reuse between calls: the order of
  * tariff periods by price, the loan factors for the last horizon seen, and integer quotients.
- * Caller storage; call gp_model_cache_init again when period prices change order or the bulk
- * tiers change (everything else is keyed by its operands). */
+ * Caller storage; call gp_model_cache_init again when period prices change order, the bulk
+ * tiers change or a version 2 key changes (everything else is keyed by its operands). */
 typedef struct gp_model_cache {
     int order[GP_MAX_PERIODS];
     double loan_apr;
@@ -80,12 +134,17 @@ typedef struct gp_model_cache {
     double bulk_pct;
     int inst_n[GP_MAX_OPTIONS], inst_g[GP_MAX_OPTIONS], instances[GP_MAX_OPTIONS];
     int term_m[GP_MAX_OPTIONS], term_t[GP_MAX_OPTIONS], upfronts[GP_MAX_OPTIONS];
+    bool uses_v2; /* gp_scenario_uses_v2 at init: a sweep never changes it */
+    /* Caller storage for a version 2 scenario, which has no closed form: gp_model_totals
+     * evaluates it month by month into this result; NULL (the default) gives NaN totals. */
+    struct gp_result *scratch;
 } gp_model_cache;
 
 void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s);
 
 /* The horizon totals of self-hosted and of every option, derived in closed form from the
- * same formulas (no walk over the months). Agrees with gp_model_evaluate to ~1e-12
+ * same formulas (no walk over the months) for a version 1 scenario; a scenario using version 2
+ * keys goes through gp_model_totals_v2 with c->scratch. Agrees with gp_model_evaluate to ~1e-12
  * relative. option_totals has room for s->n_options values. */
 void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total,
                      double *option_totals);

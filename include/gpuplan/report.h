@@ -18,8 +18,11 @@ typedef struct gp_price_source {
     char option[GP_NAME_BYTES];
     char catalog[GP_CATALOG_BYTES];
     gp_pricing pricing;
-    double hourly;
-    char effective_from[11]; /* YYYY-MM-DD */
+    double hourly;              /* as the catalog gives it, before the option's trend */
+    double upfront;             /* committed: the fee per instance per term */
+    bool split_derived;         /* committed: hourly and upfront split from an effective rate */
+    char interruption_band[16]; /* spot: the source's band (">20%"), "" when none */
+    char effective_from[11];    /* YYYY-MM-DD */
     char source[256];
 } gp_price_source;
 
@@ -30,6 +33,10 @@ typedef struct gp_report_meta {
     const cJSON *scenario_json; /* the scenario with catalog prices filled in; borrowed */
     const char *version;        /* gpuplan version, for the md footer */
 } gp_report_meta;
+
+/* GP_OK when r may be reported; else r->error (a scenario the engine refused: a missing bridge,
+ * a result that is not finite), copied to err. Every writer below checks it first. */
+gp_status gp_report_check(const gp_result *r, gp_err *err);
 
 /* The report JSON of MODEL.md, pretty-printed. */
 gp_status gp_report_json(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
@@ -42,9 +49,13 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
 gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                        gp_buf *out, gp_err *err);
 
-/* The monthly cumulative series: a header row, then one row a month m = 0..M, one column for
- * self-hosted and one per option. */
-gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, gp_buf *out, gp_err *err);
+/* The plan month by month: a header row, then one row per index m = 0..M (row 0 the start,
+ * row j the close of month j, labelled YYYY-MM from start_date, else meta->as_of): demand,
+ * servers in service, GPUs at work, servers bought and sold, bridge hours, self-hosted's flow
+ * and cumulative cost, each option's flow, cumulative cost and burst hours, and the options
+ * whose break-even month this is. */
+gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                        gp_buf *out, gp_err *err);
 
 /* Append one CSV field: quoted when needed, and neutralised as OWASP recommends when it
  * starts with = + - @ tab or CR (a leading apostrophe), control characters removed. */

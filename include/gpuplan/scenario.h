@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#define GP_MODEL_VERSION 1
+#define GP_MODEL_VERSION 2
 #define GP_MAX_OPTIONS 64
 #define GP_MAX_PERIODS 24
 #define GP_MAX_TIERS 64
@@ -17,10 +17,34 @@
 #define GP_NAME_BYTES 801
 #define GP_CATALOG_BYTES 256
 #define GP_MONTH_HOURS 730.0
+/* Steps stored: those with month <= M (at most M - 1 of them); later ones are validated and
+ * dropped, as MODEL.md ignores them. */
+#define GP_MAX_STEPS GP_MAX_MONTHS
+#define GP_MAX_RESALE GP_MAX_MONTHS
+/* MODEL.md's bound on every money field. */
+#define GP_MONEY_MAX 1e12
+/* 40 code points of UTF-8 plus the NUL. */
+#define GP_UNIT_BYTES 161
 
 typedef enum gp_pricing { GP_ON_DEMAND, GP_SPOT, GP_COMMITTED } gp_pricing;
 typedef enum gp_purchase { GP_NO_UPFRONT, GP_PARTIAL_UPFRONT, GP_ALL_UPFRONT } gp_purchase;
 typedef enum gp_financing_kind { GP_CASH, GP_LOAN } gp_financing_kind;
+typedef enum gp_buy { GP_BUY_ALL_AT_ONCE, GP_BUY_AS_NEEDED } gp_buy;
+
+/* One demand step (version 2): the keys it gives take effect from its month on. */
+typedef struct gp_step {
+    int month;
+    bool has_gpus, has_work, has_utilization;
+    int gpus;
+    double work_per_month;
+    double utilization;
+} gp_step;
+
+/* One point of the resale curve: the value share at an age. */
+typedef struct gp_resale_point {
+    int age_months;
+    double pct;
+} gp_resale_point;
 
 typedef struct gp_period {
     char name[GP_NAME_BYTES];
@@ -43,11 +67,17 @@ typedef struct gp_option {
     gp_purchase purchase;
     double idle_overhead;
     double interruptions_per_hour;
+    bool has_interruptions_per_hour; /* set in the scenario: it wins over a catalog band */
     double checkpoint_interval_h;
     double restart_h;
     double storage_gb, storage_per_gb_month;
     double egress_gb_per_month, egress_per_gb;
     double support_pct;
+    double price_trend_per_year; /* v2, tau_o */
+    double work_per_gpu_hour;    /* v2, rho_o; 0 in GPU mode */
+    bool has_base_gpus;          /* v2: committed base with a burst */
+    int base_gpus;
+    int burst;        /* v2: index of the burst option, -1 when none */
     bool has_catalog; /* hourly/upfront/gpus_per_instance come from the catalog */
     char catalog[GP_CATALOG_BYTES];
 } gp_option;
@@ -57,8 +87,16 @@ typedef struct gp_scenario {
     char currency[4];
     int horizon_months;
     double discount_rate;
-    int gpus;           /* demand.gpus, N */
+    bool has_start_date; /* v2; else months start on the report's as_of */
+    char start_date[11];
+    int gpus;           /* demand.gpus, N (GPU mode) */
     double utilization; /* demand.utilization, u */
+    bool work_mode;     /* v2: demand.work_per_month given instead of gpus */
+    double work_per_month;
+    char work_unit[GP_UNIT_BYTES];
+    double growth_per_month; /* v2, gamma */
+    int n_steps;             /* v2: steps with month <= horizon_months, in month order */
+    gp_step steps[GP_MAX_STEPS];
 
     /* self_hosted */
     int gpus_per_server;
@@ -74,6 +112,18 @@ typedef struct gp_scenario {
     double staff_per_month, other_per_month, colo_per_kw_month;
     double depreciation_years;
     double grid_kg_co2_per_kwh;
+    /* self_hosted, version 2 */
+    double server_price_trend_per_year; /* tau_h */
+    gp_buy buy;
+    int lead_time_months;   /* Lambda */
+    int order_every_months; /* kappa */
+    bool has_max_servers;
+    int max_servers;
+    int bridge;         /* index of the bridge option, -1 when none */
+    int refresh_months; /* P, 0: never */
+    int n_resale;       /* 0: no resale list */
+    gp_resale_point resale[GP_MAX_RESALE];
+    double work_per_gpu_hour; /* rho_S; 0 in GPU mode */
 
     /* self_hosted.power */
     double server_base_w, gpu_idle_w, gpu_tdp_w;
@@ -86,6 +136,7 @@ typedef struct gp_scenario {
     gp_period periods[GP_MAX_PERIODS];
     bool shift_to_cheapest;
     double demand_charge_per_kw_month;
+    double energy_price_trend_per_year; /* v2, tau_e */
 
     /* self_hosted.financing */
     gp_financing_kind financing;
@@ -105,6 +156,10 @@ void gp_option_defaults(gp_option *o);
 
 /* "on_demand", "spot", "committed". */
 const char *gp_pricing_name(gp_pricing p);
+
+/* True when s uses a version 2 key that can move a number (start_date only labels months):
+ * the version 1 closed forms apply only to scenarios where this is false. */
+bool gp_scenario_uses_v2(const gp_scenario *s);
 
 /* The tariff's time-weighted mean price per kWh: sum of price x hours over 24. */
 double gp_tariff_mean_price(const gp_scenario *s);

@@ -66,7 +66,10 @@ gp_status gp_store_catalog_history(gp_store *st, const char *provider, const cha
 
 /* The price in force on as_of for one key, copied out. */
 typedef struct gp_catalog_entry {
-    double hourly, gpu_count;
+    double hourly, gpu_count; /* hourly: committed, the effective rate */
+    bool has_split;           /* committed: upfront and recurring as the source gave them */
+    double upfront, recurring;
+    char interruption_band[8]; /* spot: the source's band, "" when none */
     char currency[4];
     char effective_from[11];
     char source[256];

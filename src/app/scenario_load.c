@@ -57,18 +57,33 @@ static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_
             return gp_errorf(err, GP_E_INPUT, where,
                              "the entry is priced in %s, the scenario in %s", e.currency,
                              sc->s->currency);
-        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 64)
+        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 576)
             return gp_errorf(err, GP_E_INPUT, where,
-                             "the entry has %g GPUs an instance; a whole number 1..64 is needed",
+                             "the entry has %g GPUs an instance; a whole number 1..576 is needed",
                              e.gpu_count);
+        /* A commitment's fee and rate as the source gives them, else split from its effective
+         * rate by purchase option; a spot band sets the interruptions unless the option does. */
+        bool derived = false, band = false;
         o->hourly = e.hourly;
         o->upfront = 0;
+        if (o->pricing == GP_COMMITTED && e.has_split) {
+            o->hourly = e.recurring;
+            o->upfront = e.upfront;
+        } else if (o->pricing == GP_COMMITTED) {
+            derived =
+                gp_commitment_split(o->purchase, o->term_months, e.hourly, &o->hourly, &o->upfront);
+        }
+        if (o->pricing == GP_SPOT && !o->has_interruptions_per_hour)
+            band = gp_spot_band_interruptions(e.interruption_band, &o->interruptions_per_hour);
         o->gpus_per_instance = (int)e.gpu_count;
         gp_price_source *ps = &sc->sources[sc->n_sources++];
         snprintf(ps->option, sizeof ps->option, "%s", o->name);
         snprintf(ps->catalog, sizeof ps->catalog, "%s", o->catalog);
         ps->pricing = o->pricing;
-        ps->hourly = e.hourly;
+        ps->hourly = o->hourly;
+        ps->upfront = o->upfront;
+        ps->split_derived = derived;
+        snprintf(ps->interruption_band, sizeof ps->interruption_band, "%s", e.interruption_band);
         snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
         snprintf(ps->source, sizeof ps->source, "%s", e.source);
 
@@ -83,6 +98,10 @@ static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_
             cJSON_AddStringToObject(j, "region", region);
         cJSON_AddNumberToObject(j, "gpus_per_instance", o->gpus_per_instance);
         cJSON_AddNumberToObject(j, "hourly", o->hourly);
+        if (o->pricing == GP_COMMITTED)
+            cJSON_AddNumberToObject(j, "upfront", o->upfront);
+        if (band)
+            cJSON_AddNumberToObject(j, "interruptions_per_hour", o->interruptions_per_hour);
         o->has_catalog = false;
     }
     return GP_OK;
@@ -159,9 +178,15 @@ void gp_loaded_done(gp_loaded *sc) {
 }
 
 gp_status gp_evaluate(const gp_loaded *sc, gp_result *out, gp_err *err) {
-    (void)err; /* version 1 cannot fail on a validated scenario */
     gp_model_evaluate(sc->s, out);
-    return GP_OK;
+    if (out->error.code == GP_OK)
+        return GP_OK;
+    /* What only the plan shows (a month with no bridge, a non-finite total) names its JSON
+     * path; the report says in which scenario. */
+    *err = out->error;
+    if (err->where[0] == '$')
+        snprintf(err->where, sizeof err->where, "%s:%s", sc->origin, out->error.where);
+    return err->code;
 }
 
 gp_report_meta gp_loaded_meta(const gp_loaded *sc, const char *as_of) {

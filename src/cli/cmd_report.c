@@ -97,7 +97,7 @@ static gp_status write_report(gp_session *ses, const report_args *a, const gp_lo
     else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc->s, r, &meta, &out, err);
     else if (strcmp(format, "csv") == 0)
-        st = gp_report_csv(sc->s, r, &out, err);
+        st = gp_report_csv(sc->s, r, &meta, &out, err);
     else
         st = gp_report_md(sc->s, r, &meta, &out, err);
     if (st == GP_OK && strcmp(format, "xlsx") != 0)

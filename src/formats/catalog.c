@@ -80,3 +80,38 @@ gp_status gp_catalog_parse(gp_catalog_format format, const char *buf, size_t len
         gp_catalog_dedupe(out);
     return st;
 }
+
+bool gp_commitment_split(gp_purchase purchase, int term_months, double hourly_eff, double *hourly,
+                         double *upfront) {
+    double term_hours = GP_MONTH_HOURS * term_months;
+    switch (purchase) {
+    case GP_ALL_UPFRONT:
+        *upfront = hourly_eff * term_hours;
+        *hourly = 0.0;
+        return false;
+    case GP_PARTIAL_UPFRONT:
+        *upfront = hourly_eff * term_hours / 2.0;
+        *hourly = hourly_eff / 2.0;
+        return true;
+    case GP_NO_UPFRONT:
+        break;
+    }
+    *upfront = 0.0;
+    *hourly = hourly_eff;
+    return false;
+}
+
+bool gp_spot_band_interruptions(const char *band, double *per_hour) {
+    static const struct {
+        const char *band;
+        double midpoint; /* interruptions a month, as a share */
+    } bands[] = {
+        {"<5%", 0.025}, {"5-10%", 0.075}, {"10-15%", 0.125}, {"15-20%", 0.175}, {">20%", 0.225}};
+    for (size_t i = 0; i < sizeof bands / sizeof bands[0]; i++) {
+        if (strcmp(band, bands[i].band) == 0) {
+            *per_hour = bands[i].midpoint / GP_MONTH_HOURS;
+            return true;
+        }
+    }
+    return false;
+}

@@ -116,6 +116,13 @@ gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *orig
                 x.pricing = GP_SPOT;
                 x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(p, "low"), &x.low) &&
                               num_of(cJSON_GetObjectItemCaseSensitive(p, "high"), &x.high);
+                const char *band = str(p, "interruption_band");
+                double per_hour;
+                if (band && !gp_spot_band_interruptions(band, &per_hour)) {
+                    gp_catalog_skip(out, where, "an unknown interruption band");
+                    continue;
+                }
+                snprintf(x.interruption_band, sizeof x.interruption_band, "%s", band ? band : "");
             } else if (kind && strcmp(kind, "committed") == 0) {
                 double t = 0;
                 x.pricing = GP_COMMITTED;
@@ -396,8 +403,12 @@ gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, co
                     x.purchase = !strcmp(opt, "All Upfront")       ? GP_ALL_UPFRONT
                                  : !strcmp(opt, "Partial Upfront") ? GP_PARTIAL_UPFRONT
                                                                    : GP_NO_UPFRONT;
-                    /* The effective hourly rate: the upfront spread over the term's hours. */
+                    /* The effective hourly rate: the upfront spread over the term's hours;
+                     * the fee and the rate are kept apart as well. */
                     x.hourly = hourly + upfront / (x.term_months * GP_MONTH_HOURS);
+                    x.has_split = true;
+                    x.upfront = upfront;
+                    x.recurring = hourly;
                 }
                 st = gp_catalog_batch_add(out, &x, err);
             }

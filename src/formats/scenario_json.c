@@ -3,12 +3,16 @@
 #include "gpuplan/scenario_json.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 typedef struct ctx {
     const char *origin;
     gp_err *err;
+    /* Names resolved once every option is read: the bridge and each option's burst. */
+    const char *bridge;
+    const char *burst[GP_MAX_OPTIONS];
 } ctx;
 
 #define PATH_BYTES 200
@@ -136,6 +140,12 @@ static gp_status num(ctx *c, const cJSON *obj, const char *path, const char *key
     return GP_OK;
 }
 
+/* A money field: >= 0 and at most MODEL.md's bound. */
+static gp_status money(ctx *c, const cJSON *obj, const char *path, const char *key, bool required,
+                       double *out) {
+    return num(c, obj, path, key, 0, GP_MONEY_MAX, CLOSED, required, out);
+}
+
 static gp_status integer(ctx *c, const cJSON *obj, const char *path, const char *key, int lo,
                          int hi, bool required, int *out) {
     char p[PATH_BYTES];
@@ -188,7 +198,155 @@ static gp_status boolean(ctx *c, const cJSON *obj, const char *path, const char 
     return GP_OK;
 }
 
+/* "YYYY-MM-DD", a day of the Gregorian calendar in years 0001..9999. */
+static bool valid_date(const char *d) {
+    if (strlen(d) != 10 || d[4] != '-' || d[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++) {
+        if (i != 4 && i != 7 && (d[i] < '0' || d[i] > '9'))
+            return false;
+    }
+    int y = 0, mo = 0, day = 0;
+    if (sscanf(d, "%4d-%2d-%2d", &y, &mo, &day) != 3)
+        return false;
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 1 || mo < 1 || mo > 12 || day < 1)
+        return false;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return day <= days[mo - 1] + (mo == 2 && leap);
+}
+
+/* A list of objects at path, with its size into *n. */
+static gp_status list(ctx *c, const cJSON *v, const char *path, const char *what, int *n) {
+    if (!cJSON_IsArray(v))
+        return fail(c, path, "must be a list of %s", what);
+    *n = cJSON_GetArraySize(v);
+    return GP_OK;
+}
+
+/* ---- demand ----------------------------------------------------------------------------- */
+
+static gp_status parse_steps(ctx *c, const cJSON *arr, const char *path, gp_scenario *s) {
+    int n = 0;
+    if (list(c, arr, path, "steps", &n))
+        return c->err->code;
+    if (n > 0 && s->growth_per_month != 0.0)
+        return fail(c, path, "steps and a growth_per_month other than 0 exclude each other");
+    static const char *const keys[] = {"month", "gpus", "work_per_month", "utilization"};
+    int i = 0, prev = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        char ip[PATH_BYTES], p[PATH_BYTES];
+        index_path(ip, path, i);
+        gp_step st = {0};
+        if (want_object(c, it, ip) || check_keys(c, it, ip, keys, 4) ||
+            integer(c, it, ip, "month", 2, 1000000000, true, &st.month))
+            return c->err->code;
+        if (st.month <= prev) {
+            child_path(p, ip, "month");
+            return fail(c, p, "months must increase from step to step (%d after %d)", st.month,
+                        prev);
+        }
+        prev = st.month;
+        const char *other = s->work_mode ? "gpus" : "work_per_month";
+        if (get(it, other)) {
+            child_path(p, ip, other);
+            return fail(c, p, "belongs to %s mode; this demand is in %s mode",
+                        s->work_mode ? "GPU" : "work", s->work_mode ? "work" : "GPU");
+        }
+        st.has_gpus = get(it, "gpus") != NULL;
+        st.has_work = get(it, "work_per_month") != NULL;
+        st.has_utilization = get(it, "utilization") != NULL;
+        if (integer(c, it, ip, "gpus", 0, 1000000, false, &st.gpus) ||
+            num(c, it, ip, "work_per_month", 0, 0, NO_HI, false, &st.work_per_month) ||
+            num(c, it, ip, "utilization", 0, 1, s->work_mode ? OPEN_LO : CLOSED, false,
+                &st.utilization))
+            return c->err->code;
+        if (!st.has_gpus && !st.has_work && !st.has_utilization)
+            return fail(c, ip, "a step gives %s, utilization or both",
+                        s->work_mode ? "work_per_month" : "gpus");
+        if (st.month <= s->horizon_months)
+            s->steps[s->n_steps++] = st; /* later steps are validated, then ignored */
+    }
+    return GP_OK;
+}
+
+static gp_status parse_demand(ctx *c, const cJSON *d, const char *path, gp_scenario *s) {
+    static const char *const keys[] = {"gpus",        "work_per_month",   "work_unit",
+                                       "utilization", "growth_per_month", "steps"};
+    if (want_object(c, d, path) || check_keys(c, d, path, keys, 6))
+        return c->err->code;
+    char p[PATH_BYTES];
+    bool gpus = get(d, "gpus") != NULL, work = get(d, "work_per_month") != NULL;
+    if (gpus && work) {
+        child_path(p, path, "work_per_month");
+        return fail(c, p, "give gpus (GPU mode) or work_per_month (work mode), not both");
+    }
+    if (!gpus && !work) {
+        child_path(p, path, "gpus");
+        return fail(c, p, "required key is missing (or work_per_month, for work mode)");
+    }
+    s->work_mode = work;
+    if (!work && get(d, "work_unit")) {
+        child_path(p, path, "work_unit");
+        return fail(c, p, "applies to work mode (work_per_month) only");
+    }
+    if (integer(c, d, path, "gpus", 1, 1000000, false, &s->gpus) ||
+        num(c, d, path, "work_per_month", 0, 0, OPEN_LO | NO_HI, false, &s->work_per_month) ||
+        num(c, d, path, "utilization", 0, 1, work ? OPEN_LO : CLOSED, true, &s->utilization) ||
+        num(c, d, path, "growth_per_month", -0.5, 1, CLOSED, false, &s->growth_per_month))
+        return c->err->code;
+    if (get(d, "work_unit")) {
+        char unit[GP_UNIT_BYTES];
+        if (string(c, d, path, "work_unit", false, false, unit, sizeof unit))
+            return c->err->code;
+        size_t cps = 0;
+        gp_utf8_valid(unit, strlen(unit), &cps);
+        if (cps < 1 || cps > 40) {
+            child_path(p, path, "work_unit");
+            return fail(c, p, "must be 1 to 40 characters (got %zu)", cps);
+        }
+        memcpy(s->work_unit, unit, sizeof unit);
+    }
+    const cJSON *steps = get(d, "steps");
+    if (steps) {
+        child_path(p, path, "steps");
+        return parse_steps(c, steps, p, s);
+    }
+    return GP_OK;
+}
+
 /* ---- self_hosted ------------------------------------------------------------------------ */
+
+static gp_status parse_resale(ctx *c, const cJSON *arr, const char *path, gp_scenario *s) {
+    int n = 0;
+    if (list(c, arr, path, "{\"age_months\", \"pct\"}", &n))
+        return c->err->code;
+    if (n < 1 || n > GP_MAX_RESALE)
+        return fail(c, path, "must hold 1 to %d points (got %d)", GP_MAX_RESALE, n);
+    static const char *const keys[] = {"age_months", "pct"};
+    int i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        char ip[PATH_BYTES], p[PATH_BYTES];
+        index_path(ip, path, i);
+        gp_resale_point *pt = &s->resale[i];
+        if (want_object(c, it, ip) || check_keys(c, it, ip, keys, 2) ||
+            integer(c, it, ip, "age_months", 1, 240, true, &pt->age_months) ||
+            num(c, it, ip, "pct", 0, 1, CLOSED, true, &pt->pct))
+            return c->err->code;
+        if (i > 0 && pt->age_months <= s->resale[i - 1].age_months) {
+            child_path(p, ip, "age_months");
+            return fail(c, p, "ages must increase from point to point (%d after %d)",
+                        pt->age_months, s->resale[i - 1].age_months);
+        }
+        if (i > 0 && pt->pct > s->resale[i - 1].pct) {
+            child_path(p, ip, "pct");
+            return fail(c, p, "a value share may not rise with age (%g after %g)", pt->pct,
+                        s->resale[i - 1].pct);
+        }
+    }
+    s->n_resale = n;
+    return GP_OK;
+}
 
 static gp_status parse_power(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
     static const char *const keys[] = {"server_base_w", "gpu_idle_w", "gpu_tdp_w", "gpu_avg_w",
@@ -214,12 +372,13 @@ static gp_status parse_power(ctx *c, const cJSON *o, const char *path, gp_scenar
 }
 
 static gp_status parse_tariff(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
-    static const char *const keys[] = {"periods", "shift_to_cheapest",
-                                       "demand_charge_per_kw_month"};
-    if (want_object(c, o, path) || check_keys(c, o, path, keys, 3) ||
+    static const char *const keys[] = {"periods", "shift_to_cheapest", "demand_charge_per_kw_month",
+                                       "price_trend_per_year"};
+    if (want_object(c, o, path) || check_keys(c, o, path, keys, 4) ||
         boolean(c, o, path, "shift_to_cheapest", &s->shift_to_cheapest) ||
-        num(c, o, path, "demand_charge_per_kw_month", 0, 0, NO_HI, false,
-            &s->demand_charge_per_kw_month))
+        money(c, o, path, "demand_charge_per_kw_month", false, &s->demand_charge_per_kw_month) ||
+        num(c, o, path, "price_trend_per_year", -0.9, 1, CLOSED, false,
+            &s->energy_price_trend_per_year))
         return c->err->code;
     const cJSON *periods = get(o, "periods");
     if (!periods)
@@ -242,7 +401,7 @@ static gp_status parse_tariff(ctx *c, const cJSON *o, const char *path, gp_scena
         if (want_object(c, it, ip) || check_keys(c, it, ip, pkeys, 3) ||
             string(c, it, ip, "name", true, true, per->name, sizeof per->name) ||
             num(c, it, ip, "hours_per_day", 0, 24, OPEN_LO, true, &per->hours_per_day) ||
-            num(c, it, ip, "price_per_kwh", 0, 0, NO_HI, true, &per->price_per_kwh))
+            money(c, it, ip, "price_per_kwh", true, &per->price_per_kwh))
             return c->err->code;
         hours += per->hours_per_day;
     }
@@ -326,25 +485,81 @@ static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_
                                        "grid_kg_co2_per_kwh",
                                        "power",
                                        "tariff",
-                                       "financing"};
-    if (want_object(c, o, path) || check_keys(c, o, path, keys, 17) ||
-        integer(c, o, path, "gpus_per_server", 1, 64, false, &s->gpus_per_server) ||
-        num(c, o, path, "server_price", 0, 0, NO_HI, true, &s->server_price) ||
+                                       "financing",
+                                       "server_price_trend_per_year",
+                                       "buy",
+                                       "lead_time_months",
+                                       "order_every_months",
+                                       "max_servers",
+                                       "bridge",
+                                       "refresh_months",
+                                       "resale",
+                                       "work_per_gpu_hour"};
+    if (want_object(c, o, path) || check_keys(c, o, path, keys, 26) ||
+        integer(c, o, path, "gpus_per_server", 1, 576, false, &s->gpus_per_server) ||
+        money(c, o, path, "server_price", true, &s->server_price) ||
         num(c, o, path, "price_factor", 0, 0, OPEN_LO | NO_HI, false, &s->price_factor) ||
-        num(c, o, path, "network_per_server", 0, 0, NO_HI, false, &s->network_per_server) ||
-        num(c, o, path, "fixed_capex", 0, 0, NO_HI, false, &s->fixed_capex) ||
+        money(c, o, path, "network_per_server", false, &s->network_per_server) ||
+        money(c, o, path, "fixed_capex", false, &s->fixed_capex) ||
         num(c, o, path, "residual_pct", 0, 1, CLOSED, false, &s->residual_pct) ||
         integer(c, o, path, "warranty_months", 0, 240, false, &s->warranty_months) ||
         num(c, o, path, "maintenance_pct_per_year", 0, 1, CLOSED, false,
             &s->maintenance_pct_per_year) ||
-        num(c, o, path, "staff_per_month", 0, 0, NO_HI, false, &s->staff_per_month) ||
-        num(c, o, path, "other_per_month", 0, 0, NO_HI, false, &s->other_per_month) ||
-        num(c, o, path, "colo_per_kw_month", 0, 0, NO_HI, false, &s->colo_per_kw_month) ||
+        money(c, o, path, "staff_per_month", false, &s->staff_per_month) ||
+        money(c, o, path, "other_per_month", false, &s->other_per_month) ||
+        money(c, o, path, "colo_per_kw_month", false, &s->colo_per_kw_month) ||
         num(c, o, path, "depreciation_years", 1, 50, CLOSED, false, &s->depreciation_years) ||
-        num(c, o, path, "grid_kg_co2_per_kwh", 0, 0, NO_HI, false, &s->grid_kg_co2_per_kwh))
+        num(c, o, path, "grid_kg_co2_per_kwh", 0, 0, NO_HI, false, &s->grid_kg_co2_per_kwh) ||
+        num(c, o, path, "server_price_trend_per_year", -0.9, 1, CLOSED, false,
+            &s->server_price_trend_per_year) ||
+        integer(c, o, path, "lead_time_months", 0, 24, false, &s->lead_time_months) ||
+        integer(c, o, path, "order_every_months", 1, s->horizon_months, false,
+                &s->order_every_months) ||
+        integer(c, o, path, "max_servers", 1, 1000000, false, &s->max_servers) ||
+        integer(c, o, path, "refresh_months", 0, 240, false, &s->refresh_months) ||
+        num(c, o, path, "work_per_gpu_hour", 0, 0, OPEN_LO | NO_HI, s->work_mode,
+            &s->work_per_gpu_hour))
         return c->err->code;
     char p[PATH_BYTES];
     const cJSON *v;
+    s->has_max_servers = get(o, "max_servers") != NULL;
+    if (s->lead_time_months >= s->horizon_months) {
+        child_path(p, path, "lead_time_months");
+        return fail(c, p, "must be below horizon_months (%d >= %d)", s->lead_time_months,
+                    s->horizon_months);
+    }
+    if (s->refresh_months > 0 && s->refresh_months < 12) {
+        child_path(p, path, "refresh_months");
+        return fail(c, p, "must be 0 (never) or 12..240 (got %d)", s->refresh_months);
+    }
+    if (!s->work_mode && get(o, "work_per_gpu_hour")) {
+        child_path(p, path, "work_per_gpu_hour");
+        return fail(c, p, "applies to work mode (demand.work_per_month) only");
+    }
+    if ((v = get(o, "buy"))) {
+        child_path(p, path, "buy");
+        if (!cJSON_IsString(v) || !v->valuestring)
+            return fail(c, p, "must be \"all_at_once\" or \"as_needed\"");
+        if (strcmp(v->valuestring, "all_at_once") == 0)
+            s->buy = GP_BUY_ALL_AT_ONCE;
+        else if (strcmp(v->valuestring, "as_needed") == 0)
+            s->buy = GP_BUY_AS_NEEDED;
+        else
+            return fail(c, p, "must be \"all_at_once\" or \"as_needed\" (got \"%s\")",
+                        v->valuestring);
+    }
+    if ((v = get(o, "bridge"))) {
+        if (string(c, o, path, "bridge", false, true, NULL, 0))
+            return c->err->code;
+        c->bridge = v->valuestring;
+    }
+    if ((v = get(o, "resale"))) {
+        child_path(p, path, "resale");
+        if (get(o, "residual_pct"))
+            return fail(c, p, "give resale or residual_pct, not both");
+        if (parse_resale(c, v, p, s))
+            return c->err->code;
+    }
     if ((v = get(o, "bulk_discounts"))) {
         child_path(p, path, "bulk_discounts");
         if (parse_tiers(c, v, p, s))
@@ -388,7 +603,8 @@ static gp_status check_catalog_ref(ctx *c, const char *path, const char *ref) {
     return GP_OK;
 }
 
-static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_option *opt) {
+static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp_scenario *s,
+                              int index, gp_option *opt) {
     static const char *const keys[] = {"name",
                                        "provider",
                                        "instance",
@@ -408,9 +624,13 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_optio
                                        "egress_gb_per_month",
                                        "egress_per_gb",
                                        "support_pct",
-                                       "catalog"};
+                                       "catalog",
+                                       "price_trend_per_year",
+                                       "work_per_gpu_hour",
+                                       "base_gpus",
+                                       "burst"};
     gp_option_defaults(opt);
-    if (want_object(c, o, path) || check_keys(c, o, path, keys, 20) ||
+    if (want_object(c, o, path) || check_keys(c, o, path, keys, 24) ||
         string(c, o, path, "name", true, true, opt->name, sizeof opt->name) ||
         string(c, o, path, "provider", false, false, NULL, 0) ||
         string(c, o, path, "instance", false, false, NULL, 0) ||
@@ -459,12 +679,17 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_optio
         only_for(c, o, path, "idle_overhead", !committed, "on_demand and spot") ||
         only_for(c, o, path, "interruptions_per_hour", spot, "spot") ||
         only_for(c, o, path, "checkpoint_interval_h", spot, "spot") ||
-        only_for(c, o, path, "restart_h", spot, "spot"))
+        only_for(c, o, path, "restart_h", spot, "spot") ||
+        only_for(c, o, path, "base_gpus", committed, "committed") ||
+        only_for(c, o, path, "burst", committed && get(o, "base_gpus"),
+                 "committed options with base_gpus") ||
+        only_for(c, o, path, "work_per_gpu_hour", s->work_mode,
+                 "work-mode (demand.work_per_month)"))
         return c->err->code;
 
-    if (integer(c, o, path, "gpus_per_instance", 1, 64, !cat, &opt->gpus_per_instance) ||
-        num(c, o, path, "hourly", 0, 0, NO_HI, !cat, &opt->hourly) ||
-        num(c, o, path, "upfront", 0, 0, NO_HI, false, &opt->upfront) ||
+    if (integer(c, o, path, "gpus_per_instance", 1, 576, !cat, &opt->gpus_per_instance) ||
+        money(c, o, path, "hourly", !cat, &opt->hourly) ||
+        money(c, o, path, "upfront", false, &opt->upfront) ||
         integer(c, o, path, "term_months", 1, 120, false, &opt->term_months) ||
         num(c, o, path, "idle_overhead", 0, 10, CLOSED, false, &opt->idle_overhead) ||
         num(c, o, path, "interruptions_per_hour", 0, 10, CLOSED, false,
@@ -473,11 +698,21 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_optio
             &opt->checkpoint_interval_h) ||
         num(c, o, path, "restart_h", 0, 1000, CLOSED, false, &opt->restart_h) ||
         num(c, o, path, "storage_gb", 0, 0, NO_HI, false, &opt->storage_gb) ||
-        num(c, o, path, "storage_per_gb_month", 0, 0, NO_HI, false, &opt->storage_per_gb_month) ||
+        money(c, o, path, "storage_per_gb_month", false, &opt->storage_per_gb_month) ||
         num(c, o, path, "egress_gb_per_month", 0, 0, NO_HI, false, &opt->egress_gb_per_month) ||
-        num(c, o, path, "egress_per_gb", 0, 0, NO_HI, false, &opt->egress_per_gb) ||
-        num(c, o, path, "support_pct", 0, 1, CLOSED, false, &opt->support_pct))
+        money(c, o, path, "egress_per_gb", false, &opt->egress_per_gb) ||
+        num(c, o, path, "support_pct", 0, 1, CLOSED, false, &opt->support_pct) ||
+        num(c, o, path, "price_trend_per_year", -0.9, 1, CLOSED, false,
+            &opt->price_trend_per_year) ||
+        num(c, o, path, "work_per_gpu_hour", 0, 0, OPEN_LO | NO_HI, s->work_mode,
+            &opt->work_per_gpu_hour) ||
+        integer(c, o, path, "base_gpus", 1, 1000000, false, &opt->base_gpus) ||
+        string(c, o, path, "burst", false, true, NULL, 0))
         return c->err->code;
+    opt->has_base_gpus = get(o, "base_gpus") != NULL;
+    opt->has_interruptions_per_hour = get(o, "interruptions_per_hour") != NULL;
+    const cJSON *burst = get(o, "burst");
+    c->burst[index] = burst ? burst->valuestring : NULL;
 
     if (cat && committed && opt->term_months != 12 && opt->term_months != 36) {
         child_path(p, path, "term_months");
@@ -510,7 +745,7 @@ static gp_status parse_options(ctx *c, const cJSON *arr, const char *path, gp_sc
     for (const cJSON *it = arr->child; it; it = it->next, i++) {
         char ip[PATH_BYTES];
         index_path(ip, path, i);
-        if (parse_option(c, it, ip, &s->options[i]))
+        if (parse_option(c, it, ip, s, i, &s->options[i]))
             return c->err->code;
         for (int j = 0; j < i; j++) {
             if (strcmp(s->options[j].name, s->options[i].name) == 0) {
@@ -526,18 +761,54 @@ static gp_status parse_options(ctx *c, const cJSON *arr, const char *path, gp_sc
 
 /* ---- the document ----------------------------------------------------------------------- */
 
+/* The option named name that can rent by the hour (on_demand or spot), else -1 with err. */
+static int rented_option(ctx *c, const gp_scenario *s, const char *path, const char *name) {
+    for (int i = 0; i < s->n_options; i++) {
+        if (strcmp(s->options[i].name, name) != 0)
+            continue;
+        if (s->options[i].pricing == GP_COMMITTED) {
+            fail(c, path, "names \"%s\", a committed option; it must be on_demand or spot", name);
+            return -1;
+        }
+        return i;
+    }
+    fail(c, path, "names no option (\"%s\")", name);
+    return -1;
+}
+
+static gp_status resolve_names(ctx *c, gp_scenario *s) {
+    if (c->bridge && (s->bridge = rented_option(c, s, "$.self_hosted.bridge", c->bridge)) < 0)
+        return c->err->code;
+    for (int i = 0; i < s->n_options; i++) {
+        if (!c->burst[i])
+            continue;
+        char p[PATH_BYTES];
+        snprintf(p, sizeof p, "$.cloud_options[%d].burst", i);
+        if ((s->options[i].burst = rented_option(c, s, p, c->burst[i])) < 0)
+            return c->err->code;
+    }
+    return GP_OK;
+}
+
 static gp_status parse_doc(ctx *c, const cJSON *doc, gp_scenario *s) {
-    static const char *const keys[] = {"name",          "currency",    "horizon_months",
-                                       "discount_rate", "notes",       "measured",
-                                       "demand",        "self_hosted", "cloud_options"};
+    static const char *const keys[] = {
+        "name",     "currency", "horizon_months", "discount_rate", "notes",
+        "measured", "demand",   "self_hosted",    "cloud_options", "start_date"};
     const char *path = "$";
-    if (want_object(c, doc, path) || check_keys(c, doc, path, keys, 9) ||
+    if (want_object(c, doc, path) || check_keys(c, doc, path, keys, 10) ||
         string(c, doc, path, "name", true, true, s->name, sizeof s->name) ||
         string(c, doc, path, "currency", false, false, s->currency, sizeof s->currency) ||
         integer(c, doc, path, "horizon_months", 1, GP_MAX_MONTHS, true, &s->horizon_months) ||
         num(c, doc, path, "discount_rate", 0, 1, CLOSED, false, &s->discount_rate) ||
-        string(c, doc, path, "notes", false, false, NULL, 0))
+        string(c, doc, path, "notes", false, false, NULL, 0) ||
+        string(c, doc, path, "start_date", false, false, s->start_date, sizeof s->start_date))
         return c->err->code;
+    if (get(doc, "start_date")) {
+        if (!valid_date(s->start_date))
+            return fail(c, "$.start_date",
+                        "must be a date \"YYYY-MM-DD\" of the calendar, years 0001..9999");
+        s->has_start_date = true;
+    }
     const cJSON *cur = get(doc, "currency");
     if (cur) {
         bool ok = strlen(s->currency) == 3;
@@ -553,10 +824,7 @@ static gp_status parse_doc(ctx *c, const cJSON *doc, gp_scenario *s) {
     const cJSON *d = get(doc, "demand");
     if (!d)
         return fail(c, "$.demand", "required key is missing");
-    static const char *const dkeys[] = {"gpus", "utilization"};
-    if (want_object(c, d, "$.demand") || check_keys(c, d, "$.demand", dkeys, 2) ||
-        integer(c, d, "$.demand", "gpus", 1, 1000000, true, &s->gpus) ||
-        num(c, d, "$.demand", "utilization", 0, 1, CLOSED, true, &s->utilization))
+    if (parse_demand(c, d, "$.demand", s))
         return c->err->code;
 
     const cJSON *sh = get(doc, "self_hosted");
@@ -568,13 +836,13 @@ static gp_status parse_doc(ctx *c, const cJSON *doc, gp_scenario *s) {
     const cJSON *opts = get(doc, "cloud_options");
     if (opts && parse_options(c, opts, "$.cloud_options", s))
         return c->err->code;
-    return GP_OK;
+    return resolve_names(c, s);
 }
 
 gp_status gp_scenario_from_cjson(const cJSON *doc, const char *origin, gp_scenario *s,
                                  gp_err *err) {
     gp_err local;
-    ctx c = {origin ? origin : "<scenario>", err ? err : &local};
+    ctx c = {origin ? origin : "<scenario>", err ? err : &local, NULL, {NULL}};
     c.err->code = GP_OK;
     gp_scenario_defaults(s);
     if (parse_doc(&c, doc, s)) {

@@ -1,5 +1,7 @@
-/* The cost model, MODEL.md version 1. Every formula lives here once: the month-by-month
- * evaluation and the closed-form totals share the per-month quantities computed below. */
+/* The closed forms of MODEL.md for a version 1 scenario (one steady state: no version 2 key),
+ * the fast path of sweeps and the mixed fleet; the month-by-month engine (engine.c) holds the
+ * general case and gp_model_evaluate. Both follow the same formulas: a randomized test holds
+ * them together. */
 #include "gpuplan/model.h"
 
 #include <math.h>
@@ -100,7 +102,9 @@ static void self_compute(const gp_scenario *s, gp_model_cache *c, int n, double 
         gpu_peak_w = s->gpu_avg_w;
     p->peak_it_kw = (S * s->server_base_w + n * gpu_peak_w) * 1e-3;
     p->colo_month = s->colo_per_kw_month * p->peak_it_kw;
-    p->demand_month = s->demand_charge_per_kw_month * p->peak_it_kw * s->pue;
+    /* Nothing runs busy at u = 0: the drawn peak is the base load (MODEL.md, K^draw). */
+    double drawn_kw = u > 0.0 ? p->peak_it_kw : base_w * 1e-3;
+    p->demand_month = s->demand_charge_per_kw_month * drawn_kw * s->pue;
     p->maint_month = s->maintenance_pct_per_year * p->hardware_capex * (1.0 / 12.0);
 }
 
@@ -132,7 +136,6 @@ typedef struct option_parts {
     double upfront_each; /* R * upfront, committed only */
     int upfronts_inside; /* upfronts at m = T, 2T, ... below M */
     int months_after;    /* committed months still owed after M */
-    double hourly_slope; /* d total / d hourly */
 } option_parts;
 
 /* slot: the option's index for the memo in c, or -1 (no memo). */
@@ -165,7 +168,7 @@ static void option_compute(const gp_option *o, gp_model_cache *c, int slot, int 
         break;
     case GP_COMMITTED: {
         p->inst_hours = p->instances * GP_MONTH_HOURS;
-        p->upfront_each = p->instances * o->upfront;
+        p->upfront_each = p->instances * o->upfront * (1.0 + o->support_pct);
         int t = o->term_months;
         if (slot < 0) {
             p->upfronts_inside = (horizon - 1) / t;
@@ -184,7 +187,6 @@ static void option_compute(const gp_option *o, gp_model_cache *c, int slot, int 
     }
     p->compute = p->inst_hours * o->hourly;
     p->recurring = p->compute * (1.0 + o->support_pct);
-    p->hourly_slope = (double)(horizon + p->months_after) * p->inst_hours * (1.0 + o->support_pct);
 }
 
 static double option_total_parts(const option_parts *p, int horizon) {
@@ -197,6 +199,7 @@ static double option_total_parts(const option_parts *p, int horizon) {
 void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s) {
     memset(c, 0, sizeof *c); /* every memo key 0: no gpus or terms are 0, so all miss */
     gp_model_fill_order(s, c->order);
+    c->uses_v2 = gp_scenario_uses_v2(s);
     c->loan_n = -1;
 }
 
@@ -246,6 +249,16 @@ double gp_model_option_total(const gp_scenario *s, const gp_option *o, int gpus,
 
 void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total,
                      double *option_totals) {
+    if (c->uses_v2) {
+        if (c->scratch) {
+            gp_model_totals_v2(s, c->scratch, self_total, option_totals);
+        } else {
+            *self_total = NAN;
+            for (int i = 0; i < s->n_options; i++)
+                option_totals[i] = NAN;
+        }
+        return;
+    }
     int n = s->gpus;
     double u = s->utilization;
     *self_total = gp_model_self_total(s, c, n, u);
@@ -254,214 +267,6 @@ void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total
         option_parts p;
         option_compute(&s->options[i], c, i, n, q, s->horizon_months, &p);
         option_totals[i] = option_total_parts(&p, s->horizon_months);
-    }
-}
-
-/* ---- break-even solving ----------------------------------------------------------------- */
-
-static double diff_at(const gp_scenario *s, gp_model_cache *c, const gp_option *o, double u) {
-    double q = s->gpus * GP_MONTH_HOURS * u;
-    return gp_model_self_total(s, c, s->gpus, u) - gp_model_option_total(s, o, s->gpus, q);
-}
-
-/* Smallest u in [0, 1] where self-hosted and option o cost the same. Both totals are affine
- * in u between breakpoints (shifted busy hours filling a period), so each segment is solved
- * exactly by interpolation. */
-static bool break_even_utilization(const gp_scenario *s, gp_model_cache *c, const gp_option *o,
-                                   double *out) {
-    double pts[GP_MAX_PERIODS + 2];
-    int np = 0;
-    pts[np++] = 0.0;
-    if (s->shift_to_cheapest && !s->has_gpu_avg_w) {
-        double hours = 0.0;
-        for (int i = 0; i + 1 < s->n_periods; i++) {
-            hours += s->periods[c->order[i]].hours_per_day;
-            double b = hours / 24.0;
-            if (b > pts[np - 1] && b < 1.0)
-                pts[np++] = b;
-        }
-    }
-    pts[np++] = 1.0;
-    double da = diff_at(s, c, o, pts[0]);
-    for (int i = 0; i + 1 < np; i++) {
-        double a = pts[i], b = pts[i + 1];
-        if (da == 0.0) {
-            *out = a;
-            return true;
-        }
-        double db = diff_at(s, c, o, b);
-        if ((da > 0.0 && db <= 0.0) || (da < 0.0 && db >= 0.0)) {
-            *out = a + (b - a) * da / (da - db);
-            return true;
-        }
-        da = db;
-    }
-    return false;
-}
-
-/* ---- the month-by-month evaluation ------------------------------------------------------ */
-
-static double npv_of(const double *f, int m, double rate) {
-    double v = 0.0;
-    for (int i = 0; i <= m; i++)
-        v += f[i] / pow(1.0 + rate, i / 12.0);
-    return v;
-}
-
-static double sum_of(const double *f, int m) {
-    double v = 0.0;
-    for (int i = 0; i <= m; i++)
-        v += f[i];
-    return v;
-}
-
-static void evaluate_self(const gp_scenario *s, gp_model_cache *c, gp_self_result *r) {
-    int m = s->horizon_months;
-    self_parts p;
-    self_compute(s, c, s->gpus, s->utilization, &p);
-    r->servers = p.servers;
-    r->bulk_pct = p.bulk_pct;
-    r->hardware_capex = p.hardware_capex;
-    r->capex = p.capex;
-    r->power_per_month = p.power_month;
-    r->colo_per_month = p.colo_month;
-    r->demand_charge_per_month = p.demand_month;
-    r->peak_it_kw = p.peak_it_kw;
-
-    double pay = 0.0, payoff = 0.0, principal = 0.0;
-    if (s->financing == GP_LOAN) {
-        principal = p.capex * s->loan_fraction;
-        double pay_f, payoff_f;
-        loan_factors(s->loan_apr, s->loan_term_months, m, &pay_f, &payoff_f);
-        pay = principal * pay_f;
-        payoff = principal * payoff_f;
-        r->monthly[0] = p.capex * (1.0 - s->loan_fraction);
-    } else {
-        r->monthly[0] = p.capex;
-    }
-    r->loan_principal = principal;
-    r->loan_payment = pay;
-
-    gp_breakdown *bd = &r->breakdown;
-    memset(bd, 0, sizeof *bd);
-    bd->capex = p.capex;
-    double loan_paid = 0.0;
-    for (int j = 1; j <= m; j++) {
-        double maint = j > s->warranty_months ? p.maint_month : 0.0;
-        double f = p.power_month + p.colo_month + p.demand_month + maint + s->staff_per_month +
-                   s->other_per_month;
-        bd->power += p.power_month;
-        bd->colo += p.colo_month;
-        bd->demand_charge += p.demand_month;
-        bd->maintenance += maint;
-        bd->staff += s->staff_per_month;
-        bd->other += s->other_per_month;
-        if (s->financing == GP_LOAN && j <= s->loan_term_months) {
-            f += pay;
-            loan_paid += pay;
-        }
-        r->monthly[j] = f;
-    }
-    if (s->financing == GP_LOAN && s->loan_term_months > m) {
-        r->monthly[m] += payoff;
-        loan_paid += payoff;
-    }
-    double residual = s->residual_pct * p.hardware_capex;
-    r->monthly[m] -= residual;
-    bd->interest = s->financing == GP_LOAN ? loan_paid - principal : 0.0;
-    bd->residual = -residual;
-
-    r->total = sum_of(r->monthly, m);
-    r->npv = npv_of(r->monthly, m, s->discount_rate);
-    r->energy_kwh = p.energy_month * m;
-    r->co2_kg = r->energy_kwh * s->grid_kg_co2_per_kwh;
-    r->depreciation_per_year = (p.hardware_capex - residual) / s->depreciation_years;
-}
-
-static void evaluate_option(const gp_scenario *s, const gp_option *o, gp_option_result *r) {
-    int m = s->horizon_months;
-    double q = s->gpus * GP_MONTH_HOURS * s->utilization;
-    option_parts p;
-    option_compute(o, NULL, -1, s->gpus, q, m, &p);
-    r->instances = p.instances;
-    r->instance_hours_per_month = p.inst_hours;
-    r->monthly[0] = p.upfront_each;
-    for (int j = 1; j <= m; j++) {
-        double f = p.recurring + p.extras;
-        if (o->pricing == GP_COMMITTED && j % o->term_months == 0 && j < m)
-            f += p.upfront_each;
-        r->monthly[j] = f;
-    }
-    r->monthly[m] += p.months_after * p.recurring;
-    r->total = sum_of(r->monthly, m);
-    r->npv = npv_of(r->monthly, m, s->discount_rate);
-}
-
-static void compare_with_self(const gp_scenario *s, gp_model_cache *c, const gp_option *o,
-                              const gp_self_result *self, gp_option_result *r) {
-    int m = s->horizon_months;
-    double cs = 0.0, co = 0.0;
-    bool ok[GP_MAX_MONTHS + 1];
-    r->has_break_even_month = false;
-    for (int j = 0; j <= m; j++) {
-        cs += self->monthly[j];
-        co += r->monthly[j];
-        ok[j] = cs <= co;
-        if (ok[j] && !r->has_break_even_month) {
-            r->has_break_even_month = true;
-            r->break_even_month = j;
-        }
-    }
-    r->has_payback_month = false;
-    for (int j = m; j >= 0 && ok[j]; j--) {
-        r->has_payback_month = true;
-        r->payback_month = j;
-    }
-
-    r->has_break_even_utilization = break_even_utilization(s, c, o, &r->break_even_utilization);
-
-    /* total(hourly) = fixed + slope * hourly, exactly (MODEL.md). */
-    option_parts p;
-    double q = s->gpus * GP_MONTH_HOURS * s->utilization;
-    option_compute(o, NULL, -1, s->gpus, q, m, &p);
-    r->has_break_even_hourly = false;
-    if (p.hourly_slope > 0.0) {
-        gp_option zero = *o;
-        zero.hourly = 0.0;
-        double fixed = gp_model_option_total(s, &zero, s->gpus, q);
-        double h = (self->total - fixed) / p.hourly_slope;
-        if (h >= 0.0) {
-            r->has_break_even_hourly = true;
-            r->break_even_hourly = h;
-        }
-    }
-}
-
-void gp_model_evaluate(const gp_scenario *s, gp_result *out) {
-    gp_model_cache c;
-    gp_model_cache_init(&c, s);
-    int m = s->horizon_months;
-    double q = s->gpus * GP_MONTH_HOURS * s->utilization;
-    out->horizon_months = m;
-    out->demand_gpu_hours = q * m;
-    evaluate_self(s, &c, &out->self);
-    out->self.has_cost_per_gpu_hour = out->demand_gpu_hours > 0.0;
-    out->self.cost_per_gpu_hour =
-        out->self.has_cost_per_gpu_hour ? out->self.total / out->demand_gpu_hours : 0.0;
-
-    out->n_options = s->n_options;
-    out->cheapest = -1;
-    double best = out->self.total;
-    for (int i = 0; i < s->n_options; i++) {
-        gp_option_result *r = &out->options[i];
-        evaluate_option(s, &s->options[i], r);
-        r->has_cost_per_gpu_hour = out->demand_gpu_hours > 0.0;
-        r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? r->total / out->demand_gpu_hours : 0.0;
-        compare_with_self(s, &c, &s->options[i], &out->self, r);
-        if (r->total < best) {
-            best = r->total;
-            out->cheapest = i;
-        }
     }
 }
 
@@ -477,6 +282,9 @@ gp_status gp_model_mix(const gp_scenario *s, int option, const double *busy_sort
                          "option \"%s\" is committed; the mix rents on-demand or spot", o->name);
     if (nt == 0)
         return gp_errorf(err, GP_E_INPUT, NULL, "the load duration curve is empty");
+    if (s->work_mode)
+        return gp_errorf(err, GP_E_INPUT, NULL,
+                         "the mixed fleet counts GPUs; it is not defined in work mode");
     double total_busy = 0.0;
     for (size_t t = 0; t < nt; t++) {
         if (!(busy_sorted[t] >= 0.0) || (t > 0 && busy_sorted[t] < busy_sorted[t - 1]))
@@ -503,9 +311,14 @@ gp_status gp_model_mix(const gp_scenario *s, int option, const double *busy_sort
         double q = GP_MONTH_HOURS * overflow;
         double rent = q > 0.0 ? gp_model_option_total(s, o, s->gpus, q) : 0.0;
         curve[k] = self + rent;
-        if (k == 0 || curve[k] < best - 1e-9 * fabs(best)) {
+        if (k == 0 || curve[k] < best)
             best = curve[k];
+    }
+    /* The smallest k whose total equals the lowest (MODEL.md, Ties). */
+    for (int k = 0; k <= s->gpus; k++) {
+        if (fabs(curve[k] - best) <= 1e-9 * fmax(1.0, fmax(fabs(curve[k]), fabs(best)))) {
             *best_k = k;
+            break;
         }
     }
     return GP_OK;

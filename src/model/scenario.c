@@ -9,6 +9,7 @@ void gp_option_defaults(gp_option *o) {
     o->term_months = 12;
     o->purchase = GP_NO_UPFRONT;
     o->checkpoint_interval_h = 1.0;
+    o->burst = -1;
 }
 
 void gp_scenario_defaults(gp_scenario *s) {
@@ -24,6 +25,25 @@ void gp_scenario_defaults(gp_scenario *s) {
     s->periods[0].price_per_kwh = 0.12;
     s->financing = GP_CASH;
     s->loan_fraction = 1.0;
+    snprintf(s->work_unit, sizeof s->work_unit, "unit");
+    s->buy = GP_BUY_ALL_AT_ONCE;
+    s->order_every_months = 1;
+    s->bridge = -1;
+}
+
+bool gp_scenario_uses_v2(const gp_scenario *s) {
+    if (s->work_mode || s->growth_per_month != 0.0 || s->n_steps > 0 ||
+        s->server_price_trend_per_year != 0.0 || s->buy != GP_BUY_ALL_AT_ONCE ||
+        s->lead_time_months != 0 || s->order_every_months != 1 || s->has_max_servers ||
+        s->bridge >= 0 || s->refresh_months != 0 || s->n_resale > 0 ||
+        s->energy_price_trend_per_year != 0.0)
+        return true;
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        if (o->price_trend_per_year != 0.0 || o->has_base_gpus || o->burst >= 0)
+            return true;
+    }
+    return false;
 }
 
 double gp_tariff_mean_price(const gp_scenario *s) {

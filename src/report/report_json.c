@@ -1,4 +1,4 @@
-/* The report JSON of MODEL.md. Optional figures (has_x false) become null. */
+/* The report JSON of MODEL.md (version 2). Optional figures (has_x false) become null. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,65 @@ static cJSON *series(const double *v, int m) {
     return a;
 }
 
+static cJSON *int_list(const int *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static cJSON *num_list(const double *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static cJSON *demand_json(const gp_scenario *s, const gp_result *r) {
+    int m = r->horizon_months;
+    cJSON *o = cJSON_CreateObject();
+    if (r->work_mode)
+        cJSON_AddNullToObject(o, "gpus");
+    else
+        cJSON_AddItemToObject(o, "gpus", int_list(r->demand_gpus, m));
+    cJSON_AddItemToObject(o, "utilization", num_list(r->demand_utilization, m));
+    cJSON_AddItemToObject(o, "work", num_list(r->demand_work_month, m));
+    if (r->work_mode)
+        cJSON_AddStringToObject(o, "work_unit", s->work_unit);
+    else
+        cJSON_AddNullToObject(o, "work_unit");
+    return o;
+}
+
+static cJSON *batches_json(const gp_self_result *r) {
+    cJSON *purchases = cJSON_CreateArray();
+    for (int i = 0; i < r->n_batches; i++) {
+        const gp_batch *b = &r->batches[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", b->index);
+        cJSON_AddNumberToObject(o, "servers", b->servers);
+        cJSON_AddNumberToObject(o, "hardware_capex", b->hardware_capex);
+        cJSON_AddBoolToObject(o, "refresh", b->refresh);
+        cJSON_AddItemToArray(purchases, o);
+    }
+    return purchases;
+}
+
+static cJSON *sales_json(const gp_self_result *r, int m) {
+    cJSON *sales = cJSON_CreateArray();
+    for (int i = 0; i < r->n_batches; i++) {
+        const gp_batch *b = &r->batches[r->sale_order[i]];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", b->exit);
+        cJSON_AddNumberToObject(o, "servers", b->servers);
+        cJSON_AddNumberToObject(o, "age_months", b->exit - b->index);
+        cJSON_AddNumberToObject(o, "value", b->value);
+        cJSON_AddBoolToObject(o, "end", b->exit == m);
+        cJSON_AddItemToArray(sales, o);
+    }
+    return sales;
+}
+
 static cJSON *self_json(const gp_self_result *r, int m) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "servers", r->servers);
@@ -27,6 +86,7 @@ static cJSON *self_json(const gp_self_result *r, int m) {
     cJSON_AddNumberToObject(o, "total", r->total);
     cJSON_AddNumberToObject(o, "npv", r->npv);
     add_opt_num(o, "cost_per_gpu_hour", r->has_cost_per_gpu_hour, r->cost_per_gpu_hour);
+    add_opt_num(o, "cost_per_work_unit", r->has_cost_per_work_unit, r->cost_per_work_unit);
     cJSON_AddNumberToObject(o, "energy_kwh", r->energy_kwh);
     cJSON_AddNumberToObject(o, "co2_kg", r->co2_kg);
     cJSON_AddNumberToObject(o, "depreciation_per_year", r->depreciation_per_year);
@@ -44,7 +104,11 @@ static cJSON *self_json(const gp_self_result *r, int m) {
     cJSON_AddNumberToObject(b, "other", d->other);
     cJSON_AddNumberToObject(b, "interest", d->interest);
     cJSON_AddNumberToObject(b, "residual", d->residual);
+    cJSON_AddNumberToObject(b, "bridge", d->bridge);
     cJSON_AddItemToObject(o, "monthly", series(r->monthly, m));
+    cJSON_AddItemToObject(o, "servers_in_service", int_list(r->servers_in_service, m));
+    cJSON_AddItemToObject(o, "purchases", batches_json(r));
+    cJSON_AddItemToObject(o, "sales", sales_json(r, m));
     return o;
 }
 
@@ -55,13 +119,19 @@ static cJSON *option_json(const gp_option *opt, const gp_option_result *r, int m
     cJSON_AddNumberToObject(o, "total", r->total);
     cJSON_AddNumberToObject(o, "npv", r->npv);
     add_opt_num(o, "cost_per_gpu_hour", r->has_cost_per_gpu_hour, r->cost_per_gpu_hour);
+    add_opt_num(o, "cost_per_work_unit", r->has_cost_per_work_unit, r->cost_per_work_unit);
     add_opt_num(o, "break_even_month", r->has_break_even_month, r->break_even_month);
     add_opt_num(o, "payback_month", r->has_payback_month, r->payback_month);
+    add_opt_num(o, "break_even_month_without_exit", r->has_break_even_month_without_exit,
+                r->break_even_month_without_exit);
+    add_opt_num(o, "payback_month_without_exit", r->has_payback_month_without_exit,
+                r->payback_month_without_exit);
     add_opt_num(o, "break_even_utilization", r->has_break_even_utilization,
                 r->break_even_utilization);
     add_opt_num(o, "break_even_hours_per_year", r->has_break_even_utilization,
                 r->break_even_utilization * 8760.0);
     add_opt_num(o, "break_even_hourly", r->has_break_even_hourly, r->break_even_hourly);
+    cJSON_AddNumberToObject(o, "burst", r->burst);
     cJSON_AddNumberToObject(o, "instances", r->instances);
     cJSON_AddNumberToObject(o, "instance_hours_per_month", r->instance_hours_per_month);
     cJSON_AddItemToObject(o, "monthly", series(r->monthly, m));
@@ -77,8 +147,12 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     cJSON_AddStringToObject(doc, "scenario", s->name);
     cJSON_AddStringToObject(doc, "currency", s->currency);
     cJSON_AddNumberToObject(doc, "horizon_months", m);
-    cJSON_AddStringToObject(doc, "as_of", meta && meta->as_of ? meta->as_of : "");
-    cJSON_AddNumberToObject(doc, "demand_gpu_hours", r->demand_gpu_hours);
+    const char *as_of = meta && meta->as_of ? meta->as_of : "";
+    cJSON_AddStringToObject(doc, "as_of", as_of);
+    cJSON_AddStringToObject(doc, "start_date", s->has_start_date ? s->start_date : as_of);
+    add_opt_num(doc, "demand_gpu_hours", !r->work_mode, r->demand_gpu_hours);
+    cJSON_AddNumberToObject(doc, "demand_work", r->demand_work);
+    cJSON_AddItemToObject(doc, "demand", demand_json(s, r));
     cJSON_AddItemToObject(doc, "self_hosted", self_json(&r->self, m));
     cJSON *opts = cJSON_AddArrayToObject(doc, "options");
     for (int i = 0; i < r->n_options; i++)
@@ -93,6 +167,12 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
         cJSON_AddStringToObject(o, "catalog", ps->catalog);
         cJSON_AddStringToObject(o, "pricing", gp_pricing_name(ps->pricing));
         cJSON_AddNumberToObject(o, "hourly", ps->hourly);
+        if (ps->pricing == GP_COMMITTED) {
+            cJSON_AddNumberToObject(o, "upfront", ps->upfront);
+            cJSON_AddBoolToObject(o, "split_derived", ps->split_derived);
+        }
+        if (ps->interruption_band[0])
+            cJSON_AddStringToObject(o, "interruption_band", ps->interruption_band);
         cJSON_AddStringToObject(o, "effective_from", ps->effective_from);
         cJSON_AddStringToObject(o, "source", ps->source);
         cJSON_AddItemToArray(src, o);
@@ -104,8 +184,18 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     return doc;
 }
 
+gp_status gp_report_check(const gp_result *r, gp_err *err) {
+    if (r->error.code == GP_OK)
+        return GP_OK;
+    if (err)
+        *err = r->error;
+    return r->error.code;
+}
+
 gp_status gp_report_json(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                          gp_buf *out, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
     cJSON *doc = gp_report_json_tree(s, r, meta);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);

@@ -55,23 +55,91 @@ gp_status gp_csv_field(gp_buf *out, const char *text) {
     return gp_buf_add(out, clean, n);
 }
 
-gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, gp_buf *out, gp_err *err) {
-    gp_status st = gp_buf_add(out, "month,self_hosted", 17);
+/* The date month j begins on, as "YYYY-MM": start_date (else as_of) plus j - 1 months. */
+static void month_label(const gp_scenario *s, const gp_report_meta *meta, int j, char *out,
+                        size_t cap) {
+    const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+    int y, mo;
+    if (sscanf(start, "%4d-%2d", &y, &mo) != 2) {
+        snprintf(out, cap, "month %d", j);
+        return;
+    }
+    int k = (y * 12 + mo - 1) + (j - 1);
+    snprintf(out, cap, "%04d-%02d", k / 12, k % 12 + 1);
+}
+
+/* Servers bought and sold at index m (sales include the exit at M). */
+static void traded_at(const gp_self_result *r, int m, int *bought, int *sold) {
+    *bought = *sold = 0;
+    for (int i = 0; i < r->n_batches; i++) {
+        if (r->batches[i].index == m)
+            *bought += r->batches[i].servers;
+        if (r->batches[i].exit == m)
+            *sold += r->batches[i].servers;
+    }
+}
+
+gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                        gp_buf *out, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
+    gp_status st = gp_buf_printf(out, "index,month,gpus,work,utilization,servers_in_service,"
+                                      "gpus_at_work,servers_bought,servers_sold,bridge_hours,"
+                                      "self_hosted,self_hosted_cumulative");
     for (int i = 0; st == GP_OK && i < r->n_options; i++) {
-        st = gp_buf_add(out, ",", 1);
-        if (st == GP_OK)
-            st = gp_csv_field(out, s->options[i].name);
+        char col[GP_NAME_BYTES + 32];
+        const char *suffix[] = {"", " cumulative", " burst_hours"};
+        for (int k = 0; st == GP_OK && k < 3; k++) {
+            snprintf(col, sizeof col, "%s%s", s->options[i].name, suffix[k]);
+            st = gp_buf_add(out, ",", 1);
+            if (st == GP_OK)
+                st = gp_csv_field(out, col);
+        }
     }
     if (st == GP_OK)
-        st = gp_buf_add(out, "\n", 1);
+        st = gp_buf_add(out, ",break_even\n", 12);
     double cum_self = 0.0, cum[GP_MAX_OPTIONS] = {0};
     for (int m = 0; st == GP_OK && m <= r->horizon_months; m++) {
         cum_self += r->self.monthly[m];
-        st = gp_buf_printf(out, "%d,%.17g", m, cum_self);
-        for (int i = 0; st == GP_OK && i < r->n_options; i++) {
-            cum[i] += r->options[i].monthly[m];
-            st = gp_buf_printf(out, ",%.17g", cum[i]);
+        int bought, sold;
+        traded_at(&r->self, m, &bought, &sold);
+        if (m == 0) {
+            const char *start = s->has_start_date     ? s->start_date
+                                : meta && meta->as_of ? meta->as_of
+                                                      : "";
+            st = gp_buf_printf(out, "0,%s,,,,0,0,%d,%d,0,%.17g,%.17g", start, bought, sold,
+                               r->self.monthly[0], cum_self);
+        } else {
+            char label[32], gpus[16] = "";
+            month_label(s, meta, m, label, sizeof label);
+            if (!r->work_mode)
+                snprintf(gpus, sizeof gpus, "%d", r->demand_gpus[m - 1]);
+            st = gp_buf_printf(out, "%d,%s,%s,%.17g,%.17g,%d,%d,%d,%d,%.17g,%.17g,%.17g", m, label,
+                               gpus, r->demand_work_month[m - 1], r->demand_utilization[m - 1],
+                               r->self.servers_in_service[m - 1], r->self.gpus_at_work[m - 1],
+                               bought, sold, r->self.bridge_hours[m - 1], r->self.monthly[m],
+                               cum_self);
         }
+        for (int i = 0; st == GP_OK && i < r->n_options; i++) {
+            const gp_option_result *o = &r->options[i];
+            cum[i] += o->monthly[m];
+            st = gp_buf_printf(out, ",%.17g,%.17g,%.17g", o->monthly[m], cum[i],
+                               m > 0 ? o->burst_hours[m - 1] : 0.0);
+        }
+        /* The options breaking even here, "; "-joined into one field (names clipped to fit). */
+        char marks[GP_NAME_BYTES];
+        size_t used = 0;
+        marks[0] = '\0';
+        for (int i = 0; i < r->n_options; i++) {
+            const gp_option_result *o = &r->options[i];
+            if (o->has_break_even_month && o->break_even_month == m && used + 3 < sizeof marks)
+                used += (size_t)snprintf(marks + used, sizeof marks - used, "%s%s",
+                                         used ? "; " : "", s->options[i].name);
+        }
+        if (st == GP_OK)
+            st = gp_buf_add(out, ",", 1);
+        if (st == GP_OK)
+            st = gp_csv_field(out, marks);
         if (st == GP_OK)
             st = gp_buf_add(out, "\n", 1);
     }
@@ -137,8 +205,28 @@ static void month_or_never(md *w, bool has, int m) {
 static void assumptions(md *w, const gp_scenario *s) {
     put(w, "## Assumptions\n\n| input | value |\n|---|---|\n");
     put(w, "| horizon | %d months |\n", s->horizon_months);
-    put(w, "| demand | %d GPUs, %.4g%% busy (%.0f h a year per GPU) |\n", s->gpus,
-        s->utilization * 100.0, s->utilization * 8760.0);
+    if (s->work_mode) {
+        put(w, "| demand | %.10g ", s->work_per_month);
+        text(w, s->work_unit);
+        put(w, " a month, provisioned for %.4g%% busy |\n", s->utilization * 100.0);
+    } else {
+        put(w, "| demand | %d GPUs, %.4g%% busy (%.0f h a year per GPU) |\n", s->gpus,
+            s->utilization * 100.0, s->utilization * 8760.0);
+    }
+    if (s->growth_per_month != 0.0)
+        put(w, "| demand growth | %.4g%% a month, compound |\n", s->growth_per_month * 100.0);
+    for (int i = 0; i < s->n_steps; i++) {
+        const gp_step *st = &s->steps[i];
+        put(w, "| step from month %d |", st->month);
+        if (st->has_gpus)
+            put(w, " %d GPUs", st->gpus);
+        if (st->has_work)
+            put(w, " %.10g a month", st->work_per_month);
+        if (st->has_utilization)
+            put(w, "%s%.4g%% busy", st->has_gpus || st->has_work ? ", " : " ",
+                st->utilization * 100.0);
+        put(w, " |\n");
+    }
     put(w, "| discount rate (NPV) | %.4g%% a year |\n", s->discount_rate * 100.0);
     put(w, "| server | %d GPUs, ", s->gpus_per_server);
     money(w, s->server_price);
@@ -190,8 +278,34 @@ static void assumptions(md *w, const gp_scenario *s) {
         money(w, s->other_per_month);
         put(w, " |\n");
     }
-    if (s->residual_pct > 0)
+    put(w, "| buying | %s", s->buy == GP_BUY_AS_NEEDED ? "as needed" : "all at once");
+    if (s->lead_time_months > 0)
+        put(w, ", %d-month lead time", s->lead_time_months);
+    if (s->order_every_months > 1)
+        put(w, ", orders every %d months", s->order_every_months);
+    if (s->has_max_servers)
+        put(w, ", at most %d servers", s->max_servers);
+    if (s->refresh_months > 0)
+        put(w, ", refreshed after %d months", s->refresh_months);
+    if (s->bridge >= 0) {
+        put(w, "; bridge: ");
+        text(w, s->options[s->bridge].name);
+    }
+    put(w, " |\n");
+    if (s->server_price_trend_per_year != 0.0 || s->energy_price_trend_per_year != 0.0)
+        put(w, "| price trends | hardware %+.4g%% a year, electricity %+.4g%% a year |\n",
+            s->server_price_trend_per_year * 100.0, s->energy_price_trend_per_year * 100.0);
+    if (s->work_mode)
+        put(w, "| owned throughput | %.10g a busy GPU-hour |\n", s->work_per_gpu_hour);
+    if (s->n_resale > 0) {
+        put(w, "| resale value |");
+        for (int i = 0; i < s->n_resale; i++)
+            put(w, "%s %.4g%% at %d months", i ? "," : "", s->resale[i].pct * 100.0,
+                s->resale[i].age_months);
+        put(w, " |\n");
+    } else if (s->residual_pct > 0) {
         put(w, "| residual value | %.4g%% of hardware at the end |\n", s->residual_pct * 100.0);
+    }
     if (s->financing == GP_LOAN)
         put(w, "| financing | loan of %.4g%% of capex at %.4g%% APR over %d months |\n",
             s->loan_fraction * 100.0, s->loan_apr * 100.0, s->loan_term_months);
@@ -211,6 +325,17 @@ static void assumptions(md *w, const gp_scenario *s) {
                 put(w, " upfront each");
             }
         }
+        if (o->has_base_gpus) {
+            put(w, ", base of %d GPUs", o->base_gpus);
+            if (o->burst >= 0) {
+                put(w, ", bursting to ");
+                text(w, s->options[o->burst].name);
+            }
+        }
+        if (o->price_trend_per_year != 0.0)
+            put(w, ", price %+.4g%% a year", o->price_trend_per_year * 100.0);
+        if (s->work_mode)
+            put(w, ", %.10g a busy GPU-hour", o->work_per_gpu_hour);
         if (o->idle_overhead > 0)
             put(w, ", idle overhead %.4g%%", o->idle_overhead * 100.0);
         if (o->pricing == GP_SPOT && o->interruptions_per_hour > 0)
@@ -225,8 +350,98 @@ static void assumptions(md *w, const gp_scenario *s) {
     put(w, "\n");
 }
 
+/* The plan month by month: one row per index, row 0 the start and row j the close of month j. */
+static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
+                       const gp_report_meta *meta) {
+    int m = r->horizon_months;
+    put(w, "## The plan month by month (%s)\n\n", s->currency);
+    put(w, "Flows are dated at the close of each month (row 0: the start); bought and sold are "
+           "servers delivered or leaving at that date, sales at the end included.\n\n");
+    put(w, "| m | month | demand | busy | servers in service | GPUs at work | bought | sold | "
+           "bridge GPU-h | self-hosted | cumulative");
+    for (int i = 0; i < r->n_options; i++) {
+        put(w, " | ");
+        text(w, s->options[i].name);
+        put(w, " | cumulative");
+        if (s->options[i].has_base_gpus)
+            put(w, " | burst GPU-h");
+    }
+    put(w, " | break-even |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:");
+    for (int i = 0; i < r->n_options; i++)
+        put(w, s->options[i].has_base_gpus ? "|---:|---:|---:" : "|---:|---:");
+    put(w, "|---|\n");
+    double cs = 0.0, co[GP_MAX_OPTIONS] = {0};
+    for (int j = 0; j <= m; j++) {
+        int bought, sold;
+        traded_at(&r->self, j, &bought, &sold);
+        cs += r->self.monthly[j];
+        if (j == 0) {
+            put(w, "| 0 | %s | | | | | %d | %d | | ",
+                s->has_start_date     ? s->start_date
+                : meta && meta->as_of ? meta->as_of
+                                      : "start",
+                bought, sold);
+        } else {
+            char label[32];
+            month_label(s, meta, j, label, sizeof label);
+            put(w, "| %d | %s | ", j, label);
+            if (r->work_mode)
+                put(w, "%.6g", r->demand_work_month[j - 1]);
+            else
+                put(w, "%d GPUs", r->demand_gpus[j - 1]);
+            put(w, " | %.4g%% | %d | %d | %d | %d | %.6g | ", r->demand_utilization[j - 1] * 100.0,
+                r->self.servers_in_service[j - 1], r->self.gpus_at_work[j - 1], bought, sold,
+                r->self.bridge_hours[j - 1]);
+        }
+        money(w, r->self.monthly[j]);
+        put(w, " | ");
+        money(w, cs);
+        for (int i = 0; i < r->n_options; i++) {
+            co[i] += r->options[i].monthly[j];
+            put(w, " | ");
+            money(w, r->options[i].monthly[j]);
+            put(w, " | ");
+            money(w, co[i]);
+            if (s->options[i].has_base_gpus)
+                put(w, " | %.6g", j > 0 ? r->options[i].burst_hours[j - 1] : 0.0);
+        }
+        put(w, " |");
+        bool first = true;
+        for (int i = 0; i < r->n_options; i++) {
+            const gp_option_result *o = &r->options[i];
+            if (!o->has_break_even_month || o->break_even_month != j)
+                continue;
+            put(w, first ? " **break-even: " : ", ");
+            text(w, s->options[i].name);
+            first = false;
+        }
+        put(w, first ? " |\n" : "** |\n");
+    }
+    put(w, "\n");
+    if (r->self.n_batches == 0)
+        return;
+    put(w,
+        "### Purchases and sales (%s)\n\n| batch | delivered at m | serves from | servers | "
+        "hardware capex | kind | leaves at m | age (months) | value | how |\n"
+        "|---:|---:|---|---:|---:|---|---:|---:|---:|---|\n",
+        s->currency);
+    for (int i = 0; i < r->self.n_batches; i++) {
+        const gp_batch *b = &r->self.batches[i];
+        char label[32];
+        month_label(s, meta, b->index + 1, label, sizeof label);
+        put(w, "| %d | %d | %s | %d | ", i + 1, b->index, label, b->servers);
+        money(w, b->hardware_capex);
+        put(w, " | %s | %d | %d | ", b->refresh ? "refresh" : "new", b->exit, b->exit - b->index);
+        money(w, b->value);
+        put(w, " | %s |\n", b->exit == m ? "exit value at the end" : "sold at a refresh");
+    }
+    put(w, "\n");
+}
+
 gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                        gp_buf *out, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
     md w = {out, GP_OK};
     int m = r->horizon_months;
     put(&w, "# ");
@@ -245,9 +460,11 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     assumptions(&w, s);
 
     put(&w, "## Totals (%s)\n\n", s->currency);
-    put(&w, "| option | pricing | total | NPV | per GPU-hour | break-even month | payback month "
-            "| break-even utilization | break-even hourly |\n");
-    put(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    put(&w,
+        "| option | pricing | total | NPV | %s | break-even month | payback month "
+        "| without exit values | break-even utilization | break-even hourly |\n",
+        r->work_mode ? "per work unit" : "per GPU-hour");
+    put(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     put(&w, "| self-hosted (%d servers) | owned | ", r->self.servers);
     money(&w, r->self.total);
     put(&w, " | ");
@@ -255,9 +472,11 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     put(&w, " | ");
     if (r->self.has_cost_per_gpu_hour)
         put(&w, "%.4f", r->self.cost_per_gpu_hour);
+    else if (r->self.has_cost_per_work_unit)
+        put(&w, "%.6g", r->self.cost_per_work_unit);
     else
         put(&w, "n/a");
-    put(&w, " | | | | |\n");
+    put(&w, " | | | | | |\n");
     for (int i = 0; i < r->n_options; i++) {
         const gp_option_result *o = &r->options[i];
         put(&w, "| ");
@@ -269,12 +488,18 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         put(&w, " | ");
         if (o->has_cost_per_gpu_hour)
             put(&w, "%.4f", o->cost_per_gpu_hour);
+        else if (o->has_cost_per_work_unit)
+            put(&w, "%.6g", o->cost_per_work_unit);
         else
             put(&w, "n/a");
         put(&w, " | ");
         month_or_never(&w, o->has_break_even_month, o->break_even_month);
         put(&w, " | ");
         month_or_never(&w, o->has_payback_month, o->payback_month);
+        put(&w, " | ");
+        month_or_never(&w, o->has_break_even_month_without_exit, o->break_even_month_without_exit);
+        put(&w, " / ");
+        month_or_never(&w, o->has_payback_month_without_exit, o->payback_month_without_exit);
         put(&w, " | ");
         if (o->has_break_even_utilization)
             put(&w, "%.2f%% (%.0f h/yr)", o->break_even_utilization * 100.0,
@@ -289,16 +514,17 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         put(&w, " |\n");
     }
     put(&w, "\nBreak-even month: the first month-end at which owning has cost no more than "
-            "renting so far; payback: from then on for good. Break-even utilization: the busy "
-            "share at which both totals are equal.\n\n");
+            "renting so far (m = 0 is the start); payback: from then on for good. Without exit "
+            "values: the same with the book value of hardware still held at the end left out. "
+            "Break-even utilization: the busy share at which both totals are equal.\n\n");
 
     const gp_breakdown *b = &r->self.breakdown;
     put(&w, "## Self-hosted breakdown (%s)\n\n| category | total |\n|---|---:|\n", s->currency);
     const char *names[] = {"capex", "power", "colocation", "demand charge", "maintenance",
-                           "staff", "other", "interest",   "residual"};
+                           "staff", "other", "interest",   "residual",      "bridge"};
     double vals[] = {b->capex, b->power, b->colo,     b->demand_charge, b->maintenance,
-                     b->staff, b->other, b->interest, b->residual};
-    for (int i = 0; i < 9; i++) {
+                     b->staff, b->other, b->interest, b->residual,      b->bridge};
+    for (int i = 0; i < 10; i++) {
         put(&w, "| %s | ", names[i]);
         money(&w, vals[i]);
         put(&w, " |\n");
@@ -308,40 +534,24 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     money(&w, r->self.depreciation_per_year);
     put(&w, " a year (informational).\n\n");
 
-    put(&w, "## Cumulative cost by quarter (%s)\n\n| month | self-hosted", s->currency);
-    for (int i = 0; i < r->n_options; i++) {
-        put(&w, " | ");
-        text(&w, s->options[i].name);
-    }
-    put(&w, " |\n|---:|---:");
-    for (int i = 0; i < r->n_options; i++)
-        put(&w, "|---:");
-    put(&w, "|\n");
-    double cs = 0.0, co[GP_MAX_OPTIONS] = {0};
-    for (int j = 0; j <= m; j++) {
-        cs += r->self.monthly[j];
-        for (int i = 0; i < r->n_options; i++)
-            co[i] += r->options[i].monthly[j];
-        if (j % 3 != 0 && j != m)
-            continue;
-        put(&w, "| %d | ", j);
-        money(&w, cs);
-        for (int i = 0; i < r->n_options; i++) {
-            put(&w, " | ");
-            money(&w, co[i]);
-        }
-        put(&w, " |\n");
-    }
+    plan_table(&w, s, r, meta);
     if (meta && meta->n_sources > 0) {
-        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | effective from "
-                "| source |\n|---|---|---:|---|---|\n");
+        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | upfront or spot "
+                "band | "
+                "effective from | source |\n|---|---|---:|---|---|---|\n");
         for (int i = 0; i < meta->n_sources; i++) {
             const gp_price_source *ps = &meta->sources[i];
             put(&w, "| ");
             text(&w, ps->option);
             put(&w, " | ");
             text(&w, ps->catalog);
-            put(&w, " | %.6g | %s | ", ps->hourly, ps->effective_from);
+            put(&w, " | %.6g | ", ps->hourly);
+            if (ps->pricing == GP_COMMITTED)
+                put(&w, "%.10g a term%s", ps->upfront,
+                    ps->split_derived ? " (half and half of the effective rate)" : "");
+            if (ps->interruption_band[0])
+                put(&w, "spot interruptions %s a month", ps->interruption_band);
+            put(&w, " | %s | ", ps->effective_from);
             text(&w, ps->source);
             put(&w, " |\n");
         }

@@ -163,6 +163,14 @@ static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry 
 
 gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                          const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
+    /* The sheets' formulas are version 1's steady state: a plan over time would get numbers
+     * that are not its own. */
+    if (gp_scenario_uses_v2(s))
+        return gp_errorf(err, GP_E_INPUT, "$",
+                         "the workbook lays out version 1 scenarios; this one plans over time "
+                         "(use --format md, csv or json)");
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     book b = {0};

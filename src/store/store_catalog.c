@@ -91,11 +91,13 @@ static const char SQL_OFFER_UPSERT[] =
     "memory_gib = CASE WHEN excluded.memory_gib > 0 THEN excluded.memory_gib ELSE memory_gib END "
     "RETURNING id, (SELECT changes())";
 static const char SQL_PRICE_AT[] =
-    "SELECT hourly, currency FROM price WHERE offer_id = ?1 AND pricing = ?2 AND term_months = ?3 "
+    "SELECT hourly, currency, upfront, recurring, coalesce(interruption_band, '') FROM price "
+    "WHERE offer_id = ?1 AND pricing = ?2 AND term_months = ?3 "
     "AND purchase = ?4 AND effective_from <= ?5 ORDER BY effective_from DESC, id DESC LIMIT 1";
 static const char SQL_PRICE_INSERT[] =
     "INSERT INTO price(offer_id, pricing, term_months, purchase, hourly, low, high, currency, "
-    "effective_from, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+    "effective_from, import_id, upfront, recurring, interruption_band) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, nullif(?13, ''))";
 static const char SQL_SEEN_UPSERT[] =
     "INSERT INTO price_seen(offer_id, pricing, term_months, purchase, first_seen, last_seen, "
     "feed) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO UPDATE SET "
@@ -162,8 +164,13 @@ gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const
         sqlite3_bind_text(at, 4, purchase, -1, SQLITE_STATIC);
         sqlite3_bind_text(at, 5, effective_from, -1, SQLITE_STATIC);
         int rc = sqlite3_step(at);
+        /* A new fee split or band is a new price level too. */
         bool same = rc == SQLITE_ROW && sqlite3_column_double(at, 0) == r->hourly &&
-                    strcmp((const char *)sqlite3_column_text(at, 1), r->currency) == 0;
+                    strcmp((const char *)sqlite3_column_text(at, 1), r->currency) == 0 &&
+                    (sqlite3_column_type(at, 2) != SQLITE_NULL) == r->has_split &&
+                    (!r->has_split || (sqlite3_column_double(at, 2) == r->upfront &&
+                                       sqlite3_column_double(at, 3) == r->recurring)) &&
+                    strcmp((const char *)sqlite3_column_text(at, 4), r->interruption_band) == 0;
         if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
             store_fail(st, err, "read a price");
             goto fail;
@@ -187,6 +194,14 @@ gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const
             sqlite3_bind_text(ins, 8, r->currency, -1, SQLITE_STATIC);
             sqlite3_bind_text(ins, 9, effective_from, -1, SQLITE_STATIC);
             sqlite3_bind_int64(ins, 10, out->import_id);
+            if (r->has_split) {
+                sqlite3_bind_double(ins, 11, r->upfront);
+                sqlite3_bind_double(ins, 12, r->recurring);
+            } else {
+                sqlite3_bind_null(ins, 11);
+                sqlite3_bind_null(ins, 12);
+            }
+            sqlite3_bind_text(ins, 13, r->interruption_band, -1, SQLITE_STATIC);
             if (sqlite3_step(ins) != SQLITE_DONE) {
                 store_fail(st, err, "write a price");
                 goto fail;
@@ -360,7 +375,8 @@ gp_status gp_store_catalog_history(gp_store *st, const char *provider, const cha
 }
 
 static const char SQL_LOOKUP[] =
-    "SELECT p.hourly, o.gpu_count, p.currency, p.effective_from, i.source "
+    "SELECT p.hourly, o.gpu_count, p.currency, p.effective_from, i.source, p.upfront, "
+    "p.recurring, coalesce(p.interruption_band, '') "
     "FROM offer o JOIN price p ON p.offer_id = o.id JOIN catalog_import i ON i.id = p.import_id "
     "WHERE o.provider = ?1 AND o.instance = ?2 AND o.region = ?3 AND p.pricing = ?4 "
     "AND p.term_months = ?5 AND p.purchase = ?6 AND p.effective_from <= ?7 "
@@ -390,6 +406,11 @@ gp_status gp_store_catalog_lookup(gp_store *st, const char *provider, const char
         snprintf(out->currency, sizeof out->currency, "%s", sqlite3_column_text(s, 2));
         snprintf(out->effective_from, sizeof out->effective_from, "%s", sqlite3_column_text(s, 3));
         snprintf(out->source, sizeof out->source, "%s", sqlite3_column_text(s, 4));
+        out->has_split = sqlite3_column_type(s, 5) != SQLITE_NULL;
+        out->upfront = sqlite3_column_double(s, 5);
+        out->recurring = sqlite3_column_double(s, 6);
+        snprintf(out->interruption_band, sizeof out->interruption_band, "%s",
+                 sqlite3_column_text(s, 7));
     } else if (rc == SQLITE_DONE) {
         res = gp_errorf(err, GP_E_NOTFOUND, NULL, "no %s%s price for %s/%s/%s in force on %s",
                         gp_pricing_name(pricing), committed ? " (that term and purchase)" : "",

@@ -1,34 +1,83 @@
 #!/usr/bin/env bash
 # Every worked scenario of MODEL.md's examples/ through the real binary: the whole report JSON
-# must match the expected one (numbers to a relative 1e-9, as_of excepted), and the CSV and
-# Markdown reports must agree with it.
+# must match the expected one (every key of it, numbers to a relative 1e-9), as_of must be the
+# report date and start_date the scenario's or else as_of, and the CSV and Markdown reports
+# must agree with it. First, the comparer itself must catch a changed number, a missing key and
+# a changed discrete value, or a passing run would prove nothing.
 set -u
 gpuplan=$1 examples=$2 cmp=$3
 py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export GPUPLAN_DB=$tmp/db
 fail=0
+first=$(ls "$examples"/*.expected.json | head -n 1)
+for mutation in number missing discrete; do
+    $py - "$first" "$tmp/mutated.json" "$mutation" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+kind = sys.argv[3]
+if kind == 'number':
+    rep['self_hosted']['monthly'][-1] *= 1 + 1e-8
+elif kind == 'missing':
+    del rep['options'][0]['payback_month_without_exit']
+else:
+    rep['self_hosted']['purchases'][0]['refresh'] = not rep['self_hosted']['purchases'][0]['refresh']
+json.dump(rep, open(sys.argv[2], 'w'))
+PY
+    if $py "$cmp" "$first" "$tmp/mutated.json" >/dev/null; then
+        echo "FAIL cmp_report accepts a report with a $mutation change"; fail=1
+    fi
+done
 for scen in "$examples"/*.json; do
     case $scen in *.expected.json) continue ;; esac
     name=$(basename "$scen" .json)
     if ! "$gpuplan" report "$scen" --format json --as-of 2026-01-15 -o "$tmp/$name.json"; then
         echo "FAIL $name: report exited $?"; fail=1; continue
     fi
-    if ! $py "$cmp" --ignore as_of "$examples/$name.expected.json" "$tmp/$name.json"; then
+    if ! $py "$cmp" "$examples/$name.expected.json" "$tmp/$name.json"; then
         echo "FAIL $name: report differs from $name.expected.json"; fail=1; continue
     fi
-    grep -Eq '"as_of":[[:space:]]*"2026-01-15"' "$tmp/$name.json" || { echo "FAIL $name: as_of"; fail=1; }
-    "$gpuplan" report "$scen" --format csv -o "$tmp/$name.csv" || { echo "FAIL $name: csv"; fail=1; }
-    # The CSV's last row holds each cumulative total: it must equal the JSON totals.
+    $py - "$scen" "$tmp/$name.json" <<'PY' || { echo "FAIL $name: as_of or start_date"; fail=1; }
+import json, sys
+scen, rep = (json.load(open(p)) for p in sys.argv[1:])
+assert rep['as_of'] == '2026-01-15', rep['as_of']
+assert rep['start_date'] == scen.get('start_date', rep['as_of']), rep['start_date']
+assert rep['model_version'] == 2, rep['model_version']
+PY
+    "$gpuplan" report "$scen" --format csv --as-of 2026-01-15 -o "$tmp/$name.csv" || { echo "FAIL $name: csv"; fail=1; }
+    # The CSV's rows must agree with the JSON month by month: flows, cumulative costs, the
+    # servers bought, sold and in service, demand, the month labels and the break-even marks.
     $py - "$tmp/$name.json" "$tmp/$name.csv" <<'PY' || { echo "FAIL $name: csv vs json"; fail=1; }
 import csv, json, sys
 rep = json.load(open(sys.argv[1]))
-rows = list(csv.reader(open(sys.argv[2])))
-assert len(rows) == rep['horizon_months'] + 2, len(rows)
-assert rows[0][1] == 'self_hosted' and rows[0][2:] == [o['name'] for o in rep['options']], rows[0]
-totals = [rep['self_hosted']['total']] + [o['total'] for o in rep['options']]
-for got, want in zip(map(float, rows[-1][1:]), totals):
-    assert abs(got - want) <= 1e-9 * max(1, abs(want)), (got, want)
+rows = list(csv.DictReader(open(sys.argv[2])))
+M, sh, opts = rep['horizon_months'], rep['self_hosted'], rep['options']
+assert len(rows) == M + 1, len(rows)
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(1, abs(b))
+y, mo = map(int, rep['start_date'][:7].split('-'))
+cum = {o['name']: 0.0 for o in opts}; cs = 0.0
+for m, row in enumerate(rows):
+    assert int(row['index']) == m
+    cs += sh['monthly'][m]
+    assert close(float(row['self_hosted']), sh['monthly'][m]) and close(float(row['self_hosted_cumulative']), cs), m
+    for o in opts:
+        cum[o['name']] += o['monthly'][m]
+        assert close(float(row[o['name'] + ' cumulative']), cum[o['name']]), (m, o['name'])
+    marks = [o['name'] for o in opts if o['break_even_month'] == m]
+    assert row['break_even'] == '; '.join(marks), (m, row['break_even'], marks)
+    bought = sum(p['servers'] for p in sh['purchases'] if p['index'] == m)
+    sold = sum(x['servers'] for x in sh['sales'] if x['index'] == m)
+    assert (int(row['servers_bought']), int(row['servers_sold'])) == (bought, sold), m
+    if m == 0:
+        assert row['month'] == rep['start_date'], row['month']
+        continue
+    k = y * 12 + mo - 1 + m - 1
+    assert row['month'] == '%04d-%02d' % (k // 12, k % 12 + 1), (m, row['month'])
+    assert int(row['servers_in_service']) == sh['servers_in_service'][m - 1], m
+    assert close(float(row['work']), rep['demand']['work'][m - 1]), m
+    gpus = rep['demand']['gpus']
+    assert row['gpus'] == ('' if gpus is None else str(gpus[m - 1])), m
 PY
     "$gpuplan" report "$scen" -o "$tmp/$name.md" || { echo "FAIL $name: md"; fail=1; }
     cheapest=$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["cheapest"])' "$tmp/$name.json")

@@ -107,7 +107,81 @@ assert s[\"hourly\"] == 13.921094 and s[\"effective_from\"] == \"2025-11-30\" an
 o = r[\"scenario_json\"][\"cloud_options\"][0]
 assert o[\"hourly\"] == 13.921094 and o[\"gpus_per_instance\"] == 8 and \"catalog\" not in o
 '"
-check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv)\" ]"
+check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv --as-of 2026-11-22)\" ]"
+# A commitment priced by an effective rate: its fee at the start of each term and its rate
+# follow the purchase option (MODEL.md "Catalog references"), and the report reproduces.
+cat >"$tmp/catp.json" <<'JSON'
+{"name": "catalog split", "horizon_months": 18, "demand": {"gpus": 80, "utilization": 0.6},
+ "self_hosted": {"server_price": 125000},
+ "cloud_options": [{"name": "partial", "pricing": "committed", "catalog": "aws/p4d.24xlarge/us-east-1",
+   "term_months": 12, "purchase": "partial_upfront", "support_pct": 0.1},
+  {"name": "all", "pricing": "committed", "catalog": "aws/p4d.24xlarge/us-east-1",
+   "term_months": 12, "purchase": "all_upfront"}]}
+JSON
+check "catalog commitments: fee per term and rate by purchase option" bash -c "'$gpuplan' report '$tmp/catp.json' --format json --as-of 2026-11-22 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+p, a = r[\"sources\"]
+close = lambda x, y: abs(x - y) <= 1e-9 * max(1, abs(y))
+assert p[\"split_derived\"] is True and a[\"split_derived\"] is False
+assert a[\"hourly\"] == 0 and close(p[\"upfront\"], p[\"hourly\"] * 730 * 12)
+po, ao = r[\"options\"]
+# 10 instances; the fee at 0 and again at 12, support on the fee too.
+assert close(po[\"monthly\"][0], 10 * p[\"upfront\"] * 1.1)
+assert close(po[\"monthly\"][12], 10 * p[\"upfront\"] * 1.1 + 10 * 730 * p[\"hourly\"] * 1.1)
+assert close(po[\"monthly\"][1], 10 * 730 * p[\"hourly\"] * 1.1)
+assert close(ao[\"monthly\"][12], 10 * a[\"upfront\"]) and ao[\"monthly\"][1] == 0
+# 6 months of the second term run past M = 18: their recurring part is paid at M.
+assert close(po[\"monthly\"][18], 10 * 730 * p[\"hourly\"] * 1.1 * 7)
+o = r[\"scenario_json\"][\"cloud_options\"][0]
+assert o[\"upfront\"] == p[\"upfront\"] and o[\"hourly\"] == p[\"hourly\"] and \"purchase\" not in o
+'"
+check "catalog commitments: the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/catp.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/catp2.json' && [ \"\$('$gpuplan' report '$tmp/catp.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/catp2.json' --format csv --as-of 2026-11-22)\" ]"
+# A source that gives a reservation's fee and rate apart (the AWS price list) and one that
+# gives a spot interruption band: the scenario takes them as they are (MODEL.md "Catalog
+# references"); an interruptions_per_hour set on the option wins over the band.
+$py - "$root/tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json" "$tmp/reserved.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sku = 'H7NGEAC6UEHNTKSJ'
+d['terms']['Reserved'] = {sku: {sku + '.R1': {'offerTermCode': 'R1', 'sku': sku,
+    'effectiveDate': '2024-05-01T00:00:00Z',
+    'priceDimensions': {sku + '.R1.h': {'unit': 'Hrs', 'pricePerUnit': {'USD': '9.5'}},
+                        sku + '.R1.q': {'unit': 'Quantity', 'pricePerUnit': {'USD': '80000'}}},
+    'termAttributes': {'LeaseContractLength': '1yr', 'OfferingClass': 'standard',
+                       'PurchaseOption': 'Partial Upfront'}}}}
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+cat >"$tmp/bands.json" <<'JSON'
+{"format": "gpuplan-catalog", "version": 1, "effective_from": "2024-06-01",
+ "offers": [{"provider": "acme", "instance": "g8", "region": "eu-1", "gpu": "H100", "gpu_count": 8,
+   "prices": [{"pricing": "spot", "hourly": 12.0, "interruption_band": ">20%"}]},
+  {"provider": "acme", "instance": "g9", "region": "eu-1", "gpu": "H100", "gpu_count": 8,
+   "prices": [{"pricing": "spot", "hourly": 12.0, "interruption_band": "20-30%"}]}]}
+JSON
+cat >"$tmp/terms.json" <<'JSON'
+{"name": "catalog terms", "horizon_months": 12, "demand": {"gpus": 16, "utilization": 0.5},
+ "self_hosted": {"server_price": 125000},
+ "cloud_options": [{"name": "p4d 1y", "pricing": "committed", "catalog": "aws/p4d.24xlarge/us-east-1",
+   "term_months": 12, "purchase": "partial_upfront"},
+  {"name": "band", "pricing": "spot", "catalog": "acme/g8/eu-1"},
+  {"name": "own", "pricing": "spot", "catalog": "acme/g8/eu-1", "interruptions_per_hour": 0.01}]}
+JSON
+check "catalog: a fee and rate given apart, a spot band" bash -c "'$gpuplan' pricing import '$tmp/reserved.json' >/dev/null && '$gpuplan' pricing import '$tmp/bands.json' 2>&1 | grep -q 'an unknown interruption band' && '$gpuplan' report '$tmp/terms.json' --format json --as-of 2025-01-01 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+c, b, o = r[\"sources\"]
+assert (c[\"hourly\"], c[\"upfront\"], c[\"split_derived\"]) == (9.5, 80000, False), c
+assert b[\"interruption_band\"] == \">20%\" and o[\"interruption_band\"] == \">20%\"
+close = lambda x, y: abs(x - y) <= 1e-9 * max(1, abs(y))
+oc, ob, oo = r[\"scenario_json\"][\"cloud_options\"]
+assert oc[\"upfront\"] == 80000 and oc[\"hourly\"] == 9.5
+assert close(ob[\"interruptions_per_hour\"], 0.225 / 730) and oo[\"interruptions_per_hour\"] == 0.01
+# 2 instances: the fee at 0, then 2 * 730 * 9.5 a month.
+assert r[\"options\"][0][\"monthly\"][:2] == [160000, 13870]
+# spot: 16 * 730 * 0.5 / 8 * 12 * (1 + lambda * (1/2 + 0)) a month.
+assert close(r[\"options\"][1][\"monthly\"][1], 730 * 12 * (1 + 0.225 / 730 / 2))
+'"
 check "scenario draft writes a valid scenario" bash -c "'$gpuplan' scenario draft --gpus 64 --gpu H100 --region-prefix us- --tariff sce-tou-8-d -o '$tmp/draft.json' && '$gpuplan' report '$tmp/draft.json' --format json | $py -c '
 import json, sys
 r = json.load(sys.stdin)

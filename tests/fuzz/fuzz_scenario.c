@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gp_report_md(&s, &r, &meta, &out, &err);
     gp_buf_done(&out);
     gp_buf_init(&out, 64u << 20);
-    gp_report_csv(&s, &r, &out, &err);
+    gp_report_csv(&s, &r, &meta, &out, &err);
     gp_buf_done(&out);
     cJSON_Delete(tree);
     return 0;

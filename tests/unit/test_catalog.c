@@ -399,14 +399,43 @@ static void test_urdb_tariff(void **state) {
     cJSON_Delete(j);
 }
 
+/* MODEL.md "Catalog references": a commitment's fee and rate from its effective rate. */
+static void test_commitment_split_and_spot_bands(void **state) {
+    (void)state;
+    double hourly = -1, upfront = -1;
+    assert_false(gp_commitment_split(GP_ALL_UPFRONT, 12, 10.0, &hourly, &upfront));
+    assert_true(hourly == 0.0 && upfront == 10.0 * 730 * 12);
+    assert_false(gp_commitment_split(GP_NO_UPFRONT, 36, 10.0, &hourly, &upfront));
+    assert_true(hourly == 10.0 && upfront == 0.0);
+    assert_true(gp_commitment_split(GP_PARTIAL_UPFRONT, 36, 10.0, &hourly, &upfront));
+    assert_true(hourly == 5.0 && upfront == 10.0 * 730 * 36 / 2);
+    double per_hour = -1;
+    assert_true(gp_spot_band_interruptions("<5%", &per_hour));
+    assert_true(per_hour == 0.025 / 730);
+    assert_true(gp_spot_band_interruptions("15-20%", &per_hour));
+    assert_true(per_hour == 0.175 / 730);
+    assert_true(gp_spot_band_interruptions(">20%", &per_hour));
+    assert_true(per_hour == 0.225 / 730);
+    per_hour = -1;
+    assert_false(gp_spot_band_interruptions("20%", &per_hour));
+    assert_false(gp_spot_band_interruptions("", &per_hour));
+    assert_true(per_hour == -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gpu_names),        cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_ec2instances),     cmocka_unit_test(test_skypilot),
-        cmocka_unit_test(test_gcp_cud),          cmocka_unit_test(test_aws_offer),
-        cmocka_unit_test(test_gcp_skus),         cmocka_unit_test(test_gpuplan_format_and_skips),
-        cmocka_unit_test(test_unreadable_files), cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_gpu_names),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_ec2instances),
+        cmocka_unit_test(test_skypilot),
+        cmocka_unit_test(test_gcp_cud),
+        cmocka_unit_test(test_aws_offer),
+        cmocka_unit_test(test_gcp_skus),
+        cmocka_unit_test(test_gpuplan_format_and_skips),
+        cmocka_unit_test(test_unreadable_files),
+        cmocka_unit_test(test_detect),
         cmocka_unit_test(test_urdb_tariff),
+        cmocka_unit_test(test_commitment_split_and_spot_bands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* The cost model, formula by formula, against hand-computed figures (MODEL.md). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/model.h"
+#include "gpuplan/scenario_json.h"
 #include "testutil.h"
 
 static gp_result *res;
@@ -323,14 +325,23 @@ static void test_break_even_and_payback_differ(void **state) {
     assert_int_equal(res->options[0].break_even_month, 0);
     assert_true(res->options[0].has_payback_month);
     assert_int_equal(res->options[0].payback_month, 2);
-    /* A free option: self-hosted (100, 100, 100, 100, 0 cumulative without upkeep) only
-     * catches it at M, when the residual comes back. */
+    /* An option at 1 a month: self-hosted (100, 100, 100, 100, 0 cumulative without upkeep)
+     * only catches it at M, when the residual comes back. */
     o->upfront = 0;
+    o->hourly = 1.0 / 730;
     s.other_per_month = 0;
     gp_model_evaluate(&s, res);
     assert_true(res->options[0].has_break_even_month);
     assert_int_equal(res->options[0].break_even_month, 4);
     assert_int_equal(res->options[0].payback_month, 4);
+    /* Without the exit value credited at M it never does. */
+    assert_false(res->options[0].has_break_even_month_without_exit);
+    assert_false(res->options[0].has_payback_month_without_exit);
+    /* A free option: both cumulatives are 0 at M, which version 2 does not count. */
+    o->hourly = 0;
+    gp_model_evaluate(&s, res);
+    assert_false(res->options[0].has_break_even_month);
+    assert_false(res->options[0].has_payback_month);
     /* Without the residual it never does. */
     s.residual_pct = 0;
     gp_model_evaluate(&s, res);
@@ -442,7 +453,8 @@ static void test_closed_form_matches_walk(void **state) {
         gp_scenario_defaults(&s);
         s.horizon_months = 1 + rand() % 120;
         s.gpus = 1 + rand() % 300;
-        s.utilization = (rand() % 1001) / 1000.0;
+        /* Every seventh trial idle: the demand charge's base-load corner. */
+        s.utilization = trial % 7 == 0 ? 0.0 : (rand() % 1001) / 1000.0;
         s.discount_rate = (rand() % 20) / 100.0;
         s.gpus_per_server = 1 + rand() % 16;
         s.server_price = 1000 + rand() % 300000;
@@ -570,6 +582,481 @@ static void test_mix_owned_utilization(void **state) {
     assert_int_equal(best, 2);
 }
 
+/* ---- version 2 ------------------------------------------------------------------------ */
+
+/* A small GPU-mode plan: 16 GPUs on 8-GPU servers at 1,000, no power price. */
+static void small(gp_scenario *s, int months) {
+    gp_scenario_defaults(s);
+    snprintf(s->name, sizeof s->name, "small");
+    s->horizon_months = months;
+    s->gpus = 16;
+    s->utilization = 0.5;
+    s->server_price = 1000;
+    s->periods[0].price_per_kwh = 0;
+}
+
+static void test_v2_growth_ceil_plus(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 4);
+    s.gpus = 100;
+    s.growth_per_month = 0.1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* 110.00000000000001 and 121.00000000000003 add no GPU; 133.1 needs 134. */
+    assert_int_equal(res->demand_gpus[0], 100);
+    assert_int_equal(res->demand_gpus[1], 110);
+    assert_int_equal(res->demand_gpus[2], 121);
+    assert_int_equal(res->demand_gpus[3], 134);
+    assert_close(res->demand_work_month[3], 134 * 730 * 0.5, REL);
+    /* all_at_once buys the largest need, 17 servers, at index 0. */
+    assert_int_equal(res->self.n_batches, 1);
+    assert_int_equal(res->self.batches[0].servers, 17);
+    assert_int_equal(res->self.servers_in_service[0], 17);
+    assert_int_equal(res->self.gpus_at_work[0], 100);
+}
+
+static void test_v2_lead_time_and_bridge(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 6);
+    s.buy = GP_BUY_AS_NEEDED;
+    s.lead_time_months = 2;
+    gp_option *o = add_option(&s, "od", GP_ON_DEMAND, 8, 10);
+    o->storage_gb = 100;
+    o->storage_per_gb_month = 1;
+    /* No bridge: the first two months cannot be served. */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "$.self_hosted.bridge");
+    assert_non_null(strstr(res->error.msg, "month 1 "));
+    s.bridge = 0;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* 16 GPUs * 730 h * 0.5 = 5,840 busy GPU-hours = 730 instance-hours * 10, plus the
+     * bridge's storage (100) only in the months it serves. */
+    assert_close(res->self.bridge_hours[0], 5840, REL);
+    assert_close(res->self.bridge_cost[1], 7400, REL);
+    assert_close(res->self.bridge_hours[2], 0, REL);
+    assert_close(res->self.breakdown.bridge, 14800, REL);
+    assert_int_equal(res->self.servers_in_service[1], 0);
+    assert_int_equal(res->self.servers_in_service[2], 2);
+    assert_int_equal(res->self.n_batches, 1);
+    assert_int_equal(res->self.batches[0].index, 2);
+    assert_close(res->self.monthly[2], 7400 + 2000, REL);
+    assert_close(res->self.monthly[3], 0, REL);
+    /* The bridge stands as an option of its own too: 7,400 every month. */
+    assert_close(res->options[0].total, 6 * 7400, REL);
+    /* The bridge's price moves self-hosted's total too. as_needed values the batch on the
+     * derived line, 1 - 4/60 at age 4: self(h) = 2,000 + 200 - 1,866.67 + 1,460 h against
+     * opt(h) = 600 + 4,380 h, which never meet at h >= 0. */
+    assert_close(res->self.exit_value, 2000 * (1 - 4.0 / 60), REL);
+    assert_false(res->options[0].has_break_even_hourly);
+    /* Without the storage: 133.33 + 1,460 h = 4,380 h at h = 133.33 / 2,920. */
+    o->storage_gb = 0;
+    gp_model_evaluate(&s, res);
+    assert_true(res->options[0].has_break_even_hourly);
+    assert_close(res->options[0].break_even_hourly, 2000 * 4.0 / 60 / 2920, REL);
+}
+
+static void test_v2_refresh_sales_network(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 30);
+    s.refresh_months = 12;
+    s.network_per_server = 100;
+    s.residual_pct = 0.5; /* the derived line: 1 at age 0 to 0.5 at 60 months */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    const gp_self_result *r = &res->self;
+    assert_int_equal(r->n_batches, 3);
+    assert_false(r->batches[0].refresh);
+    assert_true(r->batches[1].refresh && r->batches[2].refresh);
+    assert_int_equal(r->batches[1].index, 12);
+    assert_int_equal(r->batches[2].index, 24);
+    assert_close(r->batches[0].hardware_capex, 2200, REL);
+    assert_close(r->batches[1].hardware_capex, 2000, REL); /* the network is kept */
+    /* Sold at 12 and 24 at age 12 (pct 0.9), network passed on; the last batch at M, age 6
+     * (0.95), with the network shares bought at 0, age 30 (0.75). */
+    assert_close(r->batches[0].value, 1800, REL);
+    assert_close(r->batches[1].value, 1800, REL);
+    assert_close(r->batches[2].value, 0.95 * 2000 + 0.75 * 200, REL);
+    assert_int_equal(r->batches[0].passed_on, 2);
+    assert_int_equal(r->batches[2].network_index, 0);
+    assert_close(r->exit_value, 2050, REL);
+    assert_close(r->breakdown.residual, -(1800 + 1800 + 2050), REL);
+    assert_close(r->monthly[12], 2000 - 1800, REL);
+    for (int j = 0; j < 30; j++)
+        assert_int_equal(r->servers_in_service[j], 2);
+    assert_int_equal(r->batches[r->sale_order[2]].exit, 30);
+    assert_close(r->hardware_capex, 6200, REL);
+    assert_close(r->depreciation_per_year, (6200 - 5650) / 5.0, REL);
+}
+
+static void test_v2_base_needs_burst(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 3);
+    gp_option *c = add_option(&s, "base", GP_COMMITTED, 8, 5);
+    c->has_base_gpus = true;
+    c->base_gpus = 8;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "$.cloud_options[0].burst");
+    assert_non_null(strstr(res->error.msg, "month 1 "));
+    add_option(&s, "od", GP_ON_DEMAND, 8, 10);
+    s.options[0].burst = 1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* The base does 8 * 365 busy GPU-hours, the burst the other 2,920: 365 instance-hours. */
+    assert_close(res->options[0].burst_hours[0], 2920, REL);
+    assert_close(res->options[0].burst, 3 * 3650, REL);
+    assert_close(res->options[0].monthly[1], 730 * 5 + 3650, REL);
+}
+
+static void test_v2_version1_corners(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 10);
+    /* Support is paid on an upfront fee too: 2 instances * 100 * 1.1. */
+    gp_option *c = add_option(&s, "c", GP_COMMITTED, 8, 0);
+    c->upfront = 100;
+    c->support_pct = 0.1;
+    /* A demand charge at u = 0 meters the base load: (2 * 1000 + 16 * 50) W = 2.8 kW. */
+    s.utilization = 0;
+    s.server_base_w = 1000;
+    s.gpu_idle_w = 50;
+    s.gpu_tdp_w = 300;
+    s.demand_charge_per_kw_month = 10;
+    s.colo_per_kw_month = 1;
+    s.pue = 1.5;
+    gp_model_evaluate(&s, res);
+    assert_close(res->options[0].monthly[0], 220, REL);
+    assert_close(res->self.breakdown.demand_charge, 10 * 10 * 2.8 * 1.5, REL);
+    /* Colocation still reserves the installed peak, (2 * 1000 + 16 * 300) W. */
+    assert_close(res->self.breakdown.colo, 10 * 6.8, REL);
+    /* The closed form agrees. */
+    gp_model_cache cache;
+    gp_model_cache_init(&cache, &s);
+    double self, opts[GP_MAX_OPTIONS];
+    gp_model_totals(&s, &cache, &self, opts);
+    assert_close(self, res->self.total, 1e-12);
+    assert_close(opts[0], res->options[0].total, 1e-12);
+}
+
+static void test_v2_break_even_not_both_zero(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 10);
+    s.gpus = 8;
+    s.utilization = 1;
+    s.financing = GP_LOAN;
+    s.loan_apr = 0;
+    s.loan_term_months = 10;
+    add_option(&s, "od", GP_ON_DEMAND, 8, 200.0 / 730);
+    gp_model_evaluate(&s, res);
+    /* Both have paid 0 at m = 0: no break-even there (version 1 said 0). Self-hosted pays
+     * 100 a month against 200. */
+    assert_close(res->self.monthly[0], 0, REL);
+    assert_true(res->options[0].has_break_even_month);
+    assert_int_equal(res->options[0].break_even_month, 1);
+    assert_int_equal(res->options[0].payback_month, 1);
+    assert_int_equal(res->options[0].break_even_month_without_exit, 1);
+}
+
+static void test_v2_work_mode(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 3);
+    s.work_mode = true;
+    s.gpus = 0;
+    s.work_per_month = 36500;
+    s.work_per_gpu_hour = 10;
+    gp_option *o = add_option(&s, "od", GP_ON_DEMAND, 8, 16);
+    o->work_per_gpu_hour = 4;
+    /* Work that rounds to no GPU at all needs no rented hours: no bridge, no error. */
+    s.n_steps = 1;
+    s.steps[0] = (gp_step){.month = 3, .has_work = true, .work_per_month = 1e-9};
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    assert_true(res->work_mode);
+    /* 36,500 / 10 = 3,650 busy GPU-hours at 365 a GPU: 10 GPUs, 2 servers. */
+    assert_int_equal(res->self.gpus_at_work[0], 10);
+    assert_int_equal(res->self.servers_in_service[0], 2);
+    assert_int_equal(res->self.gpus_at_work[2], 0);
+    assert_close(res->self.bridge_hours[2], 0, REL);
+    /* 16 / 8 / 4 = 0.5 per unit of work, every month. */
+    assert_true(res->options[0].has_cost_per_work_unit);
+    assert_close(res->options[0].cost_per_work_unit, 0.5, REL);
+    assert_false(res->options[0].has_cost_per_gpu_hour);
+    assert_false(res->options[0].has_break_even_utilization);
+    assert_false(res->self.has_cost_per_gpu_hour);
+    assert_close(res->self.cost_per_work_unit, res->self.total / (2 * 36500 + 1e-9), REL);
+}
+
+static void test_v2_not_finite(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 2);
+    s.work_mode = true;
+    s.work_per_month = 1e308;
+    s.work_per_gpu_hour = 1e306; /* 100 busy GPU-hours a month, but the sum of work is inf */
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "demand_work");
+    /* Past 10,000,000 GPUs is an error naming the side and the month. */
+    small(&s, 5);
+    s.gpus = 1000000;
+    s.growth_per_month = 1;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_E_INPUT);
+    assert_string_equal(res->error.where, "$.demand");
+    assert_non_null(strstr(res->error.msg, "month 5"));
+}
+
+static void test_v2_price_trends_and_terms(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 24);
+    s.energy_price_trend_per_year = 0.1;
+    s.periods[0].price_per_kwh = 0.1;
+    s.server_base_w = 1000;
+    gp_option *c = add_option(&s, "c", GP_COMMITTED, 8, 10);
+    c->price_trend_per_year = -0.2;
+    c->upfront = 50;
+    gp_model_evaluate(&s, res);
+    /* Month 13's power: 2 kW around the clock * 730 h * 0.1 * 1.1. */
+    assert_close(res->self.monthly[13], 2 * 730 * 0.1 * 1.1, 1e-12);
+    assert_close(res->self.monthly[12], 2 * 730 * 0.1 * pow(1.1, 11.0 / 12), 1e-12);
+    /* Each term locks its price at its start: 10, then 8; the second upfront at 12. */
+    assert_close(res->options[0].monthly[12], 2 * 730 * 10 + 2 * 50 * 0.8, 1e-12);
+    assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
+}
+
+/* Random version 2 plans: whatever the keys, the breakdown sums to the total, every batch
+ * leaves after it arrives and is counted in service exactly then, servers cover what is
+ * wanted from the first delivery on, and a bridge serves only what owned GPUs cannot. */
+static void test_v2_random_invariants(void **state) {
+    (void)state;
+    srand(2027);
+    for (int trial = 0; trial < 300; trial++) {
+        gp_scenario s;
+        gp_scenario_defaults(&s);
+        s.horizon_months = 1 + rand() % 96;
+        int m = s.horizon_months;
+        s.gpus = 1 + rand() % 200;
+        s.utilization = (rand() % 101) / 100.0;
+        s.gpus_per_server = 1 + rand() % 8;
+        s.server_price = 1000 + rand() % 300000;
+        s.network_per_server = rand() % 5000;
+        s.fixed_capex = rand() % 50000;
+        s.warranty_months = rand() % 24;
+        s.maintenance_pct_per_year = (rand() % 10) / 100.0;
+        s.staff_per_month = rand() % 10000;
+        s.server_base_w = rand() % 3000;
+        s.gpu_tdp_w = rand() % 700;
+        s.colo_per_kw_month = rand() % 200;
+        s.demand_charge_per_kw_month = rand() % 20;
+        s.discount_rate = (rand() % 10) / 100.0;
+        if (rand() % 2)
+            s.growth_per_month = (rand() % 80 - 20) / 1000.0;
+        else if (m > 2)
+            for (int k = 2; k <= m && s.n_steps < 4; k += 1 + rand() % 12)
+                s.steps[s.n_steps++] = (gp_step){.month = k,
+                                                 .has_gpus = true,
+                                                 .gpus = rand() % 300,
+                                                 .has_utilization = rand() % 2,
+                                                 .utilization = (rand() % 101) / 100.0};
+        s.buy = rand() % 2 ? GP_BUY_AS_NEEDED : GP_BUY_ALL_AT_ONCE;
+        s.lead_time_months = rand() % (m < 6 ? m : 6);
+        s.order_every_months = 1 + rand() % (m < 4 ? m : 4);
+        if (rand() % 4 == 0) {
+            s.has_max_servers = true;
+            s.max_servers = 1 + rand() % 20;
+        }
+        s.refresh_months = rand() % 3 == 0 ? 12 + rand() % 24 : 0;
+        s.residual_pct = (rand() % 50) / 100.0;
+        s.server_price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        s.energy_price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        if (rand() % 2) {
+            s.financing = GP_LOAN;
+            s.loan_apr = (rand() % 15) / 100.0;
+            s.loan_term_months = 1 + rand() % 60;
+            s.loan_fraction = (rand() % 101) / 100.0;
+        }
+        gp_option *od = add_option(&s, "od", GP_ON_DEMAND, 1 + rand() % 8, rand() % 40);
+        od->storage_gb = rand() % 100;
+        od->storage_per_gb_month = 0.1;
+        od->price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        gp_option *c = add_option(&s, "c", GP_COMMITTED, 1 + rand() % 8, rand() % 30);
+        c->upfront = rand() % 10000;
+        c->term_months = 1 + rand() % 36;
+        if (rand() % 2) {
+            c->has_base_gpus = true;
+            c->base_gpus = 1 + rand() % 100;
+            c->burst = 0;
+        }
+        s.bridge = 0;
+        gp_model_evaluate(&s, res);
+        assert_int_equal(res->error.code, GP_OK);
+        const gp_self_result *r = &res->self;
+        const gp_breakdown *b = &r->breakdown;
+        double parts = b->capex + b->power + b->colo + b->demand_charge + b->maintenance +
+                       b->staff + b->other + b->interest + b->residual + b->bridge;
+        assert_close(parts, r->total, 1e-9);
+        int in_service[GP_MAX_MONTHS + 2] = {0};
+        for (int i = 0; i < r->n_batches; i++) {
+            const gp_batch *x = &r->batches[i];
+            assert_true(x->servers > 0 && x->index >= s.lead_time_months && x->exit > x->index &&
+                        x->exit <= m);
+            assert_true(i == 0 || r->batches[i - 1].index <= x->index);
+            for (int j = x->index + 1; j <= x->exit; j++)
+                in_service[j] += x->servers;
+        }
+        for (int j = 1; j <= m; j++) {
+            assert_int_equal(r->servers_in_service[j - 1], in_service[j]);
+            int want = (res->demand_gpus[j - 1] + s.gpus_per_server - 1) / s.gpus_per_server;
+            if (s.has_max_servers && want > s.max_servers)
+                want = s.max_servers;
+            if (j > s.lead_time_months)
+                assert_true(in_service[j] >= want);
+            int owned = in_service[j] * s.gpus_per_server;
+            int at_work = res->demand_gpus[j - 1] < owned ? res->demand_gpus[j - 1] : owned;
+            assert_int_equal(r->gpus_at_work[j - 1], at_work);
+            assert_close(
+                r->bridge_hours[j - 1],
+                (res->demand_gpus[j - 1] - at_work) * 730.0 * res->demand_utilization[j - 1], 1e-9);
+        }
+        for (int i = 0; i < 2; i++) {
+            double sum = 0;
+            for (int k = 0; k <= m; k++)
+                sum += res->options[i].monthly[k];
+            assert_close(sum, res->options[i].total, 1e-12);
+        }
+        assert_true(res->options[0].burst == 0 && res->options[1].burst >= 0);
+    }
+}
+
+/* The most batches a plan can hold: a new one every month (1-GPU servers, growing demand)
+ * and each refreshed every 12 months, over 240 months, is GP_MAX_BATCHES exactly. */
+static void test_v2_most_batches(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 240);
+    s.gpus = 100;
+    s.gpus_per_server = 1;
+    s.growth_per_month = 0.02;
+    s.buy = GP_BUY_AS_NEEDED;
+    s.refresh_months = 12;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    assert_int_equal(res->self.n_batches, GP_MAX_BATCHES);
+    assert_int_equal(res->self.batches[res->self.sale_order[GP_MAX_BATCHES - 1]].exit, 240);
+}
+
+/* ---- the worked version 2 examples, by the figures their README checks by hand ---------- */
+
+static gp_scenario *example(const char *name) {
+    static gp_scenario s;
+    char path[1024];
+    const char *root = getenv("GP_SOURCE_ROOT");
+    snprintf(path, sizeof path, "%s/tests/fixtures/examples/%s.json", root ? root : ".", name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    gp_err err;
+    assert_int_equal(gp_scenario_parse(buf, n, name, &s, NULL, &err), GP_OK);
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    return &s;
+}
+
+static void test_example_growth_lead_bridge(void **state) {
+    (void)state;
+    example("v2-growth-as-needed-lead-bridge");
+    const gp_self_result *r = &res->self;
+    /* The first delivery at 3 covers month 4: 9 servers, then 1 at 4; 23 purchases. */
+    assert_int_equal(r->batches[0].index, 3);
+    assert_int_equal(r->batches[0].servers, 9);
+    assert_int_equal(r->batches[1].index, 4);
+    assert_int_equal(r->n_batches, 23);
+    assert_int_equal(r->servers_in_service[35], 32);
+    /* The bridge does months 1-3: N_j * 730 * 0.7 / 8 * 23.92 for N = 64, 67, 70. */
+    double b3 = 70 * 730 * 0.7 / 8 * 23.92;
+    assert_close(r->breakdown.bridge, (64 + 67 + 70) * 730 * 0.7 / 8 * 23.92, REL);
+    assert_close(r->monthly[3], 9 * 295000.0 + 60000 + b3 + 12000, REL);
+    assert_close(r->bridge_hours[3], 0, REL);
+    /* Exit values: the first batch 33 months old, 0.75 + (0.45 - 0.75) * 21/24 of H_b. */
+    assert_close(r->batches[0].value, 2655000 * (0.75 - 0.3 * 21 / 24), REL);
+    /* On-demand: break-even only at M, through the exit values. */
+    assert_int_equal(res->options[0].break_even_month, 36);
+    assert_false(res->options[0].has_break_even_month_without_exit);
+    assert_int_equal(res->options[1].break_even_month, 1);
+    assert_false(res->options[1].has_payback_month_without_exit);
+}
+
+static void test_example_steps_cap_spot_bridge(void **state) {
+    (void)state;
+    example("v2-steps-all-at-once-cap-spot-bridge");
+    /* 16 servers (the cap) at 0 with the 10-server tier; colocation on the installed peak;
+     * the spot bridge does (160 - 128) GPUs' busy hours in months 7-18. */
+    assert_int_equal(res->self.n_batches, 1);
+    assert_close(res->self.batches[0].hardware_capex, 16 * 265000 * 0.95, REL);
+    double bridge = 17520.0 / 8 * (1 + 0.02 * (0.5 + 0.25)) * 12.8;
+    assert_close(res->self.breakdown.bridge, 12 * bridge, REL);
+    assert_close(res->self.total, 4028000 + 6 * 16320 + 18 * 20128 + 12 * bridge - 1409800, REL);
+    assert_int_equal(res->demand_gpus[6], 160);
+    assert_close(res->demand_utilization[18], 0.75, REL);
+}
+
+static void test_example_work_mode(void **state) {
+    (void)state;
+    example("v2-work-mode-generations");
+    assert_true(res->work_mode);
+    assert_int_equal(res->self.gpus_at_work[0], 122); /* ceil+(44,444.44 / 365) */
+    assert_int_equal(res->self.servers, 31);
+    assert_close(res->options[0].cost_per_work_unit, 14.40 / 8 / 3.6, REL);
+    assert_close(res->options[1].cost_per_work_unit, 30.40 / 8 / 14, REL);
+    assert_close(res->options[2].monthly[1], 22 * 730 * 17.60, REL);
+    assert_close(res->options[2].monthly[13], 31 * 730 * 17.60, REL);
+}
+
+static void test_example_refresh_loan(void **state) {
+    (void)state;
+    example("v2-refresh-resale-loan");
+    double r = 0.07 / 12;
+    double a1 = 2536000 * r / (1 - pow(1 + r, -36)), a2 = 1749600 * r / (1 - pow(1 + r, -36));
+    assert_close(res->self.monthly[0], 634000, REL);
+    assert_close(res->self.breakdown.interest, 36 * (a1 + a2) - (2536000 + 1749600), REL);
+    assert_close(res->self.batches[0].value, 0.30 * 3000000 * pow(0.9, 3), REL);
+    assert_close(res->self.batches[1].hardware_capex, 12 * 250000 * pow(0.9, 3), REL);
+    /* At M the refresh batch holds the network bought at 0, 72 months old (pct 0.12). */
+    assert_close(res->self.batches[1].value,
+                 0.30 * 2187000 * pow(0.9, 3) + 0.12 * 120000 * pow(0.9, 6), REL);
+    assert_int_equal(res->self.batches[res->self.sale_order[0]].exit, 36);
+    assert_int_equal(res->self.batches[res->self.sale_order[1]].exit, 72);
+}
+
+static void test_example_cadence_base_burst_trends(void **state) {
+    (void)state;
+    example("v2-cadence-refresh-shrink-loan-demand-charge");
+    assert_int_equal(res->options[0].break_even_month, 15);
+    assert_int_equal(res->options[1].break_even_month, 1);
+    assert_int_equal(res->options[1].payback_month, 24);
+    assert_false(res->options[1].has_payback_month_without_exit);
+    /* The refresh at 24 buys 2, the one at 30 buys 8: the fleet shrinks from 20 to 10. */
+    assert_int_equal(res->self.servers_in_service[23], 20);
+    assert_int_equal(res->self.servers_in_service[30], 10);
+    example("v2-committed-base-burst");
+    assert_close(res->options[2].burst, 6 * 327974.40 + 9 * 54662.40, REL);
+    assert_close(res->options[2].monthly[18], 107456 + 54662.40 + 6 * 107456, REL);
+    example("v2-price-trends-commit-lock");
+    assert_close(res->options[1].monthly[12], 256960 + 26 * 20000 * 0.85, REL);
+    assert_close(res->options[1].monthly[13], 26 * 730 * 17.60 * 0.85, REL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked_check),
@@ -588,6 +1075,22 @@ int main(void) {
         cmocka_unit_test(test_closed_form_matches_walk),
         cmocka_unit_test(test_mix),
         cmocka_unit_test(test_mix_owned_utilization),
+        cmocka_unit_test(test_v2_growth_ceil_plus),
+        cmocka_unit_test(test_v2_lead_time_and_bridge),
+        cmocka_unit_test(test_v2_refresh_sales_network),
+        cmocka_unit_test(test_v2_base_needs_burst),
+        cmocka_unit_test(test_v2_version1_corners),
+        cmocka_unit_test(test_v2_break_even_not_both_zero),
+        cmocka_unit_test(test_v2_work_mode),
+        cmocka_unit_test(test_v2_not_finite),
+        cmocka_unit_test(test_v2_price_trends_and_terms),
+        cmocka_unit_test(test_v2_random_invariants),
+        cmocka_unit_test(test_v2_most_batches),
+        cmocka_unit_test(test_example_growth_lead_bridge),
+        cmocka_unit_test(test_example_steps_cap_spot_bridge),
+        cmocka_unit_test(test_example_work_mode),
+        cmocka_unit_test(test_example_refresh_loan),
+        cmocka_unit_test(test_example_cadence_base_burst_trends),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

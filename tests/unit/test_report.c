@@ -55,12 +55,17 @@ static void test_csv_neutralised(void **state) {
     gp_buf out;
     gp_buf_init(&out, 1 << 20);
     gp_err err;
-    assert_int_equal(gp_report_csv(sc, res, &out, &err), GP_OK);
+    assert_int_equal(gp_report_csv(sc, res, NULL, &out, &err), GP_OK);
     const char *nl = strchr(out.data, '\n');
-    char header[256];
+    char header[512];
     snprintf(header, sizeof header, "%.*s", (int)(nl - out.data), out.data);
-    assert_string_equal(header, "month,self_hosted,\"'+cmd|' /C calc'!A0\",\"a,b\"");
-    /* 4 data rows (m = 0..3), cumulative. */
+    assert_string_equal(header, "index,month,gpus,work,utilization,servers_in_service,"
+                                "gpus_at_work,servers_bought,servers_sold,bridge_hours,"
+                                "self_hosted,self_hosted_cumulative,"
+                                "\"'+cmd|' /C calc'!A0\",\"'+cmd|' /C calc'!A0 cumulative\","
+                                "\"'+cmd|' /C calc'!A0 burst_hours\","
+                                "\"a,b\",\"a,b cumulative\",\"a,b burst_hours\",break_even");
+    /* 4 data rows (m = 0..3); self-hosted's cumulative is the 12th field. */
     int rows = 0;
     for (const char *p = out.data; *p; p++)
         rows += *p == '\n';
@@ -70,7 +75,10 @@ static void test_csv_neutralised(void **state) {
     const char *last = out.data + out.len - 2;
     while (last > out.data && *last != '\n')
         last--;
-    double v = strtod(strchr(last + 1, ',') + 1, NULL);
+    const char *field = last + 1;
+    for (int k = 0; k < 11; k++)
+        field = strchr(field, ',') + 1;
+    double v = strtod(field, NULL);
     assert_close(v, m3_self, 1e-15);
     gp_buf_done(&out);
 }
@@ -81,7 +89,7 @@ static void test_json_shape(void **state) {
     load(hostile, &tree);
     gp_report_meta meta = {"2026-11-22", NULL, 0, tree, "test"};
     cJSON *doc = gp_report_json_tree(sc, res, &meta);
-    assert_int_equal(cJSON_GetObjectItem(doc, "model_version")->valueint, 1);
+    assert_int_equal(cJSON_GetObjectItem(doc, "model_version")->valueint, 2);
     assert_string_equal(cJSON_GetObjectItem(doc, "as_of")->valuestring, "2026-11-22");
     assert_string_equal(cJSON_GetObjectItem(doc, "scenario")->valuestring, sc->name);
     cJSON *opts = cJSON_GetObjectItem(doc, "options");
@@ -112,7 +120,13 @@ static void test_md_content(void **state) {
     assert_int_equal(gp_report_md(sc, res, &meta, &out, &err), GP_OK);
     assert_non_null(strstr(out.data, "## Assumptions"));
     assert_non_null(strstr(out.data, "## Totals (USD)"));
-    assert_non_null(strstr(out.data, "## Cumulative cost by quarter"));
+    assert_non_null(strstr(out.data, "## The plan month by month (USD)"));
+    /* Months are labelled from as_of without a start_date: month 1 is 2026-11, month 3
+     * 2027-01. */
+    assert_non_null(strstr(out.data, "| 1 | 2026-11 | "));
+    assert_non_null(strstr(out.data, "| 3 | 2027-01 | "));
+    assert_non_null(strstr(out.data, "### Purchases and sales (USD)"));
+    assert_non_null(strstr(out.data, "exit value at the end"));
     assert_non_null(strstr(out.data, "Prices as of 2026-11-22"));
     /* Pipes are escaped and control characters dropped, so the tables stay tables. */
     assert_non_null(strstr(out.data, "+cmd\\|' /C calc'!A0"));

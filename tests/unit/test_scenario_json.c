@@ -117,7 +117,7 @@ static const bad bads[] = {
     {SH(", \"power\": {\"gpu_idle_w\": 100, \"gpu_tdp_w\": 50}"),
      "t.json:$.self_hosted.power.gpu_tdp_w", ">= gpu_idle_w"},
     {SH(", \"price_factor\": 0"), "t.json:$.self_hosted.price_factor", "> 0"},
-    {SH(", \"network_per_server\": -1"), "t.json:$.self_hosted.network_per_server", ">= 0"},
+    {SH(", \"network_per_server\": -1"), "t.json:$.self_hosted.network_per_server", "[0, 1e+12]"},
     {SH(", \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 20, "
         "\"price_per_kwh\": 0.1}]}"),
      "t.json:$.self_hosted.tariff.periods", "sum to 24"},
@@ -164,8 +164,8 @@ static const bad bads[] = {
     {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 1},"
          "{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 2}"),
      "t.json:$.cloud_options[1].name", "repeats"},
-    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 65, \"hourly\": 1}"),
-     "t.json:$.cloud_options[0].gpus_per_instance", "[1, 64]"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 577, \"hourly\": 1}"),
+     "t.json:$.cloud_options[0].gpus_per_instance", "[1, 576]"},
     {OPT("{\"name\": \"a\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 1,"
          " \"checkpoint_interval_h\": 0}"),
      "t.json:$.cloud_options[0].checkpoint_interval_h", "(0, 1000]"},
@@ -183,6 +183,176 @@ static void test_bad_inputs(void **state) {
             fail();
         }
     }
+}
+
+/* Version 2 keys: a demand object, self_hosted additions, options, in GPU and work mode. */
+#define DEM(x)                                                                                     \
+    "{\"name\": \"x\", \"horizon_months\": 12, \"demand\": {" x "}, "                              \
+    "\"self_hosted\": {\"server_price\": 1000}}"
+#define WORK(d, sh, opts)                                                                          \
+    "{\"name\": \"x\", \"horizon_months\": 12, \"demand\": {\"work_per_month\": 1000, "            \
+    "\"utilization\": 0.5" d "}, \"self_hosted\": {\"server_price\": 1000, "                       \
+    "\"work_per_gpu_hour\": 2" sh "}, \"cloud_options\": [" opts "]}"
+#define OD "{\"name\": \"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 1"
+#define CM "{\"name\": \"cm\", \"pricing\": \"committed\", \"gpus_per_instance\": 8, \"hourly\": 1"
+
+static const bad bads_v2[] = {
+    {"{\"name\": \"x\", \"horizon_months\": 12, \"start_date\": \"2027-02-29\"}",
+     "t.json:$.start_date", "YYYY-MM-DD"},
+    {"{\"name\": \"x\", \"horizon_months\": 12, \"start_date\": \"0000-01-01\"}",
+     "t.json:$.start_date", "0001..9999"},
+    {"{\"name\": \"x\", \"horizon_months\": 12, \"start_date\": \"2027-1-01\"}",
+     "t.json:$.start_date", "YYYY-MM-DD"},
+    {DEM("\"gpus\": 8, \"work_per_month\": 5, \"utilization\": 0.5"),
+     "t.json:$.demand.work_per_month", "not both"},
+    {DEM("\"utilization\": 0.5"), "t.json:$.demand.gpus", "required"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"work_unit\": \"tok\""), "t.json:$.demand.work_unit",
+     "work mode"},
+    {DEM("\"work_per_month\": 5, \"utilization\": 0"), "t.json:$.demand.utilization", "(0, 1]"},
+    {DEM("\"work_per_month\": 0, \"utilization\": 0.5"), "t.json:$.demand.work_per_month", "> 0"},
+    {DEM("\"work_per_month\": 5, \"utilization\": 0.5, \"work_unit\": "
+         "\"12345678901234567890123456789012345678901\""),
+     "t.json:$.demand.work_unit", "1 to 40"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"growth_per_month\": 1.5"),
+     "t.json:$.demand.growth_per_month", "[-0.5, 1]"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"growth_per_month\": 0.1, \"steps\": [{\"month\": "
+         "2, \"gpus\": 9}]"),
+     "t.json:$.demand.steps", "exclude"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"steps\": [{\"month\": 1, \"gpus\": 9}]"),
+     "t.json:$.demand.steps[0].month", "[2,"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"steps\": [{\"month\": 3, \"gpus\": 9}, "
+         "{\"month\": 3, \"gpus\": 10}]"),
+     "t.json:$.demand.steps[1].month", "increase"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"steps\": [{\"month\": 3}]"),
+     "t.json:$.demand.steps[0]", "a step gives"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"steps\": [{\"month\": 3, \"work_per_month\": 1}]"),
+     "t.json:$.demand.steps[0].work_per_month", "belongs to work mode"},
+    {DEM("\"work_per_month\": 5, \"utilization\": 0.5, \"steps\": [{\"month\": 3, \"gpus\": 1}]"),
+     "t.json:$.demand.steps[0].gpus", "belongs to GPU mode"},
+    {DEM("\"work_per_month\": 5, \"utilization\": 0.5, \"steps\": [{\"month\": 3, "
+         "\"utilization\": 0}]"),
+     "t.json:$.demand.steps[0].utilization", "(0, 1]"},
+    /* A step past the horizon is validated like any other, then ignored. */
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"steps\": [{\"month\": 99, \"gpus\": -1}]"),
+     "t.json:$.demand.steps[0].gpus", "[0, 1000000]"},
+    {DEM("\"gpus\": 8, \"utilization\": 0.5, \"steps\": [{\"month\": 3, \"gpus\": 9, "
+         "\"extra\": 1}]"),
+     "t.json:$.demand.steps[0].extra", "unknown key"},
+    {SH(", \"lead_time_months\": 12"), "t.json:$.self_hosted.lead_time_months", "below"},
+    {SH(", \"lead_time_months\": 25"), "t.json:$.self_hosted.lead_time_months", "[0, 24]"},
+    {SH(", \"order_every_months\": 13"), "t.json:$.self_hosted.order_every_months", "[1, 12]"},
+    {SH(", \"max_servers\": 0"), "t.json:$.self_hosted.max_servers", "[1, 1000000]"},
+    {SH(", \"buy\": \"sometimes\""), "t.json:$.self_hosted.buy", "as_needed"},
+    {SH(", \"refresh_months\": 6"), "t.json:$.self_hosted.refresh_months", "12..240"},
+    {SH(", \"server_price_trend_per_year\": 1.5"),
+     "t.json:$.self_hosted.server_price_trend_per_year", "[-0.9, 1]"},
+    {SH(", \"tariff\": {\"price_trend_per_year\": -0.95}"),
+     "t.json:$.self_hosted.tariff.price_trend_per_year", "[-0.9, 1]"},
+    {SH(", \"residual_pct\": 0.2, \"resale\": [{\"age_months\": 12, \"pct\": 0.5}]"),
+     "t.json:$.self_hosted.resale", "not both"},
+    {SH(", \"resale\": []"), "t.json:$.self_hosted.resale", "1 to 240"},
+    {SH(", \"resale\": [{\"age_months\": 12, \"pct\": 0.5}, {\"age_months\": 12, \"pct\": 0.4}]"),
+     "t.json:$.self_hosted.resale[1].age_months", "increase"},
+    {SH(", \"resale\": [{\"age_months\": 12, \"pct\": 0.5}, {\"age_months\": 24, \"pct\": 0.6}]"),
+     "t.json:$.self_hosted.resale[1].pct", "rise"},
+    {SH(", \"resale\": [{\"age_months\": 241, \"pct\": 0.5}]"),
+     "t.json:$.self_hosted.resale[0].age_months", "[1, 240]"},
+    {SH(", \"work_per_gpu_hour\": 3"), "t.json:$.self_hosted.work_per_gpu_hour", "work mode"},
+    {SH(", \"bridge\": \"nobody\""), "t.json:$.self_hosted.bridge", "names no option"},
+    {MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000, \"bridge\": "
+              "\"cm\"}, \"cloud_options\": [" CM "}]}",
+     "t.json:$.self_hosted.bridge", "committed"},
+    {MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 2e12}}",
+     "t.json:$.self_hosted.server_price", "[0, 1e+12]"},
+    {SH(", \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 24, "
+        "\"price_per_kwh\": 1e13}]}"),
+     "t.json:$.self_hosted.tariff.periods[0].price_per_kwh", "[0, 1e+12]"},
+    {SH(", \"gpus_per_server\": 577"), "t.json:$.self_hosted.gpus_per_server", "[1, 576]"},
+    {OPT(OD ", \"hourly\": 1e13}"), "t.json:$.cloud_options[0].hourly", "repeated key"},
+    {OPT("{\"name\": \"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, "
+         "\"hourly\": 1e13}"),
+     "t.json:$.cloud_options[0].hourly", "[0, 1e+12]"},
+    {OPT(OD ", \"base_gpus\": 8}"), "t.json:$.cloud_options[0].base_gpus", "committed"},
+    {OPT(CM ", \"burst\": \"od\"}," OD "}"), "t.json:$.cloud_options[0].burst", "base_gpus"},
+    {OPT(CM ", \"base_gpus\": 8, \"burst\": \"cm\"}"), "t.json:$.cloud_options[0].burst",
+     "committed"},
+    {OPT(CM ", \"base_gpus\": 8, \"burst\": \"nope\"}"), "t.json:$.cloud_options[0].burst",
+     "names no option"},
+    {OPT(CM ", \"base_gpus\": 0}"), "t.json:$.cloud_options[0].base_gpus", "[1, 1000000]"},
+    {OPT(OD ", \"price_trend_per_year\": 2}"), "t.json:$.cloud_options[0].price_trend_per_year",
+     "[-0.9, 1]"},
+    {OPT(OD ", \"work_per_gpu_hour\": 2}"), "t.json:$.cloud_options[0].work_per_gpu_hour",
+     "work-mode"},
+    {WORK("", "", OD "}"), "t.json:$.cloud_options[0].work_per_gpu_hour", "required"},
+    {WORK("", ", \"work_per_gpu_hour\": 0", ""), "t.json:$.self_hosted.work_per_gpu_hour",
+     "repeated key"},
+    {"{\"name\": \"x\", \"horizon_months\": 12, \"demand\": {\"work_per_month\": 1000, "
+     "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000}}",
+     "t.json:$.self_hosted.work_per_gpu_hour", "required"},
+    {"{\"name\": \"x\", \"horizon_months\": 12, \"demand\": {\"work_per_month\": 1000, "
+     "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000, \"work_per_gpu_hour\": "
+     "0}}",
+     "t.json:$.self_hosted.work_per_gpu_hour", "> 0"},
+};
+
+static void test_bad_inputs_v2(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof bads_v2 / sizeof bads_v2[0]; i++) {
+        gp_err err;
+        gp_status st = parse(bads_v2[i].json, &err);
+        if (st != GP_E_INPUT || strcmp(err.where, bads_v2[i].where) != 0 ||
+            !strstr(err.msg, bads_v2[i].msg)) {
+            print_error("case %zu: %s\n  got status %d, %s: %s\n  expected %s: ...%s...\n", i,
+                        bads_v2[i].json, st, err.where, err.msg, bads_v2[i].where, bads_v2[i].msg);
+            fail();
+        }
+    }
+}
+
+static void test_v2_document(void **state) {
+    (void)state;
+    gp_err err;
+    const char *json =
+        "{\"name\": \"v2\", \"horizon_months\": 24, \"start_date\": \"2028-02-29\","
+        "\"demand\": {\"work_per_month\": 1000, \"work_unit\": \"M tokens\", \"utilization\": 0.5,"
+        " \"steps\": [{\"month\": 3, \"work_per_month\": 2000}, {\"month\": 7, \"utilization\": "
+        "0.6}, {\"month\": 30, \"work_per_month\": 1}]},"
+        "\"self_hosted\": {\"server_price\": 1000, \"work_per_gpu_hour\": 9, \"buy\": "
+        "\"as_needed\", \"lead_time_months\": 2, \"order_every_months\": 3, \"max_servers\": 40,"
+        " \"bridge\": \"od\", \"refresh_months\": 12, \"server_price_trend_per_year\": -0.1,"
+        " \"resale\": [{\"age_months\": 12, \"pct\": 0.7}, {\"age_months\": 36, \"pct\": 0.3}],"
+        " \"tariff\": {\"price_trend_per_year\": 0.05}},"
+        "\"cloud_options\": [" OD ", \"work_per_gpu_hour\": 4, \"price_trend_per_year\": -0.2}," CM
+        ", \"work_per_gpu_hour\": 9, \"base_gpus\": 64, \"burst\": \"od\"}]}";
+    assert_int_equal(parse(json, &err), GP_OK);
+    assert_true(sc->has_start_date);
+    assert_string_equal(sc->start_date, "2028-02-29");
+    assert_true(sc->work_mode);
+    assert_string_equal(sc->work_unit, "M tokens");
+    assert_int_equal(sc->n_steps, 2); /* the step at month 30 > 24 is dropped */
+    assert_true(sc->steps[0].has_work && !sc->steps[0].has_utilization);
+    assert_true(sc->steps[1].has_utilization && !sc->steps[1].has_work);
+    assert_int_equal(sc->buy, GP_BUY_AS_NEEDED);
+    assert_int_equal(sc->lead_time_months, 2);
+    assert_int_equal(sc->order_every_months, 3);
+    assert_true(sc->has_max_servers);
+    assert_int_equal(sc->max_servers, 40);
+    assert_int_equal(sc->bridge, 0);
+    assert_int_equal(sc->refresh_months, 12);
+    assert_int_equal(sc->n_resale, 2);
+    assert_close(sc->energy_price_trend_per_year, 0.05, REL);
+    assert_close(sc->options[0].price_trend_per_year, -0.2, REL);
+    assert_close(sc->options[1].work_per_gpu_hour, 9, REL);
+    assert_true(sc->options[1].has_base_gpus);
+    assert_int_equal(sc->options[1].burst, 0);
+    assert_int_equal(sc->options[0].burst, -1);
+    assert_true(gp_scenario_uses_v2(sc));
+    /* A version 1 document uses no version 2 key. */
+    assert_int_equal(parse(MIN, &err), GP_OK);
+    assert_false(gp_scenario_uses_v2(sc));
+    assert_int_equal(sc->bridge, -1);
+    /* Money may reach its bound. */
+    assert_int_equal(parse(SH(", \"fixed_capex\": 1e12"), &err), GP_OK);
 }
 
 static void test_deep_nesting_and_size(void **state) {
@@ -240,9 +410,10 @@ static void test_utf8(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),   cmocka_unit_test(test_full_document),
-        cmocka_unit_test(test_bad_inputs), cmocka_unit_test(test_deep_nesting_and_size),
-        cmocka_unit_test(test_tree_kept),  cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_defaults),    cmocka_unit_test(test_full_document),
+        cmocka_unit_test(test_bad_inputs),  cmocka_unit_test(test_bad_inputs_v2),
+        cmocka_unit_test(test_v2_document), cmocka_unit_test(test_deep_nesting_and_size),
+        cmocka_unit_test(test_tree_kept),   cmocka_unit_test(test_utf8),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -87,18 +87,19 @@ def csv_agrees(scen_path, rep, xlsx):
     Break-even sheet, column for column."""
     r = subprocess.run([gpuplan, 'report', scen_path, '--format', 'csv'], check=True,
                        capture_output=True, text=True)
-    rows = list(csv.reader(io.StringIO(r.stdout)))
-    series = [rep['self_hosted']['monthly']] + [o['monthly'] for o in rep['options']]
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    series = [('self_hosted_cumulative', rep['self_hosted']['monthly'])] + \
+        [(o['name'] + ' cumulative', o['monthly']) for o in rep['options']]
     be = openpyxl.load_workbook(xlsx, data_only=True)['Break-even']
     M = rep['horizon_months']
-    assert len(rows) == M + 2, len(rows)
-    for c, flows in enumerate(series):
+    assert len(rows) == M + 1, len(rows)
+    for c, (column, flows) in enumerate(series):
         cum = 0
         for m in range(M + 1):
             cum += flows[m]
-            close(float(rows[1 + m][1 + c]), cum, 'csv column %d month %d' % (c, m))
-            close(be.cell(2 + m, 2 + c).value, float(rows[1 + m][1 + c]),
-                  'xlsx against csv column %d month %d' % (c, m))
+            close(float(rows[m][column]), cum, 'csv %s month %d' % (column, m))
+            close(be.cell(2 + m, 2 + c).value, float(rows[m][column]),
+                  'xlsx against csv %s month %d' % (column, m))
 
 base = report(scenario)
 xlsx = os.path.join(work, 'plan.xlsx')

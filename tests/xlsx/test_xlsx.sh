@@ -11,6 +11,18 @@ fails=0
 for scen in "$root"/tests/fixtures/examples/*.json; do
     case $scen in *.expected.json) continue ;; esac
     name=$(basename "$scen" .json)
+    # The workbook still lays out version 1's steady state: a plan over time is refused (exit
+    # 2, named) rather than written with numbers that are not its own.
+    case $name in v2-*)
+        if "$gpuplan" report "$scen" --format xlsx -o "$tmp/$name.xlsx" 2>"$tmp/$name.err"; then
+            echo "FAIL $name: a version 2 plan written as a version 1 workbook"; fails=$((fails + 1))
+        elif [ $? = 2 ] && grep -q 'lays out version 1' "$tmp/$name.err" && [ ! -e "$tmp/$name.xlsx" ]; then
+            echo "ok $name refused: the workbook has no plan over time yet"
+        else
+            echo "FAIL $name: refused without the reason"; cat "$tmp/$name.err"; fails=$((fails + 1))
+        fi
+        continue ;;
+    esac
     if $py "$root/tests/xlsx/check_xlsx.py" "$gpuplan" "$scen" "$tmp/$name" >"$tmp/$name.log" 2>&1; then
         echo "ok $name"
     else

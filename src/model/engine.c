@@ -1,0 +1,1020 @@
+/* The month-by-month engine of MODEL.md version 2: demand by month, owned servers in batches,
+ * running costs, the bridge, cloud options with terms and bursts, and the results. Every
+ * formula of the general case lives here once; model.c keeps version 1's closed forms for
+ * sweeps and the mixed fleet. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuplan/model.h"
+
+#define HOURS GP_MONTH_HOURS
+#define MAX_GPUS 10000000.0
+
+/* ---- the rules every count and comparison follows ------------------------------------ */
+
+/* ceil+ of MODEL.md: floating-point noise of relative 1e-9 never adds a GPU. */
+/* max() without libm's call: every operand here is a number, never NaN. */
+static double max2(double a, double b) {
+    return a > b ? a : b;
+}
+
+static double ceil_plus(double v) {
+    return ceil(v - 1e-9 * max2(1.0, v));
+}
+
+static bool ties_equal(double a, double b) {
+    return fabs(a - b) <= 1e-9 * max2(1.0, max2(fabs(a), fabs(b)));
+}
+
+static bool at_most(double a, double b) {
+    return a < b || ties_equal(a, b);
+}
+
+/* (1 + rate)^(months / 12), by pow() as MODEL.md asks; 1 without a trend. */
+static double trend(double rate, double months) {
+    return rate == 0.0 ? 1.0 : pow(1.0 + rate, months / 12.0);
+}
+
+/* out[n] = base^(n * step) for n = 0..count-1, each the product of two pow() values (whole
+ * dozens of steps, then the rest): 12 + count/12 calls instead of count, and no running
+ * product, so no error accumulates along the horizon. */
+static void powers(double base, double step, int count, double *out) {
+    double rest[12], dozens[GP_MAX_MONTHS / 12 + 2];
+    for (int k = 0; k < 12 && k < count; k++)
+        rest[k] = pow(base, k * step);
+    for (int y = 0; y * 12 < count; y++)
+        dozens[y] = pow(base, 12.0 * y * step);
+    for (int n = 0; n < count; n++)
+        out[n] = dozens[n / 12] * rest[n % 12];
+}
+
+/* ---- demand by month ------------------------------------------------------------------ */
+
+/* Demand indexed by month j = 1..M (slot 0 unused). */
+typedef struct demand {
+    int m;
+    bool work;
+    double n[GP_MAX_MONTHS + 1]; /* N_j, GPU mode */
+    double u[GP_MAX_MONTHS + 1];
+    double w[GP_MAX_MONTHS + 1]; /* W_j */
+} demand;
+
+static void demand_build(const gp_scenario *s, demand *d) {
+    d->m = s->horizon_months;
+    d->work = s->work_mode;
+    double n = s->gpus, w = s->work_per_month, u = s->utilization;
+    double grow[GP_MAX_MONTHS];
+    bool grows = s->n_steps == 0 && s->growth_per_month != 0.0;
+    if (grows)
+        powers(1.0 + s->growth_per_month, 1.0, d->m, grow);
+    int k = 0;
+    for (int j = 1; j <= d->m; j++) {
+        for (; k < s->n_steps && s->steps[k].month <= j; k++) {
+            const gp_step *st = &s->steps[k];
+            if (st->has_gpus)
+                n = st->gpus;
+            if (st->has_work)
+                w = st->work_per_month;
+            if (st->has_utilization)
+                u = st->utilization;
+        }
+        double g = grows ? grow[j - 1] : 1.0;
+        d->u[j] = u;
+        if (d->work) {
+            d->n[j] = 0.0;
+            d->w[j] = w * g;
+        } else {
+            d->n[j] = s->n_steps > 0 ? n : ceil_plus(n * g);
+            d->w[j] = d->n[j] * HOURS * u;
+        }
+    }
+}
+
+/* Demand with every u_j replaced by ubar (GPU mode): N_j held, W_j = N_j * 730 * ubar. */
+static void demand_at(const demand *base, double ubar, demand *d) {
+    d->m = base->m;
+    d->work = false;
+    for (int j = 1; j <= d->m; j++) {
+        d->n[j] = base->n[j];
+        d->u[j] = ubar;
+        d->w[j] = base->n[j] * HOURS * ubar;
+    }
+}
+
+/* A side's busy GPU-hours Q^X_j and GPUs N^X_j at throughput rho (GPU mode: W_j and N_j). */
+static double side_q(const demand *d, int j, double rho) {
+    return d->work ? d->w[j] / rho : d->w[j];
+}
+
+static double side_n(const demand *d, int j, double rho) {
+    if (!d->work)
+        return d->n[j];
+    if (d->w[j] == 0.0)
+        return 0.0;
+    return ceil_plus(d->w[j] / rho / (HOURS * d->u[j]));
+}
+
+/* Rented busy GPU-hours for the part of Q a side's own capacity (q) does not do; 0 within the
+ * slack ceil+ allows. */
+static double rented_hours(double q_need, double q_done, double u, double rho_side,
+                           double rho_rented) {
+    double rest = q_need - q_done;
+    if (rest <= 1e-9 * max2(q_need, HOURS * u))
+        return 0.0;
+    return rest * rho_side / rho_rented;
+}
+
+static double rho_of_self(const gp_scenario *s) {
+    return s->work_mode ? s->work_per_gpu_hour : 1.0;
+}
+
+static double rho_of(const gp_scenario *s, const gp_option *o) {
+    return s->work_mode ? o->work_per_gpu_hour : 1.0;
+}
+
+/* ---- cloud pieces --------------------------------------------------------------------- */
+
+static double extras_of(const gp_option *o) {
+    return o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
+}
+
+static double spot_factor(const gp_option *o) {
+    if (o->pricing != GP_SPOT)
+        return 1.0;
+    return 1.0 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2.0 + o->restart_h);
+}
+
+/* d (pay-per-use flow) / d hourly for z busy GPU-hours in month j, extras aside. */
+static double pay_per_use_slope(const gp_option *o, double z, int j) {
+    return z / o->gpus_per_instance * (1.0 + o->idle_overhead) * spot_factor(o) *
+           trend(o->price_trend_per_year, j - 1) * (1.0 + o->support_pct);
+}
+
+/* ---- owned servers -------------------------------------------------------------------- */
+
+/* The self-hosted plan: batches, servers in service and GPUs at work by month. */
+typedef struct plan {
+    int m;
+    int n_batches;
+    gp_batch *b; /* caller storage, GP_MAX_BATCHES */
+    int in_service[GP_MAX_MONTHS + 2];
+    double at_work[GP_MAX_MONTHS + 1];      /* G_j */
+    double energy_trend[GP_MAX_MONTHS + 1]; /* (1 + tau_e)^((j - 1) / 12), index j */
+} plan;
+
+static int exit_index(const gp_scenario *s, int d) {
+    int m = s->horizon_months, p = s->refresh_months, k = s->order_every_months;
+    if (p <= 0)
+        return m;
+    int x = d + (p + k - 1) / k * k;
+    return x < m ? x : m;
+}
+
+static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches, plan *pl) {
+    int m = s->horizon_months, g = s->gpus_per_server, lead = s->lead_time_months;
+    int kappa = s->order_every_months;
+    double rho = rho_of_self(s);
+    int want[GP_MAX_MONTHS + 1];
+    for (int j = 1; j <= m; j++) {
+        double n = side_n(dm, j, rho);
+        int sj = (int)ceil(n / g);
+        if (s->has_max_servers && sj > s->max_servers)
+            sj = s->max_servers;
+        want[j] = sj;
+    }
+    /* The largest s_j from month j on, for all_at_once. */
+    int from_on[GP_MAX_MONTHS + 2];
+    from_on[m + 1] = 0;
+    for (int j = m; j >= 1; j--)
+        from_on[j] = want[j] > from_on[j + 1] ? want[j] : from_on[j + 1];
+    pl->m = m;
+    pl->b = batches;
+    pl->n_batches = 0;
+    pl->energy_trend[0] = 1.0;
+    if (s->energy_price_trend_per_year == 0.0) {
+        for (int j = 1; j <= m; j++)
+            pl->energy_trend[j] = 1.0;
+    } else {
+        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
+    }
+    int live = 0;      /* servers in service after the last delivery */
+    int next_sale = 0; /* exits are non-decreasing in purchase order */
+    for (int d = lead; d < m; d += kappa) {
+        int next = d + kappa < m ? d + kappa : m;
+        int c = 0;
+        if (s->buy == GP_BUY_AS_NEEDED) {
+            for (int j = d + 1; j <= next; j++)
+                c = want[j] > c ? want[j] : c;
+        } else {
+            c = from_on[d + 1];
+        }
+        int first_sold = next_sale;
+        while (next_sale < pl->n_batches && batches[next_sale].exit == d)
+            live -= batches[next_sale++].servers;
+        int first_new = pl->n_batches;
+        for (int i = first_sold; i < next_sale; i++) {
+            int r = c - live;
+            r = r < 0 ? 0 : r > batches[i].servers ? batches[i].servers : r;
+            batches[i].passed_on = r;
+            if (r > 0) {
+                gp_batch *nb = &batches[pl->n_batches++];
+                memset(nb, 0, sizeof *nb);
+                nb->servers = r;
+                nb->index = d;
+                nb->refresh = true;
+                nb->replaces = i;
+                nb->network_index = batches[i].network_index;
+                live += r;
+            }
+        }
+        if (live < c) {
+            gp_batch *nb = &batches[pl->n_batches++];
+            memset(nb, 0, sizeof *nb);
+            nb->servers = c - live;
+            nb->index = d;
+            nb->replaces = -1;
+            nb->network_index = d;
+            live = c;
+        }
+        for (int i = first_new; i < pl->n_batches; i++)
+            batches[i].exit = exit_index(s, d);
+    }
+    int diff[GP_MAX_MONTHS + 2] = {0};
+    for (int i = 0; i < pl->n_batches; i++) {
+        diff[batches[i].index + 1] += batches[i].servers;
+        diff[batches[i].exit + 1] -= batches[i].servers;
+    }
+    int run = 0;
+    for (int j = 1; j <= m; j++) {
+        run += diff[j];
+        pl->in_service[j] = run;
+        double owned = (double)run * g, need = side_n(dm, j, rho);
+        pl->at_work[j] = need < owned ? need : owned;
+    }
+}
+
+/* The first month in which a side is past 10,000,000 GPUs, else 0. */
+static int first_month_too_many(const demand *dm, double rho) {
+    for (int j = 1; j <= dm->m; j++) {
+        if (side_n(dm, j, rho) > MAX_GPUS)
+            return j;
+    }
+    return 0;
+}
+
+/* Owned busy GPU-hours and the bridge's busy GPU-hours in month j. */
+static void self_busy(const gp_scenario *s, const demand *dm, const plan *pl, int j, double *q,
+                      double *z) {
+    double rho = rho_of_self(s);
+    double need = side_q(dm, j, rho), cap = pl->at_work[j] * HOURS * dm->u[j];
+    *q = need < cap ? need : cap;
+    double rho_b = s->bridge >= 0 ? rho_of(s, &s->options[s->bridge]) : rho;
+    *z = rented_hours(need, *q, dm->u[j], rho, rho_b);
+}
+
+static gp_status check_bridge(const gp_scenario *s, const demand *dm, const plan *pl, gp_err *err) {
+    if (s->bridge >= 0)
+        return GP_OK;
+    for (int j = 1; j <= dm->m; j++) {
+        double q, z;
+        self_busy(s, dm, pl, j, &q, &z);
+        if (z > 0.0)
+            return gp_errorf(err, GP_E_INPUT, "$.self_hosted.bridge",
+                             "month %d needs %.6g busy GPU-hours that owned servers cannot do "
+                             "(lead time or max_servers) and there is no bridge",
+                             j, z);
+    }
+    return GP_OK;
+}
+
+/* ---- resale value --------------------------------------------------------------------- */
+
+static double pct_at(const gp_scenario *s, double t) {
+    if (s->n_resale > 0) {
+        double a0 = 0.0, p0 = 1.0;
+        for (int i = 0; i < s->n_resale; i++) {
+            double a1 = s->resale[i].age_months, p1 = s->resale[i].pct;
+            if (t <= a1)
+                return p0 + (p1 - p0) * (t - a0) / (a1 - a0);
+            a0 = a1;
+            p0 = p1;
+        }
+        return p0;
+    }
+    if (s->buy == GP_BUY_AS_NEEDED || s->refresh_months > 0) {
+        double end = 12.0 * s->depreciation_years;
+        if (t >= end)
+            return s->residual_pct;
+        return 1.0 + (s->residual_pct - 1.0) * t / end;
+    }
+    return s->residual_pct;
+}
+
+static double bulk_discount_for(const gp_scenario *s, int servers) {
+    int best = 0;
+    double pct = 0.0;
+    for (int i = 0; i < s->n_tiers; i++) {
+        if (s->tiers[i].min_servers <= servers && s->tiers[i].min_servers > best) {
+            best = s->tiers[i].min_servers;
+            pct = s->tiers[i].pct;
+        }
+    }
+    return pct;
+}
+
+/* Prices, capex and exit values of every batch. */
+static void price_batches(const gp_scenario *s, plan *pl) {
+    int lead = s->lead_time_months;
+    double tau = s->server_price_trend_per_year, net = s->network_per_server;
+    for (int i = 0; i < pl->n_batches;) {
+        int d = pl->b[i].index, end = i, n = 0;
+        while (end < pl->n_batches && pl->b[end].index == d)
+            n += pl->b[end++].servers;
+        double beta = bulk_discount_for(s, n);
+        double unit = s->server_price * s->price_factor * trend(tau, d - lead);
+        for (; i < end; i++) {
+            gp_batch *b = &pl->b[i];
+            b->unit_price = unit;
+            b->bulk_pct = beta;
+            b->hardware_capex = b->servers * (unit * (1.0 - beta) + (b->refresh ? 0.0 : net));
+            b->capex = b->hardware_capex + (i == 0 ? s->fixed_capex : 0.0);
+            int x = b->exit, t = x - d, k = x < s->horizon_months ? b->passed_on : 0;
+            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * trend(tau, t + lead) +
+                       pct_at(s, x - b->network_index) * (b->servers - k) * net *
+                           trend(tau, x - b->network_index + lead);
+        }
+    }
+}
+
+/* ---- self-hosted running costs -------------------------------------------------------- */
+
+typedef struct running {
+    double power, energy, colo, charge, bridge_hours, bridge_cost;
+} running;
+
+static void self_month(const gp_scenario *s, const int *order, const demand *dm, const plan *pl,
+                       int j, running *r) {
+    int g = s->gpus_per_server;
+    double at_work = pl->at_work[j];
+    double powered = ceil(at_work / g);
+    double q, z;
+    self_busy(s, dm, pl, j, &q, &z);
+    double gpu_w = s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w;
+    double base_w = powered * s->server_base_w + at_work * gpu_w;
+    double busy_inc = s->has_gpu_avg_w ? 0.0 : s->gpu_tdp_w - s->gpu_idle_w;
+    double busy_day = s->has_gpu_avg_w ? 0.0 : q * 24.0 / HOURS; /* Y_j */
+    double cost_wh = 0.0, wh = 0.0;
+    if (!s->shift_to_cheapest || s->has_gpu_avg_w) {
+        for (int k = 0; k < s->n_periods; k++) {
+            double h = s->periods[k].hours_per_day;
+            double e = base_w * h + busy_inc * busy_day * h / 24.0;
+            cost_wh += e * s->periods[k].price_per_kwh;
+            wh += e;
+        }
+    } else {
+        double left = busy_day;
+        for (int i = 0; i < s->n_periods; i++) {
+            const gp_period *per = &s->periods[order[i]];
+            double room = at_work * per->hours_per_day;
+            double y = left < room ? left : room;
+            left -= y;
+            double e = base_w * per->hours_per_day + busy_inc * y;
+            cost_wh += e * per->price_per_kwh;
+            wh += e;
+        }
+    }
+    const double kwh_month_per_wh_day = HOURS / 24.0 / 1000.0;
+    double tr_e = pl->energy_trend[j];
+    r->power = s->pue * cost_wh * kwh_month_per_wh_day * tr_e;
+    r->energy = s->pue * wh * kwh_month_per_wh_day;
+    double peak_gpu_w = s->gpu_tdp_w;
+    if (s->has_gpu_avg_w && s->gpu_avg_w > peak_gpu_w)
+        peak_gpu_w = s->gpu_avg_w;
+    double k_inst = (pl->in_service[j] * s->server_base_w + at_work * peak_gpu_w) / 1000.0;
+    double k_draw = dm->u[j] > 0.0 ? (powered * s->server_base_w + at_work * peak_gpu_w) / 1000.0
+                                   : base_w / 1000.0;
+    r->colo = s->colo_per_kw_month * k_inst;
+    r->charge = s->demand_charge_per_kw_month * tr_e * k_draw * s->pue;
+    r->bridge_hours = z;
+    r->bridge_cost = 0.0;
+    if (z > 0.0) {
+        const gp_option *br = &s->options[s->bridge];
+        r->bridge_cost = pay_per_use_slope(br, z, j) * br->hourly + extras_of(br);
+    }
+}
+
+/* ---- a cloud option's flows ----------------------------------------------------------- */
+
+typedef struct option_flows {
+    double total;
+    double slope;     /* d total / d hourly */
+    double burst;     /* the burst's costs */
+    int burst_months; /* months with Z^o_j > 0 */
+    int needs_burst;  /* first month with Z^o_j > 0 and no burst, else 0 */
+    int instances;    /* R of the first term; 0 for pay-per-use */
+    double first_month_instance_hours;
+} option_flows;
+
+/* F (nullable) gets F[0..M]; z (nullable) the burst's hours by month (index j - 1). */
+static void option_eval(const gp_scenario *s, const demand *dm, const gp_option *o, double *f,
+                        double *z_out, option_flows *r) {
+    int m = dm->m;
+    double rho = rho_of(s, o), extras = extras_of(o), sup = 1.0 + o->support_pct;
+    double flow[GP_MAX_MONTHS + 1];
+    memset(r, 0, sizeof *r);
+    memset(flow, 0, sizeof(double) * (size_t)(m + 1));
+    if (o->pricing != GP_COMMITTED) {
+        for (int j = 1; j <= m; j++) {
+            double sl = pay_per_use_slope(o, side_q(dm, j, rho), j);
+            flow[j] = sl * o->hourly + extras;
+            r->slope += sl;
+            if (j == 1)
+                r->first_month_instance_hours = side_q(dm, j, rho) / o->gpus_per_instance *
+                                                (1.0 + o->idle_overhead) * spot_factor(o);
+        }
+    } else {
+        int t = o->term_months, gi = o->gpus_per_instance;
+        const gp_option *bo = o->burst >= 0 ? &s->options[o->burst] : NULL;
+        for (int start = 0; start < m; start += t) {
+            int end = start + t < m ? start + t : m;
+            double inst;
+            if (o->has_base_gpus) {
+                inst = ceil((double)o->base_gpus / gi);
+            } else {
+                inst = 0.0;
+                for (int j = start + 1; j <= end; j++) {
+                    double need = ceil(side_n(dm, j, rho) / gi);
+                    inst = need > inst ? need : inst;
+                }
+            }
+            if (start == 0) {
+                r->instances = (int)inst;
+                r->first_month_instance_hours = inst * HOURS;
+            }
+            double lock = trend(o->price_trend_per_year, start);
+            flow[start] += inst * o->upfront * lock * sup;
+            double per_month = inst * HOURS * lock * sup;
+            int after = start + t > m ? start + t - m : 0;
+            for (int j = start + 1; j <= end; j++) {
+                flow[j] += per_month * o->hourly + extras;
+                if (!o->has_base_gpus)
+                    continue;
+                double need = side_q(dm, j, rho), cap = inst * gi * HOURS * dm->u[j];
+                double done = need < cap ? need : cap;
+                double z = rented_hours(need, done, dm->u[j], rho, bo ? rho_of(s, bo) : rho);
+                if (z_out)
+                    z_out[j - 1] = z;
+                if (z > 0.0) {
+                    r->burst_months++;
+                    if (!bo) {
+                        if (!r->needs_burst)
+                            r->needs_burst = j;
+                        continue;
+                    }
+                    double c = pay_per_use_slope(bo, z, j) * bo->hourly + extras_of(bo);
+                    flow[j] += c;
+                    r->burst += c;
+                }
+            }
+            flow[m] += after * per_month * o->hourly;
+            r->slope += (end - start + after) * per_month;
+        }
+    }
+    double total = 0.0;
+    for (int i = 0; i <= m; i++)
+        total += flow[i];
+    r->total = total;
+    if (f)
+        memcpy(f, flow, sizeof(double) * (size_t)(m + 1));
+}
+
+/* ---- the engine ----------------------------------------------------------------------- */
+
+typedef struct engine {
+    const gp_scenario *s;
+    demand dm;
+    plan pl;
+    int order[GP_MAX_PERIODS];
+    double fixed[GP_MAX_MONTHS + 1]; /* self flows that do not depend on utilization */
+    double fixed_total;
+} engine;
+
+static gp_status engine_plan(engine *e, const gp_scenario *s, gp_batch *batches, gp_err *err) {
+    e->s = s;
+    demand_build(s, &e->dm);
+    int j = first_month_too_many(&e->dm, rho_of_self(s));
+    if (j)
+        return gp_errorf(err, GP_E_INPUT, "$.demand",
+                         "self-hosted needs more than 10,000,000 GPUs in month %d", j);
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        if (s->work_mode && o->work_per_gpu_hour <= 0.0)
+            continue; /* unresolved: parsing already required it */
+        if ((j = first_month_too_many(&e->dm, rho_of(s, o))))
+            return gp_errorf(err, GP_E_INPUT, "$.demand",
+                             "option \"%s\" needs more than 10,000,000 GPUs in month %d", o->name,
+                             j);
+    }
+    plan_build(s, &e->dm, batches, &e->pl);
+    return check_bridge(s, &e->dm, &e->pl, err);
+}
+
+static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *err) {
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        if (!o->has_base_gpus || o->burst >= 0)
+            continue;
+        option_flows r;
+        option_eval(s, dm, o, NULL, NULL, &r);
+        if (r.needs_burst) {
+            char where[64];
+            snprintf(where, sizeof where, "$.cloud_options[%d].burst", i);
+            return gp_errorf(err, GP_E_INPUT, where,
+                             "option \"%s\" needs more than its base_gpus in month %d and has "
+                             "no burst",
+                             o->name, r.needs_burst);
+        }
+    }
+    return GP_OK;
+}
+
+/* Self-hosted flows that do not move with utilization: capex, loans, values, maintenance,
+ * staff and other; colocation (on the installed peak) is added per month by the caller. */
+static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp_breakdown *bd,
+                             double *exit_value) {
+    int m = pl->m;
+    double pay[GP_MAX_MONTHS + 2] = {0}, maint[GP_MAX_MONTHS + 2] = {0};
+    memset(f, 0, sizeof(double) * (size_t)(m + 1));
+    *exit_value = 0.0;
+    bool loan = s->financing == GP_LOAN;
+    double r = s->loan_apr / 12.0;
+    int term = s->loan_term_months;
+    /* Payment per unit of principal, and (1 + r)^t by age t for the balances. */
+    double annuity = r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
+    double grow_at[GP_MAX_MONTHS + 1];
+    if (loan && r != 0.0)
+        powers(1.0 + r, 1.0, m + 1, grow_at);
+    for (int i = 0; i < pl->n_batches; i++) {
+        const gp_batch *b = &pl->b[i];
+        int d = b->index, x = b->exit, t = x - d;
+        bd->capex += b->capex;
+        bd->residual -= b->value;
+        f[x] -= b->value;
+        if (x == m)
+            *exit_value += b->value;
+        if (!loan) {
+            f[d] += b->capex;
+        } else {
+            double principal = b->capex * s->loan_fraction;
+            f[d] += b->capex - principal;
+            double a = principal * annuity;
+            int last = d + term < x ? d + term : x;
+            pay[d + 1] += a;
+            pay[last + 1] -= a;
+            double paid = a * (last - d), balance = 0.0;
+            if (term > t) {
+                if (r == 0.0) {
+                    balance = principal - a * t;
+                } else {
+                    balance = principal * grow_at[t] - a * (grow_at[t] - 1.0) / r;
+                }
+                f[x] += balance;
+            }
+            bd->interest += paid + balance - principal;
+        }
+        int from = d + s->warranty_months + 1;
+        if (from <= x) {
+            double mm = s->maintenance_pct_per_year * b->hardware_capex / 12.0;
+            maint[from] += mm;
+            maint[x + 1] -= mm;
+        }
+    }
+    double run_pay = 0.0, run_maint = 0.0;
+    for (int j = 1; j <= m; j++) {
+        run_pay += pay[j];
+        run_maint += maint[j];
+        f[j] += run_pay + run_maint + s->staff_per_month + s->other_per_month;
+        bd->maintenance += run_maint;
+        bd->staff += s->staff_per_month;
+        bd->other += s->other_per_month;
+    }
+}
+
+/* Self-hosted's total at demand dm (the plan held), and its demand charges and months with
+ * bridge hours, for break_even_utilization. */
+static double self_total_at(const engine *e, const demand *dm, double *charges, int *bridge_months,
+                            bool *needs_bridge) {
+    double total = e->fixed_total;
+    *charges = 0.0;
+    *bridge_months = 0;
+    *needs_bridge = false;
+    for (int j = 1; j <= dm->m; j++) {
+        running r;
+        self_month(e->s, e->order, dm, &e->pl, j, &r);
+        total += r.power + r.colo + r.charge + r.bridge_cost;
+        *charges += r.charge;
+        if (r.bridge_hours > 0.0) {
+            ++*bridge_months;
+            *needs_bridge |= e->s->bridge < 0;
+        }
+    }
+    return total;
+}
+
+/* ---- results -------------------------------------------------------------------------- */
+
+static void compare(const double *self_f, double exit_value, const double *opt_f, int m,
+                    bool *has_be, int *be, bool *has_pb, int *pb) {
+    bool counts[GP_MAX_MONTHS + 1], ok[GP_MAX_MONTHS + 1];
+    double cs = 0.0, co = 0.0;
+    *has_be = false;
+    for (int i = 0; i <= m; i++) {
+        cs += self_f[i] + (i == m ? exit_value : 0.0);
+        co += opt_f[i];
+        ok[i] = at_most(cs, co);
+        counts[i] = ok[i] && !(ties_equal(cs, 0.0) && ties_equal(co, 0.0));
+        if (counts[i] && !*has_be) {
+            *has_be = true;
+            *be = i;
+        }
+    }
+    *has_pb = false;
+    for (int i = m; i >= 0 && ok[i]; i--) {
+        if (counts[i]) {
+            *has_pb = true;
+            *pb = i;
+        }
+    }
+}
+
+static void cheapest_of(gp_result *out) {
+    double low = out->self.total;
+    for (int i = 0; i < out->n_options; i++)
+        low = out->options[i].total < low ? out->options[i].total : low;
+    out->cheapest = -1;
+    if (ties_equal(out->self.total, low))
+        return;
+    for (int i = 0; i < out->n_options; i++) {
+        if (ties_equal(out->options[i].total, low)) {
+            out->cheapest = i;
+            return;
+        }
+    }
+}
+
+static void break_even_hourly(const gp_scenario *s, int i, const gp_self_result *self,
+                              double bridge_slope, const option_flows *of, gp_option_result *r) {
+    const gp_option *o = &s->options[i];
+    double opt_d = of->slope, self_d = s->bridge == i ? bridge_slope : 0.0;
+    double opt0 = of->total - o->hourly * opt_d, self0 = self->total - o->hourly * self_d;
+    r->has_break_even_hourly = false;
+    if (ties_equal(opt_d, self_d))
+        return;
+    if (ties_equal(self0, opt0)) {
+        r->has_break_even_hourly = true;
+        r->break_even_hourly = 0.0;
+        return;
+    }
+    double h = (self0 - opt0) / (opt_d - self_d);
+    if (h >= 0.0) {
+        r->has_break_even_hourly = true;
+        r->break_even_hourly = h;
+    }
+}
+
+/* MODEL.md's break_even_utilization for every option (GPU mode). */
+static void break_even_utilization(engine *e, gp_result *out) {
+    const gp_scenario *s = e->s;
+    double pts[GP_MAX_PERIODS + 2];
+    int np = 0;
+    pts[np++] = 0.0;
+    if (s->shift_to_cheapest && !s->has_gpu_avg_w) {
+        double hours = 0.0;
+        for (int i = 0; i + 1 < s->n_periods; i++) {
+            hours += s->periods[e->order[i]].hours_per_day;
+            double b = hours / 24.0;
+            if (b > pts[np - 1] && b < 1.0)
+                pts[np++] = b;
+        }
+    }
+    pts[np++] = 1.0;
+    demand at;
+    double self_tot[GP_MAX_PERIODS + 2], charge0 = 0.0, charge1 = 0.0;
+    double opt_tot[GP_MAX_OPTIONS][GP_MAX_PERIODS + 2];
+    int burst_months1[GP_MAX_OPTIONS] = {0};
+    bool lacks_burst[GP_MAX_OPTIONS] = {false};
+    int bridge_months1 = 0;
+    bool lacks_bridge = false;
+    for (int k = 0; k < np; k++) {
+        demand_at(&e->dm, pts[k], &at);
+        double ch;
+        int bm;
+        bool nb;
+        self_tot[k] = self_total_at(e, &at, &ch, &bm, &nb);
+        if (k == 0)
+            charge0 = ch;
+        if (k == np - 1) {
+            charge1 = ch;
+            bridge_months1 = bm;
+            lacks_bridge = nb;
+        }
+        for (int i = 0; i < s->n_options; i++) {
+            const gp_option *o = &s->options[i];
+            if (o->pricing == GP_COMMITTED && !o->has_base_gpus) {
+                /* Its terms are sized on N_j alone: the same at every utilization. */
+                opt_tot[i][k] = out->options[i].total;
+                continue;
+            }
+            option_flows of;
+            option_eval(s, &at, o, NULL, NULL, &of);
+            opt_tot[i][k] = of.total;
+            if (k == np - 1) {
+                burst_months1[i] = of.burst_months;
+                lacks_burst[i] = of.needs_burst != 0;
+            }
+        }
+    }
+    double bridge_extras = s->bridge >= 0 ? extras_of(&s->options[s->bridge]) : 0.0;
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        gp_option_result *r = &out->options[i];
+        const double *opt = opt_tot[i];
+        r->has_break_even_utilization = false;
+        if (lacks_bridge || lacks_burst[i])
+            continue;
+        if (ties_equal(self_tot[0], opt[0])) {
+            r->has_break_even_utilization = true;
+            r->break_even_utilization = 0.0;
+            continue;
+        }
+        double burst_extras = o->burst >= 0 ? extras_of(&s->options[o->burst]) : 0.0;
+        double d_prev = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
+                        burst_extras * burst_months1[i] + charge1 - charge0;
+        for (int k = 0; k + 1 < np; k++) {
+            double d_next = self_tot[k + 1] - opt[k + 1];
+            if (ties_equal(self_tot[k + 1], opt[k + 1])) {
+                r->has_break_even_utilization = true;
+                r->break_even_utilization = pts[k + 1];
+                break;
+            }
+            if ((d_prev < 0.0) != (d_next < 0.0)) {
+                r->has_break_even_utilization = true;
+                r->break_even_utilization =
+                    pts[k] + (pts[k + 1] - pts[k]) * d_prev / (d_prev - d_next);
+                break;
+            }
+            d_prev = d_next;
+        }
+    }
+}
+
+static double npv_of(const double *f, const double *disc, int m) {
+    double v = 0.0;
+    for (int i = 0; i <= m; i++)
+        v += f[i] * disc[i];
+    return v;
+}
+
+/* The first result that is not finite, named by its report JSON path into where. */
+static bool finite_all(const double *v, int n) {
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            return false;
+    }
+    return true;
+}
+
+static void check_finite(const gp_scenario *s, gp_result *out) {
+    const gp_self_result *r = &out->self;
+    int m = out->horizon_months;
+    const char *bad = NULL;
+    char where[96];
+    const gp_breakdown *bd = &r->breakdown;
+    double bdv[] = {bd->capex, bd->power, bd->colo,     bd->demand_charge, bd->maintenance,
+                    bd->staff, bd->other, bd->interest, bd->residual,      bd->bridge};
+    if (!isfinite(out->demand_work) || !finite_all(out->demand_work_month, m))
+        bad = "demand_work";
+    else if (!isfinite(r->hardware_capex) || !isfinite(r->capex))
+        bad = "self_hosted.capex";
+    else if (!isfinite(r->total))
+        bad = "self_hosted.total";
+    else if (!isfinite(r->npv))
+        bad = "self_hosted.npv";
+    else if (r->has_cost_per_gpu_hour && !isfinite(r->cost_per_gpu_hour))
+        bad = "self_hosted.cost_per_gpu_hour";
+    else if (r->has_cost_per_work_unit && !isfinite(r->cost_per_work_unit))
+        bad = "self_hosted.cost_per_work_unit";
+    else if (!isfinite(r->energy_kwh) || !isfinite(r->co2_kg))
+        bad = "self_hosted.energy_kwh";
+    else if (!isfinite(r->depreciation_per_year))
+        bad = "self_hosted.depreciation_per_year";
+    else if (!finite_all(bdv, 10))
+        bad = "self_hosted.breakdown";
+    else if (!finite_all(r->monthly, m + 1))
+        bad = "self_hosted.monthly";
+    for (int i = 0; !bad && i < r->n_batches; i++) {
+        if (!isfinite(r->batches[i].hardware_capex) || !isfinite(r->batches[i].value))
+            bad = "self_hosted.purchases";
+    }
+    for (int i = 0; !bad && i < out->n_options; i++) {
+        const gp_option_result *o = &out->options[i];
+        const char *key = NULL;
+        if (!isfinite(o->total))
+            key = "total";
+        else if (!isfinite(o->npv))
+            key = "npv";
+        else if (o->has_cost_per_gpu_hour && !isfinite(o->cost_per_gpu_hour))
+            key = "cost_per_gpu_hour";
+        else if (o->has_cost_per_work_unit && !isfinite(o->cost_per_work_unit))
+            key = "cost_per_work_unit";
+        else if (o->has_break_even_utilization && !isfinite(o->break_even_utilization))
+            key = "break_even_utilization";
+        else if (o->has_break_even_hourly && !isfinite(o->break_even_hourly))
+            key = "break_even_hourly";
+        else if (!isfinite(o->burst))
+            key = "burst";
+        else if (!finite_all(o->monthly, m + 1))
+            key = "monthly";
+        if (key) {
+            snprintf(where, sizeof where, "options[%d].%s", i, key);
+            bad = where;
+        }
+    }
+    if (bad)
+        gp_errorf(&out->error, GP_E_INPUT, bad,
+                  "scenario \"%s\" gives a result that is not a finite number", s->name);
+}
+
+static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
+    const gp_scenario *s = e->s;
+    gp_self_result *r = &out->self;
+    int m = e->dm.m;
+    memset(&r->breakdown, 0, sizeof r->breakdown);
+    price_batches(s, &e->pl);
+    self_fixed_flows(s, &e->pl, e->fixed, &r->breakdown, &r->exit_value);
+    e->fixed_total = 0.0;
+    for (int i = 0; i <= m; i++)
+        e->fixed_total += e->fixed[i];
+    memcpy(r->monthly, e->fixed, sizeof(double) * (size_t)(m + 1));
+    gp_breakdown *bd = &r->breakdown;
+    double energy = 0.0;
+    *bridge_slope = 0.0;
+    r->servers = 0;
+    for (int j = 1; j <= m; j++) {
+        running mr;
+        self_month(s, e->order, &e->dm, &e->pl, j, &mr);
+        r->monthly[j] += mr.power + mr.colo + mr.charge + mr.bridge_cost;
+        bd->power += mr.power;
+        bd->colo += mr.colo;
+        bd->demand_charge += mr.charge;
+        bd->bridge += mr.bridge_cost;
+        energy += mr.energy;
+        r->servers_in_service[j - 1] = e->pl.in_service[j];
+        r->gpus_at_work[j - 1] = (int)e->pl.at_work[j];
+        r->bridge_hours[j - 1] = mr.bridge_hours;
+        r->bridge_cost[j - 1] = mr.bridge_cost;
+        if (mr.bridge_hours > 0.0)
+            *bridge_slope += pay_per_use_slope(&s->options[s->bridge], mr.bridge_hours, j);
+        if (e->pl.in_service[j] > r->servers)
+            r->servers = e->pl.in_service[j];
+    }
+    double hw = 0.0, value = 0.0;
+    for (int i = 0; i < e->pl.n_batches; i++) {
+        hw += e->pl.b[i].hardware_capex;
+        value += e->pl.b[i].value;
+    }
+    r->n_batches = e->pl.n_batches;
+    r->hardware_capex = hw;
+    r->capex = e->pl.n_batches > 0 ? hw + s->fixed_capex : 0.0;
+    r->bulk_pct = e->pl.n_batches > 0 ? e->pl.b[0].bulk_pct : 0.0;
+    r->energy_kwh = energy;
+    r->co2_kg = energy * s->grid_kg_co2_per_kwh;
+    r->depreciation_per_year = (hw - value) / s->depreciation_years;
+    r->power_per_month = bd->power / m;
+    r->colo_per_month = bd->colo / m;
+    r->demand_charge_per_month = bd->demand_charge / m;
+    /* The installed peak at most: the largest of any month (version 1: the one peak). */
+    double peak_w = 0.0;
+    for (int j = 1; j <= m; j++) {
+        double gpu_w = s->gpu_tdp_w;
+        if (s->has_gpu_avg_w && s->gpu_avg_w > gpu_w)
+            gpu_w = s->gpu_avg_w;
+        double w = e->pl.in_service[j] * s->server_base_w + e->pl.at_work[j] * gpu_w;
+        peak_w = w > peak_w ? w : peak_w;
+    }
+    r->peak_it_kw = peak_w / 1000.0;
+    r->loan_principal = 0.0;
+    r->loan_payment = 0.0;
+    if (s->financing == GP_LOAN && e->pl.n_batches > 0) {
+        double rr = s->loan_apr / 12.0, principal = e->pl.b[0].capex * s->loan_fraction;
+        r->loan_principal = principal;
+        r->loan_payment = rr == 0.0 ? principal / s->loan_term_months
+                                    : principal * rr / (1.0 - pow(1.0 + rr, -s->loan_term_months));
+    }
+    /* Sales: by exit index, then purchase order (a stable insertion sort; exits are nearly
+     * sorted already). */
+    for (int i = 0; i < r->n_batches; i++) {
+        int k = i;
+        while (k > 0 && e->pl.b[r->sale_order[k - 1]].exit > e->pl.b[i].exit) {
+            r->sale_order[k] = r->sale_order[k - 1];
+            k--;
+        }
+        r->sale_order[k] = i;
+    }
+}
+
+static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
+                     double *option_totals) {
+    engine e;
+    gp_err_clear(&out->error);
+    out->horizon_months = s->horizon_months;
+    out->n_options = s->n_options;
+    gp_model_fill_order(s, e.order);
+    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
+        /* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
+        out->self.total = out->self.npv = NAN;
+        out->self.n_batches = 0;
+        for (int i = 0; i < s->n_options; i++)
+            out->options[i].total = out->options[i].npv = NAN;
+        out->cheapest = -1;
+        return;
+    }
+    int m = e.dm.m;
+    out->work_mode = s->work_mode;
+    double work = 0.0;
+    for (int j = 1; j <= m; j++) {
+        out->demand_gpus[j - 1] = (int)e.dm.n[j];
+        out->demand_utilization[j - 1] = e.dm.u[j];
+        out->demand_work_month[j - 1] = e.dm.w[j];
+        work += e.dm.w[j];
+    }
+    out->demand_work = work;
+    out->demand_gpu_hours = s->work_mode ? 0.0 : work;
+
+    double disc[GP_MAX_MONTHS + 1];
+    if (s->discount_rate == 0.0) {
+        for (int i = 0; i <= m; i++)
+            disc[i] = 1.0;
+    } else {
+        powers(1.0 / (1.0 + s->discount_rate), 1.0 / 12.0, m + 1, disc);
+    }
+
+    double bridge_slope;
+    gp_self_result *sr = &out->self;
+    fill_self(&e, out, &bridge_slope);
+    double total = 0.0;
+    for (int i = 0; i <= m; i++)
+        total += sr->monthly[i];
+    sr->total = total;
+    sr->npv = npv_of(sr->monthly, disc, m);
+    double q_self = s->work_mode ? work / s->work_per_gpu_hour : work;
+    sr->has_cost_per_gpu_hour = !s->work_mode && q_self > 0.0;
+    sr->cost_per_gpu_hour = sr->has_cost_per_gpu_hour ? total / q_self : 0.0;
+    sr->has_cost_per_work_unit = s->work_mode && work > 0.0;
+    sr->cost_per_work_unit = sr->has_cost_per_work_unit ? total / work : 0.0;
+    if (self_total)
+        *self_total = total;
+
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        gp_option_result *r = &out->options[i];
+        option_flows of;
+        memset(r->burst_hours, 0, sizeof(double) * (size_t)m);
+        option_eval(s, &e.dm, o, r->monthly, r->burst_hours, &of);
+        r->total = of.total;
+        if (option_totals)
+            option_totals[i] = of.total;
+        r->npv = npv_of(r->monthly, disc, m);
+        r->burst = of.burst;
+        r->instances = of.instances;
+        r->instance_hours_per_month = of.first_month_instance_hours;
+        r->has_cost_per_gpu_hour = !s->work_mode && work > 0.0;
+        r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? of.total / work : 0.0;
+        r->has_cost_per_work_unit = s->work_mode && work > 0.0;
+        r->cost_per_work_unit = r->has_cost_per_work_unit ? of.total / work : 0.0;
+        compare(sr->monthly, 0.0, r->monthly, m, &r->has_break_even_month, &r->break_even_month,
+                &r->has_payback_month, &r->payback_month);
+        compare(sr->monthly, sr->exit_value, r->monthly, m, &r->has_break_even_month_without_exit,
+                &r->break_even_month_without_exit, &r->has_payback_month_without_exit,
+                &r->payback_month_without_exit);
+        break_even_hourly(s, i, sr, bridge_slope, &of, r);
+        r->has_break_even_utilization = false;
+    }
+    if (!s->work_mode)
+        break_even_utilization(&e, out);
+    cheapest_of(out);
+    check_finite(s, out);
+}
+
+void gp_model_evaluate(const gp_scenario *s, gp_result *out) {
+    evaluate(s, out, NULL, NULL);
+}
+
+void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_total,
+                        double *option_totals) {
+    *self_total = NAN;
+    for (int i = 0; i < s->n_options; i++)
+        option_totals[i] = NAN;
+    evaluate(s, scratch, self_total, option_totals);
+}
