@@ -40,11 +40,11 @@ void gp_batch_opts_init(gp_batch_opts *o, const char *out_dir);
 typedef struct gp_batch_outcome {
     char dir[4096]; /* the run's folder */
     gp_batch_summary summary;
-    bool compared;       /* diff holds the comparison */
-    char against[4200];  /* what it was compared with: "the run of DAY" or a folder */
+    bool compared;      /* diff holds the comparison */
+    char against[4200]; /* what it was compared with: "the run of DAY" or a folder */
     gp_batch_diff diff;
-    bool fleet;          /* telemetry was found for the fleet reports */
-    int pruned;          /* runs (folders and records) removed as older than keep_days */
+    bool fleet; /* telemetry was found for the fleet reports */
+    int pruned; /* runs (folders and records) removed as older than keep_days */
 } gp_batch_outcome;
 
 gp_status gp_batch_run(gp_session *s, const gp_batch_opts *o, gp_batch_outcome *out, gp_err *err);

@@ -40,9 +40,9 @@ typedef struct gp_heat_row {
 } gp_heat_row;
 
 typedef struct gp_batch_page {
-    const cJSON *summary;        /* the summary.json tree */
-    const cJSON *diff;           /* the changes tree; NULL when there was nothing to compare */
-    const cJSON *const *reports; /* per scenario of the summary, in order: the report JSON */
+    const cJSON *summary;         /* the summary.json tree */
+    const cJSON *diff;            /* the changes tree; NULL when there was nothing to compare */
+    const cJSON *const *reports;  /* per scenario of the summary, in order: the report JSON */
     const cJSON *const *tornados; /* per scenario: gp_report_tornado_tree's, or NULL */
     const cJSON *capacity;        /* the capacity JSON (its "nodes" give idle money); NULL: none */
     const gp_heat_row *heat;

@@ -45,8 +45,7 @@ typedef struct gp_cap_hour {
 
 /* One row per node and hour of day with data, by node then hour (the batch heatmap). */
 gp_status gp_store_capacity_heatmap(gp_store *st, const gp_cap_select *sel,
-                                    int (*fn)(const gp_cap_hour *, void *), void *arg,
-                                    gp_err *err);
+                                    int (*fn)(const gp_cap_hour *, void *), void *arg, gp_err *err);
 
 typedef struct gp_cap_label {
     const char *value; /* NULL: samples without that label */

@@ -25,8 +25,8 @@ gp_status gp_svg_end(gp_buf *out);
 
 /* A polyline through (x[i], y[i]), i < n, class cls, its series name in data-name and a
  * <title> child (both escaped). */
-gp_status gp_svg_polyline(gp_buf *out, const double *x, const double *y, size_t n,
-                          const char *cls, const char *name);
+gp_status gp_svg_polyline(gp_buf *out, const double *x, const double *y, size_t n, const char *cls,
+                          const char *name);
 gp_status gp_svg_line(gp_buf *out, double x1, double y1, double x2, double y2, const char *cls);
 /* A rectangle; fill may be NULL (the class styles it); title may be NULL (no tooltip). */
 gp_status gp_svg_rect(gp_buf *out, double x, double y, double w, double h, const char *cls,

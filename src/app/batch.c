@@ -196,8 +196,8 @@ static gp_status scenarios(gp_session *ses, const gp_batch_opts *o, const char *
                            const char *as_of, batch_item **items_out, size_t *n_out, gp_err *err) {
     name_list names = {0};
     gp_store *st;
-    if (!o->n_names && (gp_session_store(ses, &st, err) ||
-                        gp_store_scenario_list(st, take_name, &names, err)))
+    if (!o->n_names &&
+        (gp_session_store(ses, &st, err) || gp_store_scenario_list(st, take_name, &names, err)))
         goto fail;
     for (int i = 0; i < o->n_names; i++)
         take_name(&(gp_scenario_info){o->names[i], 0, NULL, NULL}, &names);
@@ -309,10 +309,18 @@ static gp_status fleet(gp_session *ses, const batch_item *first, const char *dir
     }
     gp_capacity c;
     gp_err quiet;
-    if (gp_capacity_analyse(ses, &q, now, &c, &quiet) == GP_E_INPUT)
+    gp_err_clear(&quiet);
+    rc = gp_capacity_analyse(ses, &q, now, &c, &quiet);
+    if (rc == GP_E_INPUT)
         return GP_OK; /* nothing measured in the window: no capacity report */
-    if (quiet.code)
-        return *err = quiet, err->code;
+    if (rc) {
+        *err = quiet;
+        return rc;
+    }
+    if (c.n == 0) {
+        gp_capacity_done(&c);
+        return GP_OK;
+    }
     gp_buf b;
     gp_buf_init(&b, 256u << 20);
     if (gp_report_capacity_json(&c, &b) == GP_OK)
@@ -434,8 +442,8 @@ static gp_status outputs(const char *dir, gp_batch_outcome *out, run_state *rs, 
         reports[i] = rs->items[i].report;
         tornados[i] = rs->items[i].tornado;
     }
-    gp_batch_page pg = {rs->summary, rs->diff,          reports,         tornados,
-                        rs->fleet.capacity, rs->fleet.heat.rows, rs->fleet.heat.n};
+    gp_batch_page pg = {rs->summary,         rs->diff,        reports, tornados, rs->fleet.capacity,
+                        rs->fleet.heat.rows, rs->fleet.heat.n};
     gp_buf_init(&b, 512u << 20);
     gp_status st = gp_report_batch_html(&pg, &b, err);
     if (st == GP_OK)

@@ -35,7 +35,6 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out);
 void batch_item_done(batch_item *it);
 
 /* Write data[0..len) to dir/name (a fresh file in the run's temporary folder). */
-gp_status batch_write(const char *dir, const char *name, const char *data, size_t len,
-                      gp_err *err);
+gp_status batch_write(const char *dir, const char *name, const char *data, size_t len, gp_err *err);
 
 #endif

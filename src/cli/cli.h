@@ -75,5 +75,7 @@ int cmd_db(gp_session *ses, int argc, char **argv);
 int cmd_capacity(gp_session *ses, int argc, char **argv);
 int cmd_plan(gp_session *ses, int argc, char **argv);
 int cmd_scenario_measure(gp_session *ses, int argc, char **argv);
+int cmd_batch(gp_session *ses, int argc, char **argv);
+int cmd_diff(gp_session *ses, int argc, char **argv);
 
 #endif

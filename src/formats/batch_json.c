@@ -115,8 +115,12 @@ static gp_status list(ctx *c, const cJSON *o, const char *key, size_t size, void
     return GP_OK;
 }
 
-static gp_status choice_fn(ctx *c, const cJSON *o, void *out) { return choice(c, o, out); }
-static gp_status price_fn(ctx *c, const cJSON *o, void *out) { return price(c, o, out); }
+static gp_status choice_fn(ctx *c, const cJSON *o, void *out) {
+    return choice(c, o, out);
+}
+static gp_status price_fn(ctx *c, const cJSON *o, void *out) {
+    return price(c, o, out);
+}
 
 static gp_status files(ctx *c, const cJSON *o, gp_batch_scenario *s) {
     static const char *const kinds[] = {"md", "csv", "json", "xlsx"};

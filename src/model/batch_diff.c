@@ -41,7 +41,7 @@ void gp_batch_diff_done(gp_batch_diff *d) {
 }
 
 const char *gp_batch_change_name(gp_batch_change_kind k) {
-    static const char *const names[] = {"price", "measured", "total", "break_even",
+    static const char *const names[] = {"price", "measured", "total",  "break_even",
                                         "flip",  "added",    "removed"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -195,7 +195,8 @@ void gp_batch_diff_run(const gp_batch_summary *old_run, const gp_batch_summary *
     bool pair_any = old_run->n == 1 && new_run->n == 1;
     for (size_t i = 0; i < new_run->n; i++) {
         const gp_batch_scenario *n = &new_run->s[i];
-        const gp_batch_scenario *o = pair_any ? &old_run->s[0] : gp_batch_summary_find(old_run, n->name);
+        const gp_batch_scenario *o =
+            pair_any ? &old_run->s[0] : gp_batch_summary_find(old_run, n->name);
         if (o)
             diff_scenario(o, n, out);
         else

@@ -20,8 +20,7 @@ static cJSON *choice_tree(const gp_batch_choice *c) {
     cJSON_AddStringToObject(o, "name", c->name);
     cJSON_AddNumberToObject(o, "total", c->total);
     opt_num(o, "break_even_month", c->has_break_even_month, c->break_even_month);
-    opt_num(o, "break_even_utilization", c->has_break_even_utilization,
-            c->break_even_utilization);
+    opt_num(o, "break_even_utilization", c->has_break_even_utilization, c->break_even_utilization);
     opt_num(o, "cost_per_gpu_hour", c->has_cost_per_gpu_hour, c->cost_per_gpu_hour);
     return o;
 }
@@ -100,8 +99,7 @@ static cJSON *change_tree(const gp_batch_change *c) {
         opt_num(o, "old", c->has_old, c->old_v);
         opt_num(o, "new", c->has_new, c->new_v);
     }
-    if (c->kind == GP_CHANGE_TOTAL || c->kind == GP_CHANGE_BREAK_EVEN ||
-        c->kind == GP_CHANGE_FLIP)
+    if (c->kind == GP_CHANGE_TOTAL || c->kind == GP_CHANGE_BREAK_EVEN || c->kind == GP_CHANGE_FLIP)
         cJSON_AddStringToObject(o, "because", c->because);
     return o;
 }
@@ -123,28 +121,27 @@ static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
     gp_format_money(c->new_v, b, sizeof b);
     switch (c->kind) {
     case GP_CHANGE_FLIP:
-        return gp_buf_printf(out, "FLIP  %s: %s is now the cheapest (was %s; %s -> %s) because %s\n",
-                             c->scenario, c->what, c->old_s, a, b,
-                             c->because[0] ? c->because : "its results moved");
+        return gp_buf_printf(
+            out, "FLIP  %s: %s is now the cheapest (was %s; %s -> %s) because %s\n", c->scenario,
+            c->what, c->old_s, a, b, c->because[0] ? c->because : "its results moved");
     case GP_CHANGE_PRICE:
         if (!c->has_old)
             return gp_buf_printf(out, "price %s: %s (%s) now priced at %.6g (%s, %s)\n",
                                  c->scenario, c->what, c->catalog, c->new_v, c->source,
                                  c->effective_from);
-        return gp_buf_printf(out, "price %s: %s (%s) %.6g -> %.6g (%s, %s)\n", c->scenario,
-                             c->what, c->catalog, c->old_v, c->new_v, c->source,
-                             c->effective_from);
+        return gp_buf_printf(out, "price %s: %s (%s) %.6g -> %.6g (%s, %s)\n", c->scenario, c->what,
+                             c->catalog, c->old_v, c->new_v, c->source, c->effective_from);
     case GP_CHANGE_MEASURED:
-        return gp_buf_printf(out, "measured %s: %s %.6g -> %.6g\n", c->scenario, c->what,
-                             c->old_v, c->new_v);
+        return gp_buf_printf(out, "measured %s: %s %.6g -> %.6g\n", c->scenario, c->what, c->old_v,
+                             c->new_v);
     case GP_CHANGE_TOTAL:
         return gp_buf_printf(out, "total %s: %s %s -> %s (%+.1f %%)\n", c->scenario, c->what, a, b,
                              c->old_v ? (c->new_v - c->old_v) / fabs(c->old_v) * 100 : 0);
     case GP_CHANGE_BREAK_EVEN:
         snprintf(a, sizeof a, c->has_old ? "month %.0f" : "never", c->old_v);
         snprintf(b, sizeof b, c->has_new ? "month %.0f" : "never", c->new_v);
-        return gp_buf_printf(out, "break-even %s: against %s from %s to %s\n", c->scenario,
-                             c->what, a, b);
+        return gp_buf_printf(out, "break-even %s: against %s from %s to %s\n", c->scenario, c->what,
+                             a, b);
     case GP_CHANGE_ADDED:
         return gp_buf_printf(out, "added %s (cheapest: %s)\n", c->scenario, c->what);
     case GP_CHANGE_REMOVED:

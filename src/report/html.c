@@ -90,9 +90,9 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
     TRY(num_cell(out, "cost_per_gpu_hour", s, "cost_per_gpu_hour", 0));
-    TRY(text_cell(out, "measured", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "measured"))
-                                       ? "measured"
-                                       : ""));
+    TRY(text_cell(out, "measured",
+                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "measured")) ? "measured"
+                                                                                : "as entered"));
     P("<td data-field=\"files\">");
     const cJSON *f;
     cJSON_ArrayForEach(f, files) {
@@ -188,14 +188,17 @@ static gp_status changes(gp_buf *out, const cJSON *diff) {
 
 /* ---- charts -------------------------------------------------------------------------------- */
 
-/* A series' monthly values into v (room for GP_MAX_MONTHS + 1); how many. */
+/* A series' cumulative cost by month (its "monthly" flows summed) into v (room for
+ * GP_MAX_MONTHS + 1); how many months. */
 static int monthly(const cJSON *o, double *v) {
     int n = 0;
+    double sum = 0;
     const cJSON *x;
     cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "monthly")) {
         if (n > GP_MAX_MONTHS)
             break;
-        v[n++] = cJSON_IsNumber(x) ? x->valuedouble : 0;
+        sum += cJSON_IsNumber(x) ? x->valuedouble : 0;
+        v[n++] = sum;
     }
     return n;
 }
@@ -239,8 +242,8 @@ static gp_status curve(gp_buf *out, const frame *f, const cJSON *o, const char *
     char cls[32];
     snprintf(cls, sizeof cls, "series s%d", k % 10);
     TRY(gp_svg_polyline(out, x, y, (size_t)n, cls, name));
-    TRY(gp_svg_line(out, f->w - f->r + 8, f->t + 14.0 * k + 6, f->w - f->r + 22, f->t + 14.0 * k + 6,
-                    cls));
+    TRY(gp_svg_line(out, f->w - f->r + 8, f->t + 14.0 * k + 6, f->w - f->r + 22,
+                    f->t + 14.0 * k + 6, cls));
     return gp_svg_text(out, f->w - f->r + 26, f->t + 14.0 * k + 10, "start", "legend", name);
 }
 
@@ -258,6 +261,13 @@ static gp_status cumulative_chart(gp_buf *out, const cJSON *report) {
         for (int i = monthly(o, v); i-- > 0;)
             f.y1 = fmax(f.y1, v[i]);
     }
+    f.y0 = 0;
+    cJSON_ArrayForEach(o, opts) {
+        for (int i = monthly(o, v); i-- > 0;)
+            f.y0 = fmin(f.y0, v[i]);
+    }
+    for (int i = monthly(self, v); i-- > 0;)
+        f.y0 = fmin(f.y0, v[i]); /* a residual value can end owning below zero */
     f.y1 *= 1.05;
     TRY(gp_svg_begin(out, f.w, f.h, "cumulative", "cumulative cost by month",
                      1 + cJSON_GetArraySize(opts)));
@@ -297,7 +307,8 @@ static gp_status tornado_chart(gp_buf *out, const cJSON *t) {
     cJSON_ArrayForEach(r, rows) {
         num(r, "low", &lo);
         num(r, "high", &hi);
-        double y = 10 + row * i++, sl = max > 0 ? lo / max * half : 0, sh = max > 0 ? hi / max * half : 0;
+        double y = 10 + row * i++, sl = max > 0 ? lo / max * half : 0,
+               sh = max > 0 ? hi / max * half : 0;
         char tip[256], a[48], b[48];
         gp_format_money(lo, a, sizeof a);
         gp_format_money(hi, b, sizeof b);

@@ -78,8 +78,9 @@ static double c2(double v) {
 gp_status gp_svg_begin(gp_buf *out, double w, double h, const char *cls, const char *label,
                        int n_series) {
     if (gp_buf_printf(out, "<svg class=\"chart ") || gp_html_escape(out, cls) ||
-        gp_buf_printf(out, "\" viewBox=\"0 0 %g %g\" width=\"%g\" height=\"%g\" role=\"img\" "
-                           "aria-label=\"",
+        gp_buf_printf(out,
+                      "\" viewBox=\"0 0 %g %g\" width=\"%g\" height=\"%g\" role=\"img\" "
+                      "aria-label=\"",
                       c2(w), c2(h), c2(w), c2(h)) ||
         gp_html_escape(out, label) || gp_buf_printf(out, "\" data-series=\"%d\">", n_series))
         return GP_E_LIMIT;
@@ -99,8 +100,8 @@ static gp_status title(gp_buf *out, const char *text) {
     return GP_OK;
 }
 
-gp_status gp_svg_polyline(gp_buf *out, const double *x, const double *y, size_t n,
-                          const char *cls, const char *name) {
+gp_status gp_svg_polyline(gp_buf *out, const double *x, const double *y, size_t n, const char *cls,
+                          const char *name) {
     if (gp_buf_printf(out, "<polyline class=\"") || gp_html_escape(out, cls) ||
         gp_buf_printf(out, "\" data-name=\"") || gp_html_escape(out, name) ||
         gp_buf_printf(out, "\" points=\""))
@@ -115,8 +116,8 @@ gp_status gp_svg_polyline(gp_buf *out, const double *x, const double *y, size_t 
 
 gp_status gp_svg_line(gp_buf *out, double x1, double y1, double x2, double y2, const char *cls) {
     if (gp_buf_printf(out, "<line class=\"") || gp_html_escape(out, cls) ||
-        gp_buf_printf(out, "\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>\n", c2(x1), c2(y1),
-                      c2(x2), c2(y2)))
+        gp_buf_printf(out, "\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>\n", c2(x1), c2(y1), c2(x2),
+                      c2(y2)))
         return GP_E_LIMIT;
     return GP_OK;
 }
@@ -127,8 +128,8 @@ gp_status gp_svg_rect(gp_buf *out, double x, double y, double w, double h, const
         gp_buf_printf(out, "\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"", c2(x), c2(y),
                       c2(fmax(w, 0)), c2(fmax(h, 0))))
         return GP_E_LIMIT;
-    if (fill && (gp_buf_printf(out, " fill=\"") || gp_html_escape(out, fill) ||
-                 gp_buf_printf(out, "\"")))
+    if (fill &&
+        (gp_buf_printf(out, " fill=\"") || gp_html_escape(out, fill) || gp_buf_printf(out, "\"")))
         return GP_E_LIMIT;
     if (gp_buf_printf(out, ">") || title(out, tip) || gp_buf_printf(out, "</rect>"))
         return GP_E_LIMIT;

@@ -119,7 +119,8 @@ gp_status gp_store_batch_prune(gp_store *st, const char *before, int *n, gp_err 
     if (store_prepare(st, SQL_PRUNE, &s, err))
         return err->code;
     sqlite3_bind_text(s, 1, before, -1, SQLITE_STATIC);
-    gp_status res = sqlite3_step(s) == SQLITE_DONE ? GP_OK : store_fail(st, err, "prune batch runs");
+    gp_status res =
+        sqlite3_step(s) == SQLITE_DONE ? GP_OK : store_fail(st, err, "prune batch runs");
     if (res == GP_OK)
         *n = sqlite3_changes(st->db);
     sqlite3_finalize(s);
