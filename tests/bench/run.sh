@@ -22,6 +22,7 @@ trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm"' EXIT
 bash "$here/bench_tui.sh" "$build" "$fleet_db"
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
 bash "$here/bench_xlsx.sh" "$build"
+bash "$here/bench_batch.sh" "$build"
 grid="--vary utilization=0:1:1000 --vary price_per_kwh=0.05:0.5:200 --vary server_price=80000:200000:100"
 best=
 for i in 1 2 3; do
