@@ -94,10 +94,11 @@ static int parse(int argc, char **argv, batch_args *a) {
     return 0;
 }
 
-/* "[3/100] name" on stderr, overwritten in place: on a terminal only. */
+/* "[3/100] name" on stderr, overwritten in place (a carriage return and padding: the terminal
+ * guard lets no escape sequence through): on a terminal only. */
 static void progress(size_t done, size_t total, const char *name, void *arg) {
     (void)arg;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %.60s%s", done, total, name, done == total ? "\n" : "");
+    fprintf(stderr, "\r[%zu/%zu] %-60.60s%s", done, total, name, done == total ? "\n" : "");
     fflush(stderr);
 }
 

@@ -253,6 +253,7 @@ check "a second run the same day replaced the folder" bash -c "[ ! -e '$run/chan
 check "--scenario picks one" bash -c "'$gpuplan' batch --out '$tmp/one' --scenario steady --keep-days 0 | grep -q '1 scenario'"
 check "--scenario: unknown name is bad input" bash -c "'$gpuplan' batch --out '$tmp/one' --scenario nope 2>/dev/null; [ \$? = 2 ]"
 check "--since: no run that early is bad input" bash -c "'$gpuplan' batch --out '$tmp/one' --since 1999-01-01 2>/dev/null; [ \$? = 2 ]"
+check "progress on a terminal" bash -c "script -qec \"'$gpuplan' batch --out '$tmp/tty' --scenario steady --keep-days 0\" /dev/null | grep -q '\[1/1\] steady'"
 check "--out is required" bash -c "'$gpuplan' batch 2>/dev/null; [ \$? = 2 ]"
 
 echo "batch: $fails failed"
