@@ -144,15 +144,17 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     out->n_choices = 1 + r->n_options;
     out->choices = gp_xcalloc((size_t)out->n_choices, sizeof *out->choices);
     choice_of(&out->choices[0], GP_BATCH_SELF, r->self.total, r->self.has_cost_per_gpu_hour,
-              r->self.cost_per_gpu_hour);
+              r->self.has_cost_per_gpu_hour ? r->self.cost_per_gpu_hour : 0);
     for (int i = 0; i < r->n_options; i++) {
         const gp_option_result *o = &r->options[i];
         gp_batch_choice *c = &out->choices[1 + i];
-        choice_of(c, s->options[i].name, o->total, o->has_cost_per_gpu_hour, o->cost_per_gpu_hour);
+        choice_of(c, s->options[i].name, o->total, o->has_cost_per_gpu_hour,
+                  o->has_cost_per_gpu_hour ? o->cost_per_gpu_hour : 0);
+        /* The figures behind a has_ flag that is false are not set by the model. */
         c->has_break_even_month = o->has_break_even_month;
-        c->break_even_month = o->break_even_month;
+        c->break_even_month = o->has_break_even_month ? o->break_even_month : 0;
         c->has_break_even_utilization = o->has_break_even_utilization;
-        c->break_even_utilization = o->break_even_utilization;
+        c->break_even_utilization = o->has_break_even_utilization ? o->break_even_utilization : 0;
     }
     const gp_batch_choice *best = &out->choices[r->cheapest < 0 ? 0 : 1 + r->cheapest];
     snprintf(out->cheapest, sizeof out->cheapest, "%s", best->name);
@@ -161,7 +163,7 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     if (rival >= 0) {
         snprintf(out->rival, sizeof out->rival, "%s", s->options[rival].name);
         out->has_break_even_month = r->options[rival].has_break_even_month;
-        out->break_even_month = r->options[rival].break_even_month;
+        out->break_even_month = out->has_break_even_month ? r->options[rival].break_even_month : 0;
     }
     prices_of(&it->sc, out);
     static const char *const ext[] = {"md", "csv", "json", "xlsx"};

@@ -159,7 +159,7 @@ static void diff_outcomes(const gp_batch_scenario *o, const gp_batch_scenario *n
     }
     if (n->rival[0] && !strcmp(n->rival, o->rival) &&
         (n->has_break_even_month != o->has_break_even_month ||
-         n->break_even_month != o->break_even_month)) {
+         (n->has_break_even_month && n->break_even_month != o->break_even_month))) {
         gp_batch_change *c = add(d, GP_CHANGE_BREAK_EVEN, n->name, n->rival);
         c->has_old = o->has_break_even_month;
         c->old_v = o->break_even_month;

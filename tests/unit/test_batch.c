@@ -66,6 +66,9 @@ static void test_diff_nothing_moved(void **state) {
     gp_batch_summary a = {0}, b = {0};
     add(&a, "x", 100, 200, 40, 0.5);
     add(&b, "x", 100, 200, 40, 0.5);
+    /* No break-even on either side: whatever the month field holds, nothing moved. */
+    add(&a, "never", 300, 200, 40, 0.5)->break_even_month = 7;
+    add(&b, "never", 300, 200, 40, 0.5)->break_even_month = 9;
     gp_batch_diff d;
     gp_batch_diff_run(&a, &b, 1.0, &d);
     assert_int_equal(d.n, 0);
