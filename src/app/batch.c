@@ -13,6 +13,7 @@
 
 #include "batch_int.h"
 #include "gpuplan/app_batch.h"
+#include "gpuplan/app_fleet.h"
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/batch_json.h"
 #include "gpuplan/collect.h"
@@ -20,6 +21,7 @@
 #include "gpuplan/parse.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/report_capacity.h"
+#include "gpuplan/report_fleet.h"
 #include "gpuplan/store_batch.h"
 #include "gpuplan/store_capacity.h"
 
@@ -254,23 +256,6 @@ static int take_hour(const gp_cap_hour *h, void *arg) {
     return 0;
 }
 
-static int take_fleet_gpu(const gp_fleet_gpu *g, void *arg) {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "node", g->node);
-    cJSON_AddStringToObject(j, "host", g->host);
-    cJSON_AddNumberToObject(j, "index", g->index);
-    cJSON_AddStringToObject(j, "uuid", g->uuid);
-    cJSON_AddStringToObject(j, "model", g->model);
-    for (int m = 0; m < GP_M_COUNT; m++)
-        if (g->has[m])
-            cJSON_AddNumberToObject(j, gp_metric_name((gp_metric)m), g->value[m]);
-    cJSON_AddNumberToObject(j, "last_seen_ms", (double)g->last_seen_ms);
-    cJSON_AddBoolToObject(j, "missing", g->missing);
-    cJSON_AddBoolToObject(j, "node_down", g->node_down);
-    cJSON_AddItemToArray(arg, j);
-    return 0;
-}
-
 typedef struct fleet_out {
     cJSON *capacity; /* the capacity JSON, parsed back for the page */
     heat heat;
@@ -282,21 +267,22 @@ static gp_status write_buf(const char *dir, const char *name, gp_buf *b, gp_err 
     return st;
 }
 
-/* fleet.json (every GPU now), capacity.{json,txt,csv} over the last 30 days at the first
- * scenario's tariff, and the heatmap rows; nothing but fleet.json when there is no telemetry. */
+/* fleet.json (every GPU with its newest values), capacity.{json,txt,csv} over the last 30 days at
+ * the first scenario's tariff, and the heatmap rows; nothing but fleet.json when there is no
+ * telemetry. */
 static gp_status fleet(gp_session *ses, const batch_item *first, const char *dir, int64_t now,
                        fleet_out *f, gp_err *err) {
     gp_store *st;
-    cJSON *gpus = cJSON_CreateArray();
+    gp_fleet_state fs;
     if (gp_session_store(ses, &st, err) ||
-        gp_store_fleet(st, now, 7LL * 86400000, take_fleet_gpu, gpus, err)) {
-        cJSON_Delete(gpus);
+        gp_fleet_state_read(ses, now, GP_FLEET_FRESH_MS, &fs, err))
         return err->code;
-    }
-    char *text = cJSON_Print(gpus);
-    cJSON_Delete(gpus);
-    gp_status rc = batch_write(dir, "fleet.json", text, text ? strlen(text) : 0, err);
-    free(text);
+    gp_buf b;
+    gp_buf_init(&b, 256u << 20);
+    gp_status rc = gp_report_fleet_json(&fs, &b);
+    gp_fleet_state_done(&fs);
+    rc = rc ? gp_errorf(err, rc, "fleet.json", "too large") : write_buf(dir, "fleet.json", &b, err);
+    gp_buf_done(&b);
     if (rc)
         return rc;
     gp_cap_query q;
@@ -321,7 +307,6 @@ static gp_status fleet(gp_session *ses, const batch_item *first, const char *dir
         gp_capacity_done(&c);
         return GP_OK;
     }
-    gp_buf b;
     gp_buf_init(&b, 256u << 20);
     if (gp_report_capacity_json(&c, &b) == GP_OK)
         f->capacity = cJSON_Parse(b.data ? b.data : "");
