@@ -120,12 +120,32 @@ static gp_status decisions(gp_buf *out, const cJSON *summary) {
     return GP_OK;
 }
 
+/* One side of a change as people read it: money, a month, a figure, or what absence means. */
+static void side_text(const char *kind, bool has, double v, char *out, size_t cap) {
+    if (!has)
+        snprintf(out, cap, "%s", strcmp(kind, "break_even") ? "none" : "never");
+    else if (!strcmp(kind, "total"))
+        gp_format_money(v, out, cap);
+    else if (!strcmp(kind, "break_even"))
+        snprintf(out, cap, "month %.0f", v);
+    else
+        snprintf(out, cap, "%.6g", v);
+}
+
+static const char *kind_text(const char *kind) {
+    return !strcmp(kind, "total")        ? "total of "
+           : !strcmp(kind, "break_even") ? "break-even against "
+           : !strcmp(kind, "price")      ? "price of "
+                                         : "";
+}
+
 static gp_status change_item(gp_buf *out, const cJSON *c) {
     const char *kind = str(c, "kind");
     double o, n;
     bool has_o = num(c, "old", &o), has_n = num(c, "new", &n);
-    P("<li class=\"change %s\" data-kind=\"%s\"><span class=\"scenario\">",
-      strcmp(kind, "flip") ? "" : "flip", strcmp(kind, "break_even") ? kind : "break-even");
+    P("<li class=\"change%s\" data-kind=\"", strcmp(kind, "flip") ? "" : " flip");
+    E(kind);
+    P("\"><span class=\"scenario\">");
     E(str(c, "scenario"));
     P("</span>: ");
     if (!strcmp(kind, "flip")) {
@@ -133,17 +153,20 @@ static gp_status change_item(gp_buf *out, const cJSON *c) {
         P(" is now the cheapest (was ");
         E(str(c, "was"));
         P(")");
+    } else if (!strcmp(kind, "added") || !strcmp(kind, "removed")) {
+        P("%s", kind);
     } else {
-        P("%s ", kind);
+        char a[64], b[64];
+        side_text(kind, has_o, o, a, sizeof a);
+        side_text(kind, has_n, n, b, sizeof b);
+        P("%s", !strcmp(kind, "measured") ? "measured " : kind_text(kind));
         E(str(c, "what"));
         if (!strcmp(kind, "price")) {
             P(" (");
             E(str(c, "catalog"));
             P(")");
         }
-        if (has_o || has_n)
-            P(" %s%.6g &#8594; %s%.6g", has_o ? "" : "none", has_o ? o : 0.0, has_n ? "" : "none",
-              has_n ? n : 0.0);
+        P(": %s &#8594; %s", a, b);
         if (!strcmp(kind, "price")) {
             P(" (");
             E(str(c, "source"));

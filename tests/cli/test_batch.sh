@@ -229,6 +229,12 @@ idle = [e for e in els if e['tag'] == 'svg' and 'idle' in cls(e)]
 assert len(idle) == 1 and int(idle[0]['a']['data-series']) == 2
 flips = [e for e in els if e['a'].get('id') == 'flips']
 assert flips and flips[0]['a']['data-v'] == '2', flips
+changes = json.load(open(os.path.join(run, 'changes.json')))['changes']
+items = [e for e in els if e['tag'] == 'li' and 'change' in cls(e)]
+assert [i['a']['data-kind'] for i in items if 'flip' in cls(i)] == ['flip', 'flip'], items
+assert sorted(i['a']['data-kind'] for i in items) == sorted(c['kind'] for c in changes)
+price = [i for i in items if i['a']['data-kind'] == 'price'][0]['text']
+assert 'price of acme on-demand (acme/g8/eu-1): 40 \u2192 10 (acme cut, 2021-01-01)' in price, price
 PY
 fi
 
