@@ -27,6 +27,8 @@ typedef struct gp_batch_choice {
     double break_even_utilization;
     bool has_cost_per_gpu_hour;
     double cost_per_gpu_hour;
+    bool has_cost_per_work_unit; /* a version 2 scenario in work mode */
+    double cost_per_work_unit;
 } gp_batch_choice;
 
 /* One catalog price a scenario used. */

@@ -54,7 +54,8 @@ gp_status gp_report_batch_html(const gp_batch_page *page, gp_buf *out, gp_err *e
 
 /* One scenario's section from its report JSON tree (MODEL.md's report) and its tornado tree
  * (may be NULL): the cumulative cost of every option against owning with the break-even
- * months marked, then the tornado. index numbers the section's id ("s-INDEX"). */
+ * months marked, the monthly plan as steps when demand or the fleet changes over the months
+ * (version 2), then the tornado. index numbers the section's id ("s-INDEX"). */
 gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON *tornado,
                                   int index);
 

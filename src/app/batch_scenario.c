@@ -83,10 +83,13 @@ void batch_render(batch_item *it, const char *dir, const char *as_of, gp_sensiti
     if (gp_report_md(it->sc.s, it->r, &meta, &b, &it->err) || write_text(it, dir, "md", &b))
         goto fail;
     gp_buf_init(&b, 64u << 20);
-    if (gp_report_csv(it->sc.s, it->r, &b, &it->err) || write_text(it, dir, "csv", &b))
+    if (gp_report_csv(it->sc.s, it->r, &meta, &b, &it->err) || write_text(it, dir, "csv", &b))
         goto fail;
     snprintf(xlsx, sizeof xlsx, "%s/scenarios/%s.xlsx", dir, it->stem);
-    if (!it->measured && gp_report_xlsx(it->sc.s, it->r, &meta, NULL, xlsx, &it->err))
+    /* The workbook lays out version 1 scenarios only (report_xlsx.h): a plan over time has
+     * its md, csv and json, and no xlsx in the summary. */
+    if (!it->measured && !gp_scenario_uses_v2(it->sc.s) &&
+        gp_report_xlsx(it->sc.s, it->r, &meta, NULL, xlsx, &it->err))
         goto fail;
     it->report = gp_report_json_tree(it->sc.s, it->r, &meta);
     int rival = rival_of(it->r);
@@ -145,12 +148,17 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     out->choices = gp_xcalloc((size_t)out->n_choices, sizeof *out->choices);
     choice_of(&out->choices[0], GP_BATCH_SELF, r->self.total, r->self.has_cost_per_gpu_hour,
               r->self.has_cost_per_gpu_hour ? r->self.cost_per_gpu_hour : 0);
+    out->choices[0].has_cost_per_work_unit = r->self.has_cost_per_work_unit;
+    out->choices[0].cost_per_work_unit =
+        r->self.has_cost_per_work_unit ? r->self.cost_per_work_unit : 0;
     for (int i = 0; i < r->n_options; i++) {
         const gp_option_result *o = &r->options[i];
         gp_batch_choice *c = &out->choices[1 + i];
         choice_of(c, s->options[i].name, o->total, o->has_cost_per_gpu_hour,
                   o->has_cost_per_gpu_hour ? o->cost_per_gpu_hour : 0);
         /* The figures behind a has_ flag that is false are not set by the model. */
+        c->has_cost_per_work_unit = o->has_cost_per_work_unit;
+        c->cost_per_work_unit = o->has_cost_per_work_unit ? o->cost_per_work_unit : 0;
         c->has_break_even_month = o->has_break_even_month;
         c->break_even_month = o->has_break_even_month ? o->break_even_month : 0;
         c->has_break_even_utilization = o->has_break_even_utilization;
@@ -167,7 +175,7 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     }
     prices_of(&it->sc, out);
     static const char *const ext[] = {"md", "csv", "json", "xlsx"};
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < (gp_scenario_uses_v2(s) ? 3 : 4); k++)
         snprintf(out->files[k], sizeof out->files[k], "scenarios/%s.%s", it->stem, ext[k]);
 }
 

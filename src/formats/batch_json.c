@@ -71,7 +71,8 @@ static gp_status choice(ctx *c, const cJSON *o, gp_batch_choice *ch) {
         month(c, o, "break_even_month", &ch->has_break_even_month, &ch->break_even_month) ||
         opt_num(c, o, "break_even_utilization", &ch->has_break_even_utilization,
                 &ch->break_even_utilization) ||
-        opt_num(c, o, "cost_per_gpu_hour", &ch->has_cost_per_gpu_hour, &ch->cost_per_gpu_hour))
+        opt_num(c, o, "cost_per_gpu_hour", &ch->has_cost_per_gpu_hour, &ch->cost_per_gpu_hour) ||
+        opt_num(c, o, "cost_per_work_unit", &ch->has_cost_per_work_unit, &ch->cost_per_work_unit))
         return c->err->code;
     return GP_OK;
 }

@@ -22,6 +22,7 @@ static cJSON *choice_tree(const gp_batch_choice *c) {
     opt_num(o, "break_even_month", c->has_break_even_month, c->break_even_month);
     opt_num(o, "break_even_utilization", c->has_break_even_utilization, c->break_even_utilization);
     opt_num(o, "cost_per_gpu_hour", c->has_cost_per_gpu_hour, c->cost_per_gpu_hour);
+    opt_num(o, "cost_per_work_unit", c->has_cost_per_work_unit, c->cost_per_work_unit);
     return o;
 }
 
@@ -51,6 +52,8 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
             best = &s->choices[i];
     opt_num(o, "cost_per_gpu_hour", best && best->has_cost_per_gpu_hour,
             best ? best->cost_per_gpu_hour : 0);
+    opt_num(o, "cost_per_work_unit", best && best->has_cost_per_work_unit,
+            best ? best->cost_per_work_unit : 0);
     cJSON_AddStringToObject(o, "rival", s->rival);
     opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
     cJSON_AddBoolToObject(o, "measured", s->measured);

@@ -90,6 +90,7 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
     TRY(num_cell(out, "cost_per_gpu_hour", s, "cost_per_gpu_hour", 0));
+    TRY(num_cell(out, "cost_per_work_unit", s, "cost_per_work_unit", 0));
     TRY(text_cell(out, "measured",
                   cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "measured")) ? "measured"
                                                                                 : "as entered"));
@@ -110,7 +111,8 @@ static gp_status decisions(gp_buf *out, const cJSON *summary) {
     P("<section id=\"decisions\"><h2>Decisions</h2><table id=\"decision-table\"><thead><tr>"
       "<th>Scenario</th><th>Cheapest</th><th>Its total</th><th>Owning total</th>"
       "<th>Strongest rental</th><th>Break-even month</th><th>Utilization</th>"
-      "<th>Cost per GPU-hour</th><th>Figures</th><th>Files</th></tr></thead><tbody>\n");
+      "<th>Cost per GPU-hour</th><th>Cost per work "
+      "unit</th><th>Figures</th><th>Files</th></tr></thead><tbody>\n");
     const cJSON *s;
     int i = 0;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(summary, "scenarios")) {
@@ -347,6 +349,75 @@ static gp_status tornado_chart(gp_buf *out, const cJSON *t) {
     return gp_svg_end(out);
 }
 
+/* A list of per-month numbers (month 1 first) into v (room for GP_MAX_MONTHS); how many. */
+static int month_list(const cJSON *a, double *v) {
+    int n = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, a) {
+        if (n >= GP_MAX_MONTHS)
+            break;
+        v[n++] = cJSON_IsNumber(x) ? x->valuedouble : 0;
+    }
+    return n;
+}
+
+static bool varies(const double *v, int n) {
+    for (int i = 1; i < n; i++)
+        if (v[i] != v[0])
+            return true;
+    return false;
+}
+
+/* A step series: value v[j] held over month j + 1, i.e. from x = j to x = j + 1. */
+static gp_status steps(gp_buf *out, const frame *f, const double *v, int n, const char *name,
+                       int k) {
+    double x[2 * GP_MAX_MONTHS], y[2 * GP_MAX_MONTHS];
+    for (int j = 0; j < n; j++) {
+        x[2 * j] = fx(f, j);
+        x[2 * j + 1] = fx(f, j + 1);
+        y[2 * j] = y[2 * j + 1] = fy(f, v[j]);
+    }
+    char cls[32];
+    snprintf(cls, sizeof cls, "series s%d", k % 10);
+    TRY(gp_svg_polyline(out, x, y, (size_t)(2 * n), cls, name));
+    TRY(gp_svg_line(out, f->w - f->r + 8, f->t + 14.0 * k + 6, f->w - f->r + 22,
+                    f->t + 14.0 * k + 6, cls));
+    return gp_svg_text(out, f->w - f->r + 26, f->t + 14.0 * k + 10, "start", "legend", name);
+}
+
+/* The monthly plan of a scenario that plans over time (MODEL.md version 2): GPUs demanded
+ * and GPUs owned (servers in service x GPUs a server) by month, as steps. Nothing for a plan
+ * whose demand and fleet stay the same every month, or in work mode (no GPU demand). */
+static gp_status plan_chart(gp_buf *out, const cJSON *report) {
+    const cJSON *demand = cJSON_GetObjectItemCaseSensitive(report, "demand");
+    const cJSON *self = cJSON_GetObjectItemCaseSensitive(report, "self_hosted");
+    const cJSON *sj = cJSON_GetObjectItemCaseSensitive(report, "scenario_json");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(sj, "self_hosted"), "gpus_per_server");
+    double want[GP_MAX_MONTHS], own[GP_MAX_MONTHS];
+    int n = month_list(cJSON_GetObjectItemCaseSensitive(demand, "gpus"), want);
+    int k = month_list(cJSON_GetObjectItemCaseSensitive(self, "servers_in_service"), own);
+    if (!n || k != n || !(varies(want, n) || varies(own, n)))
+        return GP_OK;
+    frame f = {760, 260, 90, 190, 16, 36, 0, n, 0, 1};
+    for (int j = 0; j < n; j++) {
+        own[j] *= cJSON_IsNumber(g) ? g->valuedouble : 8;
+        f.y1 = fmax(f.y1, fmax(want[j], own[j]) * 1.1);
+    }
+    P("<p>The plan month by month: GPUs demanded and GPUs owned (servers in service).</p>\n");
+    TRY(gp_svg_begin(out, f.w, f.h, "plan", "GPUs demanded and owned by month", 2));
+    char t[32];
+    for (int q = 0; q <= 4; q++) {
+        double y = f.y1 * q / 4;
+        TRY(gp_svg_line(out, f.l, fy(&f, y), f.w - f.r, fy(&f, y), q ? "grid" : "axis"));
+        snprintf(t, sizeof t, "%.0f", y);
+        TRY(gp_svg_text(out, f.l - 4, fy(&f, y) + 4, "end", "tick", t));
+    }
+    TRY(steps(out, &f, want, n, "GPUs demanded", 1));
+    TRY(steps(out, &f, own, n, "GPUs owned", 2));
+    return gp_svg_end(out);
+}
+
 gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON *tornado,
                                   int index) {
     P("<section class=\"scenario\" id=\"s-%d\"><h2>", index);
@@ -357,6 +428,7 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.</p>\n");
     TRY(cumulative_chart(out, report));
+    TRY(plan_chart(out, report));
     if (tornado && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(tornado, "rows")) > 0) {
         double d;
         num(tornado, "delta", &d);

@@ -56,6 +56,8 @@ cat >"$tmp/steady.json" <<'JSON'
 JSON
 sed 's/"name": "steady"/"name": "<script>alert(1)<\/script>"/' "$tmp/steady.json" >"$tmp/xss.json"
 for f in rent fleet steady xss; do "$gpuplan" scenario save "$tmp/$f.json" >/dev/null; done
+# A version 2 plan over time (MODEL.md): demand growing, servers bought as needed.
+"$gpuplan" scenario save "$root/tests/fixtures/examples/v2-growth-as-needed-lead-bridge.json" >/dev/null
 "$gpuplan" scenario measure fleet-plan --since 3d --node a >/dev/null
 
 # ---- the first run ----------------------------------------------------------------------------
@@ -70,9 +72,10 @@ check "the run folder holds every report" $py - "$run" <<'PY'
 import json, os, sys
 run = sys.argv[1]
 s = json.load(open(os.path.join(run, 'summary.json')))
-assert s['format'] == 'gpuplan-batch-summary' and len(s['scenarios']) == 4, s
+assert s['format'] == 'gpuplan-batch-summary' and len(s['scenarios']) == 5, s
 for sc in s['scenarios']:
-    assert set(sc['files']) == {'md', 'csv', 'json', 'xlsx'}, sc['files']
+    v2 = sc['name'].startswith('H100 cluster growing')  # the workbook is version 1's only
+    assert set(sc['files']) == {'md', 'csv', 'json'} | (set() if v2 else {'xlsx'}), sc['files']
     for f in sc['files'].values():
         assert os.path.getsize(os.path.join(run, f)) > 0, f
     rep = json.load(open(os.path.join(run, sc['files']['json'])))
@@ -129,7 +132,7 @@ check "the run is recorded with its prices and figures" $py - "$tmp/db" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 runs = db.execute('SELECT id, flipped, scenarios FROM batch_run ORDER BY id').fetchall()
-assert [(f, n) for _, f, n in runs] == [(0, 4), (2, 4)], runs
+assert [(f, n) for _, f, n in runs] == [(0, 5), (2, 5)], runs
 p = db.execute('SELECT hourly, source FROM batch_price WHERE run_id = ? AND scenario = ?',
                (runs[1][0], 'rent-or-own')).fetchall()
 assert p == [(10.0, 'acme cut')], p
@@ -208,13 +211,22 @@ for sec, sc in zip(sections, summary['scenarios']):
     inside = [e for e in els if sec in e['parents']]
     cum = [e for e in inside if e['tag'] == 'svg' and 'cumulative' in cls(e)]
     assert len(cum) == 1, sc['name']
-    lines = [e for e in inside if e['tag'] == 'polyline' and 'series' in cls(e)]
+    lines = [e for e in inside if e['tag'] == 'polyline' and 'series' in cls(e) and cum[0] in e['parents']]
     assert int(cum[0]['a']['data-series']) == len(lines) == len(sc['choices'])
     assert [l['a']['data-name'] for l in lines] == [c['name'] for c in sc['choices']]
     for l in lines:
         assert len(l['a']['points'].split()) == sc['horizon_months'] + 1
     marks = [e for e in inside if e['tag'] == 'circle' and 'break-even' in cls(e)]
     assert len(marks) == sum(c['break_even_month'] is not None for c in sc['choices']), sc['name']
+    plan = [e for e in inside if e['tag'] == 'svg' and 'plan' in cls(e)]
+    if sc['name'].startswith('H100 cluster growing'):  # the version 2 plan: its steps by month
+        assert len(plan) == 1, sc['name']
+        steps = [e for e in inside if e['tag'] == 'polyline' and plan[0] in e['parents']]
+        assert [l['a']['data-name'] for l in steps] == ['GPUs demanded', 'GPUs owned']
+        for l in steps:
+            assert len(l['a']['points'].split()) == 2 * sc['horizon_months']
+    else:
+        assert not plan, sc['name']
     tor = [e for e in inside if e['tag'] == 'svg' and 'tornado' in cls(e)]
     assert len(tor) == 1, sc['name']
     bars = [e for e in inside if e['tag'] == 'g' and 'series' in cls(e) and tor[0] in e['parents']]
