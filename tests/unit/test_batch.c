@@ -174,6 +174,8 @@ static void test_summary_round_trip(void **state) {
     snprintf(a.as_of, sizeof a.as_of, "2026-11-23");
     gp_batch_scenario *s = add(&a, "<script>alert(1)</script>", 123.25, 456.5, 40, 0.375);
     s->measured = true;
+    s->choices[1].has_cost_per_work_unit = true;
+    s->choices[1].cost_per_work_unit = 0.27;
     snprintf(s->files[0], sizeof s->files[0], "scenarios/0001-x.md");
     cJSON *t = gp_report_batch_summary_tree(&a);
     char *text = cJSON_Print(t);
@@ -186,6 +188,8 @@ static void test_summary_round_trip(void **state) {
     assert_true(r->measured);
     assert_close(r->utilization, 0.375, REL);
     assert_close(r->choices[1].total, 456.5, REL);
+    assert_true(r->choices[1].has_cost_per_work_unit && !r->choices[0].has_cost_per_work_unit);
+    assert_close(r->choices[1].cost_per_work_unit, 0.27, REL);
     assert_int_equal(r->n_prices, 1);
     assert_string_equal(r->prices[0].source, "list");
     assert_string_equal(r->files[0], "scenarios/0001-x.md");
