@@ -63,4 +63,10 @@ gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, lo
  * whose min or max is a DCGM blank; counts them in incomplete. Call once after parsing. */
 void gp_rollups_finish(gp_rollups *b);
 
+/* A /api/v1/label/NAME/values response: *values gets *n NUL-terminated strings in one
+ * allocation the caller frees with free(*values) (NULL when none, and on error). Errors as
+ * gp_promrange_parse; GP_E_LIMIT past max_values. */
+gp_status gp_promlabels_parse(const char *buf, size_t len, const char *origin, long http_status,
+                              size_t max_values, char ***values, size_t *n, gp_err *err);
+
 #endif

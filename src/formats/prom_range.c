@@ -200,29 +200,84 @@ static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, doubl
     return GP_OK;
 }
 
+/* The document, or the server's error (HTTP >= 400 or "status": "error") in err. */
+static gp_status api_doc(const char *buf, size_t len, const char *origin, long http_status,
+                         cJSON **doc, gp_err *err) {
+    if (gp_catalog_json(buf, len, origin, doc, err)) {
+        if (http_status >= 400)
+            gp_errorf(err, GP_E_INPUT, origin, "HTTP %ld with a body that is not JSON",
+                      http_status);
+        return err->code;
+    }
+    const char *status = str_of(*doc, "status");
+    if (http_status >= 400 || !status || strcmp(status, "success") != 0) {
+        const char *type = str_of(*doc, "errorType"), *msg = str_of(*doc, "error");
+        char code[32] = "";
+        if (http_status >= 400)
+            snprintf(code, sizeof code, "HTTP %ld, ", http_status);
+        gp_errorf(err, GP_E_INPUT, origin, "Prometheus error (%s%s): %.180s", code,
+                  type ? type : "no type", msg ? msg : "no error text");
+        cJSON_Delete(*doc);
+        *doc = NULL;
+        return err->code;
+    }
+    return GP_OK;
+}
+
+gp_status gp_promlabels_parse(const char *buf, size_t len, const char *origin, long http_status,
+                              size_t max_values, char ***values, size_t *n, gp_err *err) {
+    *values = NULL;
+    *n = 0;
+    cJSON *doc;
+    if (api_doc(buf, len, origin, http_status, &doc, err))
+        return err->code;
+    gp_status st = GP_OK;
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+    size_t count = 0, bytes = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, data) {
+        if (!cJSON_IsString(v) || !v->valuestring) {
+            st = gp_errorf(err, GP_E_INPUT, origin, "$.data[%zu] is not a string", count);
+            goto done;
+        }
+        count++;
+        bytes += strlen(v->valuestring) + 1;
+    }
+    if (!cJSON_IsArray(data)) {
+        st = gp_errorf(err, GP_E_INPUT, origin, "no data array of label values");
+        goto done;
+    }
+    if (count > max_values) {
+        st = gp_errorf(err, GP_E_LIMIT, origin, "more than %zu label values", max_values);
+        goto done;
+    }
+    if (count) {
+        char **out = gp_xmalloc(count * sizeof *out + bytes);
+        char *p = (char *)(out + count);
+        size_t i = 0;
+        cJSON_ArrayForEach(v, data) {
+            size_t l = strlen(v->valuestring) + 1;
+            memcpy(p, v->valuestring, l);
+            out[i++] = p;
+            p += l;
+        }
+        *values = out;
+        *n = count;
+    }
+done:
+    cJSON_Delete(doc);
+    return st;
+}
+
 gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, long http_status,
                              gp_metric m, double value_scale, int64_t step_ms, gp_rollups *out,
                              gp_err *err) {
     if (step_ms <= 0 || step_ms > GP_BUCKET_MS || GP_BUCKET_MS % step_ms != 0)
         return gp_errorf(err, GP_E_INPUT, origin, "the step must divide 5 minutes");
     cJSON *doc;
-    if (gp_catalog_json(buf, len, origin, &doc, err)) {
-        if (http_status >= 400)
-            gp_errorf(err, GP_E_INPUT, origin, "HTTP %ld with a body that is not JSON",
-                      http_status);
+    if (api_doc(buf, len, origin, http_status, &doc, err))
         return err->code;
-    }
     gp_status st = GP_OK;
-    const char *status = str_of(doc, "status");
-    if (http_status >= 400 || !status || strcmp(status, "success") != 0) {
-        const char *type = str_of(doc, "errorType"), *msg = str_of(doc, "error");
-        char code[32] = "";
-        if (http_status >= 400)
-            snprintf(code, sizeof code, "HTTP %ld, ", http_status);
-        st = gp_errorf(err, GP_E_INPUT, origin, "Prometheus error (%s%s): %.180s", code,
-                       type ? type : "no type", msg ? msg : "no error text");
-        goto done;
-    }
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
     const char *type = str_of(data, "resultType");
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");

@@ -246,6 +246,7 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
                 if (step_done(w->st, w->r1, "write an hourly rollup", err))
                     return err->code;
                 hn = 0;
+                hsum = 0;
             }
             hour = h;
             if (!r)
