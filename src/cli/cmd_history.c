@@ -76,6 +76,7 @@ static void help(void) {
            "                      [--step 5m] [--node NAME] [--quiet] [--concurrency 4]\n"
            "                      [--hosts-per-query 8] [--max-points 11000] [--token-file F]\n"
            "                      [--org-id TENANT] [--cacert FILE] [--insecure]\n"
+           "                      [--timeout 120s]\n"
            "       gpuplan import --node NAME --since 90d    (the node's Prometheus source)\n\n"
            "Pulls the fleet's history through /api/v1/query_range, the server aggregating each\n"
            "metric to gpuplan's 5-minute buckets (count, sum, min and max over each step), and\n"
@@ -102,7 +103,8 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
         O_TOKEN,
         O_ORG,
         O_CACERT,
-        O_INSECURE
+        O_INSECURE,
+        O_TIMEOUT
     };
     static const struct option longs[] = {{"prometheus", required_argument, NULL, O_PROM},
                                           {"since", required_argument, NULL, O_SINCE},
@@ -118,6 +120,7 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
                                           {"org-id", required_argument, NULL, O_ORG},
                                           {"cacert", required_argument, NULL, O_CACERT},
                                           {"insecure", no_argument, NULL, O_INSECURE},
+                                          {"timeout", required_argument, NULL, O_TIMEOUT},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_history_request rq = {0};
@@ -136,6 +139,13 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
         if (num) {
             if (!gp_parse_int(optarg, num) || *num < 1 || *num > 1000000)
                 return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
+        } else if (opt == O_TIMEOUT) {
+            int64_t ms;
+            if (!duration_ms(optarg, &ms) || ms > 3600000)
+                return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", optarg);
+            rq.opts.total_timeout_ms = (long)ms;
+            if (rq.opts.connect_timeout_ms > ms)
+                rq.opts.connect_timeout_ms = (long)ms;
         } else if (opt == O_STEP) {
             if (!duration_ms(optarg, &rq.opts.step_ms))
                 return cli_usage_error("--step: \"%s\" is not a duration like 5m", optarg);

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# import --prometheus against a real Prometheus on loopback, loaded with two days of generated
+# history through promtool (tests/cli/gen_history.py documents the fleet: 4 hosts of 2 GPUs, one
+# GPU that goes away, a MIG GPU with two instances). The stored rollups are compared with the
+# ones computed from the generated samples directly; then re-runs, a resume, the split under the
+# points limit, and the server's refusals, a hung server and one that is gone.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+export HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+    echo "FAIL prometheus and promtool are not installed (apt-get install prometheus)"
+    exit 1
+fi
+free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Two whole days ending at today's midnight (UTC).
+end=$(( $(date +%s) / 86400 * 86400 ))
+since=$((end - 2 * 86400))
+$py "$root/tests/cli/gen_history.py" "$tmp" "$end" 2
+promtool tsdb create-blocks-from openmetrics "$tmp/history.om" "$tmp/tsdb" >/dev/null
+port=$(free_port)
+printf 'global:\n  scrape_interval: 1h\n' >"$tmp/prom.yml"
+timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
+    --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" >"$tmp/prom.log" 2>&1 &
+prom=$!
+pids+=($prom)
+url="http://127.0.0.1:$port"
+up=0
+for _ in $(seq 300); do
+    if curl -s "$url/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" |
+        grep -q '"value":\[[0-9.]*,"8"\]'; then up=1; break; fi
+    sleep 0.1
+done
+check "Prometheus is up with the generated blocks" [ "$up" = 1 ]
+rows() { $py -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$GPUPLAN_DB" "$1"; }
+
+# The whole window, hosts two at a time: exactly the rollups computed from the samples.
+export GPUPLAN_DB=$tmp/a.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
+    --hosts-per-query 2 >"$tmp/a.out" 2>"$tmp/a.err"
+check "import exits 0" [ $? = 0 ]
+check "3 host groups, one chunk each" grep -q '3 of 3 chunks, 23328 5-minute samples stored, 0 already' "$tmp/a.out"
+check "no progress when stderr is not a terminal" [ ! -s "$tmp/a.err" ]
+check "stored rollups equal the ones computed from the data" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+"$gpuplan" capacity --since 3d --json >"$tmp/cap.json"
+check "capacity figures by hand" $py - "$tmp/cap.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def close(a, b):
+    assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
+g = {(x['uuid'], x.get('mig', '')): x for x in c['gpu_list']}
+assert len(g) == 10, sorted(g)                      # 8 GPUs and 2 MIG instances
+a0, a1 = g[('GPU-0000-0000', '')], g[('GPU-0000-0001', '')]
+close(a0['util_mean'], 0.5); close(a0['busy_hours_per_day'], 12); close(a0['power_mean_w'], 230)
+close(a1['util_mean'], 0.5); close(a1['busy_hours_per_day'], 24); close(a1['power_mean_w'], 250)
+close(g[('GPU-mig0', 'GI 1 3g.40gb')]['util_mean'], 0.8)
+close(g[('GPU-mig0', 'GI 2 3g.40gb')]['util_mean'], 0.2)
+close(c['fleet']['util_mean'], 0.5)                # (8 x 0.5 + 0.8 + 0.2) / 10
+gone = g[('GPU-0003-0001', '')]
+close(gone['busy_hours_per_day'], 24)              # one day of data, busy all of it
+PY
+before=$(rows "SELECT count(*) FROM rollup_5m")
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
+    --hosts-per-query 2 >"$tmp/again.out" 2>&1
+check "a re-run fetches nothing new (only the host list)" grep -q 'nothing new to import (1 queries)' "$tmp/again.out"
+check "a re-run stores nothing twice" [ "$(rows "SELECT count(*) FROM rollup_5m")" = "$before" ]
+"$gpuplan" import --node 127.0.0.1:$port --since "$since" --until "$end" >"$tmp/node.out" 2>&1
+check "the node's own Prometheus source and selector" grep -q 'nothing new to import' "$tmp/node.out"
+
+# Step 1m under a limit of 500 points: 8-hour chunks; first up to 22:00 of day one, then the rest.
+export GPUPLAN_DB=$tmp/b.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until $((end - 86400 - 7200)) \
+    --match '{job="dcgm"}' --step 1m --max-points 500 --node x >"$tmp/b1.out" 2>&1
+check "22 hours in 8-hour chunks" grep -q '3 of 3 chunks' "$tmp/b1.out"
+"$gpuplan" import --node x --since "$since" --until "$end" --step 1m --max-points 500 >"$tmp/b2.out" 2>&1
+check "the resume asks only for the 26 hours left" grep -q '4 of 4 chunks, 11976 5-minute samples stored, 0 already' "$tmp/b2.out"
+check "split and resumed: the same rollups" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+
+# The server's refusals and failures of the world.
+export GPUPLAN_DB=$tmp/c.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job=~"("}' >"$tmp/bad.out" 2>&1
+rc=$?
+check "a bad selector: exit 2 with the server's error" bash -c "[ $rc = 2 ] && grep -q 'bad_data' '$tmp/bad.out'"
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --hosts-per-query 1 \
+    --max-points 20000 --step 5s --node over >"$tmp/over.out" 2>&1
+rc=$?
+check "over the 11,000-point limit: exit 2 with the server's error" bash -c "[ $rc = 2 ] && grep -q '11,000 points' '$tmp/over.out'"
+check "nothing stored by refused imports" [ "$(rows "SELECT count(*) FROM rollup_5m")" = 0 ]
+"$gpuplan" import --prometheus "http://user:pw@127.0.0.1:$port" --since 1d >"$tmp/cred.out" 2>&1
+rc=$?
+check "credentials in the URL are refused" bash -c "[ $rc = 2 ] && grep -q netrc '$tmp/cred.out'"
+$py -c 'import socket,sys,time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(60)' "$tmp/hport" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/hport" ] && break; sleep 0.1; done
+"$gpuplan" import --prometheus "http://127.0.0.1:$(cat "$tmp/hport")" --since 1d --timeout 1s >"$tmp/hang.out" 2>&1
+rc=$?
+check "a hung server times out: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'timed? ?out' '$tmp/hang.out'"
+kill "$prom"; wait "$prom" 2>/dev/null
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --node gone >"$tmp/gone.out" 2>&1
+rc=$?
+check "a server that is gone: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'connect' '$tmp/gone.out'"
+
+echo "history: $fails failed"
+[ "$fails" = 0 ]
