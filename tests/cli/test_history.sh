@@ -27,8 +27,29 @@ end=$(( $(date +%s) / 86400 * 86400 ))
 since=$((end - 2 * 86400))
 $py "$root/tests/cli/gen_history.py" "$tmp" "$end" 2
 promtool tsdb create-blocks-from openmetrics "$tmp/history.om" "$tmp/tsdb" >/dev/null
+# A live MIG GPU (two instances, no GPU_UTIL) and a whole GPU that reports both GPU_UTIL and
+# the graphics engine's activity, scraped by the same Prometheus for the per-cycle source.
+cat >"$tmp/mig.prom" <<'PROM'
+# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0",UUID="GPU-live-mig",modelName="NVIDIA A100-SXM4-80GB",Hostname="live",GPU_I_PROFILE="3g.40gb",GPU_I_ID="1"} 0.8
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0",UUID="GPU-live-mig",modelName="NVIDIA A100-SXM4-80GB",Hostname="live",GPU_I_PROFILE="3g.40gb",GPU_I_ID="2"} 0.2
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="1",UUID="GPU-live-whole",modelName="NVIDIA A100-SXM4-80GB",Hostname="live"} 0.3
+# TYPE DCGM_FI_DEV_GPU_UTIL gauge
+DCGM_FI_DEV_GPU_UTIL{gpu="1",UUID="GPU-live-whole",modelName="NVIDIA A100-SXM4-80GB",Hostname="live"} 50
+PROM
+timeout 280 $py "$root/tests/cli/fault_server.py" "$tmp/mig.prom" /dev/null "$tmp/mport" 280 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
 port=$(free_port)
-printf 'global:\n  scrape_interval: 1h\n' >"$tmp/prom.yml"
+cat >"$tmp/prom.yml" <<YML
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: mig-replay
+    metrics_path: /live/ok
+    static_configs:
+      - targets: ['127.0.0.1:$(cat "$tmp/mport")']
+YML
 timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
     --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" >"$tmp/prom.log" 2>&1 &
 prom=$!
@@ -106,6 +127,20 @@ for _ in $(seq 100); do [ -s "$tmp/hport" ] && break; sleep 0.1; done
 "$gpuplan" import --prometheus "http://127.0.0.1:$(cat "$tmp/hport")" --since 1d --timeout 1s >"$tmp/hang.out" 2>&1
 rc=$?
 check "a hung server times out: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'timed? ?out' '$tmp/hang.out'"
+# The per-cycle Prometheus source reports MIG instances' utilization too.
+export GPUPLAN_DB=$tmp/live.db
+for _ in $(seq 300); do
+    curl -s "$url/api/v1/query?query=DCGM_FI_PROF_GR_ENGINE_ACTIVE" | grep -q 'GPU-live-mig' && break
+    sleep 0.1
+done
+"$gpuplan" node add live --prometheus "$url" --match '{job="mig-replay"}' >/dev/null
+check "collect through Prometheus with MIG" bash -c "'$gpuplan' collect --once | grep -q '1 nodes ok, 0 failed'"
+check "MIG instances get the graphics engine's activity, whole GPUs keep GPU_UTIL" bash -c "'$gpuplan' fleet --json | $py -c '
+import json, sys
+u = {(x[\"uuid\"], x.get(\"mig\", \"\")): x.get(\"gpu_util\") for x in json.load(sys.stdin)}
+assert u == {(\"GPU-live-mig\", \"GI 1 3g.40gb\"): 80, (\"GPU-live-mig\", \"GI 2 3g.40gb\"): 20,
+             (\"GPU-live-whole\", \"\"): 50}, u
+'"
 kill "$prom"; wait "$prom" 2>/dev/null
 "$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --node gone >"$tmp/gone.out" 2>&1
 rc=$?
