@@ -334,6 +334,9 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     form_add(tmp, &x->form, "end", t);
     snprintf(t, sizeof t, "%llds", (long long)(o->step_ms / 1000));
     form_add(tmp, &x->form, "step", t);
+    /* VictoriaMetrics moves start to a multiple of step (for its cache) unless told not to;
+     * Prometheus ignores the parameter. */
+    form_add(tmp, &x->form, "nocache", "1");
     curl_easy_cleanup(tmp);
     gp_buf_done(&hosts);
     gp_buf_done(&sel);

@@ -127,6 +127,42 @@ for _ in $(seq 100); do [ -s "$tmp/hport" ] && break; sleep 0.1; done
 "$gpuplan" import --prometheus "http://127.0.0.1:$(cat "$tmp/hport")" --since 1d --timeout 1s >"$tmp/hang.out" 2>&1
 rc=$?
 check "a hung server times out: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'timed? ?out' '$tmp/hang.out'"
+# VictoriaMetrics fed the same samples through its import API: the same rollups, the same figures.
+if command -v victoria-metrics >/dev/null; then
+    vport=$(free_port)
+    timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
+        -retentionPeriod=100y >"$tmp/vm.log" 2>&1 &
+    pids+=($!)
+    vurl="http://127.0.0.1:$vport"
+    for _ in $(seq 300); do curl -s "$vurl/health" | grep -q OK && break; sleep 0.1; done
+    awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt"  # ms times
+    curl -s --data-binary @"$tmp/vm.txt" "$vurl/api/v1/import/prometheus"
+    curl -s "$vurl/internal/force_flush"
+    for _ in $(seq 300); do
+        curl -s "$vurl/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" |
+            grep -q '"value":\[[0-9.]*,"8"\]' && break
+        sleep 0.1
+    done
+    export GPUPLAN_DB=$tmp/vm.db
+    "$gpuplan" import --prometheus "$vurl" --since "$since" --until "$end" --match '{job="dcgm"}' \
+        --hosts-per-query 2 --node prom >"$tmp/vm.out" 2>&1
+    check "VictoriaMetrics: import exits 0" [ $? = 0 ]
+    check "VictoriaMetrics: the rollups computed from the data" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+    "$gpuplan" capacity --since 3d --json >"$tmp/vmcap.json"
+    check "VictoriaMetrics: the same capacity figures as Prometheus" $py - "$tmp/cap.json" "$tmp/vmcap.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for c in (a, b):
+    for g in c['gpu_list']:
+        g.pop('node', None)
+    c.pop('nodes', None)
+assert a['fleet'] == b['fleet'] and a['gpu_list'] == b['gpu_list'], 'capacity differs'
+PY
+else
+    echo "FAIL victoria-metrics is not installed (apt-get install victoria-metrics)"
+    fails=$((fails + 1))
+fi
+
 # The per-cycle Prometheus source reports MIG instances' utilization too.
 export GPUPLAN_DB=$tmp/live.db
 for _ in $(seq 300); do
