@@ -106,6 +106,28 @@ check "22 hours in 8-hour chunks" grep -q '3 of 3 chunks' "$tmp/b1.out"
 check "the resume asks only for the 26 hours left" grep -q '4 of 4 chunks, 11976 5-minute samples stored, 0 already' "$tmp/b2.out"
 check "split and resumed: the same rollups" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
 
+# A server that goes away mid-import (a proxy that dies after 25 requests), then comes back
+# on the same address: the resume loses nothing and stores nothing twice.
+export GPUPLAN_DB=$tmp/cut.db
+timeout 120 $py "$root/tests/cli/cut_proxy.py" "$url" 0 "$tmp/cport" 25 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/cport" ] && break; sleep 0.1; done
+cport=$(cat "$tmp/cport")
+"$gpuplan" import --prometheus "http://127.0.0.1:$cport" --since "$since" --until "$end" \
+    --match '{job="dcgm"}' --step 1m --max-points 180 --hosts-per-query 2 >"$tmp/cut1.out" 2>&1
+rc=$?
+check "the server going away: exit 1" [ "$rc" = 1 ]
+done1=$(grep -o '[0-9]* of [0-9]* chunks' "$tmp/cut1.out" | cut -d' ' -f1)
+total=$(grep -o '[0-9]* of [0-9]* chunks' "$tmp/cut1.out" | cut -d' ' -f3)
+check "some chunks committed before it went ($done1 of $total)" [ "${done1:-0}" -gt 0 -a "${done1:-0}" -lt "${total:-0}" ]
+timeout 120 $py "$root/tests/cli/cut_proxy.py" "$url" "$cport" "$tmp/cport2" 0 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/cport2" ] && break; sleep 0.1; done
+"$gpuplan" import --prometheus "http://127.0.0.1:$cport" --since "$since" --until "$end" \
+    --match '{job="dcgm"}' --step 1m --max-points 180 --hosts-per-query 2 >"$tmp/cut2.out" 2>&1
+check "the resume asks only for the rest, stores nothing twice" grep -q "$((total - done1)) of $((total - done1)) chunks, [0-9]* 5-minute samples stored, 0 already" "$tmp/cut2.out"
+check "the resume loses nothing" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+
 # The server's refusals and failures of the world.
 export GPUPLAN_DB=$tmp/c.db
 "$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job=~"("}' >"$tmp/bad.out" 2>&1
