@@ -65,7 +65,8 @@ static int on_progress(const gp_history_progress *p, void *arg) {
     double rate = p->seconds > 0 ? p->rows_written / p->seconds : 0;
     double eta =
         p->chunks_done ? p->seconds / p->chunks_done * (p->chunks_total - p->chunks_done) : 0;
-    fprintf(stderr, "\r\033[Kchunks %zu/%zu  %.0f samples/s  %.1f MB  ETA %d:%02d", p->chunks_done,
+    /* \r and a fixed width, no escape sequences: cli_guard_terminal passes only \r, \n, \t. */
+    fprintf(stderr, "\rchunks %zu/%zu  %10.0f samples/s  %8.1f MB  ETA %d:%02d   ", p->chunks_done,
             p->chunks_total, rate, p->bytes / 1e6, (int)eta / 60, (int)eta % 60);
     fflush(stderr);
     return 0;

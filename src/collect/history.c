@@ -343,6 +343,7 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     gp_buf_done(&text);
     CURL *h = make_handle(o, "/api/v1/query_range", x, true);
     if (!h) {
+        xfer_done(x);
         gp_errorf(r->err, GP_E_NET, o->url, "cannot start a transfer");
         r->status = GP_E_NET;
         return;
