@@ -69,6 +69,8 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv);
 int cmd_pricing(gp_session *ses, int argc, char **argv);
 int cmd_node(gp_session *ses, int argc, char **argv);
 int cmd_import(gp_session *ses, int argc, char **argv);
+/* import --prometheus (cmd_history.c), reached through cmd_import. */
+int cmd_import_history(gp_session *ses, int argc, char **argv);
 int cmd_collect(gp_session *ses, int argc, char **argv);
 int cmd_fleet(gp_session *ses, int argc, char **argv);
 int cmd_db(gp_session *ses, int argc, char **argv);
