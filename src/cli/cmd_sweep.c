@@ -17,9 +17,16 @@ static void help(FILE *f) {
             "Evaluates every point of the grid (the last --vary changes fastest) and writes one\n"
             "CSV row a point: the swept values, each total and the cheapest. --summary prints\n"
             "only each contender's share of the grid and where the answer flips along the last\n"
-            "axis. PARAM is one of utilization, gpus, horizon_months, price_per_kwh (the\n"
-            "tariff's mean; every period scales with it), server_price, pue, hourly:OPTION.\n"
-            "Integer parameters (gpus, horizon_months) are rounded to the nearest integer.\n\n"
+            "axis, solving each row from where its totals cross when the last axis is a price,\n"
+            "pue or utilization (GPU mode), with the same result as evaluating every point.\n"
+            "PARAM is one of utilization, gpus, horizon_months, price_per_kwh (the tariff's\n"
+            "mean; every period scales with it), server_price, pue, hourly:OPTION, and for\n"
+            "plans over time growth_per_month, lead_time_months, order_every_months,\n"
+            "max_servers, server_price_trend_per_year, energy_price_trend_per_year (the\n"
+            "tariff's), price_trend_per_year:OPTION, work_per_gpu_hour and\n"
+            "work_per_gpu_hour:OPTION (work mode). Integer parameters (gpus, horizon_months,\n"
+            "lead_time_months, order_every_months, max_servers) are rounded to the nearest\n"
+            "integer.\n\n"
             "  gpuplan sweep plan.json --vary utilization=0.05:1:20 --summary\n"
             "  gpuplan sweep plan.json --vary price_per_kwh=0.05:0.4:8 --vary gpus=8:256:32\n");
 }
@@ -31,32 +38,33 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
     char name[GP_NAME_BYTES + 16];
     snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
     memset(a, 0, sizeof *a);
-    static const struct {
-        const char *name;
-        gp_sweep_param p;
-    } params[] = {
-        {"utilization", GP_SWEEP_UTILIZATION},   {"gpus", GP_SWEEP_GPUS},
-        {"horizon_months", GP_SWEEP_HORIZON},    {"price_per_kwh", GP_SWEEP_PRICE_PER_KWH},
-        {"server_price", GP_SWEEP_SERVER_PRICE}, {"pue", GP_SWEEP_PUE}};
-    bool found = false;
-    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
-        if (strcmp(name, params[i].name) == 0) {
-            a->param = params[i].p;
-            found = true;
-        }
+    /* NAME or NAME:OPTION (the per-option ones: hourly, price_trend_per_year,
+     * work_per_gpu_hour). */
+    char *colon = strchr(name, ':');
+    if (colon)
+        *colon = '\0';
+    gp_err err;
+    if (gp_sweep_param_find(name, &a->param, &err)) {
+        char list[512];
+        gp_sweep_param_list(list, sizeof list);
+        return cli_usage_error("--vary %s: %s; one of %s", spec, err.msg, list);
     }
-    if (!found && strncmp(name, "hourly:", 7) == 0) {
-        a->param = GP_SWEEP_HOURLY;
+    if (colon) {
+        if (a->param == GP_SWEEP_WORK_PER_GPU_HOUR)
+            a->param = GP_SWEEP_OPTION_WORK_PER_GPU;
+        if (!gp_sweep_param_per_option(a->param))
+            return cli_usage_error("--vary %s: %s belongs to no option (write it without \":\")",
+                                   spec, name);
         a->option = -1;
         for (int i = 0; i < s->n_options; i++)
-            if (strcmp(s->options[i].name, name + 7) == 0)
+            if (strcmp(s->options[i].name, colon + 1) == 0)
                 a->option = i;
         if (a->option < 0)
-            return cli_usage_error("--vary %s: the scenario has no option \"%s\"", spec, name + 7);
-        found = true;
+            return cli_usage_error("--vary %s: the scenario has no option \"%s\"", spec, colon + 1);
+    } else if (gp_sweep_param_per_option(a->param)) {
+        return cli_usage_error("--vary %s: write %s:OPTION, naming one of the scenario's options",
+                               spec, name);
     }
-    if (!found)
-        return cli_usage_error("--vary %s: unknown parameter \"%s\"", spec, name);
     char range[128];
     snprintf(range, sizeof range, "%s", eq + 1);
     char *c1 = strchr(range, ':');
@@ -71,26 +79,10 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
     return 0;
 }
 
-typedef struct flip {
-    double values[GP_SWEEP_MAX_AXES];
-    double prev_last;
-    int from, to;
-} flip;
-
-#define MAX_FLIPS 20
-
 typedef struct run {
     const gp_scenario *s;
     int n_axes;
     FILE *csv;
-    bool summary;
-    uint64_t wins[GP_MAX_OPTIONS + 1]; /* [0] self-hosted, [i + 1] option i */
-    int last_cheapest;
-    double last_value;
-    int steps_last; /* points in one row of the grid (the last axis) */
-    int pos;        /* position of the next point in its row */
-    uint64_t n_flips;
-    flip flips[MAX_FLIPS];
     bool write_failed;
 } run;
 
@@ -110,26 +102,6 @@ static const char *contender(const gp_scenario *s, int i) {
 static int on_point(const double *values, double self, const double *opts, int cheapest,
                     void *arg) {
     run *r = arg;
-    int last = r->n_axes - 1;
-    if (r->summary) {
-        r->wins[cheapest + 1]++;
-        /* A flip: the same row of the grid (not its first point), a different winner. */
-        if (r->pos != 0 && cheapest != r->last_cheapest) {
-            if (r->n_flips < MAX_FLIPS) {
-                flip *f = &r->flips[r->n_flips];
-                memcpy(f->values, values, sizeof f->values);
-                f->prev_last = r->last_value;
-                f->from = r->last_cheapest;
-                f->to = cheapest;
-            }
-            r->n_flips++;
-        }
-        if (++r->pos == r->steps_last)
-            r->pos = 0;
-        r->last_cheapest = cheapest;
-        r->last_value = values[last];
-        return 0;
-    }
     for (int k = 0; k < r->n_axes; k++)
         fprintf(r->csv, "%.10g,", values[k]);
     fprintf(r->csv, "%.17g", self);
@@ -145,14 +117,15 @@ static int on_point(const double *values, double self, const double *opts, int c
 }
 
 static void axis_label(char *out, size_t cap, const gp_scenario *s, const gp_sweep_axis *a) {
-    if (a->param == GP_SWEEP_HOURLY)
-        snprintf(out, cap, "hourly:%s", s->options[a->option].name);
+    if (gp_sweep_param_per_option(a->param))
+        snprintf(out, cap, "%s:%s", gp_sweep_param_name(a->param), s->options[a->option].name);
     else
         snprintf(out, cap, "%s", gp_sweep_param_name(a->param));
 }
 
-static void print_summary(const run *r, const gp_sweep_axis *axes, uint64_t points) {
-    const gp_scenario *s = r->s;
+static void print_summary(const gp_scenario *s, const gp_sweep_summary *r,
+                          const gp_sweep_axis *axes) {
+    uint64_t points = r->points;
     printf("%llu grid points\n\nshare of the grid won:\n", (unsigned long long)points);
     for (int i = -1; i < s->n_options; i++) {
         uint64_t w = r->wins[i + 1];
@@ -166,9 +139,9 @@ static void print_summary(const run *r, const gp_sweep_axis *axes, uint64_t poin
         return;
     }
     printf("\nwhere the answer flips along %s (%llu flips%s):\n", label,
-           (unsigned long long)r->n_flips, r->n_flips > MAX_FLIPS ? ", the first 20" : "");
-    for (uint64_t k = 0; k < r->n_flips && k < MAX_FLIPS; k++) {
-        const flip *f = &r->flips[k];
+           (unsigned long long)r->n_flips, r->n_flips > GP_SWEEP_MAX_FLIPS ? ", the first 20" : "");
+    for (uint64_t k = 0; k < r->n_flips && k < GP_SWEEP_MAX_FLIPS; k++) {
+        const gp_sweep_flip *f = &r->flips[k];
         printf("  %s -> %s between %s %.6g and %.6g", contender(s, f->from), contender(s, f->to),
                label, f->prev_last, f->values[r->n_axes - 1]);
         for (int a = 0; a + 1 < r->n_axes; a++) {
@@ -245,13 +218,19 @@ int cmd_sweep(cli *c, int argc, char **argv) {
         return cli_fail(&err);
     }
 
+    if (summary) {
+        gp_sweep_summary *sum = gp_xmalloc(sizeof *sum);
+        if (gp_sweep_summarize_rows(sc.s, axes, n_axes, sum, &err) == GP_OK)
+            print_summary(sc.s, sum, axes);
+        free(sum);
+        cli_scenario_done(&sc);
+        return err.code == GP_OK ? 0 : cli_fail(&err);
+    }
     run *r = gp_xcalloc(1, sizeof *r);
     r->s = sc.s;
     r->n_axes = n_axes;
-    r->summary = summary;
-    r->steps_last = axes[n_axes - 1].steps;
     char tmp[PATH_MAX] = "";
-    if (!summary) {
+    {
         if (output && strcmp(output, "-") != 0) {
             snprintf(tmp, sizeof tmp, "%s.tmp.%ld", output, (long)getpid());
             r->csv = fopen(tmp, "w");
@@ -277,9 +256,7 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     }
     uint64_t points = 0;
     if (gp_sweep_run(sc.s, axes, n_axes, on_point, r, &points, &err) == GP_OK) {
-        if (summary) {
-            print_summary(r, axes, points);
-        } else if (r->write_failed || fflush(r->csv) != 0 || ferror(r->csv)) {
+        if (r->write_failed || fflush(r->csv) != 0 || ferror(r->csv)) {
             gp_errorf(&err, GP_E_IO, output ? output : "stdout", "write failed: %s",
                       strerror(errno));
         }

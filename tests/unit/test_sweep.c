@@ -78,11 +78,91 @@ static void test_checks(void **state) {
     assert_int_equal(gp_sweep_check(&base, big, 3, &err), GP_E_INPUT);
     gp_sweep_axis ok = {GP_SWEEP_HORIZON, 0, 1, 240, 10};
     assert_int_equal(gp_sweep_check(&base, &ok, 1, &err), GP_OK);
-    /* A plan over time has no closed form: refused, not swept with version 1 numbers. */
+    /* A plan over time: its horizon is not swept past its own (steps past it were dropped). */
     gp_scenario grows = base;
     grows.growth_per_month = 0.02;
     assert_int_equal(gp_sweep_check(&grows, &ok, 1, &err), GP_E_INPUT);
-    assert_non_null(strstr(err.msg, "version 1"));
+    assert_string_equal(err.where, "horizon_months");
+    gp_sweep_axis shorter = {GP_SWEEP_HORIZON, 0, 12, 36, 3};
+    assert_int_equal(gp_sweep_check(&grows, &shorter, 1, &err), GP_OK);
+}
+
+/* Version 2 parameters: each range and rule, the axis named. */
+static void test_checks_v2(void **state) {
+    (void)state;
+    gp_err err;
+    struct {
+        gp_sweep_axis a;
+        const char *where; /* NULL: accepted */
+    } cases[] = {
+        {{GP_SWEEP_GROWTH, 0, -0.5, 1, 3}, NULL},
+        {{GP_SWEEP_GROWTH, 0, -0.6, 0.1, 3}, "growth_per_month"},
+        {{GP_SWEEP_LEAD_TIME, 0, 0, 24, 3}, NULL},
+        {{GP_SWEEP_LEAD_TIME, 0, 0, 25, 3}, "lead_time_months"},
+        {{GP_SWEEP_LEAD_TIME, 0, -1, 3, 3}, "lead_time_months"},
+        {{GP_SWEEP_ORDER_EVERY, 0, 1, 36, 3}, NULL},
+        {{GP_SWEEP_ORDER_EVERY, 0, 1, 37, 3}, "order_every_months"},
+        {{GP_SWEEP_ORDER_EVERY, 0, 0, 3, 3}, "order_every_months"},
+        {{GP_SWEEP_MAX_SERVERS, 0, 1, 1000000, 3}, NULL},
+        {{GP_SWEEP_MAX_SERVERS, 0, 0, 10, 3}, "max_servers"},
+        {{GP_SWEEP_SERVER_PRICE_TREND, 0, -0.9, 1, 3}, NULL},
+        {{GP_SWEEP_SERVER_PRICE_TREND, 0, -0.95, 0, 3}, "server_price_trend_per_year"},
+        {{GP_SWEEP_ENERGY_PRICE_TREND, 0, 0, 1.5, 3}, "energy_price_trend_per_year"},
+        {{GP_SWEEP_OPTION_PRICE_TREND, 1, -0.2, 0.2, 3}, NULL},
+        {{GP_SWEEP_OPTION_PRICE_TREND, 2, -0.2, 0.2, 3}, "price_trend_per_year"},
+        {{GP_SWEEP_OPTION_PRICE_TREND, 0, 0.5, 1.2, 3}, "price_trend_per_year"},
+        /* Throughputs belong to work mode. */
+        {{GP_SWEEP_WORK_PER_GPU_HOUR, 0, 1, 2, 3}, "work_per_gpu_hour"},
+        {{GP_SWEEP_OPTION_WORK_PER_GPU, 0, 1, 2, 3}, "work_per_gpu_hour"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_status rc = gp_sweep_check(&base, &cases[i].a, 1, &err);
+        if (!cases[i].where) {
+            assert_int_equal(rc, GP_OK);
+        } else {
+            assert_int_equal(rc, GP_E_INPUT);
+            assert_string_equal(err.where, cases[i].where);
+        }
+    }
+    /* A lead time must stay below every horizon the grid holds. */
+    gp_sweep_axis both[2] = {{GP_SWEEP_HORIZON, 0, 6, 36, 4}, {GP_SWEEP_LEAD_TIME, 0, 0, 6, 3}};
+    assert_int_equal(gp_sweep_check(&base, both, 2, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "lead_time_months");
+    both[1].to = 5;
+    assert_int_equal(gp_sweep_check(&base, both, 2, &err), GP_OK);
+    /* Growth only without steps. */
+    gp_scenario stepped = base;
+    stepped.n_steps = 1;
+    stepped.steps[0] = (gp_step){.month = 12, .has_gpus = true, .gpus = 120};
+    gp_sweep_axis g = {GP_SWEEP_GROWTH, 0, 0, 0.02, 3};
+    assert_int_equal(gp_sweep_check(&stepped, &g, 1, &err), GP_E_INPUT);
+    /* Work mode: throughputs in range, utilization above 0, no gpus axis. */
+    gp_scenario work = base;
+    work.work_mode = true;
+    work.work_per_month = 1e6;
+    work.work_per_gpu_hour = 2;
+    work.options[0].work_per_gpu_hour = 1;
+    work.options[1].work_per_gpu_hour = 1;
+    gp_sweep_axis w[4] = {{GP_SWEEP_WORK_PER_GPU_HOUR, 0, 0.5, 4, 3},
+                          {GP_SWEEP_OPTION_WORK_PER_GPU, 1, 0, 4, 3},
+                          {GP_SWEEP_UTILIZATION, 0, 0, 1, 3},
+                          {GP_SWEEP_GPUS, 0, 8, 16, 3}};
+    assert_int_equal(gp_sweep_check(&work, &w[0], 1, &err), GP_OK);
+    assert_int_equal(gp_sweep_check(&work, &w[1], 1, &err), GP_E_INPUT);
+    assert_int_equal(gp_sweep_check(&work, &w[2], 1, &err), GP_E_INPUT);
+    assert_int_equal(gp_sweep_check(&work, &w[3], 1, &err), GP_E_INPUT);
+    /* Names: every one found, an unknown one not, and the list holds them all. */
+    gp_sweep_param p;
+    for (int i = 0; i < GP_SWEEP_N_PARAMS; i++) {
+        assert_int_equal(gp_sweep_param_find(gp_sweep_param_name(i), &p, &err), GP_OK);
+        assert_string_equal(gp_sweep_param_name(p), gp_sweep_param_name(i));
+    }
+    assert_int_equal(gp_sweep_param_find("growth", &p, &err), GP_E_NOTFOUND);
+    char list[600];
+    size_t need = gp_sweep_param_list(list, sizeof list);
+    assert_true(need < sizeof list);
+    assert_non_null(strstr(list, "lead_time_months"));
+    assert_non_null(strstr(list, "price_trend_per_year:OPTION"));
 }
 
 typedef struct seen {
@@ -158,6 +238,318 @@ static void test_stop(void **state) {
     assert_int_equal(points, 3);
 }
 
+/* ---- the summary solved by rows against the one walked point by point ---------------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static double rnd(void) { /* xorshift64*, uniform in [0, 1) */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+static int irnd(int lo, int hi) {
+    return lo + (int)(rnd() * (hi - lo + 1));
+}
+
+static void random_option(gp_option *o, int i, gp_pricing pricing) {
+    gp_option_defaults(o);
+    snprintf(o->name, sizeof o->name, "o%d", i);
+    o->pricing = pricing;
+    o->gpus_per_instance = irnd(0, 1) ? 8 : 1;
+    o->hourly = (o->gpus_per_instance == 8 ? 10 : 1.25) * (0.5 + 3 * rnd());
+    if (pricing == GP_COMMITTED) {
+        o->term_months = irnd(0, 1) ? 12 : 36;
+        o->upfront = irnd(0, 1) ? 0 : 1000 * irnd(1, 20);
+    } else {
+        o->idle_overhead = irnd(0, 2) == 0 ? 0.1 * rnd() : 0;
+    }
+    if (pricing == GP_SPOT) {
+        o->interruptions_per_hour = 0.02 * rnd();
+        o->restart_h = rnd();
+    }
+    if (irnd(0, 3) == 0) {
+        o->storage_gb = 1000;
+        o->storage_per_gb_month = 0.02;
+    }
+    o->support_pct = irnd(0, 3) == 0 ? 0.1 : 0;
+}
+
+/* A random scenario: version 1, or version 2 (growth or steps, as_needed, a lead time with a
+ * bridge, cadence, trends, refresh, work mode). */
+static void random_scenario(gp_scenario *s, bool v2) {
+    *s = base;
+    s->horizon_months = irnd(12, 60);
+    s->gpus = irnd(1, 200);
+    s->utilization = rnd();
+    s->server_price = 50000 + 200000 * rnd();
+    s->gpus_per_server = irnd(0, 1) ? 8 : 4;
+    s->server_base_w = 500 + 2000 * rnd();
+    s->gpu_idle_w = 30 + 50 * rnd();
+    s->gpu_tdp_w = s->gpu_idle_w + 400 * rnd();
+    s->pue = 1 + rnd();
+    s->n_periods = irnd(1, 3);
+    double left = 24;
+    for (int k = 0; k < s->n_periods; k++) {
+        double h = k + 1 == s->n_periods ? left : left * (0.2 + 0.6 * rnd());
+        left -= h;
+        snprintf(s->periods[k].name, sizeof s->periods[k].name, "p%d", k);
+        s->periods[k].hours_per_day = h;
+        s->periods[k].price_per_kwh = 0.05 + 0.3 * rnd();
+    }
+    s->shift_to_cheapest = irnd(0, 1);
+    s->demand_charge_per_kw_month = irnd(0, 2) == 0 ? 10 * rnd() : 0;
+    s->residual_pct = irnd(0, 1) ? 0.2 * rnd() : 0;
+    s->maintenance_pct_per_year = 0.1 * rnd();
+    s->staff_per_month = irnd(0, 1) ? 5000 : 0;
+    s->financing = irnd(0, 1) ? GP_LOAN : GP_CASH;
+    s->n_options = irnd(1, 4);
+    random_option(&s->options[0], 0, GP_ON_DEMAND);
+    for (int i = 1; i < s->n_options; i++)
+        random_option(&s->options[i], i, (gp_pricing)irnd(0, 2));
+    if (!v2)
+        return;
+    s->bridge = 0; /* the on-demand option: a lead time or a cap always has one */
+    if (irnd(0, 1)) {
+        s->growth_per_month = -0.02 + 0.08 * rnd();
+    } else {
+        s->n_steps = 1;
+        s->steps[0] =
+            (gp_step){.month = irnd(2, s->horizon_months), .has_gpus = true, .gpus = irnd(1, 300)};
+    }
+    s->buy = irnd(0, 1) ? GP_BUY_AS_NEEDED : GP_BUY_ALL_AT_ONCE;
+    s->lead_time_months = irnd(0, 3);
+    s->order_every_months = irnd(1, 3);
+    if (irnd(0, 3) == 0) {
+        s->has_max_servers = true;
+        s->max_servers = irnd(1, 20);
+    }
+    s->server_price_trend_per_year = irnd(0, 1) ? -0.2 * rnd() : 0;
+    s->energy_price_trend_per_year = irnd(0, 1) ? 0.1 * rnd() : 0;
+    s->options[0].price_trend_per_year = irnd(0, 1) ? -0.3 * rnd() : 0;
+    s->refresh_months = irnd(0, 2) == 0 ? 24 : 0;
+    if (irnd(0, 3) == 0) { /* work mode */
+        s->n_steps = 0;
+        s->work_mode = true;
+        s->work_per_month = 1000 + 100000 * rnd();
+        s->work_per_gpu_hour = 0.5 + 2 * rnd();
+        for (int i = 0; i < s->n_options; i++)
+            s->options[i].work_per_gpu_hour = 0.5 + 2 * rnd();
+        if (s->utilization < 0.05)
+            s->utilization = 0.05;
+    }
+}
+
+/* A random axis for s: from every parameter that applies to it. */
+static gp_sweep_axis random_axis(const gp_scenario *s, bool last) {
+    gp_sweep_axis a = {GP_SWEEP_UTILIZATION, 0, 0, 1, last ? irnd(8, 400) : irnd(1, 4)};
+    for (;;) {
+        int kind = irnd(0, last ? 5 : 9);
+        switch (kind) {
+        case 0:
+        case 1: /* utilization, often from 0 */
+            a.param = GP_SWEEP_UTILIZATION;
+            a.from = irnd(0, 1) || s->work_mode ? 0.01 + 0.3 * rnd() : 0;
+            a.to = a.from + (1 - a.from) * rnd();
+            if (irnd(0, 3) == 0) { /* downwards */
+                double t = a.from;
+                a.from = a.to;
+                a.to = t;
+            }
+            return a;
+        case 2:
+            a.param = GP_SWEEP_PRICE_PER_KWH;
+            a.from = 0.3 * rnd();
+            a.to = a.from + 0.5 * rnd();
+            return a;
+        case 3:
+            a.param = GP_SWEEP_SERVER_PRICE;
+            a.from = 300000 * rnd();
+            a.to = 300000 * rnd();
+            return a;
+        case 4:
+            a.param = GP_SWEEP_PUE;
+            a.from = 1 + rnd();
+            a.to = 1 + 4 * rnd();
+            return a;
+        case 5:
+            a.param = GP_SWEEP_HOURLY;
+            a.option = irnd(0, s->n_options - 1);
+            a.from = 40 * rnd();
+            a.to = 40 * rnd();
+            return a;
+        case 6:
+            if (s->n_steps > 0)
+                continue;
+            a.param = GP_SWEEP_GROWTH;
+            a.from = -0.03;
+            a.to = 0.05;
+            return a;
+        case 7:
+            a.param = GP_SWEEP_LEAD_TIME;
+            a.from = 0;
+            a.to = s->horizon_months > 6 ? 5 : 0;
+            return a;
+        case 8:
+            a.param = GP_SWEEP_ENERGY_PRICE_TREND;
+            a.from = -0.1;
+            a.to = 0.3;
+            return a;
+        default:
+            a.param = GP_SWEEP_OPTION_PRICE_TREND;
+            a.option = irnd(0, s->n_options - 1);
+            a.from = -0.3;
+            a.to = 0.1;
+            return a;
+        }
+    }
+}
+
+static void assert_same_summary(const gp_sweep_summary *a, const gp_sweep_summary *b) {
+    assert_int_equal(a->points, b->points);
+    assert_memory_equal(a->wins, b->wins, sizeof a->wins);
+    assert_int_equal(a->n_flips, b->n_flips);
+    for (uint64_t k = 0; k < a->n_flips && k < GP_SWEEP_MAX_FLIPS; k++) {
+        assert_int_equal(a->flips[k].from, b->flips[k].from);
+        assert_int_equal(a->flips[k].to, b->flips[k].to);
+        assert_memory_equal(a->flips[k].values, b->flips[k].values,
+                            sizeof(double) * (size_t)a->n_axes);
+        assert_true(a->flips[k].prev_last == b->flips[k].prev_last);
+    }
+}
+
+/* Points evaluated point by point and row by row, over every compare(). */
+static uint64_t evaluations[2];
+
+/* Both summaries of one grid: the same result or the same error. Returns rows solved. */
+static uint64_t compare(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
+                        uint64_t *flips) {
+    static gp_sweep_summary by_points, by_rows;
+    gp_err e1, e2;
+    gp_status r1 = gp_sweep_summarize_points(s, axes, n_axes, &by_points, &e1);
+    gp_status r2 = gp_sweep_summarize_rows(s, axes, n_axes, &by_rows, &e2);
+    assert_int_equal(r1, r2);
+    if (r1 != GP_OK) {
+        assert_string_equal(e1.where, e2.where);
+        return 0;
+    }
+    assert_same_summary(&by_points, &by_rows);
+    *flips += by_rows.n_flips;
+    evaluations[0] += by_points.evaluations;
+    evaluations[1] += by_rows.evaluations;
+    return by_rows.rows_solved;
+}
+
+static void test_summary_rows_exact(void **state) {
+    (void)state;
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(s);
+    uint64_t solved[2] = {0, 0}, flips = 0;
+    int refused = 0;
+    for (int n = 0; n < 400; n++) {
+        bool v2 = n % 2 == 1;
+        random_scenario(s, v2);
+        gp_sweep_axis axes[3];
+        int n_axes = irnd(1, 3);
+        for (int k = 0; k < n_axes; k++)
+            axes[k] = random_axis(s, k == n_axes - 1);
+        gp_err err;
+        if (gp_sweep_check(s, axes, n_axes, &err) != GP_OK) {
+            refused++;
+            continue;
+        }
+        solved[v2] += compare(s, axes, n_axes, &flips);
+    }
+    /* The fast path ran on both kinds, and the grids had answers that flip. */
+    assert_true(solved[0] > 100);
+    assert_true(solved[1] > 100);
+    assert_true(flips > 100);
+    assert_true(refused < 100);
+    assert_true(evaluations[1] < evaluations[0] / 2);
+    free(s);
+}
+
+/* Crossings exactly on grid points: hourly and utilization grids through the break-even. */
+static void test_summary_rows_on_crossings(void **state) {
+    (void)state;
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(s);
+    uint64_t flips = 0;
+    int ties_seen = 0;
+    for (int n = 0; n < 200; n++) {
+        random_scenario(s, n % 2 == 1);
+        gp_model_evaluate(s, res);
+        if (res->error.code != GP_OK)
+            continue;
+        int o = irnd(0, s->n_options - 1);
+        const gp_option_result *r = &res->options[o];
+        int half = irnd(4, 200);
+        if (r->has_break_even_hourly && r->break_even_hourly > 0) {
+            /* from 0 to twice the break-even: its middle point is the crossing */
+            gp_sweep_axis a = {GP_SWEEP_HOURLY, o, 0, 2 * r->break_even_hourly, 2 * half + 1};
+            gp_sweep_axis two[2] = {{GP_SWEEP_PUE, 0, s->pue, s->pue, 1}, a};
+            compare(s, two, 2, &flips);
+            ties_seen++;
+        }
+        if (!s->work_mode && r->has_break_even_utilization && r->break_even_utilization > 0 &&
+            r->break_even_utilization <= 0.5) {
+            gp_sweep_axis a = {GP_SWEEP_UTILIZATION, 0, 0, 2 * r->break_even_utilization,
+                               2 * half + 1};
+            compare(s, &a, 1, &flips);
+            /* and a grid whose every point is a multiple of the crossing */
+            gp_sweep_axis b = {GP_SWEEP_UTILIZATION, 0, r->break_even_utilization / 4,
+                               r->break_even_utilization * 2, 8};
+            compare(s, &b, 1, &flips);
+            ties_seen++;
+        }
+    }
+    assert_true(ties_seen > 50);
+    assert_true(flips > 20);
+    free(s);
+}
+
+/* Two options with the same price tie at every point: the first listed wins each, exactly as
+ * point by point. */
+static void test_summary_rows_ties(void **state) {
+    (void)state;
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(s);
+    *s = base;
+    s->n_options = 3;
+    s->options[2] = s->options[0];
+    snprintf(s->options[2].name, sizeof s->options[2].name, "od twin");
+    s->utilization = 0.25;
+    gp_sweep_axis a = {GP_SWEEP_PRICE_PER_KWH, 0, 0.0, 3.0, 1000};
+    gp_sweep_summary sum;
+    gp_err err;
+    uint64_t flips = 0;
+    compare(s, &a, 1, &flips);
+    assert_int_equal(gp_sweep_summarize_rows(s, &a, 1, &sum, &err), GP_OK);
+    assert_int_equal(sum.wins[3], 0);
+    assert_true(sum.wins[1] > 0);
+    assert_true(sum.wins[0] > 0);
+    free(s);
+}
+
+/* A version 2 point the engine refuses stops the sweep with the engine's path and the point. */
+static void test_refused_point(void **state) {
+    (void)state;
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(s);
+    *s = base;
+    s->buy = GP_BUY_AS_NEEDED; /* a version 2 plan without a bridge */
+    gp_sweep_axis a[2] = {{GP_SWEEP_LEAD_TIME, 0, 0, 2, 3}, {GP_SWEEP_UTILIZATION, 0, 0, 1, 50}};
+    gp_sweep_summary sum;
+    gp_err err;
+    assert_int_equal(gp_sweep_summarize_rows(s, a, 2, &sum, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "lead_time_months=1"));
+    assert_int_equal(sum.points, 0);
+    uint64_t flips = 0;
+    compare(s, a, 2, &flips);
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
@@ -165,6 +557,11 @@ int main(void) {
         cmocka_unit_test(test_matches_evaluate),
         cmocka_unit_test(test_integer_axes),
         cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_checks_v2),
+        cmocka_unit_test(test_summary_rows_exact),
+        cmocka_unit_test(test_summary_rows_on_crossings),
+        cmocka_unit_test(test_summary_rows_ties),
+        cmocka_unit_test(test_refused_point),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
