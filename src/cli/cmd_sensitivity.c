@@ -141,6 +141,9 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
         if (quiet)
             printf("  (%d more inputs change nothing for this option)\n", quiet);
     }
+    if (t->n_refused > 0)
+        printf("\n%d moves left out: the plan they make is refused (the first, %s: %s)\n",
+               t->n_refused, t->refused_input, t->refused_error.msg);
     free(t);
     cli_scenario_done(&sc);
     return 0;

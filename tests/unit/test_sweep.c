@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gpuplan/model.h"
+#include "gpuplan/sensitivity.h"
 #include "gpuplan/sweep.h"
 #include "testutil.h"
 
@@ -550,6 +551,71 @@ static void test_refused_point(void **state) {
     free(s);
 }
 
+/* Sensitivity moves the version 2 keys too, and leaves out (counted, named) a move whose plan
+ * the engine refuses. */
+static const gp_sens_row *sens_row(const gp_sensitivity *t, const char *input) {
+    for (int k = 0; k < t->n_rows; k++)
+        if (strcmp(t->rows[k].input, input) == 0)
+            return &t->rows[k];
+    return NULL;
+}
+
+static void test_sensitivity_v2(void **state) {
+    (void)state;
+    gp_sensitivity *t = malloc(sizeof *t);
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(t);
+    assert_non_null(s);
+    *s = base;
+    s->growth_per_month = 0.02;
+    s->buy = GP_BUY_AS_NEEDED;
+    s->lead_time_months = 2;
+    s->bridge = 0;
+    s->order_every_months = 4;
+    s->energy_price_trend_per_year = 0.05;
+    s->server_price_trend_per_year = -0.1;
+    s->options[0].price_trend_per_year = -0.2;
+    s->has_max_servers = true;
+    s->max_servers = 40;
+    gp_err err;
+    assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_OK);
+    const char *v2[] = {"demand.growth_per_month",
+                        "self_hosted.lead_time_months",
+                        "self_hosted.order_every_months",
+                        "self_hosted.max_servers",
+                        "self_hosted.server_price_trend_per_year",
+                        "self_hosted.tariff.price_trend_per_year",
+                        "cloud_options[0].price_trend_per_year"};
+    for (size_t i = 0; i < sizeof v2 / sizeof v2[0]; i++)
+        assert_non_null(sens_row(t, v2[i]));
+    assert_int_equal(t->n_refused, 0);
+    /* A row's numbers are those of the moved plan, evaluated on its own. */
+    const gp_sens_row *lead = sens_row(t, "self_hosted.lead_time_months");
+    assert_close(lead->low, 1, REL);
+    assert_close(lead->high, 3, REL);
+    gp_scenario moved = *s;
+    moved.lead_time_months = 3;
+    gp_model_evaluate(&moved, res);
+    assert_int_equal(res->error.code, GP_OK);
+    assert_close(lead->delta_high[1] + t->base_diff[1], res->options[1].total - res->self.total,
+                 1e-9);
+    /* Without a bridge, a cap below the demand is refused: left out and named. */
+    s->bridge = -1;
+    s->lead_time_months = 0;
+    s->growth_per_month = 0;
+    s->max_servers = 10; /* 80 GPUs in 8-GPU servers: exactly enough */
+    assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_OK);
+    assert_null(sens_row(t, "self_hosted.max_servers"));
+    assert_true(t->n_refused >= 2);                       /* more GPUs, and a lower cap */
+    assert_string_equal(t->refused_input, "demand.gpus"); /* the first in input order */
+    assert_string_equal(t->refused_error.where, "$.self_hosted.bridge");
+    /* A plan the engine refuses as it stands is an error, not a table. */
+    s->max_servers = 5;
+    assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_E_INPUT);
+    free(s);
+    free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
@@ -562,6 +628,7 @@ int main(void) {
         cmocka_unit_test(test_summary_rows_on_crossings),
         cmocka_unit_test(test_summary_rows_ties),
         cmocka_unit_test(test_refused_point),
+        cmocka_unit_test(test_sensitivity_v2),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
