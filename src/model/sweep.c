@@ -89,7 +89,7 @@ static void axis_range(const gp_sweep_axis *a, double *lo, double *hi) {
     }
 }
 
-/* The range an axis of s sweeps for p, or the scenario's own value when no axis sweeps it. */
+/* The range an axis sweeps for p, or the scenario's own value own when no axis sweeps it. */
 static void swept_or_own(const gp_sweep_axis *axes, int n_axes, gp_sweep_param p, double own,
                          double *lo, double *hi) {
     *lo = *hi = own;
@@ -159,6 +159,7 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
     swept_or_own(axes, n_axes, GP_SWEEP_HORIZON, s->horizon_months, &m_lo, &m_hi);
     swept_or_own(axes, n_axes, GP_SWEEP_LEAD_TIME, s->lead_time_months, &lead_lo, &lead_hi);
     swept_or_own(axes, n_axes, GP_SWEEP_ORDER_EVERY, s->order_every_months, &every_lo, &every_hi);
+    /* Only the largest lead time and cadence matter against the shortest horizon. */
     (void)lead_lo, (void)every_lo;
     if (!(lead_hi < m_lo))
         return gp_errorf(err, GP_E_INPUT,
