@@ -115,6 +115,10 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
         points *= a->steps;
         if (pi->per_option && (a->option < 0 || a->option >= s->n_options))
             return gp_errorf(err, GP_E_INPUT, name, "no such option");
+        for (int j = 0; j < k; j++)
+            if (axes[j].param == a->param && (!pi->per_option || axes[j].option == a->option))
+                return gp_errorf(err, GP_E_INPUT, name, "is swept twice (--vary %d and %d)", j + 1,
+                                 k + 1);
         double lo, hi;
         axis_range(a, &lo, &hi);
         double min = pi->min, max = pi->max;
@@ -410,16 +414,32 @@ static void tally_commit(const row_tally *r, gp_sweep_summary *out, int n_conten
     }
 }
 
-/* Every point of the current row, evaluated. */
-static gp_status walk_row(walker *w, row_tally *r, gp_err *err) {
-    int last = w->n_axes - 1;
+/* Where a line's winners go, run by run and in order: points i0..i1 of the line all won by c. */
+typedef struct line_sink {
+    void (*run)(void *ctx, int i0, int i1, int c);
+    void *ctx;
+} line_sink;
+
+/* A row's runs into its tally. */
+typedef struct row_ctx {
+    row_tally *r;
+    const walker *w;
+} row_ctx;
+
+static void tally_sink(void *ctx, int i0, int i1, int c) {
+    row_ctx *x = ctx;
+    tally_run(x->r, x->w, i0, i1, c);
+}
+
+/* Every point of the line along axis k (the other axes as they are), evaluated. */
+static gp_status walk_line(walker *w, int k, const line_sink *out, gp_err *err) {
     double t[GP_MAX_OPTIONS + 1];
     int nc = w->base->n_options + 1;
-    for (int i = 0; i < w->axes[last].steps; i++) {
-        walker_set(w, last, i);
+    for (int i = 0; i < w->axes[k].steps; i++) {
+        walker_set(w, k, i);
         if (walker_eval(w, t, err))
             return err->code;
-        tally_run(r, w, i, i, cheapest_of(t, nc));
+        out->run(out->ctx, i, i, cheapest_of(t, nc));
     }
     return GP_OK;
 }
@@ -439,9 +459,9 @@ static gp_status walk_row(walker *w, row_tally *r, gp_err *err) {
 
 typedef struct solver {
     walker *w;
-    row_tally *r;
-    const gp_sweep_axis *axis; /* the last one */
-    int last, nc;
+    const line_sink *out;
+    const gp_sweep_axis *axis; /* the one swept along the line */
+    int k, nc;
     bool unsure; /* a check failed: the row is walked point by point instead */
     gp_status rc;
     gp_err *err;
@@ -459,8 +479,8 @@ typedef struct piece_model {
  * utilization between the tariff's shift breaks, with a jump at 0 alone), and whether the
  * points the engine refuses are the same all along the row (they follow the plan's GPUs and
  * batches, which none of these move; utilization 0 is evaluated on its own). */
-static bool row_solvable(const walker *w) {
-    const gp_sweep_axis *a = &w->axes[w->n_axes - 1];
+static bool line_solvable(const walker *w, int k) {
+    const gp_sweep_axis *a = &w->axes[k];
     if (a->from == a->to || a->steps < 2 * SHORT_PIECE)
         return false;
     switch (a->param) {
@@ -478,7 +498,7 @@ static bool row_solvable(const walker *w) {
 
 /* Evaluate point i of the row into t; its cheapest, or -2 on an error (v->rc set). */
 static int eval_at(solver *v, int i, double *t) {
-    walker_set(v->w, v->last, i);
+    walker_set(v->w, v->k, i);
     if (walker_eval(v->w, t, v->err)) {
         v->rc = v->err->code;
         return -2;
@@ -531,7 +551,7 @@ static void classify(solver *v, const piece_model *pm, int i, int j) {
     model_at(pm, v, j, lj);
     int c = clear_winner(pm, v, li, lj);
     if (c != -2) {
-        tally_run(v->r, v->w, i + 1, j, c);
+        v->out->run(v->out->ctx, i + 1, j, c);
         return;
     }
     if (j - i <= 2) {
@@ -545,7 +565,7 @@ static void classify(solver *v, const piece_model *pm, int i, int j) {
             for (int n = 0; n < v->nc; n++)
                 if (!(fabs(t[n] - li[n]) <= pm->e[n]))
                     v->unsure = true;
-            tally_run(v->r, v->w, k, k, ck);
+            v->out->run(v->out->ctx, k, k, ck);
         }
         return;
     }
@@ -565,9 +585,9 @@ static void piece(solver *v, int a, const double *ta, int b, const double *tb, i
             int c = eval_at(v, i, tm);
             if (c == -2)
                 return;
-            tally_run(v->r, v->w, i, i, c);
+            v->out->run(v->out->ctx, i, i, c);
         }
-        tally_run(v->r, v->w, b, b, cheapest_of(tb, v->nc));
+        v->out->run(v->out->ctx, b, b, cheapest_of(tb, v->nc));
         return;
     }
     int m = a + (b - a) / 2;
@@ -596,28 +616,27 @@ static void piece(solver *v, int a, const double *ta, int b, const double *tb, i
     classify(v, &pm, a, b);
 }
 
-/* The current row: solved from its pieces when row_solvable, else (or when a check fails)
- * walked. *solved says which. */
-static gp_status solve_row(walker *w, row_tally *r, gp_err *err, bool *solved) {
-    int last = w->n_axes - 1;
-    const gp_sweep_axis *a = &w->axes[last];
+/* The line along axis k: its runs into out, solved from its pieces (*solved) when
+ * line_solvable allows and every check holds; otherwise *solved is false, out may have had
+ * some runs, and the caller walks the line instead. */
+static gp_status solve_line(walker *w, int k, const line_sink *out, gp_err *err, bool *solved) {
+    const gp_sweep_axis *a = &w->axes[k];
     *solved = false;
-    tally_start(r);
-    if (!row_solvable(w))
-        return walk_row(w, r, err);
-    solver v = {w, r, a, last, w->base->n_options + 1, false, GP_OK, err};
+    if (!line_solvable(w, k))
+        return GP_OK;
+    solver v = {w, out, a, k, w->base->n_options + 1, false, GP_OK, err};
     double tlo[GP_MAX_OPTIONS + 1], thi[GP_MAX_OPTIONS + 1], tz[GP_MAX_OPTIONS + 1];
     int lo = 0, hi = a->steps - 1;
     bool util = a->param == GP_SWEEP_UTILIZATION;
     int c = eval_at(&v, lo, tlo);
     if (c == -2)
         return v.rc;
-    tally_run(r, w, lo, lo, c);
+    out->run(out->ctx, lo, lo, c);
     if (util && gp_sweep_value(a, lo) == 0.0) { /* the jump at 0: that point alone */
         c = eval_at(&v, ++lo, tlo);
         if (c == -2)
             return v.rc;
-        tally_run(r, w, lo, lo, c);
+        out->run(out->ctx, lo, lo, c);
     }
     bool zero_end = util && gp_sweep_value(a, hi) == 0.0;
     if (zero_end)
@@ -628,15 +647,143 @@ static gp_status solve_row(walker *w, row_tally *r, gp_err *err, bool *solved) {
     if (!v.rc && !v.unsure && zero_end) {
         c = eval_at(&v, hi + 1, tz);
         if (c != -2)
-            tally_run(r, w, hi + 1, hi + 1, c);
+            out->run(out->ctx, hi + 1, hi + 1, c);
     }
     if (v.rc)
         return v.rc;
-    if (v.unsure) {
-        tally_start(r);
-        return walk_row(w, r, err);
+    *solved = !v.unsure;
+    return GP_OK;
+}
+
+/* ---- blocks solved by columns --------------------------------------------------------- */
+
+/* When the last axis has no linear pieces (a version 2 parameter, say) but the one before it
+ * has, each column (a point of the last axis) is solved along the axis before it into runs of
+ * winners, and the rows are then read from the columns: the same points, wins and flips in
+ * the same order. The runs are kept for one block of the two axes at a time, up to a cap
+ * (memory does not grow with the grid); a block past it is walked point by point. */
+#define MAX_COLUMNS (1 << 20)
+#define MAX_RUNS (1 << 22)
+
+typedef struct columns {
+    int n_cols;
+    int *first;     /* [n_cols + 1]: column l's runs are first[l] .. first[l + 1] - 1 */
+    int *cursor;    /* [n_cols]: the run in force at the row being read */
+    int *run_start; /* [cap]: the index along the axis before the last where a run starts */
+    signed char *run_winner;
+    int n_runs, cap;
+    bool overflow;
+} columns;
+
+static void columns_sink(void *ctx, int i0, int i1, int c) {
+    (void)i1;
+    columns *x = ctx;
+    if (x->n_runs > x->first[x->n_cols] && x->run_winner[x->n_runs - 1] == c)
+        return; /* the same winner goes on */
+    if (x->n_runs == x->cap) {
+        if (x->cap == MAX_RUNS) {
+            x->overflow = true;
+            return;
+        }
+        x->cap = x->cap * 2 < MAX_RUNS ? x->cap * 2 : MAX_RUNS;
+        x->run_start = gp_xrealloc(x->run_start, sizeof *x->run_start * (size_t)x->cap);
+        x->run_winner = gp_xrealloc(x->run_winner, sizeof *x->run_winner * (size_t)x->cap);
     }
-    *solved = true;
+    x->run_start[x->n_runs] = i0;
+    x->run_winner[x->n_runs] = (signed char)c;
+    x->n_runs++;
+}
+
+/* The block of the last two axes at the current values of the others: *done false when it
+ * must be walked instead (a column past the cap). Rows go into out as solved rows. */
+static gp_status solve_block(walker *w, columns *x, row_tally *r, gp_sweep_summary *out,
+                             gp_err *err, bool *done) {
+    int last = w->n_axes - 1, k = last - 1, nc = w->base->n_options + 1;
+    int n_cols = w->axes[last].steps, n_rows = w->axes[k].steps;
+    *done = false;
+    x->n_runs = 0;
+    x->overflow = false;
+    line_sink sink = {columns_sink, x};
+    for (int l = 0; l < n_cols; l++) {
+        walker_set(w, last, l);
+        x->n_cols = l;
+        x->first[l] = x->n_runs;
+        bool solved = false;
+        gp_status rc = solve_line(w, k, &sink, err, &solved);
+        if (rc)
+            return rc;
+        if (!solved) {
+            x->n_runs = x->first[l];
+            rc = walk_line(w, k, &sink, err);
+            if (rc)
+                return rc;
+        }
+        if (x->overflow)
+            return GP_OK;
+    }
+    x->n_cols = n_cols;
+    x->first[n_cols] = x->n_runs;
+    for (int l = 0; l < n_cols; l++)
+        x->cursor[l] = x->first[l];
+    row_ctx rx = {r, w};
+    for (int i = 0; i < n_rows; i++) {
+        walker_set(w, k, i);
+        tally_start(r);
+        int from = 0, c_run = -2;
+        for (int l = 0; l < n_cols; l++) {
+            int *cur = &x->cursor[l];
+            while (*cur + 1 < x->first[l + 1] && x->run_start[*cur + 1] <= i)
+                (*cur)++;
+            int c = x->run_winner[*cur];
+            if (c != c_run) {
+                if (c_run != -2)
+                    tally_sink(&rx, from, l - 1, c_run);
+                from = l;
+                c_run = c;
+            }
+        }
+        tally_sink(&rx, from, n_cols - 1, c_run);
+        tally_commit(r, out, nc);
+        out->points += (uint64_t)n_cols;
+        out->rows_solved++;
+    }
+    *done = true;
+    return GP_OK;
+}
+
+/* The block of the last two axes, or every row, at the current values of the other axes. */
+static gp_status summarize_rows_here(walker *w, columns *x, row_tally *r, bool by_rows,
+                                     bool by_columns, gp_sweep_summary *out, gp_err *err) {
+    int last = w->n_axes - 1, nc = w->base->n_options + 1;
+    if (by_columns) {
+        bool done = false;
+        gp_status rc = solve_block(w, x, r, out, err, &done);
+        if (rc || done)
+            return rc;
+    }
+    /* Every row of the block (by_columns), or the one row. */
+    int n_rows = by_columns ? w->axes[last - 1].steps : 1;
+    row_ctx rx = {r, w};
+    line_sink sink = {tally_sink, &rx};
+    for (int i = 0; i < n_rows; i++) {
+        if (by_columns)
+            walker_set(w, last - 1, i);
+        bool solved = false;
+        tally_start(r);
+        gp_status rc = by_rows ? solve_line(w, last, &sink, err, &solved) : GP_OK;
+        if (!rc && !solved) {
+            tally_start(r);
+            rc = walk_line(w, last, &sink, err);
+        }
+        if (rc)
+            return rc;
+        tally_commit(r, out, nc);
+        out->points += (uint64_t)w->axes[last].steps;
+        if (solved)
+            out->rows_solved++;
+        else
+            out->rows_walked++;
+    }
     return GP_OK;
 }
 
@@ -649,23 +796,27 @@ static gp_status summarize(const gp_scenario *s, const gp_sweep_axis *axes, int 
     walker w;
     walker_init(&w, s, axes, n_axes);
     row_tally *r = gp_xmalloc(sizeof *r);
-    int last = n_axes - 1, nc = s->n_options + 1;
+    int last = n_axes - 1;
+    columns x;
+    memset(&x, 0, sizeof x);
+    bool by_columns = by_rows && n_axes >= 2 && !line_solvable(&w, last) &&
+                      line_solvable(&w, last - 1) && axes[last].steps <= MAX_COLUMNS;
+    if (by_columns) {
+        x.first = gp_xmalloc(sizeof *x.first * ((size_t)axes[last].steps + 1));
+        x.cursor = gp_xmalloc(sizeof *x.cursor * (size_t)axes[last].steps);
+        x.cap = 4 * axes[last].steps < MAX_RUNS ? 4 * axes[last].steps : MAX_RUNS;
+        x.run_start = gp_xmalloc(sizeof *x.run_start * (size_t)x.cap);
+        x.run_winner = gp_xmalloc(sizeof *x.run_winner * (size_t)x.cap);
+    }
+    /* Odometer over the axes outside the block (the last one, or the last two by columns). */
+    int outer = by_columns ? last - 1 : last;
     int idx[GP_SWEEP_MAX_AXES] = {0};
     gp_status rc = GP_OK;
     for (;;) {
-        bool solved = false;
-        tally_start(r);
-        rc = by_rows ? solve_row(&w, r, err, &solved) : walk_row(&w, r, err);
+        rc = summarize_rows_here(&w, &x, r, by_rows, by_columns, out, err);
         if (rc)
             break;
-        tally_commit(r, out, nc);
-        out->points += (uint64_t)axes[last].steps;
-        if (solved)
-            out->rows_solved++;
-        else
-            out->rows_walked++;
-        /* Odometer over the other axes. */
-        int k = last - 1;
+        int k = outer - 1;
         while (k >= 0 && ++idx[k] == axes[k].steps) {
             idx[k] = 0;
             walker_set(&w, k, 0);
@@ -676,6 +827,10 @@ static gp_status summarize(const gp_scenario *s, const gp_sweep_axis *axes, int 
         walker_set(&w, k, idx[k]);
     }
     out->evaluations = w.evaluations;
+    free(x.first);
+    free(x.cursor);
+    free(x.run_start);
+    free(x.run_winner);
     free(r);
     walker_done(&w);
     if (rc) {

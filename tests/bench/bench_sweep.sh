@@ -18,7 +18,9 @@ echo "load before: $(uptime | sed 's/.*load average: //')"
 "$build/tests/bench_sweep" "$tou" 0 utilization=0:1:2000 price_per_kwh=0.02:0.6:5000
 "$build/tests/bench_sweep" "$v2" 20 growth_per_month=0:0.05:200 utilization=0:1:5000
 "$build/tests/bench_sweep" "$v2" 1 lead_time_months=0:6:7 price_per_kwh=0.02:0.6:200000
-# A version 2 parameter as the last axis has no linear pieces: every point is evaluated.
+# A version 2 parameter as the last axis has no linear pieces: the rows are read from the
+# columns, each solved along the axis before it; alone, every point is evaluated.
+"$build/tests/bench_sweep" "$v2" 200 utilization=0:1:5000 growth_per_month=0:0.05:200
 "$build/tests/bench_sweep" "$v2" 0 growth_per_month=0:0.05:20000
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
