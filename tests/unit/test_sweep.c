@@ -209,6 +209,58 @@ static void test_matches_evaluate(void **state) {
     assert_int_equal(s.n, 11 * 4 * 6);
 }
 
+/* Version 2: every point's totals and cheapest are those of the full month-by-month
+ * evaluation of the same plan, set by hand. */
+static gp_scenario plan_v2;
+static bool v2_exact; /* both through the engine: bit for bit; else the closed form's 1e-12 */
+
+static int check_point_v2(const double *v, double self, const double *opts, int cheapest,
+                          void *arg) {
+    gp_scenario *x = malloc(sizeof *x);
+    assert_non_null(x);
+    *x = plan_v2;
+    x->growth_per_month = v[0];
+    x->lead_time_months = (int)v[1];
+    x->options[0].price_trend_per_year = v[2];
+    x->energy_price_trend_per_year = v[3];
+    gp_model_evaluate(x, res);
+    assert_int_equal(res->error.code, GP_OK);
+    double rel = v2_exact ? 0 : 1e-12;
+    assert_close(self, res->self.total, rel);
+    assert_close(opts[0], res->options[0].total, rel);
+    assert_close(opts[1], res->options[1].total, rel);
+    assert_int_equal(cheapest, res->cheapest);
+    (*(int *)arg)++;
+    free(x);
+    return 0;
+}
+
+static void test_matches_evaluate_v2(void **state) {
+    (void)state;
+    plan_v2 = base;
+    plan_v2.buy = GP_BUY_AS_NEEDED;
+    plan_v2.bridge = 0;
+    plan_v2.order_every_months = 3;
+    plan_v2.refresh_months = 24;
+    gp_sweep_axis axes[4] = {{GP_SWEEP_GROWTH, 0, -0.01, 0.04, 3},
+                             {GP_SWEEP_LEAD_TIME, 0, 0, 4, 3},
+                             {GP_SWEEP_OPTION_PRICE_TREND, 0, -0.3, 0, 3},
+                             {GP_SWEEP_ENERGY_PRICE_TREND, 0, 0, 0.1, 2}};
+    int n = 0;
+    uint64_t points;
+    gp_err err;
+    v2_exact = true;
+    assert_int_equal(gp_sweep_run(&plan_v2, axes, 4, check_point_v2, &n, &points, &err), GP_OK);
+    assert_int_equal(n, 3 * 3 * 3 * 2);
+    /* A version 1 scenario swept into version 2 keys and back: each point as evaluated. */
+    plan_v2 = base;
+    v2_exact = false; /* the middle point is a version 1 plan: closed forms */
+    gp_sweep_axis into[1] = {{GP_SWEEP_GROWTH, 0, -0.02, 0.02, 3}}; /* 0 in the middle */
+    n = 0;
+    assert_int_equal(gp_sweep_run(&plan_v2, into, 1, check_point_v2, &n, &points, &err), GP_OK);
+    assert_int_equal(n, 3);
+}
+
 static int record_gpus(const double *v, double self, const double *opts, int cheapest, void *arg) {
     (void)opts;
     (void)cheapest;
@@ -697,6 +749,7 @@ int main(void) {
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_checks),
         cmocka_unit_test(test_matches_evaluate),
+        cmocka_unit_test(test_matches_evaluate_v2),
         cmocka_unit_test(test_integer_axes),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_checks_v2),
