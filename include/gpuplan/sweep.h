@@ -106,12 +106,10 @@ typedef struct gp_sweep_summary {
 gp_status gp_sweep_summarize_points(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
                                     gp_sweep_summary *out, gp_err *err);
 
-/* The same summary, exactly (wins, flips and their order, ties included), solved row by row:
- * along a last axis in which every total is affine or piecewise linear (prices, PUE, server
- * price, hourly; utilization in GPU mode), each row is cut into linear pieces (checked at
- * their midpoints) and only the points next to a crossing, a break or a near-tie are
- * evaluated; any other row, or one whose pieces cannot be confirmed, is walked point by
- * point. Errors: those of gp_sweep_run, for a point evaluated. */
+/* The same summary, exactly (wins, flips and their order, ties included), from the linear
+ * pieces of each row where the last axis has them (prices, PUE, server price, hourly,
+ * utilization in GPU mode), else from the columns of the axis before it, else point by point
+ * (sweep.c says how). Errors: those of gp_sweep_run, for a point evaluated. */
 gp_status gp_sweep_summarize_rows(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
                                   gp_sweep_summary *out, gp_err *err);
 
