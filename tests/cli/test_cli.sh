@@ -127,6 +127,13 @@ check "sweep a refused point exits 2" expect 2 '$.self_hosted.bridge: at lead_ti
 
 # Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.
 check "sensitivity tornado" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
+cat >"$tmp/v2cap.json" <<'JSON'
+{"name": "x", "horizon_months": 12, "demand": {"gpus": 80, "utilization": 0.5},
+ "self_hosted": {"server_price": 1000, "buy": "as_needed", "max_servers": 10},
+ "cloud_options": [{"name": "od", "gpus_per_instance": 8, "pricing": "on_demand", "hourly": 20}]}
+JSON
+check "sensitivity names the moves whose plan is refused" bash -c "'$gpuplan' sensitivity '$tmp/v2cap.json' | grep -q '^3 moves left out: the plan they make is refused (the first, demand.gpus: month 1 needs'"
+check "sensitivity moves a version 2 key" bash -c "'$gpuplan' sensitivity '$v2grow' | grep -q '^  self_hosted.lead_time_months  *2  *4 '"
 check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitivity "$seed" --delta lots
 
 echo "cli: $fails failed"
