@@ -285,11 +285,13 @@ int cmd_import(cli *c, int argc, char **argv) {
         rc = gp_store_begin(st, &err);
     if (rc == GP_OK) {
         gp_err lookup;
-        if (gp_store_node_id(st, node, &id, &lookup) == GP_E_NOTFOUND)
+        gp_err_clear(&lookup);
+        gp_status found = gp_store_node_id(st, node, &id, &lookup);
+        if (found == GP_E_NOTFOUND)
             rc = gp_store_node_add(st, node, NULL, 0, &err) || gp_store_node_id(st, node, &id, &err)
                      ? err.code
                      : GP_OK;
-        else if (lookup.code != GP_OK)
+        else if (found != GP_OK)
             rc = (err = lookup).code;
         if (rc == GP_OK)
             rc = gp_store_samples_write(st, id, &s, now, &written, &err);

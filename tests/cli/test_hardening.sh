@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue 19, hardening: each section reproduces one item of the issue and checks its fix.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg GPUPLAN_DB=$tmp/db
+mkdir -p "$HOME"
+fails=0
+check() { # description, then a command that must succeed
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+# expect STATUS STDERR-SUBSTRING -- command...: exit status, one stderr line, empty stdout
+expect() {
+    local want=$1 msg=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+    [ "$got" = "$want" ] || { echo "  exit $got, wanted $want: $*"; cat "$tmp/err"; return 1; }
+    [ ! -s "$tmp/out" ] || { echo "  stdout not empty: $*"; return 1; }
+    [ "$(wc -l <"$tmp/err")" = 1 ] || { echo "  stderr is not one line:"; cat "$tmp/err"; return 1; }
+    grep -qF -- "$msg" "$tmp/err" || { echo "  stderr lacks '$msg':"; cat "$tmp/err"; return 1; }
+}
+sql() { $py -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
+# Under the release build, valgrind sees what ASan's build sees (uninitialised reads).
+memcheck=()
+if command -v valgrind >/dev/null && ! ldd "$gpuplan" | grep -q libasan; then
+    memcheck=(valgrind -q --error-exitcode=99 --track-origins=no)
+fi
+
+# ---- 1. a repeated import into an existing node stores its samples --------------------------
+export GPUPLAN_DB=$tmp/import.db
+$py "$root/tests/cli/gen_telemetry.py" "$tmp" 1 imp >/dev/null
+head -n 400 "$tmp/imp.prom" >"$tmp/imp1.prom"
+sed -n 401,800p "$tmp/imp.prom" >"$tmp/imp2.prom"
+check "1: first import creates the node" bash -c "'$gpuplan' import prom '$tmp/imp1.prom' --node imp | grep -q 'imported 400 samples'"
+check "1: second import, new timestamps" bash -c "set -o pipefail; ${memcheck[*]} '$gpuplan' import prom '$tmp/imp2.prom' --node imp | grep -q 'imported 400 samples'"
+check "1: third import, repeated timestamps" bash -c "set -o pipefail; ${memcheck[*]} '$gpuplan' import prom '$tmp/imp2.prom' --node imp | grep -q 'imported'"
+check "1: every distinct sample is stored" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM sample")" = 800 ]
+check "1: one node" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node")" = 1 ]
+
+echo "hardening: $fails failed"
+[ "$fails" = 0 ]
