@@ -41,5 +41,18 @@ check "1: third import, repeated timestamps" bash -c "set -o pipefail; ${memchec
 check "1: every distinct sample is stored" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM sample")" = 800 ]
 check "1: one node" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node")" = 1 ]
 
+# ---- 12. an empty selection (a fresh database, a --node typo) under UBSan ---------------------
+export GPUPLAN_DB=$tmp/empty.db UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+seed=$root/tests/fixtures/examples/seed-dgx-a100.json
+check "12: capacity on a fresh database" bash -c "'$gpuplan' capacity | grep -q 'Capacity of 0 GPUs'"
+check "12: capacity --csv on a fresh database" bash -c "'$gpuplan' capacity --csv >/dev/null"
+check "12: capacity --node typo" bash -c "'$gpuplan' capacity --node nosuch --json | grep -q '\"gpus\":.*0'"
+check "12: plan --mix with no load says so" expect 2 'no load to plan on' -- "$gpuplan" plan --mix "$seed" --option "p4d on-demand"
+"$gpuplan" scenario save "$seed" >/dev/null
+check "12: scenario measure with nothing measured says so" expect 2 'nothing to measure' -- "$gpuplan" scenario measure "Ten DGX A100 against AWS p4d (seed figures)"
+"$gpuplan" import prom "$tmp/imp1.prom" --node imp >/dev/null
+check "12: capacity --node typo beside a real node" bash -c "'$gpuplan' capacity --node nosuch | grep -q 'Capacity of 0 GPUs'"
+unset UBSAN_OPTIONS
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
