@@ -9,6 +9,7 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"
 trap cleanup EXIT
 export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg GPUPLAN_DB=$tmp/db
 mkdir -p "$HOME"
+seed=$root/tests/fixtures/examples/seed-dgx-a100.json
 fails=0
 check() { # description, then a command that must succeed
     local what=$1; shift
@@ -43,7 +44,6 @@ check "1: one node" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node")" = 1 ]
 
 # ---- 12. an empty selection (a fresh database, a --node typo) under UBSan ---------------------
 export GPUPLAN_DB=$tmp/empty.db UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-seed=$root/tests/fixtures/examples/seed-dgx-a100.json
 check "12: capacity on a fresh database" bash -c "'$gpuplan' capacity | grep -q 'Capacity of 0 GPUs'"
 check "12: capacity --csv on a fresh database" bash -c "'$gpuplan' capacity --csv >/dev/null"
 check "12: capacity --node typo" bash -c "'$gpuplan' capacity --node nosuch --json | grep -q '\"gpus\":.*0'"
@@ -53,6 +53,48 @@ check "12: scenario measure with nothing measured says so" expect 2 'nothing to 
 "$gpuplan" import prom "$tmp/imp1.prom" --node imp >/dev/null
 check "12: capacity --node typo beside a real node" bash -c "'$gpuplan' capacity --node nosuch | grep -q 'Capacity of 0 GPUs'"
 unset UBSAN_OPTIONS
+
+# ---- 6. CSV: a leading control character or space does not hide a formula ------------------
+# The payloads go through report --format csv, sweep and capacity --csv, then LibreOffice
+# imports each file (its CSV filter evaluates formulas) and openpyxl reads what it made.
+export GPUPLAN_DB=$tmp/csv.db
+$py - "$seed" "$tmp/inj.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['cloud_options'][0]['name'] = '\x01=HYPERLINK("http://evil.example","click")'
+s['cloud_options'][1]['name'] = '\n+1+2'
+s['cloud_options'][2]['name'] = ' =3+4'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+printf 'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-i",modelName="NVIDIA H100 80GB HBM3",Hostname="\001=HYPERLINK(\\"http://evil.example\\",\\"h\\")"} 50\n' >"$tmp/inj.prom"
+"$gpuplan" import prom "$tmp/inj.prom" --node inj >/dev/null
+mkdir -p "$tmp/csv"
+"$gpuplan" report "$tmp/inj.json" --format csv -o "$tmp/csv/report.csv"
+"$gpuplan" sweep "$tmp/inj.json" --vary utilization=0.1:0.9:3 -o "$tmp/csv/sweep.csv"
+"$gpuplan" capacity --csv >"$tmp/csv/capacity.csv"
+check "6: no payload reaches a CSV as a live formula (byte check)" bash -c "! grep -Eq '(^|,)\"?[ ]*[=+@-]' '$tmp/csv/report.csv' '$tmp/csv/sweep.csv' '$tmp/csv/capacity.csv'"
+if command -v soffice >/dev/null; then
+    (cd "$tmp/csv" && HOME=$tmp/lo timeout 120 soffice --headless --convert-to xlsx --outdir "$tmp/csv/lo" \
+        report.csv sweep.csv capacity.csv >/dev/null 2>&1)
+    check "6: LibreOffice imports every payload as text" $py - "$tmp/csv/lo" <<'PY'
+import os, sys, openpyxl
+d = sys.argv[1]
+found = 0
+for name in ('report', 'sweep', 'capacity'):
+    ws = openpyxl.load_workbook(os.path.join(d, name + '.xlsx')).active
+    for row in ws.iter_rows():
+        for c in row:
+            if c.data_type == 'f':
+                sys.exit('%s!%s is a formula: %r' % (name, c.coordinate, c.value))
+            if isinstance(c.value, str) and ('HYPERLINK' in c.value or '+1+2' in c.value):
+                found += 1
+if found < 4:
+    sys.exit('only %d payload cells found' % found)
+PY
+else
+    echo "FAIL 6: soffice is not installed (apt-get install libreoffice-calc-nogui)"
+    fails=$((fails + 1))
+fi
 
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
