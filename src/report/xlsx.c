@@ -13,6 +13,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/report_xlsx.h"
+#include "gpuplan/text.h"
 #include "gpuplan/xmem.h"
 
 typedef struct book {
@@ -42,14 +43,12 @@ static void ref(char *out, size_t cap, const char *sheet, int row, int col) {
     snprintf(out, cap, "'%s'!$%s$%d", sheet, c, row + 1);
 }
 
-/* Outside text: control characters removed; always written as a string, never a formula. */
+/* Outside text: through gp_text_clean, the one sanitiser for every string that reaches the
+ * workbook (cells, cached formula strings, document properties); always written as a string,
+ * never a formula. */
 static void text_cell(book *b, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f) {
     char clean[4096];
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && n + 1 < sizeof clean; p++)
-        if (*p >= 0x20 && *p != 0x7f)
-            clean[n++] = (char)*p;
-    clean[n] = '\0';
+    gp_text_clean(s, clean, sizeof clean);
     lxw_error e = worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, clean, f);
     if (e && !b->rc)
         b->rc = e;
@@ -682,9 +681,10 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     char cheapest_f[128];
     snprintf(cheapest_f, sizeof cheapest_f,
              "=INDEX($A$7:$A$%d,MATCH(MIN($B$7:$B$%d),$B$7:$B$%d,0))", 7 + no, 7 + no, 7 + no);
-    lxw_error ce =
-        worksheet_write_formula_str(sum, 1, 1, cheapest_f, b.bold,
-                                    r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name);
+    char cheapest[GP_NAME_BYTES];
+    gp_text_clean(r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name, cheapest,
+                  sizeof cheapest);
+    lxw_error ce = worksheet_write_formula_str(sum, 1, 1, cheapest_f, b.bold, cheapest);
     if (ce && !b.rc)
         b.rc = ce;
     text_cell(&b, sum, 2, 0, "busy share of GPU-hours", NULL);
@@ -785,9 +785,15 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     sr_row++;
     text_cell(&b, src, sr_row++, 0, "scenario JSON", b.bold);
     char *json = meta && meta->scenario_json ? cJSON_PrintUnformatted(meta->scenario_json) : NULL;
-    for (size_t off = 0, n = json ? strlen(json) : 0; off < n; off += 4000, sr_row++) {
-        char chunk[4001];
-        snprintf(chunk, sizeof chunk, "%.4000s", json + off);
+    /* Chunks end on a character boundary, so the sanitiser has no half character to replace. */
+    for (size_t off = 0, n = json ? strlen(json) : 0, k; off < n; off += k, sr_row++) {
+        k = gp_text_utf8_cut(json + off, n - off < 4000 ? n - off : 4000);
+        if (k == 0)
+            k = 1; /* invalid UTF-8 at the start: let the sanitiser replace that byte */
+        char raw[4001], chunk[4001];
+        memcpy(raw, json + off, k);
+        raw[k] = '\0';
+        gp_text_clean(raw, chunk, sizeof chunk);
         lxw_error e = worksheet_write_string(src, (lxw_row_t)sr_row, 0, chunk, NULL);
         if (e && !b.rc)
             b.rc = e;
@@ -796,8 +802,8 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     worksheet_set_column(src, 0, 0, 30, NULL);
     worksheet_set_column(src, 1, 5, 24, NULL);
 
-    char title[GP_NAME_BYTES + 16];
-    snprintf(title, sizeof title, "%s", s->name);
+    char title[GP_NAME_BYTES];
+    gp_text_clean(s->name, title, sizeof title);
     lxw_doc_properties props = {0};
     props.title = title;
     props.subject = "GPU own-or-rent plan";

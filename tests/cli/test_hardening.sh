@@ -96,5 +96,33 @@ else
     fails=$((fails + 1))
 fi
 
+# ---- 7. XLSX: every outside string goes through one sanitiser, document properties too ------
+$py - "$seed" "$tmp/ctl.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['name'] = 'plan\x01\x1b[31m\x7f\u0085 \u00e9t\u00e9 \u20ac'
+s['cloud_options'][0]['name'] = '\x02=HYPERLINK("http://evil.example","x")\x0b'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+"$gpuplan" report "$tmp/ctl.json" --format xlsx -o "$tmp/ctl.xlsx"
+check "7: openpyxl reads the workbook; no control character anywhere" $py - "$tmp/ctl.xlsx" <<'PY'
+import re, sys, zipfile, openpyxl
+bad = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]')
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for n in z.namelist():
+        text = z.read(n).decode('utf-8')  # every part is valid UTF-8
+        if bad.search(text):
+            sys.exit('%s holds a control character' % n)
+    core = z.read('docProps/core.xml').decode()
+    assert '<dc:title>plan[31m \u00e9t\u00e9 \u20ac</dc:title>' in core, core
+wb = openpyxl.load_workbook(sys.argv[1])
+assert wb.properties.title == 'plan[31m \u00e9t\u00e9 \u20ac', wb.properties.title
+cells = [c for ws in wb for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+hl = [c for c in cells if 'HYPERLINK' in c.value and not c.value.startswith('{')]
+assert all(c.data_type == 's' for c in hl), 'a formula'
+assert hl, 'the option name is missing'
+assert all(c.value.startswith('=HYPERLINK') for c in hl), [c.value for c in hl]
+PY
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
