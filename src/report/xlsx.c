@@ -160,17 +160,16 @@ static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry 
     worksheet_repeat_rows(ws, HEAD, HEAD);
 }
 
-gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+/* The whole workbook into file `tmp`; the first error libxlsxwriter returned, or LXW_NO_ERROR. */
+static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                            const gp_xlsx_telemetry *tel, const char *tmp) {
     book b = {0};
     /* Constant memory: every sheet is written row by row, so a Telemetry sheet of a million
      * rows costs one row of memory. */
     lxw_workbook_options opt = {.constant_memory = LXW_TRUE};
     b.wb = workbook_new_opt(tmp, &opt);
     if (!b.wb)
-        return gp_errorf(err, GP_E_IO, path, "cannot create the workbook");
+        return LXW_ERROR_CREATING_XLSX_FILE;
     b.bold = workbook_add_format(b.wb);
     format_set_bold(b.bold);
     char money_fmt[64];
@@ -811,10 +810,67 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     props.comments = "Edit the Assumptions sheet; every other sheet recalculates.";
     workbook_set_properties(b.wb, &props);
     lxw_error rc = workbook_close(b.wb);
-    if (rc || b.rc) {
+    return b.rc ? b.rc : rc;
+}
+
+/* libxlsxwriter reports a failure on stderr itself ("[ERROR] workbook_close(): ...") before it
+ * returns the code, and a library must not print (STYLE E1). While it runs, fd 2 points at a
+ * scratch file; the system error it names is folded into gpuplan's one line. The TUI writes
+ * nothing to stderr while curses owns the terminal, so nothing else is caught in between. */
+typedef struct quiet {
+    int saved;
+    FILE *scratch;
+} quiet;
+
+static void quiet_begin(quiet *q) {
+    fflush(stderr);
+    q->saved = -1;
+    q->scratch = tmpfile();
+    if (!q->scratch)
+        return; /* no scratch file: libxlsxwriter's lines go through, nothing is lost */
+    q->saved = dup(STDERR_FILENO);
+    if (q->saved < 0 || dup2(fileno(q->scratch), STDERR_FILENO) < 0) {
+        if (q->saved >= 0)
+            close(q->saved);
+        q->saved = -1;
+    }
+}
+
+/* Restore fd 2; said gets what follows "System error = " in what libxlsxwriter printed. */
+static void quiet_end(quiet *q, char *said, size_t cap) {
+    said[0] = '\0';
+    fflush(stderr);
+    if (q->saved >= 0) {
+        dup2(q->saved, STDERR_FILENO);
+        close(q->saved);
+    }
+    if (!q->scratch)
+        return;
+    char text[2048];
+    rewind(q->scratch);
+    size_t n = fread(text, 1, sizeof text - 1, q->scratch);
+    text[n] = '\0';
+    fclose(q->scratch);
+    const char *sys = strstr(text, "System error = ");
+    if (sys) {
+        sys += strlen("System error = ");
+        snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
+    }
+}
+
+gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    quiet q;
+    quiet_begin(&q);
+    lxw_error rc = write_book(s, r, meta, tel, tmp);
+    char said[160];
+    quiet_end(&q, said, sizeof said);
+    if (rc) {
         unlink(tmp);
-        return gp_errorf(err, GP_E_IO, path, "cannot write the workbook: %s",
-                         lxw_strerror(rc ? rc : b.rc));
+        return gp_errorf(err, GP_E_IO, path, "cannot write the workbook: %s%s%s%s",
+                         lxw_strerror(rc), said[0] ? " (" : "", said, said[0] ? ")" : "");
     }
     if (rename(tmp, path) != 0) {
         unlink(tmp);

@@ -124,5 +124,11 @@ assert hl, 'the option name is missing'
 assert all(c.value.startswith('=HYPERLINK') for c in hl), [c.value for c in hl]
 PY
 
+# ---- 13. a failed XLSX write is one line, gpuplan's ---------------------------------------------
+check "13: a missing directory: one line" expect 1 'No such file or directory' -- "$gpuplan" report "$seed" --format xlsx -o "$tmp/nodir/x.xlsx"
+# A file size limit makes libxlsxwriter fail halfway through its zip (EFBIG, SIGXFSZ ignored).
+check "13: a write failing halfway: one line" expect 1 'File too large' -- bash -c "trap '' XFSZ; ulimit -f 4; exec '$gpuplan' report '$seed' --format xlsx -o '$tmp/big.xlsx'"
+check "13: and no file or temporary is left" bash -c "! ls '$tmp' | grep -q '^big\.xlsx'"
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
