@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/output.h"
 #include "gpuplan/sweep.h"
 
 static void help(FILE *f) {
@@ -250,18 +251,11 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     r->n_axes = n_axes;
     r->summary = summary;
     r->steps_last = axes[n_axes - 1].steps;
-    char tmp[PATH_MAX] = "";
+    gp_output out = {0};
     if (!summary) {
-        if (output && strcmp(output, "-") != 0) {
-            snprintf(tmp, sizeof tmp, "%s.tmp.%ld", output, (long)getpid());
-            r->csv = fopen(tmp, "w");
-            if (!r->csv) {
-                gp_errorf(&err, GP_E_IO, output, "cannot create: %s", strerror(errno));
-                goto done;
-            }
-        } else {
-            r->csv = stdout;
-        }
+        if (gp_output_open(&out, output, &err))
+            goto done;
+        r->csv = out.f;
         for (int k = 0; k < n_axes; k++) {
             char label[GP_NAME_BYTES + 16];
             axis_label(label, sizeof label, sc.s, &axes[k]);
@@ -284,14 +278,10 @@ int cmd_sweep(cli *c, int argc, char **argv) {
                       strerror(errno));
         }
     }
-    if (r->csv && r->csv != stdout) {
-        if (fclose(r->csv) != 0 && err.code == GP_OK)
-            gp_errorf(&err, GP_E_IO, output, "write failed: %s", strerror(errno));
-        if (err.code == GP_OK && rename(tmp, output) != 0)
-            gp_errorf(&err, GP_E_IO, output, "cannot write: %s", strerror(errno));
-        if (err.code != GP_OK)
-            unlink(tmp);
-    }
+    if (r->csv && err.code == GP_OK)
+        gp_output_commit(&out, &err);
+    else if (r->csv)
+        gp_output_abort(&out);
 done:
     free(r);
     cli_scenario_done(&sc);

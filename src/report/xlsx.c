@@ -12,6 +12,7 @@
 #include <xlsxwriter.h>
 
 #include "gpuplan/model.h"
+#include "gpuplan/output.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"
 #include "gpuplan/xmem.h"
@@ -860,21 +861,20 @@ static void quiet_end(quiet *q, char *said, size_t cap) {
 
 gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                          const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    /* libxlsxwriter writes by name: a temporary file that gp_output then publishes, so -o keeps
+     * its meaning (stdout, a device written in place, a regular file replaced atomically). */
+    gp_output out;
+    if (gp_output_open_named(&out, path, err))
+        return err->code;
     quiet q;
     quiet_begin(&q);
-    lxw_error rc = write_book(s, r, meta, tel, tmp);
+    lxw_error rc = write_book(s, r, meta, tel, out.tmp);
     char said[160];
     quiet_end(&q, said, sizeof said);
     if (rc) {
-        unlink(tmp);
-        return gp_errorf(err, GP_E_IO, path, "cannot write the workbook: %s%s%s%s",
+        gp_output_abort(&out);
+        return gp_errorf(err, GP_E_IO, path ? path : "-", "cannot write the workbook: %s%s%s%s",
                          lxw_strerror(rc), said[0] ? " (" : "", said, said[0] ? ")" : "");
     }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return gp_errorf(err, GP_E_IO, path, "cannot write the workbook");
-    }
-    return GP_OK;
+    return gp_output_commit(&out, err);
 }

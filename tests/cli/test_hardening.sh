@@ -130,5 +130,55 @@ check "13: a missing directory: one line" expect 1 'No such file or directory' -
 check "13: a write failing halfway: one line" expect 1 'File too large' -- bash -c "trap '' XFSZ; ulimit -f 4; exec '$gpuplan' report '$seed' --format xlsx -o '$tmp/big.xlsx'"
 check "13: and no file or temporary is left" bash -c "! ls '$tmp' | grep -q '^big\.xlsx'"
 
+# ---- 5. -o writes in place to what is not a regular file, follows links, "-" is stdout -------
+o5=$tmp/o5
+mkdir -p "$o5"
+export GPUPLAN_DB=$tmp/o5.db
+"$gpuplan" scenario save "$seed" >/dev/null
+seedname="Ten DGX A100 against AWS p4d (seed figures)"
+writers=("report $seed --format md" "report $seed --format csv" "report $seed --format json"
+         "report $seed --format xlsx" "sweep $seed --vary utilization=0.1:0.9:3"
+         "scenario export '$seedname'")
+if [ "$(id -u)" = 0 ]; then
+    # A device node of our own (the same as /dev/null), so a regression cannot break the system's.
+    mknod "$o5/null" c 1 3
+    for w in "${writers[@]}"; do
+        check "5: $w -o a character device writes to it in place" bash -c "eval \"'$gpuplan' $w -o '$o5/null'\" && [ -c '$o5/null' ]"
+    done
+    ln -s "$o5/null" "$o5/null-link"
+    check "5: a link to a character device: both stay" bash -c "'$gpuplan' report '$seed' -o '$o5/null-link' && [ -L '$o5/null-link' ] && [ -c '$o5/null' ]"
+else
+    echo "skip 5: character devices need root (mknod)"
+fi
+# A FIFO with a reader: the reader gets the report and the FIFO stays a FIFO.
+mkfifo "$o5/fifo"
+cat "$o5/fifo" >"$o5/fifo.got" &
+reader=$!
+"$gpuplan" report "$seed" --format csv -o "$o5/fifo"
+if [ -p "$o5/fifo" ]; then
+    wait "$reader"
+    check "5: a FIFO gets the report in place" bash -c "head -1 '$o5/fifo.got' | grep -q '^month,self_hosted'"
+else
+    kill "$reader" 2>/dev/null
+    check "5: a FIFO stays a FIFO" false
+fi
+# A link to a regular file: the target gets the new content, the link stays a link.
+echo old >"$o5/target.md"
+chmod 640 "$o5/target.md"
+ln -s target.md "$o5/link.md"
+"$gpuplan" report "$seed" -o "$o5/link.md"
+check "5: a link to a file stays a link" [ -L "$o5/link.md" ]
+check "5: its target is replaced" grep -q '^# ' "$o5/target.md"
+check "5: the target keeps its mode" [ "$(stat -c %a "$o5/target.md")" = 640 ]
+ln -s nowhere.md "$o5/dangling.md"
+check "5: a dangling link is refused" expect 2 'dangling.md: is a symbolic link to nothing' -- "$gpuplan" report "$seed" -o "$o5/dangling.md"
+check "5: and its target is not created" [ ! -e "$o5/nowhere.md" ]
+check "5: a directory is refused" expect 2 'is a directory' -- "$gpuplan" report "$seed" -o "$o5"
+check "5: -o - is stdout (md)" bash -c "'$gpuplan' report '$seed' -o - | grep -q '^# '"
+check "5: -o - is stdout (xlsx)" bash -c "'$gpuplan' report '$seed' --format xlsx -o - | head -c 2 | grep -q PK"
+check "5: -o - is stdout (sweep)" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0.1:0.9:3 -o - | grep -q '^utilization'"
+check "5: -o /dev/stdout into a pipe" bash -c "'$gpuplan' report '$seed' -o /dev/stdout | grep -q '^# '"
+check "5: nothing left behind in the directory" bash -c "[ -z \"\$(ls '$o5' | grep tmp)\" ]"
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
