@@ -19,6 +19,7 @@ typedef struct cli {
     gp_store *store;     /* opened on first use */
     char path[4096];     /* the file the store was opened on */
     bool quiet;          /* no chatter on stderr (the TUI owns the terminal) */
+    bool read_only;      /* set before cli_store by commands that only read */
 } cli;
 
 typedef struct cli_command {

@@ -143,7 +143,7 @@ gp_status cli_store(cli *c, gp_store **out, gp_err *err) {
             return err->code;
         snprintf(c->path, sizeof c->path, "%s/gpuplan.db", dir);
     }
-    if (gp_store_open(c->path, &c->store, err))
+    if ((c->read_only ? gp_store_open_readonly : gp_store_open)(c->path, &c->store, err))
         return err->code;
     *out = c->store;
     return GP_OK;

@@ -61,6 +61,7 @@ static int list(cli *c) {
     gp_err_clear(&err);
     gp_store *st;
     int n = 0;
+    c->read_only = true;
     if (cli_store(c, &st, &err) || gp_store_scenario_list(st, print_info, &n, &err))
         return cli_fail(&err);
     if (n == 0)
@@ -80,6 +81,7 @@ static int show_or_export(cli *c, const char *name, int version, const char *out
     gp_store *st;
     char *json = NULL, saved[21] = "";
     int got = 0;
+    c->read_only = true;
     if (cli_store(c, &st, &err) ||
         gp_store_scenario_get(st, name, version, &json, &got, saved, &err))
         return cli_fail(&err);

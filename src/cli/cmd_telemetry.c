@@ -163,6 +163,7 @@ int cmd_node(cli *c, int argc, char **argv) {
         if (nargs)
             return cli_usage_error("node list takes no arguments");
         int count = 0;
+        c->read_only = true;
         if (cli_store(c, &st, &err) || gp_store_nodes(st, print_node, &count, &err))
             return cli_fail(&err);
         if (!count)
@@ -522,6 +523,7 @@ int cmd_fleet(cli *c, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
+    c->read_only = true;
     if (cli_store(c, &st, &err))
         return cli_fail(&err);
     fleet_out f = {json, json ? cJSON_CreateArray() : NULL, 0, 0};

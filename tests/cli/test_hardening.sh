@@ -10,6 +10,7 @@ trap cleanup EXIT
 export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg GPUPLAN_DB=$tmp/db
 mkdir -p "$HOME"
 seed=$root/tests/fixtures/examples/seed-dgx-a100.json
+seedname="Ten DGX A100 against AWS p4d (seed figures)"
 fails=0
 check() { # description, then a command that must succeed
     local what=$1; shift
@@ -135,7 +136,6 @@ o5=$tmp/o5
 mkdir -p "$o5"
 export GPUPLAN_DB=$tmp/o5.db
 "$gpuplan" scenario save "$seed" >/dev/null
-seedname="Ten DGX A100 against AWS p4d (seed figures)"
 writers=("report $seed --format md" "report $seed --format csv" "report $seed --format json"
          "report $seed --format xlsx" "sweep $seed --vary utilization=0.1:0.9:3"
          "scenario export '$seedname'")
@@ -179,6 +179,44 @@ check "5: -o - is stdout (xlsx)" bash -c "'$gpuplan' report '$seed' --format xls
 check "5: -o - is stdout (sweep)" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0.1:0.9:3 -o - | grep -q '^utilization'"
 check "5: -o /dev/stdout into a pipe" bash -c "'$gpuplan' report '$seed' -o /dev/stdout | grep -q '^# '"
 check "5: nothing left behind in the directory" bash -c "[ -z \"\$(ls '$o5' | grep tmp)\" ]"
+
+# ---- 8. read-only commands take no write lock ----------------------------------------------------
+export GPUPLAN_DB=$tmp/lock.db
+"$gpuplan" scenario save "$seed" >/dev/null
+"$gpuplan" import prom "$tmp/imp1.prom" --node imp >/dev/null
+# A second connection holds the write lock (BEGIN IMMEDIATE and a row written) until told.
+$py - "$GPUPLAN_DB" "$tmp/locked" "$tmp/release" <<'PY' &
+import os, sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute('BEGIN IMMEDIATE')
+db.execute("INSERT INTO scenario(name) VALUES ('held by the test')")
+open(sys.argv[2], 'w').close()
+deadline = time.monotonic() + 120
+while not os.path.exists(sys.argv[3]) and time.monotonic() < deadline:
+    time.sleep(0.05)
+db.execute('ROLLBACK')
+PY
+holder=$!
+pids+=($holder)
+for _ in $(seq 600); do [ -e "$tmp/locked" ] && break; sleep 0.05; done
+check "8: the second connection holds the lock" [ -e "$tmp/locked" ]
+check "8: fleet reads under another writer's lock" bash -c "'$gpuplan' fleet | grep -q imp"
+check "8: scenario list reads under the lock" bash -c "'$gpuplan' scenario list | grep -q 'Ten DGX'"
+check "8: scenario export reads under the lock" bash -c "'$gpuplan' scenario export '$seedname' | grep -q horizon_months"
+check "8: node list reads under the lock" bash -c "'$gpuplan' node list | grep -q '^imp '"
+touch "$tmp/release"
+wait "$holder"
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+    mkdir -p "$tmp/romount"
+    cp "$GPUPLAN_DB" "$tmp/romount/ro.db"
+    # A private mount namespace: the read-only bind mount vanishes with the command.
+    check "8: a database on a read-only mount can be read" unshare -m bash -c "
+        mount --bind '$tmp/romount' '$tmp/romount' && mount -o remount,ro,bind '$tmp/romount' &&
+        GPUPLAN_DB='$tmp/romount/ro.db' '$gpuplan' fleet | grep -q imp &&
+        GPUPLAN_DB='$tmp/romount/ro.db' '$gpuplan' scenario list | grep -q 'Ten DGX'"
+else
+    echo "skip 8: a read-only mount needs root and unshare"
+fi
 
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
