@@ -56,6 +56,11 @@ gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stat
 gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_source_result *r,
                                   int64_t now_ms, size_t *written, gp_err *err);
 
+/* GP_OK when the token file at path can be read and only its owner can read it; GP_E_INPUT
+ * when group or others may read it too (err says how to fix it), GP_E_IO when it cannot be
+ * read. A front end shows this as a warning: the file is the user's to guard. */
+gp_status gp_collect_token_file_check(const char *path, gp_err *err);
+
 /* The current time in Unix milliseconds. */
 int64_t gp_now_ms(void);
 

@@ -190,6 +190,9 @@ int cmd_node(cli *c, int argc, char **argv) {
         }
         if (cli_store(c, &st, &err) || gp_store_node_add(st, name, src, n, &err))
             return cli_fail(&err);
+        gp_err warn;
+        if (*token && gp_collect_token_file_check(token, &warn))
+            fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
         printf("added node \"%s\" with %d source%s\n", name, n, n == 1 ? "" : "s");
         return 0;
     }

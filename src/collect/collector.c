@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "http.h"
 
@@ -93,36 +95,63 @@ static void set_error(gp_source_result *r, const char *fmt, ...) {
     }
 }
 
-/* The bearer token from a file, without its trailing newline; "" when unreadable. */
-static void read_token(const char *path, char *out, size_t cap) {
-    out[0] = '\0';
+/* The bearer token of a token file: its first line, refused when it holds a control
+ * character (a CR or LF would inject headers). False, with r's error set, when unusable. */
+static bool read_token(const char *path, char *out, size_t cap, gp_source_result *r) {
+    char buf[4096];
     FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t n = fread(out, 1, cap - 1, f);
+    if (!f) {
+        set_error(r, "token file %s: %s", path, strerror(errno));
+        return false;
+    }
+    size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    out[n] = '\0';
-    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' '))
-        out[--n] = '\0';
+    gp_err e;
+    bool ok = gp_token_parse(buf, n, path, out, cap, &e) == GP_OK;
+    memset(buf, 0, sizeof buf);
+    if (!ok)
+        set_error(r, "token file %s: %s", path, e.msg);
+    return ok;
 }
 
-static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect_opts *o) {
+gp_status gp_collect_token_file_check(const char *path, gp_err *err) {
+    struct stat sb;
+    if (stat(path, &sb) != 0 || access(path, R_OK) != 0)
+        return gp_errorf(err, GP_E_IO, path, "cannot read the token file: %s", strerror(errno));
+    if (sb.st_mode & (S_IRGRP | S_IROTH))
+        return gp_errorf(err, GP_E_INPUT, path,
+                         "the token file is readable by others (mode %03o): chmod 600 it",
+                         (unsigned)(sb.st_mode & 0777));
+    return GP_OK;
+}
+
+/* A transfer's handle; NULL, with r's error set, when the source cannot be fetched. */
+static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect_opts *o,
+                         gp_source_result *r) {
+    gp_err e;
+    if (gp_url_check_source(src->url, &e)) { /* a row stored before URLs were checked */
+        set_error(r, "%s", e.msg);
+        return NULL;
+    }
+    char token[1024] = "";
+    if (src->token_file[0] && !read_token(src->token_file, token, sizeof token, r))
+        return NULL;
     CURL *h = gp_http_handle(t->url, 3, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
                              on_body, t, "gpuplan-collect");
-    if (!h)
+    if (!h) {
+        memset(token, 0, sizeof token);
+        set_error(r, "cannot start a transfer");
         return NULL;
+    }
     curl_easy_setopt(h, CURLOPT_PRIVATE, t);
     /* Credentials come from ~/.netrc or a token file, never from argv or the database. */
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    if (src->token_file[0]) {
-        char token[1024], header[1100];
-        read_token(src->token_file, token, sizeof token);
-        if (token[0]) {
-            snprintf(header, sizeof header, "Authorization: Bearer %s", token);
-            t->headers = curl_slist_append(t->headers, header);
-            memset(token, 0, sizeof token);
-            memset(header, 0, sizeof header);
-        }
+    if (token[0]) {
+        char header[1100];
+        snprintf(header, sizeof header, "Authorization: Bearer %s", token);
+        t->headers = curl_slist_append(t->headers, header);
+        memset(token, 0, sizeof token);
+        memset(header, 0, sizeof header);
     }
     t->headers = curl_slist_append(t->headers, "Accept: text/plain, application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, t->headers);
@@ -327,9 +356,8 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
                 next++;
                 continue;
             }
-            CURL *h = make_handle(&src[t[next].source], &t[next], o);
+            CURL *h = make_handle(&src[t[next].source], &t[next], o, &results[t[next].source]);
             if (!h) {
-                set_error(&results[t[next].source], "cannot start a transfer");
                 next++;
                 continue;
             }

@@ -5,6 +5,7 @@
 
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_telemetry.h"
+#include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
@@ -99,6 +100,9 @@ gp_status gp_store_node_add(gp_store *st, const char *name, const gp_source_cfg 
     }
     sqlite3_int64 id = sqlite3_last_insert_rowid(st->db);
     for (int i = 0; i < n; i++) {
+        /* The database never holds a password: a URL with user information is refused. */
+        if (src[i].url[0] && gp_url_check_source(src[i].url, err))
+            goto fail;
         sqlite3_reset(s);
         sqlite3_bind_int64(s, 1, id);
         sqlite3_bind_text(s, 2, kind_names[src[i].kind], -1, SQLITE_STATIC);

@@ -11,6 +11,7 @@ up to the last segment):
   huge      a 1 GB body, streamed
   loop      redirects to itself forever
   power     a Redfish Power document (429 W)
+  auth      the capture for "Authorization: Bearer s3cret" and no X-Injected header, else 403
 Writes its port to PORTFILE; exits by itself after LIFETIME seconds.
 Usage: fault_server.py CAPTURE REDFISH PORTFILE [LIFETIME]"""
 import http.server
@@ -44,6 +45,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             if mode == 'ok':
                 self.send(200, capture)
+            elif mode == 'auth':
+                ok = (self.headers.get('Authorization') == 'Bearer s3cret' and
+                      'X-Injected' not in self.headers)
+                self.send(200 if ok else 403, capture if ok else b'forbidden\n')
             elif mode == 'power':
                 self.send(200, redfish, 'application/json')
             elif mode == 'hang':

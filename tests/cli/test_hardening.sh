@@ -177,7 +177,9 @@ check "5: a directory is refused" expect 2 'is a directory' -- "$gpuplan" report
 check "5: -o - is stdout (md)" bash -c "'$gpuplan' report '$seed' -o - | grep -q '^# '"
 check "5: -o - is stdout (xlsx)" bash -c "'$gpuplan' report '$seed' --format xlsx -o - | head -c 2 | grep -q PK"
 check "5: -o - is stdout (sweep)" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0.1:0.9:3 -o - | grep -q '^utilization'"
-check "5: -o /dev/stdout into a pipe" bash -c "'$gpuplan' report '$seed' -o /dev/stdout | grep -q '^# '"
+# Like /dev/stdout, but ours: a regression must not clobber the system's.
+ln -s /proc/self/fd/1 "$o5/stdout"
+check "5: -o a link to /proc/self/fd/1 into a pipe" bash -c "'$gpuplan' report '$seed' -o '$o5/stdout' | grep -q '^# ' && [ -L '$o5/stdout' ]"
 check "5: nothing left behind in the directory" bash -c "[ -z \"\$(ls '$o5' | grep tmp)\" ]"
 
 # ---- 8. read-only commands take no write lock ----------------------------------------------------
