@@ -32,6 +32,15 @@ if command -v valgrind >/dev/null && ! ldd "$gpuplan" | grep -q libasan; then
     memcheck=(valgrind -q --error-exitcode=99 --track-origins=no)
 fi
 
+# The faulty-node server (tests/cli/fault_server.py), for the collector's items.
+capture="$root/tests/fixtures/telemetry/dcgm_exporter/aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-03-10__grep-sampled.prom"
+redfish="$root/tests/fixtures/telemetry/redfish/telegraf__dell-idrac__Chassis_System.Embedded.1_Power.json"
+timeout 500 $py "$root/tests/cli/fault_server.py" "$capture" "$redfish" "$tmp/port" 480 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+base="http://127.0.0.1:$port"
+
 # ---- 1. a repeated import into an existing node stores its samples --------------------------
 export GPUPLAN_DB=$tmp/import.db
 $py "$root/tests/cli/gen_telemetry.py" "$tmp" 1 imp >/dev/null
@@ -219,6 +228,27 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 else
     echo "skip 8: a read-only mount needs root and unshare"
 fi
+
+# ---- 10. secrets: no password in a URL, a token file is one line without controls -------------
+export GPUPLAN_DB=$tmp/secrets.db
+check "10: a URL with user:pass is refused" expect 2 '~/.netrc' -- "$gpuplan" node add s1 --dcgm "http://user:hunter2@127.0.0.1:9/metrics"
+check "10: and the database does not hold it" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node_source WHERE url LIKE '%hunter2%'")" = 0 ]
+check "10: nor a node for it" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node WHERE name = 's1'")" = 0 ]
+check "10: user information on a https URL too" expect 2 '~/.netrc' -- "$gpuplan" node add s2 --redfish "https://root@127.0.0.1:9/redfish/v1/Chassis/1/Power"
+printf 's3cret\r\nX-Injected: 1\r\n' >"$tmp/tok-crlf"
+chmod 600 "$tmp/tok-crlf"
+"$gpuplan" node add t-crlf --dcgm "$base/t-crlf/auth" --token-file "$tmp/tok-crlf" >/dev/null 2>"$tmp/warn1"
+check "10: a private token file draws no warning" [ ! -s "$tmp/warn1" ]
+check "10: a token file's second line is not sent (no injected header)" bash -c "'$gpuplan' node test t-crlf | grep -q '8 GPUs'"
+printf 's3\001cret\n' >"$tmp/tok-ctl"
+chmod 644 "$tmp/tok-ctl"
+"$gpuplan" node add t-ctl --dcgm "$base/t-ctl/auth" --token-file "$tmp/tok-ctl" >/dev/null 2>"$tmp/warn2"
+check "10: a token file readable by others draws a warning" grep -q 'warning: .*tok-ctl.*readable by others' "$tmp/warn2"
+check "10: a token with a control character is refused, not sent" bash -c "'$gpuplan' node test t-ctl | grep -q 'control character'"
+# A row stored before URLs were checked: the collector refuses to send its credentials.
+$py -c 'import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); d.execute("INSERT INTO node(name) VALUES (?)", ("legacy",)); d.execute("INSERT INTO node_source(node_id, kind, url) VALUES ((SELECT id FROM node WHERE name = ?), ?, ?)", ("legacy", "dcgm", sys.argv[2])); d.commit()' "$GPUPLAN_DB" "http://user:hunter2@127.0.0.1:$port/legacy/ok"
+"$gpuplan" collect --once --timeout 3s >/dev/null 2>&1
+check "10: a stored URL with a password is not fetched" bash -c "'$gpuplan' node list | grep '^legacy ' | grep -q 'user name or password'"
 
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
