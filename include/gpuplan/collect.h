@@ -14,14 +14,18 @@
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/telemetry.h"
 
+/* More transfers in flight than this only add sockets and memory: --concurrency stops here. */
+#define GP_COLLECT_MAX_CONCURRENCY 256
+
 typedef struct gp_collect_opts {
-    long connect_timeout_ms;  /* default 3 s */
-    long total_timeout_ms;    /* default 10 s, per transfer */
-    size_t max_bytes;         /* default 16 MiB per response */
-    int concurrency;          /* transfers in flight, default 64 */
-    const char *nvsmi_path;   /* the local nvidia-smi, default "nvidia-smi" from PATH */
-    long raw_keep_ms;         /* retention of raw samples, default 48 h */
-    long long rollup_keep_ms; /* retention of rollups, default 365 days */
+    long connect_timeout_ms;    /* default 3 s, and at most a quarter of the cycle */
+    long total_timeout_ms;      /* default 10 s: the whole cycle, nvidia-smi included */
+    size_t max_bytes;           /* default 16 MiB per response */
+    size_t max_in_flight_bytes; /* default 128 MiB for all responses being received */
+    int concurrency;            /* transfers in flight, default 64, at most 256 */
+    const char *nvsmi_path;     /* the local nvidia-smi, default "nvidia-smi" from PATH */
+    long raw_keep_ms;           /* retention of raw samples, default 48 h */
+    long long rollup_keep_ms;   /* retention of rollups, default 365 days */
 } gp_collect_opts;
 
 void gp_collect_opts_init(gp_collect_opts *o);

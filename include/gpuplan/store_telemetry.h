@@ -30,6 +30,7 @@ typedef struct gp_source_cfg {
     bool insecure;        /* accept any certificate (explicit per-node opt-in) */
     char cacert[512];     /* a CA bundle for self-signed BMCs */
     char token_file[512]; /* a file holding a bearer token */
+    bool hung_last;       /* its node's last error says "timed out": the collector takes it last */
 } gp_source_cfg;
 
 /* Add node `name` with its sources (n >= 0: a node fed only by imports) in one transaction. */

@@ -374,8 +374,9 @@ int cmd_collect(cli *c, int argc, char **argv) {
                 return cli_usage_error("--interval: \"%s\" is not a duration like 15s", optarg);
             break;
         case O_CONC:
-            if (!cli_parse_int(optarg, &o.concurrency) || o.concurrency < 1 || o.concurrency > 4096)
-                return cli_usage_error("--concurrency: 1 to 4096");
+            if (!cli_parse_int(optarg, &o.concurrency) || o.concurrency < 1 ||
+                o.concurrency > GP_COLLECT_MAX_CONCURRENCY)
+                return cli_usage_error("--concurrency: 1 to %d", GP_COLLECT_MAX_CONCURRENCY);
             break;
         case O_TIMEOUT:
             if (!parse_duration_ms(optarg, &o.total_timeout_ms))

@@ -195,7 +195,8 @@ gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, 
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "SELECT s.id, n.id, n.name, s.kind, s.url, s.match, s.insecure, s.cacert, "
-                      "s.token_file FROM node_source s JOIN node n ON n.id = s.node_id "
+                      "s.token_file, coalesce(n.last_error LIKE '%timed out%', 0) "
+                      "FROM node_source s JOIN node n ON n.id = s.node_id "
                       "WHERE ?1 IS NULL OR n.name = ?1 ORDER BY n.name, s.id",
                       &s, err))
         return err->code;
@@ -217,6 +218,7 @@ gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, 
         c->insecure = sqlite3_column_int(s, 6) != 0;
         text_into(s, 7, c->cacert, sizeof c->cacert);
         text_into(s, 8, c->token_file, sizeof c->token_file);
+        c->hung_last = sqlite3_column_int(s, 9) != 0;
     }
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)

@@ -250,5 +250,69 @@ $py -c 'import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); d.execute("INSERT IN
 "$gpuplan" collect --once --timeout 3s >/dev/null 2>&1
 check "10: a stored URL with a password is not fetched" bash -c "'$gpuplan' node list | grep '^legacy ' | grep -q 'user name or password'"
 
+# ---- 2. hung nodes named to sort first do not starve the healthy ones -------------------------
+healthy_stored() { sql "$GPUPLAN_DB" "SELECT count(DISTINCT s.node_id) FROM series s JOIN node n ON n.id = s.node_id WHERE n.name LIKE 'z-ok-%'"; }
+export GPUPLAN_DB=$tmp/hung64.db
+for i in $(seq -w 1 64); do "$gpuplan" node add "a-hang-$i" --dcgm "$base/a-hang-$i/hang" >/dev/null; done
+for i in $(seq -w 1 50); do "$gpuplan" node add "z-ok-$i" --dcgm "$base/z-ok-$i/ok" >/dev/null; done
+"$gpuplan" collect --once --timeout 6s >"$tmp/hung64.out" 2>&1
+check "2: 64 hung nodes first: all 50 healthy nodes are stored" [ "$(healthy_stored)" = 50 ]
+check "2: the hung ones are recorded as timed out" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node WHERE name LIKE 'a-hang-%' AND last_error LIKE '%timed out%'")" = 64 ]
+export GPUPLAN_DB=$tmp/slow14.db
+modes=(hang drip hangbody oversize loop)
+for i in $(seq -w 1 14); do m=${modes[$((10#$i % 5))]}; "$gpuplan" node add "a-slow-$i" --dcgm "$base/a-slow-$i/$m" >/dev/null; done
+for i in $(seq -w 1 50); do "$gpuplan" node add "z-ok-$i" --dcgm "$base/z-ok-$i/ok" >/dev/null; done
+"$gpuplan" collect --once --timeout 6s --concurrency 8 >"$tmp/slow14.out" 2>&1
+check "2: --concurrency 8 and 14 slow nodes first: all 50 healthy nodes are stored" [ "$(healthy_stored)" = 50 ]
+# More hung nodes than one cycle can wait out: the next cycle takes them last.
+export GPUPLAN_DB=$tmp/hung-order.db
+for i in $(seq -w 1 40); do "$gpuplan" node add "a-hang-$i" --dcgm "$base/a-hang-$i/hang" >/dev/null; done
+for i in $(seq -w 1 20); do "$gpuplan" node add "z-ok-$i" --dcgm "$base/z-ok-$i/ok" >/dev/null; done
+"$gpuplan" collect --cycles 2 --interval 0.01s --timeout 3s --concurrency 8 >"$tmp/order.out" 2>&1
+check "2: a node that hung last cycle goes last: cycle 2 stores every healthy node" grep -q '^cycle 2: 20 nodes ok, 40 failed' "$tmp/order.out"
+
+# ---- 3. a local nvidia-smi shares the cycle's deadline; a timeout kills its whole group -----
+mkdir -p "$tmp/bin"
+printf 'timestamp, index, uuid, name, utilization.gpu [%%], memory.used [MiB], memory.total [MiB], power.draw [W], temperature.gpu, clocks.sm [MHz], power.limit [W]\n2026/07/14 08:12:53.353, 0, GPU-fake-0, NVIDIA H100 80GB HBM3, 50, 1000, 81559, 300.00, 50, 1980, 700.00\n' >"$tmp/smi.csv"
+# Runs beside the HTTP transfers: it opens the gate a node of the fault server waits on.
+cat >"$tmp/bin/nvidia-smi" <<SH
+#!/bin/sh
+touch "$tmp/gate-open"
+cat "$tmp/smi.csv"
+SH
+chmod +x "$tmp/bin/nvidia-smi"
+export GPUPLAN_DB=$tmp/smi.db
+"$gpuplan" node add local --nvsmi >/dev/null
+"$gpuplan" node add gated --dcgm "$base/gated/gate?f=$tmp/gate-open" >/dev/null
+PATH=$tmp/bin:$PATH "$gpuplan" collect --once --timeout 4s >"$tmp/smi.out" 2>&1
+check "3: nvidia-smi runs alongside the HTTP transfers (2 nodes ok)" grep -q '2 nodes ok, 0 failed' "$tmp/smi.out"
+# A wrapper that never answers, whose child would outlive a kill of the wrapper alone.
+cat >"$tmp/bin/nvidia-smi" <<SH
+#!/bin/sh
+sleep 300 &
+echo \$! >"$tmp/smi-child"
+wait
+SH
+export GPUPLAN_DB=$tmp/smi-hang.db
+"$gpuplan" node add local --nvsmi >/dev/null
+PATH=$tmp/bin:$PATH "$gpuplan" collect --once --timeout 2s >"$tmp/smi-hang.out" 2>&1
+check "3: a hung nvidia-smi is recorded" bash -c "'$gpuplan' node list | grep '^local ' | grep -q 'did not answer in time'"
+child=$(cat "$tmp/smi-child" 2>/dev/null)
+# Killed means gone or a zombie (this container's init may not reap orphans).
+check "3: the wrapper's child was killed with it" bash -c "[ -n '$child' ] && ! ps -o stat= -p '$child' | grep -qv Z"
+[ -n "$child" ] && kill "$child" 2>/dev/null
+
+# ---- 4. memory is bounded by a budget, not by concurrency x the response cap ----------------
+export GPUPLAN_DB=$tmp/over.db
+for i in $(seq -w 1 64); do "$gpuplan" node add "a-over-$i" --dcgm "$base/a-over-$i/oversize" >/dev/null; done
+for i in $(seq -w 1 10); do "$gpuplan" node add "z-ok-$i" --dcgm "$base/z-ok-$i/ok" >/dev/null; done
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}quarantine_size_mb=1"
+/usr/bin/time -o "$tmp/over.rss" -f %M "$gpuplan" collect --once --timeout 8s >"$tmp/over.out" 2>&1
+rss=$(cat "$tmp/over.rss")
+check "4: 64 oversized responses at once: peak RSS $rss KB under 400 MB" [ "$rss" -lt 409600 ]
+check "4: the oversized ones are recorded" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM node WHERE name LIKE 'a-over-%' AND (last_error LIKE '%larger than the cap%' OR last_error LIKE '%were spent%')")" = 64 ]
+check "4: the healthy ones are stored" [ "$(healthy_stored)" = 10 ]
+check "4: --concurrency is bounded" expect 2 '--concurrency: 1 to 256' -- "$gpuplan" collect --once --concurrency 4096
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
