@@ -23,6 +23,7 @@ typedef struct gp_collect_opts {
     size_t max_bytes;           /* default 16 MiB per response */
     size_t max_in_flight_bytes; /* default 128 MiB for all responses being received */
     int concurrency;            /* transfers in flight, default 64, at most 256 */
+    int write_retries;          /* a failed cycle write is retried, 0.25 s, 0.5 s, 1 s apart */
     const char *nvsmi_path;     /* the local nvidia-smi, default "nvidia-smi" from PATH */
     long raw_keep_ms;           /* retention of raw samples, default 48 h */
     long long rollup_keep_ms;   /* retention of rollups, default 365 days */
@@ -52,7 +53,9 @@ typedef struct gp_cycle_stats {
 } gp_cycle_stats;
 
 /* One collection cycle over every node in the store: fetch, parse, and write everything in
- * one transaction with each node's status, the cycle's record and retention. */
+ * one transaction with each node's status, the cycle's record and retention. A write that
+ * fails (GP_E_DB: locked past the busy timeout, disk full) is retried o->write_retries times;
+ * then the cycle is lost whole, what earlier cycles stored is untouched, and err says why. */
 gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
                            gp_err *err);
 

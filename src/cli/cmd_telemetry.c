@@ -417,20 +417,28 @@ int cmd_collect(cli *c, int argc, char **argv) {
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int done = 0;
+    int done = 0, failed = 0;
     while (!stop_requested) {
         int64_t start = gp_now_ms();
         gp_cycle_stats cs;
-        if (gp_collect_cycle(st, &o, &cs, &err))
-            return cli_fail(&err);
         done++;
-        printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
-               cs.nodes_failed, cs.samples, cs.seconds);
-        fflush(stdout);
+        if (gp_collect_cycle(st, &o, &cs, &err)) {
+            if (once) /* a daemon goes on: a lock or a full disk passes, stored data stays */
+                return cli_fail(&err);
+            failed = failed < 6 ? failed + 1 : 6;
+            fprintf(stderr, "gpuplan: cycle %d skipped: %s: %s (next try in %.1f s)\n", done,
+                    err.where, err.msg, (double)(interval << failed) / 1000);
+        } else {
+            failed = 0;
+            printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
+                   cs.nodes_failed, cs.samples, cs.seconds);
+            fflush(stdout);
+        }
         if (once || (cycles && done >= cycles))
             break;
-        /* Sleep out the interval in short steps, so a signal ends it promptly. */
-        while (!stop_requested && gp_now_ms() - start < interval) {
+        /* Sleep out the interval (doubled after each failed cycle, up to 64 times) in short
+         * steps, so a signal ends it promptly. */
+        while (!stop_requested && gp_now_ms() - start < (interval << failed)) {
             struct timespec ts = {0, 50 * 1000000L};
             nanosleep(&ts, NULL);
         }

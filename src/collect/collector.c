@@ -30,6 +30,7 @@ void gp_collect_opts_init(gp_collect_opts *o) {
     o->max_bytes = 16u << 20;
     o->concurrency = 64;
     o->max_in_flight_bytes = 128u << 20;
+    o->write_retries = 3;
     o->nvsmi_path = "nvidia-smi";
     o->raw_keep_ms = 48L * 3600 * 1000;
     o->rollup_keep_ms = 365LL * 24 * 3600 * 1000;
@@ -563,17 +564,11 @@ gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_sour
     return gp_store_samples_write(st, node_id, &r->samples, now_ms, written, err);
 }
 
-gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
-                           gp_err *err) {
+/* The write half of a cycle: one transaction, rolled back whole on failure. */
+static gp_status write_cycle(gp_store *st, const gp_collect_opts *o, const gp_source_cfg *srcs,
+                             size_t ns, const gp_source_result *res, int64_t started, int64_t now,
+                             gp_cycle_stats *out, gp_err *err) {
     memset(out, 0, sizeof *out);
-    int64_t started = gp_now_ms();
-    gp_source_cfg *srcs;
-    size_t ns;
-    if (gp_store_sources(st, NULL, &srcs, &ns, err))
-        return err->code;
-    gp_source_result *res = gp_xcalloc(ns ? ns : 1, sizeof *res);
-    gp_collect_fetch(srcs, ns, o, res, err);
-    int64_t now = gp_now_ms();
     gp_status rc = gp_store_begin(st, err);
     /* Per node: ok when every one of its sources is. Sources come grouped by node. */
     for (size_t i = 0; rc == GP_OK && i < ns;) {
@@ -608,10 +603,35 @@ gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stat
         rc = gp_store_commit(st, err);
     if (rc != GP_OK)
         gp_store_rollback(st);
+    out->seconds = (finished - started) / 1000.0;
+    return rc;
+}
+
+gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
+                           gp_err *err) {
+    memset(out, 0, sizeof *out);
+    int64_t started = gp_now_ms();
+    gp_source_cfg *srcs;
+    size_t ns;
+    if (gp_store_sources(st, NULL, &srcs, &ns, err))
+        return err->code;
+    gp_source_result *res = gp_xcalloc(ns ? ns : 1, sizeof *res);
+    gp_collect_fetch(srcs, ns, o, res, err);
+    int64_t now = gp_now_ms();
+    /* A lock held past the busy timeout or a full disk fails the write, not the fetch: the
+     * results wait in memory while the write is retried with a growing pause. */
+    gp_status rc;
+    for (int attempt = 0;; attempt++) {
+        rc = write_cycle(st, o, srcs, ns, res, started, now, out, err);
+        if (rc != GP_E_DB || attempt >= o->write_retries)
+            break;
+        struct timespec pause = {0, (250L << attempt) % 1000 * 1000000L};
+        pause.tv_sec = (250L << attempt) / 1000;
+        nanosleep(&pause, NULL);
+    }
     for (size_t i = 0; i < ns; i++)
         gp_source_result_done(&res[i]);
     free(res);
     free(srcs);
-    out->seconds = (finished - started) / 1000.0;
     return rc;
 }

@@ -314,5 +314,76 @@ check "4: the oversized ones are recorded" [ "$(sql "$GPUPLAN_DB" "SELECT count(
 check "4: the healthy ones are stored" [ "$(healthy_stored)" = 10 ]
 check "4: --concurrency is bounded" expect 2 '--concurrency: 1 to 256' -- "$gpuplan" collect --once --concurrency 4096
 
+# ---- 9. collect --interval outlives a locked or full database ---------------------------------
+# until FILE PATTERN PID: wait (bounded) until FILE has a line matching PATTERN; false if PID
+# exits first or the bound passes.
+until_line() {
+    for _ in $(seq 1200); do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || { grep -q "$2" "$1" 2>/dev/null; return; }
+        sleep 0.1
+    done
+    return 1
+}
+export GPUPLAN_DB=$tmp/daemon.db
+"$gpuplan" node add d1 --dcgm "$base/d1/ok" >/dev/null
+"$gpuplan" collect --interval 0.3s --timeout 2s >"$tmp/daemon.out" 2>"$tmp/daemon.err" &
+daemon=$!
+pids+=($daemon)
+check "9: the daemon runs a cycle" until_line "$tmp/daemon.out" '^cycle 1: 1 nodes ok' "$daemon"
+rm -f "$tmp/locked" "$tmp/release"
+$py - "$GPUPLAN_DB" "$tmp/locked" "$tmp/release" <<'PY' &
+import os, sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=60)
+db.execute('BEGIN IMMEDIATE')
+open(sys.argv[2], 'w').close()
+deadline = time.monotonic() + 200
+while not os.path.exists(sys.argv[3]) and time.monotonic() < deadline:
+    time.sleep(0.05)
+db.execute('ROLLBACK')
+PY
+holder=$!
+pids+=($holder)
+check "9: a cycle whose commit finds the database locked is skipped, and says so" until_line "$tmp/daemon.err" 'skipped: .*locked' "$daemon"
+touch "$tmp/release"
+wait "$holder"
+before=$(grep -c '^cycle ' "$tmp/daemon.out")
+check "9: the daemon goes on once the lock is gone" until_line "$tmp/daemon.out" "^cycle $((before + 1)):\|^cycle $((before + 2)):\|^cycle $((before + 3)):" "$daemon"
+kill -TERM "$daemon"
+wait "$daemon"
+check "9: and exits 0 on SIGTERM" [ $? = 0 ]
+check "9: the cycles before the lock are kept" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM collect_cycle")" -ge 2 ]
+check "9: --once still exits on a locked database" bash -c "
+    $py -c 'import sqlite3,sys,time; d=sqlite3.connect(sys.argv[1], isolation_level=None); d.execute(\"BEGIN IMMEDIATE\"); open(sys.argv[2],\"w\").close(); time.sleep(30)' '$GPUPLAN_DB' '$tmp/locked2' &
+    h=\$!; while [ ! -e '$tmp/locked2' ]; do sleep 0.05; done
+    '$gpuplan' collect --once --timeout 2s >/dev/null 2>'$tmp/once.err'; rc=\$?; kill \$h; [ \$rc = 1 ] && grep -q locked '$tmp/once.err'"
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+    # A full disk: a small tmpfs in a private mount namespace, filled, then freed.
+    cat >"$tmp/full.sh" <<SH
+set -u
+mkdir -p "$tmp/full" && mount -t tmpfs -o size=4m tmpfs "$tmp/full" || exit 3
+export GPUPLAN_DB=$tmp/full/db
+"$gpuplan" node add f1 --dcgm "$base/f1/ok" >/dev/null || exit 4
+"$gpuplan" collect --interval 0.3s --timeout 2s >"$tmp/full.out" 2>"$tmp/full.err" &
+d=\$!
+for _ in \$(seq 600); do grep -q '^cycle 1:' "$tmp/full.out" && break; sleep 0.1; done
+dd if=/dev/zero of="$tmp/full/filler" bs=64k 2>/dev/null
+for _ in \$(seq 600); do grep -q 'skipped' "$tmp/full.err" && break; kill -0 \$d || break; sleep 0.1; done
+kill -0 \$d || exit 5
+grep -q 'skipped' "$tmp/full.err" || exit 6
+rm "$tmp/full/filler"
+n=\$(grep -c '^cycle ' "$tmp/full.out")
+for _ in \$(seq 600); do [ \$(grep -c '^cycle ' "$tmp/full.out") -gt \$n ] && break; kill -0 \$d || break; sleep 0.1; done
+[ \$(grep -c '^cycle ' "$tmp/full.out") -gt \$n ] || exit 7
+kill -TERM \$d; wait \$d || exit 8
+exit 0
+SH
+    unshare -m bash "$tmp/full.sh"
+    frc=$?
+    check "9: a full disk skips cycles, the daemon goes on once there is room (step $frc)" [ "$frc" = 0 ]
+else
+    echo "skip 9: a full disk needs root and unshare for a private tmpfs"
+fi
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
