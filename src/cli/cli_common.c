@@ -178,7 +178,8 @@ gp_status cli_read_file(const char *path, size_t cap, gp_buf *out, gp_err *err) 
         }
     }
     if (st == GP_OK && ferror(f))
-        st = gp_errorf(err, GP_E_IO, path, "read error: %s", strerror(errno));
+        st = errno == EISDIR ? gp_errorf(err, GP_E_INPUT, path, "is a directory, not a file")
+                             : gp_errorf(err, GP_E_IO, path, "read error: %s", strerror(errno));
     if (!is_stdin)
         fclose(f);
     if (st == GP_OK && !out->data)

@@ -109,7 +109,9 @@ static gp_status want_object(ctx *c, const cJSON *v, const char *path) {
 }
 
 /* Range flags for num(): bounds are inclusive unless marked open; NO_HI drops the upper one. */
-enum { CLOSED = 0, OPEN_LO = 1, OPEN_HI = 2, NO_HI = 4 };
+/* MODEL.md: money fields are >= 0 and at most 1e12, so no sum of them overflows to inf. */
+#define MONEY_MAX 1e12
+enum { CLOSED = 0, OPEN_LO = 1, OPEN_HI = 2, NO_HI = 4, MONEY = 8 };
 
 /* A number at obj.key within the range; absent keeps *out (the default) unless required. */
 static gp_status num(ctx *c, const cJSON *obj, const char *path, const char *key, double lo,
@@ -127,6 +129,8 @@ static gp_status num(ctx *c, const cJSON *obj, const char *path, const char *key
     bool ok_lo = (range & OPEN_LO) ? x > lo : x >= lo;
     bool ok_hi = (range & NO_HI) ? true : (range & OPEN_HI) ? x < hi : x <= hi;
     if (!ok_lo || !ok_hi) {
+        if (range & MONEY)
+            return fail(c, p, "must be >= 0 and at most 1e12, as money is (got %g)", x);
         if (range & NO_HI)
             return fail(c, p, "must be %s %g (got %g)", (range & OPEN_LO) ? ">" : ">=", lo, x);
         return fail(c, p, "must be in %s%g, %g%s (got %g)", (range & OPEN_LO) ? "(" : "[", lo, hi,
@@ -218,7 +222,7 @@ static gp_status parse_tariff(ctx *c, const cJSON *o, const char *path, gp_scena
                                        "demand_charge_per_kw_month"};
     if (want_object(c, o, path) || check_keys(c, o, path, keys, 3) ||
         boolean(c, o, path, "shift_to_cheapest", &s->shift_to_cheapest) ||
-        num(c, o, path, "demand_charge_per_kw_month", 0, 0, NO_HI, false,
+        num(c, o, path, "demand_charge_per_kw_month", 0, MONEY_MAX, MONEY, false,
             &s->demand_charge_per_kw_month))
         return c->err->code;
     const cJSON *periods = get(o, "periods");
@@ -242,7 +246,7 @@ static gp_status parse_tariff(ctx *c, const cJSON *o, const char *path, gp_scena
         if (want_object(c, it, ip) || check_keys(c, it, ip, pkeys, 3) ||
             string(c, it, ip, "name", true, true, per->name, sizeof per->name) ||
             num(c, it, ip, "hours_per_day", 0, 24, OPEN_LO, true, &per->hours_per_day) ||
-            num(c, it, ip, "price_per_kwh", 0, 0, NO_HI, true, &per->price_per_kwh))
+            num(c, it, ip, "price_per_kwh", 0, MONEY_MAX, MONEY, true, &per->price_per_kwh))
             return c->err->code;
         hours += per->hours_per_day;
     }
@@ -329,17 +333,17 @@ static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_
                                        "financing"};
     if (want_object(c, o, path) || check_keys(c, o, path, keys, 17) ||
         integer(c, o, path, "gpus_per_server", 1, 64, false, &s->gpus_per_server) ||
-        num(c, o, path, "server_price", 0, 0, NO_HI, true, &s->server_price) ||
+        num(c, o, path, "server_price", 0, MONEY_MAX, MONEY, true, &s->server_price) ||
         num(c, o, path, "price_factor", 0, 0, OPEN_LO | NO_HI, false, &s->price_factor) ||
-        num(c, o, path, "network_per_server", 0, 0, NO_HI, false, &s->network_per_server) ||
-        num(c, o, path, "fixed_capex", 0, 0, NO_HI, false, &s->fixed_capex) ||
+        num(c, o, path, "network_per_server", 0, MONEY_MAX, MONEY, false, &s->network_per_server) ||
+        num(c, o, path, "fixed_capex", 0, MONEY_MAX, MONEY, false, &s->fixed_capex) ||
         num(c, o, path, "residual_pct", 0, 1, CLOSED, false, &s->residual_pct) ||
         integer(c, o, path, "warranty_months", 0, 240, false, &s->warranty_months) ||
         num(c, o, path, "maintenance_pct_per_year", 0, 1, CLOSED, false,
             &s->maintenance_pct_per_year) ||
-        num(c, o, path, "staff_per_month", 0, 0, NO_HI, false, &s->staff_per_month) ||
-        num(c, o, path, "other_per_month", 0, 0, NO_HI, false, &s->other_per_month) ||
-        num(c, o, path, "colo_per_kw_month", 0, 0, NO_HI, false, &s->colo_per_kw_month) ||
+        num(c, o, path, "staff_per_month", 0, MONEY_MAX, MONEY, false, &s->staff_per_month) ||
+        num(c, o, path, "other_per_month", 0, MONEY_MAX, MONEY, false, &s->other_per_month) ||
+        num(c, o, path, "colo_per_kw_month", 0, MONEY_MAX, MONEY, false, &s->colo_per_kw_month) ||
         num(c, o, path, "depreciation_years", 1, 50, CLOSED, false, &s->depreciation_years) ||
         num(c, o, path, "grid_kg_co2_per_kwh", 0, 0, NO_HI, false, &s->grid_kg_co2_per_kwh))
         return c->err->code;
@@ -463,8 +467,8 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_optio
         return c->err->code;
 
     if (integer(c, o, path, "gpus_per_instance", 1, 64, !cat, &opt->gpus_per_instance) ||
-        num(c, o, path, "hourly", 0, 0, NO_HI, !cat, &opt->hourly) ||
-        num(c, o, path, "upfront", 0, 0, NO_HI, false, &opt->upfront) ||
+        num(c, o, path, "hourly", 0, MONEY_MAX, MONEY, !cat, &opt->hourly) ||
+        num(c, o, path, "upfront", 0, MONEY_MAX, MONEY, false, &opt->upfront) ||
         integer(c, o, path, "term_months", 1, 120, false, &opt->term_months) ||
         num(c, o, path, "idle_overhead", 0, 10, CLOSED, false, &opt->idle_overhead) ||
         num(c, o, path, "interruptions_per_hour", 0, 10, CLOSED, false,
@@ -473,9 +477,10 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, gp_optio
             &opt->checkpoint_interval_h) ||
         num(c, o, path, "restart_h", 0, 1000, CLOSED, false, &opt->restart_h) ||
         num(c, o, path, "storage_gb", 0, 0, NO_HI, false, &opt->storage_gb) ||
-        num(c, o, path, "storage_per_gb_month", 0, 0, NO_HI, false, &opt->storage_per_gb_month) ||
+        num(c, o, path, "storage_per_gb_month", 0, MONEY_MAX, MONEY, false,
+            &opt->storage_per_gb_month) ||
         num(c, o, path, "egress_gb_per_month", 0, 0, NO_HI, false, &opt->egress_gb_per_month) ||
-        num(c, o, path, "egress_per_gb", 0, 0, NO_HI, false, &opt->egress_per_gb) ||
+        num(c, o, path, "egress_per_gb", 0, MONEY_MAX, MONEY, false, &opt->egress_per_gb) ||
         num(c, o, path, "support_pct", 0, 1, CLOSED, false, &opt->support_pct))
         return c->err->code;
 

@@ -385,5 +385,22 @@ else
     echo "skip 9: a full disk needs root and unshare for a private tmpfs"
 fi
 
+# ---- 11. bad input exits 2: money past 1e12, a directory for a file, an unknown name --------
+export GPUPLAN_DB=$tmp/exit.db
+sed 's/"server_price": 125000/"server_price": 1.7e308/' "$seed" >"$tmp/huge-price.json"
+check "11: server_price 1.7e308 is refused" expect 2 'huge-price.json:$.self_hosted.server_price: must be >= 0 and at most 1e12' -- "$gpuplan" report "$tmp/huge-price.json" --format json
+sed 's/"hourly": 32.784/"hourly": 1e300/' "$seed" >"$tmp/huge-hourly.json"
+check "11: an hourly price of 1e300 is refused" expect 2 '$.cloud_options[0].hourly: must be >= 0 and at most 1e12' -- "$gpuplan" report "$tmp/huge-hourly.json"
+check "11: no report of a valid scenario holds inf or nan" bash -c "! '$gpuplan' report '$seed' --format json | grep -Eiq '(^|[^a-z])-?(inf|nan)([^a-z]|$)'"
+mkdir -p "$tmp/adir.json"
+check "11: a directory as the scenario file" expect 2 'adir.json: is a directory' -- "$gpuplan" report "$tmp/adir.json"
+check "11: a directory to scenario save" expect 2 'is a directory' -- "$gpuplan" scenario save "$tmp/adir.json"
+check "11: a directory to import" expect 2 'is a directory' -- "$gpuplan" import prom "$tmp/adir.json" --node x
+check "11: an unknown saved scenario" expect 2 'no scenario named "nosuch"' -- "$gpuplan" report nosuch
+check "11: scenario export of an unknown name" expect 2 'no scenario named "nosuch"' -- "$gpuplan" scenario export nosuch
+check "11: scenario measure of an unknown name" expect 2 'nosuch' -- "$gpuplan" scenario measure nosuch
+check "11: node rm of an unknown node" expect 2 'nosuch' -- "$gpuplan" node rm nosuch
+check "11: node test of an unknown node" expect 2 'nosuch' -- "$gpuplan" node test nosuch
+
 echo "hardening: $fails failed"
 [ "$fails" = 0 ]
