@@ -67,7 +67,7 @@ check "export version 1" bash -c "'$gpuplan' scenario export '$name' --version 1
 check "export the latest" bash -c "'$gpuplan' scenario export '$name' | grep -q '\"utilization\": 0.7'"
 check "report a stored scenario by name" bash -c "'$gpuplan' report '$name' --format json | grep -q '\"scenario\":[[:space:]]*\"$name\"'"
 check "report --version 1 differs" bash -c "[ \"\$('$gpuplan' report '$name' --version 1 --format csv)\" != \"\$('$gpuplan' report '$name' --format csv)\" ]"
-check "unknown scenario exits 2" bash -c "'$gpuplan' report nosuch >/dev/null 2>&1; [ \$? = 1 ] || [ \$? = 2 ]"
+check "unknown scenario exits 2" bash -c "'$gpuplan' report nosuch >/dev/null 2>&1; [ \$? = 2 ]"
 check "bad scenario is not stored" expect 2 'pue.json:$.self_hosted.power.pue' -- "$gpuplan" scenario save "$tmp/pue.json"
 check "--db chooses the database" bash -c "'$gpuplan' --db '$tmp/other.db' scenario save '$seed' >/dev/null && [ -f '$tmp/other.db' ]"
 check "GPUPLAN_DB chooses the database" bash -c "GPUPLAN_DB='$tmp/env.db' '$gpuplan' scenario list >/dev/null && [ -f '$tmp/env.db' ]"
