@@ -27,8 +27,6 @@ typedef struct book {
 } book;
 
 static void keep(book *b, lxw_error e) {
-    if (e && getenv("GP_XLSX_DEBUG"))
-        abort();
     if (e && !b->rc)
         b->rc = e;
 }
@@ -185,9 +183,22 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                                           "upfront per instance per term",
                                           "term",
                                           "committed base GPUs"};
-    static const char *const units[O_N] = {
-        "per instance-hour", "GPUs", "a year", "of compute", "GB", "per GB-month", "GB", "per GB",
-        "units",             "x",    "/h",     "h",          "h",  "",             "months", "GPUs"};
+    static const char *const units[O_N] = {"per instance-hour",
+                                           "GPUs",
+                                           "a year",
+                                           "of compute",
+                                           "GB",
+                                           "per GB-month",
+                                           "GB",
+                                           "per GB",
+                                           "units",
+                                           "x",
+                                           "/h",
+                                           "h",
+                                           "h",
+                                           "",
+                                           "months",
+                                           "GPUs"};
     double v[O_N] = {o->hourly,
                      o->gpus_per_instance,
                      o->price_trend_per_year,
@@ -435,7 +446,7 @@ static void finish_sheet(lxw_worksheet *ws, bool landscape, int head_row) {
 
 /* The month rows' references a formula needs, by column: "$X7"-style cells of row R. */
 typedef struct rowref {
-    int R; /* 1-based row number */
+    int R;             /* 1-based row number */
     char buf[256][16]; /* a ring: a reference lives for the next 255 calls */
     int used;
 } rowref;
@@ -574,8 +585,8 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
             N, U, BE, T);
     char refr[64];
     batch_range(x, refr, sizeof refr, B_REFRESH);
-    formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)",
-            at(&rr, B_X), refr, at(&rr, B_X));
+    formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)", at(&rr, B_X),
+            refr, at(&rr, B_X));
     int g0 = B_GEN, c0 = B_GEN + x->n_gen, v0 = B_GEN + 2 * x->n_gen;
     char v0n[8], vln[8];
     col_name(v0, v0n);
@@ -662,8 +673,9 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     num_cell(b, ws, row, c->m, m, NULL);
     formula(b, ws, row, c->date, 0, b->month, "=EDATE(start_date,MAX(%s,1)-1)", A);
     formula(b, ws, row, c->year, 0, NULL, "=YEAR(%s)", at(&rr, c->date));
-    formula(b, ws, row, c->fy, 0, NULL, "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)",
-            at(&rr, c->date), at(&rr, c->date));
+    formula(b, ws, row, c->fy, 0, NULL,
+            "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&rr, c->date),
+            at(&rr, c->date));
     char bn[64], ba[64], bx[64];
     batch_range(x, bn, sizeof bn, B_N);
     batch_range(x, ba, sizeof ba, B_D);
@@ -685,8 +697,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     formula(b, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
     formula(b, ws, row, c->capex, 0, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
     formula(b, ws, row, c->balance, 0, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
-    formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval,
-            bx, A);
+    formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A,
+            bval, bx, A);
     formula(b, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
             "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
     if (m > 0) {
@@ -696,8 +708,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         if (c->raw >= 0) {
             const char *start = s->work_mode ? "work_per_month" : "gpus";
             formula(b, ws, row, c->raw, s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j],
-                    b->num, "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)",
-                    x->steps_month, A, x->steps_val, x->steps_val, x->steps_month, A,
+                    b->num, "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
+                    A, x->steps_val, x->steps_val, x->steps_month, A,
                     m == 1 ? start : at_row(&rr, c->raw, R - 1));
             formula(b, ws, row, c->u, r->demand_utilization[j], b->pct,
                     "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
@@ -711,7 +723,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         if (!s->work_mode) {
             ceil_plus(t, sizeof t, t2);
             formula(b, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
-            formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&rr, c->n), U);
+            formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&rr, c->n),
+                    U);
         } else {
             formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
             formula(b, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
@@ -739,7 +752,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                     s->work_mode ? "rho_s" : "1", rho_b);
         formula(b, ws, row, c->powered, 0, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
         formula(b, ws, row, c->base, 0, b->num,
-                "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&rr, c->powered), G);
+                "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&rr, c->powered),
+                G);
         formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
         int order[GP_MAX_PERIODS];
         gp_model_fill_order(s, order);
@@ -749,8 +763,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
             char hk[64];
             ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
             formula(b, ws, row, c->y0 + k, 0, b->num,
-                    "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*(%s))),%s*%s/24)", G, hk, at(&rr, c->busy), G,
-                    before, at(&rr, c->busy), hk);
+                    "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*(%s))),%s*%s/24)", G, hk, at(&rr, c->busy),
+                    G, before, at(&rr, c->busy), hk);
             size_t bl = strlen(before);
             snprintf(before + bl, sizeof before - bl, "+%s", hk);
         }
@@ -764,8 +778,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)", at(&rr, c->base), hk,
                      at(&rr, c->y0 + k));
             snprintf(c_sum + n2, sizeof c_sum - n2,
-                     "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base), hk,
-                     at(&rr, c->y0 + k), pk);
+                     "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base),
+                     hk, at(&rr, c->y0 + k), pk);
         }
         formula(b, ws, row, c->kwh, 0, b->num, "=pue*(%s)*730/24/1000", e_sum);
         formula(b, ws, row, c->power, 0, b->money,
@@ -773,10 +787,11 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         formula(b, ws, row, c->kinst, 0, b->num,
                 "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
                 at(&rr, c->inservice), G);
-        formula(b, ws, row, c->kdraw, 0, b->num,
-                "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
-                "1000)",
-                U, at(&rr, c->powered), G, at(&rr, c->base));
+        formula(
+            b, ws, row, c->kdraw, 0, b->num,
+            "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
+            "1000)",
+            U, at(&rr, c->powered), G, at(&rr, c->base));
         formula(b, ws, row, c->colo, 0, b->money, "=colo_per_kw_month*%s", at(&rr, c->kinst));
         formula(b, ws, row, c->charge, 0, b->money,
                 "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
@@ -793,8 +808,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
             pay_per_use(t, sizeof t, bo, Z, A, false);
             formula(b, ws, row, c->bslope, 0, b->num, "=IF(%s>0,%s,0)", Z, t);
         }
-        formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay, ba, A,
-                blast, A);
+        formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay, ba,
+                A, blast, A);
     }
     char fl[8], ll[8];
     col_name(c->power, fl);
@@ -860,8 +875,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
                 const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
                 formula(b, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
-                        "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO, at(&rr, c->u),
-                        QO, t2, rho_o, rho_b);
+                        "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
+                        at(&rr, c->u), QO, t2, rho_o, rho_b);
                 if (o->burst >= 0) {
                     const opt_refs *bo = &x->o[o->burst];
                     pay_per_use(t, sizeof t, bo, at(&rr, oc->z), A, true);
@@ -881,27 +896,29 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 char month_rate[512];
-                snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts, sup);
+                snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts,
+                         sup);
                 formula(b, ws, row, oc->flow, orr->monthly[m], b->money,
                         "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
-                        upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
+                        upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate,
+                        hourly);
                 formula(b, ws, row, oc->slope, 0, b->num,
-                        "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A, ts,
-                        T, month_rate);
+                        "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A,
+                        ts, T, month_rate);
             }
         }
         cum_opt[i] += orr->monthly[m];
         if (m == 0)
             formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
         else
-            formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s", at_row(&rr, oc->cum, R - 1),
-                    at(&rr, oc->flow));
+            formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
+                    at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
         /* Break-even tests (MODEL.md Results, Ties): counts and behind, with and without the
          * exit value. */
         for (int wx = 0; wx < 2; wx++) {
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
-            snprintf(t, sizeof t, "OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s)))", cs, co, cs, co,
-                     cs, co);
+            snprintf(t, sizeof t, "OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s)))", cs, co, cs,
+                     co, cs, co);
             formula(b, ws, row, wx ? oc->cntx : oc->cnt, 0, NULL,
                     "=IF(AND(%s,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, cs, co);
             formula(b, ws, row, wx ? oc->behx : oc->beh, 0, NULL, "=IF(%s,0,1)", t);
@@ -952,11 +969,12 @@ static void assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
     input(&in, "hw_trend", "server price trend", s->server_price_trend_per_year, "a year");
     input(&in, "network_per_server", "network per server", s->network_per_server, s->currency);
     input(&in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency);
-    input(&in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED, "0/1");
+    input(&in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED,
+          "0/1");
     input(&in, "lead_time", "lead time", s->lead_time_months, "months");
     input(&in, "order_every", "order every", s->order_every_months, "months");
-    input(&in, "max_servers", "at most servers (0: no cap)", s->has_max_servers ? s->max_servers : 0,
-          "servers");
+    input(&in, "max_servers", "at most servers (0: no cap)",
+          s->has_max_servers ? s->max_servers : 0, "servers");
     input(&in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
     if (s->n_resale == 0)
         input(&in, "residual_pct", "residual value", s->residual_pct, "of hardware");
@@ -1068,7 +1086,7 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
     const plan_cols *c = &x->c;
     int M = x->M;
     const char **head = gp_xcalloc((size_t)c->n_cols, sizeof *head);
-    char (*names)[GP_NAME_BYTES + 48] = gp_xcalloc((size_t)c->n_cols, sizeof *names);
+    char(*names)[GP_NAME_BYTES + 48] = gp_xcalloc((size_t)c->n_cols, sizeof *names);
     head[c->m] = "index";
     head[c->date] = "month (begins)";
     head[c->year] = "year";
@@ -1255,8 +1273,8 @@ static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0,
     const gp_scenario *s = x->s;
     const plan_cols *c = &x->c;
     int M = x->M, n_years = (M + 10) / 12 + 1;
-    text_cell(b, ws, row, 0, fiscal ? "fiscal year (named by the year it ends in)" : "calendar year",
-              b->bold);
+    text_cell(b, ws, row, 0,
+              fiscal ? "fiscal year (named by the year it ends in)" : "calendar year", b->bold);
     text_cell(b, ws, row, 1, "self-hosted", b->bold);
     for (int i = 0; i < s->n_options; i++)
         text_cell(b, ws, row, 2 + i, s->options[i].name, b->bold);
@@ -1300,17 +1318,18 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
     char f[8192];
     snprintf(f, sizeof f, "=INDEX($A$%d:$A$%d,MATCH(1,$M$%d:$M$%d,0))", FIRST + 1, last + 1,
              FIRST + 1, last + 1);
-    keep(b, worksheet_write_formula_str(ws, 1, 1, f, b->bold,
-                                        r->cheapest < 0 ? "self-hosted"
-                                                        : s->options[r->cheapest].name));
+    keep(b,
+         worksheet_write_formula_str(
+             ws, 1, 1, f, b->bold, r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name));
     text_cell(b, ws, 2, 0, "plan starts (month 1 begins)", NULL);
     formula(b, ws, 2, 1, 0, b->date, "=start_date");
     text_cell(b, ws, 3, 0, "horizon (months)", NULL);
     formula(b, ws, 3, 1, M, NULL, "=horizon_months");
     char wr[64];
     plan_range(x, wr, sizeof wr, c->w, false);
-    text_cell(b, ws, 4, 0, s->work_mode ? "demand over the horizon (work units)"
-                                        : "demand over the horizon (busy GPU-hours)",
+    text_cell(b, ws, 4, 0,
+              s->work_mode ? "demand over the horizon (work units)"
+                           : "demand over the horizon (busy GPU-hours)",
               NULL);
     formula(b, ws, 4, 1, r->demand_work, b->num, "=SUM(%s)", wr);
     text_cell(b, ws, 5, 0,
@@ -1337,7 +1356,9 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
     worksheet_set_row(ws, HEAD, 45, NULL);
     for (int k = 0; k < 17; k++)
         text_cell(b, ws, HEAD, k,
-                  heads[k] ? heads[k] : s->work_mode ? "per work unit" : "per busy GPU-hour",
+                  heads[k]       ? heads[k]
+                  : s->work_mode ? "per work unit"
+                                 : "per busy GPU-hour",
                   b->head);
     char mr[64];
     plan_range(x, mr, sizeof mr, c->m, true);
@@ -1354,10 +1375,10 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         ref(npvr, sizeof npvr, "Plan", M + 3, col);
         formula(b, ws, row, 1, total, b->money, "=%s", tot);
         formula(b, ws, row, 2, npv, b->money, "=%s", npvr);
-        bool has_per = i < 0 ? (s->work_mode ? r->self.has_cost_per_work_unit
-                                             : r->self.has_cost_per_gpu_hour)
-                             : (s->work_mode ? r->options[i].has_cost_per_work_unit
-                                             : r->options[i].has_cost_per_gpu_hour);
+        bool has_per =
+            i < 0 ? (s->work_mode ? r->self.has_cost_per_work_unit : r->self.has_cost_per_gpu_hour)
+                  : (s->work_mode ? r->options[i].has_cost_per_work_unit
+                                  : r->options[i].has_cost_per_gpu_hour);
         double per = i < 0 ? (s->work_mode ? r->self.cost_per_work_unit : r->self.cost_per_gpu_hour)
                            : (s->work_mode ? r->options[i].cost_per_work_unit
                                            : r->options[i].cost_per_gpu_hour);
@@ -1386,7 +1407,8 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             snprintf(f, sizeof f, "=IF(COUNTIF(%s,1)=0,\"\",_xlfn.MINIFS(%s,%s,1))", cr, mr, cr);
             maybe(b, ws, row, 5 + 2 * k, w[k].has_be, w[k].be, NULL, f);
             char lastb[512];
-            snprintf(lastb, sizeof lastb, "IF(COUNTIF(%s,1)=0,-1,_xlfn.MAXIFS(%s,%s,1))", br, mr, br);
+            snprintf(lastb, sizeof lastb, "IF(COUNTIF(%s,1)=0,-1,_xlfn.MAXIFS(%s,%s,1))", br, mr,
+                     br);
             snprintf(f, sizeof f,
                      "=IF(COUNTIFS(%s,1,%s,\">\"&%s)=0,\"\",_xlfn.MINIFS(%s,%s,1,%s,\">\"&%s))", cr,
                      mr, lastb, mr, cr, mr, lastb);
@@ -1462,7 +1484,8 @@ static void bom_sheet(wbctx *x, lxw_worksheet *bom) {
     }
     text_cell(b, bom, 1, 0, "GPU servers, every delivery (after trend and bulk discounts)", NULL);
     formula(b, bom, 1, 1, bought, NULL, "=SUM(%s)", n);
-    formula(b, bom, 1, 2, s->server_price * s->price_factor, b->money, "=server_price*price_factor");
+    formula(b, bom, 1, 2, s->server_price * s->price_factor, b->money,
+            "=server_price*price_factor");
     formula(b, bom, 1, 3, sr->hardware_capex - fresh * s->network_per_server, b->money,
             "=SUMPRODUCT(%s,%s,1-%s)", n, unit, beta);
     text_cell(b, bom, 2, 0, "network, per new server", NULL);

@@ -40,6 +40,28 @@ for p in ['=HYPERLINK', '+cmd', '-2+3', '@evil']:
 assert not any(ch in c.value for c in cells for ch in '\x07\t\r'), 'control characters kept'
 PY
 then echo "ok hostile names stay text"; else echo "FAIL hostile names"; fails=$((fails + 1)); fi
+# Printing: a three-option report (version 1's seed, and a version 2 plan over 48 months with
+# refreshes) exports to PDF through LibreOffice in at most 8 pages (fit to width, landscape
+# where wide, header rows repeated).
+"$py" - "$root/tests/fixtures/examples/v2-lead-cadence-trend-refresh-bulk-tou-shift.json" "$tmp/three.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['cloud_options'].append({'name': 'H200 spot', 'gpus_per_instance': 8, 'pricing': 'spot',
+                           'hourly': 14.0, 'interruptions_per_hour': 0.05})
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+for scen in "$root/tests/fixtures/examples/seed-dgx-a100.json" "$tmp/three.json"; do
+    name=$(basename "$scen" .json)
+    "$gpuplan" report "$scen" --format xlsx -o "$tmp/print-$name.xlsx"
+    soffice -env:UserInstallation=file://"$tmp/lo-pdf" --headless --norestore --convert-to pdf \
+        --outdir "$tmp/pdf" "$tmp/print-$name.xlsx" >/dev/null 2>&1
+    pages=$("$py" -c 'import re, sys; print(len(re.findall(rb"/Type\s*/Page[^s]", open(sys.argv[1], "rb").read())))' "$tmp/pdf/print-$name.pdf" 2>/dev/null)
+    if [ -n "$pages" ] && [ "$pages" -ge 1 ] && [ "$pages" -le 8 ]; then
+        echo "ok $name prints in $pages pages"
+    else
+        echo "FAIL $name prints in ${pages:-no} pages (at most 8)"; fails=$((fails + 1))
+    fi
+done
 check_refused() { "$gpuplan" report "$root/tests/fixtures/examples/seed-dgx-a100.json" --format xlsx 2>/dev/null; [ $? = 2 ]; }
 if check_refused; then echo "ok xlsx needs -o"; else echo "FAIL xlsx without -o"; fails=$((fails + 1)); fi
 echo "xlsx: $fails failed"
