@@ -1,7 +1,7 @@
 /* The cost model of MODEL.md, version 2 (plans over time): pure functions of a scenario.
  *
  * Nothing here allocates, does I/O or keeps state: results go into caller storage
- * (gp_result is large, about 600 KB, so keep it off the stack). Inputs are assumed valid
+ * (gp_result is large, about 460 KB, so keep it off the stack). Inputs are assumed valid
  * (formats/scenario_json.h validates them); a NULL or out-of-range argument is a programmer
  * error. What a valid scenario can still get wrong only by evaluating it (a month needing a
  * bridge it lacks, demand past 10,000,000 GPUs, a result that is not finite) is reported in
@@ -121,8 +121,8 @@ void gp_model_fill_order(const gp_scenario *s, int *order);
 
 /* Invariants of a scenario that the closed-form totals reuse between calls: the order of
  * tariff periods by price, the loan factors for the last horizon seen, and integer quotients.
- * Caller storage; call gp_model_cache_init again when period prices change order or the bulk
- * tiers change (everything else is keyed by its operands). */
+ * Caller storage; call gp_model_cache_init again when period prices change order, the bulk
+ * tiers change or a version 2 key changes (everything else is keyed by its operands). */
 typedef struct gp_model_cache {
     int order[GP_MAX_PERIODS];
     double loan_apr;
@@ -134,6 +134,7 @@ typedef struct gp_model_cache {
     double bulk_pct;
     int inst_n[GP_MAX_OPTIONS], inst_g[GP_MAX_OPTIONS], instances[GP_MAX_OPTIONS];
     int term_m[GP_MAX_OPTIONS], term_t[GP_MAX_OPTIONS], upfronts[GP_MAX_OPTIONS];
+    bool uses_v2; /* gp_scenario_uses_v2 at init: a sweep never changes it */
     /* Caller storage for a version 2 scenario, which has no closed form: gp_model_totals
      * evaluates it month by month into this result; NULL (the default) gives NaN totals. */
     struct gp_result *scratch;

@@ -37,7 +37,8 @@ const char *gp_sweep_param_name(gp_sweep_param p);
 double gp_sweep_value(const gp_sweep_axis *a, int i);
 
 /* Check every axis against s: endpoints inside the input's valid range, the option exists
- * and has an hourly price, steps >= 1, the grid at most 2^40 points. GP_E_INPUT names it. */
+ * and has an hourly price, steps >= 1, the grid at most 2^40 points; and s is a version 1
+ * scenario (the closed forms have no plan over time). GP_E_INPUT names it. */
 gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err);
 
 /* Called once per grid point, last axis fastest. values[k] is axis k's value; option_totals

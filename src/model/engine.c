@@ -14,12 +14,17 @@
 /* ---- the rules every count and comparison follows ------------------------------------ */
 
 /* ceil+ of MODEL.md: floating-point noise of relative 1e-9 never adds a GPU. */
+/* max() without libm's call: every operand here is a number, never NaN. */
+static double max2(double a, double b) {
+    return a > b ? a : b;
+}
+
 static double ceil_plus(double v) {
-    return ceil(v - 1e-9 * fmax(1.0, v));
+    return ceil(v - 1e-9 * max2(1.0, v));
 }
 
 static bool ties_equal(double a, double b) {
-    return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+    return fabs(a - b) <= 1e-9 * max2(1.0, max2(fabs(a), fabs(b)));
 }
 
 static bool at_most(double a, double b) {
@@ -29,6 +34,19 @@ static bool at_most(double a, double b) {
 /* (1 + rate)^(months / 12), by pow() as MODEL.md asks; 1 without a trend. */
 static double trend(double rate, double months) {
     return rate == 0.0 ? 1.0 : pow(1.0 + rate, months / 12.0);
+}
+
+/* out[n] = base^(n * step) for n = 0..count-1, each the product of two pow() values (whole
+ * dozens of steps, then the rest): 12 + count/12 calls instead of count, and no running
+ * product, so no error accumulates along the horizon. */
+static void powers(double base, double step, int count, double *out) {
+    double rest[12], dozens[GP_MAX_MONTHS / 12 + 2];
+    for (int k = 0; k < 12 && k < count; k++)
+        rest[k] = pow(base, k * step);
+    for (int y = 0; y * 12 < count; y++)
+        dozens[y] = pow(base, 12.0 * y * step);
+    for (int n = 0; n < count; n++)
+        out[n] = dozens[n / 12] * rest[n % 12];
 }
 
 /* ---- demand by month ------------------------------------------------------------------ */
@@ -46,6 +64,10 @@ static void demand_build(const gp_scenario *s, demand *d) {
     d->m = s->horizon_months;
     d->work = s->work_mode;
     double n = s->gpus, w = s->work_per_month, u = s->utilization;
+    double grow[GP_MAX_MONTHS];
+    bool grows = s->n_steps == 0 && s->growth_per_month != 0.0;
+    if (grows)
+        powers(1.0 + s->growth_per_month, 1.0, d->m, grow);
     int k = 0;
     for (int j = 1; j <= d->m; j++) {
         for (; k < s->n_steps && s->steps[k].month <= j; k++) {
@@ -57,15 +79,13 @@ static void demand_build(const gp_scenario *s, demand *d) {
             if (st->has_utilization)
                 u = st->utilization;
         }
-        double grow = s->n_steps == 0 && s->growth_per_month != 0.0
-                          ? pow(1.0 + s->growth_per_month, j - 1)
-                          : 1.0;
+        double g = grows ? grow[j - 1] : 1.0;
         d->u[j] = u;
         if (d->work) {
             d->n[j] = 0.0;
-            d->w[j] = w * grow;
+            d->w[j] = w * g;
         } else {
-            d->n[j] = s->n_steps > 0 ? n : ceil_plus(n * grow);
+            d->n[j] = s->n_steps > 0 ? n : ceil_plus(n * g);
             d->w[j] = d->n[j] * HOURS * u;
         }
     }
@@ -100,7 +120,7 @@ static double side_n(const demand *d, int j, double rho) {
 static double rented_hours(double q_need, double q_done, double u, double rho_side,
                            double rho_rented) {
     double rest = q_need - q_done;
-    if (rest <= 1e-9 * fmax(q_need, HOURS * u))
+    if (rest <= 1e-9 * max2(q_need, HOURS * u))
         return 0.0;
     return rest * rho_side / rho_rented;
 }
@@ -139,7 +159,8 @@ typedef struct plan {
     int n_batches;
     gp_batch *b; /* caller storage, GP_MAX_BATCHES */
     int in_service[GP_MAX_MONTHS + 2];
-    double at_work[GP_MAX_MONTHS + 1]; /* G_j */
+    double at_work[GP_MAX_MONTHS + 1];      /* G_j */
+    double energy_trend[GP_MAX_MONTHS + 1]; /* (1 + tau_e)^((j - 1) / 12), index j */
 } plan;
 
 static int exit_index(const gp_scenario *s, int d) {
@@ -162,17 +183,32 @@ static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches
             sj = s->max_servers;
         want[j] = sj;
     }
+    /* The largest s_j from month j on, for all_at_once. */
+    int from_on[GP_MAX_MONTHS + 2];
+    from_on[m + 1] = 0;
+    for (int j = m; j >= 1; j--)
+        from_on[j] = want[j] > from_on[j + 1] ? want[j] : from_on[j + 1];
     pl->m = m;
     pl->b = batches;
     pl->n_batches = 0;
+    pl->energy_trend[0] = 1.0;
+    if (s->energy_price_trend_per_year == 0.0) {
+        for (int j = 1; j <= m; j++)
+            pl->energy_trend[j] = 1.0;
+    } else {
+        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
+    }
     int live = 0;      /* servers in service after the last delivery */
     int next_sale = 0; /* exits are non-decreasing in purchase order */
     for (int d = lead; d < m; d += kappa) {
         int next = d + kappa < m ? d + kappa : m;
-        int last = s->buy == GP_BUY_AS_NEEDED ? next : m;
         int c = 0;
-        for (int j = d + 1; j <= last; j++)
-            c = want[j] > c ? want[j] : c;
+        if (s->buy == GP_BUY_AS_NEEDED) {
+            for (int j = d + 1; j <= next; j++)
+                c = want[j] > c ? want[j] : c;
+        } else {
+            c = from_on[d + 1];
+        }
         int first_sold = next_sale;
         while (next_sale < pl->n_batches && batches[next_sale].exit == d)
             live -= batches[next_sale++].servers;
@@ -349,7 +385,7 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
         }
     }
     const double kwh_month_per_wh_day = HOURS / 24.0 / 1000.0;
-    double tr_e = trend(s->energy_price_trend_per_year, j - 1);
+    double tr_e = pl->energy_trend[j];
     r->power = s->pue * cost_wh * kwh_month_per_wh_day * tr_e;
     r->energy = s->pue * wh * kwh_month_per_wh_day;
     double peak_gpu_w = s->gpu_tdp_w;
@@ -514,6 +550,11 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     bool loan = s->financing == GP_LOAN;
     double r = s->loan_apr / 12.0;
     int term = s->loan_term_months;
+    /* Payment per unit of principal, and (1 + r)^t by age t for the balances. */
+    double annuity = r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
+    double grow_at[GP_MAX_MONTHS + 1];
+    if (loan && r != 0.0)
+        powers(1.0 + r, 1.0, m + 1, grow_at);
     for (int i = 0; i < pl->n_batches; i++) {
         const gp_batch *b = &pl->b[i];
         int d = b->index, x = b->exit, t = x - d;
@@ -527,7 +568,7 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
         } else {
             double principal = b->capex * s->loan_fraction;
             f[d] += b->capex - principal;
-            double a = r == 0.0 ? principal / term : principal * r / (1.0 - pow(1.0 + r, -term));
+            double a = principal * annuity;
             int last = d + term < x ? d + term : x;
             pay[d + 1] += a;
             pay[last + 1] -= a;
@@ -536,8 +577,7 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
                 if (r == 0.0) {
                     balance = principal - a * t;
                 } else {
-                    double grow = pow(1.0 + r, t);
-                    balance = principal * grow - a * (grow - 1.0) / r;
+                    balance = principal * grow_at[t] - a * (grow_at[t] - 1.0) / r;
                 }
                 f[x] += balance;
             }
@@ -913,8 +953,12 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     out->demand_gpu_hours = s->work_mode ? 0.0 : work;
 
     double disc[GP_MAX_MONTHS + 1];
-    for (int i = 0; i <= m; i++)
-        disc[i] = s->discount_rate == 0.0 ? 1.0 : 1.0 / pow(1.0 + s->discount_rate, i / 12.0);
+    if (s->discount_rate == 0.0) {
+        for (int i = 0; i <= m; i++)
+            disc[i] = 1.0;
+    } else {
+        powers(1.0 / (1.0 + s->discount_rate), 1.0 / 12.0, m + 1, disc);
+    }
 
     double bridge_slope;
     gp_self_result *sr = &out->self;

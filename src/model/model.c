@@ -199,6 +199,7 @@ static double option_total_parts(const option_parts *p, int horizon) {
 void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s) {
     memset(c, 0, sizeof *c); /* every memo key 0: no gpus or terms are 0, so all miss */
     gp_model_fill_order(s, c->order);
+    c->uses_v2 = gp_scenario_uses_v2(s);
     c->loan_n = -1;
 }
 
@@ -248,7 +249,7 @@ double gp_model_option_total(const gp_scenario *s, const gp_option *o, int gpus,
 
 void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total,
                      double *option_totals) {
-    if (gp_scenario_uses_v2(s)) {
+    if (c->uses_v2) {
         if (c->scratch) {
             gp_model_totals_v2(s, c->scratch, self_total, option_totals);
         } else {

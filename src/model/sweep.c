@@ -27,6 +27,11 @@ double gp_sweep_value(const gp_sweep_axis *a, int i) {
 gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err) {
     if (n_axes < 1 || n_axes > GP_SWEEP_MAX_AXES)
         return gp_errorf(err, GP_E_INPUT, "--vary", "give 1 to %d --vary axes", GP_SWEEP_MAX_AXES);
+    /* The sweep evaluates each point in closed form, which only a steady state has. */
+    if (gp_scenario_uses_v2(s))
+        return gp_errorf(err, GP_E_INPUT, "$",
+                         "the sweep takes version 1 scenarios; this one plans over time "
+                         "(version 2 keys such as growth, steps, buy, lead time or trends)");
     double points = 1.0;
     for (int k = 0; k < n_axes; k++) {
         const gp_sweep_axis *a = &axes[k];
@@ -127,12 +132,17 @@ gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n
     for (;;) {
         double self;
         gp_model_totals(&s, &cache, &self, opts);
-        int cheapest = -1;
+        /* The first total equal to the lowest (MODEL.md, Ties). */
         double best = self;
-        for (int i = 0; i < s.n_options; i++) {
-            if (opts[i] < best) {
-                best = opts[i];
+        for (int i = 0; i < s.n_options; i++)
+            best = opts[i] < best ? opts[i] : best;
+        int cheapest = -1;
+        for (int i = -1; i < s.n_options; i++) {
+            double v = i < 0 ? self : opts[i];
+            double scale = fabs(v) > fabs(best) ? fabs(v) : fabs(best);
+            if (fabs(v - best) <= 1e-9 * (scale > 1.0 ? scale : 1.0)) {
                 cheapest = i;
+                break;
             }
         }
         n++;

@@ -418,6 +418,24 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
         put(w, first ? " |\n" : "** |\n");
     }
     put(w, "\n");
+    if (r->self.n_batches == 0)
+        return;
+    put(w,
+        "### Purchases and sales (%s)\n\n| batch | delivered at m | serves from | servers | "
+        "hardware capex | kind | leaves at m | age (months) | value | how |\n"
+        "|---:|---:|---|---:|---:|---|---:|---:|---:|---|\n",
+        s->currency);
+    for (int i = 0; i < r->self.n_batches; i++) {
+        const gp_batch *b = &r->self.batches[i];
+        char label[32];
+        month_label(s, meta, b->index + 1, label, sizeof label);
+        put(w, "| %d | %d | %s | %d | ", i + 1, b->index, label, b->servers);
+        money(w, b->hardware_capex);
+        put(w, " | %s | %d | %d | ", b->refresh ? "refresh" : "new", b->exit, b->exit - b->index);
+        money(w, b->value);
+        put(w, " | %s |\n", b->exit == m ? "exit value at the end" : "sold at a refresh");
+    }
+    put(w, "\n");
 }
 
 gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
@@ -518,15 +536,22 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
 
     plan_table(&w, s, r, meta);
     if (meta && meta->n_sources > 0) {
-        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | effective from "
-                "| source |\n|---|---|---:|---|---|\n");
+        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | upfront or spot "
+                "band | "
+                "effective from | source |\n|---|---|---:|---|---|---|\n");
         for (int i = 0; i < meta->n_sources; i++) {
             const gp_price_source *ps = &meta->sources[i];
             put(&w, "| ");
             text(&w, ps->option);
             put(&w, " | ");
             text(&w, ps->catalog);
-            put(&w, " | %.6g | %s | ", ps->hourly, ps->effective_from);
+            put(&w, " | %.6g | ", ps->hourly);
+            if (ps->pricing == GP_COMMITTED)
+                put(&w, "%.10g a term%s", ps->upfront,
+                    ps->split_derived ? " (half and half of the effective rate)" : "");
+            if (ps->interruption_band[0])
+                put(&w, "spot interruptions %s a month", ps->interruption_band);
+            put(&w, " | %s | ", ps->effective_from);
             text(&w, ps->source);
             put(&w, " |\n");
         }

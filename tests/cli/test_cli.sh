@@ -32,6 +32,25 @@ check "no command without a terminal: the TUI says it needs one" expect 2 'needs
 check "unknown command exits 2" expect 2 'unknown command' -- "$gpuplan" frobnicate
 check "bad format exits 2" expect 2 'not md, csv, json or xlsx' -- "$gpuplan" report "$seed" --format pdf
 check "missing file exits 2" expect 2 'nope.json: cannot open' -- "$gpuplan" report "$tmp/nope.json"
+# Version 2: a bad key names its JSON path; a plan that needs a bridge it lacks, or a result
+# that is not a finite number, is refused with the path it concerns; every format refuses it.
+cat >"$tmp/v2bad.json" <<'JSON'
+{"name": "x", "horizon_months": 12, "demand": {"gpus": 8, "utilization": 0.5, "steps": [{"month": 3}]},
+ "self_hosted": {"server_price": 1000}}
+JSON
+check "v2: a step without a key exits 2 with its path" expect 2 'v2bad.json:$.demand.steps[0]: a step gives' -- "$gpuplan" report "$tmp/v2bad.json"
+cat >"$tmp/v2lead.json" <<'JSON'
+{"name": "x", "horizon_months": 12, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"server_price": 1000, "lead_time_months": 2}}
+JSON
+for fmt in json md csv; do
+    check "v2: a lead time without a bridge exits 2 ($fmt)" expect 2 '$.self_hosted.bridge: month 1 needs' -- "$gpuplan" report "$tmp/v2lead.json" --format "$fmt"
+done
+cat >"$tmp/v2inf.json" <<'JSON'
+{"name": "x", "horizon_months": 2, "demand": {"work_per_month": 1e308, "utilization": 0.5},
+ "self_hosted": {"server_price": 1000, "work_per_gpu_hour": 1e306}}
+JSON
+check "v2: a result that is not finite exits 2 naming it" expect 2 'demand_work: scenario "x" gives a result that is not a finite number' -- "$gpuplan" report "$tmp/v2inf.json" --format json
 
 printf '{"name": "x",\n "horizon_months": 12,\n "demand": {"gpus": 8 "utilization": 0.5}}\n' >"$tmp/bad.json"
 check "malformed JSON names line and column" expect 2 "bad.json:3:" -- "$gpuplan" report "$tmp/bad.json"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/model.h"
+#include "gpuplan/scenario_json.h"
 #include "testutil.h"
 
 static gp_result *res;
@@ -832,6 +833,230 @@ static void test_v2_price_trends_and_terms(void **state) {
     assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
 }
 
+/* Random version 2 plans: whatever the keys, the breakdown sums to the total, every batch
+ * leaves after it arrives and is counted in service exactly then, servers cover what is
+ * wanted from the first delivery on, and a bridge serves only what owned GPUs cannot. */
+static void test_v2_random_invariants(void **state) {
+    (void)state;
+    srand(2027);
+    for (int trial = 0; trial < 300; trial++) {
+        gp_scenario s;
+        gp_scenario_defaults(&s);
+        s.horizon_months = 1 + rand() % 96;
+        int m = s.horizon_months;
+        s.gpus = 1 + rand() % 200;
+        s.utilization = (rand() % 101) / 100.0;
+        s.gpus_per_server = 1 + rand() % 8;
+        s.server_price = 1000 + rand() % 300000;
+        s.network_per_server = rand() % 5000;
+        s.fixed_capex = rand() % 50000;
+        s.warranty_months = rand() % 24;
+        s.maintenance_pct_per_year = (rand() % 10) / 100.0;
+        s.staff_per_month = rand() % 10000;
+        s.server_base_w = rand() % 3000;
+        s.gpu_tdp_w = rand() % 700;
+        s.colo_per_kw_month = rand() % 200;
+        s.demand_charge_per_kw_month = rand() % 20;
+        s.discount_rate = (rand() % 10) / 100.0;
+        if (rand() % 2)
+            s.growth_per_month = (rand() % 80 - 20) / 1000.0;
+        else if (m > 2)
+            for (int k = 2; k <= m && s.n_steps < 4; k += 1 + rand() % 12)
+                s.steps[s.n_steps++] = (gp_step){.month = k,
+                                                 .has_gpus = true,
+                                                 .gpus = rand() % 300,
+                                                 .has_utilization = rand() % 2,
+                                                 .utilization = (rand() % 101) / 100.0};
+        s.buy = rand() % 2 ? GP_BUY_AS_NEEDED : GP_BUY_ALL_AT_ONCE;
+        s.lead_time_months = rand() % (m < 6 ? m : 6);
+        s.order_every_months = 1 + rand() % (m < 4 ? m : 4);
+        if (rand() % 4 == 0) {
+            s.has_max_servers = true;
+            s.max_servers = 1 + rand() % 20;
+        }
+        s.refresh_months = rand() % 3 == 0 ? 12 + rand() % 24 : 0;
+        s.residual_pct = (rand() % 50) / 100.0;
+        s.server_price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        s.energy_price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        if (rand() % 2) {
+            s.financing = GP_LOAN;
+            s.loan_apr = (rand() % 15) / 100.0;
+            s.loan_term_months = 1 + rand() % 60;
+            s.loan_fraction = (rand() % 101) / 100.0;
+        }
+        gp_option *od = add_option(&s, "od", GP_ON_DEMAND, 1 + rand() % 8, rand() % 40);
+        od->storage_gb = rand() % 100;
+        od->storage_per_gb_month = 0.1;
+        od->price_trend_per_year = (rand() % 40 - 20) / 100.0;
+        gp_option *c = add_option(&s, "c", GP_COMMITTED, 1 + rand() % 8, rand() % 30);
+        c->upfront = rand() % 10000;
+        c->term_months = 1 + rand() % 36;
+        if (rand() % 2) {
+            c->has_base_gpus = true;
+            c->base_gpus = 1 + rand() % 100;
+            c->burst = 0;
+        }
+        s.bridge = 0;
+        gp_model_evaluate(&s, res);
+        assert_int_equal(res->error.code, GP_OK);
+        const gp_self_result *r = &res->self;
+        const gp_breakdown *b = &r->breakdown;
+        double parts = b->capex + b->power + b->colo + b->demand_charge + b->maintenance +
+                       b->staff + b->other + b->interest + b->residual + b->bridge;
+        assert_close(parts, r->total, 1e-9);
+        int in_service[GP_MAX_MONTHS + 2] = {0};
+        for (int i = 0; i < r->n_batches; i++) {
+            const gp_batch *x = &r->batches[i];
+            assert_true(x->servers > 0 && x->index >= s.lead_time_months && x->exit > x->index &&
+                        x->exit <= m);
+            assert_true(i == 0 || r->batches[i - 1].index <= x->index);
+            for (int j = x->index + 1; j <= x->exit; j++)
+                in_service[j] += x->servers;
+        }
+        for (int j = 1; j <= m; j++) {
+            assert_int_equal(r->servers_in_service[j - 1], in_service[j]);
+            int want = (res->demand_gpus[j - 1] + s.gpus_per_server - 1) / s.gpus_per_server;
+            if (s.has_max_servers && want > s.max_servers)
+                want = s.max_servers;
+            if (j > s.lead_time_months)
+                assert_true(in_service[j] >= want);
+            int owned = in_service[j] * s.gpus_per_server;
+            int at_work = res->demand_gpus[j - 1] < owned ? res->demand_gpus[j - 1] : owned;
+            assert_int_equal(r->gpus_at_work[j - 1], at_work);
+            assert_close(
+                r->bridge_hours[j - 1],
+                (res->demand_gpus[j - 1] - at_work) * 730.0 * res->demand_utilization[j - 1], 1e-9);
+        }
+        for (int i = 0; i < 2; i++) {
+            double sum = 0;
+            for (int k = 0; k <= m; k++)
+                sum += res->options[i].monthly[k];
+            assert_close(sum, res->options[i].total, 1e-12);
+        }
+        assert_true(res->options[0].burst == 0 && res->options[1].burst >= 0);
+    }
+}
+
+/* The most batches a plan can hold: a new one every month (1-GPU servers, growing demand)
+ * and each refreshed every 12 months, over 240 months, is GP_MAX_BATCHES exactly. */
+static void test_v2_most_batches(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 240);
+    s.gpus = 100;
+    s.gpus_per_server = 1;
+    s.growth_per_month = 0.02;
+    s.buy = GP_BUY_AS_NEEDED;
+    s.refresh_months = 12;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    assert_int_equal(res->self.n_batches, GP_MAX_BATCHES);
+    assert_int_equal(res->self.batches[res->self.sale_order[GP_MAX_BATCHES - 1]].exit, 240);
+}
+
+/* ---- the worked version 2 examples, by the figures their README checks by hand ---------- */
+
+static gp_scenario *example(const char *name) {
+    static gp_scenario s;
+    char path[1024];
+    const char *root = getenv("GP_SOURCE_ROOT");
+    snprintf(path, sizeof path, "%s/tests/fixtures/examples/%s.json", root ? root : ".", name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    gp_err err;
+    assert_int_equal(gp_scenario_parse(buf, n, name, &s, NULL, &err), GP_OK);
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    return &s;
+}
+
+static void test_example_growth_lead_bridge(void **state) {
+    (void)state;
+    example("v2-growth-as-needed-lead-bridge");
+    const gp_self_result *r = &res->self;
+    /* The first delivery at 3 covers month 4: 9 servers, then 1 at 4; 23 purchases. */
+    assert_int_equal(r->batches[0].index, 3);
+    assert_int_equal(r->batches[0].servers, 9);
+    assert_int_equal(r->batches[1].index, 4);
+    assert_int_equal(r->n_batches, 23);
+    assert_int_equal(r->servers_in_service[35], 32);
+    /* The bridge does months 1-3: N_j * 730 * 0.7 / 8 * 23.92 for N = 64, 67, 70. */
+    double b3 = 70 * 730 * 0.7 / 8 * 23.92;
+    assert_close(r->breakdown.bridge, (64 + 67 + 70) * 730 * 0.7 / 8 * 23.92, REL);
+    assert_close(r->monthly[3], 9 * 295000.0 + 60000 + b3 + 12000, REL);
+    assert_close(r->bridge_hours[3], 0, REL);
+    /* Exit values: the first batch 33 months old, 0.75 + (0.45 - 0.75) * 21/24 of H_b. */
+    assert_close(r->batches[0].value, 2655000 * (0.75 - 0.3 * 21 / 24), REL);
+    /* On-demand: break-even only at M, through the exit values. */
+    assert_int_equal(res->options[0].break_even_month, 36);
+    assert_false(res->options[0].has_break_even_month_without_exit);
+    assert_int_equal(res->options[1].break_even_month, 1);
+    assert_false(res->options[1].has_payback_month_without_exit);
+}
+
+static void test_example_steps_cap_spot_bridge(void **state) {
+    (void)state;
+    example("v2-steps-all-at-once-cap-spot-bridge");
+    /* 16 servers (the cap) at 0 with the 10-server tier; colocation on the installed peak;
+     * the spot bridge does (160 - 128) GPUs' busy hours in months 7-18. */
+    assert_int_equal(res->self.n_batches, 1);
+    assert_close(res->self.batches[0].hardware_capex, 16 * 265000 * 0.95, REL);
+    double bridge = 17520.0 / 8 * (1 + 0.02 * (0.5 + 0.25)) * 12.8;
+    assert_close(res->self.breakdown.bridge, 12 * bridge, REL);
+    assert_close(res->self.total, 4028000 + 6 * 16320 + 18 * 20128 + 12 * bridge - 1409800, REL);
+    assert_int_equal(res->demand_gpus[6], 160);
+    assert_close(res->demand_utilization[18], 0.75, REL);
+}
+
+static void test_example_work_mode(void **state) {
+    (void)state;
+    example("v2-work-mode-generations");
+    assert_true(res->work_mode);
+    assert_int_equal(res->self.gpus_at_work[0], 122); /* ceil+(44,444.44 / 365) */
+    assert_int_equal(res->self.servers, 31);
+    assert_close(res->options[0].cost_per_work_unit, 14.40 / 8 / 3.6, REL);
+    assert_close(res->options[1].cost_per_work_unit, 30.40 / 8 / 14, REL);
+    assert_close(res->options[2].monthly[1], 22 * 730 * 17.60, REL);
+    assert_close(res->options[2].monthly[13], 31 * 730 * 17.60, REL);
+}
+
+static void test_example_refresh_loan(void **state) {
+    (void)state;
+    example("v2-refresh-resale-loan");
+    double r = 0.07 / 12;
+    double a1 = 2536000 * r / (1 - pow(1 + r, -36)), a2 = 1749600 * r / (1 - pow(1 + r, -36));
+    assert_close(res->self.monthly[0], 634000, REL);
+    assert_close(res->self.breakdown.interest, 36 * (a1 + a2) - (2536000 + 1749600), REL);
+    assert_close(res->self.batches[0].value, 0.30 * 3000000 * pow(0.9, 3), REL);
+    assert_close(res->self.batches[1].hardware_capex, 12 * 250000 * pow(0.9, 3), REL);
+    /* At M the refresh batch holds the network bought at 0, 72 months old (pct 0.12). */
+    assert_close(res->self.batches[1].value,
+                 0.30 * 2187000 * pow(0.9, 3) + 0.12 * 120000 * pow(0.9, 6), REL);
+    assert_int_equal(res->self.batches[res->self.sale_order[0]].exit, 36);
+    assert_int_equal(res->self.batches[res->self.sale_order[1]].exit, 72);
+}
+
+static void test_example_cadence_base_burst_trends(void **state) {
+    (void)state;
+    example("v2-cadence-refresh-shrink-loan-demand-charge");
+    assert_int_equal(res->options[0].break_even_month, 15);
+    assert_int_equal(res->options[1].break_even_month, 1);
+    assert_int_equal(res->options[1].payback_month, 24);
+    assert_false(res->options[1].has_payback_month_without_exit);
+    /* The refresh at 24 buys 2, the one at 30 buys 8: the fleet shrinks from 20 to 10. */
+    assert_int_equal(res->self.servers_in_service[23], 20);
+    assert_int_equal(res->self.servers_in_service[30], 10);
+    example("v2-committed-base-burst");
+    assert_close(res->options[2].burst, 6 * 327974.40 + 9 * 54662.40, REL);
+    assert_close(res->options[2].monthly[18], 107456 + 54662.40 + 6 * 107456, REL);
+    example("v2-price-trends-commit-lock");
+    assert_close(res->options[1].monthly[12], 256960 + 26 * 20000 * 0.85, REL);
+    assert_close(res->options[1].monthly[13], 26 * 730 * 17.60 * 0.85, REL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked_check),
@@ -859,6 +1084,13 @@ int main(void) {
         cmocka_unit_test(test_v2_work_mode),
         cmocka_unit_test(test_v2_not_finite),
         cmocka_unit_test(test_v2_price_trends_and_terms),
+        cmocka_unit_test(test_v2_random_invariants),
+        cmocka_unit_test(test_v2_most_batches),
+        cmocka_unit_test(test_example_growth_lead_bridge),
+        cmocka_unit_test(test_example_steps_cap_spot_bridge),
+        cmocka_unit_test(test_example_work_mode),
+        cmocka_unit_test(test_example_refresh_loan),
+        cmocka_unit_test(test_example_cadence_base_burst_trends),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

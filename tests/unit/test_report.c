@@ -125,6 +125,8 @@ static void test_md_content(void **state) {
      * 2027-01. */
     assert_non_null(strstr(out.data, "| 1 | 2026-11 | "));
     assert_non_null(strstr(out.data, "| 3 | 2027-01 | "));
+    assert_non_null(strstr(out.data, "### Purchases and sales (USD)"));
+    assert_non_null(strstr(out.data, "exit value at the end"));
     assert_non_null(strstr(out.data, "Prices as of 2026-11-22"));
     /* Pipes are escaped and control characters dropped, so the tables stay tables. */
     assert_non_null(strstr(out.data, "+cmd\\|' /C calc'!A0"));

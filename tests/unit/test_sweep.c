@@ -78,6 +78,11 @@ static void test_checks(void **state) {
     assert_int_equal(gp_sweep_check(&base, big, 3, &err), GP_E_INPUT);
     gp_sweep_axis ok = {GP_SWEEP_HORIZON, 0, 1, 240, 10};
     assert_int_equal(gp_sweep_check(&base, &ok, 1, &err), GP_OK);
+    /* A plan over time has no closed form: refused, not swept with version 1 numbers. */
+    gp_scenario grows = base;
+    grows.growth_per_month = 0.02;
+    assert_int_equal(gp_sweep_check(&grows, &ok, 1, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "version 1"));
 }
 
 typedef struct seen {
