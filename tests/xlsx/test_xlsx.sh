@@ -62,6 +62,27 @@ for scen in "$root/tests/fixtures/examples/seed-dgx-a100.json" "$tmp/three.json"
         echo "FAIL $name prints in ${pages:-no} pages (at most 8)"; fails=$((fails + 1))
     fi
 done
+# --fiscal-year-start sets the workbook's input; the fiscal table's years follow it (cached
+# values before any recalculation); a month outside 1..12, or another format, is bad usage.
+seed=$root/tests/fixtures/examples/seed-dgx-a100.json
+"$gpuplan" report "$seed" --format xlsx --fiscal-year-start 4 --as-of 2026-11-22 -o "$tmp/fy.xlsx"
+if $py - "$tmp/fy.xlsx" <<'PY'
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
+a = wb['Assumptions']
+rows = {a.cell(r, 1).value: r for r in range(2, a.max_row + 1)}
+assert a.cell(rows['fiscal year starts in month (1 = calendar year)'], 2).value == 4
+su = wb['Summary']
+t = next(r for r in range(1, su.max_row + 1) if str(su.cell(r, 1).value).startswith('fiscal year'))
+# 2026-11-22 start, 36 months, April: FY2027 (Nov 2026 - Mar 2027) .. FY2030 (Apr - Oct 2029).
+assert [su.cell(t + 1 + k, 1).value for k in range(4)] == [2027, 2028, 2029, 2030]
+PY
+then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=$((fails + 1)); fi
+for bad in "--fiscal-year-start 13 --format xlsx -o $tmp/x.xlsx" "--fiscal-year-start 4 --format md"; do
+    # shellcheck disable=SC2086
+    "$gpuplan" report "$seed" $bad >/dev/null 2>&1
+    if [ $? = 2 ]; then echo "ok refused: $bad"; else echo "FAIL not refused: $bad"; fails=$((fails + 1)); fi
+done
 check_refused() { "$gpuplan" report "$root/tests/fixtures/examples/seed-dgx-a100.json" --format xlsx 2>/dev/null; [ $? = 2 ]; }
 if check_refused; then echo "ok xlsx needs -o"; else echo "FAIL xlsx without -o"; fails=$((fails + 1)); fi
 echo "xlsx: $fails failed"
