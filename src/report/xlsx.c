@@ -485,6 +485,7 @@ typedef struct wbctx {
     char res_age[96], res_pct[96];
     int n_gen;
     int start_year, start_month, fiscal_start;
+    int u_first_row, u_last_row; /* the Utilization sheet's rows of u = 0 and u = 1 */
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -1305,6 +1306,232 @@ static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0,
     return row;
 }
 
+/* tmpl with every occurrence of token replaced by with, into out (truncated at cap). */
+static void subst(char *out, size_t cap, const char *tmpl, const char *token, const char *with) {
+    size_t n = 0, tl = strlen(token), wl = strlen(with);
+    while (*tmpl && n + 1 < cap) {
+        if (!strncmp(tmpl, token, tl)) {
+            for (size_t k = 0; k < wl && n + 1 < cap; k++)
+                out[n++] = with[k];
+            tmpl += tl;
+        } else {
+            out[n++] = *tmpl++;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* Break-even utilization (MODEL.md Results), live: in GPU mode N_j, G_j, the batches and R_m do
+ * not depend on the utilization u, so each side's total at u is a constant plus sums over the
+ * Plan's months: power (linear in u on each segment between the shifting breaks), the drawn
+ * peak's busy draw and the rented extras for u > 0, and the rented hours (linear). One row per
+ * break u_k (0, the cumulative hours of the cheapest periods / 24 with shifting, 1), the totals
+ * of every side there, then the first segment where they meet. Rows 1-3 hold the sums. */
+static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int no = s->n_options;
+    char mr[64], nr[64], gr[64], br[64], pr[64];
+    plan_range(x, mr, sizeof mr, c->m, false);
+    plan_range(x, nr, sizeof nr, c->n, false);
+    plan_range(x, gr, sizeof gr, c->g, false);
+    plan_range(x, br, sizeof br, c->base, false);
+    plan_range(x, pr, sizeof pr, c->powered, false);
+    char tre[128];
+    snprintf(tre, sizeof tre, "(1+energy_trend)^((%s-1)/12)", mr);
+    /* Row 1: self-hosted's sums. A: label; B: constant; C: S_B; D: S_G; E: S_Kbusy;
+     * F: rented GPUs * trend (bridge); G: months with bridge hours. */
+    static const char *const h1[] = {"self-hosted",
+                                     "total without power, demand charge and bridge",
+                                     "sum of base load W x trend",
+                                     "sum of GPUs at work x trend",
+                                     "sum of busy drawn peak kW x trend",
+                                     "sum of GPUs rented by the bridge x its trend",
+                                     "months with bridge hours"};
+    for (int k = 0; k < 7; k++)
+        text_cell(b, ws, 0, k, h1[k], b->head);
+    char tot[64], pw[64], ch[64];
+    ref(tot, sizeof tot, "Plan", x->M + 2, c->flow);
+    ref(pw, sizeof pw, "Plan", x->M + 2, c->power);
+    ref(ch, sizeof ch, "Plan", x->M + 2, c->charge);
+    text_cell(b, ws, 1, 0, "sums", NULL);
+    if (c->bridge >= 0) {
+        char bt[64];
+        ref(bt, sizeof bt, "Plan", x->M + 2, c->bridge);
+        formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
+    } else {
+        formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s", tot, pw, ch);
+    }
+    formula(b, ws, 1, 2, 0, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
+    formula(b, ws, 1, 3, 0, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
+    formula(b, ws, 1, 4, 0, b->num,
+            "=SUMPRODUCT((%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/"
+            "1000*%s)",
+            pr, gr, tre);
+    const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
+    if (bo)
+        formula(b, ws, 1, 5, 0, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
+                bo->h[O_TREND], mr);
+    else
+        num_cell(b, ws, 1, 5, 0, b->num);
+    formula(b, ws, 1, 6, 0, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    /* Row 3: each option's sums. B: constant (committed); C: sum of N (or rented by the
+     * burst) x its trend; D: months with burst hours. */
+    text_cell(b, ws, 3, 0, "option", b->head);
+    text_cell(b, ws, 3, 1, "constant", b->head);
+    text_cell(b, ws, 3, 2, "sum of GPUs rented x trend", b->head);
+    text_cell(b, ws, 3, 3, "months with burst hours", b->head);
+    for (int i = 0; i < no; i++) {
+        const gp_option *o = &s->options[i];
+        const opt_cols *oc = &c->o[i];
+        int row = 4 + i;
+        text_cell(b, ws, row, 0, o->name, NULL);
+        char otot[64];
+        ref(otot, sizeof otot, "Plan", x->M + 2, oc->flow);
+        if (o->pricing != GP_COMMITTED) {
+            num_cell(b, ws, row, 1, 0, b->money);
+            formula(b, ws, row, 2, 0, b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
+                    x->o[i].h[O_TREND], mr);
+            num_cell(b, ws, row, 3, 0, NULL);
+        } else if (!o->has_base_gpus) {
+            formula(b, ws, row, 1, 0, b->money, "=%s", otot);
+            num_cell(b, ws, row, 2, 0, b->num);
+            num_cell(b, ws, row, 3, 0, NULL);
+        } else {
+            char ir[64], bt[64];
+            plan_range(x, ir, sizeof ir, oc->inst, false);
+            ref(bt, sizeof bt, "Plan", x->M + 2, oc->burst);
+            formula(b, ws, row, 1, 0, b->money, "=%s-%s", otot, bt);
+            const char *btr = o->burst >= 0 ? x->o[o->burst].h[O_TREND] : "0";
+            formula(b, ws, row, 2, 0, b->num,
+                    "=SUMPRODUCT((%s-%s*%s>0)*(%s-%s*%s)*(1+%s)^((%s-1)/12))", nr, ir,
+                    x->o[i].h[O_G], nr, ir, x->o[i].h[O_G], btr, mr);
+            formula(b, ws, row, 3, 0, NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir, x->o[i].h[O_G]);
+        }
+    }
+    /* The breaks, one row each: u, self-hosted's total, then each option's total, the
+     * difference and the result so far. Row t0 is u = 0, row t0 + 1 the difference at 0+. */
+    int order[GP_MAX_PERIODS];
+    gp_model_fill_order(s, order);
+    int np = 1 + (s->n_periods - 1) + 1, t0 = 5 + no, R0 = t0 + 1;
+    text_cell(b, ws, t0 - 1, 0, "break", b->head);
+    text_cell(b, ws, t0 - 1, 1, "utilization", b->head);
+    text_cell(b, ws, t0 - 1, 2, "self-hosted total", b->head);
+    for (int i = 0; i < no; i++) {
+        char h[GP_NAME_BYTES + 32];
+        snprintf(h, sizeof h, "%s: total", s->options[i].name);
+        text_cell(b, ws, t0 - 1, 3 + 3 * i, h, b->head);
+        snprintf(h, sizeof h, "%s: difference", s->options[i].name);
+        text_cell(b, ws, t0 - 1, 4 + 3 * i, h, b->head);
+        snprintf(h, sizeof h, "%s: break-even so far", s->options[i].name);
+        text_cell(b, ws, t0 - 1, 5 + 3 * i, h, b->head);
+    }
+    char power[8192];
+    char before[2048] = "0";
+    char fsum[8192] = "0";
+    for (int i = 0; i < s->n_periods; i++) {
+        int k = order[i];
+        char hk[64], pk[64];
+        ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+        ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        size_t n = strlen(fsum);
+        snprintf(fsum + n, sizeof fsum - n,
+                 "+%s*(%s*$C$2+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*IF(shift=1,MIN(%s,MAX(0,"
+                 "24*@U-(%s))),%s*@U)*$D$2)",
+                 pk, hk, hk, before, hk);
+        size_t bl = strlen(before);
+        snprintf(before + bl, sizeof before - bl, "+%s", hk);
+    }
+    snprintf(power, sizeof power, "pue*730/24/1000*(%s)", fsum);
+    int last_row = 0;
+    char cum[2048] = "0";
+    for (int k = 0; k < np; k++) {
+        int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
+        if (k == 1) {
+            /* Row t0 + 1: the difference at 0+ (MODEL.md: the rented extras and the drawn
+             * peak's busy draw, as at u = 1). */
+            text_cell(b, ws, t0 + 1, 0, "0+", NULL);
+            for (int i = 0; i < no; i++) {
+                const gp_option *o = &s->options[i];
+                const char *bex = o->burst >= 0 ? x->o[o->burst].extras : "0";
+                char dc[8];
+                col_name(4 + 3 * i, dc);
+                formula(b, ws, t0 + 1, 4 + 3 * i, 0, b->money,
+                        "=%s%d+%s*$G$2-%s*$D$%d+demand_charge*pue*($E$2-$C$2/1000)", dc, R0,
+                        bo ? bo->extras : "0", bex, 5 + i);
+            }
+        }
+        char label[32];
+        snprintf(label, sizeof label, k == 0 ? "0" : k == np - 1 ? "1" : "shift break %d", k);
+        text_cell(b, ws, row, 0, label, NULL);
+        if (k == 0)
+            num_cell(b, ws, row, 1, 0, NULL);
+        else if (k == np - 1)
+            num_cell(b, ws, row, 1, 1, NULL);
+        else {
+            char hk[64];
+            ref(hk, sizeof hk, "Assumptions", x->ph[order[k - 1]], 1);
+            size_t n = strlen(cum);
+            snprintf(cum + n, sizeof cum - n, "+%s", hk);
+            formula(b, ws, row, 1, 0, NULL, "=IF(AND(shift=1,has_gpu_avg=0),(%s)/24,1)", cum);
+        }
+        char u_here[16], pw_k[8192];
+        snprintf(u_here, sizeof u_here, "$B%d", R);
+        subst(pw_k, sizeof pw_k, power, "@U", u_here);
+        if (k == 0)
+            formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000", pw_k);
+        else if (bo)
+            formula(b, ws, row, 2, 0, b->money,
+                    "=$B$2+%s+demand_charge*pue*$E$2+IF($G$2>0,$B%d*730*%s*%s*$F$2+%s*$G$2,0)",
+                    pw_k, R, bo->per_gpu_h, bo->h[O_HOURLY], bo->extras);
+        else
+            formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$E$2", pw_k);
+        for (int i = 0; i < no; i++) {
+            const gp_option *o = &s->options[i];
+            const opt_refs *orf = &x->o[i];
+            int oi = 5 + i;
+            char tc[8], dc[8], rc[8];
+            col_name(3 + 3 * i, tc);
+            col_name(4 + 3 * i, dc);
+            col_name(5 + 3 * i, rc);
+            if (o->pricing != GP_COMMITTED)
+                formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                        "=$B%d*730*%s*%s*$C$%d+%s*horizon_months", R, orf->per_gpu_h,
+                        orf->h[O_HOURLY], oi, orf->extras);
+            else if (o->has_base_gpus && o->burst >= 0 && k > 0)
+                formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                        "=$B$%d+IF($D$%d>0,$B%d*730*%s*%s*$C$%d+%s*$D$%d,0)", oi, oi, R,
+                        x->o[o->burst].per_gpu_h, x->o[o->burst].h[O_HOURLY], oi,
+                        x->o[o->burst].extras, oi);
+            else
+                formula(b, ws, row, 3 + 3 * i, 0, b->money, "=$B$%d", oi);
+            formula(b, ws, row, 4 + 3 * i, 0, b->money, "=$C%d-%s%d", R, tc, R);
+            if (k == 0) {
+                text_cell(b, ws, row, 5 + 3 * i, "", NULL);
+                continue;
+            }
+            /* Segment (u_{k-1}, u_k]: the previous row's difference, or the one at 0+. */
+            int P = k == 1 ? t0 + 2 : R - 1;
+            char eq[512];
+            snprintf(eq, sizeof eq, "ABS($C%d-%s%d)<=1E-9*MAX(1,ABS($C%d),ABS(%s%d))", R, tc, R, R,
+                     tc, R);
+            formula(b, ws, row, 5 + 3 * i, 0, NULL,
+                    "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
+                    "(%s%d-%s%d),\"\")))",
+                    rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
+                    k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+        }
+        last_row = row;
+    }
+    x->u_last_row = last_row;
+    x->u_first_row = t0;
+    worksheet_set_column(ws, 0, 0, 20, NULL);
+    worksheet_set_column(ws, 1, 3 + 3 * no, 16, NULL);
+    finish_sheet(ws, true, -1);
+    worksheet_hide(ws);
+}
+
 static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -1346,7 +1573,7 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
                                         "break-even month without exit value",
                                         "payback month without exit value",
                                         "break-even hourly",
-                                        "break-even utilization (engine)",
+                                        "break-even utilization",
                                         "= busy hours a year per GPU",
                                         "lowest total",
                                         "slope in hourly",
@@ -1432,9 +1659,30 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
                  "ABS(Q%d),ABS(P%d)),0,IF((Q%d-P%d)/(N%d-O%d)>=0,(Q%d-P%d)/(N%d-O%d),\"\")))",
                  R, R, R, R, R, R, R, R, R, R, R, R, R, R, R, R);
         maybe(b, ws, row, 9, orr->has_break_even_hourly, orr->break_even_hourly, b->money, f);
-        if (orr->has_break_even_utilization) {
-            num_cell(b, ws, row, 10, orr->break_even_utilization, b->pct);
-            formula(b, ws, row, 11, orr->break_even_utilization * 8760, b->num, "=K%d*8760", R);
+        if (!s->work_mode) {
+            /* The Utilization sheet's answer: null when a recomputation needs a bridge or a
+             * burst the scenario lacks, 0 when the totals at 0 are equal. */
+            const gp_option *o = &s->options[i];
+            char lacks[256] = "FALSE";
+            if (s->bridge < 0 && o->has_base_gpus && o->burst < 0)
+                snprintf(lacks, sizeof lacks, "OR(Utilization!$G$2>0,Utilization!$D$%d>0)", 5 + i);
+            else if (s->bridge < 0)
+                snprintf(lacks, sizeof lacks, "Utilization!$G$2>0");
+            else if (o->has_base_gpus && o->burst < 0)
+                snprintf(lacks, sizeof lacks, "Utilization!$D$%d>0", 5 + i);
+            char tc[8], rc[8];
+            col_name(3 + 3 * i, tc);
+            col_name(5 + 3 * i, rc);
+            int u0 = x->u_first_row + 1;
+            snprintf(f, sizeof f,
+                     "=IF(%s,\"\",IF(ABS(Utilization!$C$%d-Utilization!$%s$%d)<=1E-9*MAX(1,ABS("
+                     "Utilization!$C$%d),ABS(Utilization!$%s$%d)),0,Utilization!$%s$%d))",
+                     lacks, u0, tc, u0, u0, tc, u0, rc, x->u_last_row + 1);
+            maybe(b, ws, row, 10, orr->has_break_even_utilization, orr->break_even_utilization,
+                  b->pct, f);
+            snprintf(f, sizeof f, "=IF(K%d=\"\",\"\",K%d*8760)", R, R);
+            maybe(b, ws, row, 11, orr->has_break_even_utilization,
+                  orr->break_even_utilization * 8760, b->num, f);
         }
     }
     int row = last + 2;
@@ -1443,8 +1691,8 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
               "close of month m (0: the day the plan starts).",
               b->note);
     text_cell(b, ws, row++, 0,
-              "Break-even utilization is the engine's figure for the assumptions as written; it "
-              "does not recalculate (run gpuplan report again). Every other figure does.",
+              "Break-even utilization: the busy share at which the totals meet, every month's "
+              "utilization replaced by it (hidden sheet Utilization); empty when never.",
               b->note);
     row++;
     row = year_table(x, ws, row, false, x->start_year, 1);
@@ -1609,12 +1857,15 @@ gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_
     lxw_worksheet *as = workbook_add_worksheet(b.wb, "Assumptions");
     lxw_worksheet *pl = workbook_add_worksheet(b.wb, "Plan");
     lxw_worksheet *bt = workbook_add_worksheet(b.wb, "Batches");
+    lxw_worksheet *ut = s->work_mode ? NULL : workbook_add_worksheet(b.wb, "Utilization");
     lxw_worksheet *bom = workbook_add_worksheet(b.wb, "BOM");
     lxw_worksheet *tw = tel ? workbook_add_worksheet(b.wb, "Telemetry") : NULL;
     lxw_worksheet *src = workbook_add_worksheet(b.wb, "Sources");
     assumptions(&x, as, meta, x.fiscal_start);
     plan_sheet(&x, pl);
     batches_sheet(&x, bt);
+    if (ut)
+        utilization_sheet(&x, ut);
     summary_sheet(&x, sum);
     bom_sheet(&x, bom);
     if (tw)

@@ -3,7 +3,7 @@
 figure with the engine's reports (JSON and CSV, relative 1e-9): the Plan sheet month by month
 (demand, servers in service, purchases and sales, bridge and burst hours, every side's flow and
 running sum), its totals against the breakdown, the Summary (totals, NPV, cost per unit,
-break-even and payback months with and without the exit value, break-even hourly, cheapest,
+break-even and payback months with and without the exit value, break-even hourly and utilization, cheapest,
 per-year totals), the BOM's capex. Then change assumptions in the file (version 1: PUE,
 utilization, an hourly price; version 2: the growth or a price trend, and the lead time where
 a bridge carries it), recalculate, and compare with the engine run on the scenario changed the
@@ -72,7 +72,7 @@ def year_of(start, m, fiscal_start):
     return year + (1 if fiscal_start > 1 and month >= fiscal_start else 0)
 
 
-def compare(xlsx, rep, rows, fiscal_start=1, engine_u=True):
+def compare(xlsx, rep, rows, fiscal_start=1):
     wb = openpyxl.load_workbook(xlsx, data_only=True)
     pl, su = wb['Plan'], wb['Summary']
     col = columns(pl)
@@ -151,8 +151,9 @@ def compare(xlsx, rep, rows, fiscal_start=1, engine_u=True):
                        (8, 'break_even_month_without_exit'), (9, 'payback_month_without_exit'),
                        (10, 'break_even_hourly')]:
             close(su.cell(r, c).value, o[key], '%s %s' % (o['name'], key))
-        if engine_u:  # the engine's number, written as such: it does not recalculate
-            close(su.cell(r, 11).value, o['break_even_utilization'], o['name'] + ' break-even u')
+        close(su.cell(r, 11).value, o['break_even_utilization'], o['name'] + ' break-even u')
+        if o['break_even_utilization'] is not None:
+            close(su.cell(r, 12).value, o['break_even_utilization'] * 8760, o['name'] + ' hours a year')
     # Per-year totals: calendar, then fiscal.
     tables = [r for r in range(1, su.max_row + 1)
               if su.cell(r, 1).value in ('calendar year', 'fiscal year (named by the year it ends in)')]
@@ -260,5 +261,5 @@ wb.save(changed)
 scen2 = os.path.join(work, 'changed.json')
 json.dump(s, open(scen2, 'w'))
 n = compare(recalc(changed), json.loads(run(scen2, 'json')),
-            list(csv.DictReader(io.StringIO(run(scen2, 'csv')))), fiscal, False)
+            list(csv.DictReader(io.StringIO(run(scen2, 'csv')))), fiscal)
 print('changed %s recalculate to the engine (%d monthly flows)' % (', '.join(changed_what), n))
