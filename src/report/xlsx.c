@@ -1463,7 +1463,10 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             }
         }
         char label[32];
-        snprintf(label, sizeof label, k == 0 ? "0" : k == np - 1 ? "1" : "shift break %d", k);
+        if (k == 0 || k == np - 1)
+            snprintf(label, sizeof label, "%s", k == 0 ? "0" : "1");
+        else
+            snprintf(label, sizeof label, "shift break %d", k);
         text_cell(b, ws, row, 0, label, NULL);
         if (k == 0)
             num_cell(b, ws, row, 1, 0, NULL);
