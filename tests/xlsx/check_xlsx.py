@@ -74,6 +74,10 @@ def year_of(start, m, fiscal_start):
 
 def compare(xlsx, rep, rows, fiscal_start=1):
     wb = openpyxl.load_workbook(xlsx, data_only=True)
+    errors = [(ws.title, c.coordinate, c.value) for ws in wb for row in ws.iter_rows() for c in row
+              if isinstance(c.value, str) and (c.value.startswith('#') or c.value.startswith('Err:'))]
+    if errors:
+        raise SystemExit('error values after recalculation: %r' % errors[:5])
     pl, su = wb['Plan'], wb['Summary']
     col = columns(pl)
     M = rep['horizon_months']
