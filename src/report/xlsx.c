@@ -2,9 +2,10 @@
  * chart), Assumptions (the only sheet to edit: blue on light yellow, unlocked), Plan (one row
  * per index m = 0..M: demand, servers, power, the bridge, every side's flow and running sum),
  * Batches (one row per delivery index d: the MODEL.md "In a spreadsheet" layout, network
- * shares by generation), BOM, Telemetry (measured scenarios), Sources. Every figure of Plan,
- * Batches, Summary and BOM is a live formula on the Assumptions cells with the engine's value
- * cached where the engine reports one; break_even_utilization alone is the engine's number.
+ * shares by generation), Utilization (hidden: break-even utilization, GPU mode), BOM,
+ * Telemetry (measured scenarios), Sources. Every figure of Plan, Batches, Utilization, Summary
+ * and BOM is a live formula on the Assumptions cells, with the engine's value cached where the
+ * engine reports one (Excel and LibreOffice recalculate on load anyway).
  * Rows are laid out for the scenario's horizon, steps, tiers, resale points, tariff periods
  * and options: those are the structure, and editing a value among them recalculates; adding
  * rows does not. Formulas follow MODEL.md term by term. */
