@@ -486,7 +486,8 @@ typedef struct wbctx {
     char res_age[96], res_pct[96];
     int n_gen;
     int start_year, start_month, fiscal_start;
-    int u_first_row, u_last_row; /* the Utilization sheet's rows of u = 0 and u = 1 */
+    int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
+    int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -757,18 +758,13 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&rr, c->powered),
                 G);
         formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
-        int order[GP_MAX_PERIODS];
-        gp_model_fill_order(s, order);
-        char before[2048] = "0";
-        for (int i = 0; i < s->n_periods; i++) {
-            int k = order[i];
-            char hk[64];
+        for (int k = 0; k < s->n_periods; k++) {
+            char hk[64], before[64];
             ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+            ref(before, sizeof before, "Assumptions", x->ph[k], 4);
             formula(b, ws, row, c->y0 + k, 0, b->num,
-                    "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*(%s))),%s*%s/24)", G, hk, at(&rr, c->busy),
-                    G, before, at(&rr, c->busy), hk);
-            size_t bl = strlen(before);
-            snprintf(before + bl, sizeof before - bl, "+%s", hk);
+                    "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&rr, c->busy), G,
+                    before, at(&rr, c->busy), hk);
         }
         char e_sum[4096] = "0", c_sum[4096] = "0";
         for (int k = 0; k < s->n_periods; k++) {
@@ -943,6 +939,7 @@ static void assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
     text_cell(b, as, 0, 1, "value", b->bold);
     text_cell(b, as, 0, 2, "unit", b->bold);
     text_cell(b, as, 0, 3, "source", b->bold);
+    text_cell(b, as, 0, 4, "tariff: hours of periods filled first", b->bold);
     const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
     int y = 2000, mo = 1, d = 1;
     if (sscanf(start, "%4d-%2d-%2d", &y, &mo, &d) != 3 || y < 1900)
@@ -1004,12 +1001,36 @@ static void assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
     input(&in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1");
     input(&in, "loan_apr", "loan APR", s->loan_apr, "a year");
     input(&in, "loan_term", "loan term", s->loan_term_months, "months");
+    /* Each period's row is its hours, then its price: the rows are known before they are
+     * written, so each hours row can hold the hours of the periods shifting fills first (a
+     * lower price, or the same price given earlier), live on the prices. */
+    for (int k = 0; k < s->n_periods; k++) {
+        x->ph[k] = in.row + 2 * k;
+        x->pp[k] = in.row + 2 * k + 1;
+    }
+    x->cheaper_first = x->ph[0];
+    x->cheaper_last = x->pp[s->n_periods - 1];
     for (int k = 0; k < s->n_periods; k++) {
         char label[GP_NAME_BYTES + 32];
         snprintf(label, sizeof label, "tariff %s: hours a day", s->periods[k].name);
-        x->ph[k] = input(&in, NULL, label, s->periods[k].hours_per_day, "h");
+        int hr = input(&in, NULL, label, s->periods[k].hours_per_day, "h");
+        char f[8192] = "=0", pk[64];
+        ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        double cheaper = 0;
+        for (int i = 0; i < s->n_periods; i++) {
+            if (i == k)
+                continue;
+            char hi[64], pi[64];
+            ref(hi, sizeof hi, "Assumptions", x->ph[i], 1);
+            ref(pi, sizeof pi, "Assumptions", x->pp[i], 1);
+            size_t n = strlen(f);
+            snprintf(f + n, sizeof f - n, "+%s*(%s%s%s)", hi, pi, i < k ? "<=" : "<", pk);
+            double a = s->periods[i].price_per_kwh, c = s->periods[k].price_per_kwh;
+            cheaper += (i < k ? a <= c : a < c) ? s->periods[i].hours_per_day : 0;
+        }
+        keep(b, worksheet_write_formula_num(as, (lxw_row_t)hr, 4, f, b->num, cheaper));
         snprintf(label, sizeof label, "tariff %s: price", s->periods[k].name);
-        x->pp[k] = input(&in, NULL, label, s->periods[k].price_per_kwh, "per kWh");
+        input(&in, NULL, label, s->periods[k].price_per_kwh, "per kWh");
     }
     if (s->n_steps > 0) {
         heading(&in, "Demand steps (\"-\": not given, the value before holds)");
@@ -1413,8 +1434,6 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     }
     /* The breaks, one row each: u, self-hosted's total, then each option's total, the
      * difference and the result so far. Row t0 is u = 0, row t0 + 1 the difference at 0+. */
-    int order[GP_MAX_PERIODS];
-    gp_model_fill_order(s, order);
     int np = 1 + (s->n_periods - 1) + 1, t0 = 5 + no, R0 = t0 + 1;
     text_cell(b, ws, t0 - 1, 0, "break", b->head);
     text_cell(b, ws, t0 - 1, 1, "utilization", b->head);
@@ -1429,24 +1448,22 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
         text_cell(b, ws, t0 - 1, 5 + 3 * i, h, b->head);
     }
     char power[8192];
-    char before[2048] = "0";
     char fsum[8192] = "0";
-    for (int i = 0; i < s->n_periods; i++) {
-        int k = order[i];
-        char hk[64], pk[64];
+    for (int k = 0; k < s->n_periods; k++) {
+        char hk[64], pk[64], before[64];
         ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
         ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        ref(before, sizeof before, "Assumptions", x->ph[k], 4);
         size_t n = strlen(fsum);
         snprintf(fsum + n, sizeof fsum - n,
                  "+%s*(%s*$C$2+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*IF(shift=1,MIN(%s,MAX(0,"
-                 "24*@U-(%s))),%s*@U)*$D$2)",
+                 "24*@U-%s)),%s*@U)*$D$2)",
                  pk, hk, hk, before, hk);
-        size_t bl = strlen(before);
-        snprintf(before + bl, sizeof before - bl, "+%s", hk);
     }
+    char cheaper[64];
+    range(cheaper, sizeof cheaper, "Assumptions", 4, x->cheaper_first, x->cheaper_last);
     snprintf(power, sizeof power, "pue*730/24/1000*(%s)", fsum);
     int last_row = 0;
-    char cum[2048] = "0";
     for (int k = 0; k < np; k++) {
         int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
         if (k == 1) {
@@ -1473,13 +1490,10 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             num_cell(b, ws, row, 1, 0, NULL);
         else if (k == np - 1)
             num_cell(b, ws, row, 1, 1, NULL);
-        else {
-            char hk[64];
-            ref(hk, sizeof hk, "Assumptions", x->ph[order[k - 1]], 1);
-            size_t n = strlen(cum);
-            snprintf(cum + n, sizeof cum - n, "+%s", hk);
-            formula(b, ws, row, 1, 0, NULL, "=IF(AND(shift=1,has_gpu_avg=0),(%s)/24,1)", cum);
-        }
+        else
+            /* The k-th smallest of the periods' cheaper hours: the k cheapest periods' hours. */
+            formula(b, ws, row, 1, 0, NULL, "=IF(AND(shift=1,has_gpu_avg=0),SMALL(%s,%d)/24,1)",
+                    cheaper, k + 1);
         char u_here[16], pw_k[8192];
         snprintf(u_here, sizeof u_here, "$B%d", R);
         subst(pw_k, sizeof pw_k, power, "@U", u_here);

@@ -7,7 +7,7 @@ break-even and payback months with and without the exit value, break-even hourly
 per-year totals), the BOM's capex. Then change assumptions in the file (version 1: PUE,
 utilization, an hourly price; version 2: the growth or a price trend, and the lead time where
 a bridge carries it), recalculate, and compare with the engine run on the scenario changed the
-same way. Inputs must be unlocked and styled as inputs; formulas locked.
+same way (with shifting, the dearest and cheapest tariff prices swapped too). Inputs must be unlocked and styled as inputs; formulas locked.
 Usage: check_xlsx.py GPUPLAN SCENARIO.json WORKDIR"""
 import csv
 import datetime
@@ -256,6 +256,16 @@ else:
             a.cell(rows[o['name'] + ': hourly'], 2).value = o['hourly']
     changed_what.append('PUE, utilization, an hourly price')
     fiscal = 10
+periods = sh.get('tariff', {}).get('periods', [])
+if sh.get('tariff', {}).get('shift_to_cheapest') and len(periods) > 1:
+    # Swap the dearest and the cheapest price: shifting fills the periods in a new order.
+    hi = max(range(len(periods)), key=lambda k: periods[k]['price_per_kwh'])
+    lo = min(range(len(periods)), key=lambda k: periods[k]['price_per_kwh'])
+    periods[hi]['price_per_kwh'], periods[lo]['price_per_kwh'] = \
+        periods[lo]['price_per_kwh'], periods[hi]['price_per_kwh']
+    for k in (hi, lo):
+        a.cell(rows['tariff %s: price' % periods[k]['name']], 2).value = periods[k]['price_per_kwh']
+    changed_what.append('the tariff order')
 # A fiscal year from the chosen month, and a later start date: labels and years only.
 a.cell(rows['fiscal year starts in month (1 = calendar year)'], 2).value = fiscal
 a.cell(rows['plan starts (month 1 begins)'], 2).value = datetime.datetime(2027, 1, 31)
