@@ -9,7 +9,9 @@
 #include <strings.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "scen.h"
+#include "view.h"
+#include "worker.h"
 
 enum { O_PROVIDER, O_INSTANCE, O_REGION, O_GPU, O_COUNT, O_PRICING, O_HOURLY, O_GPUH, O_N };
 static const char *const ohead[O_N] = {"provider", "instance", "region", "GPU",
@@ -103,7 +105,7 @@ static int cmp_view(const void *pa, const void *pb) {
     return c ? c : a - b; /* stable: the store's order breaks ties */
 }
 
-void catalog_refilter(tui *t) {
+static void catalog_refilter(tui *t) {
     free(t->cat_view);
     t->cat_view = NULL;
     t->n_view = 0;
@@ -123,7 +125,7 @@ void catalog_refilter(tui *t) {
 static const int ow[O_N] = {9, 18, 13, 10, 5, 11, 8, 9};
 static const int gw[G_N] = {20, 10, 10, 8, 12, 11};
 
-void catalog_draw(tui *t) {
+static void catalog_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     if (!t->cat) {
         draw_text(TOP, 0, cols, "Reading the catalog...", draw_attr(PAL_DIM));
@@ -191,46 +193,107 @@ void catalog_draw(tui *t) {
               draw_attr(PAL_DIM));
 }
 
-bool catalog_key(tui *t, int ch) {
+static void filter_key(tui *t, int ch) {
+    int r = tui_line_key(t->cat_filter, sizeof t->cat_filter, ch);
+    if (r == TUI_LINE_CANCEL)
+        t->cat_filter[0] = '\0';
+    if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
+        t->prompt = PROMPT_NONE;
+    if (r == TUI_LINE_CANCEL) {
+        catalog_refilter(t);
+    } else if (r == TUI_LINE_CHANGED) {
+        t->cat_sel = t->cat_top = 0;
+        catalog_refilter(t);
+    }
+}
+
+static unsigned catalog_key(tui *t, int ch) {
+    if (t->prompt == PROMPT_FILTER) {
+        filter_key(t, ch);
+        return TUI_HANDLED;
+    }
     int page = tui_rows() - TOP - 5;
     int nc = t->cat_gpus ? G_N : O_N;
     if (tui_list_key(ch, &t->cat_sel, t->n_view, page))
-        return true;
+        return TUI_HANDLED;
     switch (ch) {
     case KEY_LEFT:
     case 'h':
         t->cat_sort = (t->cat_sort + nc - 1) % nc;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
         t->cat_sort = (t->cat_sort + 1) % nc;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case 'r':
         t->cat_desc = !t->cat_desc;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case 'g':
     case 'o':
         if ((ch == 'g') == t->cat_gpus)
-            return true;
+            return TUI_HANDLED;
         t->cat_gpus = ch == 'g';
         t->cat_sort = t->cat_gpus ? G_NAME : O_GPUH;
         t->cat_sel = t->cat_top = 0;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case '/':
         t->prompt = PROMPT_FILTER;
-        return true;
+        t->prompt_label = "Filter:";
+        t->prompt_hint = "  (Enter keeps, Esc clears)";
+        return TUI_HANDLED;
     case 'a':
         if (t->cat_gpus || !t->cat || !t->n_view)
-            return true;
+            return TUI_HANDLED;
         if (!t->doc)
             tui_status(t, "open a scenario first (Plan tab)");
         else
-            plan_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);
-        return true;
+            scen_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);
+        return TUI_HANDLED;
     }
-    return false;
+    return 0;
 }
+
+static bool catalog_modal(const tui *t) {
+    return t->prompt == PROMPT_FILTER;
+}
+
+static void catalog_request(tui *t) {
+    if (!t->cat && !worker_busy(t, JOB_CATALOG))
+        worker_ask(t, JOB_CATALOG);
+}
+
+static void catalog_refresh(tui *t, unsigned jobs) {
+    if (jobs & (1u << JOB_CATALOG))
+        catalog_refilter(t);
+}
+
+static void catalog_click(tui *t, int row, int x) {
+    (void)x;
+    if (row >= TOP + 2) {
+        int k = t->cat_top + row - TOP - 2;
+        if (k < t->n_view)
+            t->cat_sel = k;
+    }
+}
+
+static void catalog_done(tui *t) {
+    catalog_data_free(t->cat);
+    t->cat = NULL;
+    free(t->cat_view);
+    t->cat_view = NULL;
+}
+
+const tui_screen_ops catalog_screen = {
+    .name = "Catalog",
+    .draw = catalog_draw,
+    .on_key = catalog_key,
+    .modal = catalog_modal,
+    .request = catalog_request,
+    .on_data = catalog_refresh,
+    .click = catalog_click,
+    .done = catalog_done,
+};

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "gpuplan/collect.h"
+#include "view.h"
+#include "worker.h"
 
 /* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
 static void power_price(const tui *t, double *price, double *pue) {
@@ -25,7 +27,7 @@ static double gpu_hour_cost(const tui *t) {
     return hours > 0 ? t->r->self.total / hours : 0;
 }
 
-void fleet_draw(tui *t) {
+static void fleet_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     fleet_data *f = t->fleet;
     if (!f) {
@@ -135,24 +137,60 @@ void fleet_draw(tui *t) {
     }
 }
 
-bool fleet_key(tui *t, int ch) {
+static unsigned fleet_key(tui *t, int ch) {
     int n = t->fleet ? t->fleet->n : 0;
     int page = tui_rows() - TOP - 6;
     if (t->fleet_detail) {
         if (ch == 27 || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 'q') {
             t->fleet_detail = false;
-            return true;
+            return TUI_HANDLED;
         }
-        return true;
+        return TUI_HANDLED;
     }
     if (tui_list_key(ch, &t->fleet_sel, n, page))
-        return true;
+        return TUI_HANDLED;
     switch (ch) {
     case '\n':
     case '\r':
     case KEY_ENTER:
         t->fleet_detail = n > 0;
-        return true;
+        return TUI_HANDLED;
     }
-    return false;
+    return 0;
 }
+
+static bool fleet_modal(const tui *t) {
+    return t->fleet_detail;
+}
+
+static void fleet_request(tui *t) {
+    int64_t now = gp_now_ms();
+    if (now - t->fleet_asked_ms > 5000) {
+        worker_ask(t, JOB_FLEET);
+        t->fleet_asked_ms = now;
+    }
+}
+
+static void fleet_click(tui *t, int row, int x) {
+    (void)x;
+    if (t->fleet && row >= TOP + 3) {
+        int k = t->fleet_top + row - TOP - 3;
+        if (k < t->fleet->n)
+            t->fleet_sel = k;
+    }
+}
+
+static void fleet_done(tui *t) {
+    fleet_data_free(t->fleet);
+    t->fleet = NULL;
+}
+
+const tui_screen_ops fleet_screen = {
+    .name = "Fleet",
+    .draw = fleet_draw,
+    .on_key = fleet_key,
+    .modal = fleet_modal,
+    .request = fleet_request,
+    .click = fleet_click,
+    .done = fleet_done,
+};

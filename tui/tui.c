@@ -13,8 +13,10 @@
 
 #include "draw.h"
 #include "gpuplan/collect.h"
+#include "scen.h"
+#include "screens.h"
 #include "tui.h"
-#include "tui_int.h"
+#include "worker.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -28,69 +30,11 @@ static double mono_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int tui_rows(void) {
-    return LINES;
-}
-int tui_cols(void) {
-    return COLS;
-}
-
-void tui_status(tui *t, const char *fmt, ...) {
-    char raw[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    draw_clean(raw, t->status, sizeof t->status);
-    t->status_ms = gp_now_ms();
-}
-
-bool tui_list_key(int ch, int *sel, int n, int page) {
-    int to = *sel;
-    switch (ch) {
-    case KEY_DOWN:
-    case 'j':
-        to++;
-        break;
-    case KEY_UP:
-    case 'k':
-        to--;
-        break;
-    case KEY_NPAGE:
-        to += page > 1 ? page : 1;
-        break;
-    case KEY_PPAGE:
-        to -= page > 1 ? page : 1;
-        break;
-    case KEY_HOME:
-        to = 0;
-        break;
-    case KEY_END:
-        to = n - 1;
-        break;
-    default:
-        return false;
-    }
-    *sel = to >= n ? n - 1 : to;
-    if (*sel < 0)
-        *sel = 0;
-    return true;
-}
-
-int tui_scroll(int sel, int top, int h, int n) {
-    if (h <= 0)
-        return 0;
-    if (sel < top)
-        top = sel;
-    if (sel >= top + h)
-        top = sel - h + 1;
-    if (top > n - h)
-        top = n - h;
-    return top < 0 ? 0 : top;
-}
-
-static const char *const tab_names[TAB_N] = {"Plan",  "Compare", "Break-even",
-                                             "Fleet", "Catalog", "Capacity"};
+/* The tabs, in order (TAB_ in ui.h). */
+static const tui_screen_ops *const screens[TAB_N] = {
+    &plan_screen,  &compare_screen, &breakeven_screen,
+    &fleet_screen, &catalog_screen, &capacity_screen,
+};
 static int tab_x[TAB_N + 1];
 
 static void draw_tabs(tui *t) {
@@ -101,9 +45,9 @@ static void draw_tabs(tui *t) {
         char label[32];
         /* Narrow terminals get the numbers and short names. */
         if (cols < 72)
-            snprintf(label, sizeof label, " %d %.5s ", i + 1, tab_names[i]);
+            snprintf(label, sizeof label, " %d %.5s ", i + 1, screens[i]->name);
         else
-            snprintf(label, sizeof label, " %d %s ", i + 1, tab_names[i]);
+            snprintf(label, sizeof label, " %d %s ", i + 1, screens[i]->name);
         tab_x[i] = x;
         x += draw_text(0, x, cols - x, label,
                        i == t->tab ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
@@ -119,14 +63,10 @@ static void draw_tabs(tui *t) {
 static void draw_status(tui *t) {
     int y = LINES - 1, cols = COLS;
     draw_fill(y, 0, cols, draw_attr(PAL_ACTIVE));
-    if (t->prompt == PROMPT_EXPORT || t->prompt == PROMPT_SAVE_AS) {
-        draw_textf(y, 0, cols, draw_attr(PAL_EDIT), "%s %s_",
-                   t->prompt == PROMPT_EXPORT ? "Export to XLSX:" : "Save as:", t->prompt_buf);
-        return;
-    }
-    if (t->prompt == PROMPT_FILTER) {
-        draw_textf(y, 0, cols, draw_attr(PAL_EDIT), "Filter: %s_  (Enter keeps, Esc clears)",
-                   t->cat_filter);
+    if (t->prompt) {
+        const char *text = t->prompt == PROMPT_FILTER ? t->cat_filter : t->prompt_buf;
+        draw_textf(y, 0, cols, draw_attr(PAL_EDIT), "%s %s_%s", t->prompt_label, text,
+                   t->prompt_hint ? t->prompt_hint : "");
         return;
     }
     /* What is running, with a spinner; else the last message for 8 s; else the keys. */
@@ -191,44 +131,26 @@ static void draw_frame(tui *t) {
         return;
     }
     draw_tabs(t);
-    switch (t->tab) {
-    case TAB_PLAN:
-        plan_draw(t);
-        break;
-    case TAB_COMPARE:
-        compare_draw(t);
-        break;
-    case TAB_BREAKEVEN:
-        breakeven_draw(t);
-        break;
-    case TAB_FLEET:
-        fleet_draw(t);
-        break;
-    case TAB_CATALOG:
-        catalog_draw(t);
-        break;
-    default:
-        capacity_draw(t);
-    }
+    screens[t->tab]->draw(t);
     draw_status(t);
     if (t->help)
         draw_help();
     refresh();
 }
 
-/* What a tab needs from the worker when it shows. */
+/* What the tab shown needs from the worker. */
 static void tab_shown(tui *t) {
-    int64_t now = gp_now_ms();
-    if (t->tab == TAB_FLEET && now - t->fleet_asked_ms > 5000) {
-        worker_ask(t, JOB_FLEET);
-        t->fleet_asked_ms = now;
-    }
-    if (t->tab == TAB_CAPACITY && now - t->cap_asked_ms > 60000) {
-        worker_ask(t, JOB_CAPACITY);
-        t->cap_asked_ms = now;
-    }
-    if (t->tab == TAB_CATALOG && !t->cat && !worker_busy(t, JOB_CATALOG))
-        worker_ask(t, JOB_CATALOG);
+    if (screens[t->tab]->request)
+        screens[t->tab]->request(t);
+}
+
+/* Take the worker's results and tell every screen: true when something came in. */
+static bool collect(tui *t) {
+    unsigned jobs = worker_collect(t);
+    for (int i = 0; jobs && i < TAB_N; i++)
+        if (screens[i]->on_data)
+            screens[i]->on_data(t, jobs);
+    return jobs != 0;
 }
 
 static void default_export_path(tui *t) {
@@ -243,45 +165,18 @@ static void default_export_path(tui *t) {
     snprintf(t->prompt_buf, sizeof t->prompt_buf, "%s.xlsx", n ? base : "plan");
 }
 
-static void prompt_key(tui *t, int ch) {
-    bool filter = t->prompt == PROMPT_FILTER;
-    char *buf = filter ? t->cat_filter : t->prompt_buf;
-    size_t cap = filter ? sizeof t->cat_filter : sizeof t->prompt_buf, n = strlen(buf);
-    if (ch == 27) {
-        if (filter) {
-            buf[0] = '\0';
-            catalog_refilter(t);
-        }
+static void export_key(tui *t, int ch) {
+    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, ch);
+    if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
         t->prompt = PROMPT_NONE;
+    if (r != TUI_LINE_DONE || !t->prompt_buf[0])
         return;
-    }
-    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        int p = t->prompt;
-        t->prompt = PROMPT_NONE;
-        if (p == PROMPT_EXPORT && n) {
-            gp_err err;
-            gp_err_clear(&err);
-            if (gp_export_xlsx(t->ses, &t->sc, t->r, t->today, buf, &err))
-                tui_status(t, "not exported: %s", err.msg);
-            else
-                tui_status(t, "wrote %s", buf);
-        } else if (p == PROMPT_SAVE_AS && n) {
-            plan_save_as(t, buf);
-        }
-        return;
-    }
-    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (n)
-            buf[n - 1] = '\0';
-    } else if (ch >= 0x20 && ch < 0x7f && n + 1 < cap) {
-        buf[n] = (char)ch, buf[n + 1] = '\0';
-    } else if (ch >= 0x80 && ch < 0x100 && n + 1 < cap) {
-        buf[n] = (char)ch, buf[n + 1] = '\0'; /* UTF-8 bytes of names and paths */
-    }
-    if (filter) {
-        t->cat_sel = t->cat_top = 0;
-        catalog_refilter(t);
-    }
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_export_xlsx(t->ses, &t->sc, t->r, t->today, t->prompt_buf, &err))
+        tui_status(t, "not exported: %s", err.msg);
+    else
+        tui_status(t, "wrote %s", t->prompt_buf);
 }
 
 static void mouse(tui *t) {
@@ -294,48 +189,8 @@ static void mouse(tui *t) {
                 t->tab = i;
         return;
     }
-    int row = ev.y;
-    switch (t->tab) {
-    case TAB_PLAN: {
-        int lw = COLS >= 100 ? 34 : 28;
-        if (ev.x < lw) {
-            int k = t->scen_top + row - TOP - 1;
-            if (k >= 0 && k < t->n_names && row > TOP) {
-                t->scen_sel = k;
-                t->focus_editor = false;
-                if (plan_open(t, t->names[k]))
-                    t->focus_editor = true;
-            }
-        } else if (!t->editing) {
-            int k = t->field_top + row - TOP - 1;
-            if (k >= 0 && k < t->n_fields && row > TOP)
-                t->field_sel = k, t->focus_editor = true;
-        }
-        break;
-    }
-    case TAB_COMPARE:
-        if (row == TOP + 2) {
-            int c = compare_column_at(ev.x);
-            if (c == t->cmp_col)
-                t->cmp_desc = !t->cmp_desc;
-            t->cmp_col = c;
-        }
-        break;
-    case TAB_FLEET:
-        if (t->fleet && row >= TOP + 3) {
-            int k = t->fleet_top + row - TOP - 3;
-            if (k < t->fleet->n)
-                t->fleet_sel = k;
-        }
-        break;
-    case TAB_CATALOG:
-        if (row >= TOP + 2) {
-            int k = t->cat_top + row - TOP - 2;
-            if (k < t->n_view)
-                t->cat_sel = k;
-        }
-        break;
-    }
+    if (ev.y >= TOP && ev.y < LINES - 1 && screens[t->tab]->click)
+        screens[t->tab]->click(t, ev.y, ev.x);
 }
 
 /* One key: the prompt or the editor first (they take every key), then the tab, then the
@@ -352,29 +207,16 @@ static void key(tui *t, int ch) {
         t->help = false;
         return;
     }
-    if (t->prompt) {
-        prompt_key(t, ch);
+    const tui_screen_ops *sc = screens[t->tab];
+    if (t->prompt == PROMPT_EXPORT) {
+        export_key(t, ch);
         return;
     }
-    if (t->tab == TAB_PLAN && (t->editing || t->picking)) {
-        plan_key(t, ch);
+    if (sc->modal && sc->modal(t)) {
+        sc->on_key(t, ch);
         return;
     }
-    bool used = false;
-    switch (t->tab) {
-    case TAB_PLAN:
-        used = plan_key(t, ch);
-        break;
-    case TAB_COMPARE:
-        used = compare_key(t, ch);
-        break;
-    case TAB_FLEET:
-        used = fleet_key(t, ch);
-        break;
-    case TAB_CATALOG:
-        used = catalog_key(t, ch);
-        break;
-    }
+    bool used = sc->on_key && (sc->on_key(t, ch) & TUI_HANDLED);
     if (used)
         return;
     if (ch >= '1' && ch <= '6')
@@ -392,6 +234,8 @@ static void key(tui *t, int ch) {
             tui_status(t, "open a scenario first (Plan tab)");
         } else {
             t->prompt = PROMPT_EXPORT;
+            t->prompt_label = "Export to XLSX:";
+            t->prompt_hint = "";
             default_export_path(t);
         }
     }
@@ -437,8 +281,8 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         draw_set_ascii(true);
 
     worker_start(t);
-    plan_load_names(t);
-    if (t->n_names && plan_open(t, t->names[0]))
+    scen_load_names(t);
+    if (t->n_names && scen_open(t, t->names[0]))
         t->focus_editor = false;
     draw_frame(t);
     if (t->timing) {
@@ -453,7 +297,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
             bool spinning = worker_busy(t, JOB_FLEET) || worker_busy(t, JOB_CAPACITY) ||
                             worker_busy(t, JOB_CATALOG);
             bool had_fleet = t->fleet != NULL;
-            bool changed = worker_collect(t);
+            bool changed = collect(t);
             if (t->timing && !had_fleet && t->fleet) {
                 fprintf(t->timing, "fleet_data_ms %.1f gpus %d\n",
                         (double)(gp_now_ms() - t->fleet_asked_ms), t->fleet->n);
@@ -464,7 +308,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
             continue;
         }
         key(t, ch);
-        worker_collect(t);
+        collect(t);
         tab_shown(t);
         draw_frame(t);
         if (t->timing) {
@@ -474,11 +318,9 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     }
     endwin();
     worker_stop(t);
-    fleet_data_free(t->fleet);
-    cap_data_free(t->cap);
-    catalog_data_free(t->cat);
-    free(t->cat_view);
-    plan_done(t);
+    for (int i = 0; i < TAB_N; i++)
+        if (screens[i]->done)
+            screens[i]->done(t);
     if (t->timing)
         fclose(t->timing);
     free(t->r);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "view.h"
 
 /* ---- Compare ---------------------------------------------------------------------------- */
 
@@ -85,7 +85,7 @@ static int cmp_rows(const void *a, const void *b) {
     return c ? c : x - y;
 }
 
-void compare_draw(tui *t) {
+static void compare_draw(tui *t) {
     if (!t->has_sc) {
         draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
         return;
@@ -147,31 +147,31 @@ void compare_draw(tui *t) {
               draw_attr(PAL_DIM));
 }
 
-bool compare_key(tui *t, int ch) {
+static unsigned compare_key(tui *t, int ch) {
     switch (ch) {
     case KEY_LEFT:
     case 'h':
         t->cmp_col = (t->cmp_col + C_N - 1) % C_N;
-        return true;
+        return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
         t->cmp_col = (t->cmp_col + 1) % C_N;
-        return true;
+        return TUI_HANDLED;
     case 'r':
         t->cmp_desc = !t->cmp_desc;
-        return true;
+        return TUI_HANDLED;
     }
-    return false;
+    return 0;
 }
 
-int compare_column_at(int x) {
+static int compare_column_at(int x) {
     int nw = name_width();
     return x < nw ? C_NAME : 1 + (x - nw) / NUM_W < C_N ? 1 + (x - nw) / NUM_W : C_N - 1;
 }
 
 /* ---- Break-even ------------------------------------------------------------------------- */
 
-void breakeven_draw(tui *t) {
+static void breakeven_draw(tui *t) {
     if (!t->has_sc) {
         draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
         return;
@@ -256,3 +256,24 @@ void breakeven_draw(tui *t) {
     free(cum);
     free(tot);
 }
+
+static void compare_click(tui *t, int row, int x) {
+    if (row != TOP + 2)
+        return;
+    int c = compare_column_at(x);
+    if (c == t->cmp_col)
+        t->cmp_desc = !t->cmp_desc;
+    t->cmp_col = c;
+}
+
+const tui_screen_ops compare_screen = {
+    .name = "Compare",
+    .draw = compare_draw,
+    .on_key = compare_key,
+    .click = compare_click,
+};
+
+const tui_screen_ops breakeven_screen = {
+    .name = "Break-even",
+    .draw = breakeven_draw,
+};
