@@ -122,8 +122,64 @@ static void catalog_refilter(tui *t) {
         t->cat_sel = t->n_view ? t->n_view - 1 : 0;
 }
 
-static const int ow[O_N] = {9, 18, 13, 10, 5, 11, 8, 9};
-static const int gw[G_N] = {20, 10, 10, 8, 12, 11};
+/* The cells of view row k (a catalog row index) into cells. */
+static void cells_of(const tui *t, int k, char cells[O_N][96]) {
+    if (t->cat_gpus) {
+        const gpu_row *g = &t->cat->g[k];
+        snprintf(cells[0], 96, "%s", g->name);
+        snprintf(cells[1], 96, "%s", g->vendor);
+        snprintf(cells[2], 96, g->has[GP_SPEC_MEMORY_GB] ? "%.0f" : "-", g->v[GP_SPEC_MEMORY_GB]);
+        snprintf(cells[3], 96, g->has[GP_SPEC_TDP_W] ? "%.0f" : "-", g->v[GP_SPEC_TDP_W]);
+        snprintf(cells[4], 96, g->has[GP_SPEC_FP16] ? "%.1f" : "-", g->v[GP_SPEC_FP16]);
+        snprintf(cells[5], 96, "%s", g->released);
+        return;
+    }
+    const offer *o = &t->cat->o[k];
+    snprintf(cells[0], 96, "%s", o->provider);
+    snprintf(cells[1], 96, "%s", o->instance);
+    snprintf(cells[2], 96, "%s", o->region);
+    snprintf(cells[3], 96, "%s", o->gpu);
+    snprintf(cells[4], 96, "%g", o->gpus);
+    if (o->term)
+        snprintf(cells[5], 96, "commit %dm", o->term);
+    else
+        snprintf(cells[5], 96, "%s", o->pricing);
+    snprintf(cells[6], 96, "%.3f", o->hourly);
+    snprintf(cells[7], 96, "%.3f", o->per_gpu_hour);
+}
+
+/* Columns as wide as their widest cell among the rows that show (header included); when
+ * that does not fit, the widest text column gives a column at a time, down to 6. Numbers
+ * never give: they are drawn whole. */
+static void fit_columns(const tui *t, int top, int h, int *wd) {
+    int nc = t->cat_gpus ? G_N : O_N;
+    const char *const *hd = t->cat_gpus ? ghead : ohead;
+    bool text[O_N];
+    for (int c = 0; c < nc; c++) {
+        wd[c] = draw_width(hd[c]) + 2; /* the sort mark */
+        text[c] = t->cat_gpus ? c <= G_VENDOR : c <= O_GPU || c == O_PRICING;
+    }
+    for (int i = 0; i < h && top + i < t->n_view; i++) {
+        char cells[O_N][96];
+        cells_of(t, t->cat_view[top + i], cells);
+        for (int c = 0; c < nc; c++) {
+            int w = draw_width(cells[c]);
+            wd[c] = w > wd[c] ? w : wd[c];
+        }
+    }
+    int total = 0;
+    for (int c = 0; c < nc; c++)
+        total += wd[c] + 1;
+    while (total > tui_cols()) {
+        int widest = -1;
+        for (int c = 0; c < nc; c++)
+            if (text[c] && wd[c] > 6 && (widest < 0 || wd[c] > wd[widest]))
+                widest = c;
+        if (widest < 0)
+            break;
+        wd[widest]--, total--;
+    }
+}
 
 static void catalog_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
@@ -139,52 +195,30 @@ static void catalog_draw(tui *t) {
                t->cat_filter[0] ? "  filter: " : "", t->cat_filter,
                t->prompt == PROMPT_FILTER ? "_" : "");
     int nc = t->cat_gpus ? G_N : O_N;
-    const int *wd = t->cat_gpus ? gw : ow;
     const char *const *hd = t->cat_gpus ? ghead : ohead;
-    int x = 0, y = TOP + 1;
-    for (int c = 0; c < nc && x < cols; c++) {
-        char h[32];
-        snprintf(h, sizeof h, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
-        draw_textf(y, x, wd[c], c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE),
-                   "%-*s", wd[c] - 1, h);
-        x += wd[c];
-    }
-    int h = rows - y - 3;
+    int y = TOP + 1, h = rows - y - 3;
     t->cat_top = tui_scroll(t->cat_sel, t->cat_top, h, t->n_view);
+    int wd[O_N];
+    fit_columns(t, t->cat_top, h, wd);
+    int x = 0;
+    for (int c = 0; c < nc && x < cols; c++) {
+        char hh[32];
+        snprintf(hh, sizeof hh, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
+        draw_text(y, x, wd[c], hh, c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
+        x += wd[c] + 1;
+    }
     for (int i = 0; i < h && t->cat_top + i < t->n_view; i++) {
         int k = t->cat_view[t->cat_top + i];
         bool sel = t->cat_top + i == t->cat_sel;
         int attr = sel ? draw_attr(PAL_ACTIVE) : 0;
         int yy = y + 1 + i;
         draw_fill(yy, 0, cols, attr);
-        char cells[O_N][48];
-        if (t->cat_gpus) {
-            const gpu_row *g = &t->cat->g[k];
-            snprintf(cells[0], 48, "%s", g->name);
-            snprintf(cells[1], 48, "%s", g->vendor);
-            snprintf(cells[2], 48, g->has[GP_SPEC_MEMORY_GB] ? "%.0f" : "-",
-                     g->v[GP_SPEC_MEMORY_GB]);
-            snprintf(cells[3], 48, g->has[GP_SPEC_TDP_W] ? "%.0f" : "-", g->v[GP_SPEC_TDP_W]);
-            snprintf(cells[4], 48, g->has[GP_SPEC_FP16] ? "%.1f" : "-", g->v[GP_SPEC_FP16]);
-            snprintf(cells[5], 48, "%s", g->released);
-        } else {
-            const offer *o = &t->cat->o[k];
-            snprintf(cells[0], 48, "%s", o->provider);
-            snprintf(cells[1], 48, "%s", o->instance);
-            snprintf(cells[2], 48, "%s", o->region);
-            snprintf(cells[3], 48, "%s", o->gpu);
-            snprintf(cells[4], 48, "%g", o->gpus);
-            if (o->term)
-                snprintf(cells[5], 48, "commit %dm", o->term);
-            else
-                snprintf(cells[5], 48, "%s", o->pricing);
-            snprintf(cells[6], 48, "%.3f", o->hourly);
-            snprintf(cells[7], 48, "%.3f", o->per_gpu_hour);
-        }
+        char cells[O_N][96];
+        cells_of(t, k, cells);
         x = 0;
         for (int c = 0; c < nc && x < cols; c++) {
-            draw_text(yy, x, wd[c] - 1, cells[c], attr);
-            x += wd[c];
+            draw_text_mid(yy, x, wd[c], cells[c], attr);
+            x += wd[c] + 1;
         }
     }
     draw_text(rows - 2, 0, cols,
@@ -194,7 +228,8 @@ static void catalog_draw(tui *t) {
 }
 
 static void filter_key(tui *t, int ch) {
-    int r = tui_line_key(t->cat_filter, sizeof t->cat_filter, ch);
+    bool sel = false; /* the filter is never pre-filled */
+    int r = tui_line_key(t->cat_filter, sizeof t->cat_filter, &sel, ch);
     if (r == TUI_LINE_CANCEL)
         t->cat_filter[0] = '\0';
     if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)

@@ -13,9 +13,60 @@
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
+/* The left pane (scenarios, then results): wide enough for the longest name where the
+ * terminal allows, 28 to 2/5 of the screen (34 from 100 columns). */
+static int left_width(const tui *t) {
+    int cols = tui_cols(), lo = cols >= 100 ? 34 : 28, hi = cols * 2 / 5, want = 0;
+    for (int i = 0; i < t->n_names; i++) {
+        int w = draw_width(t->names[i]) + 3;
+        want = w > want ? w : want;
+    }
+    if (hi < lo)
+        hi = lo;
+    return want < lo ? lo : want > hi ? hi : want;
+}
+
+/* label on the left, a figure on the right of w columns: the figure whole (or compact), the
+ * label shortened in the middle. */
+static void label_and_figure(int y, int x, int w, const char *label, const char *fig, int attr) {
+    int fw = draw_width(fig);
+    draw_text_mid(y, x, w - fw - 1, label, attr);
+    draw_text(y, x + w - fw, fw, fig, attr);
+}
+
+static const char *const first_run[] = {
+    "This database has no plan yet. gpuplan weighs owning GPU servers against",
+    "renting them, priced from the bundled catalog.",
+    "",
+    "  n   a new plan: the GPU model, how many, how busy, the server price, the",
+    "      electricity price and the cloud offers; saved, then opened here",
+    "  d   the demo: sample plans and a fleet with a month of telemetry",
+    "      (its own database file; this one stays as it is)",
+    "  ?   every key",
+    "",
+    "Telemetry from your own GPUs, in a shell (the Fleet and Capacity tabs show it):",
+    "  gpuplan node add NAME --dcgm URL     a node and its dcgm-exporter",
+    "  gpuplan collect                      pull it, once or on an interval",
+    "  gpuplan import nvsmi FILE --node N   or a captured nvidia-smi CSV",
+};
+
+static void draw_first_run(void) {
+    int cols = tui_cols(), rows = tui_rows();
+    draw_text(TOP, 0, cols, "Welcome to gpuplan", draw_attr(PAL_TITLE));
+    int n = (int)(sizeof first_run / sizeof first_run[0]);
+    for (int i = 0; i < n && TOP + 2 + i < rows - 1; i++)
+        draw_text(TOP + 2 + i, 1, cols - 1, first_run[i],
+                  first_run[i][0] == ' ' && first_run[i][2] != ' ' ? draw_attr(PAL_NORMAL)
+                                                                   : draw_attr(PAL_DIM));
+}
+
 static void plan_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
-    int lw = cols >= 100 ? 34 : 28; /* the left pane: scenarios, then results */
+    if (!t->n_names && !t->doc) {
+        draw_first_run();
+        return;
+    }
+    int lw = left_width(t);
     int h = rows - TOP - 1;
     int list_h = t->n_names < h / 3 ? (t->n_names > 2 ? t->n_names : 2) : h / 3;
     draw_text(TOP, 0, lw, "Scenarios", draw_attr(PAL_TITLE));
@@ -25,29 +76,30 @@ static void plan_draw(tui *t) {
         bool sel = k == t->scen_sel;
         int attr = sel && !t->focus_editor ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_NORMAL);
         draw_fill(TOP + 1 + i, 0, lw - 1, attr);
-        draw_textf(TOP + 1 + i, 0, lw - 1, attr, "%s%s",
-                   !strcmp(t->names[k], t->name) ? "> " : "  ", t->names[k]);
+        draw_text(TOP + 1 + i, 0, 2, !strcmp(t->names[k], t->name) ? "> " : "  ", attr);
+        draw_text_mid(TOP + 1 + i, 2, lw - 3, t->names[k], attr);
     }
-    if (!t->n_names)
-        draw_text(TOP + 1, 0, lw - 1, "(none: gpuplan scenario save FILE)", draw_attr(PAL_DIM));
     int y = TOP + 2 + list_h;
     if (t->has_sc) {
         const gp_scenario *s = t->sc.s;
         const gp_result *r = t->r;
-        char m[48];
+        int w = lw - 1;
+        char m[48], fig[64];
         draw_text(y++, 0, lw, "Results", draw_attr(PAL_TITLE));
         const char *cheapest = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
-        draw_textf(y++, 0, lw - 1, draw_attr(PAL_GOOD), "cheapest: %s", cheapest);
-        draw_money(r->self.total, m, sizeof m);
-        draw_textf(y++, 0, lw - 1, 0, "self-hosted %s %s", m, s->currency);
+        draw_text(y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
+        draw_text_mid(y++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
+        draw_money_fit(r->self.total, w - 16, m, sizeof m);
+        snprintf(fig, sizeof fig, "%s %s", m, s->currency);
+        label_and_figure(y++, 0, w, "self-hosted", fig, 0);
         if (r->self.has_cost_per_gpu_hour)
-            draw_textf(y++, 0, lw - 1, draw_attr(PAL_DIM), "  %.2f a GPU-hour",
+            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  %.2f a GPU-hour",
                        r->self.cost_per_gpu_hour);
         for (int i = 0; i < s->n_options && y < rows - 1; i++) {
             const gp_option_result *o = &r->options[i];
-            draw_money(o->total, m, sizeof m);
-            draw_textf(y++, 0, lw - 1, i == r->cheapest ? draw_attr(PAL_GOOD) : 0, "%s %s",
-                       s->options[i].name, m);
+            draw_money_fit(o->total, w - 12, m, sizeof m);
+            label_and_figure(y++, 0, w, s->options[i].name, m,
+                             i == r->cheapest ? draw_attr(PAL_GOOD) : 0);
             if (y >= rows - 1)
                 break;
             char be[32] = "never", bu[32] = "-";
@@ -55,33 +107,46 @@ static void plan_draw(tui *t) {
                 snprintf(be, sizeof be, "month %d", o->break_even_month);
             if (o->has_break_even_utilization)
                 snprintf(bu, sizeof bu, "%.1f %%", o->break_even_utilization * 100);
-            draw_textf(y++, 0, lw - 1, draw_attr(PAL_DIM), "  even %s, at u %s", be, bu);
+            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  even %s, at u %s", be, bu);
         }
     }
 
     /* The editor. */
     int x = lw + 1, w = cols - x;
     if (!t->doc) {
-        draw_text(TOP, x, w, "Open a scenario: Enter on its name.", draw_attr(PAL_DIM));
+        draw_text(TOP, x, w, "Open a scenario: Enter on its name.  n: a new plan",
+                  draw_attr(PAL_DIM));
         return;
     }
-    draw_textf(TOP, x, w, draw_attr(PAL_TITLE), "%s (version %d)%s", t->name, t->version,
-               t->dirty ? " *modified*" : "");
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, " (version %d)%s", t->version, t->dirty ? " *modified*" : "");
+    int sw = draw_width(suffix);
+    int tw = draw_text_mid(TOP, x, w - sw, t->name, draw_attr(PAL_TITLE));
+    draw_text(TOP, x + tw, w - tw, suffix, draw_attr(PAL_TITLE));
     int eh = h - 3; /* title, message line, hint */
     t->field_top = tui_scroll(t->field_sel, t->field_top, eh, t->n_fields);
-    int lab_w = w - 30 > 40 ? 40 : w - 30 > 22 ? w - 30 : 22, val_w = 14;
+    int val_w = 14, lab_w = 22;
+    for (int k = 0; k < t->n_fields; k++) {
+        int lw2 = draw_width(t->fields[k].label);
+        lab_w = lw2 > lab_w ? lw2 : lab_w;
+    }
+    if (lab_w > w - val_w - 12) /* the unit keeps 10 columns */
+        lab_w = w - val_w - 12 > 16 ? w - val_w - 12 : 16;
     for (int i = 0; i < eh && t->field_top + i < t->n_fields; i++) {
         int k = t->field_top + i;
         field *f = &t->fields[k];
         int fy = TOP + 1 + i;
         bool sel = k == t->field_sel && t->focus_editor;
         draw_fill(fy, x, w, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
-        draw_text(fy, x, lab_w, f->label, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
-        char v[64];
+        draw_text_mid(fy, x, lab_w, f->label, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
+        char v[80];
         if (sel && t->editing) {
             snprintf(v, sizeof v, "%s_", t->edit);
             draw_fill(fy, x + lab_w + 1, val_w, draw_attr(PAL_EDIT));
-            draw_text(fy, x + lab_w + 1, val_w, v, draw_attr(PAL_EDIT));
+            /* The end of a long value stays in view: that is where typing goes. */
+            int len = (int)strlen(v);
+            draw_text(fy, x + lab_w + 1, val_w, v + (len > val_w ? len - val_w : 0),
+                      draw_attr(PAL_EDIT));
         } else {
             double d = scen_field_value(t, k);
             if (f->integer)
@@ -106,10 +171,13 @@ static void plan_draw(tui *t) {
         draw_text(my, x, w, t->invalid, draw_attr(PAL_BAD));
     else if (t->editing)
         draw_text(my, x, w, "valid: the results show this value", draw_attr(PAL_GOOD));
-    draw_text(rows - 2, x, w,
-              t->editing ? "Enter commit  Esc cancel"
-                         : "Enter edit  s save  S save as  u undo  t tariff  x export",
-              draw_attr(PAL_DIM));
+    const char *hint = t->editing ? "Enter commit  Esc cancel"
+                       : !t->focus_editor
+                           ? "Enter open  n new  c copy  r rename  d delete  s save  x export"
+                       : scen_field_option(t, t->field_sel) >= 0
+                           ? "Enter edit  d remove option  s save  S save as  u undo  t tariff"
+                           : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
+    draw_text(rows - 2, x, w, hint, draw_attr(PAL_DIM));
     if (t->picking) {
         int ph = t->n_picks + 2 < h - 2 ? t->n_picks + 2 : h - 2,
             pw = 50 < cols - 4 ? 50 : cols - 4;
@@ -123,7 +191,7 @@ static void plan_draw(tui *t) {
             int k = top + i;
             int attr = k == t->pick_sel ? draw_attr(PAL_EDIT) : draw_attr(PAL_ACTIVE);
             draw_fill(py + 1 + i, px + 1, pw - 2, attr);
-            draw_text(py + 1 + i, px + 1, pw - 2, t->picks[k], attr);
+            draw_text_mid(py + 1 + i, px + 1, pw - 2, t->picks[k], attr);
         }
     }
 }
@@ -143,6 +211,8 @@ static void edit_key(tui *t, int ch) {
     if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (n)
             t->edit[n - 1] = '\0';
+    } else if (ch == 21) { /* Ctrl-U */
+        t->edit[0] = '\0';
     } else if (ch >= 0x20 && ch < 0x7f && (isdigit(ch) || strchr(".-+eE", ch))) {
         if (n + 1 < sizeof t->edit)
             t->edit[n] = (char)ch, t->edit[n + 1] = '\0';
@@ -152,17 +222,75 @@ static void edit_key(tui *t, int ch) {
     scen_reevaluate(t);
 }
 
-static void save_as_key(tui *t, int ch) {
-    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, ch);
-    if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
-        t->prompt = PROMPT_NONE;
-    if (r == TUI_LINE_DONE && t->prompt_buf[0])
+static void prompt_key(tui *t, int ch) {
+    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, &t->prompt_sel, ch);
+    if (r != TUI_LINE_CANCEL && r != TUI_LINE_DONE)
+        return;
+    int p = t->prompt;
+    t->prompt = PROMPT_NONE;
+    if (r == TUI_LINE_CANCEL || !t->prompt_buf[0])
+        return;
+    if (p == PROMPT_SAVE_AS)
         scen_save(t, t->prompt_buf);
+    else if (p == PROMPT_RENAME && strcmp(t->prompt_for, t->prompt_buf) != 0)
+        scen_rename(t, t->prompt_for, t->prompt_buf);
+    else if (p == PROMPT_COPY)
+        scen_copy(t, t->prompt_for, t->prompt_buf);
+}
+
+static void start_new_plan(tui *t) {
+    t->work = WORK_NEWPLAN;
+    snprintf(t->work_msg, sizeof t->work_msg, "reading the catalog for a new plan...");
+}
+
+/* Open name, asking first when that would drop unsaved edits. */
+static void open_name(tui *t, const char *name) {
+    if (t->dirty && t->doc && strcmp(name, t->name) != 0) {
+        t->ask = ASK_OPEN;
+        snprintf(t->ask_name, sizeof t->ask_name, "%s", name);
+        return;
+    }
+    if (scen_open(t, name))
+        t->focus_editor = true;
+}
+
+static void ask_key(tui *t, int ch) {
+    int a = t->ask;
+    bool yes = ch == 'y', save = ch == 's', discard = ch == 'd';
+    if (ch == 27 || ch == 'n' || ch == 'q') {
+        t->ask = ASK_NONE;
+        return;
+    }
+    if (a == ASK_DELETE && yes) {
+        t->ask = ASK_NONE;
+        scen_delete(t, t->ask_name);
+    } else if (a == ASK_REMOVE_OPTION && yes) {
+        t->ask = ASK_NONE;
+        scen_remove_option(t, t->ask_index);
+    } else if ((a == ASK_OPEN || a == ASK_NEW) && (save || discard || yes)) {
+        t->ask = ASK_NONE;
+        if (save && !scen_save(t, NULL))
+            return; /* the status line says why; the edits stay */
+        if (!save)
+            t->dirty = false;
+        if (a == ASK_OPEN) {
+            if (scen_open(t, t->ask_name))
+                t->focus_editor = true;
+        } else {
+            if (!save && t->doc)
+                scen_open(t, t->name); /* the saved version, the edits dropped */
+            start_new_plan(t);
+        }
+    }
 }
 
 static unsigned plan_key(tui *t, int ch) {
-    if (t->prompt == PROMPT_SAVE_AS) {
-        save_as_key(t, ch);
+    if (t->ask) {
+        ask_key(t, ch);
+        return TUI_HANDLED;
+    }
+    if (t->prompt == PROMPT_SAVE_AS || t->prompt == PROMPT_RENAME || t->prompt == PROMPT_COPY) {
+        prompt_key(t, ch);
         return TUI_HANDLED;
     }
     if (t->picking) {
@@ -180,23 +308,55 @@ static unsigned plan_key(tui *t, int ch) {
         edit_key(t, ch);
         return TUI_HANDLED;
     }
+    if (ch == 'n') {
+        if (t->dirty && t->doc)
+            t->ask = ASK_NEW;
+        else
+            start_new_plan(t);
+        return TUI_HANDLED;
+    }
+    if (!t->n_names && !t->doc) { /* the first-run screen */
+        if (ch == 'd') {
+            t->work = WORK_DEMO;
+            snprintf(t->work_msg, sizeof t->work_msg,
+                     "building the demo database (a month of fleet history)...");
+            return TUI_HANDLED;
+        }
+        return 0;
+    }
     int page = tui_rows() - TOP - 4;
     if (!t->focus_editor) {
         if (tui_list_key(ch, &t->scen_sel, t->n_names, page))
             return TUI_HANDLED;
+        const char *sel = t->n_names ? t->names[t->scen_sel] : NULL;
         switch (ch) {
         case '\n':
         case '\r':
         case KEY_ENTER:
         case KEY_RIGHT:
         case 'l':
-            if (t->n_names && (ch == KEY_RIGHT || ch == 'l') && t->doc &&
-                !strcmp(t->names[t->scen_sel], t->name)) {
+            if (sel && (ch == KEY_RIGHT || ch == 'l') && t->doc && !strcmp(sel, t->name)) {
                 t->focus_editor = true;
                 return TUI_HANDLED;
             }
-            if (t->n_names && scen_open(t, t->names[t->scen_sel]))
-                t->focus_editor = true;
+            if (sel)
+                open_name(t, sel);
+            return TUI_HANDLED;
+        case 'd':
+            if (sel) {
+                t->ask = ASK_DELETE;
+                snprintf(t->ask_name, sizeof t->ask_name, "%s", sel);
+            }
+            return TUI_HANDLED;
+        case 'r':
+        case 'c':
+            if (sel) {
+                char pre[GP_NAME_BYTES + 8];
+                snprintf(pre, sizeof pre, ch == 'r' ? "%s" : "%s (copy)", sel);
+                tui_prompt(t, ch == 'r' ? PROMPT_RENAME : PROMPT_COPY,
+                           ch == 'r' ? "Rename to:" : "Copy as:", pre);
+                snprintf(t->prompt_for, sizeof t->prompt_for, "%s", sel);
+            }
             return TUI_HANDLED;
         }
     } else {
@@ -222,6 +382,17 @@ static unsigned plan_key(tui *t, int ch) {
             snprintf(t->edit, sizeof t->edit, "%.10g", scen_field_value(t, t->field_sel));
             scen_reevaluate(t);
             return TUI_HANDLED;
+        case 'd': {
+            int k = scen_field_option(t, t->field_sel);
+            if (k < 0) {
+                tui_status(t, "d removes a cloud option: select one of its fields");
+            } else {
+                t->ask = ASK_REMOVE_OPTION;
+                t->ask_index = k;
+                snprintf(t->ask_name, sizeof t->ask_name, "%s", t->sc.s->options[k].name);
+            }
+            return TUI_HANDLED;
+        }
         }
     }
     if (!t->doc)
@@ -230,12 +401,12 @@ static unsigned plan_key(tui *t, int ch) {
     case 's':
         scen_save(t, NULL);
         return TUI_HANDLED;
-    case 'S':
-        t->prompt = PROMPT_SAVE_AS;
-        t->prompt_label = "Save as:";
-        t->prompt_hint = "";
-        snprintf(t->prompt_buf, sizeof t->prompt_buf, "%s (copy)", t->name);
+    case 'S': {
+        char pre[GP_NAME_BYTES + 8];
+        snprintf(pre, sizeof pre, "%s (copy)", t->name);
+        tui_prompt(t, PROMPT_SAVE_AS, "Save as:", pre);
         return TUI_HANDLED;
+    }
     case 'u':
         scen_undo(t);
         return TUI_HANDLED;
@@ -250,18 +421,17 @@ static unsigned plan_key(tui *t, int ch) {
 }
 
 static bool plan_modal(const tui *t) {
-    return t->editing || t->picking || t->prompt == PROMPT_SAVE_AS;
+    return t->editing || t->picking || t->prompt == PROMPT_SAVE_AS || t->prompt == PROMPT_RENAME ||
+           t->prompt == PROMPT_COPY;
 }
 
 static void plan_click(tui *t, int row, int x) {
-    int lw = tui_cols() >= 100 ? 34 : 28;
-    if (x < lw) {
+    if (x < left_width(t)) {
         int k = t->scen_top + row - TOP - 1;
         if (k >= 0 && k < t->n_names && row > TOP) {
             t->scen_sel = k;
             t->focus_editor = false;
-            if (scen_open(t, t->names[k]))
-                t->focus_editor = true;
+            open_name(t, t->names[k]);
         }
     } else if (!t->editing) {
         int k = t->field_top + row - TOP - 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/app_scenarios.h"
 #include "gpuplan/store_catalog.h"
 #include "scen.h"
 
@@ -123,11 +124,16 @@ static void build_fields(tui *t) {
         int ng = 0;
         /* A catalog reference fixes the price and the instance size (sc is resolved, so the
          * document says which options have one). */
-        if (!cJSON_GetObjectItemCaseSensitive(
+        bool has_catalog =
+            cJSON_GetObjectItemCaseSensitive(
                 cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t->doc, "cloud_options"), i),
-                "catalog"))
+                "catalog") != NULL;
+        if (!has_catalog)
             groups[ng] = opt_price, sizes[ng++] = 2;
-        if (o->pricing == GP_COMMITTED)
+        /* A reference's upfront is the catalog's (none): only the term can change. */
+        if (o->pricing == GP_COMMITTED && has_catalog)
+            groups[ng] = opt_committed + 1, sizes[ng++] = 1;
+        else if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_committed, sizes[ng++] = 2;
         if (o->pricing == GP_SPOT)
             groups[ng] = opt_spot, sizes[ng++] = 3;
@@ -136,9 +142,10 @@ static void build_fields(tui *t) {
         groups[ng] = opt_common, sizes[ng++] = 1;
         for (int g = 0; g < ng; g++)
             for (size_t k = 0; k < sizes[g]; k++) {
-                char path[96], label[96];
+                char path[96], label[256];
                 snprintf(path, sizeof path, "cloud_options[%d].%s", i, groups[g][k].key);
-                snprintf(label, sizeof label, "%.40s: %s", o->name, groups[g][k].label);
+                /* The name whole: the screen shortens it in the middle, where it must. */
+                snprintf(label, sizeof label, "%.200s: %s", o->name, groups[g][k].label);
                 add(&b, &groups[g][k], i, path, label);
             }
     }
@@ -377,30 +384,111 @@ bool scen_add_option(tui *t, const offer *o) {
     return true;
 }
 
-void scen_save(tui *t, const char *as) {
-    gp_store *st;
+bool scen_save(tui *t, const char *as) {
     gp_err err;
-    cJSON *doc = cJSON_Duplicate(t->doc, true);
-    if (as) {
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "name");
-        cJSON_AddStringToObject(doc, "name", as);
-    }
-    char *json = cJSON_Print(doc);
-    cJSON_Delete(doc);
     int version = 0;
     const char *name = as ? as : t->name;
-    if (gp_session_store(t->ses, &st, &err) ||
-        gp_store_scenario_save(st, name, json, &version, &err)) {
+    if (gp_scenario_save_doc(t->ses, t->doc, name, as != NULL, &version, &err)) {
         tui_status(t, "not saved: %s", err.msg);
-    } else {
-        tui_status(t, "saved version %d of \"%s\"", version, name);
-        scen_load_names(t);
-        if (as)
-            scen_open(t, as);
-        else
-            t->version = version, t->dirty = false;
+        return false;
     }
-    free(json);
+    tui_status(t, "saved version %d of \"%s\"", version, name);
+    scen_load_names(t);
+    if (as)
+        scen_open(t, as);
+    else
+        t->version = version, t->dirty = false;
+    return true;
+}
+
+int scen_field_option(const tui *t, int i) {
+    if (i < 0 || i >= t->n_fields)
+        return -1;
+    const field_def *d = &((const field_def *)t->field_defs)[i];
+    return d->kind == F_OPTION_D || d->kind == F_OPTION_I ? t->field_index[i] : -1;
+}
+
+void scen_remove_option(tui *t, int k) {
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *opts = cJSON_GetObjectItemCaseSensitive(copy, "cloud_options");
+    char name[GP_NAME_BYTES];
+    const char *nm =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, k), "name"));
+    snprintf(name, sizeof name, "%s", nm ? nm : "");
+    cJSON_DeleteItemFromArray(opts, k);
+    gp_loaded probe;
+    gp_err err;
+    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
+        tui_status(t, "cannot remove \"%s\": %s", name, err.msg);
+        cJSON_Delete(copy);
+        return;
+    }
+    gp_loaded_done(&probe);
+    push_undo(t);
+    replace_doc(t, copy);
+    t->dirty = true;
+    tui_status(t, "removed \"%s\" (u brings it back, s saves)", name);
+}
+
+void scen_close(tui *t) {
+    clear_undo(t);
+    cJSON_Delete(t->doc);
+    t->doc = NULL;
+    if (t->has_sc)
+        gp_loaded_done(&t->sc);
+    t->has_sc = false;
+    t->n_fields = 0;
+    t->name[0] = '\0';
+    t->dirty = false;
+    t->editing = false;
+}
+
+void scen_rename(tui *t, const char *from, const char *to) {
+    gp_err err;
+    int version = 0;
+    if (gp_scenario_rename(t->ses, from, to, &version, &err)) {
+        tui_status(t, "not renamed: %s", err.msg);
+        return;
+    }
+    if (!strcmp(t->name, from)) {
+        /* The open document follows, edits and all. */
+        snprintf(t->name, sizeof t->name, "%s", to);
+        cJSON_DeleteItemFromObjectCaseSensitive(t->doc, "name");
+        cJSON_AddStringToObject(t->doc, "name", to);
+        t->version = version;
+    }
+    scen_load_names(t);
+    scen_select(t, to);
+    tui_status(t, "renamed \"%s\" to \"%s\"", from, to);
+}
+
+void scen_copy(tui *t, const char *from, const char *to) {
+    gp_err err;
+    if (gp_scenario_duplicate(t->ses, from, to, &err)) {
+        tui_status(t, "not copied: %s", err.msg);
+        return;
+    }
+    scen_load_names(t);
+    scen_select(t, to);
+    tui_status(t, "copied the saved \"%s\" to \"%s\"", from, to);
+}
+
+void scen_delete(tui *t, const char *name) {
+    gp_err err;
+    if (gp_scenario_delete(t->ses, name, &err)) {
+        tui_status(t, "not deleted: %s", err.msg);
+        return;
+    }
+    if (!strcmp(t->name, name))
+        scen_close(t);
+    scen_load_names(t);
+    tui_status(t, "deleted \"%s\"", name);
+}
+
+void scen_select(tui *t, const char *name) {
+    for (int i = 0; i < t->n_names; i++)
+        if (!strcmp(t->names[i], name))
+            t->scen_sel = i;
 }
 
 /* ---- tariff presets --------------------------------------------------------------------- */
@@ -500,6 +588,14 @@ void scen_done(tui *t) {
     free(t->field_defs);
     free(t->field_index);
     t->fields = NULL, t->field_defs = NULL, t->field_index = NULL;
+    t->n_fields = 0;
+    t->name[0] = '\0';
+    t->dirty = false;
+    t->editing = false;
     free(t->names);
+    t->names = NULL;
+    t->n_names = 0;
     free(t->picks);
+    t->picks = NULL;
+    t->n_picks = 0;
 }

@@ -26,8 +26,22 @@ void scen_cancel_edit(tui *t);
 bool scen_add_option(tui *t, const offer *o);
 /* Undo the last change. */
 void scen_undo(tui *t);
-/* Save a new version (as NULL), or the document under a new name, which then opens. */
-void scen_save(tui *t, const char *as);
+/* Save a new version (as NULL), or the document under a new name (refused when in use),
+ * which then opens. False when nothing was saved (the status line says why). */
+bool scen_save(tui *t, const char *as);
+/* The option field i belongs to, or -1. */
+int scen_field_option(const tui *t, int i);
+/* Remove option k from the document (undo brings it back). */
+void scen_remove_option(tui *t, int k);
+/* Close the open scenario, edits and all. */
+void scen_close(tui *t);
+/* Rename, copy (the saved version) or delete a stored scenario; the list follows, and the
+ * open one when it is the one renamed or deleted. */
+void scen_rename(tui *t, const char *from, const char *to);
+void scen_copy(tui *t, const char *from, const char *to);
+void scen_delete(tui *t, const char *name);
+/* Select name in the list when it is there. */
+void scen_select(tui *t, const char *name);
 /* The catalog's tariff presets into t->picks: false (and a status message) when none. */
 bool scen_list_tariffs(tui *t);
 /* Replace the tariff with the preset of that name. */

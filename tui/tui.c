@@ -30,12 +30,16 @@ static double mono_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The tabs, in order (TAB_ in ui.h). */
+/* The tabs, in order (TAB_ in ui.h); the new-plan flow covers them while it is open. */
 static const tui_screen_ops *const screens[TAB_N] = {
     &plan_screen,  &compare_screen, &breakeven_screen,
     &fleet_screen, &catalog_screen, &capacity_screen,
 };
 static int tab_x[TAB_N + 1];
+
+static const tui_screen_ops *current(const tui *t) {
+    return t->np ? &newplan_screen : screens[t->tab];
+}
 
 static void draw_tabs(tui *t) {
     int cols = COLS;
@@ -64,9 +68,13 @@ static void draw_status(tui *t) {
     int y = LINES - 1, cols = COLS;
     draw_fill(y, 0, cols, draw_attr(PAL_ACTIVE));
     if (t->prompt) {
-        const char *text = t->prompt == PROMPT_FILTER ? t->cat_filter : t->prompt_buf;
-        draw_textf(y, 0, cols, draw_attr(PAL_EDIT), "%s %s_%s", t->prompt_label, text,
-                   t->prompt_hint ? t->prompt_hint : "");
+        bool filter = t->prompt == PROMPT_FILTER;
+        tui_line_draw(y, 0, cols, t->prompt_label, filter ? t->cat_filter : t->prompt_buf,
+                      !filter && t->prompt_sel, t->prompt_hint);
+        return;
+    }
+    if (t->work) {
+        draw_text(y, 0, cols, t->work_msg, draw_attr(PAL_ACTIVE));
         return;
     }
     /* What is running, with a spinner; else the last message for 8 s; else the keys. */
@@ -91,32 +99,61 @@ static void draw_status(tui *t) {
 
 static const char *const help_lines[] = {
     "Everywhere",
-    "  1-6, Tab, Shift-Tab   switch tabs (or click a tab)",
-    "  Up/Down, j/k          move;  PgUp/PgDn page;  g/G first/last (Plan)",
-    "  x                     export the open scenario to XLSX (asks for the path)",
-    "  ?                     this help;  q quits (Ctrl-C too)",
+    "  1-6, Tab, Shift-Tab  tabs (or a click);  j/k, arrows, PgUp/PgDn  move",
+    "  x  export to XLSX;  ?  this help;  q  quit (asks if edits are unsaved)",
+    "  in a prompt: typing replaces the text offered, Ctrl-U clears, Ctrl-W",
+    "  deletes a word;  Ctrl-C quits at once",
     "Plan",
-    "  Enter                 open a scenario / edit a field",
-    "  while editing         type digits . - e; Backspace; Enter commits, Esc cancels",
-    "  Left/Right, h/l       scenarios <-> fields",
-    "  s / S                 save a new version / save under a new name",
-    "  u                     undo the last change;  t  pick a tariff preset",
-    "Compare                 Left/Right sort column, r reverse (or click a header)",
-    "Fleet                   Enter opens the node, Esc closes",
-    "Catalog                 / filter, Left/Right sort, r reverse, a add the offer to the",
-    "                        open scenario, g GPUs, o offers",
+    "  n  new plan: GPU, count, use, horizon, server, power, cloud offers",
+    "  Enter  open a scenario or edit a field;  Left/Right, h/l  list <-> fields",
+    "  c / r / d  copy, rename, delete the scenario (d asks first)",
+    "  d on a cloud option's field  remove the option;  u  undo",
+    "  editing: digits . - e, Backspace, Ctrl-U; Enter commits, Esc cancels",
+    "  s / S  save a new version / under a new name;  t  tariff preset;  g/G",
+    "Compare  Left/Right sort column, r reverse (or click a header)",
+    "Fleet  Enter opens the node, Esc closes",
+    "Catalog  / filter, Left/Right sort, r reverse, a add the offer to the open",
+    "  scenario, g GPUs, o offers",
     "Any key closes this help.",
 };
 
 static void draw_help(void) {
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    int w = COLS - 4 < 84 ? COLS - 4 : 84, h = n + 2 < LINES - 2 ? n + 2 : LINES - 2;
-    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
-    for (int r = 0; r < h; r++)
-        draw_fill(y0 + r, x0, w, draw_attr(PAL_ACTIVE));
-    draw_text(y0, x0 + 1, w - 2, "Keys", draw_attr(PAL_ACTIVE) | A_BOLD);
-    for (int i = 0; i < n && i < h - 2; i++)
-        draw_text(y0 + 1 + i, x0 + 1, w - 2, help_lines[i], draw_attr(PAL_ACTIVE));
+    tui_box("Keys", help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), 80);
+}
+
+/* The question in t->ask. */
+static void draw_ask(tui *t) {
+    char l0[GP_NAME_BYTES + 96], l1[GP_NAME_BYTES + 64], l2[96];
+    const char *lines[4] = {l0, l1, l2, "Esc  keep it as it is"};
+    const char *title = "Unsaved changes";
+    snprintf(l0, sizeof l0, "\"%s\" has changes that are not saved.", t->name);
+    switch (t->ask) {
+    case ASK_QUIT:
+        snprintf(l1, sizeof l1, "s  save a new version, then quit");
+        snprintf(l2, sizeof l2, "d  discard the changes and quit");
+        break;
+    case ASK_OPEN:
+        snprintf(l1, sizeof l1, "s  save a new version, then open \"%s\"", t->ask_name);
+        snprintf(l2, sizeof l2, "d  discard the changes and open it");
+        break;
+    case ASK_NEW:
+        snprintf(l1, sizeof l1, "s  save a new version, then start a new plan");
+        snprintf(l2, sizeof l2, "d  discard the changes and start a new plan");
+        break;
+    case ASK_DELETE:
+        title = "Delete";
+        snprintf(l0, sizeof l0, "Delete \"%s\" and every version of it?", t->ask_name);
+        snprintf(l1, sizeof l1, "y  delete it");
+        snprintf(l2, sizeof l2, "n  keep it");
+        break;
+    default: /* ASK_REMOVE_OPTION */
+        title = "Remove an option";
+        snprintf(l0, sizeof l0, "Remove the cloud option \"%s\" from \"%s\"?", t->ask_name,
+                 t->name);
+        snprintf(l1, sizeof l1, "y  remove it (u brings it back; s saves)");
+        snprintf(l2, sizeof l2, "n  keep it");
+    }
+    tui_box(title, lines, 4, 72);
 }
 
 enum { MIN_COLS = 50, MIN_ROWS = 12 };
@@ -131,8 +168,10 @@ static void draw_frame(tui *t) {
         return;
     }
     draw_tabs(t);
-    screens[t->tab]->draw(t);
+    current(t)->draw(t);
     draw_status(t);
+    if (t->ask)
+        draw_ask(t);
     if (t->help)
         draw_help();
     refresh();
@@ -140,8 +179,8 @@ static void draw_frame(tui *t) {
 
 /* What the tab shown needs from the worker. */
 static void tab_shown(tui *t) {
-    if (screens[t->tab]->request)
-        screens[t->tab]->request(t);
+    if (current(t)->request)
+        current(t)->request(t);
 }
 
 /* Take the worker's results and tell every screen: true when something came in. */
@@ -153,7 +192,7 @@ static bool collect(tui *t) {
     return jobs != 0;
 }
 
-static void default_export_path(tui *t) {
+static void default_export_path(const tui *t, char *out, size_t cap) {
     char base[GP_NAME_BYTES];
     size_t n = 0;
     for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++)
@@ -162,11 +201,11 @@ static void default_export_path(tui *t) {
                         ? *p
                         : '-';
     base[n] = '\0';
-    snprintf(t->prompt_buf, sizeof t->prompt_buf, "%s.xlsx", n ? base : "plan");
+    snprintf(out, cap, "%s.xlsx", n ? base : "plan");
 }
 
 static void export_key(tui *t, int ch) {
-    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, ch);
+    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, &t->prompt_sel, ch);
     if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
         t->prompt = PROMPT_NONE;
     if (r != TUI_LINE_DONE || !t->prompt_buf[0])
@@ -179,9 +218,61 @@ static void export_key(tui *t, int ch) {
         tui_status(t, "wrote %s", t->prompt_buf);
 }
 
+/* The question before quitting with unsaved changes. */
+static void quit_key(tui *t, int ch) {
+    if (ch == 's') {
+        t->ask = ASK_NONE;
+        scen_save(t, NULL);
+        t->quit = !t->dirty; /* a save that failed says why and keeps the TUI open */
+    } else if (ch == 'd' || ch == 'y') {
+        t->ask = ASK_NONE;
+        t->quit = true;
+    } else if (ch == 27 || ch == 'n') {
+        t->ask = ASK_NONE;
+    }
+}
+
+/* Leave the database this TUI was opened on for the demo's own file, and show it. */
+static void open_demo(tui *t) {
+    worker_stop(t);
+    for (int i = 0; i < TAB_N; i++)
+        if (screens[i]->done)
+            screens[i]->done(t);
+    gp_session_close(t->ses);
+    t->ses->db_path = NULL; /* gp_demo_open: $XDG_DATA_HOME/gpuplan/demo.db */
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_demo_open(t->ses, &err)) {
+        tui_status(t, "the demo: %s", err.msg);
+    } else {
+        t->demo = true;
+        tui_status(t, "the demo database: sample scenarios and a fleet");
+    }
+    worker_start(t);
+    t->fleet_asked_ms = t->cap_asked_ms = 0;
+    scen_load_names(t);
+    t->scen_sel = 0;
+    if (t->n_names)
+        scen_open(t, t->names[0]);
+}
+
+/* Run the slow action asked for; the frame before it showed work_msg. */
+static void run_work(tui *t) {
+    int w = t->work;
+    t->work = WORK_NONE;
+    if (w == WORK_DEMO)
+        open_demo(t);
+    else if (w == WORK_NEWPLAN)
+        newplan_screen.work(t); /* opens the flow */
+    else if (current(t)->work)
+        current(t)->work(t);
+}
+
 static void mouse(tui *t) {
     MEVENT ev;
     if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+        return;
+    if (t->ask || t->np)
         return;
     if (ev.y == 0) {
         for (int i = 0; i < TAB_N; i++)
@@ -207,12 +298,16 @@ static void key(tui *t, int ch) {
         t->help = false;
         return;
     }
-    const tui_screen_ops *sc = screens[t->tab];
+    const tui_screen_ops *sc = current(t);
+    if (t->ask == ASK_QUIT) {
+        quit_key(t, ch);
+        return;
+    }
     if (t->prompt == PROMPT_EXPORT) {
         export_key(t, ch);
         return;
     }
-    if (sc->modal && sc->modal(t)) {
+    if (t->ask || (sc->modal && sc->modal(t))) {
         sc->on_key(t, ch);
         return;
     }
@@ -227,16 +322,17 @@ static void key(tui *t, int ch) {
         t->tab = (t->tab + TAB_N - 1) % TAB_N;
     else if (ch == '?')
         t->help = true;
+    else if (ch == 'q' && t->dirty && t->doc)
+        t->ask = ASK_QUIT;
     else if (ch == 'q')
         t->quit = true;
     else if (ch == 'x') {
         if (!t->has_sc) {
             tui_status(t, "open a scenario first (Plan tab)");
         } else {
-            t->prompt = PROMPT_EXPORT;
-            t->prompt_label = "Export to XLSX:";
-            t->prompt_hint = "";
-            default_export_path(t);
+            char path[512];
+            default_export_path(t, path, sizeof path);
+            tui_prompt(t, PROMPT_EXPORT, "Export to XLSX:", path);
         }
     }
 }
@@ -311,6 +407,12 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         collect(t);
         tab_shown(t);
         draw_frame(t);
+        while (t->work) {
+            run_work(t);
+            collect(t);
+            tab_shown(t);
+            draw_frame(t);
+        }
         if (t->timing) {
             fprintf(t->timing, "key %d %.3f\n", ch, (mono_s() - k0) * 1e3);
             fflush(t->timing);
@@ -321,6 +423,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     for (int i = 0; i < TAB_N; i++)
         if (screens[i]->done)
             screens[i]->done(t);
+    newplan_screen.done(t);
     if (t->timing)
         fclose(t->timing);
     free(t->r);

@@ -26,7 +26,7 @@ enum { TAB_PLAN, TAB_COMPARE, TAB_BREAKEVEN, TAB_FLEET, TAB_CATALOG, TAB_CAPACIT
 /* One editable input of the open scenario: a JSON path and how to show it. */
 typedef struct field {
     char path[96]; /* "demand.utilization", "cloud_options[1].hourly" */
-    char label[80];
+    char label[256];
     const char *unit;
     bool integer;
 } field;
@@ -104,6 +104,18 @@ typedef struct tui {
     int64_t status_ms;
     char today[11];
 
+    /* A question over the screen (ASK_): the key that answers it goes to whoever asked. */
+    int ask;
+    char ask_name[GP_NAME_BYTES]; /* the scenario it is about */
+    int ask_index;                /* the option it is about */
+
+    /* A slow action (WORK_) run right after the next frame, which shows work_msg. */
+    int work;
+    char work_msg[128];
+
+    /* The new-plan flow while it is open (newplan.c owns it). */
+    struct tui_newplan *np;
+
     /* scenarios */
     char (*names)[GP_NAME_BYTES];
     int n_names, scen_sel, scen_top;
@@ -134,6 +146,8 @@ typedef struct tui {
     /* prompt (export path, save-as name, filters) */
     int prompt; /* 0 none, else a PROMPT_ value: the screen that asked takes the keys */
     char prompt_buf[512];
+    bool prompt_sel;                        /* the text is selected: typing replaces it */
+    char prompt_for[GP_NAME_BYTES];         /* the scenario a rename or copy is of */
     const char *prompt_label, *prompt_hint; /* on the status line around the text */
 
     /* compare */
@@ -162,7 +176,9 @@ typedef struct tui {
     void *timing; /* FILE * */
 } tui;
 
-enum { PROMPT_NONE, PROMPT_EXPORT, PROMPT_SAVE_AS, PROMPT_FILTER };
+enum { PROMPT_NONE, PROMPT_EXPORT, PROMPT_SAVE_AS, PROMPT_FILTER, PROMPT_RENAME, PROMPT_COPY };
+enum { ASK_NONE, ASK_QUIT, ASK_OPEN, ASK_NEW, ASK_DELETE, ASK_REMOVE_OPTION };
+enum { WORK_NONE, WORK_DEMO, WORK_NEWPLAN, WORK_SCREEN };
 
 /* Content area: below the tab bar, above the status line. */
 #define TOP 2
@@ -178,8 +194,21 @@ bool tui_list_key(int ch, int *sel, int n, int page);
 /* A list's first visible row so that sel shows in h rows. */
 int tui_scroll(int sel, int top, int h, int n);
 
-/* A key into a one-line text field buf (cap bytes): what became of it. */
+/* A key into a one-line text field buf (cap bytes), readline's way: while *sel (the
+ * pre-filled text is selected) a character replaces the text and Backspace clears it; Ctrl-U
+ * deletes the line, Ctrl-W the word before the cursor (the cursor stays at the end). Returns
+ * what became of it. */
 enum { TUI_LINE_NONE, TUI_LINE_CHANGED, TUI_LINE_DONE, TUI_LINE_CANCEL };
-int tui_line_key(char *buf, size_t cap, int ch);
+int tui_line_key(char *buf, size_t cap, bool *sel, int ch);
+/* Draw "label text_" at (y, x) in w columns, the text reversed while selected. */
+void tui_line_draw(int y, int x, int w, const char *label, const char *text, bool sel,
+                   const char *hint);
+
+/* Start a prompt on the status line, pre-filled with text (selected). */
+void tui_prompt(tui *t, int kind, const char *label, const char *text);
+
+/* A box of n lines centred on the screen, title first (the help, questions, pop-ups): the
+ * lines are wrapped at word boundaries to the box, never cut mid-word. */
+void tui_box(const char *title, const char *const *lines, int n, int max_w);
 
 #endif

@@ -26,7 +26,10 @@ typedef struct tui_screen_ops {
     void (*on_data)(tui *t, unsigned jobs);
     /* A click at (y, x) inside the content area. NULL: ignored. */
     void (*click)(tui *t, int y, int x);
-    /* Free what the screen owns at exit. NULL: nothing. */
+    /* The slow action the screen asked for with t->work = WORK_SCREEN; the frame before it
+     * showed t->work_msg. NULL: never asked. */
+    void (*work)(tui *t);
+    /* Free what the screen owns (at exit, or when the database changes). NULL: nothing. */
     void (*done)(tui *t);
 } tui_screen_ops;
 

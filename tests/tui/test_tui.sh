@@ -85,7 +85,7 @@ r = json.load(sys.stdin)
 print("{:,.0f}".format(r["self_hosted"]["total"]), "{:,.0f}".format(r["options"][0]["total"]))')
 check "an edited input changes the totals to the engine's ($want)" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
-    echo \"\$s\" | grep -q 'self-hosted ${want% *} USD' && echo \"\$s\" | grep -q 'p5 on-demand ${want#* }'"
+    echo \"\$s\" | grep -qE 'self-hosted +${want% *} USD' && echo \"\$s\" | grep -qE 'p5 on-demand +${want#* }'"
 check "the edited field shows the value" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.5 '"
 keys s
 saved_new_version() {
@@ -150,12 +150,17 @@ click 48 5
 check "a click on a header sorts by it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'per GPU-h [v^]'"
 keys 1
 click 4 6
+# The open scenario has unsaved edits (the offer added from the catalog): opening another
+# asks first, and d discards them.
+check "opening another scenario over unsaved edits asks first" wait_for "Unsaved changes"
+check "and names the one to open" wait_for 's  save a new version, then open "broken ref"'
+keys d
 check "a scenario that cannot evaluate says why" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'does not evaluate'"
 keys 2
 check "and the other tabs say to open one" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Open a scenario'"
 keys 1
 click 4 5
-check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 3p | grep -q 'Demo: ten DGX A100'"
+check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 3p | grep -q 'Demo: ten DGX'"
 
 # Resize: everything redraws at 200x60 and back at 80x24.
 t resize-window -t g -x 200 -y 60; sleep 0.6

@@ -23,8 +23,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    static const char *const names[] = {"new.db",  "newer.db", "other.db",
-                                        "text.db", "sc.db",    "two.db", "rename.db"};
+    static const char *const names[] = {"new.db", "newer.db", "other.db", "text.db",
+                                        "sc.db",  "two.db",   "rename.db"};
     static const char *const tails[] = {"", "-wal", "-shm"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         for (size_t k = 0; k < 3; k++) {
