@@ -475,7 +475,7 @@ void scen_copy(tui *t, const char *from, const char *to) {
 
 void scen_delete(tui *t, const char *name) {
     gp_err err;
-    if (gp_scenario_delete(t->ses, name, &err)) {
+    if (gp_scenario_remove(t->ses, name, &err)) {
         tui_status(t, "not deleted: %s", err.msg);
         return;
     }

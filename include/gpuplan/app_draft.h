@@ -1,7 +1,8 @@
 /* Drafting a scenario from the catalog (`scenario draft`, the TUI's new plan): buying servers
  * with a GPU model (its newest catalog purchase price, its TDP) against the cheapest
- * on-demand, spot and committed offers per GPU-hour that have it, priced as of a date, with
- * every assumption not taken from the catalog stated in the scenario's notes.
+ * on-demand, spot and committed offers per GPU-hour of the same GPU and form factor with at
+ * least a server's GPUs an instance (marketplaces only when asked), priced as of a date, with
+ * every assumption not taken from the catalog, and every cost left at 0, stated in the notes.
  *
  * Ownership: *doc is the caller's (cJSON_Delete). Errors: GP_E_INPUT, where "scenario draft",
  * when the catalog lacks what the draft needs (a TDP, a purchase price, any offer, the tariff
@@ -10,6 +11,7 @@
 #define GPUPLAN_APP_DRAFT_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 #include "gpuplan/app_session.h"
 
@@ -17,7 +19,10 @@ typedef struct gp_draft_request {
     int gpus;                  /* >= 1 */
     const char *gpu;           /* a model as people write it ("H100 SXM"); normalized */
     const char *region_prefix; /* offers only in regions starting so; NULL: any */
-    double utilization;        /* 0..1 */
+    const char *providers[8];  /* offers only from these; none: every provider but marketplaces */
+    int n_providers;
+    bool marketplace;   /* marketplace offers (vast) too */
+    double utilization; /* 0..1 */
     int horizon_months;
     const char *tariff;   /* a tariff preset's name, or NULL */
     const char *state;    /* a US state's industrial average price, or NULL (not with tariff) */

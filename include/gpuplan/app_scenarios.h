@@ -1,10 +1,12 @@
-/* Stored scenarios as a user manages them (the TUI's Plan tab): save a document under a
- * name, duplicate, rename and delete. The name inside the JSON always follows the stored
- * name, so `gpuplan report NAME` and the TUI show the same one.
+/* Stored scenarios by name, as people type them: fetched, removed, saved from a file or from
+ * a document (the TUI), listed, duplicated and renamed. The name inside a saved JSON follows
+ * the stored name, so `gpuplan report NAME` and the TUI show the same one.
  *
- * Ownership: every argument is borrowed for the call. Errors: GP_E_INPUT for an empty name
- * or one already in use where a new one is needed; GP_E_NOTFOUND for an unknown scenario;
- * store errors as the store reports them. Nothing is changed on failure. */
+ * Ownership: *json is the caller's (free); other arguments are borrowed for the call.
+ * Errors: an unknown name is GP_E_INPUT (exit 2: the user's input to fix) naming the nearest
+ * stored name when one is close ("did you mean"); so are an empty name and one already in
+ * use where a new one is needed; a scenario file that does not validate is GP_E_INPUT with
+ * its file and JSON path; the store's errors as it reports them. Nothing changes on failure. */
 #ifndef GPUPLAN_APP_SCENARIOS_H
 #define GPUPLAN_APP_SCENARIOS_H
 
@@ -13,6 +15,18 @@
 #include <cjson/cJSON.h>
 
 #include "gpuplan/app_session.h"
+#include "gpuplan/store.h"
+
+/* The JSON of version (0: the latest) of the scenario name, the version fetched and when it
+ * was saved (saved_at: 21 bytes, or NULL). */
+gp_status gp_scenario_fetch(gp_session *s, const char *name, int version, char **json, int *got,
+                            char *saved_at, gp_err *err);
+/* Remove the scenario name and all its versions. */
+gp_status gp_scenario_remove(gp_session *s, const char *name, gp_err *err);
+/* Validate text (the scenario JSON read from origin) and store it as the next version of the
+ * scenario it names; name (GP_NAME_BYTES) and *version say what was saved. */
+gp_status gp_scenario_store(gp_session *s, const char *text, size_t len, const char *origin,
+                            char *name, int *version, gp_err *err);
 
 /* Save doc (copied, its "name" set to name) as the next version of name; with create, refuse
  * a name already in use. *version gets the version saved. */
@@ -24,7 +38,5 @@ gp_status gp_scenario_duplicate(gp_session *s, const char *from, const char *to,
  * *version gets it. */
 gp_status gp_scenario_rename(gp_session *s, const char *from, const char *to, int *version,
                              gp_err *err);
-/* Delete a scenario and every version of it. */
-gp_status gp_scenario_delete(gp_session *s, const char *name, gp_err *err);
 
 #endif

@@ -6,6 +6,7 @@
 #define GPUPLAN_PARSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A decimal int (strtol, then range-checked). */
 bool gp_parse_int(const char *s, int *out);
@@ -13,6 +14,11 @@ bool gp_parse_int(const char *s, int *out);
 bool gp_parse_double(const char *s, double *out);
 /* A valid calendar date YYYY-MM-DD. */
 bool gp_valid_date(const char *s);
+/* The index of the name in names[0..n) nearest to want by edit distance (letters compared
+ * without case), or -1 when none is near enough to be what was meant (a third of its
+ * length, at least 2). For "did you mean" in errors. */
+int gp_nearest_name(const char *want, const char *const *names, int n);
+
 /* Today's local date as YYYY-MM-DD into out (11 bytes). */
 void gp_today(char *out);
 

@@ -7,6 +7,7 @@
 
 #include "gp_version.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/app_scenarios.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/files.h"
 #include "gpuplan/scenario_json.h"
@@ -102,10 +103,8 @@ gp_status gp_load_scenario(gp_session *ses, const char *arg, int version, const 
         if (gp_read_file(arg, GP_SCENARIO_MAX_BYTES, &text, err))
             goto fail;
     } else {
-        gp_store *st;
         char *json = NULL;
-        if (gp_session_store(ses, &st, err) ||
-            gp_store_scenario_get(st, arg, version, &json, &out->version, NULL, err))
+        if (gp_scenario_fetch(ses, arg, version, &json, &out->version, NULL, err))
             goto fail;
         snprintf(out->origin, sizeof out->origin, "%s@%d", arg, out->version);
         gp_buf_add(&text, json, strlen(json));

@@ -1,9 +1,81 @@
-/* Stored scenarios: save, duplicate, rename, delete (app_scenarios.h). */
+/* Stored scenarios by name (app_scenarios.h): fetch, remove, store a file, save a document,
+ * duplicate, rename. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/app_scenarios.h"
-#include "gpuplan/scenario.h"
+#include "gpuplan/parse.h"
+#include "gpuplan/scenario_json.h"
+#include "gpuplan/xmem.h"
+
+typedef struct names {
+    char **v;
+    size_t n, cap;
+} names;
+
+static int take_name(const gp_scenario_info *info, void *arg) {
+    names *ns = arg;
+    ns->v = gp_xgrow(ns->v, &ns->cap, ns->n, sizeof *ns->v, 16);
+    ns->v[ns->n++] = gp_xstrdup(info->name);
+    return 0;
+}
+
+/* A name the store does not know: the user's input to fix, with the nearest stored name. */
+static gp_status unknown(gp_store *st, const char *name, gp_err *err) {
+    names ns = {0};
+    gp_err ignored;
+    gp_store_scenario_list(st, take_name, &ns, &ignored);
+    int k = gp_nearest_name(name, (const char *const *)ns.v, (int)ns.n);
+    if (k >= 0)
+        gp_errorf(err, GP_E_INPUT, name, "no scenario named \"%s\"; did you mean \"%s\"?", name,
+                  ns.v[k]);
+    else
+        gp_errorf(err, GP_E_INPUT, name,
+                  "no scenario named \"%s\" (gpuplan scenario list shows them)", name);
+    for (size_t i = 0; i < ns.n; i++)
+        free(ns.v[i]);
+    free(ns.v);
+    return GP_E_INPUT;
+}
+
+gp_status gp_scenario_fetch(gp_session *ses, const char *name, int version, char **json, int *got,
+                            char *saved_at, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    gp_status rc = gp_store_scenario_get(st, name, version, json, got, saved_at, err);
+    if (rc == GP_E_NOTFOUND && version == 0)
+        return unknown(st, name, err);
+    if (rc == GP_E_NOTFOUND) /* a version the scenario does not have: input to fix too */
+        rc = err->code = GP_E_INPUT;
+    return rc;
+}
+
+gp_status gp_scenario_remove(gp_session *ses, const char *name, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    gp_status rc = gp_store_scenario_rm(st, name, err);
+    return rc == GP_E_NOTFOUND ? unknown(st, name, err) : rc;
+}
+
+gp_status gp_scenario_store(gp_session *ses, const char *text, size_t len, const char *origin,
+                            char *name, int *version, gp_err *err) {
+    gp_scenario *s = gp_xmalloc(sizeof *s);
+    gp_store *st;
+    gp_status rc = gp_scenario_parse(text, len, origin, s, NULL, err);
+    if (rc == GP_OK)
+        rc = gp_session_store(ses, &st, err);
+    if (rc == GP_OK)
+        rc = gp_store_scenario_save(st, s->name, text, version, err);
+    if (rc == GP_OK)
+        snprintf(name, GP_NAME_BYTES, "%s", s->name);
+    free(s);
+    return rc;
+}
+
+/* ---- the TUI's scenario management ------------------------------------------------------ */
 
 static gp_status check_name(const char *name, gp_err *err) {
     if (!name || !*name)
@@ -46,10 +118,10 @@ static gp_status save_named(gp_store *st, const cJSON *doc, const char *name, in
 }
 
 /* The latest version of name, parsed. */
-static gp_status latest(gp_store *st, const char *name, cJSON **doc, gp_err *err) {
+static gp_status latest(gp_session *ses, const char *name, cJSON **doc, gp_err *err) {
     char *json = NULL;
     *doc = NULL;
-    if (gp_store_scenario_get(st, name, 0, &json, NULL, NULL, err))
+    if (gp_scenario_fetch(ses, name, 0, &json, NULL, NULL, err))
         return err->code;
     *doc = cJSON_Parse(json);
     free(json);
@@ -72,7 +144,7 @@ gp_status gp_scenario_duplicate(gp_session *s, const char *from, const char *to,
     cJSON *doc = NULL;
     int version;
     if (check_name(to, err) || gp_session_store(s, &st, err) || check_free(st, to, err) ||
-        latest(st, from, &doc, err))
+        latest(s, from, &doc, err))
         return err->code;
     gp_status rc = save_named(st, doc, to, &version, err);
     cJSON_Delete(doc);
@@ -83,7 +155,7 @@ gp_status gp_scenario_rename(gp_session *s, const char *from, const char *to, in
                              gp_err *err) {
     gp_store *st;
     cJSON *doc = NULL;
-    if (check_name(to, err) || gp_session_store(s, &st, err) || latest(st, from, &doc, err))
+    if (check_name(to, err) || gp_session_store(s, &st, err) || latest(s, from, &doc, err))
         return err->code;
     gp_status rc = gp_store_scenario_rename(st, from, to, err);
     if (rc == GP_OK) {
@@ -95,11 +167,4 @@ gp_status gp_scenario_rename(gp_session *s, const char *from, const char *to, in
     }
     cJSON_Delete(doc);
     return rc;
-}
-
-gp_status gp_scenario_delete(gp_session *s, const char *name, gp_err *err) {
-    gp_store *st;
-    if (gp_session_store(s, &st, err))
-        return err->code;
-    return gp_store_scenario_rm(st, name, err);
 }

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <time.h>
 
@@ -53,4 +54,46 @@ void gp_today(char *out) {
     struct tm tm;
     localtime_r(&now, &tm);
     strftime(out, 11, "%Y-%m-%d", &tm);
+}
+
+/* Levenshtein distance, case-insensitive, capped at 64 characters of each (names are short;
+ * past that, nothing is "near" anyway). */
+static int edit_distance(const char *a, const char *b) {
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 64)
+        na = 64;
+    if (nb > 64)
+        nb = 64;
+    int row[65];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int up = row[j];
+            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            int best = diag + !same;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+int gp_nearest_name(const char *want, const char *const *names, int n) {
+    int best = -1, best_d = 0;
+    int limit = (int)strlen(want) / 3;
+    if (limit < 2)
+        limit = 2;
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance(want, names[i]);
+        if (d <= limit && (best < 0 || d < best_d))
+            best = i, best_d = d;
+    }
+    return best;
 }

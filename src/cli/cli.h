@@ -11,7 +11,10 @@
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_export.h"
 #include "gpuplan/app_fleet.h"
+#include "gpuplan/report_fleet.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/app_scenarios.h"
+#include "gpuplan/app_telemetry.h"
 #include "gpuplan/app_session.h"
 #include "gpuplan/error.h"
 #include "gpuplan/files.h"
@@ -22,6 +25,11 @@
 #include "gpuplan/store.h"
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
+
+/* The exit status of a run that worked but found something to act on: a failed node with
+ * collect --fail-on-error, an alert with fleet --fail-on-alert (cron and CI can tell it from
+ * 1, a failure of the world, and 2, bad input). */
+#define CLI_EXIT_ATTENTION 4
 
 typedef struct cli_command {
     const char *name;
@@ -46,6 +54,11 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write buf to path atomically (a temporary file beside it, then rename), or to stdout when
  * path is NULL or "-". */
 gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err);
+
+/* Print what a renderer put in out (st: its status) to stdout, as the printf calls it replaced
+ * did: stdout's write errors are not checked, so they leave the exit status as it was. Frees
+ * out. 0, or the exit status of a renderer's failure. */
+int cli_print_rendered(gp_status st, gp_buf *out);
 
 /* The commands (one file each under src/cli/). */
 int cmd_report(gp_session *ses, int argc, char **argv);

@@ -146,3 +146,15 @@ gp_status cli_write_output(const char *path, const char *data, size_t len, gp_er
     }
     return GP_OK;
 }
+
+int cli_print_rendered(gp_status st, gp_buf *out) {
+    if (st == GP_OK && out->data)
+        fwrite(out->data, 1, out->len, stdout);
+    size_t limit = out->limit;
+    gp_buf_done(out);
+    if (st == GP_OK)
+        return 0;
+    gp_err err;
+    gp_errorf(&err, st, NULL, "the output is larger than %zu bytes", limit);
+    return cli_fail(&err);
+}

@@ -32,18 +32,12 @@ static int save(gp_session *ses, const char *path) {
     gp_buf text;
     if (gp_read_file(path, GP_SCENARIO_MAX_BYTES, &text, &err))
         return cli_fail(&err);
-    gp_scenario *s = gp_xmalloc(sizeof *s);
-    gp_store *st;
+    char name[GP_NAME_BYTES];
     int version = 0;
-    gp_status rc =
-        gp_scenario_parse(text.data, text.len, strcmp(path, "-") ? path : "<stdin>", s, NULL, &err);
+    gp_status rc = gp_scenario_store(ses, text.data, text.len, strcmp(path, "-") ? path : "<stdin>",
+                                     name, &version, &err);
     if (rc == GP_OK)
-        rc = gp_session_store(ses, &st, &err);
-    if (rc == GP_OK)
-        rc = gp_store_scenario_save(st, s->name, text.data, &version, &err);
-    if (rc == GP_OK)
-        printf("saved \"%s\" as version %d\n", s->name, version);
-    free(s);
+        printf("saved \"%s\" as version %d\n", name, version);
     gp_buf_done(&text);
     return rc == GP_OK ? 0 : cli_fail(&err);
 }
@@ -56,14 +50,22 @@ static int print_info(const gp_scenario_info *info, void *arg) {
     return 0;
 }
 
-static int list(gp_session *ses) {
+/* scenario list --names (not in --help: for the shell completions): one name a line. */
+static int print_name(const gp_scenario_info *info, void *arg) {
+    (void)arg;
+    printf("%s\n", info->name);
+    return 0;
+}
+
+static int list(gp_session *ses, bool names) {
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
     int n = 0;
-    if (gp_session_store(ses, &st, &err) || gp_store_scenario_list(st, print_info, &n, &err))
+    if (gp_session_store(ses, &st, &err) ||
+        gp_store_scenario_list(st, names ? print_name : print_info, &n, &err))
         return cli_fail(&err);
-    if (n == 0)
+    if (n == 0 && !names)
         printf("no scenarios stored yet; add one with `gpuplan scenario save FILE.json`\n");
     return 0;
 }
@@ -81,8 +83,8 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
     gp_store *st;
     char *json = NULL, saved[21] = "";
     int got = 0;
-    if (gp_session_store(ses, &st, &err) ||
-        gp_store_scenario_get(st, name, version, &json, &got, saved, &err))
+    if (gp_scenario_fetch(ses, name, version, &json, &got, saved, &err) ||
+        gp_session_store(ses, &st, &err))
         return cli_fail(&err);
     gp_status rc = GP_OK;
     if (show) {
@@ -102,6 +104,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"version", required_argument, NULL, 'v'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"help", no_argument, NULL, 'h'},
+                                          {"names", no_argument, NULL, 'n'},
                                           {NULL, 0, NULL, 0}};
     if (argc < 2)
         return cli_usage_error("scenario: which one: save, list, show, export or rm? (see --help)");
@@ -115,6 +118,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
     if (strcmp(sub, "measure") == 0)
         return cmd_scenario_measure(ses, argc - 1, argv + 1);
     int version = 0, opt;
+    bool names = false;
     const char *output = NULL;
     optind = 1;
     opterr = 0; /* one error line, ours */
@@ -130,6 +134,9 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         case 'h':
             help(stdout);
             return 0;
+        case 'n':
+            names = true;
+            break;
         default:
             return cli_usage_error("scenario %s: unknown option or missing value: %s (see --help)",
                                    sub, argv[optind]);
@@ -142,10 +149,12 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         return cli_usage_error("scenario %s takes no --version or -o", sub);
     if (output && strcmp(sub, "export") != 0)
         return cli_usage_error("-o applies to scenario export only");
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to scenario list only");
     if (strcmp(sub, "list") == 0) {
         if (nargs != 0)
             return cli_usage_error("scenario list takes no arguments");
-        return list(ses);
+        return list(ses, names);
     }
     if (nargs != 1) {
         return cli_usage_error("scenario %s takes one argument", sub);
@@ -159,8 +168,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
     if (strcmp(sub, "rm") == 0) {
         gp_err err;
         gp_err_clear(&err);
-        gp_store *st;
-        if (gp_session_store(ses, &st, &err) || gp_store_scenario_rm(st, args[0], &err))
+        if (gp_scenario_remove(ses, args[0], &err))
             return cli_fail(&err);
         printf("removed \"%s\"\n", args[0]);
         return 0;
@@ -172,12 +180,17 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
 
 static void draft_help(void) {
     printf("usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
+           "         [--provider P]... [--marketplace]\n"
            "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
            "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
            "         [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
            "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
            "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
-           "GPU-hour that have it. Assumptions not in the catalog are stated in notes.\n");
+           "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
+           "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
+           "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
+           "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
+           "in the scenario's notes.\n");
 }
 
 /* One option's value into the request; false when it is out of range. */
@@ -209,6 +222,13 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
         return gp_parse_double(v, &rq->gpu_idle_w) && rq->gpu_idle_w >= 0;
     case 'n':
         return rq->name = v, true;
+    case 'P':
+        if (rq->n_providers == 8)
+            return false;
+        rq->providers[rq->n_providers++] = v;
+        return true;
+    case 'M':
+        return rq->marketplace = true;
     case 'o':
         return *output = v, true;
     default: /* 'a' */
@@ -231,6 +251,8 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"name", required_argument, NULL, 'n'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"as-of", required_argument, NULL, 'a'},
+                                          {"provider", required_argument, NULL, 'P'},
+                                          {"marketplace", no_argument, NULL, 'M'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;

@@ -11,7 +11,7 @@
 #include "gp_version.h"
 
 static const cli_command commands[] = {
-    {"report", "evaluate a scenario: Markdown, CSV or JSON report", cmd_report},
+    {"report", "evaluate a scenario: Markdown, CSV, JSON or XLSX report", cmd_report},
     {"scenario", "save, list, show, export and remove stored scenarios", cmd_scenario},
     {"sweep", "evaluate a grid of inputs; where does the answer flip?", cmd_sweep},
     {"sensitivity", "move every input by a delta: a tornado table", cmd_sensitivity},
@@ -27,7 +27,7 @@ static const cli_command commands[] = {
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options]\n"
+    fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options] (--db may come anywhere)\n"
                "       gpuplan --version | --help\n\n"
                "       gpuplan [--db PATH] [--demo]\n\n"
                "With no command, opens the TUI: plan, compare, break-even, fleet, catalog and\n"
@@ -39,8 +39,31 @@ static void usage(FILE *f) {
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nThe database is --db PATH, else $GPUPLAN_DB, else "
                "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n"
-               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input.\n"
+               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input, 4 something\n"
+               "needs attention (collect --fail-on-error: a node failed; fleet --fail-on-alert:\n"
+               "a GPU has an alert).\n"
                "Run `gpuplan COMMAND --help` for a command's options.\n");
+}
+
+/* --db PATH (or --db=PATH) after the command name, where people also put it: taken out of
+ * the command's arguments (up to a "--") into the session; returns the arguments left. */
+static int take_db_option(int argc, char **argv, gp_session *ses) {
+    int out = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            while (i < argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (!strcmp(argv[i], "--db") && i + 1 < argc)
+            ses->db_path = argv[++i];
+        else if (!strncmp(argv[i], "--db=", 5))
+            ses->db_path = argv[i] + 5;
+        else
+            argv[out++] = argv[i];
+    }
+    argv[out] = NULL;
+    return out;
 }
 
 int main(int argc, char **argv) {
@@ -102,6 +125,7 @@ int main(int argc, char **argv) {
         }
         if (demo)
             return cli_usage_error("--demo opens the TUI; it takes no command");
+        argc = i + take_db_option(argc - i, argv + i, &ses);
         cli_guard_terminal();
         rc = cmd->run(&ses, argc - i, argv + i);
     }

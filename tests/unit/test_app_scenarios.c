@@ -1,4 +1,4 @@
-/* The scenario management services (app_scenarios.h), called as the TUI calls them. */
+/* The scenario management services of the TUI (app_scenarios.h), called as it calls them. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,7 +70,7 @@ static void test_save_duplicate_rename_delete(void **state) {
     assert_int_equal(v, 1);
     free(inner);
     assert_int_equal(gp_scenario_duplicate(&s, "plan", "plan copy", &err), GP_E_INPUT);
-    assert_int_equal(gp_scenario_duplicate(&s, "nothing", "x", &err), GP_E_NOTFOUND);
+    assert_int_equal(gp_scenario_duplicate(&s, "nothing", "x", &err), GP_E_INPUT);
 
     /* Rename: the history moves and a new version carries the new name. */
     assert_int_equal(gp_scenario_rename(&s, "plan", "budget 2027", &v, &err), GP_OK);
@@ -84,10 +84,10 @@ static void test_save_duplicate_rename_delete(void **state) {
     assert_int_equal(v, 3);
     free(inner);
 
-    /* Delete. */
-    assert_int_equal(gp_scenario_delete(&s, "plan copy", &err), GP_OK);
+    /* Remove. */
+    assert_int_equal(gp_scenario_remove(&s, "plan copy", &err), GP_OK);
     assert_null(stored_name(&s, "plan copy", &v));
-    assert_int_equal(gp_scenario_delete(&s, "plan copy", &err), GP_E_NOTFOUND);
+    assert_int_equal(gp_scenario_remove(&s, "plan copy", &err), GP_E_INPUT);
 
     cJSON_Delete(doc);
     gp_session_close(&s);
