@@ -148,15 +148,17 @@ static void cells_of(const tui *t, int k, char cells[O_N][96]) {
     snprintf(cells[7], 96, "%.3f", o->per_gpu_hour);
 }
 
-/* Columns as wide as their widest cell among the rows that show (header included); when
- * that does not fit, the widest text column gives a column at a time, down to 6. Numbers
- * never give: they are drawn whole. */
+/* Columns as wide as their widest cell among the rows that show, and their header. When
+ * that does not fit, headers wider than their cells give first (down to 6 columns), then
+ * the widest text column gives a column at a time, down to 6. Numbers never give: they are
+ * drawn whole. */
 static void fit_columns(const tui *t, int top, int h, int *wd) {
     int nc = t->cat_gpus ? G_N : O_N;
     const char *const *hd = t->cat_gpus ? ghead : ohead;
     bool text[O_N];
+    int data[O_N];
     for (int c = 0; c < nc; c++) {
-        wd[c] = draw_width(hd[c]) + 2; /* the sort mark */
+        data[c] = 1;
         text[c] = t->cat_gpus ? c <= G_VENDOR : c <= O_GPU || c == O_PRICING;
     }
     for (int i = 0; i < h && top + i < t->n_view; i++) {
@@ -164,21 +166,31 @@ static void fit_columns(const tui *t, int top, int h, int *wd) {
         cells_of(t, t->cat_view[top + i], cells);
         for (int c = 0; c < nc; c++) {
             int w = draw_width(cells[c]);
-            wd[c] = w > wd[c] ? w : wd[c];
+            data[c] = w > data[c] ? w : data[c];
         }
     }
     int total = 0;
-    for (int c = 0; c < nc; c++)
+    for (int c = 0; c < nc; c++) {
+        int hw = draw_width(hd[c]) + (c == t->cat_sort ? 2 : 0);
+        wd[c] = hw > data[c] ? hw : data[c];
         total += wd[c] + 1;
-    while (total > tui_cols()) {
-        int widest = -1;
-        for (int c = 0; c < nc; c++)
-            if (text[c] && wd[c] > 6 && (widest < 0 || wd[c] > wd[widest]))
-                widest = c;
-        if (widest < 0)
-            break;
-        wd[widest]--, total--;
     }
+    for (int phase = 0; phase < 2 && total > tui_cols(); phase++)
+        while (total > tui_cols()) {
+            int pick = -1;
+            for (int c = 0; c < nc; c++) {
+                int floor = phase == 0 ? (data[c] > 6 ? data[c] : 6) : 6;
+                if ((phase == 1 && !text[c]) || wd[c] <= floor)
+                    continue;
+                int excess = phase == 0 ? wd[c] - data[c] : wd[c];
+                int best = pick < 0 ? -1 : phase == 0 ? wd[pick] - data[pick] : wd[pick];
+                if (excess > best)
+                    pick = c;
+            }
+            if (pick < 0)
+                break;
+            wd[pick]--, total--;
+        }
 }
 
 static void catalog_draw(tui *t) {
@@ -204,7 +216,8 @@ static void catalog_draw(tui *t) {
     for (int c = 0; c < nc && x < cols; c++) {
         char hh[32];
         snprintf(hh, sizeof hh, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
-        draw_text(y, x, wd[c], hh, c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
+        draw_text_mid(y, x, wd[c], hh,
+                      c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
         x += wd[c] + 1;
     }
     for (int i = 0; i < h && t->cat_top + i < t->n_view; i++) {
