@@ -7,9 +7,11 @@
 #include <stdlib.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "gpuplan/collect.h"
+#include "view.h"
+#include "worker.h"
 
-void capacity_draw(tui *t) {
+static void capacity_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     cap_data *d = t->cap;
     if (!d) {
@@ -111,3 +113,23 @@ void capacity_draw(tui *t) {
     draw_chart(yy + 2, x, h2 - 2, w, &cs, 1, 0, s->gpus, "GPUs owned", best, ml, true);
     free(curve);
 }
+
+static void capacity_request(tui *t) {
+    int64_t now = gp_now_ms();
+    if (now - t->cap_asked_ms > 60000) {
+        worker_ask(t, JOB_CAPACITY);
+        t->cap_asked_ms = now;
+    }
+}
+
+static void capacity_done(tui *t) {
+    cap_data_free(t->cap);
+    t->cap = NULL;
+}
+
+const tui_screen_ops capacity_screen = {
+    .name = "Capacity",
+    .draw = capacity_draw,
+    .request = capacity_request,
+    .done = capacity_done,
+};

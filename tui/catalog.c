@@ -9,7 +9,9 @@
 #include <strings.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "scen.h"
+#include "view.h"
+#include "worker.h"
 
 enum { O_PROVIDER, O_INSTANCE, O_REGION, O_GPU, O_COUNT, O_PRICING, O_HOURLY, O_GPUH, O_N };
 static const char *const ohead[O_N] = {"provider", "instance", "region", "GPU",
@@ -103,7 +105,7 @@ static int cmp_view(const void *pa, const void *pb) {
     return c ? c : a - b; /* stable: the store's order breaks ties */
 }
 
-void catalog_refilter(tui *t) {
+static void catalog_refilter(tui *t) {
     free(t->cat_view);
     t->cat_view = NULL;
     t->n_view = 0;
@@ -120,10 +122,78 @@ void catalog_refilter(tui *t) {
         t->cat_sel = t->n_view ? t->n_view - 1 : 0;
 }
 
-static const int ow[O_N] = {9, 18, 13, 10, 5, 11, 8, 9};
-static const int gw[G_N] = {20, 10, 10, 8, 12, 11};
+/* The cells of view row k (a catalog row index) into cells. */
+static void cells_of(const tui *t, int k, char cells[O_N][96]) {
+    if (t->cat_gpus) {
+        const gpu_row *g = &t->cat->g[k];
+        snprintf(cells[0], 96, "%s", g->name);
+        snprintf(cells[1], 96, "%s", g->vendor);
+        snprintf(cells[2], 96, g->has[GP_SPEC_MEMORY_GB] ? "%.0f" : "-", g->v[GP_SPEC_MEMORY_GB]);
+        snprintf(cells[3], 96, g->has[GP_SPEC_TDP_W] ? "%.0f" : "-", g->v[GP_SPEC_TDP_W]);
+        snprintf(cells[4], 96, g->has[GP_SPEC_FP16] ? "%.1f" : "-", g->v[GP_SPEC_FP16]);
+        snprintf(cells[5], 96, "%s", g->released);
+        return;
+    }
+    const offer *o = &t->cat->o[k];
+    snprintf(cells[0], 96, "%s", o->provider);
+    snprintf(cells[1], 96, "%s", o->instance);
+    snprintf(cells[2], 96, "%s", o->region);
+    snprintf(cells[3], 96, "%s", o->gpu);
+    snprintf(cells[4], 96, "%g", o->gpus);
+    if (o->term)
+        snprintf(cells[5], 96, "commit %dm", o->term);
+    else
+        snprintf(cells[5], 96, "%s", o->pricing);
+    snprintf(cells[6], 96, "%.3f", o->hourly);
+    snprintf(cells[7], 96, "%.3f", o->per_gpu_hour);
+}
 
-void catalog_draw(tui *t) {
+/* Columns as wide as their widest cell among the rows that show, and their header. When
+ * that does not fit, headers wider than their cells give first (down to 6 columns), then
+ * the widest text column gives a column at a time, down to 6. Numbers never give: they are
+ * drawn whole. */
+static void fit_columns(const tui *t, int top, int h, int *wd) {
+    int nc = t->cat_gpus ? G_N : O_N;
+    const char *const *hd = t->cat_gpus ? ghead : ohead;
+    bool text[O_N];
+    int data[O_N];
+    for (int c = 0; c < nc; c++) {
+        data[c] = 1;
+        text[c] = t->cat_gpus ? c <= G_VENDOR : c <= O_GPU || c == O_PRICING;
+    }
+    for (int i = 0; i < h && top + i < t->n_view; i++) {
+        char cells[O_N][96];
+        cells_of(t, t->cat_view[top + i], cells);
+        for (int c = 0; c < nc; c++) {
+            int w = draw_width(cells[c]);
+            data[c] = w > data[c] ? w : data[c];
+        }
+    }
+    int total = 0;
+    for (int c = 0; c < nc; c++) {
+        int hw = draw_width(hd[c]) + (c == t->cat_sort ? 2 : 0);
+        wd[c] = hw > data[c] ? hw : data[c];
+        total += wd[c] + 1;
+    }
+    for (int phase = 0; phase < 2 && total > tui_cols(); phase++)
+        while (total > tui_cols()) {
+            int pick = -1;
+            for (int c = 0; c < nc; c++) {
+                int floor = phase == 0 ? (data[c] > 6 ? data[c] : 6) : 6;
+                if ((phase == 1 && !text[c]) || wd[c] <= floor)
+                    continue;
+                int excess = phase == 0 ? wd[c] - data[c] : wd[c];
+                int best = pick < 0 ? -1 : phase == 0 ? wd[pick] - data[pick] : wd[pick];
+                if (excess > best)
+                    pick = c;
+            }
+            if (pick < 0)
+                break;
+            wd[pick]--, total--;
+        }
+}
+
+static void catalog_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     if (!t->cat) {
         draw_text(TOP, 0, cols, "Reading the catalog...", draw_attr(PAL_DIM));
@@ -137,52 +207,31 @@ void catalog_draw(tui *t) {
                t->cat_filter[0] ? "  filter: " : "", t->cat_filter,
                t->prompt == PROMPT_FILTER ? "_" : "");
     int nc = t->cat_gpus ? G_N : O_N;
-    const int *wd = t->cat_gpus ? gw : ow;
     const char *const *hd = t->cat_gpus ? ghead : ohead;
-    int x = 0, y = TOP + 1;
-    for (int c = 0; c < nc && x < cols; c++) {
-        char h[32];
-        snprintf(h, sizeof h, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
-        draw_textf(y, x, wd[c], c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE),
-                   "%-*s", wd[c] - 1, h);
-        x += wd[c];
-    }
-    int h = rows - y - 3;
+    int y = TOP + 1, h = rows - y - 3;
     t->cat_top = tui_scroll(t->cat_sel, t->cat_top, h, t->n_view);
+    int wd[O_N];
+    fit_columns(t, t->cat_top, h, wd);
+    int x = 0;
+    for (int c = 0; c < nc && x < cols; c++) {
+        char hh[32];
+        snprintf(hh, sizeof hh, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
+        draw_text_mid(y, x, wd[c], hh,
+                      c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
+        x += wd[c] + 1;
+    }
     for (int i = 0; i < h && t->cat_top + i < t->n_view; i++) {
         int k = t->cat_view[t->cat_top + i];
         bool sel = t->cat_top + i == t->cat_sel;
         int attr = sel ? draw_attr(PAL_ACTIVE) : 0;
         int yy = y + 1 + i;
         draw_fill(yy, 0, cols, attr);
-        char cells[O_N][48];
-        if (t->cat_gpus) {
-            const gpu_row *g = &t->cat->g[k];
-            snprintf(cells[0], 48, "%s", g->name);
-            snprintf(cells[1], 48, "%s", g->vendor);
-            snprintf(cells[2], 48, g->has[GP_SPEC_MEMORY_GB] ? "%.0f" : "-",
-                     g->v[GP_SPEC_MEMORY_GB]);
-            snprintf(cells[3], 48, g->has[GP_SPEC_TDP_W] ? "%.0f" : "-", g->v[GP_SPEC_TDP_W]);
-            snprintf(cells[4], 48, g->has[GP_SPEC_FP16] ? "%.1f" : "-", g->v[GP_SPEC_FP16]);
-            snprintf(cells[5], 48, "%s", g->released);
-        } else {
-            const offer *o = &t->cat->o[k];
-            snprintf(cells[0], 48, "%s", o->provider);
-            snprintf(cells[1], 48, "%s", o->instance);
-            snprintf(cells[2], 48, "%s", o->region);
-            snprintf(cells[3], 48, "%s", o->gpu);
-            snprintf(cells[4], 48, "%g", o->gpus);
-            if (o->term)
-                snprintf(cells[5], 48, "commit %dm", o->term);
-            else
-                snprintf(cells[5], 48, "%s", o->pricing);
-            snprintf(cells[6], 48, "%.3f", o->hourly);
-            snprintf(cells[7], 48, "%.3f", o->per_gpu_hour);
-        }
+        char cells[O_N][96];
+        cells_of(t, k, cells);
         x = 0;
         for (int c = 0; c < nc && x < cols; c++) {
-            draw_text(yy, x, wd[c] - 1, cells[c], attr);
-            x += wd[c];
+            draw_text_mid(yy, x, wd[c], cells[c], attr);
+            x += wd[c] + 1;
         }
     }
     draw_text(rows - 2, 0, cols,
@@ -191,46 +240,108 @@ void catalog_draw(tui *t) {
               draw_attr(PAL_DIM));
 }
 
-bool catalog_key(tui *t, int ch) {
+static void filter_key(tui *t, int ch) {
+    bool sel = false; /* the filter is never pre-filled */
+    int r = tui_line_key(t->cat_filter, sizeof t->cat_filter, &sel, ch);
+    if (r == TUI_LINE_CANCEL)
+        t->cat_filter[0] = '\0';
+    if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
+        t->prompt = PROMPT_NONE;
+    if (r == TUI_LINE_CANCEL) {
+        catalog_refilter(t);
+    } else if (r == TUI_LINE_CHANGED) {
+        t->cat_sel = t->cat_top = 0;
+        catalog_refilter(t);
+    }
+}
+
+static unsigned catalog_key(tui *t, int ch) {
+    if (t->prompt == PROMPT_FILTER) {
+        filter_key(t, ch);
+        return TUI_HANDLED;
+    }
     int page = tui_rows() - TOP - 5;
     int nc = t->cat_gpus ? G_N : O_N;
     if (tui_list_key(ch, &t->cat_sel, t->n_view, page))
-        return true;
+        return TUI_HANDLED;
     switch (ch) {
     case KEY_LEFT:
     case 'h':
         t->cat_sort = (t->cat_sort + nc - 1) % nc;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
         t->cat_sort = (t->cat_sort + 1) % nc;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case 'r':
         t->cat_desc = !t->cat_desc;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case 'g':
     case 'o':
         if ((ch == 'g') == t->cat_gpus)
-            return true;
+            return TUI_HANDLED;
         t->cat_gpus = ch == 'g';
         t->cat_sort = t->cat_gpus ? G_NAME : O_GPUH;
         t->cat_sel = t->cat_top = 0;
         catalog_refilter(t);
-        return true;
+        return TUI_HANDLED;
     case '/':
         t->prompt = PROMPT_FILTER;
-        return true;
+        t->prompt_label = "Filter:";
+        t->prompt_hint = "  (Enter keeps, Esc clears)";
+        return TUI_HANDLED;
     case 'a':
         if (t->cat_gpus || !t->cat || !t->n_view)
-            return true;
+            return TUI_HANDLED;
         if (!t->doc)
             tui_status(t, "open a scenario first (Plan tab)");
         else
-            plan_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);
-        return true;
+            scen_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);
+        return TUI_HANDLED;
     }
-    return false;
+    return 0;
 }
+
+static bool catalog_modal(const tui *t) {
+    return t->prompt == PROMPT_FILTER;
+}
+
+static void catalog_request(tui *t) {
+    if (!t->cat && !worker_busy(t, JOB_CATALOG))
+        worker_ask(t, JOB_CATALOG);
+}
+
+static void catalog_refresh(tui *t, unsigned jobs) {
+    if (jobs & (1u << JOB_CATALOG))
+        catalog_refilter(t);
+}
+
+static void catalog_click(tui *t, int row, int x) {
+    (void)x;
+    if (row >= TOP + 2) {
+        int k = t->cat_top + row - TOP - 2;
+        if (k < t->n_view)
+            t->cat_sel = k;
+    }
+}
+
+static void catalog_done(tui *t) {
+    catalog_data_free(t->cat);
+    t->cat = NULL;
+    free(t->cat_view);
+    t->cat_view = NULL;
+}
+
+const tui_screen_ops catalog_screen = {
+    .name = "Catalog",
+    .draw = catalog_draw,
+    .on_key = catalog_key,
+    .modal = catalog_modal,
+    .request = catalog_request,
+    .on_data = catalog_refresh,
+    .click = catalog_click,
+    .done = catalog_done,
+};

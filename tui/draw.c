@@ -183,6 +183,101 @@ void draw_money(double v, char *out, size_t cap) {
         *dot = '\0';
 }
 
+void draw_compact(double v, char *out, size_t cap) {
+    static const char units[] = {'k', 'M', 'B', 'T'};
+    double a = fabs(v);
+    if (a < 1000) {
+        snprintf(out, cap, "%.0f", v);
+        return;
+    }
+    int u = 0;
+    while (u < 3 && round(a / 1000) >= 1000)
+        a /= 1000, u++;
+    a /= 1000;
+    /* Three significant digits: 6.03M, 60.3M, 603M. */
+    snprintf(out, cap, "%s%.*f%c", v < 0 ? "-" : "",
+             a < 9.995   ? 2
+             : a < 99.95 ? 1
+                         : 0,
+             a, units[u]);
+}
+
+void draw_money_fit(double v, int w, char *out, size_t cap) {
+    draw_money(v, out, cap);
+    if ((int)strlen(out) > w)
+        draw_compact(v, out, cap);
+}
+
+/* The columns code point cp takes on this terminal (what draw_text would use). */
+static int cp_width(long cp) {
+    if (cp < 0x80 || !draw_utf8())
+        return 1;
+    int cw = wcwidth((wchar_t)cp);
+    return cw < 0 ? 1 : cw;
+}
+
+int draw_width(const char *s) {
+    int w = 0;
+    size_t i = 0;
+    const unsigned char *u = (const unsigned char *)(s ? s : "");
+    while (u[i]) {
+        long cp = next_cp(u, &i);
+        if (cp >= 0 && is_control(cp))
+            continue;
+        w += cp < 0 ? 1 : cp_width(cp);
+    }
+    return w;
+}
+
+void draw_shorten(const char *s, int w, char *out, size_t cap) {
+    char clean[1024];
+    draw_clean(s, clean, sizeof clean);
+    if (draw_width(clean) <= w || w < 3) {
+        snprintf(out, cap, "%s", clean);
+        return;
+    }
+    const char *dots = draw_utf8() ? "\xe2\x80\xa6" : "~";
+    int head = (w - 1 + 1) / 2, tail = w - 1 - head;
+    /* The head: whole code points up to head columns. */
+    const unsigned char *u = (const unsigned char *)clean;
+    size_t i = 0, hb = 0;
+    int used = 0;
+    while (u[i]) {
+        size_t at = i;
+        long cp = next_cp(u, &i);
+        int cw = cp < 0 ? 1 : cp_width(cp);
+        if (used + cw > head) {
+            i = at;
+            break;
+        }
+        used += cw;
+        hb = i;
+    }
+    /* The tail: the last code points that fit in tail columns (plus what the head left). */
+    tail += head - used;
+    size_t n = strlen(clean), tb = n;
+    used = 0;
+    while (tb > hb) {
+        size_t st = tb - 1;
+        while (st > hb && (u[st] & 0xc0) == 0x80)
+            st--;
+        size_t j = st;
+        long cp = next_cp(u, &j);
+        int cw = cp < 0 ? 1 : cp_width(cp);
+        if (used + cw > tail)
+            break;
+        used += cw;
+        tb = st;
+    }
+    snprintf(out, cap, "%.*s%s%s", (int)hb, clean, dots, clean + tb);
+}
+
+int draw_text_mid(int y, int x, int w, const char *s, int attr) {
+    char out[1024];
+    draw_shorten(s, w, out, sizeof out);
+    return draw_text(y, x, w, out, attr);
+}
+
 static void put_cp(int y, int x, long cp, int attr) {
     char b[5];
     if (cp < 0x80) {

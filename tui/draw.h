@@ -40,6 +40,19 @@ void draw_clean(const char *s, char *out, size_t cap);
 /* Money as gp_format_money writes it, without the cents from 10,000 up ("1,234,567"). */
 void draw_money(double v, char *out, size_t cap);
 
+/* Money in at most w columns: draw_money's figure when it fits, else 3 significant digits
+ * with a unit (6.03M). A number is never cut. */
+void draw_money_fit(double v, int w, char *out, size_t cap);
+/* v with 3 significant digits and k, M, B or T (below 1,000: the whole number). */
+void draw_compact(double v, char *out, size_t cap);
+/* The columns s takes on screen (control characters dropped). */
+int draw_width(const char *s);
+/* s shortened to w columns with an ellipsis in the middle, as htop and nvtop shorten long
+ * names: the start and the end stay, so names that differ at the end still differ. */
+void draw_shorten(const char *s, int w, char *out, size_t cap);
+/* draw_text of draw_shorten(s, w). */
+int draw_text_mid(int y, int x, int w, const char *s, int attr);
+
 /* A line chart of n series of m points each (ys[k][i] at x = i), in the box (y, x, h, w):
  * braille dots on UTF-8, '*' and '.' otherwise; the y axis labelled with money or plain
  * numbers. mark_x >= 0 draws a vertical marker at that x value. */

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "gpuplan/collect.h"
+#include "view.h"
+#include "worker.h"
 
 /* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
 static void power_price(const tui *t, double *price, double *pue) {
@@ -25,7 +27,7 @@ static double gpu_hour_cost(const tui *t) {
     return hours > 0 ? t->r->self.total / hours : 0;
 }
 
-void fleet_draw(tui *t) {
+static void fleet_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     fleet_data *f = t->fleet;
     if (!f) {
@@ -65,11 +67,17 @@ void fleet_draw(tui *t) {
                    t->sc.s->name);
     int y = TOP + 3;
     int sw = 12; /* a cell per 5-minute mean of the last hour */
+    /* The node column: what the longest name needs, as far as the room allows. */
+    int want = 6;
+    for (int i = 0; i < f->n; i++) {
+        int w = draw_width(f->g[i].node) + 1;
+        want = w > want ? w : want;
+    }
     int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18);
+    if (nodew > want)
+        nodew = want;
     if (nodew < 10)
         nodew = 10;
-    if (nodew > 32)
-        nodew = 32;
     draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %3s %5s %6s %6s %5s %-*s %s", nodew - 1,
                "node", "GPU", "util", "mem%", "W", "C", sw, "last hour", "alerts");
     int h = rows - y - 2;
@@ -89,10 +97,9 @@ void fleet_draw(tui *t) {
         if (g->has_temp)
             snprintf(temp, sizeof temp, "%.0f", g->temp);
         draw_fill(y + i, 0, cols, attr);
-        char node[80];
-        draw_clean(g->node, node, sizeof node);
-        draw_textf(y + i, 0, cols, attr, "%-*.*s %3d %5s %6s %6s %5s", nodew - 1, nodew - 1, node,
-                   g->index, util, mem, pw, temp);
+        draw_text_mid(y + i, 0, nodew - 1, g->node, attr);
+        draw_textf(y + i, nodew, cols - nodew, attr, "%3d %5s %6s %6s %5s", g->index, util, mem, pw,
+                   temp);
         int sx = nodew + 4 + 6 + 7 + 7 + 6;
         draw_sparkline(y + i, sx, sw, g->spark, g->n_spark, 100, attr ? attr : draw_attr(PAL_GOOD));
         draw_text(y + i, sx + sw + 1, cols - sx - sw - 1, g->alerts, attr);
@@ -118,41 +125,92 @@ void fleet_draw(tui *t) {
         draw_textf(py, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE),
                    "%s: %d GPUs, %.0f W, %.2f %s/h, %.1f kWh today (Esc closes)", clean, n, nw,
                    nw / 1000 * pue * price, cur, nkwh);
-        draw_textf(py + 1, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE), "%3s %-22s %-38s %9s %7s", "GPU",
-                   "model", "UUID", "mem MiB", "limit W");
+        /* Model and UUID as wide as they are; on a narrow screen the model gives way first,
+         * then the UUID loses its middle (UUIDs differ at both ends). */
+        int mw = 5, uw = 4;
+        for (int i = 0; i < f->n; i++)
+            if (!strcmp(f->g[i].node, node)) {
+                int a = draw_width(f->g[i].model), b = draw_width(f->g[i].uuid);
+                mw = a > mw ? a : mw;
+                uw = b > uw ? b : uw;
+            }
+        int fixed = 4 + 10 + 8 + 16, room = pw2 - 2 - fixed;
+        if (mw + uw + 2 > room) {
+            mw = room - uw - 2 < 12 ? 12 : room - uw - 2 < mw ? room - uw - 2 : mw;
+            uw = room - mw - 2 < uw ? room - mw - 2 : uw;
+        }
+        int attr = draw_attr(PAL_ACTIVE), x = px + 1;
+        draw_textf(py + 1, x, pw2 - 2, attr, "%3s %-*s %-*s %9s %7s", "GPU", mw, "model", uw,
+                   "UUID", "mem MiB", "limit W");
         int r = 0;
         for (int i = 0; i < f->n && r < ph - 3; i++) {
             fleet_gpu *g = &f->g[i];
             if (strcmp(g->node, node))
                 continue;
-            char model[48], uuid[80];
-            draw_clean(g->model, model, sizeof model);
-            draw_clean(g->uuid, uuid, sizeof uuid);
-            draw_textf(py + 2 + r++, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE),
-                       "%3d %-22.22s %-38.38s %9.0f %7.0f%s%s", g->index, model, uuid, g->mem_used,
-                       g->power_limit, g->mig[0] ? " MIG " : "", g->mig);
+            int yy = py + 2 + r++;
+            draw_textf(yy, x, 4, attr, "%3d", g->index);
+            draw_text_mid(yy, x + 4, mw, g->model, attr);
+            draw_text_mid(yy, x + 5 + mw, uw, g->uuid, attr);
+            draw_textf(yy, x + 6 + mw + uw, pw2 - 2 - (6 + mw + uw), attr, "%9.0f %7.0f%s%s",
+                       g->mem_used, g->power_limit, g->mig[0] ? " MIG " : "", g->mig);
         }
     }
 }
 
-bool fleet_key(tui *t, int ch) {
+static unsigned fleet_key(tui *t, int ch) {
     int n = t->fleet ? t->fleet->n : 0;
     int page = tui_rows() - TOP - 6;
     if (t->fleet_detail) {
         if (ch == 27 || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 'q') {
             t->fleet_detail = false;
-            return true;
+            return TUI_HANDLED;
         }
-        return true;
+        return TUI_HANDLED;
     }
     if (tui_list_key(ch, &t->fleet_sel, n, page))
-        return true;
+        return TUI_HANDLED;
     switch (ch) {
     case '\n':
     case '\r':
     case KEY_ENTER:
         t->fleet_detail = n > 0;
-        return true;
+        return TUI_HANDLED;
     }
-    return false;
+    return 0;
 }
+
+static bool fleet_modal(const tui *t) {
+    return t->fleet_detail;
+}
+
+static void fleet_request(tui *t) {
+    int64_t now = gp_now_ms();
+    if (now - t->fleet_asked_ms > 5000) {
+        worker_ask(t, JOB_FLEET);
+        t->fleet_asked_ms = now;
+    }
+}
+
+static void fleet_click(tui *t, int row, int x) {
+    (void)x;
+    if (t->fleet && row >= TOP + 3) {
+        int k = t->fleet_top + row - TOP - 3;
+        if (k < t->fleet->n)
+            t->fleet_sel = k;
+    }
+}
+
+static void fleet_done(tui *t) {
+    fleet_data_free(t->fleet);
+    t->fleet = NULL;
+}
+
+const tui_screen_ops fleet_screen = {
+    .name = "Fleet",
+    .draw = fleet_draw,
+    .on_key = fleet_key,
+    .modal = fleet_modal,
+    .request = fleet_request,
+    .click = fleet_click,
+    .done = fleet_done,
+};

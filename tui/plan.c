@@ -1,469 +1,72 @@
 /* The Plan tab: the stored scenarios, and an editor over every input of the open one with
  * its unit and validation message. The results re-evaluate on every keystroke from the value
- * being typed; Enter commits it (undo keeps the previous document), `s` saves a new version. */
+ * being typed; Enter commits it (undo keeps the previous document), `s` saves a new version.
+ * The document and its fields are scen.h's; this file draws them and takes the keys. */
 #include <ctype.h>
 #include <curses.h>
-#include <math.h>
-#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "draw.h"
-#include "gpuplan/store_catalog.h"
-#include "tui_int.h"
-
-/* ---- the fields ------------------------------------------------------------------------- */
-
-enum { F_SCEN_D, F_SCEN_I, F_PERIOD_D, F_OPTION_D, F_OPTION_I };
-
-typedef struct field_def {
-    const char *key, *label, *unit;
-    int kind;
-    size_t off;
-} field_def;
-
-#define SD(k, l, u, m)                                                                             \
-    { k, l, u, F_SCEN_D, offsetof(gp_scenario, m) }
-#define SI(k, l, u, m)                                                                             \
-    { k, l, u, F_SCEN_I, offsetof(gp_scenario, m) }
-static const field_def general[] = {
-    SI("horizon_months", "horizon", "months", horizon_months),
-    SD("discount_rate", "discount rate (NPV)", "a year", discount_rate),
-    SI("demand.gpus", "GPUs needed", "GPUs", gpus),
-    SD("demand.utilization", "utilization", "0..1", utilization),
-    SI("self_hosted.gpus_per_server", "GPUs a server", "GPUs", gpus_per_server),
-    SD("self_hosted.server_price", "server price", "$cur", server_price),
-    SD("self_hosted.price_factor", "price factor", "x", price_factor),
-    SD("self_hosted.network_per_server", "network a server", "$cur", network_per_server),
-    SD("self_hosted.fixed_capex", "fixed capex", "$cur", fixed_capex),
-    SD("self_hosted.residual_pct", "residual value", "0..1", residual_pct),
-    SI("self_hosted.warranty_months", "warranty", "months", warranty_months),
-    SD("self_hosted.maintenance_pct_per_year", "maintenance", "a year", maintenance_pct_per_year),
-    SD("self_hosted.staff_per_month", "staff", "$cur/mo", staff_per_month),
-    SD("self_hosted.other_per_month", "other costs", "$cur/mo", other_per_month),
-    SD("self_hosted.colo_per_kw_month", "colocation", "/kW-mo", colo_per_kw_month),
-    SD("self_hosted.power.server_base_w", "server base draw", "W", server_base_w),
-    SD("self_hosted.power.gpu_idle_w", "GPU idle draw", "W", gpu_idle_w),
-    SD("self_hosted.power.gpu_tdp_w", "GPU busy draw", "W", gpu_tdp_w),
-    SD("self_hosted.power.pue", "PUE", "x", pue),
-    SD("self_hosted.tariff.demand_charge_per_kw_month", "demand charge", "/kW-mo",
-       demand_charge_per_kw_month),
-};
-static const field_def loan[] = {
-    SD("self_hosted.financing.apr", "loan APR", "a year", loan_apr),
-    SI("self_hosted.financing.term_months", "loan term", "months", loan_term_months),
-    SD("self_hosted.financing.fraction", "loan share", "0..1", loan_fraction),
-};
-#define OD(k, l, u, m)                                                                             \
-    { k, l, u, F_OPTION_D, offsetof(gp_option, m) }
-#define OI(k, l, u, m)                                                                             \
-    { k, l, u, F_OPTION_I, offsetof(gp_option, m) }
-static const field_def opt_price[] = {
-    OD("hourly", "hourly", "/inst-h", hourly),
-    OI("gpus_per_instance", "GPUs an instance", "GPUs", gpus_per_instance)};
-static const field_def opt_committed[] = {OD("upfront", "upfront a term", "$cur", upfront),
-                                          OI("term_months", "term", "months", term_months)};
-static const field_def opt_spot[] = {
-    OD("interruptions_per_hour", "interruptions", "/h", interruptions_per_hour),
-    OD("checkpoint_interval_h", "checkpoint every", "h", checkpoint_interval_h),
-    OD("restart_h", "restart time", "h", restart_h)};
-static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", idle_overhead)};
-static const field_def opt_common[] = {OD("support_pct", "support", "0..1", support_pct)};
-
-typedef struct built {
-    field *f;
-    field_def *def;
-    int n, cap;
-    int *index; /* option or period index per field */
-} built;
-
-static void add(built *b, const field_def *d, int idx, const char *path, const char *label) {
-    if (b->n == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 64;
-        b->f = gp_xrealloc(b->f, sizeof *b->f * (size_t)b->cap);
-        b->def = gp_xrealloc(b->def, sizeof *b->def * (size_t)b->cap);
-        b->index = gp_xrealloc(b->index, sizeof *b->index * (size_t)b->cap);
-    }
-    field *f = &b->f[b->n];
-    snprintf(f->path, sizeof f->path, "%s", path);
-    draw_clean(label, f->label, sizeof f->label);
-    f->unit = d->unit;
-    f->integer = d->kind == F_SCEN_I || d->kind == F_OPTION_I;
-    b->def[b->n] = *d;
-    b->index[b->n] = idx;
-    b->n++;
-}
-
-/* Every input of the resolved scenario, in the order of MODEL.md. */
-static void build_fields(tui *t) {
-    const gp_scenario *s = t->sc.s;
-    built b = {0};
-    for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
-        add(&b, &general[i], -1, general[i].key, general[i].label);
-        if (!strcmp(general[i].key, "self_hosted.power.pue"))
-            for (int k = 0; k < s->n_periods; k++) {
-                char path[96], label[96];
-                static const field_def price = {"", "", "/kWh", F_PERIOD_D,
-                                                offsetof(gp_period, price_per_kwh)};
-                static const field_def hours = {"", "", "h a day", F_PERIOD_D,
-                                                offsetof(gp_period, hours_per_day)};
-                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].price_per_kwh", k);
-                snprintf(label, sizeof label, "tariff %s", s->periods[k].name);
-                add(&b, &price, k, path, label);
-                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].hours_per_day", k);
-                snprintf(label, sizeof label, "  %s hours", s->periods[k].name);
-                add(&b, &hours, k, path, label);
-            }
-    }
-    if (s->financing == GP_LOAN)
-        for (size_t i = 0; i < sizeof loan / sizeof loan[0]; i++)
-            add(&b, &loan[i], -1, loan[i].key, loan[i].label);
-    for (int i = 0; i < s->n_options; i++) {
-        const gp_option *o = &s->options[i];
-        const field_def *groups[5];
-        size_t sizes[5];
-        int ng = 0;
-        /* A catalog reference fixes the price and the instance size (sc is resolved, so the
-         * document says which options have one). */
-        if (!cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t->doc, "cloud_options"), i),
-                "catalog"))
-            groups[ng] = opt_price, sizes[ng++] = 2;
-        if (o->pricing == GP_COMMITTED)
-            groups[ng] = opt_committed, sizes[ng++] = 2;
-        if (o->pricing == GP_SPOT)
-            groups[ng] = opt_spot, sizes[ng++] = 3;
-        if (o->pricing != GP_COMMITTED)
-            groups[ng] = opt_idle, sizes[ng++] = 1;
-        groups[ng] = opt_common, sizes[ng++] = 1;
-        for (int g = 0; g < ng; g++)
-            for (size_t k = 0; k < sizes[g]; k++) {
-                char path[96], label[96];
-                snprintf(path, sizeof path, "cloud_options[%d].%s", i, groups[g][k].key);
-                snprintf(label, sizeof label, "%.40s: %s", o->name, groups[g][k].label);
-                add(&b, &groups[g][k], i, path, label);
-            }
-    }
-    free(t->fields);
-    free(t->field_defs);
-    free(t->field_index);
-    t->fields = b.f, t->field_defs = b.def, t->field_index = b.index;
-    t->n_fields = b.n;
-    if (t->field_sel >= t->n_fields)
-        t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
-}
-
-static double field_value(const tui *t, int i) {
-    const gp_scenario *s = t->sc.s;
-    const field_def *d = &((const field_def *)t->field_defs)[i];
-    int idx = t->field_index[i];
-    const char *base = d->kind == F_SCEN_D || d->kind == F_SCEN_I ? (const char *)s
-                       : d->kind == F_PERIOD_D                    ? (const char *)&s->periods[idx]
-                                                                  : (const char *)&s->options[idx];
-    if (d->kind == F_SCEN_I || d->kind == F_OPTION_I)
-        return *(const int *)(base + d->off);
-    return *(const double *)(base + d->off);
-}
-
-/* Set the number at path ("a.b[2].c") in doc, creating objects on the way. */
-static bool set_path(cJSON *doc, const char *path, double v) {
-    char buf[96];
-    snprintf(buf, sizeof buf, "%s", path);
-    cJSON *cur = doc;
-    char *save = NULL;
-    for (char *seg = strtok_r(buf, ".", &save); seg; seg = strtok_r(NULL, ".", &save)) {
-        char *br = strchr(seg, '[');
-        int idx = -1;
-        if (br) {
-            idx = (int)strtol(br + 1, NULL, 10);
-            *br = '\0';
-        }
-        bool last = !save || !*save;
-        cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, seg);
-        if (last && idx < 0) {
-            cJSON *num = cJSON_CreateNumber(v);
-            if (next)
-                cJSON_ReplaceItemInObjectCaseSensitive(cur, seg, num);
-            else
-                cJSON_AddItemToObject(cur, seg, num);
-            return true;
-        }
-        if (!next) {
-            if (idx >= 0)
-                return false;
-            next = cJSON_AddObjectToObject(cur, seg);
-        }
-        if (idx >= 0)
-            next = cJSON_GetArrayItem(next, idx);
-        if (!cJSON_IsObject(next))
-            return false;
-        cur = next;
-    }
-    return false;
-}
-
-/* ---- evaluation ------------------------------------------------------------------------- */
-
-/* Resolve doc (the open document, or a copy with the value being typed) and evaluate it. On an
- * invalid value the message is kept and the last good result stays on screen. */
-static bool evaluate(tui *t, const cJSON *doc) {
-    gp_loaded sc;
-    gp_err err;
-    gp_err_clear(&err);
-    char origin[GP_NAME_BYTES + 16];
-    snprintf(origin, sizeof origin, "%s", t->name);
-    if (gp_load_scenario_doc(t->ses, doc, origin, t->today, &sc, &err)) {
-        const char *path = strstr(err.where, ":$");
-        snprintf(t->invalid, sizeof t->invalid, "%s%s%s", path ? path + 1 : "", path ? ": " : "",
-                 err.msg);
-        return false;
-    }
-    if (t->has_sc)
-        gp_loaded_done(&t->sc);
-    t->sc = sc;
-    t->has_sc = true;
-    t->invalid[0] = '\0';
-    gp_model_evaluate(t->sc.s, t->r);
-    return true;
-}
-
-void plan_reevaluate(tui *t) {
-    if (!t->doc)
-        return;
-    if (!t->editing) {
-        evaluate(t, t->doc);
-        return;
-    }
-    double v;
-    if (!gp_parse_double(t->edit, &v)) {
-        snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
-        return;
-    }
-    if (t->fields[t->field_sel].integer && v != floor(v)) {
-        snprintf(t->invalid, sizeof t->invalid, "a whole number is needed");
-        return;
-    }
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
-    if (!set_path(copy, t->fields[t->field_sel].path, v))
-        snprintf(t->invalid, sizeof t->invalid, "cannot set %s", t->fields[t->field_sel].path);
-    else
-        evaluate(t, copy);
-    cJSON_Delete(copy);
-}
-
-static void push_undo(tui *t) {
-    t->undo = gp_xrealloc(t->undo, sizeof *t->undo * (size_t)(t->n_undo + 1));
-    t->undo[t->n_undo++] = cJSON_PrintUnformatted(t->doc);
-}
-
-static void replace_doc(tui *t, cJSON *doc) {
-    cJSON_Delete(t->doc);
-    t->doc = doc;
-    evaluate(t, t->doc);
-    if (t->has_sc)
-        build_fields(t);
-}
-
-static int take_name(const gp_scenario_info *i, void *arg) {
-    tui *t = arg;
-    t->names = gp_xrealloc(t->names, sizeof *t->names * (size_t)(t->n_names + 1));
-    snprintf(t->names[t->n_names++], GP_NAME_BYTES, "%s", i->name);
-    return 0;
-}
-
-void plan_load_names(tui *t) {
-    free(t->names);
-    t->names = NULL;
-    t->n_names = 0;
-    gp_store *st;
-    gp_err err;
-    if (gp_session_store(t->ses, &st, &err) || gp_store_scenario_list(st, take_name, t, &err))
-        tui_status(t, "scenarios: %s", err.msg);
-    if (t->scen_sel >= t->n_names)
-        t->scen_sel = t->n_names ? t->n_names - 1 : 0;
-}
-
-static void clear_undo(tui *t) {
-    for (int i = 0; i < t->n_undo; i++)
-        free(t->undo[i]);
-    free(t->undo);
-    t->undo = NULL;
-    t->n_undo = 0;
-}
-
-bool plan_open(tui *t, const char *name) {
-    gp_store *st;
-    gp_err err;
-    char *json = NULL;
-    int version = 0;
-    if (gp_session_store(t->ses, &st, &err) ||
-        gp_store_scenario_get(st, name, 0, &json, &version, NULL, &err)) {
-        tui_status(t, "%s", err.msg);
-        return false;
-    }
-    cJSON *doc = cJSON_Parse(json);
-    free(json);
-    if (!doc) {
-        tui_status(t, "stored scenario \"%s\" is not JSON", name);
-        return false;
-    }
-    snprintf(t->name, sizeof t->name, "%s", name);
-    t->version = version;
-    t->editing = false;
-    t->dirty = false;
-    clear_undo(t);
-    cJSON_Delete(t->doc);
-    t->doc = doc;
-    if (t->has_sc) {
-        gp_loaded_done(&t->sc);
-        t->has_sc = false;
-    }
-    if (!evaluate(t, t->doc)) {
-        /* Nothing to edit or show: the fields of the scenario open before are gone too. */
-        t->n_fields = 0;
-        tui_status(t, "\"%s\" does not evaluate: %s", name, t->invalid);
-        return false;
-    }
-    build_fields(t);
-    t->field_sel = 0;
-    t->field_top = 0;
-    return true;
-}
-
-bool plan_add_option(tui *t, const offer *o) {
-    if (!t->doc)
-        return false;
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
-    cJSON *opts = cJSON_GetObjectItemCaseSensitive(copy, "cloud_options");
-    if (!opts)
-        opts = cJSON_AddArrayToObject(copy, "cloud_options");
-    char name[GP_NAME_BYTES], catalog[GP_CATALOG_BYTES];
-    snprintf(name, sizeof name, "%s %s %s%s%s", o->instance, o->region, o->pricing,
-             o->term ? " " : "", o->term ? o->purchase : "");
-    /* Names are unique within a scenario. */
-    for (int k = 2; k < 100; k++) {
-        bool taken = false;
-        cJSON *it;
-        cJSON_ArrayForEach(it, opts) {
-            const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
-            taken = taken || (n && !strcmp(n, name));
-        }
-        if (!taken)
-            break;
-        char base[GP_NAME_BYTES];
-        snprintf(base, sizeof base, "%s", name);
-        snprintf(name, sizeof name, "%.*s #%d", GP_NAME_BYTES - 8, base, k);
-    }
-    snprintf(catalog, sizeof catalog, "%s/%s/%s", o->provider, o->instance, o->region);
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "name", name);
-    cJSON_AddStringToObject(j, "pricing", o->pricing);
-    cJSON_AddStringToObject(j, "catalog", catalog);
-    if (o->term) {
-        cJSON_AddNumberToObject(j, "term_months", o->term);
-        cJSON_AddStringToObject(j, "purchase", o->purchase);
-    }
-    cJSON_AddItemToArray(opts, j);
-    gp_loaded probe;
-    gp_err err;
-    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
-        tui_status(t, "cannot add %s: %s", catalog, err.msg);
-        cJSON_Delete(copy);
-        return false;
-    }
-    gp_loaded_done(&probe);
-    push_undo(t);
-    replace_doc(t, copy);
-    t->dirty = true;
-    tui_status(t, "added \"%s\" from the catalog (s saves a new version)", name);
-    return true;
-}
-
-static void save(tui *t, const char *as) {
-    gp_store *st;
-    gp_err err;
-    cJSON *doc = cJSON_Duplicate(t->doc, true);
-    if (as) {
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "name");
-        cJSON_AddStringToObject(doc, "name", as);
-    }
-    char *json = cJSON_Print(doc);
-    cJSON_Delete(doc);
-    int version = 0;
-    const char *name = as ? as : t->name;
-    if (gp_session_store(t->ses, &st, &err) ||
-        gp_store_scenario_save(st, name, json, &version, &err)) {
-        tui_status(t, "not saved: %s", err.msg);
-    } else {
-        tui_status(t, "saved version %d of \"%s\"", version, name);
-        plan_load_names(t);
-        if (as)
-            plan_open(t, as);
-        else
-            t->version = version, t->dirty = false;
-    }
-    free(json);
-}
-
-/* ---- tariff presets --------------------------------------------------------------------- */
-
-static int take_tariff(const gp_tariff_preset *p, const char *source, void *arg) {
-    (void)source;
-    tui *t = arg;
-    t->picks = gp_xrealloc(t->picks, sizeof *t->picks * (size_t)(t->n_picks + 1));
-    snprintf(t->picks[t->n_picks++], 64, "%s", p->name);
-    return 0;
-}
-
-static void open_tariffs(tui *t) {
-    free(t->picks);
-    t->picks = NULL;
-    t->n_picks = 0;
-    gp_store *st;
-    gp_err err;
-    if (gp_session_catalog(t->ses, &st, &err) || gp_store_tariffs(st, take_tariff, t, &err)) {
-        tui_status(t, "tariffs: %s", err.msg);
-        return;
-    }
-    if (!t->n_picks) {
-        tui_status(t, "no tariff presets in the catalog");
-        return;
-    }
-    t->picking = true;
-    t->pick_sel = 0;
-}
-
-static void apply_tariff(tui *t, const char *name) {
-    gp_store *st;
-    gp_err err;
-    gp_tariff_preset p;
-    if (gp_session_store(t->ses, &st, &err) || gp_store_tariff(st, name, &p, &err)) {
-        tui_status(t, "%s", err.msg);
-        return;
-    }
-    cJSON *tariff = cJSON_Parse(p.tariff_json);
-    if (!tariff) {
-        tui_status(t, "preset \"%s\" is not JSON", name);
-        return;
-    }
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
-    cJSON *sh = cJSON_GetObjectItemCaseSensitive(copy, "self_hosted");
-    if (!sh)
-        sh = cJSON_AddObjectToObject(copy, "self_hosted");
-    cJSON_DeleteItemFromObjectCaseSensitive(sh, "tariff");
-    cJSON_AddItemToObject(sh, "tariff", tariff);
-    push_undo(t);
-    replace_doc(t, copy);
-    t->dirty = true;
-    tui_status(t, "tariff \"%s\" (%s) applied", name, p.effective_from);
-}
+#include "scen.h"
+#include "view.h"
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
-void plan_draw(tui *t) {
+/* The left pane (scenarios, then results): wide enough for the longest name where the
+ * terminal allows, 28 to 2/5 of the screen (34 from 100 columns). */
+static int left_width(const tui *t) {
+    int cols = tui_cols(), lo = cols >= 100 ? 34 : 28, hi = cols * 2 / 5, want = 0;
+    for (int i = 0; i < t->n_names; i++) {
+        int w = draw_width(t->names[i]) + 3;
+        want = w > want ? w : want;
+    }
+    if (hi < lo)
+        hi = lo;
+    return want < lo ? lo : want > hi ? hi : want;
+}
+
+/* label on the left, a figure on the right of w columns: the figure whole (or compact), the
+ * label shortened in the middle. */
+static void label_and_figure(int y, int x, int w, const char *label, const char *fig, int attr) {
+    int fw = draw_width(fig);
+    draw_text_mid(y, x, w - fw - 1, label, attr);
+    draw_text(y, x + w - fw, fw, fig, attr);
+}
+
+static const char *const first_run[] = {
+    "This database has no plan yet. gpuplan weighs owning GPU servers against",
+    "renting them, priced from the bundled catalog.",
+    "",
+    "  n   a new plan: the GPU model, how many, how busy, the server price, the",
+    "      electricity price and the cloud offers; saved, then opened here",
+    "  d   the demo: sample plans and a fleet with a month of telemetry",
+    "      (its own database file; this one stays as it is)",
+    "  ?   every key",
+    "",
+    "Telemetry from your own GPUs, in a shell (the Fleet and Capacity tabs show it):",
+    "  gpuplan node add NAME --dcgm URL     a node and its dcgm-exporter",
+    "  gpuplan collect                      pull it, once or on an interval",
+    "  gpuplan import nvsmi FILE --node N   or a captured nvidia-smi CSV",
+};
+
+static void draw_first_run(void) {
+    int cols = tui_cols(), rows = tui_rows();
+    draw_text(TOP, 0, cols, "Welcome to gpuplan", draw_attr(PAL_TITLE));
+    int n = (int)(sizeof first_run / sizeof first_run[0]);
+    for (int i = 0; i < n && TOP + 2 + i < rows - 1; i++)
+        draw_text(TOP + 2 + i, 1, cols - 1, first_run[i],
+                  first_run[i][0] == ' ' && first_run[i][2] != ' ' ? draw_attr(PAL_NORMAL)
+                                                                   : draw_attr(PAL_DIM));
+}
+
+static void plan_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
-    int lw = cols >= 100 ? 34 : 28; /* the left pane: scenarios, then results */
+    if (!t->n_names && !t->doc) {
+        draw_first_run();
+        return;
+    }
+    int lw = left_width(t);
     int h = rows - TOP - 1;
     int list_h = t->n_names < h / 3 ? (t->n_names > 2 ? t->n_names : 2) : h / 3;
     draw_text(TOP, 0, lw, "Scenarios", draw_attr(PAL_TITLE));
@@ -473,29 +76,30 @@ void plan_draw(tui *t) {
         bool sel = k == t->scen_sel;
         int attr = sel && !t->focus_editor ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_NORMAL);
         draw_fill(TOP + 1 + i, 0, lw - 1, attr);
-        draw_textf(TOP + 1 + i, 0, lw - 1, attr, "%s%s",
-                   !strcmp(t->names[k], t->name) ? "> " : "  ", t->names[k]);
+        draw_text(TOP + 1 + i, 0, 2, !strcmp(t->names[k], t->name) ? "> " : "  ", attr);
+        draw_text_mid(TOP + 1 + i, 2, lw - 3, t->names[k], attr);
     }
-    if (!t->n_names)
-        draw_text(TOP + 1, 0, lw - 1, "(none: gpuplan scenario save FILE)", draw_attr(PAL_DIM));
     int y = TOP + 2 + list_h;
     if (t->has_sc) {
         const gp_scenario *s = t->sc.s;
         const gp_result *r = t->r;
-        char m[48];
+        int w = lw - 1;
+        char m[48], fig[64];
         draw_text(y++, 0, lw, "Results", draw_attr(PAL_TITLE));
         const char *cheapest = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
-        draw_textf(y++, 0, lw - 1, draw_attr(PAL_GOOD), "cheapest: %s", cheapest);
-        draw_money(r->self.total, m, sizeof m);
-        draw_textf(y++, 0, lw - 1, 0, "self-hosted %s %s", m, s->currency);
+        draw_text(y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
+        draw_text_mid(y++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
+        draw_money_fit(r->self.total, w - 16, m, sizeof m);
+        snprintf(fig, sizeof fig, "%s %s", m, s->currency);
+        label_and_figure(y++, 0, w, "self-hosted", fig, 0);
         if (r->self.has_cost_per_gpu_hour)
-            draw_textf(y++, 0, lw - 1, draw_attr(PAL_DIM), "  %.2f a GPU-hour",
+            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  %.2f a GPU-hour",
                        r->self.cost_per_gpu_hour);
         for (int i = 0; i < s->n_options && y < rows - 1; i++) {
             const gp_option_result *o = &r->options[i];
-            draw_money(o->total, m, sizeof m);
-            draw_textf(y++, 0, lw - 1, i == r->cheapest ? draw_attr(PAL_GOOD) : 0, "%s %s",
-                       s->options[i].name, m);
+            draw_money_fit(o->total, w - 12, m, sizeof m);
+            label_and_figure(y++, 0, w, s->options[i].name, m,
+                             i == r->cheapest ? draw_attr(PAL_GOOD) : 0);
             if (y >= rows - 1)
                 break;
             char be[32] = "never", bu[32] = "-";
@@ -503,35 +107,48 @@ void plan_draw(tui *t) {
                 snprintf(be, sizeof be, "month %d", o->break_even_month);
             if (o->has_break_even_utilization)
                 snprintf(bu, sizeof bu, "%.1f %%", o->break_even_utilization * 100);
-            draw_textf(y++, 0, lw - 1, draw_attr(PAL_DIM), "  even %s, at u %s", be, bu);
+            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  even %s, at u %s", be, bu);
         }
     }
 
     /* The editor. */
     int x = lw + 1, w = cols - x;
     if (!t->doc) {
-        draw_text(TOP, x, w, "Open a scenario: Enter on its name.", draw_attr(PAL_DIM));
+        draw_text(TOP, x, w, "Open a scenario: Enter on its name.  n: a new plan",
+                  draw_attr(PAL_DIM));
         return;
     }
-    draw_textf(TOP, x, w, draw_attr(PAL_TITLE), "%s (version %d)%s", t->name, t->version,
-               t->dirty ? " *modified*" : "");
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, " (version %d)%s", t->version, t->dirty ? " *modified*" : "");
+    int sw = draw_width(suffix);
+    int tw = draw_text_mid(TOP, x, w - sw, t->name, draw_attr(PAL_TITLE));
+    draw_text(TOP, x + tw, w - tw, suffix, draw_attr(PAL_TITLE));
     int eh = h - 3; /* title, message line, hint */
     t->field_top = tui_scroll(t->field_sel, t->field_top, eh, t->n_fields);
-    int lab_w = w - 30 > 40 ? 40 : w - 30 > 22 ? w - 30 : 22, val_w = 14;
+    int val_w = 14, lab_w = 22;
+    for (int k = 0; k < t->n_fields; k++) {
+        int lw2 = draw_width(t->fields[k].label);
+        lab_w = lw2 > lab_w ? lw2 : lab_w;
+    }
+    if (lab_w > w - val_w - 12) /* the unit keeps 10 columns */
+        lab_w = w - val_w - 12 > 16 ? w - val_w - 12 : 16;
     for (int i = 0; i < eh && t->field_top + i < t->n_fields; i++) {
         int k = t->field_top + i;
         field *f = &t->fields[k];
         int fy = TOP + 1 + i;
         bool sel = k == t->field_sel && t->focus_editor;
         draw_fill(fy, x, w, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
-        draw_text(fy, x, lab_w, f->label, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
-        char v[64];
+        draw_text_mid(fy, x, lab_w, f->label, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
+        char v[80];
         if (sel && t->editing) {
             snprintf(v, sizeof v, "%s_", t->edit);
             draw_fill(fy, x + lab_w + 1, val_w, draw_attr(PAL_EDIT));
-            draw_text(fy, x + lab_w + 1, val_w, v, draw_attr(PAL_EDIT));
+            /* The end of a long value stays in view: that is where typing goes. */
+            int len = (int)strlen(v);
+            draw_text(fy, x + lab_w + 1, val_w, v + (len > val_w ? len - val_w : 0),
+                      draw_attr(PAL_EDIT));
         } else {
-            double d = field_value(t, k);
+            double d = scen_field_value(t, k);
             if (f->integer)
                 snprintf(v, sizeof v, "%14.0f", d);
             else
@@ -554,10 +171,13 @@ void plan_draw(tui *t) {
         draw_text(my, x, w, t->invalid, draw_attr(PAL_BAD));
     else if (t->editing)
         draw_text(my, x, w, "valid: the results show this value", draw_attr(PAL_GOOD));
-    draw_text(rows - 2, x, w,
-              t->editing ? "Enter commit  Esc cancel"
-                         : "Enter edit  s save  S save as  u undo  t tariff  x export",
-              draw_attr(PAL_DIM));
+    const char *hint = t->editing ? "Enter commit  Esc cancel"
+                       : !t->focus_editor
+                           ? "Enter open  n new  c copy  r rename  d delete  s save  x export"
+                       : scen_field_option(t, t->field_sel) >= 0
+                           ? "Enter edit  d remove option  s save  S save as  u undo  t tariff"
+                           : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
+    draw_text(rows - 2, x, w, hint, draw_attr(PAL_DIM));
     if (t->picking) {
         int ph = t->n_picks + 2 < h - 2 ? t->n_picks + 2 : h - 2,
             pw = 50 < cols - 4 ? 50 : cols - 4;
@@ -571,153 +191,260 @@ void plan_draw(tui *t) {
             int k = top + i;
             int attr = k == t->pick_sel ? draw_attr(PAL_EDIT) : draw_attr(PAL_ACTIVE);
             draw_fill(py + 1 + i, px + 1, pw - 2, attr);
-            draw_text(py + 1 + i, px + 1, pw - 2, t->picks[k], attr);
+            draw_text_mid(py + 1 + i, px + 1, pw - 2, t->picks[k], attr);
         }
     }
 }
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
-static bool edit_key(tui *t, int ch) {
+static void edit_key(tui *t, int ch) {
     size_t n = strlen(t->edit);
     if (ch == 27) { /* Esc: cancel */
-        t->editing = false;
-        evaluate(t, t->doc);
-        return true;
+        scen_cancel_edit(t);
+        return;
     }
     if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        plan_reevaluate(t);
-        if (t->invalid[0])
-            return true; /* the message says why; keep editing */
-        double v;
-        gp_parse_double(t->edit, &v);
-        cJSON *copy = cJSON_Duplicate(t->doc, true);
-        set_path(copy, t->fields[t->field_sel].path, v);
-        push_undo(t);
-        t->editing = false;
-        replace_doc(t, copy);
-        t->dirty = true;
-        return true;
+        scen_commit_edit(t);
+        return;
     }
     if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (n)
             t->edit[n - 1] = '\0';
+    } else if (ch == 21) { /* Ctrl-U */
+        t->edit[0] = '\0';
     } else if (ch >= 0x20 && ch < 0x7f && (isdigit(ch) || strchr(".-+eE", ch))) {
         if (n + 1 < sizeof t->edit)
             t->edit[n] = (char)ch, t->edit[n + 1] = '\0';
     } else {
-        return true; /* other keys do nothing while editing */
+        return; /* other keys do nothing while editing */
     }
-    plan_reevaluate(t);
-    return true;
+    scen_reevaluate(t);
 }
 
-bool plan_key(tui *t, int ch) {
+static void prompt_key(tui *t, int ch) {
+    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, &t->prompt_sel, ch);
+    if (r != TUI_LINE_CANCEL && r != TUI_LINE_DONE)
+        return;
+    int p = t->prompt;
+    t->prompt = PROMPT_NONE;
+    if (r == TUI_LINE_CANCEL || !t->prompt_buf[0])
+        return;
+    if (p == PROMPT_SAVE_AS)
+        scen_save(t, t->prompt_buf);
+    else if (p == PROMPT_RENAME && strcmp(t->prompt_for, t->prompt_buf) != 0)
+        scen_rename(t, t->prompt_for, t->prompt_buf);
+    else if (p == PROMPT_COPY)
+        scen_copy(t, t->prompt_for, t->prompt_buf);
+}
+
+static void start_new_plan(tui *t) {
+    t->work = WORK_NEWPLAN;
+    snprintf(t->work_msg, sizeof t->work_msg, "reading the catalog for a new plan...");
+}
+
+/* Open name, asking first when that would drop unsaved edits. */
+static void open_name(tui *t, const char *name) {
+    if (t->dirty && t->doc && strcmp(name, t->name) != 0) {
+        t->ask = ASK_OPEN;
+        snprintf(t->ask_name, sizeof t->ask_name, "%s", name);
+        return;
+    }
+    if (scen_open(t, name))
+        t->focus_editor = true;
+}
+
+static void ask_key(tui *t, int ch) {
+    int a = t->ask;
+    bool yes = ch == 'y', save = ch == 's', discard = ch == 'd';
+    if (ch == 27 || ch == 'n' || ch == 'q') {
+        t->ask = ASK_NONE;
+        return;
+    }
+    if (a == ASK_DELETE && yes) {
+        t->ask = ASK_NONE;
+        scen_delete(t, t->ask_name);
+    } else if (a == ASK_REMOVE_OPTION && yes) {
+        t->ask = ASK_NONE;
+        scen_remove_option(t, t->ask_index);
+    } else if ((a == ASK_OPEN || a == ASK_NEW) && (save || discard || yes)) {
+        t->ask = ASK_NONE;
+        if (save && !scen_save(t, NULL))
+            return; /* the status line says why; the edits stay */
+        if (!save)
+            t->dirty = false;
+        if (a == ASK_OPEN) {
+            if (scen_open(t, t->ask_name))
+                t->focus_editor = true;
+        } else {
+            if (!save && t->doc)
+                scen_open(t, t->name); /* the saved version, the edits dropped */
+            start_new_plan(t);
+        }
+    }
+}
+
+static unsigned plan_key(tui *t, int ch) {
+    if (t->ask) {
+        ask_key(t, ch);
+        return TUI_HANDLED;
+    }
+    if (t->prompt == PROMPT_SAVE_AS || t->prompt == PROMPT_RENAME || t->prompt == PROMPT_COPY) {
+        prompt_key(t, ch);
+        return TUI_HANDLED;
+    }
     if (t->picking) {
         if (ch == 27 || ch == 'q') {
             t->picking = false;
         } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
             t->picking = false;
-            apply_tariff(t, t->picks[t->pick_sel]);
+            scen_apply_tariff(t, t->picks[t->pick_sel]);
         } else {
             tui_list_key(ch, &t->pick_sel, t->n_picks, tui_rows() - TOP - 4);
         }
-        return true;
+        return TUI_HANDLED;
     }
-    if (t->editing)
-        return edit_key(t, ch);
+    if (t->editing) {
+        edit_key(t, ch);
+        return TUI_HANDLED;
+    }
+    if (ch == 'n') {
+        if (t->dirty && t->doc)
+            t->ask = ASK_NEW;
+        else
+            start_new_plan(t);
+        return TUI_HANDLED;
+    }
+    if (!t->n_names && !t->doc) { /* the first-run screen */
+        if (ch == 'd') {
+            t->work = WORK_DEMO;
+            snprintf(t->work_msg, sizeof t->work_msg,
+                     "building the demo database (a month of fleet history)...");
+            return TUI_HANDLED;
+        }
+        return 0;
+    }
     int page = tui_rows() - TOP - 4;
     if (!t->focus_editor) {
         if (tui_list_key(ch, &t->scen_sel, t->n_names, page))
-            return true;
+            return TUI_HANDLED;
+        const char *sel = t->n_names ? t->names[t->scen_sel] : NULL;
         switch (ch) {
         case '\n':
         case '\r':
         case KEY_ENTER:
         case KEY_RIGHT:
         case 'l':
-            if (t->n_names && (ch == KEY_RIGHT || ch == 'l') && t->doc &&
-                !strcmp(t->names[t->scen_sel], t->name)) {
+            if (sel && (ch == KEY_RIGHT || ch == 'l') && t->doc && !strcmp(sel, t->name)) {
                 t->focus_editor = true;
-                return true;
+                return TUI_HANDLED;
             }
-            if (t->n_names && plan_open(t, t->names[t->scen_sel]))
-                t->focus_editor = true;
-            return true;
+            if (sel)
+                open_name(t, sel);
+            return TUI_HANDLED;
+        case 'd':
+            if (sel) {
+                t->ask = ASK_DELETE;
+                snprintf(t->ask_name, sizeof t->ask_name, "%s", sel);
+            }
+            return TUI_HANDLED;
+        case 'r':
+        case 'c':
+            if (sel) {
+                char pre[GP_NAME_BYTES + 8];
+                snprintf(pre, sizeof pre, ch == 'r' ? "%s" : "%s (copy)", sel);
+                tui_prompt(t, ch == 'r' ? PROMPT_RENAME : PROMPT_COPY,
+                           ch == 'r' ? "Rename to:" : "Copy as:", pre);
+                snprintf(t->prompt_for, sizeof t->prompt_for, "%s", sel);
+            }
+            return TUI_HANDLED;
         }
     } else {
         if (tui_list_key(ch, &t->field_sel, t->n_fields, page))
-            return true;
+            return TUI_HANDLED;
         switch (ch) {
         case 'g':
             t->field_sel = 0;
-            return true;
+            return TUI_HANDLED;
         case 'G':
             t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
-            return true;
+            return TUI_HANDLED;
         case KEY_LEFT:
         case 'h':
             t->focus_editor = false;
-            return true;
+            return TUI_HANDLED;
         case '\n':
         case '\r':
         case KEY_ENTER:
             if (!t->n_fields)
-                return true;
+                return TUI_HANDLED;
             t->editing = true;
-            snprintf(t->edit, sizeof t->edit, "%.10g", field_value(t, t->field_sel));
-            plan_reevaluate(t);
-            return true;
+            snprintf(t->edit, sizeof t->edit, "%.10g", scen_field_value(t, t->field_sel));
+            scen_reevaluate(t);
+            return TUI_HANDLED;
+        case 'd': {
+            int k = scen_field_option(t, t->field_sel);
+            if (k < 0) {
+                tui_status(t, "d removes a cloud option: select one of its fields");
+            } else {
+                t->ask = ASK_REMOVE_OPTION;
+                t->ask_index = k;
+                snprintf(t->ask_name, sizeof t->ask_name, "%s", t->sc.s->options[k].name);
+            }
+            return TUI_HANDLED;
+        }
         }
     }
     if (!t->doc)
-        return false;
+        return 0;
     switch (ch) {
     case 's':
-        save(t, NULL);
-        return true;
-    case 'S':
-        t->prompt = PROMPT_SAVE_AS;
-        snprintf(t->prompt_buf, sizeof t->prompt_buf, "%s (copy)", t->name);
-        return true;
-    case 'u':
-        if (!t->n_undo) {
-            tui_status(t, "nothing to undo");
-            return true;
-        }
-        {
-            char *json = t->undo[--t->n_undo];
-            cJSON *doc = cJSON_Parse(json);
-            free(json);
-            if (doc)
-                replace_doc(t, doc);
-            t->dirty = t->n_undo > 0;
-            tui_status(t, "undone");
-        }
-        return true;
-    case 't':
-        open_tariffs(t);
-        return true;
+        scen_save(t, NULL);
+        return TUI_HANDLED;
+    case 'S': {
+        char pre[GP_NAME_BYTES + 8];
+        snprintf(pre, sizeof pre, "%s (copy)", t->name);
+        tui_prompt(t, PROMPT_SAVE_AS, "Save as:", pre);
+        return TUI_HANDLED;
     }
-    return false;
+    case 'u':
+        scen_undo(t);
+        return TUI_HANDLED;
+    case 't':
+        if (scen_list_tariffs(t)) {
+            t->picking = true;
+            t->pick_sel = 0;
+        }
+        return TUI_HANDLED;
+    }
+    return 0;
 }
 
-void plan_save_as(tui *t, const char *name);
-void plan_save_as(tui *t, const char *name) {
-    save(t, name);
+static bool plan_modal(const tui *t) {
+    return t->editing || t->picking || t->prompt == PROMPT_SAVE_AS || t->prompt == PROMPT_RENAME ||
+           t->prompt == PROMPT_COPY;
 }
 
-void plan_done(tui *t) {
-    clear_undo(t);
-    cJSON_Delete(t->doc);
-    t->doc = NULL;
-    if (t->has_sc)
-        gp_loaded_done(&t->sc);
-    t->has_sc = false;
-    free(t->fields);
-    free(t->field_defs);
-    free(t->field_index);
-    t->fields = NULL, t->field_defs = NULL, t->field_index = NULL;
-    free(t->names);
-    free(t->picks);
+static void plan_click(tui *t, int row, int x) {
+    if (x < left_width(t)) {
+        int k = t->scen_top + row - TOP - 1;
+        if (k >= 0 && k < t->n_names && row > TOP) {
+            t->scen_sel = k;
+            t->focus_editor = false;
+            open_name(t, t->names[k]);
+        }
+    } else if (!t->editing) {
+        int k = t->field_top + row - TOP - 1;
+        if (k >= 0 && k < t->n_fields && row > TOP)
+            t->field_sel = k, t->focus_editor = true;
+    }
 }
+
+const tui_screen_ops plan_screen = {
+    .name = "Plan",
+    .draw = plan_draw,
+    .on_key = plan_key,
+    .modal = plan_modal,
+    .click = plan_click,
+    .done = scen_done,
+};

@@ -13,8 +13,10 @@
 
 #include "draw.h"
 #include "gpuplan/collect.h"
+#include "scen.h"
+#include "screens.h"
 #include "tui.h"
-#include "tui_int.h"
+#include "worker.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -28,70 +30,16 @@ static double mono_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int tui_rows(void) {
-    return LINES;
-}
-int tui_cols(void) {
-    return COLS;
-}
-
-void tui_status(tui *t, const char *fmt, ...) {
-    char raw[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    draw_clean(raw, t->status, sizeof t->status);
-    t->status_ms = gp_now_ms();
-}
-
-bool tui_list_key(int ch, int *sel, int n, int page) {
-    int to = *sel;
-    switch (ch) {
-    case KEY_DOWN:
-    case 'j':
-        to++;
-        break;
-    case KEY_UP:
-    case 'k':
-        to--;
-        break;
-    case KEY_NPAGE:
-        to += page > 1 ? page : 1;
-        break;
-    case KEY_PPAGE:
-        to -= page > 1 ? page : 1;
-        break;
-    case KEY_HOME:
-        to = 0;
-        break;
-    case KEY_END:
-        to = n - 1;
-        break;
-    default:
-        return false;
-    }
-    *sel = to >= n ? n - 1 : to;
-    if (*sel < 0)
-        *sel = 0;
-    return true;
-}
-
-int tui_scroll(int sel, int top, int h, int n) {
-    if (h <= 0)
-        return 0;
-    if (sel < top)
-        top = sel;
-    if (sel >= top + h)
-        top = sel - h + 1;
-    if (top > n - h)
-        top = n - h;
-    return top < 0 ? 0 : top;
-}
-
-static const char *const tab_names[TAB_N] = {"Plan",  "Compare", "Break-even",
-                                             "Fleet", "Catalog", "Capacity"};
+/* The tabs, in order (TAB_ in ui.h); the new-plan flow covers them while it is open. */
+static const tui_screen_ops *const screens[TAB_N] = {
+    &plan_screen,  &compare_screen, &breakeven_screen,
+    &fleet_screen, &catalog_screen, &capacity_screen,
+};
 static int tab_x[TAB_N + 1];
+
+static const tui_screen_ops *current(const tui *t) {
+    return t->np ? &newplan_screen : screens[t->tab];
+}
 
 static void draw_tabs(tui *t) {
     int cols = COLS;
@@ -101,9 +49,9 @@ static void draw_tabs(tui *t) {
         char label[32];
         /* Narrow terminals get the numbers and short names. */
         if (cols < 72)
-            snprintf(label, sizeof label, " %d %.5s ", i + 1, tab_names[i]);
+            snprintf(label, sizeof label, " %d %.5s ", i + 1, screens[i]->name);
         else
-            snprintf(label, sizeof label, " %d %s ", i + 1, tab_names[i]);
+            snprintf(label, sizeof label, " %d %s ", i + 1, screens[i]->name);
         tab_x[i] = x;
         x += draw_text(0, x, cols - x, label,
                        i == t->tab ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
@@ -119,14 +67,14 @@ static void draw_tabs(tui *t) {
 static void draw_status(tui *t) {
     int y = LINES - 1, cols = COLS;
     draw_fill(y, 0, cols, draw_attr(PAL_ACTIVE));
-    if (t->prompt == PROMPT_EXPORT || t->prompt == PROMPT_SAVE_AS) {
-        draw_textf(y, 0, cols, draw_attr(PAL_EDIT), "%s %s_",
-                   t->prompt == PROMPT_EXPORT ? "Export to XLSX:" : "Save as:", t->prompt_buf);
+    if (t->prompt) {
+        bool filter = t->prompt == PROMPT_FILTER;
+        tui_line_draw(y, 0, cols, t->prompt_label, filter ? t->cat_filter : t->prompt_buf,
+                      !filter && t->prompt_sel, t->prompt_hint);
         return;
     }
-    if (t->prompt == PROMPT_FILTER) {
-        draw_textf(y, 0, cols, draw_attr(PAL_EDIT), "Filter: %s_  (Enter keeps, Esc clears)",
-                   t->cat_filter);
+    if (t->work) {
+        draw_text(y, 0, cols, t->work_msg, draw_attr(PAL_ACTIVE));
         return;
     }
     /* What is running, with a spinner; else the last message for 8 s; else the keys. */
@@ -151,32 +99,61 @@ static void draw_status(tui *t) {
 
 static const char *const help_lines[] = {
     "Everywhere",
-    "  1-6, Tab, Shift-Tab   switch tabs (or click a tab)",
-    "  Up/Down, j/k          move;  PgUp/PgDn page;  g/G first/last (Plan)",
-    "  x                     export the open scenario to XLSX (asks for the path)",
-    "  ?                     this help;  q quits (Ctrl-C too)",
+    "  1-6, Tab, Shift-Tab  tabs (or a click);  j/k, arrows, PgUp/PgDn  move",
+    "  x  export to XLSX;  ?  this help;  q  quit (asks if edits are unsaved)",
+    "  in a prompt: typing replaces the text offered, Ctrl-U clears, Ctrl-W",
+    "  deletes a word;  Ctrl-C quits at once",
     "Plan",
-    "  Enter                 open a scenario / edit a field",
-    "  while editing         type digits . - e; Backspace; Enter commits, Esc cancels",
-    "  Left/Right, h/l       scenarios <-> fields",
-    "  s / S                 save a new version / save under a new name",
-    "  u                     undo the last change;  t  pick a tariff preset",
-    "Compare                 Left/Right sort column, r reverse (or click a header)",
-    "Fleet                   Enter opens the node, Esc closes",
-    "Catalog                 / filter, Left/Right sort, r reverse, a add the offer to the",
-    "                        open scenario, g GPUs, o offers",
+    "  n  new plan: GPU, count, use, horizon, server, power, cloud offers",
+    "  Enter  open a scenario or edit a field;  Left/Right, h/l  list <-> fields",
+    "  c / r / d  copy, rename, delete the scenario (d asks first)",
+    "  d on a cloud option's field  remove the option;  u  undo",
+    "  editing: digits . - e, Backspace, Ctrl-U; Enter commits, Esc cancels",
+    "  s / S  save a new version / under a new name;  t  tariff preset;  g/G",
+    "Compare  Left/Right sort column, r reverse (or click a header)",
+    "Fleet  Enter opens the node, Esc closes",
+    "Catalog  / filter, Left/Right sort, r reverse, a add the offer to the open",
+    "  scenario, g GPUs, o offers",
     "Any key closes this help.",
 };
 
 static void draw_help(void) {
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    int w = COLS - 4 < 84 ? COLS - 4 : 84, h = n + 2 < LINES - 2 ? n + 2 : LINES - 2;
-    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
-    for (int r = 0; r < h; r++)
-        draw_fill(y0 + r, x0, w, draw_attr(PAL_ACTIVE));
-    draw_text(y0, x0 + 1, w - 2, "Keys", draw_attr(PAL_ACTIVE) | A_BOLD);
-    for (int i = 0; i < n && i < h - 2; i++)
-        draw_text(y0 + 1 + i, x0 + 1, w - 2, help_lines[i], draw_attr(PAL_ACTIVE));
+    tui_box("Keys", help_lines, (int)(sizeof help_lines / sizeof help_lines[0]), 80);
+}
+
+/* The question in t->ask. */
+static void draw_ask(tui *t) {
+    char l0[GP_NAME_BYTES + 96], l1[GP_NAME_BYTES + 64], l2[96];
+    const char *lines[4] = {l0, l1, l2, "Esc  keep it as it is"};
+    const char *title = "Unsaved changes";
+    snprintf(l0, sizeof l0, "\"%s\" has changes that are not saved.", t->name);
+    switch (t->ask) {
+    case ASK_QUIT:
+        snprintf(l1, sizeof l1, "s  save a new version, then quit");
+        snprintf(l2, sizeof l2, "d  discard the changes and quit");
+        break;
+    case ASK_OPEN:
+        snprintf(l1, sizeof l1, "s  save a new version, then open \"%s\"", t->ask_name);
+        snprintf(l2, sizeof l2, "d  discard the changes and open it");
+        break;
+    case ASK_NEW:
+        snprintf(l1, sizeof l1, "s  save a new version, then start a new plan");
+        snprintf(l2, sizeof l2, "d  discard the changes and start a new plan");
+        break;
+    case ASK_DELETE:
+        title = "Delete";
+        snprintf(l0, sizeof l0, "Delete \"%s\" and every version of it?", t->ask_name);
+        snprintf(l1, sizeof l1, "y  delete it");
+        snprintf(l2, sizeof l2, "n  keep it");
+        break;
+    default: /* ASK_REMOVE_OPTION */
+        title = "Remove an option";
+        snprintf(l0, sizeof l0, "Remove the cloud option \"%s\" from \"%s\"?", t->ask_name,
+                 t->name);
+        snprintf(l1, sizeof l1, "y  remove it (u brings it back; s saves)");
+        snprintf(l2, sizeof l2, "n  keep it");
+    }
+    tui_box(title, lines, 4, 72);
 }
 
 enum { MIN_COLS = 50, MIN_ROWS = 12 };
@@ -191,47 +168,31 @@ static void draw_frame(tui *t) {
         return;
     }
     draw_tabs(t);
-    switch (t->tab) {
-    case TAB_PLAN:
-        plan_draw(t);
-        break;
-    case TAB_COMPARE:
-        compare_draw(t);
-        break;
-    case TAB_BREAKEVEN:
-        breakeven_draw(t);
-        break;
-    case TAB_FLEET:
-        fleet_draw(t);
-        break;
-    case TAB_CATALOG:
-        catalog_draw(t);
-        break;
-    default:
-        capacity_draw(t);
-    }
+    current(t)->draw(t);
     draw_status(t);
+    if (t->ask)
+        draw_ask(t);
     if (t->help)
         draw_help();
     refresh();
 }
 
-/* What a tab needs from the worker when it shows. */
+/* What the tab shown needs from the worker. */
 static void tab_shown(tui *t) {
-    int64_t now = gp_now_ms();
-    if (t->tab == TAB_FLEET && now - t->fleet_asked_ms > 5000) {
-        worker_ask(t, JOB_FLEET);
-        t->fleet_asked_ms = now;
-    }
-    if (t->tab == TAB_CAPACITY && now - t->cap_asked_ms > 60000) {
-        worker_ask(t, JOB_CAPACITY);
-        t->cap_asked_ms = now;
-    }
-    if (t->tab == TAB_CATALOG && !t->cat && !worker_busy(t, JOB_CATALOG))
-        worker_ask(t, JOB_CATALOG);
+    if (current(t)->request)
+        current(t)->request(t);
 }
 
-static void default_export_path(tui *t) {
+/* Take the worker's results and tell every screen: true when something came in. */
+static bool collect(tui *t) {
+    unsigned jobs = worker_collect(t);
+    for (int i = 0; jobs && i < TAB_N; i++)
+        if (screens[i]->on_data)
+            screens[i]->on_data(t, jobs);
+    return jobs != 0;
+}
+
+static void default_export_path(const tui *t, char *out, size_t cap) {
     char base[GP_NAME_BYTES];
     size_t n = 0;
     for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++)
@@ -240,53 +201,78 @@ static void default_export_path(tui *t) {
                         ? *p
                         : '-';
     base[n] = '\0';
-    snprintf(t->prompt_buf, sizeof t->prompt_buf, "%s.xlsx", n ? base : "plan");
+    snprintf(out, cap, "%s.xlsx", n ? base : "plan");
 }
 
-static void prompt_key(tui *t, int ch) {
-    bool filter = t->prompt == PROMPT_FILTER;
-    char *buf = filter ? t->cat_filter : t->prompt_buf;
-    size_t cap = filter ? sizeof t->cat_filter : sizeof t->prompt_buf, n = strlen(buf);
-    if (ch == 27) {
-        if (filter) {
-            buf[0] = '\0';
-            catalog_refilter(t);
-        }
+static void export_key(tui *t, int ch) {
+    int r = tui_line_key(t->prompt_buf, sizeof t->prompt_buf, &t->prompt_sel, ch);
+    if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
         t->prompt = PROMPT_NONE;
+    if (r != TUI_LINE_DONE || !t->prompt_buf[0])
         return;
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_export_xlsx(t->ses, &t->sc, t->r, t->today, t->prompt_buf, &err))
+        tui_status(t, "not exported: %s", err.msg);
+    else
+        tui_status(t, "wrote %s", t->prompt_buf);
+}
+
+/* The question before quitting with unsaved changes. */
+static void quit_key(tui *t, int ch) {
+    if (ch == 's') {
+        t->ask = ASK_NONE;
+        scen_save(t, NULL);
+        t->quit = !t->dirty; /* a save that failed says why and keeps the TUI open */
+    } else if (ch == 'd' || ch == 'y') {
+        t->ask = ASK_NONE;
+        t->quit = true;
+    } else if (ch == 27 || ch == 'n') {
+        t->ask = ASK_NONE;
     }
-    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        int p = t->prompt;
-        t->prompt = PROMPT_NONE;
-        if (p == PROMPT_EXPORT && n) {
-            gp_err err;
-            gp_err_clear(&err);
-            if (gp_export_xlsx(t->ses, &t->sc, t->r, t->today, buf, &err))
-                tui_status(t, "not exported: %s", err.msg);
-            else
-                tui_status(t, "wrote %s", buf);
-        } else if (p == PROMPT_SAVE_AS && n) {
-            plan_save_as(t, buf);
-        }
-        return;
+}
+
+/* Leave the database this TUI was opened on for the demo's own file, and show it. */
+static void open_demo(tui *t) {
+    worker_stop(t);
+    for (int i = 0; i < TAB_N; i++)
+        if (screens[i]->done)
+            screens[i]->done(t);
+    gp_session_close(t->ses);
+    t->ses->db_path = NULL; /* gp_demo_open: $XDG_DATA_HOME/gpuplan/demo.db */
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_demo_open(t->ses, &err)) {
+        tui_status(t, "the demo: %s", err.msg);
+    } else {
+        t->demo = true;
+        tui_status(t, "the demo database: sample scenarios and a fleet");
     }
-    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (n)
-            buf[n - 1] = '\0';
-    } else if (ch >= 0x20 && ch < 0x7f && n + 1 < cap) {
-        buf[n] = (char)ch, buf[n + 1] = '\0';
-    } else if (ch >= 0x80 && ch < 0x100 && n + 1 < cap) {
-        buf[n] = (char)ch, buf[n + 1] = '\0'; /* UTF-8 bytes of names and paths */
-    }
-    if (filter) {
-        t->cat_sel = t->cat_top = 0;
-        catalog_refilter(t);
-    }
+    worker_start(t);
+    t->fleet_asked_ms = t->cap_asked_ms = 0;
+    scen_load_names(t);
+    t->scen_sel = 0;
+    if (t->n_names)
+        scen_open(t, t->names[0]);
+}
+
+/* Run the slow action asked for; the frame before it showed work_msg. */
+static void run_work(tui *t) {
+    int w = t->work;
+    t->work = WORK_NONE;
+    if (w == WORK_DEMO)
+        open_demo(t);
+    else if (w == WORK_NEWPLAN)
+        newplan_screen.work(t); /* opens the flow */
+    else if (current(t)->work)
+        current(t)->work(t);
 }
 
 static void mouse(tui *t) {
     MEVENT ev;
     if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+        return;
+    if (t->ask || t->np)
         return;
     if (ev.y == 0) {
         for (int i = 0; i < TAB_N; i++)
@@ -294,48 +280,8 @@ static void mouse(tui *t) {
                 t->tab = i;
         return;
     }
-    int row = ev.y;
-    switch (t->tab) {
-    case TAB_PLAN: {
-        int lw = COLS >= 100 ? 34 : 28;
-        if (ev.x < lw) {
-            int k = t->scen_top + row - TOP - 1;
-            if (k >= 0 && k < t->n_names && row > TOP) {
-                t->scen_sel = k;
-                t->focus_editor = false;
-                if (plan_open(t, t->names[k]))
-                    t->focus_editor = true;
-            }
-        } else if (!t->editing) {
-            int k = t->field_top + row - TOP - 1;
-            if (k >= 0 && k < t->n_fields && row > TOP)
-                t->field_sel = k, t->focus_editor = true;
-        }
-        break;
-    }
-    case TAB_COMPARE:
-        if (row == TOP + 2) {
-            int c = compare_column_at(ev.x);
-            if (c == t->cmp_col)
-                t->cmp_desc = !t->cmp_desc;
-            t->cmp_col = c;
-        }
-        break;
-    case TAB_FLEET:
-        if (t->fleet && row >= TOP + 3) {
-            int k = t->fleet_top + row - TOP - 3;
-            if (k < t->fleet->n)
-                t->fleet_sel = k;
-        }
-        break;
-    case TAB_CATALOG:
-        if (row >= TOP + 2) {
-            int k = t->cat_top + row - TOP - 2;
-            if (k < t->n_view)
-                t->cat_sel = k;
-        }
-        break;
-    }
+    if (ev.y >= TOP && ev.y < LINES - 1 && screens[t->tab]->click)
+        screens[t->tab]->click(t, ev.y, ev.x);
 }
 
 /* One key: the prompt or the editor first (they take every key), then the tab, then the
@@ -352,29 +298,20 @@ static void key(tui *t, int ch) {
         t->help = false;
         return;
     }
-    if (t->prompt) {
-        prompt_key(t, ch);
+    const tui_screen_ops *sc = current(t);
+    if (t->ask == ASK_QUIT) {
+        quit_key(t, ch);
         return;
     }
-    if (t->tab == TAB_PLAN && (t->editing || t->picking)) {
-        plan_key(t, ch);
+    if (t->prompt == PROMPT_EXPORT) {
+        export_key(t, ch);
         return;
     }
-    bool used = false;
-    switch (t->tab) {
-    case TAB_PLAN:
-        used = plan_key(t, ch);
-        break;
-    case TAB_COMPARE:
-        used = compare_key(t, ch);
-        break;
-    case TAB_FLEET:
-        used = fleet_key(t, ch);
-        break;
-    case TAB_CATALOG:
-        used = catalog_key(t, ch);
-        break;
+    if (t->ask || (sc->modal && sc->modal(t))) {
+        sc->on_key(t, ch);
+        return;
     }
+    bool used = sc->on_key && (sc->on_key(t, ch) & TUI_HANDLED);
     if (used)
         return;
     if (ch >= '1' && ch <= '6')
@@ -385,14 +322,17 @@ static void key(tui *t, int ch) {
         t->tab = (t->tab + TAB_N - 1) % TAB_N;
     else if (ch == '?')
         t->help = true;
+    else if (ch == 'q' && t->dirty && t->doc)
+        t->ask = ASK_QUIT;
     else if (ch == 'q')
         t->quit = true;
     else if (ch == 'x') {
         if (!t->has_sc) {
             tui_status(t, "open a scenario first (Plan tab)");
         } else {
-            t->prompt = PROMPT_EXPORT;
-            default_export_path(t);
+            char path[512];
+            default_export_path(t, path, sizeof path);
+            tui_prompt(t, PROMPT_EXPORT, "Export to XLSX:", path);
         }
     }
 }
@@ -437,8 +377,8 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         draw_set_ascii(true);
 
     worker_start(t);
-    plan_load_names(t);
-    if (t->n_names && plan_open(t, t->names[0]))
+    scen_load_names(t);
+    if (t->n_names && scen_open(t, t->names[0]))
         t->focus_editor = false;
     draw_frame(t);
     if (t->timing) {
@@ -453,7 +393,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
             bool spinning = worker_busy(t, JOB_FLEET) || worker_busy(t, JOB_CAPACITY) ||
                             worker_busy(t, JOB_CATALOG);
             bool had_fleet = t->fleet != NULL;
-            bool changed = worker_collect(t);
+            bool changed = collect(t);
             if (t->timing && !had_fleet && t->fleet) {
                 fprintf(t->timing, "fleet_data_ms %.1f gpus %d\n",
                         (double)(gp_now_ms() - t->fleet_asked_ms), t->fleet->n);
@@ -464,9 +404,15 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
             continue;
         }
         key(t, ch);
-        worker_collect(t);
+        collect(t);
         tab_shown(t);
         draw_frame(t);
+        while (t->work) {
+            run_work(t);
+            collect(t);
+            tab_shown(t);
+            draw_frame(t);
+        }
         if (t->timing) {
             fprintf(t->timing, "key %d %.3f\n", ch, (mono_s() - k0) * 1e3);
             fflush(t->timing);
@@ -474,11 +420,10 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     }
     endwin();
     worker_stop(t);
-    fleet_data_free(t->fleet);
-    cap_data_free(t->cap);
-    catalog_data_free(t->cat);
-    free(t->cat_view);
-    plan_done(t);
+    for (int i = 0; i < TAB_N; i++)
+        if (screens[i]->done)
+            screens[i]->done(t);
+    newplan_screen.done(t);
     if (t->timing)
         fclose(t->timing);
     free(t->r);

@@ -13,7 +13,7 @@
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_telemetry.h"
-#include "tui_int.h"
+#include "worker.h"
 
 /* ---- fleet ------------------------------------------------------------------------------ */
 
@@ -301,10 +301,10 @@ bool worker_busy(tui *t, job_kind k) {
     return b;
 }
 
-bool worker_collect(tui *t) {
+unsigned worker_collect(tui *t) {
     worker *w = &t->w;
     if (!w->started)
-        return false;
+        return 0;
     void *got[JOB_N];
     pthread_mutex_lock(&w->mu);
     for (int k = 0; k < JOB_N; k++) {
@@ -312,22 +312,21 @@ bool worker_collect(tui *t) {
         w->ready[k] = NULL;
     }
     pthread_mutex_unlock(&w->mu);
-    bool changed = false;
+    unsigned changed = 0;
     if (got[JOB_FLEET]) {
         fleet_data_free(t->fleet);
         t->fleet = got[JOB_FLEET];
-        changed = true;
+        changed |= 1u << JOB_FLEET;
     }
     if (got[JOB_CAPACITY]) {
         cap_data_free(t->cap);
         t->cap = got[JOB_CAPACITY];
-        changed = true;
+        changed |= 1u << JOB_CAPACITY;
     }
     if (got[JOB_CATALOG]) {
         catalog_data_free(t->cat);
         t->cat = got[JOB_CATALOG];
-        catalog_refilter(t);
-        changed = true;
+        changed |= 1u << JOB_CATALOG;
     }
     return changed;
 }

@@ -62,4 +62,8 @@ void gp_store_rollback(gp_store *st);
 /* Delete a scenario and every version of it. */
 gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err);
 
+/* Give scenario `from` and every version of it the name `to`. GP_E_NOTFOUND when there is no
+ * `from`; GP_E_INPUT, and nothing changed, when a scenario named `to` exists. */
+gp_status gp_store_scenario_rename(gp_store *st, const char *from, const char *to, gp_err *err);
+
 #endif

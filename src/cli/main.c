@@ -105,7 +105,15 @@ int main(int argc, char **argv) {
             return cli_usage_error("the TUI needs a terminal; see gpuplan --help for the commands");
         if (demo && !db_flag)
             ses.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
-        if (demo && gp_demo_open(&ses, &err))
+        /* Building the demo the first time takes seconds: say so on the terminal, then
+         * clear the line for the TUI (nothing is written when stderr is not a terminal). */
+        bool progress = demo && isatty(STDERR_FILENO);
+        if (progress)
+            fputs("gpuplan: preparing the demo database (a month of fleet history)...", stderr);
+        gp_status demo_rc = demo ? gp_demo_open(&ses, &err) : GP_OK;
+        if (progress)
+            fputs("\r\033[K", stderr);
+        if (demo_rc)
             rc = cli_fail(&err);
         else
             rc = tui_main(&ses, demo, (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);

@@ -377,6 +377,26 @@ gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err) {
     return res;
 }
 
+static const char SQL_SCENARIO_RENAME[] = "UPDATE scenario SET name = ?2 WHERE name = ?1";
+
+gp_status gp_store_scenario_rename(gp_store *st, const char *from, const char *to, gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    if (store_prepare(st, SQL_SCENARIO_RENAME, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, to, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    gp_status res = GP_OK;
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        res = gp_errorf(err, GP_E_INPUT, to, "a scenario named \"%s\" exists", to);
+    else if (rc != SQLITE_DONE)
+        res = store_fail(st, err, "rename scenario");
+    else if (sqlite3_changes(st->db) == 0)
+        res = gp_errorf(err, GP_E_NOTFOUND, from, "no scenario named \"%s\"", from);
+    sqlite3_finalize(s);
+    return res;
+}
+
 gp_status store_rollback(gp_store *st, gp_err *err) {
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);

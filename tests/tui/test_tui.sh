@@ -85,7 +85,7 @@ r = json.load(sys.stdin)
 print("{:,.0f}".format(r["self_hosted"]["total"]), "{:,.0f}".format(r["options"][0]["total"]))')
 check "an edited input changes the totals to the engine's ($want)" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
-    echo \"\$s\" | grep -q 'self-hosted ${want% *} USD' && echo \"\$s\" | grep -q 'p5 on-demand ${want#* }'"
+    echo \"\$s\" | grep -qE 'self-hosted +${want% *} USD' && echo \"\$s\" | grep -qE 'p5 on-demand +${want#* }'"
 check "the edited field shows the value" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.5 '"
 keys s
 saved_new_version() {
@@ -150,12 +150,17 @@ click 48 5
 check "a click on a header sorts by it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'per GPU-h [v^]'"
 keys 1
 click 4 6
+# The open scenario has unsaved edits (the offer added from the catalog): opening another
+# asks first, and d discards them.
+check "opening another scenario over unsaved edits asks first" wait_for "Unsaved changes"
+check "and names the one to open" wait_for 's  save a new version, then open "broken ref"'
+keys d
 check "a scenario that cannot evaluate says why" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'does not evaluate'"
 keys 2
 check "and the other tabs say to open one" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Open a scenario'"
 keys 1
 click 4 5
-check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 3p | grep -q 'Demo: ten DGX A100'"
+check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 3p | grep -q 'Demo: ten DGX'"
 
 # Resize: everything redraws at 200x60 and back at 80x24.
 t resize-window -t g -x 200 -y 60; sleep 0.6
@@ -200,6 +205,200 @@ check "ASCII charts without UTF-8" bash -c "s=\$(tmux -S '$sock' capture-pane -p
 check "NO_COLOR: no colour escapes" bash -c "s=\$(tmux -S '$sock' capture-pane -p -e -t g) && echo \"\$s\" | grep -q 'Cumulative cost' && ! echo \"\$s\" | grep -qE $'\x1b\\\\[(3[0-7]|4[0-7]|38;|48;|9[0-7])'"
 t send-keys -t g C-c
 check "Ctrl-C exits cleanly" bash -c "for _ in \$(seq 1 50); do [ -s '$tmp/exit' ] && break; sleep 0.1; done; grep -q 'EXIT=0' '$tmp/exit'"
+
+# ---- the first hour: an empty database, a new plan, the guards, managing scenarios -------
+
+# press KEYS...: send them without pacing; what follows waits for the screen instead.
+press() { t send-keys -t g "$@"; }
+start_db() { # WIDTH HEIGHT DB: gpuplan (no --demo) on DB
+    local w=$1 h=$2 db=$3
+    t kill-server 2>/dev/null
+    while [ -S "$sock" ] && t has-session 2>/dev/null; do sleep 0.1; done
+    rm -f "$sock" "$tmp/exit" "$tmp/stty"
+    t -f /dev/null new-session -d -s g -x "$w" -y "$h" \
+        "env TERM=xterm-256color LANG=C.UTF-8 HOME=$tmp XDG_DATA_HOME=$tmp/data GPUPLAN_DB='$db' '$gpuplan'; echo \"EXIT=\$?\" >'$tmp/exit'; sleep 60"
+    t set-option -g default-terminal xterm-256color >/dev/null
+}
+exited() { for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.1; done; grep -q "EXIT=$1" "$tmp/exit"; }
+fresh=$tmp/fresh.db
+start_db 80 24 "$fresh"
+check "an empty database opens on the first-run screen" wait_for "This database has no plan yet"
+check "which offers a new plan, the demo and the telemetry commands" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    echo \"\$s\" | grep -q '  n   a new plan' && echo \"\$s\" | grep -q '  d   the demo' &&
+    echo \"\$s\" | grep -q 'gpuplan node add NAME --dcgm URL' && echo \"\$s\" | grep -q 'gpuplan collect'"
+
+# The new-plan flow: H100, 16 GPUs, 0.5, 24 months, the newest price, a state's average, the
+# offers checked to begin with, a name typed over the one offered.
+press n
+check "n opens the new-plan flow on the GPU models" wait_for "New plan, step 1 of 8"
+press H 1 0 0
+check "typing filters the models" wait_for "filter: H100_  (1 of"
+press Enter
+check "then the count, pre-filled" wait_for "GPUs: 8_"
+press 1 6 Enter
+check "typing replaced the count; then the utilization" wait_for "utilization: 0.6_"
+press 0 . 5 Enter
+wait_for "months: 36" >/dev/null
+press 2 4 Enter
+check "the server prices come with their dates" bash -c "
+    tmux -S '$sock' capture-pane -p -t g | grep -qE 'NVIDIA H100.* USD .*[0-9]{4}-[0-9]{2}-[0-9]{2}'"
+press Enter
+check "then the electricity prices" wait_for "the electricity price"
+press t e x a s
+check "filtered to a state" wait_for "Texas  (industrial average)"
+press Enter
+check "then the cloud offers by provider and kind" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'cloud offers to compare' &&
+    echo \"\$s\" | grep -qE '\[x\] [a-z]+ .* on-demand' && echo \"\$s\" | grep -q '\[ \]'"
+press Enter
+check "the name is offered, selected" wait_for "name: 16 x H100: own or rent_"
+press C-u
+check "Ctrl-U clears a prompt" wait_for "name: _"
+press -l "Texas trial plan"
+press C-w
+check "Ctrl-W deletes the word before the cursor" wait_for "name: Texas trial _"
+press -l "H100"
+press Enter
+check "Enter saves the plan and opens it" wait_for 'saved "Texas trial H100", version 1'
+plan_matches_report() {
+    local s
+    s=$(screen)
+    "$gpuplan" --db "$fresh" report "Texas trial H100" --format json | $py -c '
+import json, sys
+r, screen = json.load(sys.stdin), sys.argv[1]
+want = ["{:,.0f}".format(r["self_hosted"]["total"])] + ["{:,.0f}".format(o["total"]) for o in r["options"]]
+missing = [w for w in want if w not in screen]
+assert not missing and len(r["options"]) >= 1, (missing, screen)
+' "$s" && echo "$s" | grep -qE 'GPUs needed +16 ' && echo "$s" | grep -qE 'utilization +0.5 ' &&
+        echo "$s" | grep -q 'Texas trial H100 (version 1)'
+}
+check "its totals on screen are gpuplan report's" plan_matches_report
+check "and the stored scenario has what was chosen" bash -c "
+    '$gpuplan' --db '$fresh' scenario export 'Texas trial H100' | $py -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"name\"] == \"Texas trial H100\" and d[\"demand\"] == {\"gpus\": 16, \"utilization\": 0.5}, d
+assert d[\"horizon_months\"] == 24 and \"Texas\" in d[\"self_hosted\"][\"tariff\"][\"periods\"][0][\"name\"], d
+assert all(\"catalog\" in o for o in d[\"cloud_options\"]), d'"
+
+# The discard guard on quit: q over an edit asks; Esc stays; q then d quits without saving.
+press Enter
+wait_for "valid: the results show this value" >/dev/null
+press C-u 2 0 Enter
+check "an edit marks the scenario modified" wait_for "*modified*"
+press q
+check "q over unsaved edits asks first" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'Unsaved changes' &&
+    echo \"\$s\" | grep -q 's  save a new version, then quit' && echo \"\$s\" | grep -q 'd  discard the changes and quit'"
+press Escape
+check "Esc keeps the TUI and the edit" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g); ! echo \"\$s\" | grep -q 'Unsaved changes' && echo \"\$s\" | grep -q '*modified*' && [ ! -s '$tmp/exit' ]"
+press q
+wait_for "Unsaved changes" >/dev/null
+press d
+check "d discards and quits with status 0" exited 0
+check "nothing was saved" bash -c "'$gpuplan' --db '$fresh' scenario export 'Texas trial H100' | $py -c '
+import json, sys; assert json.load(sys.stdin)[\"horizon_months\"] == 24'"
+
+# Copy, rename and delete on the Plan tab.
+start_db 80 24 "$fresh"
+check "the plan is listed" wait_for "> Texas trial H100"
+press h c
+check "c offers a copy's name, selected" wait_for "Copy as: Texas trial H100 (copy)_"
+press Enter
+check "c copies the scenario" wait_for 'copied the saved "Texas trial H100" to "Texas trial H100 (copy)"'
+press r
+check "r offers the name itself" wait_for "Rename to: Texas trial H100 (copy)_"
+press -l "Dallas plan"
+press Enter
+check "typing replaced it: r renames" wait_for 'renamed "Texas trial H100 (copy)" to "Dallas plan"'
+check "the store has the new name, inside the JSON too" bash -c "
+    '$gpuplan' --db '$fresh' scenario export 'Dallas plan' | $py -c '
+import json, sys; assert json.load(sys.stdin)[\"name\"] == \"Dallas plan\"' &&
+    ! '$gpuplan' --db '$fresh' scenario export 'Texas trial H100 (copy)' >/dev/null 2>&1"
+press d
+check "d asks before deleting" wait_for 'Delete "Dallas plan" and every version of it?'
+press n
+check "n keeps it" bash -c "'$gpuplan' --db '$fresh' scenario export 'Dallas plan' >/dev/null && ! tmux -S '$sock' capture-pane -p -t g | grep -q 'Delete \"'"
+press d
+wait_for 'Delete "Dallas plan"' >/dev/null
+press y
+check "y deletes it" wait_for 'deleted "Dallas plan"'
+check "from the store too" bash -c "! '$gpuplan' --db '$fresh' scenario export 'Dallas plan' >/dev/null 2>&1 && '$gpuplan' --db '$fresh' scenario list | grep -q 'Texas trial H100'"
+
+# A cloud option removed, with the question first; undo brings it back.
+press l G
+wait_for "Enter edit  d remove option" >/dev/null
+press d
+check "d on an option's field asks before removing it" wait_for "Remove the cloud option"
+press y
+check "y removes it" wait_for "*modified*"
+press u
+check "u brings it back" wait_for "undone"
+press q
+check "q after undoing every change quits at once" exited 0
+
+# Long names at 80x24 and 200x50: names that differ only at the end still differ on screen,
+# and no figure is cut (whole, or 3 significant digits with a unit).
+long=$tmp/long.db
+for v in A B; do
+    cat >"$tmp/long$v.json" <<JSON
+{"name": "Capacity plan for the inference cluster in Frankfurt, financed over five years, variant $v",
+ "horizon_months": 60, "demand": {"gpus": 2048, "utilization": 0.85},
+ "self_hosted": {"server_price": 410000, "gpus_per_server": 8},
+ "cloud_options": [
+  {"name": "A very long on-demand cloud offer name from the first provider, region one", "pricing": "on_demand", "gpus_per_instance": 8, "hourly": 98.32},
+  {"name": "A very long on-demand cloud offer name from the first provider, region two", "pricing": "on_demand", "gpus_per_instance": 8, "hourly": 101.5}]}
+JSON
+    "$gpuplan" --db "$long" scenario save "$tmp/long$v.json" >/dev/null
+done
+"$gpuplan" --db "$long" report "$tmp/longA.json" --format json >"$tmp/longA.report.json"
+figures_whole() { # the report's totals each show whole or in compact form
+    screen | $py -c '
+import json, sys
+r = json.load(open(sys.argv[1])); s = sys.stdin.read()
+def compact(v):
+    a, u = abs(v), 0
+    while u < 3 and round(a / 1000) >= 1000: a /= 1000; u += 1
+    a /= 1000
+    return ("-" if v < 0 else "") + ("%.2f" if a < 9.995 else "%.1f" if a < 99.95 else "%.0f") % a + "kMBT"[u]
+tot = [r["self_hosted"]["total"]] + [o["total"] for o in r["options"]]
+bad = [v for v in tot if "{:,.0f}".format(v) not in s and compact(v) not in s]
+assert not bad, (bad, s)
+' "$tmp/longA.report.json"
+}
+names_differ() { # LINE-PATTERN...: the screen rows that match each pattern are all different
+    local s rows
+    s=$(screen)
+    for p in "$@"; do
+        rows=$(echo "$s" | grep -E -- "$p" | sed 's/^[> *]*//; s/  .*//')
+        [ "$(echo "$rows" | wc -l)" -ge 2 ] && [ "$(echo "$rows" | sort -u | wc -l)" = "$(echo "$rows" | wc -l)" ] || return 1
+    done
+}
+for size in "80 24" "200 50"; do
+    set -- $size
+    start_db "$1" "$2" "$long"
+    wait_for "Capacity plan" >/dev/null
+    press Enter
+    check "$1x$2: the results' figures are whole" figures_whole
+    check "$1x$2: the scenario and option names still differ" names_differ '^[> ] Capacity plan' '^A very l'
+    press 2
+    check "$1x$2: Compare's figures are whole" figures_whole
+    check "$1x$2: Compare's option names differ" names_differ '^[* ] A very l'
+    if [ "$1" = 200 ]; then
+        check "200x50: the names show whole" bash -c "
+            s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'from the first provider, region two' &&
+            tmux -S '$sock' send-keys -t g 1 && sleep 0.2 &&
+            tmux -S '$sock' capture-pane -p -t g | grep -q 'in Frankfurt, financed over five years, variant A (version 1)'"
+    fi
+    press '?'
+    check "$1x$2: the help is never cut mid-word" bash -c "
+        s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'Any key closes this help' &&
+        echo \"\$s\" | grep -q 'Catalog  / filter' && echo \"\$s\" | grep -q '  scenario, g GPUs, o offers'"
+    press Space q
+    exited 0 >/dev/null
+done
 
 echo "tui: $fails failed"
 [ "$fails" = 0 ]

@@ -23,8 +23,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    static const char *const names[] = {"new.db",  "newer.db", "other.db",
-                                        "text.db", "sc.db",    "two.db"};
+    static const char *const names[] = {"new.db", "newer.db", "other.db", "text.db",
+                                        "sc.db",  "two.db",   "rename.db"};
     static const char *const tails[] = {"", "-wal", "-shm"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         for (size_t k = 0; k < 3; k++) {
@@ -159,6 +159,42 @@ static void test_scenarios_keep_versions(void **state) {
     gp_store_close(st);
 }
 
+static void test_scenario_rename(void **state) {
+    (void)state;
+    fresh("rename.db");
+    gp_store *st = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    int v = 0;
+    assert_int_equal(gp_store_scenario_save(st, "plan", "{\"v\": 1}", &v, &err), GP_OK);
+    assert_int_equal(gp_store_scenario_save(st, "plan", "{\"v\": 2}", &v, &err), GP_OK);
+    assert_int_equal(gp_store_scenario_save(st, "other", "{\"o\": 1}", &v, &err), GP_OK);
+    /* Every version moves with the name. */
+    assert_int_equal(gp_store_scenario_rename(st, "plan", "budget", &err), GP_OK);
+    char *json = NULL;
+    int got = 0;
+    assert_int_equal(gp_store_scenario_get(st, "budget", 1, &json, &got, NULL, &err), GP_OK);
+    assert_string_equal(json, "{\"v\": 1}");
+    free(json);
+    assert_int_equal(gp_store_scenario_get(st, "budget", 0, &json, &got, NULL, &err), GP_OK);
+    assert_int_equal(got, 2);
+    free(json);
+    assert_int_equal(gp_store_scenario_get(st, "plan", 0, &json, &got, NULL, &err), GP_E_NOTFOUND);
+    /* A name in use is refused and nothing changes; a missing one is not found. */
+    assert_int_equal(gp_store_scenario_rename(st, "budget", "other", &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "exists"));
+    assert_int_equal(gp_store_scenario_get(st, "other", 0, &json, &got, NULL, &err), GP_OK);
+    assert_string_equal(json, "{\"o\": 1}");
+    free(json);
+    assert_int_equal(gp_store_scenario_get(st, "budget", 0, &json, &got, NULL, &err), GP_OK);
+    free(json);
+    assert_int_equal(gp_store_scenario_rename(st, "nothing", "x", &err), GP_E_NOTFOUND);
+    /* The next save of the new name continues its history. */
+    assert_int_equal(gp_store_scenario_save(st, "budget", "{\"v\": 3}", &v, &err), GP_OK);
+    assert_int_equal(v, 3);
+    gp_store_close(st);
+}
+
 /* Another process (this program run again; a forked child would share this one's SQLite
  * state): "read" opens the file, reads and closes; "max" prints the newest version saved. */
 static int other_process(const char *what) {
@@ -213,6 +249,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_newer_schema_is_refused_untouched),
         cmocka_unit_test(test_foreign_files_are_refused),
         cmocka_unit_test(test_scenarios_keep_versions),
+        cmocka_unit_test(test_scenario_rename),
         cmocka_unit_test(test_second_connection_keeps_the_wal),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,12 +1,14 @@
-/* The TUI's state and the functions its tabs share (tui/). One struct owns everything on
- * screen; the worker (worker.c) fills fleet, capacity and catalog data off the input thread
- * and hands results over under its mutex. */
-#ifndef GPUPLAN_TUI_INT_H
-#define GPUPLAN_TUI_INT_H
+/* The TUI's state and the helpers every screen shares (tui/). One struct owns everything on
+ * screen; the worker (worker.h) fills fleet, capacity and catalog data off the input thread
+ * and hands results over under its mutex. This header sits below every other of tui/ but
+ * draw.h: it declares no function of a screen, the worker or the open scenario. */
+#ifndef GPUPLAN_TUI_UI_H
+#define GPUPLAN_TUI_UI_H
 
 #include <cjson/cJSON.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gpuplan/app_demo.h"
@@ -24,7 +26,7 @@ enum { TAB_PLAN, TAB_COMPARE, TAB_BREAKEVEN, TAB_FLEET, TAB_CATALOG, TAB_CAPACIT
 /* One editable input of the open scenario: a JSON path and how to show it. */
 typedef struct field {
     char path[96]; /* "demand.utilization", "cloud_options[1].hourly" */
-    char label[80];
+    char label[256];
     const char *unit;
     bool integer;
 } field;
@@ -102,6 +104,18 @@ typedef struct tui {
     int64_t status_ms;
     char today[11];
 
+    /* A question over the screen (ASK_): the key that answers it goes to whoever asked. */
+    int ask;
+    char ask_name[GP_NAME_BYTES]; /* the scenario it is about */
+    int ask_index;                /* the option it is about */
+
+    /* A slow action (WORK_) run right after the next frame, which shows work_msg. */
+    int work;
+    char work_msg[128];
+
+    /* The new-plan flow while it is open (newplan.c owns it). */
+    struct tui_newplan *np;
+
     /* scenarios */
     char (*names)[GP_NAME_BYTES];
     int n_names, scen_sel, scen_top;
@@ -130,8 +144,11 @@ typedef struct tui {
     int n_picks, pick_sel;
 
     /* prompt (export path, save-as name, filters) */
-    int prompt; /* 0 none, else a PROMPT_ value */
+    int prompt; /* 0 none, else a PROMPT_ value: the screen that asked takes the keys */
     char prompt_buf[512];
+    bool prompt_sel;                        /* the text is selected: typing replaces it */
+    char prompt_for[GP_NAME_BYTES];         /* the scenario a rename or copy is of */
+    const char *prompt_label, *prompt_hint; /* on the status line around the text */
 
     /* compare */
     int cmp_col;
@@ -159,58 +176,39 @@ typedef struct tui {
     void *timing; /* FILE * */
 } tui;
 
-enum { PROMPT_NONE, PROMPT_EXPORT, PROMPT_SAVE_AS, PROMPT_FILTER };
+enum { PROMPT_NONE, PROMPT_EXPORT, PROMPT_SAVE_AS, PROMPT_FILTER, PROMPT_RENAME, PROMPT_COPY };
+enum { ASK_NONE, ASK_QUIT, ASK_OPEN, ASK_NEW, ASK_DELETE, ASK_REMOVE_OPTION };
+enum { WORK_NONE, WORK_DEMO, WORK_NEWPLAN, WORK_SCREEN };
 
 /* Content area: below the tab bar, above the status line. */
 #define TOP 2
 int tui_rows(void);
 int tui_cols(void);
 
+/* A message on the status line for 8 s (control characters removed). */
 void tui_status(tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* plan.c */
-void plan_load_names(tui *t);
-bool plan_open(tui *t, const char *name);
-void plan_reevaluate(tui *t);
-void plan_draw(tui *t);
-bool plan_key(tui *t, int ch);
-bool plan_add_option(tui *t, const offer *o);
-void plan_save_as(tui *t, const char *name);
-void plan_done(tui *t);
-
-/* views.c: Compare and Break-even */
-void compare_draw(tui *t);
-bool compare_key(tui *t, int ch);
-int compare_column_at(int x); /* the column under a click on the header */
-void breakeven_draw(tui *t);
-
-/* fleet.c */
-void fleet_draw(tui *t);
-bool fleet_key(tui *t, int ch);
-
-/* catalog.c */
-void catalog_draw(tui *t);
-bool catalog_key(tui *t, int ch);
-void catalog_refilter(tui *t);
-
-/* capacity.c */
-void capacity_draw(tui *t);
-
-/* worker.c */
-void worker_start(tui *t);
-void worker_stop(tui *t);
-void worker_ask(tui *t, job_kind k);
-bool worker_busy(tui *t, job_kind k);
-/* Take finished results into t; true when something changed. */
-bool worker_collect(tui *t);
-void fleet_data_free(fleet_data *f);
-void cap_data_free(cap_data *c);
-void catalog_data_free(catalog_data *c);
 
 /* Up/Down, j/k, PgUp/PgDn (page rows), Home/End over a list of n: true when ch was one. */
 bool tui_list_key(int ch, int *sel, int n, int page);
 
 /* A list's first visible row so that sel shows in h rows. */
 int tui_scroll(int sel, int top, int h, int n);
+
+/* A key into a one-line text field buf (cap bytes), readline's way: while *sel (the
+ * pre-filled text is selected) a character replaces the text and Backspace clears it; Ctrl-U
+ * deletes the line, Ctrl-W the word before the cursor (the cursor stays at the end). Returns
+ * what became of it. */
+enum { TUI_LINE_NONE, TUI_LINE_CHANGED, TUI_LINE_DONE, TUI_LINE_CANCEL };
+int tui_line_key(char *buf, size_t cap, bool *sel, int ch);
+/* Draw "label text_" at (y, x) in w columns, the text reversed while selected. */
+void tui_line_draw(int y, int x, int w, const char *label, const char *text, bool sel,
+                   const char *hint);
+
+/* Start a prompt on the status line, pre-filled with text (selected). */
+void tui_prompt(tui *t, int kind, const char *label, const char *text);
+
+/* A box of n lines centred on the screen, title first (the help, questions, pop-ups): the
+ * lines are wrapped at word boundaries to the box, never cut mid-word. */
+void tui_box(const char *title, const char *const *lines, int n, int max_w);
 
 #endif

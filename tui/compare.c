@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "tui_int.h"
+#include "view.h"
 
 /* ---- Compare ---------------------------------------------------------------------------- */
 
@@ -55,10 +55,17 @@ static double cell(const tui *t, int k, int col, bool *has) {
 
 enum { NUM_W = 12 }; /* each figure's column */
 
-/* The option column: what is left of the terminal, 12 to 40 columns. */
-static int name_width(void) {
+/* The option column: what is left of the terminal, from 12 columns up to what the longest
+ * name needs. */
+static int name_width(const tui *t) {
+    int want = 14; /* "* self-hosted" */
+    if (t->has_sc)
+        for (int i = 0; i < t->sc.s->n_options; i++) {
+            int w = draw_width(t->sc.s->options[i].name) + 3;
+            want = w > want ? w : want;
+        }
     int nw = tui_cols() - 5 * NUM_W - 1;
-    return nw < 12 ? 12 : nw > 40 ? 40 : nw;
+    return nw < 12 ? 12 : nw > want ? want : nw;
 }
 
 static const tui *sorting; /* qsort's context: the TUI runs on one thread */
@@ -85,7 +92,7 @@ static int cmp_rows(const void *a, const void *b) {
     return c ? c : x - y;
 }
 
-void compare_draw(tui *t) {
+static void compare_draw(tui *t) {
     if (!t->has_sc) {
         draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
         return;
@@ -97,7 +104,7 @@ void compare_draw(tui *t) {
         order[i] = i - 1;
     sorting = t;
     qsort(order, (size_t)n, sizeof *order, cmp_rows);
-    int nw = name_width();
+    int nw = name_width(t);
     draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d months, %d GPUs at %.1f %% (%s)",
                t->sc.s->name, t->sc.s->horizon_months, t->sc.s->gpus, t->sc.s->utilization * 100,
                t->sc.s->currency);
@@ -121,7 +128,8 @@ void compare_draw(tui *t) {
         bool cheapest = k == t->r->cheapest;
         int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
         x = 0;
-        draw_textf(yy, x, nw - 1, attr, "%s%s", cheapest ? "* " : "  ", row_name(t, k));
+        draw_text(yy, x, 2, cheapest ? "* " : "  ", attr);
+        draw_text_mid(yy, x + 2, nw - 3, row_name(t, k), attr);
         x += nw;
         for (int c = 1; c < C_N; c++) {
             bool has;
@@ -136,7 +144,7 @@ void compare_draw(tui *t) {
             else if (c == C_GPUH)
                 snprintf(s, sizeof s, "%.3f", v);
             else
-                draw_money(v, s, sizeof s);
+                draw_money_fit(v, NUM_W - 1, s, sizeof s);
             draw_textf(yy, x, NUM_W, attr, "%*s", NUM_W - 1, s);
             x += NUM_W;
         }
@@ -147,31 +155,31 @@ void compare_draw(tui *t) {
               draw_attr(PAL_DIM));
 }
 
-bool compare_key(tui *t, int ch) {
+static unsigned compare_key(tui *t, int ch) {
     switch (ch) {
     case KEY_LEFT:
     case 'h':
         t->cmp_col = (t->cmp_col + C_N - 1) % C_N;
-        return true;
+        return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
         t->cmp_col = (t->cmp_col + 1) % C_N;
-        return true;
+        return TUI_HANDLED;
     case 'r':
         t->cmp_desc = !t->cmp_desc;
-        return true;
+        return TUI_HANDLED;
     }
-    return false;
+    return 0;
 }
 
-int compare_column_at(int x) {
-    int nw = name_width();
+static int compare_column_at(const tui *t, int x) {
+    int nw = name_width(t);
     return x < nw ? C_NAME : 1 + (x - nw) / NUM_W < C_N ? 1 + (x - nw) / NUM_W : C_N - 1;
 }
 
 /* ---- Break-even ------------------------------------------------------------------------- */
 
-void breakeven_draw(tui *t) {
+static void breakeven_draw(tui *t) {
     if (!t->has_sc) {
         draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
         return;
@@ -201,9 +209,12 @@ void breakeven_draw(tui *t) {
         if (r->options[k - 1].has_break_even_month &&
             (mark < 0 || r->options[k - 1].break_even_month < mark))
             mark = r->options[k - 1].break_even_month, mark_opt = k - 1;
-    char ml[96] = "";
-    if (mark >= 0)
-        snprintf(ml, sizeof ml, "even with %s: month %d", s->options[mark_opt].name, mark);
+    char ml[256] = "";
+    if (mark >= 0) {
+        char nm[200]; /* the month must show whole: a long name gives way */
+        draw_shorten(s->options[mark_opt].name, cw / 3 > 12 ? cw / 3 : 12, nm, sizeof nm);
+        snprintf(ml, sizeof ml, "even with %s: month %d", nm, mark);
+    }
     draw_text(TOP, 0, cw, "Cumulative cost by month", draw_attr(PAL_TITLE));
     draw_chart(TOP + 1, 0, h1 - 1, cw, se, ns, 0, M, "month", mark, mark >= 0 ? ml : NULL, true);
 
@@ -223,11 +234,13 @@ void breakeven_draw(tui *t) {
     for (int k = 0; k < ns; k++)
         su[k] = (chart_series){tot + (size_t)k * NU, NU, se[k].name};
     int umark = -1;
-    char ul[96] = "";
+    char ul[256] = "";
     for (int k = 1; k < ns; k++)
         if (r->options[k - 1].has_break_even_utilization) {
             umark = (int)lround(r->options[k - 1].break_even_utilization * (NU - 1));
-            snprintf(ul, sizeof ul, "even with %s at %.1f %%", s->options[k - 1].name,
+            char nm[200];
+            draw_shorten(s->options[k - 1].name, cw / 3 > 12 ? cw / 3 : 12, nm, sizeof nm);
+            snprintf(ul, sizeof ul, "even with %s at %.1f %%", nm,
                      r->options[k - 1].break_even_utilization * 100);
             break;
         }
@@ -243,11 +256,11 @@ void breakeven_draw(tui *t) {
         char m[40];
         draw_money(cum[k * (M + 1) + M], m, sizeof m);
         if (draw_utf8())
-            draw_textf(TOP + 1 + 2 * k, lx, legend_w, draw_attr(PAL_SERIES0 + k), "\xe2\x94\x80 %s",
-                       se[k].name);
+            draw_text(TOP + 1 + 2 * k, lx, 2, "\xe2\x94\x80 ", draw_attr(PAL_SERIES0 + k));
         else
-            draw_textf(TOP + 1 + 2 * k, lx, legend_w, draw_attr(PAL_SERIES0 + k), "%c %s",
-                       ascii_glyph[k], se[k].name);
+            draw_textf(TOP + 1 + 2 * k, lx, 2, draw_attr(PAL_SERIES0 + k), "%c ", ascii_glyph[k]);
+        draw_text_mid(TOP + 1 + 2 * k, lx + 2, legend_w - 2, se[k].name,
+                      draw_attr(PAL_SERIES0 + k));
         draw_textf(TOP + 2 + 2 * k, lx, legend_w, draw_attr(PAL_DIM), "  %s", m);
     }
     if (s->n_options + 1 > ns)
@@ -256,3 +269,24 @@ void breakeven_draw(tui *t) {
     free(cum);
     free(tot);
 }
+
+static void compare_click(tui *t, int row, int x) {
+    if (row != TOP + 2)
+        return;
+    int c = compare_column_at(t, x);
+    if (c == t->cmp_col)
+        t->cmp_desc = !t->cmp_desc;
+    t->cmp_col = c;
+}
+
+const tui_screen_ops compare_screen = {
+    .name = "Compare",
+    .draw = compare_draw,
+    .on_key = compare_key,
+    .click = compare_click,
+};
+
+const tui_screen_ops breakeven_screen = {
+    .name = "Break-even",
+    .draw = breakeven_draw,
+};

@@ -1,0 +1,601 @@
+/* The open scenario (scen.h): fields built from the resolved scenario, evaluation on every
+ * keystroke from the value being typed, undo, save and the catalog and tariff changes. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "gpuplan/app_scenarios.h"
+#include "gpuplan/store_catalog.h"
+#include "scen.h"
+
+/* ---- the fields ------------------------------------------------------------------------- */
+
+enum { F_SCEN_D, F_SCEN_I, F_PERIOD_D, F_OPTION_D, F_OPTION_I };
+
+typedef struct field_def {
+    const char *key, *label, *unit;
+    int kind;
+    size_t off;
+} field_def;
+
+#define SD(k, l, u, m)                                                                             \
+    { k, l, u, F_SCEN_D, offsetof(gp_scenario, m) }
+#define SI(k, l, u, m)                                                                             \
+    { k, l, u, F_SCEN_I, offsetof(gp_scenario, m) }
+static const field_def general[] = {
+    SI("horizon_months", "horizon", "months", horizon_months),
+    SD("discount_rate", "discount rate (NPV)", "a year", discount_rate),
+    SI("demand.gpus", "GPUs needed", "GPUs", gpus),
+    SD("demand.utilization", "utilization", "0..1", utilization),
+    SI("self_hosted.gpus_per_server", "GPUs a server", "GPUs", gpus_per_server),
+    SD("self_hosted.server_price", "server price", "$cur", server_price),
+    SD("self_hosted.price_factor", "price factor", "x", price_factor),
+    SD("self_hosted.network_per_server", "network a server", "$cur", network_per_server),
+    SD("self_hosted.fixed_capex", "fixed capex", "$cur", fixed_capex),
+    SD("self_hosted.residual_pct", "residual value", "0..1", residual_pct),
+    SI("self_hosted.warranty_months", "warranty", "months", warranty_months),
+    SD("self_hosted.maintenance_pct_per_year", "maintenance", "a year", maintenance_pct_per_year),
+    SD("self_hosted.staff_per_month", "staff", "$cur/mo", staff_per_month),
+    SD("self_hosted.other_per_month", "other costs", "$cur/mo", other_per_month),
+    SD("self_hosted.colo_per_kw_month", "colocation", "/kW-mo", colo_per_kw_month),
+    SD("self_hosted.power.server_base_w", "server base draw", "W", server_base_w),
+    SD("self_hosted.power.gpu_idle_w", "GPU idle draw", "W", gpu_idle_w),
+    SD("self_hosted.power.gpu_tdp_w", "GPU busy draw", "W", gpu_tdp_w),
+    SD("self_hosted.power.pue", "PUE", "x", pue),
+    SD("self_hosted.tariff.demand_charge_per_kw_month", "demand charge", "/kW-mo",
+       demand_charge_per_kw_month),
+};
+static const field_def loan[] = {
+    SD("self_hosted.financing.apr", "loan APR", "a year", loan_apr),
+    SI("self_hosted.financing.term_months", "loan term", "months", loan_term_months),
+    SD("self_hosted.financing.fraction", "loan share", "0..1", loan_fraction),
+};
+#define OD(k, l, u, m)                                                                             \
+    { k, l, u, F_OPTION_D, offsetof(gp_option, m) }
+#define OI(k, l, u, m)                                                                             \
+    { k, l, u, F_OPTION_I, offsetof(gp_option, m) }
+static const field_def opt_price[] = {
+    OD("hourly", "hourly", "/inst-h", hourly),
+    OI("gpus_per_instance", "GPUs an instance", "GPUs", gpus_per_instance)};
+static const field_def opt_committed[] = {OD("upfront", "upfront a term", "$cur", upfront),
+                                          OI("term_months", "term", "months", term_months)};
+static const field_def opt_spot[] = {
+    OD("interruptions_per_hour", "interruptions", "/h", interruptions_per_hour),
+    OD("checkpoint_interval_h", "checkpoint every", "h", checkpoint_interval_h),
+    OD("restart_h", "restart time", "h", restart_h)};
+static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", idle_overhead)};
+static const field_def opt_common[] = {OD("support_pct", "support", "0..1", support_pct)};
+
+typedef struct built {
+    field *f;
+    field_def *def;
+    int n, cap;
+    int *index; /* option or period index per field */
+} built;
+
+static void add(built *b, const field_def *d, int idx, const char *path, const char *label) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 64;
+        b->f = gp_xrealloc(b->f, sizeof *b->f * (size_t)b->cap);
+        b->def = gp_xrealloc(b->def, sizeof *b->def * (size_t)b->cap);
+        b->index = gp_xrealloc(b->index, sizeof *b->index * (size_t)b->cap);
+    }
+    field *f = &b->f[b->n];
+    snprintf(f->path, sizeof f->path, "%s", path);
+    draw_clean(label, f->label, sizeof f->label);
+    f->unit = d->unit;
+    f->integer = d->kind == F_SCEN_I || d->kind == F_OPTION_I;
+    b->def[b->n] = *d;
+    b->index[b->n] = idx;
+    b->n++;
+}
+
+/* Every input of the resolved scenario, in the order of MODEL.md. */
+static void build_fields(tui *t) {
+    const gp_scenario *s = t->sc.s;
+    built b = {0};
+    for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
+        add(&b, &general[i], -1, general[i].key, general[i].label);
+        if (!strcmp(general[i].key, "self_hosted.power.pue"))
+            for (int k = 0; k < s->n_periods; k++) {
+                char path[96], label[96];
+                static const field_def price = {"", "", "/kWh", F_PERIOD_D,
+                                                offsetof(gp_period, price_per_kwh)};
+                static const field_def hours = {"", "", "h a day", F_PERIOD_D,
+                                                offsetof(gp_period, hours_per_day)};
+                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].price_per_kwh", k);
+                snprintf(label, sizeof label, "tariff %s", s->periods[k].name);
+                add(&b, &price, k, path, label);
+                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].hours_per_day", k);
+                snprintf(label, sizeof label, "  %s hours", s->periods[k].name);
+                add(&b, &hours, k, path, label);
+            }
+    }
+    if (s->financing == GP_LOAN)
+        for (size_t i = 0; i < sizeof loan / sizeof loan[0]; i++)
+            add(&b, &loan[i], -1, loan[i].key, loan[i].label);
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        const field_def *groups[5];
+        size_t sizes[5];
+        int ng = 0;
+        /* A catalog reference fixes the price and the instance size (sc is resolved, so the
+         * document says which options have one). */
+        bool has_catalog =
+            cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t->doc, "cloud_options"), i),
+                "catalog") != NULL;
+        if (!has_catalog)
+            groups[ng] = opt_price, sizes[ng++] = 2;
+        /* A reference's upfront is the catalog's (none): only the term can change. */
+        if (o->pricing == GP_COMMITTED && has_catalog)
+            groups[ng] = opt_committed + 1, sizes[ng++] = 1;
+        else if (o->pricing == GP_COMMITTED)
+            groups[ng] = opt_committed, sizes[ng++] = 2;
+        if (o->pricing == GP_SPOT)
+            groups[ng] = opt_spot, sizes[ng++] = 3;
+        if (o->pricing != GP_COMMITTED)
+            groups[ng] = opt_idle, sizes[ng++] = 1;
+        groups[ng] = opt_common, sizes[ng++] = 1;
+        for (int g = 0; g < ng; g++)
+            for (size_t k = 0; k < sizes[g]; k++) {
+                char path[96], label[256];
+                snprintf(path, sizeof path, "cloud_options[%d].%s", i, groups[g][k].key);
+                /* The name whole: the screen shortens it in the middle, where it must. */
+                snprintf(label, sizeof label, "%.200s: %s", o->name, groups[g][k].label);
+                add(&b, &groups[g][k], i, path, label);
+            }
+    }
+    free(t->fields);
+    free(t->field_defs);
+    free(t->field_index);
+    t->fields = b.f, t->field_defs = b.def, t->field_index = b.index;
+    t->n_fields = b.n;
+    if (t->field_sel >= t->n_fields)
+        t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
+}
+
+double scen_field_value(const tui *t, int i) {
+    const gp_scenario *s = t->sc.s;
+    const field_def *d = &((const field_def *)t->field_defs)[i];
+    int idx = t->field_index[i];
+    const char *base = d->kind == F_SCEN_D || d->kind == F_SCEN_I ? (const char *)s
+                       : d->kind == F_PERIOD_D                    ? (const char *)&s->periods[idx]
+                                                                  : (const char *)&s->options[idx];
+    if (d->kind == F_SCEN_I || d->kind == F_OPTION_I)
+        return *(const int *)(base + d->off);
+    return *(const double *)(base + d->off);
+}
+
+/* Set the number at path ("a.b[2].c") in doc, creating objects on the way. */
+static bool set_path(cJSON *doc, const char *path, double v) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s", path);
+    cJSON *cur = doc;
+    char *save = NULL;
+    for (char *seg = strtok_r(buf, ".", &save); seg; seg = strtok_r(NULL, ".", &save)) {
+        char *br = strchr(seg, '[');
+        int idx = -1;
+        if (br) {
+            idx = (int)strtol(br + 1, NULL, 10);
+            *br = '\0';
+        }
+        bool last = !save || !*save;
+        cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, seg);
+        if (last && idx < 0) {
+            cJSON *num = cJSON_CreateNumber(v);
+            if (next)
+                cJSON_ReplaceItemInObjectCaseSensitive(cur, seg, num);
+            else
+                cJSON_AddItemToObject(cur, seg, num);
+            return true;
+        }
+        if (!next) {
+            if (idx >= 0)
+                return false;
+            next = cJSON_AddObjectToObject(cur, seg);
+        }
+        if (idx >= 0)
+            next = cJSON_GetArrayItem(next, idx);
+        if (!cJSON_IsObject(next))
+            return false;
+        cur = next;
+    }
+    return false;
+}
+
+/* ---- evaluation ------------------------------------------------------------------------- */
+
+/* Resolve doc (the open document, or a copy with the value being typed) and evaluate it. On an
+ * invalid value the message is kept and the last good result stays on screen. */
+static bool evaluate(tui *t, const cJSON *doc) {
+    gp_loaded sc;
+    gp_err err;
+    gp_err_clear(&err);
+    char origin[GP_NAME_BYTES + 16];
+    snprintf(origin, sizeof origin, "%s", t->name);
+    if (gp_load_scenario_doc(t->ses, doc, origin, t->today, &sc, &err)) {
+        const char *path = strstr(err.where, ":$");
+        snprintf(t->invalid, sizeof t->invalid, "%s%s%s", path ? path + 1 : "", path ? ": " : "",
+                 err.msg);
+        return false;
+    }
+    if (t->has_sc)
+        gp_loaded_done(&t->sc);
+    t->sc = sc;
+    t->has_sc = true;
+    t->invalid[0] = '\0';
+    gp_model_evaluate(t->sc.s, t->r);
+    return true;
+}
+
+void scen_reevaluate(tui *t) {
+    if (!t->doc)
+        return;
+    if (!t->editing) {
+        evaluate(t, t->doc);
+        return;
+    }
+    double v;
+    if (!gp_parse_double(t->edit, &v)) {
+        snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
+        return;
+    }
+    if (t->fields[t->field_sel].integer && v != floor(v)) {
+        snprintf(t->invalid, sizeof t->invalid, "a whole number is needed");
+        return;
+    }
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    if (!set_path(copy, t->fields[t->field_sel].path, v))
+        snprintf(t->invalid, sizeof t->invalid, "cannot set %s", t->fields[t->field_sel].path);
+    else
+        evaluate(t, copy);
+    cJSON_Delete(copy);
+}
+
+static void push_undo(tui *t) {
+    t->undo = gp_xrealloc(t->undo, sizeof *t->undo * (size_t)(t->n_undo + 1));
+    t->undo[t->n_undo++] = cJSON_PrintUnformatted(t->doc);
+}
+
+static void replace_doc(tui *t, cJSON *doc) {
+    cJSON_Delete(t->doc);
+    t->doc = doc;
+    evaluate(t, t->doc);
+    if (t->has_sc)
+        build_fields(t);
+}
+
+static int take_name(const gp_scenario_info *i, void *arg) {
+    tui *t = arg;
+    t->names = gp_xrealloc(t->names, sizeof *t->names * (size_t)(t->n_names + 1));
+    snprintf(t->names[t->n_names++], GP_NAME_BYTES, "%s", i->name);
+    return 0;
+}
+
+void scen_load_names(tui *t) {
+    free(t->names);
+    t->names = NULL;
+    t->n_names = 0;
+    gp_store *st;
+    gp_err err;
+    if (gp_session_store(t->ses, &st, &err) || gp_store_scenario_list(st, take_name, t, &err))
+        tui_status(t, "scenarios: %s", err.msg);
+    if (t->scen_sel >= t->n_names)
+        t->scen_sel = t->n_names ? t->n_names - 1 : 0;
+}
+
+static void clear_undo(tui *t) {
+    for (int i = 0; i < t->n_undo; i++)
+        free(t->undo[i]);
+    free(t->undo);
+    t->undo = NULL;
+    t->n_undo = 0;
+}
+
+bool scen_open(tui *t, const char *name) {
+    gp_store *st;
+    gp_err err;
+    char *json = NULL;
+    int version = 0;
+    if (gp_session_store(t->ses, &st, &err) ||
+        gp_store_scenario_get(st, name, 0, &json, &version, NULL, &err)) {
+        tui_status(t, "%s", err.msg);
+        return false;
+    }
+    cJSON *doc = cJSON_Parse(json);
+    free(json);
+    if (!doc) {
+        tui_status(t, "stored scenario \"%s\" is not JSON", name);
+        return false;
+    }
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->version = version;
+    t->editing = false;
+    t->dirty = false;
+    clear_undo(t);
+    cJSON_Delete(t->doc);
+    t->doc = doc;
+    if (t->has_sc) {
+        gp_loaded_done(&t->sc);
+        t->has_sc = false;
+    }
+    if (!evaluate(t, t->doc)) {
+        /* Nothing to edit or show: the fields of the scenario open before are gone too. */
+        t->n_fields = 0;
+        tui_status(t, "\"%s\" does not evaluate: %s", name, t->invalid);
+        return false;
+    }
+    build_fields(t);
+    t->field_sel = 0;
+    t->field_top = 0;
+    return true;
+}
+
+bool scen_add_option(tui *t, const offer *o) {
+    if (!t->doc)
+        return false;
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *opts = cJSON_GetObjectItemCaseSensitive(copy, "cloud_options");
+    if (!opts)
+        opts = cJSON_AddArrayToObject(copy, "cloud_options");
+    char name[GP_NAME_BYTES], catalog[GP_CATALOG_BYTES];
+    snprintf(name, sizeof name, "%s %s %s%s%s", o->instance, o->region, o->pricing,
+             o->term ? " " : "", o->term ? o->purchase : "");
+    /* Names are unique within a scenario. */
+    for (int k = 2; k < 100; k++) {
+        bool taken = false;
+        cJSON *it;
+        cJSON_ArrayForEach(it, opts) {
+            const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+            taken = taken || (n && !strcmp(n, name));
+        }
+        if (!taken)
+            break;
+        char base[GP_NAME_BYTES];
+        snprintf(base, sizeof base, "%s", name);
+        snprintf(name, sizeof name, "%.*s #%d", GP_NAME_BYTES - 8, base, k);
+    }
+    snprintf(catalog, sizeof catalog, "%s/%s/%s", o->provider, o->instance, o->region);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", name);
+    cJSON_AddStringToObject(j, "pricing", o->pricing);
+    cJSON_AddStringToObject(j, "catalog", catalog);
+    if (o->term) {
+        cJSON_AddNumberToObject(j, "term_months", o->term);
+        cJSON_AddStringToObject(j, "purchase", o->purchase);
+    }
+    cJSON_AddItemToArray(opts, j);
+    gp_loaded probe;
+    gp_err err;
+    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
+        tui_status(t, "cannot add %s: %s", catalog, err.msg);
+        cJSON_Delete(copy);
+        return false;
+    }
+    gp_loaded_done(&probe);
+    push_undo(t);
+    replace_doc(t, copy);
+    t->dirty = true;
+    tui_status(t, "added \"%s\" from the catalog (s saves a new version)", name);
+    return true;
+}
+
+bool scen_save(tui *t, const char *as) {
+    gp_err err;
+    int version = 0;
+    const char *name = as ? as : t->name;
+    if (gp_scenario_save_doc(t->ses, t->doc, name, as != NULL, &version, &err)) {
+        tui_status(t, "not saved: %s", err.msg);
+        return false;
+    }
+    tui_status(t, "saved version %d of \"%s\"", version, name);
+    scen_load_names(t);
+    if (as)
+        scen_open(t, as);
+    else
+        t->version = version, t->dirty = false;
+    return true;
+}
+
+int scen_field_option(const tui *t, int i) {
+    if (i < 0 || i >= t->n_fields)
+        return -1;
+    const field_def *d = &((const field_def *)t->field_defs)[i];
+    return d->kind == F_OPTION_D || d->kind == F_OPTION_I ? t->field_index[i] : -1;
+}
+
+void scen_remove_option(tui *t, int k) {
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *opts = cJSON_GetObjectItemCaseSensitive(copy, "cloud_options");
+    char name[GP_NAME_BYTES];
+    const char *nm =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, k), "name"));
+    snprintf(name, sizeof name, "%s", nm ? nm : "");
+    cJSON_DeleteItemFromArray(opts, k);
+    gp_loaded probe;
+    gp_err err;
+    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
+        tui_status(t, "cannot remove \"%s\": %s", name, err.msg);
+        cJSON_Delete(copy);
+        return;
+    }
+    gp_loaded_done(&probe);
+    push_undo(t);
+    replace_doc(t, copy);
+    t->dirty = true;
+    tui_status(t, "removed \"%s\" (u brings it back, s saves)", name);
+}
+
+void scen_close(tui *t) {
+    clear_undo(t);
+    cJSON_Delete(t->doc);
+    t->doc = NULL;
+    if (t->has_sc)
+        gp_loaded_done(&t->sc);
+    t->has_sc = false;
+    t->n_fields = 0;
+    t->name[0] = '\0';
+    t->dirty = false;
+    t->editing = false;
+}
+
+void scen_rename(tui *t, const char *from, const char *to) {
+    gp_err err;
+    int version = 0;
+    if (gp_scenario_rename(t->ses, from, to, &version, &err)) {
+        tui_status(t, "not renamed: %s", err.msg);
+        return;
+    }
+    if (!strcmp(t->name, from)) {
+        /* The open document follows, edits and all. */
+        snprintf(t->name, sizeof t->name, "%s", to);
+        cJSON_DeleteItemFromObjectCaseSensitive(t->doc, "name");
+        cJSON_AddStringToObject(t->doc, "name", to);
+        t->version = version;
+    }
+    scen_load_names(t);
+    scen_select(t, to);
+    tui_status(t, "renamed \"%s\" to \"%s\"", from, to);
+}
+
+void scen_copy(tui *t, const char *from, const char *to) {
+    gp_err err;
+    if (gp_scenario_duplicate(t->ses, from, to, &err)) {
+        tui_status(t, "not copied: %s", err.msg);
+        return;
+    }
+    scen_load_names(t);
+    scen_select(t, to);
+    tui_status(t, "copied the saved \"%s\" to \"%s\"", from, to);
+}
+
+void scen_delete(tui *t, const char *name) {
+    gp_err err;
+    if (gp_scenario_remove(t->ses, name, &err)) {
+        tui_status(t, "not deleted: %s", err.msg);
+        return;
+    }
+    if (!strcmp(t->name, name))
+        scen_close(t);
+    scen_load_names(t);
+    tui_status(t, "deleted \"%s\"", name);
+}
+
+void scen_select(tui *t, const char *name) {
+    for (int i = 0; i < t->n_names; i++)
+        if (!strcmp(t->names[i], name))
+            t->scen_sel = i;
+}
+
+/* ---- tariff presets --------------------------------------------------------------------- */
+
+static int take_tariff(const gp_tariff_preset *p, const char *source, void *arg) {
+    (void)source;
+    tui *t = arg;
+    t->picks = gp_xrealloc(t->picks, sizeof *t->picks * (size_t)(t->n_picks + 1));
+    snprintf(t->picks[t->n_picks++], 64, "%s", p->name);
+    return 0;
+}
+
+bool scen_list_tariffs(tui *t) {
+    free(t->picks);
+    t->picks = NULL;
+    t->n_picks = 0;
+    gp_store *st;
+    gp_err err;
+    if (gp_session_catalog(t->ses, &st, &err) || gp_store_tariffs(st, take_tariff, t, &err)) {
+        tui_status(t, "tariffs: %s", err.msg);
+        return false;
+    }
+    if (!t->n_picks) {
+        tui_status(t, "no tariff presets in the catalog");
+        return false;
+    }
+    return true;
+}
+
+void scen_apply_tariff(tui *t, const char *name) {
+    gp_store *st;
+    gp_err err;
+    gp_tariff_preset p;
+    if (gp_session_store(t->ses, &st, &err) || gp_store_tariff(st, name, &p, &err)) {
+        tui_status(t, "%s", err.msg);
+        return;
+    }
+    cJSON *tariff = cJSON_Parse(p.tariff_json);
+    if (!tariff) {
+        tui_status(t, "preset \"%s\" is not JSON", name);
+        return;
+    }
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *sh = cJSON_GetObjectItemCaseSensitive(copy, "self_hosted");
+    if (!sh)
+        sh = cJSON_AddObjectToObject(copy, "self_hosted");
+    cJSON_DeleteItemFromObjectCaseSensitive(sh, "tariff");
+    cJSON_AddItemToObject(sh, "tariff", tariff);
+    push_undo(t);
+    replace_doc(t, copy);
+    t->dirty = true;
+    tui_status(t, "tariff \"%s\" (%s) applied", name, p.effective_from);
+}
+
+bool scen_commit_edit(tui *t) {
+    scen_reevaluate(t);
+    if (t->invalid[0])
+        return false; /* the message says why; keep editing */
+    double v;
+    gp_parse_double(t->edit, &v);
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    set_path(copy, t->fields[t->field_sel].path, v);
+    push_undo(t);
+    t->editing = false;
+    replace_doc(t, copy);
+    t->dirty = true;
+    return true;
+}
+
+void scen_cancel_edit(tui *t) {
+    t->editing = false;
+    evaluate(t, t->doc);
+}
+
+void scen_undo(tui *t) {
+    if (!t->n_undo) {
+        tui_status(t, "nothing to undo");
+        return;
+    }
+    char *json = t->undo[--t->n_undo];
+    cJSON *doc = cJSON_Parse(json);
+    free(json);
+    if (doc)
+        replace_doc(t, doc);
+    t->dirty = t->n_undo > 0;
+    tui_status(t, "undone");
+}
+
+void scen_done(tui *t) {
+    clear_undo(t);
+    cJSON_Delete(t->doc);
+    t->doc = NULL;
+    if (t->has_sc)
+        gp_loaded_done(&t->sc);
+    t->has_sc = false;
+    free(t->fields);
+    free(t->field_defs);
+    free(t->field_index);
+    t->fields = NULL, t->field_defs = NULL, t->field_index = NULL;
+    t->n_fields = 0;
+    t->name[0] = '\0';
+    t->dirty = false;
+    t->editing = false;
+    free(t->names);
+    t->names = NULL;
+    t->n_names = 0;
+    free(t->picks);
+    t->picks = NULL;
+    t->n_picks = 0;
+}

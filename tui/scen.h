@@ -1,0 +1,52 @@
+/* The open scenario of the TUI: the stored names, the document as edited (catalog references
+ * kept), the scenario resolved from it, its result, the editable fields and the undo stack.
+ * Every screen reads it; the Plan and Catalog screens change it through these calls, which
+ * report what went wrong on the status line. Below the screens, above ui.h. */
+#ifndef GPUPLAN_TUI_SCEN_H
+#define GPUPLAN_TUI_SCEN_H
+
+#include <stdbool.h>
+
+#include "ui.h"
+
+/* The stored scenario names into t->names (the selection kept in range). */
+void scen_load_names(tui *t);
+/* Open the latest version of name: false (and a status message) when it is not there or
+ * does not evaluate. Unsaved edits of the scenario open before are dropped. */
+bool scen_open(tui *t, const char *name);
+/* Re-evaluate from the document, or from the value being typed (t->edit) while editing. */
+void scen_reevaluate(tui *t);
+/* Field i's value in the resolved scenario. */
+double scen_field_value(const tui *t, int i);
+/* Commit t->edit to the selected field: false when the value is refused (t->invalid says why). */
+bool scen_commit_edit(tui *t);
+/* Leave the value being typed: the results go back to the document's. */
+void scen_cancel_edit(tui *t);
+/* Add a catalog offer to the open scenario as a catalog reference. */
+bool scen_add_option(tui *t, const offer *o);
+/* Undo the last change. */
+void scen_undo(tui *t);
+/* Save a new version (as NULL), or the document under a new name (refused when in use),
+ * which then opens. False when nothing was saved (the status line says why). */
+bool scen_save(tui *t, const char *as);
+/* The option field i belongs to, or -1. */
+int scen_field_option(const tui *t, int i);
+/* Remove option k from the document (undo brings it back). */
+void scen_remove_option(tui *t, int k);
+/* Close the open scenario, edits and all. */
+void scen_close(tui *t);
+/* Rename, copy (the saved version) or delete a stored scenario; the list follows, and the
+ * open one when it is the one renamed or deleted. */
+void scen_rename(tui *t, const char *from, const char *to);
+void scen_copy(tui *t, const char *from, const char *to);
+void scen_delete(tui *t, const char *name);
+/* Select name in the list when it is there. */
+void scen_select(tui *t, const char *name);
+/* The catalog's tariff presets into t->picks: false (and a status message) when none. */
+bool scen_list_tariffs(tui *t);
+/* Replace the tariff with the preset of that name. */
+void scen_apply_tariff(tui *t, const char *name);
+/* Free everything above. */
+void scen_done(tui *t);
+
+#endif
