@@ -64,7 +64,8 @@ static gp_status cloud_list(gp_store *st, const char *gpu, const char *as_of, cl
     gp_offer_filter f = {.gpu = gpu, .pricing = -1, .as_of = as_of, .sort = GP_SORT_GPU_HOUR};
     if (gp_store_catalog_list(st, &f, take_offer, a, err))
         return err->code;
-    qsort(a->c, a->n, sizeof *a->c, cmp_cloud);
+    if (a->n) /* qsort takes no NULL, even for nothing */
+        qsort(a->c, a->n, sizeof *a->c, cmp_cloud);
     return GP_OK;
 }
 
@@ -125,7 +126,8 @@ gp_status gp_newplan_gpus(gp_session *s, const char *as_of,
         free(a.v);
         return err->code;
     }
-    qsort(a.v, a.n, sizeof *a.v, cmp_name);
+    if (a.n)
+        qsort(a.v, a.n, sizeof *a.v, cmp_name);
     gp_status rc = GP_OK;
     for (size_t i = 0; i < a.n; i++) {
         gp_gpu_spec spec = {0};
