@@ -228,7 +228,14 @@ static bool evaluate(tui *t, const cJSON *doc) {
     t->sc = sc;
     t->has_sc = true;
     t->invalid[0] = '\0';
-    gp_model_evaluate(t->sc.s, t->r);
+    /* A plan the engine refuses (a month needing a missing bridge, a total past the model's
+     * bounds) says why, as a refused value does. */
+    if (gp_evaluate(&t->sc, t->r, &err)) {
+        const char *path = strstr(err.where, ":$");
+        snprintf(t->invalid, sizeof t->invalid, "%s%s%s", path ? path + 1 : "", path ? ": " : "",
+                 err.msg);
+        return false;
+    }
     return true;
 }
 
