@@ -208,19 +208,19 @@ static bool set_path(cJSON *doc, const char *path, double v) {
 /* Resolve doc (the open document, or a copy with the value being typed) and evaluate it. On an
  * invalid value the message is kept and the last good result stays on screen. */
 static bool evaluate(tui *t, const cJSON *doc) {
-    cli_scenario sc;
+    gp_loaded sc;
     gp_err err;
     gp_err_clear(&err);
     char origin[GP_NAME_BYTES + 16];
     snprintf(origin, sizeof origin, "%s", t->name);
-    if (cli_scenario_from_tree(t->c, doc, origin, t->today, &sc, &err)) {
+    if (gp_load_scenario_doc(t->ses, doc, origin, t->today, &sc, &err)) {
         const char *path = strstr(err.where, ":$");
         snprintf(t->invalid, sizeof t->invalid, "%s%s%s", path ? path + 1 : "", path ? ": " : "",
                  err.msg);
         return false;
     }
     if (t->has_sc)
-        cli_scenario_done(&t->sc);
+        gp_loaded_done(&t->sc);
     t->sc = sc;
     t->has_sc = true;
     t->invalid[0] = '\0';
@@ -236,7 +236,7 @@ void plan_reevaluate(tui *t) {
         return;
     }
     double v;
-    if (!cli_parse_double(t->edit, &v)) {
+    if (!gp_parse_double(t->edit, &v)) {
         snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
         return;
     }
@@ -278,7 +278,7 @@ void plan_load_names(tui *t) {
     t->n_names = 0;
     gp_store *st;
     gp_err err;
-    if (cli_store(t->c, &st, &err) || gp_store_scenario_list(st, take_name, t, &err))
+    if (gp_session_store(t->ses, &st, &err) || gp_store_scenario_list(st, take_name, t, &err))
         tui_status(t, "scenarios: %s", err.msg);
     if (t->scen_sel >= t->n_names)
         t->scen_sel = t->n_names ? t->n_names - 1 : 0;
@@ -297,7 +297,7 @@ bool plan_open(tui *t, const char *name) {
     gp_err err;
     char *json = NULL;
     int version = 0;
-    if (cli_store(t->c, &st, &err) ||
+    if (gp_session_store(t->ses, &st, &err) ||
         gp_store_scenario_get(st, name, 0, &json, &version, NULL, &err)) {
         tui_status(t, "%s", err.msg);
         return false;
@@ -316,7 +316,7 @@ bool plan_open(tui *t, const char *name) {
     cJSON_Delete(t->doc);
     t->doc = doc;
     if (t->has_sc) {
-        cli_scenario_done(&t->sc);
+        gp_loaded_done(&t->sc);
         t->has_sc = false;
     }
     if (!evaluate(t, t->doc)) {
@@ -365,14 +365,14 @@ bool plan_add_option(tui *t, const offer *o) {
         cJSON_AddStringToObject(j, "purchase", o->purchase);
     }
     cJSON_AddItemToArray(opts, j);
-    cli_scenario probe;
+    gp_loaded probe;
     gp_err err;
-    if (cli_scenario_from_tree(t->c, copy, t->name, t->today, &probe, &err)) {
+    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
         tui_status(t, "cannot add %s: %s", catalog, err.msg);
         cJSON_Delete(copy);
         return false;
     }
-    cli_scenario_done(&probe);
+    gp_loaded_done(&probe);
     push_undo(t);
     replace_doc(t, copy);
     t->dirty = true;
@@ -392,7 +392,8 @@ static void save(tui *t, const char *as) {
     cJSON_Delete(doc);
     int version = 0;
     const char *name = as ? as : t->name;
-    if (cli_store(t->c, &st, &err) || gp_store_scenario_save(st, name, json, &version, &err)) {
+    if (gp_session_store(t->ses, &st, &err) ||
+        gp_store_scenario_save(st, name, json, &version, &err)) {
         tui_status(t, "not saved: %s", err.msg);
     } else {
         tui_status(t, "saved version %d of \"%s\"", version, name);
@@ -421,7 +422,7 @@ static void open_tariffs(tui *t) {
     t->n_picks = 0;
     gp_store *st;
     gp_err err;
-    if (cli_catalog(t->c, &st, &err) || gp_store_tariffs(st, take_tariff, t, &err)) {
+    if (gp_session_catalog(t->ses, &st, &err) || gp_store_tariffs(st, take_tariff, t, &err)) {
         tui_status(t, "tariffs: %s", err.msg);
         return;
     }
@@ -437,7 +438,7 @@ static void apply_tariff(tui *t, const char *name) {
     gp_store *st;
     gp_err err;
     gp_tariff_preset p;
-    if (cli_store(t->c, &st, &err) || gp_store_tariff(st, name, &p, &err)) {
+    if (gp_session_store(t->ses, &st, &err) || gp_store_tariff(st, name, &p, &err)) {
         tui_status(t, "%s", err.msg);
         return;
     }
@@ -589,7 +590,7 @@ static bool edit_key(tui *t, int ch) {
         if (t->invalid[0])
             return true; /* the message says why; keep editing */
         double v;
-        cli_parse_double(t->edit, &v);
+        gp_parse_double(t->edit, &v);
         cJSON *copy = cJSON_Duplicate(t->doc, true);
         set_path(copy, t->fields[t->field_sel].path, v);
         push_undo(t);
@@ -711,7 +712,7 @@ void plan_done(tui *t) {
     cJSON_Delete(t->doc);
     t->doc = NULL;
     if (t->has_sc)
-        cli_scenario_done(&t->sc);
+        gp_loaded_done(&t->sc);
     t->has_sc = false;
     free(t->fields);
     free(t->field_defs);

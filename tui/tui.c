@@ -261,7 +261,7 @@ static void prompt_key(tui *t, int ch) {
         if (p == PROMPT_EXPORT && n) {
             gp_err err;
             gp_err_clear(&err);
-            if (cli_export_xlsx(t->c, &t->sc, t->r, t->today, buf, &err))
+            if (gp_export_xlsx(t->ses, &t->sc, t->r, t->today, buf, &err))
                 tui_status(t, "not exported: %s", err.msg);
             else
                 tui_status(t, "wrote %s", buf);
@@ -397,21 +397,22 @@ static void key(tui *t, int ch) {
     }
 }
 
-int tui_main(cli *c, bool demo, double start_s) {
+int tui_main(gp_session *ses, bool demo, double start_s) {
     tui *t = gp_xcalloc(1, sizeof *t);
-    t->c = c;
-    c->quiet = true;
+    t->ses = ses;
+    ses->catalog_loaded = NULL; /* the TUI owns the terminal: no notices on it */
     t->demo = demo;
     t->r = gp_xmalloc(sizeof *t->r);
     t->cmp_col = 1;
     t->cat_sort = 7; /* per GPU-hour */
-    cli_today(t->today);
+    gp_today(t->today);
     gp_store *st;
     gp_err err;
-    if (cli_store(c, &st, &err)) {
+    if (gp_session_store(ses, &st, &err)) {
         free(t->r);
         free(t);
-        return cli_fail(&err);
+        fprintf(stderr, "gpuplan: %s%s%s\n", err.where, err.where[0] ? ": " : "", err.msg);
+        return gp_status_exit_code(err.code);
     }
     const char *timing = getenv("GPUPLAN_TUI_TIMING");
     if (timing && *timing)

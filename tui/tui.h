@@ -6,11 +6,16 @@
 
 #include <stdbool.h>
 
-#include "../src/cli/cli.h"
+#include "gpuplan/app_demo.h"
+#include "gpuplan/app_export.h"
+#include "gpuplan/app_fleet.h"
+#include "gpuplan/app_scenario.h"
+#include "gpuplan/app_session.h"
+#include "gpuplan/parse.h"
 
 /* stdin and stdout must be terminals (main checks before building the demo database).
- * demo: the demo database (cli_demo_open has filled it). start_s: CLOCK_MONOTONIC seconds at
+ * demo: the demo database (gp_demo_open has filled it). start_s: CLOCK_MONOTONIC seconds at
  * process start, for the first-frame figure GPUPLAN_TUI_TIMING=FILE records. */
-int tui_main(cli *c, bool demo, double start_s);
+int tui_main(gp_session *ses, bool demo, double start_s);
 
 #endif

@@ -9,7 +9,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../src/cli/cli.h"
+#include "gpuplan/app_demo.h"
+#include "gpuplan/app_export.h"
+#include "gpuplan/app_fleet.h"
+#include "gpuplan/app_scenario.h"
+#include "gpuplan/app_session.h"
+#include "gpuplan/parse.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/model.h"
 #include "gpuplan/reference.h"
@@ -89,7 +94,7 @@ typedef struct worker {
 /* ---- the whole state ------------------------------------------------------------------- */
 
 typedef struct tui {
-    cli *c;
+    gp_session *ses;
     bool demo;
     int tab;
     bool help, quit;
@@ -104,7 +109,7 @@ typedef struct tui {
     cJSON *doc;
     char name[GP_NAME_BYTES];
     int version;
-    cli_scenario sc;
+    gp_loaded sc;
     bool has_sc;
     gp_result *r;
     char invalid[512]; /* the validation message of the value being typed, or of doc */

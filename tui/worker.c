@@ -33,7 +33,7 @@ static int take_fleet(const gp_fleet_gpu *g, void *arg) {
     snprintf(f->uuid, sizeof f->uuid, "%s", g->uuid);
     snprintf(f->mig, sizeof f->mig, "%s", g->mig);
     f->index = g->index;
-    cli_fleet_alerts(g, f->alerts, sizeof f->alerts);
+    gp_fleet_alerts(g, f->alerts, sizeof f->alerts);
     f->has_util = g->has[GP_M_GPU_UTIL], f->util = g->value[GP_M_GPU_UTIL];
     f->has_mem = g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB];
     f->mem_used = g->value[GP_M_MEM_USED_MIB], f->mem_total = g->value[GP_M_MEM_TOTAL_MIB];
@@ -84,7 +84,7 @@ static void *job_fleet(gp_store *st, bool demo, const char *no_db) {
     }
     gp_err err;
     gp_err_clear(&err);
-    if (demo && cli_demo_fleet(st, &err))
+    if (demo && gp_demo_fleet(st, &err))
         snprintf(d->error, sizeof d->error, "demo fleet: %s", err.msg);
     int64_t now = gp_now_ms();
     d->at_ms = now;
@@ -195,7 +195,7 @@ static void *job_catalog(gp_store *st, const char *no_db) {
         return d;
     }
     char today[11];
-    cli_today(today);
+    gp_today(today);
     gp_offer_filter f = {.pricing = -1, .as_of = today, .sort = GP_SORT_GPU_HOUR};
     cat_acc a = {d, 0, 0};
     gp_err err;
@@ -259,7 +259,7 @@ static void *run(void *arg) {
 void worker_start(tui *t) {
     worker *w = &t->w;
     memset(w, 0, sizeof *w);
-    snprintf(w->path, sizeof w->path, "%s", t->c->path);
+    snprintf(w->path, sizeof w->path, "%s", t->ses->path);
     w->demo = t->demo;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);

@@ -38,6 +38,14 @@ typedef struct gp_sensitivity {
     gp_scenario scratch_scenario;
 } gp_sensitivity;
 
+/* For one option: the rows that change anything for it (a difference or a break-even month),
+ * largest swing for that option first, ties by input; quiet counts the rows that change
+ * nothing. Filled by gp_sensitivity_analyze (app_sensitivity.h). */
+typedef struct gp_sens_ranking {
+    int order[GP_SENS_MAX_ROWS]; /* indexes into gp_sensitivity.rows */
+    int n, quiet;
+} gp_sens_ranking;
+
 /* Evaluate s with every non-zero numeric input moved by -delta and +delta (0 < delta < 1).
  * GP_E_INPUT when delta is out of range. */
 gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out, gp_err *err);

@@ -52,4 +52,23 @@ typedef int (*gp_sweep_fn)(const double *values, double self_total, const double
 gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n_axes,
                        gp_sweep_fn fn, void *arg, uint64_t *points, gp_err *err);
 
+/* What `sweep --summary` tells: each contender's share of the grid and the first flips of the
+ * answer along the last axis (a flip: within one row of the grid, a point whose cheapest
+ * differs from the point before). Filled by gp_sweep_summarize (app_sweep.h). */
+#define GP_SWEEP_MAX_FLIPS 20
+
+typedef struct gp_sweep_flip {
+    double values[GP_SWEEP_MAX_AXES]; /* the point after the flip */
+    double prev_last;                 /* the last axis's value at the point before */
+    int from, to;                     /* cheapest before and after: -1 self-hosted, or an option */
+} gp_sweep_flip;
+
+typedef struct gp_sweep_summary {
+    int n_axes;
+    uint64_t points;
+    uint64_t wins[GP_MAX_OPTIONS + 1]; /* [0] self-hosted, [i + 1] option i */
+    uint64_t n_flips;                  /* all of them; the first GP_SWEEP_MAX_FLIPS are kept */
+    gp_sweep_flip flips[GP_SWEEP_MAX_FLIPS];
+} gp_sweep_summary;
+
 #endif

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/app_pricing.h"
 #include "gpuplan/catalog_load.h"
-#include "gpuplan/fetch.h"
 
 static void help(FILE *f) {
     fprintf(
@@ -36,7 +36,7 @@ static void help(FILE *f) {
 }
 
 enum {
-    O_GPU = 256,
+    O_GPU = 256, /* O_GPU to O_LIMIT: the offer filter (filter_option) */
     O_PROVIDER,
     O_REGION,
     O_REGION_PREFIX,
@@ -64,119 +64,134 @@ typedef struct opts {
     char gpu[GP_GPU_NAME_BYTES];
 } opts;
 
+static const struct option longs[] = {{"gpu", required_argument, NULL, O_GPU},
+                                      {"provider", required_argument, NULL, O_PROVIDER},
+                                      {"region", required_argument, NULL, O_REGION},
+                                      {"region-prefix", required_argument, NULL, O_REGION_PREFIX},
+                                      {"pricing", required_argument, NULL, O_PRICING},
+                                      {"min-gpus", required_argument, NULL, O_MIN_GPUS},
+                                      {"sort", required_argument, NULL, O_SORT},
+                                      {"limit", required_argument, NULL, O_LIMIT},
+                                      {"as-of", required_argument, NULL, O_AS_OF},
+                                      {"json", no_argument, NULL, O_JSON},
+                                      {"format", required_argument, NULL, O_FORMAT},
+                                      {"effective", required_argument, NULL, O_EFFECTIVE},
+                                      {"source", required_argument, NULL, O_SOURCE},
+                                      {"strict", no_argument, NULL, O_STRICT},
+                                      {"cacert", required_argument, NULL, O_CACERT},
+                                      {"insecure", no_argument, NULL, O_INSECURE},
+                                      {"since", required_argument, NULL, O_SINCE},
+                                      {"help", no_argument, NULL, O_HELP},
+                                      {NULL, 0, NULL, 0}};
+
+/* The options of the offer filter (O_GPU to O_LIMIT): 0, or the exit status of a bad one. */
+static int filter_option(int opt, const char *arg, opts *o) {
+    switch (opt) {
+    case O_GPU:
+        gp_gpu_normalize(arg, 0, o->gpu, sizeof o->gpu);
+        o->f.gpu = o->gpu;
+        break;
+    case O_PROVIDER:
+        o->f.provider = o->provider = arg;
+        break;
+    case O_REGION:
+        o->f.region = arg;
+        break;
+    case O_REGION_PREFIX:
+        o->f.region_prefix = arg;
+        break;
+    case O_PRICING:
+        if (!strcmp(arg, "on_demand") || !strcmp(arg, "on-demand"))
+            o->f.pricing = GP_ON_DEMAND;
+        else if (!strcmp(arg, "spot"))
+            o->f.pricing = GP_SPOT;
+        else if (!strcmp(arg, "committed"))
+            o->f.pricing = GP_COMMITTED;
+        else
+            return cli_usage_error("--pricing: \"%s\" is not on_demand, spot or committed", arg);
+        break;
+    case O_MIN_GPUS:
+        if (!gp_parse_double(arg, &o->f.min_gpus) || o->f.min_gpus < 0)
+            return cli_usage_error("--min-gpus: \"%s\" is not a number", arg);
+        break;
+    case O_SORT:
+        if (!strcmp(arg, "hourly"))
+            o->f.sort = GP_SORT_HOURLY;
+        else if (!strcmp(arg, "gpu-hour"))
+            o->f.sort = GP_SORT_GPU_HOUR;
+        else if (!strcmp(arg, "name"))
+            o->f.sort = GP_SORT_NAME;
+        else
+            return cli_usage_error("--sort: \"%s\" is not hourly, gpu-hour or name", arg);
+        break;
+    case O_LIMIT:
+        if (!gp_parse_int(arg, &o->f.limit) || o->f.limit < 0)
+            return cli_usage_error("--limit: \"%s\" is not a count", arg);
+        break;
+    }
+    return 0;
+}
+
+/* Every other option: 0, -1 after printing the help, or the exit status of a bad one. */
+static int other_option(int opt, const char *arg, const char *given, opts *o) {
+    switch (opt) {
+    case O_AS_OF:
+    case O_EFFECTIVE:
+    case O_SINCE:
+        if (!gp_valid_date(arg))
+            return cli_usage_error("\"%s\" is not a date YYYY-MM-DD", arg);
+        if (opt == O_AS_OF)
+            snprintf(o->as_of, sizeof o->as_of, "%s", arg);
+        else if (opt == O_EFFECTIVE)
+            o->effective = arg;
+        else
+            o->since = arg;
+        break;
+    case O_JSON:
+        o->json = true;
+        break;
+    case O_FORMAT:
+        if (gp_catalog_format_from_name(arg) == GP_FMT_UNKNOWN)
+            return cli_usage_error("--format: \"%s\" is not gpuplan, skypilot, ec2instances, "
+                                   "aws-offer, gcp-skus or gcp-cud",
+                                   arg);
+        o->format = arg;
+        break;
+    case O_SOURCE:
+        o->source = arg;
+        break;
+    case O_STRICT:
+        o->strict = true;
+        break;
+    case O_CACERT:
+        o->cacert = arg;
+        break;
+    case O_INSECURE:
+        o->insecure = true;
+        break;
+    case 'h':
+    case O_HELP:
+        help(stdout);
+        return -1;
+    default:
+        return cli_usage_error("pricing: unknown option or missing value: %s (see --help)", given);
+    }
+    return 0;
+}
+
+/* 0, -1 after printing the help, or the exit status of bad usage. */
 static int parse_opts(int argc, char **argv, opts *o) {
-    static const struct option longs[] = {
-        {"gpu", required_argument, NULL, O_GPU},
-        {"provider", required_argument, NULL, O_PROVIDER},
-        {"region", required_argument, NULL, O_REGION},
-        {"region-prefix", required_argument, NULL, O_REGION_PREFIX},
-        {"pricing", required_argument, NULL, O_PRICING},
-        {"min-gpus", required_argument, NULL, O_MIN_GPUS},
-        {"sort", required_argument, NULL, O_SORT},
-        {"limit", required_argument, NULL, O_LIMIT},
-        {"as-of", required_argument, NULL, O_AS_OF},
-        {"json", no_argument, NULL, O_JSON},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"effective", required_argument, NULL, O_EFFECTIVE},
-        {"source", required_argument, NULL, O_SOURCE},
-        {"strict", no_argument, NULL, O_STRICT},
-        {"cacert", required_argument, NULL, O_CACERT},
-        {"insecure", no_argument, NULL, O_INSECURE},
-        {"since", required_argument, NULL, O_SINCE},
-        {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->f.pricing = -1;
-    cli_today(o->as_of);
+    gp_today(o->as_of);
     int opt;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (opt) {
-        case O_GPU:
-            gp_gpu_normalize(optarg, 0, o->gpu, sizeof o->gpu);
-            o->f.gpu = o->gpu;
-            break;
-        case O_PROVIDER:
-            o->f.provider = o->provider = optarg;
-            break;
-        case O_REGION:
-            o->f.region = optarg;
-            break;
-        case O_REGION_PREFIX:
-            o->f.region_prefix = optarg;
-            break;
-        case O_PRICING:
-            if (!strcmp(optarg, "on_demand") || !strcmp(optarg, "on-demand"))
-                o->f.pricing = GP_ON_DEMAND;
-            else if (!strcmp(optarg, "spot"))
-                o->f.pricing = GP_SPOT;
-            else if (!strcmp(optarg, "committed"))
-                o->f.pricing = GP_COMMITTED;
-            else
-                return cli_usage_error("--pricing: \"%s\" is not on_demand, spot or committed",
-                                       optarg);
-            break;
-        case O_MIN_GPUS:
-            if (!cli_parse_double(optarg, &o->f.min_gpus) || o->f.min_gpus < 0)
-                return cli_usage_error("--min-gpus: \"%s\" is not a number", optarg);
-            break;
-        case O_SORT:
-            if (!strcmp(optarg, "hourly"))
-                o->f.sort = GP_SORT_HOURLY;
-            else if (!strcmp(optarg, "gpu-hour"))
-                o->f.sort = GP_SORT_GPU_HOUR;
-            else if (!strcmp(optarg, "name"))
-                o->f.sort = GP_SORT_NAME;
-            else
-                return cli_usage_error("--sort: \"%s\" is not hourly, gpu-hour or name", optarg);
-            break;
-        case O_LIMIT:
-            if (!cli_parse_int(optarg, &o->f.limit) || o->f.limit < 0)
-                return cli_usage_error("--limit: \"%s\" is not a count", optarg);
-            break;
-        case O_AS_OF:
-        case O_EFFECTIVE:
-        case O_SINCE:
-            if (!cli_valid_date(optarg))
-                return cli_usage_error("\"%s\" is not a date YYYY-MM-DD", optarg);
-            if (opt == O_AS_OF)
-                snprintf(o->as_of, sizeof o->as_of, "%s", optarg);
-            else if (opt == O_EFFECTIVE)
-                o->effective = optarg;
-            else
-                o->since = optarg;
-            break;
-        case O_JSON:
-            o->json = true;
-            break;
-        case O_FORMAT:
-            if (gp_catalog_format_from_name(optarg) == GP_FMT_UNKNOWN)
-                return cli_usage_error("--format: \"%s\" is not gpuplan, skypilot, ec2instances, "
-                                       "aws-offer, gcp-skus or gcp-cud",
-                                       optarg);
-            o->format = optarg;
-            break;
-        case O_SOURCE:
-            o->source = optarg;
-            break;
-        case O_STRICT:
-            o->strict = true;
-            break;
-        case O_CACERT:
-            o->cacert = optarg;
-            break;
-        case O_INSECURE:
-            o->insecure = true;
-            break;
-        case 'h':
-        case O_HELP:
-            help(stdout);
-            return -1;
-        default:
-            return cli_usage_error("pricing: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-        }
+        int rc = opt >= O_GPU && opt <= O_LIMIT ? filter_option(opt, optarg, o)
+                                                : other_option(opt, optarg, argv[optind - 1], o);
+        if (rc)
+            return rc;
     }
     o->f.as_of = o->as_of;
     return 0;
@@ -409,36 +424,16 @@ static int source_row(const char *path, const char *kind, const char *date, cons
 /* ---- import ------------------------------------------------------------------------------------
  */
 
-static int do_import(gp_store *st, const char *what, const opts *o) {
+static int do_import(gp_session *ses, const char *what, const opts *o) {
     gp_err err;
     gp_err_clear(&err);
-    gp_buf body;
-    gp_status rc;
-    if (gp_is_url(what)) {
-        gp_fetch_opts fo;
-        gp_fetch_opts_init(&fo);
-        fo.cacert = o->cacert;
-        fo.insecure = o->insecure;
-        fo.progress = isatty(STDERR_FILENO);
-        rc = gp_fetch_url(what, &fo, &body, &err);
-    } else {
-        rc = cli_read_file(what, 256u << 20, &body, &err);
-    }
-    if (rc)
-        return cli_fail(&err);
+    gp_pricing_import_request rq = {what,      o->format,    o->provider,
+                                    o->source, o->effective, o->strict,
+                                    o->cacert, o->insecure,  isatty(STDERR_FILENO)};
     gp_catalog_batch b;
-    gp_catalog_batch_init(&b, 1u << 22);
     gp_import_stats s;
-    char today[11];
-    cli_today(today);
-    gp_catalog_format fmt = o->format ? gp_catalog_format_from_name(o->format) : GP_FMT_UNKNOWN;
-    rc = gp_catalog_import(st, body.data, body.len, what, fmt, o->provider, o->source, o->effective,
-                           today, o->strict, &b, &s, &err);
-    gp_buf_done(&body);
-    if (rc) {
-        gp_catalog_batch_done(&b);
+    if (gp_pricing_import(ses, &rq, &b, &s, &err))
         return cli_fail(&err);
-    }
     printf("imported %s as %s%s%s: %zu prices read, %zu added, %zu unchanged, %zu new offers\n",
            what, gp_catalog_format_name(b.format), b.provider[0] ? " for " : "", b.provider, b.n,
            s.added, s.unchanged, s.offers_new);
@@ -490,10 +485,152 @@ static int diff_row(const gp_price_change *c, void *arg) {
     return 0;
 }
 
+/* ---- the subcommands ---------------------------------------------------------------------- */
+
+/* Each runs on the catalog with the parsed options and its one argument (NULL if it takes
+ * none); it returns the exit status. */
+typedef struct sub_ctx {
+    gp_session *ses;
+    gp_store *st;
+    const opts *o;
+    const char *arg;
+} sub_ctx;
+
+static int sub_list(const sub_ctx *c) {
+    return do_list(c->st, c->o);
+}
+
+static int sub_show(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    char prov[16], inst[96], region[64];
+    if (split_ref(c->arg, prov, inst, region))
+        return 2;
+    shower s = {0, "", NAN};
+    if (gp_store_catalog_history(c->st, prov, inst, region, show_row, &s, &err))
+        return cli_fail(&err);
+    return 0;
+}
+
+/* gpus and hardware: a table, or a JSON array with --json. */
+static int sub_specs(const sub_ctx *c, bool gpus) {
+    gp_err err;
+    gp_err_clear(&err);
+    const opts *o = c->o;
+    cJSON *arr = o->json ? cJSON_CreateArray() : NULL;
+    gp_status rc;
+    if (gpus) {
+        if (!o->json)
+            printf("%-14s %-32s %8s %7s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB", "TDP W",
+                   "FP32 TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
+        rc = gp_store_specs(c->st, o->f.gpu, spec_row, arr, &err);
+    } else {
+        if (!o->json)
+            printf("%-14s %-46s %5s %14s  %s\n", "GPU", "ITEM", "GPUS", "PRICE USD", "DATE");
+        rc = gp_store_hardware(c->st, o->f.gpu, hw_row, arr, &err);
+    }
+    if (rc) {
+        cJSON_Delete(arr);
+        return cli_fail(&err);
+    }
+    return o->json ? print_json(arr) : 0;
+}
+
+static int sub_gpus(const sub_ctx *c) {
+    return sub_specs(c, true);
+}
+
+static int sub_hardware(const sub_ctx *c) {
+    return sub_specs(c, false);
+}
+
+static int sub_tariffs(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    return gp_store_tariffs(c->st, tariff_row, NULL, &err) ? cli_fail(&err) : 0;
+}
+
+static int sub_tariff(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_tariff_preset t;
+    if (gp_store_tariff(c->st, c->arg, &t, &err))
+        return cli_fail(&err);
+    cJSON *j = cJSON_Parse(t.tariff_json);
+    return j ? print_json(j) : cli_usage_error("stored tariff is not JSON");
+}
+
+static int sub_electricity(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    int n = 0;
+    return gp_store_electricity(c->st, elec_row, &n, &err) ? cli_fail(&err) : 0;
+}
+
+static int sub_pue(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    return gp_store_pue_refs(c->st, pue_row, NULL, &err) ? cli_fail(&err) : 0;
+}
+
+static int sub_sources(const sub_ctx *c) {
+    (void)c;
+    gp_err err;
+    gp_err_clear(&err);
+    return gp_catalog_bundle_sources(source_row, NULL, &err) ? cli_fail(&err) : 0;
+}
+
+static int sub_import(const sub_ctx *c) {
+    return do_import(c->ses, c->arg, c->o);
+}
+
+static int sub_reload(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_bundle_stats bs;
+    if (gp_catalog_load_bundle(c->st, true, &bs, &err))
+        return cli_fail(&err);
+    printf("loaded %zu bundled files: %zu prices added, %zu unchanged, %zu skipped, "
+           "in %.2f s\n",
+           bs.files, bs.prices_added, bs.prices_unchanged, bs.skipped, bs.seconds);
+    return 0;
+}
+
+static int sub_diff(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    const char *since = c->o->since;
+    if (!since)
+        return cli_usage_error("pricing diff needs --since DATE");
+    differ d = {{0}, -1};
+    if (gp_store_catalog_diff(c->st, since, diff_row, &d, &err))
+        return cli_fail(&err);
+    printf("\n%d cheaper, %d dearer, %d appeared, %d disappeared since %s\n", d.n[0], d.n[1],
+           d.n[2], d.n[3], since);
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    bool takes_arg;
+    int (*run)(const sub_ctx *c);
+} subs[] = {{"list", false, sub_list},
+            {"show", true, sub_show},
+            {"gpus", false, sub_gpus},
+            {"hardware", false, sub_hardware},
+            {"tariffs", false, sub_tariffs},
+            {"tariff", true, sub_tariff},
+            {"electricity", false, sub_electricity},
+            {"pue", false, sub_pue},
+            {"sources", false, sub_sources},
+            {"import", true, sub_import},
+            {"reload", false, sub_reload},
+            {"diff", false, sub_diff}};
+
 /* ---- dispatch -----------------------------------------------------------------------------------
  */
 
-int cmd_pricing(cli *c, int argc, char **argv) {
+int cmd_pricing(gp_session *ses, int argc, char **argv) {
     if (argc < 2)
         return cli_usage_error("pricing: which one? list, show, gpus, hardware, tariffs, tariff, "
                                "electricity, pue, import, diff, sources, reload (see --help)");
@@ -508,82 +645,20 @@ int cmd_pricing(cli *c, int argc, char **argv) {
         return prc < 0 ? 0 : prc;
     int nargs = argc - 1 - optind;
     char **args = argv + 1 + optind;
-    bool takes_arg = !strcmp(sub, "show") || !strcmp(sub, "import") || !strcmp(sub, "tariff");
+    int k = 0, n_subs = (int)(sizeof subs / sizeof subs[0]);
+    while (k < n_subs && strcmp(sub, subs[k].name) != 0)
+        k++;
+    /* An unknown subcommand takes no arguments: said so before it is found unknown. */
+    bool takes_arg = k < n_subs && subs[k].takes_arg;
     if (nargs != (takes_arg ? 1 : 0))
         return cli_usage_error("pricing %s takes %s", sub,
                                takes_arg ? "one argument" : "no arguments");
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
-    if (cli_catalog(c, &st, &err))
+    sub_ctx c = {ses, NULL, &o, takes_arg ? args[0] : NULL};
+    if (gp_session_catalog(ses, &c.st, &err))
         return cli_fail(&err);
-    if (!strcmp(sub, "list"))
-        return do_list(st, &o);
-    if (!strcmp(sub, "show")) {
-        char prov[16], inst[96], region[64];
-        if (split_ref(args[0], prov, inst, region))
-            return 2;
-        shower s = {0, "", NAN};
-        if (gp_store_catalog_history(st, prov, inst, region, show_row, &s, &err))
-            return cli_fail(&err);
-        return 0;
-    }
-    if (!strcmp(sub, "gpus") || !strcmp(sub, "hardware")) {
-        cJSON *arr = o.json ? cJSON_CreateArray() : NULL;
-        gp_status rc;
-        if (!strcmp(sub, "gpus")) {
-            if (!o.json)
-                printf("%-14s %-32s %8s %7s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB",
-                       "TDP W", "FP32 TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
-            rc = gp_store_specs(st, o.f.gpu, spec_row, arr, &err);
-        } else {
-            if (!o.json)
-                printf("%-14s %-46s %5s %14s  %s\n", "GPU", "ITEM", "GPUS", "PRICE USD", "DATE");
-            rc = gp_store_hardware(st, o.f.gpu, hw_row, arr, &err);
-        }
-        if (rc) {
-            cJSON_Delete(arr);
-            return cli_fail(&err);
-        }
-        return o.json ? print_json(arr) : 0;
-    }
-    if (!strcmp(sub, "tariffs"))
-        return gp_store_tariffs(st, tariff_row, NULL, &err) ? cli_fail(&err) : 0;
-    if (!strcmp(sub, "tariff")) {
-        gp_tariff_preset t;
-        if (gp_store_tariff(st, args[0], &t, &err))
-            return cli_fail(&err);
-        cJSON *j = cJSON_Parse(t.tariff_json);
-        return j ? print_json(j) : cli_usage_error("stored tariff is not JSON");
-    }
-    if (!strcmp(sub, "electricity")) {
-        int n = 0;
-        return gp_store_electricity(st, elec_row, &n, &err) ? cli_fail(&err) : 0;
-    }
-    if (!strcmp(sub, "pue"))
-        return gp_store_pue_refs(st, pue_row, NULL, &err) ? cli_fail(&err) : 0;
-    if (!strcmp(sub, "sources"))
-        return gp_catalog_bundle_sources(source_row, NULL, &err) ? cli_fail(&err) : 0;
-    if (!strcmp(sub, "import"))
-        return do_import(st, args[0], &o);
-    if (!strcmp(sub, "reload")) {
-        gp_bundle_stats bs;
-        if (gp_catalog_load_bundle(st, true, &bs, &err))
-            return cli_fail(&err);
-        printf("loaded %zu bundled files: %zu prices added, %zu unchanged, %zu skipped, "
-               "in %.2f s\n",
-               bs.files, bs.prices_added, bs.prices_unchanged, bs.skipped, bs.seconds);
-        return 0;
-    }
-    if (!strcmp(sub, "diff")) {
-        if (!o.since)
-            return cli_usage_error("pricing diff needs --since DATE");
-        differ d = {{0}, -1};
-        if (gp_store_catalog_diff(st, o.since, diff_row, &d, &err))
-            return cli_fail(&err);
-        printf("\n%d cheaper, %d dearer, %d appeared, %d disappeared since %s\n", d.n[0], d.n[1],
-               d.n[2], d.n[3], o.since);
-        return 0;
-    }
-    return cli_usage_error("unknown pricing command \"%s\" (see gpuplan pricing --help)", sub);
+    if (k == n_subs)
+        return cli_usage_error("unknown pricing command \"%s\" (see gpuplan pricing --help)", sub);
+    return subs[k].run(&c);
 }

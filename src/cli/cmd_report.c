@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gp_version.h"
-#include "gpuplan/embedded.h"
 #include "gpuplan/model.h"
 #include "gpuplan/scenario_json.h"
 
@@ -23,7 +21,16 @@ static void help(FILE *f) {
 
 enum { OPT_AS_OF = 256, OPT_DEMO };
 
-int cmd_report(cli *c, int argc, char **argv) {
+/* What the command line asked for. */
+typedef struct report_args {
+    const char *format, *output;
+    char as_of[11];
+    int version;
+    bool demo, help;
+} report_args;
+
+/* 0 (with a->help set when --help was asked for), or the exit status of bad usage. */
+static int parse_args(int argc, char **argv, report_args *a) {
     static const struct option longs[] = {{"format", required_argument, NULL, 'f'},
                                           {"output", required_argument, NULL, 'o'},
                                           {"as-of", required_argument, NULL, OPT_AS_OF},
@@ -31,84 +38,97 @@ int cmd_report(cli *c, int argc, char **argv) {
                                           {"demo", no_argument, NULL, OPT_DEMO},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    const char *format = "md", *output = NULL;
-    char as_of[11];
-    cli_today(as_of);
-    int version = 0, opt;
-    bool demo = false;
+    memset(a, 0, sizeof *a);
+    a->format = "md";
+    gp_today(a->as_of);
+    int opt;
     optind = 1;
     opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc, argv, "f:o:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'f':
-            format = optarg;
+            a->format = optarg;
             break;
         case 'o':
-            output = optarg;
+            a->output = optarg;
             break;
         case OPT_AS_OF:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
-            snprintf(as_of, sizeof as_of, "%s", optarg);
+            snprintf(a->as_of, sizeof a->as_of, "%s", optarg);
             break;
         case 'v':
-            if (!cli_parse_int(optarg, &version) || version < 1)
+            if (!gp_parse_int(optarg, &a->version) || a->version < 1)
                 return cli_usage_error("--version: \"%s\" is not a version number", optarg);
             break;
         case OPT_DEMO:
-            demo = true;
+            a->demo = true;
             break;
         case 'h':
-            help(stdout);
+            a->help = true;
             return 0;
         default:
             return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
                                    argv[optind - 1]);
         }
     }
+    const char *format = a->format, *output = a->output;
     if (strcmp(format, "md") && strcmp(format, "csv") && strcmp(format, "json") &&
         strcmp(format, "xlsx"))
         return cli_usage_error("--format: \"%s\" is not md, csv, json or xlsx", format);
     if (!strcmp(format, "xlsx") && (!output || !strcmp(output, "-")))
         return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");
-    if (!demo && optind != argc - 1) {
+    if (!a->demo && optind != argc - 1) {
         return cli_usage_error("report takes one scenario");
     }
+    return 0;
+}
 
-    gp_err err;
-    gp_err_clear(&err);
-    cli_scenario sc;
-    if (demo) {
-        memset(&sc, 0, sizeof sc);
-        sc.s = gp_xmalloc(sizeof *sc.s);
-        snprintf(sc.origin, sizeof sc.origin, "%s", gp_demo_scenarios[0].name);
-        if (gp_scenario_parse((const char *)gp_demo_scenarios[0].data, gp_demo_scenarios[0].len,
-                              sc.origin, sc.s, &sc.tree, &err)) {
-            cli_scenario_done(&sc);
-            return cli_fail(&err);
-        }
-    } else if (cli_scenario_load(c, argv[optind], version, as_of, &sc, &err)) {
-        return cli_fail(&err);
-    }
-
-    gp_result *r = gp_xmalloc(sizeof *r);
-    gp_model_evaluate(sc.s, r);
-    gp_report_meta meta = {as_of, sc.sources, sc.n_sources, sc.tree, GPUPLAN_VERSION};
+/* The evaluated scenario in the format asked for, to -o or stdout. */
+static gp_status write_report(gp_session *ses, const report_args *a, const gp_loaded *sc,
+                              const gp_result *r, gp_err *err) {
+    const char *format = a->format;
+    gp_report_meta meta = gp_loaded_meta(sc, a->as_of);
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
     gp_status st;
     if (strcmp(format, "xlsx") == 0)
-        st = cli_export_xlsx(c, &sc, r, as_of, output, &err);
+        st = gp_export_xlsx(ses, sc, r, a->as_of, a->output, err);
     else if (strcmp(format, "json") == 0)
-        st = gp_report_json(sc.s, r, &meta, &out, &err);
+        st = gp_report_json(sc->s, r, &meta, &out, err);
     else if (strcmp(format, "csv") == 0)
-        st = gp_report_csv(sc.s, r, &meta, &out, &err);
+        st = gp_report_csv(sc->s, r, &meta, &out, err);
     else
-        st = gp_report_md(sc.s, r, &meta, &out, &err);
+        st = gp_report_md(sc->s, r, &meta, &out, err);
     if (st == GP_OK && strcmp(format, "xlsx") != 0)
-        st = cli_write_output(output, out.data, out.len, &err);
+        st = cli_write_output(a->output, out.data, out.len, err);
     gp_buf_done(&out);
+    return st;
+}
+
+int cmd_report(gp_session *ses, int argc, char **argv) {
+    report_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        help(stdout);
+        return 0;
+    }
+    gp_err err;
+    gp_err_clear(&err);
+    gp_loaded sc;
+    if (a.demo ? gp_load_demo_scenario(&sc, &err)
+               : gp_load_scenario(ses, argv[optind], a.version, a.as_of, &sc, &err))
+        return cli_fail(&err);
+    gp_result *r = gp_xmalloc(sizeof *r);
+    if (gp_evaluate(&sc, r, &err)) {
+        free(r);
+        gp_loaded_done(&sc);
+        return cli_fail(&err);
+    }
+    gp_status st = write_report(ses, &a, &sc, r, &err);
     free(r);
-    cli_scenario_done(&sc);
+    gp_loaded_done(&sc);
     return st == GP_OK ? 0 : cli_fail(&err);
 }

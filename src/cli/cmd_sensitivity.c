@@ -1,12 +1,12 @@
 /* gpuplan sensitivity SCENARIO [--delta 20%] [--json]: a tornado table. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "gpuplan/sensitivity.h"
+#include "gpuplan/app_sensitivity.h"
+#include "gpuplan/report_sensitivity.h"
 
 static void help(FILE *f) {
     fprintf(f, "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n\n"
@@ -24,37 +24,13 @@ static bool parse_delta(const char *s, double *out) {
     if (pct)
         buf[n - 1] = '\0';
     double v;
-    if (!cli_parse_double(buf, &v))
+    if (!gp_parse_double(buf, &v))
         return false;
     *out = pct || v >= 1.0 ? v / 100.0 : v;
     return true;
 }
 
-/* Rows for one option, largest swing for that option first. */
-static const gp_sensitivity *sort_table;
-static int sort_option;
-
-static double swing_of(const gp_sens_row *row, int i) {
-    return fabs(row->delta_high[i] - row->delta_low[i]);
-}
-
-static int by_option_swing(const void *a, const void *b) {
-    const gp_sens_row *x = &sort_table->rows[*(const int *)a];
-    const gp_sens_row *y = &sort_table->rows[*(const int *)b];
-    double sx = swing_of(x, sort_option), sy = swing_of(y, sort_option);
-    if (sx != sy)
-        return sx < sy ? 1 : -1;
-    return strcmp(x->input, y->input);
-}
-
-static void month(char *out, size_t cap, bool has, int m) {
-    if (has)
-        snprintf(out, cap, "%d", m);
-    else
-        snprintf(out, cap, "never");
-}
-
-int cmd_sensitivity(cli *c, int argc, char **argv) {
+int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
     enum { OPT_AS_OF = 256 };
     static const struct option longs[] = {{"delta", required_argument, NULL, 'd'},
                                           {"as-of", required_argument, NULL, OPT_AS_OF},
@@ -62,7 +38,7 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
     double delta = 0.2;
     char as_of[11];
-    cli_today(as_of);
+    gp_today(as_of);
     int opt;
     optind = 1;
     opterr = 0; /* one error line, ours */
@@ -73,7 +49,7 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
                 return cli_usage_error("--delta: \"%s\" is not a percentage", optarg);
             break;
         case OPT_AS_OF:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
             snprintf(as_of, sizeof as_of, "%s", optarg);
             break;
@@ -90,58 +66,13 @@ int cmd_sensitivity(cli *c, int argc, char **argv) {
     }
     gp_err err;
     gp_err_clear(&err);
-    cli_scenario sc;
-    if (cli_scenario_load(c, argv[optind], 0, as_of, &sc, &err))
+    gp_sens_analysis an;
+    if (gp_sensitivity_analyze(ses, argv[optind], as_of, delta, &an, &err))
         return cli_fail(&err);
-    gp_sensitivity *t = gp_xmalloc(sizeof *t);
-    if (gp_sensitivity_run(sc.s, delta, t, &err)) {
-        free(t);
-        cli_scenario_done(&sc);
-        return cli_fail(&err);
-    }
-    const gp_scenario *s = sc.s;
-    printf("Sensitivity of \"%s\": every input -%g%% / +%g%%, one at a time (%s).\n", s->name,
-           delta * 100, delta * 100, s->currency);
-    if (s->n_options == 0)
-        printf("The scenario has no cloud options to compare with.\n");
-    for (int i = 0; i < s->n_options; i++) {
-        char be[16];
-        month(be, sizeof be, t->has_be_base[i], t->be_base[i]);
-        char diff[64];
-        gp_format_money(t->base_diff[i], diff, sizeof diff);
-        printf("\n%s: option - self-hosted = %s at the base point, break-even month %s\n",
-               s->options[i].name, diff, be);
-        printf("  %-46s %12s %12s %16s %16s %6s %6s\n", "input", "low", "high", "change at low",
-               "change at high", "BE lo", "BE hi");
-        int order[GP_SENS_MAX_ROWS], n = 0, quiet = 0;
-        for (int k = 0; k < t->n_rows; k++) {
-            const gp_sens_row *row = &t->rows[k];
-            bool moves = row->delta_low[i] != 0.0 || row->delta_high[i] != 0.0 ||
-                         row->has_be_low[i] != t->has_be_base[i] ||
-                         row->has_be_high[i] != t->has_be_base[i] ||
-                         row->be_low[i] != t->be_base[i] || row->be_high[i] != t->be_base[i];
-            if (moves)
-                order[n++] = k;
-            else
-                quiet++;
-        }
-        sort_table = t;
-        sort_option = i;
-        qsort(order, (size_t)n, sizeof order[0], by_option_swing);
-        for (int j = 0; j < n; j++) {
-            const gp_sens_row *row = &t->rows[order[j]];
-            char lo[64], hi[64], bl[16], bh[16];
-            gp_format_money(row->delta_low[i], lo, sizeof lo);
-            gp_format_money(row->delta_high[i], hi, sizeof hi);
-            month(bl, sizeof bl, row->has_be_low[i], row->be_low[i]);
-            month(bh, sizeof bh, row->has_be_high[i], row->be_high[i]);
-            printf("  %-46s %12.6g %12.6g %16s %16s %6s %6s\n", row->input, row->low, row->high, lo,
-                   hi, bl, bh);
-        }
-        if (quiet)
-            printf("  (%d more inputs change nothing for this option)\n", quiet);
-    }
-    free(t);
-    cli_scenario_done(&sc);
-    return 0;
+    gp_buf out;
+    gp_buf_init(&out, 64u << 20);
+    int rc =
+        cli_print_rendered(gp_report_sensitivity_text(an.sc.s, an.table, an.ranks, &out), &out);
+    gp_sens_analysis_done(&an);
+    return rc;
 }

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gpuplan/sweep.h"
+#include "gpuplan/app_sweep.h"
+#include "gpuplan/report_sweep.h"
 
 static void help(FILE *f) {
     fprintf(f,
@@ -64,35 +65,23 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
     if (!c1 || !c2)
         return cli_usage_error("--vary %s: expected FROM:TO:STEPS", spec);
     *c1 = *c2 = '\0';
-    if (!cli_parse_double(range, &a->from) || !cli_parse_double(c1 + 1, &a->to) ||
-        !cli_parse_int(c2 + 1, &a->steps) || a->steps < 1)
+    if (!gp_parse_double(range, &a->from) || !gp_parse_double(c1 + 1, &a->to) ||
+        !gp_parse_int(c2 + 1, &a->steps) || a->steps < 1)
         return cli_usage_error("--vary %s: FROM and TO must be numbers, STEPS an integer >= 1",
                                spec);
     return 0;
 }
 
-typedef struct flip {
-    double values[GP_SWEEP_MAX_AXES];
-    double prev_last;
-    int from, to;
-} flip;
-
-#define MAX_FLIPS 20
-
-typedef struct run {
+/* The CSV streams to its file while the grid is walked (up to 2^40 points), one row a point,
+ * so it is written here rather than rendered into a buffer. */
+typedef struct csv_out {
     const gp_scenario *s;
     int n_axes;
+    const char *output; /* NULL or "-": stdout */
     FILE *csv;
-    bool summary;
-    uint64_t wins[GP_MAX_OPTIONS + 1]; /* [0] self-hosted, [i + 1] option i */
-    int last_cheapest;
-    double last_value;
-    int steps_last; /* points in one row of the grid (the last axis) */
-    int pos;        /* position of the next point in its row */
-    uint64_t n_flips;
-    flip flips[MAX_FLIPS];
+    char tmp[PATH_MAX]; /* written there, renamed to output at the end */
     bool write_failed;
-} run;
+} csv_out;
 
 static void csv_name(FILE *f, const char *text) {
     gp_buf b;
@@ -103,40 +92,16 @@ static void csv_name(FILE *f, const char *text) {
     gp_buf_done(&b);
 }
 
-static const char *contender(const gp_scenario *s, int i) {
-    return i < 0 ? "self_hosted" : s->options[i].name;
-}
-
 static int on_point(const double *values, double self, const double *opts, int cheapest,
                     void *arg) {
-    run *r = arg;
-    int last = r->n_axes - 1;
-    if (r->summary) {
-        r->wins[cheapest + 1]++;
-        /* A flip: the same row of the grid (not its first point), a different winner. */
-        if (r->pos != 0 && cheapest != r->last_cheapest) {
-            if (r->n_flips < MAX_FLIPS) {
-                flip *f = &r->flips[r->n_flips];
-                memcpy(f->values, values, sizeof f->values);
-                f->prev_last = r->last_value;
-                f->from = r->last_cheapest;
-                f->to = cheapest;
-            }
-            r->n_flips++;
-        }
-        if (++r->pos == r->steps_last)
-            r->pos = 0;
-        r->last_cheapest = cheapest;
-        r->last_value = values[last];
-        return 0;
-    }
+    csv_out *r = arg;
     for (int k = 0; k < r->n_axes; k++)
         fprintf(r->csv, "%.10g,", values[k]);
     fprintf(r->csv, "%.17g", self);
     for (int i = 0; i < r->s->n_options; i++)
         fprintf(r->csv, ",%.17g", opts[i]);
     fputc(',', r->csv);
-    csv_name(r->csv, contender(r->s, cheapest));
+    csv_name(r->csv, gp_sweep_contender(r->s, cheapest));
     if (fputc('\n', r->csv) == EOF) {
         r->write_failed = true;
         return 1;
@@ -144,76 +109,99 @@ static int on_point(const double *values, double self, const double *opts, int c
     return 0;
 }
 
-static void axis_label(char *out, size_t cap, const gp_scenario *s, const gp_sweep_axis *a) {
-    if (a->param == GP_SWEEP_HOURLY)
-        snprintf(out, cap, "hourly:%s", s->options[a->option].name);
-    else
-        snprintf(out, cap, "%s", gp_sweep_param_name(a->param));
+/* Open the output (a temporary file beside it, or stdout) and write the header. */
+static gp_status open_csv(csv_out *c, const gp_sweep_axis *axes, gp_err *err) {
+    if (c->output && strcmp(c->output, "-") != 0) {
+        snprintf(c->tmp, sizeof c->tmp, "%s.tmp.%ld", c->output, (long)getpid());
+        c->csv = fopen(c->tmp, "w");
+        if (!c->csv)
+            return gp_errorf(err, GP_E_IO, c->output, "cannot create: %s", strerror(errno));
+    } else {
+        c->csv = stdout;
+    }
+    for (int k = 0; k < c->n_axes; k++) {
+        char label[GP_NAME_BYTES + 16];
+        gp_sweep_axis_label(label, sizeof label, c->s, &axes[k]);
+        csv_name(c->csv, label);
+        fputc(',', c->csv);
+    }
+    fputs("self_hosted", c->csv);
+    for (int i = 0; i < c->s->n_options; i++) {
+        fputc(',', c->csv);
+        csv_name(c->csv, c->s->options[i].name);
+    }
+    fputs(",cheapest\n", c->csv);
+    return GP_OK;
 }
 
-static void print_summary(const run *r, const gp_sweep_axis *axes, uint64_t points) {
-    const gp_scenario *s = r->s;
-    printf("%llu grid points\n\nshare of the grid won:\n", (unsigned long long)points);
-    for (int i = -1; i < s->n_options; i++) {
-        uint64_t w = r->wins[i + 1];
-        printf("  %-40s %6.2f%%  (%llu points)\n", contender(s, i),
-               points ? 100.0 * (double)w / (double)points : 0.0, (unsigned long long)w);
+/* Every point of the grid as a CSV row, to output atomically or to stdout. */
+static gp_status write_csv(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
+                           const char *output, gp_err *err) {
+    csv_out *c = gp_xcalloc(1, sizeof *c);
+    c->s = s;
+    c->n_axes = n_axes;
+    c->output = output;
+    if (open_csv(c, axes, err)) {
+        free(c);
+        return err->code;
     }
-    char label[GP_NAME_BYTES + 16];
-    axis_label(label, sizeof label, s, &axes[r->n_axes - 1]);
-    if (r->n_flips == 0) {
-        printf("\nthe answer never flips along %s\n", label);
-        return;
+    uint64_t points = 0;
+    if (gp_sweep_run(s, axes, n_axes, on_point, c, &points, err) == GP_OK &&
+        (c->write_failed || fflush(c->csv) != 0 || ferror(c->csv)))
+        gp_errorf(err, GP_E_IO, output ? output : "stdout", "write failed: %s", strerror(errno));
+    if (c->csv != stdout) {
+        if (fclose(c->csv) != 0 && err->code == GP_OK)
+            gp_errorf(err, GP_E_IO, output, "write failed: %s", strerror(errno));
+        if (err->code == GP_OK && rename(c->tmp, output) != 0)
+            gp_errorf(err, GP_E_IO, output, "cannot write: %s", strerror(errno));
+        if (err->code != GP_OK)
+            unlink(c->tmp);
     }
-    printf("\nwhere the answer flips along %s (%llu flips%s):\n", label,
-           (unsigned long long)r->n_flips, r->n_flips > MAX_FLIPS ? ", the first 20" : "");
-    for (uint64_t k = 0; k < r->n_flips && k < MAX_FLIPS; k++) {
-        const flip *f = &r->flips[k];
-        printf("  %s -> %s between %s %.6g and %.6g", contender(s, f->from), contender(s, f->to),
-               label, f->prev_last, f->values[r->n_axes - 1]);
-        for (int a = 0; a + 1 < r->n_axes; a++) {
-            char other[GP_NAME_BYTES + 16];
-            axis_label(other, sizeof other, s, &axes[a]);
-            printf("%s%s=%.6g", a == 0 ? " (at " : ", ", other, f->values[a]);
-        }
-        printf("%s\n", r->n_axes > 1 ? ")" : "");
-    }
+    free(c);
+    return err->code;
 }
 
-int cmd_sweep(cli *c, int argc, char **argv) {
+/* What the command line asked for. */
+typedef struct sweep_args {
+    const char *specs[GP_SWEEP_MAX_AXES];
+    int n_axes;
+    bool summary, help;
+    const char *output;
+    char as_of[11];
+} sweep_args;
+
+/* 0 (with a->help set when --help was asked for), or the exit status of bad usage. */
+static int parse_args(int argc, char **argv, sweep_args *a) {
     enum { OPT_AS_OF = 256 };
     static const struct option longs[] = {
         {"vary", required_argument, NULL, 'v'},   {"summary", no_argument, NULL, 's'},
         {"output", required_argument, NULL, 'o'}, {"as-of", required_argument, NULL, OPT_AS_OF},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    const char *specs[GP_SWEEP_MAX_AXES];
-    int n_axes = 0, opt;
-    bool summary = false;
-    const char *output = NULL;
-    char as_of[11];
-    cli_today(as_of);
+    memset(a, 0, sizeof *a);
+    gp_today(a->as_of);
+    int opt;
     optind = 1;
     opterr = 0; /* one error line, ours */
     while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'v':
-            if (n_axes == GP_SWEEP_MAX_AXES)
+            if (a->n_axes == GP_SWEEP_MAX_AXES)
                 return cli_usage_error("at most %d --vary axes", GP_SWEEP_MAX_AXES);
-            specs[n_axes++] = optarg;
+            a->specs[a->n_axes++] = optarg;
             break;
         case 's':
-            summary = true;
+            a->summary = true;
             break;
         case 'o':
-            output = optarg;
+            a->output = optarg;
             break;
         case OPT_AS_OF:
-            if (!cli_valid_date(optarg))
+            if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
-            snprintf(as_of, sizeof as_of, "%s", optarg);
+            snprintf(a->as_of, sizeof a->as_of, "%s", optarg);
             break;
         case 'h':
-            help(stdout);
+            a->help = true;
             return 0;
         default:
             return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
@@ -223,77 +211,48 @@ int cmd_sweep(cli *c, int argc, char **argv) {
     if (optind != argc - 1) {
         return cli_usage_error("sweep takes one scenario");
     }
-    if (n_axes == 0)
+    if (a->n_axes == 0)
         return cli_usage_error("sweep needs at least one --vary PARAM=FROM:TO:STEPS");
-    if (summary && output)
+    if (a->summary && a->output)
         return cli_usage_error("--summary prints to stdout; it takes no -o");
+    return 0;
+}
 
+int cmd_sweep(gp_session *ses, int argc, char **argv) {
+    sweep_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        help(stdout);
+        return 0;
+    }
     gp_err err;
     gp_err_clear(&err);
-    cli_scenario sc;
-    if (cli_scenario_load(c, argv[optind], 0, as_of, &sc, &err))
+    gp_loaded sc;
+    if (gp_load_scenario(ses, argv[optind], 0, a.as_of, &sc, &err))
         return cli_fail(&err);
     gp_sweep_axis axes[GP_SWEEP_MAX_AXES];
-    for (int k = 0; k < n_axes; k++) {
-        if (parse_axis(specs[k], sc.s, &axes[k])) {
-            cli_scenario_done(&sc);
+    for (int k = 0; k < a.n_axes; k++) {
+        if (parse_axis(a.specs[k], sc.s, &axes[k])) {
+            gp_loaded_done(&sc);
             return 2;
         }
     }
-    if (gp_sweep_check(sc.s, axes, n_axes, &err)) {
-        cli_scenario_done(&sc);
+    if (gp_sweep_check(sc.s, axes, a.n_axes, &err)) {
+        gp_loaded_done(&sc);
         return cli_fail(&err);
     }
-
-    run *r = gp_xcalloc(1, sizeof *r);
-    r->s = sc.s;
-    r->n_axes = n_axes;
-    r->summary = summary;
-    r->steps_last = axes[n_axes - 1].steps;
-    char tmp[PATH_MAX] = "";
-    if (!summary) {
-        if (output && strcmp(output, "-") != 0) {
-            snprintf(tmp, sizeof tmp, "%s.tmp.%ld", output, (long)getpid());
-            r->csv = fopen(tmp, "w");
-            if (!r->csv) {
-                gp_errorf(&err, GP_E_IO, output, "cannot create: %s", strerror(errno));
-                goto done;
-            }
-        } else {
-            r->csv = stdout;
+    if (a.summary) {
+        gp_sweep_summary sum;
+        if (gp_sweep_summarize(sc.s, axes, a.n_axes, &sum, &err) == GP_OK) {
+            gp_buf out;
+            gp_buf_init(&out, 64u << 20);
+            rc = cli_print_rendered(gp_report_sweep_summary(sc.s, axes, &sum, &out), &out);
         }
-        for (int k = 0; k < n_axes; k++) {
-            char label[GP_NAME_BYTES + 16];
-            axis_label(label, sizeof label, sc.s, &axes[k]);
-            csv_name(r->csv, label);
-            fputc(',', r->csv);
-        }
-        fputs("self_hosted", r->csv);
-        for (int i = 0; i < sc.s->n_options; i++) {
-            fputc(',', r->csv);
-            csv_name(r->csv, sc.s->options[i].name);
-        }
-        fputs(",cheapest\n", r->csv);
+    } else {
+        write_csv(sc.s, axes, a.n_axes, a.output, &err);
     }
-    uint64_t points = 0;
-    if (gp_sweep_run(sc.s, axes, n_axes, on_point, r, &points, &err) == GP_OK) {
-        if (summary) {
-            print_summary(r, axes, points);
-        } else if (r->write_failed || fflush(r->csv) != 0 || ferror(r->csv)) {
-            gp_errorf(&err, GP_E_IO, output ? output : "stdout", "write failed: %s",
-                      strerror(errno));
-        }
-    }
-    if (r->csv && r->csv != stdout) {
-        if (fclose(r->csv) != 0 && err.code == GP_OK)
-            gp_errorf(&err, GP_E_IO, output, "write failed: %s", strerror(errno));
-        if (err.code == GP_OK && rename(tmp, output) != 0)
-            gp_errorf(&err, GP_E_IO, output, "cannot write: %s", strerror(errno));
-        if (err.code != GP_OK)
-            unlink(tmp);
-    }
-done:
-    free(r);
-    cli_scenario_done(&sc);
-    return err.code == GP_OK ? 0 : cli_fail(&err);
+    gp_loaded_done(&sc);
+    return err.code != GP_OK ? cli_fail(&err) : rc;
 }

@@ -61,6 +61,14 @@ static int print_node(const gp_node_info *n, void *arg) {
     return 0;
 }
 
+/* node list --names (not in --help: for the shell completions): one name a line, whole. */
+static int print_node_name(const gp_node_info *n, void *arg) {
+    int *count = arg;
+    (*count)++;
+    printf("%s\n", n->name);
+    return 0;
+}
+
 static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     char url[200];
     safe(url, sizeof url, src->url[0] ? src->url : "local nvidia-smi");
@@ -95,14 +103,8 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     return 0;
 }
 
-int cmd_node(cli *c, int argc, char **argv) {
-    if (argc < 2)
-        return cli_usage_error("node: which one? add, list, rm or test (see --help)");
-    const char *sub = argv[1];
-    if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
-        node_help(stdout);
-        return 0;
-    }
+/* node add's options into def; 0, 1 for --help, or the exit status of a bad one. */
+static int node_options(int argc, char **argv, gp_node_def *def, bool *names) {
     enum { O_DCGM = 256, O_PROM, O_MATCH, O_REDFISH, O_NVSMI, O_CACERT, O_INSECURE, O_TOKEN };
     static const struct option longs[] = {{"dcgm", required_argument, NULL, O_DCGM},
                                           {"prometheus", required_argument, NULL, O_PROM},
@@ -112,138 +114,132 @@ int cmd_node(cli *c, int argc, char **argv) {
                                           {"cacert", required_argument, NULL, O_CACERT},
                                           {"insecure", no_argument, NULL, O_INSECURE},
                                           {"token-file", required_argument, NULL, O_TOKEN},
+                                          {"names", no_argument, NULL, 'N'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    gp_source_cfg src[8];
-    int n = 0, opt;
-    const char *match = "", *cacert = "", *token = "";
-    bool insecure = false;
+    int opt;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc - 1, argv + 1, "h", longs, NULL)) != -1) {
         if (opt == O_DCGM || opt == O_PROM || opt == O_REDFISH || opt == O_NVSMI) {
-            if (n == 8)
+            if (def->n_src == 8)
                 return cli_usage_error("node: at most 8 sources a node");
-            memset(&src[n], 0, sizeof src[n]);
-            src[n].kind = opt == O_DCGM      ? GP_SRC_DCGM
-                          : opt == O_PROM    ? GP_SRC_PROMETHEUS
-                          : opt == O_REDFISH ? GP_SRC_REDFISH
-                                             : GP_SRC_NVSMI;
-            if (opt != O_NVSMI) {
-                if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
-                    return cli_usage_error("node: \"%s\" is not an http:// or https:// URL",
-                                           optarg);
-                if (strlen(optarg) >= sizeof src[n].url)
-                    return cli_usage_error("node: URL too long");
-                snprintf(src[n].url, sizeof src[n].url, "%s", optarg);
-            }
-            n++;
-        } else if (opt == O_MATCH) {
-            match = optarg;
-        } else if (opt == O_CACERT) {
-            cacert = optarg;
+            gp_source_cfg *src = &def->src[def->n_src++];
+            memset(src, 0, sizeof *src);
+            src->kind = opt == O_DCGM      ? GP_SRC_DCGM
+                        : opt == O_PROM    ? GP_SRC_PROMETHEUS
+                        : opt == O_REDFISH ? GP_SRC_REDFISH
+                                           : GP_SRC_NVSMI;
+            if (opt == O_NVSMI)
+                continue;
+            if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
+                return cli_usage_error("node: \"%s\" is not an http:// or https:// URL", optarg);
+            if (strlen(optarg) >= sizeof src->url)
+                return cli_usage_error("node: URL too long");
+            snprintf(src->url, sizeof src->url, "%s", optarg);
+        } else if (opt == O_MATCH || opt == O_CACERT || opt == O_TOKEN) {
+            *(opt == O_MATCH    ? &def->match
+              : opt == O_CACERT ? &def->cacert
+                                : &def->token_file) = optarg;
         } else if (opt == O_INSECURE) {
-            insecure = true;
-        } else if (opt == O_TOKEN) {
-            token = optarg;
+            def->insecure = true;
+        } else if (opt == 'N') {
+            *names = true;
         } else if (opt == 'h') {
             node_help(stdout);
-            return 0;
+            return 1;
         } else {
-            return cli_usage_error("node %s: unknown option or missing value: %s (see --help)", sub,
-                                   argv[optind]);
+            return cli_usage_error("node %s: unknown option or missing value: %s (see --help)",
+                                   argv[1], argv[optind]);
         }
     }
+    return 0;
+}
+
+/* node test: one fetch per source, what was parsed. */
+static int node_test(gp_session *ses, const char *name) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_node_probe p;
+    if (gp_node_probe_run(ses, name, &p, &err) && !p.n) {
+        gp_node_probe_done(&p);
+        return cli_fail(&err);
+    }
+    int failed = 0;
+    for (size_t i = 0; i < p.n; i++)
+        failed += print_samples(&p.src[i], &p.result[i]);
+    gp_node_probe_done(&p);
+    return failed ? 1 : 0;
+}
+
+int cmd_node(gp_session *ses, int argc, char **argv) {
+    if (argc < 2)
+        return cli_usage_error("node: which one? add, list, rm or test (see --help)");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h"))
+        return node_help(stdout), 0;
+    gp_node_def def = {.match = "", .cacert = "", .token_file = ""};
+    bool names = false;
+    int rc = node_options(argc, argv, &def, &names);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to node list only");
     int nargs = argc - 1 - optind;
-    char **args = argv + 1 + optind;
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
+    if (names && strcmp(sub, "list") != 0)
+        return cli_usage_error("--names applies to node list only");
     if (!strcmp(sub, "list")) {
         if (nargs)
             return cli_usage_error("node list takes no arguments");
         int count = 0;
-        if (cli_store(c, &st, &err) || gp_store_nodes(st, print_node, &count, &err))
+        if (gp_session_store(ses, &st, &err) ||
+            gp_store_nodes(st, names ? print_node_name : print_node, &count, &err))
             return cli_fail(&err);
-        if (!count)
+        if (!count && !names)
             printf("no nodes yet; add one with `gpuplan node add NAME --dcgm URL`\n");
         return 0;
     }
     if (nargs != 1)
         return cli_usage_error("node %s takes one NAME", sub);
-    const char *name = args[0];
+    def.name = argv[1 + optind];
     if (!strcmp(sub, "add")) {
-        if (!n)
-            return cli_usage_error("node add needs a source: --dcgm, --prometheus, --redfish or "
-                                   "--nvsmi-local");
-        if (!*name || strlen(name) > 120)
-            return cli_usage_error("node add: the name must be 1 to 120 characters");
-        if (*match && *match != '{')
-            return cli_usage_error("--match: a label selector in braces, like {cluster=\"a\"}");
-        for (int i = 0; i < n; i++) {
-            if (src[i].kind == GP_SRC_PROMETHEUS)
-                snprintf(src[i].match, sizeof src[i].match, "%s", match);
-            snprintf(src[i].cacert, sizeof src[i].cacert, "%s", cacert);
-            snprintf(src[i].token_file, sizeof src[i].token_file, "%s", token);
-            src[i].insecure = insecure;
-        }
-        if (cli_store(c, &st, &err) || gp_store_node_add(st, name, src, n, &err))
+        if (gp_node_define(ses, &def, &err))
             return cli_fail(&err);
-        printf("added node \"%s\" with %d source%s\n", name, n, n == 1 ? "" : "s");
+        printf("added node \"%s\" with %d source%s\n", def.name, def.n_src,
+               def.n_src == 1 ? "" : "s");
         return 0;
     }
     if (!strcmp(sub, "rm")) {
-        if (cli_store(c, &st, &err) || gp_store_node_rm(st, name, &err))
+        if (gp_session_store(ses, &st, &err) || gp_store_node_rm(st, def.name, &err))
             return cli_fail(&err);
-        printf("removed node \"%s\" and its samples\n", name);
+        printf("removed node \"%s\" and its samples\n", def.name);
         return 0;
     }
-    if (!strcmp(sub, "test")) {
-        gp_source_cfg *srcs;
-        size_t ns;
-        if (cli_store(c, &st, &err) || gp_store_sources(st, name, &srcs, &ns, &err))
-            return cli_fail(&err);
-        gp_collect_opts o;
-        gp_collect_opts_init(&o);
-        gp_source_result *r = gp_xcalloc(ns, sizeof *r);
-        gp_collect_fetch(srcs, ns, &o, r, &err);
-        int failed = 0;
-        for (size_t i = 0; i < ns; i++) {
-            failed += print_samples(&srcs[i], &r[i]);
-            gp_source_result_done(&r[i]);
-        }
-        free(r);
-        free(srcs);
-        return failed ? 1 : 0;
-    }
+    if (!strcmp(sub, "test"))
+        return node_test(ses, def.name);
     return cli_usage_error("unknown node command \"%s\" (see gpuplan node --help)", sub);
 }
 
 /* ---- import -----------------------------------------------------------------------------------
  */
 
-int cmd_import(cli *c, int argc, char **argv) {
+int cmd_import(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
                                           {"fields", required_argument, NULL, 'f'},
                                           {"host", required_argument, NULL, 'H'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    const char *node = NULL, *fields = NULL, *host = NULL;
+    gp_import_request rq = {0};
     int opt;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'n':
-            node = optarg;
-            break;
-        case 'f':
-            fields = optarg;
-            break;
-        case 'H':
-            host = optarg;
-            break;
-        case 'h':
+        if (opt == 'n' || opt == 'f' || opt == 'H') {
+            *(opt == 'n' ? &rq.node : opt == 'f' ? &rq.fields : &rq.host) = optarg;
+        } else if (opt == 'h') {
             printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
                    "       gpuplan import prom FILE|- --node NAME\n\n"
                    "Stores a captured nvidia-smi --query-gpu CSV (with its header, or noheader\n"
@@ -251,68 +247,28 @@ int cmd_import(cli *c, int argc, char **argv) {
                    "(dcgm-exporter's /metrics) under node NAME, created when new. One\n"
                    "transaction: a file that cannot be read imports nothing.\n");
             return 0;
-        default:
+        } else {
             return cli_usage_error("import: unknown option or missing value: %s (see --help)",
                                    argv[optind - 1]);
         }
     }
     if (argc - optind != 2)
         return cli_usage_error("import takes a kind (nvsmi or prom) and a FILE (see --help)");
-    const char *kind = argv[optind], *file = argv[optind + 1];
+    const char *kind = argv[optind];
+    rq.file = argv[optind + 1];
     if (strcmp(kind, "nvsmi") && strcmp(kind, "prom"))
         return cli_usage_error("import: \"%s\" is not nvsmi or prom", kind);
-    if (!node)
+    if (!rq.node)
         return cli_usage_error("import needs --node NAME");
+    rq.kind = strcmp(kind, "nvsmi") ? GP_CAPTURE_PROM : GP_CAPTURE_NVSMI;
     gp_err err;
     gp_err_clear(&err);
-    gp_buf body;
-    if (cli_read_file(file, 512u << 20, &body, &err))
+    gp_import_result r;
+    if (gp_import_capture(ses, &rq, &r, &err))
         return cli_fail(&err);
-    const char *origin = strcmp(file, "-") ? file : "<stdin>";
-    gp_samples s;
-    gp_samples_init(&s, 50u << 20);
-    gp_status rc = !strcmp(kind, "nvsmi") ? gp_nvsmi_parse(body.data, body.len, origin, fields,
-                                                           host ? host : node, &s, &err)
-                                          : gp_dcgm_parse(body.data, body.len, origin, &s, &err);
-    gp_buf_done(&body);
-    gp_store *st;
-    long long id = 0;
-    size_t written = 0;
-    int64_t now = gp_now_ms();
-    if (rc == GP_OK)
-        rc = cli_store(c, &st, &err);
-    if (rc == GP_OK)
-        rc = gp_store_begin(st, &err);
-    if (rc == GP_OK) {
-        gp_err lookup;
-        if (gp_store_node_id(st, node, &id, &lookup) == GP_E_NOTFOUND)
-            rc = gp_store_node_add(st, node, NULL, 0, &err) || gp_store_node_id(st, node, &id, &err)
-                     ? err.code
-                     : GP_OK;
-        else if (lookup.code != GP_OK)
-            rc = (err = lookup).code;
-        if (rc == GP_OK)
-            rc = gp_store_samples_write(st, id, &s, now, &written, &err);
-        /* The node was last seen when its newest sample was taken, not when it was imported:
-         * an old capture must not make its GPUs look missing. */
-        int64_t newest = 0;
-        for (size_t i = 0; i < s.n; i++) {
-            int64_t ts = s.s[i].ts_ms ? s.s[i].ts_ms : now;
-            if (ts > newest)
-                newest = ts;
-        }
-        if (rc == GP_OK)
-            rc = gp_store_node_status(st, id, newest ? newest : now, NULL, &err);
-        if (rc == GP_OK)
-            rc = gp_store_commit(st, &err);
-        if (rc != GP_OK)
-            gp_store_rollback(st);
-    }
-    if (rc == GP_OK)
-        printf("imported %zu samples of %zu GPUs into node \"%s\"%s\n", written, s.n_gpus, node,
-               s.blanks ? " (blank or placeholder values dropped)" : "");
-    gp_samples_done(&s);
-    return rc == GP_OK ? 0 : cli_fail(&err);
+    printf("imported %zu samples of %zu GPUs into node \"%s\"%s\n", r.samples, r.gpus, rq.node,
+           r.dropped_blanks ? " (blank or placeholder values dropped)" : "");
+    return 0;
 }
 
 /* ---- collect ----------------------------------------------------------------------------------
@@ -341,212 +297,160 @@ static bool parse_duration_ms(const char *s, long *out) {
     return true;
 }
 
-int cmd_collect(cli *c, int argc, char **argv) {
-    enum { O_ONCE = 256, O_INTERVAL, O_CONC, O_TIMEOUT, O_CYCLES, O_KEEP };
+typedef struct collect_args {
+    gp_collect_opts o;
+    long interval;
+    int cycles;
+    bool once, fail_on_error;
+} collect_args;
+
+/* collect's options into a; 0, 1 for --help, or the exit status of a bad one. */
+static int collect_options(int argc, char **argv, collect_args *a) {
+    enum { O_ONCE = 256, O_INTERVAL, O_CONC, O_TIMEOUT, O_CYCLES, O_KEEP, O_FAIL };
     static const struct option longs[] = {{"once", no_argument, NULL, O_ONCE},
                                           {"interval", required_argument, NULL, O_INTERVAL},
                                           {"concurrency", required_argument, NULL, O_CONC},
                                           {"timeout", required_argument, NULL, O_TIMEOUT},
                                           {"cycles", required_argument, NULL, O_CYCLES},
                                           {"keep-raw", required_argument, NULL, O_KEEP},
+                                          {"fail-on-error", no_argument, NULL, O_FAIL},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    gp_collect_opts o;
-    gp_collect_opts_init(&o);
-    long interval = 15000;
-    int cycles = 0, opt;
-    bool once = false;
+    int opt;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         switch (opt) {
         case O_ONCE:
-            once = true;
+            a->once = true;
+            break;
+        case O_FAIL:
+            a->fail_on_error = true;
             break;
         case O_INTERVAL:
-            if (!parse_duration_ms(optarg, &interval))
+            if (!parse_duration_ms(optarg, &a->interval))
                 return cli_usage_error("--interval: \"%s\" is not a duration like 15s", optarg);
             break;
         case O_CONC:
-            if (!cli_parse_int(optarg, &o.concurrency) || o.concurrency < 1 || o.concurrency > 4096)
+            if (!gp_parse_int(optarg, &a->o.concurrency) || a->o.concurrency < 1 ||
+                a->o.concurrency > 4096)
                 return cli_usage_error("--concurrency: 1 to 4096");
             break;
         case O_TIMEOUT:
-            if (!parse_duration_ms(optarg, &o.total_timeout_ms))
+            if (!parse_duration_ms(optarg, &a->o.total_timeout_ms))
                 return cli_usage_error("--timeout: \"%s\" is not a duration like 10s", optarg);
-            if (o.connect_timeout_ms > o.total_timeout_ms)
-                o.connect_timeout_ms = o.total_timeout_ms;
+            if (a->o.connect_timeout_ms > a->o.total_timeout_ms)
+                a->o.connect_timeout_ms = a->o.total_timeout_ms;
             break;
         case O_CYCLES:
-            if (!cli_parse_int(optarg, &cycles) || cycles < 1)
+            if (!gp_parse_int(optarg, &a->cycles) || a->cycles < 1)
                 return cli_usage_error("--cycles: a count >= 1");
             break;
         case O_KEEP:
-            if (!parse_duration_ms(optarg, &o.raw_keep_ms))
+            if (!parse_duration_ms(optarg, &a->o.raw_keep_ms))
                 return cli_usage_error("--keep-raw: \"%s\" is not a duration like 48h", optarg);
             break;
         case 'h':
             printf("usage: gpuplan collect [--once] [--interval 15s] [--concurrency 64]\n"
-                   "                       [--timeout 10s] [--cycles N] [--keep-raw 48h]\n\n"
+                   "                       [--timeout 10s] [--cycles N] [--keep-raw 48h]\n"
+                   "                       [--fail-on-error]\n\n"
                    "Fetches every node's sources concurrently (one libcurl multi loop), parses\n"
                    "them and writes each cycle in one transaction with every node's status.\n"
                    "A hung or broken node is recorded and never delays the rest past the\n"
-                   "timeout. SIGINT or SIGTERM finish the cycle in hand and exit cleanly.\n");
-            return 0;
+                   "timeout. SIGINT or SIGTERM finish the cycle in hand and exit cleanly.\n"
+                   "--fail-on-error: exit 4 when a node failed in any cycle (0 otherwise).\n");
+            return 1;
         default:
             return cli_usage_error("collect: unknown option or missing value: %s (see --help)",
                                    argv[optind - 1]);
         }
     }
-    if (optind != argc)
-        return cli_usage_error("collect takes no arguments");
+    return optind != argc ? cli_usage_error("collect takes no arguments") : 0;
+}
+
+int cmd_collect(gp_session *ses, int argc, char **argv) {
+    collect_args a = {.interval = 15000};
+    gp_collect_opts_init(&a.o);
+    int rc = collect_options(argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : rc;
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;
-    if (cli_store(c, &st, &err))
+    if (gp_session_store(ses, &st, &err))
         return cli_fail(&err);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int done = 0;
+    int done = 0, failed = 0;
     while (!stop_requested) {
         int64_t start = gp_now_ms();
         gp_cycle_stats cs;
-        if (gp_collect_cycle(st, &o, &cs, &err))
+        if (gp_collect_once(ses, &a.o, &cs, &err))
             return cli_fail(&err);
         done++;
+        failed += cs.nodes_failed;
         printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
                cs.nodes_failed, cs.samples, cs.seconds);
         fflush(stdout);
-        if (once || (cycles && done >= cycles))
+        if (a.once || (a.cycles && done >= a.cycles))
             break;
         /* Sleep out the interval in short steps, so a signal ends it promptly. */
-        while (!stop_requested && gp_now_ms() - start < interval) {
+        while (!stop_requested && gp_now_ms() - start < a.interval) {
             struct timespec ts = {0, 50 * 1000000L};
             nanosleep(&ts, NULL);
         }
     }
-    return 0;
+    return a.fail_on_error && failed ? CLI_EXIT_ATTENTION : 0;
 }
 
 /* ---- fleet ------------------------------------------------------------------------------------
  */
 
-typedef struct fleet_out {
-    bool json;
-    cJSON *arr;
-    int n, alerts;
-} fleet_out;
-
-static int fleet_row(const gp_fleet_gpu *g, void *arg) {
-    fleet_out *f = arg;
-    char alerts[160];
-    int an = cli_fleet_alerts(g, alerts, sizeof alerts);
-    f->alerts += an > 0;
-    if (f->json) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "node", g->node);
-        cJSON_AddStringToObject(j, "host", g->host);
-        cJSON_AddNumberToObject(j, "index", g->index);
-        cJSON_AddStringToObject(j, "uuid", g->uuid);
-        cJSON_AddStringToObject(j, "model", g->model);
-        if (g->mig[0])
-            cJSON_AddStringToObject(j, "mig", g->mig);
-        for (int m = 0; m < GP_M_COUNT; m++)
-            if (g->has[m])
-                cJSON_AddNumberToObject(j, gp_metric_name((gp_metric)m), g->value[m]);
-        cJSON_AddNumberToObject(j, "last_seen_ms", (double)g->last_seen_ms);
-        cJSON *a = cJSON_AddArrayToObject(j, "alerts");
-        char copy[160];
-        snprintf(copy, sizeof copy, "%s", alerts);
-        for (char *tok = copy, *sp; tok && *tok; tok = sp ? sp + 1 : NULL) {
-            sp = strchr(tok, ' ');
-            if (sp)
-                *sp = '\0';
-            cJSON_AddItemToArray(a, cJSON_CreateString(tok));
-        }
-        cJSON_AddItemToArray(f->arr, j);
-        f->n++;
-        return 0;
-    }
-    if (f->n++ == 0)
-        printf("%-16s %-22s %3s %-12s %6s %11s %8s %6s  %-19s %s\n", "NODE", "HOST", "GPU", "MODEL",
-               "UTIL%", "MEM MiB", "POWER W", "TEMP", "LAST SEEN", "ALERTS");
-    char node[32], host[32], model[32], seen[32], mem[24], util[12], power[12], temp[12];
-    safe(node, sizeof node, g->node);
-    safe(host, sizeof host, g->host);
-    safe(model, sizeof model, g->model[0] ? g->model : "?");
-    fmt_time(g->last_seen_ms, seen, sizeof seen);
-    snprintf(util, sizeof util, g->has[GP_M_GPU_UTIL] ? "%.0f" : "-", g->value[GP_M_GPU_UTIL]);
-    snprintf(power, sizeof power, g->has[GP_M_POWER_W] ? "%.1f" : "-", g->value[GP_M_POWER_W]);
-    snprintf(temp, sizeof temp, g->has[GP_M_TEMP_C] ? "%.0f C" : "-", g->value[GP_M_TEMP_C]);
-    if (g->has[GP_M_MEM_USED_MIB])
-        snprintf(mem, sizeof mem, "%.0f/%.0f", g->value[GP_M_MEM_USED_MIB],
-                 g->has[GP_M_MEM_TOTAL_MIB] ? g->value[GP_M_MEM_TOTAL_MIB] : NAN);
-    else
-        snprintf(mem, sizeof mem, "-");
-    char idx[16];
-    snprintf(idx, sizeof idx, "%d%s", g->index, g->mig[0] ? "*" : "");
-    printf("%-16.16s %-22.22s %3s %-12.12s %6s %11s %8s %6s  %-19s %s\n", node, host, idx, model,
-           util, mem, power, temp, seen, alerts);
-    return 0;
-}
-
-static int power_row(const char *node, double watts, int64_t ts, void *arg) {
-    (void)arg;
-    char n[64], t[32];
-    safe(n, sizeof n, node);
-    fmt_time(ts, t, sizeof t);
-    printf("  %s: %.1f W at the wall (%s)\n", n, watts, t);
-    return 0;
-}
-
-int cmd_fleet(cli *c, int argc, char **argv) {
-    bool json = false;
+int cmd_fleet(gp_session *ses, int argc, char **argv) {
+    bool json = false, fail_on_alert = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
+        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--fail-on-alert"))
+            *(argv[i][2] == 'j' ? &json : &fail_on_alert) = true;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: gpuplan fleet [--json]\n\nNodes and GPUs with their latest "
-                   "utilization, memory, power and temperature, and alerts: temperature >= 85 C,\n"
-                   "memory >= 90 %%, node down, GPU missing since the last cycle, power above "
-                   "the GPU's limit.\n");
+            printf("usage: gpuplan fleet [--json] [--fail-on-alert]\n\nEvery GPU that ever "
+                   "reported, with its last utilization, memory, power and temperature; one\n"
+                   "not seen for 15 minutes shows its last values marked \"stale 3 d\" (--json:\n"
+                   "stale, age_s). Alerts: temperature >= 85 C, memory >= 90 %%, node down, GPU\n"
+                   "missing since the last cycle, power above the GPU's limit. --fail-on-alert:\n"
+                   "exit 4 when a GPU has an alert.\n");
             return 0;
         } else
             return cli_usage_error("fleet: unknown argument %s", argv[i]);
     }
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
-    if (cli_store(c, &st, &err))
-        return cli_fail(&err);
-    fleet_out f = {json, json ? cJSON_CreateArray() : NULL, 0, 0};
-    int64_t now = gp_now_ms();
-    if (gp_store_fleet(st, now, 7LL * 24 * 3600 * 1000, fleet_row, &f, &err)) {
-        cJSON_Delete(f.arr);
+    gp_fleet_state f;
+    if (gp_fleet_state_read(ses, gp_now_ms(), GP_FLEET_FRESH_MS, &f, &err)) {
+        gp_fleet_state_done(&f);
         return cli_fail(&err);
     }
-    if (json) {
-        char *text = cJSON_Print(f.arr);
-        cJSON_Delete(f.arr);
-        puts(text ? text : "[]");
-        free(text);
-        return 0;
-    }
-    if (!f.n)
-        printf("no GPUs seen yet: add nodes (gpuplan node add) and collect, or import a capture\n");
+    gp_buf out;
+    gp_buf_init(&out, 1u << 30);
+    gp_status st = json ? gp_report_fleet_json(&f, &out) : gp_report_fleet_text(&f, &out);
+    if (st)
+        gp_errorf(&err, st, NULL, "the output is larger than %zu bytes", out.limit);
     else
-        printf("%d GPUs, %d with alerts (* a MIG instance)\n", f.n, f.alerts);
-    gp_store_node_power(st, now, 3600000, power_row, NULL, &err);
-    return 0;
+        st = cli_write_output(NULL, out.data, out.len, &err);
+    gp_buf_done(&out);
+    int alerts = f.with_alerts;
+    gp_fleet_state_done(&f);
+    if (st)
+        return cli_fail(&err);
+    return fail_on_alert && alerts ? CLI_EXIT_ATTENTION : 0;
 }
 
 /* ---- db stats ---------------------------------------------------------------------------------
  */
 
-int cmd_db(cli *c, int argc, char **argv) {
+int cmd_db(gp_session *ses, int argc, char **argv) {
     if (argc != 2 || strcmp(argv[1], "stats") != 0) {
         if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             printf("usage: gpuplan db stats\n\nWhat the database holds and how large it is. Raw "
@@ -560,7 +464,7 @@ int cmd_db(cli *c, int argc, char **argv) {
     gp_err_clear(&err);
     gp_store *st;
     gp_db_stats s;
-    if (cli_store(c, &st, &err) || gp_store_stats(st, &s, &err))
+    if (gp_session_store(ses, &st, &err) || gp_store_stats(st, &s, &err))
         return cli_fail(&err);
     char a[32], b[32];
     fmt_time(s.oldest_sample_ms, a, sizeof a);

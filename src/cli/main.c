@@ -11,7 +11,7 @@
 #include "gp_version.h"
 
 static const cli_command commands[] = {
-    {"report", "evaluate a scenario: Markdown, CSV or JSON report", cmd_report},
+    {"report", "evaluate a scenario: Markdown, CSV, JSON or XLSX report", cmd_report},
     {"scenario", "save, list, show, export and remove stored scenarios", cmd_scenario},
     {"sweep", "evaluate a grid of inputs; where does the answer flip?", cmd_sweep},
     {"sensitivity", "move every input by a delta: a tornado table", cmd_sensitivity},
@@ -27,7 +27,7 @@ static const cli_command commands[] = {
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options]\n"
+    fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options] (--db may come anywhere)\n"
                "       gpuplan --version | --help\n\n"
                "       gpuplan [--db PATH] [--demo]\n\n"
                "With no command, opens the TUI: plan, compare, break-even, fleet, catalog and\n"
@@ -39,8 +39,31 @@ static void usage(FILE *f) {
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nThe database is --db PATH, else $GPUPLAN_DB, else "
                "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n"
-               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input.\n"
+               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input, 4 something\n"
+               "needs attention (collect --fail-on-error: a node failed; fleet --fail-on-alert:\n"
+               "a GPU has an alert).\n"
                "Run `gpuplan COMMAND --help` for a command's options.\n");
+}
+
+/* --db PATH (or --db=PATH) after the command name, where people also put it: taken out of
+ * the command's arguments (up to a "--") into the session; returns the arguments left. */
+static int take_db_option(int argc, char **argv, gp_session *ses) {
+    int out = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            while (i < argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (!strcmp(argv[i], "--db") && i + 1 < argc)
+            ses->db_path = argv[++i];
+        else if (!strncmp(argv[i], "--db=", 5))
+            ses->db_path = argv[i] + 5;
+        else
+            argv[out++] = argv[i];
+    }
+    argv[out] = NULL;
+    return out;
 }
 
 int main(int argc, char **argv) {
@@ -48,7 +71,8 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     setlocale(LC_CTYPE, ""); /* never LC_NUMERIC: the decimal point stays "." */
     bool demo = false;
-    cli c = {.db_path = getenv("GPUPLAN_DB")};
+    gp_session ses;
+    cli_session_init(&ses, getenv("GPUPLAN_DB"));
     bool db_flag = false; /* --db given: the one database --demo may be pointed at */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -59,12 +83,12 @@ int main(int argc, char **argv) {
             usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            c.db_path = argv[++i];
+            ses.db_path = argv[++i];
             db_flag = true;
         } else if (strcmp(argv[i], "--demo") == 0) {
             demo = true;
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
-            c.db_path = argv[i] + 5;
+            ses.db_path = argv[i] + 5;
             db_flag = true;
         } else {
             return cli_usage_error("unknown option %s (see gpuplan --help)", argv[i]);
@@ -78,11 +102,11 @@ int main(int argc, char **argv) {
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
             return cli_usage_error("the TUI needs a terminal; see gpuplan --help for the commands");
         if (demo && !db_flag)
-            c.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
-        if (demo && cli_demo_open(&c, &err))
+            ses.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
+        if (demo && gp_demo_open(&ses, &err))
             rc = cli_fail(&err);
         else
-            rc = tui_main(&c, demo, (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
+            rc = tui_main(&ses, demo, (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9);
     } else {
         const cli_command *cmd = NULL;
         for (size_t k = 0; k < N_COMMANDS; k++)
@@ -93,9 +117,10 @@ int main(int argc, char **argv) {
         }
         if (demo)
             return cli_usage_error("--demo opens the TUI; it takes no command");
+        argc = i + take_db_option(argc - i, argv + i, &ses);
         cli_guard_terminal();
-        rc = cmd->run(&c, argc - i, argv + i);
+        rc = cmd->run(&ses, argc - i, argv + i);
     }
-    gp_store_close(c.store);
+    gp_session_close(&ses);
     return rc;
 }

@@ -1,31 +1,17 @@
-/* CSV catalogs: SkyPilot's per-provider catalogs and the Cyclenerd GCP table. */
+/* CSV catalogs: SkyPilot's per-provider catalogs and the Cyclenerd GCP table, a detector and a
+ * parser each for catalog.c's importer table. Uses catalog_util.c, never catalog.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog_int.h"
+#include "catalog_util.h"
+#include "gpuplan/csv.h"
 #include "gpuplan/xmem.h"
 
-bool gp_catalog_copy(char *dst, size_t cap, const char *src, size_t len) {
-    if (len >= cap)
-        return false;
-    memcpy(dst, src, len);
-    dst[len] = '\0';
-    return true;
-}
-
-bool gp_catalog_price(const char *s, size_t len, bool *has, double *out) {
-    *has = false;
-    while (len > 0 && *s == ' ')
-        s++, len--;
-    if (len == 0)
-        return true;
-    double v;
-    if (!gp_parse_number(s, len, &v) || v < 0)
-        return false;
-    *has = true;
-    *out = v;
-    return true;
+static bool starts_with_text(const char *p, const char *end, const char *s) {
+    size_t n = strlen(s);
+    return (size_t)(end - p) >= n && memcmp(p, s, n) == 0;
 }
 
 /* ---- SkyPilot ------------------------------------------------------------------------- */
@@ -363,6 +349,10 @@ static gp_status gcp_join(sky *k, gp_err *err) {
     return GP_OK;
 }
 
+bool gp_detect_skypilot(const gp_catalog_head *h) {
+    return starts_with_text(h->p, h->end, "InstanceType,");
+}
+
 gp_status gp_parse_skypilot(const char *buf, size_t len, const char *origin, const char *provider,
                             gp_catalog_batch *out, gp_err *err) {
     if (!provider || !*provider)
@@ -501,8 +491,13 @@ static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     return GP_OK;
 }
 
-gp_status gp_parse_gcp_cud(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
-                           gp_err *err) {
+bool gp_detect_gcp_cud(const gp_catalog_head *h) {
+    return starts_with_text(h->p, h->end, "machine_type,gpu_type,gpu_count");
+}
+
+gp_status gp_parse_gcp_cud(const char *buf, size_t len, const char *origin, const char *provider,
+                           gp_catalog_batch *out, gp_err *err) {
+    (void)provider; /* always gcp */
     cud k = {0};
     k.origin = origin;
     k.out = out;

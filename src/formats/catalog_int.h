@@ -1,34 +1,38 @@
-/* The catalog importers, one per format (src/formats/catalog_*.c), and helpers they share.
- * Each follows gp_catalog_parse's contract. */
+/* The catalog importers, one per format: a detector and a parser each, defined in
+ * catalog_csv.c and catalog_json.c and listed in catalog.c's one table, the only caller.
+ * Each parser follows gp_catalog_parse's contract; provider matters to skypilot only. */
 #ifndef GPUPLAN_CATALOG_INT_H
 #define GPUPLAN_CATALOG_INT_H
 
-#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "gpuplan/catalog.h"
-#include "gpuplan/csv.h"
 
-gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *origin,
-                                   gp_catalog_batch *out, gp_err *err);
-gp_status gp_parse_skypilot(const char *buf, size_t len, const char *origin, const char *provider,
-                            gp_catalog_batch *out, gp_err *err);
-gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
-                                gp_catalog_batch *out, gp_err *err);
-gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
-                             gp_err *err);
-gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
-                            gp_err *err);
-gp_status gp_parse_gcp_cud(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
-                           gp_err *err);
+/* The start of an input as detectors see it: past a UTF-8 BOM and leading white space. */
+typedef struct gp_catalog_head {
+    const char *p, *end; /* the rest of the input */
+    const char *first;   /* its first 4096 bytes, NUL-terminated */
+} gp_catalog_head;
 
-/* Parse a JSON document for an importer; on failure err names origin:line:column. */
-gp_status gp_catalog_json(const char *buf, size_t len, const char *origin, cJSON **out,
-                          gp_err *err);
+typedef bool gp_catalog_detect_fn(const gp_catalog_head *h);
+typedef gp_status gp_catalog_parse_fn(const char *buf, size_t len, const char *origin,
+                                      const char *provider, gp_catalog_batch *out, gp_err *err);
 
-/* A price field: a number >= 0 ("" or absent: *has = false). False on junk or a negative. */
-bool gp_catalog_price(const char *s, size_t len, bool *has, double *out);
+typedef struct gp_catalog_importer {
+    gp_catalog_format format;
+    const char *name; /* as --format takes it */
+    gp_catalog_detect_fn *detect;
+    gp_catalog_parse_fn *parse;
+} gp_catalog_importer;
 
-/* Copy a field into a fixed buffer; false (and nothing copied) when it does not fit. */
-bool gp_catalog_copy(char *dst, size_t cap, const char *src, size_t len);
+/* catalog_json.c */
+gp_catalog_detect_fn gp_detect_gpuplan_catalog, gp_detect_aws_offer, gp_detect_gcp_skus,
+    gp_detect_ec2instances;
+gp_catalog_parse_fn gp_parse_gpuplan_catalog, gp_parse_aws_offer, gp_parse_gcp_skus,
+    gp_parse_ec2instances;
+/* catalog_csv.c */
+gp_catalog_detect_fn gp_detect_gcp_cud, gp_detect_skypilot;
+gp_catalog_parse_fn gp_parse_gcp_cud, gp_parse_skypilot;
 
 #endif

@@ -1,5 +1,7 @@
 /* JSON catalogs: the project's own, ec2instances.info, the AWS Price List offer file and the
- * GCP Cloud Billing SKU list. Parsed whole with cJSON (inputs are capped by the caller). */
+ * GCP Cloud Billing SKU list, a detector and a parser each for catalog.c's importer table.
+ * Parsed whole with cJSON (inputs are capped by the caller); uses catalog_util.c, never
+ * catalog.c. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,25 +9,7 @@
 #include <string.h>
 
 #include "catalog_int.h"
-
-gp_status gp_catalog_json(const char *buf, size_t len, const char *origin, cJSON **out,
-                          gp_err *err) {
-    const char *end = NULL;
-    *out = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-    if (*out)
-        return GP_OK;
-    size_t off = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
-    int line = 1, col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (buf[i] == '\n')
-            line++, col = 1;
-        else
-            col++;
-    }
-    char where[300];
-    snprintf(where, sizeof where, "%s:%d:%d", origin, line, col);
-    return gp_errorf(err, GP_E_INPUT, where, "malformed or truncated JSON");
-}
+#include "catalog_util.h"
 
 static const char *str(const cJSON *obj, const char *key) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -57,10 +41,20 @@ static bool is_date(const char *s) {
     return true;
 }
 
+/* A detector's first look: the input opens a JSON object or array. */
+static bool json_start(const gp_catalog_head *h) {
+    return h->p < h->end && (*h->p == '{' || *h->p == '[');
+}
+
 /* ---- gpuplan's own catalog --------------------------------------------------------------- */
 
+bool gp_detect_gpuplan_catalog(const gp_catalog_head *h) {
+    return json_start(h) && strstr(h->first, "\"gpuplan-catalog\"");
+}
+
 gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *origin,
-                                   gp_catalog_batch *out, gp_err *err) {
+                                   const char *provider, gp_catalog_batch *out, gp_err *err) {
+    (void)provider; /* each offer names its own */
     cJSON *doc;
     if (gp_catalog_json(buf, len, origin, &doc, err))
         return err->code;
@@ -175,8 +169,13 @@ static gp_status ec2_price(gp_catalog_batch *out, gp_price_rec *r, const cJSON *
     return gp_catalog_batch_add(out, r, err);
 }
 
+bool gp_detect_ec2instances(const gp_catalog_head *h) {
+    return json_start(h) && *h->p == '[' && strstr(h->first, "\"instance_type\"");
+}
+
 gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
-                                gp_catalog_batch *out, gp_err *err) {
+                                const char *provider, gp_catalog_batch *out, gp_err *err) {
+    (void)provider; /* always aws */
     cJSON *doc;
     if (gp_catalog_json(buf, len, origin, &doc, err))
         return err->code;
@@ -297,8 +296,14 @@ static bool term_rates(const cJSON *term, double *hourly, double *upfront, char 
     return any;
 }
 
-gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
-                             gp_err *err) {
+bool gp_detect_aws_offer(const gp_catalog_head *h) {
+    return json_start(h) &&
+           (strstr(h->first, "\"offerCode\"") || strstr(h->first, "\"formatVersion\""));
+}
+
+gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, const char *provider,
+                             gp_catalog_batch *out, gp_err *err) {
+    (void)provider; /* always aws */
     cJSON *doc;
     if (gp_catalog_json(buf, len, origin, &doc, err))
         return err->code;
@@ -416,8 +421,13 @@ done:
 
 /* ---- GCP Cloud Billing SKUs -------------------------------------------------------------- */
 
-gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, gp_catalog_batch *out,
-                            gp_err *err) {
+bool gp_detect_gcp_skus(const gp_catalog_head *h) {
+    return json_start(h) && (strstr(h->first, "\"skus\"") || strstr(h->first, "\"skuId\""));
+}
+
+gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, const char *provider,
+                            gp_catalog_batch *out, gp_err *err) {
+    (void)provider; /* always gcp */
     cJSON *doc;
     if (gp_catalog_json(buf, len, origin, &doc, err))
         return err->code;

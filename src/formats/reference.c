@@ -9,7 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog_int.h"
+#include "catalog_util.h"
+#include "gpuplan/csv.h"
 
 static const char *const kind_names[] = {
     "specs-epoch",     "specs-mlco2",   "hardware-epoch",       "hardware-notes",

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog_int.h"
+#include "catalog_util.h"
 #include "gpuplan/telemetry.h"
 
 static const char *str_of(const cJSON *o, const char *k) {

@@ -90,14 +90,35 @@ int gp_months_until_exceeded(double now_gpus, double monthly_growth, double flee
     return -1;
 }
 
+/* The p95 of binned hourly means: the upper edge of the bin it falls in (a bound, never an
+ * underestimate); false when nothing was binned. */
+static bool power_p95(const long long *hist, double *out) {
+    long long total = 0;
+    for (int k = 0; k < GP_POWER_BINS; k++)
+        total += hist[k];
+    if (total == 0)
+        return false;
+    double target = 0.95 * (double)total, cum = 0;
+    int k = 0;
+    for (; k < GP_POWER_BINS - 1; k++) {
+        cum += (double)hist[k];
+        if (cum >= target)
+            break;
+    }
+    *out = (double)(k + 1) * GP_POWER_BIN_W;
+    return true;
+}
+
 void gp_cap_figures_of(const gp_cap_gpu *g, int threshold_pct, gp_cap_figures *out) {
     gp_cap_figures f = {0};
     f.hours = (double)g->buckets * 5.0 / 60.0;
     if (g->buckets > 0) {
         f.util_mean = g->util_sum / (double)g->buckets;
-        f.util_p50 = gp_hist_quantile(g->hist, 0.50);
-        f.util_p95 = gp_hist_quantile(g->hist, 0.95);
-        f.util_p99 = gp_hist_quantile(g->hist, 0.99);
+        /* Every bucket at exactly 0 % (a sum of 0): no interpolation inside the first bin. */
+        bool all_zero = g->util_sum <= 0;
+        f.util_p50 = all_zero ? 0 : gp_hist_quantile(g->hist, 0.50);
+        f.util_p95 = all_zero ? 0 : gp_hist_quantile(g->hist, 0.95);
+        f.util_p99 = all_zero ? 0 : gp_hist_quantile(g->hist, 0.99);
         f.busy_share = (double)gp_hist_at_least(g->hist, threshold_pct) / (double)g->buckets;
         f.busy_hours_per_day = 24.0 * f.busy_share;
     }
@@ -106,6 +127,7 @@ void gp_cap_figures_of(const gp_cap_gpu *g, int threshold_pct, gp_cap_figures *o
         f.power_mean_w = g->power_sum / (double)g->power_n;
         f.energy_kwh = g->power_sum * (5.0 / 60.0) / 1000.0;
     }
+    f.has_power_p95 = power_p95(g->power_hist, &f.power_p95_w);
     if (g->busy_power_n > 0) {
         f.has_busy_w = true;
         f.busy_w = g->busy_power_sum / (double)g->busy_power_n;
@@ -128,4 +150,21 @@ void gp_cap_gpu_merge(gp_cap_gpu *a, const gp_cap_gpu *b) {
     a->power_sum += b->power_sum;
     a->busy_power_n += b->busy_power_n;
     a->busy_power_sum += b->busy_power_sum;
+    for (int k = 0; k < GP_POWER_BINS; k++)
+        a->power_hist[k] += b->power_hist[k];
+}
+
+double gp_slope_stderr(const double *x, const double *y, size_t n, double a, double b) {
+    if (n < 3)
+        return NAN;
+    double mx = 0, rss = 0, sxx = 0;
+    for (size_t i = 0; i < n; i++)
+        mx += x[i];
+    mx /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double r = y[i] - (a + b * x[i]);
+        rss += r * r;
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    return sxx > 0 ? sqrt(rss / (double)(n - 2) / sxx) : NAN;
 }

@@ -5,6 +5,7 @@
  * 5-minute rows, so a month of a thousand GPUs answers in well under a second. */
 #include <ctype.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,6 +238,8 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         if (pn > 0) {
             a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 256);
             a->hourly[a->nh++] = ps / (double)pn;
+            double bin = floor(ps / (double)pn / GP_POWER_BIN_W);
+            a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
         }
     }
     sqlite3_finalize(s);

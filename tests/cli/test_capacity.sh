@@ -84,8 +84,22 @@ import csv, sys
 t = {int(r[\"owned_gpus\"]): float(r[\"total\"]) for r in csv.DictReader(sys.stdin)}
 assert t == {0: 2920, 1: 2290, 2: 1660, 3: 1395, 4: 1130, 5: 865, 6: 600, 7: 700, 8: 800}, t'"
 check "GPUs needed at the target" grep -q 'At 50 % target utilization: 8.0 GPUs needed now' "$tmp/plan"
-check "when the fleet runs out" grep -q 'runs out in month 1' "$tmp/plan"
+check "when the scenario's GPUs run out" grep -q 'GPUs (demand.gpus) run out in month 1' "$tmp/plan"
+check "the measured fleet by model" grep -q '^Measured fleet: 8 GPUs (8 ' "$tmp/plan"
+check "chargeback: all-in cost by pod and idle sum to the fleet's cost" bash -c "'$gpuplan' capacity --since 3d --by pod --scenario '$tmp/mix.json' --json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+cb = c[\"chargeback\"]
+rate = cb[\"allin_per_gpu_hour\"]
+assert rate > 0
+assert abs(cb[\"fleet_cost\"] - rate * 8 * 48) <= 1e-9 * cb[\"fleet_cost\"], cb   # 8 GPUs, 48 h each
+used = sum(r[\"allin_cost\"] for r in c[\"by_label\"])
+assert abs(used + cb[\"idle_cost\"] - cb[\"fleet_cost\"]) <= 1e-9 * cb[\"fleet_cost\"], (used, cb)
+for r in c[\"by_label\"]:
+    assert abs(r[\"allin_cost\"] - r[\"gpu_hours_used\"] * rate) <= 1e-9 * max(1, r[\"allin_cost\"]), r
+'"
 check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
+check "a trend from too few days is not projected" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'Too few days for a trend.*no projection'"
 check "committed options are refused for the mix" bash -c "sed 's/on_demand/committed/' '$tmp/mix.json' >'$tmp/c.json'; '$gpuplan' plan --mix '$tmp/c.json' --option od --since 3d 2>&1 | grep -q committed"
 
 # scenario measure writes the measured demand and power into a new version.
@@ -134,6 +148,25 @@ for f in "$root"/tests/fixtures/telemetry/nvidia_smi_csv/*query-gpu*.csv; do
 done
 check "real captures summarized" bash -c "'$gpuplan' capacity --since 3650d --json | $py -c 'import json,sys; assert json.load(sys.stdin)[\"gpus\"] >= 20'"
 check "real captures: text summary" bash -c "'$gpuplan' capacity --since 3650d | grep -q '^fleet'"
+
+
+# The fleet: every GPU with data shows its last values; old ones are marked stale, never
+# left out. The nvidia-smi captures carry their own timestamps, years old.
+check "fleet: old GPUs keep their last values, marked stale" bash -c "'$gpuplan' fleet --json | $py -c '
+import json, sys
+old = [r for r in json.load(sys.stdin) if r[\"node\"].startswith(\"smi\")]
+assert old, \"no nvidia-smi rows\"
+for r in old:
+    assert r[\"stale\"] is True and r[\"age_s\"] > 86400, r
+    assert \"gpu_util\" in r or \"power_w\" in r, r
+'"
+check "fleet: stale in the text with its age" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -qE 'stale [0-9]+ d'"
+printf 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 91\nDCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 50\n' >"$tmp/hot.prom"
+check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp/empty.db' fleet --fail-on-alert >/dev/null"
+"$gpuplan" import prom "$tmp/hot.prom" --node hot >/dev/null
+check "fleet --fail-on-alert: 4 with a hot GPU" bash -c "'$gpuplan' fleet --fail-on-alert >/dev/null; [ \$? = 4 ]"
+check "fleet: the fresh hot GPU is not stale" bash -c "'$gpuplan' fleet | grep -E '^hot ' | grep -v stale | grep -q hot"
+check "--db after the command name" bash -c "'$gpuplan' scenario list --db '$tmp/after.db' >/dev/null && [ -f '$tmp/after.db' ]"
 
 echo "capacity: $fails failed"
 [ "$fails" = 0 ]

@@ -46,6 +46,7 @@ check "closed mid-body recorded" grep -Eq "^f-close +.*(closed|Transferred a par
 check "slow drip timed out" grep -Eq "^f-drip +.*(timed out|Timeout)" "$tmp/nodes"
 check "1 GB body capped" grep -Eq "^f-huge +.*larger than the cap" "$tmp/nodes"
 check "redirect loop stopped" grep -Eq "^f-loop +.*redirect" "$tmp/nodes"
+check "collect --fail-on-error exits 4 when a node failed" bash -c "'$gpuplan' collect --once --timeout 3s --fail-on-error >/dev/null 2>&1; [ \$? = 4 ]"
 check "wall power from Redfish" bash -c "'$gpuplan' fleet | grep -q 'good: 429.0 W at the wall'"
 check "fleet shows the served values" bash -c "'$gpuplan' fleet --json | $py -c '
 import json, sys

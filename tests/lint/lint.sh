@@ -32,6 +32,15 @@ upper 'src/store/' 'report|collect'
 upper 'src/report/' 'store|collect'
 hits=$(git grep -nE '#include "(\.\./)*(cli|tui)' -- 'src/model' 'src/formats' 'src/store' 'src/report' 'src/collect' 2>/dev/null)
 [ -z "$hits" ] || bad "the library includes a front end's header" "$hits"
+hits=$(git grep -nE '#include "gpuplan/app_' -- 'src/base' 'src/model' 'src/formats' 'src/store' 'src/report' 'src/collect' 2>/dev/null)
+[ -z "$hits" ] || bad "a layer below src/app/ includes an application header" "$hits"
+
+# Front ends share src/app/ and never call each other; services return data, never print.
+hits=$(git grep -nE '#include "[^"]*cli[^"]*\.h"|\bcli_[a-z_]+\(' -- 'tui/*.c' 'tui/*.h' 2>/dev/null)
+[ -z "$hits" ] || bad "the TUI uses the CLI (front ends share src/app/)" "$hits"
+hits=$(git grep -nE '\b(printf|puts|fputs|fprintf)\(|\bstdout\b|\bstderr\b|curses\.h' -- 'src/app/*.c' 'include/gpuplan/app_*.h' 2>/dev/null |
+       grep -v snprintf)
+[ -z "$hits" ] || bad "src/app/ writes to the terminal (services return data)" "$hits"
 
 # Banned functions (STYLE F4).
 hits=$(git grep -nE '\b(strcpy|strcat|sprintf|gets|atoi|atof|strtok|localtime|system)\(' -- '*.c' '*.h' |

@@ -86,6 +86,51 @@ static void test_figures(void **state) {
 }
 
 /* Buckets where a unit is missing are gaps; the rest come back sorted ascending. */
+/* A GPU that never left 0 %: every percentile is 0, not an interpolation inside [0, 5). A
+ * group's power p95 comes from merged 10 W bins, as the bin's upper edge. */
+static void test_idle_and_power_p95(void **state) {
+    (void)state;
+    gp_cap_gpu a = {0}, b = {0}, sum = {0};
+    a.buckets = 12;
+    a.hist[0] = 12;
+    gp_cap_figures f;
+    gp_cap_figures_of(&a, 5, &f);
+    assert_close(f.util_p50, 0, REL);
+    assert_close(f.util_p99, 0, REL);
+    assert_false(f.has_power_p95);
+    /* Near 0 but not 0: the histogram's resolution speaks. */
+    a.util_sum = 12;
+    gp_cap_figures_of(&a, 5, &f);
+    assert_close(f.util_p50, 2.5, REL);
+
+    for (int h = 0; h < 19; h++)
+        a.power_hist[6]++; /* 60..70 W */
+    b.power_hist[40] = 1;  /* 400..410 W */
+    gp_cap_gpu_merge(&sum, &a);
+    gp_cap_gpu_merge(&sum, &b);
+    gp_cap_figures_of(&sum, 5, &f);
+    assert_true(f.has_power_p95);
+    assert_close(f.power_p95_w, 70, REL); /* 19 of 20 hours at or under 70 W */
+    b.power_hist[40] = 2;
+    gp_cap_gpu_merge(&sum, &b);
+    gp_cap_figures_of(&sum, 5, &f);
+    assert_close(f.power_p95_w, 410, REL);
+}
+
+/* The slope's standard error: 0 on an exact line, the textbook value on a known set. */
+static void test_slope_stderr(void **state) {
+    (void)state;
+    double x[] = {0, 1, 2, 3, 4}, line[] = {1, 3, 5, 7, 9}, y[] = {1, 3, 4, 8, 9};
+    double a, b, r2;
+    gp_linear_fit(x, line, 5, &a, &b, &r2);
+    assert_close(gp_slope_stderr(x, line, 5, a, b), 0, REL);
+    gp_linear_fit(x, y, 5, &a, &b, &r2);
+    assert_close(b, 2.1, REL);
+    /* residuals 0.2, 0.1, -1, 0.9, -0.2: RSS 1.9; Sxx 10; se = sqrt(1.9 / 3 / 10) */
+    assert_close(gp_slope_stderr(x, y, 5, a, b), sqrt(1.9 / 30), 1e-12);
+    assert_true(isnan(gp_slope_stderr(x, y, 2, a, b)));
+}
+
 static void test_complete_load(void **state) {
     (void)state;
     gp_cap_bucket b[] = {{0, 4, 0, 3}, {300000, 3, 0, 1}, {600000, 4, 0, 0}, {900000, 4, 0, 2}};
@@ -97,9 +142,14 @@ static void test_complete_load(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hist_quantiles), cmocka_unit_test(test_sorted_quantile),
-        cmocka_unit_test(test_linear_fit),     cmocka_unit_test(test_months_until_exceeded),
-        cmocka_unit_test(test_figures),        cmocka_unit_test(test_complete_load),
+        cmocka_unit_test(test_hist_quantiles),
+        cmocka_unit_test(test_sorted_quantile),
+        cmocka_unit_test(test_linear_fit),
+        cmocka_unit_test(test_months_until_exceeded),
+        cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_complete_load),
+        cmocka_unit_test(test_idle_and_power_p95),
+        cmocka_unit_test(test_slope_stderr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/app_sweep.h"
 #include "gpuplan/model.h"
 #include "gpuplan/sweep.h"
 #include "testutil.h"
@@ -158,6 +159,40 @@ static void test_stop(void **state) {
     assert_int_equal(points, 3);
 }
 
+/* The summary service against a count taken point by point: wins, and flips within a row. */
+typedef struct tally {
+    uint64_t wins[GP_MAX_OPTIONS + 1], flips, n;
+    int prev;
+    double first_flip_at;
+} tally;
+
+static int count_point(const double *v, double self, const double *opts, int cheapest, void *arg) {
+    (void)self, (void)opts;
+    tally *t = arg;
+    t->wins[cheapest + 1]++;
+    if (t->n++ % 21 != 0 && cheapest != t->prev && t->flips++ == 0)
+        t->first_flip_at = v[1];
+    t->prev = cheapest;
+    return 0;
+}
+
+static void test_summary(void **state) {
+    (void)state;
+    gp_sweep_axis axes[2] = {{GP_SWEEP_PRICE_PER_KWH, 0, 0.05, 0.5, 4},
+                             {GP_SWEEP_UTILIZATION, 0, 0.05, 1, 21}};
+    tally t = {{0}, 0, 0, 0, 0};
+    uint64_t points;
+    gp_err err;
+    assert_int_equal(gp_sweep_run(&base, axes, 2, count_point, &t, &points, &err), GP_OK);
+    gp_sweep_summary sum;
+    assert_int_equal(gp_sweep_summarize(&base, axes, 2, &sum, &err), GP_OK);
+    assert_int_equal(sum.points, 4 * 21);
+    assert_memory_equal(sum.wins, t.wins, sizeof t.wins);
+    assert_int_equal(sum.n_flips, t.flips);
+    assert_true(t.flips > 0);
+    assert_close(sum.flips[0].values[1], t.first_flip_at, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
@@ -165,6 +200,7 @@ int main(void) {
         cmocka_unit_test(test_matches_evaluate),
         cmocka_unit_test(test_integer_axes),
         cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_summary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,8 +1,4 @@
-/* The demo database (`gpuplan --demo`, the Quick start's first command): the bundled catalog,
- * the demo scenarios and a demo fleet of three 8-GPU nodes with a month of 5-minute history,
- * generated here from fixed daily profiles and a seeded generator, so every run of the demo
- * shows the same shapes. Reopening tops the history up to now. Everything it writes is named
- * "demo-..." and lives in its own file, never in the user's database. */
+/* The demo database (app_demo.h): fixed daily profiles, a seeded generator. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,12 +6,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "gpuplan/app_demo.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_telemetry.h"
+#include "gpuplan/xmem.h"
 
 #define STEP_MS 300000LL
 #define DAYS 30
@@ -107,7 +104,7 @@ static int newest_of(const gp_node_info *n, void *arg) {
 }
 
 /* History from where it stopped (or a month back) up to now, a day per transaction. */
-gp_status cli_demo_fleet(gp_store *st, gp_err *err) {
+gp_status gp_demo_fleet(gp_store *st, gp_err *err) {
     newest nw = {0};
     if (gp_store_nodes(st, newest_of, &nw, err))
         return err->code;
@@ -154,17 +151,17 @@ gp_status cli_demo_fleet(gp_store *st, gp_err *err) {
     return gp_store_retention(st, now, 2 * 86400000LL, 400 * 86400000LL, err);
 }
 
-gp_status cli_demo_open(cli *c, gp_err *err) {
+gp_status gp_demo_open(gp_session *ses, gp_err *err) {
     static char path[PATH_MAX];
-    if (!c->db_path || !*c->db_path) {
+    if (!ses->db_path || !*ses->db_path) {
         char dir[PATH_MAX - 16];
-        if (cli_data_dir(dir, sizeof dir, err))
+        if (gp_data_dir(dir, sizeof dir, err))
             return err->code;
         snprintf(path, sizeof path, "%s/demo.db", dir);
-        c->db_path = path;
+        ses->db_path = path;
     }
     gp_store *st;
-    if (cli_catalog(c, &st, err))
+    if (gp_session_catalog(ses, &st, err))
         return err->code;
     for (const gp_embedded *e = gp_demo_scenarios; e->name; e++) {
         gp_scenario *s = gp_xmalloc(sizeof *s);
@@ -182,5 +179,5 @@ gp_status cli_demo_open(cli *c, gp_err *err) {
         if (rc)
             return rc;
     }
-    return cli_demo_fleet(st, err);
+    return gp_demo_fleet(st, err);
 }

@@ -1,6 +1,4 @@
-/* The XLSX export both front ends run (`report --format xlsx`, `x` in the TUI): the engine's
- * result, and for a measured scenario the per-GPU statistics of its measured window read back
- * from the store for the Telemetry sheet. */
+/* The workbook export (app_export.h). */
 #define _GNU_SOURCE /* timegm */
 #include <math.h>
 #include <stdio.h>
@@ -8,11 +6,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "gp_version.h"
+#include "gpuplan/app_export.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/store_capacity.h"
+#include "gpuplan/xmem.h"
 
 typedef struct tel_row {
     gp_xlsx_gpu x;
@@ -67,9 +65,9 @@ static bool utc_ms(const char *s, int64_t *ms) {
     return true;
 }
 
-gp_status cli_export_xlsx(cli *c, const cli_scenario *sc, const gp_result *r, const char *as_of,
-                          const char *path, gp_err *err) {
-    gp_report_meta meta = {as_of, sc->sources, sc->n_sources, sc->tree, GPUPLAN_VERSION};
+gp_status gp_export_xlsx(gp_session *ses, const gp_loaded *sc, const gp_result *r,
+                         const char *as_of, const char *path, gp_err *err) {
+    gp_report_meta meta = gp_loaded_meta(sc, as_of);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(sc->tree, "measured");
     if (!cJSON_IsObject(m))
         return gp_report_xlsx(sc->s, r, &meta, NULL, path, err);
@@ -94,7 +92,7 @@ gp_status cli_export_xlsx(cli *c, const cli_scenario *sc, const gp_result *r, co
             sel.nodes_json = nodes = cJSON_PrintUnformatted(n);
         sel.gpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "gpu"));
         gp_store *st;
-        if (cli_store(c, &st, err) || gp_store_capacity_gpus(st, &sel, take, &t, err)) {
+        if (gp_session_store(ses, &st, err) || gp_store_capacity_gpus(st, &sel, take, &t, err)) {
             free(nodes);
             free(t.rows);
             return err->code;

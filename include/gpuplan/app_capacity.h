@@ -1,0 +1,75 @@
+/* Capacity from stored telemetry, as `capacity`, `plan --mix`, `scenario measure`, the TUI
+ * and the workbook ask for it: a window and a selection in, figures out (gp_capacity in
+ * capacity.h, rendered by report_capacity.h), a mixed-fleet plan, a measured scenario.
+ *
+ * Ownership: gp_capacity and gp_mix_plan own their arrays; free with gp_capacity_done and
+ * gp_mix_plan_done (safe on zeroed ones). Errors: GP_E_INPUT for an analysis that has nothing
+ * to work on (no utilization in the window, no complete bucket, an unknown option) with no
+ * where; GP_E_NOTFOUND for an unknown scenario; the store's errors as it reports them. */
+#ifndef GPUPLAN_APP_CAPACITY_H
+#define GPUPLAN_APP_CAPACITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuplan/app_session.h"
+#include "gpuplan/capacity.h"
+#include "gpuplan/catalog.h"
+
+typedef struct gp_cap_query {
+    long long since_ms; /* the window: the last since_ms up to now */
+    const char *nodes[64];
+    int n_nodes; /* 0: every node */
+    char gpu[GP_GPU_NAME_BYTES];
+    bool has_gpu;
+    int threshold; /* busy at >= this %, a multiple of 5 from 5 to 100 */
+    bool has_price;
+    double price, pue; /* the power price per kWh and the PUE it is paid at */
+    char currency[4];
+    const char *by; /* attribute use to this workload label; NULL: none */
+    bool has_allin; /* the all-in cost of a GPU-hour is known (from a scenario) */
+    double allin_per_gpu_hour;
+} gp_cap_query;
+
+/* The defaults: 30 days, every node and GPU, busy at 5 %, no price (PUE 1, USD). */
+void gp_cap_query_init(gp_cap_query *q);
+/* Price the power as scenario arg does (its tariff's time-weighted mean price, its PUE), and a
+ * GPU-hour all-in as it prices owning (self-hosted total / (GPUs x months x 730 h)). */
+gp_status gp_cap_query_price_from(gp_session *s, const char *arg, gp_cap_query *q, gp_err *err);
+
+/* Everything `capacity` shows for q's window ending now_ms. */
+gp_status gp_capacity_analyse(gp_session *s, const gp_cap_query *q, int64_t now_ms,
+                              gp_capacity *out, gp_err *err);
+void gp_capacity_done(gp_capacity *c);
+
+/* ---- plan --mix: own k GPUs, rent the overflow (MODEL.md, Mixed fleet; gp_mix_plan in
+ * capacity.h) -------------------------------------------------------------------------------- */
+
+typedef struct gp_mix_request {
+    const char *scenario, *option; /* a scenario (file or name) and one of its options */
+    bool has_growth, trend;        /* project demand: a rate, or the trend of daily use */
+    double growth;                 /* a month's rate, when not trend */
+    double target;                 /* the utilization the GPUs needed are sized at */
+    bool force_trend;              /* project a trend even when it is not significant */
+} gp_mix_request;
+
+gp_status gp_plan_mix(gp_session *s, const gp_cap_query *q, const gp_mix_request *rq,
+                      int64_t now_ms, gp_mix_plan *out, gp_err *err);
+void gp_mix_plan_done(gp_mix_plan *p);
+
+/* ---- scenario measure: a stored scenario's demand and power from the window -------------- */
+
+typedef struct gp_measured {
+    char name[256];
+    int version; /* the new version saved */
+    long long gpus;
+    double busy_share;
+    bool has_idle_w, has_busy_w, has_base;
+    double idle_w, busy_w, base_w;
+} gp_measured;
+
+/* Write a new version of stored scenario name measured over q's window ending now_ms. */
+gp_status gp_scenario_measure(gp_session *s, const char *name, const gp_cap_query *q,
+                              int64_t now_ms, gp_measured *out, gp_err *err);
+
+#endif

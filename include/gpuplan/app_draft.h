@@ -1,0 +1,43 @@
+/* Drafting a scenario from the catalog (`scenario draft`, the TUI's new plan): buying servers
+ * with a GPU model (its newest catalog purchase price, its TDP) against the cheapest
+ * on-demand, spot and committed offers per GPU-hour of the same GPU and form factor with at
+ * least a server's GPUs an instance (marketplaces only when asked), priced as of a date, with
+ * every assumption not taken from the catalog, and every cost left at 0, stated in the notes.
+ *
+ * Ownership: *doc is the caller's (cJSON_Delete). Errors: GP_E_INPUT, where "scenario draft",
+ * when the catalog lacks what the draft needs (a TDP, a purchase price, any offer, the tariff
+ * or state asked for); store errors as the store reports them. */
+#ifndef GPUPLAN_APP_DRAFT_H
+#define GPUPLAN_APP_DRAFT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "gpuplan/app_session.h"
+
+typedef struct gp_draft_request {
+    int gpus;                  /* >= 1 */
+    const char *gpu;           /* a model as people write it ("H100 SXM"); normalized */
+    const char *region_prefix; /* offers only in regions starting so; NULL: any */
+    const char *providers[8];  /* offers only from these; none: every provider but marketplaces */
+    int n_providers;
+    bool marketplace;   /* marketplace offers (vast) too */
+    double utilization; /* 0..1 */
+    int horizon_months;
+    const char *tariff;   /* a tariff preset's name, or NULL */
+    const char *state;    /* a US state's industrial average price, or NULL (not with tariff) */
+    double pue;           /* 0: the Uptime Institute 2024 average, 1.56 */
+    int gpus_per_server;  /* 1..64 */
+    double server_base_w; /* < 0: 1,500 W for an 8-GPU server, scaled */
+    double gpu_idle_w;    /* < 0: 15 % of the TDP */
+    const char *name;     /* NULL: "N x GPU: own or rent" */
+    const char *as_of;    /* YYYY-MM-DD: offers in force that day */
+} gp_draft_request;
+
+/* The defaults of every optional field (utilization 0.6, 36 months, 8 GPUs a server). */
+void gp_draft_defaults(gp_draft_request *rq, const char *as_of);
+
+/* Draft the scenario JSON for rq from the session's catalog. */
+gp_status gp_draft(gp_session *s, const gp_draft_request *rq, cJSON **doc, gp_err *err);
+
+#endif

@@ -1,0 +1,41 @@
+/* A session: what every service of src/app/ works within, whichever front end asks. The
+ * database (opened on first use at --db, $GPUPLAN_DB, or $XDG_DATA_HOME/gpuplan/gpuplan.db),
+ * the bundled catalog (loaded into it on first use) and today's date.
+ *
+ * Ownership: the front end owns the gp_session (usually on its stack) and closes it with
+ * gp_session_close; the store it hands out is borrowed and lives until then. Errors: through
+ * gp_err, as the store reports them (GP_E_IO for a data folder that cannot be made). */
+#ifndef GPUPLAN_APP_SESSION_H
+#define GPUPLAN_APP_SESSION_H
+
+#include <stdbool.h>
+
+#include "gpuplan/catalog_load.h"
+#include "gpuplan/error.h"
+#include "gpuplan/store.h"
+
+typedef struct gp_session {
+    const char *db_path; /* --db or $GPUPLAN_DB; NULL or "": the default under the data dir */
+    gp_store *store;     /* opened on first use */
+    char path[4096];     /* the file the store was opened on */
+    char today[11];      /* YYYY-MM-DD, local; set by gp_session_init */
+    /* Told once when the bundled catalog was loaded into the store (not when it was already
+     * there): the CLI says so on a terminal, the TUI stays quiet. May be NULL. */
+    void (*catalog_loaded)(const gp_bundle_stats *bs, void *arg);
+    void *catalog_loaded_arg;
+} gp_session;
+
+/* A session on db_path (NULL: the default database); nothing is opened yet. */
+void gp_session_init(gp_session *s, const char *db_path);
+/* Close the store if it was opened. */
+void gp_session_close(gp_session *s);
+
+/* $XDG_DATA_HOME/gpuplan (else ~/.local/share/gpuplan) into out, created with mode 0700. */
+gp_status gp_data_dir(char *out, size_t cap, gp_err *err);
+
+/* The database, opened on first use (creating its folder with mode 0700). */
+gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err);
+/* The database with the bundled catalog loaded into it. */
+gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
+
+#endif

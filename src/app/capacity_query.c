@@ -1,0 +1,535 @@
+/* Capacity from stored telemetry (app_capacity.h): gathering a window's GPUs and buckets from
+ * the store, grouping them, and the mixed-fleet plan and measured scenario built on them. The
+ * figures themselves come from model/capacity.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpuplan/app_capacity.h"
+#include "gpuplan/app_scenario.h"
+#include "gpuplan/model.h"
+#include "gpuplan/report_capacity.h"
+#include "gpuplan/scenario_json.h"
+#include "gpuplan/store_capacity.h"
+#include "gpuplan/xmem.h"
+
+void gp_cap_query_init(gp_cap_query *q) {
+    memset(q, 0, sizeof *q);
+    q->since_ms = 30LL * 86400000;
+    q->threshold = 5;
+    q->pue = 1.0;
+    snprintf(q->currency, sizeof q->currency, "USD");
+}
+
+gp_status gp_cap_query_price_from(gp_session *ses, const char *arg, gp_cap_query *q, gp_err *err) {
+    gp_loaded sc;
+    if (gp_load_scenario(ses, arg, 0, ses->today, &sc, err))
+        return err->code;
+    q->has_price = true;
+    q->price = gp_tariff_mean_price(sc.s);
+    q->pue = sc.s->pue;
+    snprintf(q->currency, sizeof q->currency, "%s", sc.s->currency);
+    gp_result *r = gp_xmalloc(sizeof *r);
+    gp_status rc = gp_evaluate(&sc, r, err);
+    if (rc == GP_OK) {
+        q->has_allin = true;
+        q->allin_per_gpu_hour =
+            r->self.total / ((double)sc.s->gpus * sc.s->horizon_months * GP_MONTH_HOURS);
+    }
+    free(r);
+    gp_loaded_done(&sc);
+    return rc;
+}
+
+/* The store's selection for q's window; nodes_json is room for the node list as JSON. */
+static void selection(const gp_cap_query *q, int64_t now, gp_cap_select *sel, char *nodes_json,
+                      size_t cap) {
+    sel->from_ms = now - q->since_ms;
+    sel->to_ms = now + 1;
+    sel->gpu = q->has_gpu ? q->gpu : NULL;
+    sel->nodes_json = NULL;
+    if (q->n_nodes) {
+        cJSON *a = cJSON_CreateArray();
+        for (int i = 0; i < q->n_nodes; i++)
+            cJSON_AddItemToArray(a, cJSON_CreateString(q->nodes[i]));
+        char *t = cJSON_PrintUnformatted(a);
+        snprintf(nodes_json, cap, "%s", t ? t : "[]");
+        free(t);
+        cJSON_Delete(a);
+        sel->nodes_json = nodes_json;
+    }
+}
+
+/* ---- gathering the window ----------------------------------------------------------------- */
+
+typedef struct gathered {
+    gp_cap_row *rows;
+    size_t n, cap;
+    gp_cap_bucket *b;
+    size_t nb, capb;
+    int threshold;
+} gathered;
+
+static int take_gpu(const gp_cap_gpu *g, void *arg) {
+    gathered *x = arg;
+    x->rows = gp_xgrow(x->rows, &x->cap, x->n, sizeof *x->rows, 64);
+    gp_cap_row *r = &x->rows[x->n++];
+    r->g = *g;
+    snprintf(r->node, sizeof r->node, "%s", g->node);
+    snprintf(r->host, sizeof r->host, "%s", g->host);
+    snprintf(r->uuid, sizeof r->uuid, "%s", g->uuid);
+    snprintf(r->model, sizeof r->model, "%s", g->model);
+    snprintf(r->mig, sizeof r->mig, "%s", g->mig);
+    gp_cap_figures_of(&r->g, x->threshold, &r->f);
+    return 0;
+}
+
+static int take_bucket(const gp_cap_bucket *b, void *arg) {
+    gathered *x = arg;
+    x->b = gp_xgrow(x->b, &x->capb, x->nb, sizeof *x->b, 1024);
+    x->b[x->nb++] = *b;
+    return 0;
+}
+
+/* The window's GPUs and buckets; each row's strings point into the row (after the array has
+ * stopped moving). */
+static gp_status gather(gp_store *st, const gp_cap_select *sel, int threshold, gathered *x,
+                        gp_err *err) {
+    memset(x, 0, sizeof *x);
+    x->threshold = threshold;
+    if (gp_store_capacity_gpus(st, sel, take_gpu, x, err) ||
+        gp_store_capacity_buckets(st, sel, threshold, take_bucket, x, err))
+        return err->code;
+    for (size_t i = 0; i < x->n; i++) {
+        gp_cap_row *r = &x->rows[i];
+        r->g.node = r->node, r->g.host = r->host, r->g.uuid = r->uuid, r->g.model = r->model;
+        r->g.mig = r->mig;
+    }
+    return GP_OK;
+}
+
+/* Whole physical GPUs (MIG instances are parts of one). */
+static long long whole_gpus(const gp_cap_row *rows, size_t n) {
+    long long k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += rows[i].mig[0] == '\0';
+    return k;
+}
+
+static gp_cap_group *group_of(gp_cap_group **gs, size_t *n, size_t *cap, const char *key) {
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp((*gs)[i].key, key))
+            return &(*gs)[i];
+    *gs = gp_xgrow(*gs, cap, *n, sizeof **gs, 16);
+    gp_cap_group *g = &(*gs)[(*n)++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->key, sizeof g->key, "%s", key);
+    return g;
+}
+
+static int cmp_desc(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x > y ? -1 : x < y;
+}
+
+typedef struct walls {
+    gp_capacity *c;
+    size_t cap;
+} walls;
+
+static int take_wall(const char *node, double mean_w, void *arg) {
+    walls *w = arg;
+    gp_capacity *c = w->c;
+    double gpus_w = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const gp_cap_row *r = &c->rows[i];
+        if (!strcmp(r->node, node) && !r->mig[0] && r->g.power_n)
+            gpus_w += r->g.power_sum / (double)r->g.power_n;
+    }
+    c->walls = gp_xgrow(c->walls, &w->cap, c->nw, sizeof *c->walls, 8);
+    gp_cap_wall *x = &c->walls[c->nw++];
+    snprintf(x->node, sizeof x->node, "%s", node);
+    x->wall_w = mean_w;
+    x->gpus_w = gpus_w;
+    return 0;
+}
+
+typedef struct usage {
+    gp_capacity *c;
+    size_t cap;
+} usage;
+
+static int take_usage(const gp_cap_label *l, void *arg) {
+    usage *u = arg;
+    gp_capacity *c = u->c;
+    c->usage = gp_xgrow(c->usage, &u->cap, c->nu, sizeof *c->usage, 16);
+    c->usage[c->nu++] = (gp_cap_usage){l->value ? gp_xstrdup(l->value) : NULL, l->buckets,
+                                       l->util_sum, l->power_sum, 0};
+    return 0;
+}
+
+/* The groups (fleet, per model, per node) and the load duration curve of what was gathered. */
+static void summarise(gp_capacity *c) {
+    size_t cm = 0, cn = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const gp_cap_row *r = &c->rows[i];
+        gp_cap_gpu_merge(&c->fleet, &r->g);
+        gp_cap_group *m = group_of(&c->models, &c->nm, &cm, r->model[0] ? r->model : "?");
+        gp_cap_gpu_merge(&m->sum, &r->g);
+        m->gpus += !r->mig[0];
+        gp_cap_group *nd = group_of(&c->nodes, &c->nn, &cn, r->node);
+        gp_cap_gpu_merge(&nd->sum, &r->g);
+        nd->gpus += !r->mig[0];
+    }
+    gp_cap_figures_of(&c->fleet, c->threshold, &c->fleet_f);
+    for (size_t i = 0; i < c->nm; i++)
+        gp_cap_figures_of(&c->models[i].sum, c->threshold, &c->models[i].f);
+    for (size_t i = 0; i < c->nn; i++)
+        gp_cap_figures_of(&c->nodes[i].sum, c->threshold, &c->nodes[i].f);
+    /* Complete buckets: every GPU of the selection (MIG instances included) reported. */
+    long long units = (long long)c->n;
+    c->ldc = gp_xmalloc((c->nb + 1) * sizeof *c->ldc);
+    for (size_t i = 0; i < c->nb; i++) {
+        if (c->b[i].gpus >= units)
+            c->ldc[c->nl++] = c->b[i].util_sum / 100.0;
+        else
+            c->partial++;
+    }
+    if (c->nl)
+        qsort(c->ldc, c->nl, sizeof *c->ldc, cmp_desc);
+    c->empty = c->window - (long long)c->nb;
+    if (c->empty < 0)
+        c->empty = 0;
+}
+
+/* OpenCost's manner: each label value pays for the GPU-hours it used at the all-in rate; what
+ * the fleet's present GPU-hours cost beyond that is idle, a row of its own. */
+static void chargeback(gp_capacity *c, double rate) {
+    double present_hours = 0, allocated = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!c->rows[i].mig[0]) /* a MIG instance's hours are its GPU's */
+            present_hours += (double)c->rows[i].g.buckets * 5.0 / 60.0;
+    for (size_t i = 0; i < c->nu; i++) {
+        c->usage[i].allin = c->usage[i].util_sum / 100.0 * 5.0 / 60.0 * rate;
+        allocated += c->usage[i].allin;
+    }
+    c->has_allin = true;
+    c->allin_per_gpu_hour = rate;
+    c->allin_fleet = present_hours * rate;
+    c->allin_idle = c->allin_fleet - allocated;
+}
+
+gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t now, gp_capacity *c,
+                              gp_err *err) {
+    memset(c, 0, sizeof *c);
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    gp_cap_select sel;
+    char nodes_json[4096];
+    selection(q, now, &sel, nodes_json, sizeof nodes_json);
+    c->from_ms = sel.from_ms;
+    c->until_ms = now;
+    c->threshold = q->threshold;
+    c->has_price = q->has_price;
+    c->price = q->price;
+    c->pue = q->pue;
+    snprintf(c->currency, sizeof c->currency, "%s", q->currency);
+    c->window = q->since_ms / 300000;
+    gathered x;
+    gp_status rc = gather(st, &sel, q->threshold, &x, err);
+    c->rows = x.rows, c->n = x.n, c->b = x.b, c->nb = x.nb;
+    if (rc)
+        return rc;
+    c->gpus = whole_gpus(c->rows, c->n);
+    summarise(c);
+    walls w = {c, 0};
+    gp_err ignored; /* wall power is a side figure: a failed read leaves the list empty */
+    gp_store_capacity_node_power(st, &sel, take_wall, &w, &ignored);
+    if (q->by) {
+        c->by = q->by;
+        usage u = {c, 0};
+        if (gp_store_capacity_by_label(st, &sel, q->by, take_usage, &u, err))
+            return err->code;
+        if (q->has_allin)
+            chargeback(c, q->allin_per_gpu_hour);
+    }
+    return GP_OK;
+}
+
+void gp_capacity_done(gp_capacity *c) {
+    free(c->rows);
+    free(c->b);
+    free(c->ldc);
+    free(c->models);
+    free(c->nodes);
+    free(c->walls);
+    for (size_t i = 0; i < c->nu; i++)
+        free(c->usage[i].value);
+    free(c->usage);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- plan --mix ---------------------------------------------------------------------------- */
+
+/* A trend's slope must be this many standard errors from zero to be projected. */
+#define TREND_T 2.0
+
+/* Least squares on daily busy GPU-hours of the complete buckets: the month's growth rate,
+ * its standard error, and whether it is significant enough to project (or forced). */
+static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, bool force,
+                     gp_mix_plan *p) {
+    double xs[4000], ys[4000];
+    size_t nd = 0;
+    int64_t day0 = nb ? b[0].bucket_ms / 86400000 : 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (b[i].gpus < units)
+            continue;
+        int64_t d = b[i].bucket_ms / 86400000 - day0;
+        if (d < 0 || d >= 4000)
+            continue;
+        if (nd == 0 || xs[nd - 1] != (double)d) {
+            xs[nd] = (double)d;
+            ys[nd++] = 0;
+        }
+        ys[nd - 1] += (double)b[i].busy * 5.0 / 60.0;
+    }
+    double a, slope;
+    gp_linear_fit(xs, ys, nd, &a, &slope, &p->r2);
+    double level = a + slope * (nd ? xs[nd - 1] : 0);
+    double per_month = level > 0 ? (GP_MONTH_HOURS / 24.0) / level : 0;
+    p->growth = slope * per_month;
+    p->trend_slope = slope;
+    p->trend_slope_se = gp_slope_stderr(xs, ys, nd, a, slope);
+    p->growth_se = isfinite(p->trend_slope_se) ? p->trend_slope_se * per_month : NAN;
+    p->trend_days = nd;
+    /* Significant: a week of days or more and the slope at least twice its standard error
+     * (about 95 % that the trend is not zero). */
+    p->projected = force || (nd >= 7 && isfinite(p->trend_slope_se) &&
+                             fabs(slope) >= TREND_T * p->trend_slope_se);
+}
+
+/* The measured fleet's whole GPUs by model, largest first. */
+static void measured_models(const gp_cap_row *rows, size_t n, gp_mix_plan *p) {
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].mig[0])
+            continue;
+        p->measured_gpus++;
+        const char *model = rows[i].model[0] ? rows[i].model : "?";
+        int k = 0;
+        while (k < p->n_models && strcmp(p->models[k].model, model) != 0)
+            k++;
+        if (k == p->n_models) {
+            if (k == 8)
+                continue; /* counted in the total, not named */
+            snprintf(p->models[k].model, sizeof p->models[k].model, "%s", model);
+            p->n_models++;
+        }
+        p->models[k].gpus++;
+    }
+    for (int i = 1; i < p->n_models; i++) /* a handful: insertion sort */
+        for (int j = i; j > 0 && p->models[j].gpus > p->models[j - 1].gpus; j--) {
+            gp_mix_model t = p->models[j];
+            p->models[j] = p->models[j - 1];
+            p->models[j - 1] = t;
+        }
+}
+
+static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_query *q,
+                        const gp_mix_request *rq, int64_t now, gp_mix_plan *p, gp_err *err) {
+    gp_cap_select sel;
+    char nodes_json[4096];
+    selection(q, now, &sel, nodes_json, sizeof nodes_json);
+    gathered x;
+    gp_status rc = gather(st, &sel, q->threshold, &x, err);
+    /* b_t: GPUs busy in each complete bucket; buckets with a GPU missing are gaps. */
+    double *b = gp_xmalloc((x.nb + 1) * sizeof *b);
+    p->units = (long long)x.n;
+    size_t nt = rc ? 0 : gp_cap_complete_load(x.b, x.nb, p->units, b);
+    if (!rc && nt == 0)
+        rc = gp_errorf(err, GP_E_INPUT, NULL,
+                       "no complete 5-minute buckets in the window: no load to plan on");
+    if (!rc)
+        measured_models(x.rows, x.n, p);
+    if (!rc) {
+        p->buckets = nt, p->gaps = x.nb - nt;
+        p->peak = b[nt - 1];
+        p->median = gp_sorted_quantile(b, nt, 0.5);
+        p->n = sc->s->gpus;
+        p->curve = gp_xmalloc(((size_t)p->n + 1) * sizeof *p->curve);
+        rc = gp_model_mix(sc->s, oi, b, nt, p->curve, &p->best, err);
+    }
+    if (!rc && rq->has_growth) {
+        p->has_growth = true;
+        p->trend = rq->trend;
+        p->growth = rq->growth;
+        p->target = rq->target;
+        for (size_t i = 0; i < nt; i++)
+            p->busy_now += b[i];
+        p->busy_now /= (double)nt;
+        p->r2 = -1;
+        p->projected = true;
+        if (rq->trend)
+            trend_of(x.b, x.nb, p->units, rq->force_trend, p);
+        p->need_now = p->busy_now / rq->target;
+        p->runs_out = gp_months_until_exceeded(p->need_now, p->growth, p->n, sc->s->horizon_months);
+    }
+    free(b);
+    free(x.rows);
+    free(x.b);
+    return rc;
+}
+
+gp_status gp_plan_mix(gp_session *ses, const gp_cap_query *q, const gp_mix_request *rq, int64_t now,
+                      gp_mix_plan *p, gp_err *err) {
+    memset(p, 0, sizeof *p);
+    gp_loaded sc;
+    if (gp_load_scenario(ses, rq->scenario, 0, ses->today, &sc, err))
+        return err->code;
+    int oi = -1;
+    for (int i = 0; i < sc.s->n_options; i++)
+        if (!strcmp(sc.s->options[i].name, rq->option))
+            oi = i;
+    snprintf(p->currency, sizeof p->currency, "%s", sc.s->currency);
+    p->horizon_months = sc.s->horizon_months;
+    gp_store *st;
+    gp_status rc;
+    if (oi < 0)
+        rc = gp_errorf(err, GP_E_INPUT, NULL, "the scenario has no option \"%s\"", rq->option);
+    else if (!(rc = gp_session_store(ses, &st, err)))
+        rc = mix_on(st, &sc, oi, q, rq, now, p, err);
+    gp_loaded_done(&sc);
+    return rc;
+}
+
+void gp_mix_plan_done(gp_mix_plan *p) {
+    free(p->curve);
+    p->curve = NULL;
+}
+
+/* ---- scenario measure ---------------------------------------------------------------------- */
+
+/* v to a number of decimals: a measured figure is written at the precision it means (a
+ * utilization to 0.0001 %, watts to 0.01 W), not with the float noise of its arithmetic. */
+static double at(double v, int decimals) {
+    double k = pow(10, decimals);
+    return round(v * k) / k;
+}
+
+static void set_num(cJSON *obj, const char *key, double v) {
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (old)
+        cJSON_SetNumberValue(old, v);
+    else
+        cJSON_AddNumberToObject(obj, key, v);
+}
+
+static cJSON *child_object(cJSON *obj, const char *key) {
+    cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return o ? o : cJSON_AddObjectToObject(obj, key);
+}
+
+static void utc_text(int64_t ms, char *out, size_t cap) {
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The demand and power figures of c written into the scenario doc, and its "measured" record
+ * (window, nodes, figures, wall power). */
+static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query *q,
+                           const gp_cap_gpu *fleet, const gp_cap_figures *f, gp_measured *out) {
+    cJSON *demand = child_object(doc, "demand");
+    set_num(demand, "gpus", (double)out->gpus);
+    set_num(demand, "utilization", at(f->busy_share, 6));
+    cJSON *power = child_object(child_object(doc, "self_hosted"), "power");
+    if (f->has_idle_w || f->has_busy_w) {
+        double idle_w = f->has_idle_w ? f->idle_w : f->busy_w,
+               busy_w = f->has_busy_w ? f->busy_w : idle_w;
+        if (busy_w < idle_w)
+            busy_w = idle_w; /* the model needs busy >= idle */
+        set_num(power, "gpu_idle_w", at(idle_w, 2));
+        set_num(power, "gpu_tdp_w", at(busy_w, 2));
+        /* A flat mean draw would override the measured split: the split is what was measured. */
+        cJSON_DeleteItemFromObjectCaseSensitive(power, "gpu_avg_w");
+    }
+    double base_sum = 0;
+    for (size_t i = 0; i < c->nw; i++)
+        base_sum += c->walls[i].wall_w - c->walls[i].gpus_w;
+    out->has_base = c->nw > 0 && base_sum / (double)c->nw >= 0;
+    out->base_w = c->nw ? base_sum / (double)c->nw : 0;
+    if (out->has_base)
+        set_num(power, "server_base_w", at(out->base_w, 2));
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "measured");
+    cJSON *m = cJSON_AddObjectToObject(doc, "measured");
+    char since[32], until[32];
+    utc_text(c->from_ms, since, sizeof since);
+    utc_text(c->until_ms, until, sizeof until);
+    cJSON_AddStringToObject(m, "since", since);
+    cJSON_AddStringToObject(m, "until", until);
+    cJSON *nodes = cJSON_AddArrayToObject(m, "nodes");
+    for (size_t i = 0; i < c->nn; i++)
+        cJSON_AddItemToArray(nodes, cJSON_CreateString(c->nodes[i].key));
+    if (q->has_gpu)
+        cJSON_AddStringToObject(m, "gpu", q->gpu);
+    cJSON_AddNumberToObject(m, "gpus", (double)out->gpus);
+    cJSON_AddNumberToObject(m, "busy_threshold", q->threshold / 100.0);
+    cJSON_AddNumberToObject(m, "gpu_buckets", (double)fleet->buckets);
+    cJSON_AddNumberToObject(m, "utilization", at(f->busy_share, 6));
+    cJSON_AddNumberToObject(m, "util_mean", at(f->util_mean / 100, 6));
+    if (f->has_idle_w)
+        cJSON_AddNumberToObject(m, "gpu_idle_w", at(f->idle_w, 2));
+    if (f->has_busy_w)
+        cJSON_AddNumberToObject(m, "gpu_busy_w", at(f->busy_w, 2));
+    if (out->has_base)
+        cJSON_AddNumberToObject(m, "server_base_w", at(out->base_w, 2));
+    cJSON_AddItemToObject(m, "wall_power", gp_report_capacity_walls(c));
+    out->busy_share = f->busy_share;
+    out->has_idle_w = f->has_idle_w, out->idle_w = f->idle_w;
+    out->has_busy_w = f->has_busy_w, out->busy_w = f->busy_w;
+}
+
+gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_query *q, int64_t now,
+                              gp_measured *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    gp_store *st;
+    char *json_text = NULL;
+    int version = 0;
+    if (gp_session_store(ses, &st, err) ||
+        gp_store_scenario_get(st, name, 0, &json_text, &version, NULL, err))
+        return err->code;
+    cJSON *doc = cJSON_Parse(json_text);
+    free(json_text);
+    if (!doc)
+        return gp_errorf(err, GP_E_INPUT, NULL, "stored scenario \"%s\" is not JSON", name);
+    gp_cap_query nq = *q;
+    nq.by = NULL;
+    gp_capacity c;
+    gp_status rc = gp_capacity_analyse(ses, &nq, now, &c, err);
+    if (!rc && (out->gpus = c.gpus) == 0)
+        rc = gp_errorf(err, GP_E_INPUT, NULL, "no utilization in the window: nothing to measure");
+    if (!rc) {
+        /* The fleet of whole GPUs: MIG instances are counted in their parent's figures. */
+        gp_cap_gpu fleet = {0};
+        for (size_t i = 0; i < c.n; i++)
+            if (!c.rows[i].mig[0])
+                gp_cap_gpu_merge(&fleet, &c.rows[i].g);
+        gp_cap_figures f;
+        gp_cap_figures_of(&fleet, q->threshold, &f);
+        write_measured(doc, &c, q, &fleet, &f, out);
+        char *text = cJSON_Print(doc);
+        gp_scenario *s = gp_xmalloc(sizeof *s);
+        rc = gp_scenario_parse(text, strlen(text), name, s, NULL, err);
+        if (rc == GP_OK)
+            rc = gp_store_scenario_save(st, s->name, text, &out->version, err);
+        snprintf(out->name, sizeof out->name, "%s", s->name);
+        free(s);
+        free(text);
+    }
+    gp_capacity_done(&c);
+    cJSON_Delete(doc);
+    return rc;
+}

@@ -1,0 +1,188 @@
+/* Loading, resolving and evaluating scenarios (app_scenario.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gp_version.h"
+#include "gpuplan/app_scenario.h"
+#include "gpuplan/app_scenarios.h"
+#include "gpuplan/embedded.h"
+#include "gpuplan/files.h"
+#include "gpuplan/scenario_json.h"
+#include "gpuplan/store_catalog.h"
+#include "gpuplan/xmem.h"
+
+static bool looks_like_file(const char *arg) {
+    if (strcmp(arg, "-") == 0 || strchr(arg, '/'))
+        return true;
+    size_t n = strlen(arg);
+    if (n > 5 && strcmp(arg + n - 5, ".json") == 0)
+        return true;
+    struct stat sb;
+    return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* MODEL.md "Catalog references": an option naming a catalog entry takes its hourly price and
+ * GPUs per instance from the entry in force on as_of; the scenario JSON a report embeds gets
+ * them filled in (and loses "catalog" and "purchase"), so the report reproduces from itself. */
+static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_of, gp_err *err) {
+    gp_store *st = NULL;
+    cJSON *opts = cJSON_GetObjectItemCaseSensitive(sc->tree, "cloud_options");
+    for (int i = 0; i < sc->s->n_options; i++) {
+        gp_option *o = &sc->s->options[i];
+        if (!o->has_catalog)
+            continue;
+        char where[600];
+        snprintf(where, sizeof where, "%s:$.cloud_options[%d].catalog", sc->origin, i);
+        if (!st && gp_session_catalog(ses, &st, err))
+            return err->code;
+        char prov[16], inst[96], region[64];
+        const char *a = strchr(o->catalog, '/'), *b = strchr(a + 1, '/');
+        snprintf(prov, sizeof prov, "%.*s", (int)(a - o->catalog), o->catalog);
+        snprintf(inst, sizeof inst, "%.*s", (int)(b - a - 1), a + 1);
+        snprintf(region, sizeof region, "%s", b + 1);
+        gp_catalog_entry e;
+        gp_err lookup;
+        if (gp_store_catalog_lookup(st, prov, inst, region, o->pricing, o->term_months, o->purchase,
+                                    as_of, &e, &lookup)) {
+            if (lookup.code != GP_E_NOTFOUND) {
+                *err = lookup;
+                return err->code;
+            }
+            return gp_errorf(err, GP_E_INPUT, where, "%s", lookup.msg);
+        }
+        if (strcmp(e.currency, sc->s->currency) != 0)
+            return gp_errorf(err, GP_E_INPUT, where,
+                             "the entry is priced in %s, the scenario in %s", e.currency,
+                             sc->s->currency);
+        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 576)
+            return gp_errorf(err, GP_E_INPUT, where,
+                             "the entry has %g GPUs an instance; a whole number 1..576 is needed",
+                             e.gpu_count);
+        /* A commitment's fee and rate as the source gives them, else split from its effective
+         * rate by purchase option; a spot band sets the interruptions unless the option does. */
+        bool derived = false, band = false;
+        o->hourly = e.hourly;
+        o->upfront = 0;
+        if (o->pricing == GP_COMMITTED && e.has_split) {
+            o->hourly = e.recurring;
+            o->upfront = e.upfront;
+        } else if (o->pricing == GP_COMMITTED) {
+            derived =
+                gp_commitment_split(o->purchase, o->term_months, e.hourly, &o->hourly, &o->upfront);
+        }
+        if (o->pricing == GP_SPOT && !o->has_interruptions_per_hour)
+            band = gp_spot_band_interruptions(e.interruption_band, &o->interruptions_per_hour);
+        o->gpus_per_instance = (int)e.gpu_count;
+        gp_price_source *ps = &sc->sources[sc->n_sources++];
+        snprintf(ps->option, sizeof ps->option, "%s", o->name);
+        snprintf(ps->catalog, sizeof ps->catalog, "%s", o->catalog);
+        ps->pricing = o->pricing;
+        ps->hourly = o->hourly;
+        ps->upfront = o->upfront;
+        ps->split_derived = derived;
+        snprintf(ps->interruption_band, sizeof ps->interruption_band, "%s", e.interruption_band);
+        snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
+        snprintf(ps->source, sizeof ps->source, "%s", e.source);
+
+        cJSON *j = cJSON_GetArrayItem(opts, i);
+        cJSON_DeleteItemFromObjectCaseSensitive(j, "catalog");
+        cJSON_DeleteItemFromObjectCaseSensitive(j, "purchase");
+        if (!cJSON_GetObjectItemCaseSensitive(j, "provider"))
+            cJSON_AddStringToObject(j, "provider", prov);
+        if (!cJSON_GetObjectItemCaseSensitive(j, "instance"))
+            cJSON_AddStringToObject(j, "instance", inst);
+        if (!cJSON_GetObjectItemCaseSensitive(j, "region"))
+            cJSON_AddStringToObject(j, "region", region);
+        cJSON_AddNumberToObject(j, "gpus_per_instance", o->gpus_per_instance);
+        cJSON_AddNumberToObject(j, "hourly", o->hourly);
+        if (o->pricing == GP_COMMITTED)
+            cJSON_AddNumberToObject(j, "upfront", o->upfront);
+        if (band)
+            cJSON_AddNumberToObject(j, "interruptions_per_hour", o->interruptions_per_hour);
+        o->has_catalog = false;
+    }
+    return GP_OK;
+}
+
+gp_status gp_load_scenario(gp_session *ses, const char *arg, int version, const char *as_of,
+                           gp_loaded *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    out->s = gp_xmalloc(sizeof *out->s);
+    gp_buf text;
+    gp_buf_init(&text, GP_SCENARIO_MAX_BYTES);
+    if (looks_like_file(arg)) {
+        if (version) {
+            gp_errorf(err, GP_E_INPUT, arg, "--version applies to stored scenarios only");
+            goto fail;
+        }
+        snprintf(out->origin, sizeof out->origin, "%s", strcmp(arg, "-") == 0 ? "<stdin>" : arg);
+        if (gp_read_file(arg, GP_SCENARIO_MAX_BYTES, &text, err))
+            goto fail;
+    } else {
+        char *json = NULL;
+        if (gp_scenario_fetch(ses, arg, version, &json, &out->version, NULL, err))
+            goto fail;
+        snprintf(out->origin, sizeof out->origin, "%s@%d", arg, out->version);
+        gp_buf_add(&text, json, strlen(json));
+        free(json);
+    }
+    if (gp_scenario_parse(text.data, text.len, out->origin, out->s, &out->tree, err) ||
+        resolve_catalog(ses, out, as_of, err))
+        goto fail;
+    gp_buf_done(&text);
+    return GP_OK;
+fail:
+    gp_buf_done(&text);
+    gp_loaded_done(out);
+    return err->code;
+}
+
+gp_status gp_load_scenario_doc(gp_session *ses, const cJSON *doc, const char *origin,
+                               const char *as_of, gp_loaded *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    out->s = gp_xmalloc(sizeof *out->s);
+    snprintf(out->origin, sizeof out->origin, "%s", origin);
+    out->tree = cJSON_Duplicate(doc, true);
+    if (!out->tree) {
+        gp_loaded_done(out);
+        return gp_errorf(err, GP_E_LIMIT, origin, "out of memory");
+    }
+    if (gp_scenario_from_cjson(out->tree, out->origin, out->s, err) ||
+        resolve_catalog(ses, out, as_of, err)) {
+        gp_loaded_done(out);
+        return err->code;
+    }
+    return GP_OK;
+}
+
+gp_status gp_load_demo_scenario(gp_loaded *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    out->s = gp_xmalloc(sizeof *out->s);
+    const gp_embedded *e = &gp_demo_scenarios[0];
+    snprintf(out->origin, sizeof out->origin, "%s", e->name);
+    if (gp_scenario_parse((const char *)e->data, e->len, out->origin, out->s, &out->tree, err)) {
+        gp_loaded_done(out);
+        return err->code;
+    }
+    return GP_OK;
+}
+
+void gp_loaded_done(gp_loaded *sc) {
+    free(sc->s);
+    sc->s = NULL;
+    cJSON_Delete(sc->tree);
+    sc->tree = NULL;
+}
+
+gp_status gp_evaluate(const gp_loaded *sc, gp_result *out, gp_err *err) {
+    (void)err; /* version 1 cannot fail on a validated scenario */
+    gp_model_evaluate(sc->s, out);
+    return GP_OK;
+}
+
+gp_report_meta gp_loaded_meta(const gp_loaded *sc, const char *as_of) {
+    return (gp_report_meta){as_of, sc->sources, sc->n_sources, sc->tree, GPUPLAN_VERSION};
+}

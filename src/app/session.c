@@ -1,0 +1,80 @@
+/* The session every service runs in: database path, store, catalog, today (app_session.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gpuplan/app_session.h"
+#include "gpuplan/parse.h"
+
+void gp_session_init(gp_session *s, const char *db_path) {
+    memset(s, 0, sizeof *s);
+    s->db_path = db_path;
+    gp_today(s->today);
+}
+
+void gp_session_close(gp_session *s) {
+    gp_store_close(s->store);
+    s->store = NULL;
+}
+
+static gp_status mkdirs(const char *path, gp_err *err) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+        return gp_errorf(err, GP_E_IO, path, "path too long");
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+            return gp_errorf(err, GP_E_IO, tmp, "cannot create folder: %s", strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+        return gp_errorf(err, GP_E_IO, tmp, "cannot create folder: %s", strerror(errno));
+    return GP_OK;
+}
+
+gp_status gp_data_dir(char *out, size_t cap, gp_err *err) {
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    if (xdg && *xdg == '/')
+        snprintf(out, cap, "%s/gpuplan", xdg);
+    else if (home && *home)
+        snprintf(out, cap, "%s/.local/share/gpuplan", home);
+    else
+        return gp_errorf(err, GP_E_IO, NULL, "neither XDG_DATA_HOME nor HOME is set; use --db");
+    return mkdirs(out, err);
+}
+
+gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
+    if (s->store) {
+        *out = s->store;
+        return GP_OK;
+    }
+    if (s->db_path && *s->db_path) {
+        snprintf(s->path, sizeof s->path, "%s", s->db_path);
+    } else {
+        char dir[PATH_MAX - 16];
+        if (gp_data_dir(dir, sizeof dir, err))
+            return err->code;
+        snprintf(s->path, sizeof s->path, "%s/gpuplan.db", dir);
+    }
+    if (gp_store_open(s->path, &s->store, err))
+        return err->code;
+    *out = s->store;
+    return GP_OK;
+}
+
+gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
+    if (gp_session_store(s, out, err))
+        return err->code;
+    gp_bundle_stats bs;
+    if (gp_catalog_load_bundle(*out, false, &bs, err))
+        return err->code;
+    if (bs.loaded && s->catalog_loaded)
+        s->catalog_loaded(&bs, s->catalog_loaded_arg);
+    return GP_OK;
+}

@@ -1,0 +1,382 @@
+/* The application services called directly, without argv: scenario resolution against the
+ * bundled catalog, drafting, importing captures, capacity analysis, the mixed-fleet plan and
+ * measuring a stored scenario, sensitivity ranked per option. Each test gets a fresh database in a
+ * temporary folder. */
+#define _GNU_SOURCE /* nftw, strcasestr */
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuplan/app_capacity.h"
+#include "gpuplan/app_draft.h"
+#include "gpuplan/app_scenario.h"
+#include "gpuplan/app_sensitivity.h"
+#include "gpuplan/app_telemetry.h"
+#include "gpuplan/collect.h"
+#include "gpuplan/store.h"
+#include "testutil.h"
+
+#define CAPTURE                                                                                    \
+    "tests/fixtures/telemetry/dcgm_exporter/"                                                      \
+    "aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-02-19__grep-sampled.prom"
+
+typedef struct fixture {
+    char dir[64], db[96];
+    gp_session ses;
+} fixture;
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/gp-app-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    snprintf(f->db, sizeof f->db, "%s/db", f->dir);
+    gp_session_init(&f->ses, f->db);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    gp_session_close(&f->ses);
+    int rc = nftw(f->dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+static cJSON *scenario_doc(const char *catalog) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"name\": \"ref\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, "
+             "\"utilization\": 0.5}, \"self_hosted\": {\"gpus_per_server\": 8, \"server_price\": "
+             "250000, \"power\": {\"server_base_w\": 1500, \"gpu_idle_w\": 60, \"gpu_tdp_w\": "
+             "400, \"pue\": 1.4}, \"tariff\": {\"periods\": [{\"name\": \"flat\", "
+             "\"hours_per_day\": 24, \"price_per_kwh\": 0.1}]}}, \"cloud_options\": [{\"name\": "
+             "\"p4d\", \"pricing\": \"on_demand\", \"catalog\": \"%s\"}]}",
+             catalog);
+    return cJSON_Parse(text);
+}
+
+/* A catalog reference takes the price in force on as_of, keeps its source, and the JSON the
+ * report embeds carries the price instead of the reference. */
+static void resolves_catalog_references(void **state) {
+    fixture *f = *state;
+    cJSON *doc = scenario_doc("aws/p4d.24xlarge/us-east-1");
+    assert_non_null(doc);
+    gp_loaded sc;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_load_scenario_doc(&f->ses, doc, "ref.json", f->ses.today, &sc, &err),
+                     GP_OK);
+    assert_int_equal(sc.n_sources, 1);
+    assert_int_equal(sc.s->options[0].gpus_per_instance, 8);
+    assert_true(sc.s->options[0].hourly > 0);
+    assert_close(sc.sources[0].hourly, sc.s->options[0].hourly, REL);
+    assert_true(sc.sources[0].effective_from[0] != '\0' && sc.sources[0].source[0] != '\0');
+    cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItem(sc.tree, "cloud_options"), 0);
+    assert_null(cJSON_GetObjectItem(o, "catalog"));
+    assert_close(cJSON_GetObjectItem(o, "hourly")->valuedouble, sc.s->options[0].hourly, REL);
+    /* The document handed in is never changed. */
+    assert_non_null(cJSON_GetObjectItem(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "cloud_options"), 0), "catalog"));
+    gp_result *r = malloc(sizeof *r);
+    assert_int_equal(gp_evaluate(&sc, r, &err), GP_OK);
+    assert_true(r->options[0].total > 0);
+    free(r);
+    gp_loaded_done(&sc);
+    cJSON_Delete(doc);
+
+    doc = scenario_doc("aws/no-such-instance/us-east-1");
+    assert_int_equal(gp_load_scenario_doc(&f->ses, doc, "ref.json", f->ses.today, &sc, &err),
+                     GP_E_INPUT);
+    assert_string_equal(err.where, "ref.json:$.cloud_options[0].catalog");
+    assert_null(sc.s);
+    cJSON_Delete(doc);
+}
+
+static void save_reference_scenario(fixture *f);
+#define DEMO "Demo: ten DGX A100 servers against AWS p4d.24xlarge"
+
+/* An unknown name is the user's input to fix (exit 2), with the nearest stored name. */
+static void unknown_stored_scenario_is_bad_input(void **state) {
+    fixture *f = *state;
+    gp_loaded sc;
+    gp_err err;
+    assert_int_equal(gp_load_scenario(&f->ses, "no such plan", 0, f->ses.today, &sc, &err),
+                     GP_E_INPUT);
+    assert_null(strstr(err.msg, "did you mean"));
+    save_reference_scenario(f);
+    assert_int_equal(gp_load_scenario(&f->ses, "demo: ten dgx a100 servers against aws p4d", 0,
+                                      f->ses.today, &sc, &err),
+                     GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "did you mean \"" DEMO "\"?"));
+    assert_int_equal(gp_load_scenario(&f->ses, DEMO, 7, f->ses.today, &sc, &err), GP_E_INPUT);
+}
+
+/* A draft buys servers of the GPU and rents the cheapest offers, each by catalog reference,
+ * and the draft resolves and evaluates as it stands. */
+static void drafts_from_the_catalog(void **state) {
+    fixture *f = *state;
+    gp_draft_request rq;
+    gp_draft_defaults(&rq, f->ses.today);
+    rq.gpus = 16;
+    rq.gpu = "H100";
+    cJSON *doc;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "demand"), "gpus")->valueint, 16);
+    cJSON *sh = cJSON_GetObjectItem(doc, "self_hosted");
+    assert_true(cJSON_GetObjectItem(sh, "server_price")->valuedouble > 0);
+    cJSON *opts = cJSON_GetObjectItem(doc, "cloud_options");
+    assert_true(cJSON_GetArraySize(opts) >= 1);
+    cJSON *o;
+    cJSON_ArrayForEach(o, opts) assert_non_null(cJSON_GetObjectItem(o, "catalog"));
+    assert_non_null(strstr(cJSON_GetObjectItem(doc, "notes")->valuestring, "Assumed"));
+    /* The notes name what was not given rather than leaving a reviewer to find the zeros. */
+    const char *notes = cJSON_GetObjectItem(doc, "notes")->valuestring;
+    assert_non_null(strstr(notes, "Not given, so 0: colocation"));
+    assert_non_null(strstr(notes, "Electricity: not given"));
+    assert_non_null(strstr(notes, "busy hours only"));
+    /* Comparators: no marketplace box, no PCIe card against SXM servers, whole servers. */
+    cJSON_ArrayForEach(o, opts) {
+        const char *ref = cJSON_GetObjectItem(o, "catalog")->valuestring;
+        assert_null(strstr(ref, "vast/"));
+        assert_null(strcasestr(ref, "pcie"));
+    }
+    gp_loaded sc;
+    assert_int_equal(gp_load_scenario_doc(&f->ses, doc, "draft", f->ses.today, &sc, &err), GP_OK);
+    assert_int_equal(sc.s->gpus, 16);
+    for (int i = 0; i < sc.s->n_options; i++)
+        assert_true(sc.s->options[i].gpus_per_instance >= 8);
+    gp_loaded_done(&sc);
+    cJSON_Delete(doc);
+
+    /* --provider: only that provider's offers. */
+    rq.providers[rq.n_providers++] = "aws";
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    opts = cJSON_GetObjectItem(doc, "cloud_options");
+    assert_true(cJSON_GetArraySize(opts) >= 1);
+    cJSON_ArrayForEach(o, opts)
+        assert_int_equal(strncmp(cJSON_GetObjectItem(o, "catalog")->valuestring, "aws/", 4), 0);
+    cJSON_Delete(doc);
+    rq.n_providers = 0;
+
+    rq.gpu = "NoSuchGPU 9000";
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "scenario draft");
+    assert_null(doc);
+}
+
+static void import_capture(fixture *f, const char *node) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", getenv("GP_SOURCE_ROOT"), CAPTURE);
+    gp_import_request rq = {.kind = GP_CAPTURE_PROM, .file = path, .node = node};
+    gp_import_result r;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_import_capture(&f->ses, &rq, &r, &err), GP_OK);
+    assert_int_equal(r.gpus, 8);
+    assert_true(r.samples > 0);
+}
+
+/* Importing into a node that exists (a cron job feeding one node) stores every time. */
+static void imports_into_an_existing_node(void **state) {
+    fixture *f = *state;
+    for (int i = 0; i < 3; i++)
+        import_capture(f, "p5");
+}
+
+/* The capture's eight idle H100s: figures, groups and attribution by pod. */
+static void analyses_capacity(void **state) {
+    fixture *f = *state;
+    import_capture(f, "p5");
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    q.since_ms = 86400000;
+    q.by = "pod";
+    q.has_price = true;
+    q.price = 0.1;
+    gp_capacity c;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_capacity_analyse(&f->ses, &q, gp_now_ms() + 1000, &c, &err), GP_OK);
+    assert_int_equal(c.gpus, 8);
+    assert_int_equal(c.n, 8);
+    assert_int_equal(c.nn, 1);
+    assert_string_equal(c.nodes[0].key, "p5");
+    assert_int_equal(c.nm, 1);
+    assert_int_equal(c.nl, 1); /* one complete 5-minute bucket */
+    assert_close(c.fleet_f.util_mean, 0, REL);
+    /* An all-idle fleet reads 0 % at every percentile, not the middle of the first bin. */
+    assert_close(c.fleet_f.util_p50, 0, REL);
+    assert_close(c.fleet_f.util_p95, 0, REL);
+    assert_close(c.fleet_f.util_p99, 0, REL);
+    /* The fleet's P95 W: seven GPUs near 67 W and one at 115.22 W, binned to 10 W above. */
+    assert_true(c.fleet_f.has_power_p95);
+    assert_close(c.fleet_f.power_p95_w, 120, REL);
+    double watts = (67.268 + 67.616 + 66.477 + 69.523 + 66.297 + 66.324 + 115.22 + 69.424) / 8;
+    assert_close(c.fleet_f.power_mean_w, watts, REL);
+    int idle = 0;
+    for (size_t i = 0; i < c.n; i++)
+        idle += c.rows[i].f.idle;
+    assert_int_equal(idle, 8);
+    /* Attribution: GPU 6 runs the pod; the other seven have no pod label. */
+    assert_int_equal(c.nu, 2);
+    bool pod = false, none = false;
+    for (size_t i = 0; i < c.nu; i++) {
+        if (c.usage[i].value) {
+            pod = !strcmp(c.usage[i].value, "vllm-agg-0-vllmdecodeworker-5fljt");
+            assert_close(c.usage[i].power_sum, 115.22, REL);
+        } else {
+            none = true;
+        }
+    }
+    assert_true(pod && none);
+    gp_capacity_done(&c);
+}
+
+/* An empty selection is an answer (no GPUs), never an error. */
+static void analyses_an_empty_selection(void **state) {
+    fixture *f = *state;
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    q.nodes[q.n_nodes++] = "typo";
+    gp_capacity c;
+    gp_err err;
+    assert_int_equal(gp_capacity_analyse(&f->ses, &q, gp_now_ms(), &c, &err), GP_OK);
+    assert_int_equal(c.n, 0);
+    assert_int_equal(c.nl, 0);
+    assert_int_equal(c.empty, c.window);
+    gp_capacity_done(&c);
+}
+
+/* The bundled demo scenario, stored under its own name as `scenario save` does. */
+static void save_reference_scenario(fixture *f) {
+    char *text = test_slurp("scenarios/demo-dgx-a100.json", &(size_t){0});
+    assert_non_null(text);
+    gp_store *st;
+    gp_err err;
+    int version;
+    assert_int_equal(gp_session_store(&f->ses, &st, &err), GP_OK);
+    assert_int_equal(gp_store_scenario_save(st, DEMO, text, &version, &err), GP_OK);
+    free(text);
+}
+
+/* plan --mix: an unknown option and a window without load are the user's input to fix. */
+static void plans_a_mix_or_says_why_not(void **state) {
+    fixture *f = *state;
+    save_reference_scenario(f);
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    gp_mix_request rq = {.scenario = DEMO, .option = "nope", .target = 0.7};
+    gp_mix_plan p;
+    gp_err err;
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms(), &p, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "no option \"nope\""));
+    gp_mix_plan_done(&p);
+    rq.option = "p4d on-demand";
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms(), &p, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "no complete 5-minute buckets"));
+    gp_mix_plan_done(&p);
+
+    import_capture(f, "p5");
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms() + 1000, &p, &err), GP_OK);
+    assert_int_equal(p.buckets, 1);
+    assert_int_equal(p.units, 8);
+    assert_int_equal(p.best, 0); /* nothing busy: owning any GPU only costs */
+    for (int k = 1; k <= p.n; k++)
+        assert_true(p.curve[k] >= p.curve[k - 1]);
+    gp_mix_plan_done(&p);
+
+    /* A trend from one day is no trend: reported, not projected, unless forced. */
+    rq.has_growth = rq.trend = true;
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms() + 1000, &p, &err), GP_OK);
+    assert_true(p.has_growth && !p.projected);
+    assert_int_equal(p.measured_gpus, 8);
+    assert_int_equal(p.n_models, 1);
+    assert_int_equal(p.models[0].gpus, 8);
+    gp_mix_plan_done(&p);
+    rq.force_trend = true;
+    assert_int_equal(gp_plan_mix(&f->ses, &q, &rq, gp_now_ms() + 1000, &p, &err), GP_OK);
+    assert_true(p.projected);
+    gp_mix_plan_done(&p);
+}
+
+/* scenario measure writes the window's demand and power into a new version. */
+static void measures_a_stored_scenario(void **state) {
+    fixture *f = *state;
+    save_reference_scenario(f);
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    gp_measured m;
+    gp_err err;
+    assert_int_equal(gp_scenario_measure(&f->ses, DEMO, &q, gp_now_ms(), &m, &err), GP_E_INPUT);
+    import_capture(f, "p5");
+    assert_int_equal(gp_scenario_measure(&f->ses, DEMO, &q, gp_now_ms() + 1000, &m, &err), GP_OK);
+    assert_int_equal(m.version, 2);
+    assert_int_equal(m.gpus, 8);
+    assert_close(m.busy_share, 0, REL);
+    gp_loaded sc;
+    assert_int_equal(gp_load_scenario(&f->ses, DEMO, 0, f->ses.today, &sc, &err), GP_OK);
+    assert_int_equal(sc.version, 2);
+    assert_int_equal(sc.s->gpus, 8);
+    assert_non_null(cJSON_GetObjectItem(sc.tree, "measured"));
+    /* Written at the precision it means: watts to 0.01 W, not 69.9999999999993. */
+    cJSON *pw = cJSON_GetObjectItem(cJSON_GetObjectItem(sc.tree, "self_hosted"), "power");
+    double idle_w = cJSON_GetObjectItem(pw, "gpu_idle_w")->valuedouble;
+    assert_true(fabs(idle_w * 100 - round(idle_w * 100)) < 1e-6);
+    assert_close(idle_w,
+                 (67.268 + 67.616 + 66.477 + 69.523 + 66.297 + 66.324 + 115.22 + 69.424) / 8, 1e-4);
+    gp_loaded_done(&sc);
+}
+
+/* Per option, every row is ranked or quiet; ranked rows come largest swing first. */
+static void ranks_sensitivity_per_option(void **state) {
+    fixture *f = *state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/examples/seed-dgx-a100.json",
+             getenv("GP_SOURCE_ROOT"));
+    gp_err err;
+    gp_err_clear(&err);
+    gp_sens_analysis a;
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, &a, &err), GP_OK);
+    const gp_sensitivity *t = a.table;
+    assert_true(a.sc.s->n_options > 0);
+    assert_true(t->delta == 0.2);
+    for (int i = 0; i < a.sc.s->n_options; i++) {
+        const gp_sens_ranking *r = &a.ranks[i];
+        assert_int_equal(r->n + r->quiet, t->n_rows);
+        assert_true(r->n > 0);
+        for (int j = 0; j + 1 < r->n; j++) {
+            const gp_sens_row *row = &t->rows[r->order[j]], *next = &t->rows[r->order[j + 1]];
+            assert_true(fabs(row->delta_high[i] - row->delta_low[i]) >=
+                        fabs(next->delta_high[i] - next->delta_low[i]));
+        }
+    }
+    gp_sens_analysis_done(&a);
+    gp_sens_analysis_done(&a); /* safe twice */
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 1.5, &a, &err),
+                     GP_E_INPUT);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(resolves_catalog_references, setup, teardown),
+        cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_bad_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(drafts_from_the_catalog, setup, teardown),
+        cmocka_unit_test_setup_teardown(imports_into_an_existing_node, setup, teardown),
+        cmocka_unit_test_setup_teardown(analyses_capacity, setup, teardown),
+        cmocka_unit_test_setup_teardown(analyses_an_empty_selection, setup, teardown),
+        cmocka_unit_test_setup_teardown(plans_a_mix_or_says_why_not, setup, teardown),
+        cmocka_unit_test_setup_teardown(measures_a_stored_scenario, setup, teardown),
+        cmocka_unit_test_setup_teardown(ranks_sensitivity_per_option, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
