@@ -75,5 +75,7 @@ int cmd_db(gp_session *ses, int argc, char **argv);
 int cmd_capacity(gp_session *ses, int argc, char **argv);
 int cmd_plan(gp_session *ses, int argc, char **argv);
 int cmd_scenario_measure(gp_session *ses, int argc, char **argv);
+int cmd_compare(gp_session *ses, int argc, char **argv);
+int cmd_throughput(gp_session *ses, int argc, char **argv);
 
 #endif

@@ -23,6 +23,8 @@ static const cli_command commands[] = {
     {"db", "database statistics", cmd_db},
     {"capacity", "utilization, power and cost from stored telemetry", cmd_capacity},
     {"plan", "own k GPUs, rent the rest: the mixed-fleet optimum", cmd_plan},
+    {"compare", "GPU generations owned or rented, per unit of work: a ranked table", cmd_compare},
+    {"throughput", "work per GPU-hour by GPU model and profile: list, set, import", cmd_throughput},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
