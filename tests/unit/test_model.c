@@ -937,6 +937,23 @@ static void test_v2_random_invariants(void **state) {
     }
 }
 
+/* The most batches a plan can hold: a new one every month (1-GPU servers, growing demand)
+ * and each refreshed every 12 months, over 240 months, is GP_MAX_BATCHES exactly. */
+static void test_v2_most_batches(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 240);
+    s.gpus = 100;
+    s.gpus_per_server = 1;
+    s.growth_per_month = 0.02;
+    s.buy = GP_BUY_AS_NEEDED;
+    s.refresh_months = 12;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    assert_int_equal(res->self.n_batches, GP_MAX_BATCHES);
+    assert_int_equal(res->self.batches[res->self.sale_order[GP_MAX_BATCHES - 1]].exit, 240);
+}
+
 /* ---- the worked version 2 examples, by the figures their README checks by hand ---------- */
 
 static gp_scenario *example(const char *name) {
@@ -1068,6 +1085,7 @@ int main(void) {
         cmocka_unit_test(test_v2_not_finite),
         cmocka_unit_test(test_v2_price_trends_and_terms),
         cmocka_unit_test(test_v2_random_invariants),
+        cmocka_unit_test(test_v2_most_batches),
         cmocka_unit_test(test_example_growth_lead_bridge),
         cmocka_unit_test(test_example_steps_cap_spot_bridge),
         cmocka_unit_test(test_example_work_mode),
