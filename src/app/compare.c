@@ -158,6 +158,16 @@ static gp_status gather(ctx *c, gp_err *err) {
         if (gp_store_catalog_list(c->st, &f, take_offer, c, err))
             return err->code;
     }
+    for (int k = 0; k < c->rq->n_providers; k++) {
+        bool any = false;
+        for (int i = 0; i < c->n_picks && !any; i++)
+            any = strcmp(c->picks[i].provider, c->rq->providers[k]) == 0;
+        if (!any)
+            return gp_errorf(err, GP_E_INPUT, "--provider",
+                             "no offer from \"%s\" in the catalog as of %s (see gpuplan pricing "
+                             "list)",
+                             c->rq->providers[k], c->rq->as_of);
+    }
     for (int i = 0; i < c->n_models; i++) {
         model *m = &c->models[i];
         m->tp = gp_tp_effective(&c->tl, m->gpu, c->p->name);

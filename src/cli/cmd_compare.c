@@ -1,6 +1,7 @@
 /* gpuplan compare: GPU generations per unit of work; gpuplan throughput: the work per
  * GPU-hour of each GPU model and profile (docs/compare.md). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,7 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
     memset(a, 0, sizeof *a);
     gp_today(a->as_of);
     gp_compare_defaults(&a->rq, a->as_of);
+    a->rq.work_per_month = NAN; /* required */
     a->format = "md";
     int opt, rc;
     optind = 1;
@@ -146,7 +148,7 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         return 0;
     if (optind != argc)
         return cli_usage_error("compare: unexpected argument \"%s\"", argv[optind]);
-    if (a->rq.work_per_month == 0 || !a->rq.unit || !a->rq.profile)
+    if (isnan(a->rq.work_per_month) || !a->rq.unit || !a->rq.profile)
         return cli_usage_error("compare needs --work, --unit and --profile (see --help)");
     if (!a->save != !a->pick)
         return cli_usage_error("--save NAME and --pick RANK go together");

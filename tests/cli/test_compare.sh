@@ -118,6 +118,13 @@ bad_input "--unit: \"tokens\": profile llm-training is counted in \"M tokens\"" 
 bad_input "--work: \"lots\" is not a number" compare --work lots --unit "M tokens" --profile llm-training
 bad_input "--work: must be a number above 0" compare --work -5 --unit "M tokens" --profile llm-training
 bad_input "compare needs --work, --unit and --profile" compare --work 5
+bad_input "--work: must be a number above 0" compare --work 0 --unit "M tokens" --profile llm-training
+bad_input "--provider: no offer from \"nope\" in the catalog" "${cmp[@]}" --provider nope
+check "--provider keeps that provider's offers and owning" bash -c "'$gpuplan' ${cmp[*]@Q} --provider lambda --format csv | $py -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r[\"rank\"] != \"0\"]
+assert rows and {r[\"side\"] for r in rows} == {\"own\", \"lambda\"}, {r[\"side\"] for r in rows}
+'"
 bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
 bad_input "--save NAME and --pick RANK go together" "${cmp[@]}" --save x
 bad_input "--tariff: no tariff preset \"nope\"" "${cmp[@]}" --tariff nope
