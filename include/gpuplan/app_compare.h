@@ -34,10 +34,14 @@ typedef struct gp_compare_request {
     int n_providers;
     const char *tariff; /* a tariff preset's name, or NULL: the model's default flat price */
     const char *as_of;  /* YYYY-MM-DD: prices in force that day */
+    const char *save;   /* store the scenario of the row ranked pick under this name, or NULL */
+    int pick;
 } gp_compare_request;
 
 /* The defaults: growth 0, 36 months, utilization 0.6. */
 void gp_compare_defaults(gp_compare_request *rq, const char *as_of);
+/* Compare as rq asks, and store the row ranked rq->pick when rq->save is set
+ * (out->saved_version says which version). On failure *out is empty. */
 gp_status gp_compare(gp_session *s, const gp_compare_request *rq, gp_comparison *out, gp_err *err);
 void gp_comparison_done(gp_comparison *c);
 /* Store the scenario of the row ranked rank under name (a new version when name exists);

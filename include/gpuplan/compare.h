@@ -37,6 +37,7 @@ typedef struct gp_comparison {
     const char *profile, *unit;
     double work; /* the work over the horizon */
     char as_of[11];
+    int saved_version; /* the version --save stored, 0 when none */
 } gp_comparison;
 
 #endif

@@ -35,6 +35,7 @@ typedef struct model {
     gp_hw_price hw;
     char hw_source[256];
     const gp_throughput *tp;
+    const char *as_of; /* purchase prices dated up to then */
     double own_total;
     int n_picks;
 } model;
@@ -76,6 +77,7 @@ static model *find_model(ctx *c, const char *gpu, bool add) {
     model *m = &c->models[c->n_models++];
     memset(m, 0, sizeof *m);
     snprintf(m->gpu, sizeof m->gpu, "%s", gpu);
+    m->as_of = c->rq->as_of;
     return m;
 }
 
@@ -91,7 +93,7 @@ static int take_spec(const gp_gpu_spec *g, const char *source, void *arg) {
 
 static int newest_hw(const gp_hw_price *h, const char *source, void *arg) {
     model *m = arg;
-    if (h->gpus < 1 || strcmp(h->gpu, m->gpu) != 0)
+    if (h->gpus < 1 || strcmp(h->gpu, m->gpu) != 0 || strcmp(h->date, m->as_of) > 0)
         return 0;
     if (!m->has_hw || strcmp(h->date, m->hw.date) >= 0) { /* rows come oldest first */
         m->has_hw = true;
@@ -469,6 +471,8 @@ gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_compariso
         out->profile = c.p->name;
         out->unit = c.p->unit;
         snprintf(out->as_of, sizeof out->as_of, "%s", rq->as_of);
+        if (rq->save)
+            st = gp_compare_save(ses, out, rq->pick, rq->save, &out->saved_version, err);
     }
     gp_tp_list_done(&c.tl);
     free(c.picks);

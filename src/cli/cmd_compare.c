@@ -34,8 +34,7 @@ static void compare_help(FILE *f) {
 
 typedef struct compare_args {
     gp_compare_request rq;
-    const char *format, *output, *save;
-    int pick;
+    const char *format, *output;
     bool help;
     char as_of[11];
 } compare_args;
@@ -101,10 +100,10 @@ static int compare_option(compare_args *a, int opt, const char *arg) {
         a->output = arg;
         return 0;
     case 's':
-        a->save = arg;
+        rq->save = arg;
         return 0;
     case 'k':
-        return gp_parse_int(arg, &a->pick) && a->pick >= 1
+        return gp_parse_int(arg, &rq->pick) && rq->pick >= 1
                    ? 0
                    : cli_usage_error("--pick: \"%s\" is not a rank 1 or more", arg);
     default:
@@ -150,7 +149,7 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         return cli_usage_error("compare: unexpected argument \"%s\"", argv[optind]);
     if (isnan(a->rq.work_per_month) || !a->rq.unit || !a->rq.profile)
         return cli_usage_error("compare needs --work, --unit and --profile (see --help)");
-    if (!a->save != !a->pick)
+    if (!a->rq.save != !a->rq.pick)
         return cli_usage_error("--save NAME and --pick RANK go together");
     return 0;
 }
@@ -169,11 +168,6 @@ int cmd_compare(gp_session *ses, int argc, char **argv) {
     gp_comparison c;
     if (gp_compare(ses, &a.rq, &c, &err))
         return cli_fail(&err);
-    int version = 0;
-    if (a.save && gp_compare_save(ses, &c, a.pick, a.save, &version, &err)) {
-        gp_comparison_done(&c);
-        return cli_fail(&err);
-    }
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
     gp_status st = !strcmp(a.format, "json")  ? gp_report_compare_json(&c, &out)
@@ -184,12 +178,13 @@ int cmd_compare(gp_session *ses, int argc, char **argv) {
     else
         gp_errorf(&err, st, "compare", "the report does not fit in memory");
     gp_buf_done(&out);
+    int saved = c.saved_version;
     gp_comparison_done(&c);
     if (st)
         return cli_fail(&err);
-    if (a.save)
-        fprintf(stderr, "saved rank %d as \"%s\" version %d (gpuplan report \"%s\")\n", a.pick,
-                a.save, version, a.save);
+    if (a.rq.save)
+        fprintf(stderr, "saved rank %d as \"%s\" version %d (gpuplan report \"%s\")\n", a.rq.pick,
+                a.rq.save, saved, a.rq.save);
     return 0;
 }
 

@@ -18,7 +18,7 @@ static const char *side(const gp_compare_row *r) {
 gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_buf *out) {
     gp_status st = GP_OK;
     P("# GPU generations per unit of work: %s\n\n", c->profile);
-    P("%.6g %s over %d months, prices as of %s. Ranked by total cost; break-even is the "
+    P("%.10g %s over %d months, prices as of %s. Ranked by total cost; break-even is the "
       "engine's month where renting costs more than owning the GPU model named.\n\n",
       c->work, c->unit, horizon_months, c->as_of);
     P("| rank | GPU | side | pricing | offer or server | price date | %s a GPU-hour | figure | "

@@ -38,13 +38,15 @@ gp_status gp_store_put_throughputs(gp_store *st, const gp_throughput *rows, int 
     return GP_OK;
 }
 
+static const char SQL_DROP_ESTIMATES[] =
+    "DELETE FROM throughput WHERE profile = ?1 AND kind = 'estimate'";
+
 gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
                                      int n, gp_err *err) {
     if (store_exec(st, "BEGIN IMMEDIATE", err))
         return err->code;
     sqlite3_stmt *s;
-    if (store_prepare(st, "DELETE FROM throughput WHERE profile = ?1 AND kind = 'estimate'", &s,
-                      err))
+    if (store_prepare(st, SQL_DROP_ESTIMATES, &s, err))
         return store_rollback(st, err);
     sqlite3_bind_text(s, 1, profile, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
@@ -66,14 +68,15 @@ static void column_text(sqlite3_stmt *s, int i, char *out, size_t cap) {
     snprintf(out, cap, "%s", t ? t : "");
 }
 
+static const char SQL_LIST[] =
+    "SELECT gpu, profile, kind, value, unit, source, as_of FROM throughput "
+    "WHERE (?1 IS NULL OR profile = ?1) AND (?2 IS NULL OR gpu = ?2) "
+    "ORDER BY gpu, profile, kind = 'estimate'";
+
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
                                int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err) {
     sqlite3_stmt *s;
-    if (store_prepare(st,
-                      "SELECT gpu, profile, kind, value, unit, source, as_of FROM throughput "
-                      "WHERE (?1 IS NULL OR profile = ?1) AND (?2 IS NULL OR gpu = ?2) "
-                      "ORDER BY gpu, profile, kind = 'estimate'",
-                      &s, err))
+    if (store_prepare(st, SQL_LIST, &s, err))
         return err->code;
     if (profile)
         sqlite3_bind_text(s, 1, profile, -1, SQLITE_STATIC);
