@@ -59,6 +59,11 @@ void gp_mix_plan_done(gp_mix_plan *p);
 
 /* ---- scenario measure: a stored scenario's demand and power from the window -------------- */
 
+typedef struct gp_measure_request {
+    bool growth;      /* also demand.growth_per_month from the window's trend */
+    bool force_trend; /* write it even when the trend is not significant */
+} gp_measure_request;
+
 typedef struct gp_measured {
     char name[256];
     int version; /* the new version saved */
@@ -66,10 +71,15 @@ typedef struct gp_measured {
     double busy_share;
     bool has_idle_w, has_busy_w, has_base;
     double idle_w, busy_w, base_w;
+    gp_cap_trend trend;  /* with growth asked for: the fit */
+    bool growth_written; /* demand.growth_per_month was set to trend.growth */
 } gp_measured;
 
-/* Write a new version of stored scenario name measured over q's window ending now_ms. */
+/* Write a new version of stored scenario name measured over q's window ending now_ms. With
+ * rq->growth, a significant trend (or a forced one) within MODEL.md's range (-0.5..1 a month)
+ * becomes demand.growth_per_month; any other is reported in out->trend and not written. */
 gp_status gp_scenario_measure(gp_session *s, const char *name, const gp_cap_query *q,
-                              int64_t now_ms, gp_measured *out, gp_err *err);
+                              const gp_measure_request *rq, int64_t now_ms, gp_measured *out,
+                              gp_err *err);
 
 #endif

@@ -36,7 +36,9 @@ gp_status gp_load_scenario_doc(gp_session *s, const cJSON *doc, const char *orig
 gp_status gp_load_demo_scenario(gp_loaded *out, gp_err *err);
 void gp_loaded_done(gp_loaded *sc);
 
-/* The engine on a loaded scenario: out is filled (the caller's storage, it is large). */
+/* The engine on a loaded scenario: out is filled (the caller's storage, about 460 KB). A plan
+ * the engine refuses (a month needing a missing bridge, a non-finite total) is GP_E_INPUT
+ * with "origin:$.json.path" as where; out->error says the same. */
 gp_status gp_evaluate(const gp_loaded *sc, gp_result *out, gp_err *err);
 
 /* The report metadata of a loaded scenario priced as of as_of (borrowed pointers into sc). */

@@ -121,6 +121,17 @@ typedef struct gp_capacity {
     double allin_per_gpu_hour, allin_fleet, allin_idle;
 } gp_capacity;
 
+/* A least-squares trend of daily busy GPU-hours, as a monthly growth rate with its
+ * confidence: significant when fitted on a week of days or more and its slope is at least
+ * twice its standard error (about 95 % that it is not zero). */
+typedef struct gp_cap_trend {
+    double slope, slope_se; /* busy GPU-hours a day, per day */
+    size_t days;
+    double r2;
+    double growth, growth_se; /* a month, over the latest fitted level */
+    bool significant;
+} gp_cap_trend;
+
 /* Whole GPUs of one model in a measured fleet. */
 typedef struct gp_mix_model {
     char model[64];
@@ -139,15 +150,11 @@ typedef struct gp_mix_plan {
     double peak, median;  /* busy GPUs in the complete buckets */
     /* With growth: */
     bool has_growth, trend;
-    double trend_slope;    /* busy GPU-hours a day, per day */
-    double trend_slope_se; /* its standard error */
-    size_t trend_days;
-    double r2;
-    bool projected;   /* false: a trend too weak to project (and not forced) */
-    double growth;    /* a month, the rate given or the trend's */
-    double growth_se; /* the trend's monthly rate's standard error (0 for a given rate) */
-    double busy_now;  /* busy GPU equivalents now: the window's mean */
-    double need_now;  /* GPUs needed now at the target */
+    gp_cap_trend tr; /* with trend: the fit */
+    bool projected;  /* false: a trend too weak to project (and not forced) */
+    double growth;   /* a month, the rate given or the trend's */
+    double busy_now; /* busy GPU equivalents now: the window's mean */
+    double need_now; /* GPUs needed now at the target */
     double target;
     int runs_out; /* the month demand exceeds n; -1: never within the horizon */
     /* The measured fleet: whole GPUs by model, largest first (at most 8 models named). */

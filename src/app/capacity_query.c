@@ -274,14 +274,13 @@ void gp_capacity_done(gp_capacity *c) {
 
 /* ---- plan --mix ---------------------------------------------------------------------------- */
 
-/* A trend's slope must be this many standard errors from zero to be projected. */
+/* A trend's slope must be this many standard errors from zero to be significant. */
 #define TREND_T 2.0
 
-/* Least squares on daily busy GPU-hours of the complete buckets: the month's growth rate,
- * its standard error, and whether it is significant enough to project (or forced). */
-static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, bool force,
-                     gp_mix_plan *p) {
-    double xs[4000], ys[4000];
+/* Least squares on daily busy GPU-hours of the complete buckets (all `units` reported): the
+ * month's growth rate and its confidence. */
+static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, gp_cap_trend *t) {
+    double xs[4000] = {0}, ys[4000] = {0}; /* zeroed: the compiler cannot see nd bound the reads */
     size_t nd = 0;
     int64_t day0 = nb ? b[0].bucket_ms / 86400000 : 0;
     for (size_t i = 0; i < nb; i++) {
@@ -296,19 +295,15 @@ static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, bool fo
         }
         ys[nd - 1] += (double)b[i].busy * 5.0 / 60.0;
     }
-    double a, slope;
-    gp_linear_fit(xs, ys, nd, &a, &slope, &p->r2);
-    double level = a + slope * (nd ? xs[nd - 1] : 0);
+    double a;
+    gp_linear_fit(xs, ys, nd, &a, &t->slope, &t->r2);
+    double level = a + t->slope * (nd ? xs[nd - 1] : 0);
     double per_month = level > 0 ? (GP_MONTH_HOURS / 24.0) / level : 0;
-    p->growth = slope * per_month;
-    p->trend_slope = slope;
-    p->trend_slope_se = gp_slope_stderr(xs, ys, nd, a, slope);
-    p->growth_se = isfinite(p->trend_slope_se) ? p->trend_slope_se * per_month : NAN;
-    p->trend_days = nd;
-    /* Significant: a week of days or more and the slope at least twice its standard error
-     * (about 95 % that the trend is not zero). */
-    p->projected = force || (nd >= 7 && isfinite(p->trend_slope_se) &&
-                             fabs(slope) >= TREND_T * p->trend_slope_se);
+    t->growth = t->slope * per_month;
+    t->slope_se = gp_slope_stderr(xs, ys, nd, a, t->slope);
+    t->growth_se = isfinite(t->slope_se) ? t->slope_se * per_month : NAN;
+    t->days = nd;
+    t->significant = nd >= 7 && isfinite(t->slope_se) && fabs(t->slope) >= TREND_T * t->slope_se;
 }
 
 /* The measured fleet's whole GPUs by model, largest first. */
@@ -369,10 +364,12 @@ static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_
         for (size_t i = 0; i < nt; i++)
             p->busy_now += b[i];
         p->busy_now /= (double)nt;
-        p->r2 = -1;
         p->projected = true;
-        if (rq->trend)
-            trend_of(x.b, x.nb, p->units, rq->force_trend, p);
+        if (rq->trend) {
+            trend_of(x.b, x.nb, p->units, &p->tr);
+            p->growth = p->tr.growth;
+            p->projected = p->tr.significant || rq->force_trend;
+        }
         p->need_now = p->busy_now / rq->target;
         p->runs_out = gp_months_until_exceeded(p->need_now, p->growth, p->n, sc->s->horizon_months);
     }
@@ -492,8 +489,33 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
     out->has_busy_w = f->has_busy_w, out->busy_w = f->busy_w;
 }
 
-gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_query *q, int64_t now,
-                              gp_measured *out, gp_err *err) {
+/* The window's trend into demand.growth_per_month when it can be trusted (or is forced) and
+ * fits MODEL.md's range; the fit is recorded in "measured" either way. Steps and a growth
+ * rate exclude each other: a measured rate replaces the steps. */
+static void write_growth(cJSON *doc, const gp_capacity *c, const gp_measure_request *rq,
+                         gp_measured *out) {
+    trend_of(c->b, c->nb, (long long)c->n, &out->trend);
+    const gp_cap_trend *t = &out->trend;
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "measured");
+    cJSON *j = cJSON_AddObjectToObject(m, "growth");
+    cJSON_AddNumberToObject(j, "per_month", at(t->growth, 6));
+    if (isfinite(t->growth_se))
+        cJSON_AddNumberToObject(j, "standard_error", at(t->growth_se, 6));
+    cJSON_AddNumberToObject(j, "r2", at(t->r2, 6));
+    cJSON_AddNumberToObject(j, "days", (double)t->days);
+    cJSON_AddBoolToObject(j, "significant", t->significant);
+    out->growth_written = (t->significant || rq->force_trend) && isfinite(t->growth) &&
+                          t->growth >= -0.5 && t->growth <= 1;
+    if (!out->growth_written)
+        return;
+    cJSON *demand = child_object(doc, "demand");
+    cJSON_DeleteItemFromObjectCaseSensitive(demand, "steps");
+    set_num(demand, "growth_per_month", at(t->growth, 6));
+}
+
+gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_query *q,
+                              const gp_measure_request *rq, int64_t now, gp_measured *out,
+                              gp_err *err) {
     memset(out, 0, sizeof *out);
     gp_store *st;
     char *json_text = NULL;
@@ -520,6 +542,8 @@ gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_qu
         gp_cap_figures f;
         gp_cap_figures_of(&fleet, q->threshold, &f);
         write_measured(doc, &c, q, &fleet, &f, out);
+        if (rq->growth)
+            write_growth(doc, &c, rq, out);
         char *text = cJSON_Print(doc);
         gp_scenario *s = gp_xmalloc(sizeof *s);
         rc = gp_scenario_parse(text, strlen(text), name, s, NULL, err);

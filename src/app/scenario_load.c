@@ -178,9 +178,15 @@ void gp_loaded_done(gp_loaded *sc) {
 }
 
 gp_status gp_evaluate(const gp_loaded *sc, gp_result *out, gp_err *err) {
-    (void)err; /* version 1 cannot fail on a validated scenario */
     gp_model_evaluate(sc->s, out);
-    return GP_OK;
+    if (out->error.code == GP_OK)
+        return GP_OK;
+    /* What only the plan shows (a month with no bridge, a non-finite total) names its JSON
+     * path; the report says in which scenario. */
+    *err = out->error;
+    if (err->where[0] == '$')
+        snprintf(err->where, sizeof err->where, "%s:%s", sc->origin, out->error.where);
+    return err->code;
 }
 
 gp_report_meta gp_loaded_meta(const gp_loaded *sc, const char *as_of) {

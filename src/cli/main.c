@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--version") == 0) {
-            printf("gpuplan %s (cost model %d)\n", GPUPLAN_VERSION, 1);
+            printf("gpuplan %s (cost model %d)\n", GPUPLAN_VERSION, 2);
             return 0;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);

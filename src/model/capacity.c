@@ -42,7 +42,8 @@ size_t gp_cap_complete_load(const gp_cap_bucket *b, size_t nb, long long units, 
     for (size_t i = 0; i < nb; i++)
         if (units > 0 && b[i].gpus >= units)
             out[n++] = (double)b[i].busy;
-    qsort(out, n, sizeof *out, cmp_asc);
+    if (n > 0) /* out may be NULL when there are no buckets */
+        qsort(out, n, sizeof *out, cmp_asc);
     return n;
 }
 

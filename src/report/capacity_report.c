@@ -447,20 +447,20 @@ static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
     if (p->trend) {
         P("\nTrend: %+.2f (+-%.2f) busy GPU-hours a day per day over %zu days (R^2 %.3f): "
           "%+.2f %% a month",
-          p->trend_slope, p->trend_slope_se, p->trend_days, p->r2, p->growth * 100);
-        if (isfinite(p->growth_se))
-            P(", 95 %% band %+.2f %% to %+.2f %%", (p->growth - 1.96 * p->growth_se) * 100,
-              (p->growth + 1.96 * p->growth_se) * 100);
+          p->tr.slope, p->tr.slope_se, p->tr.days, p->tr.r2, p->tr.growth * 100);
+        if (isfinite(p->tr.growth_se))
+            P(", 95 %% band %+.2f %% to %+.2f %%", (p->tr.growth - 1.96 * p->tr.growth_se) * 100,
+              (p->tr.growth + 1.96 * p->tr.growth_se) * 100);
         P(".\n");
-        if (!p->projected && p->trend_days < 7)
+        if (!p->projected && p->tr.days < 7)
             return P("Too few days for a trend (%zu; 7 needed), so no projection. Give --growth "
                      "RATE, or --force-trend to project it anyway.\n",
-                     p->trend_days);
+                     p->tr.days);
         if (!p->projected)
             return P("No significant trend over %zu days (R^2 %.3f: the slope is within twice "
                      "its standard error of 0), so no projection. Give --growth RATE, or "
                      "--force-trend to project it anyway.\n",
-                     p->trend_days, p->r2);
+                     p->tr.days, p->tr.r2);
     }
     P("\nAt %.0f %% target utilization: %.1f GPUs needed now", p->target * 100, p->need_now);
     for (int mth = 3; mth <= p->horizon_months; mth += mth < 12 ? 3 : 6)

@@ -121,7 +121,8 @@ static int by_double(const void *a, const void *b) {
 }
 
 static double p95(double *v, size_t n) {
-    qsort(v, n, sizeof *v, by_double);
+    if (n > 0) /* v is NULL when n is 0, and qsort's pointer must not be */
+        qsort(v, n, sizeof *v, by_double);
     return gp_sorted_quantile(v, n, 0.95);
 }
 
@@ -247,7 +248,10 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read utilization by hour");
         goto free_acc;
     }
-    qsort(acc, na, sizeof *acc, acc_cmp); /* series order is not GPU order for every plan */
+    /* Series order is not GPU order for every plan. An empty selection (a fresh database, a
+     * --node typo) leaves acc NULL, which neither qsort nor bsearch may be given. */
+    if (na > 0)
+        qsort(acc, na, sizeof *acc, acc_cmp);
     /* Pass 2: the GPUs, in display order. */
     if (store_prepare(st, SQL_GPUS, &s, err)) {
         res = err->code;
@@ -258,7 +262,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         long long id = sqlite3_column_int64(s, 0);
         gpu_acc key = {.id = id};
-        gpu_acc *a = bsearch(&key, acc, na, sizeof *acc, acc_cmp);
+        gpu_acc *a = na > 0 ? bsearch(&key, acc, na, sizeof *acc, acc_cmp) : NULL;
         if (!a)
             continue;
         gp_cap_gpu g = a->sums;

@@ -115,6 +115,39 @@ m = s[\"measured\"]
 assert m[\"nodes\"] == [\"a\", \"b\"] and m[\"gpus\"] == 8 and m[\"busy_threshold\"] == 0.05
 '"
 check "the measured scenario reports" bash -c "'$gpuplan' report mix --format json >/dev/null"
+check "measure --growth trend: a 3-day trend is recorded, not written" bash -c "'$gpuplan' scenario measure mix --since 3d --growth trend | grep -q 'left as it was: .*fewer than 7 days' && '$gpuplan' scenario export mix | $py -c '
+import json, sys
+s = json.load(sys.stdin)
+assert \"growth_per_month\" not in s[\"demand\"], s[\"demand\"]
+g = s[\"measured\"][\"growth\"]
+assert g[\"significant\"] is False and g[\"days\"] < 7, g
+'"
+# A GPU whose busy hours grow by a quarter hour a day for 14 whole UTC days (6 h on the
+# first): the trend is exact, so it is significant and written as it is fitted.
+$py - "$tmp/grow.prom" <<'PY'
+import sys, time
+day = 86_400_000
+end = int(time.time() * 1000) // day * day
+with open(sys.argv[1], 'w') as f:
+    for d in range(14):
+        busy_ms = (6 + 0.25 * d) * 3_600_000
+        t0 = end - (14 - d) * day
+        for ts in range(t0, t0 + day, 300_000):
+            u = 100 if ts - t0 < busy_ms else 0
+            f.write('DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-grow-0",modelName="NVIDIA H100 80GB HBM3",Hostname="grow"} %d %d\n' % (u, ts))
+PY
+"$gpuplan" --db "$tmp/grow.db" import prom "$tmp/grow.prom" --node grow >/dev/null
+"$gpuplan" --db "$tmp/grow.db" scenario save "$tmp/mix.json" >/dev/null
+check "measure --growth trend writes a significant trend" bash -c "'$gpuplan' --db '$tmp/grow.db' scenario measure mix --since 15d --growth trend | grep -q '^growth_per_month' && '$gpuplan' --db '$tmp/grow.db' scenario export mix | $py -c '
+import json, sys
+s = json.load(sys.stdin)
+g = s[\"measured\"][\"growth\"]
+assert g[\"significant\"] is True and g[\"days\"] == 14, g
+# slope 0.25 busy GPU-hours a day per day over the last fitted level, 6 + 0.25 * 13
+want = 0.25 * (730 / 24) / (6 + 0.25 * 13)
+assert abs(s[\"demand\"][\"growth_per_month\"] - want) < 1e-6, (s[\"demand\"], want)
+' && '$gpuplan' --db '$tmp/grow.db' report mix --format json >/dev/null"
+check "measure --growth takes trend only" bash -c "'$gpuplan' scenario measure mix --growth 5% 2>/dev/null; [ \$? = 2 ]"
 # Its workbook carries a Telemetry sheet: one row a GPU of the measured window, with the
 # figures of the profile above.
 "$gpuplan" report mix --format xlsx -o "$tmp/mix.xlsx"

@@ -317,9 +317,13 @@ static void measures_a_stored_scenario(void **state) {
     gp_cap_query_init(&q);
     gp_measured m;
     gp_err err;
-    assert_int_equal(gp_scenario_measure(&f->ses, DEMO, &q, gp_now_ms(), &m, &err), GP_E_INPUT);
+    assert_int_equal(
+        gp_scenario_measure(&f->ses, DEMO, &q, &(gp_measure_request){0}, gp_now_ms(), &m, &err),
+        GP_E_INPUT);
     import_capture(f, "p5");
-    assert_int_equal(gp_scenario_measure(&f->ses, DEMO, &q, gp_now_ms() + 1000, &m, &err), GP_OK);
+    assert_int_equal(gp_scenario_measure(&f->ses, DEMO, &q, &(gp_measure_request){0},
+                                         gp_now_ms() + 1000, &m, &err),
+                     GP_OK);
     assert_int_equal(m.version, 2);
     assert_int_equal(m.gpus, 8);
     assert_close(m.busy_share, 0, REL);
