@@ -18,8 +18,9 @@ static const char *side(const gp_compare_row *r) {
 gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_buf *out) {
     gp_status st = GP_OK;
     P("# GPU generations per unit of work: %s\n\n", c->profile);
-    P("%.10g %s over %d months, prices as of %s. Ranked by total cost; break-even is the "
-      "engine's month where renting costs more than owning the GPU model named.\n\n",
+    P("%.10g %s over %d months, prices as of %s. Ranked by total cost. Break-even vs owning: the "
+      "engine's first month-end at which owning the GPU model named has cost no more than "
+      "renting so far (never: it does not within the horizon).\n\n",
       c->work, c->unit, horizon_months, c->as_of);
     P("| rank | GPU | side | pricing | offer or server | price date | %s a GPU-hour | figure | "
       "GPUs | total | per %s | break-even vs owning |\n",
