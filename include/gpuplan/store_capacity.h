@@ -35,6 +35,18 @@ gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
                                        int (*fn)(const char *node, double mean_w, void *),
                                        void *arg, gp_err *err);
 
+/* A node's mean utilization at one UTC hour of day over the window. */
+typedef struct gp_cap_hour {
+    const char *node;
+    int hour;        /* 0..23, UTC */
+    double util_pct; /* the mean over its GPUs and the buckets of that hour */
+    double gpus;     /* GPUs reporting, on average over those buckets */
+} gp_cap_hour;
+
+/* One row per node and hour of day with data, by node then hour (the batch heatmap). */
+gp_status gp_store_capacity_heatmap(gp_store *st, const gp_cap_select *sel,
+                                    int (*fn)(const gp_cap_hour *, void *), void *arg, gp_err *err);
+
 typedef struct gp_cap_label {
     const char *value; /* NULL: samples without that label */
     long long buckets;

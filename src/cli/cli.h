@@ -69,12 +69,16 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv);
 int cmd_pricing(gp_session *ses, int argc, char **argv);
 int cmd_node(gp_session *ses, int argc, char **argv);
 int cmd_import(gp_session *ses, int argc, char **argv);
+/* import --prometheus (cmd_history.c), reached through cmd_import. */
+int cmd_import_history(gp_session *ses, int argc, char **argv);
 int cmd_collect(gp_session *ses, int argc, char **argv);
 int cmd_fleet(gp_session *ses, int argc, char **argv);
 int cmd_db(gp_session *ses, int argc, char **argv);
 int cmd_capacity(gp_session *ses, int argc, char **argv);
 int cmd_plan(gp_session *ses, int argc, char **argv);
 int cmd_scenario_measure(gp_session *ses, int argc, char **argv);
+int cmd_batch(gp_session *ses, int argc, char **argv);
+int cmd_diff(gp_session *ses, int argc, char **argv);
 int cmd_compare(gp_session *ses, int argc, char **argv);
 int cmd_throughput(gp_session *ses, int argc, char **argv);
 

@@ -227,6 +227,9 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
  */
 
 int cmd_import(gp_session *ses, int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--since", 7))
+            return cmd_import_history(ses, argc, argv);
     static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
                                           {"fields", required_argument, NULL, 'f'},
                                           {"host", required_argument, NULL, 'H'},
@@ -241,7 +244,8 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
             *(opt == 'n' ? &rq.node : opt == 'f' ? &rq.fields : &rq.host) = optarg;
         } else if (opt == 'h') {
             printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
-                   "       gpuplan import prom FILE|- --node NAME\n\n"
+                   "       gpuplan import prom FILE|- --node NAME\n"
+                   "       gpuplan import --prometheus URL --since 90d ...  (see its --help)\n\n"
                    "Stores a captured nvidia-smi --query-gpu CSV (with its header, or noheader\n"
                    "with --fields naming the columns) or a saved Prometheus exposition scrape\n"
                    "(dcgm-exporter's /metrics) under node NAME, created when new. One\n"

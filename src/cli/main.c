@@ -23,6 +23,8 @@ static const cli_command commands[] = {
     {"db", "database statistics", cmd_db},
     {"capacity", "utilization, power and cost from stored telemetry", cmd_capacity},
     {"plan", "own k GPUs, rent the rest: the mixed-fleet optimum", cmd_plan},
+    {"batch", "report every saved scenario into a dated folder, with what changed", cmd_batch},
+    {"diff", "what changed between two batch runs or two scenarios", cmd_diff},
     {"compare", "GPU generations owned or rented, per unit of work: a ranked table", cmd_compare},
     {"throughput", "work per GPU-hour by GPU model and profile: list, set, import", cmd_throughput},
 };
@@ -41,9 +43,9 @@ static void usage(FILE *f) {
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nThe database is --db PATH, else $GPUPLAN_DB, else "
                "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n"
-               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input, 4 something\n"
-               "needs attention (collect --fail-on-error: a node failed; fleet --fail-on-alert:\n"
-               "a GPU has an alert).\n"
+               "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input, 3 a decision\n"
+               "flipped (batch, diff), 4 something needs attention (collect --fail-on-error: a\n"
+               "node failed; fleet --fail-on-alert: a GPU has an alert).\n"
                "Run `gpuplan COMMAND --help` for a command's options.\n");
 }
 

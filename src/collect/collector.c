@@ -56,6 +56,10 @@ static const struct prom_query {
     {"DCGM_FI_DEV_GPU_TEMPSEL", GP_M_TEMP_C, 1},
     {"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTIONSEL", GP_M_ENERGY_J, 1e-3},
     {"DCGM_FI_DEV_SM_CLOCKSEL", GP_M_SM_CLOCK_MHZ, 1},
+    /* Under MIG there is no GPU_UTIL: each instance's graphics engine activity (a ratio)
+     * stands in, only where the GPU reports no GPU_UTIL, as the dcgm parser does. */
+    {"DCGM_FI_PROF_GR_ENGINE_ACTIVESEL unless on(UUID, gpu) DCGM_FI_DEV_GPU_UTILSEL", GP_M_GPU_UTIL,
+     100},
 };
 #define N_PROM_QUERIES (sizeof prom_queries / sizeof prom_queries[0])
 

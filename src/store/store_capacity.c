@@ -384,6 +384,37 @@ gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
     return res;
 }
 
+/* Mean utilization per node and UTC hour of day, from the 5-minute fleet rollups. */
+static const char SQL_HEATMAP[] =
+    "SELECT n.name, (f.bucket_ms / 3600000) % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
+    "CAST(sum(f.gpus) AS REAL) / count(DISTINCT f.bucket_ms) "
+    "FROM fleet_5m f JOIN node n ON n.id = f.node_id "
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
+    "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%') "
+    "GROUP BY n.name, h ORDER BY n.name, h";
+
+gp_status gp_store_capacity_heatmap(gp_store *st, const gp_cap_select *sel,
+                                    int (*fn)(const gp_cap_hour *, void *), void *arg,
+                                    gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_HEATMAP, &s, err))
+        return err->code;
+    bind_selection(s, sel);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_cap_hour h = {(const char *)sqlite3_column_text(s, 0), sqlite3_column_int(s, 1),
+                         sqlite3_column_double(s, 2), sqlite3_column_double(s, 3)};
+        if (fn(&h, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the hours of day");
+    sqlite3_finalize(s);
+    return res;
+}
+
 static const char SQL_BY_LABEL[] =
     "SELECT json_extract(l.json, ?5) AS v, sum(u.buckets), sum(u.util_sum), sum(u.power_sum) "
     "FROM series s CROSS JOIN util_hour u ON u.series_id = s.id JOIN gpu g ON g.id = s.gpu_id "

@@ -1,0 +1,56 @@
+/* History import from a Prometheus-compatible server (collector layer, src/collect/history.c):
+ * the fleet's past through /api/v1/query_range, aggregated by the server to the 5-minute
+ * buckets gpuplan stores, written straight into the rollups.
+ *
+ * The work is cut into chunks: the hosts (Hostname label) in groups of hosts_per_query, the time
+ * in spans of at most max_points points per series. A chunk is one query per metric, sent
+ * through one libcurl multi handle with at most `concurrency` in flight, and is committed whole
+ * with the marks that say how far each (source, metric, host) is imported; a host group's chunks
+ * are committed in time order, so a mark never skips a hole. A re-run asks only for what is
+ * past the marks. Ownership: everything is borrowed; results are caller storage. */
+#ifndef GPUPLAN_HISTORY_H
+#define GPUPLAN_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuplan/store.h"
+
+typedef struct gp_history_opts {
+    const char *url;            /* the server's base URL (http or https, no credentials in it) */
+    const char *match;          /* a label selector "{job=\"dcgm\"}", or "" */
+    const char *token_file;     /* a bearer token, or "" */
+    const char *cacert;         /* a CA bundle, or "" */
+    bool insecure;              /* skip TLS verification (explicit opt-in) */
+    const char *org_id;         /* X-Scope-OrgID for multi-tenant Mimir/Cortex, or "" */
+    int64_t since_ms, until_ms; /* the window; widened and cut to whole hours */
+    int64_t step_ms;            /* query resolution, dividing 5 minutes; default 5 minutes */
+    int max_points;             /* the server's limit per series and query, default 11,000 */
+    int hosts_per_query;        /* default 8 */
+    int concurrency;            /* queries in flight, default 4 */
+    long connect_timeout_ms;    /* default 5 s */
+    long total_timeout_ms;      /* per query, default 120 s */
+    size_t max_bytes;           /* per response, default 256 MiB */
+} gp_history_opts;
+
+void gp_history_opts_init(gp_history_opts *o);
+
+typedef struct gp_history_progress {
+    size_t chunks_done, chunks_total;
+    size_t queries, bytes;
+    size_t rows_written; /* 5-minute rows stored */
+    size_t rows_skipped; /* rows of buckets stored already (never stored twice) */
+    size_t gpus;         /* GPUs seen in the chunks done */
+    double seconds;
+} gp_history_progress;
+
+/* Import into node_id (its marks keyed by url and match). progress (may be NULL) is called after
+ * each committed chunk and returns non-zero to stop early (GP_OK, what is committed stays).
+ * *out says what was done, on failure too: GP_E_INPUT for the server's refusal (a bad selector,
+ * over its limits), GP_E_NET for the network, GP_E_DB for the store; committed chunks remain. */
+gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
+                            int (*progress)(const gp_history_progress *, void *), void *arg,
+                            gp_history_progress *out, gp_err *err);
+
+#endif

@@ -1,0 +1,72 @@
+/* History from a Prometheus-compatible server: the /api/v1/query_range responses of the queries
+ * `gpuplan import --prometheus` sends, turned into 5-minute rollup rows (formats layer: bytes in,
+ * rows out, no I/O).
+ *
+ * The queries ask the server for each window's count, sum, min and max of a metric, every
+ * aggregate tagged by a label (GP_RANGE_AGG_LABEL = "n" | "sum" | "min" | "max"), evaluated at
+ * t = window end - 1 ms so that a point covers the milliseconds [t + 1 - step, t + 1). Points of
+ * one GPU, metric and 5-minute bucket are merged (count and sum added, min and max kept).
+ *
+ * Ownership: a gp_rollups owns its GPUs (in gpus, a gp_samples used for its GPU index only) and
+ * rows; gp_rollups_done frees them. The parser appends; on error the caller discards the batch. */
+#ifndef GPUPLAN_PROM_RANGE_H
+#define GPUPLAN_PROM_RANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuplan/error.h"
+#include "gpuplan/telemetry.h"
+
+#define GP_RANGE_AGG_LABEL "gpuplan_agg"
+#define GP_BUCKET_MS 300000
+
+typedef struct gp_rollup {
+    int gpu; /* index into gpus.gpus */
+    gp_metric metric;
+    int64_t bucket_ms; /* a multiple of 5 minutes */
+    long long n;       /* raw samples the server saw in the bucket */
+    double sum, min, max;
+    unsigned char have; /* which aggregates arrived: 1 n, 2 sum, 4 min, 8 max */
+} gp_rollup;
+
+typedef struct gp_rollups {
+    gp_samples gpus;
+    gp_rollup *r;
+    size_t n, cap, limit;
+    size_t blanks;     /* points that were NaN, +-Inf or DCGM blank sentinels */
+    size_t incomplete; /* rows dropped because an aggregate was missing or blank */
+    uint64_t *keys;    /* open addressing over (gpu, metric, bucket); slot = row + 1 */
+    size_t *slots;
+    size_t n_slots;
+} gp_rollups;
+
+/* An empty batch holding at most limit rows. */
+void gp_rollups_init(gp_rollups *b, size_t limit);
+void gp_rollups_done(gp_rollups *b);
+
+/* Merge one row's aggregates into the batch (row of gpu, m and the bucket holding bucket_ms,
+ * added when new): for tests, benchmarks and other sources of 5-minute rollups. GP_E_LIMIT
+ * past the batch's limit, GP_E_INPUT for n < 1. */
+gp_status gp_rollups_add(gp_rollups *b, int gpu, gp_metric m, int64_t bucket_ms, long long n,
+                         double sum, double min, double max, gp_err *err);
+
+/* Parse one query_range response for metric m (value_scale applied to sum, min and max: 100 for
+ * a 0..1 ratio, 1e-3 for mJ) evaluated with step_ms, appending to out. http_status >= 400 or
+ * "status": "error" fails with the server's errorType and text (the 11,000-points limit, a bad
+ * selector); other malformed input names origin and the JSON path. GP_E_LIMIT past the limit. */
+gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, long http_status,
+                             gp_metric m, double value_scale, int64_t step_ms, gp_rollups *out,
+                             gp_err *err);
+
+/* Drop rows that lack one of the four aggregates (a series the server cut at a chunk edge) or
+ * whose min or max is a DCGM blank; counts them in incomplete. Call once after parsing. */
+void gp_rollups_finish(gp_rollups *b);
+
+/* A /api/v1/label/NAME/values response: *values gets *n NUL-terminated strings in one
+ * allocation the caller frees with free(*values) (NULL when none, and on error). Errors as
+ * gp_promrange_parse; GP_E_LIMIT past max_values. */
+gp_status gp_promlabels_parse(const char *buf, size_t len, const char *origin, long http_status,
+                              size_t max_values, char ***values, size_t *n, gp_err *err);
+
+#endif

@@ -1,0 +1,32 @@
+/* Batch runs in the store (src/store/store_batch.c, db/006_batch.sql): each run's summary as
+ * written, with the catalog prices and measured figures it used, and the reads a later run or
+ * `gpuplan diff` compares with.
+ *
+ * Ownership: *summary is the caller's to free(). Errors: GP_E_DB for SQLite failures,
+ * GP_E_NOTFOUND when no run matches. */
+#ifndef GPUPLAN_STORE_BATCH_H
+#define GPUPLAN_STORE_BATCH_H
+
+#include "gpuplan/batch.h"
+#include "gpuplan/store.h"
+
+typedef struct gp_batch_record {
+    const gp_batch_summary *summary; /* the figures recorded row by row */
+    const char *summary_json;        /* summary.json as written */
+    const char *out_dir;
+    int flipped;
+} gp_batch_record;
+
+/* Record a run in one transaction; *id receives its id when not NULL. */
+gp_status gp_store_batch_record(gp_store *st, const gp_batch_record *rec, long long *id,
+                                gp_err *err);
+
+/* The summary of the latest run on or before day (YYYY-MM-DD; NULL: the latest of all).
+ * day_out (11 bytes) receives its day when not NULL. */
+gp_status gp_store_batch_latest(gp_store *st, const char *day, char **summary, char *day_out,
+                                gp_err *err);
+
+/* Forget the runs of days before `before` (YYYY-MM-DD); *n receives how many. */
+gp_status gp_store_batch_prune(gp_store *st, const char *before, int *n, gp_err *err);
+
+#endif

@@ -1,0 +1,199 @@
+/* gpuplan import --prometheus URL --since 90d: the fleet's past from its Prometheus. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpuplan/app_history.h"
+
+/* "90d", "12h", "30m", "45s" into milliseconds. */
+static bool duration_ms(const char *s, int64_t *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0) || v > 1e7)
+        return false;
+    double mult = !strcmp(end, "d")   ? 86400000
+                  : !strcmp(end, "h") ? 3600000
+                  : !strcmp(end, "m") ? 60000
+                  : !strcmp(end, "s") ? 1000
+                                      : -1;
+    if (mult < 0)
+        return false;
+    *out = (int64_t)(v * mult);
+    return true;
+}
+
+/* A time: a duration back from now ("90d"), a date ("2026-01-31", UTC), a UTC time
+ * ("2026-01-31T12:00:00Z") or Unix seconds. */
+static bool when_ms(const char *s, int64_t now_ms, int64_t *out) {
+    int64_t d;
+    if (duration_ms(s, &d)) {
+        *out = now_ms - d;
+        return true;
+    }
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!end || *end) {
+        memset(&tm, 0, sizeof tm);
+        end = strptime(s, "%Y-%m-%d", &tm);
+    }
+    if (end && !*end) {
+        *out = (int64_t)timegm(&tm) * 1000;
+        return true;
+    }
+    char *e;
+    long long secs = strtoll(s, &e, 10);
+    if (e != s && !*e && secs > 0 && secs < 32503680000LL) {
+        *out = secs * 1000;
+        return true;
+    }
+    return false;
+}
+
+typedef struct ticker {
+    bool on;
+} ticker;
+
+static int on_progress(const gp_history_progress *p, void *arg) {
+    ticker *t = arg;
+    if (!t->on)
+        return 0;
+    double rate = p->seconds > 0 ? p->rows_written / p->seconds : 0;
+    double eta =
+        p->chunks_done ? p->seconds / p->chunks_done * (p->chunks_total - p->chunks_done) : 0;
+    /* \r and a fixed width, no escape sequences: cli_guard_terminal passes only \r, \n, \t. */
+    fprintf(stderr, "\rchunks %zu/%zu  %10.0f samples/s  %8.1f MB  ETA %d:%02d   ", p->chunks_done,
+            p->chunks_total, rate, p->bytes / 1e6, (int)eta / 60, (int)eta % 60);
+    fflush(stderr);
+    return 0;
+}
+
+static void help(void) {
+    printf("usage: gpuplan import --prometheus URL --since 90d [--until T] [--match SELECTOR]\n"
+           "                      [--step 5m] [--node NAME] [--quiet] [--concurrency 4]\n"
+           "                      [--hosts-per-query 8] [--max-points 11000] [--token-file F]\n"
+           "                      [--org-id TENANT] [--cacert FILE] [--insecure]\n"
+           "                      [--timeout 120s]\n"
+           "       gpuplan import --node NAME --since 90d    (the node's Prometheus source)\n\n"
+           "Pulls the fleet's history through /api/v1/query_range, the server aggregating each\n"
+           "metric to gpuplan's 5-minute buckets (count, sum, min and max over each step), and\n"
+           "writes it straight into the 5-minute, hourly and capacity rollups. Whole hours\n"
+           "only. Hosts are queried in groups, time in spans under the server's points limit;\n"
+           "each chunk is committed whole, and a re-run asks only for what is new.\n"
+           "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
+           "seconds. The node (default: the URL's host) is created with the server as its\n"
+           "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n");
+}
+
+int cmd_import_history(gp_session *ses, int argc, char **argv) {
+    enum {
+        O_PROM = 256,
+        O_SINCE,
+        O_UNTIL,
+        O_MATCH,
+        O_STEP,
+        O_NODE,
+        O_QUIET,
+        O_CONC,
+        O_HOSTS,
+        O_POINTS,
+        O_TOKEN,
+        O_ORG,
+        O_CACERT,
+        O_INSECURE,
+        O_TIMEOUT
+    };
+    static const struct option longs[] = {{"prometheus", required_argument, NULL, O_PROM},
+                                          {"since", required_argument, NULL, O_SINCE},
+                                          {"until", required_argument, NULL, O_UNTIL},
+                                          {"match", required_argument, NULL, O_MATCH},
+                                          {"step", required_argument, NULL, O_STEP},
+                                          {"node", required_argument, NULL, O_NODE},
+                                          {"quiet", no_argument, NULL, O_QUIET},
+                                          {"concurrency", required_argument, NULL, O_CONC},
+                                          {"hosts-per-query", required_argument, NULL, O_HOSTS},
+                                          {"max-points", required_argument, NULL, O_POINTS},
+                                          {"token-file", required_argument, NULL, O_TOKEN},
+                                          {"org-id", required_argument, NULL, O_ORG},
+                                          {"cacert", required_argument, NULL, O_CACERT},
+                                          {"insecure", no_argument, NULL, O_INSECURE},
+                                          {"timeout", required_argument, NULL, O_TIMEOUT},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    gp_history_request rq = {0};
+    gp_history_opts_init(&rq.opts);
+    int64_t now = (int64_t)time(NULL) * 1000;
+    const char *since = NULL, *until = NULL;
+    bool quiet = false;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        int *num = opt == O_CONC     ? &rq.opts.concurrency
+                   : opt == O_HOSTS  ? &rq.opts.hosts_per_query
+                   : opt == O_POINTS ? &rq.opts.max_points
+                                     : NULL;
+        if (num) {
+            if (!gp_parse_int(optarg, num) || *num < 1 || *num > 1000000)
+                return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
+        } else if (opt == O_TIMEOUT) {
+            int64_t ms;
+            if (!duration_ms(optarg, &ms) || ms > 3600000)
+                return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", optarg);
+            rq.opts.total_timeout_ms = (long)ms;
+            if (rq.opts.connect_timeout_ms > ms)
+                rq.opts.connect_timeout_ms = (long)ms;
+        } else if (opt == O_STEP) {
+            if (!duration_ms(optarg, &rq.opts.step_ms))
+                return cli_usage_error("--step: \"%s\" is not a duration like 5m", optarg);
+        } else if (opt == O_PROM || opt == O_SINCE || opt == O_UNTIL || opt == O_MATCH ||
+                   opt == O_NODE || opt == O_TOKEN || opt == O_ORG || opt == O_CACERT) {
+            *(opt == O_PROM    ? &rq.url
+              : opt == O_SINCE ? &since
+              : opt == O_UNTIL ? &until
+              : opt == O_MATCH ? &rq.match
+              : opt == O_NODE  ? &rq.node
+              : opt == O_TOKEN ? &rq.opts.token_file
+              : opt == O_ORG   ? &rq.opts.org_id
+                               : &rq.opts.cacert) = optarg;
+        } else if (opt == O_QUIET) {
+            quiet = true;
+        } else if (opt == O_INSECURE) {
+            rq.opts.insecure = true;
+        } else if (opt == 'h') {
+            help();
+            return 0;
+        } else {
+            return cli_usage_error("import: unknown option or missing value: %s (see --help)",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("import --prometheus takes no FILE (see --help)");
+    if (!since)
+        return cli_usage_error("import --prometheus needs --since (90d, 2026-01-31, ...)");
+    if (!when_ms(since, now, &rq.opts.since_ms))
+        return cli_usage_error("--since: \"%s\" is not a time or duration", since);
+    rq.opts.until_ms = now;
+    if (until && !when_ms(until, now, &rq.opts.until_ms))
+        return cli_usage_error("--until: \"%s\" is not a time or duration", until);
+    ticker t = {!quiet && isatty(STDERR_FILENO)};
+    gp_err err;
+    gp_err_clear(&err);
+    gp_history_result r;
+    gp_status rc = gp_history_run(ses, &rq, on_progress, &t, &r, &err);
+    if (t.on && r.p.chunks_done)
+        fprintf(stderr, "\n");
+    if (r.p.chunks_total == 0 && rc == GP_OK)
+        printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, r.p.queries);
+    else if (r.p.chunks_done || rc == GP_OK)
+        printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
+               "there, %zu queries, %.1f MB in %.1f s\n",
+               r.node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total,
+               r.p.rows_written, r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+    return rc ? cli_fail(&err) : 0;
+}

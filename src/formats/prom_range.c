@@ -1,0 +1,334 @@
+/* query_range responses into 5-minute rollup rows (prom_range.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_util.h"
+#include "gpuplan/prom_range.h"
+#include "gpuplan/xmem.h"
+
+void gp_rollups_init(gp_rollups *b, size_t limit) {
+    memset(b, 0, sizeof *b);
+    gp_samples_init(&b->gpus, 0);
+    b->limit = limit;
+}
+
+void gp_rollups_done(gp_rollups *b) {
+    gp_samples_done(&b->gpus);
+    free(b->r);
+    free(b->keys);
+    free(b->slots);
+    size_t limit = b->limit;
+    memset(b, 0, sizeof *b);
+    b->limit = limit;
+}
+
+static uint64_t row_key(int gpu, gp_metric m, int64_t bucket_ms) {
+    /* gpu < 2^24, metric < 16, buckets of 5 minutes fit 2^36 for ~650,000 years. */
+    return ((uint64_t)(unsigned)gpu << 40) ^ ((uint64_t)m << 36) ^
+           (uint64_t)(bucket_ms / GP_BUCKET_MS) ^ (1ull << 63);
+}
+
+static size_t slot_of(uint64_t k, size_t n_slots) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (size_t)k & (n_slots - 1);
+}
+
+static void index_grow(gp_rollups *b) {
+    if ((b->n + 1) * 2 <= b->n_slots)
+        return;
+    size_t n = b->n_slots ? b->n_slots * 2 : 1024;
+    uint64_t *keys = gp_xcalloc(n, sizeof *keys);
+    size_t *slots = gp_xcalloc(n, sizeof *slots);
+    for (size_t i = 0; i < b->n_slots; i++) {
+        if (!b->slots[i])
+            continue;
+        size_t j = slot_of(b->keys[i], n);
+        while (slots[j])
+            j = (j + 1) & (n - 1);
+        keys[j] = b->keys[i];
+        slots[j] = b->slots[i];
+    }
+    free(b->keys);
+    free(b->slots);
+    b->keys = keys;
+    b->slots = slots;
+    b->n_slots = n;
+}
+
+/* The row of (gpu, m, bucket), added when new; NULL past the limit. */
+static gp_rollup *row_for(gp_rollups *b, int gpu, gp_metric m, int64_t bucket_ms) {
+    index_grow(b);
+    uint64_t k = row_key(gpu, m, bucket_ms);
+    size_t i = slot_of(k, b->n_slots);
+    while (b->slots[i]) {
+        if (b->keys[i] == k)
+            return &b->r[b->slots[i] - 1];
+        i = (i + 1) & (b->n_slots - 1);
+    }
+    if (b->n >= b->limit)
+        return NULL;
+    b->r = gp_xgrow(b->r, &b->cap, b->n, sizeof *b->r, 1024);
+    b->r[b->n] = (gp_rollup){gpu, m, bucket_ms, 0, 0, 0, 0, 0};
+    b->keys[i] = k;
+    b->slots[i] = ++b->n;
+    return &b->r[b->n - 1];
+}
+
+gp_status gp_rollups_add(gp_rollups *b, int gpu, gp_metric m, int64_t bucket_ms, long long n,
+                         double sum, double min, double max, gp_err *err) {
+    if (n < 1 || gpu < 0 || (size_t)gpu >= b->gpus.n_gpus || (unsigned)m >= GP_M_COUNT)
+        return gp_errorf(err, GP_E_INPUT, NULL, "a rollup row needs a GPU, a metric and n >= 1");
+    int64_t bucket = bucket_ms - ((bucket_ms % GP_BUCKET_MS) + GP_BUCKET_MS) % GP_BUCKET_MS;
+    gp_rollup *r = row_for(b, gpu, m, bucket);
+    if (!r)
+        return gp_errorf(err, GP_E_LIMIT, NULL, "more than %zu rollup rows in one batch", b->limit);
+    bool first = r->n == 0;
+    r->n += n;
+    r->sum += sum;
+    if (first || min < r->min)
+        r->min = min;
+    if (first || max > r->max)
+        r->max = max;
+    r->have |= 15;
+    return GP_OK;
+}
+
+static const char *str_of(const cJSON *o, const char *k) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
+}
+
+/* "68.347", "NaN", "+Inf": false for text that is no number at all. */
+static bool point_value(const cJSON *v, double *out) {
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return false;
+    const char *s = v->valuestring;
+    if (!strcmp(s, "NaN") || !strcmp(s, "+Inf") || !strcmp(s, "Inf") || !strcmp(s, "-Inf")) {
+        *out = NAN;
+        return true;
+    }
+    return gp_parse_number(s, strlen(s), out);
+}
+
+static bool device_metric(gp_metric m) {
+    return m == GP_M_POWER_W || m == GP_M_TEMP_C || m == GP_M_ENERGY_J || m == GP_M_SM_CLOCK_MHZ ||
+           m == GP_M_POWER_LIMIT_W;
+}
+
+/* The GPU a series names: UUID, or gpu index + host; under MIG the instance, except for the
+ * device-level metrics, which belong to the physical GPU. -1 when the series names none. */
+static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m) {
+    const char *uuid = str_of(metric, "UUID");
+    if (!uuid)
+        uuid = str_of(metric, "uuid");
+    const char *gpu = str_of(metric, "gpu"), *host = str_of(metric, "Hostname");
+    if (!host)
+        host = str_of(metric, "hostname");
+    if (!host)
+        host = str_of(metric, "instance");
+    const char *gi = str_of(metric, "GPU_I_ID"), *prof = str_of(metric, "GPU_I_PROFILE");
+    int index = -1;
+    if (gpu) {
+        char *end;
+        long x = strtol(gpu, &end, 10);
+        if (*gpu && !*end && x >= 0 && x < 4096)
+            index = (int)x;
+    }
+    if ((!uuid || !*uuid) && index < 0)
+        return -1;
+    char mig[32] = "";
+    if (gi && *gi && !device_metric(m))
+        snprintf(mig, sizeof mig, "GI %s%s%s", gi, prof ? " " : "", prof ? prof : "");
+    return gp_samples_gpu(g, uuid ? uuid : "", index, mig, str_of(metric, "modelName"),
+                          host ? host : "");
+}
+
+enum { AGG_N = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8 };
+
+static int agg_of(const char *s) {
+    if (!s)
+        return 0;
+    return !strcmp(s, "n")     ? AGG_N
+           : !strcmp(s, "sum") ? AGG_SUM
+           : !strcmp(s, "min") ? AGG_MIN
+           : !strcmp(s, "max") ? AGG_MAX
+                               : 0;
+}
+
+static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, double scale,
+                           int64_t step_ms, const cJSON *pair, const char *where, gp_err *err) {
+    const cJSON *ts = cJSON_GetArrayItem(pair, 0), *val = cJSON_GetArrayItem(pair, 1);
+    double v;
+    if (cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(ts) || !point_value(val, &v))
+        return gp_errorf(err, GP_E_INPUT, where, "a point is not [time, \"value\"]");
+    double ms = round(ts->valuedouble * 1000.0);
+    if (!(ms > 0 && ms < 9e15))
+        return gp_errorf(err, GP_E_INPUT, where, "a point's time is out of range");
+    if (!isfinite(v)) {
+        out->blanks++;
+        return GP_OK;
+    }
+    /* The point at t covers [t + 1 - step, t + 1). */
+    int64_t start = (int64_t)ms + 1 - step_ms;
+    int64_t bucket = start - ((start % GP_BUCKET_MS) + GP_BUCKET_MS) % GP_BUCKET_MS;
+    gp_rollup *r = row_for(out, gpu, m, bucket);
+    if (!r)
+        return gp_errorf(err, GP_E_LIMIT, where, "more than %zu rollup rows in one response",
+                         out->limit);
+    if (agg == AGG_N) {
+        if (!(v >= 0 && v < 1e12))
+            return gp_errorf(err, GP_E_INPUT, where, "a count of %g samples", v);
+        r->n += (long long)v;
+    } else if (agg == AGG_SUM) {
+        r->sum += v * scale;
+    } else {
+        /* A blank sentinel is kept as is (unscaled) so finish() can recognise and drop it. */
+        double x = gp_dcgm_is_blank(v, m == GP_M_ENERGY_J) ? v : v * scale;
+        bool first = !(r->have & agg);
+        if (agg == AGG_MIN && (first || x < r->min))
+            r->min = x;
+        if (agg == AGG_MAX && (first || x > r->max))
+            r->max = x;
+        if (gp_dcgm_is_blank(v, m == GP_M_ENERGY_J))
+            r->have |= 16; /* poisoned: a blank entered the server's aggregates */
+    }
+    r->have |= (unsigned char)agg;
+    return GP_OK;
+}
+
+/* The document, or the server's error (HTTP >= 400 or "status": "error") in err. */
+static gp_status api_doc(const char *buf, size_t len, const char *origin, long http_status,
+                         cJSON **doc, gp_err *err) {
+    if (gp_catalog_json(buf, len, origin, doc, err)) {
+        if (http_status >= 400)
+            gp_errorf(err, GP_E_INPUT, origin, "HTTP %ld with a body that is not JSON",
+                      http_status);
+        return err->code;
+    }
+    const char *status = str_of(*doc, "status");
+    if (http_status >= 400 || !status || strcmp(status, "success") != 0) {
+        const char *type = str_of(*doc, "errorType"), *msg = str_of(*doc, "error");
+        char code[32] = "";
+        if (http_status >= 400)
+            snprintf(code, sizeof code, "HTTP %ld, ", http_status);
+        gp_errorf(err, GP_E_INPUT, origin, "Prometheus error (%s%s): %.180s", code,
+                  type ? type : "no type", msg ? msg : "no error text");
+        cJSON_Delete(*doc);
+        *doc = NULL;
+        return err->code;
+    }
+    return GP_OK;
+}
+
+gp_status gp_promlabels_parse(const char *buf, size_t len, const char *origin, long http_status,
+                              size_t max_values, char ***values, size_t *n, gp_err *err) {
+    *values = NULL;
+    *n = 0;
+    cJSON *doc;
+    if (api_doc(buf, len, origin, http_status, &doc, err))
+        return err->code;
+    gp_status st = GP_OK;
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+    size_t count = 0, bytes = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, data) {
+        if (!cJSON_IsString(v) || !v->valuestring) {
+            st = gp_errorf(err, GP_E_INPUT, origin, "$.data[%zu] is not a string", count);
+            goto done;
+        }
+        count++;
+        bytes += strlen(v->valuestring) + 1;
+    }
+    if (!cJSON_IsArray(data)) {
+        st = gp_errorf(err, GP_E_INPUT, origin, "no data array of label values");
+        goto done;
+    }
+    if (count > max_values) {
+        st = gp_errorf(err, GP_E_LIMIT, origin, "more than %zu label values", max_values);
+        goto done;
+    }
+    if (count) {
+        char **out = gp_xmalloc(count * sizeof *out + bytes);
+        char *p = (char *)(out + count);
+        size_t i = 0;
+        cJSON_ArrayForEach(v, data) {
+            size_t l = strlen(v->valuestring) + 1;
+            memcpy(p, v->valuestring, l);
+            out[i++] = p;
+            p += l;
+        }
+        *values = out;
+        *n = count;
+    }
+done:
+    cJSON_Delete(doc);
+    return st;
+}
+
+gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, long http_status,
+                             gp_metric m, double value_scale, int64_t step_ms, gp_rollups *out,
+                             gp_err *err) {
+    if (step_ms <= 0 || step_ms > GP_BUCKET_MS || GP_BUCKET_MS % step_ms != 0)
+        return gp_errorf(err, GP_E_INPUT, origin, "the step must divide 5 minutes");
+    cJSON *doc;
+    if (api_doc(buf, len, origin, http_status, &doc, err))
+        return err->code;
+    gp_status st = GP_OK;
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+    const char *type = str_of(data, "resultType");
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
+    if (!type || !cJSON_IsArray(result)) {
+        st = gp_errorf(err, GP_E_INPUT, origin, "no data.resultType and data.result");
+        goto done;
+    }
+    if (strcmp(type, "matrix") != 0) {
+        st = gp_errorf(err, GP_E_INPUT, origin, "a range query answered with a %.40s, not a matrix",
+                       type);
+        goto done;
+    }
+    int i = 0;
+    for (const cJSON *series = result->child; series && st == GP_OK; series = series->next, i++) {
+        char where[320];
+        snprintf(where, sizeof where, "%s:$.data.result[%d]", origin, i);
+        const cJSON *metric = cJSON_GetObjectItemCaseSensitive(series, "metric");
+        const cJSON *values = cJSON_GetObjectItemCaseSensitive(series, "values");
+        if (!cJSON_IsObject(metric) || !cJSON_IsArray(values)) {
+            st = gp_errorf(err, GP_E_INPUT, where, "a series without \"metric\" and \"values\"");
+            break;
+        }
+        int agg = agg_of(str_of(metric, GP_RANGE_AGG_LABEL));
+        int gpu = agg ? series_gpu(&out->gpus, metric, m) : -1;
+        if (gpu < 0) { /* not one of ours, or no GPU named: no reading */
+            out->blanks += (size_t)cJSON_GetArraySize(values);
+            continue;
+        }
+        for (const cJSON *pair = values->child; pair && st == GP_OK; pair = pair->next)
+            st = add_point(out, gpu, m, agg, value_scale, step_ms, pair, where, err);
+    }
+done:
+    cJSON_Delete(doc);
+    return st;
+}
+
+void gp_rollups_finish(gp_rollups *b) {
+    size_t k = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        gp_rollup *r = &b->r[i];
+        if ((r->have & 15) != 15 || (r->have & 16) || r->n <= 0 || !isfinite(r->sum)) {
+            b->incomplete++;
+            continue;
+        }
+        b->r[k++] = *r;
+    }
+    b->n = k;
+    /* The index no longer matches the rows: drop it (the batch is only read from now on). */
+    free(b->keys);
+    free(b->slots);
+    b->keys = NULL;
+    b->slots = NULL;
+    b->n_slots = 0;
+}

@@ -1,0 +1,208 @@
+/* Batch summaries and their comparison (batch.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/batch.h"
+#include "gpuplan/xmem.h"
+
+gp_batch_scenario *gp_batch_summary_add(gp_batch_summary *sum) {
+    if (sum->n >= GP_BATCH_MAX_SCENARIOS)
+        return NULL;
+    sum->s = gp_xgrow(sum->s, &sum->cap, sum->n, sizeof *sum->s, 16);
+    gp_batch_scenario *sc = &sum->s[sum->n++];
+    memset(sc, 0, sizeof *sc);
+    return sc;
+}
+
+const gp_batch_scenario *gp_batch_summary_find(const gp_batch_summary *sum, const char *name) {
+    for (size_t i = 0; i < sum->n; i++)
+        if (strcmp(sum->s[i].name, name) == 0)
+            return &sum->s[i];
+    return NULL;
+}
+
+void gp_batch_summary_done(gp_batch_summary *sum) {
+    for (size_t i = 0; i < sum->n; i++) {
+        free(sum->s[i].choices);
+        free(sum->s[i].prices);
+    }
+    free(sum->s);
+    sum->s = NULL;
+    sum->n = sum->cap = 0;
+}
+
+void gp_batch_diff_done(gp_batch_diff *d) {
+    free(d->c);
+    d->c = NULL;
+    d->n = d->cap = 0;
+    d->flips = 0;
+}
+
+const char *gp_batch_change_name(gp_batch_change_kind k) {
+    static const char *const names[] = {"price", "measured", "total",  "break_even",
+                                        "flip",  "added",    "removed"};
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+static gp_batch_change *add(gp_batch_diff *d, gp_batch_change_kind kind, const char *scenario,
+                            const char *what) {
+    d->c = gp_xgrow(d->c, &d->cap, d->n, sizeof *d->c, 16);
+    gp_batch_change *c = &d->c[d->n++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    snprintf(c->scenario, sizeof c->scenario, "%s", scenario);
+    snprintf(c->what, sizeof c->what, "%s", what);
+    return c;
+}
+
+/* Two figures differ when they differ beyond rounding (relative 1e-9). */
+static bool moved(double a, double b) {
+    return fabs(a - b) > 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+static const gp_batch_price *price_of(const gp_batch_scenario *s, const gp_batch_price *p) {
+    for (int i = 0; i < s->n_prices; i++)
+        if (strcmp(s->prices[i].option, p->option) == 0)
+            return &s->prices[i];
+    for (int i = 0; i < s->n_prices; i++)
+        if (!strcmp(s->prices[i].catalog, p->catalog) && !strcmp(s->prices[i].pricing, p->pricing))
+            return &s->prices[i];
+    return NULL;
+}
+
+static const gp_batch_choice *choice_of(const gp_batch_scenario *s, const char *name) {
+    for (int i = 0; i < s->n_choices; i++)
+        if (strcmp(s->choices[i].name, name) == 0)
+            return &s->choices[i];
+    return NULL;
+}
+
+static void diff_prices(const gp_batch_scenario *o, const gp_batch_scenario *n, gp_batch_diff *d) {
+    for (int i = 0; i < n->n_prices; i++) {
+        const gp_batch_price *np = &n->prices[i], *op = price_of(o, np);
+        if (op && !moved(op->hourly, np->hourly) && !strcmp(op->catalog, np->catalog) &&
+            !strcmp(op->effective_from, np->effective_from))
+            continue;
+        gp_batch_change *c = add(d, GP_CHANGE_PRICE, n->name, np->option);
+        snprintf(c->catalog, sizeof c->catalog, "%s", np->catalog);
+        c->has_old = op != NULL;
+        c->old_v = op ? op->hourly : 0;
+        c->has_new = true;
+        c->new_v = np->hourly;
+        snprintf(c->source, sizeof c->source, "%s", np->source);
+        snprintf(c->effective_from, sizeof c->effective_from, "%s", np->effective_from);
+    }
+}
+
+static void diff_measured(const gp_batch_scenario *o, const gp_batch_scenario *n,
+                          gp_batch_diff *d) {
+    const struct {
+        const char *what;
+        double a, b;
+    } f[] = {{"gpus", o->gpus, n->gpus},
+             {"utilization", o->utilization, n->utilization},
+             {"gpu_idle_w", o->gpu_idle_w, n->gpu_idle_w},
+             {"gpu_tdp_w", o->gpu_tdp_w, n->gpu_tdp_w}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        if (!moved(f[i].a, f[i].b))
+            continue;
+        gp_batch_change *c = add(d, GP_CHANGE_MEASURED, n->name, f[i].what);
+        c->has_old = c->has_new = true;
+        c->old_v = f[i].a;
+        c->new_v = f[i].b;
+    }
+}
+
+/* "catalog pricing 40 -> 32 (source, date); utilization 0.5 -> 1" from the changes that are
+ * the scenario's inputs: d->c[first..d->n). */
+static void explain(const gp_batch_diff *d, size_t first, const gp_batch_scenario *o,
+                    const gp_batch_scenario *n, char *out, size_t cap) {
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = first; i < d->n && len < cap; i++) {
+        const gp_batch_change *c = &d->c[i];
+        const char *sep = len ? "; " : "";
+        int w;
+        if (c->kind == GP_CHANGE_PRICE && c->has_old)
+            w = snprintf(out + len, cap - len, "%s%s price %.6g -> %.6g (%s, %s)", sep, c->what,
+                         c->old_v, c->new_v, c->source, c->effective_from);
+        else if (c->kind == GP_CHANGE_PRICE)
+            w = snprintf(out + len, cap - len, "%s%s priced at %.6g (%s, %s)", sep, c->what,
+                         c->new_v, c->source, c->effective_from);
+        else
+            w = snprintf(out + len, cap - len, "%s%s %s %.6g -> %.6g", sep,
+                         o->measured || n->measured ? "measured" : "input", c->what, c->old_v,
+                         c->new_v);
+        len = w < 0 ? cap : len + (size_t)w;
+    }
+    if (!out[0] && o->version != n->version)
+        snprintf(out, cap, "other inputs of the scenario (version %d -> %d)", o->version,
+                 n->version);
+}
+
+static void diff_outcomes(const gp_batch_scenario *o, const gp_batch_scenario *n,
+                          const char *because, gp_batch_diff *d) {
+    for (int i = 0; i < n->n_choices; i++) {
+        const gp_batch_choice *nc = &n->choices[i], *oc = choice_of(o, nc->name);
+        if (!oc)
+            continue;
+        double base = fmax(fabs(oc->total), 1e-9);
+        if (fabs(nc->total - oc->total) / base * 100.0 <= d->threshold_pct)
+            continue;
+        gp_batch_change *c = add(d, GP_CHANGE_TOTAL, n->name, nc->name);
+        c->has_old = c->has_new = true;
+        c->old_v = oc->total;
+        c->new_v = nc->total;
+        snprintf(c->because, sizeof c->because, "%s", because);
+    }
+    if (n->rival[0] && !strcmp(n->rival, o->rival) &&
+        (n->has_break_even_month != o->has_break_even_month ||
+         (n->has_break_even_month && n->break_even_month != o->break_even_month))) {
+        gp_batch_change *c = add(d, GP_CHANGE_BREAK_EVEN, n->name, n->rival);
+        c->has_old = o->has_break_even_month;
+        c->old_v = o->break_even_month;
+        c->has_new = n->has_break_even_month;
+        c->new_v = n->break_even_month;
+        snprintf(c->because, sizeof c->because, "%s", because);
+    }
+    if (strcmp(n->cheapest, o->cheapest) != 0) {
+        gp_batch_change *c = add(d, GP_CHANGE_FLIP, n->name, n->cheapest);
+        snprintf(c->old_s, sizeof c->old_s, "%s", o->cheapest);
+        c->has_old = c->has_new = true;
+        c->old_v = o->cheapest_total;
+        c->new_v = n->cheapest_total;
+        snprintf(c->because, sizeof c->because, "%s", because);
+        d->flips++;
+    }
+}
+
+static void diff_scenario(const gp_batch_scenario *o, const gp_batch_scenario *n,
+                          gp_batch_diff *d) {
+    size_t first = d->n;
+    diff_prices(o, n, d);
+    diff_measured(o, n, d);
+    char because[1024];
+    explain(d, first, o, n, because, sizeof because);
+    diff_outcomes(o, n, because, d);
+}
+
+void gp_batch_diff_run(const gp_batch_summary *old_run, const gp_batch_summary *new_run,
+                       double threshold_pct, gp_batch_diff *out) {
+    memset(out, 0, sizeof *out);
+    out->threshold_pct = threshold_pct;
+    bool pair_any = old_run->n == 1 && new_run->n == 1;
+    for (size_t i = 0; i < new_run->n; i++) {
+        const gp_batch_scenario *n = &new_run->s[i];
+        const gp_batch_scenario *o =
+            pair_any ? &old_run->s[0] : gp_batch_summary_find(old_run, n->name);
+        if (o)
+            diff_scenario(o, n, out);
+        else
+            add(out, GP_CHANGE_ADDED, n->name, n->cheapest);
+    }
+    for (size_t i = 0; i < old_run->n && !pair_any; i++)
+        if (!gp_batch_summary_find(new_run, old_run->s[i].name))
+            add(out, GP_CHANGE_REMOVED, old_run->s[i].name, old_run->s[i].cheapest);
+}

@@ -1,0 +1,201 @@
+/* summary.json, the changes and the tornado data of a batch run (report_batch.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/batch_json.h"
+#include "gpuplan/report.h"
+#include "gpuplan/report_batch.h"
+
+static void opt_num(cJSON *o, const char *key, bool has, double v) {
+    if (has)
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *choice_tree(const gp_batch_choice *c) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", c->name);
+    cJSON_AddNumberToObject(o, "total", c->total);
+    opt_num(o, "break_even_month", c->has_break_even_month, c->break_even_month);
+    opt_num(o, "break_even_utilization", c->has_break_even_utilization, c->break_even_utilization);
+    opt_num(o, "cost_per_gpu_hour", c->has_cost_per_gpu_hour, c->cost_per_gpu_hour);
+    opt_num(o, "cost_per_work_unit", c->has_cost_per_work_unit, c->cost_per_work_unit);
+    return o;
+}
+
+static cJSON *price_tree(const gp_batch_price *p) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "option", p->option);
+    cJSON_AddStringToObject(o, "catalog", p->catalog);
+    cJSON_AddStringToObject(o, "pricing", p->pricing);
+    cJSON_AddNumberToObject(o, "hourly", p->hourly);
+    cJSON_AddStringToObject(o, "effective_from", p->effective_from);
+    cJSON_AddStringToObject(o, "source", p->source);
+    return o;
+}
+
+static cJSON *scenario_tree(const gp_batch_scenario *s) {
+    static const char *const kinds[] = {"md", "csv", "json", "xlsx"};
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", s->name);
+    cJSON_AddNumberToObject(o, "version", s->version);
+    cJSON_AddStringToObject(o, "currency", s->currency);
+    cJSON_AddNumberToObject(o, "horizon_months", s->horizon_months);
+    cJSON_AddStringToObject(o, "cheapest", s->cheapest);
+    cJSON_AddNumberToObject(o, "cheapest_total", s->cheapest_total);
+    const gp_batch_choice *best = NULL;
+    for (int i = 0; i < s->n_choices; i++)
+        if (!strcmp(s->choices[i].name, s->cheapest))
+            best = &s->choices[i];
+    opt_num(o, "cost_per_gpu_hour", best && best->has_cost_per_gpu_hour,
+            best ? best->cost_per_gpu_hour : 0);
+    opt_num(o, "cost_per_work_unit", best && best->has_cost_per_work_unit,
+            best ? best->cost_per_work_unit : 0);
+    cJSON_AddStringToObject(o, "rival", s->rival);
+    opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
+    cJSON_AddBoolToObject(o, "measured", s->measured);
+    cJSON_AddNumberToObject(o, "gpus", s->gpus);
+    cJSON_AddNumberToObject(o, "utilization", s->utilization);
+    cJSON_AddNumberToObject(o, "gpu_idle_w", s->gpu_idle_w);
+    cJSON_AddNumberToObject(o, "gpu_tdp_w", s->gpu_tdp_w);
+    cJSON *cs = cJSON_AddArrayToObject(o, "choices");
+    for (int i = 0; i < s->n_choices; i++)
+        cJSON_AddItemToArray(cs, choice_tree(&s->choices[i]));
+    cJSON *ps = cJSON_AddArrayToObject(o, "prices");
+    for (int i = 0; i < s->n_prices; i++)
+        cJSON_AddItemToArray(ps, price_tree(&s->prices[i]));
+    cJSON *f = cJSON_AddObjectToObject(o, "files");
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (s->files[k][0])
+            cJSON_AddStringToObject(f, kinds[k], s->files[k]);
+    return o;
+}
+
+cJSON *gp_report_batch_summary_tree(const gp_batch_summary *sum) {
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", GP_BATCH_FORMAT);
+    cJSON_AddStringToObject(doc, "day", sum->day);
+    cJSON_AddStringToObject(doc, "started_at", sum->started_at);
+    cJSON_AddStringToObject(doc, "as_of", sum->as_of);
+    cJSON *a = cJSON_AddArrayToObject(doc, "scenarios");
+    for (size_t i = 0; i < sum->n; i++)
+        cJSON_AddItemToArray(a, scenario_tree(&sum->s[i]));
+    return doc;
+}
+
+static cJSON *change_tree(const gp_batch_change *c) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", gp_batch_change_name(c->kind));
+    cJSON_AddStringToObject(o, "scenario", c->scenario);
+    cJSON_AddStringToObject(o, "what", c->what);
+    if (c->kind == GP_CHANGE_PRICE) {
+        cJSON_AddStringToObject(o, "catalog", c->catalog);
+        cJSON_AddStringToObject(o, "source", c->source);
+        cJSON_AddStringToObject(o, "effective_from", c->effective_from);
+    }
+    if (c->kind == GP_CHANGE_FLIP)
+        cJSON_AddStringToObject(o, "was", c->old_s);
+    if (c->kind != GP_CHANGE_ADDED && c->kind != GP_CHANGE_REMOVED) {
+        opt_num(o, "old", c->has_old, c->old_v);
+        opt_num(o, "new", c->has_new, c->new_v);
+    }
+    if (c->kind == GP_CHANGE_TOTAL || c->kind == GP_CHANGE_BREAK_EVEN || c->kind == GP_CHANGE_FLIP)
+        cJSON_AddStringToObject(o, "because", c->because);
+    return o;
+}
+
+cJSON *gp_report_batch_diff_tree(const gp_batch_diff *d, const char *against) {
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "against", against ? against : "");
+    cJSON_AddNumberToObject(doc, "threshold_pct", d->threshold_pct);
+    cJSON_AddNumberToObject(doc, "flips", d->flips);
+    cJSON *a = cJSON_AddArrayToObject(doc, "changes");
+    for (size_t i = 0; i < d->n; i++)
+        cJSON_AddItemToArray(a, change_tree(&d->c[i]));
+    return doc;
+}
+
+static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
+    char a[48], b[48];
+    gp_format_money(c->old_v, a, sizeof a);
+    gp_format_money(c->new_v, b, sizeof b);
+    switch (c->kind) {
+    case GP_CHANGE_FLIP:
+        return gp_buf_printf(
+            out, "FLIP  %s: %s is now the cheapest (was %s; %s -> %s) because %s\n", c->scenario,
+            c->what, c->old_s, a, b, c->because[0] ? c->because : "its results moved");
+    case GP_CHANGE_PRICE:
+        if (!c->has_old)
+            return gp_buf_printf(out, "price %s: %s (%s) now priced at %.6g (%s, %s)\n",
+                                 c->scenario, c->what, c->catalog, c->new_v, c->source,
+                                 c->effective_from);
+        return gp_buf_printf(out, "price %s: %s (%s) %.6g -> %.6g (%s, %s)\n", c->scenario, c->what,
+                             c->catalog, c->old_v, c->new_v, c->source, c->effective_from);
+    case GP_CHANGE_MEASURED:
+        return gp_buf_printf(out, "measured %s: %s %.6g -> %.6g\n", c->scenario, c->what, c->old_v,
+                             c->new_v);
+    case GP_CHANGE_TOTAL:
+        return gp_buf_printf(out, "total %s: %s %s -> %s (%+.1f %%)\n", c->scenario, c->what, a, b,
+                             c->old_v ? (c->new_v - c->old_v) / fabs(c->old_v) * 100 : 0);
+    case GP_CHANGE_BREAK_EVEN:
+        snprintf(a, sizeof a, c->has_old ? "month %.0f" : "never", c->old_v);
+        snprintf(b, sizeof b, c->has_new ? "month %.0f" : "never", c->new_v);
+        return gp_buf_printf(out, "break-even %s: against %s from %s to %s\n", c->scenario, c->what,
+                             a, b);
+    case GP_CHANGE_ADDED:
+        return gp_buf_printf(out, "added %s (cheapest: %s)\n", c->scenario, c->what);
+    case GP_CHANGE_REMOVED:
+        return gp_buf_printf(out, "removed %s\n", c->scenario);
+    }
+    return GP_OK;
+}
+
+gp_status gp_report_batch_diff_text(const gp_batch_diff *d, const char *against, gp_buf *out) {
+    if (gp_buf_printf(out, "Compared with %s: %d decision%s flipped, %zu change%s\n",
+                      against ? against : "the previous run", d->flips, d->flips == 1 ? "" : "s",
+                      d->n, d->n == 1 ? "" : "s"))
+        return GP_E_LIMIT;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < d->n; i++)
+            if ((d->c[i].kind == GP_CHANGE_FLIP) == (pass == 0) && change_line(&d->c[i], out))
+                return GP_E_LIMIT;
+    return GP_OK;
+}
+
+cJSON *gp_report_tornado_tree(const gp_sensitivity *sens, const gp_scenario *s, int option,
+                              int top) {
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "option", s->options[option].name);
+    cJSON_AddNumberToObject(doc, "delta", sens->delta);
+    cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
+    /* Rows come sorted by the swing over every option; re-rank by this option's swing. */
+    int order[GP_SENS_MAX_ROWS], n = 0;
+    for (int i = 0; i < sens->n_rows; i++) {
+        const gp_sens_row *r = &sens->rows[i];
+        double sw = fabs(r->delta_high[option] - r->delta_low[option]);
+        if (!(sw > 0))
+            continue;
+        int k = n++;
+        while (k > 0) {
+            const gp_sens_row *q = &sens->rows[order[k - 1]];
+            if (fabs(q->delta_high[option] - q->delta_low[option]) >= sw)
+                break;
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    for (int i = 0; i < n && i < top; i++) {
+        const gp_sens_row *r = &sens->rows[order[i]];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "input", r->input);
+        cJSON_AddNumberToObject(o, "base", r->base);
+        cJSON_AddNumberToObject(o, "low", r->delta_low[option]);
+        cJSON_AddNumberToObject(o, "high", r->delta_high[option]);
+        cJSON_AddItemToArray(rows, o);
+    }
+    return doc;
+}

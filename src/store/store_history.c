@@ -1,0 +1,550 @@
+/* Imported history: rollup rows straight into rollup_5m, rollup_1h and the capacity rollups
+ * (store_history.h). The capacity rollups are computed here in C from the batch instead of by
+ * gp_store_capacity_refresh's SQL, which re-reads every row it rolls up: that keeps a bulk import
+ * at one B-tree insert per row. Where the batch meets rows stored before (a bucket collected
+ * already, an hour half imported, another series of the same GPU), the hours concerned are
+ * recomputed by gp_store_capacity_refresh instead, so the figures stay exact. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/store_capacity.h"
+#include "gpuplan/store_history.h"
+#include "gpuplan/xmem.h"
+#include "store_int.h"
+
+#define HOUR_MS 3600000LL
+
+static const char SQL_GPU[] =
+    "INSERT INTO gpu(node_id, uuid, idx, mig, host, model, raw_model, first_seen_ms, "
+    "last_seen_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+    "ON CONFLICT(node_id, uuid, idx, mig, host) DO UPDATE SET "
+    "model = CASE WHEN excluded.model <> '' THEN excluded.model ELSE model END, "
+    "raw_model = CASE WHEN excluded.raw_model <> '' THEN excluded.raw_model ELSE raw_model END, "
+    "first_seen_ms = min(first_seen_ms, excluded.first_seen_ms), "
+    "last_seen_ms = max(last_seen_ms, excluded.last_seen_ms) RETURNING id, model";
+static const char SQL_SERIES[] =
+    "INSERT INTO series(node_id, gpu_id, metric, labels_id) VALUES (?1, ?2, ?3, 0) "
+    "ON CONFLICT DO UPDATE SET metric = metric RETURNING id";
+/* Another series of the GPU and metric (workload labels) with rows in the window. */
+static const char SQL_OTHER[] =
+    "SELECT 1 FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id AND r.bucket_ms >= ?4 "
+    "AND r.bucket_ms < ?5 WHERE s.gpu_id = ?1 AND s.metric = ?2 AND s.id <> ?3 LIMIT 1";
+static const char SQL_5M[] = "INSERT OR IGNORE INTO rollup_5m(series_id, bucket_ms, n, sum, min, "
+                             "max) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+static const char SQL_1H[] =
+    "INSERT INTO rollup_1h(series_id, bucket_ms, n, sum, min, max) VALUES (?1, ?2, ?3, ?4, ?5, "
+    "?6) ON CONFLICT DO UPDATE SET n = n + excluded.n, sum = sum + excluded.sum, "
+    "min = min(min, excluded.min), max = max(max, excluded.max)";
+static const char SQL_UTIL_HOUR[] =
+    "INSERT OR IGNORE INTO util_hour(series_id, hour_ms, buckets, util_sum, power_n, power_sum, "
+    "busy_power_n, busy_power_sum, hist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+static const char SQL_FLEET[] =
+    "INSERT INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, "
+    "h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) VALUES (?1, "
+    "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+    "?22, ?23, ?24, ?25, ?26) ON CONFLICT DO UPDATE SET gpus = gpus + excluded.gpus, "
+    "util_sum = util_sum + excluded.util_sum, h00 = h00 + excluded.h00, h01 = h01 + excluded.h01, "
+    "h02 = h02 + excluded.h02, h03 = h03 + excluded.h03, h04 = h04 + excluded.h04, "
+    "h05 = h05 + excluded.h05, h06 = h06 + excluded.h06, h07 = h07 + excluded.h07, "
+    "h08 = h08 + excluded.h08, h09 = h09 + excluded.h09, h10 = h10 + excluded.h10, "
+    "h11 = h11 + excluded.h11, h12 = h12 + excluded.h12, h13 = h13 + excluded.h13, "
+    "h14 = h14 + excluded.h14, h15 = h15 + excluded.h15, h16 = h16 + excluded.h16, "
+    "h17 = h17 + excluded.h17, h18 = h18 + excluded.h18, h19 = h19 + excluded.h19, "
+    "h20 = h20 + excluded.h20";
+
+typedef struct row_ref {
+    long long series;
+    int64_t bucket;
+    size_t row;
+} row_ref;
+
+static int by_series_bucket(const void *a, const void *b) {
+    const row_ref *x = a, *y = b;
+    if (x->series != y->series)
+        return x->series < y->series ? -1 : 1;
+    return (x->bucket > y->bucket) - (x->bucket < y->bucket);
+}
+
+/* The fleet_5m contribution of one model and bucket. */
+typedef struct fleet_acc {
+    int model;
+    int64_t bucket;
+    long long gpus;
+    double util_sum;
+    long long h[21];
+} fleet_acc;
+
+static int by_model_bucket(const void *a, const void *b) {
+    const fleet_acc *x = a, *y = b;
+    if (x->bucket != y->bucket)
+        return (x->bucket > y->bucket) - (x->bucket < y->bucket);
+    return (x->model > y->model) - (x->model < y->model);
+}
+
+/* Hours whose capacity rollups need the SQL recomputation, as a sorted, unique list. */
+typedef struct hours {
+    int64_t *h;
+    size_t n, cap;
+} hours;
+
+static void hours_add(hours *s, int64_t from_ms, int64_t to_ms) {
+    for (int64_t h = from_ms - from_ms % HOUR_MS; h < to_ms; h += HOUR_MS) {
+        s->h = gp_xgrow(s->h, &s->cap, s->n, sizeof *s->h, 64);
+        s->h[s->n++] = h;
+    }
+}
+
+static int by_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int bin_of(double m) {
+    int b = (int)(m / 5); /* CAST(x AS INTEGER) truncates the same way */
+    return b < 0 ? 0 : b > 20 ? 20 : b;
+}
+
+static gp_status step_done(gp_store *st, sqlite3_stmt *s, const char *what, gp_err *err) {
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, what);
+}
+
+typedef struct writer {
+    gp_store *st;
+    long long node_id;
+    const gp_rollups *b;
+    long long *gpu_id;  /* per batch GPU */
+    int *gpu_model;     /* index into models */
+    char (*models)[64]; /* distinct models of the batch */
+    size_t n_models;
+    long long *series;   /* per (GPU, metric), 0 until needed */
+    row_ref *order;      /* rows by (series, bucket) */
+    unsigned char *kept; /* per row: newly stored */
+    double *power;       /* per order position of a util row: the GPU's power, NaN if none */
+    hours fallback;
+    sqlite3_stmt *gpu, *ser, *other, *r5, *r1, *uh, *fl;
+} writer;
+
+static gp_status record_gpus(writer *w, gp_err *err) {
+    const gp_rollups *b = w->b;
+    size_t ng = b->gpus.n_gpus;
+    int64_t *first = gp_xmalloc((ng ? ng : 1) * sizeof *first);
+    int64_t *last = gp_xmalloc((ng ? ng : 1) * sizeof *last);
+    for (size_t g = 0; g < ng; g++)
+        first[g] = INT64_MAX, last[g] = INT64_MIN;
+    for (size_t i = 0; i < b->n; i++) {
+        const gp_rollup *r = &b->r[i];
+        if (r->bucket_ms < first[r->gpu])
+            first[r->gpu] = r->bucket_ms;
+        if (r->bucket_ms + GP_BUCKET_MS - 1 > last[r->gpu])
+            last[r->gpu] = r->bucket_ms + GP_BUCKET_MS - 1;
+    }
+    gp_status res = GP_OK;
+    for (size_t g = 0; g < ng && res == GP_OK; g++) {
+        const gp_gpu_ref *r = &b->gpus.gpus[g];
+        if (first[g] == INT64_MAX)
+            continue; /* no row of it survived */
+        sqlite3_bind_int64(w->gpu, 1, w->node_id);
+        sqlite3_bind_text(w->gpu, 2, r->uuid, -1, SQLITE_STATIC);
+        sqlite3_bind_int(w->gpu, 3, r->index);
+        sqlite3_bind_text(w->gpu, 4, r->mig, -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->gpu, 5, r->host, -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->gpu, 6, r->model, -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->gpu, 7, r->raw_model, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(w->gpu, 8, first[g]);
+        sqlite3_bind_int64(w->gpu, 9, last[g]);
+        if (sqlite3_step(w->gpu) != SQLITE_ROW) {
+            res = store_fail(w->st, err, "record a GPU");
+            break;
+        }
+        w->gpu_id[g] = sqlite3_column_int64(w->gpu, 0);
+        const unsigned char *model = sqlite3_column_text(w->gpu, 1);
+        char name[64];
+        snprintf(name, sizeof name, "%s", model ? (const char *)model : "");
+        while (sqlite3_step(w->gpu) == SQLITE_ROW)
+            ;
+        sqlite3_reset(w->gpu);
+        size_t k = 0;
+        while (k < w->n_models && strcmp(w->models[k], name) != 0)
+            k++;
+        if (k == w->n_models)
+            memcpy(w->models[w->n_models++], name, sizeof name);
+        w->gpu_model[g] = (int)k;
+    }
+    free(first);
+    free(last);
+    return res;
+}
+
+static gp_status series_of(writer *w, int gpu, gp_metric m, long long *out, gp_err *err) {
+    long long *slot = &w->series[(size_t)gpu * GP_M_COUNT + (size_t)m];
+    if (!*slot) {
+        sqlite3_bind_int64(w->ser, 1, w->node_id);
+        sqlite3_bind_int64(w->ser, 2, w->gpu_id[gpu]);
+        sqlite3_bind_int(w->ser, 3, (int)m);
+        if (sqlite3_step(w->ser) != SQLITE_ROW) {
+            sqlite3_reset(w->ser);
+            return store_fail(w->st, err, "record a series");
+        }
+        *slot = sqlite3_column_int64(w->ser, 0);
+        while (sqlite3_step(w->ser) == SQLITE_ROW)
+            ;
+        sqlite3_reset(w->ser);
+    }
+    *out = *slot;
+    return GP_OK;
+}
+
+/* Utilization and power of a GPU stored under other series too (workload labels, collected
+ * before): its hours in the window take the SQL path. */
+static gp_status check_others(writer *w, size_t lo, size_t hi, gp_err *err) {
+    const gp_rollup *r = &w->b->r[w->order[lo].row];
+    if (r->metric != GP_M_GPU_UTIL && r->metric != GP_M_POWER_W)
+        return GP_OK;
+    int64_t from = w->order[lo].bucket, to = w->order[hi - 1].bucket + GP_BUCKET_MS;
+    sqlite3_bind_int64(w->other, 1, w->gpu_id[r->gpu]);
+    sqlite3_bind_int(w->other, 2, (int)r->metric);
+    sqlite3_bind_int64(w->other, 3, w->order[lo].series);
+    sqlite3_bind_int64(w->other, 4, from);
+    sqlite3_bind_int64(w->other, 5, to);
+    int rc = sqlite3_step(w->other);
+    sqlite3_reset(w->other);
+    if (rc == SQLITE_ROW)
+        hours_add(&w->fallback, from, to);
+    else if (rc != SQLITE_DONE)
+        return store_fail(w->st, err, "look for other series");
+    return GP_OK;
+}
+
+/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored. */
+static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
+    const gp_rollups *b = w->b;
+    size_t i = 0;
+    while (i < b->n) {
+        size_t j = i;
+        while (j < b->n && w->order[j].series == w->order[i].series)
+            j++;
+        if (check_others(w, i, j, err))
+            return err->code;
+        /* One series: its rows in time order, summed per hour as they go. */
+        long long hn = 0;
+        double hsum = 0, hmin = 0, hmax = 0;
+        int64_t hour = INT64_MIN;
+        for (size_t k = i; k <= j; k++) {
+            const gp_rollup *r = k < j ? &b->r[w->order[k].row] : NULL;
+            int64_t h = r ? r->bucket_ms - r->bucket_ms % HOUR_MS : INT64_MAX;
+            if (h != hour && hn) {
+                sqlite3_bind_int64(w->r1, 1, w->order[i].series);
+                sqlite3_bind_int64(w->r1, 2, hour);
+                sqlite3_bind_int64(w->r1, 3, hn);
+                sqlite3_bind_double(w->r1, 4, hsum);
+                sqlite3_bind_double(w->r1, 5, hmin);
+                sqlite3_bind_double(w->r1, 6, hmax);
+                if (step_done(w->st, w->r1, "write an hourly rollup", err))
+                    return err->code;
+                hn = 0;
+                hsum = 0;
+            }
+            hour = h;
+            if (!r)
+                break;
+            sqlite3_bind_int64(w->r5, 1, w->order[k].series);
+            sqlite3_bind_int64(w->r5, 2, r->bucket_ms);
+            sqlite3_bind_int64(w->r5, 3, r->n);
+            sqlite3_bind_double(w->r5, 4, r->sum);
+            sqlite3_bind_double(w->r5, 5, r->min);
+            sqlite3_bind_double(w->r5, 6, r->max);
+            if (step_done(w->st, w->r5, "write a 5-minute rollup", err))
+                return err->code;
+            if (sqlite3_changes(w->st->db) == 0) {
+                (*skipped)++;
+                hours_add(&w->fallback, r->bucket_ms, r->bucket_ms + 1);
+                continue;
+            }
+            (*written)++;
+            w->kept[k] = 1;
+            if (!hn || r->min < hmin)
+                hmin = r->min;
+            if (!hn || r->max > hmax)
+                hmax = r->max;
+            hn += r->n;
+            hsum += r->sum;
+        }
+        i = j;
+    }
+    return GP_OK;
+}
+
+/* Per GPU and bucket, its power: looked up for the utilization rows. A GPU's power rows are
+ * one series, so in (series, bucket) order they form one run, sorted by bucket. */
+static void match_power(writer *w) {
+    const gp_rollups *b = w->b;
+    size_t ng = b->gpus.n_gpus;
+    size_t *pw_lo = gp_xcalloc(ng ? ng : 1, sizeof *pw_lo);
+    size_t *pw_hi = gp_xcalloc(ng ? ng : 1, sizeof *pw_hi);
+    for (size_t k = 0; k < b->n; k++) {
+        const gp_rollup *r = &b->r[w->order[k].row];
+        if (r->metric != GP_M_POWER_W)
+            continue;
+        if (pw_hi[r->gpu] == 0)
+            pw_lo[r->gpu] = k;
+        pw_hi[r->gpu] = k + 1;
+    }
+    for (size_t k = 0; k < b->n; k++) {
+        const gp_rollup *r = &b->r[w->order[k].row];
+        w->power[k] = NAN;
+        if (r->metric != GP_M_GPU_UTIL || !pw_hi[r->gpu])
+            continue;
+        /* binary search the GPU's power run for this bucket */
+        size_t lo = pw_lo[r->gpu], hi = pw_hi[r->gpu];
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (w->order[mid].bucket < r->bucket_ms)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < pw_hi[r->gpu] && w->order[lo].bucket == r->bucket_ms) {
+            const gp_rollup *p = &b->r[w->order[lo].row];
+            w->power[k] = p->sum / (double)p->n;
+        }
+    }
+    free(pw_lo);
+    free(pw_hi);
+}
+
+/* util_hour per utilization series and hour, and fleet_5m per model and bucket, from the
+ * utilization rows newly stored. */
+static gp_status write_capacity(writer *w, gp_err *err) {
+    const gp_rollups *b = w->b;
+    fleet_acc *fa = NULL;
+    size_t nf = 0, capf = 0;
+    gp_status res = GP_OK;
+    size_t k = 0;
+    while (k < b->n && res == GP_OK) {
+        const gp_rollup *r = &b->r[w->order[k].row];
+        if (r->metric != GP_M_GPU_UTIL || !w->kept[k]) {
+            k++;
+            continue;
+        }
+        int64_t hour = r->bucket_ms - r->bucket_ms % HOUR_MS;
+        long long buckets = 0, power_n = 0, busy_n = 0;
+        double util_sum = 0, power_sum = 0, busy_sum = 0;
+        char hist[22];
+        int hcount[21] = {0};
+        size_t j = k;
+        for (; j < b->n && w->order[j].series == w->order[k].series; j++) {
+            const gp_rollup *x = &b->r[w->order[j].row];
+            if (x->bucket_ms - x->bucket_ms % HOUR_MS != hour)
+                break;
+            if (!w->kept[j])
+                continue;
+            double m = x->sum / (double)x->n;
+            int bin = bin_of(m);
+            buckets++;
+            util_sum += m;
+            hcount[bin]++;
+            if (!isnan(w->power[j])) {
+                power_n++;
+                power_sum += w->power[j];
+                if (m >= 5) {
+                    busy_n++;
+                    busy_sum += w->power[j];
+                }
+            }
+            fa = gp_xgrow(fa, &capf, nf, sizeof *fa, 1024);
+            fleet_acc *f = &fa[nf++];
+            memset(f, 0, sizeof *f);
+            f->model = w->gpu_model[x->gpu];
+            f->bucket = x->bucket_ms;
+            f->gpus = 1;
+            f->util_sum = m;
+            f->h[bin] = 1;
+        }
+        for (int i = 0; i < 21; i++)
+            hist[i] = (char)(48 + hcount[i]);
+        hist[21] = '\0';
+        sqlite3_bind_int64(w->uh, 1, w->order[k].series);
+        sqlite3_bind_int64(w->uh, 2, hour);
+        sqlite3_bind_int64(w->uh, 3, buckets);
+        sqlite3_bind_double(w->uh, 4, util_sum);
+        sqlite3_bind_int64(w->uh, 5, power_n);
+        sqlite3_bind_double(w->uh, 6, power_sum);
+        sqlite3_bind_int64(w->uh, 7, busy_n);
+        sqlite3_bind_double(w->uh, 8, busy_sum);
+        sqlite3_bind_text(w->uh, 9, hist, 21, SQLITE_TRANSIENT);
+        res = step_done(w->st, w->uh, "write an hour of utilization", err);
+        if (res == GP_OK && sqlite3_changes(w->st->db) == 0)
+            hours_add(&w->fallback, hour, hour + 1); /* the hour had rows already */
+        k = j;
+    }
+    /* Sum per (model, bucket), then add to the node's rows and the fleet's total. */
+    if (res == GP_OK && nf)
+        qsort(fa, nf, sizeof *fa, by_model_bucket);
+    for (size_t i = 0; res == GP_OK && i < nf;) {
+        fleet_acc t = fa[i], all = fa[i];
+        size_t j = i + 1;
+        for (; j < nf && fa[j].bucket == t.bucket && fa[j].model == t.model; j++) {
+            t.gpus += fa[j].gpus;
+            t.util_sum += fa[j].util_sum;
+            for (int h = 0; h < 21; h++)
+                t.h[h] += fa[j].h[h];
+        }
+        bool first_of_bucket = i == 0 || fa[i - 1].bucket != t.bucket;
+        if (first_of_bucket) {
+            /* the fleet total of this bucket: every model of it */
+            all = t;
+            all.gpus = 0, all.util_sum = 0;
+            memset(all.h, 0, sizeof all.h);
+            size_t e = i;
+            for (; e < nf && fa[e].bucket == t.bucket; e++) {
+                all.gpus += fa[e].gpus;
+                all.util_sum += fa[e].util_sum;
+                for (int h = 0; h < 21; h++)
+                    all.h[h] += fa[e].h[h];
+            }
+        }
+        for (int pass = 0; pass < (first_of_bucket ? 2 : 1) && res == GP_OK; pass++) {
+            const fleet_acc *x = pass ? &all : &t;
+            sqlite3_bind_int64(w->fl, 1, pass ? 0 : w->node_id);
+            sqlite3_bind_text(w->fl, 2, pass ? "*" : w->models[x->model], -1, SQLITE_STATIC);
+            sqlite3_bind_int64(w->fl, 3, x->bucket);
+            sqlite3_bind_int64(w->fl, 4, x->gpus);
+            sqlite3_bind_double(w->fl, 5, x->util_sum);
+            for (int h = 0; h < 21; h++)
+                sqlite3_bind_int64(w->fl, 6 + h, x->h[h]);
+            res = step_done(w->st, w->fl, "add to the fleet's 5-minute rollup", err);
+        }
+        i = j;
+    }
+    free(fa);
+    return res;
+}
+
+/* The SQL recomputation of the hours that met stored rows, in contiguous runs. */
+static gp_status refresh_fallback(writer *w, gp_err *err) {
+    hours *f = &w->fallback;
+    if (!f->n)
+        return GP_OK;
+    qsort(f->h, f->n, sizeof *f->h, by_i64);
+    for (size_t i = 0; i < f->n;) {
+        size_t j = i + 1;
+        while (j < f->n && f->h[j] <= f->h[j - 1] + HOUR_MS)
+            j++;
+        if (gp_store_capacity_refresh(w->st, w->node_id, f->h[i], f->h[j - 1] + HOUR_MS, err))
+            return err->code;
+        i = j;
+    }
+    return GP_OK;
+}
+
+gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollups *b,
+                                 size_t *written, size_t *skipped, gp_err *err) {
+    *written = *skipped = 0;
+    if (!b->n)
+        return GP_OK;
+    writer w = {.st = st, .node_id = node_id, .b = b};
+    size_t ng = b->gpus.n_gpus ? b->gpus.n_gpus : 1;
+    w.gpu_id = gp_xcalloc(ng, sizeof *w.gpu_id);
+    w.gpu_model = gp_xcalloc(ng, sizeof *w.gpu_model);
+    w.models = gp_xcalloc(ng, sizeof *w.models);
+    w.series = gp_xcalloc(ng * GP_M_COUNT, sizeof *w.series);
+    w.order = gp_xmalloc(b->n * sizeof *w.order);
+    w.kept = gp_xcalloc(b->n, 1);
+    w.power = gp_xmalloc(b->n * sizeof *w.power);
+    bool ok = false;
+    if (store_exec(st, "SAVEPOINT rollups", err))
+        goto out;
+    if (store_prepare(st, SQL_GPU, &w.gpu, err) || store_prepare(st, SQL_SERIES, &w.ser, err) ||
+        store_prepare(st, SQL_OTHER, &w.other, err) || store_prepare(st, SQL_5M, &w.r5, err) ||
+        store_prepare(st, SQL_1H, &w.r1, err) || store_prepare(st, SQL_UTIL_HOUR, &w.uh, err) ||
+        store_prepare(st, SQL_FLEET, &w.fl, err) || record_gpus(&w, err))
+        goto fail;
+    for (size_t i = 0; i < b->n; i++) {
+        const gp_rollup *r = &b->r[i];
+        w.order[i].row = i;
+        w.order[i].bucket = r->bucket_ms;
+        if (series_of(&w, r->gpu, r->metric, &w.order[i].series, err))
+            goto fail;
+    }
+    qsort(w.order, b->n, sizeof *w.order, by_series_bucket);
+    if (write_rows(&w, written, skipped, err))
+        goto fail;
+    match_power(&w);
+    if (write_capacity(&w, err) || refresh_fallback(&w, err))
+        goto fail;
+    ok = true;
+fail:
+    sqlite3_finalize(w.gpu);
+    sqlite3_finalize(w.ser);
+    sqlite3_finalize(w.other);
+    sqlite3_finalize(w.r5);
+    sqlite3_finalize(w.r1);
+    sqlite3_finalize(w.uh);
+    sqlite3_finalize(w.fl);
+    if (ok) {
+        if (store_exec(st, "RELEASE rollups", err) == GP_OK)
+            goto out;
+    }
+    sqlite3_exec(st->db, "ROLLBACK TO rollups; RELEASE rollups", NULL, NULL, NULL);
+    *written = *skipped = 0;
+    ok = false;
+out:
+    free(w.gpu_id);
+    free(w.gpu_model);
+    free(w.models);
+    free(w.series);
+    free(w.order);
+    free(w.kept);
+    free(w.power);
+    free(w.fallback.h);
+    return ok ? GP_OK : err->code;
+}
+
+gp_status gp_store_history_mark(gp_store *st, long long node_id, const char *source,
+                                gp_metric metric, const char *host, bool *has, int64_t *done_ms,
+                                gp_err *err) {
+    *has = false;
+    *done_ms = 0;
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT done_ms FROM history_mark WHERE node_id = ?1 AND source = ?2 AND "
+                      "metric = ?3 AND host = ?4",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, node_id);
+    sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 3, (int)metric);
+    sqlite3_bind_text(s, 4, host, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *has = true;
+        *done_ms = sqlite3_column_int64(s, 0);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK
+                                                 : store_fail(st, err, "read an import mark");
+}
+
+gp_status gp_store_history_mark_set(gp_store *st, long long node_id, const char *source,
+                                    gp_metric metric, const char *host, int64_t done_ms,
+                                    gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "INSERT INTO history_mark(node_id, source, metric, host, done_ms) VALUES "
+                      "(?1, ?2, ?3, ?4, ?5) ON CONFLICT DO UPDATE SET done_ms = "
+                      "max(done_ms, excluded.done_ms)",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, node_id);
+    sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 3, (int)metric);
+    sqlite3_bind_text(s, 4, host, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 5, done_ms);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "record an import mark");
+}

@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# gpuplan batch and diff through the real binary: four saved scenarios (one priced from an
+# imported catalog entry, one measured from imported telemetry, one named like a script tag),
+# a first run, then a catalog price cut and a re-measured utilization, a second run whose
+# comparison must name exactly those changes and the two decisions they flip, with exit
+# status 3; the HTML rendered by headless Chromium (DOM against summary.json, every chart's
+# series, no network, the script name shown as text); --against, diff, pruning.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+[ -n "${GP_TEST_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+export GPUPLAN_DB=$tmp/db HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+
+# ---- the catalog entry, the telemetry and the scenarios ------------------------------------
+cat >"$tmp/v1.json" <<'JSON'
+{"format": "gpuplan-catalog", "offers": [{"provider": "acme", "instance": "g8", "region": "eu-1",
+ "gpu": "NVIDIA H100 80GB HBM3", "gpu_count": 8, "prices": [{"pricing": "on_demand", "hourly": 40}]}]}
+JSON
+sed 's/"hourly": 40/"hourly": 10/' "$tmp/v1.json" >"$tmp/v2.json"
+"$gpuplan" pricing import "$tmp/v1.json" --effective 2020-01-01 --source 'acme list' >/dev/null
+
+# Node a: the profile of gen_telemetry.py (busy share 0.5, busy GPUs at 325 W on average);
+# node c: the same window with GPUs 0 to 2 busy all day at 400 W and GPU 3 idle at 60 W as on
+# a (busy share 0.75, idle draw unchanged).
+$py "$root/tests/cli/gen_telemetry.py" "$tmp" 2 a >/dev/null
+sed -e 's/-a-/-c-/g; s/Hostname="a"/Hostname="c"/' \
+    -e '/gpu="3"/!s/^\(DCGM_FI_DEV_GPU_UTIL{[^}]*}\) [0-9]* /\1 100 /' \
+    -e '/gpu="3"/!s/^\(DCGM_FI_DEV_POWER_USAGE{[^}]*}\) [0-9]* /\1 400 /' "$tmp/a.prom" >"$tmp/c.prom"
+"$gpuplan" import prom "$tmp/a.prom" --node a >/dev/null
+"$gpuplan" import prom "$tmp/c.prom" --node c >/dev/null
+
+cat >"$tmp/rent.json" <<'JSON'
+{"name": "rent-or-own", "horizon_months": 36, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"gpus_per_server": 8, "server_price": 300000},
+ "cloud_options": [{"name": "acme on-demand", "catalog": "acme/g8/eu-1", "pricing": "on_demand"}]}
+JSON
+cat >"$tmp/fleet.json" <<'JSON'
+{"name": "fleet-plan", "horizon_months": 36, "demand": {"gpus": 4, "utilization": 0.2},
+ "self_hosted": {"gpus_per_server": 4, "server_price": 200000,
+                 "power": {"gpu_idle_w": 60, "gpu_tdp_w": 300, "pue": 1.2}},
+ "cloud_options": [{"name": "cloud od", "gpus_per_instance": 4, "pricing": "on_demand", "hourly": 12}]}
+JSON
+cat >"$tmp/steady.json" <<'JSON'
+{"name": "steady", "horizon_months": 24, "demand": {"gpus": 16, "utilization": 0.6},
+ "self_hosted": {"gpus_per_server": 8, "server_price": 150000, "residual_pct": 0.2},
+ "cloud_options": [{"name": "od", "gpus_per_instance": 8, "pricing": "on_demand", "hourly": 30},
+                   {"name": "spot", "gpus_per_instance": 8, "pricing": "spot", "hourly": 12},
+                   {"name": "1y", "gpus_per_instance": 8, "pricing": "committed", "hourly": 20,
+                    "term_months": 12}]}
+JSON
+sed 's/"name": "steady"/"name": "<script>alert(1)<\/script>"/' "$tmp/steady.json" >"$tmp/xss.json"
+for f in rent fleet steady xss; do "$gpuplan" scenario save "$tmp/$f.json" >/dev/null; done
+# A version 2 plan over time (MODEL.md): demand growing, servers bought as needed.
+"$gpuplan" scenario save "$root/tests/fixtures/examples/v2-growth-as-needed-lead-bridge.json" >/dev/null
+"$gpuplan" scenario measure fleet-plan --since 3d --node a >/dev/null
+
+# ---- the first run ----------------------------------------------------------------------------
+out=$tmp/reports
+"$gpuplan" batch --out "$out" >"$tmp/run1.out" 2>"$tmp/run1.err"; rc=$?
+day=$(date -u +%Y-%m-%d)
+run=$out/$day
+check "first run exits 0" [ "$rc" = 0 ]
+check "first run: no earlier run" grep -q 'no earlier run to compare with' "$tmp/run1.out"
+check "no progress lines off a terminal" [ ! -s "$tmp/run1.err" ]
+check "the run folder holds every report" $py - "$run" <<'PY'
+import json, os, sys
+run = sys.argv[1]
+s = json.load(open(os.path.join(run, 'summary.json')))
+assert s['format'] == 'gpuplan-batch-summary' and len(s['scenarios']) == 5, s
+for sc in s['scenarios']:
+    v2 = sc['name'].startswith('H100 cluster growing')  # the workbook is version 1's only
+    assert set(sc['files']) == {'md', 'csv', 'json'} | (set() if v2 else {'xlsx'}), sc['files']
+    for f in sc['files'].values():
+        assert os.path.getsize(os.path.join(run, f)) > 0, f
+    rep = json.load(open(os.path.join(run, sc['files']['json'])))
+    assert rep['scenario'] == sc['name'] and rep['cheapest'] == sc['cheapest'], (rep['cheapest'], sc)
+    assert abs(rep['self_hosted']['total'] - sc['choices'][0]['total']) < 1e-6
+for f in ('fleet.json', 'capacity.json', 'capacity.txt', 'capacity.csv', 'index.html'):
+    assert os.path.getsize(os.path.join(run, f)) > 0, f
+assert not [e for e in os.listdir(os.path.dirname(run)) if e.startswith('.')], 'temporary left'
+by = {sc['name']: sc for sc in s['scenarios']}
+r, f = by['rent-or-own'], by['fleet-plan']
+assert r['cheapest'] == 'self_hosted' and r['prices'][0]['hourly'] == 40, r
+assert r['prices'][0]['catalog'] == 'acme/g8/eu-1' and r['prices'][0]['source'] == 'acme list'
+assert r['prices'][0]['effective_from'] == '2020-01-01'
+assert f['measured'] and f['utilization'] == 0.5 and f['gpu_tdp_w'] == 325, f
+assert f['cheapest'] == 'cloud od', f
+PY
+cp -r "$run" "$tmp/run1"
+
+# ---- what moves: a price cut in the catalog, a fleet now busy all day ------------------------
+"$gpuplan" pricing import "$tmp/v2.json" --effective 2021-01-01 --source 'acme cut' >/dev/null
+"$gpuplan" scenario measure fleet-plan --since 3d --node c >/dev/null
+
+"$gpuplan" batch --out "$out" --jobs 2 >"$tmp/run2.out" 2>&1; rc=$?
+check "a flipped decision exits 3" [ "$rc" = 3 ]
+check "the text names both flips" bash -c "grep -q '^FLIP  rent-or-own: acme on-demand is now the cheapest (was self_hosted' '$tmp/run2.out' && grep -q '^FLIP  fleet-plan: self_hosted is now the cheapest (was cloud od' '$tmp/run2.out'"
+check "the comparison names exactly what moved" $py - "$run" <<'PY'
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], 'changes.json')))
+assert d['against'] == 'the run of ' + os.path.basename(sys.argv[1]), d['against']
+ch = d['changes']
+inputs = sorted((c['kind'], c['scenario'], c['what']) for c in ch if c['kind'] in ('price', 'measured'))
+assert inputs == [('measured', 'fleet-plan', 'gpu_tdp_w'), ('measured', 'fleet-plan', 'utilization'),
+                  ('price', 'rent-or-own', 'acme on-demand')], inputs
+price = [c for c in ch if c['kind'] == 'price'][0]
+assert (price['old'], price['new'], price['catalog']) == (40, 10, 'acme/g8/eu-1'), price
+assert (price['source'], price['effective_from']) == ('acme cut', '2021-01-01'), price
+m = {c['what']: c for c in ch if c['kind'] == 'measured'}
+assert (m['utilization']['old'], m['utilization']['new']) == (0.5, 0.75), m
+assert (m['gpu_tdp_w']['old'], m['gpu_tdp_w']['new']) == (325, 400), m
+flips = sorted((c['scenario'], c['was'], c['what']) for c in ch if c['kind'] == 'flip')
+assert flips == [('fleet-plan', 'cloud od', 'self_hosted'),
+                 ('rent-or-own', 'self_hosted', 'acme on-demand')], flips
+assert d['flips'] == 2
+why = {c['scenario']: c['because'] for c in ch if c['kind'] == 'flip'}
+assert 'acme on-demand price 40 -> 10 (acme cut, 2021-01-01)' in why['rent-or-own'], why
+assert 'utilization 0.5 -> 0.75' in why['fleet-plan'] and 'gpu_tdp_w 325 -> 400' in why['fleet-plan'], why
+# Totals past the threshold: only those of the two scenarios whose inputs moved.
+moved = {(c['scenario'], c['what']) for c in ch if c['kind'] == 'total'}
+assert ('rent-or-own', 'acme on-demand') in moved and ('fleet-plan', 'cloud od') in moved, moved
+assert {s for s, _ in moved} == {'rent-or-own', 'fleet-plan'}, moved
+assert all(c['scenario'] in ('rent-or-own', 'fleet-plan') for c in ch), ch
+PY
+check "the run is recorded with its prices and figures" $py - "$tmp/db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+runs = db.execute('SELECT id, flipped, scenarios FROM batch_run ORDER BY id').fetchall()
+assert [(f, n) for _, f, n in runs] == [(0, 5), (2, 5)], runs
+p = db.execute('SELECT hourly, source FROM batch_price WHERE run_id = ? AND scenario = ?',
+               (runs[1][0], 'rent-or-own')).fetchall()
+assert p == [(10.0, 'acme cut')], p
+m = db.execute('SELECT measured, utilization, gpu_tdp_w FROM batch_measure WHERE run_id = ? '
+               'AND scenario = ?', (runs[1][0], 'fleet-plan')).fetchall()
+assert m == [(1, 0.75, 400.0)], m
+PY
+
+# ---- the page in a real browser --------------------------------------------------------------
+if ! command -v chromium >/dev/null; then
+    echo "FAIL chromium is not installed (tools/dev installs it)"; fails=$((fails + 1))
+else
+    browse() { # extra chromium arguments...
+        timeout 60 chromium --headless --disable-gpu --no-sandbox --user-data-dir="$tmp/chrome" \
+            --no-first-run --disable-extensions "$@" 2>>"$tmp/chromium.log"
+    }
+    # A proxy on a closed port: any fetch would fail, and the page must not need one.
+    browse --proxy-server=127.0.0.1:9 --dump-dom "file://$run/index.html" >"$tmp/dom.html"
+    browse --proxy-server=127.0.0.1:9 --window-size=1200,2400 --screenshot="$tmp/page.png" \
+        "file://$run/index.html" >/dev/null
+    check "chromium rendered a screenshot" $py -c "
+import sys; b = open('$tmp/page.png', 'rb').read(); assert b[:8] == b'\x89PNG\r\n\x1a\n' and len(b) > 20000, len(b)"
+    check "nothing in the page can reach the network" bash -c "! grep -Eiq 'https?://|src=|url\\(|@import|<link|<script' '$run/index.html'"
+    check "the DOM matches summary.json, every chart has its series" $py - "$tmp/dom.html" "$run" <<'PY'
+import json, os, sys
+from html.parser import HTMLParser
+
+class Dom(HTMLParser):
+    """A flat list of elements with their attributes, parents and text."""
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.els, self.stack = [], []
+    def handle_starttag(self, tag, attrs):
+        el = {'tag': tag, 'a': dict(attrs), 'parents': list(self.stack), 'text': ''}
+        self.els.append(el)
+        if tag not in ('meta', 'br', 'img', 'input', 'link', 'hr'):
+            self.stack.append(el)
+    def handle_startendtag(self, tag, attrs):
+        self.els.append({'tag': tag, 'a': dict(attrs), 'parents': list(self.stack), 'text': ''})
+    def handle_endtag(self, tag):
+        if not any(el['tag'] == tag for el in self.stack):
+            return
+        while self.stack:
+            if self.stack.pop()['tag'] == tag:
+                break
+    def handle_data(self, data):
+        for el in self.stack:
+            el['text'] += data
+
+dom = Dom()
+dom.feed(open(sys.argv[1]).read())
+run = sys.argv[2]
+summary = json.load(open(os.path.join(run, 'summary.json')))
+els = dom.els
+def cls(el): return el['a'].get('class', '').split()
+assert not [e for e in els if e['tag'] == 'script'], 'a script element'
+rows = [e for e in els if e['tag'] == 'tr' and 'scenario' in cls(e)]
+assert len(rows) == len(summary['scenarios']), len(rows)
+for row, sc in zip(rows, summary['scenarios']):
+    cells = {e['a']['data-field']: e for e in els if e['tag'] == 'td' and row in e['parents']
+             and 'data-field' in e['a']}
+    assert cells['name']['text'] == sc['name'], (cells['name']['text'], sc['name'])
+    assert cells['cheapest']['text'] == sc['cheapest']
+    assert float(cells['cheapest_total']['a']['data-v']) == sc['cheapest_total']
+    assert float(cells['self_total']['a']['data-v']) == sc['choices'][0]['total']
+    assert float(cells['utilization']['a']['data-v']) == sc['utilization']
+    if sc['break_even_month'] is None:
+        assert 'data-v' not in cells['break_even_month']['a']
+    else:
+        assert float(cells['break_even_month']['a']['data-v']) == sc['break_even_month']
+names = [e['text'] for e in els if e['tag'] == 'h2' and any('scenario' in cls(p) for p in e['parents'])]
+assert names == [sc['name'] for sc in summary['scenarios']], names
+assert '<script>alert(1)</script>' in names, names
+sections = [e for e in els if e['tag'] == 'section' and 'scenario' in cls(e)]
+for sec, sc in zip(sections, summary['scenarios']):
+    inside = [e for e in els if sec in e['parents']]
+    cum = [e for e in inside if e['tag'] == 'svg' and 'cumulative' in cls(e)]
+    assert len(cum) == 1, sc['name']
+    lines = [e for e in inside if e['tag'] == 'polyline' and 'series' in cls(e) and cum[0] in e['parents']]
+    assert int(cum[0]['a']['data-series']) == len(lines) == len(sc['choices'])
+    assert [l['a']['data-name'] for l in lines] == [c['name'] for c in sc['choices']]
+    for l in lines:
+        assert len(l['a']['points'].split()) == sc['horizon_months'] + 1
+    marks = [e for e in inside if e['tag'] == 'circle' and 'break-even' in cls(e)]
+    assert len(marks) == sum(c['break_even_month'] is not None for c in sc['choices']), sc['name']
+    plan = [e for e in inside if e['tag'] == 'svg' and 'plan' in cls(e)]
+    if sc['name'].startswith('H100 cluster growing'):  # the version 2 plan: its steps by month
+        assert len(plan) == 1, sc['name']
+        steps = [e for e in inside if e['tag'] == 'polyline' and plan[0] in e['parents']]
+        assert [l['a']['data-name'] for l in steps] == ['GPUs demanded', 'GPUs owned']
+        for l in steps:
+            assert len(l['a']['points'].split()) == 2 * sc['horizon_months']
+    else:
+        assert not plan, sc['name']
+    tor = [e for e in inside if e['tag'] == 'svg' and 'tornado' in cls(e)]
+    assert len(tor) == 1, sc['name']
+    bars = [e for e in inside if e['tag'] == 'g' and 'series' in cls(e) and tor[0] in e['parents']]
+    assert 0 < len(bars) == int(tor[0]['a']['data-series']), sc['name']
+heat = [e for e in els if e['tag'] == 'svg' and 'heatmap' in cls(e)]
+assert len(heat) == 1
+nodes = [e for e in els if e['tag'] == 'g' and heat[0] in e['parents']]
+assert [n['a']['data-name'] for n in nodes] == ['a', 'c'], nodes
+for n in nodes:
+    assert len([e for e in els if e['tag'] == 'rect' and n in e['parents']]) == 24
+idle = [e for e in els if e['tag'] == 'svg' and 'idle' in cls(e)]
+assert len(idle) == 1 and int(idle[0]['a']['data-series']) == 2
+flips = [e for e in els if e['a'].get('id') == 'flips']
+assert flips and flips[0]['a']['data-v'] == '2', flips
+changes = json.load(open(os.path.join(run, 'changes.json')))['changes']
+items = [e for e in els if e['tag'] == 'li' and 'change' in cls(e)]
+assert [i['a']['data-kind'] for i in items if 'flip' in cls(i)] == ['flip', 'flip'], items
+assert sorted(i['a']['data-kind'] for i in items) == sorted(c['kind'] for c in changes)
+price = [i for i in items if i['a']['data-kind'] == 'price'][0]['text']
+assert 'price of acme on-demand (acme/g8/eu-1): 40 \u2192 10 (acme cut, 2021-01-01)' in price, price
+PY
+fi
+
+# ---- against a folder, diff, the same day again, pruning -----------------------------------
+"$gpuplan" batch --out "$tmp/other" --against "$tmp/run1" >"$tmp/against.out"; rc=$?
+check "--against a folder compares with it" bash -c "[ $rc = 3 ] && grep -q 'Compared with $tmp/run1: 2 decisions flipped' '$tmp/against.out'"
+"$gpuplan" diff "$tmp/run1" "$run" --json >"$tmp/diff.json"; rc=$?
+check "diff of two runs exits 3 and finds both flips" bash -c "[ $rc = 3 ] && $py -c 'import json; d = json.load(open(\"$tmp/diff.json\")); assert d[\"flips\"] == 2'"
+"$gpuplan" diff "$run" "$run" >"$tmp/same.out"; rc=$?
+check "diff of a run with itself: nothing" bash -c "[ $rc = 0 ] && grep -q '0 decisions flipped, 0 changes' '$tmp/same.out'"
+sed 's/"hourly": 12}/"hourly": 1}/' "$tmp/fleet.json" >"$tmp/fleet-cheap.json"
+"$gpuplan" diff "$tmp/fleet.json" "$tmp/fleet-cheap.json" >"$tmp/sdiff.out"; rc=$?
+check "diff of two scenario files" bash -c "[ $rc = 0 ] && grep -q 'total fleet-plan: cloud od' '$tmp/sdiff.out'"
+check "diff: a missing run is bad input" bash -c "'$gpuplan' diff 1999-01-01 '$run' 2>/dev/null; [ \$? = 2 ]"
+
+mkdir -p "$out/2001-01-01" "$out/notes"
+touch "$out/2001-01-01/index.html"
+"$gpuplan" batch --out "$out" --keep-days 30 >"$tmp/run3.out"; rc=$?
+check "nothing moved since: exit 0, no change" bash -c "[ $rc = 0 ] && grep -q '0 decisions flipped, 0 changes' '$tmp/run3.out'"
+check "old runs pruned, other folders kept" bash -c "[ ! -e '$out/2001-01-01' ] && [ -d '$out/notes' ] && [ -f '$run/index.html' ]"
+check "a second run the same day replaced the folder" bash -c "[ ! -e '$run/changes.json' ] || grep -q '\"flips\":[[:space:]]*0' '$run/changes.json'"
+check "--scenario picks one" bash -c "'$gpuplan' batch --out '$tmp/one' --scenario steady --keep-days 0 | grep -q '1 scenario'"
+check "--scenario: unknown name is bad input" bash -c "'$gpuplan' batch --out '$tmp/one' --scenario nope 2>/dev/null; [ \$? = 2 ]"
+check "--since: no run that early is bad input" bash -c "'$gpuplan' batch --out '$tmp/one' --since 1999-01-01 2>/dev/null; [ \$? = 2 ]"
+check "progress on a terminal" bash -c "script -qec \"'$gpuplan' batch --out '$tmp/tty' --scenario steady --keep-days 0\" /dev/null | grep -q '\[1/1\] steady'"
+check "--out is required" bash -c "'$gpuplan' batch 2>/dev/null; [ \$? = 2 ]"
+
+echo "batch: $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# import --prometheus against a real Prometheus on loopback, loaded with two days of generated
+# history through promtool (tests/cli/gen_history.py documents the fleet: 4 hosts of 2 GPUs, one
+# GPU that goes away, a MIG GPU with two instances). The stored rollups are compared with the
+# ones computed from the generated samples directly; then re-runs, a resume, the split under the
+# points limit, and the server's refusals, a hung server and one that is gone.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+export HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+    echo "FAIL prometheus and promtool are not installed (apt-get install prometheus)"
+    exit 1
+fi
+free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Two whole days ending at today's midnight (UTC).
+end=$(( $(date +%s) / 86400 * 86400 ))
+since=$((end - 2 * 86400))
+$py "$root/tests/cli/gen_history.py" "$tmp" "$end" 2
+promtool tsdb create-blocks-from openmetrics "$tmp/history.om" "$tmp/tsdb" >/dev/null
+# A live MIG GPU (two instances, no GPU_UTIL) and a whole GPU that reports both GPU_UTIL and
+# the graphics engine's activity, scraped by the same Prometheus for the per-cycle source.
+cat >"$tmp/mig.prom" <<'PROM'
+# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0",UUID="GPU-live-mig",modelName="NVIDIA A100-SXM4-80GB",Hostname="live",GPU_I_PROFILE="3g.40gb",GPU_I_ID="1"} 0.8
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0",UUID="GPU-live-mig",modelName="NVIDIA A100-SXM4-80GB",Hostname="live",GPU_I_PROFILE="3g.40gb",GPU_I_ID="2"} 0.2
+DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="1",UUID="GPU-live-whole",modelName="NVIDIA A100-SXM4-80GB",Hostname="live"} 0.3
+# TYPE DCGM_FI_DEV_GPU_UTIL gauge
+DCGM_FI_DEV_GPU_UTIL{gpu="1",UUID="GPU-live-whole",modelName="NVIDIA A100-SXM4-80GB",Hostname="live"} 50
+PROM
+timeout 280 $py "$root/tests/cli/fault_server.py" "$tmp/mig.prom" /dev/null "$tmp/mport" 280 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+port=$(free_port)
+cat >"$tmp/prom.yml" <<YML
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: mig-replay
+    metrics_path: /live/ok
+    static_configs:
+      - targets: ['127.0.0.1:$(cat "$tmp/mport")']
+YML
+timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
+    --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" >"$tmp/prom.log" 2>&1 &
+prom=$!
+pids+=($prom)
+url="http://127.0.0.1:$port"
+up=0
+for _ in $(seq 300); do
+    if curl -s "$url/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" |
+        grep -q '"value":\[[0-9.]*,"8"\]'; then up=1; break; fi
+    sleep 0.1
+done
+check "Prometheus is up with the generated blocks" [ "$up" = 1 ]
+rows() { $py -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$GPUPLAN_DB" "$1"; }
+
+# The whole window, hosts two at a time: exactly the rollups computed from the samples.
+export GPUPLAN_DB=$tmp/a.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
+    --hosts-per-query 2 >"$tmp/a.out" 2>"$tmp/a.err"
+check "import exits 0" [ $? = 0 ]
+check "3 host groups, one chunk each" grep -q '3 of 3 chunks, 23328 5-minute samples stored, 0 already' "$tmp/a.out"
+check "no progress when stderr is not a terminal" [ ! -s "$tmp/a.err" ]
+check "stored rollups equal the ones computed from the data" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+"$gpuplan" capacity --since 3d --json >"$tmp/cap.json"
+check "capacity figures by hand" $py - "$tmp/cap.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def close(a, b):
+    assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
+g = {(x['uuid'], x.get('mig', '')): x for x in c['gpu_list']}
+assert len(g) == 10, sorted(g)                      # 8 GPUs and 2 MIG instances
+a0, a1 = g[('GPU-0000-0000', '')], g[('GPU-0000-0001', '')]
+close(a0['util_mean'], 0.5); close(a0['busy_hours_per_day'], 12); close(a0['power_mean_w'], 230)
+close(a1['util_mean'], 0.5); close(a1['busy_hours_per_day'], 24); close(a1['power_mean_w'], 250)
+close(g[('GPU-mig0', 'GI 1 3g.40gb')]['util_mean'], 0.8)
+close(g[('GPU-mig0', 'GI 2 3g.40gb')]['util_mean'], 0.2)
+close(c['fleet']['util_mean'], 0.5)                # (8 x 0.5 + 0.8 + 0.2) / 10
+gone = g[('GPU-0003-0001', '')]
+close(gone['busy_hours_per_day'], 24)              # one day of data, busy all of it
+PY
+# On a terminal (script(1) gives it one): a progress line; --quiet: none.
+if command -v script >/dev/null; then
+    GPUPLAN_DB=$tmp/tty.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --hosts-per-query 2 --node tty" /dev/null >"$tmp/tty.out" 2>&1
+    check "progress on a terminal: chunks, samples/s, ETA" grep -Eq 'chunks 3/3 +[0-9]+ samples/s .* ETA 0:00' "$tmp/tty.out"
+    GPUPLAN_DB=$tmp/tty2.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --node tty --quiet" /dev/null >"$tmp/quiet.out" 2>&1
+    check "no progress with --quiet" bash -c "grep -q '1 of 1 chunks' '$tmp/quiet.out' && ! grep -q 'samples/s' '$tmp/quiet.out'"
+fi
+before=$(rows "SELECT count(*) FROM rollup_5m")
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
+    --hosts-per-query 2 >"$tmp/again.out" 2>&1
+check "a re-run fetches nothing new (only the host list)" grep -q 'nothing new to import (1 queries)' "$tmp/again.out"
+check "a re-run stores nothing twice" [ "$(rows "SELECT count(*) FROM rollup_5m")" = "$before" ]
+"$gpuplan" import --node 127.0.0.1:$port --since "$since" --until "$end" >"$tmp/node.out" 2>&1
+check "the node's own Prometheus source and selector" grep -q 'nothing new to import' "$tmp/node.out"
+
+# Step 1m under a limit of 500 points: 8-hour chunks; first up to 22:00 of day one, then the rest.
+export GPUPLAN_DB=$tmp/b.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until $((end - 86400 - 7200)) \
+    --match '{job="dcgm"}' --step 1m --max-points 500 --node x >"$tmp/b1.out" 2>&1
+check "22 hours in 8-hour chunks" grep -q '3 of 3 chunks' "$tmp/b1.out"
+"$gpuplan" import --node x --since "$since" --until "$end" --step 1m --max-points 500 >"$tmp/b2.out" 2>&1
+check "the resume asks only for the 26 hours left" grep -q '4 of 4 chunks, 11976 5-minute samples stored, 0 already' "$tmp/b2.out"
+check "split and resumed: the same rollups" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+
+# A server that goes away mid-import (a proxy that dies after 25 requests), then comes back
+# on the same address: the resume loses nothing and stores nothing twice.
+export GPUPLAN_DB=$tmp/cut.db
+timeout 120 $py "$root/tests/cli/cut_proxy.py" "$url" 0 "$tmp/cport" 25 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/cport" ] && break; sleep 0.1; done
+cport=$(cat "$tmp/cport")
+"$gpuplan" import --prometheus "http://127.0.0.1:$cport" --since "$since" --until "$end" \
+    --match '{job="dcgm"}' --step 1m --max-points 180 --hosts-per-query 2 >"$tmp/cut1.out" 2>&1
+rc=$?
+check "the server going away: exit 1" [ "$rc" = 1 ]
+done1=$(grep -o '[0-9]* of [0-9]* chunks' "$tmp/cut1.out" | cut -d' ' -f1)
+total=$(grep -o '[0-9]* of [0-9]* chunks' "$tmp/cut1.out" | cut -d' ' -f3)
+check "some chunks committed before it went ($done1 of $total)" [ "${done1:-0}" -gt 0 -a "${done1:-0}" -lt "${total:-0}" ]
+timeout 120 $py "$root/tests/cli/cut_proxy.py" "$url" "$cport" "$tmp/cport2" 0 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/cport2" ] && break; sleep 0.1; done
+"$gpuplan" import --prometheus "http://127.0.0.1:$cport" --since "$since" --until "$end" \
+    --match '{job="dcgm"}' --step 1m --max-points 180 --hosts-per-query 2 >"$tmp/cut2.out" 2>&1
+check "the resume asks only for the rest, stores nothing twice" grep -q "$((total - done1)) of $((total - done1)) chunks, [0-9]* 5-minute samples stored, 0 already" "$tmp/cut2.out"
+check "the resume loses nothing" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+
+# The server's refusals and failures of the world.
+export GPUPLAN_DB=$tmp/c.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job=~"("}' >"$tmp/bad.out" 2>&1
+rc=$?
+check "a bad selector: exit 2 with the server's error" bash -c "[ $rc = 2 ] && grep -q 'bad_data' '$tmp/bad.out'"
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --hosts-per-query 1 \
+    --max-points 20000 --step 5s --node over >"$tmp/over.out" 2>&1
+rc=$?
+check "over the 11,000-point limit: exit 2 with the server's error" bash -c "[ $rc = 2 ] && grep -q '11,000 points' '$tmp/over.out'"
+check "nothing stored by refused imports" [ "$(rows "SELECT count(*) FROM rollup_5m")" = 0 ]
+"$gpuplan" import --prometheus "http://user:pw@127.0.0.1:$port" --since 1d >"$tmp/cred.out" 2>&1
+rc=$?
+check "credentials in the URL are refused" bash -c "[ $rc = 2 ] && grep -q netrc '$tmp/cred.out'"
+$py -c 'import socket,sys,time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(60)' "$tmp/hport" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/hport" ] && break; sleep 0.1; done
+"$gpuplan" import --prometheus "http://127.0.0.1:$(cat "$tmp/hport")" --since 1d --timeout 1s >"$tmp/hang.out" 2>&1
+rc=$?
+check "a hung server times out: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'timed? ?out' '$tmp/hang.out'"
+# VictoriaMetrics fed the same samples through its import API: the same rollups, the same figures.
+if command -v victoria-metrics >/dev/null; then
+    vport=$(free_port)
+    timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
+        -retentionPeriod=100y >"$tmp/vm.log" 2>&1 &
+    pids+=($!)
+    vurl="http://127.0.0.1:$vport"
+    for _ in $(seq 300); do curl -s "$vurl/health" | grep -q OK && break; sleep 0.1; done
+    awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt"  # ms times
+    curl -s --data-binary @"$tmp/vm.txt" "$vurl/api/v1/import/prometheus"
+    curl -s "$vurl/internal/force_flush"
+    for _ in $(seq 300); do
+        curl -s "$vurl/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" |
+            grep -q '"value":\[[0-9.]*,"8"\]' && break
+        sleep 0.1
+    done
+    export GPUPLAN_DB=$tmp/vm.db
+    "$gpuplan" import --prometheus "$vurl" --since "$since" --until "$end" --match '{job="dcgm"}' \
+        --hosts-per-query 2 --node prom >"$tmp/vm.out" 2>&1
+    check "VictoriaMetrics: import exits 0" [ $? = 0 ]
+    check "VictoriaMetrics: the rollups computed from the data" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
+    "$gpuplan" capacity --since 3d --json >"$tmp/vmcap.json"
+    check "VictoriaMetrics: the same capacity figures as Prometheus" $py - "$tmp/cap.json" "$tmp/vmcap.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for c in (a, b):
+    for g in c['gpu_list']:
+        g.pop('node', None)
+    c.pop('nodes', None)
+assert a['fleet'] == b['fleet'] and a['gpu_list'] == b['gpu_list'], 'capacity differs'
+PY
+else
+    echo "FAIL victoria-metrics is not installed (apt-get install victoria-metrics)"
+    fails=$((fails + 1))
+fi
+
+# The per-cycle Prometheus source reports MIG instances' utilization too.
+export GPUPLAN_DB=$tmp/live.db
+for _ in $(seq 300); do
+    curl -s "$url/api/v1/query?query=DCGM_FI_PROF_GR_ENGINE_ACTIVE" | grep -q 'GPU-live-mig' && break
+    sleep 0.1
+done
+"$gpuplan" node add live --prometheus "$url" --match '{job="mig-replay"}' >/dev/null
+check "collect through Prometheus with MIG" bash -c "'$gpuplan' collect --once | grep -q '1 nodes ok, 0 failed'"
+check "MIG instances get the graphics engine's activity, whole GPUs keep GPU_UTIL" bash -c "'$gpuplan' fleet --json | $py -c '
+import json, sys
+u = {(x[\"uuid\"], x.get(\"mig\", \"\")): x.get(\"gpu_util\") for x in json.load(sys.stdin)}
+assert u == {(\"GPU-live-mig\", \"GI 1 3g.40gb\"): 80, (\"GPU-live-mig\", \"GI 2 3g.40gb\"): 20,
+             (\"GPU-live-whole\", \"\"): 50}, u
+'"
+kill "$prom"; wait "$prom" 2>/dev/null
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --node gone >"$tmp/gone.out" 2>&1
+rc=$?
+check "a server that is gone: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'connect' '$tmp/gone.out'"
+
+echo "history: $fails failed"
+[ "$fails" = 0 ]

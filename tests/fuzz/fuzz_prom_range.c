@@ -1,0 +1,33 @@
+/* Fuzz target: the query_range parser of `import --prometheus` and the label values parser.
+ * The first byte picks the parser, the HTTP status and the step. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "gpuplan/prom_range.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1)
+        return 0;
+    const char *buf = (const char *)data + 1;
+    size_t len = size - 1;
+    gp_err err;
+    long status = data[0] & 0x80 ? 400 : 200;
+    static const int64_t steps[] = {300000, 60000, 5000, 7000};
+    if ((data[0] & 7) == 7) {
+        char **v;
+        size_t n;
+        if (gp_promlabels_parse(buf, len, "fuzz", status, 1000, &v, &n, &err) == GP_OK)
+            free(v);
+        return 0;
+    }
+    gp_rollups b;
+    gp_rollups_init(&b, 1u << 16);
+    gp_promrange_parse(buf, len, "fuzz", status, (gp_metric)(data[0] & 3), 100,
+                       steps[(data[0] >> 3) & 3], &b, &err);
+    gp_rollups_finish(&b);
+    gp_rollups_done(&b);
+    return 0;
+}

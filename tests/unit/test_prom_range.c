@@ -1,0 +1,244 @@
+/* The query_range parser of `import --prometheus` on the real captures of
+ * tests/fixtures/telemetry/prometheus_api (a matrix, the 400 of the 11,000-point limit, the docs'
+ * example, a 422) and on the aggregates the importer asks for, derived from the real matrix. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/prom_range.h"
+#include "testutil.h"
+
+#define API "tests/fixtures/telemetry/prometheus_api/"
+
+static char *slurp(const char *name, size_t *len) {
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", API, name);
+    return test_slurp(path, len);
+}
+
+/* text with every `from` replaced by `to` (a new string to free). */
+static char *replace(const char *text, const char *from, const char *to) {
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *p = strstr(text, from); p; p = strstr(p + fl, from))
+        n++;
+    char *out = malloc(strlen(text) + n * (tl > fl ? tl - fl : 0) + 1), *o = out;
+    for (const char *p = text;;) {
+        const char *q = strstr(p, from);
+        if (!q) {
+            memcpy(o, p, strlen(p) + 1); /* sized above */
+            break;
+        }
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        memcpy(o, to, tl);
+        o += tl;
+        p = q + fl;
+    }
+    return out;
+}
+
+static const gp_rollup *row_of(const gp_rollups *b, const char *uuid) {
+    for (size_t i = 0; i < b->n; i++)
+        if (!strcmp(b->gpus.gpus[b->r[i].gpu].uuid, uuid))
+            return &b->r[i];
+    return NULL;
+}
+
+static void test_real_matrix(void **state) {
+    (void)state;
+    size_t len;
+    char *buf =
+        slurp("local-prom2.42__query_range__DCGM_FI_DEV_POWER_USAGE_gpu0-1__matrix.json", &len);
+    assert_non_null(buf);
+    gp_rollups b;
+    gp_err err;
+    /* As served (no aggregate label): a valid matrix, but no row of ours. */
+    gp_rollups_init(&b, 1000);
+    assert_int_equal(gp_promrange_parse(buf, len, "cap", 200, GP_M_POWER_W, 1, 5000, &b, &err),
+                     GP_OK);
+    assert_int_equal(b.n, 0);
+    assert_int_equal(b.blanks, 14);
+    gp_rollups_done(&b);
+    /* The same series as the four aggregates the importer asks for, step 5 s: the 7 points of
+     * each GPU (t = ...442 to ...472) all fall in the 5-minute bucket starting at ...400. */
+    static const char *const aggs[] = {"n", "sum", "min", "max"};
+    gp_rollups_init(&b, 1000);
+    for (int a = 0; a < 4; a++) {
+        char label[64];
+        snprintf(label, sizeof label, "\"%s\":\"%s\"", GP_RANGE_AGG_LABEL, aggs[a]);
+        char *t = replace(buf, "\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\"", label);
+        if (a == 0) { /* counts: one sample in each 5-second step */
+            char *u = replace(t, "\"68.347\"", "\"1\"");
+            free(t);
+            t = replace(u, "\"113.611\"", "\"1\"");
+            free(u);
+        }
+        assert_int_equal(
+            gp_promrange_parse(t, strlen(t), "cap", 200, GP_M_POWER_W, 1, 5000, &b, &err), GP_OK);
+        free(t);
+    }
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 2);
+    assert_int_equal(b.incomplete, 0);
+    const gp_rollup *r = row_of(&b, "GPU-bc5610b9-79c8-fedd-8899-07539c7f868a");
+    assert_non_null(r);
+    assert_int_equal(r->bucket_ms, 1795352400000LL);
+    assert_int_equal(r->n, 7);
+    assert_close(r->sum / r->n, 68.347, REL);
+    assert_close(r->min, 68.347, REL);
+    assert_close(r->max, 68.347, REL);
+    assert_int_equal(r->metric, GP_M_POWER_W);
+    const gp_gpu_ref *g = &b.gpus.gpus[r->gpu];
+    assert_string_equal(g->model, "H100");
+    assert_string_equal(g->host, "ip-10-0-171-111.ec2.internal");
+    assert_int_equal(g->index, 1);
+    r = row_of(&b, "GPU-c4529c8d-69c4-b61d-e0bc-7b2460096005");
+    assert_close(r->sum / r->n, 113.611, REL);
+    gp_rollups_done(&b);
+    /* Only some aggregates (a series cut at a chunk's edge): the row is dropped, counted. */
+    gp_rollups_init(&b, 1000);
+    char *t = replace(buf, "\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\"", "\"gpuplan_agg\":\"sum\"");
+    assert_int_equal(
+        gp_promrange_parse(t, strlen(t), "cap", 200, GP_M_POWER_W, 1, 300000, &b, &err), GP_OK);
+    free(t);
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 0);
+    assert_int_equal(b.incomplete, 2);
+    gp_rollups_done(&b);
+    /* A limit on rows is an error, not a realloc storm. */
+    gp_rollups_init(&b, 1);
+    t = replace(buf, "\"__name__\":\"DCGM_FI_DEV_POWER_USAGE\"", "\"gpuplan_agg\":\"max\"");
+    assert_int_equal(
+        gp_promrange_parse(t, strlen(t), "cap", 200, GP_M_POWER_W, 1, 300000, &b, &err),
+        GP_E_LIMIT);
+    free(t);
+    gp_rollups_done(&b);
+    free(buf);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    size_t len;
+    gp_rollups b;
+    gp_err err;
+    gp_rollups_init(&b, 1000);
+    char *buf = slurp("local-prom2.42__query_range__too-many-points__400-bad_data.json", &len);
+    assert_int_equal(gp_promrange_parse(buf, len, "srv", 400, GP_M_GPU_UTIL, 1, 300000, &b, &err),
+                     GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "HTTP 400, bad_data"));
+    assert_non_null(strstr(err.msg, "11,000 points per timeseries"));
+    free(buf);
+    buf = slurp("local-prom2.42__query__many-to-many__422-execution.json", &len);
+    assert_int_equal(gp_promrange_parse(buf, len, "srv", 422, GP_M_GPU_UTIL, 1, 300000, &b, &err),
+                     GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "HTTP 422, execution"));
+    free(buf);
+    buf = slurp("local-prom2.42__query__parse-error__400-bad_data.json", &len);
+    assert_int_equal(gp_promrange_parse(buf, len, "srv", 400, GP_M_GPU_UTIL, 1, 300000, &b, &err),
+                     GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "parse error"));
+    free(buf);
+    /* An instant vector where a matrix belongs. */
+    buf = slurp("local-prom2.42__query__DCGM_FI_DEV_POWER_USAGE__vector.json", &len);
+    assert_int_equal(gp_promrange_parse(buf, len, "srv", 200, GP_M_POWER_W, 1, 300000, &b, &err),
+                     GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "not a matrix"));
+    free(buf);
+    /* The docs' example: series that name no GPU are no readings. */
+    buf = slurp("prometheus-docs__api_v1_query_range__matrix__up__doc-example.json", &len);
+    assert_int_equal(gp_promrange_parse(buf, len, "srv", 200, GP_M_POWER_W, 1, 300000, &b, &err),
+                     GP_OK);
+    assert_int_equal(b.n, 0);
+    assert_int_equal(b.blanks, 6);
+    free(buf);
+    static const char *const bad[] = {
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{"
+        "\"gpuplan_agg\":\"sum\",\"UUID\":\"G\"},\"values\":[[1,\"x\"]]}]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{"
+        "\"gpuplan_agg\":\"n\",\"UUID\":\"G\"},\"values\":[[1,\"-3\"]]}]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{}}]}"
+        "}",
+        "{\"status\":\"success\"", "not json"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(gp_promrange_parse(bad[i], strlen(bad[i]), "srv", 200, GP_M_POWER_W, 1,
+                                            300000, &b, &err),
+                         GP_E_INPUT);
+    /* A step that does not divide 5 minutes cannot be merged into buckets. */
+    assert_int_equal(gp_promrange_parse("{}", 2, "srv", 200, GP_M_POWER_W, 1, 7000, &b, &err),
+                     GP_E_INPUT);
+    gp_rollups_done(&b);
+}
+
+static void test_blanks_and_mig(void **state) {
+    (void)state;
+    /* NaN and Inf are no readings; a DCGM blank in the window poisons the row (its sum is
+     * meaningless); under MIG the instance names the GPU, except for device-level metrics. */
+    static const char doc[] =
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+        "{\"metric\":{\"gpuplan_agg\":\"n\",\"UUID\":\"G\",\"gpu\":\"0\",\"GPU_I_ID\":\"1\","
+        "\"GPU_I_PROFILE\":\"3g.40gb\"},\"values\":[[600,\"3\"],[900,\"NaN\"]]},"
+        "{\"metric\":{\"gpuplan_agg\":\"sum\",\"UUID\":\"G\",\"gpu\":\"0\",\"GPU_I_ID\":\"1\","
+        "\"GPU_I_PROFILE\":\"3g.40gb\"},\"values\":[[600,\"1.5\"],[900,\"+Inf\"]]},"
+        "{\"metric\":{\"gpuplan_agg\":\"min\",\"UUID\":\"G\",\"gpu\":\"0\",\"GPU_I_ID\":\"1\","
+        "\"GPU_I_PROFILE\":\"3g.40gb\"},\"values\":[[600,\"0.25\"]]},"
+        "{\"metric\":{\"gpuplan_agg\":\"max\",\"UUID\":\"G\",\"gpu\":\"0\",\"GPU_I_ID\":\"1\","
+        "\"GPU_I_PROFILE\":\"3g.40gb\"},\"values\":[[600,\"0.75\"],[1200,\"2147483632\"]]}]}}";
+    gp_rollups b;
+    gp_err err;
+    gp_rollups_init(&b, 1000);
+    assert_int_equal(
+        gp_promrange_parse(doc, strlen(doc), "d", 200, GP_M_GPU_UTIL, 100, 300000, &b, &err),
+        GP_OK);
+    assert_int_equal(b.blanks, 2);
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 1);
+    assert_int_equal(b.incomplete, 1); /* the bucket with only a blank max */
+    assert_string_equal(b.gpus.gpus[b.r[0].gpu].mig, "GI 1 3g.40gb");
+    /* t = 600 s covers [300 s, 600 s): the bucket at 300,000 ms; the ratio scaled to %. */
+    assert_int_equal(b.r[0].bucket_ms, 300000);
+    assert_close(b.r[0].sum / b.r[0].n, 50, REL);
+    assert_close(b.r[0].min, 25, REL);
+    assert_close(b.r[0].max, 75, REL);
+    gp_rollups_done(&b);
+    gp_rollups_init(&b, 1000);
+    assert_int_equal(
+        gp_promrange_parse(doc, strlen(doc), "d", 200, GP_M_POWER_W, 1, 300000, &b, &err), GP_OK);
+    assert_string_equal(b.gpus.gpus[0].mig, ""); /* power belongs to the physical GPU */
+    gp_rollups_done(&b);
+}
+
+static void test_label_values(void **state) {
+    (void)state;
+    static const char ok[] = "{\"status\":\"success\",\"data\":[\"h0\",\"h\\\"1\"]}";
+    char **v;
+    size_t n;
+    gp_err err;
+    assert_int_equal(gp_promlabels_parse(ok, strlen(ok), "s", 200, 10, &v, &n, &err), GP_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(v[0], "h0");
+    assert_string_equal(v[1], "h\"1");
+    free(v);
+    assert_int_equal(gp_promlabels_parse(ok, strlen(ok), "s", 200, 1, &v, &n, &err), GP_E_LIMIT);
+    assert_null(v);
+    static const char empty[] = "{\"status\":\"success\",\"data\":[]}";
+    assert_int_equal(gp_promlabels_parse(empty, strlen(empty), "s", 200, 10, &v, &n, &err), GP_OK);
+    assert_int_equal(n, 0);
+    assert_null(v);
+    size_t len;
+    char *buf = slurp("local-prom2.42__query__parse-error__400-bad_data.json", &len);
+    assert_int_equal(gp_promlabels_parse(buf, len, "s", 400, 10, &v, &n, &err), GP_E_INPUT);
+    free(buf);
+    static const char mixed[] = "{\"status\":\"success\",\"data\":[\"h0\",3]}";
+    assert_int_equal(gp_promlabels_parse(mixed, strlen(mixed), "s", 200, 10, &v, &n, &err),
+                     GP_E_INPUT);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_matrix),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blanks_and_mig),
+        cmocka_unit_test(test_label_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
