@@ -33,6 +33,11 @@ typedef struct gp_sensitivity {
     int be_base[GP_MAX_OPTIONS];
     int n_rows;
     gp_sens_row rows[GP_SENS_MAX_ROWS];
+    /* Moves whose plan the engine refuses (a longer lead time without a bridge, say): left out
+     * of rows, counted, the first one named with the engine's error. */
+    int n_refused;
+    char refused_input[96];
+    gp_err refused_error;
     /* Scratch space for the re-evaluations, so the model itself never allocates. */
     gp_result scratch_result;
     gp_scenario scratch_scenario;
@@ -46,8 +51,9 @@ typedef struct gp_sens_ranking {
     int n, quiet;
 } gp_sens_ranking;
 
-/* Evaluate s with every non-zero numeric input moved by -delta and +delta (0 < delta < 1).
- * GP_E_INPUT when delta is out of range. */
+/* Evaluate s with every non-zero numeric input moved by -delta and +delta (0 < delta < 1),
+ * version 2 keys included. GP_E_INPUT when delta is out of range, or the engine's error when
+ * it refuses s itself. */
 gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out, gp_err *err);
 
 #endif

@@ -1,11 +1,14 @@
-/* Grid sweeps over scenario inputs (`gpuplan sweep`): pure, constant memory, closed form.
+/* Grid sweeps over scenario inputs (`gpuplan sweep`): pure, constant memory.
  *
  * Each point sets the swept inputs on a private copy of the scenario and takes the totals
- * from gp_model_totals (no month walk), so memory does not grow with the grid. Nothing here
- * allocates; results reach the caller through a callback. */
+ * from gp_model_totals: closed forms for a version 1 point, the month-by-month engine for a
+ * version 2 one (into one gp_result of scratch, about 460 KB, allocated for the call and freed
+ * before it returns). Memory does not grow with the grid; results reach the caller through a
+ * callback, or as a summary (gp_sweep_summary). */
 #ifndef GPUPLAN_SWEEP_H
 #define GPUPLAN_SWEEP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gpuplan/error.h"
@@ -21,24 +24,48 @@ typedef enum gp_sweep_param {
     GP_SWEEP_SERVER_PRICE,
     GP_SWEEP_PUE,
     GP_SWEEP_HOURLY, /* hourly of one option */
+    /* version 2 */
+    GP_SWEEP_GROWTH,              /* demand.growth_per_month */
+    GP_SWEEP_LEAD_TIME,           /* self_hosted.lead_time_months, rounded */
+    GP_SWEEP_ORDER_EVERY,         /* self_hosted.order_every_months, rounded */
+    GP_SWEEP_MAX_SERVERS,         /* self_hosted.max_servers, rounded */
+    GP_SWEEP_SERVER_PRICE_TREND,  /* self_hosted.server_price_trend_per_year */
+    GP_SWEEP_ENERGY_PRICE_TREND,  /* self_hosted.tariff.price_trend_per_year */
+    GP_SWEEP_OPTION_PRICE_TREND,  /* price_trend_per_year of one option */
+    GP_SWEEP_WORK_PER_GPU_HOUR,   /* self_hosted.work_per_gpu_hour (work mode) */
+    GP_SWEEP_OPTION_WORK_PER_GPU, /* work_per_gpu_hour of one option (work mode) */
+    GP_SWEEP_N_PARAMS
 } gp_sweep_param;
 
 typedef struct gp_sweep_axis {
     gp_sweep_param param;
-    int option; /* GP_SWEEP_HOURLY only: the option's index */
+    int option; /* the per-option parameters only: the option's index */
     double from, to;
     int steps; /* >= 1; from and to are both included when steps >= 2 */
 } gp_sweep_axis;
 
-/* The parameter's name as written on the command line ("utilization", "hourly"). */
+/* The parameter's name as written on the command line ("utilization", "hourly"); a
+ * per-option parameter is written NAME:OPTION. */
 const char *gp_sweep_param_name(gp_sweep_param p);
+
+/* Whether p belongs to one option (written NAME:OPTION on the command line). */
+bool gp_sweep_param_per_option(gp_sweep_param p);
+
+/* The parameter named name (without its ":OPTION"), into *p; GP_E_NOTFOUND when there is none
+ * ("work_per_gpu_hour" gives self-hosted's: the caller that saw ":OPTION" takes the option's). */
+gp_status gp_sweep_param_find(const char *name, gp_sweep_param *p, gp_err *err);
+
+/* Every valid name, comma-separated, the per-option ones as NAME:OPTION, into out (cap bytes,
+ * truncated to fit, NUL-terminated when cap > 0); returns the length the whole list needs. */
+size_t gp_sweep_param_list(char *out, size_t cap);
 
 /* The value of axis a at step i (0 <= i < steps). Integer parameters are rounded. */
 double gp_sweep_value(const gp_sweep_axis *a, int i);
 
-/* Check every axis against s: endpoints inside the input's valid range, the option exists
- * and has an hourly price, steps >= 1, the grid at most 2^40 points; and s is a version 1
- * scenario (the closed forms have no plan over time). GP_E_INPUT names it. */
+/* Check every axis against s: endpoints inside the input's valid range (version 2 keys with
+ * their rules: lead time below every horizon swept, growth only without steps, throughputs in
+ * work mode only), the option exists, steps >= 1, the grid at most 2^40 points. GP_E_INPUT
+ * names the axis. */
 gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err);
 
 /* Called once per grid point, last axis fastest. values[k] is axis k's value; option_totals
@@ -48,7 +75,8 @@ typedef int (*gp_sweep_fn)(const double *values, double self_total, const double
                            int cheapest, void *arg);
 
 /* Walk the grid of axes over base (checked with gp_sweep_check first). *points receives the
- * number of points evaluated. */
+ * number of points evaluated. A point the engine refuses (a month that needs a bridge the
+ * scenario lacks, say) stops the walk: GP_E_INPUT with the engine's path and the point. */
 gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n_axes,
                        gp_sweep_fn fn, void *arg, uint64_t *points, gp_err *err);
 
@@ -69,6 +97,20 @@ typedef struct gp_sweep_summary {
     uint64_t wins[GP_MAX_OPTIONS + 1]; /* [0] self-hosted, [i + 1] option i */
     uint64_t n_flips;                  /* all of them; the first GP_SWEEP_MAX_FLIPS are kept */
     gp_sweep_flip flips[GP_SWEEP_MAX_FLIPS];
+    /* How it was found (informational): rows solved from their linear pieces and crossings,
+     * rows walked point by point, and the points evaluated in all. */
+    uint64_t rows_solved, rows_walked, evaluations;
 } gp_sweep_summary;
+
+/* The summary by evaluating every point (gp_sweep_run). Errors: those of gp_sweep_run. */
+gp_status gp_sweep_summarize_points(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
+                                    gp_sweep_summary *out, gp_err *err);
+
+/* The same summary, exactly (wins, flips and their order, ties included), from the linear
+ * pieces of each row where the last axis has them (prices, PUE, server price, hourly,
+ * utilization in GPU mode), else from the columns of the axis before it, else point by point
+ * (sweep.c says how). Errors: those of gp_sweep_run, for a point evaluated. */
+gp_status gp_sweep_summarize_rows(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
+                                  gp_sweep_summary *out, gp_err *err);
 
 #endif

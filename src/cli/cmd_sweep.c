@@ -18,9 +18,17 @@ static void help(FILE *f) {
             "Evaluates every point of the grid (the last --vary changes fastest) and writes one\n"
             "CSV row a point: the swept values, each total and the cheapest. --summary prints\n"
             "only each contender's share of the grid and where the answer flips along the last\n"
-            "axis. PARAM is one of utilization, gpus, horizon_months, price_per_kwh (the\n"
-            "tariff's mean; every period scales with it), server_price, pue, hourly:OPTION.\n"
-            "Integer parameters (gpus, horizon_months) are rounded to the nearest integer.\n\n"
+            "axis, solved from where the totals cross along the last axis when it is a price,\n"
+            "pue or utilization (GPU mode), else along the axis before it when that one is,\n"
+            "with the same result as evaluating every point.\n"
+            "PARAM is one of utilization, gpus, horizon_months, price_per_kwh (the tariff's\n"
+            "mean; every period scales with it), server_price, pue, hourly:OPTION, and for\n"
+            "plans over time growth_per_month, lead_time_months, order_every_months,\n"
+            "max_servers, server_price_trend_per_year, energy_price_trend_per_year (the\n"
+            "tariff's), price_trend_per_year:OPTION, work_per_gpu_hour and\n"
+            "work_per_gpu_hour:OPTION (work mode). Integer parameters (gpus, horizon_months,\n"
+            "lead_time_months, order_every_months, max_servers) are rounded to the nearest\n"
+            "integer.\n\n"
             "  gpuplan sweep plan.json --vary utilization=0.05:1:20 --summary\n"
             "  gpuplan sweep plan.json --vary price_per_kwh=0.05:0.4:8 --vary gpus=8:256:32\n");
 }
@@ -32,32 +40,33 @@ static int parse_axis(const char *spec, const gp_scenario *s, gp_sweep_axis *a) 
     char name[GP_NAME_BYTES + 16];
     snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
     memset(a, 0, sizeof *a);
-    static const struct {
-        const char *name;
-        gp_sweep_param p;
-    } params[] = {
-        {"utilization", GP_SWEEP_UTILIZATION},   {"gpus", GP_SWEEP_GPUS},
-        {"horizon_months", GP_SWEEP_HORIZON},    {"price_per_kwh", GP_SWEEP_PRICE_PER_KWH},
-        {"server_price", GP_SWEEP_SERVER_PRICE}, {"pue", GP_SWEEP_PUE}};
-    bool found = false;
-    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
-        if (strcmp(name, params[i].name) == 0) {
-            a->param = params[i].p;
-            found = true;
-        }
+    /* NAME or NAME:OPTION (the per-option ones: hourly, price_trend_per_year,
+     * work_per_gpu_hour). */
+    char *colon = strchr(name, ':');
+    if (colon)
+        *colon = '\0';
+    gp_err err;
+    if (gp_sweep_param_find(name, &a->param, &err)) {
+        char list[512];
+        gp_sweep_param_list(list, sizeof list);
+        return cli_usage_error("--vary %s: %s; one of %s", spec, err.msg, list);
     }
-    if (!found && strncmp(name, "hourly:", 7) == 0) {
-        a->param = GP_SWEEP_HOURLY;
+    if (colon) {
+        if (a->param == GP_SWEEP_WORK_PER_GPU_HOUR)
+            a->param = GP_SWEEP_OPTION_WORK_PER_GPU;
+        if (!gp_sweep_param_per_option(a->param))
+            return cli_usage_error("--vary %s: %s belongs to no option (write it without \":\")",
+                                   spec, name);
         a->option = -1;
         for (int i = 0; i < s->n_options; i++)
-            if (strcmp(s->options[i].name, name + 7) == 0)
+            if (strcmp(s->options[i].name, colon + 1) == 0)
                 a->option = i;
         if (a->option < 0)
-            return cli_usage_error("--vary %s: the scenario has no option \"%s\"", spec, name + 7);
-        found = true;
+            return cli_usage_error("--vary %s: the scenario has no option \"%s\"", spec, colon + 1);
+    } else if (gp_sweep_param_per_option(a->param)) {
+        return cli_usage_error("--vary %s: write %s:OPTION, naming one of the scenario's options",
+                               spec, name);
     }
-    if (!found)
-        return cli_usage_error("--vary %s: unknown parameter \"%s\"", spec, name);
     char range[128];
     snprintf(range, sizeof range, "%s", eq + 1);
     char *c1 = strchr(range, ':');

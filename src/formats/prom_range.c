@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "catalog_util.h"
+#include "prom_series.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/xmem.h"
 
@@ -97,11 +98,6 @@ gp_status gp_rollups_add(gp_rollups *b, int gpu, gp_metric m, int64_t bucket_ms,
     return GP_OK;
 }
 
-static const char *str_of(const cJSON *o, const char *k) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
-}
-
 /* "68.347", "NaN", "+Inf": false for text that is no number at all. */
 static bool point_value(const cJSON *v, double *out) {
     if (!cJSON_IsString(v) || !v->valuestring)
@@ -114,37 +110,12 @@ static bool point_value(const cJSON *v, double *out) {
     return gp_parse_number(s, strlen(s), out);
 }
 
-static bool device_metric(gp_metric m) {
-    return m == GP_M_POWER_W || m == GP_M_TEMP_C || m == GP_M_ENERGY_J || m == GP_M_SM_CLOCK_MHZ ||
-           m == GP_M_POWER_LIMIT_W;
-}
-
-/* The GPU a series names: UUID, or gpu index + host; under MIG the instance, except for the
- * device-level metrics, which belong to the physical GPU. -1 when the series names none. */
+/* The sample set's GPU for a series, -1 when the series names none. */
 static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m) {
-    const char *uuid = str_of(metric, "UUID");
-    if (!uuid)
-        uuid = str_of(metric, "uuid");
-    const char *gpu = str_of(metric, "gpu"), *host = str_of(metric, "Hostname");
-    if (!host)
-        host = str_of(metric, "hostname");
-    if (!host)
-        host = str_of(metric, "instance");
-    const char *gi = str_of(metric, "GPU_I_ID"), *prof = str_of(metric, "GPU_I_PROFILE");
-    int index = -1;
-    if (gpu) {
-        char *end;
-        long x = strtol(gpu, &end, 10);
-        if (*gpu && !*end && x >= 0 && x < 4096)
-            index = (int)x;
-    }
-    if ((!uuid || !*uuid) && index < 0)
+    prom_series ps;
+    if (!prom_series_of(metric, m, &ps))
         return -1;
-    char mig[32] = "";
-    if (gi && *gi && !device_metric(m))
-        snprintf(mig, sizeof mig, "GI %s%s%s", gi, prof ? " " : "", prof ? prof : "");
-    return gp_samples_gpu(g, uuid ? uuid : "", index, mig, str_of(metric, "modelName"),
-                          host ? host : "");
+    return gp_samples_gpu(g, ps.uuid, ps.index, ps.mig, ps.model, ps.host);
 }
 
 enum { AGG_N = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8 };
@@ -209,9 +180,9 @@ static gp_status api_doc(const char *buf, size_t len, const char *origin, long h
                       http_status);
         return err->code;
     }
-    const char *status = str_of(*doc, "status");
+    const char *status = prom_str(*doc, "status");
     if (http_status >= 400 || !status || strcmp(status, "success") != 0) {
-        const char *type = str_of(*doc, "errorType"), *msg = str_of(*doc, "error");
+        const char *type = prom_str(*doc, "errorType"), *msg = prom_str(*doc, "error");
         char code[32] = "";
         if (http_status >= 400)
             snprintf(code, sizeof code, "HTTP %ld, ", http_status);
@@ -279,7 +250,7 @@ gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, lo
         return err->code;
     gp_status st = GP_OK;
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
-    const char *type = str_of(data, "resultType");
+    const char *type = prom_str(data, "resultType");
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
     if (!type || !cJSON_IsArray(result)) {
         st = gp_errorf(err, GP_E_INPUT, origin, "no data.resultType and data.result");
@@ -300,7 +271,7 @@ gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, lo
             st = gp_errorf(err, GP_E_INPUT, where, "a series without \"metric\" and \"values\"");
             break;
         }
-        int agg = agg_of(str_of(metric, GP_RANGE_AGG_LABEL));
+        int agg = agg_of(prom_str(metric, GP_RANGE_AGG_LABEL));
         int gpu = agg ? series_gpu(&out->gpus, metric, m) : -1;
         if (gpu < 0) { /* not one of ours, or no GPU named: no reading */
             out->blanks += (size_t)cJSON_GetArraySize(values);

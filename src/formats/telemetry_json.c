@@ -5,12 +5,8 @@
 #include <string.h>
 
 #include "catalog_util.h"
+#include "prom_series.h"
 #include "gpuplan/telemetry.h"
-
-static const char *str_of(const cJSON *o, const char *k) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
-}
 
 /* "68.347", "NaN", "+Inf", "1.5e-10" */
 static bool api_value(const cJSON *v, double *out) {
@@ -50,39 +46,20 @@ static gp_status api_point(api *a, int gpu, int labels, const cJSON *pair, const
     return gp_samples_add(a->out, gpu, a->m, v * a->scale, (int64_t)llround(ms), labels, err);
 }
 
-/* The GPU a series names (UUID, or gpu index + host), -1 when none. */
+/* The GPU a series names, -1 when none; its workload labels (container, namespace, pod)
+ * into *labels, except on a MIG device's device-level metric. */
 static int api_gpu(api *a, const cJSON *metric, int *labels) {
-    const char *uuid = str_of(metric, "UUID");
-    if (!uuid)
-        uuid = str_of(metric, "uuid");
-    const char *gpu = str_of(metric, "gpu"), *host = str_of(metric, "Hostname");
-    if (!host)
-        host = str_of(metric, "hostname");
-    if (!host)
-        host = str_of(metric, "instance");
-    const char *gi = str_of(metric, "GPU_I_ID"), *prof = str_of(metric, "GPU_I_PROFILE");
-    int index = -1;
-    if (gpu) {
-        char *end;
-        long x = strtol(gpu, &end, 10);
-        if (*gpu && !*end && x >= 0 && x < 4096)
-            index = (int)x;
-    }
     *labels = -1;
-    if (!uuid && index < 0)
+    prom_series ps;
+    if (!prom_series_of(metric, a->m, &ps))
         return -1;
-    char mig[32] = "";
-    bool device = a->m == GP_M_POWER_W || a->m == GP_M_TEMP_C || a->m == GP_M_ENERGY_J ||
-                  a->m == GP_M_SM_CLOCK_MHZ || a->m == GP_M_POWER_LIMIT_W;
-    if (gi && !device)
-        snprintf(mig, sizeof mig, "GI %s%s%s", gi, prof ? " " : "", prof ? prof : "");
     char json[1024];
     size_t n = 0;
     static const char *const keep[] = {"container", "namespace", "pod"};
     json[n++] = '{';
     for (size_t i = 0; i < 3; i++) {
-        const char *v = str_of(metric, keep[i]);
-        if (v && *v && n + strlen(v) + 32 < sizeof json && !(gi && device))
+        const char *v = prom_str(metric, keep[i]);
+        if (v && *v && n + strlen(v) + 32 < sizeof json && !(ps.gi && ps.device))
             n += (size_t)snprintf(json + n, sizeof json - n, "%s\"%s\":\"%s\"", n > 1 ? "," : "",
                                   keep[i], v);
     }
@@ -93,8 +70,7 @@ static int api_gpu(api *a, const cJSON *metric, int *labels) {
     if (check)
         *labels = gp_samples_labels(a->out, json);
     cJSON_Delete(check);
-    return gp_samples_gpu(a->out, uuid ? uuid : "", index, mig, str_of(metric, "modelName"),
-                          host ? host : "");
+    return gp_samples_gpu(a->out, ps.uuid, ps.index, ps.mig, ps.model, ps.host);
 }
 
 gp_status gp_promapi_parse(const char *buf, size_t len, const char *origin, long http_status,
@@ -107,9 +83,9 @@ gp_status gp_promapi_parse(const char *buf, size_t len, const char *origin, long
         return err->code;
     }
     gp_status st = GP_OK;
-    const char *status = str_of(doc, "status");
+    const char *status = prom_str(doc, "status");
     if (http_status >= 400 || !status || strcmp(status, "success") != 0) {
-        const char *type = str_of(doc, "errorType"), *msg = str_of(doc, "error");
+        const char *type = prom_str(doc, "errorType"), *msg = prom_str(doc, "error");
         char code[32] = "";
         if (http_status >= 400)
             snprintf(code, sizeof code, "HTTP %ld, ", http_status);
@@ -118,7 +94,7 @@ gp_status gp_promapi_parse(const char *buf, size_t len, const char *origin, long
         goto done;
     }
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
-    const char *type = str_of(data, "resultType");
+    const char *type = prom_str(data, "resultType");
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
     if (!type || !cJSON_IsArray(result)) {
         st = gp_errorf(err, GP_E_INPUT, origin, "no data.resultType and data.result");
@@ -180,7 +156,7 @@ gp_status gp_redfish_parse(const char *buf, size_t len, const char *origin, doub
         return err->code;
     gp_status st = GP_OK;
     const cJSON *pc = cJSON_GetObjectItemCaseSensitive(doc, "PowerControl");
-    const char *units = str_of(doc, "ReadingUnits");
+    const char *units = prom_str(doc, "ReadingUnits");
     double v = 0;
     if (cJSON_IsArray(pc)) {
         /* Legacy Power: the chassis draws the sum of its power-control domains. */

@@ -51,6 +51,17 @@ static const input inputs[] = {
     {"self_hosted.financing.apr", S(loan_apr), false, 0, 1, 0},
     {"self_hosted.financing.term_months", S(loan_term_months), true, 1, 360, 0},
     {"self_hosted.financing.fraction", S(loan_fraction), false, 0, 1, 0},
+    /* version 2 (0 where not in use, so left out there) */
+    {"demand.work_per_month", S(work_per_month), false, 1e-12, INFINITY, 0},
+    {"demand.growth_per_month", S(growth_per_month), false, -0.5, 1, 0},
+    {"self_hosted.lead_time_months", S(lead_time_months), true, 0, 24, 0},
+    {"self_hosted.order_every_months", S(order_every_months), true, 1, GP_MAX_MONTHS, 0},
+    {"self_hosted.max_servers", S(max_servers), true, 1, 1000000, 0},
+    {"self_hosted.server_price_trend_per_year", S(server_price_trend_per_year), false, -0.9, 1, 0},
+    {"self_hosted.tariff.price_trend_per_year", S(energy_price_trend_per_year), false, -0.9, 1, 0},
+    {"self_hosted.work_per_gpu_hour", S(work_per_gpu_hour), false, 1e-12, INFINITY, 0},
+    {"price_trend_per_year", O(price_trend_per_year), false, -0.9, 1, ALL},
+    {"work_per_gpu_hour", O(work_per_gpu_hour), false, 1e-12, INFINITY, ALL},
     {"hourly", O(hourly), false, 0, INFINITY, ALL},
     {"upfront", O(upfront), false, 0, INFINITY, 1 << GP_COMMITTED},
     {"idle_overhead", O(idle_overhead), false, 0, 10, (1 << GP_ON_DEMAND) | (1 << GP_SPOT)},
@@ -90,14 +101,36 @@ static void set(gp_scenario *s, const input *in, int index, double v) {
         *(double *)p = v;
 }
 
-static double moved(const input *in, double base, double factor) {
-    double v = base * factor;
+static bool is_field(const input *in, size_t offset) {
+    return in->where == IN_SCENARIO && in->offset == offset;
+}
+
+/* The input's range in s: the key table's, narrowed by the rules between keys (a lead time
+ * below the horizon, a cadence at most the horizon, and a plan over time never longer than its
+ * own horizon, whose later steps were dropped when it was read). */
+static void bounds(const gp_scenario *s, const input *in, double *lo, double *hi) {
+    *lo = in->lo;
+    *hi = in->hi;
+    if (is_field(in, offsetof(gp_scenario, lead_time_months)))
+        *hi = fmin(*hi, s->horizon_months - 1);
+    if (is_field(in, offsetof(gp_scenario, order_every_months)))
+        *hi = fmin(*hi, s->horizon_months);
+    if (is_field(in, offsetof(gp_scenario, horizon_months))) {
+        *lo = fmax(fmax(*lo, s->lead_time_months + 1), s->order_every_months);
+        if (gp_scenario_uses_v2(s))
+            *hi = s->horizon_months;
+    }
+}
+
+static double moved(const gp_scenario *s, const input *in, double base, double factor) {
+    double v = base * factor, lo, hi;
+    bounds(s, in, &lo, &hi);
     if (in->is_int)
         v = floor(v + 0.5);
-    if (v < in->lo)
-        v = in->lo;
-    if (v > in->hi)
-        v = in->hi;
+    if (v < lo)
+        v = lo;
+    if (v > hi)
+        v = hi;
     return v;
 }
 
@@ -107,13 +140,17 @@ static void keep_consistent(gp_scenario *s) {
         s->gpu_tdp_w = s->gpu_idle_w;
 }
 
-static void evaluate(const gp_scenario *s, gp_result *r, double *diff, bool *has_be, int *be) {
+/* GP_OK, or the engine's refusal (r->error) of s. */
+static gp_status evaluate(const gp_scenario *s, gp_result *r, double *diff, bool *has_be, int *be) {
     gp_model_evaluate(s, r);
+    if (r->error.code != GP_OK)
+        return r->error.code;
     for (int i = 0; i < s->n_options; i++) {
         diff[i] = r->options[i].total - r->self.total;
         has_be[i] = r->options[i].has_break_even_month;
         be[i] = r->options[i].break_even_month;
     }
+    return GP_OK;
 }
 
 static int by_swing(const void *a, const void *b) {
@@ -141,18 +178,27 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
     memset(row, 0, sizeof *row);
     snprintf(row->input, sizeof row->input, "%s", path);
     row->base = b;
-    row->low = moved(in, b, 1.0 - delta);
-    row->high = moved(in, b, 1.0 + delta);
+    row->low = moved(base, in, b, 1.0 - delta);
+    row->high = moved(base, in, b, 1.0 + delta);
     if (row->low == b && row->high == b)
         return; /* an integer too small to move, or pinned at both bounds */
     double d_low[GP_MAX_OPTIONS], d_high[GP_MAX_OPTIONS];
     set(work, in, index, row->low);
     keep_consistent(work);
-    evaluate(work, r, d_low, row->has_be_low, row->be_low);
-    *work = *base;
-    set(work, in, index, row->high);
-    keep_consistent(work);
-    evaluate(work, r, d_high, row->has_be_high, row->be_high);
+    gp_status rc = evaluate(work, r, d_low, row->has_be_low, row->be_low);
+    if (rc == GP_OK) {
+        *work = *base;
+        set(work, in, index, row->high);
+        keep_consistent(work);
+        rc = evaluate(work, r, d_high, row->has_be_high, row->be_high);
+    }
+    if (rc != GP_OK) { /* the plan this move makes is refused: say so, show no numbers */
+        if (out->n_refused++ == 0) {
+            snprintf(out->refused_input, sizeof out->refused_input, "%s", path);
+            out->refused_error = r->error;
+        }
+        return;
+    }
     for (int i = 0; i < base->n_options; i++) {
         row->delta_low[i] = d_low[i] - out->base_diff[i];
         row->delta_high[i] = d_high[i] - out->base_diff[i];
@@ -172,7 +218,11 @@ gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity 
     out->delta = delta;
     out->n_options = s->n_options;
     out->n_rows = 0;
-    evaluate(s, r, out->base_diff, out->has_be_base, out->be_base);
+    out->n_refused = 0;
+    if (evaluate(s, r, out->base_diff, out->has_be_base, out->be_base) != GP_OK) {
+        *err = r->error;
+        return err->code;
+    }
     char path[96];
     for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++) {
         const input *in = &inputs[k];

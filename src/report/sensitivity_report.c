@@ -49,5 +49,8 @@ gp_status gp_report_sensitivity_text(const gp_scenario *s, const gp_sensitivity 
         P("The scenario has no cloud options to compare with.\n");
     for (int i = 0; i < s->n_options && st == GP_OK; i++)
         st = option_table(s, t, i, &ranks[i], out);
+    if (t->n_refused > 0)
+        P("\n%d moves left out: the plan they make is refused (the first, %s: %s)\n", t->n_refused,
+          t->refused_input, t->refused_error.msg);
     return st;
 }

@@ -11,8 +11,8 @@ const char *gp_sweep_contender(const gp_scenario *s, int i) {
 }
 
 void gp_sweep_axis_label(char *out, size_t cap, const gp_scenario *s, const gp_sweep_axis *a) {
-    if (a->param == GP_SWEEP_HOURLY)
-        snprintf(out, cap, "hourly:%s", s->options[a->option].name);
+    if (gp_sweep_param_per_option(a->param))
+        snprintf(out, cap, "%s:%s", gp_sweep_param_name(a->param), s->options[a->option].name);
     else
         snprintf(out, cap, "%s", gp_sweep_param_name(a->param));
 }

@@ -116,9 +116,24 @@ check "sweep hourly:OPTION" bash -c "'$gpuplan' sweep '$seed' --vary 'hourly:p4d
 check "sweep bad range" expect 2 'utilization: must stay in [0, 1]' -- "$gpuplan" sweep "$seed" --vary utilization=0:2:3
 check "sweep unknown option" expect 2 'no option "nope"' -- "$gpuplan" sweep "$seed" --vary hourly:nope=1:2:3
 check "sweep -o" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0:1:3 -o '$tmp/sweep.csv' && [ \$(wc -l <'$tmp/sweep.csv') = 4 ]"
+# Version 2 parameters: swept over plans over time, an unknown name answered with the valid
+# ones, a point the engine refuses named with its path and its values.
+v2grow=$fixtures/v2-growth-as-needed-lead-bridge.json
+check "sweep a v2 parameter" bash -c "'$gpuplan' sweep '$v2grow' --vary lead_time_months=0:4:5 --vary utilization=0:1:11 --summary | grep -q '^55 grid points'"
+check "sweep a v2 per-option parameter (CSV)" bash -c "'$gpuplan' sweep '$v2grow' --vary 'price_trend_per_year:H100 on-demand=-0.3:0:4' | head -1 | grep -q '^price_trend_per_year:H100 on-demand,self_hosted'"
+check "sweep unknown parameter lists the valid ones" expect 2 'unknown parameter "grow"; one of utilization, gpus,' -- "$gpuplan" sweep "$seed" --vary grow=0:1:3
+check "sweep v2 range names the axis" expect 2 'lead_time_months: must stay in [0, 24]' -- "$gpuplan" sweep "$v2grow" --vary lead_time_months=0:30:3
+check "sweep a refused point exits 2" expect 2 '$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
 
 # Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.
 check "sensitivity tornado" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
+cat >"$tmp/v2cap.json" <<'JSON'
+{"name": "x", "horizon_months": 12, "demand": {"gpus": 80, "utilization": 0.5},
+ "self_hosted": {"server_price": 1000, "buy": "as_needed", "max_servers": 10},
+ "cloud_options": [{"name": "od", "gpus_per_instance": 8, "pricing": "on_demand", "hourly": 20}]}
+JSON
+check "sensitivity names the moves whose plan is refused" bash -c "'$gpuplan' sensitivity '$tmp/v2cap.json' | grep -q '^3 moves left out: the plan they make is refused (the first, demand.gpus: month 1 needs'"
+check "sensitivity moves a version 2 key" bash -c "'$gpuplan' sensitivity '$v2grow' | grep -q '^  self_hosted.lead_time_months  *2  *4 '"
 check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitivity "$seed" --delta lots
 
 echo "cli: $fails failed"
