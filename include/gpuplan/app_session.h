@@ -18,6 +18,7 @@ typedef struct gp_session {
     const char *db_path; /* --db or $GPUPLAN_DB; NULL or "": the default under the data dir */
     gp_store *store;     /* opened on first use */
     char path[4096];     /* the file the store was opened on */
+    bool read_only;      /* open read-only (no write lock): set by commands that only read */
     char today[11];      /* YYYY-MM-DD, local; set by gp_session_init */
     /* Told once when the bundled catalog was loaded into the store (not when it was already
      * there): the CLI says so on a terminal, the TUI stays quiet. May be NULL. */

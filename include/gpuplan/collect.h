@@ -14,14 +14,19 @@
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/telemetry.h"
 
+/* More transfers in flight than this only add sockets and memory: --concurrency stops here. */
+#define GP_COLLECT_MAX_CONCURRENCY 256
+
 typedef struct gp_collect_opts {
-    long connect_timeout_ms;  /* default 3 s */
-    long total_timeout_ms;    /* default 10 s, per transfer */
-    size_t max_bytes;         /* default 16 MiB per response */
-    int concurrency;          /* transfers in flight, default 64 */
-    const char *nvsmi_path;   /* the local nvidia-smi, default "nvidia-smi" from PATH */
-    long raw_keep_ms;         /* retention of raw samples, default 48 h */
-    long long rollup_keep_ms; /* retention of rollups, default 365 days */
+    long connect_timeout_ms;    /* default 3 s, and at most a quarter of the cycle */
+    long total_timeout_ms;      /* default 10 s: the whole cycle, nvidia-smi included */
+    size_t max_bytes;           /* default 16 MiB per response */
+    size_t max_in_flight_bytes; /* default 128 MiB for all responses being received */
+    int concurrency;            /* transfers in flight, default 64, at most 256 */
+    int write_retries;          /* a failed cycle write is retried, 0.25 s, 0.5 s, 1 s apart */
+    const char *nvsmi_path;     /* the local nvidia-smi, default "nvidia-smi" from PATH */
+    long raw_keep_ms;           /* retention of raw samples, default 48 h */
+    long long rollup_keep_ms;   /* retention of rollups, default 365 days */
 } gp_collect_opts;
 
 void gp_collect_opts_init(gp_collect_opts *o);
@@ -48,13 +53,20 @@ typedef struct gp_cycle_stats {
 } gp_cycle_stats;
 
 /* One collection cycle over every node in the store: fetch, parse, and write everything in
- * one transaction with each node's status, the cycle's record and retention. */
+ * one transaction with each node's status, the cycle's record and retention. A write that
+ * fails (GP_E_DB: locked past the busy timeout, disk full) is retried o->write_retries times;
+ * then the cycle is lost whole, what earlier cycles stored is untouched, and err says why. */
 gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
                            gp_err *err);
 
 /* Store one source's parsed result for its node (used by imports and cycles alike). */
 gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_source_result *r,
                                   int64_t now_ms, size_t *written, gp_err *err);
+
+/* GP_OK when the token file at path can be read and only its owner can read it; GP_E_INPUT
+ * when group or others may read it too (err says how to fix it), GP_E_IO when it cannot be
+ * read. A front end shows this as a warning: the file is the user's to guard. */
+gp_status gp_collect_token_file_check(const char *path, gp_err *err);
 
 /* The current time in Unix milliseconds. */
 int64_t gp_now_ms(void);

@@ -2,7 +2,7 @@
  *
  * Ownership: gp_err is caller storage; nothing here allocates.
  * Library code never prints: it fills a gp_err and returns its code, and the front end
- * maps the code to an exit status (GP_E_INPUT -> 2, everything else -> 1). */
+ * maps the code to an exit status (bad input -> 2, a failure of the world -> 1). */
 #ifndef GPUPLAN_ERROR_H
 #define GPUPLAN_ERROR_H
 
@@ -42,7 +42,8 @@ gp_status gp_errorf(gp_err *err, gp_status code, const char *where, const char *
 /* Reset err to GP_OK with empty strings. */
 void gp_err_clear(gp_err *err);
 
-/* Exit status for a code: 0 for GP_OK, 2 for bad input or a limit, 1 for the rest. */
+/* Exit status for a code: 0 for GP_OK, 2 for bad input, a limit or a name not found, 1 for
+ * the rest (failures of the world). */
 int gp_status_exit_code(gp_status code);
 
 #endif

@@ -57,8 +57,9 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
 gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                         gp_buf *out, gp_err *err);
 
-/* Append one CSV field: quoted when needed, and neutralised as OWASP recommends when it
- * starts with = + - @ tab or CR (a leading apostrophe), control characters removed. */
+/* Append one CSV field: control characters removed first (gp_text_clean), then neutralised
+ * as OWASP recommends when what is left starts, after any spaces, with = + - or @ (a leading
+ * apostrophe), then quoted when needed. */
 gp_status gp_csv_field(gp_buf *out, const char *text);
 
 /* Format money with thousands separators and two decimals ("1,562,288.00") into out. */

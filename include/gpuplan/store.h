@@ -22,6 +22,10 @@ int gp_store_schema_version(void);
 /* Open or create the database at path (created with mode 0600; its folder must exist).
  * Refuses, without writing anything, a file from a newer gpuplan or another application. */
 gp_status gp_store_open(const char *path, gp_store **out, gp_err *err);
+/* Open for reading only (SQLITE_OPEN_READONLY; immutable on read-only media): no write lock,
+ * so a long write elsewhere does not block it. A missing file or an older schema needs a
+ * write, and gets gp_store_open instead. Errors as gp_store_open; writes then fail GP_E_DB. */
+gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err);
 void gp_store_close(gp_store *st);
 
 /* Save json as the next version of scenario `name` (version 1 when new); *version gets it. */

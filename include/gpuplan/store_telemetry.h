@@ -30,12 +30,15 @@ typedef struct gp_source_cfg {
     bool insecure;        /* accept any certificate (explicit per-node opt-in) */
     char cacert[512];     /* a CA bundle for self-signed BMCs */
     char token_file[512]; /* a file holding a bearer token */
+    bool hung_last;       /* its node's last error says "timed out": the collector takes it last */
 } gp_source_cfg;
 
 /* Add node `name` with its sources (n >= 0: a node fed only by imports) in one transaction. */
 gp_status gp_store_node_add(gp_store *st, const char *name, const gp_source_cfg *src, int n,
                             gp_err *err);
-/* The id of node `name` (GP_E_NOTFOUND when unknown). */
+/* The id of node `name`. Returns GP_OK and sets *id; GP_E_NOTFOUND (err filled, *id untouched)
+ * when no node has that name; GP_E_DB on a database failure. err is written only on failure:
+ * callers test the returned status, never err->code after a GP_OK. */
 gp_status gp_store_node_id(gp_store *st, const char *name, long long *id, gp_err *err);
 
 /* Remove a node with its sources, GPUs and every sample of it. */

@@ -62,7 +62,7 @@ gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
             return err->code;
         snprintf(s->path, sizeof s->path, "%s/gpuplan.db", dir);
     }
-    if (gp_store_open(s->path, &s->store, err))
+    if ((s->read_only ? gp_store_open_readonly : gp_store_open)(s->path, &s->store, err))
         return err->code;
     *out = s->store;
     return GP_OK;

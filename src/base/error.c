@@ -41,6 +41,7 @@ int gp_status_exit_code(gp_status code) {
         return 0;
     case GP_E_INPUT:
     case GP_E_LIMIT:
+    case GP_E_NOTFOUND: /* a name the user gave that is not there: bad input */
         return 2;
     default:
         return 1;

@@ -23,8 +23,8 @@ gp_status gp_read_file(const char *path, size_t cap, gp_buf *out, gp_err *err) {
         }
     }
     if (st == GP_OK && ferror(f))
-        st = gp_errorf(err, errno == EISDIR ? GP_E_INPUT : GP_E_IO, path, "cannot read: %s",
-                       strerror(errno));
+        st = errno == EISDIR ? gp_errorf(err, GP_E_INPUT, path, "is a directory, not a file")
+                             : gp_errorf(err, GP_E_IO, path, "read error: %s", strerror(errno));
     if (!is_stdin)
         fclose(f);
     if (st == GP_OK && !out->data)

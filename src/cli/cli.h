@@ -51,8 +51,8 @@ int cli_fail(const gp_err *err);
 /* Print "gpuplan: msg" for bad usage and return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write buf to path atomically (a temporary file beside it, then rename), or to stdout when
- * path is NULL or "-". */
+/* Write buf to path as output.h says (stdout for NULL or "-"; a device or FIFO in place; a
+ * regular file atomically, its mode kept; a link followed), for every command's -o. */
 gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err);
 
 /* Print what a renderer put in out (st: its status) to stdout, as the printf calls it replaced

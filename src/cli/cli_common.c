@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/output.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/scenario_json.h"
 
@@ -115,36 +116,7 @@ void cli_session_init(gp_session *s, const char *db_path) {
 }
 
 gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err) {
-    if (!path || strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-            return gp_errorf(err, GP_E_IO, "stdout", "write failed: %s", strerror(errno));
-        return GP_OK;
-    }
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return gp_errorf(err, GP_E_IO, path, "path too long");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return gp_errorf(err, GP_E_IO, path, "cannot create: %s", strerror(errno));
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, data + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            return gp_errorf(err, GP_E_IO, path, "write failed: %s", strerror(e));
-        }
-        done += (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return gp_errorf(err, GP_E_IO, path, "cannot write: %s", strerror(e));
-    }
-    return GP_OK;
+    return gp_output_write(path, data, len, err); /* stdout, in place, or atomic: output.h */
 }
 
 int cli_print_rendered(gp_status st, gp_buf *out) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gpuplan/model.h"
@@ -14,7 +15,8 @@ static void help(FILE *f) {
                "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
                "and writes its report: md (default) is for people, csv the monthly cumulative\n"
                "series (one row a month, one column an option), json the shape of MODEL.md,\n"
-               "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx).\n"
+               "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx, or -o - into "
+               "a pipe).\n"
                "--as-of fixes the date catalog prices are taken at (default today).\n"
                "-o writes the report to a file atomically instead of stdout.\n");
 }
@@ -76,7 +78,7 @@ static int parse_args(int argc, char **argv, report_args *a) {
     if (strcmp(format, "md") && strcmp(format, "csv") && strcmp(format, "json") &&
         strcmp(format, "xlsx"))
         return cli_usage_error("--format: \"%s\" is not md, csv, json or xlsx", format);
-    if (!strcmp(format, "xlsx") && (!output || !strcmp(output, "-")))
+    if (!strcmp(format, "xlsx") && (!output || (!strcmp(output, "-") && isatty(STDOUT_FILENO))))
         return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");
     if (!a->demo && optind != argc - 1) {
         return cli_usage_error("report takes one scenario");

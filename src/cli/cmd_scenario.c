@@ -62,6 +62,7 @@ static int list(gp_session *ses, bool names) {
     gp_err_clear(&err);
     gp_store *st;
     int n = 0;
+    ses->read_only = true;
     if (gp_session_store(ses, &st, &err) ||
         gp_store_scenario_list(st, names ? print_name : print_info, &n, &err))
         return cli_fail(&err);
@@ -83,6 +84,7 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
     gp_store *st;
     char *json = NULL, saved[21] = "";
     int got = 0;
+    ses->read_only = true;
     if (gp_scenario_fetch(ses, name, version, &json, &got, saved, &err) ||
         gp_session_store(ses, &st, &err))
         return cli_fail(&err);

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_sweep.h"
+#include "gpuplan/output.h"
 #include "gpuplan/report_sweep.h"
 
 static void help(FILE *f) {
@@ -87,8 +88,8 @@ typedef struct csv_out {
     const gp_scenario *s;
     int n_axes;
     const char *output; /* NULL or "-": stdout */
-    FILE *csv;
-    char tmp[PATH_MAX]; /* written there, renamed to output at the end */
+    gp_output out;      /* output.h: stdout, in place, or a temporary file renamed at the end */
+    FILE *csv;          /* out.f */
     bool write_failed;
 } csv_out;
 
@@ -120,14 +121,9 @@ static int on_point(const double *values, double self, const double *opts, int c
 
 /* Open the output (a temporary file beside it, or stdout) and write the header. */
 static gp_status open_csv(csv_out *c, const gp_sweep_axis *axes, gp_err *err) {
-    if (c->output && strcmp(c->output, "-") != 0) {
-        snprintf(c->tmp, sizeof c->tmp, "%s.tmp.%ld", c->output, (long)getpid());
-        c->csv = fopen(c->tmp, "w");
-        if (!c->csv)
-            return gp_errorf(err, GP_E_IO, c->output, "cannot create: %s", strerror(errno));
-    } else {
-        c->csv = stdout;
-    }
+    if (gp_output_open(&c->out, c->output, err))
+        return err->code;
+    c->csv = c->out.f;
     for (int k = 0; k < c->n_axes; k++) {
         char label[GP_NAME_BYTES + 16];
         gp_sweep_axis_label(label, sizeof label, c->s, &axes[k]);
@@ -158,14 +154,10 @@ static gp_status write_csv(const gp_scenario *s, const gp_sweep_axis *axes, int 
     if (gp_sweep_run(s, axes, n_axes, on_point, c, &points, err) == GP_OK &&
         (c->write_failed || fflush(c->csv) != 0 || ferror(c->csv)))
         gp_errorf(err, GP_E_IO, output ? output : "stdout", "write failed: %s", strerror(errno));
-    if (c->csv != stdout) {
-        if (fclose(c->csv) != 0 && err->code == GP_OK)
-            gp_errorf(err, GP_E_IO, output, "write failed: %s", strerror(errno));
-        if (err->code == GP_OK && rename(c->tmp, output) != 0)
-            gp_errorf(err, GP_E_IO, output, "cannot write: %s", strerror(errno));
-        if (err->code != GP_OK)
-            unlink(c->tmp);
-    }
+    if (err->code == GP_OK)
+        gp_output_commit(&c->out, err);
+    else
+        gp_output_abort(&c->out);
     free(c);
     return err->code;
 }

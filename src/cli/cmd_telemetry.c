@@ -195,6 +195,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
         if (nargs)
             return cli_usage_error("node list takes no arguments");
         int count = 0;
+        ses->read_only = true;
         if (gp_session_store(ses, &st, &err) ||
             gp_store_nodes(st, names ? print_node_name : print_node, &count, &err))
             return cli_fail(&err);
@@ -208,6 +209,9 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
     if (!strcmp(sub, "add")) {
         if (gp_node_define(ses, &def, &err))
             return cli_fail(&err);
+        gp_err warn;
+        if (*def.token_file && gp_collect_token_file_check(def.token_file, &warn))
+            fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
         printf("added node \"%s\" with %d source%s\n", def.name, def.n_src,
                def.n_src == 1 ? "" : "s");
         return 0;
@@ -337,8 +341,8 @@ static int collect_options(int argc, char **argv, collect_args *a) {
             break;
         case O_CONC:
             if (!gp_parse_int(optarg, &a->o.concurrency) || a->o.concurrency < 1 ||
-                a->o.concurrency > 4096)
-                return cli_usage_error("--concurrency: 1 to 4096");
+                a->o.concurrency > GP_COLLECT_MAX_CONCURRENCY)
+                return cli_usage_error("--concurrency: 1 to %d", GP_COLLECT_MAX_CONCURRENCY);
             break;
         case O_TIMEOUT:
             if (!parse_duration_ms(optarg, &a->o.total_timeout_ms))
@@ -388,26 +392,34 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    int done = 0, failed = 0;
+    int done = 0, skipped = 0, failed_nodes = 0;
     while (!stop_requested) {
         int64_t start = gp_now_ms();
         gp_cycle_stats cs;
-        if (gp_collect_once(ses, &a.o, &cs, &err))
-            return cli_fail(&err);
         done++;
-        failed += cs.nodes_failed;
-        printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
-               cs.nodes_failed, cs.samples, cs.seconds);
-        fflush(stdout);
+        if (gp_collect_once(ses, &a.o, &cs, &err)) {
+            if (a.once) /* a daemon goes on: a lock or a full disk passes, stored data stays */
+                return cli_fail(&err);
+            skipped = skipped < 6 ? skipped + 1 : 6;
+            fprintf(stderr, "gpuplan: cycle %d skipped: %s: %s (next try in %.1f s)\n", done,
+                    err.where, err.msg, (double)(a.interval << skipped) / 1000);
+        } else {
+            skipped = 0;
+            failed_nodes += cs.nodes_failed;
+            printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
+                   cs.nodes_failed, cs.samples, cs.seconds);
+            fflush(stdout);
+        }
         if (a.once || (a.cycles && done >= a.cycles))
             break;
-        /* Sleep out the interval in short steps, so a signal ends it promptly. */
-        while (!stop_requested && gp_now_ms() - start < a.interval) {
+        /* Sleep out the interval (doubled after each skipped cycle, up to 64 times) in short
+         * steps, so a signal ends it promptly. */
+        while (!stop_requested && gp_now_ms() - start < (a.interval << skipped)) {
             struct timespec ts = {0, 50 * 1000000L};
             nanosleep(&ts, NULL);
         }
     }
-    return a.fail_on_error && failed ? CLI_EXIT_ATTENTION : 0;
+    return a.fail_on_error && failed_nodes ? CLI_EXIT_ATTENTION : 0;
 }
 
 /* ---- fleet ------------------------------------------------------------------------------------
@@ -432,6 +444,7 @@ int cmd_fleet(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_fleet_state f;
+    ses->read_only = true;
     if (gp_fleet_state_read(ses, gp_now_ms(), GP_FLEET_FRESH_MS, &f, &err)) {
         gp_fleet_state_done(&f);
         return cli_fail(&err);

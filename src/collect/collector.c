@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "http.h"
 
@@ -27,6 +29,8 @@ void gp_collect_opts_init(gp_collect_opts *o) {
     o->total_timeout_ms = 10000;
     o->max_bytes = 16u << 20;
     o->concurrency = 64;
+    o->max_in_flight_bytes = 128u << 20;
+    o->write_retries = 3;
     o->nvsmi_path = "nvidia-smi";
     o->raw_keep_ms = 48L * 3600 * 1000;
     o->rollup_keep_ms = 365LL * 24 * 3600 * 1000;
@@ -63,21 +67,49 @@ static const struct prom_query {
 };
 #define N_PROM_QUERIES (sizeof prom_queries / sizeof prom_queries[0])
 
+/* What every transfer of one fetch shares: the bytes buffered by all of them, against a
+ * budget, so memory does not grow with concurrency x the response cap. */
+typedef struct budget {
+    size_t in_flight, limit;
+    size_t running;
+} budget;
+
 typedef struct transfer {
     size_t source;
     int query; /* prometheus: index into prom_queries; else -1 */
     char url[2048];
     gp_buf body;
-    bool capped;
+    bool capped, over_budget, got_byte;
+    CURL *h;            /* while in flight */
+    int64_t started_ms; /* when it was added */
+    budget *mem;
     struct curl_slist *headers;
 } transfer;
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg) {
     transfer *t = arg;
-    if (gp_buf_add(&t->body, data, size * n) != GP_OK) {
+    size_t len = size * n;
+    t->got_byte = true;
+    /* Over the budget, a response past its fair share is dropped: small ones go on, so the
+     * total stays under twice the budget and healthy nodes are not the ones that pay. */
+    budget *m = t->mem;
+    size_t fair = m->limit / (m->running ? m->running : 1);
+    if (m->in_flight + len > m->limit && t->body.cap + len > fair) {
+        t->over_budget = true;
+        return 0;
+    }
+    size_t before = t->body.cap;
+    if (gp_buf_add(&t->body, data, len) != GP_OK) {
         t->capped = true;
         return 0; /* the cap, enforced here: MAXFILESIZE misses chunked bodies on 7.88 */
     }
+    m->in_flight += t->body.cap - before;
+    return len;
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *arg) {
+    (void)data;
+    ((transfer *)arg)->got_byte = true;
     return size * n;
 }
 
@@ -97,36 +129,65 @@ static void set_error(gp_source_result *r, const char *fmt, ...) {
     }
 }
 
-/* The bearer token from a file, without its trailing newline; "" when unreadable. */
-static void read_token(const char *path, char *out, size_t cap) {
-    out[0] = '\0';
+/* The bearer token of a token file: its first line, refused when it holds a control
+ * character (a CR or LF would inject headers). False, with r's error set, when unusable. */
+static bool read_token(const char *path, char *out, size_t cap, gp_source_result *r) {
+    char buf[4096];
     FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t n = fread(out, 1, cap - 1, f);
+    if (!f) {
+        set_error(r, "token file %s: %s", path, strerror(errno));
+        return false;
+    }
+    size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    out[n] = '\0';
-    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' '))
-        out[--n] = '\0';
+    gp_err e;
+    bool ok = gp_token_parse(buf, n, path, out, cap, &e) == GP_OK;
+    memset(buf, 0, sizeof buf);
+    if (!ok)
+        set_error(r, "token file %s: %s", path, e.msg);
+    return ok;
 }
 
-static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect_opts *o) {
+gp_status gp_collect_token_file_check(const char *path, gp_err *err) {
+    struct stat sb;
+    if (stat(path, &sb) != 0 || access(path, R_OK) != 0)
+        return gp_errorf(err, GP_E_IO, path, "cannot read the token file: %s", strerror(errno));
+    if (sb.st_mode & (S_IRGRP | S_IROTH))
+        return gp_errorf(err, GP_E_INPUT, path,
+                         "the token file is readable by others (mode %03o): chmod 600 it",
+                         (unsigned)(sb.st_mode & 0777));
+    return GP_OK;
+}
+
+/* A transfer's handle; NULL, with r's error set, when the source cannot be fetched. */
+static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect_opts *o,
+                         gp_source_result *r) {
+    gp_err e;
+    if (gp_url_check_source(src->url, &e)) { /* a row stored before URLs were checked */
+        set_error(r, "%s", e.msg);
+        return NULL;
+    }
+    char token[1024] = "";
+    if (src->token_file[0] && !read_token(src->token_file, token, sizeof token, r))
+        return NULL;
     CURL *h = gp_http_handle(t->url, 3, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
                              on_body, t, "gpuplan-collect");
-    if (!h)
+    if (!h) {
+        memset(token, 0, sizeof token);
+        set_error(r, "cannot start a transfer");
         return NULL;
+    }
     curl_easy_setopt(h, CURLOPT_PRIVATE, t);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, t);
     /* Credentials come from ~/.netrc or a token file, never from argv or the database. */
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    if (src->token_file[0]) {
-        char token[1024], header[1100];
-        read_token(src->token_file, token, sizeof token);
-        if (token[0]) {
-            snprintf(header, sizeof header, "Authorization: Bearer %s", token);
-            t->headers = curl_slist_append(t->headers, header);
-            memset(token, 0, sizeof token);
-            memset(header, 0, sizeof header);
-        }
+    if (token[0]) {
+        char header[1100];
+        snprintf(header, sizeof header, "Authorization: Bearer %s", token);
+        t->headers = curl_slist_append(t->headers, header);
+        memset(token, 0, sizeof token);
+        memset(header, 0, sizeof header);
     }
     t->headers = curl_slist_append(t->headers, "Accept: text/plain, application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, t->headers);
@@ -174,12 +235,18 @@ static void url_encode(const char *in, char *out, size_t cap) {
 static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long status,
                    gp_source_result *r, const char *errbuf) {
     r->bytes += t->body.len;
+    if (t->over_budget) {
+        set_error(r, "response dropped: the cycle's %zu MiB for responses in flight were spent",
+                  t->mem->limit >> 20);
+        return;
+    }
     if (t->capped || rc == CURLE_FILESIZE_EXCEEDED) {
         set_error(r, "response larger than the cap of %zu bytes", t->body.limit);
         return;
     }
     if (rc != CURLE_OK) {
-        set_error(r, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+        set_error(r, "%s%s", rc == CURLE_OPERATION_TIMEDOUT ? "timed out: " : "",
+                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
         return;
     }
     gp_err err;
@@ -208,13 +275,26 @@ static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long stat
         set_error(r, "%s", err.msg);
 }
 
-/* The local nvidia-smi, with a bounded wait. */
-static void run_nvsmi(const gp_source_cfg *src, const gp_collect_opts *o, gp_source_result *r) {
+/* The local nvidia-smi runs beside the HTTP transfers, under the same cycle deadline, in a
+ * process group of its own so that a timeout kills a wrapper script's children too. */
+typedef struct nvsmi_run {
+    size_t source;
+    pid_t pid; /* 0 when it could not start or has been reaped */
+    int fd;    /* the read end of its stdout; -1 once at end of file */
+    int wstatus;
+    bool capped;
+    gp_buf out;
+} nvsmi_run;
+
+static void nvsmi_start(nvsmi_run *v, const gp_collect_opts *o, gp_source_result *r) {
     static const char fields[] = "timestamp,index,uuid,name,utilization.gpu,memory.used,"
                                  "memory.total,power.draw,temperature.gpu,clocks.sm,power.limit";
     char query[256];
     snprintf(query, sizeof query, "--query-gpu=%s", fields);
     char *argv[] = {(char *)o->nvsmi_path, query, (char *)"--format=csv,nounits", NULL};
+    v->pid = 0;
+    v->fd = -1;
+    gp_buf_init(&v->out, o->max_bytes);
     int pipefd[2];
     if (pipe(pipefd) != 0) {
         set_error(r, "pipe: %s", strerror(errno));
@@ -225,8 +305,13 @@ static void run_nvsmi(const gp_source_cfg *src, const gp_collect_opts *o, gp_sou
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&fa, pipefd[0]);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     pid_t pid;
-    int rc = posix_spawnp(&pid, o->nvsmi_path, &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, o->nvsmi_path, &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
     if (rc != 0) {
@@ -234,148 +319,242 @@ static void run_nvsmi(const gp_source_cfg *src, const gp_collect_opts *o, gp_sou
         set_error(r, "cannot run nvidia-smi: %s", strerror(rc));
         return;
     }
-    gp_buf out;
-    gp_buf_init(&out, o->max_bytes);
-    int64_t deadline = gp_now_ms() + o->total_timeout_ms;
-    bool timed_out = false, capped = false;
-    for (;;) {
-        int64_t left = deadline - gp_now_ms();
-        if (left <= 0) {
-            timed_out = true;
-            break;
-        }
-        struct pollfd pfd = {pipefd[0], POLLIN, 0};
-        if (poll(&pfd, 1, (int)left) <= 0)
-            continue;
+    fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
+    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+    v->pid = pid;
+    v->fd = pipefd[0];
+}
+
+/* Read what is there; at end of file (or past the cap) reap the child if it has exited.
+ * Returns true while it still runs or has output to come. */
+static bool nvsmi_poll(nvsmi_run *v) {
+    while (v->fd >= 0) {
         char chunk[8192];
-        ssize_t n = read(pipefd[0], chunk, sizeof chunk);
-        if (n <= 0)
+        ssize_t n = read(v->fd, chunk, sizeof chunk);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
             break;
-        if (gp_buf_add(&out, chunk, (size_t)n) != GP_OK) {
-            capped = true;
-            break;
-        }
+        if (n > 0 && gp_buf_add(&v->out, chunk, (size_t)n) == GP_OK)
+            continue;
+        v->capped = n > 0;
+        close(v->fd);
+        v->fd = -1;
     }
-    close(pipefd[0]);
-    if (timed_out || capped)
-        kill(pid, SIGKILL);
-    int wstatus = 0;
-    waitpid(pid, &wstatus, 0);
-    r->bytes += out.len;
+    if (v->pid > 0 && (v->fd < 0 || v->capped)) {
+        if (v->capped)
+            kill(-v->pid, SIGKILL);
+        pid_t w = waitpid(v->pid, &v->wstatus, WNOHANG);
+        if (w == v->pid || (w < 0 && errno == ECHILD))
+            v->pid = 0;
+    }
+    return v->pid > 0 || v->fd >= 0;
+}
+
+/* The cycle's time is up (or the run ended): kill the group if it still runs, then judge. */
+static void nvsmi_finish(nvsmi_run *v, gp_source_result *r) {
+    bool timed_out = v->pid > 0 || v->fd >= 0;
+    if (v->pid > 0) {
+        kill(-v->pid, SIGKILL); /* the whole group: a wrapper's children too */
+        waitpid(v->pid, &v->wstatus, 0);
+        v->pid = 0;
+    }
+    if (v->fd >= 0) {
+        close(v->fd);
+        v->fd = -1;
+    }
+    r->bytes += v->out.len;
+    if (r->status != GP_OK) { /* it never started: the error is set */
+        gp_buf_done(&v->out);
+        return;
+    }
     if (timed_out)
         set_error(r, "nvidia-smi did not answer in time");
-    else if (capped)
+    else if (v->capped)
         set_error(r, "nvidia-smi printed more than the cap");
-    else if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+    else if (!WIFEXITED(v->wstatus) || WEXITSTATUS(v->wstatus) != 0)
         set_error(r, "nvidia-smi failed (is a driver loaded?)");
     else {
         char host[128] = "";
         gethostname(host, sizeof host - 1);
         gp_err err;
-        if (gp_nvsmi_parse(out.data ? out.data : "", out.len, "nvidia-smi", NULL, host, &r->samples,
-                           &err))
+        if (gp_nvsmi_parse(v->out.data ? v->out.data : "", v->out.len, "nvidia-smi", NULL, host,
+                           &r->samples, &err))
             set_error(r, "%s", err.msg);
     }
-    gp_buf_done(&out);
-    (void)src;
+    gp_buf_done(&v->out);
+}
+
+/* Stop a transfer still in flight and free what it holds. */
+static void drop_transfer(CURLM *multi, transfer *x, budget *mem) {
+    mem->in_flight -= x->body.cap;
+    gp_buf_done(&x->body); /* memory does not build up over a large cycle */
+    curl_multi_remove_handle(multi, x->h);
+    curl_easy_cleanup(x->h);
+    x->h = NULL;
+    curl_slist_free_all(x->headers);
+    x->headers = NULL;
+    mem->running--;
+}
+
+static int64_t min64(int64_t a, int64_t b) {
+    return a < b ? a : b;
 }
 
 gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_opts *o,
                            gp_source_result *results, gp_err *err) {
     gp_http_global_init();
-    size_t nt = 0;
+    /* One deadline for the whole cycle, local nvidia-smi included. Inside it, each transfer
+     * has its own, well short of it: a connect, a first byte and a low-speed limit, so hung
+     * or dripping nodes free their slots early and the healthy ones behind them get theirs. */
+    int64_t started = gp_now_ms();
+    int64_t cycle_ms = o->total_timeout_ms > 0 ? o->total_timeout_ms : 1;
+    int64_t deadline = started + cycle_ms;
+    int64_t first_byte_ms = cycle_ms / 4 > 250 ? cycle_ms / 4 : 250;
+    long connect_ms = (long)min64(o->connect_timeout_ms, first_byte_ms);
+    long low_speed_s = (long)(first_byte_ms / 1000 > 1 ? first_byte_ms / 1000 : 1);
+    size_t nt = 0, nv = 0;
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
         gp_samples_init(&results[i].samples, 1u << 22);
         nt += src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES
               : src[i].kind == GP_SRC_NVSMI    ? 0
                                                : 1;
+        nv += src[i].kind == GP_SRC_NVSMI;
     }
+    nvsmi_run *vs = gp_xcalloc(nv ? nv : 1, sizeof *vs);
+    for (size_t i = 0, j = 0; i < n; i++)
+        if (src[i].kind == GP_SRC_NVSMI) {
+            vs[j].source = i;
+            nvsmi_start(&vs[j++], o, &results[i]);
+        }
+    budget mem = {0, o->max_in_flight_bytes > o->max_bytes ? o->max_in_flight_bytes : o->max_bytes,
+                  0};
     transfer *t = gp_xcalloc(nt ? nt : 1, sizeof *t);
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (src[i].kind == GP_SRC_NVSMI)
-            continue;
-        size_t count = src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : 1;
-        for (size_t q = 0; q < count; q++, k++) {
-            t[k].source = i;
-            t[k].query = src[i].kind == GP_SRC_PROMETHEUS ? (int)q : -1;
-            gp_buf_init(&t[k].body, o->max_bytes);
-            if (src[i].kind == GP_SRC_PROMETHEUS) {
-                char expr[2048], enc[6144];
-                expand(prom_queries[q].expr, src[i].match, expr, sizeof expr);
-                url_encode(expr, enc, sizeof enc);
-                const char *base = src[i].url;
-                size_t bl = strlen(base);
-                snprintf(t[k].url, sizeof t[k].url, "%.*s/api/v1/query?query=%s",
-                         (int)(bl && base[bl - 1] == '/' ? bl - 1 : bl), base, enc);
-            } else {
-                snprintf(t[k].url, sizeof t[k].url, "%s", src[i].url);
+    /* Nodes that timed out last cycle (every error of a transfer that held its slot to a
+     * deadline says "timed out") go last, so they cannot take the slots of the healthy ones
+     * again. Otherwise node order. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n; i++) {
+            if (src[i].kind == GP_SRC_NVSMI || src[i].hung_last != (pass == 1))
+                continue;
+            size_t count = src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : 1;
+            for (size_t q = 0; q < count; q++, k++) {
+                t[k].source = i;
+                t[k].query = src[i].kind == GP_SRC_PROMETHEUS ? (int)q : -1;
+                t[k].mem = &mem;
+                gp_buf_init(&t[k].body, o->max_bytes);
+                if (src[i].kind == GP_SRC_PROMETHEUS) {
+                    char expr[2048], enc[6144];
+                    expand(prom_queries[q].expr, src[i].match, expr, sizeof expr);
+                    url_encode(expr, enc, sizeof enc);
+                    const char *base = src[i].url;
+                    size_t bl = strlen(base);
+                    snprintf(t[k].url, sizeof t[k].url, "%.*s/api/v1/query?query=%s",
+                             (int)(bl && base[bl - 1] == '/' ? bl - 1 : bl), base, enc);
+                } else {
+                    snprintf(t[k].url, sizeof t[k].url, "%s", src[i].url);
+                }
             }
         }
     }
     CURLM *multi = curl_multi_init();
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
-    size_t next = 0, running_handles = 0;
+    size_t next = 0;
     char *errbufs = gp_xcalloc(nt ? nt : 1, CURL_ERROR_SIZE);
-    int limit = o->concurrency > 0 ? o->concurrency : 1;
-    /* One deadline for the whole cycle: a transfer started late gets only what is left, so
-     * hung nodes cannot stretch a cycle past the timeout. */
-    int64_t deadline = gp_now_ms() + o->total_timeout_ms;
-    while (next < nt || running_handles > 0) {
-        while (next < nt && running_handles < (size_t)limit) {
-            int64_t left = deadline - gp_now_ms();
-            if (left <= 0) {
-                set_error(&results[t[next].source], "the cycle's time ran out before this "
-                                                    "source's turn");
-                next++;
-                continue;
-            }
-            CURL *h = make_handle(&src[t[next].source], &t[next], o);
-            if (!h) {
-                set_error(&results[t[next].source], "cannot start a transfer");
-                next++;
-                continue;
-            }
-            curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)left);
-            curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbufs + next * CURL_ERROR_SIZE);
-            curl_multi_add_handle(multi, h);
-            running_handles++;
+    int limit = o->concurrency < 1                            ? 1
+                : o->concurrency > GP_COLLECT_MAX_CONCURRENCY ? GP_COLLECT_MAX_CONCURRENCY
+                                                              : o->concurrency;
+    bool nvsmi_running = nv > 0;
+    struct curl_waitfd *wfds = gp_xcalloc(nv ? nv : 1, sizeof *wfds);
+    while (next < nt || mem.running > 0 || nvsmi_running) {
+        int64_t now = gp_now_ms();
+        while (next < nt && mem.running < (size_t)limit) {
+            int64_t left = deadline - now;
+            transfer *x = &t[next];
+            gp_source_result *r = &results[x->source];
             next++;
+            if (left <= 0) {
+                set_error(r, "the cycle's time ran out before this source's turn");
+                continue;
+            }
+            CURL *h = make_handle(&src[x->source], x, o, r);
+            if (!h)
+                continue;
+            curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)min64(connect_ms, left));
+            curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)left);
+            curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+            curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, low_speed_s);
+            curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbufs + (size_t)(x - t) * CURL_ERROR_SIZE);
+            x->h = h;
+            x->started_ms = now;
+            curl_multi_add_handle(multi, h);
+            mem.running++;
         }
         int still;
         curl_multi_perform(multi, &still);
         CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(multi, &left))) {
+        int queued;
+        while ((msg = curl_multi_info_read(multi, &queued))) {
             if (msg->msg != CURLMSG_DONE)
                 continue;
-            CURL *h = msg->easy_handle;
             transfer *x;
             long status = 0;
-            curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
-            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-            size_t idx = (size_t)(x - t);
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             finish(&src[x->source], x, msg->data.result, status, &results[x->source],
-                   errbufs + idx * CURL_ERROR_SIZE);
-            gp_buf_done(&x->body); /* memory does not build up over a large cycle */
-            curl_multi_remove_handle(multi, h);
-            curl_easy_cleanup(h);
-            curl_slist_free_all(x->headers);
-            x->headers = NULL;
-            running_handles--;
+                   errbufs + (size_t)(x - t) * CURL_ERROR_SIZE);
+            drop_transfer(multi, x, &mem);
         }
-        if (running_handles > 0)
-            curl_multi_poll(multi, NULL, 0, 200, NULL);
+        /* A transfer with no byte of answer by its first-byte deadline gives its slot up. */
+        now = gp_now_ms();
+        int64_t wake = deadline;
+        for (size_t i = 0; i < next; i++) {
+            transfer *x = &t[i];
+            if (!x->h || x->got_byte)
+                continue;
+            if (now - x->started_ms >= first_byte_ms) {
+                set_error(&results[x->source], "no answer within %.1f s (timed out)",
+                          first_byte_ms / 1000.0);
+                drop_transfer(multi, x, &mem);
+            } else {
+                wake = min64(wake, x->started_ms + first_byte_ms);
+            }
+        }
+        size_t nw = 0;
+        nvsmi_running = false;
+        for (size_t j = 0; j < nv; j++)
+            if (vs[j].pid > 0 || vs[j].fd >= 0) {
+                if (nvsmi_poll(&vs[j])) {
+                    nvsmi_running = true;
+                    if (vs[j].fd >= 0)
+                        wfds[nw++] = (struct curl_waitfd){vs[j].fd, CURL_WAIT_POLLIN, 0};
+                }
+            }
+        if (now >= deadline) {
+            for (size_t i = 0; i < next; i++)
+                if (t[i].h) {
+                    set_error(&results[t[i].source], "the cycle's time ran out (timed out)");
+                    drop_transfer(multi, &t[i], &mem);
+                }
+            for (; next < nt; next++)
+                set_error(&results[t[next].source],
+                          "the cycle's time ran out before this source's turn");
+            break; /* a still-running nvidia-smi is killed below */
+        }
+        if (mem.running > 0 || nvsmi_running) {
+            int64_t wait = min64(min64(wake - now, 200), nvsmi_running && nw == 0 ? 20 : 200);
+            curl_multi_poll(multi, wfds, (unsigned)nw, (int)(wait > 0 ? wait : 0), NULL);
+        }
     }
     curl_multi_cleanup(multi);
     for (size_t i = 0; i < nt; i++)
         gp_buf_done(&t[i].body);
     free(t);
     free(errbufs);
-    for (size_t i = 0; i < n; i++)
-        if (src[i].kind == GP_SRC_NVSMI)
-            run_nvsmi(&src[i], o, &results[i]);
+    free(wfds);
+    for (size_t j = 0; j < nv; j++)
+        nvsmi_finish(&vs[j], &results[vs[j].source]);
+    free(vs);
     /* A failed source's partial samples are not stored: all or nothing per source. */
     for (size_t i = 0; i < n; i++)
         if (results[i].status != GP_OK)
@@ -389,17 +568,11 @@ gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_sour
     return gp_store_samples_write(st, node_id, &r->samples, now_ms, written, err);
 }
 
-gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
-                           gp_err *err) {
+/* The write half of a cycle: one transaction, rolled back whole on failure. */
+static gp_status write_cycle(gp_store *st, const gp_collect_opts *o, const gp_source_cfg *srcs,
+                             size_t ns, const gp_source_result *res, int64_t started, int64_t now,
+                             gp_cycle_stats *out, gp_err *err) {
     memset(out, 0, sizeof *out);
-    int64_t started = gp_now_ms();
-    gp_source_cfg *srcs;
-    size_t ns;
-    if (gp_store_sources(st, NULL, &srcs, &ns, err))
-        return err->code;
-    gp_source_result *res = gp_xcalloc(ns ? ns : 1, sizeof *res);
-    gp_collect_fetch(srcs, ns, o, res, err);
-    int64_t now = gp_now_ms();
     gp_status rc = gp_store_begin(st, err);
     /* Per node: ok when every one of its sources is. Sources come grouped by node. */
     for (size_t i = 0; rc == GP_OK && i < ns;) {
@@ -434,10 +607,35 @@ gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stat
         rc = gp_store_commit(st, err);
     if (rc != GP_OK)
         gp_store_rollback(st);
+    out->seconds = (finished - started) / 1000.0;
+    return rc;
+}
+
+gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stats *out,
+                           gp_err *err) {
+    memset(out, 0, sizeof *out);
+    int64_t started = gp_now_ms();
+    gp_source_cfg *srcs;
+    size_t ns;
+    if (gp_store_sources(st, NULL, &srcs, &ns, err))
+        return err->code;
+    gp_source_result *res = gp_xcalloc(ns ? ns : 1, sizeof *res);
+    gp_collect_fetch(srcs, ns, o, res, err);
+    int64_t now = gp_now_ms();
+    /* A lock held past the busy timeout or a full disk fails the write, not the fetch: the
+     * results wait in memory while the write is retried with a growing pause. */
+    gp_status rc;
+    for (int attempt = 0;; attempt++) {
+        rc = write_cycle(st, o, srcs, ns, res, started, now, out, err);
+        if (rc != GP_E_DB || attempt >= o->write_retries)
+            break;
+        struct timespec pause = {0, (250L << attempt) % 1000 * 1000000L};
+        pause.tv_sec = (250L << attempt) / 1000;
+        nanosleep(&pause, NULL);
+    }
     for (size_t i = 0; i < ns; i++)
         gp_source_result_done(&res[i]);
     free(res);
     free(srcs);
-    out->seconds = (finished - started) / 1000.0;
     return rc;
 }

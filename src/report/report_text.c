@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/report.h"
+#include "gpuplan/text.h"
 
 void gp_format_money(double v, char *out, size_t cap) {
     if (!isfinite(v)) {
@@ -30,24 +31,26 @@ void gp_format_money(double v, char *out, size_t cap) {
 }
 
 gp_status gp_csv_field(gp_buf *out, const char *text) {
-    char clean[2 * GP_NAME_BYTES + 4];
+    /* Strip first, then test: a leading control character or newline must not hide a formula
+     * from the test, and spreadsheets skip leading spaces before = + - @. */
+    char stripped[2 * GP_NAME_BYTES];
+    gp_text_clean(text, stripped, sizeof stripped);
+    char clean[2 * sizeof stripped + 4];
     size_t n = 0;
     bool quote = false;
-    if (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' || text[0] == '\t' ||
-        text[0] == '\r') {
+    const char *lead = stripped + strspn(stripped, " ");
+    if (*lead == '=' || *lead == '+' || *lead == '-' || *lead == '@') {
         clean[n++] = '\'';
         quote = true;
     }
-    for (const unsigned char *p = (const unsigned char *)text; *p && n + 3 < sizeof clean; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            continue;
+    for (const char *p = stripped; *p; p++) {
         if (*p == '"') {
             clean[n++] = '"';
             quote = true;
         }
         if (*p == ',')
             quote = true;
-        clean[n++] = (char)*p;
+        clean[n++] = *p;
     }
     clean[n] = '\0';
     if (quote)

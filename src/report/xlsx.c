@@ -12,7 +12,9 @@
 #include <xlsxwriter.h>
 
 #include "gpuplan/model.h"
+#include "gpuplan/output.h"
 #include "gpuplan/report_xlsx.h"
+#include "gpuplan/text.h"
 #include "gpuplan/xmem.h"
 
 typedef struct book {
@@ -42,14 +44,12 @@ static void ref(char *out, size_t cap, const char *sheet, int row, int col) {
     snprintf(out, cap, "'%s'!$%s$%d", sheet, c, row + 1);
 }
 
-/* Outside text: control characters removed; always written as a string, never a formula. */
+/* Outside text: through gp_text_clean, the one sanitiser for every string that reaches the
+ * workbook (cells, cached formula strings, document properties); always written as a string,
+ * never a formula. */
 static void text_cell(book *b, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f) {
     char clean[4096];
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p && n + 1 < sizeof clean; p++)
-        if (*p >= 0x20 && *p != 0x7f)
-            clean[n++] = (char)*p;
-    clean[n] = '\0';
+    gp_text_clean(s, clean, sizeof clean);
     lxw_error e = worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, clean, f);
     if (e && !b->rc)
         b->rc = e;
@@ -161,25 +161,16 @@ static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry 
     worksheet_repeat_rows(ws, HEAD, HEAD);
 }
 
-gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
-    if (gp_report_check(r, err))
-        return err->code;
-    /* The sheets' formulas are version 1's steady state: a plan over time would get numbers
-     * that are not its own. */
-    if (gp_scenario_uses_v2(s))
-        return gp_errorf(err, GP_E_INPUT, "$",
-                         "the workbook lays out version 1 scenarios; this one plans over time "
-                         "(use --format md, csv or json)");
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+/* The whole workbook into file `tmp`; the first error libxlsxwriter returned, or LXW_NO_ERROR. */
+static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                            const gp_xlsx_telemetry *tel, const char *tmp) {
     book b = {0};
     /* Constant memory: every sheet is written row by row, so a Telemetry sheet of a million
      * rows costs one row of memory. */
     lxw_workbook_options opt = {.constant_memory = LXW_TRUE};
     b.wb = workbook_new_opt(tmp, &opt);
     if (!b.wb)
-        return gp_errorf(err, GP_E_IO, path, "cannot create the workbook");
+        return LXW_ERROR_CREATING_XLSX_FILE;
     b.bold = workbook_add_format(b.wb);
     format_set_bold(b.bold);
     char money_fmt[64];
@@ -690,9 +681,10 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     char cheapest_f[128];
     snprintf(cheapest_f, sizeof cheapest_f,
              "=INDEX($A$7:$A$%d,MATCH(MIN($B$7:$B$%d),$B$7:$B$%d,0))", 7 + no, 7 + no, 7 + no);
-    lxw_error ce =
-        worksheet_write_formula_str(sum, 1, 1, cheapest_f, b.bold,
-                                    r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name);
+    char cheapest[GP_NAME_BYTES];
+    gp_text_clean(r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name, cheapest,
+                  sizeof cheapest);
+    lxw_error ce = worksheet_write_formula_str(sum, 1, 1, cheapest_f, b.bold, cheapest);
     if (ce && !b.rc)
         b.rc = ce;
     text_cell(&b, sum, 2, 0, "busy share of GPU-hours", NULL);
@@ -793,9 +785,15 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     sr_row++;
     text_cell(&b, src, sr_row++, 0, "scenario JSON", b.bold);
     char *json = meta && meta->scenario_json ? cJSON_PrintUnformatted(meta->scenario_json) : NULL;
-    for (size_t off = 0, n = json ? strlen(json) : 0; off < n; off += 4000, sr_row++) {
-        char chunk[4001];
-        snprintf(chunk, sizeof chunk, "%.4000s", json + off);
+    /* Chunks end on a character boundary, so the sanitiser has no half character to replace. */
+    for (size_t off = 0, n = json ? strlen(json) : 0, k; off < n; off += k, sr_row++) {
+        k = gp_text_utf8_cut(json + off, n - off < 4000 ? n - off : 4000);
+        if (k == 0)
+            k = 1; /* invalid UTF-8 at the start: let the sanitiser replace that byte */
+        char raw[4001], chunk[4001];
+        memcpy(raw, json + off, k);
+        raw[k] = '\0';
+        gp_text_clean(raw, chunk, sizeof chunk);
         lxw_error e = worksheet_write_string(src, (lxw_row_t)sr_row, 0, chunk, NULL);
         if (e && !b.rc)
             b.rc = e;
@@ -804,8 +802,8 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     worksheet_set_column(src, 0, 0, 30, NULL);
     worksheet_set_column(src, 1, 5, 24, NULL);
 
-    char title[GP_NAME_BYTES + 16];
-    snprintf(title, sizeof title, "%s", s->name);
+    char title[GP_NAME_BYTES];
+    gp_text_clean(s->name, title, sizeof title);
     lxw_doc_properties props = {0};
     props.title = title;
     props.subject = "GPU own-or-rent plan";
@@ -813,14 +811,78 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     props.comments = "Edit the Assumptions sheet; every other sheet recalculates.";
     workbook_set_properties(b.wb, &props);
     lxw_error rc = workbook_close(b.wb);
-    if (rc || b.rc) {
-        unlink(tmp);
-        return gp_errorf(err, GP_E_IO, path, "cannot write the workbook: %s",
-                         lxw_strerror(rc ? rc : b.rc));
+    return b.rc ? b.rc : rc;
+}
+
+/* libxlsxwriter reports a failure on stderr itself ("[ERROR] workbook_close(): ...") before it
+ * returns the code, and a library must not print (STYLE E1). While it runs, fd 2 points at a
+ * scratch file; the system error it names is folded into gpuplan's one line. The TUI writes
+ * nothing to stderr while curses owns the terminal, so nothing else is caught in between. */
+typedef struct quiet {
+    int saved;
+    FILE *scratch;
+} quiet;
+
+static void quiet_begin(quiet *q) {
+    fflush(stderr);
+    q->saved = -1;
+    q->scratch = tmpfile();
+    if (!q->scratch)
+        return; /* no scratch file: libxlsxwriter's lines go through, nothing is lost */
+    q->saved = dup(STDERR_FILENO);
+    if (q->saved < 0 || dup2(fileno(q->scratch), STDERR_FILENO) < 0) {
+        if (q->saved >= 0)
+            close(q->saved);
+        q->saved = -1;
     }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return gp_errorf(err, GP_E_IO, path, "cannot write the workbook");
+}
+
+/* Restore fd 2; said gets what follows "System error = " in what libxlsxwriter printed. */
+static void quiet_end(quiet *q, char *said, size_t cap) {
+    said[0] = '\0';
+    fflush(stderr);
+    if (q->saved >= 0) {
+        dup2(q->saved, STDERR_FILENO);
+        close(q->saved);
     }
-    return GP_OK;
+    if (!q->scratch)
+        return;
+    char text[2048];
+    rewind(q->scratch);
+    size_t n = fread(text, 1, sizeof text - 1, q->scratch);
+    text[n] = '\0';
+    fclose(q->scratch);
+    const char *sys = strstr(text, "System error = ");
+    if (sys) {
+        sys += strlen("System error = ");
+        snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
+    }
+}
+
+gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
+    /* The sheets' formulas are version 1's steady state: a plan over time would get numbers
+     * that are not its own. */
+    if (gp_scenario_uses_v2(s))
+        return gp_errorf(err, GP_E_INPUT, "$",
+                         "the workbook lays out version 1 scenarios; this one plans over time "
+                         "(use --format md, csv or json)");
+    /* libxlsxwriter writes by name: a temporary file that gp_output then publishes, so -o keeps
+     * its meaning (stdout, a device written in place, a regular file replaced atomically). */
+    gp_output out;
+    if (gp_output_open_named(&out, path, err))
+        return err->code;
+    quiet q;
+    quiet_begin(&q);
+    lxw_error rc = write_book(s, r, meta, tel, out.tmp);
+    char said[160];
+    quiet_end(&q, said, sizeof said);
+    if (rc) {
+        gp_output_abort(&out);
+        return gp_errorf(err, GP_E_IO, path ? path : "-", "cannot write the workbook: %s%s%s%s",
+                         lxw_strerror(rc), said[0] ? " (" : "", said, said[0] ? ")" : "");
+    }
+    return gp_output_commit(&out, err);
 }

@@ -82,8 +82,12 @@ static gp_status check_header(gp_store *st, int *version, gp_err *err) {
     return GP_OK;
 }
 
-static gp_status migrate(gp_store *st, gp_err *err) {
+/* seen: the version check_header read before; a current schema takes no write lock, so a
+ * read-only command is not held up by a long write elsewhere. */
+static gp_status migrate(gp_store *st, int seen, gp_err *err) {
     int have = 0, want = gp_store_schema_version();
+    if (seen == want)
+        return GP_OK;
     if (store_exec(st, "BEGIN IMMEDIATE", err))
         return err->code;
     if (check_header(st, &have, err)) /* re-read under the lock */
@@ -141,13 +145,70 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     if (store_exec(st, "PRAGMA journal_mode = WAL", err) ||
         store_exec(st, "PRAGMA synchronous = NORMAL", err) ||
         store_exec(st, "PRAGMA cache_size = -16384", err) ||
-        store_exec(st, "PRAGMA foreign_keys = ON", err) || migrate(st, err))
+        store_exec(st, "PRAGMA foreign_keys = ON", err) || migrate(st, version, err))
         goto fail;
     *out = st;
     return GP_OK;
 fail:
     gp_store_close(st);
     return err->code;
+}
+
+/* "file:" URI of path with immutable=1, for a database on read-only media. */
+static void immutable_uri(const char *path, char *out, size_t cap) {
+    size_t n = (size_t)snprintf(out, cap, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p && n + 4 < cap; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("/._-~", *p))
+            out[n++] = (char)*p;
+        else
+            n += (size_t)snprintf(out + n, cap - n, "%%%02X", *p);
+    }
+    snprintf(out + n, cap - n, "?immutable=1");
+}
+
+static gp_status open_ro(const char *path, bool immutable, gp_store **out, int *version,
+                         gp_err *err) {
+    gp_store *st = gp_xcalloc(1, sizeof *st);
+    st->path = gp_xstrdup(path);
+    char uri[8192];
+    immutable_uri(path, uri, sizeof uri);
+    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
+    if (sqlite3_open_v2(immutable ? uri : path, &st->db, flags, NULL) != SQLITE_OK) {
+        store_fail(st, err, "open");
+        goto fail;
+    }
+    sqlite3_busy_timeout(st->db, 5000);
+    sqlite3_extended_result_codes(st->db, 0);
+    if (check_header(st, version, err))
+        goto fail;
+    *out = st;
+    return GP_OK;
+fail:
+    if (st->db && sqlite3_errcode(st->db) == SQLITE_CANTOPEN)
+        err->code = GP_E_IO; /* told apart from a bad file by the caller */
+    gp_store_close(st);
+    return err->code;
+}
+
+gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err) {
+    *out = NULL;
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return gp_store_open(path, out, err); /* nothing to read yet: create it */
+    int version = 0;
+    gp_status rc = open_ro(path, false, out, &version, err);
+    /* A WAL database whose folder is read-only (a read-only mount) cannot get its -shm
+     * file: nobody can be writing it there, so it is read as immutable. */
+    if (rc == GP_E_IO)
+        rc = open_ro(path, true, out, &version, err);
+    if (rc != GP_OK)
+        return rc;
+    if (version < gp_store_schema_version()) { /* an older schema: migrating is a write */
+        gp_store_close(*out);
+        *out = NULL;
+        return gp_store_open(path, out, err);
+    }
+    return GP_OK;
 }
 
 void gp_store_close(gp_store *st) {

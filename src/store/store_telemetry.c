@@ -5,6 +5,7 @@
 
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_telemetry.h"
+#include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
@@ -99,6 +100,9 @@ gp_status gp_store_node_add(gp_store *st, const char *name, const gp_source_cfg 
     }
     sqlite3_int64 id = sqlite3_last_insert_rowid(st->db);
     for (int i = 0; i < n; i++) {
+        /* The database never holds a password: a URL with user information is refused. */
+        if (src[i].url[0] && gp_url_check_source(src[i].url, err))
+            goto fail;
         sqlite3_reset(s);
         sqlite3_bind_int64(s, 1, id);
         sqlite3_bind_text(s, 2, kind_names[src[i].kind], -1, SQLITE_STATIC);
@@ -191,7 +195,8 @@ gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, 
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "SELECT s.id, n.id, n.name, s.kind, s.url, s.match, s.insecure, s.cacert, "
-                      "s.token_file FROM node_source s JOIN node n ON n.id = s.node_id "
+                      "s.token_file, coalesce(n.last_error LIKE '%timed out%', 0) "
+                      "FROM node_source s JOIN node n ON n.id = s.node_id "
                       "WHERE ?1 IS NULL OR n.name = ?1 ORDER BY n.name, s.id",
                       &s, err))
         return err->code;
@@ -213,6 +218,7 @@ gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, 
         c->insecure = sqlite3_column_int(s, 6) != 0;
         text_into(s, 7, c->cacert, sizeof c->cacert);
         text_into(s, 8, c->token_file, sizeof c->token_file);
+        c->hung_last = sqlite3_column_int(s, 9) != 0;
     }
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)

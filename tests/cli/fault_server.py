@@ -9,8 +9,11 @@ up to the last segment):
   close     promises a body, sends part of it and closes the connection
   drip      one byte a second
   huge      a 1 GB body, streamed
+  oversize  a chunked body (no Content-Length) that never ends, 64 KiB at a time
+  gate      answers the capture once the file named by ?f= exists (waits for it, else hangs)
   loop      redirects to itself forever
   power     a Redfish Power document (429 W)
+  auth      the capture for "Authorization: Bearer s3cret" and no X-Injected header, else 403
 Writes its port to PORTFILE; exits by itself after LIFETIME seconds.
 Usage: fault_server.py CAPTURE REDFISH PORTFILE [LIFETIME]"""
 import http.server
@@ -40,10 +43,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        mode = self.path.rstrip('/').rsplit('/', 1)[-1].split('?')[0]
+        mode = self.path.split('?')[0].rstrip('/').rsplit('/', 1)[-1]
         try:
             if mode == 'ok':
                 self.send(200, capture)
+            elif mode == 'auth':
+                ok = (self.headers.get('Authorization') == 'Bearer s3cret' and
+                      'X-Injected' not in self.headers)
+                self.send(200 if ok else 403, capture if ok else b'forbidden\n')
             elif mode == 'power':
                 self.send(200, redfish, 'application/json')
             elif mode == 'hang':
@@ -84,6 +91,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 while sent < (1 << 30) and not stop.is_set():
                     self.wfile.write(chunk)
                     sent += len(chunk)
+            elif mode == 'oversize':
+                self.send_response(200)
+                self.send_header('Transfer-Encoding', 'chunked')
+                self.end_headers()
+                chunk = b'#' * 65536 + b'\n'
+                frame = b'%x\r\n%s\r\n' % (len(chunk), chunk)
+                while not stop.is_set():
+                    self.wfile.write(frame)
+            elif mode == 'gate':
+                query = self.path.split('?', 1)[1] if '?' in self.path else ''
+                path = dict(p.split('=', 1) for p in query.split('&') if '=' in p).get('f', '')
+                while path and not os.path.exists(path) and not stop.wait(0.02):
+                    pass
+                self.send(200, capture)
             elif mode == 'loop':
                 self.send_response(302)
                 self.send_header('Location', self.path)

@@ -36,7 +36,7 @@ rows = json.load(sys.stdin)
 assert rows and all(r[\"region\"].startswith(\"europe-\") for r in rows)
 '"
 check "show: every kind of an offer" bash -c "'$gpuplan' pricing show aws/p4d.24xlarge/us-east-1 > '$tmp/show' && grep -q '21.9576' '$tmp/show' && grep -q 'committed 12m no_upfront' '$tmp/show' && grep -q '13.9211' '$tmp/show'"
-check "show: unknown offer" bash -c "'$gpuplan' pricing show aws/nope/us-east-1 2>/dev/null; [ \$? = 1 ] || [ \$? = 2 ]"
+check "show: unknown offer exits 2" bash -c "'$gpuplan' pricing show aws/nope/us-east-1 2>/dev/null; [ \$? = 2 ]"
 check "gpus --json" bash -c "'$gpuplan' pricing gpus --json | $py -c '
 import json, sys
 g = {r[\"name\"]: r for r in json.load(sys.stdin)}

@@ -83,6 +83,35 @@ static void test_csv_neutralised(void **state) {
     gp_buf_done(&out);
 }
 
+/* Issue 19 item 6: control characters are stripped before the formula test, and leading
+ * spaces do not hide a formula. */
+static void test_csv_field_strip_then_test(void **state) {
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"\x01=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""},
+        {"\n=1+1", "\"'=1+1\""},
+        {"\r\n+1", "\"'+1\""},
+        {"\t@SUM(A1)", "\"'@SUM(A1)\""},
+        {" =1+1", "\"' =1+1\""},
+        {" \t -2", "\"'  -2\""},
+        {"\xc2\x85=1", "\"'=1\""}, /* C1 NEL */
+        {"plain", "plain"},
+        {"a=b", "a=b"},
+        {"\x7f", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gp_buf out;
+        gp_buf_init(&out, 1 << 16);
+        assert_int_equal(gp_csv_field(&out, cases[i].in), GP_OK);
+        assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+        if (strcmp(out.data, cases[i].want) != 0)
+            fail_msg("case %zu: got [%s], want [%s]", i, out.data, cases[i].want);
+        gp_buf_done(&out);
+    }
+}
+
 static void test_json_shape(void **state) {
     (void)state;
     cJSON *tree;
@@ -138,6 +167,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_money),
         cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_csv_field_strip_then_test),
         cmocka_unit_test(test_json_shape),
         cmocka_unit_test(test_md_content),
     };

@@ -118,6 +118,16 @@ static const bad bads[] = {
      "t.json:$.self_hosted.power.gpu_tdp_w", ">= gpu_idle_w"},
     {SH(", \"price_factor\": 0"), "t.json:$.self_hosted.price_factor", "> 0"},
     {SH(", \"network_per_server\": -1"), "t.json:$.self_hosted.network_per_server", "[0, 1e+12]"},
+    /* Issue 19 item 11: money is at most 1e12 (MODEL.md), so no total overflows to inf. */
+    {MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1.7e308}}",
+     "t.json:$.self_hosted.server_price", "[0, 1e+12]"},
+    {SH(", \"fixed_capex\": 1.000001e12"), "t.json:$.self_hosted.fixed_capex", "[0, 1e+12]"},
+    {SH(", \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 24, "
+        "\"price_per_kwh\": 1e300}]}"),
+     "t.json:$.self_hosted.tariff.periods[0].price_per_kwh", "[0, 1e+12]"},
+    {OPT("{\"name\": \"a\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, "
+         "\"hourly\": 1e13}"),
+     "t.json:$.cloud_options[0].hourly", "[0, 1e+12]"},
     {SH(", \"tariff\": {\"periods\": [{\"name\": \"a\", \"hours_per_day\": 20, "
         "\"price_per_kwh\": 0.1}]}"),
      "t.json:$.self_hosted.tariff.periods", "sum to 24"},

@@ -1,0 +1,64 @@
+/* gp_text_clean, the one sanitiser for outside text bound for CSV and XLSX (issue 19, 6 and 7). */
+#include <string.h>
+
+#include "gpuplan/text.h"
+#include "testutil.h"
+
+static void test_clean_table(void **state) {
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"plain", "plain"},
+        {"a\tb\r\nc\x01\x1b\x7f", "abc"},
+        {"\xc2\x85x\xc2\x9f", "x"}, /* C1 controls */
+        {"\xc2\xa0\xc3\xa9t\xc3\xa9 \xe2\x82\xac", "\xc2\xa0\xc3\xa9t\xc3\xa9 \xe2\x82\xac"},
+        {"a\xff"
+         "b",
+         "a?b"},                                    /* a byte that is never UTF-8 */
+        {"\xc0\xaf", "??"},                         /* overlong '/' */
+        {"\xed\xa0\x80", "???"},                    /* a surrogate */
+        {"\xe2\x82", "??"},                         /* a character cut short */
+        {"\xf0\x9f\x98\x80!", "\xf0\x9f\x98\x80!"}, /* 4 bytes */
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[64];
+        size_t n = gp_text_clean(cases[i].in, out, sizeof out);
+        if (strcmp(out, cases[i].want) != 0)
+            fail_msg("case %zu: got [%s], want [%s]", i, out, cases[i].want);
+        assert_int_equal(n, strlen(out));
+    }
+}
+
+static void test_clean_truncates_on_a_boundary(void **state) {
+    (void)state;
+    char out[5];
+    /* "ab€": the euro sign (3 bytes) does not fit after "ab" in 4 bytes plus the NUL. */
+    assert_int_equal(gp_text_clean("ab\xe2\x82\xac", out, sizeof out), 2);
+    assert_string_equal(out, "ab");
+    char one[1];
+    assert_int_equal(gp_text_clean("abc", one, sizeof one), 0);
+    assert_string_equal(one, "");
+}
+
+static void test_utf8_cut(void **state) {
+    (void)state;
+    const char *s = "a\xe2\x82\xac"; /* 4 bytes */
+    assert_int_equal(gp_text_utf8_cut(s, 4), 4);
+    assert_int_equal(gp_text_utf8_cut(s, 3), 1);
+    assert_int_equal(gp_text_utf8_cut(s, 2), 1);
+    assert_int_equal(gp_text_utf8_cut(s, 1), 1);
+    assert_int_equal(gp_text_utf8_cut("abc", 2), 2);
+    assert_int_equal(gp_text_utf8_cut("\xf0\x9f\x98\x80", 3), 0);
+    assert_int_equal(gp_text_utf8_cut("\xf0\x9f\x98\x80", 4), 4);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clean_table),
+        cmocka_unit_test(test_clean_truncates_on_a_boundary),
+        cmocka_unit_test(test_utf8_cut),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
