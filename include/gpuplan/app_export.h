@@ -8,8 +8,14 @@
 #define GPUPLAN_APP_EXPORT_H
 
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/report_xlsx.h"
 
 gp_status gp_export_xlsx(gp_session *s, const gp_loaded *sc, const gp_result *r, const char *as_of,
                          const char *path, gp_err *err);
+
+/* The same with the reader's choices (report_xlsx.h; NULL: the defaults). */
+gp_status gp_export_xlsx_opt(gp_session *s, const gp_loaded *sc, const gp_result *r,
+                             const char *as_of, const gp_xlsx_options *opt, const char *path,
+                             gp_err *err);
 
 #endif

@@ -33,8 +33,19 @@ typedef struct gp_xlsx_telemetry {
     void *arg;
 } gp_xlsx_telemetry;
 
-/* tel: NULL when the scenario was not measured (no Telemetry sheet). */
+/* Choices of the reader that no scenario key holds. */
+typedef struct gp_xlsx_options {
+    int fiscal_year_start; /* 1..12: the first month of the fiscal year; 0 or 1: calendar */
+} gp_xlsx_options;
+
+/* tel: NULL when the scenario was not measured (no Telemetry sheet). A result the engine
+ * refused (r->error) is refused here too. */
 gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                          const gp_xlsx_telemetry *tel, const char *path, gp_err *err);
+
+/* The same with options (NULL: the defaults). */
+gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                             const gp_xlsx_telemetry *tel, const gp_xlsx_options *opt,
+                             const char *path, gp_err *err);
 
 #endif

@@ -67,10 +67,16 @@ static bool utc_ms(const char *s, int64_t *ms) {
 
 gp_status gp_export_xlsx(gp_session *ses, const gp_loaded *sc, const gp_result *r,
                          const char *as_of, const char *path, gp_err *err) {
+    return gp_export_xlsx_opt(ses, sc, r, as_of, NULL, path, err);
+}
+
+gp_status gp_export_xlsx_opt(gp_session *ses, const gp_loaded *sc, const gp_result *r,
+                             const char *as_of, const gp_xlsx_options *opt, const char *path,
+                             gp_err *err) {
     gp_report_meta meta = gp_loaded_meta(sc, as_of);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(sc->tree, "measured");
     if (!cJSON_IsObject(m))
-        return gp_report_xlsx(sc->s, r, &meta, NULL, path, err);
+        return gp_report_xlsx_opt(sc->s, r, &meta, NULL, opt, path, err);
 
     const char *since = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "since"));
     const char *until = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "until"));
@@ -99,7 +105,7 @@ gp_status gp_export_xlsx(gp_session *ses, const gp_loaded *sc, const gp_result *
         }
     }
     gp_xlsx_telemetry tel = {since, until, t.threshold / 100.0, next_row, &t};
-    gp_status rc = gp_report_xlsx(sc->s, r, &meta, &tel, path, err);
+    gp_status rc = gp_report_xlsx_opt(sc->s, r, &meta, &tel, opt, path, err);
     free(nodes);
     free(t.rows);
     return rc;

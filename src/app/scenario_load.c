@@ -8,6 +8,7 @@
 #include "gp_version.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/app_scenarios.h"
+#include "gpuplan/catalog.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/files.h"
 #include "gpuplan/scenario_json.h"

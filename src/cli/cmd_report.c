@@ -10,36 +10,44 @@
 #include "gpuplan/scenario_json.h"
 
 static void help(FILE *f) {
-    fprintf(f, "usage: gpuplan report FILE.json|NAME [--format md|csv|json|xlsx] [-o OUT]\n"
-               "                      [--as-of YYYY-MM-DD] [--version N]\n\n"
-               "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
-               "and writes its report: md (default) is for people, csv the monthly cumulative\n"
-               "series (one row a month, one column an option), json the shape of MODEL.md,\n"
-               "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx, or -o - into "
-               "a pipe).\n"
-               "--as-of fixes the date catalog prices are taken at (default today).\n"
-               "-o writes the report to a file atomically instead of stdout.\n");
+    fprintf(f,
+            "usage: gpuplan report FILE.json|NAME [--format md|csv|json|xlsx] [-o OUT]\n"
+            "                      [--as-of YYYY-MM-DD] [--version N] [--fiscal-year-start M]\n\n"
+            "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
+            "and writes its report: md (default) is for people, csv the plan month by month\n"
+            "(one row a month-end: demand, servers, flows, each side's cumulative cost), json\n"
+            "the Report JSON of MODEL.md (version 2),\n"
+            "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx, or -o -\n"
+            "into a pipe).\n"
+            "--as-of fixes the date catalog prices are taken at (default today).\n"
+            "--fiscal-year-start M (1..12, xlsx): the workbook's fiscal years begin in month M\n"
+            "(default 1: the calendar year); it stays an input of the workbook.\n"
+            "-o writes the report to a file (atomically, or in place for a device or FIFO)\n"
+            "instead of stdout.\n");
 }
 
-enum { OPT_AS_OF = 256, OPT_DEMO };
+enum { OPT_AS_OF = 256, OPT_DEMO, OPT_FISCAL };
 
 /* What the command line asked for. */
 typedef struct report_args {
     const char *format, *output;
     char as_of[11];
     int version;
+    int fiscal_year_start; /* 0: not given */
     bool demo, help;
 } report_args;
 
 /* 0 (with a->help set when --help was asked for), or the exit status of bad usage. */
 static int parse_args(int argc, char **argv, report_args *a) {
-    static const struct option longs[] = {{"format", required_argument, NULL, 'f'},
-                                          {"output", required_argument, NULL, 'o'},
-                                          {"as-of", required_argument, NULL, OPT_AS_OF},
-                                          {"version", required_argument, NULL, 'v'},
-                                          {"demo", no_argument, NULL, OPT_DEMO},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"as-of", required_argument, NULL, OPT_AS_OF},
+        {"version", required_argument, NULL, 'v'},
+        {"demo", no_argument, NULL, OPT_DEMO},
+        {"fiscal-year-start", required_argument, NULL, OPT_FISCAL},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->format = "md";
     gp_today(a->as_of);
@@ -66,6 +74,11 @@ static int parse_args(int argc, char **argv, report_args *a) {
         case OPT_DEMO:
             a->demo = true;
             break;
+        case OPT_FISCAL:
+            if (!gp_parse_int(optarg, &a->fiscal_year_start) || a->fiscal_year_start < 1 ||
+                a->fiscal_year_start > 12)
+                return cli_usage_error("--fiscal-year-start: \"%s\" is not a month 1..12", optarg);
+            break;
         case 'h':
             a->help = true;
             return 0;
@@ -80,6 +93,8 @@ static int parse_args(int argc, char **argv, report_args *a) {
         return cli_usage_error("--format: \"%s\" is not md, csv, json or xlsx", format);
     if (!strcmp(format, "xlsx") && (!output || (!strcmp(output, "-") && isatty(STDOUT_FILENO))))
         return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");
+    if (a->fiscal_year_start && strcmp(format, "xlsx"))
+        return cli_usage_error("--fiscal-year-start applies to --format xlsx");
     if (!a->demo && optind != argc - 1) {
         return cli_usage_error("report takes one scenario");
     }
@@ -95,7 +110,9 @@ static gp_status write_report(gp_session *ses, const report_args *a, const gp_lo
     gp_buf_init(&out, 64u << 20);
     gp_status st;
     if (strcmp(format, "xlsx") == 0)
-        st = gp_export_xlsx(ses, sc, r, a->as_of, a->output, err);
+        st = gp_export_xlsx_opt(ses, sc, r, a->as_of,
+                                &(gp_xlsx_options){.fiscal_year_start = a->fiscal_year_start},
+                                a->output, err);
     else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc->s, r, &meta, &out, err);
     else if (strcmp(format, "csv") == 0)

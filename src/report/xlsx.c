@@ -1,8 +1,14 @@
-/* The procurement workbook. Layout: Summary, Assumptions (the only sheet to edit), Self-hosted
- * (derived figures, then one row a month), Cloud (one column an option), Break-even (the
- * cumulative series and a line chart), BOM, Sources. Formulas follow MODEL.md term by term;
- * cached values are the engine's. The month rows are laid out for the scenario's horizon, so
- * the horizon is the one assumption a spreadsheet user should not change. */
+/* The procurement workbook. Sheets: Summary (the answer, per-year totals, the break-even
+ * chart), Assumptions (the only sheet to edit: blue on light yellow, unlocked), Plan (one row
+ * per index m = 0..M: demand, servers, power, the bridge, every side's flow and running sum),
+ * Batches (one row per delivery index d: the MODEL.md "In a spreadsheet" layout, network
+ * shares by generation), Utilization (hidden: break-even utilization, GPU mode), BOM,
+ * Telemetry (measured scenarios), Sources. Every figure of Plan, Batches, Utilization, Summary
+ * and BOM is a live formula on the Assumptions cells, with the engine's value cached where the
+ * engine reports one (Excel and LibreOffice recalculate on load anyway).
+ * Rows are laid out for the scenario's horizon, steps, tiers, resale points, tariff periods
+ * and options: those are the structure, and editing a value among them recalculates; adding
+ * rows does not. Formulas follow MODEL.md term by term. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,9 +25,14 @@
 
 typedef struct book {
     lxw_workbook *wb;
-    lxw_format *bold, *money, *num, *pct, *text;
+    lxw_format *bold, *head, *money, *num, *pct, *date, *month, *in_num, *in_date, *in_text, *note;
     lxw_error rc;
 } book;
+
+static void keep(book *b, lxw_error e) {
+    if (e && !b->rc)
+        b->rc = e;
+}
 
 /* Column letters for A1 references. */
 static void col_name(int col, char *out) {
@@ -37,11 +48,18 @@ static void col_name(int col, char *out) {
     out[n] = '\0';
 }
 
-/* "Sheet!$C$5" into out. */
+/* "'Sheet'!$C$5" into out. */
 static void ref(char *out, size_t cap, const char *sheet, int row, int col) {
     char c[8];
     col_name(col, c);
     snprintf(out, cap, "'%s'!$%s$%d", sheet, c, row + 1);
+}
+
+/* "'Sheet'!$C$r0:$C$r1" (0-based rows) into out. */
+static void range(char *out, size_t cap, const char *sheet, int col, int r0, int r1) {
+    char c[8];
+    col_name(col, c);
+    snprintf(out, cap, "'%s'!$%s$%d:$%s$%d", sheet, c, r0 + 1, c, r1 + 1);
 }
 
 /* Outside text: through gp_text_clean, the one sanitiser for every string that reaches the
@@ -50,15 +68,11 @@ static void ref(char *out, size_t cap, const char *sheet, int row, int col) {
 static void text_cell(book *b, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f) {
     char clean[4096];
     gp_text_clean(s, clean, sizeof clean);
-    lxw_error e = worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, clean, f);
-    if (e && !b->rc)
-        b->rc = e;
+    keep(b, worksheet_write_string(ws, (lxw_row_t)row, (lxw_col_t)col, clean, f));
 }
 
 static void num_cell(book *b, lxw_worksheet *ws, int row, int col, double v, lxw_format *f) {
-    lxw_error e = worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, f);
-    if (e && !b->rc)
-        b->rc = e;
+    keep(b, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, f));
 }
 
 static void formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
@@ -71,51 +85,308 @@ static void formula(book *b, lxw_worksheet *ws, int row, int col, double cached,
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    lxw_error e = worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, cached);
-    if (e && !b->rc)
-        b->rc = e;
+    keep(b, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, cached));
 }
 
-/* ---- Assumptions ------------------------------------------------------------------------------
- */
+/* A result that may be "never": an empty string when has is false, else the number. */
+static void maybe(book *b, lxw_worksheet *ws, int row, int col, bool has, double v, lxw_format *f,
+                  const char *text) {
+    if (has)
+        keep(b, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, v));
+    else
+        keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, ""));
+}
+
+/* Days since 1899-12-30 (the spreadsheet date serial) of a proleptic Gregorian date. */
+static double date_serial(int y, int m, int d) {
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (double)(era * 146097 + doe - 719468) + 25569.0;
+}
+
+/* ---- Assumptions ------------------------------------------------------------------------ */
 
 typedef struct inputs {
+    book *b;
     lxw_worksheet *ws;
     int row;
 } inputs;
 
-/* One input a row: label, value, unit, source; named when name is given. Returns its row. */
-static int input(book *b, inputs *in, const char *name, const char *label, double v,
-                 const char *unit, const char *source) {
+static void define(book *b, const char *name, int row, int col) {
+    char target[80], f[96];
+    ref(target, sizeof target, "Assumptions", row, col);
+    snprintf(f, sizeof f, "=%s", target);
+    keep(b, workbook_define_name(b->wb, name, f));
+}
+
+/* One input a row: label, value, unit; named when name is given. Returns its row. */
+static int input(inputs *in, const char *name, const char *label, double v, const char *unit) {
     int r = in->row++;
-    text_cell(b, in->ws, r, 0, label, NULL);
-    num_cell(b, in->ws, r, 1, v, b->num);
-    text_cell(b, in->ws, r, 2, unit, NULL);
-    text_cell(b, in->ws, r, 3, source, NULL);
-    if (name) {
-        char target[64];
-        ref(target, sizeof target, "Assumptions", r, 1);
-        char f[80];
-        snprintf(f, sizeof f, "=%s", target);
-        lxw_error e = workbook_define_name(b->wb, name, f);
-        if (e && !b->rc)
-            b->rc = e;
-    }
+    text_cell(in->b, in->ws, r, 0, label, NULL);
+    num_cell(in->b, in->ws, r, 1, v, in->b->in_num);
+    text_cell(in->b, in->ws, r, 2, unit, NULL);
+    if (name)
+        define(in->b, name, r, 1);
     return r;
 }
 
-/* A line chart of the Break-even sheet's cumulative series: months 0..M down column A, then
- * self-hosted and each of the no options in the columns beside it, named by their headers. */
-static lxw_chart *cumulative_chart(book *b, const char *title, int M, int no) {
-    lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
-    chart_title_set_name(chart, title);
-    for (int c = 0; c <= no; c++) {
-        lxw_chart_series *se = chart_add_series(chart, NULL, NULL);
-        chart_series_set_categories(se, "Break-even", 1, 0, (lxw_row_t)(M + 1), 0);
-        chart_series_set_values(se, "Break-even", 1, (lxw_col_t)(1 + c), (lxw_row_t)(M + 1),
-                                (lxw_col_t)(1 + c));
-        chart_series_set_name_range(se, "Break-even", 0, (lxw_col_t)(1 + c));
+static void heading(inputs *in, const char *text) {
+    in->row++;
+    text_cell(in->b, in->ws, in->row++, 0, text, in->b->bold);
+}
+
+/* The input rows of one option; only the fields that apply to its pricing. */
+enum {
+    O_HOURLY,
+    O_G,
+    O_TREND,
+    O_SUPPORT,
+    O_STOR_GB,
+    O_STOR_RATE,
+    O_EGRESS_GB,
+    O_EGRESS_RATE,
+    O_RHO,
+    O_IDLE,
+    O_LAMBDA,
+    O_CKPT,
+    O_RESTART,
+    O_UPFRONT,
+    O_TERM,
+    O_BASE,
+    O_N
+};
+
+typedef struct opt_refs {
+    char h[O_N][64];     /* absolute references, "" where the field does not apply */
+    char phi[512];       /* the spot factor, "1" for other pricings */
+    char extras[512];    /* monthly storage and egress */
+    char per_gpu_h[768]; /* (1 + idle) * phi * (1 + support) / g: a busy GPU-hour's cost / hourly */
+} opt_refs;
+
+static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
+                          const gp_report_meta *meta, opt_refs *r) {
+    static const char *const what[O_N] = {"hourly",
+                                          "GPUs an instance",
+                                          "price trend",
+                                          "support",
+                                          "storage GB",
+                                          "storage price",
+                                          "egress GB a month",
+                                          "egress price",
+                                          "work a GPU-hour",
+                                          "idle overhead",
+                                          "interruptions an hour",
+                                          "checkpoint interval",
+                                          "restart time",
+                                          "upfront per instance per term",
+                                          "term",
+                                          "committed base GPUs"};
+    static const char *const units[O_N] = {"per instance-hour",
+                                           "GPUs",
+                                           "a year",
+                                           "of compute",
+                                           "GB",
+                                           "per GB-month",
+                                           "GB",
+                                           "per GB",
+                                           "units",
+                                           "x",
+                                           "/h",
+                                           "h",
+                                           "h",
+                                           "",
+                                           "months",
+                                           "GPUs"};
+    double v[O_N] = {o->hourly,
+                     o->gpus_per_instance,
+                     o->price_trend_per_year,
+                     o->support_pct,
+                     o->storage_gb,
+                     o->storage_per_gb_month,
+                     o->egress_gb_per_month,
+                     o->egress_per_gb,
+                     o->work_per_gpu_hour,
+                     o->idle_overhead,
+                     o->interruptions_per_hour,
+                     o->checkpoint_interval_h,
+                     o->restart_h,
+                     o->upfront,
+                     o->term_months,
+                     o->base_gpus};
+    bool committed = o->pricing == GP_COMMITTED;
+    bool applies[O_N];
+    for (int f = 0; f < O_N; f++)
+        applies[f] = true;
+    applies[O_RHO] = s->work_mode;
+    applies[O_IDLE] = !committed;
+    applies[O_LAMBDA] = applies[O_CKPT] = applies[O_RESTART] = o->pricing == GP_SPOT;
+    applies[O_UPFRONT] = applies[O_TERM] = committed;
+    applies[O_BASE] = committed && o->has_base_gpus;
+    char label[GP_NAME_BYTES + 64];
+    snprintf(label, sizeof label, "%s (%s%s%s)", o->name, gp_pricing_name(o->pricing),
+             o->burst >= 0 ? ", bursts to " : "", o->burst >= 0 ? s->options[o->burst].name : "");
+    in->row++;
+    text_cell(in->b, in->ws, in->row++, 0, label, in->b->bold);
+    for (int f = 0; f < O_N; f++) {
+        r->h[f][0] = '\0';
+        if (!applies[f])
+            continue;
+        snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
+        int row = input(in, NULL, label, v[f], units[f]);
+        if (f == O_HOURLY)
+            for (int k = 0; meta && k < meta->n_sources; k++)
+                if (!strcmp(meta->sources[k].option, o->name))
+                    text_cell(in->b, in->ws, row, 3, "catalog (see Sources)", NULL);
+        ref(r->h[f], sizeof r->h[f], "Assumptions", row, 1);
     }
+    if (o->pricing == GP_SPOT)
+        snprintf(r->phi, sizeof r->phi, "(1+%s*(%s/2+%s))", r->h[O_LAMBDA], r->h[O_CKPT],
+                 r->h[O_RESTART]);
+    else
+        snprintf(r->phi, sizeof r->phi, "1");
+    snprintf(r->extras, sizeof r->extras, "(%s*%s+%s*%s)", r->h[O_STOR_GB], r->h[O_STOR_RATE],
+             r->h[O_EGRESS_GB], r->h[O_EGRESS_RATE]);
+    snprintf(r->per_gpu_h, sizeof r->per_gpu_h, "(1+%s)*%s*(1+%s)/%s",
+             committed ? "0" : r->h[O_IDLE], r->phi, r->h[O_SUPPORT], r->h[O_G]);
+}
+
+/* ---- the Plan's columns ----------------------------------------------------------------- */
+
+typedef struct opt_cols {
+    int q, need, inst, z, burst, flow, cum, slope, cnt, beh, cntx, behx;
+} opt_cols;
+
+typedef struct plan_cols {
+    int m, date, year, fy, raw, u, n, w, qs, ns, s, inservice, bought, sold, g, q, z, powered, base,
+        busy, y0, kwh, power, kinst, kdraw, colo, charge, maint, staff, other, bridge, capex, pay,
+        balance, sales, exit, flow, cum, cumx, bslope, n_cols;
+    opt_cols o[GP_MAX_OPTIONS];
+} plan_cols;
+
+static void plan_layout(const gp_scenario *s, plan_cols *c) {
+    int k = 0;
+    memset(c, -1, sizeof *c);
+    c->m = k++;
+    c->date = k++;
+    c->year = k++;
+    c->fy = k++;
+    if (s->n_steps > 0)
+        c->raw = k++;
+    c->u = k++;
+    if (!s->work_mode)
+        c->n = k++;
+    c->w = k++;
+    if (s->work_mode) {
+        c->qs = k++;
+        c->ns = k++;
+    } else {
+        c->qs = c->w;
+        c->ns = c->n;
+    }
+    c->s = k++;
+    c->inservice = k++;
+    c->bought = k++;
+    c->sold = k++;
+    c->g = k++;
+    c->q = k++;
+    if (s->bridge >= 0)
+        c->z = k++;
+    c->powered = k++;
+    c->base = k++;
+    c->busy = k++;
+    c->y0 = k;
+    k += s->n_periods;
+    c->kwh = k++;
+    c->kinst = k++;
+    c->kdraw = k++;
+    c->power = k++;
+    c->colo = k++;
+    c->charge = k++;
+    c->maint = k++;
+    c->staff = k++;
+    c->other = k++;
+    if (s->bridge >= 0)
+        c->bridge = k++;
+    c->capex = k++;
+    c->pay = k++;
+    c->balance = k++;
+    c->sales = k++;
+    c->exit = k++;
+    c->flow = k++;
+    c->cum = k++;
+    c->cumx = k++;
+    if (s->bridge >= 0)
+        c->bslope = k++;
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        opt_cols *oc = &c->o[i];
+        oc->q = s->work_mode ? k++ : c->w;
+        if (o->pricing == GP_COMMITTED) {
+            oc->need = k++;
+            oc->inst = k++;
+            if (o->has_base_gpus) {
+                oc->z = k++;
+                oc->burst = k++;
+            }
+        }
+        oc->flow = k++;
+        oc->cum = k++;
+        oc->slope = k++;
+        oc->cnt = k++;
+        oc->beh = k++;
+        oc->cntx = k++;
+        oc->behx = k++;
+    }
+    c->n_cols = k;
+}
+
+/* Batches columns. */
+enum {
+    B_D,
+    B_DELIVERY,
+    B_C,
+    B_INSERVICE,
+    B_SOLD,
+    B_REFRESH,
+    B_NEW,
+    B_N,
+    B_X,
+    B_FIRST,
+    B_BETA,
+    B_UNIT,
+    B_HW,
+    B_CAPEX,
+    B_CASH,
+    B_PRINCIPAL,
+    B_PAYMENT,
+    B_LASTPAY,
+    B_BALANCE,
+    B_MAINT,
+    B_AGE,
+    B_SRVVAL,
+    B_PASSED,
+    B_VALUE,
+    B_PCT,
+    B_GEN /* then cnt, cumold and value a network generation */
+};
+
+/* A line chart of the Plan's cumulative series: self-hosted, then every option. */
+static lxw_chart *cumulative_chart(book *b, const gp_scenario *s, const plan_cols *c, int M) {
+    lxw_chart *chart = workbook_add_chart(b->wb, LXW_CHART_LINE);
+    chart_title_set_name(chart, "Break-even: cumulative cost by month");
+    for (int i = -1; i < s->n_options; i++) {
+        int col = i < 0 ? c->cum : c->o[i].cum;
+        lxw_chart_series *se = chart_add_series(chart, NULL, NULL);
+        chart_series_set_categories(se, "Plan", 1, (lxw_col_t)c->m, (lxw_row_t)(M + 1),
+                                    (lxw_col_t)c->m);
+        chart_series_set_values(se, "Plan", 1, (lxw_col_t)col, (lxw_row_t)(M + 1), (lxw_col_t)col);
+        chart_series_set_name_range(se, "Plan", 0, (lxw_col_t)col);
+    }
+    chart_axis_set_name(chart->x_axis, "index (0 = start, m = close of month m)");
+    chart_axis_set_name(chart->y_axis, s->currency);
     return chart;
 }
 
@@ -161,9 +432,1400 @@ static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry 
     worksheet_repeat_rows(ws, HEAD, HEAD);
 }
 
+/* Print setup and protection shared by every sheet: one page wide, the header row repeated,
+ * formulas locked (no password: a guard against slips, not a secret). */
+static void finish_sheet(lxw_worksheet *ws, bool landscape, int head_row) {
+    if (landscape)
+        worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, 9); /* A4 */
+    worksheet_fit_to_pages(ws, 1, 0);
+    if (head_row >= 0)
+        worksheet_repeat_rows(ws, (lxw_row_t)head_row, (lxw_row_t)head_row);
+    lxw_protection prot = {.format_columns = 1, .format_rows = 1};
+    worksheet_protect(ws, NULL, &prot);
+}
+
+/* The month rows' references a formula needs, by column: "$X7"-style cells of row R. */
+typedef struct rowref {
+    int R;             /* 1-based row number */
+    char buf[256][16]; /* a ring: a reference lives for the next 255 calls */
+    int used;
+} rowref;
+
+static const char *at(rowref *rr, int col) {
+    char cn[8];
+    col_name(col, cn);
+    char *out = rr->buf[rr->used++ % 256];
+    snprintf(out, 16, "$%s%d", cn, rr->R);
+    return out;
+}
+
+static const char *at_row(rowref *rr, int col, int R) {
+    char cn[8];
+    col_name(col, cn);
+    char *out = rr->buf[rr->used++ % 256];
+    snprintf(out, 16, "$%s%d", cn, R);
+    return out;
+}
+
+/* "-INT(-(x-1E-9*MAX(1,x)))": MODEL.md's ceil+, x an expression without side effects. */
+static void ceil_plus(char *out, size_t cap, const char *x) {
+    snprintf(out, cap, "-INT(-((%s)-1E-9*MAX(1,%s)))", x, x);
+}
+
+typedef struct wbctx {
+    book *b;
+    const gp_scenario *s;
+    const gp_result *r;
+    int M;
+    plan_cols c;
+    opt_refs *o;
+    int ph[GP_MAX_PERIODS], pp[GP_MAX_PERIODS];
+    char steps_month[96], steps_val[96], steps_u[96];
+    char tier_min[96], tier_pct[96];
+    char res_age[96], res_pct[96];
+    int n_gen;
+    int start_year, start_month, fiscal_start;
+    int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
+    int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
+} wbctx;
+
+/* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
+static void plan_range(const wbctx *x, char *out, size_t cap, int col, bool from_zero) {
+    range(out, cap, "Plan", col, from_zero ? 1 : 2, x->M + 1);
+}
+
+static void batch_range(const wbctx *x, char *out, size_t cap, int col) {
+    range(out, cap, "Batches", col, 1, x->M + 1);
+}
+
+/* One row of the Batches sheet: delivery index d (rows 0..M; only d < M delivers). */
+static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    int row = d + 1, R = d + 2;
+    rowref rr = {.R = R};
+    char pm[64], ps[64];
+    plan_range(x, pm, sizeof pm, x->c.m, false);
+    plan_range(x, ps, sizeof ps, x->c.s, false);
+    char above_n[64] = "", above_x[64] = "";
+    if (d > 0) {
+        char a[8], bx[8];
+        col_name(B_N, a);
+        col_name(B_X, bx);
+        snprintf(above_n, sizeof above_n, "$%s$2:$%s$%d", a, a, R - 1);
+        snprintf(above_x, sizeof above_x, "$%s$2:$%s$%d", bx, bx, R - 1);
+    }
+    char D[16];
+    snprintf(D, sizeof D, "%s", at(&rr, B_D));
+    num_cell(b, ws, row, B_D, d, NULL);
+    formula(b, ws, row, B_DELIVERY, 0, NULL,
+            "=IF(AND(%s<horizon_months,%s>=lead_time,MOD(%s-lead_time,order_every)=0),1,0)", D, D,
+            D);
+    formula(b, ws, row, B_C, 0, NULL,
+            "=IF(%s=1,_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&IF(as_needed=1,MIN(%s+order_every,"
+            "horizon_months),horizon_months)),0)",
+            at(&rr, B_DELIVERY), ps, pm, D, pm, D);
+    if (d == 0) {
+        num_cell(b, ws, row, B_INSERVICE, 0, NULL);
+        num_cell(b, ws, row, B_SOLD, 0, NULL);
+    } else {
+        formula(b, ws, row, B_INSERVICE, 0, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n, above_x, D);
+        formula(b, ws, row, B_SOLD, 0, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x, D);
+    }
+    const char *C = at(&rr, B_C), *IN = at(&rr, B_INSERVICE), *SO = at(&rr, B_SOLD);
+    formula(b, ws, row, B_REFRESH, 0, NULL, "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)",
+            at(&rr, B_DELIVERY), SO, C, IN, SO);
+    formula(b, ws, row, B_NEW, 0, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)", at(&rr, B_DELIVERY), C,
+            IN, SO, at(&rr, B_REFRESH));
+    /* Cached: the engine's servers delivered here. */
+    int nd = 0;
+    for (int i = 0; i < x->r->self.n_batches; i++)
+        if (x->r->self.batches[i].index == d)
+            nd += x->r->self.batches[i].servers;
+    formula(b, ws, row, B_N, nd, NULL, "=%s+%s", at(&rr, B_REFRESH), at(&rr, B_NEW));
+    formula(b, ws, row, B_X, 0, NULL,
+            "=IF(AND(refresh_months>0,%s+refresh_step<horizon_months),%s+refresh_step,"
+            "horizon_months)",
+            D, D);
+    const char *N = at(&rr, B_N);
+    if (d == 0)
+        formula(b, ws, row, B_FIRST, 0, NULL, "=IF(%s>0,1,0)", N);
+    else
+        formula(b, ws, row, B_FIRST, 0, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N, above_n);
+    if (s->n_tiers > 0)
+        formula(b, ws, row, B_BETA, 0, b->pct, "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N, N,
+                x->tier_min, x->tier_pct);
+    else
+        formula(b, ws, row, B_BETA, 0, b->pct, "=0*%s", N);
+    formula(b, ws, row, B_UNIT, 0, b->money,
+            "=server_price*price_factor*(1+hw_trend)^((%s-lead_time)/12)", D);
+    const char *BE = at(&rr, B_BETA), *U = at(&rr, B_UNIT);
+    formula(b, ws, row, B_HW, 0, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U, BE,
+            at(&rr, B_NEW));
+    formula(b, ws, row, B_CAPEX, 0, b->money, "=%s+IF(%s=1,fixed_capex,0)", at(&rr, B_HW),
+            at(&rr, B_FIRST));
+    const char *CA = at(&rr, B_CAPEX);
+    formula(b, ws, row, B_CASH, 0, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))", CA);
+    formula(b, ws, row, B_PRINCIPAL, 0, b->money, "=IF(loan=1,%s*loan_fraction,0)", CA);
+    const char *L = at(&rr, B_PRINCIPAL);
+    formula(b, ws, row, B_PAYMENT, 0, b->money,
+            "=IF(%s=0,0,IF(loan_apr=0,%s/loan_term,%s*(loan_apr/12)/(1-(1+loan_apr/12)^(-loan_"
+            "term))))",
+            L, L, L);
+    formula(b, ws, row, B_LASTPAY, 0, NULL, "=MIN(%s+loan_term,%s)", D, at(&rr, B_X));
+    const char *A = at(&rr, B_PAYMENT), *T = at(&rr, B_AGE);
+    formula(b, ws, row, B_BALANCE, 0, b->money,
+            "=IF(AND(%s>0,loan_term>%s),IF(loan_apr=0,%s-%s*%s,%s*(1+loan_apr/12)^%s-%s*((1+loan_"
+            "apr/12)^%s-1)/(loan_apr/12)),0)",
+            L, T, L, A, T, L, T, A, T);
+    formula(b, ws, row, B_MAINT, 0, b->money, "=maintenance_pct*%s/12", at(&rr, B_HW));
+    formula(b, ws, row, B_AGE, 0, NULL, "=%s-%s", at(&rr, B_X), D);
+    char pct[64];
+    batch_range(x, pct, sizeof pct, B_PCT);
+    formula(b, ws, row, B_SRVVAL, 0, b->money,
+            "=IF(%s=0,0,INDEX(%s,%s+1)*%s*%s*(1-%s)*(1+hw_trend)^((%s+lead_time)/12))", N, pct, T,
+            N, U, BE, T);
+    char refr[64];
+    batch_range(x, refr, sizeof refr, B_REFRESH);
+    formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)", at(&rr, B_X),
+            refr, at(&rr, B_X));
+    int g0 = B_GEN, c0 = B_GEN + x->n_gen, v0 = B_GEN + 2 * x->n_gen;
+    char v0n[8], vln[8];
+    col_name(v0, v0n);
+    col_name(v0 + x->n_gen - 1, vln);
+    formula(b, ws, row, B_VALUE, 0, b->money, "=%s+SUM($%s%d:$%s%d)", at(&rr, B_SRVVAL), v0n, R,
+            vln, R);
+    /* pct(age d). */
+    if (s->n_resale > 0)
+        formula(b, ws, row, B_PCT, 0, NULL,
+                "=IF(%s>=INDEX(%s,%d),INDEX(%s,%d),INDEX(%s,MATCH(%s,%s,1))+(INDEX(%s,MATCH(%s,%s,"
+                "1)+1)-INDEX(%s,MATCH(%s,%s,1)))*(%s-INDEX(%s,MATCH(%s,%s,1)))/(INDEX(%s,MATCH(%s,"
+                "%s,1)+1)-INDEX(%s,MATCH(%s,%s,1))))",
+                D, x->res_age, s->n_resale + 1, x->res_pct, s->n_resale + 1, x->res_pct, D,
+                x->res_age, x->res_pct, D, x->res_age, x->res_pct, D, x->res_age, D, x->res_age, D,
+                x->res_age, x->res_age, D, x->res_age, x->res_age, D, x->res_age);
+    else
+        formula(b, ws, row, B_PCT, 0, NULL,
+                "=IF(OR(as_needed=1,refresh_months>0),IF(%s>=12*depreciation_years,residual_pct,"
+                "1+(residual_pct-1)*%s/(12*depreciation_years)),residual_pct)",
+                D, D);
+    /* Network shares by generation k: delivered first at d - k * refresh_step. */
+    for (int k = 0; k < x->n_gen; k++) {
+        if (k == 0) {
+            formula(b, ws, row, g0, 0, NULL, "=%s", at(&rr, B_NEW));
+            continue;
+        }
+        if (d == 0) {
+            num_cell(b, ws, row, g0 + k, 0, NULL);
+            continue;
+        }
+        char prev[8], older[8];
+        col_name(g0 + k - 1, prev);
+        col_name(c0 + k, older);
+        formula(b, ws, row, g0 + k, 0, NULL,
+                "=IF(OR(%s=0,%s-refresh_step<0),0,MIN(INDEX($%s$2:$%s$%d,%s-refresh_step+1),MAX(0,"
+                "%s-INDEX($%s$2:$%s$%d,%s-refresh_step+1))))",
+                at(&rr, B_REFRESH), D, prev, prev, R - 1, D, at(&rr, B_REFRESH), older, older,
+                R - 1, D);
+    }
+    for (int k = 0; k < x->n_gen; k++) {
+        char a[8], z[8];
+        col_name(g0 + k, a);
+        col_name(g0 + x->n_gen - 1, z);
+        formula(b, ws, row, c0 + k, 0, NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
+    }
+    for (int k = 0; k < x->n_gen; k++) {
+        rr.used = 0; /* pct, D and the buffers below outlive the ring otherwise */
+        const char *cnt = at(&rr, g0 + k), *X = at(&rr, B_X);
+        char older[32];
+        if (k + 1 < x->n_gen)
+            snprintf(older, sizeof older, "%s", at(&rr, c0 + k + 1));
+        else
+            snprintf(older, sizeof older, "0");
+        char age[96];
+        snprintf(age, sizeof age, "(%s-(%s-%d*refresh_step))", X, D, k);
+        if (k == 0)
+            snprintf(age, sizeof age, "(%s-%s)", X, D);
+        formula(b, ws, row, v0 + k, 0, b->money,
+                "=IF(%s=0,0,(%s-MIN(%s,MAX(0,%s-%s)))*INDEX(%s,%s+1)*network_per_server*(1+hw_"
+                "trend)^((%s+lead_time)/12))",
+                cnt, cnt, cnt, at(&rr, B_PASSED), older, pct, age, age);
+    }
+}
+
+/* The pay-per-use flow (with_hourly) or its slope in hourly of option o for busy GPU-hours z
+ * (an expression) in month A. */
+static void pay_per_use(char *out, size_t cap, const opt_refs *o, const char *z, const char *A,
+                        bool with_hourly) {
+    snprintf(out, cap, "%s*%s*%s*(1+%s)^((%s-1)/12)", z, o->per_gpu_h,
+             with_hourly ? o->h[O_HOURLY] : "1", o->h[O_TREND], A);
+}
+
+/* One row of the Plan sheet: index m (0 = the start, else the close of month m). */
+static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, double *cum_opt) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    const plan_cols *c = &x->c;
+    int row = m + 1, R = m + 2, M = x->M;
+    rowref rr = {.R = R};
+    char A[16];
+    snprintf(A, sizeof A, "%s", at(&rr, c->m));
+    char t[2048], t2[2048];
+    num_cell(b, ws, row, c->m, m, NULL);
+    formula(b, ws, row, c->date, 0, b->month, "=EDATE(start_date,MAX(%s,1)-1)", A);
+    formula(b, ws, row, c->year, 0, NULL, "=YEAR(%s)", at(&rr, c->date));
+    formula(b, ws, row, c->fy, 0, NULL,
+            "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&rr, c->date),
+            at(&rr, c->date));
+    char bn[64], ba[64], bx[64];
+    batch_range(x, bn, sizeof bn, B_N);
+    batch_range(x, ba, sizeof ba, B_D);
+    batch_range(x, bx, sizeof bx, B_X);
+    char bcash[64], bpay[64], blast[64], bbal[64], bval[64], bmaint[64];
+    batch_range(x, bcash, sizeof bcash, B_CASH);
+    batch_range(x, bpay, sizeof bpay, B_PAYMENT);
+    batch_range(x, blast, sizeof blast, B_LASTPAY);
+    batch_range(x, bbal, sizeof bbal, B_BALANCE);
+    batch_range(x, bval, sizeof bval, B_VALUE);
+    batch_range(x, bmaint, sizeof bmaint, B_MAINT);
+    const gp_self_result *sr = &r->self;
+    int bought = 0, sold = 0;
+    for (int i = 0; i < sr->n_batches; i++) {
+        bought += sr->batches[i].index == m ? sr->batches[i].servers : 0;
+        sold += sr->batches[i].exit == m ? sr->batches[i].servers : 0;
+    }
+    formula(b, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
+    formula(b, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
+    formula(b, ws, row, c->capex, 0, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
+    formula(b, ws, row, c->balance, 0, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
+    formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A,
+            bval, bx, A);
+    formula(b, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
+            "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    if (m > 0) {
+        int j = m - 1;
+        char U[16];
+        snprintf(U, sizeof U, "%s", at(&rr, c->u));
+        if (c->raw >= 0) {
+            const char *start = s->work_mode ? "work_per_month" : "gpus";
+            formula(b, ws, row, c->raw, s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j],
+                    b->num, "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
+                    A, x->steps_val, x->steps_val, x->steps_month, A,
+                    m == 1 ? start : at_row(&rr, c->raw, R - 1));
+            formula(b, ws, row, c->u, r->demand_utilization[j], b->pct,
+                    "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+                    x->steps_u, x->steps_u, x->steps_month, A,
+                    m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
+        } else {
+            formula(b, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
+        }
+        const char *base = c->raw >= 0 ? at(&rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
+        snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
+        if (!s->work_mode) {
+            ceil_plus(t, sizeof t, t2);
+            formula(b, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
+            formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&rr, c->n),
+                    U);
+        } else {
+            formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
+            formula(b, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
+                    "=%s/rho_s", at(&rr, c->w));
+            snprintf(t2, sizeof t2, "%s/(730*%s)", at(&rr, c->qs), U);
+            ceil_plus(t, sizeof t, t2);
+            formula(b, ws, row, c->ns, 0, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
+        }
+        const char *NS = at(&rr, c->ns), *QS = at(&rr, c->qs);
+        formula(b, ws, row, c->s, 0, NULL,
+                "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
+                "per_server,0))",
+                NS, NS);
+        formula(b, ws, row, c->inservice, sr->servers_in_service[j], NULL,
+                "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
+        formula(b, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
+                at(&rr, c->inservice));
+        const char *G = at(&rr, c->g);
+        formula(b, ws, row, c->q, 0, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
+        const char *Q = at(&rr, c->q);
+        const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
+        if (c->z >= 0)
+            formula(b, ws, row, c->z, sr->bridge_hours[j], b->num,
+                    "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
+                    s->work_mode ? "rho_s" : "1", rho_b);
+        formula(b, ws, row, c->powered, 0, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
+        formula(b, ws, row, c->base, 0, b->num,
+                "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&rr, c->powered),
+                G);
+        formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
+        for (int k = 0; k < s->n_periods; k++) {
+            char hk[64], before[64];
+            ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+            ref(before, sizeof before, "Assumptions", x->ph[k], 4);
+            formula(b, ws, row, c->y0 + k, 0, b->num,
+                    "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&rr, c->busy), G,
+                    before, at(&rr, c->busy), hk);
+        }
+        char e_sum[4096] = "0", c_sum[4096] = "0";
+        for (int k = 0; k < s->n_periods; k++) {
+            char hk[64], pk[64];
+            ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+            ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+            size_t n1 = strlen(e_sum), n2 = strlen(c_sum);
+            snprintf(e_sum + n1, sizeof e_sum - n1,
+                     "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)", at(&rr, c->base), hk,
+                     at(&rr, c->y0 + k));
+            snprintf(c_sum + n2, sizeof c_sum - n2,
+                     "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base),
+                     hk, at(&rr, c->y0 + k), pk);
+        }
+        formula(b, ws, row, c->kwh, 0, b->num, "=pue*(%s)*730/24/1000", e_sum);
+        formula(b, ws, row, c->power, 0, b->money,
+                "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
+        formula(b, ws, row, c->kinst, 0, b->num,
+                "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
+                at(&rr, c->inservice), G);
+        formula(
+            b, ws, row, c->kdraw, 0, b->num,
+            "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
+            "1000)",
+            U, at(&rr, c->powered), G, at(&rr, c->base));
+        formula(b, ws, row, c->colo, 0, b->money, "=colo_per_kw_month*%s", at(&rr, c->kinst));
+        formula(b, ws, row, c->charge, 0, b->money,
+                "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
+        formula(b, ws, row, c->maint, 0, b->money,
+                "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
+        formula(b, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
+        formula(b, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
+        if (c->bridge >= 0) {
+            const opt_refs *bo = &x->o[s->bridge];
+            const char *Z = at(&rr, c->z);
+            pay_per_use(t, sizeof t, bo, Z, A, true);
+            formula(b, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z, t,
+                    bo->extras);
+            pay_per_use(t, sizeof t, bo, Z, A, false);
+            formula(b, ws, row, c->bslope, 0, b->num, "=IF(%s>0,%s,0)", Z, t);
+        }
+        formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay, ba,
+                A, blast, A);
+    }
+    char fl[8], ll[8];
+    col_name(c->power, fl);
+    col_name(c->exit, ll);
+    /* The flow: power .. exit value (kWh and peaks are not money; they sit before power). */
+    *cum_self += sr->monthly[m];
+    formula(b, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
+    if (m == 0)
+        formula(b, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
+    else
+        formula(b, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&rr, c->cum, R - 1),
+                at(&rr, c->flow));
+    formula(b, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
+            at(&rr, c->cum), at(&rr, c->exit));
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        const opt_refs *orf = &x->o[i];
+        const opt_cols *oc = &c->o[i];
+        const gp_option_result *orr = &r->options[i];
+        if (m > 0 && s->work_mode)
+            formula(b, ws, row, oc->q, 0, b->num, "=%s/%s", at(&rr, c->w), orf->h[O_RHO]);
+        const char *QO = at(&rr, oc->q);
+        if (o->pricing != GP_COMMITTED) {
+            if (m == 0) {
+                num_cell(b, ws, row, oc->flow, 0, b->money);
+                num_cell(b, ws, row, oc->slope, 0, b->num);
+            } else {
+                pay_per_use(t, sizeof t, orf, QO, A, true);
+                formula(b, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t, orf->extras);
+                pay_per_use(t, sizeof t, orf, QO, A, false);
+                formula(b, ws, row, oc->slope, 0, b->num, "=%s", t);
+            }
+        } else {
+            const char *T = orf->h[O_TERM], *g = orf->h[O_G], *sup = orf->h[O_SUPPORT],
+                       *tr = orf->h[O_TREND], *hourly = orf->h[O_HOURLY];
+            char ts[256];
+            snprintf(ts, sizeof ts, "(%s*INT((%s-1)/%s))", T, A, T);
+            if (m > 0) {
+                char need[1024];
+                if (s->work_mode) {
+                    snprintf(t2, sizeof t2, "%s/(730*%s)", QO, at(&rr, c->u));
+                    ceil_plus(t, sizeof t, t2);
+                    snprintf(need, sizeof need, "IF(%s=0,0,%s)", at(&rr, c->w), t);
+                } else {
+                    snprintf(need, sizeof need, "%s", at(&rr, c->n));
+                }
+                formula(b, ws, row, oc->need, 0, NULL, "=ROUNDUP(%s/%s,0)", need, g);
+                char nr[64];
+                plan_range(x, nr, sizeof nr, oc->need, false);
+                char mr[64];
+                plan_range(x, mr, sizeof mr, c->m, false);
+                if (o->has_base_gpus)
+                    formula(b, ws, row, oc->inst, 0, NULL, "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
+                else
+                    formula(b, ws, row, oc->inst, 0, NULL,
+                            "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr,
+                            mr, ts, mr, ts, T);
+            }
+            const char *I = at(&rr, oc->inst);
+            char burst[2048] = "0";
+            if (m > 0 && o->has_base_gpus) {
+                snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&rr, c->u));
+                const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
+                const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
+                formula(b, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
+                        "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
+                        at(&rr, c->u), QO, t2, rho_o, rho_b);
+                if (o->burst >= 0) {
+                    const opt_refs *bo = &x->o[o->burst];
+                    pay_per_use(t, sizeof t, bo, at(&rr, oc->z), A, true);
+                    formula(b, ws, row, oc->burst, 0, b->money, "=IF(%s>0,%s+%s,0)", at(&rr, oc->z),
+                            t, bo->extras);
+                } else {
+                    num_cell(b, ws, row, oc->burst, 0, b->money);
+                }
+                snprintf(burst, sizeof burst, "%s", at(&rr, oc->burst));
+            }
+            char upfront[1024];
+            snprintf(upfront, sizeof upfront,
+                     "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T,
+                     A, at_row(&rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
+            if (m == 0) {
+                formula(b, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
+                num_cell(b, ws, row, oc->slope, 0, b->num);
+            } else {
+                char month_rate[512];
+                snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts,
+                         sup);
+                formula(b, ws, row, oc->flow, orr->monthly[m], b->money,
+                        "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
+                        upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate,
+                        hourly);
+                formula(b, ws, row, oc->slope, 0, b->num,
+                        "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A,
+                        ts, T, month_rate);
+            }
+        }
+        cum_opt[i] += orr->monthly[m];
+        if (m == 0)
+            formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
+        else
+            formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
+                    at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
+        /* Break-even tests (MODEL.md Results, Ties): counts and behind, with and without the
+         * exit value. */
+        for (int wx = 0; wx < 2; wx++) {
+            const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
+            snprintf(t, sizeof t, "OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s)))", cs, co, cs,
+                     co, cs, co);
+            formula(b, ws, row, wx ? oc->cntx : oc->cnt, 0, NULL,
+                    "=IF(AND(%s,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, cs, co);
+            formula(b, ws, row, wx ? oc->behx : oc->beh, 0, NULL, "=IF(%s,0,1)", t);
+        }
+    }
+}
+
+static int cmp_tier(const void *a, const void *b) {
+    const gp_bulk_tier *x = a, *y = b;
+    return (x->min_servers > y->min_servers) - (x->min_servers < y->min_servers);
+}
+
+/* The Assumptions sheet; fills the references the other sheets use. */
+static void assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta, int fiscal_start) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    inputs in = {b, as, 1};
+    text_cell(b, as, 0, 0, "input (blue on yellow: edit these; everything else recalculates)",
+              b->bold);
+    text_cell(b, as, 0, 1, "value", b->bold);
+    text_cell(b, as, 0, 2, "unit", b->bold);
+    text_cell(b, as, 0, 3, "source", b->bold);
+    text_cell(b, as, 0, 4, "tariff: hours of periods filled first", b->bold);
+    const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+    int y = 2000, mo = 1, d = 1;
+    if (sscanf(start, "%4d-%2d-%2d", &y, &mo, &d) != 3 || y < 1900)
+        y = 1900, mo = 1, d = 1;
+    int r = in.row++;
+    text_cell(b, as, r, 0, "plan starts (month 1 begins)", NULL);
+    num_cell(b, as, r, 1, date_serial(y, mo, d), b->in_date);
+    text_cell(b, as, r, 2, "date", NULL);
+    text_cell(b, as, r, 3, s->has_start_date ? "scenario start_date" : "report date (as_of)", NULL);
+    define(b, "start_date", r, 1);
+    input(&in, "fiscal_start", "fiscal year starts in month (1 = calendar year)", fiscal_start,
+          "1..12");
+    input(&in, "horizon_months", "horizon (keep: the rows are laid out for it)", x->M, "months");
+    input(&in, "discount_rate", "discount rate (NPV)", s->discount_rate, "a year");
+    heading(&in, "Demand");
+    if (s->work_mode)
+        input(&in, "work_per_month", "demand: work a month", s->work_per_month, s->work_unit);
+    else
+        input(&in, "gpus", "demand: GPUs", s->gpus, "GPUs");
+    input(&in, "utilization", "demand: busy share of GPU-hours", s->utilization, "0..1");
+    input(&in, "growth", "demand growth (compound; 0 with steps)", s->growth_per_month, "a month");
+    heading(&in, "Self-hosted");
+    input(&in, "gpus_per_server", "GPUs a server", s->gpus_per_server, "GPUs");
+    input(&in, "server_price", "server price", s->server_price, s->currency);
+    input(&in, "price_factor", "price factor (refurbished)", s->price_factor, "x");
+    input(&in, "hw_trend", "server price trend", s->server_price_trend_per_year, "a year");
+    input(&in, "network_per_server", "network per server", s->network_per_server, s->currency);
+    input(&in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency);
+    input(&in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED,
+          "0/1");
+    input(&in, "lead_time", "lead time", s->lead_time_months, "months");
+    input(&in, "order_every", "order every", s->order_every_months, "months");
+    input(&in, "max_servers", "at most servers (0: no cap)",
+          s->has_max_servers ? s->max_servers : 0, "servers");
+    input(&in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
+    if (s->n_resale == 0)
+        input(&in, "residual_pct", "residual value", s->residual_pct, "of hardware");
+    input(&in, "depreciation_years", "depreciation (resale line; informational)",
+          s->depreciation_years, "years");
+    input(&in, "warranty_months", "warranty", s->warranty_months, "months");
+    input(&in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
+          "of hardware a year");
+    input(&in, "staff_per_month", "staff", s->staff_per_month, "a month");
+    input(&in, "other_per_month", "other costs", s->other_per_month, "a month");
+    input(&in, "colo_per_kw_month", "colocation", s->colo_per_kw_month, "per kW-month");
+    if (s->work_mode)
+        input(&in, "rho_s", "owned GPU: work a GPU-hour", s->work_per_gpu_hour, s->work_unit);
+    input(&in, "server_base_w", "server draw besides GPUs", s->server_base_w, "W");
+    input(&in, "gpu_idle_w", "GPU idle draw", s->gpu_idle_w, "W");
+    input(&in, "gpu_tdp_w", "GPU busy draw", s->gpu_tdp_w, "W");
+    input(&in, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", s->has_gpu_avg_w,
+          "0/1");
+    input(&in, "gpu_avg_w", "flat mean GPU draw", s->has_gpu_avg_w ? s->gpu_avg_w : 0, "W");
+    input(&in, "pue", "PUE", s->pue, "x");
+    input(&in, "shift", "busy hours shifted to the cheapest periods", s->shift_to_cheapest, "0/1");
+    input(&in, "demand_charge", "demand charge", s->demand_charge_per_kw_month, "per kW-month");
+    input(&in, "energy_trend", "electricity price trend", s->energy_price_trend_per_year, "a year");
+    input(&in, "loan", "financed with a loan", s->financing == GP_LOAN, "0/1");
+    input(&in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1");
+    input(&in, "loan_apr", "loan APR", s->loan_apr, "a year");
+    input(&in, "loan_term", "loan term", s->loan_term_months, "months");
+    /* Each period's row is its hours, then its price: the rows are known before they are
+     * written, so each hours row can hold the hours of the periods shifting fills first (a
+     * lower price, or the same price given earlier), live on the prices. */
+    for (int k = 0; k < s->n_periods; k++) {
+        x->ph[k] = in.row + 2 * k;
+        x->pp[k] = in.row + 2 * k + 1;
+    }
+    x->cheaper_first = x->ph[0];
+    x->cheaper_last = x->pp[s->n_periods - 1];
+    for (int k = 0; k < s->n_periods; k++) {
+        char label[GP_NAME_BYTES + 32];
+        snprintf(label, sizeof label, "tariff %s: hours a day", s->periods[k].name);
+        int hr = input(&in, NULL, label, s->periods[k].hours_per_day, "h");
+        char f[8192] = "=0", pk[64];
+        ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        double cheaper = 0;
+        for (int i = 0; i < s->n_periods; i++) {
+            if (i == k)
+                continue;
+            char hi[64], pi[64];
+            ref(hi, sizeof hi, "Assumptions", x->ph[i], 1);
+            ref(pi, sizeof pi, "Assumptions", x->pp[i], 1);
+            size_t n = strlen(f);
+            snprintf(f + n, sizeof f - n, "+%s*(%s%s%s)", hi, pi, i < k ? "<=" : "<", pk);
+            double a = s->periods[i].price_per_kwh, c = s->periods[k].price_per_kwh;
+            cheaper += (i < k ? a <= c : a < c) ? s->periods[i].hours_per_day : 0;
+        }
+        keep(b, worksheet_write_formula_num(as, (lxw_row_t)hr, 4, f, b->num, cheaper));
+        snprintf(label, sizeof label, "tariff %s: price", s->periods[k].name);
+        input(&in, NULL, label, s->periods[k].price_per_kwh, "per kWh");
+    }
+    if (s->n_steps > 0) {
+        heading(&in, "Demand steps (\"-\": not given, the value before holds)");
+        text_cell(b, as, in.row, 0, "step", b->bold);
+        text_cell(b, as, in.row, 1, "month", b->bold);
+        text_cell(b, as, in.row, 2, s->work_mode ? "work a month" : "GPUs", b->bold);
+        text_cell(b, as, in.row++, 3, "utilization", b->bold);
+        int r0 = in.row;
+        for (int k = 0; k < s->n_steps; k++, in.row++) {
+            const gp_step *st = &s->steps[k];
+            char label[32];
+            snprintf(label, sizeof label, "step %d", k + 1);
+            text_cell(b, as, in.row, 0, label, NULL);
+            num_cell(b, as, in.row, 1, st->month, b->in_num);
+            bool has = s->work_mode ? st->has_work : st->has_gpus;
+            if (has)
+                num_cell(b, as, in.row, 2, s->work_mode ? st->work_per_month : st->gpus, b->in_num);
+            else
+                text_cell(b, as, in.row, 2, "-", b->in_text);
+            if (st->has_utilization)
+                num_cell(b, as, in.row, 3, st->utilization, b->in_num);
+            else
+                text_cell(b, as, in.row, 3, "-", b->in_text);
+        }
+        range(x->steps_month, sizeof x->steps_month, "Assumptions", 1, r0, in.row - 1);
+        range(x->steps_val, sizeof x->steps_val, "Assumptions", 2, r0, in.row - 1);
+        range(x->steps_u, sizeof x->steps_u, "Assumptions", 3, r0, in.row - 1);
+    }
+    if (s->n_tiers > 0) {
+        heading(&in, "Bulk discounts (ascending servers)");
+        text_cell(b, as, in.row, 1, "from servers", b->bold);
+        text_cell(b, as, in.row++, 2, "discount", b->bold);
+        gp_bulk_tier tiers[GP_MAX_TIERS];
+        memcpy(tiers, s->tiers, sizeof tiers[0] * (size_t)s->n_tiers);
+        qsort(tiers, (size_t)s->n_tiers, sizeof tiers[0], cmp_tier);
+        int r0 = in.row;
+        for (int k = 0; k < s->n_tiers; k++, in.row++) {
+            text_cell(b, as, in.row, 0, "bulk tier", NULL);
+            num_cell(b, as, in.row, 1, tiers[k].min_servers, b->in_num);
+            num_cell(b, as, in.row, 2, tiers[k].pct, b->in_num);
+        }
+        range(x->tier_min, sizeof x->tier_min, "Assumptions", 1, r0, in.row - 1);
+        range(x->tier_pct, sizeof x->tier_pct, "Assumptions", 2, r0, in.row - 1);
+    }
+    if (s->n_resale > 0) {
+        heading(&in, "Resale value by age (straight lines between points, flat after)");
+        text_cell(b, as, in.row, 1, "age (months)", b->bold);
+        text_cell(b, as, in.row++, 2, "share of new", b->bold);
+        int r0 = in.row;
+        text_cell(b, as, in.row, 0, "new", NULL);
+        num_cell(b, as, in.row, 1, 0, NULL);
+        num_cell(b, as, in.row++, 2, 1, NULL);
+        for (int k = 0; k < s->n_resale; k++, in.row++) {
+            text_cell(b, as, in.row, 0, "resale point", NULL);
+            num_cell(b, as, in.row, 1, s->resale[k].age_months, b->in_num);
+            num_cell(b, as, in.row, 2, s->resale[k].pct, b->in_num);
+        }
+        range(x->res_age, sizeof x->res_age, "Assumptions", 1, r0, in.row - 1);
+        range(x->res_pct, sizeof x->res_pct, "Assumptions", 2, r0, in.row - 1);
+    }
+    for (int i = 0; i < s->n_options; i++)
+        option_inputs(&in, s, &s->options[i], meta, &x->o[i]);
+    worksheet_set_column(as, 0, 0, 52, NULL);
+    worksheet_set_column(as, 1, 1, 16, NULL);
+    worksheet_set_column(as, 2, 3, 20, NULL);
+    worksheet_freeze_panes(as, 1, 0);
+    finish_sheet(as, false, 0);
+    keep(b, workbook_define_name(b->wb, "refresh_step",
+                                 "=INT((refresh_months+order_every-1)/"
+                                 "order_every)*order_every"));
+}
+
+static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int M = x->M;
+    const char **head = gp_xcalloc((size_t)c->n_cols, sizeof *head);
+    char(*names)[GP_NAME_BYTES + 48] = gp_xcalloc((size_t)c->n_cols, sizeof *names);
+    head[c->m] = "index";
+    head[c->date] = "month (begins)";
+    head[c->year] = "year";
+    head[c->fy] = "fiscal year";
+    if (c->raw >= 0)
+        head[c->raw] = s->work_mode ? "work in force" : "GPUs in force";
+    head[c->u] = "busy share";
+    if (c->n >= 0)
+        head[c->n] = "demand GPUs";
+    head[c->w] = s->work_mode ? "work" : "busy GPU-hours";
+    if (s->work_mode) {
+        head[c->qs] = "owned: busy GPU-hours needed";
+        head[c->ns] = "owned: GPUs needed";
+    }
+    head[c->s] = "servers wanted";
+    head[c->inservice] = "servers in service";
+    head[c->bought] = "servers bought";
+    head[c->sold] = "servers sold or exiting";
+    head[c->g] = "GPUs at work";
+    head[c->q] = "owned busy GPU-hours";
+    if (c->z >= 0)
+        head[c->z] = "bridge busy GPU-hours";
+    head[c->powered] = "servers powered";
+    head[c->base] = "base load W";
+    head[c->busy] = "busy GPU-hours a day";
+    for (int k = 0; k < s->n_periods; k++) {
+        snprintf(names[c->y0 + k], sizeof names[0], "busy GPU-hours a day in %s",
+                 s->periods[k].name);
+        head[c->y0 + k] = names[c->y0 + k];
+    }
+    head[c->kwh] = "facility kWh";
+    head[c->kinst] = "installed peak kW";
+    head[c->kdraw] = "drawn peak kW";
+    head[c->power] = "power";
+    head[c->colo] = "colocation";
+    head[c->charge] = "demand charge";
+    head[c->maint] = "maintenance";
+    head[c->staff] = "staff";
+    head[c->other] = "other";
+    if (c->bridge >= 0)
+        head[c->bridge] = "bridge";
+    head[c->capex] = "capex or down payment";
+    head[c->pay] = "loan payments";
+    head[c->balance] = "loan balance repaid";
+    head[c->sales] = "sales";
+    head[c->exit] = "exit value";
+    head[c->flow] = "self-hosted";
+    head[c->cum] = "self-hosted cumulative";
+    head[c->cumx] = "self-hosted cumulative without exit value";
+    if (c->bslope >= 0)
+        head[c->bslope] = "bridge: slope in hourly";
+    for (int i = 0; i < s->n_options; i++) {
+        const opt_cols *oc = &c->o[i];
+        const char *nm = s->options[i].name;
+        struct {
+            int col;
+            const char *what;
+        } f[] = {{s->work_mode ? oc->q : -1, "busy GPU-hours"},
+                 {oc->need, "instances needed"},
+                 {oc->inst, "instances committed"},
+                 {oc->z, "burst busy GPU-hours"},
+                 {oc->burst, "burst"},
+                 {oc->flow, NULL},
+                 {oc->cum, "cumulative"},
+                 {oc->slope, "slope in hourly"},
+                 {oc->cnt, "break-even counts"},
+                 {oc->beh, "self-hosted behind"},
+                 {oc->cntx, "counts without exit value"},
+                 {oc->behx, "behind without exit value"}};
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+            if (f[k].col < 0)
+                continue;
+            if (f[k].what)
+                snprintf(names[f[k].col], sizeof names[0], "%s: %s", nm, f[k].what);
+            else
+                snprintf(names[f[k].col], sizeof names[0], "%s", nm);
+            head[f[k].col] = names[f[k].col];
+        }
+    }
+    worksheet_set_row(ws, 0, 60, NULL);
+    for (int k = 0; k < c->n_cols; k++)
+        text_cell(b, ws, 0, k, head[k] ? head[k] : "", b->head);
+    double cum_self = 0, *cum_opt = gp_xcalloc((size_t)(s->n_options + 1), sizeof *cum_opt);
+    for (int m = 0; m <= M; m++)
+        plan_row(x, ws, m, &cum_self, cum_opt);
+    free(cum_opt);
+    /* Totals of the money columns and every side's flow; NPV under them. */
+    int tr = M + 2;
+    text_cell(b, ws, tr, c->m, "total", b->bold);
+    int money[GP_MAX_OPTIONS * 2 + 32], nm = 0;
+    for (int k = c->kwh; k <= c->flow; k++)
+        money[nm++] = k;
+    if (c->z >= 0)
+        money[nm++] = c->z;
+    for (int i = 0; i < s->n_options; i++) {
+        money[nm++] = c->o[i].flow;
+        if (c->o[i].burst >= 0)
+            money[nm++] = c->o[i].burst;
+    }
+    const gp_self_result *sr = &x->r->self;
+    for (int k = 0; k < nm; k++) {
+        char rg[64];
+        plan_range(x, rg, sizeof rg, money[k], true);
+        double v = 0;
+        if (money[k] == c->flow)
+            v = sr->total;
+        for (int i = 0; i < s->n_options; i++)
+            v = money[k] == c->o[i].flow ? x->r->options[i].total : v;
+        formula(b, ws, tr, money[k], v, money[k] == c->kwh || money[k] == c->z ? b->num : b->money,
+                "=SUM(%s)", rg);
+    }
+    char mr[64];
+    plan_range(x, mr, sizeof mr, c->m, true);
+    text_cell(b, ws, tr + 1, c->m, "NPV", b->bold);
+    for (int i = -1; i < s->n_options; i++) {
+        int col = i < 0 ? c->flow : c->o[i].flow;
+        char rg[64];
+        plan_range(x, rg, sizeof rg, col, true);
+        formula(b, ws, tr + 1, col, i < 0 ? sr->npv : x->r->options[i].npv, b->money,
+                "=SUMPRODUCT(%s/(1+discount_rate)^(%s/12))", rg, mr);
+    }
+    lxw_row_col_options hidden = {.hidden = 1};
+    for (int i = 0; i < s->n_options; i++)
+        worksheet_set_column_opt(ws, (lxw_col_t)c->o[i].cnt, (lxw_col_t)c->o[i].behx, 8, NULL,
+                                 &hidden);
+    worksheet_set_column(ws, 0, 0, 6, NULL);
+    worksheet_set_column(ws, 1, 1, 10, NULL);
+    worksheet_set_column(ws, 2, 3, 6, NULL);
+    worksheet_freeze_panes(ws, 1, 2);
+    finish_sheet(ws, true, 0);
+    free(names);
+    free(head);
+}
+
+static void batches_sheet(wbctx *x, lxw_worksheet *ws) {
+    book *b = x->b;
+    static const char *const heads[B_GEN] = {"delivery index",
+                                             "delivers (1/0)",
+                                             "servers to leave in service",
+                                             "in service before sales",
+                                             "sold here",
+                                             "refresh servers",
+                                             "new servers",
+                                             "servers delivered",
+                                             "exit index",
+                                             "first batch",
+                                             "bulk discount",
+                                             "unit price",
+                                             "hardware capex",
+                                             "capex",
+                                             "cash or down payment",
+                                             "loan principal",
+                                             "loan payment",
+                                             "last payment index",
+                                             "balance at exit",
+                                             "maintenance a month",
+                                             "age at exit",
+                                             "servers' value at exit",
+                                             "network shares passed on",
+                                             "value at exit",
+                                             "resale share at age = index"};
+    worksheet_set_row(ws, 0, 60, NULL);
+    for (int k = 0; k < B_GEN; k++)
+        text_cell(b, ws, 0, k, heads[k], b->head);
+    for (int k = 0; k < x->n_gen; k++) {
+        char h[64];
+        snprintf(h, sizeof h, "network shares, generation %d", k);
+        text_cell(b, ws, 0, B_GEN + k, h, b->head);
+        snprintf(h, sizeof h, "shares of generation %d and older", k);
+        text_cell(b, ws, 0, B_GEN + x->n_gen + k, h, b->head);
+        snprintf(h, sizeof h, "value of generation %d leaving", k);
+        text_cell(b, ws, 0, B_GEN + 2 * x->n_gen + k, h, b->head);
+    }
+    for (int d = 0; d <= x->M; d++)
+        batch_row(x, ws, d);
+    worksheet_set_column(ws, 0, B_GEN + 3 * x->n_gen, 11, NULL);
+    worksheet_freeze_panes(ws, 1, 1);
+    finish_sheet(ws, true, 0);
+}
+
+/* Per-year totals of every side by the Plan's year column (calendar or fiscal). */
+static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0, int fs) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int M = x->M, n_years = (M + 10) / 12 + 1;
+    text_cell(b, ws, row, 0,
+              fiscal ? "fiscal year (named by the year it ends in)" : "calendar year", b->bold);
+    text_cell(b, ws, row, 1, "self-hosted", b->bold);
+    for (int i = 0; i < s->n_options; i++)
+        text_cell(b, ws, row, 2 + i, s->options[i].name, b->bold);
+    row++;
+    char yr[64], last[64];
+    plan_range(x, yr, sizeof yr, fiscal ? c->fy : c->year, true);
+    ref(last, sizeof last, "Plan", M + 1, fiscal ? c->fy : c->year);
+    char first[64];
+    ref(first, sizeof first, "Plan", 1, fiscal ? c->fy : c->year);
+    for (int y = 0; y < n_years; y++, row++) {
+        int R = row + 1;
+        formula(b, ws, row, 0, y0 + y, NULL, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last, first, y);
+        for (int i = -1; i < s->n_options; i++) {
+            int col = i < 0 ? c->flow : c->o[i].flow;
+            const double *f = i < 0 ? x->r->self.monthly : x->r->options[i].monthly;
+            double v = 0;
+            for (int m = 0; m <= M; m++) {
+                int k = (y0 * 12 + x->start_month - 1) + (m > 0 ? m - 1 : 0);
+                int yy = k / 12 + (fiscal && fs > 1 && k % 12 + 1 >= fs ? 1 : 0);
+                v += yy == y0 + y ? f[m] : 0;
+            }
+            char rg[64];
+            plan_range(x, rg, sizeof rg, col, true);
+            formula(b, ws, row, 2 + i, v, b->money, "=IF($A%d=\"\",\"\",SUMIFS(%s,%s,$A%d))", R, rg,
+                    yr, R);
+        }
+    }
+    return row;
+}
+
+/* tmpl with every occurrence of token replaced by with, into out (truncated at cap). */
+static void subst(char *out, size_t cap, const char *tmpl, const char *token, const char *with) {
+    size_t n = 0, tl = strlen(token), wl = strlen(with);
+    while (*tmpl && n + 1 < cap) {
+        if (!strncmp(tmpl, token, tl)) {
+            for (size_t k = 0; k < wl && n + 1 < cap; k++)
+                out[n++] = with[k];
+            tmpl += tl;
+        } else {
+            out[n++] = *tmpl++;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* Break-even utilization (MODEL.md Results), live: in GPU mode N_j, G_j, the batches and R_m do
+ * not depend on the utilization u, so each side's total at u is a constant plus sums over the
+ * Plan's months: power (linear in u on each segment between the shifting breaks), the drawn
+ * peak's busy draw and the rented extras for u > 0, and the rented hours (linear). One row per
+ * break u_k (0, the cumulative hours of the cheapest periods / 24 with shifting, 1), the totals
+ * of every side there, then the first segment where they meet. Rows 1-3 hold the sums. */
+static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int no = s->n_options;
+    char mr[64], nr[64], gr[64], br[64], pr[64];
+    plan_range(x, mr, sizeof mr, c->m, false);
+    plan_range(x, nr, sizeof nr, c->n, false);
+    plan_range(x, gr, sizeof gr, c->g, false);
+    plan_range(x, br, sizeof br, c->base, false);
+    plan_range(x, pr, sizeof pr, c->powered, false);
+    char tre[128];
+    snprintf(tre, sizeof tre, "(1+energy_trend)^((%s-1)/12)", mr);
+    /* Row 1: self-hosted's sums. A: label; B: constant; C: S_B; D: S_G; E: S_Kbusy;
+     * F: rented GPUs * trend (bridge); G: months with bridge hours. */
+    static const char *const h1[] = {"self-hosted",
+                                     "total without power, demand charge and bridge",
+                                     "sum of base load W x trend",
+                                     "sum of GPUs at work x trend",
+                                     "sum of busy drawn peak kW x trend",
+                                     "sum of GPUs rented by the bridge x its trend",
+                                     "months with bridge hours"};
+    for (int k = 0; k < 7; k++)
+        text_cell(b, ws, 0, k, h1[k], b->head);
+    char tot[64], pw[64], ch[64];
+    ref(tot, sizeof tot, "Plan", x->M + 2, c->flow);
+    ref(pw, sizeof pw, "Plan", x->M + 2, c->power);
+    ref(ch, sizeof ch, "Plan", x->M + 2, c->charge);
+    text_cell(b, ws, 1, 0, "sums", NULL);
+    if (c->bridge >= 0) {
+        char bt[64];
+        ref(bt, sizeof bt, "Plan", x->M + 2, c->bridge);
+        formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
+    } else {
+        formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s", tot, pw, ch);
+    }
+    formula(b, ws, 1, 2, 0, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
+    formula(b, ws, 1, 3, 0, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
+    formula(b, ws, 1, 4, 0, b->num,
+            "=SUMPRODUCT((%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/"
+            "1000*%s)",
+            pr, gr, tre);
+    const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
+    if (bo)
+        formula(b, ws, 1, 5, 0, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
+                bo->h[O_TREND], mr);
+    else
+        num_cell(b, ws, 1, 5, 0, b->num);
+    formula(b, ws, 1, 6, 0, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    /* Row 3: each option's sums. B: constant (committed); C: sum of N (or rented by the
+     * burst) x its trend; D: months with burst hours. */
+    text_cell(b, ws, 3, 0, "option", b->head);
+    text_cell(b, ws, 3, 1, "constant", b->head);
+    text_cell(b, ws, 3, 2, "sum of GPUs rented x trend", b->head);
+    text_cell(b, ws, 3, 3, "months with burst hours", b->head);
+    for (int i = 0; i < no; i++) {
+        const gp_option *o = &s->options[i];
+        const opt_cols *oc = &c->o[i];
+        int row = 4 + i;
+        text_cell(b, ws, row, 0, o->name, NULL);
+        char otot[64];
+        ref(otot, sizeof otot, "Plan", x->M + 2, oc->flow);
+        if (o->pricing != GP_COMMITTED) {
+            num_cell(b, ws, row, 1, 0, b->money);
+            formula(b, ws, row, 2, 0, b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
+                    x->o[i].h[O_TREND], mr);
+            num_cell(b, ws, row, 3, 0, NULL);
+        } else if (!o->has_base_gpus) {
+            formula(b, ws, row, 1, 0, b->money, "=%s", otot);
+            num_cell(b, ws, row, 2, 0, b->num);
+            num_cell(b, ws, row, 3, 0, NULL);
+        } else {
+            char ir[64], bt[64];
+            plan_range(x, ir, sizeof ir, oc->inst, false);
+            ref(bt, sizeof bt, "Plan", x->M + 2, oc->burst);
+            formula(b, ws, row, 1, 0, b->money, "=%s-%s", otot, bt);
+            const char *btr = o->burst >= 0 ? x->o[o->burst].h[O_TREND] : "0";
+            formula(b, ws, row, 2, 0, b->num,
+                    "=SUMPRODUCT((%s-%s*%s>0)*(%s-%s*%s)*(1+%s)^((%s-1)/12))", nr, ir,
+                    x->o[i].h[O_G], nr, ir, x->o[i].h[O_G], btr, mr);
+            formula(b, ws, row, 3, 0, NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir, x->o[i].h[O_G]);
+        }
+    }
+    /* The breaks, one row each: u, self-hosted's total, then each option's total, the
+     * difference and the result so far. Row t0 is u = 0, row t0 + 1 the difference at 0+. */
+    int np = 1 + (s->n_periods - 1) + 1, t0 = 5 + no, R0 = t0 + 1;
+    text_cell(b, ws, t0 - 1, 0, "break", b->head);
+    text_cell(b, ws, t0 - 1, 1, "utilization", b->head);
+    text_cell(b, ws, t0 - 1, 2, "self-hosted total", b->head);
+    for (int i = 0; i < no; i++) {
+        char h[GP_NAME_BYTES + 32];
+        snprintf(h, sizeof h, "%s: total", s->options[i].name);
+        text_cell(b, ws, t0 - 1, 3 + 3 * i, h, b->head);
+        snprintf(h, sizeof h, "%s: difference", s->options[i].name);
+        text_cell(b, ws, t0 - 1, 4 + 3 * i, h, b->head);
+        snprintf(h, sizeof h, "%s: break-even so far", s->options[i].name);
+        text_cell(b, ws, t0 - 1, 5 + 3 * i, h, b->head);
+    }
+    char power[8192];
+    char fsum[8192] = "0";
+    for (int k = 0; k < s->n_periods; k++) {
+        char hk[64], pk[64], before[64];
+        ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+        ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        ref(before, sizeof before, "Assumptions", x->ph[k], 4);
+        size_t n = strlen(fsum);
+        snprintf(fsum + n, sizeof fsum - n,
+                 "+%s*(%s*$C$2+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*IF(shift=1,MIN(%s,MAX(0,"
+                 "24*@U-%s)),%s*@U)*$D$2)",
+                 pk, hk, hk, before, hk);
+    }
+    char cheaper[64];
+    range(cheaper, sizeof cheaper, "Assumptions", 4, x->cheaper_first, x->cheaper_last);
+    snprintf(power, sizeof power, "pue*730/24/1000*(%s)", fsum);
+    int last_row = 0;
+    for (int k = 0; k < np; k++) {
+        int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
+        if (k == 1) {
+            /* Row t0 + 1: the difference at 0+ (MODEL.md: the rented extras and the drawn
+             * peak's busy draw, as at u = 1). */
+            text_cell(b, ws, t0 + 1, 0, "0+", NULL);
+            for (int i = 0; i < no; i++) {
+                const gp_option *o = &s->options[i];
+                const char *bex = o->burst >= 0 ? x->o[o->burst].extras : "0";
+                char dc[8];
+                col_name(4 + 3 * i, dc);
+                formula(b, ws, t0 + 1, 4 + 3 * i, 0, b->money,
+                        "=%s%d+%s*$G$2-%s*$D$%d+demand_charge*pue*($E$2-$C$2/1000)", dc, R0,
+                        bo ? bo->extras : "0", bex, 5 + i);
+            }
+        }
+        char label[32];
+        if (k == 0 || k == np - 1)
+            snprintf(label, sizeof label, "%s", k == 0 ? "0" : "1");
+        else
+            snprintf(label, sizeof label, "shift break %d", k);
+        text_cell(b, ws, row, 0, label, NULL);
+        if (k == 0)
+            num_cell(b, ws, row, 1, 0, NULL);
+        else if (k == np - 1)
+            num_cell(b, ws, row, 1, 1, NULL);
+        else
+            /* The k-th smallest of the periods' cheaper hours: the k cheapest periods' hours. */
+            formula(b, ws, row, 1, 0, NULL, "=IF(AND(shift=1,has_gpu_avg=0),SMALL(%s,%d)/24,1)",
+                    cheaper, k + 1);
+        char u_here[16], pw_k[8192];
+        snprintf(u_here, sizeof u_here, "$B%d", R);
+        subst(pw_k, sizeof pw_k, power, "@U", u_here);
+        if (k == 0)
+            formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000", pw_k);
+        else if (bo)
+            formula(b, ws, row, 2, 0, b->money,
+                    "=$B$2+%s+demand_charge*pue*$E$2+IF($G$2>0,$B%d*730*%s*%s*$F$2+%s*$G$2,0)",
+                    pw_k, R, bo->per_gpu_h, bo->h[O_HOURLY], bo->extras);
+        else
+            formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$E$2", pw_k);
+        for (int i = 0; i < no; i++) {
+            const gp_option *o = &s->options[i];
+            const opt_refs *orf = &x->o[i];
+            int oi = 5 + i;
+            char tc[8], dc[8], rc[8];
+            col_name(3 + 3 * i, tc);
+            col_name(4 + 3 * i, dc);
+            col_name(5 + 3 * i, rc);
+            if (o->pricing != GP_COMMITTED)
+                formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                        "=$B%d*730*%s*%s*$C$%d+%s*horizon_months", R, orf->per_gpu_h,
+                        orf->h[O_HOURLY], oi, orf->extras);
+            else if (o->has_base_gpus && o->burst >= 0 && k > 0)
+                formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                        "=$B$%d+IF($D$%d>0,$B%d*730*%s*%s*$C$%d+%s*$D$%d,0)", oi, oi, R,
+                        x->o[o->burst].per_gpu_h, x->o[o->burst].h[O_HOURLY], oi,
+                        x->o[o->burst].extras, oi);
+            else
+                formula(b, ws, row, 3 + 3 * i, 0, b->money, "=$B$%d", oi);
+            formula(b, ws, row, 4 + 3 * i, 0, b->money, "=$C%d-%s%d", R, tc, R);
+            if (k == 0) {
+                text_cell(b, ws, row, 5 + 3 * i, "", NULL);
+                continue;
+            }
+            /* Segment (u_{k-1}, u_k]: the previous row's difference, or the one at 0+. */
+            int P = k == 1 ? t0 + 2 : R - 1;
+            char eq[512];
+            snprintf(eq, sizeof eq, "ABS($C%d-%s%d)<=1E-9*MAX(1,ABS($C%d),ABS(%s%d))", R, tc, R, R,
+                     tc, R);
+            formula(b, ws, row, 5 + 3 * i, 0, NULL,
+                    "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
+                    "(%s%d-%s%d),\"\")))",
+                    rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
+                    k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+        }
+        last_row = row;
+    }
+    x->u_last_row = last_row;
+    x->u_first_row = t0;
+    worksheet_set_column(ws, 0, 0, 20, NULL);
+    worksheet_set_column(ws, 1, 3 + 3 * no, 16, NULL);
+    finish_sheet(ws, true, -1);
+    worksheet_hide(ws);
+}
+
+static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    const plan_cols *c = &x->c;
+    int M = x->M, no = s->n_options;
+    text_cell(b, ws, 0, 0, s->name, b->bold);
+    enum { HEAD = 7, FIRST = 8 };
+    int last = FIRST + no; /* 0-based row of the last option */
+    text_cell(b, ws, 1, 0, "cheapest (lowest total; ties: the first listed)", NULL);
+    char f[8192];
+    snprintf(f, sizeof f, "=INDEX($A$%d:$A$%d,MATCH(1,$M$%d:$M$%d,0))", FIRST + 1, last + 1,
+             FIRST + 1, last + 1);
+    char cheapest[GP_NAME_BYTES];
+    gp_text_clean(r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name, cheapest,
+                  sizeof cheapest);
+    keep(b, worksheet_write_formula_str(ws, 1, 1, f, b->bold, cheapest));
+    text_cell(b, ws, 2, 0, "plan starts (month 1 begins)", NULL);
+    formula(b, ws, 2, 1, 0, b->date, "=start_date");
+    text_cell(b, ws, 3, 0, "horizon (months)", NULL);
+    formula(b, ws, 3, 1, M, NULL, "=horizon_months");
+    char wr[64];
+    plan_range(x, wr, sizeof wr, c->w, false);
+    text_cell(b, ws, 4, 0,
+              s->work_mode ? "demand over the horizon (work units)"
+                           : "demand over the horizon (busy GPU-hours)",
+              NULL);
+    formula(b, ws, 4, 1, r->demand_work, b->num, "=SUM(%s)", wr);
+    text_cell(b, ws, 5, 0,
+              "Rented GPUs are billed for busy hours only (times each option's idle overhead); "
+              "owned GPUs cost the same busy or idle.",
+              NULL);
+    static const char *const heads[] = {"option",
+                                        "total",
+                                        "NPV",
+                                        NULL,
+                                        "option - self-hosted",
+                                        "break-even month",
+                                        "payback month",
+                                        "break-even month without exit value",
+                                        "payback month without exit value",
+                                        "break-even hourly",
+                                        "break-even utilization",
+                                        "= busy hours a year per GPU",
+                                        "lowest total",
+                                        "slope in hourly",
+                                        "self-hosted slope",
+                                        "option at hourly 0",
+                                        "self-hosted at hourly 0"};
+    worksheet_set_row(ws, HEAD, 45, NULL);
+    for (int k = 0; k < 17; k++)
+        text_cell(b, ws, HEAD, k,
+                  heads[k]       ? heads[k]
+                  : s->work_mode ? "per work unit"
+                                 : "per busy GPU-hour",
+                  b->head);
+    char mr[64];
+    plan_range(x, mr, sizeof mr, c->m, true);
+    char lows[64];
+    snprintf(lows, sizeof lows, "$B$%d:$B$%d", FIRST + 1, last + 1);
+    for (int i = -1; i < no; i++) {
+        int row = FIRST + 1 + i, R = row + 1;
+        int col = i < 0 ? c->flow : c->o[i].flow;
+        double total = i < 0 ? r->self.total : r->options[i].total;
+        double npv = i < 0 ? r->self.npv : r->options[i].npv;
+        text_cell(b, ws, row, 0, i < 0 ? "self-hosted" : s->options[i].name, NULL);
+        char tot[64], npvr[64];
+        ref(tot, sizeof tot, "Plan", M + 2, col);
+        ref(npvr, sizeof npvr, "Plan", M + 3, col);
+        formula(b, ws, row, 1, total, b->money, "=%s", tot);
+        formula(b, ws, row, 2, npv, b->money, "=%s", npvr);
+        bool has_per =
+            i < 0 ? (s->work_mode ? r->self.has_cost_per_work_unit : r->self.has_cost_per_gpu_hour)
+                  : (s->work_mode ? r->options[i].has_cost_per_work_unit
+                                  : r->options[i].has_cost_per_gpu_hour);
+        double per = i < 0 ? (s->work_mode ? r->self.cost_per_work_unit : r->self.cost_per_gpu_hour)
+                           : (s->work_mode ? r->options[i].cost_per_work_unit
+                                           : r->options[i].cost_per_gpu_hour);
+        snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", wr, R, wr);
+        maybe(b, ws, row, 3, has_per, per, b->money, f);
+        formula(b, ws, row, 12, 0, NULL,
+                "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
+        if (i < 0)
+            continue;
+        const gp_option_result *orr = &r->options[i];
+        const opt_cols *oc = &c->o[i];
+        formula(b, ws, row, 4, orr->total - r->self.total, b->money, "=B%d-$B$%d", R, FIRST + 1);
+        struct {
+            int cnt, beh;
+            bool has_be, has_pb;
+            int be, pb;
+        } w[2] = {{oc->cnt, oc->beh, orr->has_break_even_month, orr->has_payback_month,
+                   orr->break_even_month, orr->payback_month},
+                  {oc->cntx, oc->behx, orr->has_break_even_month_without_exit,
+                   orr->has_payback_month_without_exit, orr->break_even_month_without_exit,
+                   orr->payback_month_without_exit}};
+        for (int k = 0; k < 2; k++) {
+            char cr[64], br[64];
+            plan_range(x, cr, sizeof cr, w[k].cnt, true);
+            plan_range(x, br, sizeof br, w[k].beh, true);
+            snprintf(f, sizeof f, "=IF(COUNTIF(%s,1)=0,\"\",_xlfn.MINIFS(%s,%s,1))", cr, mr, cr);
+            maybe(b, ws, row, 5 + 2 * k, w[k].has_be, w[k].be, NULL, f);
+            char lastb[512];
+            snprintf(lastb, sizeof lastb, "IF(COUNTIF(%s,1)=0,-1,_xlfn.MAXIFS(%s,%s,1))", br, mr,
+                     br);
+            snprintf(f, sizeof f,
+                     "=IF(COUNTIFS(%s,1,%s,\">\"&%s)=0,\"\",_xlfn.MINIFS(%s,%s,1,%s,\">\"&%s))", cr,
+                     mr, lastb, mr, cr, mr, lastb);
+            maybe(b, ws, row, 6 + 2 * k, w[k].has_pb, w[k].pb, NULL, f);
+        }
+        char sl[64];
+        plan_range(x, sl, sizeof sl, oc->slope, true);
+        formula(b, ws, row, 13, 0, b->num, "=SUM(%s)", sl);
+        if (s->bridge == i) {
+            char bs[64];
+            plan_range(x, bs, sizeof bs, c->bslope, false);
+            formula(b, ws, row, 14, 0, b->num, "=SUM(%s)", bs);
+        } else {
+            num_cell(b, ws, row, 14, 0, b->num);
+        }
+        const char *hourly = x->o[i].h[O_HOURLY];
+        formula(b, ws, row, 15, 0, b->money, "=B%d-%s*N%d", R, hourly, R);
+        formula(b, ws, row, 16, 0, b->money, "=$B$%d-%s*O%d", FIRST + 1, hourly, R);
+        snprintf(f, sizeof f,
+                 "=IF(ABS(N%d-O%d)<=1E-9*MAX(1,ABS(N%d),ABS(O%d)),\"\",IF(ABS(Q%d-P%d)<=1E-9*MAX(1,"
+                 "ABS(Q%d),ABS(P%d)),0,IF((Q%d-P%d)/(N%d-O%d)>=0,(Q%d-P%d)/(N%d-O%d),\"\")))",
+                 R, R, R, R, R, R, R, R, R, R, R, R, R, R, R, R);
+        maybe(b, ws, row, 9, orr->has_break_even_hourly, orr->break_even_hourly, b->money, f);
+        if (!s->work_mode) {
+            /* The Utilization sheet's answer: null when a recomputation needs a bridge or a
+             * burst the scenario lacks, 0 when the totals at 0 are equal. */
+            const gp_option *o = &s->options[i];
+            char lacks[256] = "FALSE";
+            if (s->bridge < 0 && o->has_base_gpus && o->burst < 0)
+                snprintf(lacks, sizeof lacks, "OR(Utilization!$G$2>0,Utilization!$D$%d>0)", 5 + i);
+            else if (s->bridge < 0)
+                snprintf(lacks, sizeof lacks, "Utilization!$G$2>0");
+            else if (o->has_base_gpus && o->burst < 0)
+                snprintf(lacks, sizeof lacks, "Utilization!$D$%d>0", 5 + i);
+            char tc[8], rc[8];
+            col_name(3 + 3 * i, tc);
+            col_name(5 + 3 * i, rc);
+            int u0 = x->u_first_row + 1;
+            snprintf(f, sizeof f,
+                     "=IF(%s,\"\",IF(ABS(Utilization!$C$%d-Utilization!$%s$%d)<=1E-9*MAX(1,ABS("
+                     "Utilization!$C$%d),ABS(Utilization!$%s$%d)),0,Utilization!$%s$%d))",
+                     lacks, u0, tc, u0, u0, tc, u0, rc, x->u_last_row + 1);
+            maybe(b, ws, row, 10, orr->has_break_even_utilization, orr->break_even_utilization,
+                  b->pct, f);
+            snprintf(f, sizeof f, "=IF(K%d=\"\",\"\",K%d*8760)", R, R);
+            maybe(b, ws, row, 11, orr->has_break_even_utilization,
+                  orr->break_even_utilization * 8760, b->num, f);
+        }
+    }
+    int row = last + 2;
+    text_cell(b, ws, row++, 0,
+              "An empty break-even or payback month: never within the horizon. Month m is the "
+              "close of month m (0: the day the plan starts).",
+              b->note);
+    text_cell(b, ws, row++, 0,
+              "Break-even utilization: the busy share at which the totals meet, every month's "
+              "utilization replaced by it (hidden sheet Utilization); empty when never.",
+              b->note);
+    row++;
+    row = year_table(x, ws, row, false, x->start_year, 1);
+    row++;
+    int fy0 = x->start_year + (x->fiscal_start > 1 && x->start_month >= x->fiscal_start ? 1 : 0);
+    text_cell(b, ws, row++, 0,
+              "Years hold each index's amounts: index 0 in the first month, index m in month m.",
+              b->note);
+    row = year_table(x, ws, row, true, fy0, x->fiscal_start);
+    row++;
+    lxw_chart *chart = cumulative_chart(b, s, c, M);
+    lxw_chart_options copt = {.x_scale = 1.6, .y_scale = 1.3};
+    keep(b, worksheet_insert_chart_opt(ws, (lxw_row_t)row, 0, chart, &copt));
+    lxw_row_col_options hidden = {.hidden = 1};
+    worksheet_set_column(ws, 0, 0, 40, NULL);
+    worksheet_set_column(ws, 1, 11, 14, NULL);
+    worksheet_set_column_opt(ws, 12, 16, 12, NULL, &hidden);
+    finish_sheet(ws, true, -1);
+}
+
+static void bom_sheet(wbctx *x, lxw_worksheet *bom) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const gp_self_result *sr = &x->r->self;
+    static const char *const bh[] = {"item", "quantity", "unit price", "extended"};
+    for (int c = 0; c < 4; c++)
+        text_cell(b, bom, 0, c, bh[c], b->bold);
+    char n[64], nw[64], unit[64], beta[64];
+    batch_range(x, n, sizeof n, B_N);
+    batch_range(x, nw, sizeof nw, B_NEW);
+    batch_range(x, unit, sizeof unit, B_UNIT);
+    batch_range(x, beta, sizeof beta, B_BETA);
+    int bought = 0, fresh = 0;
+    for (int i = 0; i < sr->n_batches; i++) {
+        bought += sr->batches[i].servers;
+        fresh += sr->batches[i].refresh ? 0 : sr->batches[i].servers;
+    }
+    text_cell(b, bom, 1, 0, "GPU servers, every delivery (after trend and bulk discounts)", NULL);
+    formula(b, bom, 1, 1, bought, NULL, "=SUM(%s)", n);
+    formula(b, bom, 1, 2, s->server_price * s->price_factor, b->money,
+            "=server_price*price_factor");
+    formula(b, bom, 1, 3, sr->hardware_capex - fresh * s->network_per_server, b->money,
+            "=SUMPRODUCT(%s,%s,1-%s)", n, unit, beta);
+    text_cell(b, bom, 2, 0, "network, per new server", NULL);
+    formula(b, bom, 2, 1, fresh, NULL, "=SUM(%s)", nw);
+    formula(b, bom, 2, 2, s->network_per_server, b->money, "=network_per_server");
+    formula(b, bom, 2, 3, fresh * s->network_per_server, b->money, "=B3*C3");
+    text_cell(b, bom, 3, 0, "fixed capex (install, racks)", NULL);
+    formula(b, bom, 3, 1, bought > 0, NULL, "=IF(B2>0,1,0)");
+    formula(b, bom, 3, 2, s->fixed_capex, b->money, "=fixed_capex");
+    formula(b, bom, 3, 3, bought > 0 ? s->fixed_capex : 0, b->money, "=B4*C4");
+    text_cell(b, bom, 4, 0, "capex", b->bold);
+    formula(b, bom, 4, 3, sr->capex, b->money, "=SUM(D2:D4)");
+    text_cell(b, bom, 6, 0, "Batches lists each delivery: its servers, price and exit value.",
+              b->note);
+    worksheet_set_column(bom, 0, 0, 56, NULL);
+    worksheet_set_column(bom, 1, 3, 16, NULL);
+    finish_sheet(bom, false, 0);
+}
+
+static void sources_sheet(book *b, lxw_worksheet *src, const gp_report_meta *meta) {
+    int row = 0;
+    text_cell(b, src, row, 0, "gpuplan", b->bold);
+    text_cell(b, src, row++, 1, meta && meta->version ? meta->version : "", NULL);
+    text_cell(b, src, row, 0, "cost model", b->bold);
+    num_cell(b, src, row++, 1, GP_MODEL_VERSION, NULL);
+    text_cell(b, src, row, 0, "prices as of", b->bold);
+    text_cell(b, src, row++, 1, meta && meta->as_of ? meta->as_of : "", NULL);
+    row++;
+    static const char *const sh2[] = {"option",  "catalog entry",  "pricing", "hourly",
+                                      "upfront", "effective from", "source"};
+    for (int c = 0; c < 7; c++)
+        text_cell(b, src, row, c, sh2[c], b->bold);
+    row++;
+    for (int k = 0; meta && k < meta->n_sources; k++, row++) {
+        const gp_price_source *ps = &meta->sources[k];
+        text_cell(b, src, row, 0, ps->option, NULL);
+        text_cell(b, src, row, 1, ps->catalog, NULL);
+        text_cell(b, src, row, 2, gp_pricing_name(ps->pricing), NULL);
+        num_cell(b, src, row, 3, ps->hourly, b->num);
+        if (ps->pricing == GP_COMMITTED)
+            num_cell(b, src, row, 4, ps->upfront, b->num);
+        text_cell(b, src, row, 5, ps->effective_from, NULL);
+        text_cell(b, src, row, 6, ps->source, NULL);
+    }
+    row++;
+    text_cell(b, src, row++, 0, "scenario JSON", b->bold);
+    char *json = meta && meta->scenario_json ? cJSON_PrintUnformatted(meta->scenario_json) : NULL;
+    /* Chunks end on a character boundary, so the sanitiser has no half character to replace. */
+    for (size_t off = 0, n = json ? strlen(json) : 0, k; off < n; off += k, row++) {
+        k = gp_text_utf8_cut(json + off, n - off < 4000 ? n - off : 4000);
+        if (k == 0)
+            k = 1; /* invalid UTF-8 at the start: let the sanitiser replace that byte */
+        char raw[4001], chunk[4001];
+        memcpy(raw, json + off, k);
+        raw[k] = '\0';
+        gp_text_clean(raw, chunk, sizeof chunk);
+        keep(b, worksheet_write_string(src, (lxw_row_t)row, 0, chunk, NULL));
+    }
+    free(json);
+    worksheet_set_column(src, 0, 0, 30, NULL);
+    worksheet_set_column(src, 1, 6, 20, NULL);
+    finish_sheet(src, true, -1);
+}
+
+gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
+    return gp_report_xlsx_opt(s, r, meta, tel, NULL, path, err);
+}
+
 /* The whole workbook into file `tmp`; the first error libxlsxwriter returned, or LXW_NO_ERROR. */
 static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                            const gp_xlsx_telemetry *tel, const char *tmp) {
+                            const gp_xlsx_telemetry *tel, const gp_xlsx_options *o,
+                            const char *tmp) {
     book b = {0};
     /* Constant memory: every sheet is written row by row, so a Telemetry sheet of a million
      * rows costs one row of memory. */
@@ -173,634 +1835,65 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
         return LXW_ERROR_CREATING_XLSX_FILE;
     b.bold = workbook_add_format(b.wb);
     format_set_bold(b.bold);
+    b.head = workbook_add_format(b.wb);
+    format_set_bold(b.head);
+    format_set_text_wrap(b.head);
+    format_set_align(b.head, LXW_ALIGN_VERTICAL_TOP);
     char money_fmt[64];
     snprintf(money_fmt, sizeof money_fmt, "#,##0.00 \"%s\"", s->currency);
     b.money = workbook_add_format(b.wb);
     format_set_num_format(b.money, money_fmt);
     b.num = workbook_add_format(b.wb);
-    format_set_num_format(b.num, "General");
+    format_set_num_format(b.num, "#,##0.####");
     b.pct = workbook_add_format(b.wb);
     format_set_num_format(b.pct, "0.00%");
+    b.date = workbook_add_format(b.wb);
+    format_set_num_format(b.date, "yyyy-mm-dd");
+    b.month = workbook_add_format(b.wb);
+    format_set_num_format(b.month, "yyyy-mm");
+    b.note = workbook_add_format(b.wb);
+    format_set_italic(b.note);
+    /* Inputs: the financial-model convention, blue on a light fill, and unlocked. */
+    lxw_format **ins[] = {&b.in_num, &b.in_date, &b.in_text};
+    for (size_t k = 0; k < 3; k++) {
+        lxw_format *f = workbook_add_format(b.wb);
+        format_set_font_color(f, 0x0000FF);
+        format_set_bg_color(f, 0xFFF2CC);
+        format_set_unlocked(f);
+        *ins[k] = f;
+    }
+    format_set_num_format(b.in_date, "yyyy-mm-dd");
 
-    int M = s->horizon_months, no = s->n_options;
+    wbctx x = {.b = &b, .s = s, .r = r, .M = s->horizon_months};
+    x.o = gp_xcalloc((size_t)(s->n_options + 1), sizeof *x.o);
+    x.n_gen = (x.M - 1) / 12 + 1;
+    x.fiscal_start = o && o->fiscal_year_start >= 1 ? o->fiscal_year_start : 1;
+    const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+    x.start_year = 1900;
+    x.start_month = 1;
+    if (sscanf(start, "%4d-%2d", &x.start_year, &x.start_month) != 2 || x.start_year < 1900)
+        x.start_year = 1900, x.start_month = 1;
+    plan_layout(s, &x.c);
+
     lxw_worksheet *sum = workbook_add_worksheet(b.wb, "Summary");
     lxw_worksheet *as = workbook_add_worksheet(b.wb, "Assumptions");
-    lxw_worksheet *sh = workbook_add_worksheet(b.wb, "Self-hosted");
-    lxw_worksheet *cl = workbook_add_worksheet(b.wb, "Cloud");
-    lxw_worksheet *be = workbook_add_worksheet(b.wb, "Break-even");
+    lxw_worksheet *pl = workbook_add_worksheet(b.wb, "Plan");
+    lxw_worksheet *bt = workbook_add_worksheet(b.wb, "Batches");
+    lxw_worksheet *ut = s->work_mode ? NULL : workbook_add_worksheet(b.wb, "Utilization");
     lxw_worksheet *bom = workbook_add_worksheet(b.wb, "BOM");
     lxw_worksheet *tw = tel ? workbook_add_worksheet(b.wb, "Telemetry") : NULL;
     lxw_worksheet *src = workbook_add_worksheet(b.wb, "Sources");
-
-    /* Assumptions. */
-    inputs in = {as, 1};
-    text_cell(&b, as, 0, 0, "input", b.bold);
-    text_cell(&b, as, 0, 1, "value", b.bold);
-    text_cell(&b, as, 0, 2, "unit", b.bold);
-    text_cell(&b, as, 0, 3, "source", b.bold);
-    const char *scen = "scenario";
-    input(&b, &in, "horizon_months", "horizon (keep: month rows are laid out for it)", M, "months",
-          scen);
-    input(&b, &in, "gpus", "demand: GPUs", s->gpus, "GPUs", scen);
-    input(&b, &in, "utilization", "demand: busy share of GPU-hours", s->utilization, "0..1", scen);
-    input(&b, &in, "discount_rate", "discount rate (NPV)", s->discount_rate, "a year", scen);
-    input(&b, &in, "gpus_per_server", "GPUs a server", s->gpus_per_server, "GPUs", scen);
-    input(&b, &in, "server_price", "server price", s->server_price, s->currency, scen);
-    input(&b, &in, "price_factor", "price factor (refurbished)", s->price_factor, "x", scen);
-    input(&b, &in, "bulk_discount", "bulk discount (tier reached)", r->self.bulk_pct, "0..1",
-          "scenario tiers");
-    input(&b, &in, "network_per_server", "network per server", s->network_per_server, s->currency,
-          scen);
-    input(&b, &in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency,
-          scen);
-    input(&b, &in, "residual_pct", "residual value", s->residual_pct, "of hardware", scen);
-    input(&b, &in, "warranty_months", "warranty", s->warranty_months, "months", scen);
-    input(&b, &in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
-          "of hardware a year", scen);
-    input(&b, &in, "staff_per_month", "staff", s->staff_per_month, "a month", scen);
-    input(&b, &in, "other_per_month", "other costs", s->other_per_month, "a month", scen);
-    input(&b, &in, "colo_per_kw_month", "colocation", s->colo_per_kw_month, "per kW-month", scen);
-    input(&b, &in, "server_base_w", "server draw besides GPUs", s->server_base_w, "W", scen);
-    input(&b, &in, "gpu_idle_w", "GPU idle draw", s->gpu_idle_w, "W", scen);
-    input(&b, &in, "gpu_tdp_w", "GPU busy draw", s->gpu_tdp_w, "W", scen);
-    input(&b, &in, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", s->has_gpu_avg_w,
-          "0/1", scen);
-    input(&b, &in, "gpu_avg_w", "flat mean GPU draw", s->has_gpu_avg_w ? s->gpu_avg_w : 0, "W",
-          scen);
-    input(&b, &in, "pue", "PUE", s->pue, "x", scen);
-    input(&b, &in, "shift", "busy hours shifted to the cheapest periods", s->shift_to_cheapest,
-          "0/1", scen);
-    input(&b, &in, "demand_charge", "demand charge", s->demand_charge_per_kw_month, "per kW-month",
-          scen);
-    input(&b, &in, "loan", "financed with a loan", s->financing == GP_LOAN, "0/1", scen);
-    input(&b, &in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1", scen);
-    input(&b, &in, "loan_apr", "loan APR", s->loan_apr, "a year", scen);
-    input(&b, &in, "loan_term", "loan term", s->loan_term_months, "months", scen);
-    input(&b, &in, "depreciation_years", "depreciation (informational)", s->depreciation_years,
-          "years", scen);
-    int ph[GP_MAX_PERIODS], pp[GP_MAX_PERIODS];
-    for (int k = 0; k < s->n_periods; k++) {
-        char label[GP_NAME_BYTES + 32];
-        snprintf(label, sizeof label, "tariff %s: hours a day", s->periods[k].name);
-        ph[k] = input(&b, &in, NULL, label, s->periods[k].hours_per_day, "h", scen);
-        snprintf(label, sizeof label, "tariff %s: price", s->periods[k].name);
-        pp[k] = input(&b, &in, NULL, label, s->periods[k].price_per_kwh, "per kWh", scen);
-    }
-    enum {
-        O_HOURLY,
-        O_G,
-        O_UPFRONT,
-        O_TERM,
-        O_IDLE,
-        O_LAMBDA,
-        O_CKPT,
-        O_RESTART,
-        O_STOR_GB,
-        O_STOR_RATE,
-        O_EGRESS_GB,
-        O_EGRESS_RATE,
-        O_SUPPORT,
-        O_N
-    };
-    int orow[GP_MAX_OPTIONS][O_N];
-    for (int i = 0; i < no; i++) {
-        const gp_option *o = &s->options[i];
-        static const char *const what[O_N] = {"hourly",
-                                              "GPUs an instance",
-                                              "upfront per instance per term",
-                                              "term",
-                                              "idle overhead",
-                                              "interruptions an hour",
-                                              "checkpoint interval",
-                                              "restart time",
-                                              "storage GB",
-                                              "storage price",
-                                              "egress GB a month",
-                                              "egress price",
-                                              "support"};
-        static const char *const units[O_N] = {
-            "per instance-hour", "GPUs", "",       "months",    "x", "/h", "h", "h", "GB",
-            "per GB-month",      "GB",   "per GB", "of compute"};
-        double v[O_N] = {o->hourly,
-                         o->gpus_per_instance,
-                         o->upfront,
-                         o->term_months,
-                         o->idle_overhead,
-                         o->interruptions_per_hour,
-                         o->checkpoint_interval_h,
-                         o->restart_h,
-                         o->storage_gb,
-                         o->storage_per_gb_month,
-                         o->egress_gb_per_month,
-                         o->egress_per_gb,
-                         o->support_pct};
-        const char *source = "scenario";
-        for (int k = 0; meta && k < meta->n_sources; k++)
-            if (!strcmp(meta->sources[k].option, o->name))
-                source = "catalog (see Sources)";
-        for (int f = 0; f < O_N; f++) {
-            char label[GP_NAME_BYTES + 48];
-            snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
-            orow[i][f] = input(&b, &in, NULL, label, v[f], units[f], f == O_HOURLY ? source : scen);
-        }
-    }
-    worksheet_set_column(as, 0, 0, 48, NULL);
-    worksheet_set_column(as, 1, 1, 16, NULL);
-    worksheet_set_column(as, 2, 3, 22, NULL);
-    worksheet_freeze_panes(as, 1, 0);
-
-    /* Self-hosted: derived figures. */
-    const gp_self_result *sr = &r->self;
-    int row = 0;
-    text_cell(&b, sh, row++, 0, "Self-hosted: derived figures", b.bold);
-    int r_servers = row++, r_hw = row++, r_capex = row++, r_base = row++, r_inc = row++,
-        r_busy = row++;
-    text_cell(&b, sh, r_servers, 0, "servers", NULL);
-    formula(&b, sh, r_servers, 1, sr->servers, NULL, "=ROUNDUP(gpus/gpus_per_server,0)");
-    text_cell(&b, sh, r_hw, 0, "hardware capex", NULL);
-    formula(&b, sh, r_hw, 1, sr->hardware_capex, b.money,
-            "=B%d*server_price*price_factor*(1-bulk_discount)+B%d*network_per_server",
-            r_servers + 1, r_servers + 1);
-    text_cell(&b, sh, r_capex, 0, "capex", NULL);
-    formula(&b, sh, r_capex, 1, sr->capex, b.money, "=B%d+fixed_capex", r_hw + 1);
-    double base_w = sr->servers * s->server_base_w +
-                    s->gpus * (s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w);
-    double inc_w = s->has_gpu_avg_w ? 0 : s->gpu_tdp_w - s->gpu_idle_w;
-    double busy = 24.0 * s->gpus * s->utilization;
-    text_cell(&b, sh, r_base, 0, "base load W (around the clock)", NULL);
-    formula(&b, sh, r_base, 1, base_w, b.num,
-            "=B%d*server_base_w+gpus*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", r_servers + 1);
-    text_cell(&b, sh, r_inc, 0, "busy increment W a GPU", NULL);
-    formula(&b, sh, r_inc, 1, inc_w, b.num, "=IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)");
-    text_cell(&b, sh, r_busy, 0, "busy GPU-hours a day", NULL);
-    formula(&b, sh, r_busy, 1, busy, b.num, "=24*gpus*utilization");
-    /* Periods in the engine's fill order for shifting (cheapest first, ties as given). */
-    int order[GP_MAX_PERIODS];
-    gp_model_fill_order(s, order);
-    int r_y[GP_MAX_PERIODS], r_e[GP_MAX_PERIODS];
-    double yv[GP_MAX_PERIODS], ev[GP_MAX_PERIODS];
-    char before[2048] = "0";
-    double before_h = 0;
-    for (int i = 0; i < s->n_periods; i++) {
-        int k = order[i];
-        char hk[64];
-        ref(hk, sizeof hk, "Assumptions", ph[k], 1);
-        r_y[k] = row++;
-        double room = s->gpus * s->periods[k].hours_per_day;
-        double left = busy - s->gpus * before_h;
-        yv[k] = s->has_gpu_avg_w       ? 0
-                : s->shift_to_cheapest ? fmin(room, fmax(0, left))
-                                       : busy * s->periods[k].hours_per_day / 24;
-        char label[GP_NAME_BYTES + 40];
-        snprintf(label, sizeof label, "busy GPU-hours in %s", s->periods[k].name);
-        text_cell(&b, sh, r_y[k], 0, label, NULL);
-        formula(&b, sh, r_y[k], 1, yv[k], b.num,
-                "=IF(has_gpu_avg=1,0,IF(shift=1,MIN(gpus*%s,MAX(0,B%d-gpus*(%s))),B%d*%s/24))", hk,
-                r_busy + 1, before, r_busy + 1, hk);
-        size_t bl = strlen(before);
-        snprintf(before + bl, sizeof before - bl, "+%s", hk);
-        before_h += s->periods[k].hours_per_day;
-    }
-    double cost = 0, kwh = 0;
-    char sumprod[4096] = "0", sume[2048] = "0";
-    for (int k = 0; k < s->n_periods; k++) {
-        char hk[64], pk[64];
-        ref(hk, sizeof hk, "Assumptions", ph[k], 1);
-        ref(pk, sizeof pk, "Assumptions", pp[k], 1);
-        r_e[k] = row++;
-        ev[k] = (base_w * s->periods[k].hours_per_day + inc_w * yv[k]) / 1000;
-        cost += ev[k] * s->periods[k].price_per_kwh;
-        kwh += ev[k];
-        char label[GP_NAME_BYTES + 40];
-        snprintf(label, sizeof label, "IT kWh a day in %s", s->periods[k].name);
-        text_cell(&b, sh, r_e[k], 0, label, NULL);
-        formula(&b, sh, r_e[k], 1, ev[k], b.num, "=(B%d*%s+B%d*B%d)/1000", r_base + 1, hk,
-                r_inc + 1, r_y[k] + 1);
-        size_t n1 = strlen(sumprod), n2 = strlen(sume);
-        snprintf(sumprod + n1, sizeof sumprod - n1, "+B%d*%s", r_e[k] + 1, pk);
-        snprintf(sume + n2, sizeof sume - n2, "+B%d", r_e[k] + 1);
-    }
-    int r_power = row++, r_energy = row++, r_peak = row++, r_colo = row++, r_dem = row++,
-        r_maint = row++, r_principal = row++, r_pay = row++, r_payoff = row++, r_resid = row++;
-    text_cell(&b, sh, r_power, 0, "power a month", NULL);
-    formula(&b, sh, r_power, 1, sr->power_per_month, b.money, "=pue*(%s)*730/24", sumprod);
-    text_cell(&b, sh, r_energy, 0, "facility kWh a month", NULL);
-    formula(&b, sh, r_energy, 1, s->pue * kwh * 730 / 24, b.num, "=pue*(%s)*730/24", sume);
-    text_cell(&b, sh, r_peak, 0, "peak IT kW", NULL);
-    formula(&b, sh, r_peak, 1, sr->peak_it_kw, b.num,
-            "=(B%d*server_base_w+gpus*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
-            r_servers + 1);
-    text_cell(&b, sh, r_colo, 0, "colocation a month", NULL);
-    formula(&b, sh, r_colo, 1, sr->colo_per_month, b.money, "=colo_per_kw_month*B%d", r_peak + 1);
-    text_cell(&b, sh, r_dem, 0, "demand charge a month", NULL);
-    formula(&b, sh, r_dem, 1, sr->demand_charge_per_month, b.money, "=demand_charge*B%d*pue",
-            r_peak + 1);
-    double maint = s->maintenance_pct_per_year * sr->hardware_capex / 12;
-    text_cell(&b, sh, r_maint, 0, "maintenance a month after warranty", NULL);
-    formula(&b, sh, r_maint, 1, maint, b.money, "=maintenance_pct*B%d/12", r_hw + 1);
-    text_cell(&b, sh, r_principal, 0, "loan principal", NULL);
-    formula(&b, sh, r_principal, 1, sr->loan_principal, b.money, "=IF(loan=1,B%d*loan_fraction,0)",
-            r_capex + 1);
-    text_cell(&b, sh, r_pay, 0, "loan payment a month", NULL);
-    formula(&b, sh, r_pay, 1, sr->loan_payment, b.money,
-            "=IF(loan=1,IF(loan_apr=0,B%d/loan_term,B%d*(loan_apr/12)/(1-(1+loan_apr/"
-            "12)^(-loan_term))),0)",
-            r_principal + 1, r_principal + 1);
-    double payoff = 0;
-    if (s->financing == GP_LOAN && s->loan_term_months > M) {
-        double rr = s->loan_apr / 12, L = sr->loan_principal, A = sr->loan_payment;
-        payoff = rr == 0 ? L - A * M : L * pow(1 + rr, M) - A * (pow(1 + rr, M) - 1) / rr;
-    }
-    text_cell(&b, sh, r_payoff, 0, "balance paid at the horizon", NULL);
-    formula(&b, sh, r_payoff, 1, payoff, b.money,
-            "=IF(AND(loan=1,loan_term>horizon_months),IF(loan_apr=0,B%d-B%d*horizon_months,"
-            "B%d*(1+loan_apr/12)^horizon_months-B%d*((1+loan_apr/12)^horizon_months-1)/(loan_apr/"
-            "12)),0)",
-            r_principal + 1, r_pay + 1, r_principal + 1, r_pay + 1);
-    text_cell(&b, sh, r_resid, 0, "residual value recovered", NULL);
-    formula(&b, sh, r_resid, 1, s->residual_pct * sr->hardware_capex, b.money, "=residual_pct*B%d",
-            r_hw + 1);
-
-    /* Self-hosted: one row a month. */
-    row++;
-    static const char *const heads[] = {"month",         "capex",       "power",    "colocation",
-                                        "demand charge", "maintenance", "staff",    "other",
-                                        "loan payment",  "loan payoff", "residual", "total",
-                                        "cumulative",    "discounted"};
-    int r_head = row++;
-    for (int c = 0; c < 14; c++)
-        text_cell(&b, sh, r_head, c, heads[c], b.bold);
-    int r_m0 = row;
-    double cum = 0;
-    for (int m = 0; m <= M; m++, row++) {
-        int R = row + 1;
-        num_cell(&b, sh, row, 0, m, NULL);
-        bool first = m == 0;
-        double v_capex = first ? sr->monthly[0] : 0;
-        double v_maint = !first && m > s->warranty_months ? maint : 0;
-        double v_pay =
-            !first && s->financing == GP_LOAN && m <= s->loan_term_months ? sr->loan_payment : 0;
-        double v_payoff = m == M ? payoff : 0,
-               v_res = m == M ? -s->residual_pct * sr->hardware_capex : 0;
-        if (first)
-            formula(&b, sh, row, 1, v_capex, b.money, "=IF(loan=1,B%d*(1-loan_fraction),B%d)",
-                    r_capex + 1, r_capex + 1);
-        else
-            num_cell(&b, sh, row, 1, 0, b.money);
-        formula(&b, sh, row, 2, first ? 0 : sr->power_per_month, b.money, "=IF(A%d=0,0,$B$%d)", R,
-                r_power + 1);
-        formula(&b, sh, row, 3, first ? 0 : sr->colo_per_month, b.money, "=IF(A%d=0,0,$B$%d)", R,
-                r_colo + 1);
-        formula(&b, sh, row, 4, first ? 0 : sr->demand_charge_per_month, b.money,
-                "=IF(A%d=0,0,$B$%d)", R, r_dem + 1);
-        formula(&b, sh, row, 5, v_maint, b.money, "=IF(AND(A%d>0,A%d>warranty_months),$B$%d,0)", R,
-                R, r_maint + 1);
-        formula(&b, sh, row, 6, first ? 0 : s->staff_per_month, b.money,
-                "=IF(A%d=0,0,staff_per_month)", R);
-        formula(&b, sh, row, 7, first ? 0 : s->other_per_month, b.money,
-                "=IF(A%d=0,0,other_per_month)", R);
-        formula(&b, sh, row, 8, v_pay, b.money, "=IF(AND(A%d>0,loan=1,A%d<=loan_term),$B$%d,0)", R,
-                R, r_pay + 1);
-        formula(&b, sh, row, 9, v_payoff, b.money, "=IF(A%d=horizon_months,$B$%d,0)", R,
-                r_payoff + 1);
-        formula(&b, sh, row, 10, v_res, b.money, "=IF(A%d=horizon_months,-$B$%d,0)", R,
-                r_resid + 1);
-        cum += sr->monthly[m];
-        formula(&b, sh, row, 11, sr->monthly[m], b.money, "=SUM(B%d:K%d)", R, R);
-        if (first)
-            formula(&b, sh, row, 12, cum, b.money, "=L%d", R);
-        else
-            formula(&b, sh, row, 12, cum, b.money, "=M%d+L%d", R - 1, R);
-        formula(&b, sh, row, 13, sr->monthly[m] / pow(1 + s->discount_rate, m / 12.0), b.money,
-                "=L%d/(1+discount_rate)^(A%d/12)", R, R);
-    }
-    int r_mend = row - 1;
-    int r_tot = row++;
-    text_cell(&b, sh, r_tot, 0, "total", b.bold);
-    for (int c = 1; c <= 11; c++) {
-        char cn[8];
-        col_name(c, cn);
-        double v = 0;
-        const gp_breakdown *bd = &sr->breakdown;
-        double vals[] = {0,
-                         bd->capex * (s->financing == GP_LOAN ? 1 - s->loan_fraction : 1),
-                         bd->power,
-                         bd->colo,
-                         bd->demand_charge,
-                         bd->maintenance,
-                         bd->staff,
-                         bd->other,
-                         sr->loan_payment *
-                             (s->financing == GP_LOAN ? fmin(s->loan_term_months, M) : 0),
-                         payoff,
-                         bd->residual,
-                         sr->total};
-        v = vals[c];
-        formula(&b, sh, r_tot, c, v, b.money, "=SUM(%s%d:%s%d)", cn, r_m0 + 1, cn, r_mend + 1);
-    }
-    text_cell(&b, sh, r_tot + 1, 0, "NPV", b.bold);
-    formula(&b, sh, r_tot + 1, 11, sr->npv, b.money, "=SUM(N%d:N%d)", r_m0 + 1, r_mend + 1);
-    worksheet_set_column(sh, 0, 0, 40, NULL);
-    worksheet_set_column(sh, 1, 13, 15, NULL);
-    worksheet_freeze_panes(sh, r_head + 1, 1);
-    worksheet_set_landscape(sh);
-    worksheet_fit_to_pages(sh, 1, 0);
-    worksheet_repeat_rows(sh, (lxw_row_t)r_head, (lxw_row_t)r_head);
-    char self_total[64], self_npv[64];
-    ref(self_total, sizeof self_total, "Self-hosted", r_tot, 11);
-    ref(self_npv, sizeof self_npv, "Self-hosted", r_tot + 1, 11);
-
-    /* Cloud: derived rows, then one row a month, one column an option. */
-    enum { C_INST, C_Q, C_IH, C_COMPUTE, C_RECUR, C_EXTRAS, C_UPFRONT, C_AFTER, C_N };
-    static const char *const clabels[C_N] = {"instances for full coverage",
-                                             "busy GPU-hours a month",
-                                             "instance-hours a month",
-                                             "compute a month",
-                                             "with support",
-                                             "storage and egress a month",
-                                             "upfront (all instances) per term",
-                                             "months owed after the horizon"};
-    /* Written row by row, left to right: constant-memory mode flushes each row as the next
-     * one starts. */
-    typedef struct cloud_col {
-        char cn[8], h[O_N][64];
-        double q, recurring, extras;
-        bool committed;
-        int after;
-    } cloud_col;
-    cloud_col *cc = gp_xmalloc(sizeof *cc * (size_t)(no > 0 ? no : 1));
-    for (int i = 0; i < no; i++) {
-        const gp_option *o = &s->options[i];
-        const gp_option_result *orr = &r->options[i];
-        cloud_col *c = &cc[i];
-        col_name(1 + i, c->cn);
-        for (int f = 0; f < O_N; f++)
-            ref(c->h[f], sizeof c->h[f], "Assumptions", orow[i][f], 1);
-        c->q = s->gpus * 730.0 * s->utilization;
-        c->recurring = orr->instance_hours_per_month * o->hourly * (1 + o->support_pct);
-        c->extras =
-            o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
-        c->committed = o->pricing == GP_COMMITTED;
-        int T = o->term_months;
-        int inside = c->committed ? (M - 1) / T : 0;
-        c->after = c->committed && inside * T + T > M ? inside * T + T - M : 0;
-    }
-    int c_head = 1 + C_N + 1, c_m0 = c_head + 1, c_tot = c_m0 + M + 1;
-    text_cell(&b, cl, 0, 0, "option", b.bold);
-    for (int i = 0; i < no; i++)
-        text_cell(&b, cl, 0, 1 + i, s->options[i].name, b.bold);
-    for (int k = 0; k < C_N; k++) {
-        int row_k = 1 + k;
-        text_cell(&b, cl, row_k, 0, clabels[k], NULL);
-        for (int i = 0; i < no; i++) {
-            const gp_option *o = &s->options[i];
-            const gp_option_result *orr = &r->options[i];
-            const cloud_col *c = &cc[i];
-            const char *cn = c->cn;
-            int col = 1 + i;
-            switch (k) {
-            case C_INST:
-                formula(&b, cl, row_k, col, orr->instances, NULL, "=ROUNDUP(gpus/%s,0)", c->h[O_G]);
-                break;
-            case C_Q:
-                formula(&b, cl, row_k, col, c->q, b.num, "=gpus*730*utilization");
-                break;
-            case C_IH:
-                if (o->pricing == GP_ON_DEMAND)
-                    formula(&b, cl, row_k, col, orr->instance_hours_per_month, b.num,
-                            "=%s%d/%s*(1+%s)", cn, 2 + C_Q, c->h[O_G], c->h[O_IDLE]);
-                else if (o->pricing == GP_SPOT)
-                    formula(&b, cl, row_k, col, orr->instance_hours_per_month, b.num,
-                            "=%s%d/%s*(1+%s)*(1+%s*(%s/2+%s))", cn, 2 + C_Q, c->h[O_G],
-                            c->h[O_IDLE], c->h[O_LAMBDA], c->h[O_CKPT], c->h[O_RESTART]);
-                else
-                    formula(&b, cl, row_k, col, orr->instance_hours_per_month, b.num, "=%s%d*730",
-                            cn, 2 + C_INST);
-                break;
-            case C_COMPUTE:
-                formula(&b, cl, row_k, col, orr->instance_hours_per_month * o->hourly, b.money,
-                        "=%s%d*%s", cn, 2 + C_IH, c->h[O_HOURLY]);
-                break;
-            case C_RECUR:
-                formula(&b, cl, row_k, col, c->recurring, b.money, "=%s%d*(1+%s)", cn,
-                        2 + C_COMPUTE, c->h[O_SUPPORT]);
-                break;
-            case C_EXTRAS:
-                formula(&b, cl, row_k, col, c->extras, b.money, "=%s*%s+%s*%s", c->h[O_STOR_GB],
-                        c->h[O_STOR_RATE], c->h[O_EGRESS_GB], c->h[O_EGRESS_RATE]);
-                break;
-            case C_UPFRONT:
-                formula(&b, cl, row_k, col, c->committed ? orr->instances * o->upfront : 0, b.money,
-                        c->committed ? "=%s%d*%s" : "=0*%s%d*%s", cn, 2 + C_INST, c->h[O_UPFRONT]);
-                break;
-            default: /* C_AFTER */
-                if (c->committed)
-                    formula(&b, cl, row_k, col, c->after, b.num,
-                            "=MAX(0,INT((horizon_months-1)/%s)*%s+%s-horizon_months)", c->h[O_TERM],
-                            c->h[O_TERM], c->h[O_TERM]);
-                else
-                    num_cell(&b, cl, row_k, col, 0, b.num);
-                break;
-            }
-        }
-    }
-    text_cell(&b, cl, c_head, 0, "month", b.bold);
-    for (int m = 0; m <= M; m++) {
-        int R = c_m0 + m + 1;
-        num_cell(&b, cl, c_m0 + m, 0, m, NULL);
-        for (int i = 0; i < no; i++) {
-            const cloud_col *c = &cc[i];
-            const char *cn = c->cn;
-            double v = r->options[i].monthly[m];
-            if (c->committed)
-                formula(&b, cl, c_m0 + m, 1 + i, v, b.money,
-                        "=IF($A%d=0,%s$%d,%s$%d+%s$%d+IF(AND(MOD($A%d,%s)=0,$A%d<horizon_months),"
-                        "%s$%d,0)+IF($A%d=horizon_months,%s$%d*%s$%d,0))",
-                        R, cn, 2 + C_UPFRONT, cn, 2 + C_RECUR, cn, 2 + C_EXTRAS, R, c->h[O_TERM], R,
-                        cn, 2 + C_UPFRONT, R, cn, 2 + C_AFTER, cn, 2 + C_RECUR);
-            else
-                formula(&b, cl, c_m0 + m, 1 + i, v, b.money, "=IF($A%d=0,0,%s$%d+%s$%d)", R, cn,
-                        2 + C_RECUR, cn, 2 + C_EXTRAS);
-        }
-    }
-    text_cell(&b, cl, c_tot, 0, "total", b.bold);
-    for (int i = 0; i < no; i++)
-        formula(&b, cl, c_tot, 1 + i, r->options[i].total, b.money, "=SUM(%s%d:%s%d)", cc[i].cn,
-                c_m0 + 1, cc[i].cn, c_m0 + M + 1);
-    text_cell(&b, cl, c_tot + 1, 0, "NPV", b.bold);
-    for (int i = 0; i < no; i++) {
-        const char *cn = cc[i].cn;
-        formula(&b, cl, c_tot + 1, 1 + i, r->options[i].npv, b.money,
-                "=SUMPRODUCT(%s%d:%s%d/(1+discount_rate)^($A%d:$A%d/12))", cn, c_m0 + 1, cn,
-                c_m0 + M + 1, c_m0 + 1, c_m0 + M + 1);
-    }
-    free(cc);
-    worksheet_set_column(cl, 0, 0, 34, NULL);
-    worksheet_set_column(cl, 1, (lxw_col_t)(no > 0 ? no : 1), 18, NULL);
-    worksheet_freeze_panes(cl, 1, 1);
-    worksheet_set_landscape(cl);
-    worksheet_fit_to_pages(cl, 1, 0);
-
-    /* Break-even: cumulative series and a line chart. */
-    text_cell(&b, be, 0, 0, "month", b.bold);
-    text_cell(&b, be, 0, 1, "self-hosted", b.bold);
-    for (int i = 0; i < no; i++)
-        text_cell(&b, be, 0, 2 + i, s->options[i].name, b.bold);
-    double ccum[GP_MAX_OPTIONS] = {0};
-    cum = 0;
-    for (int m = 0; m <= M; m++) {
-        int R = m + 2;
-        num_cell(&b, be, m + 1, 0, m, NULL);
-        cum += sr->monthly[m];
-        formula(&b, be, m + 1, 1, cum, b.money, "='Self-hosted'!M%d", r_m0 + m + 1);
-        for (int i = 0; i < no; i++) {
-            char cn[8];
-            col_name(1 + i, cn);
-            ccum[i] += r->options[i].monthly[m];
-            char mine[8];
-            col_name(2 + i, mine);
-            if (m == 0)
-                formula(&b, be, m + 1, 2 + i, ccum[i], b.money, "=Cloud!%s%d", cn, c_m0 + 1);
-            else
-                formula(&b, be, m + 1, 2 + i, ccum[i], b.money, "=%s%d+Cloud!%s%d", mine, R - 1, cn,
-                        c_m0 + m + 1);
-        }
-    }
-    lxw_chart *chart = cumulative_chart(&b, "Cumulative cost", M, no);
-    chart_axis_set_name(chart->x_axis, "month");
-    chart_axis_set_name(chart->y_axis, s->currency);
-    worksheet_insert_chart(be, 1, (lxw_col_t)(3 + no), chart);
-    worksheet_freeze_panes(be, 1, 1);
-    worksheet_set_column(be, 1, (lxw_col_t)(1 + no), 18, NULL);
-
-    /* Summary. */
-    text_cell(&b, sum, 0, 0, s->name, b.bold);
-    text_cell(&b, sum, 1, 0, "cheapest", NULL);
-    /* A formula, so edits to the assumptions can change the answer; MATCH takes the first
-     * minimum, as the engine keeps self-hosted (row 7) on a tie. */
-    char cheapest_f[128];
-    snprintf(cheapest_f, sizeof cheapest_f,
-             "=INDEX($A$7:$A$%d,MATCH(MIN($B$7:$B$%d),$B$7:$B$%d,0))", 7 + no, 7 + no, 7 + no);
-    char cheapest[GP_NAME_BYTES];
-    gp_text_clean(r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name, cheapest,
-                  sizeof cheapest);
-    lxw_error ce = worksheet_write_formula_str(sum, 1, 1, cheapest_f, b.bold, cheapest);
-    if (ce && !b.rc)
-        b.rc = ce;
-    text_cell(&b, sum, 2, 0, "busy share of GPU-hours", NULL);
-    formula(&b, sum, 2, 1, s->utilization, b.pct, "=utilization");
-    text_cell(&b, sum, 3, 0, "busy hours a year per GPU", NULL);
-    formula(&b, sum, 3, 1, s->utilization * 8760, b.num, "=utilization*8760");
-    static const char *const sh_heads[] = {
-        "option", "total", "NPV", "per GPU-hour", "option - self-hosted", "break-even month"};
-    for (int c = 0; c < 6; c++)
-        text_cell(&b, sum, 5, c, sh_heads[c], b.bold);
-    text_cell(&b, sum, 6, 0, "self-hosted", NULL);
-    formula(&b, sum, 6, 1, sr->total, b.money, "=%s", self_total);
-    formula(&b, sum, 6, 2, sr->npv, b.money, "=%s", self_npv);
-    double dg = r->demand_gpu_hours;
-    formula(&b, sum, 6, 3, dg > 0 ? sr->total / dg : 0, b.money,
-            "=IF(utilization=0,0,B7/(gpus*730*utilization*horizon_months))");
-    for (int i = 0; i < no; i++) {
-        int R = 7 + i;
-        char cn[8];
-        col_name(1 + i, cn);
-        text_cell(&b, sum, R, 0, s->options[i].name, NULL);
-        formula(&b, sum, R, 1, r->options[i].total, b.money, "=Cloud!%s%d", cn, c_tot + 1);
-        formula(&b, sum, R, 2, r->options[i].npv, b.money, "=Cloud!%s%d", cn, c_tot + 2);
-        formula(&b, sum, R, 3, dg > 0 ? r->options[i].total / dg : 0, b.money,
-                "=IF(utilization=0,0,B%d/(gpus*730*utilization*horizon_months))", R + 1);
-        formula(&b, sum, R, 4, r->options[i].total - sr->total, b.money, "=B%d-$B$7", R + 1);
-        /* The first month-end at which cumulative self-hosted <= cumulative option. */
-        char bc[8];
-        col_name(2 + i, bc);
-        double bem = r->options[i].has_break_even_month ? r->options[i].break_even_month : -1;
-        formula(
-            &b, sum, R, 5, bem, b.num,
-            "=IFERROR(MATCH(1,INDEX(('Break-even'!$B$2:$B$%d<='Break-even'!%s2:%s%d)*1,0),0)-1,-1)",
-            M + 2, bc, bc, M + 2);
-    }
-    worksheet_set_column(sum, 0, 0, 36, NULL);
-    worksheet_set_column(sum, 1, 5, 20, NULL);
-    text_cell(&b, sum, 8 + no, 0, "break-even month -1: never within the horizon", NULL);
-    worksheet_insert_chart(sum, (lxw_row_t)(10 + no), 0,
-                           cumulative_chart(&b, "Cumulative cost by month", M, no));
-
-    /* BOM. */
-    static const char *const bh[] = {"item", "quantity", "unit price", "discount", "extended"};
-    for (int c = 0; c < 5; c++)
-        text_cell(&b, bom, 0, c, bh[c], b.bold);
-    char srv[64];
-    ref(srv, sizeof srv, "Self-hosted", r_servers, 1);
-    text_cell(&b, bom, 1, 0, "GPU servers", NULL);
-    formula(&b, bom, 1, 1, sr->servers, NULL, "=%s", srv);
-    formula(&b, bom, 1, 2, s->server_price * s->price_factor, b.money,
-            "=server_price*price_factor");
-    formula(&b, bom, 1, 3, sr->bulk_pct, b.pct, "=bulk_discount");
-    formula(&b, bom, 1, 4, sr->servers * s->server_price * s->price_factor * (1 - sr->bulk_pct),
-            b.money, "=B2*C2*(1-D2)");
-    text_cell(&b, bom, 2, 0, "network per server", NULL);
-    formula(&b, bom, 2, 1, sr->servers, NULL, "=%s", srv);
-    formula(&b, bom, 2, 2, s->network_per_server, b.money, "=network_per_server");
-    num_cell(&b, bom, 2, 3, 0, b.pct);
-    formula(&b, bom, 2, 4, sr->servers * s->network_per_server, b.money, "=B3*C3*(1-D3)");
-    text_cell(&b, bom, 3, 0, "fixed capex (install, racks)", NULL);
-    num_cell(&b, bom, 3, 1, 1, NULL);
-    formula(&b, bom, 3, 2, s->fixed_capex, b.money, "=fixed_capex");
-    num_cell(&b, bom, 3, 3, 0, b.pct);
-    formula(&b, bom, 3, 4, s->fixed_capex, b.money, "=B4*C4*(1-D4)");
-    text_cell(&b, bom, 4, 0, "total", b.bold);
-    formula(&b, bom, 4, 4, sr->capex, b.money, "=SUM(E2:E4)");
-    worksheet_set_column(bom, 0, 0, 32, NULL);
-    worksheet_set_column(bom, 1, 4, 16, NULL);
-    worksheet_autofilter(bom, 0, 0, 3, 4);
-    worksheet_freeze_panes(bom, 1, 0);
-
+    assumptions(&x, as, meta, x.fiscal_start);
+    plan_sheet(&x, pl);
+    batches_sheet(&x, bt);
+    if (ut)
+        utilization_sheet(&x, ut);
+    summary_sheet(&x, sum);
+    bom_sheet(&x, bom);
     if (tw)
         telemetry_sheet(&b, tw, tel);
-
-    /* Sources. */
-    int sr_row = 0;
-    text_cell(&b, src, sr_row, 0, "gpuplan", b.bold);
-    text_cell(&b, src, sr_row++, 1, meta && meta->version ? meta->version : "", NULL);
-    text_cell(&b, src, sr_row, 0, "cost model", b.bold);
-    num_cell(&b, src, sr_row++, 1, GP_MODEL_VERSION, NULL);
-    text_cell(&b, src, sr_row, 0, "prices as of", b.bold);
-    text_cell(&b, src, sr_row++, 1, meta && meta->as_of ? meta->as_of : "", NULL);
-    sr_row++;
-    static const char *const sh2[] = {"option", "catalog entry",  "pricing",
-                                      "hourly", "effective from", "source"};
-    for (int c = 0; c < 6; c++)
-        text_cell(&b, src, sr_row, c, sh2[c], b.bold);
-    sr_row++;
-    for (int k = 0; meta && k < meta->n_sources; k++, sr_row++) {
-        const gp_price_source *ps = &meta->sources[k];
-        text_cell(&b, src, sr_row, 0, ps->option, NULL);
-        text_cell(&b, src, sr_row, 1, ps->catalog, NULL);
-        text_cell(&b, src, sr_row, 2, gp_pricing_name(ps->pricing), NULL);
-        num_cell(&b, src, sr_row, 3, ps->hourly, b.num);
-        text_cell(&b, src, sr_row, 4, ps->effective_from, NULL);
-        text_cell(&b, src, sr_row, 5, ps->source, NULL);
-    }
-    sr_row++;
-    text_cell(&b, src, sr_row++, 0, "scenario JSON", b.bold);
-    char *json = meta && meta->scenario_json ? cJSON_PrintUnformatted(meta->scenario_json) : NULL;
-    /* Chunks end on a character boundary, so the sanitiser has no half character to replace. */
-    for (size_t off = 0, n = json ? strlen(json) : 0, k; off < n; off += k, sr_row++) {
-        k = gp_text_utf8_cut(json + off, n - off < 4000 ? n - off : 4000);
-        if (k == 0)
-            k = 1; /* invalid UTF-8 at the start: let the sanitiser replace that byte */
-        char raw[4001], chunk[4001];
-        memcpy(raw, json + off, k);
-        raw[k] = '\0';
-        gp_text_clean(raw, chunk, sizeof chunk);
-        lxw_error e = worksheet_write_string(src, (lxw_row_t)sr_row, 0, chunk, NULL);
-        if (e && !b.rc)
-            b.rc = e;
-    }
-    free(json);
-    worksheet_set_column(src, 0, 0, 30, NULL);
-    worksheet_set_column(src, 1, 5, 24, NULL);
+    sources_sheet(&b, src, meta);
+    free(x.o);
 
     char title[GP_NAME_BYTES];
     gp_text_clean(s->name, title, sizeof title);
@@ -859,16 +1952,11 @@ static void quiet_end(quiet *q, char *said, size_t cap) {
     }
 }
 
-gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                         const gp_xlsx_telemetry *tel, const char *path, gp_err *err) {
+gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                             const gp_xlsx_telemetry *tel, const gp_xlsx_options *o,
+                             const char *path, gp_err *err) {
     if (gp_report_check(r, err))
         return err->code;
-    /* The sheets' formulas are version 1's steady state: a plan over time would get numbers
-     * that are not its own. */
-    if (gp_scenario_uses_v2(s))
-        return gp_errorf(err, GP_E_INPUT, "$",
-                         "the workbook lays out version 1 scenarios; this one plans over time "
-                         "(use --format md, csv or json)");
     /* libxlsxwriter writes by name: a temporary file that gp_output then publishes, so -o keeps
      * its meaning (stdout, a device written in place, a regular file replaced atomically). */
     gp_output out;
@@ -876,7 +1964,7 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
         return err->code;
     quiet q;
     quiet_begin(&q);
-    lxw_error rc = write_book(s, r, meta, tel, out.tmp);
+    lxw_error rc = write_book(s, r, meta, tel, o, out.tmp);
     char said[160];
     quiet_end(&q, said, sizeof said);
     if (rc) {

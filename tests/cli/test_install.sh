@@ -98,7 +98,8 @@ check "bash: a partial command" expect "gpuplan rep" report
 check "bash: commands that share a prefix" expect "gpuplan s" scenario sensitivity sweep
 check "bash: global options" expect "gpuplan --d" --db --demo
 check "bash: subcommands" expect "gpuplan scenario e" export
-check "bash: a command's options" expect "gpuplan report plan.json --f" --format
+check "bash: a command's options" expect "gpuplan report plan.json --fo" --format
+check "bash: the workbook's fiscal option" expect "gpuplan report plan.json --fi" --fiscal-year-start
 check "bash: an option's values" expect "gpuplan report plan.json --format " csv json md xlsx
 check "bash: a subcommand's options" expect "gpuplan pricing list --so" --sort
 check "bash: a command without subcommands" expect "gpuplan sweep l" 'lab\ plan:\ 64\ H100' labrat

@@ -177,7 +177,7 @@ keys Enter
 check "export writes a workbook" bash -c "sleep 0.5; tmux -S '$sock' capture-pane -p -t g | grep -q 'wrote' && $py -c '
 import openpyxl, sys
 wb = openpyxl.load_workbook(sys.argv[1])
-assert wb.sheetnames[:3] == [\"Summary\", \"Assumptions\", \"Self-hosted\"], wb.sheetnames
+assert wb.sheetnames[:3] == [\"Summary\", \"Assumptions\", \"Plan\"], wb.sheetnames
 ' '$tmp/out.xlsx'"
 
 keys q

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The workbook in a real LibreOffice: every worked scenario recalculated and compared with the
-# engine, then recalculated again after assumptions change in the file; hostile names stay text.
+# The workbook in a real LibreOffice: every worked scenario, version 1 and 2, recalculated and
+# compared with the engine, then recalculated again after assumptions change in the file
+# (growth, price trends, the lead time, the start date and fiscal year); hostile names stay
+# text; a three-option report prints in at most 8 pages through LibreOffice's PDF export.
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
@@ -11,18 +13,6 @@ fails=0
 for scen in "$root"/tests/fixtures/examples/*.json; do
     case $scen in *.expected.json) continue ;; esac
     name=$(basename "$scen" .json)
-    # The workbook still lays out version 1's steady state: a plan over time is refused (exit
-    # 2, named) rather than written with numbers that are not its own.
-    case $name in v2-*)
-        if "$gpuplan" report "$scen" --format xlsx -o "$tmp/$name.xlsx" 2>"$tmp/$name.err"; then
-            echo "FAIL $name: a version 2 plan written as a version 1 workbook"; fails=$((fails + 1))
-        elif [ $? = 2 ] && grep -q 'lays out version 1' "$tmp/$name.err" && [ ! -e "$tmp/$name.xlsx" ]; then
-            echo "ok $name refused: the workbook has no plan over time yet"
-        else
-            echo "FAIL $name: refused without the reason"; cat "$tmp/$name.err"; fails=$((fails + 1))
-        fi
-        continue ;;
-    esac
     if $py "$root/tests/xlsx/check_xlsx.py" "$gpuplan" "$scen" "$tmp/$name" >"$tmp/$name.log" 2>&1; then
         echo "ok $name"
     else
@@ -50,6 +40,49 @@ for p in ['=HYPERLINK', '+cmd', '-2+3', '@evil']:
 assert not any(ch in c.value for c in cells for ch in '\x07\t\r'), 'control characters kept'
 PY
 then echo "ok hostile names stay text"; else echo "FAIL hostile names"; fails=$((fails + 1)); fi
+# Printing: a three-option report (version 1's seed, and a version 2 plan over 48 months with
+# refreshes) exports to PDF through LibreOffice in at most 8 pages (fit to width, landscape
+# where wide, header rows repeated).
+"$py" - "$root/tests/fixtures/examples/v2-lead-cadence-trend-refresh-bulk-tou-shift.json" "$tmp/three.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['cloud_options'].append({'name': 'H200 spot', 'gpus_per_instance': 8, 'pricing': 'spot',
+                           'hourly': 14.0, 'interruptions_per_hour': 0.05})
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+for scen in "$root/tests/fixtures/examples/seed-dgx-a100.json" "$tmp/three.json"; do
+    name=$(basename "$scen" .json)
+    "$gpuplan" report "$scen" --format xlsx -o "$tmp/print-$name.xlsx"
+    soffice -env:UserInstallation=file://"$tmp/lo-pdf" --headless --norestore --convert-to pdf \
+        --outdir "$tmp/pdf" "$tmp/print-$name.xlsx" >/dev/null 2>&1
+    pages=$("$py" -c 'import re, sys; print(len(re.findall(rb"/Type\s*/Page[^s]", open(sys.argv[1], "rb").read())))' "$tmp/pdf/print-$name.pdf" 2>/dev/null)
+    if [ -n "$pages" ] && [ "$pages" -ge 1 ] && [ "$pages" -le 8 ]; then
+        echo "ok $name prints in $pages pages"
+    else
+        echo "FAIL $name prints in ${pages:-no} pages (at most 8)"; fails=$((fails + 1))
+    fi
+done
+# --fiscal-year-start sets the workbook's input; the fiscal table's years follow it (cached
+# values before any recalculation); a month outside 1..12, or another format, is bad usage.
+seed=$root/tests/fixtures/examples/seed-dgx-a100.json
+"$gpuplan" report "$seed" --format xlsx --fiscal-year-start 4 --as-of 2026-11-22 -o "$tmp/fy.xlsx"
+if $py - "$tmp/fy.xlsx" <<'PY'
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
+a = wb['Assumptions']
+rows = {a.cell(r, 1).value: r for r in range(2, a.max_row + 1)}
+assert a.cell(rows['fiscal year starts in month (1 = calendar year)'], 2).value == 4
+su = wb['Summary']
+t = next(r for r in range(1, su.max_row + 1) if str(su.cell(r, 1).value).startswith('fiscal year'))
+# 2026-11-22 start, 36 months, April: FY2027 (Nov 2026 - Mar 2027) .. FY2030 (Apr - Oct 2029).
+assert [su.cell(t + 1 + k, 1).value for k in range(4)] == [2027, 2028, 2029, 2030]
+PY
+then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=$((fails + 1)); fi
+for bad in "--fiscal-year-start 13 --format xlsx -o $tmp/x.xlsx" "--fiscal-year-start 4 --format md"; do
+    # shellcheck disable=SC2086
+    "$gpuplan" report "$seed" $bad >/dev/null 2>&1
+    if [ $? = 2 ]; then echo "ok refused: $bad"; else echo "FAIL not refused: $bad"; fails=$((fails + 1)); fi
+done
 check_refused() { "$gpuplan" report "$root/tests/fixtures/examples/seed-dgx-a100.json" --format xlsx 2>/dev/null; [ $? = 2 ]; }
 if check_refused; then echo "ok xlsx needs -o"; else echo "FAIL xlsx without -o"; fails=$((fails + 1)); fi
 echo "xlsx: $fails failed"
