@@ -79,5 +79,7 @@ int cmd_plan(gp_session *ses, int argc, char **argv);
 int cmd_scenario_measure(gp_session *ses, int argc, char **argv);
 int cmd_batch(gp_session *ses, int argc, char **argv);
 int cmd_diff(gp_session *ses, int argc, char **argv);
+int cmd_compare(gp_session *ses, int argc, char **argv);
+int cmd_throughput(gp_session *ses, int argc, char **argv);
 
 #endif

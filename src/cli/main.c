@@ -25,6 +25,8 @@ static const cli_command commands[] = {
     {"plan", "own k GPUs, rent the rest: the mixed-fleet optimum", cmd_plan},
     {"batch", "report every saved scenario into a dated folder, with what changed", cmd_batch},
     {"diff", "what changed between two batch runs or two scenarios", cmd_diff},
+    {"compare", "GPU generations owned or rented, per unit of work: a ranked table", cmd_compare},
+    {"throughput", "work per GPU-hour by GPU model and profile: list, set, import", cmd_throughput},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,25 @@
+/* The throughput table (db/008_throughput.sql): spec-derived estimates and measured figures of
+ * work per GPU-hour by GPU model and profile. Only src/store calls SQLite.
+ *
+ * Ownership: rows handed to callbacks are borrowed for the call. Errors: GP_E_DB with the
+ * database path and SQLite's message. */
+#ifndef GPUPLAN_STORE_THROUGHPUT_H
+#define GPUPLAN_STORE_THROUGHPUT_H
+
+#include "gpuplan/store.h"
+#include "gpuplan/throughput.h"
+
+/* Insert or replace the row of (t->gpu, t->profile, t->kind). */
+gp_status gp_store_put_throughput(gp_store *st, const gp_throughput *t, gp_err *err);
+/* The same for every row in one transaction: all or none. */
+gp_status gp_store_put_throughputs(gp_store *st, const gp_throughput *rows, int n, gp_err *err);
+/* Replace every estimate of profile with rows (all estimates of it), in one transaction: a
+ * spec that lost an input loses its estimate. */
+gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
+                                     int n, gp_err *err);
+/* Rows ordered by GPU, profile, then measured before estimate; profile and gpu (NULL: any)
+ * filter. A non-zero return from fn stops the walk. */
+gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
+                               int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* Throughput figures: work per GPU-hour by GPU model and workload profile (docs/compare.md),
+ * and the CSV a user imports measured figures from. Formats layer: bytes in, rows out through
+ * a callback, no I/O.
+ *
+ * The CSV has a header naming at least the columns gpu, profile, value, unit and source (in
+ * any order; date is optional, YYYY-MM-DD) and one figure a record. The whole file is checked:
+ * a missing column, an empty field, a value that is not a finite number above 0, a bad date or
+ * a repeated (gpu, profile) pair fails with GP_E_INPUT naming origin:line and the column, and
+ * nothing is handed on past the first error (the caller imports only after a clean parse).
+ *
+ * Ownership: rows are borrowed for the callback. */
+#ifndef GPUPLAN_THROUGHPUT_H
+#define GPUPLAN_THROUGHPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/error.h"
+
+#define GP_PROFILE_BYTES 48
+#define GP_WORK_UNIT_BYTES 48
+#define GP_TP_SOURCE_BYTES 1024
+
+typedef enum gp_tp_kind { GP_TP_ESTIMATE, GP_TP_MEASURED } gp_tp_kind;
+
+typedef struct gp_throughput {
+    char gpu[GP_GPU_NAME_BYTES]; /* the catalog GPU name (gp_gpu_normalize) */
+    char profile[GP_PROFILE_BYTES];
+    gp_tp_kind kind;
+    double value; /* work units per GPU-hour, > 0 */
+    char unit[GP_WORK_UNIT_BYTES];
+    char source[GP_TP_SOURCE_BYTES];
+    char as_of[11]; /* YYYY-MM-DD, "" when the CSV gives no date */
+    int line;       /* the CSV line (0 when not from a CSV) */
+} gp_throughput;
+
+const char *gp_tp_kind_name(gp_tp_kind k); /* "estimate", "measured" */
+
+/* Parse a throughput CSV (kind GP_TP_MEASURED): every row to fn (a non-zero return stops the
+ * read and is returned; fn fills err). */
+gp_status gp_throughput_csv_parse(const char *buf, size_t len, const char *origin,
+                                  gp_status (*fn)(const gp_throughput *, void *, gp_err *),
+                                  void *arg, gp_err *err);
+
+#endif

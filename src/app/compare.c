@@ -1,0 +1,506 @@
+/* Comparing GPU generations per unit of work (app_compare.h). */
+#define _GNU_SOURCE /* strcasestr */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/app_compare.h"
+#include "gpuplan/app_scenario.h"
+#include "gpuplan/app_scenarios.h"
+#include "gpuplan/app_throughput.h"
+#include "gpuplan/reference.h"
+#include "gpuplan/store_catalog.h"
+#include "gpuplan/xmem.h"
+
+/* What the catalog does not know about owned servers, as `scenario draft` assumes it. */
+#define PER_SERVER 8
+#define BASE_W 1500.0   /* CPUs, memory, NICs, fans of an 8-GPU server */
+#define IDLE_SHARE 0.15 /* idle draw, share of TDP */
+#define PUE 1.56        /* Uptime Institute 2024 survey average */
+
+/* The cheapest offer a GPU-hour of one (GPU, provider, pricing kind). */
+typedef struct pick {
+    char gpu[GP_GPU_NAME_BYTES], provider[16], catalog[300], date[11];
+    gp_pricing pricing;
+    int term;
+    gp_purchase purchase;
+} pick;
+
+/* One GPU model: its spec, its newest purchase price, its throughput, its owned total. */
+typedef struct model {
+    char gpu[GP_GPU_NAME_BYTES];
+    bool has_spec, has_hw, owned;
+    gp_gpu_spec spec;
+    gp_hw_price hw;
+    char hw_source[256];
+    const gp_throughput *tp;
+    const char *as_of; /* purchase prices dated up to then */
+    double own_total;
+    int n_picks;
+} model;
+
+typedef struct ctx {
+    gp_session *ses;
+    gp_store *st;
+    const gp_compare_request *rq;
+    const gp_profile *p;
+    gp_tp_list tl;
+    pick *picks;
+    int n_picks, cap_picks;
+    model *models;
+    int n_models, cap_models;
+    gp_comparison *out;
+    int cap_rows;
+    gp_result *r;
+    cJSON *tariff; /* the preset's tariff object, or NULL */
+} ctx;
+
+/* The form factor a name states, "" when none (as `scenario draft` reads it). */
+static const char *form_factor(const char *name) {
+    return strcasestr(name, "pcie")  ? "pcie"
+           : strcasestr(name, "nvl") ? "nvl"
+           : strcasestr(name, "sxm") ? "sxm"
+                                     : "";
+}
+
+static model *find_model(ctx *c, const char *gpu, bool add) {
+    for (int i = 0; i < c->n_models; i++)
+        if (strcmp(c->models[i].gpu, gpu) == 0)
+            return &c->models[i];
+    if (!add)
+        return NULL;
+    if (c->n_models == c->cap_models) {
+        c->cap_models = c->cap_models ? 2 * c->cap_models : 32;
+        c->models = gp_xrealloc(c->models, (size_t)c->cap_models * sizeof *c->models);
+    }
+    model *m = &c->models[c->n_models++];
+    memset(m, 0, sizeof *m);
+    snprintf(m->gpu, sizeof m->gpu, "%s", gpu);
+    m->as_of = c->rq->as_of;
+    return m;
+}
+
+static int take_spec(const gp_gpu_spec *g, const char *source, void *arg) {
+    (void)source;
+    model *m = arg;
+    if (strcmp(g->name, m->gpu) != 0)
+        return 0;
+    m->spec = *g;
+    m->has_spec = true;
+    return 1;
+}
+
+static int newest_hw(const gp_hw_price *h, const char *source, void *arg) {
+    model *m = arg;
+    if (h->gpus < 1 || strcmp(h->gpu, m->gpu) != 0 || strcmp(h->date, m->as_of) > 0)
+        return 0;
+    if (!m->has_hw || strcmp(h->date, m->hw.date) >= 0) { /* rows come oldest first */
+        m->has_hw = true;
+        m->hw = *h;
+        snprintf(m->hw_source, sizeof m->hw_source, "%s", source);
+    }
+    return 0;
+}
+
+static bool provider_wanted(const gp_compare_request *rq, const char *provider) {
+    if (!rq->n_providers)
+        return true;
+    for (int i = 0; i < rq->n_providers; i++)
+        if (strcmp(rq->providers[i], provider) == 0)
+            return true;
+    return false;
+}
+
+/* Offers come cheapest a GPU-hour first: keep the first of each (GPU, provider, kind) that a
+ * scenario can reference, of the spec's form factor where both state one. */
+static int take_offer(const gp_offer_price *o, void *arg) {
+    ctx *c = arg;
+    if (o->gpu_count != floor(o->gpu_count) || o->gpu_count < 1 || o->gpu_count > 576 ||
+        strcmp(o->currency, "USD") != 0 || !provider_wanted(c->rq, o->provider))
+        return 0;
+    for (int i = 0; i < c->n_picks; i++)
+        if (c->picks[i].pricing == o->pricing && strcmp(c->picks[i].gpu, o->gpu) == 0 &&
+            strcmp(c->picks[i].provider, o->provider) == 0)
+            return 0;
+    model *m = find_model(c, o->gpu, true);
+    const char *want = m->has_spec ? form_factor(m->spec.full_name) : "";
+    const char *form = form_factor(o->instance);
+    if (*want && *form && strcmp(want, form) != 0)
+        return 0;
+    if (c->n_picks == c->cap_picks) {
+        c->cap_picks = c->cap_picks ? 2 * c->cap_picks : 64;
+        c->picks = gp_xrealloc(c->picks, (size_t)c->cap_picks * sizeof *c->picks);
+    }
+    pick *p = &c->picks[c->n_picks++];
+    snprintf(p->gpu, sizeof p->gpu, "%s", o->gpu);
+    snprintf(p->provider, sizeof p->provider, "%s", o->provider);
+    snprintf(p->catalog, sizeof p->catalog, "%s/%s/%s", o->provider, o->instance, o->region);
+    snprintf(p->date, sizeof p->date, "%s", o->effective_from);
+    p->pricing = o->pricing;
+    p->term = o->term_months;
+    p->purchase = o->purchase;
+    m->n_picks++;
+    return 0;
+}
+
+/* Every GPU model with a throughput for the profile or an offer, with its spec and price. */
+static gp_status gather(ctx *c, gp_err *err) {
+    if (gp_throughput_list(c->ses, c->p->name, NULL, &c->tl, err) ||
+        gp_session_catalog(c->ses, &c->st, err))
+        return err->code;
+    for (int i = 0; i < c->tl.n; i++)
+        find_model(c, c->tl.rows[i].gpu, true);
+    for (int i = 0; i < c->n_models; i++) /* specs first: offers check the form factor */
+        if (gp_store_specs(c->st, c->models[i].gpu, take_spec, &c->models[i], err))
+            return err->code;
+    static const gp_pricing kinds[3] = {GP_ON_DEMAND, GP_SPOT, GP_COMMITTED};
+    for (int k = 0; k < 3; k++) {
+        gp_offer_filter f = {.pricing = kinds[k], .as_of = c->rq->as_of, .sort = GP_SORT_GPU_HOUR};
+        if (gp_store_catalog_list(c->st, &f, take_offer, c, err))
+            return err->code;
+    }
+    for (int k = 0; k < c->rq->n_providers; k++) {
+        bool any = false;
+        for (int i = 0; i < c->n_picks && !any; i++)
+            any = strcmp(c->picks[i].provider, c->rq->providers[k]) == 0;
+        if (!any)
+            return gp_errorf(err, GP_E_INPUT, "--provider",
+                             "no offer from \"%s\" in the catalog as of %s (see gpuplan pricing "
+                             "list)",
+                             c->rq->providers[k], c->rq->as_of);
+    }
+    for (int i = 0; i < c->n_models; i++) {
+        model *m = &c->models[i];
+        m->tp = gp_tp_effective(&c->tl, m->gpu, c->p->name);
+        if ((!m->has_spec && gp_store_specs(c->st, m->gpu, take_spec, m, err)) ||
+            gp_store_hardware(c->st, m->gpu, newest_hw, m, err))
+            return err->code;
+    }
+    return GP_OK;
+}
+
+static gp_compare_row *add_row(ctx *c, const char *gpu) {
+    gp_comparison *o = c->out;
+    if (o->n == c->cap_rows) {
+        c->cap_rows = c->cap_rows ? 2 * c->cap_rows : 64;
+        o->rows = gp_xrealloc(o->rows, (size_t)c->cap_rows * sizeof *o->rows);
+    }
+    gp_compare_row *row = &o->rows[o->n++];
+    memset(row, 0, sizeof *row);
+    snprintf(row->gpu, sizeof row->gpu, "%s", gpu);
+    return row;
+}
+
+/* The self_hosted object of a scenario owning servers of m. */
+static cJSON *self_hosted(const ctx *c, const model *m) {
+    double tdp = m->spec.v[GP_SPEC_TDP_W];
+    cJSON *sh = cJSON_CreateObject();
+    cJSON_AddNumberToObject(sh, "gpus_per_server", PER_SERVER);
+    cJSON_AddNumberToObject(sh, "server_price",
+                            round(m->hw.price_usd / m->hw.gpus * PER_SERVER * 100) / 100);
+    cJSON *pw = cJSON_AddObjectToObject(sh, "power");
+    cJSON_AddNumberToObject(pw, "server_base_w", BASE_W);
+    cJSON_AddNumberToObject(pw, "gpu_idle_w", IDLE_SHARE * tdp);
+    cJSON_AddNumberToObject(pw, "gpu_tdp_w", tdp);
+    cJSON_AddNumberToObject(pw, "pue", PUE);
+    if (c->tariff)
+        cJSON_AddItemToObject(sh, "tariff", cJSON_Duplicate(c->tariff, true));
+    cJSON_AddNumberToObject(sh, "work_per_gpu_hour", m->tp->value);
+    return sh;
+}
+
+/* Where a candidate's figures come from, for its scenario's notes. */
+static void notes(const ctx *c, const model *own, const model *rent, char *out, size_t cap) {
+    int k = snprintf(out, cap,
+                     "Drafted by gpuplan compare on %s for %g %s a month (profile %s). Owned: "
+                     "%s servers of %d GPUs at %s (%s, %s) per GPU scaled, TDP %g W (%s); "
+                     "assumed idle draw 15 %% of TDP, %g W a server besides its GPUs, PUE %g; "
+                     "tariff %s. Throughput %s %g %s a GPU-hour (%s: %s).",
+                     c->rq->as_of, c->rq->work_per_month, c->p->unit, c->p->name, own->gpu,
+                     PER_SERVER, own->hw.item, own->hw.date, own->hw_source,
+                     own->spec.v[GP_SPEC_TDP_W], own->spec.full_name, BASE_W, PUE,
+                     c->rq->tariff ? c->rq->tariff : "the model's default flat price", own->gpu,
+                     own->tp->value, c->p->unit, gp_tp_kind_name(own->tp->kind), own->tp->source);
+    if (rent && k > 0 && (size_t)k < cap)
+        snprintf(out + k, cap - (size_t)k, " Rented: %s %g %s a GPU-hour (%s: %s).", rent->gpu,
+                 rent->tp->value, c->p->unit, gp_tp_kind_name(rent->tp->kind), rent->tp->source);
+}
+
+static const char *const purchase_names[] = {"no_upfront", "partial_upfront", "all_upfront"};
+
+/* The scenario of a candidate: owning own, and renting pk of rent when pk is given. */
+static cJSON *build_doc(const ctx *c, const model *own, const model *rent, const pick *pk) {
+    const gp_compare_request *rq = c->rq;
+    cJSON *doc = cJSON_CreateObject();
+    char name[400];
+    if (pk)
+        snprintf(name, sizeof name, "%s %s %s against owning %s", pk->gpu, pk->provider,
+                 gp_pricing_name(pk->pricing), own->gpu);
+    else
+        snprintf(name, sizeof name, "own %s", own->gpu);
+    cJSON_AddStringToObject(doc, "name", name);
+    cJSON_AddNumberToObject(doc, "horizon_months", rq->horizon_months);
+    char text[4096];
+    notes(c, own, pk ? rent : NULL, text, sizeof text);
+    cJSON_AddStringToObject(doc, "notes", text);
+    cJSON *d = cJSON_AddObjectToObject(doc, "demand");
+    cJSON_AddNumberToObject(d, "work_per_month", rq->work_per_month);
+    cJSON_AddStringToObject(d, "work_unit", c->p->unit);
+    cJSON_AddNumberToObject(d, "utilization", rq->utilization);
+    cJSON_AddNumberToObject(d, "growth_per_month", rq->growth_per_month);
+    cJSON_AddItemToObject(doc, "self_hosted", self_hosted(c, own));
+    if (!pk)
+        return doc;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", pk->catalog);
+    cJSON_AddStringToObject(o, "pricing", gp_pricing_name(pk->pricing));
+    cJSON_AddStringToObject(o, "catalog", pk->catalog);
+    if (pk->pricing == GP_COMMITTED) {
+        cJSON_AddNumberToObject(o, "term_months", pk->term);
+        cJSON_AddStringToObject(o, "purchase", purchase_names[pk->purchase]);
+    }
+    cJSON_AddNumberToObject(o, "work_per_gpu_hour", rent->tp->value);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "cloud_options"), o);
+    return doc;
+}
+
+/* The most GPUs a side of throughput rho needs in any month (MODEL.md "Demand by month"). */
+static int gpus_needed(const gp_result *r, double rho) {
+    int most = 0;
+    for (int j = 0; j < r->horizon_months; j++) {
+        double u = r->demand_utilization[j], q = r->demand_work_month[j] / rho;
+        if (u <= 0 || q <= 0)
+            continue;
+        double n = ceil(q / (730.0 * u) - 1e-9);
+        if (n > most)
+            most = (int)n;
+    }
+    return most;
+}
+
+/* One engine call: row gets the candidate's total and break-even, or why it has none. */
+static void evaluate(ctx *c, gp_compare_row *row, cJSON *doc, const model *m) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_loaded ld;
+    row->doc = doc;
+    if (gp_load_scenario_doc(c->ses, doc, row->gpu, c->rq->as_of, &ld, &err) ||
+        gp_evaluate(&ld, c->r, &err)) {
+        snprintf(row->missing, sizeof row->missing, "not evaluated: %s", err.msg);
+        cJSON_Delete(doc);
+        row->doc = NULL;
+        gp_loaded_done(&ld);
+        return;
+    }
+    gp_loaded_done(&ld);
+    const gp_result *r = c->r;
+    row->throughput = m->tp->value;
+    row->tp_kind = m->tp->kind;
+    row->gpus_needed = gpus_needed(r, m->tp->value);
+    if (row->own) {
+        row->total = r->self.total;
+    } else {
+        row->total = r->options[0].total;
+        row->has_break_even = r->options[0].has_break_even_month;
+        row->break_even_month = r->options[0].break_even_month;
+    }
+    row->cost_per_unit = r->demand_work > 0 ? row->total / r->demand_work : 0;
+    c->out->work = r->demand_work;
+}
+
+static void own_rows(ctx *c) {
+    for (int i = 0; i < c->n_models; i++) {
+        model *m = &c->models[i];
+        if (!m->tp || !m->has_hw)
+            continue;
+        gp_compare_row *row = add_row(c, m->gpu);
+        row->own = true;
+        snprintf(row->pricing, sizeof row->pricing, "own");
+        snprintf(row->offer, sizeof row->offer, "%d x %s", PER_SERVER, m->hw.item);
+        snprintf(row->price_date, sizeof row->price_date, "%s", m->hw.date);
+        if (!m->has_spec || !m->spec.has[GP_SPEC_TDP_W]) {
+            snprintf(row->missing, sizeof row->missing,
+                     "own: no TDP in the spec to price its power (see gpuplan pricing gpus)");
+            continue;
+        }
+        evaluate(c, row, build_doc(c, m, NULL, NULL), m);
+        m->owned = !row->missing[0];
+        m->own_total = row->total;
+    }
+}
+
+/* The owned GPU model a rented candidate of m is set against: m itself when owned, else the
+ * one owned at the lowest total. */
+static const model *owning_for(const ctx *c, const model *m) {
+    if (m->owned)
+        return m;
+    const model *best = NULL;
+    for (int i = 0; i < c->n_models; i++) {
+        const model *o = &c->models[i];
+        if (o->owned && (!best || o->own_total < best->own_total))
+            best = o;
+    }
+    return best;
+}
+
+static void rent_rows(ctx *c) {
+    for (int i = 0; i < c->n_picks; i++) {
+        const pick *pk = &c->picks[i];
+        model *m = find_model(c, pk->gpu, false);
+        if (!m->tp)
+            continue;
+        gp_compare_row *row = add_row(c, pk->gpu);
+        snprintf(row->provider, sizeof row->provider, "%s", pk->provider);
+        if (pk->pricing == GP_COMMITTED)
+            snprintf(row->pricing, sizeof row->pricing, "committed %d months %s", pk->term,
+                     purchase_names[pk->purchase]);
+        else
+            snprintf(row->pricing, sizeof row->pricing, "%s", gp_pricing_name(pk->pricing));
+        snprintf(row->offer, sizeof row->offer, "%s", pk->catalog);
+        snprintf(row->price_date, sizeof row->price_date, "%s", pk->date);
+        const model *own = owning_for(c, m);
+        if (!own) {
+            snprintf(row->missing, sizeof row->missing,
+                     "no GPU model with a purchase price to set it against");
+            continue;
+        }
+        snprintf(row->vs_gpu, sizeof row->vs_gpu, "%s", own->gpu);
+        evaluate(c, row, build_doc(c, own, m, pk), m);
+    }
+}
+
+/* GPU models that cannot be compared, with what is missing. */
+static void missing_rows(ctx *c) {
+    for (int i = 0; i < c->n_models; i++) {
+        const model *m = &c->models[i];
+        const char *why = NULL;
+        char buf[300];
+        if (!m->tp) {
+            snprintf(buf, sizeof buf, "no throughput for %s: %s (see gpuplan throughput set)",
+                     c->p->name,
+                     m->has_spec ? "the spec lacks the input its estimate needs"
+                                 : "no spec in the catalog");
+            why = buf;
+        } else if (!m->has_hw && !m->n_picks) {
+            why = "no price: no purchase price and no offer in the catalog";
+        } else if (!m->has_hw) {
+            why = "own: no purchase price (see gpuplan pricing hardware)";
+        } else if (!m->n_picks) {
+            why = "rent: no offer in the catalog (see gpuplan pricing list)";
+        }
+        if (!why)
+            continue;
+        gp_compare_row *row = add_row(c, m->gpu);
+        snprintf(row->missing, sizeof row->missing, "%s", why);
+        if (m->tp) {
+            row->throughput = m->tp->value;
+            row->tp_kind = m->tp->kind;
+        }
+    }
+}
+
+static int by_rank(const void *a, const void *b) {
+    const gp_compare_row *x = a, *y = b;
+    bool mx = x->missing[0] != 0, my = y->missing[0] != 0;
+    if (mx != my)
+        return mx ? 1 : -1;
+    if (!mx && x->total != y->total)
+        return x->total < y->total ? -1 : 1;
+    int k = strcmp(x->gpu, y->gpu);
+    if (k)
+        return k;
+    if (x->own != y->own)
+        return x->own ? -1 : 1;
+    k = strcmp(x->offer, y->offer);
+    return k ? k : strcmp(x->pricing, y->pricing);
+}
+
+static gp_status check_request(ctx *c, gp_err *err) {
+    const gp_compare_request *rq = c->rq;
+    if (gp_profile_lookup(rq->profile, &c->p, err))
+        return err->code;
+    if (strcmp(rq->unit, c->p->unit) != 0)
+        return gp_errorf(err, GP_E_INPUT, "--unit",
+                         "\"%s\": profile %s is counted in \"%s\" (give --unit \"%s\")", rq->unit,
+                         c->p->name, c->p->unit, c->p->unit);
+    if (!(rq->work_per_month > 0) || !isfinite(rq->work_per_month))
+        return gp_errorf(err, GP_E_INPUT, "--work", "must be a number above 0");
+    if (rq->horizon_months < 1 || rq->horizon_months > GP_MAX_MONTHS)
+        return gp_errorf(err, GP_E_INPUT, "--horizon", "must be 1..%d months", GP_MAX_MONTHS);
+    if (!(rq->growth_per_month >= -0.5 && rq->growth_per_month <= 1))
+        return gp_errorf(err, GP_E_INPUT, "--growth", "must be in [-0.5, 1] a month");
+    if (!(rq->utilization > 0 && rq->utilization <= 1))
+        return gp_errorf(err, GP_E_INPUT, "--utilization", "must be in (0, 1]");
+    if (!rq->tariff)
+        return GP_OK;
+    gp_tariff_preset t;
+    if (gp_session_catalog(c->ses, &c->st, err))
+        return err->code;
+    gp_err e;
+    if (gp_store_tariff(c->st, rq->tariff, &t, &e))
+        return e.code == GP_E_NOTFOUND ? gp_errorf(err, GP_E_INPUT, "--tariff",
+                                                   "no tariff preset \"%s\" (see gpuplan "
+                                                   "pricing tariffs)",
+                                                   rq->tariff)
+                                       : (*err = e, err->code);
+    c->tariff = cJSON_Parse(t.tariff_json);
+    return GP_OK;
+}
+
+void gp_compare_defaults(gp_compare_request *rq, const char *as_of) {
+    *rq = (gp_compare_request){.horizon_months = 36, .utilization = 0.6, .as_of = as_of};
+}
+
+gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_comparison *out,
+                     gp_err *err) {
+    memset(out, 0, sizeof *out);
+    ctx c = {.ses = ses, .rq = rq, .out = out};
+    gp_status st = check_request(&c, err);
+    if (st == GP_OK)
+        st = gather(&c, err);
+    if (st == GP_OK) {
+        c.r = gp_xmalloc(sizeof *c.r);
+        own_rows(&c);
+        rent_rows(&c);
+        missing_rows(&c);
+        free(c.r);
+        qsort(out->rows, (size_t)out->n, sizeof *out->rows, by_rank);
+        for (int i = 0; i < out->n && !out->rows[i].missing[0]; i++)
+            out->rows[i].rank = ++out->n_ranked;
+        out->profile = c.p->name;
+        out->unit = c.p->unit;
+        snprintf(out->as_of, sizeof out->as_of, "%s", rq->as_of);
+        if (rq->save)
+            st = gp_compare_save(ses, out, rq->pick, rq->save, &out->saved_version, err);
+    }
+    gp_tp_list_done(&c.tl);
+    free(c.picks);
+    free(c.models);
+    cJSON_Delete(c.tariff);
+    if (st)
+        gp_comparison_done(out);
+    return st;
+}
+
+void gp_comparison_done(gp_comparison *c) {
+    for (int i = 0; i < c->n; i++)
+        cJSON_Delete(c->rows[i].doc);
+    free(c->rows);
+    memset(c, 0, sizeof *c);
+}
+
+gp_status gp_compare_save(gp_session *ses, const gp_comparison *c, int rank, const char *name,
+                          int *version, gp_err *err) {
+    if (rank < 1 || rank > c->n_ranked)
+        return gp_errorf(err, GP_E_INPUT, "--pick", "no row ranked %d (1..%d)", rank, c->n_ranked);
+    cJSON *doc = cJSON_Duplicate(c->rows[rank - 1].doc, true);
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "name", cJSON_CreateString(name));
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    char stored[GP_NAME_BYTES];
+    gp_status st =
+        gp_scenario_store(ses, text, strlen(text), "compare --save", stored, version, err);
+    free(text);
+    return st;
+}

@@ -1,0 +1,254 @@
+/* Throughput profiles, estimates and measured figures (app_throughput.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/app_throughput.h"
+#include "gpuplan/files.h"
+#include "gpuplan/parse.h"
+#include "gpuplan/store_catalog.h"
+#include "gpuplan/store_throughput.h"
+#include "gpuplan/xmem.h"
+
+/* The reference workloads of docs/compare.md. A dense 7e9-parameter model: training costs
+ * 6 FLOP a parameter a token (forward and backward), so a GPU-hour at F TFLOP/s and
+ * efficiency 1 trains 3600 * F * 1e12 / (6 * 7e9) tokens; decoding at batch 32 in BF16 reads
+ * the 2 * 7e9 bytes of weights once a step for 32 tokens, so a GPU-hour at B GB/s decodes
+ * 3600 * 32 * B * 1e9 / (2 * 7e9) tokens; FP32 work is counted in PFLOP. */
+#define PARAMS 7e9
+#define BATCH 32.0
+
+const gp_profile gp_profiles[] = {
+    {"llm-training", "M tokens",
+     "dense LLM pre-training of a 7B model in BF16: compute-bound (tensor FLOP/s)",
+     GP_TP_IN_TENSOR16, 0.40, 3600.0 * 1e12 / (6.0 * PARAMS) / 1e6,
+     "M tokens/GPU-h = 3600 s x eff x F x 1e12 / (6 x 7e9 FLOP a token) / 1e6, F = dense BF16 "
+     "tensor TFLOP/s (FP16 where the spec gives no BF16), eff = 0.40 (model FLOP utilization)"},
+    {"llm-inference-decode", "M tokens",
+     "LLM decode of a 7B model in BF16 at batch 32: memory-bandwidth-bound (weights read a step)",
+     GP_TP_IN_MEM_BW, 0.60, 3600.0 * BATCH * 1e9 / (2.0 * PARAMS) / 1e6,
+     "M tokens/GPU-h = 3600 s x eff x B x 1e9 x 32 tokens a step / (2 x 7e9 bytes of weights) / "
+     "1e6, B = memory bandwidth GB/s, eff = 0.60 (share of peak bandwidth reached)"},
+    {"fp32", "PFLOP", "a generic FP32 job (non-tensor single precision): compute-bound",
+     GP_TP_IN_FP32, 0.50, 3600.0 * 1e12 / 1e15,
+     "PFLOP/GPU-h = 3600 s x eff x F32 x 1e12 / 1e15, F32 = FP32 TFLOP/s, eff = 0.50 (share of "
+     "peak reached)"},
+};
+const int gp_n_profiles = sizeof gp_profiles / sizeof gp_profiles[0];
+
+const gp_profile *gp_profile_find(const char *name) {
+    for (int i = 0; i < gp_n_profiles; i++)
+        if (strcmp(name, gp_profiles[i].name) == 0)
+            return &gp_profiles[i];
+    return NULL;
+}
+
+gp_status gp_profile_lookup(const char *name, const gp_profile **out, gp_err *err) {
+    *out = gp_profile_find(name);
+    if (*out)
+        return GP_OK;
+    const char *names[8];
+    for (int i = 0; i < gp_n_profiles; i++)
+        names[i] = gp_profiles[i].name;
+    int near = gp_nearest_name(name, names, gp_n_profiles);
+    char hint[80] = "";
+    if (near >= 0)
+        snprintf(hint, sizeof hint, "did you mean %s? ", names[near]);
+    return gp_errorf(err, GP_E_INPUT, "--profile",
+                     "unknown profile \"%s\" (%sknown: llm-training, llm-inference-decode, fp32)",
+                     name, hint);
+}
+
+bool gp_throughput_estimate(const gp_profile *p, const gp_gpu_spec *g, const char *spec_source,
+                            const char *as_of, gp_throughput *out) {
+    int col;
+    const char *what;
+    switch (p->input) {
+    case GP_TP_IN_TENSOR16:
+        col = g->has[GP_SPEC_BF16] ? GP_SPEC_BF16 : GP_SPEC_FP16;
+        what = g->has[GP_SPEC_BF16] ? "bf16_tflops" : "fp16_tflops";
+        break;
+    case GP_TP_IN_MEM_BW:
+        col = GP_SPEC_MEM_BW_GBS;
+        what = "mem_bw_gbs";
+        break;
+    default:
+        col = GP_SPEC_FP32;
+        what = "fp32_tflops";
+        break;
+    }
+    if (!g->has[col] || !(g->v[col] > 0))
+        return false;
+    memset(out, 0, sizeof *out);
+    snprintf(out->gpu, sizeof out->gpu, "%s", g->name);
+    snprintf(out->profile, sizeof out->profile, "%s", p->name);
+    out->kind = GP_TP_ESTIMATE;
+    out->value = p->efficiency * g->v[col] * p->work_per_peak;
+    snprintf(out->unit, sizeof out->unit, "%s", p->unit);
+    snprintf(out->as_of, sizeof out->as_of, "%s", as_of);
+    snprintf(out->source, sizeof out->source,
+             "spec-derived estimate: %s; input %s = %g from the spec row gpu_spec \"%s\" (%s), "
+             "%s",
+             p->formula, what, g->v[col], g->name, g->full_name, spec_source);
+    return true;
+}
+
+typedef struct derive {
+    const gp_profile *p;
+    const char *today;
+    gp_throughput *rows;
+    int n, cap;
+} derive;
+
+static int derive_one(const gp_gpu_spec *g, const char *source, void *arg) {
+    derive *d = arg;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 64;
+        d->rows = gp_xrealloc(d->rows, (size_t)d->cap * sizeof *d->rows);
+    }
+    if (gp_throughput_estimate(d->p, g, source, d->today, &d->rows[d->n]))
+        d->n++;
+    return 0;
+}
+
+gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
+    gp_store *st;
+    if (gp_session_catalog(ses, &st, err))
+        return err->code;
+    for (int i = 0; i < gp_n_profiles; i++) {
+        derive d = {&gp_profiles[i], ses->today, NULL, 0, 0};
+        gp_status rc = gp_store_specs(st, NULL, derive_one, &d, err);
+        if (rc == GP_OK)
+            rc = gp_store_replace_estimates(st, d.p->name, d.rows, d.n, err);
+        free(d.rows);
+        if (rc)
+            return rc;
+    }
+    return GP_OK;
+}
+
+static int collect(const gp_throughput *t, void *arg) {
+    gp_tp_list *l = arg;
+    if ((l->n & (l->n - 1)) == 0) /* 0, 1, 2, 4, ...: grow at powers of two */
+        l->rows = gp_xrealloc(l->rows, (size_t)(l->n ? 2 * l->n : 1) * sizeof *l->rows);
+    l->rows[l->n++] = *t;
+    return 0;
+}
+
+gp_status gp_throughput_list(gp_session *ses, const char *profile, const char *gpu, gp_tp_list *out,
+                             gp_err *err) {
+    memset(out, 0, sizeof *out);
+    const gp_profile *p;
+    if (profile && gp_profile_lookup(profile, &p, err))
+        return err->code;
+    char name[GP_GPU_NAME_BYTES];
+    if (gpu)
+        gp_gpu_normalize(gpu, 0, name, sizeof name);
+    gp_store *st;
+    if (gp_throughput_refresh(ses, err) || gp_session_store(ses, &st, err))
+        return err->code;
+    if (gp_store_throughputs(st, profile, gpu ? name : NULL, collect, out, err)) {
+        gp_tp_list_done(out);
+        return err->code;
+    }
+    return GP_OK;
+}
+
+void gp_tp_list_done(gp_tp_list *l) {
+    free(l->rows);
+    l->rows = NULL;
+    l->n = 0;
+}
+
+const gp_throughput *gp_tp_effective(const gp_tp_list *l, const char *gpu, const char *profile) {
+    const gp_throughput *best = NULL;
+    for (int i = 0; i < l->n; i++) {
+        const gp_throughput *t = &l->rows[i];
+        if (strcmp(t->gpu, gpu) != 0 || strcmp(t->profile, profile) != 0)
+            continue;
+        if (t->kind == GP_TP_MEASURED)
+            return t;
+        best = t;
+    }
+    return best;
+}
+
+/* A measured figure as the user gives it, checked against its profile. */
+static gp_status check_measured(const gp_throughput *t, const char *where, gp_err *err) {
+    const gp_profile *p = gp_profile_find(t->profile);
+    if (!p) {
+        gp_err why;
+        gp_profile_lookup(t->profile, &p, &why);
+        return gp_errorf(err, GP_E_INPUT, where, "%s", why.msg);
+    }
+    if (strcmp(t->unit, p->unit) != 0)
+        return gp_errorf(err, GP_E_INPUT, where,
+                         "unit \"%s\": profile %s is counted in \"%s\" per GPU-hour", t->unit,
+                         p->name, p->unit);
+    if (!(t->value > 0) || !isfinite(t->value))
+        return gp_errorf(err, GP_E_INPUT, where, "the value must be a number above 0");
+    if (!t->source[0])
+        return gp_errorf(err, GP_E_INPUT, where, "--source is required: say where it comes from");
+    return GP_OK;
+}
+
+gp_status gp_throughput_set(gp_session *ses, const char *gpu, const char *profile, double value,
+                            const char *unit, const char *source, gp_throughput *stored,
+                            gp_err *err) {
+    gp_throughput t = {.kind = GP_TP_MEASURED, .value = value};
+    gp_gpu_normalize(gpu, 0, t.gpu, sizeof t.gpu);
+    snprintf(t.profile, sizeof t.profile, "%s", profile);
+    snprintf(t.unit, sizeof t.unit, "%s", unit);
+    snprintf(t.source, sizeof t.source, "%s", source);
+    snprintf(t.as_of, sizeof t.as_of, "%s", ses->today);
+    if (!t.gpu[0])
+        return gp_errorf(err, GP_E_INPUT, "throughput set", "\"%s\" is not a GPU name", gpu);
+    gp_store *st;
+    if (check_measured(&t, "throughput set", err) || gp_session_store(ses, &st, err) ||
+        gp_store_put_throughput(st, &t, err))
+        return err->code;
+    if (stored)
+        *stored = t;
+    return GP_OK;
+}
+
+typedef struct import_rows {
+    gp_tp_list l;
+    const char *origin, *today;
+} import_rows;
+
+static gp_status take_row(const gp_throughput *t, void *arg, gp_err *err) {
+    import_rows *ir = arg;
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", ir->origin, t->line);
+    if (check_measured(t, where, err))
+        return err->code;
+    collect(t, &ir->l);
+    gp_throughput *r = &ir->l.rows[ir->l.n - 1];
+    if (!r->as_of[0])
+        snprintf(r->as_of, sizeof r->as_of, "%s", ir->today);
+    return GP_OK;
+}
+
+gp_status gp_throughput_import(gp_session *ses, const char *path, int *n, gp_err *err) {
+    *n = 0;
+    gp_buf text;
+    gp_buf_init(&text, 16u << 20);
+    import_rows ir = {{NULL, 0}, path, ses->today};
+    gp_store *st;
+    gp_status rc = gp_read_file(path, 16u << 20, &text, err);
+    if (rc == GP_OK)
+        rc = gp_throughput_csv_parse(text.data, text.len, path, take_row, &ir, err);
+    if (rc == GP_OK && ir.l.n == 0)
+        rc = gp_errorf(err, GP_E_INPUT, path, "no figures: only a header");
+    if (rc == GP_OK)
+        rc = gp_session_store(ses, &st, err);
+    if (rc == GP_OK)
+        rc = gp_store_put_throughputs(st, ir.l.rows, ir.l.n, err);
+    if (rc == GP_OK)
+        *n = ir.l.n;
+    gp_buf_done(&text);
+    gp_tp_list_done(&ir.l);
+    return rc;
+}

@@ -1,0 +1,304 @@
+/* gpuplan compare: GPU generations per unit of work; gpuplan throughput: the work per
+ * GPU-hour of each GPU model and profile (docs/compare.md). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpuplan/app_compare.h"
+#include "gpuplan/app_throughput.h"
+#include "gpuplan/report_compare.h"
+
+static void compare_help(FILE *f) {
+    fprintf(f,
+            "usage: gpuplan compare --work VALUE --unit UNIT --profile P [--growth RATE]\n"
+            "                       [--horizon N] [--utilization U] [--provider P]...\n"
+            "                       [--tariff NAME] [--as-of YYYY-MM-DD] [--format md|csv|json]\n"
+            "                       [-o OUT] [--save NAME --pick RANK]\n\n"
+            "Ranks every GPU model with a throughput for the profile, owned (servers at the\n"
+            "catalog's newest purchase price) and rented (the cheapest offer of each provider\n"
+            "and pricing kind), by total cost for VALUE units of work a month: GPUs needed,\n"
+            "total, cost per unit of work, break-even month against owning. Each candidate is\n"
+            "a version 2 scenario in work mode evaluated by the engine; --save stores the one\n"
+            "ranked --pick as a scenario (then: gpuplan report NAME). A GPU model without a\n"
+            "throughput or a price is listed with what is missing.\n\n"
+            "  --work VALUE     work a month, > 0          --unit UNIT   the profile's unit\n"
+            "  --profile P      llm-training, llm-inference-decode or fp32\n"
+            "  --growth RATE    work growth a month (0.03 or 3%%; default 0)\n"
+            "  --horizon N      months (default 36)        --utilization U  busy share (0.6)\n"
+            "  --provider P     only this provider's offers (repeatable)\n"
+            "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n");
+}
+
+typedef struct compare_args {
+    gp_compare_request rq;
+    const char *format, *output;
+    bool help;
+    char as_of[11];
+} compare_args;
+
+static bool parse_rate(const char *s, double *out) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    size_t n = strlen(buf);
+    bool pct = n > 0 && buf[n - 1] == '%';
+    if (pct)
+        buf[n - 1] = '\0';
+    if (!gp_parse_double(buf, out))
+        return false;
+    if (pct)
+        *out /= 100.0;
+    return true;
+}
+
+static int compare_option(compare_args *a, int opt, const char *arg) {
+    gp_compare_request *rq = &a->rq;
+    switch (opt) {
+    case 'w':
+        return gp_parse_double(arg, &rq->work_per_month)
+                   ? 0
+                   : cli_usage_error("--work: \"%s\" is not a number", arg);
+    case 'u':
+        rq->unit = arg;
+        return 0;
+    case 'p':
+        rq->profile = arg;
+        return 0;
+    case 'g':
+        return parse_rate(arg, &rq->growth_per_month)
+                   ? 0
+                   : cli_usage_error("--growth: \"%s\" is not a rate", arg);
+    case 'H':
+        return gp_parse_int(arg, &rq->horizon_months)
+                   ? 0
+                   : cli_usage_error("--horizon: \"%s\" is not a whole number of months", arg);
+    case 'U':
+        return parse_rate(arg, &rq->utilization)
+                   ? 0
+                   : cli_usage_error("--utilization: \"%s\" is not a share", arg);
+    case 'P':
+        if (rq->n_providers == GP_COMPARE_MAX_PROVIDERS)
+            return cli_usage_error("--provider: at most %d", GP_COMPARE_MAX_PROVIDERS);
+        rq->providers[rq->n_providers++] = arg;
+        return 0;
+    case 't':
+        rq->tariff = arg;
+        return 0;
+    case 'a':
+        if (!gp_valid_date(arg))
+            return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", arg);
+        snprintf(a->as_of, sizeof a->as_of, "%s", arg);
+        return 0;
+    case 'f':
+        if (strcmp(arg, "md") && strcmp(arg, "csv") && strcmp(arg, "json"))
+            return cli_usage_error("--format: \"%s\" is not md, csv or json", arg);
+        a->format = arg;
+        return 0;
+    case 'o':
+        a->output = arg;
+        return 0;
+    case 's':
+        rq->save = arg;
+        return 0;
+    case 'k':
+        return gp_parse_int(arg, &rq->pick) && rq->pick >= 1
+                   ? 0
+                   : cli_usage_error("--pick: \"%s\" is not a rank 1 or more", arg);
+    default:
+        a->help = true;
+        return 0;
+    }
+}
+
+static int compare_parse(int argc, char **argv, compare_args *a) {
+    static const struct option longs[] = {{"work", required_argument, NULL, 'w'},
+                                          {"unit", required_argument, NULL, 'u'},
+                                          {"profile", required_argument, NULL, 'p'},
+                                          {"growth", required_argument, NULL, 'g'},
+                                          {"horizon", required_argument, NULL, 'H'},
+                                          {"utilization", required_argument, NULL, 'U'},
+                                          {"provider", required_argument, NULL, 'P'},
+                                          {"tariff", required_argument, NULL, 't'},
+                                          {"as-of", required_argument, NULL, 'a'},
+                                          {"format", required_argument, NULL, 'f'},
+                                          {"output", required_argument, NULL, 'o'},
+                                          {"save", required_argument, NULL, 's'},
+                                          {"pick", required_argument, NULL, 'k'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    gp_today(a->as_of);
+    gp_compare_defaults(&a->rq, a->as_of);
+    a->rq.work_per_month = NAN; /* required */
+    a->format = "md";
+    int opt, rc;
+    optind = 1;
+    opterr = 0; /* one error line, ours */
+    while ((opt = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+        if (opt == '?' || opt == ':')
+            return cli_usage_error("compare: unknown option or missing value: %s (see --help)",
+                                   argv[optind - 1]);
+        if ((rc = compare_option(a, opt, optarg)))
+            return rc;
+    }
+    if (a->help)
+        return 0;
+    if (optind != argc)
+        return cli_usage_error("compare: unexpected argument \"%s\"", argv[optind]);
+    if (isnan(a->rq.work_per_month) || !a->rq.unit || !a->rq.profile)
+        return cli_usage_error("compare needs --work, --unit and --profile (see --help)");
+    if (!a->rq.save != !a->rq.pick)
+        return cli_usage_error("--save NAME and --pick RANK go together");
+    return 0;
+}
+
+int cmd_compare(gp_session *ses, int argc, char **argv) {
+    compare_args a;
+    int rc = compare_parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    if (a.help) {
+        compare_help(stdout);
+        return 0;
+    }
+    gp_err err;
+    gp_err_clear(&err);
+    gp_comparison c;
+    if (gp_compare(ses, &a.rq, &c, &err))
+        return cli_fail(&err);
+    gp_buf out;
+    gp_buf_init(&out, 64u << 20);
+    gp_status st = !strcmp(a.format, "json")  ? gp_report_compare_json(&c, &out)
+                   : !strcmp(a.format, "csv") ? gp_report_compare_csv(&c, &out)
+                                              : gp_report_compare_md(&c, a.rq.horizon_months, &out);
+    if (st == GP_OK)
+        st = cli_write_output(a.output, out.data, out.len, &err);
+    else
+        gp_errorf(&err, st, "compare", "the report does not fit in memory");
+    gp_buf_done(&out);
+    int saved = c.saved_version;
+    gp_comparison_done(&c);
+    if (st)
+        return cli_fail(&err);
+    if (a.rq.save)
+        fprintf(stderr, "saved rank %d as \"%s\" version %d (gpuplan report \"%s\")\n", a.rq.pick,
+                a.rq.save, saved, a.rq.save);
+    return 0;
+}
+
+static void throughput_help(FILE *f) {
+    fprintf(f, "usage: gpuplan throughput list [--profile P] [--gpu G] [--json]\n"
+               "       gpuplan throughput set MODEL PROFILE VALUE --unit UNIT --source TEXT\n"
+               "       gpuplan throughput import FILE.csv\n\n"
+               "Work per GPU-hour by GPU model and workload profile (llm-training and\n"
+               "llm-inference-decode in M tokens, fp32 in PFLOP). Spec-derived estimates follow\n"
+               "the catalog's specs (docs/compare.md has the formulas and efficiency factors);\n"
+               "measured figures, set or imported (CSV header gpu,profile,value,unit,source and\n"
+               "optionally date), win over them.\n");
+}
+
+static int throughput_list(gp_session *ses, int argc, char **argv) {
+    static const struct option longs[] = {{"profile", required_argument, NULL, 'p'},
+                                          {"gpu", required_argument, NULL, 'g'},
+                                          {"json", no_argument, NULL, 'j'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *profile = NULL, *gpu = NULL;
+    bool json = false;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (opt == 'p')
+            profile = optarg;
+        else if (opt == 'g')
+            gpu = optarg;
+        else if (opt == 'j')
+            json = true;
+        else if (opt == 'h')
+            return throughput_help(stdout), 0;
+        else
+            return cli_usage_error("throughput list: unknown option or missing value: %s",
+                                   argv[optind - 1]);
+    }
+    if (optind != argc)
+        return cli_usage_error("throughput list: unexpected argument \"%s\"", argv[optind]);
+    gp_err err;
+    gp_err_clear(&err);
+    gp_tp_list l;
+    if (gp_throughput_list(ses, profile, gpu, &l, &err))
+        return cli_fail(&err);
+    gp_buf out;
+    gp_buf_init(&out, 64u << 20);
+    gp_status st = json ? gp_report_throughput_json(l.rows, l.n, &out)
+                        : gp_report_throughput_text(l.rows, l.n, &out);
+    gp_tp_list_done(&l);
+    return cli_print_rendered(st, &out);
+}
+
+static int throughput_set(gp_session *ses, int argc, char **argv) {
+    static const struct option longs[] = {{"unit", required_argument, NULL, 'u'},
+                                          {"source", required_argument, NULL, 's'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *unit = NULL, *source = NULL;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (opt == 'u')
+            unit = optarg;
+        else if (opt == 's')
+            source = optarg;
+        else if (opt == 'h')
+            return throughput_help(stdout), 0;
+        else
+            return cli_usage_error("throughput set: unknown option or missing value: %s",
+                                   argv[optind - 1]);
+    }
+    double value;
+    if (argc - optind != 3)
+        return cli_usage_error("throughput set takes MODEL PROFILE VALUE --unit U --source TEXT");
+    if (!gp_parse_double(argv[optind + 2], &value))
+        return cli_usage_error("throughput set: \"%s\" is not a number", argv[optind + 2]);
+    if (!unit || !source)
+        return cli_usage_error("throughput set needs --unit and --source");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_throughput t;
+    if (gp_throughput_set(ses, argv[optind], argv[optind + 1], value, unit, source, &t, &err))
+        return cli_fail(&err);
+    printf("%s %s: %g %s a GPU-hour, measured (%s), used instead of the estimate\n", t.gpu,
+           t.profile, t.value, t.unit, t.source);
+    return 0;
+}
+
+static int throughput_import(gp_session *ses, int argc, char **argv) {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return throughput_help(stdout), 0;
+    if (argc != 2 || argv[1][0] == '-')
+        return cli_usage_error("throughput import takes one FILE.csv");
+    gp_err err;
+    gp_err_clear(&err);
+    int n;
+    if (gp_throughput_import(ses, argv[1], &n, &err))
+        return cli_fail(&err);
+    printf("imported %d measured figure%s from %s\n", n, n == 1 ? "" : "s", argv[1]);
+    return 0;
+}
+
+int cmd_throughput(gp_session *ses, int argc, char **argv) {
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        throughput_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "list"))
+        return throughput_list(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "set"))
+        return throughput_set(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "import"))
+        return throughput_import(ses, argc - 1, argv + 1);
+    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import)", argv[1]);
+}

@@ -1,0 +1,192 @@
+/* Comparison and throughput renderers (report_compare.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpuplan/report.h"
+#include "gpuplan/report_compare.h"
+
+/* Append printf-style text unless an earlier append already failed. */
+#define P(...) (st = st ? st : gp_buf_printf(out, __VA_ARGS__))
+
+static const char *side(const gp_compare_row *r) {
+    return r->own ? "own" : r->provider[0] ? r->provider : "-";
+}
+
+gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_buf *out) {
+    gp_status st = GP_OK;
+    P("# GPU generations per unit of work: %s\n\n", c->profile);
+    P("%.10g %s over %d months, prices as of %s. Ranked by total cost. Break-even vs owning: the "
+      "engine's first month-end at which owning the GPU model named has cost no more than "
+      "renting so far (never: it does not within the horizon).\n\n",
+      c->work, c->unit, horizon_months, c->as_of);
+    P("| rank | GPU | side | pricing | offer or server | price date | %s a GPU-hour | figure | "
+      "GPUs | total | per %s | break-even vs owning |\n",
+      c->unit, c->unit);
+    P("|---:|---|---|---|---|---|---:|---|---:|---:|---:|---|\n");
+    for (int i = 0; i < c->n_ranked; i++) {
+        const gp_compare_row *r = &c->rows[i];
+        char total[64], be[96];
+        gp_format_money(r->total, total, sizeof total);
+        if (r->own)
+            snprintf(be, sizeof be, "-");
+        else if (r->has_break_even)
+            snprintf(be, sizeof be, "month %d (%s)", r->break_even_month, r->vs_gpu);
+        else
+            snprintf(be, sizeof be, "never (%s)", r->vs_gpu);
+        P("| %d | %s | %s | %s | %s | %s | %.4g | %s | %d | %s | %.6g | %s |\n", r->rank, r->gpu,
+          side(r), r->pricing, r->offer, r->price_date, r->throughput, gp_tp_kind_name(r->tp_kind),
+          r->gpus_needed, total, r->cost_per_unit, be);
+    }
+    if (c->n_ranked == c->n)
+        return st;
+    P("\n## Not compared\n\n| GPU | side | offer or server | what is missing "
+      "|\n|---|---|---|---|\n");
+    for (int i = c->n_ranked; i < c->n; i++) {
+        const gp_compare_row *r = &c->rows[i];
+        P("| %s | %s | %s | %s |\n", r->gpu, side(r), r->offer[0] ? r->offer : "-", r->missing);
+    }
+    return st;
+}
+
+gp_status gp_report_compare_csv(const gp_comparison *c, gp_buf *out) {
+    gp_status st = GP_OK;
+    P("rank,gpu,side,pricing,offer,price_date,work_per_gpu_hour,throughput_kind,gpus_needed,"
+      "total,cost_per_unit,vs_owning,break_even_month,missing\n");
+    for (int i = 0; i < c->n; i++) {
+        const gp_compare_row *r = &c->rows[i];
+        bool ok = !r->missing[0];
+        P("%d,", r->rank);
+        const char *text[] = {r->gpu, side(r), r->pricing, r->offer, r->price_date};
+        for (int k = 0; k < 5 && !st; k++) {
+            st = gp_csv_field(out, strcmp(text[k], "-") ? text[k] : "");
+            P(",");
+        }
+        if (r->throughput > 0)
+            P("%.17g,%s", r->throughput, gp_tp_kind_name(r->tp_kind));
+        else
+            P(",");
+        if (ok)
+            P(",%d,%.17g,%.17g,", r->gpus_needed, r->total, r->cost_per_unit);
+        else
+            P(",,,,");
+        if (!st)
+            st = gp_csv_field(out, r->vs_gpu);
+        if (ok && r->has_break_even)
+            P(",%d,", r->break_even_month);
+        else
+            P(",,");
+        if (!st)
+            st = gp_csv_field(out, r->missing);
+        P("\n");
+    }
+    return st;
+}
+
+static void add_opt_string(cJSON *o, const char *key, const char *v) {
+    if (v[0])
+        cJSON_AddStringToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *row_json(const gp_compare_row *r) {
+    cJSON *o = cJSON_CreateObject();
+    bool ok = !r->missing[0];
+    if (ok)
+        cJSON_AddNumberToObject(o, "rank", r->rank);
+    else
+        cJSON_AddNullToObject(o, "rank");
+    cJSON_AddStringToObject(o, "gpu", r->gpu);
+    cJSON_AddStringToObject(o, "side", side(r));
+    add_opt_string(o, "pricing", r->pricing);
+    add_opt_string(o, "offer", r->offer);
+    add_opt_string(o, "price_date", r->price_date);
+    if (r->throughput > 0) {
+        cJSON_AddNumberToObject(o, "work_per_gpu_hour", r->throughput);
+        cJSON_AddStringToObject(o, "throughput_kind", gp_tp_kind_name(r->tp_kind));
+    } else {
+        cJSON_AddNullToObject(o, "work_per_gpu_hour");
+        cJSON_AddNullToObject(o, "throughput_kind");
+    }
+    if (ok) {
+        cJSON_AddNumberToObject(o, "gpus_needed", r->gpus_needed);
+        cJSON_AddNumberToObject(o, "total", r->total);
+        cJSON_AddNumberToObject(o, "cost_per_unit", r->cost_per_unit);
+    }
+    add_opt_string(o, "vs_owning", r->vs_gpu);
+    if (ok && r->has_break_even)
+        cJSON_AddNumberToObject(o, "break_even_month", r->break_even_month);
+    else
+        cJSON_AddNullToObject(o, "break_even_month");
+    add_opt_string(o, "missing", r->missing);
+    return o;
+}
+
+static gp_status print_json(cJSON *doc, gp_buf *out) {
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    gp_status st = GP_OK;
+    P("%s\n", text ? text : "{}");
+    free(text);
+    return st;
+}
+
+gp_status gp_report_compare_json(const gp_comparison *c, gp_buf *out) {
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "profile", c->profile);
+    cJSON_AddStringToObject(doc, "unit", c->unit);
+    cJSON_AddNumberToObject(doc, "work", c->work);
+    cJSON_AddStringToObject(doc, "as_of", c->as_of);
+    cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
+    for (int i = 0; i < c->n; i++)
+        cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
+    return print_json(doc, out);
+}
+
+/* Whether rows[i] is the figure in use: measured, or an estimate with no measured figure. */
+static bool in_use(const gp_throughput *rows, int n, int i) {
+    if (rows[i].kind == GP_TP_MEASURED)
+        return true;
+    for (int k = 0; k < n; k++)
+        if (k != i && rows[k].kind == GP_TP_MEASURED && !strcmp(rows[k].gpu, rows[i].gpu) &&
+            !strcmp(rows[k].profile, rows[i].profile))
+            return false;
+    return true;
+}
+
+gp_status gp_report_throughput_text(const gp_throughput *rows, int n, gp_buf *out) {
+    gp_status st = GP_OK;
+    P("%-14s %-22s %12s %-10s %-9s %-10s %s\n", "GPU", "PROFILE", "PER GPU-H", "UNIT", "KIND",
+      "AS OF", "IN USE");
+    for (int i = 0; i < n; i++) {
+        const gp_throughput *t = &rows[i];
+        bool use = in_use(rows, n, i);
+        P("%-14s %-22s %12.4f %-10s %-9s %-10s %s\n", t->gpu, t->profile, t->value, t->unit,
+          gp_tp_kind_name(t->kind), t->as_of, use ? "yes" : "no: the measured figure wins");
+        P("    source: %s\n", t->source);
+    }
+    if (n == 0)
+        P("no throughput figures match\n");
+    return st;
+}
+
+gp_status gp_report_throughput_json(const gp_throughput *rows, int n, gp_buf *out) {
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        const gp_throughput *t = &rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "gpu", t->gpu);
+        cJSON_AddStringToObject(o, "profile", t->profile);
+        cJSON_AddNumberToObject(o, "value", t->value);
+        cJSON_AddStringToObject(o, "unit", t->unit);
+        cJSON_AddStringToObject(o, "kind", gp_tp_kind_name(t->kind));
+        cJSON_AddStringToObject(o, "source", t->source);
+        cJSON_AddStringToObject(o, "as_of", t->as_of);
+        cJSON_AddBoolToObject(o, "in_use", in_use(rows, n, i));
+        cJSON_AddItemToArray(arr, o);
+    }
+    return print_json(arr, out);
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# GPU generations per unit of work through the real binary on the bundled catalog: the
+# throughput table (estimates with their source, a measured figure set and imported, winning
+# and said so), compare's ranking in every format, a GPU model without a price listed as such,
+# --save giving a scenario whose report total equals the compared total, and bad input exiting
+# 2 with one line. (cJSON prints 15 significant digits where they read back within its
+# epsilon, so JSON and CSV agree to about 1e-15.)
+set -u
+gpuplan=$1
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUPLAN_DB=$tmp/db HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+bad_input() { # what args...: exit 2, one line on stderr naming the problem, nothing on stdout
+    local what=$1; shift
+    "$gpuplan" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -q "^gpuplan: .*$what" "$tmp/err"; then
+        echo "ok bad input: $what"
+    else
+        echo "FAIL bad input: $what (exit $rc): $(cat "$tmp/err")"; fails=$((fails + 1))
+    fi
+}
+cmp=(compare --work 200000 --unit "M tokens" --profile llm-training --growth 2% --horizon 36)
+
+check "throughput list: estimates with formula, factor and spec row" bash -c "'$gpuplan' throughput list --profile llm-training --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+h = [r for r in rows if r[\"gpu\"] == \"H100\"]
+assert len(h) == 1 and h[0][\"kind\"] == \"estimate\" and h[0][\"unit\"] == \"M tokens\" and h[0][\"in_use\"]
+assert abs(h[0][\"value\"] - 0.40 * 989.4 * 3600e12 / (6 * 7e9) / 1e6) < 1e-9
+for w in (\"eff = 0.40\", \"bf16_tflops = 989.4\", \"gpu_spec \\\"H100\\\"\", \"Epoch AI\"):
+    assert w in h[0][\"source\"], w
+assert all(r[\"profile\"] == \"llm-training\" and r[\"as_of\"] for r in rows) and len(rows) > 10
+'"
+
+"$gpuplan" "${cmp[@]}" --format json >"$tmp/before.json"
+check "compare ranks by total, owned and rented, every provider's kinds" $py -c "
+import json
+c = json.load(open('$tmp/before.json'))
+ranked = [r for r in c['rows'] if r['rank'] is not None]
+assert [r['rank'] for r in ranked] == list(range(1, len(ranked) + 1))
+totals = [r['total'] for r in ranked]
+assert totals == sorted(totals) and len(ranked) > 20
+assert all(abs(r['cost_per_unit'] - r['total'] / c['work']) <= 1e-9 * r['cost_per_unit'] for r in ranked)
+assert {r['side'] for r in ranked} >= {'own', 'aws', 'gcp', 'azure', 'lambda'}
+gpus = {r['gpu'] for r in ranked}
+assert {'A100', 'H100', 'H200', 'B200', 'MI300X'} <= gpus, gpus
+assert all(r['vs_owning'] for r in ranked if r['side'] != 'own')
+own = {r['gpu']: r['total'] for r in ranked if r['side'] == 'own'}
+assert own['B200'] < own['H100'] < own['A100'], own  # newer generations cost less a token owned
+"
+check "a GPU model without a price is listed as such, not dropped" $py -c "
+import json
+c = json.load(open('$tmp/before.json'))
+miss = {r['gpu']: r['missing'] for r in c['rows'] if r['rank'] is None}
+assert miss['MI325X'].startswith('no price'), miss.get('MI325X')
+assert miss['GB200'].startswith('no price')
+assert miss['L40S'].startswith('no throughput')
+assert all(r['total'] is None if 'total' in r else True for r in c['rows'] if r['rank'] is None)
+"
+"$gpuplan" "${cmp[@]}" >"$tmp/md"
+check "md: the table and what is not compared" bash -c "grep -q '^| 1 | ' '$tmp/md' && grep -q '^## Not compared' '$tmp/md' && grep -q '^| MI325X | - | - | no price' '$tmp/md'"
+"$gpuplan" "${cmp[@]}" --format csv >"$tmp/csv"
+check "csv: one row a candidate, the same totals" $py -c "
+import csv, json
+rows = list(csv.DictReader(open('$tmp/csv')))
+c = json.load(open('$tmp/before.json'))
+assert len(rows) == len(c['rows'])
+for a, b in zip(rows, c['rows']):
+    assert a['gpu'] == b['gpu'] and (a['total'] == '' if b['rank'] is None else abs(float(a['total']) - b['total']) <= 1e-12 * b['total'])
+"
+
+for rank in 1 2 3; do
+    "$gpuplan" "${cmp[@]}" --format json --save "gen $rank" --pick $rank >"$tmp/saved.json" 2>"$tmp/err"
+    "$gpuplan" report "gen $rank" --format json >"$tmp/report.json"
+    check "--save --pick $rank: the report's total equals the compared total" $py -c "
+import json
+row = json.load(open('$tmp/saved.json'))['rows'][$rank - 1]
+r = json.load(open('$tmp/report.json'))
+total = r['self_hosted']['total'] if row['side'] == 'own' else r['options'][0]['total']
+assert abs(total - row['total']) <= 1e-9 * abs(row['total']), (total, row['total'])
+assert r['demand_work'] > 0 and r['demand']['work_unit'] == 'M tokens'
+sj = r['scenario_json']
+assert sj['demand']['work_per_month'] == 200000 and sj['self_hosted']['work_per_gpu_hour'] > 0
+"
+done
+check "--save says what it stored" grep -q 'saved rank 3 as "gen 3" version 1' "$tmp/err"
+
+"$gpuplan" throughput set H100 llm-training 50 --unit "M tokens" --source "our 7B run, 2026-11" >"$tmp/set"
+check "throughput set says the measured figure is used" grep -q 'measured (our 7B run, 2026-11), used instead of the estimate' "$tmp/set"
+check "throughput list shows both, the measured one in use" bash -c "'$gpuplan' throughput list --gpu H100 --profile llm-training > '$tmp/list' && grep -q 'measured .* yes' '$tmp/list' && grep -q 'estimate .* no: the measured figure wins' '$tmp/list'"
+"$gpuplan" "${cmp[@]}" --format json >"$tmp/after.json"
+check "compare uses the measured figure and says so" $py -c "
+import json
+b = {(r['gpu'], r['side'], r['pricing']): r for r in json.load(open('$tmp/before.json'))['rows']}
+a = [r for r in json.load(open('$tmp/after.json'))['rows'] if r['gpu'] == 'H100' and r['rank']]
+assert a and all(r['work_per_gpu_hour'] == 50 and r['throughput_kind'] == 'measured' for r in a)
+own = [r for r in a if r['side'] == 'own'][0]
+assert own['total'] < b[('H100', 'own', 'own')]['total']  # fewer GPUs for the same work
+"
+printf 'gpu,profile,value,unit,source,date\nMI300X,llm-training,30,M tokens,"vendor run, 8 GPUs",2026-09-01\n' >"$tmp/m.csv"
+check "throughput import" bash -c "'$gpuplan' throughput import '$tmp/m.csv' | grep -q 'imported 1 measured figure from'"
+check "imported figure listed with its date and source" bash -c "'$gpuplan' throughput list --gpu MI300X --profile llm-training --json | $py -c '
+import json, sys
+r = json.load(sys.stdin)[0]
+assert r[\"kind\"] == \"measured\" and r[\"value\"] == 30 and r[\"as_of\"] == \"2026-09-01\" and r[\"source\"] == \"vendor run, 8 GPUs\"
+'"
+
+bad_input "--profile: unknown profile \"llm-trianing\" (did you mean llm-training?" compare --work 1 --unit "M tokens" --profile llm-trianing
+bad_input "--unit: \"tokens\": profile llm-training is counted in \"M tokens\"" compare --work 1 --unit tokens --profile llm-training
+bad_input "--work: \"lots\" is not a number" compare --work lots --unit "M tokens" --profile llm-training
+bad_input "--work: must be a number above 0" compare --work -5 --unit "M tokens" --profile llm-training
+bad_input "compare needs --work, --unit and --profile" compare --work 5
+bad_input "--work: must be a number above 0" compare --work 0 --unit "M tokens" --profile llm-training
+bad_input "--provider: no offer from \"nope\" in the catalog" "${cmp[@]}" --provider nope
+check "--provider keeps that provider's offers and owning" bash -c "'$gpuplan' ${cmp[*]@Q} --provider lambda --format csv | $py -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r[\"rank\"] != \"0\"]
+assert rows and {r[\"side\"] for r in rows} == {\"own\", \"lambda\"}, {r[\"side\"] for r in rows}
+'"
+bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
+bad_input "--save NAME and --pick RANK go together" "${cmp[@]}" --save x
+bad_input "--tariff: no tariff preset \"nope\"" "${cmp[@]}" --tariff nope
+bad_input "--horizon: must be 1..240 months" compare --work 1 --unit PFLOP --profile fp32 --horizon 0
+bad_input "unit \"tokens\": profile llm-training is counted in \"M tokens\"" throughput set H100 llm-training 5 --unit tokens --source x
+printf 'gpu,profile,value,unit,source\nH100,fp32,-1,PFLOP,x\n' >"$tmp/bad.csv"
+bad_input "bad.csv:2: value: not a number above 0" throughput import "$tmp/bad.csv"
+check "scenario gen 1 stored once, no scenario x" bash -c "'$gpuplan' scenario list | grep -c '^gen ' | grep -q 3 && ! '$gpuplan' scenario list | grep -q '^x '"
+echo "$fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,287 @@
+/* Throughput figures and the comparison of GPU generations: the spec-derived estimates pinned
+ * by hand on bundled spec rows, measured figures winning over estimates, the throughput CSV
+ * parser, and a comparison over the bundled catalog. Each test gets a fresh database in a
+ * temporary folder. */
+#define _GNU_SOURCE /* nftw */
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuplan/app_compare.h"
+#include "gpuplan/app_throughput.h"
+#include "gpuplan/store_catalog.h"
+#include "testutil.h"
+
+typedef struct fixture {
+    char dir[64], db[96];
+    gp_session ses;
+} fixture;
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/gp-tp-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    snprintf(f->db, sizeof f->db, "%s/db", f->dir);
+    gp_session_init(&f->ses, f->db);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    gp_session_close(&f->ses);
+    int rc = nftw(f->dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+static int take_spec(const gp_gpu_spec *g, const char *source, void *arg) {
+    (void)source;
+    gp_gpu_spec *out = arg;
+    if (strcmp(g->name, out->name) != 0)
+        return 0;
+    *out = *g;
+    return 1;
+}
+
+/* The bundled spec row of gpu (from pricing/ through the store). */
+static gp_gpu_spec bundled_spec(fixture *f, const char *gpu) {
+    gp_store *st;
+    gp_err err;
+    gp_gpu_spec g = {0};
+    snprintf(g.name, sizeof g.name, "%s", gpu);
+    assert_int_equal(gp_session_catalog(&f->ses, &st, &err), GP_OK);
+    assert_int_equal(gp_store_specs(st, gpu, take_spec, &g, &err), GP_OK);
+    assert_string_equal(g.name, gpu);
+    return g;
+}
+
+static double estimate(const char *profile, const gp_gpu_spec *g) {
+    gp_throughput t;
+    assert_true(gp_throughput_estimate(gp_profile_find(profile), g, "src", "2026-01-02", &t));
+    assert_int_equal(t.kind, GP_TP_ESTIMATE);
+    assert_non_null(strstr(t.source, "spec-derived estimate"));
+    assert_non_null(strstr(t.source, g->full_name));
+    return t.value;
+}
+
+/* By hand from the spec rows of pricing/ (Epoch AI datacenter subset):
+ *   H100 SXM5: BF16 989.4 TFLOP/s, 3350 GB/s, FP32 66.91 TFLOP/s
+ *   training 0.40 * 989.4e12 * 3600 / (6 * 7e9) / 1e6 = 33.922285714 M tokens
+ *   decode   0.60 * 3350e9 * 3600 * 32 / (2 * 7e9) / 1e6 = 16.539428571 M tokens
+ *   fp32     0.50 * 66.91e12 * 3600 / 1e15 = 120.438 PFLOP
+ *   A100 SXM4 40 GB: BF16 312 -> 10.697142857; MI300X: 5300 GB/s -> 26.166857143;
+ *   MI325X has FP16 1300 and no BF16 -> 0.40 * 1300 ... = 44.571428571. */
+static void derives_estimates_by_hand(void **state) {
+    fixture *f = *state;
+    gp_gpu_spec h100 = bundled_spec(f, "H100");
+    assert_close(h100.v[GP_SPEC_BF16], 989.4, REL);
+    assert_close(h100.v[GP_SPEC_MEM_BW_GBS], 3350, REL);
+    assert_close(h100.v[GP_SPEC_FP32], 66.91, REL);
+    assert_close(estimate("llm-training", &h100), 33.922285714285714, REL);
+    assert_close(estimate("llm-inference-decode", &h100), 16.53942857142857, REL);
+    assert_close(estimate("fp32", &h100), 120.438, REL);
+    gp_gpu_spec a100 = bundled_spec(f, "A100");
+    assert_close(a100.v[GP_SPEC_BF16], 312, REL);
+    assert_close(estimate("llm-training", &a100), 10.697142857142858, REL);
+    gp_gpu_spec mi300x = bundled_spec(f, "MI300X");
+    assert_close(mi300x.v[GP_SPEC_MEM_BW_GBS], 5300, REL);
+    assert_close(estimate("llm-inference-decode", &mi300x), 26.166857142857143, REL);
+    gp_gpu_spec mi325x = bundled_spec(f, "MI325X");
+    assert_false(mi325x.has[GP_SPEC_BF16]);
+    assert_close(estimate("llm-training", &mi325x), 44.57142857142858, REL);
+    gp_throughput t; /* L40S: the bundled spec has no tensor figure */
+    gp_gpu_spec l40s = bundled_spec(f, "L40S");
+    assert_false(gp_throughput_estimate(gp_profile_find("llm-training"), &l40s, "s", "d", &t));
+}
+
+static void measured_figures_win(void **state) {
+    fixture *f = *state;
+    gp_err err;
+    gp_throughput t;
+    assert_int_equal(gp_throughput_set(&f->ses, "NVIDIA H100 80GB HBM3", "llm-training", 41.5,
+                                       "M tokens", "our run 2026-11", &t, &err),
+                     GP_OK);
+    assert_string_equal(t.gpu, "H100");
+    gp_tp_list l;
+    assert_int_equal(gp_throughput_list(&f->ses, "llm-training", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 2); /* both listed, the measured one first */
+    assert_int_equal(l.rows[0].kind, GP_TP_MEASURED);
+    assert_int_equal(l.rows[1].kind, GP_TP_ESTIMATE);
+    const gp_throughput *use = gp_tp_effective(&l, "H100", "llm-training");
+    assert_int_equal(use->kind, GP_TP_MEASURED);
+    assert_close(use->value, 41.5, REL);
+    assert_string_equal(use->source, "our run 2026-11");
+    gp_tp_list_done(&l);
+    /* the comparison uses it, and says so */
+    gp_compare_request rq;
+    gp_compare_defaults(&rq, f->ses.today);
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "llm-training";
+    gp_comparison c;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    int seen = 0;
+    for (int i = 0; i < c.n_ranked; i++) {
+        if (strcmp(c.rows[i].gpu, "H100") != 0)
+            continue;
+        seen++;
+        assert_int_equal(c.rows[i].tp_kind, GP_TP_MEASURED);
+        assert_close(c.rows[i].throughput, 41.5, REL);
+    }
+    assert_true(seen > 1);
+    gp_comparison_done(&c);
+    /* a unit other than the profile's, an unknown profile, no source: bad input */
+    assert_int_equal(
+        gp_throughput_set(&f->ses, "H100", "llm-training", 41.5, "tokens", "x", &t, &err),
+        GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "M tokens"));
+    assert_int_equal(
+        gp_throughput_set(&f->ses, "H100", "llm-trainig", 41.5, "M tokens", "x", &t, &err),
+        GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "did you mean llm-training"));
+    assert_int_equal(gp_throughput_set(&f->ses, "H100", "fp32", 3, "PFLOP", "", &t, &err),
+                     GP_E_INPUT);
+}
+
+typedef struct got {
+    gp_throughput rows[8];
+    int n;
+} got;
+
+static gp_status keep(const gp_throughput *t, void *arg, gp_err *err) {
+    (void)err;
+    got *g = arg;
+    g->rows[g->n++] = *t;
+    return GP_OK;
+}
+
+static gp_status parse(const char *text, got *g, gp_err *err) {
+    memset(g, 0, sizeof *g);
+    return gp_throughput_csv_parse(text, strlen(text), "t.csv", keep, g, err);
+}
+
+static void parses_the_csv(void **state) {
+    (void)state;
+    got g;
+    gp_err err;
+    assert_int_equal(parse("\xef\xbb\xbfsource,gpu,profile,value,unit,date\r\n"
+                           "\"bench, 8 GPUs\",NVIDIA H100 80GB HBM3,llm-training,41.5,M tokens,"
+                           "2026-10-01\r\n"
+                           "mlperf,A100-SXM4-80GB,fp32,60,PFLOP,\r\n",
+                           &g, &err),
+                     GP_OK);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(g.rows[0].gpu, "H100");
+    assert_string_equal(g.rows[0].source, "bench, 8 GPUs");
+    assert_string_equal(g.rows[0].as_of, "2026-10-01");
+    assert_int_equal(g.rows[0].kind, GP_TP_MEASURED);
+    assert_int_equal(g.rows[0].line, 2);
+    assert_close(g.rows[0].value, 41.5, REL);
+    assert_string_equal(g.rows[1].gpu, "A100-80GB");
+    assert_string_equal(g.rows[1].as_of, "");
+    static const struct {
+        const char *text, *where, *what;
+    } bad[] = {
+        {"gpu,profile,value,unit\nH100,fp32,1,PFLOP\n", "t.csv:1", "no \"source\" column"},
+        {"gpu,profile,value,unit,source\nH100,fp32,0,PFLOP,x\n", "t.csv:2", "value"},
+        {"gpu,profile,value,unit,source\nH100,fp32,1e999,PFLOP,x\n", "t.csv:2", "value"},
+        {"gpu,profile,value,unit,source\nH100,fp32,abc,PFLOP,x\n", "t.csv:2", "value"},
+        {"gpu,profile,value,unit,source\nH100,fp32,1,PFLOP,\n", "t.csv:2", "source"},
+        {"gpu,profile,value,unit,source,date\nH100,fp32,1,PFLOP,x,2026-13-01\n", "t.csv:2", "date"},
+        {"gpu,profile,value,unit,source\nH100,fp32,1,PFLOP,x\nH100 SXM,fp32,2,PFLOP,y\n", "t.csv:3",
+         "twice"},
+        {"gpu,profile,value,unit,source\nH100,\"fp32\n", "t.csv", ""},
+        {"", "t.csv", "no header"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(parse(bad[i].text, &g, &err), GP_E_INPUT);
+        assert_non_null(strstr(err.where, bad[i].where));
+        assert_non_null(strstr(err.msg, bad[i].what));
+    }
+}
+
+static void imports_all_or_none(void **state) {
+    fixture *f = *state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/m.csv", f->dir);
+    FILE *fp = fopen(path, "w");
+    fputs("gpu,profile,value,unit,source\nH100,fp32,100,PFLOP,a\nA100,fp32,9,PFLOPS,b\n", fp);
+    fclose(fp);
+    gp_err err;
+    int n = -1;
+    assert_int_equal(gp_throughput_import(&f->ses, path, &n, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.where, "m.csv:3"));
+    gp_tp_list l;
+    assert_int_equal(gp_throughput_list(&f->ses, "fp32", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 1); /* the estimate only: nothing imported */
+    gp_tp_list_done(&l);
+    fp = fopen(path, "w");
+    fputs("gpu,profile,value,unit,source\nH100,fp32,100,PFLOP,a\nA100,fp32,9,PFLOP,b\n", fp);
+    fclose(fp);
+    assert_int_equal(gp_throughput_import(&f->ses, path, &n, &err), GP_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(gp_throughput_list(&f->ses, "fp32", "A100", &l, &err), GP_OK);
+    assert_int_equal(gp_tp_effective(&l, "A100", "fp32")->kind, GP_TP_MEASURED);
+    assert_close(gp_tp_effective(&l, "A100", "fp32")->value, 9, REL);
+    gp_tp_list_done(&l);
+}
+
+static void compares_generations(void **state) {
+    fixture *f = *state;
+    gp_compare_request rq;
+    gp_compare_defaults(&rq, f->ses.today);
+    rq.work_per_month = 50000;
+    rq.unit = "M tokens";
+    rq.profile = "llm-inference-decode";
+    rq.growth_per_month = 0.02;
+    gp_comparison c;
+    gp_err err;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 5);
+    bool owned = false, missing_price = false;
+    for (int i = 0; i < c.n; i++) {
+        const gp_compare_row *r = &c.rows[i];
+        if (i < c.n_ranked) {
+            assert_int_equal(r->rank, i + 1);
+            assert_true(r->total > 0 && r->gpus_needed > 0 && r->doc);
+            assert_close(r->cost_per_unit, r->total / c.work, REL);
+            if (i > 0)
+                assert_true(c.rows[i - 1].total <= r->total);
+            owned |= r->own;
+            if (!r->own)
+                assert_true(r->vs_gpu[0] != 0);
+        } else {
+            assert_int_equal(r->rank, 0);
+            assert_true(r->missing[0] != 0);
+            missing_price |= strstr(r->missing, "no price") != NULL;
+        }
+    }
+    assert_true(owned && missing_price);
+    int version = 0;
+    assert_int_equal(gp_compare_save(&f->ses, &c, c.n_ranked + 1, "x", &version, &err), GP_E_INPUT);
+    assert_int_equal(gp_compare_save(&f->ses, &c, 1, "best", &version, &err), GP_OK);
+    assert_int_equal(version, 1);
+    gp_comparison_done(&c);
+    rq.unit = "tokens";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "M tokens"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(derives_estimates_by_hand, setup, teardown),
+        cmocka_unit_test_setup_teardown(measured_figures_win, setup, teardown),
+        cmocka_unit_test(parses_the_csv),
+        cmocka_unit_test_setup_teardown(imports_all_or_none, setup, teardown),
+        cmocka_unit_test_setup_teardown(compares_generations, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
