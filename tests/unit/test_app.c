@@ -3,7 +3,6 @@
  * measuring a stored scenario, sensitivity ranked per option. Each test gets a fresh database in a
  * temporary folder. */
 #define _GNU_SOURCE /* nftw, strcasestr */
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,39 +15,11 @@
 #include "gpuplan/collect.h"
 #include "gpuplan/store.h"
 #include "testutil.h"
+#include "session_fixture.h"
 
 #define CAPTURE                                                                                    \
     "tests/fixtures/telemetry/dcgm_exporter/"                                                      \
     "aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-02-19__grep-sampled.prom"
-
-typedef struct fixture {
-    char dir[64], db[96];
-    gp_session ses;
-} fixture;
-
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/gp-app-XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    snprintf(f->db, sizeof f->db, "%s/db", f->dir);
-    gp_session_init(&f->ses, f->db);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    gp_session_close(&f->ses);
-    int rc = nftw(f->dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
-    free(f);
-    return rc == 0 ? 0 : -1;
-}
 
 static cJSON *scenario_doc(const char *catalog) {
     char text[1024];

@@ -3,7 +3,6 @@
  * parser, and a comparison over the bundled catalog. Each test gets a fresh database in a
  * temporary folder. */
 #define _GNU_SOURCE /* nftw */
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,35 +11,7 @@
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/store_catalog.h"
 #include "testutil.h"
-
-typedef struct fixture {
-    char dir[64], db[96];
-    gp_session ses;
-} fixture;
-
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/gp-tp-XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    snprintf(f->db, sizeof f->db, "%s/db", f->dir);
-    gp_session_init(&f->ses, f->db);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    gp_session_close(&f->ses);
-    int rc = nftw(f->dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
-    free(f);
-    return rc == 0 ? 0 : -1;
-}
+#include "session_fixture.h"
 
 static int take_spec(const gp_gpu_spec *g, const char *source, void *arg) {
     (void)source;
