@@ -89,24 +89,74 @@ static void help(void) {
            "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n");
 }
 
-int cmd_import_history(gp_session *ses, int argc, char **argv) {
-    enum {
-        O_PROM = 256,
-        O_SINCE,
-        O_UNTIL,
-        O_MATCH,
-        O_STEP,
-        O_NODE,
-        O_QUIET,
-        O_CONC,
-        O_HOSTS,
-        O_POINTS,
-        O_TOKEN,
-        O_ORG,
-        O_CACERT,
-        O_INSECURE,
-        O_TIMEOUT
-    };
+enum {
+    O_PROM = 256,
+    O_SINCE,
+    O_UNTIL,
+    O_MATCH,
+    O_STEP,
+    O_NODE,
+    O_QUIET,
+    O_CONC,
+    O_HOSTS,
+    O_POINTS,
+    O_TOKEN,
+    O_ORG,
+    O_CACERT,
+    O_INSECURE,
+    O_TIMEOUT
+};
+
+/* What the command line asked for, before the times are read. */
+typedef struct history_args {
+    gp_history_request rq;
+    const char *since, *until;
+    bool quiet, help;
+} history_args;
+
+/* One option into a; 0, or the exit status of a bad one. */
+static int history_option(int opt, const char *v, char **argv, history_args *a) {
+    gp_history_request *rq = &a->rq;
+    int *num = opt == O_CONC     ? &rq->opts.concurrency
+               : opt == O_HOSTS  ? &rq->opts.hosts_per_query
+               : opt == O_POINTS ? &rq->opts.max_points
+                                 : NULL;
+    int64_t ms;
+    if (num) {
+        if (!gp_parse_int(v, num) || *num < 1 || *num > 1000000)
+            return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
+    } else if (opt == O_TIMEOUT) {
+        if (!duration_ms(v, &ms) || ms > 3600000)
+            return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
+        rq->opts.total_timeout_ms = (long)ms;
+        if (rq->opts.connect_timeout_ms > ms)
+            rq->opts.connect_timeout_ms = (long)ms;
+    } else if (opt == O_STEP) {
+        if (!duration_ms(v, &rq->opts.step_ms))
+            return cli_usage_error("--step: \"%s\" is not a duration like 5m", v);
+    } else if (opt == O_PROM || opt == O_SINCE || opt == O_UNTIL || opt == O_MATCH ||
+               opt == O_NODE || opt == O_TOKEN || opt == O_ORG || opt == O_CACERT) {
+        *(opt == O_PROM    ? &rq->url
+          : opt == O_SINCE ? &a->since
+          : opt == O_UNTIL ? &a->until
+          : opt == O_MATCH ? &rq->match
+          : opt == O_NODE  ? &rq->node
+          : opt == O_TOKEN ? &rq->opts.token_file
+          : opt == O_ORG   ? &rq->opts.org_id
+                           : &rq->opts.cacert) = v;
+    } else if (opt == O_QUIET || opt == O_INSECURE) {
+        *(opt == O_QUIET ? &a->quiet : &rq->opts.insecure) = true;
+    } else if (opt == 'h') {
+        a->help = true;
+    } else {
+        return cli_usage_error("import: unknown option or missing value: %s (see --help)",
+                               argv[optind - 1]);
+    }
+    return 0;
+}
+
+/* The arguments and the window (since, until) read against now; 0 or an exit status. */
+static int history_args_parse(int argc, char **argv, int64_t now, history_args *a) {
     static const struct option longs[] = {{"prometheus", required_argument, NULL, O_PROM},
                                           {"since", required_argument, NULL, O_SINCE},
                                           {"until", required_argument, NULL, O_UNTIL},
@@ -124,76 +174,44 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
                                           {"timeout", required_argument, NULL, O_TIMEOUT},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    gp_history_request rq = {0};
-    gp_history_opts_init(&rq.opts);
-    int64_t now = (int64_t)time(NULL) * 1000;
-    const char *since = NULL, *until = NULL;
-    bool quiet = false;
-    int opt;
+    int opt, rc = 0;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        int *num = opt == O_CONC     ? &rq.opts.concurrency
-                   : opt == O_HOSTS  ? &rq.opts.hosts_per_query
-                   : opt == O_POINTS ? &rq.opts.max_points
-                                     : NULL;
-        if (num) {
-            if (!gp_parse_int(optarg, num) || *num < 1 || *num > 1000000)
-                return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
-        } else if (opt == O_TIMEOUT) {
-            int64_t ms;
-            if (!duration_ms(optarg, &ms) || ms > 3600000)
-                return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", optarg);
-            rq.opts.total_timeout_ms = (long)ms;
-            if (rq.opts.connect_timeout_ms > ms)
-                rq.opts.connect_timeout_ms = (long)ms;
-        } else if (opt == O_STEP) {
-            if (!duration_ms(optarg, &rq.opts.step_ms))
-                return cli_usage_error("--step: \"%s\" is not a duration like 5m", optarg);
-        } else if (opt == O_PROM || opt == O_SINCE || opt == O_UNTIL || opt == O_MATCH ||
-                   opt == O_NODE || opt == O_TOKEN || opt == O_ORG || opt == O_CACERT) {
-            *(opt == O_PROM    ? &rq.url
-              : opt == O_SINCE ? &since
-              : opt == O_UNTIL ? &until
-              : opt == O_MATCH ? &rq.match
-              : opt == O_NODE  ? &rq.node
-              : opt == O_TOKEN ? &rq.opts.token_file
-              : opt == O_ORG   ? &rq.opts.org_id
-                               : &rq.opts.cacert) = optarg;
-        } else if (opt == O_QUIET) {
-            quiet = true;
-        } else if (opt == O_INSECURE) {
-            rq.opts.insecure = true;
-        } else if (opt == 'h') {
-            help();
-            return 0;
-        } else {
-            return cli_usage_error("import: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-        }
-    }
+    while (!rc && !a->help && (opt = getopt_long(argc, argv, "h", longs, NULL)) != -1)
+        rc = history_option(opt, optarg, argv, a);
+    if (rc || a->help)
+        return rc;
     if (optind != argc)
         return cli_usage_error("import --prometheus takes no FILE (see --help)");
-    if (!since)
+    if (!a->since)
         return cli_usage_error("import --prometheus needs --since (90d, 2026-01-31, ...)");
-    if (!when_ms(since, now, &rq.opts.since_ms))
-        return cli_usage_error("--since: \"%s\" is not a time or duration", since);
-    rq.opts.until_ms = now;
-    if (until && !when_ms(until, now, &rq.opts.until_ms))
-        return cli_usage_error("--until: \"%s\" is not a time or duration", until);
-    ticker t = {!quiet && isatty(STDERR_FILENO)};
+    if (!when_ms(a->since, now, &a->rq.opts.since_ms))
+        return cli_usage_error("--since: \"%s\" is not a time or duration", a->since);
+    a->rq.opts.until_ms = now;
+    if (a->until && !when_ms(a->until, now, &a->rq.opts.until_ms))
+        return cli_usage_error("--until: \"%s\" is not a time or duration", a->until);
+    return 0;
+}
+
+int cmd_import_history(gp_session *ses, int argc, char **argv) {
+    history_args a = {0};
+    gp_history_opts_init(&a.rq.opts);
+    int rc = history_args_parse(argc, argv, (int64_t)time(NULL) * 1000, &a);
+    if (rc || a.help)
+        return a.help ? help(), 0 : rc;
+    ticker t = {!a.quiet && isatty(STDERR_FILENO)};
     gp_err err;
     gp_err_clear(&err);
     gp_history_result r;
-    gp_status rc = gp_history_run(ses, &rq, on_progress, &t, &r, &err);
+    gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
-    if (r.p.chunks_total == 0 && rc == GP_OK)
+    if (r.p.chunks_total == 0 && st == GP_OK)
         printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, r.p.queries);
-    else if (r.p.chunks_done || rc == GP_OK)
+    else if (r.p.chunks_done || st == GP_OK)
         printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
                "there, %zu queries, %.1f MB in %.1f s\n",
                r.node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total,
                r.p.rows_written, r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
-    return rc ? cli_fail(&err) : 0;
+    return st ? cli_fail(&err) : 0;
 }
