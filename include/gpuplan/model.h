@@ -110,6 +110,13 @@ struct gp_result {
  * whether the result may be reported. */
 void gp_model_evaluate(const gp_scenario *s, gp_result *out);
 
+/* A side's cost per busy GPU-hour and per unit of work, side -1 for self-hosted, else an
+ * option index. In GPU mode the first is cost_per_gpu_hour and there is no second; in work mode
+ * the first is total / sum_j Q^X_j (= cost_per_work_unit * rho_X, the GPU-mode definition
+ * applied to the side's own busy hours), printed beside the second. False: no such figure. */
+bool gp_result_cost_per_gpu_hour(const gp_scenario *s, const gp_result *r, int side, double *out);
+bool gp_result_cost_per_work_unit(const gp_result *r, int side, double *out);
+
 /* Self-hosted's and every option's horizon totals by the month-by-month engine, scratch
  * (caller storage) holding the rest of the result; NaN when scratch->error is set. */
 void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_total,

@@ -1018,3 +1018,23 @@ void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_t
         option_totals[i] = NAN;
     evaluate(s, scratch, self_total, option_totals);
 }
+
+bool gp_result_cost_per_work_unit(const gp_result *r, int side, double *out) {
+    bool has = side < 0 ? r->self.has_cost_per_work_unit : r->options[side].has_cost_per_work_unit;
+    *out = !has ? 0 : side < 0 ? r->self.cost_per_work_unit : r->options[side].cost_per_work_unit;
+    return has;
+}
+
+bool gp_result_cost_per_gpu_hour(const gp_scenario *s, const gp_result *r, int side, double *out) {
+    if (!r->work_mode) {
+        bool has =
+            side < 0 ? r->self.has_cost_per_gpu_hour : r->options[side].has_cost_per_gpu_hour;
+        *out = !has ? 0 : side < 0 ? r->self.cost_per_gpu_hour : r->options[side].cost_per_gpu_hour;
+        return has;
+    }
+    double per_unit;
+    if (!gp_result_cost_per_work_unit(r, side, &per_unit))
+        return *out = 0, false;
+    *out = per_unit * (side < 0 ? s->work_per_gpu_hour : s->options[side].work_per_gpu_hour);
+    return true;
+}

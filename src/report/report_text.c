@@ -441,6 +441,21 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
     put(w, "\n");
 }
 
+/* A side's cost per GPU-hour cell, and in work mode its cost per unit of work cell beside it. */
+static void per_hour_and_unit(md *w, const gp_scenario *s, const gp_result *r, int side) {
+    double v;
+    if (gp_result_cost_per_gpu_hour(s, r, side, &v))
+        put(w, "%.4f", v);
+    else
+        put(w, "n/a");
+    if (!r->work_mode)
+        return;
+    if (gp_result_cost_per_work_unit(r, side, &v))
+        put(w, " | %.6g", v);
+    else
+        put(w, " | n/a");
+}
+
 gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                        gp_buf *out, gp_err *err) {
     if (gp_report_check(r, err))
@@ -463,22 +478,22 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     assumptions(&w, s);
 
     put(&w, "## Totals (%s)\n\n", s->currency);
-    put(&w,
-        "| option | pricing | total | NPV | %s | break-even month | payback month "
-        "| without exit values | break-even utilization | break-even hourly |\n",
-        r->work_mode ? "per work unit" : "per GPU-hour");
-    put(&w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    /* Work mode: a busy GPU-hour's cost (of the side's own hours) beside a unit of work's. */
+    put(&w, "| option | pricing | total | NPV | per %sGPU-hour | ", r->work_mode ? "busy " : "");
+    if (r->work_mode) {
+        put(&w, "per ");
+        text(&w, s->work_unit[0] ? s->work_unit : "work unit");
+        put(&w, " | ");
+    }
+    put(&w, "break-even month | payback month | without exit values | break-even utilization "
+            "| break-even hourly |\n");
+    put(&w, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|\n", r->work_mode ? "---:|" : "");
     put(&w, "| self-hosted (%d servers) | owned | ", r->self.servers);
     money(&w, r->self.total);
     put(&w, " | ");
     money(&w, r->self.npv);
     put(&w, " | ");
-    if (r->self.has_cost_per_gpu_hour)
-        put(&w, "%.4f", r->self.cost_per_gpu_hour);
-    else if (r->self.has_cost_per_work_unit)
-        put(&w, "%.6g", r->self.cost_per_work_unit);
-    else
-        put(&w, "n/a");
+    per_hour_and_unit(&w, s, r, -1);
     put(&w, " | | | | | |\n");
     for (int i = 0; i < r->n_options; i++) {
         const gp_option_result *o = &r->options[i];
@@ -489,12 +504,7 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         put(&w, " | ");
         money(&w, o->npv);
         put(&w, " | ");
-        if (o->has_cost_per_gpu_hour)
-            put(&w, "%.4f", o->cost_per_gpu_hour);
-        else if (o->has_cost_per_work_unit)
-            put(&w, "%.6g", o->cost_per_work_unit);
-        else
-            put(&w, "n/a");
+        per_hour_and_unit(&w, s, r, i);
         put(&w, " | ");
         month_or_never(&w, o->has_break_even_month, o->break_even_month);
         put(&w, " | ");

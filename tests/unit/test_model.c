@@ -1023,6 +1023,29 @@ static void test_example_work_mode(void **state) {
     assert_close(res->options[2].monthly[13], 31 * 730 * 17.60, REL);
 }
 
+/* Work mode prints a side's cost per busy GPU-hour (its total over its own busy hours,
+ * sum_j W_j / rho_X) beside its cost per unit of work; GPU mode has only the first. */
+static void test_work_mode_cost_per_gpu_hour(void **state) {
+    (void)state;
+    const gp_scenario *s = example("v2-work-mode-generations");
+    double busy_self = 0, busy_a100 = 0, v;
+    for (int j = 0; j < res->horizon_months; j++) {
+        busy_self += res->demand_work_month[j] / 9.0;
+        busy_a100 += res->demand_work_month[j] / 3.6;
+    }
+    assert_true(gp_result_cost_per_gpu_hour(s, res, -1, &v));
+    assert_close(v, res->self.total / busy_self, REL);
+    assert_true(gp_result_cost_per_gpu_hour(s, res, 0, &v));
+    assert_close(v, res->options[0].total / busy_a100, REL);
+    assert_close(v, 14.40 / 8, REL); /* on-demand, nothing but busy hours: its price */
+    assert_true(gp_result_cost_per_work_unit(res, 0, &v));
+    assert_close(v, 14.40 / 8 / 3.6, REL);
+    s = example("v2-growth-as-needed-lead-bridge");
+    assert_true(gp_result_cost_per_gpu_hour(s, res, -1, &v));
+    assert_close(v, res->self.cost_per_gpu_hour, REL);
+    assert_false(gp_result_cost_per_work_unit(res, -1, &v));
+}
+
 static void test_example_refresh_loan(void **state) {
     (void)state;
     example("v2-refresh-resale-loan");
@@ -1089,6 +1112,7 @@ int main(void) {
         cmocka_unit_test(test_example_growth_lead_bridge),
         cmocka_unit_test(test_example_steps_cap_spot_bridge),
         cmocka_unit_test(test_example_work_mode),
+        cmocka_unit_test(test_work_mode_cost_per_gpu_hour),
         cmocka_unit_test(test_example_refresh_loan),
         cmocka_unit_test(test_example_cadence_base_burst_trends),
     };

@@ -163,6 +163,42 @@ static void test_md_content(void **state) {
     gp_buf_done(&out);
 }
 
+static const char work_mode[] =
+    "{\"name\": \"w\", \"horizon_months\": 12, \"demand\": {\"work_per_month\": 7300,"
+    " \"work_unit\": \"M tokens\", \"utilization\": 0.5}, \"self_hosted\": {\"server_price\":"
+    " 100000, \"work_per_gpu_hour\": 10}, \"cloud_options\": [{\"name\": \"od\", \"pricing\":"
+    " \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 16, \"work_per_gpu_hour\": 4}]}";
+
+/* Work mode: the Totals table has a cost per busy GPU-hour and, beside it, a cost per unit of
+ * work named by its unit; the JSON has cost_per_work_unit and a null cost_per_gpu_hour. */
+static void test_md_work_mode(void **state) {
+    (void)state;
+    load(work_mode, NULL);
+    gp_buf out;
+    gp_buf_init(&out, 1 << 20);
+    gp_err err;
+    gp_report_meta meta = {"2026-11-22", NULL, 0, NULL, "test"};
+    assert_int_equal(gp_report_md(sc, res, &meta, &out, &err), GP_OK);
+    assert_non_null(strstr(out.data, "| NPV | per busy GPU-hour | per M tokens | break-even"));
+    /* The option: 16 / 8 a busy GPU-hour (it rents busy hours only), 2 / 4 an M tokens. */
+    char want[256], total[64];
+    gp_format_money(res->options[0].total, total, sizeof total);
+    snprintf(want, sizeof want, "| od | on_demand | %s | %s | 2.0000 | 0.5 | ", total, total);
+    if (!strstr(out.data, want))
+        fail_msg("no row [%s] in\n%s", want, out.data);
+    /* Self-hosted: its total over its own busy hours, 12 x 7300 / 10. */
+    snprintf(want, sizeof want, " | %.4f | %.6g | | | | | |\n", res->self.total / (12 * 730.0),
+             res->self.total / (12 * 7300.0));
+    if (!strstr(out.data, want))
+        fail_msg("no self-hosted cells [%s] in\n%s", want, out.data);
+    gp_buf_done(&out);
+    cJSON *doc = gp_report_json_tree(sc, res, &meta);
+    cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "options"), 0);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "cost_per_gpu_hour")));
+    assert_close(cJSON_GetObjectItem(o, "cost_per_work_unit")->valuedouble, 0.5, 1e-12);
+    cJSON_Delete(doc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_money),
@@ -170,6 +206,7 @@ int main(void) {
         cmocka_unit_test(test_csv_field_strip_then_test),
         cmocka_unit_test(test_json_shape),
         cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_md_work_mode),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
