@@ -25,7 +25,7 @@ typedef struct gp_batch_choice {
     int break_even_month;
     bool has_break_even_utilization;
     double break_even_utilization;
-    bool has_cost_per_gpu_hour;
+    bool has_cost_per_gpu_hour; /* work mode: a busy GPU-hour of the choice's own throughput */
     double cost_per_gpu_hour;
     bool has_cost_per_work_unit; /* a version 2 scenario in work mode */
     double cost_per_work_unit;
@@ -55,7 +55,8 @@ typedef struct gp_batch_scenario {
     /* The demand and power the scenario was evaluated at: measured when `measured`. */
     bool measured;
     double gpus, utilization, gpu_idle_w, gpu_tdp_w;
-    gp_batch_choice *choices; /* [0] is owning, then the options in order */
+    char work_unit[GP_UNIT_BYTES]; /* work mode: the unit of work; "" in GPU mode */
+    gp_batch_choice *choices;      /* [0] is owning, then the options in order */
     int n_choices;
     gp_batch_price *prices;
     int n_prices;

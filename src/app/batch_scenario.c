@@ -109,12 +109,14 @@ gp_status batch_xlsx_measured(gp_session *ses, batch_item *it, const char *dir, 
     return gp_export_xlsx(ses, &it->sc, it->r, as_of, xlsx, err);
 }
 
-static void choice_of(gp_batch_choice *c, const char *name, double total, bool has_cph,
-                      double cph) {
+/* Side -1 (owning) or an option: its total, and its cost per GPU-hour with, in work mode, its
+ * cost per unit of work beside it. */
+static void choice_of(gp_batch_choice *c, const char *name, const gp_scenario *s,
+                      const gp_result *r, int side) {
     snprintf(c->name, sizeof c->name, "%s", name);
-    c->total = total;
-    c->has_cost_per_gpu_hour = has_cph;
-    c->cost_per_gpu_hour = cph;
+    c->total = side < 0 ? r->self.total : r->options[side].total;
+    c->has_cost_per_gpu_hour = gp_result_cost_per_gpu_hour(s, r, side, &c->cost_per_gpu_hour);
+    c->has_cost_per_work_unit = gp_result_cost_per_work_unit(r, side, &c->cost_per_work_unit);
 }
 
 static void prices_of(const gp_loaded *sc, gp_batch_scenario *out) {
@@ -146,19 +148,14 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     out->gpu_tdp_w = s->gpu_tdp_w;
     out->n_choices = 1 + r->n_options;
     out->choices = gp_xcalloc((size_t)out->n_choices, sizeof *out->choices);
-    choice_of(&out->choices[0], GP_BATCH_SELF, r->self.total, r->self.has_cost_per_gpu_hour,
-              r->self.has_cost_per_gpu_hour ? r->self.cost_per_gpu_hour : 0);
-    out->choices[0].has_cost_per_work_unit = r->self.has_cost_per_work_unit;
-    out->choices[0].cost_per_work_unit =
-        r->self.has_cost_per_work_unit ? r->self.cost_per_work_unit : 0;
+    if (s->work_mode)
+        snprintf(out->work_unit, sizeof out->work_unit, "%s", s->work_unit);
+    choice_of(&out->choices[0], GP_BATCH_SELF, s, r, -1);
     for (int i = 0; i < r->n_options; i++) {
         const gp_option_result *o = &r->options[i];
         gp_batch_choice *c = &out->choices[1 + i];
-        choice_of(c, s->options[i].name, o->total, o->has_cost_per_gpu_hour,
-                  o->has_cost_per_gpu_hour ? o->cost_per_gpu_hour : 0);
+        choice_of(c, s->options[i].name, s, r, i);
         /* The figures behind a has_ flag that is false are not set by the model. */
-        c->has_cost_per_work_unit = o->has_cost_per_work_unit;
-        c->cost_per_work_unit = o->has_cost_per_work_unit ? o->cost_per_work_unit : 0;
         c->has_break_even_month = o->has_break_even_month;
         c->break_even_month = o->has_break_even_month ? o->break_even_month : 0;
         c->has_break_even_utilization = o->has_break_even_utilization;

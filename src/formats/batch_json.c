@@ -34,6 +34,13 @@ static gp_status str(ctx *c, const cJSON *o, const char *key, char *out, size_t 
     return GP_OK;
 }
 
+/* A string, null or absent (summaries written before the key existed): "" for the last two. */
+static gp_status opt_str(ctx *c, const cJSON *o, const char *key, char *out, size_t cap) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    out[0] = '\0';
+    return !v || cJSON_IsNull(v) ? GP_OK : str(c, o, key, out, cap, false);
+}
+
 static gp_status num(ctx *c, const cJSON *o, const char *key, double *out) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
@@ -154,7 +161,7 @@ static gp_status scenario(ctx *c, const cJSON *o, gp_batch_scenario *s) {
         month(c, o, "break_even_month", &s->has_break_even_month, &s->break_even_month) ||
         num(c, o, "gpus", &s->gpus) || num(c, o, "utilization", &s->utilization) ||
         num(c, o, "gpu_idle_w", &s->gpu_idle_w) || num(c, o, "gpu_tdp_w", &s->gpu_tdp_w) ||
-        files(c, o, s))
+        opt_str(c, o, "work_unit", s->work_unit, sizeof s->work_unit) || files(c, o, s))
         return c->err->code;
     if (!(version >= 0 && version <= 1e9 && version == floor(version)))
         return bad(c, "version", "must be a version number");

@@ -54,6 +54,10 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
             best ? best->cost_per_gpu_hour : 0);
     opt_num(o, "cost_per_work_unit", best && best->has_cost_per_work_unit,
             best ? best->cost_per_work_unit : 0);
+    if (s->work_unit[0])
+        cJSON_AddStringToObject(o, "work_unit", s->work_unit);
+    else
+        cJSON_AddNullToObject(o, "work_unit");
     cJSON_AddStringToObject(o, "rival", s->rival);
     opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
     cJSON_AddBoolToObject(o, "measured", s->measured);

@@ -77,6 +77,20 @@ static gp_status text_cell(gp_buf *out, const char *field, const char *text) {
     return GP_OK;
 }
 
+/* The cost per unit of work, named by its unit; significant digits, since a unit of work can
+ * cost a fraction of a cent. */
+static gp_status work_unit_cell(gp_buf *out, const cJSON *s) {
+    double v;
+    if (!num(s, "cost_per_work_unit", &v)) {
+        P("<td class=\"num\" data-field=\"cost_per_work_unit\">-</td>");
+        return GP_OK;
+    }
+    P("<td class=\"num\" data-field=\"cost_per_work_unit\" data-v=\"%.17g\">%.6g per ", v, v);
+    E(str(s, "work_unit")[0] ? str(s, "work_unit") : "work unit");
+    P("</td>");
+    return GP_OK;
+}
+
 static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     const cJSON *choices = cJSON_GetObjectItemCaseSensitive(s, "choices");
     const cJSON *files = cJSON_GetObjectItemCaseSensitive(s, "files");
@@ -90,7 +104,7 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
     TRY(num_cell(out, "cost_per_gpu_hour", s, "cost_per_gpu_hour", 0));
-    TRY(num_cell(out, "cost_per_work_unit", s, "cost_per_work_unit", 0));
+    TRY(work_unit_cell(out, s));
     TRY(text_cell(out, "measured",
                   cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "measured")) ? "measured"
                                                                                 : "as entered"));

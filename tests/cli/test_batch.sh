@@ -274,5 +274,39 @@ check "--since: no run that early is bad input" bash -c "'$gpuplan' batch --out 
 check "progress on a terminal" bash -c "script -qec \"'$gpuplan' batch --out '$tmp/tty' --scenario steady --keep-days 0\" /dev/null | grep -q '\[1/1\] steady'"
 check "--out is required" bash -c "'$gpuplan' batch 2>/dev/null; [ \$? = 2 ]"
 
+# ---- work mode: the cost per GPU-hour with the cost per unit of work beside it --------------
+export GPUPLAN_DB=$tmp/work.db
+"$gpuplan" scenario save "$root/tests/fixtures/examples/v2-work-mode-generations.json" >/dev/null
+"$gpuplan" batch --out "$tmp/work" >/dev/null; rc=$?
+check "work mode: the batch runs" [ "$rc" = 0 ]
+check "work mode: summary, page and report carry both costs, named by the unit" $py - "$tmp/work/$day" <<'PY'
+import html.parser, json, os, sys
+run = sys.argv[1]
+sc = json.load(open(os.path.join(run, 'summary.json')))['scenarios'][0]
+rep = json.load(open(os.path.join(run, sc['files']['json'])))
+assert sc['work_unit'] == 'M tokens', sc
+sj = rep['scenario_json']
+sides = [(rep['self_hosted'], sj['self_hosted'])] + list(zip(rep['options'], sj['cloud_options']))
+work = sum(rep['demand']['work'])
+for ch, (r, s) in zip(sc['choices'], sides):
+    assert ch['cost_per_work_unit'] == r['cost_per_work_unit'], (ch, r)
+    busy_hours = work / s['work_per_gpu_hour']  # the side's own busy GPU-hours
+    assert abs(ch['cost_per_gpu_hour'] - r['total'] / busy_hours) <= 1e-9 * r['total'] / busy_hours, ch
+best = [c for c in sc['choices'] if c['name'] == sc['cheapest']][0]
+assert sc['cost_per_gpu_hour'] == best['cost_per_gpu_hour'] and sc['cost_per_work_unit'] == best['cost_per_work_unit']
+class Cells(html.parser.HTMLParser):
+    cells, field = {}, None
+    def handle_starttag(self, tag, attrs):
+        self.field = dict(attrs).get('data-field') if tag == 'td' else None
+    def handle_data(self, data):
+        if self.field:
+            self.cells[self.field] = self.cells.get(self.field, '') + data
+p = Cells()
+p.feed(open(os.path.join(run, 'index.html')).read())
+assert p.cells['cost_per_work_unit'] == '%.6g per M tokens' % best['cost_per_work_unit'], p.cells
+md = open(os.path.join(run, sc['files']['md'])).read()
+assert '| per busy GPU-hour | per M tokens |' in md, md
+PY
+
 echo "batch: $fails failed"
 [ "$fails" = 0 ]

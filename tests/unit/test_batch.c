@@ -176,6 +176,7 @@ static void test_summary_round_trip(void **state) {
     s->measured = true;
     s->choices[1].has_cost_per_work_unit = true;
     s->choices[1].cost_per_work_unit = 0.27;
+    snprintf(s->work_unit, sizeof s->work_unit, "M tokens");
     snprintf(s->files[0], sizeof s->files[0], "scenarios/0001-x.md");
     cJSON *t = gp_report_batch_summary_tree(&a);
     char *text = cJSON_Print(t);
@@ -190,6 +191,7 @@ static void test_summary_round_trip(void **state) {
     assert_close(r->choices[1].total, 456.5, REL);
     assert_true(r->choices[1].has_cost_per_work_unit && !r->choices[0].has_cost_per_work_unit);
     assert_close(r->choices[1].cost_per_work_unit, 0.27, REL);
+    assert_string_equal(r->work_unit, "M tokens");
     assert_int_equal(r->n_prices, 1);
     assert_string_equal(r->prices[0].source, "list");
     assert_string_equal(r->files[0], "scenarios/0001-x.md");
