@@ -1600,12 +1600,19 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
                                         "option at hourly 0",
                                         "self-hosted at hourly 0"};
     worksheet_set_row(ws, HEAD, 45, NULL);
+    char per_unit[GP_UNIT_BYTES + 8];
+    snprintf(per_unit, sizeof per_unit, "per %s", s->work_unit[0] ? s->work_unit : "work unit");
     for (int k = 0; k < 17; k++)
         text_cell(b, ws, HEAD, k,
                   heads[k]       ? heads[k]
-                  : s->work_mode ? "per work unit"
+                  : s->work_mode ? per_unit
                                  : "per busy GPU-hour",
                   b->head);
+    /* Work mode: the cost per busy GPU-hour beside the cost per unit of work, in the first
+     * column after the hidden helpers (12..16), so it shows next to the visible ones. */
+    enum { PER_GPU_H = 17 };
+    if (s->work_mode)
+        text_cell(b, ws, HEAD, PER_GPU_H, "per busy GPU-hour (its own throughput)", b->head);
     char mr[64];
     plan_range(x, mr, sizeof mr, c->m, true);
     char lows[64];
@@ -1630,6 +1637,14 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
                                            : r->options[i].cost_per_gpu_hour);
         snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", wr, R, wr);
         maybe(b, ws, row, 3, has_per, per, b->money, f);
+        if (s->work_mode) {
+            char qr[64];
+            plan_range(x, qr, sizeof qr, i < 0 ? c->qs : c->o[i].q, false);
+            double per_h;
+            bool has_h = gp_result_cost_per_gpu_hour(s, r, i, &per_h);
+            snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", qr, R, qr);
+            maybe(b, ws, row, PER_GPU_H, has_h, per_h, b->money, f);
+        }
         formula(b, ws, row, 12, 0, NULL,
                 "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
         if (i < 0)
@@ -1729,6 +1744,7 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
     worksheet_set_column(ws, 0, 0, 40, NULL);
     worksheet_set_column(ws, 1, 11, 14, NULL);
     worksheet_set_column_opt(ws, 12, 16, 12, NULL, &hidden);
+    worksheet_set_column(ws, 17, 17, 14, NULL);
     finish_sheet(ws, true, -1);
 }
 

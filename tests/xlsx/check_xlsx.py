@@ -144,12 +144,25 @@ def compare(xlsx, rep, rows, fiscal_start=1):
     close(su.cell(9, 2).value, sh['total'], 'summary self total')
     close(su.cell(9, 3).value, sh['npv'], 'summary self NPV')
     close(su.cell(9, 4).value, sh[per], 'summary self ' + per)
+    work_unit = rep['demand']['work_unit']
+    sj = rep['scenario_json']
+    if work_unit is not None:
+        # The cost per unit of work is headed by its unit; the cost per busy GPU-hour of the
+        # side's own throughput stands beside it (column R, after the hidden helpers).
+        assert su.cell(8, 4).value == 'per ' + work_unit, su.cell(8, 4).value
+        assert su.cell(8, 18).value.startswith('per busy GPU-hour'), su.cell(8, 18).value
+        close(su.cell(9, 18).value, sh['total'] / (sum(rep['demand']['work']) /
+              sj['self_hosted']['work_per_gpu_hour']), 'summary self per busy GPU-hour')
     for i, o in enumerate(rep['options']):
         r = 10 + i
         assert su.cell(r, 1).value == o['name'], (su.cell(r, 1).value, o['name'])
         close(su.cell(r, 2).value, o['total'], o['name'] + ' total')
         close(su.cell(r, 3).value, o['npv'], o['name'] + ' NPV')
         close(su.cell(r, 4).value, o[per], o['name'] + ' ' + per)
+        if work_unit is not None:
+            rho = sj['cloud_options'][i]['work_per_gpu_hour']
+            close(su.cell(r, 18).value, o['total'] / (sum(rep['demand']['work']) / rho),
+                  o['name'] + ' per busy GPU-hour')
         close(su.cell(r, 5).value, o['total'] - sh['total'], o['name'] + ' difference')
         for c, key in [(6, 'break_even_month'), (7, 'payback_month'),
                        (8, 'break_even_month_without_exit'), (9, 'payback_month_without_exit'),
