@@ -10,9 +10,37 @@
 
 /* ---- Compare ---------------------------------------------------------------------------- */
 
-enum { C_NAME, C_TOTAL, C_NPV, C_GPUH, C_BEM, C_BEU, C_N };
-static const char *const heads[C_N] = {"option",    "total",      "NPV",
-                                       "per GPU-h", "even month", "even util"};
+/* C_UNIT, the cost per unit of work, is a column in work mode only. */
+enum { C_NAME, C_TOTAL, C_NPV, C_GPUH, C_UNIT, C_BEM, C_BEU, C_N };
+static const char *const heads[C_N] = {"option",   "total",      "NPV",      "per GPU-h",
+                                       "per unit", "even month", "even util"};
+
+static bool shown(const tui *t, int col) {
+    return col != C_UNIT || (t->has_sc && t->r->work_mode);
+}
+
+/* The column after col in direction dir (+1, -1), skipping one not shown. */
+static int next_col(const tui *t, int col, int dir) {
+    do
+        col = (col + dir + C_N) % C_N;
+    while (!shown(t, col));
+    return col;
+}
+
+/* A figure's width: 12, or 11 when work mode's extra column must fit in 80. */
+static int num_w(const tui *t) {
+    return shown(t, C_UNIT) && tui_cols() < 6 * 12 + 13 ? 11 : 12;
+}
+
+/* v with as many significant digits as w columns hold (at least 3), never cut: a unit of
+ * work can cost a fraction of a cent, which a money format would show as 0.00. */
+static void fit_sig(double v, int w, char *out, size_t cap) {
+    for (int d = 6; d >= 3; d--) {
+        snprintf(out, cap, "%.*g", d, v);
+        if (draw_width(out) <= w)
+            return;
+    }
+}
 
 /* Row k: -1 self-hosted, else an option. Missing values sort last. */
 static double cell(const tui *t, int k, int col, bool *has) {
@@ -24,9 +52,16 @@ static double cell(const tui *t, int k, int col, bool *has) {
             return r->self.total;
         case C_NPV:
             return r->self.npv;
-        case C_GPUH:
-            *has = r->self.has_cost_per_gpu_hour;
-            return r->self.cost_per_gpu_hour;
+        case C_GPUH: {
+            double v;
+            *has = gp_result_cost_per_gpu_hour(t->sc.s, r, -1, &v);
+            return v;
+        }
+        case C_UNIT: {
+            double v;
+            *has = gp_result_cost_per_work_unit(r, -1, &v);
+            return v;
+        }
         default:
             *has = false;
             return 0;
@@ -38,9 +73,16 @@ static double cell(const tui *t, int k, int col, bool *has) {
         return o->total;
     case C_NPV:
         return o->npv;
-    case C_GPUH:
-        *has = o->has_cost_per_gpu_hour;
-        return o->cost_per_gpu_hour;
+    case C_GPUH: {
+        double v;
+        *has = gp_result_cost_per_gpu_hour(t->sc.s, r, k, &v);
+        return v;
+    }
+    case C_UNIT: {
+        double v;
+        *has = gp_result_cost_per_work_unit(r, k, &v);
+        return v;
+    }
     case C_BEM:
         *has = o->has_break_even_month;
         return o->break_even_month;
@@ -53,8 +95,6 @@ static double cell(const tui *t, int k, int col, bool *has) {
     }
 }
 
-enum { NUM_W = 12 }; /* each figure's column */
-
 /* The option column: what is left of the terminal, from 12 columns up to what the longest
  * name needs. */
 static int name_width(const tui *t) {
@@ -64,7 +104,8 @@ static int name_width(const tui *t) {
             int w = draw_width(t->sc.s->options[i].name) + 3;
             want = w > want ? w : want;
         }
-    int nw = tui_cols() - 5 * NUM_W - 1;
+    int figs = C_N - 1 - !shown(t, C_UNIT);
+    int nw = tui_cols() - figs * num_w(t) - 1;
     return nw < 12 ? 12 : nw > want ? want : nw;
 }
 
@@ -104,12 +145,24 @@ static void compare_draw(tui *t) {
         order[i] = i - 1;
     sorting = t;
     qsort(order, (size_t)n, sizeof *order, cmp_rows);
-    int nw = name_width(t);
-    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d months, %d GPUs at %.1f %% (%s)",
-               t->sc.s->name, t->sc.s->horizon_months, t->sc.s->gpus, t->sc.s->utilization * 100,
-               t->sc.s->currency);
+    int nw = name_width(t), NUM_W = num_w(t);
+    const gp_scenario *s = t->sc.s;
+    /* The figures whole; a long name gives way in its middle. */
+    char what[2 * GP_UNIT_BYTES + 128];
+    if (s->work_mode)
+        snprintf(what, sizeof what,
+                 ": %d months, %.6g %s a month at %.1f %% (%s; per unit: per %s)",
+                 s->horizon_months, s->work_per_month, s->work_unit, s->utilization * 100,
+                 s->currency, s->work_unit);
+    else
+        snprintf(what, sizeof what, ": %d months, %d GPUs at %.1f %% (%s)", s->horizon_months,
+                 s->gpus, s->utilization * 100, s->currency);
+    int ww = draw_width(what), tw = draw_text_mid(TOP, 0, cols - ww, s->name, draw_attr(PAL_TITLE));
+    draw_text(TOP, tw, cols - tw, what, draw_attr(PAL_TITLE));
     int y = TOP + 2, x = 0;
     for (int c = 0; c < C_N; c++) {
+        if (!shown(t, c))
+            continue;
         int w = c == C_NAME ? nw : NUM_W;
         char h[32];
         snprintf(h, sizeof h, "%s%s", heads[c], c == t->cmp_col ? (t->cmp_desc ? " v" : " ^") : "");
@@ -132,20 +185,24 @@ static void compare_draw(tui *t) {
         draw_text_mid(yy, x + 2, nw - 3, row_name(t, k), attr);
         x += nw;
         for (int c = 1; c < C_N; c++) {
+            if (!shown(t, c))
+                continue;
             bool has;
             double v = cell(t, k, c, &has);
-            char s[32];
+            char fig[40];
             if (!has)
-                snprintf(s, sizeof s, "-");
+                snprintf(fig, sizeof fig, "-");
             else if (c == C_BEM)
-                snprintf(s, sizeof s, "%d", (int)v);
+                snprintf(fig, sizeof fig, "%d", (int)v);
             else if (c == C_BEU)
-                snprintf(s, sizeof s, "%.1f %%", v * 100);
+                snprintf(fig, sizeof fig, "%.1f %%", v * 100);
             else if (c == C_GPUH)
-                snprintf(s, sizeof s, "%.3f", v);
+                snprintf(fig, sizeof fig, "%.3f", v);
+            else if (c == C_UNIT)
+                fit_sig(v, NUM_W - 1, fig, sizeof fig);
             else
-                draw_money_fit(v, NUM_W - 1, s, sizeof s);
-            draw_textf(yy, x, NUM_W, attr, "%*s", NUM_W - 1, s);
+                draw_money_fit(v, NUM_W - 1, fig, sizeof fig);
+            draw_textf(yy, x, NUM_W, attr, "%*s", NUM_W - 1, fig);
             x += NUM_W;
         }
     }
@@ -159,11 +216,11 @@ static unsigned compare_key(tui *t, int ch) {
     switch (ch) {
     case KEY_LEFT:
     case 'h':
-        t->cmp_col = (t->cmp_col + C_N - 1) % C_N;
+        t->cmp_col = next_col(t, t->cmp_col, -1);
         return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
-        t->cmp_col = (t->cmp_col + 1) % C_N;
+        t->cmp_col = next_col(t, t->cmp_col, +1);
         return TUI_HANDLED;
     case 'r':
         t->cmp_desc = !t->cmp_desc;
@@ -174,7 +231,13 @@ static unsigned compare_key(tui *t, int ch) {
 
 static int compare_column_at(const tui *t, int x) {
     int nw = name_width(t);
-    return x < nw ? C_NAME : 1 + (x - nw) / NUM_W < C_N ? 1 + (x - nw) / NUM_W : C_N - 1;
+    if (x < nw)
+        return C_NAME;
+    int k = (x - nw) / num_w(t), c = C_NAME;
+    for (int i = 0; i <= k; i++)
+        if (next_col(t, c, +1) > c)
+            c = next_col(t, c, +1);
+    return c;
 }
 
 /* ---- Break-even ------------------------------------------------------------------------- */

@@ -92,9 +92,16 @@ static void plan_draw(tui *t) {
         draw_money_fit(r->self.total, w - 16, m, sizeof m);
         snprintf(fig, sizeof fig, "%s %s", m, s->currency);
         label_and_figure(y++, 0, w, "self-hosted", fig, 0);
-        if (r->self.has_cost_per_gpu_hour)
-            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  %.2f a GPU-hour",
-                       r->self.cost_per_gpu_hour);
+        double per;
+        if (gp_result_cost_per_gpu_hour(s, r, -1, &per))
+            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  %.2f a %sGPU-hour", per,
+                       r->work_mode ? "busy " : "");
+        if (gp_result_cost_per_work_unit(r, -1, &per)) { /* work mode: beside it, by its unit */
+            char unit[GP_UNIT_BYTES + 8];
+            snprintf(unit, sizeof unit, "  per %s", s->work_unit);
+            snprintf(fig, sizeof fig, "%.6g", per);
+            label_and_figure(y++, 0, w, unit, fig, draw_attr(PAL_DIM));
+        }
         for (int i = 0; i < s->n_options && y < rows - 1; i++) {
             const gp_option_result *o = &r->options[i];
             draw_money_fit(o->total, w - 12, m, sizeof m);

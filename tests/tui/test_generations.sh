@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The TUI on a work-mode plan (MODEL.md version 2, demand as work): the real binary in tmux at
+# 80x24 and 200x50, the screen read back with capture-pane and set against `gpuplan report
+# --format json` of the same scenario. The Plan tab's results and the Compare tab show each
+# side's cost per busy GPU-hour with its cost per unit of work beside it, named by its unit.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+sock=$tmp/tmux.sock
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+export HOME=$tmp XDG_DATA_HOME=$tmp/data
+unset GPUPLAN_DB NO_COLOR
+fails=0
+screen() { t capture-pane -p -t g; }
+# A check is retried until the screen shows what it asserts (up to 30 s, for a loaded ASan
+# build); checks only read.
+check() {
+    local what=$1; shift
+    for _ in $(seq 1 150); do
+        if "$@" >/dev/null 2>&1; then echo "ok $what"; return; fi
+        sleep 0.2
+    done
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; echo "--- screen:"; screen; fails=$((fails + 1)); fi
+}
+wait_for() {
+    for _ in $(seq 1 150); do screen | grep -qF -- "$1" && return 0; sleep 0.2; done
+    return 1
+}
+press() { t send-keys -t g "$@"; }
+start_db() { # WIDTH HEIGHT DB: gpuplan on DB
+    local w=$1 h=$2 db=$3
+    t kill-server 2>/dev/null
+    while [ -S "$sock" ] && t has-session 2>/dev/null; do sleep 0.1; done
+    rm -f "$sock" "$tmp/exit"
+    t -f /dev/null new-session -d -s g -x "$w" -y "$h" \
+        "env TERM=xterm-256color LANG=C.UTF-8 HOME=$tmp XDG_DATA_HOME=$tmp/data GPUPLAN_DB='$db' '$gpuplan'; echo \"EXIT=\$?\" >'$tmp/exit'; sleep 60"
+}
+exited() { for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.1; done; grep -q "EXIT=$1" "$tmp/exit"; }
+
+db=$tmp/work.db
+scen=$root/tests/fixtures/examples/v2-work-mode-generations.json
+"$gpuplan" --db "$db" scenario save "$scen" >/dev/null
+"$gpuplan" --db "$db" report "$scen" --format json >"$tmp/report.json"
+
+# The Plan tab's results: self-hosted's cost per busy GPU-hour (its total over its own busy
+# GPU-hours, the work over its throughput) and, beside it, per M tokens.
+plan_results() {
+    screen | $py -c '
+import json, sys
+r = json.load(open(sys.argv[1])); s = sys.stdin.read()
+sh, rho = r["self_hosted"], r["scenario_json"]["self_hosted"]["work_per_gpu_hour"]
+per_h = sh["total"] / (sum(r["demand"]["work"]) / rho)
+assert "%.2f a busy GPU-hour" % per_h in s, per_h
+line = [l for l in s.splitlines() if l.startswith("  per M tokens ")][0].split()
+assert line[3] == "%.6g" % sh["cost_per_work_unit"], (line, sh["cost_per_work_unit"])
+' "$tmp/report.json"
+}
+# The Compare tab: every side's row holds its cost per busy GPU-hour and per unit of work.
+compare_rows() {
+    screen | $py -c '
+import json, sys
+r = json.load(open(sys.argv[1])); s = sys.stdin.read()
+assert "per unit: per M tokens" in s and "per GPU-h" in s and "per unit" in s
+work = sum(r["demand"]["work"])
+sj = r["scenario_json"]
+sides = [("self-hosted", r["self_hosted"], sj["self_hosted"])] + [
+    (o["name"], o, c) for o, c in zip(r["options"], sj["cloud_options"])]
+rows = [l.split() for l in s.splitlines()]
+for name, res, scen in sides:  # names may be shortened at 80 columns: find rows by figures
+    per_h = "%.3f" % (res["total"] / (work / scen["work_per_gpu_hour"]))
+    per_u = ["%.*g" % (d, res["cost_per_work_unit"]) for d in range(6, 2, -1)]
+    hit = [c for c in rows if per_h in c and any(u in c for u in per_u)]
+    assert len(hit) == 1, (name, per_h, per_u, s)
+    # beside each other, the GPU-hour first
+    i = hit[0].index(per_h)
+    assert hit[0][i + 1] in per_u, (name, hit[0])
+' "$tmp/report.json"
+}
+
+for size in "80 24" "200 50"; do
+    set -- $size
+    start_db "$1" "$2" "$db"
+    wait_for "Inference in tokens" >/dev/null
+    press Enter
+    check "$1x$2: the results show the cost per busy GPU-hour and per M tokens" plan_results
+    press 2
+    check "$1x$2: Compare shows both for every side, beside each other" compare_rows
+    press Right Right Right
+    check "$1x$2: Compare sorts by the cost per unit" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'per unit ^'"
+    press q
+    exited 0 >/dev/null || { t send-keys -t g n; exited 0 >/dev/null; }
+done
+
+echo "generations tui: $fails failed"
+[ "$fails" = 0 ]
