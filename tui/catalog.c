@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "draw.h"
+#include "generations.h"
 #include "scen.h"
 #include "view.h"
 #include "worker.h"
@@ -194,6 +195,10 @@ static void fit_columns(const tui *t, int top, int h, int *wd) {
 }
 
 static void catalog_draw(tui *t) {
+    if (gen_showing(t)) {
+        gen_draw(t);
+        return;
+    }
     int rows = tui_rows(), cols = tui_cols();
     if (!t->cat) {
         draw_text(TOP, 0, cols, "Reading the catalog...", draw_attr(PAL_DIM));
@@ -235,8 +240,9 @@ static void catalog_draw(tui *t) {
         }
     }
     draw_text(rows - 2, 0, cols,
-              t->cat_gpus ? "/ filter  Left/Right sort  r reverse  o offers"
-                          : "/ filter  Left/Right sort  r reverse  a add to the scenario  g GPUs",
+              t->cat_gpus ? "/ filter  Left/Right sort  r reverse  o offers  w generations"
+                          : "/ filter  Left/Right sort  r reverse  a add to the scenario  g GPUs  "
+                            "w generations",
               draw_attr(PAL_DIM));
 }
 
@@ -258,6 +264,14 @@ static void filter_key(tui *t, int ch) {
 static unsigned catalog_key(tui *t, int ch) {
     if (t->prompt == PROMPT_FILTER) {
         filter_key(t, ch);
+        return TUI_HANDLED;
+    }
+    if (gen_showing(t)) {
+        if (gen_modal(t) || (ch != 'o' && ch != 'g'))
+            return (gen_key(t, ch) & TUI_HANDLED) || ch == 'w' ? TUI_HANDLED : 0;
+        gen_show(t, false); /* o or g: back to the lists */
+    } else if (ch == 'w') {
+        gen_show(t, true);
         return TUI_HANDLED;
     }
     int page = tui_rows() - TOP - 5;
@@ -306,7 +320,7 @@ static unsigned catalog_key(tui *t, int ch) {
 }
 
 static bool catalog_modal(const tui *t) {
-    return t->prompt == PROMPT_FILTER;
+    return t->prompt == PROMPT_FILTER || gen_modal(t);
 }
 
 static void catalog_request(tui *t) {
@@ -317,10 +331,15 @@ static void catalog_request(tui *t) {
 static void catalog_refresh(tui *t, unsigned jobs) {
     if (jobs & (1u << JOB_CATALOG))
         catalog_refilter(t);
+    if (jobs & (1u << JOB_COMPARE))
+        gen_on_data(t);
 }
 
 static void catalog_click(tui *t, int row, int x) {
-    (void)x;
+    if (gen_showing(t)) {
+        gen_click(t, row, x);
+        return;
+    }
     if (row >= TOP + 2) {
         int k = t->cat_top + row - TOP - 2;
         if (k < t->n_view)
@@ -333,6 +352,7 @@ static void catalog_done(tui *t) {
     t->cat = NULL;
     free(t->cat_view);
     t->cat_view = NULL;
+    gen_done(t);
 }
 
 const tui_screen_ops catalog_screen = {

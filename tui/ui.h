@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuplan/app_compare.h"
 #include "gpuplan/app_demo.h"
 #include "gpuplan/app_export.h"
 #include "gpuplan/app_fleet.h"
@@ -80,7 +81,14 @@ typedef struct catalog_data {
     char error[256];
 } catalog_data;
 
-typedef enum { JOB_FLEET, JOB_CAPACITY, JOB_CATALOG, JOB_N } job_kind;
+/* A comparison of GPU generations (the Catalog's generations view, generations.c). */
+typedef struct gen_data {
+    gp_comparison c;
+    gp_compare_request rq; /* as asked (its strings point at gp_profiles) */
+    char error[256];       /* "" when c holds the comparison */
+} gen_data;
+
+typedef enum { JOB_FLEET, JOB_CAPACITY, JOB_CATALOG, JOB_COMPARE, JOB_N } job_kind;
 
 typedef struct worker {
     pthread_t thread;
@@ -91,6 +99,7 @@ typedef struct worker {
     void *ready[JOB_N]; /* results handed over; the TUI takes them */
     char path[4096];
     bool demo;
+    gp_compare_request compare_rq; /* JOB_COMPARE's request, copied under mu */
 } worker;
 
 /* ---- the whole state ------------------------------------------------------------------- */
@@ -167,6 +176,10 @@ typedef struct tui {
     int *cat_view, n_view, cat_sel, cat_top, cat_sort;
     bool cat_desc;
 
+    /* the Catalog's generations view (generations.c owns both; NULL until first opened) */
+    struct tui_gen *gen;
+    gen_data *gen_res; /* the last comparison the worker handed over */
+
     /* capacity */
     cap_data *cap;
     int64_t cap_asked_ms;
@@ -176,7 +189,17 @@ typedef struct tui {
     void *timing; /* FILE * */
 } tui;
 
-enum { PROMPT_NONE, PROMPT_EXPORT, PROMPT_SAVE_AS, PROMPT_FILTER, PROMPT_RENAME, PROMPT_COPY };
+enum {
+    PROMPT_NONE,
+    PROMPT_EXPORT,
+    PROMPT_SAVE_AS,
+    PROMPT_FILTER,
+    PROMPT_RENAME,
+    PROMPT_COPY,
+    PROMPT_GEN_WORK,    /* generations.c: the work a month */
+    PROMPT_GEN_HORIZON, /* generations.c: the horizon */
+    PROMPT_GEN_SAVE     /* generations.c: the name to save the chosen row under */
+};
 enum { ASK_NONE, ASK_QUIT, ASK_OPEN, ASK_NEW, ASK_DELETE, ASK_REMOVE_OPTION };
 enum { WORK_NONE, WORK_DEMO, WORK_NEWPLAN, WORK_SCREEN };
 

@@ -209,6 +209,23 @@ static void *job_catalog(gp_store *st, const char *no_db) {
     return d;
 }
 
+/* ---- a comparison of GPU generations ------------------------------------------------------ */
+
+/* gp_compare through a session of its own on the worker's database: it evaluates a scenario a
+ * candidate (about half a second over the bundled catalog), too slow for the input thread. */
+static void *job_compare(const char *path, const gp_compare_request *rq) {
+    gen_data *g = gp_xcalloc(1, sizeof *g);
+    g->rq = *rq;
+    gp_session ses;
+    gp_session_init(&ses, path);
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_compare(&ses, rq, &g->c, &err))
+        snprintf(g->error, sizeof g->error, "%s%s%s", err.where, err.where[0] ? ": " : "", err.msg);
+    gp_session_close(&ses);
+    return g;
+}
+
 /* ---- the thread ------------------------------------------------------------------------- */
 
 static void free_result(job_kind k, void *p) {
@@ -216,6 +233,8 @@ static void free_result(job_kind k, void *p) {
         fleet_data_free(p);
     else if (k == JOB_CAPACITY)
         cap_data_free(p);
+    else if (k == JOB_COMPARE)
+        gen_data_free(p);
     else
         catalog_data_free(p);
 }
@@ -241,9 +260,11 @@ static void *run(void *arg) {
             break;
         w->pending[k] = false;
         w->running[k] = true;
+        gp_compare_request rq = w->compare_rq;
         pthread_mutex_unlock(&w->mu);
         void *res = k == JOB_FLEET      ? job_fleet(st, w->demo, err.msg)
                     : k == JOB_CAPACITY ? job_capacity(st, err.msg)
+                    : k == JOB_COMPARE  ? job_compare(w->path, &rq)
                                         : job_catalog(st, err.msg);
         pthread_mutex_lock(&w->mu);
         if (w->ready[k])
@@ -293,6 +314,17 @@ void worker_ask(tui *t, job_kind k) {
     pthread_mutex_unlock(&w->mu);
 }
 
+void worker_ask_compare(tui *t, const gp_compare_request *rq) {
+    worker *w = &t->w;
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->compare_rq = *rq;
+    w->pending[JOB_COMPARE] = true; /* a running one's result is replaced by this one's */
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
 bool worker_busy(tui *t, job_kind k) {
     worker *w = &t->w;
     pthread_mutex_lock(&w->mu);
@@ -328,6 +360,11 @@ unsigned worker_collect(tui *t) {
         t->cat = got[JOB_CATALOG];
         changed |= 1u << JOB_CATALOG;
     }
+    if (got[JOB_COMPARE]) {
+        gen_data_free(t->gen_res);
+        t->gen_res = got[JOB_COMPARE];
+        changed |= 1u << JOB_COMPARE;
+    }
     return changed;
 }
 
@@ -341,6 +378,12 @@ void cap_data_free(cap_data *c) {
     if (c)
         free(c->busy);
     free(c);
+}
+
+void gen_data_free(gen_data *g) {
+    if (g)
+        gp_comparison_done(&g->c);
+    free(g);
 }
 
 void catalog_data_free(catalog_data *c) {

@@ -93,5 +93,60 @@ for size in "80 24" "200 50"; do
     exited 0 >/dev/null || { t send-keys -t g n; exited 0 >/dev/null; }
 done
 
+# ---- the Catalog's generations view: `gpuplan compare` in the TUI ----------------------------
+gdb=$tmp/gen.db
+"$gpuplan" --db "$gdb" compare --work 200000 --unit "M tokens" --profile llm-training --format json >"$tmp/cmp.json"
+# The ranked rows on screen (rank, GPU, side, ..., total, per unit, even) against the JSON: each
+# row shown is the JSON row of that rank, every figure whole.
+rows_match() { # JSON [MIN-ROWS]
+    screen | $py -c '
+import json, re, sys
+want = {r["rank"]: r for r in json.load(open(sys.argv[1]))["rows"] if r["rank"]}
+shown = [l.split() for l in sys.stdin.read().splitlines() if re.match(r"^ *\d+ ", l) and "Compare" not in l and " a month, " not in l]
+assert len(shown) >= int(sys.argv[2]), shown
+for c in shown:
+    r = want[int(c[0])]
+    assert c[1] == r["gpu"] and c[2] == r["side"], (c, r)
+    even = "-" if r["side"] == "own" else "never" if r["break_even_month"] is None else str(r["break_even_month"])
+    tail = ["%.4g" % r["work_per_gpu_hour"], r["throughput_kind"], str(r["gpus_needed"]),
+            "{:,.0f}".format(r["total"]), "%.6g" % r["cost_per_unit"], even]
+    assert c[-6:] == tail, (c, tail)
+' "$1" "${2:-5}"
+}
+saved_equals_row() { # JSON RANK: `gpuplan report "gen pick"` gives the row's total and per unit
+    "$gpuplan" --db "$gdb" report "gen pick" --format json | $py -c '
+import json, sys
+rep = json.load(sys.stdin)
+row = [r for r in json.load(open(sys.argv[1]))["rows"] if r["rank"] == int(sys.argv[2])][0]
+side = rep["self_hosted"] if row["side"] == "own" else rep["options"][0]
+assert abs(side["total"] - row["total"]) <= 1e-9 * row["total"], (side["total"], row)
+assert abs(side["cost_per_work_unit"] - row["cost_per_unit"]) <= 1e-9 * row["cost_per_unit"]
+assert rep["demand"]["work_unit"] == "M tokens" and rep["horizon_months"] == 24
+' "$1" "$2"
+}
+for size in "80 24" "200 50"; do
+    set -- $size
+    start_db "$1" "$2" "$gdb"
+    wait_for "5 Catalog" >/dev/null
+    press 5 w
+    check "$1x$2: the generations view ranks as compare --format json" rows_match "$tmp/cmp.json" $(( $2 - 8 ))
+    if [ "$1" = 80 ]; then
+        press W C-u 100000 Enter H C-u 24 Enter p
+        "$gpuplan" --db "$gdb" compare --work 100000 --unit "M tokens" --profile llm-inference-decode --horizon 24 --format json >"$tmp/cmp2.json"
+        check "W, H and p change the inputs" wait_for "100000 M tokens a month, llm-inference-decode, 24 months"
+        check "the ranking follows them" rows_match "$tmp/cmp2.json" 10
+        press Down s C-u "gen pick" Enter
+        check "s saves the chosen row as a scenario" wait_for 'saved "gen pick", version 1: rank 2'
+        check "its report equals the row" saved_equals_row "$tmp/cmp2.json" 2
+    fi
+    if [ "$1" = 200 ]; then
+        press NPage NPage NPage NPage # (End reaches the TUI as ESC [ 4 ~ through tmux here)
+        last=$($py -c 'import json, sys; r = json.load(open(sys.argv[1]))["rows"][-1]; print(r["gpu"], r["missing"], sep="\t")' "$tmp/cmp.json")
+        check "200x50: a GPU model not compared is shown with what it lacks" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -F -- '${last##*$'\t'}' | grep -q -- ' ${last%%$'\t'*} '"
+    fi
+    press q
+    exited 0 >/dev/null
+done
+
 echo "generations tui: $fails failed"
 [ "$fails" = 0 ]
