@@ -10,13 +10,16 @@
 
 #include "draw.h"
 #include "generations.h"
+#include "gpuplan/app_throughput.h"
 #include "scen.h"
 #include "view.h"
 #include "worker.h"
 
-enum { O_PROVIDER, O_INSTANCE, O_REGION, O_GPU, O_COUNT, O_PRICING, O_HOURLY, O_GPUH, O_N };
-static const char *const ohead[O_N] = {"provider", "instance", "region", "GPU",
-                                       "GPUs",     "pricing",  "hourly", "per GPU-h"};
+/* O_UNIT: the cost per unit of work of the profile chosen (p), its GPU-hour over the GPU's
+ * throughput, marked est (a spec estimate) or meas (a measured figure). */
+enum { O_PROVIDER, O_INSTANCE, O_REGION, O_GPU, O_COUNT, O_PRICING, O_HOURLY, O_GPUH, O_UNIT, O_N };
+static const char *const ohead[O_N] = {"provider", "instance", "region",    "GPU",     "GPUs",
+                                       "pricing",  "hourly",   "per GPU-h", "per unit"};
 enum { G_NAME, G_VENDOR, G_MEM, G_TDP, G_FP16, G_RELEASED, G_N };
 static const char *const ghead[G_N] = {"GPU",   "vendor",      "memory GB",
                                        "TDP W", "FP16 TFLOPS", "released"};
@@ -97,6 +100,13 @@ static int cmp_view(const void *pa, const void *pb) {
         case O_HOURLY:
             c = cmp_num(x->hourly, y->hourly);
             break;
+        case O_UNIT: {
+            int p = t->cat_profile;
+            if (x->has_tp[p] != y->has_tp[p])
+                return x->has_tp[p] ? -1 : 1; /* without a throughput: last, either way */
+            c = x->has_tp[p] ? cmp_num(x->per_gpu_hour / x->tp[p], y->per_gpu_hour / y->tp[p]) : 0;
+            break;
+        }
         default:
             c = cmp_num(x->per_gpu_hour, y->per_gpu_hour);
         }
@@ -147,6 +157,12 @@ static void cells_of(const tui *t, int k, char cells[O_N][96]) {
         snprintf(cells[5], 96, "%s", o->pricing);
     snprintf(cells[6], 96, "%.3f", o->hourly);
     snprintf(cells[7], 96, "%.3f", o->per_gpu_hour);
+    int p = t->cat_profile;
+    if (o->has_tp[p])
+        snprintf(cells[8], 96, "%.4g %s", o->per_gpu_hour / o->tp[p],
+                 o->tp_measured[p] ? "meas" : "est");
+    else
+        snprintf(cells[8], 96, "-");
 }
 
 /* Columns as wide as their widest cell among the rows that show, and their header. When
@@ -207,10 +223,20 @@ static void catalog_draw(tui *t) {
     if (t->cat->error[0])
         draw_text(rows - 3, 0, cols, t->cat->error, draw_attr(PAL_BAD));
     int total = t->cat_gpus ? t->cat->ng : t->cat->n;
-    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d of %d%s%s%s",
-               t->cat_gpus ? "GPUs" : "Offers in force today", t->n_view, total,
-               t->cat_filter[0] ? "  filter: " : "", t->cat_filter,
-               t->prompt == PROMPT_FILTER ? "_" : "");
+    /* The counts whole; what the per-unit column holds in the room left, shortened there. */
+    char left[256];
+    snprintf(left, sizeof left, "%s: %d of %d%s%s%s",
+             t->cat_gpus ? "GPUs" : "Offers in force today", t->n_view, total,
+             t->cat_filter[0] ? "  filter: " : "", t->cat_filter,
+             t->prompt == PROMPT_FILTER ? "_" : "");
+    int lw = draw_text(TOP, 0, cols, left, draw_attr(PAL_TITLE));
+    if (!t->cat_gpus && cols - lw > 14) {
+        const gp_profile *pf = &gp_profiles[t->cat_profile];
+        char unit[128];
+        snprintf(unit, sizeof unit, "per unit: %s, %s (p)", pf->unit, pf->name);
+        int uw = draw_width(unit) < cols - lw - 2 ? draw_width(unit) : cols - lw - 2;
+        draw_text_mid(TOP, cols - uw, uw, unit, draw_attr(PAL_DIM));
+    }
     int nc = t->cat_gpus ? G_N : O_N;
     const char *const *hd = t->cat_gpus ? ghead : ohead;
     int y = TOP + 1, h = rows - y - 3;
@@ -241,7 +267,7 @@ static void catalog_draw(tui *t) {
     }
     draw_text(rows - 2, 0, cols,
               t->cat_gpus ? "/ filter  Left/Right sort  r reverse  o offers  w generations"
-                          : "/ filter  Left/Right sort  r reverse  a add to the scenario  g GPUs  "
+                          : "/ filter  Left/Right sort  r reverse  a add  p profile  g GPUs  "
                             "w generations",
               draw_attr(PAL_DIM));
 }
@@ -291,6 +317,13 @@ static unsigned catalog_key(tui *t, int ch) {
         return TUI_HANDLED;
     case 'r':
         t->cat_desc = !t->cat_desc;
+        catalog_refilter(t);
+        return TUI_HANDLED;
+    case 'p':
+        if (t->cat_gpus)
+            return 0;
+        t->cat_profile = (t->cat_profile + 1) %
+                         (gp_n_profiles < TUI_MAX_PROFILES ? gp_n_profiles : TUI_MAX_PROFILES);
         catalog_refilter(t);
         return TUI_HANDLED;
     case 'g':

@@ -113,7 +113,8 @@ static const char *const help_lines[] = {
     "Compare  Left/Right sort column, r reverse (or click a header)",
     "Fleet  Enter opens the node, Esc closes",
     "Catalog  / filter, Left/Right sort, r reverse, a add the offer to the open",
-    "  scenario, g GPUs, o offers, w generations per unit of work (W work,",
+    "  scenario, g GPUs, o offers, p the profile of the cost per unit of work,",
+    "  w generations per unit of work (W work,",
     "  p profile, H horizon, s save the row as a scenario)",
     "Any key closes this help.",
 };

@@ -60,11 +60,17 @@ typedef struct cap_data {
     char error[256];
 } cap_data;
 
+#define TUI_MAX_PROFILES 4 /* gp_profiles, the workload profiles of the throughput table */
+
 typedef struct offer {
     char provider[16], instance[64], region[32], gpu[24], pricing[16], purchase[16];
     double gpus, hourly, per_gpu_hour;
     int term;
     char effective_from[11];
+    /* work per GPU-hour of its GPU in each profile, the figure in use (measured, else the
+     * spec estimate); has_tp false where the GPU has none */
+    double tp[TUI_MAX_PROFILES];
+    bool has_tp[TUI_MAX_PROFILES], tp_measured[TUI_MAX_PROFILES];
 } offer;
 
 typedef struct gpu_row {
@@ -175,6 +181,7 @@ typedef struct tui {
     char cat_filter[64];
     int *cat_view, n_view, cat_sel, cat_top, cat_sort;
     bool cat_desc;
+    int cat_profile; /* the profile of the cost-per-unit column (an index into gp_profiles) */
 
     /* the Catalog's generations view (generations.c owns both; NULL until first opened) */
     struct tui_gen *gen;

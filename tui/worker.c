@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpuplan/app_throughput.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/store_capacity.h"
@@ -188,7 +189,31 @@ static int take_spec(const gp_gpu_spec *s, const char *source, void *arg) {
     return 0;
 }
 
-static void *job_catalog(gp_store *st, const char *no_db) {
+/* Each offer's throughput in each profile: the figures in use of the throughput table, read
+ * through a session of the worker's own (it refreshes the estimates from the specs). */
+static void throughputs(const char *path, catalog_data *d) {
+    gp_session ses;
+    gp_session_init(&ses, path);
+    gp_tp_list l;
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_throughput_list(&ses, NULL, NULL, &l, &err)) {
+        snprintf(d->error, sizeof d->error, "throughput: %s", err.msg);
+        gp_session_close(&ses);
+        return;
+    }
+    for (int i = 0; i < d->n; i++)
+        for (int p = 0; p < gp_n_profiles && p < TUI_MAX_PROFILES; p++) {
+            const gp_throughput *e = gp_tp_effective(&l, d->o[i].gpu, gp_profiles[p].name);
+            d->o[i].has_tp[p] = e != NULL;
+            d->o[i].tp[p] = e ? e->value : 0;
+            d->o[i].tp_measured[p] = e && e->kind == GP_TP_MEASURED;
+        }
+    gp_tp_list_done(&l);
+    gp_session_close(&ses);
+}
+
+static void *job_catalog(gp_store *st, const char *no_db, const char *path) {
     catalog_data *d = gp_xcalloc(1, sizeof *d);
     if (!st) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
@@ -206,6 +231,8 @@ static void *job_catalog(gp_store *st, const char *no_db) {
         gp_store_catalog_list(st, &f, take_offer, &a, &err) ||
         gp_store_specs(st, NULL, take_spec, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
+    else
+        throughputs(path, d);
     return d;
 }
 
@@ -265,7 +292,7 @@ static void *run(void *arg) {
         void *res = k == JOB_FLEET      ? job_fleet(st, w->demo, err.msg)
                     : k == JOB_CAPACITY ? job_capacity(st, err.msg)
                     : k == JOB_COMPARE  ? job_compare(w->path, &rq)
-                                        : job_catalog(st, err.msg);
+                                        : job_catalog(st, err.msg, w->path);
         pthread_mutex_lock(&w->mu);
         if (w->ready[k])
             free_result((job_kind)k, w->ready[k]);

@@ -148,5 +148,46 @@ for size in "80 24" "200 50"; do
     exited 0 >/dev/null
 done
 
+# ---- the Catalog's cost-per-unit column: a profile at a time, estimate or measured ----------
+"$gpuplan" --db "$gdb" throughput set H100 llm-training 41.5 --unit "M tokens" --source "our run" >/dev/null
+"$gpuplan" --db "$gdb" throughput list --json >"$tmp/tp.json"
+per_unit_column() { # PROFILE: each offer row's cost per unit is its GPU-hour over the figure in use
+    screen | $py -c '
+import json, re, sys
+prof = sys.argv[2]
+tp = {}
+for r in json.load(open(sys.argv[1])):
+    if r["profile"] == prof and r["in_use"]:
+        tp[r["gpu"]] = (r["value"], "meas" if r["kind"] == "measured" else "est")
+s = sys.stdin.read()
+assert "per unit: M tokens, " + prof in s or prof not in tp, s
+rows = [l.split() for l in s.splitlines() if re.search(r" (est|meas)$", l)]
+assert len(rows) >= 5, s
+vals = []
+for c in rows:
+    value, kind = tp[next(x for x in c[1:] if x in tp)]  # regions may be several words
+    per_h, unit = float(c[-3]), float(c[-2])   # per GPU-hour shown to 3 decimals
+    assert c[-1] == kind, (c, kind)
+    assert abs(unit - per_h / value) <= 0.0005 / value + 5e-4 * unit, (c, value)
+    vals.append(unit)
+assert vals == sorted(vals), vals   # sorted by the column, ascending
+' "$tp_json" "$1"
+}
+tp_json=$tmp/tp.json
+for size in "80 24" "200 50"; do
+    set -- $size
+    start_db "$1" "$2" "$gdb"
+    wait_for "5 Catalog" >/dev/null
+    press 5
+    wait_for "Offers in force today" >/dev/null
+    press l
+    check "$1x$2: Catalog: the cost per unit of llm-training, sorted, estimate or measured" per_unit_column llm-training
+    check "$1x$2: the measured H100 figure is used and says so" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -E ' H100 .* meas\$' >/dev/null"
+    press p
+    check "$1x$2: p moves the column to the next profile" per_unit_column llm-inference-decode
+    press q
+    exited 0 >/dev/null
+done
+
 echo "generations tui: $fails failed"
 [ "$fails" = 0 ]
