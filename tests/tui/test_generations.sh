@@ -145,7 +145,7 @@ for size in "80 24" "200 50"; do
         check "200x50: a GPU model not compared is shown with what it lacks" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -F -- '${last##*$'\t'}' | grep -q -- ' ${last%%$'\t'*} '"
     fi
     press q
-    exited 0 >/dev/null
+    check "$1x$2: q quits cleanly" exited 0
 done
 
 # ---- the Catalog's cost-per-unit column: a profile at a time, estimate or measured ----------
@@ -186,7 +186,7 @@ for size in "80 24" "200 50"; do
     press p
     check "$1x$2: p moves the column to the next profile" per_unit_column llm-inference-decode
     press q
-    exited 0 >/dev/null
+    check "$1x$2: q quits cleanly" exited 0
 done
 
 echo "generations tui: $fails failed"
