@@ -3,31 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/text.h"
 
 void gp_format_money(double v, char *out, size_t cap) {
-    if (!isfinite(v)) {
-        snprintf(out, cap, "%g", v);
-        return;
-    }
-    char digits[64];
-    double a = fabs(v);
-    snprintf(digits, sizeof digits, "%.2f", a);
-    char *dot = strchr(digits, '.');
-    size_t int_len = dot ? (size_t)(dot - digits) : strlen(digits);
-    char tmp[96];
-    size_t n = 0;
-    /* "-0.00" reads as a sign error: only print the minus for a non-zero rounded value. */
-    if (v < 0 && strcmp(digits, "0.00") != 0)
-        tmp[n++] = '-';
-    for (size_t i = 0; i < int_len; i++) {
-        if (i > 0 && (int_len - i) % 3 == 0)
-            tmp[n++] = ',';
-        tmp[n++] = digits[i];
-    }
-    snprintf(tmp + n, sizeof tmp - n, "%s", dot ? dot : "");
-    snprintf(out, cap, "%s", tmp);
+    gp_fmt_money(v, out, cap);
 }
 
 gp_status gp_csv_field(gp_buf *out, const char *text) {
