@@ -19,6 +19,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/output.h"
+#include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"
 #include "gpuplan/xmem.h"
@@ -488,6 +489,7 @@ typedef struct wbctx {
     int start_year, start_month, fiscal_start;
     int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
     int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
+    const gp_report_meta *meta;      /* for the opening's sources (measured, tariff) */
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -1550,6 +1552,20 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     worksheet_hide(ws);
 }
 
+/* The Markdown report's opening, below the year tables: where the utilization and the
+ * electricity price come from and the break-even points, as gpuplan wrote the workbook
+ * (text, so it does not follow edits; the busy-hours rule is row 6). Returns the next row. */
+static int opening_rows(wbctx *x, lxw_worksheet *ws, int row) {
+    gp_opening *o = gp_xmalloc(sizeof *o);
+    gp_report_opening(x->s, x->r, x->meta, o);
+    text_cell(x->b, ws, row++, 0, "What decides this (as written; the figures above recalculate)",
+              x->b->bold);
+    for (int i = 1; i < o->n; i++)
+        text_cell(x->b, ws, row++, 0, o->line[i], NULL);
+    free(o);
+    return row;
+}
+
 static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -1722,6 +1738,7 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
               b->note);
     row = year_table(x, ws, row, true, fy0, x->fiscal_start);
     row++;
+    row = opening_rows(x, ws, row) + 1;
     lxw_chart *chart = cumulative_chart(b, s, c, M);
     lxw_chart_options copt = {.x_scale = 1.6, .y_scale = 1.3};
     keep(b, worksheet_insert_chart_opt(ws, (lxw_row_t)row, 0, chart, &copt));
@@ -1864,7 +1881,7 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
     }
     format_set_num_format(b.in_date, "yyyy-mm-dd");
 
-    wbctx x = {.b = &b, .s = s, .r = r, .M = s->horizon_months};
+    wbctx x = {.b = &b, .s = s, .r = r, .M = s->horizon_months, .meta = meta};
     x.o = gp_xcalloc((size_t)(s->n_options + 1), sizeof *x.o);
     x.n_gen = (x.M - 1) / 12 + 1;
     x.fiscal_start = o && o->fiscal_year_start >= 1 ? o->fiscal_year_start : 1;
