@@ -5,6 +5,8 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_opening.h"
+#include "gpuplan/report_sensitivity.h"
+#include "gpuplan/sensitivity.h"
 #include "gpuplan/scenario_json.h"
 #include "testutil.h"
 
@@ -285,6 +287,104 @@ static void test_csv_rounded(void **state) {
     gp_buf_done(&out);
 }
 
+/* The scenario of given_only with option 0 at that hourly price, evaluated afresh: the
+ * totals a sensitivity row must report at that end. */
+static void evaluate_with_hourly(double hourly, gp_scenario *s2, gp_result *r2) {
+    gp_err err;
+    assert_int_equal(gp_scenario_parse(given_only, strlen(given_only), "t.json", s2, NULL, &err),
+                     GP_OK);
+    s2->options[0].hourly = hourly;
+    gp_model_evaluate(s2, r2);
+}
+
+static const gp_sens_row *row_named(const gp_sensitivity *t, const char *path) {
+    for (int k = 0; k < t->n_rows; k++)
+        if (strcmp(t->rows[k].input, path) == 0)
+            return &t->rows[k];
+    fail_msg("no row %s", path);
+    return NULL;
+}
+
+static void test_sensitivity_json_csv(void **state) {
+    (void)state;
+    load(given_only, NULL);
+    gp_sensitivity *t = malloc(sizeof *t);
+    gp_err err;
+    assert_int_equal(gp_sensitivity_run(sc, 0.3, t, &err), GP_OK);
+    const gp_sens_row *hr = row_named(t, "cloud_options[0].hourly");
+    gp_scenario *s2 = malloc(sizeof *s2);
+    gp_result *r2 = malloc(sizeof *r2);
+    evaluate_with_hourly(hr->low, s2, r2);
+    double self_low = r2->self.total, a_low = r2->options[0].total;
+    /* 2.5 x 0.7 = 1.75 an hour makes renting the one GPU cheaper than the server. */
+    assert_true(a_low < self_low);
+
+    gp_buf out;
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_json(sc, t, &out, &err), GP_OK);
+    cJSON *doc = cJSON_Parse(out.data);
+    assert_non_null(doc);
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "base"), "cheapest")->valuestring,
+        "self-hosted");
+    const cJSON *row = NULL, *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(doc, "rows")) {
+        if (!strcmp(cJSON_GetObjectItem(r, "path")->valuestring, "cloud_options[0].hourly"))
+            row = r;
+        /* Every row is named by its owner and parameter; no JSON path as the name. */
+        assert_null(strchr(cJSON_GetObjectItem(r, "option")->valuestring, '['));
+        assert_null(strchr(cJSON_GetObjectItem(r, "parameter")->valuestring, '['));
+    }
+    assert_non_null(row);
+    assert_string_equal(cJSON_GetObjectItem(row, "option")->valuestring, "A");
+    assert_string_equal(cJSON_GetObjectItem(row, "parameter")->valuestring, "hourly");
+    assert_close(cJSON_GetObjectItem(row, "low")->valuedouble, 1.75, REL);
+    const cJSON *lo = cJSON_GetObjectItem(row, "at_low");
+    assert_close(cJSON_GetObjectItem(lo, "self_hosted")->valuedouble, self_low, REL);
+    assert_close(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(lo, "options"), 0), "total")
+            ->valuedouble,
+        a_low, REL);
+    assert_string_equal(cJSON_GetObjectItem(lo, "cheapest")->valuestring, "A");
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(row, "at_high"), "cheapest")->valuestring,
+        "self-hosted");
+    /* A self-hosted input is named by its section and key. */
+    const gp_sens_row *pue = row_named(t, "self_hosted.server_price");
+    assert_string_equal(pue->parameter, "server_price");
+    cJSON_Delete(doc);
+    gp_buf_done(&out);
+
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_csv(sc, t, &out, &err), GP_OK);
+    assert_non_null(strstr(out.data, "option,parameter,path,base,low,high,cheapest_at_low,"
+                                     "cheapest_at_high,self_hosted_at_low,self_hosted_at_high,"
+                                     "A at low,A at high\n"));
+    char want[256], m1[40], m2[40];
+    snprintf(want, sizeof want,
+             "\nA,hourly,cloud_options[0].hourly,2.5,1.75,3.25,A,self-hosted,%s,",
+             gp_fmt_cents(self_low, m1, sizeof m1));
+    assert_non_null(strstr(out.data, want));
+    snprintf(want, sizeof want, ",%s,", gp_fmt_cents(a_low, m2, sizeof m2));
+    assert_non_null(strstr(strstr(out.data, "\nA,hourly,"), want));
+    gp_buf_done(&out);
+
+    /* The summary: the cheapest and its lead, the hourly row with the flip marked. */
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, 10, &out), GP_OK);
+    assert_non_null(strstr(out.data, "Cheapest at the base point: self-hosted, "));
+    const char *line = strstr(out.data, "\n  A: hourly ");
+    assert_non_null(line);
+    const char *eol = strchr(line + 1, '\n');
+    const char *flip = strstr(line, "! low: A");
+    assert_true(flip && flip < eol);
+    assert_true(memchr(line, '#', (size_t)(eol - line)) != NULL);
+    gp_buf_done(&out);
+    free(r2);
+    free(s2);
+    free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_money),
@@ -295,6 +395,7 @@ int main(void) {
         cmocka_unit_test(test_opening_given),
         cmocka_unit_test(test_opening_measured),
         cmocka_unit_test(test_csv_rounded),
+        cmocka_unit_test(test_sensitivity_json_csv),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
