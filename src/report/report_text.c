@@ -519,7 +519,9 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     put(&w, "\n\n");
     const char *winner = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
     double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
-    put(&w, "**Cheapest over %d months: ", m);
+    put(&w, "**Cheapest over ");
+    count(&w, m, "month", "months");
+    put(&w, ": ");
     text(&w, winner);
     put(&w, "**, ");
     money(&w, best);
