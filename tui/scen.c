@@ -592,6 +592,7 @@ static void clear_undo(tui *t) {
     free(t->undo);
     t->undo = NULL;
     t->n_undo = 0;
+    t->undo_saved = 0;
 }
 
 bool scen_open(tui *t, const char *name) {
@@ -610,6 +611,8 @@ bool scen_open(tui *t, const char *name) {
         tui_status(t, "stored scenario \"%s\" is not JSON", name);
         return false;
     }
+    if (strcmp(t->name, name) != 0)
+        t->tl_opt = -1; /* another plan: the Timeline marks its earliest break-even again */
     snprintf(t->name, sizeof t->name, "%s", name);
     t->version = version;
     t->editing = false;
@@ -695,7 +698,7 @@ bool scen_save(tui *t, const char *as) {
     if (as)
         scen_open(t, as);
     else
-        t->version = version, t->dirty = false;
+        t->version = version, t->dirty = false, t->undo_saved = t->n_undo;
     return true;
 }
 
@@ -984,7 +987,8 @@ void scen_undo(tui *t) {
     free(json);
     if (doc)
         replace_doc(t, doc);
-    t->dirty = t->n_undo > 0;
+    /* Back to the document last saved or opened: nothing to save. */
+    t->dirty = t->n_undo != t->undo_saved;
     tui_status(t, "undone");
 }
 

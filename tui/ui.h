@@ -154,6 +154,7 @@ typedef struct tui {
     int edit_choice; /* a FIELD_CHOICE being edited: the choice shown */
     char **undo;
     int n_undo;
+    int undo_saved; /* n_undo when the document was last saved or opened */
     bool dirty;
 
     /* pickers (tariff presets) */
