@@ -159,7 +159,7 @@ static const field_def general[] = {
     SI("self_hosted.order_every_months", "order every", "months", order_every_months),
     DI("self_hosted.max_servers", "at most", "servers", "no cap", W_ALL),
     DC("self_hosted.bridge", "bridge", "none"),
-    SI("self_hosted.refresh_months", "refresh every", "months (0 never)", refresh_months),
+    SI("self_hosted.refresh_months", "refresh every", "months, 0: never", refresh_months),
     DN("self_hosted.residual_pct", "residual value", "0..1", "0", W_ALL),
     LIST("self_hosted.resale", "resale curve", "points", resale_list),
     SD("self_hosted.depreciation_years", "depreciation", "years", depreciation_years),
