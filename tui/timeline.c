@@ -210,9 +210,11 @@ static void timeline_draw(tui *t) {
     int mo = marked_option(t);
     int mark =
         mo >= 0 && r->options[mo].has_break_even_month ? r->options[mo].break_even_month : -1;
+    /* The month and its date always show whole; the name takes the rest of the line. */
     char ml[256] = "", nm[200] = "";
+    int name_w = cw - 17 - (int)strlen(": month 240 (2026-11-23)") - (int)strlen("even with ");
     if (mo >= 0)
-        draw_shorten(s->options[mo].name, cw / 3 > 12 ? cw / 3 : 12, nm, sizeof nm);
+        draw_shorten(s->options[mo].name, name_w > 12 ? name_w : 12, nm, sizeof nm);
     if (mark >= 0) {
         char lab[16];
         index_label(t, mark, lab, sizeof lab);
