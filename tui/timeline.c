@@ -129,7 +129,7 @@ static void timeline_draw(tui *t) {
     char start[16], end[16];
     index_label(t, 0, start, sizeof start);
     index_label(t, M, end, sizeof end);
-    chart_series st[2] = {{dem, M, r->work_mode ? "demand (self-hosted GPUs)" : "demand"},
+    chart_series st[2] = {{dem, M, r->work_mode ? "demand as GPUs" : "demand"},
                           {srv, M, "GPUs in service"}};
     int tx = draw_text(y, 0, cw, "GPUs by month  ", draw_attr(PAL_TITLE));
     for (int k = 0; k < 2; k++) {

@@ -59,11 +59,16 @@ steps="Stepped demand, one purchase all at once capped by rack space, spot bridg
 refresh="Six years, refresh every three: resale curve, a loan per purchase, maintenance after warranty"
 "$gpuplan" --db "$db" scenario save "$ex/v2-refresh-resale-loan.json" >/dev/null
 
+# gpuplan report on the stored scenario (exported first: a name with a "/" reads as a file).
+report() { # NAME FORMAT
+    "$gpuplan" --db "$db" scenario export "$1" >"$tmp/export.json" &&
+        "$gpuplan" report "$tmp/export.json" --format "$2"
+}
 # The results column and the legend show each total as gpuplan report gives it.
 totals_match() { # NAME: the stored scenario's totals are on screen
     local s
     s=$(screen)
-    "$gpuplan" --db "$db" report "$1" --format json | $py -c '
+    report "$1" json | $py -c '
 import json, sys
 r, s = json.load(sys.stdin), sys.argv[1]
 def compact(v):
@@ -116,8 +121,8 @@ check "u takes the point away" bash -c "! tmux -S '$sock' capture-pane -p -t g |
 timeline_matches() { # NAME: purchases, sales, bridge months and break-even as the report says
     local s
     s=$(screen)
-    "$gpuplan" --db "$db" report "$1" --format csv >"$tmp/r.csv"
-    "$gpuplan" --db "$db" report "$1" --format json | $py -c '
+    report "$1" csv >"$tmp/r.csv"
+    report "$1" json | $py -c '
 import csv, json, sys
 r, s = json.load(sys.stdin), sys.argv[1]
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -232,6 +237,27 @@ check "ASCII: the Timeline marks with ^ v =" bash -c "
     echo \"\$s\" | grep -qE '^  bridge +=' && ! echo \"\$s\" | LC_ALL=C grep -qP '[\\x80-\\xff]'"
 press q
 check "ASCII: q exits 0" exited 0
+
+# Work mode: demand as work, each side's throughput; the editor shows the work keys, an edit
+# of the work a month gives the report's totals, and the Timeline draws its marks.
+db=$tmp/work.db
+work="Inference in tokens: own H100 or rent A100 / H200 / reserved H100, per million tokens"
+"$gpuplan" --db "$db" scenario save "$ex/v2-work-mode-generations.json" >/dev/null
+start 80 24
+check "work mode: the plan opens" wait_for "cheapest:"
+press l
+down_to 2 "work a month"
+check "work mode: the unit and the sides' throughput are fields" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -qE 'work unit +M tokens'"
+press Enter C-u 5 0 0 0 0 0 Enter s
+check "work mode: the edit is saved" wait_for "saved version 2 of"
+check "work mode: the stored work a month" stored "$work" 'd["demand"]["work_per_month"] == 500000'
+check "work mode: the totals are gpuplan report's" totals_match "$work"
+press 7
+check "work mode: the Timeline draws demand as self-hosted GPUs" wait_for "demand as GPUs"
+check "work mode: its marks and break-even are the report's" timeline_matches "$work"
+press q
+check "work mode: q exits 0" exited 0
 
 echo "timeline: $fails failed"
 [ "$fails" = 0 ]
