@@ -150,7 +150,7 @@ typedef struct tui {
     int n_fields, field_sel, field_top;
     bool focus_editor;
     bool editing;
-    char edit[64];
+    char edit[192];  /* room for a work unit of 40 code points */
     int edit_choice; /* a FIELD_CHOICE being edited: the choice shown */
     char **undo;
     int n_undo;
