@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/numfmt.h"
 #include "view.h"
 
 /* ---- Compare ---------------------------------------------------------------------------- */
@@ -148,15 +149,15 @@ static void compare_draw(tui *t) {
     int nw = name_width(t), NUM_W = num_w(t);
     const gp_scenario *s = t->sc.s;
     /* The figures whole; a long name gives way in its middle. */
-    char what[2 * GP_UNIT_BYTES + 128];
+    char what[2 * GP_UNIT_BYTES + 128], nm[32], ng[48];
+    gp_fmt_count(s->horizon_months, "month", "months", nm, sizeof nm);
     if (s->work_mode)
-        snprintf(what, sizeof what,
-                 ": %d months, %.6g %s a month at %.1f %% (%s; per unit: per %s)",
-                 s->horizon_months, s->work_per_month, s->work_unit, s->utilization * 100,
-                 s->currency, s->work_unit);
+        snprintf(what, sizeof what, ": %s, %.6g %s a month at %.1f %% (%s; per unit: per %s)", nm,
+                 s->work_per_month, s->work_unit, s->utilization * 100, s->currency, s->work_unit);
     else
-        snprintf(what, sizeof what, ": %d months, %d GPUs at %.1f %% (%s)", s->horizon_months,
-                 s->gpus, s->utilization * 100, s->currency);
+        snprintf(what, sizeof what, ": %s, %s at %.1f %% (%s)", nm,
+                 gp_fmt_count(s->gpus, "GPU", "GPUs", ng, sizeof ng), s->utilization * 100,
+                 s->currency);
     int ww = draw_width(what), tw = draw_text_mid(TOP, 0, cols - ww, s->name, draw_attr(PAL_TITLE));
     draw_text(TOP, tw, cols - tw, what, draw_attr(PAL_TITLE));
     int y = TOP + 2, x = 0;
