@@ -167,7 +167,8 @@ for n in 'ab':
     close(gpus[n, 2][5], 0.5); close(gpus[n, 2][6], 1.0); close(gpus[n, 2][7], 250)
     close(gpus[n, 0][5], 0.5); close(gpus[n, 0][6], 0.5); close(gpus[n, 0][7], 230)
     close(gpus[n, 3][5], 0.0); close(gpus[n, 3][6], 0.0); close(gpus[n, 3][7], 60)
-    assert gpus[n, 0][3] == 'GPU-%s-0' % n and 'H100' in gpus[n, 0][2]
+    # the readable name of "NVIDIA H100 80GB HBM3", as fleet and capacity show it
+    assert gpus[n, 0][3] == 'GPU-%s-0' % n and gpus[n, 0][2] == 'H100 SXM 80GB', gpus[n, 0]
 PY
 
 # The real captures: imported and summarized without error.
