@@ -93,6 +93,14 @@ gp_status gp_fleet_state_read(gp_session *ses, int64_t now_ms, int64_t fresh_ms,
     return GP_OK;
 }
 
+gp_status gp_fleet_history(gp_session *ses, gp_metric m, int64_t from_ms, int64_t to_ms,
+                           int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_gpu_history(st, m, from_ms, to_ms, fn, arg, err);
+}
+
 void gp_fleet_state_done(gp_fleet_state *f) {
     free(f->rows);
     free(f->walls);
