@@ -24,6 +24,10 @@ typedef struct gp_session {
      * there): the CLI says so on a terminal, the TUI stays quiet. May be NULL. */
     void (*catalog_loaded)(const gp_bundle_stats *bs, void *arg);
     void *catalog_loaded_arg;
+    /* Told just before that load begins (done false: it takes a moment, the CLI shows a
+     * progress line) and as it ends, loaded or failed (done true, before catalog_loaded).
+     * May be NULL; gets catalog_loaded_arg. */
+    void (*catalog_loading)(bool done, void *arg);
 } gp_session;
 
 /* A session on db_path (NULL: the default database); nothing is opened yet. */

@@ -72,7 +72,15 @@ gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     if (gp_session_store(s, out, err))
         return err->code;
     gp_bundle_stats bs;
-    if (gp_catalog_load_bundle(*out, false, &bs, err))
+    bool current = true;
+    if (s->catalog_loading && gp_catalog_bundle_current(*out, &current, err))
+        return err->code;
+    if (!current)
+        s->catalog_loading(false, s->catalog_loaded_arg);
+    gp_status rc = gp_catalog_load_bundle(*out, false, &bs, err);
+    if (!current)
+        s->catalog_loading(true, s->catalog_loaded_arg);
+    if (rc)
         return err->code;
     if (bs.loaded && s->catalog_loaded)
         s->catalog_loaded(&bs, s->catalog_loaded_arg);
