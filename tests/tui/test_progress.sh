@@ -4,7 +4,7 @@
 # line is blanked. Not a terminal, or --quiet: not a byte more. The real binary in tmux, its
 # bytes logged with pipe-pane from before it starts; waits on the log, never on a sleep.
 set -u
-gpuplan=$1
+gpuplan=$1 root=$2
 tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
 t() { tmux -S "$sock" "$@"; }
@@ -43,6 +43,14 @@ check "the catalog already there: no line" bash -c "! grep -q 'bundled catalog' 
 
 run quiet --quiet --db "$tmp/b.db" pricing list --gpu H100
 check "--quiet: no line, no notice" bash -c "! grep -q 'bundled catalog' '$tmp/quiet.log' && [ -s '$tmp/b.db' ]"
+
+# An import says so while it reads (the catalog is there already: that line alone).
+csv=$root/tests/fixtures/telemetry/nvidia_smi_csv/nvgpuexp__L40S__drv595.80__load__query-gpu.csv
+run import --db "$tmp/a.db" import nvsmi "$csv" --node box
+check "an import: the line while it reads" grep -qF "gpuplan: importing $csv..." "$tmp/import.log"
+"$gpuplan" --db "$tmp/a.db" import nvsmi "$csv" --node box2 >"$tmp/i.out" 2>"$tmp/i.err"
+check "an import not on a terminal: its one line on stdout, nothing on stderr" \
+    bash -c "[ ! -s '$tmp/i.err' ] && [ \$(wc -l <'$tmp/i.out') = 1 ] && grep -q '^imported ' '$tmp/i.out'"
 
 # Not a terminal: stderr stays empty, stdout is the listing alone.
 "$gpuplan" --db "$tmp/c.db" pricing list --gpu H100 >"$tmp/c.out" 2>"$tmp/c.err"
