@@ -72,6 +72,15 @@ check "the node pop-up names the model and the age" bash -c "
     echo \"\$s\" | grep -q 'oldbox: 2 GPUs' && echo \"\$s\" | grep -F 'GPU-old-0' | grep -F 'RTX 2080 SUPER' | grep -q 'stale 3 d'"
 t send-keys -t g Escape
 
+# The Capacity tab reads what `gpuplan capacity` reads (the same service): the same GPUs, the
+# same mean.
+want=$("$gpuplan" --db "$db" capacity --since 30d --json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("30 days, %d GPUs: mean %.1f %%" % (d["gpus"], d["fleet"]["util_mean"] * 100))')
+t send-keys -t g 6
+check "Capacity agrees with gpuplan capacity ($want)" shows "$want"
+
 # 80 columns: no room for the model, the values and the mark stay.
 start 80 24 NO_COLOR=1
 check "the TUI is up at 80x24" shows "1 Plan"
