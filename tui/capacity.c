@@ -8,6 +8,7 @@
 
 #include "draw.h"
 #include "gpuplan/collect.h"
+#include "gpuplan/numfmt.h"
 #include "view.h"
 #include "worker.h"
 
@@ -30,10 +31,11 @@ static void capacity_draw(tui *t) {
     }
     gp_cap_figures f;
     gp_cap_figures_of(&d->fleet, 5, &f);
+    char ng[48];
     draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
-               "30 days, %lld GPUs: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %% of "
-               "GPU-hours",
-               d->gpus, f.util_mean, f.util_p50, f.util_p95, f.busy_share * 100);
+               "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %% of GPU-hours",
+               gp_fmt_count(d->gpus, "GPU", "GPUs", ng, sizeof ng), f.util_mean, f.util_p50,
+               f.util_p95, f.busy_share * 100);
 
     /* The distribution: 5 % bins as bars. */
     int hw = cols >= 110 ? 36 : 26;

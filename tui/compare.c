@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/numfmt.h"
 #include "view.h"
 
 /* ---- Compare ---------------------------------------------------------------------------- */
@@ -105,9 +106,11 @@ static void compare_draw(tui *t) {
     sorting = t;
     qsort(order, (size_t)n, sizeof *order, cmp_rows);
     int nw = name_width(t);
-    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %d months, %d GPUs at %.1f %% (%s)",
-               t->sc.s->name, t->sc.s->horizon_months, t->sc.s->gpus, t->sc.s->utilization * 100,
-               t->sc.s->currency);
+    char nm[32], ng[48];
+    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE), "%s: %s, %s at %.1f %% (%s)", t->sc.s->name,
+               gp_fmt_count(t->sc.s->horizon_months, "month", "months", nm, sizeof nm),
+               gp_fmt_count(t->sc.s->gpus, "GPU", "GPUs", ng, sizeof ng),
+               t->sc.s->utilization * 100, t->sc.s->currency);
     int y = TOP + 2, x = 0;
     for (int c = 0; c < C_N; c++) {
         int w = c == C_NAME ? nw : NUM_W;

@@ -306,9 +306,33 @@ static void axis_label(double v, bool money, char *out, size_t cap) {
              money ? fabs(v) : v, suffix);
 }
 
-void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
-                double x1, const char *x_label, int mark_i, const char *mark_label, bool money) {
-    enum { LABEL_W = 9 };
+enum { LABEL_W = 9 };
+
+int draw_chart_column(int x, int w, int npts, int i) {
+    int pw = w - LABEL_W - 1, sx = draw_utf8() ? 2 : 1, W = pw * sx;
+    if (pw < 4 || npts < 2)
+        return -1;
+    return x + LABEL_W + 1 + (int)lround((double)i / (npts - 1) * (W - 1)) / sx;
+}
+
+/* Set the dot (ax, ay) of series k. */
+static void plot_dot(unsigned char *bits, signed char *owner, int pw, int ph, bool braille, int ax,
+                     int ay, int k) {
+    int sx = braille ? 2 : 1, sy = braille ? 4 : 1;
+    int cx = ax / sx, cy = ay / sy;
+    if (cx >= 0 && cx < pw && cy >= 0 && cy < ph) {
+        static const unsigned char dot[4][2] = {
+            {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+        bits[cy * pw + cx] |= braille ? dot[ay % 4][ax % 2] : 1;
+        owner[cy * pw + cx] = (signed char)k;
+    }
+}
+
+/* draw_chart and draw_step_chart: steps plots series[k].y[j - 1] flat over (j - 1, j] of an
+ * axis of n + 1 points, joined by risers. */
+static void chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
+                  double x1, const char *x_label, int mark_i, const char *mark_label, bool money,
+                  bool steps) {
     int ph = h - 2, pw = w - LABEL_W - 1; /* plot rows and columns; x axis below */
     if (ph < 2 || pw < 4 || ns <= 0)
         return;
@@ -321,7 +345,8 @@ void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, 
         for (int i = 0; i < series[k].n; i++) {
             lo = fmin(lo, series[k].y[i]);
             hi = fmax(hi, series[k].y[i]);
-            npts = series[k].n > npts ? series[k].n : npts;
+            int n = series[k].n + (steps ? 1 : 0);
+            npts = n > npts ? n : npts;
         }
     if (!isfinite(lo) || npts < 2)
         return;
@@ -332,7 +357,20 @@ void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, 
     unsigned char *bits = calloc((size_t)(pw * ph), 1);
     signed char *owner = malloc((size_t)(pw * ph));
     memset(owner, -1, (size_t)(pw * ph));
-    for (int k = 0; k < ns; k++) {
+    for (int k = 0; k < ns && steps; k++) {
+        int py = -1, n = series[k].n;
+        for (int X = 0; X < W && n > 0; X++) {
+            /* The month whose span (j - 1, j] holds this dot column. */
+            int j = (int)ceil((double)X / (W - 1) * (npts - 1) - 1e-9);
+            j = j < 1 ? 1 : j > n ? n : j;
+            int dy = (int)lround((hi - series[k].y[j - 1]) / (hi - lo) * (H - 1));
+            for (int Y = py < 0 ? dy : py; Y != dy; Y += Y < dy ? 1 : -1)
+                plot_dot(bits, owner, pw, ph, braille, X, Y, k);
+            plot_dot(bits, owner, pw, ph, braille, X, dy, k);
+            py = dy;
+        }
+    }
+    for (int k = 0; k < ns && !steps; k++) {
         int px = -1, py = -1;
         for (int i = 0; i < series[k].n; i++) {
             int dx = (int)lround((double)i / (npts - 1) * (W - 1));
@@ -342,13 +380,7 @@ void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, 
             int ddx = abs(dx - ax), ddy = -abs(dy - ay), stx = ax < dx ? 1 : -1,
                 sty = ay < dy ? 1 : -1, e = ddx + ddy;
             for (;;) {
-                int cx = ax / sx, cy = ay / sy;
-                if (cx >= 0 && cx < pw && cy >= 0 && cy < ph) {
-                    static const unsigned char dot[4][2] = {
-                        {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
-                    bits[cy * pw + cx] |= braille ? dot[ay % 4][ax % 2] : 1;
-                    owner[cy * pw + cx] = (signed char)k;
-                }
+                plot_dot(bits, owner, pw, ph, braille, ax, ay, k);
                 if (ax == dx && ay == dy)
                     break;
                 int e2 = 2 * e;
@@ -406,6 +438,19 @@ void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, 
     }
     free(bits);
     free(owner);
+}
+
+void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
+                double x1, const char *x_label, int mark_i, const char *mark_label, bool money) {
+    chart(y, x, h, w, series, ns, x0, x1, x_label, mark_i, mark_label, money, false);
+}
+
+void draw_step_chart(int y, int x, int h, int w, const chart_series *series, int ns,
+                     const char *x_label) {
+    int n = 0;
+    for (int k = 0; k < ns; k++)
+        n = series[k].n > n ? series[k].n : n;
+    chart(y, x, h, w, series, ns, 0, n, x_label, -1, NULL, false, true);
 }
 
 void draw_sparkline(int y, int x, int w, const double *v, int n, double max, int attr) {

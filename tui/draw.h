@@ -65,6 +65,16 @@ typedef struct chart_series {
 void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
                 double x1, const char *x_label, int mark_i, const char *mark_label, bool money);
 
+/* A step chart of month values, series[k].y[j - 1] for month j = 1..n, on the x axis
+ * draw_chart gives n + 1 points (index 0 the start, index j the close of month j): each month a
+ * flat run over (j - 1, j], changes joined by risers; the y axis in plain numbers. */
+void draw_step_chart(int y, int x, int h, int w, const chart_series *series, int ns,
+                     const char *x_label);
+
+/* The screen column where point i of npts falls on a chart drawn at (x, w): -1 when the
+ * chart is too narrow to draw. */
+int draw_chart_column(int x, int w, int npts, int i);
+
 /* A sparkline of n values in 0..max into w columns. */
 void draw_sparkline(int y, int x, int w, const double *v, int n, double max, int attr);
 

@@ -11,6 +11,7 @@
 
 #include "draw.h"
 #include "gpuplan/collect.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report_fleet.h"
 #include "view.h"
 #include "worker.h"
@@ -61,18 +62,20 @@ static void fleet_draw(tui *t) {
     }
     double per_hour = watts / 1000 * pue * price, gpu_h = gpu_hour_cost(t);
     const char *cur = t->has_sc ? t->sc.s->currency : "";
-    char stale[32] = "";
+    char ng[48], ni[48], stale[32] = "";
     if (f->stale)
         snprintf(stale, sizeof stale, " (%d stale)", f->stale);
     draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
-               "%d GPUs%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)", f->n,
-               stale, busy, watts / 1000, per_hour, cur, kwh * pue);
+               "%s%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
+               gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, busy, watts / 1000,
+               per_hour, cur, kwh * pue);
     if (t->has_sc)
         draw_textf(TOP + 1, 0, cols, idle ? draw_attr(PAL_BAD) : 0,
-                   "useful GPU-hour %.2f %s  idle now: %d GPUs, %.2f %s/h wasted  alerts: %d  "
+                   "useful GPU-hour %.2f %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
                    "(costs of \"%s\")",
-                   busy > 0 ? gpu_h * (f->n - f->stale) / busy : 0, cur, idle, idle * gpu_h, cur,
-                   alerts, t->sc.s->name);
+                   busy > 0 ? gpu_h * (f->n - f->stale) / busy : 0, cur,
+                   gp_fmt_count(idle, "GPU", "GPUs", ni, sizeof ni), idle * gpu_h, cur, alerts,
+                   t->sc.s->name);
     int y = TOP + 3;
     int sw = 12; /* a cell per 5-minute mean of the last hour */
     /* The node column: what the longest name needs, as far as the room allows. */
@@ -149,8 +152,9 @@ static void fleet_draw(tui *t) {
         char clean[80];
         draw_clean(node, clean, sizeof clean);
         draw_textf(py, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE),
-                   "%s: %d GPUs, %.0f W, %.2f %s/h, %.1f kWh today (Esc closes)", clean, n, nw,
-                   nw / 1000 * pue * price, cur, nkwh);
+                   "%s: %s, %.0f W, %.2f %s/h, %.1f kWh today (Esc closes)", clean,
+                   gp_fmt_count(n, "GPU", "GPUs", ng, sizeof ng), nw, nw / 1000 * pue * price, cur,
+                   nkwh);
         /* Model and UUID as wide as they are; on a narrow screen the model gives way first,
          * then the UUID loses its middle (UUIDs differ at both ends). */
         int mw = 5, uw = 4;

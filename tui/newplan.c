@@ -12,6 +12,7 @@
 #include "draw.h"
 #include "gpuplan/app_newplan.h"
 #include "gpuplan/app_scenarios.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/parse.h"
 #include "scen.h"
 #include "view.h"
@@ -401,16 +402,18 @@ static void row(int y, int w, const char *text, const char *figs, bool sel) {
 
 static void draw_summary(const tui *t, int y, int w) {
     const struct tui_newplan *np = t->np;
-    char s[1024] = "";
+    char s[1024] = "", c[48];
     size_t n = 0;
     if (np->step > S_GPU)
         n += (size_t)snprintf(s + n, sizeof s - n, "%s", np->gpus[np->sel[S_GPU]].gpu);
     if (np->step > S_GPUS)
-        n += (size_t)snprintf(s + n, sizeof s - n, ", %d GPUs", np->count);
+        n += (size_t)snprintf(s + n, sizeof s - n, ", %s",
+                              gp_fmt_count(np->count, "GPU", "GPUs", c, sizeof c));
     if (np->step > S_UTIL)
         n += (size_t)snprintf(s + n, sizeof s - n, " at %.0f %%", np->util * 100);
     if (np->step > S_HORIZON)
-        n += (size_t)snprintf(s + n, sizeof s - n, ", %d months", np->horizon);
+        n += (size_t)snprintf(s + n, sizeof s - n, ", %s",
+                              gp_fmt_count(np->horizon, "month", "months", c, sizeof c));
     if (np->step > S_HW) {
         char m[48];
         const gp_hw_price *h = &np->hw[np->sel[S_HW]];

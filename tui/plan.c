@@ -139,8 +139,8 @@ static void plan_draw(tui *t) {
         bool sel = k == t->field_sel && t->focus_editor;
         draw_fill(fy, x, w, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
         draw_text_mid(fy, x, lab_w, f->label, sel && !t->editing ? draw_attr(PAL_ACTIVE) : 0);
-        char v[80];
-        if (sel && t->editing) {
+        char v[256];
+        if (sel && t->editing && f->kind != FIELD_CHOICE) {
             snprintf(v, sizeof v, "%s_", t->edit);
             draw_fill(fy, x + lab_w + 1, val_w, draw_attr(PAL_EDIT));
             /* The end of a long value stays in view: that is where typing goes. */
@@ -148,12 +148,16 @@ static void plan_draw(tui *t) {
             draw_text(fy, x + lab_w + 1, val_w, v + (len > val_w ? len - val_w : 0),
                       draw_attr(PAL_EDIT));
         } else {
-            double d = scen_field_value(t, k);
-            if (f->integer)
-                snprintf(v, sizeof v, "%14.0f", d);
+            char text[256];
+            scen_field_text(t, k, text, sizeof text);
+            /* Numbers to the right; a name or a choice whole where it fits, else shortened in
+             * the middle. */
+            if (draw_width(text) <= val_w)
+                snprintf(v, sizeof v, "%*s", val_w - draw_width(text) + (int)strlen(text), text);
             else
-                snprintf(v, sizeof v, "%14.6g", d);
-            draw_text(fy, x + lab_w + 1, val_w, v, sel ? draw_attr(PAL_ACTIVE) : 0);
+                draw_shorten(text, val_w, v, sizeof v);
+            int attr = sel && t->editing ? draw_attr(PAL_EDIT) : sel ? draw_attr(PAL_ACTIVE) : 0;
+            draw_text(fy, x + lab_w + 1, val_w, v, attr);
         }
         char unit[24];
         snprintf(unit, sizeof unit, "%s", f->unit);
@@ -171,12 +175,17 @@ static void plan_draw(tui *t) {
         draw_text(my, x, w, t->invalid, draw_attr(PAL_BAD));
     else if (t->editing)
         draw_text(my, x, w, "valid: the results show this value", draw_attr(PAL_GOOD));
-    const char *hint = t->editing ? "Enter commit  Esc cancel"
-                       : !t->focus_editor
-                           ? "Enter open  n new  c copy  r rename  d delete  s save  x export"
-                       : scen_field_option(t, t->field_sel) >= 0
-                           ? "Enter edit  d remove option  s save  S save as  u undo  t tariff"
-                           : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
+    const field *fs = t->n_fields ? &t->fields[t->field_sel] : NULL;
+    const char *hint =
+        t->editing && fs && fs->kind == FIELD_CHOICE ? "Left/Right choose  Enter commit  Esc cancel"
+        : t->editing && fs && fs->optional ? "Enter commit (empty: the default)  Esc cancel"
+        : t->editing                       ? "Enter commit  Esc cancel"
+        : !t->focus_editor   ? "Enter open  n new  c copy  r rename  d delete  s save  x export"
+        : fs && fs->row >= 0 ? "Enter edit  a add row  d remove row  u undo  s save"
+        : fs && fs->kind == FIELD_LIST ? "Enter/a add a row  u undo  s save"
+        : scen_field_option(t, t->field_sel) >= 0
+            ? "Enter edit  d remove option  s save  S save as  u undo  t tariff"
+            : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
     draw_text(rows - 2, x, w, hint, draw_attr(PAL_DIM));
     if (t->picking) {
         int ph = t->n_picks + 2 < h - 2 ? t->n_picks + 2 : h - 2,
@@ -200,6 +209,7 @@ static void plan_draw(tui *t) {
 
 static void edit_key(tui *t, int ch) {
     size_t n = strlen(t->edit);
+    int kind = t->fields[t->field_sel].kind;
     if (ch == 27) { /* Esc: cancel */
         scen_cancel_edit(t);
         return;
@@ -208,12 +218,20 @@ static void edit_key(tui *t, int ch) {
         scen_commit_edit(t);
         return;
     }
+    if (kind == FIELD_CHOICE) {
+        if (ch == KEY_RIGHT || ch == 'l' || ch == ' ' || ch == KEY_DOWN || ch == 'j')
+            scen_edit_choice(t, 1);
+        else if (ch == KEY_LEFT || ch == 'h' || ch == KEY_UP || ch == 'k')
+            scen_edit_choice(t, -1);
+        return;
+    }
     if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (n)
             t->edit[n - 1] = '\0';
     } else if (ch == 21) { /* Ctrl-U */
         t->edit[0] = '\0';
-    } else if (ch >= 0x20 && ch < 0x7f && (isdigit(ch) || strchr(".-+eE", ch))) {
+    } else if (ch >= 0x20 && ch < 0x7f &&
+               (kind == FIELD_TEXT || isdigit(ch) || strchr(".-+eE", ch))) {
         if (n + 1 < sizeof t->edit)
             t->edit[n] = (char)ch, t->edit[n + 1] = '\0';
     } else {
@@ -376,13 +394,20 @@ static unsigned plan_key(tui *t, int ch) {
         case '\n':
         case '\r':
         case KEY_ENTER:
-            if (!t->n_fields)
-                return TUI_HANDLED;
-            t->editing = true;
-            snprintf(t->edit, sizeof t->edit, "%.10g", scen_field_value(t, t->field_sel));
-            scen_reevaluate(t);
+            if (t->n_fields)
+                scen_start_edit(t);
+            return TUI_HANDLED;
+        case 'a':
+            if (t->n_fields && t->fields[t->field_sel].list[0])
+                scen_list_add(t, t->field_sel);
+            else
+                tui_status(t, "a adds a row to a list: steps, bulk tiers, the resale curve");
             return TUI_HANDLED;
         case 'd': {
+            if (t->n_fields && t->fields[t->field_sel].row >= 0) {
+                scen_list_remove(t, t->field_sel);
+                return TUI_HANDLED;
+            }
             int k = scen_field_option(t, t->field_sel);
             if (k < 0) {
                 tui_status(t, "d removes a cloud option: select one of its fields");

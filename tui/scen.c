@@ -13,40 +13,175 @@
 
 /* ---- the fields ------------------------------------------------------------------------- */
 
-enum { F_SCEN_D, F_SCEN_I, F_PERIOD_D, F_OPTION_D, F_OPTION_I };
+/* Where a field's value is read: the resolved scenario (so a default or a catalog price shows),
+ * or the document itself (list rows, texts and choices, which the struct does not keep as
+ * typed). */
+enum { F_SCEN_D, F_SCEN_I, F_PERIOD_D, F_OPTION_D, F_OPTION_I, F_DOC, F_LIST };
+/* Which demand mode a field belongs to. */
+enum { W_ALL, W_GPU, W_WORK };
+
+typedef struct list_def list_def;
 
 typedef struct field_def {
     const char *key, *label, *unit;
     int kind;
     size_t off;
+    int ui; /* FIELD_ */
+    bool integer, optional;
+    const char *absent; /* what an absent optional key means */
+    int when;           /* W_ */
+    const list_def *list;
 } field_def;
 
+/* A small list of objects edited as rows: its element's keys, one field each. */
+struct list_def {
+    const char *row_label; /* "step", "point", "tier" */
+    const field_def *cols;
+    int n_cols;
+    /* Fill row, a new element after last (NULL when the list is empty), so that the list
+     * stays valid where it can: later months and ages, the demand in force. */
+    void (*new_row)(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row);
+};
+
 #define SD(k, l, u, m)                                                                             \
-    { k, l, u, F_SCEN_D, offsetof(gp_scenario, m) }
+    { .key = k, .label = l, .unit = u, .kind = F_SCEN_D, .off = offsetof(gp_scenario, m) }
 #define SI(k, l, u, m)                                                                             \
-    { k, l, u, F_SCEN_I, offsetof(gp_scenario, m) }
+    {                                                                                              \
+        .key = k, .label = l, .unit = u, .kind = F_SCEN_I, .off = offsetof(gp_scenario, m),        \
+        .integer = true                                                                            \
+    }
+/* Optional keys, shown from the document: absent means their default. */
+#define DN(k, l, u, abs, w)                                                                        \
+    { .key = k, .label = l, .unit = u, .kind = F_DOC, .optional = true, .absent = abs, .when = w }
+#define DI(k, l, u, abs, w)                                                                        \
+    {                                                                                              \
+        .key = k, .label = l, .unit = u, .kind = F_DOC, .integer = true, .optional = true,         \
+        .absent = abs, .when = w                                                                   \
+    }
+#define DT(k, l, u, abs, w)                                                                        \
+    {                                                                                              \
+        .key = k, .label = l, .unit = u, .kind = F_DOC, .ui = FIELD_TEXT, .optional = true,        \
+        .absent = abs, .when = w                                                                   \
+    }
+#define DC(k, l, abs)                                                                              \
+    {                                                                                              \
+        .key = k, .label = l, .unit = "choice", .kind = F_DOC, .ui = FIELD_CHOICE,                 \
+        .optional = true, .absent = abs                                                            \
+    }
+#define LIST(k, l, u, d)                                                                           \
+    { .key = k, .label = l, .unit = u, .kind = F_LIST, .ui = FIELD_LIST, .list = &d }
+#define COL(k, l, u, i, opt, w)                                                                    \
+    {                                                                                              \
+        .key = k, .label = l, .unit = u, .kind = F_DOC, .integer = i, .optional = opt,             \
+        .absent = "before", .when = w                                                              \
+    }
+
+static const field_def step_cols[] = {
+    COL("month", "month", "from", true, false, W_ALL),
+    COL("gpus", "GPUs", "GPUs", true, true, W_GPU),
+    COL("work_per_month", "work", "units/mo", false, true, W_WORK),
+    COL("utilization", "utilization", "0..1", false, true, W_ALL),
+};
+static double num_at(const cJSON *o, const char *key, double dflt) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+/* A step a month after the last, holding the demand then in force (its own change typed
+ * next). */
+static void new_step(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row) {
+    const cJSON *demand = cJSON_GetObjectItemCaseSensitive(doc, "demand");
+    const char *key = work_mode ? "work_per_month" : "gpus";
+    double v = num_at(demand, key, 0);
+    const cJSON *st;
+    cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(demand, "steps")) v =
+        num_at(st, key, v);
+    cJSON_AddNumberToObject(row, "month", last ? num_at(last, "month", 1) + 1 : 2);
+    cJSON_AddNumberToObject(row, key, v);
+}
+
+static void new_resale(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row) {
+    (void)doc, (void)work_mode;
+    double age = last ? num_at(last, "age_months", 0) + 12 : 12;
+    cJSON_AddNumberToObject(row, "age_months", age > 240 ? 240 : age);
+    cJSON_AddNumberToObject(row, "pct", last ? num_at(last, "pct", 0.5) : 0.5);
+}
+
+static void new_tier(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row) {
+    (void)doc, (void)work_mode;
+    cJSON_AddNumberToObject(row, "min_servers", last ? num_at(last, "min_servers", 0) + 10 : 10);
+    cJSON_AddNumberToObject(row, "pct", last ? num_at(last, "pct", 0.05) : 0.05);
+}
+
+static const list_def steps_list = {"step", step_cols, 4, new_step};
+static const field_def resale_cols[] = {
+    COL("age_months", "at age", "months", true, false, W_ALL),
+    COL("pct", "worth", "0..1", false, false, W_ALL),
+};
+static const list_def resale_list = {"resale", resale_cols, 2, new_resale};
+static const field_def tier_cols[] = {
+    COL("min_servers", "from", "servers", true, false, W_ALL),
+    COL("pct", "discount", "0..<1", false, false, W_ALL),
+};
+static const list_def tier_list = {"bulk tier", tier_cols, 2, new_tier};
+
 static const field_def general[] = {
     SI("horizon_months", "horizon", "months", horizon_months),
     SD("discount_rate", "discount rate (NPV)", "a year", discount_rate),
-    SI("demand.gpus", "GPUs needed", "GPUs", gpus),
+    {.key = "demand.gpus",
+     .label = "GPUs needed",
+     .unit = "GPUs",
+     .kind = F_SCEN_I,
+     .off = offsetof(gp_scenario, gpus),
+     .integer = true,
+     .when = W_GPU},
+    {.key = "demand.work_per_month",
+     .label = "work a month",
+     .unit = "units",
+     .kind = F_SCEN_D,
+     .off = offsetof(gp_scenario, work_per_month),
+     .when = W_WORK},
+    DT("demand.work_unit", "work unit", "name", "unit", W_WORK),
     SD("demand.utilization", "utilization", "0..1", utilization),
+    SD("demand.growth_per_month", "demand growth", "a month", growth_per_month),
+    LIST("demand.steps", "demand steps", "rows", steps_list),
+    DT("start_date", "start date", "YYYY-MM-DD", "today", W_ALL),
     SI("self_hosted.gpus_per_server", "GPUs a server", "GPUs", gpus_per_server),
     SD("self_hosted.server_price", "server price", "$cur", server_price),
     SD("self_hosted.price_factor", "price factor", "x", price_factor),
+    SD("self_hosted.server_price_trend_per_year", "hardware price trend", "a year",
+       server_price_trend_per_year),
+    LIST("self_hosted.bulk_discounts", "bulk tiers", "rows", tier_list),
     SD("self_hosted.network_per_server", "network a server", "$cur", network_per_server),
     SD("self_hosted.fixed_capex", "fixed capex", "$cur", fixed_capex),
-    SD("self_hosted.residual_pct", "residual value", "0..1", residual_pct),
+    DC("self_hosted.buy", "purchases", "all_at_once"),
+    SI("self_hosted.lead_time_months", "lead time", "months", lead_time_months),
+    SI("self_hosted.order_every_months", "order every", "months", order_every_months),
+    DI("self_hosted.max_servers", "at most", "servers", "no cap", W_ALL),
+    DC("self_hosted.bridge", "bridge", "none"),
+    SI("self_hosted.refresh_months", "refresh every", "months, 0: never", refresh_months),
+    DN("self_hosted.residual_pct", "residual value", "0..1", "0", W_ALL),
+    LIST("self_hosted.resale", "resale curve", "points", resale_list),
+    SD("self_hosted.depreciation_years", "depreciation", "years", depreciation_years),
     SI("self_hosted.warranty_months", "warranty", "months", warranty_months),
     SD("self_hosted.maintenance_pct_per_year", "maintenance", "a year", maintenance_pct_per_year),
     SD("self_hosted.staff_per_month", "staff", "$cur/mo", staff_per_month),
     SD("self_hosted.other_per_month", "other costs", "$cur/mo", other_per_month),
     SD("self_hosted.colo_per_kw_month", "colocation", "/kW-mo", colo_per_kw_month),
+    {.key = "self_hosted.work_per_gpu_hour",
+     .label = "work a GPU-hour",
+     .unit = "units",
+     .kind = F_SCEN_D,
+     .off = offsetof(gp_scenario, work_per_gpu_hour),
+     .when = W_WORK},
     SD("self_hosted.power.server_base_w", "server base draw", "W", server_base_w),
     SD("self_hosted.power.gpu_idle_w", "GPU idle draw", "W", gpu_idle_w),
     SD("self_hosted.power.gpu_tdp_w", "GPU busy draw", "W", gpu_tdp_w),
     SD("self_hosted.power.pue", "PUE", "x", pue),
     SD("self_hosted.tariff.demand_charge_per_kw_month", "demand charge", "/kW-mo",
        demand_charge_per_kw_month),
+    SD("self_hosted.tariff.price_trend_per_year", "electricity trend", "a year",
+       energy_price_trend_per_year),
 };
 static const field_def loan[] = {
     SD("self_hosted.financing.apr", "loan APR", "a year", loan_apr),
@@ -54,20 +189,32 @@ static const field_def loan[] = {
     SD("self_hosted.financing.fraction", "loan share", "0..1", loan_fraction),
 };
 #define OD(k, l, u, m)                                                                             \
-    { k, l, u, F_OPTION_D, offsetof(gp_option, m) }
+    { .key = k, .label = l, .unit = u, .kind = F_OPTION_D, .off = offsetof(gp_option, m) }
 #define OI(k, l, u, m)                                                                             \
-    { k, l, u, F_OPTION_I, offsetof(gp_option, m) }
+    {                                                                                              \
+        .key = k, .label = l, .unit = u, .kind = F_OPTION_I, .off = offsetof(gp_option, m),        \
+        .integer = true                                                                            \
+    }
 static const field_def opt_price[] = {
     OD("hourly", "hourly", "/inst-h", hourly),
     OI("gpus_per_instance", "GPUs an instance", "GPUs", gpus_per_instance)};
 static const field_def opt_committed[] = {OD("upfront", "upfront a term", "$cur", upfront),
                                           OI("term_months", "term", "months", term_months)};
+static const field_def opt_base[] = {DI("base_gpus", "committed base", "GPUs", "all", W_ALL)};
+static const field_def opt_burst[] = {DC("burst", "burst to", "none")};
 static const field_def opt_spot[] = {
     OD("interruptions_per_hour", "interruptions", "/h", interruptions_per_hour),
     OD("checkpoint_interval_h", "checkpoint every", "h", checkpoint_interval_h),
     OD("restart_h", "restart time", "h", restart_h)};
 static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", idle_overhead)};
-static const field_def opt_common[] = {OD("support_pct", "support", "0..1", support_pct)};
+static const field_def opt_common[] = {
+    OD("support_pct", "support", "0..1", support_pct),
+    OD("price_trend_per_year", "price trend", "a year", price_trend_per_year)};
+static const field_def opt_work[] = {{.key = "work_per_gpu_hour",
+                                      .label = "work a GPU-hour",
+                                      .unit = "units",
+                                      .kind = F_OPTION_D,
+                                      .off = offsetof(gp_option, work_per_gpu_hour)}};
 
 typedef struct built {
     field *f;
@@ -84,28 +231,85 @@ static void add(built *b, const field_def *d, int idx, const char *path, const c
         b->index = gp_xrealloc(b->index, sizeof *b->index * (size_t)b->cap);
     }
     field *f = &b->f[b->n];
+    memset(f, 0, sizeof *f);
     snprintf(f->path, sizeof f->path, "%s", path);
     draw_clean(label, f->label, sizeof f->label);
     f->unit = d->unit;
-    f->integer = d->kind == F_SCEN_I || d->kind == F_OPTION_I;
+    f->integer = d->integer;
+    f->kind = d->ui;
+    f->optional = d->optional;
+    f->row = -1;
     b->def[b->n] = *d;
     b->index[b->n] = idx;
     b->n++;
 }
 
+/* The item at path ("a.b[2].c") in doc, or NULL. */
+static cJSON *get_path(const cJSON *doc, const char *path) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *cur = doc;
+    char *save = NULL;
+    for (char *seg = strtok_r(buf, ".", &save); seg && cur; seg = strtok_r(NULL, ".", &save)) {
+        char *br = strchr(seg, '[');
+        int idx = -1;
+        if (br) {
+            idx = (int)strtol(br + 1, NULL, 10);
+            *br = '\0';
+        }
+        cur = cJSON_GetObjectItemCaseSensitive(cur, seg);
+        if (cur && idx >= 0)
+            cur = cJSON_GetArrayItem(cur, idx);
+    }
+    return (cJSON *)cur;
+}
+
+/* A list's head, then each element's keys (those of the demand mode in force) as rows. */
+static void add_list(built *b, const tui *t, const field_def *d, int mode) {
+    const cJSON *arr = get_path(t->doc, d->key);
+    int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+    char label[96];
+    add(b, d, -1, d->key, d->label);
+    snprintf(b->f[b->n - 1].list, sizeof b->f[b->n - 1].list, "%s", d->key);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < d->list->n_cols; c++) {
+            const field_def *col = &d->list->cols[c];
+            if (col->when != W_ALL && col->when != mode)
+                continue;
+            char path[96];
+            snprintf(path, sizeof path, "%s[%d].%s", d->key, r, col->key);
+            if (c == 0)
+                snprintf(label, sizeof label, "  %s %d: %s", d->list->row_label, r + 1, col->label);
+            else
+                snprintf(label, sizeof label, "    %s", col->label);
+            add(b, col, -1, path, label);
+            field *f = &b->f[b->n - 1];
+            snprintf(f->list, sizeof f->list, "%s", d->key);
+            f->row = r;
+        }
+}
+
 /* Every input of the resolved scenario, in the order of MODEL.md. */
 static void build_fields(tui *t) {
     const gp_scenario *s = t->sc.s;
+    int mode = s->work_mode ? W_WORK : W_GPU;
     built b = {0};
     for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
+        if (general[i].when != W_ALL && general[i].when != mode)
+            continue;
+        if (general[i].kind == F_LIST) {
+            add_list(&b, t, &general[i], mode);
+            continue;
+        }
         add(&b, &general[i], -1, general[i].key, general[i].label);
         if (!strcmp(general[i].key, "self_hosted.power.pue"))
             for (int k = 0; k < s->n_periods; k++) {
                 char path[96], label[96];
-                static const field_def price = {"", "", "/kWh", F_PERIOD_D,
-                                                offsetof(gp_period, price_per_kwh)};
-                static const field_def hours = {"", "", "h a day", F_PERIOD_D,
-                                                offsetof(gp_period, hours_per_day)};
+                static const field_def price = {
+                    .unit = "/kWh", .kind = F_PERIOD_D, .off = offsetof(gp_period, price_per_kwh)};
+                static const field_def hours = {.unit = "h a day",
+                                                .kind = F_PERIOD_D,
+                                                .off = offsetof(gp_period, hours_per_day)};
                 snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].price_per_kwh", k);
                 snprintf(label, sizeof label, "tariff %s", s->periods[k].name);
                 add(&b, &price, k, path, label);
@@ -119,8 +323,8 @@ static void build_fields(tui *t) {
             add(&b, &loan[i], -1, loan[i].key, loan[i].label);
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
-        const field_def *groups[5];
-        size_t sizes[5];
+        const field_def *groups[8];
+        size_t sizes[8];
         int ng = 0;
         /* A catalog reference fixes the price and the instance size (sc is resolved, so the
          * document says which options have one). */
@@ -135,11 +339,18 @@ static void build_fields(tui *t) {
             groups[ng] = opt_committed + 1, sizes[ng++] = 1;
         else if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_committed, sizes[ng++] = 2;
+        if (o->pricing == GP_COMMITTED)
+            groups[ng] = opt_base, sizes[ng++] = 1;
+        /* A burst belongs to a committed base only (MODEL.md's key table). */
+        if (o->pricing == GP_COMMITTED && o->has_base_gpus)
+            groups[ng] = opt_burst, sizes[ng++] = 1;
         if (o->pricing == GP_SPOT)
             groups[ng] = opt_spot, sizes[ng++] = 3;
         if (o->pricing != GP_COMMITTED)
             groups[ng] = opt_idle, sizes[ng++] = 1;
-        groups[ng] = opt_common, sizes[ng++] = 1;
+        groups[ng] = opt_common, sizes[ng++] = 2;
+        if (s->work_mode)
+            groups[ng] = opt_work, sizes[ng++] = 1;
         for (int g = 0; g < ng; g++)
             for (size_t k = 0; k < sizes[g]; k++) {
                 char path[96], label[256];
@@ -158,20 +369,72 @@ static void build_fields(tui *t) {
         t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
 }
 
-double scen_field_value(const tui *t, int i) {
+/* A number as the editor shows and pre-fills it. */
+static void number_text(double v, bool integer, char *out, size_t cap) {
+    if (integer)
+        snprintf(out, cap, "%.0f", v);
+    else
+        snprintf(out, cap, "%.10g", v);
+}
+
+/* The choices of a FIELD_CHOICE field (NULL: the key removed, its default); at most cap. The
+ * names point into t->sc, valid until the next evaluation. */
+static int field_choices(const tui *t, int i, const char **out, int cap) {
+    const field_def *d = &((const field_def *)t->field_defs)[i];
+    int n = 0;
+    if (!strcmp(d->key, "self_hosted.buy")) {
+        out[n++] = "all_at_once";
+        out[n++] = "as_needed";
+        return n;
+    }
+    /* A bridge or a burst: none, or any on-demand or spot option. */
+    out[n++] = NULL;
+    const gp_scenario *s = t->sc.s;
+    for (int k = 0; k < s->n_options && n < cap; k++)
+        if (s->options[k].pricing != GP_COMMITTED)
+            out[n++] = s->options[k].name;
+    return n;
+}
+
+void scen_field_text(const tui *t, int i, char *out, size_t cap) {
     const gp_scenario *s = t->sc.s;
     const field_def *d = &((const field_def *)t->field_defs)[i];
+    const field *f = &t->fields[i];
+    if (t->editing && i == t->field_sel && f->kind == FIELD_CHOICE) {
+        const char *ch[GP_MAX_OPTIONS + 1];
+        int n = field_choices(t, i, ch, GP_MAX_OPTIONS + 1);
+        int k = t->edit_choice;
+        snprintf(out, cap, "%s", k >= 0 && k < n && ch[k] ? ch[k] : d->absent);
+        return;
+    }
+    if (d->kind == F_LIST) {
+        const cJSON *arr = get_path(t->doc, f->path);
+        snprintf(out, cap, "%d", cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0);
+        return;
+    }
+    if (d->kind == F_DOC) {
+        const cJSON *v = get_path(t->doc, f->path);
+        if (cJSON_IsNumber(v))
+            number_text(v->valuedouble, d->integer, out, cap);
+        else if (cJSON_IsString(v))
+            draw_clean(v->valuestring, out, cap);
+        else
+            snprintf(out, cap, "%s", d->absent ? d->absent : "");
+        return;
+    }
     int idx = t->field_index[i];
     const char *base = d->kind == F_SCEN_D || d->kind == F_SCEN_I ? (const char *)s
                        : d->kind == F_PERIOD_D                    ? (const char *)&s->periods[idx]
                                                                   : (const char *)&s->options[idx];
-    if (d->kind == F_SCEN_I || d->kind == F_OPTION_I)
-        return *(const int *)(base + d->off);
-    return *(const double *)(base + d->off);
+    if (d->integer)
+        number_text(*(const int *)(base + d->off), true, out, cap);
+    else
+        number_text(*(const double *)(base + d->off), false, out, cap);
 }
 
-/* Set the number at path ("a.b[2].c") in doc, creating objects on the way. */
-static bool set_path(cJSON *doc, const char *path, double v) {
+/* Put item at path ("a.b[2].c") in doc, creating objects on the way; item NULL removes the
+ * key. Takes item in every case. */
+static bool set_path(cJSON *doc, const char *path, cJSON *item) {
     char buf[96];
     snprintf(buf, sizeof buf, "%s", path);
     cJSON *cur = doc;
@@ -186,25 +449,28 @@ static bool set_path(cJSON *doc, const char *path, double v) {
         bool last = !save || !*save;
         cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, seg);
         if (last && idx < 0) {
-            cJSON *num = cJSON_CreateNumber(v);
-            if (next)
-                cJSON_ReplaceItemInObjectCaseSensitive(cur, seg, num);
+            if (!item)
+                cJSON_DeleteItemFromObjectCaseSensitive(cur, seg);
+            else if (next)
+                cJSON_ReplaceItemInObjectCaseSensitive(cur, seg, item);
             else
-                cJSON_AddItemToObject(cur, seg, num);
+                cJSON_AddItemToObject(cur, seg, item);
             return true;
         }
         if (!next) {
-            if (idx >= 0)
-                return false;
+            if (idx >= 0 || !item)
+                break; /* nothing to remove, or no such element */
             next = cJSON_AddObjectToObject(cur, seg);
         }
         if (idx >= 0)
             next = cJSON_GetArrayItem(next, idx);
         if (!cJSON_IsObject(next))
-            return false;
+            break;
         cur = next;
     }
-    return false;
+    bool removing = !item;
+    cJSON_Delete(item);
+    return removing;
 }
 
 /* ---- evaluation ------------------------------------------------------------------------- */
@@ -239,6 +505,37 @@ static bool evaluate(tui *t, const cJSON *doc) {
     return true;
 }
 
+/* The value being typed or chosen as a JSON item (*item NULL: the key removed, so its default
+ * applies): false, with t->invalid saying why, when it is not one. */
+static bool edit_item(tui *t, cJSON **item) {
+    const field *f = &t->fields[t->field_sel];
+    *item = NULL;
+    if (f->kind == FIELD_CHOICE) {
+        const char *ch[GP_MAX_OPTIONS + 1];
+        int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
+        if (t->edit_choice >= 0 && t->edit_choice < n && ch[t->edit_choice])
+            *item = cJSON_CreateString(ch[t->edit_choice]);
+        return true;
+    }
+    if (!t->edit[0] && f->optional)
+        return true;
+    if (f->kind == FIELD_TEXT) {
+        *item = cJSON_CreateString(t->edit);
+        return true;
+    }
+    double v;
+    if (!gp_parse_double(t->edit, &v)) {
+        snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
+        return false;
+    }
+    if (f->integer && v != floor(v)) {
+        snprintf(t->invalid, sizeof t->invalid, "a whole number is needed");
+        return false;
+    }
+    *item = cJSON_CreateNumber(v);
+    return true;
+}
+
 void scen_reevaluate(tui *t) {
     if (!t->doc)
         return;
@@ -246,17 +543,11 @@ void scen_reevaluate(tui *t) {
         evaluate(t, t->doc);
         return;
     }
-    double v;
-    if (!gp_parse_double(t->edit, &v)) {
-        snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
+    cJSON *item;
+    if (!edit_item(t, &item))
         return;
-    }
-    if (t->fields[t->field_sel].integer && v != floor(v)) {
-        snprintf(t->invalid, sizeof t->invalid, "a whole number is needed");
-        return;
-    }
     cJSON *copy = cJSON_Duplicate(t->doc, true);
-    if (!set_path(copy, t->fields[t->field_sel].path, v))
+    if (!set_path(copy, t->fields[t->field_sel].path, item))
         snprintf(t->invalid, sizeof t->invalid, "cannot set %s", t->fields[t->field_sel].path);
     else
         evaluate(t, copy);
@@ -301,6 +592,7 @@ static void clear_undo(tui *t) {
     free(t->undo);
     t->undo = NULL;
     t->n_undo = 0;
+    t->undo_saved = 0;
 }
 
 bool scen_open(tui *t, const char *name) {
@@ -319,6 +611,8 @@ bool scen_open(tui *t, const char *name) {
         tui_status(t, "stored scenario \"%s\" is not JSON", name);
         return false;
     }
+    if (strcmp(t->name, name) != 0)
+        t->tl_opt = -1; /* another plan: the Timeline marks its earliest break-even again */
     snprintf(t->name, sizeof t->name, "%s", name);
     t->version = version;
     t->editing = false;
@@ -404,15 +698,14 @@ bool scen_save(tui *t, const char *as) {
     if (as)
         scen_open(t, as);
     else
-        t->version = version, t->dirty = false;
+        t->version = version, t->dirty = false, t->undo_saved = t->n_undo;
     return true;
 }
 
 int scen_field_option(const tui *t, int i) {
     if (i < 0 || i >= t->n_fields)
         return -1;
-    const field_def *d = &((const field_def *)t->field_defs)[i];
-    return d->kind == F_OPTION_D || d->kind == F_OPTION_I ? t->field_index[i] : -1;
+    return !strncmp(t->fields[i].path, "cloud_options[", 14) ? t->field_index[i] : -1;
 }
 
 void scen_remove_option(tui *t, int k) {
@@ -554,15 +847,129 @@ bool scen_commit_edit(tui *t) {
     scen_reevaluate(t);
     if (t->invalid[0])
         return false; /* the message says why; keep editing */
-    double v;
-    gp_parse_double(t->edit, &v);
+    cJSON *item;
+    edit_item(t, &item);
     cJSON *copy = cJSON_Duplicate(t->doc, true);
-    set_path(copy, t->fields[t->field_sel].path, v);
+    set_path(copy, t->fields[t->field_sel].path, item);
     push_undo(t);
     t->editing = false;
     replace_doc(t, copy);
     t->dirty = true;
     return true;
+}
+
+void scen_start_edit(tui *t) {
+    if (t->field_sel < 0 || t->field_sel >= t->n_fields)
+        return;
+    const field *f = &t->fields[t->field_sel];
+    const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
+    if (f->kind == FIELD_LIST) {
+        scen_list_add(t, t->field_sel);
+        return;
+    }
+    t->edit[0] = '\0';
+    t->edit_choice = 0;
+    if (f->kind == FIELD_CHOICE) {
+        const char *ch[GP_MAX_OPTIONS + 1];
+        int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
+        const char *now = cJSON_GetStringValue(get_path(t->doc, f->path));
+        for (int k = 0; k < n; k++)
+            if (now && ch[k] && !strcmp(ch[k], now))
+                t->edit_choice = k;
+    } else if (d->kind != F_DOC || get_path(t->doc, f->path)) {
+        char v[256];
+        scen_field_text(t, t->field_sel, v, sizeof v);
+        snprintf(t->edit, sizeof t->edit, "%s", v);
+    }
+    t->editing = true;
+    scen_reevaluate(t);
+}
+
+void scen_edit_choice(tui *t, int step) {
+    const char *ch[GP_MAX_OPTIONS + 1];
+    int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
+    t->edit_choice = ((t->edit_choice + step) % n + n) % n;
+    scen_reevaluate(t);
+}
+
+/* Take copy as the document when it validates (undo keeps the one before); else say why, with
+ * the JSON path, and drop it. */
+static bool apply_change(tui *t, cJSON *copy, const char *what) {
+    gp_loaded probe;
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
+        const char *path = strstr(err.where, ":$");
+        tui_status(t, "cannot %s: %s%s%s", what, path ? path + 1 : "", path ? ": " : "", err.msg);
+        cJSON_Delete(copy);
+        return false;
+    }
+    gp_loaded_done(&probe);
+    push_undo(t);
+    replace_doc(t, copy);
+    t->dirty = true;
+    return true;
+}
+
+/* The field of list's row r, first key; -1 when there is none. */
+static int row_field(const tui *t, const char *list, int r) {
+    for (int i = 0; i < t->n_fields; i++)
+        if (t->fields[i].row == r && !strcmp(t->fields[i].list, list))
+            return i;
+    return -1;
+}
+
+void scen_list_add(tui *t, int i) {
+    if (i < 0 || i >= t->n_fields || !t->fields[i].list[0] || !t->has_sc)
+        return;
+    char list[48];
+    snprintf(list, sizeof list, "%s", t->fields[i].list);
+    const list_def *ld = NULL;
+    for (size_t k = 0; k < sizeof general / sizeof general[0]; k++)
+        if (general[k].kind == F_LIST && !strcmp(general[k].key, list))
+            ld = general[k].list;
+    if (!ld)
+        return;
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *arr = get_path(copy, list);
+    if (!cJSON_IsArray(arr)) {
+        set_path(copy, list, cJSON_CreateArray());
+        arr = get_path(copy, list);
+    }
+    int n = cJSON_GetArraySize(arr);
+    cJSON *row = cJSON_CreateObject();
+    ld->new_row(copy, n ? cJSON_GetArrayItem(arr, n - 1) : NULL, t->sc.s->work_mode, row);
+    cJSON_AddItemToArray(arr, row);
+    char what[96];
+    snprintf(what, sizeof what, "add %s %d", ld->row_label, n + 1);
+    if (!apply_change(t, copy, what))
+        return;
+    int f = row_field(t, list, n);
+    if (f >= 0)
+        t->field_sel = f;
+    tui_status(t, "added %s %d (Enter edits it; d removes it; u undoes)", ld->row_label, n + 1);
+}
+
+void scen_list_remove(tui *t, int i) {
+    if (i < 0 || i >= t->n_fields || t->fields[i].row < 0)
+        return;
+    char list[48];
+    snprintf(list, sizeof list, "%s", t->fields[i].list);
+    int r = t->fields[i].row;
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *arr = get_path(copy, list);
+    cJSON_DeleteItemFromArray(arr, r);
+    /* An empty list means what no list means (and the resale curve must not be empty). */
+    if (!cJSON_GetArraySize(arr))
+        set_path(copy, list, NULL);
+    char what[96];
+    snprintf(what, sizeof what, "remove row %d of %s", r + 1, list);
+    if (!apply_change(t, copy, what))
+        return;
+    int f = row_field(t, list, r > 0 ? r - 1 : -1);
+    if (f >= 0)
+        t->field_sel = f;
+    tui_status(t, "removed row %d of %s (u brings it back)", r + 1, list);
 }
 
 void scen_cancel_edit(tui *t) {
@@ -580,7 +987,8 @@ void scen_undo(tui *t) {
     free(json);
     if (doc)
         replace_doc(t, doc);
-    t->dirty = t->n_undo > 0;
+    /* Back to the document last saved or opened: nothing to save. */
+    t->dirty = t->n_undo != t->undo_saved;
     tui_status(t, "undone");
 }
 

@@ -16,10 +16,23 @@ void scen_load_names(tui *t);
 bool scen_open(tui *t, const char *name);
 /* Re-evaluate from the document, or from the value being typed (t->edit) while editing. */
 void scen_reevaluate(tui *t);
-/* Field i's value in the resolved scenario. */
-double scen_field_value(const tui *t, int i);
-/* Commit t->edit to the selected field: false when the value is refused (t->invalid says why). */
+/* Field i's value as the editor shows it into out: a number from the resolved scenario (so
+ * defaults and catalog prices show), a list row's or a text's from the document, what an
+ * absent optional key means ("no cap"), a list's row count, the choice being made. */
+void scen_field_text(const tui *t, int i, char *out, size_t cap);
+/* Enter on the selected field: start editing it (t->edit pre-filled, or the choice in force),
+ * or, on a list's head, add a row. */
+void scen_start_edit(tui *t);
+/* While a choice is edited: the next (step 1) or previous (-1) choice, re-evaluated. */
+void scen_edit_choice(tui *t, int step);
+/* Commit t->edit (or the choice) to the selected field; an empty optional value removes the
+ * key. False when the value is refused (t->invalid says why). */
 bool scen_commit_edit(tui *t);
+/* Add a row to the list field i belongs to (its head or a row), after the last, valid where it
+ * can be; or remove field i's row (an emptied list is removed). Undo brings the list back;
+ * the status line says what was done, or why not with the JSON path. */
+void scen_list_add(tui *t, int i);
+void scen_list_remove(tui *t, int i);
 /* Leave the value being typed: the results go back to the document's. */
 void scen_cancel_edit(tui *t);
 /* Add a catalog offer to the open scenario as a catalog reference. */

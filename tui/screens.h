@@ -10,6 +10,7 @@ extern const tui_screen_ops breakeven_screen; /* compare.c */
 extern const tui_screen_ops fleet_screen;     /* fleet.c */
 extern const tui_screen_ops catalog_screen;   /* catalog.c */
 extern const tui_screen_ops capacity_screen;  /* capacity.c */
+extern const tui_screen_ops timeline_screen;  /* timeline.c */
 extern const tui_screen_ops newplan_screen;   /* newplan.c: over the tabs while open */
 
 #endif

@@ -32,8 +32,8 @@ static double mono_s(void) {
 
 /* The tabs, in order (TAB_ in ui.h); the new-plan flow covers them while it is open. */
 static const tui_screen_ops *const screens[TAB_N] = {
-    &plan_screen,  &compare_screen, &breakeven_screen,
-    &fleet_screen, &catalog_screen, &capacity_screen,
+    &plan_screen,    &compare_screen,  &breakeven_screen, &fleet_screen,
+    &catalog_screen, &capacity_screen, &timeline_screen,
 };
 static int tab_x[TAB_N + 1];
 
@@ -94,26 +94,28 @@ static void draw_status(tui *t) {
     if (t->status[0] && gp_now_ms() - t->status_ms < 8000)
         draw_text(y, x, cols - x, t->status, draw_attr(PAL_ACTIVE));
     else
-        draw_text(y, x, cols - x, "? help  1-6 tabs  x export  q quit", draw_attr(PAL_ACTIVE));
+        draw_text(y, x, cols - x, "? help  1-7 tabs  x export  q quit", draw_attr(PAL_ACTIVE));
 }
 
 static const char *const help_lines[] = {
     "Everywhere",
-    "  1-6, Tab, Shift-Tab  tabs (or a click);  j/k, arrows, PgUp/PgDn  move",
+    "  1-7, Tab, Shift-Tab  tabs (or a click);  j/k, arrows, PgUp/PgDn  move",
     "  x  export to XLSX;  ?  this help;  q  quit (asks if edits are unsaved)",
     "  in a prompt: typing replaces the text offered, Ctrl-U clears, Ctrl-W",
     "  deletes a word;  Ctrl-C quits at once",
     "Plan",
     "  n  new plan: GPU, count, use, horizon, server, power, cloud offers",
-    "  Enter  open a scenario or edit a field;  Left/Right, h/l  list <-> fields",
+    "  Enter  open a scenario, edit a field;  h/l, Left/Right  list <-> fields",
     "  c / r / d  copy, rename, delete the scenario (d asks first)",
     "  d on a cloud option's field  remove the option;  u  undo",
-    "  editing: digits . - e, Backspace, Ctrl-U; Enter commits, Esc cancels",
+    "  editing: digits . - e, Ctrl-U; Enter commits (empty: the default), Esc",
+    "  cancels; a choice: Left/Right;  lists: a adds a row, d removes one",
     "  s / S  save a new version / under a new name;  t  tariff preset;  g/G",
     "Compare  Left/Right sort column, r reverse (or click a header)",
     "Fleet  Enter opens the node, Esc closes",
     "Catalog  / filter, Left/Right sort, r reverse, a add the offer to the open",
     "  scenario, g GPUs, o offers",
+    "Timeline  Left/Right: the option whose break-even month is marked",
     "Any key closes this help.",
 };
 
@@ -314,7 +316,7 @@ static void key(tui *t, int ch) {
     bool used = sc->on_key && (sc->on_key(t, ch) & TUI_HANDLED);
     if (used)
         return;
-    if (ch >= '1' && ch <= '6')
+    if (ch >= '1' && ch < '1' + TAB_N)
         t->tab = ch - '1';
     else if (ch == '\t')
         t->tab = (t->tab + 1) % TAB_N;
@@ -345,6 +347,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     t->demo = demo;
     t->r = gp_xmalloc(sizeof *t->r);
     t->cmp_col = 1;
+    t->tl_opt = -1;
     t->cat_sort = 7; /* per GPU-hour */
     gp_today(t->today);
     gp_store *st;

@@ -1,5 +1,5 @@
-/* The TUI: `gpuplan` with no command. Six tabs (Plan, Compare, Break-even, Fleet, Catalog,
- * Capacity) over the same store and engine the commands use. Returns the exit status; the
+/* The TUI: `gpuplan` with no command. Seven tabs (Plan, Compare, Break-even, Fleet, Catalog,
+ * Capacity, Timeline) over the same store and engine the commands use. Returns the exit status; the
  * terminal is restored on every path out. */
 #ifndef GPUPLAN_TUI_TUI_H
 #define GPUPLAN_TUI_TUI_H

@@ -21,14 +21,31 @@
 #include "gpuplan/model.h"
 #include "gpuplan/reference.h"
 
-enum { TAB_PLAN, TAB_COMPARE, TAB_BREAKEVEN, TAB_FLEET, TAB_CATALOG, TAB_CAPACITY, TAB_N };
+enum {
+    TAB_PLAN,
+    TAB_COMPARE,
+    TAB_BREAKEVEN,
+    TAB_FLEET,
+    TAB_CATALOG,
+    TAB_CAPACITY,
+    TAB_TIMELINE,
+    TAB_N
+};
+
+/* How a field is edited: a number or a text typed, a choice cycled through, or the head of a
+ * small list (steps, the resale curve, bulk tiers) whose rows follow it as fields. */
+enum { FIELD_NUMBER, FIELD_TEXT, FIELD_CHOICE, FIELD_LIST };
 
 /* One editable input of the open scenario: a JSON path and how to show it. */
 typedef struct field {
-    char path[96]; /* "demand.utilization", "cloud_options[1].hourly" */
+    char path[96]; /* "demand.utilization", "cloud_options[1].hourly", "demand.steps" */
     char label[256];
     const char *unit;
     bool integer;
+    int kind;      /* FIELD_ */
+    bool optional; /* an empty value removes the key, so its default applies */
+    char list[48]; /* the list a row (or a list's head) belongs to, "demand.steps"; else "" */
+    int row;       /* the list element a row edits; -1 for the head and other fields */
 } field;
 
 /* ---- worker results (owned by whoever holds the pointer) ------------------------------- */
@@ -136,9 +153,11 @@ typedef struct tui {
     int n_fields, field_sel, field_top;
     bool focus_editor;
     bool editing;
-    char edit[64];
+    char edit[192];  /* room for a work unit of 40 code points */
+    int edit_choice; /* a FIELD_CHOICE being edited: the choice shown */
     char **undo;
     int n_undo;
+    int undo_saved; /* n_undo when the document was last saved or opened */
     bool dirty;
 
     /* pickers (tariff presets) */
@@ -156,6 +175,9 @@ typedef struct tui {
     /* compare */
     int cmp_col;
     bool cmp_desc;
+
+    /* timeline: the option whose break-even month is marked, -1 the earliest */
+    int tl_opt;
 
     /* fleet */
     fleet_data *fleet;

@@ -40,6 +40,8 @@ gp_status gp_data_dir(char *out, size_t cap, gp_err *err);
 
 /* The database, opened on first use (creating its folder with mode 0700). */
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err);
+/* Whether the database is open or its file exists: a probe that never creates one. */
+bool gp_session_has_database(const gp_session *s);
 /* The database with the bundled catalog loaded into it. */
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
 

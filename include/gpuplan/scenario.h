@@ -161,6 +161,20 @@ const char *gp_pricing_name(gp_pricing p);
  * the version 1 closed forms apply only to scenarios where this is false. */
 bool gp_scenario_uses_v2(const gp_scenario *s);
 
+/* A self_hosted running cost that MODEL.md defaults to 0: the one list of them, shared by the
+ * draft's notes ("Not given, so 0: ...") and the report's Assumptions ("colocation: 0 — not
+ * given"), so neither can forget one the other names. */
+typedef struct gp_zero_cost {
+    const char *label; /* "colocation" */
+    const char *key;   /* its key in self_hosted: "colo_per_kw_month" */
+} gp_zero_cost;
+
+#define GP_N_ZERO_COSTS 5
+extern const gp_zero_cost gp_zero_costs[GP_N_ZERO_COSTS];
+
+/* The value of gp_zero_costs[i] in s (0 <= i < GP_N_ZERO_COSTS). */
+double gp_zero_cost_value(const gp_scenario *s, int i);
+
 /* The tariff's time-weighted mean price per kWh: sum of price x hours over 24. */
 double gp_tariff_mean_price(const gp_scenario *s);
 

@@ -16,7 +16,11 @@
 
 typedef struct gp_sens_row {
     char input[96];         /* a JSON path: "self_hosted.power.pue", "cloud_options[1].hourly" */
+    int option;             /* the cloud option the input belongs to, -1 for none */
+    int period;             /* the tariff period it belongs to, -1 for none */
+    char parameter[64];     /* the key in its owner: "hourly", "pue", "price_per_kwh" */
     double base, low, high; /* the input's values */
+    double self_low, self_high; /* the self-hosted total at low and at high */
     /* Per option: (option total - self-hosted total) at low and at high, minus the same at the
      * base point. Positive means owning gains. */
     double delta_low[GP_MAX_OPTIONS], delta_high[GP_MAX_OPTIONS];
@@ -29,6 +33,7 @@ typedef struct gp_sensitivity {
     double delta;
     int n_options;
     double base_diff[GP_MAX_OPTIONS]; /* option total - self-hosted total at the base point */
+    double self_base;                 /* the self-hosted total at the base point */
     bool has_be_base[GP_MAX_OPTIONS];
     int be_base[GP_MAX_OPTIONS];
     int n_rows;

@@ -152,8 +152,21 @@ static gp_status add_tariff(gp_store *st, const gp_draft_request *rq, cJSON *sh,
         gp_tariff_preset t;
         if (gp_store_tariff(st, rq->tariff, &t, err))
             return err->code;
-        cJSON_AddItemToObject(sh, "tariff", cJSON_Parse(t.tariff_json));
-        snprintf(note, cap, "the tariff preset \"%s\" from the catalog", rq->tariff);
+        cJSON *tj = cJSON_Parse(t.tariff_json);
+        /* Periods named after the preset and its date, so a report of the scenario can say
+         * where its electricity price comes from (a scenario has no other place for it). */
+        cJSON *p;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(tj, "periods")) {
+            cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
+            char pname[200];
+            snprintf(pname, sizeof pname, "%s %s (catalog, from %s)", rq->tariff,
+                     cJSON_IsString(nm) ? nm->valuestring : "period", t.effective_from);
+            if (cJSON_IsString(nm))
+                cJSON_SetValuestring(nm, pname);
+        }
+        cJSON_AddItemToObject(sh, "tariff", tj);
+        snprintf(note, cap, "the tariff preset \"%s\" (effective from %s) from the catalog",
+                 rq->tariff, t.effective_from);
         return GP_OK;
     }
     if (!rq->state) {
@@ -280,20 +293,23 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
         }
         cJSON_AddItemToArray(opts, o);
     }
+    char zeros[512];
+    size_t nz = 0;
+    for (int i = 0; i < GP_N_ZERO_COSTS; i++)
+        nz += (size_t)snprintf(zeros + nz, sizeof zeros - nz, "%s%s (%s)", i ? ", " : "",
+                               gp_zero_costs[i].label, gp_zero_costs[i].key);
     char text[2048];
     snprintf(text, sizeof text,
              "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
              "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
-             "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: "
-             "colocation (colo_per_kw_month), staff (staff_per_month), maintenance after the "
-             "warranty (maintenance_pct_per_year), network (network_per_server), other running "
-             "costs (other_per_month). Rented GPUs are billed for busy hours only (utilization "
+             "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
+             "Rented GPUs are billed for busy hours only (utilization "
              "%g, times each option's idle overhead). Cloud offers: the cheapest per GPU-hour as "
              "of %s of the same GPU%s%s%s with at least %d GPUs an instance, %s; spot "
              "interruptions as the catalog's source gives them, else none assumed.",
              as_of, hw.h.item, hw.h.date, hw.source, per_server, tdp, spec.full_name, electricity,
-             idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", rq->utilization,
-             as_of, *form ? " and form factor (" : "", form, *form ? ")" : "",
+             idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", zeros,
+             rq->utilization, as_of, *form ? " and form factor (" : "", form, *form ? ")" : "",
              gpus < per_server ? gpus : per_server,
              rq->n_providers   ? "from the providers asked for"
              : rq->marketplace ? "marketplaces included"

@@ -22,7 +22,29 @@ typedef struct tel_rows {
     tel_row *rows;
     size_t n, cap, next;
     int threshold;
+    double present_hours; /* whole GPUs' hours with data */
 } tel_rows;
+
+/* The chargeback label's values and the busy GPU-hours each used (owned strings). */
+typedef struct charges {
+    gp_xlsx_charge *c;
+    size_t n, cap;
+} charges;
+
+static int take_charge(const gp_cap_label *l, void *arg) {
+    charges *ch = arg;
+    ch->c = gp_xgrow(ch->c, &ch->cap, ch->n, sizeof *ch->c, 16);
+    /* As capacity --by: a bucket's utilization share is the GPU-hour it used. */
+    ch->c[ch->n++] =
+        (gp_xlsx_charge){l->value ? gp_xstrdup(l->value) : NULL, l->util_sum / 100.0 * 5.0 / 60.0};
+    return 0;
+}
+
+static void charges_done(charges *ch) {
+    for (size_t i = 0; i < ch->n; i++)
+        free((char *)ch->c[i].value);
+    free(ch->c);
+}
 
 static int take(const gp_cap_gpu *g, void *arg) {
     tel_rows *t = arg;
@@ -30,6 +52,8 @@ static int take(const gp_cap_gpu *g, void *arg) {
     tel_row *r = &t->rows[t->n++];
     gp_cap_figures f;
     gp_cap_figures_of(g, t->threshold, &f);
+    if (!(g->mig && *g->mig)) /* a MIG instance's hours are its GPU's */
+        t->present_hours += (double)g->buckets * 5.0 / 60.0;
     snprintf(r->node, sizeof r->node, "%s", g->node);
     /* The readable name ("H100 SXM 80GB"): a workbook is read by people, not matched. */
     char name[GP_GPU_NAME_BYTES];
@@ -81,6 +105,11 @@ gp_status gp_export_xlsx_opt(gp_session *ses, const gp_loaded *sc, const gp_resu
                              gp_err *err) {
     gp_report_meta meta = gp_loaded_meta(sc, as_of);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(sc->tree, "measured");
+    const char *by = opt ? opt->chargeback_by : NULL;
+    if (by && (!cJSON_IsObject(m) || sc->s->work_mode))
+        return gp_errorf(err, GP_E_INPUT, sc->origin,
+                         "--chargeback-by needs a measured scenario in GPU mode (see gpuplan "
+                         "scenario measure)");
     if (!cJSON_IsObject(m))
         return gp_report_xlsx_opt(sc->s, r, &meta, NULL, opt, path, err);
 
@@ -94,6 +123,7 @@ gp_status gp_export_xlsx_opt(gp_session *ses, const gp_loaded *sc, const gp_resu
         t.threshold = 5;
     gp_cap_select sel = {0};
     char *nodes = NULL;
+    charges ch = {0};
     /* The window's GPUs, when this database holds them (a scenario file from elsewhere may
      * carry a measurement of a fleet this database never saw: the sheet then has the window
      * and no rows). */
@@ -104,15 +134,19 @@ gp_status gp_export_xlsx_opt(gp_session *ses, const gp_loaded *sc, const gp_resu
             sel.nodes_json = nodes = cJSON_PrintUnformatted(n);
         sel.gpu = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "gpu"));
         gp_store *st;
-        if (gp_session_store(ses, &st, err) || gp_store_capacity_gpus(st, &sel, take, &t, err)) {
+        if (gp_session_store(ses, &st, err) || gp_store_capacity_gpus(st, &sel, take, &t, err) ||
+            (by && gp_store_capacity_by_label(st, &sel, by, take_charge, &ch, err))) {
             free(nodes);
             free(t.rows);
+            charges_done(&ch);
             return err->code;
         }
     }
-    gp_xlsx_telemetry tel = {since, until, t.threshold / 100.0, next_row, &t};
+    gp_xlsx_telemetry tel = {since, until, t.threshold / 100.0, next_row, &t, by,
+                             ch.c,  ch.n,  t.present_hours};
     gp_status rc = gp_report_xlsx_opt(sc->s, r, &meta, &tel, opt, path, err);
     free(nodes);
     free(t.rows);
+    charges_done(&ch);
     return rc;
 }

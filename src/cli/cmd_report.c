@@ -1,4 +1,5 @@
-/* gpuplan report SCENARIO [--format md|csv|json] [-o OUT] [--as-of DATE] [--version N] */
+/* gpuplan report SCENARIO [--format md|csv|json|xlsx] [-o OUT] [--as-of DATE] [--version N]
+ * [--fiscal-year-start M] [--chargeback-by LABEL] */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,27 +11,31 @@
 #include "gpuplan/scenario_json.h"
 
 static void help(FILE *f) {
-    fprintf(f,
-            "usage: gpuplan report FILE.json|NAME [--format md|csv|json|xlsx] [-o OUT]\n"
-            "                      [--as-of YYYY-MM-DD] [--version N] [--fiscal-year-start M]\n\n"
-            "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
-            "and writes its report: md (default) is for people, csv the plan month by month\n"
-            "(one row a month-end: demand, servers, flows, each side's cumulative cost), json\n"
-            "the Report JSON of MODEL.md (version 2),\n"
-            "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx, or -o -\n"
-            "into a pipe).\n"
-            "--as-of fixes the date catalog prices are taken at (default today).\n"
-            "--fiscal-year-start M (1..12, xlsx): the workbook's fiscal years begin in month M\n"
-            "(default 1: the calendar year); it stays an input of the workbook.\n"
-            "-o writes the report to a file (atomically, or in place for a device or FIFO)\n"
-            "instead of stdout.\n");
+    fprintf(f, "usage: gpuplan report FILE.json|NAME [--format md|csv|json|xlsx] [-o OUT]\n"
+               "                      [--as-of YYYY-MM-DD] [--version N] [--fiscal-year-start M]\n"
+               "                      [--chargeback-by LABEL]\n\n"
+               "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
+               "and writes its report: md (default) is for people, csv the plan month by month\n"
+               "(one row a month-end: demand, servers, flows, each side's cumulative cost), json\n"
+               "the Report JSON of MODEL.md (version 2),\n"
+               "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx, or -o -\n"
+               "into a pipe).\n"
+               "--as-of fixes the date catalog prices are taken at (default today).\n"
+               "--fiscal-year-start M (1..12, xlsx): the workbook's fiscal years begin in month M\n"
+               "(default 1: the calendar year); it stays an input of the workbook.\n"
+               "--chargeback-by LABEL (xlsx, a measured scenario): the Telemetry sheet also\n"
+               "shares the all-in cost of a GPU-hour by that workload label, as capacity --by\n"
+               "LABEL --scenario does, with the idle GPU-hours as a row of their own.\n"
+               "-o writes the report to a file (atomically, or in place for a device or FIFO)\n"
+               "instead of stdout.\n");
 }
 
-enum { OPT_AS_OF = 256, OPT_DEMO, OPT_FISCAL };
+enum { OPT_AS_OF = 256, OPT_DEMO, OPT_FISCAL, OPT_CHARGEBACK };
 
 /* What the command line asked for. */
 typedef struct report_args {
     const char *format, *output;
+    const char *chargeback_by; /* NULL: not given */
     char as_of[11];
     int version;
     int fiscal_year_start; /* 0: not given */
@@ -46,6 +51,7 @@ static int parse_args(int argc, char **argv, report_args *a) {
         {"version", required_argument, NULL, 'v'},
         {"demo", no_argument, NULL, OPT_DEMO},
         {"fiscal-year-start", required_argument, NULL, OPT_FISCAL},
+        {"chargeback-by", required_argument, NULL, OPT_CHARGEBACK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -79,6 +85,11 @@ static int parse_args(int argc, char **argv, report_args *a) {
                 a->fiscal_year_start > 12)
                 return cli_usage_error("--fiscal-year-start: \"%s\" is not a month 1..12", optarg);
             break;
+        case OPT_CHARGEBACK:
+            if (!*optarg)
+                return cli_usage_error("--chargeback-by: give a label name, like pod");
+            a->chargeback_by = optarg;
+            break;
         case 'h':
             a->help = true;
             return 0;
@@ -95,6 +106,9 @@ static int parse_args(int argc, char **argv, report_args *a) {
         return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");
     if (a->fiscal_year_start && strcmp(format, "xlsx"))
         return cli_usage_error("--fiscal-year-start applies to --format xlsx");
+    if (a->chargeback_by && strcmp(format, "xlsx"))
+        return cli_usage_error("--chargeback-by applies to --format xlsx (capacity --by LABEL "
+                               "gives it as text)");
     if (!a->demo && optind != argc - 1) {
         return cli_usage_error("report takes one scenario");
     }
@@ -111,7 +125,8 @@ static gp_status write_report(gp_session *ses, const report_args *a, const gp_lo
     gp_status st;
     if (strcmp(format, "xlsx") == 0)
         st = gp_export_xlsx_opt(ses, sc, r, a->as_of,
-                                &(gp_xlsx_options){.fiscal_year_start = a->fiscal_year_start},
+                                &(gp_xlsx_options){.fiscal_year_start = a->fiscal_year_start,
+                                                   .chargeback_by = a->chargeback_by},
                                 a->output, err);
     else if (strcmp(format, "json") == 0)
         st = gp_report_json(sc->s, r, &meta, &out, err);

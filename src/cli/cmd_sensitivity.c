@@ -1,4 +1,5 @@
-/* gpuplan sensitivity SCENARIO [--delta 20%] [--json]: a tornado table. */
+/* gpuplan sensitivity SCENARIO [--delta 20%] [--format md|json|csv] [--all]: the top drivers
+ * of the cheapest decision as a text tornado, every row per option, or every row as data. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +10,17 @@
 #include "gpuplan/report_sensitivity.h"
 
 static void help(FILE *f) {
-    fprintf(f, "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n\n"
+    fprintf(f, "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n"
+               "                           [--format md|json|csv] [--all] [--top N]\n\n"
                "Moves every non-zero numeric input down and up by the delta (relative), one at a\n"
-               "time, clamped to its valid range, and prints a tornado table, largest swing\n"
-               "first: for each option, how (option total - self-hosted total) changes, and the\n"
-               "break-even month at the low and the high value. Positive: owning gains.\n");
+               "time, clamped to its valid range. md (default) prints one screen: the cheapest\n"
+               "side, its lead over the next best, and the --top N (default 10) inputs that move\n"
+               "that lead most as a text tornado, \"!\" where another side becomes cheapest.\n"
+               "--all prints the full table instead: for each option, how (option total -\n"
+               "self-hosted total) changes, and the break-even month at the low and the high\n"
+               "value (positive: owning gains). json and csv give every row, named by option\n"
+               "and parameter (the JSON path beside them), with each side's total and the\n"
+               "cheapest at the low and the high value.\n");
 }
 
 static bool parse_delta(const char *s, double *out) {
@@ -30,19 +37,41 @@ static bool parse_delta(const char *s, double *out) {
     return true;
 }
 
+/* The analysis in the format asked for. */
+static gp_status render(const gp_sens_analysis *an, const char *format, bool all, int top,
+                        gp_buf *out, gp_err *err) {
+    const gp_scenario *s = an->sc.s;
+    gp_status st;
+    if (!strcmp(format, "json"))
+        return gp_report_sensitivity_json(s, an->table, out, err);
+    if (!strcmp(format, "csv"))
+        return gp_report_sensitivity_csv(s, an->table, out, err);
+    st = all ? gp_report_sensitivity_text(s, an->table, an->ranks, out)
+             : gp_report_sensitivity_summary(s, an->table, top, out);
+    if (st != GP_OK)
+        return gp_errorf(err, st, NULL, "the sensitivity report is larger than the output limit");
+    return GP_OK;
+}
+
 int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
-    enum { OPT_AS_OF = 256 };
+    enum { OPT_AS_OF = 256, OPT_ALL, OPT_TOP };
     static const struct option longs[] = {{"delta", required_argument, NULL, 'd'},
                                           {"as-of", required_argument, NULL, OPT_AS_OF},
+                                          {"format", required_argument, NULL, 'f'},
+                                          {"all", no_argument, NULL, OPT_ALL},
+                                          {"top", required_argument, NULL, OPT_TOP},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     double delta = 0.2;
+    const char *format = "md";
+    bool all = false;
+    int top = 10;
     char as_of[11];
     gp_today(as_of);
     int opt;
     optind = 1;
     opterr = 0; /* one error line, ours */
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "f:h", longs, NULL)) != -1) {
         switch (opt) {
         case 'd':
             if (!parse_delta(optarg, &delta))
@@ -52,6 +81,17 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
             if (!gp_valid_date(optarg))
                 return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
             snprintf(as_of, sizeof as_of, "%s", optarg);
+            break;
+        case 'f':
+            format = optarg;
+            break;
+        case OPT_ALL:
+            all = true;
+            break;
+        case OPT_TOP:
+            if (!gp_parse_int(optarg, &top) || top < 1 || top > GP_SENS_MAX_ROWS)
+                return cli_usage_error("--top: \"%s\" is not a count 1..%d", optarg,
+                                       GP_SENS_MAX_ROWS);
             break;
         case 'h':
             help(stdout);
@@ -64,6 +104,10 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
     if (optind != argc - 1) {
         return cli_usage_error("sensitivity takes one scenario");
     }
+    if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "csv"))
+        return cli_usage_error("--format: \"%s\" is not md, json or csv", format);
+    if (all && strcmp(format, "md"))
+        return cli_usage_error("--all applies to --format md (json and csv give every row)");
     gp_err err;
     gp_err_clear(&err);
     gp_sens_analysis an;
@@ -71,8 +115,13 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
         return cli_fail(&err);
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
-    int rc =
-        cli_print_rendered(gp_report_sensitivity_text(an.sc.s, an.table, an.ranks, &out), &out);
+    int rc;
+    if (render(&an, format, all, top, &out, &err)) {
+        gp_buf_done(&out);
+        rc = cli_fail(&err);
+    } else {
+        rc = cli_print_rendered(GP_OK, &out); /* frees out */
+    }
     gp_sens_analysis_done(&an);
     return rc;
 }

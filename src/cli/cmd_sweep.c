@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/app_sweep.h"
 #include "gpuplan/output.h"
 #include "gpuplan/report_sweep.h"
@@ -107,9 +108,12 @@ static int on_point(const double *values, double self, const double *opts, int c
     csv_out *r = arg;
     for (int k = 0; k < r->n_axes; k++)
         fprintf(r->csv, "%.10g,", values[k]);
-    fprintf(r->csv, "%.17g", self);
-    for (int i = 0; i < r->s->n_options; i++)
-        fprintf(r->csv, ",%.17g", opts[i]);
+    char m[40]; /* totals to the cent (numfmt.h) */
+    fputs(gp_fmt_cents(self, m, sizeof m), r->csv);
+    for (int i = 0; i < r->s->n_options; i++) {
+        fputc(',', r->csv);
+        fputs(gp_fmt_cents(opts[i], m, sizeof m), r->csv);
+    }
     fputc(',', r->csv);
     csv_name(r->csv, gp_sweep_contender(r->s, cheapest));
     if (fputc('\n', r->csv) == EOF) {

@@ -46,6 +46,29 @@ bool gp_scenario_uses_v2(const gp_scenario *s) {
     return false;
 }
 
+const gp_zero_cost gp_zero_costs[GP_N_ZERO_COSTS] = {
+    {"colocation", "colo_per_kw_month"},
+    {"staff", "staff_per_month"},
+    {"maintenance after the warranty", "maintenance_pct_per_year"},
+    {"network", "network_per_server"},
+    {"other running costs", "other_per_month"},
+};
+
+double gp_zero_cost_value(const gp_scenario *s, int i) {
+    switch (i) {
+    case 0:
+        return s->colo_per_kw_month;
+    case 1:
+        return s->staff_per_month;
+    case 2:
+        return s->maintenance_pct_per_year;
+    case 3:
+        return s->network_per_server;
+    default:
+        return s->other_per_month;
+    }
+}
+
 double gp_tariff_mean_price(const gp_scenario *s) {
     double v = 0.0;
     for (int k = 0; k < s->n_periods; k++)

@@ -162,6 +162,14 @@ static int by_swing(const void *a, const void *b) {
 
 static void add_row(const gp_scenario *base, const input *in, int index, const char *path,
                     double delta, gp_sensitivity *out, gp_result *r, gp_scenario *work) {
+    /* The parameter without its owner's path: what a reader names beside the owner's name. */
+    const char *param = in->path;
+    if (in->where == IN_SCENARIO) {
+        static const char *const owners[] = {"self_hosted.", "demand."};
+        for (size_t k = 0; k < 2; k++)
+            if (strncmp(param, owners[k], strlen(owners[k])) == 0)
+                param += strlen(owners[k]);
+    }
     if (out->n_rows >= GP_SENS_MAX_ROWS)
         return;
     *work = *base;
@@ -177,6 +185,9 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
     gp_sens_row *row = &out->rows[out->n_rows];
     memset(row, 0, sizeof *row);
     snprintf(row->input, sizeof row->input, "%s", path);
+    snprintf(row->parameter, sizeof row->parameter, "%s", param);
+    row->option = in->where == IN_OPTION ? index : -1;
+    row->period = in->where == IN_PERIOD ? index : -1;
     row->base = b;
     row->low = moved(base, in, b, 1.0 - delta);
     row->high = moved(base, in, b, 1.0 + delta);
@@ -186,11 +197,13 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
     set(work, in, index, row->low);
     keep_consistent(work);
     gp_status rc = evaluate(work, r, d_low, row->has_be_low, row->be_low);
+    row->self_low = r->self.total;
     if (rc == GP_OK) {
         *work = *base;
         set(work, in, index, row->high);
         keep_consistent(work);
         rc = evaluate(work, r, d_high, row->has_be_high, row->be_high);
+        row->self_high = r->self.total;
     }
     if (rc != GP_OK) { /* the plan this move makes is refused: say so, show no numbers */
         if (out->n_refused++ == 0) {
@@ -223,6 +236,7 @@ gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity 
         *err = r->error;
         return err->code;
     }
+    out->self_base = r->self.total;
     char path[96];
     for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++) {
         const input *in = &inputs[k];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/batch_json.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
 
@@ -119,7 +120,7 @@ cJSON *gp_report_batch_diff_tree(const gp_batch_diff *d, const char *against) {
 }
 
 static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
-    char a[48], b[48];
+    char a[48], b[48], x[40], y[40];
     gp_format_money(c->old_v, a, sizeof a);
     gp_format_money(c->new_v, b, sizeof b);
     switch (c->kind) {
@@ -129,14 +130,16 @@ static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
             c->what, c->old_s, a, b, c->because[0] ? c->because : "its results moved");
     case GP_CHANGE_PRICE:
         if (!c->has_old)
-            return gp_buf_printf(out, "price %s: %s (%s) now priced at %.6g (%s, %s)\n",
-                                 c->scenario, c->what, c->catalog, c->new_v, c->source,
-                                 c->effective_from);
-        return gp_buf_printf(out, "price %s: %s (%s) %.6g -> %.6g (%s, %s)\n", c->scenario, c->what,
-                             c->catalog, c->old_v, c->new_v, c->source, c->effective_from);
+            return gp_buf_printf(out, "price %s: %s (%s) now priced at %s (%s, %s)\n", c->scenario,
+                                 c->what, c->catalog, gp_fmt_sig(c->new_v, 4, y, sizeof y),
+                                 c->source, c->effective_from);
+        return gp_buf_printf(out, "price %s: %s (%s) %s -> %s (%s, %s)\n", c->scenario, c->what,
+                             c->catalog, gp_fmt_sig(c->old_v, 4, x, sizeof x),
+                             gp_fmt_sig(c->new_v, 4, y, sizeof y), c->source, c->effective_from);
     case GP_CHANGE_MEASURED:
-        return gp_buf_printf(out, "measured %s: %s %.6g -> %.6g\n", c->scenario, c->what, c->old_v,
-                             c->new_v);
+        return gp_buf_printf(out, "measured %s: %s %s -> %s\n", c->scenario, c->what,
+                             gp_fmt_sig(c->old_v, 4, x, sizeof x),
+                             gp_fmt_sig(c->new_v, 4, y, sizeof y));
     case GP_CHANGE_TOTAL:
         return gp_buf_printf(out, "total %s: %s %s -> %s (%+.1f %%)\n", c->scenario, c->what, a, b,
                              c->old_v ? (c->new_v - c->old_v) / fabs(c->old_v) * 100 : 0);

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario.h"
@@ -482,8 +483,10 @@ static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
 gp_status gp_report_mix_csv(const gp_mix_plan *p, gp_buf *out) {
     gp_status st = GP_OK;
     P("owned_gpus,total\n");
-    for (int k = 0; k <= p->n; k++)
-        P("%d,%.17g\n", k, p->curve[k]);
+    for (int k = 0; k <= p->n; k++) {
+        char t[40];
+        P("%d,%s\n", k, gp_fmt_cents(p->curve[k], t, sizeof t)); /* money to the cent */
+    }
     return st ? st : p->has_growth ? mix_growth(p, out) : GP_OK;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_compare.h"
 
@@ -18,17 +19,18 @@ static const char *side(const gp_compare_row *r) {
 gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_buf *out) {
     gp_status st = GP_OK;
     P("# GPU generations per unit of work: %s\n\n", c->profile);
-    P("%.10g %s over %d months, prices as of %s. Ranked by total cost. Break-even vs owning: the "
+    char work[40];
+    P("%s %s over %d months, prices as of %s. Ranked by total cost. Break-even vs owning: the "
       "engine's first month-end at which owning the GPU model named has cost no more than "
       "renting so far (never: it does not within the horizon).\n\n",
-      c->work, c->unit, horizon_months, c->as_of);
+      gp_fmt_sig(c->work, 4, work, sizeof work), c->unit, horizon_months, c->as_of);
     P("| rank | GPU | side | pricing | offer or server | price date | %s a GPU-hour | figure | "
       "GPUs | total | per %s | break-even vs owning |\n",
       c->unit, c->unit);
     P("|---:|---|---|---|---|---|---:|---|---:|---:|---:|---|\n");
     for (int i = 0; i < c->n_ranked; i++) {
         const gp_compare_row *r = &c->rows[i];
-        char total[64], be[96];
+        char total[64], be[96], tp[40], per[40];
         gp_format_money(r->total, total, sizeof total);
         if (r->own)
             snprintf(be, sizeof be, "-");
@@ -36,9 +38,10 @@ gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_bu
             snprintf(be, sizeof be, "month %d (%s)", r->break_even_month, r->vs_gpu);
         else
             snprintf(be, sizeof be, "never (%s)", r->vs_gpu);
-        P("| %d | %s | %s | %s | %s | %s | %.4g | %s | %d | %s | %.6g | %s |\n", r->rank, r->gpu,
-          side(r), r->pricing, r->offer, r->price_date, r->throughput, gp_tp_kind_name(r->tp_kind),
-          r->gpus_needed, total, r->cost_per_unit, be);
+        P("| %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n", r->rank, r->gpu,
+          side(r), r->pricing, r->offer, r->price_date, gp_fmt_sig(r->throughput, 4, tp, sizeof tp),
+          gp_tp_kind_name(r->tp_kind), r->gpus_needed, total,
+          gp_fmt_sig(r->cost_per_unit, 4, per, sizeof per), be);
     }
     if (c->n_ranked == c->n)
         return st;
@@ -58,6 +61,7 @@ gp_status gp_report_compare_csv(const gp_comparison *c, gp_buf *out) {
     for (int i = 0; i < c->n; i++) {
         const gp_compare_row *r = &c->rows[i];
         bool ok = !r->missing[0];
+        char tp[40], total[40], per[40];
         P("%d,", r->rank);
         const char *text[] = {r->gpu, side(r), r->pricing, r->offer, r->price_date};
         for (int k = 0; k < 5 && !st; k++) {
@@ -65,11 +69,12 @@ gp_status gp_report_compare_csv(const gp_comparison *c, gp_buf *out) {
             P(",");
         }
         if (r->throughput > 0)
-            P("%.17g,%s", r->throughput, gp_tp_kind_name(r->tp_kind));
+            P("%s,%s", gp_fmt_sig(r->throughput, 4, tp, sizeof tp), gp_tp_kind_name(r->tp_kind));
         else
             P(",");
         if (ok)
-            P(",%d,%.17g,%.17g,", r->gpus_needed, r->total, r->cost_per_unit);
+            P(",%d,%s,%s,", r->gpus_needed, gp_fmt_cents(r->total, total, sizeof total),
+              gp_fmt_sig(r->cost_per_unit, 4, per, sizeof per));
         else
             P(",,,,");
         if (!st)

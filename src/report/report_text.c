@@ -1,33 +1,16 @@
 /* Human and spreadsheet text reports: Markdown and the monthly cumulative CSV. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
+#include "gpuplan/report_opening.h"
 #include "gpuplan/text.h"
 
 void gp_format_money(double v, char *out, size_t cap) {
-    if (!isfinite(v)) {
-        snprintf(out, cap, "%g", v);
-        return;
-    }
-    char digits[64];
-    double a = fabs(v);
-    snprintf(digits, sizeof digits, "%.2f", a);
-    char *dot = strchr(digits, '.');
-    size_t int_len = dot ? (size_t)(dot - digits) : strlen(digits);
-    char tmp[96];
-    size_t n = 0;
-    /* "-0.00" reads as a sign error: only print the minus for a non-zero rounded value. */
-    if (v < 0 && strcmp(digits, "0.00") != 0)
-        tmp[n++] = '-';
-    for (size_t i = 0; i < int_len; i++) {
-        if (i > 0 && (int_len - i) % 3 == 0)
-            tmp[n++] = ',';
-        tmp[n++] = digits[i];
-    }
-    snprintf(tmp + n, sizeof tmp - n, "%s", dot ? dot : "");
-    snprintf(out, cap, "%s", tmp);
+    gp_fmt_money(v, out, cap);
 }
 
 gp_status gp_csv_field(gp_buf *out, const char *text) {
@@ -110,24 +93,31 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
             const char *start = s->has_start_date     ? s->start_date
                                 : meta && meta->as_of ? meta->as_of
                                                       : "";
-            st = gp_buf_printf(out, "0,%s,,,,0,0,%d,%d,0,%.17g,%.17g", start, bought, sold,
-                               r->self.monthly[0], cum_self);
+            char f[40], c[40];
+            st = gp_buf_printf(out, "0,%s,,,,0,0,%d,%d,0,%s,%s", start, bought, sold,
+                               gp_fmt_cents(r->self.monthly[0], f, sizeof f),
+                               gp_fmt_cents(cum_self, c, sizeof c));
         } else {
             char label[32], gpus[16] = "";
             month_label(s, meta, m, label, sizeof label);
             if (!r->work_mode)
                 snprintf(gpus, sizeof gpus, "%d", r->demand_gpus[m - 1]);
-            st = gp_buf_printf(out, "%d,%s,%s,%.17g,%.17g,%d,%d,%d,%d,%.17g,%.17g,%.17g", m, label,
-                               gpus, r->demand_work_month[m - 1], r->demand_utilization[m - 1],
-                               r->self.servers_in_service[m - 1], r->self.gpus_at_work[m - 1],
-                               bought, sold, r->self.bridge_hours[m - 1], r->self.monthly[m],
-                               cum_self);
+            char w[40], u[40], bh[40], f[40], c[40];
+            st = gp_buf_printf(
+                out, "%d,%s,%s,%s,%s,%d,%d,%d,%d,%s,%s,%s", m, label, gpus,
+                gp_fmt_sig(r->demand_work_month[m - 1], 4, w, sizeof w),
+                gp_fmt_sig(r->demand_utilization[m - 1], 4, u, sizeof u),
+                r->self.servers_in_service[m - 1], r->self.gpus_at_work[m - 1], bought, sold,
+                gp_fmt_fixed(r->self.bridge_hours[m - 1], 1, bh, sizeof bh),
+                gp_fmt_cents(r->self.monthly[m], f, sizeof f), gp_fmt_cents(cum_self, c, sizeof c));
         }
         for (int i = 0; st == GP_OK && i < r->n_options; i++) {
             const gp_option_result *o = &r->options[i];
             cum[i] += o->monthly[m];
-            st = gp_buf_printf(out, ",%.17g,%.17g,%.17g", o->monthly[m], cum[i],
-                               m > 0 ? o->burst_hours[m - 1] : 0.0);
+            char f[40], c[40], bh[40];
+            st = gp_buf_printf(out, ",%s,%s,%s", gp_fmt_cents(o->monthly[m], f, sizeof f),
+                               gp_fmt_cents(cum[i], c, sizeof c),
+                               gp_fmt_fixed(m > 0 ? o->burst_hours[m - 1] : 0.0, 1, bh, sizeof bh));
         }
         /* The options breaking even here, "; "-joined into one field (names clipped to fit). */
         char marks[GP_NAME_BYTES];
@@ -198,6 +188,17 @@ static void money(md *w, double v) {
     put(w, "%s", m);
 }
 
+/* v to 4 significant digits: rates, prices per hour, shares. */
+static void sig(md *w, double v) {
+    char b[64];
+    put(w, "%s", gp_fmt_sig(v, 4, b, sizeof b));
+}
+
+static void count(md *w, long long n, const char *one, const char *many) {
+    char b[96];
+    put(w, "%s", gp_fmt_count(n, one, many, b, sizeof b));
+}
+
 static void month_or_never(md *w, bool has, int m) {
     if (has)
         put(w, "%d", m);
@@ -205,33 +206,70 @@ static void month_or_never(md *w, bool has, int m) {
         put(w, "never");
 }
 
-static void assumptions(md *w, const gp_scenario *s) {
+/* The opening: the assumptions that decide the answer, said with the scenario's numbers. */
+static void what_decides(md *w, const gp_scenario *s, const gp_result *r,
+                         const gp_report_meta *meta) {
+    gp_opening *o = gp_xmalloc(sizeof *o);
+    gp_report_opening(s, r, meta, o);
+    put(w, "## What decides this\n\n");
+    for (int i = 0; i < o->n; i++) {
+        put(w, "- ");
+        text(w, o->line[i]);
+        put(w, "\n");
+    }
+    put(w, "\n");
+    free(o);
+}
+
+static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta) {
     put(w, "## Assumptions\n\n| input | value |\n|---|---|\n");
-    put(w, "| horizon | %d months |\n", s->horizon_months);
+    put(w, "| horizon | ");
+    count(w, s->horizon_months, "month", "months");
+    put(w, " |\n");
     if (s->work_mode) {
-        put(w, "| demand | %.10g ", s->work_per_month);
+        put(w, "| demand | ");
+        sig(w, s->work_per_month);
+        put(w, " ");
         text(w, s->work_unit);
-        put(w, " a month, provisioned for %.4g%% busy |\n", s->utilization * 100.0);
+        put(w, " a month, provisioned for ");
+        sig(w, s->utilization * 100.0);
+        put(w, "%% busy |\n");
     } else {
-        put(w, "| demand | %d GPUs, %.4g%% busy (%.0f h a year per GPU) |\n", s->gpus,
-            s->utilization * 100.0, s->utilization * 8760.0);
+        put(w, "| demand | ");
+        count(w, s->gpus, "GPU", "GPUs");
+        put(w, ", ");
+        sig(w, s->utilization * 100.0);
+        put(w, "%% busy (%.0f h a year per GPU) |\n", s->utilization * 8760.0);
     }
     if (s->growth_per_month != 0.0)
         put(w, "| demand growth | %.4g%% a month, compound |\n", s->growth_per_month * 100.0);
     for (int i = 0; i < s->n_steps; i++) {
         const gp_step *st = &s->steps[i];
         put(w, "| step from month %d |", st->month);
-        if (st->has_gpus)
-            put(w, " %d GPUs", st->gpus);
-        if (st->has_work)
-            put(w, " %.10g a month", st->work_per_month);
+        if (st->has_gpus) {
+            put(w, " ");
+            count(w, st->gpus, "GPU", "GPUs");
+        }
+        if (st->has_work) {
+            put(w, " ");
+            sig(w, st->work_per_month);
+            put(w, " a month");
+        }
         if (st->has_utilization)
             put(w, "%s%.4g%% busy", st->has_gpus || st->has_work ? ", " : " ",
                 st->utilization * 100.0);
         put(w, " |\n");
     }
-    put(w, "| discount rate (NPV) | %.4g%% a year |\n", s->discount_rate * 100.0);
-    put(w, "| server | %d GPUs, ", s->gpus_per_server);
+    put(w, "| discount rate (NPV) | ");
+    sig(w, s->discount_rate * 100.0);
+    put(w, "%% a year%s |\n",
+        meta && meta->scenario_json &&
+                !cJSON_GetObjectItemCaseSensitive(meta->scenario_json, "discount_rate")
+            ? " — not given"
+            : "");
+    put(w, "| server | ");
+    count(w, s->gpus_per_server, "GPU", "GPUs");
+    put(w, ", ");
     money(w, s->server_price);
     put(w, " %s", s->currency);
     if (s->price_factor != 1.0)
@@ -251,16 +289,23 @@ static void assumptions(md *w, const gp_scenario *s) {
         money(w, s->fixed_capex);
         put(w, " |\n");
     }
-    put(w, "| power | base %g W/server, GPU idle %g W, busy %g W", s->server_base_w, s->gpu_idle_w,
-        s->gpu_tdp_w);
+    char b1[40], b2[40], b3[40];
+    put(w, "| power | base %s W/server, GPU idle %s W, busy %s W",
+        gp_fmt_sig(s->server_base_w, 4, b1, sizeof b1), gp_fmt_sig(s->gpu_idle_w, 4, b2, sizeof b2),
+        gp_fmt_sig(s->gpu_tdp_w, 4, b3, sizeof b3));
     if (s->has_gpu_avg_w)
-        put(w, ", measured mean %g W (replaces idle/busy for energy)", s->gpu_avg_w);
-    put(w, ", PUE %g |\n", s->pue);
+        put(w, ", measured mean %s W (replaces idle/busy for energy)",
+            gp_fmt_sig(s->gpu_avg_w, 4, b1, sizeof b1));
+    put(w, ", PUE %s |\n", gp_fmt_sig(s->pue, 4, b1, sizeof b1));
     put(w, "| tariff |");
     for (int i = 0; i < s->n_periods; i++) {
         put(w, "%s ", i ? "," : "");
         text(w, s->periods[i].name);
-        put(w, " %g h at %g/kWh", s->periods[i].hours_per_day, s->periods[i].price_per_kwh);
+        put(w, " ");
+        sig(w, s->periods[i].hours_per_day);
+        put(w, " h at ");
+        sig(w, s->periods[i].price_per_kwh);
+        put(w, "/kWh");
     }
     if (s->shift_to_cheapest)
         put(w, s->has_gpu_avg_w ? "; shifting asked for, but a flat measured draw leaves "
@@ -268,9 +313,11 @@ static void assumptions(md *w, const gp_scenario *s) {
                                 : "; busy hours shifted to the cheapest periods");
     put(w, " |\n");
     if (s->demand_charge_per_kw_month > 0)
-        put(w, "| demand charge | %g per kW-month |\n", s->demand_charge_per_kw_month);
+        put(w, "| demand charge | %s per kW-month |\n",
+            gp_fmt_sig(s->demand_charge_per_kw_month, 4, b1, sizeof b1));
     if (s->colo_per_kw_month > 0)
-        put(w, "| colocation | %g per kW-month |\n", s->colo_per_kw_month);
+        put(w, "| colocation | %s per kW-month |\n",
+            gp_fmt_sig(s->colo_per_kw_month, 4, b1, sizeof b1));
     if (s->maintenance_pct_per_year > 0)
         put(w, "| maintenance | %.4g%% of hardware a year after %d months of warranty |\n",
             s->maintenance_pct_per_year * 100.0, s->warranty_months);
@@ -298,8 +345,11 @@ static void assumptions(md *w, const gp_scenario *s) {
     if (s->server_price_trend_per_year != 0.0 || s->energy_price_trend_per_year != 0.0)
         put(w, "| price trends | hardware %+.4g%% a year, electricity %+.4g%% a year |\n",
             s->server_price_trend_per_year * 100.0, s->energy_price_trend_per_year * 100.0);
-    if (s->work_mode)
-        put(w, "| owned throughput | %.10g a busy GPU-hour |\n", s->work_per_gpu_hour);
+    if (s->work_mode) {
+        put(w, "| owned throughput | ");
+        sig(w, s->work_per_gpu_hour);
+        put(w, " a busy GPU-hour |\n");
+    }
     if (s->n_resale > 0) {
         put(w, "| resale value |");
         for (int i = 0; i < s->n_resale; i++)
@@ -318,8 +368,11 @@ static void assumptions(md *w, const gp_scenario *s) {
         const gp_option *o = &s->options[i];
         put(w, "| ");
         text(w, o->name);
-        put(w, " | %s, %d GPUs an instance, ", gp_pricing_name(o->pricing), o->gpus_per_instance);
-        put(w, "%.10g an instance-hour", o->hourly);
+        put(w, " | %s, ", gp_pricing_name(o->pricing));
+        count(w, o->gpus_per_instance, "GPU", "GPUs");
+        put(w, " an instance, ");
+        sig(w, o->hourly);
+        put(w, " an instance-hour");
         if (o->pricing == GP_COMMITTED) {
             put(w, ", %d-month term", o->term_months);
             if (o->upfront > 0) {
@@ -329,7 +382,8 @@ static void assumptions(md *w, const gp_scenario *s) {
             }
         }
         if (o->has_base_gpus) {
-            put(w, ", base of %d GPUs", o->base_gpus);
+            put(w, ", base of ");
+            count(w, o->base_gpus, "GPU", "GPUs");
             if (o->burst >= 0) {
                 put(w, ", bursting to ");
                 text(w, s->options[o->burst].name);
@@ -337,8 +391,11 @@ static void assumptions(md *w, const gp_scenario *s) {
         }
         if (o->price_trend_per_year != 0.0)
             put(w, ", price %+.4g%% a year", o->price_trend_per_year * 100.0);
-        if (s->work_mode)
-            put(w, ", %.10g a busy GPU-hour", o->work_per_gpu_hour);
+        if (s->work_mode) {
+            put(w, ", ");
+            sig(w, o->work_per_gpu_hour);
+            put(w, " a busy GPU-hour");
+        }
         if (o->idle_overhead > 0)
             put(w, ", idle overhead %.4g%%", o->idle_overhead * 100.0);
         if (o->pricing == GP_SPOT && o->interruptions_per_hour > 0)
@@ -350,6 +407,10 @@ static void assumptions(md *w, const gp_scenario *s) {
         }
         put(w, " |\n");
     }
+    gp_unset_input unset[GP_MAX_UNSET];
+    int nu = gp_report_unset_inputs(s, meta, unset);
+    for (int i = 0; i < nu; i++)
+        put(w, "| %s | %s |\n", unset[i].label, unset[i].text);
     put(w, "\n");
 }
 
@@ -388,13 +449,16 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
             char label[32];
             month_label(s, meta, j, label, sizeof label);
             put(w, "| %d | %s | ", j, label);
+            char bh[40];
             if (r->work_mode)
-                put(w, "%.6g", r->demand_work_month[j - 1]);
+                sig(w, r->demand_work_month[j - 1]);
             else
-                put(w, "%d GPUs", r->demand_gpus[j - 1]);
-            put(w, " | %.4g%% | %d | %d | %d | %d | %.6g | ", r->demand_utilization[j - 1] * 100.0,
-                r->self.servers_in_service[j - 1], r->self.gpus_at_work[j - 1], bought, sold,
-                r->self.bridge_hours[j - 1]);
+                count(w, r->demand_gpus[j - 1], "GPU", "GPUs");
+            put(w, " | ");
+            sig(w, r->demand_utilization[j - 1] * 100.0);
+            put(w, "%% | %d | %d | %d | %d | %s | ", r->self.servers_in_service[j - 1],
+                r->self.gpus_at_work[j - 1], bought, sold,
+                gp_fmt_fixed(r->self.bridge_hours[j - 1], 1, bh, sizeof bh));
         }
         money(w, r->self.monthly[j]);
         put(w, " | ");
@@ -405,8 +469,11 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
             money(w, r->options[i].monthly[j]);
             put(w, " | ");
             money(w, co[i]);
-            if (s->options[i].has_base_gpus)
-                put(w, " | %.6g", j > 0 ? r->options[i].burst_hours[j - 1] : 0.0);
+            if (s->options[i].has_base_gpus) {
+                char bh[40];
+                put(w, " | %s",
+                    gp_fmt_fixed(j > 0 ? r->options[i].burst_hours[j - 1] : 0.0, 1, bh, sizeof bh));
+            }
         }
         put(w, " |");
         bool first = true;
@@ -452,7 +519,9 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     put(&w, "\n\n");
     const char *winner = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
     double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
-    put(&w, "**Cheapest over %d months: ", m);
+    put(&w, "**Cheapest over ");
+    count(&w, m, "month", "months");
+    put(&w, ": ");
     text(&w, winner);
     put(&w, "**, ");
     money(&w, best);
@@ -460,7 +529,8 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     if (meta && meta->as_of)
         put(&w, " Prices as of %s.", meta->as_of);
     put(&w, "\n\n");
-    assumptions(&w, s);
+    what_decides(&w, s, r, meta);
+    assumptions(&w, s, meta);
 
     put(&w, "## Totals (%s)\n\n", s->currency);
     put(&w,
@@ -476,7 +546,7 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     if (r->self.has_cost_per_gpu_hour)
         put(&w, "%.4f", r->self.cost_per_gpu_hour);
     else if (r->self.has_cost_per_work_unit)
-        put(&w, "%.6g", r->self.cost_per_work_unit);
+        sig(&w, r->self.cost_per_work_unit);
     else
         put(&w, "n/a");
     put(&w, " | | | | | |\n");
@@ -492,7 +562,7 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         if (o->has_cost_per_gpu_hour)
             put(&w, "%.4f", o->cost_per_gpu_hour);
         else if (o->has_cost_per_work_unit)
-            put(&w, "%.6g", o->cost_per_work_unit);
+            sig(&w, o->cost_per_work_unit);
         else
             put(&w, "n/a");
         put(&w, " | ");
@@ -549,9 +619,11 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
             put(&w, " | ");
             text(&w, ps->catalog);
             put(&w, " | %.6g | ", ps->hourly);
-            if (ps->pricing == GP_COMMITTED)
-                put(&w, "%.10g a term%s", ps->upfront,
+            if (ps->pricing == GP_COMMITTED) {
+                money(&w, ps->upfront);
+                put(&w, " a term%s",
                     ps->split_derived ? " (half and half of the effective rate)" : "");
+            }
             if (ps->interruption_band[0])
                 put(&w, "spot interruptions %s a month", ps->interruption_band);
             put(&w, " | %s | ", ps->effective_from);

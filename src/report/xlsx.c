@@ -19,6 +19,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/output.h"
+#include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"
 #include "gpuplan/xmem.h"
@@ -391,8 +392,9 @@ static lxw_chart *cumulative_chart(book *b, const gp_scenario *s, const plan_col
 }
 
 /* The Telemetry sheet: the window, then one row a GPU, streamed from tel->next. Plain values
- * (measurements, not formulas); the hot loop of a large fleet export. */
-static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry *tel) {
+ * (measurements, not formulas); the hot loop of a large fleet export. Returns the row after
+ * the last GPU. */
+static int telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry *tel) {
     text_cell(b, ws, 0, 0, "measured from", b->bold);
     text_cell(b, ws, 0, 1, tel->since ? tel->since : "", NULL);
     text_cell(b, ws, 0, 2, "until", b->bold);
@@ -430,6 +432,7 @@ static void telemetry_sheet(book *b, lxw_worksheet *ws, const gp_xlsx_telemetry 
     worksheet_set_landscape(ws);
     worksheet_fit_to_pages(ws, 1, 0);
     worksheet_repeat_rows(ws, HEAD, HEAD);
+    return (int)row;
 }
 
 /* Print setup and protection shared by every sheet: one page wide, the header row repeated,
@@ -488,6 +491,7 @@ typedef struct wbctx {
     int start_year, start_month, fiscal_start;
     int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
     int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
+    const gp_report_meta *meta;      /* for the opening's sources (measured, tariff) */
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -1550,6 +1554,71 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     worksheet_hide(ws);
 }
 
+/* Below the GPU rows from `row` on: the chargeback of `capacity --by LABEL` with live formulas.
+ * The all-in cost of a GPU-hour is the Plan's self-hosted total over demand GPUs x horizon x
+ * 730 h (so it follows the Assumptions); each label value pays its busy GPU-hours at it, and
+ * the idle GPU-hours (present, used by no one) are a row of their own, so the rows sum to the
+ * fleet's cost. */
+static void chargeback_rows(wbctx *x, lxw_worksheet *ws, int row, const gp_xlsx_telemetry *tel) {
+    book *b = x->b;
+    double hours = (double)x->s->gpus * x->M * GP_MONTH_HOURS;
+    double rate = hours > 0 ? x->r->self.total / hours : 0;
+    char total[64], label[160];
+    ref(total, sizeof total, "Plan", x->M + 2, x->c.flow);
+    row++;
+    snprintf(label, sizeof label, "Chargeback by %s", tel->charge_label);
+    text_cell(b, ws, row++, 0, label, b->bold);
+    text_cell(b, ws, row, 0, "all-in cost of a GPU-hour (self-hosted total / GPU-hours owned)",
+              NULL);
+    int rate_row = row + 1;
+    formula(b, ws, row++, 1, rate, b->money,
+            "=IF(gpus*horizon_months=0,0,%s/(gpus*horizon_months*%g))", total, GP_MONTH_HOURS);
+    text_cell(b, ws, row, 0, "GPU-hours present in the window", NULL);
+    int present_row = row + 1;
+    num_cell(b, ws, row++, 1, tel->present_gpu_hours, b->num);
+    static const char *const heads[] = {"value", "busy GPU-hours used", "all-in cost"};
+    for (int c = 0; c < 3; c++)
+        text_cell(b, ws, row, c, c == 0 ? tel->charge_label : heads[c], b->bold);
+    row++;
+    int first = row + 1;
+    double used = 0;
+    for (size_t i = 0; i < tel->n_charges && !b->rc; i++, row++) {
+        const gp_xlsx_charge *ch = &tel->charges[i];
+        text_cell(b, ws, row, 0, ch->value ? ch->value : "(no label)", NULL);
+        num_cell(b, ws, row, 1, ch->gpu_hours_used, b->num);
+        formula(b, ws, row, 2, ch->gpu_hours_used * rate, b->money, "=B%d*$B$%d", row + 1,
+                rate_row);
+        used += ch->gpu_hours_used;
+    }
+    int last = row; /* 1-based row of the last value; < first when there is none */
+    text_cell(b, ws, row, 0, "(idle: present, used by no one)", NULL);
+    if (last >= first)
+        formula(b, ws, row, 1, tel->present_gpu_hours - used, b->num, "=$B$%d-SUM(B%d:B%d)",
+                present_row, first, last);
+    else
+        formula(b, ws, row, 1, tel->present_gpu_hours, b->num, "=$B$%d", present_row);
+    formula(b, ws, row, 2, (tel->present_gpu_hours - used) * rate, b->money, "=B%d*$B$%d", row + 1,
+            rate_row);
+    row++;
+    text_cell(b, ws, row, 0, "fleet", b->bold);
+    formula(b, ws, row, 1, tel->present_gpu_hours, b->num, "=SUM(B%d:B%d)", first, row);
+    formula(b, ws, row, 2, tel->present_gpu_hours * rate, b->money, "=SUM(C%d:C%d)", first, row);
+}
+
+/* The Markdown report's opening, below the year tables: where the utilization and the
+ * electricity price come from and the break-even points, as gpuplan wrote the workbook
+ * (text, so it does not follow edits; the busy-hours rule is row 6). Returns the next row. */
+static int opening_rows(wbctx *x, lxw_worksheet *ws, int row) {
+    gp_opening *o = gp_xmalloc(sizeof *o);
+    gp_report_opening(x->s, x->r, x->meta, o);
+    text_cell(x->b, ws, row++, 0, "What decides this (as written; the figures above recalculate)",
+              x->b->bold);
+    for (int i = 1; i < o->n; i++)
+        text_cell(x->b, ws, row++, 0, o->line[i], NULL);
+    free(o);
+    return row;
+}
+
 static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -1722,6 +1791,7 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
               b->note);
     row = year_table(x, ws, row, true, fy0, x->fiscal_start);
     row++;
+    row = opening_rows(x, ws, row) + 1;
     lxw_chart *chart = cumulative_chart(b, s, c, M);
     lxw_chart_options copt = {.x_scale = 1.6, .y_scale = 1.3};
     keep(b, worksheet_insert_chart_opt(ws, (lxw_row_t)row, 0, chart, &copt));
@@ -1864,7 +1934,7 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
     }
     format_set_num_format(b.in_date, "yyyy-mm-dd");
 
-    wbctx x = {.b = &b, .s = s, .r = r, .M = s->horizon_months};
+    wbctx x = {.b = &b, .s = s, .r = r, .M = s->horizon_months, .meta = meta};
     x.o = gp_xcalloc((size_t)(s->n_options + 1), sizeof *x.o);
     x.n_gen = (x.M - 1) / 12 + 1;
     x.fiscal_start = o && o->fiscal_year_start >= 1 ? o->fiscal_year_start : 1;
@@ -1890,8 +1960,11 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
         utilization_sheet(&x, ut);
     summary_sheet(&x, sum);
     bom_sheet(&x, bom);
-    if (tw)
-        telemetry_sheet(&b, tw, tel);
+    if (tw) {
+        int after = telemetry_sheet(&b, tw, tel);
+        if (tel->charge_label)
+            chargeback_rows(&x, tw, after, tel);
+    }
     sources_sheet(&b, src, meta);
     free(x.o);
 

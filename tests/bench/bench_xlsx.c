@@ -106,8 +106,11 @@ int main(int argc, char **argv) {
         gp_model_evaluate(s, r);
         gp_report_meta meta = {"2026-11-22", NULL, 0, NULL, "bench"};
         gen g = {.n = atol(argv[2])};
-        gp_xlsx_telemetry tel = {"2026-10-23T00:00:00Z", "2026-11-22T00:00:00Z", 0.05, next_row,
-                                 &g};
+        gp_xlsx_telemetry tel = {.since = "2026-10-23T00:00:00Z",
+                                 .until = "2026-11-22T00:00:00Z",
+                                 .busy_threshold = 0.05,
+                                 .next = next_row,
+                                 .arg = &g};
         double t0 = now_s();
         if (gp_report_xlsx(s, r, &meta, &tel, argv[3], &err)) {
             fprintf(stderr, "%s: %s\n", err.where, err.msg);

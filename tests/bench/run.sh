@@ -20,6 +20,7 @@ fleet_db=$(mktemp -u /var/tmp/gpuplan-bench-fleet-XXXXXX.db)
 trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm"' EXIT
 "$build/tests/bench_capacity" "$fleet_db"
 bash "$here/bench_tui.sh" "$build" "$fleet_db"
+bash "$here/bench_tui_timeline.sh" "$build"
 # bench_history generates 30 days of 10,000 GPUs (173 M rows, about 10 GB) once, then times
 # importing one more day of six metrics into it.
 hist_db=$(mktemp -u /var/tmp/gpuplan-bench-hist-XXXXXX.db)

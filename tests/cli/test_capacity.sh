@@ -171,6 +171,74 @@ for n in 'ab':
     assert gpus[n, 0][3] == 'GPU-%s-0' % n and gpus[n, 0][2] == 'H100 SXM 80GB', gpus[n, 0]
 PY
 
+# --chargeback-by: the Telemetry sheet shares the all-in cost of a GPU-hour by a label, with
+# live formulas. Recalculated by LibreOffice, the rows (idle included) sum to the fleet's cost
+# and equal capacity --by pod --scenario; after staff is raised on the Assumptions sheet, they
+# equal capacity run on the scenario raised the same way.
+"$gpuplan" report mix --format xlsx --chargeback-by pod -o "$tmp/cb.xlsx"
+"$gpuplan" capacity --since 3d --by pod --scenario mix --json >"$tmp/cb.json"
+"$gpuplan" scenario export mix | $py -c '
+import json, sys
+s = json.load(sys.stdin)
+s["self_hosted"]["staff_per_month"] = 1000
+json.dump(s, open(sys.argv[1], "w"))' "$tmp/staff.json"
+"$gpuplan" capacity --since 3d --by pod --scenario "$tmp/staff.json" --json >"$tmp/cb-staff.json"
+if command -v soffice >/dev/null; then
+    check "chargeback in the workbook: live, summing to the fleet, equal to capacity --by" $py - "$tmp" <<'PY'
+import json, os, shutil, subprocess, sys, openpyxl
+work = sys.argv[1]
+profile = os.path.join(work, 'lo-cb')
+os.makedirs(os.path.join(profile, 'user'), exist_ok=True)
+with open(os.path.join(profile, 'user', 'registrymodifications.xcu'), 'w') as f:  # recalc on load
+    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/'
+            '2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3'
+            '.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/'
+            'Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>'
+            '</oor:items>\n')
+def recalc(path):
+    out = os.path.join(work, 'lo-out')
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(['soffice', '-env:UserInstallation=file://' + profile, '--headless', '--norestore',
+                    '--convert-to', 'xlsx', '--outdir', out, path], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+    return os.path.join(out, os.path.basename(path))
+def close(a, b, what):
+    assert isinstance(a, (int, float)) and abs(a - b) <= 1e-9 * max(1, abs(b)), (what, a, b)
+def compare(xlsx, cap):
+    ws = openpyxl.load_workbook(xlsx, data_only=True)['Telemetry']
+    rows = [tuple(c.value for c in r[:3]) for r in ws.iter_rows()]
+    k = rows.index(('Chargeback by pod', None, None))
+    rate, present = rows[k + 1][1], rows[k + 2][1]
+    assert rows[k + 3] == ('pod', 'busy GPU-hours used', 'all-in cost'), rows[k + 3]
+    end = next(i for i in range(k + 4, len(rows)) if rows[i][0] == 'fleet')
+    table = {r[0]: r for r in rows[k + 4:end]}
+    cb = cap['chargeback']
+    close(rate, cb['allin_per_gpu_hour'], 'rate')
+    close(present, 8 * 48, 'GPU-hours present')           # 8 GPUs, two days each
+    idle = table.pop('(idle: present, used by no one)')
+    close(idle[2], cb['idle_cost'], 'idle')
+    want = {(r['value'] if r['value'] is not None else '(no label)'): r for r in cap['by_label']}
+    assert sorted(table) == sorted(want), (sorted(table), sorted(want))
+    for v, r in want.items():
+        close(table[v][1], r['gpu_hours_used'], v + ' hours')
+        close(table[v][2], r['allin_cost'], v + ' cost')
+    close(rows[end][2], cb['fleet_cost'], 'fleet')
+    close(sum(r[2] for r in table.values()) + idle[2], rows[end][2], 'rows sum to the fleet')
+compare(recalc(os.path.join(work, 'cb.xlsx')), json.load(open(os.path.join(work, 'cb.json'))))
+wb = openpyxl.load_workbook(os.path.join(work, 'cb.xlsx'))
+a = wb['Assumptions']
+staff = next(r for r in range(1, a.max_row + 1) if a.cell(r, 1).value == 'staff')
+a.cell(staff, 2).value = 1000
+wb.save(os.path.join(work, 'cb-staff.xlsx'))
+compare(recalc(os.path.join(work, 'cb-staff.xlsx')),
+        json.load(open(os.path.join(work, 'cb-staff.json'))))
+PY
+else
+    echo "FAIL chargeback in the workbook: soffice is not installed"; fails=$((fails + 1))
+fi
+check "--chargeback-by needs a measured scenario" bash -c "'$gpuplan' report '$tmp/mix.json' --format xlsx --chargeback-by pod -o '$tmp/x.xlsx' 2>&1 | grep -q 'needs a measured scenario'; [ \${PIPESTATUS[0]} = 2 ] && [ ! -e '$tmp/x.xlsx' ]"
+check "--chargeback-by is for xlsx" bash -c "'$gpuplan' report mix --chargeback-by pod >/dev/null 2>&1; [ \$? = 2 ]"
+
 # The real captures: imported and summarized without error.
 export GPUPLAN_DB=$tmp/real.db
 i=0

@@ -88,6 +88,9 @@ check "report a stored scenario by name" bash -c "'$gpuplan' report '$name' --fo
 check "report --version 1 differs" bash -c "[ \"\$('$gpuplan' report '$name' --version 1 --format csv)\" != \"\$('$gpuplan' report '$name' --format csv)\" ]"
 check "unknown scenario exits 2" bash -c "'$gpuplan' report nosuch >/dev/null 2>&1; [ \$? = 2 ]"
 check "a mistyped name suggests the nearest" bash -c "'$gpuplan' report 'Ten DGX A100 against AWS p4d (seed figure)' 2>&1 >/dev/null | grep -qF 'did you mean \"$name\"'"
+sed "s|\"name\": \"$name\"|\"name\": \"A100/H100 mix.json\"|" "$seed" >"$tmp/slash.json"
+check "a stored name with a '/' and .json is a name, not a path" bash -c "'$gpuplan' scenario save '$tmp/slash.json' >/dev/null && '$gpuplan' report 'A100/H100 mix.json' --format json | grep -q '\"scenario\":[[:space:]]*\"A100/H100 mix.json\"'"
+check "a path that names no file and no scenario is a missing file" expect 2 'A100/H100.json: cannot open' -- "$gpuplan" report "A100/H100.json"
 check "scenario rm of an unknown name exits 2" bash -c "'$gpuplan' scenario rm nosuch 2>/dev/null; [ \$? = 2 ]"
 check "bad scenario is not stored" expect 2 'pue.json:$.self_hosted.power.pue' -- "$gpuplan" scenario save "$tmp/pue.json"
 check "--db chooses the database" bash -c "'$gpuplan' --db '$tmp/other.db' scenario save '$seed' >/dev/null && [ -f '$tmp/other.db' ]"
@@ -126,15 +129,49 @@ check "sweep v2 range names the axis" expect 2 'lead_time_months: must stay in [
 check "sweep a refused point exits 2" expect 2 '$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
 
 # Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.
-check "sensitivity tornado" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
+check "sensitivity --all: the full table" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% --all | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
 cat >"$tmp/v2cap.json" <<'JSON'
 {"name": "x", "horizon_months": 12, "demand": {"gpus": 80, "utilization": 0.5},
  "self_hosted": {"server_price": 1000, "buy": "as_needed", "max_servers": 10},
  "cloud_options": [{"name": "od", "gpus_per_instance": 8, "pricing": "on_demand", "hourly": 20}]}
 JSON
 check "sensitivity names the moves whose plan is refused" bash -c "'$gpuplan' sensitivity '$tmp/v2cap.json' | grep -q '^3 moves left out: the plan they make is refused (the first, demand.gpus: month 1 needs'"
-check "sensitivity moves a version 2 key" bash -c "'$gpuplan' sensitivity '$v2grow' | grep -q '^  self_hosted.lead_time_months  *2  *4 '"
+check "sensitivity moves a version 2 key" bash -c "'$gpuplan' sensitivity '$v2grow' --all | grep -q '^  self_hosted.lead_time_months  *2  *4 '"
 check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitivity "$seed" --delta lots
+# The default is one screen: the cheapest (p4d spot leads self-hosted by 11,505.20 in the seed),
+# then the top drivers as a tornado; a 20 % higher spot price hands it to self-hosted.
+"$gpuplan" sensitivity "$seed" >"$tmp/sens.txt"
+check "sensitivity: one screen" bash -c "[ \$(wc -l <'$tmp/sens.txt') -le 24 ] && grep -q '^Cheapest at the base point: p4d spot, 1,550,782.80; its lead over the next best: 11,505.20.' '$tmp/sens.txt'"
+check "sensitivity: the spot price row, with its bar and its flip" bash -c "grep -E '^  p4d spot: hourly .*#+\|#+ .*! high: self-hosted\$' '$tmp/sens.txt' >/dev/null"
+check "sensitivity --top 3" bash -c "[ \$('$gpuplan' sensitivity '$seed' --top 3 | grep -c '^  [a-z].*|') = 4 ]"
+# --format json and csv: every row named by option and parameter, the path beside them, each
+# side's total and the cheapest at both ends; the two agree with each other and with --all.
+"$gpuplan" sensitivity "$seed" --format json >"$tmp/sens.json"
+"$gpuplan" sensitivity "$seed" --format csv >"$tmp/sens.csv"
+check "sensitivity json and csv" /usr/bin/python3 - "$tmp/sens.json" "$tmp/sens.csv" <<'PY'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert doc['base']['cheapest'] == 'p4d spot', doc['base']
+assert len(rows) == len(doc['rows']) > 0
+for j, c in zip(doc['rows'], rows):
+    assert (c['option'], c['parameter'], c['path']) == (j['option'], j['parameter'], j['path'])
+    assert '[' not in j['option'] + j['parameter']
+    assert c['cheapest_at_low'] == j['at_low']['cheapest'] and c['cheapest_at_high'] == j['at_high']['cheapest']
+    # The CSV prints totals to the cent: equal to the JSON's rounded so.
+    assert c['self_hosted_at_low'] == '%.2f' % j['at_low']['self_hosted'], (c, j)
+    for o in j['at_high']['options']:
+        assert c[o['name'] + ' at high'] == '%.2f' % o['total'], (o, c)
+spot = next(j for j in doc['rows'] if j['path'] == 'cloud_options[1].hourly')
+assert (spot['option'], spot['parameter']) == ('p4d spot', 'hourly')
+assert spot['at_high']['cheapest'] == 'self-hosted' and spot['at_low']['cheapest'] == 'p4d spot'
+# 9.835 an hour, 20 % up: the spot total moves by 20 % of 1,550,782.80.
+tot = {o['name']: o['total'] for o in spot['at_high']['options']}
+assert abs(tot['p4d spot'] - 1.2 * 1550782.80) < 0.01, tot
+PY
+check "sensitivity --all is for md" expect 2 '--all applies to --format md' -- "$gpuplan" sensitivity "$seed" --all --format json
+check "sensitivity bad format" expect 2 'not md, json or csv' -- "$gpuplan" sensitivity "$seed" --format pdf
+check "sensitivity bad --top" expect 2 'not a count' -- "$gpuplan" sensitivity "$seed" --top 0
 
 echo "cli: $fails failed"
 [ "$fails" = 0 ]

@@ -48,22 +48,27 @@ PY
     # The CSV's rows must agree with the JSON month by month: flows, cumulative costs, the
     # servers bought, sold and in service, demand, the month labels and the break-even marks.
     $py - "$tmp/$name.json" "$tmp/$name.csv" <<'PY' || { echo "FAIL $name: csv vs json"; fail=1; }
-import csv, json, sys
+import csv, json, math, sys
 rep = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2])))
 M, sh, opts = rep['horizon_months'], rep['self_hosted'], rep['options']
 assert len(rows) == M + 1, len(rows)
-def close(a, b):
-    return abs(a - b) <= 1e-9 * max(1, abs(b))
+# The CSV prints money to cents and other figures to 4 significant digits (numfmt.h): a cell
+# must equal the engine's figure rounded so, which is within half a cent (plus the float noise
+# of the sum), or half a unit of the 4th significant digit.
+def cents(a, b):
+    return abs(a - b) <= 0.005 + 1e-9 * max(1, abs(b))
+def sig4(a, b):
+    return float('%.4g' % b) == a or abs(a - b) <= 0.5 * 10 ** (math.floor(math.log10(abs(b))) - 3) if b else a == 0
 y, mo = map(int, rep['start_date'][:7].split('-'))
 cum = {o['name']: 0.0 for o in opts}; cs = 0.0
 for m, row in enumerate(rows):
     assert int(row['index']) == m
     cs += sh['monthly'][m]
-    assert close(float(row['self_hosted']), sh['monthly'][m]) and close(float(row['self_hosted_cumulative']), cs), m
+    assert cents(float(row['self_hosted']), sh['monthly'][m]) and cents(float(row['self_hosted_cumulative']), cs), m
     for o in opts:
         cum[o['name']] += o['monthly'][m]
-        assert close(float(row[o['name'] + ' cumulative']), cum[o['name']]), (m, o['name'])
+        assert cents(float(row[o['name']]), o['monthly'][m]) and cents(float(row[o['name'] + ' cumulative']), cum[o['name']]), (m, o['name'])
     marks = [o['name'] for o in opts if o['break_even_month'] == m]
     assert row['break_even'] == '; '.join(marks), (m, row['break_even'], marks)
     bought = sum(p['servers'] for p in sh['purchases'] if p['index'] == m)
@@ -75,7 +80,9 @@ for m, row in enumerate(rows):
     k = y * 12 + mo - 1 + m - 1
     assert row['month'] == '%04d-%02d' % (k // 12, k % 12 + 1), (m, row['month'])
     assert int(row['servers_in_service']) == sh['servers_in_service'][m - 1], m
-    assert close(float(row['work']), rep['demand']['work'][m - 1]), m
+    assert sig4(float(row['work']), rep['demand']['work'][m - 1]), m
+    assert sig4(float(row['utilization']), rep['demand']['utilization'][m - 1]), m
+    assert all(len(c.split('.')[1]) <= 2 for c in (row['self_hosted'], row['self_hosted_cumulative']) if '.' in c), m
     gpus = rep['demand']['gpus']
     assert row['gpus'] == ('' if gpus is None else str(gpus[m - 1])), m
 PY

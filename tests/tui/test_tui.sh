@@ -60,7 +60,7 @@ JSON
 start 80 24 TERM=xterm-256color LANG=C.UTF-8 GPUPLAN_DB=$tmp/mine.db
 check "it opens on the demo database" wait_for "cheapest:"
 check "the demo never fills \$GPUPLAN_DB" bash -c "[ -s '$demo_db' ] && [ ! -e '$tmp/mine.db' ]"
-check "the tab bar" bash -c "t() { tmux -S '$sock' \"\$@\"; }; t capture-pane -p -t g | head -1 | grep -q '1 Plan  2 Compare  3 Break-even  4 Fleet  5 Catalog  6 Capacity'"
+check "the tab bar" bash -c "t() { tmux -S '$sock' \"\$@\"; }; t capture-pane -p -t g | head -1 | grep -q '1 Plan  2 Compare  3 Break-even  4 Fleet  5 Catalog  6 Capacity  7 Timeline'"
 check "the hostile name is text" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qF 'zz ]2;pwned[31mred'"
 check "the title was not set by it" bash -c "[ \"\$(tmux -S '$sock' display -p -t g '#{pane_title}')\" != pwned ]"
 
@@ -132,8 +132,10 @@ keys 6
 check "Capacity shows the curves and the optimum" wait_for "optimum: own"
 check "Capacity shows the load duration curve" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
 keys Tab
+check "Tab goes on to the Timeline" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'GPUs by month'"
+keys Tab
 check "Tab wraps to Plan" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Scenarios'"
-keys BTab
+keys BTab BTab
 check "Shift-Tab goes back" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
 keys '?'
 check "? lists the keys" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Any key closes this help'"

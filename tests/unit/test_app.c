@@ -113,6 +113,12 @@ static void drafts_from_the_catalog(void **state) {
     /* The notes name what was not given rather than leaving a reviewer to find the zeros. */
     const char *notes = cJSON_GetObjectItem(doc, "notes")->valuestring;
     assert_non_null(strstr(notes, "Not given, so 0: colocation"));
+    /* ... from the one list the report's Assumptions use too. */
+    for (int i = 0; i < GP_N_ZERO_COSTS; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "%s (%s)", gp_zero_costs[i].label, gp_zero_costs[i].key);
+        assert_non_null(strstr(notes, want));
+    }
     assert_non_null(strstr(notes, "Electricity: not given"));
     assert_non_null(strstr(notes, "busy hours only"));
     /* Comparators: no marketplace box, no PCIe card against SXM servers, whole servers. */

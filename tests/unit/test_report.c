@@ -2,7 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
+#include "gpuplan/report_opening.h"
+#include "gpuplan/report_sensitivity.h"
+#include "gpuplan/sensitivity.h"
 #include "gpuplan/scenario_json.h"
 #include "testutil.h"
 
@@ -163,6 +167,224 @@ static void test_md_content(void **state) {
     gp_buf_done(&out);
 }
 
+/* One GPU rented by the hour against an 8-GPU server: nothing about power or the tariff is
+ * given, staff is. */
+static const char given_only[] =
+    "{\"name\": \"t\", \"horizon_months\": 12, \"demand\": {\"gpus\": 1, \"utilization\": 0.6},"
+    " \"self_hosted\": {\"server_price\": 10000, \"staff_per_month\": 50,"
+    " \"power\": {\"gpu_tdp_w\": 700}},"
+    " \"cloud_options\": [{\"name\": \"A\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 1,"
+    " \"hourly\": 2.5, \"idle_overhead\": 0.1}]}";
+
+/* md of json, evaluated, with its own tree as the scenario_json. */
+static char *md_of(const char *json) {
+    cJSON *tree;
+    load(json, &tree);
+    gp_report_meta meta = {"2026-11-22", NULL, 0, tree, "test"};
+    gp_buf out;
+    gp_buf_init(&out, 1 << 20);
+    gp_err err;
+    assert_int_equal(gp_report_md(sc, res, &meta, &out, &err), GP_OK);
+    cJSON_Delete(tree);
+    char *text = strdup(out.data);
+    gp_buf_done(&out);
+    return text;
+}
+
+static void test_opening_given(void **state) {
+    (void)state;
+    char *md = md_of(given_only);
+    const char *open = strstr(md, "## What decides this");
+    assert_non_null(open);
+    assert_true(open < strstr(md, "## Assumptions"));
+    /* 1 GPU x 730 h x 0.6 = 438 busy GPU-hours; with a 10 % idle overhead "A" bills 481.8. */
+    assert_non_null(strstr(md, "1 GPU at 60 % busy are 438 busy GPU-hours in month 1"));
+    assert_non_null(strstr(md, "\"A\" bills 482 with its 10 % idle overhead"));
+    assert_non_null(strstr(md, "- Utilization 60 %: given in the scenario, not measured."));
+    assert_non_null(
+        strstr(md, "- Electricity 0.12 USD a kWh: not given, so the model's default flat tariff."));
+    /* The break-even utilization and price, as the engine has them, said to 4 digits. */
+    assert_true(res->options[0].has_break_even_utilization);
+    char be[32], want[160];
+    gp_fmt_pct(res->options[0].break_even_utilization, be, sizeof be);
+    snprintf(want, sizeof want,
+             "Against \"A\": owning and renting cost the same at %s %% utilization", be);
+    assert_non_null(strstr(md, want));
+    /* Every running cost left out, from the one list the draft's notes use; staff is given. */
+    for (int i = 0; i < GP_N_ZERO_COSTS; i++) {
+        snprintf(want, sizeof want, "| %s | 0 — not given (%s) |", gp_zero_costs[i].label,
+                 gp_zero_costs[i].key);
+        if (strcmp(gp_zero_costs[i].key, "staff_per_month") == 0)
+            assert_null(strstr(md, want));
+        else
+            assert_non_null(strstr(md, want));
+    }
+    assert_non_null(strstr(md, "| server base draw | 0 W — not given |"));
+    assert_null(strstr(md, "| GPU busy draw |")); /* given: 700 W */
+    assert_non_null(strstr(md, "| PUE | 1 — not given (the default) |"));
+    assert_non_null(strstr(md, "| discount rate (NPV) | 0% a year — not given |"));
+    /* Plurals and display rounding. */
+    assert_non_null(strstr(md, "| demand | 1 GPU, 60% busy"));
+    assert_non_null(strstr(md, "on_demand, 1 GPU an instance, 2.5 an instance-hour"));
+    assert_non_null(strstr(md, "| horizon | 12 months |"));
+    free(md);
+}
+
+static void test_opening_measured(void **state) {
+    (void)state;
+    static const char measured[] =
+        "{\"name\": \"m\", \"horizon_months\": 12, \"demand\": {\"gpus\": 24, \"utilization\": "
+        "0.6}, \"measured\": {\"since\": \"2026-10-01T00:00:00Z\", \"until\": "
+        "\"2026-10-31T00:00:00Z\", \"gpus\": 24, \"busy_threshold\": 0.05, \"utilization\": 0.6},"
+        " \"self_hosted\": {\"server_price\": 100000, \"staff_per_month\": 0, \"tariff\": "
+        "{\"periods\": [{\"name\": \"TX industrial average 2024\", \"hours_per_day\": 24,"
+        " \"price_per_kwh\": 0.0812}]}},"
+        " \"cloud_options\": [{\"name\": \"A\", \"pricing\": \"on_demand\", \"gpus_per_instance\":"
+        " 8, \"hourly\": 20}]}";
+    char *md = md_of(measured);
+    assert_non_null(strstr(md, "- Utilization 60 %: measured by `scenario measure` from "
+                               "2026-10-01T00:00:00Z to 2026-10-31T00:00:00Z over 24 GPUs, busy "
+                               "at 5 % utilization or more."));
+    assert_non_null(strstr(md, "- Electricity 0.0812 USD a kWh: the scenario's tariff \"TX "
+                               "industrial average 2024\"."));
+    assert_non_null(strstr(md, "(no option has an idle overhead)"));
+    assert_non_null(strstr(md, "| staff | 0 — given as 0 (staff_per_month) |"));
+    assert_null(strstr(md, "| electricity |"));
+    free(md);
+    /* Edited after the measurement: the report says both. */
+    char edited[sizeof measured];
+    snprintf(edited, sizeof edited, "%s", measured);
+    char *u = strstr(edited, "\"utilization\": 0.6}"); /* demand's */
+    memcpy(u, "\"utilization\": 0.5}", 19);
+    md = md_of(edited);
+    assert_non_null(strstr(md, "- Utilization 50 %: given in the scenario; `scenario measure` "
+                               "measured 60 % from 2026-10-01T00:00:00Z"));
+    free(md);
+}
+
+/* The CSV prints money to cents and rates to 4 significant digits, never float noise. */
+static void test_csv_rounded(void **state) {
+    (void)state;
+    load(given_only, NULL);
+    gp_buf out;
+    gp_buf_init(&out, 1 << 20);
+    gp_err err;
+    assert_int_equal(gp_report_csv(sc, res, NULL, &out, &err), GP_OK);
+    /* Row 1: money columns are the engine's figures to the cent. */
+    const char *row1 = strstr(out.data, "\n1,");
+    assert_non_null(row1);
+    char want[64], f[40];
+    snprintf(want, sizeof want, ",%s,", gp_fmt_cents(res->self.monthly[1], f, sizeof f));
+    assert_non_null(strstr(row1, want));
+    snprintf(want, sizeof want, "1,month 1,1,438,0.6,");
+    assert_non_null(strstr(row1, want));
+    /* No field anywhere has more than 2 decimals (utilization 0.6 and hours 0.0 included). */
+    for (const char *p = out.data; (p = strchr(p, '.')) != NULL; p++) {
+        size_t digits = strspn(p + 1, "0123456789");
+        if (digits > 2)
+            fail_msg("a field with %zu decimals: %.20s", digits, p - 8 > out.data ? p - 8 : p);
+    }
+    gp_buf_done(&out);
+}
+
+/* The scenario of given_only with option 0 at that hourly price, evaluated afresh: the
+ * totals a sensitivity row must report at that end. */
+static void evaluate_with_hourly(double hourly, gp_scenario *s2, gp_result *r2) {
+    gp_err err;
+    assert_int_equal(gp_scenario_parse(given_only, strlen(given_only), "t.json", s2, NULL, &err),
+                     GP_OK);
+    s2->options[0].hourly = hourly;
+    gp_model_evaluate(s2, r2);
+}
+
+static const gp_sens_row *row_named(const gp_sensitivity *t, const char *path) {
+    for (int k = 0; k < t->n_rows; k++)
+        if (strcmp(t->rows[k].input, path) == 0)
+            return &t->rows[k];
+    fail_msg("no row %s", path);
+    return NULL;
+}
+
+static void test_sensitivity_json_csv(void **state) {
+    (void)state;
+    load(given_only, NULL);
+    gp_sensitivity *t = malloc(sizeof *t);
+    gp_err err;
+    assert_int_equal(gp_sensitivity_run(sc, 0.3, t, &err), GP_OK);
+    const gp_sens_row *hr = row_named(t, "cloud_options[0].hourly");
+    gp_scenario *s2 = malloc(sizeof *s2);
+    gp_result *r2 = malloc(sizeof *r2);
+    evaluate_with_hourly(hr->low, s2, r2);
+    double self_low = r2->self.total, a_low = r2->options[0].total;
+    /* 2.5 x 0.7 = 1.75 an hour makes renting the one GPU cheaper than the server. */
+    assert_true(a_low < self_low);
+
+    gp_buf out;
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_json(sc, t, &out, &err), GP_OK);
+    cJSON *doc = cJSON_Parse(out.data);
+    assert_non_null(doc);
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "base"), "cheapest")->valuestring,
+        "self-hosted");
+    const cJSON *row = NULL, *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(doc, "rows")) {
+        if (!strcmp(cJSON_GetObjectItem(r, "path")->valuestring, "cloud_options[0].hourly"))
+            row = r;
+        /* Every row is named by its owner and parameter; no JSON path as the name. */
+        assert_null(strchr(cJSON_GetObjectItem(r, "option")->valuestring, '['));
+        assert_null(strchr(cJSON_GetObjectItem(r, "parameter")->valuestring, '['));
+    }
+    assert_non_null(row);
+    assert_string_equal(cJSON_GetObjectItem(row, "option")->valuestring, "A");
+    assert_string_equal(cJSON_GetObjectItem(row, "parameter")->valuestring, "hourly");
+    assert_close(cJSON_GetObjectItem(row, "low")->valuedouble, 1.75, REL);
+    const cJSON *lo = cJSON_GetObjectItem(row, "at_low");
+    assert_close(cJSON_GetObjectItem(lo, "self_hosted")->valuedouble, self_low, REL);
+    assert_close(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(lo, "options"), 0), "total")
+            ->valuedouble,
+        a_low, REL);
+    assert_string_equal(cJSON_GetObjectItem(lo, "cheapest")->valuestring, "A");
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(row, "at_high"), "cheapest")->valuestring,
+        "self-hosted");
+    /* A self-hosted input is named by its section and key. */
+    const gp_sens_row *pue = row_named(t, "self_hosted.server_price");
+    assert_string_equal(pue->parameter, "server_price");
+    cJSON_Delete(doc);
+    gp_buf_done(&out);
+
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_csv(sc, t, &out, &err), GP_OK);
+    assert_non_null(strstr(out.data, "option,parameter,path,base,low,high,cheapest_at_low,"
+                                     "cheapest_at_high,self_hosted_at_low,self_hosted_at_high,"
+                                     "A at low,A at high\n"));
+    char want[256], m1[40], m2[40];
+    snprintf(want, sizeof want,
+             "\nA,hourly,cloud_options[0].hourly,2.5,1.75,3.25,A,self-hosted,%s,",
+             gp_fmt_cents(self_low, m1, sizeof m1));
+    assert_non_null(strstr(out.data, want));
+    snprintf(want, sizeof want, ",%s,", gp_fmt_cents(a_low, m2, sizeof m2));
+    assert_non_null(strstr(strstr(out.data, "\nA,hourly,"), want));
+    gp_buf_done(&out);
+
+    /* The summary: the cheapest and its lead, the hourly row with the flip marked. */
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, 10, &out), GP_OK);
+    assert_non_null(strstr(out.data, "Cheapest at the base point: self-hosted, "));
+    const char *line = strstr(out.data, "\n  A: hourly ");
+    assert_non_null(line);
+    const char *eol = strchr(line + 1, '\n');
+    const char *flip = strstr(line, "! low: A");
+    assert_true(flip && flip < eol);
+    assert_true(memchr(line, '#', (size_t)(eol - line)) != NULL);
+    gp_buf_done(&out);
+    free(r2);
+    free(s2);
+    free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_money),
@@ -170,6 +392,10 @@ int main(void) {
         cmocka_unit_test(test_csv_field_strip_then_test),
         cmocka_unit_test(test_json_shape),
         cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_opening_given),
+        cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_csv_rounded),
+        cmocka_unit_test(test_sensitivity_json_csv),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

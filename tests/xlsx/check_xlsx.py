@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """XLSX proof: recalculate gpuplan's workbook in a real LibreOffice and compare every computed
-figure with the engine's reports (JSON and CSV, relative 1e-9): the Plan sheet month by month
+figure with the engine's reports (JSON at relative 1e-9; the CSV's bridge and burst hours at
+the precision it prints, 0.1 h): the Plan sheet month by month
 (demand, servers in service, purchases and sales, bridge and burst hours, every side's flow and
 running sum), its totals against the breakdown, the Summary (totals, NPV, cost per unit,
 break-even and payback months with and without the exit value, break-even hourly and utilization, cheapest,
@@ -61,6 +62,14 @@ def close(a, b, what):
         raise SystemExit('%s: workbook %r, engine %r' % (what, a, b))
 
 
+def close_printed(a, text, what):
+    """A figure the CSV prints rounded for display (numfmt.h): hours to 0.1, so the workbook's
+    value must be within half of the last printed digit."""
+    decimals = len(text.split('.')[1]) if '.' in text else 0
+    if not isinstance(a, (int, float)) or abs(a - float(text)) > 0.5 * 10 ** -decimals + 1e-9 * abs(a):
+        raise SystemExit('%s: workbook %r, CSV %s' % (what, a, text))
+
+
 def columns(ws):
     return {ws.cell(1, c).value: c for c in range(1, ws.max_column + 1) if ws.cell(1, c).value}
 
@@ -90,6 +99,7 @@ def compare(xlsx, rep, rows, fiscal_start=1):
     for s in sh['sales']:
         sold[s['index']] += s['servers']
     series = [('self-hosted', sh['monthly'])] + [(o['name'], o['monthly']) for o in rep['options']]
+    running = {name: 0.0 for name, _ in series}
     for m in range(M + 1):
         row = 2 + m
         assert pl.cell(row, col['index']).value == m
@@ -97,10 +107,11 @@ def compare(xlsx, rep, rows, fiscal_start=1):
         close(pl.cell(row, col['servers sold or exiting']).value, sold[m], 'sold at %d' % m)
         for name, flows in series:
             close(pl.cell(row, col[name]).value, flows[m], '%s at %d' % (name, m))
+            # The running sums against the engine's flows (the CSV prints them to the cent).
+            running[name] += flows[m]
             close(pl.cell(row, col[name + ': cumulative'] if name != 'self-hosted'
                           else col['self-hosted cumulative']).value,
-                  float(rows[m]['self_hosted_cumulative' if name == 'self-hosted'
-                                else name + ' cumulative']), '%s cumulative at %d' % (name, m))
+                  running[name], '%s cumulative at %d' % (name, m))
             n += 1
         if m == 0:
             continue
@@ -114,13 +125,13 @@ def compare(xlsx, rep, rows, fiscal_start=1):
               'I %d' % m)
         close(pl.cell(row, col['GPUs at work']).value, float(rows[m]['gpus_at_work']), 'G %d' % m)
         if 'bridge busy GPU-hours' in col:
-            close(pl.cell(row, col['bridge busy GPU-hours']).value, float(rows[m]['bridge_hours']),
-                  'bridge hours %d' % m)
+            close_printed(pl.cell(row, col['bridge busy GPU-hours']).value, rows[m]['bridge_hours'],
+                          'bridge hours %d' % m)
         for o in rep['options']:
             key = o['name'] + ': burst busy GPU-hours'
             if key in col:
-                close(pl.cell(row, col[key]).value, float(rows[m][o['name'] + ' burst_hours']),
-                      key + ' %d' % m)
+                close_printed(pl.cell(row, col[key]).value, rows[m][o['name'] + ' burst_hours'],
+                              key + ' %d' % m)
     tot, npv = M + 3, M + 4
     assert pl.cell(tot, 1).value == 'total'
     bd = sh['breakdown']

@@ -76,6 +76,12 @@ su = wb['Summary']
 t = next(r for r in range(1, su.max_row + 1) if str(su.cell(r, 1).value).startswith('fiscal year'))
 # 2026-11-22 start, 36 months, April: FY2027 (Nov 2026 - Mar 2027) .. FY2030 (Apr - Oct 2029).
 assert [su.cell(t + 1 + k, 1).value for k in range(4)] == [2027, 2028, 2029, 2030]
+# The report's opening, below the tables: the utilization and electricity and their sources.
+texts = [str(su.cell(r, 1).value) for r in range(1, su.max_row + 1)]
+w = texts.index('What decides this (as written; the figures above recalculate)')
+assert texts[w + 1].startswith('Utilization 60 %: given in the scenario'), texts[w + 1]
+assert texts[w + 2].startswith('Electricity '), texts[w + 2]
+assert any(t.startswith('Against "') for t in texts[w + 3:]), texts[w:]
 PY
 then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=$((fails + 1)); fi
 for bad in "--fiscal-year-start 13 --format xlsx -o $tmp/x.xlsx" "--fiscal-year-start 4 --format md"; do

@@ -1,0 +1,46 @@
+/* "What decides this": the few assumptions that settle own-or-rent, said with the scenario's
+ * numbers, for the opening of the Markdown report and the workbook's Summary sheet.
+ *
+ * Ownership: plain value structs filled in the caller's storage; nothing is allocated. The
+ * lines are plain text (outside names included as given): each writer makes them safe for
+ * its format (md_text, gp_text_clean). */
+#ifndef GPUPLAN_REPORT_OPENING_H
+#define GPUPLAN_REPORT_OPENING_H
+
+#include "gpuplan/model.h"
+#include "gpuplan/report.h"
+#include "gpuplan/scenario.h"
+
+#define GP_OPENING_LINES 8
+#define GP_OPENING_BYTES 1024
+
+typedef struct gp_opening {
+    int n;
+    char line[GP_OPENING_LINES][GP_OPENING_BYTES];
+} gp_opening;
+
+/* The opening of s and its result r: busy-hours billing with the scenario's demand, the
+ * utilization and where it came from (given, or measured: meta->scenario_json's "measured"
+ * record and its window), the electricity price and its source (the default flat tariff, or
+ * the scenario's periods by name), and the break-even utilization and price of the options
+ * that have them. meta may be NULL (then nothing is known to be measured or given). */
+void gp_report_opening(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                       gp_opening *out);
+
+/* One row of the Assumptions that shows an input at its default or zero: label and text
+ * ("colocation", "0 — not given"). */
+typedef struct gp_unset_input {
+    char label[64];
+    char text[160];
+} gp_unset_input;
+
+#define GP_MAX_UNSET 16
+
+/* The inputs of s left at a default or zero: every running cost of gp_zero_costs that is 0
+ * (said "not given" when meta->scenario_json lacks its key, "given as 0" otherwise), then
+ * the power keys, PUE, tariff and resale value the scenario does not give.
+ * Returns the count written to out[0..GP_MAX_UNSET). */
+int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
+                           gp_unset_input out[GP_MAX_UNSET]);
+
+#endif

@@ -1,0 +1,96 @@
+/* Display rounding (numfmt.h): money to cents, rates to significant digits, plurals. */
+#include <string.h>
+
+#include "gpuplan/numfmt.h"
+#include "testutil.h"
+
+typedef struct sig_case {
+    double v;
+    int digits;
+    const char *want;
+} sig_case;
+
+static void test_sig(void **state) {
+    (void)state;
+    /* The noise of the examples, and the edges of rounding. */
+    static const sig_case cases[] = {
+        {88.4899999, 4, "88.49"},
+        {69.9999999999993, 4, "70"},
+        {656614.79200000002, 4, "656615"},
+        {0.6, 4, "0.6"},
+        {0.000123456, 4, "0.0001235"},
+        {9.99995, 4, "10"},
+        {-0.00001, 4, "-0.00001"},
+        {-1e-300, 2, "0"},
+        {0, 4, "0"},
+        {1234.51, 4, "1235"},
+        {1.5, 1, "2"},
+        {-2.71828, 3, "-2.72"},
+        {32.784, 4, "32.78"},
+        {1261440.0, 4, "1261440"},
+        {0.31249999999, 4, "0.3125"},
+    };
+    char b[64];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        gp_fmt_sig(cases[i].v, cases[i].digits, b, sizeof b);
+        if (strcmp(b, cases[i].want) != 0)
+            fail_msg("case %zu: %.17g to %d digits: got %s, want %s", i, cases[i].v,
+                     cases[i].digits, b, cases[i].want);
+    }
+    /* At most 15 decimals: what rounds to zero there reads 0, without a sign. */
+    assert_string_equal(gp_fmt_sig(-0.0, 4, b, sizeof b), "0");
+    assert_string_equal(gp_fmt_sig(4e-17, 4, b, sizeof b), "0");
+}
+
+static void test_money_and_cents(void **state) {
+    (void)state;
+    char b[64];
+    assert_string_equal(gp_fmt_money(1562288.0000000028, b, sizeof b), "1,562,288.00");
+    assert_string_equal(gp_fmt_money(-901600, b, sizeof b), "-901,600.00");
+    assert_string_equal(gp_fmt_money(-0.001, b, sizeof b), "0.00");
+    assert_string_equal(gp_fmt_money(999.995, b, sizeof b), "1,000.00");
+    assert_string_equal(gp_fmt_money(12.5, b, sizeof b), "12.50");
+    assert_string_equal(gp_fmt_cents(656614.79200000002, b, sizeof b), "656614.79");
+    assert_string_equal(gp_fmt_cents(-0.004, b, sizeof b), "0.00");
+    assert_string_equal(gp_fmt_cents(-3.456, b, sizeof b), "-3.46");
+    assert_string_equal(gp_fmt_cents(1e12, b, sizeof b), "1000000000000.00");
+}
+
+static void test_fixed_pct_count(void **state) {
+    (void)state;
+    char b[64];
+    assert_string_equal(gp_fmt_fixed(1234.56, 1, b, sizeof b), "1234.6");
+    assert_string_equal(gp_fmt_fixed(-0.04, 1, b, sizeof b), "0.0");
+    assert_string_equal(gp_fmt_fixed(7.5, 0, b, sizeof b), "8");
+    assert_string_equal(gp_fmt_pct(0.6, b, sizeof b), "60");
+    assert_string_equal(gp_fmt_pct(0.312549, b, sizeof b), "31.25");
+    assert_string_equal(gp_fmt_pct(0.699999999999993, b, sizeof b), "70");
+    assert_string_equal(gp_fmt_count(1, "GPU", "GPUs", b, sizeof b), "1 GPU");
+    assert_string_equal(gp_fmt_count(2, "GPU", "GPUs", b, sizeof b), "2 GPUs");
+    assert_string_equal(gp_fmt_count(0, "month", "months", b, sizeof b), "0 months");
+    assert_string_equal(gp_fmt_count(1, "month", "months", b, sizeof b), "1 month");
+}
+
+static void test_non_finite_and_short_buffers(void **state) {
+    (void)state;
+    char b[64], tiny[4];
+    assert_string_equal(gp_fmt_sig(INFINITY, 4, b, sizeof b), "inf");
+    assert_string_equal(gp_fmt_money(-INFINITY, b, sizeof b), "-inf");
+    assert_string_equal(gp_fmt_cents(NAN, b, sizeof b), "nan");
+    /* Cut, never overrun. */
+    assert_string_equal(gp_fmt_money(1234567, tiny, sizeof tiny), "1,2");
+    assert_string_equal(gp_fmt_count(12345, "GPU", "GPUs", tiny, sizeof tiny), "123");
+    /* Huge and tiny values stay within the buffer and keep their digits. */
+    assert_string_equal(gp_fmt_sig(1e20, 4, b, sizeof b), "100000000000000000000");
+    assert_string_equal(gp_fmt_sig(1.23456e-9, 3, b, sizeof b), "0.00000000123");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sig),
+        cmocka_unit_test(test_money_and_cents),
+        cmocka_unit_test(test_fixed_pct_count),
+        cmocka_unit_test(test_non_finite_and_short_buffers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
