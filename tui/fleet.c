@@ -1,7 +1,9 @@
-/* The Fleet tab: every GPU now (utilization, memory, power, temperature, a sparkline of the
- * last hour) and what it costs: power by the hour at the open scenario's tariff and PUE,
- * energy today, the cost of a useful GPU-hour and the money idle GPUs burn. Enter opens a
- * node. Data comes from the worker every few seconds. */
+/* The Fleet tab: every GPU that ever reported (utilization, memory, power, temperature, a
+ * sparkline of the last hour), as `gpuplan fleet` shows it: a GPU not seen within the freshness
+ * window keeps its last values, dimmed and marked "stale 3 d". And what the fleet costs now:
+ * power by the hour at the open scenario's tariff and PUE, energy today, the cost of a useful
+ * GPU-hour and the money idle GPUs burn (fresh GPUs only). Enter opens a node. Data comes from
+ * the worker every few seconds. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "draw.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/numfmt.h"
+#include "gpuplan/report_fleet.h"
 #include "view.h"
 #include "worker.h"
 
@@ -39,8 +42,8 @@ static void fleet_draw(tui *t) {
         draw_text(rows - 2, 0, cols, f->error, draw_attr(PAL_BAD));
     if (!f->n) {
         draw_text(TOP, 0, cols,
-                  "No GPU reported in the last 15 minutes. Add nodes (gpuplan node add) and run "
-                  "gpuplan collect, or open the demo (gpuplan --demo).",
+                  "No GPU has reported yet. Add nodes (gpuplan node add) and run gpuplan "
+                  "collect, import a capture, or open the demo (gpuplan --demo).",
                   draw_attr(PAL_DIM));
         return;
     }
@@ -49,6 +52,8 @@ static void fleet_draw(tui *t) {
     double watts = 0, kwh = 0, busy = 0;
     int idle = 0, alerts = 0;
     for (int i = 0; i < f->n; i++) {
+        if (f->g[i].stale) /* an old value is no part of what the fleet draws now */
+            continue;
         watts += f->g[i].has_power ? f->g[i].power : 0;
         kwh += f->g[i].kwh_today;
         busy += f->g[i].has_util ? f->g[i].util / 100 : 0;
@@ -57,16 +62,18 @@ static void fleet_draw(tui *t) {
     }
     double per_hour = watts / 1000 * pue * price, gpu_h = gpu_hour_cost(t);
     const char *cur = t->has_sc ? t->sc.s->currency : "";
-    char ng[48], ni[48];
+    char ng[48], ni[48], stale[32] = "";
+    if (f->stale)
+        snprintf(stale, sizeof stale, " (%d stale)", f->stale);
     draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
-               "%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
-               gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), busy, watts / 1000, per_hour, cur,
-               kwh * pue);
+               "%s%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
+               gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, busy, watts / 1000,
+               per_hour, cur, kwh * pue);
     if (t->has_sc)
         draw_textf(TOP + 1, 0, cols, idle ? draw_attr(PAL_BAD) : 0,
                    "useful GPU-hour %.2f %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
                    "(costs of \"%s\")",
-                   busy > 0 ? gpu_h * f->n / busy : 0, cur,
+                   busy > 0 ? gpu_h * (f->n - f->stale) / busy : 0, cur,
                    gp_fmt_count(idle, "GPU", "GPUs", ni, sizeof ni), idle * gpu_h, cur, alerts,
                    t->sc.s->name);
     int y = TOP + 3;
@@ -77,20 +84,31 @@ static void fleet_draw(tui *t) {
         int w = draw_width(f->g[i].node) + 1;
         want = w > want ? w : want;
     }
-    int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18);
+    /* The model column (readable names) where the room allows it: from 100 columns. */
+    int modw = 0;
+    for (int i = 0; i < f->n && cols >= 100; i++) {
+        int w = draw_width(f->g[i].display) + 1;
+        modw = w > modw ? w : modw;
+    }
+    modw = modw > 17 ? 17 : modw;
+    int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18) - modw;
     if (nodew > want)
         nodew = want;
     if (nodew < 10)
         nodew = 10;
-    draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %3s %5s %6s %6s %5s %-*s %s", nodew - 1,
-               "node", "GPU", "util", "mem%", "W", "C", sw, "last hour", "alerts");
+    draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %-*s%3s %5s %6s %6s %5s %-*s %s",
+               nodew - 1, "node", modw, modw ? "model" : "", "GPU", "util", "mem%", "W", "C", sw,
+               "last hour", "alerts");
     int h = rows - y - 2;
     t->fleet_top = tui_scroll(t->fleet_sel, t->fleet_top, h, f->n);
     for (int i = 0; i < h && t->fleet_top + i < f->n; i++) {
         int k = t->fleet_top + i;
         fleet_gpu *g = &f->g[k];
         bool sel = k == t->fleet_sel;
-        int attr = sel ? draw_attr(PAL_ACTIVE) : g->alerts[0] ? draw_attr(PAL_BAD) : 0;
+        int attr = sel            ? draw_attr(PAL_ACTIVE)
+                   : g->alerts[0] ? draw_attr(PAL_BAD)
+                   : g->stale     ? draw_attr(PAL_DIM)
+                                  : 0;
         char util[16] = "-", mem[16] = "-", pw[16] = "-", temp[16] = "-";
         if (g->has_util)
             snprintf(util, sizeof util, "%.0f", g->util);
@@ -102,11 +120,18 @@ static void fleet_draw(tui *t) {
             snprintf(temp, sizeof temp, "%.0f", g->temp);
         draw_fill(y + i, 0, cols, attr);
         draw_text_mid(y + i, 0, nodew - 1, g->node, attr);
-        draw_textf(y + i, nodew, cols - nodew, attr, "%3d %5s %6s %6s %5s", g->index, util, mem, pw,
-                   temp);
-        int sx = nodew + 4 + 6 + 7 + 7 + 6;
+        if (modw)
+            draw_text_mid(y + i, nodew, modw - 1, g->display, attr);
+        draw_textf(y + i, nodew + modw, cols - nodew - modw, attr, "%3d %5s %6s %6s %5s", g->index,
+                   util, mem, pw, temp);
+        int sx = nodew + modw + 4 + 6 + 7 + 7 + 6;
         draw_sparkline(y + i, sx, sw, g->spark, g->n_spark, 100, attr ? attr : draw_attr(PAL_GOOD));
-        draw_text(y + i, sx + sw + 1, cols - sx - sw - 1, g->alerts, attr);
+        /* As `gpuplan fleet` says it: "stale 3 d", then the alerts. */
+        char note[96], age[24];
+        gp_format_age(f->at_ms - g->last_seen_ms, age, sizeof age);
+        snprintf(note, sizeof note, "%s%s%s%s", g->stale ? "stale " : "", g->stale ? age : "",
+                 g->stale && g->alerts[0] ? " " : "", g->alerts);
+        draw_text(y + i, sx + sw + 1, cols - sx - sw - 1, note, attr);
     }
     draw_text(rows - 2 - (f->error[0] ? 1 : 0), 0, cols,
               "Enter: the node  j/k PgUp/PgDn: move  (refreshed every 5 s)", draw_attr(PAL_DIM));
@@ -122,7 +147,7 @@ static void fleet_draw(tui *t) {
             draw_fill(py + r, px, pw2, draw_attr(PAL_ACTIVE));
         double nw = 0, nkwh = 0;
         for (int i = 0; i < f->n; i++)
-            if (!strcmp(f->g[i].node, node))
+            if (!strcmp(f->g[i].node, node) && !f->g[i].stale) /* what it draws now */
                 nw += f->g[i].power, nkwh += f->g[i].kwh_today;
         char clean[80];
         draw_clean(node, clean, sizeof clean);
@@ -135,7 +160,7 @@ static void fleet_draw(tui *t) {
         int mw = 5, uw = 4;
         for (int i = 0; i < f->n; i++)
             if (!strcmp(f->g[i].node, node)) {
-                int a = draw_width(f->g[i].model), b = draw_width(f->g[i].uuid);
+                int a = draw_width(f->g[i].display), b = draw_width(f->g[i].uuid);
                 mw = a > mw ? a : mw;
                 uw = b > uw ? b : uw;
             }
@@ -154,10 +179,14 @@ static void fleet_draw(tui *t) {
                 continue;
             int yy = py + 2 + r++;
             draw_textf(yy, x, 4, attr, "%3d", g->index);
-            draw_text_mid(yy, x + 4, mw, g->model, attr);
+            draw_text_mid(yy, x + 4, mw, g->display, attr);
             draw_text_mid(yy, x + 5 + mw, uw, g->uuid, attr);
-            draw_textf(yy, x + 6 + mw + uw, pw2 - 2 - (6 + mw + uw), attr, "%9.0f %7.0f%s%s",
-                       g->mem_used, g->power_limit, g->mig[0] ? " MIG " : "", g->mig);
+            char age[24] = "";
+            if (g->stale)
+                gp_format_age(f->at_ms - g->last_seen_ms, age, sizeof age);
+            draw_textf(yy, x + 6 + mw + uw, pw2 - 2 - (6 + mw + uw), attr, "%9.0f %7.0f%s%s%s%s",
+                       g->mem_used, g->power_limit, g->mig[0] ? " MIG " : "", g->mig,
+                       g->stale ? " stale " : "", age);
         }
     }
 }

@@ -343,6 +343,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     tui *t = gp_xcalloc(1, sizeof *t);
     t->ses = ses;
     ses->catalog_loaded = NULL; /* the TUI owns the terminal: no notices on it */
+    ses->catalog_loading = NULL;
     t->demo = demo;
     t->r = gp_xmalloc(sizeof *t->r);
     t->cmp_col = 1;

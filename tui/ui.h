@@ -53,6 +53,9 @@ typedef struct field {
 
 typedef struct fleet_gpu {
     char node[64], model[40], uuid[64], mig[24], alerts[64];
+    char display[40], raw_model[96]; /* gp_gpu_display_name's, and as the source reported it */
+    bool stale;                      /* not seen within GP_FLEET_FRESH_MS: old last values */
+    int64_t last_seen_ms;
     int index;
     bool has_util, has_mem, has_power, has_temp;
     double util, mem_used, mem_total, power, temp, power_limit;
@@ -63,7 +66,7 @@ typedef struct fleet_gpu {
 
 typedef struct fleet_data {
     fleet_gpu *g;
-    int n;
+    int n, stale; /* rows; of them stale */
     int64_t at_ms;
     char error[256];
 } fleet_data;

@@ -1,47 +1,48 @@
-/* The TUI's worker thread: fleet, capacity and catalog reads run here on a second connection
- * to the same database (WAL lets it read while anything else writes), so a slow query never
- * holds up a keystroke. The input loop asks (worker_ask) and, between keys, takes what is
- * done (worker_collect). */
+/* The TUI's worker thread: fleet, capacity and catalog reads run here in a session of their
+ * own, a second connection to the same database (WAL lets it read while anything else writes),
+ * so a slow query never holds up a keystroke. Fleet and capacity ask the services `gpuplan
+ * fleet` and `gpuplan capacity` ask. The input loop asks (worker_ask) and, between keys, takes
+ * what is done (worker_collect). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "gpuplan/app_capacity.h"
+#include "gpuplan/app_fleet.h"
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/collect.h"
-#include "gpuplan/store_capacity.h"
 #include "gpuplan/store_catalog.h"
-#include "gpuplan/store_telemetry.h"
 #include "worker.h"
 
 /* ---- fleet ------------------------------------------------------------------------------ */
 
 typedef struct fleet_acc {
     fleet_data *d;
-    size_t cap;
     int cursor;
 } fleet_acc;
 
-static int take_fleet(const gp_fleet_gpu *g, void *arg) {
-    fleet_acc *a = arg;
-    a->d->g = gp_xgrow(a->d->g, &a->cap, (size_t)a->d->n, sizeof *a->d->g, 64);
-    fleet_gpu *f = &a->d->g[a->d->n++];
+static void take_fleet(fleet_data *d, const gp_fleet_row *g) {
+    fleet_gpu *f = &d->g[d->n++];
     memset(f, 0, sizeof *f);
     snprintf(f->node, sizeof f->node, "%s", g->node);
     snprintf(f->model, sizeof f->model, "%s", g->model);
+    snprintf(f->display, sizeof f->display, "%s", g->display);
+    snprintf(f->raw_model, sizeof f->raw_model, "%s", g->raw_model);
     snprintf(f->uuid, sizeof f->uuid, "%s", g->uuid);
     snprintf(f->mig, sizeof f->mig, "%s", g->mig);
     f->index = g->index;
-    gp_fleet_alerts(g, f->alerts, sizeof f->alerts);
+    f->stale = g->stale;
+    f->last_seen_ms = g->last_seen_ms;
+    snprintf(f->alerts, sizeof f->alerts, "%s", g->alerts);
     f->has_util = g->has[GP_M_GPU_UTIL], f->util = g->value[GP_M_GPU_UTIL];
     f->has_mem = g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB];
     f->mem_used = g->value[GP_M_MEM_USED_MIB], f->mem_total = g->value[GP_M_MEM_TOTAL_MIB];
     f->has_power = g->has[GP_M_POWER_W], f->power = g->value[GP_M_POWER_W];
     f->has_temp = g->has[GP_M_TEMP_C], f->temp = g->value[GP_M_TEMP_C];
     f->power_limit = g->has[GP_M_POWER_LIMIT_W] ? g->value[GP_M_POWER_LIMIT_W] : 0;
-    return 0;
 }
 
 /* The fleet row of a history point: both lists are in node order, so the search starts where
@@ -77,7 +78,7 @@ static int take_power(const gp_gpu_point *p, void *arg) {
 }
 
 /* Each job returns its result; with no database (st NULL) the result carries why. */
-static void *job_fleet(gp_store *st, bool demo, const char *no_db) {
+static void *job_fleet(gp_session *ses, gp_store *st, bool demo, const char *no_db) {
     fleet_data *d = gp_xcalloc(1, sizeof *d);
     if (!st) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
@@ -89,43 +90,30 @@ static void *job_fleet(gp_store *st, bool demo, const char *no_db) {
         snprintf(d->error, sizeof d->error, "demo fleet: %s", err.msg);
     int64_t now = gp_now_ms();
     d->at_ms = now;
-    fleet_acc a = {d, 0, 0};
-    if (gp_store_fleet(st, now, 15 * 60000, take_fleet, &a, &err) ||
-        gp_store_gpu_history(st, GP_M_GPU_UTIL, now - 3600000, now + 1, take_util, &a, &err) ||
-        gp_store_gpu_history(st, GP_M_POWER_W, now - now % 86400000, now + 1, take_power, &a, &err))
+    /* Every GPU that ever reported, as `gpuplan fleet` shows it: old values marked stale. */
+    gp_fleet_state fs;
+    if (gp_fleet_state_read(ses, now, GP_FLEET_FRESH_MS, &fs, &err)) {
+        snprintf(d->error, sizeof d->error, "%s", err.msg);
+        gp_fleet_state_done(&fs);
+        return d;
+    }
+    d->g = gp_xcalloc(fs.n ? fs.n : 1, sizeof *d->g);
+    for (size_t i = 0; i < fs.n; i++)
+        take_fleet(d, &fs.rows[i]);
+    d->stale = fs.stale;
+    gp_fleet_state_done(&fs);
+    fleet_acc a = {d, 0};
+    if (gp_fleet_history(ses, GP_M_GPU_UTIL, now - 3600000, now + 1, take_util, &a, &err) ||
+        gp_fleet_history(ses, GP_M_POWER_W, now - now % 86400000, now + 1, take_power, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
     return d;
 }
 
 /* ---- capacity --------------------------------------------------------------------------- */
 
-typedef struct cap_acc {
-    cap_data *d;
-    long long units; /* every row of the selection, MIG instances included */
-    gp_cap_bucket *b;
-    size_t nb, cap;
-} cap_acc;
-
-static int take_cap_gpu(const gp_cap_gpu *g, void *arg) {
-    cap_acc *a = arg;
-    a->units++;
-    if (!g->mig || !*g->mig) {
-        gp_cap_gpu_merge(&a->d->fleet, g);
-        a->d->gpus++;
-    }
-    return 0;
-}
-
-static int take_bucket(const gp_cap_bucket *b, void *arg) {
-    cap_acc *a = arg;
-    a->b = gp_xgrow(a->b, &a->cap, a->nb, sizeof *a->b, 1024);
-    a->b[a->nb++] = *b;
-    return 0;
-}
-
-/* The fleet's last 30 days: the merged histogram, and the load of every complete bucket as
- * `plan --mix` takes it. */
-static void *job_capacity(gp_store *st, const char *no_db) {
+/* The fleet's last 30 days as `gpuplan capacity` reads them: the histogram of its whole GPUs
+ * merged, and the load of every complete bucket as `plan --mix` takes it. */
+static void *job_capacity(gp_session *ses, gp_store *st, const char *no_db) {
     cap_data *d = gp_xcalloc(1, sizeof *d);
     if (!st) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
@@ -133,15 +121,21 @@ static void *job_capacity(gp_store *st, const char *no_db) {
     }
     int64_t now = gp_now_ms();
     d->at_ms = now;
-    gp_cap_select sel = {now - 30LL * 86400000, now + 1, NULL, NULL};
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    q.since_ms = 30LL * 86400000;
+    q.threshold = 5;
+    gp_capacity c;
     gp_err err;
-    cap_acc a = {.d = d};
-    if (gp_store_capacity_gpus(st, &sel, take_cap_gpu, &a, &err) ||
-        gp_store_capacity_buckets(st, &sel, 5, take_bucket, &a, &err))
+    if (gp_capacity_analyse(ses, &q, now, &c, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
-    d->busy = gp_xmalloc(sizeof *d->busy * (a.nb ? a.nb : 1));
-    d->nb = gp_cap_complete_load(a.b, a.nb, a.units, d->busy);
-    free(a.b);
+    for (size_t i = 0; i < c.n; i++)
+        if (!c.rows[i].mig[0])
+            gp_cap_gpu_merge(&d->fleet, &c.rows[i].g);
+    d->gpus = c.gpus;
+    d->busy = gp_xmalloc(sizeof *d->busy * (c.nb ? c.nb : 1));
+    d->nb = gp_cap_complete_load(c.b, c.nb, (long long)c.n, d->busy);
+    gp_capacity_done(&c);
     return d;
 }
 
@@ -190,16 +184,13 @@ static int take_spec(const gp_gpu_spec *s, const char *source, void *arg) {
 }
 
 /* Each offer's throughput in each profile: the figures in use of the throughput table, read
- * through a session of the worker's own (it refreshes the estimates from the specs). */
-static void throughputs(const char *path, catalog_data *d) {
-    gp_session ses;
-    gp_session_init(&ses, path);
+ * through the worker's session (it refreshes the estimates from the specs). */
+static void throughputs(gp_session *ses, catalog_data *d) {
     gp_tp_list l;
     gp_err err;
     gp_err_clear(&err);
-    if (gp_throughput_list(&ses, NULL, NULL, &l, &err)) {
+    if (gp_throughput_list(ses, NULL, NULL, &l, &err)) {
         snprintf(d->error, sizeof d->error, "throughput: %s", err.msg);
-        gp_session_close(&ses);
         return;
     }
     for (int i = 0; i < d->n; i++)
@@ -210,10 +201,9 @@ static void throughputs(const char *path, catalog_data *d) {
             d->o[i].tp_measured[p] = e && e->kind == GP_TP_MEASURED;
         }
     gp_tp_list_done(&l);
-    gp_session_close(&ses);
 }
 
-static void *job_catalog(gp_store *st, const char *no_db, const char *path) {
+static void *job_catalog(gp_session *ses, gp_store *st, const char *no_db) {
     catalog_data *d = gp_xcalloc(1, sizeof *d);
     if (!st) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
@@ -232,24 +222,21 @@ static void *job_catalog(gp_store *st, const char *no_db, const char *path) {
         gp_store_specs(st, NULL, take_spec, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
     else
-        throughputs(path, d);
+        throughputs(ses, d);
     return d;
 }
 
 /* ---- a comparison of GPU generations ------------------------------------------------------ */
 
-/* gp_compare through a session of its own on the worker's database: it evaluates a scenario a
- * candidate (about half a second over the bundled catalog), too slow for the input thread. */
-static void *job_compare(const char *path, const gp_compare_request *rq) {
+/* gp_compare through the worker's session: it evaluates a scenario a candidate (about half a
+ * second over the bundled catalog), too slow for the input thread. */
+static void *job_compare(gp_session *ses, const gp_compare_request *rq) {
     gen_data *g = gp_xcalloc(1, sizeof *g);
     g->rq = *rq;
-    gp_session ses;
-    gp_session_init(&ses, path);
     gp_err err;
     gp_err_clear(&err);
-    if (gp_compare(&ses, rq, &g->c, &err))
+    if (gp_compare(ses, rq, &g->c, &err))
         snprintf(g->error, sizeof g->error, "%s%s%s", err.where, err.where[0] ? ": " : "", err.msg);
-    gp_session_close(&ses);
     return g;
 }
 
@@ -268,10 +255,13 @@ static void free_result(job_kind k, void *p) {
 
 static void *run(void *arg) {
     worker *w = arg;
+    gp_session ses;
+    gp_session_init(&ses, w->path);
     gp_store *st = NULL;
     gp_err err;
     gp_err_clear(&err);
-    gp_store_open(w->path, &st, &err); /* st stays NULL on failure: every result says why */
+    if (gp_session_store(&ses, &st, &err)) /* st stays NULL: every result says why */
+        st = NULL;
     pthread_mutex_lock(&w->mu);
     for (;;) {
         int k = -1;
@@ -289,10 +279,10 @@ static void *run(void *arg) {
         w->running[k] = true;
         gp_compare_request rq = w->compare_rq;
         pthread_mutex_unlock(&w->mu);
-        void *res = k == JOB_FLEET      ? job_fleet(st, w->demo, err.msg)
-                    : k == JOB_CAPACITY ? job_capacity(st, err.msg)
-                    : k == JOB_COMPARE  ? job_compare(w->path, &rq)
-                                        : job_catalog(st, err.msg, w->path);
+        void *res = k == JOB_FLEET      ? job_fleet(&ses, st, w->demo, err.msg)
+                    : k == JOB_CAPACITY ? job_capacity(&ses, st, err.msg)
+                    : k == JOB_COMPARE  ? job_compare(&ses, &rq)
+                                        : job_catalog(&ses, st, err.msg);
         pthread_mutex_lock(&w->mu);
         if (w->ready[k])
             free_result((job_kind)k, w->ready[k]);
@@ -300,7 +290,7 @@ static void *run(void *arg) {
         w->running[k] = false;
     }
     pthread_mutex_unlock(&w->mu);
-    gp_store_close(st);
+    gp_session_close(&ses);
     return NULL;
 }
 

@@ -20,6 +20,12 @@ gp_status gp_fleet_state_read(gp_session *s, int64_t now_ms, int64_t fresh_ms, g
                               gp_err *err);
 void gp_fleet_state_done(gp_fleet_state *f);
 
+/* Per-GPU 5-minute means of metric m over [from_ms, to_ms), to fn in node order (gp_gpu_point
+ * in store_telemetry.h, borrowed for the call): the TUI's sparklines and today's energy. A
+ * non-zero fn stops the walk. Errors: the store's. */
+gp_status gp_fleet_history(gp_session *s, gp_metric m, int64_t from_ms, int64_t to_ms,
+                           int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err);
+
 /* The alerts of one GPU, space-separated into out ("hot memory"); returns how many:
  * temperature >= 85 C, memory >= 90 %, node down, missing, over its power limit. */
 int gp_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap);

@@ -24,6 +24,10 @@ typedef struct gp_session {
      * there): the CLI says so on a terminal, the TUI stays quiet. May be NULL. */
     void (*catalog_loaded)(const gp_bundle_stats *bs, void *arg);
     void *catalog_loaded_arg;
+    /* Told just before that load begins (done false: it takes a moment, the CLI shows a
+     * progress line) and as it ends, loaded or failed (done true, before catalog_loaded).
+     * May be NULL; gets catalog_loaded_arg. */
+    void (*catalog_loading)(bool done, void *arg);
 } gp_session;
 
 /* A session on db_path (NULL: the default database); nothing is opened yet. */
@@ -36,6 +40,8 @@ gp_status gp_data_dir(char *out, size_t cap, gp_err *err);
 
 /* The database, opened on first use (creating its folder with mode 0700). */
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err);
+/* Whether the database is open or its file exists: a probe that never creates one. */
+bool gp_session_has_database(const gp_session *s);
 /* The database with the bundled catalog loaded into it. */
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
 

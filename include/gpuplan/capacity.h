@@ -18,6 +18,7 @@
 typedef struct gp_cap_gpu {
     long long id;
     const char *node, *host, *uuid, *model, *mig;
+    const char *raw_model; /* as the source reported it; may be NULL or "" */
     int index;
     long long buckets; /* 5-minute buckets with utilization data */
     double util_sum;   /* the sum of their mean utilization, % */
@@ -64,12 +65,13 @@ typedef struct gp_cap_figures {
 typedef struct gp_cap_row {
     gp_cap_gpu g; /* its strings point into the fields below */
     gp_cap_figures f;
-    char node[128], host[128], uuid[96], model[64], mig[32];
+    char node[128], host[128], uuid[96], model[64], mig[32], raw_model[96];
 } gp_cap_row;
 
 /* A model's or a node's GPUs summed. */
 typedef struct gp_cap_group {
     char key[160];
+    char display[48]; /* a model's readable name (gp_gpu_display_name); a node's: its key */
     gp_cap_gpu sum;
     gp_cap_figures f;
     long long gpus; /* whole GPUs (MIG instances are parts of one) */

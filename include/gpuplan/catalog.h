@@ -102,6 +102,12 @@ gp_status gp_catalog_parse(gp_catalog_format format, const char *buf, size_t len
  * Unknown names come back cleaned (vendor words dropped, upper case); returns false then. */
 bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap);
 
+/* The name people read for a GPU as a source reported it: vendor words, "Generation" and memory
+ * types dropped, spacing kept, then the form factor and the memory the raw name gives
+ * ("NVIDIA H100 80GB HBM3" -> "H100 SXM 80GB", "NVIDIA RTX 2000 Ada Generation" -> "RTX 2000
+ * Ada"). Writes at most cap bytes (cap > 0); false, out "", when nothing is left of raw. */
+bool gp_gpu_display_name(const char *raw, char *out, size_t cap);
+
 /* Parse a money or quantity field: a plain decimal number, nothing else. */
 bool gp_parse_number(const char *s, size_t len, double *out);
 

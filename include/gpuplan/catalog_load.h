@@ -28,6 +28,8 @@ typedef struct gp_bundle_stats {
 /* Load the bundled catalog unless the store already holds this exact bundle (or force).
  * One transaction for all of it. */
 gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out, gp_err *err);
+/* *current: the store holds this exact bundle (a load would do nothing). Errors: the store's. */
+gp_status gp_catalog_bundle_current(gp_store *st, bool *current, gp_err *err);
 
 /* The bundle's manifest rows, for `pricing sources`: path, kind, format, provider, date,
  * license, source. fn's strings are borrowed for the call. */

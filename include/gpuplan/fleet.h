@@ -14,6 +14,8 @@
 /* One GPU (or MIG instance) with the newest value of each metric it ever reported. */
 typedef struct gp_fleet_row {
     char node[128], host[128], uuid[96], model[96], mig[32];
+    char raw_model[96];              /* as the source reported it, "" when none did */
+    char display[GP_GPU_NAME_BYTES]; /* the readable name (gp_gpu_display_name) */
     int index;
     bool has[GP_M_COUNT];
     double value[GP_M_COUNT];

@@ -15,7 +15,8 @@
 /* One row a GPU (newest values, last seen, alerts, "stale 3 d" past the freshness window),
  * a count line, and each node's wall power. Times in local time. */
 gp_status gp_report_fleet_text(const gp_fleet_state *f, gp_buf *out);
-/* The rows as a JSON array: every metric, last_seen_ms, age_s, stale, alerts. */
+/* The rows as a JSON array: model (the catalog key), display and raw_model, every metric,
+ * last_seen_ms, age_s, stale, alerts. */
 gp_status gp_report_fleet_json(const gp_fleet_state *f, gp_buf *out);
 
 /* An age as people say it: "45 s", "12 min", "5 h", "3 d". */

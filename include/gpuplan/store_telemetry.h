@@ -83,6 +83,7 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
 /* The fleet now: one row per GPU with the newest value of each metric (within window_ms). */
 typedef struct gp_fleet_gpu {
     const char *node, *host, *uuid, *model, *mig;
+    const char *raw_model; /* as the source reported it ("NVIDIA H100 80GB HBM3"), "" if none */
     int index;
     bool has[GP_M_COUNT];
     double value[GP_M_COUNT];

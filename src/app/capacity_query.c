@@ -9,6 +9,7 @@
 
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/catalog.h"
 #include "gpuplan/model.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario_json.h"
@@ -82,6 +83,7 @@ static int take_gpu(const gp_cap_gpu *g, void *arg) {
     snprintf(r->uuid, sizeof r->uuid, "%s", g->uuid);
     snprintf(r->model, sizeof r->model, "%s", g->model);
     snprintf(r->mig, sizeof r->mig, "%s", g->mig);
+    snprintf(r->raw_model, sizeof r->raw_model, "%s", g->raw_model ? g->raw_model : "");
     gp_cap_figures_of(&r->g, x->threshold, &r->f);
     return 0;
 }
@@ -105,7 +107,7 @@ static gp_status gather(gp_store *st, const gp_cap_select *sel, int threshold, g
     for (size_t i = 0; i < x->n; i++) {
         gp_cap_row *r = &x->rows[i];
         r->g.node = r->node, r->g.host = r->host, r->g.uuid = r->uuid, r->g.model = r->model;
-        r->g.mig = r->mig;
+        r->g.mig = r->mig, r->g.raw_model = r->raw_model;
     }
     return GP_OK;
 }
@@ -126,6 +128,7 @@ static gp_cap_group *group_of(gp_cap_group **gs, size_t *n, size_t *cap, const c
     gp_cap_group *g = &(*gs)[(*n)++];
     memset(g, 0, sizeof *g);
     snprintf(g->key, sizeof g->key, "%s", key);
+    snprintf(g->display, sizeof g->display, "%s", key);
     return g;
 }
 
@@ -176,7 +179,11 @@ static void summarise(gp_capacity *c) {
     for (size_t i = 0; i < c->n; i++) {
         const gp_cap_row *r = &c->rows[i];
         gp_cap_gpu_merge(&c->fleet, &r->g);
+        size_t had = c->nm;
         gp_cap_group *m = group_of(&c->models, &c->nm, &cm, r->model[0] ? r->model : "?");
+        /* A model is named as its first GPU reported it, else after its key. */
+        if (c->nm > had && !gp_gpu_display_name(r->raw_model, m->display, sizeof m->display))
+            gp_gpu_display_name(m->key, m->display, sizeof m->display);
         gp_cap_gpu_merge(&m->sum, &r->g);
         m->gpus += !r->mig[0];
         gp_cap_group *nd = group_of(&c->nodes, &c->nn, &cn, r->node);

@@ -8,6 +8,7 @@
 
 #include "gpuplan/app_export.h"
 #include "gpuplan/capacity.h"
+#include "gpuplan/catalog.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/xmem.h"
@@ -54,10 +55,15 @@ static int take(const gp_cap_gpu *g, void *arg) {
     if (!(g->mig && *g->mig)) /* a MIG instance's hours are its GPU's */
         t->present_hours += (double)g->buckets * 5.0 / 60.0;
     snprintf(r->node, sizeof r->node, "%s", g->node);
+    /* The readable name ("H100 SXM 80GB"): a workbook is read by people, not matched. */
+    char name[GP_GPU_NAME_BYTES];
+    if (!gp_gpu_display_name(g->raw_model, name, sizeof name) &&
+        !gp_gpu_display_name(g->model, name, sizeof name))
+        snprintf(name, sizeof name, "%s", g->model ? g->model : "");
     if (g->mig && *g->mig)
-        snprintf(r->model, sizeof r->model, "%s MIG %s", g->model, g->mig);
+        snprintf(r->model, sizeof r->model, "%s MIG %s", name, g->mig);
     else
-        snprintf(r->model, sizeof r->model, "%s", g->model);
+        snprintf(r->model, sizeof r->model, "%s", name);
     snprintf(r->uuid, sizeof r->uuid, "%s", g->uuid);
     r->x = (gp_xlsx_gpu){.node = r->node,
                          .model = r->model,

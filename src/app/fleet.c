@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/app_fleet.h"
+#include "gpuplan/catalog.h"
 #include "gpuplan/xmem.h"
 
 int gp_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap) {
@@ -48,6 +49,11 @@ static int take_gpu(const gp_fleet_gpu *g, void *arg) {
     snprintf(r->uuid, sizeof r->uuid, "%s", g->uuid ? g->uuid : "");
     snprintf(r->model, sizeof r->model, "%s", g->model ? g->model : "");
     snprintf(r->mig, sizeof r->mig, "%s", g->mig ? g->mig : "");
+    snprintf(r->raw_model, sizeof r->raw_model, "%s", g->raw_model ? g->raw_model : "");
+    /* The raw name says most (form factor, memory); a GPU stored without one shows its key. */
+    if (!gp_gpu_display_name(r->raw_model, r->display, sizeof r->display) &&
+        !gp_gpu_display_name(r->model, r->display, sizeof r->display))
+        snprintf(r->display, sizeof r->display, "%s", r->model);
     r->index = g->index;
     memcpy(r->has, g->has, sizeof r->has);
     memcpy(r->value, g->value, sizeof r->value);
@@ -85,6 +91,14 @@ gp_status gp_fleet_state_read(gp_session *ses, int64_t now_ms, int64_t fresh_ms,
     gp_err ignored; /* wall power is a side figure */
     gp_store_node_power(st, now_ms, 3600000, take_wall, &a, &ignored);
     return GP_OK;
+}
+
+gp_status gp_fleet_history(gp_session *ses, gp_metric m, int64_t from_ms, int64_t to_ms,
+                           int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_gpu_history(st, m, from_ms, to_ms, fn, arg, err);
 }
 
 void gp_fleet_state_done(gp_fleet_state *f) {

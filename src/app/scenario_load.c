@@ -15,14 +15,25 @@
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/xmem.h"
 
-static bool looks_like_file(const char *arg) {
-    if (strcmp(arg, "-") == 0 || strchr(arg, '/'))
+/* A file when arg is "-" or an existing file; a stored scenario when the database has that
+ * name (names may hold a '/': "A100/H100 mix"); otherwise an argument that looks like a path
+ * (a '/' or ".json") is a missing file, and anything else an unknown name (with the nearest). */
+static bool looks_like_file(gp_session *ses, const char *arg) {
+    struct stat sb;
+    if (strcmp(arg, "-") == 0 || (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode)))
         return true;
     size_t n = strlen(arg);
-    if (n > 5 && strcmp(arg + n - 5, ".json") == 0)
+    if (!strchr(arg, '/') && !(n > 5 && strcmp(arg + n - 5, ".json") == 0))
+        return false;
+    if (!gp_session_has_database(ses))
         return true;
-    struct stat sb;
-    return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
+    char *json = NULL;
+    gp_store *st;
+    gp_err probe;
+    bool stored = gp_session_store(ses, &st, &probe) == GP_OK &&
+                  gp_store_scenario_get(st, arg, 0, &json, NULL, NULL, &probe) == GP_OK;
+    free(json);
+    return !stored;
 }
 
 /* MODEL.md "Catalog references": an option naming a catalog entry takes its hourly price and
@@ -114,7 +125,7 @@ gp_status gp_load_scenario(gp_session *ses, const char *arg, int version, const 
     out->s = gp_xmalloc(sizeof *out->s);
     gp_buf text;
     gp_buf_init(&text, GP_SCENARIO_MAX_BYTES);
-    if (looks_like_file(arg)) {
+    if (looks_like_file(ses, arg)) {
         if (version) {
             gp_errorf(err, GP_E_INPUT, arg, "--version applies to stored scenarios only");
             goto fail;

@@ -49,6 +49,23 @@ gp_status gp_data_dir(char *out, size_t cap, gp_err *err) {
     return mkdirs(out, err);
 }
 
+bool gp_session_has_database(const gp_session *s) {
+    if (s->store)
+        return true;
+    char path[PATH_MAX];
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    if (s->db_path && *s->db_path)
+        snprintf(path, sizeof path, "%s", s->db_path);
+    else if (xdg && *xdg == '/')
+        snprintf(path, sizeof path, "%s/gpuplan/gpuplan.db", xdg);
+    else if (home && *home)
+        snprintf(path, sizeof path, "%s/.local/share/gpuplan/gpuplan.db", home);
+    else
+        return false;
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
     if (s->store) {
         *out = s->store;
@@ -72,7 +89,15 @@ gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     if (gp_session_store(s, out, err))
         return err->code;
     gp_bundle_stats bs;
-    if (gp_catalog_load_bundle(*out, false, &bs, err))
+    bool current = true;
+    if (s->catalog_loading && gp_catalog_bundle_current(*out, &current, err))
+        return err->code;
+    if (!current)
+        s->catalog_loading(false, s->catalog_loaded_arg);
+    gp_status rc = gp_catalog_load_bundle(*out, false, &bs, err);
+    if (!current)
+        s->catalog_loading(true, s->catalog_loaded_arg);
+    if (rc)
         return err->code;
     if (bs.loaded && s->catalog_loaded)
         s->catalog_loaded(&bs, s->catalog_loaded_arg);

@@ -41,6 +41,12 @@ typedef struct cli_command {
  * bundled catalog is loaded on first use. */
 void cli_session_init(gp_session *s, const char *db_path);
 
+/* A line on stderr while something slow runs ("gpuplan: WHAT..."), cleared by
+ * cli_progress_end: on a terminal only, never with --quiet (cli_set_quiet). One at a time. */
+bool cli_progress_begin(const char *what); /* false: nothing shown (or another line is) */
+void cli_progress_end(void);
+void cli_set_quiet(bool quiet);
+
 /* When stdout or stderr is a terminal, route it through a filter that drops control and
  * escape characters, so names and labels from outside (scenario files, exporters, catalogs)
  * cannot drive the terminal. Pipes and files get the bytes as written. Not for the TUI. */

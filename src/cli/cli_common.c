@@ -101,11 +101,51 @@ int cli_usage_error(const char *fmt, ...) {
     return 2;
 }
 
+/* ---- progress ----------------------------------------------------------------------------- */
+
+static bool quiet;
+static size_t progress_len; /* the width of the line on screen, 0: none */
+
+void cli_set_quiet(bool q) {
+    quiet = q;
+}
+
+bool cli_progress_begin(const char *what) {
+    if (quiet || progress_len || !isatty(STDERR_FILENO))
+        return false;
+    int n = fprintf(stderr, "gpuplan: %s...", what);
+    fflush(stderr);
+    progress_len = n > 0 ? (size_t)n : 0;
+    return progress_len > 0;
+}
+
+void cli_progress_end(void) {
+    if (!progress_len)
+        return;
+    /* Blanks over it, no escape sequence: the terminal guard lets only \r, \n, \t pass. */
+    fprintf(stderr, "\r%*s\r", (int)progress_len, "");
+    fflush(stderr);
+    progress_len = 0;
+}
+
+/* Inside a longer job that shows its own line (--demo), the catalog leaves that line be. */
+static bool catalog_line;
+
+static void catalog_progress(bool done, void *arg) {
+    (void)arg;
+    if (!done)
+        catalog_line = cli_progress_begin("loading the bundled catalog into this database (once)");
+    else if (catalog_line) {
+        cli_progress_end();
+        catalog_line = false;
+    }
+}
+
 /* The session's catalog_loaded hook: say it on a terminal, where a person waits for it;
  * scripts get no chatter. */
 static void catalog_notice(const gp_bundle_stats *bs, void *arg) {
     (void)arg;
-    if (isatty(STDERR_FILENO))
+    if (!quiet && !progress_len && isatty(STDERR_FILENO))
         fprintf(stderr, "gpuplan: loaded the bundled catalog (%zu files, %zu prices) in %.2f s\n",
                 bs->files, bs->prices_added + bs->prices_unchanged, bs->seconds);
 }
@@ -113,6 +153,7 @@ static void catalog_notice(const gp_bundle_stats *bs, void *arg) {
 void cli_session_init(gp_session *s, const char *db_path) {
     gp_session_init(s, db_path);
     s->catalog_loaded = catalog_notice;
+    s->catalog_loading = catalog_progress;
 }
 
 gp_status cli_write_output(const char *path, const char *data, size_t len, gp_err *err) {

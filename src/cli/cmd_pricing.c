@@ -432,7 +432,15 @@ static int do_import(gp_session *ses, const char *what, const opts *o) {
                                     o->cacert, o->insecure,  isatty(STDERR_FILENO)};
     gp_catalog_batch b;
     gp_import_stats s;
-    if (gp_pricing_import(ses, &rq, &b, &s, &err))
+    /* A download draws its own bar; a file (tens of MB for an offer file) gets the line. */
+    bool line = strncmp(what, "http://", 7) && strncmp(what, "https://", 8);
+    char msg[160];
+    snprintf(msg, sizeof msg, "importing %.120s", what);
+    if (line)
+        cli_progress_begin(msg);
+    gp_status st = gp_pricing_import(ses, &rq, &b, &s, &err);
+    cli_progress_end();
+    if (st)
         return cli_fail(&err);
     printf("imported %s as %s%s%s: %zu prices read, %zu added, %zu unchanged, %zu new offers\n",
            what, gp_catalog_format_name(b.format), b.provider[0] ? " for " : "", b.provider, b.n,

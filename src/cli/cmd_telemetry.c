@@ -272,7 +272,12 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_import_result r;
-    if (gp_import_capture(ses, &rq, &r, &err))
+    char line[160];
+    snprintf(line, sizeof line, "importing %.120s", rq.file ? rq.file : "-");
+    cli_progress_begin(line); /* a capture of a large fleet takes a while */
+    gp_status st = gp_import_capture(ses, &rq, &r, &err);
+    cli_progress_end();
+    if (st)
         return cli_fail(&err);
     printf("imported %zu samples of %zu GPUs into node \"%s\"%s\n", r.samples, r.gpus, rq.node,
            r.dropped_blanks ? " (blank or placeholder values dropped)" : "");

@@ -31,7 +31,7 @@ static const cli_command commands[] = {
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gpuplan [--db PATH] COMMAND [options] (--db may come anywhere)\n"
+    fprintf(f, "usage: gpuplan [--db PATH] [--quiet] COMMAND [options] (--db may come anywhere)\n"
                "       gpuplan --version | --help\n\n"
                "       gpuplan [--db PATH] [--demo]\n\n"
                "With no command, opens the TUI: plan, compare, break-even, fleet, catalog and\n"
@@ -43,6 +43,8 @@ static void usage(FILE *f) {
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nThe database is --db PATH, else $GPUPLAN_DB, else "
                "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n"
+               "On a terminal, a line on stderr tells what takes a while (loading the bundled\n"
+               "catalog into a new database, preparing the demo); --quiet leaves it out.\n"
                "Exit status: 0 ok, 1 runtime failure, 2 bad usage or bad input, 3 a decision\n"
                "flipped (batch, diff), 4 something needs attention (collect --fail-on-error: a\n"
                "node failed; fleet --fail-on-alert: a GPU has an alert).\n"
@@ -91,6 +93,8 @@ int main(int argc, char **argv) {
             db_flag = true;
         } else if (strcmp(argv[i], "--demo") == 0) {
             demo = true;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            cli_set_quiet(true);
         } else if (strncmp(argv[i], "--db=", 5) == 0) {
             ses.db_path = argv[i] + 5;
             db_flag = true;
@@ -109,12 +113,10 @@ int main(int argc, char **argv) {
             ses.db_path = NULL; /* never fill $GPUPLAN_DB, the user's own, with demo data */
         /* Building the demo the first time takes seconds: say so on the terminal, then
          * clear the line for the TUI (nothing is written when stderr is not a terminal). */
-        bool progress = demo && isatty(STDERR_FILENO);
-        if (progress)
-            fputs("gpuplan: preparing the demo database (a month of fleet history)...", stderr);
+        if (demo)
+            cli_progress_begin("preparing the demo database (a month of fleet history)");
         gp_status demo_rc = demo ? gp_demo_open(&ses, &err) : GP_OK;
-        if (progress)
-            fputs("\r\033[K", stderr);
+        cli_progress_end();
         if (demo_rc)
             rc = cli_fail(&err);
         else

@@ -148,15 +148,25 @@ static double now_s(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+gp_status gp_catalog_bundle_current(gp_store *st, bool *current, gp_err *err) {
+    char id[32], *have = NULL;
+    bundle_id(id, sizeof id);
+    *current = false;
+    if (gp_store_meta_get(st, "bundle", &have, err))
+        return err->code;
+    *current = have && strcmp(have, id) == 0;
+    free(have);
+    return GP_OK;
+}
+
 gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out, gp_err *err) {
     memset(out, 0, sizeof *out);
     double t0 = now_s();
-    char id[32], *have = NULL;
+    char id[32];
     bundle_id(id, sizeof id);
-    if (gp_store_meta_get(st, "bundle", &have, err))
+    bool same;
+    if (gp_catalog_bundle_current(st, &same, err))
         return err->code;
-    bool same = have && strcmp(have, id) == 0;
-    free(have);
     if (same && !force)
         return GP_OK;
     manifest *m = malloc(sizeof *m);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gpuplan/catalog.h"
 
@@ -147,4 +148,92 @@ bool gp_gpu_normalize(const char *raw, double mem_gib, char *out, size_t cap) {
     }
     snprintf(out, cap, "%s", sq[0] ? sq : "UNKNOWN");
     return false;
+}
+
+/* ---- display names ------------------------------------------------------------------------ */
+
+static bool word_is(const char *w, const char *const *set, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcasecmp(w, set[i]))
+            return true;
+    return false;
+}
+
+/* "80GB", "80G", "80gb": the size in GiB, 0 when w is no memory size. */
+static int mem_word(const char *w, const char *next, bool *uses_next) {
+    char *end;
+    *uses_next = false;
+    if (!isdigit((unsigned char)w[0]))
+        return 0;
+    long v = strtol(w, &end, 10);
+    bool unit = !strcasecmp(end, "GB") || !strcasecmp(end, "G");
+    if (!*end && next && !strcasecmp(next, "GB")) /* "80 GB" */
+        unit = *uses_next = true;
+    return unit && v >= 4 && v <= 512 ? (int)v : 0;
+}
+
+bool gp_gpu_display_name(const char *raw, char *out, size_t cap) {
+    static const char *const drop[] = {"NVIDIA", "TESLA",    "GEFORCE", "AMD", "INSTINCT",  "INTEL",
+                                       "HABANA", "QUALCOMM", "RADEON",  "GPU", "GENERATION"};
+    static const char *const mem_types[] = {"HBM",   "HBM2",  "HBM2E",  "HBM3", "HBM3E",
+                                            "GDDR5", "GDDR6", "GDDR6X", "GDDR7"};
+    char buf[128], *words[24];
+    size_t nw = 0;
+    snprintf(buf, sizeof buf, "%s", raw ? raw : "");
+    for (char *p = buf; *p && nw < sizeof words / sizeof words[0];) {
+        while (*p && !isalnum((unsigned char)*p))
+            *p++ = '\0';
+        if (!*p)
+            break;
+        words[nw++] = p;
+        while (isalnum((unsigned char)*p))
+            p++;
+    }
+    const char *form = "";
+    bool hbm3 = false;
+    int mem = 0;
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < nw; i++) {
+        char *w = words[i];
+        bool uses_next;
+        int m = mem_word(w, i + 1 < nw ? words[i + 1] : NULL, &uses_next);
+        if (m) {
+            mem = m;
+            i += uses_next;
+            continue;
+        }
+        if (word_is(w, drop, sizeof drop / sizeof drop[0]))
+            continue;
+        /* "Radeon Pro V520": PRO is part of the brand there, of the model in "RTX PRO 6000". */
+        if (!strcasecmp(w, "PRO") && i > 0 && !strcasecmp(words[i - 1], "RADEON"))
+            continue;
+        if (word_is(w, mem_types, sizeof mem_types / sizeof mem_types[0])) {
+            hbm3 = hbm3 || !strncasecmp(w, "HBM3", 4);
+            continue;
+        }
+        if (!strncasecmp(w, "SXM", 3) && (!w[3] || (isdigit((unsigned char)w[3]) && !w[4]))) {
+            form = "SXM";
+            continue;
+        }
+        if (!strcasecmp(w, "PCIE")) {
+            form = "PCIe";
+            continue;
+        }
+        bool digit = false;
+        for (char *c = w; *c; c++)
+            digit = digit || isdigit((unsigned char)*c);
+        if (digit) /* model numbers read upper case ("h100" -> "H100"), words as written */
+            for (char *c = w; *c; c++)
+                *c = (char)toupper((unsigned char)*c);
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s", n ? " " : "", w);
+    }
+    /* The 80GB HBM3 H100 is the SXM board: the PCIe card has HBM2e and says so. */
+    if (!form[0] && hbm3 && !strncmp(out, "H100", 4) && (!out[4] || out[4] == ' '))
+        form = "SXM";
+    if (n && form[0])
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " %s", form);
+    if (n && mem)
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " %dGB", mem);
+    return n > 0;
 }

@@ -88,6 +88,7 @@ static void groups_json(cJSON *doc, const gp_capacity *c) {
     for (size_t i = 0; i < c->nm; i++) {
         cJSON *j = figures_json(&c->models[i].f, c, false);
         cJSON_AddNumberToObject(j, "gpus", (double)c->models[i].gpus);
+        cJSON_AddStringToObject(j, "display", c->models[i].display);
         cJSON_AddItemToObject(ms, c->models[i].key, j);
     }
     cJSON *ns = cJSON_AddObjectToObject(doc, "nodes");
@@ -275,7 +276,7 @@ static gp_status text_table(const gp_capacity *c, gp_buf *out) {
                      pass == 0   ? "fleet"
                      : pass == 1 ? "model "
                                  : "node ",
-                     g ? g->key : "");
+                     g ? g->display : "");
             P("%-26s %5lld %6.1f%% %5.0f%% %5.0f%% %5.0f%% %8.1f ", label, g ? g->gpus : c->gpus,
               f->util_mean, f->util_p50, f->util_p95, f->util_p99, f->busy_hours_per_day);
             if (f->has_power)

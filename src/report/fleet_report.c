@@ -52,6 +52,8 @@ gp_status gp_report_fleet_json(const gp_fleet_state *f, gp_buf *out) {
         cJSON_AddNumberToObject(j, "index", g->index);
         cJSON_AddStringToObject(j, "uuid", g->uuid);
         cJSON_AddStringToObject(j, "model", g->model);
+        cJSON_AddStringToObject(j, "display", g->display);
+        cJSON_AddStringToObject(j, "raw_model", g->raw_model);
         if (g->mig[0])
             cJSON_AddStringToObject(j, "mig", g->mig);
         for (int m = 0; m < GP_M_COUNT; m++)
@@ -81,10 +83,11 @@ gp_status gp_report_fleet_json(const gp_fleet_state *f, gp_buf *out) {
 
 static gp_status row_text(const gp_fleet_state *f, const gp_fleet_row *g, gp_buf *out) {
     gp_status st = GP_OK;
-    char node[32], host[32], model[32], seen[32], mem[24], util[12], power[12], temp[12];
+    char node[32], host[32], model[GP_GPU_NAME_BYTES], seen[32], mem[24], util[12], power[12],
+        temp[12];
     safe(node, sizeof node, g->node);
     safe(host, sizeof host, g->host);
-    safe(model, sizeof model, g->model[0] ? g->model : "?");
+    safe(model, sizeof model, g->display[0] ? g->display : "?");
     local_time(g->last_seen_ms, seen, sizeof seen);
     snprintf(util, sizeof util, g->has[GP_M_GPU_UTIL] ? "%.0f" : "-", g->value[GP_M_GPU_UTIL]);
     snprintf(power, sizeof power, g->has[GP_M_POWER_W] ? "%.1f" : "-", g->value[GP_M_POWER_W]);
@@ -101,14 +104,14 @@ static gp_status row_text(const gp_fleet_state *f, const gp_fleet_row *g, gp_buf
         gp_format_age(f->now_ms - g->last_seen_ms, age, sizeof age);
         snprintf(stale, sizeof stale, "stale %s%s", age, g->alerts[0] ? " " : "");
     }
-    return P("%-16.16s %-22.22s %3s %-12.12s %6s %11s %8s %6s  %-19s %s%s\n", node, host, idx,
+    return P("%-16.16s %-22.22s %3s %-14.14s %6s %11s %8s %6s  %-19s %s%s\n", node, host, idx,
              model, util, mem, power, temp, seen, stale, g->alerts);
 }
 
 gp_status gp_report_fleet_text(const gp_fleet_state *f, gp_buf *out) {
     gp_status st = GP_OK;
     if (f->n)
-        P("%-16s %-22s %3s %-12s %6s %11s %8s %6s  %-19s %s\n", "NODE", "HOST", "GPU", "MODEL",
+        P("%-16s %-22s %3s %-14s %6s %11s %8s %6s  %-19s %s\n", "NODE", "HOST", "GPU", "MODEL",
           "UTIL%", "MEM MiB", "POWER W", "TEMP", "LAST SEEN", "ALERTS");
     for (size_t i = 0; i < f->n && !st; i++)
         st = row_text(f, &f->rows[i], out);

@@ -143,7 +143,7 @@ static const char SQL_MEM[] =
 
 /* The GPUs of the selection with utilization in the window (metadata only). */
 static const char SQL_GPUS[] =
-    "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx FROM series s "
+    "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.raw_model FROM series s "
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?5 "
     "AND EXISTS (SELECT 1 FROM util_hour u WHERE u.series_id = s.id AND u.hour_ms >= ?1 "
     "AND u.hour_ms < ?2)" SELECTION " GROUP BY g.id ORDER BY n.name, g.host, g.idx, g.mig, g.id";
@@ -273,6 +273,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         g.model = (const char *)sqlite3_column_text(s, 4);
         g.mig = (const char *)sqlite3_column_text(s, 5);
         g.index = sqlite3_column_int(s, 6);
+        g.raw_model = (const char *)sqlite3_column_text(s, 7);
         if (a->nh) {
             g.has_power_p95 = true;
             g.power_p95_w = p95(a->hourly, a->nh);

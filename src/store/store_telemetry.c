@@ -536,8 +536,13 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
 static const char SQL_FLEET[] =
     "SELECT n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.last_seen_ms, n.last_success_ms, "
     "n.last_error, n.last_error_ms, s.metric, "
-    "(SELECT value FROM sample x WHERE x.series_id = s.id AND x.ts_ms >= ?1 "
-    " ORDER BY x.ts_ms DESC LIMIT 1) "
+    /* The newest raw sample, or the mean of a newer 5-minute rollup: imported history has
+     * rollups only, and raw samples are kept for a bounded window. */
+    "(SELECT v FROM (SELECT * FROM (SELECT x.ts_ms AS t, x.value AS v FROM sample x "
+    "  WHERE x.series_id = s.id AND x.ts_ms >= ?1 ORDER BY x.ts_ms DESC LIMIT 1) "
+    " UNION ALL SELECT * FROM (SELECT r.bucket_ms, r.sum / r.n FROM rollup_5m r "
+    "  WHERE r.series_id = s.id AND r.bucket_ms >= ?1 AND r.n > 0 "
+    "  ORDER BY r.bucket_ms DESC LIMIT 1)) ORDER BY t DESC LIMIT 1), g.raw_model "
     "FROM gpu g JOIN node n ON n.id = g.node_id "
     "LEFT JOIN series s ON s.gpu_id = g.id AND s.labels_id = (SELECT min(labels_id) FROM series "
     "  WHERE gpu_id = g.id AND metric = s.metric) "
@@ -551,7 +556,7 @@ gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
     sqlite3_bind_int64(s, 1, now_ms - window_ms);
     gp_fleet_gpu cur;
     char node[128] = "", host[128] = "", uuid[96] = "", model[64] = "", mig[32] = "",
-         node_error[256] = "";
+         node_error[256] = "", raw_model[96] = "";
     bool have = false, stop = false;
     int rc;
     char key[512] = "";
@@ -573,7 +578,9 @@ gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
             text_into(s, 3, model, sizeof model);
             text_into(s, 4, mig, sizeof mig);
             text_into(s, 8, node_error, sizeof node_error);
+            text_into(s, 12, raw_model, sizeof raw_model);
             cur.node = node, cur.host = host, cur.uuid = uuid, cur.model = model, cur.mig = mig;
+            cur.raw_model = raw_model;
             cur.index = sqlite3_column_int(s, 5);
             cur.last_seen_ms = sqlite3_column_int64(s, 6);
             int64_t ok_ms = sqlite3_column_int64(s, 7);

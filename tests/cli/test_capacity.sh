@@ -167,7 +167,8 @@ for n in 'ab':
     close(gpus[n, 2][5], 0.5); close(gpus[n, 2][6], 1.0); close(gpus[n, 2][7], 250)
     close(gpus[n, 0][5], 0.5); close(gpus[n, 0][6], 0.5); close(gpus[n, 0][7], 230)
     close(gpus[n, 3][5], 0.0); close(gpus[n, 3][6], 0.0); close(gpus[n, 3][7], 60)
-    assert gpus[n, 0][3] == 'GPU-%s-0' % n and 'H100' in gpus[n, 0][2]
+    # the readable name of "NVIDIA H100 80GB HBM3", as fleet and capacity show it
+    assert gpus[n, 0][3] == 'GPU-%s-0' % n and gpus[n, 0][2] == 'H100 SXM 80GB', gpus[n, 0]
 PY
 
 # --chargeback-by: the Telemetry sheet shares the all-in cost of a GPU-hour by a label, with
@@ -261,6 +262,24 @@ for r in old:
     assert r[\"stale\"] is True and r[\"age_s\"] > 86400, r
     assert \"gpu_util\" in r or \"power_w\" in r, r
 '"
+# GPU names: the raw name as reported, the readable one, and the catalog key for matching.
+check "fleet --json: raw, display and key names" bash -c "'$gpuplan' fleet --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+names = {(r[\"raw_model\"], r[\"display\"], r[\"model\"]) for r in rows}
+for want in [(\"NVIDIA GeForce RTX 2080 SUPER\", \"RTX 2080 SUPER\", \"RTX2080SUPER\"),
+             (\"NVIDIA H100 80GB HBM3\", \"H100 SXM 80GB\", \"H100\"),
+             (\"Tesla T4\", \"T4\", \"T4\"), (\"NVIDIA L40S\", \"L40S\", \"L40S\")]:
+    assert want in names, (want, names)
+'"
+check "fleet: the readable name in the text" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -q 'RTX 2080 SUPER'"
+check "capacity: a model row reads as the GPU reported it, keyed as the catalog" bash -c "
+    '$gpuplan' capacity --since 3650d | grep -q '^model RTX 2080 SUPER ' &&
+    '$gpuplan' capacity --since 3650d --json | $py -c 'import json,sys; assert json.load(sys.stdin)[\"models\"][\"RTX2080SUPER\"][\"display\"] == \"RTX 2080 SUPER\"'"
+check "capacity --gpu matches the key as typed ('H100 SXM', 'h100')" bash -c "
+    a=\$('$gpuplan' capacity --since 3650d --gpu 'H100 SXM' --json | $py -c 'import json,sys; print(json.load(sys.stdin)[\"gpus\"])')
+    b=\$('$gpuplan' capacity --since 3650d --gpu h100 --json | $py -c 'import json,sys; print(json.load(sys.stdin)[\"gpus\"])')
+    [ \"\$a\" = \"\$b\" ] && [ \"\$a\" -ge 8 ]"
 check "fleet: stale in the text with its age" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -qE 'stale [0-9]+ d'"
 printf 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 91\nDCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 50\n' >"$tmp/hot.prom"
 check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp/empty.db' fleet --fail-on-alert >/dev/null"

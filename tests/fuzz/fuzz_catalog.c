@@ -25,5 +25,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         raw[i] = data[1 + i] ? (char)data[1 + i] : ' ';
     raw[n] = '\0';
     gp_gpu_normalize(raw, 0, name, sizeof name);
+    gp_gpu_display_name(raw, name, sizeof name);
     return 0;
 }

@@ -1,34 +1,14 @@
 /* The new-plan service (app_newplan.h) on the bundled catalog, called as the TUI calls it. */
+#define _GNU_SOURCE /* nftw (session_fixture.h) */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpuplan/app_newplan.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/parse.h"
 #include "testutil.h"
 
-static char dir[] = "/tmp/gpuplan-app-newplan-XXXXXX";
-static char path[256];
-
-static int setup(void **state) {
-    (void)state;
-    if (!mkdtemp(dir))
-        return -1;
-    snprintf(path, sizeof path, "%s/app.db", dir);
-    return 0;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    static const char *const tails[] = {"", "-wal", "-shm"};
-    for (size_t k = 0; k < 3; k++) {
-        char p[300];
-        snprintf(p, sizeof p, "%s%s", path, tails[k]);
-        unlink(p);
-    }
-    return rmdir(dir);
-}
+#include "session_fixture.h"
 
 typedef struct seen {
     int n;
@@ -85,24 +65,23 @@ static int take_power(const gp_newplan_power *p, void *arg) {
 }
 
 static void test_choices_and_build(void **state) {
-    (void)state;
-    gp_session ses;
-    gp_session_init(&ses, path);
+    fixture *f = *state;
+    gp_session *ses = &f->ses;
     gp_err err;
     char today[11];
     gp_today(today);
 
     seen g = {0};
-    assert_int_equal(gp_newplan_gpus(&ses, today, take_gpu, &g, &err), GP_OK);
+    assert_int_equal(gp_newplan_gpus(ses, today, take_gpu, &g, &err), GP_OK);
     assert_true(g.n > 3);
     assert_true(g.h100);
 
     seen c = {0}, h = {0}, p = {0};
-    assert_int_equal(gp_newplan_cloud_choices(&ses, "H100", today, take_cloud, &c, &err), GP_OK);
+    assert_int_equal(gp_newplan_cloud_choices(ses, "H100", today, take_cloud, &c, &err), GP_OK);
     assert_true(c.n >= 2);
-    assert_int_equal(gp_newplan_hardware(&ses, "H100", take_hw, &h, &err), GP_OK);
+    assert_int_equal(gp_newplan_hardware(ses, "H100", take_hw, &h, &err), GP_OK);
     assert_true(h.n >= 1);
-    assert_int_equal(gp_newplan_power_choices(&ses, take_power, &p, &err), GP_OK);
+    assert_int_equal(gp_newplan_power_choices(ses, take_power, &p, &err), GP_OK);
     assert_true(p.tariff && p.state);
 
     /* The oldest purchase price and the last two offers, with a tariff preset. */
@@ -117,7 +96,7 @@ static void test_choices_and_build(void **state) {
     rq.cloud = &c.cloud[c.n - 2];
     rq.n_cloud = 2;
     cJSON *doc = NULL;
-    assert_int_equal(gp_newplan_build(&ses, &rq, &doc, &err), GP_OK);
+    assert_int_equal(gp_newplan_build(ses, &rq, &doc, &err), GP_OK);
     cJSON *sh = cJSON_GetObjectItemCaseSensitive(doc, "self_hosted");
     assert_close(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sh, "server_price")),
                  round(h.hw[0].price_usd / h.hw[0].gpus * 8 * 100) / 100, REL);
@@ -131,7 +110,7 @@ static void test_choices_and_build(void **state) {
         c.cloud[c.n - 1].label);
     /* It loads and evaluates like any stored scenario. */
     gp_loaded sc;
-    assert_int_equal(gp_load_scenario_doc(&ses, doc, "t", today, &sc, &err), GP_OK);
+    assert_int_equal(gp_load_scenario_doc(ses, doc, "t", today, &sc, &err), GP_OK);
     assert_int_equal(sc.s->gpus, 16);
     assert_int_equal(sc.s->n_options, 2);
     gp_loaded_done(&sc);
@@ -140,14 +119,13 @@ static void test_choices_and_build(void **state) {
     /* No GPU the catalog lacks. */
     rq.draft.gpu = "NOSUCHGPU";
     rq.hardware = NULL, rq.n_cloud = 0;
-    assert_int_equal(gp_newplan_build(&ses, &rq, &doc, &err), GP_E_INPUT);
+    assert_int_equal(gp_newplan_build(ses, &rq, &doc, &err), GP_E_INPUT);
     assert_null(doc);
-    gp_session_close(&ses);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_choices_and_build),
+        cmocka_unit_test_setup_teardown(test_choices_and_build, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,32 +1,12 @@
 /* The scenario management services of the TUI (app_scenarios.h), called as it calls them. */
+#define _GNU_SOURCE /* nftw (session_fixture.h) */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpuplan/app_scenarios.h"
 #include "testutil.h"
 
-static char dir[] = "/tmp/gpuplan-app-scenarios-XXXXXX";
-static char path[256];
-
-static int setup(void **state) {
-    (void)state;
-    if (!mkdtemp(dir))
-        return -1;
-    snprintf(path, sizeof path, "%s/app.db", dir);
-    return 0;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    static const char *const tails[] = {"", "-wal", "-shm"};
-    for (size_t k = 0; k < 3; k++) {
-        char p[300];
-        snprintf(p, sizeof p, "%s%s", path, tails[k]);
-        unlink(p);
-    }
-    return rmdir(dir);
-}
+#include "session_fixture.h"
 
 /* The "name" inside the latest stored JSON of name. */
 static char *stored_name(gp_session *s, const char *name, int *version) {
@@ -45,57 +25,55 @@ static char *stored_name(gp_session *s, const char *name, int *version) {
 }
 
 static void test_save_duplicate_rename_delete(void **state) {
-    (void)state;
-    gp_session s;
-    gp_session_init(&s, path);
+    fixture *f = *state;
+    gp_session *s = &f->ses;
     gp_err err;
     cJSON *doc = cJSON_Parse("{\"name\": \"whatever\", \"horizon_months\": 12}");
     int v = 0;
 
     /* A new plan is saved under its name, and a second one of that name is refused. */
-    assert_int_equal(gp_scenario_save_doc(&s, doc, "plan", true, &v, &err), GP_OK);
+    assert_int_equal(gp_scenario_save_doc(s, doc, "plan", true, &v, &err), GP_OK);
     assert_int_equal(v, 1);
-    assert_int_equal(gp_scenario_save_doc(&s, doc, "plan", true, &v, &err), GP_E_INPUT);
-    assert_int_equal(gp_scenario_save_doc(&s, doc, "plan", false, &v, &err), GP_OK);
+    assert_int_equal(gp_scenario_save_doc(s, doc, "plan", true, &v, &err), GP_E_INPUT);
+    assert_int_equal(gp_scenario_save_doc(s, doc, "plan", false, &v, &err), GP_OK);
     assert_int_equal(v, 2);
-    assert_int_equal(gp_scenario_save_doc(&s, doc, "", true, &v, &err), GP_E_INPUT);
-    char *inner = stored_name(&s, "plan", &v);
+    assert_int_equal(gp_scenario_save_doc(s, doc, "", true, &v, &err), GP_E_INPUT);
+    char *inner = stored_name(s, "plan", &v);
     assert_string_equal(inner, "plan");
     free(inner);
 
     /* Duplicate: version 1 of the copy, named inside too; never over another scenario. */
-    assert_int_equal(gp_scenario_duplicate(&s, "plan", "plan copy", &err), GP_OK);
-    inner = stored_name(&s, "plan copy", &v);
+    assert_int_equal(gp_scenario_duplicate(s, "plan", "plan copy", &err), GP_OK);
+    inner = stored_name(s, "plan copy", &v);
     assert_string_equal(inner, "plan copy");
     assert_int_equal(v, 1);
     free(inner);
-    assert_int_equal(gp_scenario_duplicate(&s, "plan", "plan copy", &err), GP_E_INPUT);
-    assert_int_equal(gp_scenario_duplicate(&s, "nothing", "x", &err), GP_E_INPUT);
+    assert_int_equal(gp_scenario_duplicate(s, "plan", "plan copy", &err), GP_E_INPUT);
+    assert_int_equal(gp_scenario_duplicate(s, "nothing", "x", &err), GP_E_INPUT);
 
     /* Rename: the history moves and a new version carries the new name. */
-    assert_int_equal(gp_scenario_rename(&s, "plan", "budget 2027", &v, &err), GP_OK);
+    assert_int_equal(gp_scenario_rename(s, "plan", "budget 2027", &v, &err), GP_OK);
     assert_int_equal(v, 3);
-    inner = stored_name(&s, "budget 2027", &v);
+    inner = stored_name(s, "budget 2027", &v);
     assert_string_equal(inner, "budget 2027");
     free(inner);
-    assert_null(stored_name(&s, "plan", &v));
-    assert_int_equal(gp_scenario_rename(&s, "budget 2027", "plan copy", &v, &err), GP_E_INPUT);
-    inner = stored_name(&s, "budget 2027", &v);
+    assert_null(stored_name(s, "plan", &v));
+    assert_int_equal(gp_scenario_rename(s, "budget 2027", "plan copy", &v, &err), GP_E_INPUT);
+    inner = stored_name(s, "budget 2027", &v);
     assert_int_equal(v, 3);
     free(inner);
 
     /* Remove. */
-    assert_int_equal(gp_scenario_remove(&s, "plan copy", &err), GP_OK);
-    assert_null(stored_name(&s, "plan copy", &v));
-    assert_int_equal(gp_scenario_remove(&s, "plan copy", &err), GP_E_INPUT);
+    assert_int_equal(gp_scenario_remove(s, "plan copy", &err), GP_OK);
+    assert_null(stored_name(s, "plan copy", &v));
+    assert_int_equal(gp_scenario_remove(s, "plan copy", &err), GP_E_INPUT);
 
     cJSON_Delete(doc);
-    gp_session_close(&s);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_save_duplicate_rename_delete),
+        cmocka_unit_test_setup_teardown(test_save_duplicate_rename_delete, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

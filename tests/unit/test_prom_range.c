@@ -90,6 +90,7 @@ static void test_real_matrix(void **state) {
     assert_int_equal(r->metric, GP_M_POWER_W);
     const gp_gpu_ref *g = &b.gpus.gpus[r->gpu];
     assert_string_equal(g->model, "H100");
+    assert_string_equal(g->raw_model, "NVIDIA H100 80GB HBM3"); /* kept as reported */
     assert_string_equal(g->host, "ip-10-0-171-111.ec2.internal");
     assert_int_equal(g->index, 1);
     r = row_of(&b, "GPU-c4529c8d-69c4-b61d-e0bc-7b2460096005");

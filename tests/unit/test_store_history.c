@@ -185,10 +185,64 @@ static void test_marks(void **state) {
     assert_false(has);
 }
 
+/* The fleet of a node known by its history alone: every GPU with its last 5-minute means and
+ * its raw model name, never an empty row. */
+typedef struct fleet_seen {
+    int rows;
+    double util[2], power0;
+    bool has_util[2], has_power0;
+    char raw[2][96];
+} fleet_seen;
+
+static int fleet_row(const gp_fleet_gpu *g, void *arg) {
+    fleet_seen *f = arg;
+    if (strcmp(g->node, "hist") || g->mig[0] || g->index < 0 || g->index > 1)
+        return 0;
+    f->rows++;
+    f->has_util[g->index] = g->has[GP_M_GPU_UTIL];
+    f->util[g->index] = g->value[GP_M_GPU_UTIL];
+    snprintf(f->raw[g->index], sizeof f->raw[0], "%s", g->raw_model);
+    if (g->index == 0) {
+        f->has_power0 = g->has[GP_M_POWER_W];
+        f->power0 = g->value[GP_M_POWER_W];
+    }
+    return 0;
+}
+
+static void test_fleet_from_history(void **state) {
+    (void)state;
+    gp_err err;
+    long long hist;
+    assert_int_equal(gp_store_node_add(st, "hist", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "hist", &hist, &err), GP_OK);
+    gp_rollups b;
+    size_t w, s;
+    int64_t to = T0 + 30 * H;
+    batch(&b, T0 + 24 * H, to);
+    assert_int_equal(gp_store_begin(st, &err), GP_OK);
+    assert_int_equal(gp_store_rollups_write(st, hist, &b, &w, &s, &err), GP_OK);
+    assert_int_equal(gp_store_commit(st, &err), GP_OK);
+    gp_rollups_done(&b);
+    /* Three days on, everything it ever reported. */
+    int64_t now = to + 72 * H;
+    fleet_seen f = {0};
+    assert_int_equal(gp_store_fleet(st, now, now, fleet_row, &f, &err), GP_OK);
+    assert_int_equal(f.rows, 2);
+    int64_t last = to - GP_BUCKET_MS; /* batch()'s values in its last bucket */
+    double u0 = (last / GP_BUCKET_MS) % 3 ? 100 : 2, u1 = 40 + (double)((last / H) % 5) * 7;
+    assert_true(f.has_util[0] && f.has_util[1] && f.has_power0);
+    assert_close(f.util[0], u0, REL);
+    assert_close(f.util[1], u1, REL);
+    assert_close(f.power0, 60 + u0 * 3, REL);
+    assert_string_equal(f.raw[0], "NVIDIA H100 80GB HBM3");
+    assert_string_equal(f.raw[1], "NVIDIA A100-SXM4-80GB");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_and_never_twice),
         cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_fleet_from_history),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,5 +1,6 @@
 /* Telemetry parsers on the real captures (tests/fixtures/telemetry) and on the edge cases the
  * captures document: blanks, MIG, escapes, CRLF, timestamps, placeholders, API errors. */
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,12 +302,124 @@ static void test_blank_rules(void **state) {
     assert_false(gp_dcgm_is_blank(700.0, false));
 }
 
+/* ---- GPU names: every model name of the captures, raw -> key -> display ------------------- */
+
+typedef struct name_line {
+    char raw[96], key[GP_GPU_NAME_BYTES], display[GP_GPU_NAME_BYTES];
+} name_line;
+
+/* tests/fixtures/gpu_names.tsv: raw, key, display per line, '#' comments. */
+static size_t read_names(name_line *lines, size_t cap) {
+    size_t len, n = 0;
+    char *buf = test_slurp("tests/fixtures/gpu_names.tsv", &len);
+    assert_non_null(buf);
+    for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (line[0] == '#' || !line[0])
+            continue;
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        assert_non_null(t2);
+        assert_true(n < cap);
+        *t1 = *t2 = '\0';
+        snprintf(lines[n].raw, sizeof lines[n].raw, "%s", line);
+        snprintf(lines[n].key, sizeof lines[n].key, "%s", t1 + 1);
+        snprintf(lines[n].display, sizeof lines[n].display, "%s", t2 + 1);
+        n++;
+    }
+    free(buf);
+    return n;
+}
+
+/* Parse every capture of dir whose name contains part with the parser kind; the raw model
+ * names found go through check. */
+static void names_of(const char *dir, const char *part, int kind, const name_line *lines, size_t n,
+                     int *seen) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/fixtures/telemetry/%s", getenv("GP_SOURCE_ROOT"), dir);
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strstr(e->d_name, part))
+            continue;
+        char rel[512];
+        snprintf(rel, sizeof rel, "%s/%s", dir, e->d_name);
+        size_t len;
+        char *buf = slurp(rel, &len);
+        gp_samples s;
+        gp_err err;
+        gp_samples_init(&s, 1u << 20);
+        if (kind == 0)
+            gp_dcgm_parse(buf, len, rel, &s, &err);
+        else if (kind == 1)
+            gp_nvsmi_parse(buf, len, rel, NULL, "host", &s, &err);
+        else
+            gp_promapi_parse(buf, len, rel, 200, GP_M_POWER_W, 1, &s, &err);
+        free(buf);
+        for (size_t g = 0; g < s.n_gpus; g++) {
+            if (!s.gpus[g].raw_model[0])
+                continue;
+            size_t i = 0;
+            while (i < n && strcmp(lines[i].raw, s.gpus[g].raw_model) != 0)
+                i++;
+            if (i == n)
+                print_error("%s: \"%s\" is not in tests/fixtures/gpu_names.tsv\n", rel,
+                            s.gpus[g].raw_model);
+            assert_true(i < n);
+            /* The parser keeps the raw name and files the GPU under its key. */
+            assert_string_equal(s.gpus[g].model, lines[i].key);
+            seen[i]++;
+        }
+        gp_samples_done(&s);
+    }
+    closedir(d);
+}
+
+static void test_gpu_names(void **state) {
+    (void)state;
+    name_line lines[64];
+    int seen[64] = {0};
+    size_t n = read_names(lines, 64);
+    assert_true(n >= 20);
+    for (size_t i = 0; i < n; i++) {
+        char key[GP_GPU_NAME_BYTES], display[GP_GPU_NAME_BYTES];
+        gp_gpu_normalize(lines[i].raw, 0, key, sizeof key);
+        gp_gpu_display_name(lines[i].raw, display, sizeof display);
+        if (strcmp(key, lines[i].key) || strcmp(display, lines[i].display))
+            print_error("\"%s\" -> key \"%s\" display \"%s\"\n", lines[i].raw, key, display);
+        assert_string_equal(key, lines[i].key);
+        assert_string_equal(display, lines[i].display);
+        /* The display name of a name is its own display name; typed back, it finds the same
+         * key for every known family (unknown ones keep today's squeezed raw name as key). */
+        char again[GP_GPU_NAME_BYTES], key2[GP_GPU_NAME_BYTES];
+        gp_gpu_display_name(display, again, sizeof again);
+        assert_string_equal(again, display);
+        if (gp_gpu_normalize(display, 0, key2, sizeof key2))
+            assert_string_equal(key2, key);
+    }
+    names_of("dcgm_exporter", ".prom", 0, lines, n, seen);
+    names_of("nvidia_smi_csv", "query-gpu", 1, lines, n, seen);
+    names_of("prometheus_api", ".json", 2, lines, n, seen);
+    int from_captures = 0;
+    for (size_t i = 0; i < n; i++)
+        from_captures += seen[i] > 0;
+    assert_true(from_captures >= 6); /* H100, T4, H200, L40S, RTX 4080/2080 SUPER */
+
+    char out[8];
+    assert_false(gp_gpu_display_name("NVIDIA GeForce", out, sizeof out));
+    assert_string_equal(out, "");
+    assert_true(gp_gpu_display_name("NVIDIA RTX 2000 Ada Generation", out, sizeof out));
+    assert_string_equal(out, "RTX 200"); /* cut to the buffer, still terminated */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dcgm_captures), cmocka_unit_test(test_dcgm_edge_cases),
         cmocka_unit_test(test_dcgm_mig),      cmocka_unit_test(test_prometheus_api),
         cmocka_unit_test(test_nvsmi),         cmocka_unit_test(test_redfish),
-        cmocka_unit_test(test_blank_rules),
+        cmocka_unit_test(test_blank_rules),   cmocka_unit_test(test_gpu_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
