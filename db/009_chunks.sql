@@ -1,0 +1,21 @@
+-- Chunked 5-minute rollups (issue 17; the encoding: docs/telemetry.md, "Chunk encoding").
+-- A series' 5-minute buckets before series.sealed_ms (a UTC midnight) live in rollup_5m_day,
+-- one row per series and day holding the day's 288 buckets (count, sum, min, max) packed
+-- into a BLOB; from sealed_ms on they stay rows of rollup_5m, which the per-cycle collector
+-- upserts as before. A day is sealed once it is over (gp_store_retention, a few series at a
+-- time, and the history import for the days it writes), so rollup_5m holds about one day.
+-- Readers take both through the virtual table rollup_5m_all (src/store/store_chunks.c).
+-- Opening a database made before this converts its rows (src/store/store.c, migrate()).
+CREATE TABLE rollup_5m_day (
+    series_id INTEGER NOT NULL,
+    day_ms    INTEGER NOT NULL,  -- UTC midnight
+    buckets   BLOB NOT NULL,     -- src/formats/chunk.c
+    PRIMARY KEY (series_id, day_ms)
+) WITHOUT ROWID;
+
+ALTER TABLE series ADD COLUMN sealed_ms INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX series_sealed ON series(sealed_ms);
+
+-- Readers walk a series' rows by primary key; with about a day of rows left, the time index
+-- only cost space and a second B-tree insert per row.
+DROP INDEX rollup_5m_time;
