@@ -262,7 +262,7 @@ typedef struct r5_cursor {
     sqlite3_vtab_cursor base;
     gp_store *st;
     stmt_set *set;
-    bool all, eof, in_rows;
+    bool all, eof, in_rows, started;
     int64_t lo, hi;
     long long series;
     gp_chunk chunk;
@@ -400,6 +400,7 @@ static void start_series(r5_cursor *c) {
     sqlite3_bind_int64(r, 2, c->lo);
     sqlite3_bind_int64(r, 3, c->hi);
     c->in_rows = false;
+    c->started = true;
     c->slot = c->chunk.slots = 0; /* no chunk loaded yet */
 }
 
@@ -455,14 +456,17 @@ static int next_in_series(r5_cursor *c) {
 static int r5_next(sqlite3_vtab_cursor *cur) {
     r5_cursor *c = (r5_cursor *)cur;
     for (;;) {
-        int rc = next_in_series(c);
-        if (rc < 0)
-            return c->base.pVtab->zErrMsg ? SQLITE_ERROR : vtab_error(c, sqlite3_errmsg(c->st->db));
-        if (rc == 0)
-            return SQLITE_OK;
-        if (!c->all) {
-            c->eof = true;
-            return SQLITE_OK;
+        if (c->started) {
+            int rc = next_in_series(c);
+            if (rc < 0)
+                return c->base.pVtab->zErrMsg ? SQLITE_ERROR
+                                              : vtab_error(c, sqlite3_errmsg(c->st->db));
+            if (rc == 0)
+                return SQLITE_OK;
+            if (!c->all) {
+                c->eof = true;
+                return SQLITE_OK;
+            }
         }
         int s = sqlite3_step(c->set->all);
         if (s != SQLITE_ROW) {
@@ -519,13 +523,10 @@ static int r5_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
     }
     if ((idx & HAS_HI) && !(idx & 16) && a < argc && bound_of(argv[a], false, &v))
         c->hi = v + 1; /* LT and LE alike: SQLite drops the extra row */
-    if (c->all) {
-        c->slot = c->chunk.slots = 0;
-        c->in_rows = true; /* nothing started: r5_next steps to the first series */
-        sqlite3_reset(c->set->rows);
-        return r5_next(cur);
-    }
-    start_series(c);
+    if (!c->all)
+        start_series(c);
+    else
+        c->started = false; /* r5_next steps to the first series */
     return r5_next(cur);
 }
 
