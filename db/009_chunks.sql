@@ -6,12 +6,15 @@
 -- time, and the history import for the days it writes), so rollup_5m holds about one day.
 -- Readers take both through the virtual table rollup_5m_all (src/store/store_chunks.c).
 -- Opening a database made before this converts its rows (src/store/store.c, migrate()).
+-- id = series_id * 2^20 + day_ms / 86400000 (days since 1970): one B-tree clustered by series
+-- and day, so a series' days are one range of ids, and a chunk (about 1 KB) stays inside its
+-- row: a WITHOUT ROWID table would spill every chunk past ~1 KB into an overflow page.
 CREATE TABLE rollup_5m_day (
+    id        INTEGER PRIMARY KEY,
     series_id INTEGER NOT NULL,
     day_ms    INTEGER NOT NULL,  -- UTC midnight
-    buckets   BLOB NOT NULL,     -- src/formats/chunk.c
-    PRIMARY KEY (series_id, day_ms)
-) WITHOUT ROWID;
+    buckets   BLOB NOT NULL      -- src/formats/chunk.c
+);
 
 ALTER TABLE series ADD COLUMN sealed_ms INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX series_sealed ON series(sealed_ms);

@@ -5,14 +5,17 @@
  *   varint head = (n - 1) << 2 | shape, then its values:
  *     shape 0: sum == min == max: one value; shape 1: min == max: min, sum;
  *     shape 2: sum, min, max; shape 3 is refused.
- *   A value is a varint tag: even: fixed point, k = previous k of its role (sum, min, max;
- *   0 at the start) + zigzag(tag >> 1), value = k / 100 exactly; 1: the 8 bytes of the double
- *   follow, little endian. Nothing else is accepted.
+ *   A value is a varint tag. Even: fixed point, k = the previous k of its role (sum, min or
+ *   max; 0 at the start) + zigzag(tag >> 1), and the value is k / 1000, exactly. Odd, 2m + 1
+ *   with m 0..8: the value's bits XOR the previous value's bits of its role (0 at the start)
+ *   have only their m low bytes set, which follow, little endian. Nothing else is accepted.
  *
  * Why: a bucket of one sample (imported history, a 5-minute scrape) is one value, and gauges
- * read to two decimals (utilization, watts, MiB) are small deltas of their neighbour: one to
- * three bytes a value instead of the 8 of a REAL plus SQLite's per-row overhead. A value is
- * stored as fixed point only where k / 100 gives back its exact bits, so nothing is rounded. */
+ * read to three decimals or fewer (utilization, watts, MiB, clocks) are small deltas of their
+ * neighbour: one to three bytes a value instead of the 8 of a REAL plus SQLite's per-row
+ * overhead. A value is stored as fixed point only where k / 1000 gives back its exact bits, so
+ * nothing is rounded; any other double shares its sign, exponent and top mantissa bits with
+ * its neighbour, which the XOR drops (Gorilla, as Prometheus' XOR chunks do). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,9 +23,16 @@
 
 #include "gpuplan/chunk.h"
 
-#define FIXED_LIMIT 9007199254740992.0 /* 2^53: k and k / 100 stay exact below it */
+#define FIXED_LIMIT 9007199254740992.0 /* 2^53: k and k / 1000 stay exact below it */
+#define SCALE 1000
 
 enum { ROLE_SUM, ROLE_MIN, ROLE_MAX };
+
+/* What the next value of a role is coded against. */
+typedef struct role {
+    int64_t k;     /* the last fixed-point value's k */
+    uint64_t bits; /* the last value's bits */
+} role;
 
 void gp_chunk_init(gp_chunk *c, int slots) {
     memset(c, 0, sizeof *c);
@@ -45,33 +55,39 @@ static uint64_t bits_of(double v) {
     return u;
 }
 
-/* k with k / 100 == v bit for bit, when there is one. */
+/* k with k / 1000 == v bit for bit, when there is one. */
 static int fixed_of(double v, int64_t *k) {
-    if (!(fabs(v) < FIXED_LIMIT / 100))
+    if (!(fabs(v) < FIXED_LIMIT / SCALE))
         return 0;
-    double r = nearbyint(v * 100);
+    double r = nearbyint(v * SCALE);
     if (!(fabs(r) < FIXED_LIMIT))
         return 0;
     int64_t kk = (int64_t)r;
-    if (bits_of((double)kk / 100) != bits_of(v))
+    if (bits_of((double)kk / SCALE) != bits_of(v))
         return 0;
     *k = kk;
     return 1;
 }
 
-static size_t put_value(unsigned char *p, double v, int64_t *prev) {
+static size_t put_value(unsigned char *p, double v, role *prev) {
     int64_t k;
+    uint64_t u = bits_of(v);
     if (fixed_of(v, &k)) {
-        int64_t d = k - *prev; /* both below 2^53: no overflow */
+        int64_t d = k - prev->k; /* both below 2^53: no overflow */
         uint64_t zz = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-        *prev = k;
+        prev->k = k;
+        prev->bits = u;
         return put_varint(p, zz << 1);
     }
-    uint64_t u = bits_of(v);
-    p[0] = 1;
-    for (int i = 0; i < 8; i++)
-        p[1 + i] = (unsigned char)(u >> (8 * i));
-    return 9;
+    uint64_t x = u ^ prev->bits;
+    prev->bits = u;
+    size_t m = 0;
+    while (m < 8 && x >> (8 * m))
+        m++;
+    p[0] = (unsigned char)(2 * m + 1);
+    for (size_t i = 0; i < m; i++)
+        p[1 + i] = (unsigned char)(x >> (8 * i));
+    return 1 + m;
 }
 
 gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp_err *err) {
@@ -85,7 +101,7 @@ gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp
     size_t map = at, map_len = ((size_t)c->slots + 7) / 8;
     memset(out + map, 0, map_len);
     at += map_len;
-    int64_t prev[3] = {0, 0, 0};
+    role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < c->slots; i++) {
         const gp_chunk_bucket *b = &c->b[i];
         if (b->n == 0)
@@ -138,31 +154,34 @@ static int get_varint(cursor *c, uint64_t *v) {
     return -1;
 }
 
-static int get_value(cursor *c, double *v, int64_t *prev) {
+static int get_value(cursor *c, double *v, role *prev) {
     uint64_t tag;
     if (get_varint(c, &tag))
         return -1;
-    if (tag == 1) {
-        if (c->end - c->p < 8)
+    if (tag & 1) {
+        uint64_t m = tag >> 1;
+        if (m > 8 || (uint64_t)(c->end - c->p) < m)
             return -1;
-        uint64_t u = 0;
-        for (int i = 0; i < 8; i++)
-            u |= (uint64_t)c->p[i] << (8 * i);
-        memcpy(v, &u, sizeof *v);
-        c->p += 8;
+        uint64_t x = 0;
+        for (uint64_t i = 0; i < m; i++)
+            x |= (uint64_t)c->p[i] << (8 * i);
+        if (m > 0 && !(x >> (8 * (m - 1))))
+            return -1; /* a zero top byte: not the shortest form */
+        c->p += m;
+        prev->bits ^= x;
+        memcpy(v, &prev->bits, sizeof *v);
         return 0;
     }
-    if (tag & 1)
-        return -1;
     uint64_t zz = tag >> 1;
     int64_t d = (int64_t)(zz >> 1) ^ -(int64_t)(zz & 1);
     if (d > 2 * (int64_t)FIXED_LIMIT || d < -2 * (int64_t)FIXED_LIMIT)
         return -1;
-    int64_t k = *prev + d;
+    int64_t k = prev->k + d;
     if (k >= (int64_t)FIXED_LIMIT || k <= -(int64_t)FIXED_LIMIT)
         return -1;
-    *prev = k;
-    *v = (double)k / 100;
+    prev->k = k;
+    *v = (double)k / SCALE;
+    prev->bits = bits_of(*v);
     return 0;
 }
 
@@ -194,7 +213,7 @@ gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *orig
         return bad(out, &c, origin, "bits set past the last bucket", err);
     c.p += map_len;
     out->slots = (int)slots;
-    int64_t prev[3] = {0, 0, 0};
+    role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < (int)slots; i++) {
         if (!(map[i / 8] >> (i % 8) & 1))
             continue;

@@ -23,16 +23,17 @@
 
 #define BUCKET_MS 300000LL
 
-static const char SQL_CHUNKS[] = "SELECT day_ms, buckets FROM rollup_5m_day WHERE series_id = ?1 "
-                                 "AND day_ms >= ?2 AND day_ms < ?3 ORDER BY day_ms";
+/* rollup_5m_day's id: series_id * 2^20 + days since 1970 (db/009_chunks.sql). */
+#define DAY_BITS 20
+static const char SQL_CHUNKS[] = "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 "
+                                 "AND id < ?2 ORDER BY id";
 static const char SQL_ROWS[] = "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE "
                                "series_id = ?1 AND bucket_ms >= ?2 AND bucket_ms < ?3 "
                                "ORDER BY bucket_ms";
 static const char SQL_ALL_SERIES[] = "SELECT id FROM series ORDER BY id";
-static const char SQL_LOAD[] =
-    "SELECT buckets FROM rollup_5m_day WHERE series_id = ?1 AND day_ms = ?2";
-static const char SQL_SAVE[] =
-    "INSERT OR REPLACE INTO rollup_5m_day(series_id, day_ms, buckets) VALUES (?1, ?2, ?3)";
+static const char SQL_LOAD[] = "SELECT buckets FROM rollup_5m_day WHERE id = ?1";
+static const char SQL_SAVE[] = "INSERT OR REPLACE INTO rollup_5m_day(id, series_id, day_ms, "
+                               "buckets) VALUES (?1, ?2, ?3, ?4)";
 static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
 static const char SQL_SEAL_ROWS[] = "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE "
                                     "series_id = ?1 AND bucket_ms < ?2 ORDER BY bucket_ms";
@@ -57,6 +58,23 @@ struct store_chunks {
 
 int64_t store_day_of(int64_t ms) {
     return ms - ((ms % GP_DAY_MS) + GP_DAY_MS) % GP_DAY_MS;
+}
+
+/* The id of series' day holding ms, days clamped to 0 .. 2^20 - 1 (1970 to 4840): a reader's
+ * open bound lands on the first or last day, and writers refuse times outside. */
+static int64_t chunk_id(long long series, int64_t ms) {
+    int64_t day = store_day_of(ms) / GP_DAY_MS;
+    day = day < 0 ? 0 : day >= (1 << DAY_BITS) ? (1 << DAY_BITS) - 1 : day;
+    return ((int64_t)series << DAY_BITS) + day;
+}
+
+static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
+    if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
+        return gp_errorf(err, GP_E_INPUT, st->path,
+                         "a 5-minute bucket at %lld ms, before 1970 "
+                         "or past 4840",
+                         (long long)day_ms);
+    return GP_OK;
 }
 
 static gp_status cached(gp_store *st, sqlite3_stmt **slot, const char *sql, gp_err *err) {
@@ -96,11 +114,10 @@ gp_status store_chunk_load(gp_store *st, long long series, int64_t day_ms, gp_ch
                            gp_err *err) {
     gp_chunk_init(c, GP_CHUNK_SLOTS_MAX);
     *found = false;
-    if (cached(st, &st->chunks->load, SQL_LOAD, err))
+    if (check_day(st, day_ms, err) || cached(st, &st->chunks->load, SQL_LOAD, err))
         return err->code;
     sqlite3_stmt *s = st->chunks->load;
-    sqlite3_bind_int64(s, 1, series);
-    sqlite3_bind_int64(s, 2, day_ms);
+    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
@@ -128,12 +145,13 @@ gp_status store_chunk_save(gp_store *st, long long series, int64_t day_ms, const
     size_t len;
     if (gp_chunk_encode(c, buf, &len, err))
         return err->code;
-    if (cached(st, &st->chunks->save, SQL_SAVE, err))
+    if (check_day(st, day_ms, err) || cached(st, &st->chunks->save, SQL_SAVE, err))
         return err->code;
     sqlite3_stmt *s = st->chunks->save;
-    sqlite3_bind_int64(s, 1, series);
-    sqlite3_bind_int64(s, 2, day_ms);
-    sqlite3_bind_blob(s, 3, buf, (int)len, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    sqlite3_bind_int64(s, 2, series);
+    sqlite3_bind_int64(s, 3, day_ms);
+    sqlite3_bind_blob(s, 4, buf, (int)len, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write a chunk");
@@ -393,9 +411,9 @@ static void start_series(r5_cursor *c) {
     sqlite3_stmt *k = c->set->chunks, *r = c->set->rows;
     sqlite3_reset(k);
     sqlite3_reset(r);
-    sqlite3_bind_int64(k, 1, c->series);
-    sqlite3_bind_int64(k, 2, store_day_of(c->lo));
-    sqlite3_bind_int64(k, 3, c->hi);
+    /* days from the one holding lo to the one holding hi - 1, inclusive */
+    sqlite3_bind_int64(k, 1, chunk_id(c->series, c->lo));
+    sqlite3_bind_int64(k, 2, chunk_id(c->series, c->hi - 1) + 1);
     sqlite3_bind_int64(r, 1, c->series);
     sqlite3_bind_int64(r, 2, c->lo);
     sqlite3_bind_int64(r, 3, c->hi);

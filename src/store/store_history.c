@@ -254,7 +254,8 @@ static gp_status day_put(writer *w, long long series, const gp_rollup *r, bool *
 }
 
 /* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored. The days
- * of a series before the batch's last one are sealed first, so they take the chunk path. */
+ * of a series that the batch covers to their end are sealed first, so they take the chunk path:
+ * an imported day of a series is one row write; a day the batch ends in stays rows. */
 static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
     const gp_rollups *b = w->b;
     size_t i = 0;
@@ -264,7 +265,8 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
             j++;
         int64_t sealed;
         if (check_others(w, i, j, err) ||
-            store_seal_series(w->st, w->order[i].series, w->order[j - 1].bucket, err) ||
+            store_seal_series(w->st, w->order[i].series, w->order[j - 1].bucket + GP_BUCKET_MS,
+                              err) ||
             store_sealed_ms(w->st, w->order[i].series, &sealed, err))
             return err->code;
         /* One series: its rows in time order, summed per hour as they go. */

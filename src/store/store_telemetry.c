@@ -155,8 +155,9 @@ gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
         "n.id = s.node_id WHERE n.name = ?1)",
         "DELETE FROM rollup_1h WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
         "n.id = s.node_id WHERE n.name = ?1)",
-        "DELETE FROM rollup_5m_day WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
-        "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
+        "n.id = s.node_id JOIN rollup_5m_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
+        "* 1048576 WHERE n.name = ?1)",
         "DELETE FROM node WHERE name = ?1"};
     if (store_exec(st, "SAVEPOINT node_rm", err))
         return err->code;
@@ -554,12 +555,14 @@ gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finish
 
 gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                              int64_t rollup_keep_ms, gp_err *err) {
-    /* A chunk goes when its whole day is past the window (?3 = the cut less a day). */
+    /* A chunk goes when its whole day is past the window: ?3, the last such day since 1970
+     * (-1: none), bounds each series' range of chunk ids (db/009_chunks.sql). */
     static const char *const sql[] = {"DELETE FROM sample WHERE series_id IN (SELECT id FROM "
                                       "series) AND ts_ms < ?1",
                                       "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
-                                      "DELETE FROM rollup_5m_day WHERE series_id IN (SELECT id "
-                                      "FROM series) AND day_ms <= ?3",
+                                      "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM "
+                                      "series s JOIN rollup_5m_day d ON d.id >= s.id * 1048576 "
+                                      "AND d.id <= s.id * 1048576 + ?3)",
                                       "DELETE FROM rollup_1h WHERE bucket_ms < ?2"};
     for (int i = 0; i < 4; i++) {
         sqlite3_stmt *s;
@@ -568,8 +571,9 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
         sqlite3_bind_int64(s, 1, now_ms - raw_keep_ms);
         if (i % 2)
             sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
+        int64_t cut = now_ms - rollup_keep_ms - GP_DAY_MS;
         if (i == 2)
-            sqlite3_bind_int64(s, 3, now_ms - rollup_keep_ms - GP_DAY_MS);
+            sqlite3_bind_int64(s, 3, cut < 0 ? -1 : cut / GP_DAY_MS);
         int rc = sqlite3_step(s);
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)

@@ -51,13 +51,18 @@ static int make_batch(gp_rollups *b, int n0, int n1, int64_t from, int64_t to, c
             int gi = gp_samples_gpu(&b->gpus, uuid, g, "", "NVIDIA H100 80GB HBM3", host);
             for (int64_t ts = from; ts < to; ts += GP_BUCKET_MS) {
                 double hour = (double)((ts / 3600000) % 24);
-                double util = (g + node) % 4 == 0 ? 0 : 50 + 50 * sin(hour / 24 * 6.2832 + g);
+                /* As dcgm-exporter reports them: whole percents, MiB, degrees and MHz, watts to
+                 * three decimals; a bucket holds 20 samples (15 s scrapes). */
+                long long util =
+                    (g + node) % 4 == 0 ? 0 : llround(50 + 50 * sin(hour / 24 * 6.2832 + g));
                 for (int k = 0; k < n_metrics; k++) {
-                    double v = metrics[k] == GP_M_GPU_UTIL  ? util
-                               : metrics[k] == GP_M_POWER_W ? 60 + util * 6.4
-                                                            : 40 + util / 4;
-                    if (gp_rollups_add(b, gi, (gp_metric)metrics[k], ts, 20, v * 20, v * 0.9,
-                                       v * 1.1, &err))
+                    long long milli = metrics[k] == GP_M_GPU_UTIL  ? util * 1000
+                                      : metrics[k] == GP_M_POWER_W ? 60000 + util * 6417
+                                                                   : 40000 + util / 4 * 1000;
+                    long long spread = metrics[k] == GP_M_POWER_W ? 12345 : 3000;
+                    if (gp_rollups_add(b, gi, (gp_metric)metrics[k], ts, 20,
+                                       (double)(milli * 20) / 1000, (double)(milli - spread) / 1000,
+                                       (double)(milli + spread) / 1000, &err))
                         return fprintf(stderr, "%s\n", err.msg), 1;
                 }
             }

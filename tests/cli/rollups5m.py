@@ -21,13 +21,19 @@ def varint(buf, at):
 
 
 def value(buf, at, prev, role):
+    """One value; prev[role] is [k, bits] of the last value of that role."""
     tag, at = varint(buf, at)
-    if tag == 1:
-        return struct.unpack_from("<d", buf, at)[0], at + 8
-    assert tag % 2 == 0, "odd tag"
+    if tag & 1:
+        m = tag >> 1
+        assert m <= 8, "tag"
+        x = int.from_bytes(buf[at:at + m], "little")
+        prev[role][1] ^= x
+        return struct.unpack("<d", struct.pack("<Q", prev[role][1]))[0], at + m
     zz = tag >> 1
-    prev[role] += (zz >> 1) ^ -(zz & 1)
-    return prev[role] / 100, at
+    prev[role][0] += (zz >> 1) ^ -(zz & 1)
+    v = prev[role][0] / 1000
+    prev[role][1] = struct.unpack("<Q", struct.pack("<d", v))[0]
+    return v, at
 
 
 def decode(buf, day_ms):
@@ -36,7 +42,7 @@ def decode(buf, day_ms):
     slots, at = varint(buf, 1)
     bitmap = buf[at:at + (slots + 7) // 8]
     at += (slots + 7) // 8
-    prev = [0, 0, 0]  # sum, min, max
+    prev = [[0, 0], [0, 0], [0, 0]]  # sum, min, max: [k, bits]
     out = []
     for i in range(slots):
         if not bitmap[i // 8] >> (i % 8) & 1:
@@ -46,11 +52,11 @@ def decode(buf, day_ms):
         if shape == 0:
             s, at = value(buf, at, prev, 0)
             lo = hi = s
-            prev[1] = prev[2] = prev[0]
+            prev[1], prev[2] = list(prev[0]), list(prev[0])
         elif shape == 1:
             lo, at = value(buf, at, prev, 1)
             hi = lo
-            prev[2] = prev[1]
+            prev[2] = list(prev[1])
             s, at = value(buf, at, prev, 0)
         else:
             assert shape == 2, "shape 3"

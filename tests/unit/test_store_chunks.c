@@ -255,6 +255,13 @@ static void test_sealed_days_take_writes(void **state) {
         gp_store_gpu_history(st, GP_M_GPU_UTIL, gap, gap + 300000, on_uuid, &mean, &err), GP_OK);
     assert_close(mean.mean, 42.25, REL);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+
+    /* Retention takes a chunk when its whole day is out of the window: with the cut at the
+     * end of the first day, the first day of every series goes, the second stays. */
+    long long chunks = scalar("SELECT count(*) FROM rollup_5m_day");
+    assert_int_equal(gp_store_retention(st, T0 + DAY + DAY / 2, DAY, DAY / 2, &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), chunks - NODES * GPUS * 3);
+    assert_int_equal(scalar("SELECT min(day_ms) FROM rollup_5m_day"), T0 + DAY);
     gp_store_close(st);
     test_remove_db(path);
 }
