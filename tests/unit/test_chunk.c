@@ -155,7 +155,7 @@ static void test_refused(void **state) {
         expect_bad(buf, cut, "a truncated chunk");
     buf[len] = 0;
     expect_bad(buf, len + 1, "trailing bytes");
-    unsigned char v2[64];
+    unsigned char v2[GP_CHUNK_MAX_BYTES];
     memcpy(v2, buf, len);
     v2[0] = 2;
     expect_bad(v2, len, "version 2");
