@@ -563,7 +563,8 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                                       "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM "
                                       "series s JOIN rollup_5m_day d ON d.id >= s.id * 1048576 "
                                       "AND d.id <= s.id * 1048576 + ?3)",
-                                      "DELETE FROM rollup_1h WHERE bucket_ms < ?2"};
+                                      "DELETE FROM rollup_1h WHERE series_id IN (SELECT id "
+                                      "FROM series) AND bucket_ms < ?2"};
     for (int i = 0; i < 4; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))

@@ -137,7 +137,10 @@ static char *figures(gp_store *st) {
 /* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m. */
 static void make_version_8(void) {
     sql("DROP TABLE rollup_5m_day; DROP INDEX series_sealed; ALTER TABLE series DROP COLUMN "
-        "sealed_ms; CREATE INDEX rollup_5m_time ON rollup_5m(bucket_ms); PRAGMA user_version = 8");
+        "sealed_ms; CREATE INDEX rollup_5m_time ON rollup_5m(bucket_ms); CREATE INDEX "
+        "rollup_1h_time ON "
+        "rollup_1h(bucket_ms); CREATE INDEX util_hour_time ON util_hour(hour_ms); PRAGMA "
+        "user_version = 8");
 }
 
 static void test_migration_keeps_figures(void **state) {
