@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gpuplan/embedded.h"
@@ -100,6 +101,12 @@ static gp_status migrate(gp_store *st, int seen, gp_err *err) {
             goto rollback;
         }
     }
+    /* 009_chunks.sql made the tables; the rows of the days before today become chunks here,
+     * in the same transaction, because SQL cannot write the chunk encoding. */
+    size_t sealed;
+    if (have < GP_SCHEMA_CHUNKS && want >= GP_SCHEMA_CHUNKS &&
+        store_seal(st, (int64_t)time(NULL) * 1000, SIZE_MAX, &sealed, err))
+        goto rollback;
     if (have != want) {
         char sql[96];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
@@ -135,6 +142,8 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     }
     sqlite3_busy_timeout(st->db, 5000);
     sqlite3_extended_result_codes(st->db, 0);
+    if (store_chunks_open(st, err))
+        goto fail;
     int version = 0;
     /* Look before writing anything: a newer or foreign file must stay byte-for-byte as is. */
     if (check_header(st, &version, err))
@@ -180,7 +189,7 @@ static gp_status open_ro(const char *path, bool immutable, gp_store **out, int *
     }
     sqlite3_busy_timeout(st->db, 5000);
     sqlite3_extended_result_codes(st->db, 0);
-    if (check_header(st, version, err))
+    if (store_chunks_open(st, err) || check_header(st, version, err))
         goto fail;
     *out = st;
     return GP_OK;
@@ -214,6 +223,7 @@ gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err) 
 void gp_store_close(gp_store *st) {
     if (!st)
         return;
+    store_chunks_done(st);
     sqlite3_close(st->db);
     free(st->path);
     free(st);

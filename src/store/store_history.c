@@ -29,7 +29,7 @@ static const char SQL_SERIES[] =
     "ON CONFLICT DO UPDATE SET metric = metric RETURNING id";
 /* Another series of the GPU and metric (workload labels) with rows in the window. */
 static const char SQL_OTHER[] =
-    "SELECT 1 FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id AND r.bucket_ms >= ?4 "
+    "SELECT 1 FROM series s CROSS JOIN rollup_5m_all r ON r.series_id = s.id AND r.bucket_ms >= ?4 "
     "AND r.bucket_ms < ?5 WHERE s.gpu_id = ?1 AND s.metric = ?2 AND s.id <> ?3 LIMIT 1";
 static const char SQL_5M[] = "INSERT OR IGNORE INTO rollup_5m(series_id, bucket_ms, n, sum, min, "
                              "max) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -126,6 +126,12 @@ typedef struct writer {
     double *power;       /* per order position of a util row: the GPU's power, NaN if none */
     hours fallback;
     sqlite3_stmt *gpu, *ser, *other, *r5, *r1, *uh, *fl;
+    /* The sealed day being filled (store_chunks.c): a series' rows come in bucket order, so
+     * each imported day of a series is read and written once. */
+    gp_chunk *day;
+    long long day_series;
+    int64_t day_ms;
+    bool day_dirty;
 } writer;
 
 static gp_status record_gpus(writer *w, gp_err *err) {
@@ -219,7 +225,37 @@ static gp_status check_others(writer *w, size_t lo, size_t hi, gp_err *err) {
     return GP_OK;
 }
 
-/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored. */
+static gp_status day_flush(writer *w, gp_err *err) {
+    if (w->day_dirty && store_chunk_save(w->st, w->day_series, w->day_ms, w->day, err))
+        return err->code;
+    w->day_dirty = false;
+    w->day_series = 0;
+    return GP_OK;
+}
+
+/* Store one row of a sealed day into its chunk; *stored false when the bucket is there. */
+static gp_status day_put(writer *w, long long series, const gp_rollup *r, bool *stored,
+                         gp_err *err) {
+    int64_t day = store_day_of(r->bucket_ms);
+    if (series != w->day_series || day != w->day_ms) {
+        bool found;
+        if (day_flush(w, err) || store_chunk_load(w->st, series, day, w->day, &found, err))
+            return err->code;
+        w->day_series = series;
+        w->day_ms = day;
+    }
+    gp_chunk_bucket *b = &w->day->b[(r->bucket_ms - day) / GP_BUCKET_MS];
+    *stored = b->n == 0;
+    if (*stored) {
+        *b = (gp_chunk_bucket){r->n, r->sum, r->min, r->max};
+        w->day_dirty = true;
+    }
+    return GP_OK;
+}
+
+/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored. The days
+ * of a series that the batch covers to their end are sealed first, so they take the chunk path:
+ * an imported day of a series is one row write; a day the batch ends in stays rows. */
 static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
     const gp_rollups *b = w->b;
     size_t i = 0;
@@ -227,7 +263,11 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
         size_t j = i;
         while (j < b->n && w->order[j].series == w->order[i].series)
             j++;
-        if (check_others(w, i, j, err))
+        int64_t sealed;
+        if (check_others(w, i, j, err) ||
+            store_seal_series(w->st, w->order[i].series, w->order[j - 1].bucket + GP_BUCKET_MS,
+                              err) ||
+            store_sealed_ms(w->st, w->order[i].series, &sealed, err))
             return err->code;
         /* One series: its rows in time order, summed per hour as they go. */
         long long hn = 0;
@@ -251,15 +291,22 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
             hour = h;
             if (!r)
                 break;
-            sqlite3_bind_int64(w->r5, 1, w->order[k].series);
-            sqlite3_bind_int64(w->r5, 2, r->bucket_ms);
-            sqlite3_bind_int64(w->r5, 3, r->n);
-            sqlite3_bind_double(w->r5, 4, r->sum);
-            sqlite3_bind_double(w->r5, 5, r->min);
-            sqlite3_bind_double(w->r5, 6, r->max);
-            if (step_done(w->st, w->r5, "write a 5-minute rollup", err))
-                return err->code;
-            if (sqlite3_changes(w->st->db) == 0) {
+            bool stored = false;
+            if (r->bucket_ms < sealed) {
+                if (day_put(w, w->order[k].series, r, &stored, err))
+                    return err->code;
+            } else {
+                sqlite3_bind_int64(w->r5, 1, w->order[k].series);
+                sqlite3_bind_int64(w->r5, 2, r->bucket_ms);
+                sqlite3_bind_int64(w->r5, 3, r->n);
+                sqlite3_bind_double(w->r5, 4, r->sum);
+                sqlite3_bind_double(w->r5, 5, r->min);
+                sqlite3_bind_double(w->r5, 6, r->max);
+                if (step_done(w->st, w->r5, "write a 5-minute rollup", err))
+                    return err->code;
+                stored = sqlite3_changes(w->st->db) > 0;
+            }
+            if (!stored) {
                 (*skipped)++;
                 hours_add(&w->fallback, r->bucket_ms, r->bucket_ms + 1);
                 continue;
@@ -273,6 +320,8 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
             hn += r->n;
             hsum += r->sum;
         }
+        if (day_flush(w, err))
+            return err->code;
         i = j;
     }
     return GP_OK;
@@ -455,6 +504,7 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
     w.order = gp_xmalloc(b->n * sizeof *w.order);
     w.kept = gp_xcalloc(b->n, 1);
     w.power = gp_xmalloc(b->n * sizeof *w.power);
+    w.day = gp_xmalloc(sizeof *w.day);
     bool ok = false;
     if (store_exec(st, "SAVEPOINT rollups", err))
         goto out;
@@ -500,6 +550,7 @@ out:
     free(w.order);
     free(w.kept);
     free(w.power);
+    free(w.day);
     free(w.fallback.h);
     return ok ? GP_OK : err->code;
 }

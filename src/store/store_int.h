@@ -3,12 +3,22 @@
 #define GPUPLAN_STORE_INT_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
 
+#include "gpuplan/chunk.h"
 #include "gpuplan/store.h"
+
+#define GP_DAY_MS 86400000LL
+#define GP_SCHEMA_CHUNKS 9     /* db/009_chunks.sql */
+#define GP_SEAL_PER_CYCLE 4000 /* series sealed by one gp_store_retention */
+
+typedef struct store_chunks store_chunks;
 
 struct gp_store {
     sqlite3 *db;
     char *path;
+    store_chunks *chunks; /* store_chunks.c: rollup_5m_all and the chunk statements */
 };
 
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
@@ -19,5 +29,28 @@ gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_er
 gp_status store_exec(gp_store *st, const char *sql, gp_err *err);
 /* ROLLBACK if a transaction is open; returns err->code. */
 gp_status store_rollback(gp_store *st, gp_err *err);
+
+/* ---- chunked 5-minute rollups (store_chunks.c) ---- */
+/* Register rollup_5m_all on st's connection; store_chunks_done() frees what it keeps and must
+ * run before the connection closes. */
+gp_status store_chunks_open(gp_store *st, gp_err *err);
+void store_chunks_done(gp_store *st);
+/* UTC midnight at or before ms. */
+int64_t store_day_of(int64_t ms);
+/* The day chunk of series at day_ms into *c (all empty and *found false when there is none);
+ * GP_E_DB for a chunk that does not decode. store_chunk_save writes (replaces) it. */
+gp_status store_chunk_load(gp_store *st, long long series, int64_t day_ms, gp_chunk *c, bool *found,
+                           gp_err *err);
+gp_status store_chunk_save(gp_store *st, long long series, int64_t day_ms, const gp_chunk *c,
+                           gp_err *err);
+/* Merge one bucket's statistics into b as rollup_5m's upsert merges a row. */
+void store_bucket_add(gp_chunk_bucket *b, long long n, double sum, double min, double max);
+/* Where series' rows start: every bucket before it is in chunks (0 for a series never sealed). */
+gp_status store_sealed_ms(gp_store *st, long long series, int64_t *sealed_ms, gp_err *err);
+/* Move series' rows before the UTC day of before_ms into chunks and advance its sealed_ms. */
+gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err);
+/* The same for up to max_series series not sealed up to that day; *sealed says how many. */
+gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
+                     gp_err *err);
 
 #endif

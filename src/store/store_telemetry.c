@@ -155,11 +155,14 @@ gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
         "n.id = s.node_id WHERE n.name = ?1)",
         "DELETE FROM rollup_1h WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
         "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
+        "n.id = s.node_id JOIN rollup_5m_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
+        "* 1048576 WHERE n.name = ?1)",
         "DELETE FROM node WHERE name = ?1"};
     if (store_exec(st, "SAVEPOINT node_rm", err))
         return err->code;
     int changed = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             goto fail;
@@ -350,6 +353,46 @@ static gp_status flush_aggs(gp_store *st, const char *sql, aggs *g, gp_err *err)
     return res;
 }
 
+/* A bucket of a day already sealed (a late sample, a clock set back) merges into its chunk;
+ * the rest go to rollup_5m. The check is one indexed max() unless the batch reaches back that
+ * far, so the cycle's write path stays one upsert per bucket. */
+static gp_status flush_5m(gp_store *st, aggs *g, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT coalesce(max(sealed_ms), 0) FROM series", &s, err))
+        return err->code;
+    int rc = sqlite3_step(s);
+    int64_t max_sealed = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return store_fail(st, err, "read the sealed days");
+    size_t keep = 0;
+    gp_chunk *c = NULL;
+    gp_status res = GP_OK;
+    for (size_t i = 0; i < g->n && res == GP_OK; i++) {
+        agg a = g->a[i];
+        int64_t sealed = 0;
+        if (a.bucket < max_sealed)
+            res = store_sealed_ms(st, a.series, &sealed, err);
+        if (res != GP_OK || a.bucket >= sealed) {
+            g->a[keep++] = a;
+            continue;
+        }
+        if (!c)
+            c = gp_xmalloc(sizeof *c);
+        int64_t day = store_day_of(a.bucket);
+        bool found;
+        if (store_chunk_load(st, a.series, day, c, &found, err))
+            res = err->code;
+        else {
+            store_bucket_add(&c->b[(a.bucket - day) / 300000], a.n, a.sum, a.min, a.max);
+            res = store_chunk_save(st, a.series, day, c, err);
+        }
+    }
+    free(c);
+    g->n = keep;
+    return res != GP_OK ? res : flush_aggs(st, SQL_ROLLUP5, g, err);
+}
+
 static gp_status returning_id(gp_store *st, sqlite3_stmt *s, long long *id, const char *what,
                               gp_err *err) {
     if (sqlite3_step(s) != SQLITE_ROW)
@@ -447,7 +490,7 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
         agg_add(&a5, *sid, b5, x->value);
         agg_add(&a1, *sid, b1, x->value);
     }
-    if (flush_aggs(st, SQL_ROLLUP5, &a5, err) || flush_aggs(st, SQL_ROLLUP1, &a1, err))
+    if (flush_5m(st, &a5, err) || flush_aggs(st, SQL_ROLLUP1, &a1, err))
         goto fail;
     /* The capacity rollups of the hours this batch touched. */
     if (*written && gp_store_capacity_refresh(st, node_id, t_min, t_max + 1, err))
@@ -512,22 +555,35 @@ gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finish
 
 gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                              int64_t rollup_keep_ms, gp_err *err) {
+    /* A chunk goes when its whole day is past the window: ?3, the last such day since 1970
+     * (-1: none), bounds each series' range of chunk ids (db/009_chunks.sql). */
     static const char *const sql[] = {"DELETE FROM sample WHERE series_id IN (SELECT id FROM "
                                       "series) AND ts_ms < ?1",
                                       "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
-                                      "DELETE FROM rollup_1h WHERE bucket_ms < ?2"};
-    for (int i = 0; i < 3; i++) {
+                                      "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM "
+                                      "series s JOIN rollup_5m_day d ON d.id >= s.id * 1048576 "
+                                      "AND d.id <= s.id * 1048576 + ?3)",
+                                      "DELETE FROM rollup_1h WHERE series_id IN (SELECT id "
+                                      "FROM series) AND bucket_ms < ?2"};
+    for (int i = 0; i < 4; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             return err->code;
         sqlite3_bind_int64(s, 1, now_ms - raw_keep_ms);
-        sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
+        if (i % 2)
+            sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
+        int64_t cut = now_ms - rollup_keep_ms - GP_DAY_MS;
+        if (i == 2)
+            sqlite3_bind_int64(s, 3, cut < 0 ? -1 : cut / GP_DAY_MS);
         int rc = sqlite3_step(s);
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
             return store_fail(st, err, "apply retention");
     }
-    return GP_OK;
+    /* Seal the days that ended an hour ago or more, a bounded number of series a cycle, so
+     * the cycle after midnight does not carry the whole fleet's day at once. */
+    size_t sealed;
+    return store_seal(st, now_ms - 3600000, GP_SEAL_PER_CYCLE, &sealed, err);
 }
 
 /* ---- the fleet ---------------------------------------------------------------------------------
@@ -537,12 +593,19 @@ static const char SQL_FLEET[] =
     "SELECT n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.last_seen_ms, n.last_success_ms, "
     "n.last_error, n.last_error_ms, s.metric, "
     /* The newest raw sample, or the mean of a newer 5-minute rollup: imported history has
-     * rollups only, and raw samples are kept for a bounded window. */
+     * rollups only, and raw samples are kept for a bounded window. The open day's rollups are
+     * rows; before series.sealed_ms they are day chunks, of which only the newest is read
+     * (one rowid probe finds its day: rollup_5m_day.id = series_id * 2^20 + days). */
     "(SELECT v FROM (SELECT * FROM (SELECT x.ts_ms AS t, x.value AS v FROM sample x "
     "  WHERE x.series_id = s.id AND x.ts_ms >= ?1 ORDER BY x.ts_ms DESC LIMIT 1) "
     " UNION ALL SELECT * FROM (SELECT r.bucket_ms, r.sum / r.n FROM rollup_5m r "
     "  WHERE r.series_id = s.id AND r.bucket_ms >= ?1 AND r.n > 0 "
-    "  ORDER BY r.bucket_ms DESC LIMIT 1)) ORDER BY t DESC LIMIT 1), g.raw_model "
+    "  ORDER BY r.bucket_ms DESC LIMIT 1) "
+    " UNION ALL SELECT * FROM (SELECT c.bucket_ms, c.sum / c.n FROM rollup_5m_all c "
+    "  WHERE c.series_id = s.id AND c.n > 0 AND c.bucket_ms >= max(?1, (SELECT d.day_ms "
+    "  FROM rollup_5m_day d WHERE d.id >= s.id * 1048576 AND d.id < (s.id + 1) * 1048576 "
+    "  ORDER BY d.id DESC LIMIT 1)) AND c.bucket_ms < s.sealed_ms ORDER BY c.bucket_ms DESC LIMIT 1)) "
+    " ORDER BY t DESC LIMIT 1), g.raw_model "
     "FROM gpu g JOIN node n ON n.id = g.node_id "
     "LEFT JOIN series s ON s.gpu_id = g.id AND s.labels_id = (SELECT min(labels_id) FROM series "
     "  WHERE gpu_id = g.id AND metric = s.metric) "
@@ -637,7 +700,7 @@ gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "SELECT n.name, g.uuid, g.mig, g.idx, r.bucket_ms, sum(r.sum) / sum(r.n) "
-                      "FROM rollup_5m r JOIN series s ON s.id = r.series_id "
+                      "FROM series s CROSS JOIN rollup_5m_all r ON r.series_id = s.id "
                       "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
                       "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
                       "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, r.bucket_ms",
@@ -671,7 +734,7 @@ gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
         "SELECT count(*) FROM gpu WHERE mig = ''",
         "SELECT count(*) FROM series",
         "SELECT count(*) FROM sample",
-        "SELECT count(*) FROM rollup_5m",
+        "SELECT count(*) FROM rollup_5m_all",
         "SELECT count(*) FROM rollup_1h",
         "SELECT count(*) FROM collect_cycle",
         "SELECT count(*) FROM price",

@@ -4,7 +4,9 @@
  * generated once through the same writer, and kept when DB is named; then one more day of every
  * GPU, with six metrics, is imported in chunks of 8 nodes a transaction, as the importer commits
  * them, and timed (writes and commits only, not the making of the rows).
- * Usage: bench_history [DB [GPUS]]   (default: a scratch database, 10,000 GPUs) */
+ * Usage: bench_history [DB [GPUS]]   (default DB: $TMPDIR (or /var/tmp)/gpuplan-bench-history-
+ * GPUSgpus-30d-s9.db, kept so a rerun reuses the fleet; "-": a scratch database; 10,000 GPUs).
+ * Each run imports one more day: delete the file to start over. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,13 +53,18 @@ static int make_batch(gp_rollups *b, int n0, int n1, int64_t from, int64_t to, c
             int gi = gp_samples_gpu(&b->gpus, uuid, g, "", "NVIDIA H100 80GB HBM3", host);
             for (int64_t ts = from; ts < to; ts += GP_BUCKET_MS) {
                 double hour = (double)((ts / 3600000) % 24);
-                double util = (g + node) % 4 == 0 ? 0 : 50 + 50 * sin(hour / 24 * 6.2832 + g);
+                /* As dcgm-exporter reports them: whole percents, MiB, degrees and MHz, watts to
+                 * three decimals; a bucket holds 20 samples (15 s scrapes). */
+                long long util =
+                    (g + node) % 4 == 0 ? 0 : llround(50 + 50 * sin(hour / 24 * 6.2832 + g));
                 for (int k = 0; k < n_metrics; k++) {
-                    double v = metrics[k] == GP_M_GPU_UTIL  ? util
-                               : metrics[k] == GP_M_POWER_W ? 60 + util * 6.4
-                                                            : 40 + util / 4;
-                    if (gp_rollups_add(b, gi, (gp_metric)metrics[k], ts, 20, v * 20, v * 0.9,
-                                       v * 1.1, &err))
+                    long long milli = metrics[k] == GP_M_GPU_UTIL  ? util * 1000
+                                      : metrics[k] == GP_M_POWER_W ? 60000 + util * 6417
+                                                                   : 40000 + util / 4 * 1000;
+                    long long spread = metrics[k] == GP_M_POWER_W ? 12345 : 3000;
+                    if (gp_rollups_add(b, gi, (gp_metric)metrics[k], ts, 20,
+                                       (double)(milli * 20) / 1000, (double)(milli - spread) / 1000,
+                                       (double)(milli + spread) / 1000, &err))
                         return fprintf(stderr, "%s\n", err.msg), 1;
                 }
             }
@@ -113,7 +120,13 @@ int main(int argc, char **argv) {
     if (gpus < 8 || gpus > 100000)
         return fprintf(stderr, "usage: bench_history [DB [GPUS]]\n"), 2;
     int nodes = gpus / 8;
-    if (!db) {
+    char kept[512];
+    if (!db) { /* named by its parameters and the schema that made it */
+        const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
+        snprintf(kept, sizeof kept, "%s/gpuplan-bench-history-%dgpus-30d-s9.db", dir, gpus);
+        db = kept;
+        printf("history: database %s\n", db);
+    } else if (strcmp(db, "-") == 0) {
         int fd = mkstemp(tmp);
         close(fd);
         unlink(tmp);

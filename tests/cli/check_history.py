@@ -2,17 +2,22 @@
 """Compare the 5-minute and hourly rollups gpuplan stored against expected.json (gen_history.py):
 every GPU, metric and bucket, with n, mean, min and max. Usage: check_history.py DB EXPECTED"""
 import json
+import os
 import sqlite3
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rollups5m  # noqa: E402  (chunked days: read from the documented encoding)
 
 METRICS = ["gpu_util", "mem_used_mib", "mem_total_mib", "power_w", "temp_c", "energy_j",
            "sm_clock_mhz", "power_limit_w", "node_power_w"]
 db = sqlite3.connect(sys.argv[1])
 expect = json.load(open(sys.argv[2]))
 got = {}
-for uuid, mig, metric, bucket, n, s, lo, hi in db.execute(
-        "SELECT g.uuid, g.mig, s.metric, r.bucket_ms, r.n, r.sum, r.min, r.max FROM rollup_5m r "
-        "JOIN series s ON s.id = r.series_id JOIN gpu g ON g.id = s.gpu_id"):
+names = {sid: (uuid, mig, metric) for sid, uuid, mig, metric in db.execute(
+    "SELECT s.id, g.uuid, g.mig, s.metric FROM series s JOIN gpu g ON g.id = s.gpu_id")}
+for sid, bucket, n, s, lo, hi in rollups5m.rollups(db):
+    uuid, mig, metric = names[sid]
     key = f"{uuid}|{mig}|{METRICS[metric]}"
     assert (key, bucket) not in got, ("stored twice", key, bucket)
     got[(key, bucket)] = (n, s, lo, hi)

@@ -96,11 +96,11 @@ if command -v script >/dev/null; then
     GPUPLAN_DB=$tmp/tty2.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --node tty --quiet" /dev/null >"$tmp/quiet.out" 2>&1
     check "no progress with --quiet" bash -c "grep -q '1 of 1 chunks' '$tmp/quiet.out' && ! grep -q 'samples/s' '$tmp/quiet.out'"
 fi
-before=$(rows "SELECT count(*) FROM rollup_5m")
+before=$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")
 "$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
     --hosts-per-query 2 >"$tmp/again.out" 2>&1
 check "a re-run fetches nothing new (only the host list)" grep -q 'nothing new to import (1 queries)' "$tmp/again.out"
-check "a re-run stores nothing twice" [ "$(rows "SELECT count(*) FROM rollup_5m")" = "$before" ]
+check "a re-run stores nothing twice" [ "$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")" = "$before" ]
 "$gpuplan" import --node 127.0.0.1:$port --since "$since" --until "$end" >"$tmp/node.out" 2>&1
 check "the node's own Prometheus source and selector" grep -q 'nothing new to import' "$tmp/node.out"
 
@@ -144,7 +144,7 @@ check "a bad selector: exit 2 with the server's error" bash -c "[ $rc = 2 ] && g
     --max-points 20000 --step 5s --node over >"$tmp/over.out" 2>&1
 rc=$?
 check "over the 11,000-point limit: exit 2 with the server's error" bash -c "[ $rc = 2 ] && grep -q '11,000 points' '$tmp/over.out'"
-check "nothing stored by refused imports" [ "$(rows "SELECT count(*) FROM rollup_5m")" = 0 ]
+check "nothing stored by refused imports" [ "$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")" = 0 ]
 "$gpuplan" import --prometheus "http://user:pw@127.0.0.1:$port" --since 1d >"$tmp/cred.out" 2>&1
 rc=$?
 check "credentials in the URL are refused" bash -c "[ $rc = 2 ] && grep -q netrc '$tmp/cred.out'"

@@ -236,6 +236,14 @@ static void test_fleet_from_history(void **state) {
     assert_close(f.power0, 60 + u0 * 3, REL);
     assert_string_equal(f.raw[0], "NVIDIA H100 80GB HBM3");
     assert_string_equal(f.raw[1], "NVIDIA A100-SXM4-80GB");
+    /* Once those days are sealed into chunks (db/009_chunks.sql), the last values come from the
+     * newest chunk: the same figures. */
+    assert_int_equal(gp_store_retention(st, now, 48 * H, 365 * 24 * H, &err), GP_OK);
+    fleet_seen g = {0};
+    assert_int_equal(gp_store_fleet(st, now, now, fleet_row, &g, &err), GP_OK);
+    assert_int_equal(g.rows, 2);
+    assert_true(g.has_util[0] && g.has_util[1] && g.has_power0);
+    assert_true(g.util[0] == f.util[0] && g.util[1] == f.util[1] && g.power0 == f.power0);
 }
 
 int main(void) {

@@ -1,0 +1,44 @@
+/* Rollup chunks: one series' buckets of one UTC day (288 five-minute or 24 one-hour buckets),
+ * each bucket's statistics (count, sum, min, max) packed into a few bytes, in the spirit of
+ * Prometheus' chunks. The encoding is documented in docs/telemetry.md ("Chunk encoding") and
+ * round-trips every double exactly, so figures read back from a chunk are the ones stored.
+ *
+ * Ownership: gp_chunk is caller storage; nothing here allocates. Bytes in, struct out. */
+#ifndef GPUPLAN_CHUNK_H
+#define GPUPLAN_CHUNK_H
+
+#include <stddef.h>
+
+#include "gpuplan/error.h"
+
+#define GP_CHUNK_SLOTS_MAX 288     /* 5-minute buckets in a day */
+#define GP_CHUNK_N_MAX (1LL << 30) /* samples in one bucket */
+#define GP_CHUNK_MAX_BYTES 9256    /* the longest encoding of a full chunk */
+#define GP_CHUNK_VERSION 1
+
+/* One bucket; n == 0 means the bucket holds no data (sum, min and max are then ignored). */
+typedef struct gp_chunk_bucket {
+    long long n;
+    double sum, min, max;
+} gp_chunk_bucket;
+
+typedef struct gp_chunk {
+    int slots; /* 1 .. GP_CHUNK_SLOTS_MAX */
+    gp_chunk_bucket b[GP_CHUNK_SLOTS_MAX];
+} gp_chunk;
+
+/* Reset c to slots empty buckets; slots must be 1 .. GP_CHUNK_SLOTS_MAX. */
+void gp_chunk_init(gp_chunk *c, int slots);
+
+/* Encode c into out[0..GP_CHUNK_MAX_BYTES) and set *len to the bytes used.
+ * GP_E_INPUT (err names the bucket, *len = 0) when a bucket's n is negative or above
+ * GP_CHUNK_N_MAX, or c->slots is out of range. */
+gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp_err *err);
+
+/* Decode buf[0..len) into *out. Borrows buf for the call only.
+ * On GP_OK, *out holds every bucket; on GP_E_INPUT, *out is empty (slots 0) and err names
+ * origin and the byte offset of the fault (truncated, trailing bytes, bad version or tag). */
+gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *origin, gp_chunk *out,
+                          gp_err *err);
+
+#endif

@@ -1,0 +1,607 @@
+/* Chunked 5-minute rollups (db/009_chunks.sql, docs/telemetry.md "Chunk encoding").
+ *
+ * A series' 5-minute buckets live in rollup_5m_day, one row per UTC day holding a chunk
+ * (src/formats/chunk.c), before series.sealed_ms, and in rollup_5m rows from it on: the open
+ * day takes one row upsert per bucket and cycle, as before, and a day is sealed (its rows moved
+ * into one chunk) once it is over. The two never overlap, so a reader takes both.
+ *
+ * Readers see both through the eponymous virtual table rollup_5m_all(series_id, bucket_ms, n,
+ * sum, min, max): for a series (series_id = ?), and optionally a range of bucket_ms, it yields
+ * that series' chunk buckets and then its rows, in bucket order, exactly as a scan of the old
+ * rollup_5m primary key did, so every SQL aggregate over it adds in the same order and the
+ * figures stay bit for bit the same. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/chunk.h"
+#include "gpuplan/xmem.h"
+#include "store_int.h"
+
+#define BUCKET_MS 300000LL
+
+/* rollup_5m_day's id: series_id * 2^20 + days since 1970 (db/009_chunks.sql). */
+#define DAY_BITS 20
+static const char SQL_CHUNKS[] = "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 "
+                                 "AND id < ?2 ORDER BY id";
+static const char SQL_ROWS[] = "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE "
+                               "series_id = ?1 AND bucket_ms >= ?2 AND bucket_ms < ?3 "
+                               "ORDER BY bucket_ms";
+static const char SQL_ALL_SERIES[] = "SELECT id FROM series ORDER BY id";
+static const char SQL_LOAD[] = "SELECT buckets FROM rollup_5m_day WHERE id = ?1";
+static const char SQL_SAVE[] = "INSERT OR REPLACE INTO rollup_5m_day(id, series_id, day_ms, "
+                               "buckets) VALUES (?1, ?2, ?3, ?4)";
+static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
+static const char SQL_SEAL_ROWS[] = "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE "
+                                    "series_id = ?1 AND bucket_ms < ?2 ORDER BY bucket_ms";
+static const char SQL_SEAL_DELETE[] =
+    "DELETE FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2";
+static const char SQL_SEAL_MARK[] =
+    "UPDATE series SET sealed_ms = ?2 WHERE id = ?1 AND sealed_ms < ?2";
+static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LIMIT ?2";
+
+/* Statements for the readers' cursors, kept between queries: a correlated subquery opens its
+ * cursor once per outer row, and preparing three statements each time would cost more than
+ * the rows it reads. */
+typedef struct stmt_set {
+    sqlite3_stmt *chunks, *rows, *all;
+    struct stmt_set *next;
+} stmt_set;
+
+struct store_chunks {
+    stmt_set *free_sets;
+    sqlite3_stmt *load, *save, *sealed, *seal_rows, *seal_delete, *seal_mark;
+};
+
+int64_t store_day_of(int64_t ms) {
+    return ms - ((ms % GP_DAY_MS) + GP_DAY_MS) % GP_DAY_MS;
+}
+
+/* The id of series' day holding ms, days clamped to 0 .. 2^20 - 1 (1970 to 4840): a reader's
+ * open bound lands on the first or last day, and writers refuse times outside. */
+static int64_t chunk_id(long long series, int64_t ms) {
+    int64_t day = store_day_of(ms) / GP_DAY_MS;
+    day = day < 0 ? 0 : day >= (1 << DAY_BITS) ? (1 << DAY_BITS) - 1 : day;
+    return ((int64_t)series << DAY_BITS) + day;
+}
+
+static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
+    if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
+        return gp_errorf(err, GP_E_INPUT, st->path,
+                         "a 5-minute bucket at %lld ms, before 1970 "
+                         "or past 4840",
+                         (long long)day_ms);
+    return GP_OK;
+}
+
+static gp_status cached(gp_store *st, sqlite3_stmt **slot, const char *sql, gp_err *err) {
+    if (*slot) {
+        sqlite3_reset(*slot);
+        sqlite3_clear_bindings(*slot);
+        return GP_OK;
+    }
+    return store_prepare(st, sql, slot, err);
+}
+
+void store_chunks_done(gp_store *st) {
+    store_chunks *c = st->chunks;
+    if (!c)
+        return;
+    while (c->free_sets) {
+        stmt_set *s = c->free_sets;
+        c->free_sets = s->next;
+        sqlite3_finalize(s->chunks);
+        sqlite3_finalize(s->rows);
+        sqlite3_finalize(s->all);
+        free(s);
+    }
+    sqlite3_finalize(c->load);
+    sqlite3_finalize(c->save);
+    sqlite3_finalize(c->sealed);
+    sqlite3_finalize(c->seal_rows);
+    sqlite3_finalize(c->seal_delete);
+    sqlite3_finalize(c->seal_mark);
+    free(c);
+    st->chunks = NULL;
+}
+
+/* ---- chunks for the writers --------------------------------------------------------------- */
+
+gp_status store_chunk_load(gp_store *st, long long series, int64_t day_ms, gp_chunk *c, bool *found,
+                           gp_err *err) {
+    gp_chunk_init(c, GP_CHUNK_SLOTS_MAX);
+    *found = false;
+    if (check_day(st, day_ms, err) || cached(st, &st->chunks->load, SQL_LOAD, err))
+        return err->code;
+    sqlite3_stmt *s = st->chunks->load;
+    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    int rc = sqlite3_step(s);
+    gp_status res = GP_OK;
+    if (rc == SQLITE_ROW) {
+        char where[64];
+        snprintf(where, sizeof where, "rollup_5m_day %lld/%lld", series, (long long)day_ms);
+        res = gp_chunk_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0), where,
+                              c, err);
+        if (res == GP_OK && c->slots != GP_CHUNK_SLOTS_MAX)
+            res = gp_errorf(err, GP_E_DB, st->path, "%s: %d buckets in a day", where, c->slots);
+        if (res != GP_OK) {
+            err->code = res = GP_E_DB; /* a damaged database, not bad input from the user */
+            gp_chunk_init(c, GP_CHUNK_SLOTS_MAX);
+        }
+        *found = res == GP_OK;
+    } else if (rc != SQLITE_DONE) {
+        res = store_fail(st, err, "read a chunk");
+    }
+    sqlite3_reset(s);
+    return res;
+}
+
+gp_status store_chunk_save(gp_store *st, long long series, int64_t day_ms, const gp_chunk *c,
+                           gp_err *err) {
+    unsigned char buf[GP_CHUNK_MAX_BYTES];
+    size_t len;
+    if (gp_chunk_encode(c, buf, &len, err))
+        return err->code;
+    if (check_day(st, day_ms, err) || cached(st, &st->chunks->save, SQL_SAVE, err))
+        return err->code;
+    sqlite3_stmt *s = st->chunks->save;
+    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    sqlite3_bind_int64(s, 2, series);
+    sqlite3_bind_int64(s, 3, day_ms);
+    sqlite3_bind_blob(s, 4, buf, (int)len, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write a chunk");
+}
+
+void store_bucket_add(gp_chunk_bucket *b, long long n, double sum, double min, double max) {
+    if (b->n == 0) {
+        *b = (gp_chunk_bucket){n, sum, min, max};
+        return;
+    }
+    /* The same arithmetic as rollup_5m's upsert: n + n, sum + sum, min(), max(). */
+    b->n += n;
+    b->sum += sum;
+    if (min < b->min)
+        b->min = min;
+    if (max > b->max)
+        b->max = max;
+}
+
+gp_status store_sealed_ms(gp_store *st, long long series, int64_t *sealed_ms, gp_err *err) {
+    *sealed_ms = 0;
+    if (cached(st, &st->chunks->sealed, SQL_SEALED, err))
+        return err->code;
+    sqlite3_stmt *s = st->chunks->sealed;
+    sqlite3_bind_int64(s, 1, series);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *sealed_ms = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read a series");
+}
+
+gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
+    before_ms = store_day_of(before_ms);
+    int64_t sealed;
+    if (store_sealed_ms(st, series, &sealed, err))
+        return err->code;
+    if (sealed >= before_ms)
+        return GP_OK;
+    store_chunks *cc = st->chunks;
+    if (cached(st, &cc->seal_rows, SQL_SEAL_ROWS, err))
+        return err->code;
+    sqlite3_stmt *s = cc->seal_rows;
+    sqlite3_bind_int64(s, 1, series);
+    sqlite3_bind_int64(s, 2, before_ms);
+    gp_chunk *c = gp_xmalloc(sizeof *c);
+    int64_t day = INT64_MIN;
+    gp_status res = GP_OK;
+    int rc;
+    while (res == GP_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int64_t b = sqlite3_column_int64(s, 0);
+        if (store_day_of(b) != day) {
+            if (day != INT64_MIN && store_chunk_save(st, series, day, c, err))
+                res = err->code;
+            bool found;
+            day = store_day_of(b);
+            if (res == GP_OK && store_chunk_load(st, series, day, c, &found, err))
+                res = err->code;
+        }
+        if (res == GP_OK)
+            store_bucket_add(&c->b[(b - day) / BUCKET_MS], sqlite3_column_int64(s, 1),
+                             sqlite3_column_double(s, 2), sqlite3_column_double(s, 3),
+                             sqlite3_column_double(s, 4));
+    }
+    if (res == GP_OK && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read rows to seal");
+    sqlite3_reset(s);
+    if (res == GP_OK && day != INT64_MIN && store_chunk_save(st, series, day, c, err))
+        res = err->code;
+    free(c);
+    if (res != GP_OK)
+        return res;
+    sqlite3_stmt *d = NULL;
+    if (cached(st, &cc->seal_delete, SQL_SEAL_DELETE, err) ||
+        cached(st, &cc->seal_mark, SQL_SEAL_MARK, err))
+        return err->code;
+    for (int i = 0; i < 2; i++) {
+        d = i ? cc->seal_mark : cc->seal_delete;
+        sqlite3_bind_int64(d, 1, series);
+        sqlite3_bind_int64(d, 2, before_ms);
+        rc = sqlite3_step(d);
+        sqlite3_reset(d);
+        if (rc != SQLITE_DONE)
+            return store_fail(st, err, "seal a day");
+    }
+    return GP_OK;
+}
+
+gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
+                     gp_err *err) {
+    *sealed = 0;
+    before_ms = store_day_of(before_ms);
+    long long *ids = NULL;
+    size_t n = 0, cap = 0;
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_TO_SEAL, &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, before_ms);
+    sqlite3_bind_int64(s, 2, max_series > INT64_MAX ? INT64_MAX : (sqlite3_int64)max_series);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        ids = gp_xgrow(ids, &cap, n, sizeof *ids, 256);
+        ids[n++] = sqlite3_column_int64(s, 0);
+    }
+    sqlite3_finalize(s);
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "find days to seal");
+    for (size_t i = 0; i < n && res == GP_OK; i++)
+        res = store_seal_series(st, ids[i], before_ms, err);
+    free(ids);
+    if (res == GP_OK)
+        *sealed = n;
+    return res;
+}
+
+/* ---- rollup_5m_all, the readers' view --------------------------------------------------- */
+
+enum { COL_SERIES, COL_BUCKET, COL_N, COL_SUM, COL_MIN, COL_MAX };
+enum { HAS_SERIES = 1, HAS_LO = 2, HAS_HI = 4, IS_EMPTY = 8 };
+
+typedef struct r5_vtab {
+    sqlite3_vtab base;
+    gp_store *st;
+} r5_vtab;
+
+typedef struct r5_cursor {
+    sqlite3_vtab_cursor base;
+    gp_store *st;
+    stmt_set *set;
+    bool all, eof, in_rows, started;
+    int64_t lo, hi;
+    long long series;
+    gp_chunk chunk;
+    int64_t day;
+    int slot;
+    long long n;
+    int64_t bucket;
+    double sum, min, max;
+} r5_cursor;
+
+static int r5_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                      char **errmsg) {
+    (void)argc, (void)argv, (void)errmsg;
+    int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(series_id INTEGER, bucket_ms INTEGER, "
+                                      "n INTEGER, sum REAL, min REAL, max REAL)");
+    if (rc != SQLITE_OK)
+        return rc;
+    r5_vtab *v = sqlite3_malloc(sizeof *v);
+    if (!v)
+        return SQLITE_NOMEM;
+    memset(v, 0, sizeof *v);
+    v->st = aux;
+    *out = &v->base;
+    return SQLITE_OK;
+}
+
+static int r5_disconnect(sqlite3_vtab *v) {
+    sqlite3_free(v);
+    return SQLITE_OK;
+}
+
+/* idxNum: HAS_SERIES, HAS_LO, HAS_HI as the arguments come, in that order. */
+static int r5_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
+    (void)v;
+    int want[3] = {-1, -1, -1}; /* series =, bucket >= or >, bucket < or <= (or = for both) */
+    int bucket_eq = -1;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (!c->usable)
+            continue;
+        if (c->iColumn == COL_SERIES && c->op == SQLITE_INDEX_CONSTRAINT_EQ && want[0] < 0)
+            want[0] = i;
+        else if (c->iColumn == COL_BUCKET && c->op == SQLITE_INDEX_CONSTRAINT_EQ)
+            bucket_eq = i;
+        else if (c->iColumn == COL_BUCKET && want[1] < 0 &&
+                 (c->op == SQLITE_INDEX_CONSTRAINT_GE || c->op == SQLITE_INDEX_CONSTRAINT_GT))
+            want[1] = i;
+        else if (c->iColumn == COL_BUCKET && want[2] < 0 &&
+                 (c->op == SQLITE_INDEX_CONSTRAINT_LT || c->op == SQLITE_INDEX_CONSTRAINT_LE))
+            want[2] = i;
+    }
+    if (bucket_eq >= 0)
+        want[1] = want[2] = bucket_eq;
+    int arg = 0, idx = 0;
+    for (int k = 0; k < 3; k++) {
+        if (want[k] < 0)
+            continue;
+        idx |= 1 << k;
+        if (k == 2 && want[2] == want[1]) {
+            idx |= 16; /* the upper bound is the lower one's equality */
+            continue;
+        }
+        info->aConstraintUsage[want[k]].argvIndex = ++arg;
+    }
+    /* SQLite checks every constraint again on what comes back (omit stays 0), so a bound read
+     * loosely (a REAL, a GT taken as GE) costs rows, never answers. */
+    info->idxNum = idx;
+    if (idx & HAS_SERIES) {
+        info->estimatedCost = (idx & (HAS_LO | HAS_HI)) ? 10 : 300;
+        info->estimatedRows = (idx & (HAS_LO | HAS_HI)) ? 12 : 8640;
+    } else {
+        info->estimatedCost = 1e12;
+        info->estimatedRows = 1000000000;
+    }
+    return SQLITE_OK;
+}
+
+static int r5_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
+    r5_vtab *t = (r5_vtab *)v;
+    r5_cursor *c = sqlite3_malloc(sizeof *c);
+    if (!c)
+        return SQLITE_NOMEM;
+    memset(c, 0, sizeof *c);
+    c->st = t->st;
+    store_chunks *cc = t->st->chunks;
+    if (cc->free_sets) {
+        c->set = cc->free_sets;
+        cc->free_sets = c->set->next;
+    } else {
+        c->set = calloc(1, sizeof *c->set);
+        gp_err err;
+        if (!c->set || store_prepare(t->st, SQL_CHUNKS, &c->set->chunks, &err) ||
+            store_prepare(t->st, SQL_ROWS, &c->set->rows, &err) ||
+            store_prepare(t->st, SQL_ALL_SERIES, &c->set->all, &err)) {
+            if (c->set) {
+                sqlite3_finalize(c->set->chunks);
+                sqlite3_finalize(c->set->rows);
+                free(c->set);
+            }
+            sqlite3_free(c);
+            return SQLITE_ERROR;
+        }
+    }
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int r5_close(sqlite3_vtab_cursor *cur) {
+    r5_cursor *c = (r5_cursor *)cur;
+    store_chunks *cc = c->st->chunks;
+    sqlite3_reset(c->set->chunks);
+    sqlite3_reset(c->set->rows);
+    sqlite3_reset(c->set->all);
+    c->set->next = cc->free_sets;
+    cc->free_sets = c->set;
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+
+static int vtab_error(r5_cursor *c, const char *msg) {
+    sqlite3_free(c->base.pVtab->zErrMsg);
+    c->base.pVtab->zErrMsg = sqlite3_mprintf("%s", msg);
+    return SQLITE_ERROR;
+}
+
+/* Start the current series: its chunks over the range, then its rows. */
+static void start_series(r5_cursor *c) {
+    sqlite3_stmt *k = c->set->chunks, *r = c->set->rows;
+    sqlite3_reset(k);
+    sqlite3_reset(r);
+    /* days from the one holding lo to the one holding hi - 1, inclusive */
+    sqlite3_bind_int64(k, 1, chunk_id(c->series, c->lo));
+    sqlite3_bind_int64(k, 2, chunk_id(c->series, c->hi - 1) + 1);
+    sqlite3_bind_int64(r, 1, c->series);
+    sqlite3_bind_int64(r, 2, c->lo);
+    sqlite3_bind_int64(r, 3, c->hi);
+    c->in_rows = false;
+    c->started = true;
+    c->slot = c->chunk.slots = 0; /* no chunk loaded yet */
+}
+
+/* Move to the next bucket of the current series; 1 when it has no more, -1 on error. */
+static int next_in_series(r5_cursor *c) {
+    for (;;) {
+        if (!c->in_rows) {
+            while (c->slot < c->chunk.slots) {
+                int i = c->slot++;
+                const gp_chunk_bucket *b = &c->chunk.b[i];
+                int64_t t = c->day + i * BUCKET_MS;
+                if (b->n == 0 || t < c->lo || t >= c->hi)
+                    continue;
+                c->bucket = t;
+                c->n = b->n;
+                c->sum = b->sum;
+                c->min = b->min;
+                c->max = b->max;
+                return 0;
+            }
+            int rc = sqlite3_step(c->set->chunks);
+            if (rc == SQLITE_ROW) {
+                c->day = sqlite3_column_int64(c->set->chunks, 0);
+                gp_err err;
+                if (gp_chunk_decode(sqlite3_column_blob(c->set->chunks, 1),
+                                    (size_t)sqlite3_column_bytes(c->set->chunks, 1),
+                                    "rollup_5m_day", &c->chunk, &err) != GP_OK ||
+                    c->chunk.slots != GP_CHUNK_SLOTS_MAX) {
+                    vtab_error(c, "a damaged 5-minute chunk in rollup_5m_day");
+                    return -1;
+                }
+                c->slot = 0;
+                continue;
+            }
+            if (rc != SQLITE_DONE)
+                return -1;
+            c->in_rows = true;
+        }
+        int rc = sqlite3_step(c->set->rows);
+        if (rc == SQLITE_ROW) {
+            sqlite3_stmt *r = c->set->rows;
+            c->bucket = sqlite3_column_int64(r, 0);
+            c->n = sqlite3_column_int64(r, 1);
+            c->sum = sqlite3_column_double(r, 2);
+            c->min = sqlite3_column_double(r, 3);
+            c->max = sqlite3_column_double(r, 4);
+            return 0;
+        }
+        return rc == SQLITE_DONE ? 1 : -1;
+    }
+}
+
+static int r5_next(sqlite3_vtab_cursor *cur) {
+    r5_cursor *c = (r5_cursor *)cur;
+    for (;;) {
+        if (c->started) {
+            int rc = next_in_series(c);
+            if (rc < 0)
+                return c->base.pVtab->zErrMsg ? SQLITE_ERROR
+                                              : vtab_error(c, sqlite3_errmsg(c->st->db));
+            if (rc == 0)
+                return SQLITE_OK;
+            if (!c->all) {
+                c->eof = true;
+                return SQLITE_OK;
+            }
+        }
+        int s = sqlite3_step(c->set->all);
+        if (s != SQLITE_ROW) {
+            c->eof = true;
+            return s == SQLITE_DONE ? SQLITE_OK : vtab_error(c, sqlite3_errmsg(c->st->db));
+        }
+        c->series = sqlite3_column_int64(c->set->all, 0);
+        start_series(c);
+    }
+}
+
+/* A bound as an integer range: an integer is exact; a REAL is widened to the integers around
+ * it; anything else (NULL, text) matches nothing or everything, SQLite deciding after us. */
+static bool bound_of(sqlite3_value *v, bool lower, int64_t *out) {
+    int t = sqlite3_value_numeric_type(v);
+    if (t == SQLITE_INTEGER) {
+        *out = sqlite3_value_int64(v);
+        return true;
+    }
+    if (t == SQLITE_FLOAT) {
+        double d = sqlite3_value_double(v);
+        if (d > -9e18 && d < 9e18) {
+            *out = (int64_t)(lower ? floor(d) : ceil(d));
+            return true;
+        }
+    }
+    return false;
+}
+
+static int r5_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int argc,
+                     sqlite3_value **argv) {
+    (void)idx_str;
+    r5_cursor *c = (r5_cursor *)cur;
+    int a = 0;
+    c->lo = INT64_MIN / 2;
+    c->hi = INT64_MAX / 2;
+    c->all = !(idx & HAS_SERIES);
+    c->eof = false;
+    sqlite3_reset(c->set->all);
+    if (idx & HAS_SERIES) {
+        if (a >= argc || sqlite3_value_numeric_type(argv[a]) != SQLITE_INTEGER) {
+            c->eof = true; /* NULL or text never equals an INTEGER series_id */
+            return SQLITE_OK;
+        }
+        c->series = sqlite3_value_int64(argv[a++]);
+    }
+    int64_t v;
+    if ((idx & HAS_LO) && a < argc) {
+        if (bound_of(argv[a], true, &v))
+            c->lo = v;
+        if (idx & 16 && bound_of(argv[a], false, &v))
+            c->hi = v + 1;
+        a++;
+    }
+    if ((idx & HAS_HI) && !(idx & 16) && a < argc && bound_of(argv[a], false, &v))
+        c->hi = v + 1; /* LT and LE alike: SQLite drops the extra row */
+    if (!c->all)
+        start_series(c);
+    else
+        c->started = false; /* r5_next steps to the first series */
+    return r5_next(cur);
+}
+
+static int r5_eof(sqlite3_vtab_cursor *cur) {
+    return ((r5_cursor *)cur)->eof;
+}
+
+static int r5_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+    r5_cursor *c = (r5_cursor *)cur;
+    switch (col) {
+    case COL_SERIES:
+        sqlite3_result_int64(ctx, c->series);
+        break;
+    case COL_BUCKET:
+        sqlite3_result_int64(ctx, c->bucket);
+        break;
+    case COL_N:
+        sqlite3_result_int64(ctx, c->n);
+        break;
+    case COL_SUM:
+        sqlite3_result_double(ctx, c->sum);
+        break;
+    case COL_MIN:
+        sqlite3_result_double(ctx, c->min);
+        break;
+    default:
+        sqlite3_result_double(ctx, c->max);
+        break;
+    }
+    return SQLITE_OK;
+}
+
+static int r5_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+    r5_cursor *c = (r5_cursor *)cur;
+    *rowid = c->bucket / BUCKET_MS;
+    return SQLITE_OK;
+}
+
+static const sqlite3_module r5_module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous only: there is nothing to CREATE VIRTUAL TABLE */
+    .xConnect = r5_connect,
+    .xBestIndex = r5_best_index,
+    .xDisconnect = r5_disconnect,
+    .xDestroy = r5_disconnect,
+    .xOpen = r5_open,
+    .xClose = r5_close,
+    .xFilter = r5_filter,
+    .xNext = r5_next,
+    .xEof = r5_eof,
+    .xColumn = r5_column,
+    .xRowid = r5_rowid,
+};
+
+gp_status store_chunks_open(gp_store *st, gp_err *err) {
+    st->chunks = gp_xcalloc(1, sizeof *st->chunks);
+    if (sqlite3_create_module(st->db, "rollup_5m_all", &r5_module, st) != SQLITE_OK)
+        return store_fail(st, err, "register rollup_5m_all");
+    return GP_OK;
+}

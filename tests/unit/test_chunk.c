@@ -1,0 +1,193 @@
+/* Rollup chunk encoding (chunk.h): exact round trips, the documented bytes, and refusals. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/chunk.h"
+#include "testutil.h"
+
+static int same_bits(double a, double b) {
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void assert_same_chunk(const gp_chunk *a, const gp_chunk *b) {
+    assert_int_equal(a->slots, b->slots);
+    for (int i = 0; i < a->slots; i++) {
+        assert_int_equal(a->b[i].n, b->b[i].n);
+        if (a->b[i].n == 0)
+            continue;
+        if (!same_bits(a->b[i].sum, b->b[i].sum) || !same_bits(a->b[i].min, b->b[i].min) ||
+            !same_bits(a->b[i].max, b->b[i].max))
+            fail_msg("bucket %d: %.17g %.17g %.17g != %.17g %.17g %.17g", i, a->b[i].sum,
+                     a->b[i].min, a->b[i].max, b->b[i].sum, b->b[i].min, b->b[i].max);
+    }
+}
+
+static size_t round_trip(const gp_chunk *c) {
+    unsigned char buf[GP_CHUNK_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_chunk_encode(c, buf, &len, &err), GP_OK);
+    assert_true(len > 0 && len <= GP_CHUNK_MAX_BYTES);
+    gp_chunk back;
+    if (gp_chunk_decode(buf, len, "t", &back, &err) != GP_OK)
+        fail_msg("%s: %s", err.where, err.msg);
+    assert_same_chunk(c, &back);
+    return len;
+}
+
+static double random_double(unsigned *seed) {
+    uint64_t u = 0;
+    for (int i = 0; i < 4; i++)
+        u = u << 16 | (uint64_t)(rand_r(seed) & 0xffff);
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Any bit pattern comes back as it went in: NaNs, infinities, -0, subnormals. */
+static void test_exact_bits(void **state) {
+    (void)state;
+    unsigned seed = 17;
+    static const double special[] = {
+        0.0,   -0.0,    INFINITY,         -INFINITY,        NAN, 4.9e-324, 0.1, 0.29,
+        1e300, -1e-300, 90071992547409.9, 90071992547409.92};
+    for (int round = 0; round < 200; round++) {
+        gp_chunk c;
+        gp_chunk_init(&c, round % 3 ? GP_CHUNK_SLOTS_MAX : 24);
+        for (int i = 0; i < c.slots; i++) {
+            int kind = rand_r(&seed) % 6;
+            if (kind == 0)
+                continue;
+            gp_chunk_bucket *b = &c.b[i];
+            b->n = kind == 1 ? 1 : 1 + rand_r(&seed) % 1000;
+            if (round == 0 && i < 12) {
+                b->sum = b->min = b->max = special[i];
+            } else if (kind < 4) {
+                b->sum = (rand_r(&seed) % 100001) / 100.0;
+                b->min = kind == 2 ? b->sum : (rand_r(&seed) % 10001) / 100.0;
+                b->max = kind == 2 ? b->sum : b->min + (rand_r(&seed) % 1000) / 100.0;
+            } else {
+                b->sum = random_double(&seed);
+                b->min = kind == 4 ? b->sum : random_double(&seed);
+                b->max = random_double(&seed);
+            }
+        }
+        round_trip(&c);
+    }
+}
+
+/* A day of one-sample 5-minute buckets read to two decimals (utilization, watts) stays small:
+ * the point of the encoding (docs/telemetry.md quotes these sizes). */
+static void test_sizes(void **state) {
+    (void)state;
+    gp_chunk c;
+    gp_chunk_init(&c, GP_CHUNK_SLOTS_MAX);
+    unsigned seed = 5;
+    long long centi_w = 30000;
+    for (int i = 0; i < c.slots; i++) {
+        centi_w += rand_r(&seed) % 2001 - 1000; /* a walk of up to 10 W a bucket */
+        double w = centi_w / 100.0;             /* as read from text: 301.57 */
+        c.b[i] = (gp_chunk_bucket){1, w, w, w};
+    }
+    size_t len = round_trip(&c);
+    assert_true(len <= 3 + 36 + 288 * 4); /* head + up to 3 bytes of delta a bucket */
+    /* Collected buckets: 20 samples each, whole-number utilization jumping at random. */
+    for (int i = 0; i < c.slots; i++) {
+        double lo = rand_r(&seed) % 50, hi = lo + rand_r(&seed) % 50;
+        c.b[i] = (gp_chunk_bucket){20, lo * 10 + hi * 10, lo, hi};
+    }
+    len = round_trip(&c);
+    assert_true(len <= 3 + 36 + 288 * 10); /* against 8 for each of three REALs */
+    /* Empty days cost the header (version, varint 288) and the bitmap. */
+    gp_chunk_init(&c, GP_CHUNK_SLOTS_MAX);
+    assert_int_equal(round_trip(&c), 3 + 36);
+}
+
+/* The bytes docs/telemetry.md walks through: 9 slots, buckets 0, 1 and 8. */
+static void test_documented_bytes(void **state) {
+    (void)state;
+    gp_chunk c;
+    gp_chunk_init(&c, 9);
+    c.b[0] = (gp_chunk_bucket){1, 42.5, 42.5, 42.5};
+    c.b[1] = (gp_chunk_bucket){2, 85.0, 42.5, 42.5};
+    c.b[8] = (gp_chunk_bucket){3, 0.1 + 0.2, 0.0, 1.0 / 3};
+    static const unsigned char want[] = {
+        1,    9,    0x03, 0x01,       /* version, slots, bitmap: buckets 0, 1 and 8 */
+        0x00, 0x90, 0xb0, 0x0a,       /* n 1, shape 0: k 42500, zigzag 85000, tag 170000 */
+        0x05, 0x00, 0x90, 0xb0, 0x0a, /* n 2, shape 1: min k +0, sum k +42500 */
+        0x0a,                         /* n 3, shape 2 */
+        0x11, 0x34, 0x33, 0x33, 0x33, 0x33, 0x73, 0x86, 0x7f, /* sum: 8 bytes XOR 85.0 */
+        0x8e, 0xb0, 0x0a,                                     /* min: k 0, delta -42500 */
+        0x11, 0x55, 0x55, 0x55, 0x55, 0x55, 0x15, 0x90, 0x7f, /* max: 8 bytes XOR 42.5 */
+    };
+    unsigned char buf[GP_CHUNK_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_OK);
+    assert_int_equal(len, sizeof want);
+    assert_memory_equal(buf, want, sizeof want);
+    round_trip(&c);
+}
+
+static void expect_bad(const unsigned char *buf, size_t len, const char *what) {
+    gp_chunk out;
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_chunk_decode(buf, len, "db:series 7", &out, &err) != GP_E_INPUT)
+        fail_msg("accepted: %s", what);
+    assert_int_equal(out.slots, 0);
+    assert_non_null(strstr(err.where, "db:series 7:byte "));
+}
+
+static void test_refused(void **state) {
+    (void)state;
+    gp_chunk c;
+    gp_chunk_init(&c, 20);
+    for (int i = 0; i < 20; i += 2)
+        c.b[i] = (gp_chunk_bucket){3, i * 1.5, i * 0.25, i + 1 / 3.0};
+    unsigned char buf[GP_CHUNK_MAX_BYTES + 1];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_OK);
+    for (size_t cut = 0; cut < len; cut++)
+        expect_bad(buf, cut, "a truncated chunk");
+    buf[len] = 0;
+    expect_bad(buf, len + 1, "trailing bytes");
+    unsigned char v2[GP_CHUNK_MAX_BYTES];
+    memcpy(v2, buf, len);
+    v2[0] = 2;
+    expect_bad(v2, len, "version 2");
+    static const unsigned char shape3[] = {1, 1, 1, 0x03, 0, 0, 0};
+    expect_bad(shape3, sizeof shape3, "shape 3");
+    static const unsigned char pad[] = {1, 1, 3, 0x00, 0x00};
+    expect_bad(pad, sizeof pad, "a bit past the last slot");
+    static const unsigned char slots0[] = {1, 0};
+    expect_bad(slots0, sizeof slots0, "no slots");
+    static const unsigned char slots289[] = {1, 0xa1, 0x02};
+    expect_bad(slots289, sizeof slots289, "289 slots");
+    static const unsigned char long_varint[] = {1, 0x81, 0x00, 0x00};
+    expect_bad(long_varint, sizeof long_varint, "a varint not in its shortest form");
+    static const unsigned char odd_tag[] = {1, 1, 1, 0x00, 0x03};
+    expect_bad(odd_tag, sizeof odd_tag, "tag 3");
+    static const unsigned char huge[] = {1,    1,    1,    0x00, 0xfe, 0xff, 0xff,
+                                         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+    expect_bad(huge, sizeof huge, "a fixed-point value past 2^53");
+    /* And what the encoder refuses. */
+    c.b[3].n = -1;
+    assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_E_INPUT);
+    assert_int_equal(len, 0);
+    gp_chunk_init(&c, 0);
+    assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_E_INPUT);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_bits),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_documented_bytes),
+        cmocka_unit_test(test_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

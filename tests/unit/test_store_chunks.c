@@ -1,0 +1,278 @@
+/* Chunked 5-minute rollups (db/009_chunks.sql): a database made before migration 009 is
+ * converted on open, and every figure read from it stays the same, bit for bit (doubles are
+ * compared as %a); capacity rollups recomputed from the chunks equal the ones computed from the
+ * rows; late samples and imported history merge into sealed days as they did into rows. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "gpuplan/store_capacity.h"
+#include "gpuplan/store_history.h"
+#include "gpuplan/store_telemetry.h"
+#include "testutil.h"
+#include "../dbfile.h"
+
+#define T0 1767225600000LL /* 2026-01-01T00:00:00Z, long before any clock running the test */
+#define DAY 86400000LL
+#define DAYS 3
+#define NODES 3
+#define GPUS 4
+
+static char path[] = "/tmp/gpuplan-chunks-XXXXXX";
+
+static void sql(const char *q) {
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(db, q, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s: %s", q, msg);
+    sqlite3_close(db);
+}
+
+static long long scalar(const char *q) {
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_stmt *s;
+    sqlite3_prepare_v2(db, q, -1, &s, NULL);
+    long long v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+/* Utilization, power and memory of NODES x GPUS GPUs every 60 s for DAYS days: whole numbers,
+ * two decimals and thirds (which only the raw form of the encoding holds exactly). */
+static void generate(gp_store *st) {
+    gp_err err;
+    unsigned seed = 9;
+    for (int n = 0; n < NODES; n++) {
+        char name[16];
+        snprintf(name, sizeof name, "node%d", n);
+        long long id;
+        assert_int_equal(gp_store_node_add(st, name, NULL, 0, &err), GP_OK);
+        assert_int_equal(gp_store_node_id(st, name, &id, &err), GP_OK);
+        for (int64_t hour = T0; hour < T0 + DAYS * DAY; hour += 3600000) {
+            gp_samples s;
+            gp_samples_init(&s, 1000000);
+            for (int g = 0; g < GPUS; g++) {
+                char uuid[32];
+                snprintf(uuid, sizeof uuid, "GPU-%d-%d", n, g);
+                int gi = gp_samples_gpu(&s, uuid, g, "", "NVIDIA H100 80GB HBM3", name);
+                if (g == 3 && hour >= T0 + DAY && hour < T0 + 2 * DAY)
+                    continue; /* a GPU that goes away for a day */
+                for (int64_t t = hour; t < hour + 3600000; t += 60000) {
+                    double u = g == 0 ? 0 : (double)(rand_r(&seed) % 101);
+                    if (g == 2)
+                        u = (rand_r(&seed) % 300) / 3.0;
+                    double w = 60 + (rand_r(&seed) % 60000) / 100.0;
+                    assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, u, t, -1, &err), GP_OK);
+                    assert_int_equal(gp_samples_add(&s, gi, GP_M_POWER_W, w, t, -1, &err), GP_OK);
+                    assert_int_equal(
+                        gp_samples_add(&s, gi, GP_M_MEM_USED_MIB, 1000 + g * 7, t, -1, &err),
+                        GP_OK);
+                }
+            }
+            size_t written;
+            assert_int_equal(gp_store_samples_write(st, id, &s, hour, &written, &err), GP_OK);
+            gp_samples_done(&s);
+        }
+    }
+}
+
+static int on_gpu(const gp_cap_gpu *g, void *arg) {
+    FILE *f = arg;
+    fprintf(f, "gpu %s %s %d %lld %a %lld %a %lld %a %d %a %d %a %a\n", g->node, g->uuid, g->index,
+            g->buckets, g->util_sum, g->power_n, g->power_sum, g->busy_power_n, g->busy_power_sum,
+            g->has_power_p95, g->power_p95_w, g->has_mem, g->mem_used_p95_mib, g->mem_total_mib);
+    for (int k = 0; k < GP_UTIL_BINS; k++)
+        fprintf(f, " %lld", g->hist[k]);
+    fprintf(f, "\n");
+    return 0;
+}
+
+static int on_bucket(const gp_cap_bucket *b, void *arg) {
+    fprintf(arg, "bucket %lld %lld %a %lld\n", (long long)b->bucket_ms, b->gpus, b->util_sum,
+            b->busy);
+    return 0;
+}
+
+static int on_point(const gp_gpu_point *p, void *arg) {
+    fprintf(arg, "point %s %s %d %lld %a\n", p->node, p->uuid, p->index, (long long)p->bucket_ms,
+            p->mean);
+    return 0;
+}
+
+static int on_hour(const gp_cap_hour *h, void *arg) {
+    fprintf(arg, "hour %s %d %a %a\n", h->node, h->hour, h->util_pct, h->gpus);
+    return 0;
+}
+
+/* Every figure the readers give over the data: capacity per GPU and per bucket (two
+ * thresholds), the hours of day, and the 5-minute history of two metrics. */
+static char *figures(gp_store *st) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    gp_cap_select all = {T0, T0 + DAYS * DAY, NULL, NULL};
+    gp_cap_select one = {T0 + 3600000, T0 + 2 * DAY, "[\"node1\"]", NULL};
+    assert_int_equal(gp_store_capacity_gpus(st, &all, on_gpu, f, &err), GP_OK);
+    assert_int_equal(gp_store_capacity_buckets(st, &all, 5, on_bucket, f, &err), GP_OK);
+    assert_int_equal(gp_store_capacity_buckets(st, &one, 50, on_bucket, f, &err), GP_OK);
+    assert_int_equal(gp_store_capacity_heatmap(st, &all, on_hour, f, &err), GP_OK);
+    assert_int_equal(
+        gp_store_gpu_history(st, GP_M_GPU_UTIL, T0, T0 + DAYS * DAY, on_point, f, &err), GP_OK);
+    assert_int_equal(gp_store_gpu_history(st, GP_M_POWER_W, T0 + 7 * 300000, T0 + DAY + 3600000,
+                                          on_point, f, &err),
+                     GP_OK);
+    gp_db_stats stats;
+    assert_int_equal(gp_store_stats(st, &stats, &err), GP_OK);
+    fprintf(f, "rollups %lld %lld\n", stats.rollups_5m, stats.rollups_1h);
+    fclose(f);
+    return text;
+}
+
+/* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m. */
+static void make_version_8(void) {
+    sql("DROP TABLE rollup_5m_day; DROP INDEX series_sealed; ALTER TABLE series DROP COLUMN "
+        "sealed_ms; CREATE INDEX rollup_5m_time ON rollup_5m(bucket_ms); CREATE INDEX "
+        "rollup_1h_time ON "
+        "rollup_1h(bucket_ms); CREATE INDEX util_hour_time ON util_hour(hour_ms); PRAGMA "
+        "user_version = 8");
+}
+
+static void test_migration_keeps_figures(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    generate(st);
+    gp_store_close(st);
+    /* Nothing was sealed yet (no retention ran): rows only, as before chunks. */
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), 0);
+    long long rows = scalar("SELECT count(*) FROM rollup_5m");
+    assert_int_equal(rows, NODES * (GPUS * DAYS - 1) * 3 * 288);
+    make_version_8();
+
+    assert_int_equal(gp_store_open_readonly(path, &st, &err), GP_OK); /* migrates: a write */
+    gp_store_close(st);
+    /* Opened by this build: converted, every day of every series one chunk. */
+    assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), NODES * (GPUS * DAYS - 1) * 3);
+    assert_int_equal(scalar("SELECT count(*) FROM series WHERE sealed_ms < 1767225600000"), 0);
+
+    /* Figures of the converted file against those of the same rows unconverted. */
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    char *after = figures(st);
+    gp_store_close(st);
+    test_remove_db(path);
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    generate(st);
+    char *before = figures(st);
+    gp_store_close(st);
+    assert_true(strlen(before) > 100000);
+    if (strcmp(before, after) != 0)
+        fail_msg("figures differ after the conversion");
+    free(after);
+
+    /* The capacity rollups recomputed from the chunks: the same figures again. */
+    make_version_8();
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(gp_store_begin(st, &err), GP_OK);
+    for (long long id = 1; id <= NODES; id++)
+        assert_int_equal(gp_store_capacity_refresh(st, id, T0, T0 + DAYS * DAY, &err), GP_OK);
+    assert_int_equal(gp_store_commit(st, &err), GP_OK);
+    char *again = figures(st);
+    if (strcmp(before, again) != 0)
+        fail_msg("capacity rollups recomputed from the chunks differ");
+    free(again);
+    free(before);
+    gp_store_close(st);
+}
+
+typedef struct one_gpu {
+    const char *uuid;
+    double mean;
+} one_gpu;
+
+static int on_uuid(const gp_gpu_point *p, void *arg) {
+    one_gpu *o = arg;
+    if (strcmp(p->uuid, o->uuid) != 0)
+        return 0;
+    o->mean = p->mean;
+    return 1;
+}
+
+/* After the conversion: a late sample lands in its sealed day, and imported history neither
+ * stores a bucket twice nor loses one. */
+static void test_sealed_days_take_writes(void **state) {
+    (void)state;
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long node1;
+    assert_int_equal(gp_store_node_id(st, "node1", &node1, &err), GP_OK);
+    one_gpu mean = {"GPU-1-0", -1};
+    int64_t b = T0 + DAY + 5 * 300000;
+    assert_int_equal(
+        gp_store_gpu_history(st, GP_M_MEM_USED_MIB, b, b + 300000, on_uuid, &mean, &err), GP_OK);
+    assert_close(mean.mean, 1000, REL); /* node1's GPU 0: 1000 MiB, 5 samples */
+    gp_samples s;
+    gp_samples_init(&s, 100);
+    int gi = gp_samples_gpu(&s, "GPU-1-0", 0, "", "NVIDIA H100 80GB HBM3", "node1");
+    assert_int_equal(gp_samples_add(&s, gi, GP_M_MEM_USED_MIB, 1600, b + 1000, -1, &err), GP_OK);
+    size_t written;
+    assert_int_equal(gp_store_samples_write(st, node1, &s, b + 60000, &written, &err), GP_OK);
+    assert_int_equal(written, 1);
+    gp_samples_done(&s);
+    assert_int_equal(
+        gp_store_gpu_history(st, GP_M_MEM_USED_MIB, b, b + 300000, on_uuid, &mean, &err), GP_OK);
+    assert_close(mean.mean, (5 * 1000 + 1600) / 6.0, REL);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0); /* merged, not a row */
+
+    /* History: one bucket stored already (skipped), one of the day that GPU 3 missed. */
+    gp_rollups r;
+    gp_rollups_init(&r, 1000);
+    int g3 = gp_samples_gpu(&r.gpus, "GPU-1-3", 3, "", "NVIDIA H100 80GB HBM3", "node1");
+    int g0 = gp_samples_gpu(&r.gpus, "GPU-1-0", 0, "", "NVIDIA H100 80GB HBM3", "node1");
+    int64_t gap = T0 + DAY + 40 * 300000;
+    assert_int_equal(gp_rollups_add(&r, g3, GP_M_GPU_UTIL, gap, 1, 42.25, 42.25, 42.25, &err),
+                     GP_OK);
+    assert_int_equal(gp_rollups_add(&r, g0, GP_M_GPU_UTIL, b, 1, 99, 99, 99, &err), GP_OK);
+    gp_rollups_finish(&r);
+    size_t skipped;
+    assert_int_equal(gp_store_begin(st, &err), GP_OK);
+    assert_int_equal(gp_store_rollups_write(st, node1, &r, &written, &skipped, &err), GP_OK);
+    assert_int_equal(gp_store_commit(st, &err), GP_OK);
+    gp_rollups_done(&r);
+    assert_int_equal(written, 1);
+    assert_int_equal(skipped, 1);
+    mean = (one_gpu){"GPU-1-3", -1};
+    assert_int_equal(
+        gp_store_gpu_history(st, GP_M_GPU_UTIL, gap, gap + 300000, on_uuid, &mean, &err), GP_OK);
+    assert_close(mean.mean, 42.25, REL);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+
+    /* Retention takes a chunk when its whole day is out of the window: with the cut at the
+     * end of the first day, the first day of every series goes, the second stays. */
+    long long chunks = scalar("SELECT count(*) FROM rollup_5m_day");
+    assert_int_equal(gp_store_retention(st, T0 + DAY + DAY / 2, DAY, DAY / 2, &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), chunks - NODES * GPUS * 3);
+    assert_int_equal(scalar("SELECT min(day_ms) FROM rollup_5m_day"), T0 + DAY);
+    gp_store_close(st);
+    test_remove_db(path);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_migration_keeps_figures),
+        cmocka_unit_test(test_sealed_days_take_writes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
