@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine_int.h"
 #include "gpuplan/model.h"
 
 #define HOURS GP_MONTH_HOURS
@@ -1017,4 +1018,73 @@ void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_t
     for (int i = 0; i < s->n_options; i++)
         option_totals[i] = NAN;
     evaluate(s, scratch, self_total, option_totals);
+}
+
+/* ---- totals alone (sweeps) ------------------------------------------------------------ */
+
+/* A total the full evaluation reports as is: finite, and far from overflowing anything
+ * derived from it (per GPU-hour or work unit, NPV, break-even prices). */
+static bool plain_total(double total, double work) {
+    if (!(fabs(total) < 1e200))
+        return false;
+    return !(work > 0.0) || isfinite(total / work);
+}
+
+bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_want want, double *self_total,
+                   double *option_totals, int *max_want) {
+    engine e;
+    e.s = s;
+    demand_build(s, &e.dm);
+    int m = e.dm.m;
+    double work = 0.0;
+    for (int j = 1; j <= m; j++)
+        work += e.dm.w[j];
+    if (!isfinite(work))
+        return false;
+    if (want.self) {
+        double rho = rho_of_self(s);
+        if (first_month_too_many(&e.dm, rho))
+            return false;
+        gp_model_fill_order(s, e.order);
+        plan_build(s, &e.dm, scratch->self.batches, &e.pl);
+        gp_err err;
+        if (check_bridge(s, &e.dm, &e.pl, &err))
+            return false;
+        int most = 0;
+        for (int j = 1; j <= m; j++) {
+            int sj = (int)ceil(side_n(&e.dm, j, rho) / s->gpus_per_server);
+            most = sj > most ? sj : most;
+        }
+        *max_want = most;
+        /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge). */
+        gp_breakdown bd;
+        double exit_value;
+        memset(&bd, 0, sizeof bd);
+        price_batches(s, &e.pl);
+        self_fixed_flows(s, &e.pl, e.fixed, &bd, &exit_value);
+        double total = 0.0; /* as evaluate sums: 0.0 + F[0] + ... (a -0.0 F[0] too) */
+        total += e.fixed[0];
+        for (int j = 1; j <= m; j++) {
+            running mr;
+            self_month(s, e.order, &e.dm, &e.pl, j, &mr);
+            total += e.fixed[j] + (mr.power + mr.colo + mr.charge + mr.bridge_cost);
+        }
+        if (!plain_total(total, work))
+            return false;
+        *self_total = total;
+    }
+    for (int i = 0; i < s->n_options; i++) {
+        if (!(want.options >> i & 1u))
+            continue;
+        const gp_option *o = &s->options[i];
+        if (!(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
+            first_month_too_many(&e.dm, rho_of(s, o)))
+            return false;
+        option_flows of;
+        option_eval(s, &e.dm, o, NULL, NULL, &of);
+        if ((o->has_base_gpus && o->burst < 0 && of.needs_burst) || !plain_total(of.total, work))
+            return false;
+        option_totals[i] = of.total;
+    }
+    return true;
 }
