@@ -582,8 +582,7 @@ static void set_axis(gp_scenario *x, const gp_scenario *s, const gp_sweep_axis *
     case GP_SWEEP_PRICE_PER_KWH: {
         double mean = gp_tariff_mean_price(s);
         for (int k = 0; k < x->n_periods; k++)
-            x->periods[k].price_per_kwh =
-                mean > 0.0 ? s->periods[k].price_per_kwh * (v / mean) : v;
+            x->periods[k].price_per_kwh = mean > 0.0 ? s->periods[k].price_per_kwh * (v / mean) : v;
         break;
     }
     case GP_SWEEP_SERVER_PRICE:
