@@ -4,10 +4,12 @@
  * sweeps and the mixed fleet. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine_int.h"
 #include "gpuplan/model.h"
+#include "gpuplan/xmem.h"
 
 #define HOURS GP_MONTH_HOURS
 #define MAX_GPUS 10000000.0
@@ -172,6 +174,17 @@ static int exit_index(const gp_scenario *s, int d) {
     return x < m ? x : m;
 }
 
+static void energy_trend_build(const gp_scenario *s, plan *pl) {
+    int m = s->horizon_months;
+    pl->energy_trend[0] = 1.0;
+    if (s->energy_price_trend_per_year == 0.0) {
+        for (int j = 1; j <= m; j++)
+            pl->energy_trend[j] = 1.0;
+    } else {
+        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
+    }
+}
+
 static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches, plan *pl) {
     int m = s->horizon_months, g = s->gpus_per_server, lead = s->lead_time_months;
     int kappa = s->order_every_months;
@@ -192,13 +205,7 @@ static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches
     pl->m = m;
     pl->b = batches;
     pl->n_batches = 0;
-    pl->energy_trend[0] = 1.0;
-    if (s->energy_price_trend_per_year == 0.0) {
-        for (int j = 1; j <= m; j++)
-            pl->energy_trend[j] = 1.0;
-    } else {
-        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
-    }
+    energy_trend_build(s, pl);
     int live = 0;      /* servers in service after the last delivery */
     int next_sale = 0; /* exits are non-decreasing in purchase order */
     for (int d = lead; d < m; d += kappa) {
@@ -1022,6 +1029,20 @@ void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_t
 
 /* ---- totals alone (sweeps) ------------------------------------------------------------ */
 
+struct engine_keep {
+    engine e;
+    double work; /* sum of W_j */
+    int max_want;
+};
+
+engine_keep *engine_keep_new(void) {
+    return gp_xcalloc(1, sizeof(engine_keep));
+}
+
+void engine_keep_free(engine_keep *k) {
+    free(k);
+}
+
 /* A total the full evaluation reports as is: finite, and far from overflowing anything
  * derived from it (per GPU-hour or work unit, NPV, break-even prices). */
 static bool plain_total(double total, double work) {
@@ -1030,44 +1051,56 @@ static bool plain_total(double total, double work) {
     return !(work > 0.0) || isfinite(total / work);
 }
 
-bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_want want, double *self_total,
-                   double *option_totals, int *max_want) {
-    engine e;
-    e.s = s;
-    demand_build(s, &e.dm);
-    int m = e.dm.m;
-    double work = 0.0;
-    for (int j = 1; j <= m; j++)
-        work += e.dm.w[j];
+bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
+                   double *self_total, double *option_totals, int *max_want) {
+    engine *e = &k->e;
+    e->s = s;
+    int m = s->horizon_months;
+    if (want.self && want.redo >= ENGINE_REDO_DEMAND) {
+        demand_build(s, &e->dm);
+        double work = 0.0;
+        for (int j = 1; j <= m; j++)
+            work += e->dm.w[j];
+        k->work = work;
+    }
+    double work = k->work;
     if (!isfinite(work))
         return false;
     if (want.self) {
         double rho = rho_of_self(s);
-        if (first_month_too_many(&e.dm, rho))
-            return false;
-        gp_model_fill_order(s, e.order);
-        plan_build(s, &e.dm, scratch->self.batches, &e.pl);
-        gp_err err;
-        if (check_bridge(s, &e.dm, &e.pl, &err))
-            return false;
-        int most = 0;
-        for (int j = 1; j <= m; j++) {
-            int sj = (int)ceil(side_n(&e.dm, j, rho) / s->gpus_per_server);
-            most = sj > most ? sj : most;
+        if (want.redo >= ENGINE_REDO_PLAN) {
+            if (first_month_too_many(&e->dm, rho))
+                return false;
+            plan_build(s, &e->dm, scratch->self.batches, &e->pl);
+            int most = 0;
+            for (int j = 1; j <= m; j++) {
+                int sj = (int)ceil(side_n(&e->dm, j, rho) / s->gpus_per_server);
+                most = sj > most ? sj : most;
+            }
+            k->max_want = most;
+        } else if (want.redo >= ENGINE_REDO_TREND) {
+            energy_trend_build(s, &e->pl);
         }
-        *max_want = most;
-        /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge). */
-        gp_breakdown bd;
-        double exit_value;
-        memset(&bd, 0, sizeof bd);
-        price_batches(s, &e.pl);
-        self_fixed_flows(s, &e.pl, e.fixed, &bd, &exit_value);
-        double total = 0.0; /* as evaluate sums: 0.0 + F[0] + ... (a -0.0 F[0] too) */
-        total += e.fixed[0];
+        *max_want = k->max_want;
+        if (want.redo >= ENGINE_REDO_FIXED) {
+            gp_breakdown bd;
+            double exit_value;
+            memset(&bd, 0, sizeof bd);
+            price_batches(s, &e->pl);
+            self_fixed_flows(s, &e->pl, e->fixed, &bd, &exit_value);
+        }
+        gp_model_fill_order(s, e->order);
+        /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge),
+         * the total 0.0 + F[0] + ... + F[M]. A month with bridge hours and no bridge is
+         * check_bridge's refusal. */
+        double total = 0.0;
+        total += e->fixed[0];
         for (int j = 1; j <= m; j++) {
             running mr;
-            self_month(s, e.order, &e.dm, &e.pl, j, &mr);
-            total += e.fixed[j] + (mr.power + mr.colo + mr.charge + mr.bridge_cost);
+            self_month(s, e->order, &e->dm, &e->pl, j, &mr);
+            if (mr.bridge_hours > 0.0 && s->bridge < 0)
+                return false;
+            total += e->fixed[j] + (mr.power + mr.colo + mr.charge + mr.bridge_cost);
         }
         if (!plain_total(total, work))
             return false;
@@ -1078,10 +1111,10 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_want want, d
             continue;
         const gp_option *o = &s->options[i];
         if (!(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
-            first_month_too_many(&e.dm, rho_of(s, o)))
+            first_month_too_many(&e->dm, rho_of(s, o)))
             return false;
         option_flows of;
-        option_eval(s, &e.dm, o, NULL, NULL, &of);
+        option_eval(s, &e->dm, o, NULL, NULL, &of);
         if ((o->has_base_gpus && o->burst < 0 && of.needs_burst) || !plain_total(of.total, work))
             return false;
         option_totals[i] = of.total;

@@ -266,11 +266,14 @@ typedef struct walker {
      * wants at the self-hosted total kept (max_servers at or above it caps nothing). */
     double t[GP_MAX_OPTIONS + 1];
     bool self_ok;
+    engine_redo redo; /* self-hosted's total is redone from this level up (engine_int.h) */
     uint64_t opts_ok, opts_all;
     int max_want;
+    engine_keep *keep;
 } walker;
 
 static void walker_done(walker *w) {
+    engine_keep_free(w->keep);
     free(w->cache.scratch);
     free(w->s);
 }
@@ -286,8 +289,11 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
     w->base_mean = gp_tariff_mean_price(base);
     for (int k = 0; k < n_axes; k++)
         w->v2_axes |= params[axes[k].param].v2;
-    if (w->cache.uses_v2 || w->v2_axes)
+    if (w->cache.uses_v2 || w->v2_axes) {
         w->cache.scratch = gp_xmalloc(sizeof *w->cache.scratch);
+        w->keep = engine_keep_new();
+    }
+    w->redo = ENGINE_REDO_DEMAND;
     for (int k = 0; k < n_axes; k++) {
         w->values[k] = gp_sweep_value(&axes[k], 0);
         apply(w->s, base, w->base_mean, &axes[k], w->values[k]);
@@ -297,40 +303,52 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
     w->opts_all = base->n_options == 64 ? ~(uint64_t)0 : ((uint64_t)1 << base->n_options) - 1;
 }
 
+static void forget_self(walker *w, engine_redo from) {
+    w->self_ok = false;
+    w->redo = from > w->redo ? from : w->redo;
+}
+
 /* Forget the kept totals that axis k, moved from old to v, can change (engine.c: demand moves
- * everything; self-hosted's keys and the bridge's prices move self-hosted's total; an option's
- * keys move its total and that of each committed base bursting into it). */
+ * everything; self-hosted's keys and the bridge's prices move self-hosted's total, from the
+ * level of the engine they enter; an option's keys move its total and that of each committed
+ * base bursting into it). */
 static void walker_forget(walker *w, int k, double old, double v) {
     const gp_sweep_axis *a = &w->axes[k];
     const gp_scenario *s = w->s;
     switch (a->param) {
     case GP_SWEEP_PRICE_PER_KWH:
-    case GP_SWEEP_SERVER_PRICE:
     case GP_SWEEP_PUE:
+        forget_self(w, ENGINE_REDO_RUNNING);
+        return;
+    case GP_SWEEP_ENERGY_PRICE_TREND:
+        forget_self(w, ENGINE_REDO_TREND);
+        return;
+    case GP_SWEEP_SERVER_PRICE:
+    case GP_SWEEP_SERVER_PRICE_TREND:
+        forget_self(w, ENGINE_REDO_FIXED);
+        return;
     case GP_SWEEP_LEAD_TIME:
     case GP_SWEEP_ORDER_EVERY:
-    case GP_SWEEP_SERVER_PRICE_TREND:
-    case GP_SWEEP_ENERGY_PRICE_TREND:
     case GP_SWEEP_WORK_PER_GPU_HOUR:
-        w->self_ok = false;
+        forget_self(w, ENGINE_REDO_PLAN);
         return;
     case GP_SWEEP_MAX_SERVERS:
         /* The plan is the same under any cap at or above what every month wants. */
-        if (!(old >= w->max_want && v >= w->max_want))
-            w->self_ok = false;
+        if (!(w->self_ok && old >= w->max_want && v >= w->max_want))
+            forget_self(w, ENGINE_REDO_PLAN);
         return;
     case GP_SWEEP_HOURLY:
     case GP_SWEEP_OPTION_PRICE_TREND:
     case GP_SWEEP_OPTION_WORK_PER_GPU:
         w->opts_ok &= ~((uint64_t)1 << a->option);
         if (s->bridge == a->option)
-            w->self_ok = false;
+            forget_self(w, ENGINE_REDO_RUNNING);
         for (int i = 0; i < s->n_options; i++)
             if (s->options[i].has_base_gpus && s->options[i].burst == a->option)
                 w->opts_ok &= ~((uint64_t)1 << i);
         return;
     default: /* utilization, gpus, horizon, growth: the demand */
-        w->self_ok = false;
+        forget_self(w, ENGINE_REDO_DEMAND);
         w->opts_ok = 0;
         return;
     }
@@ -366,20 +384,21 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     w->evaluations++;
     int nc = w->s->n_options + 1;
     if (!w->cache.uses_v2) { /* closed forms; the totals kept belong to version 2 points */
-        w->self_ok = false;
+        forget_self(w, ENGINE_REDO_DEMAND);
         w->opts_ok = 0;
         gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
         return GP_OK;
     }
-    engine_want want = {!w->self_ok, w->opts_all & ~w->opts_ok};
+    engine_want want = {!w->self_ok, w->redo, w->opts_all & ~w->opts_ok};
     if (!want.self && !want.options) {
         memcpy(t, w->t, sizeof(double) * (size_t)nc);
         return GP_OK;
     }
     int most = 0;
-    if (engine_totals(w->s, w->cache.scratch, want, &w->t[0], &w->t[1], &most)) {
+    if (engine_totals(w->s, w->cache.scratch, w->keep, want, &w->t[0], &w->t[1], &most)) {
         if (want.self) {
             w->self_ok = true;
+            w->redo = ENGINE_REDO_RUNNING;
             w->max_want = most;
         }
         w->opts_ok |= want.options;
@@ -387,7 +406,7 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
         return GP_OK;
     }
     /* The engine might refuse this point: evaluate it in full for its totals or its error. */
-    w->self_ok = false;
+    forget_self(w, ENGINE_REDO_DEMAND);
     w->opts_ok = 0;
     gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
     if (w->cache.scratch->error.code != GP_OK) {

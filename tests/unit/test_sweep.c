@@ -735,14 +735,18 @@ static void test_v2_totals_exact(void **state) {
         if (irnd(0, 3) == 0)
             s->bridge = -1; /* refused where a lead time or a cap leaves demand unserved */
         for (int p = GP_SWEEP_GROWTH; p < GP_SWEEP_N_PARAMS; p++) {
-            for (int shape = 0; shape < 3; shape++) {
-                gp_sweep_axis axes[2];
-                int n_axes = shape == 0 ? 1 : 2, mine = shape == 2 ? 0 : n_axes - 1;
+            for (int shape = 0; shape < 4; shape++) {
+                /* alone; after another axis; before it; between two others */
+                gp_sweep_axis axes[3];
+                int n_axes = shape == 0 ? 1 : shape == 3 ? 3 : 2;
+                int mine = shape == 1 ? 1 : shape == 2 ? 0 : n_axes - 2 + (shape == 0);
                 if (!v2_axis(s, (gp_sweep_param)p, mine == n_axes - 1, &axes[mine]))
                     break;
-                if (n_axes == 2) { /* the other axis: one that moves every total, or a few */
-                    axes[1 - mine] = random_axis(s, false);
-                    axes[1 - mine].steps = irnd(1, 4);
+                for (int k = 0; k < n_axes; k++) { /* others: each moves some totals */
+                    if (k == mine)
+                        continue;
+                    axes[k] = random_axis(s, false);
+                    axes[k].steps = irnd(1, 4);
                 }
                 gp_err err;
                 if (gp_sweep_check(s, axes, n_axes, &err) != GP_OK)
