@@ -331,16 +331,39 @@ static double bulk_discount_for(const gp_scenario *s, int servers) {
     return pct;
 }
 
+/* trend(tau, months) for whole months 0..TREND_MEMO-1, each pow() called once: a plan's
+ * batches share a few hundred ages and indices at most. */
+#define TREND_MEMO (2 * GP_MAX_MONTHS + 64)
+typedef struct trend_memo {
+    double tau;
+    bool have[TREND_MEMO];
+    double v[TREND_MEMO];
+} trend_memo;
+
+static double trend_at(trend_memo *tm, int months) {
+    if (months < 0 || months >= TREND_MEMO || tm->tau == 0.0)
+        return trend(tm->tau, months);
+    if (!tm->have[months]) {
+        tm->have[months] = true;
+        tm->v[months] = trend(tm->tau, months);
+    }
+    return tm->v[months];
+}
+
 /* Prices, capex and exit values of every batch. */
 static void price_batches(const gp_scenario *s, plan *pl) {
     int lead = s->lead_time_months;
     double tau = s->server_price_trend_per_year, net = s->network_per_server;
+    trend_memo tm;
+    tm.tau = tau;
+    if (tau != 0.0)
+        memset(tm.have, 0, sizeof tm.have);
     for (int i = 0; i < pl->n_batches;) {
         int d = pl->b[i].index, end = i, n = 0;
         while (end < pl->n_batches && pl->b[end].index == d)
             n += pl->b[end++].servers;
         double beta = bulk_discount_for(s, n);
-        double unit = s->server_price * s->price_factor * trend(tau, d - lead);
+        double unit = s->server_price * s->price_factor * trend_at(&tm, d - lead);
         for (; i < end; i++) {
             gp_batch *b = &pl->b[i];
             b->unit_price = unit;
@@ -348,9 +371,9 @@ static void price_batches(const gp_scenario *s, plan *pl) {
             b->hardware_capex = b->servers * (unit * (1.0 - beta) + (b->refresh ? 0.0 : net));
             b->capex = b->hardware_capex + (i == 0 ? s->fixed_capex : 0.0);
             int x = b->exit, t = x - d, k = x < s->horizon_months ? b->passed_on : 0;
-            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * trend(tau, t + lead) +
+            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * trend_at(&tm, t + lead) +
                        pct_at(s, x - b->network_index) * (b->servers - k) * net *
-                           trend(tau, x - b->network_index + lead);
+                           trend_at(&tm, x - b->network_index + lead);
         }
     }
 }
@@ -1031,8 +1054,10 @@ void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_t
 
 struct engine_keep {
     engine e;
+    bool has_demand;
     double work; /* sum of W_j */
     int max_want;
+    demand next; /* the demand just built, compared with e.dm */
 };
 
 engine_keep *engine_keep_new(void) {
@@ -1051,18 +1076,35 @@ static bool plain_total(double total, double work) {
     return !(work > 0.0) || isfinite(total / work);
 }
 
+void engine_keep_forget(engine_keep *k) {
+    k->has_demand = false;
+}
+
+static bool same_demand(const demand *a, const demand *b) {
+    size_t n = sizeof(double) * (size_t)a->m; /* months 1..M */
+    return a->m == b->m && a->work == b->work && memcmp(a->n + 1, b->n + 1, n) == 0 &&
+           memcmp(a->u + 1, b->u + 1, n) == 0 && memcmp(a->w + 1, b->w + 1, n) == 0;
+}
+
+bool engine_demand(const gp_scenario *s, engine_keep *k) {
+    demand_build(s, &k->next);
+    if (k->has_demand && same_demand(&k->next, &k->e.dm))
+        return false;
+    int m = k->next.m;
+    memcpy(&k->e.dm, &k->next, sizeof k->next);
+    double work = 0.0;
+    for (int j = 1; j <= m; j++)
+        work += k->e.dm.w[j];
+    k->work = work;
+    k->has_demand = true;
+    return true;
+}
+
 bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
                    double *self_total, double *option_totals, int *max_want) {
     engine *e = &k->e;
     e->s = s;
     int m = s->horizon_months;
-    if (want.self && want.redo >= ENGINE_REDO_DEMAND) {
-        demand_build(s, &e->dm);
-        double work = 0.0;
-        for (int j = 1; j <= m; j++)
-            work += e->dm.w[j];
-        k->work = work;
-    }
     double work = k->work;
     if (!isfinite(work))
         return false;

@@ -7,15 +7,15 @@
 
 #include "gpuplan/model.h"
 
-/* What an engine_keep holds between calls, from the bottom up: the demand; the plan (batches,
- * servers in service); the energy price trend by month; the batches' prices with the fixed
- * flows (capex, loans, sales, maintenance, staff). Running costs are always redone. */
+/* What an engine_keep holds between calls, from the bottom up: the demand (engine_demand);
+ * the plan (batches, servers in service); the energy price trend by month; the batches'
+ * prices with the fixed flows (capex, loans, sales, maintenance, staff). Self-hosted's running
+ * costs are always redone. */
 typedef enum engine_redo {
     ENGINE_REDO_RUNNING, /* tariff prices, PUE, the bridge's prices */
     ENGINE_REDO_TREND,   /* the energy price trend */
     ENGINE_REDO_FIXED,   /* server price and its trend */
-    ENGINE_REDO_PLAN,    /* lead time, cadence, cap, self-hosted throughput */
-    ENGINE_REDO_DEMAND   /* everything */
+    ENGINE_REDO_PLAN     /* lead time, cadence, cap, self-hosted throughput, the demand */
 } engine_redo;
 
 /* What engine_totals computes: self-hosted's total, redone from level redo up, and option i's
@@ -26,20 +26,27 @@ typedef struct engine_want {
     uint64_t options;
 } engine_want;
 
-/* The engine's state kept from one call of engine_totals to the next (about 30 KB). Owned by
- * the caller: engine_keep_new exits on OOM (xmem.h); engine_keep_free takes NULL. */
+/* The engine's state kept from one call to the next (about 40 KB). Owned by the caller:
+ * engine_keep_new exits on OOM (xmem.h); engine_keep_free takes NULL; engine_keep_forget
+ * drops what it holds (the next engine_demand then reports a change). */
 typedef struct engine_keep engine_keep;
 engine_keep *engine_keep_new(void);
 void engine_keep_free(engine_keep *k);
+void engine_keep_forget(engine_keep *k);
+
+/* Build s's demand by month into k; true when it differs, in any bit, from the demand k held
+ * (then everything computed from it must be redone: self-hosted from ENGINE_REDO_PLAN and
+ * every option), false when it is the same. */
+bool engine_demand(const gp_scenario *s, engine_keep *k);
 
 /* The totals gp_model_evaluate would give for s (the same code, so the same bits), of those
  * asked for only, skipping everything else the report needs (break-even points, NPV, sales).
- * k must hold what was computed for s below want.redo (the first call: ENGINE_REDO_DEMAND
- * with self wanted); options use its demand. scratch holds the batches. *max_want receives the
- * most servers any month wants before max_servers caps it (self only). Returns false, with
- * the outputs and k undefined, whenever the full evaluation might refuse s or give a number
- * that is not finite: the caller then evaluates s in full (gp_model_totals_v2) for the exact
- * totals or error, and starts k over. */
+ * k must hold s's demand and what was computed for s below want.redo (the first call after
+ * engine_demand: ENGINE_REDO_PLAN with self wanted). scratch holds the batches. *max_want
+ * receives the most servers any month wants before max_servers caps it (self only). Returns
+ * false, with the outputs undefined, whenever the full evaluation might refuse s or give a
+ * number that is not finite: the caller then evaluates s in full (gp_model_totals_v2) for the
+ * exact totals or error, and calls engine_keep_forget. */
 bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
                    double *self_total, double *option_totals, int *max_want);
 

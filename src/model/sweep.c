@@ -266,7 +266,8 @@ typedef struct walker {
      * wants at the self-hosted total kept (max_servers at or above it caps nothing). */
     double t[GP_MAX_OPTIONS + 1];
     bool self_ok;
-    engine_redo redo; /* self-hosted's total is redone from this level up (engine_int.h) */
+    engine_redo redo;  /* self-hosted's total is redone from this level up (engine_int.h) */
+    bool demand_moved; /* an axis of the demand moved: engine_demand tells whether it changed */
     uint64_t opts_ok, opts_all;
     int max_want;
     engine_keep *keep;
@@ -293,7 +294,8 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
         w->cache.scratch = gp_xmalloc(sizeof *w->cache.scratch);
         w->keep = engine_keep_new();
     }
-    w->redo = ENGINE_REDO_DEMAND;
+    w->redo = ENGINE_REDO_PLAN;
+    w->demand_moved = true;
     for (int k = 0; k < n_axes; k++) {
         w->values[k] = gp_sweep_value(&axes[k], 0);
         apply(w->s, base, w->base_mean, &axes[k], w->values[k]);
@@ -306,6 +308,15 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
 static void forget_self(walker *w, engine_redo from) {
     w->self_ok = false;
     w->redo = from > w->redo ? from : w->redo;
+}
+
+/* Keep nothing: the next version 2 point is evaluated from its demand up. */
+static void walker_forget_all(walker *w) {
+    forget_self(w, ENGINE_REDO_PLAN);
+    w->opts_ok = 0;
+    w->demand_moved = true;
+    if (w->keep)
+        engine_keep_forget(w->keep);
 }
 
 /* Forget the kept totals that axis k, moved from old to v, can change (engine.c: demand moves
@@ -347,9 +358,8 @@ static void walker_forget(walker *w, int k, double old, double v) {
             if (s->options[i].has_base_gpus && s->options[i].burst == a->option)
                 w->opts_ok &= ~((uint64_t)1 << i);
         return;
-    default: /* utilization, gpus, horizon, growth: the demand */
-        forget_self(w, ENGINE_REDO_DEMAND);
-        w->opts_ok = 0;
+    default: /* utilization, gpus, horizon, growth: the demand, if its months change */
+        w->demand_moved = true;
         return;
     }
 }
@@ -384,10 +394,16 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     w->evaluations++;
     int nc = w->s->n_options + 1;
     if (!w->cache.uses_v2) { /* closed forms; the totals kept belong to version 2 points */
-        forget_self(w, ENGINE_REDO_DEMAND);
-        w->opts_ok = 0;
+        walker_forget_all(w);
         gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
         return GP_OK;
+    }
+    if (w->demand_moved) {
+        w->demand_moved = false;
+        if (engine_demand(w->s, w->keep)) {
+            forget_self(w, ENGINE_REDO_PLAN);
+            w->opts_ok = 0;
+        }
     }
     engine_want want = {!w->self_ok, w->redo, w->opts_all & ~w->opts_ok};
     if (!want.self && !want.options) {
@@ -406,8 +422,7 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
         return GP_OK;
     }
     /* The engine might refuse this point: evaluate it in full for its totals or its error. */
-    forget_self(w, ENGINE_REDO_DEMAND);
-    w->opts_ok = 0;
+    walker_forget_all(w);
     gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
     if (w->cache.scratch->error.code != GP_OK) {
         char at[160];
