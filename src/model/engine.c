@@ -572,8 +572,9 @@ static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *er
 
 /* Self-hosted flows that do not move with utilization: capex, loans, values, maintenance,
  * staff and other; colocation (on the installed peak) is added per month by the caller. */
+/* grow (nullable) holds (1 + apr/12)^t for t = 0..M when kept from an earlier call. */
 static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp_breakdown *bd,
-                             double *exit_value) {
+                             double *exit_value, const double *grow) {
     int m = pl->m;
     double pay[GP_MAX_MONTHS + 2] = {0}, maint[GP_MAX_MONTHS + 2] = {0};
     memset(f, 0, sizeof(double) * (size_t)(m + 1));
@@ -583,9 +584,10 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     int term = s->loan_term_months;
     /* Payment per unit of principal, and (1 + r)^t by age t for the balances. */
     double annuity = r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
-    double grow_at[GP_MAX_MONTHS + 1];
-    if (loan && r != 0.0)
-        powers(1.0 + r, 1.0, m + 1, grow_at);
+    double own[GP_MAX_MONTHS + 1];
+    const double *grow_at = grow ? grow : own;
+    if (loan && r != 0.0 && !grow)
+        powers(1.0 + r, 1.0, m + 1, own);
     for (int i = 0; i < pl->n_batches; i++) {
         const gp_batch *b = &pl->b[i];
         int d = b->index, x = b->exit, t = x - d;
@@ -883,7 +885,7 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
     int m = e->dm.m;
     memset(&r->breakdown, 0, sizeof r->breakdown);
     price_batches(s, &e->pl);
-    self_fixed_flows(s, &e->pl, e->fixed, &r->breakdown, &r->exit_value);
+    self_fixed_flows(s, &e->pl, e->fixed, &r->breakdown, &r->exit_value, NULL);
     e->fixed_total = 0.0;
     for (int i = 0; i <= m; i++)
         e->fixed_total += e->fixed[i];
@@ -1054,6 +1056,8 @@ void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_t
 
 struct engine_keep {
     engine e;
+    double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t, kept with the plan */
+    double running[GP_MAX_MONTHS + 1];   /* power + colo + charge + bridge, month j */
     bool has_demand;
     double work; /* sum of W_j */
     int max_want;
@@ -1110,7 +1114,8 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         return false;
     if (want.self) {
         double rho = rho_of_self(s);
-        if (want.redo >= ENGINE_REDO_PLAN) {
+        unsigned redo = want.redo;
+        if (redo & ENGINE_REDO_PLAN) {
             if (first_month_too_many(&e->dm, rho))
                 return false;
             plan_build(s, &e->dm, scratch->self.batches, &e->pl);
@@ -1120,30 +1125,39 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
                 most = sj > most ? sj : most;
             }
             k->max_want = most;
-        } else if (want.redo >= ENGINE_REDO_TREND) {
+            double r = s->loan_apr / 12.0;
+            if (s->financing == GP_LOAN && r != 0.0)
+                powers(1.0 + r, 1.0, m + 1, k->loan_grow);
+            redo |= ENGINE_REDO_FIXED | ENGINE_REDO_RUNNING;
+        } else if (redo & ENGINE_REDO_TREND) {
             energy_trend_build(s, &e->pl);
+            redo |= ENGINE_REDO_RUNNING;
         }
         *max_want = k->max_want;
-        if (want.redo >= ENGINE_REDO_FIXED) {
+        if (redo & ENGINE_REDO_FIXED) {
             gp_breakdown bd;
             double exit_value;
             memset(&bd, 0, sizeof bd);
             price_batches(s, &e->pl);
-            self_fixed_flows(s, &e->pl, e->fixed, &bd, &exit_value);
+            self_fixed_flows(s, &e->pl, e->fixed, &bd, &exit_value, k->loan_grow);
         }
-        gp_model_fill_order(s, e->order);
+        if (redo & ENGINE_REDO_RUNNING) {
+            /* A month with bridge hours and no bridge is check_bridge's refusal. */
+            gp_model_fill_order(s, e->order);
+            for (int j = 1; j <= m; j++) {
+                running mr;
+                self_month(s, e->order, &e->dm, &e->pl, j, &mr);
+                if (mr.bridge_hours > 0.0 && s->bridge < 0)
+                    return false;
+                k->running[j] = mr.power + mr.colo + mr.charge + mr.bridge_cost;
+            }
+        }
         /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge),
-         * the total 0.0 + F[0] + ... + F[M]. A month with bridge hours and no bridge is
-         * check_bridge's refusal. */
+         * the total 0.0 + F[0] + ... + F[M]. */
         double total = 0.0;
         total += e->fixed[0];
-        for (int j = 1; j <= m; j++) {
-            running mr;
-            self_month(s, e->order, &e->dm, &e->pl, j, &mr);
-            if (mr.bridge_hours > 0.0 && s->bridge < 0)
-                return false;
-            total += e->fixed[j] + (mr.power + mr.colo + mr.charge + mr.bridge_cost);
-        }
+        for (int j = 1; j <= m; j++)
+            total += e->fixed[j] + k->running[j];
         if (!plain_total(total, work))
             return false;
         *self_total = total;

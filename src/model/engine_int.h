@@ -12,17 +12,18 @@
  * prices with the fixed flows (capex, loans, sales, maintenance, staff). Self-hosted's running
  * costs are always redone. */
 typedef enum engine_redo {
-    ENGINE_REDO_RUNNING, /* tariff prices, PUE, the bridge's prices */
-    ENGINE_REDO_TREND,   /* the energy price trend */
-    ENGINE_REDO_FIXED,   /* server price and its trend */
-    ENGINE_REDO_PLAN     /* lead time, cadence, cap, self-hosted throughput, the demand */
+    ENGINE_REDO_RUNNING = 1u << 0, /* tariff prices, PUE, the bridge's prices */
+    ENGINE_REDO_TREND = 1u << 1,   /* the energy price trend, then the running costs */
+    ENGINE_REDO_FIXED = 1u << 2,   /* server price and its trend */
+    ENGINE_REDO_PLAN = 1u << 3     /* lead time, cadence, cap, self-hosted throughput, the
+                                    * demand: everything above */
 } engine_redo;
 
-/* What engine_totals computes: self-hosted's total, redone from level redo up, and option i's
- * when bit i of options is set (i < 64 = GP_MAX_OPTIONS). */
+/* What engine_totals computes: self-hosted's total, redone for the parts in redo (a set of
+ * engine_redo bits), and option i's when bit i of options is set (i < 64 = GP_MAX_OPTIONS). */
 typedef struct engine_want {
     bool self;
-    engine_redo redo;
+    unsigned redo;
     uint64_t options;
 } engine_want;
 
@@ -41,7 +42,7 @@ bool engine_demand(const gp_scenario *s, engine_keep *k);
 
 /* The totals gp_model_evaluate would give for s (the same code, so the same bits), of those
  * asked for only, skipping everything else the report needs (break-even points, NPV, sales).
- * k must hold s's demand and what was computed for s below want.redo (the first call after
+ * k must hold s's demand and what was computed for s outside want.redo (the first call after
  * engine_demand: ENGINE_REDO_PLAN with self wanted). scratch holds the batches. *max_want
  * receives the most servers any month wants before max_servers caps it (self only). Returns
  * false, with the outputs undefined, whenever the full evaluation might refuse s or give a

@@ -266,7 +266,7 @@ typedef struct walker {
      * wants at the self-hosted total kept (max_servers at or above it caps nothing). */
     double t[GP_MAX_OPTIONS + 1];
     bool self_ok;
-    engine_redo redo;  /* self-hosted's total is redone from this level up (engine_int.h) */
+    unsigned redo;     /* the parts of self-hosted's total to redo (engine_redo bits) */
     bool demand_moved; /* an axis of the demand moved: engine_demand tells whether it changed */
     uint64_t opts_ok, opts_all;
     int max_want;
@@ -305,9 +305,9 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
     w->opts_all = base->n_options == 64 ? ~(uint64_t)0 : ((uint64_t)1 << base->n_options) - 1;
 }
 
-static void forget_self(walker *w, engine_redo from) {
+static void forget_self(walker *w, engine_redo part) {
     w->self_ok = false;
-    w->redo = from > w->redo ? from : w->redo;
+    w->redo |= part;
 }
 
 /* Keep nothing: the next version 2 point is evaluated from its demand up. */
@@ -414,7 +414,7 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     if (engine_totals(w->s, w->cache.scratch, w->keep, want, &w->t[0], &w->t[1], &most)) {
         if (want.self) {
             w->self_ok = true;
-            w->redo = ENGINE_REDO_RUNNING;
+            w->redo = 0;
             w->max_want = most;
         }
         w->opts_ok |= want.options;
