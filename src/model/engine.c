@@ -1058,6 +1058,8 @@ struct engine_keep {
     engine e;
     double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t, kept with the plan */
     double running[GP_MAX_MONTHS + 1];   /* power + colo + charge + bridge, month j */
+    bool has_plan;
+    double need[GP_MAX_MONTHS + 1]; /* N^S_j the plan was built for: it follows them alone */
     bool has_demand;
     double work; /* sum of W_j */
     int max_want;
@@ -1082,6 +1084,7 @@ static bool plain_total(double total, double work) {
 
 void engine_keep_forget(engine_keep *k) {
     k->has_demand = false;
+    k->has_plan = false;
 }
 
 static bool same_demand(const demand *a, const demand *b) {
@@ -1115,10 +1118,25 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
     if (want.self) {
         double rho = rho_of_self(s);
         unsigned redo = want.redo;
-        if (redo & ENGINE_REDO_PLAN) {
+        bool same_need = false;
+        if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
             if (first_month_too_many(&e->dm, rho))
                 return false;
+            double need[GP_MAX_MONTHS + 1];
+            for (int j = 1; j <= m; j++)
+                need[j] = side_n(&e->dm, j, rho);
+            size_t bytes = sizeof(double) * (size_t)m;
+            same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
+                        memcmp(need + 1, k->need + 1, bytes) == 0;
+            if (!same_need)
+                memcpy(k->need + 1, need + 1, bytes);
+            /* The same GPUs wanted every month: the same plan, its prices and fixed flows;
+             * only the running costs follow the hours. */
+            redo |= ENGINE_REDO_RUNNING;
+        }
+        if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need) {
             plan_build(s, &e->dm, scratch->self.batches, &e->pl);
+            k->has_plan = true;
             int most = 0;
             for (int j = 1; j <= m; j++) {
                 int sj = (int)ceil(side_n(&e->dm, j, rho) / s->gpus_per_server);

@@ -340,8 +340,10 @@ static void walker_forget(walker *w, int k, double old, double v) {
         return;
     case GP_SWEEP_LEAD_TIME:
     case GP_SWEEP_ORDER_EVERY:
-    case GP_SWEEP_WORK_PER_GPU_HOUR:
         forget_self(w, ENGINE_REDO_PLAN);
+        return;
+    case GP_SWEEP_WORK_PER_GPU_HOUR:
+        forget_self(w, ENGINE_REDO_NEED);
         return;
     case GP_SWEEP_MAX_SERVERS:
         /* The plan is the same under any cap at or above what every month wants. */
@@ -401,7 +403,7 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     if (w->demand_moved) {
         w->demand_moved = false;
         if (engine_demand(w->s, w->keep)) {
-            forget_self(w, ENGINE_REDO_PLAN);
+            forget_self(w, ENGINE_REDO_NEED);
             w->opts_ok = 0;
         }
     }
