@@ -1061,7 +1061,8 @@ struct engine_keep {
     bool has_plan;
     double need[GP_MAX_MONTHS + 1]; /* N^S_j the plan was built for: it follows them alone */
     bool has_demand;
-    double work; /* sum of W_j */
+    double work;     /* sum of W_j */
+    double peak_gpu; /* max of N_j (GPU mode) or W_j / (730 u_j) (work mode): GPUs at rho 1 */
     int max_want;
     demand next; /* the demand just built, compared with e.dm */
 };
@@ -1103,6 +1104,13 @@ bool engine_demand(const gp_scenario *s, engine_keep *k) {
     for (int j = 1; j <= m; j++)
         work += k->e.dm.w[j];
     k->work = work;
+    double peak = 0.0;
+    for (int j = 1; j <= m; j++) {
+        const demand *d = &k->e.dm;
+        double v = d->work ? (d->w[j] == 0.0 ? 0.0 : d->w[j] / (HOURS * d->u[j])) : d->n[j];
+        peak = v > peak || isnan(v) ? v : peak;
+    }
+    k->peak_gpu = peak;
     k->has_demand = true;
     return true;
 }
@@ -1120,11 +1128,12 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         unsigned redo = want.redo;
         bool same_need = false;
         if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
-            if (first_month_too_many(&e->dm, rho))
-                return false;
             double need[GP_MAX_MONTHS + 1];
-            for (int j = 1; j <= m; j++)
+            for (int j = 1; j <= m; j++) {
                 need[j] = side_n(&e->dm, j, rho);
+                if (need[j] > MAX_GPUS) /* first_month_too_many's refusal */
+                    return false;
+            }
             size_t bytes = sizeof(double) * (size_t)m;
             same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
                         memcmp(need + 1, k->need + 1, bytes) == 0;
@@ -1139,7 +1148,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             k->has_plan = true;
             int most = 0;
             for (int j = 1; j <= m; j++) {
-                int sj = (int)ceil(side_n(&e->dm, j, rho) / s->gpus_per_server);
+                int sj = (int)ceil(k->need[j] / s->gpus_per_server);
                 most = sj > most ? sj : most;
             }
             k->max_want = most;
@@ -1184,7 +1193,10 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         if (!(want.options >> i & 1u))
             continue;
         const gp_option *o = &s->options[i];
-        if (!(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
+        /* Far below 10,000,000 GPUs at the peak (1% covers the rounding), no month is past
+         * it; else first_month_too_many decides. */
+        bool low = k->peak_gpu / rho_of(s, o) < 0.99 * MAX_GPUS;
+        if (!low && !(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
             first_month_too_many(&e->dm, rho_of(s, o)))
             return false;
         option_flows of;
