@@ -382,6 +382,7 @@ static void price_batches(const gp_scenario *s, plan *pl) {
 
 typedef struct running {
     double power, energy, colo, charge, bridge_hours, bridge_cost;
+    double power_untrended, k_draw; /* power is power_untrended * the energy trend */
 } running;
 
 static void self_month(const gp_scenario *s, const int *order, const demand *dm, const plan *pl,
@@ -417,7 +418,8 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
     }
     const double kwh_month_per_wh_day = HOURS / 24.0 / 1000.0;
     double tr_e = pl->energy_trend[j];
-    r->power = s->pue * cost_wh * kwh_month_per_wh_day * tr_e;
+    r->power_untrended = s->pue * cost_wh * kwh_month_per_wh_day;
+    r->power = r->power_untrended * tr_e;
     r->energy = s->pue * wh * kwh_month_per_wh_day;
     double peak_gpu_w = s->gpu_tdp_w;
     if (s->has_gpu_avg_w && s->gpu_avg_w > peak_gpu_w)
@@ -426,6 +428,7 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
     double k_draw = dm->u[j] > 0.0 ? (powered * s->server_base_w + at_work * peak_gpu_w) / 1000.0
                                    : base_w / 1000.0;
     r->colo = s->colo_per_kw_month * k_inst;
+    r->k_draw = k_draw;
     r->charge = s->demand_charge_per_kw_month * tr_e * k_draw * s->pue;
     r->bridge_hours = z;
     r->bridge_cost = 0.0;
@@ -1058,6 +1061,9 @@ struct engine_keep {
     engine e;
     double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t, kept with the plan */
     double running[GP_MAX_MONTHS + 1];   /* power + colo + charge + bridge, month j */
+    /* Each month's running costs apart from the energy trend (self_month's parts). */
+    double power_untrended[GP_MAX_MONTHS + 1], colo[GP_MAX_MONTHS + 1];
+    double k_draw[GP_MAX_MONTHS + 1], bridge[GP_MAX_MONTHS + 1];
     bool has_plan;
     double need[GP_MAX_MONTHS + 1]; /* N^S_j the plan was built for: it follows them alone */
     bool has_demand;
@@ -1158,7 +1164,6 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             redo |= ENGINE_REDO_FIXED | ENGINE_REDO_RUNNING;
         } else if (redo & ENGINE_REDO_TREND) {
             energy_trend_build(s, &e->pl);
-            redo |= ENGINE_REDO_RUNNING;
         }
         *max_want = k->max_want;
         if (redo & ENGINE_REDO_FIXED) {
@@ -1177,6 +1182,18 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
                 if (mr.bridge_hours > 0.0 && s->bridge < 0)
                     return false;
                 k->running[j] = mr.power + mr.colo + mr.charge + mr.bridge_cost;
+                k->power_untrended[j] = mr.power_untrended;
+                k->colo[j] = mr.colo;
+                k->k_draw[j] = mr.k_draw;
+                k->bridge[j] = mr.bridge_cost;
+            }
+        } else if (redo & ENGINE_REDO_TREND) {
+            /* self_month's power and charge under the new trend, in its order. */
+            for (int j = 1; j <= m; j++) {
+                double tr_e = e->pl.energy_trend[j];
+                double power = k->power_untrended[j] * tr_e;
+                double charge = s->demand_charge_per_kw_month * tr_e * k->k_draw[j] * s->pue;
+                k->running[j] = power + k->colo[j] + charge + k->bridge[j];
             }
         }
         /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge),
