@@ -1057,6 +1057,27 @@ void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_t
 
 /* ---- totals alone (sweeps) ------------------------------------------------------------ */
 
+/* What price_batches and self_fixed_flows read of a batch, besides the scenario's prices. */
+typedef struct batch_shape {
+    int servers, index, exit, network_index, passed_on, replaces;
+    int refresh; /* not bool: no padding for memcmp to read */
+} batch_shape;
+
+/* Whether the plan's batches have the shapes kept in *n and shapes; if not, keep theirs. */
+static bool same_shapes(const plan *pl, int *n, batch_shape *shapes) {
+    bool same = *n == pl->n_batches;
+    for (int i = 0; i < pl->n_batches; i++) {
+        const gp_batch *b = &pl->b[i];
+        batch_shape x = {b->servers,   b->index,    b->exit,   b->network_index,
+                         b->passed_on, b->replaces, b->refresh};
+        if (same && memcmp(&x, &shapes[i], sizeof x) != 0)
+            same = false;
+        shapes[i] = x;
+    }
+    *n = pl->n_batches;
+    return same;
+}
+
 struct engine_keep {
     engine e;
     double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t, kept with the plan */
@@ -1066,6 +1087,9 @@ struct engine_keep {
     double k_draw[GP_MAX_MONTHS + 1], bridge[GP_MAX_MONTHS + 1];
     bool has_plan;
     double need[GP_MAX_MONTHS + 1]; /* N^S_j the plan was built for: it follows them alone */
+    /* The batches' shape the fixed flows were computed for: they follow it alone. */
+    int n_shapes;
+    batch_shape shapes[GP_MAX_BATCHES];
     bool has_demand;
     double work;     /* sum of W_j */
     double peak_gpu; /* max of N_j (GPU mode) or W_j / (730 u_j) (work mode): GPUs at rho 1 */
@@ -1150,8 +1174,12 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             redo |= ENGINE_REDO_RUNNING;
         }
         if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need) {
+            bool had_plan = k->has_plan && e->pl.m == m;
             plan_build(s, &e->dm, scratch->self.batches, &e->pl);
             k->has_plan = true;
+            /* The same batches (GPUs at work may differ): the same fixed flows. */
+            if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan)
+                redo |= ENGINE_REDO_FIXED;
             int most = 0;
             for (int j = 1; j <= m; j++) {
                 int sj = (int)ceil(k->need[j] / s->gpus_per_server);
@@ -1161,7 +1189,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             double r = s->loan_apr / 12.0;
             if (s->financing == GP_LOAN && r != 0.0)
                 powers(1.0 + r, 1.0, m + 1, k->loan_grow);
-            redo |= ENGINE_REDO_FIXED | ENGINE_REDO_RUNNING;
+            redo |= ENGINE_REDO_RUNNING;
         } else if (redo & ENGINE_REDO_TREND) {
             energy_trend_build(s, &e->pl);
         }
