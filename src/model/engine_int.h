@@ -8,12 +8,12 @@
 #include "gpuplan/model.h"
 
 /* What an engine_keep holds between calls, from the bottom up: the demand (engine_demand);
- * the plan (batches, servers in service); the energy price trend by month; the batches'
- * prices with the fixed flows (capex, loans, sales, maintenance, staff). Self-hosted's running
- * costs are always redone. */
+ * the plan (batches, servers in service, GPUs at work); the energy price trend by month; the
+ * batches' prices with the fixed flows (capex, loans, sales, maintenance, staff); each month's
+ * running costs, and their parts apart from the energy trend. */
 typedef enum engine_redo {
     ENGINE_REDO_RUNNING = 1u << 0, /* tariff prices, PUE, the bridge's prices */
-    ENGINE_REDO_TREND = 1u << 1,   /* the energy price trend, then the running costs */
+    ENGINE_REDO_TREND = 1u << 1,   /* the energy price trend: power and demand charges */
     ENGINE_REDO_FIXED = 1u << 2,   /* server price and its trend */
     ENGINE_REDO_PLAN = 1u << 3,    /* lead time, cadence, cap: everything above */
     ENGINE_REDO_NEED = 1u << 4     /* the demand or self-hosted's throughput: the plan too when
