@@ -1043,18 +1043,6 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     check_finite(s, out);
 }
 
-void gp_model_evaluate(const gp_scenario *s, gp_result *out) {
-    evaluate(s, out, NULL, NULL);
-}
-
-void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_total,
-                        double *option_totals) {
-    *self_total = NAN;
-    for (int i = 0; i < s->n_options; i++)
-        option_totals[i] = NAN;
-    evaluate(s, scratch, self_total, option_totals);
-}
-
 /* ---- totals alone (sweeps) ------------------------------------------------------------ */
 
 /* What price_batches and self_fixed_flows read of a batch, besides the scenario's prices. */
@@ -1251,4 +1239,16 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         option_totals[i] = of.total;
     }
     return true;
+}
+
+void gp_model_evaluate(const gp_scenario *s, gp_result *out) {
+    evaluate(s, out, NULL, NULL);
+}
+
+void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_total,
+                        double *option_totals) {
+    *self_total = NAN;
+    for (int i = 0; i < s->n_options; i++)
+        option_totals[i] = NAN;
+    evaluate(s, scratch, self_total, option_totals);
 }
