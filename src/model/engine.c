@@ -4,9 +4,12 @@
  * sweeps and the mixed fleet. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "engine_int.h"
 #include "gpuplan/model.h"
+#include "gpuplan/xmem.h"
 
 #define HOURS GP_MONTH_HOURS
 #define MAX_GPUS 10000000.0
@@ -171,6 +174,17 @@ static int exit_index(const gp_scenario *s, int d) {
     return x < m ? x : m;
 }
 
+static void energy_trend_build(const gp_scenario *s, plan *pl) {
+    int m = s->horizon_months;
+    pl->energy_trend[0] = 1.0;
+    if (s->energy_price_trend_per_year == 0.0) {
+        for (int j = 1; j <= m; j++)
+            pl->energy_trend[j] = 1.0;
+    } else {
+        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
+    }
+}
+
 static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches, plan *pl) {
     int m = s->horizon_months, g = s->gpus_per_server, lead = s->lead_time_months;
     int kappa = s->order_every_months;
@@ -191,13 +205,7 @@ static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches
     pl->m = m;
     pl->b = batches;
     pl->n_batches = 0;
-    pl->energy_trend[0] = 1.0;
-    if (s->energy_price_trend_per_year == 0.0) {
-        for (int j = 1; j <= m; j++)
-            pl->energy_trend[j] = 1.0;
-    } else {
-        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
-    }
+    energy_trend_build(s, pl);
     int live = 0;      /* servers in service after the last delivery */
     int next_sale = 0; /* exits are non-decreasing in purchase order */
     for (int d = lead; d < m; d += kappa) {
@@ -323,16 +331,39 @@ static double bulk_discount_for(const gp_scenario *s, int servers) {
     return pct;
 }
 
+/* trend(tau, months) for whole months 0..TREND_MEMO-1, each pow() called once: a plan's
+ * batches share a few hundred ages and indices at most. */
+#define TREND_MEMO (2 * GP_MAX_MONTHS + 64)
+typedef struct trend_memo {
+    double tau;
+    bool have[TREND_MEMO];
+    double v[TREND_MEMO];
+} trend_memo;
+
+static double trend_at(trend_memo *tm, int months) {
+    if (months < 0 || months >= TREND_MEMO || tm->tau == 0.0)
+        return trend(tm->tau, months);
+    if (!tm->have[months]) {
+        tm->have[months] = true;
+        tm->v[months] = trend(tm->tau, months);
+    }
+    return tm->v[months];
+}
+
 /* Prices, capex and exit values of every batch. */
 static void price_batches(const gp_scenario *s, plan *pl) {
     int lead = s->lead_time_months;
     double tau = s->server_price_trend_per_year, net = s->network_per_server;
+    trend_memo tm;
+    tm.tau = tau;
+    if (tau != 0.0)
+        memset(tm.have, 0, sizeof tm.have);
     for (int i = 0; i < pl->n_batches;) {
         int d = pl->b[i].index, end = i, n = 0;
         while (end < pl->n_batches && pl->b[end].index == d)
             n += pl->b[end++].servers;
         double beta = bulk_discount_for(s, n);
-        double unit = s->server_price * s->price_factor * trend(tau, d - lead);
+        double unit = s->server_price * s->price_factor * trend_at(&tm, d - lead);
         for (; i < end; i++) {
             gp_batch *b = &pl->b[i];
             b->unit_price = unit;
@@ -340,9 +371,9 @@ static void price_batches(const gp_scenario *s, plan *pl) {
             b->hardware_capex = b->servers * (unit * (1.0 - beta) + (b->refresh ? 0.0 : net));
             b->capex = b->hardware_capex + (i == 0 ? s->fixed_capex : 0.0);
             int x = b->exit, t = x - d, k = x < s->horizon_months ? b->passed_on : 0;
-            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * trend(tau, t + lead) +
+            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * trend_at(&tm, t + lead) +
                        pct_at(s, x - b->network_index) * (b->servers - k) * net *
-                           trend(tau, x - b->network_index + lead);
+                           trend_at(&tm, x - b->network_index + lead);
         }
     }
 }
@@ -351,6 +382,7 @@ static void price_batches(const gp_scenario *s, plan *pl) {
 
 typedef struct running {
     double power, energy, colo, charge, bridge_hours, bridge_cost;
+    double power_untrended, k_draw; /* power is power_untrended * the energy trend */
 } running;
 
 static void self_month(const gp_scenario *s, const int *order, const demand *dm, const plan *pl,
@@ -386,7 +418,8 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
     }
     const double kwh_month_per_wh_day = HOURS / 24.0 / 1000.0;
     double tr_e = pl->energy_trend[j];
-    r->power = s->pue * cost_wh * kwh_month_per_wh_day * tr_e;
+    r->power_untrended = s->pue * cost_wh * kwh_month_per_wh_day;
+    r->power = r->power_untrended * tr_e;
     r->energy = s->pue * wh * kwh_month_per_wh_day;
     double peak_gpu_w = s->gpu_tdp_w;
     if (s->has_gpu_avg_w && s->gpu_avg_w > peak_gpu_w)
@@ -395,6 +428,7 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
     double k_draw = dm->u[j] > 0.0 ? (powered * s->server_base_w + at_work * peak_gpu_w) / 1000.0
                                    : base_w / 1000.0;
     r->colo = s->colo_per_kw_month * k_inst;
+    r->k_draw = k_draw;
     r->charge = s->demand_charge_per_kw_month * tr_e * k_draw * s->pue;
     r->bridge_hours = z;
     r->bridge_cost = 0.0;
@@ -541,8 +575,9 @@ static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *er
 
 /* Self-hosted flows that do not move with utilization: capex, loans, values, maintenance,
  * staff and other; colocation (on the installed peak) is added per month by the caller. */
+/* grow (nullable) holds (1 + apr/12)^t for t = 0..M when kept from an earlier call. */
 static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp_breakdown *bd,
-                             double *exit_value) {
+                             double *exit_value, const double *grow) {
     int m = pl->m;
     double pay[GP_MAX_MONTHS + 2] = {0}, maint[GP_MAX_MONTHS + 2] = {0};
     memset(f, 0, sizeof(double) * (size_t)(m + 1));
@@ -552,9 +587,10 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     int term = s->loan_term_months;
     /* Payment per unit of principal, and (1 + r)^t by age t for the balances. */
     double annuity = r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
-    double grow_at[GP_MAX_MONTHS + 1];
-    if (loan && r != 0.0)
-        powers(1.0 + r, 1.0, m + 1, grow_at);
+    double own[GP_MAX_MONTHS + 1];
+    const double *grow_at = grow ? grow : own;
+    if (loan && r != 0.0 && !grow)
+        powers(1.0 + r, 1.0, m + 1, own);
     for (int i = 0; i < pl->n_batches; i++) {
         const gp_batch *b = &pl->b[i];
         int d = b->index, x = b->exit, t = x - d;
@@ -852,7 +888,7 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
     int m = e->dm.m;
     memset(&r->breakdown, 0, sizeof r->breakdown);
     price_batches(s, &e->pl);
-    self_fixed_flows(s, &e->pl, e->fixed, &r->breakdown, &r->exit_value);
+    self_fixed_flows(s, &e->pl, e->fixed, &r->breakdown, &r->exit_value, NULL);
     e->fixed_total = 0.0;
     for (int i = 0; i <= m; i++)
         e->fixed_total += e->fixed[i];
@@ -1005,6 +1041,204 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
         break_even_utilization(&e, out);
     cheapest_of(out);
     check_finite(s, out);
+}
+
+/* ---- totals alone (sweeps) ------------------------------------------------------------ */
+
+/* What price_batches and self_fixed_flows read of a batch, besides the scenario's prices. */
+typedef struct batch_shape {
+    int servers, index, exit, network_index, passed_on, replaces;
+    int refresh; /* not bool: no padding for memcmp to read */
+} batch_shape;
+
+/* Whether the plan's batches have the shapes kept in *n and shapes; if not, keep theirs. */
+static bool same_shapes(const plan *pl, int *n, batch_shape *shapes) {
+    bool same = *n == pl->n_batches;
+    for (int i = 0; i < pl->n_batches; i++) {
+        const gp_batch *b = &pl->b[i];
+        batch_shape x = {b->servers,   b->index,    b->exit,   b->network_index,
+                         b->passed_on, b->replaces, b->refresh};
+        if (same && memcmp(&x, &shapes[i], sizeof x) != 0)
+            same = false;
+        shapes[i] = x;
+    }
+    *n = pl->n_batches;
+    return same;
+}
+
+struct engine_keep {
+    engine e;
+    double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t, kept with the plan */
+    double running[GP_MAX_MONTHS + 1];   /* power + colo + charge + bridge, month j */
+    /* Each month's running costs apart from the energy trend (self_month's parts). */
+    double power_untrended[GP_MAX_MONTHS + 1], colo[GP_MAX_MONTHS + 1];
+    double k_draw[GP_MAX_MONTHS + 1], bridge[GP_MAX_MONTHS + 1];
+    bool has_plan;
+    double need[GP_MAX_MONTHS + 1]; /* N^S_j the plan was built for: it follows them alone */
+    /* The batches' shape the fixed flows were computed for: they follow it alone. */
+    int n_shapes;
+    batch_shape shapes[GP_MAX_BATCHES];
+    bool has_demand;
+    double work;     /* sum of W_j */
+    double peak_gpu; /* max of N_j (GPU mode) or W_j / (730 u_j) (work mode): GPUs at rho 1 */
+    int max_want;
+    demand next; /* the demand just built, compared with e.dm */
+};
+
+engine_keep *engine_keep_new(void) {
+    return gp_xcalloc(1, sizeof(engine_keep));
+}
+
+void engine_keep_free(engine_keep *k) {
+    free(k);
+}
+
+/* A total the full evaluation reports as is: finite, and far from overflowing anything
+ * derived from it (per GPU-hour or work unit, NPV, break-even prices). */
+static bool plain_total(double total, double work) {
+    if (!(fabs(total) < 1e200))
+        return false;
+    return !(work > 0.0) || isfinite(total / work);
+}
+
+void engine_keep_forget(engine_keep *k) {
+    k->has_demand = false;
+    k->has_plan = false;
+}
+
+static bool same_demand(const demand *a, const demand *b) {
+    size_t n = sizeof(double) * (size_t)a->m; /* months 1..M */
+    return a->m == b->m && a->work == b->work && memcmp(a->n + 1, b->n + 1, n) == 0 &&
+           memcmp(a->u + 1, b->u + 1, n) == 0 && memcmp(a->w + 1, b->w + 1, n) == 0;
+}
+
+bool engine_demand(const gp_scenario *s, engine_keep *k) {
+    demand_build(s, &k->next);
+    if (k->has_demand && same_demand(&k->next, &k->e.dm))
+        return false;
+    int m = k->next.m;
+    memcpy(&k->e.dm, &k->next, sizeof k->next);
+    double work = 0.0;
+    for (int j = 1; j <= m; j++)
+        work += k->e.dm.w[j];
+    k->work = work;
+    double peak = 0.0;
+    for (int j = 1; j <= m; j++) {
+        const demand *d = &k->e.dm;
+        double v = d->work ? (d->w[j] == 0.0 ? 0.0 : d->w[j] / (HOURS * d->u[j])) : d->n[j];
+        peak = v > peak || isnan(v) ? v : peak;
+    }
+    k->peak_gpu = peak;
+    k->has_demand = true;
+    return true;
+}
+
+bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
+                   double *self_total, double *option_totals, int *max_want) {
+    engine *e = &k->e;
+    e->s = s;
+    int m = s->horizon_months;
+    double work = k->work;
+    if (!isfinite(work))
+        return false;
+    if (want.self) {
+        double rho = rho_of_self(s);
+        unsigned redo = want.redo;
+        bool same_need = false;
+        if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
+            double need[GP_MAX_MONTHS + 1];
+            for (int j = 1; j <= m; j++) {
+                need[j] = side_n(&e->dm, j, rho);
+                if (need[j] > MAX_GPUS) /* first_month_too_many's refusal */
+                    return false;
+            }
+            size_t bytes = sizeof(double) * (size_t)m;
+            same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
+                        memcmp(need + 1, k->need + 1, bytes) == 0;
+            if (!same_need)
+                memcpy(k->need + 1, need + 1, bytes);
+            /* The same GPUs wanted every month: the same plan, its prices and fixed flows;
+             * only the running costs follow the hours. */
+            redo |= ENGINE_REDO_RUNNING;
+        }
+        if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need) {
+            bool had_plan = k->has_plan && e->pl.m == m;
+            plan_build(s, &e->dm, scratch->self.batches, &e->pl);
+            k->has_plan = true;
+            /* The same batches (GPUs at work may differ): the same fixed flows. */
+            if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan)
+                redo |= ENGINE_REDO_FIXED;
+            int most = 0;
+            for (int j = 1; j <= m; j++) {
+                int sj = (int)ceil(k->need[j] / s->gpus_per_server);
+                most = sj > most ? sj : most;
+            }
+            k->max_want = most;
+            double r = s->loan_apr / 12.0;
+            if (s->financing == GP_LOAN && r != 0.0)
+                powers(1.0 + r, 1.0, m + 1, k->loan_grow);
+            redo |= ENGINE_REDO_RUNNING;
+        } else if (redo & ENGINE_REDO_TREND) {
+            energy_trend_build(s, &e->pl);
+        }
+        *max_want = k->max_want;
+        if (redo & ENGINE_REDO_FIXED) {
+            gp_breakdown bd;
+            double exit_value;
+            memset(&bd, 0, sizeof bd);
+            price_batches(s, &e->pl);
+            self_fixed_flows(s, &e->pl, e->fixed, &bd, &exit_value, k->loan_grow);
+        }
+        if (redo & ENGINE_REDO_RUNNING) {
+            /* A month with bridge hours and no bridge is check_bridge's refusal. */
+            gp_model_fill_order(s, e->order);
+            for (int j = 1; j <= m; j++) {
+                running mr;
+                self_month(s, e->order, &e->dm, &e->pl, j, &mr);
+                if (mr.bridge_hours > 0.0 && s->bridge < 0)
+                    return false;
+                k->running[j] = mr.power + mr.colo + mr.charge + mr.bridge_cost;
+                k->power_untrended[j] = mr.power_untrended;
+                k->colo[j] = mr.colo;
+                k->k_draw[j] = mr.k_draw;
+                k->bridge[j] = mr.bridge_cost;
+            }
+        } else if (redo & ENGINE_REDO_TREND) {
+            /* self_month's power and charge under the new trend, in its order. */
+            for (int j = 1; j <= m; j++) {
+                double tr_e = e->pl.energy_trend[j];
+                double power = k->power_untrended[j] * tr_e;
+                double charge = s->demand_charge_per_kw_month * tr_e * k->k_draw[j] * s->pue;
+                k->running[j] = power + k->colo[j] + charge + k->bridge[j];
+            }
+        }
+        /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge),
+         * the total 0.0 + F[0] + ... + F[M]. */
+        double total = 0.0;
+        total += e->fixed[0];
+        for (int j = 1; j <= m; j++)
+            total += e->fixed[j] + k->running[j];
+        if (!plain_total(total, work))
+            return false;
+        *self_total = total;
+    }
+    for (int i = 0; i < s->n_options; i++) {
+        if (!(want.options >> i & 1u))
+            continue;
+        const gp_option *o = &s->options[i];
+        /* Far below 10,000,000 GPUs at the peak (1% covers the rounding), no month is past
+         * it; else first_month_too_many decides. */
+        bool low = k->peak_gpu / rho_of(s, o) < 0.99 * MAX_GPUS;
+        if (!low && !(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
+            first_month_too_many(&e->dm, rho_of(s, o)))
+            return false;
+        option_flows of;
+        option_eval(s, &e->dm, o, NULL, NULL, &of);
+        if ((o->has_base_gpus && o->burst < 0 && of.needs_burst) || !plain_total(of.total, work))
+            return false;
+        option_totals[i] = of.total;
+    }
+    return true;
 }
 
 void gp_model_evaluate(const gp_scenario *s, gp_result *out) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_int.h"
 #include "gpuplan/model.h"
 #include "gpuplan/xmem.h"
 
@@ -260,9 +261,20 @@ typedef struct walker {
     bool v2_axes; /* an axis can turn version 2 keys on or off */
     double values[GP_SWEEP_MAX_AXES];
     uint64_t evaluations;
+    /* A version 2 point's totals, kept per contender until an axis that moves it changes:
+     * self_ok for t[0], bit i of opts_ok for t[i + 1]. max_want: the most servers any month
+     * wants at the self-hosted total kept (max_servers at or above it caps nothing). */
+    double t[GP_MAX_OPTIONS + 1];
+    bool self_ok;
+    unsigned redo;     /* the parts of self-hosted's total to redo (engine_redo bits) */
+    bool demand_moved; /* an axis of the demand moved: engine_demand tells whether it changed */
+    uint64_t opts_ok, opts_all;
+    int max_want;
+    engine_keep *keep;
 } walker;
 
 static void walker_done(walker *w) {
+    engine_keep_free(w->keep);
     free(w->cache.scratch);
     free(w->s);
 }
@@ -278,19 +290,89 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
     w->base_mean = gp_tariff_mean_price(base);
     for (int k = 0; k < n_axes; k++)
         w->v2_axes |= params[axes[k].param].v2;
-    if (w->cache.uses_v2 || w->v2_axes)
+    if (w->cache.uses_v2 || w->v2_axes) {
         w->cache.scratch = gp_xmalloc(sizeof *w->cache.scratch);
+        w->keep = engine_keep_new();
+    }
+    w->redo = ENGINE_REDO_PLAN;
+    w->demand_moved = true;
     for (int k = 0; k < n_axes; k++) {
         w->values[k] = gp_sweep_value(&axes[k], 0);
         apply(w->s, base, w->base_mean, &axes[k], w->values[k]);
     }
     if (w->v2_axes)
         w->cache.uses_v2 = gp_scenario_uses_v2(w->s);
+    w->opts_all = base->n_options == 64 ? ~(uint64_t)0 : ((uint64_t)1 << base->n_options) - 1;
+}
+
+static void forget_self(walker *w, engine_redo part) {
+    w->self_ok = false;
+    w->redo |= part;
+}
+
+/* Keep nothing: the next version 2 point is evaluated from its demand up. */
+static void walker_forget_all(walker *w) {
+    forget_self(w, ENGINE_REDO_PLAN);
+    w->opts_ok = 0;
+    w->demand_moved = true;
+    if (w->keep)
+        engine_keep_forget(w->keep);
+}
+
+/* Forget the kept totals that axis k, moved from old to v, can change (engine.c: demand moves
+ * everything; self-hosted's keys and the bridge's prices move self-hosted's total, from the
+ * level of the engine they enter; an option's keys move its total and that of each committed
+ * base bursting into it). */
+static void walker_forget(walker *w, int k, double old, double v) {
+    const gp_sweep_axis *a = &w->axes[k];
+    const gp_scenario *s = w->s;
+    switch (a->param) {
+    case GP_SWEEP_PRICE_PER_KWH:
+    case GP_SWEEP_PUE:
+        forget_self(w, ENGINE_REDO_RUNNING);
+        return;
+    case GP_SWEEP_ENERGY_PRICE_TREND:
+        forget_self(w, ENGINE_REDO_TREND);
+        return;
+    case GP_SWEEP_SERVER_PRICE:
+    case GP_SWEEP_SERVER_PRICE_TREND:
+        forget_self(w, ENGINE_REDO_FIXED);
+        return;
+    case GP_SWEEP_LEAD_TIME:
+    case GP_SWEEP_ORDER_EVERY:
+        forget_self(w, ENGINE_REDO_PLAN);
+        return;
+    case GP_SWEEP_WORK_PER_GPU_HOUR:
+        forget_self(w, ENGINE_REDO_NEED);
+        return;
+    case GP_SWEEP_MAX_SERVERS:
+        /* The plan is the same under any cap at or above what every month wants. */
+        if (!(w->self_ok && old >= w->max_want && v >= w->max_want))
+            forget_self(w, ENGINE_REDO_PLAN);
+        return;
+    case GP_SWEEP_HOURLY:
+    case GP_SWEEP_OPTION_PRICE_TREND:
+    case GP_SWEEP_OPTION_WORK_PER_GPU:
+        w->opts_ok &= ~((uint64_t)1 << a->option);
+        if (s->bridge == a->option)
+            forget_self(w, ENGINE_REDO_RUNNING);
+        for (int i = 0; i < s->n_options; i++)
+            if (s->options[i].has_base_gpus && s->options[i].burst == a->option)
+                w->opts_ok &= ~((uint64_t)1 << i);
+        return;
+    default: /* utilization, gpus, horizon, growth: the demand, if its months change */
+        w->demand_moved = true;
+        return;
+    }
 }
 
 static void walker_set(walker *w, int k, int i) {
-    w->values[k] = gp_sweep_value(&w->axes[k], i);
-    apply(w->s, w->base, w->base_mean, &w->axes[k], w->values[k]);
+    double old = w->values[k], v = gp_sweep_value(&w->axes[k], i);
+    if (memcmp(&old, &v, sizeof v) == 0)
+        return; /* an integer axis often rounds to the same value */
+    w->values[k] = v;
+    apply(w->s, w->base, w->base_mean, &w->axes[k], v);
+    walker_forget(w, k, old, v);
     if (params[w->axes[k].param].v2)
         w->cache.uses_v2 = gp_scenario_uses_v2(w->s);
 }
@@ -312,8 +394,39 @@ static int cheapest_of(const double *t, int n_contenders) {
  * fills err. */
 static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     w->evaluations++;
+    int nc = w->s->n_options + 1;
+    if (!w->cache.uses_v2) { /* closed forms; the totals kept belong to version 2 points */
+        walker_forget_all(w);
+        gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
+        return GP_OK;
+    }
+    if (w->demand_moved) {
+        w->demand_moved = false;
+        if (engine_demand(w->s, w->keep)) {
+            forget_self(w, ENGINE_REDO_NEED);
+            w->opts_ok = 0;
+        }
+    }
+    engine_want want = {!w->self_ok, w->redo, w->opts_all & ~w->opts_ok};
+    if (!want.self && !want.options) {
+        memcpy(t, w->t, sizeof(double) * (size_t)nc);
+        return GP_OK;
+    }
+    int most = 0;
+    if (engine_totals(w->s, w->cache.scratch, w->keep, want, &w->t[0], &w->t[1], &most)) {
+        if (want.self) {
+            w->self_ok = true;
+            w->redo = 0;
+            w->max_want = most;
+        }
+        w->opts_ok |= want.options;
+        memcpy(t, w->t, sizeof(double) * (size_t)nc);
+        return GP_OK;
+    }
+    /* The engine might refuse this point: evaluate it in full for its totals or its error. */
+    walker_forget_all(w);
     gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
-    if (w->cache.uses_v2 && w->cache.scratch->error.code != GP_OK) {
+    if (w->cache.scratch->error.code != GP_OK) {
         char at[160];
         size_t n = 0;
         at[0] = '\0';

@@ -2,7 +2,8 @@
  * points a second), then checked against the summary walked point by point on the same grid
  * or, for a grid too large to walk here, on its first CHECK_ROWS rows (0: the whole grid).
  * Target: a sweep over a version 2 parameter at >= 1,000,000 grid points a second on one core.
- * Usage: bench_sweep SCENARIO CHECK_ROWS PARAM=FROM:TO:STEPS... (the last changes fastest) */
+ * Usage: bench_sweep SCENARIO CHECK_ROWS PARAM[:OPTION_INDEX]=FROM:TO:STEPS... (the last changes
+ * fastest) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,15 @@ static int parse_axis(const char *spec, gp_sweep_axis *a) {
     snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
     gp_err err;
     memset(a, 0, sizeof *a);
+    char *colon = strchr(name, ':'); /* NAME:OPTION, the option by its index */
+    if (colon) {
+        *colon = '\0';
+        a->option = (int)strtol(colon + 1, NULL, 10);
+    }
     if (gp_sweep_param_find(name, &a->param, &err))
         return 1;
+    if (colon && a->param == GP_SWEEP_WORK_PER_GPU_HOUR)
+        a->param = GP_SWEEP_OPTION_WORK_PER_GPU;
     return sscanf(eq + 1, "%lf:%lf:%d", &a->from, &a->to, &a->steps) != 3;
 }
 

@@ -21,7 +21,17 @@ echo "load before: $(uptime | sed 's/.*load average: //')"
 # A version 2 parameter as the last axis has no linear pieces: the rows are read from the
 # columns, each solved along the axis before it; alone, every point is evaluated.
 "$build/tests/bench_sweep" "$v2" 200 utilization=0:1:5000 growth_per_month=0:0.05:200
+# A version 2 parameter alone: each point from the engine's totals, redoing only what the
+# moved parameter enters (sweep.c, walker_forget) and nothing when the demand by month or the
+# rounded integer did not change.
 "$build/tests/bench_sweep" "$v2" 0 growth_per_month=0:0.05:20000
+"$build/tests/bench_sweep" "$v2" 0 growth_per_month=0:0.05:1000000
+for axis in lead_time_months=0:6:1000000 order_every_months=1:12:1000000 \
+    max_servers=1:400:1000000 server_price_trend_per_year=-0.3:0.3:100000 \
+    energy_price_trend_per_year=-0.1:0.3:100000 price_trend_per_year:0=-0.4:0.1:100000 \
+    price_trend_per_year:1=-0.4:0.1:100000 price_trend_per_year:2=-0.4:0.1:100000; do
+    "$build/tests/bench_sweep" "$v2" 0 "$axis"
+done
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # Seconds a command takes as a whole process (ms resolution); its stdout to $1.

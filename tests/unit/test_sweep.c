@@ -571,6 +571,217 @@ static void test_summary_rows_exact(void **state) {
     free(s);
 }
 
+/* ---- version 2 points through the sweep's kept totals, against the engine ------------ */
+
+/* The scenario at a grid point, set by hand as the sweep does (sweep.c, apply). */
+static void set_axis(gp_scenario *x, const gp_scenario *s, const gp_sweep_axis *a, double v) {
+    switch (a->param) {
+    case GP_SWEEP_UTILIZATION:
+        x->utilization = v;
+        break;
+    case GP_SWEEP_PRICE_PER_KWH: {
+        double mean = gp_tariff_mean_price(s);
+        for (int k = 0; k < x->n_periods; k++)
+            x->periods[k].price_per_kwh = mean > 0.0 ? s->periods[k].price_per_kwh * (v / mean) : v;
+        break;
+    }
+    case GP_SWEEP_SERVER_PRICE:
+        x->server_price = v;
+        break;
+    case GP_SWEEP_PUE:
+        x->pue = v;
+        break;
+    case GP_SWEEP_HOURLY:
+        x->options[a->option].hourly = v;
+        break;
+    case GP_SWEEP_GROWTH:
+        x->growth_per_month = v;
+        break;
+    case GP_SWEEP_LEAD_TIME:
+        x->lead_time_months = (int)v;
+        break;
+    case GP_SWEEP_ORDER_EVERY:
+        x->order_every_months = (int)v;
+        break;
+    case GP_SWEEP_MAX_SERVERS:
+        x->has_max_servers = true;
+        x->max_servers = (int)v;
+        break;
+    case GP_SWEEP_SERVER_PRICE_TREND:
+        x->server_price_trend_per_year = v;
+        break;
+    case GP_SWEEP_ENERGY_PRICE_TREND:
+        x->energy_price_trend_per_year = v;
+        break;
+    case GP_SWEEP_OPTION_PRICE_TREND:
+        x->options[a->option].price_trend_per_year = v;
+        break;
+    case GP_SWEEP_WORK_PER_GPU_HOUR:
+        x->work_per_gpu_hour = v;
+        break;
+    case GP_SWEEP_OPTION_WORK_PER_GPU:
+        x->options[a->option].work_per_gpu_hour = v;
+        break;
+    default:
+        fail_msg("set_axis: parameter %d not covered", (int)a->param);
+    }
+}
+
+typedef struct exact_walk {
+    const gp_scenario *s;
+    const gp_sweep_axis *axes;
+    int n_axes;
+    uint64_t n, v2_points;
+    gp_scenario *x;
+} exact_walk;
+
+/* The scenario at point n of the grid (the last axis fastest) into w->x. */
+static void scenario_at(exact_walk *w, uint64_t n) {
+    *w->x = *w->s;
+    for (int k = w->n_axes - 1; k >= 0; k--) {
+        int steps = w->axes[k].steps;
+        set_axis(w->x, w->s, &w->axes[k], gp_sweep_value(&w->axes[k], (int)(n % (uint64_t)steps)));
+        n /= (uint64_t)steps;
+    }
+}
+
+/* A version 2 point gives the engine's totals bit for bit; a version 1 point the closed
+ * forms' (1e-12 of the engine's). */
+static int check_exact(const double *v, double self, const double *opts, int cheapest, void *arg) {
+    (void)v;
+    exact_walk *w = arg;
+    scenario_at(w, w->n++);
+    gp_model_evaluate(w->x, res);
+    assert_int_equal(res->error.code, GP_OK);
+    bool v2 = gp_scenario_uses_v2(w->x);
+    w->v2_points += v2;
+    if (v2) {
+        assert_memory_equal(&self, &res->self.total, sizeof self);
+        for (int i = 0; i < w->s->n_options; i++)
+            assert_memory_equal(&opts[i], &res->options[i].total, sizeof(double));
+        assert_int_equal(cheapest, res->cheapest);
+    } else {
+        assert_close(self, res->self.total, 1e-12);
+        for (int i = 0; i < w->s->n_options; i++)
+            assert_close(opts[i], res->options[i].total, 1e-12);
+    }
+    return 0;
+}
+
+/* An axis over version 2 parameter p for s, or false when p does not apply to s. */
+static bool v2_axis(const gp_scenario *s, gp_sweep_param p, bool last, gp_sweep_axis *a) {
+    memset(a, 0, sizeof *a);
+    a->param = p;
+    a->steps = last ? irnd(2, 40) : irnd(1, 5);
+    int m = s->horizon_months;
+    switch (p) {
+    case GP_SWEEP_GROWTH:
+        a->from = -0.03 * rnd();
+        a->to = 0.06 * rnd();
+        return s->n_steps == 0;
+    case GP_SWEEP_LEAD_TIME:
+        a->to = m - 1 < 6 ? m - 1 : 6;
+        return true;
+    case GP_SWEEP_ORDER_EVERY:
+        a->from = 1;
+        a->to = m < 7 ? m : 7;
+        return true;
+    case GP_SWEEP_MAX_SERVERS:
+        a->from = irnd(1, 10);
+        a->to = irnd(1, 200);
+        return true;
+    case GP_SWEEP_SERVER_PRICE_TREND:
+    case GP_SWEEP_ENERGY_PRICE_TREND:
+        a->from = -0.3 * rnd();
+        a->to = 0.4 * rnd();
+        return true;
+    case GP_SWEEP_OPTION_PRICE_TREND:
+        a->option = irnd(0, s->n_options - 1);
+        a->from = -0.4 * rnd();
+        a->to = 0.2 * rnd();
+        return true;
+    case GP_SWEEP_WORK_PER_GPU_HOUR:
+    case GP_SWEEP_OPTION_WORK_PER_GPU:
+        a->option = irnd(0, s->n_options - 1);
+        a->from = 0.3 + rnd();
+        a->to = 0.3 + 3 * rnd();
+        return s->work_mode;
+    default:
+        return false;
+    }
+}
+
+/* Grids over every version 2 parameter of random plans (alone, after another axis, before
+ * another axis; bridges and bursts whose prices move): each point's totals are the engine's,
+ * and a refused point is the one the engine refuses, with its error. */
+static void test_v2_totals_exact(void **state) {
+    (void)state;
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(s);
+    exact_walk w = {.s = s, .x = malloc(sizeof *w.x)};
+    assert_non_null(w.x);
+    uint64_t points = 0, v2_points = 0;
+    int grids = 0, refused = 0, per_param[GP_SWEEP_N_PARAMS] = {0};
+    for (int n = 0; n < 80; n++) {
+        random_scenario(s, true);
+        /* A committed base bursting into the on-demand option, now and then. */
+        for (int i = 1; i < s->n_options; i++) {
+            if (s->options[i].pricing == GP_COMMITTED && irnd(0, 1)) {
+                s->options[i].has_base_gpus = true;
+                s->options[i].base_gpus = irnd(1, 64);
+                s->options[i].burst = irnd(0, 3) ? 0 : -1; /* none: refused where it must burst */
+            }
+        }
+        if (irnd(0, 3) == 0)
+            s->bridge = -1; /* refused where a lead time or a cap leaves demand unserved */
+        for (int p = GP_SWEEP_GROWTH; p < GP_SWEEP_N_PARAMS; p++) {
+            for (int shape = 0; shape < 4; shape++) {
+                /* alone; after another axis; before it; between two others */
+                gp_sweep_axis axes[3];
+                int n_axes = shape == 0 ? 1 : shape == 3 ? 3 : 2;
+                int mine = shape == 1 ? 1 : shape == 2 ? 0 : n_axes - 2 + (shape == 0);
+                if (!v2_axis(s, (gp_sweep_param)p, mine == n_axes - 1, &axes[mine]))
+                    break;
+                for (int k = 0; k < n_axes; k++) { /* others: each moves some totals */
+                    if (k == mine)
+                        continue;
+                    axes[k] = random_axis(s, false);
+                    axes[k].steps = irnd(1, 4);
+                }
+                gp_err err;
+                if (gp_sweep_check(s, axes, n_axes, &err) != GP_OK)
+                    continue;
+                w.axes = axes;
+                w.n_axes = n_axes;
+                w.n = 0;
+                w.v2_points = 0;
+                uint64_t done = 0;
+                gp_status rc = gp_sweep_run(s, axes, n_axes, check_exact, &w, &done, &err);
+                assert_int_equal(done, w.n);
+                if (rc != GP_OK) { /* the point after the last one seen: refused by the engine */
+                    scenario_at(&w, w.n);
+                    gp_model_evaluate(w.x, res);
+                    assert_int_not_equal(res->error.code, GP_OK);
+                    assert_string_equal(err.where, res->error.where);
+                    refused++;
+                }
+                grids++;
+                per_param[p]++;
+                points += w.n;
+                v2_points += w.v2_points;
+            }
+        }
+    }
+    print_message("%d grids, %llu points (%llu of version 2), %d refused\n", grids,
+                  (unsigned long long)points, (unsigned long long)v2_points, refused);
+    for (int p = GP_SWEEP_GROWTH; p < GP_SWEEP_N_PARAMS; p++)
+        assert_true(per_param[p] >= 10);
+    assert_true(v2_points > 10000);
+    assert_true(refused > 10);
+    free(w.x);
+    free(s);
+}
+
 /* Crossings exactly on grid points: hourly and utilization grids through the break-even. */
 /* Whether self-hosted's and option o's totals are equal (Ties) at point i of axis a. */
 typedef struct totals_at {
@@ -754,6 +965,7 @@ int main(void) {
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_checks_v2),
         cmocka_unit_test(test_summary_rows_exact),
+        cmocka_unit_test(test_v2_totals_exact),
         cmocka_unit_test(test_summary_rows_on_crossings),
         cmocka_unit_test(test_summary_rows_ties),
         cmocka_unit_test(test_refused_point),
