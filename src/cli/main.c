@@ -34,10 +34,10 @@ static void usage(FILE *f) {
     fprintf(f, "usage: gpuplan [--db PATH] [--quiet] COMMAND [options] (--db may come anywhere)\n"
                "       gpuplan --version | --help\n\n"
                "       gpuplan [--db PATH] [--demo]\n\n"
-               "With no command, opens the TUI: plan, compare, break-even, fleet, catalog and\n"
-               "capacity in one terminal. --demo opens it on a demo database (the bundled\n"
-               "catalog, the demo scenarios and a demo fleet with a month of history) in\n"
-               "$XDG_DATA_HOME/gpuplan/demo.db, or in the file --db names.\n\n"
+               "With no command, opens the TUI: plan, compare, break-even, fleet, catalog,\n"
+               "capacity and the plan's timeline in one terminal. --demo opens it on a demo\n"
+               "database (the bundled catalog, the demo scenarios and a demo fleet with a\n"
+               "month of history) in $XDG_DATA_HOME/gpuplan/demo.db, or in the file --db names.\n\n"
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
