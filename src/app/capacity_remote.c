@@ -7,9 +7,10 @@
  * The 5-minute mean of a GPU at bucket b is the mean of its samples in [b - 1 ms, b + 5 min
  * - 1 ms], the bucket `import --prometheus` stores (its points are evaluated at the bucket's end
  * - 1 ms); here `avg_over_time(X[5m] offset 1ms)` evaluated at b + 5 min. Utilization is counted
- * into the 5 % bins of db/004_capacity.sql on the server (`sum_over_time((U >= bool 5k)[..])`),
- * so the busy share at any threshold and the percentiles (read from the bins as for stored data)
- * equal those computed after an import. The queries are listed in docs/telemetry.md. */
+ * into the 5 % bins of db/004_capacity.sql on the server (count_values of the bin, then
+ * sum_over_time), so the busy share at any threshold and the percentiles (read from the bins as for
+ * stored data) equal those computed after an import. The queries are listed in docs/telemetry.md.
+ */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,22 +66,23 @@ static void term(gp_buf *q, const char *tag, gp_buf *x) {
 typedef struct window {
     int64_t start, at; /* whole hours */
     long long w_ms;
+    int64_t bstart; /* the fleet's buckets start here, a whole 5 minutes (as the store's do) */
 } window;
 
 /* The per-GPU queries of one host group: utilization counts and bins, power, the hourly p95s. */
 static void gpu_queries(const exprs *e, const char *sel, const window *w, gp_buf q[3], gp_buf *x) {
     const char *u = e->u.data, *p = e->p.data;
     long long r = w->w_ms - 1;
-    gp_buf_printf(x, "count_over_time(%s[%lldms:5m])", u, r);
-    term(&q[0], "n", x);
     gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", u, r);
     term(&q[0], "sum", x);
-    for (int k = 1; k < GP_UTIL_BINS; k++) {
-        char tag[8];
-        snprintf(tag, sizeof tag, "ge%d", k);
-        gp_buf_printf(x, "sum_over_time((%s >= bool %d)[%lldms:5m])", u, 5 * k, r);
-        term(&q[0], tag, x);
-    }
+    /* The whole histogram in one evaluation of the means: count_values gives each GPU one
+     * series per bin (its labels kept) worth 1 at each bucket it falls in, and
+     * sum_over_time counts them; the tag becomes "h" and the bin. */
+    gp_buf_printf(&q[0],
+                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_bin\", "
+                  "clamp(floor(%s / 5), 0, %d)))[%lldms:5m]), \"%s\", \"h$1\", \"gpuplan_bin\", "
+                  "\"(.*)\")",
+                  u, GP_UTIL_BINS - 1, r, GP_RANGE_AGG_LABEL);
     gp_buf_printf(x, "count_over_time(%s[%lldms:5m])", p, r);
     term(&q[1], "pn", x);
     gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", p, r);
@@ -129,7 +131,7 @@ static void fleet_queries(const exprs *e, const window *w, int threshold, const 
 /* ---- the answers into a gp_capacity --------------------------------------------------------- */
 
 typedef struct acc {
-    double n, sum, ge[GP_UTIL_BINS];
+    double sum, hist[GP_UTIL_BINS];
     double pn, ps, bn, bs;
     bool has_p95, has_mu, has_mt;
     double p95, mu, mt;
@@ -159,7 +161,10 @@ static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
     size_t ng = v->gpus.n_gpus;
     c->rows = gp_xcalloc(ng ? ng : 1, sizeof *c->rows);
     for (size_t i = 0; i < ng; i++) {
-        if (count_of(a[i].n) == 0)
+        long long buckets = 0;
+        for (int k = 0; k < GP_UTIL_BINS; k++)
+            buckets += count_of(a[i].hist[k]);
+        if (buckets == 0)
             continue;
         const gp_gpu_ref *ref = &v->gpus.gpus[i];
         gp_cap_row *r = &c->rows[c->n++];
@@ -171,12 +176,10 @@ static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
         gp_cap_gpu *g = &r->g;
         g->id = (long long)i + 1;
         g->index = ref->index;
-        g->buckets = count_of(a[i].n);
+        g->buckets = buckets;
         g->util_sum = a[i].sum;
-        for (int k = 0; k < GP_UTIL_BINS; k++) {
-            double next = k + 1 < GP_UTIL_BINS ? a[i].ge[k + 1] : 0;
-            g->hist[k] = count_of((k ? a[i].ge[k] : a[i].n) - next);
-        }
+        for (int k = 0; k < GP_UTIL_BINS; k++)
+            g->hist[k] = count_of(a[i].hist[k]);
         g->power_n = count_of(a[i].pn);
         g->power_sum = a[i].ps;
         g->busy_power_n = count_of(a[i].bn);
@@ -200,15 +203,13 @@ static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
 /* A per-GPU point into its accumulator. */
 static void gpu_point(const gp_promvec_item *it, acc *a) {
     const char *t = it->agg;
-    if (!strcmp(t, "n"))
-        a->n += it->v;
-    else if (!strcmp(t, "sum"))
+    if (!strcmp(t, "sum"))
         a->sum += it->v;
-    else if (t[0] == 'g' && t[1] == 'e') {
+    else if (t[0] == 'h' && t[1]) {
         char *end;
-        long k = strtol(t + 2, &end, 10);
-        if (!*end && k > 0 && k < GP_UTIL_BINS)
-            a->ge[k] += it->v;
+        long k = strtol(t + 1, &end, 10);
+        if (!*end && k >= 0 && k < GP_UTIL_BINS)
+            a->hist[k] += it->v;
     } else if (!strcmp(t, "pn"))
         a->pn += it->v;
     else if (!strcmp(t, "ps"))
@@ -249,12 +250,12 @@ static void usage_point(const gp_promvec_item *it, gp_capacity *c, size_t *cap) 
 /* The fleet's buckets: the point at p is the bucket [p - 5 min, p), summed over host groups;
  * buckets without data are left out, as the store leaves them. */
 static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
-    size_t nbk = (size_t)(w->w_ms / BUCKET_MS);
+    size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
     gp_cap_bucket *all = gp_xcalloc(nbk ? nbk : 1, sizeof *all);
     double *util = gp_xcalloc(nbk ? nbk : 1, sizeof *util);
     for (size_t i = 0; i < v->n; i++) {
         const gp_promvec_item *it = &v->it[i];
-        int64_t k = (it->t_ms - w->start) / BUCKET_MS - 1;
+        int64_t k = (it->t_ms - w->bstart) / BUCKET_MS - 1;
         bool ldc = it->agg[0] && !it->agg[1] && strchr("gub", it->agg[0]);
         if (!ldc || k < 0 || k >= (int64_t)nbk)
             continue;
@@ -271,7 +272,7 @@ static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
             continue;
         gp_cap_bucket *b = &c->b[c->nb++];
         *b = all[k];
-        b->bucket_ms = w->start + (int64_t)k * BUCKET_MS;
+        b->bucket_ms = w->bstart + (int64_t)k * BUCKET_MS;
         b->util_sum = util[k];
     }
     free(all);
@@ -305,7 +306,7 @@ static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts,
     const gp_history_opts *o = q->remote;
     size_t hpq = (size_t)o->hosts_per_query;
     size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
-    size_t nbk = (size_t)(w->w_ms / BUCKET_MS);
+    size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
     size_t spans = (nbk + RANGE_POINTS - 1) / RANGE_POINTS;
     size_t per_group = 3 + (q->by ? 1 : 0) + spans;
     size_t n = groups * per_group;
@@ -337,8 +338,8 @@ static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts,
             size_t k0 = sp * RANGE_POINTS, k1 = k0 + RANGE_POINTS < nbk ? k0 + RANGE_POINTS : nbk;
             c->query = t[3 + (q->by ? 1 : 0)].data ? t[3 + (q->by ? 1 : 0)].data : "";
             c->range = true;
-            c->time_ms = w->start + (int64_t)(k0 + 1) * BUCKET_MS;
-            c->end_ms = w->start + (int64_t)k1 * BUCKET_MS;
+            c->time_ms = w->bstart + (int64_t)(k0 + 1) * BUCKET_MS;
+            c->end_ms = w->bstart + (int64_t)k1 * BUCKET_MS;
             c->step_ms = BUCKET_MS;
         }
         exprs_done(&e);
@@ -373,9 +374,11 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
         return gp_errorf(err, GP_E_INPUT, q->by, "a label name is letters, digits and _");
     if (o->hosts_per_query < 1 || o->concurrency < 1)
         return gp_errorf(err, GP_E_INPUT, NULL, "hosts per query and concurrency must be >= 1");
-    /* The store's window is its hours from now - since on (the hour in progress included). */
+    /* The store's window: its hours from now - since on (the hour in progress included), and its
+     * fleet buckets from the 5 minutes after now - since on. */
     window w = {.start = ceil_hour(now - q->since_ms), .at = ceil_hour(now + 1)};
     w.w_ms = w.at - w.start;
+    w.bstart = (now - q->since_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
     c->from_ms = now - q->since_ms;
     c->until_ms = now;
     c->threshold = q->threshold;

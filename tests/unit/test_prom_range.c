@@ -261,21 +261,26 @@ static void test_capacity_vector(void **state) {
     assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, NULL, &v, &err), GP_OK);
     assert_int_equal(v.gpus.n_gpus, 4); /* two whole GPUs, two MIG instances */
     assert_int_equal(v.blanks, 0);
-    /* GPU 0: busy (100 %, 400 W) half of each day, idle (0 %, 60 W) the other half. */
-    assert_close(vec_value(&v, "GPU-0000-0000", "", "n"), 576, REL);
+    /* GPU 0: busy (100 %, 400 W) half of each day, idle (0 %, 60 W) the other half: its
+     * 5-minute means in bins 0 and 20 (count_values), the power summed and its hourly p95. */
     assert_close(vec_value(&v, "GPU-0000-0000", "", "sum"), 288 * 100.0, REL);
-    assert_close(vec_value(&v, "GPU-0000-0000", "", "ge10"), 288, REL);
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "h0"), 288, REL);
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "h20"), 288, REL);
+    assert_true(isnan(vec_value(&v, "GPU-0000-0000", "", "h10")));
     assert_close(vec_value(&v, "GPU-0000-0000", "", "ps"), 288 * 400.0 + 288 * 60.0, REL);
     assert_close(vec_value(&v, "GPU-0000-0000", "", "p95"), 400, REL);
-    assert_close(vec_value(&v, "GPU-0000-0001", "", "ge10"), 576, REL); /* 50 % >= 50 % */
+    assert_close(vec_value(&v, "GPU-0000-0001", "", "h10"), 576, REL); /* 50 %: bin 10 */
     assert_close(vec_value(&v, "GPU-0000-0001", "", "p95"), 250, REL);
     /* MIG instances: utilization from the graphics engine's activity, no power of their own. */
     assert_close(vec_value(&v, "GPU-mig0", "GI 1 3g.40gb", "sum"), 576 * 80.0, REL);
-    assert_close(vec_value(&v, "GPU-mig0", "GI 2 3g.40gb", "ge10"), 0, REL);
+    assert_close(vec_value(&v, "GPU-mig0", "GI 1 3g.40gb", "h16"), 576, REL);
+    assert_close(vec_value(&v, "GPU-mig0", "GI 2 3g.40gb", "h4"), 576, REL);
     assert_true(isnan(vec_value(&v, "GPU-mig0", "GI 1 3g.40gb", "ps")));
-    const gp_gpu_ref *g = &v.gpus.gpus[v.it[0].gpu];
-    assert_string_equal(g->host, "hm");
-    assert_non_null(strstr(g->model, "H100"));
+    for (size_t i = 0; i < v.gpus.n_gpus; i++) {
+        const gp_gpu_ref *g = &v.gpus.gpus[i];
+        assert_string_equal(g->host, strcmp(g->uuid, "GPU-mig0") ? "h0" : "hm");
+        assert_non_null(strstr(g->model, "H100")); /* the catalog's name for modelName */
+    }
     free(buf);
     /* The same answer past a batch of 10 points. */
     gp_promvec_done(&v);
