@@ -25,6 +25,9 @@ bash "$here/bench_tui.sh" "$build" "$fleet_db"
 hist_db=$(mktemp -u /var/tmp/gpuplan-bench-hist-XXXXXX.db)
 trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm" "$hist_db" "$hist_db-wal" "$hist_db-shm"' EXIT
 "$build/tests/bench_history" "$hist_db" 10000
+# capacity --prometheus (the server aggregates) against import + capacity, on 30 days in a real
+# Prometheus.
+bash "$here/bench_capacity_remote.sh" "$build"
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
 bash "$here/bench_xlsx.sh" "$build"
 bash "$here/bench_batch.sh" "$build"
