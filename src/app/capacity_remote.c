@@ -301,22 +301,23 @@ static int64_t ceil_hour(int64_t ms) {
 }
 
 /* Every query for the host groups, sent and parsed into v. */
-static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts, size_t n_hosts,
-                     gp_promvec *v, gp_err *err) {
+/* The queries of host groups [g0, g1), sent and parsed into v. */
+static gp_status ask_groups(const gp_cap_query *q, const window *w, char *const *hosts,
+                            size_t n_hosts, size_t g0, size_t g1, gp_promvec *v, gp_err *err) {
     const gp_history_opts *o = q->remote;
     size_t hpq = (size_t)o->hosts_per_query;
-    size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
     size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
     size_t spans = (nbk + RANGE_POINTS - 1) / RANGE_POINTS;
-    size_t per_group = 3 + (q->by ? 1 : 0) + spans;
-    size_t n = groups * per_group;
+    size_t ldc = 3 + (q->by ? 1 : 0); /* the buckets' text, after the use's */
+    size_t per_group = ldc + spans;
+    size_t n = (g1 - g0) * per_group;
     gp_buf *text = gp_xcalloc(n, sizeof *text);
     gp_prom_call *calls = gp_xcalloc(n, sizeof *calls);
     gp_buf x, sel;
     gp_buf_init(&x, 1u << 22);
     for (size_t i = 0; i < n; i++)
         gp_buf_init(&text[i], 1u << 24);
-    for (size_t g = 0; g < groups; g++) {
+    for (size_t g = g0; g < g1; g++) {
         size_t first = g * hpq,
                count = n_hosts ? (n_hosts - first < hpq ? n_hosts - first : hpq) : 0;
         gp_buf_init(&sel, 4u << 20);
@@ -324,23 +325,22 @@ static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts,
         const char *s = sel.data ? sel.data : "{}";
         exprs e;
         exprs_of(s, &e);
-        gp_buf *t = &text[g * per_group];
+        gp_buf *t = &text[(g - g0) * per_group];
+        gp_prom_call *c = &calls[(g - g0) * per_group];
         gpu_queries(&e, s, w, t, &x);
-        fleet_queries(&e, w, q->threshold, q->by, &t[3 + (q->by ? 1 : 0)], &t[3], &x);
-        for (size_t k = 0; k < per_group; k++) {
-            gp_prom_call *c = &calls[g * per_group + k];
-            c->query = t[k].data ? t[k].data : "";
-            c->time_ms = w->at;
+        fleet_queries(&e, w, q->threshold, q->by, &t[ldc], &t[3], &x);
+        for (size_t k = 0; k < ldc; k++) {
+            c[k].query = t[k].data ? t[k].data : "";
+            c[k].time_ms = w->at;
         }
-        /* The range queries of the buckets: the first's text, cut into spans of points. */
+        /* The range queries of the buckets: one text, cut into spans of points. */
         for (size_t sp = 0; sp < spans; sp++) {
-            gp_prom_call *c = &calls[g * per_group + 3 + (q->by ? 1 : 0) + sp];
             size_t k0 = sp * RANGE_POINTS, k1 = k0 + RANGE_POINTS < nbk ? k0 + RANGE_POINTS : nbk;
-            c->query = t[3 + (q->by ? 1 : 0)].data ? t[3 + (q->by ? 1 : 0)].data : "";
-            c->range = true;
-            c->time_ms = w->bstart + (int64_t)(k0 + 1) * BUCKET_MS;
-            c->end_ms = w->bstart + (int64_t)k1 * BUCKET_MS;
-            c->step_ms = BUCKET_MS;
+            c[ldc + sp].query = t[ldc].data ? t[ldc].data : "";
+            c[ldc + sp].range = true;
+            c[ldc + sp].time_ms = w->bstart + (int64_t)(k0 + 1) * BUCKET_MS;
+            c[ldc + sp].end_ms = w->bstart + (int64_t)k1 * BUCKET_MS;
+            c[ldc + sp].step_ms = BUCKET_MS;
         }
         exprs_done(&e);
         gp_buf_done(&sel);
@@ -356,6 +356,20 @@ static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts,
     }
     free(calls);
     free(text);
+    return rc;
+}
+
+/* Every host group, a batch at a time: the answers held at once stay a few per query in
+ * flight, however large the fleet. */
+static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts, size_t n_hosts,
+                     gp_promvec *v, gp_err *err) {
+    size_t hpq = (size_t)q->remote->hosts_per_query;
+    size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
+    size_t batch = 4 * (size_t)q->remote->concurrency;
+    gp_status rc = GP_OK;
+    for (size_t g0 = 0; g0 < groups && rc == GP_OK; g0 += batch)
+        rc =
+            ask_groups(q, w, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups, v, err);
     return rc;
 }
 

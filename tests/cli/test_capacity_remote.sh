@@ -65,7 +65,7 @@ both() {
         local h=$(( $(date +%s) / 300 ))
         "$gpuplan" capacity "$@" --json >"$tmp/$name.local.json" &&
             "$gpuplan" capacity "$@" --json --prometheus "$url" --match '{job="dcgm"}' \
-                >"$tmp/$name.remote.json" || return 1
+                ${remote_extra:-} >"$tmp/$name.remote.json" || return 1
         [ "$h" = $(( $(date +%s) / 300 )) ] && return 0
     done
 }
@@ -87,6 +87,8 @@ assert c['server']['url'].startswith('http://127.0.0.1:')
 PY
 both t50 --since 31d --busy-threshold 50
 check "--busy-threshold 50 over the whole history: equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/t50.local.json" "$tmp/t50.remote.json"
+remote_extra="--hosts-per-query 1 --concurrency 1" both split --since 30d
+check "a host a query, four queries a batch: equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/split.local.json" "$tmp/split.remote.json"
 "$gpuplan" capacity --since 30d --prometheus "$url" >"$tmp/text.out"
 check "the text names the server and what it computed" bash -c "grep -q 'Computed by the server $url' '$tmp/text.out' && grep -q 'quantile_over_time' '$tmp/text.out'"
 "$gpuplan" capacity --since 31d --by Hostname --json --prometheus "$url" >"$tmp/by.json"
