@@ -49,9 +49,9 @@ void gp_capacity_done(gp_capacity *c);
 
 /* The figures of gp_capacity_analyse computed by the server q->remote with server-side
  * aggregation (the queries are listed in docs/telemetry.md): per GPU, node (Hostname), model
- * and label, and the load duration curve; no wall power, no group power p95. c->server names
- * the server. Errors: GP_E_INPUT for a bad request or the server's refusal (its errorType and
- * text), GP_E_NET for the network, GP_E_LIMIT for an answer past the caps; c is then empty. */
+ * and label, and the load duration curve; no wall power. c->server names the server. Errors:
+ * GP_E_INPUT for a bad request or the server's refusal (its errorType and text), GP_E_NET for the
+ * network, GP_E_LIMIT for an answer past the caps; c is then empty. */
 gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now_ms, gp_capacity *c, gp_err *err);
 
 /* ---- plan --mix: own k GPUs, rent the overflow (MODEL.md, Mixed fleet; gp_mix_plan in

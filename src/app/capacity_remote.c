@@ -94,6 +94,13 @@ static void gpu_queries(const exprs *e, const char *sel, const window *w, gp_buf
     term(&q[1], "bs", x);
     gp_buf_printf(x, "quantile_over_time(0.95, avg_over_time(%s[3599999ms:5m])[%lldms:1h])", p, r);
     term(&q[2], "p95", x);
+    /* The hourly means in the store's 10 W bins (count_values again), so that a node's, a
+     * model's and the fleet's P95 W pool their GPUs' hours as the store's do. */
+    gp_buf_printf(&q[2],
+                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_pbin\", "
+                  "clamp(floor(avg_over_time(%s[3599999ms:5m]) / %d), 0, %d)))[%lldms:1h]), "
+                  "\"%s\", \"w$1\", \"gpuplan_pbin\", \"(.*)\")",
+                  p, GP_POWER_BIN_W, GP_POWER_BINS - 1, r, GP_RANGE_AGG_LABEL);
     gp_buf_printf(
         x,
         "quantile_over_time(0.95, max_over_time(DCGM_FI_DEV_FB_USED%s[1h] offset 1ms)[%lldms:1h])",
@@ -131,7 +138,7 @@ static void fleet_queries(const exprs *e, const window *w, int threshold, const 
 /* ---- the answers into a gp_capacity --------------------------------------------------------- */
 
 typedef struct acc {
-    double sum, hist[GP_UTIL_BINS];
+    double sum, hist[GP_UTIL_BINS], power_hist[GP_POWER_BINS];
     double pn, ps, bn, bs;
     bool has_p95, has_mu, has_mt;
     double p95, mu, mt;
@@ -180,6 +187,8 @@ static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
         g->util_sum = a[i].sum;
         for (int k = 0; k < GP_UTIL_BINS; k++)
             g->hist[k] = count_of(a[i].hist[k]);
+        for (int k = 0; k < GP_POWER_BINS; k++)
+            g->power_hist[k] = count_of(a[i].power_hist[k]);
         g->power_n = count_of(a[i].pn);
         g->power_sum = a[i].ps;
         g->busy_power_n = count_of(a[i].bn);
@@ -220,7 +229,12 @@ static void gpu_point(const gp_promvec_item *it, acc *a) {
         a->bs += it->v;
     else if (!strcmp(t, "p95"))
         a->has_p95 = true, a->p95 = it->v;
-    else if (!strcmp(t, "mu"))
+    else if (t[0] == 'w' && t[1]) {
+        char *end;
+        long k = strtol(t + 1, &end, 10);
+        if (!*end && k >= 0 && k < GP_POWER_BINS)
+            a->power_hist[k] += it->v;
+    } else if (!strcmp(t, "mu"))
         a->has_mu = true, a->mu = it->v;
     else if (!strcmp(t, "mt"))
         a->has_mt = true, a->mt = it->v;

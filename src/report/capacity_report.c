@@ -191,6 +191,7 @@ gp_status gp_report_capacity_json(const gp_capacity *c, gp_buf *out) {
         cJSON_AddNumberToObject(src, "bucket_s", 300);
         cJSON_AddStringToObject(src, "util_percentiles", "5 % bins of 5-minute means");
         cJSON_AddStringToObject(src, "gpu_power_p95", "quantile_over_time of hourly means");
+        cJSON_AddStringToObject(src, "group_power_p95", "10 W bins of hourly means");
     }
     cJSON_AddNumberToObject(doc, "gpus", (double)c->gpus);
     if (c->has_price) {
@@ -284,10 +285,8 @@ static gp_status text_table(const gp_capacity *c, gp_buf *out) {
                      g ? g->key : "");
             P("%-26s %5lld %6.1f%% %5.0f%% %5.0f%% %5.0f%% %8.1f ", label, g ? g->gpus : c->gpus,
               f->util_mean, f->util_p50, f->util_p95, f->util_p99, f->busy_hours_per_day);
-            if (f->has_power && f->has_power_p95)
+            if (f->has_power)
                 P("%9.1f %9.0f %10.1f\n", f->power_mean_w, f->power_p95_w, f->energy_kwh);
-            else if (f->has_power) /* a server cannot pool hourly means across GPUs */
-                P("%9.1f %9s %10.1f\n", f->power_mean_w, "-", f->energy_kwh);
             else
                 P("%9s %9s %10s\n", "-", "-", "-");
         }
@@ -430,10 +429,10 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
       "is the 95th percentile of a GPU's hourly mean power, to the 10 W above it for a group "
       "and exact for one GPU.\n");
     if (c->server[0])
-        P("Computed by the server %s (nothing imported): per GPU, counts and sums of its "
-          "5-minute means (avg_over_time over 5 minutes), its bins counted with >= bool, its P95 W "
-          "by quantile_over_time over hourly means; a group's P95 W and wall power are not "
-          "available there (-).\n",
+        P("Computed by the server %s (nothing imported): per GPU, its 5-minute means "
+          "(avg_over_time over 5 minutes) summed and counted into the same 5 %% bins with "
+          "count_values, its hourly mean power into the same 10 W bins, its own P95 W by "
+          "quantile_over_time over its hourly means; no wall power.\n",
           c->server);
     P("\n");
     if (!st)

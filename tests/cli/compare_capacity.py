@@ -42,8 +42,6 @@ for c in (local, remote):
     c["gpu_list"].sort(key=lambda g: (g["uuid"], g.get("mig", "")))
     for g in c["gpu_list"]:
         g.pop("node")
-    for group in [c["fleet"]] + list(c["models"].values()):
-        group.pop("power_p95_w", None)
 # Per node (Hostname): each group holds its GPUs' hours.
 hours = {}
 for g in json.load(open(sys.argv[2]))["gpu_list"]:
