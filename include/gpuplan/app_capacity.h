@@ -15,6 +15,7 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/history.h"
 
 typedef struct gp_cap_query {
     long long since_ms; /* the window: the last since_ms up to now */
@@ -29,6 +30,9 @@ typedef struct gp_cap_query {
     const char *by; /* attribute use to this workload label; NULL: none */
     bool has_allin; /* the all-in cost of a GPU-hour is known (from a scenario) */
     double allin_per_gpu_hour;
+    /* NULL: the store. Else the Prometheus-compatible server (its URL, selector, credentials,
+     * timeouts) that computes the figures (capacity_remote.c); the history is not copied. */
+    const gp_history_opts *remote;
 } gp_cap_query;
 
 /* The defaults: 30 days, every node and GPU, busy at 5 %, no price (PUE 1, USD). */
@@ -37,10 +41,18 @@ void gp_cap_query_init(gp_cap_query *q);
  * GPU-hour all-in as it prices owning (self-hosted total / (GPUs x months x 730 h)). */
 gp_status gp_cap_query_price_from(gp_session *s, const char *arg, gp_cap_query *q, gp_err *err);
 
-/* Everything `capacity` shows for q's window ending now_ms. */
+/* Everything `capacity` shows for q's window ending now_ms (from q->remote when set, as
+ * gp_capacity_remote). */
 gp_status gp_capacity_analyse(gp_session *s, const gp_cap_query *q, int64_t now_ms,
                               gp_capacity *out, gp_err *err);
 void gp_capacity_done(gp_capacity *c);
+
+/* The figures of gp_capacity_analyse computed by the server q->remote with server-side
+ * aggregation (the queries are listed in docs/telemetry.md): per GPU, node (Hostname), model
+ * and label, and the load duration curve; no wall power. c->server names the server. Errors:
+ * GP_E_INPUT for a bad request or the server's refusal (its errorType and text), GP_E_NET for the
+ * network, GP_E_LIMIT for an answer past the caps; c is then empty. */
+gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now_ms, gp_capacity *c, gp_err *err);
 
 /* ---- plan --mix: own k GPUs, rent the overflow (MODEL.md, Mixed fleet; gp_mix_plan in
  * capacity.h) -------------------------------------------------------------------------------- */

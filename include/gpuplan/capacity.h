@@ -121,6 +121,9 @@ typedef struct gp_capacity {
      * GPUs and months), the fleet's cost over the GPU-hours present, and what no label used. */
     bool has_allin;
     double allin_per_gpu_hour, allin_fleet, allin_idle;
+    /* "": computed from the store; else the URL of the Prometheus-compatible server whose
+     * server-side aggregation gave the figures (capacity --prometheus). */
+    char server[256];
 } gp_capacity;
 
 /* A least-squares trend of daily busy GPU-hours, as a monthly growth rate with its

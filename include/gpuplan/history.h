@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "gpuplan/store.h"
+#include "gpuplan/xmem.h"
 
 typedef struct gp_history_opts {
     const char *url;            /* the server's base URL (http or https, no credentials in it) */
@@ -52,5 +53,31 @@ typedef struct gp_history_progress {
 gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
                             int (*progress)(const gp_history_progress *, void *), void *arg,
                             gp_history_progress *out, gp_err *err);
+
+/* One query of `capacity --prometheus`: /api/v1/query at time_ms, or /api/v1/query_range from
+ * time_ms to end_ms by step_ms when range. The answer's body and HTTP status are filled in. */
+typedef struct gp_prom_call {
+    const char *query;
+    bool range;
+    int64_t time_ms, end_ms, step_ms;
+    gp_buf body; /* out: the answer (initialised and owned by the call; gp_buf_done) */
+    long http_status;
+} gp_prom_call;
+
+/* Send calls[0..n) with o's server, credentials, TLS settings, timeouts and response cap, at
+ * most o->concurrency at once through one libcurl multi handle. GP_OK when every answer arrived
+ * (an HTTP error is an answer: its body is for the parser); GP_E_NET for the network (a timeout,
+ * a refused connection, a body past the cap), the rest then cancelled. Bodies are freed by the
+ * caller with gp_buf_done, on failure too. */
+gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t n, gp_err *err);
+
+/* The series selector the import sends: match ("{job=\"dcgm\"}" or "") with a Hostname
+ * matcher for hosts[0..n_hosts) added when n_hosts > 0, appended to out. */
+void gp_history_selector(const char *match, char *const *hosts, size_t n_hosts, gp_buf *out);
+
+/* The hosts (Hostname values) with GPU utilization between o->since_ms and o->until_ms, as the
+ * import lists them; *hosts is one allocation the caller frees (NULL when none). Errors as
+ * gp_history_query, and GP_E_INPUT for the server's refusal. */
+gp_status gp_history_hosts(const gp_history_opts *o, char ***hosts, size_t *n, gp_err *err);
 
 #endif

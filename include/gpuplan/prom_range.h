@@ -69,4 +69,37 @@ void gp_rollups_finish(gp_rollups *b);
 gp_status gp_promlabels_parse(const char *buf, size_t len, const char *origin, long http_status,
                               size_t max_values, char ***values, size_t *n, gp_err *err);
 
+/* ---- /api/v1/query answers of `capacity --prometheus` (vectors and matrices) --------------- */
+
+/* One point of a query answer: the GPU its labels name (an index into gpus.gpus, -1 when they
+ * name none), its GP_RANGE_AGG_LABEL tag ("" when untagged), the value of the label asked for
+ * (by; NULL when absent, owned by the batch), its time and its value (finite: NaN and +-Inf
+ * points are counted in blanks, never kept). */
+typedef struct gp_promvec_item {
+    int gpu;
+    char agg[16];
+    char *by;
+    int64_t t_ms;
+    double v;
+} gp_promvec_item;
+
+typedef struct gp_promvec {
+    gp_samples gpus;
+    gp_promvec_item *it;
+    size_t n, cap, limit;
+    size_t blanks;
+} gp_promvec;
+
+/* An empty batch holding at most limit points. */
+void gp_promvec_init(gp_promvec *b, size_t limit);
+void gp_promvec_done(gp_promvec *b);
+
+/* Parse a /api/v1/query or /api/v1/query_range answer (resultType vector or matrix), appending
+ * its points to out; by_label (may be NULL) names the label whose value each point keeps. Errors
+ * as gp_promrange_parse (the server's errorType and text for its refusals, origin and the JSON
+ * path for malformed input); GP_E_LIMIT past the batch's limit. On error the caller discards
+ * the batch. */
+gp_status gp_promvec_parse(const char *buf, size_t len, const char *origin, long http_status,
+                           const char *by_label, gp_promvec *out, gp_err *err);
+
 #endif

@@ -15,6 +15,7 @@
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/xmem.h"
+#include "capacity_int.h"
 
 void gp_cap_query_init(gp_cap_query *q) {
     memset(q, 0, sizeof *q);
@@ -174,7 +175,7 @@ static int take_usage(const gp_cap_label *l, void *arg) {
 }
 
 /* The groups (fleet, per model, per node) and the load duration curve of what was gathered. */
-static void summarise(gp_capacity *c) {
+void cap_summarise(gp_capacity *c) {
     size_t cm = 0, cn = 0;
     for (size_t i = 0; i < c->n; i++) {
         const gp_cap_row *r = &c->rows[i];
@@ -213,7 +214,7 @@ static void summarise(gp_capacity *c) {
 
 /* OpenCost's manner: each label value pays for the GPU-hours it used at the all-in rate; what
  * the fleet's present GPU-hours cost beyond that is idle, a row of its own. */
-static void chargeback(gp_capacity *c, double rate) {
+void cap_chargeback(gp_capacity *c, double rate) {
     double present_hours = 0, allocated = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!c->rows[i].mig[0]) /* a MIG instance's hours are its GPU's */
@@ -230,6 +231,8 @@ static void chargeback(gp_capacity *c, double rate) {
 
 gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t now, gp_capacity *c,
                               gp_err *err) {
+    if (q->remote) /* the server aggregates: nothing is read from the store */
+        return gp_capacity_remote(q, now, c, err);
     memset(c, 0, sizeof *c);
     gp_store *st;
     if (gp_session_store(ses, &st, err))
@@ -251,7 +254,7 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
     if (rc)
         return rc;
     c->gpus = whole_gpus(c->rows, c->n);
-    summarise(c);
+    cap_summarise(c);
     walls w = {c, 0};
     gp_err ignored; /* wall power is a side figure: a failed read leaves the list empty */
     gp_store_capacity_node_power(st, &sel, take_wall, &w, &ignored);
@@ -261,7 +264,7 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
         if (gp_store_capacity_by_label(st, &sel, q->by, take_usage, &u, err))
             return err->code;
         if (q->has_allin)
-            chargeback(c, q->allin_per_gpu_hour);
+            cap_chargeback(c, q->allin_per_gpu_hour);
     }
     return GP_OK;
 }

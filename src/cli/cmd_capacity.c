@@ -19,6 +19,7 @@ typedef struct cap_flags {
     bool json, csv, ldc, help;
     const char *mix, *option; /* plan --mix SCENARIO --option NAME */
     gp_mix_request mix_rq;
+    gp_history_opts remote; /* --prometheus URL and its connection options */
 } cap_flags;
 
 enum {
@@ -36,7 +37,16 @@ enum {
     C_MIX,
     C_GROWTH,
     C_TARGET,
-    C_FORCE
+    C_FORCE,
+    C_PROM,
+    C_MATCH,
+    C_TOKEN,
+    C_ORG,
+    C_CACERT,
+    C_INSECURE,
+    C_TIMEOUT,
+    C_HOSTS,
+    C_CONC
 };
 
 static bool parse_since(const char *s, long long *ms) {
@@ -107,6 +117,38 @@ static int query_option(int opt, const char *v, gp_session *ses, gp_cap_query *q
     }
 }
 
+/* The options of --prometheus into o; 0, or the exit status of a bad one. */
+static int remote_option(int opt, const char *v, gp_history_opts *o) {
+    if (opt == C_HOSTS || opt == C_CONC) {
+        int *n = opt == C_HOSTS ? &o->hosts_per_query : &o->concurrency;
+        if (!gp_parse_int(v, n) || *n < 1 || *n > 100000)
+            return cli_usage_error("%s: a count >= 1",
+                                   opt == C_HOSTS ? "--hosts-per-query" : "--concurrency");
+        return 0;
+    }
+    if (opt == C_TIMEOUT) {
+        char *end;
+        double x = strtod(v, &end);
+        double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? 60000 : -1;
+        if (end == v || !(x > 0) || unit < 0 || x * unit > 3600000)
+            return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
+        o->total_timeout_ms = (long)(x * unit);
+        if (o->connect_timeout_ms > o->total_timeout_ms)
+            o->connect_timeout_ms = o->total_timeout_ms;
+        return 0;
+    }
+    if (opt == C_INSECURE) {
+        o->insecure = true;
+        return 0;
+    }
+    *(opt == C_PROM    ? &o->url
+      : opt == C_MATCH ? &o->match
+      : opt == C_TOKEN ? &o->token_file
+      : opt == C_ORG   ? &o->org_id
+                       : &o->cacert) = v;
+    return 0;
+}
+
 static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f) {
     static const struct option longs[] = {{"since", required_argument, NULL, C_SINCE},
                                           {"node", required_argument, NULL, C_NODE},
@@ -123,10 +165,20 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
                                           {"growth", required_argument, NULL, C_GROWTH},
                                           {"target", required_argument, NULL, C_TARGET},
                                           {"force-trend", no_argument, NULL, C_FORCE},
+                                          {"prometheus", required_argument, NULL, C_PROM},
+                                          {"match", required_argument, NULL, C_MATCH},
+                                          {"token-file", required_argument, NULL, C_TOKEN},
+                                          {"org-id", required_argument, NULL, C_ORG},
+                                          {"cacert", required_argument, NULL, C_CACERT},
+                                          {"insecure", no_argument, NULL, C_INSECURE},
+                                          {"timeout", required_argument, NULL, C_TIMEOUT},
+                                          {"hosts-per-query", required_argument, NULL, C_HOSTS},
+                                          {"concurrency", required_argument, NULL, C_CONC},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_cap_query_init(q);
     *f = (cap_flags){.mix_rq.target = 0.7};
+    gp_history_opts_init(&f->remote);
     int opt, rc = 0;
     optind = 1;
     opterr = 0;
@@ -164,6 +216,17 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
         case C_FORCE:
             f->mix_rq.force_trend = true;
             break;
+        case C_PROM:
+        case C_MATCH:
+        case C_TOKEN:
+        case C_ORG:
+        case C_CACERT:
+        case C_INSECURE:
+        case C_TIMEOUT:
+        case C_HOSTS:
+        case C_CONC:
+            rc = remote_option(opt, optarg, &f->remote);
+            break;
         case 'h':
             f->help = true;
             return 0;
@@ -172,6 +235,12 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
                                  argv[optind - 1]);
         }
     }
+    if (!rc && f->remote.url[0])
+        q->remote = &f->remote;
+    else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
+                     f->remote.cacert[0] || f->remote.insecure))
+        rc = cli_usage_error("--match, --token-file, --org-id, --cacert and --insecure go with "
+                             "--prometheus URL");
     return rc;
 }
 
@@ -193,7 +262,10 @@ static void capacity_help(FILE *f) {
         f,
         "usage: gpuplan capacity [--since 30d] [--node NAME]... [--gpu MODEL]\n"
         "                        [--price-per-kwh X | --scenario NAME|FILE] [--busy-threshold 5]\n"
-        "                        [--by LABEL] [--ldc] [--json | --csv]\n\n"
+        "                        [--by LABEL] [--ldc] [--json | --csv]\n"
+        "                        [--prometheus URL [--match SELECTOR] [--token-file F]\n"
+        "                         [--org-id TENANT] [--cacert FILE] [--insecure] [--timeout 120s]\n"
+        "                         [--hosts-per-query 8] [--concurrency 4]]\n\n"
         "Utilization, power, energy and memory per GPU, node, GPU model and fleet from stored\n"
         "telemetry; idle GPUs and what they cost; money per node; the fleet's load duration\n"
         "curve (busy GPU equivalents per 5-minute bucket, sorted); wall power against GPU\n"
@@ -201,7 +273,10 @@ static void capacity_help(FILE *f) {
         "utilization there is at least the threshold (a multiple of 5). --by LABEL attributes\n"
         "GPU-hours, energy and cost to a workload label (namespace, pod, a job id). --ldc\n"
         "prints the whole curve as CSV; --csv one row a GPU. Missing data is counted, never\n"
-        "interpolated.\n");
+        "interpolated. --prometheus URL computes the same figures on the fleet's\n"
+        "Prometheus-compatible server (server-side aggregation, nothing imported; --node\n"
+        "then names Hostname values, --gpu does not apply: select with --match); the\n"
+        "queries it sends are listed in docs/telemetry.md.\n");
 }
 
 int cmd_capacity(gp_session *ses, int argc, char **argv) {
@@ -235,7 +310,7 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
 static void measure_help(void) {
     printf("usage: gpuplan scenario measure NAME [--since 30d] [--node NAME]... [--gpu MODEL]\n"
            "                                     [--busy-threshold 5] [--growth trend\n"
-           "                                     [--force-trend]]\n\n"
+           "                                     [--force-trend]] [--prometheus URL ...]\n\n"
            "Writes a new version of stored scenario NAME with demand.gpus, demand.utilization\n"
            "(the busy share), power.gpu_idle_w and power.gpu_tdp_w (the mean draw of idle and\n"
            "of busy GPU-buckets, split at 5 %%) and, where Redfish reports wall power,\n"
@@ -243,7 +318,9 @@ static void measure_help(void) {
            "figures in the scenario's \"measured\" object. --growth trend also writes\n"
            "demand.growth_per_month from the trend of daily busy GPU-hours (as plan --growth\n"
            "trend fits it) when it is significant (or --force-trend) and within -50 %% to\n"
-           "+100 %% a month; the fit is recorded in measured.growth either way.\n");
+           "+100 %% a month; the fit is recorded in measured.growth either way.\n"
+           "--prometheus URL (with the connection options of capacity) measures on the\n"
+           "fleet's Prometheus-compatible server instead of stored telemetry.\n");
 }
 
 /* The line that says what was measured and saved. */
@@ -312,6 +389,8 @@ int cmd_plan(gp_session *ses, int argc, char **argv) {
         return flags.help ? plan_help(), 0 : rc;
     if (!flags.mix || !flags.option)
         return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
+    if (q.remote)
+        return cli_usage_error("plan --mix plans on stored telemetry: import --prometheus first");
     if (optind != argc)
         return cli_usage_error("plan takes no other arguments");
     gp_err err;

@@ -568,3 +568,103 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     *out = r.p;
     return r.status;
 }
+
+/* ---- queries of capacity --prometheus ------------------------------------------------------- */
+
+gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t n, gp_err *err) {
+    gp_http_global_init();
+    xfer *xs = gp_xcalloc(n ? n : 1, sizeof *xs);
+    for (size_t i = 0; i < n; i++) {
+        gp_buf_init(&calls[i].body, o->max_bytes);
+        calls[i].http_status = 0;
+    }
+    CURLM *multi = curl_multi_init();
+    CURL *tmp = curl_easy_init();
+    size_t next = 0, in_flight = 0, done = 0;
+    gp_status rc = multi && tmp ? GP_OK : gp_errorf(err, GP_E_NET, o->url, "cannot start libcurl");
+    while (rc == GP_OK && done < n) {
+        while (rc == GP_OK && next < n &&
+               in_flight < (size_t)(o->concurrency > 0 ? o->concurrency : 1)) {
+            gp_prom_call *c = &calls[next];
+            xfer *x = &xs[next];
+            gp_buf_init(&x->body, o->max_bytes);
+            gp_buf_init(&x->form, 4u << 20);
+            x->q = (int)next;
+            char t[32];
+            form_add(tmp, &x->form, "query", c->query);
+            fmt_time(c->time_ms, t, sizeof t);
+            form_add(tmp, &x->form, c->range ? "start" : "time", t);
+            if (c->range) {
+                fmt_time(c->end_ms, t, sizeof t);
+                form_add(tmp, &x->form, "end", t);
+                snprintf(t, sizeof t, "%llds", (long long)(c->step_ms / 1000));
+                form_add(tmp, &x->form, "step", t);
+                form_add(tmp, &x->form, "nocache", "1");
+            }
+            x->h = make_handle(o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true);
+            if (!x->h) {
+                rc = gp_errorf(err, GP_E_NET, o->url, "cannot start a transfer");
+                break;
+            }
+            curl_multi_add_handle(multi, x->h);
+            next++;
+            in_flight++;
+        }
+        if (rc != GP_OK)
+            break;
+        int still;
+        curl_multi_perform(multi, &still);
+        CURLMsg *msg;
+        int left;
+        while (rc == GP_OK && (msg = curl_multi_info_read(multi, &left))) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            xfer *x;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+            gp_prom_call *c = &calls[x->q];
+            curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &c->http_status);
+            CURLcode res = msg->data.result;
+            curl_multi_remove_handle(multi, x->h);
+            curl_easy_cleanup(x->h);
+            x->h = NULL;
+            in_flight--;
+            done++;
+            rc = transfer_status(o, x, res, err);
+            /* The answer moves to the caller; the transfer's own buffers go. */
+            gp_buf_done(&c->body);
+            c->body = x->body;
+            memset(&x->body, 0, sizeof x->body);
+            xfer_done(x);
+        }
+        if (rc == GP_OK && in_flight > 0)
+            curl_multi_poll(multi, NULL, 0, 200, NULL);
+    }
+    for (size_t i = 0; i < next; i++) {
+        if (xs[i].h) {
+            curl_multi_remove_handle(multi, xs[i].h);
+            curl_easy_cleanup(xs[i].h);
+        }
+        xfer_done(&xs[i]);
+    }
+    if (tmp)
+        curl_easy_cleanup(tmp);
+    if (multi)
+        curl_multi_cleanup(multi);
+    free(xs);
+    return rc;
+}
+
+void gp_history_selector(const char *match, char *const *hosts, size_t n_hosts, gp_buf *out) {
+    gp_buf h;
+    gp_buf_init(&h, 4u << 20);
+    if (n_hosts)
+        host_regex(hosts, n_hosts, &h);
+    selector(match, h.data ? h.data : "", out);
+    gp_buf_done(&h);
+}
+
+gp_status gp_history_hosts(const gp_history_opts *o, char ***hosts, size_t *n, gp_err *err) {
+    gp_http_global_init();
+    run r = {.o = o, .err = err};
+    return list_hosts(&r, hosts, n);
+}

@@ -303,3 +303,92 @@ void gp_rollups_finish(gp_rollups *b) {
     b->slots = NULL;
     b->n_slots = 0;
 }
+
+/* ---- instant vectors and matrices ----------------------------------------------------------- */
+
+void gp_promvec_init(gp_promvec *b, size_t limit) {
+    memset(b, 0, sizeof *b);
+    gp_samples_init(&b->gpus, 0);
+    b->limit = limit;
+}
+
+void gp_promvec_done(gp_promvec *b) {
+    gp_samples_done(&b->gpus);
+    for (size_t i = 0; i < b->n; i++)
+        free(b->it[i].by);
+    free(b->it);
+    size_t limit = b->limit;
+    memset(b, 0, sizeof *b);
+    b->limit = limit;
+}
+
+static gp_status vec_point(gp_promvec *out, int gpu, const char *agg, const char *by,
+                           const cJSON *pair, const char *where, gp_err *err) {
+    const cJSON *ts = cJSON_GetArrayItem(pair, 0), *val = cJSON_GetArrayItem(pair, 1);
+    double v;
+    if (cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(ts) || !point_value(val, &v))
+        return gp_errorf(err, GP_E_INPUT, where, "a point is not [time, \"value\"]");
+    double ms = round(ts->valuedouble * 1000.0);
+    if (!(ms > 0 && ms < 9e15))
+        return gp_errorf(err, GP_E_INPUT, where, "a point's time is out of range");
+    if (!isfinite(v)) {
+        out->blanks++;
+        return GP_OK;
+    }
+    if (out->n >= out->limit)
+        return gp_errorf(err, GP_E_LIMIT, where, "more than %zu points in one answer", out->limit);
+    out->it = gp_xgrow(out->it, &out->cap, out->n, sizeof *out->it, 256);
+    gp_promvec_item *it = &out->it[out->n++];
+    memset(it, 0, sizeof *it);
+    it->gpu = gpu;
+    snprintf(it->agg, sizeof it->agg, "%s", agg ? agg : "");
+    it->by = by ? gp_xstrdup(by) : NULL;
+    it->t_ms = (int64_t)ms;
+    it->v = v;
+    return GP_OK;
+}
+
+gp_status gp_promvec_parse(const char *buf, size_t len, const char *origin, long http_status,
+                           const char *by_label, gp_promvec *out, gp_err *err) {
+    cJSON *doc;
+    if (api_doc(buf, len, origin, http_status, &doc, err))
+        return err->code;
+    gp_status st = GP_OK;
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+    const char *type = prom_str(data, "resultType");
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
+    if (!type || !cJSON_IsArray(result)) {
+        st = gp_errorf(err, GP_E_INPUT, origin, "no data.resultType and data.result");
+        goto done;
+    }
+    bool matrix = !strcmp(type, "matrix");
+    if (!matrix && strcmp(type, "vector") != 0) {
+        st =
+            gp_errorf(err, GP_E_INPUT, origin, "a query answered with a %.40s, not a vector", type);
+        goto done;
+    }
+    int i = 0;
+    for (const cJSON *series = result->child; series && st == GP_OK; series = series->next, i++) {
+        char where[320];
+        snprintf(where, sizeof where, "%s:$.data.result[%d]", origin, i);
+        const cJSON *metric = cJSON_GetObjectItemCaseSensitive(series, "metric");
+        const cJSON *pts = cJSON_GetObjectItemCaseSensitive(series, matrix ? "values" : "value");
+        if (!cJSON_IsObject(metric) || !cJSON_IsArray(pts)) {
+            st = gp_errorf(err, GP_E_INPUT, where, "a series without \"metric\" and \"%s\"",
+                           matrix ? "values" : "value");
+            break;
+        }
+        int gpu = series_gpu(&out->gpus, metric, GP_M_GPU_UTIL);
+        const char *agg = prom_str(metric, GP_RANGE_AGG_LABEL);
+        const char *by = by_label ? prom_str(metric, by_label) : NULL;
+        if (!matrix) {
+            st = vec_point(out, gpu, agg, by, pts, where, err);
+            continue;
+        }
+        for (const cJSON *pair = pts->child; pair && st == GP_OK; pair = pair->next)
+            st = vec_point(out, gpu, agg, by, pair, where, err);
+    }
+done:
+    cJSON_Delete(doc);
+    return st;
+}

@@ -187,6 +187,14 @@ gp_status gp_report_capacity_json(const gp_capacity *c, gp_buf *out) {
     cJSON_AddNumberToObject(doc, "since_ms", (double)c->from_ms);
     cJSON_AddNumberToObject(doc, "until_ms", (double)c->until_ms);
     cJSON_AddNumberToObject(doc, "busy_threshold", c->threshold / 100.0);
+    if (c->server[0]) { /* the figures came from a server's aggregation (capacity --prometheus) */
+        cJSON *src = cJSON_AddObjectToObject(doc, "server");
+        cJSON_AddStringToObject(src, "url", c->server);
+        cJSON_AddNumberToObject(src, "bucket_s", 300);
+        cJSON_AddStringToObject(src, "util_percentiles", "5 % bins of 5-minute means");
+        cJSON_AddStringToObject(src, "gpu_power_p95", "quantile_over_time of hourly means");
+        cJSON_AddStringToObject(src, "group_power_p95", "10 W bins of hourly means");
+    }
     cJSON_AddNumberToObject(doc, "gpus", (double)c->gpus);
     if (c->has_price) {
         cJSON_AddNumberToObject(doc, "price_per_kwh", c->price);
@@ -421,7 +429,14 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
       c->nl, c->window, c->partial, c->empty);
     P("Percentiles of a GPU's 5-minute mean utilization are read from 5 %% bins (+-5 %%); P95 W "
       "is the 95th percentile of a GPU's hourly mean power, to the 10 W above it for a group "
-      "and exact for one GPU.\n\n");
+      "and exact for one GPU.\n");
+    if (c->server[0])
+        P("Computed by the server %s (nothing imported): per GPU, its 5-minute means "
+          "(avg_over_time over 5 minutes) summed and counted into the same 5 %% bins with "
+          "count_values, its hourly mean power into the same 10 W bins, its own P95 W by "
+          "quantile_over_time over its hourly means; no wall power.\n",
+          c->server);
+    P("\n");
     if (!st)
         st = text_table(c, out);
     if (!st)

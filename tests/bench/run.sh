@@ -20,19 +20,14 @@ fleet_db=$(mktemp -u /var/tmp/gpuplan-bench-fleet-XXXXXX.db)
 trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm"' EXIT
 "$build/tests/bench_capacity" "$fleet_db"
 bash "$here/bench_tui.sh" "$build" "$fleet_db"
-<<<<<<< HEAD
 bash "$here/bench_tui_timeline.sh" "$build"
-# bench_history generates 30 days of 10,000 GPUs (173 M rows, about 10 GB) once, then times
-# importing one more day of six metrics into it.
-hist_db=$(mktemp -u /var/tmp/gpuplan-bench-hist-XXXXXX.db)
-trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm" "$hist_db" "$hist_db-wal" "$hist_db-shm"' EXIT
-"$build/tests/bench_history" "$hist_db" 10000
-=======
 # bench_history generates 30 days of 10,000 GPUs (173 M 5-minute rows of utilization and power)
 # once into ${TMPDIR:-/var/tmp}/gpuplan-bench-history-10000gpus-30d-s9.db and keeps it, so a
 # rerun only times importing one more day of six metrics into it (delete the file to start over).
 "$build/tests/bench_history"
->>>>>>> chunks
+# capacity --prometheus (the server aggregates) against import + capacity, on 30 days in a real
+# Prometheus.
+bash "$here/bench_capacity_remote.sh" "$build"
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
 bash "$here/bench_xlsx.sh" "$build"
 bash "$here/bench_batch.sh" "$build"

@@ -3,9 +3,10 @@
 openmetrics`, and the 5-minute rollups gpuplan must store for it, computed here directly from
 the same samples (expected.json: per GPU, metric and bucket: n, sum, min, max).
 
-Usage: gen_history.py OUT_DIR END_UNIX_SECONDS DAYS
+Usage: gen_history.py OUT_DIR END_UNIX_SECONDS DAYS [INTERVAL_SECONDS]
 
-The fleet (dcgm-exporter's labels, a sample every 60 s):
+The fleet (dcgm-exporter's labels, a sample every 60 s unless INTERVAL_SECONDS, which divides
+300, says otherwise):
 - hosts h0..h3, GPUs 0 and 1 each (H100). GPU 0 is busy (100 %, 400 W) from 00:00 to 12:00
   UTC and idle (0 %, 60 W) otherwise; GPU 1 runs at 50 % and 250 W. h3's GPU 1 comes and goes:
   it reports only on the first day.
@@ -17,6 +18,8 @@ import json
 import sys
 
 out, end, days = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+interval = int(sys.argv[4]) if len(sys.argv) > 4 else 60
+assert interval > 0 and 300 % interval == 0, "the interval divides 5 minutes"
 start = end - days * 86400
 model = "NVIDIA H100 80GB HBM3"
 series = {}  # (family, labels) -> [(t, v)]
@@ -41,7 +44,7 @@ def roll(uuid, mig, metric, t, v):
         r[3] = max(r[3], v)
 
 
-for t in range(start, end, 60):
+for t in range(start, end, interval):
     hour = (t // 3600) % 24
     day = (t - start) // 86400
     for h in range(4):

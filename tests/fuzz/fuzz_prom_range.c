@@ -1,5 +1,6 @@
-/* Fuzz target: the query_range parser of `import --prometheus` and the label values parser.
- * The first byte picks the parser, the HTTP status and the step. */
+/* Fuzz target: the query_range parser of `import --prometheus`, the label values parser and the
+ * vector and matrix parser of `capacity --prometheus`. The first byte picks the parser, the HTTP
+ * status and the step. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t n;
         if (gp_promlabels_parse(buf, len, "fuzz", status, 1000, &v, &n, &err) == GP_OK)
             free(v);
+        return 0;
+    }
+    if ((data[0] & 7) == 6) {
+        gp_promvec v;
+        gp_promvec_init(&v, 1u << 16);
+        gp_promvec_parse(buf, len, "fuzz", status, data[0] & 8 ? "Hostname" : NULL, &v, &err);
+        gp_promvec_done(&v);
         return 0;
     }
     gp_rollups b;

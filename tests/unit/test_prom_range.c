@@ -234,12 +234,147 @@ static void test_label_values(void **state) {
                      GP_E_INPUT);
 }
 
+/* ---- capacity --prometheus: instant vectors and matrices ------------------------------------ */
+
+/* The value of the point tagged agg of the GPU uuid (mig "" for the whole GPU); NAN if none. */
+static double vec_value(const gp_promvec *v, const char *uuid, const char *mig, const char *agg) {
+    for (size_t i = 0; i < v->n; i++) {
+        const gp_promvec_item *it = &v->it[i];
+        if (it->gpu < 0 || strcmp(it->agg, agg) != 0)
+            continue;
+        const gp_gpu_ref *g = &v->gpus.gpus[it->gpu];
+        if (!strcmp(g->uuid, uuid) && !strcmp(g->mig, mig))
+            return it->v;
+    }
+    return NAN;
+}
+
+/* A real answer to the per-GPU terms capacity --prometheus sends (two days of the generated
+ * fleet of tests/cli/gen_history.py, hosts h0 and hm): counts, sums, a bin, power and p95. */
+static void test_capacity_vector(void **state) {
+    (void)state;
+    size_t len;
+    char *buf = slurp("local-prom2.42__query__capacity-gpu-terms__vector.json", &len);
+    assert_non_null(buf);
+    gp_promvec v;
+    gp_err err;
+    gp_promvec_init(&v, 1000);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, NULL, &v, &err), GP_OK);
+    assert_int_equal(v.gpus.n_gpus, 4); /* two whole GPUs, two MIG instances */
+    assert_int_equal(v.blanks, 0);
+    /* GPU 0: busy (100 %, 400 W) half of each day, idle (0 %, 60 W) the other half: its
+     * 5-minute means in bins 0 and 20 (count_values), the power summed and its hourly p95. */
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "sum"), 288 * 100.0, REL);
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "h0"), 288, REL);
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "h20"), 288, REL);
+    assert_true(isnan(vec_value(&v, "GPU-0000-0000", "", "h10")));
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "ps"), 288 * 400.0 + 288 * 60.0, REL);
+    assert_close(vec_value(&v, "GPU-0000-0000", "", "p95"), 400, REL);
+    assert_close(vec_value(&v, "GPU-0000-0001", "", "h10"), 576, REL); /* 50 %: bin 10 */
+    assert_close(vec_value(&v, "GPU-0000-0001", "", "p95"), 250, REL);
+    /* MIG instances: utilization from the graphics engine's activity, no power of their own. */
+    assert_close(vec_value(&v, "GPU-mig0", "GI 1 3g.40gb", "sum"), 576 * 80.0, REL);
+    assert_close(vec_value(&v, "GPU-mig0", "GI 1 3g.40gb", "h16"), 576, REL);
+    assert_close(vec_value(&v, "GPU-mig0", "GI 2 3g.40gb", "h4"), 576, REL);
+    assert_true(isnan(vec_value(&v, "GPU-mig0", "GI 1 3g.40gb", "ps")));
+    for (size_t i = 0; i < v.gpus.n_gpus; i++) {
+        const gp_gpu_ref *g = &v.gpus.gpus[i];
+        assert_string_equal(g->host, strcmp(g->uuid, "GPU-mig0") ? "h0" : "hm");
+        assert_non_null(strstr(g->model, "H100")); /* the catalog's name for modelName */
+    }
+    free(buf);
+    /* The same answer past a batch of 10 points. */
+    gp_promvec_done(&v);
+    gp_promvec_init(&v, 10);
+    buf = slurp("local-prom2.42__query__capacity-gpu-terms__vector.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, NULL, &v, &err), GP_E_LIMIT);
+    free(buf);
+    gp_promvec_done(&v);
+}
+
+/* The fleet's buckets (a range query) and use by a label (sum by): points without a GPU. */
+static void test_capacity_matrix_and_by(void **state) {
+    (void)state;
+    size_t len;
+    char *buf = slurp("local-prom2.42__query_range__capacity-fleet-buckets__matrix.json", &len);
+    gp_promvec v;
+    gp_err err;
+    gp_promvec_init(&v, 1000);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, NULL, &v, &err), GP_OK);
+    assert_int_equal(v.n, 36); /* three series of the last hour's 12 buckets */
+    for (size_t i = 0; i < v.n; i++) {
+        const gp_promvec_item *it = &v.it[i];
+        assert_int_equal(it->gpu, -1);
+        assert_int_equal(it->t_ms % 300000, 0);
+        /* 23:00 to midnight: GPU 0 idle, GPU 1 at 50 %, the instances at 80 and 20 %. */
+        double want = !strcmp(it->agg, "g") ? 4 : !strcmp(it->agg, "u") ? 150 : 3;
+        assert_close(it->v, want, REL);
+    }
+    free(buf);
+    gp_promvec_done(&v);
+    gp_promvec_init(&v, 1000);
+    buf = slurp("local-prom2.42__query__capacity-by-Hostname__vector.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, "Hostname", &v, &err), GP_OK);
+    assert_int_equal(v.n, 2);
+    assert_string_equal(v.it[0].by, "h0");
+    assert_string_equal(v.it[1].by, "hm");
+    assert_close(v.it[1].v, 1152, REL);
+    free(buf);
+    /* The docs' example by a label it lacks: no value kept. */
+    buf = slurp("prometheus-docs__api_v1_query__vector__up__doc-example.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, "namespace", &v, &err), GP_OK);
+    assert_null(v.it[v.n - 1].by);
+    free(buf);
+    gp_promvec_done(&v);
+}
+
+static void test_capacity_errors(void **state) {
+    (void)state;
+    size_t len;
+    gp_promvec v;
+    gp_err err;
+    gp_promvec_init(&v, 1000);
+    /* Over the server's limit of samples in memory (--query.max-samples). */
+    char *buf = slurp("local-prom2.42__query__capacity-max-samples__422-execution.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 422, NULL, &v, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "HTTP 422, execution"));
+    assert_non_null(strstr(err.msg, "too many samples"));
+    free(buf);
+    buf = slurp("local-prom2.42__query__parse-error__400-bad_data.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 400, NULL, &v, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "HTTP 400, bad_data"));
+    free(buf);
+    /* NaN and +-Inf are no readings; a scalar is no answer of ours. */
+    buf = slurp("local-prom2.42__query__vector-plusInf-minusInf.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, NULL, &v, &err), GP_OK);
+    assert_int_equal(v.n, 0);
+    assert_int_equal(v.blanks, 2);
+    free(buf);
+    buf = slurp("local-prom2.42__query__scalar-NaN.json", &len);
+    assert_int_equal(gp_promvec_parse(buf, len, "srv", 200, NULL, &v, &err), GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "not a vector"));
+    free(buf);
+    static const char *const bad[] = {
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},"
+        "\"value\":[1,\"x\"]}]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},"
+        "\"value\":[-5,\"1\"]}]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},"
+        "\"value\":[1,\"1\"]}]}}",
+        "{\"status\":\"success\"", "not json"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(gp_promvec_parse(bad[i], strlen(bad[i]), "srv", 200, NULL, &v, &err),
+                         GP_E_INPUT);
+    assert_non_null(strstr(err.where, "srv"));
+    gp_promvec_done(&v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_real_matrix),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blanks_and_mig),
-        cmocka_unit_test(test_label_values),
+        cmocka_unit_test(test_real_matrix),     cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blanks_and_mig),  cmocka_unit_test(test_label_values),
+        cmocka_unit_test(test_capacity_vector), cmocka_unit_test(test_capacity_matrix_and_by),
+        cmocka_unit_test(test_capacity_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

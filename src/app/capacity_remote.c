@@ -1,0 +1,462 @@
+/* capacity --prometheus: the figures of `capacity` computed by the fleet's own
+ * Prometheus-compatible server (app_capacity.h), for fleets too large to import. Nothing is
+ * copied into the database: the server answers a handful of aggregates per GPU, per label value
+ * and per 5-minute bucket of the fleet, and model/capacity.c derives the figures from them as it
+ * does from the store's rollups.
+ *
+ * The 5-minute mean of a GPU at bucket b is the mean of its samples in [b - 1 ms, b + 5 min
+ * - 1 ms], the bucket `import --prometheus` stores (its points are evaluated at the bucket's end
+ * - 1 ms); here `avg_over_time(X[5m] offset 1ms)` evaluated at b + 5 min. Utilization is counted
+ * into the 5 % bins of db/004_capacity.sql on the server (count_values of the bin, then
+ * sum_over_time), so the busy share at any threshold and the percentiles (read from the bins as for
+ * stored data) equal those computed after an import. The queries are listed in docs/telemetry.md.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capacity_int.h"
+#include "gpuplan/app_capacity.h"
+#include "gpuplan/history.h"
+#include "gpuplan/prom_range.h"
+#include "gpuplan/xmem.h"
+
+#define HOUR_MS 3600000LL
+#define BUCKET_MS 300000LL
+/* Points per series of one range query: under Prometheus' 11,000. */
+#define RANGE_POINTS 10000
+/* Points of all answers together (about 100 bytes each in memory). */
+#define MAX_ITEMS (1u << 24)
+
+/* The expressions every query is built of, for one selector. */
+typedef struct exprs {
+    gp_buf u; /* a GPU's 5-minute mean utilization, % */
+    gp_buf p; /* its 5-minute mean power, W, where it has utilization */
+} exprs;
+
+static void exprs_of(const char *sel, exprs *e) {
+    gp_buf_init(&e->u, 1u << 20);
+    gp_buf_init(&e->p, 1u << 20);
+    gp_buf_printf(&e->u,
+                  "(avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms) or (100 * "
+                  "avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE%s[5m] offset 1ms) unless on(UUID, "
+                  "gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms)))",
+                  sel, sel, sel);
+    gp_buf_printf(&e->p, "(avg_over_time(DCGM_FI_DEV_POWER_USAGE%s[5m] offset 1ms) and %s)", sel,
+                  e->u.data ? e->u.data : "");
+}
+
+static void exprs_done(exprs *e) {
+    gp_buf_done(&e->u);
+    gp_buf_done(&e->p);
+}
+
+/* The expression in x as one tagged term of q, " or label_replace(X, "gpuplan_agg", "tag", "",
+ * "")"; x is emptied for the next. */
+static void term(gp_buf *q, const char *tag, gp_buf *x) {
+    gp_buf_printf(q, "%slabel_replace(%s, \"%s\", \"%s\", \"\", \"\")", q->len ? " or " : "",
+                  x->data ? x->data : "", GP_RANGE_AGG_LABEL, tag);
+    x->len = 0;
+}
+
+/* The window of the instant queries: evaluated at `at`, a subquery range of w_ms - 1 ms holds
+ * the points of (at - w_ms, at], so the buckets and hours of [at - w_ms, at). */
+typedef struct window {
+    int64_t start, at; /* whole hours */
+    long long w_ms;
+    int64_t bstart; /* the fleet's buckets start here, a whole 5 minutes (as the store's do) */
+} window;
+
+/* The per-GPU queries of one host group: utilization counts and bins, power, the hourly p95s. */
+static void gpu_queries(const exprs *e, const char *sel, const window *w, gp_buf q[3], gp_buf *x) {
+    const char *u = e->u.data, *p = e->p.data;
+    long long r = w->w_ms - 1;
+    gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", u, r);
+    term(&q[0], "sum", x);
+    /* The whole histogram in one evaluation of the means: count_values gives each GPU one
+     * series per bin (its labels kept) worth 1 at each bucket it falls in, and
+     * sum_over_time counts them; the tag becomes "h" and the bin. */
+    gp_buf_printf(&q[0],
+                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_bin\", "
+                  "clamp(floor(%s / 5), 0, %d)))[%lldms:5m]), \"%s\", \"h$1\", \"gpuplan_bin\", "
+                  "\"(.*)\")",
+                  u, GP_UTIL_BINS - 1, r, GP_RANGE_AGG_LABEL);
+    gp_buf_printf(x, "count_over_time(%s[%lldms:5m])", p, r);
+    term(&q[1], "pn", x);
+    gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", p, r);
+    term(&q[1], "ps", x);
+    /* Busy for the power split at 5 %, as the store splits it (db/004_capacity.sql). */
+    gp_buf_printf(x, "count_over_time((%s and %s >= 5)[%lldms:5m])", p, u, r);
+    term(&q[1], "bn", x);
+    gp_buf_printf(x, "sum_over_time((%s and %s >= 5)[%lldms:5m])", p, u, r);
+    term(&q[1], "bs", x);
+    gp_buf_printf(x, "quantile_over_time(0.95, avg_over_time(%s[3599999ms:5m])[%lldms:1h])", p, r);
+    term(&q[2], "p95", x);
+    /* The hourly means in the store's 10 W bins (count_values again), so that a node's, a
+     * model's and the fleet's P95 W pool their GPUs' hours as the store's do. */
+    gp_buf_printf(&q[2],
+                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_pbin\", "
+                  "clamp(floor(avg_over_time(%s[3599999ms:5m]) / %d), 0, %d)))[%lldms:1h]), "
+                  "\"%s\", \"w$1\", \"gpuplan_pbin\", \"(.*)\")",
+                  p, GP_POWER_BIN_W, GP_POWER_BINS - 1, r, GP_RANGE_AGG_LABEL);
+    gp_buf_printf(
+        x,
+        "quantile_over_time(0.95, max_over_time(DCGM_FI_DEV_FB_USED%s[1h] offset 1ms)[%lldms:1h])",
+        sel, r);
+    term(&q[2], "mu", x);
+    gp_buf_printf(x,
+                  "max_over_time((max_over_time(DCGM_FI_DEV_FB_USED%s[5m] offset 1ms) + "
+                  "max_over_time(DCGM_FI_DEV_FB_FREE%s[5m] offset 1ms))[%lldms:5m])",
+                  sel, sel, r);
+    term(&q[2], "mt", x);
+}
+
+/* The fleet's buckets (a range query: GPUs reporting, utilization summed, busy at the
+ * threshold) and, with by, the use of each label value. */
+static void fleet_queries(const exprs *e, const window *w, int threshold, const char *by,
+                          gp_buf *ldc, gp_buf *use, gp_buf *x) {
+    const char *u = e->u.data, *p = e->p.data;
+    gp_buf_printf(x, "count(%s)", u);
+    term(ldc, "g", x);
+    gp_buf_printf(x, "sum(%s)", u);
+    term(ldc, "u", x);
+    gp_buf_printf(x, "count(%s >= %d)", u, threshold);
+    term(ldc, "b", x);
+    if (!by)
+        return;
+    long long r = w->w_ms - 1;
+    gp_buf_printf(x, "sum by (%s) (count_over_time(%s[%lldms:5m]))", by, u, r);
+    term(use, "ln", x);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, u, r);
+    term(use, "lu", x);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, p, r);
+    term(use, "lp", x);
+}
+
+/* ---- the answers into a gp_capacity --------------------------------------------------------- */
+
+typedef struct acc {
+    double sum, hist[GP_UTIL_BINS], power_hist[GP_POWER_BINS];
+    double pn, ps, bn, bs;
+    bool has_p95, has_mu, has_mt;
+    double p95, mu, mt;
+} acc;
+
+static long long count_of(double v) {
+    return v > 0 ? (long long)llround(v) : 0;
+}
+
+static int row_cmp(const void *a, const void *b) {
+    const gp_cap_row *x = a, *y = b;
+    int c = strcmp(x->host, y->host);
+    if (!c)
+        c = (x->g.index > y->g.index) - (x->g.index < y->g.index);
+    if (!c)
+        c = strcmp(x->mig, y->mig);
+    return c ? c : strcmp(x->uuid, y->uuid);
+}
+
+static int usage_cmp(const void *a, const void *b) {
+    double x = ((const gp_cap_usage *)a)->util_sum, y = ((const gp_cap_usage *)b)->util_sum;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Each GPU with utilization in the window becomes a row. */
+static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
+    size_t ng = v->gpus.n_gpus;
+    c->rows = gp_xcalloc(ng ? ng : 1, sizeof *c->rows);
+    for (size_t i = 0; i < ng; i++) {
+        long long buckets = 0;
+        for (int k = 0; k < GP_UTIL_BINS; k++)
+            buckets += count_of(a[i].hist[k]);
+        if (buckets == 0)
+            continue;
+        const gp_gpu_ref *ref = &v->gpus.gpus[i];
+        gp_cap_row *r = &c->rows[c->n++];
+        snprintf(r->host, sizeof r->host, "%s", ref->host);
+        snprintf(r->node, sizeof r->node, "%s", ref->host[0] ? ref->host : "?");
+        snprintf(r->uuid, sizeof r->uuid, "%s", ref->uuid);
+        snprintf(r->model, sizeof r->model, "%s", ref->model);
+        snprintf(r->raw_model, sizeof r->raw_model, "%s", ref->raw_model);
+        snprintf(r->mig, sizeof r->mig, "%s", ref->mig);
+        gp_cap_gpu *g = &r->g;
+        g->id = (long long)i + 1;
+        g->index = ref->index;
+        g->buckets = buckets;
+        g->util_sum = a[i].sum;
+        for (int k = 0; k < GP_UTIL_BINS; k++)
+            g->hist[k] = count_of(a[i].hist[k]);
+        for (int k = 0; k < GP_POWER_BINS; k++)
+            g->power_hist[k] = count_of(a[i].power_hist[k]);
+        g->power_n = count_of(a[i].pn);
+        g->power_sum = a[i].ps;
+        g->busy_power_n = count_of(a[i].bn);
+        g->busy_power_sum = a[i].bs;
+        g->has_power_p95 = a[i].has_p95;
+        g->power_p95_w = a[i].p95;
+        g->has_mem = a[i].has_mu && a[i].has_mt;
+        g->mem_used_p95_mib = a[i].mu;
+        g->mem_total_mib = a[i].mt;
+        gp_cap_figures_of(g, c->threshold, &r->f);
+    }
+    if (c->n)
+        qsort(c->rows, c->n, sizeof *c->rows, row_cmp);
+    for (size_t i = 0; i < c->n; i++) {
+        gp_cap_row *r = &c->rows[i];
+        r->g.node = r->node, r->g.host = r->host, r->g.uuid = r->uuid, r->g.model = r->model;
+        r->g.mig = r->mig, r->g.raw_model = r->raw_model;
+    }
+}
+
+/* A per-GPU point into its accumulator. */
+static void gpu_point(const gp_promvec_item *it, acc *a) {
+    const char *t = it->agg;
+    if (!strcmp(t, "sum"))
+        a->sum += it->v;
+    else if (t[0] == 'h' && t[1]) {
+        char *end;
+        long k = strtol(t + 1, &end, 10);
+        if (!*end && k >= 0 && k < GP_UTIL_BINS)
+            a->hist[k] += it->v;
+    } else if (!strcmp(t, "pn"))
+        a->pn += it->v;
+    else if (!strcmp(t, "ps"))
+        a->ps += it->v;
+    else if (!strcmp(t, "bn"))
+        a->bn += it->v;
+    else if (!strcmp(t, "bs"))
+        a->bs += it->v;
+    else if (!strcmp(t, "p95"))
+        a->has_p95 = true, a->p95 = it->v;
+    else if (t[0] == 'w' && t[1]) {
+        char *end;
+        long k = strtol(t + 1, &end, 10);
+        if (!*end && k >= 0 && k < GP_POWER_BINS)
+            a->power_hist[k] += it->v;
+    } else if (!strcmp(t, "mu"))
+        a->has_mu = true, a->mu = it->v;
+    else if (!strcmp(t, "mt"))
+        a->has_mt = true, a->mt = it->v;
+}
+
+/* A workload label's use, summed over host groups. */
+static void usage_point(const gp_promvec_item *it, gp_capacity *c, size_t *cap) {
+    gp_cap_usage *u = NULL;
+    for (size_t i = 0; i < c->nu && !u; i++) {
+        const char *v = c->usage[i].value;
+        if ((!v && !it->by) || (v && it->by && !strcmp(v, it->by)))
+            u = &c->usage[i];
+    }
+    if (!u) {
+        c->usage = gp_xgrow(c->usage, cap, c->nu, sizeof *c->usage, 16);
+        u = &c->usage[c->nu++];
+        *u = (gp_cap_usage){it->by ? gp_xstrdup(it->by) : NULL, 0, 0, 0, 0};
+    }
+    if (!strcmp(it->agg, "ln"))
+        u->buckets += count_of(it->v);
+    else if (!strcmp(it->agg, "lu"))
+        u->util_sum += it->v;
+    else
+        u->power_sum += it->v;
+}
+
+/* The fleet's buckets: the point at p is the bucket [p - 5 min, p), summed over host groups;
+ * buckets without data are left out, as the store leaves them. */
+static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
+    size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
+    gp_cap_bucket *all = gp_xcalloc(nbk ? nbk : 1, sizeof *all);
+    double *util = gp_xcalloc(nbk ? nbk : 1, sizeof *util);
+    for (size_t i = 0; i < v->n; i++) {
+        const gp_promvec_item *it = &v->it[i];
+        int64_t k = (it->t_ms - w->bstart) / BUCKET_MS - 1;
+        bool ldc = it->agg[0] && !it->agg[1] && strchr("gub", it->agg[0]);
+        if (!ldc || k < 0 || k >= (int64_t)nbk)
+            continue;
+        if (it->agg[0] == 'g')
+            all[k].gpus += count_of(it->v);
+        else if (it->agg[0] == 'u')
+            util[k] += it->v;
+        else
+            all[k].busy += count_of(it->v);
+    }
+    c->b = gp_xcalloc(nbk ? nbk : 1, sizeof *c->b);
+    for (size_t k = 0; k < nbk; k++) {
+        if (all[k].gpus <= 0)
+            continue;
+        gp_cap_bucket *b = &c->b[c->nb++];
+        *b = all[k];
+        b->bucket_ms = w->bstart + (int64_t)k * BUCKET_MS;
+        b->util_sum = util[k];
+    }
+    free(all);
+    free(util);
+}
+
+static bool url_ok(const char *url) {
+    const char *p = !strncmp(url, "http://", 7)    ? url + 7
+                    : !strncmp(url, "https://", 8) ? url + 8
+                                                   : NULL;
+    size_t n = p ? strcspn(p, "/?#") : 0;
+    return n && !memchr(p, '@', n);
+}
+
+static bool label_name_ok(const char *s) {
+    if (!*s || isdigit((unsigned char)*s))
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return false;
+    return true;
+}
+
+static int64_t ceil_hour(int64_t ms) {
+    return (ms + HOUR_MS - 1) / HOUR_MS * HOUR_MS;
+}
+
+/* Every query for the host groups, sent and parsed into v. */
+/* The queries of host groups [g0, g1), sent and parsed into v. */
+static gp_status ask_groups(const gp_cap_query *q, const window *w, char *const *hosts,
+                            size_t n_hosts, size_t g0, size_t g1, gp_promvec *v, gp_err *err) {
+    const gp_history_opts *o = q->remote;
+    size_t hpq = (size_t)o->hosts_per_query;
+    size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
+    size_t spans = (nbk + RANGE_POINTS - 1) / RANGE_POINTS;
+    size_t ldc = 3 + (q->by ? 1 : 0); /* the buckets' text, after the use's */
+    size_t per_group = ldc + spans;
+    size_t n = (g1 - g0) * per_group;
+    gp_buf *text = gp_xcalloc(n, sizeof *text);
+    gp_prom_call *calls = gp_xcalloc(n, sizeof *calls);
+    gp_buf x, sel;
+    gp_buf_init(&x, 1u << 22);
+    for (size_t i = 0; i < n; i++)
+        gp_buf_init(&text[i], 1u << 24);
+    for (size_t g = g0; g < g1; g++) {
+        size_t first = g * hpq,
+               count = n_hosts ? (n_hosts - first < hpq ? n_hosts - first : hpq) : 0;
+        gp_buf_init(&sel, 4u << 20);
+        gp_history_selector(o->match, n_hosts ? hosts + first : NULL, count, &sel);
+        const char *s = sel.data ? sel.data : "{}";
+        exprs e;
+        exprs_of(s, &e);
+        gp_buf *t = &text[(g - g0) * per_group];
+        gp_prom_call *c = &calls[(g - g0) * per_group];
+        gpu_queries(&e, s, w, t, &x);
+        fleet_queries(&e, w, q->threshold, q->by, &t[ldc], &t[3], &x);
+        for (size_t k = 0; k < ldc; k++) {
+            c[k].query = t[k].data ? t[k].data : "";
+            c[k].time_ms = w->at;
+        }
+        /* The range queries of the buckets: one text, cut into spans of points. */
+        for (size_t sp = 0; sp < spans; sp++) {
+            size_t k0 = sp * RANGE_POINTS, k1 = k0 + RANGE_POINTS < nbk ? k0 + RANGE_POINTS : nbk;
+            c[ldc + sp].query = t[ldc].data ? t[ldc].data : "";
+            c[ldc + sp].range = true;
+            c[ldc + sp].time_ms = w->bstart + (int64_t)(k0 + 1) * BUCKET_MS;
+            c[ldc + sp].end_ms = w->bstart + (int64_t)k1 * BUCKET_MS;
+            c[ldc + sp].step_ms = BUCKET_MS;
+        }
+        exprs_done(&e);
+        gp_buf_done(&sel);
+    }
+    gp_buf_done(&x);
+    gp_status rc = gp_history_query(o, calls, n, err);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == GP_OK)
+            rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "", calls[i].body.len,
+                                  o->url, calls[i].http_status, q->by, v, err);
+        gp_buf_done(&calls[i].body);
+        gp_buf_done(&text[i]);
+    }
+    free(calls);
+    free(text);
+    return rc;
+}
+
+/* Every host group, a batch at a time: the answers held at once stay a few per query in
+ * flight, however large the fleet. */
+static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts, size_t n_hosts,
+                     gp_promvec *v, gp_err *err) {
+    size_t hpq = (size_t)q->remote->hosts_per_query;
+    size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
+    size_t batch = 4 * (size_t)q->remote->concurrency;
+    gp_status rc = GP_OK;
+    for (size_t g0 = 0; g0 < groups && rc == GP_OK; g0 += batch)
+        rc =
+            ask_groups(q, w, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups, v, err);
+    return rc;
+}
+
+gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c, gp_err *err) {
+    memset(c, 0, sizeof *c);
+    const gp_history_opts *o = q->remote;
+    if (!url_ok(o->url))
+        return gp_errorf(err, GP_E_INPUT, o->url,
+                         "not an http(s) URL without credentials (credentials go in ~/.netrc "
+                         "or a --token-file)");
+    if (q->has_gpu)
+        return gp_errorf(err, GP_E_INPUT, NULL,
+                         "--gpu does not apply with --prometheus: select the GPUs with --match "
+                         "(for example '{modelName=~\".*H100.*\"}')");
+    if (q->by && !label_name_ok(q->by))
+        return gp_errorf(err, GP_E_INPUT, q->by, "a label name is letters, digits and _");
+    if (o->hosts_per_query < 1 || o->concurrency < 1)
+        return gp_errorf(err, GP_E_INPUT, NULL, "hosts per query and concurrency must be >= 1");
+    /* The store's window: its hours from now - since on (the hour in progress included), and its
+     * fleet buckets from the 5 minutes after now - since on. */
+    window w = {.start = ceil_hour(now - q->since_ms), .at = ceil_hour(now + 1)};
+    w.w_ms = w.at - w.start;
+    w.bstart = (now - q->since_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
+    c->from_ms = now - q->since_ms;
+    c->until_ms = now;
+    c->threshold = q->threshold;
+    c->has_price = q->has_price;
+    c->price = q->price;
+    c->pue = q->pue;
+    snprintf(c->currency, sizeof c->currency, "%s", q->currency);
+    snprintf(c->server, sizeof c->server, "%s", o->url);
+    c->window = q->since_ms / BUCKET_MS;
+    char **listed = NULL;
+    size_t n_hosts = (size_t)q->n_nodes;
+    gp_status rc = GP_OK;
+    if (!n_hosts) {
+        gp_history_opts lo = *o;
+        lo.since_ms = w.start;
+        lo.until_ms = w.at;
+        rc = gp_history_hosts(&lo, &listed, &n_hosts, err);
+    }
+    gp_promvec v;
+    gp_promvec_init(&v, MAX_ITEMS);
+    if (rc == GP_OK)
+        rc = ask(q, &w, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &v, err);
+    free(listed);
+    if (rc != GP_OK) {
+        gp_promvec_done(&v);
+        return rc;
+    }
+    acc *a = gp_xcalloc(v.gpus.n_gpus ? v.gpus.n_gpus : 1, sizeof *a);
+    size_t ucap = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        const gp_promvec_item *it = &v.it[i];
+        if (it->agg[0] == 'l' && q->by)
+            usage_point(it, c, &ucap);
+        else if (it->gpu >= 0 && (size_t)it->gpu < v.gpus.n_gpus)
+            gpu_point(it, &a[it->gpu]);
+    }
+    take_rows(&v, a, c);
+    take_buckets(&v, &w, c);
+    free(a);
+    gp_promvec_done(&v);
+    for (size_t i = 0; i < c->n; i++)
+        c->gpus += !c->rows[i].mig[0];
+    cap_summarise(c);
+    if (q->by) {
+        c->by = q->by;
+        if (c->nu)
+            qsort(c->usage, c->nu, sizeof *c->usage, usage_cmp);
+        if (q->has_allin)
+            cap_chargeback(c, q->allin_per_gpu_hour);
+    }
+    return GP_OK;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# capacity --prometheus against a real Prometheus on loopback, loaded through promtool with 30
+# days of the generated fleet of tests/cli/gen_history.py (a sample every 150 s: two a 5-minute
+# bucket). The server's figures must equal the ones computed from the store after importing the
+# same history (tests/cli/compare_capacity.py: to a relative 1e-9, the server adding the
+# 5-minute means in another order than SQLite; counts exact), at two busy thresholds, by label,
+# for scenario measure, and from VictoriaMetrics fed the same samples; then the server's refusals
+# (400, 422), a timeout and a server gone.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    for p in "${pids[@]}" $(cat "$tmp"/*.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+export HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+    echo "FAIL prometheus and promtool are not installed (apt-get install prometheus)"
+    exit 1
+fi
+free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# start_prom DIR [FLAGS...]: a Prometheus on DIR; prints its URL once it answers for the data.
+start_prom() {
+    local dir=$1 port; shift
+    port=$(free_port)
+    printf 'global:\n  scrape_interval: 1m\nscrape_configs: []\n' >"$tmp/prom.yml"
+    timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$dir" \
+        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" "$@" \
+        >"$dir.log" 2>&1 &
+    echo $! >"$dir.pid" # started in a command substitution: the pid file is what cleanup sees
+    for _ in $(seq 300); do
+        if curl -s "http://127.0.0.1:$port/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" |
+            grep -q '"value":\[[0-9.]*,"8"\]'; then break; fi
+        sleep 0.1
+    done
+    echo "http://127.0.0.1:$port"
+}
+# 30 whole days ending at today's midnight (UTC).
+end=$(( $(date +%s) / 86400 * 86400 ))
+since=$((end - 30 * 86400))
+$py "$root/tests/cli/gen_history.py" "$tmp" "$end" 30 150
+# Blocks of 30 days, not 360 of two hours: minutes less under load (a flag promtool hides).
+promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/history.om" \
+    "$tmp/tsdb" >/dev/null
+cp -r "$tmp/tsdb" "$tmp/tsdb2" # for a second server with a small sample limit
+url=$(start_prom "$tmp/tsdb")
+check "Prometheus is up with 30 days of generated blocks" curl -s "$url/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" -o /dev/null
+export GPUPLAN_DB=$tmp/a.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
+    --quiet >"$tmp/import.out" 2>&1
+check "the same history imported" grep -q 'chunks, [0-9]* 5-minute samples stored' "$tmp/import.out"
+
+# local and remote: the same window (retried once should a 5-minute bucket turn between the two,
+# which moves the window's first bucket).
+both() {
+    local name=$1; shift
+    for _ in 1 2; do
+        local h=$(( $(date +%s) / 300 ))
+        "$gpuplan" capacity "$@" --json >"$tmp/$name.local.json" &&
+            "$gpuplan" capacity "$@" --json --prometheus "$url" --match '{job="dcgm"}' \
+                ${remote_extra:-} >"$tmp/$name.remote.json" || return 1
+        [ "$h" = $(( $(date +%s) / 300 )) ] && return 0
+    done
+}
+both d30 --since 30d
+check "--since 30d: the server's figures equal the imported ones" $py "$root/tests/cli/compare_capacity.py" "$tmp/d30.local.json" "$tmp/d30.remote.json"
+check "the window's first hours fall out on both sides (h3: 29 days and some hours)" $py - "$tmp/d30.remote.json" "$since" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+since = int(sys.argv[2])
+start = -(-(c['since_ms'] // 1000) // 3600) * 3600   # the window's first whole hour
+g = {(x['uuid'], x.get('mig', '')): x for x in c['gpu_list']}
+assert g[('GPU-0003-0000', '')]['hours'] == (since + 30 * 86400 - start) / 3600, g
+# h3's GPU 1 reported on the first day only: the hours of it the window still holds, if any.
+gone = (since + 86400 - start) / 3600
+assert g.get(('GPU-0003-0001', ''), {'hours': 0})['hours'] == gone, (gone, g)
+assert len(g) == (10 if gone else 9), sorted(g)
+assert sorted(c['nodes']) == ['h0', 'h1', 'h2', 'h3', 'hm'], c['nodes']
+assert c['server']['url'].startswith('http://127.0.0.1:')
+PY
+both t50 --since 31d --busy-threshold 50
+check "--busy-threshold 50 over the whole history: equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/t50.local.json" "$tmp/t50.remote.json"
+remote_extra="--hosts-per-query 1 --concurrency 1" both split --since 30d
+check "a host a query, four queries a batch: equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/split.local.json" "$tmp/split.remote.json"
+"$gpuplan" capacity --since 30d --prometheus "$url" >"$tmp/text.out"
+check "the text names the server and what it computed" bash -c "grep -q 'Computed by the server $url' '$tmp/text.out' && grep -q 'quantile_over_time' '$tmp/text.out'"
+"$gpuplan" capacity --since 31d --by Hostname --json --prometheus "$url" >"$tmp/by.json"
+check "--by Hostname: each host's GPU-hours are its GPUs' hours" $py - "$tmp/by.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+hours = {}
+for g in c['gpu_list']:
+    hours[g['node']] = hours.get(g['node'], 0) + g['hours']
+got = {r['value']: r['gpu_hours_present'] for r in c['by_label']}
+assert got == hours, (got, hours)
+assert abs(sum(r['energy_kwh'] for r in c['by_label']) - c['fleet']['energy_kwh']) < 1e-6
+PY
+"$gpuplan" capacity --since 31d --node h0 --node hm --json --prometheus "$url" >"$tmp/node.json"
+check "--node names Hostname values" $py - "$tmp/node.json" "$tmp/t50.remote.json" <<'PY'
+import json, sys
+a, full = (json.load(open(p)) for p in sys.argv[1:3])
+assert sorted(a['nodes']) == ['h0', 'hm'], a['nodes']
+assert len(a['gpu_list']) == 4 and a['gpus'] == 2, a['gpu_list']
+PY
+
+# scenario measure from the server writes what it writes from the store.
+cat >"$tmp/m.json" <<'JSON'
+{"name": "m", "horizon_months": 1, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"gpus_per_server": 1, "server_price": 100,
+   "tariff": {"periods": [{"name": "free", "hours_per_day": 24, "price_per_kwh": 0}]}},
+ "cloud_options": [{"name": "od", "pricing": "on_demand", "gpus_per_instance": 1, "hourly": 1}]}
+JSON
+"$gpuplan" scenario save "$tmp/m.json" >/dev/null
+"$gpuplan" scenario measure m --since 31d >"$tmp/ml.out" &&
+    "$gpuplan" scenario export m >"$tmp/ml.json" &&
+    "$gpuplan" scenario measure m --since 31d --prometheus "$url" --match '{job="dcgm"}' >"$tmp/mr.out" &&
+    "$gpuplan" scenario export m >"$tmp/mr.json"
+check "scenario measure --prometheus: version 3" grep -q 'as version 3' "$tmp/mr.out"
+check "scenario measure --prometheus: the same demand and power as from the store" $py - "$tmp/ml.json" "$tmp/mr.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for s in (a, b):
+    for k in ('since', 'until', 'nodes'):
+        s['measured'].pop(k)
+assert a['demand'] == b['demand'], (a['demand'], b['demand'])
+assert a['self_hosted']['power'] == b['self_hosted']['power']
+assert a['measured'] == b['measured'], (a['measured'], b['measured'])
+PY
+
+# VictoriaMetrics fed the same samples through its import API: the same figures.
+if command -v victoria-metrics >/dev/null; then
+    vport=$(free_port)
+    timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
+        -retentionPeriod=100y >"$tmp/vm.log" 2>&1 &
+    pids+=($!)
+    vurl="http://127.0.0.1:$vport"
+    for _ in $(seq 300); do curl -s "$vurl/health" | grep -q OK && break; sleep 0.1; done
+    awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt" # ms times
+    curl -s --data-binary @"$tmp/vm.txt" "$vurl/api/v1/import/prometheus"
+    curl -s "$vurl/internal/force_flush"
+    for _ in $(seq 300); do
+        curl -s "$vurl/api/v1/query?query=count(DCGM_FI_DEV_POWER_USAGE)&time=$((end - 60))" |
+            grep -q '"value":\[[0-9.]*,"8"\]' && break
+        sleep 0.1
+    done
+    url_prom=$url url=$vurl
+    both vm --since 30d
+    url=$url_prom
+    check "VictoriaMetrics: the server's figures equal the imported ones" $py "$root/tests/cli/compare_capacity.py" "$tmp/vm.local.json" "$tmp/vm.remote.json"
+else
+    echo "FAIL victoria-metrics is not installed (apt-get install victoria-metrics)"
+    fails=$((fails + 1))
+fi
+
+# The server's refusals and failures of the world: one line, exit 2 or 1, nothing written.
+db_sum() { # the database's content (its -shm index changes on reads alone)
+    $py -c 'import hashlib, sqlite3, sys
+print(hashlib.sha256("\n".join(sqlite3.connect(sys.argv[1]).iterdump()).encode()).hexdigest())' "$GPUPLAN_DB"
+}
+before=$(db_sum)
+"$gpuplan" capacity --since 30d --prometheus "$url" --match '{job=~"("}' >"$tmp/bad.out" 2>&1
+rc=$?
+check "a bad selector: exit 2 with the server's 400" bash -c "[ $rc = 2 ] && grep -q 'HTTP 400, bad_data' '$tmp/bad.out' && [ \$(wc -l <'$tmp/bad.out') = 1 ]"
+url2=$(start_prom "$tmp/tsdb2" --query.max-samples=1000)
+"$gpuplan" scenario measure m --since 30d --prometheus "$url2" >"$tmp/over.out" 2>&1
+rc=$?
+check "over the server's limits: exit 2 with its 422" bash -c "[ $rc = 2 ] && grep -q 'HTTP 422, execution' '$tmp/over.out'"
+"$gpuplan" scenario export m >"$tmp/after.json"
+check "a refused measure saves no version" cmp -s "$tmp/mr.json" "$tmp/after.json"
+$py -c 'import socket,sys,time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(60)' "$tmp/hport" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/hport" ] && break; sleep 0.1; done
+"$gpuplan" capacity --since 30d --prometheus "http://127.0.0.1:$(cat "$tmp/hport")" --timeout 1s >"$tmp/hang.out" 2>&1
+rc=$?
+check "a hung server times out: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'timed? ?out' '$tmp/hang.out'"
+"$gpuplan" capacity --since 30d --prometheus "http://u:p@127.0.0.1:1" >"$tmp/cred.out" 2>&1
+rc=$?
+check "credentials in the URL are refused" bash -c "[ $rc = 2 ] && grep -q netrc '$tmp/cred.out'"
+kill "$(cat "$tmp/tsdb.pid")"
+wait "$(cat "$tmp/tsdb.pid")" 2>/dev/null
+"$gpuplan" capacity --since 30d --prometheus "$url" >"$tmp/gone.out" 2>&1
+rc=$?
+check "a server that is gone: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'connect' '$tmp/gone.out'"
+check "nothing written by the refused and failed runs" [ "$(db_sum)" = "$before" ]
+
+echo "capacity --prometheus: $fails failed"
+[ "$fails" = 0 ]
