@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "scen.h"
 #include "gpuplan/numfmt.h"
 #include "view.h"
 
@@ -277,7 +278,9 @@ static void breakeven_draw(tui *t) {
     if (mark >= 0) {
         char nm[200]; /* the month must show whole: a long name gives way */
         draw_shorten(s->options[mark_opt].name, cw / 3 > 12 ? cw / 3 : 12, nm, sizeof nm);
-        snprintf(ml, sizeof ml, "even with %s: month %d", nm, mark);
+        char lab[16];
+        scen_month_label(t, mark, lab, sizeof lab);
+        snprintf(ml, sizeof ml, "even with %s: month %d (%s)", nm, mark, lab);
     }
     draw_text(TOP, 0, cw, "Cumulative cost by month", draw_attr(PAL_TITLE));
     draw_chart(TOP + 1, 0, h1 - 1, cw, se, ns, 0, M, "month", mark, mark >= 0 ? ml : NULL, true);

@@ -109,11 +109,16 @@ static void plan_draw(tui *t) {
                              i == r->cheapest ? draw_attr(PAL_GOOD) : 0);
             if (y >= rows - 1)
                 break;
-            char be[32] = "never", bu[32] = "-";
-            if (o->has_break_even_month)
-                snprintf(be, sizeof be, "month %d", o->break_even_month);
+            char be[48] = "never", bu[32] = "-", lab[16];
             if (o->has_break_even_utilization)
                 snprintf(bu, sizeof bu, "%.1f %%", o->break_even_utilization * 100);
+            if (o->has_break_even_month) {
+                /* Dated from start_date; the date gives way before a figure is cut. */
+                scen_month_label(t, o->break_even_month, lab, sizeof lab);
+                snprintf(be, sizeof be, "month %d (%s)", o->break_even_month, lab);
+                if ((int)(strlen(be) + strlen(bu)) + 14 > w)
+                    snprintf(be, sizeof be, "month %d", o->break_even_month);
+            }
             draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  even %s, at u %s", be, bu);
         }
     }

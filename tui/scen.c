@@ -1014,3 +1014,21 @@ void scen_done(tui *t) {
     t->picks = NULL;
     t->n_picks = 0;
 }
+
+/* The label of index m: the start date at 0; else the month it closes, "YYYY-MM" (as
+ * report --format csv labels its rows). */
+void scen_month_label(const tui *t, int m, char *out, size_t cap) {
+    const gp_scenario *s = t->sc.s;
+    const char *start = s->has_start_date ? s->start_date : t->today;
+    int y, mo;
+    if (m == 0) {
+        snprintf(out, cap, "%s", start);
+        return;
+    }
+    if (sscanf(start, "%4d-%2d", &y, &mo) != 2) {
+        snprintf(out, cap, "month %d", m);
+        return;
+    }
+    int k = y * 12 + mo - 1 + m - 1;
+    snprintf(out, cap, "%04d-%02d", k / 12, k % 12 + 1);
+}

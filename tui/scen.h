@@ -37,6 +37,10 @@ void scen_list_remove(tui *t, int i);
 void scen_cancel_edit(tui *t);
 /* Add a catalog offer to the open scenario as a catalog reference. */
 bool scen_add_option(tui *t, const offer *o);
+/* The label of month index m of the open scenario, from its start_date (else the date the TUI
+ * prices as of): the start date at 0, else the month it closes, "YYYY-MM", as report --format
+ * csv labels its rows. */
+void scen_month_label(const tui *t, int m, char *out, size_t cap);
 /* Undo the last change. */
 void scen_undo(tui *t);
 /* Save a new version (as NULL), or the document under a new name (refused when in use),

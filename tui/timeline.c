@@ -11,25 +11,8 @@
 #include <string.h>
 
 #include "draw.h"
+#include "scen.h"
 #include "view.h"
-
-/* The label of index m: the start date at 0; else the month it closes, "YYYY-MM" (as
- * report --format csv labels its rows). */
-static void index_label(const tui *t, int m, char *out, size_t cap) {
-    const gp_scenario *s = t->sc.s;
-    const char *start = s->has_start_date ? s->start_date : t->today;
-    int y, mo;
-    if (m == 0) {
-        snprintf(out, cap, "%s", start);
-        return;
-    }
-    if (sscanf(start, "%4d-%2d", &y, &mo) != 2) {
-        snprintf(out, cap, "month %d", m);
-        return;
-    }
-    int k = y * 12 + mo - 1 + m - 1;
-    snprintf(out, cap, "%04d-%02d", k / 12, k % 12 + 1);
-}
 
 /* Sorted distinct values v[0..n) as "3-35", "0, 36" into out; "none" when n is 0. */
 static void ranges(const int *v, int n, char *out, size_t cap) {
@@ -127,8 +110,8 @@ static void timeline_draw(tui *t) {
         srv[j] = (double)r->self.servers_in_service[j] * g;
     }
     char start[16], end[16];
-    index_label(t, 0, start, sizeof start);
-    index_label(t, M, end, sizeof end);
+    scen_month_label(t, 0, start, sizeof start);
+    scen_month_label(t, M, end, sizeof end);
     chart_series st[2] = {{dem, M, r->work_mode ? "demand as GPUs" : "demand"},
                           {srv, M, "GPUs in service"}};
     int tx = draw_text(y, 0, cw, "GPUs by month  ", draw_attr(PAL_TITLE));
@@ -171,7 +154,7 @@ static void timeline_draw(tui *t) {
     lane(y++, cw, M, "  bridge", bridged, true, 0x2550, '=', draw_attr(PAL_SERIES0 + 2));
     /* Dates under the lanes: the start, the middle and the end. */
     char mid[16];
-    index_label(t, M / 2, mid, sizeof mid);
+    scen_month_label(t, M / 2, mid, sizeof mid);
     int c0 = draw_chart_column(0, cw, M + 1, 0), cm = draw_chart_column(0, cw, M + 1, M / 2),
         c1 = draw_chart_column(0, cw, M + 1, M);
     if (c0 >= 0) {
@@ -217,7 +200,7 @@ static void timeline_draw(tui *t) {
         draw_shorten(s->options[mo].name, name_w > 12 ? name_w : 12, nm, sizeof nm);
     if (mark >= 0) {
         char lab[16];
-        index_label(t, mark, lab, sizeof lab);
+        scen_month_label(t, mark, lab, sizeof lab);
         snprintf(ml, sizeof ml, "even with %s: month %d (%s)", nm, mark, lab);
     } else if (mo >= 0) {
         snprintf(ml, sizeof ml, "never even with %s", nm);

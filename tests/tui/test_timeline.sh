@@ -183,6 +183,27 @@ check "Right marks another option's break-even month" bash -c "
 press '?'
 check "? lists the Timeline's keys" wait_for "Timeline  Left/Right: the option whose break-even"
 press Space
+# The Break-even tab dates its crossing from start_date as the Timeline and the report do.
+cat >"$tmp/be.py" <<'PY'
+import json, re, sys
+screen, r = sys.argv[1], json.load(open(sys.argv[2]))
+first = min((o for o in r["options"] if o["break_even_month"] is not None),
+            key=lambda o: o["break_even_month"])
+m = first["break_even_month"]
+y, mo = int(r["start_date"][:4]), int(r["start_date"][5:7])
+k = y * 12 + mo - 1 + m - 1
+label = r["start_date"] if m == 0 else "%04d-%02d" % (k // 12, k % 12 + 1)
+got = re.search(r"even with (.+?): month (\d+) \(([0-9-]+)\)", screen)
+assert got and (int(got.group(2)), got.group(3)) == (m, label), (m, label, screen)
+# The name whole, or shortened in the middle.
+head, cut, tail = got.group(1).partition("\u2026")
+name = first["name"]
+assert got.group(1) == name or (cut and name.startswith(head) and name.endswith(tail)), got.group(1)
+PY
+report "$growth" json >"$tmp/be.json"
+press 3
+check "the Break-even tab's crossing is dated as the report's" bash -c "
+    $py '$tmp/be.py' \"\$(tmux -S '$sock' capture-pane -p -t g)\" '$tmp/be.json'"
 
 # The refresh plan as the example gives it: a sale and a purchase at 36, its break-even.
 press 1 h j Enter
