@@ -80,7 +80,8 @@ start = -(-(c['since_ms'] // 1000) // 3600) * 3600   # the window's first whole 
 g = {(x['uuid'], x.get('mig', '')): x for x in c['gpu_list']}
 assert g[('GPU-0003-0000', '')]['hours'] == (since + 30 * 86400 - start) / 3600, g
 # h3's GPU 1 reported on the first day only: the hours of it the window still holds, if any.
-gone = (since + 86400 - start) / 3600
+# (none once the window starts after that day: a run that crosses midnight after generating.)
+gone = max(0, (since + 86400 - start) / 3600)
 assert g.get(('GPU-0003-0001', ''), {'hours': 0})['hours'] == gone, (gone, g)
 assert len(g) == (10 if gone else 9), sorted(g)
 assert sorted(c['nodes']) == ['h0', 'h1', 'h2', 'h3', 'hm'], c['nodes']
