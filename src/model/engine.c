@@ -94,6 +94,43 @@ static void demand_build(const gp_scenario *s, demand *d) {
     }
 }
 
+/* demand_build for GPU mode with growth and no steps, without its 17 pow() calls when it can:
+ * N_j = ceil+(N * g_j) is an integer, so a running product (within 1e-12 of the powers()
+ * value, relative, over 240 months) decides it unless N * g_j lies that close to where ceil+
+ * steps; only then is g_j computed as powers() does. The same N_j, bit for bit. */
+static bool growth_only(const gp_scenario *s) {
+    return !s->work_mode && s->n_steps == 0 && s->growth_per_month > -1.0 &&
+           s->growth_per_month < 1.0;
+}
+
+/* With keep (nullable) holding d for the same shape (GPU mode, no steps, the same M and u):
+ * months whose N_j stays are skipped, those that move are written and *moved[j] set. */
+static void demand_growth_fast(const gp_scenario *s, demand *d, bool keep, bool *moved) {
+    double base = 1.0 + s->growth_per_month, n = s->gpus, u = s->utilization, run = 1.0;
+    d->m = s->horizon_months;
+    d->work = false;
+    for (int j = 1; j <= d->m; j++, run *= base) {
+        double v = n * run, slack = 1e-12 * max2(1.0, v);
+        double t = v - 1e-9 * max2(1.0, v);
+        if (keep && t - slack > d->n[j] - 1.0 && t + slack <= d->n[j])
+            continue; /* ceil+ gives the N_j held */
+        double c = ceil(t);
+        if (c - t < slack || t - (c - 1.0) <= slack) { /* ceil+ steps within the slack */
+            int k = j - 1;
+            double g = pow(base, 12.0 * (k / 12) * 1.0) * pow(base, (k % 12) * 1.0);
+            c = ceil_plus(n * g);
+        }
+        if (keep) {
+            if (memcmp(&c, &d->n[j], sizeof c) == 0)
+                continue;
+            moved[j] = true;
+        }
+        d->u[j] = u;
+        d->n[j] = c;
+        d->w[j] = c * HOURS * u;
+    }
+}
+
 /* Demand with every u_j replaced by ubar (GPU mode): N_j held, W_j = N_j * 730 * ubar. */
 static void demand_at(const demand *base, double ubar, demand *d) {
     d->m = base->m;
@@ -185,18 +222,21 @@ static void energy_trend_build(const gp_scenario *s, plan *pl) {
     }
 }
 
+/* s_j: the servers a month wants for n GPUs, under max_servers. */
+static int servers_wanted(const gp_scenario *s, double n) {
+    int sj = (int)ceil(n / s->gpus_per_server);
+    if (s->has_max_servers && sj > s->max_servers)
+        sj = s->max_servers;
+    return sj;
+}
+
 static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches, plan *pl) {
     int m = s->horizon_months, g = s->gpus_per_server, lead = s->lead_time_months;
     int kappa = s->order_every_months;
     double rho = rho_of_self(s);
     int want[GP_MAX_MONTHS + 1];
-    for (int j = 1; j <= m; j++) {
-        double n = side_n(dm, j, rho);
-        int sj = (int)ceil(n / g);
-        if (s->has_max_servers && sj > s->max_servers)
-            sj = s->max_servers;
-        want[j] = sj;
-    }
+    for (int j = 1; j <= m; j++)
+        want[j] = servers_wanted(s, side_n(dm, j, rho));
     /* The largest s_j from month j on, for all_at_once. */
     int from_on[GP_MAX_MONTHS + 2];
     from_on[m + 1] = 0;
@@ -1045,6 +1085,27 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
 
 /* ---- totals alone (sweeps) ------------------------------------------------------------ */
 
+/* What a pay-per-use option's month flow reads of the option (pay_per_use_slope, extras_of,
+ * spot_factor, rho_of): kept flows stay valid while these are the same. */
+#define PAY_KEYS 14
+static void pay_keys(const gp_scenario *s, const gp_option *o, double *v) {
+    double k[PAY_KEYS] = {(double)o->pricing,
+                          (double)o->gpus_per_instance,
+                          o->hourly,
+                          o->idle_overhead,
+                          o->interruptions_per_hour,
+                          o->checkpoint_interval_h,
+                          o->restart_h,
+                          o->storage_gb,
+                          o->storage_per_gb_month,
+                          o->egress_gb_per_month,
+                          o->egress_per_gb,
+                          o->support_pct,
+                          o->price_trend_per_year,
+                          rho_of(s, o)};
+    memcpy(v, k, sizeof k);
+}
+
 /* What price_batches and self_fixed_flows read of a batch, besides the scenario's prices. */
 typedef struct batch_shape {
     int servers, index, exit, network_index, passed_on, replaces;
@@ -1083,6 +1144,21 @@ struct engine_keep {
     double peak_gpu; /* max of N_j (GPU mode) or W_j / (730 u_j) (work mode): GPUs at rho 1 */
     int max_want;
     demand next; /* the demand just built, compared with e.dm */
+    /* Month by month, for a demand that moved in a few months (a sweep along growth): the
+     * servers each month wants (the plan follows them alone), whether running[] and each
+     * option's flows are those of the demand held except in the months marked dirty, and
+     * what each option's kept flows were computed with. */
+    int want[GP_MAX_MONTHS + 1];
+    bool running_ok;
+    double rho_running; /* self-hosted's throughput running[] was computed at */
+    bool growth_only;   /* e.dm was built for GPU mode without steps, at utilization growth_u */
+    double growth_u;
+    bool dirty_self[GP_MAX_MONTHS + 1];
+    int n_dirty_self;
+    uint64_t dirty_opt[GP_MAX_MONTHS + 1]; /* bit i: option i's flow in month j is stale */
+    uint64_t flows_ok;                     /* bit i: flows[i] holds option i's flows */
+    double flow_keys[GP_MAX_OPTIONS][PAY_KEYS];
+    double flows[GP_MAX_OPTIONS][GP_MAX_MONTHS + 1];
 };
 
 engine_keep *engine_keep_new(void) {
@@ -1103,33 +1179,168 @@ static bool plain_total(double total, double work) {
 
 void engine_keep_forget(engine_keep *k) {
     k->has_demand = false;
+    k->growth_only = false;
     k->has_plan = false;
+    k->running_ok = false;
+    k->flows_ok = 0;
 }
 
-static bool same_demand(const demand *a, const demand *b) {
-    size_t n = sizeof(double) * (size_t)a->m; /* months 1..M */
-    return a->m == b->m && a->work == b->work && memcmp(a->n + 1, b->n + 1, n) == 0 &&
-           memcmp(a->u + 1, b->u + 1, n) == 0 && memcmp(a->w + 1, b->w + 1, n) == 0;
+/* Mark the months in which next differs, in any bit, from the demand held (all of them when
+ * there is none or its shape changed); false when none does. */
+static bool mark_dirty(engine_keep *k) {
+    const demand *a = &k->next, *b = &k->e.dm;
+    if (!k->has_demand || a->m != b->m || a->work != b->work) {
+        k->running_ok = false;
+        k->flows_ok = 0;
+        return true;
+    }
+    bool any = false;
+    for (int j = 1; j <= a->m; j++) {
+        if (memcmp(&a->n[j], &b->n[j], sizeof a->n[j]) != 0 ||
+            memcmp(&a->u[j], &b->u[j], sizeof a->u[j]) != 0 ||
+            memcmp(&a->w[j], &b->w[j], sizeof a->w[j]) != 0) {
+            any = true;
+            if (!k->dirty_self[j]) {
+                k->dirty_self[j] = true;
+                k->n_dirty_self++;
+            }
+            k->dirty_opt[j] = ~(uint64_t)0;
+        }
+    }
+    return any;
 }
 
 bool engine_demand(const gp_scenario *s, engine_keep *k) {
-    demand_build(s, &k->next);
-    if (k->has_demand && same_demand(&k->next, &k->e.dm))
-        return false;
-    int m = k->next.m;
-    memcpy(&k->e.dm, &k->next, sizeof k->next);
+    demand *d = &k->e.dm;
+    int m = s->horizon_months;
+    bool growth = growth_only(s);
+    if (growth && k->has_demand && k->growth_only && d->m == m &&
+        memcmp(&s->utilization, &k->growth_u, sizeof k->growth_u) == 0) {
+        /* Along growth (or gpus): N_j moves in a few months at a time, in place. */
+        bool moved[GP_MAX_MONTHS + 1] = {false}, any = false;
+        demand_growth_fast(s, d, true, moved);
+        for (int j = 1; j <= m; j++) {
+            if (moved[j]) {
+                any = true;
+                if (!k->dirty_self[j]) {
+                    k->dirty_self[j] = true;
+                    k->n_dirty_self++;
+                }
+                k->dirty_opt[j] = ~(uint64_t)0;
+            }
+        }
+        if (!any)
+            return false;
+    } else {
+        if (growth)
+            demand_growth_fast(s, &k->next, false, NULL);
+        else
+            demand_build(s, &k->next);
+        if (!mark_dirty(k))
+            return false;
+        m = k->next.m;
+        size_t bytes = sizeof(double) * (size_t)(m + 1); /* months 1..M of next */
+        d->m = m;
+        d->work = k->next.work;
+        memcpy(d->n, k->next.n, bytes);
+        memcpy(d->u, k->next.u, bytes);
+        memcpy(d->w, k->next.w, bytes);
+        k->growth_only = growth;
+        k->growth_u = s->utilization;
+    }
     double work = 0.0;
     for (int j = 1; j <= m; j++)
         work += k->e.dm.w[j];
     k->work = work;
     double peak = 0.0;
     for (int j = 1; j <= m; j++) {
-        const demand *d = &k->e.dm;
         double v = d->work ? (d->w[j] == 0.0 ? 0.0 : d->w[j] / (HOURS * d->u[j])) : d->n[j];
         peak = v > peak || isnan(v) ? v : peak;
     }
     k->peak_gpu = peak;
     k->has_demand = true;
+    return true;
+}
+
+/* Keep month j's running costs (self_month's parts). */
+static bool keep_month(const gp_scenario *s, engine_keep *k, int j) {
+    running mr;
+    self_month(s, k->e.order, &k->e.dm, &k->e.pl, j, &mr);
+    if (mr.bridge_hours > 0.0 && s->bridge < 0)
+        return false; /* check_bridge's refusal */
+    k->running[j] = mr.power + mr.colo + mr.charge + mr.bridge_cost;
+    k->power_untrended[j] = mr.power_untrended;
+    k->colo[j] = mr.colo;
+    k->k_draw[j] = mr.k_draw;
+    k->bridge[j] = mr.bridge_cost;
+    return true;
+}
+
+/* Self-hosted's running costs when only the demand moved, redone in the months it moved in,
+ * as plan_build and self_month would give them: 1 when done, 0 when such a month wants other
+ * servers (the plan must be rebuilt), -1 when the full evaluation might refuse the point. */
+static int self_months(const gp_scenario *s, engine_keep *k) {
+    engine *e = &k->e;
+    int m = s->horizon_months, g = s->gpus_per_server;
+    double rho = rho_of_self(s), need[GP_MAX_MONTHS + 1];
+    for (int j = 1; j <= m; j++) {
+        if (!k->dirty_self[j])
+            continue;
+        need[j] = side_n(&e->dm, j, rho);
+        if (need[j] > MAX_GPUS)
+            return -1;
+        if (servers_wanted(s, need[j]) != k->want[j])
+            return 0;
+    }
+    for (int j = 1; j <= m; j++) {
+        if (!k->dirty_self[j])
+            continue;
+        k->need[j] = need[j];
+        double owned = (double)e->pl.in_service[j] * g;
+        e->pl.at_work[j] = need[j] < owned ? need[j] : owned;
+        if (!keep_month(s, k, j))
+            return -1;
+        k->dirty_self[j] = false;
+    }
+    k->n_dirty_self = 0;
+    return 1;
+}
+
+/* Option i's total, from its kept flows redone in the months the demand moved in when its
+ * pay-per-use keys are those they were computed with; false where the full evaluation might
+ * refuse the point. */
+static bool option_total(const gp_scenario *s, engine_keep *k, int i, double *total) {
+    const gp_option *o = &s->options[i];
+    const demand *dm = &k->e.dm;
+    int m = dm->m;
+    option_flows of;
+    if (o->pricing == GP_COMMITTED) { /* a term's instances follow its every month */
+        option_eval(s, dm, o, NULL, NULL, &of);
+        *total = of.total;
+        return !(o->has_base_gpus && o->burst < 0 && of.needs_burst);
+    }
+    double keys[PAY_KEYS], *f = k->flows[i];
+    uint64_t bit = (uint64_t)1 << i;
+    pay_keys(s, o, keys);
+    if ((k->flows_ok & bit) && memcmp(keys, k->flow_keys[i], sizeof keys) == 0) {
+        double rho = rho_of(s, o), extras = extras_of(o);
+        for (int j = 1; j <= m; j++) {
+            if (k->dirty_opt[j] & bit) {
+                f[j] = pay_per_use_slope(o, side_q(dm, j, rho), j) * o->hourly + extras;
+                k->dirty_opt[j] &= ~bit;
+            }
+        }
+    } else {
+        option_eval(s, dm, o, f, NULL, &of);
+        memcpy(k->flow_keys[i], keys, sizeof keys);
+        k->flows_ok |= bit;
+        for (int j = 1; j <= m; j++)
+            k->dirty_opt[j] &= ~bit;
+    }
+    double t = 0.0; /* option_eval's sum, in its order */
+    for (int j = 0; j <= m; j++)
+        t += f[j];
+    *total = t;
     return true;
 }
 
@@ -1144,6 +1355,16 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
     if (want.self) {
         double rho = rho_of_self(s);
         unsigned redo = want.redo;
+        if (!k->running_ok || k->n_dirty_self > 0)
+            redo |= ENGINE_REDO_NEED;
+        if (redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
+            memcmp(&rho, &k->rho_running, sizeof rho) == 0) {
+            int done = self_months(s, k);
+            if (done < 0)
+                return false;
+            if (done > 0)
+                redo = 0; /* the same plan; the months that moved are redone */
+        }
         bool same_need = false;
         if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
             double need[GP_MAX_MONTHS + 1];
@@ -1172,6 +1393,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             for (int j = 1; j <= m; j++) {
                 int sj = (int)ceil(k->need[j] / s->gpus_per_server);
                 most = sj > most ? sj : most;
+                k->want[j] = servers_wanted(s, k->need[j]);
             }
             k->max_want = most;
             double r = s->loan_apr / 12.0;
@@ -1192,17 +1414,14 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         if (redo & ENGINE_REDO_RUNNING) {
             /* A month with bridge hours and no bridge is check_bridge's refusal. */
             gp_model_fill_order(s, e->order);
-            for (int j = 1; j <= m; j++) {
-                running mr;
-                self_month(s, e->order, &e->dm, &e->pl, j, &mr);
-                if (mr.bridge_hours > 0.0 && s->bridge < 0)
+            k->running_ok = false;
+            for (int j = 1; j <= m; j++)
+                if (!keep_month(s, k, j))
                     return false;
-                k->running[j] = mr.power + mr.colo + mr.charge + mr.bridge_cost;
-                k->power_untrended[j] = mr.power_untrended;
-                k->colo[j] = mr.colo;
-                k->k_draw[j] = mr.k_draw;
-                k->bridge[j] = mr.bridge_cost;
-            }
+            memset(k->dirty_self, 0, sizeof k->dirty_self);
+            k->n_dirty_self = 0;
+            k->running_ok = true;
+            k->rho_running = rho;
         } else if (redo & ENGINE_REDO_TREND) {
             /* self_month's power and charge under the new trend, in its order. */
             for (int j = 1; j <= m; j++) {
@@ -1232,11 +1451,10 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         if (!low && !(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
             first_month_too_many(&e->dm, rho_of(s, o)))
             return false;
-        option_flows of;
-        option_eval(s, &e->dm, o, NULL, NULL, &of);
-        if ((o->has_base_gpus && o->burst < 0 && of.needs_burst) || !plain_total(of.total, work))
+        double total;
+        if (!option_total(s, k, i, &total) || !plain_total(total, work))
             return false;
-        option_totals[i] = of.total;
+        option_totals[i] = total;
     }
     return true;
 }
