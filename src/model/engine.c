@@ -103,32 +103,50 @@ static bool growth_only(const gp_scenario *s) {
            s->growth_per_month < 1.0;
 }
 
-/* With keep (nullable) holding d for the same shape (GPU mode, no steps, the same M and u):
- * months whose N_j stays are skipped, those that move are written and *moved[j] set. */
-static void demand_growth_fast(const gp_scenario *s, demand *d, bool keep, bool *moved) {
+/* N_j = c stays while the running product is within (lo, hi]: ceil+(N * g) = c for every
+ * N * g in ((c - 1) / (1 - 1e-9), c / (1 - 1e-9)] once N * g >= 1, narrowed by 4e-12 for the
+ * running product's error and this arithmetic's; NaN (never within) below 2 GPUs. */
+static void growth_bounds(double c, double n, double *lo, double *hi) {
+    if (!(c >= 2.0 && n > 0.0)) {
+        *lo = *hi = NAN;
+        return;
+    }
+    *lo = (c - 1.0) / (1.0 - 1e-9) * (1.0 + 4e-12) / n;
+    *hi = c / (1.0 - 1e-9) * (1.0 - 4e-12) / n;
+}
+
+/* demand_build for GPU mode with growth and no steps (growth_only). With keep, d holds the
+ * demand of the same shape (M, u) and lo/hi its months' bounds (growth_bounds): months whose
+ * N_j stays are skipped, those that move are rewritten and listed in moved. Returns how many
+ * moved (M without keep). */
+static int demand_growth_fast(const gp_scenario *s, demand *d, bool keep, double *lo, double *hi,
+                              int *moved) {
     double base = 1.0 + s->growth_per_month, n = s->gpus, u = s->utilization, run = 1.0;
+    int count = 0;
     d->m = s->horizon_months;
     d->work = false;
     for (int j = 1; j <= d->m; j++, run *= base) {
+        if (keep && run > lo[j] && run <= hi[j])
+            continue; /* ceil+ gives the N_j held */
         double v = n * run, slack = 1e-12 * max2(1.0, v);
         double t = v - 1e-9 * max2(1.0, v);
-        if (keep && t - slack > d->n[j] - 1.0 && t + slack <= d->n[j])
-            continue; /* ceil+ gives the N_j held */
         double c = ceil(t);
         if (c - t < slack || t - (c - 1.0) <= slack) { /* ceil+ steps within the slack */
             int k = j - 1;
             double g = pow(base, 12.0 * (k / 12) * 1.0) * pow(base, (k % 12) * 1.0);
             c = ceil_plus(n * g);
         }
-        if (keep) {
-            if (memcmp(&c, &d->n[j], sizeof c) == 0)
-                continue;
-            moved[j] = true;
-        }
+        growth_bounds(c, n, &lo[j], &hi[j]);
+        if (keep && memcmp(&c, &d->n[j], sizeof c) == 0)
+            continue;
+        if (moved)
+            moved[count] = j;
+        count++;
         d->u[j] = u;
         d->n[j] = c;
         d->w[j] = c * HOURS * u;
     }
+    return count;
 }
 
 /* Demand with every u_j replaced by ubar (GPU mode): N_j held, W_j = N_j * 730 * ubar. */
@@ -1085,9 +1103,10 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
 
 /* ---- totals alone (sweeps) ------------------------------------------------------------ */
 
-/* What a pay-per-use option's month flow reads of the option (pay_per_use_slope, extras_of,
- * spot_factor, rho_of): kept flows stay valid while these are the same. */
-#define PAY_KEYS 14
+/* What an option's flows read of it besides the demand (pay_per_use_slope, extras_of,
+ * spot_factor, rho_of; a committed term's fees): kept flows stay valid while these are the
+ * same (a committed base with a burst is always redone). */
+#define PAY_KEYS 16
 static void pay_keys(const gp_scenario *s, const gp_option *o, double *v) {
     double k[PAY_KEYS] = {(double)o->pricing,
                           (double)o->gpus_per_instance,
@@ -1102,7 +1121,9 @@ static void pay_keys(const gp_scenario *s, const gp_option *o, double *v) {
                           o->egress_per_gb,
                           o->support_pct,
                           o->price_trend_per_year,
-                          rho_of(s, o)};
+                          rho_of(s, o),
+                          o->upfront,
+                          (double)o->term_months};
     memcpy(v, k, sizeof k);
 }
 
@@ -1129,8 +1150,10 @@ static bool same_shapes(const plan *pl, int *n, batch_shape *shapes) {
 
 struct engine_keep {
     engine e;
-    double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t, kept with the plan */
-    double running[GP_MAX_MONTHS + 1];   /* power + colo + charge + bridge, month j */
+    double loan_grow[GP_MAX_MONTHS + 1]; /* (1 + apr/12)^t for t = 0..loan_m */
+    int loan_m;
+    double loan_r;
+    double running[GP_MAX_MONTHS + 1]; /* power + colo + charge + bridge, month j */
     /* Each month's running costs apart from the energy trend (self_month's parts). */
     double power_untrended[GP_MAX_MONTHS + 1], colo[GP_MAX_MONTHS + 1];
     double k_draw[GP_MAX_MONTHS + 1], bridge[GP_MAX_MONTHS + 1];
@@ -1151,14 +1174,21 @@ struct engine_keep {
     int want[GP_MAX_MONTHS + 1];
     bool running_ok;
     double rho_running; /* self-hosted's throughput running[] was computed at */
-    bool growth_only;   /* e.dm was built for GPU mode without steps, at utilization growth_u */
+    bool growth_only;   /* e.dm was built by demand_growth_fast, for gpus growth_n and growth_u */
     double growth_u;
+    int growth_n;
     bool dirty_self[GP_MAX_MONTHS + 1];
     int n_dirty_self;
     uint64_t dirty_opt[GP_MAX_MONTHS + 1]; /* bit i: option i's flow in month j is stale */
-    uint64_t flows_ok;                     /* bit i: flows[i] holds option i's flows */
+    uint64_t opt_mask;                     /* a bit for each of the scenario's options */
+    int dirty[GP_MAX_MONTHS];              /* the months marked, each once */
+    int n_dirty;
+    double growth_lo[GP_MAX_MONTHS + 1], growth_hi[GP_MAX_MONTHS + 1]; /* growth_bounds */
+    uint64_t flows_ok; /* bit i: flows[i] holds option i's flows */
     double flow_keys[GP_MAX_OPTIONS][PAY_KEYS];
     double flows[GP_MAX_OPTIONS][GP_MAX_MONTHS + 1];
+    double flow_total[GP_MAX_OPTIONS];
+    double insts[GP_MAX_OPTIONS][GP_MAX_MONTHS]; /* committed: R of each term */
 };
 
 engine_keep *engine_keep_new(void) {
@@ -1177,7 +1207,39 @@ static bool plain_total(double total, double work) {
     return !(work > 0.0) || isfinite(total / work);
 }
 
+static void mark_month(engine_keep *k, int j) {
+    if (!k->dirty_self[j] && !k->dirty_opt[j])
+        k->dirty[k->n_dirty++] = j;
+    if (!k->dirty_self[j]) {
+        k->dirty_self[j] = true;
+        k->n_dirty_self++;
+    }
+    k->dirty_opt[j] = k->opt_mask;
+}
+
+static void clear_marks(engine_keep *k) {
+    for (int i = 0; i < k->n_dirty; i++) {
+        k->dirty_self[k->dirty[i]] = false;
+        k->dirty_opt[k->dirty[i]] = 0;
+    }
+    k->n_dirty = 0;
+    k->n_dirty_self = 0;
+}
+
+/* Drop the months no longer marked for anyone from the list. */
+static void compact_marks(engine_keep *k) {
+    int n = 0;
+    for (int i = 0; i < k->n_dirty; i++) {
+        int j = k->dirty[i];
+        if (k->dirty_self[j] || k->dirty_opt[j])
+            k->dirty[n++] = j;
+    }
+    k->n_dirty = n;
+}
+
 void engine_keep_forget(engine_keep *k) {
+    clear_marks(k);
+    k->loan_m = -1;
     k->has_demand = false;
     k->growth_only = false;
     k->has_plan = false;
@@ -1192,6 +1254,7 @@ static bool mark_dirty(engine_keep *k) {
     if (!k->has_demand || a->m != b->m || a->work != b->work) {
         k->running_ok = false;
         k->flows_ok = 0;
+        clear_marks(k);
         return true;
     }
     bool any = false;
@@ -1200,11 +1263,7 @@ static bool mark_dirty(engine_keep *k) {
             memcmp(&a->u[j], &b->u[j], sizeof a->u[j]) != 0 ||
             memcmp(&a->w[j], &b->w[j], sizeof a->w[j]) != 0) {
             any = true;
-            if (!k->dirty_self[j]) {
-                k->dirty_self[j] = true;
-                k->n_dirty_self++;
-            }
-            k->dirty_opt[j] = ~(uint64_t)0;
+            mark_month(k, j);
         }
     }
     return any;
@@ -1212,28 +1271,21 @@ static bool mark_dirty(engine_keep *k) {
 
 bool engine_demand(const gp_scenario *s, engine_keep *k) {
     demand *d = &k->e.dm;
+    k->opt_mask = s->n_options >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->n_options) - 1;
     int m = s->horizon_months;
     bool growth = growth_only(s);
-    if (growth && k->has_demand && k->growth_only && d->m == m &&
+    if (growth && k->has_demand && k->growth_only && d->m == m && s->gpus == k->growth_n &&
         memcmp(&s->utilization, &k->growth_u, sizeof k->growth_u) == 0) {
-        /* Along growth (or gpus): N_j moves in a few months at a time, in place. */
-        bool moved[GP_MAX_MONTHS + 1] = {false}, any = false;
-        demand_growth_fast(s, d, true, moved);
-        for (int j = 1; j <= m; j++) {
-            if (moved[j]) {
-                any = true;
-                if (!k->dirty_self[j]) {
-                    k->dirty_self[j] = true;
-                    k->n_dirty_self++;
-                }
-                k->dirty_opt[j] = ~(uint64_t)0;
-            }
-        }
-        if (!any)
+        /* Along growth: N_j moves in a few months at a time, in place. */
+        int moved[GP_MAX_MONTHS];
+        int n = demand_growth_fast(s, d, true, k->growth_lo, k->growth_hi, moved);
+        if (n == 0)
             return false;
+        for (int i = 0; i < n; i++)
+            mark_month(k, moved[i]);
     } else {
         if (growth)
-            demand_growth_fast(s, &k->next, false, NULL);
+            demand_growth_fast(s, &k->next, false, k->growth_lo, k->growth_hi, NULL);
         else
             demand_build(s, &k->next);
         if (!mark_dirty(k))
@@ -1247,6 +1299,7 @@ bool engine_demand(const gp_scenario *s, engine_keep *k) {
         memcpy(d->w, k->next.w, bytes);
         k->growth_only = growth;
         k->growth_u = s->utilization;
+        k->growth_n = s->gpus;
     }
     double work = 0.0;
     for (int j = 1; j <= m; j++)
@@ -1283,7 +1336,9 @@ static int self_months(const gp_scenario *s, engine_keep *k) {
     engine *e = &k->e;
     int m = s->horizon_months, g = s->gpus_per_server;
     double rho = rho_of_self(s), need[GP_MAX_MONTHS + 1];
-    for (int j = 1; j <= m; j++) {
+    (void)m;
+    for (int i = 0; i < k->n_dirty; i++) {
+        int j = k->dirty[i];
         if (!k->dirty_self[j])
             continue;
         need[j] = side_n(&e->dm, j, rho);
@@ -1292,7 +1347,8 @@ static int self_months(const gp_scenario *s, engine_keep *k) {
         if (servers_wanted(s, need[j]) != k->want[j])
             return 0;
     }
-    for (int j = 1; j <= m; j++) {
+    for (int i = 0; i < k->n_dirty; i++) {
+        int j = k->dirty[i];
         if (!k->dirty_self[j])
             continue;
         k->need[j] = need[j];
@@ -1306,41 +1362,85 @@ static int self_months(const gp_scenario *s, engine_keep *k) {
     return 1;
 }
 
-/* Option i's total, from its kept flows redone in the months the demand moved in when its
- * pay-per-use keys are those they were computed with; false where the full evaluation might
- * refuse the point. */
+/* A committed option's instances in the term from start (option_eval's R). */
+static double term_instances(const demand *dm, const gp_option *o, double rho, int start) {
+    int end = start + o->term_months < dm->m ? start + o->term_months : dm->m;
+    double inst = 0.0;
+    for (int j = start + 1; j <= end; j++) {
+        double need = ceil(side_n(dm, j, rho) / o->gpus_per_instance);
+        inst = need > inst ? need : inst;
+    }
+    return inst;
+}
+
+/* Whether option i's kept total holds at the demand held: its keys are those it was computed
+ * with, and it is pay-per-use with its flows redone in the months the demand moved in, or
+ * committed with the same instances in every term the demand moved in. */
+static bool option_kept(const gp_scenario *s, engine_keep *k, int i, const double *keys) {
+    const gp_option *o = &s->options[i];
+    const demand *dm = &k->e.dm;
+    uint64_t bit = (uint64_t)1 << i;
+    if (!(k->flows_ok & bit) || o->has_base_gpus ||
+        memcmp(keys, k->flow_keys[i], sizeof(double) * PAY_KEYS) != 0)
+        return false;
+    int m = dm->m;
+    double rho = rho_of(s, o), *f = k->flows[i];
+    if (o->pricing == GP_COMMITTED) {
+        int t = o->term_months;
+        for (int x = 0; x < k->n_dirty; x++) {
+            int j = k->dirty[x];
+            if (!(k->dirty_opt[j] & bit))
+                continue;
+            int start = (j - 1) / t * t;
+            double inst = term_instances(dm, o, rho, start);
+            if (memcmp(&inst, &k->insts[i][start / t], sizeof inst) != 0)
+                return false;
+        }
+        for (int x = 0; x < k->n_dirty; x++)
+            k->dirty_opt[k->dirty[x]] &= ~bit;
+        return true; /* the same instances: the same flows */
+    }
+    double extras = extras_of(o), t = 0.0;
+    bool moved = false;
+    for (int x = 0; x < k->n_dirty; x++) {
+        int j = k->dirty[x];
+        if (k->dirty_opt[j] & bit) {
+            f[j] = pay_per_use_slope(o, side_q(dm, j, rho), j) * o->hourly + extras;
+            k->dirty_opt[j] &= ~bit;
+            moved = true;
+        }
+    }
+    if (moved) {
+        for (int j = 0; j <= m; j++) /* option_eval's sum, in its order */
+            t += f[j];
+        k->flow_total[i] = t;
+    }
+    return true;
+}
+
+/* Option i's total: kept (option_kept) or from option_eval, then kept; false where the full
+ * evaluation might refuse the point. */
 static bool option_total(const gp_scenario *s, engine_keep *k, int i, double *total) {
     const gp_option *o = &s->options[i];
     const demand *dm = &k->e.dm;
-    int m = dm->m;
-    option_flows of;
-    if (o->pricing == GP_COMMITTED) { /* a term's instances follow its every month */
-        option_eval(s, dm, o, NULL, NULL, &of);
-        *total = of.total;
-        return !(o->has_base_gpus && o->burst < 0 && of.needs_burst);
-    }
-    double keys[PAY_KEYS], *f = k->flows[i];
-    uint64_t bit = (uint64_t)1 << i;
+    double keys[PAY_KEYS];
     pay_keys(s, o, keys);
-    if ((k->flows_ok & bit) && memcmp(keys, k->flow_keys[i], sizeof keys) == 0) {
-        double rho = rho_of(s, o), extras = extras_of(o);
-        for (int j = 1; j <= m; j++) {
-            if (k->dirty_opt[j] & bit) {
-                f[j] = pay_per_use_slope(o, side_q(dm, j, rho), j) * o->hourly + extras;
-                k->dirty_opt[j] &= ~bit;
-            }
-        }
-    } else {
-        option_eval(s, dm, o, f, NULL, &of);
+    if (!option_kept(s, k, i, keys)) {
+        option_flows of;
+        uint64_t bit = (uint64_t)1 << i;
+        option_eval(s, dm, o, k->flows[i], NULL, &of);
+        if (o->has_base_gpus && o->burst < 0 && of.needs_burst)
+            return false;
         memcpy(k->flow_keys[i], keys, sizeof keys);
+        k->flow_total[i] = of.total;
         k->flows_ok |= bit;
-        for (int j = 1; j <= m; j++)
-            k->dirty_opt[j] &= ~bit;
+        for (int x = 0; x < k->n_dirty; x++)
+            k->dirty_opt[k->dirty[x]] &= ~bit;
+        if (o->pricing == GP_COMMITTED && !o->has_base_gpus)
+            for (int start = 0; start < dm->m; start += o->term_months)
+                k->insts[i][start / o->term_months] = term_instances(dm, o, rho_of(s, o), start);
     }
-    double t = 0.0; /* option_eval's sum, in its order */
-    for (int j = 0; j <= m; j++)
-        t += f[j];
-    *total = t;
+    *total = k->flow_total[i];
     return true;
 }
 
@@ -1357,8 +1457,13 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         unsigned redo = want.redo;
         if (!k->running_ok || k->n_dirty_self > 0)
             redo |= ENGINE_REDO_NEED;
-        if (redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
-            memcmp(&rho, &k->rho_running, sizeof rho) == 0) {
+        /* Only the demand moved: redo the months it moved in, and, if the plan changes, those
+         * whose servers in service or GPUs at work change. */
+        bool by_month = redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
+                        memcmp(&rho, &k->rho_running, sizeof rho) == 0;
+        int old_in_service[GP_MAX_MONTHS + 2];
+        double old_at_work[GP_MAX_MONTHS + 1];
+        if (by_month) {
             int done = self_months(s, k);
             if (done < 0)
                 return false;
@@ -1384,6 +1489,10 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         }
         if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need) {
             bool had_plan = k->has_plan && e->pl.m == m;
+            if (by_month) {
+                memcpy(old_in_service, e->pl.in_service, sizeof(int) * (size_t)(m + 1));
+                memcpy(old_at_work, e->pl.at_work, sizeof(double) * (size_t)(m + 1));
+            }
             plan_build(s, &e->dm, scratch->self.batches, &e->pl);
             k->has_plan = true;
             /* The same batches (GPUs at work may differ): the same fixed flows. */
@@ -1397,8 +1506,12 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             }
             k->max_want = most;
             double r = s->loan_apr / 12.0;
-            if (s->financing == GP_LOAN && r != 0.0)
+            if (s->financing == GP_LOAN && r != 0.0 &&
+                (k->loan_m != m || memcmp(&r, &k->loan_r, sizeof r) != 0)) {
                 powers(1.0 + r, 1.0, m + 1, k->loan_grow);
+                k->loan_m = m;
+                k->loan_r = r;
+            }
             redo |= ENGINE_REDO_RUNNING;
         } else if (redo & ENGINE_REDO_TREND) {
             energy_trend_build(s, &e->pl);
@@ -1411,14 +1524,28 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             price_batches(s, &e->pl);
             self_fixed_flows(s, &e->pl, e->fixed, &bd, &exit_value, k->loan_grow);
         }
-        if (redo & ENGINE_REDO_RUNNING) {
+        if ((redo & ENGINE_REDO_RUNNING) && by_month) {
+            for (int j = 1; j <= m; j++) {
+                if (!k->dirty_self[j] && e->pl.in_service[j] == old_in_service[j] &&
+                    memcmp(&e->pl.at_work[j], &old_at_work[j], sizeof(double)) == 0)
+                    continue;
+                if (!keep_month(s, k, j)) {
+                    k->running_ok = false;
+                    return false;
+                }
+            }
+            for (int x = 0; x < k->n_dirty; x++)
+                k->dirty_self[k->dirty[x]] = false;
+            k->n_dirty_self = 0;
+        } else if (redo & ENGINE_REDO_RUNNING) {
             /* A month with bridge hours and no bridge is check_bridge's refusal. */
             gp_model_fill_order(s, e->order);
             k->running_ok = false;
             for (int j = 1; j <= m; j++)
                 if (!keep_month(s, k, j))
                     return false;
-            memset(k->dirty_self, 0, sizeof k->dirty_self);
+            for (int x = 0; x < k->n_dirty; x++)
+                k->dirty_self[k->dirty[x]] = false;
             k->n_dirty_self = 0;
             k->running_ok = true;
             k->rho_running = rho;
@@ -1456,6 +1583,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             return false;
         option_totals[i] = total;
     }
+    compact_marks(k);
     return true;
 }
 
