@@ -1387,10 +1387,12 @@ static bool option_kept(const gp_scenario *s, engine_keep *k, int i, const doubl
     double rho = rho_of(s, o), *f = k->flows[i];
     if (o->pricing == GP_COMMITTED) {
         int t = o->term_months;
+        bool seen[GP_MAX_MONTHS] = {false}; /* terms checked */
         for (int x = 0; x < k->n_dirty; x++) {
             int j = k->dirty[x];
-            if (!(k->dirty_opt[j] & bit))
+            if (!(k->dirty_opt[j] & bit) || seen[(j - 1) / t])
                 continue;
+            seen[(j - 1) / t] = true;
             int start = (j - 1) / t * t;
             double inst = term_instances(dm, o, rho, start);
             if (memcmp(&inst, &k->insts[i][start / t], sizeof inst) != 0)
