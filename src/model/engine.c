@@ -39,17 +39,21 @@ static double trend(double rate, double months) {
     return rate == 0.0 ? 1.0 : pow(1.0 + rate, months / 12.0);
 }
 
-/* out[n] = base^(n * step) for n = 0..count-1, each the product of two pow() values (whole
- * dozens of steps, then the rest): 12 + count/12 calls instead of count, and no running
- * product, so no error accumulates along the horizon. */
+/* The longest table of powers: a batch's value looks up to M + lead time months ahead. */
+#define TREND_MAX (2 * GP_MAX_MONTHS + 64)
+
+/* out[n] = base^(n * step) for n = 0..count-1 (count <= TREND_MAX), each the product of two pow()
+ * values (whole dozens of steps, then the rest): 12 + count/12 calls instead of count, and no
+ * running product, so no error accumulates along the horizon. */
 static void powers(double base, double step, int count, double *out) {
-    double rest[12], dozens[GP_MAX_MONTHS / 12 + 2];
+    double rest[12], dozens[TREND_MAX / 12 + 1];
     for (int k = 0; k < 12 && k < count; k++)
         rest[k] = pow(base, k * step);
     for (int y = 0; y * 12 < count; y++)
         dozens[y] = pow(base, 12.0 * y * step);
-    for (int n = 0; n < count; n++)
-        out[n] = dozens[n / 12] * rest[n % 12];
+    for (int y = 0; y * 12 < count; y++)
+        for (int k = 0; k < 12 && y * 12 + k < count; k++)
+            out[y * 12 + k] = dozens[y] * rest[k];
 }
 
 /* ---- demand by month ------------------------------------------------------------------ */
@@ -203,10 +207,21 @@ static double spot_factor(const gp_option *o) {
     return 1.0 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2.0 + o->restart_h);
 }
 
-/* d (pay-per-use flow) / d hourly for z busy GPU-hours in month j, extras aside. */
-static double pay_per_use_slope(const gp_option *o, double z, int j) {
-    return z / o->gpus_per_instance * (1.0 + o->idle_overhead) * spot_factor(o) *
-           trend(o->price_trend_per_year, j - 1) * (1.0 + o->support_pct);
+/* (1 + rate)^(n / 12) for n = 0..count-1 into out, by powers(); 1 without a trend. */
+static void trend_table(double rate, int count, double *out) {
+    if (rate == 0.0) {
+        for (int n = 0; n < count; n++)
+            out[n] = 1.0;
+    } else {
+        powers(1.0 + rate, 1.0 / 12.0, count, out);
+    }
+}
+
+/* d (pay-per-use flow) / d hourly for z busy GPU-hours in a month whose price trend factor is
+ * tr (trend_table's entry for the month), extras aside. */
+static double pay_per_use_slope(const gp_option *o, double z, double tr) {
+    return z / o->gpus_per_instance * (1.0 + o->idle_overhead) * spot_factor(o) * tr *
+           (1.0 + o->support_pct);
 }
 
 /* ---- owned servers -------------------------------------------------------------------- */
@@ -219,6 +234,7 @@ typedef struct plan {
     int in_service[GP_MAX_MONTHS + 2];
     double at_work[GP_MAX_MONTHS + 1];      /* G_j */
     double energy_trend[GP_MAX_MONTHS + 1]; /* (1 + tau_e)^((j - 1) / 12), index j */
+    double bridge_trend[GP_MAX_MONTHS + 1]; /* the bridge's (1 + tau_o)^((j - 1) / 12) */
 } plan;
 
 static int exit_index(const gp_scenario *s, int d) {
@@ -230,14 +246,14 @@ static int exit_index(const gp_scenario *s, int d) {
 }
 
 static void energy_trend_build(const gp_scenario *s, plan *pl) {
-    int m = s->horizon_months;
     pl->energy_trend[0] = 1.0;
-    if (s->energy_price_trend_per_year == 0.0) {
-        for (int j = 1; j <= m; j++)
-            pl->energy_trend[j] = 1.0;
-    } else {
-        powers(1.0 + s->energy_price_trend_per_year, 1.0 / 12.0, m, pl->energy_trend + 1);
-    }
+    trend_table(s->energy_price_trend_per_year, s->horizon_months, pl->energy_trend + 1);
+}
+
+static void bridge_trend_build(const gp_scenario *s, plan *pl) {
+    pl->bridge_trend[0] = 1.0;
+    trend_table(s->bridge >= 0 ? s->options[s->bridge].price_trend_per_year : 0.0,
+                s->horizon_months, pl->bridge_trend + 1);
 }
 
 /* s_j: the servers a month wants for n GPUs, under max_servers. */
@@ -389,39 +405,20 @@ static double bulk_discount_for(const gp_scenario *s, int servers) {
     return pct;
 }
 
-/* trend(tau, months) for whole months 0..TREND_MEMO-1, each pow() called once: a plan's
- * batches share a few hundred ages and indices at most. */
-#define TREND_MEMO (2 * GP_MAX_MONTHS + 64)
-typedef struct trend_memo {
-    double tau;
-    bool have[TREND_MEMO];
-    double v[TREND_MEMO];
-} trend_memo;
-
-static double trend_at(trend_memo *tm, int months) {
-    if (months < 0 || months >= TREND_MEMO || tm->tau == 0.0)
-        return trend(tm->tau, months);
-    if (!tm->have[months]) {
-        tm->have[months] = true;
-        tm->v[months] = trend(tm->tau, months);
-    }
-    return tm->v[months];
-}
-
 /* Prices, capex and exit values of every batch. */
 static void price_batches(const gp_scenario *s, plan *pl) {
     int lead = s->lead_time_months;
-    double tau = s->server_price_trend_per_year, net = s->network_per_server;
-    trend_memo tm;
-    tm.tau = tau;
-    if (tau != 0.0)
-        memset(tm.have, 0, sizeof tm.have);
+    double net = s->network_per_server;
+    /* (1 + tau_h)^(n / 12) for n = 0..M + lead: every exponent below is in that range. */
+    double tr[TREND_MAX];
+    int count = s->horizon_months + lead + 1;
+    trend_table(s->server_price_trend_per_year, count, tr);
     for (int i = 0; i < pl->n_batches;) {
         int d = pl->b[i].index, end = i, n = 0;
         while (end < pl->n_batches && pl->b[end].index == d)
             n += pl->b[end++].servers;
         double beta = bulk_discount_for(s, n);
-        double unit = s->server_price * s->price_factor * trend_at(&tm, d - lead);
+        double unit = s->server_price * s->price_factor * tr[d - lead];
         for (; i < end; i++) {
             gp_batch *b = &pl->b[i];
             b->unit_price = unit;
@@ -429,9 +426,9 @@ static void price_batches(const gp_scenario *s, plan *pl) {
             b->hardware_capex = b->servers * (unit * (1.0 - beta) + (b->refresh ? 0.0 : net));
             b->capex = b->hardware_capex + (i == 0 ? s->fixed_capex : 0.0);
             int x = b->exit, t = x - d, k = x < s->horizon_months ? b->passed_on : 0;
-            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * trend_at(&tm, t + lead) +
+            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * tr[t + lead] +
                        pct_at(s, x - b->network_index) * (b->servers - k) * net *
-                           trend_at(&tm, x - b->network_index + lead);
+                           tr[x - b->network_index + lead];
         }
     }
 }
@@ -492,7 +489,7 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
     r->bridge_cost = 0.0;
     if (z > 0.0) {
         const gp_option *br = &s->options[s->bridge];
-        r->bridge_cost = pay_per_use_slope(br, z, j) * br->hourly + extras_of(br);
+        r->bridge_cost = pay_per_use_slope(br, z, pl->bridge_trend[j]) * br->hourly + extras_of(br);
     }
 }
 
@@ -508,17 +505,24 @@ typedef struct option_flows {
     double first_month_instance_hours;
 } option_flows;
 
-/* F (nullable) gets F[0..M]; z (nullable) the burst's hours by month (index j - 1). */
+/* F (nullable) gets F[0..M]; z (nullable) the burst's hours by month (index j - 1); tr
+ * (nullable: computed here) a pay-per-use option's price trend by month j (trend_table of its
+ * trend, index j). */
 static void option_eval(const gp_scenario *s, const demand *dm, const gp_option *o, double *f,
-                        double *z_out, option_flows *r) {
+                        double *z_out, option_flows *r, const double *tr) {
     int m = dm->m;
     double rho = rho_of(s, o), extras = extras_of(o), sup = 1.0 + o->support_pct;
-    double flow[GP_MAX_MONTHS + 1];
+    double flow[GP_MAX_MONTHS + 1], own[GP_MAX_MONTHS + 1];
     memset(r, 0, sizeof *r);
     memset(flow, 0, sizeof(double) * (size_t)(m + 1));
     if (o->pricing != GP_COMMITTED) {
+        if (!tr) {
+            own[0] = 1.0;
+            trend_table(o->price_trend_per_year, m, own + 1);
+            tr = own;
+        }
         for (int j = 1; j <= m; j++) {
-            double sl = pay_per_use_slope(o, side_q(dm, j, rho), j);
+            double sl = pay_per_use_slope(o, side_q(dm, j, rho), tr[j]);
             flow[j] = sl * o->hourly + extras;
             r->slope += sl;
             if (j == 1)
@@ -528,6 +532,10 @@ static void option_eval(const gp_scenario *s, const demand *dm, const gp_option 
     } else {
         int t = o->term_months, gi = o->gpus_per_instance;
         const gp_option *bo = o->burst >= 0 ? &s->options[o->burst] : NULL;
+        if (bo && o->has_base_gpus) {
+            own[0] = 1.0;
+            trend_table(bo->price_trend_per_year, m, own + 1);
+        }
         for (int start = 0; start < m; start += t) {
             int end = start + t < m ? start + t : m;
             double inst;
@@ -564,7 +572,7 @@ static void option_eval(const gp_scenario *s, const demand *dm, const gp_option 
                             r->needs_burst = j;
                         continue;
                     }
-                    double c = pay_per_use_slope(bo, z, j) * bo->hourly + extras_of(bo);
+                    double c = pay_per_use_slope(bo, z, own[j]) * bo->hourly + extras_of(bo);
                     flow[j] += c;
                     r->burst += c;
                 }
@@ -609,6 +617,7 @@ static gp_status engine_plan(engine *e, const gp_scenario *s, gp_batch *batches,
                              j);
     }
     plan_build(s, &e->dm, batches, &e->pl);
+    bridge_trend_build(s, &e->pl);
     return check_bridge(s, &e->dm, &e->pl, err);
 }
 
@@ -618,7 +627,7 @@ static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *er
         if (!o->has_base_gpus || o->burst >= 0)
             continue;
         option_flows r;
-        option_eval(s, dm, o, NULL, NULL, &r);
+        option_eval(s, dm, o, NULL, NULL, &r, NULL);
         if (r.needs_burst) {
             char where[64];
             snprintf(where, sizeof where, "$.cloud_options[%d].burst", i);
@@ -637,7 +646,9 @@ static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *er
 static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp_breakdown *bd,
                              double *exit_value, const double *grow) {
     int m = pl->m;
-    double pay[GP_MAX_MONTHS + 2] = {0}, maint[GP_MAX_MONTHS + 2] = {0};
+    double pay[GP_MAX_MONTHS + 2], maint[GP_MAX_MONTHS + 2];
+    memset(pay, 0, sizeof(double) * (size_t)(m + 2));
+    memset(maint, 0, sizeof(double) * (size_t)(m + 2));
     memset(f, 0, sizeof(double) * (size_t)(m + 1));
     *exit_value = 0.0;
     bool loan = s->financing == GP_LOAN;
@@ -821,7 +832,7 @@ static void break_even_utilization(engine *e, gp_result *out) {
                 continue;
             }
             option_flows of;
-            option_eval(s, &at, o, NULL, NULL, &of);
+            option_eval(s, &at, o, NULL, NULL, &of, NULL);
             opt_tot[i][k] = of.total;
             if (k == np - 1) {
                 burst_months1[i] = of.burst_months;
@@ -969,7 +980,8 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
         r->bridge_hours[j - 1] = mr.bridge_hours;
         r->bridge_cost[j - 1] = mr.bridge_cost;
         if (mr.bridge_hours > 0.0)
-            *bridge_slope += pay_per_use_slope(&s->options[s->bridge], mr.bridge_hours, j);
+            *bridge_slope +=
+                pay_per_use_slope(&s->options[s->bridge], mr.bridge_hours, e->pl.bridge_trend[j]);
         if (e->pl.in_service[j] > r->servers)
             r->servers = e->pl.in_service[j];
     }
@@ -1075,7 +1087,7 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
         gp_option_result *r = &out->options[i];
         option_flows of;
         memset(r->burst_hours, 0, sizeof(double) * (size_t)m);
-        option_eval(s, &e.dm, o, r->monthly, r->burst_hours, &of);
+        option_eval(s, &e.dm, o, r->monthly, r->burst_hours, &of, NULL);
         r->total = of.total;
         if (option_totals)
             option_totals[i] = of.total;
@@ -1156,7 +1168,7 @@ struct engine_keep {
     double running[GP_MAX_MONTHS + 1]; /* power + colo + charge + bridge, month j */
     /* Each month's running costs apart from the energy trend (self_month's parts). */
     double power_untrended[GP_MAX_MONTHS + 1], colo[GP_MAX_MONTHS + 1];
-    double k_draw[GP_MAX_MONTHS + 1], bridge[GP_MAX_MONTHS + 1];
+    double k_draw[GP_MAX_MONTHS + 1], bridge[GP_MAX_MONTHS + 1], bridge_hours[GP_MAX_MONTHS + 1];
     bool has_plan;
     double need[GP_MAX_MONTHS + 1]; /* N^S_j the plan was built for: it follows them alone */
     /* The batches' shape the fixed flows were computed for: they follow it alone. */
@@ -1189,6 +1201,10 @@ struct engine_keep {
     double flows[GP_MAX_OPTIONS][GP_MAX_MONTHS + 1];
     double flow_total[GP_MAX_OPTIONS];
     double insts[GP_MAX_OPTIONS][GP_MAX_MONTHS]; /* committed: R of each term */
+    /* Each option's price trend by month (trend_table, index j) for trend_rate and trend_m. */
+    double trends[GP_MAX_OPTIONS][GP_MAX_MONTHS + 1];
+    double trend_rate[GP_MAX_OPTIONS];
+    int trend_m[GP_MAX_OPTIONS];
 };
 
 engine_keep *engine_keep_new(void) {
@@ -1326,6 +1342,7 @@ static bool keep_month(const gp_scenario *s, engine_keep *k, int j) {
     k->colo[j] = mr.colo;
     k->k_draw[j] = mr.k_draw;
     k->bridge[j] = mr.bridge_cost;
+    k->bridge_hours[j] = mr.bridge_hours;
     return true;
 }
 
@@ -1360,6 +1377,28 @@ static int self_months(const gp_scenario *s, engine_keep *k) {
     }
     k->n_dirty_self = 0;
     return 1;
+}
+
+/* Option i's price trend by month j (index j), kept. */
+static const double *kept_trend(const gp_scenario *s, engine_keep *k, int i) {
+    double rate = s->options[i].price_trend_per_year;
+    int m = s->horizon_months;
+    if (k->trend_m[i] != m || memcmp(&rate, &k->trend_rate[i], sizeof rate) != 0) {
+        k->trends[i][0] = 1.0;
+        trend_table(rate, m, k->trends[i] + 1);
+        k->trend_m[i] = m;
+        k->trend_rate[i] = rate;
+    }
+    return k->trends[i];
+}
+
+/* bridge_trend_build from the bridge's kept trend. */
+static void kept_bridge_trend(const gp_scenario *s, engine_keep *k) {
+    if (s->bridge < 0)
+        bridge_trend_build(s, &k->e.pl);
+    else
+        memcpy(k->e.pl.bridge_trend, kept_trend(s, k, s->bridge),
+               sizeof(double) * (size_t)(s->horizon_months + 1));
 }
 
 /* A committed option's instances in the term from start (option_eval's R). */
@@ -1403,11 +1442,12 @@ static bool option_kept(const gp_scenario *s, engine_keep *k, int i, const doubl
         return true; /* the same instances: the same flows */
     }
     double extras = extras_of(o), t = 0.0;
+    const double *tr = kept_trend(s, k, i);
     bool moved = false;
     for (int x = 0; x < k->n_dirty; x++) {
         int j = k->dirty[x];
         if (k->dirty_opt[j] & bit) {
-            f[j] = pay_per_use_slope(o, side_q(dm, j, rho), j) * o->hourly + extras;
+            f[j] = pay_per_use_slope(o, side_q(dm, j, rho), tr[j]) * o->hourly + extras;
             k->dirty_opt[j] &= ~bit;
             moved = true;
         }
@@ -1430,7 +1470,8 @@ static bool option_total(const gp_scenario *s, engine_keep *k, int i, double *to
     if (!option_kept(s, k, i, keys)) {
         option_flows of;
         uint64_t bit = (uint64_t)1 << i;
-        option_eval(s, dm, o, k->flows[i], NULL, &of);
+        option_eval(s, dm, o, k->flows[i], NULL, &of,
+                    o->pricing == GP_COMMITTED ? NULL : kept_trend(s, k, i));
         if (o->has_base_gpus && o->burst < 0 && of.needs_burst)
             return false;
         memcpy(k->flow_keys[i], keys, sizeof keys);
@@ -1542,6 +1583,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         } else if (redo & ENGINE_REDO_RUNNING) {
             /* A month with bridge hours and no bridge is check_bridge's refusal. */
             gp_model_fill_order(s, e->order);
+            kept_bridge_trend(s, k); /* the bridge's prices may have moved */
             k->running_ok = false;
             for (int j = 1; j <= m; j++)
                 if (!keep_month(s, k, j))
@@ -1551,12 +1593,21 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             k->n_dirty_self = 0;
             k->running_ok = true;
             k->rho_running = rho;
-        } else if (redo & ENGINE_REDO_TREND) {
-            /* self_month's power and charge under the new trend, in its order. */
+        } else if (redo & (ENGINE_REDO_TREND | ENGINE_REDO_BRIDGE)) {
+            /* self_month's power and charge under the new trend, its bridge's cost at the
+             * bridge's new prices, in its order. */
+            const gp_option *br = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
+            if ((redo & ENGINE_REDO_BRIDGE) && br)
+                kept_bridge_trend(s, k);
             for (int j = 1; j <= m; j++) {
                 double tr_e = e->pl.energy_trend[j];
                 double power = k->power_untrended[j] * tr_e;
                 double charge = s->demand_charge_per_kw_month * tr_e * k->k_draw[j] * s->pue;
+                if ((redo & ENGINE_REDO_BRIDGE) && br && k->bridge_hours[j] > 0.0)
+                    k->bridge[j] =
+                        pay_per_use_slope(br, k->bridge_hours[j], e->pl.bridge_trend[j]) *
+                            br->hourly +
+                        extras_of(br);
                 k->running[j] = power + k->colo[j] + charge + k->bridge[j];
             }
         }

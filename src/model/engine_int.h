@@ -12,13 +12,15 @@
  * batches' prices with the fixed flows (capex, loans, sales, maintenance, staff); each month's
  * running costs, and their parts apart from the energy trend. */
 typedef enum engine_redo {
-    ENGINE_REDO_RUNNING = 1u << 0, /* tariff prices, PUE, the bridge's prices */
+    ENGINE_REDO_RUNNING = 1u << 0, /* tariff prices, PUE, the bridge's throughput */
     ENGINE_REDO_TREND = 1u << 1,   /* the energy price trend: power and demand charges */
     ENGINE_REDO_FIXED = 1u << 2,   /* server price and its trend */
     ENGINE_REDO_PLAN = 1u << 3,    /* lead time, cadence, cap: everything above */
-    ENGINE_REDO_NEED = 1u << 4     /* the demand or self-hosted's throughput: the plan too when
+    ENGINE_REDO_NEED = 1u << 4,    /* the demand or self-hosted's throughput: the plan too when
                                     * the GPUs it needs in some month change, else the running
                                     * costs */
+    ENGINE_REDO_BRIDGE = 1u << 5   /* the bridge's prices (hourly, trend): its cost in the
+                                    * months it is used */
 } engine_redo;
 
 /* What engine_totals computes: self-hosted's total, redone for the parts in redo (a set of

@@ -354,8 +354,9 @@ static void walker_forget(walker *w, int k, double old, double v) {
     case GP_SWEEP_OPTION_PRICE_TREND:
     case GP_SWEEP_OPTION_WORK_PER_GPU:
         w->opts_ok &= ~((uint64_t)1 << a->option);
-        if (s->bridge == a->option)
-            forget_self(w, ENGINE_REDO_RUNNING);
+        if (s->bridge == a->option) /* its throughput moves the hours rented, its prices not */
+            forget_self(w, a->param == GP_SWEEP_OPTION_WORK_PER_GPU ? ENGINE_REDO_RUNNING
+                                                                    : ENGINE_REDO_BRIDGE);
         for (int i = 0; i < s->n_options; i++)
             if (s->options[i].has_base_gpus && s->options[i].burst == a->option)
                 w->opts_ok &= ~((uint64_t)1 << i);
