@@ -406,7 +406,25 @@ static double bulk_discount_for(const gp_scenario *s, int servers) {
 }
 
 /* Prices, capex and exit values of every batch. */
-static void price_batches(const gp_scenario *s, plan *pl) {
+/* What price_batches reads of the batches' shapes and not of prices, three per batch: the
+ * resale shares at its exit for its servers and for its network, its order's bulk discount. */
+static void batch_shares(const gp_scenario *s, const plan *pl, double *pct) {
+    for (int i = 0; i < pl->n_batches;) {
+        int d = pl->b[i].index, end = i, n = 0;
+        while (end < pl->n_batches && pl->b[end].index == d)
+            n += pl->b[end++].servers;
+        double beta = bulk_discount_for(s, n);
+        for (; i < end; i++) {
+            const gp_batch *b = &pl->b[i];
+            pct[3 * i] = pct_at(s, b->exit - b->index);
+            pct[3 * i + 1] = pct_at(s, b->exit - b->network_index);
+            pct[3 * i + 2] = beta;
+        }
+    }
+}
+
+/* pct: batch_shares of these batches, or NULL. */
+static void price_batches(const gp_scenario *s, plan *pl, const double *pct) {
     int lead = s->lead_time_months;
     double net = s->network_per_server;
     /* (1 + tau_h)^(n / 12) for n = 0..M + lead: every exponent below is in that range. */
@@ -417,7 +435,7 @@ static void price_batches(const gp_scenario *s, plan *pl) {
         int d = pl->b[i].index, end = i, n = 0;
         while (end < pl->n_batches && pl->b[end].index == d)
             n += pl->b[end++].servers;
-        double beta = bulk_discount_for(s, n);
+        double beta = pct ? pct[3 * i + 2] : bulk_discount_for(s, n);
         double unit = s->server_price * s->price_factor * tr[d - lead];
         for (; i < end; i++) {
             gp_batch *b = &pl->b[i];
@@ -426,9 +444,10 @@ static void price_batches(const gp_scenario *s, plan *pl) {
             b->hardware_capex = b->servers * (unit * (1.0 - beta) + (b->refresh ? 0.0 : net));
             b->capex = b->hardware_capex + (i == 0 ? s->fixed_capex : 0.0);
             int x = b->exit, t = x - d, k = x < s->horizon_months ? b->passed_on : 0;
-            b->value = pct_at(s, t) * b->servers * unit * (1.0 - beta) * tr[t + lead] +
-                       pct_at(s, x - b->network_index) * (b->servers - k) * net *
-                           tr[x - b->network_index + lead];
+            double pct_t = pct ? pct[3 * i] : pct_at(s, t);
+            double pct_n = pct ? pct[3 * i + 1] : pct_at(s, x - b->network_index);
+            b->value = pct_t * b->servers * unit * (1.0 - beta) * tr[t + lead] +
+                       pct_n * (b->servers - k) * net * tr[x - b->network_index + lead];
         }
     }
 }
@@ -642,7 +661,8 @@ static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *er
 
 /* Self-hosted flows that do not move with utilization: capex, loans, values, maintenance,
  * staff and other; colocation (on the installed peak) is added per month by the caller. */
-/* grow (nullable) holds (1 + apr/12)^t for t = 0..M when kept from an earlier call. */
+/* grow (nullable) holds (1 + apr/12)^t for t = 0..M when kept from an earlier call; bd and
+ * exit_value are NULL for the flows alone (sweeps). */
 static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp_breakdown *bd,
                              double *exit_value, const double *grow) {
     int m = pl->m;
@@ -650,7 +670,8 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     memset(pay, 0, sizeof(double) * (size_t)(m + 2));
     memset(maint, 0, sizeof(double) * (size_t)(m + 2));
     memset(f, 0, sizeof(double) * (size_t)(m + 1));
-    *exit_value = 0.0;
+    if (exit_value)
+        *exit_value = 0.0;
     bool loan = s->financing == GP_LOAN;
     double r = s->loan_apr / 12.0;
     int term = s->loan_term_months;
@@ -663,11 +684,13 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     for (int i = 0; i < pl->n_batches; i++) {
         const gp_batch *b = &pl->b[i];
         int d = b->index, x = b->exit, t = x - d;
-        bd->capex += b->capex;
-        bd->residual -= b->value;
+        if (bd) {
+            bd->capex += b->capex;
+            bd->residual -= b->value;
+            if (x == m)
+                *exit_value += b->value;
+        }
         f[x] -= b->value;
-        if (x == m)
-            *exit_value += b->value;
         if (!loan) {
             f[d] += b->capex;
         } else {
@@ -686,7 +709,8 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
                 }
                 f[x] += balance;
             }
-            bd->interest += paid + balance - principal;
+            if (bd)
+                bd->interest += paid + balance - principal;
         }
         int from = d + s->warranty_months + 1;
         if (from <= x) {
@@ -700,9 +724,11 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
         run_pay += pay[j];
         run_maint += maint[j];
         f[j] += run_pay + run_maint + s->staff_per_month + s->other_per_month;
-        bd->maintenance += run_maint;
-        bd->staff += s->staff_per_month;
-        bd->other += s->other_per_month;
+        if (bd) {
+            bd->maintenance += run_maint;
+            bd->staff += s->staff_per_month;
+            bd->other += s->other_per_month;
+        }
     }
 }
 
@@ -956,7 +982,7 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
     gp_self_result *r = &out->self;
     int m = e->dm.m;
     memset(&r->breakdown, 0, sizeof r->breakdown);
-    price_batches(s, &e->pl);
+    price_batches(s, &e->pl, NULL);
     self_fixed_flows(s, &e->pl, e->fixed, &r->breakdown, &r->exit_value, NULL);
     e->fixed_total = 0.0;
     for (int i = 0; i <= m; i++)
@@ -1174,6 +1200,8 @@ struct engine_keep {
     /* The batches' shape the fixed flows were computed for: they follow it alone. */
     int n_shapes;
     batch_shape shapes[GP_MAX_BATCHES];
+    bool shares_ok; /* batch_shares of those shapes */
+    double shares[3 * GP_MAX_BATCHES];
     bool has_demand;
     double work;     /* sum of W_j */
     double peak_gpu; /* max of N_j (GPU mode) or W_j / (730 u_j) (work mode): GPUs at rho 1 */
@@ -1255,6 +1283,7 @@ static void compact_marks(engine_keep *k) {
 
 void engine_keep_forget(engine_keep *k) {
     clear_marks(k);
+    k->shares_ok = false;
     k->loan_m = -1;
     k->has_demand = false;
     k->growth_only = false;
@@ -1539,8 +1568,10 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             plan_build(s, &e->dm, scratch->self.batches, &e->pl);
             k->has_plan = true;
             /* The same batches (GPUs at work may differ): the same fixed flows. */
-            if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan)
+            if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan) {
                 redo |= ENGINE_REDO_FIXED;
+                k->shares_ok = false;
+            }
             int most = 0;
             for (int j = 1; j <= m; j++) {
                 int sj = (int)ceil(k->need[j] / s->gpus_per_server);
@@ -1561,11 +1592,12 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         }
         *max_want = k->max_want;
         if (redo & ENGINE_REDO_FIXED) {
-            gp_breakdown bd;
-            double exit_value;
-            memset(&bd, 0, sizeof bd);
-            price_batches(s, &e->pl);
-            self_fixed_flows(s, &e->pl, e->fixed, &bd, &exit_value, k->loan_grow);
+
+            if (!k->shares_ok)
+                batch_shares(s, &e->pl, k->shares);
+            k->shares_ok = true;
+            price_batches(s, &e->pl, k->shares);
+            self_fixed_flows(s, &e->pl, e->fixed, NULL, NULL, k->loan_grow);
         }
         if ((redo & ENGINE_REDO_RUNNING) && by_month) {
             for (int j = 1; j <= m; j++) {

@@ -423,6 +423,16 @@ static void random_scenario(gp_scenario *s, bool v2) {
     s->energy_price_trend_per_year = irnd(0, 1) ? 0.1 * rnd() : 0;
     s->options[0].price_trend_per_year = irnd(0, 1) ? -0.3 * rnd() : 0;
     s->refresh_months = irnd(0, 2) == 0 ? 24 : 0;
+    if (irnd(0, 2) == 0) { /* bulk tiers: each batch's discount follows its order's size */
+        s->n_tiers = 2;
+        s->tiers[0] = (gp_bulk_tier){.min_servers = irnd(2, 6), .pct = 0.05};
+        s->tiers[1] = (gp_bulk_tier){.min_servers = irnd(8, 20), .pct = 0.12};
+    }
+    if (irnd(0, 3) == 0) { /* a resale curve instead of the straight line */
+        s->n_resale = 2;
+        s->resale[0] = (gp_resale_point){.age_months = 12, .pct = 0.7};
+        s->resale[1] = (gp_resale_point){.age_months = 36, .pct = 0.3};
+    }
     if (irnd(0, 3) == 0) { /* work mode */
         s->n_steps = 0;
         s->work_mode = true;
