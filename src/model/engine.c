@@ -22,8 +22,19 @@ static double max2(double a, double b) {
     return a > b ? a : b;
 }
 
+/* ceil(), equal to it for every argument: in (0, 2^52), where every count is, by truncation
+ * (exact there) in a few instructions, against the longer sequence ceil() compiles to on
+ * x86-64 without SSE4.1. */
+static double ceil_pos(double x) {
+    if (x > 0.0 && x < 4503599627370496.0) {
+        double t = (double)(long long)x;
+        return t < x ? t + 1.0 : t;
+    }
+    return ceil(x);
+}
+
 static double ceil_plus(double v) {
-    return ceil(v - 1e-9 * max2(1.0, v));
+    return ceil_pos(v - 1e-9 * max2(1.0, v));
 }
 
 static bool ties_equal(double a, double b) {
@@ -47,9 +58,10 @@ static double trend(double rate, double months) {
  * running product, so no error accumulates along the horizon. */
 static void powers(double base, double step, int count, double *out) {
     double rest[12], dozens[TREND_MAX / 12 + 1];
-    for (int k = 0; k < 12 && k < count; k++)
+    rest[0] = dozens[0] = 1.0; /* pow(base, 0) */
+    for (int k = 1; k < 12 && k < count; k++)
         rest[k] = pow(base, k * step);
-    for (int y = 0; y * 12 < count; y++)
+    for (int y = 1; y * 12 < count; y++)
         dozens[y] = pow(base, 12.0 * y * step);
     for (int y = 0; y * 12 < count; y++)
         for (int k = 0; k < 12 && y * 12 + k < count; k++)
@@ -134,7 +146,7 @@ static int demand_growth_fast(const gp_scenario *s, demand *d, bool keep, double
             continue; /* ceil+ gives the N_j held */
         double v = n * run, slack = 1e-12 * max2(1.0, v);
         double t = v - 1e-9 * max2(1.0, v);
-        double c = ceil(t);
+        double c = ceil_pos(t);
         if (c - t < slack || t - (c - 1.0) <= slack) { /* ceil+ steps within the slack */
             int k = j - 1;
             double g = pow(base, 12.0 * (k / 12) * 1.0) * pow(base, (k % 12) * 1.0);
@@ -258,7 +270,7 @@ static void bridge_trend_build(const gp_scenario *s, plan *pl) {
 
 /* s_j: the servers a month wants for n GPUs, under max_servers. */
 static int servers_wanted(const gp_scenario *s, double n) {
-    int sj = (int)ceil(n / s->gpus_per_server);
+    int sj = (int)ceil_pos(n / s->gpus_per_server);
     if (s->has_max_servers && sj > s->max_servers)
         sj = s->max_servers;
     return sj;
@@ -463,7 +475,7 @@ static void self_month(const gp_scenario *s, const int *order, const demand *dm,
                        int j, running *r) {
     int g = s->gpus_per_server;
     double at_work = pl->at_work[j];
-    double powered = ceil(at_work / g);
+    double powered = ceil_pos(at_work / g);
     double q, z;
     self_busy(s, dm, pl, j, &q, &z);
     double gpu_w = s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w;
@@ -559,11 +571,11 @@ static void option_eval(const gp_scenario *s, const demand *dm, const gp_option 
             int end = start + t < m ? start + t : m;
             double inst;
             if (o->has_base_gpus) {
-                inst = ceil((double)o->base_gpus / gi);
+                inst = ceil_pos((double)o->base_gpus / gi);
             } else {
                 inst = 0.0;
                 for (int j = start + 1; j <= end; j++) {
-                    double need = ceil(side_n(dm, j, rho) / gi);
+                    double need = ceil_pos(side_n(dm, j, rho) / gi);
                     inst = need > inst ? need : inst;
                 }
             }
@@ -1435,7 +1447,7 @@ static double term_instances(const demand *dm, const gp_option *o, double rho, i
     int end = start + o->term_months < dm->m ? start + o->term_months : dm->m;
     double inst = 0.0;
     for (int j = start + 1; j <= end; j++) {
-        double need = ceil(side_n(dm, j, rho) / o->gpus_per_instance);
+        double need = ceil_pos(side_n(dm, j, rho) / o->gpus_per_instance);
         inst = need > inst ? need : inst;
     }
     return inst;
@@ -1574,7 +1586,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             }
             int most = 0;
             for (int j = 1; j <= m; j++) {
-                int sj = (int)ceil(k->need[j] / s->gpus_per_server);
+                int sj = (int)ceil_pos(k->need[j] / s->gpus_per_server);
                 most = sj > most ? sj : most;
                 k->want[j] = servers_wanted(s, k->need[j]);
             }
