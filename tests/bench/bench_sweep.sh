@@ -32,6 +32,11 @@ for axis in lead_time_months=0:6:1000000 order_every_months=1:12:1000000 \
     price_trend_per_year:1=-0.4:0.1:100000 price_trend_per_year:2=-0.4:0.1:100000; do
     "$build/tests/bench_sweep" "$v2" 0 "$axis"
 done
+# The same plan in work mode (every month's work moves with growth and the throughputs).
+for axis in growth_per_month=0:0.05:20000 work_per_gpu_hour=500:2000:100000 \
+    work_per_gpu_hour:0=500:2000:100000 work_per_gpu_hour:1=500:2000:100000; do
+    "$build/tests/bench_sweep" "$here/v2-work-60.json" 0 "$axis"
+done
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # Seconds a command takes as a whole process (ms resolution); its stdout to $1.
