@@ -12,6 +12,9 @@
 /* Money with thousands separators and two decimals ("1,562,288.00"), no "-0.00". */
 char *gp_fmt_money(double v, char *out, size_t cap);
 
+/* v to a fixed number of decimals (0..9) with thousands separators ("3,475,303"), no "-0". */
+char *gp_fmt_grouped(double v, int decimals, char *out, size_t cap);
+
 /* Money for a CSV cell: two decimals, no separators ("656614.79"), no "-0.00". */
 char *gp_fmt_cents(double v, char *out, size_t cap);
 

@@ -35,17 +35,21 @@ char *gp_fmt_cents(double v, char *out, size_t cap) {
 }
 
 char *gp_fmt_money(double v, char *out, size_t cap) {
+    return gp_fmt_grouped(v, 2, out, cap);
+}
+
+char *gp_fmt_grouped(double v, int decimals, char *out, size_t cap) {
     if (!isfinite(v)) {
         snprintf(out, cap, "%g", v);
         return out;
     }
     char digits[400];
-    gp_fmt_fixed(fabs(v), 2, digits, sizeof digits);
+    gp_fmt_fixed(fabs(v), decimals, digits, sizeof digits);
     char *dot = strchr(digits, '.');
     size_t int_len = dot ? (size_t)(dot - digits) : strlen(digits);
     char tmp[600];
     size_t n = 0;
-    if (v < 0 && strcmp(digits, "0.00") != 0)
+    if (v < 0 && strspn(digits, "0.") != strlen(digits)) /* no "-0.00" */
         tmp[n++] = '-';
     for (size_t i = 0; i < int_len; i++) {
         if (i > 0 && (int_len - i) % 3 == 0)

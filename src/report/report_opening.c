@@ -69,7 +69,7 @@ static void billing_line(const gp_scenario *s, const gp_result *r, gp_opening *o
              w, s->work_unit, u, extra);
         return;
     }
-    gp_fmt_fixed(r->demand_work_month[0], 0, busy, sizeof busy);
+    gp_fmt_grouped(r->demand_work_month[0], 0, busy, sizeof busy);
     gp_fmt_count(r->demand_gpus[0], "GPU", "GPUs", n, sizeof n);
     addf(o,
          "Rented GPUs are billed only for busy hours, utilization x (1 + idle overhead): %s at "

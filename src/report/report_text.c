@@ -613,8 +613,10 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         money(&w, vals[i]);
         put(&w, " |\n");
     }
-    put(&w, "\nEnergy %.0f kWh over the horizon (%.0f kg CO2); depreciation ", r->self.energy_kwh,
-        r->self.co2_kg);
+    char kwh[64], co2[64];
+    put(&w, "\nEnergy %s kWh over the horizon (%s kg CO2); depreciation ",
+        gp_fmt_grouped(r->self.energy_kwh, 0, kwh, sizeof kwh),
+        gp_fmt_grouped(r->self.co2_kg, 0, co2, sizeof co2));
     money(&w, r->self.depreciation_per_year);
     put(&w, " a year (informational).\n\n");
 

@@ -54,6 +54,11 @@ static void test_money_and_cents(void **state) {
     assert_string_equal(gp_fmt_cents(-0.004, b, sizeof b), "0.00");
     assert_string_equal(gp_fmt_cents(-3.456, b, sizeof b), "-3.46");
     assert_string_equal(gp_fmt_cents(1e12, b, sizeof b), "1000000000000.00");
+    assert_string_equal(gp_fmt_grouped(3475302.6, 0, b, sizeof b), "3,475,303");
+    assert_string_equal(gp_fmt_grouped(32704, 0, b, sizeof b), "32,704");
+    assert_string_equal(gp_fmt_grouped(999.4, 0, b, sizeof b), "999");
+    assert_string_equal(gp_fmt_grouped(-0.4, 0, b, sizeof b), "0");
+    assert_string_equal(gp_fmt_grouped(-1234.56, 1, b, sizeof b), "-1,234.6");
 }
 
 static void test_fixed_pct_count(void **state) {
