@@ -63,6 +63,11 @@ typedef struct gp_node_info {
 gp_status gp_store_nodes(gp_store *st, int (*fn)(const gp_node_info *, void *), void *arg,
                          gp_err *err);
 
+/* Every GPU model key stored with each raw name it was reported under, to fn (its strings live
+ * until fn returns; raw is "" when unknown); fn returning non-zero stops the walk. */
+gp_status gp_store_gpu_models(gp_store *st, int (*fn)(const char *key, const char *raw, void *),
+                              void *arg, gp_err *err);
+
 /* Write one node's parsed samples (times of 0 become now_ms) with their rollups; records the
  * node's GPUs as seen. Runs inside the caller's transaction when one is open. *written counts
  * the samples stored (repeats of a (series, time) already stored are skipped). */

@@ -14,6 +14,7 @@
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_capacity.h"
+#include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
 #include "capacity_int.h"
 
@@ -62,6 +63,47 @@ static void selection(const gp_cap_query *q, int64_t now, gp_cap_select *sel, ch
         cJSON_Delete(a);
         sel->nodes_json = nodes_json;
     }
+}
+
+/* --gpu as typed, normalized (gp_gpu_normalize), against the keys stored: a key is matched as
+ * is (and its memory variants, the store's selection); a model the catalog does not know is
+ * keyed by its whole cleaned name ("RTX2000ADAGENERATION"), so the name people read for it
+ * ("RTX 2000 Ada", normalized "RTX2000ADA") finds it too. */
+typedef struct gpu_pick {
+    const char *want;
+    bool exact;
+    char key[GP_GPU_NAME_BYTES];
+} gpu_pick;
+
+static int pick_gpu(const char *key, const char *raw, void *arg) {
+    gpu_pick *p = arg;
+    size_t n = strlen(p->want);
+    if (!strcmp(key, p->want) || (!strncmp(key, p->want, n) && key[n] == '-')) {
+        p->exact = true;
+        return 1;
+    }
+    char shown[GP_GPU_NAME_BYTES], norm[GP_GPU_NAME_BYTES];
+    if (!p->key[0] && (gp_gpu_display_name(raw, shown, sizeof shown) ||
+                       gp_gpu_display_name(key, shown, sizeof shown))) {
+        gp_gpu_normalize(shown, 0, norm, sizeof norm);
+        if (!strcmp(norm, p->want))
+            snprintf(p->key, sizeof p->key, "%s", key);
+    }
+    return 0;
+}
+
+/* sel->gpu: the key --gpu finds among those stored (key holds it). */
+static gp_status resolve_gpu(gp_store *st, gp_cap_select *sel, char *key, size_t cap, gp_err *err) {
+    if (!sel->gpu)
+        return GP_OK;
+    gpu_pick p = {.want = sel->gpu};
+    if (gp_store_gpu_models(st, pick_gpu, &p, err))
+        return err->code;
+    if (!p.exact && p.key[0]) {
+        snprintf(key, cap, "%s", p.key);
+        sel->gpu = key;
+    }
+    return GP_OK;
 }
 
 /* ---- gathering the window ----------------------------------------------------------------- */
@@ -238,8 +280,10 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
     if (gp_session_store(ses, &st, err))
         return err->code;
     gp_cap_select sel;
-    char nodes_json[4096];
+    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
     selection(q, now, &sel, nodes_json, sizeof nodes_json);
+    if (resolve_gpu(st, &sel, key, sizeof key, err))
+        return err->code;
     c->from_ms = sel.from_ms;
     c->until_ms = now;
     c->threshold = q->threshold;
@@ -345,8 +389,10 @@ static void measured_models(const gp_cap_row *rows, size_t n, gp_mix_plan *p) {
 static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_query *q,
                         const gp_mix_request *rq, int64_t now, gp_mix_plan *p, gp_err *err) {
     gp_cap_select sel;
-    char nodes_json[4096];
+    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
     selection(q, now, &sel, nodes_json, sizeof nodes_json);
+    if (resolve_gpu(st, &sel, key, sizeof key, err))
+        return err->code;
     gathered x;
     gp_status rc = gather(st, &sel, q->threshold, &x, err);
     /* b_t: GPUs busy in each complete bucket; buckets with a GPU missing are gaps. */

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuplan/catalog.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_capacity.h"
@@ -56,6 +57,14 @@ static void usage_of(const gp_capacity *c, const gp_cap_usage *u, double *gpu_ho
 }
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
+
+/* A GPU's name as people read it (gpu_names.c): from the name it reported, else its key. */
+static const char *display_of(const char *raw, const char *key, char *out, size_t cap) {
+    if (!(raw && raw[0] && gp_gpu_display_name(raw, out, cap)) &&
+        !gp_gpu_display_name(key, out, cap))
+        snprintf(out, cap, "%s", key);
+    return out;
+}
 
 /* A group's (fleet, model, node) or a GPU's figures; a GPU row adds its idle cost, and its
  * exact power p95 is added by the caller. */
@@ -116,6 +125,9 @@ static void gpus_json(cJSON *doc, const gp_capacity *c) {
         cJSON_AddStringToObject(j, "node", r->node);
         cJSON_AddStringToObject(j, "uuid", r->uuid);
         cJSON_AddStringToObject(j, "model", r->model);
+        char name[64];
+        cJSON_AddStringToObject(j, "display",
+                                display_of(r->raw_model, r->model, name, sizeof name));
         cJSON_AddNumberToObject(j, "index", r->g.index);
         if (r->mig[0])
             cJSON_AddStringToObject(j, "mig", r->mig);
@@ -307,9 +319,10 @@ static gp_status text_gpus(const gp_capacity *c, gp_buf *out) {
         idle += f->idle;
         if (f->idle && f->has_power)
             idle_money += idle_month(c, f);
-        char head[80];
-        snprintf(head, sizeof head, "%.14s gpu %d%s%.12s %.10s", r->node, r->g.index,
-                 r->mig[0] ? " " : "", r->mig, r->model);
+        char head[80], name[64];
+        display_of(r->raw_model, r->model, name, sizeof name);
+        snprintf(head, sizeof head, "%.14s gpu %d%s%.12s %.14s", r->node, r->g.index,
+                 r->mig[0] ? " " : "", r->mig, name);
         printable(head);
         P("  %-42s %6.1f%% p95 %4.0f%% busy %5.1f h/d", head, f->util_mean, f->util_p95,
           f->busy_hours_per_day);
@@ -454,8 +467,11 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
 static gp_status measured_fleet(const gp_mix_plan *p, gp_buf *out) {
     gp_status st = GP_OK;
     P("Measured fleet: %lld GPU%s", p->measured_gpus, p->measured_gpus == 1 ? "" : "s");
-    for (int i = 0; i < p->n_models; i++)
-        P("%s%lld %s", i ? ", " : " (", p->models[i].gpus, p->models[i].model);
+    for (int i = 0; i < p->n_models; i++) {
+        char name[64];
+        display_of(NULL, p->models[i].model, name, sizeof name);
+        P("%s%lld %s", i ? ", " : " (", p->models[i].gpus, name);
+    }
     return P("%s.\n", p->n_models ? ")" : "");
 }
 

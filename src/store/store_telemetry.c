@@ -237,6 +237,25 @@ gp_status gp_store_sources(gp_store *st, const char *name, gp_source_cfg **out, 
     return res;
 }
 
+gp_status gp_store_gpu_models(gp_store *st, int (*fn)(const char *key, const char *raw, void *),
+                              void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT DISTINCT model, coalesce(raw_model, '') FROM gpu ORDER BY 1, 2",
+                      &s, err))
+        return err->code;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(s, 0);
+        const char *raw = (const char *)sqlite3_column_text(s, 1);
+        if (fn(key ? key : "", raw ? raw : "", arg))
+            break;
+    }
+    gp_status res =
+        rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read GPU models");
+    sqlite3_finalize(s);
+    return res;
+}
+
 gp_status gp_store_nodes(gp_store *st, int (*fn)(const gp_node_info *, void *), void *arg,
                          gp_err *err) {
     sqlite3_stmt *s;

@@ -280,6 +280,23 @@ check "capacity --gpu matches the key as typed ('H100 SXM', 'h100')" bash -c "
     a=\$('$gpuplan' capacity --since 3650d --gpu 'H100 SXM' --json | $py -c 'import json,sys; print(json.load(sys.stdin)[\"gpus\"])')
     b=\$('$gpuplan' capacity --since 3650d --gpu h100 --json | $py -c 'import json,sys; print(json.load(sys.stdin)[\"gpus\"])')
     [ \"\$a\" = \"\$b\" ] && [ \"\$a\" -ge 8 ]"
+# A family the catalog does not know is keyed by its whole cleaned name; the name people read
+# for it finds it, and the per-GPU rows show that name.
+printf 'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-ada-0",modelName="NVIDIA RTX 2000 Ada Generation",Hostname="ada"} 40\n' >"$tmp/ada.prom"
+"$gpuplan" --db "$tmp/ada.db" import prom "$tmp/ada.prom" --node ada >/dev/null
+check "capacity --gpu by the readable name of an unknown family" bash -c "
+    for g in 'RTX 2000 Ada' 'NVIDIA RTX 2000 Ada Generation'; do
+        '$gpuplan' --db '$tmp/ada.db' capacity --since 3650d --gpu \"\$g\" --json |
+            $py -c 'import json,sys; d = json.load(sys.stdin); assert d[\"gpus\"] == 1, d[\"gpus\"]' || exit 1
+    done
+    '$gpuplan' --db '$tmp/ada.db' capacity --since 3650d --gpu 'RTX 2000' --json |
+        $py -c 'import json,sys; assert json.load(sys.stdin)[\"gpus\"] == 0'"
+check "capacity: per-GPU rows show the readable name, JSON both" bash -c "
+    '$gpuplan' --db '$tmp/ada.db' capacity --since 3650d | grep -E '^  ada gpu 0 ' | grep -q 'RTX 2000 Ada' &&
+    '$gpuplan' --db '$tmp/ada.db' capacity --since 3650d --json | $py -c '
+import json, sys
+g = json.load(sys.stdin)[\"gpu_list\"][0]
+assert (g[\"model\"], g[\"display\"]) == (\"RTX2000ADAGENERATION\", \"RTX 2000 Ada\"), g'"
 check "fleet: stale in the text with its age" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -qE 'stale [0-9]+ d'"
 printf 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 91\nDCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 50\n' >"$tmp/hot.prom"
 check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp/empty.db' fleet --fail-on-alert >/dev/null"
