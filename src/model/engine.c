@@ -45,7 +45,8 @@ static bool at_most(double a, double b) {
     return a < b || ties_equal(a, b);
 }
 
-/* (1 + rate)^(months / 12), by pow() as MODEL.md asks; 1 without a trend. */
+/* (1 + rate)^(months / 12), by pow() as MODEL.md asks; 1 without a trend. A committed term's
+ * locked price; trends by month come from trend_table. */
 static double trend(double rate, double months) {
     return rate == 0.0 ? 1.0 : pow(1.0 + rate, months / 12.0);
 }
@@ -417,7 +418,6 @@ static double bulk_discount_for(const gp_scenario *s, int servers) {
     return pct;
 }
 
-/* Prices, capex and exit values of every batch. */
 /* What price_batches reads of the batches' shapes and not of prices, three per batch: the
  * resale shares at its exit for its servers and for its network, its order's bulk discount. */
 static void batch_shares(const gp_scenario *s, const plan *pl, double *pct) {
@@ -435,7 +435,8 @@ static void batch_shares(const gp_scenario *s, const plan *pl, double *pct) {
     }
 }
 
-/* pct: batch_shares of these batches, or NULL. */
+/* Prices, capex and exit values of every batch; pct: batch_shares of these batches (kept with
+ * their shapes), or NULL to compute them here. */
 static void price_batches(const gp_scenario *s, plan *pl, const double *pct) {
     int lead = s->lead_time_months;
     double net = s->network_per_server;
