@@ -69,6 +69,7 @@ typedef struct cand {
     int gen_row; /* its Generations row (0-based) */
     int k;       /* its index among the owned rows or among the rented rows */
     int vs;      /* rented: the owned row it is set against, -1: the lowest owned */
+    int rho_row; /* the Generations row holding its GPU model's throughput input */
     double n[GP_MAX_MONTHS + 1], f[GP_MAX_MONTHS + 1], cum[GP_MAX_MONTHS + 1];
     double scalar, total; /* owned: servers; rented: the owned index (1-based) it is set against */
     double order;         /* its place when totals tie (compare's order) */
@@ -490,7 +491,13 @@ static void candidate_row(gctx *x, const cand *o) {
     gp_xlsx_text(b, ws, R, C_PRICING, own ? "own" : r->pricing, NULL);
     gp_xlsx_text(b, ws, R, C_OFFER, r->offer, NULL);
     gp_xlsx_text(b, ws, R, C_DATE, r->price_date, NULL);
-    gp_xlsx_num(b, ws, R, C_RHO, r->throughput, b->in_num);
+    if (o->rho_row == R) {
+        gp_xlsx_num(b, ws, R, C_RHO, r->throughput, b->in_num);
+    } else {
+        char first[24];
+        formula(b, ws, R, C_RHO, r->throughput, b->num, "%s",
+                cell(first, sizeof first, NULL, o->rho_row, C_RHO));
+    }
     gp_xlsx_text(b, ws, R, C_FIGURE, gp_tp_kind_name(r->tp_kind), b->in_text);
     gp_xlsx_text(b, ws, R, C_TP_SOURCE, r->tp_source, NULL);
     in_cell(x, R, C_PRICE, !own, own ? 0 : r->hourly / r->gpus_per_instance);
@@ -694,6 +701,17 @@ static lxw_error write_book(const gp_comparison *c, const char *tmp) {
         for (int i = 0; i < x.n_own; i++)
             if (!strcmp(x.own[i].row->gpu, x.rent[k].row->gpu))
                 x.rent[k].vs = i;
+    }
+    /* One throughput a GPU model, as compare uses it for every candidate of that model: an
+     * input on the model's first row, the others refer to it. */
+    for (int k = 0; k < x.n_own + x.n_rent; k++) {
+        cand *o = k < x.n_own ? &x.own[k] : &x.rent[k - x.n_own];
+        o->rho_row = o->gen_row;
+        for (int i = 0; i < x.n_own + x.n_rent; i++) {
+            const cand *p = i < x.n_own ? &x.own[i] : &x.rent[i - x.n_own];
+            if (p->gen_row < o->rho_row && !strcmp(p->row->gpu, o->row->gpu))
+                o->rho_row = p->gen_row;
+        }
     }
     mirror(&x);
     layout(&x);

@@ -2,8 +2,10 @@
 """The Generations workbook in a real LibreOffice: `gpuplan compare --format xlsx` over the
 bundled catalog, recalculated, every figure of the Generations sheet (rank, GPUs needed, total,
 cost per unit of work, break-even month against owning and the GPU model owned) equal to
-`compare --format json` at relative 1e-9; inputs unlocked and styled as inputs, figures
-formulas; so for a time-of-use tariff with a demand charge; a shorter horizon typed in equals compare run with it. Then one throughput cell (every H100 row: the figure `throughput set H100` stores)
+`compare --format json` at relative 1e-9; inputs unlocked and styled as inputs (one
+throughput a GPU model, on its first row, the others referring to it), figures formulas; the
+same for a time-of-use tariff with a demand charge, and for a shorter horizon typed in against
+compare run with it. Then H100's throughput cell (the figure `throughput set H100` stores)
 and one price cell (an H100 on-demand offer, halved, as `pricing import` can state it) are
 edited with openpyxl, the file recalculated again, and compared with compare re-run after
 those two commands: equal again, ranks following.
@@ -108,13 +110,20 @@ def styled(path):
     assert wb['Generation months'].sheet_state == 'hidden'
     assert ws.protection.sheet
     cols, rows = layout(ws)
+    first = {}
     for r in rows:
         for name in ('rank', 'GPUs needed', 'total', 'per unit of work'):
             c = ws.cell(r, cols[name])
             assert isinstance(c.value, str) and c.value.startswith('='), (name, c.value)
             assert c.protection.locked
+        # one throughput input a GPU model (its first row); its other rows refer to it
         c = ws.cell(r, cols['work a GPU-hour'])
-        assert not c.protection.locked and c.font.color.rgb.endswith('0000FF'), 'input style'
+        gpu = ws.cell(r, cols['GPU']).value
+        if gpu not in first:
+            first[gpu] = '=$%s$%d' % (c.column_letter, r)
+            assert not c.protection.locked and c.font.color.rgb.endswith('0000FF'), 'input style'
+        else:
+            assert c.value == first[gpu] and c.protection.locked, (gpu, c.value)
         side = ws.cell(r, cols['side']).value
         price = ws.cell(r, cols['server price' if side == 'own' else 'price a GPU-hour'])
         assert isinstance(price.value, (int, float)) and not price.protection.locked, side
@@ -160,16 +169,17 @@ cols, rows = layout(ws)
 edited = 0
 for r in rows:
     v = lambda name: ws.cell(r, cols[name]).value
-    if v('GPU') == 'H100':
-        ws.cell(r, cols['work a GPU-hour']).value = NEW_H100
+    if v('GPU') == 'H100' and not str(v('work a GPU-hour')).startswith('='):
+        ws.cell(r, cols['work a GPU-hour']).value = NEW_H100  # the one H100 throughput cell
         ws.cell(r, cols['figure (estimate or measured)']).value = 'measured'
+        edited += 10
     if v('offer or server') == offer['offer'] and v('pricing') == 'on_demand':
         per_gpu = v('price a GPU-hour')
         gi = v('GPUs an instance')
         hourly = round(per_gpu * gi / 2, 4)
         ws.cell(r, cols['price a GPU-hour']).value = hourly / gi
         edited += 1
-assert edited == 1, edited
+assert edited == 11, edited  # one throughput cell, one price cell
 edited_book = os.path.join(work, 'edited.xlsx')
 wb.save(edited_book)
 provider, instance, region = offer['offer'].split('/', 2)
