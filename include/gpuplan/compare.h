@@ -29,6 +29,14 @@ typedef struct gp_compare_row {
     int break_even_month; /* rented: the engine's break-even month against vs_gpu */
     char missing[300];    /* not evaluated: what is missing, else "" */
     cJSON *doc;           /* the candidate's scenario (NULL when missing) */
+    /* The inputs of its scenario as resolved for the engine (catalog prices filled in), for
+     * the workbook's Generations sheet; set when the row was evaluated. */
+    char tp_source[GP_TP_SOURCE_BYTES];
+    int gpus_per_server; /* own rows: the owned side */
+    double server_price, server_base_w, gpu_idle_w, gpu_tdp_w, pue;
+    int gpus_per_instance, term_months; /* rented rows: the offer */
+    double hourly, upfront;             /* per instance-hour; per instance a term (committed) */
+    double interruptions_per_hour, checkpoint_interval_h, restart_h; /* spot */
 } gp_compare_row;
 
 typedef struct gp_comparison {
@@ -38,6 +46,14 @@ typedef struct gp_comparison {
     double work; /* the work over the horizon */
     char as_of[11];
     int saved_version; /* the version --save stored, 0 when none */
+    /* The request's demand and the owned side's electricity, as every candidate's scenario
+     * has them (for the workbook): price_per_kwh is the tariff's mean over the day (its
+     * periods' prices weighted by their hours; the model's flat default without a tariff). */
+    double work_per_month, growth_per_month, utilization;
+    int horizon_months;
+    char tariff[64]; /* the preset's name, "" for the default flat price */
+    double price_per_kwh, demand_charge_per_kw_month, energy_trend_per_year;
+    bool shift_to_cheapest; /* the tariff shifts busy hours (the workbook cannot model it) */
 } gp_comparison;
 
 #endif

@@ -279,6 +279,35 @@ static int gpus_needed(const gp_result *r, double rho) {
     return most;
 }
 
+/* The inputs the engine used, for the workbook (compare.h). */
+static void resolved_inputs(ctx *c, gp_compare_row *row, const gp_scenario *s, const model *m) {
+    snprintf(row->tp_source, sizeof row->tp_source, "%s", m->tp->source);
+    row->gpus_per_server = s->gpus_per_server;
+    row->server_price = s->server_price;
+    row->server_base_w = s->server_base_w;
+    row->gpu_idle_w = s->gpu_idle_w;
+    row->gpu_tdp_w = s->gpu_tdp_w;
+    row->pue = s->pue;
+    if (s->n_options > 0) {
+        const gp_option *o = &s->options[0];
+        row->gpus_per_instance = o->gpus_per_instance;
+        row->term_months = o->pricing == GP_COMMITTED ? o->term_months : 0;
+        row->hourly = o->hourly;
+        row->upfront = o->upfront;
+        row->interruptions_per_hour = o->pricing == GP_SPOT ? o->interruptions_per_hour : 0;
+        row->checkpoint_interval_h = o->checkpoint_interval_h;
+        row->restart_h = o->restart_h;
+    }
+    gp_comparison *out = c->out;
+    double day = 0.0;
+    for (int k = 0; k < s->n_periods; k++)
+        day += s->periods[k].hours_per_day * s->periods[k].price_per_kwh;
+    out->price_per_kwh = day / 24.0;
+    out->demand_charge_per_kw_month = s->demand_charge_per_kw_month;
+    out->energy_trend_per_year = s->energy_price_trend_per_year;
+    out->shift_to_cheapest = s->shift_to_cheapest && s->n_periods > 1;
+}
+
 /* One engine call: row gets the candidate's total and break-even, or why it has none. */
 static void evaluate(ctx *c, gp_compare_row *row, cJSON *doc, const model *m) {
     gp_err err;
@@ -293,6 +322,7 @@ static void evaluate(ctx *c, gp_compare_row *row, cJSON *doc, const model *m) {
         gp_loaded_done(&ld);
         return;
     }
+    resolved_inputs(c, row, ld.s, m);
     gp_loaded_done(&ld);
     const gp_result *r = c->r;
     row->throughput = m->tp->value;
@@ -468,6 +498,11 @@ gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_compariso
         qsort(out->rows, (size_t)out->n, sizeof *out->rows, by_rank);
         for (int i = 0; i < out->n && !out->rows[i].missing[0]; i++)
             out->rows[i].rank = ++out->n_ranked;
+        out->work_per_month = rq->work_per_month;
+        out->growth_per_month = rq->growth_per_month;
+        out->utilization = rq->utilization;
+        out->horizon_months = rq->horizon_months;
+        snprintf(out->tariff, sizeof out->tariff, "%s", rq->tariff ? rq->tariff : "");
         out->profile = c.p->name;
         out->unit = c.p->unit;
         snprintf(out->as_of, sizeof out->as_of, "%s", rq->as_of);

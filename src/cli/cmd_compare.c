@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gpuplan/app_compare.h"
@@ -12,24 +13,26 @@
 #include "gpuplan/report_compare.h"
 
 static void compare_help(FILE *f) {
-    fprintf(f,
-            "usage: gpuplan compare --work VALUE --unit UNIT --profile P [--growth RATE]\n"
-            "                       [--horizon N] [--utilization U] [--provider P]...\n"
-            "                       [--tariff NAME] [--as-of YYYY-MM-DD] [--format md|csv|json]\n"
-            "                       [-o OUT] [--save NAME --pick RANK]\n\n"
-            "Ranks every GPU model with a throughput for the profile, owned (servers at the\n"
-            "catalog's newest purchase price) and rented (the cheapest offer of each provider\n"
-            "and pricing kind), by total cost for VALUE units of work a month: GPUs needed,\n"
-            "total, cost per unit of work, break-even month against owning. Each candidate is\n"
-            "a version 2 scenario in work mode evaluated by the engine; --save stores the one\n"
-            "ranked --pick as a scenario (then: gpuplan report NAME). A GPU model without a\n"
-            "throughput or a price is listed with what is missing.\n\n"
-            "  --work VALUE     work a month, > 0          --unit UNIT   the profile's unit\n"
-            "  --profile P      llm-training, llm-inference-decode or fp32\n"
-            "  --growth RATE    work growth a month (0.03 or 3%%; default 0)\n"
-            "  --horizon N      months (default 36)        --utilization U  busy share (0.6)\n"
-            "  --provider P     only this provider's offers (repeatable)\n"
-            "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n");
+    fprintf(f, "usage: gpuplan compare --work VALUE --unit UNIT --profile P [--growth RATE]\n"
+               "                       [--horizon N] [--utilization U] [--provider P]...\n"
+               "                       [--tariff NAME] [--as-of YYYY-MM-DD] [-o OUT]\n"
+               "                       [--format md|csv|json|xlsx] [--save NAME --pick RANK]\n\n"
+               "Ranks every GPU model with a throughput for the profile, owned (servers at the\n"
+               "catalog's newest purchase price) and rented (the cheapest offer of each provider\n"
+               "and pricing kind), by total cost for VALUE units of work a month: GPUs needed,\n"
+               "total, cost per unit of work, break-even month against owning. Each candidate is\n"
+               "a version 2 scenario in work mode evaluated by the engine; --save stores the one\n"
+               "ranked --pick as a scenario (then: gpuplan report NAME). A GPU model without a\n"
+               "throughput or a price is listed with what is missing.\n\n"
+               "  --work VALUE     work a month, > 0          --unit UNIT   the profile's unit\n"
+               "  --profile P      llm-training, llm-inference-decode or fp32\n"
+               "  --growth RATE    work growth a month (0.03 or 3%%; default 0)\n"
+               "  --horizon N      months (default 36)        --utilization U  busy share (0.6)\n"
+               "  --provider P     only this provider's offers (repeatable)\n"
+               "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n"
+               "  --format F       md (default), csv, json, or xlsx: a workbook, its Generations\n"
+               "                   sheet every candidate's inputs as cells to edit and every\n"
+               "                   figure a live formula (needs -o FILE.xlsx)\n");
 }
 
 typedef struct compare_args {
@@ -92,8 +95,8 @@ static int compare_option(compare_args *a, int opt, const char *arg) {
         snprintf(a->as_of, sizeof a->as_of, "%s", arg);
         return 0;
     case 'f':
-        if (strcmp(arg, "md") && strcmp(arg, "csv") && strcmp(arg, "json"))
-            return cli_usage_error("--format: \"%s\" is not md, csv or json", arg);
+        if (strcmp(arg, "md") && strcmp(arg, "csv") && strcmp(arg, "json") && strcmp(arg, "xlsx"))
+            return cli_usage_error("--format: \"%s\" is not md, csv, json or xlsx", arg);
         a->format = arg;
         return 0;
     case 'o':
@@ -151,6 +154,9 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         return cli_usage_error("compare needs --work, --unit and --profile (see --help)");
     if (!a->rq.save != !a->rq.pick)
         return cli_usage_error("--save NAME and --pick RANK go together");
+    if (!strcmp(a->format, "xlsx") &&
+        (!a->output || (!strcmp(a->output, "-") && isatty(STDOUT_FILENO))))
+        return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");
     return 0;
 }
 
@@ -168,6 +174,17 @@ int cmd_compare(gp_session *ses, int argc, char **argv) {
     gp_comparison c;
     if (gp_compare(ses, &a.rq, &c, &err))
         return cli_fail(&err);
+    if (!strcmp(a.format, "xlsx")) {
+        gp_status st = gp_report_compare_xlsx(&c, a.output, &err);
+        int saved = c.saved_version;
+        gp_comparison_done(&c);
+        if (st)
+            return cli_fail(&err);
+        if (a.rq.save)
+            fprintf(stderr, "saved rank %d as \"%s\" version %d (gpuplan report \"%s\")\n",
+                    a.rq.pick, a.rq.save, saved, a.rq.save);
+        return 0;
+    }
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
     gp_status st = !strcmp(a.format, "json")  ? gp_report_compare_json(&c, &out)

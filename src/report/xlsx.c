@@ -23,12 +23,7 @@
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"
 #include "gpuplan/xmem.h"
-
-typedef struct book {
-    lxw_workbook *wb;
-    lxw_format *bold, *head, *money, *num, *pct, *date, *month, *in_num, *in_date, *in_text, *note;
-    lxw_error rc;
-} book;
+#include "xlsx_int.h"
 
 static void keep(book *b, lxw_error e) {
     if (e && !b->rc)
@@ -1908,47 +1903,54 @@ gp_status gp_report_xlsx(const gp_scenario *s, const gp_result *r, const gp_repo
     return gp_report_xlsx_opt(s, r, meta, tel, NULL, path, err);
 }
 
-/* The whole workbook into file `tmp`; the first error libxlsxwriter returned, or LXW_NO_ERROR. */
-static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                            const gp_xlsx_telemetry *tel, const gp_xlsx_options *o,
-                            const char *tmp) {
-    book b = {0};
+lxw_error gp_xlsx_book_open(book *b, const char *tmp, const char *currency) {
     /* Constant memory: every sheet is written row by row, so a Telemetry sheet of a million
      * rows costs one row of memory. */
     lxw_workbook_options opt = {.constant_memory = LXW_TRUE};
-    b.wb = workbook_new_opt(tmp, &opt);
-    if (!b.wb)
+    b->wb = workbook_new_opt(tmp, &opt);
+    if (!b->wb)
         return LXW_ERROR_CREATING_XLSX_FILE;
-    b.bold = workbook_add_format(b.wb);
-    format_set_bold(b.bold);
-    b.head = workbook_add_format(b.wb);
-    format_set_bold(b.head);
-    format_set_text_wrap(b.head);
-    format_set_align(b.head, LXW_ALIGN_VERTICAL_TOP);
+    b->bold = workbook_add_format(b->wb);
+    format_set_bold(b->bold);
+    b->head = workbook_add_format(b->wb);
+    format_set_bold(b->head);
+    format_set_text_wrap(b->head);
+    format_set_align(b->head, LXW_ALIGN_VERTICAL_TOP);
     char money_fmt[64];
-    snprintf(money_fmt, sizeof money_fmt, "#,##0.00 \"%s\"", s->currency);
-    b.money = workbook_add_format(b.wb);
-    format_set_num_format(b.money, money_fmt);
-    b.num = workbook_add_format(b.wb);
-    format_set_num_format(b.num, "#,##0.####");
-    b.pct = workbook_add_format(b.wb);
-    format_set_num_format(b.pct, "0.00%");
-    b.date = workbook_add_format(b.wb);
-    format_set_num_format(b.date, "yyyy-mm-dd");
-    b.month = workbook_add_format(b.wb);
-    format_set_num_format(b.month, "yyyy-mm");
-    b.note = workbook_add_format(b.wb);
-    format_set_italic(b.note);
+    snprintf(money_fmt, sizeof money_fmt, "#,##0.00 \"%s\"", currency);
+    b->money = workbook_add_format(b->wb);
+    format_set_num_format(b->money, money_fmt);
+    b->num = workbook_add_format(b->wb);
+    format_set_num_format(b->num, "#,##0.####");
+    b->pct = workbook_add_format(b->wb);
+    format_set_num_format(b->pct, "0.00%");
+    b->date = workbook_add_format(b->wb);
+    format_set_num_format(b->date, "yyyy-mm-dd");
+    b->month = workbook_add_format(b->wb);
+    format_set_num_format(b->month, "yyyy-mm");
+    b->note = workbook_add_format(b->wb);
+    format_set_italic(b->note);
     /* Inputs: the financial-model convention, blue on a light fill, and unlocked. */
-    lxw_format **ins[] = {&b.in_num, &b.in_date, &b.in_text};
+    lxw_format **ins[] = {&b->in_num, &b->in_date, &b->in_text};
     for (size_t k = 0; k < 3; k++) {
-        lxw_format *f = workbook_add_format(b.wb);
+        lxw_format *f = workbook_add_format(b->wb);
         format_set_font_color(f, 0x0000FF);
         format_set_bg_color(f, 0xFFF2CC);
         format_set_unlocked(f);
         *ins[k] = f;
     }
-    format_set_num_format(b.in_date, "yyyy-mm-dd");
+    format_set_num_format(b->in_date, "yyyy-mm-dd");
+    return LXW_NO_ERROR;
+}
+
+/* The whole workbook into file `tmp`; the first error libxlsxwriter returned, or LXW_NO_ERROR. */
+static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                            const gp_xlsx_telemetry *tel, const gp_xlsx_options *o,
+                            const char *tmp) {
+    book b = {0};
+    lxw_error opened = gp_xlsx_book_open(&b, tmp, s->currency);
+    if (opened)
+        return opened;
 
     wbctx x = {.b = &b, .s = s, .r = r, .M = s->horizon_months, .meta = meta};
     x.o = gp_xcalloc((size_t)(s->n_options + 1), sizeof *x.o);
@@ -2000,12 +2002,7 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
  * returns the code, and a library must not print (STYLE E1). While it runs, fd 2 points at a
  * scratch file; the system error it names is folded into gpuplan's one line. The TUI writes
  * nothing to stderr while curses owns the terminal, so nothing else is caught in between. */
-typedef struct quiet {
-    int saved;
-    FILE *scratch;
-} quiet;
-
-static void quiet_begin(quiet *q) {
+void gp_xlsx_quiet_begin(quiet *q) {
     fflush(stderr);
     q->saved = -1;
     q->scratch = tmpfile();
@@ -2020,7 +2017,7 @@ static void quiet_begin(quiet *q) {
 }
 
 /* Restore fd 2; said gets what follows "System error = " in what libxlsxwriter printed. */
-static void quiet_end(quiet *q, char *said, size_t cap) {
+void gp_xlsx_quiet_end(quiet *q, char *said, size_t cap) {
     said[0] = '\0';
     fflush(stderr);
     if (q->saved >= 0) {
@@ -2052,14 +2049,36 @@ gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_
     if (gp_output_open_named(&out, path, err))
         return err->code;
     quiet q;
-    quiet_begin(&q);
+    gp_xlsx_quiet_begin(&q);
     lxw_error rc = write_book(s, r, meta, tel, o, out.tmp);
     char said[160];
-    quiet_end(&q, said, sizeof said);
+    gp_xlsx_quiet_end(&q, said, sizeof said);
     if (rc) {
         gp_output_abort(&out);
         return gp_errorf(err, GP_E_IO, path ? path : "-", "cannot write the workbook: %s%s%s%s",
                          lxw_strerror(rc), said[0] ? " (" : "", said, said[0] ? ")" : "");
     }
     return gp_output_commit(&out, err);
+}
+
+/* ---- shared with the other workbook writers (xlsx_int.h) -------------------------------- */
+
+void gp_xlsx_keep(book *b, lxw_error e) {
+    keep(b, e);
+}
+
+void gp_xlsx_col_name(int col, char *out) {
+    col_name(col, out);
+}
+
+void gp_xlsx_text(book *b, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f) {
+    text_cell(b, ws, row, col, s, f);
+}
+
+void gp_xlsx_num(book *b, lxw_worksheet *ws, int row, int col, double v, lxw_format *f) {
+    num_cell(b, ws, row, col, v, f);
+}
+
+void gp_xlsx_finish_sheet(lxw_worksheet *ws, bool landscape, int head_row) {
+    finish_sheet(ws, landscape, head_row);
 }

@@ -130,6 +130,7 @@ bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
 bad_input "--save NAME and --pick RANK go together" "${cmp[@]}" --save x
 bad_input "--tariff: no tariff preset \"nope\"" "${cmp[@]}" --tariff nope
 bad_input "--horizon: must be 1..240 months" compare --work 1 --unit PFLOP --profile fp32 --horizon 0
+bad_input "--format xlsx writes a file: give -o FILE.xlsx" compare --work 1 --unit PFLOP --profile fp32 --format xlsx
 bad_input "unit \"tokens\": profile llm-training is counted in \"M tokens\"" throughput set H100 llm-training 5 --unit tokens --source x
 printf 'gpu,profile,value,unit,source\nH100,fp32,-1,PFLOP,x\n' >"$tmp/bad.csv"
 bad_input "bad.csv:2: value: not a number above 0" throughput import "$tmp/bad.csv"

@@ -1,0 +1,39 @@
+/* What the workbook writers share (src/report/xlsx.c implements it; xlsx_compare.c uses it):
+ * the workbook with its formats, checked cell writers, sheet finishing, and the capture of
+ * libxlsxwriter's own stderr lines. Only src/report/xlsx*.c include this (and libxlsxwriter). */
+#ifndef GPUPLAN_XLSX_INT_H
+#define GPUPLAN_XLSX_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <xlsxwriter.h>
+
+typedef struct book {
+    lxw_workbook *wb;
+    lxw_format *bold, *head, *money, *num, *pct, *date, *month, *in_num, *in_date, *in_text, *note;
+    lxw_error rc; /* the first error a write returned */
+} book;
+
+/* Open a constant-memory workbook at tmp with the shared formats (money in currency; inputs
+ * blue on light yellow and unlocked). LXW_NO_ERROR or why not (b->wb NULL then). */
+lxw_error gp_xlsx_book_open(book *b, const char *tmp, const char *currency);
+/* Record e in b->rc unless an earlier error is there. */
+void gp_xlsx_keep(book *b, lxw_error e);
+/* The column letters of col (0-based) into out (at least 4 bytes). */
+void gp_xlsx_col_name(int col, char *out);
+/* Outside text, cleaned of control characters, always as a string; a number. */
+void gp_xlsx_text(book *b, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f);
+void gp_xlsx_num(book *b, lxw_worksheet *ws, int row, int col, double v, lxw_format *f);
+/* Print setup (A4, one page wide, head_row repeated when >= 0) and protection. */
+void gp_xlsx_finish_sheet(lxw_worksheet *ws, bool landscape, int head_row);
+
+/* While libxlsxwriter writes, fd 2 goes to a scratch file; quiet_end restores it and hands
+ * back the system error it printed ("" when none). */
+typedef struct quiet {
+    int saved;
+    FILE *scratch;
+} quiet;
+void gp_xlsx_quiet_begin(quiet *q);
+void gp_xlsx_quiet_end(quiet *q, char *said, size_t cap);
+
+#endif
