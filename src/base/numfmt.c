@@ -1,5 +1,6 @@
 /* Display rounding for Markdown, CSV and the TUI (numfmt.h). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,42 @@ char *gp_fmt_fixed(double v, int decimals, char *out, size_t cap) {
     return out;
 }
 
+/* v to the cent as "%.2f" prints it, in integer arithmetic, into out (32 bytes or more);
+ * false where v * 100, rounded once here, might round the other way (within 0.01 of a half
+ * cent) or is too large for that error to stay below 0.002: then printf decides. */
+static bool cents_fast(double v, char *out) {
+    double a = fabs(v);
+    if (!(a < 1e11))
+        return false;
+    double p = a * 100.0, f = floor(p), frac = p - f;
+    if (fabs(frac - 0.5) < 0.01)
+        return false;
+    long long c = (long long)f + (frac > 0.5);
+    bool minus = v < 0 && c != 0; /* no "-0.00" */
+    char tmp[32];
+    int n = 0;
+    tmp[n++] = (char)('0' + c % 10);
+    tmp[n++] = (char)('0' + c / 10 % 10);
+    tmp[n++] = '.';
+    c /= 100;
+    do {
+        tmp[n++] = (char)('0' + c % 10);
+        c /= 10;
+    } while (c);
+    if (minus)
+        tmp[n++] = '-';
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+    return true;
+}
+
 char *gp_fmt_cents(double v, char *out, size_t cap) {
-    return gp_fmt_fixed(v, 2, out, cap);
+    char buf[32];
+    if (cap < sizeof buf || !cents_fast(v, buf))
+        return gp_fmt_fixed(v, 2, out, cap);
+    memcpy(out, buf, strlen(buf) + 1);
+    return out;
 }
 
 char *gp_fmt_money(double v, char *out, size_t cap) {

@@ -92,6 +92,12 @@ typedef struct csv_out {
     gp_output out;      /* output.h: stdout, in place, or a temporary file renamed at the end */
     FILE *csv;          /* out.f */
     bool write_failed;
+    /* Each axis' value as printed, redone only when it moves (outer axes seldom do); each
+     * contender's name as a CSV field, self-hosted first. */
+    double last[GP_SWEEP_MAX_AXES];
+    bool have[GP_SWEEP_MAX_AXES];
+    char value[GP_SWEEP_MAX_AXES][32];
+    char name[GP_MAX_OPTIONS + 1][4 * GP_NAME_BYTES];
 } csv_out;
 
 static void csv_name(FILE *f, const char *text) {
@@ -103,20 +109,38 @@ static void csv_name(FILE *f, const char *text) {
     gp_buf_done(&b);
 }
 
+/* Append text to line[*n..]; the caller sized line for the longest row. */
+static void put(char *line, size_t *n, const char *text) {
+    size_t len = strlen(text);
+    memcpy(line + *n, text, len);
+    *n += len;
+}
+
+/* One row: the axes' values, each total to the cent (numfmt.h), the cheapest's name. */
 static int on_point(const double *values, double self, const double *opts, int cheapest,
                     void *arg) {
     csv_out *r = arg;
-    for (int k = 0; k < r->n_axes; k++)
-        fprintf(r->csv, "%.10g,", values[k]);
-    char m[40]; /* totals to the cent (numfmt.h) */
-    fputs(gp_fmt_cents(self, m, sizeof m), r->csv);
-    for (int i = 0; i < r->s->n_options; i++) {
-        fputc(',', r->csv);
-        fputs(gp_fmt_cents(opts[i], m, sizeof m), r->csv);
+    char line[GP_SWEEP_MAX_AXES * 33 + (GP_MAX_OPTIONS + 1) * 41 + 4 * GP_NAME_BYTES + 2];
+    size_t n = 0;
+    for (int k = 0; k < r->n_axes; k++) {
+        if (!r->have[k] || memcmp(&values[k], &r->last[k], sizeof values[k]) != 0) {
+            snprintf(r->value[k], sizeof r->value[k], "%.10g", values[k]);
+            r->last[k] = values[k];
+            r->have[k] = true;
+        }
+        put(line, &n, r->value[k]);
+        line[n++] = ',';
     }
-    fputc(',', r->csv);
-    csv_name(r->csv, gp_sweep_contender(r->s, cheapest));
-    if (fputc('\n', r->csv) == EOF) {
+    char m[40];
+    put(line, &n, gp_fmt_cents(self, m, sizeof m));
+    for (int i = 0; i < r->s->n_options; i++) {
+        line[n++] = ',';
+        put(line, &n, gp_fmt_cents(opts[i], m, sizeof m));
+    }
+    line[n++] = ',';
+    put(line, &n, r->name[cheapest + 1]);
+    line[n++] = '\n';
+    if (fwrite(line, 1, n, r->csv) != n) {
         r->write_failed = true;
         return 1;
     }
@@ -140,6 +164,13 @@ static gp_status open_csv(csv_out *c, const gp_sweep_axis *axes, gp_err *err) {
         csv_name(c->csv, c->s->options[i].name);
     }
     fputs(",cheapest\n", c->csv);
+    for (int i = -1; i < c->s->n_options; i++) {
+        gp_buf b;
+        gp_buf_init(&b, 4 * GP_NAME_BYTES);
+        gp_csv_field(&b, gp_sweep_contender(c->s, i));
+        snprintf(c->name[i + 1], sizeof c->name[i + 1], "%s", b.data ? b.data : "");
+        gp_buf_done(&b);
+    }
     return GP_OK;
 }
 

@@ -1,4 +1,5 @@
 /* Display rounding (numfmt.h): money to cents, rates to significant digits, plurals. */
+#include <math.h>
 #include <string.h>
 
 #include "gpuplan/numfmt.h"
@@ -90,12 +91,54 @@ static void test_non_finite_and_short_buffers(void **state) {
     assert_string_equal(gp_fmt_sig(1.23456e-9, 3, b, sizeof b), "0.00000000123");
 }
 
+/* gp_fmt_cents' integer path prints what printf's "%.2f" does (gp_fmt_fixed), on values of
+ * every size and sign, on exact half cents (0.125, x.375: round half even on the binary value)
+ * and on decimal halves that are not exact in binary (2.675, 1.005). */
+static void test_cents_as_printf(void **state) {
+    (void)state;
+    char a[64], b[64];
+    unsigned long long x = 88172645463325252ull;
+    for (int i = 0; i < 400000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+        double v;
+        switch (i % 5) {
+        case 0: /* any size */
+            v = pow(10.0, -4.0 + 17.0 * u);
+            break;
+        case 1: /* half cents, exact or not in binary */
+            v = (double)(x % 100000000) / 100.0 + 0.005;
+            break;
+        case 2: /* eighths: exact ties */
+            v = (double)(x % 1000000000) / 8.0;
+            break;
+        case 3: /* whole cents, as totals often are */
+            v = (double)(x % 10000000000ull) / 100.0;
+            break;
+        default: /* near 0 */
+            v = (u - 0.5) * 0.02;
+        }
+        if (x & 1)
+            v = -v;
+        gp_fmt_cents(v, a, sizeof a);
+        gp_fmt_fixed(v, 2, b, sizeof b);
+        if (strcmp(a, b) != 0)
+            fail_msg("%.17g: %s, printf %s", v, a, b);
+    }
+    assert_string_equal(gp_fmt_cents(0.125, a, sizeof a), "0.12");
+    assert_string_equal(gp_fmt_cents(0.375, a, sizeof a), "0.38");
+    assert_string_equal(gp_fmt_cents(2.675, a, sizeof a), "2.67");
+    assert_string_equal(gp_fmt_cents(-0.001, a, sizeof a), "0.00");
+    assert_string_equal(gp_fmt_cents(1e15 + 0.25, a, sizeof a), "1000000000000000.25");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig),
         cmocka_unit_test(test_money_and_cents),
         cmocka_unit_test(test_fixed_pct_count),
         cmocka_unit_test(test_non_finite_and_short_buffers),
+        cmocka_unit_test(test_cents_as_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
