@@ -237,7 +237,8 @@ gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, g
         if (rc != SQLITE_DONE)
             return store_fail(st, err, "seal a day");
     }
-    return GP_OK;
+    /* A utilization series' capacity hours of those days go with them (store_hours.c). */
+    return store_hours_seal(st, series, before_ms, err);
 }
 
 gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,

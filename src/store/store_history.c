@@ -132,6 +132,11 @@ typedef struct writer {
     long long day_series;
     int64_t day_ms;
     bool day_dirty;
+    /* The same for util_hour's sealed days (store_hours.c). */
+    gp_hours *hday;
+    long long hday_series;
+    int64_t hday_ms;
+    bool hday_dirty;
 } writer;
 
 static gp_status record_gpus(writer *w, gp_err *err) {
@@ -365,19 +370,56 @@ static void match_power(writer *w) {
     free(pw_hi);
 }
 
-/* util_hour per utilization series and hour, and fleet_5m per model and bucket, from the
- * utilization rows newly stored. */
+static gp_status hday_flush(writer *w, gp_err *err) {
+    if (w->hday_dirty && store_hours_save(w->st, w->hday_series, w->hday_ms, w->hday, err))
+        return err->code;
+    w->hday_dirty = false;
+    w->hday_series = 0;
+    return GP_OK;
+}
+
+/* One hour of a sealed day into its chunk; *stored false when the hour is there. */
+static gp_status hday_put(writer *w, long long series, int64_t hour, const gp_hour *h, bool *stored,
+                          gp_err *err) {
+    int64_t day = store_day_of(hour);
+    if (series != w->hday_series || day != w->hday_ms) {
+        bool found;
+        if (hday_flush(w, err) || store_hours_load(w->st, series, day, w->hday, &found, err))
+            return err->code;
+        w->hday_series = series;
+        w->hday_ms = day;
+    }
+    gp_hour *slot = &w->hday->h[(hour - day) / HOUR_MS];
+    *stored = slot->buckets == 0;
+    if (*stored) {
+        *slot = *h;
+        w->hday_dirty = true;
+    }
+    return GP_OK;
+}
+
+/* util_hour per utilization series and hour (into its day chunk before the series' sealed_ms),
+ * and fleet_5m per model and bucket, from the utilization rows newly stored. */
 static gp_status write_capacity(writer *w, gp_err *err) {
     const gp_rollups *b = w->b;
     fleet_acc *fa = NULL;
     size_t nf = 0, capf = 0;
     gp_status res = GP_OK;
     size_t k = 0;
+    long long sealed_series = 0;
+    int64_t sealed = 0;
     while (k < b->n && res == GP_OK) {
         const gp_rollup *r = &b->r[w->order[k].row];
         if (r->metric != GP_M_GPU_UTIL || !w->kept[k]) {
             k++;
             continue;
+        }
+        if (w->order[k].series != sealed_series) {
+            sealed_series = w->order[k].series;
+            if (store_sealed_ms(w->st, sealed_series, &sealed, err)) {
+                res = err->code;
+                break;
+            }
         }
         int64_t hour = r->bucket_ms - r->bucket_ms % HOUR_MS;
         long long buckets = 0, power_n = 0, busy_n = 0;
@@ -413,6 +455,17 @@ static gp_status write_capacity(writer *w, gp_err *err) {
             f->util_sum = m;
             f->h[bin] = 1;
         }
+        if (hour < sealed) {
+            gp_hour h = {buckets, power_n, busy_n, util_sum, power_sum, busy_sum, {0}};
+            for (int i = 0; i < 21; i++)
+                h.hist[i] = (unsigned char)hcount[i];
+            bool stored;
+            res = hday_put(w, w->order[k].series, hour, &h, &stored, err);
+            if (res == GP_OK && !stored)
+                hours_add(&w->fallback, hour, hour + 1); /* the hour was there already */
+            k = j;
+            continue;
+        }
         for (int i = 0; i < 21; i++)
             hist[i] = (char)(48 + hcount[i]);
         hist[21] = '\0';
@@ -430,6 +483,8 @@ static gp_status write_capacity(writer *w, gp_err *err) {
             hours_add(&w->fallback, hour, hour + 1); /* the hour had rows already */
         k = j;
     }
+    if (res == GP_OK && hday_flush(w, err))
+        res = err->code;
     /* Sum per (model, bucket), then add to the node's rows and the fleet's total. */
     if (res == GP_OK && nf)
         qsort(fa, nf, sizeof *fa, by_model_bucket);
@@ -505,6 +560,7 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
     w.kept = gp_xcalloc(b->n, 1);
     w.power = gp_xmalloc(b->n * sizeof *w.power);
     w.day = gp_xmalloc(sizeof *w.day);
+    w.hday = gp_xmalloc(sizeof *w.hday);
     bool ok = false;
     if (store_exec(st, "SAVEPOINT rollups", err))
         goto out;
@@ -551,6 +607,7 @@ out:
     free(w.kept);
     free(w.power);
     free(w.day);
+    free(w.hday);
     free(w.fallback.h);
     return ok ? GP_OK : err->code;
 }

@@ -158,11 +158,16 @@ gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
         "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
         "n.id = s.node_id JOIN rollup_5m_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
         "* 1048576 WHERE n.name = ?1)",
+        "DELETE FROM util_hour WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
+        "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM util_hour_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
+        "n.id = s.node_id JOIN util_hour_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
+        "* 1048576 WHERE n.name = ?1)",
         "DELETE FROM node WHERE name = ?1"};
     if (store_exec(st, "SAVEPOINT node_rm", err))
         return err->code;
     int changed = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 7; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             goto fail;
