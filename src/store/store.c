@@ -112,6 +112,10 @@ static gp_status migrate(gp_store *st, int seen, gp_err *err) {
     if (have < GP_SCHEMA_HOUR_CHUNKS && want >= GP_SCHEMA_HOUR_CHUNKS &&
         store_hours_convert(st, err))
         goto rollback;
+    /* 011_hour_rollup_chunks.sql: the same for the hourly rollups. */
+    if (have < GP_SCHEMA_1H_CHUNKS && want >= GP_SCHEMA_1H_CHUNKS &&
+        store_chunks_convert_1h(st, err))
+        goto rollback;
     if (have != want) {
         char sql[96];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,

@@ -141,7 +141,8 @@ typedef struct gpu_mem {
 } gpu_mem;
 
 static const char SQL_MEM[] =
-    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h r ON r.series_id = s.id "
+    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h_all r ON r.series_id = "
+    "s.id "
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
     "WHERE s.metric IN (?5, ?6, ?7) AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2" SELECTION
     " ORDER BY s.gpu_id";
@@ -389,7 +390,7 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int 
 }
 
 static const char SQL_NODE_POWER[] =
-    "SELECT n.name, sum(r.sum) / sum(r.n) FROM series s CROSS JOIN rollup_1h r "
+    "SELECT n.name, sum(r.sum) / sum(r.n) FROM series s CROSS JOIN rollup_1h_all r "
     "ON r.series_id = s.id JOIN node n ON n.id = s.node_id WHERE s.gpu_id = 0 AND s.metric = ?5 "
     "AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) AND (?4 IS NULL OR 1) "

@@ -132,6 +132,11 @@ typedef struct writer {
     long long day_series;
     int64_t day_ms;
     bool day_dirty;
+    /* The same for the hourly rollups' sealed days. */
+    gp_chunk *hr;
+    long long hr_series;
+    int64_t hr_ms;
+    bool hr_dirty;
     /* The same for util_hour's sealed days (store_hours.c). */
     gp_hours *hday;
     long long hday_series;
@@ -231,7 +236,7 @@ static gp_status check_others(writer *w, size_t lo, size_t hi, gp_err *err) {
 }
 
 static gp_status day_flush(writer *w, gp_err *err) {
-    if (w->day_dirty && store_chunk_save(w->st, w->day_series, w->day_ms, w->day, err))
+    if (w->day_dirty && store_chunk_save(w->st, STORE_5M, w->day_series, w->day_ms, w->day, err))
         return err->code;
     w->day_dirty = false;
     w->day_series = 0;
@@ -244,7 +249,8 @@ static gp_status day_put(writer *w, long long series, const gp_rollup *r, bool *
     int64_t day = store_day_of(r->bucket_ms);
     if (series != w->day_series || day != w->day_ms) {
         bool found;
-        if (day_flush(w, err) || store_chunk_load(w->st, series, day, w->day, &found, err))
+        if (day_flush(w, err) ||
+            store_chunk_load(w->st, STORE_5M, series, day, w->day, &found, err))
             return err->code;
         w->day_series = series;
         w->day_ms = day;
@@ -258,7 +264,32 @@ static gp_status day_put(writer *w, long long series, const gp_rollup *r, bool *
     return GP_OK;
 }
 
-/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored. The days
+static gp_status hr_flush(writer *w, gp_err *err) {
+    if (w->hr_dirty && store_chunk_save(w->st, STORE_1H, w->hr_series, w->hr_ms, w->hr, err))
+        return err->code;
+    w->hr_dirty = false;
+    w->hr_series = 0;
+    return GP_OK;
+}
+
+/* An hour of a sealed day added into its chunk, as the upsert adds into a row. */
+static gp_status hr_add(writer *w, long long series, int64_t hour, long long n, double sum,
+                        double min, double max, gp_err *err) {
+    int64_t day = store_day_of(hour);
+    if (series != w->hr_series || day != w->hr_ms) {
+        bool found;
+        if (hr_flush(w, err) || store_chunk_load(w->st, STORE_1H, series, day, w->hr, &found, err))
+            return err->code;
+        w->hr_series = series;
+        w->hr_ms = day;
+    }
+    store_bucket_add(&w->hr->b[(hour - day) / HOUR_MS], n, sum, min, max);
+    w->hr_dirty = true;
+    return GP_OK;
+}
+
+/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored (into
+ * their day chunks before the series' sealed_ms). The days
  * of a series that the batch covers to their end are sealed first, so they take the chunk path:
  * an imported day of a series is one row write; a day the batch ends in stays rows. */
 static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
@@ -281,7 +312,12 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
         for (size_t k = i; k <= j; k++) {
             const gp_rollup *r = k < j ? &b->r[w->order[k].row] : NULL;
             int64_t h = r ? r->bucket_ms - r->bucket_ms % HOUR_MS : INT64_MAX;
-            if (h != hour && hn) {
+            if (h != hour && hn && hour < sealed) {
+                if (hr_add(w, w->order[i].series, hour, hn, hsum, hmin, hmax, err))
+                    return err->code;
+                hn = 0;
+                hsum = 0;
+            } else if (h != hour && hn) {
                 sqlite3_bind_int64(w->r1, 1, w->order[i].series);
                 sqlite3_bind_int64(w->r1, 2, hour);
                 sqlite3_bind_int64(w->r1, 3, hn);
@@ -325,7 +361,7 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
             hn += r->n;
             hsum += r->sum;
         }
-        if (day_flush(w, err))
+        if (day_flush(w, err) || hr_flush(w, err))
             return err->code;
         i = j;
     }
@@ -561,6 +597,7 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
     w.power = gp_xmalloc(b->n * sizeof *w.power);
     w.day = gp_xmalloc(sizeof *w.day);
     w.hday = gp_xmalloc(sizeof *w.hday);
+    w.hr = gp_xmalloc(sizeof *w.hr);
     bool ok = false;
     if (store_exec(st, "SAVEPOINT rollups", err))
         goto out;
@@ -608,6 +645,7 @@ out:
     free(w.power);
     free(w.day);
     free(w.hday);
+    free(w.hr);
     free(w.fallback.h);
     return ok ? GP_OK : err->code;
 }

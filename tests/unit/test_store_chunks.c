@@ -135,9 +135,11 @@ static char *figures(gp_store *st) {
 }
 
 /* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m (and no
- * util_hour_day of migration 010: nothing was sealed, so it is empty). */
+ * util_hour_day or rollup_1h_day of migrations 010 and 011: nothing was sealed, so they are
+ * empty). */
 static void make_version_8(void) {
-    sql("DROP TABLE util_hour_day; DROP TABLE rollup_5m_day; DROP INDEX series_sealed; ALTER TABLE "
+    sql("DROP TABLE rollup_1h_day; DROP TABLE util_hour_day; DROP TABLE rollup_5m_day; DROP INDEX "
+        "series_sealed; ALTER TABLE "
         "series DROP COLUMN "
         "sealed_ms; CREATE INDEX rollup_5m_time ON rollup_5m(bucket_ms); CREATE INDEX "
         "rollup_1h_time ON "
@@ -293,6 +295,7 @@ static char *hour_figures(gp_store *st) {
                          {T0 + 5 * H, T0 + DAY + 7 * H, NULL, NULL},
                          {T0 + 5 * H + 1234, T0 + 2 * DAY + 17 * H + 1, NULL, NULL},
                          {T0 + DAY + 10 * H, T0 + DAY + 11 * H, NULL, NULL},
+                         {T0 + 3 * H, T0 + 4 * H, NULL, NULL},
                          {T0 + DAY - 1, T0 + 3 * DAY, "[\"node2\"]", NULL},
                          {T0 - DAY, T0 + H, NULL, "H100"}};
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
@@ -307,7 +310,7 @@ static char *hour_figures(gp_store *st) {
 typedef struct gpu_sums {
     const char *uuid;
     long long buckets, power_n;
-    double util_sum;
+    double util_sum, mem_p95;
 } gpu_sums;
 
 static int on_gpu_sums(const gp_cap_gpu *g, void *arg) {
@@ -316,12 +319,13 @@ static int on_gpu_sums(const gp_cap_gpu *g, void *arg) {
         o->buckets = g->buckets;
         o->power_n = g->power_n;
         o->util_sum = g->util_sum;
+        o->mem_p95 = g->mem_used_p95_mib;
     }
     return 0;
 }
 
 static gpu_sums sums_of(gp_store *st, const char *uuid, int64_t from, int64_t to) {
-    gpu_sums o = {uuid, -1, -1, -1};
+    gpu_sums o = {uuid, -1, -1, -1, -1};
     gp_cap_select w = {from, to, NULL, NULL};
     gp_err err;
     assert_int_equal(gp_store_capacity_gpus(st, &w, on_gpu_sums, &o, &err), GP_OK);
@@ -369,23 +373,30 @@ static void test_hour_chunks_keep_figures(void **state) {
     free(rows);
 }
 
-/* What migration 010 found: version 9, the 5-minute days sealed, every hour a util_hour row. */
-static void make_version_9(void) {
-    sql("CREATE TABLE uh_copy AS SELECT * FROM util_hour");
+/* What migration 010 (version 9) or 011 (version 10) found: the 5-minute days sealed, every
+ * hourly rollup a rollup_1h row and, before 010, every capacity hour a util_hour row. */
+static void make_version(int version) {
+    sql("CREATE TABLE uh_copy AS SELECT * FROM util_hour; CREATE TABLE r1_copy AS SELECT * FROM "
+        "rollup_1h");
     gp_store *st;
     gp_err err;
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     seal_two_days(st);
     gp_store_close(st);
-    sql("DROP TABLE util_hour_day; INSERT OR IGNORE INTO util_hour SELECT * FROM uh_copy; "
-        "DROP TABLE uh_copy; PRAGMA user_version = 9");
+    sql("DROP TABLE rollup_1h_day; INSERT OR IGNORE INTO rollup_1h SELECT * FROM r1_copy; "
+        "DROP TABLE r1_copy");
+    if (version == 9)
+        sql("DROP TABLE util_hour_day; INSERT OR IGNORE INTO util_hour SELECT * FROM uh_copy");
+    sql("DROP TABLE uh_copy");
+    char q[64];
+    snprintf(q, sizeof q, "PRAGMA user_version = %d", version);
+    sql(q);
 }
 
-/* A database of version 9 converted on open: the same chunks and figures as sealed by this
- * build; then a late sample and imported history in sealed days give the same figures as on a
- * database whose hours are rows (path2, never sealed). */
-static void test_hour_chunks_migration_and_writes(void **state) {
-    (void)state;
+/* A database of version 9 or 10 converted on open: the same chunks and figures as sealed by
+ * this build; then late samples and imported history in sealed days give the same figures as
+ * on a database whose hours are rows (path2, never sealed). */
+static void migration_and_writes(int version) {
     int fd = mkstemp(path);
     close(fd);
     unlink(path);
@@ -395,8 +406,10 @@ static void test_hour_chunks_migration_and_writes(void **state) {
     generate(st);
     char *rows = hour_figures(st);
     gp_store_close(st);
-    make_version_9();
-    assert_int_equal(scalar("SELECT count(*) FROM util_hour"), NODES * (GPUS * DAYS - 1) * 24);
+    make_version(version);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour"),
+                     version == 9 ? NODES * (GPUS * DAYS - 1) * 24 : NODES * GPUS * 24);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h"), NODES * (GPUS * DAYS - 1) * 24 * 3);
     assert_int_equal(scalar("SELECT count(*) FROM series WHERE sealed_ms = 1767398400000"),
                      NODES * GPUS * 3);
 
@@ -404,6 +417,8 @@ static void test_hour_chunks_migration_and_writes(void **state) {
     assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
     assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), NODES * (GPUS * 2 - 1));
     assert_int_equal(scalar("SELECT count(*) FROM util_hour"), NODES * GPUS * 24);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h_day"), NODES * (GPUS * 2 - 1) * 3);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h"), NODES * GPUS * 24 * 3);
     char *converted = hour_figures(st);
     if (strcmp(rows, converted) != 0)
         fail_msg("capacity figures differ after migration 010");
@@ -426,10 +441,14 @@ static void test_hour_chunks_migration_and_writes(void **state) {
         int gi = gp_samples_gpu(&s, "GPU-0-1", 1, "", "NVIDIA H100 80GB HBM3", "node0");
         assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, 77.5, T0 + 3 * H + 1000, -1, &err),
                          GP_OK);
+        assert_int_equal(
+            gp_samples_add(&s, gi, GP_M_MEM_USED_MIB, 5000, T0 + 3 * H + 1000, -1, &err), GP_OK);
         size_t written;
         assert_int_equal(
             gp_store_samples_write(both[i], node0, &s, T0 + 3 * H + 2000, &written, &err), GP_OK);
-        assert_int_equal(written, 1);
+        assert_int_equal(written, 2);
+        /* The hour's peak of memory used (its hourly rollup's max) is the late sample. */
+        assert_true(sums_of(both[i], "GPU-0-1", T0 + 3 * H, T0 + 4 * H).mem_p95 == 5000);
         gp_samples_done(&s);
         /* History: an hour of day 1, when GPU 3 was away (new), and one stored already. */
         gp_rollups r;
@@ -456,6 +475,7 @@ static void test_hour_chunks_migration_and_writes(void **state) {
     }
     /* The sealed database kept its hours before day 2 in chunks only. */
     assert_int_equal(scalar("SELECT count(*) FROM util_hour WHERE hour_ms < 1767398400000"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h WHERE bucket_ms < 1767398400000"), 0);
     char *a = hour_figures(st), *b = hour_figures(ref);
     if (strcmp(a, b) != 0)
         fail_msg("writes into sealed days give other figures than into rows");
@@ -463,12 +483,26 @@ static void test_hour_chunks_migration_and_writes(void **state) {
     free(b);
     /* Removing a node takes its chunks. */
     long long before = scalar("SELECT count(*) FROM util_hour_day");
+    long long before_1h = scalar("SELECT count(*) FROM rollup_1h_day");
     assert_int_equal(gp_store_node_rm(st, "node2", &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), before - (GPUS * 2 - 1));
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h_day"), before_1h - (GPUS * 2 - 1) * 3);
     gp_store_close(st);
     gp_store_close(ref);
     test_remove_db(path);
     test_remove_db(path2);
+    memcpy(path2 + strlen(path2) - 6, "XXXXXX", 6);
+    memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+}
+
+static void test_hour_chunks_migration_009_and_writes(void **state) {
+    (void)state;
+    migration_and_writes(9);
+}
+
+static void test_hour_chunks_migration_010_and_writes(void **state) {
+    (void)state;
+    migration_and_writes(10);
 }
 
 int main(void) {
@@ -476,7 +510,8 @@ int main(void) {
         cmocka_unit_test(test_migration_keeps_figures),
         cmocka_unit_test(test_sealed_days_take_writes),
         cmocka_unit_test(test_hour_chunks_keep_figures),
-        cmocka_unit_test(test_hour_chunks_migration_and_writes),
+        cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
+        cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
