@@ -34,7 +34,8 @@ static const char SQL_SEAL_ROWS[] =
 static const char SQL_SEAL_DELETE[] = "DELETE FROM util_hour WHERE series_id = ?1 AND hour_ms < ?2";
 
 struct store_hours {
-    sqlite3_stmt *load, *save, *chunks, *rows, *seal_rows, *seal_delete;
+    sqlite3_stmt *load, *save, *chunks, *rows, *seal_rows, *seal_delete, *settle_rows,
+        *settle_delete;
 };
 
 static store_hours *kept(gp_store *st) {
@@ -64,6 +65,8 @@ void store_hours_done(gp_store *st) {
     sqlite3_finalize(h->rows);
     sqlite3_finalize(h->seal_rows);
     sqlite3_finalize(h->seal_delete);
+    sqlite3_finalize(h->settle_rows);
+    sqlite3_finalize(h->settle_delete);
     free(h);
     st->hours = NULL;
 }
@@ -213,9 +216,10 @@ static const char SQL_SETTLE_DELETE[] =
 gp_status store_hours_settle(gp_store *st, long long node_id, int metric, int64_t from_ms,
                              int64_t to_ms, gp_err *err) {
     for (int pass = 0; pass < 2; pass++) {
-        sqlite3_stmt *s;
-        if (store_prepare(st, pass ? SQL_SETTLE_DELETE : SQL_SETTLE_ROWS, &s, err))
+        if (pass ? STMT(st, settle_delete, SQL_SETTLE_DELETE, err)
+                 : STMT(st, settle_rows, SQL_SETTLE_ROWS, err))
             return err->code;
+        sqlite3_stmt *s = pass ? st->hours->settle_delete : st->hours->settle_rows;
         sqlite3_bind_int64(s, 1, from_ms);
         sqlite3_bind_int64(s, 2, to_ms);
         sqlite3_bind_int64(s, 3, node_id);
@@ -226,7 +230,7 @@ gp_status store_hours_settle(gp_store *st, long long node_id, int metric, int64_
         } else if (sqlite3_step(s) != SQLITE_DONE) {
             res = store_fail(st, err, "pack the hours of sealed days");
         }
-        sqlite3_finalize(s);
+        sqlite3_reset(s);
         if (res != GP_OK)
             return res;
     }

@@ -365,15 +365,18 @@ static gp_status flush_aggs(gp_store *st, const char *sql, aggs *g, gp_err *err)
  * (kind: STORE_5M or STORE_1H); the rest go to rollup_5m or rollup_1h by sql. The check is one
  * indexed max() unless the batch reaches back that far, so the cycle's write path stays one
  * upsert per bucket. */
-static gp_status flush_rollups(gp_store *st, int kind, const char *sql, aggs *g, gp_err *err) {
+static gp_status max_sealed_ms(gp_store *st, int64_t *out, gp_err *err) {
     sqlite3_stmt *s;
     if (store_prepare(st, "SELECT coalesce(max(sealed_ms), 0) FROM series", &s, err))
         return err->code;
     int rc = sqlite3_step(s);
-    int64_t max_sealed = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    *out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW)
-        return store_fail(st, err, "read the sealed days");
+    return rc == SQLITE_ROW ? GP_OK : store_fail(st, err, "read the sealed days");
+}
+
+static gp_status flush_rollups(gp_store *st, int kind, const char *sql, aggs *g, int64_t max_sealed,
+                               gp_err *err) {
     int64_t bucket_ms = kind == STORE_1H ? 3600000 : 300000;
     size_t keep = 0;
     gp_chunk *c = NULL;
@@ -500,8 +503,10 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
         agg_add(&a5, *sid, b5, x->value);
         agg_add(&a1, *sid, b1, x->value);
     }
-    if (flush_rollups(st, STORE_5M, SQL_ROLLUP5, &a5, err) ||
-        flush_rollups(st, STORE_1H, SQL_ROLLUP1, &a1, err))
+    int64_t max_sealed;
+    if (max_sealed_ms(st, &max_sealed, err) ||
+        flush_rollups(st, STORE_5M, SQL_ROLLUP5, &a5, max_sealed, err) ||
+        flush_rollups(st, STORE_1H, SQL_ROLLUP1, &a1, max_sealed, err))
         goto fail;
     /* The capacity rollups of the hours this batch touched. */
     if (*written && gp_store_capacity_refresh(st, node_id, t_min, t_max + 1, err))
