@@ -62,8 +62,9 @@ typedef struct gp_hours {
  * = 0) when a count is negative or above GP_CHUNK_N_MAX. Every double round-trips bit for bit. */
 gp_status gp_hours_encode(const gp_hours *d, unsigned char *out, size_t *len, gp_err *err);
 
-/* Decode buf[0..len) into *out (borrowed for the call only). On GP_E_INPUT *out is all empty
- * and err names origin and the byte offset of the fault. */
+/* Decode buf[0..len) into *out (borrowed for the call only): an absent hour gets buckets 0,
+ * and only that. On GP_E_INPUT *out is all empty and err names origin and the byte offset of
+ * the fault. */
 gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *origin, gp_hours *out,
                           gp_err *err);
 

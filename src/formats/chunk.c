@@ -134,6 +134,10 @@ typedef struct cursor {
 } cursor;
 
 static int get_varint(cursor *c, uint64_t *v) {
+    if (c->p < c->end && *c->p < 0x80) { /* one byte: most of them */
+        *v = *c->p++;
+        return 0;
+    }
     uint64_t r = 0;
     const unsigned char *p = c->p;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -316,7 +320,6 @@ static gp_status bad_hours(gp_hours *out, const cursor *c, const char *origin, c
 gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *origin, gp_hours *out,
                           gp_err *err) {
     cursor c = {buf, buf, buf + len};
-    memset(out, 0, sizeof *out);
     if (len == 0)
         return bad_hours(out, &c, origin, "empty", err);
     if (buf[0] != GP_CHUNK_VERSION)
@@ -327,9 +330,12 @@ gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *orig
         return bad_hours(out, &c, origin, "bad map of hours", err);
     role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        gp_hour *h = &out->h[i];
+        h->buckets = 0; /* an absent hour: the rest is not read (a month is 720 of these) */
         if (!(present >> i & 1))
             continue;
-        gp_hour *h = &out->h[i];
+        h->power_sum = h->busy_power_sum = 0.0;
+        memset(h->hist, 0, sizeof h->hist);
         uint64_t head, pn, bn, bins;
         if (get_varint(&c, &head) || (head >> 2) >= (uint64_t)GP_CHUNK_N_MAX ||
             get_varint(&c, &pn) || pn > (uint64_t)GP_CHUNK_N_MAX || get_varint(&c, &bn) ||

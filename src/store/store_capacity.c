@@ -125,10 +125,51 @@ static int by_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* The k-th smallest of v[0..n) at v[k], the smaller ones before it and the larger after
+ * (Wirth's selection): what a sort would put there, in linear time. */
+static double kth(double *v, size_t n, size_t k) {
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double x = v[kk];
+        ptrdiff_t i = l, j = m;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            m = j;
+    }
+    return v[k];
+}
+
+/* gp_sorted_quantile(sorted v, 0.95) without sorting: the two order statistics it reads are
+ * selected, so the figure is the same double. A NaN has no place in an order: then sort. */
 static double p95(double *v, size_t n) {
-    if (n > 0) /* v is NULL when n is 0, and qsort's pointer must not be */
-        qsort(v, n, sizeof *v, by_double);
-    return gp_sorted_quantile(v, n, 0.95);
+    if (n == 0)
+        return gp_sorted_quantile(v, n, 0.95);
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != v[i]) {
+            qsort(v, n, sizeof *v, by_double);
+            return gp_sorted_quantile(v, n, 0.95);
+        }
+    double pos = 0.95 * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    if (lo + 1 >= n)
+        return kth(v, n, n - 1);
+    double a = kth(v, n, lo), b = v[lo + 1];
+    for (size_t i = lo + 2; i < n; i++)
+        if (v[i] < b)
+            b = v[i];
+    return a + (b - a) * (pos - (double)lo);
 }
 
 /* Per GPU: memory (hourly peaks of used, the largest total) and the power limit. */
@@ -139,6 +180,11 @@ typedef struct gpu_mem {
     double total, limit;
     bool has_total, has_limit;
 } gpu_mem;
+
+static int mem_cmp(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = ((const gpu_mem *)b)->gpu_id;
+    return x < y ? -1 : x > y;
+}
 
 static const char SQL_MEM[] =
     "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h_all r ON r.series_id = "
@@ -178,6 +224,11 @@ typedef struct hour_walk {
     long long gpu_id;
 } hour_walk;
 
+static void add_bins(long long *restrict sums, const unsigned char *restrict bins) {
+    for (int k = 0; k < GP_UTIL_BINS; k++)
+        sums[k] += bins[k];
+}
+
 static int add_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
     (void)hour_ms;
     hour_walk *w = arg;
@@ -196,11 +247,11 @@ static int add_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
     a->sums.power_sum += h->power_sum;
     a->sums.busy_power_n += h->busy_power_n;
     a->sums.busy_power_sum += h->busy_power_sum;
-    for (int k = 0; k < GP_UTIL_BINS; k++)
-        a->sums.hist[k] += h->hist[k];
+    add_bins(a->sums.hist, h->hist);
     if (h->power_n > 0) {
         double mean = h->power_sum / (double)h->power_n;
-        a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 256);
+        if (a->nh == a->caph)
+            a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 1024);
         a->hourly[a->nh++] = mean;
         double bin = floor(mean / GP_POWER_BIN_W);
         a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
@@ -302,16 +353,16 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
             g.has_power_p95 = true;
             g.power_p95_w = p95(a->hourly, a->nh);
         }
-        for (size_t k = 0; k < n_mem; k++) {
-            if (mem[k].gpu_id != id)
-                continue;
-            if (mem[k].n) {
+        /* mem is in GPU order, one entry a GPU (SQL_MEM orders by it). */
+        gpu_mem *m = n_mem > 0 ? bsearch(&id, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
+        if (m) {
+            if (m->n) {
                 g.has_mem = true;
-                g.mem_used_p95_mib = p95(mem[k].used, mem[k].n);
-                g.mem_total_mib = mem[k].total;
+                g.mem_used_p95_mib = p95(m->used, m->n);
+                g.mem_total_mib = m->total;
             }
-            g.has_limit = mem[k].has_limit;
-            g.power_limit_w = mem[k].limit;
+            g.has_limit = m->has_limit;
+            g.power_limit_w = m->limit;
         }
         if (fn(&g, arg)) {
             rc = SQLITE_DONE;
