@@ -33,6 +33,7 @@ typedef struct chunk_kind {
     int slots;        /* buckets in a day */
     int64_t bucket_ms;
     const char *chunks, *rows, *load, *save, *seal_rows, *seal_delete;
+    const char *chunks_desc, *rows_desc; /* the readers' ORDER BY bucket_ms DESC */
 } chunk_kind;
 
 static const chunk_kind KINDS[STORE_KINDS] = {
@@ -45,7 +46,10 @@ static const chunk_kind KINDS[STORE_KINDS] = {
      "?4)",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2 "
      "ORDER BY bucket_ms",
-     "DELETE FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2"},
+     "DELETE FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2",
+     "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id DESC",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
+     "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"},
     {"rollup_1h_all", 24, 3600000LL,
      "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
      "ORDER BY id",
@@ -55,7 +59,11 @@ static const chunk_kind KINDS[STORE_KINDS] = {
      "INSERT OR REPLACE INTO rollup_1h_day(id, buckets) VALUES (?1, ?4)",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2 "
      "ORDER BY bucket_ms",
-     "DELETE FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2"}};
+     "DELETE FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2",
+     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+     "ORDER BY id DESC",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
+     "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"}};
 
 static const char SQL_ALL_SERIES[] = "SELECT id FROM series ORDER BY id";
 static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
@@ -67,7 +75,7 @@ static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LI
  * cursor once per outer row, and preparing three statements each time would cost more than
  * the rows it reads. */
 typedef struct stmt_set {
-    sqlite3_stmt *chunks, *rows, *all;
+    sqlite3_stmt *chunks, *rows, *all, *chunks_desc, *rows_desc;
     struct stmt_set *next;
 } stmt_set;
 
@@ -125,6 +133,8 @@ void store_chunks_done(gp_store *st) {
             sqlite3_finalize(s->chunks);
             sqlite3_finalize(s->rows);
             sqlite3_finalize(s->all);
+            sqlite3_finalize(s->chunks_desc);
+            sqlite3_finalize(s->rows_desc);
             free(s);
         }
         sqlite3_finalize(c->load[k]);
@@ -342,7 +352,7 @@ gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t 
 /* ---- rollup_5m_all, the readers' view --------------------------------------------------- */
 
 enum { COL_SERIES, COL_BUCKET, COL_N, COL_SUM, COL_MIN, COL_MAX };
-enum { HAS_SERIES = 1, HAS_LO = 2, HAS_HI = 4, IS_EMPTY = 8 };
+enum { HAS_SERIES = 1, HAS_LO = 2, HAS_HI = 4, IS_EMPTY = 8, IS_DESC = 32 };
 
 typedef struct r5_vtab {
     sqlite3_vtab base;
@@ -356,7 +366,7 @@ typedef struct r5_cursor {
     const chunk_kind *k;
     int kind;
     stmt_set *set;
-    bool all, eof, in_rows, started;
+    bool all, eof, in_rows, started, desc;
     int64_t lo, hi;
     long long series;
     gp_chunk chunk;
@@ -425,6 +435,13 @@ static int r5_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
     }
     /* SQLite checks every constraint again on what comes back (omit stays 0), so a bound read
      * loosely (a REAL, a GT taken as GE) costs rows, never answers. */
+    /* One series comes in bucket order, either way: "ORDER BY bucket_ms DESC LIMIT 1" (the
+     * fleet's last value) reads one chunk, not a day of buckets through a sorter. */
+    if ((idx & HAS_SERIES) && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == COL_BUCKET) {
+        info->orderByConsumed = 1;
+        if (info->aOrderBy[0].desc)
+            idx |= IS_DESC;
+    }
     info->idxNum = idx;
     if (idx & HAS_SERIES) {
         info->estimatedCost = (idx & (HAS_LO | HAS_HI)) ? 10 : 300;
@@ -454,10 +471,14 @@ static int r5_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
         gp_err err;
         if (!c->set || store_prepare(t->st, c->k->chunks, &c->set->chunks, &err) ||
             store_prepare(t->st, c->k->rows, &c->set->rows, &err) ||
+            store_prepare(t->st, c->k->chunks_desc, &c->set->chunks_desc, &err) ||
+            store_prepare(t->st, c->k->rows_desc, &c->set->rows_desc, &err) ||
             store_prepare(t->st, SQL_ALL_SERIES, &c->set->all, &err)) {
             if (c->set) {
                 sqlite3_finalize(c->set->chunks);
                 sqlite3_finalize(c->set->rows);
+                sqlite3_finalize(c->set->chunks_desc);
+                sqlite3_finalize(c->set->rows_desc);
                 free(c->set);
             }
             sqlite3_free(c);
@@ -474,6 +495,8 @@ static int r5_close(sqlite3_vtab_cursor *cur) {
     sqlite3_reset(c->set->chunks);
     sqlite3_reset(c->set->rows);
     sqlite3_reset(c->set->all);
+    sqlite3_reset(c->set->chunks_desc);
+    sqlite3_reset(c->set->rows_desc);
     c->set->next = cc->free_sets[c->kind];
     cc->free_sets[c->kind] = c->set;
     sqlite3_free(c);
@@ -486,9 +509,19 @@ static int vtab_error(r5_cursor *c, const char *msg) {
     return SQLITE_ERROR;
 }
 
-/* Start the current series: its chunks over the range, then its rows. */
+/* The statements the cursor reads: ascending, or descending for ORDER BY bucket_ms DESC. */
+static sqlite3_stmt *chunk_stmt(const r5_cursor *c) {
+    return c->desc ? c->set->chunks_desc : c->set->chunks;
+}
+
+static sqlite3_stmt *row_stmt(const r5_cursor *c) {
+    return c->desc ? c->set->rows_desc : c->set->rows;
+}
+
+/* Start the current series: its chunks over the range, then its rows (descending: its rows,
+ * then its chunks from the newest, each from its last bucket). */
 static void start_series(r5_cursor *c) {
-    sqlite3_stmt *k = c->set->chunks, *r = c->set->rows;
+    sqlite3_stmt *k = chunk_stmt(c), *r = row_stmt(c);
     sqlite3_reset(k);
     sqlite3_reset(r);
     /* days from the one holding lo to the one holding hi - 1, inclusive */
@@ -497,59 +530,67 @@ static void start_series(r5_cursor *c) {
     sqlite3_bind_int64(r, 1, c->series);
     sqlite3_bind_int64(r, 2, c->lo);
     sqlite3_bind_int64(r, 3, c->hi);
-    c->in_rows = false;
+    c->in_rows = c->desc;
     c->started = true;
     c->slot = c->chunk.slots = 0; /* no chunk loaded yet */
 }
 
-/* Move to the next bucket of the current series; 1 when it has no more, -1 on error. */
-static int next_in_series(r5_cursor *c) {
+/* The next bucket of the chunks; 1 when they have no more, -1 on error. */
+static int next_chunk_bucket(r5_cursor *c) {
     for (;;) {
-        if (!c->in_rows) {
-            while (c->slot < c->chunk.slots) {
-                int i = c->slot++;
-                const gp_chunk_bucket *b = &c->chunk.b[i];
-                int64_t t = c->day + i * c->k->bucket_ms;
-                if (b->n == 0 || t < c->lo || t >= c->hi)
-                    continue;
-                c->bucket = t;
-                c->n = b->n;
-                c->sum = b->sum;
-                c->min = b->min;
-                c->max = b->max;
-                return 0;
-            }
-            int rc = sqlite3_step(c->set->chunks);
-            if (rc == SQLITE_ROW) {
-                c->day = sqlite3_column_int64(c->set->chunks, 0);
-                gp_err err;
-                if (gp_chunk_decode(sqlite3_column_blob(c->set->chunks, 1),
-                                    (size_t)sqlite3_column_bytes(c->set->chunks, 1), c->k->vtab,
-                                    &c->chunk, &err) != GP_OK ||
-                    c->chunk.slots != c->k->slots) {
-                    vtab_error(c, c->kind ? "a damaged chunk in rollup_1h_day"
-                                          : "a damaged chunk in rollup_5m_day");
-                    return -1;
-                }
-                c->slot = 0;
+        while (c->desc ? c->slot > 0 : c->slot < c->chunk.slots) {
+            int i = c->desc ? --c->slot : c->slot++;
+            const gp_chunk_bucket *b = &c->chunk.b[i];
+            int64_t t = c->day + i * c->k->bucket_ms;
+            if (b->n == 0 || t < c->lo || t >= c->hi)
                 continue;
-            }
-            if (rc != SQLITE_DONE)
-                return -1;
-            c->in_rows = true;
-        }
-        int rc = sqlite3_step(c->set->rows);
-        if (rc == SQLITE_ROW) {
-            sqlite3_stmt *r = c->set->rows;
-            c->bucket = sqlite3_column_int64(r, 0);
-            c->n = sqlite3_column_int64(r, 1);
-            c->sum = sqlite3_column_double(r, 2);
-            c->min = sqlite3_column_double(r, 3);
-            c->max = sqlite3_column_double(r, 4);
+            c->bucket = t;
+            c->n = b->n;
+            c->sum = b->sum;
+            c->min = b->min;
+            c->max = b->max;
             return 0;
         }
-        return rc == SQLITE_DONE ? 1 : -1;
+        sqlite3_stmt *k = chunk_stmt(c);
+        int rc = sqlite3_step(k);
+        if (rc != SQLITE_ROW)
+            return rc == SQLITE_DONE ? 1 : -1;
+        c->day = sqlite3_column_int64(k, 0);
+        gp_err err;
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
+                            c->k->vtab, &c->chunk, &err) != GP_OK ||
+            c->chunk.slots != c->k->slots) {
+            vtab_error(c, c->kind ? "a damaged chunk in rollup_1h_day"
+                                  : "a damaged chunk in rollup_5m_day");
+            return -1;
+        }
+        c->slot = c->desc ? c->chunk.slots : 0;
     }
+}
+
+/* The next row; 1 when there is none, -1 on error. */
+static int next_row(r5_cursor *c) {
+    sqlite3_stmt *r = row_stmt(c);
+    int rc = sqlite3_step(r);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? 1 : -1;
+    c->bucket = sqlite3_column_int64(r, 0);
+    c->n = sqlite3_column_int64(r, 1);
+    c->sum = sqlite3_column_double(r, 2);
+    c->min = sqlite3_column_double(r, 3);
+    c->max = sqlite3_column_double(r, 4);
+    return 0;
+}
+
+/* Move to the next bucket of the current series; 1 when it has no more, -1 on error. The
+ * first source (chunks ascending, rows descending) is read out, then the second. */
+static int next_in_series(r5_cursor *c) {
+    bool first = c->in_rows == c->desc;
+    int rc = c->in_rows ? next_row(c) : next_chunk_bucket(c);
+    if (rc != 1 || !first)
+        return rc;
+    c->in_rows = !c->in_rows;
+    return c->in_rows ? next_row(c) : next_chunk_bucket(c);
 }
 
 static int r5_next(sqlite3_vtab_cursor *cur) {
@@ -603,6 +644,7 @@ static int r5_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
     c->lo = INT64_MIN / 2;
     c->hi = INT64_MAX / 2;
     c->all = !(idx & HAS_SERIES);
+    c->desc = (idx & IS_DESC) != 0;
     c->eof = false;
     sqlite3_reset(c->set->all);
     if (idx & HAS_SERIES) {

@@ -307,6 +307,29 @@ static char *hour_figures(gp_store *st) {
     return text;
 }
 
+static int on_fleet(const gp_fleet_gpu *g, void *arg) {
+    fprintf(arg, "fleet %s %s %d", g->node, g->uuid, g->index);
+    for (int m = 0; m < GP_M_COUNT; m++)
+        if (g->has[m])
+            fprintf(arg, " %d:%a", m, g->value[m]);
+    fprintf(arg, "\n");
+    return 0;
+}
+
+/* The fleet's last values: with no raw sample, the newest 5-minute mean, from a row or from
+ * the newest chunk (rollup_5m_all read backwards). */
+static char *fleet_figures(gp_store *st) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    int64_t now = T0 + DAYS * DAY + 3600000;
+    assert_int_equal(gp_store_fleet(st, now, now, on_fleet, f, &err), GP_OK);
+    assert_int_equal(gp_store_fleet(st, now, DAY + 3600000 + 1, on_fleet, f, &err), GP_OK);
+    fclose(f);
+    return text;
+}
+
 typedef struct gpu_sums {
     const char *uuid;
     long long buckets, power_n;
@@ -351,6 +374,9 @@ static void test_hour_chunks_keep_figures(void **state) {
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     generate(st);
     char *rows = hour_figures(st);
+    sql("DELETE FROM sample"); /* as after imported history: the fleet reads rollups */
+    char *fleet_rows = fleet_figures(st);
+    assert_non_null(strstr(fleet_rows, "fleet node2 GPU-2-3 3 0:"));
     assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), 0);
     assert_int_equal(scalar("SELECT count(*) FROM util_hour"), NODES * (GPUS * DAYS - 1) * 24);
     /* The figures themselves: a window from 05:00 of day 0 to 07:00 of day 1 holds 19 + 7 hours
@@ -369,6 +395,17 @@ static void test_hour_chunks_keep_figures(void **state) {
     if (strcmp(rows, chunks) != 0)
         fail_msg("capacity figures differ once the hours are chunks");
     free(chunks);
+    /* Every day sealed: the fleet's last values come from the newest chunk, read backwards. */
+    char *fleet_some = fleet_figures(st);
+    assert_int_equal(
+        gp_store_retention(st, T0 + DAYS * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    char *fleet_chunks = fleet_figures(st);
+    if (strcmp(fleet_rows, fleet_some) != 0 || strcmp(fleet_rows, fleet_chunks) != 0)
+        fail_msg("the fleet's last values differ once the days are chunks");
+    free(fleet_some);
+    free(fleet_chunks);
+    free(fleet_rows);
     gp_store_close(st);
     free(rows);
 }
