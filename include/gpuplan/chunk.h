@@ -41,4 +41,31 @@ gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp
 gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *origin, gp_chunk *out,
                           gp_err *err);
 
+/* ---- Hour chunks: one utilization series' capacity hours of one UTC day (util_hour_day) ---- */
+
+#define GP_HOURS_SLOTS 24
+#define GP_HOURS_BINS 21        /* the 5 % bins of db/004_capacity.sql */
+#define GP_HOURS_MAX_BYTES 1589 /* the longest encoding of a full day */
+
+/* One hour of util_hour; buckets == 0 means the hour holds no data (the rest is ignored). */
+typedef struct gp_hour {
+    long long buckets, power_n, busy_power_n;
+    double util_sum, power_sum, busy_power_sum;
+    unsigned char hist[GP_HOURS_BINS]; /* bucket count per bin (util_hour.hist minus '0') */
+} gp_hour;
+
+typedef struct gp_hours {
+    gp_hour h[GP_HOURS_SLOTS];
+} gp_hours;
+
+/* Encode d into out[0..GP_HOURS_MAX_BYTES) and set *len. GP_E_INPUT (err names the hour, *len
+ * = 0) when a count is negative or above GP_CHUNK_N_MAX. Every double round-trips bit for bit. */
+gp_status gp_hours_encode(const gp_hours *d, unsigned char *out, size_t *len, gp_err *err);
+
+/* Decode buf[0..len) into *out (borrowed for the call only): an absent hour gets buckets 0,
+ * and only that. On GP_E_INPUT *out is all empty and err names origin and the byte offset of
+ * the fault. */
+gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *origin, gp_hours *out,
+                          gp_err *err);
+
 #endif

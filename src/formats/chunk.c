@@ -134,6 +134,10 @@ typedef struct cursor {
 } cursor;
 
 static int get_varint(cursor *c, uint64_t *v) {
+    if (c->p < c->end && *c->p < 0x80) { /* one byte: most of them */
+        *v = *c->p++;
+        return 0;
+    }
     uint64_t r = 0;
     const unsigned char *p = c->p;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -242,5 +246,122 @@ gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *orig
     }
     if (c.p != c.end)
         return bad(out, &c, origin, "trailing bytes", err);
+    return GP_OK;
+}
+
+/* ---- Hour chunks (util_hour_day) ---------------------------------------------------------
+ *
+ *   u8 version (1) | varint map of present hours (bit i = hour i, below 2^24) | per present
+ *   hour, in order: varint head = (buckets - 1) << 2 | f, f bit 0: power_sum follows, bit 1:
+ *   busy_power_sum follows (an absent one is +0.0) | varint power_n | varint busy_power_n |
+ *   util_sum, then power_sum and busy_power_sum where f says, each a value as above with its
+ *   own role | varint map of the histogram bins that are not 0 (below 2^21), then each such
+ *   bin's count as one byte, 1 to 255.
+ *
+ * An hour of a busy GPU is about 8 bytes against about 80 as a util_hour row. */
+
+enum { HROLE_UTIL, HROLE_POWER, HROLE_BUSY };
+
+static int bad_count(long long v) {
+    return v < 0 || v > GP_CHUNK_N_MAX;
+}
+
+gp_status gp_hours_encode(const gp_hours *d, unsigned char *out, size_t *len, gp_err *err) {
+    *len = 0;
+    uint64_t present = 0;
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        const gp_hour *h = &d->h[i];
+        if (h->buckets == 0)
+            continue;
+        if (bad_count(h->buckets) || bad_count(h->power_n) || bad_count(h->busy_power_n))
+            return gp_errorf(err, GP_E_INPUT, "hours", "hour %d: a count out of 0 to %lld", i,
+                             GP_CHUNK_N_MAX);
+        present |= 1ull << i;
+    }
+    size_t at = 0;
+    out[at++] = GP_CHUNK_VERSION;
+    at += put_varint(out + at, present);
+    role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        const gp_hour *h = &d->h[i];
+        if (h->buckets == 0)
+            continue;
+        unsigned f =
+            (bits_of(h->power_sum) != 0 ? 1u : 0u) | (bits_of(h->busy_power_sum) != 0 ? 2u : 0u);
+        at += put_varint(out + at, (uint64_t)(h->buckets - 1) << 2 | f);
+        at += put_varint(out + at, (uint64_t)h->power_n);
+        at += put_varint(out + at, (uint64_t)h->busy_power_n);
+        at += put_value(out + at, h->util_sum, &prev[HROLE_UTIL]);
+        if (f & 1)
+            at += put_value(out + at, h->power_sum, &prev[HROLE_POWER]);
+        if (f & 2)
+            at += put_value(out + at, h->busy_power_sum, &prev[HROLE_BUSY]);
+        uint64_t bins = 0;
+        for (int k = 0; k < GP_HOURS_BINS; k++)
+            if (h->hist[k])
+                bins |= 1ull << k;
+        at += put_varint(out + at, bins);
+        for (int k = 0; k < GP_HOURS_BINS; k++)
+            if (h->hist[k])
+                out[at++] = h->hist[k];
+    }
+    *len = at;
+    return GP_OK;
+}
+
+static gp_status bad_hours(gp_hours *out, const cursor *c, const char *origin, const char *what,
+                           gp_err *err) {
+    char where[200];
+    snprintf(where, sizeof where, "%s:byte %td", origin, c->p - c->start);
+    memset(out, 0, sizeof *out);
+    return gp_errorf(err, GP_E_INPUT, where, "hour chunk: %s", what);
+}
+
+gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *origin, gp_hours *out,
+                          gp_err *err) {
+    cursor c = {buf, buf, buf + len};
+    if (len == 0)
+        return bad_hours(out, &c, origin, "empty", err);
+    if (buf[0] != GP_CHUNK_VERSION)
+        return bad_hours(out, &c, origin, "unknown version", err);
+    c.p++;
+    uint64_t present;
+    if (get_varint(&c, &present) || present >> GP_HOURS_SLOTS)
+        return bad_hours(out, &c, origin, "bad map of hours", err);
+    role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        gp_hour *h = &out->h[i];
+        h->buckets = 0; /* an absent hour: the rest is not read (a month is 720 of these) */
+        if (!(present >> i & 1))
+            continue;
+        h->power_sum = h->busy_power_sum = 0.0;
+        memset(h->hist, 0, sizeof h->hist);
+        uint64_t head, pn, bn, bins;
+        if (get_varint(&c, &head) || (head >> 2) >= (uint64_t)GP_CHUNK_N_MAX ||
+            get_varint(&c, &pn) || pn > (uint64_t)GP_CHUNK_N_MAX || get_varint(&c, &bn) ||
+            bn > (uint64_t)GP_CHUNK_N_MAX)
+            return bad_hours(out, &c, origin, "bad hour header", err);
+        if (get_value(&c, &h->util_sum, &prev[HROLE_UTIL]) ||
+            ((head & 1) && get_value(&c, &h->power_sum, &prev[HROLE_POWER])) ||
+            ((head & 2) && get_value(&c, &h->busy_power_sum, &prev[HROLE_BUSY])))
+            return bad_hours(out, &c, origin, "bad value", err);
+        if (((head & 1) && bits_of(h->power_sum) == 0) ||
+            ((head & 2) && bits_of(h->busy_power_sum) == 0))
+            return bad_hours(out, &c, origin, "a zero written out", err);
+        if (get_varint(&c, &bins) || bins >> GP_HOURS_BINS)
+            return bad_hours(out, &c, origin, "bad map of bins", err);
+        for (int k = 0; k < GP_HOURS_BINS; k++) {
+            if (!(bins >> k & 1))
+                continue;
+            if (c.p == c.end || *c.p == 0)
+                return bad_hours(out, &c, origin, "bad bin count", err);
+            h->hist[k] = *c.p++;
+        }
+        h->buckets = (long long)(head >> 2) + 1;
+        h->power_n = (long long)pn;
+        h->busy_power_n = (long long)bn;
+    }
+    if (c.p != c.end)
+        return bad_hours(out, &c, origin, "trailing bytes", err);
     return GP_OK;
 }

@@ -107,6 +107,15 @@ static gp_status migrate(gp_store *st, int seen, gp_err *err) {
     if (have < GP_SCHEMA_CHUNKS && want >= GP_SCHEMA_CHUNKS &&
         store_seal(st, (int64_t)time(NULL) * 1000, SIZE_MAX, &sealed, err))
         goto rollback;
+    /* 010_hour_chunks.sql: the util_hour rows of the days sealed before it become hour chunks
+     * (days sealed just above took theirs along). */
+    if (have < GP_SCHEMA_HOUR_CHUNKS && want >= GP_SCHEMA_HOUR_CHUNKS &&
+        store_hours_convert(st, err))
+        goto rollback;
+    /* 011_hour_rollup_chunks.sql: the same for the hourly rollups. */
+    if (have < GP_SCHEMA_1H_CHUNKS && want >= GP_SCHEMA_1H_CHUNKS &&
+        store_chunks_convert_1h(st, err))
+        goto rollback;
     if (have != want) {
         char sql[96];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
@@ -223,6 +232,7 @@ gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err) 
 void gp_store_close(gp_store *st) {
     if (!st)
         return;
+    store_hours_done(st);
     store_chunks_done(st);
     sqlite3_close(st->db);
     free(st->path);

@@ -81,6 +81,9 @@ gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t fro
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
         return store_fail(st, err, "roll up utilization by hour");
+    /* Hours of days already sealed go into their chunks (store_hours.c). */
+    if (store_hours_settle(st, node_id, GP_M_GPU_UTIL, from, to, err))
+        return err->code;
     if (store_prepare(st, SQL_FLEET_5M, &s, err))
         return err->code;
     sqlite3_bind_int64(s, 1, from);
@@ -122,10 +125,51 @@ static int by_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* The k-th smallest of v[0..n) at v[k], the smaller ones before it and the larger after
+ * (Wirth's selection): what a sort would put there, in linear time. */
+static double kth(double *v, size_t n, size_t k) {
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double x = v[kk];
+        ptrdiff_t i = l, j = m;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            m = j;
+    }
+    return v[k];
+}
+
+/* gp_sorted_quantile(sorted v, 0.95) without sorting: the two order statistics it reads are
+ * selected, so the figure is the same double. A NaN has no place in an order: then sort. */
 static double p95(double *v, size_t n) {
-    if (n > 0) /* v is NULL when n is 0, and qsort's pointer must not be */
-        qsort(v, n, sizeof *v, by_double);
-    return gp_sorted_quantile(v, n, 0.95);
+    if (n == 0)
+        return gp_sorted_quantile(v, n, 0.95);
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != v[i]) {
+            qsort(v, n, sizeof *v, by_double);
+            return gp_sorted_quantile(v, n, 0.95);
+        }
+    double pos = 0.95 * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    if (lo + 1 >= n)
+        return kth(v, n, n - 1);
+    double a = kth(v, n, lo), b = v[lo + 1];
+    for (size_t i = lo + 2; i < n; i++)
+        if (v[i] < b)
+            b = v[i];
+    return a + (b - a) * (pos - (double)lo);
 }
 
 /* Per GPU: memory (hourly peaks of used, the largest total) and the power limit. */
@@ -137,25 +181,29 @@ typedef struct gpu_mem {
     bool has_total, has_limit;
 } gpu_mem;
 
+static int mem_cmp(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = ((const gpu_mem *)b)->gpu_id;
+    return x < y ? -1 : x > y;
+}
+
 static const char SQL_MEM[] =
-    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h r ON r.series_id = s.id "
+    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h_all r ON r.series_id = "
+    "s.id "
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
     "WHERE s.metric IN (?5, ?6, ?7) AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2" SELECTION
     " ORDER BY s.gpu_id";
 
-/* The GPUs of the selection with utilization in the window (metadata only). */
+/* The GPUs of the selection with a utilization series (metadata only); those without an hour
+ * in the window are left out in C. */
 static const char SQL_GPUS[] =
     "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.raw_model FROM series s "
-    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?5 "
-    "AND EXISTS (SELECT 1 FROM util_hour u WHERE u.series_id = s.id AND u.hour_ms >= ?1 "
-    "AND u.hour_ms < ?2)" SELECTION " GROUP BY g.id ORDER BY n.name, g.host, g.idx, g.mig, g.id";
+    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?5" SELECTION
+    " GROUP BY g.id ORDER BY n.name, g.host, g.idx, g.mig, g.id";
 
-/* Their hours, in series order: summed and their hourly mean power kept for the p95 in C. */
-static const char SQL_HOURS[] =
-    "SELECT s.gpu_id, u.buckets, u.util_sum, u.power_n, u.power_sum, u.busy_power_n, "
-    "u.busy_power_sum, u.hist FROM series s CROSS JOIN util_hour u ON u.series_id = s.id "
-    "AND u.hour_ms >= ?1 AND u.hour_ms < ?2 JOIN gpu g ON g.id = s.gpu_id "
-    "JOIN node n ON n.id = s.node_id WHERE s.metric = ?5" SELECTION " ORDER BY s.gpu_id";
+/* Their utilization series, by GPU: each one's hours (day chunks, then rows) are summed in C. */
+static const char SQL_UTIL_SERIES[] =
+    "SELECT s.id, s.gpu_id FROM series s JOIN gpu g ON g.id = s.gpu_id "
+    "JOIN node n ON n.id = s.node_id WHERE s.metric = ?5" SELECTION " ORDER BY s.gpu_id, s.id";
 
 typedef struct gpu_acc {
     long long id;
@@ -167,6 +215,48 @@ typedef struct gpu_acc {
 static int acc_cmp(const void *a, const void *b) {
     long long x = ((const gpu_acc *)a)->id, y = ((const gpu_acc *)b)->id;
     return x < y ? -1 : x > y;
+}
+
+/* One series' hours into its GPU's sums (acc is in GPU order: series come by GPU). */
+typedef struct hour_walk {
+    gpu_acc **acc;
+    size_t *na, *capa;
+    long long gpu_id;
+} hour_walk;
+
+static void add_bins(long long *restrict sums, const unsigned char *restrict bins) {
+    for (int k = 0; k < GP_UTIL_BINS; k++)
+        sums[k] += bins[k];
+}
+
+static int add_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
+    (void)hour_ms;
+    hour_walk *w = arg;
+    gpu_acc *acc = *w->acc;
+    size_t na = *w->na;
+    if (!na || acc[na - 1].id != w->gpu_id) {
+        acc = *w->acc = gp_xgrow(acc, w->capa, na, sizeof *acc, 256);
+        memset(&acc[na], 0, sizeof acc[na]);
+        acc[na++].id = w->gpu_id;
+        *w->na = na;
+    }
+    gpu_acc *a = &acc[na - 1];
+    a->sums.buckets += h->buckets;
+    a->sums.util_sum += h->util_sum;
+    a->sums.power_n += h->power_n;
+    a->sums.power_sum += h->power_sum;
+    a->sums.busy_power_n += h->busy_power_n;
+    a->sums.busy_power_sum += h->busy_power_sum;
+    add_bins(a->sums.hist, h->hist);
+    if (h->power_n > 0) {
+        double mean = h->power_sum / (double)h->power_n;
+        if (a->nh == a->caph)
+            a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 1024);
+        a->hourly[a->nh++] = mean;
+        double bin = floor(mean / GP_POWER_BIN_W);
+        a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
+    }
+    return 0;
 }
 
 gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
@@ -210,39 +300,22 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read memory by hour");
         goto done;
     }
-    /* Pass 1: every hour of every GPU, summed per GPU (rows arrive grouped by GPU). */
+    /* Pass 1: every hour of every GPU, summed per GPU, series by series in hour order. */
     gpu_acc *acc = NULL;
     size_t na = 0, capa = 0;
-    if (store_prepare(st, SQL_HOURS, &s, err)) {
+    if (store_prepare(st, SQL_UTIL_SERIES, &s, err)) {
         res = err->code;
         goto done;
     }
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(s, 0);
-        if (!na || acc[na - 1].id != id) {
-            acc = gp_xgrow(acc, &capa, na, sizeof *acc, 256);
-            memset(&acc[na], 0, sizeof acc[na]);
-            acc[na++].id = id;
-        }
-        gpu_acc *a = &acc[na - 1];
-        a->sums.buckets += sqlite3_column_int64(s, 1);
-        a->sums.util_sum += sqlite3_column_double(s, 2);
-        long long pn = sqlite3_column_int64(s, 3);
-        double ps = sqlite3_column_double(s, 4);
-        a->sums.power_n += pn;
-        a->sums.power_sum += ps;
-        a->sums.busy_power_n += sqlite3_column_int64(s, 5);
-        a->sums.busy_power_sum += sqlite3_column_double(s, 6);
-        const unsigned char *h = sqlite3_column_text(s, 7);
-        for (int k = 0; h && k < GP_UTIL_BINS && h[k]; k++)
-            a->sums.hist[k] += h[k] - 48;
-        if (pn > 0) {
-            a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 256);
-            a->hourly[a->nh++] = ps / (double)pn;
-            double bin = floor(ps / (double)pn / GP_POWER_BIN_W);
-            a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
+        hour_walk w = {&acc, &na, &capa, sqlite3_column_int64(s, 1)};
+        if (store_hours_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_hour, &w,
+                             err)) {
+            sqlite3_finalize(s);
+            res = err->code;
+            goto free_acc;
         }
     }
     sqlite3_finalize(s);
@@ -280,16 +353,16 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
             g.has_power_p95 = true;
             g.power_p95_w = p95(a->hourly, a->nh);
         }
-        for (size_t k = 0; k < n_mem; k++) {
-            if (mem[k].gpu_id != id)
-                continue;
-            if (mem[k].n) {
+        /* mem is in GPU order, one entry a GPU (SQL_MEM orders by it). */
+        gpu_mem *m = n_mem > 0 ? bsearch(&id, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
+        if (m) {
+            if (m->n) {
                 g.has_mem = true;
-                g.mem_used_p95_mib = p95(mem[k].used, mem[k].n);
-                g.mem_total_mib = mem[k].total;
+                g.mem_used_p95_mib = p95(m->used, m->n);
+                g.mem_total_mib = m->total;
             }
-            g.has_limit = mem[k].has_limit;
-            g.power_limit_w = mem[k].limit;
+            g.has_limit = m->has_limit;
+            g.power_limit_w = m->limit;
         }
         if (fn(&g, arg)) {
             rc = SQLITE_DONE;
@@ -368,7 +441,7 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int 
 }
 
 static const char SQL_NODE_POWER[] =
-    "SELECT n.name, sum(r.sum) / sum(r.n) FROM series s CROSS JOIN rollup_1h r "
+    "SELECT n.name, sum(r.sum) / sum(r.n) FROM series s CROSS JOIN rollup_1h_all r "
     "ON r.series_id = s.id JOIN node n ON n.id = s.node_id WHERE s.gpu_id = 0 AND s.metric = ?5 "
     "AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) AND (?4 IS NULL OR 1) "
@@ -424,12 +497,37 @@ gp_status gp_store_capacity_heatmap(gp_store *st, const gp_cap_select *sel,
     return res;
 }
 
+/* The utilization series of the selection with their label's value; their hours are summed
+ * per value in C (series order, hour order). */
 static const char SQL_BY_LABEL[] =
-    "SELECT json_extract(l.json, ?5) AS v, sum(u.buckets), sum(u.util_sum), sum(u.power_sum) "
-    "FROM series s CROSS JOIN util_hour u ON u.series_id = s.id JOIN gpu g ON g.id = s.gpu_id "
+    "SELECT s.id, json_extract(l.json, ?5) FROM series s JOIN gpu g ON g.id = s.gpu_id "
     "JOIN node n ON n.id = s.node_id LEFT JOIN label_set l ON l.id = s.labels_id "
-    "WHERE u.hour_ms >= ?1 AND u.hour_ms < ?2" SELECTION
-    " GROUP BY v ORDER BY sum(u.util_sum) DESC";
+    "WHERE s.metric = ?6" SELECTION " ORDER BY s.id";
+
+typedef struct label_acc {
+    char *value; /* NULL: the series has no such label */
+    gp_cap_label sums;
+    bool seen; /* an hour in the window */
+} label_acc;
+
+static int add_label_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
+    (void)hour_ms;
+    label_acc *l = arg;
+    l->seen = true;
+    l->sums.buckets += h->buckets;
+    l->sums.util_sum += h->util_sum;
+    l->sums.power_sum += h->power_sum;
+    return 0;
+}
+
+static int by_util_desc(const void *a, const void *b) {
+    const label_acc *x = a, *y = b;
+    if (x->sums.util_sum != y->sums.util_sum)
+        return x->sums.util_sum > y->sums.util_sum ? -1 : 1;
+    if (!x->value || !y->value)
+        return !!x->value - !!y->value;
+    return strcmp(x->value, y->value);
+}
 
 gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, const char *label,
                                      int (*fn)(const gp_cap_label *, void *), void *arg,
@@ -444,16 +542,44 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
         return err->code;
     bind_selection(s, sel);
     sqlite3_bind_text(s, 5, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(s, 6, GP_M_GPU_UTIL);
+    label_acc *groups = NULL;
+    size_t ng = 0, capg = 0;
+    gp_status res = GP_OK;
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        gp_cap_label l = {(const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1),
-                          sqlite3_column_double(s, 2), sqlite3_column_double(s, 3)};
-        if (fn(&l, arg)) {
-            rc = SQLITE_DONE;
-            break;
+    while (res == GP_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(s, 1);
+        size_t k = 0;
+        while (k < ng &&
+               !(v ? groups[k].value && strcmp(groups[k].value, v) == 0 : !groups[k].value))
+            k++;
+        if (k == ng) {
+            groups = gp_xgrow(groups, &capg, ng, sizeof *groups, 16);
+            memset(&groups[ng], 0, sizeof groups[ng]);
+            groups[ng++].value = v ? gp_xstrdup(v) : NULL;
         }
+        res = store_hours_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
+                               add_label_hour, &groups[k], err);
     }
-    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "attribute by label");
+    if (res == GP_OK && rc != SQLITE_DONE)
+        res = store_fail(st, err, "attribute by label");
     sqlite3_finalize(s);
+    size_t kept = 0;
+    for (size_t k = 0; k < ng; k++) {
+        if (groups[k].seen)
+            groups[kept++] = groups[k];
+        else
+            free(groups[k].value);
+    }
+    if (kept > 0)
+        qsort(groups, kept, sizeof *groups, by_util_desc);
+    for (size_t k = 0; res == GP_OK && k < kept; k++) {
+        groups[k].sums.value = groups[k].value;
+        if (fn(&groups[k].sums, arg))
+            break;
+    }
+    for (size_t k = 0; k < kept; k++)
+        free(groups[k].value);
+    free(groups);
     return res;
 }

@@ -1,15 +1,18 @@
-/* Chunked 5-minute rollups (db/009_chunks.sql, docs/telemetry.md "Chunk encoding").
+/* Chunked 5-minute and hourly rollups (db/009_chunks.sql, db/011_hour_rollup_chunks.sql,
+ * docs/telemetry.md "Chunk encoding").
  *
  * A series' 5-minute buckets live in rollup_5m_day, one row per UTC day holding a chunk
  * (src/formats/chunk.c), before series.sealed_ms, and in rollup_5m rows from it on: the open
  * day takes one row upsert per bucket and cycle, as before, and a day is sealed (its rows moved
- * into one chunk) once it is over. The two never overlap, so a reader takes both.
+ * into one chunk) once it is over. The two never overlap, so a reader takes both. Its hourly
+ * buckets do the same between rollup_1h_day (chunks of 24 buckets) and rollup_1h, sealed with
+ * the same sealed_ms.
  *
- * Readers see both through the eponymous virtual table rollup_5m_all(series_id, bucket_ms, n,
- * sum, min, max): for a series (series_id = ?), and optionally a range of bucket_ms, it yields
- * that series' chunk buckets and then its rows, in bucket order, exactly as a scan of the old
- * rollup_5m primary key did, so every SQL aggregate over it adds in the same order and the
- * figures stay bit for bit the same. */
+ * Readers see both through the eponymous virtual tables rollup_5m_all and rollup_1h_all
+ * (series_id, bucket_ms, n, sum, min, max): for a series (series_id = ?), and optionally a
+ * range of bucket_ms, they yield that series' chunk buckets and then its rows, in bucket order,
+ * exactly as a scan of the old table's primary key did, so every SQL aggregate over them adds
+ * in the same order and the figures stay bit for bit the same. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,24 +24,49 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-#define BUCKET_MS 300000LL
-
-/* rollup_5m_day's id: series_id * 2^20 + days since 1970 (db/009_chunks.sql). */
+/* rollup_5m_day's and rollup_1h_day's id: series_id * 2^20 + days since 1970. */
 #define DAY_BITS 20
-static const char SQL_CHUNKS[] = "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 "
-                                 "AND id < ?2 ORDER BY id";
-static const char SQL_ROWS[] = "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE "
-                               "series_id = ?1 AND bucket_ms >= ?2 AND bucket_ms < ?3 "
-                               "ORDER BY bucket_ms";
+
+/* What differs between the two kinds of chunk (STORE_5M, STORE_1H). */
+typedef struct chunk_kind {
+    const char *vtab; /* the readers' virtual table */
+    int slots;        /* buckets in a day */
+    int64_t bucket_ms;
+    const char *chunks, *rows, *load, *save, *seal_rows, *seal_delete;
+    const char *chunks_desc, *rows_desc; /* the readers' ORDER BY bucket_ms DESC */
+} chunk_kind;
+
+static const chunk_kind KINDS[STORE_KINDS] = {
+    {"rollup_5m_all", GP_CHUNK_SLOTS_MAX, 300000LL,
+     "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
+     "AND bucket_ms < ?3 ORDER BY bucket_ms",
+     "SELECT buckets FROM rollup_5m_day WHERE id = ?1",
+     "INSERT OR REPLACE INTO rollup_5m_day(id, series_id, day_ms, buckets) VALUES (?1, ?2, ?3, "
+     "?4)",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2 "
+     "ORDER BY bucket_ms",
+     "DELETE FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2",
+     "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id DESC",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
+     "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"},
+    {"rollup_1h_all", 24, 3600000LL,
+     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+     "ORDER BY id",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
+     "AND bucket_ms < ?3 ORDER BY bucket_ms",
+     "SELECT buckets FROM rollup_1h_day WHERE id = ?1",
+     "INSERT OR REPLACE INTO rollup_1h_day(id, buckets) VALUES (?1, ?4)",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2 "
+     "ORDER BY bucket_ms",
+     "DELETE FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2",
+     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+     "ORDER BY id DESC",
+     "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
+     "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"}};
+
 static const char SQL_ALL_SERIES[] = "SELECT id FROM series ORDER BY id";
-static const char SQL_LOAD[] = "SELECT buckets FROM rollup_5m_day WHERE id = ?1";
-static const char SQL_SAVE[] = "INSERT OR REPLACE INTO rollup_5m_day(id, series_id, day_ms, "
-                               "buckets) VALUES (?1, ?2, ?3, ?4)";
 static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
-static const char SQL_SEAL_ROWS[] = "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE "
-                                    "series_id = ?1 AND bucket_ms < ?2 ORDER BY bucket_ms";
-static const char SQL_SEAL_DELETE[] =
-    "DELETE FROM rollup_5m WHERE series_id = ?1 AND bucket_ms < ?2";
 static const char SQL_SEAL_MARK[] =
     "UPDATE series SET sealed_ms = ?2 WHERE id = ?1 AND sealed_ms < ?2";
 static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LIMIT ?2";
@@ -47,13 +75,21 @@ static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LI
  * cursor once per outer row, and preparing three statements each time would cost more than
  * the rows it reads. */
 typedef struct stmt_set {
-    sqlite3_stmt *chunks, *rows, *all;
+    sqlite3_stmt *chunks, *rows, *all, *chunks_desc, *rows_desc;
     struct stmt_set *next;
 } stmt_set;
 
+/* The virtual tables' aux: the store and the kind. */
+typedef struct vt_aux {
+    gp_store *st;
+    int kind;
+} vt_aux;
+
 struct store_chunks {
-    stmt_set *free_sets;
-    sqlite3_stmt *load, *save, *sealed, *seal_rows, *seal_delete, *seal_mark;
+    stmt_set *free_sets[STORE_KINDS];
+    sqlite3_stmt *load[STORE_KINDS], *save[STORE_KINDS], *seal_rows[STORE_KINDS],
+        *seal_delete[STORE_KINDS], *sealed, *seal_mark;
+    vt_aux aux[STORE_KINDS];
 };
 
 int64_t store_day_of(int64_t ms) {
@@ -71,7 +107,7 @@ static int64_t chunk_id(long long series, int64_t ms) {
 static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
     if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
         return gp_errorf(err, GP_E_INPUT, st->path,
-                         "a 5-minute bucket at %lld ms, before 1970 "
+                         "a rollup bucket at %lld ms, before 1970 "
                          "or past 4840",
                          (long long)day_ms);
     return GP_OK;
@@ -90,19 +126,23 @@ void store_chunks_done(gp_store *st) {
     store_chunks *c = st->chunks;
     if (!c)
         return;
-    while (c->free_sets) {
-        stmt_set *s = c->free_sets;
-        c->free_sets = s->next;
-        sqlite3_finalize(s->chunks);
-        sqlite3_finalize(s->rows);
-        sqlite3_finalize(s->all);
-        free(s);
+    for (int k = 0; k < STORE_KINDS; k++) {
+        while (c->free_sets[k]) {
+            stmt_set *s = c->free_sets[k];
+            c->free_sets[k] = s->next;
+            sqlite3_finalize(s->chunks);
+            sqlite3_finalize(s->rows);
+            sqlite3_finalize(s->all);
+            sqlite3_finalize(s->chunks_desc);
+            sqlite3_finalize(s->rows_desc);
+            free(s);
+        }
+        sqlite3_finalize(c->load[k]);
+        sqlite3_finalize(c->save[k]);
+        sqlite3_finalize(c->seal_rows[k]);
+        sqlite3_finalize(c->seal_delete[k]);
     }
-    sqlite3_finalize(c->load);
-    sqlite3_finalize(c->save);
     sqlite3_finalize(c->sealed);
-    sqlite3_finalize(c->seal_rows);
-    sqlite3_finalize(c->seal_delete);
     sqlite3_finalize(c->seal_mark);
     free(c);
     st->chunks = NULL;
@@ -110,26 +150,28 @@ void store_chunks_done(gp_store *st) {
 
 /* ---- chunks for the writers --------------------------------------------------------------- */
 
-gp_status store_chunk_load(gp_store *st, long long series, int64_t day_ms, gp_chunk *c, bool *found,
-                           gp_err *err) {
-    gp_chunk_init(c, GP_CHUNK_SLOTS_MAX);
+gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day_ms, gp_chunk *c,
+                           bool *found, gp_err *err) {
+    const chunk_kind *k = &KINDS[kind];
+    gp_chunk_init(c, k->slots);
     *found = false;
-    if (check_day(st, day_ms, err) || cached(st, &st->chunks->load, SQL_LOAD, err))
+    if (check_day(st, day_ms, err) || cached(st, &st->chunks->load[kind], k->load, err))
         return err->code;
-    sqlite3_stmt *s = st->chunks->load;
+    sqlite3_stmt *s = st->chunks->load[kind];
     sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
         char where[64];
-        snprintf(where, sizeof where, "rollup_5m_day %lld/%lld", series, (long long)day_ms);
+        snprintf(where, sizeof where, "%s %lld/%lld", kind ? "rollup_1h_day" : "rollup_5m_day",
+                 series, (long long)day_ms);
         res = gp_chunk_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0), where,
                               c, err);
-        if (res == GP_OK && c->slots != GP_CHUNK_SLOTS_MAX)
+        if (res == GP_OK && c->slots != k->slots)
             res = gp_errorf(err, GP_E_DB, st->path, "%s: %d buckets in a day", where, c->slots);
         if (res != GP_OK) {
             err->code = res = GP_E_DB; /* a damaged database, not bad input from the user */
-            gp_chunk_init(c, GP_CHUNK_SLOTS_MAX);
+            gp_chunk_init(c, k->slots);
         }
         *found = res == GP_OK;
     } else if (rc != SQLITE_DONE) {
@@ -139,15 +181,15 @@ gp_status store_chunk_load(gp_store *st, long long series, int64_t day_ms, gp_ch
     return res;
 }
 
-gp_status store_chunk_save(gp_store *st, long long series, int64_t day_ms, const gp_chunk *c,
-                           gp_err *err) {
+gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day_ms,
+                           const gp_chunk *c, gp_err *err) {
     unsigned char buf[GP_CHUNK_MAX_BYTES];
     size_t len;
     if (gp_chunk_encode(c, buf, &len, err))
         return err->code;
-    if (check_day(st, day_ms, err) || cached(st, &st->chunks->save, SQL_SAVE, err))
+    if (check_day(st, day_ms, err) || cached(st, &st->chunks->save[kind], KINDS[kind].save, err))
         return err->code;
-    sqlite3_stmt *s = st->chunks->save;
+    sqlite3_stmt *s = st->chunks->save[kind];
     sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
     sqlite3_bind_int64(s, 2, series);
     sqlite3_bind_int64(s, 3, day_ms);
@@ -184,17 +226,14 @@ gp_status store_sealed_ms(gp_store *st, long long series, int64_t *sealed_ms, gp
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read a series");
 }
 
-gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
-    before_ms = store_day_of(before_ms);
-    int64_t sealed;
-    if (store_sealed_ms(st, series, &sealed, err))
-        return err->code;
-    if (sealed >= before_ms)
-        return GP_OK;
+/* Move series' rows of one kind before before_ms (a UTC midnight) into their day chunks. */
+static gp_status seal_kind(gp_store *st, int kind, long long series, int64_t before_ms,
+                           gp_err *err) {
+    const chunk_kind *k = &KINDS[kind];
     store_chunks *cc = st->chunks;
-    if (cached(st, &cc->seal_rows, SQL_SEAL_ROWS, err))
+    if (cached(st, &cc->seal_rows[kind], k->seal_rows, err))
         return err->code;
-    sqlite3_stmt *s = cc->seal_rows;
+    sqlite3_stmt *s = cc->seal_rows[kind];
     sqlite3_bind_int64(s, 1, series);
     sqlite3_bind_int64(s, 2, before_ms);
     gp_chunk *c = gp_xmalloc(sizeof *c);
@@ -204,40 +243,84 @@ gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, g
     while (res == GP_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
         int64_t b = sqlite3_column_int64(s, 0);
         if (store_day_of(b) != day) {
-            if (day != INT64_MIN && store_chunk_save(st, series, day, c, err))
+            if (day != INT64_MIN && store_chunk_save(st, kind, series, day, c, err))
                 res = err->code;
             bool found;
             day = store_day_of(b);
-            if (res == GP_OK && store_chunk_load(st, series, day, c, &found, err))
+            if (res == GP_OK && store_chunk_load(st, kind, series, day, c, &found, err))
                 res = err->code;
         }
         if (res == GP_OK)
-            store_bucket_add(&c->b[(b - day) / BUCKET_MS], sqlite3_column_int64(s, 1),
+            store_bucket_add(&c->b[(b - day) / k->bucket_ms], sqlite3_column_int64(s, 1),
                              sqlite3_column_double(s, 2), sqlite3_column_double(s, 3),
                              sqlite3_column_double(s, 4));
     }
     if (res == GP_OK && rc != SQLITE_DONE)
         res = store_fail(st, err, "read rows to seal");
     sqlite3_reset(s);
-    if (res == GP_OK && day != INT64_MIN && store_chunk_save(st, series, day, c, err))
+    if (res == GP_OK && day != INT64_MIN && store_chunk_save(st, kind, series, day, c, err))
         res = err->code;
     free(c);
     if (res != GP_OK)
         return res;
-    sqlite3_stmt *d = NULL;
-    if (cached(st, &cc->seal_delete, SQL_SEAL_DELETE, err) ||
+    if (cached(st, &cc->seal_delete[kind], k->seal_delete, err))
+        return err->code;
+    sqlite3_stmt *d = cc->seal_delete[kind];
+    sqlite3_bind_int64(d, 1, series);
+    sqlite3_bind_int64(d, 2, before_ms);
+    rc = sqlite3_step(d);
+    sqlite3_reset(d);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "seal a day");
+}
+
+gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
+    before_ms = store_day_of(before_ms);
+    int64_t sealed;
+    if (store_sealed_ms(st, series, &sealed, err))
+        return err->code;
+    if (sealed >= before_ms)
+        return GP_OK;
+    store_chunks *cc = st->chunks;
+    if (seal_kind(st, STORE_5M, series, before_ms, err) ||
+        seal_kind(st, STORE_1H, series, before_ms, err) ||
         cached(st, &cc->seal_mark, SQL_SEAL_MARK, err))
         return err->code;
-    for (int i = 0; i < 2; i++) {
-        d = i ? cc->seal_mark : cc->seal_delete;
-        sqlite3_bind_int64(d, 1, series);
-        sqlite3_bind_int64(d, 2, before_ms);
-        rc = sqlite3_step(d);
-        sqlite3_reset(d);
-        if (rc != SQLITE_DONE)
-            return store_fail(st, err, "seal a day");
+    sqlite3_stmt *d = cc->seal_mark;
+    sqlite3_bind_int64(d, 1, series);
+    sqlite3_bind_int64(d, 2, before_ms);
+    int rc = sqlite3_step(d);
+    sqlite3_reset(d);
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "seal a day");
+    /* A utilization series' capacity hours of those days go with them (store_hours.c). */
+    return store_hours_seal(st, series, before_ms, err);
+}
+
+/* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */
+gp_status store_chunks_convert_1h(gp_store *st, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT DISTINCT s.id, s.sealed_ms FROM series s CROSS JOIN rollup_1h r ON "
+                      "r.series_id = s.id AND r.bucket_ms < s.sealed_ms",
+                      &s, err))
+        return err->code;
+    long long *ids = NULL;
+    int64_t *before = NULL;
+    size_t n = 0, cap = 0, cap2 = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        ids = gp_xgrow(ids, &cap, n, sizeof *ids, 256);
+        before = gp_xgrow(before, &cap2, n, sizeof *before, 256);
+        ids[n] = sqlite3_column_int64(s, 0);
+        before[n++] = sqlite3_column_int64(s, 1);
     }
-    return GP_OK;
+    sqlite3_finalize(s);
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "find hours to convert");
+    for (size_t i = 0; i < n && res == GP_OK; i++)
+        res = seal_kind(st, STORE_1H, ids[i], before[i], err);
+    free(ids);
+    free(before);
+    return res;
 }
 
 gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
@@ -269,18 +352,21 @@ gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t 
 /* ---- rollup_5m_all, the readers' view --------------------------------------------------- */
 
 enum { COL_SERIES, COL_BUCKET, COL_N, COL_SUM, COL_MIN, COL_MAX };
-enum { HAS_SERIES = 1, HAS_LO = 2, HAS_HI = 4, IS_EMPTY = 8 };
+enum { HAS_SERIES = 1, HAS_LO = 2, HAS_HI = 4, IS_EMPTY = 8, IS_DESC = 32 };
 
 typedef struct r5_vtab {
     sqlite3_vtab base;
     gp_store *st;
+    int kind;
 } r5_vtab;
 
 typedef struct r5_cursor {
     sqlite3_vtab_cursor base;
     gp_store *st;
+    const chunk_kind *k;
+    int kind;
     stmt_set *set;
-    bool all, eof, in_rows, started;
+    bool all, eof, in_rows, started, desc;
     int64_t lo, hi;
     long long series;
     gp_chunk chunk;
@@ -302,7 +388,9 @@ static int r5_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     if (!v)
         return SQLITE_NOMEM;
     memset(v, 0, sizeof *v);
-    v->st = aux;
+    const vt_aux *a = aux;
+    v->st = a->st;
+    v->kind = a->kind;
     *out = &v->base;
     return SQLITE_OK;
 }
@@ -347,6 +435,13 @@ static int r5_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
     }
     /* SQLite checks every constraint again on what comes back (omit stays 0), so a bound read
      * loosely (a REAL, a GT taken as GE) costs rows, never answers. */
+    /* One series comes in bucket order, either way: "ORDER BY bucket_ms DESC LIMIT 1" (the
+     * fleet's last value) reads one chunk, not a day of buckets through a sorter. */
+    if ((idx & HAS_SERIES) && info->nOrderBy == 1 && info->aOrderBy[0].iColumn == COL_BUCKET) {
+        info->orderByConsumed = 1;
+        if (info->aOrderBy[0].desc)
+            idx |= IS_DESC;
+    }
     info->idxNum = idx;
     if (idx & HAS_SERIES) {
         info->estimatedCost = (idx & (HAS_LO | HAS_HI)) ? 10 : 300;
@@ -365,19 +460,25 @@ static int r5_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
         return SQLITE_NOMEM;
     memset(c, 0, sizeof *c);
     c->st = t->st;
+    c->kind = t->kind;
+    c->k = &KINDS[t->kind];
     store_chunks *cc = t->st->chunks;
-    if (cc->free_sets) {
-        c->set = cc->free_sets;
-        cc->free_sets = c->set->next;
+    if (cc->free_sets[c->kind]) {
+        c->set = cc->free_sets[c->kind];
+        cc->free_sets[c->kind] = c->set->next;
     } else {
         c->set = calloc(1, sizeof *c->set);
         gp_err err;
-        if (!c->set || store_prepare(t->st, SQL_CHUNKS, &c->set->chunks, &err) ||
-            store_prepare(t->st, SQL_ROWS, &c->set->rows, &err) ||
+        if (!c->set || store_prepare(t->st, c->k->chunks, &c->set->chunks, &err) ||
+            store_prepare(t->st, c->k->rows, &c->set->rows, &err) ||
+            store_prepare(t->st, c->k->chunks_desc, &c->set->chunks_desc, &err) ||
+            store_prepare(t->st, c->k->rows_desc, &c->set->rows_desc, &err) ||
             store_prepare(t->st, SQL_ALL_SERIES, &c->set->all, &err)) {
             if (c->set) {
                 sqlite3_finalize(c->set->chunks);
                 sqlite3_finalize(c->set->rows);
+                sqlite3_finalize(c->set->chunks_desc);
+                sqlite3_finalize(c->set->rows_desc);
                 free(c->set);
             }
             sqlite3_free(c);
@@ -394,8 +495,10 @@ static int r5_close(sqlite3_vtab_cursor *cur) {
     sqlite3_reset(c->set->chunks);
     sqlite3_reset(c->set->rows);
     sqlite3_reset(c->set->all);
-    c->set->next = cc->free_sets;
-    cc->free_sets = c->set;
+    sqlite3_reset(c->set->chunks_desc);
+    sqlite3_reset(c->set->rows_desc);
+    c->set->next = cc->free_sets[c->kind];
+    cc->free_sets[c->kind] = c->set;
     sqlite3_free(c);
     return SQLITE_OK;
 }
@@ -406,9 +509,19 @@ static int vtab_error(r5_cursor *c, const char *msg) {
     return SQLITE_ERROR;
 }
 
-/* Start the current series: its chunks over the range, then its rows. */
+/* The statements the cursor reads: ascending, or descending for ORDER BY bucket_ms DESC. */
+static sqlite3_stmt *chunk_stmt(const r5_cursor *c) {
+    return c->desc ? c->set->chunks_desc : c->set->chunks;
+}
+
+static sqlite3_stmt *row_stmt(const r5_cursor *c) {
+    return c->desc ? c->set->rows_desc : c->set->rows;
+}
+
+/* Start the current series: its chunks over the range, then its rows (descending: its rows,
+ * then its chunks from the newest, each from its last bucket). */
 static void start_series(r5_cursor *c) {
-    sqlite3_stmt *k = c->set->chunks, *r = c->set->rows;
+    sqlite3_stmt *k = chunk_stmt(c), *r = row_stmt(c);
     sqlite3_reset(k);
     sqlite3_reset(r);
     /* days from the one holding lo to the one holding hi - 1, inclusive */
@@ -417,58 +530,67 @@ static void start_series(r5_cursor *c) {
     sqlite3_bind_int64(r, 1, c->series);
     sqlite3_bind_int64(r, 2, c->lo);
     sqlite3_bind_int64(r, 3, c->hi);
-    c->in_rows = false;
+    c->in_rows = c->desc;
     c->started = true;
     c->slot = c->chunk.slots = 0; /* no chunk loaded yet */
 }
 
-/* Move to the next bucket of the current series; 1 when it has no more, -1 on error. */
-static int next_in_series(r5_cursor *c) {
+/* The next bucket of the chunks; 1 when they have no more, -1 on error. */
+static int next_chunk_bucket(r5_cursor *c) {
     for (;;) {
-        if (!c->in_rows) {
-            while (c->slot < c->chunk.slots) {
-                int i = c->slot++;
-                const gp_chunk_bucket *b = &c->chunk.b[i];
-                int64_t t = c->day + i * BUCKET_MS;
-                if (b->n == 0 || t < c->lo || t >= c->hi)
-                    continue;
-                c->bucket = t;
-                c->n = b->n;
-                c->sum = b->sum;
-                c->min = b->min;
-                c->max = b->max;
-                return 0;
-            }
-            int rc = sqlite3_step(c->set->chunks);
-            if (rc == SQLITE_ROW) {
-                c->day = sqlite3_column_int64(c->set->chunks, 0);
-                gp_err err;
-                if (gp_chunk_decode(sqlite3_column_blob(c->set->chunks, 1),
-                                    (size_t)sqlite3_column_bytes(c->set->chunks, 1),
-                                    "rollup_5m_day", &c->chunk, &err) != GP_OK ||
-                    c->chunk.slots != GP_CHUNK_SLOTS_MAX) {
-                    vtab_error(c, "a damaged 5-minute chunk in rollup_5m_day");
-                    return -1;
-                }
-                c->slot = 0;
+        while (c->desc ? c->slot > 0 : c->slot < c->chunk.slots) {
+            int i = c->desc ? --c->slot : c->slot++;
+            const gp_chunk_bucket *b = &c->chunk.b[i];
+            int64_t t = c->day + i * c->k->bucket_ms;
+            if (b->n == 0 || t < c->lo || t >= c->hi)
                 continue;
-            }
-            if (rc != SQLITE_DONE)
-                return -1;
-            c->in_rows = true;
-        }
-        int rc = sqlite3_step(c->set->rows);
-        if (rc == SQLITE_ROW) {
-            sqlite3_stmt *r = c->set->rows;
-            c->bucket = sqlite3_column_int64(r, 0);
-            c->n = sqlite3_column_int64(r, 1);
-            c->sum = sqlite3_column_double(r, 2);
-            c->min = sqlite3_column_double(r, 3);
-            c->max = sqlite3_column_double(r, 4);
+            c->bucket = t;
+            c->n = b->n;
+            c->sum = b->sum;
+            c->min = b->min;
+            c->max = b->max;
             return 0;
         }
-        return rc == SQLITE_DONE ? 1 : -1;
+        sqlite3_stmt *k = chunk_stmt(c);
+        int rc = sqlite3_step(k);
+        if (rc != SQLITE_ROW)
+            return rc == SQLITE_DONE ? 1 : -1;
+        c->day = sqlite3_column_int64(k, 0);
+        gp_err err;
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
+                            c->k->vtab, &c->chunk, &err) != GP_OK ||
+            c->chunk.slots != c->k->slots) {
+            vtab_error(c, c->kind ? "a damaged chunk in rollup_1h_day"
+                                  : "a damaged chunk in rollup_5m_day");
+            return -1;
+        }
+        c->slot = c->desc ? c->chunk.slots : 0;
     }
+}
+
+/* The next row; 1 when there is none, -1 on error. */
+static int next_row(r5_cursor *c) {
+    sqlite3_stmt *r = row_stmt(c);
+    int rc = sqlite3_step(r);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? 1 : -1;
+    c->bucket = sqlite3_column_int64(r, 0);
+    c->n = sqlite3_column_int64(r, 1);
+    c->sum = sqlite3_column_double(r, 2);
+    c->min = sqlite3_column_double(r, 3);
+    c->max = sqlite3_column_double(r, 4);
+    return 0;
+}
+
+/* Move to the next bucket of the current series; 1 when it has no more, -1 on error. The
+ * first source (chunks ascending, rows descending) is read out, then the second. */
+static int next_in_series(r5_cursor *c) {
+    bool first = c->in_rows == c->desc;
+    int rc = c->in_rows ? next_row(c) : next_chunk_bucket(c);
+    if (rc != 1 || !first)
+        return rc;
+    c->in_rows = !c->in_rows;
+    return c->in_rows ? next_row(c) : next_chunk_bucket(c);
 }
 
 static int r5_next(sqlite3_vtab_cursor *cur) {
@@ -522,6 +644,7 @@ static int r5_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
     c->lo = INT64_MIN / 2;
     c->hi = INT64_MAX / 2;
     c->all = !(idx & HAS_SERIES);
+    c->desc = (idx & IS_DESC) != 0;
     c->eof = false;
     sqlite3_reset(c->set->all);
     if (idx & HAS_SERIES) {
@@ -579,7 +702,7 @@ static int r5_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
 
 static int r5_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
     r5_cursor *c = (r5_cursor *)cur;
-    *rowid = c->bucket / BUCKET_MS;
+    *rowid = c->bucket / c->k->bucket_ms;
     return SQLITE_OK;
 }
 
@@ -601,7 +724,11 @@ static const sqlite3_module r5_module = {
 
 gp_status store_chunks_open(gp_store *st, gp_err *err) {
     st->chunks = gp_xcalloc(1, sizeof *st->chunks);
-    if (sqlite3_create_module(st->db, "rollup_5m_all", &r5_module, st) != SQLITE_OK)
-        return store_fail(st, err, "register rollup_5m_all");
+    for (int k = 0; k < STORE_KINDS; k++) {
+        st->chunks->aux[k] = (vt_aux){st, k};
+        if (sqlite3_create_module(st->db, KINDS[k].vtab, &r5_module, &st->chunks->aux[k]) !=
+            SQLITE_OK)
+            return store_fail(st, err, "register the rollup views");
+    }
     return GP_OK;
 }

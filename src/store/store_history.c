@@ -132,6 +132,16 @@ typedef struct writer {
     long long day_series;
     int64_t day_ms;
     bool day_dirty;
+    /* The same for the hourly rollups' sealed days. */
+    gp_chunk *hr;
+    long long hr_series;
+    int64_t hr_ms;
+    bool hr_dirty;
+    /* The same for util_hour's sealed days (store_hours.c). */
+    gp_hours *hday;
+    long long hday_series;
+    int64_t hday_ms;
+    bool hday_dirty;
 } writer;
 
 static gp_status record_gpus(writer *w, gp_err *err) {
@@ -226,7 +236,7 @@ static gp_status check_others(writer *w, size_t lo, size_t hi, gp_err *err) {
 }
 
 static gp_status day_flush(writer *w, gp_err *err) {
-    if (w->day_dirty && store_chunk_save(w->st, w->day_series, w->day_ms, w->day, err))
+    if (w->day_dirty && store_chunk_save(w->st, STORE_5M, w->day_series, w->day_ms, w->day, err))
         return err->code;
     w->day_dirty = false;
     w->day_series = 0;
@@ -239,7 +249,8 @@ static gp_status day_put(writer *w, long long series, const gp_rollup *r, bool *
     int64_t day = store_day_of(r->bucket_ms);
     if (series != w->day_series || day != w->day_ms) {
         bool found;
-        if (day_flush(w, err) || store_chunk_load(w->st, series, day, w->day, &found, err))
+        if (day_flush(w, err) ||
+            store_chunk_load(w->st, STORE_5M, series, day, w->day, &found, err))
             return err->code;
         w->day_series = series;
         w->day_ms = day;
@@ -253,7 +264,32 @@ static gp_status day_put(writer *w, long long series, const gp_rollup *r, bool *
     return GP_OK;
 }
 
-/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored. The days
+static gp_status hr_flush(writer *w, gp_err *err) {
+    if (w->hr_dirty && store_chunk_save(w->st, STORE_1H, w->hr_series, w->hr_ms, w->hr, err))
+        return err->code;
+    w->hr_dirty = false;
+    w->hr_series = 0;
+    return GP_OK;
+}
+
+/* An hour of a sealed day added into its chunk, as the upsert adds into a row. */
+static gp_status hr_add(writer *w, long long series, int64_t hour, long long n, double sum,
+                        double min, double max, gp_err *err) {
+    int64_t day = store_day_of(hour);
+    if (series != w->hr_series || day != w->hr_ms) {
+        bool found;
+        if (hr_flush(w, err) || store_chunk_load(w->st, STORE_1H, series, day, w->hr, &found, err))
+            return err->code;
+        w->hr_series = series;
+        w->hr_ms = day;
+    }
+    store_bucket_add(&w->hr->b[(hour - day) / HOUR_MS], n, sum, min, max);
+    w->hr_dirty = true;
+    return GP_OK;
+}
+
+/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored (into
+ * their day chunks before the series' sealed_ms). The days
  * of a series that the batch covers to their end are sealed first, so they take the chunk path:
  * an imported day of a series is one row write; a day the batch ends in stays rows. */
 static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
@@ -276,7 +312,12 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
         for (size_t k = i; k <= j; k++) {
             const gp_rollup *r = k < j ? &b->r[w->order[k].row] : NULL;
             int64_t h = r ? r->bucket_ms - r->bucket_ms % HOUR_MS : INT64_MAX;
-            if (h != hour && hn) {
+            if (h != hour && hn && hour < sealed) {
+                if (hr_add(w, w->order[i].series, hour, hn, hsum, hmin, hmax, err))
+                    return err->code;
+                hn = 0;
+                hsum = 0;
+            } else if (h != hour && hn) {
                 sqlite3_bind_int64(w->r1, 1, w->order[i].series);
                 sqlite3_bind_int64(w->r1, 2, hour);
                 sqlite3_bind_int64(w->r1, 3, hn);
@@ -320,7 +361,7 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
             hn += r->n;
             hsum += r->sum;
         }
-        if (day_flush(w, err))
+        if (day_flush(w, err) || hr_flush(w, err))
             return err->code;
         i = j;
     }
@@ -365,19 +406,56 @@ static void match_power(writer *w) {
     free(pw_hi);
 }
 
-/* util_hour per utilization series and hour, and fleet_5m per model and bucket, from the
- * utilization rows newly stored. */
+static gp_status hday_flush(writer *w, gp_err *err) {
+    if (w->hday_dirty && store_hours_save(w->st, w->hday_series, w->hday_ms, w->hday, err))
+        return err->code;
+    w->hday_dirty = false;
+    w->hday_series = 0;
+    return GP_OK;
+}
+
+/* One hour of a sealed day into its chunk; *stored false when the hour is there. */
+static gp_status hday_put(writer *w, long long series, int64_t hour, const gp_hour *h, bool *stored,
+                          gp_err *err) {
+    int64_t day = store_day_of(hour);
+    if (series != w->hday_series || day != w->hday_ms) {
+        bool found;
+        if (hday_flush(w, err) || store_hours_load(w->st, series, day, w->hday, &found, err))
+            return err->code;
+        w->hday_series = series;
+        w->hday_ms = day;
+    }
+    gp_hour *slot = &w->hday->h[(hour - day) / HOUR_MS];
+    *stored = slot->buckets == 0;
+    if (*stored) {
+        *slot = *h;
+        w->hday_dirty = true;
+    }
+    return GP_OK;
+}
+
+/* util_hour per utilization series and hour (into its day chunk before the series' sealed_ms),
+ * and fleet_5m per model and bucket, from the utilization rows newly stored. */
 static gp_status write_capacity(writer *w, gp_err *err) {
     const gp_rollups *b = w->b;
     fleet_acc *fa = NULL;
     size_t nf = 0, capf = 0;
     gp_status res = GP_OK;
     size_t k = 0;
+    long long sealed_series = 0;
+    int64_t sealed = 0;
     while (k < b->n && res == GP_OK) {
         const gp_rollup *r = &b->r[w->order[k].row];
         if (r->metric != GP_M_GPU_UTIL || !w->kept[k]) {
             k++;
             continue;
+        }
+        if (w->order[k].series != sealed_series) {
+            sealed_series = w->order[k].series;
+            if (store_sealed_ms(w->st, sealed_series, &sealed, err)) {
+                res = err->code;
+                break;
+            }
         }
         int64_t hour = r->bucket_ms - r->bucket_ms % HOUR_MS;
         long long buckets = 0, power_n = 0, busy_n = 0;
@@ -413,6 +491,17 @@ static gp_status write_capacity(writer *w, gp_err *err) {
             f->util_sum = m;
             f->h[bin] = 1;
         }
+        if (hour < sealed) {
+            gp_hour h = {buckets, power_n, busy_n, util_sum, power_sum, busy_sum, {0}};
+            for (int i = 0; i < 21; i++)
+                h.hist[i] = (unsigned char)hcount[i];
+            bool stored;
+            res = hday_put(w, w->order[k].series, hour, &h, &stored, err);
+            if (res == GP_OK && !stored)
+                hours_add(&w->fallback, hour, hour + 1); /* the hour was there already */
+            k = j;
+            continue;
+        }
         for (int i = 0; i < 21; i++)
             hist[i] = (char)(48 + hcount[i]);
         hist[21] = '\0';
@@ -430,6 +519,8 @@ static gp_status write_capacity(writer *w, gp_err *err) {
             hours_add(&w->fallback, hour, hour + 1); /* the hour had rows already */
         k = j;
     }
+    if (res == GP_OK && hday_flush(w, err))
+        res = err->code;
     /* Sum per (model, bucket), then add to the node's rows and the fleet's total. */
     if (res == GP_OK && nf)
         qsort(fa, nf, sizeof *fa, by_model_bucket);
@@ -505,6 +596,8 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
     w.kept = gp_xcalloc(b->n, 1);
     w.power = gp_xmalloc(b->n * sizeof *w.power);
     w.day = gp_xmalloc(sizeof *w.day);
+    w.hday = gp_xmalloc(sizeof *w.hday);
+    w.hr = gp_xmalloc(sizeof *w.hr);
     bool ok = false;
     if (store_exec(st, "SAVEPOINT rollups", err))
         goto out;
@@ -551,6 +644,8 @@ out:
     free(w.kept);
     free(w.power);
     free(w.day);
+    free(w.hday);
+    free(w.hr);
     free(w.fallback.h);
     return ok ? GP_OK : err->code;
 }

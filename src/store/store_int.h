@@ -10,15 +10,19 @@
 #include "gpuplan/store.h"
 
 #define GP_DAY_MS 86400000LL
-#define GP_SCHEMA_CHUNKS 9     /* db/009_chunks.sql */
-#define GP_SEAL_PER_CYCLE 4000 /* series sealed by one gp_store_retention */
+#define GP_SCHEMA_CHUNKS 9       /* db/009_chunks.sql */
+#define GP_SCHEMA_HOUR_CHUNKS 10 /* db/010_hour_chunks.sql */
+#define GP_SCHEMA_1H_CHUNKS 11   /* db/011_hour_rollup_chunks.sql */
+#define GP_SEAL_PER_CYCLE 4000   /* series sealed by one gp_store_retention */
 
 typedef struct store_chunks store_chunks;
+typedef struct store_hours store_hours;
 
 struct gp_store {
     sqlite3 *db;
     char *path;
     store_chunks *chunks; /* store_chunks.c: rollup_5m_all and the chunk statements */
+    store_hours *hours;   /* store_hours.c: the hour chunk statements, made on first use */
 };
 
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
@@ -37,20 +41,52 @@ gp_status store_chunks_open(gp_store *st, gp_err *err);
 void store_chunks_done(gp_store *st);
 /* UTC midnight at or before ms. */
 int64_t store_day_of(int64_t ms);
-/* The day chunk of series at day_ms into *c (all empty and *found false when there is none);
- * GP_E_DB for a chunk that does not decode. store_chunk_save writes (replaces) it. */
-gp_status store_chunk_load(gp_store *st, long long series, int64_t day_ms, gp_chunk *c, bool *found,
-                           gp_err *err);
-gp_status store_chunk_save(gp_store *st, long long series, int64_t day_ms, const gp_chunk *c,
-                           gp_err *err);
+/* The kinds of rollup chunk: 5-minute (rollup_5m_day, 288 buckets a day) and hourly
+ * (rollup_1h_day, 24 buckets a day). */
+enum { STORE_5M, STORE_1H, STORE_KINDS };
+/* The day chunk of kind of series at day_ms into *c (all empty and *found false when there is
+ * none); GP_E_DB for a chunk that does not decode. store_chunk_save writes (replaces) it. */
+gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day_ms, gp_chunk *c,
+                           bool *found, gp_err *err);
+gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day_ms,
+                           const gp_chunk *c, gp_err *err);
+/* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */
+gp_status store_chunks_convert_1h(gp_store *st, gp_err *err);
 /* Merge one bucket's statistics into b as rollup_5m's upsert merges a row. */
 void store_bucket_add(gp_chunk_bucket *b, long long n, double sum, double min, double max);
 /* Where series' rows start: every bucket before it is in chunks (0 for a series never sealed). */
 gp_status store_sealed_ms(gp_store *st, long long series, int64_t *sealed_ms, gp_err *err);
-/* Move series' rows before the UTC day of before_ms into chunks and advance its sealed_ms. */
+/* Move series' rows (5-minute, hourly and capacity hours) before the UTC day of before_ms into
+ * chunks and advance its sealed_ms. */
 gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err);
 /* The same for up to max_series series not sealed up to that day; *sealed says how many. */
 gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
                      gp_err *err);
+
+/* ---- capacity hours per day (store_hours.c) ---- */
+/* Free what store_hours.c keeps; runs before the connection closes. */
+void store_hours_done(gp_store *st);
+/* The hour chunk of series at day_ms into *d (all empty, *found false, when there is none);
+ * GP_E_DB for one that does not decode. store_hours_save writes (replaces) it. */
+gp_status store_hours_load(gp_store *st, long long series, int64_t day_ms, gp_hours *d, bool *found,
+                           gp_err *err);
+gp_status store_hours_save(gp_store *st, long long series, int64_t day_ms, const gp_hours *d,
+                           gp_err *err);
+/* Columns col .. col + 6 of a util_hour row (buckets, util_sum, power_n, power_sum,
+ * busy_power_n, busy_power_sum, hist) as an hour; GP_E_DB for a damaged histogram. */
+gp_status store_hour_of_row(gp_store *st, sqlite3_stmt *s, int col, gp_hour *h, gp_err *err);
+/* Move series' util_hour rows before before_ms (a UTC midnight) into its day chunks. */
+gp_status store_hours_seal(gp_store *st, long long series, int64_t before_ms, gp_err *err);
+/* Move the util_hour rows in [from_ms, to_ms) of node's series of metric that lie before their
+ * series' sealed_ms into their chunks (hours of a sealed day recomputed). */
+gp_status store_hours_settle(gp_store *st, long long node_id, int metric, int64_t from_ms,
+                             int64_t to_ms, gp_err *err);
+/* Migration 010: every util_hour row before its series' sealed_ms into its chunk. */
+gp_status store_hours_convert(gp_store *st, gp_err *err);
+/* fn for each hour of series with data in [from_ms, to_ms), in hour order (chunks, then rows);
+ * a non-zero return stops the walk. */
+typedef int (*store_hour_fn)(int64_t hour_ms, const gp_hour *h, void *arg);
+gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
+                           store_hour_fn fn, void *arg, gp_err *err);
 
 #endif

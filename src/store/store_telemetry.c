@@ -158,11 +158,19 @@ gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
         "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
         "n.id = s.node_id JOIN rollup_5m_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
         "* 1048576 WHERE n.name = ?1)",
+        "DELETE FROM util_hour WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
+        "n.id = s.node_id WHERE n.name = ?1)",
+        "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
+        "n.id = s.node_id JOIN rollup_1h_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
+        "* 1048576 WHERE n.name = ?1)",
+        "DELETE FROM util_hour_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
+        "n.id = s.node_id JOIN util_hour_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
+        "* 1048576 WHERE n.name = ?1)",
         "DELETE FROM node WHERE name = ?1"};
     if (store_exec(st, "SAVEPOINT node_rm", err))
         return err->code;
     int changed = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 8; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             goto fail;
@@ -372,18 +380,23 @@ static gp_status flush_aggs(gp_store *st, const char *sql, aggs *g, gp_err *err)
     return res;
 }
 
-/* A bucket of a day already sealed (a late sample, a clock set back) merges into its chunk;
- * the rest go to rollup_5m. The check is one indexed max() unless the batch reaches back that
- * far, so the cycle's write path stays one upsert per bucket. */
-static gp_status flush_5m(gp_store *st, aggs *g, gp_err *err) {
+/* A bucket of a day already sealed (a late sample, a clock set back) merges into its chunk
+ * (kind: STORE_5M or STORE_1H); the rest go to rollup_5m or rollup_1h by sql. The check is one
+ * indexed max() unless the batch reaches back that far, so the cycle's write path stays one
+ * upsert per bucket. */
+static gp_status max_sealed_ms(gp_store *st, int64_t *out, gp_err *err) {
     sqlite3_stmt *s;
     if (store_prepare(st, "SELECT coalesce(max(sealed_ms), 0) FROM series", &s, err))
         return err->code;
     int rc = sqlite3_step(s);
-    int64_t max_sealed = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    *out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW)
-        return store_fail(st, err, "read the sealed days");
+    return rc == SQLITE_ROW ? GP_OK : store_fail(st, err, "read the sealed days");
+}
+
+static gp_status flush_rollups(gp_store *st, int kind, const char *sql, aggs *g, int64_t max_sealed,
+                               gp_err *err) {
+    int64_t bucket_ms = kind == STORE_1H ? 3600000 : 300000;
     size_t keep = 0;
     gp_chunk *c = NULL;
     gp_status res = GP_OK;
@@ -400,16 +413,16 @@ static gp_status flush_5m(gp_store *st, aggs *g, gp_err *err) {
             c = gp_xmalloc(sizeof *c);
         int64_t day = store_day_of(a.bucket);
         bool found;
-        if (store_chunk_load(st, a.series, day, c, &found, err))
+        if (store_chunk_load(st, kind, a.series, day, c, &found, err))
             res = err->code;
         else {
-            store_bucket_add(&c->b[(a.bucket - day) / 300000], a.n, a.sum, a.min, a.max);
-            res = store_chunk_save(st, a.series, day, c, err);
+            store_bucket_add(&c->b[(a.bucket - day) / bucket_ms], a.n, a.sum, a.min, a.max);
+            res = store_chunk_save(st, kind, a.series, day, c, err);
         }
     }
     free(c);
     g->n = keep;
-    return res != GP_OK ? res : flush_aggs(st, SQL_ROLLUP5, g, err);
+    return res != GP_OK ? res : flush_aggs(st, sql, g, err);
 }
 
 static gp_status returning_id(gp_store *st, sqlite3_stmt *s, long long *id, const char *what,
@@ -509,7 +522,10 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
         agg_add(&a5, *sid, b5, x->value);
         agg_add(&a1, *sid, b1, x->value);
     }
-    if (flush_5m(st, &a5, err) || flush_aggs(st, SQL_ROLLUP1, &a1, err))
+    int64_t max_sealed;
+    if (max_sealed_ms(st, &max_sealed, err) ||
+        flush_rollups(st, STORE_5M, SQL_ROLLUP5, &a5, max_sealed, err) ||
+        flush_rollups(st, STORE_1H, SQL_ROLLUP1, &a1, max_sealed, err))
         goto fail;
     /* The capacity rollups of the hours this batch touched. */
     if (*written && gp_store_capacity_refresh(st, node_id, t_min, t_max + 1, err))
@@ -583,16 +599,19 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                                       "series s JOIN rollup_5m_day d ON d.id >= s.id * 1048576 "
                                       "AND d.id <= s.id * 1048576 + ?3)",
                                       "DELETE FROM rollup_1h WHERE series_id IN (SELECT id "
-                                      "FROM series) AND bucket_ms < ?2"};
-    for (int i = 0; i < 4; i++) {
+                                      "FROM series) AND bucket_ms < ?2",
+                                      "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM "
+                                      "series s JOIN rollup_1h_day d ON d.id >= s.id * 1048576 "
+                                      "AND d.id <= s.id * 1048576 + ?3)"};
+    for (int i = 0; i < 5; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             return err->code;
         sqlite3_bind_int64(s, 1, now_ms - raw_keep_ms);
-        if (i % 2)
+        if (i > 0)
             sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
         int64_t cut = now_ms - rollup_keep_ms - GP_DAY_MS;
-        if (i == 2)
+        if (i == 2 || i == 4)
             sqlite3_bind_int64(s, 3, cut < 0 ? -1 : cut / GP_DAY_MS);
         int rc = sqlite3_step(s);
         sqlite3_finalize(s);
@@ -755,7 +774,7 @@ gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
         "SELECT count(*) FROM series",
         "SELECT count(*) FROM sample",
         "SELECT count(*) FROM rollup_5m_all",
-        "SELECT count(*) FROM rollup_1h",
+        "SELECT count(*) FROM rollup_1h_all",
         "SELECT count(*) FROM collect_cycle",
         "SELECT count(*) FROM price",
         "SELECT count(*) FROM offer",

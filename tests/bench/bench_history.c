@@ -5,7 +5,7 @@
  * GPU, with six metrics, is imported in chunks of 8 nodes a transaction, as the importer commits
  * them, and timed (writes and commits only, not the making of the rows).
  * Usage: bench_history [DB [GPUS]]   (default DB: $TMPDIR (or /var/tmp)/gpuplan-bench-history-
- * GPUSgpus-30d-s9.db, kept so a rerun reuses the fleet; "-": a scratch database; 10,000 GPUs).
+ * GPUSgpus-30d-s11.db, kept so a rerun reuses the fleet; "-": a scratch database; 10,000 GPUs).
  * Each run imports one more day: delete the file to start over. */
 #include <math.h>
 #include <stdio.h>
@@ -123,7 +123,7 @@ int main(int argc, char **argv) {
     char kept[512];
     if (!db) { /* named by its parameters and the schema that made it */
         const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
-        snprintf(kept, sizeof kept, "%s/gpuplan-bench-history-%dgpus-30d-s9.db", dir, gpus);
+        snprintf(kept, sizeof kept, "%s/gpuplan-bench-history-%dgpus-30d-s11.db", dir, gpus);
         db = kept;
         printf("history: database %s\n", db);
     } else if (strcmp(db, "-") == 0) {

@@ -22,7 +22,7 @@ trap 'rm -f "$fleet_db" "$fleet_db-wal" "$fleet_db-shm"' EXIT
 bash "$here/bench_tui.sh" "$build" "$fleet_db"
 bash "$here/bench_tui_timeline.sh" "$build"
 # bench_history generates 30 days of 10,000 GPUs (173 M 5-minute rows of utilization and power)
-# once into ${TMPDIR:-/var/tmp}/gpuplan-bench-history-10000gpus-30d-s9.db and keeps it, so a
+# once into ${TMPDIR:-/var/tmp}/gpuplan-bench-history-10000gpus-30d-s11.db and keeps it, so a
 # rerun only times importing one more day of six metrics into it (delete the file to start over).
 "$build/tests/bench_history"
 # capacity --prometheus (the server aggregates) against import + capacity, on 30 days in a real

@@ -36,10 +36,11 @@ for (k, b), (n, s, lo, hi) in want.items():
     h[0] += n
     h[1] += s
 got_h = {}
-for uuid, mig, metric, bucket, n, s in db.execute(
-        "SELECT g.uuid, g.mig, s.metric, r.bucket_ms, r.n, r.sum FROM rollup_1h r "
-        "JOIN series s ON s.id = r.series_id JOIN gpu g ON g.id = s.gpu_id"):
-    got_h[(f"{uuid}|{mig}|{METRICS[metric]}", bucket)] = (n, s)
+for sid, bucket, n, s, _lo, _hi in rollups5m.rollups1h(db):
+    uuid, mig, metric = names[sid]
+    key = (f"{uuid}|{mig}|{METRICS[metric]}", bucket)
+    assert key not in got_h, ("hour stored twice", key)
+    got_h[key] = (n, s)
 assert set(got_h) == set(hours), "hourly rollups differ in their keys"
 for k, (n, s) in hours.items():
     assert got_h[k][0] == n and abs(got_h[k][1] - s) <= 1e-6 * max(1, abs(s)), (k, got_h[k], n, s)

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""A second reading of gpuplan's 5-minute rollups, written from docs/telemetry.md ("Chunk
-encoding") rather than from src/formats/chunk.c: the rows of rollup_5m plus every bucket of the
-chunks in rollup_5m_day. Usage: rollups5m.py count DB (prints how many buckets are stored)."""
+"""A second reading of gpuplan's 5-minute and hourly rollups, written from docs/telemetry.md
+("Chunk encoding") rather than from src/formats/chunk.c: the rows of rollup_5m plus every bucket
+of the chunks in rollup_5m_day, and the same for rollup_1h and rollup_1h_day.
+Usage: rollups5m.py count DB (prints how many 5-minute buckets are stored)."""
 import sqlite3
 import struct
 import sys
 
-DAY_MS, BUCKET_MS = 86400000, 300000
+DAY_MS, BUCKET_MS, HOUR_MS = 86400000, 300000, 3600000
 
 
 def varint(buf, at):
@@ -36,7 +37,7 @@ def value(buf, at, prev, role):
     return v, at
 
 
-def decode(buf, day_ms):
+def decode(buf, day_ms, bucket_ms=BUCKET_MS):
     """(bucket_ms, n, sum, min, max) of every bucket of one chunk."""
     assert buf[0] == 1, "version"
     slots, at = varint(buf, 1)
@@ -63,7 +64,7 @@ def decode(buf, day_ms):
             s, at = value(buf, at, prev, 0)
             lo, at = value(buf, at, prev, 1)
             hi, at = value(buf, at, prev, 2)
-        out.append((day_ms + i * BUCKET_MS, n, s, lo, hi))
+        out.append((day_ms + i * bucket_ms, n, s, lo, hi))
     assert at == len(buf), "trailing bytes"
     return out
 
@@ -75,6 +76,16 @@ def rollups(db):
     for series, day, blob in db.execute("SELECT series_id, day_ms, buckets FROM rollup_5m_day"):
         for b in decode(blob, day):
             yield (series,) + b
+
+
+def rollups1h(db):
+    """(series_id, bucket_ms, n, sum, min, max) of every stored hourly bucket; a chunk's id is
+    series_id * 2^20 + days since 1970."""
+    for row in db.execute("SELECT series_id, bucket_ms, n, sum, min, max FROM rollup_1h"):
+        yield row
+    for cid, blob in db.execute("SELECT id, buckets FROM rollup_1h_day"):
+        for b in decode(blob, (cid & 0xFFFFF) * DAY_MS, HOUR_MS):
+            yield (cid >> 20,) + b
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-/* Fuzz target: the rollup chunk decoder (chunk.h). What decodes re-encodes to a chunk that
- * decodes to the same buckets, bit for bit. */
+/* Fuzz target: the rollup chunk and hour chunk decoders (chunk.h). What decodes re-encodes to
+ * a chunk that decodes to the same buckets (hours), bit for bit. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,7 +9,30 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void hours(const uint8_t *data, size_t size) {
+    static gp_hours d, back;
+    static unsigned char buf[GP_HOURS_MAX_BYTES];
+    gp_err err;
+    if (gp_hours_decode(data, size, "fuzz", &d, &err) != GP_OK)
+        return;
+    size_t len;
+    if (gp_hours_encode(&d, buf, &len, &err) != GP_OK ||
+        gp_hours_decode(buf, len, "fuzz", &back, &err) != GP_OK)
+        abort();
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        const gp_hour *x = &d.h[i], *y = &back.h[i];
+        if (x->buckets != y->buckets ||
+            (x->buckets && (x->power_n != y->power_n || x->busy_power_n != y->busy_power_n ||
+                            memcmp(&x->util_sum, &y->util_sum, sizeof(double)) ||
+                            memcmp(&x->power_sum, &y->power_sum, sizeof(double)) ||
+                            memcmp(&x->busy_power_sum, &y->busy_power_sum, sizeof(double)) ||
+                            memcmp(x->hist, y->hist, sizeof x->hist))))
+            abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    hours(data, size);
     static gp_chunk c, back;
     static unsigned char buf[GP_CHUNK_MAX_BYTES];
     gp_err err;

@@ -1,4 +1,5 @@
-/* Rollup chunk encoding (chunk.h): exact round trips, the documented bytes, and refusals. */
+/* Rollup chunk encoding (chunk.h): exact round trips, the documented bytes, and refusals; the
+ * same for the hour chunks of util_hour_day. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -182,12 +183,170 @@ static void test_refused(void **state) {
     assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_E_INPUT);
 }
 
+/* ---- hour chunks ---- */
+
+static void assert_same_hours(const gp_hours *a, const gp_hours *b) {
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        const gp_hour *x = &a->h[i], *y = &b->h[i];
+        assert_int_equal(x->buckets, y->buckets);
+        if (x->buckets == 0)
+            continue;
+        assert_int_equal(x->power_n, y->power_n);
+        assert_int_equal(x->busy_power_n, y->busy_power_n);
+        if (!same_bits(x->util_sum, y->util_sum) || !same_bits(x->power_sum, y->power_sum) ||
+            !same_bits(x->busy_power_sum, y->busy_power_sum))
+            fail_msg("hour %d: %.17g %.17g %.17g != %.17g %.17g %.17g", i, x->util_sum,
+                     x->power_sum, x->busy_power_sum, y->util_sum, y->power_sum, y->busy_power_sum);
+        assert_memory_equal(x->hist, y->hist, GP_HOURS_BINS);
+    }
+}
+
+static size_t hours_round_trip(const gp_hours *d) {
+    unsigned char buf[GP_HOURS_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_hours_encode(d, buf, &len, &err), GP_OK);
+    assert_true(len > 0 && len <= GP_HOURS_MAX_BYTES);
+    gp_hours back;
+    if (gp_hours_decode(buf, len, "t", &back, &err) != GP_OK)
+        fail_msg("%s: %s", err.where, err.msg);
+    assert_same_hours(d, &back);
+    return len;
+}
+
+/* Full, empty and partial days (a GPU that came at 09:00 and went at 17:00, a gap), any double
+ * (NaN, -0, thirds), zero sums left out and negative zero kept, the largest counts. */
+static void test_hours_round_trip(void **state) {
+    (void)state;
+    gp_hours d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(hours_round_trip(&d), 2); /* version and an empty map */
+    unsigned seed = 23;
+    for (int round = 0; round < 300; round++) {
+        memset(&d, 0, sizeof d);
+        int first = round % 3 == 1 ? 9 : 0, last = round % 3 == 1 ? 17 : 24;
+        for (int i = first; i < last; i++) {
+            if (round % 5 == 2 && i % 7 == 3)
+                continue; /* hours missing inside the day */
+            gp_hour *h = &d.h[i];
+            h->buckets = 1 + rand_r(&seed) % 12;
+            h->power_n = round % 4 == 0 ? 0 : rand_r(&seed) % (h->buckets + 1);
+            h->busy_power_n = h->power_n ? rand_r(&seed) % (h->power_n + 1) : 0;
+            int kind = rand_r(&seed) % 4;
+            h->util_sum = kind == 0   ? (double)(rand_r(&seed) % 1201)
+                          : kind == 1 ? (rand_r(&seed) % 3600) / 3.0
+                          : kind == 2 ? random_double(&seed)
+                                      : 12.345 * h->buckets;
+            h->power_sum = h->power_n ? 60 + (rand_r(&seed) % 700000) / 1000.0 : 0.0;
+            h->busy_power_sum = h->busy_power_n ? random_double(&seed) : 0.0;
+            long long left = h->buckets;
+            while (left > 0) {
+                int k = rand_r(&seed) % GP_HOURS_BINS;
+                h->hist[k]++;
+                left--;
+            }
+        }
+        hours_round_trip(&d);
+    }
+    memset(&d, 0, sizeof d);
+    static const double odd[] = {NAN, -0.0, INFINITY, 4.9e-324, -1e300, 0.0};
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        gp_hour *h = &d.h[i];
+        h->buckets = i == 23 ? GP_CHUNK_N_MAX : i + 1;
+        h->power_n = i == 22 ? GP_CHUNK_N_MAX : 1;
+        h->busy_power_n = 0;
+        h->util_sum = odd[i % 6];
+        h->power_sum = odd[(i + 1) % 6];
+        h->busy_power_sum = odd[(i + 2) % 6];
+        for (int k = 0; k < GP_HOURS_BINS; k++)
+            h->hist[k] = (unsigned char)(i == 0 ? 255 : k % 3);
+    }
+    assert_true(hours_round_trip(&d) <= GP_HOURS_MAX_BYTES);
+}
+
+static void test_hours_bytes(void **state) {
+    (void)state;
+    /* 02:00 only: 12 buckets, 4 with power (2 busy), util 600, power 1000 W and 500 W, all 12
+     * buckets in bin 10. */
+    gp_hours d;
+    memset(&d, 0, sizeof d);
+    d.h[2] = (gp_hour){12, 4, 2, 600, 1000, 500, {0}};
+    d.h[2].hist[10] = 12;
+    static const unsigned char want[] = {
+        1,    0x04,             /* version, hours: bit 2 */
+        0x2f,                   /* (12 - 1) << 2 | power and busy sums follow */
+        4,    2,                /* power_n, busy_power_n */
+        0x80, 0xbe, 0x92, 0x01, /* 600 as k = 600000: zigzag 1200000, << 1 */
+        0x80, 0x92, 0xf4, 0x01, /* 1000: k = 1000000 */
+        0x80, 0x89, 0x7a,       /* 500: k = 500000 */
+        0x80, 0x08,             /* bins: bit 10 */
+        12};
+    unsigned char buf[GP_HOURS_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_OK);
+    assert_int_equal(len, sizeof want);
+    assert_memory_equal(buf, want, sizeof want);
+    hours_round_trip(&d);
+}
+
+static void expect_bad_hours(const unsigned char *buf, size_t len, const char *what) {
+    gp_hours out;
+    gp_err err;
+    gp_err_clear(&err);
+    if (gp_hours_decode(buf, len, "util_hour_day 7/0", &out, &err) != GP_E_INPUT)
+        fail_msg("accepted: %s", what);
+    assert_int_equal(out.h[2].buckets, 0);
+    assert_non_null(strstr(err.where, "util_hour_day 7/0:byte "));
+}
+
+static void test_hours_refused(void **state) {
+    (void)state;
+    gp_hours d;
+    memset(&d, 0, sizeof d);
+    for (int i = 2; i < 20; i += 3) {
+        d.h[i] = (gp_hour){3, 2, 1, i / 3.0, 100 + i, 50, {0}};
+        d.h[i].hist[i % GP_HOURS_BINS] = 3;
+    }
+    unsigned char buf[GP_HOURS_MAX_BYTES + 1];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_OK);
+    for (size_t cut = 0; cut < len; cut++)
+        expect_bad_hours(buf, cut, "a truncated chunk");
+    buf[len] = 0;
+    expect_bad_hours(buf, len + 1, "trailing bytes");
+    buf[0] = 2;
+    expect_bad_hours(buf, len, "version 2");
+    static const unsigned char hour24[] = {1, 0x80, 0x80, 0x80, 0x08};
+    expect_bad_hours(hour24, sizeof hour24, "a 25th hour");
+    static const unsigned char zero_sum[] = {1, 0x01, 0x01, 0, 0, 0x00, 0x00, 0x00};
+    expect_bad_hours(zero_sum, sizeof zero_sum, "a power sum of +0 written out");
+    static const unsigned char bin21[] = {1, 0x01, 0x00, 0, 0, 0x00, 0x80, 0x80, 0x80, 0x01, 1};
+    expect_bad_hours(bin21, sizeof bin21, "a 22nd bin");
+    static const unsigned char count0[] = {1, 0x01, 0x00, 0, 0, 0x00, 0x01, 0};
+    expect_bad_hours(count0, sizeof count0, "a bin of 0 written out");
+    static const unsigned char ok[] = {1, 0x01, 0x00, 0, 0, 0x00, 0x01, 1};
+    gp_hours out;
+    assert_int_equal(gp_hours_decode(ok, sizeof ok, "t", &out, &err), GP_OK);
+    assert_int_equal(out.h[0].buckets, 1);
+    assert_int_equal(out.h[0].hist[0], 1);
+    /* And what the encoder refuses. */
+    d.h[5].buckets = 1;
+    d.h[5].power_n = -1;
+    assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_E_INPUT);
+    assert_int_equal(len, 0);
+    d.h[5].power_n = 0;
+    d.h[5].buckets = GP_CHUNK_N_MAX + 1;
+    assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_E_INPUT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_bits),
-        cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_documented_bytes),
-        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_exact_bits),       cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_documented_bytes), cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_hours_round_trip), cmocka_unit_test(test_hours_bytes),
+        cmocka_unit_test(test_hours_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,9 +134,13 @@ static char *figures(gp_store *st) {
     return text;
 }
 
-/* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m. */
+/* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m (and no
+ * util_hour_day or rollup_1h_day of migrations 010 and 011: nothing was sealed, so they are
+ * empty). */
 static void make_version_8(void) {
-    sql("DROP TABLE rollup_5m_day; DROP INDEX series_sealed; ALTER TABLE series DROP COLUMN "
+    sql("DROP TABLE rollup_1h_day; DROP TABLE util_hour_day; DROP TABLE rollup_5m_day; DROP INDEX "
+        "series_sealed; ALTER TABLE "
+        "series DROP COLUMN "
         "sealed_ms; CREATE INDEX rollup_5m_time ON rollup_5m(bucket_ms); CREATE INDEX "
         "rollup_1h_time ON "
         "rollup_1h(bucket_ms); CREATE INDEX util_hour_time ON util_hour(hour_ms); PRAGMA "
@@ -269,10 +273,282 @@ static void test_sealed_days_take_writes(void **state) {
     test_remove_db(path);
 }
 
+/* ---- capacity hours per day (db/010_hour_chunks.sql) ---- */
+
+static char path2[] = "/tmp/gpuplan-hours-XXXXXX";
+
+static int on_label(const gp_cap_label *l, void *arg) {
+    fprintf(arg, "label %s %lld %a %a\n", l->value ? l->value : "(none)", l->buckets, l->util_sum,
+            l->power_sum);
+    return 0;
+}
+
+/* capacity's per-GPU figures and the label attribution over windows that start and end inside
+ * days (a --since boundary is rarely a midnight, or even an hour), one hour, and a node. */
+static char *hour_figures(gp_store *st) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    const int64_t H = 3600000;
+    gp_cap_select w[] = {{T0, T0 + DAYS * DAY, NULL, NULL},
+                         {T0 + 5 * H, T0 + DAY + 7 * H, NULL, NULL},
+                         {T0 + 5 * H + 1234, T0 + 2 * DAY + 17 * H + 1, NULL, NULL},
+                         {T0 + DAY + 10 * H, T0 + DAY + 11 * H, NULL, NULL},
+                         {T0 + 3 * H, T0 + 4 * H, NULL, NULL},
+                         {T0 + DAY - 1, T0 + 3 * DAY, "[\"node2\"]", NULL},
+                         {T0 - DAY, T0 + H, NULL, "H100"}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        fprintf(f, "window %zu\n", i);
+        assert_int_equal(gp_store_capacity_gpus(st, &w[i], on_gpu, f, &err), GP_OK);
+        assert_int_equal(gp_store_capacity_by_label(st, &w[i], "job", on_label, f, &err), GP_OK);
+    }
+    fclose(f);
+    return text;
+}
+
+static int on_fleet(const gp_fleet_gpu *g, void *arg) {
+    fprintf(arg, "fleet %s %s %d", g->node, g->uuid, g->index);
+    for (int m = 0; m < GP_M_COUNT; m++)
+        if (g->has[m])
+            fprintf(arg, " %d:%a", m, g->value[m]);
+    fprintf(arg, "\n");
+    return 0;
+}
+
+/* The fleet's last values: with no raw sample, the newest 5-minute mean, from a row or from
+ * the newest chunk (rollup_5m_all read backwards). */
+static char *fleet_figures(gp_store *st) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    int64_t now = T0 + DAYS * DAY + 3600000;
+    assert_int_equal(gp_store_fleet(st, now, now, on_fleet, f, &err), GP_OK);
+    assert_int_equal(gp_store_fleet(st, now, DAY + 3600000 + 1, on_fleet, f, &err), GP_OK);
+    fclose(f);
+    return text;
+}
+
+typedef struct gpu_sums {
+    const char *uuid;
+    long long buckets, power_n;
+    double util_sum, mem_p95;
+} gpu_sums;
+
+static int on_gpu_sums(const gp_cap_gpu *g, void *arg) {
+    gpu_sums *o = arg;
+    if (strcmp(g->uuid, o->uuid) == 0) {
+        o->buckets = g->buckets;
+        o->power_n = g->power_n;
+        o->util_sum = g->util_sum;
+        o->mem_p95 = g->mem_used_p95_mib;
+    }
+    return 0;
+}
+
+static gpu_sums sums_of(gp_store *st, const char *uuid, int64_t from, int64_t to) {
+    gpu_sums o = {uuid, -1, -1, -1, -1};
+    gp_cap_select w = {from, to, NULL, NULL};
+    gp_err err;
+    assert_int_equal(gp_store_capacity_gpus(st, &w, on_gpu_sums, &o, &err), GP_OK);
+    return o;
+}
+
+/* Seal days 0 and 1 (retention an hour into day 2 seals what ended before today). */
+static void seal_two_days(gp_store *st) {
+    gp_err err;
+    assert_int_equal(
+        gp_store_retention(st, T0 + 2 * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+}
+
+/* The hours of a sealed day are one chunk per series and day and read back exactly as the
+ * rows did, over windows cut inside days; a GPU away for a day has no chunk for it. */
+static void test_hour_chunks_keep_figures(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    generate(st);
+    char *rows = hour_figures(st);
+    sql("DELETE FROM sample"); /* as after imported history: the fleet reads rollups */
+    char *fleet_rows = fleet_figures(st);
+    assert_non_null(strstr(fleet_rows, "fleet node2 GPU-2-3 3 0:"));
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour"), NODES * (GPUS * DAYS - 1) * 24);
+    /* The figures themselves: a window from 05:00 of day 0 to 07:00 of day 1 holds 19 + 7 hours
+     * of a GPU that stayed, 19 of the one away on day 1, 12 buckets an hour. */
+    const int64_t H = 3600000;
+    assert_int_equal(sums_of(st, "GPU-1-1", T0 + 5 * H, T0 + DAY + 7 * H).buckets, 26 * 12);
+    assert_int_equal(sums_of(st, "GPU-1-3", T0 + 5 * H, T0 + DAY + 7 * H).buckets, 19 * 12);
+    assert_int_equal(sums_of(st, "GPU-1-3", T0 + 5 * H + 1, T0 + DAY + 7 * H).buckets, 18 * 12);
+
+    seal_two_days(st);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), NODES * (GPUS * 2 - 1));
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour"), NODES * GPUS * 24);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour WHERE hour_ms < 1767398400000"), 0);
+    char *chunks = hour_figures(st);
+    assert_true(strlen(rows) > 10000);
+    if (strcmp(rows, chunks) != 0)
+        fail_msg("capacity figures differ once the hours are chunks");
+    free(chunks);
+    /* Every day sealed: the fleet's last values come from the newest chunk, read backwards. */
+    char *fleet_some = fleet_figures(st);
+    assert_int_equal(
+        gp_store_retention(st, T0 + DAYS * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    char *fleet_chunks = fleet_figures(st);
+    if (strcmp(fleet_rows, fleet_some) != 0 || strcmp(fleet_rows, fleet_chunks) != 0)
+        fail_msg("the fleet's last values differ once the days are chunks");
+    free(fleet_some);
+    free(fleet_chunks);
+    free(fleet_rows);
+    gp_store_close(st);
+    free(rows);
+}
+
+/* What migration 010 (version 9) or 011 (version 10) found: the 5-minute days sealed, every
+ * hourly rollup a rollup_1h row and, before 010, every capacity hour a util_hour row. */
+static void make_version(int version) {
+    sql("CREATE TABLE uh_copy AS SELECT * FROM util_hour; CREATE TABLE r1_copy AS SELECT * FROM "
+        "rollup_1h");
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    seal_two_days(st);
+    gp_store_close(st);
+    sql("DROP TABLE rollup_1h_day; INSERT OR IGNORE INTO rollup_1h SELECT * FROM r1_copy; "
+        "DROP TABLE r1_copy");
+    if (version == 9)
+        sql("DROP TABLE util_hour_day; INSERT OR IGNORE INTO util_hour SELECT * FROM uh_copy");
+    sql("DROP TABLE uh_copy");
+    char q[64];
+    snprintf(q, sizeof q, "PRAGMA user_version = %d", version);
+    sql(q);
+}
+
+/* A database of version 9 or 10 converted on open: the same chunks and figures as sealed by
+ * this build; then late samples and imported history in sealed days give the same figures as
+ * on a database whose hours are rows (path2, never sealed). */
+static void migration_and_writes(int version) {
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st, *ref;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    generate(st);
+    char *rows = hour_figures(st);
+    gp_store_close(st);
+    make_version(version);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour"),
+                     version == 9 ? NODES * (GPUS * DAYS - 1) * 24 : NODES * GPUS * 24);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h"), NODES * (GPUS * DAYS - 1) * 24 * 3);
+    assert_int_equal(scalar("SELECT count(*) FROM series WHERE sealed_ms = 1767398400000"),
+                     NODES * GPUS * 3);
+
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK); /* migrates */
+    assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), NODES * (GPUS * 2 - 1));
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour"), NODES * GPUS * 24);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h_day"), NODES * (GPUS * 2 - 1) * 3);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h"), NODES * GPUS * 24 * 3);
+    char *converted = hour_figures(st);
+    if (strcmp(rows, converted) != 0)
+        fail_msg("capacity figures differ after migration 010");
+    free(converted);
+    free(rows);
+
+    fd = mkstemp(path2);
+    close(fd);
+    unlink(path2);
+    assert_int_equal(gp_store_open(path2, &ref, &err), GP_OK);
+    generate(ref);
+    gp_store *both[2] = {st, ref};
+    const int64_t H = 3600000;
+    for (int i = 0; i < 2; i++) {
+        long long node0;
+        assert_int_equal(gp_store_node_id(both[i], "node0", &node0, &err), GP_OK);
+        /* A late sample in 03:00 of day 0: that hour is recomputed into its chunk. */
+        gp_samples s;
+        gp_samples_init(&s, 100);
+        int gi = gp_samples_gpu(&s, "GPU-0-1", 1, "", "NVIDIA H100 80GB HBM3", "node0");
+        assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, 77.5, T0 + 3 * H + 1000, -1, &err),
+                         GP_OK);
+        assert_int_equal(
+            gp_samples_add(&s, gi, GP_M_MEM_USED_MIB, 5000, T0 + 3 * H + 1000, -1, &err), GP_OK);
+        size_t written;
+        assert_int_equal(
+            gp_store_samples_write(both[i], node0, &s, T0 + 3 * H + 2000, &written, &err), GP_OK);
+        assert_int_equal(written, 2);
+        /* The hour's peak of memory used (its hourly rollup's max) is the late sample. */
+        assert_true(sums_of(both[i], "GPU-0-1", T0 + 3 * H, T0 + 4 * H).mem_p95 == 5000);
+        gp_samples_done(&s);
+        /* History: an hour of day 1, when GPU 3 was away (new), and one stored already. */
+        gp_rollups r;
+        gp_rollups_init(&r, 1000);
+        int g3 = gp_samples_gpu(&r.gpus, "GPU-0-3", 3, "", "NVIDIA H100 80GB HBM3", "node0");
+        assert_int_equal(
+            gp_rollups_add(&r, g3, GP_M_GPU_UTIL, T0 + DAY + 10 * H, 1, 42.25, 42.25, 42.25, &err),
+            GP_OK);
+        assert_int_equal(gp_rollups_add(&r, g3, GP_M_GPU_UTIL, T0 + 4 * H, 1, 99, 99, 99, &err),
+                         GP_OK);
+        gp_rollups_finish(&r);
+        size_t skipped;
+        assert_int_equal(gp_store_begin(both[i], &err), GP_OK);
+        assert_int_equal(gp_store_rollups_write(both[i], node0, &r, &written, &skipped, &err),
+                         GP_OK);
+        assert_int_equal(gp_store_commit(both[i], &err), GP_OK);
+        gp_rollups_done(&r);
+        assert_int_equal(written, 1);
+        assert_int_equal(skipped, 1);
+        gpu_sums g = sums_of(both[i], "GPU-0-3", T0 + DAY + 10 * H, T0 + DAY + 11 * H);
+        assert_int_equal(g.buckets, 1);
+        assert_int_equal(g.power_n, 0);
+        assert_true(g.util_sum == 42.25);
+    }
+    /* The sealed database kept its hours before day 2 in chunks only. */
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour WHERE hour_ms < 1767398400000"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h WHERE bucket_ms < 1767398400000"), 0);
+    char *a = hour_figures(st), *b = hour_figures(ref);
+    if (strcmp(a, b) != 0)
+        fail_msg("writes into sealed days give other figures than into rows");
+    free(a);
+    free(b);
+    /* Removing a node takes its chunks. */
+    long long before = scalar("SELECT count(*) FROM util_hour_day");
+    long long before_1h = scalar("SELECT count(*) FROM rollup_1h_day");
+    assert_int_equal(gp_store_node_rm(st, "node2", &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), before - (GPUS * 2 - 1));
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h_day"), before_1h - (GPUS * 2 - 1) * 3);
+    gp_store_close(st);
+    gp_store_close(ref);
+    test_remove_db(path);
+    test_remove_db(path2);
+    memcpy(path2 + strlen(path2) - 6, "XXXXXX", 6);
+    memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+}
+
+static void test_hour_chunks_migration_009_and_writes(void **state) {
+    (void)state;
+    migration_and_writes(9);
+}
+
+static void test_hour_chunks_migration_010_and_writes(void **state) {
+    (void)state;
+    migration_and_writes(10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_migration_keeps_figures),
         cmocka_unit_test(test_sealed_days_take_writes),
+        cmocka_unit_test(test_hour_chunks_keep_figures),
+        cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
+        cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

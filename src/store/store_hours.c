@@ -1,0 +1,315 @@
+/* Capacity hours kept per day (db/010_hour_chunks.sql, docs/telemetry.md "Chunk encoding").
+ *
+ * A utilization series' util_hour figures live in util_hour_day, one row per UTC day holding
+ * the day's 24 hours packed (src/formats/chunk.c, gp_hours), before series.sealed_ms, and in
+ * util_hour rows from it on, as the 5-minute rollups do (store_chunks.c): the open day is
+ * rewritten row by row by each cycle's gp_store_capacity_refresh, and its hours move into the
+ * day's chunk when the series' day is sealed. An hour written later into a sealed day (a late
+ * sample recomputed, imported history) is merged into its chunk: the row's figures replace the
+ * chunk's hour, as INSERT OR REPLACE replaced the row. The two never hold the same hour, so a
+ * reader takes a series' chunks and then its rows, in hour order. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/chunk.h"
+#include "gpuplan/xmem.h"
+#include "store_int.h"
+
+#define HOUR_MS 3600000LL
+#define DAY_BITS 20 /* util_hour_day.id = series_id * 2^20 + days since 1970 */
+
+static const char SQL_LOAD[] = "SELECT hours FROM util_hour_day WHERE id = ?1";
+static const char SQL_SAVE[] = "INSERT OR REPLACE INTO util_hour_day(id, hours) VALUES (?1, ?2)";
+static const char SQL_CHUNKS[] = "SELECT id, hours FROM util_hour_day WHERE id >= ?1 AND id < ?2 "
+                                 "ORDER BY id";
+static const char SQL_ROWS[] = "SELECT hour_ms, buckets, util_sum, power_n, power_sum, "
+                               "busy_power_n, busy_power_sum, hist FROM util_hour WHERE "
+                               "series_id = ?1 AND hour_ms >= ?2 AND hour_ms < ?3 ORDER BY hour_ms";
+static const char SQL_SEAL_ROWS[] =
+    "SELECT series_id, hour_ms, buckets, util_sum, power_n, power_sum, busy_power_n, "
+    "busy_power_sum, hist FROM util_hour WHERE series_id = ?1 AND hour_ms < ?2 ORDER BY hour_ms";
+static const char SQL_SEAL_DELETE[] = "DELETE FROM util_hour WHERE series_id = ?1 AND hour_ms < ?2";
+
+struct store_hours {
+    sqlite3_stmt *load, *save, *chunks, *rows, *seal_rows, *seal_delete, *settle_rows,
+        *settle_delete;
+};
+
+static store_hours *kept(gp_store *st) {
+    if (!st->hours)
+        st->hours = gp_xcalloc(1, sizeof *st->hours);
+    return st->hours;
+}
+
+static gp_status stmt(gp_store *st, sqlite3_stmt **slot, const char *sql, gp_err *err) {
+    if (*slot) {
+        sqlite3_reset(*slot);
+        sqlite3_clear_bindings(*slot);
+        return GP_OK;
+    }
+    return store_prepare(st, sql, slot, err);
+}
+
+#define STMT(st, name, sql, err) stmt((st), &kept(st)->name, (sql), (err))
+
+void store_hours_done(gp_store *st) {
+    store_hours *h = st->hours;
+    if (!h)
+        return;
+    sqlite3_finalize(h->load);
+    sqlite3_finalize(h->save);
+    sqlite3_finalize(h->chunks);
+    sqlite3_finalize(h->rows);
+    sqlite3_finalize(h->seal_rows);
+    sqlite3_finalize(h->seal_delete);
+    sqlite3_finalize(h->settle_rows);
+    sqlite3_finalize(h->settle_delete);
+    free(h);
+    st->hours = NULL;
+}
+
+/* The id of series' day holding ms, days clamped to 0 .. 2^20 - 1 (a reader's open bound). */
+static int64_t hours_id(long long series, int64_t ms) {
+    int64_t day = store_day_of(ms) / GP_DAY_MS;
+    day = day < 0 ? 0 : day >= (1 << DAY_BITS) ? (1 << DAY_BITS) - 1 : day;
+    return ((int64_t)series << DAY_BITS) + day;
+}
+
+static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
+    if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
+        return gp_errorf(err, GP_E_INPUT, st->path, "an hour at %lld ms, before 1970 or past 4840",
+                         (long long)day_ms);
+    return GP_OK;
+}
+
+gp_status store_hour_of_row(gp_store *st, sqlite3_stmt *s, int col, gp_hour *h, gp_err *err) {
+    memset(h, 0, sizeof *h);
+    h->buckets = sqlite3_column_int64(s, col);
+    h->util_sum = sqlite3_column_double(s, col + 1);
+    h->power_n = sqlite3_column_int64(s, col + 2);
+    h->power_sum = sqlite3_column_double(s, col + 3);
+    h->busy_power_n = sqlite3_column_int64(s, col + 4);
+    h->busy_power_sum = sqlite3_column_double(s, col + 5);
+    const unsigned char *t = sqlite3_column_text(s, col + 6);
+    int n = sqlite3_column_bytes(s, col + 6);
+    if (!t || n != GP_HOURS_BINS || h->buckets < 1)
+        return gp_errorf(err, GP_E_DB, st->path, "a damaged util_hour row (histogram \"%s\")",
+                         t ? (const char *)t : "");
+    for (int k = 0; k < GP_HOURS_BINS; k++) {
+        if (t[k] < '0')
+            return gp_errorf(err, GP_E_DB, st->path, "a damaged util_hour row (histogram \"%s\")",
+                             (const char *)t);
+        h->hist[k] = (unsigned char)(t[k] - '0');
+    }
+    return GP_OK;
+}
+
+gp_status store_hours_load(gp_store *st, long long series, int64_t day_ms, gp_hours *d, bool *found,
+                           gp_err *err) {
+    memset(d, 0, sizeof *d);
+    *found = false;
+    if (check_day(st, day_ms, err) || STMT(st, load, SQL_LOAD, err))
+        return err->code;
+    sqlite3_stmt *s = st->hours->load;
+    sqlite3_bind_int64(s, 1, hours_id(series, day_ms));
+    int rc = sqlite3_step(s);
+    gp_status res = GP_OK;
+    if (rc == SQLITE_ROW) {
+        char where[64];
+        snprintf(where, sizeof where, "util_hour_day %lld/%lld", series, (long long)day_ms);
+        res = gp_hours_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0), where,
+                              d, err);
+        if (res != GP_OK)
+            err->code = res = GP_E_DB; /* a damaged database, not bad input from the user */
+        *found = res == GP_OK;
+    } else if (rc != SQLITE_DONE) {
+        res = store_fail(st, err, "read an hour chunk");
+    }
+    sqlite3_reset(s);
+    return res;
+}
+
+gp_status store_hours_save(gp_store *st, long long series, int64_t day_ms, const gp_hours *d,
+                           gp_err *err) {
+    unsigned char buf[GP_HOURS_MAX_BYTES];
+    size_t len;
+    if (gp_hours_encode(d, buf, &len, err))
+        return err->code;
+    if (check_day(st, day_ms, err) || STMT(st, save, SQL_SAVE, err))
+        return err->code;
+    sqlite3_stmt *s = st->hours->save;
+    sqlite3_bind_int64(s, 1, hours_id(series, day_ms));
+    sqlite3_bind_blob(s, 2, buf, (int)len, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write an hour chunk");
+}
+
+/* Merge the rows sel yields (series_id, hour_ms, then util_hour's figures, by series and
+ * hour) into their day chunks, each row replacing its hour. The caller deletes the rows. */
+static gp_status move_rows(gp_store *st, sqlite3_stmt *sel, gp_err *err) {
+    gp_hours *d = gp_xmalloc(sizeof *d);
+    long long series = 0;
+    int64_t day = INT64_MIN;
+    bool dirty = false;
+    gp_status res = GP_OK;
+    int rc;
+    while (res == GP_OK && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
+        long long s = sqlite3_column_int64(sel, 0);
+        int64_t hour = sqlite3_column_int64(sel, 1);
+        if (s != series || store_day_of(hour) != day) {
+            bool found;
+            if (dirty && store_hours_save(st, series, day, d, err))
+                res = err->code;
+            series = s;
+            day = store_day_of(hour);
+            dirty = false;
+            if (res == GP_OK && store_hours_load(st, series, day, d, &found, err))
+                res = err->code;
+        }
+        if (res == GP_OK &&
+            store_hour_of_row(st, sel, 2, &d->h[(hour - day) / HOUR_MS], err) == GP_OK)
+            dirty = true;
+        else
+            res = err->code;
+    }
+    if (res == GP_OK && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read hours to pack");
+    sqlite3_reset(sel);
+    if (res == GP_OK && dirty && store_hours_save(st, series, day, d, err))
+        res = err->code;
+    free(d);
+    return res;
+}
+
+gp_status store_hours_seal(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
+    if (STMT(st, seal_rows, SQL_SEAL_ROWS, err))
+        return err->code;
+    sqlite3_stmt *s = st->hours->seal_rows;
+    sqlite3_bind_int64(s, 1, series);
+    sqlite3_bind_int64(s, 2, before_ms);
+    if (move_rows(st, s, err) || STMT(st, seal_delete, SQL_SEAL_DELETE, err))
+        return err->code;
+    s = st->hours->seal_delete;
+    sqlite3_bind_int64(s, 1, series);
+    sqlite3_bind_int64(s, 2, before_ms);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "seal a day of hours");
+}
+
+/* The rows of a node's utilization series in [from, to) that fell before their series'
+ * sealed_ms (gp_store_capacity_refresh rewrote hours of a sealed day). */
+static const char SQL_SETTLE_ROWS[] =
+    "SELECT u.series_id, u.hour_ms, u.buckets, u.util_sum, u.power_n, u.power_sum, "
+    "u.busy_power_n, u.busy_power_sum, u.hist FROM series s CROSS JOIN util_hour u "
+    "ON u.series_id = s.id AND u.hour_ms >= ?1 AND u.hour_ms < ?2 AND u.hour_ms < s.sealed_ms "
+    "WHERE s.node_id = ?3 AND s.metric = ?4 AND s.sealed_ms > ?1 ORDER BY u.series_id, u.hour_ms";
+static const char SQL_SETTLE_DELETE[] =
+    "DELETE FROM util_hour WHERE series_id IN (SELECT id FROM series WHERE node_id = ?3 AND "
+    "metric = ?4 AND sealed_ms > ?1) AND hour_ms >= ?1 AND hour_ms < ?2 AND hour_ms < "
+    "(SELECT sealed_ms FROM series WHERE id = util_hour.series_id)";
+
+gp_status store_hours_settle(gp_store *st, long long node_id, int metric, int64_t from_ms,
+                             int64_t to_ms, gp_err *err) {
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass ? STMT(st, settle_delete, SQL_SETTLE_DELETE, err)
+                 : STMT(st, settle_rows, SQL_SETTLE_ROWS, err))
+            return err->code;
+        sqlite3_stmt *s = pass ? st->hours->settle_delete : st->hours->settle_rows;
+        sqlite3_bind_int64(s, 1, from_ms);
+        sqlite3_bind_int64(s, 2, to_ms);
+        sqlite3_bind_int64(s, 3, node_id);
+        sqlite3_bind_int(s, 4, metric);
+        gp_status res = GP_OK;
+        if (!pass) {
+            res = move_rows(st, s, err);
+        } else if (sqlite3_step(s) != SQLITE_DONE) {
+            res = store_fail(st, err, "pack the hours of sealed days");
+        }
+        sqlite3_reset(s);
+        if (res != GP_OK)
+            return res;
+    }
+    return GP_OK;
+}
+
+gp_status store_hours_convert(gp_store *st, gp_err *err) {
+    static const char *const sql[] = {
+        "SELECT u.series_id, u.hour_ms, u.buckets, u.util_sum, u.power_n, u.power_sum, "
+        "u.busy_power_n, u.busy_power_sum, u.hist FROM series s CROSS JOIN util_hour u "
+        "ON u.series_id = s.id AND u.hour_ms < s.sealed_ms ORDER BY u.series_id, u.hour_ms",
+        "DELETE FROM util_hour WHERE hour_ms < (SELECT sealed_ms FROM series WHERE id = "
+        "util_hour.series_id)"};
+    for (int pass = 0; pass < 2; pass++) {
+        sqlite3_stmt *s;
+        if (store_prepare(st, sql[pass], &s, err))
+            return err->code;
+        gp_status res = GP_OK;
+        if (!pass)
+            res = move_rows(st, s, err);
+        else if (sqlite3_step(s) != SQLITE_DONE)
+            res = store_fail(st, err, "convert the hours of sealed days");
+        sqlite3_finalize(s);
+        if (res != GP_OK)
+            return res;
+    }
+    return GP_OK;
+}
+
+gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
+                           store_hour_fn fn, void *arg, gp_err *err) {
+    if (to_ms <= from_ms)
+        return GP_OK;
+    if (STMT(st, chunks, SQL_CHUNKS, err) || STMT(st, rows, SQL_ROWS, err))
+        return err->code;
+    sqlite3_stmt *k = st->hours->chunks, *r = st->hours->rows;
+    sqlite3_bind_int64(k, 1, hours_id(series, from_ms));
+    sqlite3_bind_int64(k, 2, hours_id(series, to_ms - 1) + 1);
+    gp_hours d;
+    gp_status res = GP_OK;
+    int rc;
+    while (res == GP_OK && (rc = sqlite3_step(k)) == SQLITE_ROW) {
+        int64_t day = (sqlite3_column_int64(k, 0) & ((1 << DAY_BITS) - 1)) * GP_DAY_MS;
+        char where[64];
+        snprintf(where, sizeof where, "util_hour_day %lld/%lld", series, (long long)day);
+        if (gp_hours_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1), where,
+                            &d, err)) {
+            res = err->code = GP_E_DB;
+            break;
+        }
+        for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+            int64_t t = day + i * HOUR_MS;
+            if (d.h[i].buckets == 0 || t < from_ms || t >= to_ms)
+                continue;
+            if (fn(t, &d.h[i], arg)) {
+                sqlite3_reset(k);
+                return GP_OK;
+            }
+        }
+    }
+    if (res == GP_OK && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read hour chunks");
+    sqlite3_reset(k);
+    if (res != GP_OK)
+        return res;
+    sqlite3_bind_int64(r, 1, series);
+    sqlite3_bind_int64(r, 2, from_ms);
+    sqlite3_bind_int64(r, 3, to_ms);
+    while ((rc = sqlite3_step(r)) == SQLITE_ROW) {
+        gp_hour h;
+        if (store_hour_of_row(st, r, 1, &h, err)) {
+            sqlite3_reset(r);
+            return err->code;
+        }
+        if (fn(sqlite3_column_int64(r, 0), &h, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(r);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read hours");
+}
