@@ -144,6 +144,7 @@ static const list_def tier_list = {"bulk tier", tier_cols, 2, new_tier};
 #define SHAPE(k, l, abs)                                                                           \
     { .key = k, .label = l, .unit = "choice", .kind = F_SHAPE, .ui = FIELD_CHOICE, .absent = abs }
 #define PERIODS_LIST "self_hosted.tariff.periods"
+#define SHIFT_KEY "self_hosted.tariff.shift_to_cheapest"
 #define OPTIONS_LIST "cloud_options"
 
 static const field_def general[] = {
@@ -190,6 +191,7 @@ static const field_def general[] = {
     SD("self_hosted.staff_per_month", "staff", "$cur/mo", staff_per_month),
     SD("self_hosted.other_per_month", "other costs", "$cur/mo", other_per_month),
     SD("self_hosted.colo_per_kw_month", "colocation", "/kW-mo", colo_per_kw_month),
+    SD("self_hosted.grid_kg_co2_per_kwh", "grid CO2", "kg/kWh", grid_kg_co2_per_kwh),
     {.key = "self_hosted.work_per_gpu_hour",
      .label = "work a GPU-hour",
      .unit = "units",
@@ -199,7 +201,9 @@ static const field_def general[] = {
     SD("self_hosted.power.server_base_w", "server base draw", "W", server_base_w),
     SD("self_hosted.power.gpu_idle_w", "GPU idle draw", "W", gpu_idle_w),
     SD("self_hosted.power.gpu_tdp_w", "GPU busy draw", "W", gpu_tdp_w),
+    DN("self_hosted.power.gpu_avg_w", "GPU flat draw", "W", "none", W_ALL),
     SD("self_hosted.power.pue", "PUE", "x", pue),
+    DC("self_hosted.tariff.shift_to_cheapest", "shift to cheapest", "no"),
     SD("self_hosted.tariff.demand_charge_per_kw_month", "demand charge", "/kW-mo",
        demand_charge_per_kw_month),
     SD("self_hosted.tariff.price_trend_per_year", "electricity trend", "a year",
@@ -224,6 +228,7 @@ static const field_def opt_price[] = {
     OI("gpus_per_instance", "GPUs an instance", "GPUs", gpus_per_instance)};
 static const field_def opt_committed[] = {OD("upfront", "upfront a term", "$cur", upfront),
                                           OI("term_months", "term", "months", term_months)};
+static const field_def opt_purchase[] = {DC("purchase", "purchase", "no_upfront")};
 static const field_def opt_base[] = {DI("base_gpus", "committed base", "GPUs", "all", W_ALL)};
 static const field_def opt_burst[] = {DC("burst", "burst to", "none")};
 static const field_def opt_spot[] = {
@@ -234,6 +239,11 @@ static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", i
 static const field_def opt_common[] = {
     OD("support_pct", "support", "0..1", support_pct),
     OD("price_trend_per_year", "price trend", "a year", price_trend_per_year)};
+static const field_def opt_extras[] = {
+    OD("storage_gb", "storage", "GB", storage_gb),
+    OD("storage_per_gb_month", "storage price", "/GB-mo", storage_per_gb_month),
+    OD("egress_gb_per_month", "egress", "GB/mo", egress_gb_per_month),
+    OD("egress_per_gb", "egress price", "/GB", egress_per_gb)};
 static const field_def opt_work[] = {{.key = "work_per_gpu_hour",
                                       .label = "work a GPU-hour",
                                       .unit = "units",
@@ -376,8 +386,8 @@ static void build_fields(tui *t) {
     snprintf(b.f[b.n - 1].list, sizeof b.f[b.n - 1].list, "%s", OPTIONS_LIST);
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
-        const field_def *groups[9];
-        size_t sizes[9];
+        const field_def *groups[12];
+        size_t sizes[12];
         int ng = 0;
         groups[ng] = opt_pricing, sizes[ng++] = 1;
         /* A catalog reference fixes the price and the instance size (sc is resolved, so the
@@ -389,9 +399,10 @@ static void build_fields(tui *t) {
         if (!has_catalog)
             groups[ng] = opt_price, sizes[ng++] = 2;
         /* A reference's upfront is the catalog's (none): only the term can change. */
-        if (o->pricing == GP_COMMITTED && has_catalog)
+        if (o->pricing == GP_COMMITTED && has_catalog) {
             groups[ng] = opt_committed + 1, sizes[ng++] = 1;
-        else if (o->pricing == GP_COMMITTED)
+            groups[ng] = opt_purchase, sizes[ng++] = 1; /* catalog references only */
+        } else if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_committed, sizes[ng++] = 2;
         if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_base, sizes[ng++] = 1;
@@ -403,6 +414,7 @@ static void build_fields(tui *t) {
         if (o->pricing != GP_COMMITTED)
             groups[ng] = opt_idle, sizes[ng++] = 1;
         groups[ng] = opt_common, sizes[ng++] = 2;
+        groups[ng] = opt_extras, sizes[ng++] = 4;
         if (s->work_mode)
             groups[ng] = opt_work, sizes[ng++] = 1;
         for (int g = 0; g < ng; g++)
@@ -468,6 +480,17 @@ static int field_choices(const tui *t, int i, const char **out, int cap) {
         out[n++] = "committed";
         return n;
     }
+    if (!strcmp(d->key, "purchase")) {
+        out[n++] = NULL;
+        out[n++] = "partial_upfront";
+        out[n++] = "all_upfront";
+        return n;
+    }
+    if (!strcmp(d->key, SHIFT_KEY)) { /* a bool: false is the default */
+        out[n++] = NULL;
+        out[n++] = "yes";
+        return n;
+    }
     if (!strcmp(d->key, "self_hosted.buy")) {
         out[n++] = "all_at_once";
         out[n++] = "as_needed";
@@ -514,6 +537,8 @@ void scen_field_text(const tui *t, int i, char *out, size_t cap) {
         const cJSON *v = get_path(t->doc, f->path);
         if (cJSON_IsNumber(v))
             number_text(v->valuedouble, d->integer, out, cap);
+        else if (cJSON_IsTrue(v))
+            snprintf(out, cap, "yes");
         else if (cJSON_IsString(v))
             draw_clean(v->valuestring, out, cap);
         else
@@ -611,8 +636,9 @@ static bool edit_item(tui *t, cJSON **item) {
     if (f->kind == FIELD_CHOICE) {
         const char *ch[GP_MAX_OPTIONS + 1];
         int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
+        bool flag = !strcmp(((const field_def *)t->field_defs)[t->field_sel].key, SHIFT_KEY);
         if (t->edit_choice >= 0 && t->edit_choice < n && ch[t->edit_choice])
-            *item = cJSON_CreateString(ch[t->edit_choice]);
+            *item = flag ? cJSON_CreateTrue() : cJSON_CreateString(ch[t->edit_choice]);
         return true;
     }
     if (!t->edit[0] && f->optional)
@@ -660,7 +686,7 @@ static bool reshape(tui *t, cJSON *copy, const char *key, int k, const char *cho
         gp_pricing p = !strcmp(choice, "spot")        ? GP_SPOT
                        : !strcmp(choice, "committed") ? GP_COMMITTED
                                                       : GP_ON_DEMAND;
-        rc = gp_reshape_pricing(copy, k, p, &err);
+        rc = gp_reshape_pricing(t->ses, copy, k, p, t->today, &err);
     }
     if (rc)
         say_refused(t->invalid, sizeof t->invalid, &err);
@@ -1038,7 +1064,8 @@ void scen_start_edit(tui *t) {
     if (f->kind == FIELD_CHOICE) {
         const char *ch[GP_MAX_OPTIONS + 1];
         int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
-        const char *now = cJSON_GetStringValue(get_path(t->doc, f->path));
+        const cJSON *v = get_path(t->doc, f->path);
+        const char *now = cJSON_IsTrue(v) ? "yes" : cJSON_GetStringValue(v);
         for (int k = 0; k < n; k++)
             if (now && ch[k] && !strcmp(ch[k], now))
                 t->edit_choice = k;

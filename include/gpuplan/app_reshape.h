@@ -37,8 +37,10 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err);
  * purchase, base and burst off committed; idle overhead off committed; interruptions,
  * checkpoint and restart off spot), and an option turned committed stops being the bridge or
  * a burst (those keys are removed). A catalog reference then takes the catalog's price of the
- * new kind (committed: 12 months, no upfront, unless the option says otherwise). */
-gp_status gp_reshape_pricing(cJSON *doc, int k, gp_pricing pricing, gp_err *err);
+ * new kind; turned committed without a term, it takes the first of 12 and 36 months that the
+ * catalog has (as of as_of) for its purchase option (no upfront unless it says otherwise). */
+gp_status gp_reshape_pricing(gp_session *s, cJSON *doc, int k, gp_pricing pricing,
+                             const char *as_of, gp_err *err);
 
 /* Financing by cash (the key removed: its default) or by a loan: APR the scenario's discount
  * rate where it is above 0, else 0.07; the term the horizon (at most 360 months); all of

@@ -221,7 +221,42 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err) {
 
 /* ---- pricing and financing --------------------------------------------------------------- */
 
-gp_status gp_reshape_pricing(cJSON *doc, int k, gp_pricing pricing, gp_err *err) {
+/* A committed catalog reference without a term: the first of 12 and 36 months the catalog has
+ * for its purchase option on as_of (12 when it has neither: the load then says why). */
+static gp_status catalog_term(gp_session *s, cJSON *opt, const char *as_of, gp_err *err) {
+    const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "catalog"));
+    char buf[GP_CATALOG_BYTES];
+    if (!ref || cJSON_GetObjectItemCaseSensitive(opt, "term_months") ||
+        snprintf(buf, sizeof buf, "%s", ref) >= (int)sizeof buf)
+        return GP_OK;
+    char *s1 = strchr(buf, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+    if (!s2)
+        return GP_OK;
+    *s1 = *s2 = '\0';
+    const char *pur = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "purchase"));
+    gp_purchase purchase = !pur                              ? GP_NO_UPFRONT
+                           : !strcmp(pur, "partial_upfront") ? GP_PARTIAL_UPFRONT
+                           : !strcmp(pur, "all_upfront")     ? GP_ALL_UPFRONT
+                                                             : GP_NO_UPFRONT;
+    gp_store *st;
+    if (gp_session_catalog(s, &st, err))
+        return err->code;
+    static const int terms[2] = {12, 36};
+    for (int i = 0; i < 2; i++) {
+        gp_catalog_entry e;
+        gp_err miss;
+        if (gp_store_catalog_lookup(st, buf, s1 + 1, s2 + 1, GP_COMMITTED, terms[i], purchase,
+                                    as_of, &e, &miss) == GP_OK) {
+            if (terms[i] != 12) /* 12 is the default */
+                put_num(opt, "term_months", terms[i]);
+            return GP_OK;
+        }
+    }
+    return GP_OK;
+}
+
+gp_status gp_reshape_pricing(gp_session *s, cJSON *doc, int k, gp_pricing pricing,
+                             const char *as_of, gp_err *err) {
     gp_err_clear(err);
     cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "cloud_options");
     cJSON *opt = cJSON_GetArrayItem(opts, k);
@@ -252,6 +287,8 @@ gp_status gp_reshape_pricing(cJSON *doc, int k, gp_pricing pricing, gp_err *err)
                 cJSON_DeleteItemFromObjectCaseSensitive(o, "burst");
         }
     }
+    if (pricing == GP_COMMITTED && catalog_term(s, opt, as_of, err))
+        return err->code;
     put_str(opt, "pricing", gp_pricing_name(pricing));
     return GP_OK;
 }

@@ -165,6 +165,10 @@ check "the loan is stored" stored "$a" '
     d["self_hosted"]["financing"] == {"kind": "loan", "apr": 0.07, "term_months": 24}'
 check "the loan costs interest" reported "$a" "r['self_hosted']['breakdown']['interest'] > 0"
 
+# Shifting busy hours to the cheapest period: a flag, stored as true.
+choose "shift to cheapest" 1 "yes" 9 "$a"
+check "the shift is stored as a flag" stored "$a" 'd["self_hosted"]["tariff"]["shift_to_cheapest"] is True'
+
 # A catalog plan to work in a profile's unit: the H100 of its offer, the throughput table's
 # figure for self-hosted and the option, the same GPUs.
 press h j Enter
@@ -190,6 +194,16 @@ check "the reference is spot" stored "$b" '
                               "work_per_gpu_hour": d["self_hosted"]["work_per_gpu_hour"]}'
 check "priced from the catalog's spot entry" reported "$b" "r['sources'][0]['pricing'] == 'spot'
     and r['options'][0]['pricing'] == 'spot'"
+
+# Committed, the reference takes the term its catalog has (36 months here), and its purchase
+# option becomes a choice.
+choose "p5: pricing" 1 "committed" 4 "$b"
+check "the committed reference has the catalog's term" stored "$b" '
+    d["cloud_options"][0]["pricing"] == "committed" and d["cloud_options"][0]["term_months"] == 36'
+choose "p5: purchase" 2 "all_upfront" 5 "$b"
+check "the purchase option is stored" stored "$b" 'd["cloud_options"][0]["purchase"] == "all_upfront"'
+check "priced from the catalog's all-upfront entry" reported "$b" "r['sources'][0]['pricing'] == 'committed'
+    and r['sources'][0]['upfront'] > 0"
 
 press q
 check "q quits" exited 0

@@ -130,6 +130,12 @@ static void test_profile(void **state) {
     assert_true(num(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "cloud_options"), 0),
                     "work_per_gpu_hour", NULL) == rho);
     assert_true(fabs(total(&f->ses, doc, NULL) - gpu_total) <= 1e-9 * gpu_total);
+
+    /* Committed, the reference takes a term its catalog has: p5 in us-east-1 is 36 months. */
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_COMMITTED, "2027-01-01", &err), GP_OK);
+    cJSON *p5 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "cloud_options"), 0);
+    assert_true(num(p5, "term_months", NULL) == 36);
+    total(&f->ses, doc, NULL);
     cJSON_Delete(doc);
 }
 
@@ -140,12 +146,12 @@ static void test_pricing_financing(void **state) {
     cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "cloud_options");
     /* od turned spot keeps its idle overhead; committed drops it, and is no longer the bridge
      * nor c's burst. */
-    assert_int_equal(gp_reshape_pricing(doc, 0, GP_SPOT, &err), GP_OK);
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_SPOT, "2027-01-01", &err), GP_OK);
     assert_true(same(cJSON_GetArrayItem(opts, 0),
                      "{\"name\": \"od\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, "
                      "\"hourly\": 60, \"idle_overhead\": 0.1}"));
     total(&f->ses, doc, NULL);
-    assert_int_equal(gp_reshape_pricing(doc, 0, GP_COMMITTED, &err), GP_OK);
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_COMMITTED, "2027-01-01", &err), GP_OK);
     assert_true(same(cJSON_GetArrayItem(opts, 0),
                      "{\"name\": \"od\", \"pricing\": \"committed\", \"gpus_per_instance\": 8, "
                      "\"hourly\": 60}"));
@@ -153,12 +159,12 @@ static void test_pricing_financing(void **state) {
         cJSON_GetObjectItemCaseSensitive(doc, "self_hosted"), "bridge"));
     assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, 1), "burst"));
     /* c turned on-demand drops its term keys, base and all. */
-    assert_int_equal(gp_reshape_pricing(doc, 1, GP_ON_DEMAND, &err), GP_OK);
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 1, GP_ON_DEMAND, "2027-01-01", &err), GP_OK);
     assert_true(same(cJSON_GetArrayItem(opts, 1),
                      "{\"name\": \"c\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, "
                      "\"hourly\": 30}"));
     total(&f->ses, doc, NULL);
-    assert_int_equal(gp_reshape_pricing(doc, 5, GP_SPOT, &err), GP_E_INPUT);
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 5, GP_SPOT, "2027-01-01", &err), GP_E_INPUT);
 
     /* A loan at the discount rate over the horizon; cash removes it. */
     cJSON_AddNumberToObject(doc, "discount_rate", 0.05);
