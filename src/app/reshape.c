@@ -5,6 +5,7 @@
 
 #include "gpuplan/app_reshape.h"
 #include "gpuplan/app_throughput.h"
+#include "gpuplan/store_throughput.h"
 #include "gpuplan/store_catalog.h"
 
 #define HOURS_A_MONTH 730.0
@@ -42,23 +43,17 @@ static double ceil_plus(double v) {
 
 /* ---- demand mode ------------------------------------------------------------------------- */
 
-typedef struct gpu_find {
-    const char *instance;
-    char gpu[GP_GPU_NAME_BYTES];
-} gpu_find;
-
 static int take_gpu(const gp_offer_price *p, void *arg) {
-    gpu_find *f = arg;
-    if (strcmp(p->instance, f->instance) != 0 || !p->gpu || !p->gpu[0])
+    char *gpu = arg;
+    if (!p->gpu || !p->gpu[0])
         return 0;
-    snprintf(f->gpu, sizeof f->gpu, "%s", p->gpu);
+    snprintf(gpu, GP_GPU_NAME_BYTES, "%s", p->gpu);
     return 1;
 }
 
 /* The GPU model of a catalog-backed option ("" when it has no catalog key or the catalog does
  * not know it). */
-static gp_status option_gpu(gp_store *st, const cJSON *opt, const char *as_of, char *out,
-                            size_t cap, gp_err *err) {
+static gp_status option_gpu(gp_store *st, const cJSON *opt, char *out, size_t cap, gp_err *err) {
     out[0] = '\0';
     const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "catalog"));
     char buf[GP_CATALOG_BYTES];
@@ -68,12 +63,56 @@ static gp_status option_gpu(gp_store *st, const cJSON *opt, const char *as_of, c
     if (!s2)
         return GP_OK;
     *s1 = *s2 = '\0';
-    gpu_find f = {.instance = s1 + 1};
-    gp_offer_filter flt = {.provider = buf, .region = s2 + 1, .pricing = -1, .as_of = as_of};
-    gp_status rc = gp_store_catalog_list(st, &flt, take_gpu, &f, err);
-    if (rc)
+    /* The offer's price rows (a keyed read) name its GPU; an unknown offer names none. */
+    char gpu[GP_GPU_NAME_BYTES] = "";
+    gp_err miss;
+    gp_status rc = gp_store_catalog_history(st, buf, s1 + 1, s2 + 1, take_gpu, gpu, &miss);
+    if (rc && rc != GP_E_NOTFOUND) {
+        *err = miss;
         return rc;
-    snprintf(out, cap, "%s", f.gpu);
+    }
+    snprintf(out, cap, "%s", gpu);
+    return GP_OK;
+}
+
+/* The throughput table's figure for (gpu, profile), as gp_tp_effective gives it after a
+ * refresh: the measured one, else the estimate from the GPU's spec row, computed here rather
+ * than rewritten into the table, so a choice tried in the editor stays quick. */
+typedef struct figure {
+    const gp_profile *p;
+    const char *gpu, *as_of;
+    double value;
+    bool found;
+} figure;
+
+static int take_measured(const gp_throughput *t, void *arg) {
+    figure *f = arg;
+    if (t->kind != GP_TP_MEASURED || strcmp(t->gpu, f->gpu) != 0)
+        return 0;
+    f->value = t->value;
+    f->found = true;
+    return 1;
+}
+
+static int take_spec(const gp_gpu_spec *g, const char *source, void *arg) {
+    figure *f = arg;
+    gp_throughput t;
+    if (strcmp(g->name, f->gpu) != 0 || !gp_throughput_estimate(f->p, g, source, f->as_of, &t))
+        return 0;
+    f->value = t.value;
+    f->found = true;
+    return 1;
+}
+
+static gp_status effective(gp_session *s, const gp_profile *p, const char *gpu, const char *as_of,
+                           figure *out, gp_err *err) {
+    *out = (figure){.p = p, .gpu = gpu, .as_of = as_of};
+    gp_store *st, *cat;
+    if (gp_session_store(s, &st, err) ||
+        gp_store_throughputs(st, p->name, gpu, take_measured, out, err) ||
+        (!out->found &&
+         (gp_session_catalog(s, &cat, err) || gp_store_specs(cat, gpu, take_spec, out, err))))
+        return err->code;
     return GP_OK;
 }
 
@@ -88,7 +127,7 @@ static gp_status throughputs(gp_session *s, const cJSON *doc, const char *as_of,
     char gpus[GP_MAX_OPTIONS][GP_GPU_NAME_BYTES];
     const char *own = NULL;
     for (int k = 0; k < n && k < GP_MAX_OPTIONS; k++) {
-        if (option_gpu(st, cJSON_GetArrayItem(opts, k), as_of, gpus[k], sizeof gpus[k], err))
+        if (option_gpu(st, cJSON_GetArrayItem(opts, k), gpus[k], sizeof gpus[k], err))
             return err->code;
         if (!own && gpus[k][0])
             own = gpus[k];
@@ -98,22 +137,23 @@ static gp_status throughputs(gp_session *s, const cJSON *doc, const char *as_of,
                          "no option is a catalog offer, so the plan names no GPU model to take "
                          "%s throughput from (add one from the Catalog tab, or count GPU-hours)",
                          p->name);
-    gp_tp_list l;
-    if (gp_throughput_list(s, p->name, NULL, &l, err))
+    figure f;
+    if (effective(s, p, own, as_of, &f, err))
         return err->code;
-    const gp_throughput *t = gp_tp_effective(&l, own, p->name);
-    if (!t) {
-        gp_tp_list_done(&l);
+    if (!f.found)
         return gp_errorf(err, GP_E_INPUT, "$.cloud_options",
                          "the throughput table has no %s figure for %s (gpuplan throughput set)",
                          p->name, own);
-    }
-    *rho_s = t->value;
+    *rho_s = f.value;
     for (int k = 0; k < n && k < GP_MAX_OPTIONS; k++) {
-        const gp_throughput *o = gpus[k][0] ? gp_tp_effective(&l, gpus[k], p->name) : NULL;
-        rho[k] = o ? o->value : *rho_s;
+        rho[k] = *rho_s;
+        if (gpus[k][0] && strcmp(gpus[k], own) != 0) {
+            if (effective(s, p, gpus[k], as_of, &f, err))
+                return err->code;
+            if (f.found)
+                rho[k] = f.value;
+        }
     }
-    gp_tp_list_done(&l);
     return GP_OK;
 }
 

@@ -39,15 +39,7 @@ start() { # WIDTH HEIGHT [ENV...]: gpuplan on $db in a fresh session
 exited() { for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.1; done; grep -q "EXIT=$1" "$tmp/exit"; }
 # The label of the editor's selected field (black on cyan), leading spaces dropped.
 selected() {
-    t capture-pane -p -e -t g | $py -c '
-import re, sys
-rows = sys.stdin.read().split("\n")[1:-2]
-for r in rows:
-    m = re.search(r" \x1b\[30m\x1b\[46m(.*?)\x1b\[", r)
-    if m:
-        print(m.group(1).strip())
-        break
-'
+    t capture-pane -p -e -t g | grep -m1 -oP ' \e\[30m\e\[46m\K[^\e]*' | sed 's/^ *//; s/ *$//'
 }
 selected_is() { [ "$(selected)" = "$1" ]; }
 # Select the editor's field labelled label (the editor has the focus): from the top, one field

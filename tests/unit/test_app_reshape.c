@@ -8,6 +8,7 @@
 
 #include "gpuplan/app_reshape.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/app_throughput.h"
 #include "testutil.h"
 
 #include "session_fixture.h"
@@ -139,6 +140,25 @@ static void test_profile(void **state) {
     cJSON_Delete(doc);
 }
 
+/* A measured figure wins over the spec estimate, as in the throughput table. */
+static void test_measured(void **state) {
+    fixture *f = *state;
+    gp_err err;
+    gp_throughput stored;
+    assert_int_equal(gp_throughput_set(&f->ses, "H100", "llm-training", 41.5, "M tokens", "our lab",
+                                       &stored, &err),
+                     GP_OK);
+    cJSON *doc = parse("{\"name\": \"p\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, "
+                       "\"utilization\": 0.25}, \"self_hosted\": {\"server_price\": 200000}, "
+                       "\"cloud_options\": [{\"name\": \"p5\", \"pricing\": \"spot\", "
+                       "\"catalog\": \"aws/p5.48xlarge/us-east-1\"}]}");
+    assert_int_equal(gp_reshape_work_mode(&f->ses, doc, "2027-01-01", "llm-training", &err), GP_OK);
+    assert_true(num(doc, "self_hosted", "work_per_gpu_hour") == 41.5);
+    assert_true(num(doc, "demand", "work_per_month") == 8 * 730 * 0.25 * 41.5);
+    total(&f->ses, doc, NULL);
+    cJSON_Delete(doc);
+}
+
 static void test_pricing_financing(void **state) {
     fixture *f = *state;
     gp_err err;
@@ -236,6 +256,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_profile, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_measured, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pricing_financing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_periods_options, setup, teardown),
     };
