@@ -19,10 +19,11 @@
 #include "gpuplan/scenario.h"
 
 /* GPU mode to work mode. profile NULL: work counted in busy GPU-hours (unit "GPU-hours", every
- * work_per_gpu_hour 1), the same plan in other words. Else the profile's unit, self-hosted's
- * work per GPU-hour the throughput table's figure (measured, else the estimate) for the GPU of
- * the first catalog-backed option, and each catalog-backed option's its own GPU's (the owned
- * figure where its GPU has none); refused when no option names a GPU or the table has no
+ * work_per_gpu_hour 1), the same plan in other words (the same totals without a growth rate;
+ * with one, work grows unrounded where GPU mode rounds each month's GPUs up). Else the profile's
+ * unit, self-hosted's work per GPU-hour the throughput table's figure (measured, else the estimate)
+ * for the GPU of the first catalog-backed option, and each catalog-backed option's its own GPU's
+ * (the owned figure where its GPU has none); refused when no option names a GPU or the table has no
  * figure for it. The work a month (and each step's) is the GPUs in force times 730 hours times
  * the utilization in force times self-hosted's work per GPU-hour, so self-hosted needs the
  * same GPUs in every month. Refused when a utilization in force is 0 (work mode needs > 0). */

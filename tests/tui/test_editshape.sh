@@ -25,16 +25,34 @@ assert ($2), r"
 total_of() { # NAME VERSION: self-hosted's total
     gp report "$1" --format json --version "$2" | $py -c 'import json, sys; print(repr(json.load(sys.stdin)["self_hosted"]["total"]))'
 }
-# Enter on a choice field, Right n times (waiting for text), Enter, then s: saved as version v.
-choose() { # LABEL RIGHTS SHOWN VERSION NAME
+# The row of the field labelled label, as shown.
+row_of() { screen | grep -F -- "$1" | head -1; }
+# Enter on a choice field, then Right n times, each key sent once the one before shows (an
+# arrow key's bytes sent in a burst may reach a slow build apart).
+open_choice() { # LABEL RIGHTS
     goto_field "$1" || return
     press Enter
     check "$1: the choice opens" wait_for "Left/Right choose"
-    for _ in $(seq 1 "$2"); do press Right; done
+    local before
+    for _ in $(seq 1 "$2"); do
+        before=$(row_of "$1")
+        press Right
+        for _ in $(seq 1 100); do [ "$(row_of "$1")" != "$before" ] && break; sleep 0.05; done
+    done
+}
+# The same, then the choice shown checked and committed.
+pick() { # LABEL RIGHTS SHOWN
+    open_choice "$1" "$2"
     check "$1: $3 is chosen and valid" bash -c "
         tmux -S '$sock' capture-pane -p -t g | grep -F -- '$1' | grep -qF -- '$3' &&
         tmux -S '$sock' capture-pane -p -t g | grep -q 'valid: the results show this value'"
-    press Enter s
+    press Enter
+    check "$1: $3 committed" bash -c "! tmux -S '$sock' capture-pane -p -t g | grep -q 'Left/Right choose'"
+}
+# And saved as version v.
+choose() { # LABEL RIGHTS SHOWN VERSION NAME
+    pick "$1" "$2" "$3"
+    press s
     check "$1: $3 saved" wait_for "saved version $4 of \"$5\""
 }
 
@@ -88,8 +106,7 @@ check "back in GPU mode the total is the first one's" reported "$a" \
 
 # A profile needs the plan's GPU model: with no catalog offer the choice is refused with its
 # path, and Esc keeps the document.
-goto_field "demand counted in"
-press Enter Right Right
+open_choice "demand counted in" 2
 check "a profile without a GPU model is refused with its path" \
     wait_for '$.cloud_options: no option is a catalog offer'
 press Escape
@@ -97,11 +114,10 @@ check "Esc keeps GPU mode" bash -c "tmux -S '$sock' capture-pane -p -t g | grep 
 
 # The pricing kind: spot shows the spot fields, committed the term and the base, and the
 # keys of the kind left are dropped (the idle overhead is on-demand's and spot's only).
-goto_field "od: pricing"
-press Enter Right Enter
+pick "od: pricing" 1 spot
 check "spot shows its fields" wait_for "od: interruptions"
 check "the choice stays selected" selected_is "od: pricing"
-press Enter Right Enter
+pick "od: pricing" 1 committed
 check "committed shows the term and the base, not spot's fields" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
     grep -q 'od: term' <<<\"\$s\" && grep -q 'od: committed base' <<<\"\$s\" &&
