@@ -196,7 +196,7 @@ static void plan_draw(tui *t) {
         : fs && fs->row >= 0 ? "Enter edit  a add row  d remove row  u undo  s save"
         : fs && fs->kind == FIELD_LIST ? "Enter/a add a row  u undo  s save"
         : scen_field_option(t, t->field_sel) >= 0
-            ? "Enter edit  d remove option  s save  S save as  u undo  t tariff"
+            ? "Enter edit  a add option  d remove option  s save  u undo"
             : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
     draw_text(rows - 2, x, w, hint, draw_attr(PAL_DIM));
     if (t->picking) {
@@ -413,7 +413,8 @@ static unsigned plan_key(tui *t, int ch) {
             if (t->n_fields && t->fields[t->field_sel].list[0])
                 scen_list_add(t, t->field_sel);
             else
-                tui_status(t, "a adds a row to a list: steps, bulk tiers, the resale curve");
+                tui_status(t, "a adds a row to a list (steps, tiers, resale, tariff periods) "
+                              "or a cloud option");
             return TUI_HANDLED;
         case 'd': {
             if (t->n_fields && t->fields[t->field_sel].row >= 0) {
@@ -422,7 +423,7 @@ static unsigned plan_key(tui *t, int ch) {
             }
             int k = scen_field_option(t, t->field_sel);
             if (k < 0) {
-                tui_status(t, "d removes a cloud option: select one of its fields");
+                tui_status(t, "d removes a list row or a cloud option: select one of its fields");
             } else {
                 t->ask = ASK_REMOVE_OPTION;
                 t->ask_index = k;

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/app_reshape.h"
 #include "gpuplan/app_scenarios.h"
+#include "gpuplan/app_throughput.h"
 #include "gpuplan/store_catalog.h"
 #include "scen.h"
 
@@ -15,8 +17,22 @@
 
 /* Where a field's value is read: the resolved scenario (so a default or a catalog price shows),
  * or the document itself (list rows, texts and choices, which the struct does not keep as
- * typed). */
-enum { F_SCEN_D, F_SCEN_I, F_PERIOD_D, F_OPTION_D, F_OPTION_I, F_DOC, F_LIST };
+ * typed). F_SHAPE is a choice that reshapes the document (app_reshape.h) rather than setting
+ * one key: the demand mode, the financing kind, an option's pricing; F_PERIODS and F_OPTIONS
+ * are the heads of the tariff periods and of the cloud options. */
+enum {
+    F_SCEN_D,
+    F_SCEN_I,
+    F_PERIOD_D,
+    F_PERIOD_S,
+    F_OPTION_D,
+    F_OPTION_I,
+    F_DOC,
+    F_LIST,
+    F_SHAPE,
+    F_PERIODS,
+    F_OPTIONS
+};
 /* Which demand mode a field belongs to. */
 enum { W_ALL, W_GPU, W_WORK };
 
@@ -125,6 +141,12 @@ static const field_def tier_cols[] = {
 };
 static const list_def tier_list = {"bulk tier", tier_cols, 2, new_tier};
 
+#define SHAPE(k, l, abs)                                                                           \
+    { .key = k, .label = l, .unit = "choice", .kind = F_SHAPE, .ui = FIELD_CHOICE, .absent = abs }
+#define PERIODS_LIST "self_hosted.tariff.periods"
+#define SHIFT_KEY "self_hosted.tariff.shift_to_cheapest"
+#define OPTIONS_LIST "cloud_options"
+
 static const field_def general[] = {
     SI("horizon_months", "horizon", "months", horizon_months),
     SD("discount_rate", "discount rate (NPV)", "a year", discount_rate),
@@ -145,6 +167,7 @@ static const field_def general[] = {
     SD("demand.utilization", "utilization", "0..1", utilization),
     SD("demand.growth_per_month", "demand growth", "a month", growth_per_month),
     LIST("demand.steps", "demand steps", "rows", steps_list),
+    SHAPE("demand.mode", "demand counted in", "GPUs"),
     DT("start_date", "start date", "YYYY-MM-DD", "today", W_ALL),
     SI("self_hosted.gpus_per_server", "GPUs a server", "GPUs", gpus_per_server),
     SD("self_hosted.server_price", "server price", "$cur", server_price),
@@ -168,6 +191,7 @@ static const field_def general[] = {
     SD("self_hosted.staff_per_month", "staff", "$cur/mo", staff_per_month),
     SD("self_hosted.other_per_month", "other costs", "$cur/mo", other_per_month),
     SD("self_hosted.colo_per_kw_month", "colocation", "/kW-mo", colo_per_kw_month),
+    SD("self_hosted.grid_kg_co2_per_kwh", "grid CO2", "kg/kWh", grid_kg_co2_per_kwh),
     {.key = "self_hosted.work_per_gpu_hour",
      .label = "work a GPU-hour",
      .unit = "units",
@@ -177,12 +201,15 @@ static const field_def general[] = {
     SD("self_hosted.power.server_base_w", "server base draw", "W", server_base_w),
     SD("self_hosted.power.gpu_idle_w", "GPU idle draw", "W", gpu_idle_w),
     SD("self_hosted.power.gpu_tdp_w", "GPU busy draw", "W", gpu_tdp_w),
+    DN("self_hosted.power.gpu_avg_w", "GPU flat draw", "W", "none", W_ALL),
     SD("self_hosted.power.pue", "PUE", "x", pue),
+    DC("self_hosted.tariff.shift_to_cheapest", "shift to cheapest", "no"),
     SD("self_hosted.tariff.demand_charge_per_kw_month", "demand charge", "/kW-mo",
        demand_charge_per_kw_month),
     SD("self_hosted.tariff.price_trend_per_year", "electricity trend", "a year",
        energy_price_trend_per_year),
 };
+static const field_def financing = SHAPE("self_hosted.financing.kind", "financing", "cash");
 static const field_def loan[] = {
     SD("self_hosted.financing.apr", "loan APR", "a year", loan_apr),
     SI("self_hosted.financing.term_months", "loan term", "months", loan_term_months),
@@ -195,11 +222,13 @@ static const field_def loan[] = {
         .key = k, .label = l, .unit = u, .kind = F_OPTION_I, .off = offsetof(gp_option, m),        \
         .integer = true                                                                            \
     }
+static const field_def opt_pricing[] = {SHAPE("pricing", "pricing", "on_demand")};
 static const field_def opt_price[] = {
     OD("hourly", "hourly", "/inst-h", hourly),
     OI("gpus_per_instance", "GPUs an instance", "GPUs", gpus_per_instance)};
 static const field_def opt_committed[] = {OD("upfront", "upfront a term", "$cur", upfront),
                                           OI("term_months", "term", "months", term_months)};
+static const field_def opt_purchase[] = {DC("purchase", "purchase", "no_upfront")};
 static const field_def opt_base[] = {DI("base_gpus", "committed base", "GPUs", "all", W_ALL)};
 static const field_def opt_burst[] = {DC("burst", "burst to", "none")};
 static const field_def opt_spot[] = {
@@ -210,6 +239,11 @@ static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", i
 static const field_def opt_common[] = {
     OD("support_pct", "support", "0..1", support_pct),
     OD("price_trend_per_year", "price trend", "a year", price_trend_per_year)};
+static const field_def opt_extras[] = {
+    OD("storage_gb", "storage", "GB", storage_gb),
+    OD("storage_per_gb_month", "storage price", "/GB-mo", storage_per_gb_month),
+    OD("egress_gb_per_month", "egress", "GB/mo", egress_gb_per_month),
+    OD("egress_per_gb", "egress price", "/GB", egress_per_gb)};
 static const field_def opt_work[] = {{.key = "work_per_gpu_hour",
                                       .label = "work a GPU-hour",
                                       .unit = "units",
@@ -289,6 +323,40 @@ static void add_list(built *b, const tui *t, const field_def *d, int mode) {
         }
 }
 
+/* The tariff periods: a head, then each period's name, price and hours as a row (read from the
+ * resolved scenario, so the default flat tariff shows). */
+static void add_periods(built *b, const gp_scenario *s) {
+    static const field_def head = {.key = PERIODS_LIST,
+                                   .label = "tariff periods",
+                                   .unit = "rows",
+                                   .kind = F_PERIODS,
+                                   .ui = FIELD_LIST};
+    static const field_def name = {.unit = "name", .kind = F_PERIOD_S, .ui = FIELD_TEXT};
+    static const field_def price = {
+        .unit = "/kWh", .kind = F_PERIOD_D, .off = offsetof(gp_period, price_per_kwh)};
+    static const field_def hours = {
+        .unit = "h a day", .kind = F_PERIOD_D, .off = offsetof(gp_period, hours_per_day)};
+    add(b, &head, -1, PERIODS_LIST, head.label);
+    snprintf(b->f[b->n - 1].list, sizeof b->f[b->n - 1].list, "%s", PERIODS_LIST);
+    for (int k = 0; k < s->n_periods; k++) {
+        const field_def *defs[3] = {&name, &price, &hours};
+        static const char *const keys[3] = {"name", "price_per_kwh", "hours_per_day"};
+        for (int c = 0; c < 3; c++) {
+            char path[96], label[96];
+            snprintf(path, sizeof path, PERIODS_LIST "[%d].%s", k, keys[c]);
+            if (c == 0)
+                snprintf(label, sizeof label, "  period %d: name", k + 1);
+            else
+                snprintf(label, sizeof label, "    %s %s", s->periods[k].name,
+                         c == 1 ? "price" : "hours");
+            add(b, defs[c], k, path, label);
+            field *f = &b->f[b->n - 1];
+            snprintf(f->list, sizeof f->list, "%s", PERIODS_LIST);
+            f->row = k;
+        }
+    }
+}
+
 /* Every input of the resolved scenario, in the order of MODEL.md. */
 static void build_fields(tui *t) {
     const gp_scenario *s = t->sc.s;
@@ -303,29 +371,25 @@ static void build_fields(tui *t) {
         }
         add(&b, &general[i], -1, general[i].key, general[i].label);
         if (!strcmp(general[i].key, "self_hosted.power.pue"))
-            for (int k = 0; k < s->n_periods; k++) {
-                char path[96], label[96];
-                static const field_def price = {
-                    .unit = "/kWh", .kind = F_PERIOD_D, .off = offsetof(gp_period, price_per_kwh)};
-                static const field_def hours = {.unit = "h a day",
-                                                .kind = F_PERIOD_D,
-                                                .off = offsetof(gp_period, hours_per_day)};
-                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].price_per_kwh", k);
-                snprintf(label, sizeof label, "tariff %s", s->periods[k].name);
-                add(&b, &price, k, path, label);
-                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].hours_per_day", k);
-                snprintf(label, sizeof label, "  %s hours", s->periods[k].name);
-                add(&b, &hours, k, path, label);
-            }
+            add_periods(&b, s);
     }
+    add(&b, &financing, -1, financing.key, financing.label);
     if (s->financing == GP_LOAN)
         for (size_t i = 0; i < sizeof loan / sizeof loan[0]; i++)
             add(&b, &loan[i], -1, loan[i].key, loan[i].label);
+    static const field_def options_head = {.key = OPTIONS_LIST,
+                                           .label = "cloud options",
+                                           .unit = "options",
+                                           .kind = F_OPTIONS,
+                                           .ui = FIELD_LIST};
+    add(&b, &options_head, -1, OPTIONS_LIST, options_head.label);
+    snprintf(b.f[b.n - 1].list, sizeof b.f[b.n - 1].list, "%s", OPTIONS_LIST);
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
-        const field_def *groups[8];
-        size_t sizes[8];
+        const field_def *groups[12];
+        size_t sizes[12];
         int ng = 0;
+        groups[ng] = opt_pricing, sizes[ng++] = 1;
         /* A catalog reference fixes the price and the instance size (sc is resolved, so the
          * document says which options have one). */
         bool has_catalog =
@@ -335,9 +399,10 @@ static void build_fields(tui *t) {
         if (!has_catalog)
             groups[ng] = opt_price, sizes[ng++] = 2;
         /* A reference's upfront is the catalog's (none): only the term can change. */
-        if (o->pricing == GP_COMMITTED && has_catalog)
+        if (o->pricing == GP_COMMITTED && has_catalog) {
             groups[ng] = opt_committed + 1, sizes[ng++] = 1;
-        else if (o->pricing == GP_COMMITTED)
+            groups[ng] = opt_purchase, sizes[ng++] = 1; /* catalog references only */
+        } else if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_committed, sizes[ng++] = 2;
         if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_base, sizes[ng++] = 1;
@@ -349,6 +414,7 @@ static void build_fields(tui *t) {
         if (o->pricing != GP_COMMITTED)
             groups[ng] = opt_idle, sizes[ng++] = 1;
         groups[ng] = opt_common, sizes[ng++] = 2;
+        groups[ng] = opt_extras, sizes[ng++] = 4;
         if (s->work_mode)
             groups[ng] = opt_work, sizes[ng++] = 1;
         for (int g = 0; g < ng; g++)
@@ -358,6 +424,8 @@ static void build_fields(tui *t) {
                 /* The name whole: the screen shortens it in the middle, where it must. */
                 snprintf(label, sizeof label, "%.200s: %s", o->name, groups[g][k].label);
                 add(&b, &groups[g][k], i, path, label);
+                /* a adds an option beside it, as on the head */
+                snprintf(b.f[b.n - 1].list, sizeof b.f[b.n - 1].list, "%s", OPTIONS_LIST);
             }
     }
     free(t->fields);
@@ -377,11 +445,52 @@ static void number_text(double v, bool integer, char *out, size_t cap) {
         snprintf(out, cap, "%.10g", v);
 }
 
+/* Whether the document (not the value being tried) states its demand as work. */
+static bool doc_work_mode(const tui *t) {
+    return get_path(t->doc, "demand.work_per_month") != NULL;
+}
+
 /* The choices of a FIELD_CHOICE field (NULL: the key removed, its default); at most cap. The
  * names point into t->sc, valid until the next evaluation. */
 static int field_choices(const tui *t, int i, const char **out, int cap) {
     const field_def *d = &((const field_def *)t->field_defs)[i];
     int n = 0;
+    if (!strcmp(d->key, "demand.mode")) {
+        /* The document's mode first (the results may be a choice's being tried); from GPUs,
+         * work in GPU-hours or in a profile's unit. */
+        if (doc_work_mode(t)) {
+            out[n++] = "work";
+            out[n++] = "GPUs";
+            return n;
+        }
+        out[n++] = "GPUs";
+        out[n++] = "GPU-hours";
+        for (int k = 0; k < gp_n_profiles && n < cap; k++)
+            out[n++] = gp_profiles[k].name;
+        return n;
+    }
+    if (!strcmp(d->key, "self_hosted.financing.kind")) {
+        out[n++] = "cash";
+        out[n++] = "loan";
+        return n;
+    }
+    if (!strcmp(d->key, "pricing")) {
+        out[n++] = "on_demand";
+        out[n++] = "spot";
+        out[n++] = "committed";
+        return n;
+    }
+    if (!strcmp(d->key, "purchase")) {
+        out[n++] = NULL;
+        out[n++] = "partial_upfront";
+        out[n++] = "all_upfront";
+        return n;
+    }
+    if (!strcmp(d->key, SHIFT_KEY)) { /* a bool: false is the default */
+        out[n++] = NULL;
+        out[n++] = "yes";
+        return n;
+    }
     if (!strcmp(d->key, "self_hosted.buy")) {
         out[n++] = "all_at_once";
         out[n++] = "as_needed";
@@ -412,10 +521,24 @@ void scen_field_text(const tui *t, int i, char *out, size_t cap) {
         snprintf(out, cap, "%d", cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0);
         return;
     }
-    if (d->kind == F_DOC) {
+    if (d->kind == F_PERIODS || d->kind == F_OPTIONS) {
+        snprintf(out, cap, "%d", d->kind == F_PERIODS ? s->n_periods : s->n_options);
+        return;
+    }
+    if (d->kind == F_PERIOD_S) {
+        draw_clean(s->periods[t->field_index[i]].name, out, cap);
+        return;
+    }
+    if (d->kind == F_SHAPE && !strcmp(d->key, "demand.mode")) {
+        snprintf(out, cap, "%s", doc_work_mode(t) ? "work" : "GPUs");
+        return;
+    }
+    if (d->kind == F_DOC || d->kind == F_SHAPE) {
         const cJSON *v = get_path(t->doc, f->path);
         if (cJSON_IsNumber(v))
             number_text(v->valuedouble, d->integer, out, cap);
+        else if (cJSON_IsTrue(v))
+            snprintf(out, cap, "yes");
         else if (cJSON_IsString(v))
             draw_clean(v->valuestring, out, cap);
         else
@@ -513,8 +636,9 @@ static bool edit_item(tui *t, cJSON **item) {
     if (f->kind == FIELD_CHOICE) {
         const char *ch[GP_MAX_OPTIONS + 1];
         int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
+        bool flag = !strcmp(((const field_def *)t->field_defs)[t->field_sel].key, SHIFT_KEY);
         if (t->edit_choice >= 0 && t->edit_choice < n && ch[t->edit_choice])
-            *item = cJSON_CreateString(ch[t->edit_choice]);
+            *item = flag ? cJSON_CreateTrue() : cJSON_CreateString(ch[t->edit_choice]);
         return true;
     }
     if (!t->edit[0] && f->optional)
@@ -536,6 +660,69 @@ static bool edit_item(tui *t, cJSON **item) {
     return true;
 }
 
+/* A change the scenario refuses, on the message line: its JSON path and why. */
+static void say_refused(char *out, size_t cap, const gp_err *err) {
+    const char *path = strstr(err->where, ":$");
+    path = path ? path + 1 : err->where[0] == '$' ? err->where : NULL;
+    snprintf(out, cap, "%s%s%s", path ? path : "", path ? ": " : "", err->msg);
+}
+
+/* A shape choice (F_SHAPE) made on copy: the demand mode, the financing kind or option k's
+ * pricing, through app_reshape.h. False (t->invalid says why) when it is refused. */
+static bool reshape(tui *t, cJSON *copy, const char *key, int k, const char *choice) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_status rc = GP_OK;
+    if (!strcmp(key, "demand.mode")) {
+        bool work = doc_work_mode(t);
+        if (!strcmp(choice, "GPUs") && work)
+            rc = gp_reshape_gpu_mode(copy, &err);
+        else if (strcmp(choice, "GPUs") != 0 && strcmp(choice, "work") != 0 && !work)
+            rc = gp_reshape_work_mode(t->ses, copy, t->today,
+                                      strcmp(choice, "GPU-hours") ? choice : NULL, &err);
+    } else if (!strcmp(key, "self_hosted.financing.kind")) {
+        rc = gp_reshape_financing(copy, !strcmp(choice, "loan"), &err);
+    } else {
+        gp_pricing p = !strcmp(choice, "spot")        ? GP_SPOT
+                       : !strcmp(choice, "committed") ? GP_COMMITTED
+                                                      : GP_ON_DEMAND;
+        rc = gp_reshape_pricing(t->ses, copy, k, p, t->today, &err);
+    }
+    if (rc)
+        say_refused(t->invalid, sizeof t->invalid, &err);
+    return rc == GP_OK;
+}
+
+/* The open document with the value being typed or chosen in force: a copy, NULL when the
+ * value is refused (t->invalid says why). A tariff period edited while the document has none
+ * writes the default flat one in first. */
+static cJSON *edited_doc(tui *t) {
+    cJSON *item;
+    if (!edit_item(t, &item))
+        return NULL;
+    const field *f = &t->fields[t->field_sel];
+    const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    if (d->kind == F_SHAPE) {
+        const char *choice = cJSON_GetStringValue(item);
+        bool ok = choice && reshape(t, copy, d->key, t->field_index[t->field_sel], choice);
+        cJSON_Delete(item);
+        if (!ok) {
+            cJSON_Delete(copy);
+            return NULL;
+        }
+        return copy;
+    }
+    if (d->kind == F_PERIOD_D || d->kind == F_PERIOD_S)
+        gp_reshape_periods_written(copy, t->sc.s);
+    if (!set_path(copy, f->path, item)) {
+        snprintf(t->invalid, sizeof t->invalid, "cannot set %s", f->path);
+        cJSON_Delete(copy);
+        return NULL;
+    }
+    return copy;
+}
+
 void scen_reevaluate(tui *t) {
     if (!t->doc)
         return;
@@ -543,13 +730,8 @@ void scen_reevaluate(tui *t) {
         evaluate(t, t->doc);
         return;
     }
-    cJSON *item;
-    if (!edit_item(t, &item))
-        return;
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
-    if (!set_path(copy, t->fields[t->field_sel].path, item))
-        snprintf(t->invalid, sizeof t->invalid, "cannot set %s", t->fields[t->field_sel].path);
-    else
+    cJSON *copy = edited_doc(t);
+    if (copy)
         evaluate(t, copy);
     cJSON_Delete(copy);
 }
@@ -847,14 +1029,24 @@ bool scen_commit_edit(tui *t) {
     scen_reevaluate(t);
     if (t->invalid[0])
         return false; /* the message says why; keep editing */
-    cJSON *item;
-    edit_item(t, &item);
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
-    set_path(copy, t->fields[t->field_sel].path, item);
+    cJSON *copy = edited_doc(t);
+    if (!copy)
+        return false;
+    if (cJSON_Compare(copy, t->doc, true)) { /* the choice in force: nothing to undo */
+        cJSON_Delete(copy);
+        scen_cancel_edit(t);
+        return true;
+    }
+    char path[sizeof t->fields[0].path];
+    snprintf(path, sizeof path, "%s", t->fields[t->field_sel].path);
     push_undo(t);
     t->editing = false;
     replace_doc(t, copy);
     t->dirty = true;
+    /* A change of shape moves the fields: the selection stays on the one changed. */
+    for (int i = 0; i < t->n_fields; i++)
+        if (!strcmp(t->fields[i].path, path))
+            t->field_sel = i;
     return true;
 }
 
@@ -872,7 +1064,8 @@ void scen_start_edit(tui *t) {
     if (f->kind == FIELD_CHOICE) {
         const char *ch[GP_MAX_OPTIONS + 1];
         int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
-        const char *now = cJSON_GetStringValue(get_path(t->doc, f->path));
+        const cJSON *v = get_path(t->doc, f->path);
+        const char *now = cJSON_IsTrue(v) ? "yes" : cJSON_GetStringValue(v);
         for (int k = 0; k < n; k++)
             if (now && ch[k] && !strcmp(ch[k], now))
                 t->edit_choice = k;
@@ -919,11 +1112,61 @@ static int row_field(const tui *t, const char *list, int r) {
     return -1;
 }
 
+/* A tariff period or a cloud option added after the last (app_reshape.h), or period r removed
+ * (r >= 0), its first field then selected. */
+static void reshape_list(tui *t, const char *list, int r) {
+    bool periods = !strcmp(list, PERIODS_LIST);
+    int n = periods ? t->sc.s->n_periods : t->sc.s->n_options;
+    char what[64];
+    if (r >= 0)
+        snprintf(what, sizeof what, "remove period %d", r + 1);
+    else
+        snprintf(what, sizeof what, "add %s", periods ? "a tariff period" : "a cloud option");
+    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    gp_err err;
+    gp_status rc = r >= 0    ? gp_reshape_period_remove(copy, t->sc.s, r, &err)
+                   : periods ? gp_reshape_period_add(copy, t->sc.s, &err)
+                             : gp_reshape_option_add(copy, t->sc.s, &err);
+    if (rc) {
+        char why[sizeof t->invalid];
+        say_refused(why, sizeof why, &err);
+        tui_status(t, "cannot %s: %s", what, why);
+        cJSON_Delete(copy);
+        return;
+    }
+    if (!apply_change(t, copy, what))
+        return;
+    if (r >= 0) {
+        int f = row_field(t, list, r > 0 ? r - 1 : 0);
+        if (f >= 0)
+            t->field_sel = f;
+        tui_status(t, "removed period %d, its hours given to its neighbour (u brings it back)",
+                   r + 1);
+        return;
+    }
+    for (int f = 0; f < t->n_fields; f++)
+        if (periods ? t->fields[f].row == n && !strcmp(t->fields[f].list, list)
+                    : scen_field_option(t, f) == n) {
+            t->field_sel = f;
+            break;
+        }
+    if (periods)
+        tui_status(t, "added period %d, half the hours of the longest (d removes it; u undoes)",
+                   n + 1);
+    else
+        tui_status(t, "added \"%s\" (Enter edits; d removes it; u undoes)",
+                   t->sc.s->options[n].name);
+}
+
 void scen_list_add(tui *t, int i) {
     if (i < 0 || i >= t->n_fields || !t->fields[i].list[0] || !t->has_sc)
         return;
     char list[48];
     snprintf(list, sizeof list, "%s", t->fields[i].list);
+    if (!strcmp(list, PERIODS_LIST) || !strcmp(list, OPTIONS_LIST)) {
+        reshape_list(t, list, -1);
+        return;
+    }
     const list_def *ld = NULL;
     for (size_t k = 0; k < sizeof general / sizeof general[0]; k++)
         if (general[k].kind == F_LIST && !strcmp(general[k].key, list))
@@ -956,6 +1199,10 @@ void scen_list_remove(tui *t, int i) {
     char list[48];
     snprintf(list, sizeof list, "%s", t->fields[i].list);
     int r = t->fields[i].row;
+    if (!strcmp(list, PERIODS_LIST)) {
+        reshape_list(t, list, r);
+        return;
+    }
     cJSON *copy = cJSON_Duplicate(t->doc, true);
     cJSON *arr = get_path(copy, list);
     cJSON_DeleteItemFromArray(arr, r);

@@ -2,6 +2,7 @@
  * importers users run. */
 #include "gpuplan/catalog_load.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,12 @@ static const gp_embedded *bundled(const char *path) {
 }
 
 /* FNV-1a over every bundled byte: a new bundle (new prices) loads once, on first use. */
-static void bundle_id(char *out, size_t cap) {
+/* The bundle's hash, over megabytes of embedded data: computed once a process (it is constant),
+ * since every catalog read asks for it (a catalog plan's evaluation on each keystroke). */
+static unsigned long long bundle_hash;
+static pthread_once_t bundle_once = PTHREAD_ONCE_INIT;
+
+static void hash_bundle(void) {
     unsigned long long h = 1469598103934665603ull;
     for (const gp_embedded *e = gp_bundle; e->name; e++) {
         for (const char *p = e->name; *p; p++)
@@ -105,7 +111,12 @@ static void bundle_id(char *out, size_t cap) {
         for (size_t i = 0; i < e->len; i++)
             h = (h ^ e->data[i]) * 1099511628211ull;
     }
-    snprintf(out, cap, "%016llx", h);
+    bundle_hash = h;
+}
+
+static void bundle_id(char *out, size_t cap) {
+    pthread_once(&bundle_once, hash_bundle);
+    snprintf(out, cap, "%016llx", bundle_hash);
 }
 
 typedef struct ref_ctx {

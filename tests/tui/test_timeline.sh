@@ -91,7 +91,7 @@ press l
 
 # A choice: the bridge, cycled to none, is refused with its JSON path (the plan needs one in
 # months 1-3); Esc keeps the document as it was.
-down_to 18 "bridge"
+down_to 19 "bridge"
 press Enter
 check "a choice shows the one in force" wait_for "Left/Right choose"
 press Left
@@ -238,7 +238,7 @@ check "the stored steps have the edits" stored "$steps" \
 check "the totals after the step edits are gpuplan report's" totals_match "$steps"
 # A bulk tier added (from 20 servers, at the last discount), then set to 16 servers at 10 %,
 # which the one order of 16 servers now gets.
-down_to 8 "  bulk tier 1: from"
+down_to 9 "  bulk tier 1: from"
 press a
 check "a adds a bulk tier" wait_for "added bulk tier 2"
 check "the new tier is selected" bash -c "
