@@ -5,31 +5,8 @@
 # screen, never on a fixed delay.
 set -u
 gpuplan=$1 root=$2
-py=/usr/bin/python3
+. "$root/tests/tui/lib.sh"
 ex=$root/tests/fixtures/examples
-tmp=$(mktemp -d)
-sock=$tmp/tmux.sock
-t() { tmux -S "$sock" "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-export HOME=$tmp XDG_DATA_HOME=$tmp/data
-unset GPUPLAN_DB NO_COLOR GPUPLAN_ASCII
-fails=0
-screen() { t capture-pane -p -t g; }
-# A check is retried for up to 6 s: the screen may still be catching up with the keys (an
-# ASan build on a loaded machine is slow). Checks only read.
-check() {
-    local what=$1; shift
-    for _ in $(seq 1 30); do
-        if "$@" >/dev/null 2>&1; then echo "ok $what"; return; fi
-        sleep 0.2
-    done
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; echo "--- screen:"; screen; fails=$((fails + 1)); fi
-}
-wait_for() {
-    for _ in $(seq 1 150); do screen | grep -qF -- "$1" && return 0; sleep 0.2; done
-    return 1
-}
-press() { t send-keys -t g "$@"; }
 # Move the editor's selection down n fields, then wait until the row labelled label is the
 # selected one (black on cyan: that escape precedes its label).
 down_to() { # N LABEL
@@ -40,16 +17,6 @@ down_to() { # N LABEL
     done
     echo "FAIL the selection did not reach \"$2\""; screen; fails=$((fails + 1))
 }
-start() { # WIDTH HEIGHT [ENV...]
-    local w=$1 h=$2; shift 2
-    t kill-server 2>/dev/null
-    while [ -S "$sock" ] && t has-session 2>/dev/null; do sleep 0.1; done
-    rm -f "$sock" "$tmp/exit"
-    t -f /dev/null new-session -d -s g -x "$w" -y "$h" \
-        "env TERM=xterm-256color LANG=C.UTF-8 $* HOME=$tmp XDG_DATA_HOME=$tmp/data GPUPLAN_DB='$db' '$gpuplan'; echo \"EXIT=\$?\" >'$tmp/exit'; sleep 60"
-    t set-option -g default-terminal xterm-256color >/dev/null
-}
-exited() { for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.1; done; grep -q "EXIT=$1" "$tmp/exit"; }
 
 db=$tmp/plans.db
 growth="H100 cluster growing 4 % a month, bought as needed with a 3-month lead time, on-demand bridge"
