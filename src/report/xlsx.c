@@ -71,11 +71,8 @@ static void num_cell(book *b, lxw_worksheet *ws, int row, int col, double v, lxw
     keep(b, worksheet_write_number(ws, (lxw_row_t)row, (lxw_col_t)col, v, f));
 }
 
-static void formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
-                    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-static void formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
-                    const char *fmt, ...) {
+void gp_xlsx_formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
+                     const char *fmt, ...) {
     char text[8192];
     va_list ap;
     va_start(ap, fmt);
@@ -518,101 +515,107 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
     char D[16];
     snprintf(D, sizeof D, "%s", at(&rr, B_D));
     num_cell(b, ws, row, B_D, d, NULL);
-    formula(b, ws, row, B_DELIVERY, 0, NULL,
-            "=IF(AND(%s<horizon_months,%s>=lead_time,MOD(%s-lead_time,order_every)=0),1,0)", D, D,
-            D);
-    formula(b, ws, row, B_C, 0, NULL,
-            "=IF(%s=1,_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&IF(as_needed=1,MIN(%s+order_every,"
-            "horizon_months),horizon_months)),0)",
-            at(&rr, B_DELIVERY), ps, pm, D, pm, D);
+    gp_xlsx_formula(b, ws, row, B_DELIVERY, 0, NULL,
+                    "=IF(AND(%s<horizon_months,%s>=lead_time,MOD(%s-lead_time,order_every)=0),1,0)",
+                    D, D, D);
+    gp_xlsx_formula(
+        b, ws, row, B_C, 0, NULL,
+        "=IF(%s=1,_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&IF(as_needed=1,MIN(%s+order_every,"
+        "horizon_months),horizon_months)),0)",
+        at(&rr, B_DELIVERY), ps, pm, D, pm, D);
     if (d == 0) {
         num_cell(b, ws, row, B_INSERVICE, 0, NULL);
         num_cell(b, ws, row, B_SOLD, 0, NULL);
     } else {
-        formula(b, ws, row, B_INSERVICE, 0, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n, above_x, D);
-        formula(b, ws, row, B_SOLD, 0, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x, D);
+        gp_xlsx_formula(b, ws, row, B_INSERVICE, 0, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n,
+                        above_x, D);
+        gp_xlsx_formula(b, ws, row, B_SOLD, 0, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x, D);
     }
     const char *C = at(&rr, B_C), *IN = at(&rr, B_INSERVICE), *SO = at(&rr, B_SOLD);
-    formula(b, ws, row, B_REFRESH, 0, NULL, "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)",
-            at(&rr, B_DELIVERY), SO, C, IN, SO);
-    formula(b, ws, row, B_NEW, 0, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)", at(&rr, B_DELIVERY), C,
-            IN, SO, at(&rr, B_REFRESH));
+    gp_xlsx_formula(b, ws, row, B_REFRESH, 0, NULL, "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)",
+                    at(&rr, B_DELIVERY), SO, C, IN, SO);
+    gp_xlsx_formula(b, ws, row, B_NEW, 0, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)",
+                    at(&rr, B_DELIVERY), C, IN, SO, at(&rr, B_REFRESH));
     /* Cached: the engine's servers delivered here. */
     int nd = 0;
     for (int i = 0; i < x->r->self.n_batches; i++)
         if (x->r->self.batches[i].index == d)
             nd += x->r->self.batches[i].servers;
-    formula(b, ws, row, B_N, nd, NULL, "=%s+%s", at(&rr, B_REFRESH), at(&rr, B_NEW));
-    formula(b, ws, row, B_X, 0, NULL,
-            "=IF(AND(refresh_months>0,%s+refresh_step<horizon_months),%s+refresh_step,"
-            "horizon_months)",
-            D, D);
+    gp_xlsx_formula(b, ws, row, B_N, nd, NULL, "=%s+%s", at(&rr, B_REFRESH), at(&rr, B_NEW));
+    gp_xlsx_formula(b, ws, row, B_X, 0, NULL,
+                    "=IF(AND(refresh_months>0,%s+refresh_step<horizon_months),%s+refresh_step,"
+                    "horizon_months)",
+                    D, D);
     const char *N = at(&rr, B_N);
     if (d == 0)
-        formula(b, ws, row, B_FIRST, 0, NULL, "=IF(%s>0,1,0)", N);
+        gp_xlsx_formula(b, ws, row, B_FIRST, 0, NULL, "=IF(%s>0,1,0)", N);
     else
-        formula(b, ws, row, B_FIRST, 0, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N, above_n);
+        gp_xlsx_formula(b, ws, row, B_FIRST, 0, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N, above_n);
     if (s->n_tiers > 0)
-        formula(b, ws, row, B_BETA, 0, b->pct, "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N, N,
-                x->tier_min, x->tier_pct);
+        gp_xlsx_formula(b, ws, row, B_BETA, 0, b->pct, "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N,
+                        N, x->tier_min, x->tier_pct);
     else
-        formula(b, ws, row, B_BETA, 0, b->pct, "=0*%s", N);
-    formula(b, ws, row, B_UNIT, 0, b->money,
-            "=server_price*price_factor*(1+hw_trend)^((%s-lead_time)/12)", D);
+        gp_xlsx_formula(b, ws, row, B_BETA, 0, b->pct, "=0*%s", N);
+    gp_xlsx_formula(b, ws, row, B_UNIT, 0, b->money,
+                    "=server_price*price_factor*(1+hw_trend)^((%s-lead_time)/12)", D);
     const char *BE = at(&rr, B_BETA), *U = at(&rr, B_UNIT);
-    formula(b, ws, row, B_HW, 0, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U, BE,
-            at(&rr, B_NEW));
-    formula(b, ws, row, B_CAPEX, 0, b->money, "=%s+IF(%s=1,fixed_capex,0)", at(&rr, B_HW),
-            at(&rr, B_FIRST));
+    gp_xlsx_formula(b, ws, row, B_HW, 0, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U, BE,
+                    at(&rr, B_NEW));
+    gp_xlsx_formula(b, ws, row, B_CAPEX, 0, b->money, "=%s+IF(%s=1,fixed_capex,0)", at(&rr, B_HW),
+                    at(&rr, B_FIRST));
     const char *CA = at(&rr, B_CAPEX);
-    formula(b, ws, row, B_CASH, 0, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))", CA);
-    formula(b, ws, row, B_PRINCIPAL, 0, b->money, "=IF(loan=1,%s*loan_fraction,0)", CA);
+    gp_xlsx_formula(b, ws, row, B_CASH, 0, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))", CA);
+    gp_xlsx_formula(b, ws, row, B_PRINCIPAL, 0, b->money, "=IF(loan=1,%s*loan_fraction,0)", CA);
     const char *L = at(&rr, B_PRINCIPAL);
-    formula(b, ws, row, B_PAYMENT, 0, b->money,
-            "=IF(%s=0,0,IF(loan_apr=0,%s/loan_term,%s*(loan_apr/12)/(1-(1+loan_apr/12)^(-loan_"
-            "term))))",
-            L, L, L);
-    formula(b, ws, row, B_LASTPAY, 0, NULL, "=MIN(%s+loan_term,%s)", D, at(&rr, B_X));
+    gp_xlsx_formula(
+        b, ws, row, B_PAYMENT, 0, b->money,
+        "=IF(%s=0,0,IF(loan_apr=0,%s/loan_term,%s*(loan_apr/12)/(1-(1+loan_apr/12)^(-loan_"
+        "term))))",
+        L, L, L);
+    gp_xlsx_formula(b, ws, row, B_LASTPAY, 0, NULL, "=MIN(%s+loan_term,%s)", D, at(&rr, B_X));
     const char *A = at(&rr, B_PAYMENT), *T = at(&rr, B_AGE);
-    formula(b, ws, row, B_BALANCE, 0, b->money,
-            "=IF(AND(%s>0,loan_term>%s),IF(loan_apr=0,%s-%s*%s,%s*(1+loan_apr/12)^%s-%s*((1+loan_"
-            "apr/12)^%s-1)/(loan_apr/12)),0)",
-            L, T, L, A, T, L, T, A, T);
-    formula(b, ws, row, B_MAINT, 0, b->money, "=maintenance_pct*%s/12", at(&rr, B_HW));
-    formula(b, ws, row, B_AGE, 0, NULL, "=%s-%s", at(&rr, B_X), D);
+    gp_xlsx_formula(
+        b, ws, row, B_BALANCE, 0, b->money,
+        "=IF(AND(%s>0,loan_term>%s),IF(loan_apr=0,%s-%s*%s,%s*(1+loan_apr/12)^%s-%s*((1+loan_"
+        "apr/12)^%s-1)/(loan_apr/12)),0)",
+        L, T, L, A, T, L, T, A, T);
+    gp_xlsx_formula(b, ws, row, B_MAINT, 0, b->money, "=maintenance_pct*%s/12", at(&rr, B_HW));
+    gp_xlsx_formula(b, ws, row, B_AGE, 0, NULL, "=%s-%s", at(&rr, B_X), D);
     char pct[64];
     batch_range(x, pct, sizeof pct, B_PCT);
-    formula(b, ws, row, B_SRVVAL, 0, b->money,
-            "=IF(%s=0,0,INDEX(%s,%s+1)*%s*%s*(1-%s)*(1+hw_trend)^((%s+lead_time)/12))", N, pct, T,
-            N, U, BE, T);
+    gp_xlsx_formula(b, ws, row, B_SRVVAL, 0, b->money,
+                    "=IF(%s=0,0,INDEX(%s,%s+1)*%s*%s*(1-%s)*(1+hw_trend)^((%s+lead_time)/12))", N,
+                    pct, T, N, U, BE, T);
     char refr[64];
     batch_range(x, refr, sizeof refr, B_REFRESH);
-    formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)", at(&rr, B_X),
-            refr, at(&rr, B_X));
+    gp_xlsx_formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)",
+                    at(&rr, B_X), refr, at(&rr, B_X));
     int g0 = B_GEN, c0 = B_GEN + x->n_gen, v0 = B_GEN + 2 * x->n_gen;
     char v0n[8], vln[8];
     col_name(v0, v0n);
     col_name(v0 + x->n_gen - 1, vln);
-    formula(b, ws, row, B_VALUE, 0, b->money, "=%s+SUM($%s%d:$%s%d)", at(&rr, B_SRVVAL), v0n, R,
-            vln, R);
+    gp_xlsx_formula(b, ws, row, B_VALUE, 0, b->money, "=%s+SUM($%s%d:$%s%d)", at(&rr, B_SRVVAL),
+                    v0n, R, vln, R);
     /* pct(age d). */
     if (s->n_resale > 0)
-        formula(b, ws, row, B_PCT, 0, NULL,
-                "=IF(%s>=INDEX(%s,%d),INDEX(%s,%d),INDEX(%s,MATCH(%s,%s,1))+(INDEX(%s,MATCH(%s,%s,"
-                "1)+1)-INDEX(%s,MATCH(%s,%s,1)))*(%s-INDEX(%s,MATCH(%s,%s,1)))/(INDEX(%s,MATCH(%s,"
-                "%s,1)+1)-INDEX(%s,MATCH(%s,%s,1))))",
-                D, x->res_age, s->n_resale + 1, x->res_pct, s->n_resale + 1, x->res_pct, D,
-                x->res_age, x->res_pct, D, x->res_age, x->res_pct, D, x->res_age, D, x->res_age, D,
-                x->res_age, x->res_age, D, x->res_age, x->res_age, D, x->res_age);
+        gp_xlsx_formula(
+            b, ws, row, B_PCT, 0, NULL,
+            "=IF(%s>=INDEX(%s,%d),INDEX(%s,%d),INDEX(%s,MATCH(%s,%s,1))+(INDEX(%s,MATCH(%s,%s,"
+            "1)+1)-INDEX(%s,MATCH(%s,%s,1)))*(%s-INDEX(%s,MATCH(%s,%s,1)))/(INDEX(%s,MATCH(%s,"
+            "%s,1)+1)-INDEX(%s,MATCH(%s,%s,1))))",
+            D, x->res_age, s->n_resale + 1, x->res_pct, s->n_resale + 1, x->res_pct, D, x->res_age,
+            x->res_pct, D, x->res_age, x->res_pct, D, x->res_age, D, x->res_age, D, x->res_age,
+            x->res_age, D, x->res_age, x->res_age, D, x->res_age);
     else
-        formula(b, ws, row, B_PCT, 0, NULL,
-                "=IF(OR(as_needed=1,refresh_months>0),IF(%s>=12*depreciation_years,residual_pct,"
-                "1+(residual_pct-1)*%s/(12*depreciation_years)),residual_pct)",
-                D, D);
+        gp_xlsx_formula(
+            b, ws, row, B_PCT, 0, NULL,
+            "=IF(OR(as_needed=1,refresh_months>0),IF(%s>=12*depreciation_years,residual_pct,"
+            "1+(residual_pct-1)*%s/(12*depreciation_years)),residual_pct)",
+            D, D);
     /* Network shares by generation k: delivered first at d - k * refresh_step. */
     for (int k = 0; k < x->n_gen; k++) {
         if (k == 0) {
-            formula(b, ws, row, g0, 0, NULL, "=%s", at(&rr, B_NEW));
+            gp_xlsx_formula(b, ws, row, g0, 0, NULL, "=%s", at(&rr, B_NEW));
             continue;
         }
         if (d == 0) {
@@ -622,17 +625,18 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         char prev[8], older[8];
         col_name(g0 + k - 1, prev);
         col_name(c0 + k, older);
-        formula(b, ws, row, g0 + k, 0, NULL,
-                "=IF(OR(%s=0,%s-refresh_step<0),0,MIN(INDEX($%s$2:$%s$%d,%s-refresh_step+1),MAX(0,"
-                "%s-INDEX($%s$2:$%s$%d,%s-refresh_step+1))))",
-                at(&rr, B_REFRESH), D, prev, prev, R - 1, D, at(&rr, B_REFRESH), older, older,
-                R - 1, D);
+        gp_xlsx_formula(
+            b, ws, row, g0 + k, 0, NULL,
+            "=IF(OR(%s=0,%s-refresh_step<0),0,MIN(INDEX($%s$2:$%s$%d,%s-refresh_step+1),MAX(0,"
+            "%s-INDEX($%s$2:$%s$%d,%s-refresh_step+1))))",
+            at(&rr, B_REFRESH), D, prev, prev, R - 1, D, at(&rr, B_REFRESH), older, older, R - 1,
+            D);
     }
     for (int k = 0; k < x->n_gen; k++) {
         char a[8], z[8];
         col_name(g0 + k, a);
         col_name(g0 + x->n_gen - 1, z);
-        formula(b, ws, row, c0 + k, 0, NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
+        gp_xlsx_formula(b, ws, row, c0 + k, 0, NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
     }
     for (int k = 0; k < x->n_gen; k++) {
         rr.used = 0; /* pct, D and the buffers below outlive the ring otherwise */
@@ -646,10 +650,11 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         snprintf(age, sizeof age, "(%s-(%s-%d*refresh_step))", X, D, k);
         if (k == 0)
             snprintf(age, sizeof age, "(%s-%s)", X, D);
-        formula(b, ws, row, v0 + k, 0, b->money,
-                "=IF(%s=0,0,(%s-MIN(%s,MAX(0,%s-%s)))*INDEX(%s,%s+1)*network_per_server*(1+hw_"
-                "trend)^((%s+lead_time)/12))",
-                cnt, cnt, cnt, at(&rr, B_PASSED), older, pct, age, age);
+        gp_xlsx_formula(
+            b, ws, row, v0 + k, 0, b->money,
+            "=IF(%s=0,0,(%s-MIN(%s,MAX(0,%s-%s)))*INDEX(%s,%s+1)*network_per_server*(1+hw_"
+            "trend)^((%s+lead_time)/12))",
+            cnt, cnt, cnt, at(&rr, B_PASSED), older, pct, age, age);
     }
 }
 
@@ -673,11 +678,11 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     snprintf(A, sizeof A, "%s", at(&rr, c->m));
     char t[2048], t2[2048];
     num_cell(b, ws, row, c->m, m, NULL);
-    formula(b, ws, row, c->date, 0, b->month, "=EDATE(start_date,MAX(%s,1)-1)", A);
-    formula(b, ws, row, c->year, 0, NULL, "=YEAR(%s)", at(&rr, c->date));
-    formula(b, ws, row, c->fy, 0, NULL,
-            "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&rr, c->date),
-            at(&rr, c->date));
+    gp_xlsx_formula(b, ws, row, c->date, 0, b->month, "=EDATE(start_date,MAX(%s,1)-1)", A);
+    gp_xlsx_formula(b, ws, row, c->year, 0, NULL, "=YEAR(%s)", at(&rr, c->date));
+    gp_xlsx_formula(b, ws, row, c->fy, 0, NULL,
+                    "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)",
+                    at(&rr, c->date), at(&rr, c->date));
     char bn[64], ba[64], bx[64];
     batch_range(x, bn, sizeof bn, B_N);
     batch_range(x, ba, sizeof ba, B_D);
@@ -695,75 +700,77 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         bought += sr->batches[i].index == m ? sr->batches[i].servers : 0;
         sold += sr->batches[i].exit == m ? sr->batches[i].servers : 0;
     }
-    formula(b, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
-    formula(b, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
-    formula(b, ws, row, c->capex, 0, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
-    formula(b, ws, row, c->balance, 0, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
-    formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A,
-            bval, bx, A);
-    formula(b, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
-            "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    gp_xlsx_formula(b, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
+    gp_xlsx_formula(b, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
+    gp_xlsx_formula(b, ws, row, c->capex, 0, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
+    gp_xlsx_formula(b, ws, row, c->balance, 0, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
+    gp_xlsx_formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)",
+                    A, bval, bx, A);
+    gp_xlsx_formula(b, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
+                    "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
     if (m > 0) {
         int j = m - 1;
         char U[16];
         snprintf(U, sizeof U, "%s", at(&rr, c->u));
         if (c->raw >= 0) {
             const char *start = s->work_mode ? "work_per_month" : "gpus";
-            formula(b, ws, row, c->raw, s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j],
-                    b->num, "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
-                    A, x->steps_val, x->steps_val, x->steps_month, A,
-                    m == 1 ? start : at_row(&rr, c->raw, R - 1));
-            formula(b, ws, row, c->u, r->demand_utilization[j], b->pct,
-                    "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
-                    x->steps_u, x->steps_u, x->steps_month, A,
-                    m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
+            gp_xlsx_formula(b, ws, row, c->raw,
+                            s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
+                            "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
+                            A, x->steps_val, x->steps_val, x->steps_month, A,
+                            m == 1 ? start : at_row(&rr, c->raw, R - 1));
+            gp_xlsx_formula(b, ws, row, c->u, r->demand_utilization[j], b->pct,
+                            "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
+                            A, x->steps_u, x->steps_u, x->steps_month, A,
+                            m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
         } else {
-            formula(b, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
+            gp_xlsx_formula(b, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
         }
         const char *base = c->raw >= 0 ? at(&rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
         snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
         if (!s->work_mode) {
             ceil_plus(t, sizeof t, t2);
-            formula(b, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
-            formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&rr, c->n),
-                    U);
+            gp_xlsx_formula(b, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
+            gp_xlsx_formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s",
+                            at(&rr, c->n), U);
         } else {
-            formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
-            formula(b, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
-                    "=%s/rho_s", at(&rr, c->w));
+            gp_xlsx_formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
+            gp_xlsx_formula(b, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour,
+                            b->num, "=%s/rho_s", at(&rr, c->w));
             snprintf(t2, sizeof t2, "%s/(730*%s)", at(&rr, c->qs), U);
             ceil_plus(t, sizeof t, t2);
-            formula(b, ws, row, c->ns, 0, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
+            gp_xlsx_formula(b, ws, row, c->ns, 0, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
         }
         const char *NS = at(&rr, c->ns), *QS = at(&rr, c->qs);
-        formula(b, ws, row, c->s, 0, NULL,
-                "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
-                "per_server,0))",
-                NS, NS);
-        formula(b, ws, row, c->inservice, sr->servers_in_service[j], NULL,
-                "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
-        formula(b, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
-                at(&rr, c->inservice));
+        gp_xlsx_formula(
+            b, ws, row, c->s, 0, NULL,
+            "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
+            "per_server,0))",
+            NS, NS);
+        gp_xlsx_formula(b, ws, row, c->inservice, sr->servers_in_service[j], NULL,
+                        "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
+        gp_xlsx_formula(b, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)",
+                        NS, at(&rr, c->inservice));
         const char *G = at(&rr, c->g);
-        formula(b, ws, row, c->q, 0, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
+        gp_xlsx_formula(b, ws, row, c->q, 0, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
         const char *Q = at(&rr, c->q);
         const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
         if (c->z >= 0)
-            formula(b, ws, row, c->z, sr->bridge_hours[j], b->num,
-                    "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
-                    s->work_mode ? "rho_s" : "1", rho_b);
-        formula(b, ws, row, c->powered, 0, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
-        formula(b, ws, row, c->base, 0, b->num,
-                "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&rr, c->powered),
-                G);
-        formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
+            gp_xlsx_formula(b, ws, row, c->z, sr->bridge_hours[j], b->num,
+                            "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
+                            s->work_mode ? "rho_s" : "1", rho_b);
+        gp_xlsx_formula(b, ws, row, c->powered, 0, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
+        gp_xlsx_formula(b, ws, row, c->base, 0, b->num,
+                        "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)",
+                        at(&rr, c->powered), G);
+        gp_xlsx_formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
         for (int k = 0; k < s->n_periods; k++) {
             char hk[64], before[64];
             ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
             ref(before, sizeof before, "Assumptions", x->ph[k], 4);
-            formula(b, ws, row, c->y0 + k, 0, b->num,
-                    "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&rr, c->busy), G,
-                    before, at(&rr, c->busy), hk);
+            gp_xlsx_formula(b, ws, row, c->y0 + k, 0, b->num,
+                            "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk,
+                            at(&rr, c->busy), G, before, at(&rr, c->busy), hk);
         }
         char e_sum[4096] = "0", c_sum[4096] = "0";
         for (int k = 0; k < s->n_periods; k++) {
@@ -778,56 +785,59 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base),
                      hk, at(&rr, c->y0 + k), pk);
         }
-        formula(b, ws, row, c->kwh, 0, b->num, "=pue*(%s)*730/24/1000", e_sum);
-        formula(b, ws, row, c->power, 0, b->money,
-                "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
-        formula(b, ws, row, c->kinst, 0, b->num,
-                "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
-                at(&rr, c->inservice), G);
-        formula(
+        gp_xlsx_formula(b, ws, row, c->kwh, 0, b->num, "=pue*(%s)*730/24/1000", e_sum);
+        gp_xlsx_formula(b, ws, row, c->power, 0, b->money,
+                        "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
+        gp_xlsx_formula(b, ws, row, c->kinst, 0, b->num,
+                        "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
+                        at(&rr, c->inservice), G);
+        gp_xlsx_formula(
             b, ws, row, c->kdraw, 0, b->num,
             "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
             "1000)",
             U, at(&rr, c->powered), G, at(&rr, c->base));
-        formula(b, ws, row, c->colo, 0, b->money, "=colo_per_kw_month*%s", at(&rr, c->kinst));
-        formula(b, ws, row, c->charge, 0, b->money,
-                "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
-        formula(b, ws, row, c->maint, 0, b->money,
-                "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
-        formula(b, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
-        formula(b, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
+        gp_xlsx_formula(b, ws, row, c->colo, 0, b->money, "=colo_per_kw_month*%s",
+                        at(&rr, c->kinst));
+        gp_xlsx_formula(b, ws, row, c->charge, 0, b->money,
+                        "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
+        gp_xlsx_formula(b, ws, row, c->maint, 0, b->money,
+                        "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx,
+                        A);
+        gp_xlsx_formula(b, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
+        gp_xlsx_formula(b, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
         if (c->bridge >= 0) {
             const opt_refs *bo = &x->o[s->bridge];
             const char *Z = at(&rr, c->z);
             pay_per_use(t, sizeof t, bo, Z, A, true);
-            formula(b, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z, t,
-                    bo->extras);
+            gp_xlsx_formula(b, ws, row, c->bridge, sr->bridge_cost[j], b->money,
+                            "=IF(%s>0,%s+%s,0)", Z, t, bo->extras);
             pay_per_use(t, sizeof t, bo, Z, A, false);
-            formula(b, ws, row, c->bslope, 0, b->num, "=IF(%s>0,%s,0)", Z, t);
+            gp_xlsx_formula(b, ws, row, c->bslope, 0, b->num, "=IF(%s>0,%s,0)", Z, t);
         }
-        formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay, ba,
-                A, blast, A);
+        gp_xlsx_formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
+                        bpay, ba, A, blast, A);
     }
     char fl[8], ll[8];
     col_name(c->power, fl);
     col_name(c->exit, ll);
     /* The flow: power .. exit value (kWh and peaks are not money; they sit before power). */
     *cum_self += sr->monthly[m];
-    formula(b, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
+    gp_xlsx_formula(b, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll,
+                    R);
     if (m == 0)
-        formula(b, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
+        gp_xlsx_formula(b, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
     else
-        formula(b, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&rr, c->cum, R - 1),
-                at(&rr, c->flow));
-    formula(b, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
-            at(&rr, c->cum), at(&rr, c->exit));
+        gp_xlsx_formula(b, ws, row, c->cum, *cum_self, b->money, "=%s+%s",
+                        at_row(&rr, c->cum, R - 1), at(&rr, c->flow));
+    gp_xlsx_formula(b, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money,
+                    "=%s-%s", at(&rr, c->cum), at(&rr, c->exit));
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
         const opt_refs *orf = &x->o[i];
         const opt_cols *oc = &c->o[i];
         const gp_option_result *orr = &r->options[i];
         if (m > 0 && s->work_mode)
-            formula(b, ws, row, oc->q, 0, b->num, "=%s/%s", at(&rr, c->w), orf->h[O_RHO]);
+            gp_xlsx_formula(b, ws, row, oc->q, 0, b->num, "=%s/%s", at(&rr, c->w), orf->h[O_RHO]);
         const char *QO = at(&rr, oc->q);
         if (o->pricing != GP_COMMITTED) {
             if (m == 0) {
@@ -835,9 +845,10 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 pay_per_use(t, sizeof t, orf, QO, A, true);
-                formula(b, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t, orf->extras);
+                gp_xlsx_formula(b, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t,
+                                orf->extras);
                 pay_per_use(t, sizeof t, orf, QO, A, false);
-                formula(b, ws, row, oc->slope, 0, b->num, "=%s", t);
+                gp_xlsx_formula(b, ws, row, oc->slope, 0, b->num, "=%s", t);
             }
         } else {
             const char *T = orf->h[O_TERM], *g = orf->h[O_G], *sup = orf->h[O_SUPPORT],
@@ -853,17 +864,19 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 } else {
                     snprintf(need, sizeof need, "%s", at(&rr, c->n));
                 }
-                formula(b, ws, row, oc->need, 0, NULL, "=ROUNDUP(%s/%s,0)", need, g);
+                gp_xlsx_formula(b, ws, row, oc->need, 0, NULL, "=ROUNDUP(%s/%s,0)", need, g);
                 char nr[64];
                 plan_range(x, nr, sizeof nr, oc->need, false);
                 char mr[64];
                 plan_range(x, mr, sizeof mr, c->m, false);
                 if (o->has_base_gpus)
-                    formula(b, ws, row, oc->inst, 0, NULL, "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
+                    gp_xlsx_formula(b, ws, row, oc->inst, 0, NULL, "=ROUNDUP(%s/%s,0)",
+                                    orf->h[O_BASE], g);
                 else
-                    formula(b, ws, row, oc->inst, 0, NULL,
-                            "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr,
-                            mr, ts, mr, ts, T);
+                    gp_xlsx_formula(
+                        b, ws, row, oc->inst, 0, NULL,
+                        "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr, mr,
+                        ts, mr, ts, T);
             }
             const char *I = at(&rr, oc->inst);
             char burst[2048] = "0";
@@ -871,14 +884,14 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&rr, c->u));
                 const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
                 const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
-                formula(b, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
-                        "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
-                        at(&rr, c->u), QO, t2, rho_o, rho_b);
+                gp_xlsx_formula(b, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
+                                "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
+                                at(&rr, c->u), QO, t2, rho_o, rho_b);
                 if (o->burst >= 0) {
                     const opt_refs *bo = &x->o[o->burst];
                     pay_per_use(t, sizeof t, bo, at(&rr, oc->z), A, true);
-                    formula(b, ws, row, oc->burst, 0, b->money, "=IF(%s>0,%s+%s,0)", at(&rr, oc->z),
-                            t, bo->extras);
+                    gp_xlsx_formula(b, ws, row, oc->burst, 0, b->money, "=IF(%s>0,%s+%s,0)",
+                                    at(&rr, oc->z), t, bo->extras);
                 } else {
                     num_cell(b, ws, row, oc->burst, 0, b->money);
                 }
@@ -889,36 +902,36 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T,
                      A, at_row(&rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
             if (m == 0) {
-                formula(b, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
+                gp_xlsx_formula(b, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 char month_rate[512];
                 snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts,
                          sup);
-                formula(b, ws, row, oc->flow, orr->monthly[m], b->money,
-                        "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
-                        upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate,
-                        hourly);
-                formula(b, ws, row, oc->slope, 0, b->num,
-                        "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A,
-                        ts, T, month_rate);
+                gp_xlsx_formula(
+                    b, ws, row, oc->flow, orr->monthly[m], b->money,
+                    "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
+                    upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
+                gp_xlsx_formula(b, ws, row, oc->slope, 0, b->num,
+                                "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)",
+                                month_rate, A, ts, T, month_rate);
             }
         }
         cum_opt[i] += orr->monthly[m];
         if (m == 0)
-            formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
+            gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
         else
-            formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
-                    at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
+            gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
+                            at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
         /* Break-even tests (MODEL.md Results, Ties): counts and behind, with and without the
          * exit value. */
         for (int wx = 0; wx < 2; wx++) {
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
             snprintf(t, sizeof t, "OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s)))", cs, co, cs,
                      co, cs, co);
-            formula(b, ws, row, wx ? oc->cntx : oc->cnt, 0, NULL,
-                    "=IF(AND(%s,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, cs, co);
-            formula(b, ws, row, wx ? oc->behx : oc->beh, 0, NULL, "=IF(%s,0,1)", t);
+            gp_xlsx_formula(b, ws, row, wx ? oc->cntx : oc->cnt, 0, NULL,
+                            "=IF(AND(%s,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, cs, co);
+            gp_xlsx_formula(b, ws, row, wx ? oc->behx : oc->beh, 0, NULL, "=IF(%s,0,1)", t);
         }
     }
 }
@@ -1217,8 +1230,8 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
             v = sr->total;
         for (int i = 0; i < s->n_options; i++)
             v = money[k] == c->o[i].flow ? x->r->options[i].total : v;
-        formula(b, ws, tr, money[k], v, money[k] == c->kwh || money[k] == c->z ? b->num : b->money,
-                "=SUM(%s)", rg);
+        gp_xlsx_formula(b, ws, tr, money[k], v,
+                        money[k] == c->kwh || money[k] == c->z ? b->num : b->money, "=SUM(%s)", rg);
     }
     char mr[64];
     plan_range(x, mr, sizeof mr, c->m, true);
@@ -1227,8 +1240,8 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
         int col = i < 0 ? c->flow : c->o[i].flow;
         char rg[64];
         plan_range(x, rg, sizeof rg, col, true);
-        formula(b, ws, tr + 1, col, i < 0 ? sr->npv : x->r->options[i].npv, b->money,
-                "=SUMPRODUCT(%s/(1+discount_rate)^(%s/12))", rg, mr);
+        gp_xlsx_formula(b, ws, tr + 1, col, i < 0 ? sr->npv : x->r->options[i].npv, b->money,
+                        "=SUMPRODUCT(%s/(1+discount_rate)^(%s/12))", rg, mr);
     }
     lxw_row_col_options hidden = {.hidden = 1};
     for (int i = 0; i < s->n_options; i++)
@@ -1308,7 +1321,8 @@ static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0,
     ref(first, sizeof first, "Plan", 1, fiscal ? c->fy : c->year);
     for (int y = 0; y < n_years; y++, row++) {
         int R = row + 1;
-        formula(b, ws, row, 0, y0 + y, NULL, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last, first, y);
+        gp_xlsx_formula(b, ws, row, 0, y0 + y, NULL, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last,
+                        first, y);
         for (int i = -1; i < s->n_options; i++) {
             int col = i < 0 ? c->flow : c->o[i].flow;
             const double *f = i < 0 ? x->r->self.monthly : x->r->options[i].monthly;
@@ -1320,8 +1334,8 @@ static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0,
             }
             char rg[64];
             plan_range(x, rg, sizeof rg, col, true);
-            formula(b, ws, row, 2 + i, v, b->money, "=IF($A%d=\"\",\"\",SUMIFS(%s,%s,$A%d))", R, rg,
-                    yr, R);
+            gp_xlsx_formula(b, ws, row, 2 + i, v, b->money,
+                            "=IF($A%d=\"\",\"\",SUMIFS(%s,%s,$A%d))", R, rg, yr, R);
         }
     }
     return row;
@@ -1380,23 +1394,24 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     if (c->bridge >= 0) {
         char bt[64];
         ref(bt, sizeof bt, "Plan", x->M + 2, c->bridge);
-        formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
+        gp_xlsx_formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
     } else {
-        formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s", tot, pw, ch);
+        gp_xlsx_formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s", tot, pw, ch);
     }
-    formula(b, ws, 1, 2, 0, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
-    formula(b, ws, 1, 3, 0, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
-    formula(b, ws, 1, 4, 0, b->num,
-            "=SUMPRODUCT((%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/"
-            "1000*%s)",
-            pr, gr, tre);
+    gp_xlsx_formula(b, ws, 1, 2, 0, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
+    gp_xlsx_formula(b, ws, 1, 3, 0, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
+    gp_xlsx_formula(
+        b, ws, 1, 4, 0, b->num,
+        "=SUMPRODUCT((%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/"
+        "1000*%s)",
+        pr, gr, tre);
     const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
     if (bo)
-        formula(b, ws, 1, 5, 0, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
-                bo->h[O_TREND], mr);
+        gp_xlsx_formula(b, ws, 1, 5, 0, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
+                        bo->h[O_TREND], mr);
     else
         num_cell(b, ws, 1, 5, 0, b->num);
-    formula(b, ws, 1, 6, 0, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    gp_xlsx_formula(b, ws, 1, 6, 0, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
     /* Row 3: each option's sums. B: constant (committed); C: sum of N (or rented by the
      * burst) x its trend; D: months with burst hours. */
     text_cell(b, ws, 3, 0, "option", b->head);
@@ -1412,23 +1427,24 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
         ref(otot, sizeof otot, "Plan", x->M + 2, oc->flow);
         if (o->pricing != GP_COMMITTED) {
             num_cell(b, ws, row, 1, 0, b->money);
-            formula(b, ws, row, 2, 0, b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
-                    x->o[i].h[O_TREND], mr);
+            gp_xlsx_formula(b, ws, row, 2, 0, b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
+                            x->o[i].h[O_TREND], mr);
             num_cell(b, ws, row, 3, 0, NULL);
         } else if (!o->has_base_gpus) {
-            formula(b, ws, row, 1, 0, b->money, "=%s", otot);
+            gp_xlsx_formula(b, ws, row, 1, 0, b->money, "=%s", otot);
             num_cell(b, ws, row, 2, 0, b->num);
             num_cell(b, ws, row, 3, 0, NULL);
         } else {
             char ir[64], bt[64];
             plan_range(x, ir, sizeof ir, oc->inst, false);
             ref(bt, sizeof bt, "Plan", x->M + 2, oc->burst);
-            formula(b, ws, row, 1, 0, b->money, "=%s-%s", otot, bt);
+            gp_xlsx_formula(b, ws, row, 1, 0, b->money, "=%s-%s", otot, bt);
             const char *btr = o->burst >= 0 ? x->o[o->burst].h[O_TREND] : "0";
-            formula(b, ws, row, 2, 0, b->num,
-                    "=SUMPRODUCT((%s-%s*%s>0)*(%s-%s*%s)*(1+%s)^((%s-1)/12))", nr, ir,
-                    x->o[i].h[O_G], nr, ir, x->o[i].h[O_G], btr, mr);
-            formula(b, ws, row, 3, 0, NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir, x->o[i].h[O_G]);
+            gp_xlsx_formula(b, ws, row, 2, 0, b->num,
+                            "=SUMPRODUCT((%s-%s*%s>0)*(%s-%s*%s)*(1+%s)^((%s-1)/12))", nr, ir,
+                            x->o[i].h[O_G], nr, ir, x->o[i].h[O_G], btr, mr);
+            gp_xlsx_formula(b, ws, row, 3, 0, NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir,
+                            x->o[i].h[O_G]);
         }
     }
     /* The breaks, one row each: u, self-hosted's total, then each option's total, the
@@ -1474,9 +1490,9 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
                 const char *bex = o->burst >= 0 ? x->o[o->burst].extras : "0";
                 char dc[8];
                 col_name(4 + 3 * i, dc);
-                formula(b, ws, t0 + 1, 4 + 3 * i, 0, b->money,
-                        "=%s%d+%s*$G$2-%s*$D$%d+demand_charge*pue*($E$2-$C$2/1000)", dc, R0,
-                        bo ? bo->extras : "0", bex, 5 + i);
+                gp_xlsx_formula(b, ws, t0 + 1, 4 + 3 * i, 0, b->money,
+                                "=%s%d+%s*$G$2-%s*$D$%d+demand_charge*pue*($E$2-$C$2/1000)", dc, R0,
+                                bo ? bo->extras : "0", bex, 5 + i);
             }
         }
         char label[32];
@@ -1491,19 +1507,21 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             num_cell(b, ws, row, 1, 1, NULL);
         else
             /* The k-th smallest of the periods' cheaper hours: the k cheapest periods' hours. */
-            formula(b, ws, row, 1, 0, NULL, "=IF(AND(shift=1,has_gpu_avg=0),SMALL(%s,%d)/24,1)",
-                    cheaper, k + 1);
+            gp_xlsx_formula(b, ws, row, 1, 0, NULL,
+                            "=IF(AND(shift=1,has_gpu_avg=0),SMALL(%s,%d)/24,1)", cheaper, k + 1);
         char u_here[16], pw_k[8192];
         snprintf(u_here, sizeof u_here, "$B%d", R);
         subst(pw_k, sizeof pw_k, power, "@U", u_here);
         if (k == 0)
-            formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000", pw_k);
+            gp_xlsx_formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000",
+                            pw_k);
         else if (bo)
-            formula(b, ws, row, 2, 0, b->money,
-                    "=$B$2+%s+demand_charge*pue*$E$2+IF($G$2>0,$B%d*730*%s*%s*$F$2+%s*$G$2,0)",
-                    pw_k, R, bo->per_gpu_h, bo->h[O_HOURLY], bo->extras);
+            gp_xlsx_formula(
+                b, ws, row, 2, 0, b->money,
+                "=$B$2+%s+demand_charge*pue*$E$2+IF($G$2>0,$B%d*730*%s*%s*$F$2+%s*$G$2,0)", pw_k, R,
+                bo->per_gpu_h, bo->h[O_HOURLY], bo->extras);
         else
-            formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$E$2", pw_k);
+            gp_xlsx_formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$E$2", pw_k);
         for (int i = 0; i < no; i++) {
             const gp_option *o = &s->options[i];
             const opt_refs *orf = &x->o[i];
@@ -1513,17 +1531,17 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             col_name(4 + 3 * i, dc);
             col_name(5 + 3 * i, rc);
             if (o->pricing != GP_COMMITTED)
-                formula(b, ws, row, 3 + 3 * i, 0, b->money,
-                        "=$B%d*730*%s*%s*$C$%d+%s*horizon_months", R, orf->per_gpu_h,
-                        orf->h[O_HOURLY], oi, orf->extras);
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                                "=$B%d*730*%s*%s*$C$%d+%s*horizon_months", R, orf->per_gpu_h,
+                                orf->h[O_HOURLY], oi, orf->extras);
             else if (o->has_base_gpus && o->burst >= 0 && k > 0)
-                formula(b, ws, row, 3 + 3 * i, 0, b->money,
-                        "=$B$%d+IF($D$%d>0,$B%d*730*%s*%s*$C$%d+%s*$D$%d,0)", oi, oi, R,
-                        x->o[o->burst].per_gpu_h, x->o[o->burst].h[O_HOURLY], oi,
-                        x->o[o->burst].extras, oi);
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                                "=$B$%d+IF($D$%d>0,$B%d*730*%s*%s*$C$%d+%s*$D$%d,0)", oi, oi, R,
+                                x->o[o->burst].per_gpu_h, x->o[o->burst].h[O_HOURLY], oi,
+                                x->o[o->burst].extras, oi);
             else
-                formula(b, ws, row, 3 + 3 * i, 0, b->money, "=$B$%d", oi);
-            formula(b, ws, row, 4 + 3 * i, 0, b->money, "=$C%d-%s%d", R, tc, R);
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money, "=$B$%d", oi);
+            gp_xlsx_formula(b, ws, row, 4 + 3 * i, 0, b->money, "=$C%d-%s%d", R, tc, R);
             if (k == 0) {
                 text_cell(b, ws, row, 5 + 3 * i, "", NULL);
                 continue;
@@ -1533,11 +1551,12 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             char eq[512];
             snprintf(eq, sizeof eq, "ABS($C%d-%s%d)<=1E-9*MAX(1,ABS($C%d),ABS(%s%d))", R, tc, R, R,
                      tc, R);
-            formula(b, ws, row, 5 + 3 * i, 0, NULL,
-                    "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
-                    "(%s%d-%s%d),\"\")))",
-                    rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
-                    k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+            gp_xlsx_formula(
+                b, ws, row, 5 + 3 * i, 0, NULL,
+                "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
+                "(%s%d-%s%d),\"\")))",
+                rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
+                k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
         }
         last_row = row;
     }
@@ -1566,8 +1585,9 @@ static void chargeback_rows(wbctx *x, lxw_worksheet *ws, int row, const gp_xlsx_
     text_cell(b, ws, row, 0, "all-in cost of a GPU-hour (self-hosted total / GPU-hours owned)",
               NULL);
     int rate_row = row + 1;
-    formula(b, ws, row++, 1, rate, b->money,
-            "=IF(gpus*horizon_months=0,0,%s/(gpus*horizon_months*%g))", total, GP_MONTH_HOURS);
+    gp_xlsx_formula(b, ws, row++, 1, rate, b->money,
+                    "=IF(gpus*horizon_months=0,0,%s/(gpus*horizon_months*%g))", total,
+                    GP_MONTH_HOURS);
     text_cell(b, ws, row, 0, "GPU-hours present in the window", NULL);
     int present_row = row + 1;
     num_cell(b, ws, row++, 1, tel->present_gpu_hours, b->num);
@@ -1581,23 +1601,24 @@ static void chargeback_rows(wbctx *x, lxw_worksheet *ws, int row, const gp_xlsx_
         const gp_xlsx_charge *ch = &tel->charges[i];
         text_cell(b, ws, row, 0, ch->value ? ch->value : "(no label)", NULL);
         num_cell(b, ws, row, 1, ch->gpu_hours_used, b->num);
-        formula(b, ws, row, 2, ch->gpu_hours_used * rate, b->money, "=B%d*$B$%d", row + 1,
-                rate_row);
+        gp_xlsx_formula(b, ws, row, 2, ch->gpu_hours_used * rate, b->money, "=B%d*$B$%d", row + 1,
+                        rate_row);
         used += ch->gpu_hours_used;
     }
     int last = row; /* 1-based row of the last value; < first when there is none */
     text_cell(b, ws, row, 0, "(idle: present, used by no one)", NULL);
     if (last >= first)
-        formula(b, ws, row, 1, tel->present_gpu_hours - used, b->num, "=$B$%d-SUM(B%d:B%d)",
-                present_row, first, last);
+        gp_xlsx_formula(b, ws, row, 1, tel->present_gpu_hours - used, b->num, "=$B$%d-SUM(B%d:B%d)",
+                        present_row, first, last);
     else
-        formula(b, ws, row, 1, tel->present_gpu_hours, b->num, "=$B$%d", present_row);
-    formula(b, ws, row, 2, (tel->present_gpu_hours - used) * rate, b->money, "=B%d*$B$%d", row + 1,
-            rate_row);
+        gp_xlsx_formula(b, ws, row, 1, tel->present_gpu_hours, b->num, "=$B$%d", present_row);
+    gp_xlsx_formula(b, ws, row, 2, (tel->present_gpu_hours - used) * rate, b->money, "=B%d*$B$%d",
+                    row + 1, rate_row);
     row++;
     text_cell(b, ws, row, 0, "fleet", b->bold);
-    formula(b, ws, row, 1, tel->present_gpu_hours, b->num, "=SUM(B%d:B%d)", first, row);
-    formula(b, ws, row, 2, tel->present_gpu_hours * rate, b->money, "=SUM(C%d:C%d)", first, row);
+    gp_xlsx_formula(b, ws, row, 1, tel->present_gpu_hours, b->num, "=SUM(B%d:B%d)", first, row);
+    gp_xlsx_formula(b, ws, row, 2, tel->present_gpu_hours * rate, b->money, "=SUM(C%d:C%d)", first,
+                    row);
 }
 
 /* The Markdown report's opening, below the year tables: where the utilization and the
@@ -1632,16 +1653,16 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
                   sizeof cheapest);
     keep(b, worksheet_write_formula_str(ws, 1, 1, f, b->bold, cheapest));
     text_cell(b, ws, 2, 0, "plan starts (month 1 begins)", NULL);
-    formula(b, ws, 2, 1, 0, b->date, "=start_date");
+    gp_xlsx_formula(b, ws, 2, 1, 0, b->date, "=start_date");
     text_cell(b, ws, 3, 0, "horizon (months)", NULL);
-    formula(b, ws, 3, 1, M, NULL, "=horizon_months");
+    gp_xlsx_formula(b, ws, 3, 1, M, NULL, "=horizon_months");
     char wr[64];
     plan_range(x, wr, sizeof wr, c->w, false);
     text_cell(b, ws, 4, 0,
               s->work_mode ? "demand over the horizon (work units)"
                            : "demand over the horizon (busy GPU-hours)",
               NULL);
-    formula(b, ws, 4, 1, r->demand_work, b->num, "=SUM(%s)", wr);
+    gp_xlsx_formula(b, ws, 4, 1, r->demand_work, b->num, "=SUM(%s)", wr);
     text_cell(b, ws, 5, 0,
               "Rented GPUs are billed for busy hours only (times each option's idle overhead); "
               "owned GPUs cost the same busy or idle.",
@@ -1690,8 +1711,8 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         char tot[64], npvr[64];
         ref(tot, sizeof tot, "Plan", M + 2, col);
         ref(npvr, sizeof npvr, "Plan", M + 3, col);
-        formula(b, ws, row, 1, total, b->money, "=%s", tot);
-        formula(b, ws, row, 2, npv, b->money, "=%s", npvr);
+        gp_xlsx_formula(b, ws, row, 1, total, b->money, "=%s", tot);
+        gp_xlsx_formula(b, ws, row, 2, npv, b->money, "=%s", npvr);
         bool has_per =
             i < 0 ? (s->work_mode ? r->self.has_cost_per_work_unit : r->self.has_cost_per_gpu_hour)
                   : (s->work_mode ? r->options[i].has_cost_per_work_unit
@@ -1709,13 +1730,15 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", qr, R, qr);
             maybe(b, ws, row, PER_GPU_H, has_h, per_h, b->money, f);
         }
-        formula(b, ws, row, 12, 0, NULL,
-                "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
+        gp_xlsx_formula(b, ws, row, 12, 0, NULL,
+                        "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R,
+                        lows);
         if (i < 0)
             continue;
         const gp_option_result *orr = &r->options[i];
         const opt_cols *oc = &c->o[i];
-        formula(b, ws, row, 4, orr->total - r->self.total, b->money, "=B%d-$B$%d", R, FIRST + 1);
+        gp_xlsx_formula(b, ws, row, 4, orr->total - r->self.total, b->money, "=B%d-$B$%d", R,
+                        FIRST + 1);
         struct {
             int cnt, beh;
             bool has_be, has_pb;
@@ -1741,17 +1764,17 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         }
         char sl[64];
         plan_range(x, sl, sizeof sl, oc->slope, true);
-        formula(b, ws, row, 13, 0, b->num, "=SUM(%s)", sl);
+        gp_xlsx_formula(b, ws, row, 13, 0, b->num, "=SUM(%s)", sl);
         if (s->bridge == i) {
             char bs[64];
             plan_range(x, bs, sizeof bs, c->bslope, false);
-            formula(b, ws, row, 14, 0, b->num, "=SUM(%s)", bs);
+            gp_xlsx_formula(b, ws, row, 14, 0, b->num, "=SUM(%s)", bs);
         } else {
             num_cell(b, ws, row, 14, 0, b->num);
         }
         const char *hourly = x->o[i].h[O_HOURLY];
-        formula(b, ws, row, 15, 0, b->money, "=B%d-%s*N%d", R, hourly, R);
-        formula(b, ws, row, 16, 0, b->money, "=$B$%d-%s*O%d", FIRST + 1, hourly, R);
+        gp_xlsx_formula(b, ws, row, 15, 0, b->money, "=B%d-%s*N%d", R, hourly, R);
+        gp_xlsx_formula(b, ws, row, 16, 0, b->money, "=$B$%d-%s*O%d", FIRST + 1, hourly, R);
         snprintf(f, sizeof f,
                  "=IF(ABS(N%d-O%d)<=1E-9*MAX(1,ABS(N%d),ABS(O%d)),\"\",IF(ABS(Q%d-P%d)<=1E-9*MAX(1,"
                  "ABS(Q%d),ABS(P%d)),0,IF((Q%d-P%d)/(N%d-O%d)>=0,(Q%d-P%d)/(N%d-O%d),\"\")))",
@@ -1831,21 +1854,21 @@ static void bom_sheet(wbctx *x, lxw_worksheet *bom) {
         fresh += sr->batches[i].refresh ? 0 : sr->batches[i].servers;
     }
     text_cell(b, bom, 1, 0, "GPU servers, every delivery (after trend and bulk discounts)", NULL);
-    formula(b, bom, 1, 1, bought, NULL, "=SUM(%s)", n);
-    formula(b, bom, 1, 2, s->server_price * s->price_factor, b->money,
-            "=server_price*price_factor");
-    formula(b, bom, 1, 3, sr->hardware_capex - fresh * s->network_per_server, b->money,
-            "=SUMPRODUCT(%s,%s,1-%s)", n, unit, beta);
+    gp_xlsx_formula(b, bom, 1, 1, bought, NULL, "=SUM(%s)", n);
+    gp_xlsx_formula(b, bom, 1, 2, s->server_price * s->price_factor, b->money,
+                    "=server_price*price_factor");
+    gp_xlsx_formula(b, bom, 1, 3, sr->hardware_capex - fresh * s->network_per_server, b->money,
+                    "=SUMPRODUCT(%s,%s,1-%s)", n, unit, beta);
     text_cell(b, bom, 2, 0, "network, per new server", NULL);
-    formula(b, bom, 2, 1, fresh, NULL, "=SUM(%s)", nw);
-    formula(b, bom, 2, 2, s->network_per_server, b->money, "=network_per_server");
-    formula(b, bom, 2, 3, fresh * s->network_per_server, b->money, "=B3*C3");
+    gp_xlsx_formula(b, bom, 2, 1, fresh, NULL, "=SUM(%s)", nw);
+    gp_xlsx_formula(b, bom, 2, 2, s->network_per_server, b->money, "=network_per_server");
+    gp_xlsx_formula(b, bom, 2, 3, fresh * s->network_per_server, b->money, "=B3*C3");
     text_cell(b, bom, 3, 0, "fixed capex (install, racks)", NULL);
-    formula(b, bom, 3, 1, bought > 0, NULL, "=IF(B2>0,1,0)");
-    formula(b, bom, 3, 2, s->fixed_capex, b->money, "=fixed_capex");
-    formula(b, bom, 3, 3, bought > 0 ? s->fixed_capex : 0, b->money, "=B4*C4");
+    gp_xlsx_formula(b, bom, 3, 1, bought > 0, NULL, "=IF(B2>0,1,0)");
+    gp_xlsx_formula(b, bom, 3, 2, s->fixed_capex, b->money, "=fixed_capex");
+    gp_xlsx_formula(b, bom, 3, 3, bought > 0 ? s->fixed_capex : 0, b->money, "=B4*C4");
     text_cell(b, bom, 4, 0, "capex", b->bold);
-    formula(b, bom, 4, 3, sr->capex, b->money, "=SUM(D2:D4)");
+    gp_xlsx_formula(b, bom, 4, 3, sr->capex, b->money, "=SUM(D2:D4)");
     text_cell(b, bom, 6, 0, "Batches lists each delivery: its servers, price and exit value.",
               b->note);
     worksheet_set_column(bom, 0, 0, 56, NULL);

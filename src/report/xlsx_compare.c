@@ -88,20 +88,6 @@ typedef struct gctx {
     lxw_worksheet *mon, *gen;
 } gctx;
 
-static void formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
-                    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-static void formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
-                    const char *fmt, ...) {
-    char text[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    gp_xlsx_keep(b,
-                 worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, cached));
-}
-
 /* "$C$5" (0-based row and column), or "'Sheet'!$C$5" with a sheet. */
 static const char *cell(char *out, size_t cap, const char *sheet, int row, int col) {
     char cn[8];
@@ -252,10 +238,10 @@ static void gpus_cells(gctx *x, int row, const cand *o) {
     in(rho, sizeof rho, o, C_RHO);
     for (int j = 1; j <= x->M; j++) {
         cell(w, sizeof w, NULL, x->r_work, M_FIRST + j);
-        formula(x->b, x->mon, row, M_FIRST + j, o->n[j], x->b->num,
-                "IF(%s=0,0,-INT(-((%s/%s/(730*gen_utilization))-1E-9*MAX(1,%s/%s/"
-                "(730*gen_utilization)))))",
-                w, w, rho, w, rho);
+        gp_xlsx_formula(x->b, x->mon, row, M_FIRST + j, o->n[j], x->b->num,
+                        "IF(%s=0,0,-INT(-((%s/%s/(730*gen_utilization))-1E-9*MAX(1,%s/%s/"
+                        "(730*gen_utilization)))))",
+                        w, w, rho, w, rho);
     }
 }
 
@@ -263,7 +249,7 @@ static void sum_cell(gctx *x, int row, double v) {
     char a[24], z[24];
     cell(a, sizeof a, NULL, row, M_FIRST);
     cell(z, sizeof z, NULL, row, M_FIRST + x->M);
-    formula(x->b, x->mon, row, M_FIRST + x->M + 1, v, x->b->money, "SUM(%s:%s)", a, z);
+    gp_xlsx_formula(x->b, x->mon, row, M_FIRST + x->M + 1, v, x->b->money, "SUM(%s:%s)", a, z);
 }
 
 static void cum_cells(gctx *x, int row, int flow_row, const cand *o) {
@@ -271,10 +257,10 @@ static void cum_cells(gctx *x, int row, int flow_row, const cand *o) {
     for (int m = 0; m <= x->M; m++) {
         cell(f, sizeof f, NULL, flow_row, M_FIRST + m);
         if (m == 0)
-            formula(x->b, x->mon, row, M_FIRST, o->cum[0], x->b->money, "%s", f);
+            gp_xlsx_formula(x->b, x->mon, row, M_FIRST, o->cum[0], x->b->money, "%s", f);
         else
-            formula(x->b, x->mon, row, M_FIRST + m, o->cum[m], x->b->money, "%s+%s",
-                    cell(prev, sizeof prev, NULL, row, M_FIRST + m - 1), f);
+            gp_xlsx_formula(x->b, x->mon, row, M_FIRST + m, o->cum[m], x->b->money, "%s+%s",
+                            cell(prev, sizeof prev, NULL, row, M_FIRST + m - 1), f);
     }
 }
 
@@ -294,21 +280,21 @@ static void own_flow_row(gctx *x, int row, const cand *o) {
     int nrow = x->r_own_n + o->k;
     span(nrange, sizeof nrange, MON, nrow, M_FIRST + 1, nrow, M_FIRST + x->M);
     row_labels(x, row, o);
-    formula(b, x->mon, row, M_SCALAR, o->scalar, b->num, "-INT(-MAX(%s)/%s)", nrange, g);
+    gp_xlsx_formula(b, x->mon, row, M_SCALAR, o->scalar, b->num, "-INT(-MAX(%s)/%s)", nrange, g);
     cell(srv, sizeof srv, NULL, row, M_SCALAR);
-    formula(b, x->mon, row, M_FIRST, o->f[0], b->money, "%s*%s", srv, price);
+    gp_xlsx_formula(b, x->mon, row, M_FIRST, o->f[0], b->money, "%s*%s", srv, price);
     for (int j = 1; j <= x->M; j++) {
         char n[24], w[24], G[160], powered[200];
         cell(n, sizeof n, NULL, nrow, M_FIRST + j);
         cell(w, sizeof w, NULL, x->r_work, M_FIRST + j);
         snprintf(G, sizeof G, "MIN(%s,%s*%s)", n, g, srv);
         snprintf(powered, sizeof powered, "(-INT(-%s/%s))", G, g);
-        formula(b, x->mon, row, M_FIRST + j, o->f[j], b->money,
-                "%s*((%s*%s+%s*%s)*24+(%s-%s)*MIN(%s/%s,%s*730*gen_utilization)*24/730)"
-                "*gen_kwh_price*(730/24/1000)*(1+gen_energy_trend)^((%d-1)/12)"
-                "+gen_demand_charge*(1+gen_energy_trend)^((%d-1)/12)*((%s*%s+%s*%s)/1000)*%s",
-                pue, powered, basew, G, idle, tdp, idle, w, rho, G, j, j, powered, basew, G, tdp,
-                pue);
+        gp_xlsx_formula(
+            b, x->mon, row, M_FIRST + j, o->f[j], b->money,
+            "%s*((%s*%s+%s*%s)*24+(%s-%s)*MIN(%s/%s,%s*730*gen_utilization)*24/730)"
+            "*gen_kwh_price*(730/24/1000)*(1+gen_energy_trend)^((%d-1)/12)"
+            "+gen_demand_charge*(1+gen_energy_trend)^((%d-1)/12)*((%s*%s+%s*%s)/1000)*%s",
+            pue, powered, basew, G, idle, tdp, idle, w, rho, G, j, j, powered, basew, G, tdp, pue);
     }
     sum_cell(x, row, o->total);
 }
@@ -334,12 +320,13 @@ static void rent_flow_row(gctx *x, int row, const cand *o) {
         cell(w, sizeof w, NULL, x->r_work, M_FIRST + m);
         if (!T) {
             if (m == 0)
-                formula(b, x->mon, row, M_FIRST, 0.0, b->money, "0");
+                gp_xlsx_formula(b, x->mon, row, M_FIRST, 0.0, b->money, "0");
             else if (r->pricing[0] == 's')
-                formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money, "%s/%s*(1+%s*(%s/2+%s))*%s",
-                        w, rho, lam, ck, rs, p);
+                gp_xlsx_formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money,
+                                "%s/%s*(1+%s*(%s/2+%s))*%s", w, rho, lam, ck, rs, p);
             else
-                formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money, "%s/%s*%s", w, rho, p);
+                gp_xlsx_formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money, "%s/%s*%s", w, rho,
+                                p);
             continue;
         }
         /* The term starting at m (when m is a start), and the term of month m (m >= 1). */
@@ -359,7 +346,8 @@ static void rent_flow_row(gctx *x, int row, const cand *o) {
                      "IF(%d=gen_horizon,(%d-gen_horizon)*(-INT(-MAX(%s)/%s))*%s*730*%s,0)", m,
                      s + T, nr, gi, gi, p);
         }
-        formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money, "%s+%s+%s", start_r, month_r, rest);
+        gp_xlsx_formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money, "%s+%s+%s", start_r,
+                        month_r, rest);
     }
     sum_cell(x, row, o->total);
 }
@@ -380,9 +368,10 @@ static void count_row(gctx *x, int row, const cand *o) {
         for (int k = 0; k < x->n_own; k++)
             if (pick < 0 || x->own[k].total < x->own[pick].total)
                 pick = k;
-        formula(b, x->mon, row, M_SCALAR, pick + 1, b->num, "MATCH(MIN(%s),%s,0)", totals, totals);
+        gp_xlsx_formula(b, x->mon, row, M_SCALAR, pick + 1, b->num, "MATCH(MIN(%s),%s,0)", totals,
+                        totals);
     } else {
-        formula(b, x->mon, row, M_SCALAR, pick + 1, b->num, "%d", pick + 1);
+        gp_xlsx_formula(b, x->mon, row, M_SCALAR, pick + 1, b->num, "%d", pick + 1);
     }
     cell(vs, sizeof vs, NULL, row, M_SCALAR);
     for (int m = 0; m <= x->M; m++) {
@@ -393,10 +382,11 @@ static void count_row(gctx *x, int row, const cand *o) {
         cell(co, sizeof co, NULL, x->r_rent_cum + o->k, M_FIRST + m);
         double a = x->own[pick].cum[m], z = o->cum[m];
         bool counts = !(a == 0.0 && z == 0.0) && ties_at_most(a, z);
-        formula(b, x->mon, row, M_FIRST + m, counts, b->num,
-                "IF(%d>gen_horizon,0,IF(AND(%s=0,%s=0),0,IF(OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,"
-                "ABS(%s),ABS(%s))),1,0)))",
-                m, cs, co, cs, co, cs, co, cs, co);
+        gp_xlsx_formula(
+            b, x->mon, row, M_FIRST + m, counts, b->num,
+            "IF(%d>gen_horizon,0,IF(AND(%s=0,%s=0),0,IF(OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,"
+            "ABS(%s),ABS(%s))),1,0)))",
+            m, cs, co, cs, co, cs, co, cs, co);
     }
 }
 
@@ -410,8 +400,8 @@ static void months_sheet(gctx *x) {
     gp_xlsx_text(b, ws, 0, M_FIRST + M + 1, "total", b->bold);
     gp_xlsx_text(b, ws, x->r_work, M_LABEL, "work a month W_j", NULL);
     for (int j = 1; j <= M; j++)
-        formula(b, ws, x->r_work, M_FIRST + j, x->work[j], b->num,
-                "IF(%d>gen_horizon,0,gen_work*(1+gen_growth)^(%d-1))", j, j);
+        gp_xlsx_formula(b, ws, x->r_work, M_FIRST + j, x->work[j], b->num,
+                        "IF(%d>gen_horizon,0,gen_work*(1+gen_growth)^(%d-1))", j, j);
     sum_cell(x, x->r_work, x->work_total);
     table_head(x, x->r_own_n, "owned: GPUs needed N_j = ceil+(W_j / throughput / (730 u))");
     for (int k = 0; k < x->n_own; k++) {
@@ -484,8 +474,8 @@ static void candidate_row(gctx *x, const cand *o) {
     span(ord, sizeof ord, GEN, x->gen_first, C_ORDER, x->gen_last, C_ORDER);
     cell(me, sizeof me, NULL, R, C_TOTAL);
     cell(myord, sizeof myord, NULL, R, C_ORDER);
-    formula(b, ws, R, C_RANK, r->rank, NULL, "1+SUMPRODUCT((%s<%s)+(%s=%s)*(%s<%s))", tot, me, tot,
-            me, ord, myord);
+    gp_xlsx_formula(b, ws, R, C_RANK, r->rank, NULL, "1+SUMPRODUCT((%s<%s)+(%s=%s)*(%s<%s))", tot,
+                    me, tot, me, ord, myord);
     gp_xlsx_text(b, ws, R, C_GPU, r->gpu, NULL);
     gp_xlsx_text(b, ws, R, C_SIDE, own ? "own" : r->provider, NULL);
     gp_xlsx_text(b, ws, R, C_PRICING, own ? "own" : r->pricing, NULL);
@@ -495,8 +485,8 @@ static void candidate_row(gctx *x, const cand *o) {
         gp_xlsx_num(b, ws, R, C_RHO, r->throughput, b->in_num);
     } else {
         char first[24];
-        formula(b, ws, R, C_RHO, r->throughput, b->num, "%s",
-                cell(first, sizeof first, NULL, o->rho_row, C_RHO));
+        gp_xlsx_formula(b, ws, R, C_RHO, r->throughput, b->num, "%s",
+                        cell(first, sizeof first, NULL, o->rho_row, C_RHO));
     }
     gp_xlsx_text(b, ws, R, C_FIGURE, gp_tp_kind_name(r->tp_kind), b->in_text);
     gp_xlsx_text(b, ws, R, C_TP_SOURCE, r->tp_source, NULL);
@@ -517,13 +507,13 @@ static void candidate_row(gctx *x, const cand *o) {
     char work[96], rho[24];
     span(work, sizeof work, MON, x->r_work, M_FIRST + 1, x->r_work, M_FIRST + x->M);
     cell(rho, sizeof rho, NULL, R, C_RHO);
-    formula(b, ws, R, C_GPUS, r->gpus_needed, NULL,
-            "-INT(-(MAX(%s)/%s/(730*gen_utilization)-1E-9))", work, rho);
+    gp_xlsx_formula(b, ws, R, C_GPUS, r->gpus_needed, NULL,
+                    "-INT(-(MAX(%s)/%s/(730*gen_utilization)-1E-9))", work, rho);
     char total[64];
     int frow = own ? x->r_own_f + o->k : x->r_rent_f + o->k;
     cell(total, sizeof total, MON, frow, M_FIRST + x->M + 1);
-    formula(b, ws, R, C_TOTAL, r->total, b->money, "%s", total);
-    formula(b, ws, R, C_PER_UNIT, r->cost_per_unit, b->num, "%s/gen_work_total", me);
+    gp_xlsx_formula(b, ws, R, C_TOTAL, r->total, b->money, "%s", total);
+    gp_xlsx_formula(b, ws, R, C_PER_UNIT, r->cost_per_unit, b->num, "%s/gen_work_total", me);
     if (!own) {
         char counts[96], vs[64], names[96];
         int crow = x->r_rent_count + o->k;
@@ -621,7 +611,7 @@ static void generations_sheet(gctx *x) {
     gp_xlsx_text(b, ws, 10, 0, "work over the horizon", NULL);
     char work[96];
     cell(work, sizeof work, MON, x->r_work, M_FIRST + x->M + 1);
-    formula(b, ws, 10, 1, c->work, b->num, "%s", work);
+    gp_xlsx_formula(b, ws, 10, 1, c->work, b->num, "%s", work);
     gp_xlsx_text(b, ws, 10, 2, c->unit, NULL);
     define(b, "gen_work_total", 10);
     int head = x->gen_first - 1;

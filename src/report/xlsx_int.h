@@ -24,6 +24,10 @@ void gp_xlsx_col_name(int col, char *out);
 /* Outside text, cleaned of control characters, always as a string; a number. */
 void gp_xlsx_text(book *b, lxw_worksheet *ws, int row, int col, const char *s, lxw_format *f);
 void gp_xlsx_num(book *b, lxw_worksheet *ws, int row, int col, double v, lxw_format *f);
+/* A formula (printf-style) with its cached value: what a viewer that does not recalculate
+ * shows. */
+void gp_xlsx_formula(book *b, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
+                     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Print setup (A4, one page wide, head_row repeated when >= 0) and protection. */
 void gp_xlsx_finish_sheet(lxw_worksheet *ws, bool landscape, int head_row);
 
