@@ -143,6 +143,8 @@ check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitiv
 "$gpuplan" sensitivity "$seed" >"$tmp/sens.txt"
 check "sensitivity: one screen" bash -c "[ \$(wc -l <'$tmp/sens.txt') -le 24 ] && grep -q '^Cheapest at the base point: p4d spot, 1,550,782.80; its lead over the next best: 11,505.20.' '$tmp/sens.txt'"
 check "sensitivity: the spot price row, with its bar and its flip" bash -c "grep -E '^  p4d spot: hourly .*#+\|#+ .*! high: self-hosted\$' '$tmp/sens.txt' >/dev/null"
+check "sensitivity: inputs of four digits or more read with thousands separators" bash -c "grep -qE '^  self-hosted: server_price +100,000 +150,000 ' '$tmp/sens.txt'"
+check "report: hours a year per GPU with thousands separators" bash -c "'$gpuplan' report '$seed' > '$tmp/seed.md' && grep -qF '60% busy (5,256 h a year per GPU)' '$tmp/seed.md' && grep -qF '18.13% (1,588 h/yr)' '$tmp/seed.md'"
 check "sensitivity --top 3" bash -c "[ \$('$gpuplan' sensitivity '$seed' --top 3 | grep -c '^  [a-z].*|') = 4 ]"
 # --format json and csv: every row named by option and parameter, the path beside them, each
 # side's total and the cheapest at both ends; the two agree with each other and with --all.
