@@ -118,10 +118,11 @@ check "Enter opens a node" bash -c "tmux -S '$sock' capture-pane -p -t g | grep 
 keys Escape
 keys 5
 check "Catalog lists offers" wait_for "Offers in force today"
+check "Catalog counts read with thousands separators" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'Offers in force today: [0-9]{1,3}(,[0-9]{3})+ of [0-9]{1,3}(,[0-9]{3})+'"
 keys / H 1 0 0 Space a w s Enter
 check "a filter narrows the catalog" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
-    line=\$(echo \"\$s\" | grep 'Offers in force today')
+    line=\$(echo \"\$s\" | grep 'Offers in force today' | tr -d ,)
     n=\$(echo \"\$line\" | sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\1/'); total=\$(echo \"\$line\" | sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\2/')
     [ \"\$n\" -gt 0 ] && [ \"\$n\" -lt \"\$total\" ] &&
     rows=\$(echo \"\$s\" | sed -n '5,21p' | grep -c .) && [ \"\$rows\" -gt 0 ] &&
