@@ -115,6 +115,17 @@ check "no temporary left" bash -c "! ls '$tmp' | grep -q '\\.tmp\\.'"
 # Sweep: the 1-D utilization answer flips where break_even_utilization says.
 check "sweep --summary finds the flip" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0:1:101 --summary | grep -q 'p4d spot -> self_hosted between utilization 0.6 and 0.61'"
 check "sweep CSV rows" bash -c "[ \$('$gpuplan' sweep '$seed' --vary pue=1:2:5 --vary gpus=8:80:10 | wc -l) = 51 ]"
+# A catalog offer's name runs past 40 characters: the shares stay in one column, and one
+# point is "1 point".
+/usr/bin/python3 - "$seed" "$tmp/longname.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['cloud_options'][0]['name'] = 'lambda gpu_8x_h100_sxm5 us-east-1 on-demand, reserved'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+"$gpuplan" sweep "$tmp/longname.json" --vary utilization=0.5:0.5:1 --summary >"$tmp/long.txt"
+check "sweep --summary: the shares in one column however long the names" bash -c "[ \$(grep -E '^  .* +[0-9.]+%  \\([0-9]+ points?\\)\$' '$tmp/long.txt' | awk '{ print index(\$0, \"%  (\") }' | sort -u | wc -l) = 1 ] && [ \$(grep -c '%  (' '$tmp/long.txt') -ge 3 ]"
+check "sweep --summary: one point is a point" bash -c "grep -q '^1 grid point\$' '$tmp/long.txt' && grep -q '%  (1 point)\$' '$tmp/long.txt'"
 check "sweep hourly:OPTION" bash -c "'$gpuplan' sweep '$seed' --vary 'hourly:p4d spot=5:15:3' | head -1 | grep -q '^hourly:p4d spot,self_hosted'"
 check "sweep bad range" expect 2 'utilization: must stay in [0, 1]' -- "$gpuplan" sweep "$seed" --vary utilization=0:2:3
 check "sweep unknown option" expect 2 'no option "nope"' -- "$gpuplan" sweep "$seed" --vary hourly:nope=1:2:3
