@@ -478,9 +478,12 @@ static gp_status measured_fleet(const gp_mix_plan *p, gp_buf *out) {
 static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
     gp_status st = GP_OK;
     if (p->trend) {
-        P("\nTrend: %+.2f (+-%.2f) busy GPU-hours a day per day over %zu days (R^2 %.3f): "
-          "%+.2f %% a month",
-          p->tr.slope, p->tr.slope_se, p->tr.days, p->tr.r2, p->tr.growth * 100);
+        /* A slope from one or two days has no standard error: none is printed. */
+        P("\nTrend: %+.2f", p->tr.slope);
+        if (isfinite(p->tr.slope_se))
+            P(" (+-%.2f)", p->tr.slope_se);
+        P(" busy GPU-hours a day per day over %zu day%s (R^2 %.3f): %+.2f %% a month", p->tr.days,
+          p->tr.days == 1 ? "" : "s", p->tr.r2, p->tr.growth * 100);
         if (isfinite(p->tr.growth_se))
             P(", 95 %% band %+.2f %% to %+.2f %%", (p->tr.growth - 1.96 * p->tr.growth_se) * 100,
               (p->tr.growth + 1.96 * p->tr.growth_se) * 100);

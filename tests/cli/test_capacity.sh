@@ -99,6 +99,7 @@ for r in c[\"by_label\"]:
     assert abs(r[\"allin_cost\"] - r[\"gpu_hours_used\"] * rate) <= 1e-9 * max(1, r[\"allin_cost\"]), r
 '"
 check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
+check "a trend from one or two days: no standard error printed, never nan" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 1d --growth trend > '$tmp/trend1' && grep -qE '^Trend: [-+][0-9.]+ busy GPU-hours a day per day over [12] days?' '$tmp/trend1' && ! grep -qi nan '$tmp/trend1'"
 check "a trend from too few days is not projected" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'Too few days for a trend.*no projection'"
 check "committed options are refused for the mix" bash -c "sed 's/on_demand/committed/' '$tmp/mix.json' >'$tmp/c.json'; '$gpuplan' plan --mix '$tmp/c.json' --option od --since 3d 2>&1 | grep -q committed"
 
