@@ -306,5 +306,20 @@ check "fleet --fail-on-alert: 4 with a hot GPU" bash -c "'$gpuplan' fleet --fail
 check "fleet: the fresh hot GPU is not stale" bash -c "'$gpuplan' fleet | grep -E '^hot ' | grep -v stale | grep -q hot"
 check "--db after the command name" bash -c "'$gpuplan' scenario list --db '$tmp/after.db' >/dev/null && [ -f '$tmp/after.db' ]"
 
+# One GPU is "1 GPU": the import, the fleet, the measured plan and plan --mix say so.
+export GPUPLAN_DB=$tmp/one.db
+{
+    echo 'timestamp, name, utilization.gpu [%], power.draw [W]'
+    for ago in 40 35 30 25 20 15 10 5; do
+        echo "$(date -d "-$ago min" '+%Y/%m/%d %H:%M:%S').000, NVIDIA H100 80GB HBM3, 80 %, 600.00 W"
+    done
+} >"$tmp/one.csv"
+check "import: 1 GPU" bash -c "'$gpuplan' import nvsmi '$tmp/one.csv' --node solo | grep -qx 'imported 16 samples of 1 GPU into node \"solo\"'"
+check "fleet: 1 GPU" bash -c "'$gpuplan' fleet | grep -q '^1 GPU, 0 with alerts'"
+"$gpuplan" scenario save "$tmp/mix.json" >/dev/null
+check "measure: 1 GPU" bash -c "'$gpuplan' scenario measure mix --since 1d | grep -q '^saved \"mix\" as version 2: 1 GPU, '"
+"$gpuplan" plan --mix mix --option od --since 1d >"$tmp/one.plan"
+check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GPU and rent' '$tmp/one.plan' && grep -qE '^Load: [0-9]+ complete 5-minute buckets? .*, 1 GPU measured;' '$tmp/one.plan'"
+
 echo "capacity: $fails failed"
 [ "$fails" = 0 ]
