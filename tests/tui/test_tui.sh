@@ -140,6 +140,7 @@ keys BTab BTab
 check "Shift-Tab goes back" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
 keys '?'
 check "? lists the keys" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Any key closes this help'"
+check "? says what every key listed does (g / G too)" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'g / G  the first / the last field'"
 keys Space
 
 # The mouse (SGR reports, as xterm sends them): a click on a tab, on a header, on a row.
