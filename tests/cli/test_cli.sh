@@ -137,7 +137,9 @@ check "sweep a v2 parameter" bash -c "'$gpuplan' sweep '$v2grow' --vary lead_tim
 check "sweep a v2 per-option parameter (CSV)" bash -c "'$gpuplan' sweep '$v2grow' --vary 'price_trend_per_year:H100 on-demand=-0.3:0:4' | head -1 | grep -q '^price_trend_per_year:H100 on-demand,self_hosted'"
 check "sweep unknown parameter lists the valid ones" expect 2 'unknown parameter "grow"; one of utilization, gpus,' -- "$gpuplan" sweep "$seed" --vary grow=0:1:3
 check "sweep v2 range names the axis" expect 2 'lead_time_months: must stay in [0, 24]' -- "$gpuplan" sweep "$v2grow" --vary lead_time_months=0:30:3
-check "sweep a refused point exits 2" expect 2 '$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
+check "sweep a refused point exits 2, naming the file" expect 2 'v2lead.json:$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
+check "sweep -o: a refused point names the file, no CSV left" bash -c "'$gpuplan' sweep '$tmp/v2lead.json' --vary lead_time_months=0:2:3 -o '$tmp/refused.csv' 2>'$tmp/refused.err'; [ \$? = 2 ] && grep -qF 'v2lead.json:\$.self_hosted.bridge: at lead_time_months=1' '$tmp/refused.err' && [ ! -e '$tmp/refused.csv' ]"
+check "sensitivity of a refused plan names the file" expect 2 'v2lead.json:$.self_hosted.bridge: month 1 needs' -- "$gpuplan" sensitivity "$tmp/v2lead.json"
 
 # Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.
 check "sensitivity --all: the full table" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% --all | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
