@@ -29,6 +29,12 @@ bad_input() { # what args...: exit 2, one line on stderr naming the problem, not
 }
 cmp=(compare --work 200000 --unit "M tokens" --profile llm-training --growth 2% --horizon 36)
 
+# compare --help explains every option its usage lines name, each on a line of its own.
+"$gpuplan" compare --help >"$tmp/help"
+for opt in $(awk '!NF { exit } { print }' "$tmp/help" | grep -oE -- '(^|[ [])--?[a-z][a-z-]*' | tr -d ' [' | sort -u); do
+    check "compare --help explains $opt" grep -qE -- "(^|  )$opt [A-Z]+ +[a-z(]" "$tmp/help"
+done
+
 check "throughput list: estimates with formula, factor and spec row" bash -c "'$gpuplan' throughput list --profile llm-training --json | $py -c '
 import json, sys
 rows = json.load(sys.stdin)
