@@ -98,6 +98,7 @@ assert abs(used + cb[\"idle_cost\"] - cb[\"fleet_cost\"]) <= 1e-9 * cb[\"fleet_c
 for r in c[\"by_label\"]:
     assert abs(r[\"allin_cost\"] - r[\"gpu_hours_used\"] * rate) <= 1e-9 * max(1, r[\"allin_cost\"]), r
 '"
+check "plan --mix with an unknown option lists the scenario's options (exit 2, one line)" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option 'p4d spot' --since 3d >'$tmp/noopt.out' 2>'$tmp/noopt.err'; [ \$? = 2 ] && [ ! -s '$tmp/noopt.out' ] && [ \$(wc -l <'$tmp/noopt.err') = 1 ] && grep -qF 'the scenario has no option \"p4d spot\" (its options: \"od\")' '$tmp/noopt.err'"
 check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
 check "a trend from one or two days: no standard error printed, never nan" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 1d --growth trend > '$tmp/trend1' && grep -qE '^Trend: [-+][0-9.]+ busy GPU-hours a day per day over [12] days?' '$tmp/trend1' && ! grep -qi nan '$tmp/trend1'"
 check "a trend from too few days is not projected" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'Too few days for a trend.*no projection'"
