@@ -195,14 +195,20 @@ static bool collect(tui *t) {
     return jobs != 0;
 }
 
+/* The scenario's name as a file name: letters, digits and _ kept, every other run of
+ * characters one "-", none at either end ("Demo: H100, loan" -> "Demo-H100-loan.xlsx"). */
 static void default_export_path(const tui *t, char *out, size_t cap) {
     char base[GP_NAME_BYTES];
     size_t n = 0;
-    for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++)
-        base[n++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                            (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'
-                        ? *p
-                        : '-';
+    for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '_')
+            base[n++] = *p;
+        else if (n > 0 && base[n - 1] != '-')
+            base[n++] = '-';
+    }
+    while (n > 0 && base[n - 1] == '-')
+        n--;
     base[n] = '\0';
     snprintf(out, cap, "%s.xlsx", n ? base : "plan");
 }

@@ -180,6 +180,7 @@ keys 1
 # Export the open scenario: x asks for a path.
 keys x
 check "x asks for the path" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Export to XLSX:'"
+check "x offers the scenario's name as a file name, one - between words, none at the ends" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'Export to XLSX: [A-Za-z0-9_]+(-[A-Za-z0-9_]+)+\.xlsx_?\$'"
 for _ in $(seq 1 80); do t send-keys -t g BSpace; done
 t send-keys -t g -l "$tmp/out.xlsx"; sleep 0.2
 keys Enter
