@@ -11,6 +11,7 @@
 #include "draw.h"
 #include "generations.h"
 #include "gpuplan/app_throughput.h"
+#include "gpuplan/numfmt.h"
 #include "scen.h"
 #include "view.h"
 #include "worker.h"
@@ -224,11 +225,12 @@ static void catalog_draw(tui *t) {
         draw_text(rows - 3, 0, cols, t->cat->error, draw_attr(PAL_BAD));
     int total = t->cat_gpus ? t->cat->ng : t->cat->n;
     /* The counts whole; what the per-unit column holds in the room left, shortened there. */
-    char left[256];
-    snprintf(left, sizeof left, "%s: %d of %d%s%s%s",
-             t->cat_gpus ? "GPUs" : "Offers in force today", t->n_view, total,
-             t->cat_filter[0] ? "  filter: " : "", t->cat_filter,
-             t->prompt == PROMPT_FILTER ? "_" : "");
+    char left[256], shown[32], all[32];
+    snprintf(left, sizeof left, "%s: %s of %s%s%s%s",
+             t->cat_gpus ? "GPUs" : "Offers in force today",
+             gp_fmt_grouped(t->n_view, 0, shown, sizeof shown),
+             gp_fmt_grouped(total, 0, all, sizeof all), t->cat_filter[0] ? "  filter: " : "",
+             t->cat_filter, t->prompt == PROMPT_FILTER ? "_" : "");
     int lw = draw_text(TOP, 0, cols, left, draw_attr(PAL_TITLE));
     if (!t->cat_gpus && cols - lw > 14) {
         const gp_profile *pf = &gp_profiles[t->cat_profile];

@@ -91,6 +91,8 @@ static void fleet_draw(tui *t) {
         modw = w > modw ? w : modw;
     }
     modw = modw > 17 ? 17 : modw;
+    if (modw && modw < (int)sizeof "model") /* short names: the header still reads "model GPU" */
+        modw = (int)sizeof "model";
     int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18) - modw;
     if (nodew > want)
         nodew = want;

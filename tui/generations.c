@@ -9,6 +9,7 @@
 
 #include "draw.h"
 #include "gpuplan/app_throughput.h"
+#include "gpuplan/numfmt.h"
 #include "generations.h"
 #include "scen.h"
 #include "view.h"
@@ -199,13 +200,14 @@ void gen_draw(tui *t) {
     tui_gen *g = t->gen;
     int rows = tui_rows(), cols = tui_cols();
     const gp_profile *p = &gp_profiles[g->profile];
-    char title[256]; /* the inputs whole: the longer wording only where it fits */
+    char title[256], work[48]; /* the inputs whole: the longer wording only where it fits */
+    gp_fmt_sig_grouped(g->work_per_month, 10, work, sizeof work);
     snprintf(title, sizeof title,
-             "Generations per unit of work: %.10g %s a month, profile %s, %d months, as of %s",
-             g->work_per_month, p->unit, p->name, g->horizon_months, t->today);
+             "Generations per unit of work: %s %s a month, profile %s, %d months, as of %s", work,
+             p->unit, p->name, g->horizon_months, t->today);
     if (draw_width(title) > cols)
-        snprintf(title, sizeof title, "%.10g %s a month, %s, %d months, as of %s",
-                 g->work_per_month, p->unit, p->name, g->horizon_months, t->today);
+        snprintf(title, sizeof title, "%s %s a month, %s, %d months, as of %s", work, p->unit,
+                 p->name, g->horizon_months, t->today);
     draw_text(TOP, 0, cols, title, draw_attr(PAL_TITLE));
     const gen_data *d = t->gen_res;
     if (!d || !current(t)) {

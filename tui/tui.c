@@ -106,12 +106,12 @@ static const char *const help_lines[] = {
     "Plan",
     "  n  new plan: GPU, count, use, horizon, server, power, cloud offers",
     "  Enter  open a scenario, edit a field;  h/l, Left/Right  list <-> fields",
-    "  c / r / d  copy, rename, delete the scenario (d asks first)",
+    "  c / r / d  copy, rename, delete a scenario;  g / G  first / last field",
     "  a / d on a cloud option's field  add an option / remove it;  u  undo",
     "  editing: digits . - e, Ctrl-U; Enter commits (empty: the default), Esc",
     "  cancels; a choice: Left/Right (demand counted in GPUs or work, pricing",
     "  and financing reshape the plan);  lists, periods too: a adds, d removes",
-    "  s / S  save a new version / under a new name;  t  tariff preset;  g/G",
+    "  s / S  save a new version / under a new name;  t  tariff preset",
     "Compare  Left/Right sort column, r reverse (or click a header)",
     "Fleet  Enter opens the node, Esc closes",
     "Catalog  / filter, Left/Right sort, r reverse, a add the offer to the open",
@@ -195,14 +195,20 @@ static bool collect(tui *t) {
     return jobs != 0;
 }
 
+/* The scenario's name as a file name: letters, digits and _ kept, every other run of
+ * characters one "-", none at either end ("Demo: H100, loan" -> "Demo-H100-loan.xlsx"). */
 static void default_export_path(const tui *t, char *out, size_t cap) {
     char base[GP_NAME_BYTES];
     size_t n = 0;
-    for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++)
-        base[n++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                            (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'
-                        ? *p
-                        : '-';
+    for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '_')
+            base[n++] = *p;
+        else if (n > 0 && base[n - 1] != '-')
+            base[n++] = '-';
+    }
+    while (n > 0 && base[n - 1] == '-')
+        n--;
     base[n] = '\0';
     snprintf(out, cap, "%s.xlsx", n ? base : "plan");
 }

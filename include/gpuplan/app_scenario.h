@@ -41,6 +41,11 @@ void gp_loaded_done(gp_loaded *sc);
  * with "origin:$.json.path" as where; out->error says the same. */
 gp_status gp_evaluate(const gp_loaded *sc, gp_result *out, gp_err *err);
 
+/* An error about the loaded scenario that names only its JSON path ("$.self_hosted.bridge"),
+ * as the engine, a sweep or a sensitivity run reports it, then names the file or stored
+ * scenario too ("plan.json:$.self_hosted.bridge"); any other error is left as it is. */
+void gp_loaded_blame(const gp_loaded *sc, gp_err *err);
+
 /* The report metadata of a loaded scenario priced as of as_of (borrowed pointers into sc). */
 gp_report_meta gp_loaded_meta(const gp_loaded *sc, const char *as_of);
 

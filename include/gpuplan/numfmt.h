@@ -24,6 +24,11 @@ char *gp_fmt_cents(double v, char *out, size_t cap);
  * does. */
 char *gp_fmt_sig(double v, int digits, char *out, size_t cap);
 
+/* gp_fmt_sig with thousands separators in the digits left of the point, for amounts people
+ * read in Markdown and the TUI (10398873 -> "10,398,873", 1234.51 -> "1,235", 0.5 -> "0.5");
+ * never for CSV cells. */
+char *gp_fmt_sig_grouped(double v, int digits, char *out, size_t cap);
+
 /* v to a fixed number of decimals (0..9), the natural precision of a unit (kWh to 1, watts to
  * 1, GPU-hours to 1), no "-0.0". */
 char *gp_fmt_fixed(double v, int decimals, char *out, size_t cap);

@@ -222,8 +222,7 @@ static gp_status scenarios(gp_session *ses, const gp_batch_opts *o, const char *
             *err = items[i].err;
             goto fail;
         }
-        if (items[i].measured && !gp_scenario_uses_v2(items[i].sc.s) &&
-            batch_xlsx_measured(ses, &items[i], dir, as_of, err))
+        if (items[i].measured && batch_xlsx_measured(ses, &items[i], dir, as_of, err))
             goto fail;
     }
     names_done(&names);

@@ -86,10 +86,9 @@ void batch_render(batch_item *it, const char *dir, const char *as_of, gp_sensiti
     if (gp_report_csv(it->sc.s, it->r, &meta, &b, &it->err) || write_text(it, dir, "csv", &b))
         goto fail;
     snprintf(xlsx, sizeof xlsx, "%s/scenarios/%s.xlsx", dir, it->stem);
-    /* The workbook lays out version 1 scenarios only (report_xlsx.h): a plan over time has
-     * its md, csv and json, and no xlsx in the summary. */
-    if (!it->measured && !gp_scenario_uses_v2(it->sc.s) &&
-        gp_report_xlsx(it->sc.s, it->r, &meta, NULL, xlsx, &it->err))
+    /* Every scenario, version 1 or 2, gets its workbook as `report --format xlsx` writes it
+     * (a measured one after the pool: batch_xlsx_measured). */
+    if (!it->measured && gp_report_xlsx(it->sc.s, it->r, &meta, NULL, xlsx, &it->err))
         goto fail;
     it->report = gp_report_json_tree(it->sc.s, it->r, &meta);
     int rival = rival_of(it->r);
@@ -172,7 +171,7 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     }
     prices_of(&it->sc, out);
     static const char *const ext[] = {"md", "csv", "json", "xlsx"};
-    for (int k = 0; k < (gp_scenario_uses_v2(s) ? 3 : 4); k++)
+    for (int k = 0; k < 4; k++)
         snprintf(out->files[k], sizeof out->files[k], "scenarios/%s.%s", it->stem, ext[k]);
 }
 

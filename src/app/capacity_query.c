@@ -435,6 +435,20 @@ static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_
     return rc;
 }
 
+/* The scenario's option names, quoted, as far as the room allows: "a", "b" and 2 more. */
+static void option_names(const gp_scenario *s, char *out, size_t cap) {
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < s->n_options; i++) {
+        size_t need = strlen(s->options[i].name) + 4;
+        if (n + need + 16 > cap) {
+            snprintf(out + n, cap - n, " and %d more", s->n_options - i);
+            return;
+        }
+        n += (size_t)snprintf(out + n, cap - n, "%s\"%s\"", i ? ", " : "", s->options[i].name);
+    }
+}
+
 gp_status gp_plan_mix(gp_session *ses, const gp_cap_query *q, const gp_mix_request *rq, int64_t now,
                       gp_mix_plan *p, gp_err *err) {
     memset(p, 0, sizeof *p);
@@ -449,9 +463,13 @@ gp_status gp_plan_mix(gp_session *ses, const gp_cap_query *q, const gp_mix_reque
     p->horizon_months = sc.s->horizon_months;
     gp_store *st;
     gp_status rc;
-    if (oi < 0)
-        rc = gp_errorf(err, GP_E_INPUT, NULL, "the scenario has no option \"%s\"", rq->option);
-    else if (!(rc = gp_session_store(ses, &st, err)))
+    if (oi < 0) {
+        char names[160];
+        option_names(sc.s, names, sizeof names);
+        rc = gp_errorf(err, GP_E_INPUT, NULL, "the scenario has no option \"%s\"%s%s%s", rq->option,
+                       sc.s->n_options ? " (its options: " : " (it has no cloud option)", names,
+                       sc.s->n_options ? ")" : "");
+    } else if (!(rc = gp_session_store(ses, &st, err)))
         rc = mix_on(st, &sc, oi, q, rq, now, p, err);
     gp_loaded_done(&sc);
     return rc;

@@ -196,9 +196,16 @@ gp_status gp_evaluate(const gp_loaded *sc, gp_result *out, gp_err *err) {
     /* What only the plan shows (a month with no bridge, a non-finite total) names its JSON
      * path; the report says in which scenario. */
     *err = out->error;
-    if (err->where[0] == '$')
-        snprintf(err->where, sizeof err->where, "%s:%s", sc->origin, out->error.where);
+    gp_loaded_blame(sc, err);
     return err->code;
+}
+
+void gp_loaded_blame(const gp_loaded *sc, gp_err *err) {
+    if (err->where[0] != '$')
+        return;
+    char path[sizeof err->where];
+    snprintf(path, sizeof path, "%s", err->where);
+    snprintf(err->where, sizeof err->where, "%s:%s", sc->origin, path);
 }
 
 gp_report_meta gp_loaded_meta(const gp_loaded *sc, const char *as_of) {

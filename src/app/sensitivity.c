@@ -48,6 +48,7 @@ gp_status gp_sensitivity_analyze(gp_session *s, const char *scenario, const char
         return err->code;
     out->table = gp_xmalloc(sizeof *out->table);
     if (gp_sensitivity_run(out->sc.s, delta, out->table, err)) {
+        gp_loaded_blame(&out->sc, err);
         gp_sens_analysis_done(out);
         return err->code;
     }

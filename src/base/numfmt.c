@@ -135,6 +135,25 @@ char *gp_fmt_sig(double v, int digits, char *out, size_t cap) {
     return out;
 }
 
+char *gp_fmt_sig_grouped(double v, int digits, char *out, size_t cap) {
+    char plain[400];
+    gp_fmt_sig(v, digits, plain, sizeof plain);
+    const char *p = plain;
+    char tmp[600];
+    size_t n = 0;
+    if (*p == '-')
+        tmp[n++] = *p++;
+    size_t int_len = strspn(p, "0123456789");
+    for (size_t i = 0; i < int_len; i++) {
+        if (i > 0 && (int_len - i) % 3 == 0)
+            tmp[n++] = ',';
+        tmp[n++] = p[i];
+    }
+    snprintf(tmp + n, sizeof tmp - n, "%s", p + int_len);
+    snprintf(out, cap, "%s", tmp);
+    return out;
+}
+
 char *gp_fmt_pct(double share, char *out, size_t cap) {
     return gp_fmt_sig(share * 100.0, 4, out, cap);
 }

@@ -325,9 +325,10 @@ static void measure_help(void) {
 
 /* The line that says what was measured and saved. */
 static void measure_said(const gp_measured *m, bool growth, bool forced) {
-    printf("saved \"%s\" as version %d: %lld GPUs, %.1f %% busy, idle %.1f W, busy %.1f W%s\n",
-           m->name, m->version, m->gpus, m->busy_share * 100, m->has_idle_w ? m->idle_w : 0,
-           m->has_busy_w ? m->busy_w : 0, m->has_base ? ", server base from Redfish" : "");
+    printf("saved \"%s\" as version %d: %lld GPU%s, %.1f %% busy, idle %.1f W, busy %.1f W%s\n",
+           m->name, m->version, m->gpus, m->gpus == 1 ? "" : "s", m->busy_share * 100,
+           m->has_idle_w ? m->idle_w : 0, m->has_busy_w ? m->busy_w : 0,
+           m->has_base ? ", server base from Redfish" : "");
     if (!growth)
         return;
     if (m->growth_written)

@@ -30,9 +30,13 @@ static void compare_help(FILE *f) {
                "  --horizon N      months (default 36)        --utilization U  busy share (0.6)\n"
                "  --provider P     only this provider's offers (repeatable)\n"
                "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n"
+               "  --as-of DATE     prices in force on that day, YYYY-MM-DD (default today)\n"
                "  --format F       md (default), csv, json, or xlsx: a workbook, its Generations\n"
                "                   sheet every candidate's inputs as cells to edit and every\n"
-               "                   figure a live formula (needs -o FILE.xlsx)\n");
+               "                   figure a live formula (needs -o FILE.xlsx)\n"
+               "  -o OUT           write to the file OUT (whole or not at all), not stdout\n"
+               "  --save NAME      store the candidate ranked --pick RANK as the scenario NAME\n"
+               "  --pick RANK      (with --save) its rank in the table\n");
 }
 
 typedef struct compare_args {

@@ -276,6 +276,7 @@ int cmd_sweep(gp_session *ses, int argc, char **argv) {
         }
     }
     if (gp_sweep_check(sc.s, axes, a.n_axes, &err)) {
+        gp_loaded_blame(&sc, &err);
         gp_loaded_done(&sc);
         return cli_fail(&err);
     }
@@ -289,6 +290,7 @@ int cmd_sweep(gp_session *ses, int argc, char **argv) {
     } else {
         write_csv(sc.s, axes, a.n_axes, a.output, &err);
     }
+    gp_loaded_blame(&sc, &err);
     gp_loaded_done(&sc);
     return err.code != GP_OK ? cli_fail(&err) : rc;
 }

@@ -279,7 +279,8 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
     cli_progress_end();
     if (st)
         return cli_fail(&err);
-    printf("imported %zu samples of %zu GPUs into node \"%s\"%s\n", r.samples, r.gpus, rq.node,
+    printf("imported %zu sample%s of %zu GPU%s into node \"%s\"%s\n", r.samples,
+           r.samples == 1 ? "" : "s", r.gpus, r.gpus == 1 ? "" : "s", rq.node,
            r.dropped_blanks ? " (blank or placeholder values dropped)" : "");
     return 0;
 }

@@ -91,10 +91,23 @@ static int split(const char *line, size_t len, cell *cells) {
     return n;
 }
 
-/* A number with an optional unit ("631.95 W", "100 %", "19818 MiB"); placeholders in
- * brackets ("[N/A]", "[Not Supported]") and N/A are absent. */
+/* Placeholders in brackets ("[N/A]", "[Not Supported]"), N/A and an empty cell: absent. */
+static bool placeholder(cell c) {
+    return c.n == 0 || c.p[0] == '[' || (c.n >= 3 && !strncmp(c.p, "N/A", 3));
+}
+
+/* The field's name as nvidia-smi spells it, for messages. */
+static const char *field_name(int field) {
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].field == field)
+            return known[i].name;
+    return "field";
+}
+
+/* A number with an optional unit ("631.95 W", "100 %", "19818 MiB"); a placeholder is
+ * absent. */
 static bool number(cell c, double *out) {
-    if (c.n == 0 || c.p[0] == '[' || (c.n >= 3 && !strncmp(c.p, "N/A", 3)))
+    if (placeholder(c))
         return false;
     char tmp[64];
     size_t n = 0;
@@ -226,10 +239,15 @@ gp_status gp_nvsmi_parse(const char *buf, size_t len, const char *origin, const 
             case F_OTHER:
                 break;
             default:
-                if (number(c, &v[col[i]]))
+                if (number(c, &v[col[i]])) {
                     has[col[i]] = true;
-                else if (c.n && c.p[0] == '[')
+                } else if (!placeholder(c)) {
+                    snprintf(where, sizeof where, "%s:%d", origin, line);
+                    st = gp_errorf(err, GP_E_INPUT, where, "%s \"%.*s\" is not a number",
+                                   field_name(col[i]), (int)(c.n < 40 ? c.n : 40), c.p);
+                } else if (c.n && c.p[0] == '[') {
                     out->blanks++;
+                }
                 break;
             }
         }

@@ -478,9 +478,12 @@ static gp_status measured_fleet(const gp_mix_plan *p, gp_buf *out) {
 static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
     gp_status st = GP_OK;
     if (p->trend) {
-        P("\nTrend: %+.2f (+-%.2f) busy GPU-hours a day per day over %zu days (R^2 %.3f): "
-          "%+.2f %% a month",
-          p->tr.slope, p->tr.slope_se, p->tr.days, p->tr.r2, p->tr.growth * 100);
+        /* A slope from one or two days has no standard error: none is printed. */
+        P("\nTrend: %+.2f", p->tr.slope);
+        if (isfinite(p->tr.slope_se))
+            P(" (+-%.2f)", p->tr.slope_se);
+        P(" busy GPU-hours a day per day over %zu day%s (R^2 %.3f): %+.2f %% a month", p->tr.days,
+          p->tr.days == 1 ? "" : "s", p->tr.r2, p->tr.growth * 100);
         if (isfinite(p->tr.growth_se))
             P(", 95 %% band %+.2f %% to %+.2f %%", (p->tr.growth - 1.96 * p->tr.growth_se) * 100,
               (p->tr.growth + 1.96 * p->tr.growth_se) * 100);
@@ -528,12 +531,13 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
     gp_format_money(p->curve[best], t, sizeof t);
     gp_format_money(p->curve[n] - p->curve[best], own, sizeof own);
     gp_format_money(p->curve[0] - p->curve[best], rent, sizeof rent);
-    P("Own %d of %d GPUs and rent the overflow from \"%s\": %s %s over %d months.\n", best, n,
-      option, t, p->currency, p->horizon_months);
+    P("Own %d of %d GPU%s and rent the overflow from \"%s\": %s %s over %d months.\n", best, n,
+      n == 1 ? "" : "s", option, t, p->currency, p->horizon_months);
     P("Saves %s against owning all %d, %s against renting everything.\n", own, n, rent);
-    P("Load: %zu complete 5-minute buckets (%zu with a GPU missing left out), %lld GPUs "
+    P("Load: %zu complete 5-minute bucket%s (%zu with a GPU missing left out), %lld GPU%s "
       "measured; peak %.0f busy, median %.0f.\n",
-      p->buckets, p->gaps, p->units, p->peak, p->median);
+      p->buckets, p->buckets == 1 ? "" : "s", p->gaps, p->units, p->units == 1 ? "" : "s", p->peak,
+      p->median);
     P("\nTotal by owned fleet size:\n");
     int step = n > 40 ? n / 20 : 1;
     for (int k = 0; k <= n; k += step) {

@@ -23,7 +23,7 @@ gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_bu
     P("%s %s over %d months, prices as of %s. Ranked by total cost. Break-even vs owning: the "
       "engine's first month-end at which owning the GPU model named has cost no more than "
       "renting so far (never: it does not within the horizon).\n\n",
-      gp_fmt_sig(c->work, 4, work, sizeof work), c->unit, horizon_months, c->as_of);
+      gp_fmt_sig_grouped(c->work, 4, work, sizeof work), c->unit, horizon_months, c->as_of);
     P("| rank | GPU | side | pricing | offer or server | price date | %s a GPU-hour | figure | "
       "GPUs | total | per %s | break-even vs owning |\n",
       c->unit, c->unit);

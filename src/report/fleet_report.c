@@ -118,11 +118,12 @@ gp_status gp_report_fleet_text(const gp_fleet_state *f, gp_buf *out) {
     if (!f->n)
         P("no GPUs seen yet: add nodes (gpuplan node add) and collect, or import a capture\n");
     else if (f->stale)
-        P("%zu GPUs, %d with alerts, %d stale (not seen for 15 min or more: their last values) "
+        P("%zu GPU%s, %d with alerts, %d stale (not seen for 15 min or more: their last values) "
           "(* a MIG instance)\n",
-          f->n, f->with_alerts, f->stale);
+          f->n, f->n == 1 ? "" : "s", f->with_alerts, f->stale);
     else
-        P("%zu GPUs, %d with alerts (* a MIG instance)\n", f->n, f->with_alerts);
+        P("%zu GPU%s, %d with alerts (* a MIG instance)\n", f->n, f->n == 1 ? "" : "s",
+          f->with_alerts);
     for (size_t i = 0; i < f->nw; i++) {
         char n[64], t[32];
         safe(n, sizeof n, f->walls[i].node);

@@ -60,7 +60,7 @@ static void billing_line(const gp_scenario *s, const gp_result *r, gp_opening *o
                  with - shown);
     if (s->work_mode) {
         char w[48];
-        gp_fmt_sig(r->demand_work_month[0], 4, w, sizeof w);
+        gp_fmt_sig_grouped(r->demand_work_month[0], 4, w, sizeof w);
         addf(o,
              "Rented GPUs are billed only for busy hours, utilization x (1 + idle overhead): the "
              "%s %s of month 1 take the busy GPU-hours of each option's throughput, times (1 + its "
@@ -155,7 +155,7 @@ static void break_even_line(const gp_scenario *s, const gp_result *r, int i, gp_
         char b[32], now[32], h[32];
         gp_fmt_pct(or->break_even_utilization, b, sizeof b);
         gp_fmt_pct(s->utilization, now, sizeof now);
-        gp_fmt_fixed(or->break_even_utilization * 8760.0, 0, h, sizeof h);
+        gp_fmt_grouped(or->break_even_utilization * 8760.0, 0, h, sizeof h);
         snprintf(util, sizeof util,
                  "at %s %% utilization (%s h a year per GPU; the scenario: %s %%)", b, h, now);
     }

@@ -239,7 +239,9 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
         count(w, s->gpus, "GPU", "GPUs");
         put(w, ", ");
         sig(w, s->utilization * 100.0);
-        put(w, "%% busy (%.0f h a year per GPU) |\n", s->utilization * 8760.0);
+        char h[32];
+        put(w, "%% busy (%s h a year per GPU) |\n",
+            gp_fmt_grouped(s->utilization * 8760.0, 0, h, sizeof h));
     }
     if (s->growth_per_month != 0.0)
         put(w, "| demand growth | %.4g%% a month, compound |\n", s->growth_per_month * 100.0);
@@ -585,9 +587,10 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         put(&w, " / ");
         month_or_never(&w, o->has_payback_month_without_exit, o->payback_month_without_exit);
         put(&w, " | ");
+        char h[32];
         if (o->has_break_even_utilization)
-            put(&w, "%.2f%% (%.0f h/yr)", o->break_even_utilization * 100.0,
-                o->break_even_utilization * 8760.0);
+            put(&w, "%.2f%% (%s h/yr)", o->break_even_utilization * 100.0,
+                gp_fmt_grouped(o->break_even_utilization * 8760.0, 0, h, sizeof h));
         else
             put(&w, "none");
         put(&w, " | ");

@@ -92,8 +92,8 @@ static gp_status option_table(const gp_scenario *s, const gp_sensitivity *t, int
         month(bl, sizeof bl, row->has_be_low[i], row->be_low[i]);
         month(bh, sizeof bh, row->has_be_high[i], row->be_high[i]);
         P("  %-46s %12s %12s %16s %16s %6s %6s\n", row->input,
-          gp_fmt_sig(row->low, 4, vl, sizeof vl), gp_fmt_sig(row->high, 4, vh, sizeof vh), lo, hi,
-          bl, bh);
+          gp_fmt_sig_grouped(row->low, 4, vl, sizeof vl),
+          gp_fmt_sig_grouped(row->high, 4, vh, sizeof vh), lo, hi, bl, bh);
     }
     if (rank->quiet)
         P("  (%d more inputs change nothing for this option)\n", rank->quiet);
@@ -209,8 +209,9 @@ gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivi
                      d[j].win_high != w ? "high: " : "",
                      d[j].win_high != w ? side_name(s, d[j].win_high) : "");
         P("  %-*s %9s %9s  %s  %s%s / %s%s%s\n", LABEL, label,
-          gp_fmt_sig(row->low, 4, vl, sizeof vl), gp_fmt_sig(row->high, 4, vh, sizeof vh), b,
-          d[j].chg_low > 0 ? "+" : "", cl, d[j].chg_high > 0 ? "+" : "", ch, flip);
+          gp_fmt_sig_grouped(row->low, 4, vl, sizeof vl),
+          gp_fmt_sig_grouped(row->high, 4, vh, sizeof vh), b, d[j].chg_low > 0 ? "+" : "", cl,
+          d[j].chg_high > 0 ? "+" : "", ch, flip);
     }
     if (n > shown)
         P("\n%d more input%s move%s it.", n - shown, n - shown == 1 ? "" : "s",

@@ -6,6 +6,14 @@
 /* Append printf-style text unless an earlier append already failed. */
 #define P(...) (st = st ? st : gp_buf_printf(out, __VA_ARGS__))
 
+/* Characters of UTF-8 text, the columns a name takes in a terminal (one a character). */
+static int chars(const char *t) {
+    int n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xC0) != 0x80;
+    return n;
+}
+
 const char *gp_sweep_contender(const gp_scenario *s, int i) {
     return i < 0 ? "self_hosted" : s->options[i].name;
 }
@@ -22,11 +30,20 @@ gp_status gp_report_sweep_summary(const gp_scenario *s, const gp_sweep_axis *axe
     gp_status st = GP_OK;
     uint64_t points = sum->points;
     int n_axes = sum->n_axes;
-    P("%llu grid points\n\nshare of the grid won:\n", (unsigned long long)points);
+    P("%llu grid point%s\n\nshare of the grid won:\n", (unsigned long long)points,
+      points == 1 ? "" : "s");
+    /* One column for the shares, however long the names (a catalog offer's run past 40). */
+    int width = 40;
+    for (int i = -1; i < s->n_options; i++) {
+        int n = chars(gp_sweep_contender(s, i));
+        width = n > width ? n : width;
+    }
     for (int i = -1; i < s->n_options; i++) {
         uint64_t w = sum->wins[i + 1];
-        P("  %-40s %6.2f%%  (%llu points)\n", gp_sweep_contender(s, i),
-          points ? 100.0 * (double)w / (double)points : 0.0, (unsigned long long)w);
+        const char *name = gp_sweep_contender(s, i);
+        P("  %s%*s %6.2f%%  (%llu point%s)\n", name, width - chars(name), "",
+          points ? 100.0 * (double)w / (double)points : 0.0, (unsigned long long)w,
+          w == 1 ? "" : "s");
     }
     char label[GP_NAME_BYTES + 16];
     gp_sweep_axis_label(label, sizeof label, s, &axes[n_axes - 1]);

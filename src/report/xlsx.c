@@ -100,6 +100,13 @@ static double date_serial(int y, int m, int d) {
     return (double)(era * 146097 + doe - 719468) + 25569.0;
 }
 
+/* Day d of month m of year y, as EDATE clamps it: the 31st in a 30-day month is the 30th. */
+static double month_serial(int y, int m, int d) {
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int last = days[m - 1] + (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+    return date_serial(y, m, d < 1 ? 1 : d > last ? last : d);
+}
+
 /* ---- Assumptions ------------------------------------------------------------------------ */
 
 typedef struct inputs {
@@ -480,7 +487,7 @@ typedef struct wbctx {
     char tier_min[96], tier_pct[96];
     char res_age[96], res_pct[96];
     int n_gen;
-    int start_year, start_month, fiscal_start;
+    int start_year, start_month, start_day, fiscal_start;
     int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
     int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
     const gp_report_meta *meta;      /* for the opening's sources (measured, tariff) */
@@ -678,9 +685,13 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     snprintf(A, sizeof A, "%s", at(&rr, c->m));
     char t[2048], t2[2048];
     num_cell(b, ws, row, c->m, m, NULL);
-    gp_xlsx_formula(b, ws, row, c->date, 0, b->month, "=EDATE(start_date,MAX(%s,1)-1)", A);
-    gp_xlsx_formula(b, ws, row, c->year, 0, NULL, "=YEAR(%s)", at(&rr, c->date));
-    gp_xlsx_formula(b, ws, row, c->fy, 0, NULL,
+    /* Cached as EDATE computes them, for viewers that do not recalculate. */
+    int mi = x->start_year * 12 + x->start_month - 1 + (m > 0 ? m - 1 : 0);
+    int my = mi / 12, mm = mi % 12 + 1;
+    gp_xlsx_formula(b, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
+                    "=EDATE(start_date,MAX(%s,1)-1)", A);
+    gp_xlsx_formula(b, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&rr, c->date));
+    gp_xlsx_formula(b, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
                     "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)",
                     at(&rr, c->date), at(&rr, c->date));
     char bn[64], ba[64], bx[64];
@@ -1653,7 +1664,8 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
                   sizeof cheapest);
     keep(b, worksheet_write_formula_str(ws, 1, 1, f, b->bold, cheapest));
     text_cell(b, ws, 2, 0, "plan starts (month 1 begins)", NULL);
-    gp_xlsx_formula(b, ws, 2, 1, 0, b->date, "=start_date");
+    gp_xlsx_formula(b, ws, 2, 1, month_serial(x->start_year, x->start_month, x->start_day), b->date,
+                    "=start_date");
     text_cell(b, ws, 3, 0, "horizon (months)", NULL);
     gp_xlsx_formula(b, ws, 3, 1, M, NULL, "=horizon_months");
     char wr[64];
@@ -1982,8 +1994,10 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
     const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
     x.start_year = 1900;
     x.start_month = 1;
-    if (sscanf(start, "%4d-%2d", &x.start_year, &x.start_month) != 2 || x.start_year < 1900)
-        x.start_year = 1900, x.start_month = 1;
+    x.start_day = 1;
+    if (sscanf(start, "%4d-%2d-%2d", &x.start_year, &x.start_month, &x.start_day) != 3 ||
+        x.start_year < 1900)
+        x.start_year = 1900, x.start_month = 1, x.start_day = 1;
     plan_layout(s, &x.c);
 
     lxw_worksheet *sum = workbook_add_worksheet(b.wb, "Summary");

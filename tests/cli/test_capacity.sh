@@ -98,7 +98,9 @@ assert abs(used + cb[\"idle_cost\"] - cb[\"fleet_cost\"]) <= 1e-9 * cb[\"fleet_c
 for r in c[\"by_label\"]:
     assert abs(r[\"allin_cost\"] - r[\"gpu_hours_used\"] * rate) <= 1e-9 * max(1, r[\"allin_cost\"]), r
 '"
+check "plan --mix with an unknown option lists the scenario's options (exit 2, one line)" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option 'p4d spot' --since 3d >'$tmp/noopt.out' 2>'$tmp/noopt.err'; [ \$? = 2 ] && [ ! -s '$tmp/noopt.out' ] && [ \$(wc -l <'$tmp/noopt.err') = 1 ] && grep -qF 'the scenario has no option \"p4d spot\" (its options: \"od\")' '$tmp/noopt.err'"
 check "a fitted trend with its R^2" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'R^2'"
+check "a trend from one or two days: no standard error printed, never nan" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 1d --growth trend > '$tmp/trend1' && grep -qE '^Trend: [-+][0-9.]+ busy GPU-hours a day per day over [12] days?' '$tmp/trend1' && ! grep -qi nan '$tmp/trend1'"
 check "a trend from too few days is not projected" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d --growth trend | grep -q 'Too few days for a trend.*no projection'"
 check "committed options are refused for the mix" bash -c "sed 's/on_demand/committed/' '$tmp/mix.json' >'$tmp/c.json'; '$gpuplan' plan --mix '$tmp/c.json' --option od --since 3d 2>&1 | grep -q committed"
 
@@ -304,6 +306,21 @@ check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp
 check "fleet --fail-on-alert: 4 with a hot GPU" bash -c "'$gpuplan' fleet --fail-on-alert >/dev/null; [ \$? = 4 ]"
 check "fleet: the fresh hot GPU is not stale" bash -c "'$gpuplan' fleet | grep -E '^hot ' | grep -v stale | grep -q hot"
 check "--db after the command name" bash -c "'$gpuplan' scenario list --db '$tmp/after.db' >/dev/null && [ -f '$tmp/after.db' ]"
+
+# One GPU is "1 GPU": the import, the fleet, the measured plan and plan --mix say so.
+export GPUPLAN_DB=$tmp/one.db
+{
+    echo 'timestamp, name, utilization.gpu [%], power.draw [W]'
+    for ago in 40 35 30 25 20 15 10 5; do
+        echo "$(date -d "-$ago min" '+%Y/%m/%d %H:%M:%S').000, NVIDIA H100 80GB HBM3, 80 %, 600.00 W"
+    done
+} >"$tmp/one.csv"
+check "import: 1 GPU" bash -c "'$gpuplan' import nvsmi '$tmp/one.csv' --node solo | grep -qx 'imported 16 samples of 1 GPU into node \"solo\"'"
+check "fleet: 1 GPU" bash -c "'$gpuplan' fleet | grep -q '^1 GPU, 0 with alerts'"
+"$gpuplan" scenario save "$tmp/mix.json" >/dev/null
+check "measure: 1 GPU" bash -c "'$gpuplan' scenario measure mix --since 1d | grep -q '^saved \"mix\" as version 2: 1 GPU, '"
+"$gpuplan" plan --mix mix --option od --since 1d >"$tmp/one.plan"
+check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GPU and rent' '$tmp/one.plan' && grep -qE '^Load: [0-9]+ complete 5-minute buckets? .*, 1 GPU measured;' '$tmp/one.plan'"
 
 echo "capacity: $fails failed"
 [ "$fails" = 0 ]

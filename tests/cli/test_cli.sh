@@ -115,6 +115,17 @@ check "no temporary left" bash -c "! ls '$tmp' | grep -q '\\.tmp\\.'"
 # Sweep: the 1-D utilization answer flips where break_even_utilization says.
 check "sweep --summary finds the flip" bash -c "'$gpuplan' sweep '$seed' --vary utilization=0:1:101 --summary | grep -q 'p4d spot -> self_hosted between utilization 0.6 and 0.61'"
 check "sweep CSV rows" bash -c "[ \$('$gpuplan' sweep '$seed' --vary pue=1:2:5 --vary gpus=8:80:10 | wc -l) = 51 ]"
+# A catalog offer's name runs past 40 characters: the shares stay in one column, and one
+# point is "1 point".
+/usr/bin/python3 - "$seed" "$tmp/longname.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['cloud_options'][0]['name'] = 'lambda gpu_8x_h100_sxm5 us-east-1 on-demand, reserved'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+"$gpuplan" sweep "$tmp/longname.json" --vary utilization=0.5:0.5:1 --summary >"$tmp/long.txt"
+check "sweep --summary: the shares in one column however long the names" bash -c "[ \$(grep -E '^  .* +[0-9.]+%  \\([0-9]+ points?\\)\$' '$tmp/long.txt' | awk '{ print index(\$0, \"%  (\") }' | sort -u | wc -l) = 1 ] && [ \$(grep -c '%  (' '$tmp/long.txt') -ge 3 ]"
+check "sweep --summary: one point is a point" bash -c "grep -q '^1 grid point\$' '$tmp/long.txt' && grep -q '%  (1 point)\$' '$tmp/long.txt'"
 check "sweep hourly:OPTION" bash -c "'$gpuplan' sweep '$seed' --vary 'hourly:p4d spot=5:15:3' | head -1 | grep -q '^hourly:p4d spot,self_hosted'"
 check "sweep bad range" expect 2 'utilization: must stay in [0, 1]' -- "$gpuplan" sweep "$seed" --vary utilization=0:2:3
 check "sweep unknown option" expect 2 'no option "nope"' -- "$gpuplan" sweep "$seed" --vary hourly:nope=1:2:3
@@ -126,7 +137,9 @@ check "sweep a v2 parameter" bash -c "'$gpuplan' sweep '$v2grow' --vary lead_tim
 check "sweep a v2 per-option parameter (CSV)" bash -c "'$gpuplan' sweep '$v2grow' --vary 'price_trend_per_year:H100 on-demand=-0.3:0:4' | head -1 | grep -q '^price_trend_per_year:H100 on-demand,self_hosted'"
 check "sweep unknown parameter lists the valid ones" expect 2 'unknown parameter "grow"; one of utilization, gpus,' -- "$gpuplan" sweep "$seed" --vary grow=0:1:3
 check "sweep v2 range names the axis" expect 2 'lead_time_months: must stay in [0, 24]' -- "$gpuplan" sweep "$v2grow" --vary lead_time_months=0:30:3
-check "sweep a refused point exits 2" expect 2 '$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
+check "sweep a refused point exits 2, naming the file" expect 2 'v2lead.json:$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
+check "sweep -o: a refused point names the file, no CSV left" bash -c "'$gpuplan' sweep '$tmp/v2lead.json' --vary lead_time_months=0:2:3 -o '$tmp/refused.csv' 2>'$tmp/refused.err'; [ \$? = 2 ] && grep -qF 'v2lead.json:\$.self_hosted.bridge: at lead_time_months=1' '$tmp/refused.err' && [ ! -e '$tmp/refused.csv' ]"
+check "sensitivity of a refused plan names the file" expect 2 'v2lead.json:$.self_hosted.bridge: month 1 needs' -- "$gpuplan" sensitivity "$tmp/v2lead.json"
 
 # Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.
 check "sensitivity --all: the full table" bash -c "'$gpuplan' sensitivity '$seed' --delta 10% --all | sed -n '/^p4d on-demand/,/^\$/p' | grep -F 'cloud_options[0].hourly' | grep -F -- '-516,938.11' | grep -qF ' 516,938.11'"
@@ -143,6 +156,8 @@ check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitiv
 "$gpuplan" sensitivity "$seed" >"$tmp/sens.txt"
 check "sensitivity: one screen" bash -c "[ \$(wc -l <'$tmp/sens.txt') -le 24 ] && grep -q '^Cheapest at the base point: p4d spot, 1,550,782.80; its lead over the next best: 11,505.20.' '$tmp/sens.txt'"
 check "sensitivity: the spot price row, with its bar and its flip" bash -c "grep -E '^  p4d spot: hourly .*#+\|#+ .*! high: self-hosted\$' '$tmp/sens.txt' >/dev/null"
+check "sensitivity: inputs of four digits or more read with thousands separators" bash -c "grep -qE '^  self-hosted: server_price +100,000 +150,000 ' '$tmp/sens.txt'"
+check "report: hours a year per GPU with thousands separators" bash -c "'$gpuplan' report '$seed' > '$tmp/seed.md' && grep -qF '60% busy (5,256 h a year per GPU)' '$tmp/seed.md' && grep -qF '18.13% (1,588 h/yr)' '$tmp/seed.md'"
 check "sensitivity --top 3" bash -c "[ \$('$gpuplan' sensitivity '$seed' --top 3 | grep -c '^  [a-z].*|') = 4 ]"
 # --format json and csv: every row named by option and parameter, the path beside them, each
 # side's total and the cheapest at both ends; the two agree with each other and with --all.

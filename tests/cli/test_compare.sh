@@ -29,6 +29,12 @@ bad_input() { # what args...: exit 2, one line on stderr naming the problem, not
 }
 cmp=(compare --work 200000 --unit "M tokens" --profile llm-training --growth 2% --horizon 36)
 
+# compare --help explains every option its usage lines name, each on a line of its own.
+"$gpuplan" compare --help >"$tmp/help"
+for opt in $(awk '!NF { exit } { print }' "$tmp/help" | grep -oE -- '(^|[ [])--?[a-z][a-z-]*' | tr -d ' [' | sort -u); do
+    check "compare --help explains $opt" grep -qE -- "(^|  )$opt [A-Z]+ +[a-z(]" "$tmp/help"
+done
+
 check "throughput list: estimates with formula, factor and spec row" bash -c "'$gpuplan' throughput list --profile llm-training --json | $py -c '
 import json, sys
 rows = json.load(sys.stdin)
@@ -67,6 +73,7 @@ assert all(r['total'] is None if 'total' in r else True for r in c['rows'] if r[
 "
 "$gpuplan" "${cmp[@]}" >"$tmp/md"
 check "md: the table and what is not compared" bash -c "grep -q '^| 1 | ' '$tmp/md' && grep -q '^## Not compared' '$tmp/md' && grep -q '^| MI325X | - | - | no price' '$tmp/md'"
+check "md: the work over the horizon with thousands separators" grep -q '^10,398,873 M tokens over 36 months, prices as of ' "$tmp/md"
 "$gpuplan" "${cmp[@]}" --format csv >"$tmp/csv"
 # The CSV prints totals to the cent (numfmt.h): equal to the JSON's total rounded so.
 check "csv: one row a candidate, the same totals" $py -c "
@@ -92,6 +99,8 @@ sj = r['scenario_json']
 assert sj['demand']['work_per_month'] == 200000 and sj['self_hosted']['work_per_gpu_hour'] > 0
 "
 done
+"$gpuplan" report "gen 3" >"$tmp/gen3.md"
+check "report of a saved comparison: month 1's work with thousands separators" grep -qF 'the 200,000 M tokens of month 1 take' "$tmp/gen3.md"
 check "--save says what it stored" grep -q 'saved rank 3 as "gen 3" version 1' "$tmp/err"
 
 "$gpuplan" throughput set H100 llm-training 50 --unit "M tokens" --source "our 7B run, 2026-11" >"$tmp/set"

@@ -44,5 +44,13 @@ for c in 'tools/dev run' 'tools/dev test'; do
     if grep -A12 '^## Quick start' "$readme" | grep -q "^$c"; then echo "ok Quick start: $c"
     else echo "FAIL the README's Quick start lacks $c"; fails=$((fails + 1)); fi
 done
+# The README and the planning page name the cost model version the binary follows.
+model=$("$gpuplan" --version | sed -nE 's/.*\(cost model ([0-9]+)\).*/\1/p')
+for page in "$readme" "$docs/planning.md"; do
+    checked=$((checked + 1))
+    named=$(grep -oE 'MODEL\.md`\]\([^)]*\) \(version [0-9]+\)' "$page" | grep -oE '[0-9]+\)$' | tr -d ')')
+    if [ -n "$model" ] && [ "$named" = "$model" ]; then echo "ok $(basename "$page") names cost model version $model"
+    else echo "FAIL $(basename "$page") names cost model version '${named}', the binary follows '$model'"; fails=$((fails + 1)); fi
+done
 echo "$checked checked, $fails failed"
 [ "$fails" = 0 ]

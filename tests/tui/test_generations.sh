@@ -133,7 +133,7 @@ for size in "80 24" "200 50"; do
     if [ "$1" = 80 ]; then
         press W C-u 100000 Enter H C-u 24 Enter p
         "$gpuplan" --db "$gdb" compare --work 100000 --unit "M tokens" --profile llm-inference-decode --horizon 24 --format json >"$tmp/cmp2.json"
-        check "W, H and p change the inputs" wait_for "100000 M tokens a month, llm-inference-decode, 24 months"
+        check "W, H and p change the inputs" wait_for "100,000 M tokens a month, llm-inference-decode, 24 months"
         check "the ranking follows them" rows_match "$tmp/cmp2.json" 10
         press Down s C-u "gen pick" Enter
         check "s saves the chosen row as a scenario" wait_for 'saved "gen pick", version 1: rank 2'

@@ -118,10 +118,11 @@ check "Enter opens a node" bash -c "tmux -S '$sock' capture-pane -p -t g | grep 
 keys Escape
 keys 5
 check "Catalog lists offers" wait_for "Offers in force today"
+check "Catalog counts read with thousands separators" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'Offers in force today: [0-9]{1,3}(,[0-9]{3})+ of [0-9]{1,3}(,[0-9]{3})+'"
 keys / H 1 0 0 Space a w s Enter
 check "a filter narrows the catalog" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
-    line=\$(echo \"\$s\" | grep 'Offers in force today')
+    line=\$(echo \"\$s\" | grep 'Offers in force today' | tr -d ,)
     n=\$(echo \"\$line\" | sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\1/'); total=\$(echo \"\$line\" | sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\2/')
     [ \"\$n\" -gt 0 ] && [ \"\$n\" -lt \"\$total\" ] &&
     rows=\$(echo \"\$s\" | sed -n '5,21p' | grep -c .) && [ \"\$rows\" -gt 0 ] &&
@@ -139,6 +140,7 @@ keys BTab BTab
 check "Shift-Tab goes back" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
 keys '?'
 check "? lists the keys" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Any key closes this help'"
+check "? says what every key listed does (g / G too)" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'g / G  first / last field'"
 keys Space
 
 # The mouse (SGR reports, as xterm sends them): a click on a tab, on a header, on a row.
@@ -178,6 +180,7 @@ keys 1
 # Export the open scenario: x asks for a path.
 keys x
 check "x asks for the path" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Export to XLSX:'"
+check "x offers the scenario's name as a file name, one - between words, none at the ends" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'Export to XLSX: [A-Za-z0-9_]+(-[A-Za-z0-9_]+)+\.xlsx_?\$'"
 for _ in $(seq 1 80); do t send-keys -t g BSpace; done
 t send-keys -t g -l "$tmp/out.xlsx"; sleep 0.2
 keys Enter

@@ -87,5 +87,16 @@ check "the TUI is up at 80x24" shows "1 Plan"
 t send-keys -t g 4
 check "80x24: values and the stale mark" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -E '^oldbox +0 +73 ' | grep -q 'stale 3 d'"
 
+# Short model names only ("L40S"): the model column still leaves the header its space,
+# "model GPU", never "modelGPU".
+db=$tmp/short.db
+"$gpuplan" --db "$db" import prom "$tmp/new.prom" --node newbox >/dev/null
+"$gpuplan" --db "$db" scenario save "$root/scenarios/demo-dgx-a100.json" >/dev/null 2>&1
+start 120 30 NO_COLOR=1
+check "short names: the TUI is up" shows "1 Plan"
+t send-keys -t g 4
+check "short names: the header reads node, model, GPU apart" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE '^node +model +GPU +util '"
+check "short names: the row under it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE '^newbox +L40S +0 +42 '"
+
 echo "tui fleet: $fails failed"
 [ "$fails" = 0 ]

@@ -38,6 +38,14 @@ static void test_sig(void **state) {
             fail_msg("case %zu: %.17g to %d digits: got %s, want %s", i, cases[i].v,
                      cases[i].digits, b, cases[i].want);
     }
+    /* The same digits, grouped left of the point for reading; inf and nan as they are. */
+    assert_string_equal(gp_fmt_sig_grouped(10398873, 4, b, sizeof b), "10,398,873");
+    assert_string_equal(gp_fmt_sig_grouped(-1234.51, 4, b, sizeof b), "-1,235");
+    assert_string_equal(gp_fmt_sig_grouped(999.96, 4, b, sizeof b), "1,000");
+    assert_string_equal(gp_fmt_sig_grouped(184000, 4, b, sizeof b), "184,000");
+    assert_string_equal(gp_fmt_sig_grouped(0.000123456, 4, b, sizeof b), "0.0001235");
+    assert_string_equal(gp_fmt_sig_grouped(123.456, 4, b, sizeof b), "123.5");
+    assert_string_equal(gp_fmt_sig_grouped(INFINITY, 4, b, sizeof b), "inf");
     /* At most 15 decimals: what rounds to zero there reads 0, without a sign. */
     assert_string_equal(gp_fmt_sig(-0.0, 4, b, sizeof b), "0");
     assert_string_equal(gp_fmt_sig(4e-17, 4, b, sizeof b), "0");

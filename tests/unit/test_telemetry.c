@@ -255,6 +255,17 @@ static void test_nvsmi(void **state) {
                      GP_E_INPUT);
     assert_string_equal(err.where, "s.csv:3");
     gp_samples_done(&s);
+    /* A value that is neither a number nor a placeholder names its line and field, and is
+     * never skipped as if it were absent. */
+    const char *garbled = "timestamp, utilization.gpu [%], power.draw [W]\n"
+                          "2026/01/02 03:04:05.678, 50 %, 300.00 W\n"
+                          "2026/01/02 03:04:10.678, 51 %, ERR! W\n";
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_nvsmi_parse(garbled, strlen(garbled), "g.csv", NULL, "h", &s, &err),
+                     GP_E_INPUT);
+    assert_string_equal(err.where, "g.csv:3");
+    assert_non_null(strstr(err.msg, "power.draw \"ERR! W\" is not a number"));
+    gp_samples_done(&s);
 }
 
 static void test_redfish(void **state) {

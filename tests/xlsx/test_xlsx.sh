@@ -84,6 +84,32 @@ assert texts[w + 2].startswith('Electricity '), texts[w + 2]
 assert any(t.startswith('Against "') for t in texts[w + 3:]), texts[w:]
 PY
 then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=$((fails + 1)); fi
+# Viewers that do not recalculate show the cached values: the plan's start date on Summary
+# and each Plan row's month, year and fiscal year are cached as EDATE gives them (a 31st
+# start falls on a shorter month's last day), never 0 (1899-12-30).
+$py - "$seed" "$tmp/start.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['start_date'] = '2027-01-31'
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+"$gpuplan" report "$tmp/start.json" --format xlsx --fiscal-year-start 4 -o "$tmp/start.xlsx"
+if $py - "$tmp/start.xlsx" <<'PY'
+import datetime, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
+assert wb['Summary']['B3'].value == datetime.datetime(2027, 1, 31), wb['Summary']['B3'].value
+p = wb['Plan']
+head = [p.cell(1, c).value for c in range(1, p.max_column + 1)]
+d, y, fy = (head.index(h) + 1 for h in ('month (begins)', 'year', 'fiscal year'))
+got = [(p.cell(r, d).value.date(), p.cell(r, y).value, p.cell(r, fy).value) for r in (2, 3, 4, 5)]
+D = datetime.date
+want = [(D(2027, 1, 31), 2027, 2027), (D(2027, 1, 31), 2027, 2027),
+        (D(2027, 2, 28), 2027, 2027), (D(2027, 3, 31), 2027, 2027)]
+assert got == want, got
+r = 4 + 2  # month 4: April 2027 (30 days), the first month of fiscal 2028
+assert (p.cell(r, d).value.date(), p.cell(r, fy).value) == (D(2027, 4, 30), 2028), r
+PY
+then echo "ok cached dates"; else echo "FAIL cached dates"; fails=$((fails + 1)); fi
 for bad in "--fiscal-year-start 13 --format xlsx -o $tmp/x.xlsx" "--fiscal-year-start 4 --format md"; do
     # shellcheck disable=SC2086
     "$gpuplan" report "$seed" $bad >/dev/null 2>&1
