@@ -9,7 +9,7 @@
 
 #include "gpuplan/catalog.h"
 
-/* Families, longest token first where one is a prefix of another (A100 before A10). The
+/* Families, longest token first where one holds another (A100 before A10, GH200 before H200). The
  * memory variants: a family listed with split_gib gets "-<mem>GB" above that size. */
 static const struct family {
     const char *token; /* as it appears in an upper-cased, de-punctuated name */
@@ -21,11 +21,11 @@ static const struct family {
     {"B200", "B200", 0},
     {"B300", "B300", 0},
     {"B100", "B100", 0},
+    {"GH200", "GH200", 0}, /* before H200, which it holds */
     {"H200", "H200", 0},
     {"H100NVL", "H100-NVL", 0},
     {"H100", "H100", 0},
     {"H800", "H800", 0},
-    {"GH200", "GH200", 0},
     {"A100", "A100", 40},
     {"A800", "A800", 0},
     {"A10G", "A10G", 0},

@@ -192,6 +192,26 @@ static gp_status hw_epoch(table *t, const gp_csv_record *r, gp_err *err) {
     return t->sink->hardware ? t->sink->hardware(&h, t->sink->arg, err) : GP_OK;
 }
 
+/* The GPUs a priced item holds, read from its name: "(8x H100)" or "4x A100" says so; a DGX
+ * system holds 8 (a DGX Station 4); network gear none; anything else is one GPU. */
+static int gpus_in_item(const char *item) {
+    if (strstr(item, "switch") || strstr(item, "Switch"))
+        return 0;
+    for (const char *p = item; *p; p++) {
+        if (!isdigit((unsigned char)*p) || (p > item && isalnum((unsigned char)p[-1])))
+            continue;
+        char *end;
+        long n = strtol(p, &end, 10);
+        if ((*end == 'x' || *end == 'X') && end[1] == ' ' && n >= 1 && n <= 64)
+            return (int)n;
+    }
+    if (strstr(item, "DGX Station"))
+        return 4;
+    if (strstr(item, "DGX"))
+        return 8;
+    return 1;
+}
+
 static gp_status hw_notes(table *t, const gp_csv_record *r, gp_err *err) {
     if (!t->header_seen) {
         static const char *const cols[] = {"item", "price_usd", "price_date", "source_note"};
@@ -217,10 +237,7 @@ static gp_status hw_notes(table *t, const gp_csv_record *r, gp_err *err) {
         snprintf(h.date, sizeof h.date, "%.7s-01", date);
     else
         snprintf(h.date, sizeof h.date, "%.10s", date);
-    const char *x = strstr(h.item, "8x");
-    h.gpus = x ? 8 : 1;
-    if (strstr(h.item, "switch") || strstr(h.item, "Switch"))
-        h.gpus = 0; /* network gear: no GPUs */
+    h.gpus = gpus_in_item(h.item);
     gp_gpu_normalize(h.item, 0, h.gpu, sizeof h.gpu);
     h.price_usd = price;
     return t->sink->hardware ? t->sink->hardware(&h, t->sink->arg, err) : GP_OK;

@@ -375,6 +375,46 @@ static gp_status on_tariff(const gp_tariff_preset *t, void *arg, gp_err *err) {
     return GP_OK;
 }
 
+typedef struct hw_rows {
+    int n;
+    gp_hw_price r[16];
+} hw_rows;
+
+static gp_status on_hw(const gp_hw_price *h, void *arg, gp_err *err) {
+    (void)err;
+    hw_rows *x = arg;
+    if (x->n < 16)
+        x->r[x->n++] = *h;
+    return GP_OK;
+}
+
+/* The web notes' server prices: a DGX holds 8 GPUs whether or not its name says "8x". */
+static void test_hardware_notes_gpus(void **state) {
+    (void)state;
+    size_t len, skipped;
+    char *buf = slurp("pricing/hardware/gpu_server_prices_web_notes.csv", &len);
+    hw_rows x = {0};
+    gp_reference_sink sink = {NULL, on_hw, NULL, NULL, NULL, &x};
+    gp_err err;
+    assert_int_equal(gp_reference_parse(GP_REF_HARDWARE_NOTES, buf, len, "notes.csv", "notes",
+                                        &sink, &skipped, &err),
+                     GP_OK);
+    free(buf);
+    int seen = 0;
+    for (int i = 0; i < x.n; i++) {
+        const gp_hw_price *h = &x.r[i];
+        if (strstr(h->item, "DGX H100 sale price"))
+            assert_int_equal(h->gpus, 8), seen++;
+        if (strstr(h->item, "node (8x H100"))
+            assert_int_equal(h->gpus, 8), seen++;
+        if (strstr(h->item, "switch"))
+            assert_int_equal(h->gpus, 0), seen++;
+        if (strstr(h->item, "A100 (at launch)"))
+            assert_int_equal(h->gpus, 1), seen++;
+    }
+    assert_int_equal(seen, 4);
+}
+
 static void test_urdb_tariff(void **state) {
     (void)state;
     size_t len, skipped;
@@ -435,6 +475,7 @@ int main(void) {
         cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_urdb_tariff),
+        cmocka_unit_test(test_hardware_notes_gpus),
         cmocka_unit_test(test_commitment_split_and_spot_bands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
