@@ -617,9 +617,13 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         put(&w, " |\n");
     }
     char kwh[64], co2[64];
-    put(&w, "\nEnergy %s kWh over the horizon (%s kg CO2); depreciation ",
-        gp_fmt_grouped(r->self.energy_kwh, 0, kwh, sizeof kwh),
-        gp_fmt_grouped(r->self.co2_kg, 0, co2, sizeof co2));
+    put(&w, "\nEnergy %s kWh over the horizon ",
+        gp_fmt_grouped(r->self.energy_kwh, 0, kwh, sizeof kwh));
+    /* Without a grid intensity the CO2 is not known, not zero. */
+    if (s->grid_kg_co2_per_kwh > 0)
+        put(&w, "(%s kg CO2); depreciation ", gp_fmt_grouped(r->self.co2_kg, 0, co2, sizeof co2));
+    else
+        put(&w, "(CO2 not computed: no grid_kg_co2_per_kwh); depreciation ");
     money(&w, r->self.depreciation_per_year);
     put(&w, " a year (informational).\n\n");
 

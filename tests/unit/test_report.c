@@ -239,6 +239,9 @@ static void test_opening_given(void **state) {
     assert_non_null(strstr(md, "1 GPU at 60 % busy are 438 busy GPU-hours in month 1"));
     assert_non_null(strstr(md, "\"A\" bills 482 with its 10 % idle overhead"));
     assert_non_null(strstr(md, "- Utilization 60 %: given in the scenario, not measured."));
+    /* No grid intensity given: the CO2 is not known, which is not 0 kg. */
+    assert_non_null(strstr(md, "(CO2 not computed: no grid_kg_co2_per_kwh)"));
+    assert_null(strstr(md, "kg CO2"));
     assert_non_null(
         strstr(md, "- Electricity 0.12 USD a kWh: not given, so the model's default flat tariff."));
     /* The break-even utilization and price, as the engine has them, said to 4 digits. */
