@@ -60,6 +60,24 @@ static void draw_first_run(void) {
                                                                    : draw_attr(PAL_DIM));
 }
 
+/* A plain number as the editor shows it (not as it pre-fills an edit): thousands separated
+ * from 10,000 on ("230,000", "1,234.5"); anything else (words, dates, 1e-05) as it is. */
+static void group_digits(char *text, size_t cap) {
+    size_t start = text[0] == '-', n = strlen(text), digits = strspn(text + start, "0123456789");
+    if (digits < 5 || (text[start + digits] &&
+                       (text[start + digits] != '.' ||
+                        strspn(text + start + digits + 1, "0123456789") != n - start - digits - 1)))
+        return;
+    char out[256];
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 2 < sizeof out; i++) {
+        if (i > start && i < start + digits && (start + digits - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = text[i];
+    }
+    out[o] = '\0';
+    snprintf(text, cap, "%s", out);
+}
 static void plan_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     if (!t->n_names && !t->doc) {
@@ -116,10 +134,10 @@ static void plan_draw(tui *t) {
                 /* Dated from start_date; the date gives way before a figure is cut. */
                 scen_month_label(t, o->break_even_month, lab, sizeof lab);
                 snprintf(be, sizeof be, "month %d (%s)", o->break_even_month, lab);
-                if ((int)(strlen(be) + strlen(bu)) + 14 > w)
+                if ((int)(strlen(be) + strlen(bu)) + 24 > w)
                     snprintf(be, sizeof be, "month %d", o->break_even_month);
             }
-            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  even %s, at u %s", be, bu);
+            draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  breaks even %s; at %s busy", be, bu);
         }
     }
 
@@ -162,6 +180,7 @@ static void plan_draw(tui *t) {
         } else {
             char text[256];
             scen_field_text(t, k, text, sizeof text);
+            group_digits(text, sizeof text);
             /* Numbers to the right; a name or a choice whole where it fits, else shortened in
              * the middle. */
             if (draw_width(text) <= val_w)

@@ -388,6 +388,8 @@ for size in "80 24" "200 50"; do
     press Enter
     check "$1x$2: the results' figures are whole" figures_whole
     check "$1x$2: the scenario and option names still differ" names_differ '^[> ] Capacity plan' '^A very l'
+    check "$1x$2: the editor's numbers show their thousands" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'server price *410,000 USD'"
+    check "$1x$2: each option's break-even said in words" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE '^  breaks even (never|month [0-9]+)'"
     press 2
     check "$1x$2: Compare's figures are whole" figures_whole
     check "$1x$2: Compare's option names differ" names_differ '^[* ] A very l'
