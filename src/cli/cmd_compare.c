@@ -275,6 +275,10 @@ static int throughput_set(gp_session *ses, int argc, char **argv) {
             source = optarg;
         else if (opt == 'h')
             return throughput_help(stdout), 0;
+        else if (gp_parse_double(argv[optind - 1], &(double){0}))
+            /* getopt takes "-5" for an option: it is the VALUE, below 0 */
+            return cli_usage_error("throughput set: VALUE %s: must be a number above 0",
+                                   argv[optind - 1]);
         else
             return cli_usage_error("throughput set: unknown option or missing value: %s",
                                    argv[optind - 1]);

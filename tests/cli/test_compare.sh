@@ -143,6 +143,7 @@ bad_input "--format xlsx writes a file: give -o FILE.xlsx" compare --work 1 --un
 bad_input "unit \"tokens\": profile llm-training is counted in \"M tokens\"" throughput set H100 llm-training 5 --unit tokens --source x
 printf 'gpu,profile,value,unit,source\nH100,fp32,-1,PFLOP,x\n' >"$tmp/bad.csv"
 bad_input "bad.csv:2: value: not a number above 0" throughput import "$tmp/bad.csv"
+bad_input "VALUE -5: must be a number above 0" throughput set H100 llm-training -5 --unit "M tokens" --source x
 check "scenario gen 1 stored once, no scenario x" bash -c "'$gpuplan' scenario list | grep -c '^gen ' | grep -q 3 && ! '$gpuplan' scenario list | grep -q '^x '"
 echo "$fails failed"
 [ "$fails" = 0 ]
