@@ -607,7 +607,10 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                                       "AND d.id <= s.id * 1048576 + ?3)",
                                       /* a series' newest chunk gone: all of them are */
                                       "DELETE FROM series_last WHERE day_ms <= ?3 * 86400000"};
+    int chunks_gone = 0;
     for (int i = 0; i < 6; i++) {
+        if (i == 5 && !chunks_gone)
+            break; /* no 5-minute chunk went: no scan of series_last this cycle */
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             return err->code;
@@ -618,6 +621,8 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
         if (i == 2 || i == 4 || i == 5)
             sqlite3_bind_int64(s, 3, cut < 0 ? -1 : cut / GP_DAY_MS);
         int rc = sqlite3_step(s);
+        if (i == 2)
+            chunks_gone = sqlite3_changes(st->db);
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
             return store_fail(st, err, "apply retention");
