@@ -76,6 +76,8 @@ static const char SQL_LAST_PUT[] =
     "?4, ?5, ?6, ?7) ON CONFLICT(series_id) DO UPDATE SET day_ms = excluded.day_ms, "
     "bucket_ms = excluded.bucket_ms, n = excluded.n, sum = excluded.sum, min = excluded.min, "
     "max = excluded.max WHERE excluded.day_ms >= series_last.day_ms";
+static const char SQL_NEWEST_CHUNK[] = "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 "
+                                       "AND id < ?2 ORDER BY id DESC LIMIT 1";
 
 /* Statements for the readers' cursors, kept between queries: a correlated subquery opens its
  * cursor once per outer row, and preparing three statements each time would cost more than
@@ -362,10 +364,7 @@ gp_status store_last_fill(gp_store *st, gp_err *err) {
     sqlite3_stmt *ids, *newest;
     if (store_prepare(st, SQL_ALL_SERIES, &ids, err))
         return err->code;
-    if (store_prepare(st,
-                      "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 "
-                      "ORDER BY id DESC LIMIT 1",
-                      &newest, err)) {
+    if (store_prepare(st, SQL_NEWEST_CHUNK, &newest, err)) {
         sqlite3_finalize(ids);
         return err->code;
     }
