@@ -721,8 +721,8 @@ static gp_status fleet_values_read(gp_store *st, int64_t from_ms, map *by_gpu, f
     return res;
 }
 
-gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
-                         int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
+static gp_status fleet_read(gp_store *st, int64_t now_ms, int64_t window_ms,
+                            int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
     map by_gpu = {0};
     fleet_values *values;
     if (fleet_values_read(st, now_ms - window_ms, &by_gpu, &values, err)) {
@@ -771,6 +771,18 @@ gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
     sqlite3_finalize(s);
     map_free(&by_gpu);
     free(values);
+    return res;
+}
+
+gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
+                         int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
+    /* One read transaction: both queries see the same commit, as the single query did. */
+    if (store_exec(st, "SAVEPOINT fleet_read", err))
+        return err->code;
+    gp_status res = fleet_read(st, now_ms, window_ms, fn, arg, err);
+    gp_err ignored;
+    if (store_exec(st, "RELEASE fleet_read", res == GP_OK ? err : &ignored) && res == GP_OK)
+        res = err->code;
     return res;
 }
 
