@@ -732,6 +732,110 @@ static void test_series_last(void **state) {
     test_remove_db(path);
 }
 
+/* SQL_HISTORY's text over rollup_5m rows (a database never sealed), as on_point prints it. */
+static char *history_by_sql(int metric, int64_t from, int64_t to) {
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "SELECT n.name, g.uuid, g.mig, g.idx, r.bucket_ms, sum(r.sum) / "
+                           "sum(r.n) FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id "
+                           "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
+                           "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
+                           "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, "
+                           "r.bucket_ms",
+                           -1, &q, NULL),
+        SQLITE_OK);
+    sqlite3_bind_int64(q, 1, from);
+    sqlite3_bind_int64(q, 2, to);
+    sqlite3_bind_int(q, 3, metric);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    while (sqlite3_step(q) == SQLITE_ROW)
+        fprintf(f, "point %s %s %d %lld %a\n", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
+                sqlite3_column_int(q, 3), (long long)sqlite3_column_int64(q, 4),
+                sqlite3_column_double(q, 5));
+    fclose(f);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return text;
+}
+
+static char *history_by_store(gp_store *st, gp_metric m, int64_t from, int64_t to) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    assert_int_equal(gp_store_gpu_history(st, m, from, to, on_point, f, &err), GP_OK);
+    fclose(f);
+    return text;
+}
+
+/* gp_store_gpu_history reads a GPU's one series in bucket order without the GROUP BY's sort:
+ * the same points, to the bit, as the grouped query over the rows, and again once the days are
+ * chunks; a GPU with a second label set takes the grouped query (both label sets averaged). */
+static void test_history_one_series(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    generate(st);
+    /* Edge means in one bucket of GPU-0-1's power: -0, and a sum that is not a whole number. */
+    sql("UPDATE rollup_5m SET sum = -0.0, min = -0.0, max = -0.0 WHERE bucket_ms = 1767229200000 "
+        "AND series_id = (SELECT s.id FROM series s JOIN gpu g ON g.id = s.gpu_id WHERE g.uuid = "
+        "'GPU-0-1' AND s.metric = 3)");
+    int64_t w[][2] = {{T0, T0 + DAYS * DAY}, {T0 + 5 * H + 1234, T0 + DAY + 7 * H}};
+    gp_metric ms[] = {GP_M_GPU_UTIL, GP_M_POWER_W};
+    char *want[4];
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            want[i * 2 + k] = history_by_sql((int)ms[k], w[i][0], w[i][1]);
+            assert_true(strlen(want[i * 2 + k]) > 1000);
+            char *got = history_by_store(st, ms[k], w[i][0], w[i][1]);
+            assert_string_equal(got, want[i * 2 + k]);
+            free(got);
+        }
+    assert_int_equal(gp_store_retention(st, T0 + DAYS * DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err),
+                     GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            char *got = history_by_store(st, ms[k], w[i][0], w[i][1]);
+            assert_string_equal(got, want[i * 2 + k]);
+            free(got);
+            free(want[i * 2 + k]);
+        }
+    /* A second label set on one GPU: its points are the two sets' sums over their counts. */
+    long long node0;
+    assert_int_equal(gp_store_node_id(st, "node0", &node0, &err), GP_OK);
+    gp_samples s;
+    gp_samples_init(&s, 100);
+    int gi = gp_samples_gpu(&s, "GPU-0-1", 1, "", "NVIDIA H100 80GB HBM3", "node0");
+    int lab = gp_samples_labels(&s, "{\"job\":\"x\"}");
+    int64_t b = T0 + 2 * DAY + 10 * H;
+    assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, 1000, b + 1000, lab, &err), GP_OK);
+    size_t written;
+    assert_int_equal(gp_store_samples_write(st, node0, &s, b + 2000, &written, &err), GP_OK);
+    gp_samples_done(&s);
+    char *got = history_by_store(st, GP_M_GPU_UTIL, b, b + 300000);
+    assert_non_null(strstr(got, "point node0 GPU-0-1 1 "));
+    double mean = 0;
+    one_gpu o = {"GPU-0-1", -1};
+    assert_int_equal(gp_store_gpu_history(st, GP_M_GPU_UTIL, b, b + 300000, on_uuid, &o, &err),
+                     GP_OK);
+    mean = o.mean;
+    assert_true(mean > 100); /* 5 samples of at most 100 and one of 1000, averaged together */
+    free(got);
+    gp_store_close(st);
+    test_remove_db(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_migration_keeps_figures),
@@ -740,6 +844,7 @@ int main(void) {
         cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
         cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
         cmocka_unit_test(test_series_last),
+        cmocka_unit_test(test_history_one_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
