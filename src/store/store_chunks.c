@@ -96,7 +96,8 @@ typedef struct vt_aux {
 struct store_chunks {
     stmt_set *free_sets[STORE_KINDS];
     sqlite3_stmt *load[STORE_KINDS], *save[STORE_KINDS], *seal_rows[STORE_KINDS],
-        *seal_delete[STORE_KINDS], *sealed, *seal_mark, *last_put;
+        *seal_delete[STORE_KINDS], *sealed, *seal_mark, *last_put, *each_chunks, *each_rows;
+    gp_chunk *each; /* store_5m_each's chunk, made on first use */
     vt_aux aux[STORE_KINDS];
 };
 
@@ -153,6 +154,9 @@ void store_chunks_done(gp_store *st) {
     sqlite3_finalize(c->sealed);
     sqlite3_finalize(c->seal_mark);
     sqlite3_finalize(c->last_put);
+    sqlite3_finalize(c->each_chunks);
+    sqlite3_finalize(c->each_rows);
+    free(c->each);
     free(c);
     st->chunks = NULL;
 }
@@ -355,6 +359,56 @@ gp_status store_chunks_convert_1h(gp_store *st, gp_err *err) {
         res = seal_kind(st, STORE_1H, ids[i], before[i], err);
     free(ids);
     free(before);
+    return res;
+}
+
+gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_bucket_fn fn,
+                        void *arg, bool *stopped, gp_err *err) {
+    *stopped = false;
+    if (hi <= lo)
+        return GP_OK;
+    store_chunks *cc = st->chunks;
+    if (cached(st, &cc->each_chunks, KINDS[STORE_5M].chunks, err) ||
+        cached(st, &cc->each_rows, KINDS[STORE_5M].rows, err))
+        return err->code;
+    if (!cc->each)
+        cc->each = gp_xmalloc(sizeof *cc->each);
+    sqlite3_stmt *k = cc->each_chunks, *r = cc->each_rows;
+    /* the days from the one holding lo to the one holding hi - 1, as rollup_5m_all reads them */
+    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
+    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    gp_status res = GP_OK;
+    int rc;
+    while (!*stopped && (rc = sqlite3_step(k)) == SQLITE_ROW) {
+        int64_t day = sqlite3_column_int64(k, 0);
+        gp_chunk *c = cc->each;
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
+                            KINDS[STORE_5M].vtab, c, err) != GP_OK ||
+            c->slots != KINDS[STORE_5M].slots) {
+            res = gp_errorf(err, GP_E_DB, st->path, "a damaged chunk in rollup_5m_day");
+            break;
+        }
+        for (int i = 0; i < c->slots && !*stopped; i++) {
+            int64_t t = day + i * KINDS[STORE_5M].bucket_ms;
+            if (c->b[i].n == 0 || t < lo || t >= hi)
+                continue;
+            *stopped = fn(t, c->b[i].n, c->b[i].sum, arg) != 0;
+        }
+    }
+    if (res == GP_OK && !*stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read chunks");
+    sqlite3_reset(k);
+    if (res != GP_OK || *stopped)
+        return res;
+    sqlite3_bind_int64(r, 1, series);
+    sqlite3_bind_int64(r, 2, lo);
+    sqlite3_bind_int64(r, 3, hi);
+    while (!*stopped && (rc = sqlite3_step(r)) == SQLITE_ROW)
+        *stopped = fn(sqlite3_column_int64(r, 0), sqlite3_column_int64(r, 1),
+                      sqlite3_column_double(r, 2), arg) != 0;
+    if (!*stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read rollups");
+    sqlite3_reset(r);
     return res;
 }
 

@@ -819,14 +819,11 @@ static const char SQL_HISTORY[] =
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
     "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
     "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, r.bucket_ms";
-/* The GPUs with a series of the metric, in SQL_HISTORY's order, and one series' buckets. */
+/* The GPUs with a series of the metric, in SQL_HISTORY's order. */
 static const char SQL_HISTORY_GPUS[] =
     "SELECT n.name, g.uuid, g.mig, g.idx, g.id, s.id FROM series s "
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?1 "
     "ORDER BY n.name, g.idx, g.mig, g.id";
-static const char SQL_HISTORY_SERIES[] = "SELECT bucket_ms, n, sum FROM rollup_5m_all "
-                                         "WHERE series_id = ?1 AND bucket_ms >= ?2 "
-                                         "AND bucket_ms < ?3";
 
 typedef struct history_gpu {
     char node[128], uuid[96], mig[32];
@@ -899,6 +896,24 @@ static gp_status history_gpus(gp_store *st, gp_metric m, history_gpu **gpus, siz
     return res;
 }
 
+typedef struct history_walk {
+    int (*fn)(const gp_gpu_point *, void *);
+    void *arg;
+    const history_gpu *gpu;
+} history_walk;
+
+/* A bucket's mean as SQL_HISTORY's sum(sum) / sum(n) gives it for one row: 0.0 + sum (SQLite's
+ * sum() starts from 0.0, so -0 reads 0), and NULL, read as 0, for n = 0, a NaN sum (NULL in
+ * SQL) or a NaN quotient. */
+static int history_point(int64_t bucket_ms, long long n, double sum, void *arg) {
+    history_walk *w = arg;
+    double mean = n != 0 ? (0.0 + sum) / (double)n : 0;
+    if (isnan(mean))
+        mean = 0;
+    gp_gpu_point p = {w->gpu->node, w->gpu->uuid, w->gpu->mig, w->gpu->index, bucket_ms, mean};
+    return w->fn(&p, w->arg);
+}
+
 gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64_t to_ms,
                                int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
     history_gpu *gpus;
@@ -907,43 +922,15 @@ gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64
         return err->code;
     if (!gpus)
         return history_grouped(st, m, from_ms, to_ms, fn, arg, err);
-    /* One series a GPU: its buckets in order, the mean as SQL_HISTORY's sum(sum) / sum(n) of one
-     * row gives it (0.0 + sum, NULL and so 0 for n = 0, a NaN sum or a NaN quotient), without
-     * grouping every bucket through a sort (10,000 GPUs' day: 4.6 s against 0.6 s). */
-    sqlite3_stmt *s;
-    if (store_prepare(st, SQL_HISTORY_SERIES, &s, err)) {
-        free(gpus);
-        return err->code;
-    }
+    /* One series a GPU: its buckets in order, straight from its chunks and rows, without
+     * grouping every bucket through a sort (10,000 GPUs' day: 4.6 s against 0.2 s). */
+    history_walk w = {fn, arg, NULL};
     gp_status res = GP_OK;
     bool stop = false;
     for (size_t i = 0; i < n && !stop && res == GP_OK; i++) {
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, gpus[i].series);
-        sqlite3_bind_int64(s, 2, from_ms);
-        sqlite3_bind_int64(s, 3, to_ms);
-        int rc;
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            long long cnt = sqlite3_column_int64(s, 1);
-            double mean = 0;
-            if (cnt != 0 && sqlite3_column_type(s, 2) != SQLITE_NULL) {
-                mean = (0.0 + sqlite3_column_double(s, 2)) / (double)cnt;
-                if (isnan(mean))
-                    mean = 0;
-            }
-            gp_gpu_point p = {
-                gpus[i].node, gpus[i].uuid, gpus[i].mig, gpus[i].index, sqlite3_column_int64(s, 0),
-                mean};
-            if (fn(&p, arg)) {
-                stop = true;
-                rc = SQLITE_DONE;
-                break;
-            }
-        }
-        if (rc != SQLITE_DONE)
-            res = store_fail(st, err, "read GPU history");
+        w.gpu = &gpus[i];
+        res = store_5m_each(st, gpus[i].series, from_ms, to_ms, history_point, &w, &stop, err);
     }
-    sqlite3_finalize(s);
     free(gpus);
     return res;
 }
