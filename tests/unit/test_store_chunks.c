@@ -811,16 +811,37 @@ static void test_history_one_series(void **state) {
             free(got);
             free(want[i * 2 + k]);
         }
-    /* A second label set on one GPU: its points are the two sets' sums over their counts. */
+    /* An imported bucket of -0 W in a day GPU 3 missed, now sealed: one point, 0, as the
+     * grouped query gives it (SQL's sum() is 0.0 + the values). */
     long long node0;
     assert_int_equal(gp_store_node_id(st, "node0", &node0, &err), GP_OK);
+    gp_rollups r;
+    gp_rollups_init(&r, 100);
+    int g3 = gp_samples_gpu(&r.gpus, "GPU-0-3", 3, "", "NVIDIA H100 80GB HBM3", "node0");
+    int64_t away = T0 + DAY + 10 * H;
+    assert_int_equal(gp_rollups_add(&r, g3, GP_M_POWER_W, away, 1, -0.0, -0.0, -0.0, &err), GP_OK);
+    gp_rollups_finish(&r);
+    size_t written, skipped;
+    assert_int_equal(gp_store_begin(st, &err), GP_OK);
+    assert_int_equal(gp_store_rollups_write(st, node0, &r, &written, &skipped, &err), GP_OK);
+    assert_int_equal(gp_store_commit(st, &err), GP_OK);
+    gp_rollups_done(&r);
+    assert_int_equal(written, 1);
+    char *zero = history_by_store(st, GP_M_POWER_W, away, away + 300000);
+    char line[128];
+    snprintf(line, sizeof line, "point node0 GPU-0-3 3 %lld 0x0p+0\n", (long long)away);
+    const char *at = strstr(zero, "point node0 GPU-0-3 ");
+    assert_non_null(at);
+    assert_memory_equal(at, line, strlen(line));
+    free(zero);
+
+    /* A second label set on one GPU: its points are the two sets' sums over their counts. */
     gp_samples s;
     gp_samples_init(&s, 100);
     int gi = gp_samples_gpu(&s, "GPU-0-1", 1, "", "NVIDIA H100 80GB HBM3", "node0");
     int lab = gp_samples_labels(&s, "{\"job\":\"x\"}");
     int64_t b = T0 + 2 * DAY + 10 * H;
     assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, 1000, b + 1000, lab, &err), GP_OK);
-    size_t written;
     assert_int_equal(gp_store_samples_write(st, node0, &s, b + 2000, &written, &err), GP_OK);
     gp_samples_done(&s);
     char *got = history_by_store(st, GP_M_GPU_UTIL, b, b + 300000);
