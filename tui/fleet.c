@@ -222,6 +222,10 @@ static bool fleet_modal(const tui *t) {
 static void fleet_request(tui *t) {
     int64_t now = gp_now_ms();
     if (now - t->fleet_asked_ms > 5000) {
+        /* An ask while the job runs is dropped by the worker: the data then comes from the
+         * job asked before, whose time GPUPLAN_TUI_TIMING's fleet_data_ms counts from. */
+        if (!worker_busy(t, JOB_FLEET))
+            t->fleet_job_ms = now;
         worker_ask(t, JOB_FLEET);
         t->fleet_asked_ms = now;
     }

@@ -258,7 +258,7 @@ static void open_demo(tui *t) {
         tui_status(t, "the demo database: sample scenarios and a fleet");
     }
     worker_start(t);
-    t->fleet_asked_ms = t->cap_asked_ms = 0;
+    t->fleet_asked_ms = t->fleet_job_ms = t->cap_asked_ms = 0;
     scen_load_names(t);
     t->scen_sel = 0;
     if (t->n_names)
@@ -407,7 +407,7 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
             bool changed = collect(t);
             if (t->timing && !had_fleet && t->fleet) {
                 fprintf(t->timing, "fleet_data_ms %.1f gpus %d\n",
-                        (double)(gp_now_ms() - t->fleet_asked_ms), t->fleet->n);
+                        (double)(gp_now_ms() - t->fleet_job_ms), t->fleet->n);
                 fflush(t->timing);
             }
             if (changed || spinning || (t->status[0] && gp_now_ms() - t->status_ms < 9000))

@@ -199,6 +199,7 @@ typedef struct tui {
     int fleet_sel, fleet_top;
     bool fleet_detail;
     int64_t fleet_asked_ms;
+    int64_t fleet_job_ms; /* when the fleet job now running or last run was asked */
 
     /* catalog */
     catalog_data *cat;

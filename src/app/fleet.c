@@ -36,6 +36,9 @@ int gp_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap) {
 typedef struct acc {
     gp_fleet_state *f;
     size_t cap, capw;
+    /* The display name of the row before: a fleet is a few models, so most rows repeat it. */
+    char last_raw[96], last_model[96], last_display[GP_GPU_NAME_BYTES];
+    bool have_last;
 } acc;
 
 static int take_gpu(const gp_fleet_gpu *g, void *arg) {
@@ -51,9 +54,17 @@ static int take_gpu(const gp_fleet_gpu *g, void *arg) {
     snprintf(r->mig, sizeof r->mig, "%s", g->mig ? g->mig : "");
     snprintf(r->raw_model, sizeof r->raw_model, "%s", g->raw_model ? g->raw_model : "");
     /* The raw name says most (form factor, memory); a GPU stored without one shows its key. */
-    if (!gp_gpu_display_name(r->raw_model, r->display, sizeof r->display) &&
-        !gp_gpu_display_name(r->model, r->display, sizeof r->display))
-        snprintf(r->display, sizeof r->display, "%s", r->model);
+    if (a->have_last && !strcmp(r->raw_model, a->last_raw) && !strcmp(r->model, a->last_model)) {
+        memcpy(r->display, a->last_display, sizeof r->display);
+    } else {
+        if (!gp_gpu_display_name(r->raw_model, r->display, sizeof r->display) &&
+            !gp_gpu_display_name(r->model, r->display, sizeof r->display))
+            snprintf(r->display, sizeof r->display, "%s", r->model);
+        memcpy(a->last_raw, r->raw_model, sizeof a->last_raw);
+        memcpy(a->last_model, r->model, sizeof a->last_model);
+        memcpy(a->last_display, r->display, sizeof a->last_display);
+        a->have_last = true;
+    }
     r->index = g->index;
     memcpy(r->has, g->has, sizeof r->has);
     memcpy(r->value, g->value, sizeof r->value);
@@ -84,7 +95,7 @@ gp_status gp_fleet_state_read(gp_session *ses, int64_t now_ms, int64_t fresh_ms,
     gp_store *st;
     if (gp_session_store(ses, &st, err))
         return err->code;
-    acc a = {f, 0, 0};
+    acc a = {.f = f};
     /* Every GPU that has data, however old: a stale value shown as stale beats an empty row. */
     if (gp_store_fleet(st, now_ms, now_ms, take_gpu, &a, err))
         return err->code;

@@ -1,11 +1,11 @@
 /* The fleet's state as a table and as JSON (report_fleet.h). */
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <cjson/cJSON.h>
 
 #include "gpuplan/report_fleet.h"
 
@@ -42,43 +42,153 @@ static void local_time(int64_t ms, char *out, size_t cap) {
     strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* The JSON is written directly, byte for byte as cJSON_Print formatted it before (cJSON 1.7:
+ * objects one member a line, indented with tabs, arrays on one line), without building a
+ * tree of 200,000 items for 10,000 GPUs (tests/unit/test_report.c compares the two). */
+
+/* The output and its first failure (the output's size limit): nothing is added after it. */
+typedef struct jw {
+    gp_buf *out;
+    gp_status st;
+} jw;
+
+static void put(jw *w, const char *s, size_t n) {
+    if (w->st == GP_OK)
+        w->st = gp_buf_add(w->out, s, n);
+}
+
+/* cJSON's print_string_ptr: ", \ and the control characters escaped, the rest as is. */
+static void json_string(jw *w, const char *s) {
+    char tmp[1024];
+    size_t n = 0;
+    tmp[n++] = '"';
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (n + 8 > sizeof tmp) {
+            put(w, tmp, n);
+            n = 0;
+        }
+        unsigned char c = *p;
+        if (c >= 32 && c != '"' && c != '\\') {
+            tmp[n++] = (char)c;
+            continue;
+        }
+        tmp[n++] = '\\';
+        switch (c) {
+        case '"':
+        case '\\':
+            tmp[n++] = (char)c;
+            break;
+        case '\b':
+            tmp[n++] = 'b';
+            break;
+        case '\f':
+            tmp[n++] = 'f';
+            break;
+        case '\n':
+            tmp[n++] = 'n';
+            break;
+        case '\r':
+            tmp[n++] = 'r';
+            break;
+        case '\t':
+            tmp[n++] = 't';
+            break;
+        default:
+            n += (size_t)snprintf(tmp + n, sizeof tmp - n, "u%04x", c);
+        }
+    }
+    tmp[n++] = '"';
+    put(w, tmp, n);
+}
+
+/* cJSON's print_number (Debian 12's 1.7.15): null for NaN and infinities, else %1.15g when
+ * that reads back within DBL_EPSILON, else %1.17g (so -0 stays "-0"). */
+static void json_number(jw *w, double d) {
+    char b[32];
+    int n;
+    if (isnan(d) || isinf(d)) {
+        n = snprintf(b, sizeof b, "null");
+    } else {
+        n = snprintf(b, sizeof b, "%1.15g", d);
+        double back = strtod(b, NULL);
+        double most = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
+        if (!(fabs(back - d) <= most * DBL_EPSILON))
+            n = snprintf(b, sizeof b, "%1.17g", d);
+    }
+    put(w, b, (size_t)n);
+}
+
+/* A member of a GPU's object: two tabs, the key, a colon and a tab. */
+static void json_key(jw *w, const char *key) {
+    put(w, "\t\t", 2);
+    json_string(w, key);
+    put(w, ":\t", 2);
+}
+
 gp_status gp_report_fleet_json(const gp_fleet_state *f, gp_buf *out) {
-    cJSON *arr = cJSON_CreateArray();
+    jw wr = {out, GP_OK}, *w = &wr;
+    put(w, "[", 1);
     for (size_t i = 0; i < f->n; i++) {
         const gp_fleet_row *g = &f->rows[i];
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "node", g->node);
-        cJSON_AddStringToObject(j, "host", g->host);
-        cJSON_AddNumberToObject(j, "index", g->index);
-        cJSON_AddStringToObject(j, "uuid", g->uuid);
-        cJSON_AddStringToObject(j, "model", g->model);
-        cJSON_AddStringToObject(j, "display", g->display);
-        cJSON_AddStringToObject(j, "raw_model", g->raw_model);
-        if (g->mig[0])
-            cJSON_AddStringToObject(j, "mig", g->mig);
+        put(w, i ? ", {\n" : "{\n", i ? 4 : 2);
+        json_key(w, "node");
+        json_string(w, g->node);
+        put(w, ",\n", 2);
+        json_key(w, "host");
+        json_string(w, g->host);
+        put(w, ",\n", 2);
+        json_key(w, "index");
+        json_number(w, g->index);
+        put(w, ",\n", 2);
+        json_key(w, "uuid");
+        json_string(w, g->uuid);
+        put(w, ",\n", 2);
+        json_key(w, "model");
+        json_string(w, g->model);
+        put(w, ",\n", 2);
+        json_key(w, "display");
+        json_string(w, g->display);
+        put(w, ",\n", 2);
+        json_key(w, "raw_model");
+        json_string(w, g->raw_model);
+        put(w, ",\n", 2);
+        if (g->mig[0]) {
+            json_key(w, "mig");
+            json_string(w, g->mig);
+            put(w, ",\n", 2);
+        }
         for (int m = 0; m < GP_M_COUNT; m++)
-            if (g->has[m])
-                cJSON_AddNumberToObject(j, gp_metric_name((gp_metric)m), g->value[m]);
-        cJSON_AddNumberToObject(j, "last_seen_ms", (double)g->last_seen_ms);
-        cJSON_AddNumberToObject(j, "age_s", (double)((f->now_ms - g->last_seen_ms) / 1000));
-        cJSON_AddBoolToObject(j, "stale", g->stale);
-        cJSON *a = cJSON_AddArrayToObject(j, "alerts");
+            if (g->has[m]) {
+                json_key(w, gp_metric_name((gp_metric)m));
+                json_number(w, g->value[m]);
+                put(w, ",\n", 2);
+            }
+        json_key(w, "last_seen_ms");
+        json_number(w, (double)g->last_seen_ms);
+        put(w, ",\n", 2);
+        json_key(w, "age_s");
+        json_number(w, (double)((f->now_ms - g->last_seen_ms) / 1000));
+        put(w, ",\n", 2);
+        json_key(w, "stale");
+        put(w, g->stale ? "true,\n" : "false,\n", g->stale ? 6 : 7);
+        json_key(w, "alerts");
+        put(w, "[", 1);
         char copy[160];
         snprintf(copy, sizeof copy, "%s", g->alerts);
+        bool first = true;
         for (char *tok = copy, *sp; tok && *tok; tok = sp ? sp + 1 : NULL) {
             sp = strchr(tok, ' ');
             if (sp)
                 *sp = '\0';
-            cJSON_AddItemToArray(a, cJSON_CreateString(tok));
+            if (!first)
+                put(w, ", ", 2);
+            json_string(w, tok);
+            first = false;
         }
-        cJSON_AddItemToArray(arr, j);
+        put(w, "]\n\t}", 4);
     }
-    char *text = cJSON_Print(arr);
-    cJSON_Delete(arr);
-    gp_status st = GP_OK;
-    P("%s\n", text ? text : "[]");
-    free(text);
-    return st;
+    put(w, "]\n", 2);
+    return w->st;
 }
 
 static gp_status row_text(const gp_fleet_state *f, const gp_fleet_row *g, gp_buf *out) {

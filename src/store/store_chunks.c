@@ -70,6 +70,14 @@ static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
 static const char SQL_SEAL_MARK[] =
     "UPDATE series SET sealed_ms = ?2 WHERE id = ?1 AND sealed_ms < ?2";
 static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LIMIT ?2";
+/* A series' last chunked bucket (db/012_series_last.sql), kept for its newest chunk only. */
+static const char SQL_LAST_PUT[] =
+    "INSERT INTO series_last(series_id, day_ms, bucket_ms, n, sum, min, max) VALUES (?1, ?2, ?3, "
+    "?4, ?5, ?6, ?7) ON CONFLICT(series_id) DO UPDATE SET day_ms = excluded.day_ms, "
+    "bucket_ms = excluded.bucket_ms, n = excluded.n, sum = excluded.sum, min = excluded.min, "
+    "max = excluded.max WHERE excluded.day_ms >= series_last.day_ms";
+static const char SQL_NEWEST_CHUNK[] = "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 "
+                                       "AND id < ?2 ORDER BY id DESC LIMIT 1";
 
 /* Statements for the readers' cursors, kept between queries: a correlated subquery opens its
  * cursor once per outer row, and preparing three statements each time would cost more than
@@ -88,7 +96,8 @@ typedef struct vt_aux {
 struct store_chunks {
     stmt_set *free_sets[STORE_KINDS];
     sqlite3_stmt *load[STORE_KINDS], *save[STORE_KINDS], *seal_rows[STORE_KINDS],
-        *seal_delete[STORE_KINDS], *sealed, *seal_mark;
+        *seal_delete[STORE_KINDS], *sealed, *seal_mark, *last_put, *each_chunks, *each_rows;
+    gp_chunk *each; /* store_5m_each's chunk, made on first use */
     vt_aux aux[STORE_KINDS];
 };
 
@@ -144,6 +153,10 @@ void store_chunks_done(gp_store *st) {
     }
     sqlite3_finalize(c->sealed);
     sqlite3_finalize(c->seal_mark);
+    sqlite3_finalize(c->last_put);
+    sqlite3_finalize(c->each_chunks);
+    sqlite3_finalize(c->each_rows);
+    free(c->each);
     free(c);
     st->chunks = NULL;
 }
@@ -181,6 +194,30 @@ gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day
     return res;
 }
 
+/* series_last's row for series' 5-minute chunk of day_ms, unless the series has a newer chunk:
+ * the chunk's newest bucket with n > 0 (NULLs where it has none). */
+static gp_status last_put(gp_store *st, long long series, int64_t day_ms, const gp_chunk *c,
+                          gp_err *err) {
+    if (cached(st, &st->chunks->last_put, SQL_LAST_PUT, err))
+        return err->code;
+    sqlite3_stmt *s = st->chunks->last_put;
+    sqlite3_bind_int64(s, 1, series);
+    sqlite3_bind_int64(s, 2, day_ms);
+    int i = c->slots - 1;
+    while (i >= 0 && c->b[i].n <= 0)
+        i--;
+    if (i >= 0) {
+        sqlite3_bind_int64(s, 3, day_ms + i * KINDS[STORE_5M].bucket_ms);
+        sqlite3_bind_int64(s, 4, c->b[i].n);
+        sqlite3_bind_double(s, 5, c->b[i].sum);
+        sqlite3_bind_double(s, 6, c->b[i].min);
+        sqlite3_bind_double(s, 7, c->b[i].max);
+    }
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "record a series' last bucket");
+}
+
 gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day_ms,
                            const gp_chunk *c, gp_err *err) {
     unsigned char buf[GP_CHUNK_MAX_BYTES];
@@ -196,7 +233,9 @@ gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day
     sqlite3_bind_blob(s, 4, buf, (int)len, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
-    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write a chunk");
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "write a chunk");
+    return kind == STORE_5M ? last_put(st, series, day_ms, c, err) : GP_OK;
 }
 
 void store_bucket_add(gp_chunk_bucket *b, long long n, double sum, double min, double max) {
@@ -320,6 +359,97 @@ gp_status store_chunks_convert_1h(gp_store *st, gp_err *err) {
         res = seal_kind(st, STORE_1H, ids[i], before[i], err);
     free(ids);
     free(before);
+    return res;
+}
+
+gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_bucket_fn fn,
+                        void *arg, bool *stopped, gp_err *err) {
+    *stopped = false;
+    if (hi <= lo)
+        return GP_OK;
+    store_chunks *cc = st->chunks;
+    if (cached(st, &cc->each_chunks, KINDS[STORE_5M].chunks, err) ||
+        cached(st, &cc->each_rows, KINDS[STORE_5M].rows, err))
+        return err->code;
+    if (!cc->each)
+        cc->each = gp_xmalloc(sizeof *cc->each);
+    sqlite3_stmt *k = cc->each_chunks, *r = cc->each_rows;
+    /* the days from the one holding lo to the one holding hi - 1, as rollup_5m_all reads them */
+    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
+    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    gp_status res = GP_OK;
+    int rc;
+    while (!*stopped && (rc = sqlite3_step(k)) == SQLITE_ROW) {
+        int64_t day = sqlite3_column_int64(k, 0);
+        gp_chunk *c = cc->each;
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
+                            KINDS[STORE_5M].vtab, c, err) != GP_OK ||
+            c->slots != KINDS[STORE_5M].slots) {
+            res = gp_errorf(err, GP_E_DB, st->path, "a damaged chunk in rollup_5m_day");
+            break;
+        }
+        for (int i = 0; i < c->slots && !*stopped; i++) {
+            int64_t t = day + i * KINDS[STORE_5M].bucket_ms;
+            if (c->b[i].n == 0 || t < lo || t >= hi)
+                continue;
+            *stopped = fn(t, c->b[i].n, c->b[i].sum, arg) != 0;
+        }
+    }
+    if (res == GP_OK && !*stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read chunks");
+    sqlite3_reset(k);
+    if (res != GP_OK || *stopped)
+        return res;
+    sqlite3_bind_int64(r, 1, series);
+    sqlite3_bind_int64(r, 2, lo);
+    sqlite3_bind_int64(r, 3, hi);
+    while (!*stopped && (rc = sqlite3_step(r)) == SQLITE_ROW)
+        *stopped = fn(sqlite3_column_int64(r, 0), sqlite3_column_int64(r, 1),
+                      sqlite3_column_double(r, 2), arg) != 0;
+    if (!*stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read rollups");
+    sqlite3_reset(r);
+    return res;
+}
+
+/* Migration 012: series_last from each series' newest 5-minute chunk, one rowid probe and one
+ * decode a series. */
+gp_status store_last_fill(gp_store *st, gp_err *err) {
+    sqlite3_stmt *ids, *newest;
+    if (store_prepare(st, SQL_ALL_SERIES, &ids, err))
+        return err->code;
+    if (store_prepare(st, SQL_NEWEST_CHUNK, &newest, err)) {
+        sqlite3_finalize(ids);
+        return err->code;
+    }
+    gp_chunk *c = gp_xmalloc(sizeof *c);
+    gp_status res = GP_OK;
+    int rc;
+    while (res == GP_OK && (rc = sqlite3_step(ids)) == SQLITE_ROW) {
+        long long series = sqlite3_column_int64(ids, 0);
+        sqlite3_bind_int64(newest, 1, (int64_t)series << DAY_BITS);
+        sqlite3_bind_int64(newest, 2, (int64_t)(series + 1) << DAY_BITS);
+        int r = sqlite3_step(newest);
+        if (r == SQLITE_ROW) {
+            int64_t day = sqlite3_column_int64(newest, 0);
+            char where[64];
+            snprintf(where, sizeof where, "rollup_5m_day %lld/%lld", series, (long long)day);
+            if (gp_chunk_decode(sqlite3_column_blob(newest, 1),
+                                (size_t)sqlite3_column_bytes(newest, 1), where, c, err)) {
+                err->code = res = GP_E_DB; /* a damaged database, not bad input */
+            } else {
+                res = last_put(st, series, day, c, err);
+            }
+        } else if (r != SQLITE_DONE) {
+            res = store_fail(st, err, "read a series' newest chunk");
+        }
+        sqlite3_reset(newest);
+    }
+    if (res == GP_OK && rc != SQLITE_DONE)
+        res = store_fail(st, err, "list the series");
+    free(c);
+    sqlite3_finalize(ids);
+    sqlite3_finalize(newest);
     return res;
 }
 

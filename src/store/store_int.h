@@ -13,6 +13,7 @@
 #define GP_SCHEMA_CHUNKS 9       /* db/009_chunks.sql */
 #define GP_SCHEMA_HOUR_CHUNKS 10 /* db/010_hour_chunks.sql */
 #define GP_SCHEMA_1H_CHUNKS 11   /* db/011_hour_rollup_chunks.sql */
+#define GP_SCHEMA_SERIES_LAST 12 /* db/012_series_last.sql */
 #define GP_SEAL_PER_CYCLE 4000   /* series sealed by one gp_store_retention */
 
 typedef struct store_chunks store_chunks;
@@ -48,8 +49,18 @@ enum { STORE_5M, STORE_1H, STORE_KINDS };
  * none); GP_E_DB for a chunk that does not decode. store_chunk_save writes (replaces) it. */
 gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day_ms, gp_chunk *c,
                            bool *found, gp_err *err);
+/* A 5-minute chunk saved at or after its series' newest day also becomes its series_last row
+ * (db/012_series_last.sql). */
 gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day_ms,
                            const gp_chunk *c, gp_err *err);
+/* fn for each 5-minute bucket of series in [lo, hi) that rollup_5m_all yields, in its order:
+ * its chunks' buckets with n > 0, then its rows; without SQL per bucket. A non-zero return
+ * stops the walk (*stopped true). GP_E_DB for a chunk that does not decode. */
+typedef int (*store_bucket_fn)(int64_t bucket_ms, long long n, double sum, void *arg);
+gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_bucket_fn fn,
+                        void *arg, bool *stopped, gp_err *err);
+/* Migration 012: every series' series_last row from its newest 5-minute chunk. */
+gp_status store_last_fill(gp_store *st, gp_err *err);
 /* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */
 gp_status store_chunks_convert_1h(gp_store *st, gp_err *err);
 /* Merge one bucket's statistics into b as rollup_5m's upsert merges a row. */

@@ -1,4 +1,5 @@
 /* Telemetry tables: nodes, sources, GPUs, samples with rollups, retention, fleet state. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,11 +167,13 @@ gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
         "DELETE FROM util_hour_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
         "n.id = s.node_id JOIN util_hour_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
         "* 1048576 WHERE n.name = ?1)",
+        "DELETE FROM series_last WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
+        "n.id = s.node_id WHERE n.name = ?1)",
         "DELETE FROM node WHERE name = ?1"};
     if (store_exec(st, "SAVEPOINT node_rm", err))
         return err->code;
     int changed = 0;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             goto fail;
@@ -602,8 +605,13 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                                       "FROM series) AND bucket_ms < ?2",
                                       "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM "
                                       "series s JOIN rollup_1h_day d ON d.id >= s.id * 1048576 "
-                                      "AND d.id <= s.id * 1048576 + ?3)"};
-    for (int i = 0; i < 5; i++) {
+                                      "AND d.id <= s.id * 1048576 + ?3)",
+                                      /* a series' newest chunk gone: all of them are */
+                                      "DELETE FROM series_last WHERE day_ms <= ?3 * 86400000"};
+    int chunks_gone = 0;
+    for (int i = 0; i < 6; i++) {
+        if (i == 5 && !chunks_gone)
+            break; /* no 5-minute chunk went: no scan of series_last this cycle */
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             return err->code;
@@ -611,9 +619,11 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
         if (i > 0)
             sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
         int64_t cut = now_ms - rollup_keep_ms - GP_DAY_MS;
-        if (i == 2 || i == 4)
+        if (i == 2 || i == 4 || i == 5)
             sqlite3_bind_int64(s, 3, cut < 0 ? -1 : cut / GP_DAY_MS);
         int rc = sqlite3_step(s);
+        if (i == 2)
+            chunks_gone = sqlite3_changes(st->db);
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
             return store_fail(st, err, "apply retention");
@@ -627,85 +637,153 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
 /* ---- the fleet ---------------------------------------------------------------------------------
  */
 
-static const char SQL_FLEET[] =
+/* Every GPU with its node, in the order fleet lists them. */
+static const char SQL_FLEET_GPUS[] =
     "SELECT n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.last_seen_ms, n.last_success_ms, "
-    "n.last_error, n.last_error_ms, s.metric, "
-    /* The newest raw sample, or the mean of a newer 5-minute rollup: imported history has
-     * rollups only, and raw samples are kept for a bounded window. The open day's rollups are
-     * rows; before series.sealed_ms they are day chunks, of which only the newest is read
-     * (one rowid probe finds its day: rollup_5m_day.id = series_id * 2^20 + days). */
+    "n.last_error, n.last_error_ms, g.raw_model, g.id "
+    "FROM gpu g JOIN node n ON n.id = g.node_id ORDER BY n.name, g.host, g.idx, g.mig, g.id";
+
+/* Every series' last value: the newest raw sample, or the mean of a newer 5-minute rollup
+ * (imported history has rollups only, and raw samples are kept for a bounded window). The open
+ * day's rollups are rows of rollup_5m; before series.sealed_ms they are day chunks, whose newest
+ * bucket with n > 0 (in the newest chunk) series_last keeps, so no chunk is decoded here
+ * (db/012_series_last.sql). A series with neither a sample nor a row in the window (every
+ * imported one) takes series_last's value alone, without the three-way sort. */
+static const char SQL_FLEET_VALUES[] =
+    "SELECT s.gpu_id, s.metric, s.labels_id, "
+    "CASE WHEN EXISTS (SELECT 1 FROM sample x WHERE x.series_id = s.id AND x.ts_ms >= ?1) "
+    "  OR EXISTS (SELECT 1 FROM rollup_5m r WHERE r.series_id = s.id AND r.bucket_ms >= ?1 "
+    "  AND r.n > 0) THEN "
     "(SELECT v FROM (SELECT * FROM (SELECT x.ts_ms AS t, x.value AS v FROM sample x "
     "  WHERE x.series_id = s.id AND x.ts_ms >= ?1 ORDER BY x.ts_ms DESC LIMIT 1) "
     " UNION ALL SELECT * FROM (SELECT r.bucket_ms, r.sum / r.n FROM rollup_5m r "
     "  WHERE r.series_id = s.id AND r.bucket_ms >= ?1 AND r.n > 0 "
     "  ORDER BY r.bucket_ms DESC LIMIT 1) "
-    " UNION ALL SELECT * FROM (SELECT c.bucket_ms, c.sum / c.n FROM rollup_5m_all c "
-    "  WHERE c.series_id = s.id AND c.n > 0 AND c.bucket_ms >= max(?1, (SELECT d.day_ms "
-    "  FROM rollup_5m_day d WHERE d.id >= s.id * 1048576 AND d.id < (s.id + 1) * 1048576 "
-    "  ORDER BY d.id DESC LIMIT 1)) AND c.bucket_ms < s.sealed_ms ORDER BY c.bucket_ms DESC LIMIT "
-    "1)) "
-    " ORDER BY t DESC LIMIT 1), g.raw_model "
-    "FROM gpu g JOIN node n ON n.id = g.node_id "
-    "LEFT JOIN series s ON s.gpu_id = g.id AND s.labels_id = (SELECT min(labels_id) FROM series "
-    "  WHERE gpu_id = g.id AND metric = s.metric) "
-    "ORDER BY n.name, g.host, g.idx, g.mig, g.id, s.metric";
+    " UNION ALL SELECT l.bucket_ms, l.sum / l.n FROM series_last l "
+    "  WHERE l.series_id = s.id AND l.n > 0 AND l.bucket_ms >= ?1 AND l.bucket_ms < s.sealed_ms) "
+    " ORDER BY t DESC LIMIT 1) "
+    "WHEN l.n > 0 AND l.bucket_ms >= ?1 AND l.bucket_ms < s.sealed_ms THEN l.sum / l.n END "
+    "FROM series s LEFT JOIN series_last l ON l.series_id = s.id WHERE s.gpu_id > 0";
 
-gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
-                         int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
+/* A GPU's metrics: of its series of a metric, the one with the least labels_id (no workload
+ * labels) gives the value. */
+typedef struct fleet_values {
+    long long labels[GP_M_COUNT];
+    bool seen[GP_M_COUNT], has[GP_M_COUNT];
+    double value[GP_M_COUNT];
+} fleet_values;
+
+static long long *map_find(const map *m, uint64_t key) {
+    if (!m->slots)
+        return NULL;
+    size_t i = mix(key) & (m->slots - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->slots - 1);
+    return m->keys[i] ? &m->vals[i] : NULL;
+}
+
+/* The series' values by GPU (gpu_id -> index into *out). Two reads instead of one join: the
+ * join repeated a GPU's and node's columns on each of its series' rows, which cost more than
+ * the values (10,000 GPUs: 116 ms against 9 + 44 ms). */
+static gp_status fleet_values_read(gp_store *st, int64_t from_ms, map *by_gpu, fleet_values **out,
+                                   gp_err *err) {
     sqlite3_stmt *s;
-    if (store_prepare(st, SQL_FLEET, &s, err))
+    *out = NULL;
+    if (store_prepare(st, SQL_FLEET_VALUES, &s, err))
         return err->code;
-    sqlite3_bind_int64(s, 1, now_ms - window_ms);
+    sqlite3_bind_int64(s, 1, from_ms);
+    fleet_values *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        bool fresh;
+        long long *slot = map_slot(by_gpu, (uint64_t)sqlite3_column_int64(s, 0), &fresh);
+        if (fresh) {
+            v = gp_xgrow(v, &cap, n, sizeof *v, 1024);
+            memset(&v[n], 0, sizeof v[n]);
+            *slot = (long long)n++;
+        }
+        fleet_values *g = &v[*slot];
+        int m = sqlite3_column_int(s, 1);
+        long long labels = sqlite3_column_int64(s, 2);
+        if (m < 0 || m >= GP_M_COUNT || (g->seen[m] && labels >= g->labels[m]))
+            continue;
+        g->seen[m] = true;
+        g->labels[m] = labels;
+        g->has[m] = sqlite3_column_type(s, 3) != SQLITE_NULL;
+        g->value[m] = g->has[m] ? sqlite3_column_double(s, 3) : 0;
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the fleet");
+    sqlite3_finalize(s);
+    if (res != GP_OK)
+        free(v);
+    else
+        *out = v;
+    return res;
+}
+
+static gp_status fleet_read(gp_store *st, int64_t now_ms, int64_t window_ms,
+                            int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
+    map by_gpu = {0};
+    fleet_values *values;
+    if (fleet_values_read(st, now_ms - window_ms, &by_gpu, &values, err)) {
+        map_free(&by_gpu);
+        return err->code;
+    }
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_FLEET_GPUS, &s, err)) {
+        map_free(&by_gpu);
+        free(values);
+        return err->code;
+    }
     gp_fleet_gpu cur;
     char node[128] = "", host[128] = "", uuid[96] = "", model[64] = "", mig[32] = "",
          node_error[256] = "", raw_model[96] = "";
-    bool have = false, stop = false;
     int rc;
-    char key[512] = "";
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        char k[512];
-        snprintf(k, sizeof k, "%s|%s|%s|%s|%d", sqlite3_column_text(s, 0),
-                 sqlite3_column_text(s, 1), sqlite3_column_text(s, 2), sqlite3_column_text(s, 4),
-                 sqlite3_column_int(s, 5));
-        if (!have || strcmp(k, key) != 0) {
-            if (have && fn(&cur, arg)) {
-                stop = true;
-                break;
-            }
-            memset(&cur, 0, sizeof cur);
-            snprintf(key, sizeof key, "%s", k);
-            text_into(s, 0, node, sizeof node);
-            text_into(s, 1, host, sizeof host);
-            text_into(s, 2, uuid, sizeof uuid);
-            text_into(s, 3, model, sizeof model);
-            text_into(s, 4, mig, sizeof mig);
-            text_into(s, 8, node_error, sizeof node_error);
-            text_into(s, 12, raw_model, sizeof raw_model);
-            cur.node = node, cur.host = host, cur.uuid = uuid, cur.model = model, cur.mig = mig;
-            cur.raw_model = raw_model;
-            cur.index = sqlite3_column_int(s, 5);
-            cur.last_seen_ms = sqlite3_column_int64(s, 6);
-            int64_t ok_ms = sqlite3_column_int64(s, 7);
-            bool has_ok = sqlite3_column_type(s, 7) != SQLITE_NULL;
-            bool has_err = sqlite3_column_type(s, 8) != SQLITE_NULL;
-            cur.node_down = has_err;
-            cur.node_error = has_err ? node_error : NULL;
-            cur.missing = has_ok && cur.last_seen_ms < ok_ms - 60000;
-            have = true;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        memset(&cur, 0, sizeof cur);
+        text_into(s, 0, node, sizeof node);
+        text_into(s, 1, host, sizeof host);
+        text_into(s, 2, uuid, sizeof uuid);
+        text_into(s, 3, model, sizeof model);
+        text_into(s, 4, mig, sizeof mig);
+        text_into(s, 8, node_error, sizeof node_error);
+        text_into(s, 10, raw_model, sizeof raw_model);
+        cur.node = node, cur.host = host, cur.uuid = uuid, cur.model = model, cur.mig = mig;
+        cur.raw_model = raw_model;
+        cur.index = sqlite3_column_int(s, 5);
+        cur.last_seen_ms = sqlite3_column_int64(s, 6);
+        int64_t ok_ms = sqlite3_column_int64(s, 7);
+        bool has_ok = sqlite3_column_type(s, 7) != SQLITE_NULL;
+        bool has_err = sqlite3_column_type(s, 8) != SQLITE_NULL;
+        cur.node_down = has_err;
+        cur.node_error = has_err ? node_error : NULL;
+        cur.missing = has_ok && cur.last_seen_ms < ok_ms - 60000;
+        const long long *slot = map_find(&by_gpu, (uint64_t)sqlite3_column_int64(s, 11));
+        if (slot) {
+            memcpy(cur.has, values[*slot].has, sizeof cur.has);
+            memcpy(cur.value, values[*slot].value, sizeof cur.value);
         }
-        if (sqlite3_column_type(s, 10) != SQLITE_NULL &&
-            sqlite3_column_type(s, 11) != SQLITE_NULL) {
-            int m = sqlite3_column_int(s, 10);
-            if (m >= 0 && m < GP_M_COUNT) {
-                cur.has[m] = true;
-                cur.value[m] = sqlite3_column_double(s, 11);
-            }
-        }
+        if (fn(&cur, arg))
+            break;
     }
-    if (!stop && have)
-        fn(&cur, arg);
-    gp_status res = stop || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the fleet");
+    gp_status res =
+        rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the fleet");
     sqlite3_finalize(s);
+    map_free(&by_gpu);
+    free(values);
+    return res;
+}
+
+gp_status gp_store_fleet(gp_store *st, int64_t now_ms, int64_t window_ms,
+                         int (*fn)(const gp_fleet_gpu *, void *), void *arg, gp_err *err) {
+    /* One read transaction: both queries see the same commit, as the single query did. */
+    if (store_exec(st, "SAVEPOINT fleet_read", err))
+        return err->code;
+    gp_status res = fleet_read(st, now_ms, window_ms, fn, arg, err);
+    gp_err ignored;
+    if (store_exec(st, "RELEASE fleet_read", res == GP_OK ? err : &ignored) && res == GP_OK)
+        res = err->code;
     return res;
 }
 
@@ -734,16 +812,29 @@ gp_status gp_store_node_power(gp_store *st, int64_t now_ms, int64_t window_ms,
     return res;
 }
 
-gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64_t to_ms,
-                               int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
+/* Every GPU's points through one GROUP BY: label sets of a GPU averaged bucket by bucket. */
+static const char SQL_HISTORY[] =
+    "SELECT n.name, g.uuid, g.mig, g.idx, r.bucket_ms, sum(r.sum) / sum(r.n) "
+    "FROM series s CROSS JOIN rollup_5m_all r ON r.series_id = s.id "
+    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
+    "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
+    "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, r.bucket_ms";
+/* The GPUs with a series of the metric, in SQL_HISTORY's order. */
+static const char SQL_HISTORY_GPUS[] =
+    "SELECT n.name, g.uuid, g.mig, g.idx, g.id, s.id FROM series s "
+    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?1 "
+    "ORDER BY n.name, g.idx, g.mig, g.id";
+
+typedef struct history_gpu {
+    char node[128], uuid[96], mig[32];
+    int index;
+    long long series;
+} history_gpu;
+
+static gp_status history_grouped(gp_store *st, gp_metric m, int64_t from_ms, int64_t to_ms,
+                                 int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
     sqlite3_stmt *s;
-    if (store_prepare(st,
-                      "SELECT n.name, g.uuid, g.mig, g.idx, r.bucket_ms, sum(r.sum) / sum(r.n) "
-                      "FROM series s CROSS JOIN rollup_5m_all r ON r.series_id = s.id "
-                      "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
-                      "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
-                      "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, r.bucket_ms",
-                      &s, err))
+    if (store_prepare(st, SQL_HISTORY, &s, err))
         return err->code;
     sqlite3_bind_int64(s, 1, from_ms);
     sqlite3_bind_int64(s, 2, to_ms);
@@ -763,6 +854,84 @@ gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64
     }
     gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read GPU history");
     sqlite3_finalize(s);
+    return res;
+}
+
+/* The GPUs of metric m, each with its one series; *gpus NULL when a GPU has several (label
+ * sets), whose buckets only SQL_HISTORY averages. */
+static gp_status history_gpus(gp_store *st, gp_metric m, history_gpu **gpus, size_t *n,
+                              gp_err *err) {
+    *gpus = NULL;
+    *n = 0;
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_HISTORY_GPUS, &s, err))
+        return err->code;
+    sqlite3_bind_int(s, 1, (int)m);
+    history_gpu *g = NULL;
+    size_t cap = 0;
+    map seen = {0};
+    bool several = false;
+    int rc;
+    while (!several && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        bool fresh;
+        map_slot(&seen, (uint64_t)sqlite3_column_int64(s, 4), &fresh);
+        several = !fresh;
+        g = gp_xgrow(g, &cap, *n, sizeof *g, 1024);
+        history_gpu *h = &g[(*n)++];
+        text_into(s, 0, h->node, sizeof h->node);
+        text_into(s, 1, h->uuid, sizeof h->uuid);
+        text_into(s, 2, h->mig, sizeof h->mig);
+        h->index = sqlite3_column_int(s, 3);
+        h->series = sqlite3_column_int64(s, 5);
+    }
+    map_free(&seen);
+    gp_status res = several || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read GPU history");
+    sqlite3_finalize(s);
+    if (res != GP_OK || several) {
+        free(g);
+        *n = 0;
+    } else {
+        *gpus = g;
+    }
+    return res;
+}
+
+typedef struct history_walk {
+    int (*fn)(const gp_gpu_point *, void *);
+    void *arg;
+    const history_gpu *gpu;
+} history_walk;
+
+/* A bucket's mean as SQL_HISTORY's sum(sum) / sum(n) gives it for one row: 0.0 + sum (SQLite's
+ * sum() starts from 0.0, so -0 reads 0), and NULL, read as 0, for n = 0, a NaN sum (NULL in
+ * SQL) or a NaN quotient. */
+static int history_point(int64_t bucket_ms, long long n, double sum, void *arg) {
+    history_walk *w = arg;
+    double mean = n != 0 ? (0.0 + sum) / (double)n : 0;
+    if (isnan(mean))
+        mean = 0;
+    gp_gpu_point p = {w->gpu->node, w->gpu->uuid, w->gpu->mig, w->gpu->index, bucket_ms, mean};
+    return w->fn(&p, w->arg);
+}
+
+gp_status gp_store_gpu_history(gp_store *st, gp_metric m, int64_t from_ms, int64_t to_ms,
+                               int (*fn)(const gp_gpu_point *, void *), void *arg, gp_err *err) {
+    history_gpu *gpus;
+    size_t n;
+    if (history_gpus(st, m, &gpus, &n, err))
+        return err->code;
+    if (!gpus)
+        return history_grouped(st, m, from_ms, to_ms, fn, arg, err);
+    /* One series a GPU: its buckets in order, straight from its chunks and rows, without
+     * grouping every bucket through a sort (10,000 GPUs' day: 4.6 s against 0.2 s). */
+    history_walk w = {fn, arg, NULL};
+    gp_status res = GP_OK;
+    bool stop = false;
+    for (size_t i = 0; i < n && !stop && res == GP_OK; i++) {
+        w.gpu = &gpus[i];
+        res = store_5m_each(st, gpus[i].series, from_ms, to_ms, history_point, &w, &stop, err);
+    }
+    free(gpus);
     return res;
 }
 

@@ -5,9 +5,11 @@
 # The real binary runs in tmux with GPUPLAN_TUI_TIMING=FILE, where it writes the time from
 # process start to its first frame, each key's time from read to refreshed frame, and when the
 # Fleet tab's data arrived from the worker.
-# Usage: tests/bench/bench_tui.sh BUILD_DIR [DB]   (without DB one is built first: ~5 minutes)
+# Usage: tests/bench/bench_tui.sh BUILD_DIR [DB [GPUS]]   (without DB one is built first: ~5
+# minutes). GPUS, the count printed, is read from `db stats` when not given; on a large database
+# that counts every 5-minute bucket (207 M at 10,000 GPUs, minutes), so give it there.
 set -eu
-build=$1 db=${2:-}
+build=$1 db=${2:-} gpus=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
@@ -17,7 +19,8 @@ if [ -z "$db" ]; then
     "$build/tests/bench_capacity" "$db" >/dev/null
 fi
 "$build/gpuplan" --db "$db" scenario save "$here/../fixtures/examples/seed-dgx-a100.json" >/dev/null 2>&1 || true
-gpus=$("$build/gpuplan" --db "$db" db stats | sed -nE 's/^nodes: .* with ([0-9]+) GPUs.*/\1/p')
+[ -n "$gpus" ] ||
+    gpus=$("$build/gpuplan" --db "$db" db stats | sed -nE 's/^nodes: .* with ([0-9]+) GPUs.*/\1/p')
 run() { # one session: N keys typed into the editor
     local log=$tmp/timing.$1
     tmux -S "$sock" kill-server 2>/dev/null || true

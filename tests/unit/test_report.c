@@ -1,9 +1,12 @@
 /* Report writers: JSON shape, CSV safety and series, Markdown content, money format. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
+#include "gpuplan/report_fleet.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_sensitivity.h"
 #include "gpuplan/sensitivity.h"
@@ -426,12 +429,126 @@ static void test_sensitivity_json_csv(void **state) {
     free(t);
 }
 
+/* cJSON_Print of a fleet as gp_report_fleet_json built it before it wrote the text itself. */
+static char *fleet_via_cjson(const gp_fleet_state *f) {
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < f->n; i++) {
+        const gp_fleet_row *g = &f->rows[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "node", g->node);
+        cJSON_AddStringToObject(j, "host", g->host);
+        cJSON_AddNumberToObject(j, "index", g->index);
+        cJSON_AddStringToObject(j, "uuid", g->uuid);
+        cJSON_AddStringToObject(j, "model", g->model);
+        cJSON_AddStringToObject(j, "display", g->display);
+        cJSON_AddStringToObject(j, "raw_model", g->raw_model);
+        if (g->mig[0])
+            cJSON_AddStringToObject(j, "mig", g->mig);
+        for (int m = 0; m < GP_M_COUNT; m++)
+            if (g->has[m])
+                cJSON_AddNumberToObject(j, gp_metric_name((gp_metric)m), g->value[m]);
+        cJSON_AddNumberToObject(j, "last_seen_ms", (double)g->last_seen_ms);
+        cJSON_AddNumberToObject(j, "age_s", (double)((f->now_ms - g->last_seen_ms) / 1000));
+        cJSON_AddBoolToObject(j, "stale", g->stale);
+        cJSON *a = cJSON_AddArrayToObject(j, "alerts");
+        char copy[160];
+        snprintf(copy, sizeof copy, "%s", g->alerts);
+        for (char *tok = copy, *sp; tok && *tok; tok = sp ? sp + 1 : NULL) {
+            sp = strchr(tok, ' ');
+            if (sp)
+                *sp = '\0';
+            cJSON_AddItemToArray(a, cJSON_CreateString(tok));
+        }
+        cJSON_AddItemToArray(arr, j);
+    }
+    char *text = cJSON_Print(arr);
+    cJSON_Delete(arr);
+    size_t n = strlen(text);
+    text = realloc(text, n + 2);
+    memcpy(text + n, "\n", 2);
+    return text;
+}
+
+/* fleet --json writes its text directly: byte for byte what cJSON printed, for numbers that
+ * take %d, %1.15g and %1.17g, NaN and infinities, -0, ints past INT_MAX, escapes and control
+ * characters in names, MIG instances, alerts, and no GPU at all. */
+static void test_fleet_json_as_cjson(void **state) {
+    (void)state;
+    static const double values[] = {0,
+                                    -0.0,
+                                    1,
+                                    -1,
+                                    599.028,
+                                    0.1,
+                                    1.0 / 3,
+                                    2147483647,
+                                    2147483648.0,
+                                    -2147483648.0,
+                                    -2147483649.0,
+                                    1e300,
+                                    -1e-300,
+                                    5e-324,
+                                    NAN,
+                                    INFINITY,
+                                    -INFINITY,
+                                    123456789012345.67,
+                                    0.30000000000000004,
+                                    1e21,
+                                    65.5,
+                                    4.35e-5,
+                                    1795737599999.0};
+    size_t nv = sizeof values / sizeof values[0];
+    gp_fleet_state f = {.now_ms = 1795737599999LL + 40244000, .fresh_ms = 900000};
+    f.n = nv + 2;
+    f.rows = calloc(f.n, sizeof *f.rows);
+    for (size_t i = 0; i < f.n; i++) {
+        gp_fleet_row *r = &f.rows[i];
+        snprintf(r->node, sizeof r->node, i == 1 ? "n\"o\\de\t\n\x01\x1f\x7f" : "node%02zu", i);
+        snprintf(r->host, sizeof r->host, i == 2 ? "h\xc3\xa9te/\b\f\r" : "host%zu", i);
+        snprintf(r->uuid, sizeof r->uuid, "GPU-%zu", i);
+        snprintf(r->model, sizeof r->model, "H100");
+        snprintf(r->display, sizeof r->display, "H100 SXM 80GB");
+        snprintf(r->raw_model, sizeof r->raw_model, i % 3 ? "NVIDIA H100 80GB HBM3" : "");
+        if (i % 4 == 1)
+            snprintf(r->mig, sizeof r->mig, "1g.10gb");
+        r->index = (int)i - 1;
+        for (int m = 0; m < GP_M_COUNT; m++) {
+            r->has[m] = (i + (size_t)m) % 5 != 0;
+            r->value[m] = values[(i + (size_t)m) % nv];
+        }
+        r->last_seen_ms = i == 3 ? 0 : 1795737599999LL - (int64_t)i * 123457;
+        r->stale = i % 2;
+        snprintf(r->alerts, sizeof r->alerts, "%s",
+                 i % 3 == 0   ? ""
+                 : i % 3 == 1 ? "hot"
+                              : "hot memory node-down");
+    }
+    for (size_t n = 0; n <= f.n; n += f.n) { /* none, then all */
+        gp_fleet_state g = f;
+        g.n = n;
+        char *want = fleet_via_cjson(&g);
+        gp_buf out;
+        gp_buf_init(&out, 1 << 20);
+        assert_int_equal(gp_report_fleet_json(&g, &out), GP_OK);
+        size_t at = 0;
+        while (out.data[at] && out.data[at] == want[at])
+            at++;
+        if (out.data[at] != want[at])
+            fail_msg("differs at byte %zu: \"%.60s\" against cJSON's \"%.60s\"", at,
+                     out.data + (at > 40 ? at - 40 : 0), want + (at > 40 ? at - 40 : 0));
+        gp_buf_done(&out);
+        free(want);
+    }
+    free(f.rows);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_money),
         cmocka_unit_test(test_csv_neutralised),
         cmocka_unit_test(test_csv_field_strip_then_test),
         cmocka_unit_test(test_json_shape),
+        cmocka_unit_test(test_fleet_json_as_cjson),
         cmocka_unit_test(test_md_content),
         cmocka_unit_test(test_md_work_mode),
         cmocka_unit_test(test_opening_given),

@@ -138,7 +138,8 @@ static char *figures(gp_store *st) {
  * util_hour_day or rollup_1h_day of migrations 010 and 011: nothing was sealed, so they are
  * empty). */
 static void make_version_8(void) {
-    sql("DROP TABLE rollup_1h_day; DROP TABLE util_hour_day; DROP TABLE rollup_5m_day; DROP INDEX "
+    sql("DROP TABLE series_last; DROP TABLE rollup_1h_day; DROP TABLE util_hour_day; DROP TABLE "
+        "rollup_5m_day; DROP INDEX "
         "series_sealed; ALTER TABLE "
         "series DROP COLUMN "
         "sealed_ms; CREATE INDEX rollup_5m_time ON rollup_5m(bucket_ms); CREATE INDEX "
@@ -317,7 +318,7 @@ static int on_fleet(const gp_fleet_gpu *g, void *arg) {
 }
 
 /* The fleet's last values: with no raw sample, the newest 5-minute mean, from a row or from
- * the newest chunk (rollup_5m_all read backwards). */
+ * the newest chunk (kept in series_last). */
 static char *fleet_figures(gp_store *st) {
     char *text = NULL;
     size_t len = 0;
@@ -420,8 +421,8 @@ static void make_version(int version) {
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     seal_two_days(st);
     gp_store_close(st);
-    sql("DROP TABLE rollup_1h_day; INSERT OR IGNORE INTO rollup_1h SELECT * FROM r1_copy; "
-        "DROP TABLE r1_copy");
+    sql("DROP TABLE series_last; DROP TABLE rollup_1h_day; INSERT OR IGNORE INTO rollup_1h "
+        "SELECT * FROM r1_copy; DROP TABLE r1_copy");
     if (version == 9)
         sql("DROP TABLE util_hour_day; INSERT OR IGNORE INTO util_hour SELECT * FROM uh_copy");
     sql("DROP TABLE uh_copy");
@@ -542,6 +543,320 @@ static void test_hour_chunks_migration_010_and_writes(void **state) {
     migration_and_writes(10);
 }
 
+/* The fleet's line for one GPU (fleet_figures' format), now = T0 + 2 days + 2 h. */
+static void fleet_line(gp_store *st, const char *uuid, char *out, size_t cap) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    int64_t now = T0 + 2 * DAY + 2 * 3600000;
+    assert_int_equal(gp_store_fleet(st, now, now, on_fleet, f, &err), GP_OK);
+    fclose(f);
+    char key[64];
+    snprintf(key, sizeof key, " %s ", uuid);
+    const char *at = strstr(text, key);
+    assert_non_null(at);
+    while (at > text && at[-1] != '\n')
+        at--;
+    size_t n = strcspn(at, "\n");
+    snprintf(out, cap, "%.*s", (int)n, at);
+    free(text);
+}
+
+/* series_last's rows, one line each, in id order. */
+static char *last_rows(void) {
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT series_id, day_ms, bucket_ms, n, sum, min, max "
+                                        "FROM series_last ORDER BY series_id",
+                                        -1, &q, NULL),
+                     SQLITE_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    while (sqlite3_step(q) == SQLITE_ROW)
+        fprintf(f, "%lld %lld %lld %lld %a %a %a\n", sqlite3_column_int64(q, 0),
+                sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
+                sqlite3_column_double(q, 4), sqlite3_column_double(q, 5),
+                sqlite3_column_double(q, 6));
+    fclose(f);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return text;
+}
+
+static double imported_util(int64_t bucket) {
+    return (double)((bucket - T0) / 300000 % 97) + 0.25;
+}
+
+static void one_sample(gp_store *st, const char *node, const char *uuid, int index, double v,
+                       int64_t ts) {
+    gp_err err;
+    long long id;
+    assert_int_equal(gp_store_node_id(st, node, &id, &err), GP_OK);
+    gp_samples s;
+    gp_samples_init(&s, 100);
+    int gi = gp_samples_gpu(&s, uuid, index, "", "NVIDIA H100 80GB HBM3", node);
+    assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, v, ts, -1, &err), GP_OK);
+    size_t written;
+    assert_int_equal(gp_store_samples_write(st, id, &s, ts + 1000, &written, &err), GP_OK);
+    assert_int_equal(written, 1);
+    gp_samples_done(&s);
+}
+
+/* series_last (db/012_series_last.sql) keeps each series' last chunked bucket where it changes:
+ * an imported fleet (two days of one GPU, half a day of another that then goes away) and a
+ * collected one, once their days are sealed and no raw sample is left, show the newest
+ * bucket's mean as the rows did; a late sample after a sealed day's last bucket moves it, one
+ * into an older day does not; migration 012 fills the same rows; retention drops a series
+ * whose every chunk it drops, and node rm a node's rows. */
+static void test_series_last(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000, B = 300000;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long imp, col;
+    assert_int_equal(gp_store_node_add(st, "imp", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "imp", &imp, &err), GP_OK);
+    assert_int_equal(gp_store_node_add(st, "col", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "col", &col, &err), GP_OK);
+    gp_rollups r;
+    gp_rollups_init(&r, 100000);
+    int g0 = gp_samples_gpu(&r.gpus, "GPU-I-0", 0, "", "NVIDIA H100 80GB HBM3", "imp");
+    int g1 = gp_samples_gpu(&r.gpus, "GPU-I-1", 1, "", "NVIDIA H100 80GB HBM3", "imp");
+    for (int64_t b = T0; b < T0 + 2 * DAY; b += B) {
+        double u = imported_util(b);
+        assert_int_equal(gp_rollups_add(&r, g0, GP_M_GPU_UTIL, b, 1, u, u, u, &err), GP_OK);
+        assert_int_equal(gp_rollups_add(&r, g0, GP_M_POWER_W, b, 4, 4 * (100 + u), 99, 300, &err),
+                         GP_OK);
+        if (b < T0 + 12 * H)
+            assert_int_equal(gp_rollups_add(&r, g1, GP_M_GPU_UTIL, b, 1, u, u, u, &err), GP_OK);
+    }
+    gp_rollups_finish(&r);
+    size_t written, skipped;
+    assert_int_equal(gp_store_begin(st, &err), GP_OK);
+    assert_int_equal(gp_store_rollups_write(st, imp, &r, &written, &skipped, &err), GP_OK);
+    assert_int_equal(gp_store_commit(st, &err), GP_OK);
+    gp_rollups_done(&r);
+    /* Collected: a GPU reporting every minute of day 0 and of day 1 until 20:00, 7 % to 13 %. */
+    for (int64_t hour = T0; hour < T0 + DAY + 20 * H; hour += H) {
+        gp_samples s;
+        gp_samples_init(&s, 100000);
+        int gi = gp_samples_gpu(&s, "GPU-C-0", 0, "", "NVIDIA H100 80GB HBM3", "col");
+        for (int64_t t = hour; t < hour + H; t += 60000)
+            assert_int_equal(
+                gp_samples_add(&s, gi, GP_M_GPU_UTIL, (double)(7 + (t - T0) / B % 7), t, -1, &err),
+                GP_OK);
+        assert_int_equal(gp_store_samples_write(st, col, &s, hour + H, &written, &err), GP_OK);
+        gp_samples_done(&s);
+    }
+    sql("DELETE FROM sample"); /* the fleet reads rollups */
+    char before[512], line[512], want[512];
+    fleet_line(st, "GPU-C-0", before, sizeof before);
+    /* Every day sealed: the values come from series_last alone. */
+    assert_int_equal(gp_store_retention(st, T0 + 2 * DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err),
+                     GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM series_last"), 4);
+    assert_int_equal(scalar("SELECT count(*) FROM series_last WHERE n > 0"), 4);
+    fleet_line(st, "GPU-C-0", line, sizeof line);
+    assert_string_equal(line, before);
+    int64_t last = T0 + DAY + 20 * H - B;
+    snprintf(want, sizeof want, "fleet col GPU-C-0 0 %d:%a", GP_M_GPU_UTIL,
+             (double)(7 + (last - T0) / B % 7));
+    assert_string_equal(line, want);
+    last = T0 + 2 * DAY - B;
+    fleet_line(st, "GPU-I-0", line, sizeof line);
+    double u = imported_util(last);
+    snprintf(want, sizeof want, "fleet imp GPU-I-0 0 %d:%a %d:%a", GP_M_GPU_UTIL, u, GP_M_POWER_W,
+             4 * (100 + u) / 4);
+    assert_string_equal(line, want);
+    fleet_line(st, "GPU-I-1", line, sizeof line); /* gone since noon of day 0 */
+    snprintf(want, sizeof want, "fleet imp GPU-I-1 1 %d:%a", GP_M_GPU_UTIL,
+             imported_util(T0 + 12 * H - B));
+    assert_string_equal(line, want);
+
+    /* Late samples: after GPU-I-1's last bucket, in its newest (sealed) day, it becomes the
+     * last value; one in GPU-I-0's older day leaves its last value as it was. */
+    one_sample(st, "imp", "GPU-I-1", 1, 12.5, T0 + 15 * H + 1000);
+    one_sample(st, "imp", "GPU-I-0", 0, 3.75, T0 + 3 * H + 1000);
+    sql("DELETE FROM sample");
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0); /* merged into chunks */
+    fleet_line(st, "GPU-I-1", line, sizeof line);
+    snprintf(want, sizeof want, "fleet imp GPU-I-1 1 %d:%a", GP_M_GPU_UTIL, 12.5);
+    assert_string_equal(line, want);
+    fleet_line(st, "GPU-I-0", line, sizeof line);
+    snprintf(want, sizeof want, "fleet imp GPU-I-0 0 %d:%a %d:%a", GP_M_GPU_UTIL, u, GP_M_POWER_W,
+             4 * (100 + u) / 4);
+    assert_string_equal(line, want);
+    assert_int_equal(scalar("SELECT bucket_ms FROM series_last l JOIN series s ON s.id = "
+                            "l.series_id JOIN gpu g ON g.id = s.gpu_id WHERE g.uuid = 'GPU-I-1'"),
+                     T0 + 15 * H);
+    gp_store_close(st);
+
+    /* A database of version 11: migration 012 fills the same rows from the chunks. */
+    char *kept = last_rows();
+    sql("DROP TABLE series_last; PRAGMA user_version = 11");
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
+    char *filled = last_rows();
+    assert_true(strlen(kept) > 40);
+    assert_string_equal(filled, kept);
+    free(kept);
+    free(filled);
+
+    /* Retention keeping one day: GPU-I-1 had only day 0, so its row and value go. */
+    assert_int_equal(gp_store_retention(st, T0 + 2 * DAY + 2 * H, DAY, DAY, &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM series_last"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM series_last WHERE day_ms < 1767312000000"), 0);
+    fleet_line(st, "GPU-I-1", line, sizeof line);
+    assert_string_equal(line, "fleet imp GPU-I-1 1");
+    fleet_line(st, "GPU-C-0", line, sizeof line);
+    assert_string_equal(line, before);
+
+    /* node rm: the node's rows go, the other node's stay. */
+    assert_int_equal(gp_store_node_rm(st, "imp", &err), GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM series_last"), 1);
+    assert_int_equal(
+        scalar("SELECT count(*) FROM series_last WHERE series_id NOT IN (SELECT id FROM series)"),
+        0);
+    fleet_line(st, "GPU-C-0", line, sizeof line);
+    assert_string_equal(line, before);
+    gp_store_close(st);
+    test_remove_db(path);
+}
+
+/* SQL_HISTORY's text over rollup_5m rows (a database never sealed), as on_point prints it. */
+static char *history_by_sql(int metric, int64_t from, int64_t to) {
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "SELECT n.name, g.uuid, g.mig, g.idx, r.bucket_ms, sum(r.sum) / "
+                           "sum(r.n) FROM series s CROSS JOIN rollup_5m r ON r.series_id = s.id "
+                           "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
+                           "WHERE r.bucket_ms >= ?1 AND r.bucket_ms < ?2 AND s.metric = ?3 "
+                           "GROUP BY g.id, r.bucket_ms ORDER BY n.name, g.idx, g.mig, g.id, "
+                           "r.bucket_ms",
+                           -1, &q, NULL),
+        SQLITE_OK);
+    sqlite3_bind_int64(q, 1, from);
+    sqlite3_bind_int64(q, 2, to);
+    sqlite3_bind_int(q, 3, metric);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    while (sqlite3_step(q) == SQLITE_ROW)
+        fprintf(f, "point %s %s %d %lld %a\n", sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
+                sqlite3_column_int(q, 3), (long long)sqlite3_column_int64(q, 4),
+                sqlite3_column_double(q, 5));
+    fclose(f);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return text;
+}
+
+static char *history_by_store(gp_store *st, gp_metric m, int64_t from, int64_t to) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    assert_int_equal(gp_store_gpu_history(st, m, from, to, on_point, f, &err), GP_OK);
+    fclose(f);
+    return text;
+}
+
+/* gp_store_gpu_history reads a GPU's one series in bucket order without the GROUP BY's sort:
+ * the same points, to the bit, as the grouped query over the rows, and again once the days are
+ * chunks; a GPU with a second label set takes the grouped query (both label sets averaged). */
+static void test_history_one_series(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    generate(st);
+    /* Edge means in one bucket of GPU-0-1's power: -0, and a sum that is not a whole number. */
+    sql("UPDATE rollup_5m SET sum = -0.0, min = -0.0, max = -0.0 WHERE bucket_ms = 1767229200000 "
+        "AND series_id = (SELECT s.id FROM series s JOIN gpu g ON g.id = s.gpu_id WHERE g.uuid = "
+        "'GPU-0-1' AND s.metric = 3)");
+    int64_t w[][2] = {{T0, T0 + DAYS * DAY}, {T0 + 5 * H + 1234, T0 + DAY + 7 * H}};
+    gp_metric ms[] = {GP_M_GPU_UTIL, GP_M_POWER_W};
+    char *want[4];
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            want[i * 2 + k] = history_by_sql((int)ms[k], w[i][0], w[i][1]);
+            assert_true(strlen(want[i * 2 + k]) > 1000);
+            char *got = history_by_store(st, ms[k], w[i][0], w[i][1]);
+            assert_string_equal(got, want[i * 2 + k]);
+            free(got);
+        }
+    assert_int_equal(gp_store_retention(st, T0 + DAYS * DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err),
+                     GP_OK);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            char *got = history_by_store(st, ms[k], w[i][0], w[i][1]);
+            assert_string_equal(got, want[i * 2 + k]);
+            free(got);
+            free(want[i * 2 + k]);
+        }
+    /* An imported bucket of -0 W in a day GPU 3 missed, now sealed: one point, 0, as the
+     * grouped query gives it (SQL's sum() is 0.0 + the values). */
+    long long node0;
+    assert_int_equal(gp_store_node_id(st, "node0", &node0, &err), GP_OK);
+    gp_rollups r;
+    gp_rollups_init(&r, 100);
+    int g3 = gp_samples_gpu(&r.gpus, "GPU-0-3", 3, "", "NVIDIA H100 80GB HBM3", "node0");
+    int64_t away = T0 + DAY + 10 * H;
+    assert_int_equal(gp_rollups_add(&r, g3, GP_M_POWER_W, away, 1, -0.0, -0.0, -0.0, &err), GP_OK);
+    gp_rollups_finish(&r);
+    size_t written, skipped;
+    assert_int_equal(gp_store_begin(st, &err), GP_OK);
+    assert_int_equal(gp_store_rollups_write(st, node0, &r, &written, &skipped, &err), GP_OK);
+    assert_int_equal(gp_store_commit(st, &err), GP_OK);
+    gp_rollups_done(&r);
+    assert_int_equal(written, 1);
+    char *zero = history_by_store(st, GP_M_POWER_W, away, away + 300000);
+    char line[128];
+    snprintf(line, sizeof line, "point node0 GPU-0-3 3 %lld 0x0p+0\n", (long long)away);
+    const char *at = strstr(zero, "point node0 GPU-0-3 ");
+    assert_non_null(at);
+    assert_memory_equal(at, line, strlen(line));
+    free(zero);
+
+    /* A second label set on one GPU: its points are the two sets' sums over their counts. */
+    gp_samples s;
+    gp_samples_init(&s, 100);
+    int gi = gp_samples_gpu(&s, "GPU-0-1", 1, "", "NVIDIA H100 80GB HBM3", "node0");
+    int lab = gp_samples_labels(&s, "{\"job\":\"x\"}");
+    int64_t b = T0 + 2 * DAY + 10 * H;
+    assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, 1000, b + 1000, lab, &err), GP_OK);
+    assert_int_equal(gp_store_samples_write(st, node0, &s, b + 2000, &written, &err), GP_OK);
+    gp_samples_done(&s);
+    char *got = history_by_store(st, GP_M_GPU_UTIL, b, b + 300000);
+    assert_non_null(strstr(got, "point node0 GPU-0-1 1 "));
+    double mean = 0;
+    one_gpu o = {"GPU-0-1", -1};
+    assert_int_equal(gp_store_gpu_history(st, GP_M_GPU_UTIL, b, b + 300000, on_uuid, &o, &err),
+                     GP_OK);
+    mean = o.mean;
+    assert_true(mean > 100); /* 5 samples of at most 100 and one of 1000, averaged together */
+    free(got);
+    gp_store_close(st);
+    test_remove_db(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_migration_keeps_figures),
@@ -549,6 +864,8 @@ int main(void) {
         cmocka_unit_test(test_hour_chunks_keep_figures),
         cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
         cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
+        cmocka_unit_test(test_series_last),
+        cmocka_unit_test(test_history_one_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
