@@ -124,8 +124,11 @@ static void fleet_draw(tui *t) {
         draw_text_mid(y + i, 0, nodew - 1, g->node, attr);
         if (modw)
             draw_text_mid(y + i, nodew, modw - 1, g->display, attr);
-        draw_textf(y + i, nodew + modw, cols - nodew - modw, attr, "%3d %5s %6s %6s %5s", g->index,
-                   util, mem, pw, temp);
+        char ix[8] = "  -"; /* no index (a source naming GPUs by UUID alone) */
+        if (g->index >= 0)
+            snprintf(ix, sizeof ix, "%3d", g->index);
+        draw_textf(y + i, nodew + modw, cols - nodew - modw, attr, "%3s %5s %6s %6s %5s", ix, util,
+                   mem, pw, temp);
         int sx = nodew + modw + 4 + 6 + 7 + 7 + 6;
         draw_sparkline(y + i, sx, sw, g->spark, g->n_spark, 100, attr ? attr : draw_attr(PAL_GOOD));
         /* As `gpuplan fleet` says it: "stale 3 d", then the alerts. */
@@ -180,7 +183,10 @@ static void fleet_draw(tui *t) {
             if (strcmp(g->node, node))
                 continue;
             int yy = py + 2 + r++;
-            draw_textf(yy, x, 4, attr, "%3d", g->index);
+            if (g->index >= 0)
+                draw_textf(yy, x, 4, attr, "%3d", g->index);
+            else
+                draw_text(yy, x, 4, "  -", attr);
             draw_text_mid(yy, x + 4, mw, g->display, attr);
             draw_text_mid(yy, x + 5 + mw, uw, g->uuid, attr);
             char age[24] = "";

@@ -208,7 +208,10 @@ static gp_status row_text(const gp_fleet_state *f, const gp_fleet_row *g, gp_buf
     else
         snprintf(mem, sizeof mem, "-");
     char idx[16], stale[32] = "";
-    snprintf(idx, sizeof idx, "%d%s", g->index, g->mig[0] ? "*" : "");
+    if (g->index >= 0) /* a source that names GPUs by UUID alone has no index: "-" */
+        snprintf(idx, sizeof idx, "%d%s", g->index, g->mig[0] ? "*" : "");
+    else
+        snprintf(idx, sizeof idx, "-%s", g->mig[0] ? "*" : "");
     if (g->stale) {
         char age[24];
         gp_format_age(f->now_ms - g->last_seen_ms, age, sizeof age);

@@ -322,5 +322,13 @@ check "measure: 1 GPU" bash -c "'$gpuplan' scenario measure mix --since 1d | gre
 "$gpuplan" plan --mix mix --option od --since 1d >"$tmp/one.plan"
 check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GPU and rent' '$tmp/one.plan' && grep -qE '^Load: [0-9]+ complete 5-minute buckets? .*, 1 GPU measured;' '$tmp/one.plan'"
 
+# A capture that names its GPU by UUID and gives no index: the fleet says "-", not -1.
+{
+    echo 'timestamp, name, uuid, utilization.gpu [%]'
+    echo "$(date -d '-5 min' '+%Y/%m/%d %H:%M:%S').000, NVIDIA L40S, GPU-noidx-0, 30 %"
+} >"$tmp/noidx.csv"
+"$gpuplan" --db "$tmp/noidx.db" import nvsmi "$tmp/noidx.csv" --node noidx >/dev/null
+check "fleet: a GPU without an index shows -" bash -c "'$gpuplan' --db '$tmp/noidx.db' fleet | grep -qE '^noidx +noidx +- L40S'"
+
 echo "capacity: $fails failed"
 [ "$fails" = 0 ]
