@@ -433,13 +433,19 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
     strftime(from, sizeof from, "%Y-%m-%d %H:%M", &tm);
     localtime_r(&b, &tm);
     strftime(to, sizeof to, "%Y-%m-%d %H:%M", &tm);
-    P("Capacity of %lld GPUs on %zu nodes, %s to %s (busy: a 5-minute mean of at least %d %%)\n",
-      c->gpus, c->nn, from, to, c->threshold);
+    char n1[32], n2[32], n3[32], n4[32];
+    P("Capacity of %s GPU%s on %s node%s, %s to %s (busy: a 5-minute mean of at least %d %%)\n",
+      gp_fmt_grouped((double)c->gpus, 0, n1, sizeof n1), c->gpus == 1 ? "" : "s",
+      gp_fmt_grouped((double)c->nn, 0, n2, sizeof n2), c->nn == 1 ? "" : "s", from, to,
+      c->threshold);
     if (!c->n)
         return P("No utilization in the window: collect (gpuplan collect) or import first.\n");
-    P("Data: %zu of %lld 5-minute buckets complete; %zu partial (some GPUs missing), %lld empty. "
+    P("Data: %s of %s 5-minute buckets complete; %s partial (some GPUs missing), %s empty. "
       "Missing data is left out, never interpolated.\n",
-      c->nl, c->window, c->partial, c->empty);
+      gp_fmt_grouped((double)c->nl, 0, n1, sizeof n1),
+      gp_fmt_grouped((double)c->window, 0, n2, sizeof n2),
+      gp_fmt_grouped((double)c->partial, 0, n3, sizeof n3),
+      gp_fmt_grouped((double)c->empty, 0, n4, sizeof n4));
     P("Percentiles of a GPU's 5-minute mean utilization are read from 5 %% bins (+-5 %%); P95 W "
       "is the 95th percentile of a GPU's hourly mean power, to the 10 W above it for a group "
       "and exact for one GPU.\n");

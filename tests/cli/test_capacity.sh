@@ -61,6 +61,7 @@ rows = list(csv.DictReader(sys.stdin))
 v = [float(r[\"busy_gpu_equivalents\"]) for r in rows]
 assert len(v) == 576 and v == sorted(v, reverse=True) and v[0] == 5 and v[-1] == 1
 '"
+check "text: counts with thousands separators" bash -c "'$gpuplan' capacity --since 30d | grep -q '^Data: [0-9,]* of 8,640 5-minute buckets complete'"
 check "csv: one row a GPU" bash -c "[ \$('$gpuplan' capacity --since 3d --csv | wc -l) = 9 ]"
 check "--gpu and --node narrow the selection" bash -c "'$gpuplan' capacity --since 3d --node a --gpu H100 --json | $py -c 'import json,sys; assert json.load(sys.stdin)[\"gpus\"] == 4'"
 check "busy threshold 55: GPU 2 at 50 % is no longer busy" bash -c "'$gpuplan' capacity --since 3d --busy-threshold 55 --json | $py -c '
