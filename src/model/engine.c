@@ -1605,7 +1605,6 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
         }
         *max_want = k->max_want;
         if (redo & ENGINE_REDO_FIXED) {
-
             if (!k->shares_ok)
                 batch_shares(s, &e->pl, k->shares);
             k->shares_ok = true;
