@@ -131,10 +131,13 @@ static void explain(const gp_batch_diff *d, size_t first, const gp_batch_scenari
         else if (c->kind == GP_CHANGE_PRICE)
             w = snprintf(out + len, cap - len, "%s%s priced at %.6g (%s, %s)", sep, c->what,
                          c->new_v, c->source, c->effective_from);
-        else
+        else if (o->measured == n->measured)
             w = snprintf(out + len, cap - len, "%s%s %s %.6g -> %.6g", sep,
-                         o->measured || n->measured ? "measured" : "input", c->what, c->old_v,
-                         c->new_v);
+                         o->measured ? "measured" : "input", c->what, c->old_v, c->new_v);
+        else /* measured on one side only: say which value is which */
+            w = snprintf(out + len, cap - len, "%s%s %.6g (%s) -> %.6g (%s)", sep, c->what,
+                         c->old_v, o->measured ? "measured" : "input", c->new_v,
+                         n->measured ? "measured" : "input");
         len = w < 0 ? cap : len + (size_t)w;
     }
     if (!out[0] && o->version != n->version)

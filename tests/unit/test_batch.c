@@ -139,6 +139,14 @@ static void test_diff_measured_added_removed(void **state) {
     assert_non_null(find(&d, GP_CHANGE_REMOVED, "gone"));
     assert_int_equal(d.flips, 1);
     gp_batch_diff_done(&d);
+    /* Measured on one side only (a plan re-entered by hand): each value says what it is. */
+    b.s[0].measured = false;
+    gp_batch_diff_run(&a, &b, 1.0, &d);
+    f = find(&d, GP_CHANGE_FLIP, "m");
+    assert_non_null(f);
+    assert_string_equal(f->because, "utilization 0.5 (measured) -> 1 (input); gpu_tdp_w 400 "
+                                    "(measured) -> 325 (input)");
+    gp_batch_diff_done(&d);
     gp_batch_summary_done(&a);
     gp_batch_summary_done(&b);
 }
