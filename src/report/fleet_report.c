@@ -125,50 +125,39 @@ static void json_key(jw *w, const char *key) {
     put(w, ":\t", 2);
 }
 
+/* "\t\tkey:\tvalue,\n": a string or a number member, not the last. */
+static void member_string(jw *w, const char *key, const char *v) {
+    json_key(w, key);
+    json_string(w, v);
+    put(w, ",\n", 2);
+}
+
+static void member_number(jw *w, const char *key, double v) {
+    json_key(w, key);
+    json_number(w, v);
+    put(w, ",\n", 2);
+}
+
 gp_status gp_report_fleet_json(const gp_fleet_state *f, gp_buf *out) {
     jw wr = {out, GP_OK}, *w = &wr;
     put(w, "[", 1);
     for (size_t i = 0; i < f->n; i++) {
         const gp_fleet_row *g = &f->rows[i];
         put(w, i ? ", {\n" : "{\n", i ? 4 : 2);
-        json_key(w, "node");
-        json_string(w, g->node);
-        put(w, ",\n", 2);
-        json_key(w, "host");
-        json_string(w, g->host);
-        put(w, ",\n", 2);
-        json_key(w, "index");
-        json_number(w, g->index);
-        put(w, ",\n", 2);
-        json_key(w, "uuid");
-        json_string(w, g->uuid);
-        put(w, ",\n", 2);
-        json_key(w, "model");
-        json_string(w, g->model);
-        put(w, ",\n", 2);
-        json_key(w, "display");
-        json_string(w, g->display);
-        put(w, ",\n", 2);
-        json_key(w, "raw_model");
-        json_string(w, g->raw_model);
-        put(w, ",\n", 2);
-        if (g->mig[0]) {
-            json_key(w, "mig");
-            json_string(w, g->mig);
-            put(w, ",\n", 2);
-        }
+        member_string(w, "node", g->node);
+        member_string(w, "host", g->host);
+        member_number(w, "index", g->index);
+        member_string(w, "uuid", g->uuid);
+        member_string(w, "model", g->model);
+        member_string(w, "display", g->display);
+        member_string(w, "raw_model", g->raw_model);
+        if (g->mig[0])
+            member_string(w, "mig", g->mig);
         for (int m = 0; m < GP_M_COUNT; m++)
-            if (g->has[m]) {
-                json_key(w, gp_metric_name((gp_metric)m));
-                json_number(w, g->value[m]);
-                put(w, ",\n", 2);
-            }
-        json_key(w, "last_seen_ms");
-        json_number(w, (double)g->last_seen_ms);
-        put(w, ",\n", 2);
-        json_key(w, "age_s");
-        json_number(w, (double)((f->now_ms - g->last_seen_ms) / 1000));
-        put(w, ",\n", 2);
+            if (g->has[m])
+                member_number(w, gp_metric_name((gp_metric)m), g->value[m]);
+        member_number(w, "last_seen_ms", (double)g->last_seen_ms);
+        member_number(w, "age_s", (double)((f->now_ms - g->last_seen_ms) / 1000));
         json_key(w, "stale");
         put(w, g->stale ? "true,\n" : "false,\n", g->stale ? 6 : 7);
         json_key(w, "alerts");
