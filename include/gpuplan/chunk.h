@@ -13,8 +13,10 @@
 
 #define GP_CHUNK_SLOTS_MAX 288     /* 5-minute buckets in a day */
 #define GP_CHUNK_N_MAX (1LL << 30) /* samples in one bucket */
-#define GP_CHUNK_MAX_BYTES 9256    /* the longest encoding of a full chunk */
-#define GP_CHUNK_VERSION 1
+/* The longest encoding: 288 buckets, each a group of its own with a new count (83 bits) and
+ * three values of at most 80 bits, after 4 bytes of header and 18 bits of Rice parameters. */
+#define GP_CHUNK_MAX_BYTES 11640
+#define GP_CHUNK_VERSION 2 /* what gp_chunk_encode writes; version 1 still decodes */
 
 /* One bucket; n == 0 means the bucket holds no data (sum, min and max are then ignored). */
 typedef struct gp_chunk_bucket {
@@ -46,6 +48,7 @@ gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *orig
 #define GP_HOURS_SLOTS 24
 #define GP_HOURS_BINS 21        /* the 5 % bins of db/004_capacity.sql */
 #define GP_HOURS_MAX_BYTES 1589 /* the longest encoding of a full day */
+#define GP_HOURS_VERSION 1
 
 /* One hour of util_hour; buckets == 0 means the hour holds no data (the rest is ignored). */
 typedef struct gp_hour {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/store_telemetry.h"
 
@@ -473,15 +474,25 @@ int cmd_fleet(gp_session *ses, int argc, char **argv) {
 /* ---- db stats ---------------------------------------------------------------------------------
  */
 
+static int print_space(const char *table, long long bytes, void *arg) {
+    (void)arg;
+    char mb[48];
+    printf("  %-22s %12s MB\n", table, gp_fmt_grouped(bytes / 1e6, 2, mb, sizeof mb));
+    return 0;
+}
+
 int cmd_db(gp_session *ses, int argc, char **argv) {
-    if (argc != 2 || strcmp(argv[1], "stats") != 0) {
+    bool space = argc == 3 && strcmp(argv[2], "--space") == 0;
+    if ((argc != 2 && !space) || strcmp(argv[1], "stats") != 0) {
         if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            printf("usage: gpuplan db stats\n\nWhat the database holds and how large it is. Raw "
-                   "samples are kept for 48 h\n(collect --keep-raw), 5-minute and 1-hour rollups "
-                   "for a year.\n");
+            printf("usage: gpuplan db stats [--space]\n\nWhat the database holds and how large it "
+                   "is. Raw samples are kept for 48 h\n(collect --keep-raw), 5-minute and 1-hour "
+                   "rollups for a year.\n\n  --space   where the file's bytes go: the pages of "
+                   "each table with its indexes,\n            largest first, and the free pages "
+                   "(reads the whole file)\n");
             return 0;
         }
-        return cli_usage_error("db: usage: gpuplan db stats");
+        return cli_usage_error("db: usage: gpuplan db stats [--space]");
     }
     gp_err err;
     gp_err_clear(&err);
@@ -489,14 +500,22 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
     gp_db_stats s;
     if (gp_session_store(ses, &st, &err) || gp_store_stats(st, &s, &err))
         return cli_fail(&err);
-    char a[32], b[32];
+    char a[32], b[32], n[5][32];
     fmt_time(s.oldest_sample_ms, a, sizeof a);
     fmt_time(s.newest_sample_ms, b, sizeof b);
-    printf("file:        %.1f MB\nscenarios:   %lld\ncatalog:     %lld offers, %lld prices\n"
+    printf("file:        %s MB\nscenarios:   %lld\ncatalog:     %lld offers, %lld prices\n"
            "nodes:       %lld with %lld GPUs, %lld collection cycles\n"
-           "series:      %lld\nraw samples: %lld (%s .. %s)\nrollups:     %lld of 5 min, %lld "
+           "series:      %s\nraw samples: %s (%s .. %s)\nrollups:     %s of 5 min, %s "
            "of 1 h\n",
-           s.file_bytes / 1e6, s.scenarios, s.offers, s.prices, s.nodes, s.gpus, s.cycles, s.series,
-           s.samples, a, b, s.rollups_5m, s.rollups_1h);
+           gp_fmt_grouped(s.file_bytes / 1e6, 1, n[0], sizeof n[0]), s.scenarios, s.offers,
+           s.prices, s.nodes, s.gpus, s.cycles, gp_fmt_grouped((double)s.series, 0, n[1], 32),
+           gp_fmt_grouped((double)s.samples, 0, n[2], 32), a, b,
+           gp_fmt_grouped((double)s.rollups_5m, 0, n[3], 32),
+           gp_fmt_grouped((double)s.rollups_1h, 0, n[4], 32));
+    if (space) {
+        printf("space:       pages of each table with its indexes\n");
+        if (gp_store_space(st, print_space, NULL, &err))
+            return cli_fail(&err);
+    }
     return 0;
 }

@@ -17,6 +17,8 @@
  * nothing is rounded; any other double shares its sign, exponent and top mantissa bits with
  * its neighbour, which the XOR drops (Gorilla, as Prometheus' XOR chunks do). */
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,45 +92,6 @@ static size_t put_value(unsigned char *p, double v, role *prev) {
     return 1 + m;
 }
 
-gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp_err *err) {
-    *len = 0;
-    if (c->slots < 1 || c->slots > GP_CHUNK_SLOTS_MAX)
-        return gp_errorf(err, GP_E_INPUT, "chunk", "%d buckets in a chunk (1 to %d)", c->slots,
-                         GP_CHUNK_SLOTS_MAX);
-    size_t at = 0;
-    out[at++] = GP_CHUNK_VERSION;
-    at += put_varint(out + at, (uint64_t)c->slots);
-    size_t map = at, map_len = ((size_t)c->slots + 7) / 8;
-    memset(out + map, 0, map_len);
-    at += map_len;
-    role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
-    for (int i = 0; i < c->slots; i++) {
-        const gp_chunk_bucket *b = &c->b[i];
-        if (b->n == 0)
-            continue;
-        if (b->n < 0 || b->n > GP_CHUNK_N_MAX)
-            return gp_errorf(err, GP_E_INPUT, "chunk", "bucket %d holds %lld samples", i, b->n);
-        out[map + (size_t)i / 8] |= (unsigned char)(1u << (i % 8));
-        uint64_t lo = bits_of(b->min), hi = bits_of(b->max), s = bits_of(b->sum);
-        unsigned shape = lo == hi ? (s == lo ? 0 : 1) : 2;
-        at += put_varint(out + at, (uint64_t)(b->n - 1) << 2 | shape);
-        if (shape == 0) {
-            at += put_value(out + at, b->sum, &prev[ROLE_SUM]);
-            prev[ROLE_MIN] = prev[ROLE_MAX] = prev[ROLE_SUM];
-        } else if (shape == 1) {
-            at += put_value(out + at, b->min, &prev[ROLE_MIN]);
-            prev[ROLE_MAX] = prev[ROLE_MIN];
-            at += put_value(out + at, b->sum, &prev[ROLE_SUM]);
-        } else {
-            at += put_value(out + at, b->sum, &prev[ROLE_SUM]);
-            at += put_value(out + at, b->min, &prev[ROLE_MIN]);
-            at += put_value(out + at, b->max, &prev[ROLE_MAX]);
-        }
-    }
-    *len = at;
-    return GP_OK;
-}
-
 typedef struct cursor {
     const unsigned char *p, *start, *end;
 } cursor;
@@ -197,15 +160,8 @@ static gp_status bad(gp_chunk *out, const cursor *c, const char *origin, const c
     return gp_errorf(err, GP_E_INPUT, where, "chunk: %s", what);
 }
 
-gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *origin, gp_chunk *out,
-                          gp_err *err) {
-    cursor c = {buf, buf, buf + len};
-    gp_chunk_init(out, 0);
-    if (len == 0)
-        return bad(out, &c, origin, "empty", err);
-    if (buf[0] != GP_CHUNK_VERSION)
-        return bad(out, &c, origin, "unknown version", err);
-    c.p++;
+/* Version 1, as chunks written before version 2 hold it (the cursor is past the version). */
+static gp_status decode_v1(cursor c, const char *origin, gp_chunk *out, gp_err *err) {
     uint64_t slots;
     if (get_varint(&c, &slots) || slots < 1 || slots > GP_CHUNK_SLOTS_MAX)
         return bad(out, &c, origin, "bad bucket count", err);
@@ -249,6 +205,569 @@ gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *orig
     return GP_OK;
 }
 
+/* ---- Version 2 --------------------------------------------------------------------------- */
+
+/* flags: every slot present (no bitmap) | per role (sum, min, max), values predicted on the
+ * line through the role's last two | the decimal digits of the fixed point (0 to 3). */
+enum { FLAG_FULL = 1, FLAG_LINEAR = 2, FLAG_DIGITS_SHIFT = 4, FLAGS_KNOWN = 63 };
+/* A group of buckets: op 0 to 2 a shape, OP_REPEAT the last bucket again; + OP_NEW_N: a new
+ * count follows. */
+enum { OP_REPEAT = 3, OP_NEW_N = 4 };
+#define RICE_ESCAPE 16 /* a quotient this large is written as a length and the bits instead */
+#define RICE_K_MAX 56  /* past the largest zigzagged delta's bits */
+#define DELTA_LIMIT (1LL << 55) /* past any fixed-point k minus its prediction */
+
+static const double SCALES[4] = {1, 10, 100, 1000};
+static const int64_t POW10[4] = {1, 10, 100, 1000};
+
+static uint64_t zigzag(int64_t v) {
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v) {
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static int bit_length(uint64_t v) {
+    return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+/* Bits, least significant first, into bytes. */
+typedef struct bitw {
+    unsigned char *p;
+    size_t at;
+    uint64_t acc;
+    int n;
+} bitw;
+
+static void put_bits(bitw *w, uint64_t v, int n) { /* n <= 32 */
+    w->acc |= (v & ((1ull << n) - 1)) << w->n;
+    w->n += n;
+    while (w->n >= 8) {
+        w->p[w->at++] = (unsigned char)w->acc;
+        w->acc >>= 8;
+        w->n -= 8;
+    }
+}
+
+static void put_wide(bitw *w, uint64_t v, int n) { /* n <= 64 */
+    if (n > 32) {
+        put_bits(w, v, 32);
+        put_bits(w, v >> 32, n - 32);
+    } else {
+        put_bits(w, v, n);
+    }
+}
+
+static void put_ones(bitw *w, int q) {
+    for (; q >= 32; q -= 32)
+        put_bits(w, 0xffffffffu, 32);
+    put_bits(w, (1ull << q) - 1, q);
+}
+
+/* Elias gamma: v >= 1 as its length less one in zeros, a one, then its bits below the top. */
+static void put_gamma(bitw *w, uint64_t v) {
+    int len = bit_length(v);
+    put_bits(w, 0, len - 1);
+    put_bits(w, 1, 1);
+    put_wide(w, v, len - 1);
+}
+
+/* Rice with parameter k: the quotient v >> k in ones and a zero, then k bits; a quotient of
+ * RICE_ESCAPE or more as RICE_ESCAPE ones, 6 bits of length less one, the bits below the top. */
+
+static void put_rice(bitw *w, uint64_t v, int k) {
+    uint64_t q = v >> k;
+    if (q < RICE_ESCAPE) {
+        put_ones(w, (int)q);
+        put_bits(w, 0, 1);
+        put_wide(w, v, k);
+    } else {
+        int len = bit_length(v);
+        put_ones(w, RICE_ESCAPE);
+        put_bits(w, (uint64_t)(len - 1), 6);
+        put_wide(w, v, len - 1);
+    }
+}
+
+typedef struct bitr {
+    const unsigned char *p, *end;
+    uint64_t acc;
+    int n;
+} bitr;
+
+static void refill(bitr *r) {
+    while (r->n <= 48 && r->p < r->end) { /* at most 56 bits: every shift below 64 */
+        r->acc |= (uint64_t)*r->p++ << r->n;
+        r->n += 8;
+    }
+}
+
+static int get_bits(bitr *r, int n, uint64_t *v) { /* n <= 32 */
+    if (r->n < n) {
+        refill(r);
+        if (r->n < n)
+            return -1;
+    }
+    *v = r->acc & ((1ull << n) - 1);
+    r->acc >>= n;
+    r->n -= n;
+    return 0;
+}
+
+static int get_wide(bitr *r, int n, uint64_t *v) { /* n <= 64 */
+    uint64_t lo, hi = 0;
+    if (get_bits(r, n > 32 ? 32 : n, &lo) || (n > 32 && get_bits(r, n - 32, &hi)))
+        return -1;
+    *v = lo | hi << 32;
+    return 0;
+}
+
+/* Ones before the next zero, up to max <= 32 (then no zero is read). */
+static int get_ones(bitr *r, int max, int *q) {
+    if (r->n <= max)
+        refill(r);
+    int ones = r->acc == ~0ull ? 64 : __builtin_ctzll(~r->acc);
+    if (ones >= max && r->n >= max) {
+        *q = max;
+        r->acc >>= max;
+        r->n -= max;
+        return 0;
+    }
+    if (ones >= r->n)
+        return -1; /* the bits ran out first */
+    *q = ones;
+    r->acc >>= ones + 1;
+    r->n -= ones + 1;
+    return 0;
+}
+
+static int get_gamma(bitr *r, uint64_t *v) {
+    int zeros = 0;
+    uint64_t b = 0;
+    while (!b) {
+        if (get_bits(r, 1, &b) || (!b && ++zeros > 63))
+            return -1;
+    }
+    uint64_t low;
+    if (get_wide(r, zeros, &low))
+        return -1;
+    *v = 1ull << zeros | low;
+    return 0;
+}
+
+static int get_rice(bitr *r, int k, uint64_t *v) {
+    int q;
+    if (get_ones(r, RICE_ESCAPE, &q))
+        return -1;
+    uint64_t low, len;
+    if (q < RICE_ESCAPE) {
+        if (get_wide(r, k, &low))
+            return -1;
+        *v = (uint64_t)q << k | low;
+        return 0;
+    }
+    if (get_bits(r, 6, &len) || get_wide(r, (int)len, &low))
+        return -1;
+    *v = 1ull << len | low;
+    return 0;
+}
+
+/* A value as the encoder codes it: k / scale, or that with one unit in the last place up
+ * (e 1) or down (e -1); fixed false when it is neither. */
+typedef struct val {
+    int64_t k;
+    int e;
+    bool fixed;
+    uint64_t bits;
+} val;
+
+/* v as k / 1000 (k whole), give or take a unit in the last place: a sum of readings to three
+ * decimals, added in double arithmetic, is mostly within one of it. */
+static val val_of(double v) {
+    val x = {.bits = bits_of(v)};
+    if (!(fabs(v) < FIXED_LIMIT / SCALE))
+        return x;
+    double r = nearbyint(v * SCALE);
+    if (!(fabs(r) < FIXED_LIMIT))
+        return x;
+    int64_t k = (int64_t)r;
+    int64_t e = (int64_t)(x.bits - bits_of((double)k / SCALE));
+    if (e < -1 || e > 1)
+        return x;
+    x.k = k;
+    x.e = (int)e;
+    x.fixed = true;
+    return x;
+}
+
+/* The decimal digits the chunk's fixed-point values need (whole percents, MiB and MHz none),
+ * and each value's k at that scale: k / 10^(3 - digits) is the same double as k / 1000. */
+static int rescale(val (*v)[3], int n) {
+    int need = 0;
+    for (int i = 0; i < n && need < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            if (!v[i][j].fixed)
+                continue;
+            int d = 3;
+            for (int64_t k = v[i][j].k; d > 0 && k % 10 == 0; k /= 10)
+                d--;
+            need = d > need ? d : need;
+        }
+    for (int i = 0; i < n && need < 3; i++)
+        for (int j = 0; j < 3; j++)
+            v[i][j].k /= POW10[3 - need];
+    return need;
+}
+
+/* What the next value of a role is coded against: its last two fixed-point k, its last bits. */
+typedef struct role2 {
+    int64_t k1, k2;
+    uint64_t bits;
+} role2;
+
+/* The coder's state, the same on both sides; the encoder's plan records, per role, each
+ * fixed-point value's zigzagged delta from either prediction, to choose one and its k. */
+typedef struct coder {
+    double scale;
+    unsigned linear; /* bit r: role r predicted on the line through its last two */
+    int k[3];        /* each role's Rice parameter */
+    long long n;     /* the last bucket's count */
+    role2 r[3];
+    bitw *w; /* writing, or planning when NULL */
+    int planned[3];
+    uint64_t zz[2][3][GP_CHUNK_SLOTS_MAX];
+} coder;
+
+static int64_t predict(const coder *c, int ro) {
+    const role2 *r = &c->r[ro];
+    return c->linear >> ro & 1 ? 2 * r->k1 - r->k2 : r->k1; /* |k| < 2^53: no overflow */
+}
+
+/* A value's prefix: 0 k / scale, 10 a unit above, 110 a unit below, 111 the bits XOR the
+ * role's last bits, then 4 bits of bytes and those bytes. */
+static void code_value(coder *c, const val *v, int ro) {
+    role2 *r = &c->r[ro];
+    if (!c->w) {
+        if (v->fixed) {
+            c->zz[0][ro][c->planned[ro]] = zigzag(v->k - r->k1);
+            c->zz[1][ro][c->planned[ro]] = zigzag(v->k - 2 * r->k1 + r->k2);
+            c->planned[ro]++;
+        }
+    } else if (v->fixed) {
+        put_bits(c->w, v->e == 0 ? 0 : v->e > 0 ? 1 : 3, v->e == 0 ? 1 : v->e > 0 ? 2 : 3);
+        put_rice(c->w, zigzag(v->k - predict(c, ro)), c->k[ro]);
+    } else {
+        uint64_t x = v->bits ^ r->bits;
+        int m = (bit_length(x) + 7) / 8;
+        put_bits(c->w, 7, 3);
+        put_bits(c->w, (uint64_t)m, 4);
+        put_wide(c->w, x, 8 * m);
+    }
+    if (v->fixed) {
+        r->k2 = r->k1;
+        r->k1 = v->k;
+    }
+    r->bits = v->bits;
+}
+
+static int same_bucket(const gp_chunk_bucket *a, const gp_chunk_bucket *b) {
+    return a->n == b->n && bits_of(a->sum) == bits_of(b->sum) &&
+           bits_of(a->min) == bits_of(b->min) && bits_of(a->max) == bits_of(b->max);
+}
+
+static unsigned shape_of(const gp_chunk_bucket *b) {
+    uint64_t lo = bits_of(b->min), hi = bits_of(b->max), s = bits_of(b->sum);
+    return lo == hi ? (s == lo ? 0 : 1) : 2;
+}
+
+/* A bucket's values, v[ROLE_SUM], v[ROLE_MIN], v[ROLE_MAX], as its shape has them. */
+static void code_values(coder *c, const val *v, unsigned shape) {
+    if (shape == 0) {
+        code_value(c, &v[ROLE_SUM], ROLE_SUM);
+        c->r[ROLE_MIN] = c->r[ROLE_MAX] = c->r[ROLE_SUM];
+    } else if (shape == 1) {
+        code_value(c, &v[ROLE_MIN], ROLE_MIN);
+        c->r[ROLE_MAX] = c->r[ROLE_MIN];
+        code_value(c, &v[ROLE_SUM], ROLE_SUM);
+    } else {
+        code_value(c, &v[ROLE_SUM], ROLE_SUM);
+        code_value(c, &v[ROLE_MIN], ROLE_MIN);
+        code_value(c, &v[ROLE_MAX], ROLE_MAX);
+    }
+}
+
+/* The present buckets of a chunk and their values. */
+typedef struct prepared {
+    int n, digits;
+    const gp_chunk_bucket *b[GP_CHUNK_SLOTS_MAX];
+    val v[GP_CHUNK_SLOTS_MAX][3];
+} prepared;
+
+/* Groups of present buckets alike: repeats of the last bucket, or one shape and count. */
+static void code_groups(coder *c, const prepared *pr) {
+    const gp_chunk_bucket *last = NULL;
+    for (int i = 0; i < pr->n;) {
+        const gp_chunk_bucket *b = pr->b[i];
+        unsigned op = last && same_bucket(b, last) ? OP_REPEAT : shape_of(b);
+        int end = i + 1;
+        while (end < pr->n &&
+               (op == OP_REPEAT ? same_bucket(pr->b[end], last)
+                                : pr->b[end]->n == b->n && shape_of(pr->b[end]) == op &&
+                                      !same_bucket(pr->b[end], pr->b[end - 1])))
+            end++;
+        bool new_n = op != OP_REPEAT && b->n != c->n;
+        if (c->w) {
+            put_bits(c->w, op + (new_n ? OP_NEW_N : 0), 3);
+            put_gamma(c->w, (uint64_t)(end - i));
+            if (new_n)
+                put_gamma(c->w, zigzag(b->n - c->n) + 1);
+        }
+        if (new_n)
+            c->n = b->n;
+        if (op != OP_REPEAT) {
+            for (int j = i; j < end; j++)
+                code_values(c, pr->v[j], op);
+            last = pr->b[end - 1];
+        }
+        i = end;
+    }
+}
+
+/* The prediction and Rice parameter that code a role's deltas in about the fewest bits: each
+ * delta counted by its bit length L, a quotient taken as 1.5 x 2^(L - 1 - k), so a few large
+ * steps (the first value, a job starting) do not set k for all the others. */
+static void choose(coder *c, int ro) {
+    long best = -1;
+    for (int lin = 0; lin < 2; lin++) {
+        int n = c->planned[ro];
+        if (n == 0)
+            continue;
+        int count[65] = {0}, lens[65], kinds = 0, top = 0;
+        for (int i = 0; i < n; i++)
+            count[bit_length(c->zz[lin][ro][i])]++;
+        for (int len = 0, seen = 0; len <= 64; len++) {
+            if (!count[len])
+                continue;
+            lens[kinds++] = len;
+            if (seen < n - n / 10) /* k past the lengths of nine deltas in ten never pays */
+                top = len;
+            seen += count[len];
+        }
+        for (int k = 0; k <= top + 1 && k <= RICE_K_MAX; k++) {
+            long bits = 0;
+            for (int j = 0; j < kinds; j++) {
+                int len = lens[j];
+                long q = len <= k ? 0 : len - 1 - k >= 4 ? RICE_ESCAPE : (3L << (len - 1 - k)) / 2;
+                bits += count[len] * (q < RICE_ESCAPE ? q + 1 + k : RICE_ESCAPE + 6 + len - 1);
+            }
+            if (best < 0 || bits < best) {
+                best = bits;
+                c->k[ro] = k;
+                c->linear = (c->linear & ~(1u << ro)) | (unsigned)lin << ro;
+            }
+        }
+    }
+}
+
+gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp_err *err) {
+    *len = 0;
+    if (c->slots < 1 || c->slots > GP_CHUNK_SLOTS_MAX)
+        return gp_errorf(err, GP_E_INPUT, "chunk", "%d buckets in a chunk (1 to %d)", c->slots,
+                         GP_CHUNK_SLOTS_MAX);
+    prepared pr;
+    pr.n = 0;
+    for (int i = 0; i < c->slots; i++) {
+        const gp_chunk_bucket *b = &c->b[i];
+        if (b->n == 0)
+            continue;
+        if (b->n < 0 || b->n > GP_CHUNK_N_MAX)
+            return gp_errorf(err, GP_E_INPUT, "chunk", "bucket %d holds %lld samples", i, b->n);
+        pr.b[pr.n] = b;
+        pr.v[pr.n][ROLE_SUM] = val_of(b->sum);
+        pr.v[pr.n][ROLE_MIN] = val_of(b->min);
+        pr.v[pr.n][ROLE_MAX] = val_of(b->max);
+        pr.n++;
+    }
+    pr.digits = rescale(pr.v, pr.n);
+    coder k;
+    memset(&k, 0, offsetof(coder, zz));
+    code_groups(&k, &pr); /* the plan: every role's deltas */
+    unsigned linear = 0;
+    int rice[3] = {0, 0, 0};
+    for (int ro = 0; ro < 3; ro++) {
+        choose(&k, ro);
+        rice[ro] = k.k[ro];
+    }
+    linear = k.linear;
+    size_t at = 0;
+    out[at++] = GP_CHUNK_VERSION;
+    at += put_varint(out + at, (uint64_t)c->slots);
+    bool full = pr.n == c->slots;
+    out[at++] = (unsigned char)((full ? FLAG_FULL : 0) | linear * FLAG_LINEAR |
+                                (unsigned)pr.digits << FLAG_DIGITS_SHIFT);
+    if (!full) {
+        size_t map_len = ((size_t)c->slots + 7) / 8;
+        memset(out + at, 0, map_len);
+        for (int i = 0; i < c->slots; i++)
+            if (c->b[i].n)
+                out[at + (size_t)i / 8] |= (unsigned char)(1u << (i % 8));
+        at += map_len;
+    }
+    bitw w = {.p = out, .at = at};
+    memset(&k, 0, offsetof(coder, zz));
+    k.scale = SCALES[pr.digits];
+    k.linear = linear;
+    k.w = &w;
+    for (int ro = 0; ro < 3; ro++) {
+        k.k[ro] = rice[ro];
+        put_bits(&w, (uint64_t)rice[ro], 6);
+    }
+    code_groups(&k, &pr);
+    if (w.n)
+        out[w.at++] = (unsigned char)w.acc;
+    *len = w.at;
+    return GP_OK;
+}
+
+static int get_value2(bitr *in, double *v, int ro, coder *c) {
+    role2 *r = &c->r[ro];
+    uint64_t b, u;
+    int prefix;
+    if (get_ones(in, 3, &prefix))
+        return -1;
+    if (prefix == 3) {
+        uint64_t m, x;
+        if (get_bits(in, 4, &m) || m > 8 || get_wide(in, 8 * (int)m, &x))
+            return -1;
+        if (m > 0 && !(x >> (8 * (m - 1))))
+            return -1; /* a zero top byte: not the shortest form */
+        r->bits ^= x;
+        memcpy(v, &r->bits, sizeof *v);
+        return 0;
+    }
+    if (get_rice(in, c->k[ro], &b))
+        return -1;
+    int64_t d = unzigzag(b);
+    if (d >= DELTA_LIMIT || d <= -DELTA_LIMIT)
+        return -1;
+    int64_t k = predict(c, ro) + d;
+    if (k >= (int64_t)FIXED_LIMIT || k <= -(int64_t)FIXED_LIMIT)
+        return -1;
+    u = bits_of((double)k / c->scale) + (prefix == 1 ? 1 : prefix == 2 ? (uint64_t)-1 : 0);
+    r->k2 = r->k1;
+    r->k1 = k;
+    r->bits = u;
+    memcpy(v, &u, sizeof *v);
+    return 0;
+}
+
+static gp_status decode_v2(cursor c, const char *origin, gp_chunk *out, gp_err *err) {
+    uint64_t slots;
+    if (get_varint(&c, &slots) || slots < 1 || slots > GP_CHUNK_SLOTS_MAX)
+        return bad(out, &c, origin, "bad bucket count", err);
+    if (c.p == c.end || *c.p & ~FLAGS_KNOWN)
+        return bad(out, &c, origin, "bad flags", err);
+    unsigned flags = *c.p++;
+    const unsigned char *map = NULL;
+    if (!(flags & FLAG_FULL)) {
+        size_t map_len = ((size_t)slots + 7) / 8;
+        if ((size_t)(c.end - c.p) < map_len)
+            return bad(out, &c, origin, "truncated bitmap", err);
+        map = c.p;
+        if (slots % 8 && map[map_len - 1] >> (slots % 8))
+            return bad(out, &c, origin, "bits set past the last bucket", err);
+        c.p += map_len;
+    }
+    out->slots = (int)slots;
+    coder k;
+    memset(&k, 0, offsetof(coder, zz));
+    k.scale = SCALES[flags >> FLAG_DIGITS_SHIFT];
+    k.linear = (flags / FLAG_LINEAR) & 7;
+    bitr in = {c.p, c.end, 0, 0};
+#define BAD(what) (c.p = in.p, bad(out, &c, origin, what, err))
+    for (int ro = 0; ro < 3; ro++) {
+        uint64_t rk;
+        if (get_bits(&in, 6, &rk) || rk > RICE_K_MAX)
+            return BAD("bad Rice parameter");
+        k.k[ro] = (int)rk;
+    }
+    const gp_chunk_bucket *last = NULL;
+    uint64_t left = 0; /* buckets left in the group */
+    unsigned op = 0;
+    for (int i = 0; i < (int)slots; i++) {
+        if (map && !(map[i / 8] >> (i % 8) & 1))
+            continue;
+        if (left == 0) {
+            uint64_t o;
+            if (get_bits(&in, 3, &o) || o == 7 || get_gamma(&in, &left) || left > slots)
+                return BAD("bad group header");
+            op = (unsigned)o;
+            if (op >= OP_NEW_N) {
+                uint64_t zn;
+                if (get_gamma(&in, &zn))
+                    return BAD("bad group header");
+                int64_t d = unzigzag(zn - 1);
+                if (d <= -GP_CHUNK_N_MAX || d > GP_CHUNK_N_MAX)
+                    return BAD("bad bucket count");
+                k.n += d;
+                op -= OP_NEW_N;
+            }
+            if (op == OP_REPEAT && !last)
+                return BAD("a repeat of nothing");
+            if (op != OP_REPEAT && (k.n < 1 || k.n > GP_CHUNK_N_MAX))
+                return BAD("bad bucket count");
+        }
+        left--;
+        gp_chunk_bucket *b = &out->b[i];
+        if (op == OP_REPEAT) {
+            *b = *last;
+            continue;
+        }
+        int fail;
+        if (op == 0) {
+            fail = get_value2(&in, &b->sum, ROLE_SUM, &k);
+            b->min = b->max = b->sum;
+            k.r[ROLE_MIN] = k.r[ROLE_MAX] = k.r[ROLE_SUM];
+        } else if (op == 1) {
+            fail = get_value2(&in, &b->min, ROLE_MIN, &k);
+            b->max = b->min;
+            k.r[ROLE_MAX] = k.r[ROLE_MIN];
+            fail = fail || get_value2(&in, &b->sum, ROLE_SUM, &k);
+        } else {
+            fail = get_value2(&in, &b->sum, ROLE_SUM, &k) ||
+                   get_value2(&in, &b->min, ROLE_MIN, &k) || get_value2(&in, &b->max, ROLE_MAX, &k);
+        }
+        if (fail)
+            return BAD("bad value");
+        b->n = k.n;
+        last = b;
+    }
+    if (left)
+        return BAD("a group past the last bucket");
+    if (in.n + 8 * (in.end - in.p) >= 8) /* the reader takes bytes ahead into in.acc */
+        return BAD("trailing bytes");
+    if (in.acc)
+        return BAD("bits set past the last value");
+#undef BAD
+    return GP_OK;
+}
+
+gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *origin, gp_chunk *out,
+                          gp_err *err) {
+    cursor c = {buf, buf, buf + len};
+    gp_chunk_init(out, 0);
+    if (len == 0)
+        return bad(out, &c, origin, "empty", err);
+    c.p++;
+    if (buf[0] == GP_CHUNK_VERSION)
+        return decode_v2(c, origin, out, err);
+    if (buf[0] == 1)
+        return decode_v1(c, origin, out, err);
+    c.p--;
+    return bad(out, &c, origin, "unknown version", err);
+}
+
 /* ---- Hour chunks (util_hour_day) ---------------------------------------------------------
  *
  *   u8 version (1) | varint map of present hours (bit i = hour i, below 2^24) | per present
@@ -279,7 +798,7 @@ gp_status gp_hours_encode(const gp_hours *d, unsigned char *out, size_t *len, gp
         present |= 1ull << i;
     }
     size_t at = 0;
-    out[at++] = GP_CHUNK_VERSION;
+    out[at++] = GP_HOURS_VERSION;
     at += put_varint(out + at, present);
     role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < GP_HOURS_SLOTS; i++) {
@@ -322,7 +841,7 @@ gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *orig
     cursor c = {buf, buf, buf + len};
     if (len == 0)
         return bad_hours(out, &c, origin, "empty", err);
-    if (buf[0] != GP_CHUNK_VERSION)
+    if (buf[0] != GP_HOURS_VERSION)
         return bad_hours(out, &c, origin, "unknown version", err);
     c.p++;
     uint64_t present;

@@ -164,7 +164,8 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     /* None of these takes effect inside a transaction, so all come before migrate(). WAL
      * with synchronous=NORMAL cannot corrupt on a crash (a kill -9 loses at most the
      * transaction in flight); a 16 MB page cache keeps bulk writes off the disk. */
-    if (store_exec(st, "PRAGMA journal_mode = WAL", err) ||
+    if ((version == 0 && store_exec(st, "PRAGMA page_size = 16384", err)) ||
+        store_exec(st, "PRAGMA journal_mode = WAL", err) ||
         store_exec(st, "PRAGMA synchronous = NORMAL", err) ||
         store_exec(st, "PRAGMA cache_size = -16384", err) ||
         store_exec(st, "PRAGMA foreign_keys = ON", err) || migrate(st, version, err))

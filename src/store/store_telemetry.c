@@ -969,3 +969,27 @@ gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
     }
     return GP_OK;
 }
+
+/* An index counts with its table (sqlite_schema's tbl_name); SQLite's own B-trees (the schema,
+ * sqlite_sequence, autoindexes) count under their own names. */
+static const char SQL_SPACE[] =
+    "SELECT coalesce(m.tbl_name, d.name), sum(d.pgsize) FROM dbstat d "
+    "LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY 1 "
+    "UNION ALL SELECT '(free)', f.freelist_count * p.page_size "
+    "FROM pragma_freelist_count() f, pragma_page_size() p ORDER BY 2 DESC";
+
+gp_status gp_store_space(gp_store *st, int (*fn)(const char *table, long long bytes, void *),
+                         void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_SPACE, &s, err))
+        return err->code;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(s, 0), sqlite3_column_int64(s, 1), arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the space used");
+    sqlite3_finalize(s);
+    return res;
+}

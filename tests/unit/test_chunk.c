@@ -93,35 +93,92 @@ static void test_sizes(void **state) {
         c.b[i] = (gp_chunk_bucket){1, w, w, w};
     }
     size_t len = round_trip(&c);
-    assert_true(len <= 3 + 36 + 288 * 4); /* head + up to 3 bytes of delta a bucket */
+    assert_true(len <= 6 + 288 * 3); /* head, one group, up to 3 bytes of delta a bucket */
     /* Collected buckets: 20 samples each, whole-number utilization jumping at random. */
     for (int i = 0; i < c.slots; i++) {
         double lo = rand_r(&seed) % 50, hi = lo + rand_r(&seed) % 50;
         c.b[i] = (gp_chunk_bucket){20, lo * 10 + hi * 10, lo, hi};
     }
     len = round_trip(&c);
-    assert_true(len <= 3 + 36 + 288 * 10); /* against 8 for each of three REALs */
-    /* Empty days cost the header (version, varint 288) and the bitmap. */
+    assert_true(len <= 6 + 288 * 6); /* whole numbers: no factor of 1000 in the deltas */
+    /* A constant (total memory, the power limit): one bucket and one repeat group. */
+    for (int i = 0; i < c.slots; i++)
+        c.b[i] = (gp_chunk_bucket){20, 20 * 81559.0, 81559.0, 81559.0};
+    assert_int_equal(round_trip(&c), 17);
+    /* A counter in joules to three decimals, read every 15 s at a steady 300 W: coded on the
+     * line through the last two buckets, a few bytes a bucket instead of eight a value. */
+    for (int i = 0; i < c.slots; i++) {
+        double first = 1e9 + i * 90000.0 + 0.125;
+        c.b[i] = (gp_chunk_bucket){20, 20 * first + 190 * 4500.0, first, first + 19 * 4500.0};
+    }
+    len = round_trip(&c);
+    assert_true(len <= 6 + 288 * 1); /* steady steps: about a bit or two a value */
+    /* Sums of readings to three decimals added in double arithmetic, a unit in the last place
+     * off k / 1000 at times, keep their fixed-point coding (no 8-byte XOR). */
+    long long mw = 300000;
+    for (int i = 0; i < c.slots; i++) {
+        double sum = 0, lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < 20; k++) {
+            mw += rand_r(&seed) % 2001 - 1000;
+            double w = mw / 1000.0;
+            sum += w;
+            lo = fmin(lo, w);
+            hi = fmax(hi, w);
+        }
+        c.b[i] = (gp_chunk_bucket){20, sum, lo, hi};
+    }
+    len = round_trip(&c);
+    assert_true(len <= 6 + 288 * 10);
+    /* Empty days cost the header (version, varint 288, flags), the bitmap and the Rice
+     * parameters (18 bits). */
     gp_chunk_init(&c, GP_CHUNK_SLOTS_MAX);
-    assert_int_equal(round_trip(&c), 3 + 36);
+    assert_int_equal(round_trip(&c), 4 + 36 + 3);
 }
 
-/* The bytes docs/telemetry.md walks through: 9 slots, buckets 0, 1 and 8. */
+/* The worst a chunk can be stays within GP_CHUNK_MAX_BYTES: every bucket its own group with a
+ * new count, and values far apart, a unit off their fixed point or random bits. */
+static void test_longest(void **state) {
+    (void)state;
+    gp_chunk c;
+    gp_chunk_init(&c, GP_CHUNK_SLOTS_MAX);
+    unsigned seed = 11;
+    for (int i = 0; i < c.slots; i++) {
+        double far = (i % 2 ? 1 : -1) * 9007199254740.991; /* k = +-(2^53 - 1) */
+        double v[3];
+        for (int j = 0; j < 3; j++) {
+            v[j] = (i + j) % 3 ? nextafter(far, 0) : random_double(&seed);
+            far = -far;
+        }
+        c.b[i] = (gp_chunk_bucket){i % 2 ? 1 : GP_CHUNK_N_MAX, v[0], v[1], v[2]};
+    }
+    size_t len = round_trip(&c);
+    assert_true(len > 288 * 24); /* it is long */
+}
+
+/* The bytes docs/telemetry.md walks through: 9 slots, buckets 0, 1, 2, 3 and 8. */
 static void test_documented_bytes(void **state) {
     (void)state;
     gp_chunk c;
     gp_chunk_init(&c, 9);
-    c.b[0] = (gp_chunk_bucket){1, 42.5, 42.5, 42.5};
-    c.b[1] = (gp_chunk_bucket){2, 85.0, 42.5, 42.5};
-    c.b[8] = (gp_chunk_bucket){3, 0.1 + 0.2, 0.0, 1.0 / 3};
+    c.b[0] = (gp_chunk_bucket){20, 1234.5, 60.5, 63.5};
+    c.b[1] = c.b[0];
+    c.b[2] = (gp_chunk_bucket){20, nextafter(1240.5, INFINITY), 61.0, 63.5};
+    c.b[3] = (gp_chunk_bucket){1, 1.0 / 3, 1.0 / 3, 1.0 / 3};
+    c.b[8] = (gp_chunk_bucket){1, 42.0, 42.0, 42.0};
+    /* After the five header bytes, bits from the least significant of each byte on (written
+     * here in that order): Rice parameters 14, 9, 9 (011100 100100 100100); group op 6 (shape
+     * 2, new count: 011), count 1 (gamma 1), count +20 (gamma of zigzag 40 + 1: 00000 110010);
+     * bucket 0: sum exact (0), Rice 14 of zigzag 24690 (10 01001110000001: k 12345), min (0,
+     * 110 010111010: k 605), max (0, 110 011011110: k 635); group op 3 (110), count 1: the
+     * repeat; group op 2 (010), count 1; bucket 2: sum a unit up (10) of k +60 (0
+     * 00011110000000), min k +5 (0 0 010100000), max +0 (0 0 000000000); group op 4 (001),
+     * count 2 (010), count -19 (00000 101100); bucket 3, 1/3: XOR (111), 8 bytes (0001), its
+     * bits XOR the last sum's; bucket 8, 42: k 420, -11985 (0 10 10000101101110); four
+     * zero bits to the byte. */
     static const unsigned char want[] = {
-        1,    9,    0x03, 0x01,       /* version, slots, bitmap: buckets 0, 1 and 8 */
-        0x00, 0x90, 0xb0, 0x0a,       /* n 1, shape 0: k 42500, zigzag 85000, tag 170000 */
-        0x05, 0x00, 0x90, 0xb0, 0x0a, /* n 2, shape 1: min k +0, sum k +42500 */
-        0x0a,                         /* n 3, shape 2 */
-        0x11, 0x34, 0x33, 0x33, 0x33, 0x33, 0x73, 0x86, 0x7f, /* sum: 8 bytes XOR 85.0 */
-        0x8e, 0xb0, 0x0a,                                     /* min: k 0, delta -42500 */
-        0x11, 0x55, 0x55, 0x55, 0x55, 0x55, 0x15, 0x90, 0x7f, /* max: 8 bytes XOR 42.5 */
+        2,    9,    0x10, 0x0f, 0x01, /* version, slots, flags: one decimal digit; bitmap */
+        0x4e, 0x92, 0x38, 0x98, 0x24, 0x07, 0x9a, 0x2e, 0xb3, 0xb7, 0x1a, 0x3c, 0x00, 0x05, 0x00,
+        0xa0, 0x40, 0x73, 0xa4, 0xaa, 0xaa, 0xaa, 0xaa, 0xba, 0x31, 0xfa, 0x53, 0x68, 0x07,
     };
     unsigned char buf[GP_CHUNK_MAX_BYTES];
     size_t len;
@@ -142,6 +199,33 @@ static void expect_bad(const unsigned char *buf, size_t len, const char *what) {
     assert_non_null(strstr(err.where, "db:series 7:byte "));
 }
 
+/* Chunks written before version 2 (databases made by earlier releases) still decode: the
+ * version 1 bytes docs/telemetry.md walked through. */
+static void test_version_1(void **state) {
+    (void)state;
+    static const unsigned char v1[] = {
+        1,    9,    0x03, 0x01, 0x00, 0x90, 0xb0, 0x0a, 0x05, 0x00, 0x90, 0xb0,
+        0x0a, 0x0a, 0x11, 0x34, 0x33, 0x33, 0x33, 0x33, 0x73, 0x86, 0x7f, 0x8e,
+        0xb0, 0x0a, 0x11, 0x55, 0x55, 0x55, 0x55, 0x55, 0x15, 0x90, 0x7f,
+    };
+    gp_chunk want, got;
+    gp_chunk_init(&want, 9);
+    want.b[0] = (gp_chunk_bucket){1, 42.5, 42.5, 42.5};
+    want.b[1] = (gp_chunk_bucket){2, 85.0, 42.5, 42.5};
+    want.b[8] = (gp_chunk_bucket){3, 0.1 + 0.2, 0.0, 1.0 / 3};
+    gp_err err;
+    assert_int_equal(gp_chunk_decode(v1, sizeof v1, "t", &got, &err), GP_OK);
+    assert_same_chunk(&want, &got);
+    round_trip(&got); /* and re-encodes as version 2 */
+    static const unsigned char shape3[] = {1, 1, 1, 0x03, 0, 0, 0};
+    expect_bad(shape3, sizeof shape3, "version 1, shape 3");
+    static const unsigned char odd_tag[] = {1, 1, 1, 0x00, 0x03};
+    expect_bad(odd_tag, sizeof odd_tag, "version 1, tag 3");
+    static const unsigned char huge[] = {1,    1,    1,    0x00, 0xfe, 0xff, 0xff,
+                                         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+    expect_bad(huge, sizeof huge, "version 1, a fixed-point value past 2^53");
+}
+
 static void test_refused(void **state) {
     (void)state;
     gp_chunk c;
@@ -156,25 +240,43 @@ static void test_refused(void **state) {
         expect_bad(buf, cut, "a truncated chunk");
     buf[len] = 0;
     expect_bad(buf, len + 1, "trailing bytes");
-    unsigned char v2[GP_CHUNK_MAX_BYTES];
-    memcpy(v2, buf, len);
-    v2[0] = 2;
-    expect_bad(v2, len, "version 2");
-    static const unsigned char shape3[] = {1, 1, 1, 0x03, 0, 0, 0};
-    expect_bad(shape3, sizeof shape3, "shape 3");
-    static const unsigned char pad[] = {1, 1, 3, 0x00, 0x00};
-    expect_bad(pad, sizeof pad, "a bit past the last slot");
-    static const unsigned char slots0[] = {1, 0};
-    expect_bad(slots0, sizeof slots0, "no slots");
-    static const unsigned char slots289[] = {1, 0xa1, 0x02};
-    expect_bad(slots289, sizeof slots289, "289 slots");
-    static const unsigned char long_varint[] = {1, 0x81, 0x00, 0x00};
-    expect_bad(long_varint, sizeof long_varint, "a varint not in its shortest form");
-    static const unsigned char odd_tag[] = {1, 1, 1, 0x00, 0x03};
-    expect_bad(odd_tag, sizeof odd_tag, "tag 3");
-    static const unsigned char huge[] = {1,    1,    1,    0x00, 0xfe, 0xff, 0xff,
-                                         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+    unsigned char v3[GP_CHUNK_MAX_BYTES];
+    memcpy(v3, buf, len);
+    v3[0] = 3;
+    expect_bad(v3, len, "version 3");
+    static const unsigned char flags[] = {2, 1, 0x41, 0x00, 0x00, 0x30, 0x00};
+    expect_bad(flags, sizeof flags, "an unknown flag");
+    static const unsigned char rice[] = {2, 1, 0x01, 0x3f, 0x00, 0x00};
+    expect_bad(rice, sizeof rice, "a Rice parameter of 63");
+    static const unsigned char op7[] = {2, 1, 0x01, 0x00, 0x00, 0x3c};
+    expect_bad(op7, sizeof op7, "group op 7");
+    static const unsigned char nothing[] = {2, 1, 0x01, 0x00, 0x00, 0x2c};
+    expect_bad(nothing, sizeof nothing, "a repeat of nothing");
+    static const unsigned char past[] = {2, 2, 0x00, 0x01, 0x00, 0x00, 0x50, 0x06};
+    expect_bad(past, sizeof past, "a group past the last bucket");
+    static const unsigned char no_n[] = {2, 1, 0x01, 0x00, 0x00, 0x20, 0x00};
+    expect_bad(no_n, sizeof no_n, "a bucket before any count");
+    static const unsigned char n0[] = {2, 1, 0x01, 0x00, 0x00, 0x70, 0x00};
+    expect_bad(n0, sizeof n0, "a count of 0");
+    static const unsigned char xor9[] = {2, 1, 0x01, 0x00, 0x00, 0xb0, 0x9f, 1, 1,
+                                         1, 1, 1,    1,    1,    1,    1,    1};
+    expect_bad(xor9, sizeof xor9, "9 bytes of XOR");
+    static const unsigned char huge[] = {2, 1, 0x01, 0x38, 0x00, 0xb0, 0x01,
+                                         0, 0, 0,    0,    0,    0,    0x02};
     expect_bad(huge, sizeof huge, "a fixed-point value past 2^53");
+    static const unsigned char pad[] = {2, 1, 0x00, 0x03, 0x04, 0x02, 0x00};
+    expect_bad(pad, sizeof pad, "a bit past the last slot");
+    static const unsigned char slots0[] = {2, 0};
+    expect_bad(slots0, sizeof slots0, "no slots");
+    static const unsigned char slots289[] = {2, 0xa1, 0x02};
+    expect_bad(slots289, sizeof slots289, "289 slots");
+    static const unsigned char stray[] = {2,    9,    0x10, 0x0f, 0x01, 0x4e, 0x92, 0x38, 0x98,
+                                          0x24, 0x07, 0x9a, 0x2e, 0xb3, 0xb7, 0x1a, 0x3c, 0x00,
+                                          0x05, 0x00, 0xa0, 0x40, 0x73, 0xa4, 0xaa, 0xaa, 0xaa,
+                                          0xaa, 0xba, 0x31, 0xfa, 0x53, 0x68, 0x87};
+    expect_bad(stray, sizeof stray, "a bit set past the last value");
+    static const unsigned char long_varint[] = {2, 0x81, 0x00, 0x01};
+    expect_bad(long_varint, sizeof long_varint, "a varint not in its shortest form");
     /* And what the encoder refuses. */
     c.b[3].n = -1;
     assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_E_INPUT);
@@ -343,9 +445,14 @@ static void test_hours_refused(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_bits),       cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_documented_bytes), cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_hours_round_trip), cmocka_unit_test(test_hours_bytes),
+        cmocka_unit_test(test_exact_bits),
+        cmocka_unit_test(test_longest),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_documented_bytes),
+        cmocka_unit_test(test_version_1),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_hours_round_trip),
+        cmocka_unit_test(test_hours_bytes),
         cmocka_unit_test(test_hours_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,6 +126,20 @@ static int first_point(const gp_gpu_point *p, void *arg) {
     return 1;
 }
 
+typedef struct space_seen {
+    long long total, chunks, free;
+} space_seen;
+
+static int add_space(const char *table, long long bytes, void *arg) {
+    space_seen *s = arg;
+    s->total += bytes;
+    if (strcmp(table, "rollup_5m_day") == 0)
+        s->chunks = bytes;
+    if (strcmp(table, "(free)") == 0)
+        s->free = bytes;
+    return 0;
+}
+
 static void test_retention_and_rm(void **state) {
     (void)state;
     gp_err err;
@@ -141,6 +155,13 @@ static void test_retention_and_rm(void **state) {
     gp_db_stats stats;
     assert_int_equal(gp_store_stats(st, &stats, &err), GP_OK);
     assert_int_equal(stats.rollups_5m, 12);
+    /* Where the bytes go: every page of the file once, the chunk's table among them. */
+    space_seen used = {0, 0, -1};
+    assert_int_equal(gp_store_space(st, add_space, &used, &err), GP_OK);
+    assert_int_equal(used.total, stats.file_bytes);
+    assert_true(used.chunks > 0);
+    assert_int_equal(used.free, scalar("SELECT freelist_count * page_size FROM "
+                                       "pragma_freelist_count(), pragma_page_size()"));
     double first_mean = -1;
     assert_int_equal(
         gp_store_gpu_history(st, GP_M_GPU_UTIL, T0, T0 + 300000, first_point, &first_mean, &err),
