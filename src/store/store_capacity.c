@@ -208,8 +208,6 @@ static const char SQL_UTIL_SERIES[] =
 typedef struct gpu_acc {
     long long id;
     gp_cap_gpu sums;
-    double *hourly;
-    size_t nh, caph;
 } gpu_acc;
 
 static int acc_cmp(const void *a, const void *b) {
@@ -217,46 +215,30 @@ static int acc_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* One series' hours into its GPU's sums (acc is in GPU order: series come by GPU). */
-typedef struct hour_walk {
-    gpu_acc **acc;
-    size_t *na, *capa;
-    long long gpu_id;
-} hour_walk;
-
-static void add_bins(long long *restrict sums, const unsigned char *restrict bins) {
+/* A GPU's hours, summed over its series, as its figures: the sums, the P95 of its hourly means
+ * of power and their 10 W bins. Returns false for a GPU without an hour in the window. */
+static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, gpu_acc *a) {
+    if (t->buckets == 0) /* every hour holds at least one bucket */
+        return false;
+    memset(a, 0, sizeof *a);
+    a->id = id;
+    a->sums.buckets = t->buckets;
+    a->sums.util_sum = t->util_sum;
+    a->sums.power_n = t->power_n;
+    a->sums.power_sum = t->power_sum;
+    a->sums.busy_power_n = t->busy_power_n;
+    a->sums.busy_power_sum = t->busy_power_sum;
     for (int k = 0; k < GP_UTIL_BINS; k++)
-        sums[k] += bins[k];
-}
-
-static int add_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
-    (void)hour_ms;
-    hour_walk *w = arg;
-    gpu_acc *acc = *w->acc;
-    size_t na = *w->na;
-    if (!na || acc[na - 1].id != w->gpu_id) {
-        acc = *w->acc = gp_xgrow(acc, w->capa, na, sizeof *acc, 256);
-        memset(&acc[na], 0, sizeof acc[na]);
-        acc[na++].id = w->gpu_id;
-        *w->na = na;
-    }
-    gpu_acc *a = &acc[na - 1];
-    a->sums.buckets += h->buckets;
-    a->sums.util_sum += h->util_sum;
-    a->sums.power_n += h->power_n;
-    a->sums.power_sum += h->power_sum;
-    a->sums.busy_power_n += h->busy_power_n;
-    a->sums.busy_power_sum += h->busy_power_sum;
-    add_bins(a->sums.hist, h->hist);
-    if (h->power_n > 0) {
-        double mean = h->power_sum / (double)h->power_n;
-        if (a->nh == a->caph)
-            a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 1024);
-        a->hourly[a->nh++] = mean;
-        double bin = floor(mean / GP_POWER_BIN_W);
+        a->sums.hist[k] = t->hist[k];
+    for (size_t i = 0; i < m->n; i++) {
+        double bin = floor(m->v[i] / GP_POWER_BIN_W);
         a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
     }
-    return 0;
+    if (m->n) {
+        a->sums.has_power_p95 = true;
+        a->sums.power_p95_w = p95(m->v, m->n);
+    }
+    return true;
 }
 
 gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
@@ -300,19 +282,38 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read memory by hour");
         goto done;
     }
-    /* Pass 1: every hour of every GPU, summed per GPU, series by series in hour order. */
+    /* Pass 1: every hour of every GPU, summed per GPU (series come by GPU), series by series
+     * in hour order; a GPU's figures are made when its last series is read. */
     gpu_acc *acc = NULL;
     size_t na = 0, capa = 0;
+    store_means means = {NULL, 0, 0};
+    gp_hours_total t;
+    long long gpu = 0;
+    bool open = false;
     if (store_prepare(st, SQL_UTIL_SERIES, &s, err)) {
         res = err->code;
-        goto done;
+        goto free_acc;
     }
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        hour_walk w = {&acc, &na, &capa, sqlite3_column_int64(s, 1)};
-        if (store_hours_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_hour, &w,
-                             err)) {
+    for (;;) {
+        rc = sqlite3_step(s);
+        long long id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : 0;
+        if (open && (rc != SQLITE_ROW || id != gpu)) {
+            acc = gp_xgrow(acc, &capa, na, sizeof *acc, 256);
+            na += gpu_figures(gpu, &t, &means, &acc[na]);
+            open = false;
+        }
+        if (rc != SQLITE_ROW)
+            break;
+        if (!open) {
+            memset(&t, 0, sizeof t);
+            means.n = 0;
+            gpu = id;
+            open = true;
+        }
+        if (store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &t, &means,
+                            err)) {
             sqlite3_finalize(s);
             res = err->code;
             goto free_acc;
@@ -323,10 +324,9 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read utilization by hour");
         goto free_acc;
     }
-    /* Series order is not GPU order for every plan. An empty selection (a fresh database, a
-     * --node typo) leaves acc NULL, which neither qsort nor bsearch may be given. */
-    if (na > 0)
-        qsort(acc, na, sizeof *acc, acc_cmp);
+    /* acc is in GPU order, as bsearch needs it: SQL_UTIL_SERIES orders by GPU. An empty
+     * selection (a fresh database, a --node typo) leaves acc NULL, which bsearch may not be
+     * given. */
     /* Pass 2: the GPUs, in display order. */
     if (store_prepare(st, SQL_GPUS, &s, err)) {
         res = err->code;
@@ -349,10 +349,6 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         g.mig = (const char *)sqlite3_column_text(s, 5);
         g.index = sqlite3_column_int(s, 6);
         g.raw_model = (const char *)sqlite3_column_text(s, 7);
-        if (a->nh) {
-            g.has_power_p95 = true;
-            g.power_p95_w = p95(a->hourly, a->nh);
-        }
         /* mem is in GPU order, one entry a GPU (SQL_MEM orders by it). */
         gpu_mem *m = n_mem > 0 ? bsearch(&id, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
         if (m) {
@@ -373,8 +369,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read the GPUs");
     sqlite3_finalize(s);
 free_acc:
-    for (size_t k = 0; k < na; k++)
-        free(acc[k].hourly);
+    free(means.v);
     free(acc);
 done:
     for (size_t k = 0; k < n_mem; k++)
@@ -506,24 +501,13 @@ static const char SQL_BY_LABEL[] =
 
 typedef struct label_acc {
     char *value; /* NULL: the series has no such label */
-    gp_cap_label sums;
-    bool seen; /* an hour in the window */
+    gp_hours_total t;
 } label_acc;
-
-static int add_label_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
-    (void)hour_ms;
-    label_acc *l = arg;
-    l->seen = true;
-    l->sums.buckets += h->buckets;
-    l->sums.util_sum += h->util_sum;
-    l->sums.power_sum += h->power_sum;
-    return 0;
-}
 
 static int by_util_desc(const void *a, const void *b) {
     const label_acc *x = a, *y = b;
-    if (x->sums.util_sum != y->sums.util_sum)
-        return x->sums.util_sum > y->sums.util_sum ? -1 : 1;
+    if (x->t.util_sum != y->t.util_sum)
+        return x->t.util_sum > y->t.util_sum ? -1 : 1;
     if (!x->value || !y->value)
         return !!x->value - !!y->value;
     return strcmp(x->value, y->value);
@@ -558,15 +542,15 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
             memset(&groups[ng], 0, sizeof groups[ng]);
             groups[ng++].value = v ? gp_xstrdup(v) : NULL;
         }
-        res = store_hours_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
-                               add_label_hour, &groups[k], err);
+        res = store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
+                              &groups[k].t, NULL, err);
     }
     if (res == GP_OK && rc != SQLITE_DONE)
         res = store_fail(st, err, "attribute by label");
     sqlite3_finalize(s);
     size_t kept = 0;
     for (size_t k = 0; k < ng; k++) {
-        if (groups[k].seen)
+        if (groups[k].t.buckets > 0) /* an hour in the window: each holds a bucket */
             groups[kept++] = groups[k];
         else
             free(groups[k].value);
@@ -574,8 +558,9 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
     if (kept > 0)
         qsort(groups, kept, sizeof *groups, by_util_desc);
     for (size_t k = 0; res == GP_OK && k < kept; k++) {
-        groups[k].sums.value = groups[k].value;
-        if (fn(&groups[k].sums, arg))
+        gp_cap_label l = {groups[k].value, groups[k].t.buckets, groups[k].t.util_sum,
+                          groups[k].t.power_sum};
+        if (fn(&l, arg))
             break;
     }
     for (size_t k = 0; k < kept; k++)

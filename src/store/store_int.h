@@ -94,10 +94,15 @@ gp_status store_hours_settle(gp_store *st, long long node_id, int metric, int64_
                              int64_t to_ms, gp_err *err);
 /* Migration 010: every util_hour row before its series' sealed_ms into its chunk. */
 gp_status store_hours_convert(gp_store *st, gp_err *err);
-/* fn for each hour of series with data in [from_ms, to_ms), in hour order (chunks, then rows);
- * a non-zero return stops the walk. */
-typedef int (*store_hour_fn)(int64_t hour_ms, const gp_hour *h, void *arg);
-gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
-                           store_hour_fn fn, void *arg, gp_err *err);
+/* Hourly means of power, appended in hour order (store_hours_add). */
+typedef struct store_means {
+    double *v;
+    size_t n, cap;
+} store_means;
+/* Add series' hours with data in [from_ms, to_ms) to *t in hour order (its chunks, then its
+ * rows), each hour's mean power (power_sum / power_n, where power_n > 0) to *m unless m is
+ * NULL. GP_E_DB for a chunk that does not decode; *t then holds part of the series. */
+gp_status store_hours_add(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
+                          gp_hours_total *t, store_means *m, gp_err *err);
 
 #endif

@@ -407,6 +407,20 @@ static void test_hour_chunks_keep_figures(void **state) {
     free(fleet_some);
     free(fleet_chunks);
     free(fleet_rows);
+    /* A damaged hour chunk is a damaged database: one line naming its series, day and byte. */
+    long long id = scalar("SELECT min(id) FROM util_hour_day");
+    sql("UPDATE util_hour_day SET hours = hours || x'00' WHERE id = (SELECT min(id) FROM "
+        "util_hour_day)");
+    char where[64];
+    snprintf(where, sizeof where, "util_hour_day %lld/%lld:byte ", id >> 20,
+             (id & ((1 << 20) - 1)) * DAY);
+    gpu_sums o = {"GPU-0-0", -1, -1, -1, -1};
+    gp_cap_select all = {T0, T0 + DAYS * DAY, NULL, NULL};
+    assert_int_equal(gp_store_capacity_gpus(st, &all, on_gpu_sums, &o, &err), GP_E_DB);
+    assert_ptr_equal(strstr(err.where, where), err.where);
+    assert_string_equal(err.msg, "hour chunk: trailing bytes");
+    assert_int_equal(gp_store_capacity_by_label(st, &all, "job", on_label, stderr, &err), GP_E_DB);
+    assert_ptr_equal(strstr(err.where, where), err.where);
     gp_store_close(st);
     free(rows);
 }
