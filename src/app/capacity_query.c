@@ -164,6 +164,9 @@ static long long whole_gpus(const gp_cap_row *rows, size_t n) {
 }
 
 static gp_cap_group *group_of(gp_cap_group **gs, size_t *n, size_t *cap, const char *key) {
+    /* Rows come in node order: a node's GPUs find their group at the end (1,250 nodes). */
+    if (*n > 0 && !strcmp((*gs)[*n - 1].key, key))
+        return &(*gs)[*n - 1];
     for (size_t i = 0; i < *n; i++)
         if (!strcmp((*gs)[i].key, key))
             return &(*gs)[i];

@@ -186,12 +186,37 @@ static int mem_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static const char SQL_MEM[] =
-    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h_all r ON r.series_id = "
-    "s.id "
-    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
-    "WHERE s.metric IN (?5, ?6, ?7) AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2" SELECTION
-    " ORDER BY s.gpu_id";
+/* The memory and power limit series of the selection, in the order of series_gpu (GPU, metric,
+ * series): each one's hourly peaks are read in C. */
+static const char SQL_MEM_SERIES[] =
+    "SELECT s.id, s.gpu_id, s.metric FROM series s JOIN gpu g ON g.id = s.gpu_id "
+    "JOIN node n ON n.id = s.node_id WHERE s.metric IN (?5, ?6, ?7)" SELECTION
+    " ORDER BY s.gpu_id, s.metric, s.id";
+
+typedef struct mem_walk {
+    gpu_mem *m;
+    int metric;
+} mem_walk;
+
+/* One hourly bucket of a memory or power limit series (its peak) into its GPU's entry. */
+static void add_mem(int64_t bucket_ms, const gp_chunk_bucket *b, void *arg) {
+    (void)bucket_ms;
+    mem_walk *w = arg;
+    gpu_mem *m = w->m;
+    double v = b->max;
+    if (w->metric == GP_M_MEM_USED_MIB) {
+        m->used = gp_xgrow(m->used, &m->cap, m->n, sizeof *m->used, 64);
+        m->used[m->n++] = v;
+    } else if (w->metric == GP_M_MEM_TOTAL_MIB) {
+        if (!m->has_total || v > m->total)
+            m->total = v;
+        m->has_total = true;
+    } else {
+        if (!m->has_limit || v > m->limit)
+            m->limit = v;
+        m->has_limit = true;
+    }
+}
 
 /* The GPUs of the selection with a utilization series (metadata only); those without an hour
  * in the window are left out in C. */
@@ -246,38 +271,31 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     sqlite3_stmt *s;
     gpu_mem *mem = NULL;
     size_t n_mem = 0, cap_mem = 0;
-    if (store_prepare(st, SQL_MEM, &s, err))
+    if (store_prepare(st, SQL_MEM_SERIES, &s, err))
         return err->code;
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
     sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
     sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
     int rc;
+    gp_status res = GP_OK;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(s, 0);
+        long long id = sqlite3_column_int64(s, 1);
         if (!n_mem || mem[n_mem - 1].gpu_id != id) {
             mem = gp_xgrow(mem, &cap_mem, n_mem, sizeof *mem, 64);
             memset(&mem[n_mem], 0, sizeof mem[n_mem]);
             mem[n_mem++].gpu_id = id;
         }
         gpu_mem *m = &mem[n_mem - 1];
-        int metric = sqlite3_column_int(s, 1);
-        double v = sqlite3_column_double(s, 2);
-        if (metric == GP_M_MEM_USED_MIB) {
-            m->used = gp_xgrow(m->used, &m->cap, m->n, sizeof *m->used, 64);
-            m->used[m->n++] = v;
-        } else if (metric == GP_M_MEM_TOTAL_MIB) {
-            if (!m->has_total || v > m->total)
-                m->total = v;
-            m->has_total = true;
-        } else {
-            if (!m->has_limit || v > m->limit)
-                m->limit = v;
-            m->has_limit = true;
+        mem_walk w = {m, sqlite3_column_int(s, 2)};
+        if (store_1h_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_mem, &w,
+                          err)) {
+            sqlite3_finalize(s);
+            res = err->code;
+            goto done;
         }
     }
     sqlite3_finalize(s);
-    gp_status res = GP_OK;
     if (rc != SQLITE_DONE) {
         res = store_fail(st, err, "read memory by hour");
         goto done;
@@ -349,7 +367,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         g.mig = (const char *)sqlite3_column_text(s, 5);
         g.index = sqlite3_column_int(s, 6);
         g.raw_model = (const char *)sqlite3_column_text(s, 7);
-        /* mem is in GPU order, one entry a GPU (SQL_MEM orders by it). */
+        /* mem is in GPU order, one entry a GPU (SQL_MEM_SERIES orders by it). */
         gpu_mem *m = n_mem > 0 ? bsearch(&id, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
         if (m) {
             if (m->n) {

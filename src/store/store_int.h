@@ -59,6 +59,12 @@ gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day
 typedef int (*store_bucket_fn)(int64_t bucket_ms, long long n, double sum, void *arg);
 gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_bucket_fn fn,
                         void *arg, bool *stopped, gp_err *err);
+/* fn for each hourly bucket of series in [lo, hi) that rollup_1h_all yields, in its order (its
+ * chunks' buckets with n > 0, then its rows), without SQL per bucket. GP_E_DB for a chunk that
+ * does not decode. */
+typedef void (*store_stat_fn)(int64_t bucket_ms, const gp_chunk_bucket *b, void *arg);
+gp_status store_1h_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_stat_fn fn,
+                        void *arg, gp_err *err);
 /* Migration 012: every series' series_last row from its newest 5-minute chunk. */
 gp_status store_last_fill(gp_store *st, gp_err *err);
 /* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */

@@ -425,6 +425,90 @@ static void test_hour_chunks_keep_figures(void **state) {
     free(rows);
 }
 
+typedef struct mem_seen {
+    const char *uuid;
+    bool found, has_mem, has_limit;
+    double p95, total, limit;
+} mem_seen;
+
+static int on_mem(const gp_cap_gpu *g, void *arg) {
+    mem_seen *m = arg;
+    if (strcmp(g->uuid, m->uuid) == 0)
+        *m = (mem_seen){
+            m->uuid,         true, g->has_mem, g->has_limit, g->mem_used_p95_mib, g->mem_total_mib,
+            g->power_limit_w};
+    return 0;
+}
+
+static mem_seen mem_of(gp_store *st, const char *uuid, int64_t from, int64_t to) {
+    mem_seen m = {uuid, false, false, false, 0, 0, 0};
+    gp_cap_select w = {from, to, NULL, NULL};
+    gp_err err;
+    assert_int_equal(gp_store_capacity_gpus(st, &w, on_mem, &m, &err), GP_OK);
+    assert_true(m.found);
+    return m;
+}
+
+/* Memory and the power limit per GPU from hourly peaks, day 0 in chunks and day 1 in rows: the
+ * P95 of used memory's hourly peaks, the largest total and limit, only inside the window; a GPU
+ * without those series has none. */
+static void test_memory_and_limit(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long id;
+    assert_int_equal(gp_store_node_add(st, "n0", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "n0", &id, &err), GP_OK);
+    for (int64_t hour = T0; hour < T0 + 2 * DAY; hour += H) {
+        gp_samples s;
+        gp_samples_init(&s, 100000);
+        int g0 = gp_samples_gpu(&s, "GPU-m-0", 0, "", "NVIDIA H100 80GB HBM3", "n0");
+        int g1 = gp_samples_gpu(&s, "GPU-m-1", 1, "", "NVIDIA H100 80GB HBM3", "n0");
+        bool day1 = hour >= T0 + DAY;
+        for (int64_t t = hour; t < hour + H; t += 300000) {
+            /* used peaks at 1000 + the hour's index (0 to 47) in its last bucket */
+            double used = 1000 + (double)((hour - T0) / H) - (t + 300000 < hour + H ? 0.5 : 0);
+            assert_int_equal(gp_samples_add(&s, g0, GP_M_GPU_UTIL, 50, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, g1, GP_M_GPU_UTIL, 20, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, g0, GP_M_MEM_USED_MIB, used, t, -1, &err), GP_OK);
+            assert_int_equal(
+                gp_samples_add(&s, g0, GP_M_MEM_TOTAL_MIB, day1 ? 81920 : 81559, t, -1, &err),
+                GP_OK);
+            assert_int_equal(
+                gp_samples_add(&s, g0, GP_M_POWER_LIMIT_W, day1 ? 650 : 700, t, -1, &err), GP_OK);
+        }
+        size_t written;
+        assert_int_equal(gp_store_samples_write(st, id, &s, hour, &written, &err), GP_OK);
+        gp_samples_done(&s);
+    }
+    /* Seal day 0: its hourly peaks are a chunk, day 1's are rows. */
+    assert_int_equal(gp_store_retention(st, T0 + DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_true(scalar("SELECT count(*) FROM rollup_1h_day") > 0);
+    assert_true(scalar("SELECT count(*) FROM rollup_1h") > 0);
+    mem_seen m = mem_of(st, "GPU-m-0", T0, T0 + 2 * DAY);
+    assert_true(m.has_mem && m.has_limit);
+    assert_close(m.p95, 1044.65, REL); /* 1000 .. 1047: 0.95 x 47 = 44.65 */
+    assert_true(m.total == 81920);
+    assert_true(m.limit == 700);
+    m = mem_of(st, "GPU-m-0", T0 + DAY + 3 * H, T0 + 2 * DAY); /* rows only: 1027 .. 1047 */
+    assert_close(m.p95, 1046, REL);
+    assert_true(m.total == 81920);
+    assert_true(m.limit == 650);
+    m = mem_of(st, "GPU-m-0", T0 + 1, T0 + 5 * H); /* the chunk's hours 1 to 4 */
+    assert_close(m.p95, 1003.85, REL);
+    assert_true(m.total == 81559);
+    assert_true(m.limit == 700);
+    m = mem_of(st, "GPU-m-1", T0, T0 + 2 * DAY);
+    assert_false(m.has_mem || m.has_limit);
+    gp_store_close(st);
+    unlink(path);
+}
+
 /* What migration 010 (version 9) or 011 (version 10) found: the 5-minute days sealed, every
  * hourly rollup a rollup_1h row and, before 010, every capacity hour a util_hour row. */
 static void make_version(int version) {
@@ -876,6 +960,7 @@ int main(void) {
         cmocka_unit_test(test_migration_keeps_figures),
         cmocka_unit_test(test_sealed_days_take_writes),
         cmocka_unit_test(test_hour_chunks_keep_figures),
+        cmocka_unit_test(test_memory_and_limit),
         cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
         cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
         cmocka_unit_test(test_series_last),
