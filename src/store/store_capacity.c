@@ -240,9 +240,54 @@ static int acc_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* A GPU's hourly means of power, their 10 W bins (one byte each) and the values p95_binned
+ * picks among; kept from GPU to GPU. */
+typedef struct power_scratch {
+    unsigned char *bin;
+    double *pick;
+    size_t cap;
+} power_scratch;
+
+_Static_assert(GP_POWER_BINS <= 256, "a power bin fits in a byte");
+
+/* The 10 W bin of an hourly mean, as gp_cap_gpu.power_hist counts it (a NaN in bin 0). */
+static int power_bin(double mean) {
+    double bin = floor(mean / GP_POWER_BIN_W);
+    return bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : bin >= 0 ? (int)bin : 0;
+}
+
+/* p95(v, n) for values without a NaN, bin[i] the bin of v[i] and hist their counts: the two
+ * order statistics p95 reads lie in known bins, so only those bins' values are selected among
+ * (a few dozen of a month's 720), and the figure is the same double. */
+static double p95_binned(const double *v, const unsigned char *bin, size_t n, const long long *hist,
+                         double *pick) {
+    double pos = 0.95 * (double)(n - 1);
+    size_t lo = (size_t)floor(pos), hi = lo + 1 < n ? lo + 1 : lo;
+    size_t below = 0; /* values in the bins before first */
+    int first = 0, last;
+    while (below + (size_t)hist[first] <= lo)
+        below += (size_t)hist[first++];
+    size_t upto = below + (size_t)hist[first];
+    for (last = first; upto <= hi;)
+        upto += (size_t)hist[++last];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bin[i] >= first && bin[i] <= last)
+            pick[k++] = v[i];
+    if (lo + 1 >= n)
+        return kth(pick, k, lo - below);
+    size_t j = lo - below;
+    double a = kth(pick, k, j), b = pick[j + 1];
+    for (size_t i = j + 2; i < k; i++)
+        if (pick[i] < b)
+            b = pick[i];
+    return a + (b - a) * (pos - (double)lo);
+}
+
 /* A GPU's hours, summed over its series, as its figures: the sums, the P95 of its hourly means
  * of power and their 10 W bins. Returns false for a GPU without an hour in the window. */
-static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, gpu_acc *a) {
+static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, power_scratch *ps,
+                        gpu_acc *a) {
     if (t->buckets == 0) /* every hour holds at least one bucket */
         return false;
     memset(a, 0, sizeof *a);
@@ -255,14 +300,23 @@ static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, g
     a->sums.busy_power_sum = t->busy_power_sum;
     for (int k = 0; k < GP_UTIL_BINS; k++)
         a->sums.hist[k] = t->hist[k];
+    if (m->n == 0)
+        return true;
+    if (ps->cap < m->n) {
+        ps->cap = m->cap;
+        ps->bin = gp_xrealloc(ps->bin, ps->cap);
+        ps->pick = gp_xrealloc(ps->pick, ps->cap * sizeof *ps->pick);
+    }
+    bool nan = false;
     for (size_t i = 0; i < m->n; i++) {
-        double bin = floor(m->v[i] / GP_POWER_BIN_W);
-        a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
+        int bin = power_bin(m->v[i]);
+        nan |= m->v[i] != m->v[i];
+        ps->bin[i] = (unsigned char)bin;
+        a->sums.power_hist[bin]++;
     }
-    if (m->n) {
-        a->sums.has_power_p95 = true;
-        a->sums.power_p95_w = p95(m->v, m->n);
-    }
+    a->sums.has_power_p95 = true;
+    a->sums.power_p95_w =
+        nan ? p95(m->v, m->n) : p95_binned(m->v, ps->bin, m->n, a->sums.power_hist, ps->pick);
     return true;
 }
 
@@ -305,6 +359,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     gpu_acc *acc = NULL;
     size_t na = 0, capa = 0;
     store_means means = {NULL, 0, 0};
+    power_scratch scratch = {NULL, NULL, 0};
     gp_hours_total t;
     long long gpu = 0;
     bool open = false;
@@ -319,7 +374,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         long long id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : 0;
         if (open && (rc != SQLITE_ROW || id != gpu)) {
             acc = gp_xgrow(acc, &capa, na, sizeof *acc, 256);
-            na += gpu_figures(gpu, &t, &means, &acc[na]);
+            na += gpu_figures(gpu, &t, &means, &scratch, &acc[na]);
             open = false;
         }
         if (rc != SQLITE_ROW)
@@ -388,6 +443,8 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     sqlite3_finalize(s);
 free_acc:
     free(means.v);
+    free(scratch.bin);
+    free(scratch.pick);
     free(acc);
 done:
     for (size_t k = 0; k < n_mem; k++)

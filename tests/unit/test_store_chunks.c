@@ -509,6 +509,78 @@ static void test_memory_and_limit(void **state) {
     unlink(path);
 }
 
+typedef struct p95_seen {
+    bool found, has;
+    double p95;
+} p95_seen;
+
+static int on_p95(const gp_cap_gpu *g, void *arg) {
+    p95_seen *p = arg;
+    *p = (p95_seen){true, g->has_power_p95, g->power_p95_w};
+    return 0;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A GPU's P95 W is the 95th percentile of its hourly means, exactly gp_sorted_quantile's, over
+ * windows of 1 to 48 hours: hourly powers in quarter watts (exact means) that crowd bins and
+ * sit on their edges (599.75, 600, 600.25 W), half a day's in one bin. */
+static void test_power_p95(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000;
+    double w[48];
+    unsigned seed = 17;
+    for (int h = 0; h < 48; h++) {
+        int kind = rand_r(&seed) % 4;
+        w[h] = kind == 0   ? 599.75 + 0.25 * (rand_r(&seed) % 3)
+               : kind == 1 ? 50 + (rand_r(&seed) % 2800) / 4.0
+               : h < 24    ? 300 + (rand_r(&seed) % 40) / 4.0
+                           : 700 + (rand_r(&seed) % 4) * 10;
+    }
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long id;
+    assert_int_equal(gp_store_node_add(st, "n0", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "n0", &id, &err), GP_OK);
+    for (int h = 0; h < 48; h++) {
+        gp_samples s;
+        gp_samples_init(&s, 100000);
+        int g = gp_samples_gpu(&s, "GPU-p-0", 0, "", "NVIDIA H100 80GB HBM3", "n0");
+        for (int64_t t = T0 + h * H; t < T0 + (h + 1) * H; t += 300000) {
+            assert_int_equal(gp_samples_add(&s, g, GP_M_GPU_UTIL, 50, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, g, GP_M_POWER_W, w[h], t, -1, &err), GP_OK);
+        }
+        size_t written;
+        assert_int_equal(gp_store_samples_write(st, id, &s, T0 + h * H, &written, &err), GP_OK);
+        gp_samples_done(&s);
+    }
+    assert_int_equal(gp_store_retention(st, T0 + DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    static const int spans[][2] = {{0, 1}, {0, 2}, {3, 23}, {0, 24}, {10, 40}, {0, 48}, {24, 48}};
+    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
+        int a = spans[i][0], b = spans[i][1];
+        double v[48];
+        for (int h = a; h < b; h++)
+            v[h - a] = w[h];
+        qsort(v, (size_t)(b - a), sizeof *v, by_value);
+        p95_seen p = {false, false, 0};
+        gp_cap_select sel = {T0 + a * H, T0 + b * H, NULL, NULL};
+        assert_int_equal(gp_store_capacity_gpus(st, &sel, on_p95, &p, &err), GP_OK);
+        assert_true(p.found && p.has);
+        double want = gp_sorted_quantile(v, (size_t)(b - a), 0.95);
+        if (memcmp(&p.p95, &want, sizeof want) != 0)
+            fail_msg("hours %d to %d: %.17g, want %.17g", a, b, p.p95, want);
+    }
+    gp_store_close(st);
+    unlink(path);
+}
+
 /* What migration 010 (version 9) or 011 (version 10) found: the 5-minute days sealed, every
  * hourly rollup a rollup_1h row and, before 010, every capacity hour a util_hour row. */
 static void make_version(int version) {
@@ -961,6 +1033,7 @@ int main(void) {
         cmocka_unit_test(test_sealed_days_take_writes),
         cmocka_unit_test(test_hour_chunks_keep_figures),
         cmocka_unit_test(test_memory_and_limit),
+        cmocka_unit_test(test_power_p95),
         cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
         cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
         cmocka_unit_test(test_series_last),
