@@ -397,10 +397,9 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read utilization by hour");
         goto free_acc;
     }
-    /* acc is in GPU order, as bsearch needs it: SQL_UTIL_SERIES orders by GPU. An empty
-     * selection (a fresh database, a --node typo) leaves acc NULL, which bsearch may not be
-     * given. */
-    /* Pass 2: the GPUs, in display order. */
+    /* Pass 2: the GPUs, in display order. acc is in GPU order, as bsearch needs it
+     * (SQL_UTIL_SERIES orders by GPU); an empty selection (a fresh database, a --node typo)
+     * leaves it NULL, which bsearch may not be given. */
     if (store_prepare(st, SQL_GPUS, &s, err)) {
         res = err->code;
         goto free_acc;
