@@ -71,4 +71,18 @@ gp_status gp_hours_encode(const gp_hours *d, unsigned char *out, size_t *len, gp
 gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *origin, gp_hours *out,
                           gp_err *err);
 
+/* Running totals of hours, each figure added hour by hour (gp_hours_add). */
+typedef struct gp_hours_total {
+    long long buckets, power_n, busy_power_n;
+    double util_sum, power_sum, busy_power_sum;
+    long long hist[GP_HOURS_BINS];
+} gp_hours_total;
+
+/* Add the hours of buf[0..len) whose bit is set in mask (bit i: hour i) to *t in hour order, as
+ * adding each of gp_hours_decode's hours would, to the bit; means (24 slots, or NULL) gets each
+ * such hour's power_sum / power_n where power_n > 0, *n_means their count. Refuses what
+ * gp_hours_decode refuses, with its error; *t may then hold part of the chunk. */
+gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin, unsigned long mask,
+                       gp_hours_total *t, double *means, int *n_means, gp_err *err);
+
 #endif

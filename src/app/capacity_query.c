@@ -116,17 +116,27 @@ typedef struct gathered {
     int threshold;
 } gathered;
 
+/* snprintf(out, cap, "%s", s) without the format machinery (six strings a GPU). */
+static void copy_text(char *out, size_t cap, const char *s) {
+    size_t n = s ? strlen(s) : 0;
+    if (n >= cap)
+        n = cap - 1;
+    if (n)
+        memcpy(out, s, n);
+    out[n] = '\0';
+}
+
 static int take_gpu(const gp_cap_gpu *g, void *arg) {
     gathered *x = arg;
     x->rows = gp_xgrow(x->rows, &x->cap, x->n, sizeof *x->rows, 64);
     gp_cap_row *r = &x->rows[x->n++];
     r->g = *g;
-    snprintf(r->node, sizeof r->node, "%s", g->node);
-    snprintf(r->host, sizeof r->host, "%s", g->host);
-    snprintf(r->uuid, sizeof r->uuid, "%s", g->uuid);
-    snprintf(r->model, sizeof r->model, "%s", g->model);
-    snprintf(r->mig, sizeof r->mig, "%s", g->mig);
-    snprintf(r->raw_model, sizeof r->raw_model, "%s", g->raw_model ? g->raw_model : "");
+    copy_text(r->node, sizeof r->node, g->node);
+    copy_text(r->host, sizeof r->host, g->host);
+    copy_text(r->uuid, sizeof r->uuid, g->uuid);
+    copy_text(r->model, sizeof r->model, g->model);
+    copy_text(r->mig, sizeof r->mig, g->mig);
+    copy_text(r->raw_model, sizeof r->raw_model, g->raw_model ? g->raw_model : "");
     gp_cap_figures_of(&r->g, x->threshold, &r->f);
     return 0;
 }
@@ -164,6 +174,9 @@ static long long whole_gpus(const gp_cap_row *rows, size_t n) {
 }
 
 static gp_cap_group *group_of(gp_cap_group **gs, size_t *n, size_t *cap, const char *key) {
+    /* Rows come in node order: a node's GPUs find their group at the end (1,250 nodes). */
+    if (*n > 0 && !strcmp((*gs)[*n - 1].key, key))
+        return &(*gs)[*n - 1];
     for (size_t i = 0; i < *n; i++)
         if (!strcmp((*gs)[i].key, key))
             return &(*gs)[i];

@@ -186,12 +186,37 @@ static int mem_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static const char SQL_MEM[] =
-    "SELECT s.gpu_id, s.metric, r.max FROM series s CROSS JOIN rollup_1h_all r ON r.series_id = "
-    "s.id "
-    "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id "
-    "WHERE s.metric IN (?5, ?6, ?7) AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2" SELECTION
-    " ORDER BY s.gpu_id";
+/* The memory and power limit series of the selection, in the order of series_gpu (GPU, metric,
+ * series): each one's hourly peaks are read in C. */
+static const char SQL_MEM_SERIES[] =
+    "SELECT s.id, s.gpu_id, s.metric FROM series s JOIN gpu g ON g.id = s.gpu_id "
+    "JOIN node n ON n.id = s.node_id WHERE s.metric IN (?5, ?6, ?7)" SELECTION
+    " ORDER BY s.gpu_id, s.metric, s.id";
+
+typedef struct mem_walk {
+    gpu_mem *m;
+    int metric;
+} mem_walk;
+
+/* One hourly bucket of a memory or power limit series (its peak) into its GPU's entry. */
+static void add_mem(int64_t bucket_ms, const gp_chunk_bucket *b, void *arg) {
+    (void)bucket_ms;
+    mem_walk *w = arg;
+    gpu_mem *m = w->m;
+    double v = b->max;
+    if (w->metric == GP_M_MEM_USED_MIB) {
+        m->used = gp_xgrow(m->used, &m->cap, m->n, sizeof *m->used, 64);
+        m->used[m->n++] = v;
+    } else if (w->metric == GP_M_MEM_TOTAL_MIB) {
+        if (!m->has_total || v > m->total)
+            m->total = v;
+        m->has_total = true;
+    } else {
+        if (!m->has_limit || v > m->limit)
+            m->limit = v;
+        m->has_limit = true;
+    }
+}
 
 /* The GPUs of the selection with a utilization series (metadata only); those without an hour
  * in the window are left out in C. */
@@ -208,8 +233,6 @@ static const char SQL_UTIL_SERIES[] =
 typedef struct gpu_acc {
     long long id;
     gp_cap_gpu sums;
-    double *hourly;
-    size_t nh, caph;
 } gpu_acc;
 
 static int acc_cmp(const void *a, const void *b) {
@@ -217,46 +240,84 @@ static int acc_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* One series' hours into its GPU's sums (acc is in GPU order: series come by GPU). */
-typedef struct hour_walk {
-    gpu_acc **acc;
-    size_t *na, *capa;
-    long long gpu_id;
-} hour_walk;
+/* A GPU's hourly means of power, their 10 W bins (one byte each) and the values p95_binned
+ * picks among; kept from GPU to GPU. */
+typedef struct power_scratch {
+    unsigned char *bin;
+    double *pick;
+    size_t cap;
+} power_scratch;
 
-static void add_bins(long long *restrict sums, const unsigned char *restrict bins) {
-    for (int k = 0; k < GP_UTIL_BINS; k++)
-        sums[k] += bins[k];
+_Static_assert(GP_POWER_BINS <= 256, "a power bin fits in a byte");
+
+/* The 10 W bin of an hourly mean, as gp_cap_gpu.power_hist counts it (a NaN in bin 0). */
+static int power_bin(double mean) {
+    double bin = floor(mean / GP_POWER_BIN_W);
+    return bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : bin >= 0 ? (int)bin : 0;
 }
 
-static int add_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
-    (void)hour_ms;
-    hour_walk *w = arg;
-    gpu_acc *acc = *w->acc;
-    size_t na = *w->na;
-    if (!na || acc[na - 1].id != w->gpu_id) {
-        acc = *w->acc = gp_xgrow(acc, w->capa, na, sizeof *acc, 256);
-        memset(&acc[na], 0, sizeof acc[na]);
-        acc[na++].id = w->gpu_id;
-        *w->na = na;
+/* p95(v, n) for values without a NaN, bin[i] the bin of v[i] and hist their counts: the two
+ * order statistics p95 reads lie in known bins, so only those bins' values are selected among
+ * (a few dozen of a month's 720), and the figure is the same double. */
+static double p95_binned(const double *v, const unsigned char *bin, size_t n, const long long *hist,
+                         double *pick) {
+    double pos = 0.95 * (double)(n - 1);
+    size_t lo = (size_t)floor(pos), hi = lo + 1 < n ? lo + 1 : lo;
+    size_t below = 0; /* values in the bins before first */
+    int first = 0, last;
+    while (below + (size_t)hist[first] <= lo)
+        below += (size_t)hist[first++];
+    size_t upto = below + (size_t)hist[first];
+    for (last = first; upto <= hi;)
+        upto += (size_t)hist[++last];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bin[i] >= first && bin[i] <= last)
+            pick[k++] = v[i];
+    if (lo + 1 >= n)
+        return kth(pick, k, lo - below);
+    size_t j = lo - below;
+    double a = kth(pick, k, j), b = pick[j + 1];
+    for (size_t i = j + 2; i < k; i++)
+        if (pick[i] < b)
+            b = pick[i];
+    return a + (b - a) * (pos - (double)lo);
+}
+
+/* A GPU's hours, summed over its series, as its figures: the sums, the P95 of its hourly means
+ * of power and their 10 W bins. Returns false for a GPU without an hour in the window. */
+static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, power_scratch *ps,
+                        gpu_acc *a) {
+    if (t->buckets == 0) /* every hour holds at least one bucket */
+        return false;
+    memset(a, 0, sizeof *a);
+    a->id = id;
+    a->sums.buckets = t->buckets;
+    a->sums.util_sum = t->util_sum;
+    a->sums.power_n = t->power_n;
+    a->sums.power_sum = t->power_sum;
+    a->sums.busy_power_n = t->busy_power_n;
+    a->sums.busy_power_sum = t->busy_power_sum;
+    for (int k = 0; k < GP_UTIL_BINS; k++)
+        a->sums.hist[k] = t->hist[k];
+    if (m->n == 0)
+        return true;
+    if (ps->cap < m->n) {
+        ps->cap = m->cap;
+        ps->bin = gp_xrealloc(ps->bin, ps->cap);
+        ps->pick = gp_xrealloc(ps->pick, ps->cap * sizeof *ps->pick);
     }
-    gpu_acc *a = &acc[na - 1];
-    a->sums.buckets += h->buckets;
-    a->sums.util_sum += h->util_sum;
-    a->sums.power_n += h->power_n;
-    a->sums.power_sum += h->power_sum;
-    a->sums.busy_power_n += h->busy_power_n;
-    a->sums.busy_power_sum += h->busy_power_sum;
-    add_bins(a->sums.hist, h->hist);
-    if (h->power_n > 0) {
-        double mean = h->power_sum / (double)h->power_n;
-        if (a->nh == a->caph)
-            a->hourly = gp_xgrow(a->hourly, &a->caph, a->nh, sizeof *a->hourly, 1024);
-        a->hourly[a->nh++] = mean;
-        double bin = floor(mean / GP_POWER_BIN_W);
-        a->sums.power_hist[bin < 0 ? 0 : bin >= GP_POWER_BINS ? GP_POWER_BINS - 1 : (int)bin]++;
+    bool nan = false;
+    for (size_t i = 0; i < m->n; i++) {
+        int bin = power_bin(m->v[i]);
+        nan |= m->v[i] != m->v[i];
+        ps->bin[i] = (unsigned char)bin;
+        a->sums.power_hist[bin]++;
     }
-    return 0;
+    a->sums.has_power_p95 = true;
+    a->sums.power_p95_w =
+        nan ? p95(m->v, m->n) : p95_binned(m->v, ps->bin, m->n, a->sums.power_hist, ps->pick);
+    return true;
 }
 
 gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
@@ -264,55 +325,68 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
     sqlite3_stmt *s;
     gpu_mem *mem = NULL;
     size_t n_mem = 0, cap_mem = 0;
-    if (store_prepare(st, SQL_MEM, &s, err))
+    if (store_prepare(st, SQL_MEM_SERIES, &s, err))
         return err->code;
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
     sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
     sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
     int rc;
+    gp_status res = GP_OK;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(s, 0);
+        long long id = sqlite3_column_int64(s, 1);
         if (!n_mem || mem[n_mem - 1].gpu_id != id) {
             mem = gp_xgrow(mem, &cap_mem, n_mem, sizeof *mem, 64);
             memset(&mem[n_mem], 0, sizeof mem[n_mem]);
             mem[n_mem++].gpu_id = id;
         }
         gpu_mem *m = &mem[n_mem - 1];
-        int metric = sqlite3_column_int(s, 1);
-        double v = sqlite3_column_double(s, 2);
-        if (metric == GP_M_MEM_USED_MIB) {
-            m->used = gp_xgrow(m->used, &m->cap, m->n, sizeof *m->used, 64);
-            m->used[m->n++] = v;
-        } else if (metric == GP_M_MEM_TOTAL_MIB) {
-            if (!m->has_total || v > m->total)
-                m->total = v;
-            m->has_total = true;
-        } else {
-            if (!m->has_limit || v > m->limit)
-                m->limit = v;
-            m->has_limit = true;
+        mem_walk w = {m, sqlite3_column_int(s, 2)};
+        if (store_1h_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_mem, &w,
+                          err)) {
+            sqlite3_finalize(s);
+            res = err->code;
+            goto done;
         }
     }
     sqlite3_finalize(s);
-    gp_status res = GP_OK;
     if (rc != SQLITE_DONE) {
         res = store_fail(st, err, "read memory by hour");
         goto done;
     }
-    /* Pass 1: every hour of every GPU, summed per GPU, series by series in hour order. */
+    /* Pass 1: every hour of every GPU, summed per GPU (series come by GPU), series by series
+     * in hour order; a GPU's figures are made when its last series is read. */
     gpu_acc *acc = NULL;
     size_t na = 0, capa = 0;
+    store_means means = {NULL, 0, 0};
+    power_scratch scratch = {NULL, NULL, 0};
+    gp_hours_total t;
+    long long gpu = 0;
+    bool open = false;
     if (store_prepare(st, SQL_UTIL_SERIES, &s, err)) {
         res = err->code;
-        goto done;
+        goto free_acc;
     }
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        hour_walk w = {&acc, &na, &capa, sqlite3_column_int64(s, 1)};
-        if (store_hours_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_hour, &w,
-                             err)) {
+    for (;;) {
+        rc = sqlite3_step(s);
+        long long id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : 0;
+        if (open && (rc != SQLITE_ROW || id != gpu)) {
+            acc = gp_xgrow(acc, &capa, na, sizeof *acc, 256);
+            na += gpu_figures(gpu, &t, &means, &scratch, &acc[na]);
+            open = false;
+        }
+        if (rc != SQLITE_ROW)
+            break;
+        if (!open) {
+            memset(&t, 0, sizeof t);
+            means.n = 0;
+            gpu = id;
+            open = true;
+        }
+        if (store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &t, &means,
+                            err)) {
             sqlite3_finalize(s);
             res = err->code;
             goto free_acc;
@@ -323,11 +397,9 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read utilization by hour");
         goto free_acc;
     }
-    /* Series order is not GPU order for every plan. An empty selection (a fresh database, a
-     * --node typo) leaves acc NULL, which neither qsort nor bsearch may be given. */
-    if (na > 0)
-        qsort(acc, na, sizeof *acc, acc_cmp);
-    /* Pass 2: the GPUs, in display order. */
+    /* Pass 2: the GPUs, in display order. acc is in GPU order, as bsearch needs it
+     * (SQL_UTIL_SERIES orders by GPU); an empty selection (a fresh database, a --node typo)
+     * leaves it NULL, which bsearch may not be given. */
     if (store_prepare(st, SQL_GPUS, &s, err)) {
         res = err->code;
         goto free_acc;
@@ -349,11 +421,7 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         g.mig = (const char *)sqlite3_column_text(s, 5);
         g.index = sqlite3_column_int(s, 6);
         g.raw_model = (const char *)sqlite3_column_text(s, 7);
-        if (a->nh) {
-            g.has_power_p95 = true;
-            g.power_p95_w = p95(a->hourly, a->nh);
-        }
-        /* mem is in GPU order, one entry a GPU (SQL_MEM orders by it). */
+        /* mem is in GPU order, one entry a GPU (SQL_MEM_SERIES orders by it). */
         gpu_mem *m = n_mem > 0 ? bsearch(&id, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
         if (m) {
             if (m->n) {
@@ -373,8 +441,9 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         res = store_fail(st, err, "read the GPUs");
     sqlite3_finalize(s);
 free_acc:
-    for (size_t k = 0; k < na; k++)
-        free(acc[k].hourly);
+    free(means.v);
+    free(scratch.bin);
+    free(scratch.pick);
     free(acc);
 done:
     for (size_t k = 0; k < n_mem; k++)
@@ -506,24 +575,13 @@ static const char SQL_BY_LABEL[] =
 
 typedef struct label_acc {
     char *value; /* NULL: the series has no such label */
-    gp_cap_label sums;
-    bool seen; /* an hour in the window */
+    gp_hours_total t;
 } label_acc;
-
-static int add_label_hour(int64_t hour_ms, const gp_hour *h, void *arg) {
-    (void)hour_ms;
-    label_acc *l = arg;
-    l->seen = true;
-    l->sums.buckets += h->buckets;
-    l->sums.util_sum += h->util_sum;
-    l->sums.power_sum += h->power_sum;
-    return 0;
-}
 
 static int by_util_desc(const void *a, const void *b) {
     const label_acc *x = a, *y = b;
-    if (x->sums.util_sum != y->sums.util_sum)
-        return x->sums.util_sum > y->sums.util_sum ? -1 : 1;
+    if (x->t.util_sum != y->t.util_sum)
+        return x->t.util_sum > y->t.util_sum ? -1 : 1;
     if (!x->value || !y->value)
         return !!x->value - !!y->value;
     return strcmp(x->value, y->value);
@@ -558,15 +616,15 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
             memset(&groups[ng], 0, sizeof groups[ng]);
             groups[ng++].value = v ? gp_xstrdup(v) : NULL;
         }
-        res = store_hours_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
-                               add_label_hour, &groups[k], err);
+        res = store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
+                              &groups[k].t, NULL, err);
     }
     if (res == GP_OK && rc != SQLITE_DONE)
         res = store_fail(st, err, "attribute by label");
     sqlite3_finalize(s);
     size_t kept = 0;
     for (size_t k = 0; k < ng; k++) {
-        if (groups[k].seen)
+        if (groups[k].t.buckets > 0) /* an hour in the window: each holds a bucket */
             groups[kept++] = groups[k];
         else
             free(groups[k].value);
@@ -574,8 +632,9 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
     if (kept > 0)
         qsort(groups, kept, sizeof *groups, by_util_desc);
     for (size_t k = 0; res == GP_OK && k < kept; k++) {
-        groups[k].sums.value = groups[k].value;
-        if (fn(&groups[k].sums, arg))
+        gp_cap_label l = {groups[k].value, groups[k].t.buckets, groups[k].t.util_sum,
+                          groups[k].t.power_sum};
+        if (fn(&l, arg))
             break;
     }
     for (size_t k = 0; k < kept; k++)

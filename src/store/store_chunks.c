@@ -97,7 +97,8 @@ struct store_chunks {
     stmt_set *free_sets[STORE_KINDS];
     sqlite3_stmt *load[STORE_KINDS], *save[STORE_KINDS], *seal_rows[STORE_KINDS],
         *seal_delete[STORE_KINDS], *sealed, *seal_mark, *last_put, *each_chunks, *each_rows;
-    gp_chunk *each; /* store_5m_each's chunk, made on first use */
+    sqlite3_stmt *each_1h_chunks, *each_1h_rows; /* store_1h_each's */
+    gp_chunk *each; /* store_5m_each's and store_1h_each's chunk, made on first use */
     vt_aux aux[STORE_KINDS];
 };
 
@@ -156,6 +157,8 @@ void store_chunks_done(gp_store *st) {
     sqlite3_finalize(c->last_put);
     sqlite3_finalize(c->each_chunks);
     sqlite3_finalize(c->each_rows);
+    sqlite3_finalize(c->each_1h_chunks);
+    sqlite3_finalize(c->each_1h_rows);
     free(c->each);
     free(c);
     st->chunks = NULL;
@@ -407,6 +410,57 @@ gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
         *stopped = fn(sqlite3_column_int64(r, 0), sqlite3_column_int64(r, 1),
                       sqlite3_column_double(r, 2), arg) != 0;
     if (!*stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read rollups");
+    sqlite3_reset(r);
+    return res;
+}
+
+gp_status store_1h_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_stat_fn fn,
+                        void *arg, gp_err *err) {
+    if (hi <= lo)
+        return GP_OK;
+    store_chunks *cc = st->chunks;
+    const chunk_kind *kind = &KINDS[STORE_1H];
+    if (cached(st, &cc->each_1h_chunks, kind->chunks, err) ||
+        cached(st, &cc->each_1h_rows, kind->rows, err))
+        return err->code;
+    if (!cc->each)
+        cc->each = gp_xmalloc(sizeof *cc->each);
+    sqlite3_stmt *k = cc->each_1h_chunks, *r = cc->each_1h_rows;
+    /* the days from the one holding lo to the one holding hi - 1, as rollup_1h_all reads them */
+    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
+    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    gp_status res = GP_OK;
+    int rc;
+    while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
+        int64_t day = sqlite3_column_int64(k, 0);
+        gp_chunk *c = cc->each;
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
+                            kind->vtab, c, err) != GP_OK ||
+            c->slots != kind->slots) {
+            res = gp_errorf(err, GP_E_DB, st->path, "a damaged chunk in rollup_1h_day");
+            break;
+        }
+        for (int i = 0; i < c->slots; i++) {
+            int64_t t = day + i * kind->bucket_ms;
+            if (c->b[i].n != 0 && t >= lo && t < hi)
+                fn(t, &c->b[i], arg);
+        }
+    }
+    if (res == GP_OK && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read chunks");
+    sqlite3_reset(k);
+    if (res != GP_OK)
+        return res;
+    sqlite3_bind_int64(r, 1, series);
+    sqlite3_bind_int64(r, 2, lo);
+    sqlite3_bind_int64(r, 3, hi);
+    while ((rc = sqlite3_step(r)) == SQLITE_ROW) {
+        gp_chunk_bucket b = {sqlite3_column_int64(r, 1), sqlite3_column_double(r, 2),
+                             sqlite3_column_double(r, 3), sqlite3_column_double(r, 4)};
+        fn(sqlite3_column_int64(r, 0), &b, arg);
+    }
+    if (rc != SQLITE_DONE)
         res = store_fail(st, err, "read rollups");
     sqlite3_reset(r);
     return res;

@@ -260,8 +260,27 @@ gp_status store_hours_convert(gp_store *st, gp_err *err) {
     return GP_OK;
 }
 
-gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
-                           store_hour_fn fn, void *arg, gp_err *err) {
+/* The hours of a day chunk at day that lie in [from_ms, to_ms): bit i for hour i. */
+static unsigned long hours_mask(int64_t day, int64_t from_ms, int64_t to_ms) {
+    if (day >= from_ms && day + GP_DAY_MS <= to_ms)
+        return (1ul << GP_HOURS_SLOTS) - 1;
+    unsigned long mask = 0;
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        int64_t t = day + i * HOUR_MS;
+        if (t >= from_ms && t < to_ms)
+            mask |= 1ul << i;
+    }
+    return mask;
+}
+
+/* Room for a chunk's 24 hourly means at the end of m. */
+static void means_room(store_means *m) {
+    if (m->cap - m->n < GP_HOURS_SLOTS)
+        m->v = gp_xgrow(m->v, &m->cap, m->n + GP_HOURS_SLOTS - 1, sizeof *m->v, 1024);
+}
+
+gp_status store_hours_add(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
+                          gp_hours_total *t, store_means *m, gp_err *err) {
     if (to_ms <= from_ms)
         return GP_OK;
     if (STMT(st, chunks, SQL_CHUNKS, err) || STMT(st, rows, SQL_ROWS, err))
@@ -269,33 +288,30 @@ gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int6
     sqlite3_stmt *k = st->hours->chunks, *r = st->hours->rows;
     sqlite3_bind_int64(k, 1, hours_id(series, from_ms));
     sqlite3_bind_int64(k, 2, hours_id(series, to_ms - 1) + 1);
-    gp_hours d;
-    gp_status res = GP_OK;
     int rc;
-    while (res == GP_OK && (rc = sqlite3_step(k)) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
         int64_t day = (sqlite3_column_int64(k, 0) & ((1 << DAY_BITS) - 1)) * GP_DAY_MS;
-        char where[64];
-        snprintf(where, sizeof where, "util_hour_day %lld/%lld", series, (long long)day);
-        if (gp_hours_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1), where,
-                            &d, err)) {
-            res = err->code = GP_E_DB;
-            break;
+        const unsigned char *blob = sqlite3_column_blob(k, 1);
+        size_t len = (size_t)sqlite3_column_bytes(k, 1);
+        int nm = 0;
+        if (m)
+            means_room(m);
+        if (gp_hours_add(blob, len, "util_hour_day", hours_mask(day, from_ms, to_ms), t,
+                         m ? m->v + m->n : NULL, &nm, err)) {
+            /* The message names the series and day, as every other read of a chunk does. */
+            char where[64];
+            gp_hours d;
+            snprintf(where, sizeof where, "util_hour_day %lld/%lld", series, (long long)day);
+            gp_hours_decode(blob, len, where, &d, err);
+            sqlite3_reset(k);
+            return err->code = GP_E_DB;
         }
-        for (int i = 0; i < GP_HOURS_SLOTS; i++) {
-            int64_t t = day + i * HOUR_MS;
-            if (d.h[i].buckets == 0 || t < from_ms || t >= to_ms)
-                continue;
-            if (fn(t, &d.h[i], arg)) {
-                sqlite3_reset(k);
-                return GP_OK;
-            }
-        }
+        if (m)
+            m->n += (size_t)nm;
     }
-    if (res == GP_OK && rc != SQLITE_DONE)
-        res = store_fail(st, err, "read hour chunks");
     sqlite3_reset(k);
-    if (res != GP_OK)
-        return res;
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "read hour chunks");
     sqlite3_bind_int64(r, 1, series);
     sqlite3_bind_int64(r, 2, from_ms);
     sqlite3_bind_int64(r, 3, to_ms);
@@ -305,9 +321,17 @@ gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int6
             sqlite3_reset(r);
             return err->code;
         }
-        if (fn(sqlite3_column_int64(r, 0), &h, arg)) {
-            rc = SQLITE_DONE;
-            break;
+        t->buckets += h.buckets;
+        t->util_sum += h.util_sum;
+        t->power_n += h.power_n;
+        t->power_sum += h.power_sum;
+        t->busy_power_n += h.busy_power_n;
+        t->busy_power_sum += h.busy_power_sum;
+        for (int b = 0; b < GP_HOURS_BINS; b++)
+            t->hist[b] += h.hist[b];
+        if (m && h.power_n > 0) {
+            means_room(m);
+            m->v[m->n++] = h.power_sum / (double)h.power_n;
         }
     }
     sqlite3_reset(r);

@@ -59,6 +59,12 @@ gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day
 typedef int (*store_bucket_fn)(int64_t bucket_ms, long long n, double sum, void *arg);
 gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_bucket_fn fn,
                         void *arg, bool *stopped, gp_err *err);
+/* fn for each hourly bucket of series in [lo, hi) that rollup_1h_all yields, in its order (its
+ * chunks' buckets with n > 0, then its rows), without SQL per bucket. GP_E_DB for a chunk that
+ * does not decode. */
+typedef void (*store_stat_fn)(int64_t bucket_ms, const gp_chunk_bucket *b, void *arg);
+gp_status store_1h_each(gp_store *st, long long series, int64_t lo, int64_t hi, store_stat_fn fn,
+                        void *arg, gp_err *err);
 /* Migration 012: every series' series_last row from its newest 5-minute chunk. */
 gp_status store_last_fill(gp_store *st, gp_err *err);
 /* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */
@@ -94,10 +100,15 @@ gp_status store_hours_settle(gp_store *st, long long node_id, int metric, int64_
                              int64_t to_ms, gp_err *err);
 /* Migration 010: every util_hour row before its series' sealed_ms into its chunk. */
 gp_status store_hours_convert(gp_store *st, gp_err *err);
-/* fn for each hour of series with data in [from_ms, to_ms), in hour order (chunks, then rows);
- * a non-zero return stops the walk. */
-typedef int (*store_hour_fn)(int64_t hour_ms, const gp_hour *h, void *arg);
-gp_status store_hours_each(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
-                           store_hour_fn fn, void *arg, gp_err *err);
+/* Hourly means of power, appended in hour order (store_hours_add). */
+typedef struct store_means {
+    double *v;
+    size_t n, cap;
+} store_means;
+/* Add series' hours with data in [from_ms, to_ms) to *t in hour order (its chunks, then its
+ * rows), each hour's mean power (power_sum / power_n, where power_n > 0) to *m unless m is
+ * NULL. GP_E_DB for a chunk that does not decode; *t then holds part of the series. */
+gp_status store_hours_add(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
+                          gp_hours_total *t, store_means *m, gp_err *err);
 
 #endif

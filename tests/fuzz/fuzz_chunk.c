@@ -1,5 +1,6 @@
 /* Fuzz target: the rollup chunk and hour chunk decoders (chunk.h). What decodes re-encodes to
- * a chunk that decodes to the same buckets (hours), bit for bit. */
+ * a chunk that decodes to the same buckets (hours), bit for bit; gp_hours_add takes exactly
+ * what gp_hours_decode takes and sums the same hours. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,8 +14,27 @@ static void hours(const uint8_t *data, size_t size) {
     static gp_hours d, back;
     static unsigned char buf[GP_HOURS_MAX_BYTES];
     gp_err err;
-    if (gp_hours_decode(data, size, "fuzz", &d, &err) != GP_OK)
+    gp_hours_total t;
+    memset(&t, 0, sizeof t);
+    double means[GP_HOURS_SLOTS];
+    int n;
+    gp_status added = gp_hours_add(data, size, "fuzz", 0xffffff, &t, means, &n, &err);
+    if (gp_hours_decode(data, size, "fuzz", &d, &err) != GP_OK) {
+        if (added == GP_OK)
+            abort();
         return;
+    }
+    if (added != GP_OK)
+        abort();
+    long long buckets = 0, hist0 = 0;
+    int n_means = 0;
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        buckets += d.h[i].buckets;
+        hist0 += d.h[i].buckets ? d.h[i].hist[0] : 0;
+        n_means += d.h[i].buckets && d.h[i].power_n > 0;
+    }
+    if (t.buckets != buckets || t.hist[0] != hist0 || n != n_means)
+        abort();
     size_t len;
     if (gp_hours_encode(&d, buf, &len, &err) != GP_OK ||
         gp_hours_decode(buf, len, "fuzz", &back, &err) != GP_OK)

@@ -303,6 +303,52 @@ static void assert_same_hours(const gp_hours *a, const gp_hours *b) {
     }
 }
 
+/* gp_hours_add over buf[0..len) against adding d's hours (its decoding) one by one, in hour
+ * order, to totals that already hold something: the same figures to the bit. */
+static void assert_add_matches(const unsigned char *buf, size_t len, const gp_hours *d,
+                               unsigned long mask) {
+    gp_hours_total want, got;
+    memset(&want, 0, sizeof want);
+    want.buckets = 7;
+    want.util_sum = 1.0 / 3;
+    want.power_sum = -0.0;
+    want.hist[4] = 2;
+    got = want;
+    double want_means[GP_HOURS_SLOTS], means[GP_HOURS_SLOTS];
+    int n_want = 0, n = -1;
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        const gp_hour *h = &d->h[i];
+        if (!(mask >> i & 1) || h->buckets == 0)
+            continue;
+        want.buckets += h->buckets;
+        want.util_sum += h->util_sum;
+        want.power_n += h->power_n;
+        want.power_sum += h->power_sum;
+        want.busy_power_n += h->busy_power_n;
+        want.busy_power_sum += h->busy_power_sum;
+        for (int k = 0; k < GP_HOURS_BINS; k++)
+            want.hist[k] += h->hist[k];
+        if (h->power_n > 0)
+            want_means[n_want++] = h->power_sum / (double)h->power_n;
+    }
+    gp_err err;
+    if (gp_hours_add(buf, len, "t", mask, &got, means, &n, &err) != GP_OK)
+        fail_msg("%s: %s", err.where, err.msg);
+    assert_int_equal(got.buckets, want.buckets);
+    assert_int_equal(got.power_n, want.power_n);
+    assert_int_equal(got.busy_power_n, want.busy_power_n);
+    assert_true(same_bits(got.util_sum, want.util_sum));
+    assert_true(same_bits(got.power_sum, want.power_sum));
+    assert_true(same_bits(got.busy_power_sum, want.busy_power_sum));
+    assert_memory_equal(got.hist, want.hist, sizeof want.hist);
+    assert_int_equal(n, n_want);
+    for (int i = 0; i < n; i++)
+        assert_true(same_bits(means[i], want_means[i]));
+    /* Without the means. */
+    got = want;
+    assert_int_equal(gp_hours_add(buf, len, "t", mask, &got, NULL, NULL, &err), GP_OK);
+}
+
 static size_t hours_round_trip(const gp_hours *d) {
     unsigned char buf[GP_HOURS_MAX_BYTES];
     size_t len;
@@ -313,6 +359,9 @@ static size_t hours_round_trip(const gp_hours *d) {
     if (gp_hours_decode(buf, len, "t", &back, &err) != GP_OK)
         fail_msg("%s: %s", err.where, err.msg);
     assert_same_hours(d, &back);
+    static const unsigned long masks[] = {0xffffff, 0, 0x1fe00, 0x555555, 0x800001};
+    for (size_t m = 0; m < sizeof masks / sizeof *masks; m++)
+        assert_add_matches(buf, len, &back, masks[m]);
     return len;
 }
 
@@ -400,6 +449,17 @@ static void expect_bad_hours(const unsigned char *buf, size_t len, const char *w
         fail_msg("accepted: %s", what);
     assert_int_equal(out.h[2].buckets, 0);
     assert_non_null(strstr(err.where, "util_hour_day 7/0:byte "));
+    /* gp_hours_add refuses it too, with the same message. */
+    gp_err add_err;
+    gp_hours_total t;
+    memset(&t, 0, sizeof t);
+    double means[GP_HOURS_SLOTS];
+    int n;
+    if (gp_hours_add(buf, len, "util_hour_day 7/0", 0xffffff, &t, means, &n, &add_err) !=
+        GP_E_INPUT)
+        fail_msg("gp_hours_add accepted: %s", what);
+    assert_string_equal(add_err.where, err.where);
+    assert_string_equal(add_err.msg, err.msg);
 }
 
 static void test_hours_refused(void **state) {

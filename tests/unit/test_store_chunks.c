@@ -407,8 +407,178 @@ static void test_hour_chunks_keep_figures(void **state) {
     free(fleet_some);
     free(fleet_chunks);
     free(fleet_rows);
+    /* A damaged hour chunk is a damaged database: one line naming its series, day and byte. */
+    long long id = scalar("SELECT min(id) FROM util_hour_day");
+    sql("UPDATE util_hour_day SET hours = hours || x'00' WHERE id = (SELECT min(id) FROM "
+        "util_hour_day)");
+    char where[64];
+    snprintf(where, sizeof where, "util_hour_day %lld/%lld:byte ", id >> 20,
+             (id & ((1 << 20) - 1)) * DAY);
+    gpu_sums o = {"GPU-0-0", -1, -1, -1, -1};
+    gp_cap_select all = {T0, T0 + DAYS * DAY, NULL, NULL};
+    assert_int_equal(gp_store_capacity_gpus(st, &all, on_gpu_sums, &o, &err), GP_E_DB);
+    assert_ptr_equal(strstr(err.where, where), err.where);
+    assert_string_equal(err.msg, "hour chunk: trailing bytes");
+    assert_int_equal(gp_store_capacity_by_label(st, &all, "job", on_label, stderr, &err), GP_E_DB);
+    assert_ptr_equal(strstr(err.where, where), err.where);
     gp_store_close(st);
     free(rows);
+}
+
+typedef struct mem_seen {
+    const char *uuid;
+    bool found, has_mem, has_limit;
+    double p95, total, limit;
+} mem_seen;
+
+static int on_mem(const gp_cap_gpu *g, void *arg) {
+    mem_seen *m = arg;
+    if (strcmp(g->uuid, m->uuid) == 0)
+        *m = (mem_seen){
+            m->uuid,         true, g->has_mem, g->has_limit, g->mem_used_p95_mib, g->mem_total_mib,
+            g->power_limit_w};
+    return 0;
+}
+
+static mem_seen mem_of(gp_store *st, const char *uuid, int64_t from, int64_t to) {
+    mem_seen m = {uuid, false, false, false, 0, 0, 0};
+    gp_cap_select w = {from, to, NULL, NULL};
+    gp_err err;
+    assert_int_equal(gp_store_capacity_gpus(st, &w, on_mem, &m, &err), GP_OK);
+    assert_true(m.found);
+    return m;
+}
+
+/* Memory and the power limit per GPU from hourly peaks, day 0 in chunks and day 1 in rows: the
+ * P95 of used memory's hourly peaks, the largest total and limit, only inside the window; a GPU
+ * without those series has none. */
+static void test_memory_and_limit(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long id;
+    assert_int_equal(gp_store_node_add(st, "n0", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "n0", &id, &err), GP_OK);
+    for (int64_t hour = T0; hour < T0 + 2 * DAY; hour += H) {
+        gp_samples s;
+        gp_samples_init(&s, 100000);
+        int g0 = gp_samples_gpu(&s, "GPU-m-0", 0, "", "NVIDIA H100 80GB HBM3", "n0");
+        int g1 = gp_samples_gpu(&s, "GPU-m-1", 1, "", "NVIDIA H100 80GB HBM3", "n0");
+        bool day1 = hour >= T0 + DAY;
+        for (int64_t t = hour; t < hour + H; t += 300000) {
+            /* used peaks at 1000 + the hour's index (0 to 47) in its last bucket */
+            double used = 1000 + (double)((hour - T0) / H) - (t + 300000 < hour + H ? 0.5 : 0);
+            assert_int_equal(gp_samples_add(&s, g0, GP_M_GPU_UTIL, 50, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, g1, GP_M_GPU_UTIL, 20, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, g0, GP_M_MEM_USED_MIB, used, t, -1, &err), GP_OK);
+            assert_int_equal(
+                gp_samples_add(&s, g0, GP_M_MEM_TOTAL_MIB, day1 ? 81920 : 81559, t, -1, &err),
+                GP_OK);
+            assert_int_equal(
+                gp_samples_add(&s, g0, GP_M_POWER_LIMIT_W, day1 ? 650 : 700, t, -1, &err), GP_OK);
+        }
+        size_t written;
+        assert_int_equal(gp_store_samples_write(st, id, &s, hour, &written, &err), GP_OK);
+        gp_samples_done(&s);
+    }
+    /* Seal day 0: its hourly peaks are a chunk, day 1's are rows. */
+    assert_int_equal(gp_store_retention(st, T0 + DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_true(scalar("SELECT count(*) FROM rollup_1h_day") > 0);
+    assert_true(scalar("SELECT count(*) FROM rollup_1h") > 0);
+    mem_seen m = mem_of(st, "GPU-m-0", T0, T0 + 2 * DAY);
+    assert_true(m.has_mem && m.has_limit);
+    assert_close(m.p95, 1044.65, REL); /* 1000 .. 1047: 0.95 x 47 = 44.65 */
+    assert_true(m.total == 81920);
+    assert_true(m.limit == 700);
+    m = mem_of(st, "GPU-m-0", T0 + DAY + 3 * H, T0 + 2 * DAY); /* rows only: 1027 .. 1047 */
+    assert_close(m.p95, 1046, REL);
+    assert_true(m.total == 81920);
+    assert_true(m.limit == 650);
+    m = mem_of(st, "GPU-m-0", T0 + 1, T0 + 5 * H); /* the chunk's hours 1 to 4 */
+    assert_close(m.p95, 1003.85, REL);
+    assert_true(m.total == 81559);
+    assert_true(m.limit == 700);
+    m = mem_of(st, "GPU-m-1", T0, T0 + 2 * DAY);
+    assert_false(m.has_mem || m.has_limit);
+    gp_store_close(st);
+    unlink(path);
+}
+
+typedef struct p95_seen {
+    bool found, has;
+    double p95;
+} p95_seen;
+
+static int on_p95(const gp_cap_gpu *g, void *arg) {
+    p95_seen *p = arg;
+    *p = (p95_seen){true, g->has_power_p95, g->power_p95_w};
+    return 0;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A GPU's P95 W is the 95th percentile of its hourly means, exactly gp_sorted_quantile's, over
+ * windows of 1 to 48 hours: hourly powers in quarter watts (exact means) that crowd bins and
+ * sit on their edges (599.75, 600, 600.25 W), half a day's in one bin. */
+static void test_power_p95(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    const int64_t H = 3600000;
+    double w[48];
+    unsigned seed = 17;
+    for (int h = 0; h < 48; h++) {
+        int kind = rand_r(&seed) % 4;
+        w[h] = kind == 0   ? 599.75 + 0.25 * (rand_r(&seed) % 3)
+               : kind == 1 ? 50 + (rand_r(&seed) % 2800) / 4.0
+               : h < 24    ? 300 + (rand_r(&seed) % 40) / 4.0
+                           : 700 + (rand_r(&seed) % 4) * 10;
+    }
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long id;
+    assert_int_equal(gp_store_node_add(st, "n0", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "n0", &id, &err), GP_OK);
+    for (int h = 0; h < 48; h++) {
+        gp_samples s;
+        gp_samples_init(&s, 100000);
+        int g = gp_samples_gpu(&s, "GPU-p-0", 0, "", "NVIDIA H100 80GB HBM3", "n0");
+        for (int64_t t = T0 + h * H; t < T0 + (h + 1) * H; t += 300000) {
+            assert_int_equal(gp_samples_add(&s, g, GP_M_GPU_UTIL, 50, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, g, GP_M_POWER_W, w[h], t, -1, &err), GP_OK);
+        }
+        size_t written;
+        assert_int_equal(gp_store_samples_write(st, id, &s, T0 + h * H, &written, &err), GP_OK);
+        gp_samples_done(&s);
+    }
+    assert_int_equal(gp_store_retention(st, T0 + DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    static const int spans[][2] = {{0, 1}, {0, 2}, {3, 23}, {0, 24}, {10, 40}, {0, 48}, {24, 48}};
+    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
+        int a = spans[i][0], b = spans[i][1];
+        double v[48];
+        for (int h = a; h < b; h++)
+            v[h - a] = w[h];
+        qsort(v, (size_t)(b - a), sizeof *v, by_value);
+        p95_seen p = {false, false, 0};
+        gp_cap_select sel = {T0 + a * H, T0 + b * H, NULL, NULL};
+        assert_int_equal(gp_store_capacity_gpus(st, &sel, on_p95, &p, &err), GP_OK);
+        assert_true(p.found && p.has);
+        double want = gp_sorted_quantile(v, (size_t)(b - a), 0.95);
+        if (memcmp(&p.p95, &want, sizeof want) != 0)
+            fail_msg("hours %d to %d: %.17g, want %.17g", a, b, p.p95, want);
+    }
+    gp_store_close(st);
+    unlink(path);
 }
 
 /* What migration 010 (version 9) or 011 (version 10) found: the 5-minute days sealed, every
@@ -862,6 +1032,8 @@ int main(void) {
         cmocka_unit_test(test_migration_keeps_figures),
         cmocka_unit_test(test_sealed_days_take_writes),
         cmocka_unit_test(test_hour_chunks_keep_figures),
+        cmocka_unit_test(test_memory_and_limit),
+        cmocka_unit_test(test_power_p95),
         cmocka_unit_test(test_hour_chunks_migration_009_and_writes),
         cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
         cmocka_unit_test(test_series_last),
