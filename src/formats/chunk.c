@@ -987,7 +987,7 @@ gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin,
     int nm = 0;
     if (n_means)
         *n_means = 0;
-    if (len == 0 || *p++ != GP_CHUNK_VERSION || hour_varint(&p, end, &present) ||
+    if (len == 0 || *p++ != GP_HOURS_VERSION || hour_varint(&p, end, &present) ||
         present >> GP_HOURS_SLOTS)
         return hours_add_refused(buf, len, origin, err);
     hour_role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
