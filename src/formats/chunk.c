@@ -218,7 +218,6 @@ enum { OP_REPEAT = 3, OP_NEW_N = 4 };
 #define DELTA_LIMIT (1LL << 55) /* past any fixed-point k minus its prediction */
 
 static const double SCALES[4] = {1, 10, 100, 1000};
-static const int64_t POW10[4] = {1, 10, 100, 1000};
 
 static uint64_t zigzag(int64_t v) {
     return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
@@ -388,10 +387,12 @@ static val val_of(double v) {
     val x = {.bits = bits_of(v)};
     if (!(fabs(v) < FIXED_LIMIT / SCALE))
         return x;
-    double r = nearbyint(v * SCALE);
-    if (!(fabs(r) < FIXED_LIMIT))
+    /* Rounded half away from zero, without a call into libm: a value halfway between two
+     * thousandths is near neither, whichever k it gets. */
+    double r = v * SCALE;
+    int64_t k = (int64_t)(r + (r < 0 ? -0.5 : 0.5));
+    if (k >= (int64_t)FIXED_LIMIT || k <= -(int64_t)FIXED_LIMIT)
         return x;
-    int64_t k = (int64_t)r;
     int64_t e = (int64_t)(x.bits - bits_of((double)k / SCALE));
     if (e < -1 || e > 1)
         return x;
@@ -414,9 +415,10 @@ static int rescale(val (*v)[3], int n) {
                 d--;
             need = d > need ? d : need;
         }
+    /* Division by a constant: a multiply, where a divisor in a variable is a slow idiv. */
     for (int i = 0; i < n && need < 3; i++)
         for (int j = 0; j < 3; j++)
-            v[i][j].k /= POW10[3 - need];
+            v[i][j].k = need == 0 ? v[i][j].k / 1000 : need == 1 ? v[i][j].k / 100 : v[i][j].k / 10;
     return need;
 }
 

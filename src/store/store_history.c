@@ -292,6 +292,58 @@ static gp_status hr_add(writer *w, long long series, int64_t hour, long long n, 
  * their day chunks before the series' sealed_ms). The days
  * of a series that the batch covers to their end are sealed first, so they take the chunk path:
  * an imported day of a series is one row write; a day the batch ends in stays rows. */
+typedef struct group_ref {
+    long long series;
+    size_t key, start; /* key: GPU x GP_M_COUNT + metric */
+} group_ref;
+
+static int by_group_series(const void *a, const void *b) {
+    const group_ref *x = a, *y = b;
+    return (x->series > y->series) - (x->series < y->series);
+}
+
+/* w->order by (series, bucket). A batch comes series by series in time order, mostly: the
+ * rows are placed by their (GPU, metric) group, groups in series order, keeping the batch's
+ * order within a group, which a pass then checks; only a batch out of order takes the sort
+ * (a comparison sort of every row was a tenth of an import's time). */
+static void order_rows(writer *w) {
+    const gp_rollups *b = w->b;
+    size_t n_keys = b->gpus.n_gpus * GP_M_COUNT, n_groups = 0;
+    size_t *slot = gp_xcalloc(n_keys, sizeof *slot); /* 1 + the group's index, 0: none yet */
+    group_ref *g = gp_xmalloc(n_keys * sizeof *g);
+    size_t *count = gp_xcalloc(n_keys, sizeof *count);
+    for (size_t i = 0; i < b->n; i++) {
+        size_t key = (size_t)b->r[i].gpu * GP_M_COUNT + (size_t)b->r[i].metric;
+        if (!slot[key]) {
+            g[n_groups] = (group_ref){w->order[i].series, key, 0};
+            slot[key] = ++n_groups;
+        }
+        count[key]++;
+    }
+    qsort(g, n_groups, sizeof *g, by_group_series);
+    size_t at = 0;
+    for (size_t k = 0; k < n_groups; k++) {
+        g[k].start = at;
+        at += count[g[k].key];
+        slot[g[k].key] = k; /* now the group's place in series order */
+    }
+    row_ref *out = gp_xmalloc(b->n * sizeof *out);
+    for (size_t i = 0; i < b->n; i++) {
+        group_ref *x = &g[slot[(size_t)b->r[i].gpu * GP_M_COUNT + (size_t)b->r[i].metric]];
+        out[x->start++] = w->order[i];
+    }
+    bool sorted = true;
+    for (size_t i = 1; i < b->n && sorted; i++)
+        sorted = by_series_bucket(&out[i - 1], &out[i]) < 0;
+    if (!sorted)
+        qsort(out, b->n, sizeof *out, by_series_bucket);
+    free(w->order);
+    w->order = out;
+    free(slot);
+    free(g);
+    free(count);
+}
+
 static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
     const gp_rollups *b = w->b;
     size_t i = 0;
@@ -613,7 +665,7 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
         if (series_of(&w, r->gpu, r->metric, &w.order[i].series, err))
             goto fail;
     }
-    qsort(w.order, b->n, sizeof *w.order, by_series_bucket);
+    order_rows(&w);
     if (write_rows(&w, written, skipped, err))
         goto fail;
     match_power(&w);
