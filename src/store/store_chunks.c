@@ -476,7 +476,8 @@ gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t 
     free(ids);
     if (res == GP_OK)
         *sealed = n;
-    return res;
+    /* fleet_5m's days go with them, the whole fleet at once (store_fleet.c). */
+    return res == GP_OK ? store_fleet_seal(st, before_ms, err) : res;
 }
 
 /* ---- rollup_5m_all, the readers' view --------------------------------------------------- */
@@ -860,5 +861,5 @@ gp_status store_chunks_open(gp_store *st, gp_err *err) {
             SQLITE_OK)
             return store_fail(st, err, "register the rollup views");
     }
-    return GP_OK;
+    return store_fleet_open(st, err);
 }

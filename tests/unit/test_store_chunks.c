@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include "gpuplan/chunk.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_history.h"
 #include "gpuplan/store_telemetry.h"
@@ -134,10 +135,60 @@ static char *figures(gp_store *st) {
     return text;
 }
 
+/* What a database of version 12 held for what 013_fleet_chunks.sql keeps in day chunks: the
+ * chunks turned back into fleet_5m rows, fleet_5m_day and fleet_sealed gone. */
+static void make_version_12(void) {
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *sel, *ins;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT day_ms, node_id, model, buckets FROM fleet_5m_day",
+                                        -1, &sel, NULL),
+                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO fleet_5m VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+                           "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, "
+                           "?25, ?26)",
+                           -1, &ins, NULL),
+        SQLITE_OK);
+    gp_fleet_day *d = malloc(sizeof *d);
+    gp_err err;
+    while (sqlite3_step(sel) == SQLITE_ROW) {
+        assert_int_equal(gp_fleet_decode(sqlite3_column_blob(sel, 3),
+                                         (size_t)sqlite3_column_bytes(sel, 3), "test", d, &err),
+                         GP_OK);
+        for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+            if (!d->b[i].gpus)
+                continue;
+            sqlite3_bind_int64(ins, 1, sqlite3_column_int64(sel, 1));
+            sqlite3_bind_text(ins, 2, (const char *)sqlite3_column_text(sel, 2), -1,
+                              SQLITE_TRANSIENT);
+            sqlite3_bind_int64(ins, 3, sqlite3_column_int64(sel, 0) + i * 300000LL);
+            sqlite3_bind_int64(ins, 4, d->b[i].gpus);
+            sqlite3_bind_double(ins, 5, d->b[i].util_sum);
+            for (int k = 0; k < GP_FLEET_BINS; k++)
+                sqlite3_bind_int64(ins, 6 + k, d->b[i].bins[k]);
+            assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+            sqlite3_reset(ins);
+        }
+    }
+    free(d);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE fleet_5m_day; DROP TABLE fleet_sealed; PRAGMA "
+                                  "user_version = 12",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m (and no
  * util_hour_day or rollup_1h_day of migrations 010 and 011: nothing was sealed, so they are
  * empty). */
 static void make_version_8(void) {
+    make_version_12();
     sql("DROP TABLE series_last; DROP TABLE rollup_1h_day; DROP TABLE util_hour_day; DROP TABLE "
         "rollup_5m_day; DROP INDEX "
         "series_sealed; ALTER TABLE "
@@ -421,6 +472,7 @@ static void make_version(int version) {
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     seal_two_days(st);
     gp_store_close(st);
+    make_version_12();
     sql("DROP TABLE series_last; DROP TABLE rollup_1h_day; INSERT OR IGNORE INTO rollup_1h "
         "SELECT * FROM r1_copy; DROP TABLE r1_copy");
     if (version == 9)
@@ -702,6 +754,7 @@ static void test_series_last(void **state) {
 
     /* A database of version 11: migration 012 fills the same rows from the chunks. */
     char *kept = last_rows();
+    make_version_12();
     sql("DROP TABLE series_last; PRAGMA user_version = 11");
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
