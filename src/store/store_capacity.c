@@ -394,12 +394,18 @@ done:
     return res;
 }
 
+/* The selected nodes' ids, handed to fleet_5m_all whole (store_fleet.c): it then reads only
+ * their chunks, still in bucket order. */
+#define NODE_IDS                                                                                   \
+    "AND f.node_id IN (SELECT id FROM node WHERE ?3 IS NULL OR name IN "                           \
+    "(SELECT value FROM json_each(?3))) "
+
 /* Three sums a bucket: busy counts are the bins at or above the threshold, added in SQL
  * (%s below), so a month of a large fleet returns 8,640 short rows. */
 static const char SQL_BUCKETS_FMT[] =
     "SELECT f.bucket_ms, sum(f.gpus), sum(f.util_sum), sum(%s) "
     "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
-    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 " NODE_IDS
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
     "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%%') "
     "GROUP BY f.bucket_ms ORDER BY f.bucket_ms";
@@ -480,7 +486,7 @@ static const char SQL_HEATMAP[] =
     "SELECT n.name, (f.bucket_ms / 3600000) % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
     "CAST(sum(f.gpus) AS REAL) / count(DISTINCT f.bucket_ms) "
     "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
-    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 " NODE_IDS
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
     "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%') "
     "GROUP BY n.name, h ORDER BY n.name, h";

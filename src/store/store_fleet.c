@@ -352,7 +352,7 @@ gp_status store_fleet_add(gp_store *st, long long node, const char *model, int64
 /* ---- fleet_5m_all, the readers' view ----------------------------------------------------- */
 
 enum { COL_NODE, COL_MODEL, COL_BUCKET, COL_GPUS, COL_UTIL, COL_H00 };
-enum { HAS_LO = 1, HAS_HI = 2, HAS_KEY = 4, LO_EQ = 8 };
+enum { HAS_LO = 1, HAS_HI = 2, HAS_KEY = 4, LO_EQ = 8, HAS_NODES = 16 };
 
 typedef struct fv_chunk {
     long long node;
@@ -368,6 +368,8 @@ typedef struct fv_cursor {
     int64_t lo, hi, sealed, day, probe, probe_end;
     long long key_node;
     char *key_model;
+    long long *nodes; /* node_id IN (...), sorted; NULL: every node */
+    size_t n_nodes, cap_nodes;
     fv_chunk *chunks; /* the current day's chunks, in (node_id, model) order */
     size_t n, cap;
     int slot;
@@ -408,7 +410,7 @@ static int fv_disconnect(sqlite3_vtab *v) {
  * model = ?, both or neither), arguments in that order. */
 static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
     (void)v;
-    int lo = -1, hi = -1, eq = -1, node = -1, model = -1;
+    int lo = -1, hi = -1, eq = -1, node = -1, model = -1, in = -1;
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *c = &info->aConstraint[i];
         if (!c->usable)
@@ -421,6 +423,9 @@ static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
         else if (c->iColumn == COL_BUCKET && hi < 0 &&
                  (c->op == SQLITE_INDEX_CONSTRAINT_LT || c->op == SQLITE_INDEX_CONSTRAINT_LE))
             hi = i;
+        else if (c->iColumn == COL_NODE && c->op == SQLITE_INDEX_CONSTRAINT_EQ &&
+                 sqlite3_vtab_in(info, i, -1) && in < 0)
+            in = i; /* node_id IN (...): taken whole, so the order stays bucket first */
         else if (c->iColumn == COL_NODE && c->op == SQLITE_INDEX_CONSTRAINT_EQ && node < 0)
             node = i;
         else if (c->iColumn == COL_MODEL && c->op == SQLITE_INDEX_CONSTRAINT_EQ && model < 0)
@@ -446,6 +451,10 @@ static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
         idx |= HAS_KEY;
         info->aConstraintUsage[node].argvIndex = ++arg;
         info->aConstraintUsage[model].argvIndex = ++arg;
+    } else if (in >= 0) {
+        idx |= HAS_NODES;
+        info->aConstraintUsage[in].argvIndex = ++arg;
+        sqlite3_vtab_in(info, in, 1);
     }
     /* SQLite checks every constraint again on what comes back (omit stays 0). */
     /* The order is fleet_5m's primary key: bucket_ms, node_id, model, ascending. */
@@ -455,7 +464,7 @@ static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
         ordered = info->aOrderBy[i].iColumn == key_order[i] && !info->aOrderBy[i].desc;
     info->orderByConsumed = ordered && info->nOrderBy > 0;
     info->idxNum = idx;
-    double rows = (idx & HAS_KEY) ? 300 : 1e6;
+    double rows = (idx & HAS_KEY) ? 300 : (idx & HAS_NODES) ? 1e4 : 1e6;
     if (!(idx & (HAS_LO | HAS_HI | LO_EQ)))
         rows *= 100;
     else if (idx & LO_EQ)
@@ -501,6 +510,7 @@ static int fv_close(sqlite3_vtab_cursor *cur) {
     chunks_clear(c);
     free(c->chunks);
     free(c->key_model);
+    free(c->nodes);
     sqlite3_finalize(c->day_all);
     sqlite3_finalize(c->day_key);
     sqlite3_finalize(c->rows_all);
@@ -516,6 +526,11 @@ static int fv_error(fv_cursor *c, const char *msg) {
     return SQLITE_ERROR;
 }
 
+static int by_node(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
 /* Read day c->day's chunks; 0, or an SQLite error code. */
 static int load_day(fv_cursor *c) {
     chunks_clear(c);
@@ -528,9 +543,12 @@ static int load_day(fv_cursor *c) {
     }
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long node = sqlite3_column_int64(s, 0);
+        if (c->nodes && !bsearch(&node, c->nodes, c->n_nodes, sizeof *c->nodes, by_node))
+            continue; /* not selected: its chunk is not read */
         c->chunks = gp_xgrow(c->chunks, &c->cap, c->n, sizeof *c->chunks, 16);
         fv_chunk *k = &c->chunks[c->n];
-        k->node = sqlite3_column_int64(s, 0);
+        k->node = node;
         const char *m = (const char *)sqlite3_column_text(s, 1);
         gp_err err;
         if (!m || gp_fleet_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
@@ -583,6 +601,11 @@ static int next_row(fv_cursor *c) {
             c->probe += BUCKET_MS;
         }
         int rc = sqlite3_step(s);
+        if (rc == SQLITE_ROW && c->nodes) {
+            long long node = sqlite3_column_int64(s, 0);
+            if (!bsearch(&node, c->nodes, c->n_nodes, sizeof *c->nodes, by_node))
+                continue;
+        }
         if (rc == SQLITE_ROW) {
             c->node = sqlite3_column_int64(s, 0);
             c->model = (const char *)sqlite3_column_text(s, 1);
@@ -680,6 +703,9 @@ static int fv_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
     chunks_clear(c);
     free(c->key_model);
     c->key_model = NULL;
+    free(c->nodes);
+    c->nodes = NULL;
+    c->n_nodes = c->cap_nodes = 0;
     if ((idx & LO_EQ) && a < argc) {
         if (bound_of(argv[a], true, &v) && v > c->lo)
             c->lo = v;
@@ -706,6 +732,20 @@ static int fv_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
         c->keyed = true;
         c->key_node = sqlite3_value_int64(argv[a]);
         c->key_model = gp_xstrdup((const char *)sqlite3_value_text(argv[a + 1]));
+    } else if ((idx & HAS_NODES) && a < argc) {
+        /* Every INTEGER of the list; anything else never equals a node_id. */
+        c->nodes = gp_xmalloc(sizeof *c->nodes);
+        sqlite3_value *in;
+        int rc = sqlite3_vtab_in_first(argv[a], &in);
+        for (; rc == SQLITE_OK && in; rc = sqlite3_vtab_in_next(argv[a], &in)) {
+            if (sqlite3_value_numeric_type(in) != SQLITE_INTEGER)
+                continue;
+            c->nodes = gp_xgrow(c->nodes, &c->cap_nodes, c->n_nodes, sizeof *c->nodes, 16);
+            c->nodes[c->n_nodes++] = sqlite3_value_int64(in);
+        }
+        if (rc != SQLITE_OK && rc != SQLITE_DONE)
+            return rc;
+        qsort(c->nodes, c->n_nodes, sizeof *c->nodes, by_node);
     }
     gp_err err;
     if (store_fleet_sealed(c->st, &c->sealed, &err))
