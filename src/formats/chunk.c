@@ -451,13 +451,21 @@ gp_status gp_fleet_decode(const unsigned char *buf, size_t len, const char *orig
         b->gpus = 0; /* an absent bucket: the rest is not read */
         if (!(map[i / 8] >> (i % 8) & 1))
             continue;
+        /* a fault is reported at the start of what holds it: the bucket, a value, a count */
+        const unsigned char *start = c.p;
         uint64_t head, bins;
         if (get_varint(&c, &head) || (head >> 1) >= (uint64_t)GP_CHUNK_N_MAX)
             return bad_fleet(out, &c, origin, "bad bucket header", err);
-        if (get_value(&c, &b->util_sum, &prev))
+        const unsigned char *at = c.p;
+        if (get_value(&c, &b->util_sum, &prev)) {
+            c.p = at;
             return bad_fleet(out, &c, origin, "bad value", err);
-        if (get_varint(&c, &bins) || bins >> GP_FLEET_BINS || ((head & 1) && !bins))
+        }
+        at = c.p;
+        if (get_varint(&c, &bins) || bins >> GP_FLEET_BINS || ((head & 1) && !bins)) {
+            c.p = at;
             return bad_fleet(out, &c, origin, "bad map of bins", err);
+        }
         long long gpus = (long long)(head >> 1) + 1, sum = 0;
         int top = GP_FLEET_BINS - 1;
         while ((head & 1) && !(bins >> top & 1))
@@ -467,18 +475,23 @@ gp_status gp_fleet_decode(const unsigned char *buf, size_t len, const char *orig
             if (!(bins >> k & 1) || ((head & 1) && k == top))
                 continue;
             uint64_t n;
-            if (get_varint(&c, &n) || n == 0 || n > (uint64_t)GP_CHUNK_N_MAX)
+            at = c.p;
+            if (get_varint(&c, &n) || n == 0 || n > (uint64_t)GP_CHUNK_N_MAX) {
+                c.p = at;
                 return bad_fleet(out, &c, origin, "bad bin count", err);
+            }
             b->bins[k] = (unsigned)n;
             sum += (long long)n;
         }
-        if (head & 1) {
-            if (sum >= gpus)
-                return bad_fleet(out, &c, origin, "bins past the GPU count", err);
-            b->bins[top] = (unsigned)(gpus - sum);
-        } else if (bins && sum == gpus) {
-            return bad_fleet(out, &c, origin, "a count that follows from the others", err);
+        if ((head & 1) ? sum >= gpus : bins && sum == gpus) {
+            c.p = start;
+            return bad_fleet(out, &c, origin,
+                             (head & 1) ? "bins past the GPU count"
+                                        : "a count that follows from the others",
+                             err);
         }
+        if (head & 1)
+            b->bins[top] = (unsigned)(gpus - sum);
         b->gpus = gpus;
     }
     if (c.p != c.end)

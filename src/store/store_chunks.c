@@ -476,8 +476,7 @@ gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t 
     free(ids);
     if (res == GP_OK)
         *sealed = n;
-    /* fleet_5m's days go with them, the whole fleet at once (store_fleet.c). */
-    return res == GP_OK ? store_fleet_seal(st, before_ms, err) : res;
+    return res;
 }
 
 /* ---- rollup_5m_all, the readers' view --------------------------------------------------- */

@@ -1,5 +1,6 @@
-/* Fuzz target: the rollup chunk and hour chunk decoders (chunk.h). What decodes re-encodes to
- * a chunk that decodes to the same buckets (hours), bit for bit. */
+/* Fuzz target: the rollup chunk, hour chunk and fleet chunk decoders (chunk.h). What decodes
+ * re-encodes to a chunk that decodes to the same buckets (hours), bit for bit; a fleet chunk
+ * re-encodes to the very bytes it came from (its encoding is canonical). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,8 +32,20 @@ static void hours(const uint8_t *data, size_t size) {
     }
 }
 
+static void fleet(const uint8_t *data, size_t size) {
+    static gp_fleet_day d;
+    static unsigned char buf[GP_FLEET_MAX_BYTES];
+    gp_err err;
+    if (gp_fleet_decode(data, size, "fuzz", &d, &err) != GP_OK)
+        return;
+    size_t len;
+    if (gp_fleet_encode(&d, buf, &len, &err) != GP_OK || len != size || memcmp(buf, data, size))
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hours(data, size);
+    fleet(data, size);
     static gp_chunk c, back;
     static unsigned char buf[GP_CHUNK_MAX_BYTES];
     gp_err err;
