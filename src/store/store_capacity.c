@@ -405,7 +405,7 @@ done:
 static const char SQL_BUCKETS_FMT[] =
     "SELECT f.bucket_ms, sum(f.gpus), sum(f.util_sum), sum(%s) "
     "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
-    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 " NODE_IDS
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 %s"
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
     "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%%') "
     "GROUP BY f.bucket_ms ORDER BY f.bucket_ms";
@@ -420,7 +420,7 @@ static const char SQL_BUCKETS_ALL_FMT[] =
 gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int threshold_pct,
                                     int (*fn)(const gp_cap_bucket *, void *), void *arg,
                                     gp_err *err) {
-    char bins[160] = "", sql[sizeof SQL_BUCKETS_FMT + 200];
+    char bins[160] = "", sql[sizeof SQL_BUCKETS_FMT + sizeof NODE_IDS + 200];
     size_t n = 0;
     int first = threshold_pct / 5;
     if (first < 0 || first >= GP_UTIL_BINS)
@@ -428,7 +428,8 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int 
     for (int k = first; k < GP_UTIL_BINS; k++)
         n += (size_t)snprintf(bins + n, sizeof bins - n, "%sf.h%02d", k > first ? " + " : "", k);
     bool all = !sel->nodes_json && !sel->gpu;
-    snprintf(sql, sizeof sql, all ? SQL_BUCKETS_ALL_FMT : SQL_BUCKETS_FMT, bins);
+    snprintf(sql, sizeof sql, all ? SQL_BUCKETS_ALL_FMT : SQL_BUCKETS_FMT, bins,
+             sel->nodes_json ? NODE_IDS : "");
     sqlite3_stmt *s;
     if (store_prepare(st, sql, &s, err))
         return err->code;

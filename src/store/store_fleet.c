@@ -454,9 +454,10 @@ static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
     } else if (in >= 0) {
         idx |= HAS_NODES;
         info->aConstraintUsage[in].argvIndex = ++arg;
+        info->aConstraintUsage[in].omit = 1; /* applied here, exactly: not checked again */
         sqlite3_vtab_in(info, in, 1);
     }
-    /* SQLite checks every constraint again on what comes back (omit stays 0). */
+    /* SQLite checks every other constraint again on what comes back (omit stays 0). */
     /* The order is fleet_5m's primary key: bucket_ms, node_id, model, ascending. */
     static const int key_order[3] = {COL_BUCKET, COL_NODE, COL_MODEL};
     bool ordered = info->nOrderBy <= 3;
