@@ -57,6 +57,8 @@ static const char SQL_ROWS_KEY[] =
     "h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20 FROM fleet_5m "
     "WHERE bucket_ms = ?1 AND node_id = ?2 AND model = ?3";
 static const char SQL_LAST_ROW[] = "SELECT max(bucket_ms) FROM fleet_5m";
+/* The next day with a chunk: a window over years of gaps is not walked day by day. */
+static const char SQL_NEXT_DAY[] = "SELECT min(day_ms) FROM fleet_5m_day WHERE day_ms >= ?1";
 
 /* A day chunk store_fleet_add is filling. */
 typedef struct open_day {
@@ -363,7 +365,7 @@ typedef struct fv_chunk {
 typedef struct fv_cursor {
     sqlite3_vtab_cursor base;
     gp_store *st;
-    sqlite3_stmt *day_all, *day_key, *rows_all, *rows_key, *last;
+    sqlite3_stmt *day_all, *day_key, *rows_all, *rows_key, *last, *next_day;
     bool eof, keyed, in_rows;
     int64_t lo, hi, sealed, day, probe, probe_end;
     long long key_node;
@@ -494,11 +496,13 @@ static int fv_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
         store_prepare(st, SQL_DAY_KEY, &c->day_key, &err) ||
         store_prepare(st, SQL_ROWS_ALL, &c->rows_all, &err) ||
         store_prepare(st, SQL_ROWS_KEY, &c->rows_key, &err) ||
-        store_prepare(st, SQL_LAST_ROW, &c->last, &err)) {
+        store_prepare(st, SQL_LAST_ROW, &c->last, &err) ||
+        store_prepare(st, SQL_NEXT_DAY, &c->next_day, &err)) {
         sqlite3_finalize(c->day_all);
         sqlite3_finalize(c->day_key);
         sqlite3_finalize(c->rows_all);
         sqlite3_finalize(c->rows_key);
+        sqlite3_finalize(c->last);
         sqlite3_free(c);
         return SQLITE_ERROR;
     }
@@ -517,6 +521,7 @@ static int fv_close(sqlite3_vtab_cursor *cur) {
     sqlite3_finalize(c->rows_all);
     sqlite3_finalize(c->rows_key);
     sqlite3_finalize(c->last);
+    sqlite3_finalize(c->next_day);
     sqlite3_free(c);
     return SQLITE_OK;
 }
@@ -645,7 +650,17 @@ static int next_chunk(fv_cursor *c) {
             c->slot++;
             c->at = 0;
         }
-        c->day += GP_DAY_MS;
+        sqlite3_reset(c->next_day);
+        sqlite3_bind_int64(c->next_day, 1, c->day + GP_DAY_MS);
+        int found = sqlite3_step(c->next_day);
+        if (found != SQLITE_ROW) {
+            sqlite3_reset(c->next_day);
+            return fv_error(c, sqlite3_errmsg(c->st->db));
+        }
+        c->day = sqlite3_column_type(c->next_day, 0) == SQLITE_NULL
+                     ? INT64_MAX / 2
+                     : sqlite3_column_int64(c->next_day, 0);
+        sqlite3_reset(c->next_day);
         if (c->day >= c->sealed || c->day >= c->hi)
             return -1;
         int rc = load_day(c);
