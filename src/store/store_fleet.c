@@ -408,8 +408,9 @@ static int fv_disconnect(sqlite3_vtab *v) {
     return SQLITE_OK;
 }
 
-/* idxNum: HAS_LO, HAS_HI (or LO_EQ: bucket_ms = ?, both bounds), HAS_KEY (node_id = ? AND
- * model = ?, both or neither), arguments in that order. */
+/* idxNum: HAS_LO, HAS_HI (or LO_EQ: bucket_ms = ?, both bounds), then HAS_KEY (node_id = ?
+ * AND model = ?, both or neither) or HAS_NODES (node_id IN (...), the list taken whole through
+ * sqlite3_vtab_in), arguments in that order. */
 static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
     (void)v;
     int lo = -1, hi = -1, eq = -1, node = -1, model = -1, in = -1;
