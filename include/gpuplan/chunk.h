@@ -85,4 +85,34 @@ typedef struct gp_hours_total {
 gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin, unsigned long mask,
                        gp_hours_total *t, double *means, int *n_means, gp_err *err);
 
+/* ---- Fleet chunks: one node's (or the fleet's) 5-minute capacity buckets of one GPU model
+ * and UTC day (fleet_5m_day, db/013_fleet_chunks.sql) ---- */
+
+#define GP_FLEET_SLOTS 288
+#define GP_FLEET_VERSION 1
+#define GP_FLEET_BINS 21         /* the 5 % bins of db/004_capacity.sql */
+#define GP_FLEET_MAX_BYTES 35173 /* the longest encoding of a full day */
+
+/* One bucket of fleet_5m; gpus == 0 means no row (the rest is ignored). */
+typedef struct gp_fleet_bucket {
+    long long gpus;
+    double util_sum;
+    unsigned bins[GP_FLEET_BINS]; /* GPUs per bin, 0 .. GP_CHUNK_N_MAX each */
+} gp_fleet_bucket;
+
+typedef struct gp_fleet_day {
+    gp_fleet_bucket b[GP_FLEET_SLOTS];
+} gp_fleet_day;
+
+/* Encode d into out[0..GP_FLEET_MAX_BYTES) and set *len. GP_E_INPUT (err names the bucket,
+ * *len = 0) when gpus is negative or above GP_CHUNK_N_MAX, or a bin count above it. Every
+ * double round-trips bit for bit. */
+gp_status gp_fleet_encode(const gp_fleet_day *d, unsigned char *out, size_t *len, gp_err *err);
+
+/* Decode buf[0..len) into *out (borrowed for the call only): an absent bucket gets gpus 0, and
+ * only that. On GP_E_INPUT *out is all empty and err names origin and the byte offset of the
+ * fault. */
+gp_status gp_fleet_decode(const unsigned char *buf, size_t len, const char *origin,
+                          gp_fleet_day *out, gp_err *err);
+
 #endif

@@ -1033,3 +1033,136 @@ gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin,
         *n_means = nm;
     return GP_OK;
 }
+
+/* ---- Fleet chunks (fleet_5m_day) ----------------------------------------------------------
+ *
+ *   u8 version (1) | bitmap of present buckets, 36 bytes, bit i = byte i / 8, bit i % 8 | per
+ *   present bucket, in order: varint head = (gpus - 1) << 1 | implied | util_sum, a value as
+ *   above (one role for the whole day) | varint map of the bins that are not 0 (below 2^21) |
+ *   each such bin's count as a varint, 1 to 2^30, except, when implied is set, the highest
+ *   one's: it is gpus less the others (every GPU of a bucket is in one bin, so that count is
+ *   redundant for every bucket fleet_5m's writers make). implied is set exactly when the bins
+ *   add up to gpus; anything else is refused.
+ *
+ * A bucket of an 8-GPU node is about 8 bytes against about 60 as a fleet_5m row. */
+
+static int fleet_bins_sum(const gp_fleet_bucket *b, uint64_t *map, long long *sum) {
+    *map = 0;
+    *sum = 0;
+    for (int k = 0; k < GP_FLEET_BINS; k++) {
+        if (!b->bins[k])
+            continue;
+        if (b->bins[k] > GP_CHUNK_N_MAX)
+            return -1;
+        *map |= 1ull << k;
+        *sum += b->bins[k];
+    }
+    return 0;
+}
+
+gp_status gp_fleet_encode(const gp_fleet_day *d, unsigned char *out, size_t *len, gp_err *err) {
+    *len = 0;
+    size_t at = 0;
+    out[at++] = GP_FLEET_VERSION;
+    size_t map_at = at;
+    memset(out + at, 0, GP_FLEET_SLOTS / 8);
+    at += GP_FLEET_SLOTS / 8;
+    role prev = {0, 0};
+    for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+        const gp_fleet_bucket *b = &d->b[i];
+        if (b->gpus == 0)
+            continue;
+        uint64_t bins;
+        long long sum;
+        if (b->gpus < 0 || b->gpus > GP_CHUNK_N_MAX || fleet_bins_sum(b, &bins, &sum))
+            return gp_errorf(err, GP_E_INPUT, "fleet chunk", "bucket %d: a count out of 0 to %lld",
+                             i, GP_CHUNK_N_MAX);
+        out[map_at + (size_t)i / 8] |= (unsigned char)(1u << (i % 8));
+        unsigned implied = bins && sum == b->gpus;
+        at += put_varint(out + at, (uint64_t)(b->gpus - 1) << 1 | implied);
+        at += put_value(out + at, b->util_sum, &prev);
+        at += put_varint(out + at, bins);
+        int top = GP_FLEET_BINS - 1;
+        while (implied && !(bins >> top & 1))
+            top--;
+        for (int k = 0; k < GP_FLEET_BINS; k++)
+            if (b->bins[k] && !(implied && k == top))
+                at += put_varint(out + at, b->bins[k]);
+    }
+    *len = at;
+    return GP_OK;
+}
+
+static gp_status bad_fleet(gp_fleet_day *out, const cursor *c, const char *origin, const char *what,
+                           gp_err *err) {
+    char where[200];
+    snprintf(where, sizeof where, "%s:byte %td", origin, c->p - c->start);
+    memset(out, 0, sizeof *out);
+    return gp_errorf(err, GP_E_INPUT, where, "fleet chunk: %s", what);
+}
+
+gp_status gp_fleet_decode(const unsigned char *buf, size_t len, const char *origin,
+                          gp_fleet_day *out, gp_err *err) {
+    cursor c = {buf, buf, buf + len};
+    if (len == 0)
+        return bad_fleet(out, &c, origin, "empty", err);
+    if (buf[0] != GP_FLEET_VERSION)
+        return bad_fleet(out, &c, origin, "unknown version", err);
+    c.p++;
+    if ((size_t)(c.end - c.p) < GP_FLEET_SLOTS / 8)
+        return bad_fleet(out, &c, origin, "truncated bitmap", err);
+    const unsigned char *map = c.p;
+    c.p += GP_FLEET_SLOTS / 8;
+    role prev = {0, 0};
+    for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+        gp_fleet_bucket *b = &out->b[i];
+        b->gpus = 0; /* an absent bucket: the rest is not read */
+        if (!(map[i / 8] >> (i % 8) & 1))
+            continue;
+        /* a fault is reported at the start of what holds it: the bucket, a value, a count */
+        const unsigned char *start = c.p;
+        uint64_t head, bins;
+        if (get_varint(&c, &head) || (head >> 1) >= (uint64_t)GP_CHUNK_N_MAX)
+            return bad_fleet(out, &c, origin, "bad bucket header", err);
+        const unsigned char *at = c.p;
+        if (get_value(&c, &b->util_sum, &prev)) {
+            c.p = at;
+            return bad_fleet(out, &c, origin, "bad value", err);
+        }
+        at = c.p;
+        if (get_varint(&c, &bins) || bins >> GP_FLEET_BINS || ((head & 1) && !bins)) {
+            c.p = at;
+            return bad_fleet(out, &c, origin, "bad map of bins", err);
+        }
+        long long gpus = (long long)(head >> 1) + 1, sum = 0;
+        int top = GP_FLEET_BINS - 1;
+        while ((head & 1) && !(bins >> top & 1))
+            top--;
+        memset(b->bins, 0, sizeof b->bins);
+        for (int k = 0; k < GP_FLEET_BINS; k++) {
+            if (!(bins >> k & 1) || ((head & 1) && k == top))
+                continue;
+            uint64_t n;
+            at = c.p;
+            if (get_varint(&c, &n) || n == 0 || n > (uint64_t)GP_CHUNK_N_MAX) {
+                c.p = at;
+                return bad_fleet(out, &c, origin, "bad bin count", err);
+            }
+            b->bins[k] = (unsigned)n;
+            sum += (long long)n;
+        }
+        if ((head & 1) ? sum >= gpus : bins && sum == gpus) {
+            c.p = start;
+            return bad_fleet(out, &c, origin,
+                             (head & 1) ? "bins past the GPU count"
+                                        : "a count that follows from the others",
+                             err);
+        }
+        if (head & 1)
+            b->bins[top] = (unsigned)(gpus - sum);
+        b->gpus = gpus;
+    }
+    if (c.p != c.end)
+        return bad_fleet(out, &c, origin, "trailing bytes", err);
+    return GP_OK;
+}

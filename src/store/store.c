@@ -120,6 +120,11 @@ static gp_status migrate(gp_store *st, int seen, gp_err *err) {
      * got those rows as its chunks were written; filling again gives the same rows. */
     if (have < GP_SCHEMA_SERIES_LAST && want >= GP_SCHEMA_SERIES_LAST && store_last_fill(st, err))
         goto rollback;
+    /* 013_fleet_chunks.sql: fleet_5m's rows of the days before today become day chunks (a new
+     * database has none: its days are sealed by retention and imports). */
+    if (have > 0 && have < GP_SCHEMA_FLEET_CHUNKS && want >= GP_SCHEMA_FLEET_CHUNKS &&
+        store_fleet_seal(st, (int64_t)time(NULL) * 1000, err))
+        goto rollback;
     if (have != want) {
         char sql[96];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
@@ -238,6 +243,7 @@ void gp_store_close(gp_store *st) {
     if (!st)
         return;
     store_hours_done(st);
+    store_fleet_done(st);
     store_chunks_done(st);
     sqlite3_close(st->db);
     free(st->path);

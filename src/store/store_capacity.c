@@ -54,13 +54,15 @@ static const char SQL_FLEET_5M[] =
     "GROUP BY node_id, model, bucket_ms";
 
 /* The fleet total per bucket (node_id 0, model '*'), so the unfiltered question reads one
- * row a bucket instead of one per node and model. */
-static const char SQL_FLEET_TOTAL[] =
+ * row a bucket instead of one per node and model. %s: fleet_5m, or fleet_5m_all where the
+ * window reaches into sealed days (their buckets are chunks: store_fleet.c); both add the
+ * nodes of a bucket in the same order. */
+static const char SQL_FLEET_TOTAL_FMT[] =
     "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, "
     "h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
     "SELECT 0, '*', bucket_ms, sum(gpus), sum(util_sum), sum(h00), sum(h01), sum(h02), sum(h03), "
     "sum(h04), sum(h05), sum(h06), sum(h07), sum(h08), sum(h09), sum(h10), sum(h11), sum(h12), "
-    "sum(h13), sum(h14), sum(h15), sum(h16), sum(h17), sum(h18), sum(h19), sum(h20) FROM fleet_5m "
+    "sum(h13), sum(h14), sum(h15), sum(h16), sum(h17), sum(h18), sum(h19), sum(h20) FROM %s "
     "WHERE node_id <> 0 AND bucket_ms >= ?1 AND bucket_ms < ?2 GROUP BY bucket_ms";
 
 gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms, int64_t to_ms,
@@ -94,13 +96,22 @@ gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t fro
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
         return store_fail(st, err, "roll up the fleet by 5 minutes");
-    if (store_prepare(st, SQL_FLEET_TOTAL, &s, err))
+    /* Buckets of days already sealed go into their chunks (store_fleet.c), the node's before
+     * the total reads them, the total's after. */
+    int64_t sealed;
+    if (store_fleet_sealed(st, &sealed, err) || store_fleet_settle(st, from, to, err))
+        return err->code;
+    char total[sizeof SQL_FLEET_TOTAL_FMT + 16];
+    snprintf(total, sizeof total, SQL_FLEET_TOTAL_FMT, from < sealed ? "fleet_5m_all" : "fleet_5m");
+    if (store_prepare(st, total, &s, err))
         return err->code;
     sqlite3_bind_int64(s, 1, from);
     sqlite3_bind_int64(s, 2, to);
     rc = sqlite3_step(s);
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "total the fleet by 5 minutes");
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "total the fleet by 5 minutes");
+    return store_fleet_settle(st, from, to, err);
 }
 
 #define SELECTION                                                                                  \
@@ -452,29 +463,33 @@ done:
     return res;
 }
 
+/* The selected nodes' ids, handed to fleet_5m_all whole (store_fleet.c): it then reads only
+ * their chunks, still in bucket order. */
+#define NODE_IDS                                                                                   \
+    "AND f.node_id IN (SELECT id FROM node WHERE ?3 IS NULL OR name IN "                           \
+    "(SELECT value FROM json_each(?3))) "
+
 /* Three sums a bucket: busy counts are the bins at or above the threshold, added in SQL
  * (%s below), so a month of a large fleet returns 8,640 short rows. */
 static const char SQL_BUCKETS_FMT[] =
     "SELECT f.bucket_ms, sum(f.gpus), sum(f.util_sum), sum(%s) "
-    "FROM fleet_5m f JOIN node n ON n.id = f.node_id "
-    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 %s"
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
     "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%%') "
     "GROUP BY f.bucket_ms ORDER BY f.bucket_ms";
-/* The fleet's total rows, one primary-key probe per 5-minute bucket of the window: a range
- * scan on bucket_ms would read every node's rows of the window to keep node 0's (10.8 M rows
- * for 1,250 nodes and 30 days). Buckets are multiples of 5 minutes since 1970. */
+/* The fleet's total rows (node 0): one chunk a sealed day, then one primary-key probe per
+ * 5-minute bucket of the open days (fleet_5m_all, store_fleet.c): a range scan on bucket_ms
+ * would read every node's rows of the window to keep node 0's. */
 static const char SQL_BUCKETS_ALL_FMT[] =
-    "WITH RECURSIVE t(b) AS (SELECT (max(?1, 0) + 299999) / 300000 * 300000 "
-    "UNION ALL SELECT b + 300000 FROM t WHERE b + 300000 < ?2) "
-    "SELECT f.bucket_ms, f.gpus, f.util_sum, %s FROM t CROSS JOIN fleet_5m f "
-    "ON f.bucket_ms = t.b AND f.node_id = 0 AND f.model = '*' "
-    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 ORDER BY f.bucket_ms";
+    "SELECT f.bucket_ms, f.gpus, f.util_sum, %s FROM fleet_5m_all f "
+    "WHERE f.node_id = 0 AND f.model = '*' AND f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "ORDER BY f.bucket_ms";
 
 gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int threshold_pct,
                                     int (*fn)(const gp_cap_bucket *, void *), void *arg,
                                     gp_err *err) {
-    char bins[160] = "", sql[sizeof SQL_BUCKETS_FMT + 200];
+    char bins[160] = "", sql[sizeof SQL_BUCKETS_FMT + sizeof NODE_IDS + 200];
     size_t n = 0;
     int first = threshold_pct / 5;
     if (first < 0 || first >= GP_UTIL_BINS)
@@ -482,7 +497,8 @@ gp_status gp_store_capacity_buckets(gp_store *st, const gp_cap_select *sel, int 
     for (int k = first; k < GP_UTIL_BINS; k++)
         n += (size_t)snprintf(bins + n, sizeof bins - n, "%sf.h%02d", k > first ? " + " : "", k);
     bool all = !sel->nodes_json && !sel->gpu;
-    snprintf(sql, sizeof sql, all ? SQL_BUCKETS_ALL_FMT : SQL_BUCKETS_FMT, bins);
+    snprintf(sql, sizeof sql, all ? SQL_BUCKETS_ALL_FMT : SQL_BUCKETS_FMT, bins,
+             sel->nodes_json ? NODE_IDS : "");
     sqlite3_stmt *s;
     if (store_prepare(st, sql, &s, err))
         return err->code;
@@ -539,8 +555,8 @@ gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
 static const char SQL_HEATMAP[] =
     "SELECT n.name, (f.bucket_ms / 3600000) % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
     "CAST(sum(f.gpus) AS REAL) / count(DISTINCT f.bucket_ms) "
-    "FROM fleet_5m f JOIN node n ON n.id = f.node_id "
-    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 "
+    "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
+    "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 " NODE_IDS
     "AND (?3 IS NULL OR n.name IN (SELECT value FROM json_each(?3))) "
     "AND (?4 IS NULL OR f.model = ?4 OR f.model LIKE ?4 || '-%') "
     "GROUP BY n.name, h ORDER BY n.name, h";

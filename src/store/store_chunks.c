@@ -914,5 +914,5 @@ gp_status store_chunks_open(gp_store *st, gp_err *err) {
             SQLITE_OK)
             return store_fail(st, err, "register the rollup views");
     }
-    return GP_OK;
+    return store_fleet_open(st, err);
 }

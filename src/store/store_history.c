@@ -573,9 +573,16 @@ static gp_status write_capacity(writer *w, gp_err *err) {
     }
     if (res == GP_OK && hday_flush(w, err))
         res = err->code;
-    /* Sum per (model, bucket), then add to the node's rows and the fleet's total. */
+    /* Sum per (model, bucket), then add to the node's rows and the fleet's total. The days
+     * the batch covers to their end are sealed first, so they go straight into day chunks
+     * (store_fleet.c), added as the upsert adds into a row. */
     if (res == GP_OK && nf)
         qsort(fa, nf, sizeof *fa, by_model_bucket);
+    int64_t fleet_sealed = 0;
+    if (res == GP_OK && nf &&
+        (store_fleet_seal(w->st, fa[nf - 1].bucket + GP_BUCKET_MS, err) ||
+         store_fleet_sealed(w->st, &fleet_sealed, err)))
+        res = err->code;
     for (size_t i = 0; res == GP_OK && i < nf;) {
         fleet_acc t = fa[i], all = fa[i];
         size_t j = i + 1;
@@ -601,6 +608,14 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         }
         for (int pass = 0; pass < (first_of_bucket ? 2 : 1) && res == GP_OK; pass++) {
             const fleet_acc *x = pass ? &all : &t;
+            if (x->bucket < fleet_sealed) {
+                gp_fleet_bucket fb = {x->gpus, x->util_sum, {0}};
+                for (int h = 0; h < 21; h++)
+                    fb.bins[h] = (unsigned)x->h[h];
+                res = store_fleet_add(w->st, pass ? 0 : w->node_id,
+                                      pass ? "*" : w->models[x->model], x->bucket, &fb, err);
+                continue;
+            }
             sqlite3_bind_int64(w->fl, 1, pass ? 0 : w->node_id);
             sqlite3_bind_text(w->fl, 2, pass ? "*" : w->models[x->model], -1, SQLITE_STATIC);
             sqlite3_bind_int64(w->fl, 3, x->bucket);
@@ -613,6 +628,8 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         i = j;
     }
     free(fa);
+    if (res == GP_OK && store_fleet_flush(w->st, err))
+        res = err->code;
     return res;
 }
 
@@ -684,6 +701,7 @@ fail:
         if (store_exec(st, "RELEASE rollups", err) == GP_OK)
             goto out;
     }
+    store_fleet_discard(st);
     sqlite3_exec(st->db, "ROLLBACK TO rollups; RELEASE rollups", NULL, NULL, NULL);
     *written = *skipped = 0;
     ok = false;

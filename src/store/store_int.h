@@ -10,20 +10,23 @@
 #include "gpuplan/store.h"
 
 #define GP_DAY_MS 86400000LL
-#define GP_SCHEMA_CHUNKS 9       /* db/009_chunks.sql */
-#define GP_SCHEMA_HOUR_CHUNKS 10 /* db/010_hour_chunks.sql */
-#define GP_SCHEMA_1H_CHUNKS 11   /* db/011_hour_rollup_chunks.sql */
-#define GP_SCHEMA_SERIES_LAST 12 /* db/012_series_last.sql */
-#define GP_SEAL_PER_CYCLE 4000   /* series sealed by one gp_store_retention */
+#define GP_SCHEMA_CHUNKS 9        /* db/009_chunks.sql */
+#define GP_SCHEMA_HOUR_CHUNKS 10  /* db/010_hour_chunks.sql */
+#define GP_SCHEMA_1H_CHUNKS 11    /* db/011_hour_rollup_chunks.sql */
+#define GP_SCHEMA_SERIES_LAST 12  /* db/012_series_last.sql */
+#define GP_SCHEMA_FLEET_CHUNKS 13 /* db/013_fleet_chunks.sql */
+#define GP_SEAL_PER_CYCLE 4000    /* series sealed by one gp_store_retention */
 
 typedef struct store_chunks store_chunks;
 typedef struct store_hours store_hours;
+typedef struct store_fleet store_fleet;
 
 struct gp_store {
     sqlite3 *db;
     char *path;
     store_chunks *chunks; /* store_chunks.c: rollup_5m_all and the chunk statements */
     store_hours *hours;   /* store_hours.c: the hour chunk statements, made on first use */
+    store_fleet *fleet;   /* store_fleet.c: fleet_5m_all and the fleet chunk statements */
 };
 
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
@@ -110,5 +113,26 @@ typedef struct store_means {
  * NULL. GP_E_DB for a chunk that does not decode; *t then holds part of the series. */
 gp_status store_hours_add(gp_store *st, long long series, int64_t from_ms, int64_t to_ms,
                           gp_hours_total *t, store_means *m, gp_err *err);
+
+/* ---- fleet_5m per day (store_fleet.c, db/013_fleet_chunks.sql) ---- */
+/* Register fleet_5m_all on st's connection; store_fleet_done() frees what it keeps and must
+ * run before the connection closes. */
+gp_status store_fleet_open(gp_store *st, gp_err *err);
+void store_fleet_done(gp_store *st);
+/* Where fleet_5m's rows start: every bucket before it is in fleet_5m_day. */
+gp_status store_fleet_sealed(gp_store *st, int64_t *sealed_ms, gp_err *err);
+/* Move fleet_5m's rows before the UTC day of before_ms into day chunks and advance the
+ * boundary there (a no-op when it is there already). */
+gp_status store_fleet_seal(gp_store *st, int64_t before_ms, gp_err *err);
+/* Move the fleet_5m rows in [from_ms, to_ms) that lie before the boundary into their chunks,
+ * each row replacing its bucket (rows of a sealed day just recomputed). */
+gp_status store_fleet_settle(gp_store *st, int64_t from_ms, int64_t to_ms, gp_err *err);
+/* Add x into node's bucket of model at bucket_ms, a sealed bucket, as fleet_5m's upsert adds
+ * into a row; the day chunks stay in memory until store_fleet_flush writes them. */
+gp_status store_fleet_add(gp_store *st, long long node, const char *model, int64_t bucket_ms,
+                          const gp_fleet_bucket *x, gp_err *err);
+gp_status store_fleet_flush(gp_store *st, gp_err *err);
+/* Drop the unwritten chunks of store_fleet_add (the transaction is rolled back). */
+void store_fleet_discard(gp_store *st);
 
 #endif

@@ -631,7 +631,11 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
     /* Seal the days that ended an hour ago or more, a bounded number of series a cycle, so
      * the cycle after midnight does not carry the whole fleet's day at once. */
     size_t sealed;
-    return store_seal(st, now_ms - 3600000, GP_SEAL_PER_CYCLE, &sealed, err);
+    if (store_seal(st, now_ms - 3600000, GP_SEAL_PER_CYCLE, &sealed, err))
+        return err->code;
+    /* fleet_5m's days with them, the whole fleet at once: one cycle a day moves a day of
+     * fleet_5m rows into chunks (store_fleet.c). */
+    return store_fleet_seal(st, now_ms - 3600000, err);
 }
 
 /* ---- the fleet ---------------------------------------------------------------------------------

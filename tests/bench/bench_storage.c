@@ -42,7 +42,8 @@ static int show(const char *table, long long bytes, void *arg) {
 }
 
 int main(int argc, char **argv) {
-    int gpus = argc > 1 ? atoi(argv[1]) : 1000, days = argc > 2 ? atoi(argv[2]) : 30;
+    int gpus = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 1000;
+    int days = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 30;
     if (gpus < 8 || gpus % 8 || days < 1 || days > 400)
         return fprintf(stderr, "usage: bench_storage [GPUS (a multiple of 8) [DAYS [DB]]]\n"), 2;
     char tmp[4096];

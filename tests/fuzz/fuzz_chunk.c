@@ -1,6 +1,6 @@
-/* Fuzz target: the rollup chunk and hour chunk decoders (chunk.h). What decodes re-encodes to
- * a chunk that decodes to the same buckets (hours), bit for bit; gp_hours_add takes exactly
- * what gp_hours_decode takes and sums the same hours. */
+/* Fuzz target: the rollup chunk, hour chunk and fleet chunk decoders (chunk.h). What decodes
+ * re-encodes to a chunk that decodes to the same buckets (hours), bit for bit; gp_hours_add
+ * takes exactly what gp_hours_decode takes and sums the same hours. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,8 +51,27 @@ static void hours(const uint8_t *data, size_t size) {
     }
 }
 
+static void fleet(const uint8_t *data, size_t size) {
+    static gp_fleet_day d, back;
+    static unsigned char buf[GP_FLEET_MAX_BYTES];
+    gp_err err;
+    if (gp_fleet_decode(data, size, "fuzz", &d, &err) != GP_OK)
+        return;
+    size_t len;
+    if (gp_fleet_encode(&d, buf, &len, &err) != GP_OK ||
+        gp_fleet_decode(buf, len, "fuzz", &back, &err) != GP_OK)
+        abort();
+    for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+        const gp_fleet_bucket *x = &d.b[i], *y = &back.b[i];
+        if (x->gpus != y->gpus || (x->gpus && (memcmp(&x->util_sum, &y->util_sum, sizeof(double)) ||
+                                               memcmp(x->bins, y->bins, sizeof x->bins))))
+            abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hours(data, size);
+    fleet(data, size);
     static gp_chunk c, back;
     static unsigned char buf[GP_CHUNK_MAX_BYTES];
     gp_err err;

@@ -1,5 +1,5 @@
 /* Rollup chunk encoding (chunk.h): exact round trips, the documented bytes, and refusals; the
- * same for the hour chunks of util_hour_day. */
+ * same for the hour chunks of util_hour_day and the fleet chunks of fleet_5m_day. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -503,6 +503,181 @@ static void test_hours_refused(void **state) {
     assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_E_INPUT);
 }
 
+/* ---- fleet chunks (fleet_5m_day) ---- */
+
+static size_t fleet_round_trip(const gp_fleet_day *d) {
+    static unsigned char buf[GP_FLEET_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_fleet_encode(d, buf, &len, &err), GP_OK);
+    assert_true(len > 0 && len <= GP_FLEET_MAX_BYTES);
+    static gp_fleet_day back;
+    memset(&back, 0xa5, sizeof back); /* every field decode leaves alone stays visible */
+    if (gp_fleet_decode(buf, len, "t", &back, &err) != GP_OK)
+        fail_msg("%s: %s", err.where, err.msg);
+    for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+        const gp_fleet_bucket *a = &d->b[i], *b = &back.b[i];
+        assert_int_equal(a->gpus, b->gpus);
+        if (a->gpus == 0)
+            continue;
+        if (!same_bits(a->util_sum, b->util_sum))
+            fail_msg("bucket %d: %.17g != %.17g", i, a->util_sum, b->util_sum);
+        assert_memory_equal(a->bins, b->bins, sizeof a->bins);
+    }
+    return len;
+}
+
+static void test_fleet_round_trip(void **state) {
+    (void)state;
+    static gp_fleet_day d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(fleet_round_trip(&d), 1 + GP_FLEET_SLOTS / 8); /* version and bitmap */
+    unsigned seed = 31;
+    for (int round = 0; round < 200; round++) {
+        memset(&d, 0, sizeof d);
+        /* a whole day, a day that starts late (a node added), a day with holes */
+        int first = round % 3 == 1 ? 100 : 0;
+        for (int i = first; i < GP_FLEET_SLOTS; i++) {
+            if (round % 3 == 2 && i % 11 == 4)
+                continue;
+            gp_fleet_bucket *b = &d.b[i];
+            b->gpus = round % 4 == 0 ? 1000 + rand_r(&seed) % 9000 : 1 + rand_r(&seed) % 8;
+            double sum = 0;
+            for (long long g = 0; g < b->gpus; g++) {
+                int kind = rand_r(&seed) % 3;
+                double m = kind == 0   ? (double)(rand_r(&seed) % 101)
+                           : kind == 1 ? (rand_r(&seed) % 300) / 3.0
+                                       : (rand_r(&seed) % 10000) / 100.0;
+                sum += m;
+                int k = (int)(m / 5);
+                b->bins[k > 20 ? 20 : k]++;
+            }
+            b->util_sum = round % 7 == 3 ? random_double(&seed) : sum;
+            if (round % 5 == 1 && i % 3 == 0)
+                b->bins[rand_r(&seed) % GP_FLEET_BINS]++; /* bins that do not add up to gpus */
+        }
+        fleet_round_trip(&d);
+    }
+    /* Edges: the largest counts, every bin set, odd doubles, a bucket with no bins at all. */
+    memset(&d, 0, sizeof d);
+    static const double odd[] = {NAN, -0.0, INFINITY, 4.9e-324, -1e300, 0.0, 0.1};
+    for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+        gp_fleet_bucket *b = &d.b[i];
+        b->gpus = i % 2 ? GP_CHUNK_N_MAX : 1;
+        b->util_sum = odd[i % 7];
+        for (int k = 0; k < GP_FLEET_BINS; k++)
+            b->bins[k] = i % 3 == 0 ? 0 : (unsigned)GP_CHUNK_N_MAX - (unsigned)k;
+    }
+    d.b[7].bins[20] = 1; /* gpus 1, one GPU: the count implied */
+    memset(d.b[7].bins, 0, 20 * sizeof d.b[7].bins[0]);
+    d.b[7].gpus = 1;
+    assert_true(fleet_round_trip(&d) <= GP_FLEET_MAX_BYTES);
+}
+
+static void test_fleet_bytes(void **state) {
+    (void)state;
+    /* 00:05 only: 8 GPUs, utilization summed 400, 5 in bin 10 and 3 in bin 19: the bins add up
+     * to the GPUs, so bin 19's count is left out. */
+    static gp_fleet_day d;
+    memset(&d, 0, sizeof d);
+    d.b[1].gpus = 8;
+    d.b[1].util_sum = 400;
+    d.b[1].bins[10] = 5;
+    d.b[1].bins[19] = 3;
+    unsigned char want[1 + 36 + 8] = {1, 0x02}; /* version, bitmap: bucket 1 */
+    static const unsigned char bucket[] = {
+        0x0f,             /* (8 - 1) << 1 | implied */
+        0x80, 0xd4, 0x61, /* 400 as k = 400000: zigzag 800000, << 1 */
+        0x80, 0x88, 0x20, /* bins: 10 and 19 */
+        5};               /* bin 10; bin 19 is 8 - 5 */
+    memcpy(want + 37, bucket, sizeof bucket);
+    unsigned char buf[GP_FLEET_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_OK);
+    assert_int_equal(len, sizeof want);
+    assert_memory_equal(buf, want, sizeof want);
+    fleet_round_trip(&d);
+    /* The same bucket with one GPU more than its bins: every count written, implied clear. */
+    d.b[1].gpus = 9;
+    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_OK);
+    assert_int_equal(buf[37], 0x10);
+    assert_int_equal(len, sizeof want + 1);
+    fleet_round_trip(&d);
+}
+
+static void expect_bad_fleet(const unsigned char *buf, size_t len, const char *what,
+                             const char *at) {
+    static gp_fleet_day out;
+    gp_err err;
+    gp_err_clear(&err);
+    memset(&out, 0xa5, sizeof out);
+    if (gp_fleet_decode(buf, len, "fleet_5m_day 3/H100/0", &out, &err) != GP_E_INPUT)
+        fail_msg("accepted: %s", what);
+    for (int i = 0; i < GP_FLEET_SLOTS; i++)
+        assert_int_equal(out.b[i].gpus, 0);
+    assert_non_null(strstr(err.where, "fleet_5m_day 3/H100/0:byte "));
+    if (at && strcmp(strstr(err.where, ":byte ") + 6, at) != 0)
+        fail_msg("%s: at %s, not byte %s", what, err.where, at);
+}
+
+static void test_fleet_refused(void **state) {
+    (void)state;
+    static gp_fleet_day d;
+    memset(&d, 0, sizeof d);
+    for (int i = 2; i < 200; i += 9) {
+        d.b[i].gpus = 4 + i % 3;
+        d.b[i].util_sum = i / 3.0;
+        d.b[i].bins[i % GP_FLEET_BINS] = 4;
+    }
+    unsigned char buf[GP_FLEET_MAX_BYTES + 1];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_OK);
+    for (size_t cut = 0; cut < len; cut++)
+        expect_bad_fleet(buf, cut, "a truncated chunk", NULL);
+    buf[len] = 0;
+    char at[16];
+    snprintf(at, sizeof at, "%zu", len);
+    expect_bad_fleet(buf, len + 1, "trailing bytes", at);
+    buf[0] = 2;
+    expect_bad_fleet(buf, len, "version 2", "0");
+    expect_bad_fleet(buf, 0, "nothing", "0");
+    unsigned char one[1 + 36 + 8] = {1, 0x01};
+    /* bucket 0: 2 GPUs, util 0 (tag 0), then what follows at byte 39 */
+    static const unsigned char bin21[] = {0x02, 0x00, 0x80, 0x80, 0x80, 0x01, 1};
+    memcpy(one + 37, bin21, sizeof bin21);
+    expect_bad_fleet(one, 37 + sizeof bin21, "a 22nd bin", "39");
+    static const unsigned char count0[] = {0x02, 0x00, 0x01, 0};
+    memcpy(one + 37, count0, sizeof count0);
+    expect_bad_fleet(one, 37 + sizeof count0, "a bin of 0 written out", "40");
+    static const unsigned char written[] = {0x02, 0x00, 0x01, 2};
+    memcpy(one + 37, written, sizeof written);
+    expect_bad_fleet(one, 37 + sizeof written, "a count that follows from the others", "37");
+    static const unsigned char no_bins[] = {0x03, 0x00, 0x00};
+    memcpy(one + 37, no_bins, sizeof no_bins);
+    expect_bad_fleet(one, 37 + sizeof no_bins, "implied with no bins", "39");
+    static const unsigned char past[] = {0x03, 0x00, 0x03, 2};
+    memcpy(one + 37, past, sizeof past);
+    expect_bad_fleet(one, 37 + sizeof past, "bins past the GPU count", "37");
+    static const unsigned char ok[] = {0x03, 0x00, 0x03, 1};
+    memcpy(one + 37, ok, sizeof ok);
+    static gp_fleet_day out;
+    assert_int_equal(gp_fleet_decode(one, 37 + sizeof ok, "t", &out, &err), GP_OK);
+    assert_int_equal(out.b[0].gpus, 2);
+    assert_int_equal(out.b[0].bins[0], 1);
+    assert_int_equal(out.b[0].bins[1], 1);
+    /* And what the encoder refuses. */
+    d.b[5].gpus = -1;
+    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_E_INPUT);
+    assert_int_equal(len, 0);
+    d.b[5].gpus = GP_CHUNK_N_MAX + 1;
+    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_E_INPUT);
+    d.b[5].gpus = 1;
+    d.b[5].bins[3] = (unsigned)GP_CHUNK_N_MAX + 1;
+    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_E_INPUT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_bits),
@@ -514,6 +689,9 @@ int main(void) {
         cmocka_unit_test(test_hours_round_trip),
         cmocka_unit_test(test_hours_bytes),
         cmocka_unit_test(test_hours_refused),
+        cmocka_unit_test(test_fleet_round_trip),
+        cmocka_unit_test(test_fleet_bytes),
+        cmocka_unit_test(test_fleet_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include "gpuplan/chunk.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_history.h"
 #include "gpuplan/store_telemetry.h"
@@ -134,10 +135,60 @@ static char *figures(gp_store *st) {
     return text;
 }
 
+/* What a database of version 12 held for what 013_fleet_chunks.sql keeps in day chunks: the
+ * chunks turned back into fleet_5m rows, fleet_5m_day and fleet_sealed gone. */
+static void make_version_12(void) {
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *sel, *ins;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT day_ms, node_id, model, buckets FROM fleet_5m_day",
+                                        -1, &sel, NULL),
+                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO fleet_5m VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+                           "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, "
+                           "?25, ?26)",
+                           -1, &ins, NULL),
+        SQLITE_OK);
+    gp_fleet_day *d = malloc(sizeof *d);
+    gp_err err;
+    while (sqlite3_step(sel) == SQLITE_ROW) {
+        assert_int_equal(gp_fleet_decode(sqlite3_column_blob(sel, 3),
+                                         (size_t)sqlite3_column_bytes(sel, 3), "test", d, &err),
+                         GP_OK);
+        for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+            if (!d->b[i].gpus)
+                continue;
+            sqlite3_bind_int64(ins, 1, sqlite3_column_int64(sel, 1));
+            sqlite3_bind_text(ins, 2, (const char *)sqlite3_column_text(sel, 2), -1,
+                              SQLITE_TRANSIENT);
+            sqlite3_bind_int64(ins, 3, sqlite3_column_int64(sel, 0) + i * 300000LL);
+            sqlite3_bind_int64(ins, 4, d->b[i].gpus);
+            sqlite3_bind_double(ins, 5, d->b[i].util_sum);
+            for (int k = 0; k < GP_FLEET_BINS; k++)
+                sqlite3_bind_int64(ins, 6 + k, d->b[i].bins[k]);
+            assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+            sqlite3_reset(ins);
+        }
+    }
+    free(d);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE fleet_5m_day; DROP TABLE fleet_sealed; PRAGMA "
+                                  "user_version = 12",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /* What migration 009 found: the schema of version 8, every bucket a row of rollup_5m (and no
  * util_hour_day or rollup_1h_day of migrations 010 and 011: nothing was sealed, so they are
  * empty). */
 static void make_version_8(void) {
+    make_version_12();
     sql("DROP TABLE series_last; DROP TABLE rollup_1h_day; DROP TABLE util_hour_day; DROP TABLE "
         "rollup_5m_day; DROP INDEX "
         "series_sealed; ALTER TABLE "
@@ -591,6 +642,7 @@ static void make_version(int version) {
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     seal_two_days(st);
     gp_store_close(st);
+    make_version_12();
     sql("DROP TABLE series_last; DROP TABLE rollup_1h_day; INSERT OR IGNORE INTO rollup_1h "
         "SELECT * FROM r1_copy; DROP TABLE r1_copy");
     if (version == 9)
@@ -872,6 +924,7 @@ static void test_series_last(void **state) {
 
     /* A database of version 11: migration 012 fills the same rows from the chunks. */
     char *kept = last_rows();
+    make_version_12();
     sql("DROP TABLE series_last; PRAGMA user_version = 11");
     assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
     assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
@@ -1027,6 +1080,142 @@ static void test_history_one_series(void **state) {
     test_remove_db(path);
 }
 
+/* ---- fleet_5m per day (db/013_fleet_chunks.sql) ---- */
+
+/* The readers of fleet_5m: the buckets of the fleet, of nodes and of a model at two
+ * thresholds, over windows that start and end inside days, and the hours of day. */
+static char *fleet_5m_figures(gp_store *st) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gp_err err;
+    const int64_t H = 3600000;
+    gp_cap_select w[] = {{T0 - DAY, T0 + 8 * DAY, NULL, NULL},
+                         {T0 + 5 * H + 1234, T0 + 2 * DAY + 17 * H + 1, NULL, NULL},
+                         {T0 + DAY - 1, T0 + 6 * DAY, "[\"node0\",\"node2\"]", NULL},
+                         {T0 + 3 * H, T0 + 6 * DAY, NULL, "H100"},
+                         {T0 + 3 * H, T0 + 4 * H, "[\"node1\"]", "H100"}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        fprintf(f, "window %zu\n", i);
+        assert_int_equal(gp_store_capacity_buckets(st, &w[i], 5, on_bucket, f, &err), GP_OK);
+        assert_int_equal(gp_store_capacity_buckets(st, &w[i], 55, on_bucket, f, &err), GP_OK);
+        assert_int_equal(gp_store_capacity_heatmap(st, &w[i], on_hour, f, &err), GP_OK);
+    }
+    fclose(f);
+    return text;
+}
+
+/* fleet_5m's days sealed into chunks, by retention and by migration 013, give the figures of
+ * rows; late samples and imported history into sealed days merge into the chunks, and a day
+ * imported whole goes straight into chunks, with the figures of a database that keeps rows
+ * (path2) where those days were never sealed. */
+static void test_fleet_chunks(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    fd = mkstemp(path2);
+    close(fd);
+    unlink(path2);
+    gp_store *st, *ref;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(gp_store_open(path2, &ref, &err), GP_OK);
+    generate(st);
+    generate(ref);
+    char *rows = fleet_5m_figures(ref);
+    assert_true(strlen(rows) > 50000);
+    /* 3 nodes of one model and the total, 288 buckets a day */
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m"), (NODES + 1) * 288 * DAYS);
+
+    /* Retention seals days 0 and 1: their buckets are chunks, day 2 stays rows. */
+    assert_int_equal(
+        gp_store_retention(st, T0 + 2 * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(scalar("SELECT sealed_ms FROM fleet_sealed"), T0 + 2 * DAY);
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m_day"), (NODES + 1) * 2);
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m"), (NODES + 1) * 288);
+    assert_int_equal(scalar("SELECT min(bucket_ms) FROM fleet_5m"), T0 + 2 * DAY);
+    char *sealed = fleet_5m_figures(st);
+    if (strcmp(rows, sealed) != 0)
+        fail_msg("fleet figures differ once days are chunks");
+    free(sealed);
+    gp_store_close(st);
+
+    /* A database of version 12 (its fleet_5m all rows again): migration 013 packs every day
+     * before today, which is all of them here. */
+    make_version_12();
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m"), (NODES + 1) * 288 * DAYS);
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scalar("PRAGMA user_version"), gp_store_schema_version());
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m_day"), (NODES + 1) * DAYS);
+    char *migrated = fleet_5m_figures(st);
+    if (strcmp(rows, migrated) != 0)
+        fail_msg("fleet figures differ after migration 013");
+    free(migrated);
+    free(rows);
+
+    gp_store *both[2] = {st, ref};
+    const int64_t H = 3600000;
+    for (int i = 0; i < 2; i++) {
+        long long node0, node1;
+        assert_int_equal(gp_store_node_id(both[i], "node0", &node0, &err), GP_OK);
+        assert_int_equal(gp_store_node_id(both[i], "node1", &node1, &err), GP_OK);
+        /* A late sample in 03:00 of day 0: its bucket is recomputed into the chunks. */
+        gp_samples s;
+        gp_samples_init(&s, 100);
+        int gi = gp_samples_gpu(&s, "GPU-0-1", 1, "", "NVIDIA H100 80GB HBM3", "node0");
+        assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, 3.5, T0 + 3 * H + 1000, -1, &err),
+                         GP_OK);
+        size_t written;
+        assert_int_equal(
+            gp_store_samples_write(both[i], node0, &s, T0 + 3 * H + 2000, &written, &err), GP_OK);
+        assert_int_equal(written, 1);
+        gp_samples_done(&s);
+        /* History into node1: a GPU new to day 1 (added into the chunks), a bucket of a GPU
+         * stored already (skipped), and a whole day 5 of a new GPU, which the batch covers to
+         * its end: sealed first, so it goes straight into chunks. */
+        gp_rollups r;
+        gp_rollups_init(&r, 1000);
+        int g9 = gp_samples_gpu(&r.gpus, "GPU-1-9", 9, "", "NVIDIA H100 80GB HBM3", "node1");
+        int g0 = gp_samples_gpu(&r.gpus, "GPU-1-0", 0, "", "NVIDIA H100 80GB HBM3", "node1");
+        assert_int_equal(
+            gp_rollups_add(&r, g9, GP_M_GPU_UTIL, T0 + DAY + 10 * H, 1, 42.25, 42.25, 42.25, &err),
+            GP_OK);
+        assert_int_equal(gp_rollups_add(&r, g0, GP_M_GPU_UTIL, T0 + 4 * H, 1, 99, 99, 99, &err),
+                         GP_OK);
+        for (int64_t b = T0 + 5 * DAY; b < T0 + 6 * DAY; b += 300000)
+            assert_int_equal(gp_rollups_add(&r, g9, GP_M_GPU_UTIL, b, 2, (double)(b / 300000 % 201),
+                                            0, 100, &err),
+                             GP_OK);
+        gp_rollups_finish(&r);
+        size_t skipped;
+        assert_int_equal(gp_store_begin(both[i], &err), GP_OK);
+        assert_int_equal(gp_store_rollups_write(both[i], node1, &r, &written, &skipped, &err),
+                         GP_OK);
+        assert_int_equal(gp_store_commit(both[i], &err), GP_OK);
+        gp_rollups_done(&r);
+        assert_int_equal(written, 1 + 288);
+        assert_int_equal(skipped, 1);
+    }
+    /* Everything went into chunks: node1's day 5 and the total's, and no row was left. */
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM fleet_5m_day WHERE day_ms = 1767657600000"), 2);
+    /* (sealed up to the day migration 013 ran, which is after day 5) */
+    assert_true(scalar("SELECT sealed_ms FROM fleet_sealed") >= T0 + 6 * DAY);
+    char *a = fleet_5m_figures(st), *b = fleet_5m_figures(ref);
+    /* day 5's first bucket: one GPU at a mean of 78 / 2, busy */
+    assert_non_null(strstr(a, "bucket 1767657600000 1 0x1.38p+5 1\n"));
+    if (strcmp(a, b) != 0)
+        fail_msg("fleet figures differ after writes into sealed days");
+    free(a);
+    free(b);
+    gp_store_close(st);
+    gp_store_close(ref);
+    test_remove_db(path);
+    test_remove_db(path2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_migration_keeps_figures),
@@ -1038,6 +1227,7 @@ int main(void) {
         cmocka_unit_test(test_hour_chunks_migration_010_and_writes),
         cmocka_unit_test(test_series_last),
         cmocka_unit_test(test_history_one_series),
+        cmocka_unit_test(test_fleet_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
