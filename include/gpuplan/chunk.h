@@ -13,8 +13,9 @@
 
 #define GP_CHUNK_SLOTS_MAX 288     /* 5-minute buckets in a day */
 #define GP_CHUNK_N_MAX (1LL << 30) /* samples in one bucket */
-/* The longest encoding: 288 buckets, each a group of its own with a new count (83 bits) and
- * three values of at most 80 bits, after 4 bytes of header and 18 bits of Rice parameters. */
+/* Above the longest encoding: 4 bytes of header and a 36-byte bitmap, 18 bits of Rice
+ * parameters, then per bucket a group of its own with a new count (3 + 1 + 63 bits) and three
+ * values of at most 80 bits (a 3-bit prefix and an escaped Rice code of 77), about 11,630. */
 #define GP_CHUNK_MAX_BYTES 11640
 #define GP_CHUNK_VERSION 2 /* what gp_chunk_encode writes; version 1 still decodes */
 

@@ -128,8 +128,8 @@ typedef struct gp_db_stats {
 gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err);
 
 /* Where the file's bytes go: each table with its indexes, the bytes of the pages they use
- * (SQLite's dbstat), largest first, then "(free)" for pages freed and not yet reused. Reads
- * every page of the file: seconds on a database of gigabytes. */
+ * (SQLite's dbstat), largest first, and "(free)" for pages freed and not yet reused; fn returns
+ * non-zero to stop. Reads every page of the file: seconds on a database of gigabytes. */
 gp_status gp_store_space(gp_store *st, int (*fn)(const char *table, long long bytes, void *),
                          void *arg, gp_err *err);
 

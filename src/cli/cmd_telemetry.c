@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gpuplan/numfmt.h"
 #include "gpuplan/collect.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/store_telemetry.h"
 
 /* Outside text (node labels, hosts, models) reaches the terminal without control characters. */
@@ -508,10 +508,11 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
            "series:      %s\nraw samples: %s (%s .. %s)\nrollups:     %s of 5 min, %s "
            "of 1 h\n",
            gp_fmt_grouped(s.file_bytes / 1e6, 1, n[0], sizeof n[0]), s.scenarios, s.offers,
-           s.prices, s.nodes, s.gpus, s.cycles, gp_fmt_grouped((double)s.series, 0, n[1], 32),
-           gp_fmt_grouped((double)s.samples, 0, n[2], 32), a, b,
-           gp_fmt_grouped((double)s.rollups_5m, 0, n[3], 32),
-           gp_fmt_grouped((double)s.rollups_1h, 0, n[4], 32));
+           s.prices, s.nodes, s.gpus, s.cycles,
+           gp_fmt_grouped((double)s.series, 0, n[1], sizeof n[1]),
+           gp_fmt_grouped((double)s.samples, 0, n[2], sizeof n[2]), a, b,
+           gp_fmt_grouped((double)s.rollups_5m, 0, n[3], sizeof n[3]),
+           gp_fmt_grouped((double)s.rollups_1h, 0, n[4], sizeof n[4]));
     if (space) {
         printf("space:       pages of each table with its indexes\n");
         if (gp_store_space(st, print_space, NULL, &err))

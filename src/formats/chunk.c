@@ -1,21 +1,19 @@
-/* Rollup chunk encoding (chunk.h; layout in docs/telemetry.md, "Chunk encoding").
+/* Rollup chunk encoding (chunk.h; both layouts in docs/telemetry.md, "Chunk encoding").
  *
- *   u8 version (1) | varint slots | bitmap of present buckets, ceil(slots / 8) bytes,
- *   bit i = byte i / 8, bit i % 8; bits past slots are 0 | per present bucket, in order:
- *   varint head = (n - 1) << 2 | shape, then its values:
- *     shape 0: sum == min == max: one value; shape 1: min == max: min, sum;
- *     shape 2: sum, min, max; shape 3 is refused.
- *   A value is a varint tag. Even: fixed point, k = the previous k of its role (sum, min or
- *   max; 0 at the start) + zigzag(tag >> 1), and the value is k / 1000, exactly. Odd, 2m + 1
- *   with m 0..8: the value's bits XOR the previous value's bits of its role (0 at the start)
- *   have only their m low bytes set, which follow, little endian. Nothing else is accepted.
+ * Version 2, written: a header (version, bucket count, flags: all present, the prediction of
+ * each role, the decimal digits; the bitmap when some bucket is absent), then bits: three Rice
+ * parameters and groups of buckets (a shape and count, or repeats of the last bucket), each
+ * value a prefix (k / 10^digits exactly, a unit in the last place above or below, or XOR
+ * bytes) and a Rice-coded zigzag delta from its role's prediction. Version 1, still read: a
+ * bitmap, then per bucket a varint head and varint values at a fixed scale of 1000 or XOR.
  *
- * Why: a bucket of one sample (imported history, a 5-minute scrape) is one value, and gauges
- * read to three decimals or fewer (utilization, watts, MiB, clocks) are small deltas of their
- * neighbour: one to three bytes a value instead of the 8 of a REAL plus SQLite's per-row
- * overhead. A value is stored as fixed point only where k / 1000 gives back its exact bits, so
- * nothing is rounded; any other double shares its sign, exponent and top mantissa bits with
- * its neighbour, which the XOR drops (Gorilla, as Prometheus' XOR chunks do). */
+ * Why: gauges read to three decimals or fewer (utilization, watts, MiB, clocks) are small
+ * deltas of their neighbour, a counter's steps are alike, idle and constant series repeat, and
+ * a sum of readings added in double arithmetic lands within a unit in the last place of its
+ * decimal value: coding for those takes a few bits a value where a REAL row took 57 bytes. A
+ * value is fixed point only where the decoder gets back its exact bits, so nothing is rounded;
+ * any other double shares its sign, exponent and top mantissa bits with its neighbour, which
+ * the XOR drops (Gorilla, as Prometheus' XOR chunks do). */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -595,13 +593,12 @@ gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp
     coder k;
     memset(&k, 0, offsetof(coder, zz));
     code_groups(&k, &pr); /* the plan: every role's deltas */
-    unsigned linear = 0;
     int rice[3] = {0, 0, 0};
     for (int ro = 0; ro < 3; ro++) {
         choose(&k, ro);
         rice[ro] = k.k[ro];
     }
-    linear = k.linear;
+    unsigned linear = k.linear;
     size_t at = 0;
     out[at++] = GP_CHUNK_VERSION;
     at += put_varint(out + at, (uint64_t)c->slots);
@@ -894,9 +891,6 @@ gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *orig
  * accept (a test and the fuzz target hold the two to it); the refusal's message is always
  * gp_hours_decode's. */
 
-#define HOUR_FIXED_LIMIT 9007199254740992.0 /* 2^53, as a value's fixed point above */
-#define HOUR_SCALE 1000
-
 typedef struct hour_role {
     int64_t k;
     uint64_t bits;
@@ -962,13 +956,13 @@ static inline int hour_value(const unsigned char **pp, const unsigned char *end,
     }
     uint64_t zz = tag >> 1;
     int64_t d = (int64_t)(zz >> 1) ^ -(int64_t)(zz & 1);
-    if (d > 2 * (int64_t)HOUR_FIXED_LIMIT || d < -2 * (int64_t)HOUR_FIXED_LIMIT)
+    if (d > 2 * (int64_t)FIXED_LIMIT || d < -2 * (int64_t)FIXED_LIMIT)
         return -1;
     int64_t k = prev->k + d;
-    if (k >= (int64_t)HOUR_FIXED_LIMIT || k <= -(int64_t)HOUR_FIXED_LIMIT)
+    if (k >= (int64_t)FIXED_LIMIT || k <= -(int64_t)FIXED_LIMIT)
         return -1;
     prev->k = k;
-    *v = (double)k / HOUR_SCALE;
+    *v = (double)k / SCALE;
     memcpy(&prev->bits, v, sizeof prev->bits);
     return 0;
 }

@@ -169,6 +169,8 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     /* None of these takes effect inside a transaction, so all come before migrate(). WAL
      * with synchronous=NORMAL cannot corrupt on a crash (a kill -9 loses at most the
      * transaction in flight); a 16 MB page cache keeps bulk writes off the disk. */
+    /* A new file gets 16 KB pages: a day of a noisy series packs into a 2 KB chunk, and two of
+     * those do not fit a 4 KB page (docs/telemetry.md, "Pages of 16 KB"). */
     if ((version == 0 && store_exec(st, "PRAGMA page_size = 16384", err)) ||
         store_exec(st, "PRAGMA journal_mode = WAL", err) ||
         store_exec(st, "PRAGMA synchronous = NORMAL", err) ||

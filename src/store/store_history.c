@@ -288,10 +288,6 @@ static gp_status hr_add(writer *w, long long series, int64_t hour, long long n, 
     return GP_OK;
 }
 
-/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored (into
- * their day chunks before the series' sealed_ms). The days
- * of a series that the batch covers to their end are sealed first, so they take the chunk path:
- * an imported day of a series is one row write; a day the batch ends in stays rows. */
 typedef struct group_ref {
     long long series;
     size_t key, start; /* key: GPU x GP_M_COUNT + metric */
@@ -304,8 +300,9 @@ static int by_group_series(const void *a, const void *b) {
 
 /* w->order by (series, bucket). A batch comes series by series in time order, mostly: the
  * rows are placed by their (GPU, metric) group, groups in series order, keeping the batch's
- * order within a group, which a pass then checks; only a batch out of order takes the sort
- * (a comparison sort of every row was a tenth of an import's time). */
+ * order within a group, which a pass then checks; only a batch out of order, or with two
+ * groups of one series, takes the sort (a comparison sort of every row was a tenth of an
+ * import's time). */
 static void order_rows(writer *w) {
     const gp_rollups *b = w->b;
     size_t n_keys = b->gpus.n_gpus * GP_M_COUNT, n_groups = 0;
@@ -344,6 +341,10 @@ static void order_rows(writer *w) {
     free(count);
 }
 
+/* rollup_5m row by row, and rollup_1h per series and hour from the rows newly stored (into
+ * their day chunks before the series' sealed_ms). The days of a
+ * series that the batch covers to their end are sealed first, so they take the chunk path: an
+ * imported day of a series is one row write; a day the batch ends in stays rows. */
 static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err *err) {
     const gp_rollups *b = w->b;
     size_t i = 0;
@@ -578,9 +579,11 @@ static gp_status write_capacity(writer *w, gp_err *err) {
      * (store_fleet.c), added as the upsert adds into a row. */
     if (res == GP_OK && nf)
         qsort(fa, nf, sizeof *fa, by_model_bucket);
-    int64_t fleet_sealed = 0;
+    int64_t fleet_sealed = 0, newest = INT64_MIN;
+    for (size_t i = 0; i < nf; i++) /* by model first: the last row is not the newest */
+        newest = fa[i].bucket > newest ? fa[i].bucket : newest;
     if (res == GP_OK && nf &&
-        (store_fleet_seal(w->st, fa[nf - 1].bucket + GP_BUCKET_MS, err) ||
+        (store_fleet_seal(w->st, newest + GP_BUCKET_MS, err) ||
          store_fleet_sealed(w->st, &fleet_sealed, err)))
         res = err->code;
     for (size_t i = 0; res == GP_OK && i < nf;) {
@@ -589,7 +592,7 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         for (; j < nf && fa[j].bucket == t.bucket && fa[j].model == t.model; j++) {
             t.gpus += fa[j].gpus;
             t.util_sum += fa[j].util_sum;
-            for (int h = 0; h < 21; h++)
+            for (int h = 0; h < GP_FLEET_BINS; h++)
                 t.h[h] += fa[j].h[h];
         }
         bool first_of_bucket = i == 0 || fa[i - 1].bucket != t.bucket;

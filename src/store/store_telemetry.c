@@ -974,8 +974,8 @@ gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err) {
     return GP_OK;
 }
 
-/* An index counts with its table (sqlite_schema's tbl_name); SQLite's own B-trees (the schema,
- * sqlite_sequence, autoindexes) count under their own names. */
+/* An index counts with its table (sqlite_schema's tbl_name, autoindexes included); the schema
+ * itself counts as sqlite_schema. */
 static const char SQL_SPACE[] =
     "SELECT coalesce(m.tbl_name, d.name), sum(d.pgsize) FROM dbstat d "
     "LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY 1 "

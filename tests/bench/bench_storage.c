@@ -35,7 +35,7 @@ typedef struct usage {
 static int show(const char *table, long long bytes, void *arg) {
     usage *u = arg;
     u->total += bytes;
-    if (bytes >= 1 << 17)
+    if (bytes >= 1 << 17) /* 128 KB */
         printf("  %-16s %10.1f MB   %7.2f GB at 10,000 GPUs x 30 days\n", table, bytes / 1e6,
                bytes * u->scale / 1e9);
     return 0;
@@ -110,10 +110,10 @@ int main(int argc, char **argv) {
     printf("storage: %d GPUs x %d days x 8 metrics of fleet_sim.h's telemetry: %.1f M 5-minute "
            "buckets written in %.1f s of CPU (%.2f M rows per CPU second)\n",
            gpus, days, rows / 1e6, writing, rows / writing / 1e6);
-    printf("storage: tables of 1 MB or more, with their indexes:\n");
+    printf("storage: tables of 128 KB or more, with their indexes:\n");
     if (gp_store_space(st, show, &u, &err))
         return fprintf(stderr, "%s\n", err.msg), 1;
-    printf("storage: file %.1f MB: %.0f bytes a GPU and day, %.1f a 5-minute bucket of one "
+    printf("storage: pages %.1f MB: %.0f bytes a GPU and day, %.1f a 5-minute bucket of one "
            "metric; 10,000 GPUs x 30 days: %.2f GB\n",
            u.total / 1e6, u.total / ((double)gpus * days),
            u.total / ((double)gpus * days * 8 * GP_CHUNK_SLOTS_MAX), u.total * u.scale / 1e9);

@@ -70,7 +70,7 @@ static inline void sim_gpu_day(long gpu, long day, gp_chunk out[GP_M_COUNT]) {
             double milliwatts =
                 busy ? 90000 + 5500 * util + 12000 * sim_normal(&r) : 62000 + 1500 * sim_normal(&r);
             milliwatts = nearbyint(fmin(700000, fmax(20000, milliwatts)));
-            energy_mj += (long long)(milliwatts * 15 / 1000);
+            energy_mj += (long long)milliwatts * 15; /* mW for 15 s: mJ */
             temp += ((busy ? 45 + util / 4 : 32) - temp) / 40 + 0.3 * sim_normal(&r);
             double mem_used = busy ? mem_job + 64 * floor(sim_uniform(&r) * 2) : 0;
             double clock =

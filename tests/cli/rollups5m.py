@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A second reading of gpuplan's 5-minute and hourly rollups, written from docs/telemetry.md
-("Chunk encoding", versions 1 and 2) rather than from src/formats/chunk.c: the rows of rollup_5m plus every bucket
-of the chunks in rollup_5m_day, and the same for rollup_1h and rollup_1h_day.
+("Chunk encoding", versions 1 and 2), not from src/formats/chunk.c: the rows of rollup_5m
+plus every bucket of the chunks in rollup_5m_day, and the same for rollup_1h and
+rollup_1h_day.
 Usage: rollups5m.py count DB (prints how many 5-minute buckets are stored)."""
 import sqlite3
 import struct

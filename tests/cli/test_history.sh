@@ -101,6 +101,18 @@ before=$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")
     --hosts-per-query 2 >"$tmp/again.out" 2>&1
 check "a re-run fetches nothing new (only the host list)" grep -q 'nothing new to import (1 queries)' "$tmp/again.out"
 check "a re-run stores nothing twice" [ "$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")" = "$before" ]
+"$gpuplan" db stats --space >"$tmp/space.out"
+check "db stats --space: the chunks' table and every page counted" $py - "$tmp/space.out" "$GPUPLAN_DB" <<'PY'
+import os, re, sqlite3, sys
+text = open(sys.argv[1]).read()
+mb = {m[0]: float(m[1].replace(',', '')) for m in re.findall(r'^  (\S+) +([\d,.]+) MB$', text, re.M)}
+assert mb.get('rollup_5m_day', 0) > 0 and 'fleet_5m_day' in mb and '(free)' in mb, mb
+db = sqlite3.connect(sys.argv[2])
+pages = db.execute('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()').fetchone()[0]
+assert abs(sum(mb.values()) - pages / 1e6) <= 0.005 * len(mb) + 1e-9, (sum(mb.values()), pages)
+PY
+"$gpuplan" db stats --bogus >/dev/null 2>&1
+check "db stats with an unknown option: exit 2" [ $? = 2 ]
 "$gpuplan" import --node 127.0.0.1:$port --since "$since" --until "$end" >"$tmp/node.out" 2>&1
 check "the node's own Prometheus source and selector" grep -q 'nothing new to import' "$tmp/node.out"
 
