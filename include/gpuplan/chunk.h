@@ -90,9 +90,11 @@ gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin,
  * and UTC day (fleet_5m_day, db/013_fleet_chunks.sql) ---- */
 
 #define GP_FLEET_SLOTS 288
-#define GP_FLEET_VERSION 1
-#define GP_FLEET_BINS 21         /* the 5 % bins of db/004_capacity.sql */
-#define GP_FLEET_MAX_BYTES 35173 /* the longest encoding of a full day */
+#define GP_FLEET_VERSION 2 /* what gp_fleet_encode writes; version 1 still decodes */
+#define GP_FLEET_BINS 21   /* the 5 % bins of db/004_capacity.sql */
+/* Above the longest: 2 bytes and a bitmap, 12 bits of Rice parameters, per bucket 2 bits, a
+ * gamma code of the GPUs (63), a value (80) and 21 Rice codes of at most 72 bits. */
+#define GP_FLEET_MAX_BYTES 59700
 
 /* One bucket of fleet_5m; gpus == 0 means no row (the rest is ignored). */
 typedef struct gp_fleet_bucket {

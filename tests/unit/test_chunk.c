@@ -531,7 +531,8 @@ static void test_fleet_round_trip(void **state) {
     (void)state;
     static gp_fleet_day d;
     memset(&d, 0, sizeof d);
-    assert_int_equal(fleet_round_trip(&d), 1 + GP_FLEET_SLOTS / 8); /* version and bitmap */
+    /* version, flags, bitmap and two Rice parameters */
+    assert_int_equal(fleet_round_trip(&d), 2 + GP_FLEET_SLOTS / 8 + 2);
     unsigned seed = 31;
     for (int round = 0; round < 200; round++) {
         memset(&d, 0, sizeof d);
@@ -576,21 +577,30 @@ static void test_fleet_round_trip(void **state) {
 
 static void test_fleet_bytes(void **state) {
     (void)state;
-    /* 00:05 only: 8 GPUs, utilization summed 400, 5 in bin 10 and 3 in bin 19: the bins add up
-     * to the GPUs, so bin 19's count is left out. */
+    /* 00:05: 8 GPUs, utilization summed 400, 5 in bin 10 and 3 in bin 19; 00:10 the same;
+     * 00:15: summed 405.5, a GPU from bin 10 to bin 11. */
     static gp_fleet_day d;
     memset(&d, 0, sizeof d);
     d.b[1].gpus = 8;
     d.b[1].util_sum = 400;
     d.b[1].bins[10] = 5;
     d.b[1].bins[19] = 3;
-    unsigned char want[1 + 36 + 8] = {1, 0x02}; /* version, bitmap: bucket 1 */
-    static const unsigned char bucket[] = {
-        0x0f,             /* (8 - 1) << 1 | implied */
-        0x80, 0xd4, 0x61, /* 400 as k = 400000: zigzag 800000, << 1 */
-        0x80, 0x88, 0x20, /* bins: 10 and 19 */
-        5};               /* bin 10; bin 19 is 8 - 5 */
-    memcpy(want + 37, bucket, sizeof bucket);
+    d.b[2] = d.b[1];
+    d.b[3] = d.b[1];
+    d.b[3].util_sum = 405.5;
+    d.b[3].bins[10] = 4;
+    d.b[3].bins[11] = 1;
+    /* Bits from the least significant of each byte on: Rice parameters 11 (110100) and 0
+     * (000000); 00:05: not a repeat (0), a new GPU count (0), gamma of zigzag(8) + 1 = 17
+     * (0000 1 1000); the sum exact (0), k 4000 (one digit): zigzag 8000, quotient 3 (1110) and
+     * 11 bits (00000010111); bins 0 to 9 unchanged (0 each), bin 10 +5 (zigzag 10: ten ones and
+     * a zero), bins 11 to 18 (0 each), bin 19 +3 (six ones, 0), bin 20 (0). 00:10: a repeat (1).
+     * 00:15: 0, the same GPUs (1), exact (0), k +55 (0 01110110000), bins 0 to 9 (0 each), bin
+     * 10 -1 (10), bin 11 +1 (110), bins 12 to 20 (0 each); padding. */
+    unsigned char want[2 + 36 + 15] = {2, 0x02, 0x0e}; /* version, flags: a digit, bitmap */
+    static const unsigned char bits[] = {0x0b, 0x00, 0x0c, 0x07, 0x74, 0x00, 0xfe, 0x07,
+                                         0xf0, 0x53, 0xdc, 0x00, 0x40, 0x03, 0x00};
+    memcpy(want + 38, bits, sizeof bits);
     unsigned char buf[GP_FLEET_MAX_BYTES];
     size_t len;
     gp_err err;
@@ -598,12 +608,21 @@ static void test_fleet_bytes(void **state) {
     assert_int_equal(len, sizeof want);
     assert_memory_equal(buf, want, sizeof want);
     fleet_round_trip(&d);
-    /* The same bucket with one GPU more than its bins: every count written, implied clear. */
-    d.b[1].gpus = 9;
-    assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_OK);
-    assert_int_equal(buf[37], 0x10);
-    assert_int_equal(len, sizeof want + 1);
-    fleet_round_trip(&d);
+    /* Version 1 (fleet chunks written before version 2) still decodes: 00:05 alone. */
+    unsigned char v1[1 + 36 + 8] = {1, 0x02};
+    static const unsigned char bucket[] = {
+        0x0f,             /* (8 - 1) << 1 | implied */
+        0x80, 0xd4, 0x61, /* 400 as k = 400000: zigzag 800000, << 1 */
+        0x80, 0x88, 0x20, /* bins: 10 and 19 */
+        5};               /* bin 10; bin 19 is 8 - 5 */
+    memcpy(v1 + 37, bucket, sizeof bucket);
+    static gp_fleet_day out;
+    assert_int_equal(gp_fleet_decode(v1, sizeof v1, "t", &out, &err), GP_OK);
+    assert_int_equal(out.b[1].gpus, 8);
+    assert_true(out.b[1].util_sum == 400);
+    assert_int_equal(out.b[1].bins[10], 5);
+    assert_int_equal(out.b[1].bins[19], 3);
+    assert_int_equal(out.b[2].gpus, 0);
 }
 
 static void expect_bad_fleet(const unsigned char *buf, size_t len, const char *what,
@@ -637,12 +656,21 @@ static void test_fleet_refused(void **state) {
     for (size_t cut = 0; cut < len; cut++)
         expect_bad_fleet(buf, cut, "a truncated chunk", NULL);
     buf[len] = 0;
-    char at[16];
-    snprintf(at, sizeof at, "%zu", len);
-    expect_bad_fleet(buf, len + 1, "trailing bytes", at);
-    buf[0] = 2;
-    expect_bad_fleet(buf, len, "version 2", "0");
+    expect_bad_fleet(buf, len + 1, "trailing bytes", NULL);
+    buf[0] = 3;
+    expect_bad_fleet(buf, len, "version 3", "0");
     expect_bad_fleet(buf, 0, "nothing", "0");
+    static const unsigned char flags[] = {2, 0x09, 0, 0};
+    expect_bad_fleet(flags, sizeof flags, "an unknown flag", NULL);
+    static const unsigned char rice[] = {2, 0x01, 0x3f, 0x00};
+    expect_bad_fleet(rice, sizeof rice, "a Rice parameter of 63", NULL);
+    static const unsigned char repeat[] = {2, 0x01, 0x00, 0x10};
+    expect_bad_fleet(repeat, sizeof repeat, "a repeat of nothing", NULL);
+    static const unsigned char no_gpus[] = {2, 0x01, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00};
+    expect_bad_fleet(no_gpus, sizeof no_gpus, "the same GPUs as none", NULL);
+    /* 00:00: 1 GPU (gamma 3: 011), sum 0 (0, Rice 0: 0), bin 0 at -1 (zigzag 1: 10) */
+    static const unsigned char below[] = {2, 0x01, 0x00, 0x80, 0x09, 0x00, 0x00, 0x00};
+    expect_bad_fleet(below, sizeof below, "a bin count below 0", NULL);
     unsigned char one[1 + 36 + 8] = {1, 0x01};
     /* bucket 0: 2 GPUs, util 0 (tag 0), then what follows at byte 39 */
     static const unsigned char bin21[] = {0x02, 0x00, 0x80, 0x80, 0x80, 0x01, 1};
