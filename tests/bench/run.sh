@@ -25,6 +25,11 @@ bash "$here/bench_tui_timeline.sh" "$build"
 # once into ${TMPDIR:-/var/tmp}/gpuplan-bench-history-10000gpus-30d-s11.db and keeps it, so a
 # rerun only times importing one more day of six metrics into it (delete the file to start over).
 "$build/tests/bench_history"
+# Chunk sizes per metric and the codec's speed on simulated telemetry (seconds), then the pages of
+# a fleet's month of it with every metric: 1,000 GPUs x 30 days (about a minute; 10000 30 writes
+# the full fleet in about 12 minutes and 3 GB of ${TMPDIR:-/var/tmp}, removed after).
+"$build/tests/bench_chunks"
+"$build/tests/bench_storage" 1000 30
 # capacity --prometheus (the server aggregates) against import + capacity, on 30 days in a real
 # Prometheus.
 bash "$here/bench_capacity_remote.sh" "$build"
