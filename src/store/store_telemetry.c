@@ -595,34 +595,48 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                              int64_t rollup_keep_ms, gp_err *err) {
     /* A chunk goes when its whole day is past the window: ?3, the last such day since 1970
      * (-1: none), bounds each series' range of chunk ids (db/009_chunks.sql). */
-    static const char *const sql[] = {"DELETE FROM sample WHERE series_id IN (SELECT id FROM "
-                                      "series) AND ts_ms < ?1",
-                                      "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
-                                      "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM "
-                                      "series s JOIN rollup_5m_day d ON d.id >= s.id * 1048576 "
-                                      "AND d.id <= s.id * 1048576 + ?3)",
-                                      "DELETE FROM rollup_1h WHERE series_id IN (SELECT id "
-                                      "FROM series) AND bucket_ms < ?2",
-                                      "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM "
-                                      "series s JOIN rollup_1h_day d ON d.id >= s.id * 1048576 "
-                                      "AND d.id <= s.id * 1048576 + ?3)",
-                                      /* a series' newest chunk gone: all of them are */
-                                      "DELETE FROM series_last WHERE day_ms <= ?3 * 86400000"};
+    static const char *const sql[] = {
+        "DELETE FROM sample WHERE series_id IN (SELECT id FROM series) AND ts_ms < ?1",
+        "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
+        "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN rollup_5m_day d ON "
+        "d.id >= s.id * 1048576 AND d.id <= s.id * 1048576 + ?3)",
+        "DELETE FROM rollup_1h WHERE series_id IN (SELECT id FROM series) AND bucket_ms < ?2",
+        "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM series s JOIN rollup_1h_day d ON "
+        "d.id >= s.id * 1048576 AND d.id <= s.id * 1048576 + ?3)",
+        /* capacity's hours and the fleet's buckets go with the rollups they come from */
+        "DELETE FROM util_hour WHERE series_id IN (SELECT id FROM series WHERE metric = ?4) AND "
+        "hour_ms < ?2",
+        "DELETE FROM util_hour_day WHERE id IN (SELECT d.id FROM series s JOIN util_hour_day d ON "
+        "d.id >= s.id * 1048576 AND d.id <= s.id * 1048576 + ?3 WHERE s.metric = ?4)",
+        "DELETE FROM fleet_5m WHERE bucket_ms < ?2",
+        "DELETE FROM fleet_5m_day WHERE day_ms <= ?3 * 86400000",
+        /* a series' newest chunk gone: all of them are */
+        "DELETE FROM series_last WHERE day_ms <= ?3 * 86400000"};
+    enum { DAY_CHUNKS_5M = 2, SERIES_LAST = 9 };
     int chunks_gone = 0;
-    for (int i = 0; i < 6; i++) {
-        if (i == 5 && !chunks_gone)
+    for (int i = 0; i < (int)(sizeof sql / sizeof sql[0]); i++) {
+        if (i == SERIES_LAST && !chunks_gone)
             break; /* no 5-minute chunk went: no scan of series_last this cycle */
         sqlite3_stmt *s;
         if (store_prepare(st, sql[i], &s, err))
             return err->code;
-        sqlite3_bind_int64(s, 1, now_ms - raw_keep_ms);
-        if (i > 0)
-            sqlite3_bind_int64(s, 2, now_ms - rollup_keep_ms);
+        int params = sqlite3_bind_parameter_count(s);
         int64_t cut = now_ms - rollup_keep_ms - GP_DAY_MS;
-        if (i == 2 || i == 4 || i == 5)
-            sqlite3_bind_int64(s, 3, cut < 0 ? -1 : cut / GP_DAY_MS);
+        for (int k = 1; k <= params; k++) {
+            const char *name = sqlite3_bind_parameter_name(s, k);
+            if (!name)
+                continue;
+            if (!strcmp(name, "?1"))
+                sqlite3_bind_int64(s, k, now_ms - raw_keep_ms);
+            else if (!strcmp(name, "?2"))
+                sqlite3_bind_int64(s, k, now_ms - rollup_keep_ms);
+            else if (!strcmp(name, "?3"))
+                sqlite3_bind_int64(s, k, cut < 0 ? -1 : cut / GP_DAY_MS);
+            else if (!strcmp(name, "?4"))
+                sqlite3_bind_int(s, k, GP_M_GPU_UTIL);
+        }
         int rc = sqlite3_step(s);
-        if (i == 2)
+        if (i == DAY_CHUNKS_5M)
             chunks_gone = sqlite3_changes(st->db);
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)

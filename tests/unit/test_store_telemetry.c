@@ -167,6 +167,24 @@ static void test_retention_and_rm(void **state) {
         gp_store_gpu_history(st, GP_M_GPU_UTIL, T0, T0 + 300000, first_point, &first_mean, &err),
         GP_OK);
     assert_close(first_mean, 190 / 20.0, REL);
+    /* A window of an hour: the day is past it, and every rollup of it goes, capacity's hours
+     * and the fleet's buckets with the 5-minute and hourly ones. */
+    assert_true(scalar("SELECT count(*) FROM util_hour_day") +
+                    scalar("SELECT count(*) FROM util_hour") >
+                0);
+    assert_true(
+        scalar("SELECT count(*) FROM fleet_5m_day") + scalar("SELECT count(*) FROM fleet_5m") > 0);
+    assert_int_equal(gp_store_retention(st, T0 + 50 * 3600000LL, 48 * 3600000LL, 3600000, &err),
+                     GP_OK);
+    static const char *const gone[] = {"rollup_5m",     "rollup_5m_day", "rollup_1h",
+                                       "rollup_1h_day", "util_hour",     "util_hour_day",
+                                       "fleet_5m",      "fleet_5m_day",  "series_last"};
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", gone[i]);
+        if (scalar(sql) != 0)
+            fail_msg("%s kept %lld rows past the window", gone[i], scalar(sql));
+    }
     assert_int_equal(gp_store_node_rm(st, "n1", &err), GP_OK);
     assert_int_equal(gp_store_stats(st, &stats, &err), GP_OK);
     assert_int_equal(stats.rollups_5m, 0);
