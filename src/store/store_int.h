@@ -27,6 +27,9 @@ struct gp_store {
     store_chunks *chunks; /* store_chunks.c: rollup_5m_all and the chunk statements */
     store_hours *hours;   /* store_hours.c: the hour chunk statements, made on first use */
     store_fleet *fleet;   /* store_fleet.c: fleet_5m_all and the fleet chunk statements */
+    /* The last day whose chunks retention removed, plus one (0: none yet this process): the
+     * day chunks past the window change once a day, not once a cycle. */
+    int64_t retained_day;
 };
 
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
