@@ -898,14 +898,8 @@ gp_status gp_hours_decode(const unsigned char *buf, size_t len, const char *orig
 /* ---- Adding hours as they are read (gp_hours_add) -------------------------------------------
  *
  * A month of 10,000 GPUs is 7.2 M hours: gp_hours_add reads each one straight into running
- * totals, with readers of its own that accept exactly what gp_hours_decode's cursor helpers
- * accept (a test and the fuzz target hold the two to it); the refusal's message is always
- * gp_hours_decode's. */
-
-typedef struct hour_role {
-    int64_t k;
-    uint64_t bits;
-} hour_role;
+ * totals with gp_hours_decode's own cursor readers (a test and the fuzz target hold the two to
+ * the same chunks); the refusal's message is always gp_hours_decode's. */
 
 /* The index of v's lowest set bit (v != 0). */
 static inline int low_bit(uint64_t v) {
@@ -919,65 +913,6 @@ static inline int low_bit(uint64_t v) {
 #endif
 }
 
-static inline int hour_varint(const unsigned char **pp, const unsigned char *end, uint64_t *v) {
-    const unsigned char *p = *pp;
-    if (p < end && *p < 0x80) {
-        *v = *p;
-        *pp = p + 1;
-        return 0;
-    }
-    uint64_t r = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (p == end)
-            return -1;
-        unsigned char byte = *p++;
-        if (shift == 63 && byte > 1)
-            return -1;
-        r |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            if (byte == 0 && shift > 0)
-                return -1;
-            *pp = p;
-            *v = r;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-static inline int hour_value(const unsigned char **pp, const unsigned char *end, double *v,
-                             hour_role *prev) {
-    uint64_t tag;
-    if (hour_varint(pp, end, &tag))
-        return -1;
-    if (tag & 1) {
-        uint64_t m = tag >> 1;
-        const unsigned char *p = *pp;
-        if (m > 8 || (uint64_t)(end - p) < m)
-            return -1;
-        uint64_t x = 0;
-        for (uint64_t i = 0; i < m; i++)
-            x |= (uint64_t)p[i] << (8 * i);
-        if (m > 0 && !(x >> (8 * (m - 1))))
-            return -1;
-        *pp = p + m;
-        prev->bits ^= x;
-        memcpy(v, &prev->bits, sizeof *v);
-        return 0;
-    }
-    uint64_t zz = tag >> 1;
-    int64_t d = (int64_t)(zz >> 1) ^ -(int64_t)(zz & 1);
-    if (d > 2 * (int64_t)FIXED_LIMIT || d < -2 * (int64_t)FIXED_LIMIT)
-        return -1;
-    int64_t k = prev->k + d;
-    if (k >= (int64_t)FIXED_LIMIT || k <= -(int64_t)FIXED_LIMIT)
-        return -1;
-    prev->k = k;
-    *v = (double)k / SCALE;
-    memcpy(&prev->bits, v, sizeof prev->bits);
-    return 0;
-}
-
 /* gp_hours_decode names the fault; a chunk it takes is refused here only by a bug. */
 static gp_status hours_add_refused(const unsigned char *buf, size_t len, const char *origin,
                                    gp_err *err) {
@@ -989,33 +924,33 @@ static gp_status hours_add_refused(const unsigned char *buf, size_t len, const c
 
 gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin, unsigned long mask,
                        gp_hours_total *t, double *means, int *n_means, gp_err *err) {
-    const unsigned char *p = buf, *end = buf + len;
+    cursor c = {buf, buf, buf + len};
     uint64_t present;
     int nm = 0;
     if (n_means)
         *n_means = 0;
-    if (len == 0 || *p++ != GP_HOURS_VERSION || hour_varint(&p, end, &present) ||
+    if (len == 0 || *c.p++ != GP_HOURS_VERSION || get_varint(&c, &present) ||
         present >> GP_HOURS_SLOTS)
         return hours_add_refused(buf, len, origin, err);
-    hour_role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
+    role prev[3] = {{0, 0}, {0, 0}, {0, 0}};
     while (present) {
         int i = low_bit(present);
         present &= present - 1;
         uint64_t head, pn, bn, bins;
         double util, power = 0.0, busy = 0.0;
-        if (hour_varint(&p, end, &head) || (head >> 2) >= (uint64_t)GP_CHUNK_N_MAX ||
-            hour_varint(&p, end, &pn) || pn > (uint64_t)GP_CHUNK_N_MAX ||
-            hour_varint(&p, end, &bn) || bn > (uint64_t)GP_CHUNK_N_MAX ||
-            hour_value(&p, end, &util, &prev[HROLE_UTIL]) ||
-            ((head & 1) &&
-             (hour_value(&p, end, &power, &prev[HROLE_POWER]) || bits_of(power) == 0)) ||
-            ((head & 2) && (hour_value(&p, end, &busy, &prev[HROLE_BUSY]) || bits_of(busy) == 0)) ||
-            hour_varint(&p, end, &bins) || bins >> GP_HOURS_BINS)
+        if (get_varint(&c, &head) || (head >> 2) >= (uint64_t)GP_CHUNK_N_MAX ||
+            get_varint(&c, &pn) || pn > (uint64_t)GP_CHUNK_N_MAX || get_varint(&c, &bn) ||
+            bn > (uint64_t)GP_CHUNK_N_MAX || get_value(&c, &util, &prev[HROLE_UTIL]) ||
+            ((head & 1) && (get_value(&c, &power, &prev[HROLE_POWER]) || bits_of(power) == 0)) ||
+            ((head & 2) && (get_value(&c, &busy, &prev[HROLE_BUSY]) || bits_of(busy) == 0)) ||
+            get_varint(&c, &bins) || bins >> GP_HOURS_BINS)
             return hours_add_refused(buf, len, origin, err);
+        const unsigned char *p = c.p, *end = c.end;
         if (!(mask >> i & 1)) {
             for (; bins; bins &= bins - 1)
                 if (p == end || *p++ == 0)
                     return hours_add_refused(buf, len, origin, err);
+            c.p = p;
             continue;
         }
         for (; bins; bins &= bins - 1) {
@@ -1023,6 +958,7 @@ gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin,
                 return hours_add_refused(buf, len, origin, err);
             t->hist[low_bit(bins)] += *p++;
         }
+        c.p = p;
         t->buckets += (long long)(head >> 2) + 1;
         t->util_sum += util;
         t->power_n += (long long)pn;
@@ -1032,7 +968,7 @@ gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin,
         if (means && pn > 0)
             means[nm++] = power / (double)(long long)pn;
     }
-    if (p != end)
+    if (c.p != c.end)
         return hours_add_refused(buf, len, origin, err);
     if (n_means)
         *n_means = nm;
