@@ -4,6 +4,7 @@
 #define GPUPLAN_TESTS_DBFILE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static inline void test_remove_db(const char *path) {
@@ -13,6 +14,16 @@ static inline void test_remove_db(const char *path) {
         snprintf(p, sizeof p, "%s%s", path, tails[k]);
         unlink(p);
     }
+}
+
+/* A fresh name for a scratch database, $TMPDIR (or /var/tmp)/STEM-XXXXXX, nothing created. */
+static inline void test_scratch_db(char *out, size_t cap, const char *stem) {
+    const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
+    snprintf(out, cap, "%s/%s-XXXXXX", dir, stem);
+    int fd = mkstemp(out);
+    if (fd >= 0)
+        close(fd);
+    unlink(out);
 }
 
 #endif

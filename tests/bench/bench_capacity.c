@@ -40,12 +40,10 @@ static int take(const gp_cap_bucket *b, void *arg) {
 }
 
 int main(int argc, char **argv) {
-    char tmp[] = "/var/tmp/gpuplan-bench-cap-XXXXXX";
+    char tmp[4096];
     const char *db = argc > 1 ? argv[1] : NULL;
     if (!db) {
-        int fd = mkstemp(tmp);
-        close(fd);
-        unlink(tmp);
+        test_scratch_db(tmp, sizeof tmp, "gpuplan-bench-cap");
         db = tmp;
     }
     gp_store *st;

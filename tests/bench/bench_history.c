@@ -114,7 +114,7 @@ static int import(gp_store *st, long long *ids, int nodes, int64_t from, int64_t
 }
 
 int main(int argc, char **argv) {
-    char tmp[] = "/var/tmp/gpuplan-bench-hist-XXXXXX";
+    char tmp[4096];
     const char *db = argc > 1 ? argv[1] : NULL;
     int gpus = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 10000;
     if (gpus < 8 || gpus > 100000)
@@ -127,9 +127,7 @@ int main(int argc, char **argv) {
         db = kept;
         printf("history: database %s\n", db);
     } else if (strcmp(db, "-") == 0) {
-        int fd = mkstemp(tmp);
-        close(fd);
-        unlink(tmp);
+        test_scratch_db(tmp, sizeof tmp, "gpuplan-bench-hist");
         db = tmp;
     }
     gp_store *st;

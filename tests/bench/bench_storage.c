@@ -49,11 +49,7 @@ int main(int argc, char **argv) {
     char tmp[4096];
     const char *db = argc > 3 ? argv[3] : NULL;
     if (!db) {
-        const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
-        snprintf(tmp, sizeof tmp, "%s/gpuplan-bench-storage-XXXXXX", dir);
-        int fd = mkstemp(tmp);
-        close(fd);
-        unlink(tmp);
+        test_scratch_db(tmp, sizeof tmp, "gpuplan-bench-storage");
         db = tmp;
     }
     gp_store *st;
