@@ -7,7 +7,11 @@
  * Ownership: a gp_batch_outcome owns its summary and diff; free with gp_batch_outcome_done
  * (safe on a zeroed one). Errors: GP_E_INPUT for bad options, an unknown scenario name, or an
  * unreadable earlier summary (its path named); GP_E_IO for the folders and files (path named);
- * the store's errors as it reports them. On failure nothing is left in OUT but what was there. */
+ * the store's errors as it reports them. On failure nothing is left in OUT but what was there.
+ *
+ * Safety: gpuplan only ever replaces or removes a folder that holds its marker file
+ * (GP_BATCH_MARKER) naming a run this database recorded in that very folder. A folder of
+ * today's name without one is refused (GP_E_INPUT), never replaced. */
 #ifndef GPUPLAN_APP_BATCH_H
 #define GPUPLAN_APP_BATCH_H
 
@@ -19,6 +23,10 @@
 
 /* The exit status a front end gives a run in which a decision flipped (0 and 1, 2 as ever). */
 #define GP_EXIT_FLIPPED 3
+
+/* The file in each run folder that says gpuplan wrote it: "gpuplan batch run", the day and the
+ * start, one a line. */
+#define GP_BATCH_MARKER ".gpuplan-batch-run"
 
 typedef struct gp_batch_opts {
     const char *out_dir;
@@ -44,7 +52,14 @@ typedef struct gp_batch_outcome {
     char against[4200]; /* what it was compared with: "the run of DAY" or a folder */
     gp_batch_diff diff;
     bool fleet; /* telemetry was found for the fleet reports */
-    int pruned; /* runs (folders and records) removed as older than keep_days */
+    /* Runs older than keep_days: their records are forgotten; a run's folder is removed only
+     * when it is a real folder (no symbolic link) that still holds the marker this run wrote
+     * (day and start as recorded in this database). */
+    int forgotten;   /* records forgotten */
+    char **removed;  /* the folders removed */
+    size_t n_removed;
+    char **kept;     /* folders of forgotten runs that exist but were left: no matching marker */
+    size_t n_kept;
 } gp_batch_outcome;
 
 gp_status gp_batch_run(gp_session *s, const gp_batch_opts *o, gp_batch_outcome *out, gp_err *err);

@@ -26,6 +26,23 @@ gp_status gp_store_batch_record(gp_store *st, const gp_batch_record *rec, long l
 gp_status gp_store_batch_latest(gp_store *st, const char *day, char **summary, char *day_out,
                                 gp_err *err);
 
+/* A recorded run as gp_store_batch_runs_before hands it (valid during the call only). */
+typedef struct gp_batch_run_ref {
+    const char *day;        /* YYYY-MM-DD: the name of its folder */
+    const char *started_at; /* YYYY-MM-DDTHH:MM:SSZ, also written in the folder's marker */
+    const char *out_dir;    /* the folder it was written to, as recorded */
+} gp_batch_run_ref;
+
+/* Hand each run of days before `before` (YYYY-MM-DD) to f, oldest first; f returning non-zero
+ * stops the walk (GP_OK all the same). */
+gp_status gp_store_batch_runs_before(gp_store *st, const char *before,
+                                     int (*f)(const gp_batch_run_ref *run, void *arg), void *arg,
+                                     gp_err *err);
+
+/* *yes: a run of `day` that started at `started_at` was recorded as written to out_dir. */
+gp_status gp_store_batch_known(gp_store *st, const char *day, const char *started_at,
+                               const char *out_dir, bool *yes, gp_err *err);
+
 /* Forget the runs of days before `before` (YYYY-MM-DD); *n receives how many. */
 gp_status gp_store_batch_prune(gp_store *st, const char *before, int *n, gp_err *err);
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* nftw's FTW_DEPTH, timegm */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -35,6 +36,14 @@ void gp_batch_opts_init(gp_batch_opts *o, const char *out_dir) {
 void gp_batch_outcome_done(gp_batch_outcome *out) {
     gp_batch_summary_done(&out->summary);
     gp_batch_diff_done(&out->diff);
+    for (size_t i = 0; i < out->n_removed; i++)
+        free(out->removed[i]);
+    for (size_t i = 0; i < out->n_kept; i++)
+        free(out->kept[i]);
+    free(out->removed);
+    free(out->kept);
+    out->removed = out->kept = NULL;
+    out->n_removed = out->n_kept = 0;
 }
 
 /* ---- folders -------------------------------------------------------------------------------- */
@@ -46,9 +55,10 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
-/* Remove a folder and everything in it (nothing when it does not exist). */
-static void rm_tree(const char *path) {
-    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+/* Remove a folder and everything in it, following no symbolic link (a link is removed, never
+ * its target) and crossing into no other file system; 0, or -1 with errno. */
+static int rm_tree(const char *path) {
+    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 static gp_status make_dir(const char *path, gp_err *err) {
@@ -57,7 +67,60 @@ static gp_status make_dir(const char *path, gp_err *err) {
     return gp_errorf(err, GP_E_IO, path, "cannot create the folder: %s", strerror(errno));
 }
 
-/* Put tmp in place as dir, replacing a run of the same day whole. */
+static void marker_text(const char *day, const char *started_at, char *out, size_t cap) {
+    snprintf(out, cap, "gpuplan batch run\nday: %s\nstarted_at: %s\n", day, started_at);
+}
+
+/* The marker of dir into text (NUL-ended, at most cap - 1 bytes) when dir is a folder, not a
+ * symbolic link, and its marker a plain file, not a link; false otherwise. */
+static bool read_marker(const char *dir, char *text, size_t cap) {
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return false;
+    int fd = openat(dfd, GP_BATCH_MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    close(dfd);
+    if (fd < 0)
+        return false;
+    struct stat sb;
+    ssize_t n = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? read(fd, text, cap - 1) : -1;
+    close(fd);
+    if (n < 0)
+        return false;
+    text[n] = '\0';
+    return true;
+}
+
+/* dir holds the marker of the run of `day` started at `started_at`, exactly. */
+static bool marker_says(const char *dir, const char *day, const char *started_at) {
+    char want[128], got[128];
+    marker_text(day, started_at, want, sizeof want);
+    return read_marker(dir, got, sizeof got) && strcmp(want, got) == 0;
+}
+
+/* Today's folder may be replaced only when it is a run this database recorded there: its
+ * marker names the day and a start that the store has for that folder. */
+static gp_status may_replace(gp_store *st, const char *dir, const char *recorded_dir,
+                             const char *day, gp_err *err) {
+    struct stat sb;
+    if (lstat(dir, &sb) != 0)
+        return errno == ENOENT ? GP_OK
+                               : gp_errorf(err, GP_E_IO, dir, "cannot inspect: %s", strerror(errno));
+    char got[128], at[32];
+    bool known = false;
+    if (read_marker(dir, got, sizeof got) &&
+        sscanf(got, "gpuplan batch run\nday: %*10s\nstarted_at: %20s", at) == 1 &&
+        marker_says(dir, day, at) &&
+        gp_store_batch_known(st, day, at, recorded_dir, &known, err))
+        return err->code;
+    if (!known)
+        return gp_errorf(err, GP_E_INPUT, dir,
+                         "exists and is not a run this database wrote there (no matching %s): "
+                         "nothing was replaced; move it away or choose another --out",
+                         GP_BATCH_MARKER);
+    return GP_OK;
+}
+
+/* Put tmp in place as dir, replacing a run of the same day whole (may_replace said so). */
 static gp_status swap_in(const char *tmp, const char *dir, gp_err *err) {
     char old[4400];
     snprintf(old, sizeof old, "%s.old.%ld", dir, (long)getpid());
@@ -76,27 +139,58 @@ static gp_status swap_in(const char *tmp, const char *dir, gp_err *err) {
     return GP_OK;
 }
 
-static bool is_day(const char *s) {
-    return strlen(s) == 10 && gp_valid_date(s);
+static void list_add(char ***v, size_t *n, const char *text) {
+    size_t cap = *n; /* grown one at a time: a handful of old runs a day */
+    *v = gp_xgrow(*v, &cap, *n, sizeof **v, 1);
+    (*v)[(*n)++] = gp_xstrdup(text);
 }
 
-/* Remove run folders (named YYYY-MM-DD) of days before `before`; how many. */
-static int prune_dirs(const char *out_dir, const char *before) {
-    DIR *d = opendir(out_dir);
-    if (!d)
+static bool list_has(char *const *v, size_t n, const char *prefix, size_t len) {
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(v[i], prefix, len) == 0 && (v[i][len] == '\0' || v[i][len] == ' '))
+            return true;
+    return false;
+}
+
+/* One recorded run older than keep_days: its folder goes when it still carries the run's own
+ * marker; a folder that exists without it is left and named. */
+static int prune_one(const gp_batch_run_ref *run, void *arg) {
+    gp_batch_outcome *out = arg;
+    struct stat sb;
+    const char *dir = run->out_dir;
+    size_t len = strlen(dir);
+    if (lstat(dir, &sb) != 0 || list_has(out->removed, out->n_removed, dir, len))
+        return 0; /* gone already */
+    char line[4400];
+    if (!marker_says(dir, run->day, run->started_at)) {
+        snprintf(line, sizeof line, "%s (not removed: no %s of this database's run)", dir,
+                 GP_BATCH_MARKER);
+        if (!list_has(out->kept, out->n_kept, dir, len))
+            list_add(&out->kept, &out->n_kept, line);
         return 0;
-    int n = 0;
-    const struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!is_day(e->d_name) || strcmp(e->d_name, before) >= 0)
-            continue;
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", out_dir, e->d_name);
-        rm_tree(path);
-        n++;
     }
-    closedir(d);
-    return n;
+    if (rm_tree(dir) == 0) {
+        list_add(&out->removed, &out->n_removed, dir);
+        return 0;
+    }
+    snprintf(line, sizeof line, "%s (not removed: %s)", dir, strerror(errno));
+    list_add(&out->kept, &out->n_kept, line);
+    return 0;
+}
+
+/* Kept entries for folders removed later in the walk (two runs of one day share a folder, the
+ * later one's marker is in it) are dropped. */
+static void settle_kept(gp_batch_outcome *out) {
+    size_t k = 0;
+    for (size_t i = 0; i < out->n_kept; i++) {
+        const char *sp = strstr(out->kept[i], " (not removed");
+        size_t len = sp ? (size_t)(sp - out->kept[i]) : strlen(out->kept[i]);
+        if (list_has(out->removed, out->n_removed, out->kept[i], len))
+            free(out->kept[i]);
+        else
+            out->kept[k++] = out->kept[i];
+    }
+    out->n_kept = k;
 }
 
 static void utc_day(time_t t, char *out) {
@@ -400,6 +494,7 @@ typedef struct run_state {
     fleet_out fleet;
     cJSON *summary, *diff;
     char *summary_text;
+    char recorded_dir[4200]; /* the run's folder as recorded: an absolute path */
 } run_state;
 
 /* summary.json, changes.json and changes.txt (when compared), index.html. */
@@ -465,20 +560,34 @@ static void run_state_done(run_state *rs) {
     free(rs->summary_text);
 }
 
-/* Record the run, then forget the runs (records and folders) older than keep_days. */
-static gp_status record(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome *out,
+/* Record the run, then forget the runs older than keep_days: their records, and their folders
+ * where each still carries its own marker (prune_one). */
+static gp_status record(gp_store *st, const gp_batch_opts *o, gp_batch_outcome *out,
                         const run_state *rs, time_t now, gp_err *err) {
-    gp_store *st;
-    gp_batch_record rec = {&out->summary, rs->summary_text, out->dir, out->diff.flips};
-    if (gp_session_store(ses, &st, err) || gp_store_batch_record(st, &rec, NULL, err))
+    gp_batch_record rec = {&out->summary, rs->summary_text, rs->recorded_dir, out->diff.flips};
+    if (gp_store_batch_record(st, &rec, NULL, err))
         return err->code;
     if (!o->keep_days)
         return GP_OK;
     char before[11];
-    int n;
     utc_day(now - (time_t)o->keep_days * 86400, before);
-    out->pruned = prune_dirs(o->out_dir, before);
-    return gp_store_batch_prune(st, before, &n, err);
+    if (gp_store_batch_runs_before(st, before, prune_one, out, err))
+        return err->code;
+    settle_kept(out);
+    return gp_store_batch_prune(st, before, &out->forgotten, err);
+}
+
+/* The marker that says gpuplan wrote this folder, and the absolute path it is recorded under. */
+static gp_status mark(const gp_batch_opts *o, const char *tmp, const gp_batch_summary *sum,
+                      run_state *rs, gp_err *err) {
+    char *abs = realpath(o->out_dir, NULL);
+    if (!abs)
+        return gp_errorf(err, GP_E_IO, o->out_dir, "cannot resolve: %s", strerror(errno));
+    snprintf(rs->recorded_dir, sizeof rs->recorded_dir, "%s/%s", abs, sum->day);
+    free(abs);
+    char text[128];
+    marker_text(sum->day, sum->started_at, text, sizeof text);
+    return batch_write(tmp, GP_BATCH_MARKER, text, strlen(text), err);
 }
 
 gp_status gp_batch_run(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome *out,
@@ -495,11 +604,14 @@ gp_status gp_batch_run(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome
     snprintf(sum->as_of, sizeof sum->as_of, "%s", ses->today);
     snprintf(out->dir, sizeof out->dir, "%s/%s", o->out_dir, sum->day);
     snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", o->out_dir, sum->day, (long)getpid());
-    if (validate(o, err) || make_dir(o->out_dir, err))
+    gp_store *st;
+    if (validate(o, err) || gp_session_store(ses, &st, err) || make_dir(o->out_dir, err))
         return err->code;
     rm_tree(tmp);
     if (make_dir(tmp, err))
         return err->code;
+    if (mark(o, tmp, sum, &rs, err) || may_replace(st, out->dir, rs.recorded_dir, sum->day, err))
+        goto fail;
     char sub[4500];
     snprintf(sub, sizeof sub, "%s/scenarios", tmp);
     if (make_dir(sub, err) || scenarios(ses, o, tmp, ses->today, &rs.items, &rs.n, err))
@@ -515,7 +627,7 @@ gp_status gp_batch_run(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome
         gp_batch_diff_run(&prev, sum, o->threshold_pct, &out->diff);
     gp_batch_summary_done(&prev);
     if (outputs(tmp, out, &rs, err) || swap_in(tmp, out->dir, err) ||
-        record(ses, o, out, &rs, now, err))
+        record(st, o, out, &rs, now, err))
         goto fail;
     run_state_done(&rs);
     return GP_OK;

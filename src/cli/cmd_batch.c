@@ -26,7 +26,9 @@ static void help(FILE *f) {
             "the previous one (--since: the latest on or before a day; --against: a run folder):\n"
             "catalog prices, measured figures, totals moving by more than --threshold %%\n"
             "(default 1), break-even months and flipped decisions. Runs older than --keep-days\n"
-            "(default 90; 0 keeps all) are removed. --jobs: evaluations in parallel (default:\n"
+            "(default 90; 0 keeps all) are forgotten, and their folders removed only where\n"
+            "each still holds its .gpuplan-batch-run marker (never another folder, never\n"
+            "through a link); each removal is named. --jobs: evaluations in parallel (default:\n"
             "one a CPU).\n\n"
             "Exit status: 0 no decision flipped, %d a decision flipped, 1 runtime failure,\n"
             "2 bad usage or bad input.\n",
@@ -118,9 +120,12 @@ int cmd_batch(gp_session *ses, int argc, char **argv) {
         return cli_fail(&err);
     gp_buf b;
     gp_buf_init(&b, 64u << 20);
-    gp_buf_printf(&b, "wrote %s: %zu scenario%s%s%s\n", out.dir, out.summary.n,
-                  out.summary.n == 1 ? "" : "s", out.fleet ? ", fleet and capacity" : "",
-                  out.pruned ? ", older runs removed" : "");
+    gp_buf_printf(&b, "wrote %s: %zu scenario%s%s\n", out.dir, out.summary.n,
+                  out.summary.n == 1 ? "" : "s", out.fleet ? ", fleet and capacity" : "");
+    for (size_t i = 0; i < out.n_removed; i++)
+        gp_buf_printf(&b, "removed %s (a run older than --keep-days)\n", out.removed[i]);
+    for (size_t i = 0; i < out.n_kept; i++)
+        gp_buf_printf(&b, "left %s\n", out.kept[i]);
     if (out.compared)
         gp_report_batch_diff_text(&out.diff, out.against, &b);
     else

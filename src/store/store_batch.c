@@ -19,6 +19,10 @@ static const char SQL_MEASURE[] =
 static const char SQL_LATEST[] =
     "SELECT summary, day FROM batch_run WHERE day <= ?1 ORDER BY day DESC, id DESC LIMIT 1";
 static const char SQL_PRUNE[] = "DELETE FROM batch_run WHERE day < ?1";
+static const char SQL_BEFORE[] =
+    "SELECT day, started_at, out_dir FROM batch_run WHERE day < ?1 ORDER BY day, id";
+static const char SQL_KNOWN[] =
+    "SELECT 1 FROM batch_run WHERE day = ?1 AND started_at = ?2 AND out_dir = ?3 LIMIT 1";
 
 static gp_status step_done(gp_store *st, sqlite3_stmt *s, const char *what, gp_err *err) {
     int rc = sqlite3_step(s);
@@ -123,6 +127,45 @@ gp_status gp_store_batch_prune(gp_store *st, const char *before, int *n, gp_err 
         sqlite3_step(s) == SQLITE_DONE ? GP_OK : store_fail(st, err, "prune batch runs");
     if (res == GP_OK)
         *n = sqlite3_changes(st->db);
+    sqlite3_finalize(s);
+    return res;
+}
+
+gp_status gp_store_batch_runs_before(gp_store *st, const char *before,
+                                     int (*f)(const gp_batch_run_ref *run, void *arg), void *arg,
+                                     gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    if (store_prepare(st, SQL_BEFORE, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, before, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_batch_run_ref run = {(const char *)sqlite3_column_text(s, 0),
+                                (const char *)sqlite3_column_text(s, 1),
+                                (const char *)sqlite3_column_text(s, 2)};
+        if (f(&run, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the batch runs");
+    sqlite3_finalize(s);
+    return res;
+}
+
+gp_status gp_store_batch_known(gp_store *st, const char *day, const char *started_at,
+                               const char *out_dir, bool *yes, gp_err *err) {
+    sqlite3_stmt *s = NULL;
+    *yes = false;
+    if (store_prepare(st, SQL_KNOWN, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, day, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, started_at, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, out_dir, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    *yes = rc == SQLITE_ROW;
+    gp_status res = rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK
+                                                          : store_fail(st, err, "read the batch runs");
     sqlite3_finalize(s);
     return res;
 }

@@ -262,11 +262,36 @@ sed 's/"hourly": 12}/"hourly": 1}/' "$tmp/fleet.json" >"$tmp/fleet-cheap.json"
 check "diff of two scenario files" bash -c "[ $rc = 0 ] && grep -q 'total fleet-plan: cloud od' '$tmp/sdiff.out'"
 check "diff: a missing run is bad input" bash -c "'$gpuplan' diff 1999-01-01 '$run' 2>/dev/null; [ \$? = 2 ]"
 
-mkdir -p "$out/2001-01-01" "$out/notes"
-touch "$out/2001-01-01/index.html"
+# Pruning removes only what this database recorded and gpuplan marked. Old runs are made as a
+# run of an earlier day would leave them: a record in batch_run and a folder with its marker.
+check "a run folder carries its marker" bash -c "printf 'gpuplan batch run\nday: %s\nstarted_at: ' '$day' | cmp -s -n \$((36 + 10)) - '$run/.gpuplan-batch-run'"
+abs_out=$(realpath "$out")
+old_run() { # day, marker: yes|no
+    mkdir -p "$out/$1"
+    echo "<html>" >"$out/$1/index.html"
+    [ "$2" = no ] || printf 'gpuplan batch run\nday: %s\nstarted_at: %sT06:00:00Z\n' "$1" "$1" >"$out/$1/.gpuplan-batch-run"
+    $py -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO batch_run(day, started_at, out_dir, scenarios, flipped, summary) VALUES (?, ?, ?, 0, 0, ?)", (sys.argv[2], sys.argv[2] + "T06:00:00Z", sys.argv[3], "{}")); c.commit()' \
+        "$GPUPLAN_DB" "$1" "$abs_out/$1"
+}
+mkdir -p "$out/2001-01-01" "$out/notes" "$tmp/precious" "$tmp/precious2"
+echo mine >"$out/2001-01-01/notes.txt"          # a user's folder named like a day: never recorded
+old_run 2001-01-02 yes                            # a recorded run with its marker: removed
+old_run 2001-01-03 no                             # recorded, but its marker is gone: left and named
+old_run 2001-01-04 yes                            # recorded, then replaced by a link: left, target kept
+mv "$out/2001-01-04" "$tmp/precious/run"; ln -s "$tmp/precious/run" "$out/2001-01-04"
+old_run 2001-01-05 yes                            # recorded, holding a link out: removed, not followed
+echo keep >"$tmp/precious2/data.txt"; ln -s "$tmp/precious2" "$out/2001-01-05/link"
 "$gpuplan" batch --out "$out" --keep-days 30 >"$tmp/run3.out"; rc=$?
 check "nothing moved since: exit 0, no change" bash -c "[ $rc = 0 ] && grep -q '0 decisions flipped, 0 changes' '$tmp/run3.out'"
-check "old runs pruned, other folders kept" bash -c "[ ! -e '$out/2001-01-01' ] && [ -d '$out/notes' ] && [ -f '$run/index.html' ]"
+check "a recorded, marked old run is removed and named" bash -c "[ ! -e '$out/2001-01-02' ] && [ ! -e '$out/2001-01-05' ] && grep -qx 'removed $abs_out/2001-01-02 (a run older than --keep-days)' '$tmp/run3.out'"
+check "a folder gpuplan never recorded is left whole" bash -c "[ \"\$(cat '$out/2001-01-01/notes.txt')\" = mine ] && [ -d '$out/notes' ] && [ -f '$run/index.html' ]"
+check "a recorded run without its marker is left, and said" bash -c "[ -f '$out/2001-01-03/index.html' ] && grep -q '^left $abs_out/2001-01-03 (not removed: no .gpuplan-batch-run' '$tmp/run3.out'"
+check "a link in place of a run is not followed" bash -c "[ -L '$out/2001-01-04' ] && [ -f '$tmp/precious/run/.gpuplan-batch-run' ] && [ -f '$tmp/precious/run/index.html' ]"
+check "a link inside a removed run is not followed" bash -c "[ \"\$(cat '$tmp/precious2/data.txt')\" = keep ]"
+check "old records are forgotten" bash -c "[ \"\$($py -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT count(*) FROM batch_run WHERE day < \x272002\x27\").fetchone()[0])' '$GPUPLAN_DB')\" = 0 ]"
+mkdir -p "$tmp/theirs/$day"; echo mine >"$tmp/theirs/$day/notes.txt"
+"$gpuplan" batch --out "$tmp/theirs" --keep-days 0 >/dev/null 2>"$tmp/theirs.err"; rc=$?
+check "today's folder not written by gpuplan is refused, not replaced" bash -c "[ $rc = 2 ] && grep -q 'is not a run this database wrote there' '$tmp/theirs.err' && [ \"\$(cat '$tmp/theirs/$day/notes.txt')\" = mine ] && [ \$(ls -A '$tmp/theirs' | wc -l) = 1 ]"
 check "a second run the same day replaced the folder" bash -c "[ ! -e '$run/changes.json' ] || grep -q '\"flips\":[[:space:]]*0' '$run/changes.json'"
 check "--scenario picks one" bash -c "'$gpuplan' batch --out '$tmp/one' --scenario steady --keep-days 0 | grep -q '1 scenario'"
 check "--scenario: unknown name is bad input" bash -c "'$gpuplan' batch --out '$tmp/one' --scenario nope 2>/dev/null; [ \$? = 2 ]"
