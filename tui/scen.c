@@ -357,7 +357,7 @@ static void add_periods(built *b, const gp_scenario *s) {
     }
 }
 
-/* Every input of the resolved scenario, in the order of MODEL.md. */
+/* Every input of the resolved scenario, in the order of docs/model.md. */
 static void build_fields(tui *t) {
     const gp_scenario *s = t->sc.s;
     int mode = s->work_mode ? W_WORK : W_GPU;
@@ -406,7 +406,7 @@ static void build_fields(tui *t) {
             groups[ng] = opt_committed, sizes[ng++] = 2;
         if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_base, sizes[ng++] = 1;
-        /* A burst belongs to a committed base only (MODEL.md's key table). */
+        /* A burst belongs to a committed base only (docs/model.md's key table). */
         if (o->pricing == GP_COMMITTED && o->has_base_gpus)
             groups[ng] = opt_burst, sizes[ng++] = 1;
         if (o->pricing == GP_SPOT)

@@ -27,7 +27,7 @@ typedef enum gp_metric {
     GP_M_COUNT
 } gp_metric;
 
-/* "gpu_util", "mem_used_mib", ... (DESIGN.md canonical names); -1 from the name if unknown. */
+/* "gpu_util", "mem_used_mib", ... (docs/architecture.md, Collection); -1 if unknown. */
 const char *gp_metric_name(gp_metric m);
 int gp_metric_from_name(const char *name);
 

@@ -1,5 +1,5 @@
 /* The collector: one libcurl multi handle, a bounded number of transfers in flight, topped up
- * as each finishes (STYLE C1, C2). Only src/collect calls curl. */
+ * as each finishes (docs/development.md, Collector). Only src/collect calls curl. */
 #include "gpuplan/collect.h"
 
 #include <curl/curl.h>

@@ -399,7 +399,7 @@ static gp_status steps(gp_buf *out, const frame *f, const double *v, int n, cons
     return gp_svg_text(out, f->w - f->r + 26, f->t + 14.0 * k + 10, "start", "legend", name);
 }
 
-/* The monthly plan of a scenario that plans over time (MODEL.md version 2): GPUs demanded
+/* The monthly plan of a scenario that plans over time (docs/model.md version 2): GPUs demanded
  * and GPUs owned (servers in service x GPUs a server) by month, as steps. Nothing for a plan
  * whose demand and fleet stay the same every month, or in work mode (no GPU demand). */
 static gp_status plan_chart(gp_buf *out, const cJSON *report) {

@@ -1,4 +1,4 @@
-/* The report JSON of MODEL.md (version 2). Optional figures (has_x false) become null. */
+/* The report JSON of docs/model.md (version 2). Optional figures (has_x false) become null. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -218,7 +218,7 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
                  g == 1 ? "given as 0" : "not given", gp_zero_costs[i].key);
         n++;
     }
-    /* Beyond the running costs, the defaults MODEL.md fills in for keys left out. */
+    /* Beyond the running costs, the defaults docs/model.md fills in for keys left out. */
     static const struct {
         const char *label, *section, *key, *text;
     } defaults[] = {

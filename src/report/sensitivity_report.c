@@ -24,7 +24,7 @@ static double side_total(const gp_sensitivity *t, const gp_sens_row *row, int en
     return self + t->base_diff[k] + d;
 }
 
-/* The cheapest side at an end: the lowest total, self-hosted first on ties (MODEL.md). */
+/* The cheapest side at an end: the lowest total, self-hosted first on ties (docs/model.md). */
 static int cheapest(const gp_sensitivity *t, const gp_sens_row *row, int end) {
     int best = -1;
     double low = side_total(t, row, end, -1);

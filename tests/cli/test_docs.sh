@@ -48,7 +48,7 @@ done
 model=$("$gpuplan" --version | sed -nE 's/.*\(cost model ([0-9]+)\).*/\1/p')
 for page in "$readme" "$docs/planning.md"; do
     checked=$((checked + 1))
-    named=$(grep -oE 'MODEL\.md`\]\([^)]*\) \(version [0-9]+\)' "$page" | grep -oE '[0-9]+\)$' | tr -d ')')
+    named=$(grep -oE 'model\.md\]\([^)]*model\.md\) \(version [0-9]+\)' "$page" | grep -oE '[0-9]+\)$' | tr -d ')')
     if [ -n "$model" ] && [ "$named" = "$model" ]; then echo "ok $(basename "$page") names cost model version $model"
     else echo "FAIL $(basename "$page") names cost model version '${named}', the binary follows '$model'"; fails=$((fails + 1)); fi
 done

@@ -109,7 +109,7 @@ assert o[\"hourly\"] == 13.921094 and o[\"gpus_per_instance\"] == 8 and \"catalo
 '"
 check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv --as-of 2026-11-22)\" ]"
 # A commitment priced by an effective rate: its fee at the start of each term and its rate
-# follow the purchase option (MODEL.md "Catalog references"), and the report reproduces.
+# follow the purchase option (docs/model.md "Catalog references"), and the report reproduces.
 cat >"$tmp/catp.json" <<'JSON'
 {"name": "catalog split", "horizon_months": 18, "demand": {"gpus": 80, "utilization": 0.6},
  "self_hosted": {"server_price": 125000},
@@ -138,7 +138,7 @@ assert o[\"upfront\"] == p[\"upfront\"] and o[\"hourly\"] == p[\"hourly\"] and \
 '"
 check "catalog commitments: the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/catp.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/catp2.json' && [ \"\$('$gpuplan' report '$tmp/catp.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/catp2.json' --format csv --as-of 2026-11-22)\" ]"
 # A source that gives a reservation's fee and rate apart (the AWS price list) and one that
-# gives a spot interruption band: the scenario takes them as they are (MODEL.md "Catalog
+# gives a spot interruption band: the scenario takes them as they are (docs/model.md "Catalog
 # references"); an interruptions_per_hour set on the option wins over the band.
 $py - "$root/tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json" "$tmp/reserved.json" <<'PY'
 import json, sys

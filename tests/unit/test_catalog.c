@@ -125,7 +125,7 @@ static void test_ec2instances(void **state) {
     assert_true(b.n > 5000);
     const gp_price_rec *r = find(&b, "p4d.24xlarge", "us-east-1", GP_COMMITTED, 12, GP_NO_UPFRONT);
     assert_non_null(r);
-    assert_close(r->hourly, 13.921094, 1e-12); /* MODEL.md's example figure */
+    assert_close(r->hourly, 13.921094, 1e-12); /* docs/model.md's example figure */
     assert_string_equal(r->gpu, "A100");
     assert_close(r->gpu_count, 8, REL);
     r = find(&b, "p4d.24xlarge", "us-east-1", GP_SPOT, 0, 0);
@@ -439,7 +439,7 @@ static void test_urdb_tariff(void **state) {
     cJSON_Delete(j);
 }
 
-/* MODEL.md "Catalog references": a commitment's fee and rate from its effective rate. */
+/* docs/model.md "Catalog references": a commitment's fee and rate from its effective rate. */
 static void test_commitment_split_and_spot_bands(void **state) {
     (void)state;
     double hourly = -1, upfront = -1;
