@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed targets of the cost engine, measured (README "Speed"):
+# The speed targets of the cost engine, measured (docs/speed.md):
 #  1. one scenario (36 months, 3 options, all break-even points) in under 50 us, and one
 #     version 2 plan (60 months, growth, as_needed, a lead time, a bridge, 3 options) in
 #     under 20 us;
