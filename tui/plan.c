@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/report_opening.h"
 #include "scen.h"
 #include "view.h"
 
@@ -107,6 +108,17 @@ static void plan_draw(tui *t) {
         const char *cheapest = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
         draw_text(y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
         draw_text_mid(y++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
+        int g; /* spot can be reclaimed: the cheapest with guaranteed capacity beside it */
+        if (gp_report_rests_on_spot(s, r, r->cheapest) && gp_report_guaranteed(s, r, &g)) {
+            double more = (g < 0 ? r->self.total : r->options[g].total) -
+                          (r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total);
+            draw_money_fit(more, w - 20, m, sizeof m);
+            draw_textf(y, 0, w, draw_attr(PAL_BAD), "spot; guaranteed (+%s): ", m);
+            int used = (int)strlen("spot; guaranteed (+): ") + (int)strlen(m);
+            if (used < w)
+                draw_text_mid(y, used, w - used, g < 0 ? "self-hosted" : s->options[g].name, 0);
+            y++;
+        }
         draw_money_fit(r->self.total, w - 16, m, sizeof m);
         snprintf(fig, sizeof fig, "%s %s", m, s->currency);
         label_and_figure(y++, 0, w, "self-hosted", fig, 0);

@@ -32,7 +32,16 @@ typedef struct gp_draft_request {
     double gpu_idle_w;    /* < 0: 15 % of the TDP */
     const char *name;     /* NULL: "N x GPU: own or rent" */
     const char *as_of;    /* YYYY-MM-DD: offers in force that day */
+    /* Spot: the share of instances interrupted a month (0..10 * 730 an hour), written into
+     * every drafted spot option; < 0: the catalog's band where it gives one, else
+     * GP_DRAFT_SPOT_INTERRUPTIONS. */
+    double spot_interruptions;
 } gp_draft_request;
+
+/* The interruptions a month a drafted spot option is priced at when the catalog gives no
+ * band: 12.5 %, the midpoint of the middle one of AWS Spot Advisor's five bands (10-15 %).
+ * A stated assumption, not a measurement. */
+#define GP_DRAFT_SPOT_INTERRUPTIONS 0.125
 
 /* The defaults of every optional field (utilization 0.6, 36 months, 8 GPUs a server). */
 void gp_draft_defaults(gp_draft_request *rq, const char *as_of);

@@ -11,6 +11,7 @@
 
 #include "gpuplan/app_draft.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/store_catalog.h"
 
 typedef struct pick {
@@ -20,6 +21,7 @@ typedef struct pick {
     int term;
     gp_purchase purchase;
     double per_gpu_hour;
+    char band[8]; /* spot: the catalog's interruption band, "" when none */
 } pick;
 
 /* Peer-to-peer marketplaces: a host's box, not a provider's capacity; offered only when the
@@ -73,6 +75,7 @@ static int take_first_fit(const gp_offer_price *o, void *arg) {
     p->term = o->term_months;
     p->purchase = o->purchase;
     p->per_gpu_hour = per_gpu_hour;
+    snprintf(p->band, sizeof p->band, "%s", o->interruption_band);
     return 1;
 }
 
@@ -207,6 +210,7 @@ void gp_draft_defaults(gp_draft_request *rq, const char *as_of) {
                              .gpus_per_server = 8,
                              .server_base_w = -1,
                              .gpu_idle_w = -1,
+                             .spot_interruptions = -1,
                              .as_of = as_of};
 }
 
@@ -279,6 +283,8 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
         return err->code;
     }
     cJSON *opts = cJSON_AddArrayToObject(doc, "cloud_options");
+    double spot_rate =
+        rq->spot_interruptions >= 0 ? rq->spot_interruptions : GP_DRAFT_SPOT_INTERRUPTIONS;
     for (int k = 0; k < 3; k++) {
         if (!picks[k].found)
             continue;
@@ -291,6 +297,9 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
             static const char *const pn[] = {"no_upfront", "partial_upfront", "all_upfront"};
             cJSON_AddStringToObject(o, "purchase", pn[picks[k].purchase]);
         }
+        /* Spot with no band in the catalog is not free of interruptions: a stated rate. */
+        if (picks[k].pricing == GP_SPOT && (rq->spot_interruptions >= 0 || !*picks[k].band))
+            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / 730.0);
         cJSON_AddItemToArray(opts, o);
     }
     char zeros[512];
@@ -298,22 +307,41 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     for (int i = 0; i < GP_N_ZERO_COSTS; i++)
         nz += (size_t)snprintf(zeros + nz, sizeof zeros - nz, "%s%s (%s)", i ? ", " : "",
                                gp_zero_costs[i].label, gp_zero_costs[i].key);
-    char text[2048];
+    char spot[400] = "";
+    if (picks[1].found) {
+        char pct[32];
+        gp_fmt_pct(spot_rate, pct, sizeof pct);
+        if (rq->spot_interruptions >= 0)
+            snprintf(spot, sizeof spot,
+                     " Spot: priced at %s %% of instances interrupted a month "
+                     "(--spot-interruptions).",
+                     pct);
+        else if (*picks[1].band)
+            snprintf(spot, sizeof spot,
+                     " Spot: interruptions from the catalog's band %s a month.", picks[1].band);
+        else
+            snprintf(spot, sizeof spot,
+                     " Spot: the catalog gives no interruption band, so the draft's default of "
+                     "%s %% of instances interrupted a month (the middle of AWS Spot Advisor's "
+                     "bands; --spot-interruptions to change it); spot capacity can be reclaimed.",
+                     pct);
+    }
+    char text[2600];
     snprintf(text, sizeof text,
              "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
              "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
              "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
              "Rented GPUs are billed for busy hours only (utilization "
              "%g, times each option's idle overhead). Cloud offers: the cheapest per GPU-hour as "
-             "of %s of the same GPU%s%s%s with at least %d GPUs an instance, %s; spot "
-             "interruptions as the catalog's source gives them, else none assumed.",
+             "of %s of the same GPU%s%s%s with at least %d GPUs an instance, %s.%s",
              as_of, hw.h.item, hw.h.date, hw.source, per_server, tdp, spec.full_name, electricity,
              idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", zeros,
              rq->utilization, as_of, *form ? " and form factor (" : "", form, *form ? ")" : "",
              gpus < per_server ? gpus : per_server,
              rq->n_providers   ? "from the providers asked for"
              : rq->marketplace ? "marketplaces included"
-                               : "hyperscalers and GPU clouds (marketplaces left out)");
+                               : "hyperscalers and GPU clouds (marketplaces left out)",
+             spot);
     cJSON_SetValuestring(notes, text);
     *out = doc;
     return GP_OK;

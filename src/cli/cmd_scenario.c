@@ -185,14 +185,17 @@ static void draft_help(void) {
            "         [--provider P]... [--marketplace]\n"
            "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
            "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
-           "         [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
+           "         [--spot-interruptions 12.5%%] [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
            "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
            "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
            "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
            "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
            "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
            "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
-           "in the scenario's notes.\n");
+           "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
+           "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
+           "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
+           "offer drafted).\n");
 }
 
 /* One option's value into the request; false when it is out of range. */
@@ -233,6 +236,8 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
         return rq->marketplace = true;
     case 'o':
         return *output = v, true;
+    case 'I':
+        return gp_parse_share(v, &rq->spot_interruptions) && rq->spot_interruptions <= 1;
     default: /* 'a' */
         return gp_valid_date(v) && (rq->as_of = v);
     }
@@ -255,6 +260,7 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"as-of", required_argument, NULL, 'a'},
                                           {"provider", required_argument, NULL, 'P'},
                                           {"marketplace", no_argument, NULL, 'M'},
+                                          {"spot-interruptions", required_argument, NULL, 'I'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;

@@ -253,7 +253,8 @@ fail:
 
 #define OFFER_COLS                                                                                 \
     "o.provider, o.instance, o.region, o.gpu, o.gpu_count, o.vcpus, o.memory_gib, p.pricing, "     \
-    "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source"
+    "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source, "  \
+    "coalesce(p.interruption_band, '')"
 
 /* Read the OFFER_COLS starting at column c0. */
 static void row_to_price(sqlite3_stmt *s, int c0, gp_offer_price *o) {
@@ -274,6 +275,7 @@ static void row_to_price(sqlite3_stmt *s, int c0, gp_offer_price *o) {
     o->currency = (const char *)sqlite3_column_text(s, c0 + 13);
     o->effective_from = (const char *)sqlite3_column_text(s, c0 + 14);
     o->source = (const char *)sqlite3_column_text(s, c0 + 15);
+    o->interruption_band = (const char *)sqlite3_column_text(s, c0 + 16);
 }
 
 /* The price in force: the newest row at or before ?as_of for its key. */

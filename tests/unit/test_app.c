@@ -133,7 +133,29 @@ static void drafts_from_the_catalog(void **state) {
     for (int i = 0; i < sc.s->n_options; i++)
         assert_true(sc.s->options[i].gpus_per_instance >= 8);
     gp_loaded_done(&sc);
+    /* The bundled catalog gives no spot interruption band: the drafted spot option carries
+     * the stated default, 12.5 % of instances a month, and the notes say so. */
+    int spots = 0;
+    cJSON_ArrayForEach(o, opts) {
+        if (strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring, "spot") != 0)
+            continue;
+        spots++;
+        assert_close(cJSON_GetObjectItem(o, "interruptions_per_hour")->valuedouble, 0.125 / 730,
+                     REL);
+    }
+    assert_int_equal(spots, 1);
+    assert_non_null(strstr(notes, "no interruption band, so the draft's default of 12.5 %"));
     cJSON_Delete(doc);
+    rq.spot_interruptions = 0.3; /* --spot-interruptions 30% */
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    cJSON_ArrayForEach(o, cJSON_GetObjectItem(doc, "cloud_options"))
+        if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring, "spot"))
+            assert_close(cJSON_GetObjectItem(o, "interruptions_per_hour")->valuedouble, 0.3 / 730,
+                         REL);
+    assert_non_null(strstr(cJSON_GetObjectItem(doc, "notes")->valuestring,
+                           "priced at 30 % of instances interrupted a month"));
+    cJSON_Delete(doc);
+    rq.spot_interruptions = -1;
 
     /* --provider: only that provider's offers. */
     rq.providers[rq.n_providers++] = "aws";

@@ -274,6 +274,44 @@ static void test_opening_given(void **state) {
     free(md);
 }
 
+
+/* 8 GPUs at 50 % for 12 months: on demand bills 8 x 730 x 0.5 x 12 = 35,040 GPU-hours. At 2 a
+ * GPU-hour (16 an 8-GPU instance-hour) that is 70,080, at 1 on spot 35,040 (no interruptions
+ * given, no band: priced at none), and owning costs 1,000,000: spot is cheapest, and the
+ * cheapest with guaranteed capacity is on demand, 35,040 (100 %) more. */
+static const char spot_wins[] =
+    "{\"name\": \"s\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
+    "0.5}, \"self_hosted\": {\"server_price\": 1000000}, \"cloud_options\": [{\"name\": "
+    "\"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 16}, "
+    "{\"name\": \"sp\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 8}]}";
+
+static void test_spot_headline(void **state) {
+    (void)state;
+    char *md = md_of(spot_wins);
+    assert_non_null(strstr(md, "**Cheapest over 12 months: sp**, 35,040.00 USD in total."));
+    assert_non_null(strstr(md, "It is spot capacity, which the provider can reclaim: the cheapest "
+                               "with guaranteed capacity is od, 70,080.00 USD in total, "
+                               "35,040.00 USD more (100 %)."));
+    /* What decides this says what its interruptions are priced at, and where that comes from. */
+    assert_non_null(strstr(md, "- Spot: \"sp\" is priced at 0 % of its instances interrupted a "
+                               "month (none: the catalog gives no band and the scenario sets "
+                               "none)"));
+    free(md);
+    cJSON *doc = gp_report_json_tree(sc, res, NULL);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring, "od");
+    cJSON_Delete(doc);
+    /* Not spot: no such sentence; the guaranteed cheapest is the cheapest. */
+    md = md_of(given_only);
+    assert_null(strstr(md, "guaranteed capacity"));
+    free(md);
+    doc = gp_report_json_tree(sc, res, NULL);
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring,
+                        cJSON_GetObjectItem(doc, "cheapest")->valuestring);
+    cJSON_Delete(doc);
+}
+
 static void test_opening_measured(void **state) {
     (void)state;
     static const char measured[] =
@@ -553,6 +591,7 @@ int main(void) {
         cmocka_unit_test(test_md_work_mode),
         cmocka_unit_test(test_opening_given),
         cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),
         cmocka_unit_test(test_csv_rounded),
         cmocka_unit_test(test_sensitivity_json_csv),
     };
