@@ -349,7 +349,7 @@ static void ranks_sensitivity_per_option(void **state) {
     gp_err err;
     gp_err_clear(&err);
     gp_sens_analysis a;
-    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, &a, &err), GP_OK);
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, NULL, 0, &a, &err), GP_OK);
     const gp_sensitivity *t = a.table;
     assert_true(a.sc.s->n_options > 0);
     assert_true(t->delta == 0.2);
@@ -365,7 +365,7 @@ static void ranks_sensitivity_per_option(void **state) {
     }
     gp_sens_analysis_done(&a);
     gp_sens_analysis_done(&a); /* safe twice */
-    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 1.5, &a, &err),
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 1.5, NULL, 0, &a, &err),
                      GP_E_INPUT);
 }
 
