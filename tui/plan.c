@@ -16,6 +16,29 @@
 
 /* The left pane (scenarios, then results): wide enough for the longest name where the
  * terminal allows, 28 to 2/5 of the screen (34 from 100 columns). */
+
+/* text from row *y on, at most w columns a line, broken at spaces (a word longer than a line
+ * is cut there), while *y < bottom. */
+static void wrap_lines(int *y, int bottom, int w, const char *text, int attr) {
+    const char *p = text;
+    while (*p && *y < bottom && w > 0) {
+        while (*p == ' ')
+            p++;
+        int n = (int)strlen(p);
+        if (n > w) {
+            n = w;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = w;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", n, p);
+        draw_text((*y)++, 0, w, line, attr);
+        p += n;
+    }
+}
+
 static int left_width(const tui *t) {
     int cols = tui_cols(), lo = cols >= 100 ? 34 : 28, hi = cols * 2 / 5, want = 0;
     for (int i = 0; i < t->n_names; i++) {
@@ -99,7 +122,12 @@ static void plan_draw(tui *t) {
         draw_text_mid(TOP + 1 + i, 2, lw - 3, t->names[k], attr);
     }
     int y = TOP + 2 + list_h;
-    if (t->has_sc) {
+    if (t->has_sc && t->invalid[0]) {
+        /* A refused value has no results: its reason, whole, where they would be. */
+        draw_text(y++, 0, lw, "Results", draw_attr(PAL_TITLE));
+        draw_text(y++, 0, lw - 1, "refused, so none:", draw_attr(PAL_BAD));
+        wrap_lines(&y, rows - 1, lw - 1, t->invalid, draw_attr(PAL_BAD));
+    } else if (t->has_sc) {
         const gp_scenario *s = t->sc.s;
         const gp_result *r = t->r;
         int w = lw - 1;
@@ -202,11 +230,17 @@ static void plan_draw(tui *t) {
             int attr = sel && t->editing ? draw_attr(PAL_EDIT) : sel ? draw_attr(PAL_ACTIVE) : 0;
             draw_text(fy, x + lab_w + 1, val_w, v, attr);
         }
-        char unit[24];
+        char unit[GP_UNIT_BYTES + 32];
         snprintf(unit, sizeof unit, "%s", f->unit);
+        /* Work is counted in the scenario's own unit ("M tokens"), not "units". */
+        if (t->sc.s->work_mode && !strncmp(unit, "units", 5)) {
+            char rest[32];
+            snprintf(rest, sizeof rest, "%s", unit + 5);
+            snprintf(unit, sizeof unit, "%s%s", t->sc.s->work_unit, rest);
+        }
         char *cur = strstr(unit, "$cur");
         if (cur) {
-            char rest[24];
+            char rest[32];
             snprintf(rest, sizeof rest, "%s", cur + 4);
             snprintf(cur, sizeof unit - (size_t)(cur - unit), "%s%s", t->sc.s->currency, rest);
         }
@@ -253,6 +287,8 @@ static void plan_draw(tui *t) {
 static void edit_key(tui *t, int ch) {
     size_t n = strlen(t->edit);
     int kind = t->fields[t->field_sel].kind;
+    bool fresh = t->edit_fresh;
+    t->edit_fresh = false;
     if (ch == 27) { /* Esc: cancel */
         scen_cancel_edit(t);
         return;
@@ -274,7 +310,9 @@ static void edit_key(tui *t, int ch) {
     } else if (ch == 21) { /* Ctrl-U */
         t->edit[0] = '\0';
     } else if (ch >= 0x20 && ch < 0x7f &&
-               (kind == FIELD_TEXT || isdigit(ch) || strchr(".-+eE", ch))) {
+               (kind == FIELD_TEXT || isdigit(ch) || strchr(".-+eE%", ch))) {
+        if (fresh) /* the value offered goes at the first key typed, as the prompt says */
+            t->edit[0] = '\0', n = 0;
         if (n + 1 < sizeof t->edit)
             t->edit[n] = (char)ch, t->edit[n + 1] = '\0';
     } else {
