@@ -524,8 +524,8 @@ static void newplan_draw(tui *t) {
         }
         break;
     default: {
-        static const char *const labels[S_N] = {"", "GPUs:", "utilization:", "growth:", "months:",
-                                                "", "",      "",             "name:"};
+        static const char *const labels[S_N] = {
+            "", "GPUs:", "utilization:", "growth:", "months:", "", "", "", "name:"};
         tui_line_draw(y0, 1, cols - 2, labels[np->step], np->text[np->step], np->text_sel, NULL);
         draw_text(y0 + 2, 1, cols - 2,
                   np->step == S_NAME ? "Enter saves the plan and opens it on the Plan tab"

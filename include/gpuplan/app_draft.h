@@ -28,8 +28,8 @@ typedef struct gp_draft_offer {
     char label[200];      /* the option's name: "aws p5.48xlarge us-east-1 on-demand" */
     double per_gpu_hour, gpus;
     char effective_from[11];
-    char band[8];  /* spot: the catalog's interruption band, "" when none */
-    bool drafted;  /* one the draft's own rule picks (gp_draft_picks) */
+    char band[8]; /* spot: the catalog's interruption band, "" when none */
+    bool drafted; /* one the draft's own rule picks (gp_draft_picks) */
 } gp_draft_offer;
 
 typedef struct gp_draft_request {

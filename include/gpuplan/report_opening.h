@@ -59,7 +59,6 @@ void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out
 /* "What decides this" for spot options: the interruptions a month each is priced at and where
  * that comes from (set in the scenario, the catalog's band, or none), and that spot capacity is
  * no guarantee. false (out untouched) when s has no spot option. */
-bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char *out,
-                         size_t cap);
+bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char *out, size_t cap);
 
 #endif

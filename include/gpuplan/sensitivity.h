@@ -15,13 +15,13 @@
 #define GP_SENS_MAX_ROWS 512
 
 typedef struct gp_sens_row {
-    char input[96];         /* a JSON path: "self_hosted.power.pue", "cloud_options[1].hourly" */
-    int option;             /* the cloud option the input belongs to, -1 for none */
-    int period;             /* the tariff period it belongs to, -1 for none */
-    char parameter[64];     /* the key in its owner: "hourly", "pue", "price_per_kwh" */
+    char input[96];     /* a JSON path: "self_hosted.power.pue", "cloud_options[1].hourly" */
+    int option;         /* the cloud option the input belongs to, -1 for none */
+    int period;         /* the tariff period it belongs to, -1 for none */
+    char parameter[64]; /* the key in its owner: "hourly", "pue", "price_per_kwh" */
     char label[GP_NAME_BYTES + 96]; /* as the CLI names it: "p4d spot: hourly" (gp_sens_label) */
-    double base, low, high; /* the input's values */
-    double self_low, self_high; /* the self-hosted total at low and at high */
+    double base, low, high;         /* the input's values */
+    double self_low, self_high;     /* the self-hosted total at low and at high */
     /* Per option: (option total - self-hosted total) at low and at high, minus the same at the
      * base point. Positive means owning gains. */
     double delta_low[GP_MAX_OPTIONS], delta_high[GP_MAX_OPTIONS];

@@ -256,8 +256,8 @@ static gp_status draft_base_of(gp_store *st, const gp_draft_request *rq, draft_b
     return GP_OK;
 }
 
-gp_status gp_draft_picks(gp_session *ses, const gp_draft_request *rq, gp_draft_offer out[3],
-                         int *n, gp_err *err) {
+gp_status gp_draft_picks(gp_session *ses, const gp_draft_request *rq, gp_draft_offer out[3], int *n,
+                         gp_err *err) {
     *n = 0;
     gp_store *st;
     draft_base b;
@@ -311,9 +311,9 @@ static void offers_note(const gp_draft_request *rq, const draft_base *b, const g
     for (int i = 0; i < n && used < cap; i++) {
         char why[160];
         apart(rq, b, &o[i], why, sizeof why);
-        used += (size_t)snprintf(out + used, cap - used, "%s \"%s\" (%g GPU%s an instance%s)",
-                                 i ? ";" : "", o[i].label, o[i].gpus, o[i].gpus == 1 ? "" : "s",
-                                 why);
+        used +=
+            (size_t)snprintf(out + used, cap - used, "%s \"%s\" (%g GPU%s an instance%s)",
+                             i ? ";" : "", o[i].label, o[i].gpus, o[i].gpus == 1 ? "" : "s", why);
     }
     if (used < cap)
         snprintf(out + used, cap - used, ".");
@@ -340,8 +340,8 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     if (pick_offers(st, rq, gpu, form, picks, err))
         return err->code;
     int n_offers = 0;
-    gp_draft_offer *offers = gp_xcalloc((size_t)(rq->n_offers > 3 ? rq->n_offers : 3),
-                                        sizeof *offers);
+    gp_draft_offer *offers =
+        gp_xcalloc((size_t)(rq->n_offers > 3 ? rq->n_offers : 3), sizeof *offers);
     if (rq->n_offers > 0) {
         for (int i = 0; i < rq->n_offers; i++) {
             offers[n_offers] = rq->offers[i];
@@ -480,11 +480,12 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     if (rq->growth != 0) {
         char g[32];
         gp_fmt_pct(rq->growth, g, sizeof g);
-        int len = snprintf(growth_note, sizeof growth_note,
-                           " Demand grows %s %% a month, from %d GPUs in month 1 to %d in month "
-                           "%d; servers are bought as needed (each batch valued at the end on "
-                           "the straight line to residual_pct, 0 unless given, over depreciation_years)",
-                           g, gpus, peak, rq->horizon_months);
+        int len =
+            snprintf(growth_note, sizeof growth_note,
+                     " Demand grows %s %% a month, from %d GPUs in month 1 to %d in month "
+                     "%d; servers are bought as needed (each batch valued at the end on "
+                     "the straight line to residual_pct, 0 unless given, over depreciation_years)",
+                     g, gpus, peak, rq->horizon_months);
         if (based && len > 0 && (size_t)len < sizeof growth_note)
             snprintf(growth_note + len, sizeof growth_note - (size_t)len,
                      "; the commitment covers a base of %d GPUs (%s) and bursts to \"%s\" "

@@ -10,23 +10,24 @@
 #include "gpuplan/report_sensitivity.h"
 
 static void help(FILE *f) {
-    fprintf(f, "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n"
-               "                           [--format md|json|csv] [--all] [--top N] [--param P]...\n\n"
-               "Moves every non-zero input a planner is unsure of (prices, utilization, demand\n"
-               "and growth, throughput, power draw, lead time, trends, and the exit value's\n"
-               "resale curve, residual_pct, depreciation_years, refresh_months) down and up by\n"
-               "the delta (relative), one at a time, clamped to its valid range. The plan's\n"
-               "shape (horizon, gpus_per_server, order cadence, max_servers, warranty, loan\n"
-               "term) moves only when named: --param (repeatable; a JSON path such as\n"
-               "cloud_options[0].hourly, or a key such as gpus_per_server) moves exactly the\n"
-               "inputs named. md (default) prints one screen: the cheapest\n"
-               "side, its lead over the next best, and the --top N (default 10) inputs that move\n"
-               "that lead most as a text tornado, \"!\" where another side becomes cheapest.\n"
-               "--all prints the full table instead: for each option, how (option total -\n"
-               "self-hosted total) changes, and the break-even month at the low and the high\n"
-               "value (positive: owning gains). json and csv give every row, named by option\n"
-               "and parameter (the JSON path beside them), with each side's total and the\n"
-               "cheapest at the low and the high value.\n");
+    fprintf(f,
+            "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n"
+            "                           [--format md|json|csv] [--all] [--top N] [--param P]...\n\n"
+            "Moves every non-zero input a planner is unsure of (prices, utilization, demand\n"
+            "and growth, throughput, power draw, lead time, trends, and the exit value's\n"
+            "resale curve, residual_pct, depreciation_years, refresh_months) down and up by\n"
+            "the delta (relative), one at a time, clamped to its valid range. The plan's\n"
+            "shape (horizon, gpus_per_server, order cadence, max_servers, warranty, loan\n"
+            "term) moves only when named: --param (repeatable; a JSON path such as\n"
+            "cloud_options[0].hourly, or a key such as gpus_per_server) moves exactly the\n"
+            "inputs named. md (default) prints one screen: the cheapest\n"
+            "side, its lead over the next best, and the --top N (default 10) inputs that move\n"
+            "that lead most as a text tornado, \"!\" where another side becomes cheapest.\n"
+            "--all prints the full table instead: for each option, how (option total -\n"
+            "self-hosted total) changes, and the break-even month at the low and the high\n"
+            "value (positive: owning gains). json and csv give every row, named by option\n"
+            "and parameter (the JSON path beside them), with each side's total and the\n"
+            "cheapest at the low and the high value.\n");
 }
 
 static bool parse_delta(const char *s, double *out) {
@@ -61,14 +62,11 @@ static gp_status render(const gp_sens_analysis *an, const char *format, bool all
 
 int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
     enum { OPT_AS_OF = 256, OPT_ALL, OPT_TOP, OPT_PARAM };
-    static const struct option longs[] = {{"delta", required_argument, NULL, 'd'},
-                                          {"as-of", required_argument, NULL, OPT_AS_OF},
-                                          {"format", required_argument, NULL, 'f'},
-                                          {"all", no_argument, NULL, OPT_ALL},
-                                          {"top", required_argument, NULL, OPT_TOP},
-                                          {"param", required_argument, NULL, OPT_PARAM},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {
+        {"delta", required_argument, NULL, 'd'},   {"as-of", required_argument, NULL, OPT_AS_OF},
+        {"format", required_argument, NULL, 'f'},  {"all", no_argument, NULL, OPT_ALL},
+        {"top", required_argument, NULL, OPT_TOP}, {"param", required_argument, NULL, OPT_PARAM},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     double delta = 0.2;
     const char *format = "md";
     bool all = false;

@@ -161,7 +161,8 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     cJSON_AddStringToObject(doc, "cheapest",
                             r->cheapest < 0 ? "self_hosted" : s->options[r->cheapest].name);
     /* Spot can be reclaimed: the cheapest side with guaranteed capacity beside the cheapest. */
-    cJSON_AddBoolToObject(doc, "cheapest_rests_on_spot", gp_report_rests_on_spot(s, r, r->cheapest));
+    cJSON_AddBoolToObject(doc, "cheapest_rests_on_spot",
+                          gp_report_rests_on_spot(s, r, r->cheapest));
     int g;
     if (gp_report_guaranteed(s, r, &g))
         cJSON_AddStringToObject(doc, "cheapest_guaranteed",

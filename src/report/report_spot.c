@@ -83,8 +83,7 @@ static bool drafted_default(const gp_report_meta *meta) {
     return notes && strstr(notes, "no interruption band, so the draft's default");
 }
 
-bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char *out,
-                         size_t cap) {
+bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char *out, size_t cap) {
     size_t used = 0;
     int n = 0, more = 0;
     for (int i = 0; i < s->n_options; i++) {

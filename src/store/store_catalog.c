@@ -253,7 +253,7 @@ fail:
 
 #define OFFER_COLS                                                                                 \
     "o.provider, o.instance, o.region, o.gpu, o.gpu_count, o.vcpus, o.memory_gib, p.pricing, "     \
-    "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source, "  \
+    "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source, " \
     "coalesce(p.interruption_band, '')"
 
 /* Read the OFFER_COLS starting at column c0. */
@@ -296,7 +296,8 @@ static const char SQL_ORDER_HOURLY[] =
 /* A slice of a GPU (Azure NVv4's 1/8 MI25) is no whole GPU: ranked after every whole one, so
  * its price per GPU-hour never tops a comparison of whole GPUs. */
 static const char SQL_ORDER_GPU_HOUR[] =
-    "ORDER BY o.gpu_count <> CAST(o.gpu_count AS INTEGER), p.hourly / o.gpu_count, o.provider, o.instance, o.region, p.pricing, "
+    "ORDER BY o.gpu_count <> CAST(o.gpu_count AS INTEGER), p.hourly / o.gpu_count, o.provider, "
+    "o.instance, o.region, p.pricing, "
     "p.term_months, p.purchase LIMIT ?9";
 static const char SQL_ORDER_NAME[] =
     "ORDER BY o.provider, o.instance, o.region, p.pricing, p.term_months, p.purchase LIMIT ?9";

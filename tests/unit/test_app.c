@@ -149,10 +149,11 @@ static void drafts_from_the_catalog(void **state) {
     cJSON_Delete(doc);
     rq.spot_interruptions = 0.3; /* --spot-interruptions 30% */
     assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
-    cJSON_ArrayForEach(o, cJSON_GetObjectItem(doc, "cloud_options"))
-        if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring, "spot"))
-            assert_close(cJSON_GetObjectItem(o, "interruptions_per_hour")->valuedouble, 0.3 / 730,
-                         REL);
+    cJSON_ArrayForEach(
+        o, cJSON_GetObjectItem(
+               doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
+                                                  "spot"))
+        assert_close(cJSON_GetObjectItem(o, "interruptions_per_hour")->valuedouble, 0.3 / 730, REL);
     assert_non_null(strstr(cJSON_GetObjectItem(doc, "notes")->valuestring,
                            "priced at 30 % of instances interrupted a month"));
     cJSON_Delete(doc);
@@ -163,9 +164,9 @@ static void drafts_from_the_catalog(void **state) {
      * instead of committing the peak from month 0. */
     rq.growth = 0.05;
     assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
-    assert_close(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "demand"), "growth_per_month")
-                     ->valuedouble,
-                 0.05, REL);
+    assert_close(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "demand"), "growth_per_month")->valuedouble,
+        0.05, REL);
     assert_string_equal(
         cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "self_hosted"), "buy")->valuestring,
         "as_needed");
@@ -206,9 +207,11 @@ static void drafts_from_the_catalog(void **state) {
     cJSON_Delete(doc);
     rq.commit_share = 0.5; /* half the peak: ceil(0.5 x 89) = 45 */
     assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
-    cJSON_ArrayForEach(o, cJSON_GetObjectItem(doc, "cloud_options"))
-        if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring, "committed"))
-            assert_int_equal(cJSON_GetObjectItem(o, "base_gpus")->valueint, 45);
+    cJSON_ArrayForEach(
+        o, cJSON_GetObjectItem(
+               doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
+                                                  "committed"))
+        assert_int_equal(cJSON_GetObjectItem(o, "base_gpus")->valueint, 45);
     cJSON_Delete(doc);
     rq.growth = 0, rq.commit_share = 0;
 
@@ -404,7 +407,8 @@ static void ranks_sensitivity_per_option(void **state) {
     gp_err err;
     gp_err_clear(&err);
     gp_sens_analysis a;
-    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, NULL, 0, &a, &err), GP_OK);
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, NULL, 0, &a, &err),
+                     GP_OK);
     const gp_sensitivity *t = a.table;
     assert_true(a.sc.s->n_options > 0);
     assert_true(t->delta == 0.2);

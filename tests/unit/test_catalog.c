@@ -169,8 +169,8 @@ static void test_skypilot(void **state) {
                  0.25, REL);
     assert_close(find(&b, "Standard_NV16as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count,
                  0.5, REL);
-    assert_close(find(&b, "Standard_NV32as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count,
-                 1, REL);
+    assert_close(find(&b, "Standard_NV32as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count, 1,
+                 REL);
     /* H200's "spot" equals its on-demand price in every region: no spot price, skipped. */
     assert_non_null(find(&b, "Standard_ND96isr_H200_v5", "australiaeast", GP_ON_DEMAND, 0, 0));
     assert_null(find(&b, "Standard_ND96isr_H200_v5", "australiaeast", GP_SPOT, 0, 0));

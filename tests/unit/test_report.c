@@ -274,7 +274,6 @@ static void test_opening_given(void **state) {
     free(md);
 }
 
-
 /* 8 GPUs at 50 % for 12 months: on demand bills 8 x 730 x 0.5 x 12 = 35,040 GPU-hours. At 2 a
  * GPU-hour (16 an 8-GPU instance-hour) that is 70,080, at 1 on spot 35,040 (no interruptions
  * given, no band: priced at none), and owning costs 1,000,000: spot is cheapest, and the

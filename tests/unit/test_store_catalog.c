@@ -246,8 +246,10 @@ static void test_bundle_loads_once(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_history_and_lookup), cmocka_unit_test(test_diff),
-        cmocka_unit_test(test_list_filters),       cmocka_unit_test(test_strict_imports_nothing),
+        cmocka_unit_test(test_history_and_lookup),
+        cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_list_filters),
+        cmocka_unit_test(test_strict_imports_nothing),
         cmocka_unit_test(test_bundle_loads_once),
         cmocka_unit_test(test_diff_within_one_feed), /* last: it adds a feed */
     };

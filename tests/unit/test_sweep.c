@@ -937,8 +937,7 @@ static void test_sensitivity_v2(void **state) {
     assert_non_null(sens_row(t, "self_hosted.order_every_months"));
     assert_non_null(sens_row(t, "self_hosted.max_servers"));
     assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_OK);
-    const char *v2[] = {"demand.growth_per_month",
-                        "self_hosted.lead_time_months",
+    const char *v2[] = {"demand.growth_per_month", "self_hosted.lead_time_months",
                         "self_hosted.server_price_trend_per_year",
                         "self_hosted.tariff.price_trend_per_year",
                         "cloud_options[0].price_trend_per_year"};
@@ -971,7 +970,6 @@ static void test_sensitivity_v2(void **state) {
     free(s);
     free(t);
 }
-
 
 /* Sensitivity varies what a planner is unsure of, the exit value's inputs included, and leaves
  * the plan's shape (gpus_per_server, the horizon) out unless asked by name; rows are named as
