@@ -4,10 +4,12 @@
  * The document and its fields are scen.h's; this file draws them and takes the keys. */
 #include <ctype.h>
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report_opening.h"
 #include "scen.h"
 #include "view.h"
@@ -159,6 +161,14 @@ static void plan_draw(tui *t) {
             snprintf(unit, sizeof unit, "  per %s", s->work_unit);
             snprintf(fig, sizeof fig, "%.6g", per);
             label_and_figure(y++, 0, w, unit, fig, draw_attr(PAL_DIM));
+        }
+        if (s->work_mode && r->demand_utilization[0] > 0 && s->work_per_gpu_hour > 0) {
+            /* Work mode has no GPU count to edit: the GPUs that work needs, owned (ceil+). */
+            double need =
+                r->demand_work_month[0] / s->work_per_gpu_hour / (730.0 * r->demand_utilization[0]);
+            char gn[48];
+            gp_fmt_grouped(ceil(need - 1e-9 * fmax(1.0, need)), 0, gn, sizeof gn);
+            label_and_figure(y++, 0, w, "  GPUs needed, month 1", gn, draw_attr(PAL_DIM));
         }
         for (int i = 0; i < s->n_options && y < rows - 1; i++) {
             const gp_option_result *o = &r->options[i];

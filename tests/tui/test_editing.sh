@@ -68,6 +68,8 @@ for _ in $(seq 1 20); do screen | grep -qF -- "> $w" && break; press j; sleep 0.
 press Enter
 check "the work plan opens" wait_for "$w (version 1)"
 check "work is counted in the scenario's unit" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -E 'work a month +2,500,000 +M tokens' >/dev/null"
+# 2,500,000 M tokens at 10 a GPU-hour and 50 % busy: 2,500,000 / 10 / 365 = 684.9, so 685.
+check "work mode shows the GPUs that work needs" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -E 'GPUs needed, month 1 +685' >/dev/null"
 press 2
 check "the Compare title groups the digits of the work" wait_for "2,500,000 M tokens a month"
 

@@ -281,6 +281,9 @@ assert not missing and len(r["options"]) >= 1, (missing, screen)
         echo "$s" | grep -q 'Texas trial H100 (version 1)'
 }
 check "its totals on screen are gpuplan report's" plan_matches_report
+# Spot is the cheapest of these offers: the cheapest with guaranteed capacity shows beside it.
+check "spot cheapest: the guaranteed alternative and its extra cost" bash -c "
+    tmux -S '$sock' capture-pane -p -t g | grep -qE 'spot; guaranteed \(\+[0-9,]+\)'"
 check "and the stored scenario has what was chosen" bash -c "
     '$gpuplan' --db '$fresh' scenario export 'Texas trial H100' | $py -c '
 import json, sys
