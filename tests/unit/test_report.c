@@ -6,6 +6,7 @@
 
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
+#include "gpuplan/report_batch.h"
 #include "gpuplan/report_fleet.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_sensitivity.h"
@@ -299,6 +300,14 @@ static void test_spot_headline(void **state) {
     cJSON *doc = gp_report_json_tree(sc, res, NULL);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
     assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring, "od");
+    /* The batch page's scenario section says so too. */
+    gp_buf page;
+    gp_buf_init(&page, 1 << 20);
+    assert_int_equal(gp_report_html_scenario(&page, doc, NULL, 0), GP_OK);
+    assert_non_null(strstr(page.data, "<b class=\"cheapest\">sp</b>, spot capacity, which the "
+                                      "provider can reclaim; the cheapest with guaranteed "
+                                      "capacity: <b class=\"guaranteed\">od</b>."));
+    gp_buf_done(&page);
     cJSON_Delete(doc);
     /* Not spot: no such sentence; the guaranteed cheapest is the cheapest. */
     md = md_of(given_only);
