@@ -406,18 +406,19 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
         return err->code;
     }
 
-    /* A growing plan commits a base and bursts to the on-demand option drafted (else spot). */
-    int peak = (int)ceil(gpus * pow(1 + rq->growth, rq->horizon_months - 1) - 1e-9);
-    int base = gpus;
-    if (rq->growth != 0 && rq->commit_share > 0)
-        base = (int)ceil(rq->commit_share * (rq->growth > 0 ? peak : gpus) - 1e-9);
+    /* A growing plan (or a share asked for) commits a base and bursts to the on-demand option
+     * drafted (else spot) instead of committing the largest demand of each term. */
+    int last = (int)ceil(gpus * pow(1 + rq->growth, rq->horizon_months - 1) - 1e-9);
+    int peak = last > gpus ? last : gpus;
+    int base = rq->commit_share > 0 ? (int)ceil(rq->commit_share * peak - 1e-9) : gpus;
     if (base < 1)
         base = 1;
+    bool want_base = rq->growth != 0 || rq->commit_share > 0;
     const gp_draft_offer *burst = NULL;
-    for (int i = 0; i < n_offers && rq->growth != 0 && !burst; i++)
+    for (int i = 0; i < n_offers && want_base && !burst; i++)
         if (offers[i].pricing == GP_ON_DEMAND)
             burst = &offers[i];
-    for (int i = 0; i < n_offers && rq->growth != 0 && !burst; i++)
+    for (int i = 0; i < n_offers && want_base && !burst; i++)
         if (offers[i].pricing == GP_SPOT)
             burst = &offers[i];
 
@@ -485,16 +486,17 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
                      " Demand grows %s %% a month, from %d GPUs in month 1 to %d in month "
                      "%d; servers are bought as needed (each batch valued at the end on "
                      "the straight line to residual_pct, 0 unless given, over depreciation_years)",
-                     g, gpus, peak, rq->horizon_months);
-        if (based && len > 0 && (size_t)len < sizeof growth_note)
-            snprintf(growth_note + len, sizeof growth_note - (size_t)len,
-                     "; the commitment covers a base of %d GPUs (%s) and bursts to \"%s\" "
-                     "above it.",
-                     base,
-                     rq->commit_share > 0 ? "the share of the peak asked for" : "month 1's demand",
-                     burst->label);
-        else if (len > 0 && (size_t)len < sizeof growth_note)
+                     g, gpus, last, rq->horizon_months);
+        if (len > 0 && (size_t)len < sizeof growth_note)
             snprintf(growth_note + len, sizeof growth_note - (size_t)len, ".");
+    }
+    if (based) {
+        size_t len = strlen(growth_note);
+        snprintf(growth_note + len, sizeof growth_note - len,
+                 " The commitment covers a base of %d GPUs (%s) and bursts to \"%s\" above it.",
+                 base,
+                 rq->commit_share > 0 ? "the share of the peak asked for" : "month 1's demand",
+                 burst->label);
     }
     char cloud[1600];
     offers_note(rq, &b, offers, n_offers, cloud, sizeof cloud);

@@ -199,7 +199,8 @@ static void draft_help(void) {
            "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
            "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
            "the committed option commits a base of month 1's demand (base_gpus; or\n"
-           "--commit-share S of the peak) and bursts to the drafted on-demand option.\n");
+           "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
+           "--commit-share alone does the same for a steady plan.\n");
 }
 
 /* One option's value into the request; false when it is out of range. */

@@ -186,7 +186,7 @@ static void drafts_from_the_catalog(void **state) {
     notes = cJSON_GetObjectItem(doc, "notes")->valuestring;
     assert_non_null(strstr(notes, "Demand grows 5 % a month, from 16 GPUs in month 1 to 89 in "
                                   "month 36"));
-    assert_non_null(strstr(notes, "the commitment covers a base of 16 GPUs (month 1's demand)"));
+    assert_non_null(strstr(notes, "The commitment covers a base of 16 GPUs (month 1's demand)"));
     assert_int_equal(gp_load_scenario_doc(&f->ses, doc, "grow", f->ses.today, &sc, &err), GP_OK);
     gp_result *res = malloc(sizeof *res);
     gp_model_evaluate(sc.s, res);
@@ -212,6 +212,15 @@ static void drafts_from_the_catalog(void **state) {
                doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
                                                   "committed"))
         assert_int_equal(cJSON_GetObjectItem(o, "base_gpus")->valueint, 45);
+    cJSON_Delete(doc);
+    rq.growth = 0; /* steady, half committed: a base of 8 of the 16 GPUs, the rest on demand */
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    cJSON_ArrayForEach(
+        o, cJSON_GetObjectItem(
+               doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
+                                                  "committed"))
+        assert_int_equal(cJSON_GetObjectItem(o, "base_gpus")->valueint, 8);
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "demand"), "growth_per_month"));
     cJSON_Delete(doc);
     rq.growth = 0, rq.commit_share = 0;
 
