@@ -648,7 +648,14 @@ static bool edit_item(tui *t, cJSON **item) {
         return true;
     }
     double v;
-    if (!gp_parse_double(t->edit, &v)) {
+    bool neg = t->edit[0] == '-';
+    if (strchr(t->edit, '%')) { /* "70%" is 0.7, as the CLI takes percents */
+        if (!gp_parse_share(t->edit + neg, &v)) {
+            snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a percentage", t->edit);
+            return false;
+        }
+        v = neg ? -v : v;
+    } else if (!gp_parse_double(t->edit, &v)) {
         snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
         return false;
     }
@@ -1075,6 +1082,7 @@ void scen_start_edit(tui *t) {
         snprintf(t->edit, sizeof t->edit, "%s", v);
     }
     t->editing = true;
+    t->edit_fresh = true;
     scen_reevaluate(t);
 }
 

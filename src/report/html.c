@@ -438,6 +438,11 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     E(str(report, "scenario"));
     P("</h2><p>Cheapest: <b class=\"cheapest\">");
     E(str(report, "cheapest"));
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report, "cheapest_rests_on_spot"))) {
+        P("</b>, spot capacity, which the provider can reclaim; the cheapest with guaranteed "
+          "capacity: <b class=\"guaranteed\">");
+        E(*str(report, "cheapest_guaranteed") ? str(report, "cheapest_guaranteed") : "none");
+    }
     P("</b>. Cumulative cost of every option against owning (self_hosted), in ");
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.</p>\n");

@@ -103,7 +103,8 @@ static gp_status option_table(const gp_scenario *s, const gp_sensitivity *t, int
 static gp_status refused_line(const gp_sensitivity *t, gp_buf *out) {
     gp_status st = GP_OK;
     if (t->n_refused > 0)
-        P("\n%d moves left out: the plan they make is refused (the first, %s: %s)\n", t->n_refused,
+        P("\n%d %s left out: the plan %s is refused (the first, %s: %s)\n", t->n_refused,
+          t->n_refused == 1 ? "move" : "moves", t->n_refused == 1 ? "it makes" : "they make",
           t->refused_input, t->refused_error.msg);
     return st;
 }

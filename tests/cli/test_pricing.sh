@@ -30,6 +30,15 @@ rows = json.load(sys.stdin)
 per = [r[\"per_gpu_hour\"] for r in rows]
 assert len(rows) == 50 and per == sorted(per) and all(r[\"gpu_count\"] >= 8 for r in rows)
 '"
+check "list --sort gpu-hour: whole GPUs first, a slice of one (NVv4's 1/8 MI25) after them" bash -c "'$gpuplan' pricing list --sort gpu-hour --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+whole = [r[\"gpu_count\"] == int(r[\"gpu_count\"]) for r in rows]
+assert whole[0] and whole.index(False) == whole.count(True), whole.index(False)
+nv = [r for r in rows if r[\"instance\"] == \"Standard_NV4as_v4\"]
+assert nv and all(r[\"gpu_count\"] == 0.125 for r in nv)
+assert not [r for r in rows if r[\"instance\"] == \"Standard_ND96isr_H200_v5\" and r[\"pricing\"] == \"spot\"]
+'"
 check "list --region-prefix" bash -c "'$gpuplan' pricing list --gpu L4 --region-prefix europe- --json | $py -c '
 import json, sys
 rows = json.load(sys.stdin)
@@ -190,6 +199,15 @@ assert {o[\"pricing\"] for o in r[\"options\"]} == {\"on_demand\", \"spot\", \"c
 assert all(s[\"catalog\"].split(\"/\")[2].startswith(\"us-\") for s in r[\"sources\"])
 assert r[\"scenario_json\"][\"self_hosted\"][\"power\"][\"gpu_tdp_w\"] == 700
 '"
+check "scenario draft --growth --spot-interruptions: a base that bursts, a stated spot rate" bash -c "'$gpuplan' scenario draft --gpus 32 --gpu H100 --growth 5% --spot-interruptions 20% | $py -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"demand\"][\"growth_per_month\"] == 0.05 and d[\"self_hosted\"][\"buy\"] == \"as_needed\", d
+by = {o[\"pricing\"]: o for o in d[\"cloud_options\"]}
+assert by[\"committed\"][\"base_gpus\"] == 32 and by[\"committed\"][\"burst\"] == by[\"on_demand\"][\"name\"], by
+assert abs(by[\"spot\"][\"interruptions_per_hour\"] - 0.2 / 730) < 1e-15, by
+'"
+check "scenario draft --growth out of range exits 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --growth 200% 2>'$tmp/growth.err' >/dev/null; [ \$? = 2 ] && grep -qF 'scenario draft: bad value \"200%\"' '$tmp/growth.err'"
 check "scenario draft for an unknown GPU" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu NOPE9000 2>/dev/null; [ \$? = 2 ]"
 
 echo "pricing: $fails failed"

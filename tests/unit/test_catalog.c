@@ -161,7 +161,20 @@ static void test_skypilot(void **state) {
     assert_string_equal(r->gpu, "V100");
     r = find(&b, "Standard_NC12s_v3", "australiaeast", GP_SPOT, 0, 0);
     assert_close(r->hourly, 1.564886, REL);
-    assert_int_equal(b.skipped, 0);
+    /* NVv4 shares one MI25: 1/8, 1/4, 1/2 and all of it, though the source says 1 for each. */
+    r = find(&b, "Standard_NV4as_v4", "australiaeast", GP_ON_DEMAND, 0, 0);
+    assert_non_null(r);
+    assert_close(r->gpu_count, 0.125, REL);
+    assert_close(find(&b, "Standard_NV8as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count,
+                 0.25, REL);
+    assert_close(find(&b, "Standard_NV16as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count,
+                 0.5, REL);
+    assert_close(find(&b, "Standard_NV32as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count, 1,
+                 REL);
+    /* H200's "spot" equals its on-demand price in every region: no spot price, skipped. */
+    assert_non_null(find(&b, "Standard_ND96isr_H200_v5", "australiaeast", GP_ON_DEMAND, 0, 0));
+    assert_null(find(&b, "Standard_ND96isr_H200_v5", "australiaeast", GP_SPOT, 0, 0));
+    assert_int_equal(b.skipped, 28);
     gp_catalog_batch_done(&b);
 
     /* GCP: a machine's price is its host row plus its accelerator row (lowest zone). */
