@@ -46,8 +46,8 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
 /* Spot capacity can be reclaimed. A side rests on spot when it is a spot option, or its
  * bridge (self-hosted) or burst (a committed base) is a spot option that does work in the
  * plan. gp_report_guaranteed gives the cheapest side that does not (-1: self-hosted, else an
- * option's index; the lowest total by MODEL.md's Ties, the first in report order), false when
- * every side rests on spot. */
+ * option's index; the lowest total by docs/model.md's tie rule, the first in report order), false
+ * when every side rests on spot. */
 bool gp_report_rests_on_spot(const gp_scenario *s, const gp_result *r, int side);
 bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side);
 

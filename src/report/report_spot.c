@@ -7,7 +7,7 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report_opening.h"
 
-static bool equal(double a, double b) { /* MODEL.md, Ties */
+static bool equal(double a, double b) { /* docs/model.md, Rounding and ties */
     return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
