@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,11 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     gp_gpu_ref known[2];
     memset(known, 0, sizeof known);
-    strcpy(known[0].uuid, "GPU-0");
+    snprintf(known[0].uuid, sizeof known[0].uuid, "GPU-0");
     known[0].index = 0;
-    strcpy(known[1].uuid, "GPU-1");
+    snprintf(known[1].uuid, sizeof known[1].uuid, "GPU-1");
     known[1].index = 1;
-    strcpy(known[1].mig, "GI 1");
+    snprintf(known[1].mig, sizeof known[1].mig, "GI 1");
     gp_dmon_opts o = {.host = "h",
                       .end_ms = data[0] & 1 ? 1800000000000LL : 1000,
                       .interval_ms = data[0] & 2 ? 1000 : 86400000,
