@@ -197,6 +197,7 @@ gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const g
                 st = fail(err, origin, line, "more than 128 columns");
                 break;
             }
+            bool had_date = has_date, had_time = has_time, first_header = !ncols;
             ncols = k;
             has_date = has_time = false;
             for (int i = 0; i < k; i++) {
@@ -210,6 +211,13 @@ gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const g
                     }
                 has_date |= col[i] == C_DATE;
                 has_time |= col[i] == C_TIME;
+            }
+            /* Rows are timed one way through a log: its own times, or rounds before an end. */
+            if (!first_header && (has_date != had_date || has_time != had_time)) {
+                st = fail(err, origin, line,
+                          "this header's Date and Time columns differ from the log's first: "
+                          "one dmon run (one -o) per file");
+                break;
             }
             continue;
         }

@@ -184,7 +184,7 @@ static void test_dmon_edges(void **state) {
                                  "#HH:MM:SS    Idx      W      %\n"
                                  " 23:59:59      0     10      5\n"
                                  " 23:59:59      1     11      -\n"
-                                 "# gpu and a comment line that names no columns\n"
+                                 "# a comment line, which names no columns\n"
                                  "#Time        gpu    pwr     sm\n"
                                  "#HH:MM:SS    Idx      W      %\r\n"
                                  " 00:00:01      0     12      7\r\n";
@@ -227,6 +227,9 @@ static void test_dmon_edges(void **state) {
         {"just text\n", "b:1", "a row before any \"# gpu ...\" header: not nvidia-smi dmon output"},
         {"# a comment\n\n", "b", "not nvidia-smi dmon output: no \"# gpu ...\" header line"},
         {"# gpu sm\n# Idx %\n", "b", "a dmon header and no rows"},
+        {"#Date Time gpu pwr\n 20260816 09:22:34 0 6\n# gpu pwr fb\n 0 7 100\n", "b:3",
+         "this header's Date and Time columns differ from the log's first: one dmon run (one -o) "
+         "per file"},
         {"", "b", "not nvidia-smi dmon output: no \"# gpu ...\" header line"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
