@@ -310,6 +310,10 @@ gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const g
     if (st == GP_OK && info->rows == 0)
         st = gp_errorf(err, GP_E_INPUT, origin, "a dmon header and no rows");
     info->own_time = has_time;
+    if (st == GP_OK && has_time && !has_date && (!o || o->end_ms <= 0))
+        st = gp_errorf(err, GP_E_INPUT, origin,
+                       "rows with a time of day (-o T) and no date: give the time of the "
+                       "log's end (--end) for their day");
     if (st == GP_OK && has_time && !has_date) {
         /* Time of day only: the last row falls on the day of end_ms, or the day before when
          * its time of day is later than end_ms's. */

@@ -48,6 +48,9 @@ check "fleet: the old GPUs' utilization and memory, power -" \
 "$gpuplan" import dmon - --node nodate <"$dmon/leimao-blog__1GPU__default-s.txt" 2>"$tmp/err"
 check "stdin without --end: exit 2" [ $? = 2 ]
 check "... saying to give --end" has "$tmp/err" "<stdin>: a dmon log without -o DT times, read from stdin: give --end"
+printf '#Time gpu pwr\n 10:00:00 0 50\n' | "$gpuplan" import dmon - --node tonly 2>"$tmp/err"
+check "-o T from stdin without --end: exit 2" [ $? = 2 ]
+check "... asking for the day" has "$tmp/err" "rows with a time of day (-o T) and no date: give the time of the log's end (--end) for their day"
 # By default the file's modification time ends it.
 cp "$dmon/iaforek-Kelvin2__H100-MIG-slice__pucm-d2.txt" "$tmp/k2.txt"
 touch -d '2026-07-26 16:57:12' "$tmp/k2.txt"

@@ -204,6 +204,15 @@ static void test_dmon_edges(void **state) {
     assert_int_equal(s.blanks, 1);
     gp_samples_done(&s);
 
+    /* Without an end, a time of day has no day. */
+    gp_dmon_opts no_end = {.host = "h"};
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_dmon_parse(t_only, sizeof t_only - 1, "t", &no_end, &s, &info, &err),
+                     GP_E_INPUT);
+    assert_string_equal(err.msg, "rows with a time of day (-o T) and no date: give the time "
+                                 "of the log's end (--end) for their day");
+    gp_samples_done(&s);
+
     /* The end earlier in the day than the last row: the rows were the day before. */
     o.end_ms = 1786838399000LL - 3600000; /* 2026-08-15 22:59:59 */
     static const char late[] = "#Time gpu pwr\n 23:30:00 0 50\n";
