@@ -204,6 +204,16 @@ static void test_dmon_edges(void **state) {
     assert_int_equal(s.blanks, 1);
     gp_samples_done(&s);
 
+    /* -i 2,3: only those GPUs' rows, a round being one of each. */
+    static const char some[] = "# gpu pwr\n# Idx W\n 2 10\n 3 11\n 2 12\n 3 13\n";
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_dmon_parse(some, sizeof some - 1, "i", &o, &s, &info, &err), GP_OK);
+    assert_int_equal(s.n_gpus, 2);
+    assert_int_equal(info.rounds, 2);
+    assert_int_equal(values(&s, 3, GP_M_POWER_W, v, ts, 4), 2);
+    assert_true(v[1] == 13 && ts[1] == o.end_ms && ts[0] == o.end_ms - 1000);
+    gp_samples_done(&s);
+
     /* Without an end, a time of day has no day. */
     gp_dmon_opts no_end = {.host = "h"};
     gp_samples_init(&s, 1000);
