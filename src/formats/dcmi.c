@@ -137,6 +137,8 @@ gp_status gp_dcmi_parse(const char *buf, size_t len, const char *origin, gp_dcmi
     r->period_ms = -1;
     bool has_now = false, has_state = false;
     const char *p = buf, *end = buf + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) /* saved by a Windows editor */
+        p += 3;
     int line = 0;
     while (p < end) {
         line++;

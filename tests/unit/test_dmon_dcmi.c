@@ -328,7 +328,8 @@ static void test_dcmi_edges(void **state) {
     gp_dcmi_reading r;
     gp_err err;
     /* Another tool's "key : value" spacing, milliseconds, an ISO UTC stamp. */
-    static const char other[] = "Instantaneous power reading              : 214      Watts\n"
+    static const char other[] = "\xEF\xBB\xBFInstantaneous power reading              : 214      "
+                                "Watts\r\n"
                                 "IPMI timestamp                           : 2024-05-05 13:06:44 "
                                 "UTC\n"
                                 "Sampling period                          : 1000 Milliseconds\n"
