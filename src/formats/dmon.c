@@ -212,6 +212,13 @@ gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const g
                 has_date |= col[i] == C_DATE;
                 has_time |= col[i] == C_TIME;
             }
+            for (int i = 0; i < k && st == GP_OK; i++)
+                if (tok_is(t[i], "pid"))
+                    st = fail(err, origin, line,
+                              "nvidia-smi pmon output (a row per process), not dmon: its sm "
+                              "and mem are a process's share");
+            if (st != GP_OK)
+                break;
             /* Rows are timed one way through a log: its own times, or rounds before an end. */
             if (!first_header && (has_date != had_date || has_time != had_time)) {
                 st = fail(err, origin, line,

@@ -246,6 +246,9 @@ static void test_dmon_edges(void **state) {
         {"just text\n", "b:1", "a row before any \"# gpu ...\" header: not nvidia-smi dmon output"},
         {"# a comment\n\n", "b", "not nvidia-smi dmon output: no \"# gpu ...\" header line"},
         {"# gpu sm\n# Idx %\n", "b", "a dmon header and no rows"},
+        {"#Date Time gpu pid type sm mem enc dec jpg ofa fb ccpm command\n", "b:1",
+         "nvidia-smi pmon output (a row per process), not dmon: its sm and mem are a process's "
+         "share"},
         {"#Date Time gpu pwr\n 20260816 09:22:34 0 6\n# gpu pwr fb\n 0 7 100\n", "b:3",
          "this header's Date and Time columns differ from the log's first: one dmon run (one -o) "
          "per file"},
