@@ -108,6 +108,23 @@ check "collect: the node ok" has "$tmp/out" "1 nodes ok, 0 failed"
 "$gpuplan" fleet >"$tmp/fleet"
 check "fleet: the wall power, collected now" grep -qE '^  rack: 197\.0 W at the wall' "$tmp/fleet"
 
+# A GPU server read locally both ways, nvidia-smi for its GPU (a stand-in printing one synthetic
+# row, as the hardening test's does) and ipmitool for its wall: capacity sets one against the
+# other within one cycle.
+cat >"$tmp/bin/nvidia-smi" <<'SH'
+#!/bin/sh
+echo "timestamp, index, uuid, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], power.draw [W], temperature.gpu, clocks.sm [MHz], power.limit [W]"
+echo "$(date '+%Y/%m/%d %H:%M:%S').000, 0, GPU-synthetic-0, NVIDIA H100 80GB HBM3, 50, 1000, 81559, 150.00, 50, 1980, 700.00"
+SH
+chmod +x "$tmp/bin/nvidia-smi"
+fake "cat '$dcmi/lovoo-ipmi_exporter-18__activated-2017.txt'"
+"$gpuplan" node add both --nvsmi-local --ipmi-local >/dev/null
+PATH=$tmp/bin:$PATH "$gpuplan" collect --once >"$tmp/out"
+check "nvidia-smi and ipmitool side by side: the node ok (and rack)" has "$tmp/out" "2 nodes ok, 0 failed"
+"$gpuplan" capacity --since 1d --node both >"$tmp/cap"
+check "capacity: the local wall against the local GPU" grep -qE '^  both +wall +215\.0 W, GPUs +150\.0 W: +65\.0 W besides the GPUs' "$tmp/cap"
+"$gpuplan" node rm both >/dev/null
+
 fake "cat '$dcmi/openbmc-openbmc-3257__witherspoon__deactivated-319W.txt'"
 before=$(node_power_samples)
 PATH=$tmp/bin:$PATH "$gpuplan" node test rack >"$tmp/out"
