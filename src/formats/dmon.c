@@ -242,21 +242,18 @@ gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const g
         }
         int index = -1, y = 0, mo = 0, d = 0, sod = -1;
         for (int i = 0; i < k && st == GP_OK; i++) {
-            char cell[48];
-            snprintf(cell, sizeof cell, "%.*s", (int)(t[i].n < 40 ? t[i].n : 40), t[i].p);
-            if (col[i] == C_GPU) {
-                if (!digits(t[i].p, t[i].n > 5 ? 5 : t[i].n, &index) || t[i].n > 5 ||
-                    index >= MAX_INDEX)
-                    snprintf(msg, sizeof msg, "gpu \"%s\" is not a GPU index", cell),
-                        st = fail(err, origin, line, msg);
-            } else if (col[i] == C_DATE) {
-                if (!parse_date(t[i], &y, &mo, &d))
-                    snprintf(msg, sizeof msg, "date \"%s\" is not YYYYMMDD", cell),
-                        st = fail(err, origin, line, msg);
-            } else if (col[i] == C_TIME) {
-                if (!parse_time(t[i], &sod))
-                    snprintf(msg, sizeof msg, "time \"%s\" is not HH:MM:SS", cell),
-                        st = fail(err, origin, line, msg);
+            bool ok = col[i] == C_GPU
+                          ? t[i].n <= 4 && digits(t[i].p, t[i].n, &index) && index < MAX_INDEX
+                      : col[i] == C_DATE ? parse_date(t[i], &y, &mo, &d)
+                      : col[i] == C_TIME ? parse_time(t[i], &sod)
+                                         : true;
+            if (!ok) {
+                snprintf(msg, sizeof msg, "%s \"%.*s\" is not %s", name[i],
+                         (int)(t[i].n < 40 ? t[i].n : 40), t[i].p,
+                         col[i] == C_GPU    ? "a GPU index"
+                         : col[i] == C_DATE ? "YYYYMMDD"
+                                            : "HH:MM:SS");
+                st = fail(err, origin, line, msg);
             }
         }
         if (st != GP_OK)
