@@ -322,9 +322,12 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
         }
         fmt_time(r->first_ms, a, sizeof a);
         printf("imported wall power %g W into node \"%s\"", d->watts, node);
-        if (d->has_min && d->has_max && d->has_avg)
-            printf(" (%g to %g W, average %g W over %.0f s)", d->min_w, d->max_w, d->avg_w,
-                   d->period_ms >= 0 ? d->period_ms / 1000.0 : 0.0);
+        if (d->has_min && d->has_max && d->has_avg) {
+            printf(" (%g to %g W, average %g W", d->min_w, d->max_w, d->avg_w);
+            if (d->period_ms >= 0)
+                printf(" over %.0f s", d->period_ms / 1000.0);
+            printf(")");
+        }
         printf(", dated %s (%s)\n", a,
                r->time == GP_TIME_OWN     ? "the BMC's timestamp"
                : r->time == GP_TIME_MTIME ? "the file's modification time"
