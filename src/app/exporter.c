@@ -78,23 +78,23 @@ typedef struct money {
     double idle, per_busy_hour;
 } money;
 
-static money money_of(const gp_capacity *c, const gp_cap_gpu *g, const gp_cap_figures *f,
-                      double gpus) {
+static money money_of(const gp_capacity *c, const gp_cap_gpu *g, const gp_cap_figures *f) {
     money m = {0};
+    /* f->hours are GPU-hours: a group's figures sum its GPUs' buckets. */
     double busy_h = f->busy_share * f->hours;
+    m.has_busy = busy_h > 0;
     if (c->has_allin) {
-        double present_h = f->hours * gpus;
         m.ok = true;
-        m.idle = (present_h - busy_h * gpus) * c->allin_per_gpu_hour;
-        m.has_busy = busy_h > 0;
-        m.per_busy_hour = m.has_busy ? c->allin_per_gpu_hour / f->busy_share : 0;
+        m.idle = (f->hours - busy_h) * c->allin_per_gpu_hour;
+        m.per_busy_hour = m.has_busy ? f->hours * c->allin_per_gpu_hour / busy_h : 0;
     } else if (c->has_price && f->has_power) {
         double kwh = g->power_sum * 5.0 / 60.0 / 1000.0 * c->pue;
         double idle_kwh = (g->power_sum - g->busy_power_sum) * 5.0 / 60.0 / 1000.0 * c->pue;
         m.ok = true;
         m.idle = idle_kwh * c->price;
-        m.has_busy = busy_h > 0;
-        m.per_busy_hour = m.has_busy ? kwh * c->price / (busy_h * gpus) : 0;
+        m.per_busy_hour = m.has_busy ? kwh * c->price / busy_h : 0;
+    } else {
+        m.has_busy = false;
     }
     return m;
 }
@@ -133,7 +133,7 @@ static void capacity_families(gp_metric_set *set, const gp_capacity *c) {
               L_GPU_CUR);
         for (size_t i = 0; i < c->n; i++) {
             const gp_cap_row *r = &c->rows[i];
-            money m = money_of(c, &r->g, &r->f, 1);
+            money m = money_of(c, &r->g, &r->f);
             snprintf(idx, sizeof idx, "%d", r->g.index);
             if (m.ok)
                 gp_metric_add(
@@ -157,7 +157,7 @@ static void capacity_families(gp_metric_set *set, const gp_capacity *c) {
               L_NODE_CUR);
         for (size_t i = 0; i < c->nn; i++) {
             const gp_cap_group *n = &c->nodes[i];
-            money m = money_of(c, &n->sum, &n->f, (double)n->gpus);
+            money m = money_of(c, &n->sum, &n->f);
             if (m.ok)
                 gp_metric_add(nidle, m.idle, (const char *[]){n->key, c->currency});
             if (m.has_busy)
@@ -168,7 +168,7 @@ static void capacity_families(gp_metric_set *set, const gp_capacity *c) {
                     "Share of the fleet's GPU-buckets in the window that were busy.", NULL),
                   c->n ? c->fleet_f.busy_share : 0, NULL);
     if (priced && c->n) {
-        money m = money_of(c, &c->fleet, &c->fleet_f, (double)c->gpus);
+        money m = money_of(c, &c->fleet, &c->fleet_f);
         if (m.ok)
             gp_metric_add(F("gpuplan_fleet_idle_cost", GP_METRIC_GAUGE, NULL,
                             "What the fleet's idle GPU-hours in the window cost.", L_CUR),

@@ -94,14 +94,21 @@ for line in open(sys.argv[2]):
 def close(a, b):
     assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
 rate = c['chargeback']['allin_per_gpu_hour'] if 'chargeback' in c else c['allin']['allin_per_gpu_hour']
+# gen_telemetry.py, per node over its two days: GPUs 0 and 1 busy 12 h a day, GPU 2 busy all
+# day, GPU 3 idle: 96 idle GPU-hours of 192, and 96 busy ones.
 for n in ('a', 'b'):
     assert m['node_gpu_count{node="%s"}' % n] == c['nodes'][n]['gpus'] == 4
     close(m['node_gpu_hourly_cost{node="%s"}' % n], rate)
-    share = c['nodes'][n]['busy_share']
-    close(m['gpuplan_node_busy_ratio{node="%s"}' % n], share)
-    hours = c['nodes'][n]['hours'] * 4
-    close(m['gpuplan_node_idle_cost{node="%s",currency="USD"}' % n], hours * (1 - share) * rate)
-    close(m['gpuplan_node_busy_gpu_hour_cost{node="%s",currency="USD"}' % n], rate / share)
+    close(m['gpuplan_node_busy_ratio{node="%s"}' % n], 0.5)
+    close(m['gpuplan_node_idle_cost{node="%s",currency="USD"}' % n], 96 * rate)
+    close(m['gpuplan_node_busy_gpu_hour_cost{node="%s",currency="USD"}' % n], 192 * rate / 96)
+    for g in (0, 1, 2, 3):
+        row = [x for x in c['gpu_list'] if x['node'] == n and x['index'] == g][0]
+        key = 'node="%s",gpu="%d",uuid="%s",model="%s",mig=""' % (n, g, row['uuid'], row['model'])
+        close(m['gpuplan_gpu_busy_ratio{%s}' % key], row['busy_share'])
+        close(m['gpuplan_gpu_idle_cost{%s,currency="USD"}' % key], [24, 24, 0, 48][g] * rate)
+close(m['gpuplan_fleet_idle_cost{currency="USD"}'], 192 * rate)
+close(m['gpuplan_fleet_busy_gpu_hour_cost{currency="USD"}'], 2 * rate)
 lab = {x['value']: x for x in c['by_label']}
 close(m['gpuplan_chargeback_cost{label="pod",value="train-1",currency="USD"}'], lab['train-1']['allin_cost'])
 close(m['gpuplan_chargeback_used_gpu_seconds{label="pod",value="train-1"}'], lab['train-1']['gpu_hours_used'] * 3600)
@@ -109,6 +116,28 @@ assert m['gpuplan_scenario_cheapest_info{scenario="Demo: ten DGX A100 servers ag
 assert m['gpuplan_scenario_up{scenario="catalog \\"p5\\" plan"}'] == 1
 assert m['gpuplan_scenario_price_age_seconds{scenario="catalog \\"p5\\" plan",option="p5 catalog"}'] > 0
 PY
+"$gpuplan" capacity --since 7d --price-per-kwh 0.1 --json >"$tmp/cape.json"
+check "--scenario and --price-per-kwh together are refused" bash -c "'$gpuplan' exporter --scenario x --price-per-kwh 1 >/dev/null 2>&1; [ \$? = 2 ]"
+main_url=$url
+start_exporter "$tmp/expe.out" "$gpuplan" exporter --listen 127.0.0.1:0 --price-per-kwh 0.1 || exit 1
+check "/metrics with --price-per-kwh" bash -c "curl -sf '$url' >'$tmp/me.txt'"
+check "energy-priced money is capacity's (figures)" $py - "$tmp/cape.json" "$tmp/me.txt" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+m = {}
+for line in open(sys.argv[2]):
+    if not line.startswith('#'):
+        k, v = line.rsplit(' ', 1)
+        m[k] = float(v)
+def close(a, b):
+    assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
+for n in ('a', 'b'):
+    close(m['gpuplan_node_idle_cost{node="%s",currency="USD"}' % n], c['nodes'][n]['idle_cost'])
+    close(m['gpuplan_node_busy_gpu_hour_cost{node="%s",currency="USD"}' % n],
+          c['nodes'][n]['cost_per_useful_gpu_hour'])
+assert not any(k.startswith('node_gpu_hourly_cost') for k in m)  # no all-in without a scenario
+PY
+url=$main_url
 "$gpuplan" report "$dgx" --format json >"$tmp/dgx.json"
 check "scenario totals are report's" $py - "$tmp/dgx.json" "$tmp/m.txt" <<'PY'
 import json, sys
