@@ -14,7 +14,7 @@ cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
     chmod -R u+w "$tmp" 2>/dev/null
-    rm -rf "$tmp"
+    [ -n "${KEEP:-}" ] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"
 }
 trap cleanup EXIT
 export GPUPLAN_DB=$tmp/db HOME=$tmp
@@ -215,6 +215,29 @@ check "the next scrape has the cycle's node (refreshed on the change)" bash -c "
     grep -q '^gpuplan_node_last_success_timestamp_seconds{node=\"c\"} ' '$tmp/after.txt' &&
     grep -q '^node_gpu_count{node=\"c\"} 8$' '$tmp/after.txt'"
 
+# ---- a scrape while another process holds the write lock (as a cycle's write does) ----------
+$py - "$tmp/db" "$tmp/locked" "$tmp/release" <<'PY' &
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+c.execute('BEGIN IMMEDIATE')                # the write lock, held
+open(sys.argv[2], 'w').close()
+for _ in range(1200):                        # until the test says so (2 minutes at most)
+    if os.path.exists(sys.argv[3]):
+        break
+    time.sleep(0.1)
+c.execute('ROLLBACK')
+PY
+lpid=$!
+pids+=($lpid)
+for _ in $(seq 300); do [ -e "$tmp/locked" ] && break; sleep 0.1; done
+before=$(curl -sf "$url" | awk '/^gpuplan_exporter_refreshes_total/ { print $2 }')
+touch "$tmp/db" # a change: the next scrape reads the store while the lock is held
+check "a scrape while the write lock is held refreshes" bash -c "[ -e '$tmp/locked' ] && curl -sf -m 10 '$url' >'$tmp/locked.txt' &&
+    [ \$(awk '/^gpuplan_exporter_refreshes_total/ { print \$2 }' '$tmp/locked.txt') -gt '$before' ] &&
+    grep -q '^node_gpu_count{node=\"c\"} 8$' '$tmp/locked.txt'"
+touch "$tmp/release"
+wait "$lpid"
+
 # ---- a read-only database -------------------------------------------------------------------
 mkdir -p "$tmp/ro/src" "$tmp/ro/mnt"
 $py -c 'import sqlite3,sys; s=sqlite3.connect(sys.argv[1]); d=sqlite3.connect(sys.argv[2]); s.backup(d); d.close()' \
@@ -239,5 +262,11 @@ else
         check "promtool on the read-only scrape" promtool_ok "$tmp/ro.txt" ||
         { echo "FAIL the exporter on a read-only database: $(cat "$tmp/ro.out.err")"; fails=$((fails + 1)); }
 fi
+# ---- a refresh that fails keeps the previous figures ----------------------------------------
+"$gpuplan" scenario rm "$dgx" >/dev/null
+check "the fleet scenario gone: the previous figures, a failure counted and told" bash -c "
+    curl -sf '$main_url' >'$tmp/gone.txt' && grep -q '^node_gpu_hourly_cost{node=\"a\"} ' '$tmp/gone.txt' &&
+    grep -q '^gpuplan_exporter_refresh_failures_total 1$' '$tmp/gone.txt' &&
+    grep -q 'refresh failed, serving the previous figures' '$tmp/exp.out.err'"
 echo "exporter: $fails failed"
 [ "$fails" = 0 ]
