@@ -262,6 +262,14 @@ else
         check "promtool on the read-only scrape" promtool_ok "$tmp/ro.txt" ||
         { echo "FAIL the exporter on a read-only database: $(cat "$tmp/ro.out.err")"; fails=$((fails + 1)); }
 fi
+# ---- a database never priced: the exporter does not load the catalog (a write) -------------
+"$gpuplan" --db "$tmp/fresh.db" import prom "$tmp/a.prom" --node a >/dev/null
+start_exporter "$tmp/fresh.out" "$gpuplan" --db "$tmp/fresh.db" exporter --listen 127.0.0.1:0 &&
+    check "a database without the catalog is served, untouched" bash -c "curl -sf '$url' >'$tmp/fresh.txt' &&
+        grep -q '^node_gpu_count{node=\"a\"} 4$' '$tmp/fresh.txt' &&
+        ! grep -q '^gpuplan_catalog_price_age_seconds{' '$tmp/fresh.txt'" ||
+    { echo "FAIL the exporter on a database never priced: $(cat "$tmp/fresh.out.err")"; fails=$((fails + 1)); }
+
 # ---- a refresh that fails keeps the previous figures ----------------------------------------
 "$gpuplan" scenario rm "$dgx" >/dev/null
 check "the fleet scenario gone: the previous figures, a failure counted and told" bash -c "
