@@ -185,6 +185,8 @@ check "Prometheus answers a query for each of $(wc -l <"$tmp/families") families
 check "PromQL: node_gpu_hourly_cost by node" bash -c "q() { curl -sf --get '$prom/api/v1/query' --data-urlencode \"query=\$1\"; }
     q 'count(node_gpu_hourly_cost > 0)' | grep -q '\"2\"'"
 check "promtool check rules" promtool check rules "$root/contrib/prometheus/gpuplan.rules.yml"
+sed "s|RULES|$root/contrib/prometheus/gpuplan.rules.yml|" "$root/tests/cli/gpuplan_rules_test.yml" >"$tmp/rules_test.yml"
+check "promtool test rules: a flipped decision, idle money, stale prices alert" promtool test rules "$tmp/rules_test.yml"
 check "dashboard and rules: served names only, parsed, answered" $py "$root/tests/cli/check_exporter.py" promql \
     "$root/contrib/grafana/gpuplan.json" "$root/contrib/prometheus/gpuplan.rules.yml" "$tmp/m.txt" \
     "$root"/tests/fixtures/telemetry/dcgm_exporter/nvidia-dcgm-exporter__etc_*.csv --prom "$prom"
