@@ -58,4 +58,10 @@ curl -sf "$url" | grep '^gpuplan_exporter_refreshes_total'
 kill "$(pgrep -P "$tpid")"
 wait "$tpid" || true
 tpid=
-printf 'exporter: peak RSS %s MB\n' "$(awk -F': ' '/Maximum resident/ { printf "%.1f", $2 / 1024 }' "$tmp/time.txt")"
+printf 'exporter: peak RSS %s MB; CPU %s s user + %s s system for 4 refreshes and 10 scrapes\n' \
+    "$(awk -F': ' '/Maximum resident/ { printf "%.1f", $2 / 1024 }' "$tmp/time.txt")" \
+    "$(awk -F': ' '/User time/ { print $2 }' "$tmp/time.txt")" \
+    "$(awk -F': ' '/System time/ { print $2 }' "$tmp/time.txt")"
+# For comparison: what `capacity` alone takes over the same window (the refresh's largest part).
+/usr/bin/time -f 'exporter: capacity --since 7d alone: %e s wall, %U s user, peak RSS %M KB' \
+    "$gpuplan" --db "$db" capacity --since 7d >/dev/null
