@@ -4,8 +4,10 @@
  * (the internal polling thread), so the service sees one caller. */
 #include <getopt.h>
 #include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +90,18 @@ static int parse_listen(const char *arg, struct sockaddr_storage *sa, socklen_t 
 
 typedef struct serve_state {
     gp_exporter *x;
+    bool serving;         /* the server started: its own errors are told from then on */
     char last_error[512]; /* told once on stderr, again only when it changes */
 } serve_state;
+
+/* libmicrohttpd's error lines once serving, prefixed like every other; at startup the one
+ * line that the address cannot be listened on says it. */
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+    if (!((serve_state *)cls)->serving)
+        return;
+    fputs("gpuplan: exporter: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
 
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, const char *type,
                              char *body, size_t len, bool owned) {
@@ -258,14 +270,19 @@ int cmd_exporter(gp_session *ses, int argc, char **argv) {
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
                      (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
+    /* The port again beside the address, for libmicrohttpd's own error lines. */
+    uint16_t port = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
+                                                   : ((struct sockaddr_in *)&sa)->sin_port);
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, 0, NULL, NULL, handle, &st, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+        flags, port, NULL, NULL, handle, &st, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+        MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &st, MHD_OPTION_END);
     if (!d) {
         gp_exporter_close(st.x);
         gp_errorf(&err, GP_E_IO, listen, "cannot listen (in use, or not an address of this host)");
         return cli_fail(&err);
     }
+    st.serving = true;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     char host[128] = "";
     getnameinfo((struct sockaddr *)&sa, sa_len, host, sizeof host, NULL, 0, NI_NUMERICHOST);

@@ -74,6 +74,10 @@ PY
 check "a bad --listen is exit 2" bash -c "'$gpuplan' exporter --listen nowhere >/dev/null 2>&1; [ \$? = 2 ]"
 check "the default address is loopback, port 9402" bash -c "'$gpuplan' exporter --help | grep -q '127.0.0.1:9402'"
 start_exporter "$tmp/exp.out" "$gpuplan" exporter --listen 127.0.0.1:0 --scenario "$dgx" --by pod || exit 1
+main_port=${url##*:}
+main_port=${main_port%/metrics}
+check "a port in use: exit 1, one line naming it" bash -c "'$gpuplan' exporter --listen 127.0.0.1:$main_port >'$tmp/inuse.out' 2>&1; [ \$? = 1 ] &&
+    grep -q '^gpuplan: 127.0.0.1:$main_port: cannot listen' '$tmp/inuse.out' && [ \$(wc -l <'$tmp/inuse.out') = 1 ]"
 check "/metrics answers in the text format" bash -c "curl -sf -D '$tmp/h.txt' '$url' >'$tmp/m.txt' &&
     grep -qi '^content-type: text/plain; version=0.0.4' '$tmp/h.txt'"
 check "promtool check metrics" promtool_ok "$tmp/m.txt"
@@ -271,6 +275,15 @@ start_exporter "$tmp/fresh.out" "$gpuplan" --db "$tmp/fresh.db" exporter --liste
         grep -q '^node_gpu_count{node=\"a\"} 4$' '$tmp/fresh.txt' &&
         ! grep -q '^gpuplan_catalog_price_age_seconds{' '$tmp/fresh.txt'" ||
     { echo "FAIL the exporter on a database never priced: $(cat "$tmp/fresh.out.err")"; fails=$((fails + 1)); }
+
+# ---- IPv6 loopback ------------------------------------------------------------------------
+if $py -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
+    start_exporter "$tmp/v6.out" "$gpuplan" exporter --listen '[::1]:0' &&
+        check "served on [::1]" bash -c "curl -sfg '$url' | grep -q '^node_gpu_count{node=\"a\"} 4$'" ||
+        { echo "FAIL the exporter on [::1]: $(cat "$tmp/v6.out.err")"; fails=$((fails + 1)); }
+else
+    echo "skip [::1]: no IPv6 loopback here"
+fi
 
 # ---- a refresh that fails keeps the previous figures ----------------------------------------
 "$gpuplan" scenario rm "$dgx" >/dev/null
