@@ -32,6 +32,7 @@ free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0));
 start_exporter() {
     local out=$1; shift
     timeout 250 "$@" >"$out" 2>"$out.err" &
+    exp_pid=$!
     pids+=($!)
     url=
     for _ in $(seq 300); do
@@ -74,6 +75,7 @@ PY
 check "a bad --listen is exit 2" bash -c "'$gpuplan' exporter --listen nowhere >/dev/null 2>&1; [ \$? = 2 ]"
 check "the default address is loopback, port 9402" bash -c "'$gpuplan' exporter --help | grep -q '127.0.0.1:9402'"
 start_exporter "$tmp/exp.out" "$gpuplan" exporter --listen 127.0.0.1:0 --scenario "$dgx" --by pod || exit 1
+main_pid=$exp_pid
 main_port=${url##*:}
 main_port=${main_port%/metrics}
 check "a port in use: exit 1, one line naming it" bash -c "'$gpuplan' exporter --listen 127.0.0.1:$main_port >'$tmp/inuse.out' 2>&1; [ \$? = 1 ] &&
@@ -291,5 +293,8 @@ check "the fleet scenario gone: the previous figures, a failure counted and told
     curl -sf '$main_url' >'$tmp/gone.txt' && grep -q '^node_gpu_hourly_cost{node=\"a\"} ' '$tmp/gone.txt' &&
     grep -q '^gpuplan_exporter_refresh_failures_total 1$' '$tmp/gone.txt' &&
     grep -q 'refresh failed, serving the previous figures' '$tmp/exp.out.err'"
+kill -TERM "$main_pid"
+wait "$main_pid"
+check "SIGTERM stops it cleanly (exit 0; under ASan: no leak, no error)" [ $? = 0 ]
 echo "exporter: $fails failed"
 [ "$fails" = 0 ]
