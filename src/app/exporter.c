@@ -11,6 +11,7 @@
 
 #include "batch_int.h"
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/parse.h"
 #include "gpuplan/store.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_telemetry.h"
@@ -303,10 +304,15 @@ static bool summarise(gp_session *s, const char *name, gp_batch_summary *sum) {
     return ok;
 }
 
-static void scenario_families(gp_metric_set *set, gp_session *s, gp_store *st, int64_t now) {
+static gp_status scenario_families(gp_metric_set *set, gp_session *s, gp_store *st, int64_t now,
+                                   gp_err *err) {
     names l = {0};
-    gp_err err;
-    gp_store_scenario_list(st, take_name, &l, &err);
+    if (gp_store_scenario_list(st, take_name, &l, err)) {
+        for (size_t i = 0; i < l.n; i++)
+            free(l.v[i]);
+        free(l.v);
+        return err->code;
+    }
     gp_metric_family *up = F("gpuplan_scenario_up", GP_METRIC_GAUGE, NULL,
                              "1 when the saved scenario loads and evaluates against today's "
                              "catalog, else 0 (its other families are then absent).",
@@ -350,6 +356,7 @@ static void scenario_families(gp_metric_set *set, gp_session *s, gp_store *st, i
                           (const char *[]){b->name, b->prices[k].option});
     }
     gp_batch_summary_done(&sum);
+    return GP_OK;
 }
 
 static gp_status catalog_families(gp_metric_set *set, gp_session *s, gp_store *st, int64_t now,
@@ -372,6 +379,7 @@ static gp_status catalog_families(gp_metric_set *set, gp_session *s, gp_store *s
 
 /* Every family but the exporter's own, as of now. */
 static gp_status compute(gp_exporter *x, int64_t now, gp_metric_set *set, gp_err *err) {
+    gp_today(x->s->today); /* a service runs past midnight: prices in force today */
     gp_store *st;
     if (gp_session_catalog(x->s, &st, err))
         return err->code;
@@ -404,8 +412,7 @@ static gp_status compute(gp_exporter *x, int64_t now, gp_metric_set *set, gp_err
         return err->code;
     if (catalog_families(set, x->s, st, now, err))
         return err->code;
-    scenario_families(set, x->s, st, now);
-    return GP_OK;
+    return scenario_families(set, x->s, st, now, err);
 }
 
 /* The exporter's own families, last: their values change on every call. */
