@@ -18,7 +18,8 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/metrics.h"
 
-/* Label values of the chargeback families past this many (by cost) are summed as "(other)". */
+/* Label values of the chargeback families past this many (by GPU-time used, ties by value) are
+ * summed as "(other)". */
 #define GP_EXPORTER_MAX_LABEL_VALUES 1000
 
 typedef struct gp_exporter_opts {

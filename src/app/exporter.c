@@ -181,10 +181,15 @@ static void capacity_families(gp_metric_set *set, const gp_capacity *c) {
     }
 }
 
-static int by_cost_desc(const void *a, const void *b) {
+/* The most GPU-time first; ties by value, so the values served past a bound are the same on
+ * every refresh (samples without the label last). */
+static int by_use_desc(const void *a, const void *b) {
     const gp_cap_usage *x = a, *y = b;
-    double kx = x->util_sum, ky = y->util_sum;
-    return kx < ky ? 1 : kx > ky ? -1 : 0;
+    if (x->util_sum != y->util_sum)
+        return x->util_sum < y->util_sum ? 1 : -1;
+    if (!x->value || !y->value)
+        return !x->value - !y->value;
+    return strcmp(x->value, y->value);
 }
 
 /* Chargeback by the --by label: each value's GPU-hours used (and their all-in cost), the
@@ -193,7 +198,7 @@ static int by_cost_desc(const void *a, const void *b) {
 static void chargeback_families(gp_metric_set *set, gp_capacity *c, int max_values) {
     if (!c->by)
         return;
-    qsort(c->usage, c->nu, sizeof *c->usage, by_cost_desc);
+    qsort(c->usage, c->nu, sizeof *c->usage, by_use_desc);
     gp_metric_family *hours = F("gpuplan_chargeback_used_gpu_seconds", GP_METRIC_GAUGE, "seconds",
                                 "GPU-time used in the window by each value of the chargeback "
                                 "label (utilization-weighted).",

@@ -278,6 +278,33 @@ start_exporter "$tmp/fresh.out" "$gpuplan" --db "$tmp/fresh.db" exporter --liste
         ! grep -q '^gpuplan_catalog_price_age_seconds{' '$tmp/fresh.txt'" ||
     { echo "FAIL the exporter on a database never priced: $(cat "$tmp/fresh.out.err")"; fails=$((fails + 1)); }
 
+# ---- chargeback's bound: the largest values, the rest summed as "(other)" -----------------
+$py - "$tmp/a.prom" "$tmp/pods.prom" <<'PY'
+import re, sys
+out = open(sys.argv[2], 'w')
+for line in open(sys.argv[1]):  # each GPU its own pod: four values
+    g = re.search(r'gpu="(\d+)"', line).group(1)
+    line = re.sub(r',namespace="[^"]*",pod="[^"]*"', '', line)
+    out.write(line.replace('}', ',pod="pod-%s"}' % g, 1))
+PY
+"$gpuplan" --db "$tmp/pods.db" import prom "$tmp/pods.prom" --node p >/dev/null
+for bound in 50 2; do
+    start_exporter "$tmp/pods$bound.out" "$gpuplan" --db "$tmp/pods.db" exporter --listen 127.0.0.1:0 \
+        --by pod --max-label-values $bound && curl -sf "$url" >"$tmp/pods$bound.txt"
+done
+check "--max-label-values 2: two pods and (other), the same GPU-time in all" $py - "$tmp/pods50.txt" "$tmp/pods2.txt" <<'PY'
+import sys
+def used(path):
+    return {l.split('value="')[1].split('"')[0]: float(l.rsplit(' ', 1)[1])
+            for l in open(path) if l.startswith('gpuplan_chargeback_used_gpu_seconds{')}
+full, bounded = used(sys.argv[1]), used(sys.argv[2])
+assert sorted(full) == ['pod-0', 'pod-1', 'pod-2', 'pod-3'], full
+assert len(bounded) == 3 and '(other)' in bounded, bounded
+top = sorted(full, key=lambda k: (-full[k], k))[:2]  # ties by name, as the exporter breaks them
+assert all(bounded[k] == full[k] for k in top), (top, bounded)
+assert abs(sum(bounded.values()) - sum(full.values())) < 1e-6, (bounded, full)
+PY
+
 # ---- IPv6 loopback ------------------------------------------------------------------------
 if $py -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
     start_exporter "$tmp/v6.out" "$gpuplan" exporter --listen '[::1]:0' &&
