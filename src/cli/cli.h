@@ -87,5 +87,6 @@ int cmd_batch(gp_session *ses, int argc, char **argv);
 int cmd_diff(gp_session *ses, int argc, char **argv);
 int cmd_compare(gp_session *ses, int argc, char **argv);
 int cmd_throughput(gp_session *ses, int argc, char **argv);
+int cmd_exporter(gp_session *ses, int argc, char **argv);
 
 #endif

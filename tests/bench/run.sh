@@ -38,3 +38,5 @@ bash "$here/bench_xlsx.sh" "$build"
 bash "$here/bench_batch.sh" "$build"
 # sweep --summary: the Speed targets of issue 15, side by side with numpy.
 bash "$here/bench_sweep.sh" "$build"
+# The exporter over 10,000 GPUs x 7 days (bench_storage's fleet, about 3 minutes to write once).
+bash "$here/bench_exporter.sh" "$build"

@@ -19,6 +19,10 @@ layer '\b(initscr|newwin|wgetch|mvaddstr|getmouse)\(' 'tui/' 'ncurses'
 layer '\bcurl_(easy|multi)_[a-z_]+\(' 'src/collect/|src/net/' 'libcurl'
 layer '#include *[<"](n?curses|ncursesw/curses)\.h' 'tui/' 'ncurses'
 layer '\b(workbook_new|worksheet_write_[a-z_]+)\(' 'src/report/xlsx' 'libxlsxwriter'
+layer '\bMHD_[a-z_]+\(|#include *<microhttpd\.h>' 'src/cli/cmd_exporter\.c' 'libmicrohttpd'
+# The exporter's front end reaches the store only through its service (src/app/exporter.c).
+hits=$(git grep -nE '#include "gpuplan/store' -- src/cli/cmd_exporter.c 2>/dev/null)
+[ -z "$hits" ] || bad "the exporter's front end includes a store header" "$hits"
 
 # Lower layers must not include the headers of the layers above them (docs/architecture.md, Layers).
 upper() { # folder, headers it must not include
