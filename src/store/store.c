@@ -18,6 +18,25 @@ gp_status store_fail(gp_store *st, gp_err *err, const char *what) {
     return gp_errorf(err, GP_E_DB, st->path, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
+void store_day_text(int64_t day_ms, char out[16]) {
+    time_t t = (time_t)(day_ms / 1000);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(out, 16, "%Y-%m-%d", &tm))
+        snprintf(out, 16, "%lld ms", (long long)day_ms);
+}
+
+void store_chunk_where(char *out, size_t cap, const char *table, long long series, int64_t day_ms) {
+    char day[16];
+    store_day_text(day_ms, day);
+    snprintf(out, cap, "%s, series %lld, day %s", table, series, day);
+}
+
+gp_status store_damaged(gp_store *st, gp_err *err) {
+    char what[sizeof err->where + sizeof err->msg + 2];
+    snprintf(what, sizeof what, "%s%s%s", err->where, err->where[0] ? ": " : "", err->msg);
+    return gp_errorf(err, GP_E_DB, st->path, "%s", what);
+}
+
 gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err) {
     const char *tail = NULL;
     if (sqlite3_prepare_v2(st->db, sql, -1, out, &tail) != SQLITE_OK)

@@ -1,0 +1,123 @@
+/* gpuplan db check: SQLite's integrity check and every day chunk decoded, its checksum verified
+ * (store_telemetry.h, gp_store_check; docs/telemetry.md "Chunk encoding").
+ *
+ * Each chunk table is read in its own order and each chunk decoded as its readers decode it,
+ * so a chunk a report would refuse is named here first, with its series (or node and model)
+ * and day. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/chunk.h"
+#include "gpuplan/store_telemetry.h"
+#include "gpuplan/xmem.h"
+#include "store_int.h"
+
+#define DAY_BITS 20 /* the day chunks' id: series_id * 2^20 + days since 1970 */
+
+enum { T_5M, T_1H, T_HOURS, T_FLEET };
+
+static const char *const SQL_TABLE[] = {
+    "SELECT id, buckets FROM rollup_5m_day ORDER BY id",
+    "SELECT id, buckets FROM rollup_1h_day ORDER BY id",
+    "SELECT id, hours FROM util_hour_day ORDER BY id",
+    "SELECT node_id, model, day_ms, buckets FROM fleet_5m_day ORDER BY day_ms, node_id, model"};
+static const char *const TABLE[] = {"rollup_5m_day", "rollup_1h_day", "util_hour_day",
+                                    "fleet_5m_day"};
+
+/* The decoded forms, on the heap: a fleet day is 30 KB. */
+typedef union decoded {
+    gp_chunk chunk;
+    gp_hours hours;
+    gp_fleet_day fleet;
+} decoded;
+
+/* Decode one chunk of table t; GP_OK, or err naming where and the fault. */
+static gp_status check_one(int t, const unsigned char *buf, size_t len, const char *where,
+                           decoded *d, gp_err *err) {
+    switch (t) {
+    case T_5M:
+    case T_1H:
+        if (gp_chunk_decode(buf, len, where, &d->chunk, err))
+            return err->code;
+        if (d->chunk.slots != (t == T_5M ? GP_CHUNK_SLOTS_MAX : 24))
+            return gp_errorf(err, GP_E_DB, where, "%d buckets in a day", d->chunk.slots);
+        return GP_OK;
+    case T_HOURS:
+        return gp_hours_decode(buf, len, where, &d->hours, err);
+    default:
+        return gp_fleet_decode(buf, len, where, &d->fleet, err);
+    }
+}
+
+static int version_of(int t) {
+    return t == T_HOURS ? GP_HOURS_VERSION : t == T_FLEET ? GP_FLEET_VERSION : GP_CHUNK_VERSION;
+}
+
+static gp_status check_table(gp_store *st, int t, decoded *d, gp_check_fn fn, void *arg,
+                             gp_db_check *out, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_TABLE[t], &s, err))
+        return err->code;
+    int blob = t == T_FLEET ? 3 : 1, rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        char where[200];
+        if (t == T_FLEET) {
+            char day[16];
+            const unsigned char *model = sqlite3_column_text(s, 1);
+            store_day_text(sqlite3_column_int64(s, 2), day);
+            snprintf(where, sizeof where, "fleet_5m_day, node %lld, model %s, day %s",
+                     (long long)sqlite3_column_int64(s, 0), model ? (const char *)model : "?", day);
+        } else {
+            int64_t id = sqlite3_column_int64(s, 0);
+            store_chunk_where(where, sizeof where, TABLE[t], (long long)(id >> DAY_BITS),
+                              (id & ((1 << DAY_BITS) - 1)) * GP_DAY_MS);
+        }
+        const unsigned char *buf = sqlite3_column_blob(s, blob);
+        size_t len = (size_t)sqlite3_column_bytes(s, blob);
+        out->chunks[t]++;
+        if (len > 0 && buf[0] != version_of(t))
+            out->unsummed++;
+        gp_err e;
+        gp_err_clear(&e);
+        if (check_one(t, buf, len, where, d, &e) != GP_OK) {
+            char line[sizeof e.where + sizeof e.msg + 2];
+            snprintf(line, sizeof line, "%s: %s", e.where, e.msg);
+            out->damaged++;
+            if (fn)
+                fn(line, arg);
+        }
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_fail(st, err, "read the day chunks");
+    return GP_OK;
+}
+
+gp_status gp_store_check(gp_store *st, gp_check_fn fn, void *arg, gp_db_check *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *s;
+    if (store_prepare(st, "PRAGMA integrity_check(100)", &s, err))
+        return err->code;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *row = (const char *)sqlite3_column_text(s, 0);
+        if (row && !strcmp(row, "ok"))
+            continue;
+        char line[512];
+        snprintf(line, sizeof line, "integrity_check: %s", row ? row : "(no text)");
+        out->integrity_problems++;
+        if (fn)
+            fn(line, arg);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "PRAGMA integrity_check");
+    decoded *d = gp_xmalloc(sizeof *d);
+    gp_status res = GP_OK;
+    for (int t = T_5M; t <= T_FLEET && res == GP_OK; t++)
+        res = check_table(st, t, d, fn, arg, out, err);
+    free(d);
+    return res;
+}
