@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Issue 25, hardening round three (the store's and the output's items): each section reproduces
+# one item of the issue and checks its fix. Sections that need root (mounts) say so and skip.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+mounts=()
+cleanup() {
+    for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT
+chmod 755 "$tmp" # the read-only case run as nobody reads from here
+export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg GPUPLAN_DB=$tmp/db
+mkdir -p "$HOME"
+seed=$root/tests/fixtures/examples/seed-dgx-a100.json
+seedname="Ten DGX A100 against AWS p4d (seed figures)"
+fails=0
+check() { # description, then a command that must succeed
+    local what=$1
+    shift
+    if "$@"; then echo "ok $what"; else
+        echo "FAIL $what"
+        fails=$((fails + 1))
+    fi
+}
+skip() { echo "skip $1"; }
+# expect STATUS STDERR-SUBSTRING -- command...: exit status, one stderr line, empty stdout
+expect() {
+    local want=$1 msg=$2
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    [ "$got" = "$want" ] || { echo "  exit $got, wanted $want: $*"; cat "$tmp/err"; return 1; }
+    [ ! -s "$tmp/out" ] || { echo "  stdout not empty: $*"; return 1; }
+    [ "$(wc -l <"$tmp/err")" = 1 ] || { echo "  stderr is not one line:"; cat "$tmp/err"; return 1; }
+    grep -qF -- "$msg" "$tmp/err" || { echo "  stderr lacks '$msg':"; cat "$tmp/err"; return 1; }
+}
+
+# ---- 6. every command that only reads works on a read-only database ----------------------------
+# A database with a scenario, the catalog and a node's telemetry; each read runs on it writable
+# first, then on a read-only bind mount of its folder (root) and as a user who may not write
+# the file or its folder: the same exit status 0 and the same bytes.
+mkdir -p "$tmp/rw"
+export GPUPLAN_DB=$tmp/rw/db
+"$gpuplan" scenario save "$seed" >/dev/null
+$py "$root/tests/cli/gen_telemetry.py" "$tmp" 1 n1 >/dev/null
+"$gpuplan" import prom "$tmp/n1.prom" --node n1 >/dev/null
+"$gpuplan" pricing list >/dev/null # the bundled catalog loaded (a write) before any reference
+reads=("report|$seedname" "report|$seedname|--format|json" "report|$seedname|--format|csv"
+    "capacity" "capacity|--csv" "node|list" "scenario|list" "scenario|show|$seedname"
+    "scenario|export|$seedname" "db|stats" "db|check" "pricing|list" "throughput|list"
+    "sweep|$seedname|--vary|gpus=8:16:3" "sensitivity|$seedname"
+    "plan|--mix|$seedname|--option|p4d on-demand" "fleet")
+run_reads() { # DIR: each read's stdout and status into DIR
+    mkdir -p "$1"
+    local i=0 c
+    for c in "${reads[@]}"; do
+        IFS='|' read -ra a <<<"$c"
+        "$gpuplan" "${a[@]}" >"$1/$i.out" 2>"$1/$i.err"
+        echo $? >"$1/$i.rc"
+        i=$((i + 1))
+    done
+    "$gpuplan" report "$seedname" --format xlsx -o "$1/report.xlsx" 2>"$1/xlsx.err"
+    echo $? >"$1/xlsx.rc"
+}
+same_reads() { # DIR: every read as on the writable database
+    local i=0 c ok=0
+    for c in "${reads[@]}"; do
+        if [ "$(cat "$1/$i.rc")" != 0 ]; then
+            echo "  ${c//|/ }: exit $(cat "$1/$i.rc"): $(head -c 300 "$1/$i.err")"
+            ok=1
+        elif [ "${c%%|*}" != fleet ] && ! cmp -s "$tmp/ro-ref/$i.out" "$1/$i.out"; then
+            echo "  ${c//|/ }: other output than on the writable database"
+            ok=1
+        fi
+        i=$((i + 1))
+    done
+    [ "$(cat "$1/xlsx.rc")" = 0 ] || { echo "  report --format xlsx: $(cat "$1/xlsx.err")"; ok=1; }
+    return $ok
+}
+run_reads "$tmp/ro-ref"
+check "6: every read works on the writable database" same_reads "$tmp/ro-ref"
+mkdir -p "$tmp/romnt"
+if [ "$(id -u)" = 0 ] && mount --bind "$tmp/rw" "$tmp/romnt" 2>/dev/null; then
+    mounts+=("$tmp/romnt")
+    if mount -o remount,bind,ro "$tmp/romnt" 2>/dev/null; then
+        export GPUPLAN_DB=$tmp/romnt/db
+        check "6: the bind mount is read-only" bash -c "! touch '$tmp/romnt/probe' 2>/dev/null"
+        run_reads "$tmp/ro-mount"
+        check "6: every read on a read-only mount: exit 0, the same output" same_reads "$tmp/ro-mount"
+        check "6: a write on a read-only mount: one line, exit 1" \
+            expect 1 "attempt to write a readonly database" -- "$gpuplan" scenario save "$seed"
+        check "6: db check on a read-only mount finds it whole" \
+            bash -c "'$gpuplan' db check | grep -q '^integrity:   ok'"
+    else
+        skip "6: read-only bind mount: remount,ro refused here"
+    fi
+    umount "$tmp/romnt"
+    mounts=()
+else
+    skip "6: read-only bind mount: needs root and mount (CAP_SYS_ADMIN)"
+fi
+# The cheaper case: a file and folder without write permission, read by a user other than root
+# (root writes through file modes).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null &&
+    setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$gpuplan"; then
+    cp -r "$tmp/rw" "$tmp/perm"
+    chmod 444 "$tmp/perm/db"
+    chmod 555 "$tmp/perm"
+    mkdir -p "$tmp/ro-perm" && chmod 777 "$tmp/ro-perm"
+    export GPUPLAN_DB=$tmp/perm/db HOME=$tmp/ro-perm XDG_DATA_HOME=$tmp/ro-perm
+    gpuplan_saved=$gpuplan
+    gpuplan=$tmp/as-nobody
+    printf '#!/bin/sh\nexec setpriv --reuid=nobody --regid=nogroup --clear-groups %s "$@"\n' "$gpuplan_saved" >"$gpuplan"
+    chmod 755 "$gpuplan"
+    mkdir -p "$tmp/ro-perm/out" && chmod 777 "$tmp/ro-perm/out"
+    run_reads "$tmp/ro-perm/out"
+    check "6: every read of a file and folder without write permission: exit 0, the same output" same_reads "$tmp/ro-perm/out"
+    check "6: a write there: one line, exit 1" \
+        expect 1 "attempt to write a readonly database" -- "$gpuplan" scenario save "$seed"
+    gpuplan=$gpuplan_saved
+    export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg
+else
+    skip "6: read-only file modes: needs root to run as nobody (setpriv)"
+fi
+
+echo "store hardening: $fails failed"
+[ "$fails" = 0 ]
