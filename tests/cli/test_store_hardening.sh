@@ -127,5 +127,48 @@ else
     skip "6: read-only file modes: needs root to run as nobody (setpriv)"
 fi
 
+# ---- 7 and 11. batch on a nearly full disk: one line naming what failed and where -------------
+# 18 scenarios into a 300 KB tmpfs, filled beforehand to run out at different points (a
+# report, a workbook, summary.json, index.html). Each run: exit 1, exactly one line on stderr,
+# gpuplan's, with the path and the system's reason; none of libxlsxwriter's own "[ERROR]"
+# lines (batch writes workbooks on several threads at once); nothing left in the folder.
+export GPUPLAN_DB=$tmp/batch.db
+for f in "$root"/tests/fixtures/examples/*.json "$root"/scenarios/*.json; do
+    "$gpuplan" scenario save "$f" >/dev/null 2>&1
+done
+mkdir -p "$tmp/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=300k tmpfs "$tmp/full" 2>/dev/null; then
+    mounts+=("$tmp/full")
+    full_runs() {
+        local fill ok=0
+        for fill in 0 0 0 40 80 120 160 200 240 280; do
+            rm -rf "$tmp/full/out" "$tmp/full/filler"
+            [ "$fill" = 0 ] || head -c "${fill}k" /dev/zero >"$tmp/full/filler" 2>/dev/null
+            "$gpuplan" batch --out "$tmp/full/out" >"$tmp/full.out" 2>"$tmp/full.err"
+            local rc=$?
+            if [ "$rc" != 1 ] || [ "$(wc -l <"$tmp/full.err")" != 1 ] ||
+                ! grep -Eq "^gpuplan: $tmp/full/out/.*: .*No space left on device" "$tmp/full.err"; then
+                echo "  filled ${fill} KB: exit $rc, stderr:"
+                sed 's/^/    /' "$tmp/full.err"
+                ok=1
+            fi
+            if [ -n "$(ls -A "$tmp/full/out" 2>/dev/null)" ]; then
+                echo "  filled ${fill} KB: left behind: $(ls -A "$tmp/full/out")"
+                ok=1
+            fi
+        done
+        return $ok
+    }
+    check "7: batch on a full 300 KB tmpfs, 10 runs: exit 1, one line naming the file and the reason, nothing left" full_runs
+    rm -rf "$tmp/full/out" "$tmp/full/filler"
+    head -c 250k /dev/zero >"$tmp/full/filler" 2>/dev/null
+    check "11: report --format xlsx onto a full disk: gpuplan's one line, no [ERROR] of libxlsxwriter" \
+        expect 1 "cannot write the workbook" -- "$gpuplan" report "$seedname" --format xlsx -o "$tmp/full/r.xlsx"
+    umount "$tmp/full"
+    mounts=()
+else
+    skip "7: batch on a full tmpfs: needs root and mount (CAP_SYS_ADMIN)"
+fi
+
 echo "store hardening: $fails failed"
 [ "$fails" = 0 ]
