@@ -14,12 +14,10 @@
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/text.h"
 
-/* Outside text (node labels, hosts, models) reaches the terminal without control characters. */
+/* Outside text (node names, labels, hosts, models, a server's error text) leaves through the
+ * one sanitiser, on a terminal or a pipe alike (cli.h, cli_text). */
 static void safe(char *dst, size_t cap, const char *src) {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)(src ? src : ""); *p && n + 1 < cap; p++)
-        dst[n++] = (*p < 0x20 || *p == 0x7f) ? '?' : (char)*p;
-    dst[n] = '\0';
+    cli_text(src, dst, cap);
 }
 
 static void fmt_time(int64_t ms, char *out, size_t cap) {
@@ -212,16 +210,19 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
         if (gp_node_define(ses, &def, &err))
             return cli_fail(&err);
         gp_err warn;
+        char a[sizeof warn.where], b[sizeof warn.msg], name[256];
         if (*def.token_file && gp_collect_token_file_check(def.token_file, &warn))
-            fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
-        printf("added node \"%s\" with %d source%s\n", def.name, def.n_src,
-               def.n_src == 1 ? "" : "s");
+            fprintf(stderr, "gpuplan: warning: %s: %s\n", cli_text(warn.where, a, sizeof a),
+                    cli_text(warn.msg, b, sizeof b));
+        printf("added node \"%s\" with %d source%s\n", cli_text(def.name, name, sizeof name),
+               def.n_src, def.n_src == 1 ? "" : "s");
         return 0;
     }
     if (!strcmp(sub, "rm")) {
         if (gp_session_store(ses, &st, &err) || gp_store_node_rm(st, def.name, &err))
             return cli_fail(&err);
-        printf("removed node \"%s\" and its samples\n", def.name);
+        char name[256];
+        printf("removed node \"%s\" and its samples\n", cli_text(def.name, name, sizeof name));
         return 0;
     }
     if (!strcmp(sub, "test"))
@@ -281,8 +282,10 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
     cli_progress_end();
     if (st)
         return cli_fail(&err);
+    char node[256];
     printf("imported %zu sample%s of %zu GPU%s into node \"%s\"%s\n", r.samples,
-           r.samples == 1 ? "" : "s", r.gpus, r.gpus == 1 ? "" : "s", rq.node,
+           r.samples == 1 ? "" : "s", r.gpus, r.gpus == 1 ? "" : "s",
+           cli_text(rq.node, node, sizeof node),
            r.dropped_blanks ? " (blank or placeholder values dropped)" : "");
     return 0;
 }
@@ -409,8 +412,10 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
             if (a.once) /* a daemon goes on: a lock or a full disk passes, stored data stays */
                 return cli_fail(&err);
             skipped = skipped < 6 ? skipped + 1 : 6;
+            char w[sizeof err.where], m[sizeof err.msg];
             fprintf(stderr, "gpuplan: cycle %d skipped: %s: %s (next try in %.1f s)\n", done,
-                    err.where, err.msg, (double)(a.interval << skipped) / 1000);
+                    cli_text(err.where, w, sizeof w), cli_text(err.msg, m, sizeof m),
+                    (double)(a.interval << skipped) / 1000);
         } else {
             skipped = 0;
             failed_nodes += cs.nodes_failed;

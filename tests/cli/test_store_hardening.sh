@@ -5,8 +5,9 @@ set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
 tmp=$(mktemp -d)
-mounts=()
+mounts=() pids=()
 cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
     for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
     rm -rf "$tmp"
 }
@@ -169,6 +170,68 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=300k tmpfs "$tmp/full" 2>/dev/nu
 else
     skip "7: batch on a full tmpfs: needs root and mount (CAP_SYS_ADMIN)"
 fi
+
+# ---- 5. the workbook carries only what XML 1.0 can: U+FFFE, U+FFFF and C0 controls in names ---
+export GPUPLAN_DB=$tmp/xml.db
+$py - "$seed" "$tmp/xml.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['name'] = 'plan \ufffe\uffff\x01\x0b end'
+s['cloud_options'][0]['name'] = 'opt \ufffe one \x1f two \uffff'
+s['notes'] = 'note \uffff \x08'
+open(sys.argv[2], 'w', encoding='utf-8').write(json.dumps(s, ensure_ascii=False))
+PY
+"$gpuplan" report "$tmp/xml.json" --format xlsx -o "$tmp/xml.xlsx"
+check "5: a workbook with U+FFFE, U+FFFF and C0 controls in names loads in openpyxl, the names kept" $py - "$tmp/xml.xlsx" <<'PY'
+import re, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])  # strict XML: refuses U+FFFE, U+FFFF, C0 controls
+bad = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]')
+names = 0
+for ws in wb:
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str):
+                assert not bad.search(c.value), (ws.title, c.coordinate, c.value)
+                names += c.value in ('plan  end', 'opt  one  two ')
+assert names >= 2, names
+assert not bad.search(wb.properties.title or ''), wb.properties.title
+PY
+
+# ---- 9. control characters from outside never leave gpuplan, through pipes too ---------------
+# Scenario and node names, a server's error text: stdout and stderr are pipes here.
+export GPUPLAN_DB=$tmp/ctl.db
+$py - "$seed" "$tmp/ctl.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['name'] = 'evil\x1b]0;pwned\x07\x1b[31m red\x9b2J'
+open(sys.argv[2], 'w').write(json.dumps(s))
+PY
+timeout 120 $py "$root/tests/cli/evil_text_server.py" "$tmp/eport" 110 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/eport" ] && break; sleep 0.1; done
+eurl="http://127.0.0.1:$(cat "$tmp/eport")"
+{
+    "$gpuplan" scenario save "$tmp/ctl.json"
+    "$gpuplan" scenario list
+    "$gpuplan" scenario show "$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["name"])' "$tmp/ctl.json")"
+    "$gpuplan" node add "$(printf 'n\033[31mode\007')" --dcgm "$eurl/metrics"
+    "$gpuplan" collect --once
+    "$gpuplan" node list
+    "$gpuplan" import --prometheus "$eurl" --since 1d
+    "$gpuplan" capacity --prometheus "$eurl"
+    "$gpuplan" report "$(printf 'nosuch\033[2J')"
+    "$gpuplan" "$(printf 'cmd\033[2J')"
+} >"$tmp/ctl.out" 2>&1
+check "9: no control character on stdout or stderr through pipes" $py - "$tmp/ctl.out" <<'PY'
+import re, sys
+b = open(sys.argv[1], 'rb').read()
+m = re.search(rb'[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]', b)
+assert not m, b[max(0, m.start() - 60):m.end() + 20]
+t = b.decode()
+for want in ('saved "evil]0;pwned[31m red2J"', 'added node "n[31mode"', 'bad query [31m2J here',
+             'no scenario named "nosuch[2J"', 'unknown command "cmd[2J"'):
+    assert want in t, (want, t)
+PY
 
 echo "store hardening: $fails failed"
 [ "$fails" = 0 ]
