@@ -139,9 +139,10 @@ typedef struct gp_db_check {
  * chunk: checksum mismatch ..." or "integrity_check: ..."); the line is borrowed for the call. */
 typedef void (*gp_check_fn)(const char *line, void *arg);
 
-/* Run PRAGMA integrity_check (its first 100 problems) and decode every day chunk, verifying
- * its checksum: problems go to fn and are counted in *out; the return is GP_OK even when some
- * were found (GP_E_DB only when the database cannot be read at all). Reads every page. */
+/* Run PRAGMA integrity_check (its first 100 problems, a line each) and decode every day chunk,
+ * verifying its checksum: problems go to fn and are counted in *out, a table that cannot be
+ * read to its end among them, and the check goes on; the return is GP_OK even when some were
+ * found (GP_E_DB only when integrity_check cannot even start). Reads every page. */
 gp_status gp_store_check(gp_store *st, gp_check_fn fn, void *arg, gp_db_check *out, gp_err *err);
 
 /* Where the file's bytes go: each table with its indexes, the bytes of the pages they use

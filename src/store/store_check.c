@@ -56,11 +56,25 @@ static int version_of(int t) {
     return t == T_HOURS ? GP_HOURS_VERSION : t == T_FLEET ? GP_FLEET_VERSION : GP_CHUNK_VERSION;
 }
 
-static gp_status check_table(gp_store *st, int t, decoded *d, gp_check_fn fn, void *arg,
-                             gp_db_check *out, gp_err *err) {
-    sqlite3_stmt *s;
-    if (store_prepare(st, SQL_TABLE[t], &s, err))
-        return err->code;
+static void problem(gp_check_fn fn, void *arg, long long *count, const char *what,
+                    const char *text) {
+    char line[1024];
+    snprintf(line, sizeof line, "%s: %s", what, text);
+    (*count)++;
+    if (fn)
+        fn(line, arg);
+}
+
+/* Decode every chunk of table t; a table that cannot be read (a damaged page) is one problem
+ * of the file's, and the check goes on with the next. */
+static void check_table(gp_store *st, int t, decoded *d, gp_check_fn fn, void *arg,
+                        gp_db_check *out) {
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db, SQL_TABLE[t], -1, &s, NULL) != SQLITE_OK) {
+        problem(fn, arg, &out->integrity_problems, TABLE[t], sqlite3_errmsg(st->db));
+        sqlite3_finalize(s);
+        return;
+    }
     int blob = t == T_FLEET ? 3 : 1, rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         char where[200];
@@ -90,10 +104,12 @@ static gp_status check_table(gp_store *st, int t, decoded *d, gp_check_fn fn, vo
                 fn(line, arg);
         }
     }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        char what[64];
+        snprintf(what, sizeof what, "%s cannot be read to its end", TABLE[t]);
+        problem(fn, arg, &out->integrity_problems, what, sqlite3_errmsg(st->db));
+    }
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return store_fail(st, err, "read the day chunks");
-    return GP_OK;
 }
 
 /* SQLite 3.40 (Debian 12's) reports "NULL value in T.C" for a NOT NULL column of a WITHOUT
@@ -127,22 +143,26 @@ gp_status gp_store_check(gp_store *st, gp_check_fn fn, void *arg, gp_db_check *o
         return err->code;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        /* one row may hold several problems, a line each */
         const char *row = (const char *)sqlite3_column_text(s, 0);
-        if (row && (!strcmp(row, "ok") || null_reported_falsely(st, row)))
-            continue;
-        char line[512];
-        snprintf(line, sizeof line, "integrity_check: %s", row ? row : "(no text)");
-        out->integrity_problems++;
-        if (fn)
-            fn(line, arg);
+        for (const char *p = row ? row : ""; *p;) {
+            size_t n = strcspn(p, "\n");
+            char one[512];
+            snprintf(one, sizeof one, "%.*s", (int)n, p);
+            p += n + (p[n] == '\n');
+            if (!one[0] || !strcmp(one, "ok") || !strncmp(one, "*** in database", 15) ||
+                null_reported_falsely(st, one))
+                continue;
+            problem(fn, arg, &out->integrity_problems, "integrity_check", one);
+        }
     }
+    if (rc != SQLITE_DONE) /* a page it cannot read at all: a problem, and the chunks next */
+        problem(fn, arg, &out->integrity_problems, "integrity_check stopped",
+                sqlite3_errmsg(st->db));
     sqlite3_finalize(s);
-    if (rc != SQLITE_DONE)
-        return store_fail(st, err, "PRAGMA integrity_check");
     decoded *d = gp_xmalloc(sizeof *d);
-    gp_status res = GP_OK;
-    for (int t = T_5M; t <= T_FLEET && res == GP_OK; t++)
-        res = check_table(st, t, d, fn, arg, out, err);
+    for (int t = T_5M; t <= T_FLEET; t++)
+        check_table(st, t, d, fn, arg, out);
     free(d);
-    return res;
+    return GP_OK;
 }

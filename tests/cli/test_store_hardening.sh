@@ -104,6 +104,24 @@ if [ "$(id -u)" = 0 ] && mount --bind "$tmp/rw" "$tmp/romnt" 2>/dev/null; then
 else
     skip "6: read-only bind mount: needs root and mount (CAP_SYS_ADMIN)"
 fi
+# db check on a damaged page (issue 25, item 10): SQLite's integrity_check names it, one line a
+# problem, the summary still printed, exit 1.
+cp "$tmp/rw/db" "$tmp/page.db"
+$py - "$tmp/page.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+size = db.execute('PRAGMA page_size').fetchone()[0]
+root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'price_lookup'").fetchone()[0]
+db.close()
+with open(sys.argv[1], 'r+b') as f:
+    f.seek((root - 1) * size)
+    f.write(b'\x07')  # no b-tree page type
+PY
+GPUPLAN_DB=$tmp/page.db "$gpuplan" db check >"$tmp/page.out" 2>"$tmp/page.err"
+check "10: db check on a damaged page: exit 1, the page named, the summary printed" bash -c \
+    "[ $? = 1 ] && grep -q '^damaged: integrity_check: Page [0-9]*: btreeInitPage' '$tmp/page.out' &&
+     grep -q '^chunks: ' '$tmp/page.out' && grep -q 'integrity_check problems' '$tmp/page.err'"
+
 # The cheaper case: a file and folder without write permission, read by a user other than root
 # (root writes through file modes).
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null &&
