@@ -96,6 +96,23 @@ if [ "$(id -u)" = 0 ] && mount --bind "$tmp/rw" "$tmp/romnt" 2>/dev/null; then
             expect 1 "attempt to write a readonly database" -- "$gpuplan" scenario save "$seed"
         check "6: db check on a read-only mount finds it whole" \
             bash -c "'$gpuplan' db check | grep -q '^integrity:   ok'"
+        # A -wal file that still holds changes (its writer died) cannot be read without
+        # writing: refused in one line naming it, never read stale as immutable.
+        umount "$tmp/romnt"
+        mkdir -p "$tmp/wal"
+        cp "$tmp/rw/db" "$tmp/wal/db"
+        $py - "$tmp/wal/db" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute('PRAGMA wal_autocheckpoint=0')
+c.execute("INSERT INTO scenario(name) VALUES ('only in the wal')")
+os._exit(0)  # no checkpoint: the row stays in the -wal file
+PY
+        rm -f "$tmp/wal/db-shm"
+        mount --bind "$tmp/wal" "$tmp/romnt" && mount -o remount,bind,ro "$tmp/romnt"
+        export GPUPLAN_DB=$tmp/romnt/db
+        check "6: a read-only mount with changes left in the -wal file: refused, naming it" \
+            expect 1 "romnt/db-wal: holds changes not yet in the database" -- "$gpuplan" scenario list
     else
         skip "6: read-only bind mount: remount,ro refused here"
     fi
