@@ -67,8 +67,9 @@ bool gp_session_has_database(const gp_session *s) {
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* True when path exists and neither it nor its folder (SQLite's -wal and -shm files) can be
- * written: a read-only mount, or a file or folder without write permission. Such a database
+/* True when path exists and it cannot be written, or its folder cannot (where SQLite makes its
+ * -wal and -shm files) and those are not already there to write: a read-only mount, or a file
+ * or folder without write permission. Such a database
  * is opened read-only, so every command that only reads works there, and a write fails with
  * SQLite's "attempt to write a readonly database". */
 static bool cannot_write(const char *path) {
@@ -85,7 +86,14 @@ static bool cannot_write(const char *path) {
         dir[1] = '\0';
     else
         *slash = '\0';
-    return access(dir, W_OK) != 0;
+    if (access(dir, W_OK) == 0)
+        return false;
+    /* A folder without write permission still serves a writer when the -wal and -shm files
+     * are already there and writable. */
+    char wal[PATH_MAX + 8], shm[PATH_MAX + 8];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    return access(wal, W_OK) != 0 || access(shm, W_OK) != 0;
 }
 
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
