@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
+#include "gpuplan/collect.h"
 
 /* "90d", "12h", "30m", "45s" into milliseconds. */
 static bool duration_ms(const char *s, int64_t *out) {
@@ -202,16 +203,32 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     ticker t = {!a.quiet && isatty(STDERR_FILENO)};
     gp_err err;
     gp_err_clear(&err);
+    const char *tf = a.rq.opts.token_file;
+    if (tf && *tf && gp_collect_token_file_check(tf, &err) == GP_E_INPUT)
+        fprintf(stderr, "gpuplan: warning: %s: %s\n", err.where, err.msg);
+    gp_err_clear(&err);
     gp_history_result r;
     gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
-    if (r.p.chunks_total == 0 && st == GP_OK)
-        printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, r.p.queries);
-    else if (r.p.chunks_done || st == GP_OK)
+    const gp_history_progress *p = &r.p;
+    if (p->chunks_total == 0 && st == GP_OK)
+        printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, p->queries);
+    else if (p->chunks_done || st == GP_OK)
         printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
                "there, %zu queries, %.1f MB in %.1f s\n",
-               r.node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total,
-               r.p.rows_written, r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+               r.node, r.created ? " (new)" : "", p->chunks_done, p->chunks_total,
+               p->rows_written, p->rows_skipped, p->queries, p->bytes / 1e6, p->seconds);
+    /* What the server sent that was not stored, said rather than dropped in silence. */
+    if (p->blanks || p->incomplete || p->duplicates)
+        printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "
+               "+-1.4e14), %zu 5-minute rows incomplete or impossible, %zu series sent twice "
+               "(the first kept)\n",
+               p->blanks, p->incomplete, p->duplicates);
+    if (st == GP_OK && p->outside)
+        st = gp_errorf(&err, GP_E_INPUT, a.rq.url ? a.rq.url : r.node,
+                       "the server answered with %zu points outside the times asked for (not "
+                       "stored); %zu chunks are not marked imported, so a re-run asks again",
+                       p->outside, p->chunks_held);
     return st ? cli_fail(&err) : 0;
 }

@@ -129,25 +129,6 @@ static void set_error(gp_source_result *r, const char *fmt, ...) {
     }
 }
 
-/* The bearer token of a token file: its first line, refused when it holds a control
- * character (a CR or LF would inject headers). False, with r's error set, when unusable. */
-static bool read_token(const char *path, char *out, size_t cap, gp_source_result *r) {
-    char buf[4096];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        set_error(r, "token file %s: %s", path, strerror(errno));
-        return false;
-    }
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    gp_err e;
-    bool ok = gp_token_parse(buf, n, path, out, cap, &e) == GP_OK;
-    memset(buf, 0, sizeof buf);
-    if (!ok)
-        set_error(r, "token file %s: %s", path, e.msg);
-    return ok;
-}
-
 gp_status gp_collect_token_file_check(const char *path, gp_err *err) {
     struct stat sb;
     if (stat(path, &sb) != 0 || access(path, R_OK) != 0)
@@ -167,28 +148,25 @@ static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect
         set_error(r, "%s", e.msg);
         return NULL;
     }
-    char token[1024] = "";
-    if (src->token_file[0] && !read_token(src->token_file, token, sizeof token, r))
-        return NULL;
     CURL *h = gp_http_handle(t->url, 3, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
                              on_body, t, "gpuplan-collect");
     if (!h) {
-        memset(token, 0, sizeof token);
         set_error(r, "cannot start a transfer");
+        return NULL;
+    }
+    /* Credentials come from ~/.netrc or a token file, never from argv or the database: the
+     * token through the one reader every transfer uses (http.c). */
+    if (gp_http_auth(&t->headers, src->token_file, NULL, &e)) {
+        set_error(r, "%s: %s", e.where, e.msg);
+        curl_easy_cleanup(h);
+        curl_slist_free_all(t->headers);
+        t->headers = NULL;
         return NULL;
     }
     curl_easy_setopt(h, CURLOPT_PRIVATE, t);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, t);
-    /* Credentials come from ~/.netrc or a token file, never from argv or the database. */
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    if (token[0]) {
-        char header[1100];
-        snprintf(header, sizeof header, "Authorization: Bearer %s", token);
-        t->headers = curl_slist_append(t->headers, header);
-        memset(token, 0, sizeof token);
-        memset(header, 0, sizeof header);
-    }
     t->headers = curl_slist_append(t->headers, "Accept: text/plain, application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, t->headers);
     if (src->cacert[0])
