@@ -399,6 +399,7 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    a.o.stop = &stop_requested; /* a lock wait or a retry pause ends at once on a signal */
     int done = 0, skipped = 0, failed_nodes = 0;
     while (!stop_requested) {
         int64_t start = gp_now_ms();
@@ -407,6 +408,10 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
         if (gp_collect_once(ses, &a.o, &cs, &err)) {
             if (a.once) /* a daemon goes on: a lock or a full disk passes, stored data stays */
                 return cli_fail(&err);
+            if (stop_requested) { /* the write gave up on the signal: say so, and stop */
+                fprintf(stderr, "gpuplan: cycle %d not stored: stopped by a signal\n", done);
+                break;
+            }
             skipped = skipped < 6 ? skipped + 1 : 6;
             fprintf(stderr, "gpuplan: cycle %d skipped: %s: %s (next try in %.1f s)\n", done,
                     err.where, err.msg, (double)(a.interval << skipped) / 1000);

@@ -15,6 +15,7 @@ up to the last segment):
   power     a Redfish Power document (429 W)
   auth      the capture for "Authorization: Bearer s3cret" and no X-Injected header, else 403
   slow      the capture after 3 s (a slow exporter)
+  seen      the capture, once PORTFILE.seen is made (a test waits on it)
 A hostile Prometheus API for `import --prometheus` and `capacity --prometheus` (issue 25): the
 base URL is http://127.0.0.1:PORT/MODE, the client asks MODE/api/v1/... (GET or POST). Host list
 ["h1"]; each query_range answer gives one H100 (UUID GPU-p-0) the four aggregates the importer
@@ -152,6 +153,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 ok = (self.headers.get('Authorization') == 'Bearer s3cret' and
                       'X-Injected' not in self.headers)
                 self.send(200 if ok else 403, capture if ok else b'forbidden\n')
+            elif mode == 'seen':
+                open(portfile + '.seen', 'w').close()
+                self.send(200, capture)
             elif mode == 'slow':
                 if not stop.wait(3.0):
                     self.send(200, capture)
