@@ -35,12 +35,12 @@ typedef struct gp_rollups {
     gp_samples gpus;
     gp_rollup *r;
     size_t n, cap, limit;
-    size_t blanks;     /* points that were NaN, +-Inf, DCGM blanks or beyond +-2^47 */
-    size_t incomplete; /* rows dropped because an aggregate was missing or blank */
+    size_t blanks;          /* points that were NaN, +-Inf, DCGM blanks or beyond +-2^47 */
+    size_t incomplete;      /* rows dropped because an aggregate was missing or blank */
     int64_t from_ms, to_ms; /* the window asked for; to_ms > from_ms: points outside dropped */
     size_t outside;         /* points dropped for lying outside [from_ms, to_ms) */
     size_t duplicates;      /* series dropped: the same GPU and aggregate twice in an answer */
-    uint64_t *keys;    /* open addressing over (gpu, metric, bucket); slot = row + 1 */
+    uint64_t *keys;         /* open addressing over (gpu, metric, bucket); slot = row + 1 */
     size_t *slots;
     size_t n_slots;
 } gp_rollups;
@@ -88,16 +88,16 @@ typedef struct gp_promrange_stream {
     gp_buf series; /* the series being received */
     gp_status status;
     gp_err err;
-    int depth;                              /* containers open */
-    char open[GP_RANGE_MAX_DEPTH];          /* '{' or '[' per level */
-    bool want_key[GP_RANGE_MAX_DEPTH];      /* in an object, before a key */
-    char key[GP_RANGE_MAX_DEPTH][12];       /* the last key per object level ("" past 11) */
-    bool in_str, esc, is_key, in_series;    /* string state; bytes going to series */
-    char text[12];                          /* the string being read, when short */
+    int depth;                           /* containers open */
+    char open[GP_RANGE_MAX_DEPTH];       /* '{' or '[' per level */
+    bool want_key[GP_RANGE_MAX_DEPTH];   /* in an object, before a key */
+    char key[GP_RANGE_MAX_DEPTH][12];    /* the last key per object level ("" past 11) */
+    bool in_str, esc, is_key, in_series; /* string state; bytes going to series */
+    char text[12];                       /* the string being read, when short */
     size_t text_len;
-    char type[12];  /* data.resultType when seen */
-    int results;    /* data.result arrays seen */
-    int index;      /* the next series' index */
+    char type[12];       /* data.resultType when seen */
+    int results;         /* data.result arrays seen */
+    int index;           /* the next series' index */
     unsigned char *seen; /* per GPU of out: the aggregates seen in this answer */
     size_t n_seen;
 } gp_promrange_stream;

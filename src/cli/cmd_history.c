@@ -217,8 +217,8 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     else if (p->chunks_done || st == GP_OK)
         printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
                "there, %zu queries, %.1f MB in %.1f s\n",
-               r.node, r.created ? " (new)" : "", p->chunks_done, p->chunks_total,
-               p->rows_written, p->rows_skipped, p->queries, p->bytes / 1e6, p->seconds);
+               r.node, r.created ? " (new)" : "", p->chunks_done, p->chunks_total, p->rows_written,
+               p->rows_skipped, p->queries, p->bytes / 1e6, p->seconds);
     /* What the server sent that was not stored, said rather than dropped in silence. */
     if (p->blanks || p->incomplete || p->duplicates)
         printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "

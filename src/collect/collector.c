@@ -245,14 +245,20 @@ static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long stat
         curl_off_t connected = 0;
         curl_easy_getinfo(t->h, CURLINFO_CONNECT_TIME_T, &connected);
         if (!connected && !t->got_byte)
-            set_error(r, "no connection within %.1f s (the connect limit: a quarter of "
-                      "--timeout, at most 3 s; timed out)", lim->connect_ms / 1000.0);
+            set_error(r,
+                      "no connection within %.1f s (the connect limit: a quarter of "
+                      "--timeout, at most 3 s; timed out)",
+                      lim->connect_ms / 1000.0);
         else if (!t->got_byte)
-            set_error(r, "no first byte within %.1f s (the first-byte limit: half of "
-                      "--timeout; timed out)", lim->first_byte_ms / 1000.0);
+            set_error(r,
+                      "no first byte within %.1f s (the first-byte limit: half of "
+                      "--timeout; timed out)",
+                      lim->first_byte_ms / 1000.0);
         else if (strstr(errbuf, "too slow"))
-            set_error(r, "slower than 1 KiB/s for %ld s (the low-speed limit: half of "
-                      "--timeout and a second; timed out)", lim->low_speed_s);
+            set_error(r,
+                      "slower than 1 KiB/s for %ld s (the low-speed limit: half of "
+                      "--timeout and a second; timed out)",
+                      lim->low_speed_s);
         else
             set_error(r, "the cycle's --timeout of %.1f s ran out (timed out)",
                       lim->cycle_ms / 1000.0);

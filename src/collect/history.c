@@ -148,7 +148,7 @@ typedef struct xfer {
     gp_buf body, form;
     CURL *h; /* while in flight */
     bool capped, over_budget;
-    budget *mem;   /* buffered transfers: the call's budget */
+    budget *mem;          /* buffered transfers: the call's budget */
     size_t received, cap; /* streamed transfers: bytes in, and the most an answer may have */
     bool parsing;
     gp_promrange_stream ps;
@@ -167,10 +167,10 @@ struct chunk {
 typedef struct group {
     char **hosts; /* borrowed from the host list */
     size_t n_hosts;
-    int64_t from;  /* resumes here */
-    int64_t next;  /* the next chunk's start */
-    bool open;     /* a chunk of it is in flight */
-    bool held;     /* a chunk of it got points outside its window: its marks stay */
+    int64_t from; /* resumes here */
+    int64_t next; /* the next chunk's start */
+    bool open;    /* a chunk of it is in flight */
+    bool held;    /* a chunk of it got points outside its window: its marks stay */
 } group;
 
 struct run {
@@ -451,8 +451,10 @@ static gp_status query_done(run *r, xfer *x, const group *g, CURLcode res, gp_er
         char what[200];
         describe(r, x->c, g, x->q, what, sizeof what);
         e = *err;
-        gp_errorf(err, GP_E_LIMIT, o->url, "%.80s in %s: lower --hosts-per-query (%d) or "
-                  "--max-points (%d)", e.msg, what, o->hosts_per_query, o->max_points);
+        gp_errorf(err, GP_E_LIMIT, o->url,
+                  "%.80s in %s: lower --hosts-per-query (%d) or "
+                  "--max-points (%d)",
+                  e.msg, what, o->hosts_per_query, o->max_points);
     }
     return s;
 }
@@ -731,8 +733,7 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
                 form_add(tmp, &x->form, "step", t);
                 form_add(tmp, &x->form, "nocache", "1");
             }
-            x->h = make_handle(o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true,
-                               err);
+            x->h = make_handle(o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true, err);
             if (!x->h) {
                 rc = err->code;
                 next++; /* its buffers are freed below */
@@ -764,9 +765,10 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
             rc = transfer_status(o, x, res, err);
             if (rc == GP_E_LIMIT) {
                 gp_err e = *err;
-                gp_errorf(err, GP_E_LIMIT, o->url, "%.120s (query %zu of %zu: %.40s...): lower "
-                          "--hosts-per-query (%d)", e.msg, (size_t)x->q + 1, n, c->query,
-                          o->hosts_per_query);
+                gp_errorf(err, GP_E_LIMIT, o->url,
+                          "%.120s (query %zu of %zu: %.40s...): lower "
+                          "--hosts-per-query (%d)",
+                          e.msg, (size_t)x->q + 1, n, c->query, o->hosts_per_query);
             }
             /* The answer moves to the caller, still counted against the budget while the
              * batch is held; the transfer's own buffers go. */

@@ -406,8 +406,10 @@ gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len,
         } else if (c == '{' || c == '[') {
             if (at_result(s)) { /* a series begins: what came before goes to the rest */
                 if (c != '{')
-                    return fail(s, err, GP_E_INPUT, "$.data.result[%d]: a series without "
-                                "\"metric\" and \"values\"", s->index);
+                    return fail(s, err, GP_E_INPUT,
+                                "$.data.result[%d]: a series without "
+                                "\"metric\" and \"values\"",
+                                s->index);
                 if (emit(s, buf, run, i, false, err))
                     return s->status;
                 run = i;
@@ -425,8 +427,10 @@ gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len,
                 if (++s->results > 1)
                     return fail(s, err, GP_E_INPUT, "two data.result arrays in one answer");
                 if (s->type[0] && strcmp(s->type, "matrix") != 0)
-                    return fail(s, err, GP_E_INPUT, "a range query answered with a %.11s, not a "
-                                "matrix", s->type);
+                    return fail(s, err, GP_E_INPUT,
+                                "a range query answered with a %.11s, not a "
+                                "matrix",
+                                s->type);
             }
         } else if (c == '}' || c == ']') {
             if (s->depth == 0 || s->open[s->depth - 1] != (c == '}' ? '{' : '['))
@@ -453,8 +457,7 @@ gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len,
             }
         } else if (at_result(s) && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
             return fail(s, err, GP_E_INPUT,
-                        "$.data.result[%d]: a series without \"metric\" and \"values\"",
-                        s->index);
+                        "$.data.result[%d]: a series without \"metric\" and \"values\"", s->index);
         }
     }
     return emit(s, buf, run, len, s->in_series, err);

@@ -208,22 +208,33 @@ static void test_blanks_and_mig(void **state) {
     gp_rollups_done(&b);
 }
 
-/* The aggregates of one GPU at t = 600 s (bucket 300,000 ms), as the importer asks for them. */
-#define AGG_SERIES(agg, uuid, extra, values)                                                       \
-    "{\"metric\":{\"gpuplan_agg\":\"" agg "\",\"UUID\":\"" uuid "\",\"gpu\":\"0\"" extra          \
-    "},\"values\":[" values "]}"
-#define MATRIX(...) "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[" \
-    __VA_ARGS__ "]}}"
+/* A matrix answer of the importer's aggregates for GPU "G": one series a row of {aggregate,
+ * more labels, values}. Static storage, overwritten by the next call. */
+static const char *matrix(const char *const (*rows)[3], size_t n) {
+    static char buf[4096];
+    size_t at = (size_t)snprintf(buf, sizeof buf, "%s",
+                                 "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+                                 "\"result\":[");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at,
+                               "%s{\"metric\":{\"gpuplan_agg\":\"%s\",\"UUID\":\"G\",\"gpu\":"
+                               "\"0\"%s},\"values\":[%s]}",
+                               i ? "," : "", rows[i][0], rows[i][1], rows[i][2]);
+    snprintf(buf + at, sizeof buf - at, "]}}");
+    return buf;
+}
 
 /* Issue 25 item 3: points outside the window asked for are counted and dropped, so a server
  * answering for another year moves nothing. */
 static void test_window(void **state) {
     (void)state;
-    static const char doc[] = MATRIX(
-        AGG_SERIES("n", "G", "", "[600,\"3\"],[900,\"3\"],[31536600,\"3\"]") "," AGG_SERIES(
-            "sum", "G", "", "[600,\"30\"],[900,\"30\"],[31536600,\"30\"]") "," AGG_SERIES("min", "G",
-            "", "[600,\"10\"],[900,\"10\"],[31536600,\"10\"]") "," AGG_SERIES("max", "G", "",
-            "[600,\"10\"],[900,\"10\"],[31536600,\"10\"]"));
+    static const char *const rows[][3] = {
+        {"n", "", "[600,\"3\"],[900,\"3\"],[31536600,\"3\"]"},
+        {"sum", "", "[600,\"30\"],[900,\"30\"],[31536600,\"30\"]"},
+        {"min", "", "[600,\"10\"],[900,\"10\"],[31536600,\"10\"]"},
+        {"max", "", "[600,\"10\"],[900,\"10\"],[31536600,\"10\"]"},
+    };
+    const char *doc = matrix(rows, 4);
     gp_rollups b;
     gp_err err;
     gp_rollups_init(&b, 1000);
@@ -250,32 +261,33 @@ static void test_window(void **state) {
  * counted; values of +-1e300 are counted with the blanks, and their rows dropped. */
 static void test_duplicates_and_huge(void **state) {
     (void)state;
-    static const char dup[] = MATRIX(
-        AGG_SERIES("n", "G", ",\"job\":\"a\"", "[600,\"3\"]") "," AGG_SERIES(
-            "sum", "G", ",\"job\":\"a\"", "[600,\"30\"]") "," AGG_SERIES("min", "G",
-            ",\"job\":\"a\"", "[600,\"10\"]") "," AGG_SERIES("max", "G", ",\"job\":\"a\"",
-            "[600,\"10\"]") "," AGG_SERIES("n", "G", ",\"job\":\"b\"", "[600,\"3\"]") ","
-            AGG_SERIES("sum", "G", ",\"job\":\"b\"", "[600,\"30\"]"));
+    static const char *const dup[][3] = {
+        {"n", ",\"job\":\"a\"", "[600,\"3\"]"},    {"sum", ",\"job\":\"a\"", "[600,\"30\"]"},
+        {"min", ",\"job\":\"a\"", "[600,\"10\"]"}, {"max", ",\"job\":\"a\"", "[600,\"10\"]"},
+        {"n", ",\"job\":\"b\"", "[600,\"3\"]"},    {"sum", ",\"job\":\"b\"", "[600,\"30\"]"},
+    };
+    const char *doc = matrix(dup, 6);
     gp_rollups b;
     gp_err err;
     gp_rollups_init(&b, 1000);
     assert_int_equal(
-        gp_promrange_parse(dup, strlen(dup), "d", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
+        gp_promrange_parse(doc, strlen(doc), "d", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
     assert_int_equal(b.duplicates, 2);
     gp_rollups_finish(&b);
     assert_int_equal(b.n, 1);
     assert_int_equal(b.r[0].n, 3); /* not 6 */
     assert_close(b.r[0].sum, 30, REL);
     gp_rollups_done(&b);
-    static const char huge[] = MATRIX(
-        AGG_SERIES("n", "G", "", "[600,\"3\"],[900,\"3\"],[1200,\"3\"]") "," AGG_SERIES(
-            "sum", "G", "", "[600,\"30\"],[900,\"-3e300\"],[1200,\"3e300\"]") "," AGG_SERIES("min",
-            "G", "", "[600,\"10\"],[900,\"-1e300\"],[1200,\"10\"]") "," AGG_SERIES("max", "G", "",
-            "[600,\"10\"],[900,\"10\"],[1200,\"10\"]"));
+    static const char *const huge[][3] = {
+        {"n", "", "[600,\"3\"],[900,\"3\"],[1200,\"3\"]"},
+        {"sum", "", "[600,\"30\"],[900,\"-3e300\"],[1200,\"3e300\"]"},
+        {"min", "", "[600,\"10\"],[900,\"-1e300\"],[1200,\"10\"]"},
+        {"max", "", "[600,\"10\"],[900,\"10\"],[1200,\"10\"]"},
+    };
+    doc = matrix(huge, 4);
     gp_rollups_init(&b, 1000);
     assert_int_equal(
-        gp_promrange_parse(huge, strlen(huge), "h", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err),
-        GP_OK);
+        gp_promrange_parse(doc, strlen(doc), "h", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
     assert_int_equal(b.blanks, 1); /* the -1e300 minimum */
     gp_rollups_finish(&b);
     assert_int_equal(b.n, 1); /* t = 900 s poisoned, t = 1200 s: a mean above its max */
@@ -503,10 +515,10 @@ static void test_capacity_errors(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_real_matrix),     cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blanks_and_mig),  cmocka_unit_test(test_label_values),
-        cmocka_unit_test(test_capacity_vector), cmocka_unit_test(test_capacity_matrix_and_by),
-        cmocka_unit_test(test_capacity_errors), cmocka_unit_test(test_window),
+        cmocka_unit_test(test_real_matrix),         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blanks_and_mig),      cmocka_unit_test(test_label_values),
+        cmocka_unit_test(test_capacity_vector),     cmocka_unit_test(test_capacity_matrix_and_by),
+        cmocka_unit_test(test_capacity_errors),     cmocka_unit_test(test_window),
         cmocka_unit_test(test_duplicates_and_huge), cmocka_unit_test(test_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
