@@ -87,7 +87,10 @@ static void help(void) {
            "each chunk is committed whole, and a re-run asks only for what is new.\n"
            "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
            "seconds. The node (default: the URL's host) is created with the server as its\n"
-           "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n");
+           "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n"
+           "Answers are parsed as they stream, within one 512 MiB budget; points outside the\n"
+           "times asked for are not stored (exit 2, and a re-run asks again); what is not\n"
+           "stored is said (docs/telemetry.md).\n");
 }
 
 enum {
