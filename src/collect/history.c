@@ -418,13 +418,12 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
 
 /* "DCGM_FI_DEV_GPU_UTIL for 8 hosts from gpu-a-01, 2026-01-01T00Z to 2026-01-02T04Z": the
  * query an error is about. */
-static void describe(const run *r, const chunk *c, const group *g, int q, char *out, size_t cap) {
+static void describe(const chunk *c, const group *g, int q, char *out, size_t cap) {
     char from[24], to[24];
     time_t a = (time_t)(c->from / 1000), b = (time_t)(c->to / 1000);
     struct tm tm;
     strftime(from, sizeof from, "%Y-%m-%dT%HZ", gmtime_r(&a, &tm));
     strftime(to, sizeof to, "%Y-%m-%dT%HZ", gmtime_r(&b, &tm));
-    (void)r;
     if (g->n_hosts)
         snprintf(out, cap, "%s for %zu host%s from %.40s, %s to %s", queries[q].name, g->n_hosts,
                  g->n_hosts == 1 ? "" : "s", g->hosts[0], from, to);
@@ -449,7 +448,7 @@ static gp_status query_done(run *r, xfer *x, const group *g, CURLcode res, gp_er
     }
     if (s == GP_E_LIMIT) {
         char what[200];
-        describe(r, x->c, g, x->q, what, sizeof what);
+        describe(x->c, g, x->q, what, sizeof what);
         e = *err;
         gp_errorf(err, GP_E_LIMIT, o->url,
                   "%.80s in %s: lower --hosts-per-query (%d) or "

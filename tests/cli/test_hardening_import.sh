@@ -54,20 +54,24 @@ check "3: and marks it" [ "$(sql "$GPUPLAN_DB" "SELECT count(*) FROM history_mar
 
 # ---- 2. memory stays within the import's budget (512 MiB, docs/telemetry.md) -----------------
 budget_kb=$((512 * 1024))
+# Under ASan the peak holds its shadow and quarantine: the bound is checked on other builds.
+asan=0
+ldd "$gpuplan" | grep -q libasan && asan=1
+within() { [ "$asan" = 1 ] && { echo "  (ASan build: peak $1 KB not held to the budget)"; return 0; }; [ "${1:-$budget_kb}" -lt "$budget_kb" ]; }
 export GPUPLAN_DB=$tmp/huge.db
 /usr/bin/time -f "rss %M" -o "$tmp/time" "$gpuplan" import --since "$since" --until "$end" --prometheus "$base/hugevalid" >"$tmp/huge.out" 2>"$tmp/huge.err"
 rc=$?
 check "2: an endless valid answer (a new GPU every series): exit 2" [ "$rc" = 2 ]
 check "2: the refusal names the query and the options that make it smaller" grep -q 'in DCGM_FI_[A-Z_]*, .*: lower --hosts-per-query (8) or --max-points (11000)' "$tmp/huge.err"
 rss=$(sed -n 's/^rss //p' "$tmp/time")
-check "2: peak memory $rss KB, within the $budget_kb KB budget" [ "${rss:-$budget_kb}" -lt "$budget_kb" ]
+check "2: peak memory $rss KB, within the $budget_kb KB budget" within "$rss"
 check "2: nothing of it stored" [ "$(rows)" = 0 ]
 export GPUPLAN_DB=$tmp/endless.db
 /usr/bin/time -f "rss %M" -o "$tmp/time" timeout 60 "$gpuplan" import --since "$since" --until "$end" --prometheus "$base/endless" >"$tmp/end.out" 2>"$tmp/end.err"
 rc=$?
-check "2: an endless answer: exit 2, cut at the answer's cap" bash -c "[ $rc = 2 ] && grep -q 'larger than the cap of [0-9]* bytes in DCGM_FI_DEV_GPU_UTIL for 1 host from h1' '$tmp/end.err'"
+check "2: an endless answer: exit 2, cut at the answer's cap" bash -c "[ $rc = 2 ] && grep -q 'larger than the cap of [0-9]* bytes in DCGM_FI_[A-Z_]* for 1 host from h1' '$tmp/end.err'"
 rss=$(sed -n 's/^rss //p' "$tmp/time")
-check "2: peak memory $rss KB, within the budget" [ "${rss:-$budget_kb}" -lt "$budget_kb" ]
+check "2: peak memory $rss KB, within the budget" within "$rss"
 
 # ---- 4. one token reader, no header injection, no secret printed ------------------------------
 export GPUPLAN_DB=$tmp/tok.db
