@@ -25,7 +25,8 @@ asks for (n 5, sum 250, min 40, max 60) at every step of the window asked for, u
   dup       each series twice, under two job labels
   e300      the window's second point of each aggregate is -1e300 (min) or 3e300 (sum)
   hugevalid no host list; an endless valid matrix, a new GPU every series, 4 aggregates each
-  endless   a matrix whose one series repeats forever
+            (every query, instant ones too)
+  endless   a matrix whose one series repeats forever (every query)
   echo      an empty matrix; every request's headers appended to PORTFILE.headers, CR/LF kept
 Writes its port to PORTFILE; exits by itself after LIFETIME seconds.
 Usage: fault_server.py CAPTURE REDFISH PORTFILE [LIFETIME]"""
@@ -89,11 +90,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         ok = '{"status":"success","data":{"resultType":"matrix","result":['
         query = form.get('query', [''])[0]
-        if mode == 'echo' or 'unless' in query or not api.startswith('query_range'):
+        endless = mode in ('hugevalid', 'endless')  # every query, instant ones too
+        if mode == 'echo' or not endless and ('unless' in query or
+                                               not api.startswith('query_range')):
             self.send(200, (ok + ']}}').encode(), 'application/json')
             return
-        start, end = float(form['start'][0]), float(form['end'][0])
-        step = float(form['step'][0].rstrip('s'))
+        start = float(form.get('start', form.get('time', ['0']))[0])
+        end = float(form.get('end', [str(start)])[0])
+        step = float(form.get('step', ['300s'])[0].rstrip('s'))
         times = []
         t = start
         while t <= end + 1e-6:

@@ -73,6 +73,12 @@ check "2: an endless answer: exit 2, cut at the answer's cap" bash -c "[ $rc = 2
 rss=$(sed -n 's/^rss //p' "$tmp/time")
 check "2: peak memory $rss KB, within the budget" within "$rss"
 
+/usr/bin/time -f "rss %M" -o "$tmp/time" timeout 60 "$gpuplan" capacity --since 1d --prometheus "$base/hugevalid" >/dev/null 2>"$tmp/cap.err"
+rc=$?
+check "2: capacity --prometheus, an endless answer: exit 2, the query named" bash -c "[ $rc = 2 ] && grep -q 'larger than the cap of [0-9]* bytes (query [0-9]* of [0-9]*: .*): lower --hosts-per-query (8)' '$tmp/cap.err'"
+rss=$(sed -n 's/^rss //p' "$tmp/time")
+check "2: capacity --prometheus: peak memory $rss KB, within the budget" within "$rss"
+
 # ---- 4. one token reader, no header injection, no secret printed ------------------------------
 export GPUPLAN_DB=$tmp/tok.db
 hdrs=$tmp/port.headers
