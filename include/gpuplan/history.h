@@ -3,7 +3,8 @@
  * buckets gpuplan stores, written straight into the rollups.
  *
  * The work is cut into chunks: the hosts (Hostname label) in groups of hosts_per_query, the time
- * in spans of at most max_points points per series. A chunk is one query per metric, sent
+ * in spans of at most max_points points per series whose rows fit the memory budget
+ * (GP_HISTORY_MEMORY). Answers are parsed as they stream. A chunk is one query per metric, sent
  * through one libcurl multi handle with at most `concurrency` in flight, and is committed whole
  * with the marks that say how far each (source, metric, host) is imported; a host group's chunks
  * are committed in time order, so a mark never skips a hole. A re-run asks only for what is
@@ -83,11 +84,13 @@ typedef struct gp_prom_call {
     long http_status;
 } gp_prom_call;
 
-/* Send calls[0..n) with o's server, credentials, TLS settings, timeouts and response cap, at
- * most o->concurrency at once through one libcurl multi handle. GP_OK when every answer arrived
- * (an HTTP error is an answer: its body is for the parser); GP_E_NET for the network (a timeout,
- * a refused connection, a body past the cap), the rest then cancelled. Bodies are freed by the
- * caller with gp_buf_done, on failure too. */
+/* Send calls[0..n) with o's server, credentials, TLS settings and timeouts, at most
+ * o->concurrency at once through one libcurl multi handle. GP_OK when every answer arrived (an
+ * HTTP error is an answer: its body is for the parser); GP_E_NET for the network (a timeout, a
+ * refused connection); GP_E_LIMIT for an answer past its cap (a fortieth of half the budget) or
+ * all of them past a quarter of the budget, naming the query; GP_E_INPUT or GP_E_IO for the
+ * credentials (as gp_history_import); the rest then cancelled. Bodies are freed by the caller
+ * with gp_buf_done, on failure too. */
 gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t n, gp_err *err);
 
 /* The series selector the import sends: match ("{job=\"dcgm\"}" or "") with a Hostname
