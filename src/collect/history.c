@@ -16,6 +16,7 @@
 #include "http.h"
 
 #define HOUR_MS 3600000LL
+#define DAY_MS 86400000LL
 #define MAX_HOSTS 100000
 /* What one 5-minute row costs while a chunk is open: the row (56 bytes, its array grown by
  * doubling) and its slots in the index (2 to 4 of 16 bytes), with room for the store's sort. */
@@ -509,9 +510,20 @@ static gp_status group_marks(run *r, group *g) {
     return GP_OK;
 }
 
+/* Where the chunk starting at start ends: a span on, at most the window's end; a span of a day
+ * or more ends at a UTC midnight, so each day of a series is sealed whole by one chunk. */
+static int64_t chunk_end(const run *r, int64_t start) {
+    int64_t end = start + r->span_ms;
+    if (r->span_ms >= DAY_MS && end - end % DAY_MS > start)
+        end -= end % DAY_MS;
+    return end < r->o->until_ms ? end : r->o->until_ms;
+}
+
 static size_t chunks_of(const run *r, const group *g) {
-    int64_t len = r->o->until_ms - g->from;
-    return len <= 0 ? 0 : (size_t)((len + r->span_ms - 1) / r->span_ms);
+    size_t n = 0;
+    for (int64_t at = g->from; at < r->o->until_ms; at = chunk_end(r, at))
+        n++;
+    return n;
 }
 
 static double mono_s(void) {
@@ -608,7 +620,7 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
                 memset(c, 0, sizeof *c);
                 c->group = (size_t)(g - groups);
                 c->from = g->next;
-                c->to = g->next + r.span_ms < o->until_ms ? g->next + r.span_ms : o->until_ms;
+                c->to = chunk_end(&r, g->next);
                 gp_rollups_init(&c->rows, r.rows_cap);
                 c->rows.from_ms = c->from; /* what the answers hold outside is dropped */
                 c->rows.to_ms = c->to;

@@ -90,7 +90,7 @@ gone = g[('GPU-0003-0001', '')]
 close(gone['busy_hours_per_day'], 24)              # one day of data, busy all of it
 PY
 # On a terminal (script(1) gives it one): a progress line; --quiet: none. (The 5 hosts in one
-# group: chunks of 28 hours, what 8 hosts of 16 GPUs fit in under the memory budget.)
+# group: chunks of a day, 8 hosts of 16 GPUs fitting 28 hours under the memory budget.)
 if command -v script >/dev/null; then
     GPUPLAN_DB=$tmp/tty.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --hosts-per-query 2 --node tty" /dev/null >"$tmp/tty.out" 2>&1
     check "progress on a terminal: chunks, samples/s, ETA" grep -Eq 'chunks 3/3 +[0-9]+ samples/s .* ETA 0:00' "$tmp/tty.out"
