@@ -372,7 +372,9 @@ static int collect_options(int argc, char **argv, collect_args *a) {
                    "Fetches every node's sources concurrently (one libcurl multi loop), parses\n"
                    "them and writes each cycle in one transaction with every node's status.\n"
                    "A hung or broken node is recorded and never delays the rest past the\n"
-                   "timeout. SIGINT or SIGTERM finish the cycle in hand and exit cleanly.\n"
+                   "timeout; each transfer gets a quarter of it to connect (at most 3 s), half\n"
+                   "for a first byte, then 1 KiB/s. SIGINT or SIGTERM finish the cycle in hand\n"
+                   "and exit cleanly, ending a wait on a locked database at once.\n"
                    "--fail-on-error: exit 4 when a node failed in any cycle (0 otherwise).\n");
             return 1;
         default:
