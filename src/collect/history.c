@@ -152,6 +152,7 @@ typedef struct xfer {
     budget *mem;          /* buffered transfers: the call's budget */
     size_t received, cap; /* streamed transfers: bytes in, and the most an answer may have */
     bool parsing;
+    long status; /* the HTTP status, kept when the handle goes */
     gp_promrange_stream ps;
     struct curl_slist *headers;
     char errbuf[CURL_ERROR_SIZE];
@@ -187,10 +188,12 @@ struct run {
     gp_status status;
 };
 
+/* The answer's parser, started at its first byte (or at its end, when it had none). */
 static void stream_start(xfer *x) {
     const run *r = x->r;
-    long status = 0;
-    curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+    long status = x->status;
+    if (x->h)
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
     const struct hist_query *q = &queries[x->q];
     gp_promrange_stream_init(&x->ps, r->o->url, status, q->metric, q->scale, r->o->step_ms,
                              r->series_cap, &x->c->rows);
@@ -648,6 +651,7 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
             CURL *h = msg->easy_handle;
             xfer *x;
             curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
+            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &x->status);
             CURLcode res = msg->data.result;
             curl_multi_remove_handle(multi, h);
             curl_easy_cleanup(h);

@@ -28,6 +28,7 @@ asks for (n 5, sum 250, min 40, max 60) at every step of the window asked for, u
             (every query, instant ones too)
   endless   a matrix whose one series repeats forever (every query)
   echo      an empty matrix; every request's headers appended to PORTFILE.headers, CR/LF kept
+  e502      HTTP 502 with an empty body (a proxy in front of the server)
 Writes its port to PORTFILE; exits by itself after LIFETIME seconds.
 Usage: fault_server.py CAPTURE REDFISH PORTFILE [LIFETIME]"""
 import http.server
@@ -87,6 +88,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             hosts = [] if mode == 'hugevalid' else ['h1']
             self.send(200, json.dumps({'status': 'success', 'data': hosts}).encode(),
                       'application/json')
+            return
+        if mode == 'e502':
+            self.send(502, b'')
             return
         ok = '{"status":"success","data":{"resultType":"matrix","result":['
         query = form.get('query', [''])[0]
