@@ -85,12 +85,12 @@ static void help(void) {
            "writes it straight into the 5-minute, hourly and capacity rollups. Whole hours\n"
            "only. Hosts are queried in groups, time in spans under the server's points limit;\n"
            "each chunk is committed whole, and a re-run asks only for what is new.\n"
-           "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
-           "seconds. The node (default: the URL's host) is created with the server as its\n"
-           "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n"
            "Answers are parsed as they stream, within one 512 MiB budget; points outside the\n"
            "times asked for are not stored (exit 2, and a re-run asks again); what is not\n"
-           "stored is said (docs/telemetry.md).\n");
+           "stored is said (docs/telemetry.md).\n"
+           "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
+           "seconds. The node (default: the URL's host) is created with the server as its\n"
+           "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n");
 }
 
 enum {
@@ -214,14 +214,14 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
-    const gp_history_progress *p = &r.p;
-    if (p->chunks_total == 0 && st == GP_OK)
-        printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, p->queries);
-    else if (p->chunks_done || st == GP_OK)
+    if (r.p.chunks_total == 0 && st == GP_OK)
+        printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, r.p.queries);
+    else if (r.p.chunks_done || st == GP_OK)
         printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
                "there, %zu queries, %.1f MB in %.1f s\n",
-               r.node, r.created ? " (new)" : "", p->chunks_done, p->chunks_total, p->rows_written,
-               p->rows_skipped, p->queries, p->bytes / 1e6, p->seconds);
+               r.node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total,
+               r.p.rows_written, r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+    const gp_history_progress *p = &r.p;
     /* What the server sent that was not stored, said rather than dropped in silence. */
     if (p->blanks || p->incomplete || p->duplicates)
         printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "

@@ -337,6 +337,48 @@ static gp_status fetch_one(const gp_history_opts *o, const char *path, xfer *x, 
     return transfer_status(o, x, rc, err);
 }
 
+/* "DCGM_FI_DEV_GPU_UTIL for 8 hosts from gpu-a-01, 2026-01-01T00Z to 2026-01-02T04Z": the
+ * query an error is about. */
+static void describe(const chunk *c, const group *g, int q, char *out, size_t cap) {
+    char from[24], to[24];
+    time_t a = (time_t)(c->from / 1000), b = (time_t)(c->to / 1000);
+    struct tm tm;
+    strftime(from, sizeof from, "%Y-%m-%dT%HZ", gmtime_r(&a, &tm));
+    strftime(to, sizeof to, "%Y-%m-%dT%HZ", gmtime_r(&b, &tm));
+    if (g->n_hosts)
+        snprintf(out, cap, "%s for %zu host%s from %.40s, %s to %s", queries[q].name, g->n_hosts,
+                 g->n_hosts == 1 ? "" : "s", g->hosts[0], from, to);
+    else
+        snprintf(out, cap, "%s, %s to %s", queries[q].name, from, to);
+}
+
+/* A chunk's query is done: its answer's outcome, the rest of it parsed. Limits hit are said
+ * with the query and the options that make queries smaller. */
+static gp_status query_done(run *r, xfer *x, const group *g, CURLcode res, gp_err *err) {
+    const gp_history_opts *o = r->o;
+    gp_status s;
+    gp_err e;
+    if (x->parsing && x->ps.status != GP_OK) /* the parser stopped the transfer */
+        s = (*err = x->ps.err, err->code);
+    else
+        s = transfer_status(o, x, res, err);
+    if (s == GP_OK) {
+        if (!x->parsing)
+            stream_start(x); /* an empty body: the parser says so */
+        s = gp_promrange_end(&x->ps, err);
+    }
+    if (s == GP_E_LIMIT) {
+        char what[200];
+        describe(x->c, g, x->q, what, sizeof what);
+        e = *err;
+        gp_errorf(err, GP_E_LIMIT, o->url,
+                  "%.80s in %s: lower --hosts-per-query (%d) or "
+                  "--max-points (%d)",
+                  e.msg, what, o->hosts_per_query, o->max_points);
+    }
+    return s;
+}
+
 /* The hosts with GPU metrics in the window; none when the series carry no Hostname label. */
 static gp_status list_hosts(run *r, char ***hosts, size_t *n) {
     const gp_history_opts *o = r->o;
@@ -420,56 +462,11 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     c->started++;
 }
 
-/* "DCGM_FI_DEV_GPU_UTIL for 8 hosts from gpu-a-01, 2026-01-01T00Z to 2026-01-02T04Z": the
- * query an error is about. */
-static void describe(const chunk *c, const group *g, int q, char *out, size_t cap) {
-    char from[24], to[24];
-    time_t a = (time_t)(c->from / 1000), b = (time_t)(c->to / 1000);
-    struct tm tm;
-    strftime(from, sizeof from, "%Y-%m-%dT%HZ", gmtime_r(&a, &tm));
-    strftime(to, sizeof to, "%Y-%m-%dT%HZ", gmtime_r(&b, &tm));
-    if (g->n_hosts)
-        snprintf(out, cap, "%s for %zu host%s from %.40s, %s to %s", queries[q].name, g->n_hosts,
-                 g->n_hosts == 1 ? "" : "s", g->hosts[0], from, to);
-    else
-        snprintf(out, cap, "%s, %s to %s", queries[q].name, from, to);
-}
-
-/* A chunk's query is done: its answer's outcome, the rest of it parsed. Limits hit are said
- * with the query and the options that make queries smaller. */
-static gp_status query_done(run *r, xfer *x, const group *g, CURLcode res, gp_err *err) {
-    const gp_history_opts *o = r->o;
-    gp_status s;
-    gp_err e;
-    if (x->parsing && x->ps.status != GP_OK) /* the parser stopped the transfer */
-        s = (*err = x->ps.err, err->code);
-    else
-        s = transfer_status(o, x, res, err);
-    if (s == GP_OK) {
-        if (!x->parsing)
-            stream_start(x); /* an empty body: the parser says so */
-        s = gp_promrange_end(&x->ps, err);
-    }
-    if (s == GP_E_LIMIT) {
-        char what[200];
-        describe(x->c, g, x->q, what, sizeof what);
-        e = *err;
-        gp_errorf(err, GP_E_LIMIT, o->url,
-                  "%.80s in %s: lower --hosts-per-query (%d) or "
-                  "--max-points (%d)",
-                  e.msg, what, o->hosts_per_query, o->max_points);
-    }
-    return s;
-}
-
 /* Every query of the chunk is in: store its rows and move its marks, in one transaction. A
- * chunk whose answers held points outside its window is stored (what lies inside) but not
- * marked, and neither is any later chunk of its group: a re-run asks for it again. */
+ * held group's marks stay (main loop). */
 static gp_status chunk_commit(run *r, chunk *c, group *g) {
     gp_rollups_finish(&c->rows);
     size_t written = 0, skipped = 0;
-    if (c->rows.outside)
-        g->held = true;
     gp_status rc = gp_store_begin(r->st, r->err);
     if (rc == GP_OK)
         rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
@@ -487,12 +484,16 @@ static gp_status chunk_commit(run *r, chunk *c, group *g) {
     r->p.rows_skipped += skipped;
     r->p.gpus += c->rows.gpus.n_gpus;
     r->p.chunks_done++;
-    r->p.chunks_held += g->held;
-    r->p.outside += c->rows.outside;
-    r->p.duplicates += c->rows.duplicates;
-    r->p.blanks += c->rows.blanks;
-    r->p.incomplete += c->rows.incomplete;
     return GP_OK;
+}
+
+/* What a committed chunk's answers held that was not stored, added to the progress. */
+static void tally(gp_history_progress *p, const gp_rollups *rows, bool held) {
+    p->chunks_held += held;
+    p->outside += rows->outside;
+    p->duplicates += rows->duplicates;
+    p->blanks += rows->blanks;
+    p->incomplete += rows->incomplete;
 }
 
 /* Where each group resumes: the earliest mark of its hosts and queries, else since. */
@@ -665,7 +666,13 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
             c->done++;
             if (s == GP_OK && c->done == (int)NQ) {
                 group *g = &groups[c->group];
+                /* Answers that strayed outside the chunk's window: what lies inside is stored,
+                 * but neither this chunk nor a later one of its group is marked imported, so a
+                 * re-run asks again. */
+                g->held |= c->rows.outside > 0;
                 s = chunk_commit(&r, c, g);
+                if (s == GP_OK)
+                    tally(&r.p, &c->rows, g->held);
                 g->open = false;
                 g->next = c->to;
                 gp_rollups_done(&c->rows);
