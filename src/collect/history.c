@@ -462,15 +462,14 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     c->started++;
 }
 
-/* Every query of the chunk is in: store its rows and move its marks, in one transaction. A
- * held group's marks stay (main loop). */
+/* Every query of the chunk is in: store its rows and move its marks, in one transaction. */
 static gp_status chunk_commit(run *r, chunk *c, group *g) {
     gp_rollups_finish(&c->rows);
     size_t written = 0, skipped = 0;
     gp_status rc = gp_store_begin(r->st, r->err);
     if (rc == GP_OK)
         rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
-    for (size_t q = 0; rc == GP_OK && !g->held && q < NQ; q++)
+    for (size_t q = 0; rc == GP_OK && !g->held && q < NQ; q++) /* held: see the chunk loop */
         for (size_t h = 0; rc == GP_OK && h < (g->n_hosts ? g->n_hosts : 1); h++)
             rc = gp_store_history_mark_set(r->st, r->node_id, r->source, (gp_metric)queries[q].key,
                                            g->n_hosts ? g->hosts[h] : "", c->to, r->err);
