@@ -28,6 +28,8 @@ typedef struct gp_collect_opts {
     const char *ipmitool_path;  /* the local ipmitool, default "ipmitool" from PATH */
     long raw_keep_ms;           /* retention of raw samples, default 48 h */
     long long rollup_keep_ms;   /* retention of rollups, default 365 days */
+    volatile sig_atomic_t *stop; /* a signal handler's flag: a lock wait or a retry pause ends
+                                    at once when set (NULL: none) */
 } gp_collect_opts;
 
 void gp_collect_opts_init(gp_collect_opts *o);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
+#include "gpuplan/collect.h"
 
 /* "90d", "12h", "30m", "45s" into milliseconds. */
 static bool duration_ms(const char *s, int64_t *out) {
@@ -84,6 +85,9 @@ static void help(void) {
            "writes it straight into the 5-minute, hourly and capacity rollups. Whole hours\n"
            "only. Hosts are queried in groups, time in spans under the server's points limit;\n"
            "each chunk is committed whole, and a re-run asks only for what is new.\n"
+           "Answers are parsed as they stream, within one 512 MiB budget; points outside the\n"
+           "times asked for are not stored (exit 2, and a re-run asks again); what is not\n"
+           "stored is said (docs/telemetry.md).\n"
            "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
            "seconds. The node (default: the URL's host) is created with the server as its\n"
            "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n");
@@ -202,6 +206,10 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     ticker t = {!a.quiet && isatty(STDERR_FILENO)};
     gp_err err;
     gp_err_clear(&err);
+    const char *tf = a.rq.opts.token_file;
+    if (tf && *tf && gp_collect_token_file_check(tf, &err) == GP_E_INPUT)
+        fprintf(stderr, "gpuplan: warning: %s: %s\n", err.where, err.msg);
+    gp_err_clear(&err);
     gp_history_result r;
     gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
@@ -215,5 +223,17 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
                "there, %zu queries, %.1f MB in %.1f s\n",
                node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total, r.p.rows_written,
                r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+    const gp_history_progress *p = &r.p;
+    /* What the server sent that was not stored, said rather than dropped in silence. */
+    if (p->blanks || p->incomplete || p->duplicates)
+        printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "
+               "+-1.4e14), %zu 5-minute rows incomplete or impossible, %zu series sent twice "
+               "(the first kept)\n",
+               p->blanks, p->incomplete, p->duplicates);
+    if (st == GP_OK && p->outside)
+        st = gp_errorf(&err, GP_E_INPUT, a.rq.url ? a.rq.url : r.node,
+                       "the server answered with %zu points outside the times asked for (not "
+                       "stored); %zu chunks are not marked imported, so a re-run asks again",
+                       p->outside, p->chunks_held);
     return st ? cli_fail(&err) : 0;
 }

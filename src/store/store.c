@@ -471,3 +471,17 @@ gp_status store_rollback(gp_store *st, gp_err *err) {
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
     return err->code;
 }
+
+/* The busy timeout's 5 s in 10 ms naps, given up when the flag is set. */
+static int busy_or_stop(void *arg, int count) {
+    volatile sig_atomic_t *stop = arg;
+    if (*stop || count >= 500)
+        return 0;
+    sqlite3_sleep(10);
+    return !*stop;
+}
+
+void gp_store_stop_on(gp_store *st, volatile sig_atomic_t *stop) {
+    if (st && st->db && stop)
+        sqlite3_busy_handler(st->db, busy_or_stop, (void *)stop);
+}

@@ -89,12 +89,13 @@ close(c['fleet']['util_mean'], 0.5)                # (8 x 0.5 + 0.8 + 0.2) / 10
 gone = g[('GPU-0003-0001', '')]
 close(gone['busy_hours_per_day'], 24)              # one day of data, busy all of it
 PY
-# On a terminal (script(1) gives it one): a progress line; --quiet: none.
+# On a terminal (script(1) gives it one): a progress line; --quiet: none. (The 5 hosts in one
+# group: chunks of a day, 8 hosts of 16 GPUs fitting 28 hours under the memory budget.)
 if command -v script >/dev/null; then
     GPUPLAN_DB=$tmp/tty.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --hosts-per-query 2 --node tty" /dev/null >"$tmp/tty.out" 2>&1
     check "progress on a terminal: chunks, samples/s, ETA" grep -Eq 'chunks 3/3 +[0-9]+ samples/s .* ETA 0:00' "$tmp/tty.out"
     GPUPLAN_DB=$tmp/tty2.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --node tty --quiet" /dev/null >"$tmp/quiet.out" 2>&1
-    check "no progress with --quiet" bash -c "grep -q '1 of 1 chunks' '$tmp/quiet.out' && ! grep -q 'samples/s' '$tmp/quiet.out'"
+    check "no progress with --quiet" bash -c "grep -q '2 of 2 chunks' '$tmp/quiet.out' && ! grep -q 'samples/s' '$tmp/quiet.out'"
 fi
 before=$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")
 "$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
