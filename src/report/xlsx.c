@@ -256,7 +256,7 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
 /* ---- the Plan's columns ----------------------------------------------------------------- */
 
 typedef struct opt_cols {
-    int q, need, inst, z, burst, flow, cum, slope, cnt, beh, cntx, behx;
+    int q, need, inst, z, burst, flow, cum, slope, dif, cnt, beh, difx, cntx, behx;
 } opt_cols;
 
 typedef struct plan_cols {
@@ -335,8 +335,10 @@ static void plan_layout(const gp_scenario *s, plan_cols *c) {
         oc->flow = k++;
         oc->cum = k++;
         oc->slope = k++;
+        oc->dif = k++;
         oc->cnt = k++;
         oc->beh = k++;
+        oc->difx = k++;
         oc->cntx = k++;
         oc->behx = k++;
     }
@@ -491,6 +493,9 @@ typedef struct wbctx {
     int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
     int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
     const gp_report_meta *meta;      /* for the opening's sources (measured, tariff) */
+    /* The running sums have differed by Ties (2.1), with and without the exit value: the
+     * cached values of the Plan's "differed" columns while its rows are written. */
+    bool differed[2][GP_MAX_OPTIONS];
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -934,15 +939,30 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         else
             gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
                             at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
-        /* Break-even tests (MODEL.md Results, Ties): counts and behind, with and without the
-         * exit value. */
+        /* Break-even tests (MODEL.md Results, Ties): differed so far (2.1: level months are
+         * no break-even), counts and behind, with and without the exit value; cached as the
+         * engine's sums give them. */
         for (int wx = 0; wx < 2; wx++) {
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
-            snprintf(t, sizeof t, "OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s)))", cs, co, cs,
-                     co, cs, co);
-            gp_xlsx_formula(b, ws, row, wx ? oc->cntx : oc->cnt, 0, NULL,
-                            "=IF(AND(%s,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, cs, co);
-            gp_xlsx_formula(b, ws, row, wx ? oc->behx : oc->beh, 0, NULL, "=IF(%s,0,1)", t);
+            int dif = wx ? oc->difx : oc->dif;
+            double vs = *cum_self + (wx && m == M ? sr->exit_value : 0.0), vo = cum_opt[i];
+            bool tie = fabs(vs - vo) <= 1e-9 * fmax(1.0, fmax(fabs(vs), fabs(vo)));
+            bool ok = vs < vo || tie;
+            bool zero = fabs(vs) <= 1e-9 && fabs(vo) <= 1e-9;
+            bool *differed = &x->differed[wx][i];
+            *differed = (m > 0 && *differed) || !tie;
+            char eq[512];
+            snprintf(eq, sizeof eq, "ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))", cs, co, cs, co);
+            if (m == 0)
+                gp_xlsx_formula(b, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
+            else
+                gp_xlsx_formula(b, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
+                                at_row(&rr, dif, R - 1), eq);
+            snprintf(t, sizeof t, "OR(%s<%s,%s)", cs, co, eq);
+            gp_xlsx_formula(b, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
+                            "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t,
+                            at(&rr, dif), cs, co);
+            gp_xlsx_formula(b, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
         }
     }
 }
@@ -1198,8 +1218,10 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
                  {oc->flow, NULL},
                  {oc->cum, "cumulative"},
                  {oc->slope, "slope in hourly"},
+                 {oc->dif, "sums have differed"},
                  {oc->cnt, "break-even counts"},
                  {oc->beh, "self-hosted behind"},
+                 {oc->difx, "differed without exit value"},
                  {oc->cntx, "counts without exit value"},
                  {oc->behx, "behind without exit value"}};
         for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
@@ -1256,7 +1278,7 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
     }
     lxw_row_col_options hidden = {.hidden = 1};
     for (int i = 0; i < s->n_options; i++)
-        worksheet_set_column_opt(ws, (lxw_col_t)c->o[i].cnt, (lxw_col_t)c->o[i].behx, 8, NULL,
+        worksheet_set_column_opt(ws, (lxw_col_t)c->o[i].dif, (lxw_col_t)c->o[i].behx, 8, NULL,
                                  &hidden);
     worksheet_set_column(ws, 0, 0, 6, NULL);
     worksheet_set_column(ws, 1, 1, 10, NULL);
