@@ -29,6 +29,10 @@ const char *gp_exit_basis_key(gp_exit_basis b);
  * depreciation_years; buy as needed)", "flat 20 % of hardware cost (residual_pct)". */
 void gp_exit_basis_text(const gp_scenario *s, char *out, size_t cap);
 
+/* The basis in a few words, for narrow places (the TUI, the batch page): "resale curve",
+ * "straight line to 20 % at 60 months", "flat 20 %". */
+void gp_exit_basis_short(const gp_scenario *s, char *out, size_t cap);
+
 /* "exit value of 236,000.00 USD credited at month 36 (book value of hardware still held, not cash):
  * <basis>", or "" when r's exit value is 0 (then nothing needs saying). */
 void gp_exit_line(const gp_scenario *s, const gp_result *r, char *out, size_t cap);

@@ -47,6 +47,23 @@ void gp_exit_basis_text(const gp_scenario *s, char *out, size_t cap) {
     }
 }
 
+void gp_exit_basis_short(const gp_scenario *s, char *out, size_t cap) {
+    char pct[32], y[32];
+    gp_fmt_pct(s->residual_pct, pct, sizeof pct);
+    switch (gp_exit_basis_of(s)) {
+    case GP_EXIT_RESALE:
+        snprintf(out, cap, "resale curve");
+        return;
+    case GP_EXIT_STRAIGHT_LINE:
+        gp_fmt_sig(12.0 * s->depreciation_years, 4, y, sizeof y);
+        snprintf(out, cap, "straight line to %s %% at %s months", pct, y);
+        return;
+    case GP_EXIT_RESIDUAL_PCT:
+        snprintf(out, cap, "flat %s %%", pct);
+        return;
+    }
+}
+
 void gp_exit_line(const gp_scenario *s, const gp_result *r, char *out, size_t cap) {
     if (r->self.exit_value == 0.0) {
         out[0] = '\0';
