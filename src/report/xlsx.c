@@ -19,6 +19,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/output.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"
@@ -1019,8 +1020,11 @@ static void assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
           s->has_max_servers ? s->max_servers : 0, "servers");
     input(&in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
     if (s->n_resale == 0)
-        input(&in, "residual_pct", "residual value", s->residual_pct, "of hardware");
-    input(&in, "depreciation_years", "depreciation (resale line; informational)",
+        input(&in, "residual_pct",
+              "residual value (bought as needed or refreshed: where the straight line from new "
+              "ends; else flat)",
+              s->residual_pct, "of hardware");
+    input(&in, "depreciation_years", "depreciation (the straight line's length)",
           s->depreciation_years, "years");
     input(&in, "warranty_months", "warranty", s->warranty_months, "months");
     input(&in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
@@ -1841,6 +1845,19 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         }
     }
     int row = last + 2;
+    /* 2.1: the exit value within self-hosted's total, beside it, with its basis. */
+    char ev[64], basis[512], label[160];
+    ref(ev, sizeof ev, "Plan", M + 1, c->exit);
+    snprintf(label, sizeof label,
+             "self-hosted's total includes the exit value credited at month %d (book value of "
+             "hardware still held, not cash)",
+             M);
+    text_cell(b, ws, row, 0, label, NULL);
+    gp_xlsx_formula(b, ws, row, 1, r->self.exit_value, b->money, "=-%s", ev);
+    gp_exit_basis_text(s, basis, sizeof basis);
+    snprintf(label, sizeof label, "valued on: %.140s (as written)", basis);
+    text_cell(b, ws, row, 2, label, NULL);
+    row += 2;
     text_cell(b, ws, row++, 0,
               "An empty break-even or payback month: never within the horizon. Month m is the "
               "close of month m (0: the day the plan starts).",
