@@ -8,6 +8,7 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
+#include "gpuplan/report_sensitivity.h"
 
 static void opt_num(cJSON *o, const char *key, bool has, double v) {
     if (has)
@@ -61,6 +62,8 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
         cJSON_AddNullToObject(o, "work_unit");
     cJSON_AddStringToObject(o, "rival", s->rival);
     opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
+    cJSON_AddNumberToObject(o, "exit_value", s->exit_value);
+    cJSON_AddStringToObject(o, "exit_value_basis", s->exit_basis);
     cJSON_AddBoolToObject(o, "measured", s->measured);
     cJSON_AddNumberToObject(o, "gpus", s->gpus);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);
@@ -156,6 +159,8 @@ static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
         return gp_buf_printf(out, "added %s (cheapest: %s)\n", c->scenario, c->what);
     case GP_CHANGE_REMOVED:
         return gp_buf_printf(out, "removed %s\n", c->scenario);
+    case GP_CHANGE_EXIT_VALUE:
+        return gp_buf_printf(out, "exit value %s: %s -> %s (%s)\n", c->scenario, a, b, c->what);
     }
     return GP_OK;
 }
@@ -199,6 +204,9 @@ cJSON *gp_report_tornado_tree(const gp_sensitivity *sens, const gp_scenario *s, 
         const gp_sens_row *r = &sens->rows[order[i]];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "input", r->input);
+        char name[GP_NAME_BYTES + 80];
+        gp_report_sens_row_name(s, r, name, sizeof name); /* as the CLI names it */
+        cJSON_AddStringToObject(o, "name", name);
         cJSON_AddNumberToObject(o, "base", r->base);
         cJSON_AddNumberToObject(o, "low", r->delta_low[option]);
         cJSON_AddNumberToObject(o, "high", r->delta_high[option]);

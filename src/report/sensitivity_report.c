@@ -66,6 +66,13 @@ static void owner_name(const gp_scenario *s, const gp_sens_row *row, char *out, 
         snprintf(out, cap, "scenario");
 }
 
+void gp_report_sens_row_name(const gp_scenario *s, const gp_sens_row *row, char *out,
+                             size_t cap) {
+    char owner[GP_NAME_BYTES];
+    owner_name(s, row, owner, sizeof owner);
+    snprintf(out, cap, "%s: %s", owner, row->parameter);
+}
+
 static void month(char *out, size_t cap, bool has, int m) {
     if (has)
         snprintf(out, cap, "%d", m);
