@@ -497,6 +497,8 @@ typedef struct wbctx {
     /* The running sums have differed by Ties (2.1), with and without the exit value: the
      * cached values of the Plan's "differed" columns while its rows are written. */
     bool differed[2][GP_MAX_OPTIONS];
+    struct shadow *sv; /* the cached values of Plan and Batches */
+    double *colsum;    /* Plan: each column's cached values so far, for its total */
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -508,12 +510,305 @@ static void batch_range(const wbctx *x, char *out, size_t cap, int col) {
     range(out, cap, "Batches", col, 1, x->M + 1);
 }
 
+/* ---- cached values ------------------------------------------------------------------------
+ * What each formula of Plan and Batches computes, worked out here the way the formula does it
+ * from the same inputs, so a reader that does not recalculate (previews, pandas, openpyxl,
+ * Excel in manual mode) sees the figures LibreOffice would (tests/xlsx/check_cached.py). */
+
+typedef struct bat_vals {
+    double delivery, c, in, sold, refresh, fresh, n, x, first, beta, unit, hw, capex, cash,
+        principal, payment, lastpay, balance, maint, age, srvval, passed, value, pct;
+} bat_vals;
+
+typedef struct plan_vals {
+    double ns, s, q, powered, base, busy, y[GP_MAX_PERIODS], kwh, power, kinst, kdraw, colo, charge,
+        maint, capex, balance, sales, pay, bslope;
+} plan_vals;
+
+typedef struct shadow {
+    bat_vals *b;                                  /* [0..M] */
+    double *gen, *gcum, *gval;                    /* [d * n_gen + k] */
+    plan_vals *p;                                 /* [1..M] */
+    double *oq, *oneed, *oinst, *oburst, *oslope; /* [i * (M + 1) + m] */
+} shadow;
+
+static double ceil_plus_v(double v) {
+    return -floor(-(v - 1e-9 * fmax(1.0, v)));
+}
+
+static double per_gpu_h_v(const gp_option *o) {
+    double phi = o->pricing == GP_SPOT
+                     ? 1 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2 + o->restart_h)
+                     : 1;
+    return (1 + (o->pricing == GP_COMMITTED ? 0 : o->idle_overhead)) * phi * (1 + o->support_pct) /
+           o->gpus_per_instance;
+}
+
+static double extras_v(const gp_option *o) {
+    return o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
+}
+
+/* pct(age) as the Batches' pct column gives it. */
+static double pct_v(const gp_scenario *s, double d) {
+    if (s->n_resale > 0) {
+        double ag[GP_MAX_RESALE + 1], pc[GP_MAX_RESALE + 1];
+        ag[0] = 0, pc[0] = 1;
+        for (int k = 0; k < s->n_resale; k++)
+            ag[k + 1] = s->resale[k].age_months, pc[k + 1] = s->resale[k].pct;
+        int n = s->n_resale + 1;
+        if (d >= ag[n - 1])
+            return pc[n - 1];
+        int i = 0;
+        while (i + 1 < n && ag[i + 1] <= d)
+            i++;
+        return pc[i] + (pc[i + 1] - pc[i]) * (d - ag[i]) / (ag[i + 1] - ag[i]);
+    }
+    if (s->buy == GP_BUY_AS_NEEDED || s->refresh_months > 0)
+        return d >= 12 * s->depreciation_years
+                   ? s->residual_pct
+                   : 1 + (s->residual_pct - 1) * d / (12 * s->depreciation_years);
+    return s->residual_pct;
+}
+
+static void shadow_build(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int M = x->M, G = x->n_gen, no = s->n_options;
+    size_t rows = (size_t)M + 1;
+    v->b = gp_xcalloc(rows, sizeof *v->b);
+    v->gen = gp_xcalloc(rows * (size_t)G, sizeof *v->gen);
+    v->gcum = gp_xcalloc(rows * (size_t)G + 1, sizeof *v->gcum);
+    v->gval = gp_xcalloc(rows * (size_t)G, sizeof *v->gval);
+    v->p = gp_xcalloc(rows, sizeof *v->p);
+    size_t on = rows * (size_t)(no > 0 ? no : 1);
+    v->oq = gp_xcalloc(on, sizeof(double));
+    v->oneed = gp_xcalloc(on, sizeof(double));
+    v->oinst = gp_xcalloc(on, sizeof(double));
+    v->oburst = gp_xcalloc(on, sizeof(double));
+    v->oslope = gp_xcalloc(on, sizeof(double));
+    double g = s->gpus_per_server;
+    bool loan = s->financing == GP_LOAN;
+    double lf = loan ? s->loan_fraction : 0, apr = s->loan_apr, term = s->loan_term_months;
+    int every = s->order_every_months, lead = s->lead_time_months;
+    int step = s->refresh_months > 0 ? (s->refresh_months + every - 1) / every * every : 0;
+    /* Plan's demand side first: Batches read the servers wanted. */
+    for (int m = 1; m <= M; m++) {
+        int j = m - 1;
+        plan_vals *p = &v->p[m];
+        double U = r->demand_utilization[j], W = r->demand_work_month[j];
+        double QS = s->work_mode ? W / s->work_per_gpu_hour : W;
+        p->ns = s->work_mode ? (W == 0 ? 0 : ceil_plus_v(QS / (730 * U))) : r->demand_gpus[j];
+        double want = ceil(p->ns / g);
+        p->s = s->has_max_servers && s->max_servers > 0 ? fmin(s->max_servers, want) : want;
+    }
+    /* Batches, row by row (only rows above are read), then what a later row decides. */
+    for (int d = 0; d <= M; d++) {
+        bat_vals *b = &v->b[d];
+        b->delivery = d < M && d >= lead && (d - lead) % every == 0;
+        if (b->delivery) {
+            int hi = s->buy == GP_BUY_AS_NEEDED ? (d + every < M ? d + every : M) : M;
+            for (int m = d + 1; m <= hi; m++)
+                b->c = fmax(b->c, v->p[m].s);
+        }
+        double above = 0;
+        for (int e = 0; e < d; e++) {
+            b->in += v->b[e].x >= d ? v->b[e].n : 0;
+            b->sold += v->b[e].x == d ? v->b[e].n : 0;
+            above += v->b[e].n;
+        }
+        b->refresh = b->delivery ? fmin(b->sold, fmax(0, b->c - (b->in - b->sold))) : 0;
+        b->fresh = b->delivery ? fmax(0, b->c - (b->in - b->sold) - b->refresh) : 0;
+        b->n = b->refresh + b->fresh;
+        b->x = s->refresh_months > 0 && d + step < M ? d + step : M;
+        b->first = b->n > 0 && (d == 0 || above == 0);
+        int best_min = -1; /* LOOKUP: the tier with the largest minimum at most n; none: 0 */
+        for (int t = 0; b->n > 0 && t < s->n_tiers; t++)
+            if (s->tiers[t].min_servers <= b->n && s->tiers[t].min_servers >= best_min) {
+                best_min = s->tiers[t].min_servers;
+                b->beta = s->tiers[t].pct;
+            }
+        b->unit = s->server_price * s->price_factor *
+                  pow(1 + s->server_price_trend_per_year, (d - lead) / 12.0);
+        b->hw = b->n * b->unit * (1 - b->beta) + b->fresh * s->network_per_server;
+        b->capex = b->hw + (b->first ? s->fixed_capex : 0);
+        b->cash = b->capex * (1 - lf);
+        b->principal = loan ? b->capex * s->loan_fraction : 0;
+        double L = b->principal, rate = apr / 12;
+        b->payment = L == 0 ? 0 : apr == 0 ? L / term : L * rate / (1 - pow(1 + rate, -term));
+        b->lastpay = fmin(d + term, b->x);
+        b->age = b->x - d;
+        double T = b->age;
+        b->balance =
+            L > 0 && term > T
+                ? (apr == 0 ? L - b->payment * T
+                            : L * pow(1 + rate, T) - b->payment * (pow(1 + rate, T) - 1) / rate)
+                : 0;
+        b->maint = s->maintenance_pct_per_year * b->hw / 12;
+        b->pct = pct_v(s, d);
+    }
+    double tr = 1 + s->server_price_trend_per_year;
+    for (int d = 0; d <= M; d++) {
+        bat_vals *b = &v->b[d];
+        double T = b->age;
+        b->srvval = b->n == 0 ? 0
+                              : v->b[(int)T].pct * b->n * b->unit * (1 - b->beta) *
+                                    pow(tr, (T + lead) / 12.0);
+        b->passed = b->x < M ? v->b[(int)b->x].refresh : 0;
+    }
+    for (int d = 0; d <= M; d++) {
+        bat_vals *b = &v->b[d];
+        double *gen = &v->gen[(size_t)d * G], *cum = &v->gcum[(size_t)d * G];
+        for (int k = 0; k < G; k++) {
+            if (k == 0)
+                gen[k] = b->fresh;
+            else if (d == 0 || b->refresh == 0 || d - step < 0)
+                gen[k] = 0;
+            else {
+                int e = d - step;
+                double older = v->gcum[(size_t)e * G + k];
+                gen[k] = fmin(v->gen[(size_t)e * G + k - 1], fmax(0, b->refresh - older));
+            }
+        }
+        for (int k = G - 1; k >= 0; k--)
+            cum[k] = gen[k] + (k + 1 < G ? cum[k + 1] : 0);
+        b->value = b->srvval;
+        for (int k = 0; k < G; k++) {
+            double cnt = gen[k], older = k + 1 < G ? cum[k + 1] : 0;
+            double age = k == 0 ? b->x - d : b->x - (d - k * step);
+            double val = cnt == 0
+                             ? 0
+                             : (cnt - fmin(cnt, fmax(0, b->passed - older))) * v->b[(int)age].pct *
+                                   s->network_per_server * pow(tr, (age + lead) / 12.0);
+            v->gval[(size_t)d * G + k] = val;
+            b->value += val;
+        }
+    }
+    /* The rest of Plan. */
+    double before[GP_MAX_PERIODS];
+    for (int k = 0; k < s->n_periods; k++) {
+        before[k] = 0;
+        for (int i = 0; i < s->n_periods; i++) {
+            double a = s->periods[i].price_per_kwh, c = s->periods[k].price_per_kwh;
+            if (i != k && (i < k ? a <= c : a < c))
+                before[k] += s->periods[i].hours_per_day;
+        }
+    }
+    double avg = s->has_gpu_avg_w ? s->gpu_avg_w : 0;
+    for (int m = 1; m <= M; m++) {
+        int j = m - 1;
+        plan_vals *p = &v->p[m];
+        double U = r->demand_utilization[j], W = r->demand_work_month[j];
+        double QS = s->work_mode ? W / s->work_per_gpu_hour : W;
+        double Gw = r->self.gpus_at_work[j], in = r->self.servers_in_service[j];
+        p->q = fmin(QS, Gw * 730 * U);
+        p->powered = ceil(Gw / g);
+        p->base =
+            p->powered * s->server_base_w + Gw * (s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w);
+        p->busy = s->has_gpu_avg_w ? 0 : p->q * 24 / 730;
+        double e = 0, c = 0, extra = s->has_gpu_avg_w ? 0 : s->gpu_tdp_w - s->gpu_idle_w;
+        for (int k = 0; k < s->n_periods; k++) {
+            double hk = s->periods[k].hours_per_day;
+            p->y[k] = s->shift_to_cheapest ? fmin(Gw * hk, fmax(0, p->busy - Gw * before[k]))
+                                           : p->busy * hk / 24;
+            e += p->base * hk + extra * p->y[k];
+            c += (p->base * hk + extra * p->y[k]) * s->periods[k].price_per_kwh;
+        }
+        double et = pow(1 + s->energy_price_trend_per_year, (m - 1) / 12.0);
+        p->kwh = s->pue * e * 730 / 24 / 1000;
+        p->power = s->pue * c * 730 / 24 / 1000 * et;
+        p->kinst = (in * s->server_base_w + Gw * fmax(s->gpu_tdp_w, avg)) / 1000;
+        p->kdraw = U > 0 ? (p->powered * s->server_base_w + Gw * fmax(s->gpu_tdp_w, avg)) / 1000
+                         : p->base / 1000;
+        p->colo = s->colo_per_kw_month * p->kinst;
+        p->charge = s->demand_charge_per_kw_month * et * p->kdraw * s->pue;
+        for (int d = 0; d <= M; d++) {
+            const bat_vals *b = &v->b[d];
+            if (d < m - s->warranty_months && b->x >= m)
+                p->maint += b->maint;
+            if (d < m && b->lastpay >= m)
+                p->pay += b->payment;
+        }
+        if (s->bridge >= 0 && r->self.bridge_hours[j] > 0) {
+            const gp_option *br = &s->options[s->bridge];
+            p->bslope = r->self.bridge_hours[j] * per_gpu_h_v(br) *
+                        pow(1 + br->price_trend_per_year, (m - 1) / 12.0);
+        }
+    }
+    for (int m = 0; m <= M; m++) { /* at index m: capex, settlements, sales */
+        plan_vals *p = &v->p[m];
+        for (int d = 0; d <= M; d++) {
+            const bat_vals *b = &v->b[d];
+            p->capex += d == m ? b->cash : 0;
+            p->balance += b->x == m ? b->balance : 0;
+            p->sales -= m < M && b->x == m ? b->value : 0;
+        }
+    }
+    /* Each option's helper columns. */
+    for (int i = 0; i < no; i++) {
+        const gp_option *o = &s->options[i];
+        size_t at0 = (size_t)i * rows;
+        double tr_o = 1 + o->price_trend_per_year;
+        for (int m = 1; m <= M; m++) {
+            int j = m - 1;
+            double U = r->demand_utilization[j], W = r->demand_work_month[j];
+            double QO = s->work_mode ? W / o->work_per_gpu_hour : W;
+            v->oq[at0 + m] = QO;
+            if (o->pricing != GP_COMMITTED) {
+                v->oslope[at0 + m] = QO * per_gpu_h_v(o) * pow(tr_o, (m - 1) / 12.0);
+                continue;
+            }
+            double need =
+                s->work_mode ? (W == 0 ? 0 : ceil_plus_v(QO / (730 * U))) : r->demand_gpus[j];
+            v->oneed[at0 + m] = ceil(need / o->gpus_per_instance);
+        }
+        if (o->pricing != GP_COMMITTED)
+            continue;
+        int T = o->term_months;
+        for (int m = 1; m <= M; m++) {
+            int ts = T * ((m - 1) / T), hi = ts + T < M ? ts + T : M;
+            double inst = 0;
+            if (o->has_base_gpus)
+                inst = ceil(o->base_gpus / o->gpus_per_instance);
+            else
+                for (int q = ts + 1; q <= hi; q++)
+                    inst = fmax(inst, v->oneed[at0 + q]);
+            v->oinst[at0 + m] = inst;
+            double rate = inst * 730 * pow(tr_o, ts / 12.0) * (1 + o->support_pct);
+            v->oslope[at0 + m] = rate + (m == M ? fmax(0, ts + T - M) * rate : 0);
+            double z = m - 1 < M ? r->options[i].burst_hours[m - 1] : 0;
+            if (o->has_base_gpus && o->burst >= 0 && z > 0) {
+                const gp_option *bo = &s->options[o->burst];
+                v->oburst[at0 + m] = z * per_gpu_h_v(bo) * bo->hourly *
+                                         pow(1 + bo->price_trend_per_year, (m - 1) / 12.0) +
+                                     extras_v(bo);
+            }
+        }
+    }
+}
+
+static void shadow_free(shadow *v) {
+    free(v->b);
+    free(v->gen);
+    free(v->gcum);
+    free(v->gval);
+    free(v->p);
+    free(v->oq);
+    free(v->oneed);
+    free(v->oinst);
+    free(v->oburst);
+    free(v->oslope);
+}
+
 /* One row of the Batches sheet: delivery index d (rows 0..M; only d < M delivers). */
 static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
     book *b = x->b;
     const gp_scenario *s = x->s;
     int row = d + 1, R = d + 2;
     rowref rr = {.R = R};
+    const bat_vals *bv = &x->sv->b[d];
+    const double *gen = &x->sv->gen[(size_t)d * x->n_gen],
+                 *gcum = &x->sv->gcum[(size_t)d * x->n_gen],
+                 *gval = &x->sv->gval[(size_t)d * x->n_gen];
     char pm[64], ps[64];
     plan_range(x, pm, sizeof pm, x->c.m, false);
     plan_range(x, ps, sizeof ps, x->c.s, false);
@@ -528,11 +823,11 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
     char D[16];
     snprintf(D, sizeof D, "%s", at(&rr, B_D));
     num_cell(b, ws, row, B_D, d, NULL);
-    gp_xlsx_formula(b, ws, row, B_DELIVERY, 0, NULL,
+    gp_xlsx_formula(b, ws, row, B_DELIVERY, bv->delivery, NULL,
                     "=IF(AND(%s<horizon_months,%s>=lead_time,MOD(%s-lead_time,order_every)=0),1,0)",
                     D, D, D);
     gp_xlsx_formula(
-        b, ws, row, B_C, 0, NULL,
+        b, ws, row, B_C, bv->c, NULL,
         "=IF(%s=1,_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&IF(as_needed=1,MIN(%s+order_every,"
         "horizon_months),horizon_months)),0)",
         at(&rr, B_DELIVERY), ps, pm, D, pm, D);
@@ -540,14 +835,15 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         num_cell(b, ws, row, B_INSERVICE, 0, NULL);
         num_cell(b, ws, row, B_SOLD, 0, NULL);
     } else {
-        gp_xlsx_formula(b, ws, row, B_INSERVICE, 0, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n,
+        gp_xlsx_formula(b, ws, row, B_INSERVICE, bv->in, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n,
                         above_x, D);
-        gp_xlsx_formula(b, ws, row, B_SOLD, 0, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x, D);
+        gp_xlsx_formula(b, ws, row, B_SOLD, bv->sold, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x,
+                        D);
     }
     const char *C = at(&rr, B_C), *IN = at(&rr, B_INSERVICE), *SO = at(&rr, B_SOLD);
-    gp_xlsx_formula(b, ws, row, B_REFRESH, 0, NULL, "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)",
-                    at(&rr, B_DELIVERY), SO, C, IN, SO);
-    gp_xlsx_formula(b, ws, row, B_NEW, 0, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)",
+    gp_xlsx_formula(b, ws, row, B_REFRESH, bv->refresh, NULL,
+                    "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)", at(&rr, B_DELIVERY), SO, C, IN, SO);
+    gp_xlsx_formula(b, ws, row, B_NEW, bv->fresh, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)",
                     at(&rr, B_DELIVERY), C, IN, SO, at(&rr, B_REFRESH));
     /* Cached: the engine's servers delivered here. */
     int nd = 0;
@@ -555,64 +851,69 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         if (x->r->self.batches[i].index == d)
             nd += x->r->self.batches[i].servers;
     gp_xlsx_formula(b, ws, row, B_N, nd, NULL, "=%s+%s", at(&rr, B_REFRESH), at(&rr, B_NEW));
-    gp_xlsx_formula(b, ws, row, B_X, 0, NULL,
+    gp_xlsx_formula(b, ws, row, B_X, bv->x, NULL,
                     "=IF(AND(refresh_months>0,%s+refresh_step<horizon_months),%s+refresh_step,"
                     "horizon_months)",
                     D, D);
     const char *N = at(&rr, B_N);
     if (d == 0)
-        gp_xlsx_formula(b, ws, row, B_FIRST, 0, NULL, "=IF(%s>0,1,0)", N);
+        gp_xlsx_formula(b, ws, row, B_FIRST, bv->first, NULL, "=IF(%s>0,1,0)", N);
     else
-        gp_xlsx_formula(b, ws, row, B_FIRST, 0, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N, above_n);
+        gp_xlsx_formula(b, ws, row, B_FIRST, bv->first, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N,
+                        above_n);
     if (s->n_tiers > 0)
-        gp_xlsx_formula(b, ws, row, B_BETA, 0, b->pct, "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N,
-                        N, x->tier_min, x->tier_pct);
+        gp_xlsx_formula(b, ws, row, B_BETA, bv->beta, b->pct,
+                        "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N, N, x->tier_min, x->tier_pct);
     else
-        gp_xlsx_formula(b, ws, row, B_BETA, 0, b->pct, "=0*%s", N);
-    gp_xlsx_formula(b, ws, row, B_UNIT, 0, b->money,
+        gp_xlsx_formula(b, ws, row, B_BETA, bv->beta, b->pct, "=0*%s", N);
+    gp_xlsx_formula(b, ws, row, B_UNIT, bv->unit, b->money,
                     "=server_price*price_factor*(1+hw_trend)^((%s-lead_time)/12)", D);
     const char *BE = at(&rr, B_BETA), *U = at(&rr, B_UNIT);
-    gp_xlsx_formula(b, ws, row, B_HW, 0, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U, BE,
-                    at(&rr, B_NEW));
-    gp_xlsx_formula(b, ws, row, B_CAPEX, 0, b->money, "=%s+IF(%s=1,fixed_capex,0)", at(&rr, B_HW),
-                    at(&rr, B_FIRST));
+    gp_xlsx_formula(b, ws, row, B_HW, bv->hw, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U,
+                    BE, at(&rr, B_NEW));
+    gp_xlsx_formula(b, ws, row, B_CAPEX, bv->capex, b->money, "=%s+IF(%s=1,fixed_capex,0)",
+                    at(&rr, B_HW), at(&rr, B_FIRST));
     const char *CA = at(&rr, B_CAPEX);
-    gp_xlsx_formula(b, ws, row, B_CASH, 0, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))", CA);
-    gp_xlsx_formula(b, ws, row, B_PRINCIPAL, 0, b->money, "=IF(loan=1,%s*loan_fraction,0)", CA);
+    gp_xlsx_formula(b, ws, row, B_CASH, bv->cash, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))",
+                    CA);
+    gp_xlsx_formula(b, ws, row, B_PRINCIPAL, bv->principal, b->money,
+                    "=IF(loan=1,%s*loan_fraction,0)", CA);
     const char *L = at(&rr, B_PRINCIPAL);
     gp_xlsx_formula(
-        b, ws, row, B_PAYMENT, 0, b->money,
+        b, ws, row, B_PAYMENT, bv->payment, b->money,
         "=IF(%s=0,0,IF(loan_apr=0,%s/loan_term,%s*(loan_apr/12)/(1-(1+loan_apr/12)^(-loan_"
         "term))))",
         L, L, L);
-    gp_xlsx_formula(b, ws, row, B_LASTPAY, 0, NULL, "=MIN(%s+loan_term,%s)", D, at(&rr, B_X));
+    gp_xlsx_formula(b, ws, row, B_LASTPAY, bv->lastpay, NULL, "=MIN(%s+loan_term,%s)", D,
+                    at(&rr, B_X));
     const char *A = at(&rr, B_PAYMENT), *T = at(&rr, B_AGE);
     gp_xlsx_formula(
-        b, ws, row, B_BALANCE, 0, b->money,
+        b, ws, row, B_BALANCE, bv->balance, b->money,
         "=IF(AND(%s>0,loan_term>%s),IF(loan_apr=0,%s-%s*%s,%s*(1+loan_apr/12)^%s-%s*((1+loan_"
         "apr/12)^%s-1)/(loan_apr/12)),0)",
         L, T, L, A, T, L, T, A, T);
-    gp_xlsx_formula(b, ws, row, B_MAINT, 0, b->money, "=maintenance_pct*%s/12", at(&rr, B_HW));
-    gp_xlsx_formula(b, ws, row, B_AGE, 0, NULL, "=%s-%s", at(&rr, B_X), D);
+    gp_xlsx_formula(b, ws, row, B_MAINT, bv->maint, b->money, "=maintenance_pct*%s/12",
+                    at(&rr, B_HW));
+    gp_xlsx_formula(b, ws, row, B_AGE, bv->age, NULL, "=%s-%s", at(&rr, B_X), D);
     char pct[64];
     batch_range(x, pct, sizeof pct, B_PCT);
-    gp_xlsx_formula(b, ws, row, B_SRVVAL, 0, b->money,
+    gp_xlsx_formula(b, ws, row, B_SRVVAL, bv->srvval, b->money,
                     "=IF(%s=0,0,INDEX(%s,%s+1)*%s*%s*(1-%s)*(1+hw_trend)^((%s+lead_time)/12))", N,
                     pct, T, N, U, BE, T);
     char refr[64];
     batch_range(x, refr, sizeof refr, B_REFRESH);
-    gp_xlsx_formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)",
-                    at(&rr, B_X), refr, at(&rr, B_X));
+    gp_xlsx_formula(b, ws, row, B_PASSED, bv->passed, NULL,
+                    "=IF(%s<horizon_months,INDEX(%s,%s+1),0)", at(&rr, B_X), refr, at(&rr, B_X));
     int g0 = B_GEN, c0 = B_GEN + x->n_gen, v0 = B_GEN + 2 * x->n_gen;
     char v0n[8], vln[8];
     col_name(v0, v0n);
     col_name(v0 + x->n_gen - 1, vln);
-    gp_xlsx_formula(b, ws, row, B_VALUE, 0, b->money, "=%s+SUM($%s%d:$%s%d)", at(&rr, B_SRVVAL),
-                    v0n, R, vln, R);
+    gp_xlsx_formula(b, ws, row, B_VALUE, bv->value, b->money, "=%s+SUM($%s%d:$%s%d)",
+                    at(&rr, B_SRVVAL), v0n, R, vln, R);
     /* pct(age d). */
     if (s->n_resale > 0)
         gp_xlsx_formula(
-            b, ws, row, B_PCT, 0, NULL,
+            b, ws, row, B_PCT, bv->pct, NULL,
             "=IF(%s>=INDEX(%s,%d),INDEX(%s,%d),INDEX(%s,MATCH(%s,%s,1))+(INDEX(%s,MATCH(%s,%s,"
             "1)+1)-INDEX(%s,MATCH(%s,%s,1)))*(%s-INDEX(%s,MATCH(%s,%s,1)))/(INDEX(%s,MATCH(%s,"
             "%s,1)+1)-INDEX(%s,MATCH(%s,%s,1))))",
@@ -621,14 +922,14 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
             x->res_age, D, x->res_age, x->res_age, D, x->res_age);
     else
         gp_xlsx_formula(
-            b, ws, row, B_PCT, 0, NULL,
+            b, ws, row, B_PCT, bv->pct, NULL,
             "=IF(OR(as_needed=1,refresh_months>0),IF(%s>=12*depreciation_years,residual_pct,"
             "1+(residual_pct-1)*%s/(12*depreciation_years)),residual_pct)",
             D, D);
     /* Network shares by generation k: delivered first at d - k * refresh_step. */
     for (int k = 0; k < x->n_gen; k++) {
         if (k == 0) {
-            gp_xlsx_formula(b, ws, row, g0, 0, NULL, "=%s", at(&rr, B_NEW));
+            gp_xlsx_formula(b, ws, row, g0, gen[0], NULL, "=%s", at(&rr, B_NEW));
             continue;
         }
         if (d == 0) {
@@ -639,7 +940,7 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         col_name(g0 + k - 1, prev);
         col_name(c0 + k, older);
         gp_xlsx_formula(
-            b, ws, row, g0 + k, 0, NULL,
+            b, ws, row, g0 + k, gen[k], NULL,
             "=IF(OR(%s=0,%s-refresh_step<0),0,MIN(INDEX($%s$2:$%s$%d,%s-refresh_step+1),MAX(0,"
             "%s-INDEX($%s$2:$%s$%d,%s-refresh_step+1))))",
             at(&rr, B_REFRESH), D, prev, prev, R - 1, D, at(&rr, B_REFRESH), older, older, R - 1,
@@ -649,7 +950,7 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         char a[8], z[8];
         col_name(g0 + k, a);
         col_name(g0 + x->n_gen - 1, z);
-        gp_xlsx_formula(b, ws, row, c0 + k, 0, NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
+        gp_xlsx_formula(b, ws, row, c0 + k, gcum[k], NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
     }
     for (int k = 0; k < x->n_gen; k++) {
         rr.used = 0; /* pct, D and the buffers below outlive the ring otherwise */
@@ -664,7 +965,7 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         if (k == 0)
             snprintf(age, sizeof age, "(%s-%s)", X, D);
         gp_xlsx_formula(
-            b, ws, row, v0 + k, 0, b->money,
+            b, ws, row, v0 + k, gval[k], b->money,
             "=IF(%s=0,0,(%s-MIN(%s,MAX(0,%s-%s)))*INDEX(%s,%s+1)*network_per_server*(1+hw_"
             "trend)^((%s+lead_time)/12))",
             cnt, cnt, cnt, at(&rr, B_PASSED), older, pct, age, age);
@@ -680,6 +981,21 @@ static void pay_per_use(char *out, size_t cap, const opt_refs *o, const char *z,
 }
 
 /* One row of the Plan sheet: index m (0 = the start, else the close of month m). */
+/* A Plan formula cell, its cached value added to its column's total. */
+static void plan_cell(wbctx *x, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
+                      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static void plan_cell(wbctx *x, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
+                      const char *fmt, ...) {
+    char text[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    x->colsum[col] += cached;
+    keep(x->b, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, cached));
+}
+
 static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, double *cum_opt) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -687,6 +1003,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     const plan_cols *c = &x->c;
     int row = m + 1, R = m + 2, M = x->M;
     rowref rr = {.R = R};
+    const plan_vals *pv = &x->sv->p[m];
+    size_t rows = (size_t)M + 1;
     char A[16];
     snprintf(A, sizeof A, "%s", at(&rr, c->m));
     char t[2048], t2[2048];
@@ -694,12 +1012,12 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     /* Cached as EDATE computes them, for viewers that do not recalculate. */
     int mi = x->start_year * 12 + x->start_month - 1 + (m > 0 ? m - 1 : 0);
     int my = mi / 12, mm = mi % 12 + 1;
-    gp_xlsx_formula(b, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
-                    "=EDATE(start_date,MAX(%s,1)-1)", A);
-    gp_xlsx_formula(b, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&rr, c->date));
-    gp_xlsx_formula(b, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
-                    "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)",
-                    at(&rr, c->date), at(&rr, c->date));
+    plan_cell(x, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
+              "=EDATE(start_date,MAX(%s,1)-1)", A);
+    plan_cell(x, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&rr, c->date));
+    plan_cell(x, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
+              "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&rr, c->date),
+              at(&rr, c->date));
     char bn[64], ba[64], bx[64];
     batch_range(x, bn, sizeof bn, B_N);
     batch_range(x, ba, sizeof ba, B_D);
@@ -717,77 +1035,77 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         bought += sr->batches[i].index == m ? sr->batches[i].servers : 0;
         sold += sr->batches[i].exit == m ? sr->batches[i].servers : 0;
     }
-    gp_xlsx_formula(b, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
-    gp_xlsx_formula(b, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
-    gp_xlsx_formula(b, ws, row, c->capex, 0, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
-    gp_xlsx_formula(b, ws, row, c->balance, 0, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
-    gp_xlsx_formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)",
-                    A, bval, bx, A);
-    gp_xlsx_formula(b, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
-                    "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    plan_cell(x, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
+    plan_cell(x, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
+    plan_cell(x, ws, row, c->capex, pv->capex, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
+    plan_cell(x, ws, row, c->balance, pv->balance, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
+    plan_cell(x, ws, row, c->sales, pv->sales, b->money,
+              "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    plan_cell(x, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
+              "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
     if (m > 0) {
         int j = m - 1;
         char U[16];
         snprintf(U, sizeof U, "%s", at(&rr, c->u));
         if (c->raw >= 0) {
             const char *start = s->work_mode ? "work_per_month" : "gpus";
-            gp_xlsx_formula(b, ws, row, c->raw,
-                            s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
-                            "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
-                            A, x->steps_val, x->steps_val, x->steps_month, A,
-                            m == 1 ? start : at_row(&rr, c->raw, R - 1));
-            gp_xlsx_formula(b, ws, row, c->u, r->demand_utilization[j], b->pct,
-                            "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
-                            A, x->steps_u, x->steps_u, x->steps_month, A,
-                            m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
+            plan_cell(x, ws, row, c->raw,
+                      s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
+                      "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+                      x->steps_val, x->steps_val, x->steps_month, A,
+                      m == 1 ? start : at_row(&rr, c->raw, R - 1));
+            plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct,
+                      "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+                      x->steps_u, x->steps_u, x->steps_month, A,
+                      m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
         } else {
-            gp_xlsx_formula(b, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
+            plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
         }
         const char *base = c->raw >= 0 ? at(&rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
         snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
         if (!s->work_mode) {
             ceil_plus(t, sizeof t, t2);
-            gp_xlsx_formula(b, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
-            gp_xlsx_formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s",
-                            at(&rr, c->n), U);
+            plan_cell(x, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
+            plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s",
+                      at(&rr, c->n), U);
         } else {
-            gp_xlsx_formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
-            gp_xlsx_formula(b, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour,
-                            b->num, "=%s/rho_s", at(&rr, c->w));
+            plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
+            plan_cell(x, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
+                      "=%s/rho_s", at(&rr, c->w));
             snprintf(t2, sizeof t2, "%s/(730*%s)", at(&rr, c->qs), U);
             ceil_plus(t, sizeof t, t2);
-            gp_xlsx_formula(b, ws, row, c->ns, 0, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
+            plan_cell(x, ws, row, c->ns, pv->ns, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
         }
         const char *NS = at(&rr, c->ns), *QS = at(&rr, c->qs);
-        gp_xlsx_formula(
-            b, ws, row, c->s, 0, NULL,
+        plan_cell(
+            x, ws, row, c->s, pv->s, NULL,
             "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
             "per_server,0))",
             NS, NS);
-        gp_xlsx_formula(b, ws, row, c->inservice, sr->servers_in_service[j], NULL,
-                        "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
-        gp_xlsx_formula(b, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)",
-                        NS, at(&rr, c->inservice));
+        plan_cell(x, ws, row, c->inservice, sr->servers_in_service[j], NULL,
+                  "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
+        plan_cell(x, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
+                  at(&rr, c->inservice));
         const char *G = at(&rr, c->g);
-        gp_xlsx_formula(b, ws, row, c->q, 0, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
+        plan_cell(x, ws, row, c->q, pv->q, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
         const char *Q = at(&rr, c->q);
         const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
         if (c->z >= 0)
-            gp_xlsx_formula(b, ws, row, c->z, sr->bridge_hours[j], b->num,
-                            "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
-                            s->work_mode ? "rho_s" : "1", rho_b);
-        gp_xlsx_formula(b, ws, row, c->powered, 0, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
-        gp_xlsx_formula(b, ws, row, c->base, 0, b->num,
-                        "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)",
-                        at(&rr, c->powered), G);
-        gp_xlsx_formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
+            plan_cell(x, ws, row, c->z, sr->bridge_hours[j], b->num,
+                      "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
+                      s->work_mode ? "rho_s" : "1", rho_b);
+        plan_cell(x, ws, row, c->powered, pv->powered, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
+        plan_cell(x, ws, row, c->base, pv->base, b->num,
+                  "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)",
+                  at(&rr, c->powered), G);
+        plan_cell(x, ws, row, c->busy, pv->busy, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
         for (int k = 0; k < s->n_periods; k++) {
             char hk[64], before[64];
             ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
             ref(before, sizeof before, "Assumptions", x->ph[k], 4);
-            gp_xlsx_formula(b, ws, row, c->y0 + k, 0, b->num,
-                            "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk,
-                            at(&rr, c->busy), G, before, at(&rr, c->busy), hk);
+            plan_cell(x, ws, row, c->y0 + k, pv->y[k], b->num,
+                      "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&rr, c->busy),
+                      G, before, at(&rr, c->busy), hk);
         }
         char e_sum[4096] = "0", c_sum[4096] = "0";
         for (int k = 0; k < s->n_periods; k++) {
@@ -802,59 +1120,58 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base),
                      hk, at(&rr, c->y0 + k), pk);
         }
-        gp_xlsx_formula(b, ws, row, c->kwh, 0, b->num, "=pue*(%s)*730/24/1000", e_sum);
-        gp_xlsx_formula(b, ws, row, c->power, 0, b->money,
-                        "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
-        gp_xlsx_formula(b, ws, row, c->kinst, 0, b->num,
-                        "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
-                        at(&rr, c->inservice), G);
-        gp_xlsx_formula(
-            b, ws, row, c->kdraw, 0, b->num,
+        plan_cell(x, ws, row, c->kwh, pv->kwh, b->num, "=pue*(%s)*730/24/1000", e_sum);
+        plan_cell(x, ws, row, c->power, pv->power, b->money,
+                  "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
+        plan_cell(x, ws, row, c->kinst, pv->kinst, b->num,
+                  "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
+                  at(&rr, c->inservice), G);
+        plan_cell(
+            x, ws, row, c->kdraw, pv->kdraw, b->num,
             "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
             "1000)",
             U, at(&rr, c->powered), G, at(&rr, c->base));
-        gp_xlsx_formula(b, ws, row, c->colo, 0, b->money, "=colo_per_kw_month*%s",
-                        at(&rr, c->kinst));
-        gp_xlsx_formula(b, ws, row, c->charge, 0, b->money,
-                        "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
-        gp_xlsx_formula(b, ws, row, c->maint, 0, b->money,
-                        "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx,
-                        A);
-        gp_xlsx_formula(b, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
-        gp_xlsx_formula(b, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
+        plan_cell(x, ws, row, c->colo, pv->colo, b->money, "=colo_per_kw_month*%s",
+                  at(&rr, c->kinst));
+        plan_cell(x, ws, row, c->charge, pv->charge, b->money,
+                  "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
+        plan_cell(x, ws, row, c->maint, pv->maint, b->money,
+                  "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
+        plan_cell(x, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
+        plan_cell(x, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
         if (c->bridge >= 0) {
             const opt_refs *bo = &x->o[s->bridge];
             const char *Z = at(&rr, c->z);
             pay_per_use(t, sizeof t, bo, Z, A, true);
-            gp_xlsx_formula(b, ws, row, c->bridge, sr->bridge_cost[j], b->money,
-                            "=IF(%s>0,%s+%s,0)", Z, t, bo->extras);
+            plan_cell(x, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z,
+                      t, bo->extras);
             pay_per_use(t, sizeof t, bo, Z, A, false);
-            gp_xlsx_formula(b, ws, row, c->bslope, 0, b->num, "=IF(%s>0,%s,0)", Z, t);
+            plan_cell(x, ws, row, c->bslope, pv->bslope, b->num, "=IF(%s>0,%s,0)", Z, t);
         }
-        gp_xlsx_formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
-                        bpay, ba, A, blast, A);
+        plan_cell(x, ws, row, c->pay, pv->pay, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
+                  bpay, ba, A, blast, A);
     }
     char fl[8], ll[8];
     col_name(c->power, fl);
     col_name(c->exit, ll);
     /* The flow: power .. exit value (kWh and peaks are not money; they sit before power). */
     *cum_self += sr->monthly[m];
-    gp_xlsx_formula(b, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll,
-                    R);
+    plan_cell(x, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
     if (m == 0)
-        gp_xlsx_formula(b, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
+        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
     else
-        gp_xlsx_formula(b, ws, row, c->cum, *cum_self, b->money, "=%s+%s",
-                        at_row(&rr, c->cum, R - 1), at(&rr, c->flow));
-    gp_xlsx_formula(b, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money,
-                    "=%s-%s", at(&rr, c->cum), at(&rr, c->exit));
+        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&rr, c->cum, R - 1),
+                  at(&rr, c->flow));
+    plan_cell(x, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
+              at(&rr, c->cum), at(&rr, c->exit));
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
         const opt_refs *orf = &x->o[i];
         const opt_cols *oc = &c->o[i];
         const gp_option_result *orr = &r->options[i];
         if (m > 0 && s->work_mode)
-            gp_xlsx_formula(b, ws, row, oc->q, 0, b->num, "=%s/%s", at(&rr, c->w), orf->h[O_RHO]);
+            plan_cell(x, ws, row, oc->q, x->sv->oq[(size_t)i * rows + (size_t)m], b->num, "=%s/%s",
+                      at(&rr, c->w), orf->h[O_RHO]);
         const char *QO = at(&rr, oc->q);
         if (o->pricing != GP_COMMITTED) {
             if (m == 0) {
@@ -862,10 +1179,11 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 pay_per_use(t, sizeof t, orf, QO, A, true);
-                gp_xlsx_formula(b, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t,
-                                orf->extras);
+                plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t,
+                          orf->extras);
                 pay_per_use(t, sizeof t, orf, QO, A, false);
-                gp_xlsx_formula(b, ws, row, oc->slope, 0, b->num, "=%s", t);
+                plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m],
+                          b->num, "=%s", t);
             }
         } else {
             const char *T = orf->h[O_TERM], *g = orf->h[O_G], *sup = orf->h[O_SUPPORT],
@@ -881,19 +1199,20 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 } else {
                     snprintf(need, sizeof need, "%s", at(&rr, c->n));
                 }
-                gp_xlsx_formula(b, ws, row, oc->need, 0, NULL, "=ROUNDUP(%s/%s,0)", need, g);
+                plan_cell(x, ws, row, oc->need, x->sv->oneed[(size_t)i * rows + (size_t)m], NULL,
+                          "=ROUNDUP(%s/%s,0)", need, g);
                 char nr[64];
                 plan_range(x, nr, sizeof nr, oc->need, false);
                 char mr[64];
                 plan_range(x, mr, sizeof mr, c->m, false);
                 if (o->has_base_gpus)
-                    gp_xlsx_formula(b, ws, row, oc->inst, 0, NULL, "=ROUNDUP(%s/%s,0)",
-                                    orf->h[O_BASE], g);
+                    plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m],
+                              NULL, "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
                 else
-                    gp_xlsx_formula(
-                        b, ws, row, oc->inst, 0, NULL,
-                        "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr, mr,
-                        ts, mr, ts, T);
+                    plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m],
+                              NULL,
+                              "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))",
+                              nr, mr, ts, mr, ts, T);
             }
             const char *I = at(&rr, oc->inst);
             char burst[2048] = "0";
@@ -901,14 +1220,14 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&rr, c->u));
                 const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
                 const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
-                gp_xlsx_formula(b, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
-                                "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
-                                at(&rr, c->u), QO, t2, rho_o, rho_b);
+                plan_cell(x, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
+                          "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
+                          at(&rr, c->u), QO, t2, rho_o, rho_b);
                 if (o->burst >= 0) {
                     const opt_refs *bo = &x->o[o->burst];
                     pay_per_use(t, sizeof t, bo, at(&rr, oc->z), A, true);
-                    gp_xlsx_formula(b, ws, row, oc->burst, 0, b->money, "=IF(%s>0,%s+%s,0)",
-                                    at(&rr, oc->z), t, bo->extras);
+                    plan_cell(x, ws, row, oc->burst, x->sv->oburst[(size_t)i * rows + (size_t)m],
+                              b->money, "=IF(%s>0,%s+%s,0)", at(&rr, oc->z), t, bo->extras);
                 } else {
                     num_cell(b, ws, row, oc->burst, 0, b->money);
                 }
@@ -919,27 +1238,27 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T,
                      A, at_row(&rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
             if (m == 0) {
-                gp_xlsx_formula(b, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
+                plan_cell(x, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 char month_rate[512];
                 snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts,
                          sup);
-                gp_xlsx_formula(
-                    b, ws, row, oc->flow, orr->monthly[m], b->money,
+                plan_cell(
+                    x, ws, row, oc->flow, orr->monthly[m], b->money,
                     "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
                     upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
-                gp_xlsx_formula(b, ws, row, oc->slope, 0, b->num,
-                                "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)",
-                                month_rate, A, ts, T, month_rate);
+                plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m],
+                          b->num, "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)",
+                          month_rate, A, ts, T, month_rate);
             }
         }
         cum_opt[i] += orr->monthly[m];
         if (m == 0)
-            gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
+            plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
         else
-            gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
-                            at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
+            plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
+                      at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
         /* Break-even tests (MODEL.md Results, Ties): differed so far (2.1: level months are
          * no break-even), counts and behind, with and without the exit value; cached as the
          * engine's sums give them. */
@@ -955,15 +1274,15 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
             char eq[512];
             snprintf(eq, sizeof eq, "ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))", cs, co, cs, co);
             if (m == 0)
-                gp_xlsx_formula(b, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
+                plan_cell(x, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
             else
-                gp_xlsx_formula(b, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
-                                at_row(&rr, dif, R - 1), eq);
+                plan_cell(x, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
+                          at_row(&rr, dif, R - 1), eq);
             snprintf(t, sizeof t, "OR(%s<%s,%s)", cs, co, eq);
-            gp_xlsx_formula(b, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
-                            "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t,
-                            at(&rr, dif), cs, co);
-            gp_xlsx_formula(b, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
+            plan_cell(x, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
+                      "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t,
+                      at(&rr, dif), cs, co);
+            plan_cell(x, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
         }
     }
 }
@@ -1262,7 +1581,7 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
     for (int k = 0; k < nm; k++) {
         char rg[64];
         plan_range(x, rg, sizeof rg, money[k], true);
-        double v = 0;
+        double v = x->colsum[money[k]];
         if (money[k] == c->flow)
             v = sr->total;
         for (int i = 0; i < s->n_options; i++)
@@ -2038,6 +2357,10 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
         x.start_year < 1900)
         x.start_year = 1900, x.start_month = 1, x.start_day = 1;
     plan_layout(s, &x.c);
+    shadow sv;
+    x.sv = &sv;
+    shadow_build(&x, &sv);
+    x.colsum = gp_xcalloc((size_t)x.c.n_cols, sizeof *x.colsum);
 
     lxw_worksheet *sum = workbook_add_worksheet(b.wb, "Summary");
     lxw_worksheet *as = workbook_add_worksheet(b.wb, "Assumptions");
@@ -2061,6 +2384,8 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
     }
     sources_sheet(&b, src, meta);
     free(x.o);
+    free(x.colsum);
+    shadow_free(&sv);
 
     char title[GP_NAME_BYTES];
     gp_text_clean(s->name, title, sizeof title);
