@@ -1675,8 +1675,24 @@ static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0,
     ref(last, sizeof last, "Plan", M + 1, fiscal ? c->fy : c->year);
     char first[64];
     ref(first, sizeof first, "Plan", 1, fiscal ? c->fy : c->year);
+    /* The year of index M, as the Plan's column gives it: years after it read "". */
+    int mi = x->start_year * 12 + x->start_month - 1 + (M > 0 ? M - 1 : 0);
+    int last_y = mi / 12 + (fiscal && fs > 1 && mi % 12 + 1 >= fs ? 1 : 0);
     for (int y = 0; y < n_years; y++, row++) {
         int R = row + 1;
+        char fm[512];
+        if (y0 + y > last_y) {
+            snprintf(fm, sizeof fm, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last, first, y);
+            keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, 0, fm, NULL, ""));
+            for (int i = -1; i < s->n_options; i++) {
+                char rg[64];
+                plan_range(x, rg, sizeof rg, i < 0 ? c->flow : c->o[i].flow, true);
+                snprintf(fm, sizeof fm, "=IF($A%d=\"\",\"\",SUMIFS(%s,%s,$A%d))", R, rg, yr, R);
+                keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)(2 + i), fm,
+                                                    b->money, ""));
+            }
+            continue;
+        }
         gp_xlsx_formula(b, ws, row, 0, y0 + y, NULL, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last,
                         first, y);
         for (int i = -1; i < s->n_options; i++) {
@@ -1718,6 +1734,11 @@ static void subst(char *out, size_t cap, const char *tmpl, const char *token, co
  * peak's busy draw and the rented extras for u > 0, and the rented hours (linear). One row per
  * break u_k (0, the cumulative hours of the cheapest periods / 24 with shifting, 1), the totals
  * of every side there, then the first segment where they meet. Rows 1-3 hold the sums. */
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -1746,28 +1767,49 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     ref(tot, sizeof tot, "Plan", x->M + 2, c->flow);
     ref(pw, sizeof pw, "Plan", x->M + 2, c->power);
     ref(ch, sizeof ch, "Plan", x->M + 2, c->charge);
+    const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
+    /* The cached values, summed as the formulas sum them. */
+    const gp_result *r = x->r;
+    int M = x->M;
+    double avg = s->has_gpu_avg_w ? s->gpu_avg_w : 0, S_B = 0, S_G = 0, S_K = 0, S_F = 0, S_cnt = 0;
+    for (int m = 1; m <= M; m++) {
+        int j = m - 1;
+        double tr_e = pow(1 + s->energy_price_trend_per_year, (m - 1) / 12.0);
+        double G = r->self.gpus_at_work[j], N = r->demand_gpus[j];
+        const plan_vals *pv = &x->sv->p[m];
+        S_B += pv->base * tr_e;
+        S_G += G * tr_e;
+        S_K += (pv->powered * s->server_base_w + G * fmax(s->gpu_tdp_w, avg)) / 1000 * tr_e;
+        if (bo)
+            S_F += (N - G) * pow(1 + s->options[s->bridge].price_trend_per_year, (m - 1) / 12.0);
+        S_cnt += N - G > 0;
+    }
+    double B1 = r->self.total - x->colsum[c->power] - x->colsum[c->charge] -
+                (c->bridge >= 0 ? x->colsum[c->bridge] : 0);
     text_cell(b, ws, 1, 0, "sums", NULL);
     if (c->bridge >= 0) {
         char bt[64];
         ref(bt, sizeof bt, "Plan", x->M + 2, c->bridge);
-        gp_xlsx_formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
+        gp_xlsx_formula(b, ws, 1, 1, B1, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
     } else {
-        gp_xlsx_formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s", tot, pw, ch);
+        gp_xlsx_formula(b, ws, 1, 1, B1, b->money, "=%s-%s-%s", tot, pw, ch);
     }
-    gp_xlsx_formula(b, ws, 1, 2, 0, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
-    gp_xlsx_formula(b, ws, 1, 3, 0, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
+    gp_xlsx_formula(b, ws, 1, 2, S_B, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
+    gp_xlsx_formula(b, ws, 1, 3, S_G, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
     gp_xlsx_formula(
-        b, ws, 1, 4, 0, b->num,
+        b, ws, 1, 4, S_K, b->num,
         "=SUMPRODUCT((%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/"
         "1000*%s)",
         pr, gr, tre);
-    const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
     if (bo)
-        gp_xlsx_formula(b, ws, 1, 5, 0, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
+        gp_xlsx_formula(b, ws, 1, 5, S_F, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
                         bo->h[O_TREND], mr);
     else
         num_cell(b, ws, 1, 5, 0, b->num);
-    gp_xlsx_formula(b, ws, 1, 6, 0, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    gp_xlsx_formula(b, ws, 1, 6, S_cnt, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    double *oB = gp_xcalloc((size_t)no + 1, sizeof *oB),
+           *oC = gp_xcalloc((size_t)no + 1, sizeof *oC),
+           *oD = gp_xcalloc((size_t)no + 1, sizeof *oD);
     /* Row 3: each option's sums. B: constant (committed); C: sum of N (or rented by the
      * burst) x its trend; D: months with burst hours. */
     text_cell(b, ws, 3, 0, "option", b->head);
@@ -1781,25 +1823,39 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
         text_cell(b, ws, row, 0, o->name, NULL);
         char otot[64];
         ref(otot, sizeof otot, "Plan", x->M + 2, oc->flow);
+        size_t rows = (size_t)M + 1;
+        for (int m = 1; m <= M; m++) {
+            double N = r->demand_gpus[m - 1];
+            if (o->pricing != GP_COMMITTED) {
+                oC[i] += N * pow(1 + o->price_trend_per_year, (m - 1) / 12.0);
+            } else if (o->has_base_gpus) {
+                double rest = N - x->sv->oinst[(size_t)i * rows + (size_t)m] * o->gpus_per_instance;
+                double btr = o->burst >= 0 ? s->options[o->burst].price_trend_per_year : 0;
+                oC[i] += (rest > 0) * rest * pow(1 + btr, (m - 1) / 12.0);
+                oD[i] += rest > 0;
+            }
+        }
+        if (o->pricing == GP_COMMITTED)
+            oB[i] = r->options[i].total - (o->has_base_gpus ? x->colsum[oc->burst] : 0);
         if (o->pricing != GP_COMMITTED) {
             num_cell(b, ws, row, 1, 0, b->money);
-            gp_xlsx_formula(b, ws, row, 2, 0, b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
+            gp_xlsx_formula(b, ws, row, 2, oC[i], b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
                             x->o[i].h[O_TREND], mr);
             num_cell(b, ws, row, 3, 0, NULL);
         } else if (!o->has_base_gpus) {
-            gp_xlsx_formula(b, ws, row, 1, 0, b->money, "=%s", otot);
+            gp_xlsx_formula(b, ws, row, 1, oB[i], b->money, "=%s", otot);
             num_cell(b, ws, row, 2, 0, b->num);
             num_cell(b, ws, row, 3, 0, NULL);
         } else {
             char ir[64], bt[64];
             plan_range(x, ir, sizeof ir, oc->inst, false);
             ref(bt, sizeof bt, "Plan", x->M + 2, oc->burst);
-            gp_xlsx_formula(b, ws, row, 1, 0, b->money, "=%s-%s", otot, bt);
+            gp_xlsx_formula(b, ws, row, 1, oB[i], b->money, "=%s-%s", otot, bt);
             const char *btr = o->burst >= 0 ? x->o[o->burst].h[O_TREND] : "0";
-            gp_xlsx_formula(b, ws, row, 2, 0, b->num,
+            gp_xlsx_formula(b, ws, row, 2, oC[i], b->num,
                             "=SUMPRODUCT((%s-%s*%s>0)*(%s-%s*%s)*(1+%s)^((%s-1)/12))", nr, ir,
                             x->o[i].h[O_G], nr, ir, x->o[i].h[O_G], btr, mr);
-            gp_xlsx_formula(b, ws, row, 3, 0, NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir,
+            gp_xlsx_formula(b, ws, row, 3, oD[i], NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir,
                             x->o[i].h[O_G]);
         }
     }
@@ -1835,6 +1891,23 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     range(cheaper, sizeof cheaper, "Assumptions", 4, x->cheaper_first, x->cheaper_last);
     snprintf(power, sizeof power, "pue*730/24/1000*(%s)", fsum);
     int last_row = 0;
+    /* Cached: each break's u and totals, the differences and the answers so far. */
+    double before[GP_MAX_PERIODS], sorted[GP_MAX_PERIODS];
+    for (int k = 0; k < s->n_periods; k++) {
+        before[k] = 0;
+        for (int q = 0; q < s->n_periods; q++) {
+            double a = s->periods[q].price_per_kwh, pk = s->periods[k].price_per_kwh;
+            if (q != k && (q < k ? a <= pk : a < pk))
+                before[k] += s->periods[q].hours_per_day;
+        }
+        sorted[k] = before[k];
+    }
+    qsort(sorted, (size_t)s->n_periods, sizeof *sorted, cmp_double);
+    double *dprev = gp_xcalloc((size_t)no + 1, sizeof *dprev),
+           *d0p = gp_xcalloc((size_t)no + 1, sizeof *d0p),
+           *ans = gp_xcalloc((size_t)no + 1, sizeof *ans), u_prev = 0;
+    bool *has_ans = gp_xcalloc((size_t)no + 1, sizeof *has_ans);
+    const gp_option *bro = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
     for (int k = 0; k < np; k++) {
         int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
         if (k == 1) {
@@ -1846,7 +1919,10 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
                 const char *bex = o->burst >= 0 ? x->o[o->burst].extras : "0";
                 char dc[8];
                 col_name(4 + 3 * i, dc);
-                gp_xlsx_formula(b, ws, t0 + 1, 4 + 3 * i, 0, b->money,
+                d0p[i] = dprev[i] + (bro ? extras_v(bro) : 0) * S_cnt -
+                         (o->burst >= 0 ? extras_v(&s->options[o->burst]) : 0) * oD[i] +
+                         s->demand_charge_per_kw_month * s->pue * (S_K - S_B / 1000);
+                gp_xlsx_formula(b, ws, t0 + 1, 4 + 3 * i, d0p[i], b->money,
                                 "=%s%d+%s*$G$2-%s*$D$%d+demand_charge*pue*($E$2-$C$2/1000)", dc, R0,
                                 bo ? bo->extras : "0", bex, 5 + i);
             }
@@ -1857,27 +1933,45 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
         else
             snprintf(label, sizeof label, "shift break %d", k);
         text_cell(b, ws, row, 0, label, NULL);
+        double u = k == 0                                      ? 0
+                   : k == np - 1                               ? 1
+                   : s->shift_to_cheapest && !s->has_gpu_avg_w ? sorted[k] / 24
+                                                               : 1;
         if (k == 0)
             num_cell(b, ws, row, 1, 0, NULL);
         else if (k == np - 1)
             num_cell(b, ws, row, 1, 1, NULL);
         else
             /* The k-th smallest of the periods' cheaper hours: the k cheapest periods' hours. */
-            gp_xlsx_formula(b, ws, row, 1, 0, NULL,
+            gp_xlsx_formula(b, ws, row, 1, u, NULL,
                             "=IF(AND(shift=1,has_gpu_avg=0),SMALL(%s,%d)/24,1)", cheaper, k + 1);
         char u_here[16], pw_k[8192];
         snprintf(u_here, sizeof u_here, "$B%d", R);
         subst(pw_k, sizeof pw_k, power, "@U", u_here);
+        double fs = 0, extra = s->has_gpu_avg_w ? 0 : s->gpu_tdp_w - s->gpu_idle_w;
+        for (int q = 0; q < s->n_periods; q++) {
+            double hk = s->periods[q].hours_per_day;
+            double y = s->shift_to_cheapest ? fmin(hk, fmax(0, 24 * u - before[q])) : hk * u;
+            fs += s->periods[q].price_per_kwh * (hk * S_B + extra * y * S_G);
+        }
+        double pw_v = s->pue * 730 / 24 / 1000 * fs, dcp = s->demand_charge_per_kw_month * s->pue;
+        double self_t = k == 0 ? B1 + pw_v + dcp * S_B / 1000
+                        : bro  ? B1 + pw_v + dcp * S_K +
+                                    (S_cnt > 0 ? u * 730 * per_gpu_h_v(bro) * bro->hourly * S_F +
+                                                     extras_v(bro) * S_cnt
+                                               : 0)
+                              : B1 + pw_v + dcp * S_K;
         if (k == 0)
-            gp_xlsx_formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000",
+            gp_xlsx_formula(b, ws, row, 2, self_t, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000",
                             pw_k);
         else if (bo)
             gp_xlsx_formula(
-                b, ws, row, 2, 0, b->money,
+                b, ws, row, 2, self_t, b->money,
                 "=$B$2+%s+demand_charge*pue*$E$2+IF($G$2>0,$B%d*730*%s*%s*$F$2+%s*$G$2,0)", pw_k, R,
                 bo->per_gpu_h, bo->h[O_HOURLY], bo->extras);
         else
-            gp_xlsx_formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$E$2", pw_k);
+            gp_xlsx_formula(b, ws, row, 2, self_t, b->money, "=$B$2+%s+demand_charge*pue*$E$2",
+                            pw_k);
         for (int i = 0; i < no; i++) {
             const gp_option *o = &s->options[i];
             const opt_refs *orf = &x->o[i];
@@ -1886,36 +1980,64 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             col_name(3 + 3 * i, tc);
             col_name(4 + 3 * i, dc);
             col_name(5 + 3 * i, rc);
+            double opt_t = oB[i];
             if (o->pricing != GP_COMMITTED)
-                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                opt_t = u * 730 * per_gpu_h_v(o) * o->hourly * oC[i] + extras_v(o) * M;
+            else if (o->has_base_gpus && o->burst >= 0 && k > 0 && oD[i] > 0)
+                opt_t = oB[i] +
+                        u * 730 * per_gpu_h_v(&s->options[o->burst]) * s->options[o->burst].hourly *
+                            oC[i] +
+                        extras_v(&s->options[o->burst]) * oD[i];
+            double dif = self_t - opt_t;
+            if (o->pricing != GP_COMMITTED)
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, opt_t, b->money,
                                 "=$B%d*730*%s*%s*$C$%d+%s*horizon_months", R, orf->per_gpu_h,
                                 orf->h[O_HOURLY], oi, orf->extras);
             else if (o->has_base_gpus && o->burst >= 0 && k > 0)
-                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, opt_t, b->money,
                                 "=$B$%d+IF($D$%d>0,$B%d*730*%s*%s*$C$%d+%s*$D$%d,0)", oi, oi, R,
                                 x->o[o->burst].per_gpu_h, x->o[o->burst].h[O_HOURLY], oi,
                                 x->o[o->burst].extras, oi);
             else
-                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money, "=$B$%d", oi);
-            gp_xlsx_formula(b, ws, row, 4 + 3 * i, 0, b->money, "=$C%d-%s%d", R, tc, R);
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, opt_t, b->money, "=$B$%d", oi);
+            gp_xlsx_formula(b, ws, row, 4 + 3 * i, dif, b->money, "=$C%d-%s%d", R, tc, R);
             if (k == 0) {
+                dprev[i] = dif;
                 text_cell(b, ws, row, 5 + 3 * i, "", NULL);
                 continue;
             }
+            /* The answer so far, as the formula finds it. */
+            double dp = k == 1 ? d0p[i] : dprev[i];
+            if (!has_ans[i]) {
+                if (fabs(self_t - opt_t) <= 1e-9 * fmax(1, fmax(fabs(self_t), fabs(opt_t))))
+                    has_ans[i] = true, ans[i] = u;
+                else if ((dp < 0) != (dif < 0))
+                    has_ans[i] = true, ans[i] = u_prev + (u - u_prev) * dp / (dp - dif);
+            }
+            dprev[i] = dif;
             /* Segment (u_{k-1}, u_k]: the previous row's difference, or the one at 0+. */
             int P = k == 1 ? t0 + 2 : R - 1;
             char eq[512];
             snprintf(eq, sizeof eq, "ABS($C%d-%s%d)<=1E-9*MAX(1,ABS($C%d),ABS(%s%d))", R, tc, R, R,
                      tc, R);
-            gp_xlsx_formula(
-                b, ws, row, 5 + 3 * i, 0, NULL,
-                "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
-                "(%s%d-%s%d),\"\")))",
-                rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
-                k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+            char f[2048];
+            snprintf(f, sizeof f,
+                     "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
+                     "(%s%d-%s%d),\"\")))",
+                     rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
+                     k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+            maybe(b, ws, row, 5 + 3 * i, has_ans[i], ans[i], NULL, f);
         }
+        u_prev = u;
         last_row = row;
     }
+    free(oB);
+    free(oC);
+    free(oD);
+    free(dprev);
+    free(d0p);
+    free(ans);
+    free(has_ans);
     x->u_last_row = last_row;
     x->u_first_row = t0;
     worksheet_set_column(ws, 0, 0, 20, NULL);
@@ -2087,9 +2209,12 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", qr, R, qr);
             maybe(b, ws, row, PER_GPU_H, has_h, per_h, b->money, f);
         }
-        gp_xlsx_formula(b, ws, row, 12, 0, NULL,
-                        "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R,
-                        lows);
+        double low = r->self.total;
+        for (int k = 0; k < no; k++)
+            low = fmin(low, r->options[k].total);
+        gp_xlsx_formula(
+            b, ws, row, 12, fabs(total - low) <= 1e-9 * fmax(1, fmax(fabs(total), fabs(low))), NULL,
+            "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
         if (i < 0)
             continue;
         const gp_option_result *orr = &r->options[i];
@@ -2121,17 +2246,21 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         }
         char sl[64];
         plan_range(x, sl, sizeof sl, oc->slope, true);
-        gp_xlsx_formula(b, ws, row, 13, 0, b->num, "=SUM(%s)", sl);
+        double slope = x->colsum[oc->slope], bslope = s->bridge == i ? x->colsum[c->bslope] : 0;
+        gp_xlsx_formula(b, ws, row, 13, slope, b->num, "=SUM(%s)", sl);
         if (s->bridge == i) {
             char bs[64];
             plan_range(x, bs, sizeof bs, c->bslope, false);
-            gp_xlsx_formula(b, ws, row, 14, 0, b->num, "=SUM(%s)", bs);
+            gp_xlsx_formula(b, ws, row, 14, bslope, b->num, "=SUM(%s)", bs);
         } else {
             num_cell(b, ws, row, 14, 0, b->num);
         }
         const char *hourly = x->o[i].h[O_HOURLY];
-        gp_xlsx_formula(b, ws, row, 15, 0, b->money, "=B%d-%s*N%d", R, hourly, R);
-        gp_xlsx_formula(b, ws, row, 16, 0, b->money, "=$B$%d-%s*O%d", FIRST + 1, hourly, R);
+        double h = s->options[i].hourly;
+        gp_xlsx_formula(b, ws, row, 15, orr->total - h * slope, b->money, "=B%d-%s*N%d", R, hourly,
+                        R);
+        gp_xlsx_formula(b, ws, row, 16, r->self.total - h * bslope, b->money, "=$B$%d-%s*O%d",
+                        FIRST + 1, hourly, R);
         snprintf(f, sizeof f,
                  "=IF(ABS(N%d-O%d)<=1E-9*MAX(1,ABS(N%d),ABS(O%d)),\"\",IF(ABS(Q%d-P%d)<=1E-9*MAX(1,"
                  "ABS(Q%d),ABS(P%d)),0,IF((Q%d-P%d)/(N%d-O%d)>=0,(Q%d-P%d)/(N%d-O%d),\"\")))",

@@ -3,7 +3,9 @@
 pandas, openpyxl, Excel in manual mode) must equal a real recalculation cell for cell: every
 formula cell of gpuplan's workbook against LibreOffice's recalculated value (numbers to a
 relative 1e-9, within 1e-6 near 0; text and empty results exactly).
-Usage: check_cached.py GPUPLAN SCENARIO.json WORKDIR [--list]"""
+Gnumeric's ssconvert is the second engine (--engine gnumeric). --mutate changes one cached value
+in the file first, and the check must then fail (a check that cannot fail proves nothing).
+Usage: check_cached.py GPUPLAN SCENARIO.json WORKDIR [--list] [--engine gnumeric] [--mutate]"""
 import os
 import shutil
 import subprocess
@@ -13,6 +15,8 @@ import openpyxl
 
 gpuplan, scenario, work = sys.argv[1:4]
 listing = '--list' in sys.argv[4:]
+gnumeric = 'gnumeric' in sys.argv[4:]
+mutate = '--mutate' in sys.argv[4:]
 os.makedirs(work, exist_ok=True)
 profile = os.path.join(work, 'lo-profile')
 os.makedirs(os.path.join(profile, 'user'), exist_ok=True)
@@ -27,12 +31,32 @@ name = os.path.splitext(os.path.basename(scenario))[0]
 book = os.path.join(work, name + '.xlsx')
 subprocess.run([gpuplan, 'report', scenario, '--format', 'xlsx', '--as-of', '2026-11-22',
                 '-o', book], check=True)
+if mutate:  # the Plan's first cached power figure (a month of running costs) off by 1
+    import re
+    import zipfile
+    src = zipfile.ZipFile(book)
+    parts = {n: src.read(n) for n in src.namelist()}
+    src.close()
+    wbx = parts['xl/workbook.xml'].decode()
+    sheets = re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="rId(\d+)"', wbx)
+    plan = 'xl/worksheets/sheet%s.xml' % dict(sheets)['Plan']
+    xml = parts[plan].decode()
+    cell = re.search(r'(<c r="[A-Z]+3"[^>]*><f>[^<]*</f><v>)([^<]+)(</v>)', xml)
+    xml = xml[:cell.start(2)] + repr(float(cell.group(2)) + 1) + xml[cell.end(2):]
+    parts[plan] = xml.encode()
+    with zipfile.ZipFile(book, 'w', zipfile.ZIP_DEFLATED) as z:
+        for n, data in parts.items():
+            z.writestr(n, data)
 out = os.path.join(work, 'recalc')
 shutil.rmtree(out, ignore_errors=True)
 os.makedirs(out)
-subprocess.run(['soffice', '-env:UserInstallation=file://' + profile, '--headless', '--norestore',
-                '--convert-to', 'xlsx', '--outdir', out, book], check=True,
-               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+if gnumeric:
+    subprocess.run(['ssconvert', '--recalc', book, os.path.join(out, name + '.xlsx')], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+else:
+    subprocess.run(['soffice', '-env:UserInstallation=file://' + profile, '--headless',
+                    '--norestore', '--convert-to', 'xlsx', '--outdir', out, book], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
 formulas = openpyxl.load_workbook(book)
 cached = openpyxl.load_workbook(book, data_only=True)
 recalc = openpyxl.load_workbook(os.path.join(out, name + '.xlsx'), data_only=True)
@@ -68,6 +92,6 @@ if listing:
     for k, v in sorted(by.items(), key=lambda kv: -len(kv[1])):
         print(len(v), k, v[:2])
 if bad:
-    raise SystemExit('%d of %d formula cells cache another value than LibreOffice computes, '
-                     'first %r' % (len(bad), n, bad[:3]))
-print('%d formula cells cache what LibreOffice computes' % n)
+    raise SystemExit('%d of %d formula cells cache another value than %s computes, first %r'
+                     % (len(bad), n, 'Gnumeric' if gnumeric else 'LibreOffice', bad[:3]))
+print('%d formula cells cache what %s computes' % (n, 'Gnumeric' if gnumeric else 'LibreOffice'))
