@@ -2375,7 +2375,26 @@ static void bom_sheet(wbctx *x, lxw_worksheet *bom) {
     finish_sheet(bom, false, 0);
 }
 
-static void sources_sheet(book *b, lxw_worksheet *src, const gp_report_meta *meta) {
+/* Where the server purchase price came from: the sentence of the scenario's notes that
+ * `scenario draft` writes ("Server price: ITEM (DATE, SOURCE) scaled to N GPUs a server"), else
+ * the scenario itself. */
+static void server_price_source(const gp_report_meta *meta, char *out, size_t cap) {
+    const cJSON *notes = meta && meta->scenario_json
+                             ? cJSON_GetObjectItemCaseSensitive(meta->scenario_json, "notes")
+                             : NULL;
+    const char *n = cJSON_GetStringValue(notes), *at = n ? strstr(n, "Server price: ") : NULL;
+    if (!at) {
+        snprintf(out, cap, "given in the scenario (self_hosted.server_price)");
+        return;
+    }
+    at += strlen("Server price: ");
+    const char *end = strstr(at, ". ");
+    size_t len = end ? (size_t)(end - at) : strlen(at);
+    snprintf(out, cap, "%.*s (the scenario's notes)", (int)(len < 400 ? len : 400), at);
+}
+
+static void sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
+                          const gp_report_meta *meta) {
     int row = 0;
     text_cell(b, src, row, 0, "gpuplan", b->bold);
     text_cell(b, src, row++, 1, meta && meta->version ? meta->version : "", NULL);
@@ -2400,6 +2419,17 @@ static void sources_sheet(book *b, lxw_worksheet *src, const gp_report_meta *met
         text_cell(b, src, row, 5, ps->effective_from, NULL);
         text_cell(b, src, row, 6, ps->source, NULL);
     }
+    row++;
+    text_cell(b, src, row, 0, "self-hosted", b->bold);
+    text_cell(b, src, row, 1, "what", b->bold);
+    text_cell(b, src, row, 3, "value", b->bold);
+    text_cell(b, src, row++, 6, "source", b->bold);
+    char from[512];
+    server_price_source(meta, from, sizeof from);
+    text_cell(b, src, row, 0, "server purchase price", NULL);
+    text_cell(b, src, row, 1, "self_hosted.server_price, a server", NULL);
+    num_cell(b, src, row, 3, s->server_price, b->num);
+    text_cell(b, src, row++, 6, from, NULL);
     row++;
     text_cell(b, src, row++, 0, "scenario JSON", b->bold);
     char *json = meta && meta->scenario_json ? cJSON_PrintUnformatted(meta->scenario_json) : NULL;
@@ -2511,7 +2541,7 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
         if (tel->charge_label)
             chargeback_rows(&x, tw, after, tel);
     }
-    sources_sheet(&b, src, meta);
+    sources_sheet(&b, src, s, meta);
     free(x.o);
     free(x.colsum);
     shadow_free(&sv);
