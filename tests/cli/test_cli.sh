@@ -188,5 +188,29 @@ check "sensitivity --all is for md" expect 2 '--all applies to --format md' -- "
 check "sensitivity bad format" expect 2 'not md, json or csv' -- "$gpuplan" sensitivity "$seed" --format pdf
 check "sensitivity bad --top" expect 2 'not a count' -- "$gpuplan" sensitivity "$seed" --top 0
 
+# Revision 2.1: level months are no break-even. 32 GPUs on order for 3 months, the bridge being
+# the very option compared: both sides pay 200,966.08 in months 1 and 2, the servers at 3;
+# owning is ahead from month 9. Every output says 9 (2.0 said 1), the sensitivity's base too.
+level=$fixtures/../scenarios/level-months-bridge.json
+"$gpuplan" report "$level" --format json >"$tmp/level.json"
+"$gpuplan" report "$level" --format csv >"$tmp/level.csv"
+"$gpuplan" report "$level" >"$tmp/level.md"
+"$gpuplan" sensitivity "$level" --format json >"$tmp/level-sens.json"
+check "level months: break-even and payback at 9 in json, csv, md and sensitivity" /usr/bin/python3 - "$tmp" <<'PY'
+import csv, json, os, sys
+t = sys.argv[1]
+o = json.load(open(os.path.join(t, 'level.json')))['options'][0]
+months = [o[k] for k in ('break_even_month', 'payback_month', 'break_even_month_without_exit',
+                         'payback_month_without_exit')]
+assert months == [9, 9, 9, 9], months
+rows = list(csv.DictReader(open(os.path.join(t, 'level.csv'))))
+assert rows[1]['self_hosted_cumulative'] == rows[1]['on-demand cumulative'] == '200966.08', rows[1]
+assert [int(r['index']) for r in rows if r['break_even']] == [9], [r['break_even'] for r in rows]
+md = open(os.path.join(t, 'level.md')).read()
+assert '| on-demand | on_demand | 7,234,778.88 | 7,234,778.88 | 12.2900 | 9 | 9 | 9 / 9 |' in md
+sens = json.load(open(os.path.join(t, 'level-sens.json')))
+assert sens['base']['options'][0]['break_even_month'] == 9, sens['base']
+PY
+
 echo "cli: $fails failed"
 [ "$fails" = 0 ]
