@@ -2282,14 +2282,23 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             col_name(5 + 3 * i, rc);
             int u0 = x->u_first_row + 1;
             snprintf(f, sizeof f,
-                     "=IF(%s,\"\",IF(ABS(Utilization!$C$%d-Utilization!$%s$%d)<=1E-9*MAX(1,ABS("
-                     "Utilization!$C$%d),ABS(Utilization!$%s$%d)),0,Utilization!$%s$%d))",
-                     lacks, u0, tc, u0, u0, tc, u0, rc, x->u_last_row + 1);
-            maybe(b, ws, row, 10, orr->has_break_even_utilization, orr->break_even_utilization,
-                  b->pct, f);
-            snprintf(f, sizeof f, "=IF(K%d=\"\",\"\",K%d*8760)", R, R);
-            maybe(b, ws, row, 11, orr->has_break_even_utilization,
-                  orr->break_even_utilization * 8760, b->num, f);
+                     "=IF(%s,\"none\",IF(ABS(Utilization!$C$%d-Utilization!$%s$%d)<=1E-9*MAX(1,"
+                     "ABS(Utilization!$C$%d),ABS(Utilization!$%s$%d)),0,IF(Utilization!$%s$%d=\"\","
+                     "\"none\",Utilization!$%s$%d)))",
+                     lacks, u0, tc, u0, u0, tc, u0, rc, x->u_last_row + 1, rc, x->u_last_row + 1);
+            /* "none" as the CLI says it, never a blank a reader could take for 0 %. */
+            bool has_u = orr->has_break_even_utilization;
+            if (has_u)
+                keep(b, worksheet_write_formula_num(ws, (lxw_row_t)row, 10, f, b->pct,
+                                                    orr->break_even_utilization));
+            else
+                keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, 10, f, b->pct, "none"));
+            snprintf(f, sizeof f, "=IF(ISNUMBER(K%d),K%d*8760,\"none\")", R, R);
+            if (has_u)
+                keep(b, worksheet_write_formula_num(ws, (lxw_row_t)row, 11, f, b->num,
+                                                    orr->break_even_utilization * 8760));
+            else
+                keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, 11, f, b->num, "none"));
         }
     }
     int row = last + 2;
@@ -2312,7 +2321,7 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
               b->note);
     text_cell(b, ws, row++, 0,
               "Break-even utilization: the busy share at which the totals meet, every month's "
-              "utilization replaced by it (hidden sheet Utilization); empty when never.",
+              "utilization replaced by it (hidden sheet Utilization); none when never.",
               b->note);
     row++;
     row = year_table(x, ws, row, false, x->start_year, 1);

@@ -179,7 +179,11 @@ def compare(xlsx, rep, rows, fiscal_start=1):
                        (8, 'break_even_month_without_exit'), (9, 'payback_month_without_exit'),
                        (10, 'break_even_hourly')]:
             close(su.cell(r, c).value, o[key], '%s %s' % (o['name'], key))
-        close(su.cell(r, 11).value, o['break_even_utilization'], o['name'] + ' break-even u')
+        # Never: "none", as the CLI says it (a blank could read as 0 %).
+        if o['break_even_utilization'] is None:
+            assert su.cell(r, 11).value == su.cell(r, 12).value == 'none', (su.cell(r, 11).value, su.cell(r, 12).value)
+        close(su.cell(r, 11).value if su.cell(r, 11).value != 'none' else None,
+              o['break_even_utilization'], o['name'] + ' break-even u')
         if o['break_even_utilization'] is not None:
             close(su.cell(r, 12).value, o['break_even_utilization'] * 8760, o['name'] + ' hours a year')
     # 2.1: beside self-hosted's total, the exit value it includes and its basis.
