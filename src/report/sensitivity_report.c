@@ -66,8 +66,7 @@ static void owner_name(const gp_scenario *s, const gp_sens_row *row, char *out, 
         snprintf(out, cap, "scenario");
 }
 
-void gp_report_sens_row_name(const gp_scenario *s, const gp_sens_row *row, char *out,
-                             size_t cap) {
+void gp_report_sens_row_name(const gp_scenario *s, const gp_sens_row *row, char *out, size_t cap) {
     char owner[GP_NAME_BYTES];
     owner_name(s, row, owner, sizeof owner);
     snprintf(out, cap, "%s: %s", owner, row->parameter);
