@@ -180,7 +180,7 @@ def compare(xlsx, rep, rows, fiscal_start=1):
                        (10, 'break_even_hourly')]:
             close(su.cell(r, c).value, o[key], '%s %s' % (o['name'], key))
         # Never: "none", as the CLI says it (a blank could read as 0 %).
-        if o['break_even_utilization'] is None:
+        if o['break_even_utilization'] is None and work_unit is None:  # GPU mode
             assert su.cell(r, 11).value == su.cell(r, 12).value == 'none', (su.cell(r, 11).value, su.cell(r, 12).value)
         close(su.cell(r, 11).value if su.cell(r, 11).value != 'none' else None,
               o['break_even_utilization'], o['name'] + ' break-even u')
