@@ -56,7 +56,7 @@ typedef struct gp_batch_scenario {
     bool measured;
     double gpus, utilization, gpu_idle_w, gpu_tdp_w;
     char work_unit[GP_UNIT_BYTES]; /* work mode: the unit of work; "" in GPU mode */
-    /* The exit value within owning's total (MODEL.md 2.1) and its basis ("residual_pct",
+    /* The exit value within owning's total (docs/model.md 2.1) and its basis ("residual_pct",
      * "straight_line", "resale"; "" in a summary written before 2.1, the value then 0). */
     double exit_value;
     char exit_basis[16];

@@ -1,4 +1,4 @@
-/* The exit value (MODEL.md Results, revision 2.1): the book value of hardware still held at
+/* The exit value (docs/model.md Results, revision 2.1): the book value of hardware still held at
  * the horizon, credited in self-hosted's total, said with its amount and basis wherever that
  * total is shown (Markdown, CSV, JSON, the TUI, the workbook, the batch page).
  *
@@ -12,7 +12,7 @@
 #include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
 
-/* How a batch is valued at its exit (MODEL.md pct(t)). */
+/* How a batch is valued at its exit (docs/model.md pct(t)). */
 typedef enum gp_exit_basis {
     GP_EXIT_RESALE,        /* the scenario's resale curve */
     GP_EXIT_STRAIGHT_LINE, /* 1 at age 0 to residual_pct at 12 * depreciation_years */

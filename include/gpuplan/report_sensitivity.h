@@ -24,10 +24,6 @@ gp_status gp_report_sensitivity_text(const gp_scenario *s, const gp_sensitivity 
 gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivity *t, int top,
                                         gp_buf *out);
 
-/* A row's input as the summary names it, "owner: parameter" ("p5 on-demand: hourly",
- * "self-hosted: pue", "tariff period peak: price_per_kwh"), into out[0..cap). */
-void gp_report_sens_row_name(const gp_scenario *s, const gp_sens_row *row, char *out, size_t cap);
-
 /* Every row of t as JSON: {"scenario", "currency", "delta", "base": END, "rows": [{"option",
  * "parameter", "path", "base", "low", "high", "at_low": END, "at_high": END}], "refused":
  * {"count", "first", "error"}}, END = {"self_hosted": total, "options": [{"name", "total",

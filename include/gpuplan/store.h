@@ -1,5 +1,5 @@
 /* The SQLite store: one file, WAL, foreign keys, migrations from db/ applied in order in one
- * transaction and tracked by PRAGMA user_version (DESIGN.md, "Storage").
+ * transaction and tracked by PRAGMA user_version (docs/architecture.md, "Storage").
  *
  * Ownership: gp_store is opaque; gp_store_open hands one over, gp_store_close frees it.
  * Strings handed out (*json) are the caller's to free(). Every call fills err on failure:
@@ -26,6 +26,9 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err);
  * so a long write elsewhere does not block it. A missing file or an older schema needs a
  * write, and gets gp_store_open instead. Errors as gp_store_open; writes then fail GP_E_DB. */
 gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err);
+/* True when st cannot be written (opened read-only): what a read does on the side (loading the
+ * bundled catalog, refreshing throughput estimates) is then left out. */
+bool gp_store_read_only(const gp_store *st);
 void gp_store_close(gp_store *st);
 
 /* Save json as the next version of scenario `name` (version 1 when new); *version gets it. */

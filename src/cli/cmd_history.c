@@ -206,12 +206,14 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
+    char node[256];
+    cli_text(r.node, node, sizeof node);
     if (r.p.chunks_total == 0 && st == GP_OK)
-        printf("node \"%s\": nothing new to import (%zu queries)\n", r.node, r.p.queries);
+        printf("node \"%s\": nothing new to import (%zu queries)\n", node, r.p.queries);
     else if (r.p.chunks_done || st == GP_OK)
         printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
                "there, %zu queries, %.1f MB in %.1f s\n",
-               r.node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total,
-               r.p.rows_written, r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+               node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total, r.p.rows_written,
+               r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
     return st ? cli_fail(&err) : 0;
 }

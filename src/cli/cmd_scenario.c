@@ -32,12 +32,12 @@ static int save(gp_session *ses, const char *path) {
     gp_buf text;
     if (gp_read_file(path, GP_SCENARIO_MAX_BYTES, &text, &err))
         return cli_fail(&err);
-    char name[GP_NAME_BYTES];
+    char name[GP_NAME_BYTES], clean[GP_NAME_BYTES];
     int version = 0;
     gp_status rc = gp_scenario_store(ses, text.data, text.len, strcmp(path, "-") ? path : "<stdin>",
                                      name, &version, &err);
     if (rc == GP_OK)
-        printf("saved \"%s\" as version %d\n", name, version);
+        printf("saved \"%s\" as version %d\n", cli_text(name, clean, sizeof clean), version);
     gp_buf_done(&text);
     return rc == GP_OK ? 0 : cli_fail(&err);
 }
@@ -46,14 +46,17 @@ static int print_info(const gp_scenario_info *info, void *arg) {
     int *n = arg;
     if ((*n)++ == 0)
         printf("%-50s %8s  %-20s  %s\n", "NAME", "VERSIONS", "CREATED", "LAST SAVED");
-    printf("%-50s %8d  %-20s  %s\n", info->name, info->versions, info->created_at, info->saved_at);
+    char name[GP_NAME_BYTES];
+    printf("%-50s %8d  %-20s  %s\n", cli_text(info->name, name, sizeof name), info->versions,
+           info->created_at, info->saved_at);
     return 0;
 }
 
 /* scenario list --names (not in --help: for the shell completions): one name a line. */
 static int print_name(const gp_scenario_info *info, void *arg) {
     (void)arg;
-    printf("%s\n", info->name);
+    char name[GP_NAME_BYTES];
+    printf("%s\n", cli_text(info->name, name, sizeof name));
     return 0;
 }
 
@@ -90,7 +93,8 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
         return cli_fail(&err);
     gp_status rc = GP_OK;
     if (show) {
-        printf("%s\n", name);
+        char clean[GP_NAME_BYTES];
+        printf("%s\n", cli_text(name, clean, sizeof clean));
         rc = gp_store_scenario_versions(st, name, print_version, NULL, &err);
         if (rc == GP_OK)
             printf("\nversion %d (saved %s):\n%s%s", got, saved, json,
@@ -172,7 +176,8 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         gp_err_clear(&err);
         if (gp_scenario_remove(ses, args[0], &err))
             return cli_fail(&err);
-        printf("removed \"%s\"\n", args[0]);
+        char clean[GP_NAME_BYTES];
+        printf("removed \"%s\"\n", cli_text(args[0], clean, sizeof clean));
         return 0;
     }
     return cli_usage_error("unknown scenario command \"%s\" (see gpuplan scenario --help)", sub);
@@ -185,6 +190,7 @@ static void draft_help(void) {
            "         [--provider P]... [--marketplace]\n"
            "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
            "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
+           "         [--spot-interruptions 12.5%%] [--growth RATE] [--commit-share S]\n"
            "         [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
            "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
            "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
@@ -192,7 +198,14 @@ static void draft_help(void) {
            "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
            "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
            "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
-           "in the scenario's notes.\n");
+           "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
+           "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
+           "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
+           "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
+           "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
+           "the committed option commits a base of month 1's demand (base_gpus; or\n"
+           "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
+           "--commit-share alone does the same for a steady plan.\n");
 }
 
 /* One option's value into the request; false when it is out of range. */
@@ -233,6 +246,18 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
         return rq->marketplace = true;
     case 'o':
         return *output = v, true;
+    case 'I':
+        return gp_parse_share(v, &rq->spot_interruptions) && rq->spot_interruptions <= 1;
+    case 'w': { /* a share a month, negative for a decline */
+        bool neg = v[0] == '-';
+        double g;
+        if (!gp_parse_share(v + neg, &g) || g > (neg ? 0.5 : 1.0))
+            return false;
+        return rq->growth = neg ? -g : g, true;
+    }
+    case 'c':
+        return gp_parse_share(v, &rq->commit_share) && rq->commit_share > 0 &&
+               rq->commit_share <= 1;
     default: /* 'a' */
         return gp_valid_date(v) && (rq->as_of = v);
     }
@@ -255,6 +280,9 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"as-of", required_argument, NULL, 'a'},
                                           {"provider", required_argument, NULL, 'P'},
                                           {"marketplace", no_argument, NULL, 'M'},
+                                          {"spot-interruptions", required_argument, NULL, 'I'},
+                                          {"growth", required_argument, NULL, 'w'},
+                                          {"commit-share", required_argument, NULL, 'c'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;

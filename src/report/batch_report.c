@@ -8,7 +8,6 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
-#include "gpuplan/report_sensitivity.h"
 
 static void opt_num(cJSON *o, const char *key, bool has, double v) {
     if (has)
@@ -204,9 +203,7 @@ cJSON *gp_report_tornado_tree(const gp_sensitivity *sens, const gp_scenario *s, 
         const gp_sens_row *r = &sens->rows[order[i]];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "input", r->input);
-        char name[GP_NAME_BYTES + 80];
-        gp_report_sens_row_name(s, r, name, sizeof name); /* as the CLI names it */
-        cJSON_AddStringToObject(o, "name", name);
+        cJSON_AddStringToObject(o, "label", r->label); /* as the CLI names it */
         cJSON_AddNumberToObject(o, "base", r->base);
         cJSON_AddNumberToObject(o, "low", r->delta_low[option]);
         cJSON_AddNumberToObject(o, "high", r->delta_high[option]);

@@ -437,7 +437,7 @@ static gp_status tornado_chart(gp_buf *out, const cJSON *t) {
         gp_format_money(lo, a, sizeof a);
         gp_format_money(hi, b, sizeof b);
         /* Named as the CLI names the input; a tornado written before names has the path. */
-        const char *name = str(r, "name")[0] ? str(r, "name") : str(r, "input");
+        const char *name = str(r, "label")[0] ? str(r, "label") : str(r, "input");
         snprintf(tip, sizeof tip, "%s (%s): %s at the low end, %s at the high end", name,
                  str(r, "input"), a, b);
         TRY(gp_svg_group_begin(out, "series", name));
@@ -486,7 +486,7 @@ static gp_status steps(gp_buf *out, const frame *f, const double *v, int n, cons
     return gp_svg_text(out, f->w - f->r + 26, f->t + 14.0 * k + 10, "start", "legend", name);
 }
 
-/* The monthly plan of a scenario that plans over time (MODEL.md version 2): GPUs demanded
+/* The monthly plan of a scenario that plans over time (docs/model.md version 2): GPUs demanded
  * and GPUs owned (servers in service x GPUs a server) by month, as steps. Nothing for a plan
  * whose demand and fleet stay the same every month, or in work mode (no GPU demand). */
 static gp_status plan_chart(gp_buf *out, const cJSON *report) {
@@ -529,6 +529,11 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     E(str(report, "scenario"));
     P("</h2><p>Cheapest: <b class=\"cheapest\">");
     E(str(report, "cheapest"));
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report, "cheapest_rests_on_spot"))) {
+        P("</b>, spot capacity, which the provider can reclaim; the cheapest with guaranteed "
+          "capacity: <b class=\"guaranteed\">");
+        E(*str(report, "cheapest_guaranteed") ? str(report, "cheapest_guaranteed") : "none");
+    }
     P("</b>. Cumulative cost of every option against owning (self_hosted), in ");
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.");

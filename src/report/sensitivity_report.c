@@ -24,7 +24,7 @@ static double side_total(const gp_sensitivity *t, const gp_sens_row *row, int en
     return self + t->base_diff[k] + d;
 }
 
-/* The cheapest side at an end: the lowest total, self-hosted first on ties (MODEL.md). */
+/* The cheapest side at an end: the lowest total, self-hosted first on ties (docs/model.md). */
 static int cheapest(const gp_sensitivity *t, const gp_sens_row *row, int end) {
     int best = -1;
     double low = side_total(t, row, end, -1);
@@ -66,12 +66,6 @@ static void owner_name(const gp_scenario *s, const gp_sens_row *row, char *out, 
         snprintf(out, cap, "scenario");
 }
 
-void gp_report_sens_row_name(const gp_scenario *s, const gp_sens_row *row, char *out, size_t cap) {
-    char owner[GP_NAME_BYTES];
-    owner_name(s, row, owner, sizeof owner);
-    snprintf(out, cap, "%s: %s", owner, row->parameter);
-}
-
 static void month(char *out, size_t cap, bool has, int m) {
     if (has)
         snprintf(out, cap, "%d", m);
@@ -109,7 +103,8 @@ static gp_status option_table(const gp_scenario *s, const gp_sensitivity *t, int
 static gp_status refused_line(const gp_sensitivity *t, gp_buf *out) {
     gp_status st = GP_OK;
     if (t->n_refused > 0)
-        P("\n%d moves left out: the plan they make is refused (the first, %s: %s)\n", t->n_refused,
+        P("\n%d %s left out: the plan %s is refused (the first, %s: %s)\n", t->n_refused,
+          t->n_refused == 1 ? "move" : "moves", t->n_refused == 1 ? "it makes" : "they make",
           t->refused_input, t->refused_error.msg);
     return st;
 }

@@ -1,16 +1,19 @@
 /* The procurement workbook. Sheets: Summary (the answer, per-year totals, the break-even
  * chart), Assumptions (the only sheet to edit: blue on light yellow, unlocked), Plan (one row
  * per index m = 0..M: demand, servers, power, the bridge, every side's flow and running sum),
- * Batches (one row per delivery index d: the MODEL.md "In a spreadsheet" layout, network
+ * Batches (one row per delivery index d: the docs/model.md "In a workbook" layout, network
  * shares by generation), Utilization (hidden: break-even utilization, GPU mode), BOM,
  * Telemetry (measured scenarios), Sources. Every figure of Plan, Batches, Utilization, Summary
  * and BOM is a live formula on the Assumptions cells, with the engine's value cached where the
  * engine reports one (Excel and LibreOffice recalculate on load anyway).
  * Rows are laid out for the scenario's horizon, steps, tiers, resale points, tariff periods
  * and options: those are the structure, and editing a value among them recalculates; adding
- * rows does not. Formulas follow MODEL.md term by term. */
+ * rows does not. Formulas follow docs/model.md term by term. */
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,7 +476,7 @@ static const char *at_row(rowref *rr, int col, int R) {
     return out;
 }
 
-/* "-INT(-(x-1E-9*MAX(1,x)))": MODEL.md's ceil+, x an expression without side effects. */
+/* "-INT(-(x-1E-9*MAX(1,x)))": docs/model.md's ceil+, x an expression without side effects. */
 static void ceil_plus(char *out, size_t cap, const char *x) {
     snprintf(out, cap, "-INT(-((%s)-1E-9*MAX(1,%s)))", x, x);
 }
@@ -1259,7 +1262,7 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         else
             plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
                       at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
-        /* Break-even tests (MODEL.md Results, Ties): differed so far (2.1: level months are
+        /* Break-even tests (docs/model.md Results, Ties): differed so far (2.1: level months are
          * no break-even), counts and behind, with and without the exit value; cached as the
          * engine's sums give them. */
         for (int wx = 0; wx < 2; wx++) {
@@ -1728,7 +1731,7 @@ static void subst(char *out, size_t cap, const char *tmpl, const char *token, co
     out[n] = '\0';
 }
 
-/* Break-even utilization (MODEL.md Results), live: in GPU mode N_j, G_j, the batches and R_m do
+/* Break-even utilization (docs/model.md), live: in GPU mode N_j, G_j, the batches and R_m do
  * not depend on the utilization u, so each side's total at u is a constant plus sums over the
  * Plan's months: power (linear in u on each segment between the shifting breaks), the drawn
  * peak's busy draw and the rented extras for u > 0, and the rented hours (linear). One row per
@@ -1911,7 +1914,7 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     for (int k = 0; k < np; k++) {
         int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
         if (k == 1) {
-            /* Row t0 + 1: the difference at 0+ (MODEL.md: the rented extras and the drawn
+            /* Row t0 + 1: the difference at 0+ (docs/model.md: the rented extras and the drawn
              * peak's busy draw, as at u = 1). */
             text_cell(b, ws, t0 + 1, 0, "0+", NULL);
             for (int i = 0; i < no; i++) {
@@ -2568,43 +2571,74 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
 }
 
 /* libxlsxwriter reports a failure on stderr itself ("[ERROR] workbook_close(): ...") before it
- * returns the code, and a library must not print (STYLE E1). While it runs, fd 2 points at a
- * scratch file; the system error it names is folded into gpuplan's one line. The TUI writes
- * nothing to stderr while curses owns the terminal, so nothing else is caught in between. */
-void gp_xlsx_quiet_begin(quiet *q) {
-    fflush(stderr);
-    q->saved = -1;
-    q->scratch = tmpfile();
-    if (!q->scratch)
-        return; /* no scratch file: libxlsxwriter's lines go through, nothing is lost */
-    q->saved = dup(STDERR_FILENO);
-    if (q->saved < 0 || dup2(fileno(q->scratch), STDERR_FILENO) < 0) {
-        if (q->saved >= 0)
-            close(q->saved);
-        q->saved = -1;
+ * returns the code, and a library must not print (docs/development.md): those lines were the only
+ * output of a batch on a full disk. Its messages are printf calls compiled into the library, with
+ * no switch, so fd 2 points at a scratch file while any workbook is written. One redirection for
+ * the whole process, counted under a lock: batch's threads each writing a workbook must not
+ * save and restore each other's scratch file (which left fd 2 on a closed file, and every later
+ * message lost). The TUI writes nothing to stderr while curses owns the terminal. */
+static pthread_mutex_t quiet_mu = PTHREAD_MUTEX_INITIALIZER;
+static int quiet_users;      /* workbooks being written now */
+static int quiet_saved = -1; /* the real fd 2 while quiet_users > 0 */
+static FILE *quiet_scratch;  /* what fd 2 points at then (NULL: /dev/null or not redirected) */
+
+void gp_xlsx_quiet_begin(quiet *q, const char *tmp) {
+    q->tmp = tmp;
+    pthread_mutex_lock(&quiet_mu);
+    if (quiet_users++ == 0) {
+        fflush(stderr);
+        quiet_scratch = tmpfile();
+        int to = quiet_scratch ? fileno(quiet_scratch) : open("/dev/null", O_WRONLY);
+        quiet_saved = to >= 0 ? dup(STDERR_FILENO) : -1;
+        if (quiet_saved >= 0 && dup2(to, STDERR_FILENO) < 0) {
+            close(quiet_saved);
+            quiet_saved = -1;
+        }
+        if (!quiet_scratch && to >= 0)
+            close(to);
     }
+    pthread_mutex_unlock(&quiet_mu);
 }
 
-/* Restore fd 2; said gets what follows "System error = " in what libxlsxwriter printed. */
+/* Copy what follows "System error = " on scratch's line that names tmp into said; pass every
+ * line not libxlsxwriter's ("[ERROR]", "[WARNING]") on to fd saved. Called under quiet_mu. */
+static void quiet_scan(FILE *scratch, const char *tmp, int saved, bool last, char *said,
+                       size_t cap) {
+    fflush(stderr);
+    rewind(scratch);
+    char line[4096];
+    while (fgets(line, sizeof line, scratch)) {
+        bool ours = !strncmp(line, "[ERROR]", 7) || !strncmp(line, "[WARNING]", 9);
+        const char *sys = strstr(line, "System error = ");
+        if (ours && sys && tmp && strstr(line, tmp) && !said[0]) {
+            sys += strlen("System error = ");
+            snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
+        } else if (!ours && last && saved >= 0) {
+            ssize_t w = write(saved, line, strlen(line));
+            (void)w; /* the terminal's own failure: nothing better to do with it */
+        }
+    }
+    fseek(scratch, 0, SEEK_END);
+}
+
 void gp_xlsx_quiet_end(quiet *q, char *said, size_t cap) {
     said[0] = '\0';
-    fflush(stderr);
-    if (q->saved >= 0) {
-        dup2(q->saved, STDERR_FILENO);
-        close(q->saved);
+    pthread_mutex_lock(&quiet_mu);
+    bool last = --quiet_users == 0;
+    if (quiet_scratch)
+        quiet_scan(quiet_scratch, q->tmp, quiet_saved, last, said, cap);
+    if (last) {
+        fflush(stderr);
+        if (quiet_saved >= 0) {
+            dup2(quiet_saved, STDERR_FILENO);
+            close(quiet_saved);
+        }
+        quiet_saved = -1;
+        if (quiet_scratch)
+            fclose(quiet_scratch);
+        quiet_scratch = NULL;
     }
-    if (!q->scratch)
-        return;
-    char text[2048];
-    rewind(q->scratch);
-    size_t n = fread(text, 1, sizeof text - 1, q->scratch);
-    text[n] = '\0';
-    fclose(q->scratch);
-    const char *sys = strstr(text, "System error = ");
-    if (sys) {
-        sys += strlen("System error = ");
-        snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
-    }
+    pthread_mutex_unlock(&quiet_mu);
 }
 
 gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
@@ -2618,7 +2652,7 @@ gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_
     if (gp_output_open_named(&out, path, err))
         return err->code;
     quiet q;
-    gp_xlsx_quiet_begin(&q);
+    gp_xlsx_quiet_begin(&q, out.tmp);
     lxw_error rc = write_book(s, r, meta, tel, o, out.tmp);
     char said[160];
     gp_xlsx_quiet_end(&q, said, sizeof said);

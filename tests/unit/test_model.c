@@ -1,4 +1,4 @@
-/* The cost model, formula by formula, against hand-computed figures (MODEL.md). */
+/* The cost model, formula by formula, against hand-computed figures (docs/model.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -867,7 +867,7 @@ static void test_v2_price_trends_and_terms(void **state) {
     assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
 }
 
-/* MODEL.md Results' break-even and payback, written apart from the engine: index m counts
+/* docs/model.md Results' break-even and payback, written apart from the engine: index m counts
  * when self-hosted's running sum (with add_at_m added back at M) is at most the option's by
  * Ties, the two are not both 0 and have differed by Ties at some index up to m (2.1). */
 static bool ties(double a, double b) {

@@ -1,7 +1,9 @@
 /* gp_text_clean, the one sanitiser for outside text bound for CSV and XLSX (issue 19, 6 and 7). */
+#include <math.h>
 #include <string.h>
 
 #include "gpuplan/text.h"
+#include "gpuplan/parse.h"
 #include "testutil.h"
 
 static void test_clean_table(void **state) {
@@ -20,6 +22,13 @@ static void test_clean_table(void **state) {
         {"\xed\xa0\x80", "???"},                    /* a surrogate */
         {"\xe2\x82", "??"},                         /* a character cut short */
         {"\xf0\x9f\x98\x80!", "\xf0\x9f\x98\x80!"}, /* 4 bytes */
+        {"a\xef\xbf\xbe"
+         "b\xef\xbf\xbf"
+         "c",
+         "abc"},                                                  /* U+FFFE, U+FFFF: not XML 1.0 */
+        {"\xef\xbf\xbd\xef\xbf\xbc", "\xef\xbf\xbd\xef\xbf\xbc"}, /* U+FFFD, U+FFFC stay */
+        {"\xed\xbf\xbf", "???"},                                  /* a lone low surrogate */
+        {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"},                 /* U+10FFFF: XML 1.0 allows it */
         {"", ""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -54,11 +63,31 @@ static void test_utf8_cut(void **state) {
     assert_int_equal(gp_text_utf8_cut("\xf0\x9f\x98\x80", 4), 4);
 }
 
+/* A share as people type it: "0.7" or "70%" (the CLI's percentages, the TUI's fields). */
+static void test_parse_share(void **state) {
+    (void)state;
+    double v = -1;
+    assert_true(gp_parse_share("0.7", &v));
+    assert_true(fabs(v - 0.7) < 1e-15);
+    assert_true(gp_parse_share("70%", &v));
+    assert_true(fabs(v - 0.7) < 1e-15);
+    assert_true(gp_parse_share("12.5 %", &v));
+    assert_true(fabs(v - 0.125) < 1e-15);
+    assert_true(gp_parse_share("0%", &v) && v == 0);
+    assert_false(gp_parse_share("-5%", &v));
+    assert_false(gp_parse_share("%", &v));
+    assert_false(gp_parse_share("", &v));
+    assert_false(gp_parse_share("70%%", &v));
+    assert_false(gp_parse_share("nan%", &v));
+    assert_false(gp_parse_share("7 0%", &v));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean_table),
         cmocka_unit_test(test_clean_truncates_on_a_boundary),
         cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_parse_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
