@@ -214,6 +214,19 @@ assert '| on-demand | on_demand | 7,234,778.88 | 7,234,778.88 | 12.2900 | 9 | 9 
 sens = json.load(open(os.path.join(t, 'level-sens.json')))
 assert sens['base']['options'][0]['break_even_month'] == 9, sens['base']
 PY
+# Bought as needed with residual_pct not given, the straight line still credits value: the
+# Assumptions say so (never "resale value 0") and the exit value stands beside the total.
+/usr/bin/python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['self_hosted']['buy'] = 'as_needed'
+del s['self_hosted']['residual_pct']
+json.dump(s, open(sys.argv[2], 'w'))" "$level" "$tmp/level-an.json"
+"$gpuplan" report "$tmp/level-an.json" >"$tmp/level-an.md"
+check "an unset residual_pct under the straight line is stated, with the exit value" bash -c "
+    ! grep -q 'resale value | 0' '$tmp/level-an.md' &&
+    grep -qF '| residual value | 0 % at 60 months, the straight line'\''s end — not given (residual_pct) |' '$tmp/level-an.md' &&
+    grep -qF 'includes an exit value of 531,000.00 USD credited at month 36 (book value of hardware still held, not cash): straight line from 100 % new to 0 % at 60 months' '$tmp/level-an.md'"
 
 echo "cli: $fails failed"
 [ "$fails" = 0 ]
