@@ -227,6 +227,14 @@ check "an unset residual_pct under the straight line is stated, with the exit va
     ! grep -q 'resale value | 0' '$tmp/level-an.md' &&
     grep -qF '| residual value | 0 % at 60 months, the straight line'\''s end — not given (residual_pct) |' '$tmp/level-an.md' &&
     grep -qF 'includes an exit value of 531,000.00 USD credited at month 36 (book value of hardware still held, not cash): straight line from 100 % new to 0 % at 60 months' '$tmp/level-an.md'"
+check "diff names the exit value that moved owning's total" bash -c "
+    '$gpuplan' diff '$level' '$tmp/level-an.json' >'$tmp/level-diff.txt' &&
+    grep -qF ': 236,000.00 -> 531,000.00 (residual_pct -> straight_line)' '$tmp/level-diff.txt' &&
+    '$gpuplan' diff '$level' '$tmp/level-an.json' --json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = [c for c in d[\"changes\"] if c[\"kind\"] == \"total\"][0]
+assert \"exit value 236000 -> 531000 (residual_pct -> straight_line)\" in t[\"because\"], t'"
 
 echo "cli: $fails failed"
 [ "$fails" = 0 ]
