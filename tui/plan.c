@@ -10,6 +10,7 @@
 
 #include "draw.h"
 #include "gpuplan/numfmt.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 #include "scen.h"
 #include "view.h"
@@ -152,6 +153,19 @@ static void plan_draw(tui *t) {
         draw_money_fit(r->self.total, w - 16, m, sizeof m);
         snprintf(fig, sizeof fig, "%s %s", m, s->currency);
         label_and_figure(y++, 0, w, "self-hosted", fig, 0);
+        if (r->self.exit_value != 0.0) { /* 2.1: the book value within that total, and why */
+            char basis[96];
+            gp_exit_basis_short(s, basis, sizeof basis);
+            draw_money_fit(r->self.exit_value, w - 20, m, sizeof m);
+            char line[192];
+            snprintf(line, sizeof line, "  incl. exit value %s (%s)", m, basis);
+            if (draw_width(line) <= w) {
+                draw_text(y++, 0, w, line, draw_attr(PAL_DIM));
+            } else { /* narrow: the amount, then its basis */
+                label_and_figure(y++, 0, w, "  incl. exit value", m, draw_attr(PAL_DIM));
+                draw_textf(y++, 0, w, draw_attr(PAL_DIM), "    (%s)", basis);
+            }
+        }
         double per;
         if (gp_result_cost_per_gpu_hour(s, r, -1, &per))
             draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  %.2f a %sGPU-hour", per,

@@ -56,7 +56,11 @@ typedef struct gp_batch_scenario {
     bool measured;
     double gpus, utilization, gpu_idle_w, gpu_tdp_w;
     char work_unit[GP_UNIT_BYTES]; /* work mode: the unit of work; "" in GPU mode */
-    gp_batch_choice *choices;      /* [0] is owning, then the options in order */
+    /* The exit value within owning's total (docs/model.md 2.1) and its basis ("residual_pct",
+     * "straight_line", "resale"; "" in a summary written before 2.1, the value then 0). */
+    double exit_value;
+    char exit_basis[16];
+    gp_batch_choice *choices; /* [0] is owning, then the options in order */
     int n_choices;
     gp_batch_price *prices;
     int n_prices;
@@ -84,7 +88,8 @@ typedef enum gp_batch_change_kind {
     GP_CHANGE_BREAK_EVEN, /* the month owning pays off against the rival moved */
     GP_CHANGE_FLIP,       /* the cheapest choice is another one */
     GP_CHANGE_ADDED,      /* a scenario only the new run has */
-    GP_CHANGE_REMOVED     /* a scenario only the old run has */
+    GP_CHANGE_REMOVED,    /* a scenario only the old run has */
+    GP_CHANGE_EXIT_VALUE  /* the exit value within owning's total: old -> new, what = its basis */
 } gp_batch_change_kind;
 
 typedef struct gp_batch_change {

@@ -8,6 +8,7 @@
 #include "gpuplan/app_export.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store.h"
@@ -169,6 +170,8 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
         out->has_break_even_month = r->options[rival].has_break_even_month;
         out->break_even_month = out->has_break_even_month ? r->options[rival].break_even_month : 0;
     }
+    out->exit_value = r->self.exit_value;
+    snprintf(out->exit_basis, sizeof out->exit_basis, "%s", gp_exit_basis_key(gp_exit_basis_of(s)));
     prices_of(&it->sc, out);
     static const char *const ext[] = {"md", "csv", "json", "xlsx"};
     for (int k = 0; k < 4; k++)

@@ -144,8 +144,8 @@ static gp_status files(ctx *c, const cJSON *o, gp_batch_scenario *s) {
 }
 
 static gp_status scenario(ctx *c, const cJSON *o, gp_batch_scenario *s) {
-    double version, horizon;
-    bool has_cheapest_total;
+    double version = 0, horizon = 0;
+    bool has_cheapest_total, has_exit;
     if (!cJSON_IsObject(o))
         return bad(c, NULL, "must be an object");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measured");
@@ -161,7 +161,9 @@ static gp_status scenario(ctx *c, const cJSON *o, gp_batch_scenario *s) {
         month(c, o, "break_even_month", &s->has_break_even_month, &s->break_even_month) ||
         num(c, o, "gpus", &s->gpus) || num(c, o, "utilization", &s->utilization) ||
         num(c, o, "gpu_idle_w", &s->gpu_idle_w) || num(c, o, "gpu_tdp_w", &s->gpu_tdp_w) ||
-        opt_str(c, o, "work_unit", s->work_unit, sizeof s->work_unit) || files(c, o, s))
+        opt_str(c, o, "work_unit", s->work_unit, sizeof s->work_unit) ||
+        opt_str(c, o, "exit_value_basis", s->exit_basis, sizeof s->exit_basis) ||
+        opt_num(c, o, "exit_value", &has_exit, &s->exit_value) || files(c, o, s))
         return c->err->code;
     if (!(version >= 0 && version <= 1e9 && version == floor(version)))
         return bad(c, "version", "must be a version number");

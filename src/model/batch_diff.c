@@ -41,8 +41,8 @@ void gp_batch_diff_done(gp_batch_diff *d) {
 }
 
 const char *gp_batch_change_name(gp_batch_change_kind k) {
-    static const char *const names[] = {"price", "measured", "total",  "break_even",
-                                        "flip",  "added",    "removed"};
+    static const char *const names[] = {"price", "measured", "total",   "break_even",
+                                        "flip",  "added",    "removed", "exit_value"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -125,7 +125,10 @@ static void explain(const gp_batch_diff *d, size_t first, const gp_batch_scenari
         const gp_batch_change *c = &d->c[i];
         const char *sep = len ? "; " : "";
         int w;
-        if (c->kind == GP_CHANGE_PRICE && c->has_old)
+        if (c->kind == GP_CHANGE_EXIT_VALUE)
+            w = snprintf(out + len, cap - len, "%sexit value %.6g -> %.6g (%s)", sep, c->old_v,
+                         c->new_v, c->what);
+        else if (c->kind == GP_CHANGE_PRICE && c->has_old)
             w = snprintf(out + len, cap - len, "%s%s price %.6g -> %.6g (%s, %s)", sep, c->what,
                          c->old_v, c->new_v, c->source, c->effective_from);
         else if (c->kind == GP_CHANGE_PRICE)
@@ -186,6 +189,18 @@ static void diff_scenario(const gp_batch_scenario *o, const gp_batch_scenario *n
     size_t first = d->n;
     diff_prices(o, n, d);
     diff_measured(o, n, d);
+    /* 2.1: a moved exit value is named among the causes (a summary from before 2.1 has none
+     * to compare). */
+    if (o->exit_basis[0] && n->exit_basis[0] &&
+        (moved(o->exit_value, n->exit_value) || strcmp(o->exit_basis, n->exit_basis))) {
+        char basis[GP_NAME_BYTES];
+        snprintf(basis, sizeof basis, strcmp(o->exit_basis, n->exit_basis) ? "%s -> %s" : "%s%s",
+                 strcmp(o->exit_basis, n->exit_basis) ? o->exit_basis : "", n->exit_basis);
+        gp_batch_change *c = add(d, GP_CHANGE_EXIT_VALUE, n->name, basis);
+        c->has_old = c->has_new = true;
+        c->old_v = o->exit_value;
+        c->new_v = n->exit_value;
+    }
     char because[1024];
     explain(d, first, o, n, because, sizeof because);
     diff_outcomes(o, n, because, d);

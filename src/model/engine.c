@@ -772,12 +772,16 @@ static void compare(const double *self_f, double exit_value, const double *opt_f
                     bool *has_be, int *be, bool *has_pb, int *pb) {
     bool counts[GP_MAX_MONTHS + 1], ok[GP_MAX_MONTHS + 1];
     double cs = 0.0, co = 0.0;
+    /* Revision 2.1: the leading months in which both sides paid the same (a bridge that is the
+     * option compared, servers on order) are level, no break-even. */
+    bool differed = false;
     *has_be = false;
     for (int i = 0; i <= m; i++) {
         cs += self_f[i] + (i == m ? exit_value : 0.0);
         co += opt_f[i];
         ok[i] = at_most(cs, co);
-        counts[i] = ok[i] && !(ties_equal(cs, 0.0) && ties_equal(co, 0.0));
+        differed |= !ties_equal(cs, co);
+        counts[i] = ok[i] && differed && !(ties_equal(cs, 0.0) && ties_equal(co, 0.0));
         if (counts[i] && !*has_be) {
             *has_be = true;
             *be = i;

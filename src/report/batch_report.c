@@ -61,6 +61,8 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
         cJSON_AddNullToObject(o, "work_unit");
     cJSON_AddStringToObject(o, "rival", s->rival);
     opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
+    cJSON_AddNumberToObject(o, "exit_value", s->exit_value);
+    cJSON_AddStringToObject(o, "exit_value_basis", s->exit_basis);
     cJSON_AddBoolToObject(o, "measured", s->measured);
     cJSON_AddNumberToObject(o, "gpus", s->gpus);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);
@@ -156,6 +158,8 @@ static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
         return gp_buf_printf(out, "added %s (cheapest: %s)\n", c->scenario, c->what);
     case GP_CHANGE_REMOVED:
         return gp_buf_printf(out, "removed %s\n", c->scenario);
+    case GP_CHANGE_EXIT_VALUE:
+        return gp_buf_printf(out, "exit value %s: %s -> %s (%s)\n", c->scenario, a, b, c->what);
     }
     return GP_OK;
 }

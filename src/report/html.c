@@ -34,7 +34,8 @@ static const char CSS[] =
     "svg.chart{display:block;margin:1em 0;max-width:100%;height:auto}"
     "svg text{font-size:11px;fill:#333}line.axis{stroke:#999}line.grid{stroke:#eee}"
     "polyline.series{fill:none;stroke-width:2}circle.break-even{fill:#fff;stroke:#111;"
-    "stroke-width:2}rect.low{fill:#2563eb}rect.high{fill:#f59e0b}rect.idle{fill:#dc2626}"
+    "stroke-width:2}line.exit-value{stroke:#111;stroke-dasharray:3 2}text.exit-value{"
+    "font-style:italic}rect.low{fill:#2563eb}rect.high{fill:#f59e0b}rect.idle{fill:#dc2626}"
     ".s0{stroke:#111}.s1{stroke:#2563eb}.s2{stroke:#16a34a}.s3{stroke:#f59e0b}"
     ".s4{stroke:#9333ea}.s5{stroke:#dc2626}.s6{stroke:#0891b2}.s7{stroke:#65a30d}"
     ".s8{stroke:#db2777}.s9{stroke:#78716c}"
@@ -91,6 +92,32 @@ static gp_status work_unit_cell(gp_buf *out, const cJSON *s) {
     return GP_OK;
 }
 
+/* The basis of an exit value in words ("straight_line" -> "straight line"). */
+static const char *basis_words(const char *key) {
+    return !strcmp(key, "straight_line")  ? "straight line to residual_pct"
+           : !strcmp(key, "resale")       ? "resale curve"
+           : !strcmp(key, "residual_pct") ? "flat residual_pct"
+                                          : key;
+}
+
+/* 2.1: the exit value within owning's total (a book value, not cash) and its basis; "-" when
+ * there is none, or the summary predates it. */
+static gp_status exit_cell(gp_buf *out, const cJSON *s) {
+    double v;
+    if (!num(s, "exit_value", &v) || v == 0) {
+        P("<td class=\"num\" data-field=\"exit_value\">-</td>");
+        return GP_OK;
+    }
+    char t[64];
+    gp_format_money(v, t, sizeof t);
+    P("<td class=\"num\" data-field=\"exit_value\" data-v=\"%.17g\">%s <span "
+      "class=\"muted\">(",
+      v, t);
+    E(basis_words(str(s, "exit_value_basis")));
+    P(")</span></td>");
+    return GP_OK;
+}
+
 static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     const cJSON *choices = cJSON_GetObjectItemCaseSensitive(s, "choices");
     const cJSON *files = cJSON_GetObjectItemCaseSensitive(s, "files");
@@ -100,6 +127,7 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     TRY(text_cell(out, "cheapest", str(s, "cheapest")));
     TRY(num_cell(out, "cheapest_total", s, "cheapest_total", 0));
     TRY(num_cell(out, "self_total", cJSON_GetArrayItem(choices, 0), "total", 0));
+    TRY(exit_cell(out, s));
     TRY(text_cell(out, "rival", str(s, "rival")));
     TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
@@ -124,6 +152,7 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
 static gp_status decisions(gp_buf *out, const cJSON *summary) {
     P("<section id=\"decisions\"><h2>Decisions</h2><table id=\"decision-table\"><thead><tr>"
       "<th>Scenario</th><th>Cheapest</th><th>Its total</th><th>Owning total</th>"
+      "<th>Exit value in it</th>"
       "<th>Strongest rental</th><th>Break-even month</th><th>Utilization</th>"
       "<th>Cost per GPU-hour</th><th>Cost per work "
       "unit</th><th>Figures</th><th>Files</th></tr></thead><tbody>\n");
@@ -140,7 +169,7 @@ static gp_status decisions(gp_buf *out, const cJSON *summary) {
 static void side_text(const char *kind, bool has, double v, char *out, size_t cap) {
     if (!has)
         snprintf(out, cap, "%s", strcmp(kind, "break_even") ? "none" : "never");
-    else if (!strcmp(kind, "total"))
+    else if (!strcmp(kind, "total") || !strcmp(kind, "exit_value"))
         gp_format_money(v, out, cap);
     else if (!strcmp(kind, "break_even"))
         snprintf(out, cap, "month %.0f", v);
@@ -152,6 +181,7 @@ static const char *kind_text(const char *kind) {
     return !strcmp(kind, "total")        ? "total of "
            : !strcmp(kind, "break_even") ? "break-even against "
            : !strcmp(kind, "price")      ? "price of "
+           : !strcmp(kind, "exit_value") ? "exit value within owning's total, valued on "
                                          : "";
 }
 
@@ -254,16 +284,52 @@ static double fy(const frame *f, double y) {
     return f->h - f->b - (y - f->y0) / (f->y1 > f->y0 ? f->y1 - f->y0 : 1) * (f->h - f->t - f->b);
 }
 
-static gp_status axes(gp_buf *out, const frame *f, int months) {
+/* A round step for about n ticks over span: 1, 2, 2.5 or 5 times a power of ten. */
+static double nice_step(double span, int n) {
+    double raw = span > 0 ? span / n : 1, p = pow(10, floor(log10(raw))), m = raw / p;
+    return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10);
+}
+
+/* The range widened to whole steps, so every tick is a round figure. */
+static void round_range(frame *f, int n, double *step) {
+    *step = nice_step(f->y1 - f->y0, n);
+    f->y0 = floor(f->y0 / *step + 1e-9) * *step;
+    f->y1 = ceil(f->y1 / *step - 1e-9) * *step;
+    if (f->y1 <= f->y0)
+        f->y1 = f->y0 + *step;
+}
+
+/* A tick as people read a chart: "12 M", "2.5 M", "500 k", "0", with the decimals the step
+ * needs. */
+static void tick_text(double v, double step, char *out, size_t cap) {
+    double unit = step >= 1e6 ? 1e6 : step >= 1e3 ? 1e3 : 1;
+    const char *suffix = unit == 1e6 ? " M" : unit == 1e3 ? " k" : "";
+    double s = step / unit;
+    int dec = s >= 1 && fabs(s - round(s)) < 1e-9 ? 0 : fabs(s * 10 - round(s * 10)) < 1e-9 ? 1 : 2;
+    if (fabs(v) < step * 1e-9)
+        v = 0;
+    char n[48];
+    snprintf(n, sizeof n, "%.*f", dec, v / unit);
+    size_t len = strlen(n);
+    while (dec > 0 && len > 0 && (n[len - 1] == '0' || n[len - 1] == '.')) /* "5.0" -> "5" */
+        if (n[--len] == '.')
+            dec = 0;
+    n[len] = '\0';
+    snprintf(out, cap, "%s%s", n, v == 0 ? "" : suffix);
+}
+
+static gp_status axes(gp_buf *out, const frame *f, int months, double step) {
     char t[64];
-    for (int k = 0; k <= 4; k++) {
-        double y = f->y0 + (f->y1 - f->y0) * k / 4;
-        TRY(gp_svg_line(out, f->l, fy(f, y), f->w - f->r, fy(f, y), k ? "grid" : "axis"));
-        gp_format_money(y, t, sizeof t);
+    int n = (int)lround((f->y1 - f->y0) / step);
+    for (int k = 0; k <= n; k++) {
+        double y = f->y0 + step * k;
+        TRY(gp_svg_line(out, f->l, fy(f, y), f->w - f->r, fy(f, y),
+                        fabs(y) < step * 1e-9 ? "axis" : "grid"));
+        tick_text(y, step, t, sizeof t);
         TRY(gp_svg_text(out, f->l - 4, fy(f, y) + 4, "end", "tick", t));
     }
-    int step = months > 60 ? 24 : months > 24 ? 12 : 6;
-    for (int m = 0; m <= months; m += step) {
+    int every = months > 60 ? 24 : months > 24 ? 12 : 6;
+    for (int m = 0; m <= months; m += every) {
         snprintf(t, sizeof t, "%d", m);
         TRY(gp_svg_text(out, fx(f, m), f->h - f->b + 14, "middle", "tick", t));
     }
@@ -307,16 +373,35 @@ static gp_status cumulative_chart(gp_buf *out, const cJSON *report) {
     }
     for (int i = monthly(self, v); i-- > 0;)
         f.y0 = fmin(f.y0, v[i]); /* a residual value can end owning below zero */
-    f.y1 *= 1.05;
+    /* 2.1: owning's line drops at M by its exit value; the chart shows where from. */
+    double ev = 0;
+    int n_self = monthly(self, v);
+    bool has_exit = num(self, "exit_value", &ev) && ev != 0 && n_self > 0;
+    if (has_exit)
+        f.y1 = fmax(f.y1, v[n_self - 1] + ev);
+    double step;
+    round_range(&f, 5, &step);
     TRY(gp_svg_begin(out, f.w, f.h, "cumulative", "cumulative cost by month",
                      1 + cJSON_GetArraySize(opts)));
-    TRY(axes(out, &f, (int)h_m));
+    TRY(axes(out, &f, (int)h_m, step));
     TRY(curve(out, &f, self, "self_hosted", 0));
     int k = 1;
     cJSON_ArrayForEach(o, opts) {
         TRY(curve(out, &f, o, str(o, "name"), k++));
     }
-    int n_self = monthly(self, v);
+    if (has_exit) {
+        double x = fx(&f, n_self - 1), top = fy(&f, v[n_self - 1] + ev),
+               bot = fy(&f, v[n_self - 1]);
+        char t[64], label[160];
+        gp_format_money(ev, t, sizeof t);
+        snprintf(label, sizeof label, "exit value %s (%s)", t,
+                 basis_words(str(self, "exit_value_basis")));
+        TRY(gp_svg_group_begin(out, "exit-value", label));
+        TRY(gp_svg_line(out, x - 6, top, x + 6, top, "exit-value"));
+        TRY(gp_svg_line(out, x, top, x, bot, "exit-value"));
+        TRY(gp_svg_text(out, x - 8, (top + bot) / 2 + 4, "end", "exit-value", label));
+        TRY(gp_svg_group_end(out));
+    }
     cJSON_ArrayForEach(o, opts) {
         double m;
         if (!num(o, "break_even_month", &m) || m < 0 || m >= n_self)
@@ -351,10 +436,12 @@ static gp_status tornado_chart(gp_buf *out, const cJSON *t) {
         char tip[256], a[48], b[48];
         gp_format_money(lo, a, sizeof a);
         gp_format_money(hi, b, sizeof b);
-        snprintf(tip, sizeof tip, "%s: %s at the low end, %s at the high end", str(r, "input"), a,
-                 b);
-        TRY(gp_svg_group_begin(out, "series", str(r, "input")));
-        TRY(gp_svg_text(out, mid - half - 12, y + 13, "end", "label", str(r, "input")));
+        /* Named as the CLI names the input; a tornado written before names has the path. */
+        const char *name = str(r, "label")[0] ? str(r, "label") : str(r, "input");
+        snprintf(tip, sizeof tip, "%s (%s): %s at the low end, %s at the high end", name,
+                 str(r, "input"), a, b);
+        TRY(gp_svg_group_begin(out, "series", name));
+        TRY(gp_svg_text(out, mid - half - 12, y + 13, "end", "label", name));
         TRY(gp_svg_rect(out, fmin(mid, mid + sl), y, fabs(sl), row - 6, "low", NULL, tip));
         TRY(gp_svg_rect(out, fmin(mid, mid + sh), y + (row - 6) / 2, fabs(sh), (row - 6) / 2,
                         "high", NULL, tip));
@@ -421,10 +508,14 @@ static gp_status plan_chart(gp_buf *out, const cJSON *report) {
     P("<p>The plan month by month: GPUs demanded and GPUs owned (servers in service).</p>\n");
     TRY(gp_svg_begin(out, f.w, f.h, "plan", "GPUs demanded and owned by month", 2));
     char t[32];
-    for (int q = 0; q <= 4; q++) {
-        double y = f.y1 * q / 4;
+    double step;
+    round_range(&f, 4, &step);
+    if (step < 1) /* GPUs come whole */
+        f.y1 = f.y0 + 4 * (step = 1);
+    for (int q = 0; q <= (int)lround(f.y1 / step); q++) {
+        double y = step * q;
         TRY(gp_svg_line(out, f.l, fy(&f, y), f.w - f.r, fy(&f, y), q ? "grid" : "axis"));
-        snprintf(t, sizeof t, "%.0f", y);
+        tick_text(y, step, t, sizeof t);
         TRY(gp_svg_text(out, f.l - 4, fy(&f, y) + 4, "end", "tick", t));
     }
     TRY(steps(out, &f, want, n, "GPUs demanded", 1));
@@ -445,7 +536,19 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     }
     P("</b>. Cumulative cost of every option against owning (self_hosted), in ");
     E(str(report, "currency"));
-    P("; a circle marks the month owning becomes the cheaper of the two.</p>\n");
+    P("; a circle marks the month owning becomes the cheaper of the two.");
+    const cJSON *self = cJSON_GetObjectItemCaseSensitive(report, "self_hosted");
+    double ev, h_m;
+    if (num(self, "exit_value", &ev) && ev != 0 && num(report, "horizon_months", &h_m)) {
+        char t[64];
+        gp_format_money(ev, t, sizeof t);
+        P(" At month %.0f owning's line drops by its <b class=\"exit-value\" data-v=\"%.17g\">"
+          "exit value, %s</b>: the book value of hardware still held (not cash), valued on the ",
+          h_m, ev, t);
+        E(basis_words(str(self, "exit_value_basis")));
+        P(", and within owning's total.");
+    }
+    P("</p>\n");
     TRY(cumulative_chart(out, report));
     TRY(plan_chart(out, report));
     if (tornado && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(tornado, "rows")) > 0) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/report.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 
 static void add_opt_num(cJSON *o, const char *key, bool has, double v) {
@@ -79,7 +80,7 @@ static cJSON *sales_json(const gp_self_result *r, int m) {
     return sales;
 }
 
-static cJSON *self_json(const gp_self_result *r, int m) {
+static cJSON *self_json(const gp_scenario *s, const gp_self_result *r, int m) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "servers", r->servers);
     cJSON_AddNumberToObject(o, "hardware_capex", r->hardware_capex);
@@ -91,6 +92,9 @@ static cJSON *self_json(const gp_self_result *r, int m) {
     cJSON_AddNumberToObject(o, "energy_kwh", r->energy_kwh);
     cJSON_AddNumberToObject(o, "co2_kg", r->co2_kg);
     cJSON_AddNumberToObject(o, "depreciation_per_year", r->depreciation_per_year);
+    /* 2.1: the exit value credited at M (a book value, within total) and how it was valued. */
+    cJSON_AddNumberToObject(o, "exit_value", r->exit_value);
+    cJSON_AddStringToObject(o, "exit_value_basis", gp_exit_basis_key(gp_exit_basis_of(s)));
     cJSON_AddNumberToObject(o, "bulk_discount_pct", r->bulk_pct);
     cJSON_AddNumberToObject(o, "power_per_month", r->power_per_month);
     cJSON_AddNumberToObject(o, "peak_it_kw", r->peak_it_kw);
@@ -154,7 +158,7 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     add_opt_num(doc, "demand_gpu_hours", !r->work_mode, r->demand_gpu_hours);
     cJSON_AddNumberToObject(doc, "demand_work", r->demand_work);
     cJSON_AddItemToObject(doc, "demand", demand_json(s, r));
-    cJSON_AddItemToObject(doc, "self_hosted", self_json(&r->self, m));
+    cJSON_AddItemToObject(doc, "self_hosted", self_json(s, &r->self, m));
     cJSON *opts = cJSON_AddArrayToObject(doc, "options");
     for (int i = 0; i < r->n_options; i++)
         cJSON_AddItemToArray(opts, option_json(&s->options[i], &r->options[i], m));

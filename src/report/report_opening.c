@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/numfmt.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/text.h"
 
@@ -146,6 +147,42 @@ static void electricity_line(const gp_scenario *s, const gp_report_meta *meta, g
              price, s->currency, s->n_periods, names, charge);
 }
 
+/* 2.1: where owning wins against option i only through the exit value (a book value, not
+ * cash), "; only with the exit value: without its ... renting is cheaper ..." (the
+ * *_without_exit months); "" when leaving it out changes nothing. */
+static void exit_clause(const gp_scenario *s, const gp_result *r, int i, char *out, size_t cap) {
+    const gp_option_result * or = &r->options[i];
+    double v = r->self.exit_value, without = r->self.total + v;
+    out[0] = '\0';
+    if (v == 0.0 || or->total < r->self.total)
+        return;
+    bool total_flips = without > or->total && fabs(without - or->total) >
+                                                  1e-9 * fmax(1.0, fmax(without, or->total));
+    bool be_moves =
+        or->has_break_even_month != or->has_break_even_month_without_exit ||
+        (or->has_break_even_month && or->break_even_month != or->break_even_month_without_exit);
+    bool pb_moves = or->has_payback_month != or->has_payback_month_without_exit ||
+                    (or->has_payback_month && or->payback_month != or->payback_month_without_exit);
+    if (!total_flips && !be_moves && !pb_moves)
+        return;
+    char ev[48], d[48], be[64] = "never breaks even", pb[64] = "never pays back";
+    gp_fmt_money(v, ev, sizeof ev);
+    size_t n = (size_t)snprintf(out, cap,
+                                "; only with the exit value: without its %s %s of book "
+                                "value at month %d,",
+                                ev, s->currency, s->horizon_months);
+    if (total_flips && n < cap) {
+        gp_fmt_money(without - or->total, d, sizeof d);
+        n += (size_t)snprintf(out + n, cap - n, " renting is cheaper by %s %s and", d, s->currency);
+    }
+    if (or->has_break_even_month_without_exit)
+        snprintf(be, sizeof be, "breaks even at month %d", or->break_even_month_without_exit);
+    if (or->has_payback_month_without_exit)
+        snprintf(pb, sizeof pb, "pays back at month %d", or->payback_month_without_exit);
+    if (n < cap)
+        snprintf(out + n, cap - n, " owning %s and %s", be, pb);
+}
+
 /* Where owning and one option cost the same, against the scenario's own figures. */
 static void break_even_line(const gp_scenario *s, const gp_result *r, int i, gp_opening *o) {
     const gp_option *op = &s->options[i];
@@ -168,15 +205,19 @@ static void break_even_line(const gp_scenario *s, const gp_result *r, int i, gp_
     gp_fmt_money(fabs(or->total - r->self.total), diff, sizeof diff);
     const char *who = or->total > r->self.total ? "owning" : "renting";
     if (!*util && !*price) {
-        addf(o, "Against \"%s\": no break-even utilization or price; %s is cheaper by %s %s.",
-             short_name(op->name, nm), who, diff, s->currency);
+        char exit[512];
+        exit_clause(s, r, i, exit, sizeof exit);
+        addf(o, "Against \"%s\": no break-even utilization or price; %s is cheaper by %s %s%s.",
+             short_name(op->name, nm), who, diff, s->currency, exit);
         return;
     }
+    char exit[512];
+    exit_clause(s, r, i, exit, sizeof exit);
     addf(o,
          "Against \"%s\": owning and renting cost the same %s%s%s; as given, %s is cheaper by "
-         "%s %s.",
+         "%s %s%s.",
          short_name(op->name, nm), util, *util && *price ? " and " : "", price, who, diff,
-         s->currency);
+         s->currency, exit);
 }
 
 void gp_report_opening(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
@@ -245,6 +286,16 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
             continue; /* given, or no JSON to tell: the Assumptions rows show the value */
         snprintf(out[n].label, sizeof out[n].label, "%s", defaults[k].label);
         snprintf(out[n].text, sizeof out[n].text, "%s", defaults[k].text);
+        /* 2.1: bought as needed or refreshed, hardware is valued on the straight line down to
+         * residual_pct, so an unset residual_pct still credits a value until its end. */
+        if (!strcmp(defaults[k].key, "residual_pct") && s->n_resale == 0 &&
+            gp_exit_basis_of(s) == GP_EXIT_STRAIGHT_LINE) {
+            char y[32];
+            gp_fmt_sig(12.0 * s->depreciation_years, 4, y, sizeof y);
+            snprintf(out[n].label, sizeof out[n].label, "residual value");
+            snprintf(out[n].text, sizeof out[n].text,
+                     "0 %% at %s months, the straight line's end — not given (residual_pct)", y);
+        }
         n++;
     }
     return n;

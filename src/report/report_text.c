@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/numfmt.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/text.h"
@@ -83,7 +84,7 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
         }
     }
     if (st == GP_OK)
-        st = gp_buf_add(out, ",break_even\n", 12);
+        st = gp_buf_printf(out, ",break_even,exit_value,exit_value_basis\n");
     double cum_self = 0.0, cum[GP_MAX_OPTIONS] = {0};
     for (int m = 0; st == GP_OK && m <= r->horizon_months; m++) {
         cum_self += r->self.monthly[m];
@@ -133,6 +134,16 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
             st = gp_buf_add(out, ",", 1);
         if (st == GP_OK)
             st = gp_csv_field(out, marks);
+        /* 2.1: the exit value within self-hosted's cumulative at M, and its basis. */
+        if (st == GP_OK && m == r->horizon_months && r->self.exit_value != 0.0) {
+            char v[40], basis[512];
+            gp_exit_basis_text(s, basis, sizeof basis);
+            st = gp_buf_printf(out, ",%s,", gp_fmt_cents(r->self.exit_value, v, sizeof v));
+            if (st == GP_OK)
+                st = gp_csv_field(out, basis);
+        } else if (st == GP_OK) {
+            st = gp_buf_add(out, ",,", 2);
+        }
         if (st == GP_OK)
             st = gp_buf_add(out, "\n", 1);
     }
@@ -352,14 +363,14 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
         sig(w, s->work_per_gpu_hour);
         put(w, " a busy GPU-hour |\n");
     }
-    if (s->n_resale > 0) {
-        put(w, "| resale value |");
-        for (int i = 0; i < s->n_resale; i++)
-            put(w, "%s %.4g%% at %d months", i ? "," : "", s->resale[i].pct * 100.0,
-                s->resale[i].age_months);
+    /* The basis the exit value and every sale are valued on (2.1: never "0" while the
+     * derived straight line credits a value). */
+    if (s->residual_pct > 0 || gp_exit_basis_of(s) != GP_EXIT_RESIDUAL_PCT) {
+        char basis[512];
+        gp_exit_basis_text(s, basis, sizeof basis);
+        put(w, "| value of hardware at a sale or the end | ");
+        text(w, basis);
         put(w, " |\n");
-    } else if (s->residual_pct > 0) {
-        put(w, "| residual value | %.4g%% of hardware at the end |\n", s->residual_pct * 100.0);
     }
     if (s->financing == GP_LOAN)
         put(w, "| financing | loan of %.4g%% of capex at %.4g%% APR over %d months |\n",
@@ -544,6 +555,13 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     put(&w, "**, ");
     money(&w, best);
     put(&w, " %s in total.", s->currency);
+    char exit_line[768];
+    gp_exit_line(s, r, exit_line, sizeof exit_line);
+    if (r->cheapest < 0 && *exit_line) {
+        put(&w, " That includes an ");
+        text(&w, exit_line);
+        put(&w, ".");
+    }
     if (meta && meta->as_of)
         put(&w, " Prices as of %s.", meta->as_of);
     char spot[GP_OPENING_BYTES];
@@ -605,6 +623,11 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
         else
             put(&w, "none");
         put(&w, " |\n");
+    }
+    if (*exit_line) {
+        put(&w, "\nSelf-hosted's total includes an ");
+        text(&w, exit_line);
+        put(&w, ".\n");
     }
     put(&w, "\nBreak-even month: the first month-end at which owning has cost no more than "
             "renting so far (m = 0 is the start); payback: from then on for good. Without exit "

@@ -22,6 +22,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/output.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"
@@ -259,7 +260,7 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
 /* ---- the Plan's columns ----------------------------------------------------------------- */
 
 typedef struct opt_cols {
-    int q, need, inst, z, burst, flow, cum, slope, cnt, beh, cntx, behx;
+    int q, need, inst, z, burst, flow, cum, slope, dif, cnt, beh, difx, cntx, behx;
 } opt_cols;
 
 typedef struct plan_cols {
@@ -338,8 +339,10 @@ static void plan_layout(const gp_scenario *s, plan_cols *c) {
         oc->flow = k++;
         oc->cum = k++;
         oc->slope = k++;
+        oc->dif = k++;
         oc->cnt = k++;
         oc->beh = k++;
+        oc->difx = k++;
         oc->cntx = k++;
         oc->behx = k++;
     }
@@ -494,6 +497,11 @@ typedef struct wbctx {
     int u_first_row, u_last_row;     /* the Utilization sheet's rows of u = 0 and u = 1 */
     int cheaper_first, cheaper_last; /* Assumptions rows of the tariff periods */
     const gp_report_meta *meta;      /* for the opening's sources (measured, tariff) */
+    /* The running sums have differed by Ties (2.1), with and without the exit value: the
+     * cached values of the Plan's "differed" columns while its rows are written. */
+    bool differed[2][GP_MAX_OPTIONS];
+    struct shadow *sv; /* the cached values of Plan and Batches */
+    double *colsum;    /* Plan: each column's cached values so far, for its total */
 } wbctx;
 
 /* A Plan column's range over the month rows 1..M, or 0..M with from_zero. */
@@ -505,12 +513,305 @@ static void batch_range(const wbctx *x, char *out, size_t cap, int col) {
     range(out, cap, "Batches", col, 1, x->M + 1);
 }
 
+/* ---- cached values ------------------------------------------------------------------------
+ * What each formula of Plan and Batches computes, worked out here the way the formula does it
+ * from the same inputs, so a reader that does not recalculate (previews, pandas, openpyxl,
+ * Excel in manual mode) sees the figures LibreOffice would (tests/xlsx/check_cached.py). */
+
+typedef struct bat_vals {
+    double delivery, c, in, sold, refresh, fresh, n, x, first, beta, unit, hw, capex, cash,
+        principal, payment, lastpay, balance, maint, age, srvval, passed, value, pct;
+} bat_vals;
+
+typedef struct plan_vals {
+    double ns, s, q, powered, base, busy, y[GP_MAX_PERIODS], kwh, power, kinst, kdraw, colo, charge,
+        maint, capex, balance, sales, pay, bslope;
+} plan_vals;
+
+typedef struct shadow {
+    bat_vals *b;                                  /* [0..M] */
+    double *gen, *gcum, *gval;                    /* [d * n_gen + k] */
+    plan_vals *p;                                 /* [1..M] */
+    double *oq, *oneed, *oinst, *oburst, *oslope; /* [i * (M + 1) + m] */
+} shadow;
+
+static double ceil_plus_v(double v) {
+    return -floor(-(v - 1e-9 * fmax(1.0, v)));
+}
+
+static double per_gpu_h_v(const gp_option *o) {
+    double phi = o->pricing == GP_SPOT
+                     ? 1 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2 + o->restart_h)
+                     : 1;
+    return (1 + (o->pricing == GP_COMMITTED ? 0 : o->idle_overhead)) * phi * (1 + o->support_pct) /
+           o->gpus_per_instance;
+}
+
+static double extras_v(const gp_option *o) {
+    return o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
+}
+
+/* pct(age) as the Batches' pct column gives it. */
+static double pct_v(const gp_scenario *s, double d) {
+    if (s->n_resale > 0) {
+        double ag[GP_MAX_RESALE + 1], pc[GP_MAX_RESALE + 1];
+        ag[0] = 0, pc[0] = 1;
+        for (int k = 0; k < s->n_resale; k++)
+            ag[k + 1] = s->resale[k].age_months, pc[k + 1] = s->resale[k].pct;
+        int n = s->n_resale + 1;
+        if (d >= ag[n - 1])
+            return pc[n - 1];
+        int i = 0;
+        while (i + 1 < n && ag[i + 1] <= d)
+            i++;
+        return pc[i] + (pc[i + 1] - pc[i]) * (d - ag[i]) / (ag[i + 1] - ag[i]);
+    }
+    if (s->buy == GP_BUY_AS_NEEDED || s->refresh_months > 0)
+        return d >= 12 * s->depreciation_years
+                   ? s->residual_pct
+                   : 1 + (s->residual_pct - 1) * d / (12 * s->depreciation_years);
+    return s->residual_pct;
+}
+
+static void shadow_build(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int M = x->M, G = x->n_gen, no = s->n_options;
+    size_t rows = (size_t)M + 1;
+    v->b = gp_xcalloc(rows, sizeof *v->b);
+    v->gen = gp_xcalloc(rows * (size_t)G, sizeof *v->gen);
+    v->gcum = gp_xcalloc(rows * (size_t)G + 1, sizeof *v->gcum);
+    v->gval = gp_xcalloc(rows * (size_t)G, sizeof *v->gval);
+    v->p = gp_xcalloc(rows, sizeof *v->p);
+    size_t on = rows * (size_t)(no > 0 ? no : 1);
+    v->oq = gp_xcalloc(on, sizeof(double));
+    v->oneed = gp_xcalloc(on, sizeof(double));
+    v->oinst = gp_xcalloc(on, sizeof(double));
+    v->oburst = gp_xcalloc(on, sizeof(double));
+    v->oslope = gp_xcalloc(on, sizeof(double));
+    double g = s->gpus_per_server;
+    bool loan = s->financing == GP_LOAN;
+    double lf = loan ? s->loan_fraction : 0, apr = s->loan_apr, term = s->loan_term_months;
+    int every = s->order_every_months, lead = s->lead_time_months;
+    int step = s->refresh_months > 0 ? (s->refresh_months + every - 1) / every * every : 0;
+    /* Plan's demand side first: Batches read the servers wanted. */
+    for (int m = 1; m <= M; m++) {
+        int j = m - 1;
+        plan_vals *p = &v->p[m];
+        double U = r->demand_utilization[j], W = r->demand_work_month[j];
+        double QS = s->work_mode ? W / s->work_per_gpu_hour : W;
+        p->ns = s->work_mode ? (W == 0 ? 0 : ceil_plus_v(QS / (730 * U))) : r->demand_gpus[j];
+        double want = ceil(p->ns / g);
+        p->s = s->has_max_servers && s->max_servers > 0 ? fmin(s->max_servers, want) : want;
+    }
+    /* Batches, row by row (only rows above are read), then what a later row decides. */
+    for (int d = 0; d <= M; d++) {
+        bat_vals *b = &v->b[d];
+        b->delivery = d < M && d >= lead && (d - lead) % every == 0;
+        if (b->delivery) {
+            int hi = s->buy == GP_BUY_AS_NEEDED ? (d + every < M ? d + every : M) : M;
+            for (int m = d + 1; m <= hi; m++)
+                b->c = fmax(b->c, v->p[m].s);
+        }
+        double above = 0;
+        for (int e = 0; e < d; e++) {
+            b->in += v->b[e].x >= d ? v->b[e].n : 0;
+            b->sold += v->b[e].x == d ? v->b[e].n : 0;
+            above += v->b[e].n;
+        }
+        b->refresh = b->delivery ? fmin(b->sold, fmax(0, b->c - (b->in - b->sold))) : 0;
+        b->fresh = b->delivery ? fmax(0, b->c - (b->in - b->sold) - b->refresh) : 0;
+        b->n = b->refresh + b->fresh;
+        b->x = s->refresh_months > 0 && d + step < M ? d + step : M;
+        b->first = b->n > 0 && (d == 0 || above == 0);
+        int best_min = -1; /* LOOKUP: the tier with the largest minimum at most n; none: 0 */
+        for (int t = 0; b->n > 0 && t < s->n_tiers; t++)
+            if (s->tiers[t].min_servers <= b->n && s->tiers[t].min_servers >= best_min) {
+                best_min = s->tiers[t].min_servers;
+                b->beta = s->tiers[t].pct;
+            }
+        b->unit = s->server_price * s->price_factor *
+                  pow(1 + s->server_price_trend_per_year, (d - lead) / 12.0);
+        b->hw = b->n * b->unit * (1 - b->beta) + b->fresh * s->network_per_server;
+        b->capex = b->hw + (b->first ? s->fixed_capex : 0);
+        b->cash = b->capex * (1 - lf);
+        b->principal = loan ? b->capex * s->loan_fraction : 0;
+        double L = b->principal, rate = apr / 12;
+        b->payment = L == 0 ? 0 : apr == 0 ? L / term : L * rate / (1 - pow(1 + rate, -term));
+        b->lastpay = fmin(d + term, b->x);
+        b->age = b->x - d;
+        double T = b->age;
+        b->balance =
+            L > 0 && term > T
+                ? (apr == 0 ? L - b->payment * T
+                            : L * pow(1 + rate, T) - b->payment * (pow(1 + rate, T) - 1) / rate)
+                : 0;
+        b->maint = s->maintenance_pct_per_year * b->hw / 12;
+        b->pct = pct_v(s, d);
+    }
+    double tr = 1 + s->server_price_trend_per_year;
+    for (int d = 0; d <= M; d++) {
+        bat_vals *b = &v->b[d];
+        double T = b->age;
+        b->srvval = b->n == 0 ? 0
+                              : v->b[(int)T].pct * b->n * b->unit * (1 - b->beta) *
+                                    pow(tr, (T + lead) / 12.0);
+        b->passed = b->x < M ? v->b[(int)b->x].refresh : 0;
+    }
+    for (int d = 0; d <= M; d++) {
+        bat_vals *b = &v->b[d];
+        double *gen = &v->gen[(size_t)d * G], *cum = &v->gcum[(size_t)d * G];
+        for (int k = 0; k < G; k++) {
+            if (k == 0)
+                gen[k] = b->fresh;
+            else if (d == 0 || b->refresh == 0 || d - step < 0)
+                gen[k] = 0;
+            else {
+                int e = d - step;
+                double older = v->gcum[(size_t)e * G + k];
+                gen[k] = fmin(v->gen[(size_t)e * G + k - 1], fmax(0, b->refresh - older));
+            }
+        }
+        for (int k = G - 1; k >= 0; k--)
+            cum[k] = gen[k] + (k + 1 < G ? cum[k + 1] : 0);
+        b->value = b->srvval;
+        for (int k = 0; k < G; k++) {
+            double cnt = gen[k], older = k + 1 < G ? cum[k + 1] : 0;
+            double age = k == 0 ? b->x - d : b->x - (d - k * step);
+            double val = cnt == 0
+                             ? 0
+                             : (cnt - fmin(cnt, fmax(0, b->passed - older))) * v->b[(int)age].pct *
+                                   s->network_per_server * pow(tr, (age + lead) / 12.0);
+            v->gval[(size_t)d * G + k] = val;
+            b->value += val;
+        }
+    }
+    /* The rest of Plan. */
+    double before[GP_MAX_PERIODS];
+    for (int k = 0; k < s->n_periods; k++) {
+        before[k] = 0;
+        for (int i = 0; i < s->n_periods; i++) {
+            double a = s->periods[i].price_per_kwh, c = s->periods[k].price_per_kwh;
+            if (i != k && (i < k ? a <= c : a < c))
+                before[k] += s->periods[i].hours_per_day;
+        }
+    }
+    double avg = s->has_gpu_avg_w ? s->gpu_avg_w : 0;
+    for (int m = 1; m <= M; m++) {
+        int j = m - 1;
+        plan_vals *p = &v->p[m];
+        double U = r->demand_utilization[j], W = r->demand_work_month[j];
+        double QS = s->work_mode ? W / s->work_per_gpu_hour : W;
+        double Gw = r->self.gpus_at_work[j], in = r->self.servers_in_service[j];
+        p->q = fmin(QS, Gw * 730 * U);
+        p->powered = ceil(Gw / g);
+        p->base =
+            p->powered * s->server_base_w + Gw * (s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w);
+        p->busy = s->has_gpu_avg_w ? 0 : p->q * 24 / 730;
+        double e = 0, c = 0, extra = s->has_gpu_avg_w ? 0 : s->gpu_tdp_w - s->gpu_idle_w;
+        for (int k = 0; k < s->n_periods; k++) {
+            double hk = s->periods[k].hours_per_day;
+            p->y[k] = s->shift_to_cheapest ? fmin(Gw * hk, fmax(0, p->busy - Gw * before[k]))
+                                           : p->busy * hk / 24;
+            e += p->base * hk + extra * p->y[k];
+            c += (p->base * hk + extra * p->y[k]) * s->periods[k].price_per_kwh;
+        }
+        double et = pow(1 + s->energy_price_trend_per_year, (m - 1) / 12.0);
+        p->kwh = s->pue * e * 730 / 24 / 1000;
+        p->power = s->pue * c * 730 / 24 / 1000 * et;
+        p->kinst = (in * s->server_base_w + Gw * fmax(s->gpu_tdp_w, avg)) / 1000;
+        p->kdraw = U > 0 ? (p->powered * s->server_base_w + Gw * fmax(s->gpu_tdp_w, avg)) / 1000
+                         : p->base / 1000;
+        p->colo = s->colo_per_kw_month * p->kinst;
+        p->charge = s->demand_charge_per_kw_month * et * p->kdraw * s->pue;
+        for (int d = 0; d <= M; d++) {
+            const bat_vals *b = &v->b[d];
+            if (d < m - s->warranty_months && b->x >= m)
+                p->maint += b->maint;
+            if (d < m && b->lastpay >= m)
+                p->pay += b->payment;
+        }
+        if (s->bridge >= 0 && r->self.bridge_hours[j] > 0) {
+            const gp_option *br = &s->options[s->bridge];
+            p->bslope = r->self.bridge_hours[j] * per_gpu_h_v(br) *
+                        pow(1 + br->price_trend_per_year, (m - 1) / 12.0);
+        }
+    }
+    for (int m = 0; m <= M; m++) { /* at index m: capex, settlements, sales */
+        plan_vals *p = &v->p[m];
+        for (int d = 0; d <= M; d++) {
+            const bat_vals *b = &v->b[d];
+            p->capex += d == m ? b->cash : 0;
+            p->balance += b->x == m ? b->balance : 0;
+            p->sales -= m < M && b->x == m ? b->value : 0;
+        }
+    }
+    /* Each option's helper columns. */
+    for (int i = 0; i < no; i++) {
+        const gp_option *o = &s->options[i];
+        size_t at0 = (size_t)i * rows;
+        double tr_o = 1 + o->price_trend_per_year;
+        for (int m = 1; m <= M; m++) {
+            int j = m - 1;
+            double U = r->demand_utilization[j], W = r->demand_work_month[j];
+            double QO = s->work_mode ? W / o->work_per_gpu_hour : W;
+            v->oq[at0 + m] = QO;
+            if (o->pricing != GP_COMMITTED) {
+                v->oslope[at0 + m] = QO * per_gpu_h_v(o) * pow(tr_o, (m - 1) / 12.0);
+                continue;
+            }
+            double need =
+                s->work_mode ? (W == 0 ? 0 : ceil_plus_v(QO / (730 * U))) : r->demand_gpus[j];
+            v->oneed[at0 + m] = ceil(need / o->gpus_per_instance);
+        }
+        if (o->pricing != GP_COMMITTED)
+            continue;
+        int T = o->term_months;
+        for (int m = 1; m <= M; m++) {
+            int ts = T * ((m - 1) / T), hi = ts + T < M ? ts + T : M;
+            double inst = 0;
+            if (o->has_base_gpus)
+                inst = ceil(o->base_gpus / o->gpus_per_instance);
+            else
+                for (int q = ts + 1; q <= hi; q++)
+                    inst = fmax(inst, v->oneed[at0 + q]);
+            v->oinst[at0 + m] = inst;
+            double rate = inst * 730 * pow(tr_o, ts / 12.0) * (1 + o->support_pct);
+            v->oslope[at0 + m] = rate + (m == M ? fmax(0, ts + T - M) * rate : 0);
+            double z = m - 1 < M ? r->options[i].burst_hours[m - 1] : 0;
+            if (o->has_base_gpus && o->burst >= 0 && z > 0) {
+                const gp_option *bo = &s->options[o->burst];
+                v->oburst[at0 + m] = z * per_gpu_h_v(bo) * bo->hourly *
+                                         pow(1 + bo->price_trend_per_year, (m - 1) / 12.0) +
+                                     extras_v(bo);
+            }
+        }
+    }
+}
+
+static void shadow_free(shadow *v) {
+    free(v->b);
+    free(v->gen);
+    free(v->gcum);
+    free(v->gval);
+    free(v->p);
+    free(v->oq);
+    free(v->oneed);
+    free(v->oinst);
+    free(v->oburst);
+    free(v->oslope);
+}
+
 /* One row of the Batches sheet: delivery index d (rows 0..M; only d < M delivers). */
 static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
     book *b = x->b;
     const gp_scenario *s = x->s;
     int row = d + 1, R = d + 2;
     rowref rr = {.R = R};
+    const bat_vals *bv = &x->sv->b[d];
+    const double *gen = &x->sv->gen[(size_t)d * x->n_gen],
+                 *gcum = &x->sv->gcum[(size_t)d * x->n_gen],
+                 *gval = &x->sv->gval[(size_t)d * x->n_gen];
     char pm[64], ps[64];
     plan_range(x, pm, sizeof pm, x->c.m, false);
     plan_range(x, ps, sizeof ps, x->c.s, false);
@@ -525,11 +826,11 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
     char D[16];
     snprintf(D, sizeof D, "%s", at(&rr, B_D));
     num_cell(b, ws, row, B_D, d, NULL);
-    gp_xlsx_formula(b, ws, row, B_DELIVERY, 0, NULL,
+    gp_xlsx_formula(b, ws, row, B_DELIVERY, bv->delivery, NULL,
                     "=IF(AND(%s<horizon_months,%s>=lead_time,MOD(%s-lead_time,order_every)=0),1,0)",
                     D, D, D);
     gp_xlsx_formula(
-        b, ws, row, B_C, 0, NULL,
+        b, ws, row, B_C, bv->c, NULL,
         "=IF(%s=1,_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&IF(as_needed=1,MIN(%s+order_every,"
         "horizon_months),horizon_months)),0)",
         at(&rr, B_DELIVERY), ps, pm, D, pm, D);
@@ -537,14 +838,15 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         num_cell(b, ws, row, B_INSERVICE, 0, NULL);
         num_cell(b, ws, row, B_SOLD, 0, NULL);
     } else {
-        gp_xlsx_formula(b, ws, row, B_INSERVICE, 0, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n,
+        gp_xlsx_formula(b, ws, row, B_INSERVICE, bv->in, NULL, "=SUMIFS(%s,%s,\">=\"&%s)", above_n,
                         above_x, D);
-        gp_xlsx_formula(b, ws, row, B_SOLD, 0, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x, D);
+        gp_xlsx_formula(b, ws, row, B_SOLD, bv->sold, NULL, "=SUMIFS(%s,%s,%s)", above_n, above_x,
+                        D);
     }
     const char *C = at(&rr, B_C), *IN = at(&rr, B_INSERVICE), *SO = at(&rr, B_SOLD);
-    gp_xlsx_formula(b, ws, row, B_REFRESH, 0, NULL, "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)",
-                    at(&rr, B_DELIVERY), SO, C, IN, SO);
-    gp_xlsx_formula(b, ws, row, B_NEW, 0, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)",
+    gp_xlsx_formula(b, ws, row, B_REFRESH, bv->refresh, NULL,
+                    "=IF(%s=1,MIN(%s,MAX(0,%s-(%s-%s))),0)", at(&rr, B_DELIVERY), SO, C, IN, SO);
+    gp_xlsx_formula(b, ws, row, B_NEW, bv->fresh, NULL, "=IF(%s=1,MAX(0,%s-(%s-%s)-%s),0)",
                     at(&rr, B_DELIVERY), C, IN, SO, at(&rr, B_REFRESH));
     /* Cached: the engine's servers delivered here. */
     int nd = 0;
@@ -552,64 +854,69 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         if (x->r->self.batches[i].index == d)
             nd += x->r->self.batches[i].servers;
     gp_xlsx_formula(b, ws, row, B_N, nd, NULL, "=%s+%s", at(&rr, B_REFRESH), at(&rr, B_NEW));
-    gp_xlsx_formula(b, ws, row, B_X, 0, NULL,
+    gp_xlsx_formula(b, ws, row, B_X, bv->x, NULL,
                     "=IF(AND(refresh_months>0,%s+refresh_step<horizon_months),%s+refresh_step,"
                     "horizon_months)",
                     D, D);
     const char *N = at(&rr, B_N);
     if (d == 0)
-        gp_xlsx_formula(b, ws, row, B_FIRST, 0, NULL, "=IF(%s>0,1,0)", N);
+        gp_xlsx_formula(b, ws, row, B_FIRST, bv->first, NULL, "=IF(%s>0,1,0)", N);
     else
-        gp_xlsx_formula(b, ws, row, B_FIRST, 0, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N, above_n);
+        gp_xlsx_formula(b, ws, row, B_FIRST, bv->first, NULL, "=IF(AND(%s>0,SUM(%s)=0),1,0)", N,
+                        above_n);
     if (s->n_tiers > 0)
-        gp_xlsx_formula(b, ws, row, B_BETA, 0, b->pct, "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N,
-                        N, x->tier_min, x->tier_pct);
+        gp_xlsx_formula(b, ws, row, B_BETA, bv->beta, b->pct,
+                        "=IF(%s>0,IFERROR(LOOKUP(%s,%s,%s),0),0)", N, N, x->tier_min, x->tier_pct);
     else
-        gp_xlsx_formula(b, ws, row, B_BETA, 0, b->pct, "=0*%s", N);
-    gp_xlsx_formula(b, ws, row, B_UNIT, 0, b->money,
+        gp_xlsx_formula(b, ws, row, B_BETA, bv->beta, b->pct, "=0*%s", N);
+    gp_xlsx_formula(b, ws, row, B_UNIT, bv->unit, b->money,
                     "=server_price*price_factor*(1+hw_trend)^((%s-lead_time)/12)", D);
     const char *BE = at(&rr, B_BETA), *U = at(&rr, B_UNIT);
-    gp_xlsx_formula(b, ws, row, B_HW, 0, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U, BE,
-                    at(&rr, B_NEW));
-    gp_xlsx_formula(b, ws, row, B_CAPEX, 0, b->money, "=%s+IF(%s=1,fixed_capex,0)", at(&rr, B_HW),
-                    at(&rr, B_FIRST));
+    gp_xlsx_formula(b, ws, row, B_HW, bv->hw, b->money, "=%s*%s*(1-%s)+%s*network_per_server", N, U,
+                    BE, at(&rr, B_NEW));
+    gp_xlsx_formula(b, ws, row, B_CAPEX, bv->capex, b->money, "=%s+IF(%s=1,fixed_capex,0)",
+                    at(&rr, B_HW), at(&rr, B_FIRST));
     const char *CA = at(&rr, B_CAPEX);
-    gp_xlsx_formula(b, ws, row, B_CASH, 0, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))", CA);
-    gp_xlsx_formula(b, ws, row, B_PRINCIPAL, 0, b->money, "=IF(loan=1,%s*loan_fraction,0)", CA);
+    gp_xlsx_formula(b, ws, row, B_CASH, bv->cash, b->money, "=%s*(1-IF(loan=1,loan_fraction,0))",
+                    CA);
+    gp_xlsx_formula(b, ws, row, B_PRINCIPAL, bv->principal, b->money,
+                    "=IF(loan=1,%s*loan_fraction,0)", CA);
     const char *L = at(&rr, B_PRINCIPAL);
     gp_xlsx_formula(
-        b, ws, row, B_PAYMENT, 0, b->money,
+        b, ws, row, B_PAYMENT, bv->payment, b->money,
         "=IF(%s=0,0,IF(loan_apr=0,%s/loan_term,%s*(loan_apr/12)/(1-(1+loan_apr/12)^(-loan_"
         "term))))",
         L, L, L);
-    gp_xlsx_formula(b, ws, row, B_LASTPAY, 0, NULL, "=MIN(%s+loan_term,%s)", D, at(&rr, B_X));
+    gp_xlsx_formula(b, ws, row, B_LASTPAY, bv->lastpay, NULL, "=MIN(%s+loan_term,%s)", D,
+                    at(&rr, B_X));
     const char *A = at(&rr, B_PAYMENT), *T = at(&rr, B_AGE);
     gp_xlsx_formula(
-        b, ws, row, B_BALANCE, 0, b->money,
+        b, ws, row, B_BALANCE, bv->balance, b->money,
         "=IF(AND(%s>0,loan_term>%s),IF(loan_apr=0,%s-%s*%s,%s*(1+loan_apr/12)^%s-%s*((1+loan_"
         "apr/12)^%s-1)/(loan_apr/12)),0)",
         L, T, L, A, T, L, T, A, T);
-    gp_xlsx_formula(b, ws, row, B_MAINT, 0, b->money, "=maintenance_pct*%s/12", at(&rr, B_HW));
-    gp_xlsx_formula(b, ws, row, B_AGE, 0, NULL, "=%s-%s", at(&rr, B_X), D);
+    gp_xlsx_formula(b, ws, row, B_MAINT, bv->maint, b->money, "=maintenance_pct*%s/12",
+                    at(&rr, B_HW));
+    gp_xlsx_formula(b, ws, row, B_AGE, bv->age, NULL, "=%s-%s", at(&rr, B_X), D);
     char pct[64];
     batch_range(x, pct, sizeof pct, B_PCT);
-    gp_xlsx_formula(b, ws, row, B_SRVVAL, 0, b->money,
+    gp_xlsx_formula(b, ws, row, B_SRVVAL, bv->srvval, b->money,
                     "=IF(%s=0,0,INDEX(%s,%s+1)*%s*%s*(1-%s)*(1+hw_trend)^((%s+lead_time)/12))", N,
                     pct, T, N, U, BE, T);
     char refr[64];
     batch_range(x, refr, sizeof refr, B_REFRESH);
-    gp_xlsx_formula(b, ws, row, B_PASSED, 0, NULL, "=IF(%s<horizon_months,INDEX(%s,%s+1),0)",
-                    at(&rr, B_X), refr, at(&rr, B_X));
+    gp_xlsx_formula(b, ws, row, B_PASSED, bv->passed, NULL,
+                    "=IF(%s<horizon_months,INDEX(%s,%s+1),0)", at(&rr, B_X), refr, at(&rr, B_X));
     int g0 = B_GEN, c0 = B_GEN + x->n_gen, v0 = B_GEN + 2 * x->n_gen;
     char v0n[8], vln[8];
     col_name(v0, v0n);
     col_name(v0 + x->n_gen - 1, vln);
-    gp_xlsx_formula(b, ws, row, B_VALUE, 0, b->money, "=%s+SUM($%s%d:$%s%d)", at(&rr, B_SRVVAL),
-                    v0n, R, vln, R);
+    gp_xlsx_formula(b, ws, row, B_VALUE, bv->value, b->money, "=%s+SUM($%s%d:$%s%d)",
+                    at(&rr, B_SRVVAL), v0n, R, vln, R);
     /* pct(age d). */
     if (s->n_resale > 0)
         gp_xlsx_formula(
-            b, ws, row, B_PCT, 0, NULL,
+            b, ws, row, B_PCT, bv->pct, NULL,
             "=IF(%s>=INDEX(%s,%d),INDEX(%s,%d),INDEX(%s,MATCH(%s,%s,1))+(INDEX(%s,MATCH(%s,%s,"
             "1)+1)-INDEX(%s,MATCH(%s,%s,1)))*(%s-INDEX(%s,MATCH(%s,%s,1)))/(INDEX(%s,MATCH(%s,"
             "%s,1)+1)-INDEX(%s,MATCH(%s,%s,1))))",
@@ -618,14 +925,14 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
             x->res_age, D, x->res_age, x->res_age, D, x->res_age);
     else
         gp_xlsx_formula(
-            b, ws, row, B_PCT, 0, NULL,
+            b, ws, row, B_PCT, bv->pct, NULL,
             "=IF(OR(as_needed=1,refresh_months>0),IF(%s>=12*depreciation_years,residual_pct,"
             "1+(residual_pct-1)*%s/(12*depreciation_years)),residual_pct)",
             D, D);
     /* Network shares by generation k: delivered first at d - k * refresh_step. */
     for (int k = 0; k < x->n_gen; k++) {
         if (k == 0) {
-            gp_xlsx_formula(b, ws, row, g0, 0, NULL, "=%s", at(&rr, B_NEW));
+            gp_xlsx_formula(b, ws, row, g0, gen[0], NULL, "=%s", at(&rr, B_NEW));
             continue;
         }
         if (d == 0) {
@@ -636,7 +943,7 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         col_name(g0 + k - 1, prev);
         col_name(c0 + k, older);
         gp_xlsx_formula(
-            b, ws, row, g0 + k, 0, NULL,
+            b, ws, row, g0 + k, gen[k], NULL,
             "=IF(OR(%s=0,%s-refresh_step<0),0,MIN(INDEX($%s$2:$%s$%d,%s-refresh_step+1),MAX(0,"
             "%s-INDEX($%s$2:$%s$%d,%s-refresh_step+1))))",
             at(&rr, B_REFRESH), D, prev, prev, R - 1, D, at(&rr, B_REFRESH), older, older, R - 1,
@@ -646,7 +953,7 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         char a[8], z[8];
         col_name(g0 + k, a);
         col_name(g0 + x->n_gen - 1, z);
-        gp_xlsx_formula(b, ws, row, c0 + k, 0, NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
+        gp_xlsx_formula(b, ws, row, c0 + k, gcum[k], NULL, "=SUM($%s%d:$%s%d)", a, R, z, R);
     }
     for (int k = 0; k < x->n_gen; k++) {
         rr.used = 0; /* pct, D and the buffers below outlive the ring otherwise */
@@ -661,7 +968,7 @@ static void batch_row(wbctx *x, lxw_worksheet *ws, int d) {
         if (k == 0)
             snprintf(age, sizeof age, "(%s-%s)", X, D);
         gp_xlsx_formula(
-            b, ws, row, v0 + k, 0, b->money,
+            b, ws, row, v0 + k, gval[k], b->money,
             "=IF(%s=0,0,(%s-MIN(%s,MAX(0,%s-%s)))*INDEX(%s,%s+1)*network_per_server*(1+hw_"
             "trend)^((%s+lead_time)/12))",
             cnt, cnt, cnt, at(&rr, B_PASSED), older, pct, age, age);
@@ -677,6 +984,21 @@ static void pay_per_use(char *out, size_t cap, const opt_refs *o, const char *z,
 }
 
 /* One row of the Plan sheet: index m (0 = the start, else the close of month m). */
+/* A Plan formula cell, its cached value added to its column's total. */
+static void plan_cell(wbctx *x, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
+                      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static void plan_cell(wbctx *x, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
+                      const char *fmt, ...) {
+    char text[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    x->colsum[col] += cached;
+    keep(x->b, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, cached));
+}
+
 static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, double *cum_opt) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -684,6 +1006,8 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     const plan_cols *c = &x->c;
     int row = m + 1, R = m + 2, M = x->M;
     rowref rr = {.R = R};
+    const plan_vals *pv = &x->sv->p[m];
+    size_t rows = (size_t)M + 1;
     char A[16];
     snprintf(A, sizeof A, "%s", at(&rr, c->m));
     char t[2048], t2[2048];
@@ -691,12 +1015,12 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     /* Cached as EDATE computes them, for viewers that do not recalculate. */
     int mi = x->start_year * 12 + x->start_month - 1 + (m > 0 ? m - 1 : 0);
     int my = mi / 12, mm = mi % 12 + 1;
-    gp_xlsx_formula(b, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
-                    "=EDATE(start_date,MAX(%s,1)-1)", A);
-    gp_xlsx_formula(b, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&rr, c->date));
-    gp_xlsx_formula(b, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
-                    "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)",
-                    at(&rr, c->date), at(&rr, c->date));
+    plan_cell(x, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
+              "=EDATE(start_date,MAX(%s,1)-1)", A);
+    plan_cell(x, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&rr, c->date));
+    plan_cell(x, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
+              "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&rr, c->date),
+              at(&rr, c->date));
     char bn[64], ba[64], bx[64];
     batch_range(x, bn, sizeof bn, B_N);
     batch_range(x, ba, sizeof ba, B_D);
@@ -714,77 +1038,77 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         bought += sr->batches[i].index == m ? sr->batches[i].servers : 0;
         sold += sr->batches[i].exit == m ? sr->batches[i].servers : 0;
     }
-    gp_xlsx_formula(b, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
-    gp_xlsx_formula(b, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
-    gp_xlsx_formula(b, ws, row, c->capex, 0, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
-    gp_xlsx_formula(b, ws, row, c->balance, 0, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
-    gp_xlsx_formula(b, ws, row, c->sales, 0, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)",
-                    A, bval, bx, A);
-    gp_xlsx_formula(b, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
-                    "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    plan_cell(x, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
+    plan_cell(x, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
+    plan_cell(x, ws, row, c->capex, pv->capex, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
+    plan_cell(x, ws, row, c->balance, pv->balance, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
+    plan_cell(x, ws, row, c->sales, pv->sales, b->money,
+              "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    plan_cell(x, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
+              "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
     if (m > 0) {
         int j = m - 1;
         char U[16];
         snprintf(U, sizeof U, "%s", at(&rr, c->u));
         if (c->raw >= 0) {
             const char *start = s->work_mode ? "work_per_month" : "gpus";
-            gp_xlsx_formula(b, ws, row, c->raw,
-                            s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
-                            "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
-                            A, x->steps_val, x->steps_val, x->steps_month, A,
-                            m == 1 ? start : at_row(&rr, c->raw, R - 1));
-            gp_xlsx_formula(b, ws, row, c->u, r->demand_utilization[j], b->pct,
-                            "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
-                            A, x->steps_u, x->steps_u, x->steps_month, A,
-                            m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
+            plan_cell(x, ws, row, c->raw,
+                      s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
+                      "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+                      x->steps_val, x->steps_val, x->steps_month, A,
+                      m == 1 ? start : at_row(&rr, c->raw, R - 1));
+            plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct,
+                      "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+                      x->steps_u, x->steps_u, x->steps_month, A,
+                      m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
         } else {
-            gp_xlsx_formula(b, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
+            plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
         }
         const char *base = c->raw >= 0 ? at(&rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
         snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
         if (!s->work_mode) {
             ceil_plus(t, sizeof t, t2);
-            gp_xlsx_formula(b, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
-            gp_xlsx_formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s",
-                            at(&rr, c->n), U);
+            plan_cell(x, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
+            plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s",
+                      at(&rr, c->n), U);
         } else {
-            gp_xlsx_formula(b, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
-            gp_xlsx_formula(b, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour,
-                            b->num, "=%s/rho_s", at(&rr, c->w));
+            plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
+            plan_cell(x, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
+                      "=%s/rho_s", at(&rr, c->w));
             snprintf(t2, sizeof t2, "%s/(730*%s)", at(&rr, c->qs), U);
             ceil_plus(t, sizeof t, t2);
-            gp_xlsx_formula(b, ws, row, c->ns, 0, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
+            plan_cell(x, ws, row, c->ns, pv->ns, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
         }
         const char *NS = at(&rr, c->ns), *QS = at(&rr, c->qs);
-        gp_xlsx_formula(
-            b, ws, row, c->s, 0, NULL,
+        plan_cell(
+            x, ws, row, c->s, pv->s, NULL,
             "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
             "per_server,0))",
             NS, NS);
-        gp_xlsx_formula(b, ws, row, c->inservice, sr->servers_in_service[j], NULL,
-                        "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
-        gp_xlsx_formula(b, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)",
-                        NS, at(&rr, c->inservice));
+        plan_cell(x, ws, row, c->inservice, sr->servers_in_service[j], NULL,
+                  "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
+        plan_cell(x, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
+                  at(&rr, c->inservice));
         const char *G = at(&rr, c->g);
-        gp_xlsx_formula(b, ws, row, c->q, 0, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
+        plan_cell(x, ws, row, c->q, pv->q, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
         const char *Q = at(&rr, c->q);
         const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
         if (c->z >= 0)
-            gp_xlsx_formula(b, ws, row, c->z, sr->bridge_hours[j], b->num,
-                            "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
-                            s->work_mode ? "rho_s" : "1", rho_b);
-        gp_xlsx_formula(b, ws, row, c->powered, 0, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
-        gp_xlsx_formula(b, ws, row, c->base, 0, b->num,
-                        "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)",
-                        at(&rr, c->powered), G);
-        gp_xlsx_formula(b, ws, row, c->busy, 0, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
+            plan_cell(x, ws, row, c->z, sr->bridge_hours[j], b->num,
+                      "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
+                      s->work_mode ? "rho_s" : "1", rho_b);
+        plan_cell(x, ws, row, c->powered, pv->powered, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
+        plan_cell(x, ws, row, c->base, pv->base, b->num,
+                  "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)",
+                  at(&rr, c->powered), G);
+        plan_cell(x, ws, row, c->busy, pv->busy, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
         for (int k = 0; k < s->n_periods; k++) {
             char hk[64], before[64];
             ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
             ref(before, sizeof before, "Assumptions", x->ph[k], 4);
-            gp_xlsx_formula(b, ws, row, c->y0 + k, 0, b->num,
-                            "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk,
-                            at(&rr, c->busy), G, before, at(&rr, c->busy), hk);
+            plan_cell(x, ws, row, c->y0 + k, pv->y[k], b->num,
+                      "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&rr, c->busy),
+                      G, before, at(&rr, c->busy), hk);
         }
         char e_sum[4096] = "0", c_sum[4096] = "0";
         for (int k = 0; k < s->n_periods; k++) {
@@ -799,59 +1123,58 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base),
                      hk, at(&rr, c->y0 + k), pk);
         }
-        gp_xlsx_formula(b, ws, row, c->kwh, 0, b->num, "=pue*(%s)*730/24/1000", e_sum);
-        gp_xlsx_formula(b, ws, row, c->power, 0, b->money,
-                        "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
-        gp_xlsx_formula(b, ws, row, c->kinst, 0, b->num,
-                        "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
-                        at(&rr, c->inservice), G);
-        gp_xlsx_formula(
-            b, ws, row, c->kdraw, 0, b->num,
+        plan_cell(x, ws, row, c->kwh, pv->kwh, b->num, "=pue*(%s)*730/24/1000", e_sum);
+        plan_cell(x, ws, row, c->power, pv->power, b->money,
+                  "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
+        plan_cell(x, ws, row, c->kinst, pv->kinst, b->num,
+                  "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
+                  at(&rr, c->inservice), G);
+        plan_cell(
+            x, ws, row, c->kdraw, pv->kdraw, b->num,
             "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
             "1000)",
             U, at(&rr, c->powered), G, at(&rr, c->base));
-        gp_xlsx_formula(b, ws, row, c->colo, 0, b->money, "=colo_per_kw_month*%s",
-                        at(&rr, c->kinst));
-        gp_xlsx_formula(b, ws, row, c->charge, 0, b->money,
-                        "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
-        gp_xlsx_formula(b, ws, row, c->maint, 0, b->money,
-                        "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx,
-                        A);
-        gp_xlsx_formula(b, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
-        gp_xlsx_formula(b, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
+        plan_cell(x, ws, row, c->colo, pv->colo, b->money, "=colo_per_kw_month*%s",
+                  at(&rr, c->kinst));
+        plan_cell(x, ws, row, c->charge, pv->charge, b->money,
+                  "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
+        plan_cell(x, ws, row, c->maint, pv->maint, b->money,
+                  "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
+        plan_cell(x, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
+        plan_cell(x, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
         if (c->bridge >= 0) {
             const opt_refs *bo = &x->o[s->bridge];
             const char *Z = at(&rr, c->z);
             pay_per_use(t, sizeof t, bo, Z, A, true);
-            gp_xlsx_formula(b, ws, row, c->bridge, sr->bridge_cost[j], b->money,
-                            "=IF(%s>0,%s+%s,0)", Z, t, bo->extras);
+            plan_cell(x, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z,
+                      t, bo->extras);
             pay_per_use(t, sizeof t, bo, Z, A, false);
-            gp_xlsx_formula(b, ws, row, c->bslope, 0, b->num, "=IF(%s>0,%s,0)", Z, t);
+            plan_cell(x, ws, row, c->bslope, pv->bslope, b->num, "=IF(%s>0,%s,0)", Z, t);
         }
-        gp_xlsx_formula(b, ws, row, c->pay, 0, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
-                        bpay, ba, A, blast, A);
+        plan_cell(x, ws, row, c->pay, pv->pay, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
+                  bpay, ba, A, blast, A);
     }
     char fl[8], ll[8];
     col_name(c->power, fl);
     col_name(c->exit, ll);
     /* The flow: power .. exit value (kWh and peaks are not money; they sit before power). */
     *cum_self += sr->monthly[m];
-    gp_xlsx_formula(b, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll,
-                    R);
+    plan_cell(x, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
     if (m == 0)
-        gp_xlsx_formula(b, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
+        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
     else
-        gp_xlsx_formula(b, ws, row, c->cum, *cum_self, b->money, "=%s+%s",
-                        at_row(&rr, c->cum, R - 1), at(&rr, c->flow));
-    gp_xlsx_formula(b, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money,
-                    "=%s-%s", at(&rr, c->cum), at(&rr, c->exit));
+        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&rr, c->cum, R - 1),
+                  at(&rr, c->flow));
+    plan_cell(x, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
+              at(&rr, c->cum), at(&rr, c->exit));
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
         const opt_refs *orf = &x->o[i];
         const opt_cols *oc = &c->o[i];
         const gp_option_result *orr = &r->options[i];
         if (m > 0 && s->work_mode)
-            gp_xlsx_formula(b, ws, row, oc->q, 0, b->num, "=%s/%s", at(&rr, c->w), orf->h[O_RHO]);
+            plan_cell(x, ws, row, oc->q, x->sv->oq[(size_t)i * rows + (size_t)m], b->num, "=%s/%s",
+                      at(&rr, c->w), orf->h[O_RHO]);
         const char *QO = at(&rr, oc->q);
         if (o->pricing != GP_COMMITTED) {
             if (m == 0) {
@@ -859,10 +1182,11 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 pay_per_use(t, sizeof t, orf, QO, A, true);
-                gp_xlsx_formula(b, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t,
-                                orf->extras);
+                plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t,
+                          orf->extras);
                 pay_per_use(t, sizeof t, orf, QO, A, false);
-                gp_xlsx_formula(b, ws, row, oc->slope, 0, b->num, "=%s", t);
+                plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m],
+                          b->num, "=%s", t);
             }
         } else {
             const char *T = orf->h[O_TERM], *g = orf->h[O_G], *sup = orf->h[O_SUPPORT],
@@ -878,19 +1202,20 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 } else {
                     snprintf(need, sizeof need, "%s", at(&rr, c->n));
                 }
-                gp_xlsx_formula(b, ws, row, oc->need, 0, NULL, "=ROUNDUP(%s/%s,0)", need, g);
+                plan_cell(x, ws, row, oc->need, x->sv->oneed[(size_t)i * rows + (size_t)m], NULL,
+                          "=ROUNDUP(%s/%s,0)", need, g);
                 char nr[64];
                 plan_range(x, nr, sizeof nr, oc->need, false);
                 char mr[64];
                 plan_range(x, mr, sizeof mr, c->m, false);
                 if (o->has_base_gpus)
-                    gp_xlsx_formula(b, ws, row, oc->inst, 0, NULL, "=ROUNDUP(%s/%s,0)",
-                                    orf->h[O_BASE], g);
+                    plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m],
+                              NULL, "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
                 else
-                    gp_xlsx_formula(
-                        b, ws, row, oc->inst, 0, NULL,
-                        "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr, mr,
-                        ts, mr, ts, T);
+                    plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m],
+                              NULL,
+                              "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))",
+                              nr, mr, ts, mr, ts, T);
             }
             const char *I = at(&rr, oc->inst);
             char burst[2048] = "0";
@@ -898,14 +1223,14 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                 snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&rr, c->u));
                 const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
                 const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
-                gp_xlsx_formula(b, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
-                                "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
-                                at(&rr, c->u), QO, t2, rho_o, rho_b);
+                plan_cell(x, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
+                          "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
+                          at(&rr, c->u), QO, t2, rho_o, rho_b);
                 if (o->burst >= 0) {
                     const opt_refs *bo = &x->o[o->burst];
                     pay_per_use(t, sizeof t, bo, at(&rr, oc->z), A, true);
-                    gp_xlsx_formula(b, ws, row, oc->burst, 0, b->money, "=IF(%s>0,%s+%s,0)",
-                                    at(&rr, oc->z), t, bo->extras);
+                    plan_cell(x, ws, row, oc->burst, x->sv->oburst[(size_t)i * rows + (size_t)m],
+                              b->money, "=IF(%s>0,%s+%s,0)", at(&rr, oc->z), t, bo->extras);
                 } else {
                     num_cell(b, ws, row, oc->burst, 0, b->money);
                 }
@@ -916,36 +1241,51 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
                      "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T,
                      A, at_row(&rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
             if (m == 0) {
-                gp_xlsx_formula(b, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
+                plan_cell(x, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
                 num_cell(b, ws, row, oc->slope, 0, b->num);
             } else {
                 char month_rate[512];
                 snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts,
                          sup);
-                gp_xlsx_formula(
-                    b, ws, row, oc->flow, orr->monthly[m], b->money,
+                plan_cell(
+                    x, ws, row, oc->flow, orr->monthly[m], b->money,
                     "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
                     upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
-                gp_xlsx_formula(b, ws, row, oc->slope, 0, b->num,
-                                "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)",
-                                month_rate, A, ts, T, month_rate);
+                plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m],
+                          b->num, "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)",
+                          month_rate, A, ts, T, month_rate);
             }
         }
         cum_opt[i] += orr->monthly[m];
         if (m == 0)
-            gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
+            plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
         else
-            gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
-                            at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
-        /* Break-even tests (docs/model.md Results, Ties): counts and behind, with and without the
-         * exit value. */
+            plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
+                      at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
+        /* Break-even tests (docs/model.md Results, Ties): differed so far (2.1: level months are
+         * no break-even), counts and behind, with and without the exit value; cached as the
+         * engine's sums give them. */
         for (int wx = 0; wx < 2; wx++) {
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
-            snprintf(t, sizeof t, "OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s)))", cs, co, cs,
-                     co, cs, co);
-            gp_xlsx_formula(b, ws, row, wx ? oc->cntx : oc->cnt, 0, NULL,
-                            "=IF(AND(%s,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, cs, co);
-            gp_xlsx_formula(b, ws, row, wx ? oc->behx : oc->beh, 0, NULL, "=IF(%s,0,1)", t);
+            int dif = wx ? oc->difx : oc->dif;
+            double vs = *cum_self + (wx && m == M ? sr->exit_value : 0.0), vo = cum_opt[i];
+            bool tie = fabs(vs - vo) <= 1e-9 * fmax(1.0, fmax(fabs(vs), fabs(vo)));
+            bool ok = vs < vo || tie;
+            bool zero = fabs(vs) <= 1e-9 && fabs(vo) <= 1e-9;
+            bool *differed = &x->differed[wx][i];
+            *differed = (m > 0 && *differed) || !tie;
+            char eq[512];
+            snprintf(eq, sizeof eq, "ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))", cs, co, cs, co);
+            if (m == 0)
+                plan_cell(x, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
+            else
+                plan_cell(x, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
+                          at_row(&rr, dif, R - 1), eq);
+            snprintf(t, sizeof t, "OR(%s<%s,%s)", cs, co, eq);
+            plan_cell(x, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
+                      "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t,
+                      at(&rr, dif), cs, co);
+            plan_cell(x, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
         }
     }
 }
@@ -1002,8 +1342,11 @@ static void assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
           s->has_max_servers ? s->max_servers : 0, "servers");
     input(&in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
     if (s->n_resale == 0)
-        input(&in, "residual_pct", "residual value", s->residual_pct, "of hardware");
-    input(&in, "depreciation_years", "depreciation (resale line; informational)",
+        input(&in, "residual_pct",
+              "residual value (bought as needed or refreshed: where the straight line from new "
+              "ends; else flat)",
+              s->residual_pct, "of hardware");
+    input(&in, "depreciation_years", "depreciation (the straight line's length)",
           s->depreciation_years, "years");
     input(&in, "warranty_months", "warranty", s->warranty_months, "months");
     input(&in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
@@ -1201,8 +1544,10 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
                  {oc->flow, NULL},
                  {oc->cum, "cumulative"},
                  {oc->slope, "slope in hourly"},
+                 {oc->dif, "sums have differed"},
                  {oc->cnt, "break-even counts"},
                  {oc->beh, "self-hosted behind"},
+                 {oc->difx, "differed without exit value"},
                  {oc->cntx, "counts without exit value"},
                  {oc->behx, "behind without exit value"}};
         for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
@@ -1239,7 +1584,7 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
     for (int k = 0; k < nm; k++) {
         char rg[64];
         plan_range(x, rg, sizeof rg, money[k], true);
-        double v = 0;
+        double v = x->colsum[money[k]];
         if (money[k] == c->flow)
             v = sr->total;
         for (int i = 0; i < s->n_options; i++)
@@ -1259,7 +1604,7 @@ static void plan_sheet(wbctx *x, lxw_worksheet *ws) {
     }
     lxw_row_col_options hidden = {.hidden = 1};
     for (int i = 0; i < s->n_options; i++)
-        worksheet_set_column_opt(ws, (lxw_col_t)c->o[i].cnt, (lxw_col_t)c->o[i].behx, 8, NULL,
+        worksheet_set_column_opt(ws, (lxw_col_t)c->o[i].dif, (lxw_col_t)c->o[i].behx, 8, NULL,
                                  &hidden);
     worksheet_set_column(ws, 0, 0, 6, NULL);
     worksheet_set_column(ws, 1, 1, 10, NULL);
@@ -1333,8 +1678,24 @@ static int year_table(wbctx *x, lxw_worksheet *ws, int row, bool fiscal, int y0,
     ref(last, sizeof last, "Plan", M + 1, fiscal ? c->fy : c->year);
     char first[64];
     ref(first, sizeof first, "Plan", 1, fiscal ? c->fy : c->year);
+    /* The year of index M, as the Plan's column gives it: years after it read "". */
+    int mi = x->start_year * 12 + x->start_month - 1 + (M > 0 ? M - 1 : 0);
+    int last_y = mi / 12 + (fiscal && fs > 1 && mi % 12 + 1 >= fs ? 1 : 0);
     for (int y = 0; y < n_years; y++, row++) {
         int R = row + 1;
+        char fm[512];
+        if (y0 + y > last_y) {
+            snprintf(fm, sizeof fm, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last, first, y);
+            keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, 0, fm, NULL, ""));
+            for (int i = -1; i < s->n_options; i++) {
+                char rg[64];
+                plan_range(x, rg, sizeof rg, i < 0 ? c->flow : c->o[i].flow, true);
+                snprintf(fm, sizeof fm, "=IF($A%d=\"\",\"\",SUMIFS(%s,%s,$A%d))", R, rg, yr, R);
+                keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, (lxw_col_t)(2 + i), fm,
+                                                    b->money, ""));
+            }
+            continue;
+        }
         gp_xlsx_formula(b, ws, row, 0, y0 + y, NULL, "=IF(%s+%d>%s,\"\",%s+%d)", first, y, last,
                         first, y);
         for (int i = -1; i < s->n_options; i++) {
@@ -1376,6 +1737,11 @@ static void subst(char *out, size_t cap, const char *tmpl, const char *token, co
  * peak's busy draw and the rented extras for u > 0, and the rented hours (linear). One row per
  * break u_k (0, the cumulative hours of the cheapest periods / 24 with shifting, 1), the totals
  * of every side there, then the first segment where they meet. Rows 1-3 hold the sums. */
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     book *b = x->b;
     const gp_scenario *s = x->s;
@@ -1404,28 +1770,49 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     ref(tot, sizeof tot, "Plan", x->M + 2, c->flow);
     ref(pw, sizeof pw, "Plan", x->M + 2, c->power);
     ref(ch, sizeof ch, "Plan", x->M + 2, c->charge);
+    const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
+    /* The cached values, summed as the formulas sum them. */
+    const gp_result *r = x->r;
+    int M = x->M;
+    double avg = s->has_gpu_avg_w ? s->gpu_avg_w : 0, S_B = 0, S_G = 0, S_K = 0, S_F = 0, S_cnt = 0;
+    for (int m = 1; m <= M; m++) {
+        int j = m - 1;
+        double tr_e = pow(1 + s->energy_price_trend_per_year, (m - 1) / 12.0);
+        double G = r->self.gpus_at_work[j], N = r->demand_gpus[j];
+        const plan_vals *pv = &x->sv->p[m];
+        S_B += pv->base * tr_e;
+        S_G += G * tr_e;
+        S_K += (pv->powered * s->server_base_w + G * fmax(s->gpu_tdp_w, avg)) / 1000 * tr_e;
+        if (bo)
+            S_F += (N - G) * pow(1 + s->options[s->bridge].price_trend_per_year, (m - 1) / 12.0);
+        S_cnt += N - G > 0;
+    }
+    double B1 = r->self.total - x->colsum[c->power] - x->colsum[c->charge] -
+                (c->bridge >= 0 ? x->colsum[c->bridge] : 0);
     text_cell(b, ws, 1, 0, "sums", NULL);
     if (c->bridge >= 0) {
         char bt[64];
         ref(bt, sizeof bt, "Plan", x->M + 2, c->bridge);
-        gp_xlsx_formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
+        gp_xlsx_formula(b, ws, 1, 1, B1, b->money, "=%s-%s-%s-%s", tot, pw, ch, bt);
     } else {
-        gp_xlsx_formula(b, ws, 1, 1, 0, b->money, "=%s-%s-%s", tot, pw, ch);
+        gp_xlsx_formula(b, ws, 1, 1, B1, b->money, "=%s-%s-%s", tot, pw, ch);
     }
-    gp_xlsx_formula(b, ws, 1, 2, 0, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
-    gp_xlsx_formula(b, ws, 1, 3, 0, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
+    gp_xlsx_formula(b, ws, 1, 2, S_B, b->num, "=SUMPRODUCT(%s*%s)", br, tre);
+    gp_xlsx_formula(b, ws, 1, 3, S_G, b->num, "=SUMPRODUCT(%s*%s)", gr, tre);
     gp_xlsx_formula(
-        b, ws, 1, 4, 0, b->num,
+        b, ws, 1, 4, S_K, b->num,
         "=SUMPRODUCT((%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/"
         "1000*%s)",
         pr, gr, tre);
-    const opt_refs *bo = s->bridge >= 0 ? &x->o[s->bridge] : NULL;
     if (bo)
-        gp_xlsx_formula(b, ws, 1, 5, 0, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
+        gp_xlsx_formula(b, ws, 1, 5, S_F, b->num, "=SUMPRODUCT((%s-%s)*(1+%s)^((%s-1)/12))", nr, gr,
                         bo->h[O_TREND], mr);
     else
         num_cell(b, ws, 1, 5, 0, b->num);
-    gp_xlsx_formula(b, ws, 1, 6, 0, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    gp_xlsx_formula(b, ws, 1, 6, S_cnt, NULL, "=SUMPRODUCT((%s-%s>0)*1)", nr, gr);
+    double *oB = gp_xcalloc((size_t)no + 1, sizeof *oB),
+           *oC = gp_xcalloc((size_t)no + 1, sizeof *oC),
+           *oD = gp_xcalloc((size_t)no + 1, sizeof *oD);
     /* Row 3: each option's sums. B: constant (committed); C: sum of N (or rented by the
      * burst) x its trend; D: months with burst hours. */
     text_cell(b, ws, 3, 0, "option", b->head);
@@ -1439,25 +1826,39 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
         text_cell(b, ws, row, 0, o->name, NULL);
         char otot[64];
         ref(otot, sizeof otot, "Plan", x->M + 2, oc->flow);
+        size_t rows = (size_t)M + 1;
+        for (int m = 1; m <= M; m++) {
+            double N = r->demand_gpus[m - 1];
+            if (o->pricing != GP_COMMITTED) {
+                oC[i] += N * pow(1 + o->price_trend_per_year, (m - 1) / 12.0);
+            } else if (o->has_base_gpus) {
+                double rest = N - x->sv->oinst[(size_t)i * rows + (size_t)m] * o->gpus_per_instance;
+                double btr = o->burst >= 0 ? s->options[o->burst].price_trend_per_year : 0;
+                oC[i] += (rest > 0) * rest * pow(1 + btr, (m - 1) / 12.0);
+                oD[i] += rest > 0;
+            }
+        }
+        if (o->pricing == GP_COMMITTED)
+            oB[i] = r->options[i].total - (o->has_base_gpus ? x->colsum[oc->burst] : 0);
         if (o->pricing != GP_COMMITTED) {
             num_cell(b, ws, row, 1, 0, b->money);
-            gp_xlsx_formula(b, ws, row, 2, 0, b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
+            gp_xlsx_formula(b, ws, row, 2, oC[i], b->num, "=SUMPRODUCT(%s*(1+%s)^((%s-1)/12))", nr,
                             x->o[i].h[O_TREND], mr);
             num_cell(b, ws, row, 3, 0, NULL);
         } else if (!o->has_base_gpus) {
-            gp_xlsx_formula(b, ws, row, 1, 0, b->money, "=%s", otot);
+            gp_xlsx_formula(b, ws, row, 1, oB[i], b->money, "=%s", otot);
             num_cell(b, ws, row, 2, 0, b->num);
             num_cell(b, ws, row, 3, 0, NULL);
         } else {
             char ir[64], bt[64];
             plan_range(x, ir, sizeof ir, oc->inst, false);
             ref(bt, sizeof bt, "Plan", x->M + 2, oc->burst);
-            gp_xlsx_formula(b, ws, row, 1, 0, b->money, "=%s-%s", otot, bt);
+            gp_xlsx_formula(b, ws, row, 1, oB[i], b->money, "=%s-%s", otot, bt);
             const char *btr = o->burst >= 0 ? x->o[o->burst].h[O_TREND] : "0";
-            gp_xlsx_formula(b, ws, row, 2, 0, b->num,
+            gp_xlsx_formula(b, ws, row, 2, oC[i], b->num,
                             "=SUMPRODUCT((%s-%s*%s>0)*(%s-%s*%s)*(1+%s)^((%s-1)/12))", nr, ir,
                             x->o[i].h[O_G], nr, ir, x->o[i].h[O_G], btr, mr);
-            gp_xlsx_formula(b, ws, row, 3, 0, NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir,
+            gp_xlsx_formula(b, ws, row, 3, oD[i], NULL, "=SUMPRODUCT((%s-%s*%s>0)*1)", nr, ir,
                             x->o[i].h[O_G]);
         }
     }
@@ -1493,6 +1894,23 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     range(cheaper, sizeof cheaper, "Assumptions", 4, x->cheaper_first, x->cheaper_last);
     snprintf(power, sizeof power, "pue*730/24/1000*(%s)", fsum);
     int last_row = 0;
+    /* Cached: each break's u and totals, the differences and the answers so far. */
+    double before[GP_MAX_PERIODS], sorted[GP_MAX_PERIODS];
+    for (int k = 0; k < s->n_periods; k++) {
+        before[k] = 0;
+        for (int q = 0; q < s->n_periods; q++) {
+            double a = s->periods[q].price_per_kwh, pk = s->periods[k].price_per_kwh;
+            if (q != k && (q < k ? a <= pk : a < pk))
+                before[k] += s->periods[q].hours_per_day;
+        }
+        sorted[k] = before[k];
+    }
+    qsort(sorted, (size_t)s->n_periods, sizeof *sorted, cmp_double);
+    double *dprev = gp_xcalloc((size_t)no + 1, sizeof *dprev),
+           *d0p = gp_xcalloc((size_t)no + 1, sizeof *d0p),
+           *ans = gp_xcalloc((size_t)no + 1, sizeof *ans), u_prev = 0;
+    bool *has_ans = gp_xcalloc((size_t)no + 1, sizeof *has_ans);
+    const gp_option *bro = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
     for (int k = 0; k < np; k++) {
         int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
         if (k == 1) {
@@ -1504,7 +1922,10 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
                 const char *bex = o->burst >= 0 ? x->o[o->burst].extras : "0";
                 char dc[8];
                 col_name(4 + 3 * i, dc);
-                gp_xlsx_formula(b, ws, t0 + 1, 4 + 3 * i, 0, b->money,
+                d0p[i] = dprev[i] + (bro ? extras_v(bro) : 0) * S_cnt -
+                         (o->burst >= 0 ? extras_v(&s->options[o->burst]) : 0) * oD[i] +
+                         s->demand_charge_per_kw_month * s->pue * (S_K - S_B / 1000);
+                gp_xlsx_formula(b, ws, t0 + 1, 4 + 3 * i, d0p[i], b->money,
                                 "=%s%d+%s*$G$2-%s*$D$%d+demand_charge*pue*($E$2-$C$2/1000)", dc, R0,
                                 bo ? bo->extras : "0", bex, 5 + i);
             }
@@ -1515,27 +1936,45 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
         else
             snprintf(label, sizeof label, "shift break %d", k);
         text_cell(b, ws, row, 0, label, NULL);
+        double u = k == 0                                      ? 0
+                   : k == np - 1                               ? 1
+                   : s->shift_to_cheapest && !s->has_gpu_avg_w ? sorted[k] / 24
+                                                               : 1;
         if (k == 0)
             num_cell(b, ws, row, 1, 0, NULL);
         else if (k == np - 1)
             num_cell(b, ws, row, 1, 1, NULL);
         else
             /* The k-th smallest of the periods' cheaper hours: the k cheapest periods' hours. */
-            gp_xlsx_formula(b, ws, row, 1, 0, NULL,
+            gp_xlsx_formula(b, ws, row, 1, u, NULL,
                             "=IF(AND(shift=1,has_gpu_avg=0),SMALL(%s,%d)/24,1)", cheaper, k + 1);
         char u_here[16], pw_k[8192];
         snprintf(u_here, sizeof u_here, "$B%d", R);
         subst(pw_k, sizeof pw_k, power, "@U", u_here);
+        double fs = 0, extra = s->has_gpu_avg_w ? 0 : s->gpu_tdp_w - s->gpu_idle_w;
+        for (int q = 0; q < s->n_periods; q++) {
+            double hk = s->periods[q].hours_per_day;
+            double y = s->shift_to_cheapest ? fmin(hk, fmax(0, 24 * u - before[q])) : hk * u;
+            fs += s->periods[q].price_per_kwh * (hk * S_B + extra * y * S_G);
+        }
+        double pw_v = s->pue * 730 / 24 / 1000 * fs, dcp = s->demand_charge_per_kw_month * s->pue;
+        double self_t = k == 0 ? B1 + pw_v + dcp * S_B / 1000
+                        : bro  ? B1 + pw_v + dcp * S_K +
+                                    (S_cnt > 0 ? u * 730 * per_gpu_h_v(bro) * bro->hourly * S_F +
+                                                     extras_v(bro) * S_cnt
+                                               : 0)
+                              : B1 + pw_v + dcp * S_K;
         if (k == 0)
-            gp_xlsx_formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000",
+            gp_xlsx_formula(b, ws, row, 2, self_t, b->money, "=$B$2+%s+demand_charge*pue*$C$2/1000",
                             pw_k);
         else if (bo)
             gp_xlsx_formula(
-                b, ws, row, 2, 0, b->money,
+                b, ws, row, 2, self_t, b->money,
                 "=$B$2+%s+demand_charge*pue*$E$2+IF($G$2>0,$B%d*730*%s*%s*$F$2+%s*$G$2,0)", pw_k, R,
                 bo->per_gpu_h, bo->h[O_HOURLY], bo->extras);
         else
-            gp_xlsx_formula(b, ws, row, 2, 0, b->money, "=$B$2+%s+demand_charge*pue*$E$2", pw_k);
+            gp_xlsx_formula(b, ws, row, 2, self_t, b->money, "=$B$2+%s+demand_charge*pue*$E$2",
+                            pw_k);
         for (int i = 0; i < no; i++) {
             const gp_option *o = &s->options[i];
             const opt_refs *orf = &x->o[i];
@@ -1544,36 +1983,64 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             col_name(3 + 3 * i, tc);
             col_name(4 + 3 * i, dc);
             col_name(5 + 3 * i, rc);
+            double opt_t = oB[i];
             if (o->pricing != GP_COMMITTED)
-                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                opt_t = u * 730 * per_gpu_h_v(o) * o->hourly * oC[i] + extras_v(o) * M;
+            else if (o->has_base_gpus && o->burst >= 0 && k > 0 && oD[i] > 0)
+                opt_t = oB[i] +
+                        u * 730 * per_gpu_h_v(&s->options[o->burst]) * s->options[o->burst].hourly *
+                            oC[i] +
+                        extras_v(&s->options[o->burst]) * oD[i];
+            double dif = self_t - opt_t;
+            if (o->pricing != GP_COMMITTED)
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, opt_t, b->money,
                                 "=$B%d*730*%s*%s*$C$%d+%s*horizon_months", R, orf->per_gpu_h,
                                 orf->h[O_HOURLY], oi, orf->extras);
             else if (o->has_base_gpus && o->burst >= 0 && k > 0)
-                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money,
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, opt_t, b->money,
                                 "=$B$%d+IF($D$%d>0,$B%d*730*%s*%s*$C$%d+%s*$D$%d,0)", oi, oi, R,
                                 x->o[o->burst].per_gpu_h, x->o[o->burst].h[O_HOURLY], oi,
                                 x->o[o->burst].extras, oi);
             else
-                gp_xlsx_formula(b, ws, row, 3 + 3 * i, 0, b->money, "=$B$%d", oi);
-            gp_xlsx_formula(b, ws, row, 4 + 3 * i, 0, b->money, "=$C%d-%s%d", R, tc, R);
+                gp_xlsx_formula(b, ws, row, 3 + 3 * i, opt_t, b->money, "=$B$%d", oi);
+            gp_xlsx_formula(b, ws, row, 4 + 3 * i, dif, b->money, "=$C%d-%s%d", R, tc, R);
             if (k == 0) {
+                dprev[i] = dif;
                 text_cell(b, ws, row, 5 + 3 * i, "", NULL);
                 continue;
             }
+            /* The answer so far, as the formula finds it. */
+            double dp = k == 1 ? d0p[i] : dprev[i];
+            if (!has_ans[i]) {
+                if (fabs(self_t - opt_t) <= 1e-9 * fmax(1, fmax(fabs(self_t), fabs(opt_t))))
+                    has_ans[i] = true, ans[i] = u;
+                else if ((dp < 0) != (dif < 0))
+                    has_ans[i] = true, ans[i] = u_prev + (u - u_prev) * dp / (dp - dif);
+            }
+            dprev[i] = dif;
             /* Segment (u_{k-1}, u_k]: the previous row's difference, or the one at 0+. */
             int P = k == 1 ? t0 + 2 : R - 1;
             char eq[512];
             snprintf(eq, sizeof eq, "ABS($C%d-%s%d)<=1E-9*MAX(1,ABS($C%d),ABS(%s%d))", R, tc, R, R,
                      tc, R);
-            gp_xlsx_formula(
-                b, ws, row, 5 + 3 * i, 0, NULL,
-                "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
-                "(%s%d-%s%d),\"\")))",
-                rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
-                k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+            char f[2048];
+            snprintf(f, sizeof f,
+                     "=IF(%s%d<>\"\",%s%d,IF(%s,$B%d,IF((%s%d<0)<>(%s%d<0),$B%d+($B%d-$B%d)*%s%d/"
+                     "(%s%d-%s%d),\"\")))",
+                     rc, k == 1 ? R0 : R - 1, rc, k == 1 ? R0 : R - 1, eq, R, dc, P, dc, R,
+                     k == 1 ? R0 : R - 1, R, k == 1 ? R0 : R - 1, dc, P, dc, P, dc, R);
+            maybe(b, ws, row, 5 + 3 * i, has_ans[i], ans[i], NULL, f);
         }
+        u_prev = u;
         last_row = row;
     }
+    free(oB);
+    free(oC);
+    free(oD);
+    free(dprev);
+    free(d0p);
+    free(ans);
+    free(has_ans);
     x->u_last_row = last_row;
     x->u_first_row = t0;
     worksheet_set_column(ws, 0, 0, 20, NULL);
@@ -1745,9 +2212,12 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", qr, R, qr);
             maybe(b, ws, row, PER_GPU_H, has_h, per_h, b->money, f);
         }
-        gp_xlsx_formula(b, ws, row, 12, 0, NULL,
-                        "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R,
-                        lows);
+        double low = r->self.total;
+        for (int k = 0; k < no; k++)
+            low = fmin(low, r->options[k].total);
+        gp_xlsx_formula(
+            b, ws, row, 12, fabs(total - low) <= 1e-9 * fmax(1, fmax(fabs(total), fabs(low))), NULL,
+            "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
         if (i < 0)
             continue;
         const gp_option_result *orr = &r->options[i];
@@ -1779,17 +2249,21 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         }
         char sl[64];
         plan_range(x, sl, sizeof sl, oc->slope, true);
-        gp_xlsx_formula(b, ws, row, 13, 0, b->num, "=SUM(%s)", sl);
+        double slope = x->colsum[oc->slope], bslope = s->bridge == i ? x->colsum[c->bslope] : 0;
+        gp_xlsx_formula(b, ws, row, 13, slope, b->num, "=SUM(%s)", sl);
         if (s->bridge == i) {
             char bs[64];
             plan_range(x, bs, sizeof bs, c->bslope, false);
-            gp_xlsx_formula(b, ws, row, 14, 0, b->num, "=SUM(%s)", bs);
+            gp_xlsx_formula(b, ws, row, 14, bslope, b->num, "=SUM(%s)", bs);
         } else {
             num_cell(b, ws, row, 14, 0, b->num);
         }
         const char *hourly = x->o[i].h[O_HOURLY];
-        gp_xlsx_formula(b, ws, row, 15, 0, b->money, "=B%d-%s*N%d", R, hourly, R);
-        gp_xlsx_formula(b, ws, row, 16, 0, b->money, "=$B$%d-%s*O%d", FIRST + 1, hourly, R);
+        double h = s->options[i].hourly;
+        gp_xlsx_formula(b, ws, row, 15, orr->total - h * slope, b->money, "=B%d-%s*N%d", R, hourly,
+                        R);
+        gp_xlsx_formula(b, ws, row, 16, r->self.total - h * bslope, b->money, "=$B$%d-%s*O%d",
+                        FIRST + 1, hourly, R);
         snprintf(f, sizeof f,
                  "=IF(ABS(N%d-O%d)<=1E-9*MAX(1,ABS(N%d),ABS(O%d)),\"\",IF(ABS(Q%d-P%d)<=1E-9*MAX(1,"
                  "ABS(Q%d),ABS(P%d)),0,IF((Q%d-P%d)/(N%d-O%d)>=0,(Q%d-P%d)/(N%d-O%d),\"\")))",
@@ -1811,24 +2285,46 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             col_name(5 + 3 * i, rc);
             int u0 = x->u_first_row + 1;
             snprintf(f, sizeof f,
-                     "=IF(%s,\"\",IF(ABS(Utilization!$C$%d-Utilization!$%s$%d)<=1E-9*MAX(1,ABS("
-                     "Utilization!$C$%d),ABS(Utilization!$%s$%d)),0,Utilization!$%s$%d))",
-                     lacks, u0, tc, u0, u0, tc, u0, rc, x->u_last_row + 1);
-            maybe(b, ws, row, 10, orr->has_break_even_utilization, orr->break_even_utilization,
-                  b->pct, f);
-            snprintf(f, sizeof f, "=IF(K%d=\"\",\"\",K%d*8760)", R, R);
-            maybe(b, ws, row, 11, orr->has_break_even_utilization,
-                  orr->break_even_utilization * 8760, b->num, f);
+                     "=IF(%s,\"none\",IF(ABS(Utilization!$C$%d-Utilization!$%s$%d)<=1E-9*MAX(1,"
+                     "ABS(Utilization!$C$%d),ABS(Utilization!$%s$%d)),0,IF(Utilization!$%s$%d=\"\","
+                     "\"none\",Utilization!$%s$%d)))",
+                     lacks, u0, tc, u0, u0, tc, u0, rc, x->u_last_row + 1, rc, x->u_last_row + 1);
+            /* "none" as the CLI says it, never a blank a reader could take for 0 %. */
+            bool has_u = orr->has_break_even_utilization;
+            if (has_u)
+                keep(b, worksheet_write_formula_num(ws, (lxw_row_t)row, 10, f, b->pct,
+                                                    orr->break_even_utilization));
+            else
+                keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, 10, f, b->pct, "none"));
+            snprintf(f, sizeof f, "=IF(ISNUMBER(K%d),K%d*8760,\"none\")", R, R);
+            if (has_u)
+                keep(b, worksheet_write_formula_num(ws, (lxw_row_t)row, 11, f, b->num,
+                                                    orr->break_even_utilization * 8760));
+            else
+                keep(b, worksheet_write_formula_str(ws, (lxw_row_t)row, 11, f, b->num, "none"));
         }
     }
     int row = last + 2;
+    /* 2.1: the exit value within self-hosted's total, beside it, with its basis. */
+    char ev[64], basis[512], label[160];
+    ref(ev, sizeof ev, "Plan", M + 1, c->exit);
+    snprintf(label, sizeof label,
+             "self-hosted's total includes the exit value credited at month %d (book value of "
+             "hardware still held, not cash)",
+             M);
+    text_cell(b, ws, row, 0, label, NULL);
+    gp_xlsx_formula(b, ws, row, 1, r->self.exit_value, b->money, "=-%s", ev);
+    gp_exit_basis_text(s, basis, sizeof basis);
+    snprintf(label, sizeof label, "valued on: %.140s (as written)", basis);
+    text_cell(b, ws, row, 2, label, NULL);
+    row += 2;
     text_cell(b, ws, row++, 0,
               "An empty break-even or payback month: never within the horizon. Month m is the "
               "close of month m (0: the day the plan starts).",
               b->note);
     text_cell(b, ws, row++, 0,
               "Break-even utilization: the busy share at which the totals meet, every month's "
-              "utilization replaced by it (hidden sheet Utilization); empty when never.",
+              "utilization replaced by it (hidden sheet Utilization); none when never.",
               b->note);
     row++;
     row = year_table(x, ws, row, false, x->start_year, 1);
@@ -1891,7 +2387,26 @@ static void bom_sheet(wbctx *x, lxw_worksheet *bom) {
     finish_sheet(bom, false, 0);
 }
 
-static void sources_sheet(book *b, lxw_worksheet *src, const gp_report_meta *meta) {
+/* Where the server purchase price came from: the sentence of the scenario's notes that
+ * `scenario draft` writes ("Server price: ITEM (DATE, SOURCE) scaled to N GPUs a server"), else
+ * the scenario itself. */
+static void server_price_source(const gp_report_meta *meta, char *out, size_t cap) {
+    const cJSON *notes = meta && meta->scenario_json
+                             ? cJSON_GetObjectItemCaseSensitive(meta->scenario_json, "notes")
+                             : NULL;
+    const char *n = cJSON_GetStringValue(notes), *at = n ? strstr(n, "Server price: ") : NULL;
+    if (!at) {
+        snprintf(out, cap, "given in the scenario (self_hosted.server_price)");
+        return;
+    }
+    at += strlen("Server price: ");
+    const char *end = strstr(at, ". ");
+    size_t len = end ? (size_t)(end - at) : strlen(at);
+    snprintf(out, cap, "%.*s (the scenario's notes)", (int)(len < 400 ? len : 400), at);
+}
+
+static void sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
+                          const gp_report_meta *meta) {
     int row = 0;
     text_cell(b, src, row, 0, "gpuplan", b->bold);
     text_cell(b, src, row++, 1, meta && meta->version ? meta->version : "", NULL);
@@ -1916,6 +2431,17 @@ static void sources_sheet(book *b, lxw_worksheet *src, const gp_report_meta *met
         text_cell(b, src, row, 5, ps->effective_from, NULL);
         text_cell(b, src, row, 6, ps->source, NULL);
     }
+    row++;
+    text_cell(b, src, row, 0, "self-hosted", b->bold);
+    text_cell(b, src, row, 1, "what", b->bold);
+    text_cell(b, src, row, 3, "value", b->bold);
+    text_cell(b, src, row++, 6, "source", b->bold);
+    char from[512];
+    server_price_source(meta, from, sizeof from);
+    text_cell(b, src, row, 0, "server purchase price", NULL);
+    text_cell(b, src, row, 1, "self_hosted.server_price, a server", NULL);
+    num_cell(b, src, row, 3, s->server_price, b->num);
+    text_cell(b, src, row++, 6, from, NULL);
     row++;
     text_cell(b, src, row++, 0, "scenario JSON", b->bold);
     char *json = meta && meta->scenario_json ? cJSON_PrintUnformatted(meta->scenario_json) : NULL;
@@ -2002,6 +2528,10 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
         x.start_year < 1900)
         x.start_year = 1900, x.start_month = 1, x.start_day = 1;
     plan_layout(s, &x.c);
+    shadow sv;
+    x.sv = &sv;
+    shadow_build(&x, &sv);
+    x.colsum = gp_xcalloc((size_t)x.c.n_cols, sizeof *x.colsum);
 
     lxw_worksheet *sum = workbook_add_worksheet(b.wb, "Summary");
     lxw_worksheet *as = workbook_add_worksheet(b.wb, "Assumptions");
@@ -2023,8 +2553,10 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
         if (tel->charge_label)
             chargeback_rows(&x, tw, after, tel);
     }
-    sources_sheet(&b, src, meta);
+    sources_sheet(&b, src, s, meta);
     free(x.o);
+    free(x.colsum);
+    shadow_free(&sv);
 
     char title[GP_NAME_BYTES];
     gp_text_clean(s->name, title, sizeof title);

@@ -112,10 +112,6 @@ static double ceil_plus(double v) {
     return ceil(v - 1e-9 * fmax(1.0, v));
 }
 
-static bool ties_at_most(double a, double b) {
-    return a < b || fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
-}
-
 /* compare's order among equal totals: GPU, owned first, offer, pricing. */
 static int tie_order(const void *pa, const void *pb) {
     const gp_compare_row *x = *(const gp_compare_row *const *)pa,
@@ -353,9 +349,12 @@ static void rent_flow_row(gctx *x, int row, const cand *o) {
 }
 
 /* Whether owning has cost no more than renting so far at each index (docs/model.md Results, Ties,
- * "not both 0"), against the owned row the candidate is set against: a fixed one, or the
- * owned row of the lowest total (the first of equal ones), as compare picks for a GPU model
- * it has no purchase price for. */
+ * "not both 0", and 2.1's level months: only once the running sums have differed), against
+ * the owned row the candidate is set against: a fixed one, or the owned row of the lowest total
+ * (the first of equal ones), as compare picks for a GPU model it has no purchase price for.
+ * Each cell: 1 when the index counts; 0 while the sums have never differed; else 2 (owning
+ * behind) or 3 (level again, or both 0), so the cell before says whether they have differed
+ * and MATCH(1, ...) finds the break-even. */
 static void count_row(gctx *x, int row, const cand *o) {
     book *b = x->b;
     char totals[96], cums[96], vs[24];
@@ -374,6 +373,7 @@ static void count_row(gctx *x, int row, const cand *o) {
         gp_xlsx_formula(b, x->mon, row, M_SCALAR, pick + 1, b->num, "%d", pick + 1);
     }
     cell(vs, sizeof vs, NULL, row, M_SCALAR);
+    bool differed = false;
     for (int m = 0; m <= x->M; m++) {
         char cs[200], co[24];
         span(cums, sizeof cums, MON, x->r_own_cum, M_FIRST + m, x->r_own_cum + x->n_own - 1,
@@ -381,12 +381,16 @@ static void count_row(gctx *x, int row, const cand *o) {
         snprintf(cs, sizeof cs, "INDEX(%s,%s)", cums, vs);
         cell(co, sizeof co, NULL, x->r_rent_cum + o->k, M_FIRST + m);
         double a = x->own[pick].cum[m], z = o->cum[m];
-        bool counts = !(a == 0.0 && z == 0.0) && ties_at_most(a, z);
-        gp_xlsx_formula(
-            b, x->mon, row, M_FIRST + m, counts, b->num,
-            "IF(%d>gen_horizon,0,IF(AND(%s=0,%s=0),0,IF(OR(%s<%s,ABS(%s-%s)<=1E-9*MAX(1,"
-            "ABS(%s),ABS(%s))),1,0)))",
-            m, cs, co, cs, co, cs, co, cs, co);
+        bool tie = fabs(a - z) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(z)));
+        int state = !tie ? (a < z ? 1 : 2) : differed ? (a == 0.0 && z == 0.0 ? 3 : 1) : 0;
+        differed = differed || state != 0;
+        char prev[24] = "0";
+        if (m > 0)
+            cell(prev, sizeof prev, NULL, row, M_FIRST + m - 1);
+        gp_xlsx_formula(b, x->mon, row, M_FIRST + m, state, b->num,
+                        "IF(%d>gen_horizon,0,IF(NOT(ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))),IF(%s<"
+                        "%s,1,2),IF(%s<>0,IF(AND(%s=0,%s=0),3,1),0)))",
+                        m, cs, co, cs, co, cs, co, prev, cs, co);
     }
 }
 
@@ -431,7 +435,8 @@ static void months_sheet(gctx *x) {
         cum_cells(x, x->r_rent_cum + k, x->r_rent_f + k, &x->rent[k]);
     }
     table_head(x, x->r_rent_count,
-               "rented: 1 where owning's running sum is at most the option's (Ties), not both 0");
+               "rented: 1 where owning's running sum is at most the option's (Ties), not both 0, "
+               "once the sums have differed (0: level so far; 2: behind; 3: level again)");
     gp_xlsx_text(b, ws, x->r_rent_count - 1, M_SCALAR, "owned row", b->bold);
     for (int k = 0; k < x->n_rent; k++)
         count_row(x, x->r_rent_count + k, &x->rent[k]);

@@ -203,6 +203,12 @@ for row, sc in zip(rows, summary['scenarios']):
         assert 'data-v' not in cells['break_even_month']['a']
     else:
         assert float(cells['break_even_month']['a']['data-v']) == sc['break_even_month']
+    # 2.1: the exit value within owning's total, with its basis, beside that total.
+    if sc['exit_value']:
+        assert float(cells['exit_value']['a']['data-v']) == sc['exit_value'], sc['name']
+        assert sc['exit_value_basis'].split('_')[0] in cells['exit_value']['text'], cells['exit_value']['text']
+    else:
+        assert 'data-v' not in cells['exit_value']['a'], sc['name']
 names = [e['text'] for e in els if e['tag'] == 'h2' and any('scenario' in cls(p) for p in e['parents'])]
 assert names == [sc['name'] for sc in summary['scenarios']], names
 assert '<script>alert(1)</script>' in names, names
@@ -216,6 +222,27 @@ for sec, sc in zip(sections, summary['scenarios']):
     assert [l['a']['data-name'] for l in lines] == [c['name'] for c in sc['choices']]
     for l in lines:
         assert len(l['a']['points'].split()) == sc['horizon_months'] + 1
+    rep = json.load(open(os.path.join(run, sc['files']['json'])))
+    ev = rep['self_hosted']['exit_value']
+    assert ev == sc['exit_value'], (ev, sc['exit_value'])
+    exits = [e for e in inside if e['tag'] == 'g' and 'exit-value' in cls(e) and cum[0] in e['parents']]
+    said = [e for e in inside if e['tag'] == 'b' and 'exit-value' in cls(e)]
+    if ev:
+        assert len(exits) == 1 and '{:,.2f}'.format(ev) in exits[0]['a']['data-name'], exits
+        assert len(said) == 1 and float(said[0]['a']['data-v']) == ev, said
+    else:
+        assert not exits and not said, sc['name']
+    # Round ticks: evenly spaced at 1, 2, 2.5 or 5 times a power of ten, printed short.
+    ticks = [e['text'] for e in inside if e['tag'] == 'text' and 'tick' in cls(e)
+             and cum[0] in e['parents'] and e['a'].get('text-anchor') == 'end']
+    import re
+    assert all(re.fullmatch(r'-?\d+(\.\d{1,2})?( [kM])?', t) for t in ticks), ticks
+    vals = [float(t.split()[0]) * {'k': 1e3, 'M': 1e6}.get(t.split()[-1], 1) for t in ticks]
+    steps = {round(b - a, 6) for a, b in zip(vals, vals[1:])}
+    assert len(vals) >= 3 and len(steps) == 1, ticks
+    step = steps.pop()
+    mant = step / 10 ** __import__('math').floor(__import__('math').log10(step))
+    assert min(abs(mant - m) for m in (1, 2, 2.5, 5)) < 1e-9, (ticks, step)
     marks = [e for e in inside if e['tag'] == 'circle' and 'break-even' in cls(e)]
     assert len(marks) == sum(c['break_even_month'] is not None for c in sc['choices']), sc['name']
     plan = [e for e in inside if e['tag'] == 'svg' and 'plan' in cls(e)]
@@ -231,6 +258,10 @@ for sec, sc in zip(sections, summary['scenarios']):
     assert len(tor) == 1, sc['name']
     bars = [e for e in inside if e['tag'] == 'g' and 'series' in cls(e) and tor[0] in e['parents']]
     assert 0 < len(bars) == int(tor[0]['a']['data-series']), sc['name']
+    # Rows named as the CLI names them ("owner: parameter"), not by JSON path.
+    for b in bars:
+        n = b['a']['data-name']
+        assert ': ' in n and not n.startswith(('cloud_options', 'self_hosted.', 'demand.')), n
 heat = [e for e in els if e['tag'] == 'svg' and 'heatmap' in cls(e)]
 assert len(heat) == 1
 nodes = [e for e in els if e['tag'] == 'g' and heat[0] in e['parents']]

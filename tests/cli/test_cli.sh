@@ -191,5 +191,50 @@ check "sensitivity --all is for md" expect 2 '--all applies to --format md' -- "
 check "sensitivity bad format" expect 2 'not md, json or csv' -- "$gpuplan" sensitivity "$seed" --format pdf
 check "sensitivity bad --top" expect 2 'not a count' -- "$gpuplan" sensitivity "$seed" --top 0
 
+# Revision 2.1: level months are no break-even. 32 GPUs on order for 3 months, the bridge being
+# the very option compared: both sides pay 200,966.08 in months 1 and 2, the servers at 3;
+# owning is ahead from month 9. Every output says 9 (2.0 said 1), the sensitivity's base too.
+level=$fixtures/../scenarios/level-months-bridge.json
+"$gpuplan" report "$level" --format json >"$tmp/level.json"
+"$gpuplan" report "$level" --format csv >"$tmp/level.csv"
+"$gpuplan" report "$level" >"$tmp/level.md"
+"$gpuplan" sensitivity "$level" --format json >"$tmp/level-sens.json"
+check "level months: break-even and payback at 9 in json, csv, md and sensitivity" /usr/bin/python3 - "$tmp" <<'PY'
+import csv, json, os, sys
+t = sys.argv[1]
+o = json.load(open(os.path.join(t, 'level.json')))['options'][0]
+months = [o[k] for k in ('break_even_month', 'payback_month', 'break_even_month_without_exit',
+                         'payback_month_without_exit')]
+assert months == [9, 9, 9, 9], months
+rows = list(csv.DictReader(open(os.path.join(t, 'level.csv'))))
+assert rows[1]['self_hosted_cumulative'] == rows[1]['on-demand cumulative'] == '200966.08', rows[1]
+assert [int(r['index']) for r in rows if r['break_even']] == [9], [r['break_even'] for r in rows]
+md = open(os.path.join(t, 'level.md')).read()
+assert '| on-demand | on_demand | 7,234,778.88 | 7,234,778.88 | 12.2900 | 9 | 9 | 9 / 9 |' in md
+sens = json.load(open(os.path.join(t, 'level-sens.json')))
+assert sens['base']['options'][0]['break_even_month'] == 9, sens['base']
+PY
+# Bought as needed with residual_pct not given, the straight line still credits value: the
+# Assumptions say so (never "resale value 0") and the exit value stands beside the total.
+/usr/bin/python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['self_hosted']['buy'] = 'as_needed'
+del s['self_hosted']['residual_pct']
+json.dump(s, open(sys.argv[2], 'w'))" "$level" "$tmp/level-an.json"
+"$gpuplan" report "$tmp/level-an.json" >"$tmp/level-an.md"
+check "an unset residual_pct under the straight line is stated, with the exit value" bash -c "
+    ! grep -q 'resale value | 0' '$tmp/level-an.md' &&
+    grep -qF '| residual value | 0 % at 60 months, the straight line'\''s end — not given (residual_pct) |' '$tmp/level-an.md' &&
+    grep -qF 'includes an exit value of 531,000.00 USD credited at month 36 (book value of hardware still held, not cash): straight line from 100 % new to 0 % at 60 months' '$tmp/level-an.md'"
+check "diff names the exit value that moved owning's total" bash -c "
+    '$gpuplan' diff '$level' '$tmp/level-an.json' >'$tmp/level-diff.txt' &&
+    grep -qF ': 236,000.00 -> 531,000.00 (residual_pct -> straight_line)' '$tmp/level-diff.txt' &&
+    '$gpuplan' diff '$level' '$tmp/level-an.json' --json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = [c for c in d[\"changes\"] if c[\"kind\"] == \"total\"][0]
+assert \"exit value 236000 -> 531000 (residual_pct -> straight_line)\" in t[\"because\"], t'"
+
 echo "cli: $fails failed"
 [ "$fails" = 0 ]

@@ -85,8 +85,35 @@ for m, row in enumerate(rows):
     assert all(len(c.split('.')[1]) <= 2 for c in (row['self_hosted'], row['self_hosted_cumulative']) if '.' in c), m
     gpus = rep['demand']['gpus']
     assert row['gpus'] == ('' if gpus is None else str(gpus[m - 1])), m
+# 2.1: the exit value (the sales at M) is stated with its basis in the last row, in no other.
+ev = sum(x['value'] for x in sh['sales'] if x['end'])
+assert abs(sh['exit_value'] - ev) <= 1e-9 * max(1, ev), (sh['exit_value'], ev)
+scen = rep['scenario_json']['self_hosted']
+basis = ('resale' if scen.get('resale') else 'straight_line'
+         if scen.get('buy') == 'as_needed' or scen.get('refresh_months', 0) > 0 else 'residual_pct')
+assert sh['exit_value_basis'] == basis, (sh['exit_value_basis'], basis)
+assert all(r['exit_value'] == r['exit_value_basis'] == '' for r in rows[:-1])
+if ev:
+    assert cents(float(rows[-1]['exit_value']), ev), rows[-1]['exit_value']
+    words = {'resale': 'resale curve', 'straight_line': 'straight line', 'residual_pct': 'flat'}
+    assert words[basis] in rows[-1]['exit_value_basis'], rows[-1]['exit_value_basis']
+else:
+    assert rows[-1]['exit_value'] == rows[-1]['exit_value_basis'] == ''
 PY
     "$gpuplan" report "$scen" -o "$tmp/$name.md" || { echo "FAIL $name: md"; fail=1; }
+    # 2.1: beside self-hosted's total, the exit value and its basis whenever it is not 0.
+    $py - "$tmp/$name.json" "$tmp/$name.md" <<'PY' || { echo "FAIL $name: md exit value"; fail=1; }
+import json, sys
+rep, md = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+ev = rep['self_hosted']['exit_value']
+if ev:
+    line = "Self-hosted's total includes an exit value of {:,.2f} {} credited at month {}".format(
+        ev, rep['currency'], rep['horizon_months'])
+    assert line in md, line
+    assert 'resale value | 0' not in md
+else:
+    assert 'exit value of' not in md
+PY
     cheapest=$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["cheapest"])' "$tmp/$name.json")
     [ "$cheapest" = self_hosted ] && cheapest=self-hosted
     grep -qF "Cheapest over" "$tmp/$name.md" && grep -qF "$cheapest" "$tmp/$name.md" ||

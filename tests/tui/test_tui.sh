@@ -87,6 +87,15 @@ check "an edited input changes the totals to the engine's ($want)" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
     echo \"\$s\" | grep -qE 'self-hosted +${want% *} USD' && echo \"\$s\" | grep -qE 'p5 on-demand +${want#* }'"
 check "the edited field shows the value" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'utilization +0.5 '"
+# 2.1: the exit value within self-hosted's total, with its basis, as the engine credits it.
+exit_want=$("$gpuplan" report "$tmp/h100.json" --format json | $py -c '
+import json, sys
+r = json.load(sys.stdin)["self_hosted"]
+assert r["exit_value"] > 0 and r["exit_value_basis"] == "residual_pct", r["exit_value_basis"]
+print("{:,.0f}".format(r["exit_value"]))')
+check "self-hosted's exit value and its basis ($exit_want)" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    echo \"\$s\" | grep -qE 'incl. exit value +${exit_want}' && echo \"\$s\" | grep -qF '(flat 35 %)'"
 keys s
 saved_new_version() {
     screen | grep -q 'saved version 2 of' &&

@@ -78,6 +78,37 @@ static void test_diff_nothing_moved(void **state) {
     gp_batch_summary_done(&b);
 }
 
+/* 2.1: owning's total moves through its exit value alone (the buying changed from all at
+ * once to as needed, valued on the straight line): diff names the exit value as the cause; a
+ * summary from before 2.1 (no basis) has nothing to compare. */
+static void test_diff_exit_value(void **state) {
+    (void)state;
+    gp_batch_summary a = {0}, b = {0};
+    gp_batch_scenario *o = add(&a, "x", 5790000, 6000000, 40, 0.5);
+    gp_batch_scenario *n = add(&b, "x", 2050000, 6000000, 40, 0.5);
+    o->exit_value = 0;
+    snprintf(o->exit_basis, sizeof o->exit_basis, "residual_pct");
+    n->exit_value = 3740000;
+    snprintf(n->exit_basis, sizeof n->exit_basis, "straight_line");
+    gp_batch_diff d;
+    gp_batch_diff_run(&a, &b, 1.0, &d);
+    const gp_batch_change *e = find(&d, GP_CHANGE_EXIT_VALUE, "x");
+    assert_non_null(e);
+    assert_close(e->new_v, 3740000, REL);
+    assert_string_equal(e->what, "residual_pct -> straight_line");
+    const gp_batch_change *t = find(&d, GP_CHANGE_TOTAL, "x");
+    assert_non_null(t);
+    assert_string_equal(t->because, "exit value 0 -> 3.74e+06 (residual_pct -> straight_line)");
+    assert_string_equal(gp_batch_change_name(GP_CHANGE_EXIT_VALUE), "exit_value");
+    gp_batch_diff_done(&d);
+    o->exit_basis[0] = '\0';
+    gp_batch_diff_run(&a, &b, 1.0, &d);
+    assert_null(find(&d, GP_CHANGE_EXIT_VALUE, "x"));
+    gp_batch_diff_done(&d);
+    gp_batch_summary_done(&a);
+    gp_batch_summary_done(&b);
+}
+
 /* A price cut that flips the decision: the price change, the total that moved past the
  * threshold, the break-even month that went, and the flip explained by the price. */
 static void test_diff_price_flip(void **state) {
@@ -331,6 +362,7 @@ static void test_page_escapes(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_diff_nothing_moved),
+        cmocka_unit_test(test_diff_exit_value),
         cmocka_unit_test(test_diff_price_flip),
         cmocka_unit_test(test_diff_measured_added_removed),
         cmocka_unit_test(test_diff_pairs_single_scenarios),

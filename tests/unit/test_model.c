@@ -319,12 +319,20 @@ static void test_break_even_and_payback_differ(void **state) {
     o->upfront = 100; /* 100 at m = 0 and again at m = 2 (term 2 < M = 4) */
     o->term_months = 2;
     gp_model_evaluate(&s, res);
-    /* Self: 100, 101, 102, 103, 4.  Option: 100, 100, 200, 200, 200. */
+    /* Self: 100, 101, 102, 103, 4.  Option: 100, 100, 200, 200, 200. Level at 0 (2.1: no
+     * break-even; 2.0 said 0), behind at 1, ahead from 2. */
     assert_close(res->self.monthly[4], 1 - 100, REL);
     assert_true(res->options[0].has_break_even_month);
-    assert_int_equal(res->options[0].break_even_month, 0);
+    assert_int_equal(res->options[0].break_even_month, 2);
     assert_true(res->options[0].has_payback_month);
     assert_int_equal(res->options[0].payback_month, 2);
+    /* Ahead at 0 instead (the option's upfront 101): that counts, and self-hosted never
+     * falls behind (at 1, 101 against 101 is a tie, at most): both 0. */
+    o->upfront = 101;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->options[0].break_even_month, 0);
+    assert_int_equal(res->options[0].payback_month, 0);
+    o->upfront = 100;
     /* An option at 1 a month: self-hosted (100, 100, 100, 100, 0 cumulative without upkeep)
      * only catches it at M, when the residual comes back. */
     o->upfront = 0;
@@ -764,6 +772,32 @@ static void test_v2_break_even_not_both_zero(void **state) {
     assert_int_equal(res->options[0].break_even_month_without_exit, 1);
 }
 
+/* Revision 2.1: while the servers are on order the bridge, which is the option compared, pays
+ * the same bills on both sides; those level months are no break-even. */
+static void test_v2_level_months_no_break_even(void **state) {
+    (void)state;
+    gp_scenario s;
+    small(&s, 6);
+    s.buy = GP_BUY_AS_NEEDED;
+    s.lead_time_months = 2;
+    gp_option *o = add_option(&s, "od", GP_ON_DEMAND, 8, 10);
+    o->storage_gb = 100;
+    o->storage_per_gb_month = 1;
+    s.bridge = 0;
+    gp_model_evaluate(&s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    /* Cumulative self-hosted 0, 7,400, 16,800 (the batch, 2,000, at 2), then flat; the
+     * option 0, 7,400, 14,800, 22,200: level at 0 and 1 (2.0 said month 1), behind at 2,
+     * ahead from 3 on, exit value or not. */
+    assert_close(res->self.monthly[1], res->options[0].monthly[1], REL);
+    const gp_option_result *r = &res->options[0];
+    assert_true(r->has_break_even_month && r->has_payback_month);
+    assert_int_equal(r->break_even_month, 3);
+    assert_int_equal(r->payback_month, 3);
+    assert_int_equal(r->break_even_month_without_exit, 3);
+    assert_int_equal(r->payback_month_without_exit, 3);
+}
+
 static void test_v2_work_mode(void **state) {
     (void)state;
     gp_scenario s;
@@ -833,11 +867,48 @@ static void test_v2_price_trends_and_terms(void **state) {
     assert_close(res->options[0].monthly[13], 2 * 730 * 8, 1e-12);
 }
 
+/* docs/model.md Results' break-even and payback, written apart from the engine: index m counts
+ * when self-hosted's running sum (with add_at_m added back at M) is at most the option's by
+ * Ties, the two are not both 0 and have differed by Ties at some index up to m (2.1). */
+static bool ties(double a, double b) {
+    return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+static void months_by_hand(const double *self, double add_at_m, const double *opt, int m,
+                           bool *has_be, int *be, bool *has_pb, int *pb) {
+    double cs[GP_MAX_MONTHS + 1], co[GP_MAX_MONTHS + 1];
+    double a = 0, b = 0;
+    for (int k = 0; k <= m; k++) {
+        a += self[k] + (k == m ? add_at_m : 0.0);
+        b += opt[k];
+        cs[k] = a;
+        co[k] = b;
+    }
+    *has_be = *has_pb = false;
+    for (int k = 0; k <= m; k++) {
+        bool differed = false;
+        for (int q = 0; q <= k; q++)
+            differed = differed || !ties(cs[q], co[q]);
+        bool counts = (cs[k] < co[k] || ties(cs[k], co[k])) && differed &&
+                      !(ties(cs[k], 0) && ties(co[k], 0));
+        if (!counts)
+            continue;
+        if (!*has_be)
+            *has_be = true, *be = k;
+        bool never_behind = true;
+        for (int q = k; q <= m; q++)
+            never_behind = never_behind && (cs[q] < co[q] || ties(cs[q], co[q]));
+        if (never_behind && !*has_pb)
+            *has_pb = true, *pb = k;
+    }
+}
+
 /* Random version 2 plans: whatever the keys, the breakdown sums to the total, every batch
  * leaves after it arrives and is counted in service exactly then, servers cover what is
  * wanted from the first delivery on, and a bridge serves only what owned GPUs cannot. */
 static void test_v2_random_invariants(void **state) {
     (void)state;
+    int level_plans = 0;
     srand(2027);
     for (int trial = 0; trial < 300; trial++) {
         gp_scenario s;
@@ -852,7 +923,9 @@ static void test_v2_random_invariants(void **state) {
         s.fixed_capex = rand() % 50000;
         s.warranty_months = rand() % 24;
         s.maintenance_pct_per_year = (rand() % 10) / 100.0;
-        s.staff_per_month = rand() % 10000;
+        /* No staff in a third of the plans: while the servers are on order self-hosted then pays
+         * only the bridge, so the first months are level against it (option 0). */
+        s.staff_per_month = rand() % 3 == 0 ? 0 : rand() % 10000;
         s.server_base_w = rand() % 3000;
         s.gpu_tdp_w = rand() % 700;
         s.colo_per_kw_month = rand() % 200;
@@ -934,7 +1007,26 @@ static void test_v2_random_invariants(void **state) {
             assert_close(sum, res->options[i].total, 1e-12);
         }
         assert_true(res->options[0].burst == 0 && res->options[1].burst >= 0);
+        for (int i = 0; i < 2; i++) {
+            const gp_option_result *o = &res->options[i];
+            bool has_be, has_pb;
+            int be = -1, pb = -1;
+            months_by_hand(r->monthly, 0.0, o->monthly, m, &has_be, &be, &has_pb, &pb);
+            assert_int_equal(o->has_break_even_month, has_be);
+            assert_int_equal(o->has_payback_month, has_pb);
+            assert_true(!has_be || o->break_even_month == be);
+            assert_true(!has_pb || o->payback_month == pb);
+            months_by_hand(r->monthly, r->exit_value, o->monthly, m, &has_be, &be, &has_pb, &pb);
+            assert_int_equal(o->has_break_even_month_without_exit, has_be);
+            assert_int_equal(o->has_payback_month_without_exit, has_pb);
+            assert_true(!has_be || o->break_even_month_without_exit == be);
+            assert_true(!has_pb || o->payback_month_without_exit == pb);
+            double self_1 = r->monthly[0] + r->monthly[1], opt_1 = o->monthly[0] + o->monthly[1];
+            level_plans += m > 1 && opt_1 > 0 && ties(self_1, opt_1);
+        }
     }
+    /* The seed draws plans whose first months are level (the bridge is option 0). */
+    assert_true(level_plans > 0);
 }
 
 /* The most batches a plan can hold: a new one every month (1-GPU servers, growing demand)
@@ -1092,6 +1184,7 @@ int main(void) {
         cmocka_unit_test(test_cloud_kinds),
         cmocka_unit_test(test_npv_and_cost_per_gpu_hour),
         cmocka_unit_test(test_break_even_and_payback_differ),
+        cmocka_unit_test(test_v2_level_months_no_break_even),
         cmocka_unit_test(test_break_even_utilization_flat_and_shifted),
         cmocka_unit_test(test_break_even_hourly),
         cmocka_unit_test(test_cheapest_ties),

@@ -72,7 +72,8 @@ static void test_csv_neutralised(void **state) {
                                 "self_hosted,self_hosted_cumulative,"
                                 "\"'+cmd|' /C calc'!A0\",\"'+cmd|' /C calc'!A0 cumulative\","
                                 "\"'+cmd|' /C calc'!A0 burst_hours\","
-                                "\"a,b\",\"a,b cumulative\",\"a,b burst_hours\",break_even");
+                                "\"a,b\",\"a,b cumulative\",\"a,b burst_hours\",break_even,"
+                                "exit_value,exit_value_basis");
     /* 4 data rows (m = 0..3); self-hosted's cumulative is the 12th field. */
     int rows = 0;
     for (const char *p = out.data; *p; p++)

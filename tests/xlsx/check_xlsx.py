@@ -179,9 +179,20 @@ def compare(xlsx, rep, rows, fiscal_start=1):
                        (8, 'break_even_month_without_exit'), (9, 'payback_month_without_exit'),
                        (10, 'break_even_hourly')]:
             close(su.cell(r, c).value, o[key], '%s %s' % (o['name'], key))
-        close(su.cell(r, 11).value, o['break_even_utilization'], o['name'] + ' break-even u')
+        # Never: "none", as the CLI says it (a blank could read as 0 %).
+        if o['break_even_utilization'] is None and work_unit is None:  # GPU mode
+            assert su.cell(r, 11).value == su.cell(r, 12).value == 'none', (su.cell(r, 11).value, su.cell(r, 12).value)
+        close(su.cell(r, 11).value if su.cell(r, 11).value != 'none' else None,
+              o['break_even_utilization'], o['name'] + ' break-even u')
         if o['break_even_utilization'] is not None:
             close(su.cell(r, 12).value, o['break_even_utilization'] * 8760, o['name'] + ' hours a year')
+    # 2.1: beside self-hosted's total, the exit value it includes and its basis.
+    ex = [r for r in range(1, su.max_row + 1)
+          if str(su.cell(r, 1).value).startswith("self-hosted's total includes the exit value")]
+    assert len(ex) == 1, ex
+    close(su.cell(ex[0], 2).value, sh['exit_value'], 'exit value')
+    words = {'resale': 'resale curve', 'straight_line': 'straight line', 'residual_pct': 'flat'}
+    assert words[sh['exit_value_basis']] in su.cell(ex[0], 3).value, su.cell(ex[0], 3).value
     # Per-year totals: calendar, then fiscal.
     tables = [r for r in range(1, su.max_row + 1)
               if su.cell(r, 1).value in ('calendar year', 'fiscal year (named by the year it ends in)')]

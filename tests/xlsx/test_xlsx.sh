@@ -10,7 +10,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp GPUPLAN_DB=$tmp/db
 fails=0
-for scen in "$root"/tests/fixtures/examples/*.json; do
+# The examples, and plans that pin a rule of their own (scenarios/: level months, 2.1).
+for scen in "$root"/tests/fixtures/examples/*.json "$root"/tests/fixtures/scenarios/*.json; do
     case $scen in *.expected.json) continue ;; esac
     name=$(basename "$scen" .json)
     if $py "$root/tests/xlsx/check_xlsx.py" "$gpuplan" "$scen" "$tmp/$name" >"$tmp/$name.log" 2>&1; then
@@ -110,6 +111,28 @@ r = 4 + 2  # month 4: April 2027 (30 days), the first month of fiscal 2028
 assert (p.cell(r, d).value.date(), p.cell(r, fy).value) == (D(2027, 4, 30), 2028), r
 PY
 then echo "ok cached dates"; else echo "FAIL cached dates"; fails=$((fails + 1)); fi
+# The Sources sheet names the server purchase price's source: the draft's note, else the
+# scenario itself.
+$py - "$seed" "$tmp/noted.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['notes'] = ('Drafted by gpuplan on 2026-11-22. Server price: DGX H100 (2026-10-01, acme hardware '
+              'list) scaled to 8 GPUs a server. GPU busy draw: TDP 700 W.')
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+"$gpuplan" report "$tmp/noted.json" --format xlsx -o "$tmp/noted.xlsx"
+"$gpuplan" report "$seed" --format xlsx -o "$tmp/plain.xlsx"
+if $py - "$tmp/noted.xlsx" "$tmp/plain.xlsx" "$seed" <<'PY'
+import json, sys, openpyxl
+price = json.load(open(sys.argv[3]))['self_hosted']['server_price']
+for path, want in [(sys.argv[1], 'DGX H100 (2026-10-01, acme hardware list) scaled to 8 GPUs a server'),
+                   (sys.argv[2], 'given in the scenario (self_hosted.server_price)')]:
+    src = openpyxl.load_workbook(path)['Sources']
+    rows = [r for r in src.iter_rows(values_only=True) if r[0] == 'server purchase price']
+    assert len(rows) == 1, rows
+    assert rows[0][3] == price and want in rows[0][6], rows[0]
+PY
+then echo "ok Sources names the server price's source"; else echo "FAIL Sources server price"; fails=$((fails + 1)); fi
 for bad in "--fiscal-year-start 13 --format xlsx -o $tmp/x.xlsx" "--fiscal-year-start 4 --format md"; do
     # shellcheck disable=SC2086
     "$gpuplan" report "$seed" $bad >/dev/null 2>&1
