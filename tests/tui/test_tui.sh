@@ -209,7 +209,7 @@ t -f /dev/null new-session -d -s g -x 120 -y 24 "'$gpuplan' --db '$demo_db' scen
 sleep 1
 check "scenario list on a terminal shows the name as text" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qF 'zz ]2;pwned[31mred'"
 check "and leaves the title alone" bash -c "[ \"\$(tmux -S '$sock' display -p -t g '#{pane_title}')\" != pwned ]"
-check "a pipe still gets the bytes as stored" bash -c "'$gpuplan' --db '$demo_db' scenario list | grep -q $'\x1b'"
+check "a pipe gets the same filter: the name as text, no escape byte" bash -c "'$gpuplan' --db '$demo_db' scenario list >'$tmp/list.out' && grep -qF 'zz ]2;pwned[31mred' '$tmp/list.out' && ! grep -q $'\x1b' '$tmp/list.out'"
 
 # Monochrome and ASCII: NO_COLOR and a non-UTF-8 locale.
 start 80 24 TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1
