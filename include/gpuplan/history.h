@@ -33,6 +33,10 @@ typedef struct gp_history_opts {
     long connect_timeout_ms;    /* default 5 s */
     long total_timeout_ms;      /* per query, default 120 s */
     size_t max_bytes;           /* per response, default 256 MiB */
+    /* Each host (the GPUs' Hostname, hostname or instance label) into a node of its name,
+     * created when new with the server as its Prometheus source (the selector narrowed to the
+     * host); node_id is then unused and a host's marks live under its node. */
+    bool per_host;
 } gp_history_opts;
 
 void gp_history_opts_init(gp_history_opts *o);
@@ -40,9 +44,11 @@ void gp_history_opts_init(gp_history_opts *o);
 typedef struct gp_history_progress {
     size_t chunks_done, chunks_total;
     size_t queries, bytes;
-    size_t rows_written; /* 5-minute rows stored */
-    size_t rows_skipped; /* rows of buckets stored already (never stored twice) */
-    size_t gpus;         /* GPUs seen in the chunks done */
+    size_t rows_written;  /* 5-minute rows stored */
+    size_t rows_skipped;  /* rows of buckets stored already (never stored twice) */
+    size_t gpus;          /* GPUs seen in the chunks done */
+    size_t hosts;         /* hosts listed (per_host: a node each) */
+    size_t nodes_created; /* per_host: nodes made for hosts new to the store */
     double seconds;
 } gp_history_progress;
 
@@ -74,6 +80,12 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
 /* The series selector the import sends: match ("{job=\"dcgm\"}" or "") with a Hostname
  * matcher for hosts[0..n_hosts) added when n_hosts > 0, appended to out. */
 void gp_history_selector(const char *match, char *const *hosts, size_t n_hosts, gp_buf *out);
+
+/* The values of label among the series of o->match plus the matchers extra ("__name__=\"X\"")
+ * between o->since_ms and o->until_ms: /api/v1/label/LABEL/values. *values as
+ * gp_history_hosts'; errors as gp_history_query, and GP_E_INPUT for the server's refusal. */
+gp_status gp_history_label_values(const gp_history_opts *o, const char *label, const char *extra,
+                                  char ***values, size_t *n, gp_err *err);
 
 /* The hosts (Hostname values) with GPU utilization between o->since_ms and o->until_ms, as the
  * import lists them; *hosts is one allocation the caller frees (NULL when none). Errors as

@@ -103,6 +103,8 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
                                         rq->host ? rq->host : rq->node, &s, err)
                        : gp_dcgm_parse(body.data, body.len, origin, &s, err);
     gp_buf_done(&body);
+    if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (telemetry.h) */
+        gp_samples_mig_rollup(&s);
     gp_store *st;
     if (rc == GP_OK)
         rc = gp_session_store(ses, &st, err);

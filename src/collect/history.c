@@ -11,6 +11,7 @@
 #include "gpuplan/collect.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/store_history.h"
+#include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
 #include "http.h"
 
@@ -156,6 +157,7 @@ typedef struct group {
 typedef struct run {
     gp_store *st;
     long long node_id;
+    const char *host_label; /* per_host: the label a new node's selector names its host by */
     const gp_history_opts *o;
     char source[1600];
     int64_t span_ms;
@@ -353,17 +355,172 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     c->started++;
 }
 
+/* ---- one node per host ---------------------------------------------------------------- */
+
+/* The import's selector narrowed to host h by the label the host came from, into sel (a new
+ * buffer the caller frees). */
+static void host_match(const run *r, const char *h, gp_buf *sel) {
+    gp_buf m;
+    gp_buf_init(&m, 4096);
+    gp_buf_init(sel, 4096);
+    gp_buf_printf(&m, "%s=\"", r->host_label);
+    for (const char *p = h; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            gp_buf_add(&m, "\\", 1);
+        gp_buf_add(&m, p, 1);
+    }
+    gp_buf_add(&m, "\"", 1);
+    selector(r->o->match, m.data ? m.data : "", sel);
+    gp_buf_done(&m);
+}
+
+/* What a host's marks are keyed by (per_host): the server and the host's own selector, as an
+ * import into its node from its own source (`import --node HOST`) keys them. */
+static void host_source(const run *r, const char *h, char *out, size_t cap) {
+    gp_buf sel;
+    host_match(r, h, &sel);
+    snprintf(out, cap, "%s %s", r->o->url, sel.data ? sel.data : "");
+    gp_buf_done(&sel);
+}
+
+/* The node of host h (per_host), created when new with the server as its Prometheus source,
+ * the selector narrowed to the host by the label the host came from. */
+static gp_status host_node(run *r, const char *h, long long *id) {
+    const gp_history_opts *o = r->o;
+    gp_err lookup;
+    gp_err_clear(&lookup);
+    gp_status rc = gp_store_node_id(r->st, h, id, &lookup);
+    if (rc != GP_E_NOTFOUND)
+        return rc == GP_OK ? GP_OK : (*r->err = lookup).code;
+    gp_source_cfg src;
+    memset(&src, 0, sizeof src);
+    src.kind = GP_SRC_PROMETHEUS;
+    snprintf(src.url, sizeof src.url, "%s", o->url);
+    gp_buf sel;
+    host_match(r, h, &sel);
+    snprintf(src.match, sizeof src.match, "%s", sel.data ? sel.data : "");
+    bool fits = sel.data && strlen(sel.data) < sizeof src.match;
+    gp_buf_done(&sel);
+    if (!fits)
+        return gp_errorf(r->err, GP_E_INPUT, h, "host \"%.60s\": its selector is too long", h);
+    snprintf(src.token_file, sizeof src.token_file, "%s", o->token_file ? o->token_file : "");
+    snprintf(src.cacert, sizeof src.cacert, "%s", o->cacert ? o->cacert : "");
+    src.insecure = o->insecure;
+    if (gp_store_node_add(r->st, h, &src, 1, r->err) || gp_store_node_id(r->st, h, id, r->err))
+        return r->err->code;
+    r->p.nodes_created++;
+    return GP_OK;
+}
+
+/* The chunk's rows of each host into its node (per_host); a batch per host. */
+static gp_status write_per_host(run *r, const gp_rollups *rows, size_t *written, size_t *skipped) {
+    size_t ng = rows->gpus.n_gpus, nh = 0;
+    size_t *host_of = gp_xcalloc(ng ? ng : 1, sizeof *host_of);
+    const char **hosts = gp_xcalloc(ng ? ng : 1, sizeof *hosts);
+    for (size_t i = 0; i < ng; i++) {
+        const char *h = rows->gpus.gpus[i].host;
+        size_t k = 0;
+        while (k < nh && strcmp(hosts[k], h) != 0)
+            k++;
+        if (k == nh)
+            hosts[nh++] = h;
+        host_of[i] = k;
+    }
+    gp_status rc = GP_OK;
+    for (size_t k = 0; k < nh && rc == GP_OK; k++) {
+        long long id;
+        if (!hosts[k][0]) { /* a GPU no host label names stays with the server's node */
+            rc = gp_errorf(r->err, GP_E_INPUT, r->o->url,
+                           "GPU series without a Hostname, hostname or instance label: name "
+                           "the node they go into with --node");
+            break;
+        }
+        if ((rc = host_node(r, hosts[k], &id)) != GP_OK)
+            break;
+        gp_rollups one;
+        gp_rollups_init(&one, rows->limit);
+        int *map = gp_xmalloc((ng ? ng : 1) * sizeof *map);
+        for (size_t i = 0; i < ng; i++) {
+            const gp_gpu_ref *g = &rows->gpus.gpus[i];
+            int set = g->label_set
+                          ? gp_samples_labels(&one.gpus, rows->gpus.label_sets[g->label_set - 1])
+                          : -1;
+            map[i] = host_of[i] == k ? gp_samples_gpu_labeled(&one.gpus, g->uuid, g->index, g->mig,
+                                                              g->raw_model, g->host, set)
+                                     : -1;
+        }
+        for (size_t i = 0; i < rows->n && rc == GP_OK; i++) {
+            const gp_rollup *x = &rows->r[i];
+            if (map[x->gpu] >= 0)
+                rc = gp_rollups_add(&one, map[x->gpu], x->metric, x->bucket_ms, x->n, x->sum,
+                                    x->min, x->max, r->err);
+        }
+        size_t w = 0, sk = 0;
+        if (rc == GP_OK)
+            rc = gp_store_rollups_write(r->st, id, &one, &w, &sk, r->err);
+        *written += w;
+        *skipped += sk;
+        free(map);
+        gp_rollups_done(&one);
+    }
+    free(host_of);
+    free(hosts);
+    return rc;
+}
+
+/* Where a mark of host h lives: the node of its host (per_host), else the import's node. */
+static gp_status mark_node(run *r, const char *h, bool create, long long *id, bool *has) {
+    *has = true;
+    *id = r->node_id;
+    if (!r->o->per_host)
+        return GP_OK;
+    if (create)
+        return host_node(r, h, id);
+    gp_err lookup;
+    gp_err_clear(&lookup);
+    gp_status rc = gp_store_node_id(r->st, h, id, &lookup);
+    if (rc == GP_E_NOTFOUND)
+        *has = false;
+    else if (rc != GP_OK)
+        *r->err = lookup;
+    return rc == GP_E_NOTFOUND ? GP_OK : rc;
+}
+
 /* Every query of the chunk is in: store its rows and move its marks, in one transaction. */
 static gp_status chunk_commit(run *r, chunk *c, group *g) {
     gp_rollups_finish(&c->rows);
     size_t written = 0, skipped = 0;
-    gp_status rc = gp_store_begin(r->st, r->err);
+    /* A MIG GPU's utilization is its instances' (prom_range.h). */
+    gp_status rc = gp_rollups_mig_rollup(&c->rows, r->err);
     if (rc == GP_OK)
+        rc = gp_store_begin(r->st, r->err);
+    if (rc == GP_OK && r->o->per_host)
+        rc = write_per_host(r, &c->rows, &written, &skipped);
+    else if (rc == GP_OK)
         rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
-    for (size_t q = 0; rc == GP_OK && q < NQ; q++)
-        for (size_t h = 0; rc == GP_OK && h < (g->n_hosts ? g->n_hosts : 1); h++)
-            rc = gp_store_history_mark_set(r->st, r->node_id, r->source, (gp_metric)queries[q].key,
-                                           g->n_hosts ? g->hosts[h] : "", c->to, r->err);
+    for (size_t h = 0; rc == GP_OK && h < (g->n_hosts ? g->n_hosts : 1); h++) {
+        long long id;
+        bool has;
+        const char *host = g->n_hosts ? g->hosts[h] : "";
+        if (r->o->per_host && !g->n_hosts) {
+            /* No Hostname list: the hosts are the GPUs' own (instance) labels, a mark each. */
+            for (size_t i = 0; rc == GP_OK && i < c->rows.gpus.n_gpus; i++)
+                if ((rc = mark_node(r, c->rows.gpus.gpus[i].host, true, &id, &has)) == GP_OK)
+                    for (size_t q = 0; rc == GP_OK && q < NQ; q++)
+                        rc = gp_store_history_mark_set(
+                            r->st, id, r->source, (gp_metric)queries[q].key, "", c->to, r->err);
+            break;
+        }
+        rc = mark_node(r, host, true, &id, &has);
+        char source[sizeof r->source];
+        if (r->o->per_host)
+            host_source(r, host, source, sizeof source);
+        else
+            snprintf(source, sizeof source, "%s", r->source);
+        for (size_t q = 0; rc == GP_OK && q < NQ; q++)
+            rc = gp_store_history_mark_set(r->st, id, source, (gp_metric)queries[q].key, host,
+                                           c->to, r->err);
+    }
     if (rc == GP_OK)
         rc = gp_store_commit(r->st, r->err);
     if (rc != GP_OK) {
@@ -384,8 +541,23 @@ static gp_status group_marks(run *r, group *g) {
         for (size_t h = 0; h < (g->n_hosts ? g->n_hosts : 1); h++) {
             bool has;
             int64_t done;
-            if (gp_store_history_mark(r->st, r->node_id, r->source, (gp_metric)queries[q].key,
-                                      g->n_hosts ? g->hosts[h] : "", &has, &done, r->err))
+            long long id;
+            const char *host = g->n_hosts ? g->hosts[h] : "";
+            if (r->o->per_host && !g->n_hosts)
+                id = 0; /* the instances' nodes: the earliest of their marks */
+            else if (mark_node(r, host, false, &id, &has))
+                return r->err->code;
+            else if (!has) { /* a host new to the store: from the start */
+                g->from = r->o->since_ms;
+                continue;
+            }
+            char source[sizeof r->source];
+            if (r->o->per_host && g->n_hosts)
+                host_source(r, host, source, sizeof source);
+            else
+                snprintf(source, sizeof source, "%s", r->source);
+            if (gp_store_history_mark(r->st, id, source, (gp_metric)queries[q].key, host, &has,
+                                      &done, r->err))
                 return r->err->code;
             int64_t from = has && done > r->o->since_ms ? done : r->o->since_ms;
             if (from < g->from)
@@ -437,6 +609,8 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
         *out = r.p;
         return err->code;
     }
+    r.p.hosts = n_hosts;
+    r.host_label = n_hosts ? "Hostname" : "instance";
     size_t hpq = (size_t)o->hosts_per_query;
     size_t n_groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
     /* Points per series: the server's limit, and a bound on a response's size (8 GPUs a host,
@@ -661,6 +835,37 @@ void gp_history_selector(const char *match, char *const *hosts, size_t n_hosts, 
         host_regex(hosts, n_hosts, &h);
     selector(match, h.data ? h.data : "", out);
     gp_buf_done(&h);
+}
+
+gp_status gp_history_label_values(const gp_history_opts *o, const char *label, const char *extra,
+                                  char ***values, size_t *n, gp_err *err) {
+    gp_http_global_init();
+    xfer x = {0};
+    gp_buf_init(&x.body, o->max_bytes);
+    gp_buf_init(&x.form, 1u << 20);
+    gp_buf sel, path;
+    gp_buf_init(&sel, 1u << 16);
+    gp_buf_init(&path, 4096);
+    selector(o->match, extra, &sel);
+    CURL *tmp = curl_easy_init();
+    char t[32];
+    form_add(tmp, &x.form, "match[]", sel.data ? sel.data : "{}");
+    fmt_time(o->since_ms, t, sizeof t);
+    form_add(tmp, &x.form, "start", t);
+    fmt_time(o->until_ms, t, sizeof t);
+    form_add(tmp, &x.form, "end", t);
+    curl_easy_cleanup(tmp);
+    gp_buf_printf(&path, "/api/v1/label/%s/values", label);
+    long status = 0;
+    gp_status rc = path.data ? fetch_one(o, path.data, &x, &status, err)
+                             : gp_errorf(err, GP_E_NET, o->url, "cannot start a transfer");
+    if (rc == GP_OK)
+        rc = gp_promlabels_parse(x.body.data ? x.body.data : "", x.body.len, o->url, status,
+                                 MAX_HOSTS, values, n, err);
+    gp_buf_done(&sel);
+    gp_buf_done(&path);
+    xfer_done(&x);
+    return rc;
 }
 
 gp_status gp_history_hosts(const gp_history_opts *o, char ***hosts, size_t *n, gp_err *err) {
