@@ -608,14 +608,25 @@ static void write_growth(cJSON *doc, const gp_capacity *c, const gp_measure_requ
  * one (--gpu from the store; the server selects by its modelName label). */
 static gp_status several_models(const gp_capacity *c, const gp_cap_query *q, gp_err *err) {
     char names[400];
-    size_t n = 0;
+    size_t n = 0, top = 0;
     names[0] = '\0';
-    for (size_t i = 0; i < c->nm && n + 80 < sizeof names; i++)
+    bool *done = gp_xcalloc(c->nm, sizeof *done);
+    for (size_t i = 0; i < c->nm && n + 80 < sizeof names; i++) { /* the largest first */
+        size_t k = c->nm;
+        for (size_t j = 0; j < c->nm; j++)
+            if (!done[j] && (k == c->nm || c->models[j].gpus > c->models[k].gpus))
+                k = j;
+        done[k] = true;
+        if (i == 0)
+            top = k;
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%lld %s", i ? ", " : "",
-                              c->models[i].gpus, c->models[i].display);
-    const gp_cap_row *first = NULL;
+                              c->models[k].gpus, c->models[k].display);
+    }
+    free(done);
+    const gp_cap_row *first = NULL; /* a GPU of the largest model, for its raw name */
     for (size_t i = 0; i < c->n && !first; i++)
-        if (!c->rows[i].mig[0])
+        if (!c->rows[i].mig[0] &&
+            !strcmp(c->rows[i].model[0] ? c->rows[i].model : "?", c->models[top].key))
             first = &c->rows[i];
     if (q->remote)
         return gp_errorf(err, GP_E_INPUT, NULL,
@@ -624,7 +635,7 @@ static gp_status several_models(const gp_capacity *c, const gp_cap_query *q, gp_
                          c->nm, names, first && first->raw_model[0] ? first->raw_model : "...");
     return gp_errorf(err, GP_E_INPUT, NULL,
                      "the window holds %zu GPU models (%s): measure one with --gpu \"%s\"", c->nm,
-                     names, c->models[0].display);
+                     names, c->models[top].display);
 }
 
 gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_query *q,

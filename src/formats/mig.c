@@ -112,8 +112,9 @@ gp_status gp_rollups_mig_rollup(gp_rollups *b, gp_err *err) {
     int *inst = gp_xmalloc(room * sizeof *inst);
     for (size_t i = 0, ng = b->gpus.n_gpus; i < ng; i++) {
         gp_gpu_ref g = b->gpus.gpus[i]; /* a copy: adding a GPU may move the array */
-        inst[i] = g.label_set ? gp_samples_gpu(&b->gpus, g.uuid, g.index, g.mig, g.raw_model, g.host)
-                              : (int)i;
+        inst[i] = g.label_set
+                      ? gp_samples_gpu(&b->gpus, g.uuid, g.index, g.mig, g.raw_model, g.host)
+                      : (int)i;
     }
     for (size_t i = 0; i < b->n; i++) {
         const gp_rollup *r = &b->r[i];
