@@ -73,8 +73,10 @@ static void mig_weighted(const char *sel, const mig_set *m, bool count, gp_buf *
         gp_buf_printf(out, "%s%savg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{%.*s%sGPU_I_PROFILE=\"",
                       i ? " or " : "", count ? "0 * " : "", (int)inner, sel + 1, inner ? "," : "");
         quoted(out, m->p[i].profile);
-        gp_buf_printf(out, "\",modelName=\"");
-        quoted(out, m->p[i].model);
+        if (m->p[i].model) {
+            gp_buf_printf(out, "\",modelName=\"");
+            quoted(out, m->p[i].model);
+        }
         gp_buf_printf(out, "\"}[5m] offset 1ms) %s %.17g", count ? "+" : "*",
                       count ? m->p[i].w : 100 * m->p[i].w);
     }
@@ -423,13 +425,16 @@ static gp_status mig_profiles(const gp_history_opts *o, const window *w, char **
     if (gp_history_label_values(&lo, "GPU_I_PROFILE", extra, profiles, n_prof, err) ||
         (*n_prof && gp_history_label_values(&lo, "modelName", extra, models, n_models, err)))
         return err->code;
-    m->p = gp_xcalloc(*n_prof * *n_models + 1, sizeof *m->p);
+    m->p = gp_xcalloc(*n_prof * (*n_models ? *n_models : 1) + 1, sizeof *m->p);
     for (size_t i = 0; i < *n_prof; i++)
-        for (size_t k = 0; k < *n_models; k++) {
-            char mig[160], key[GP_GPU_NAME_BYTES];
+        for (size_t k = 0; k < (*n_models ? *n_models : 1); k++) {
+            /* Series without a modelName: the GPU's slices are 7, as the store takes them. */
+            const char *model = *n_models ? (*models)[k] : NULL;
+            char mig[160], key[GP_GPU_NAME_BYTES] = "";
             snprintf(mig, sizeof mig, "GI 0 %s", (*profiles)[i]);
-            gp_gpu_normalize((*models)[k], 0, key, sizeof key);
-            m->p[m->n++] = (mig_pair){(*profiles)[i], (*models)[k], gp_mig_weight(mig, key)};
+            if (model)
+                gp_gpu_normalize(model, 0, key, sizeof key);
+            m->p[m->n++] = (mig_pair){(*profiles)[i], model, gp_mig_weight(mig, key)};
         }
     return GP_OK;
 }
