@@ -208,7 +208,10 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
     char who[200];
-    if (r.per_host)
+    if (r.per_host && !r.p.hosts) /* no Hostname label: the instance label names them */
+        snprintf(who, sizeof who, "hosts by their instance label (a node each, %zu new)",
+                 r.p.nodes_created);
+    else if (r.per_host)
         snprintf(who, sizeof who, "%zu host%s (a node each, %zu new)", r.p.hosts,
                  r.p.hosts == 1 ? "" : "s", r.p.nodes_created);
     else

@@ -20,6 +20,8 @@ The fleet (a sample every 60 s unless INTERVAL_SECONDS, which divides 300, says 
   %; labels namespace team-a/b/c and a pod, except GPU 1 of each host (no workload labels).
 - MIG instance i: activity 0.9, 0.5, 0 by (hour + i + g) mod 3; namespace team-a, team-b,
   inference by i mod 3. The GPU: power 80 W + 3 W per % of its rolled-up utilization.
+- Outside the fleet (history.om only): a GPU of job "inst" named by its instance label alone,
+  and one of job "bare" with no host label at all.
 
 Truth, by docs/telemetry.md's rule: an instance weighs its profile's compute slices of 7; a
 MIG GPU's utilization in a bucket is its instances' weighted sum (an unused slice idles); the
@@ -109,6 +111,11 @@ for t in range(start, end, interval):
             add(host, "DCGM_FI_DEV_POWER_USAGE", lab, t, power, last)
         acc(buckets, (host, g), b, phys)
         acc(power_b, (host, g), b, power)
+    # Two GPUs of other jobs, for the import's host naming: one named by its scrape's instance
+    # label alone (no Hostname), one by no host label at all.
+    for job, extra in (("inst", {"instance": "10.0.0.7:9400"}), ("bare", {})):
+        lab = dict(extra, UUID=f"GPU-{job}-0", gpu="0", modelName=H100, job=job)
+        series.setdefault(("DCGM_FI_DEV_GPU_UTIL", tuple(sorted(lab.items()))), []).append((t, 50.0))
 
 with open(f"{out}/history.om", "w") as f:
     last_family = None

@@ -120,6 +120,20 @@ both vm "$vurl" --by namespace
 check "--by namespace: the import agrees with the server's figures (VictoriaMetrics)" by_agree "$tmp/vm.local.json" "$tmp/vm.remote.json"
 check "every figure of the import equals the server's (VictoriaMetrics)" $py "$root/tests/cli/compare_capacity.py" "$tmp/vm.local.json" "$tmp/vm.remote.json"
 
+# Without a Hostname label the instance label names the node; without either, the import is
+# refused (exit 2, one line, nothing stored) with a hint to name the node.
+export GPUPLAN_DB=$tmp/hosts.db
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="inst"}' \
+    --quiet >"$tmp/inst.out" 2>&1
+check "no Hostname: a node named by the instance label" bash -c "grep -q '^hosts by their instance label (a node each, 1 new): ' '$tmp/inst.out' && '$gpuplan' node list | grep -q '^10.0.0.7:9400 '"
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="bare"}' \
+    --quiet >"$tmp/bare.out" 2>&1
+rc=$?
+check "no host label at all: exit 2 with a hint to use --node" bash -c "[ $rc = 2 ] && [ \$(wc -l <'$tmp/bare.out') = 1 ] && grep -q -- '--node' '$tmp/bare.out' && [ \$('$gpuplan' node list | grep -c '^10.0.0.7') = 1 ] && ! '$gpuplan' node list | grep -q bare"
+"$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="bare"}' \
+    --node bare --quiet >"$tmp/bare2.out" 2>&1
+check "no host label, --node: into that node" grep -q '^node "bare" (new): ' "$tmp/bare2.out"
+
 # The collector's path on the same exposition: the dcgm parser and the store, a host's
 # scrapes with their timestamps (import prom), then one live cycle of a collector.
 export GPUPLAN_DB=$tmp/collect.db
