@@ -227,32 +227,37 @@ static void test_mig_rollup_and_labels(void **state) {
 #define GI1B ",\"GPU_I_ID\":\"1\",\"GPU_I_PROFILE\":\"3g.40gb\",\"namespace\":\"b\",\"pod\":\"p9\""
 #define GI2 ",\"GPU_I_ID\":\"2\",\"GPU_I_PROFILE\":\"4g.40gb\",\"slurm_job_id\":\"77\""
     static const char doc[] = ANSWER(
-        SERIES("n", GI1, "[600,\"2\"]") "," SERIES("sum", GI1, "[600,\"1.6\"]") "," SERIES("min", GI1, "[600,\"0.8\"]") "," SERIES("max", GI1, "[600,\"0.8\"]") "," SERIES("n", GI1B, "[600,\"1\"]") "," SERIES(
-            "sum", GI1B,
-            "[600,\"0.2\"]") "," SERIES("min", GI1B,
-                                        "[600,\"0.2\"]") "," SERIES("max", GI1B,
-                                                                    "[600,\"0.2\"]") "," SERIES("n",
-                                                                                                GI2,
-                                                                                                "[6"
-                                                                                                "00"
-                                                                                                ","
-                                                                                                "\""
-                                                                                                "3"
-                                                                                                "\""
-                                                                                                "],"
-                                                                                                "[9"
-                                                                                                "00"
-                                                                                                ","
-                                                                                                "\""
-                                                                                                "3"
-                                                                                                "\""
-                                                                                                "]") "," SERIES("sum",
-                                                                                                                GI2,
-                                                                                                                "[600,\"1.5\"],[900,\"3\"]") "," SERIES("min",
-                                                                                                                                                        GI2,
-                                                                                                                                                        "[600,\"0.5\"],[900,\"1\"]") "," SERIES("max",
-                                                                                                                                                                                                GI2,
-                                                                                                                                                                                                "[600,\"0.5\"],[900,\"1\"]"));
+        SERIES("n", GI1, "[600,\"2\"]") "," SERIES("sum", GI1, "[600,\"1.6\"]") "," SERIES("min", GI1, "[600,\"0.8\"]") "," SERIES("max", GI1, "[600,\"0.8\"]") "," SERIES(
+            "n", GI1B,
+            "[600,\"1\"]") "," SERIES("sum", GI1B,
+                                      "[600,\"0.2\"]") "," SERIES("min", GI1B,
+                                                                  "[600,\"0.2\"]") "," SERIES("max",
+                                                                                              GI1B,
+                                                                                              "[600"
+                                                                                              ",\"0"
+                                                                                              ".2\""
+                                                                                              "]") "," SERIES("n",
+                                                                                                              GI2,
+                                                                                                              "[6"
+                                                                                                              "00"
+                                                                                                              ","
+                                                                                                              "\""
+                                                                                                              "3"
+                                                                                                              "\""
+                                                                                                              "],"
+                                                                                                              "[9"
+                                                                                                              "00"
+                                                                                                              ","
+                                                                                                              "\""
+                                                                                                              "3"
+                                                                                                              "\""
+                                                                                                              "]") "," SERIES("sum",
+                                                                                                                              GI2,
+                                                                                                                              "[600,\"1.5\"],[900,\"3\"]") "," SERIES("min",
+                                                                                                                                                                      GI2,
+                                                                                                                                                                      "[600,\"0.5\"],[900,\"1\"]") "," SERIES("max",
+                                                                                                                                                                                                              GI2,
+                                                                                                                                                                                                              "[600,\"0.5\"],[900,\"1\"]"));
     gp_rollups b;
     gp_err err;
     gp_rollups_init(&b, 1000);
