@@ -11,8 +11,8 @@
 #include "gpuplan/collect.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/store_history.h"
-#include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
+#include "history_hosts.h"
 #include "http.h"
 
 #define HOUR_MS 3600000LL
@@ -157,7 +157,7 @@ typedef struct group {
 typedef struct run {
     gp_store *st;
     long long node_id;
-    const char *host_label; /* per_host: the label a new node's selector names its host by */
+    hist_hosts hosts; /* per_host: a node per host (history_hosts.h) */
     const gp_history_opts *o;
     char source[1600];
     int64_t span_ms;
@@ -355,135 +355,19 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     c->started++;
 }
 
-/* ---- one node per host ---------------------------------------------------------------- */
-
-/* The import's selector narrowed to host h by the label the host came from, into sel (a new
- * buffer the caller frees). */
-static void host_match(const run *r, const char *h, gp_buf *sel) {
-    gp_buf m;
-    gp_buf_init(&m, 4096);
-    gp_buf_init(sel, 4096);
-    gp_buf_printf(&m, "%s=\"", r->host_label);
-    for (const char *p = h; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            gp_buf_add(&m, "\\", 1);
-        gp_buf_add(&m, p, 1);
-    }
-    gp_buf_add(&m, "\"", 1);
-    selector(r->o->match, m.data ? m.data : "", sel);
-    gp_buf_done(&m);
-}
-
-/* What a host's marks are keyed by (per_host): the server and the host's own selector, as an
- * import into its node from its own source (`import --node HOST`) keys them. */
-static void host_source(const run *r, const char *h, char *out, size_t cap) {
-    gp_buf sel;
-    host_match(r, h, &sel);
-    snprintf(out, cap, "%s %s", r->o->url, sel.data ? sel.data : "");
-    gp_buf_done(&sel);
-}
-
-/* The node of host h (per_host), created when new with the server as its Prometheus source,
- * the selector narrowed to the host by the label the host came from. */
-static gp_status host_node(run *r, const char *h, long long *id) {
-    const gp_history_opts *o = r->o;
-    gp_err lookup;
-    gp_err_clear(&lookup);
-    gp_status rc = gp_store_node_id(r->st, h, id, &lookup);
-    if (rc != GP_E_NOTFOUND)
-        return rc == GP_OK ? GP_OK : (*r->err = lookup).code;
-    gp_source_cfg src;
-    memset(&src, 0, sizeof src);
-    src.kind = GP_SRC_PROMETHEUS;
-    snprintf(src.url, sizeof src.url, "%s", o->url);
-    gp_buf sel;
-    host_match(r, h, &sel);
-    snprintf(src.match, sizeof src.match, "%s", sel.data ? sel.data : "");
-    bool fits = sel.data && strlen(sel.data) < sizeof src.match;
-    gp_buf_done(&sel);
-    if (!fits)
-        return gp_errorf(r->err, GP_E_INPUT, h, "host \"%.60s\": its selector is too long", h);
-    snprintf(src.token_file, sizeof src.token_file, "%s", o->token_file ? o->token_file : "");
-    snprintf(src.cacert, sizeof src.cacert, "%s", o->cacert ? o->cacert : "");
-    src.insecure = o->insecure;
-    if (gp_store_node_add(r->st, h, &src, 1, r->err) || gp_store_node_id(r->st, h, id, r->err))
-        return r->err->code;
-    r->p.nodes_created++;
-    return GP_OK;
-}
-
-/* The chunk's rows of each host into its node (per_host); a batch per host. */
-static gp_status write_per_host(run *r, const gp_rollups *rows, size_t *written, size_t *skipped) {
-    size_t ng = rows->gpus.n_gpus, nh = 0;
-    size_t *host_of = gp_xcalloc(ng ? ng : 1, sizeof *host_of);
-    const char **hosts = gp_xcalloc(ng ? ng : 1, sizeof *hosts);
-    for (size_t i = 0; i < ng; i++) {
-        const char *h = rows->gpus.gpus[i].host;
-        size_t k = 0;
-        while (k < nh && strcmp(hosts[k], h) != 0)
-            k++;
-        if (k == nh)
-            hosts[nh++] = h;
-        host_of[i] = k;
-    }
-    gp_status rc = GP_OK;
-    for (size_t k = 0; k < nh && rc == GP_OK; k++) {
-        long long id;
-        if (!hosts[k][0]) { /* a GPU no host label names stays with the server's node */
-            rc = gp_errorf(r->err, GP_E_INPUT, r->o->url,
-                           "GPU series without a Hostname, hostname or instance label: name "
-                           "the node they go into with --node");
-            break;
-        }
-        if ((rc = host_node(r, hosts[k], &id)) != GP_OK)
-            break;
-        gp_rollups one;
-        gp_rollups_init(&one, rows->limit);
-        int *map = gp_xmalloc((ng ? ng : 1) * sizeof *map);
-        for (size_t i = 0; i < ng; i++) {
-            const gp_gpu_ref *g = &rows->gpus.gpus[i];
-            int set = g->label_set
-                          ? gp_samples_labels(&one.gpus, rows->gpus.label_sets[g->label_set - 1])
-                          : -1;
-            map[i] = host_of[i] == k ? gp_samples_gpu_labeled(&one.gpus, g->uuid, g->index, g->mig,
-                                                              g->raw_model, g->host, set)
-                                     : -1;
-        }
-        for (size_t i = 0; i < rows->n && rc == GP_OK; i++) {
-            const gp_rollup *x = &rows->r[i];
-            if (map[x->gpu] >= 0)
-                rc = gp_rollups_add(&one, map[x->gpu], x->metric, x->bucket_ms, x->n, x->sum,
-                                    x->min, x->max, r->err);
-        }
-        size_t w = 0, sk = 0;
-        if (rc == GP_OK)
-            rc = gp_store_rollups_write(r->st, id, &one, &w, &sk, r->err);
-        *written += w;
-        *skipped += sk;
-        free(map);
-        gp_rollups_done(&one);
-    }
-    free(host_of);
-    free(hosts);
-    return rc;
-}
-
 /* Where a mark of host h lives: the node of its host (per_host), else the import's node. */
 static gp_status mark_node(run *r, const char *h, bool create, long long *id, bool *has) {
     *has = true;
     *id = r->node_id;
-    if (!r->o->per_host)
-        return GP_OK;
-    if (create)
-        return host_node(r, h, id);
-    gp_err lookup;
-    gp_err_clear(&lookup);
-    gp_status rc = gp_store_node_id(r->st, h, id, &lookup);
-    if (rc == GP_E_NOTFOUND)
-        *has = false;
-    else if (rc != GP_OK)
-        *r->err = lookup;
-    return rc == GP_E_NOTFOUND ? GP_OK : rc;
+    return r->o->per_host ? hist_host_node(&r->hosts, h, create, id, has) : GP_OK;
+}
+
+/* What host h's marks are keyed by: its own selector (per_host), else the import's. */
+static void mark_source(const run *r, const char *h, char *out, size_t cap) {
+    if (r->o->per_host)
+        hist_host_source(&r->hosts, h, out, cap);
+    else
+        snprintf(out, cap, "%s", r->source);
 }
 
 /* Every query of the chunk is in: store its rows and move its marks, in one transaction. */
@@ -495,7 +379,7 @@ static gp_status chunk_commit(run *r, chunk *c, group *g) {
     if (rc == GP_OK)
         rc = gp_store_begin(r->st, r->err);
     if (rc == GP_OK && r->o->per_host)
-        rc = write_per_host(r, &c->rows, &written, &skipped);
+        rc = hist_write_per_host(&r->hosts, &c->rows, &written, &skipped);
     else if (rc == GP_OK)
         rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
     for (size_t h = 0; rc == GP_OK && h < (g->n_hosts ? g->n_hosts : 1); h++) {
@@ -513,10 +397,7 @@ static gp_status chunk_commit(run *r, chunk *c, group *g) {
         }
         rc = mark_node(r, host, true, &id, &has);
         char source[sizeof r->source];
-        if (r->o->per_host)
-            host_source(r, host, source, sizeof source);
-        else
-            snprintf(source, sizeof source, "%s", r->source);
+        mark_source(r, host, source, sizeof source);
         for (size_t q = 0; rc == GP_OK && q < NQ; q++)
             rc = gp_store_history_mark_set(r->st, id, source, (gp_metric)queries[q].key, host,
                                            c->to, r->err);
@@ -552,10 +433,10 @@ static gp_status group_marks(run *r, group *g) {
                 continue;
             }
             char source[sizeof r->source];
-            if (r->o->per_host && g->n_hosts)
-                host_source(r, host, source, sizeof source);
-            else
+            if (r->o->per_host && !g->n_hosts)
                 snprintf(source, sizeof source, "%s", r->source);
+            else
+                mark_source(r, host, source, sizeof source);
             if (gp_store_history_mark(r->st, id, source, (gp_metric)queries[q].key, host, &has,
                                       &done, r->err))
                 return r->err->code;
@@ -610,7 +491,7 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
         return err->code;
     }
     r.p.hosts = n_hosts;
-    r.host_label = n_hosts ? "Hostname" : "instance";
+    r.hosts = (hist_hosts){st, o, n_hosts ? "Hostname" : "instance", 0, err};
     size_t hpq = (size_t)o->hosts_per_query;
     size_t n_groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
     /* Points per series: the server's limit, and a bound on a response's size (8 GPUs a host,
@@ -739,6 +620,7 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     free(groups);
     free(hosts);
     r.p.seconds = mono_s() - t0;
+    r.p.nodes_created = r.hosts.nodes_created;
     *out = r.p;
     return r.status;
 }
