@@ -19,6 +19,11 @@
 #include "gpuplan/xmem.h"
 
 typedef struct gp_history_opts {
+    /* Each host (the GPUs' Hostname, hostname or instance label) into a node of its name,
+     * created when new with the server as its Prometheus source (the selector narrowed to the
+     * host); node_id is then unused and a host's marks live under its node. */
+    bool per_host;
+
     const char *url;            /* the server's base URL (http or https, no credentials in it) */
     const char *match;          /* a label selector "{job=\"dcgm\"}", or "" */
     const char *token_file;     /* a bearer token, or "" */
@@ -33,10 +38,6 @@ typedef struct gp_history_opts {
     long connect_timeout_ms;    /* default 5 s */
     long total_timeout_ms;      /* per query, default 120 s */
     size_t max_bytes;           /* per response, default 256 MiB */
-    /* Each host (the GPUs' Hostname, hostname or instance label) into a node of its name,
-     * created when new with the server as its Prometheus source (the selector narrowed to the
-     * host); node_id is then unused and a host's marks live under its node. */
-    bool per_host;
 } gp_history_opts;
 
 void gp_history_opts_init(gp_history_opts *o);
@@ -44,12 +45,13 @@ void gp_history_opts_init(gp_history_opts *o);
 typedef struct gp_history_progress {
     size_t chunks_done, chunks_total;
     size_t queries, bytes;
-    size_t rows_written;  /* 5-minute rows stored */
-    size_t rows_skipped;  /* rows of buckets stored already (never stored twice) */
-    size_t gpus;          /* GPUs seen in the chunks done */
+    size_t rows_written; /* 5-minute rows stored */
+    size_t rows_skipped; /* rows of buckets stored already (never stored twice) */
+    size_t gpus;         /* GPUs seen in the chunks done */
+    double seconds;
+
     size_t hosts;         /* hosts listed (per_host: a node each) */
     size_t nodes_created; /* per_host: nodes made for hosts new to the store */
-    double seconds;
 } gp_history_progress;
 
 /* Import into node_id (its marks keyed by url and match). progress (may be NULL) is called after
