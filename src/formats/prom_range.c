@@ -112,7 +112,7 @@ static bool point_value(const cJSON *v, double *out) {
 
 /* The sample set's GPU for a series, -1 when the series names none; with labels, an entry per
  * GPU and workload labels (the import keeps a series of each, as the collector does). */
-static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m, bool labels) {
+static int series_gpu_of(gp_samples *g, const cJSON *metric, gp_metric m, bool labels) {
     prom_series ps;
     if (!prom_series_of(metric, m, &ps))
         return -1;
@@ -121,6 +121,16 @@ static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m, bool labe
                   ? gp_samples_labels(g, json)
                   : -1;
     return gp_samples_gpu_labeled(g, ps.uuid, ps.index, ps.mig, ps.model, ps.host, set);
+}
+
+/* The import's: a GPU and its workload labels. */
+static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m) {
+    return series_gpu_of(g, metric, m, true);
+}
+
+/* capacity --prometheus's: the GPU alone (the server aggregated its labels already). */
+static int series_gpu_plain(gp_samples *g, const cJSON *metric, gp_metric m) {
+    return series_gpu_of(g, metric, m, false);
 }
 
 enum { AGG_N = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8 };
@@ -277,7 +287,7 @@ gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, lo
             break;
         }
         int agg = agg_of(prom_str(metric, GP_RANGE_AGG_LABEL));
-        int gpu = agg ? series_gpu(&out->gpus, metric, m, true) : -1;
+        int gpu = agg ? series_gpu(&out->gpus, metric, m) : -1;
         if (gpu < 0) { /* not one of ours, or no GPU named: no reading */
             out->blanks += (size_t)cJSON_GetArraySize(values);
             continue;
@@ -383,7 +393,7 @@ gp_status gp_promvec_parse(const char *buf, size_t len, const char *origin, long
                            matrix ? "values" : "value");
             break;
         }
-        int gpu = series_gpu(&out->gpus, metric, GP_M_GPU_UTIL, false);
+        int gpu = series_gpu_plain(&out->gpus, metric, GP_M_GPU_UTIL);
         const char *agg = prom_str(metric, GP_RANGE_AGG_LABEL);
         const char *by = by_label ? prom_str(metric, by_label) : NULL;
         if (!matrix) {
