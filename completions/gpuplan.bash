@@ -142,7 +142,7 @@ _gpuplan() {
     scenario:show | scenario:export | scenario:rm | scenario:measure) _gpuplan_names "$prog" scenario "$db" ;;
     scenario:save) _gpuplan_files json ;;
     node:rm | node:test) _gpuplan_names "$prog" node "$db" ;;
-    import:nvsmi | import:prom | pricing:import) _gpuplan_files ;;
+    import:nvsmi | import:prom | import:dmon | import:dcmi | pricing:import) _gpuplan_files ;;
     *) COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;
     esac
     declare -F __ltrim_colon_completions >/dev/null && __ltrim_colon_completions "$cur"

@@ -1,6 +1,6 @@
 -- Capacity rollups, derived from the 5-minute rollups so capacity questions over a month of a
 -- large fleet need no 5-minute scan. A GPU is busy in a 5-minute bucket when its mean
--- utilization there is at least the busy threshold (MODEL.md, Utilization); the threshold is
+-- utilization there is at least the busy threshold (docs/model.md, Utilization); the threshold is
 -- chosen when asking, so buckets are kept as histograms of their mean utilization in 5 % bins
 -- (h00: [0, 5), ..., h19: [95, 100), h20: 100 and above). An hour holds at most 12
 -- buckets, so util_hour packs its histogram into 21 characters: one column to read a row.

@@ -1,4 +1,4 @@
--- MODEL.md "Catalog references": what a source says beside a price. A commitment's upfront
+-- docs/model.md "Catalog references": what a source says beside a price. A commitment's upfront
 -- fee per instance per term and its recurring hourly rate where the source gives them apart
 -- (hourly stays the effective rate, NULL here when the source gives only that), and a spot
 -- price's interruption frequency band a month ("<5%" .. ">20%"), NULL when none.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two report JSON documents: same structure and keys, strings equal, numbers equal
 to a relative 1e-9 (absolute 1e-9 near zero). Keys listed with --ignore are skipped; keys
-present only in the actual document are allowed (MODEL.md: "more keys may be added").
+present only in the actual document are allowed (docs/model.md: "more keys may be added").
 Exit 0 when they agree, 1 with every difference listed otherwise."""
 import json
 import sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Embed small files into C: `embed.py OUT.c TABLE FILE...` writes a table
 `const gp_embedded TABLE[]` of {name, data, len}, ended by a zeroed entry, in argument order.
-Used for db/*.sql migrations and the demo scenarios (STYLE B2)."""
+Used for db/*.sql migrations and the demo scenarios (docs/development.md, Build)."""
 import os
 import sys
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Embed the bundled catalog: `embed_bundle.py OUT.S OUT.c MANIFEST.csv` writes an assembly
 file that pulls every file the manifest lists in with .incbin (multi-megabyte catalogs must
-not become C initializers, STYLE B2) and a C table `gp_bundle[]` of {path, data, len} ending
-with a zeroed entry. The manifest itself is entry 0."""
+not become C initializers; docs/development.md) and a C table `gp_bundle[]` of {path, data, len}
+ending with a zeroed entry. The manifest itself is entry 0."""
 import csv
 import os
 import sys

@@ -152,9 +152,11 @@ static void compare_draw(tui *t) {
     /* The figures whole; a long name gives way in its middle. */
     char what[2 * GP_UNIT_BYTES + 128], nm[32], ng[48];
     gp_fmt_count(s->horizon_months, "month", "months", nm, sizeof nm);
+    char work[48];
     if (s->work_mode)
-        snprintf(what, sizeof what, ": %s, %.6g %s a month at %.1f %% (%s; per unit: per %s)", nm,
-                 s->work_per_month, s->work_unit, s->utilization * 100, s->currency, s->work_unit);
+        snprintf(what, sizeof what, ": %s, %s %s a month at %.1f %% (%s; per unit: per %s)", nm,
+                 gp_fmt_sig_grouped(s->work_per_month, 6, work, sizeof work), s->work_unit,
+                 s->utilization * 100, s->currency, s->work_unit);
     else
         snprintf(what, sizeof what, ": %s, %s at %.1f %% (%s)", nm,
                  gp_fmt_count(s->gpus, "GPU", "GPUs", ng, sizeof ng), s->utilization * 100,

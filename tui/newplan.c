@@ -17,11 +17,12 @@
 #include "scen.h"
 #include "view.h"
 
-enum { S_GPU, S_GPUS, S_UTIL, S_HORIZON, S_HW, S_POWER, S_CLOUD, S_NAME, S_N };
+enum { S_GPU, S_GPUS, S_UTIL, S_GROWTH, S_HORIZON, S_HW, S_POWER, S_CLOUD, S_NAME, S_N };
 static const char *const step_title[S_N] = {
     "the GPU model (type to filter)",
     "how many GPUs the work needs",
     "how busy they are: utilization, 0..1",
+    "how fast demand grows a month: 0 steady, 0.05 or 5% (commits a base, bursts above)",
     "the horizon in months",
     "the server price: a purchase price from the catalog",
     "the electricity price (type to filter)",
@@ -47,7 +48,7 @@ struct tui_newplan {
     char text[S_N][GP_NAME_BYTES];
     bool text_sel;
     int count, horizon;
-    double util;
+    double util, growth;
     bool named; /* the name was offered once: going back keeps what was typed */
     char error[256];
 };
@@ -139,23 +140,45 @@ static bool load_gpu(tui *t) {
     }
     np->sel[S_HW] = np->top[S_HW] = 0;
     np->sel[S_CLOUD] = np->top[S_CLOUD] = 0;
-    /* Checked to begin with: the cheapest on-demand, spot and committed offers, as
-     * `scenario draft` picks them. */
     np->on = gp_xcalloc((size_t)(np->n_cl ? np->n_cl : 1), sizeof *np->on);
-    for (int kind = 0; kind < 3; kind++) {
-        int best = -1;
-        for (int i = 0; i < np->n_cl; i++)
-            if ((int)np->cl[i].pricing == kind &&
-                (best < 0 || np->cl[i].per_gpu_hour < np->cl[best].per_gpu_hour))
-                best = i;
-        if (best >= 0)
-            np->on[best] = true;
-    }
     if (!np->n_hw || !np->n_cl) {
         snprintf(np->error, sizeof np->error, "the catalog has no %s for %s",
                  np->n_hw ? "cloud offer" : "purchase price", gpu);
         return false;
     }
+    return true;
+}
+
+/* The draft request the choices so far make. */
+static void draft_request(const tui *t, gp_draft_request *d) {
+    const struct tui_newplan *np = t->np;
+    const gp_newplan_power *pw = &np->pw[np->sel[S_POWER]];
+    gp_draft_defaults(d, t->today);
+    d->gpu = np->gpus[np->sel[S_GPU]].gpu;
+    d->gpus = np->count;
+    d->utilization = np->util;
+    d->horizon_months = np->horizon;
+    d->tariff = pw->tariff ? pw->name : NULL;
+    d->state = pw->tariff ? NULL : pw->name;
+    d->hardware = &np->hw[np->sel[S_HW]];
+    d->hardware_source = np->hw_src[np->sel[S_HW]];
+}
+
+/* Checked to begin with: the offers `scenario draft` picks for these choices, by the same
+ * rule (gp_newplan_mark_drafted), so the plan's notes and its checks agree. */
+static bool precheck(tui *t) {
+    struct tui_newplan *np = t->np;
+    gp_draft_request d;
+    draft_request(t, &d);
+    gp_err err;
+    if (gp_newplan_mark_drafted(t->ses, &d, &np->cl, &np->n_cl, &err)) {
+        snprintf(np->error, sizeof np->error, "%s", err.msg);
+        return false;
+    }
+    free(np->on);
+    np->on = gp_xcalloc((size_t)(np->n_cl ? np->n_cl : 1), sizeof *np->on);
+    for (int i = 0; i < np->n_cl; i++)
+        np->on[i] = np->cl[i].drafted;
     return true;
 }
 
@@ -230,15 +253,9 @@ static bool finish(tui *t) {
     for (int i = 0; i < np->n_cl; i++)
         if (np->on[i])
             picks[n++] = np->cl[i];
-    const gp_newplan_power *pw = &np->pw[np->sel[S_POWER]];
     gp_newplan_request rq = {0};
-    gp_draft_defaults(&rq.draft, t->today);
-    rq.draft.gpu = np->gpus[np->sel[S_GPU]].gpu;
-    rq.draft.gpus = np->count;
-    rq.draft.utilization = np->util;
-    rq.draft.horizon_months = np->horizon;
-    rq.draft.tariff = pw->tariff ? pw->name : NULL;
-    rq.draft.state = pw->tariff ? NULL : pw->name;
+    draft_request(t, &rq.draft);
+    rq.draft.growth = np->growth;
     rq.draft.name = name;
     rq.hardware = &np->hw[np->sel[S_HW]];
     rq.hardware_source = np->hw_src[np->sel[S_HW]];
@@ -289,10 +306,21 @@ static void next(tui *t) {
         return;
     case S_UTIL: {
         double u;
-        if (!gp_parse_double(np->text[S_UTIL], &u) || !(u >= 0 && u <= 1))
+        if (!gp_parse_share(np->text[S_UTIL], &u) || !(u >= 0 && u <= 1))
             snprintf(np->error, sizeof np->error, "a share of the time, 0..1 (0.6 is 60 %%)");
         else
-            np->util = u, enter_step(np, S_HORIZON);
+            np->util = u, enter_step(np, S_GROWTH);
+        return;
+    }
+    case S_GROWTH: {
+        double g;
+        const char *s = np->text[S_GROWTH];
+        bool neg = s[0] == '-';
+        if (!gp_parse_share(s + neg, &g) || (neg ? g : -g) < -1 || (neg && g > 0.5))
+            snprintf(np->error, sizeof np->error,
+                     "a share a month, -0.5..1 (0.05 or 5%% is 5 %% a month; 0: steady)");
+        else
+            np->growth = neg ? -g : g, enter_step(np, S_HORIZON);
         return;
     }
     case S_HORIZON:
@@ -308,6 +336,8 @@ static void next(tui *t) {
         if (!np->n_view)
             return;
         np->sel[S_POWER] = np->view[np->sel[S_POWER]];
+        if (!precheck(t))
+            return;
         enter_step(np, S_CLOUD);
         return;
     case S_CLOUD: {
@@ -379,7 +409,7 @@ static unsigned newplan_key(tui *t, int ch) {
             tui_list_key(ch, &np->sel[S_CLOUD], np->n_cl, page);
         break;
     default: /* a number or the name */
-        if (np->step != S_NAME && ch >= 0x20 && ch < 0x7f && !strchr("0123456789.-+eE", ch))
+        if (np->step != S_NAME && ch >= 0x20 && ch < 0x7f && !strchr("0123456789.-+eE%", ch))
             break; /* numbers only */
         tui_line_key(np->text[np->step], sizeof np->text[0], &np->text_sel, ch);
         np->error[0] = '\0';
@@ -411,6 +441,8 @@ static void draw_summary(const tui *t, int y, int w) {
                               gp_fmt_count(np->count, "GPU", "GPUs", c, sizeof c));
     if (np->step > S_UTIL)
         n += (size_t)snprintf(s + n, sizeof s - n, " at %.0f %%", np->util * 100);
+    if (np->step > S_GROWTH && np->growth != 0)
+        n += (size_t)snprintf(s + n, sizeof s - n, ", growing %.4g %% a month", np->growth * 100);
     if (np->step > S_HORIZON)
         n += (size_t)snprintf(s + n, sizeof s - n, ", %s",
                               gp_fmt_count(np->horizon, "month", "months", c, sizeof c));
@@ -492,8 +524,8 @@ static void newplan_draw(tui *t) {
         }
         break;
     default: {
-        static const char *const labels[S_N] = {"", "GPUs:", "utilization:", "months:", "",
-                                                "", "",      "name:"};
+        static const char *const labels[S_N] = {
+            "", "GPUs:", "utilization:", "growth:", "months:", "", "", "", "name:"};
         tui_line_draw(y0, 1, cols - 2, labels[np->step], np->text[np->step], np->text_sel, NULL);
         draw_text(y0 + 2, 1, cols - 2,
                   np->step == S_NAME ? "Enter saves the plan and opens it on the Plan tab"
@@ -534,6 +566,7 @@ static void newplan_start(tui *t) {
     gp_draft_defaults(&d, t->today);
     snprintf(np->text[S_GPUS], sizeof np->text[0], "8");
     snprintf(np->text[S_UTIL], sizeof np->text[0], "%g", d.utilization);
+    snprintf(np->text[S_GROWTH], sizeof np->text[0], "0");
     snprintf(np->text[S_HORIZON], sizeof np->text[0], "%d", d.horizon_months);
     t->np = np;
     enter_step(np, S_GPU);

@@ -4,10 +4,13 @@
  * The document and its fields are scen.h's; this file draws them and takes the keys. */
 #include <ctype.h>
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/numfmt.h"
+#include "gpuplan/report_opening.h"
 #include "scen.h"
 #include "view.h"
 
@@ -15,6 +18,29 @@
 
 /* The left pane (scenarios, then results): wide enough for the longest name where the
  * terminal allows, 28 to 2/5 of the screen (34 from 100 columns). */
+
+/* text from row *y on, at most w columns a line, broken at spaces (a word longer than a line
+ * is cut there), while *y < bottom. */
+static void wrap_lines(int *y, int bottom, int w, const char *text, int attr) {
+    const char *p = text;
+    while (*p && *y < bottom && w > 0) {
+        while (*p == ' ')
+            p++;
+        int n = (int)strlen(p);
+        if (n > w) {
+            n = w;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = w;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", n, p);
+        draw_text((*y)++, 0, w, line, attr);
+        p += n;
+    }
+}
+
 static int left_width(const tui *t) {
     int cols = tui_cols(), lo = cols >= 100 ? 34 : 28, hi = cols * 2 / 5, want = 0;
     for (int i = 0; i < t->n_names; i++) {
@@ -98,7 +124,12 @@ static void plan_draw(tui *t) {
         draw_text_mid(TOP + 1 + i, 2, lw - 3, t->names[k], attr);
     }
     int y = TOP + 2 + list_h;
-    if (t->has_sc) {
+    if (t->has_sc && t->invalid[0]) {
+        /* A refused value has no results: its reason, whole, where they would be. */
+        draw_text(y++, 0, lw, "Results", draw_attr(PAL_TITLE));
+        draw_text(y++, 0, lw - 1, "refused, so none:", draw_attr(PAL_BAD));
+        wrap_lines(&y, rows - 1, lw - 1, t->invalid, draw_attr(PAL_BAD));
+    } else if (t->has_sc) {
         const gp_scenario *s = t->sc.s;
         const gp_result *r = t->r;
         int w = lw - 1;
@@ -107,6 +138,17 @@ static void plan_draw(tui *t) {
         const char *cheapest = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
         draw_text(y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
         draw_text_mid(y++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
+        int g; /* spot can be reclaimed: the cheapest with guaranteed capacity beside it */
+        if (gp_report_rests_on_spot(s, r, r->cheapest) && gp_report_guaranteed(s, r, &g)) {
+            double more = (g < 0 ? r->self.total : r->options[g].total) -
+                          (r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total);
+            draw_money_fit(more, w - 20, m, sizeof m);
+            draw_textf(y, 0, w, draw_attr(PAL_BAD), "spot; guaranteed (+%s): ", m);
+            int used = (int)strlen("spot; guaranteed (+): ") + (int)strlen(m);
+            if (used < w)
+                draw_text_mid(y, used, w - used, g < 0 ? "self-hosted" : s->options[g].name, 0);
+            y++;
+        }
         draw_money_fit(r->self.total, w - 16, m, sizeof m);
         snprintf(fig, sizeof fig, "%s %s", m, s->currency);
         label_and_figure(y++, 0, w, "self-hosted", fig, 0);
@@ -119,6 +161,14 @@ static void plan_draw(tui *t) {
             snprintf(unit, sizeof unit, "  per %s", s->work_unit);
             snprintf(fig, sizeof fig, "%.6g", per);
             label_and_figure(y++, 0, w, unit, fig, draw_attr(PAL_DIM));
+        }
+        if (s->work_mode && r->demand_utilization[0] > 0 && s->work_per_gpu_hour > 0) {
+            /* Work mode has no GPU count to edit: the GPUs that work needs, owned (ceil+). */
+            double need =
+                r->demand_work_month[0] / s->work_per_gpu_hour / (730.0 * r->demand_utilization[0]);
+            char gn[48];
+            gp_fmt_grouped(ceil(need - 1e-9 * fmax(1.0, need)), 0, gn, sizeof gn);
+            label_and_figure(y++, 0, w, "  GPUs needed, month 1", gn, draw_attr(PAL_DIM));
         }
         for (int i = 0; i < s->n_options && y < rows - 1; i++) {
             const gp_option_result *o = &r->options[i];
@@ -190,11 +240,17 @@ static void plan_draw(tui *t) {
             int attr = sel && t->editing ? draw_attr(PAL_EDIT) : sel ? draw_attr(PAL_ACTIVE) : 0;
             draw_text(fy, x + lab_w + 1, val_w, v, attr);
         }
-        char unit[24];
+        char unit[GP_UNIT_BYTES + 32];
         snprintf(unit, sizeof unit, "%s", f->unit);
+        /* Work is counted in the scenario's own unit ("M tokens"), not "units". */
+        if (t->sc.s->work_mode && !strncmp(unit, "units", 5)) {
+            char rest[32];
+            snprintf(rest, sizeof rest, "%s", unit + 5);
+            snprintf(unit, sizeof unit, "%s%s", t->sc.s->work_unit, rest);
+        }
         char *cur = strstr(unit, "$cur");
         if (cur) {
-            char rest[24];
+            char rest[32];
             snprintf(rest, sizeof rest, "%s", cur + 4);
             snprintf(cur, sizeof unit - (size_t)(cur - unit), "%s%s", t->sc.s->currency, rest);
         }
@@ -241,6 +297,8 @@ static void plan_draw(tui *t) {
 static void edit_key(tui *t, int ch) {
     size_t n = strlen(t->edit);
     int kind = t->fields[t->field_sel].kind;
+    bool fresh = t->edit_fresh;
+    t->edit_fresh = false;
     if (ch == 27) { /* Esc: cancel */
         scen_cancel_edit(t);
         return;
@@ -262,7 +320,9 @@ static void edit_key(tui *t, int ch) {
     } else if (ch == 21) { /* Ctrl-U */
         t->edit[0] = '\0';
     } else if (ch >= 0x20 && ch < 0x7f &&
-               (kind == FIELD_TEXT || isdigit(ch) || strchr(".-+eE", ch))) {
+               (kind == FIELD_TEXT || isdigit(ch) || strchr(".-+eE%", ch))) {
+        if (fresh) /* the value offered goes at the first key typed, as the prompt says */
+            t->edit[0] = '\0', n = 0;
         if (n + 1 < sizeof t->edit)
             t->edit[n] = (char)ch, t->edit[n + 1] = '\0';
     } else {

@@ -357,7 +357,7 @@ static void add_periods(built *b, const gp_scenario *s) {
     }
 }
 
-/* Every input of the resolved scenario, in the order of MODEL.md. */
+/* Every input of the resolved scenario, in the order of docs/model.md. */
 static void build_fields(tui *t) {
     const gp_scenario *s = t->sc.s;
     int mode = s->work_mode ? W_WORK : W_GPU;
@@ -406,7 +406,7 @@ static void build_fields(tui *t) {
             groups[ng] = opt_committed, sizes[ng++] = 2;
         if (o->pricing == GP_COMMITTED)
             groups[ng] = opt_base, sizes[ng++] = 1;
-        /* A burst belongs to a committed base only (MODEL.md's key table). */
+        /* A burst belongs to a committed base only (docs/model.md's key table). */
         if (o->pricing == GP_COMMITTED && o->has_base_gpus)
             groups[ng] = opt_burst, sizes[ng++] = 1;
         if (o->pricing == GP_SPOT)
@@ -648,7 +648,14 @@ static bool edit_item(tui *t, cJSON **item) {
         return true;
     }
     double v;
-    if (!gp_parse_double(t->edit, &v)) {
+    bool neg = t->edit[0] == '-';
+    if (strchr(t->edit, '%')) { /* "70%" is 0.7, as the CLI takes percents */
+        if (!gp_parse_share(t->edit + neg, &v)) {
+            snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a percentage", t->edit);
+            return false;
+        }
+        v = neg ? -v : v;
+    } else if (!gp_parse_double(t->edit, &v)) {
         snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
         return false;
     }
@@ -1075,6 +1082,7 @@ void scen_start_edit(tui *t) {
         snprintf(t->edit, sizeof t->edit, "%s", v);
     }
     t->editing = true;
+    t->edit_fresh = true;
     scen_reevaluate(t);
 }
 

@@ -1,4 +1,4 @@
-/* The Timeline tab: the open plan month by month (MODEL.md version 2). Above, demand against
+/* The Timeline tab: the open plan month by month (docs/model.md version 2). Above, demand against
  * the GPUs in service as a step chart, with the months servers are bought and sold and the
  * months the bridge rents marked in lanes under it; below, each side's cumulative cost with
  * the break-even month of one option marked. Months are labelled from start_date (else the

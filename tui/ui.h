@@ -169,6 +169,7 @@ typedef struct tui {
     bool focus_editor;
     bool editing;
     char edit[192];  /* room for a work unit of 40 code points */
+    bool edit_fresh; /* edit holds the value offered: the first key typed replaces it */
     int edit_choice; /* a FIELD_CHOICE being edited: the choice shown */
     char **undo;
     int n_undo;

@@ -1,4 +1,4 @@
-/* A screen of the TUI (STYLE T1, tig's view_ops, htop's PanelClass): what tui.c calls, and
+/* A screen of the TUI (docs/development.md; tig's view_ops): what tui.c calls, and
  * all it knows of a tab. A screen file includes this, ui.h, draw.h, and what lies below it
  * (scen.h, worker.h), never tui.c's internals or another screen. */
 #ifndef GPUPLAN_TUI_VIEW_H

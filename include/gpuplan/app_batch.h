@@ -55,10 +55,10 @@ typedef struct gp_batch_outcome {
     /* Runs older than keep_days: their records are forgotten; a run's folder is removed only
      * when it is a real folder (no symbolic link) that still holds the marker this run wrote
      * (day and start as recorded in this database). */
-    int forgotten;   /* records forgotten */
-    char **removed;  /* the folders removed */
+    int forgotten;  /* records forgotten */
+    char **removed; /* the folders removed */
     size_t n_removed;
-    char **kept;     /* folders of forgotten runs that exist but were left: no matching marker */
+    char **kept; /* folders of forgotten runs that exist but were left: no matching marker */
     size_t n_kept;
 } gp_batch_outcome;
 

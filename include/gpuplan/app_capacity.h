@@ -54,7 +54,7 @@ void gp_capacity_done(gp_capacity *c);
  * network, GP_E_LIMIT for an answer past the caps; c is then empty. */
 gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now_ms, gp_capacity *c, gp_err *err);
 
-/* ---- plan --mix: own k GPUs, rent the overflow (MODEL.md, Mixed fleet; gp_mix_plan in
+/* ---- plan --mix: own k GPUs, rent the overflow (docs/model.md, Mixed fleet; gp_mix_plan in
  * capacity.h) -------------------------------------------------------------------------------- */
 
 typedef struct gp_mix_request {
@@ -88,7 +88,7 @@ typedef struct gp_measured {
 } gp_measured;
 
 /* Write a new version of stored scenario name measured over q's window ending now_ms. With
- * rq->growth, a significant trend (or a forced one) within MODEL.md's range (-0.5..1 a month)
+ * rq->growth, a significant trend (or a forced one) within docs/model.md's range (-0.5..1 a month)
  * becomes demand.growth_per_month; any other is reported in out->trend and not written. */
 gp_status gp_scenario_measure(gp_session *s, const char *name, const gp_cap_query *q,
                               const gp_measure_request *rq, int64_t now_ms, gp_measured *out,

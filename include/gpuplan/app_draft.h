@@ -14,6 +14,23 @@
 #include <stdbool.h>
 
 #include "gpuplan/app_session.h"
+#include "gpuplan/reference.h"
+#include "gpuplan/store_catalog.h"
+#include "gpuplan/scenario.h"
+
+/* One cloud offer a draft can compare, the cheapest of its kind as the catalog lists it. */
+typedef struct gp_draft_offer {
+    char provider[16];
+    gp_pricing pricing;
+    int term_months;      /* committed only */
+    gp_purchase purchase; /* committed only */
+    char catalog[300];    /* provider/instance/region */
+    char label[200];      /* the option's name: "aws p5.48xlarge us-east-1 on-demand" */
+    double per_gpu_hour, gpus;
+    char effective_from[11];
+    char band[8]; /* spot: the catalog's interruption band, "" when none */
+    bool drafted; /* one the draft's own rule picks (gp_draft_picks) */
+} gp_draft_offer;
 
 typedef struct gp_draft_request {
     int gpus;                  /* >= 1 */
@@ -32,10 +49,39 @@ typedef struct gp_draft_request {
     double gpu_idle_w;    /* < 0: 15 % of the TDP */
     const char *name;     /* NULL: "N x GPU: own or rent" */
     const char *as_of;    /* YYYY-MM-DD: offers in force that day */
+    /* Spot: the share of instances interrupted a month (0..10 * 730 an hour), written into
+     * every drafted spot option; < 0: the catalog's band where it gives one, else
+     * GP_DRAFT_SPOT_INTERRUPTIONS. */
+    double spot_interruptions;
+    /* A growing plan: demand grows by growth a month (-0.5..1; 0: steady); servers are then
+     * bought as needed, and a committed option commits a base, month 1's demand or
+     * commit_share (0..1; 0: month 1's) of the peak, with base_gpus, and bursts to the drafted
+     * on-demand option (else spot). */
+    double growth;
+    double commit_share;
+    /* Chosen by hand (the TUI's new plan): the purchase price (NULL: the newest) and the
+     * offers (none: the draft's picks). The notes say what was chosen and why either way. */
+    const gp_hw_price *hardware;
+    const char *hardware_source;
+    const gp_draft_offer *offers;
+    int n_offers;
 } gp_draft_request;
+
+/* The interruptions a month a drafted spot option is priced at when the catalog gives no
+ * band: 12.5 %, the midpoint of the middle one of AWS Spot Advisor's five bands (10-15 %).
+ * A stated assumption, not a measurement. */
+#define GP_DRAFT_SPOT_INTERRUPTIONS 0.125
 
 /* The defaults of every optional field (utilization 0.6, 36 months, 8 GPUs a server). */
 void gp_draft_defaults(gp_draft_request *rq, const char *as_of);
+
+/* The offers the draft's rule picks for rq (the cheapest on-demand, spot and committed per
+ * GPU-hour that stand against the servers), drafted set, into out[0..*n), *n <= 3. */
+gp_status gp_draft_picks(gp_session *s, const gp_draft_request *rq, gp_draft_offer out[3], int *n,
+                         gp_err *err);
+
+/* A catalog row as an offer a draft compares (its label as drafts name options). */
+void gp_draft_offer_of(const gp_offer_price *o, gp_draft_offer *out);
 
 /* Draft the scenario JSON for rq from the session's catalog. */
 gp_status gp_draft(gp_session *s, const gp_draft_request *rq, cJSON **doc, gp_err *err);

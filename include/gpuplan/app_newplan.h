@@ -48,22 +48,19 @@ typedef struct gp_newplan_power {
 gp_status gp_newplan_power_choices(gp_session *s, int (*fn)(const gp_newplan_power *, void *),
                                    void *arg, gp_err *err);
 
-typedef struct gp_newplan_cloud {
-    char provider[16];
-    gp_pricing pricing;
-    int term_months;      /* committed only */
-    gp_purchase purchase; /* committed only */
-    char catalog[300];    /* provider/instance/region */
-    char label[200];      /* the option's name: "aws p5.48xlarge us-east-1 on-demand" */
-    double per_gpu_hour, gpus;
-    char effective_from[11];
-} gp_newplan_cloud;
+/* An offer of the list; drafted marks those gp_draft's rule picks (gp_newplan_mark_drafted). */
+typedef gp_draft_offer gp_newplan_cloud;
 
 /* For gpu as of as_of: the cheapest whole-GPU USD offer per GPU-hour of each provider and
  * pricing kind (and term), by provider, then on-demand, spot, committed. */
 gp_status gp_newplan_cloud_choices(gp_session *s, const char *gpu, const char *as_of,
                                    int (*fn)(const gp_newplan_cloud *, void *), void *arg,
                                    gp_err *err);
+
+/* Mark in list[0..*n) the offers gp_draft's rule picks for rq (drafted; the rest false),
+ * appending those the list lacks (the list is realloc'ed: *list and *n change). */
+gp_status gp_newplan_mark_drafted(gp_session *s, const gp_draft_request *rq,
+                                  gp_newplan_cloud **list, int *n, gp_err *err);
 
 typedef struct gp_newplan_request {
     gp_draft_request draft;      /* gpu, gpus, utilization, horizon, tariff or state, name */

@@ -1,4 +1,4 @@
-/* Changing a scenario document's shape (MODEL.md version 2), as the TUI's Plan editor does:
+/* Changing a scenario document's shape (docs/model.md version 2), as the TUI's Plan editor does:
  * the demand between GPU mode and work mode, an option's pricing kind, the financing kind, a
  * tariff period or a cloud option added or removed. Each change fills the keys the new shape
  * needs with defaults taken from the scenario and drops the keys it forbids, so that the

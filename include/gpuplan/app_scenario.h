@@ -1,6 +1,6 @@
 /* Scenarios as a user names them: a JSON file, "-", a stored name (any version), the demo,
  * or a document being edited; loaded, validated, catalog references resolved as of a date
- * (MODEL.md "Catalog references"), and evaluated.
+ * (docs/model.md "Catalog references"), and evaluated.
  *
  * Ownership: a gp_loaded owns its scenario struct and JSON tree; free with gp_loaded_done
  * (safe on a zeroed or already freed one). Errors: GP_E_INPUT with the origin and JSON path

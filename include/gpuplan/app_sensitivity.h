@@ -17,9 +17,12 @@ typedef struct gp_sens_analysis {
     gp_sens_ranking *ranks; /* heap: one per option of sc.s */
 } gp_sens_analysis;
 
-/* Load scenario (a file, "-" or a stored name) as of as_of and run it at delta (0..1). */
+/* Load scenario (a file, "-" or a stored name) as of as_of and run it at delta (0..1) over
+ * the inputs params names, or what a planner is unsure of when n_params is 0
+ * (gp_sensitivity_run_params). */
 gp_status gp_sensitivity_analyze(gp_session *s, const char *scenario, const char *as_of,
-                                 double delta, gp_sens_analysis *out, gp_err *err);
+                                 double delta, const char *const *params, int n_params,
+                                 gp_sens_analysis *out, gp_err *err);
 void gp_sens_analysis_done(gp_sens_analysis *a);
 
 #endif

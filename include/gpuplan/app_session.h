@@ -42,7 +42,8 @@ gp_status gp_data_dir(char *out, size_t cap, gp_err *err);
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err);
 /* Whether the database is open or its file exists: a probe that never creates one. */
 bool gp_session_has_database(const gp_session *s);
-/* The database with the bundled catalog loaded into it. */
+/* The database with the bundled catalog loaded into it; a read_only session whose database
+ * refuses the write keeps the catalog the database holds (none, for one never priced). */
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
 
 #endif

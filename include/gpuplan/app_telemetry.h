@@ -34,23 +34,50 @@ typedef struct gp_node_probe {
 gp_status gp_node_probe_run(gp_session *s, const char *name, gp_node_probe *out, gp_err *err);
 void gp_node_probe_done(gp_node_probe *p);
 
-typedef enum gp_capture_kind { GP_CAPTURE_NVSMI, GP_CAPTURE_PROM } gp_capture_kind;
+typedef enum gp_capture_kind {
+    GP_CAPTURE_NVSMI,
+    GP_CAPTURE_PROM,
+    GP_CAPTURE_DMON, /* nvidia-smi dmon log */
+    GP_CAPTURE_DCMI  /* ipmitool dcmi power reading */
+} gp_capture_kind;
 
 typedef struct gp_import_request {
     gp_capture_kind kind;
-    const char *file;   /* a path, or "-" for stdin */
-    const char *node;   /* created when new */
-    const char *fields; /* nvidia-smi: the columns of a noheader CSV, or NULL */
-    const char *host;   /* nvidia-smi: the host it ran on; NULL: the node's name */
+    const char *file;    /* a path, or "-" for stdin */
+    const char *node;    /* created when new */
+    const char *fields;  /* nvidia-smi: the columns of a noheader CSV, or NULL */
+    const char *host;    /* nvidia-smi, dmon: the host it ran on; NULL: the node's name */
+    int64_t end_ms;      /* dmon without -o T: its last round's time; 0: the file's mtime */
+    int64_t interval_ms; /* dmon without -o T: its -d interval; 0: 1 s */
 } gp_import_request;
+
+/* How an import's times were settled, for the front end to say. */
+typedef enum gp_import_time {
+    GP_TIME_OWN,   /* the capture's own timestamps */
+    GP_TIME_END,   /* dmon: rounds interval_ms apart ending at the given end */
+    GP_TIME_MTIME, /* dmon: ... ending at the file's modification time; dcmi: dated by it */
+    GP_TIME_NOW,   /* dcmi read from stdin without a usable BMC stamp: the import's time */
+} gp_import_time;
 
 typedef struct gp_import_result {
     size_t samples, gpus;
     bool dropped_blanks; /* blank or placeholder values were dropped */
+    gp_import_time time;
+    int64_t first_ms, last_ms;   /* dmon: the span of the samples; dcmi: the reading's time */
+    int64_t interval_ms;         /* dmon without own times */
+    size_t rows, rounds, mapped; /* dmon: rows, sampling rounds, GPUs given a known UUID */
+    gp_dcmi_reading dcmi;        /* dcmi: the reading as parsed */
+    bool stored;                 /* dcmi: false for a deactivated reading (why says so) */
+    char why[200]; /* dcmi: why nothing was stored, or why the BMC stamp was not used */
 } gp_import_result;
 
-/* Store a captured nvidia-smi CSV or /metrics scrape under a node. The node's last success is
- * its newest sample's time, so an old capture does not make its GPUs look missing. */
+/* Store a captured nvidia-smi CSV, /metrics scrape, dmon log or DCMI reading under a node.
+ * The node's last success is its newest sample's time, so an old capture does not make its
+ * GPUs look missing. A dmon log's GPU indexes take the UUIDs of the node's known GPUs. A
+ * deactivated DCMI reading stores nothing and returns GP_OK with stored false and why set;
+ * a DCMI reading is dated by the BMC's stamp when gp_dcmi_time_plausible, else by the file's
+ * modification time (the import's time for stdin). A dmon log without its own times read from
+ * stdin needs end_ms (GP_E_INPUT otherwise). */
 gp_status gp_import_capture(gp_session *s, const gp_import_request *rq, gp_import_result *out,
                             gp_err *err);
 

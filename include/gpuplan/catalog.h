@@ -111,7 +111,7 @@ bool gp_gpu_display_name(const char *raw, char *out, size_t cap);
 /* Parse a money or quantity field: a plain decimal number, nothing else. */
 bool gp_parse_number(const char *s, size_t len, double *out);
 
-/* MODEL.md "Catalog references", a commitment priced by its effective hourly rate: the fee
+/* docs/model.md "Catalog references", a commitment priced by its effective hourly rate: the fee
  * per instance per term (*upfront) and the recurring rate (*hourly) of its purchase option
  * over term_months. all_upfront pays it all up front, no_upfront all by the hour,
  * partial_upfront half and half; returns true for that derived half-and-half split. */

@@ -25,6 +25,7 @@ typedef struct gp_collect_opts {
     int concurrency;            /* transfers in flight, default 64, at most 256 */
     int write_retries;          /* a failed cycle write is retried, 0.25 s, 0.5 s, 1 s apart */
     const char *nvsmi_path;     /* the local nvidia-smi, default "nvidia-smi" from PATH */
+    const char *ipmitool_path;  /* the local ipmitool, default "ipmitool" from PATH */
     long raw_keep_ms;           /* retention of raw samples, default 48 h */
     long long rollup_keep_ms;   /* retention of rollups, default 365 days */
 } gp_collect_opts;
@@ -36,8 +37,9 @@ typedef struct gp_source_result {
     char error[256]; /* one line, no credentials */
     gp_samples samples;
     size_t bytes;
-    double node_power_w; /* redfish */
+    double node_power_w; /* redfish, ipmi */
     bool has_node_power;
+    gp_dcmi_reading dcmi; /* ipmi: the reading as parsed (min, max, average, period) */
 } gp_source_result;
 
 void gp_source_result_done(gp_source_result *r);

@@ -1,4 +1,4 @@
-/* The cost model of MODEL.md, version 2 (plans over time): pure functions of a scenario.
+/* The cost model of docs/model.md, version 2 (plans over time): pure functions of a scenario.
  *
  * Nothing here allocates, does I/O or keeps state: results go into caller storage
  * (gp_result is large, about 460 KB, so keep it off the stack). Inputs are assumed valid
@@ -27,7 +27,7 @@ typedef struct gp_breakdown {
  * replaces each batch sold there with one), so 2,520 over 240 months. */
 #define GP_MAX_BATCHES 2520
 
-/* One batch of owned servers (MODEL.md "Servers and batches"). */
+/* One batch of owned servers (docs/model.md "Servers and batches"). */
 typedef struct gp_batch {
     int servers;       /* n_b */
     int index;         /* d_b, delivered and paid */
@@ -106,7 +106,7 @@ struct gp_result {
     int cheapest; /* -1: self-hosted; else an index into options */
 };
 
-/* Evaluate every formula of MODEL.md for s, month by month, into *out; out->error says
+/* Evaluate every formula of docs/model.md for s, month by month, into *out; out->error says
  * whether the result may be reported. */
 void gp_model_evaluate(const gp_scenario *s, gp_result *out);
 
@@ -165,7 +165,7 @@ double gp_model_self_total(const gp_scenario *s, gp_model_cache *c, int gpus, do
 double gp_model_option_total(const gp_scenario *s, const gp_option *o, int gpus,
                              double q_gpu_hours);
 
-/* Mixed fleet (MODEL.md): own k GPUs, rent the overflow from option `option` (on_demand or
+/* Mixed fleet (docs/model.md): own k GPUs, rent the overflow from option `option` (on_demand or
  * spot). busy_sorted[0..nt) holds b_t, the busy GPU count per bucket, sorted ascending.
  * curve has room for s->gpus + 1 totals; *best_k receives the optimum (ties: smaller k).
  * GP_E_INPUT when the option is committed, nt is 0 or a b_t is negative or unsorted. */

@@ -12,6 +12,9 @@
 bool gp_parse_int(const char *s, int *out);
 /* A finite decimal double. */
 bool gp_parse_double(const char *s, double *out);
+/* A share, as people write it: "0.7" or "70%" (spaces allowed before the sign) both give
+ * 0.7. Not negative; the caller checks the upper bound. */
+bool gp_parse_share(const char *s, double *out);
 /* A valid calendar date YYYY-MM-DD. */
 bool gp_valid_date(const char *s);
 /* The index of the name in names[0..n) nearest to want by edit distance (letters compared

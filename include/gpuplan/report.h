@@ -13,7 +13,7 @@
 #include "gpuplan/scenario.h"
 #include "gpuplan/xmem.h"
 
-/* One catalog price a report used (MODEL.md "sources"). */
+/* One catalog price a report used (docs/model.md "sources"). */
 typedef struct gp_price_source {
     char option[GP_NAME_BYTES];
     char catalog[GP_CATALOG_BYTES];
@@ -38,7 +38,7 @@ typedef struct gp_report_meta {
  * a result that is not finite), copied to err. Every writer below checks it first. */
 gp_status gp_report_check(const gp_result *r, gp_err *err);
 
-/* The report JSON of MODEL.md, pretty-printed. */
+/* The report JSON of docs/model.md, pretty-printed. */
 gp_status gp_report_json(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                          gp_buf *out, gp_err *err);
 

@@ -52,7 +52,7 @@ typedef struct gp_batch_page {
 /* index.html: the decision table, the changes, a section per scenario, the fleet. */
 gp_status gp_report_batch_html(const gp_batch_page *page, gp_buf *out, gp_err *err);
 
-/* One scenario's section from its report JSON tree (MODEL.md's report) and its tornado tree
+/* One scenario's section from its report JSON tree (docs/model.md's report) and its tornado tree
  * (may be NULL): the cumulative cost of every option against owning with the break-even
  * months marked, the monthly plan as steps when demand or the fleet changes over the months
  * (version 2), then the tornado. index numbers the section's id ("s-INDEX"). */

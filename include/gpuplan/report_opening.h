@@ -43,4 +43,22 @@ typedef struct gp_unset_input {
 int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
                            gp_unset_input out[GP_MAX_UNSET]);
 
+/* Spot capacity can be reclaimed. A side rests on spot when it is a spot option, or its
+ * bridge (self-hosted) or burst (a committed base) is a spot option that does work in the
+ * plan. gp_report_guaranteed gives the cheapest side that does not (-1: self-hosted, else an
+ * option's index; the lowest total by docs/model.md's tie rule, the first in report order), false
+ * when every side rests on spot. */
+bool gp_report_rests_on_spot(const gp_scenario *s, const gp_result *r, int side);
+bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side);
+
+/* When the cheapest side rests on spot, the sentence a headline puts beside it: that it is
+ * spot, and the cheapest side with guaranteed capacity, its total and by how much it is
+ * dearer ("" when the cheapest does not rest on spot). Plain text, as the opening's lines. */
+void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out, size_t cap);
+
+/* "What decides this" for spot options: the interruptions a month each is priced at and where
+ * that comes from (set in the scenario, the catalog's band, or none), and that spot capacity is
+ * no guarantee. false (out untouched) when s has no spot option. */
+bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char *out, size_t cap);
+
 #endif

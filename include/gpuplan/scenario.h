@@ -1,4 +1,4 @@
-/* The scenario: every input of the cost model (MODEL.md, "The scenario").
+/* The scenario: every input of the cost model (docs/model.md, "The scenario").
  *
  * A plain value struct with fixed-size arrays, so the model never allocates and a copy is a
  * memcpy. Parsing and validation live in formats/scenario_json.h; this header only holds the
@@ -18,10 +18,10 @@
 #define GP_CATALOG_BYTES 256
 #define GP_MONTH_HOURS 730.0
 /* Steps stored: those with month <= M (at most M - 1 of them); later ones are validated and
- * dropped, as MODEL.md ignores them. */
+ * dropped, as docs/model.md ignores them. */
 #define GP_MAX_STEPS GP_MAX_MONTHS
 #define GP_MAX_RESALE GP_MAX_MONTHS
-/* MODEL.md's bound on every money field. */
+/* docs/model.md's bound on every money field. */
 #define GP_MONEY_MAX 1e12
 /* 40 code points of UTF-8 plus the NUL. */
 #define GP_UNIT_BYTES 161
@@ -148,7 +148,7 @@ typedef struct gp_scenario {
     gp_option options[GP_MAX_OPTIONS];
 } gp_scenario;
 
-/* Fill s with every default of MODEL.md; required fields are zero and must be set. */
+/* Fill s with every default of docs/model.md; required fields are zero and must be set. */
 void gp_scenario_defaults(gp_scenario *s);
 
 /* Defaults for one cloud option (term 12 months, checkpoint every hour, ...). */
@@ -161,7 +161,7 @@ const char *gp_pricing_name(gp_pricing p);
  * the version 1 closed forms apply only to scenarios where this is false. */
 bool gp_scenario_uses_v2(const gp_scenario *s);
 
-/* A self_hosted running cost that MODEL.md defaults to 0: the one list of them, shared by the
+/* A self_hosted running cost that docs/model.md defaults to 0: the one list of them, shared by the
  * draft's notes ("Not given, so 0: ...") and the report's Assumptions ("colocation: 0 — not
  * given"), so neither can forget one the other names. */
 typedef struct gp_zero_cost {

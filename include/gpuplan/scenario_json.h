@@ -1,4 +1,4 @@
-/* Scenario JSON (MODEL.md, "The scenario"): parse, validate, and write back.
+/* Scenario JSON (docs/model.md, "The scenario"): parse, validate, and write back.
  *
  * Bytes in, struct out: no I/O. Errors name origin and either "line:column" (malformed JSON)
  * or the JSON path of the offending value ("plan.json:$.cloud_options[1].hourly").
@@ -16,7 +16,7 @@
 /* Largest scenario document accepted, in bytes. */
 #define GP_SCENARIO_MAX_BYTES (4u << 20)
 
-/* Parse buf[0..len) (need not be NUL-terminated) into *s with every rule of MODEL.md checked.
+/* Parse buf[0..len) (need not be NUL-terminated) into *s with every rule of docs/model.md checked.
  * tree may be NULL; otherwise it receives the document as parsed, key order kept. */
 gp_status gp_scenario_parse(const char *buf, size_t len, const char *origin, gp_scenario *s,
                             cJSON **tree, gp_err *err);

@@ -1,5 +1,5 @@
 /* The SQLite store: one file, WAL, foreign keys, migrations from db/ applied in order in one
- * transaction and tracked by PRAGMA user_version (DESIGN.md, "Storage").
+ * transaction and tracked by PRAGMA user_version (docs/architecture.md, "Storage").
  *
  * Ownership: gp_store is opaque; gp_store_open hands one over, gp_store_close frees it.
  * Strings handed out (*json) are the caller's to free(). Every call fills err on failure:

@@ -37,6 +37,7 @@ typedef struct gp_offer_price {
     bool has_range;
     double low, high;
     const char *currency, *effective_from, *source;
+    const char *interruption_band; /* spot: the source's band, "" when none */
 } gp_offer_price;
 
 typedef enum gp_offer_sort { GP_SORT_HOURLY, GP_SORT_GPU_HOUR, GP_SORT_NAME } gp_offer_sort;

@@ -16,7 +16,8 @@ typedef enum gp_source_kind {
     GP_SRC_DCGM,
     GP_SRC_PROMETHEUS,
     GP_SRC_NVSMI,
-    GP_SRC_REDFISH
+    GP_SRC_REDFISH,
+    GP_SRC_IPMI /* the local BMC through `ipmitool dcmi power reading` */
 } gp_source_kind;
 
 const char *gp_source_kind_name(gp_source_kind k);
@@ -73,6 +74,11 @@ gp_status gp_store_gpu_models(gp_store *st, int (*fn)(const char *key, const cha
  * the samples stored (repeats of a (series, time) already stored are skipped). */
 gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_samples *s,
                                  int64_t now_ms, size_t *written, gp_err *err);
+
+/* The whole GPUs (not MIG instances) of node node_id known by UUID, newest first, to fn (the
+ * ref is borrowed for the call; fn returning non-zero stops the walk). */
+gp_status gp_store_node_gpus(gp_store *st, long long node_id, int (*fn)(const gp_gpu_ref *, void *),
+                             void *arg, gp_err *err);
 
 /* Record a node's outcome for a cycle: success (error NULL) or its error text. */
 gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms, const char *error,

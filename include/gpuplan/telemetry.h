@@ -27,7 +27,7 @@ typedef enum gp_metric {
     GP_M_COUNT
 } gp_metric;
 
-/* "gpu_util", "mem_used_mib", ... (DESIGN.md canonical names); -1 from the name if unknown. */
+/* "gpu_util", "mem_used_mib", ... (docs/architecture.md, Collection); -1 if unknown. */
 const char *gp_metric_name(gp_metric m);
 int gp_metric_from_name(const char *name);
 
@@ -149,5 +149,55 @@ gp_status gp_nvsmi_parse(const char *buf, size_t len, const char *origin, const 
  * (InputPowerWatts.Reading). *watts gets the wall power. */
 gp_status gp_redfish_parse(const char *buf, size_t len, const char *origin, double *watts,
                            gp_err *err);
+
+/* ---- nvidia-smi dmon ---------------------------------------------------------------------------
+ */
+
+typedef struct gp_dmon_opts {
+    const char *host;        /* the machine the log came from */
+    int64_t end_ms;          /* a log without -o T: the time of its last round of rows */
+    int64_t interval_ms;     /* a log without -o T: the -d interval between rounds (> 0) */
+    const gp_gpu_ref *known; /* GPUs the node already has: a row of index i takes the UUID, */
+    size_t n_known;          /* host and model of the known whole GPU with index i */
+} gp_dmon_opts;
+
+typedef struct gp_dmon_info {
+    bool own_time; /* the rows carried -o DT (or T) times */
+    size_t rows;   /* data rows read */
+    size_t rounds; /* sampling rounds (one row per GPU each) */
+    size_t mapped; /* GPUs given a known UUID */
+    int64_t first_ms, last_ms;
+} gp_dmon_info;
+
+/* `nvidia-smi dmon` output with any -s selection and -o D/T, old and new column sets (pwr,
+ * temp/gtemp, sm, fb, pclk are read; the rest are understood and skipped), "-" for a value
+ * the GPU does not report, headers repeated or changed mid-log. Rows without their own time
+ * are one interval_ms apart, the last round at end_ms; a round ends where a GPU index comes
+ * again. Errors name origin:line. info may be NULL. */
+gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const gp_dmon_opts *o,
+                        gp_samples *out, gp_dmon_info *info, gp_err *err);
+
+/* ---- IPMI DCMI
+ * ----------------------------------------------------------------------------------- */
+
+typedef struct gp_dcmi_reading {
+    bool active;                       /* "Power reading state is: activated" */
+    double watts, min_w, max_w, avg_w; /* instantaneous, and over the sampling period */
+    bool has_min, has_max, has_avg;
+    int64_t bmc_ms;    /* the BMC's timestamp as printed, local time; 0 when absent */
+    char bmc_text[48]; /* that timestamp as printed ("" when absent) */
+    int64_t period_ms; /* the sampling period, -1 when not given */
+} gp_dcmi_reading;
+
+/* `ipmitool dcmi power reading` output (ipmitool 1.8.18's ctime timestamp and 1.8.19's numeric
+ * one, whose line runs into "Sampling period"; "key : value" spacing of other tools). The
+ * instantaneous reading and the state are required. A deactivated reading parses (active
+ * false): the caller must not store it. Errors name origin:line. */
+gp_status gp_dcmi_parse(const char *buf, size_t len, const char *origin, gp_dcmi_reading *r,
+                        gp_err *err);
+
+/* Whether a BMC timestamp can date the reading: after 2001, and no more than a day after
+ * now_ms (a BMC whose clock was never set says 1970). */
+bool gp_dcmi_time_plausible(int64_t bmc_ms, int64_t now_ms);
 
 #endif

@@ -2,7 +2,7 @@
  *
  * Ownership: gp_xmalloc/gp_xcalloc/gp_xstrdup hand over memory the caller frees with free().
  * They print one line and exit(1) on out-of-memory, so only call them with sizes that are
- * fixed or already capped (STYLE M3/M4). A gp_buf owns its bytes; gp_buf_done frees them. */
+ * fixed or capped first (docs/development.md). A gp_buf owns its bytes; gp_buf_done frees them. */
 #ifndef GPUPLAN_XMEM_H
 #define GPUPLAN_XMEM_H
 
@@ -15,7 +15,7 @@ void *gp_xcalloc(size_t count, size_t size);
 void *gp_xrealloc(void *p, size_t n);
 char *gp_xstrdup(const char *s);
 /* Room for element n of the array p: when n == *cap, grows *cap (to first, then doubling) and
- * reallocates; returns the array. For arrays whose length is already bounded (STYLE M3). */
+ * reallocates; returns the array. For arrays whose length is bounded (docs/development.md). */
 void *gp_xgrow(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 typedef struct gp_buf {

@@ -103,14 +103,14 @@ static gp_status may_replace(gp_store *st, const char *dir, const char *recorded
                              const char *day, gp_err *err) {
     struct stat sb;
     if (lstat(dir, &sb) != 0)
-        return errno == ENOENT ? GP_OK
-                               : gp_errorf(err, GP_E_IO, dir, "cannot inspect: %s", strerror(errno));
+        return errno == ENOENT
+                   ? GP_OK
+                   : gp_errorf(err, GP_E_IO, dir, "cannot inspect: %s", strerror(errno));
     char got[128], at[32];
     bool known = false;
     if (read_marker(dir, got, sizeof got) &&
         sscanf(got, "gpuplan batch run\nday: %*10s\nstarted_at: %20s", at) == 1 &&
-        marker_says(dir, day, at) &&
-        gp_store_batch_known(st, day, at, recorded_dir, &known, err))
+        marker_says(dir, day, at) && gp_store_batch_known(st, day, at, recorded_dir, &known, err))
         return err->code;
     if (!known)
         return gp_errorf(err, GP_E_INPUT, dir,

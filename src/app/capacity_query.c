@@ -581,7 +581,7 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
 }
 
 /* The window's trend into demand.growth_per_month when it can be trusted (or is forced) and
- * fits MODEL.md's range; the fit is recorded in "measured" either way. Steps and a growth
+ * fits docs/model.md's range; the fit is recorded in "measured" either way. Steps and a growth
  * rate exclude each other: a measured rate replaces the steps. */
 static void write_growth(cJSON *doc, const gp_capacity *c, const gp_measure_request *rq,
                          gp_measured *out) {

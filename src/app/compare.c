@@ -265,7 +265,7 @@ static cJSON *build_doc(const ctx *c, const model *own, const model *rent, const
     return doc;
 }
 
-/* The most GPUs a side of throughput rho needs in any month (MODEL.md "Demand by month"). */
+/* The most GPUs a side of throughput rho needs in any month (docs/model.md "Demand"). */
 static int gpus_needed(const gp_result *r, double rho) {
     int most = 0;
     for (int j = 0; j < r->horizon_months; j++) {

@@ -11,15 +11,12 @@
 
 #include "gpuplan/app_draft.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/numfmt.h"
 #include "gpuplan/store_catalog.h"
 
 typedef struct pick {
     bool found;
-    char catalog[300], label[160];
-    gp_pricing pricing;
-    int term;
-    gp_purchase purchase;
-    double per_gpu_hour;
+    gp_draft_offer o;
 } pick;
 
 /* Peer-to-peer marketplaces: a host's box, not a provider's capacity; offered only when the
@@ -61,19 +58,34 @@ static int take_first_fit(const gp_offer_price *o, void *arg) {
         return 0;
     double per_gpu_hour = o->hourly / o->gpu_count;
     pick *p = r->best;
-    if (p->found && p->per_gpu_hour <= per_gpu_hour)
+    if (p->found && p->o.per_gpu_hour <= per_gpu_hour)
         return 1; /* rows come cheapest first: this walk has nothing cheaper */
     p->found = true;
-    snprintf(p->catalog, sizeof p->catalog, "%s/%s/%s", o->provider, o->instance, o->region);
-    snprintf(p->label, sizeof p->label, "%s %s %s %s", o->provider, o->instance, o->region,
-             o->pricing == GP_COMMITTED ? (o->term_months == 12 ? "1-year" : "3-year")
-             : o->pricing == GP_SPOT    ? "spot"
-                                        : "on-demand");
-    p->pricing = o->pricing;
-    p->term = o->term_months;
-    p->purchase = o->purchase;
-    p->per_gpu_hour = per_gpu_hour;
+    gp_draft_offer_of(o, &p->o);
+    p->o.drafted = true;
     return 1;
+}
+
+void gp_draft_offer_of(const gp_offer_price *o, gp_draft_offer *out) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->provider, sizeof out->provider, "%s", o->provider);
+    out->pricing = o->pricing;
+    if (o->pricing == GP_COMMITTED)
+        out->term_months = o->term_months, out->purchase = o->purchase;
+    snprintf(out->catalog, sizeof out->catalog, "%s/%s/%s", o->provider, o->instance, o->region);
+    char kind[32];
+    if (o->pricing == GP_COMMITTED && (o->term_months == 12 || o->term_months == 36))
+        snprintf(kind, sizeof kind, "%d-year", o->term_months / 12);
+    else if (o->pricing == GP_COMMITTED)
+        snprintf(kind, sizeof kind, "%d-month commitment", o->term_months);
+    else
+        snprintf(kind, sizeof kind, "%s", o->pricing == GP_SPOT ? "spot" : "on-demand");
+    snprintf(out->label, sizeof out->label, "%s %s %s %s", o->provider, o->instance, o->region,
+             kind);
+    out->gpus = o->gpu_count;
+    out->per_gpu_hour = o->hourly / o->gpu_count;
+    snprintf(out->effective_from, sizeof out->effective_from, "%s", o->effective_from);
+    snprintf(out->band, sizeof out->band, "%s", o->interruption_band ? o->interruption_band : "");
 }
 
 typedef struct hw_pick {
@@ -207,7 +219,104 @@ void gp_draft_defaults(gp_draft_request *rq, const char *as_of) {
                              .gpus_per_server = 8,
                              .server_base_w = -1,
                              .gpu_idle_w = -1,
+                             .spot_interruptions = -1,
                              .as_of = as_of};
+}
+
+/* The GPU, its spec and its purchase price (the newest, or the one chosen), and the form
+ * factor the offers must match. */
+typedef struct draft_base {
+    char gpu[GP_GPU_NAME_BYTES];
+    gp_gpu_spec spec;
+    hw_pick hw;
+    const char *form;
+} draft_base;
+
+static gp_status draft_base_of(gp_store *st, const gp_draft_request *rq, draft_base *b,
+                               gp_err *err) {
+    memset(b, 0, sizeof *b);
+    gp_gpu_normalize(rq->gpu, 0, b->gpu, sizeof b->gpu);
+    if (gp_store_specs(st, b->gpu, first_spec, &b->spec, err) ||
+        gp_store_hardware(st, b->gpu, newest_hw, &b->hw, err))
+        return err->code;
+    if (!b->spec.has[GP_SPEC_TDP_W])
+        return gp_errorf(err, GP_E_INPUT, "scenario draft",
+                         "the catalog has no TDP for %s (see gpuplan pricing gpus)", b->gpu);
+    if (!b->hw.found)
+        return gp_errorf(err, GP_E_INPUT, "scenario draft",
+                         "the catalog has no purchase price for %s (see "
+                         "gpuplan pricing hardware)",
+                         b->gpu);
+    if (rq->hardware) {
+        b->hw.h = *rq->hardware;
+        snprintf(b->hw.source, sizeof b->hw.source, "%s",
+                 rq->hardware_source ? rq->hardware_source : "catalog");
+    }
+    b->form = form_factor(b->hw.h.item);
+    return GP_OK;
+}
+
+gp_status gp_draft_picks(gp_session *ses, const gp_draft_request *rq, gp_draft_offer out[3], int *n,
+                         gp_err *err) {
+    *n = 0;
+    gp_store *st;
+    draft_base b;
+    if (gp_session_catalog(ses, &st, err) || draft_base_of(st, rq, &b, err))
+        return err->code;
+    pick picks[3] = {{0}};
+    if (pick_offers(st, rq, b.gpu, b.form, picks, err))
+        return err->code;
+    for (int k = 0; k < 3; k++)
+        if (picks[k].found)
+            out[(*n)++] = picks[k].o;
+    return GP_OK;
+}
+
+/* Why an offer chosen by hand stands apart from the draft's rule, "" when it does not. */
+static void apart(const gp_draft_request *rq, const draft_base *b, const gp_draft_offer *o,
+                  char *out, size_t cap) {
+    size_t used = 0;
+    *out = '\0';
+    int min = rq->gpus < rq->gpus_per_server ? rq->gpus : rq->gpus_per_server;
+    const char *form = form_factor(o->catalog);
+    if (o->gpus < min)
+        used += (size_t)snprintf(out + used, cap - used, ", fewer GPUs an instance than %d", min);
+    if (is_marketplace(o->provider) && used < cap)
+        used += (size_t)snprintf(out + used, cap - used, ", a marketplace host's box");
+    if (*b->form && *form && strcmp(form, b->form) != 0 && used < cap)
+        snprintf(out + used, cap - used, ", %s against %s servers", form, b->form);
+}
+
+/* What the options are and why: the draft's rule when they are its picks, else each offer
+ * chosen by hand with how it stands apart from that rule. */
+static void offers_note(const gp_draft_request *rq, const draft_base *b, const gp_draft_offer *o,
+                        int n, char *out, size_t cap) {
+    bool by_rule = true;
+    for (int i = 0; i < n; i++)
+        by_rule = by_rule && o[i].drafted;
+    int min = rq->gpus < rq->gpus_per_server ? rq->gpus : rq->gpus_per_server;
+    const char *form = b->form;
+    size_t used;
+    if (by_rule)
+        used = (size_t)snprintf(
+            out, cap,
+            "Cloud offers: the cheapest per GPU-hour as of %s of the same GPU%s%s%s with at least "
+            "%d GPUs an instance, %s:",
+            rq->as_of, *form ? " and form factor (" : "", form, *form ? ")" : "", min,
+            rq->n_providers   ? "from the providers asked for"
+            : rq->marketplace ? "marketplaces included"
+                              : "hyperscalers and GPU clouds (marketplaces left out)");
+    else
+        used = (size_t)snprintf(out, cap, "Cloud offers: chosen by hand as of %s:", rq->as_of);
+    for (int i = 0; i < n && used < cap; i++) {
+        char why[160];
+        apart(rq, b, &o[i], why, sizeof why);
+        used +=
+            (size_t)snprintf(out + used, cap - used, "%s \"%s\" (%g GPU%s an instance%s)",
+                             i ? ";" : "", o[i].label, o[i].gpus, o[i].gpus == 1 ? "" : "s", why);
+    }
+    if (used < cap)
+        snprintf(out + used, cap - used, ".");
 }
 
 gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_err *err) {
@@ -215,36 +324,49 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     gp_store *st;
     if (gp_session_catalog(ses, &st, err))
         return err->code;
-    char gpu[GP_GPU_NAME_BYTES];
-    gp_gpu_normalize(rq->gpu, 0, gpu, sizeof gpu);
     const char *prefix = rq->region_prefix, *as_of = rq->as_of;
     int per_server = rq->gpus_per_server, gpus = rq->gpus;
     double base_w = rq->server_base_w, idle_w = rq->gpu_idle_w, pue = rq->pue;
 
-    gp_gpu_spec spec = {0};
-    hw_pick hw = {0};
-    if (gp_store_specs(st, gpu, first_spec, &spec, err) ||
-        gp_store_hardware(st, gpu, newest_hw, &hw, err))
+    draft_base b;
+    if (draft_base_of(st, rq, &b, err))
         return err->code;
-    if (!spec.has[GP_SPEC_TDP_W])
-        return gp_errorf(err, GP_E_INPUT, "scenario draft",
-                         "the catalog has no TDP for %s (see gpuplan pricing gpus)", gpu);
-    if (!hw.found)
-        return gp_errorf(err, GP_E_INPUT, "scenario draft",
-                         "the catalog has no purchase price for %s (see "
-                         "gpuplan pricing hardware)",
-                         gpu);
+    const char *gpu = b.gpu, *form = b.form;
+    const gp_gpu_spec spec = b.spec;
+    const hw_pick hw = b.hw;
 
-    const char *form = form_factor(hw.h.item);
+    /* The options: chosen by hand, else the rule's picks; either way marked by the rule. */
     pick picks[3] = {{0}};
     if (pick_offers(st, rq, gpu, form, picks, err))
         return err->code;
-    if (!picks[0].found && !picks[1].found && !picks[2].found)
+    int n_offers = 0;
+    gp_draft_offer *offers =
+        gp_xcalloc((size_t)(rq->n_offers > 3 ? rq->n_offers : 3), sizeof *offers);
+    if (rq->n_offers > 0) {
+        for (int i = 0; i < rq->n_offers; i++) {
+            offers[n_offers] = rq->offers[i];
+            offers[n_offers].drafted = false;
+            for (int k = 0; k < 3; k++)
+                if (picks[k].found && !strcmp(picks[k].o.catalog, offers[n_offers].catalog) &&
+                    picks[k].o.pricing == offers[n_offers].pricing &&
+                    picks[k].o.term_months == offers[n_offers].term_months &&
+                    picks[k].o.purchase == offers[n_offers].purchase)
+                    offers[n_offers].drafted = true;
+            n_offers++;
+        }
+    } else {
+        for (int k = 0; k < 3; k++)
+            if (picks[k].found)
+                offers[n_offers++] = picks[k].o;
+    }
+    if (!n_offers) {
+        free(offers);
         return gp_errorf(err, GP_E_INPUT, "scenario draft",
                          "no %s offer with %s%s%s and at least %d GPUs an instance in the catalog "
                          "(see gpuplan pricing list)",
                          *form ? form : "whole-GPU", gpu, prefix ? " in regions " : "",
                          prefix ? prefix : "", gpus < per_server ? gpus : per_server);
+    }
 
     double server_price = hw.h.price_usd / hw.h.gpus * per_server;
     double tdp = spec.v[GP_SPEC_TDP_W];
@@ -265,9 +387,13 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     cJSON *d = cJSON_AddObjectToObject(doc, "demand");
     cJSON_AddNumberToObject(d, "gpus", gpus);
     cJSON_AddNumberToObject(d, "utilization", rq->utilization);
+    if (rq->growth != 0)
+        cJSON_AddNumberToObject(d, "growth_per_month", rq->growth);
     cJSON *sh = cJSON_AddObjectToObject(doc, "self_hosted");
     cJSON_AddNumberToObject(sh, "gpus_per_server", per_server);
     cJSON_AddNumberToObject(sh, "server_price", round(server_price * 100) / 100);
+    if (rq->growth != 0) /* buy for the demand as it comes, not the last month's from the start */
+        cJSON_AddStringToObject(sh, "buy", "as_needed");
     cJSON *pw = cJSON_AddObjectToObject(sh, "power");
     cJSON_AddNumberToObject(pw, "server_base_w", base_w);
     cJSON_AddNumberToObject(pw, "gpu_idle_w", idle_w);
@@ -276,20 +402,54 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     char electricity[256];
     if (add_tariff(st, rq, sh, electricity, sizeof electricity, err)) {
         cJSON_Delete(doc);
+        free(offers);
         return err->code;
     }
+
+    /* A growing plan (or a share asked for) commits a base and bursts to the on-demand option
+     * drafted (else spot) instead of committing the largest demand of each term. */
+    int last = (int)ceil(gpus * pow(1 + rq->growth, rq->horizon_months - 1) - 1e-9);
+    int peak = last > gpus ? last : gpus;
+    int base = rq->commit_share > 0 ? (int)ceil(rq->commit_share * peak - 1e-9) : gpus;
+    if (base < 1)
+        base = 1;
+    bool want_base = rq->growth != 0 || rq->commit_share > 0;
+    const gp_draft_offer *burst = NULL;
+    for (int i = 0; i < n_offers && want_base && !burst; i++)
+        if (offers[i].pricing == GP_ON_DEMAND)
+            burst = &offers[i];
+    for (int i = 0; i < n_offers && want_base && !burst; i++)
+        if (offers[i].pricing == GP_SPOT)
+            burst = &offers[i];
+
     cJSON *opts = cJSON_AddArrayToObject(doc, "cloud_options");
-    for (int k = 0; k < 3; k++) {
-        if (!picks[k].found)
-            continue;
+    double spot_rate =
+        rq->spot_interruptions >= 0 ? rq->spot_interruptions : GP_DRAFT_SPOT_INTERRUPTIONS;
+    const gp_draft_offer *spot = NULL;
+    bool based = false;
+    for (int k = 0; k < n_offers; k++) {
+        const gp_draft_offer *f = &offers[k];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", picks[k].label);
-        cJSON_AddStringToObject(o, "pricing", gp_pricing_name(picks[k].pricing));
-        cJSON_AddStringToObject(o, "catalog", picks[k].catalog);
-        if (picks[k].pricing == GP_COMMITTED) {
-            cJSON_AddNumberToObject(o, "term_months", picks[k].term);
+        cJSON_AddStringToObject(o, "name", f->label);
+        cJSON_AddStringToObject(o, "pricing", gp_pricing_name(f->pricing));
+        cJSON_AddStringToObject(o, "catalog", f->catalog);
+        if (f->pricing == GP_COMMITTED) {
+            cJSON_AddNumberToObject(o, "term_months", f->term_months);
             static const char *const pn[] = {"no_upfront", "partial_upfront", "all_upfront"};
-            cJSON_AddStringToObject(o, "purchase", pn[picks[k].purchase]);
+            cJSON_AddStringToObject(o, "purchase", pn[f->purchase]);
+            if (burst && base < peak) {
+                cJSON_AddNumberToObject(o, "base_gpus", base);
+                cJSON_AddStringToObject(o, "burst", burst->label);
+                based = true;
+            }
+        }
+        /* Spot with no band in the catalog is not free of interruptions: a stated rate. */
+        if (f->pricing == GP_SPOT && (rq->spot_interruptions >= 0 || !*f->band)) {
+            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / 730.0);
+            if (!spot)
+                spot = f;
+        } else if (f->pricing == GP_SPOT && !spot) {
+            spot = f;
         }
         cJSON_AddItemToArray(opts, o);
     }
@@ -298,23 +458,60 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     for (int i = 0; i < GP_N_ZERO_COSTS; i++)
         nz += (size_t)snprintf(zeros + nz, sizeof zeros - nz, "%s%s (%s)", i ? ", " : "",
                                gp_zero_costs[i].label, gp_zero_costs[i].key);
-    char text[2048];
+    char spot_note[400] = "";
+    if (spot) {
+        char pct[32];
+        gp_fmt_pct(spot_rate, pct, sizeof pct);
+        if (rq->spot_interruptions >= 0)
+            snprintf(spot_note, sizeof spot_note,
+                     " Spot: priced at %s %% of instances interrupted a month "
+                     "(--spot-interruptions).",
+                     pct);
+        else if (*spot->band)
+            snprintf(spot_note, sizeof spot_note,
+                     " Spot: interruptions from the catalog's band %s a month.", spot->band);
+        else
+            snprintf(spot_note, sizeof spot_note,
+                     " Spot: the catalog gives no interruption band, so the draft's default of "
+                     "%s %% of instances interrupted a month (the middle of AWS Spot Advisor's "
+                     "bands; --spot-interruptions to change it); spot capacity can be reclaimed.",
+                     pct);
+    }
+    char growth_note[600] = "";
+    if (rq->growth != 0) {
+        char g[32];
+        gp_fmt_pct(rq->growth, g, sizeof g);
+        int len =
+            snprintf(growth_note, sizeof growth_note,
+                     " Demand grows %s %% a month, from %d GPUs in month 1 to %d in month "
+                     "%d; servers are bought as needed (each batch valued at the end on "
+                     "the straight line to residual_pct, 0 unless given, over depreciation_years)",
+                     g, gpus, last, rq->horizon_months);
+        if (len > 0 && (size_t)len < sizeof growth_note)
+            snprintf(growth_note + len, sizeof growth_note - (size_t)len, ".");
+    }
+    if (based) {
+        size_t len = strlen(growth_note);
+        snprintf(growth_note + len, sizeof growth_note - len,
+                 " The commitment covers a base of %d GPUs (%s) and bursts to \"%s\" above it.",
+                 base,
+                 rq->commit_share > 0 ? "the share of the peak asked for" : "month 1's demand",
+                 burst->label);
+    }
+    char cloud[1600];
+    offers_note(rq, &b, offers, n_offers, cloud, sizeof cloud);
+    char text[4096];
     snprintf(text, sizeof text,
              "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
              "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
              "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
              "Rented GPUs are billed for busy hours only (utilization "
-             "%g, times each option's idle overhead). Cloud offers: the cheapest per GPU-hour as "
-             "of %s of the same GPU%s%s%s with at least %d GPUs an instance, %s; spot "
-             "interruptions as the catalog's source gives them, else none assumed.",
+             "%g, times each option's idle overhead).%s %s%s",
              as_of, hw.h.item, hw.h.date, hw.source, per_server, tdp, spec.full_name, electricity,
              idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", zeros,
-             rq->utilization, as_of, *form ? " and form factor (" : "", form, *form ? ")" : "",
-             gpus < per_server ? gpus : per_server,
-             rq->n_providers   ? "from the providers asked for"
-             : rq->marketplace ? "marketplaces included"
-                               : "hyperscalers and GPU clouds (marketplaces left out)");
+             rq->utilization, growth_note, cloud, spot_note);
     cJSON_SetValuestring(notes, text);
+    free(offers);
     *out = doc;
     return GP_OK;
 }

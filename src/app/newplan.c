@@ -30,22 +30,7 @@ static int take_offer(const gp_offer_price *o, void *arg) {
             a->c[i].term_months == (o->pricing == GP_COMMITTED ? o->term_months : 0))
             return 0; /* rows come cheapest first: the group has its pick */
     a->c = gp_xgrow(a->c, &a->cap, a->n, sizeof *a->c, 16);
-    gp_newplan_cloud *c = &a->c[a->n++];
-    memset(c, 0, sizeof *c);
-    snprintf(c->provider, sizeof c->provider, "%s", o->provider);
-    c->pricing = o->pricing;
-    if (o->pricing == GP_COMMITTED)
-        c->term_months = o->term_months, c->purchase = o->purchase;
-    snprintf(c->catalog, sizeof c->catalog, "%s/%s/%s", o->provider, o->instance, o->region);
-    char kind[32];
-    if (o->pricing == GP_COMMITTED)
-        snprintf(kind, sizeof kind, "%d-month commitment", o->term_months);
-    else
-        snprintf(kind, sizeof kind, "%s", o->pricing == GP_SPOT ? "spot" : "on-demand");
-    snprintf(c->label, sizeof c->label, "%s %s %s %s", o->provider, o->instance, o->region, kind);
-    c->gpus = o->gpu_count;
-    c->per_gpu_hour = o->hourly / o->gpu_count;
-    snprintf(c->effective_from, sizeof c->effective_from, "%s", o->effective_from);
+    gp_draft_offer_of(o, &a->c[a->n++]); /* named as a draft names it */
     return 0;
 }
 
@@ -82,6 +67,32 @@ gp_status gp_newplan_cloud_choices(gp_session *s, const char *gpu, const char *a
         if (fn(&a.c[i], arg))
             break;
     free(a.c);
+    return GP_OK;
+}
+
+gp_status gp_newplan_mark_drafted(gp_session *s, const gp_draft_request *rq,
+                                  gp_newplan_cloud **list, int *n, gp_err *err) {
+    gp_draft_offer picks[3];
+    int np;
+    if (gp_draft_picks(s, rq, picks, &np, err))
+        return err->code;
+    for (int i = 0; i < *n; i++)
+        (*list)[i].drafted = false;
+    for (int k = 0; k < np; k++) {
+        int at = -1;
+        for (int i = 0; i < *n && at < 0; i++)
+            if (!strcmp((*list)[i].catalog, picks[k].catalog) &&
+                (*list)[i].pricing == picks[k].pricing &&
+                (*list)[i].term_months == picks[k].term_months &&
+                (*list)[i].purchase == picks[k].purchase)
+                at = i;
+        if (at < 0) { /* the list shows each group's cheapest; the rule may pick another */
+            *list = gp_xrealloc(*list, sizeof **list * (size_t)(*n + 1));
+            at = (*n)++;
+            (*list)[at] = picks[k];
+        }
+        (*list)[at].drafted = true;
+    }
     return GP_OK;
 }
 
@@ -238,56 +249,17 @@ gp_status gp_newplan_power_choices(gp_session *s, int (*fn)(const gp_newplan_pow
 
 /* ---- the scenario ----------------------------------------------------------------------- */
 
-static void set_number(cJSON *obj, const char *key, double v) {
-    cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
-    cJSON_AddNumberToObject(obj, key, v);
-}
-
-/* The draft's notes name the server price it took: name the one chosen instead. */
-static void note_hardware(cJSON *doc, const gp_hw_price *h, const char *source) {
-    const char *notes = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "notes"));
-    char out[1200], what[600];
-    snprintf(what, sizeof what, "Server price: %s (%s, %s)", h->item, h->date,
-             source ? source : "catalog");
-    const char *a = notes ? strstr(notes, "Server price: ") : NULL;
-    const char *b = a ? strstr(a, " scaled to") : NULL;
-    if (a && b)
-        snprintf(out, sizeof out, "%.*s%s%s", (int)(a - notes), notes, what, b);
-    else
-        snprintf(out, sizeof out, "%s%s%s.", notes ? notes : "", notes ? " " : "", what);
-    cJSON_DeleteItemFromObjectCaseSensitive(doc, "notes");
-    cJSON_AddStringToObject(doc, "notes", out);
-}
-
 gp_status gp_newplan_build(gp_session *s, const gp_newplan_request *rq, cJSON **out, gp_err *err) {
     *out = NULL;
     cJSON *doc = NULL;
-    if (gp_draft(s, &rq->draft, &doc, err))
+    /* One draft with the choices in it, so its notes say what was chosen and why. */
+    gp_draft_request d = rq->draft;
+    d.hardware = rq->hardware;
+    d.hardware_source = rq->hardware_source;
+    d.offers = rq->cloud;
+    d.n_offers = rq->n_cloud;
+    if (gp_draft(s, &d, &doc, err))
         return err->code;
-    if (rq->hardware) {
-        const gp_hw_price *h = rq->hardware;
-        cJSON *sh = cJSON_GetObjectItemCaseSensitive(doc, "self_hosted");
-        set_number(sh, "server_price",
-                   round(h->price_usd / h->gpus * rq->draft.gpus_per_server * 100) / 100);
-        note_hardware(doc, h, rq->hardware_source);
-    }
-    if (rq->n_cloud > 0) {
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "cloud_options");
-        cJSON *opts = cJSON_AddArrayToObject(doc, "cloud_options");
-        static const char *const pn[] = {"no_upfront", "partial_upfront", "all_upfront"};
-        for (int i = 0; i < rq->n_cloud; i++) {
-            const gp_newplan_cloud *c = &rq->cloud[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", c->label);
-            cJSON_AddStringToObject(o, "pricing", gp_pricing_name(c->pricing));
-            cJSON_AddStringToObject(o, "catalog", c->catalog);
-            if (c->pricing == GP_COMMITTED) {
-                cJSON_AddNumberToObject(o, "term_months", c->term_months);
-                cJSON_AddStringToObject(o, "purchase", pn[c->purchase]);
-            }
-            cJSON_AddItemToArray(opts, o);
-        }
-    }
     gp_loaded probe;
     if (gp_load_scenario_doc(s, doc, "new plan", rq->draft.as_of, &probe, err)) {
         cJSON_Delete(doc);

@@ -36,7 +36,7 @@ static cJSON *object(cJSON *doc, const char *key) {
     return cJSON_IsObject(o) ? o : NULL;
 }
 
-/* MODEL.md's ceil⁺: floating-point noise never adds a GPU. */
+/* docs/model.md's ceil⁺: floating-point noise never adds a GPU. */
 static double ceil_plus(double v) {
     return ceil(v - 1e-9 * (v > 1 ? v : 1));
 }

@@ -36,7 +36,7 @@ static bool looks_like_file(gp_session *ses, const char *arg) {
     return !stored;
 }
 
-/* MODEL.md "Catalog references": an option naming a catalog entry takes its hourly price and
+/* docs/model.md "Catalog references": an option naming a catalog entry takes its hourly price and
  * GPUs per instance from the entry in force on as_of; the scenario JSON a report embeds gets
  * them filled in (and loses "catalog" and "purchase"), so the report reproduces from itself. */
 static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_of, gp_err *err) {

@@ -42,12 +42,13 @@ static void rank_option(const gp_sensitivity *t, int i, gp_sens_ranking *r) {
 }
 
 gp_status gp_sensitivity_analyze(gp_session *s, const char *scenario, const char *as_of,
-                                 double delta, gp_sens_analysis *out, gp_err *err) {
+                                 double delta, const char *const *params, int n_params,
+                                 gp_sens_analysis *out, gp_err *err) {
     memset(out, 0, sizeof *out);
     if (gp_load_scenario(s, scenario, 0, as_of, &out->sc, err))
         return err->code;
     out->table = gp_xmalloc(sizeof *out->table);
-    if (gp_sensitivity_run(out->sc.s, delta, out->table, err)) {
+    if (gp_sensitivity_run_params(out->sc.s, delta, params, n_params, out->table, err)) {
         gp_loaded_blame(&out->sc, err);
         gp_sens_analysis_done(out);
         return err->code;

@@ -97,6 +97,12 @@ gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     gp_status rc = gp_catalog_load_bundle(*out, false, &bs, err);
     if (!current)
         s->catalog_loading(true, s->catalog_loaded_arg);
+    if (rc == GP_E_DB && s->read_only) {
+        /* A database opened for reading only (the exporter's, a read-only mount) keeps the
+         * catalog it holds: loading the bundle is a write, rolled back whole. */
+        gp_err_clear(err);
+        return GP_OK;
+    }
     if (rc)
         return err->code;
     if (bs.loaded && s->catalog_loaded)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/files.h"
@@ -12,8 +13,8 @@
 gp_status gp_node_define(gp_session *ses, gp_node_def *def, gp_err *err) {
     if (!def->n_src)
         return gp_errorf(err, GP_E_INPUT, NULL,
-                         "node add needs a source: --dcgm, --prometheus, --redfish or "
-                         "--nvsmi-local");
+                         "node add needs a source: --dcgm, --prometheus, --redfish, "
+                         "--nvsmi-local or --ipmi-local");
     if (!*def->name || strlen(def->name) > 120)
         return gp_errorf(err, GP_E_INPUT, NULL, "node add: the name must be 1 to 120 characters");
     if (*def->match && *def->match != '{')
@@ -89,6 +90,93 @@ static gp_status store_capture(gp_store *st, const char *node, const gp_samples 
     return rc;
 }
 
+/* The node's whole GPUs known by UUID, one per index (the newest seen), for a dmon import. */
+typedef struct known_gpus {
+    gp_gpu_ref *g;
+    size_t n, cap;
+} known_gpus;
+
+static int add_known(const gp_gpu_ref *g, void *arg) {
+    known_gpus *k = arg;
+    for (size_t i = 0; i < k->n; i++)
+        if (k->g[i].index == g->index)
+            return 0;
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 16;
+        k->g = gp_xrealloc(k->g, k->cap * sizeof *k->g);
+    }
+    k->g[k->n++] = *g;
+    return 0;
+}
+
+static gp_status import_dmon(gp_session *ses, const gp_import_request *rq, const char *origin,
+                             const gp_buf *body, int64_t mtime_ms, gp_samples *s,
+                             gp_import_result *out, gp_err *err) {
+    known_gpus k = {0};
+    gp_store *st;
+    long long id = 0;
+    gp_err lookup;
+    gp_err_clear(&lookup);
+    gp_status rc = gp_session_store(ses, &st, err);
+    if (rc == GP_OK && gp_store_node_id(st, rq->node, &id, &lookup) == GP_OK)
+        rc = gp_store_node_gpus(st, id, add_known, &k, err);
+    gp_dmon_opts o = {.host = rq->host ? rq->host : rq->node,
+                      .end_ms = rq->end_ms ? rq->end_ms : mtime_ms,
+                      .interval_ms = rq->interval_ms > 0 ? rq->interval_ms : 1000,
+                      .known = k.g,
+                      .n_known = k.n};
+    gp_dmon_info info;
+    if (rc == GP_OK)
+        rc = gp_dmon_parse(body->data, body->len, origin, &o, s, &info, err);
+    free(k.g);
+    if (rc != GP_OK)
+        return rc;
+    if (!info.own_time && !o.end_ms)
+        return gp_errorf(err, GP_E_INPUT, origin,
+                         "a dmon log without -o DT times, read from stdin: give --end (the time "
+                         "of its last rows)");
+    out->time = info.own_time ? GP_TIME_OWN : rq->end_ms ? GP_TIME_END : GP_TIME_MTIME;
+    out->first_ms = info.first_ms;
+    out->last_ms = info.last_ms;
+    out->interval_ms = o.interval_ms;
+    out->rows = info.rows;
+    out->rounds = info.rounds;
+    out->mapped = info.mapped;
+    return GP_OK;
+}
+
+static gp_status import_dcmi(const char *origin, const gp_buf *body, int64_t mtime_ms,
+                             gp_samples *s, gp_import_result *out, gp_err *err) {
+    gp_dcmi_reading *r = &out->dcmi;
+    if (gp_dcmi_parse(body->data, body->len, origin, r, err))
+        return err->code;
+    if (!r->active) {
+        /* A BMC without a power sensor says 0 W; some say the last figure they had, or a
+         * constant: neither is a measurement. */
+        snprintf(out->why, sizeof out->why,
+                 "the BMC says \"Power reading state is: deactivated\": its %g W is not a "
+                 "measurement",
+                 r->watts);
+        return GP_OK;
+    }
+    int64_t now = gp_now_ms(), ts;
+    if (gp_dcmi_time_plausible(r->bmc_ms, now)) {
+        ts = r->bmc_ms;
+        out->time = GP_TIME_OWN;
+    } else {
+        ts = mtime_ms ? mtime_ms : now;
+        out->time = mtime_ms ? GP_TIME_MTIME : GP_TIME_NOW;
+        snprintf(out->why, sizeof out->why, "the BMC's timestamp \"%s\" is %s",
+                 r->bmc_text[0] ? r->bmc_text : "",
+                 !r->bmc_text[0] ? "missing"
+                 : r->bmc_ms     ? "not plausible (its clock is unset or wrong)"
+                                 : "not a date gpuplan reads");
+    }
+    out->first_ms = out->last_ms = ts;
+    out->stored = true;
+    return gp_samples_add(s, -1, GP_M_NODE_POWER_W, r->watts, ts, -1, err);
+}
+
 gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_import_result *out,
                             gp_err *err) {
     memset(out, 0, sizeof *out);
@@ -96,19 +184,36 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
     if (gp_read_file(rq->file, 512u << 20, &body, err))
         return err->code;
     const char *origin = strcmp(rq->file, "-") ? rq->file : "<stdin>";
+    int64_t mtime_ms = 0;
+    struct stat sb;
+    if (strcmp(rq->file, "-") && stat(rq->file, &sb) == 0)
+        mtime_ms = (int64_t)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
     gp_samples s;
     gp_samples_init(&s, 50u << 20);
-    gp_status rc = rq->kind == GP_CAPTURE_NVSMI
-                       ? gp_nvsmi_parse(body.data, body.len, origin, rq->fields,
-                                        rq->host ? rq->host : rq->node, &s, err)
-                       : gp_dcgm_parse(body.data, body.len, origin, &s, err);
+    gp_status rc;
+    switch (rq->kind) {
+    case GP_CAPTURE_NVSMI:
+        rc = gp_nvsmi_parse(body.data, body.len, origin, rq->fields, rq->host ? rq->host : rq->node,
+                            &s, err);
+        break;
+    case GP_CAPTURE_DMON:
+        rc = import_dmon(ses, rq, origin, &body, mtime_ms, &s, out, err);
+        break;
+    case GP_CAPTURE_DCMI:
+        rc = import_dcmi(origin, &body, mtime_ms, &s, out, err);
+        break;
+    default:
+        rc = gp_dcgm_parse(body.data, body.len, origin, &s, err);
+        break;
+    }
     gp_buf_done(&body);
     if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (telemetry.h) */
         gp_samples_mig_rollup(&s);
+    bool store = rc == GP_OK && (rq->kind != GP_CAPTURE_DCMI || out->stored);
     gp_store *st;
-    if (rc == GP_OK)
+    if (store)
         rc = gp_session_store(ses, &st, err);
-    if (rc == GP_OK)
+    if (store && rc == GP_OK)
         rc = store_capture(st, rq->node, &s, &out->samples, err);
     out->gpus = s.n_gpus;
     out->dropped_blanks = s.blanks > 0;

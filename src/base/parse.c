@@ -33,6 +33,28 @@ bool gp_parse_double(const char *s, double *out) {
     return true;
 }
 
+bool gp_parse_share(const char *s, double *out) {
+    char buf[64];
+    size_t n = strlen(s);
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n + 1);
+    bool pct = false;
+    while (n && buf[n - 1] == ' ')
+        buf[--n] = '\0';
+    if (n && buf[n - 1] == '%') {
+        pct = true;
+        buf[--n] = '\0';
+        while (n && buf[n - 1] == ' ')
+            buf[--n] = '\0';
+    }
+    double v;
+    if (!gp_parse_double(buf, &v) || v < 0)
+        return false;
+    *out = pct ? v / 100.0 : v;
+    return true;
+}
+
 bool gp_valid_date(const char *s) {
     if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
         return false;

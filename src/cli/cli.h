@@ -27,8 +27,8 @@
 #include "gpuplan/xmem.h"
 
 /* The exit status of a run that worked but found something to act on: a failed node with
- * collect --fail-on-error, an alert with fleet --fail-on-alert (cron and CI can tell it from
- * 1, a failure of the world, and 2, bad input). */
+ * collect --fail-on-error, an alert with fleet --fail-on-alert, a deactivated BMC reading given
+ * to import dcmi (cron and CI can tell it from 1, a failure of the world, and 2, bad input). */
 #define CLI_EXIT_ATTENTION 4
 
 typedef struct cli_command {
@@ -87,5 +87,6 @@ int cmd_batch(gp_session *ses, int argc, char **argv);
 int cmd_diff(gp_session *ses, int argc, char **argv);
 int cmd_compare(gp_session *ses, int argc, char **argv);
 int cmd_throughput(gp_session *ses, int argc, char **argv);
+int cmd_exporter(gp_session *ses, int argc, char **argv);
 
 #endif

@@ -371,7 +371,7 @@ static void plan_help(void) {
            "                    [--gpu MODEL] [--busy-threshold 5] [--csv]\n"
            "                    [--growth 5%%/month | --growth trend [--force-trend]]\n"
            "                    [--target 0.7]\n\n"
-           "The mixed fleet of MODEL.md: for every owned fleet size k from 0 to demand.gpus,\n"
+           "The mixed fleet (docs/model.md): for each owned fleet size k from 0 to demand.gpus,\n"
            "the total of owning k GPUs and renting the overflow from the on-demand or spot\n"
            "option, over the measured load duration curve. Prints the optimum, the savings\n"
            "against all-own and all-rent and the curve (--csv: the whole curve). --growth\n"

@@ -17,7 +17,7 @@ static void help(FILE *f) {
                "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
                "and writes its report: md (default) is for people, csv the plan month by month\n"
                "(one row a month-end: demand, servers, flows, each side's cumulative cost), json\n"
-               "the Report JSON of MODEL.md (version 2),\n"
+               "the Report JSON of docs/model.md (version 2),\n"
                "xlsx the procurement workbook with live formulas (needs -o FILE.xlsx, or -o -\n"
                "into a pipe).\n"
                "--as-of fixes the date catalog prices are taken at (default today).\n"

@@ -185,6 +185,7 @@ static void draft_help(void) {
            "         [--provider P]... [--marketplace]\n"
            "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
            "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
+           "         [--spot-interruptions 12.5%%] [--growth RATE] [--commit-share S]\n"
            "         [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
            "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
            "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
@@ -192,7 +193,14 @@ static void draft_help(void) {
            "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
            "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
            "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
-           "in the scenario's notes.\n");
+           "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
+           "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
+           "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
+           "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
+           "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
+           "the committed option commits a base of month 1's demand (base_gpus; or\n"
+           "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
+           "--commit-share alone does the same for a steady plan.\n");
 }
 
 /* One option's value into the request; false when it is out of range. */
@@ -233,6 +241,18 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
         return rq->marketplace = true;
     case 'o':
         return *output = v, true;
+    case 'I':
+        return gp_parse_share(v, &rq->spot_interruptions) && rq->spot_interruptions <= 1;
+    case 'w': { /* a share a month, negative for a decline */
+        bool neg = v[0] == '-';
+        double g;
+        if (!gp_parse_share(v + neg, &g) || g > (neg ? 0.5 : 1.0))
+            return false;
+        return rq->growth = neg ? -g : g, true;
+    }
+    case 'c':
+        return gp_parse_share(v, &rq->commit_share) && rq->commit_share > 0 &&
+               rq->commit_share <= 1;
     default: /* 'a' */
         return gp_valid_date(v) && (rq->as_of = v);
     }
@@ -255,6 +275,9 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"as-of", required_argument, NULL, 'a'},
                                           {"provider", required_argument, NULL, 'P'},
                                           {"marketplace", no_argument, NULL, 'M'},
+                                          {"spot-interruptions", required_argument, NULL, 'I'},
+                                          {"growth", required_argument, NULL, 'w'},
+                                          {"commit-share", required_argument, NULL, 'c'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;

@@ -10,17 +10,24 @@
 #include "gpuplan/report_sensitivity.h"
 
 static void help(FILE *f) {
-    fprintf(f, "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n"
-               "                           [--format md|json|csv] [--all] [--top N]\n\n"
-               "Moves every non-zero numeric input down and up by the delta (relative), one at a\n"
-               "time, clamped to its valid range. md (default) prints one screen: the cheapest\n"
-               "side, its lead over the next best, and the --top N (default 10) inputs that move\n"
-               "that lead most as a text tornado, \"!\" where another side becomes cheapest.\n"
-               "--all prints the full table instead: for each option, how (option total -\n"
-               "self-hosted total) changes, and the break-even month at the low and the high\n"
-               "value (positive: owning gains). json and csv give every row, named by option\n"
-               "and parameter (the JSON path beside them), with each side's total and the\n"
-               "cheapest at the low and the high value.\n");
+    fprintf(f,
+            "usage: gpuplan sensitivity FILE.json|NAME [--delta 20%%] [--as-of YYYY-MM-DD]\n"
+            "                           [--format md|json|csv] [--all] [--top N] [--param P]...\n\n"
+            "Moves every non-zero input a planner is unsure of (prices, utilization, demand\n"
+            "and growth, throughput, power draw, lead time, trends, and the exit value's\n"
+            "resale curve, residual_pct, depreciation_years, refresh_months) down and up by\n"
+            "the delta (relative), one at a time, clamped to its valid range. The plan's\n"
+            "shape (horizon, gpus_per_server, order cadence, max_servers, warranty, loan\n"
+            "term) moves only when named: --param (repeatable; a JSON path such as\n"
+            "cloud_options[0].hourly, or a key such as gpus_per_server) moves exactly the\n"
+            "inputs named. md (default) prints one screen: the cheapest\n"
+            "side, its lead over the next best, and the --top N (default 10) inputs that move\n"
+            "that lead most as a text tornado, \"!\" where another side becomes cheapest.\n"
+            "--all prints the full table instead: for each option, how (option total -\n"
+            "self-hosted total) changes, and the break-even month at the low and the high\n"
+            "value (positive: owning gains). json and csv give every row, named by option\n"
+            "and parameter (the JSON path beside them), with each side's total and the\n"
+            "cheapest at the low and the high value.\n");
 }
 
 static bool parse_delta(const char *s, double *out) {
@@ -54,18 +61,18 @@ static gp_status render(const gp_sens_analysis *an, const char *format, bool all
 }
 
 int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
-    enum { OPT_AS_OF = 256, OPT_ALL, OPT_TOP };
-    static const struct option longs[] = {{"delta", required_argument, NULL, 'd'},
-                                          {"as-of", required_argument, NULL, OPT_AS_OF},
-                                          {"format", required_argument, NULL, 'f'},
-                                          {"all", no_argument, NULL, OPT_ALL},
-                                          {"top", required_argument, NULL, OPT_TOP},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+    enum { OPT_AS_OF = 256, OPT_ALL, OPT_TOP, OPT_PARAM };
+    static const struct option longs[] = {
+        {"delta", required_argument, NULL, 'd'},   {"as-of", required_argument, NULL, OPT_AS_OF},
+        {"format", required_argument, NULL, 'f'},  {"all", no_argument, NULL, OPT_ALL},
+        {"top", required_argument, NULL, OPT_TOP}, {"param", required_argument, NULL, OPT_PARAM},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     double delta = 0.2;
     const char *format = "md";
     bool all = false;
     int top = 10;
+    const char *params[64];
+    int n_params = 0;
     char as_of[11];
     gp_today(as_of);
     int opt;
@@ -93,6 +100,11 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
                 return cli_usage_error("--top: \"%s\" is not a count 1..%d", optarg,
                                        GP_SENS_MAX_ROWS);
             break;
+        case OPT_PARAM:
+            if (n_params == (int)(sizeof params / sizeof params[0]))
+                return cli_usage_error("--param: at most %d", n_params);
+            params[n_params++] = optarg;
+            break;
         case 'h':
             help(stdout);
             return 0;
@@ -111,7 +123,7 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_sens_analysis an;
-    if (gp_sensitivity_analyze(ses, argv[optind], as_of, delta, &an, &err))
+    if (gp_sensitivity_analyze(ses, argv[optind], as_of, delta, params, n_params, &an, &err))
         return cli_fail(&err);
     gp_buf out;
     gp_buf_init(&out, 64u << 20);

@@ -1,4 +1,4 @@
-/* gpuplan node add|list|rm|test, import nvsmi|prom, collect, fleet, db stats. */
+/* gpuplan node add|list|rm|test, import nvsmi|prom|dmon|dcmi, collect, fleet, db stats. */
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -37,13 +37,16 @@ static void fmt_time(int64_t ms, char *out, size_t cap) {
 static void node_help(FILE *f) {
     fprintf(
         f, "usage: gpuplan node add NAME [--dcgm URL] [--prometheus URL [--match SELECTOR]]\n"
-           "                              [--redfish URL] [--nvsmi-local] [--cacert FILE]\n"
+           "                              [--redfish URL] [--nvsmi-local] [--ipmi-local]\n"
+           "                              [--cacert FILE]\n"
            "                              [--insecure] [--token-file FILE]\n"
            "       gpuplan node list\n"
            "       gpuplan node rm NAME\n"
            "       gpuplan node test NAME        one fetch per source; prints what was parsed\n\n"
            "A node has one or more sources: dcgm-exporter for its GPUs and Redfish for its wall\n"
-           "power, say. Credentials come from ~/.netrc (basic auth, Redfish) or a token file\n"
+           "power, say. --ipmi-local reads this machine's wall power from its BMC with\n"
+           "`ipmitool dcmi power reading`, within the cycle's timeout. Credentials come from "
+           "~/.netrc (basic auth, Redfish) or a token file\n"
            "(a bearer token), never from the command line; the database keeps only the path.\n"
            "Certificates are verified unless --cacert names a private CA or --insecure says so.\n");
 }
@@ -72,7 +75,10 @@ static int print_node_name(const gp_node_info *n, void *arg) {
 
 static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     char url[200];
-    safe(url, sizeof url, src->url[0] ? src->url : "local nvidia-smi");
+    safe(url, sizeof url,
+         src->url[0]                ? src->url
+         : src->kind == GP_SRC_IPMI ? "local ipmitool dcmi power reading"
+                                    : "local nvidia-smi");
     printf("%s %s: ", gp_source_kind_name(src->kind), url);
     if (r->status != GP_OK) {
         char e[300];
@@ -87,6 +93,17 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
         printf(", %zu MIG repeats dropped", r->samples.duplicates);
     if (r->has_node_power)
         printf(", wall power %.1f W", r->node_power_w);
+    if (src->kind == GP_SRC_IPMI) {
+        if (r->dcmi.has_min && r->dcmi.has_max)
+            printf(" (%g to %g W", r->dcmi.min_w, r->dcmi.max_w);
+        if (r->dcmi.has_avg)
+            printf("%s average %g W", r->dcmi.has_min && r->dcmi.has_max ? "," : " (",
+                   r->dcmi.avg_w);
+        if (r->dcmi.period_ms >= 0 && (r->dcmi.has_avg || r->dcmi.has_min))
+            printf(" over %.0f s", r->dcmi.period_ms / 1000.0);
+        if (r->dcmi.has_avg || (r->dcmi.has_min && r->dcmi.has_max))
+            printf(")");
+    }
     printf("\n");
     for (size_t g = 0; g < r->samples.n_gpus; g++) {
         const gp_gpu_ref *ref = &r->samples.gpus[g];
@@ -106,12 +123,23 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
 
 /* node add's options into def; 0, 1 for --help, or the exit status of a bad one. */
 static int node_options(int argc, char **argv, gp_node_def *def, bool *names) {
-    enum { O_DCGM = 256, O_PROM, O_MATCH, O_REDFISH, O_NVSMI, O_CACERT, O_INSECURE, O_TOKEN };
+    enum {
+        O_DCGM = 256,
+        O_PROM,
+        O_MATCH,
+        O_REDFISH,
+        O_NVSMI,
+        O_IPMI,
+        O_CACERT,
+        O_INSECURE,
+        O_TOKEN
+    };
     static const struct option longs[] = {{"dcgm", required_argument, NULL, O_DCGM},
                                           {"prometheus", required_argument, NULL, O_PROM},
                                           {"match", required_argument, NULL, O_MATCH},
                                           {"redfish", required_argument, NULL, O_REDFISH},
                                           {"nvsmi-local", no_argument, NULL, O_NVSMI},
+                                          {"ipmi-local", no_argument, NULL, O_IPMI},
                                           {"cacert", required_argument, NULL, O_CACERT},
                                           {"insecure", no_argument, NULL, O_INSECURE},
                                           {"token-file", required_argument, NULL, O_TOKEN},
@@ -122,7 +150,7 @@ static int node_options(int argc, char **argv, gp_node_def *def, bool *names) {
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc - 1, argv + 1, "h", longs, NULL)) != -1) {
-        if (opt == O_DCGM || opt == O_PROM || opt == O_REDFISH || opt == O_NVSMI) {
+        if (opt == O_DCGM || opt == O_PROM || opt == O_REDFISH || opt == O_NVSMI || opt == O_IPMI) {
             if (def->n_src == 8)
                 return cli_usage_error("node: at most 8 sources a node");
             gp_source_cfg *src = &def->src[def->n_src++];
@@ -130,8 +158,9 @@ static int node_options(int argc, char **argv, gp_node_def *def, bool *names) {
             src->kind = opt == O_DCGM      ? GP_SRC_DCGM
                         : opt == O_PROM    ? GP_SRC_PROMETHEUS
                         : opt == O_REDFISH ? GP_SRC_REDFISH
+                        : opt == O_IPMI    ? GP_SRC_IPMI
                                            : GP_SRC_NVSMI;
-            if (opt == O_NVSMI)
+            if (opt == O_NVSMI || opt == O_IPMI)
                 continue;
             if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
                 return cli_usage_error("node: \"%s\" is not an http:// or https:// URL", optarg);
@@ -231,6 +260,105 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
 /* ---- import -----------------------------------------------------------------------------------
  */
 
+static bool parse_duration_ms(const char *s, long *out);
+
+/* --end: "2026-08-16 09:22:37" or "2026-08-16T09:22:37" in local time, with "Z" in UTC, or
+ * "@SECONDS" since the epoch. */
+static bool parse_when(const char *s, int64_t *ms) {
+    if (s[0] == '@') {
+        char *end;
+        double v = strtod(s + 1, &end);
+        if (end == s + 1 || *end || !(v > 0 && v < 253402300800.0))
+            return false;
+        *ms = (int64_t)(v * 1000);
+        return true;
+    }
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    char sep, z[3] = "";
+    int n = sscanf(s, "%4d-%2d-%2d%c%2d:%2d:%2d%2s", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &sep,
+                   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, z);
+    if (n < 7 || (sep != ' ' && sep != 'T') || (n == 8 && strcmp(z, "Z")) || tm.tm_year < 1970 ||
+        tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+        tm.tm_min > 59 || tm.tm_sec > 60)
+        return false;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    tm.tm_isdst = -1;
+    time_t t = n == 8 ? timegm(&tm) : mktime(&tm);
+    if (t == (time_t)-1)
+        return false;
+    *ms = (int64_t)t * 1000;
+    return true;
+}
+
+static void import_help(void) {
+    printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
+           "       gpuplan import prom FILE|- --node NAME\n"
+           "       gpuplan import dmon FILE|- --node NAME [--end TIME] [--interval 1s] [--host H]\n"
+           "       gpuplan import dcmi FILE|- --node NAME\n"
+           "       gpuplan import --prometheus URL --since 90d ...  (see its --help)\n\n"
+           "Stores a captured nvidia-smi --query-gpu CSV (with its header, or noheader\n"
+           "with --fields naming the columns), a saved Prometheus exposition scrape\n"
+           "(dcgm-exporter's /metrics), an nvidia-smi dmon log or an `ipmitool dcmi power\n"
+           "reading` under node NAME, created when new. One transaction: a file that cannot\n"
+           "be read imports nothing.\n\n"
+           "dmon: rows with -o DT (or T) times keep them; without, rows are --interval apart\n"
+           "(dmon's -d, default 1s), the last at --end (\"2026-08-16 09:22:37\" local, a\n"
+           "trailing Z for UTC, or @SECONDS), by default the file's modification time. GPU\n"
+           "indexes take the UUIDs of the node's known GPUs.\n"
+           "dcmi: the wall power, dated by the BMC's timestamp when plausible, else by the\n"
+           "file's modification time; a deactivated reading stores nothing (exit status 4).\n");
+}
+
+static void print_import(const gp_import_request *rq, const gp_import_result *r) {
+    char node[128], a[32], b[32];
+    safe(node, sizeof node, rq->node);
+    if (rq->kind == GP_CAPTURE_DCMI) {
+        const gp_dcmi_reading *d = &r->dcmi;
+        if (!r->stored) {
+            printf("stored nothing in node \"%s\": %s\n", node, r->why);
+            return;
+        }
+        fmt_time(r->first_ms, a, sizeof a);
+        printf("imported wall power %g W into node \"%s\"", d->watts, node);
+        if (d->has_min && d->has_max && d->has_avg) {
+            printf(" (%g to %g W, average %g W", d->min_w, d->max_w, d->avg_w);
+            if (d->period_ms >= 0)
+                printf(" over %.0f s", d->period_ms / 1000.0);
+            printf(")");
+        }
+        printf(", dated %s (%s)\n", a,
+               r->time == GP_TIME_OWN     ? "the BMC's timestamp"
+               : r->time == GP_TIME_MTIME ? "the file's modification time"
+                                          : "the time of the import");
+        if (r->why[0]) {
+            char why[240];
+            safe(why, sizeof why, r->why);
+            printf("  %s\n", why);
+        }
+        return;
+    }
+    printf("imported %zu sample%s of %zu GPU%s into node \"%s\"%s\n", r->samples,
+           r->samples == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s", node,
+           r->dropped_blanks ? " (blank or placeholder values dropped)" : "");
+    if (rq->kind != GP_CAPTURE_DMON)
+        return;
+    fmt_time(r->first_ms, a, sizeof a);
+    fmt_time(r->last_ms, b, sizeof b);
+    printf("  %zu row%s in %zu round%s, %s to %s", r->rows, r->rows == 1 ? "" : "s", r->rounds,
+           r->rounds == 1 ? "" : "s", a, b);
+    if (r->time == GP_TIME_OWN)
+        printf(" (the log's own times)\n");
+    else
+        printf(" (no times in the log: rows %.3g s apart, the last at %s)\n",
+               r->interval_ms / 1000.0,
+               r->time == GP_TIME_END ? "--end" : "the file's modification time");
+    if (r->mapped)
+        printf("  %zu GPU%s matched by index to the node's known GPUs\n", r->mapped,
+               r->mapped == 1 ? "" : "s");
+}
+
 int cmd_import(gp_session *ses, int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--since", 7))
@@ -238,23 +366,31 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
                                           {"fields", required_argument, NULL, 'f'},
                                           {"host", required_argument, NULL, 'H'},
+                                          {"end", required_argument, NULL, 'e'},
+                                          {"interval", required_argument, NULL, 'i'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_import_request rq = {0};
+    bool has_end = false, has_interval = false;
     int opt;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         if (opt == 'n' || opt == 'f' || opt == 'H') {
             *(opt == 'n' ? &rq.node : opt == 'f' ? &rq.fields : &rq.host) = optarg;
+        } else if (opt == 'e') {
+            if (!parse_when(optarg, &rq.end_ms))
+                return cli_usage_error("--end: \"%s\" is not a time like \"2026-08-16 09:22:37\"",
+                                       optarg);
+            has_end = true;
+        } else if (opt == 'i') {
+            long ms;
+            if (!parse_duration_ms(optarg, &ms))
+                return cli_usage_error("--interval: \"%s\" is not a duration like 1s", optarg);
+            rq.interval_ms = ms;
+            has_interval = true;
         } else if (opt == 'h') {
-            printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
-                   "       gpuplan import prom FILE|- --node NAME\n"
-                   "       gpuplan import --prometheus URL --since 90d ...  (see its --help)\n\n"
-                   "Stores a captured nvidia-smi --query-gpu CSV (with its header, or noheader\n"
-                   "with --fields naming the columns) or a saved Prometheus exposition scrape\n"
-                   "(dcgm-exporter's /metrics) under node NAME, created when new. One\n"
-                   "transaction: a file that cannot be read imports nothing.\n");
+            import_help();
             return 0;
         } else {
             return cli_usage_error("import: unknown option or missing value: %s (see --help)",
@@ -262,28 +398,41 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
         }
     }
     if (argc - optind != 2)
-        return cli_usage_error("import takes a kind (nvsmi or prom) and a FILE (see --help)");
+        return cli_usage_error(
+            "import takes a kind (nvsmi, prom, dmon or dcmi) and a FILE (see --help)");
     const char *kind = argv[optind];
     rq.file = argv[optind + 1];
-    if (strcmp(kind, "nvsmi") && strcmp(kind, "prom"))
-        return cli_usage_error("import: \"%s\" is not nvsmi or prom", kind);
+    static const struct {
+        const char *name;
+        gp_capture_kind kind;
+    } kinds[] = {{"nvsmi", GP_CAPTURE_NVSMI},
+                 {"prom", GP_CAPTURE_PROM},
+                 {"dmon", GP_CAPTURE_DMON},
+                 {"dcmi", GP_CAPTURE_DCMI}};
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof kinds[0] && strcmp(kind, kinds[k].name))
+        k++;
+    if (k == sizeof kinds / sizeof kinds[0])
+        return cli_usage_error("import: \"%s\" is not nvsmi, prom, dmon or dcmi", kind);
+    rq.kind = kinds[k].kind;
     if (!rq.node)
         return cli_usage_error("import needs --node NAME");
-    rq.kind = strcmp(kind, "nvsmi") ? GP_CAPTURE_PROM : GP_CAPTURE_NVSMI;
+    if ((has_end || has_interval) && rq.kind != GP_CAPTURE_DMON)
+        return cli_usage_error("--end and --interval apply to import dmon only");
+    if (rq.fields && rq.kind != GP_CAPTURE_NVSMI)
+        return cli_usage_error("--fields applies to import nvsmi only");
     gp_err err;
     gp_err_clear(&err);
     gp_import_result r;
     char line[160];
-    snprintf(line, sizeof line, "importing %.120s", rq.file ? rq.file : "-");
+    snprintf(line, sizeof line, "importing %.120s", rq.file);
     cli_progress_begin(line); /* a capture of a large fleet takes a while */
     gp_status st = gp_import_capture(ses, &rq, &r, &err);
     cli_progress_end();
     if (st)
         return cli_fail(&err);
-    printf("imported %zu sample%s of %zu GPU%s into node \"%s\"%s\n", r.samples,
-           r.samples == 1 ? "" : "s", r.gpus, r.gpus == 1 ? "" : "s", rq.node,
-           r.dropped_blanks ? " (blank or placeholder values dropped)" : "");
-    return 0;
+    print_import(&rq, &r);
+    return rq.kind == GP_CAPTURE_DCMI && !r.stored ? CLI_EXIT_ATTENTION : 0;
 }
 
 /* ---- collect ----------------------------------------------------------------------------------

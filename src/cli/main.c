@@ -27,6 +27,7 @@ static const cli_command commands[] = {
     {"diff", "what changed between two batch runs or two scenarios", cmd_diff},
     {"compare", "GPU generations owned or rented, per unit of work: a ranked table", cmd_compare},
     {"throughput", "work per GPU-hour by GPU model and profile: list, set, import", cmd_throughput},
+    {"exporter", "serve /metrics for Prometheus: cost beside utilization", cmd_exporter},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

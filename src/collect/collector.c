@@ -1,5 +1,5 @@
 /* The collector: one libcurl multi handle, a bounded number of transfers in flight, topped up
- * as each finishes (STYLE C1, C2). Only src/collect calls curl. */
+ * as each finishes (docs/development.md, Collector). Only src/collect calls curl. */
 #include "gpuplan/collect.h"
 
 #include <curl/curl.h>
@@ -32,6 +32,7 @@ void gp_collect_opts_init(gp_collect_opts *o) {
     o->max_in_flight_bytes = 128u << 20;
     o->write_retries = 3;
     o->nvsmi_path = "nvidia-smi";
+    o->ipmitool_path = "ipmitool";
     o->raw_keep_ms = 48L * 3600 * 1000;
     o->rollup_keep_ms = 365LL * 24 * 3600 * 1000;
 }
@@ -275,10 +276,16 @@ static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long stat
         set_error(r, "%s", err.msg);
 }
 
-/* The local nvidia-smi runs beside the HTTP transfers, under the same cycle deadline, in a
- * process group of its own so that a timeout kills a wrapper script's children too. */
+/* The local nvidia-smi and ipmitool run beside the HTTP transfers, under the same cycle
+ * deadline, in a process group of their own so that a timeout kills a wrapper script's
+ * children too. */
+static bool is_local(gp_source_kind k) {
+    return k == GP_SRC_NVSMI || k == GP_SRC_IPMI;
+}
+
 typedef struct nvsmi_run {
     size_t source;
+    gp_source_kind kind;
     pid_t pid; /* 0 when it could not start or has been reaped */
     int fd;    /* the read end of its stdout; -1 once at end of file */
     int wstatus;
@@ -291,7 +298,11 @@ static void nvsmi_start(nvsmi_run *v, const gp_collect_opts *o, gp_source_result
                                  "memory.total,power.draw,temperature.gpu,clocks.sm,power.limit";
     char query[256];
     snprintf(query, sizeof query, "--query-gpu=%s", fields);
-    char *argv[] = {(char *)o->nvsmi_path, query, (char *)"--format=csv,nounits", NULL};
+    char *nv_argv[] = {(char *)o->nvsmi_path, query, (char *)"--format=csv,nounits", NULL};
+    char *ipmi_argv[] = {(char *)o->ipmitool_path, (char *)"dcmi", (char *)"power",
+                         (char *)"reading", NULL};
+    char **argv = v->kind == GP_SRC_IPMI ? ipmi_argv : nv_argv;
+    const char *tool = v->kind == GP_SRC_IPMI ? "ipmitool" : "nvidia-smi";
     v->pid = 0;
     v->fd = -1;
     gp_buf_init(&v->out, o->max_bytes);
@@ -310,13 +321,13 @@ static void nvsmi_start(nvsmi_run *v, const gp_collect_opts *o, gp_source_result
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     pid_t pid;
-    int rc = posix_spawnp(&pid, o->nvsmi_path, &fa, &attr, argv, environ);
+    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
     if (rc != 0) {
         close(pipefd[0]);
-        set_error(r, "cannot run nvidia-smi: %s", strerror(rc));
+        set_error(r, "cannot run %s: %s", tool, strerror(rc));
         return;
     }
     fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
@@ -366,16 +377,34 @@ static void nvsmi_finish(nvsmi_run *v, gp_source_result *r) {
         gp_buf_done(&v->out);
         return;
     }
+    bool ipmi = v->kind == GP_SRC_IPMI;
+    const char *tool = ipmi ? "ipmitool" : "nvidia-smi";
+    gp_err err;
     if (timed_out)
-        set_error(r, "nvidia-smi did not answer in time");
+        set_error(r, "%s did not answer in time", tool);
     else if (v->capped)
-        set_error(r, "nvidia-smi printed more than the cap");
+        set_error(r, "%s printed more than the cap", tool);
     else if (!WIFEXITED(v->wstatus) || WEXITSTATUS(v->wstatus) != 0)
-        set_error(r, "nvidia-smi failed (is a driver loaded?)");
-    else {
+        set_error(r, "%s",
+                  ipmi ? "ipmitool failed (is the ipmi_si/ipmi_devintf driver loaded, "
+                         "and may this user open /dev/ipmi0?)"
+                       : "nvidia-smi failed (is a driver loaded?)");
+    else if (ipmi) {
+        gp_dcmi_reading *d = &r->dcmi;
+        if (gp_dcmi_parse(v->out.data ? v->out.data : "", v->out.len, "ipmitool", d, &err))
+            set_error(r, "%s", err.msg);
+        else if (!d->active)
+            set_error(r,
+                      "the BMC says \"Power reading state is: deactivated\": no reading "
+                      "(its %g W is not a measurement)",
+                      d->watts);
+        else if (gp_samples_add(&r->samples, -1, GP_M_NODE_POWER_W, d->watts, 0, -1, &err))
+            set_error(r, "%s", err.msg);
+        else
+            r->node_power_w = d->watts, r->has_node_power = true;
+    } else {
         char host[128] = "";
         gethostname(host, sizeof host - 1);
-        gp_err err;
         if (gp_nvsmi_parse(v->out.data ? v->out.data : "", v->out.len, "nvidia-smi", NULL, host,
                            &r->samples, &err))
             set_error(r, "%s", err.msg);
@@ -415,15 +444,14 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
         gp_samples_init(&results[i].samples, 1u << 22);
-        nt += src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES
-              : src[i].kind == GP_SRC_NVSMI    ? 0
-                                               : 1;
-        nv += src[i].kind == GP_SRC_NVSMI;
+        nt += src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : is_local(src[i].kind) ? 0 : 1;
+        nv += is_local(src[i].kind);
     }
     nvsmi_run *vs = gp_xcalloc(nv ? nv : 1, sizeof *vs);
     for (size_t i = 0, j = 0; i < n; i++)
-        if (src[i].kind == GP_SRC_NVSMI) {
+        if (is_local(src[i].kind)) {
             vs[j].source = i;
+            vs[j].kind = src[i].kind;
             nvsmi_start(&vs[j++], o, &results[i]);
         }
     budget mem = {0, o->max_in_flight_bytes > o->max_bytes ? o->max_in_flight_bytes : o->max_bytes,
@@ -435,7 +463,7 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
      * again. Otherwise node order. */
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < n; i++) {
-            if (src[i].kind == GP_SRC_NVSMI || src[i].hung_last != (pass == 1))
+            if (is_local(src[i].kind) || src[i].hung_last != (pass == 1))
                 continue;
             size_t count = src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : 1;
             for (size_t q = 0; q < count; q++, k++) {

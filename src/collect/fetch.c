@@ -1,4 +1,4 @@
-/* HTTP downloads with libcurl. Only src/collect calls curl (DESIGN.md, Layers). */
+/* HTTP downloads with libcurl. Only src/collect calls curl (docs/architecture.md, Layers). */
 #include "gpuplan/fetch.h"
 
 #include <curl/curl.h>

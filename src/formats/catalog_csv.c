@@ -1,5 +1,6 @@
 /* CSV catalogs: SkyPilot's per-provider catalogs and the Cyclenerd GCP table, a detector and a
  * parser each for catalog.c's importer table. Uses catalog_util.c, never catalog.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,15 @@ static gp_status add_prices(sky *k, const gp_price_rec *base, bool has_price, do
         r.hourly = price;
         if (gp_catalog_batch_add(k->out, &r, err))
             return err->code;
+    }
+    /* A spot price equal to on-demand is no spot price: the source copied the on-demand one
+     * (Azure's ND96isr_H200_v5 in every region), and spot without a discount would rank as a
+     * spot offer it is not. */
+    if (has_spot && spot > 0 && has_price && fabs(spot - price) <= 1e-9 * fmax(1, price)) {
+        char where[32];
+        snprintf(where, sizeof where, "line %d", base->where);
+        gp_catalog_skip(k->out, where, "a spot price equal to on-demand (no spot price)");
+        return GP_OK;
     }
     /* 0 means "no spot price" in these catalogs, never "free". */
     if (has_spot && spot > 0) {
@@ -289,6 +299,14 @@ static gp_status sky_record(const gp_csv_record *rec, void *arg, gp_err *err) {
         mem_gib = strtod(sz + 13, NULL) / 1024.0;
     gp_gpu_normalize(accel, mem_gib, r.gpu, sizeof r.gpu);
     r.gpu_count = count;
+    /* Azure's NVv4 sizes share one MI25 (1/8, 1/4, 1/2, all of it by vCPUs 4, 8, 16, 32, as
+     * Microsoft's NVv4-series size table gives them); the source says 1 for each. */
+    int nv_cpus;
+    char tail[8];
+    if (!strcmp(k->provider, "azure") &&
+        sscanf(r.instance, "Standard_NV%das_v%7s", &nv_cpus, tail) == 2 && !strcmp(tail, "4") &&
+        nv_cpus >= 4 && nv_cpus <= 32)
+        r.gpu_count = nv_cpus / 32.0;
     r.vcpus = vcpus;
     r.memory_gib = mem;
     memcpy(r.currency, "USD", 4);

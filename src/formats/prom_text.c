@@ -1,5 +1,5 @@
 /* Prometheus text exposition format (version 0.0.4), as dcgm-exporter writes it and as
- * people save it. Cursor helpers move p only on success (STYLE P2). */
+ * people save it. Cursor helpers move p only on success (docs/development.md, Parsers). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

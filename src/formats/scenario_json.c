@@ -1,4 +1,4 @@
-/* Scenario JSON reader and validator. Every rule of MODEL.md's table is checked here, so the
+/* Scenario JSON reader and validator. Every rule of docs/model.md's table is checked here, so the
  * model can trust its input. Paths are built as we descend ("$.self_hosted.power.pue"). */
 #include "gpuplan/scenario_json.h"
 
@@ -140,7 +140,7 @@ static gp_status num(ctx *c, const cJSON *obj, const char *path, const char *key
     return GP_OK;
 }
 
-/* A money field: >= 0 and at most MODEL.md's bound. */
+/* A money field: >= 0 and at most docs/model.md's bound. */
 static gp_status money(ctx *c, const cJSON *obj, const char *path, const char *key, bool required,
                        double *out) {
     return num(c, obj, path, key, 0, GP_MONEY_MAX, CLOSED, required, out);

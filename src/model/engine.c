@@ -1,4 +1,4 @@
-/* The month-by-month engine of MODEL.md version 2: demand by month, owned servers in batches,
+/* The month-by-month engine of docs/model.md version 2: demand by month, owned servers in batches,
  * running costs, the bridge, cloud options with terms and bursts, and the results. Every
  * formula of the general case lives here once; model.c keeps version 1's closed forms for
  * sweeps and the mixed fleet. */
@@ -16,7 +16,7 @@
 
 /* ---- the rules every count and comparison follows ------------------------------------ */
 
-/* ceil+ of MODEL.md: floating-point noise of relative 1e-9 never adds a GPU. */
+/* ceil+ of docs/model.md: floating-point noise of relative 1e-9 never adds a GPU. */
 /* max() without libm's call: every operand here is a number, never NaN. */
 static double max2(double a, double b) {
     return a > b ? a : b;
@@ -45,7 +45,7 @@ static bool at_most(double a, double b) {
     return a < b || ties_equal(a, b);
 }
 
-/* (1 + rate)^(months / 12), by pow() as MODEL.md asks; 1 without a trend. A committed term's
+/* (1 + rate)^(months / 12), by pow() as docs/model.md asks; 1 without a trend. A committed term's
  * locked price; trends by month come from trend_table. */
 static double trend(double rate, double months) {
     return rate == 0.0 ? 1.0 : pow(1.0 + rate, months / 12.0);
@@ -827,7 +827,7 @@ static void break_even_hourly(const gp_scenario *s, int i, const gp_self_result 
     }
 }
 
-/* MODEL.md's break_even_utilization for every option (GPU mode). */
+/* docs/model.md's break_even_utilization for every option (GPU mode). */
 static void break_even_utilization(engine *e, gp_result *out) {
     const gp_scenario *s = e->s;
     double pts[GP_MAX_PERIODS + 2];

@@ -1,4 +1,4 @@
-/* The closed forms of MODEL.md for a version 1 scenario (one steady state: no version 2 key),
+/* The closed forms of docs/model.md for a version 1 scenario (one steady state: no version 2 key),
  * the fast path of sweeps and the mixed fleet; the month-by-month engine (engine.c) holds the
  * general case and gp_model_evaluate. Both follow the same formulas: a randomized test holds
  * them together. */
@@ -102,7 +102,7 @@ static void self_compute(const gp_scenario *s, gp_model_cache *c, int n, double 
         gpu_peak_w = s->gpu_avg_w;
     p->peak_it_kw = (S * s->server_base_w + n * gpu_peak_w) * 1e-3;
     p->colo_month = s->colo_per_kw_month * p->peak_it_kw;
-    /* Nothing runs busy at u = 0: the drawn peak is the base load (MODEL.md, K^draw). */
+    /* Nothing runs busy at u = 0: the drawn peak is the base load (docs/model.md, K^draw). */
     double drawn_kw = u > 0.0 ? p->peak_it_kw : base_w * 1e-3;
     p->demand_month = s->demand_charge_per_kw_month * drawn_kw * s->pue;
     p->maint_month = s->maintenance_pct_per_year * p->hardware_capex * (1.0 / 12.0);
@@ -314,7 +314,7 @@ gp_status gp_model_mix(const gp_scenario *s, int option, const double *busy_sort
         if (k == 0 || curve[k] < best)
             best = curve[k];
     }
-    /* The smallest k whose total equals the lowest (MODEL.md, Ties). */
+    /* The smallest k whose total equals the lowest (docs/model.md, Ties). */
     for (int k = 0; k <= s->gpus; k++) {
         if (fabs(curve[k] - best) <= 1e-9 * fmax(1.0, fmax(fabs(curve[k]), fabs(best)))) {
             *best_k = k;

@@ -10,7 +10,7 @@
 
 /* An input: where it lives in a scenario, its valid range and whether it is an integer. The
  * offset is applied to a gp_scenario, or to a gp_option / gp_period for the indexed kinds. */
-typedef enum { IN_SCENARIO, IN_OPTION, IN_PERIOD } owner;
+typedef enum { IN_SCENARIO, IN_OPTION, IN_PERIOD, IN_RESALE } owner;
 
 typedef struct input {
     const char *path;
@@ -19,6 +19,7 @@ typedef struct input {
     bool is_int;
     double lo, hi;
     int pricing_mask; /* IN_OPTION: which pricing kinds carry it (1 << gp_pricing) */
+    bool structural;  /* the plan's shape, not an uncertainty: moved only when asked */
 } input;
 
 #define S(f) IN_SCENARIO, offsetof(gp_scenario, f)
@@ -26,54 +27,60 @@ typedef struct input {
 #define ALL ((1 << GP_ON_DEMAND) | (1 << GP_SPOT) | (1 << GP_COMMITTED))
 
 static const input inputs[] = {
-    {"horizon_months", S(horizon_months), true, 1, GP_MAX_MONTHS, 0},
-    {"discount_rate", S(discount_rate), false, 0, 1, 0},
-    {"demand.gpus", S(gpus), true, 1, 1000000, 0},
-    {"demand.utilization", S(utilization), false, 0, 1, 0},
-    {"self_hosted.gpus_per_server", S(gpus_per_server), true, 1, 64, 0},
-    {"self_hosted.server_price", S(server_price), false, 0, INFINITY, 0},
-    {"self_hosted.price_factor", S(price_factor), false, 1e-12, INFINITY, 0},
-    {"self_hosted.network_per_server", S(network_per_server), false, 0, INFINITY, 0},
-    {"self_hosted.fixed_capex", S(fixed_capex), false, 0, INFINITY, 0},
-    {"self_hosted.residual_pct", S(residual_pct), false, 0, 1, 0},
-    {"self_hosted.warranty_months", S(warranty_months), true, 0, 240, 0},
-    {"self_hosted.maintenance_pct_per_year", S(maintenance_pct_per_year), false, 0, 1, 0},
-    {"self_hosted.staff_per_month", S(staff_per_month), false, 0, INFINITY, 0},
-    {"self_hosted.other_per_month", S(other_per_month), false, 0, INFINITY, 0},
-    {"self_hosted.colo_per_kw_month", S(colo_per_kw_month), false, 0, INFINITY, 0},
-    {"self_hosted.power.server_base_w", S(server_base_w), false, 0, INFINITY, 0},
-    {"self_hosted.power.gpu_idle_w", S(gpu_idle_w), false, 0, INFINITY, 0},
-    {"self_hosted.power.gpu_tdp_w", S(gpu_tdp_w), false, 0, INFINITY, 0},
-    {"self_hosted.power.gpu_avg_w", S(gpu_avg_w), false, 0, INFINITY, 0},
-    {"self_hosted.power.pue", S(pue), false, 1, 5, 0},
+    {"horizon_months", S(horizon_months), true, 1, GP_MAX_MONTHS, 0, true},
+    {"discount_rate", S(discount_rate), false, 0, 1, 0, true},
+    {"demand.gpus", S(gpus), true, 1, 1000000, 0, false},
+    {"demand.utilization", S(utilization), false, 0, 1, 0, false},
+    {"self_hosted.gpus_per_server", S(gpus_per_server), true, 1, 64, 0, true},
+    {"self_hosted.server_price", S(server_price), false, 0, INFINITY, 0, false},
+    {"self_hosted.price_factor", S(price_factor), false, 1e-12, INFINITY, 0, false},
+    {"self_hosted.network_per_server", S(network_per_server), false, 0, INFINITY, 0, false},
+    {"self_hosted.fixed_capex", S(fixed_capex), false, 0, INFINITY, 0, false},
+    {"self_hosted.residual_pct", S(residual_pct), false, 0, 1, 0, false},
+    {"self_hosted.warranty_months", S(warranty_months), true, 0, 240, 0, true},
+    {"self_hosted.maintenance_pct_per_year", S(maintenance_pct_per_year), false, 0, 1, 0, false},
+    {"self_hosted.staff_per_month", S(staff_per_month), false, 0, INFINITY, 0, false},
+    {"self_hosted.other_per_month", S(other_per_month), false, 0, INFINITY, 0, false},
+    {"self_hosted.colo_per_kw_month", S(colo_per_kw_month), false, 0, INFINITY, 0, false},
+    {"self_hosted.power.server_base_w", S(server_base_w), false, 0, INFINITY, 0, false},
+    {"self_hosted.power.gpu_idle_w", S(gpu_idle_w), false, 0, INFINITY, 0, false},
+    {"self_hosted.power.gpu_tdp_w", S(gpu_tdp_w), false, 0, INFINITY, 0, false},
+    {"self_hosted.power.gpu_avg_w", S(gpu_avg_w), false, 0, INFINITY, 0, false},
+    {"self_hosted.power.pue", S(pue), false, 1, 5, 0, false},
     {"self_hosted.tariff.demand_charge_per_kw_month", S(demand_charge_per_kw_month), false, 0,
-     INFINITY, 0},
-    {"self_hosted.financing.apr", S(loan_apr), false, 0, 1, 0},
-    {"self_hosted.financing.term_months", S(loan_term_months), true, 1, 360, 0},
-    {"self_hosted.financing.fraction", S(loan_fraction), false, 0, 1, 0},
+     INFINITY, 0, false},
+    {"self_hosted.financing.apr", S(loan_apr), false, 0, 1, 0, false},
+    {"self_hosted.financing.term_months", S(loan_term_months), true, 1, 360, 0, true},
+    {"self_hosted.financing.fraction", S(loan_fraction), false, 0, 1, 0, true},
     /* version 2 (0 where not in use, so left out there) */
-    {"demand.work_per_month", S(work_per_month), false, 1e-12, INFINITY, 0},
-    {"demand.growth_per_month", S(growth_per_month), false, -0.5, 1, 0},
-    {"self_hosted.lead_time_months", S(lead_time_months), true, 0, 24, 0},
-    {"self_hosted.order_every_months", S(order_every_months), true, 1, GP_MAX_MONTHS, 0},
-    {"self_hosted.max_servers", S(max_servers), true, 1, 1000000, 0},
-    {"self_hosted.server_price_trend_per_year", S(server_price_trend_per_year), false, -0.9, 1, 0},
-    {"self_hosted.tariff.price_trend_per_year", S(energy_price_trend_per_year), false, -0.9, 1, 0},
-    {"self_hosted.work_per_gpu_hour", S(work_per_gpu_hour), false, 1e-12, INFINITY, 0},
-    {"price_trend_per_year", O(price_trend_per_year), false, -0.9, 1, ALL},
-    {"work_per_gpu_hour", O(work_per_gpu_hour), false, 1e-12, INFINITY, ALL},
-    {"hourly", O(hourly), false, 0, INFINITY, ALL},
-    {"upfront", O(upfront), false, 0, INFINITY, 1 << GP_COMMITTED},
-    {"idle_overhead", O(idle_overhead), false, 0, 10, (1 << GP_ON_DEMAND) | (1 << GP_SPOT)},
-    {"interruptions_per_hour", O(interruptions_per_hour), false, 0, 10, 1 << GP_SPOT},
-    {"checkpoint_interval_h", O(checkpoint_interval_h), false, 1e-9, 1000, 1 << GP_SPOT},
-    {"restart_h", O(restart_h), false, 0, 1000, 1 << GP_SPOT},
-    {"storage_gb", O(storage_gb), false, 0, INFINITY, ALL},
-    {"storage_per_gb_month", O(storage_per_gb_month), false, 0, INFINITY, ALL},
-    {"egress_gb_per_month", O(egress_gb_per_month), false, 0, INFINITY, ALL},
-    {"egress_per_gb", O(egress_per_gb), false, 0, INFINITY, ALL},
-    {"support_pct", O(support_pct), false, 0, 1, ALL},
-    {"price_per_kwh", IN_PERIOD, offsetof(gp_period, price_per_kwh), false, 0, INFINITY, 0},
+    {"demand.work_per_month", S(work_per_month), false, 1e-12, INFINITY, 0, false},
+    {"demand.growth_per_month", S(growth_per_month), false, -0.5, 1, 0, false},
+    {"self_hosted.lead_time_months", S(lead_time_months), true, 0, 24, 0, false},
+    {"self_hosted.order_every_months", S(order_every_months), true, 1, GP_MAX_MONTHS, 0, true},
+    {"self_hosted.max_servers", S(max_servers), true, 1, 1000000, 0, true},
+    {"self_hosted.server_price_trend_per_year", S(server_price_trend_per_year), false, -0.9, 1, 0,
+     false},
+    {"self_hosted.tariff.price_trend_per_year", S(energy_price_trend_per_year), false, -0.9, 1, 0,
+     false},
+    {"self_hosted.work_per_gpu_hour", S(work_per_gpu_hour), false, 1e-12, INFINITY, 0, false},
+    /* the exit value's inputs: what hardware is worth when it leaves */
+    {"self_hosted.depreciation_years", S(depreciation_years), false, 1, 50, 0, false},
+    {"self_hosted.refresh_months", S(refresh_months), true, 12, 240, 0, false},
+    {"self_hosted.resale", IN_RESALE, 0, false, 0, 1, 0, false},
+    {"price_trend_per_year", O(price_trend_per_year), false, -0.9, 1, ALL, false},
+    {"work_per_gpu_hour", O(work_per_gpu_hour), false, 1e-12, INFINITY, ALL, false},
+    {"hourly", O(hourly), false, 0, INFINITY, ALL, false},
+    {"upfront", O(upfront), false, 0, INFINITY, 1 << GP_COMMITTED, false},
+    {"idle_overhead", O(idle_overhead), false, 0, 10, (1 << GP_ON_DEMAND) | (1 << GP_SPOT), false},
+    {"interruptions_per_hour", O(interruptions_per_hour), false, 0, 10, 1 << GP_SPOT, false},
+    {"checkpoint_interval_h", O(checkpoint_interval_h), false, 1e-9, 1000, 1 << GP_SPOT, true},
+    {"restart_h", O(restart_h), false, 0, 1000, 1 << GP_SPOT, false},
+    {"storage_gb", O(storage_gb), false, 0, INFINITY, ALL, false},
+    {"storage_per_gb_month", O(storage_per_gb_month), false, 0, INFINITY, ALL, false},
+    {"egress_gb_per_month", O(egress_gb_per_month), false, 0, INFINITY, ALL, false},
+    {"egress_per_gb", O(egress_per_gb), false, 0, INFINITY, ALL, false},
+    {"support_pct", O(support_pct), false, 0, 1, ALL, false},
+    {"price_per_kwh", IN_PERIOD, offsetof(gp_period, price_per_kwh), false, 0, INFINITY, 0, false},
 };
 
 static void *field(gp_scenario *s, const input *in, int index) {
@@ -83,17 +90,28 @@ static void *field(gp_scenario *s, const input *in, int index) {
     case IN_PERIOD:
         return (char *)&s->periods[index] + in->offset;
     case IN_SCENARIO:
+    case IN_RESALE:
         break;
     }
     return (char *)s + in->offset;
 }
 
+/* The resale curve moves as a whole: every point's share times the same factor, so it keeps
+ * its shape (and stays non-increasing); its first point stands for it. */
 static double get(gp_scenario *s, const input *in, int index) {
+    if (in->where == IN_RESALE)
+        return s->n_resale ? s->resale[0].pct : 0.0;
     void *p = field(s, in, index);
     return in->is_int ? *(int *)p : *(double *)p;
 }
 
 static void set(gp_scenario *s, const input *in, int index, double v) {
+    if (in->where == IN_RESALE) {
+        double f = v / s->resale[0].pct;
+        for (int k = 0; k < s->n_resale; k++)
+            s->resale[k].pct = fmin(1.0, s->resale[k].pct * f);
+        return;
+    }
     void *p = field(s, in, index);
     if (in->is_int)
         *(int *)p = (int)v;
@@ -164,7 +182,7 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
                     double delta, gp_sensitivity *out, gp_result *r, gp_scenario *work) {
     /* The parameter without its owner's path: what a reader names beside the owner's name. */
     const char *param = in->path;
-    if (in->where == IN_SCENARIO) {
+    if (in->where == IN_SCENARIO || in->where == IN_RESALE) {
         static const char *const owners[] = {"self_hosted.", "demand."};
         for (size_t k = 0; k < 2; k++)
             if (strncmp(param, owners[k], strlen(owners[k])) == 0)
@@ -188,6 +206,7 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
     snprintf(row->parameter, sizeof row->parameter, "%s", param);
     row->option = in->where == IN_OPTION ? index : -1;
     row->period = in->where == IN_PERIOD ? index : -1;
+    gp_sens_label(base, row, row->label, sizeof row->label);
     row->base = b;
     row->low = moved(base, in, b, 1.0 - delta);
     row->high = moved(base, in, b, 1.0 + delta);
@@ -222,7 +241,63 @@ static void add_row(const gp_scenario *base, const input *in, int index, const c
     out->n_rows++;
 }
 
+void gp_sens_label(const gp_scenario *s, const gp_sens_row *row, char *out, size_t cap) {
+    char who[GP_NAME_BYTES + 16];
+    if (row->option >= 0)
+        snprintf(who, sizeof who, "%s", s->options[row->option].name);
+    else if (row->period >= 0)
+        snprintf(who, sizeof who, "tariff period %s", s->periods[row->period].name);
+    else if (strncmp(row->input, "self_hosted.", 12) == 0)
+        snprintf(who, sizeof who, "self-hosted");
+    else if (strncmp(row->input, "demand.", 7) == 0)
+        snprintf(who, sizeof who, "demand");
+    else
+        snprintf(who, sizeof who, "scenario");
+    snprintf(out, cap, "%s: %s", who, row->parameter);
+}
+
+/* Whether the input at path (its key param) is one of those asked for: by its JSON path or
+ * by its key, which names it in every option or period. */
+static bool asked(const char *const *params, int n, const char *path, const char *key) {
+    for (int k = 0; k < n; k++)
+        if (!strcmp(params[k], path) || !strcmp(params[k], key))
+            return true;
+    return false;
+}
+
+static const char *key_of(const input *in) {
+    const char *dot = strrchr(in->path, '.');
+    return in->where == IN_OPTION || in->where == IN_PERIOD || !dot ? in->path : dot + 1;
+}
+
 gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity *out, gp_err *err) {
+    return gp_sensitivity_run_params(s, delta, NULL, 0, out, err);
+}
+
+gp_status gp_sensitivity_run_params(const gp_scenario *s, double delta, const char *const *params,
+                                    int n_params, gp_sensitivity *out, gp_err *err) {
+    /* Every name asked for must name an input: a typo must not give a quiet table. */
+    for (int k = 0; k < n_params; k++) {
+        bool known = false;
+        char path[96];
+        for (size_t j = 0; j < sizeof inputs / sizeof inputs[0] && !known; j++) {
+            const input *in = &inputs[j];
+            known = !strcmp(params[k], in->path) || !strcmp(params[k], key_of(in));
+            for (int i = 0; i < s->n_options && !known && in->where == IN_OPTION; i++) {
+                snprintf(path, sizeof path, "cloud_options[%d].%s", i, in->path);
+                known = !strcmp(params[k], path);
+            }
+            for (int i = 0; i < s->n_periods && !known && in->where == IN_PERIOD; i++) {
+                snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].%s", i, in->path);
+                known = !strcmp(params[k], path);
+            }
+        }
+        if (!known)
+            return gp_errorf(err, GP_E_INPUT, "--param",
+                             "\"%s\" is no input sensitivity moves (a JSON path such as "
+                             "self_hosted.gpus_per_server or cloud_options[0].hourly, or a key)",
+                             params[k]);
+    }
     if (!(delta > 0.0 && delta < 1.0))
         return gp_errorf(err, GP_E_INPUT, "--delta", "must be between 0%% and 100%% (got %g%%)",
                          delta * 100.0);
@@ -240,21 +315,27 @@ gp_status gp_sensitivity_run(const gp_scenario *s, double delta, gp_sensitivity 
     char path[96];
     for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++) {
         const input *in = &inputs[k];
-        if (in->where == IN_SCENARIO) {
-            add_row(s, in, 0, in->path, delta, out, r, work);
+        /* Asked for by name: those only, the plan's shape included; else every uncertainty. */
+#define WANTED(p) (n_params ? asked(params, n_params, (p), key_of(in)) : !in->structural)
+        if (in->where == IN_SCENARIO || in->where == IN_RESALE) {
+            if (WANTED(in->path))
+                add_row(s, in, 0, in->path, delta, out, r, work);
         } else if (in->where == IN_OPTION) {
             for (int i = 0; i < s->n_options; i++) {
                 if (!(in->pricing_mask & (1 << s->options[i].pricing)))
                     continue;
                 snprintf(path, sizeof path, "cloud_options[%d].%s", i, in->path);
-                add_row(s, in, i, path, delta, out, r, work);
+                if (WANTED(path))
+                    add_row(s, in, i, path, delta, out, r, work);
             }
         } else {
             for (int i = 0; i < s->n_periods; i++) {
                 snprintf(path, sizeof path, "self_hosted.tariff.periods[%d].%s", i, in->path);
-                add_row(s, in, i, path, delta, out, r, work);
+                if (WANTED(path))
+                    add_row(s, in, i, path, delta, out, r, work);
             }
         }
+#undef WANTED
     }
     qsort(out->rows, (size_t)out->n_rows, sizeof out->rows[0], by_swing);
     return GP_OK;

@@ -159,7 +159,7 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
     if (points > 1099511627776.0)
         return gp_errorf(err, GP_E_INPUT, "--vary", "the grid has %.3g points; at most 2^40",
                          points);
-    /* Rules between keys (MODEL.md's key table), over every combination the grid holds. */
+    /* Rules between keys (docs/model.md's key table), over every combination the grid holds. */
     double m_lo, m_hi, lead_lo, lead_hi, every_lo, every_hi;
     swept_or_own(axes, n_axes, GP_SWEEP_HORIZON, s->horizon_months, &m_lo, &m_hi);
     swept_or_own(axes, n_axes, GP_SWEEP_LEAD_TIME, s->lead_time_months, &lead_lo, &lead_hi);
@@ -378,7 +378,7 @@ static void walker_set(walker *w, int k, int i) {
         w->cache.uses_v2 = gp_scenario_uses_v2(w->s);
 }
 
-/* The first total equal to the lowest (MODEL.md, Ties): -1 self-hosted, else an option. */
+/* The first total equal to the lowest (docs/model.md, Ties): -1 self-hosted, else an option. */
 static int cheapest_of(const double *t, int n_contenders) {
     double best = t[0];
     for (int i = 1; i < n_contenders; i++)
@@ -588,7 +588,7 @@ typedef struct piece_model {
     double e[GP_MAX_OPTIONS + 1];
 } piece_model;
 
-/* Whether every total is affine or piecewise linear and convex along the last axis (MODEL.md:
+/* Whether every total is affine or piecewise linear and convex along the last axis (docs/model.md:
  * totals are affine in a price, PUE or the server price; in GPU mode, piecewise linear in
  * utilization between the tariff's shift breaks, with a jump at 0 alone), and whether the
  * points the engine refuses are the same all along the row (they follow the plan's GPUs and

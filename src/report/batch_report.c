@@ -199,6 +199,7 @@ cJSON *gp_report_tornado_tree(const gp_sensitivity *sens, const gp_scenario *s, 
         const gp_sens_row *r = &sens->rows[order[i]];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "input", r->input);
+        cJSON_AddStringToObject(o, "label", r->label); /* as the CLI names it */
         cJSON_AddNumberToObject(o, "base", r->base);
         cJSON_AddNumberToObject(o, "low", r->delta_low[option]);
         cJSON_AddNumberToObject(o, "high", r->delta_high[option]);

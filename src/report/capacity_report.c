@@ -367,14 +367,14 @@ static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
         P(" p%g %.2f", quantiles[q] * 100, gp_sorted_quantile(asc, c->nl, quantiles[q]));
     free(asc);
     P("\n");
-    P("\nWall power against GPU power (Redfish):\n");
+    P("\nWall power against GPU power (Redfish, IPMI DCMI):\n");
     for (size_t i = 0; i < c->nw; i++) {
         const gp_cap_wall *w = &c->walls[i];
         P("  %-24.24s wall %8.1f W, GPUs %8.1f W: %8.1f W besides the GPUs (server_base_w)\n",
           w->node, w->wall_w, w->gpus_w, w->wall_w - w->gpus_w);
     }
     if (!c->nw)
-        P("  no Redfish readings in the window\n");
+        P("  no wall power readings (Redfish, IPMI DCMI) in the window\n");
     if (!c->by)
         return st;
     P("\nBy %s:\n  %-40s %12s %12s%s%s\n", c->by, "value", "GPU-hours", "kWh",

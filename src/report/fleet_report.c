@@ -191,9 +191,11 @@ static gp_status row_text(const gp_fleet_state *f, const gp_fleet_row *g, gp_buf
     snprintf(util, sizeof util, g->has[GP_M_GPU_UTIL] ? "%.0f" : "-", g->value[GP_M_GPU_UTIL]);
     snprintf(power, sizeof power, g->has[GP_M_POWER_W] ? "%.1f" : "-", g->value[GP_M_POWER_W]);
     snprintf(temp, sizeof temp, g->has[GP_M_TEMP_C] ? "%.0f C" : "-", g->value[GP_M_TEMP_C]);
-    if (g->has[GP_M_MEM_USED_MIB])
+    if (g->has[GP_M_MEM_USED_MIB] && g->has[GP_M_MEM_TOTAL_MIB])
         snprintf(mem, sizeof mem, "%.0f/%.0f", g->value[GP_M_MEM_USED_MIB],
-                 g->has[GP_M_MEM_TOTAL_MIB] ? g->value[GP_M_MEM_TOTAL_MIB] : NAN);
+                 g->value[GP_M_MEM_TOTAL_MIB]);
+    else if (g->has[GP_M_MEM_USED_MIB]) /* dmon's fb: no total */
+        snprintf(mem, sizeof mem, "%.0f/-", g->value[GP_M_MEM_USED_MIB]);
     else
         snprintf(mem, sizeof mem, "-");
     char idx[16], stale[32] = "";

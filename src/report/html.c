@@ -399,7 +399,7 @@ static gp_status steps(gp_buf *out, const frame *f, const double *v, int n, cons
     return gp_svg_text(out, f->w - f->r + 26, f->t + 14.0 * k + 10, "start", "legend", name);
 }
 
-/* The monthly plan of a scenario that plans over time (MODEL.md version 2): GPUs demanded
+/* The monthly plan of a scenario that plans over time (docs/model.md version 2): GPUs demanded
  * and GPUs owned (servers in service x GPUs a server) by month, as steps. Nothing for a plan
  * whose demand and fleet stay the same every month, or in work mode (no GPU demand). */
 static gp_status plan_chart(gp_buf *out, const cJSON *report) {
@@ -438,6 +438,11 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     E(str(report, "scenario"));
     P("</h2><p>Cheapest: <b class=\"cheapest\">");
     E(str(report, "cheapest"));
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report, "cheapest_rests_on_spot"))) {
+        P("</b>, spot capacity, which the provider can reclaim; the cheapest with guaranteed "
+          "capacity: <b class=\"guaranteed\">");
+        E(*str(report, "cheapest_guaranteed") ? str(report, "cheapest_guaranteed") : "none");
+    }
     P("</b>. Cumulative cost of every option against owning (self_hosted), in ");
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.</p>\n");

@@ -1,9 +1,10 @@
-/* The report JSON of MODEL.md (version 2). Optional figures (has_x false) become null. */
+/* The report JSON of docs/model.md (version 2). Optional figures (has_x false) become null. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/report.h"
+#include "gpuplan/report_opening.h"
 
 static void add_opt_num(cJSON *o, const char *key, bool has, double v) {
     if (has)
@@ -159,6 +160,15 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
         cJSON_AddItemToArray(opts, option_json(&s->options[i], &r->options[i], m));
     cJSON_AddStringToObject(doc, "cheapest",
                             r->cheapest < 0 ? "self_hosted" : s->options[r->cheapest].name);
+    /* Spot can be reclaimed: the cheapest side with guaranteed capacity beside the cheapest. */
+    cJSON_AddBoolToObject(doc, "cheapest_rests_on_spot",
+                          gp_report_rests_on_spot(s, r, r->cheapest));
+    int g;
+    if (gp_report_guaranteed(s, r, &g))
+        cJSON_AddStringToObject(doc, "cheapest_guaranteed",
+                                g < 0 ? "self_hosted" : s->options[g].name);
+    else
+        cJSON_AddNullToObject(doc, "cheapest_guaranteed");
     cJSON *src = cJSON_AddArrayToObject(doc, "sources");
     for (int i = 0; meta && i < meta->n_sources; i++) {
         const gp_price_source *ps = &meta->sources[i];

@@ -185,6 +185,9 @@ void gp_report_opening(const gp_scenario *s, const gp_result *r, const gp_report
     billing_line(s, r, out);
     utilization_line(s, meta, out);
     electricity_line(s, meta, out);
+    char spot[GP_OPENING_BYTES];
+    if (gp_report_spot_line(s, meta, spot, sizeof spot))
+        addf(out, "%s", spot);
     int room = GP_OPENING_LINES - out->n - 1, shown = 0;
     for (int i = 0; i < s->n_options && shown < room; i++, shown++)
         break_even_line(s, r, i, out);
@@ -218,7 +221,7 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
                  g == 1 ? "given as 0" : "not given", gp_zero_costs[i].key);
         n++;
     }
-    /* Beyond the running costs, the defaults MODEL.md fills in for keys left out. */
+    /* Beyond the running costs, the defaults docs/model.md fills in for keys left out. */
     static const struct {
         const char *label, *section, *key, *text;
     } defaults[] = {

@@ -546,6 +546,12 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
     put(&w, " %s in total.", s->currency);
     if (meta && meta->as_of)
         put(&w, " Prices as of %s.", meta->as_of);
+    char spot[GP_OPENING_BYTES];
+    gp_report_spot_headline(s, r, spot, sizeof spot);
+    if (*spot) {
+        put(&w, " ");
+        text(&w, spot);
+    }
     put(&w, "\n\n");
     what_decides(&w, s, r, meta);
     assumptions(&w, s, meta);

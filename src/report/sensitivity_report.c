@@ -24,7 +24,7 @@ static double side_total(const gp_sensitivity *t, const gp_sens_row *row, int en
     return self + t->base_diff[k] + d;
 }
 
-/* The cheapest side at an end: the lowest total, self-hosted first on ties (MODEL.md). */
+/* The cheapest side at an end: the lowest total, self-hosted first on ties (docs/model.md). */
 static int cheapest(const gp_sensitivity *t, const gp_sens_row *row, int end) {
     int best = -1;
     double low = side_total(t, row, end, -1);
@@ -103,7 +103,8 @@ static gp_status option_table(const gp_scenario *s, const gp_sensitivity *t, int
 static gp_status refused_line(const gp_sensitivity *t, gp_buf *out) {
     gp_status st = GP_OK;
     if (t->n_refused > 0)
-        P("\n%d moves left out: the plan they make is refused (the first, %s: %s)\n", t->n_refused,
+        P("\n%d %s left out: the plan %s is refused (the first, %s: %s)\n", t->n_refused,
+          t->n_refused == 1 ? "move" : "moves", t->n_refused == 1 ? "it makes" : "they make",
           t->refused_input, t->refused_error.msg);
     return st;
 }

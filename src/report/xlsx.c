@@ -1,14 +1,14 @@
 /* The procurement workbook. Sheets: Summary (the answer, per-year totals, the break-even
  * chart), Assumptions (the only sheet to edit: blue on light yellow, unlocked), Plan (one row
  * per index m = 0..M: demand, servers, power, the bridge, every side's flow and running sum),
- * Batches (one row per delivery index d: the MODEL.md "In a spreadsheet" layout, network
+ * Batches (one row per delivery index d: the docs/model.md "In a workbook" layout, network
  * shares by generation), Utilization (hidden: break-even utilization, GPU mode), BOM,
  * Telemetry (measured scenarios), Sources. Every figure of Plan, Batches, Utilization, Summary
  * and BOM is a live formula on the Assumptions cells, with the engine's value cached where the
  * engine reports one (Excel and LibreOffice recalculate on load anyway).
  * Rows are laid out for the scenario's horizon, steps, tiers, resale points, tariff periods
  * and options: those are the structure, and editing a value among them recalculates; adding
- * rows does not. Formulas follow MODEL.md term by term. */
+ * rows does not. Formulas follow docs/model.md term by term. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -470,7 +470,7 @@ static const char *at_row(rowref *rr, int col, int R) {
     return out;
 }
 
-/* "-INT(-(x-1E-9*MAX(1,x)))": MODEL.md's ceil+, x an expression without side effects. */
+/* "-INT(-(x-1E-9*MAX(1,x)))": docs/model.md's ceil+, x an expression without side effects. */
 static void ceil_plus(char *out, size_t cap, const char *x) {
     snprintf(out, cap, "-INT(-((%s)-1E-9*MAX(1,%s)))", x, x);
 }
@@ -934,7 +934,7 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         else
             gp_xlsx_formula(b, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
                             at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
-        /* Break-even tests (MODEL.md Results, Ties): counts and behind, with and without the
+        /* Break-even tests (docs/model.md Results, Ties): counts and behind, with and without the
          * exit value. */
         for (int wx = 0; wx < 2; wx++) {
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
@@ -1367,7 +1367,7 @@ static void subst(char *out, size_t cap, const char *tmpl, const char *token, co
     out[n] = '\0';
 }
 
-/* Break-even utilization (MODEL.md Results), live: in GPU mode N_j, G_j, the batches and R_m do
+/* Break-even utilization (docs/model.md), live: in GPU mode N_j, G_j, the batches and R_m do
  * not depend on the utilization u, so each side's total at u is a constant plus sums over the
  * Plan's months: power (linear in u on each segment between the shifting breaks), the drawn
  * peak's busy draw and the rented extras for u > 0, and the rented hours (linear). One row per
@@ -1493,7 +1493,7 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
     for (int k = 0; k < np; k++) {
         int row = k == 0 ? t0 : t0 + 1 + k, R = row + 1;
         if (k == 1) {
-            /* Row t0 + 1: the difference at 0+ (MODEL.md: the rented extras and the drawn
+            /* Row t0 + 1: the difference at 0+ (docs/model.md: the rented extras and the drawn
              * peak's busy draw, as at u = 1). */
             text_cell(b, ws, t0 + 1, 0, "0+", NULL);
             for (int i = 0; i < no; i++) {
@@ -2036,7 +2036,7 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
 }
 
 /* libxlsxwriter reports a failure on stderr itself ("[ERROR] workbook_close(): ...") before it
- * returns the code, and a library must not print (STYLE E1). While it runs, fd 2 points at a
+ * returns the code; a library must not print (docs/development.md). While it runs, fd 2 points at a
  * scratch file; the system error it names is folded into gpuplan's one line. The TUI writes
  * nothing to stderr while curses owns the terminal, so nothing else is caught in between. */
 void gp_xlsx_quiet_begin(quiet *q) {

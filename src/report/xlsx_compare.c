@@ -1,7 +1,7 @@
 /* The workbook of a comparison (`compare --format xlsx`, docs/workbook.md "Generations"): the
  * Generations sheet, one row per compared candidate with its inputs (throughput, price, the
  * owned side's power) as input cells and every figure a live formula, and the hidden
- * "Generation months" sheet holding what compare computes month by month (MODEL.md "Demand by
+ * "Generation months" sheet holding what compare computes month by month (docs/model.md "Demand
  * month", Self-hosted, Cloud options) for each candidate. A compare scenario is plain: owned
  * servers bought all at once at index 0 for cash, no lead time, no refresh, no resale value,
  * maintenance, staff or colocation; one option without trend, support or extras. Those are
@@ -266,7 +266,7 @@ static void cum_cells(gctx *x, int row, int flow_row, const cand *o) {
 
 /* An owned candidate's flows: servers (ceil of the most GPUs a month over g) at the server
  * price at index 0; each month its power (the tariff's mean price, trended) and demand
- * charge, MODEL.md "Running costs" with every GPU at work (G_j = N_j, all servers bought). */
+ * charge, docs/model.md "Running costs" with every GPU at work (G_j = N_j, all servers bought). */
 static void own_flow_row(gctx *x, int row, const cand *o) {
     book *b = x->b;
     char g[64], price[64], rho[64], tdp[64], idle[64], basew[64], pue[64], nrange[96], srv[24];
@@ -352,7 +352,7 @@ static void rent_flow_row(gctx *x, int row, const cand *o) {
     sum_cell(x, row, o->total);
 }
 
-/* Whether owning has cost no more than renting so far at each index (MODEL.md Results, Ties,
+/* Whether owning has cost no more than renting so far at each index (docs/model.md Results, Ties,
  * "not both 0"), against the owned row the candidate is set against: a fixed one, or the
  * owned row of the lowest total (the first of equal ones), as compare picks for a GPU model
  * it has no purchase price for. */

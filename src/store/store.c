@@ -1,4 +1,4 @@
-/* SQLite store. Only this folder calls sqlite3_* (DESIGN.md, Layers). */
+/* SQLite store. Only this folder calls sqlite3_* (docs/architecture.md, Layers). */
 #include "gpuplan/store.h"
 
 #include <errno.h>

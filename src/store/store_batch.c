@@ -164,8 +164,8 @@ gp_status gp_store_batch_known(gp_store *st, const char *day, const char *starte
     sqlite3_bind_text(s, 3, out_dir, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     *yes = rc == SQLITE_ROW;
-    gp_status res = rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK
-                                                          : store_fail(st, err, "read the batch runs");
+    gp_status res =
+        rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the batch runs");
     sqlite3_finalize(s);
     return res;
 }

@@ -253,7 +253,8 @@ fail:
 
 #define OFFER_COLS                                                                                 \
     "o.provider, o.instance, o.region, o.gpu, o.gpu_count, o.vcpus, o.memory_gib, p.pricing, "     \
-    "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source"
+    "p.term_months, p.purchase, p.hourly, p.low, p.high, p.currency, p.effective_from, i.source, " \
+    "coalesce(p.interruption_band, '')"
 
 /* Read the OFFER_COLS starting at column c0. */
 static void row_to_price(sqlite3_stmt *s, int c0, gp_offer_price *o) {
@@ -274,6 +275,7 @@ static void row_to_price(sqlite3_stmt *s, int c0, gp_offer_price *o) {
     o->currency = (const char *)sqlite3_column_text(s, c0 + 13);
     o->effective_from = (const char *)sqlite3_column_text(s, c0 + 14);
     o->source = (const char *)sqlite3_column_text(s, c0 + 15);
+    o->interruption_band = (const char *)sqlite3_column_text(s, c0 + 16);
 }
 
 /* The price in force: the newest row at or before ?as_of for its key. */
@@ -291,8 +293,11 @@ static const char SQL_LIST_HEAD[] =
 static const char SQL_ORDER_HOURLY[] =
     "ORDER BY p.hourly, o.provider, o.instance, o.region, p.pricing, p.term_months, p.purchase "
     "LIMIT ?9";
+/* A slice of a GPU (Azure NVv4's 1/8 MI25) is no whole GPU: ranked after every whole one, so
+ * its price per GPU-hour never tops a comparison of whole GPUs. */
 static const char SQL_ORDER_GPU_HOUR[] =
-    "ORDER BY p.hourly / o.gpu_count, o.provider, o.instance, o.region, p.pricing, "
+    "ORDER BY o.gpu_count <> CAST(o.gpu_count AS INTEGER), p.hourly / o.gpu_count, o.provider, "
+    "o.instance, o.region, p.pricing, "
     "p.term_months, p.purchase LIMIT ?9";
 static const char SQL_ORDER_NAME[] =
     "ORDER BY o.provider, o.instance, o.region, p.pricing, p.term_months, p.purchase LIMIT ?9";
@@ -428,9 +433,12 @@ static const char SQL_DIFF[] =
     "  WHERE p2.offer_id = p.offer_id AND p2.pricing = p.pricing "
     "  AND p2.term_months = p.term_months AND p2.purchase = p.purchase "
     "  ORDER BY p2.effective_from DESC, p2.id DESC LIMIT 1)), "
-    "before AS (SELECT p.* FROM price p WHERE p.id = (SELECT p2.id FROM price p2 "
+    /* Each feed's own price before: a change is one feed's, never two feeds that disagree. */
+    "before AS (SELECT p.*, bi.format AS feed FROM price p "
+    "  JOIN catalog_import bi ON bi.id = p.import_id WHERE p.id = (SELECT p2.id FROM price p2 "
+    "  JOIN catalog_import i2 ON i2.id = p2.import_id "
     "  WHERE p2.offer_id = p.offer_id AND p2.pricing = p.pricing "
-    "  AND p2.term_months = p.term_months AND p2.purchase = p.purchase "
+    "  AND p2.term_months = p.term_months AND p2.purchase = p.purchase AND i2.format = bi.format "
     "  AND p2.effective_from <= ?1 ORDER BY p2.effective_from DESC, p2.id DESC LIMIT 1)), "
     "feed_latest AS (SELECT o.provider, s.feed, max(s.last_seen) AS last FROM price_seen s "
     "  JOIN offer o ON o.id = s.offer_id GROUP BY o.provider, s.feed) "
@@ -443,7 +451,7 @@ static const char SQL_DIFF[] =
     "JOIN price_seen s ON s.offer_id = p.offer_id AND s.pricing = p.pricing "
     "  AND s.term_months = p.term_months AND s.purchase = p.purchase "
     "LEFT JOIN before b ON b.offer_id = p.offer_id AND b.pricing = p.pricing "
-    "  AND b.term_months = p.term_months AND b.purchase = p.purchase "
+    "  AND b.term_months = p.term_months AND b.purchase = p.purchase AND b.feed = i.format "
     "LEFT JOIN feed_latest pl ON pl.provider = o.provider AND pl.feed = s.feed "
     "WHERE kind >= 0 "
     "ORDER BY kind, o.provider, o.instance, o.region, p.pricing, p.term_months, p.purchase";

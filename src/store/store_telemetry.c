@@ -10,14 +10,14 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-static const char *const kind_names[] = {"dcgm", "prometheus", "nvsmi", "redfish"};
+static const char *const kind_names[] = {"dcgm", "prometheus", "nvsmi", "redfish", "ipmi"};
 
 const char *gp_source_kind_name(gp_source_kind k) {
     return kind_names[k];
 }
 
 static gp_source_kind kind_of(const char *s) {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof kind_names / sizeof kind_names[0]); i++)
         if (!strcmp(s, kind_names[i]))
             return (gp_source_kind)i;
     return GP_SRC_DCGM;
@@ -571,6 +571,33 @@ gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms, 
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "record a node's status");
+}
+
+gp_status gp_store_node_gpus(gp_store *st, long long node_id, int (*fn)(const gp_gpu_ref *, void *),
+                             void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT uuid, idx, host, model, raw_model FROM gpu WHERE node_id = ?1 AND "
+                      "mig = '' AND uuid <> '' ORDER BY last_seen_ms DESC, id",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_int64(s, 1, node_id);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_gpu_ref g;
+        memset(&g, 0, sizeof g);
+        text_into(s, 0, g.uuid, sizeof g.uuid);
+        g.index = sqlite3_column_int(s, 1);
+        text_into(s, 2, g.host, sizeof g.host);
+        text_into(s, 3, g.model, sizeof g.model);
+        text_into(s, 4, g.raw_model, sizeof g.raw_model);
+        if (fn(&g, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read a node's GPUs");
 }
 
 gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms, int ok,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed targets of the cost engine, measured (README "Speed"):
+# The speed targets of the cost engine, measured (docs/speed.md):
 #  1. one scenario (36 months, 3 options, all break-even points) in under 50 us, and one
 #     version 2 plan (60 months, growth, as_needed, a lead time, a bridge, 3 options) in
 #     under 20 us;
@@ -38,3 +38,5 @@ bash "$here/bench_xlsx.sh" "$build"
 bash "$here/bench_batch.sh" "$build"
 # sweep --summary: the Speed targets of issue 15, side by side with numpy.
 bash "$here/bench_sweep.sh" "$build"
+# The exporter over 10,000 GPUs x 7 days (bench_storage's fleet, about 3 minutes to write once).
+bash "$here/bench_exporter.sh" "$build"

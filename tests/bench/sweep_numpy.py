@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """What an analyst would write instead of `gpuplan sweep SCENARIO --vary ... --summary`: the
-closed-form totals of MODEL.md (version 1) on the whole grid at once with numpy, the winner
-of every point by MODEL.md's Ties rule (the first total within 1e-9 relative of the lowest),
+closed-form totals of docs/model.md (version 1) on the whole grid at once with numpy, the winner
+of every point by docs/model.md's Ties rule (the first total within 1e-9 relative of the lowest),
 each contender's wins and the flips of the answer along the last axis. Prints the seconds
 spent computing (after import and reading the scenario) and the counts, so both can be checked
 against gpuplan's.

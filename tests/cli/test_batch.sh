@@ -56,7 +56,7 @@ cat >"$tmp/steady.json" <<'JSON'
 JSON
 sed 's/"name": "steady"/"name": "<script>alert(1)<\/script>"/' "$tmp/steady.json" >"$tmp/xss.json"
 for f in rent fleet steady xss; do "$gpuplan" scenario save "$tmp/$f.json" >/dev/null; done
-# A version 2 plan over time (MODEL.md): demand growing, servers bought as needed.
+# A version 2 plan over time (docs/model.md): demand growing, servers bought as needed.
 "$gpuplan" scenario save "$root/tests/fixtures/examples/v2-growth-as-needed-lead-bridge.json" >/dev/null
 "$gpuplan" scenario measure fleet-plan --since 3d --node a >/dev/null
 

@@ -148,7 +148,10 @@ cat >"$tmp/v2cap.json" <<'JSON'
  "self_hosted": {"server_price": 1000, "buy": "as_needed", "max_servers": 10},
  "cloud_options": [{"name": "od", "gpus_per_instance": 8, "pricing": "on_demand", "hourly": 20}]}
 JSON
-check "sensitivity names the moves whose plan is refused" bash -c "'$gpuplan' sensitivity '$tmp/v2cap.json' | grep -q '^3 moves left out: the plan they make is refused (the first, demand.gpus: month 1 needs'"
+check "sensitivity names the move whose plan is refused" bash -c "'$gpuplan' sensitivity '$tmp/v2cap.json' | grep -q '^1 move left out: the plan it makes is refused (the first, demand.gpus: month 1 needs'"
+check "sensitivity --param: the cap, the plan's shape, only when asked" bash -c "'$gpuplan' sensitivity '$tmp/v2cap.json' --param max_servers --param demand.gpus | grep -q '^2 moves left out: the plan they make is refused (the first, demand.gpus: month 1 needs'"
+check "sensitivity --param: a name that is no input" expect 2 '"gpus_per_sever" is no input sensitivity moves' -- "$gpuplan" sensitivity "$seed" --param gpus_per_sever
+check "sensitivity leaves gpus_per_server out and moves the exit value's inputs" bash -c "'$gpuplan' sensitivity '$fixtures/v2-refresh-resale-loan.json' --format csv >'$tmp/sens-exit.csv' && ! grep -q gpus_per_server '$tmp/sens-exit.csv' && grep -q '^self-hosted,resale,self_hosted.resale,' '$tmp/sens-exit.csv' && grep -q '^self-hosted,refresh_months,' '$tmp/sens-exit.csv'"
 check "sensitivity moves a version 2 key" bash -c "'$gpuplan' sensitivity '$v2grow' --all | grep -q '^  self_hosted.lead_time_months  *2  *4 '"
 check "sensitivity bad delta" expect 2 'not a percentage' -- "$gpuplan" sensitivity "$seed" --delta lots
 # The default is one screen: the cheapest (p4d spot leads self-hosted by 11,505.20 in the seed),

@@ -48,9 +48,63 @@ done
 model=$("$gpuplan" --version | sed -nE 's/.*\(cost model ([0-9]+)\).*/\1/p')
 for page in "$readme" "$docs/planning.md"; do
     checked=$((checked + 1))
-    named=$(grep -oE 'MODEL\.md`\]\([^)]*\) \(version [0-9]+\)' "$page" | grep -oE '[0-9]+\)$' | tr -d ')')
+    named=$(grep -oE 'model\.md\]\([^)]*model\.md\) \(version [0-9]+\)' "$page" | grep -oE '[0-9]+\)$' | tr -d ')')
     if [ -n "$model" ] && [ "$named" = "$model" ]; then echo "ok $(basename "$page") names cost model version $model"
     else echo "FAIL $(basename "$page") names cost model version '${named}', the binary follows '$model'"; fails=$((fails + 1)); fi
 done
+# No reference outside the repository: the cost model, the design and the conventions are
+# docs/model.md, docs/architecture.md and docs/development.md. The patterns are written so
+# that this file does not match them itself.
+outside='[.][.]/shared|MODEL[.]md|DESIGN[.]md|STYLE[.]md|STYLE [LNHMEPSCXTQBF][0-9]|fresh[-]machine'
+outside_refs() { # dir: prints every line of its tracked (else all) text files citing outside
+    if git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git -C "$1" grep -nIE "$outside" -- . ':!build*'
+    else
+        grep -rnIE --exclude-dir='build*' --exclude-dir=.git "$outside" "$1"
+    fi
+}
+mkdir -p "$tmp/planted" && printf 'see ../%s/MODEL%smd\n' shared . >"$tmp/planted/a.md"
+checked=$((checked + 1))
+if [ -n "$(outside_refs "$tmp/planted")" ]; then echo "ok the outside-reference check finds a planted one"
+else echo "FAIL the outside-reference check misses a planted reference"; fails=$((fails + 1)); fi
+checked=$((checked + 1))
+hits=$(outside_refs "$root")
+if [ -z "$hits" ]; then echo "ok no reference outside the repository"
+else echo "FAIL references outside the repository:"; printf '%s\n' "$hits" | head -20; fails=$((fails + 1)); fi
+
+# docs/development.md's Source layout names every source file in its folder's entry, and only
+# files that are there.
+layout() { # development.md, root: prints each file missing from its folder's entry, each stale name
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import os, re, sys
+text, root = open(sys.argv[1]).read(), sys.argv[2]
+m = re.search(r'^## Source layout\n(.*?)(?=^## )', text, re.S | re.M)
+if not m:
+    print('no "## Source layout" section'); sys.exit()
+entries = {}
+for bullet in re.split(r'^- ', m.group(1), flags=re.M)[1:]:
+    f = re.match(r'`([^`]+/)`', bullet)
+    if f:
+        entries[f.group(1)] = set(re.findall(r'`([A-Za-z0-9_]+\.[ch])`', bullet))
+folders = ['src/' + d + '/' for d in sorted(os.listdir(os.path.join(root, 'src')))] + ['tui/', 'include/gpuplan/']
+for d in folders:
+    have = {n for n in os.listdir(os.path.join(root, d)) if n.endswith(('.c', '.h'))}
+    named = entries.get(d)
+    if named is None:
+        print('%s has no entry' % d); continue
+    for n in sorted(have - named):
+        print('%s%s is not named' % (d, n))
+    for n in sorted(named - have - set(os.listdir(os.path.join(root, 'include/gpuplan')))):
+        print('%s%s is named but is not there' % (d, n))
+PY
+}
+sed 's/`chunk\.c`//' "$docs/development.md" >"$tmp/layout.md"
+checked=$((checked + 1))
+if layout "$tmp/layout.md" "$root" | grep -q 'src/formats/chunk.c is not named'; then echo "ok the layout check finds a file left out"
+else echo "FAIL the layout check misses a file left out"; fails=$((fails + 1)); fi
+checked=$((checked + 1))
+missing=$(layout "$docs/development.md" "$root")
+if [ -z "$missing" ]; then echo "ok docs/development.md names every source file"
+else echo "FAIL docs/development.md, Source layout:"; printf '%s\n' "$missing"; fails=$((fails + 1)); fi
 echo "$checked checked, $fails failed"
 [ "$fails" = 0 ]

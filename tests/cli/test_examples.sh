@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Every worked scenario of MODEL.md's examples/ through the real binary: the whole report JSON
-# must match the expected one (every key of it, numbers to a relative 1e-9), as_of must be the
-# report date and start_date the scenario's or else as_of, and the CSV and Markdown reports
-# must agree with it. First, the comparer itself must catch a changed number, a missing key and
-# a changed discrete value, or a passing run would prove nothing.
+# Every worked scenario of docs/model.md (tests/fixtures/examples) through the real binary: the
+# whole report JSON must match the expected one (every key of it, numbers to a relative 1e-9),
+# as_of must be the report date and start_date the scenario's or else as_of, and the CSV and
+# Markdown reports must agree with it. First, the comparer itself must catch a changed number, a
+# missing key and a changed discrete value, or a passing run would prove nothing.
 set -u
 gpuplan=$1 examples=$2 cmp=$3
 py=/usr/bin/python3
@@ -92,5 +92,21 @@ PY
     grep -qF "Cheapest over" "$tmp/$name.md" && grep -qF "$cheapest" "$tmp/$name.md" ||
         { echo "FAIL $name: md does not name the cheapest ($cheapest)"; fail=1; }
     echo "ok $name"
+done
+# Revision 2.1's example needs what the engine does not implement yet (a per_unit option, the
+# level-month rule; docs/model.md, Revision 2.1): until it does, report refuses the scenario as
+# bad input, in one line naming the file and the option's JSON path, and writes nothing. When
+# per_unit lands this fails: move the example up beside the others.
+for scen in "$examples"/revision-2.1/*.json; do
+    case $scen in *.expected.json) continue ;; esac
+    name=$(basename "$scen" .json)
+    "$gpuplan" report "$scen" --format json --as-of 2026-01-15 -o "$tmp/$name.json" 2>"$tmp/$name.err"
+    rc=$?
+    if [ "$rc" != 2 ] || [ "$(wc -l <"$tmp/$name.err")" != 1 ] || [ -e "$tmp/$name.json" ] ||
+        ! grep -qF "gpuplan: $scen:\$.cloud_options[" "$tmp/$name.err"; then
+        echo "FAIL revision-2.1/$name: expected a one-line refusal (exit 2), got exit $rc: $(cat "$tmp/$name.err")"; fail=1
+    else
+        echo "ok revision-2.1/$name refused until per_unit lands"
+    fi
 done
 exit $fail

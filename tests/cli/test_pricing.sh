@@ -30,6 +30,15 @@ rows = json.load(sys.stdin)
 per = [r[\"per_gpu_hour\"] for r in rows]
 assert len(rows) == 50 and per == sorted(per) and all(r[\"gpu_count\"] >= 8 for r in rows)
 '"
+check "list --sort gpu-hour: whole GPUs first, a slice of one (NVv4's 1/8 MI25) after them" bash -c "'$gpuplan' pricing list --sort gpu-hour --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+whole = [r[\"gpu_count\"] == int(r[\"gpu_count\"]) for r in rows]
+assert whole[0] and whole.index(False) == whole.count(True), whole.index(False)
+nv = [r for r in rows if r[\"instance\"] == \"Standard_NV4as_v4\"]
+assert nv and all(r[\"gpu_count\"] == 0.125 for r in nv)
+assert not [r for r in rows if r[\"instance\"] == \"Standard_ND96isr_H200_v5\" and r[\"pricing\"] == \"spot\"]
+'"
 check "list --region-prefix" bash -c "'$gpuplan' pricing list --gpu L4 --region-prefix europe- --json | $py -c '
 import json, sys
 rows = json.load(sys.stdin)
@@ -109,7 +118,7 @@ assert o[\"hourly\"] == 13.921094 and o[\"gpus_per_instance\"] == 8 and \"catalo
 '"
 check "the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/cat.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/again.json' && [ \"\$('$gpuplan' report '$tmp/cat.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/again.json' --format csv --as-of 2026-11-22)\" ]"
 # A commitment priced by an effective rate: its fee at the start of each term and its rate
-# follow the purchase option (MODEL.md "Catalog references"), and the report reproduces.
+# follow the purchase option (docs/model.md "Catalog references"), and the report reproduces.
 cat >"$tmp/catp.json" <<'JSON'
 {"name": "catalog split", "horizon_months": 18, "demand": {"gpus": 80, "utilization": 0.6},
  "self_hosted": {"server_price": 125000},
@@ -138,7 +147,7 @@ assert o[\"upfront\"] == p[\"upfront\"] and o[\"hourly\"] == p[\"hourly\"] and \
 '"
 check "catalog commitments: the embedded scenario reproduces the report" bash -c "'$gpuplan' report '$tmp/catp.json' --format json --as-of 2026-11-22 | $py -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[\"scenario_json\"]))' >'$tmp/catp2.json' && [ \"\$('$gpuplan' report '$tmp/catp.json' --format csv --as-of 2026-11-22)\" = \"\$('$gpuplan' report '$tmp/catp2.json' --format csv --as-of 2026-11-22)\" ]"
 # A source that gives a reservation's fee and rate apart (the AWS price list) and one that
-# gives a spot interruption band: the scenario takes them as they are (MODEL.md "Catalog
+# gives a spot interruption band: the scenario takes them as they are (docs/model.md "Catalog
 # references"); an interruptions_per_hour set on the option wins over the band.
 $py - "$root/tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json" "$tmp/reserved.json" <<'PY'
 import json, sys
@@ -190,6 +199,15 @@ assert {o[\"pricing\"] for o in r[\"options\"]} == {\"on_demand\", \"spot\", \"c
 assert all(s[\"catalog\"].split(\"/\")[2].startswith(\"us-\") for s in r[\"sources\"])
 assert r[\"scenario_json\"][\"self_hosted\"][\"power\"][\"gpu_tdp_w\"] == 700
 '"
+check "scenario draft --growth --spot-interruptions: a base that bursts, a stated spot rate" bash -c "'$gpuplan' scenario draft --gpus 32 --gpu H100 --growth 5% --spot-interruptions 20% | $py -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d[\"demand\"][\"growth_per_month\"] == 0.05 and d[\"self_hosted\"][\"buy\"] == \"as_needed\", d
+by = {o[\"pricing\"]: o for o in d[\"cloud_options\"]}
+assert by[\"committed\"][\"base_gpus\"] == 32 and by[\"committed\"][\"burst\"] == by[\"on_demand\"][\"name\"], by
+assert abs(by[\"spot\"][\"interruptions_per_hour\"] - 0.2 / 730) < 1e-15, by
+'"
+check "scenario draft --growth out of range exits 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --growth 200% 2>'$tmp/growth.err' >/dev/null; [ \$? = 2 ] && grep -qF 'scenario draft: bad value \"200%\"' '$tmp/growth.err'"
 check "scenario draft for an unknown GPU" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu NOPE9000 2>/dev/null; [ \$? = 2 ]"
 
 echo "pricing: $fails failed"

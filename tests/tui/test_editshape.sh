@@ -14,7 +14,7 @@ stored() { # NAME PYTHON-ASSERTION on d, the stored document
     gp scenario export "$1" | $py -c "import json, sys; d = json.load(sys.stdin); assert ($2), d"
 }
 # The report of the stored scenario as r (v: of its version N when given), with close(a, b):
-# equal to MODEL.md's relative 1e-9.
+# equal to docs/model.md's relative 1e-9.
 reported() { # NAME PYTHON-ASSERTION [VERSION]
     gp report "$1" --format json ${3:+--version "$3"} | $py -c "
 import json, sys

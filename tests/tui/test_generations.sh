@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The TUI on a work-mode plan (MODEL.md version 2, demand as work): the real binary in tmux at
+# The TUI on a work-mode plan (docs/model.md version 2, demand as work): the real binary in tmux at
 # 80x24 and 200x50, the screen read back with capture-pane and set against `gpuplan report
 # --format json` of the same scenario. The Plan tab's results and the Compare tab show each
 # side's cost per busy GPU-hour with its cost per unit of work beside it, named by its unit.

@@ -233,10 +233,10 @@ check "which offers a new plan, the demo and the telemetry commands" bash -c "
     echo \"\$s\" | grep -q '  n   a new plan' && echo \"\$s\" | grep -q '  d   the demo' &&
     echo \"\$s\" | grep -q 'gpuplan node add NAME --dcgm URL' && echo \"\$s\" | grep -q 'gpuplan collect'"
 
-# The new-plan flow: H100, 16 GPUs, 0.5, 24 months, the newest price, a state's average, the
+# The new-plan flow: H100, 16 GPUs, 0.5, growing 5 % a month, 24 months, the newest price, a state's average, the
 # offers checked to begin with, a name typed over the one offered.
 press n
-check "n opens the new-plan flow on the GPU models" wait_for "New plan, step 1 of 8"
+check "n opens the new-plan flow on the GPU models" wait_for "New plan, step 1 of 9"
 press H 1 0 0
 check "typing filters the models" wait_for "filter: H100_  (1 of"
 press Enter
@@ -244,6 +244,8 @@ check "then the count, pre-filled" wait_for "GPUs: 8_"
 press 1 6 Enter
 check "typing replaced the count; then the utilization" wait_for "utilization: 0.6_"
 press 0 . 5 Enter
+check "then the growth, steady to begin with" wait_for "growth: 0_"
+press 5 % Enter
 wait_for "months: 36" >/dev/null
 press 2 4 Enter
 check "the server prices come with their dates" bash -c "
@@ -279,13 +281,24 @@ assert not missing and len(r["options"]) >= 1, (missing, screen)
         echo "$s" | grep -q 'Texas trial H100 (version 1)'
 }
 check "its totals on screen are gpuplan report's" plan_matches_report
+# Spot is the cheapest of these offers: the cheapest with guaranteed capacity shows beside it.
+check "spot cheapest: the guaranteed alternative and its extra cost" bash -c "
+    tmux -S '$sock' capture-pane -p -t g | grep -qE 'spot; guaranteed \(\+[0-9,]+\)'"
 check "and the stored scenario has what was chosen" bash -c "
     '$gpuplan' --db '$fresh' scenario export 'Texas trial H100' | $py -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d[\"name\"] == \"Texas trial H100\" and d[\"demand\"] == {\"gpus\": 16, \"utilization\": 0.5}, d
+assert d[\"name\"] == \"Texas trial H100\" and d[\"demand\"] == {\"gpus\": 16, \"utilization\": 0.5, \"growth_per_month\": 0.05}, d
 assert d[\"horizon_months\"] == 24 and \"Texas\" in d[\"self_hosted\"][\"tariff\"][\"periods\"][0][\"name\"], d
-assert all(\"catalog\" in o for o in d[\"cloud_options\"]), d'"
+assert all(\"catalog\" in o for o in d[\"cloud_options\"]), d
+# growing: a committed base of the 16 GPUs of month 1 bursting to the on-demand option checked
+od = [o[\"name\"] for o in d[\"cloud_options\"] if o[\"pricing\"] == \"on_demand\"]
+for o in d[\"cloud_options\"]:
+    if o[\"pricing\"] == \"committed\":
+        assert o[\"base_gpus\"] == 16 and o[\"burst\"] == od[0], o
+# the notes say the rule the checked offers were picked by, and name each of them
+assert \"with at least 8 GPUs an instance\" in d[\"notes\"] and \"Demand grows 5 % a month\" in d[\"notes\"], d[\"notes\"]
+assert all(o[\"name\"] in d[\"notes\"] for o in d[\"cloud_options\"]), d[\"notes\"]'"
 
 # The discard guard on quit: q over an edit asks; Esc stays; q then d quits without saving.
 press Enter

@@ -11,6 +11,7 @@
 #include "gpuplan/app_demo.h"
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_scenario.h"
+#include "gpuplan/model.h"
 #include "gpuplan/app_sensitivity.h"
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/collect.h"
@@ -134,7 +135,95 @@ static void drafts_from_the_catalog(void **state) {
     for (int i = 0; i < sc.s->n_options; i++)
         assert_true(sc.s->options[i].gpus_per_instance >= 8);
     gp_loaded_done(&sc);
+    /* The bundled catalog gives no spot interruption band: the drafted spot option carries
+     * the stated default, 12.5 % of instances a month, and the notes say so. */
+    int spots = 0;
+    cJSON_ArrayForEach(o, opts) {
+        if (strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring, "spot") != 0)
+            continue;
+        spots++;
+        assert_close(cJSON_GetObjectItem(o, "interruptions_per_hour")->valuedouble, 0.125 / 730,
+                     REL);
+    }
+    assert_int_equal(spots, 1);
+    assert_non_null(strstr(notes, "no interruption band, so the draft's default of 12.5 %"));
     cJSON_Delete(doc);
+    rq.spot_interruptions = 0.3; /* --spot-interruptions 30% */
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    cJSON_ArrayForEach(
+        o, cJSON_GetObjectItem(
+               doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
+                                                  "spot"))
+        assert_close(cJSON_GetObjectItem(o, "interruptions_per_hour")->valuedouble, 0.3 / 730, REL);
+    assert_non_null(strstr(cJSON_GetObjectItem(doc, "notes")->valuestring,
+                           "priced at 30 % of instances interrupted a month"));
+    cJSON_Delete(doc);
+    rq.spot_interruptions = -1;
+
+    /* --growth 5%: 16 GPUs grow to ceil(16 x 1.05^35) = 89 in month 36. Servers come as
+     * needed; the commitment covers month 1's 16 GPUs and bursts to the on-demand option,
+     * instead of committing the peak from month 0. */
+    rq.growth = 0.05;
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    assert_close(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "demand"), "growth_per_month")->valuedouble,
+        0.05, REL);
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "self_hosted"), "buy")->valuestring,
+        "as_needed");
+    const char *od = NULL;
+    cJSON *committed = NULL;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItem(doc, "cloud_options")) {
+        const char *pricing = cJSON_GetObjectItem(o, "pricing")->valuestring;
+        if (!strcmp(pricing, "on_demand"))
+            od = cJSON_GetObjectItem(o, "name")->valuestring;
+        if (!strcmp(pricing, "committed"))
+            committed = o;
+    }
+    assert_non_null(od);
+    assert_non_null(committed);
+    assert_int_equal(cJSON_GetObjectItem(committed, "base_gpus")->valueint, 16);
+    assert_string_equal(cJSON_GetObjectItem(committed, "burst")->valuestring, od);
+    notes = cJSON_GetObjectItem(doc, "notes")->valuestring;
+    assert_non_null(strstr(notes, "Demand grows 5 % a month, from 16 GPUs in month 1 to 89 in "
+                                  "month 36"));
+    assert_non_null(strstr(notes, "The commitment covers a base of 16 GPUs (month 1's demand)"));
+    assert_int_equal(gp_load_scenario_doc(&f->ses, doc, "grow", f->ses.today, &sc, &err), GP_OK);
+    gp_result *res = malloc(sizeof *res);
+    gp_model_evaluate(sc.s, res);
+    assert_int_equal(res->error.code, GP_OK);
+    int ci = -1;
+    for (int i = 0; i < sc.s->n_options; i++)
+        if (sc.s->options[i].pricing == GP_COMMITTED)
+            ci = i;
+    double with_base = res->options[ci].total;
+    assert_true(res->options[ci].burst > 0); /* the on-demand option does the growth */
+    /* The same commitment without a base commits the peak from month 0: dearer here. */
+    sc.s->options[ci].has_base_gpus = false;
+    sc.s->options[ci].burst = -1;
+    gp_model_evaluate(sc.s, res);
+    assert_true(with_base < res->options[ci].total);
+    free(res);
+    gp_loaded_done(&sc);
+    cJSON_Delete(doc);
+    rq.commit_share = 0.5; /* half the peak: ceil(0.5 x 89) = 45 */
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    cJSON_ArrayForEach(
+        o, cJSON_GetObjectItem(
+               doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
+                                                  "committed"))
+        assert_int_equal(cJSON_GetObjectItem(o, "base_gpus")->valueint, 45);
+    cJSON_Delete(doc);
+    rq.growth = 0; /* steady, half committed: a base of 8 of the 16 GPUs, the rest on demand */
+    assert_int_equal(gp_draft(&f->ses, &rq, &doc, &err), GP_OK);
+    cJSON_ArrayForEach(
+        o, cJSON_GetObjectItem(
+               doc, "cloud_options")) if (!strcmp(cJSON_GetObjectItem(o, "pricing")->valuestring,
+                                                  "committed"))
+        assert_int_equal(cJSON_GetObjectItem(o, "base_gpus")->valueint, 8);
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "demand"), "growth_per_month"));
+    cJSON_Delete(doc);
+    rq.growth = 0, rq.commit_share = 0;
 
     /* --provider: only that provider's offers. */
     rq.providers[rq.n_providers++] = "aws";
@@ -399,7 +488,8 @@ static void ranks_sensitivity_per_option(void **state) {
     gp_err err;
     gp_err_clear(&err);
     gp_sens_analysis a;
-    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, &a, &err), GP_OK);
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 0.2, NULL, 0, &a, &err),
+                     GP_OK);
     const gp_sensitivity *t = a.table;
     assert_true(a.sc.s->n_options > 0);
     assert_true(t->delta == 0.2);
@@ -415,7 +505,7 @@ static void ranks_sensitivity_per_option(void **state) {
     }
     gp_sens_analysis_done(&a);
     gp_sens_analysis_done(&a); /* safe twice */
-    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 1.5, &a, &err),
+    assert_int_equal(gp_sensitivity_analyze(&f->ses, path, "2026-01-01", 1.5, NULL, 0, &a, &err),
                      GP_E_INPUT);
 }
 

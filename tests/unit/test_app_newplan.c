@@ -116,6 +116,57 @@ static void test_choices_and_build(void **state) {
     gp_loaded_done(&sc);
     cJSON_Delete(doc);
 
+    /* One source of truth: the offers checked to begin with are those `scenario draft` picks
+     * (marked drafted by the same rule), and a plan of them says the draft's rule. */
+    gp_newplan_cloud *list = malloc(sizeof *list * (size_t)c.n);
+    memcpy(list, c.cloud, sizeof *list * (size_t)c.n);
+    int n = c.n;
+    assert_int_equal(gp_newplan_mark_drafted(ses, &rq.draft, &list, &n, &err), GP_OK);
+    gp_draft_offer picks[3];
+    int np;
+    assert_int_equal(gp_draft_picks(ses, &rq.draft, picks, &np, &err), GP_OK);
+    assert_true(np >= 1);
+    gp_newplan_cloud chosen[64], odd[64];
+    int nc = 0, no = 0;
+    for (int i = 0; i < n; i++) {
+        if (list[i].drafted)
+            chosen[nc++] = list[i];
+        else if (list[i].gpus < 8 || !strcmp(list[i].provider, "vast"))
+            odd[no++] = list[i];
+    }
+    assert_int_equal(nc, np);
+    for (int k = 0; k < np; k++) {
+        bool found = false;
+        for (int i = 0; i < nc; i++)
+            found = found || !strcmp(chosen[i].catalog, picks[k].catalog);
+        assert_true(found);
+    }
+    rq.hardware = NULL;
+    rq.cloud = chosen;
+    rq.n_cloud = nc;
+    assert_int_equal(gp_newplan_build(ses, &rq, &doc, &err), GP_OK);
+    notes = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "notes"));
+    assert_non_null(strstr(notes, "with at least 8 GPUs an instance"));
+    assert_non_null(strstr(notes, "marketplaces left out"));
+    cJSON_Delete(doc);
+    /* Chosen by hand beside them: a 1-GPU instance or a marketplace offer. The notes then say
+     * so, offer by offer, and never claim the draft's rule. */
+    assert_true(no >= 1);
+    chosen[nc++] = odd[0];
+    rq.n_cloud = nc;
+    assert_int_equal(gp_newplan_build(ses, &rq, &doc, &err), GP_OK);
+    notes = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "notes"));
+    assert_null(strstr(notes, "with at least 8 GPUs an instance"));
+    assert_null(strstr(notes, "marketplaces left out"));
+    assert_non_null(strstr(notes, "Cloud offers: chosen by hand"));
+    char want[400];
+    snprintf(want, sizeof want, "\"%s\" (%g GPU%s an instance, %s", odd[0].label, odd[0].gpus,
+             odd[0].gpus == 1 ? "" : "s",
+             odd[0].gpus < 8 ? "fewer GPUs an instance than 8" : "a marketplace host's box");
+    assert_non_null(strstr(notes, want));
+    cJSON_Delete(doc);
+    free(list);
+
     /* No GPU the catalog lacks. */
     rq.draft.gpu = "NOSUCHGPU";
     rq.hardware = NULL, rq.n_cloud = 0;

@@ -125,7 +125,7 @@ static void test_ec2instances(void **state) {
     assert_true(b.n > 5000);
     const gp_price_rec *r = find(&b, "p4d.24xlarge", "us-east-1", GP_COMMITTED, 12, GP_NO_UPFRONT);
     assert_non_null(r);
-    assert_close(r->hourly, 13.921094, 1e-12); /* MODEL.md's example figure */
+    assert_close(r->hourly, 13.921094, 1e-12); /* docs/model.md's example figure */
     assert_string_equal(r->gpu, "A100");
     assert_close(r->gpu_count, 8, REL);
     r = find(&b, "p4d.24xlarge", "us-east-1", GP_SPOT, 0, 0);
@@ -161,7 +161,20 @@ static void test_skypilot(void **state) {
     assert_string_equal(r->gpu, "V100");
     r = find(&b, "Standard_NC12s_v3", "australiaeast", GP_SPOT, 0, 0);
     assert_close(r->hourly, 1.564886, REL);
-    assert_int_equal(b.skipped, 0);
+    /* NVv4 shares one MI25: 1/8, 1/4, 1/2 and all of it, though the source says 1 for each. */
+    r = find(&b, "Standard_NV4as_v4", "australiaeast", GP_ON_DEMAND, 0, 0);
+    assert_non_null(r);
+    assert_close(r->gpu_count, 0.125, REL);
+    assert_close(find(&b, "Standard_NV8as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count,
+                 0.25, REL);
+    assert_close(find(&b, "Standard_NV16as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count,
+                 0.5, REL);
+    assert_close(find(&b, "Standard_NV32as_v4", "australiaeast", GP_ON_DEMAND, 0, 0)->gpu_count, 1,
+                 REL);
+    /* H200's "spot" equals its on-demand price in every region: no spot price, skipped. */
+    assert_non_null(find(&b, "Standard_ND96isr_H200_v5", "australiaeast", GP_ON_DEMAND, 0, 0));
+    assert_null(find(&b, "Standard_ND96isr_H200_v5", "australiaeast", GP_SPOT, 0, 0));
+    assert_int_equal(b.skipped, 28);
     gp_catalog_batch_done(&b);
 
     /* GCP: a machine's price is its host row plus its accelerator row (lowest zone). */
@@ -439,7 +452,7 @@ static void test_urdb_tariff(void **state) {
     cJSON_Delete(j);
 }
 
-/* MODEL.md "Catalog references": a commitment's fee and rate from its effective rate. */
+/* docs/model.md "Catalog references": a commitment's fee and rate from its effective rate. */
 static void test_commitment_split_and_spot_bands(void **state) {
     (void)state;
     double hourly = -1, upfront = -1;

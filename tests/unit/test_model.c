@@ -1,4 +1,4 @@
-/* The cost model, formula by formula, against hand-computed figures (MODEL.md). */
+/* The cost model, formula by formula, against hand-computed figures (docs/model.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

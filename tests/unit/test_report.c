@@ -6,6 +6,7 @@
 
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
+#include "gpuplan/report_batch.h"
 #include "gpuplan/report_fleet.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_sensitivity.h"
@@ -272,6 +273,51 @@ static void test_opening_given(void **state) {
     assert_non_null(strstr(md, "on_demand, 1 GPU an instance, 2.5 an instance-hour"));
     assert_non_null(strstr(md, "| horizon | 12 months |"));
     free(md);
+}
+
+/* 8 GPUs at 50 % for 12 months: on demand bills 8 x 730 x 0.5 x 12 = 35,040 GPU-hours. At 2 a
+ * GPU-hour (16 an 8-GPU instance-hour) that is 70,080, at 1 on spot 35,040 (no interruptions
+ * given, no band: priced at none), and owning costs 1,000,000: spot is cheapest, and the
+ * cheapest with guaranteed capacity is on demand, 35,040 (100 %) more. */
+static const char spot_wins[] =
+    "{\"name\": \"s\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
+    "0.5}, \"self_hosted\": {\"server_price\": 1000000}, \"cloud_options\": [{\"name\": "
+    "\"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 16}, "
+    "{\"name\": \"sp\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 8}]}";
+
+static void test_spot_headline(void **state) {
+    (void)state;
+    char *md = md_of(spot_wins);
+    assert_non_null(strstr(md, "**Cheapest over 12 months: sp**, 35,040.00 USD in total."));
+    assert_non_null(strstr(md, "It is spot capacity, which the provider can reclaim: the cheapest "
+                               "with guaranteed capacity is od, 70,080.00 USD in total, "
+                               "35,040.00 USD more (100 %)."));
+    /* What decides this says what its interruptions are priced at, and where that comes from. */
+    assert_non_null(strstr(md, "- Spot: \"sp\" is priced at 0 % of its instances interrupted a "
+                               "month (none: the catalog gives no band and the scenario sets "
+                               "none)"));
+    free(md);
+    cJSON *doc = gp_report_json_tree(sc, res, NULL);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring, "od");
+    /* The batch page's scenario section says so too. */
+    gp_buf page;
+    gp_buf_init(&page, 1 << 20);
+    assert_int_equal(gp_report_html_scenario(&page, doc, NULL, 0), GP_OK);
+    assert_non_null(strstr(page.data, "<b class=\"cheapest\">sp</b>, spot capacity, which the "
+                                      "provider can reclaim; the cheapest with guaranteed "
+                                      "capacity: <b class=\"guaranteed\">od</b>."));
+    gp_buf_done(&page);
+    cJSON_Delete(doc);
+    /* Not spot: no such sentence; the guaranteed cheapest is the cheapest. */
+    md = md_of(given_only);
+    assert_null(strstr(md, "guaranteed capacity"));
+    free(md);
+    doc = gp_report_json_tree(sc, res, NULL);
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring,
+                        cJSON_GetObjectItem(doc, "cheapest")->valuestring);
+    cJSON_Delete(doc);
 }
 
 static void test_opening_measured(void **state) {
@@ -553,6 +599,7 @@ int main(void) {
         cmocka_unit_test(test_md_work_mode),
         cmocka_unit_test(test_opening_given),
         cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),
         cmocka_unit_test(test_csv_rounded),
         cmocka_unit_test(test_sensitivity_json_csv),
     };

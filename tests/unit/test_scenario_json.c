@@ -1,4 +1,4 @@
-/* Scenario JSON: every rule of MODEL.md's table, and the error's location. */
+/* Scenario JSON: every rule of docs/model.md's table, and the error's location. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,7 +118,7 @@ static const bad bads[] = {
      "t.json:$.self_hosted.power.gpu_tdp_w", ">= gpu_idle_w"},
     {SH(", \"price_factor\": 0"), "t.json:$.self_hosted.price_factor", "> 0"},
     {SH(", \"network_per_server\": -1"), "t.json:$.self_hosted.network_per_server", "[0, 1e+12]"},
-    /* Issue 19 item 11: money is at most 1e12 (MODEL.md), so no total overflows to inf. */
+    /* Issue 19 item 11: money is at most 1e12 (docs/model.md), so no total overflows to inf. */
     {MIN_HEAD "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1.7e308}}",
      "t.json:$.self_hosted.server_price", "[0, 1e+12]"},
     {SH(", \"fixed_capex\": 1.000001e12"), "t.json:$.self_hosted.fixed_capex", "[0, 1e+12]"},

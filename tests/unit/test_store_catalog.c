@@ -128,6 +128,41 @@ static void test_diff(void **state) {
     assert_int_equal(x.n[GP_DISAPPEARED], 1);
 }
 
+/* Two feeds that disagree are no price change: a SkyPilot-format feed lists lambda's g8 at 80
+ * an hour after the gpuplan feed's 32; since a date between them, nothing got dearer. */
+static int no_change(const gp_price_change *c, void *arg) {
+    (void)arg;
+    if (strcmp(c->now.instance, "g8") != 0) /* the bundled catalog's own changes */
+        return 0;
+    fail_msg("a change across feeds: %s %s %g -> %g", c->now.instance,
+             gp_pricing_name(c->now.pricing), c->before, c->now.hourly);
+    return 0;
+}
+
+static void test_diff_within_one_feed(void **state) {
+    (void)state;
+    static const char sky[] =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+        "Region\ng8,H100,8,96,1000,,80,,eu-1\n";
+    static const char ours[] =
+        "{\"format\": \"gpuplan-catalog\", \"offers\": [{\"provider\": \"lambda\", \"instance\": "
+        "\"g8\", \"region\": \"eu-1\", \"gpu\": \"H100\", \"gpu_count\": 8, \"prices\": "
+        "[{\"pricing\": \"on_demand\", \"hourly\": 32}]}]}";
+    gp_import_stats s0;
+    import(ours, "2026-06-01", &s0);
+    gp_catalog_batch b;
+    gp_catalog_batch_init(&b, 1000);
+    gp_import_stats s;
+    gp_err err;
+    assert_int_equal(gp_catalog_import(st, sky, strlen(sky), "l.csv", GP_FMT_SKYPILOT, "lambda",
+                                       "other feed", "2026-07-01", "2026-07-01", false, &b, &s,
+                                       &err),
+                     GP_OK);
+    gp_catalog_batch_done(&b);
+    assert_int_equal(s.added, 1);
+    assert_int_equal(gp_store_catalog_diff(st, "2026-06-15", no_change, NULL, &err), GP_OK);
+}
+
 typedef struct seen {
     int n;
     double last;
@@ -211,9 +246,12 @@ static void test_bundle_loads_once(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_history_and_lookup), cmocka_unit_test(test_diff),
-        cmocka_unit_test(test_list_filters),       cmocka_unit_test(test_strict_imports_nothing),
+        cmocka_unit_test(test_history_and_lookup),
+        cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_list_filters),
+        cmocka_unit_test(test_strict_imports_nothing),
         cmocka_unit_test(test_bundle_loads_once),
+        cmocka_unit_test(test_diff_within_one_feed), /* last: it adds a feed */
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -193,11 +193,104 @@ static void test_retention_and_rm(void **state) {
     assert_int_equal(gp_store_node_rm(st, "n1", &err), GP_E_NOTFOUND);
 }
 
+static int take_gpu(const gp_gpu_ref *g, void *arg) {
+    gp_gpu_ref *out = arg;
+    int i = 0;
+    while (out[i].uuid[0])
+        i++;
+    if (i < 3)
+        out[i] = *g;
+    return 0;
+}
+
+/* gp_store_node_gpus: the whole GPUs known by UUID, for a dmon import to land on (issue 33). */
+static void test_node_gpus(void **state) {
+    (void)state;
+    gp_err err;
+    long long id;
+    assert_int_equal(gp_store_node_add(st, "known", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "known", &id, &err), GP_OK);
+    gp_samples s;
+    gp_samples_init(&s, 100);
+    int a = gp_samples_gpu(&s, "GPU-a", 0, "", "NVIDIA H100 80GB HBM3", "h");
+    int mig = gp_samples_gpu(&s, "GPU-a", 0, "GI 1/1g.10gb", "NVIDIA H100 80GB HBM3", "h");
+    int bare = gp_samples_gpu(&s, "", 1, "", "", "h");
+    assert_int_equal(gp_samples_add(&s, a, GP_M_POWER_W, 100, T0, -1, &err), GP_OK);
+    assert_int_equal(gp_samples_add(&s, mig, GP_M_GPU_UTIL, 10, T0, -1, &err), GP_OK);
+    assert_int_equal(gp_samples_add(&s, bare, GP_M_POWER_W, 50, T0, -1, &err), GP_OK);
+    size_t written;
+    assert_int_equal(gp_store_samples_write(st, id, &s, T0, &written, &err), GP_OK);
+    gp_samples_done(&s);
+    gp_gpu_ref got[4];
+    memset(got, 0, sizeof got);
+    assert_int_equal(gp_store_node_gpus(st, id, take_gpu, got, &err), GP_OK);
+    assert_string_equal(got[0].uuid, "GPU-a");
+    assert_int_equal(got[0].index, 0);
+    assert_string_equal(got[0].host, "h");
+    assert_string_equal(got[0].raw_model, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(got[1].uuid, ""); /* neither the MIG instance nor the GPU without UUID */
+}
+
+/* db/014_ipmi_source.sql: a database of schema 13, whose node_source refuses 'ipmi', keeps its
+ * sources and takes an ipmi one after the migration. */
+static void test_ipmi_source_migration(void **state) {
+    (void)state;
+    char p2[] = "/tmp/gpuplan-ipmi-XXXXXX";
+    int fd = mkstemp(p2);
+    close(fd);
+    unlink(p2);
+    gp_err err;
+    gp_store *s2;
+    gp_source_cfg src = {0};
+    src.kind = GP_SRC_REDFISH;
+    snprintf(src.url, sizeof src.url, "https://bmc/redfish/v1/Chassis/1/Power");
+    assert_int_equal(gp_store_open(p2, &s2, &err), GP_OK);
+    assert_int_equal(gp_store_node_add(s2, "old", &src, 1, &err), GP_OK);
+    gp_store_close(s2);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p2, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "CREATE TABLE ns13 (id INTEGER PRIMARY KEY, node_id INTEGER NOT NULL "
+                     "REFERENCES node(id) ON DELETE CASCADE, kind TEXT NOT NULL CHECK (kind IN "
+                     "('dcgm', 'prometheus', 'nvsmi', 'redfish')), url TEXT NOT NULL DEFAULT '', "
+                     "match TEXT NOT NULL DEFAULT '', insecure INTEGER NOT NULL DEFAULT 0, cacert "
+                     "TEXT NOT NULL DEFAULT '', token_file TEXT NOT NULL DEFAULT '', UNIQUE "
+                     "(node_id, kind, url)); INSERT INTO ns13 SELECT * FROM node_source; DROP "
+                     "TABLE node_source; ALTER TABLE ns13 RENAME TO node_source; PRAGMA "
+                     "user_version = 13",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    /* The old CHECK indeed refuses the new kind. */
+    assert_int_not_equal(sqlite3_exec(db,
+                                      "INSERT INTO node_source(node_id, kind) SELECT id, 'ipmi' "
+                                      "FROM node",
+                                      NULL, NULL, NULL),
+                         SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(gp_store_open(p2, &s2, &err), GP_OK);
+    gp_source_cfg ipmi = {0};
+    ipmi.kind = GP_SRC_IPMI;
+    assert_int_equal(gp_store_node_add(s2, "new", &ipmi, 1, &err), GP_OK);
+    gp_source_cfg *all;
+    size_t n;
+    assert_int_equal(gp_store_sources(s2, NULL, &all, &n, &err), GP_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(all[0].node, "new");
+    assert_int_equal(all[0].kind, GP_SRC_IPMI);
+    assert_string_equal(all[1].node, "old");
+    assert_int_equal(all[1].kind, GP_SRC_REDFISH);
+    assert_string_equal(all[1].url, "https://bmc/redfish/v1/Chassis/1/Power");
+    free(all);
+    gp_store_close(s2);
+    test_remove_db(p2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_samples_and_rollups),
-        cmocka_unit_test(test_fleet_and_status),
-        cmocka_unit_test(test_retention_and_rm),
+        cmocka_unit_test(test_samples_and_rollups),   cmocka_unit_test(test_fleet_and_status),
+        cmocka_unit_test(test_retention_and_rm),      cmocka_unit_test(test_node_gpus),
+        cmocka_unit_test(test_ipmi_source_migration),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -928,10 +928,16 @@ static void test_sensitivity_v2(void **state) {
     s->max_servers = 40;
     gp_err err;
     assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_OK);
-    const char *v2[] = {"demand.growth_per_month",
-                        "self_hosted.lead_time_months",
-                        "self_hosted.order_every_months",
-                        "self_hosted.max_servers",
+    /* The order cadence and the cap are the plan's shape: moved only when asked. */
+    assert_null(sens_row(t, "self_hosted.order_every_months"));
+    assert_null(sens_row(t, "self_hosted.max_servers"));
+    const char *shape[] = {"order_every_months", "self_hosted.max_servers"};
+    assert_int_equal(gp_sensitivity_run_params(s, 0.5, shape, 2, t, &err), GP_OK);
+    assert_int_equal(t->n_rows, 2);
+    assert_non_null(sens_row(t, "self_hosted.order_every_months"));
+    assert_non_null(sens_row(t, "self_hosted.max_servers"));
+    assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_OK);
+    const char *v2[] = {"demand.growth_per_month", "self_hosted.lead_time_months",
                         "self_hosted.server_price_trend_per_year",
                         "self_hosted.tariff.price_trend_per_year",
                         "cloud_options[0].price_trend_per_year"};
@@ -955,12 +961,72 @@ static void test_sensitivity_v2(void **state) {
     s->max_servers = 10; /* 80 GPUs in 8-GPU servers: exactly enough */
     assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_OK);
     assert_null(sens_row(t, "self_hosted.max_servers"));
-    assert_true(t->n_refused >= 2);                       /* more GPUs, and a lower cap */
+    assert_int_equal(t->n_refused, 1);                    /* more GPUs */
     assert_string_equal(t->refused_input, "demand.gpus"); /* the first in input order */
     assert_string_equal(t->refused_error.where, "$.self_hosted.bridge");
     /* A plan the engine refuses as it stands is an error, not a table. */
     s->max_servers = 5;
     assert_int_equal(gp_sensitivity_run(s, 0.5, t, &err), GP_E_INPUT);
+    free(s);
+    free(t);
+}
+
+/* Sensitivity varies what a planner is unsure of, the exit value's inputs included, and leaves
+ * the plan's shape (gpus_per_server, the horizon) out unless asked by name; rows are named as
+ * the CLI names them. */
+static void test_sensitivity_uncertainties(void **state) {
+    (void)state;
+    gp_sensitivity *t = malloc(sizeof *t);
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(t);
+    assert_non_null(s);
+    *s = base;
+    s->buy = GP_BUY_AS_NEEDED; /* the derived resale line: depreciation_years moves totals */
+    s->residual_pct = 0.2;
+    s->refresh_months = 24;
+    gp_err err;
+    assert_int_equal(gp_sensitivity_run(s, 0.2, t, &err), GP_OK);
+    assert_null(sens_row(t, "self_hosted.gpus_per_server"));
+    assert_null(sens_row(t, "horizon_months"));
+    const gp_sens_row *dep = sens_row(t, "self_hosted.depreciation_years");
+    assert_non_null(dep);
+    assert_close(dep->low, s->depreciation_years * 0.8, REL);
+    assert_true(dep->swing > 0); /* a longer line leaves more value at the exit */
+    assert_string_equal(dep->label, "self-hosted: depreciation_years");
+    const gp_sens_row *ref = sens_row(t, "self_hosted.refresh_months");
+    assert_non_null(ref);
+    assert_close(ref->low, 19, REL); /* 24 x 0.8 = 19.2, a whole month */
+    assert_close(ref->high, 29, REL);
+    assert_non_null(sens_row(t, "self_hosted.residual_pct"));
+    const gp_sens_row *hr = sens_row(t, "cloud_options[0].hourly");
+    assert_non_null(hr);
+    char want[GP_NAME_BYTES + 16];
+    snprintf(want, sizeof want, "%s: hourly", s->options[0].name);
+    assert_string_equal(hr->label, want);
+    /* A resale curve moves as a whole: each share times the same factor. */
+    s->residual_pct = 0;
+    s->n_resale = 2;
+    s->resale[0] = (gp_resale_point){12, 0.7};
+    s->resale[1] = (gp_resale_point){36, 0.3};
+    assert_int_equal(gp_sensitivity_run(s, 0.2, t, &err), GP_OK);
+    const gp_sens_row *rs = sens_row(t, "self_hosted.resale");
+    assert_non_null(rs);
+    assert_close(rs->low, 0.56, REL);
+    assert_close(rs->high, 0.84, REL);
+    gp_scenario moved = *s;
+    moved.resale[0].pct = 0.84;
+    moved.resale[1].pct = 0.36;
+    gp_model_evaluate(&moved, res);
+    assert_close(rs->self_high, res->self.total, 1e-9);
+    assert_true(rs->self_high < rs->self_low); /* more value at the exit: owning costs less */
+    /* Asked by name, the shape moves; an unknown name is an error, not a quiet table. */
+    const char *ask[] = {"gpus_per_server"};
+    assert_int_equal(gp_sensitivity_run_params(s, 0.5, ask, 1, t, &err), GP_OK);
+    assert_int_equal(t->n_rows, 1);
+    assert_string_equal(t->rows[0].input, "self_hosted.gpus_per_server");
+    const char *typo[] = {"gpus_per_sever"};
+    assert_int_equal(gp_sensitivity_run_params(s, 0.5, typo, 1, t, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "--param");
     free(s);
     free(t);
 }
@@ -980,6 +1046,7 @@ int main(void) {
         cmocka_unit_test(test_summary_rows_ties),
         cmocka_unit_test(test_refused_point),
         cmocka_unit_test(test_sensitivity_v2),
+        cmocka_unit_test(test_sensitivity_uncertainties),
         cmocka_unit_test(test_summary),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

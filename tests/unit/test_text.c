@@ -1,7 +1,9 @@
 /* gp_text_clean, the one sanitiser for outside text bound for CSV and XLSX (issue 19, 6 and 7). */
+#include <math.h>
 #include <string.h>
 
 #include "gpuplan/text.h"
+#include "gpuplan/parse.h"
 #include "testutil.h"
 
 static void test_clean_table(void **state) {
@@ -54,11 +56,31 @@ static void test_utf8_cut(void **state) {
     assert_int_equal(gp_text_utf8_cut("\xf0\x9f\x98\x80", 4), 4);
 }
 
+/* A share as people type it: "0.7" or "70%" (the CLI's percentages, the TUI's fields). */
+static void test_parse_share(void **state) {
+    (void)state;
+    double v = -1;
+    assert_true(gp_parse_share("0.7", &v));
+    assert_true(fabs(v - 0.7) < 1e-15);
+    assert_true(gp_parse_share("70%", &v));
+    assert_true(fabs(v - 0.7) < 1e-15);
+    assert_true(gp_parse_share("12.5 %", &v));
+    assert_true(fabs(v - 0.125) < 1e-15);
+    assert_true(gp_parse_share("0%", &v) && v == 0);
+    assert_false(gp_parse_share("-5%", &v));
+    assert_false(gp_parse_share("%", &v));
+    assert_false(gp_parse_share("", &v));
+    assert_false(gp_parse_share("70%%", &v));
+    assert_false(gp_parse_share("nan%", &v));
+    assert_false(gp_parse_share("7 0%", &v));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean_table),
         cmocka_unit_test(test_clean_truncates_on_a_boundary),
         cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_parse_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,364 @@
+/* nvidia-smi dmon logs: whitespace-separated columns named by a "# gpu ..." header line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpuplan/telemetry.h"
+
+#define MAX_COLS 128
+#define MAX_INDEX 4096
+#define DAY_S 86400
+
+enum { C_OTHER, C_DATE, C_TIME, C_GPU, C_PWR, C_TEMP, C_SM, C_FB, C_PCLK };
+
+static const struct {
+    const char *name;
+    int col;
+    gp_metric metric;
+    double max; /* a reading above this is not one */
+} known_cols[] = {
+    {"Date", C_DATE, 0, 0},
+    {"Time", C_TIME, 0, 0},
+    {"gpu", C_GPU, 0, 0},
+    {"pwr", C_PWR, GP_M_POWER_W, 100000},
+    {"gtemp", C_TEMP, GP_M_TEMP_C, 300},
+    {"temp", C_TEMP, GP_M_TEMP_C, 300}, /* drivers before the gtemp/mtemp split */
+    {"sm", C_SM, GP_M_GPU_UTIL, 100},
+    {"fb", C_FB, GP_M_MEM_USED_MIB, 1e8}, /* headed "MB"; NVML's MiB */
+    {"pclk", C_PCLK, GP_M_SM_CLOCK_MHZ, 100000},
+};
+#define N_KNOWN (sizeof known_cols / sizeof known_cols[0])
+
+typedef struct tok {
+    const char *p;
+    size_t n;
+} tok;
+
+static int split(const char *s, size_t n, tok *t, int cap) {
+    int k = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i == n)
+            break;
+        size_t b = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t')
+            i++;
+        if (k == cap)
+            return cap + 1;
+        t[k++] = (tok){s + b, i - b};
+    }
+    return k;
+}
+
+static bool tok_is(tok t, const char *s) {
+    return strlen(s) == t.n && !memcmp(t.p, s, t.n);
+}
+
+static bool number(tok t, double *out) {
+    char tmp[40];
+    if (t.n == 0 || t.n >= sizeof tmp)
+        return false;
+    memcpy(tmp, t.p, t.n);
+    tmp[t.n] = '\0';
+    char *end;
+    double v = strtod(tmp, &end);
+    if (*end || end == tmp || !isfinite(v) || tmp[0] == ' ')
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool digits(const char *p, size_t n, int *out) {
+    int v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    *out = v;
+    return n > 0;
+}
+
+/* "20260816" (-o D). */
+static bool parse_date(tok t, int *y, int *m, int *d) {
+    return t.n == 8 && digits(t.p, 4, y) && digits(t.p + 4, 2, m) && digits(t.p + 6, 2, d) &&
+           *y >= 1970 && *y <= 9999 && *m >= 1 && *m <= 12 && *d >= 1 && *d <= 31;
+}
+
+/* "09:22:34" (-o T): seconds of the day. */
+static bool parse_time(tok t, int *sod) {
+    int h, mi, s;
+    if (t.n != 8 || t.p[2] != ':' || t.p[5] != ':' || !digits(t.p, 2, &h) ||
+        !digits(t.p + 3, 2, &mi) || !digits(t.p + 6, 2, &s) || h > 23 || mi > 59 || s > 60)
+        return false;
+    *sod = h * 3600 + mi * 60 + s;
+    return true;
+}
+
+/* Local midnight of a date (mday may run past the month: mktime normalises), in seconds. */
+static int64_t midnight(int y, int m, int d) {
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    tm.tm_year = y - 1900;
+    tm.tm_mon = m - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = 12; /* noon, then back: a DST change at 00:00 cannot move the day */
+    tm.tm_isdst = -1;
+    time_t t = mktime(&tm);
+    if (t == (time_t)-1)
+        return INT64_MIN;
+    struct tm back;
+    localtime_r(&t, &back);
+    back.tm_hour = 0;
+    back.tm_min = 0;
+    back.tm_sec = 0;
+    back.tm_isdst = -1;
+    return (int64_t)mktime(&back);
+}
+
+/* A local date and second of the day as Unix milliseconds; the last day's midnight cached. */
+typedef struct day_cache {
+    int y, m, d;
+    int64_t mid;
+} day_cache;
+
+static int64_t local_ms(day_cache *c, int y, int m, int d, int sod) {
+    if (c->y != y || c->m != m || c->d != d) {
+        c->y = y, c->m = m, c->d = d;
+        c->mid = midnight(y, m, d);
+    }
+    if (c->mid == INT64_MIN)
+        return 0;
+    /* Seconds after midnight: right except on the hour a DST change repeats or skips. */
+    return (c->mid + sod) * 1000;
+}
+
+static gp_status fail(gp_err *err, const char *origin, int line, const char *msg) {
+    char where[300];
+    snprintf(where, sizeof where, "%s:%d", origin, line);
+    return gp_errorf(err, GP_E_INPUT, where, "%s", msg);
+}
+
+gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const gp_dmon_opts *o,
+                        gp_samples *out, gp_dmon_info *info, gp_err *err) {
+    gp_dmon_info local;
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    tok *t = malloc((MAX_COLS + 1) * sizeof *t);
+    unsigned char *seen = calloc(MAX_INDEX / 8, 1);
+    if (!t || !seen) {
+        free(t);
+        free(seen);
+        return gp_errorf(err, GP_E_NOMEM, NULL, "out of memory");
+    }
+    int col[MAX_COLS], ncols = 0, m_of[MAX_COLS];
+    char name[MAX_COLS][12];
+    double max_of[MAX_COLS];
+    bool has_date = false, has_time = false;
+    size_t first = out->n; /* this parse's samples, whose times are settled at the end */
+    const char *p = buf, *end = buf + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    int line = 0, prev_sod = -1, day = 0;
+    int64_t round = -1, last_rel = 0;
+    day_cache dc = {0, 0, 0, 0};
+    gp_status st = GP_OK;
+    char msg[160];
+    while (p < end && st == GP_OK) {
+        line++;
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *text = p;
+        size_t n = (size_t)((eol ? eol : end) - p);
+        p = eol ? eol + 1 : end;
+        if (n && text[n - 1] == '\r')
+            n--;
+        size_t lead = 0;
+        while (lead < n && (text[lead] == ' ' || text[lead] == '\t'))
+            lead++;
+        if (lead == n)
+            continue;
+        if (memchr(text, '\0', n)) {
+            st = fail(err, origin, line, "a NUL byte: not a dmon log");
+            break;
+        }
+        if (text[lead] == '#') { /* the names line, its units line, or a comment */
+            int k = split(text + lead + 1, n - lead - 1, t, MAX_COLS);
+            bool names = false;
+            for (int i = 0; i < k && i < MAX_COLS; i++)
+                names |= tok_is(t[i], "gpu");
+            if (!names)
+                continue;
+            if (k > MAX_COLS) {
+                st = fail(err, origin, line, "more than 128 columns");
+                break;
+            }
+            bool had_date = has_date, had_time = has_time, first_header = !ncols;
+            ncols = k;
+            has_date = has_time = false;
+            for (int i = 0; i < k; i++) {
+                col[i] = C_OTHER;
+                snprintf(name[i], sizeof name[i], "%.*s", (int)(t[i].n < 11 ? t[i].n : 11), t[i].p);
+                for (size_t j = 0; j < N_KNOWN; j++)
+                    if (tok_is(t[i], known_cols[j].name)) {
+                        col[i] = known_cols[j].col;
+                        m_of[i] = (int)known_cols[j].metric;
+                        max_of[i] = known_cols[j].max;
+                    }
+                has_date |= col[i] == C_DATE;
+                has_time |= col[i] == C_TIME;
+            }
+            for (int i = 0; i < k && st == GP_OK; i++)
+                if (tok_is(t[i], "pid"))
+                    st = fail(err, origin, line,
+                              "nvidia-smi pmon output (a row per process), not dmon: its sm "
+                              "and mem are a process's share");
+            if (st != GP_OK)
+                break;
+            /* Rows are timed one way through a log: its own times, or rounds before an end. */
+            if (!first_header && (has_date != had_date || has_time != had_time)) {
+                st = fail(err, origin, line,
+                          "this header's Date and Time columns differ from the log's first: "
+                          "one dmon run (one -o) per file");
+                break;
+            }
+            continue;
+        }
+        if (!ncols) {
+            st = fail(err, origin, line,
+                      "a row before any \"# gpu ...\" header: not nvidia-smi dmon output");
+            break;
+        }
+        int k = split(text, n, t, MAX_COLS);
+        if (k != ncols) {
+            snprintf(msg, sizeof msg, "%d fields where the header has %d",
+                     k > MAX_COLS ? MAX_COLS + 1 : k, ncols);
+            st = fail(err, origin, line, msg);
+            break;
+        }
+        int index = -1, y = 0, mo = 0, d = 0, sod = -1;
+        for (int i = 0; i < k && st == GP_OK; i++) {
+            bool ok = col[i] == C_GPU
+                          ? t[i].n <= 4 && digits(t[i].p, t[i].n, &index) && index < MAX_INDEX
+                      : col[i] == C_DATE ? parse_date(t[i], &y, &mo, &d)
+                      : col[i] == C_TIME ? parse_time(t[i], &sod)
+                                         : true;
+            if (!ok) {
+                snprintf(msg, sizeof msg, "%s \"%.*s\" is not %s", name[i],
+                         (int)(t[i].n < 40 ? t[i].n : 40), t[i].p,
+                         col[i] == C_GPU    ? "a GPU index"
+                         : col[i] == C_DATE ? "YYYYMMDD"
+                                            : "HH:MM:SS");
+                st = fail(err, origin, line, msg);
+            }
+        }
+        if (st != GP_OK)
+            break;
+        /* A round ends where a GPU index comes again. */
+        if (round < 0 || (seen[index / 8] & (1u << (index % 8)))) {
+            round++;
+            memset(seen, 0, MAX_INDEX / 8);
+        }
+        seen[index / 8] |= (unsigned char)(1u << (index % 8));
+        info->rows++;
+        /* Until the end, a row's time is: its own (date and time), its day count and second
+         * (time only), or its round (no time). */
+        int64_t ts;
+        if (has_time && has_date) {
+            ts = local_ms(&dc, y, mo, d, sod);
+        } else if (has_time) {
+            if (prev_sod >= 0 && sod < prev_sod - DAY_S / 2)
+                day++; /* past midnight */
+            prev_sod = sod;
+            ts = (int64_t)day * DAY_S + sod;
+        } else {
+            ts = round;
+        }
+        last_rel = ts;
+        int gpu = -1;
+        for (size_t g = 0; o && g < o->n_known; g++)
+            if (o->known[g].index == index && !o->known[g].mig[0]) {
+                gpu = gp_samples_gpu(out, o->known[g].uuid, index, "", o->known[g].raw_model,
+                                     o->known[g].host);
+                break;
+            }
+        if (gpu < 0)
+            gpu = gp_samples_gpu(out, "", index, "", "", o && o->host ? o->host : "");
+        for (int i = 0; i < k && st == GP_OK; i++) {
+            if (col[i] < C_PWR)
+                continue;
+            double v;
+            char cell[48];
+            snprintf(cell, sizeof cell, "%.*s", (int)(t[i].n < 40 ? t[i].n : 40), t[i].p);
+            if (tok_is(t[i], "-")) {
+                out->blanks++; /* not supported, or hidden under MIG */
+            } else if (!number(t[i], &v)) {
+                snprintf(msg, sizeof msg, "%s \"%s\" is not a number or -", name[i], cell);
+                st = fail(err, origin, line, msg);
+            } else if (v < 0 || v > max_of[i]) {
+                snprintf(msg, sizeof msg, "%s %g is outside 0..%g", name[i], v, max_of[i]);
+                st = fail(err, origin, line, msg);
+            } else {
+                st = gp_samples_add(out, gpu, (gp_metric)m_of[i], v, ts, -1, err);
+            }
+        }
+    }
+    info->rounds = round < 0 ? 0 : (size_t)round + 1;
+    if (st == GP_OK && !ncols)
+        st = gp_errorf(err, GP_E_INPUT, origin,
+                       "not nvidia-smi dmon output: no \"# gpu ...\" header line");
+    if (st == GP_OK && info->rows == 0)
+        st = gp_errorf(err, GP_E_INPUT, origin, "a dmon header and no rows");
+    info->own_time = has_time;
+    if (st == GP_OK && has_time && !has_date && (!o || o->end_ms <= 0))
+        st = gp_errorf(err, GP_E_INPUT, origin,
+                       "rows with a time of day (-o T) and no date: give the time of the "
+                       "log's end (--end) for their day");
+    if (st == GP_OK && has_time && !has_date) {
+        /* Time of day only: the last row falls on the day of end_ms, or the day before when
+         * its time of day is later than end_ms's. */
+        int64_t last = last_rel;
+        time_t e = (time_t)(o ? o->end_ms / 1000 : 0);
+        struct tm tm;
+        localtime_r(&e, &tm);
+        int end_sod = tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+        int last_day = (int)(last / DAY_S);
+        int shift = (int)(last % DAY_S) > end_sod + 60 ? 1 : 0;
+        for (size_t i = first; i < out->n; i++) {
+            int64_t rel = out->s[i].ts_ms;
+            int dd = tm.tm_mday - shift - (last_day - (int)(rel / DAY_S));
+            out->s[i].ts_ms =
+                local_ms(&dc, tm.tm_year + 1900, tm.tm_mon + 1, dd, (int)(rel % DAY_S));
+        }
+    } else if (st == GP_OK && !has_time) {
+        int64_t last_round = (int64_t)info->rounds - 1;
+        int64_t step = o && o->interval_ms > 0 ? o->interval_ms : 1000;
+        for (size_t i = first; i < out->n; i++)
+            out->s[i].ts_ms = (o ? o->end_ms : 0) - (last_round - out->s[i].ts_ms) * step;
+    }
+    if (st == GP_OK) {
+        info->first_ms = INT64_MAX;
+        info->last_ms = INT64_MIN;
+        for (size_t i = first; i < out->n; i++) {
+            if (out->s[i].ts_ms < info->first_ms)
+                info->first_ms = out->s[i].ts_ms;
+            if (out->s[i].ts_ms > info->last_ms)
+                info->last_ms = out->s[i].ts_ms;
+        }
+        if (out->n == first)
+            info->first_ms = info->last_ms = 0;
+        for (size_t g = 0; o && g < out->n_gpus; g++)
+            for (size_t k2 = 0; k2 < o->n_known; k2++)
+                if (o->known[k2].uuid[0] && !strcmp(out->gpus[g].uuid, o->known[k2].uuid)) {
+                    info->mapped++;
+                    break;
+                }
+    }
+    free(t);
+    free(seen);
+    return st;
+}

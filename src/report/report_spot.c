@@ -1,0 +1,129 @@
+/* Spot in the opening: which side rests on spot, the cheapest with guaranteed capacity, and
+ * how each spot option's interruptions are priced (report_opening.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuplan/numfmt.h"
+#include "gpuplan/report_opening.h"
+
+static bool equal(double a, double b) { /* docs/model.md, Rounding and ties */
+    return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+static bool is_spot(const gp_scenario *s, int i) {
+    return i >= 0 && i < s->n_options && s->options[i].pricing == GP_SPOT;
+}
+
+bool gp_report_rests_on_spot(const gp_scenario *s, const gp_result *r, int side) {
+    if (side < 0) /* self-hosted: only when a spot bridge does some of its work */
+        return is_spot(s, s->bridge) && r->self.breakdown.bridge > 0;
+    const gp_option *o = &s->options[side];
+    if (o->pricing == GP_SPOT)
+        return true;
+    return o->pricing == GP_COMMITTED && is_spot(s, o->burst) && r->options[side].burst > 0;
+}
+
+bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side) {
+    bool found = false;
+    double low = 0;
+    for (int k = -1; k < s->n_options; k++) {
+        if (gp_report_rests_on_spot(s, r, k))
+            continue;
+        double total = k < 0 ? r->self.total : r->options[k].total;
+        if (!found || (total < low && !equal(total, low))) {
+            found = true;
+            low = total;
+            *side = k;
+        }
+    }
+    return found;
+}
+
+void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out, size_t cap) {
+    *out = '\0';
+    if (!gp_report_rests_on_spot(s, r, r->cheapest))
+        return;
+    const char *what = r->cheapest >= 0 && s->options[r->cheapest].pricing == GP_SPOT
+                           ? "It is spot capacity, which the provider can reclaim"
+                           : "It rests on spot capacity, which the provider can reclaim";
+    int g;
+    if (!gp_report_guaranteed(s, r, &g)) {
+        snprintf(out, cap, "%s; no side of this plan has guaranteed capacity.", what);
+        return;
+    }
+    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
+    double total = g < 0 ? r->self.total : r->options[g].total;
+    char t[48], more[48], pct[32] = "";
+    gp_fmt_money(total, t, sizeof t);
+    gp_fmt_money(total - best, more, sizeof more);
+    if (best > 0)
+        gp_fmt_pct((total - best) / best, pct, sizeof pct);
+    snprintf(out, cap,
+             "%s: the cheapest with guaranteed capacity is %s, %s %s in total, %s %s more%s%s%s.",
+             what, g < 0 ? "self-hosted" : s->options[g].name, t, s->currency, more, s->currency,
+             *pct ? " (" : "", pct, *pct ? " %)" : "");
+}
+
+/* The band the catalog gave option i's spot price, "" when none. */
+static const char *band_of(const gp_scenario *s, const gp_report_meta *meta, int i) {
+    for (int k = 0; meta && k < meta->n_sources; k++)
+        if (meta->sources[k].pricing == GP_SPOT &&
+            !strcmp(meta->sources[k].option, s->options[i].name))
+            return meta->sources[k].interruption_band;
+    return "";
+}
+
+/* Whether the scenario's notes say a draft priced spot at its default rate (app_draft.h). */
+static bool drafted_default(const gp_report_meta *meta) {
+    const char *notes =
+        meta && meta->scenario_json
+            ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta->scenario_json, "notes"))
+            : NULL;
+    return notes && strstr(notes, "no interruption band, so the draft's default");
+}
+
+bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char *out, size_t cap) {
+    size_t used = 0;
+    int n = 0, more = 0;
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        if (o->pricing != GP_SPOT)
+            continue;
+        if (n == 2) {
+            more++;
+            continue;
+        }
+        char month[32], hours[32], where[96];
+        gp_fmt_pct(o->interruptions_per_hour * 730.0, month, sizeof month);
+        gp_fmt_sig(o->checkpoint_interval_h / 2 + o->restart_h, 4, hours, sizeof hours);
+        const char *band = band_of(s, meta, i);
+        if (o->has_interruptions_per_hour && drafted_default(meta))
+            snprintf(where, sizeof where,
+                     "set in the scenario: the draft's default, the catalog giving no band");
+        else if (o->has_interruptions_per_hour)
+            snprintf(where, sizeof where, "set in the scenario");
+        else if (*band)
+            snprintf(where, sizeof where, "the catalog's interruption band %s", band);
+        else
+            snprintf(where, sizeof where,
+                     "none: the catalog gives no band and the scenario sets none");
+        used += (size_t)snprintf(out + used, cap - used,
+                                 "%s\"%.200s\" is priced at %s %% of its instances interrupted a "
+                                 "month (%s), each costing %s h of lost work",
+                                 n ? "; " : "Spot: ", o->name, month, where, hours);
+        if (used >= cap)
+            return true;
+        n++;
+    }
+    if (!n)
+        return false;
+    if (more)
+        used += (size_t)snprintf(out + used, cap - used, "; %d more spot option%s", more,
+                                 more == 1 ? "" : "s");
+    if (used < cap)
+        snprintf(out + used, cap - used,
+                 ". Interruptions add little to a spot bill; the risk is capacity: the provider "
+                 "can reclaim it, so spot is no guarantee of GPUs.");
+    return true;
+}
