@@ -15,9 +15,12 @@
 #define GP_CHUNK_N_MAX (1LL << 30) /* samples in one bucket */
 /* Above the longest encoding: 4 bytes of header and a 36-byte bitmap, 18 bits of Rice
  * parameters, then per bucket a group of its own with a new count (3 + 1 + 63 bits) and three
- * values of at most 80 bits (a 3-bit prefix and an escaped Rice code of 77), about 11,630. */
+ * values of at most 80 bits (a 3-bit prefix and an escaped Rice code of 77), and the 4-byte
+ * checksum: about 11,634. */
 #define GP_CHUNK_MAX_BYTES 11640
-#define GP_CHUNK_VERSION 2 /* what gp_chunk_encode writes; version 1 still decodes */
+/* What gp_chunk_encode writes: version 2's layout and a CRC-32 of the bytes before it, checked
+ * on every decode. Versions 1 and 2 (no checksum) still decode. */
+#define GP_CHUNK_VERSION 3
 
 /* One bucket; n == 0 means the bucket holds no data (sum, min and max are then ignored). */
 typedef struct gp_chunk_bucket {
@@ -40,7 +43,9 @@ gp_status gp_chunk_encode(const gp_chunk *c, unsigned char *out, size_t *len, gp
 
 /* Decode buf[0..len) into *out. Borrows buf for the call only.
  * On GP_OK, *out holds every bucket; on GP_E_INPUT, *out is empty (slots 0) and err names
- * origin and the byte offset of the fault (truncated, trailing bytes, bad version or tag). */
+ * origin and the byte offset of the fault (truncated, trailing bytes, bad version or tag), or
+ * origin alone when the checksum does not match ("checksum mismatch"). Every gp_*_decode and
+ * gp_hours_add below checks the checksum of the versions that carry one. */
 gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *origin, gp_chunk *out,
                           gp_err *err);
 
@@ -48,8 +53,8 @@ gp_status gp_chunk_decode(const unsigned char *buf, size_t len, const char *orig
 
 #define GP_HOURS_SLOTS 24
 #define GP_HOURS_BINS 21        /* the 5 % bins of db/004_capacity.sql */
-#define GP_HOURS_MAX_BYTES 1589 /* the longest encoding of a full day */
-#define GP_HOURS_VERSION 1
+#define GP_HOURS_MAX_BYTES 1593 /* the longest encoding of a full day, its checksum included */
+#define GP_HOURS_VERSION 2      /* version 1's layout and a CRC-32; version 1 still decodes */
 
 /* One hour of util_hour; buckets == 0 means the hour holds no data (the rest is ignored). */
 typedef struct gp_hour {
@@ -90,11 +95,12 @@ gp_status gp_hours_add(const unsigned char *buf, size_t len, const char *origin,
  * and UTC day (fleet_5m_day, db/013_fleet_chunks.sql) ---- */
 
 #define GP_FLEET_SLOTS 288
-#define GP_FLEET_VERSION 2 /* what gp_fleet_encode writes; version 1 still decodes */
+#define GP_FLEET_VERSION 3 /* version 2's layout and a CRC-32; versions 1 and 2 still decode */
 #define GP_FLEET_BINS 21   /* the 5 % bins of db/004_capacity.sql */
 /* Above the longest: 2 bytes and a bitmap, 12 bits of Rice parameters, per bucket 2 bits, a
- * gamma code of the GPUs (63), a value (80) and 21 Rice codes of at most 72 bits. */
-#define GP_FLEET_MAX_BYTES 59700
+ * gamma code of the GPUs (63), a value (80) and 21 Rice codes of at most 72 bits, and the
+ * 4-byte checksum. */
+#define GP_FLEET_MAX_BYTES 59704
 
 /* One bucket of fleet_5m; gpus == 0 means no row (the rest is ignored). */
 typedef struct gp_fleet_bucket {

@@ -18,16 +18,18 @@
 #define GP_COLLECT_MAX_CONCURRENCY 256
 
 typedef struct gp_collect_opts {
-    long connect_timeout_ms;    /* default 3 s, and at most a quarter of the cycle */
-    long total_timeout_ms;      /* default 10 s: the whole cycle, nvidia-smi included */
-    size_t max_bytes;           /* default 16 MiB per response */
-    size_t max_in_flight_bytes; /* default 128 MiB for all responses being received */
-    int concurrency;            /* transfers in flight, default 64, at most 256 */
-    int write_retries;          /* a failed cycle write is retried, 0.25 s, 0.5 s, 1 s apart */
-    const char *nvsmi_path;     /* the local nvidia-smi, default "nvidia-smi" from PATH */
-    const char *ipmitool_path;  /* the local ipmitool, default "ipmitool" from PATH */
-    long raw_keep_ms;           /* retention of raw samples, default 48 h */
-    long long rollup_keep_ms;   /* retention of rollups, default 365 days */
+    long connect_timeout_ms;     /* default 3 s, and at most a quarter of the cycle */
+    long total_timeout_ms;       /* default 10 s: the whole cycle, nvidia-smi included */
+    size_t max_bytes;            /* default 16 MiB per response */
+    size_t max_in_flight_bytes;  /* default 128 MiB for all responses being received */
+    int concurrency;             /* transfers in flight, default 64, at most 256 */
+    int write_retries;           /* a failed cycle write is retried, 0.25 s, 0.5 s, 1 s apart */
+    const char *nvsmi_path;      /* the local nvidia-smi, default "nvidia-smi" from PATH */
+    const char *ipmitool_path;   /* the local ipmitool, default "ipmitool" from PATH */
+    long raw_keep_ms;            /* retention of raw samples, default 48 h */
+    long long rollup_keep_ms;    /* retention of rollups, default 365 days */
+    volatile sig_atomic_t *stop; /* a signal handler's flag: a lock wait or a retry pause ends
+                                    at once when set (NULL: none) */
 } gp_collect_opts;
 
 void gp_collect_opts_init(gp_collect_opts *o);

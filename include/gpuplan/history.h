@@ -3,7 +3,8 @@
  * buckets gpuplan stores, written straight into the rollups.
  *
  * The work is cut into chunks: the hosts (Hostname label) in groups of hosts_per_query, the time
- * in spans of at most max_points points per series. A chunk is one query per metric, sent
+ * in spans of at most max_points points per series whose rows fit the memory budget
+ * (GP_HISTORY_MEMORY). Answers are parsed as they stream. A chunk is one query per metric, sent
  * through one libcurl multi handle with at most `concurrency` in flight, and is committed whole
  * with the marks that say how far each (source, metric, host) is imported; a host group's chunks
  * are committed in time order, so a mark never skips a hole. A re-run asks only for what is
@@ -37,8 +38,17 @@ typedef struct gp_history_opts {
     int concurrency;            /* queries in flight, default 4 */
     long connect_timeout_ms;    /* default 5 s */
     long total_timeout_ms;      /* per query, default 120 s */
-    size_t max_bytes;           /* per response, default 256 MiB */
+    size_t max_bytes;           /* per response, default 256 MiB (and less: see below) */
+    size_t max_memory;          /* for everything the import holds at once: GP_HISTORY_MEMORY */
 } gp_history_opts;
+
+/* The import's one memory budget (512 MiB): half for the 5-minute rows of the chunks open at
+ * once (a chunk spans what its rows fit in, at 16 GPUs a host), a quarter for the series being
+ * received; answers are parsed as they stream, never held whole, and one is cut off past four
+ * times what its hosts' GPUs could send. A limit hit is refused naming the query and
+ * --hosts-per-query and --max-points; capacity --prometheus holds at most a quarter of it in
+ * answers. */
+#define GP_HISTORY_MEMORY ((size_t)512 << 20)
 
 void gp_history_opts_init(gp_history_opts *o);
 
@@ -48,6 +58,11 @@ typedef struct gp_history_progress {
     size_t rows_written; /* 5-minute rows stored */
     size_t rows_skipped; /* rows of buckets stored already (never stored twice) */
     size_t gpus;         /* GPUs seen in the chunks done */
+    size_t outside;      /* points the server sent for times outside the chunk asked for */
+    size_t chunks_held;  /* chunks stored but not marked imported (points outside came) */
+    size_t duplicates;   /* series of a GPU sent twice in one answer: the first kept */
+    size_t blanks;       /* points with no reading: NaN, +-Inf, DCGM blanks, beyond +-2^47 */
+    size_t incomplete;   /* 5-minute rows dropped: an aggregate missing, blank or impossible */
     double seconds;
 
     size_t hosts;         /* hosts listed (per_host: a node each) */
@@ -56,8 +71,13 @@ typedef struct gp_history_progress {
 
 /* Import into node_id (its marks keyed by url and match). progress (may be NULL) is called after
  * each committed chunk and returns non-zero to stop early (GP_OK, what is committed stays).
+ * Only points inside each chunk's window are stored; a chunk that got others is not marked (nor
+ * any later chunk of its host group), so a re-run asks again: out->outside says so.
  * *out says what was done, on failure too: GP_E_INPUT for the server's refusal (a bad selector,
- * over its limits), GP_E_NET for the network, GP_E_DB for the store; committed chunks remain. */
+ * over its limits), a URL with credentials, a token file or --org-id with a control character;
+ * GP_E_LIMIT past the memory budget or an answer's cap (the query named); GP_E_IO for a token
+ * file that cannot be read; GP_E_NET for the network, GP_E_DB for the store; committed chunks
+ * remain. */
 gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
                             int (*progress)(const gp_history_progress *, void *), void *arg,
                             gp_history_progress *out, gp_err *err);
@@ -72,11 +92,13 @@ typedef struct gp_prom_call {
     long http_status;
 } gp_prom_call;
 
-/* Send calls[0..n) with o's server, credentials, TLS settings, timeouts and response cap, at
- * most o->concurrency at once through one libcurl multi handle. GP_OK when every answer arrived
- * (an HTTP error is an answer: its body is for the parser); GP_E_NET for the network (a timeout,
- * a refused connection, a body past the cap), the rest then cancelled. Bodies are freed by the
- * caller with gp_buf_done, on failure too. */
+/* Send calls[0..n) with o's server, credentials, TLS settings and timeouts, at most
+ * o->concurrency at once through one libcurl multi handle. GP_OK when every answer arrived (an
+ * HTTP error is an answer: its body is for the parser); GP_E_NET for the network (a timeout, a
+ * refused connection); GP_E_LIMIT for an answer past its cap (a fortieth of half the budget) or
+ * all of them past a quarter of the budget, naming the query; GP_E_INPUT or GP_E_IO for the
+ * credentials (as gp_history_import); the rest then cancelled. Bodies are freed by the caller
+ * with gp_buf_done, on failure too. */
 gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t n, gp_err *err);
 
 /* The series selector the import sends: match ("{job=\"dcgm\"}" or "") with a Hostname

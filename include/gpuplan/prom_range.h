@@ -17,6 +17,7 @@
 
 #include "gpuplan/error.h"
 #include "gpuplan/telemetry.h"
+#include "gpuplan/xmem.h"
 
 #define GP_RANGE_AGG_LABEL "gpuplan_agg"
 #define GP_BUCKET_MS 300000
@@ -34,14 +35,17 @@ typedef struct gp_rollups {
     gp_samples gpus;
     gp_rollup *r;
     size_t n, cap, limit;
-    size_t blanks;     /* points that were NaN, +-Inf or DCGM blank sentinels */
-    size_t incomplete; /* rows dropped because an aggregate was missing or blank */
-    uint64_t *keys;    /* open addressing over (gpu, metric, bucket); slot = row + 1 */
+    size_t blanks;          /* points that were NaN, +-Inf, DCGM blanks or beyond +-2^47 */
+    size_t incomplete;      /* rows dropped because an aggregate was missing or blank */
+    int64_t from_ms, to_ms; /* the window asked for; to_ms > from_ms: points outside dropped */
+    size_t outside;         /* points dropped for lying outside [from_ms, to_ms) */
+    size_t duplicates;      /* series dropped: the same GPU and aggregate twice in an answer */
+    uint64_t *keys;         /* open addressing over (gpu, metric, bucket); slot = row + 1 */
     size_t *slots;
     size_t n_slots;
 } gp_rollups;
 
-/* An empty batch holding at most limit rows. */
+/* An empty batch holding at most limit rows, with no window (every point's time is kept). */
 void gp_rollups_init(gp_rollups *b, size_t limit);
 void gp_rollups_done(gp_rollups *b);
 
@@ -54,10 +58,56 @@ gp_status gp_rollups_add(gp_rollups *b, int gpu, gp_metric m, int64_t bucket_ms,
 /* Parse one query_range response for metric m (value_scale applied to sum, min and max: 100 for
  * a 0..1 ratio, 1e-3 for mJ) evaluated with step_ms, appending to out. http_status >= 400 or
  * "status": "error" fails with the server's errorType and text (the 11,000-points limit, a bad
- * selector); other malformed input names origin and the JSON path. GP_E_LIMIT past the limit. */
+ * selector); other malformed input names origin and the JSON path. GP_E_LIMIT past the limit.
+ * A point outside out's window is counted in out->outside and dropped; a second series of the
+ * same GPU and aggregate in one answer (a GPU scraped twice, a device metric repeated on each
+ * MIG instance) is counted in out->duplicates and dropped: the first is kept, never a sum.
+ * The same parser as the stream below, fed the whole buffer at once. */
 gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, long http_status,
                              gp_metric m, double value_scale, int64_t step_ms, gp_rollups *out,
                              gp_err *err);
+
+/* The same parse as the answer streams in: each series of $.data.result is parsed as soon as
+ * its last byte arrives, then forgotten, so memory holds one series (at most max_series bytes of
+ * its text) and the rest of the document (at most GP_RANGE_MAX_OUTSIDE bytes), never the
+ * answer. Feed bytes in order with gp_promrange_feed, then gp_promrange_end once; the first
+ * error sticks (later feeds return it). Rows go into out as series complete; on error the
+ * caller discards out. gp_promrange_stream_done frees what the stream holds (after end, or to
+ * abandon it). Ownership: origin and out are borrowed for the stream's life. */
+#define GP_RANGE_MAX_OUTSIDE (1u << 20)
+#define GP_RANGE_MAX_DEPTH 32
+
+typedef struct gp_promrange_stream {
+    const char *origin;
+    long http_status;
+    gp_metric m;
+    double scale;
+    int64_t step_ms;
+    gp_rollups *out;
+    gp_buf skel;   /* the document without its series */
+    gp_buf series; /* the series being received */
+    gp_status status;
+    gp_err err;
+    int depth;                           /* containers open */
+    char open[GP_RANGE_MAX_DEPTH];       /* '{' or '[' per level */
+    bool want_key[GP_RANGE_MAX_DEPTH];   /* in an object, before a key */
+    char key[GP_RANGE_MAX_DEPTH][12];    /* the last key per object level ("" past 11) */
+    bool in_str, esc, is_key, in_series; /* string state; bytes going to series */
+    char text[12];                       /* the string being read, when short */
+    size_t text_len;
+    char type[12];       /* data.resultType when seen */
+    int results;         /* data.result arrays seen */
+    int index;           /* the next series' index */
+    unsigned char *seen; /* per GPU of out: the aggregates seen in this answer */
+    size_t n_seen;
+} gp_promrange_stream;
+
+void gp_promrange_stream_init(gp_promrange_stream *s, const char *origin, long http_status,
+                              gp_metric m, double value_scale, int64_t step_ms, size_t max_series,
+                              gp_rollups *out);
+gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len, gp_err *err);
+gp_status gp_promrange_end(gp_promrange_stream *s, gp_err *err);
+void gp_promrange_stream_done(gp_promrange_stream *s);
 
 /* Drop rows that lack one of the four aggregates (a series the server cut at a chunk edge) or
  * whose min or max is a DCGM blank; counts them in incomplete. Call once after parsing. */

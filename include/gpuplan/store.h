@@ -8,6 +8,7 @@
 #ifndef GPUPLAN_STORE_H
 #define GPUPLAN_STORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "gpuplan/error.h"
@@ -26,7 +27,15 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err);
  * so a long write elsewhere does not block it. A missing file or an older schema needs a
  * write, and gets gp_store_open instead. Errors as gp_store_open; writes then fail GP_E_DB. */
 gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err);
+/* True when st cannot be written (opened read-only): what a read does on the side (loading the
+ * bundled catalog, refreshing throughput estimates) is then left out. */
+bool gp_store_read_only(const gp_store *st);
 void gp_store_close(gp_store *st);
+
+/* From now on, a wait on another process's lock (up to 5 s) ends as soon as *stop is non-zero
+ * (a signal handler's flag), failing the statement with GP_E_DB "database is locked", so a
+ * daemon told to stop does not wait the lock out. The flag is borrowed for the store's life. */
+void gp_store_stop_on(gp_store *st, volatile sig_atomic_t *stop);
 
 /* Save json as the next version of scenario `name` (version 1 when new); *version gets it. */
 gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,

@@ -7,9 +7,11 @@
 #include <stddef.h>
 
 /* Copy `in` into out[0..cap) (cap >= 1; always NUL-terminated) with C0 controls (tab and
- * newline included), DEL and C1 controls removed and each byte of invalid UTF-8 replaced by
- * '?'; text that does not fit is cut at a character boundary. Returns the length written.
- * The one sanitiser for every outside string that reaches a CSV field or a workbook. */
+ * newline included), DEL, C1 controls and the noncharacters U+FFFE and U+FFFF removed, and
+ * each byte of invalid UTF-8 (a surrogate's three bytes included) replaced by '?'; text that
+ * does not fit is cut at a character boundary. Returns the length written. What comes out
+ * holds only characters XML 1.0 can carry. The one sanitiser for every outside string that
+ * reaches a CSV field, a workbook, a terminal, a pipe or a log. */
 size_t gp_text_clean(const char *in, char *out, size_t cap);
 
 /* The length of the longest prefix of s[0..len) that ends on a UTF-8 character boundary

@@ -21,6 +21,7 @@
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/history.h"
 #include "gpuplan/prom_range.h"
+#include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 
 #define HOUR_MS 3600000LL
@@ -392,14 +393,6 @@ static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
     free(util);
 }
 
-static bool url_ok(const char *url) {
-    const char *p = !strncmp(url, "http://", 7)    ? url + 7
-                    : !strncmp(url, "https://", 8) ? url + 8
-                                                   : NULL;
-    size_t n = p ? strcspn(p, "/?#") : 0;
-    return n && !memchr(p, '@', n);
-}
-
 static bool label_name_ok(const char *s) {
     if (!*s || isdigit((unsigned char)*s))
         return false;
@@ -516,10 +509,9 @@ static gp_status ask(const gp_cap_query *q, const window *w, const mig_set *m, c
 gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c, gp_err *err) {
     memset(c, 0, sizeof *c);
     const gp_history_opts *o = q->remote;
-    if (!url_ok(o->url))
-        return gp_errorf(err, GP_E_INPUT, o->url,
-                         "not an http(s) URL without credentials (credentials go in ~/.netrc "
-                         "or a --token-file)");
+    gp_err bad;
+    if (gp_url_check_source(o->url, &bad)) /* never repeated: the URL may hold a password */
+        return gp_errorf(err, GP_E_INPUT, "--prometheus", "%s", bad.msg);
     if (q->has_gpu)
         return gp_errorf(err, GP_E_INPUT, NULL,
                          "--gpu does not apply with --prometheus: select the GPUs with --match "

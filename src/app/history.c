@@ -5,6 +5,7 @@
 
 #include "gpuplan/app_history.h"
 #include "gpuplan/store_telemetry.h"
+#include "gpuplan/url.h"
 
 /* The host[:port] of an http(s) URL into out; false when it is no such URL or carries
  * credentials (those belong in ~/.netrc or a token file, never in argv or the database). */
@@ -29,10 +30,12 @@ gp_status gp_history_run(gp_session *ses, gp_history_request *rq,
     if (gp_session_store(ses, &st, err))
         return err->code;
     char host[256];
-    if (rq->url && !url_host(rq->url, host, sizeof host))
-        return gp_errorf(err, GP_E_INPUT, rq->url,
-                         "not an http:// or https:// URL without credentials (put them in "
-                         "~/.netrc or a --token-file)");
+    gp_err bad;
+    gp_err_clear(&bad);
+    /* Checked before anything else, and never repeated: the URL may hold a password. */
+    if (rq->url && (gp_url_check_source(rq->url, &bad) || !url_host(rq->url, host, sizeof host)))
+        return gp_errorf(err, GP_E_INPUT, "--prometheus", "%s",
+                         bad.code ? bad.msg : "not an http:// or https:// URL");
     if (!rq->url && !rq->node)
         return gp_errorf(err, GP_E_INPUT, NULL, "import from which server? --prometheus URL");
     const char *match = rq->match;

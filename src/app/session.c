@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpuplan/app_session.h"
 #include "gpuplan/parse.h"
@@ -66,6 +67,35 @@ bool gp_session_has_database(const gp_session *s) {
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
+/* True when path exists and it cannot be written, or its folder cannot (where SQLite makes its
+ * -wal and -shm files) and those are not already there to write: a read-only mount, or a file
+ * or folder without write permission. Such a database
+ * is opened read-only, so every command that only reads works there, and a write fails with
+ * SQLite's "attempt to write a readonly database". */
+static bool cannot_write(const char *path) {
+    if (access(path, F_OK) != 0)
+        return false; /* not there: opening creates it, or says why not */
+    if (access(path, W_OK) != 0)
+        return true;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (access(dir, W_OK) == 0)
+        return false;
+    /* A folder without write permission still serves a writer when the -wal and -shm files
+     * are already there and writable. */
+    char wal[PATH_MAX + 8], shm[PATH_MAX + 8];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    return access(wal, W_OK) != 0 || access(shm, W_OK) != 0;
+}
+
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
     if (s->store) {
         *out = s->store;
@@ -79,7 +109,8 @@ gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
             return err->code;
         snprintf(s->path, sizeof s->path, "%s/gpuplan.db", dir);
     }
-    if ((s->read_only ? gp_store_open_readonly : gp_store_open)(s->path, &s->store, err))
+    bool read_only = s->read_only || cannot_write(s->path);
+    if ((read_only ? gp_store_open_readonly : gp_store_open)(s->path, &s->store, err))
         return err->code;
     *out = s->store;
     return GP_OK;
@@ -88,6 +119,8 @@ gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     if (gp_session_store(s, out, err))
         return err->code;
+    if (gp_store_read_only(*out))
+        return GP_OK; /* read-only: the catalog as stored (loading it would be a write) */
     gp_bundle_stats bs;
     bool current = true;
     if (s->catalog_loading && gp_catalog_bundle_current(*out, &current, err))

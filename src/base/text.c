@@ -52,7 +52,9 @@ size_t gp_text_clean(const char *in, char *out, size_t cap) {
             continue;
         }
         int control = (len == 1 && (p[0] < 0x20 || p[0] == 0x7F)) ||
-                      (len == 2 && p[0] == 0xC2 && p[1] < 0xA0); /* U+0080..U+009F */
+                      (len == 2 && p[0] == 0xC2 && p[1] < 0xA0) || /* U+0080..U+009F */
+                      /* U+FFFE and U+FFFF: not characters, and not XML 1.0's Char */
+                      (len == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE);
         if (!control) {
             if (n + len >= cap)
                 break;

@@ -47,14 +47,21 @@ bool cli_progress_begin(const char *what); /* false: nothing shown (or another l
 void cli_progress_end(void);
 void cli_set_quiet(bool quiet);
 
-/* When stdout or stderr is a terminal, route it through a filter that drops control and
- * escape characters, so names and labels from outside (scenario files, exporters, catalogs)
- * cannot drive the terminal. Pipes and files get the bytes as written. Not for the TUI. */
+/* One policy for text from outside (scenario and node names, a server's error text, labels,
+ * catalogs): no control character leaves gpuplan, on a terminal, a pipe or a log alike.
+ * stderr (messages only) always goes through a filter that drops C0 controls but newline, tab
+ * and carriage return, DEL and C1 controls; stdout does when it is a terminal. Elsewhere stdout
+ * carries reports byte for byte (a workbook to a pipe), so commands print outside names on it
+ * through cli_text, and messages go through gp_text_clean too (cli_fail). Not for the TUI. */
 void cli_guard_terminal(void);
+/* s (NULL: "") through gp_text_clean, the one sanitiser, into buf[0..cap); returns buf. */
+const char *cli_text(const char *s, char *buf, size_t cap);
 
-/* Print "gpuplan: where: msg" on stderr and return the exit status for the code. */
+/* Print "gpuplan: where: msg" on stderr, both through gp_text_clean, and return the exit status
+ * for the code. */
 int cli_fail(const gp_err *err);
-/* Print "gpuplan: msg" for bad usage and return 2. */
+/* Print "gpuplan: msg" for bad usage (through gp_text_clean: it may quote an argument) and
+ * return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Write buf to path as output.h says (stdout for NULL or "-"; a device or FIFO in place; a

@@ -15,6 +15,7 @@
 #include "gpuplan/output.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/scenario_json.h"
+#include "gpuplan/text.h"
 
 /* ---- the terminal guard ------------------------------------------------------------------- */
 
@@ -76,28 +77,40 @@ static FILE *guarded(int fd, int mode) {
 }
 
 void cli_guard_terminal(void) {
+    static bool done;
+    if (done)
+        return;
+    done = true;
     FILE *f;
     if (isatty(STDOUT_FILENO) && (f = guarded(STDOUT_FILENO, _IOLBF)))
         stdout = f;
-    if (isatty(STDERR_FILENO) && (f = guarded(STDERR_FILENO, _IONBF)))
+    if ((f = guarded(STDERR_FILENO, _IONBF))) /* a terminal, a pipe or a log alike */
         stderr = f;
 }
 
+const char *cli_text(const char *s, char *buf, size_t cap) {
+    gp_text_clean(s ? s : "", buf, cap);
+    return buf;
+}
+
 int cli_fail(const gp_err *err) {
-    if (err->where[0])
-        fprintf(stderr, "gpuplan: %s: %s\n", err->where, err->msg);
+    char where[sizeof err->where], msg[sizeof err->msg];
+    cli_text(err->where, where, sizeof where);
+    cli_text(err->msg[0] ? err->msg : gp_status_str(err->code), msg, sizeof msg);
+    if (where[0])
+        fprintf(stderr, "gpuplan: %s: %s\n", where, msg);
     else
-        fprintf(stderr, "gpuplan: %s\n", err->msg[0] ? err->msg : gp_status_str(err->code));
+        fprintf(stderr, "gpuplan: %s\n", msg);
     return gp_status_exit_code(err->code);
 }
 
 int cli_usage_error(const char *fmt, ...) {
+    char raw[1024], msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs("gpuplan: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "gpuplan: %s\n", cli_text(raw, msg, sizeof msg));
     return 2;
 }
 

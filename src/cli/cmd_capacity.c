@@ -235,10 +235,14 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
                                  argv[optind - 1]);
         }
     }
-    if (!rc && f->remote.url[0])
+    if (!rc && f->remote.url[0]) {
         q->remote = &f->remote;
-    else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
-                     f->remote.cacert[0] || f->remote.insecure))
+        gp_err warn;
+        if (f->remote.token_file[0] &&
+            gp_collect_token_file_check(f->remote.token_file, &warn) == GP_E_INPUT)
+            fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
+    } else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
+                       f->remote.cacert[0] || f->remote.insecure))
         rc = cli_usage_error("--match, --token-file, --org-id, --cacert and --insecure go with "
                              "--prometheus URL");
     return rc;

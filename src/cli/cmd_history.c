@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
+#include "gpuplan/collect.h"
 
 /* "90d", "12h", "30m", "45s" into milliseconds. */
 static bool duration_ms(const char *s, int64_t *out) {
@@ -84,6 +85,9 @@ static void help(void) {
            "writes it straight into the 5-minute, hourly and capacity rollups. Whole hours\n"
            "only. Hosts are queried in groups, time in spans under the server's points limit;\n"
            "each chunk is committed whole, and a re-run asks only for what is new.\n"
+           "Answers are parsed as they stream, within one 512 MiB budget; points outside the\n"
+           "times asked for are not stored (exit 2, and a re-run asks again); what is not\n"
+           "stored is said (docs/telemetry.md).\n"
            "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
            "seconds. Each host (Hostname label, else instance) goes into a node of its name,\n"
            "created when new with the server as its Prometheus source; --node NAME puts\n"
@@ -203,11 +207,16 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     ticker t = {!a.quiet && isatty(STDERR_FILENO)};
     gp_err err;
     gp_err_clear(&err);
+    const char *tf = a.rq.opts.token_file;
+    if (tf && *tf && gp_collect_token_file_check(tf, &err) == GP_E_INPUT)
+        fprintf(stderr, "gpuplan: warning: %s: %s\n", err.where, err.msg);
+    gp_err_clear(&err);
     gp_history_result r;
     gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
-    char who[200];
+    char node[256], who[300];
+    cli_text(r.node, node, sizeof node);
     if (r.per_host && !r.p.hosts) /* no Hostname label: the instance label names them */
         snprintf(who, sizeof who, "hosts by their instance label (a node each, %zu new)",
                  r.p.nodes_created);
@@ -215,7 +224,7 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
         snprintf(who, sizeof who, "%zu host%s (a node each, %zu new)", r.p.hosts,
                  r.p.hosts == 1 ? "" : "s", r.p.nodes_created);
     else
-        snprintf(who, sizeof who, "node \"%s\"%s", r.node, r.created ? " (new)" : "");
+        snprintf(who, sizeof who, "node \"%s\"%s", node, r.created ? " (new)" : "");
     if (r.p.chunks_total == 0 && st == GP_OK)
         printf("%s: nothing new to import (%zu queries)\n", who, r.p.queries);
     else if (r.p.chunks_done || st == GP_OK)

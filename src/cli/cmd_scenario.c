@@ -32,12 +32,12 @@ static int save(gp_session *ses, const char *path) {
     gp_buf text;
     if (gp_read_file(path, GP_SCENARIO_MAX_BYTES, &text, &err))
         return cli_fail(&err);
-    char name[GP_NAME_BYTES];
+    char name[GP_NAME_BYTES], clean[GP_NAME_BYTES];
     int version = 0;
     gp_status rc = gp_scenario_store(ses, text.data, text.len, strcmp(path, "-") ? path : "<stdin>",
                                      name, &version, &err);
     if (rc == GP_OK)
-        printf("saved \"%s\" as version %d\n", name, version);
+        printf("saved \"%s\" as version %d\n", cli_text(name, clean, sizeof clean), version);
     gp_buf_done(&text);
     return rc == GP_OK ? 0 : cli_fail(&err);
 }
@@ -46,14 +46,17 @@ static int print_info(const gp_scenario_info *info, void *arg) {
     int *n = arg;
     if ((*n)++ == 0)
         printf("%-50s %8s  %-20s  %s\n", "NAME", "VERSIONS", "CREATED", "LAST SAVED");
-    printf("%-50s %8d  %-20s  %s\n", info->name, info->versions, info->created_at, info->saved_at);
+    char name[GP_NAME_BYTES];
+    printf("%-50s %8d  %-20s  %s\n", cli_text(info->name, name, sizeof name), info->versions,
+           info->created_at, info->saved_at);
     return 0;
 }
 
 /* scenario list --names (not in --help: for the shell completions): one name a line. */
 static int print_name(const gp_scenario_info *info, void *arg) {
     (void)arg;
-    printf("%s\n", info->name);
+    char name[GP_NAME_BYTES];
+    printf("%s\n", cli_text(info->name, name, sizeof name));
     return 0;
 }
 
@@ -90,7 +93,8 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
         return cli_fail(&err);
     gp_status rc = GP_OK;
     if (show) {
-        printf("%s\n", name);
+        char clean[GP_NAME_BYTES];
+        printf("%s\n", cli_text(name, clean, sizeof clean));
         rc = gp_store_scenario_versions(st, name, print_version, NULL, &err);
         if (rc == GP_OK)
             printf("\nversion %d (saved %s):\n%s%s", got, saved, json,
@@ -172,7 +176,8 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         gp_err_clear(&err);
         if (gp_scenario_remove(ses, args[0], &err))
             return cli_fail(&err);
-        printf("removed \"%s\"\n", args[0]);
+        char clean[GP_NAME_BYTES];
+        printf("removed \"%s\"\n", cli_text(args[0], clean, sizeof clean));
         return 0;
     }
     return cli_usage_error("unknown scenario command \"%s\" (see gpuplan scenario --help)", sub);

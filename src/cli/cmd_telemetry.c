@@ -12,13 +12,12 @@
 #include "gpuplan/collect.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/store_telemetry.h"
+#include "gpuplan/text.h"
 
-/* Outside text (node labels, hosts, models) reaches the terminal without control characters. */
+/* Outside text (node names, labels, hosts, models, a server's error text) leaves through the
+ * one sanitiser, on a terminal or a pipe alike (cli.h, cli_text). */
 static void safe(char *dst, size_t cap, const char *src) {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)(src ? src : ""); *p && n + 1 < cap; p++)
-        dst[n++] = (*p < 0x20 || *p == 0x7f) ? '?' : (char)*p;
-    dst[n] = '\0';
+    cli_text(src, dst, cap);
 }
 
 static void fmt_time(int64_t ms, char *out, size_t cap) {
@@ -240,16 +239,19 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
         if (gp_node_define(ses, &def, &err))
             return cli_fail(&err);
         gp_err warn;
+        char a[sizeof warn.where], b[sizeof warn.msg], name[256];
         if (*def.token_file && gp_collect_token_file_check(def.token_file, &warn))
-            fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
-        printf("added node \"%s\" with %d source%s\n", def.name, def.n_src,
-               def.n_src == 1 ? "" : "s");
+            fprintf(stderr, "gpuplan: warning: %s: %s\n", cli_text(warn.where, a, sizeof a),
+                    cli_text(warn.msg, b, sizeof b));
+        printf("added node \"%s\" with %d source%s\n", cli_text(def.name, name, sizeof name),
+               def.n_src, def.n_src == 1 ? "" : "s");
         return 0;
     }
     if (!strcmp(sub, "rm")) {
         if (gp_session_store(ses, &st, &err) || gp_store_node_rm(st, def.name, &err))
             return cli_fail(&err);
-        printf("removed node \"%s\" and its samples\n", def.name);
+        char name[256];
+        printf("removed node \"%s\" and its samples\n", cli_text(def.name, name, sizeof name));
         return 0;
     }
     if (!strcmp(sub, "test"))
@@ -521,7 +523,9 @@ static int collect_options(int argc, char **argv, collect_args *a) {
                    "Fetches every node's sources concurrently (one libcurl multi loop), parses\n"
                    "them and writes each cycle in one transaction with every node's status.\n"
                    "A hung or broken node is recorded and never delays the rest past the\n"
-                   "timeout. SIGINT or SIGTERM finish the cycle in hand and exit cleanly.\n"
+                   "timeout; each transfer gets a quarter of it to connect (at most 3 s), half\n"
+                   "for a first byte, then 1 KiB/s. SIGINT or SIGTERM finish the cycle in hand\n"
+                   "and exit cleanly, ending a wait on a locked database at once.\n"
                    "--fail-on-error: exit 4 when a node failed in any cycle (0 otherwise).\n");
             return 1;
         default:
@@ -548,6 +552,7 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    a.o.stop = &stop_requested; /* a lock wait or a retry pause ends at once on a signal */
     int done = 0, skipped = 0, failed_nodes = 0;
     while (!stop_requested) {
         int64_t start = gp_now_ms();
@@ -556,9 +561,15 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
         if (gp_collect_once(ses, &a.o, &cs, &err)) {
             if (a.once) /* a daemon goes on: a lock or a full disk passes, stored data stays */
                 return cli_fail(&err);
+            if (stop_requested) { /* the write gave up on the signal: say so, and stop */
+                fprintf(stderr, "gpuplan: cycle %d not stored: stopped by a signal\n", done);
+                break;
+            }
             skipped = skipped < 6 ? skipped + 1 : 6;
+            char w[sizeof err.where], m[sizeof err.msg];
             fprintf(stderr, "gpuplan: cycle %d skipped: %s: %s (next try in %.1f s)\n", done,
-                    err.where, err.msg, (double)(a.interval << skipped) / 1000);
+                    cli_text(err.where, w, sizeof w), cli_text(err.msg, m, sizeof m),
+                    (double)(a.interval << skipped) / 1000);
         } else {
             skipped = 0;
             failed_nodes += cs.nodes_failed;
@@ -630,19 +641,64 @@ static int print_space(const char *table, long long bytes, void *arg) {
     return 0;
 }
 
+static void print_problem(const char *line, void *arg) {
+    (void)arg;
+    char clean[1024];
+    gp_text_clean(line, clean, sizeof clean);
+    printf("damaged: %s\n", clean);
+}
+
+/* db check: integrity_check and every chunk's checksum; exit 1 when something is damaged. */
+static int db_check(gp_session *ses) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_store *st;
+    gp_db_check c;
+    ses->read_only = true;
+    if (gp_session_store(ses, &st, &err) || gp_store_check(st, print_problem, NULL, &c, &err))
+        return cli_fail(&err);
+    char n[6][32];
+    long long all = c.chunks[0] + c.chunks[1] + c.chunks[2] + c.chunks[3];
+    printf("integrity:   %s\nchunks:      %s checked (5 min %s, 1 h %s, capacity hours %s, fleet "
+           "%s), %lld damaged\n",
+           c.integrity_problems ? "problems found" : "ok",
+           gp_fmt_grouped((double)all, 0, n[0], sizeof n[0]),
+           gp_fmt_grouped((double)c.chunks[0], 0, n[1], sizeof n[1]),
+           gp_fmt_grouped((double)c.chunks[1], 0, n[2], sizeof n[2]),
+           gp_fmt_grouped((double)c.chunks[2], 0, n[3], sizeof n[3]),
+           gp_fmt_grouped((double)c.chunks[3], 0, n[4], sizeof n[4]), c.damaged);
+    if (c.unsummed)
+        printf("             %s written before chunks carried a checksum (decoded, not verified)\n",
+               gp_fmt_grouped((double)c.unsummed, 0, n[5], sizeof n[5]));
+    if (c.damaged || c.integrity_problems) {
+        fprintf(stderr,
+                "gpuplan: %s: damaged: %lld chunks refused, %lld integrity_check problems\n",
+                ses->path, c.damaged, c.integrity_problems);
+        return 1;
+    }
+    return 0;
+}
+
 int cmd_db(gp_session *ses, int argc, char **argv) {
+    if (argc == 2 && !strcmp(argv[1], "check"))
+        return db_check(ses);
     bool space = argc == 3 && strcmp(argv[2], "--space") == 0;
     if ((argc != 2 && !space) || strcmp(argv[1], "stats") != 0) {
         if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            printf("usage: gpuplan db stats [--space]\n\nWhat the database holds and how large it "
-                   "is. Raw samples are kept for 48 h\n(collect --keep-raw), 5-minute and 1-hour "
-                   "rollups for a year.\n\n  --space   where the file's bytes go: the pages of "
-                   "each table with its indexes,\n            largest first, and the free pages "
-                   "(reads the whole file)\n");
+            printf(
+                "usage: gpuplan db stats [--space]\n       gpuplan db check\n\nstats: what the "
+                "database holds and how large it is. Raw samples are kept for 48 h\n(collect "
+                "--keep-raw), 5-minute and 1-hour rollups for a year.\n\n  --space   where the "
+                "file's bytes go: the pages of each table with its indexes,\n            largest "
+                "first, and the free pages (reads the whole file)\n\ncheck: SQLite's "
+                "integrity_check and every day chunk decoded, its checksum\nverified; each "
+                "damaged chunk is named with its series (or node) and day.\nExit 1 when "
+                "something is damaged. Reads the whole file; works read-only.\n");
             return 0;
         }
-        return cli_usage_error("db: usage: gpuplan db stats [--space]");
+        return cli_usage_error("db: usage: gpuplan db stats [--space] | gpuplan db check");
     }
+    ses->read_only = true;
     gp_err err;
     gp_err_clear(&err);
     gp_store *st;

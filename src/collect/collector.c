@@ -130,25 +130,6 @@ static void set_error(gp_source_result *r, const char *fmt, ...) {
     }
 }
 
-/* The bearer token of a token file: its first line, refused when it holds a control
- * character (a CR or LF would inject headers). False, with r's error set, when unusable. */
-static bool read_token(const char *path, char *out, size_t cap, gp_source_result *r) {
-    char buf[4096];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        set_error(r, "token file %s: %s", path, strerror(errno));
-        return false;
-    }
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    gp_err e;
-    bool ok = gp_token_parse(buf, n, path, out, cap, &e) == GP_OK;
-    memset(buf, 0, sizeof buf);
-    if (!ok)
-        set_error(r, "token file %s: %s", path, e.msg);
-    return ok;
-}
-
 gp_status gp_collect_token_file_check(const char *path, gp_err *err) {
     struct stat sb;
     if (stat(path, &sb) != 0 || access(path, R_OK) != 0)
@@ -168,28 +149,25 @@ static CURL *make_handle(const gp_source_cfg *src, transfer *t, const gp_collect
         set_error(r, "%s", e.msg);
         return NULL;
     }
-    char token[1024] = "";
-    if (src->token_file[0] && !read_token(src->token_file, token, sizeof token, r))
-        return NULL;
     CURL *h = gp_http_handle(t->url, 3, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
                              on_body, t, "gpuplan-collect");
     if (!h) {
-        memset(token, 0, sizeof token);
         set_error(r, "cannot start a transfer");
+        return NULL;
+    }
+    /* Credentials come from ~/.netrc or a token file, never from argv or the database: the
+     * token through the one reader every transfer uses (http.c). */
+    if (gp_http_auth(&t->headers, src->token_file, NULL, &e)) {
+        set_error(r, "%s: %s", e.where, e.msg);
+        curl_easy_cleanup(h);
+        curl_slist_free_all(t->headers);
+        t->headers = NULL;
         return NULL;
     }
     curl_easy_setopt(h, CURLOPT_PRIVATE, t);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, t);
-    /* Credentials come from ~/.netrc or a token file, never from argv or the database. */
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    if (token[0]) {
-        char header[1100];
-        snprintf(header, sizeof header, "Authorization: Bearer %s", token);
-        t->headers = curl_slist_append(t->headers, header);
-        memset(token, 0, sizeof token);
-        memset(header, 0, sizeof header);
-    }
     t->headers = curl_slist_append(t->headers, "Accept: text/plain, application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, t->headers);
     if (src->cacert[0])
@@ -233,8 +211,27 @@ static void url_encode(const char *in, char *out, size_t cap) {
     out[n] = '\0';
 }
 
+/* The per-transfer limits of a cycle, all derived from its --timeout (docs/telemetry.md). */
+typedef struct limits {
+    int64_t cycle_ms, first_byte_ms;
+    long connect_ms, low_speed_s;
+} limits;
+
+static void limits_of(const gp_collect_opts *o, limits *l) {
+    l->cycle_ms = o->total_timeout_ms > 0 ? o->total_timeout_ms : 1;
+    /* Half the cycle for a first byte: a slow exporter (3 s at the default 10 s) answers, a
+     * hung one gives its slot up early enough for the ones queued behind it. */
+    l->first_byte_ms = l->cycle_ms / 2 > 250 ? l->cycle_ms / 2 : 250;
+    int64_t quarter = l->cycle_ms / 4 > 250 ? l->cycle_ms / 4 : 250;
+    l->connect_ms = (long)(o->connect_timeout_ms < quarter ? o->connect_timeout_ms : quarter);
+    /* libcurl's low-speed clock runs from the start, first byte included: it must not be
+     * shorter than the first-byte limit (at a quarter it cut a 3 s exporter at 2 s), so it
+     * is a second longer: it ends a body that drips, the first-byte limit a silent node. */
+    l->low_speed_s = (long)(l->first_byte_ms / 1000 + 1);
+}
+
 static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long status,
-                   gp_source_result *r, const char *errbuf) {
+                   gp_source_result *r, const char *errbuf, const limits *lim) {
     r->bytes += t->body.len;
     if (t->over_budget) {
         set_error(r, "response dropped: the cycle's %zu MiB for responses in flight were spent",
@@ -245,9 +242,31 @@ static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long stat
         set_error(r, "response larger than the cap of %zu bytes", t->body.limit);
         return;
     }
+    if (rc == CURLE_OPERATION_TIMEDOUT) { /* which limit: each says so, and "timed out" */
+        curl_off_t connected = 0;
+        curl_easy_getinfo(t->h, CURLINFO_CONNECT_TIME_T, &connected);
+        if (!connected && !t->got_byte)
+            set_error(r,
+                      "no connection within %.1f s (the connect limit: a quarter of "
+                      "--timeout, at most 3 s; timed out)",
+                      lim->connect_ms / 1000.0);
+        else if (!t->got_byte)
+            set_error(r,
+                      "no first byte within %.1f s (the first-byte limit: half of "
+                      "--timeout; timed out)",
+                      lim->first_byte_ms / 1000.0);
+        else if (strstr(errbuf, "too slow"))
+            set_error(r,
+                      "slower than 1 KiB/s for %ld s (the low-speed limit: half of "
+                      "--timeout and a second; timed out)",
+                      lim->low_speed_s);
+        else
+            set_error(r, "the cycle's --timeout of %.1f s ran out (timed out)",
+                      lim->cycle_ms / 1000.0);
+        return;
+    }
     if (rc != CURLE_OK) {
-        set_error(r, "%s%s", rc == CURLE_OPERATION_TIMEDOUT ? "timed out: " : "",
-                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
+        set_error(r, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
         return;
     }
     gp_err err;
@@ -435,11 +454,10 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
      * has its own, well short of it: a connect, a first byte and a low-speed limit, so hung
      * or dripping nodes free their slots early and the healthy ones behind them get theirs. */
     int64_t started = gp_now_ms();
-    int64_t cycle_ms = o->total_timeout_ms > 0 ? o->total_timeout_ms : 1;
-    int64_t deadline = started + cycle_ms;
-    int64_t first_byte_ms = cycle_ms / 4 > 250 ? cycle_ms / 4 : 250;
-    long connect_ms = (long)min64(o->connect_timeout_ms, first_byte_ms);
-    long low_speed_s = (long)(first_byte_ms / 1000 > 1 ? first_byte_ms / 1000 : 1);
+    limits lim;
+    limits_of(o, &lim);
+    int64_t deadline = started + lim.cycle_ms, first_byte_ms = lim.first_byte_ms;
+    long connect_ms = lim.connect_ms, low_speed_s = lim.low_speed_s;
     size_t nt = 0, nv = 0;
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
@@ -530,7 +548,7 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
             curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
             finish(&src[x->source], x, msg->data.result, status, &results[x->source],
-                   errbufs + (size_t)(x - t) * CURL_ERROR_SIZE);
+                   errbufs + (size_t)(x - t) * CURL_ERROR_SIZE, &lim);
             drop_transfer(multi, x, &mem);
         }
         /* A transfer with no byte of answer by its first-byte deadline gives its slot up. */
@@ -541,7 +559,9 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
             if (!x->h || x->got_byte)
                 continue;
             if (now - x->started_ms >= first_byte_ms) {
-                set_error(&results[x->source], "no answer within %.1f s (timed out)",
+                set_error(&results[x->source],
+                          "no first byte within %.1f s (the first-byte limit: half of "
+                          "--timeout; timed out)",
                           first_byte_ms / 1000.0);
                 drop_transfer(multi, x, &mem);
             } else {
@@ -561,7 +581,9 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
         if (now >= deadline) {
             for (size_t i = 0; i < next; i++)
                 if (t[i].h) {
-                    set_error(&results[t[i].source], "the cycle's time ran out (timed out)");
+                    set_error(&results[t[i].source],
+                              "the cycle's --timeout of %.1f s ran out (timed out)",
+                              lim.cycle_ms / 1000.0);
                     drop_transfer(multi, &t[i], &mem);
                 }
             for (; next < nt; next++)
@@ -655,13 +677,20 @@ gp_status gp_collect_cycle(gp_store *st, const gp_collect_opts *o, gp_cycle_stat
     /* A lock held past the busy timeout or a full disk fails the write, not the fetch: the
      * results wait in memory while the write is retried with a growing pause. */
     gp_status rc;
+    if (o->stop)
+        gp_store_stop_on(st, o->stop);
     for (int attempt = 0;; attempt++) {
         rc = write_cycle(st, o, srcs, ns, res, started, now, out, err);
-        if (rc != GP_E_DB || attempt >= o->write_retries)
+        if (rc != GP_E_DB || attempt >= o->write_retries || (o->stop && *o->stop))
             break;
-        struct timespec pause = {0, (250L << attempt) % 1000 * 1000000L};
-        pause.tv_sec = (250L << attempt) / 1000;
-        nanosleep(&pause, NULL);
+        /* The pause in 10 ms naps: a stop request ends it (and the retries) at once. */
+        int64_t until = gp_now_ms() + (250L << attempt);
+        while (gp_now_ms() < until && !(o->stop && *o->stop)) {
+            struct timespec nap = {0, 10 * 1000000L};
+            nanosleep(&nap, NULL);
+        }
+        if (o->stop && *o->stop)
+            break;
     }
     for (size_t i = 0; i < ns; i++)
         gp_source_result_done(&res[i]);

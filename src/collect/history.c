@@ -11,14 +11,21 @@
 #include "gpuplan/collect.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/store_history.h"
+#include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "history_hosts.h"
 #include "http.h"
 
 #define HOUR_MS 3600000LL
+#define DAY_MS 86400000LL
 #define MAX_HOSTS 100000
-/* Points one response may hold, all series together: about 30 MB of JSON. */
-#define POINTS_PER_RESPONSE 1000000
+/* What one 5-minute row costs while a chunk is open: the row (56 bytes, its array grown by
+ * doubling) and its slots in the index (2 to 4 of 16 bytes), with room for the store's sort. */
+#define ROW_BYTES 192
+/* GPUs a host is planned for when a chunk's span is chosen: 8 GPUs, or MIG instances. */
+#define GPUS_PER_HOST 16
+/* Bytes a point takes in an answer ([1767225599.999,"68.25"], with room), for the caps. */
+#define POINT_BYTES 64
 
 void gp_history_opts_init(gp_history_opts *o) {
     memset(o, 0, sizeof *o);
@@ -30,6 +37,7 @@ void gp_history_opts_init(gp_history_opts *o) {
     o->connect_timeout_ms = 5000;
     o->total_timeout_ms = 120000;
     o->max_bytes = 256u << 20;
+    o->max_memory = GP_HISTORY_MEMORY;
 }
 
 /* What is asked for each metric: X is the metric's selector, the aggregate applied to it over
@@ -127,13 +135,26 @@ static void fmt_time(int64_t ms, char *out, size_t cap) {
 /* ---- transfers ------------------------------------------------------------------------------ */
 
 typedef struct chunk chunk;
+typedef struct run run;
+
+/* What the buffered transfers of one call share (the host list, capacity's answers): the bytes
+ * they hold, against a budget, as the collector's transfers do. */
+typedef struct budget {
+    size_t held, limit;
+} budget;
 
 typedef struct xfer {
     chunk *c;
-    int q; /* index into queries; -1 for the host list */
+    const run *r; /* a chunk's query: its answer is parsed as it streams */
+    int q;        /* index into queries; -1 for the host list */
     gp_buf body, form;
     CURL *h; /* while in flight */
-    bool capped;
+    bool capped, over_budget;
+    budget *mem;          /* buffered transfers: the call's budget */
+    size_t received, cap; /* streamed transfers: bytes in, and the most an answer may have */
+    bool parsing;
+    long status; /* the HTTP status, kept when the handle goes */
+    gp_promrange_stream ps;
     struct curl_slist *headers;
     char errbuf[CURL_ERROR_SIZE];
 } xfer;
@@ -152,45 +173,80 @@ typedef struct group {
     int64_t from; /* resumes here */
     int64_t next; /* the next chunk's start */
     bool open;    /* a chunk of it is in flight */
+    bool held;    /* a chunk of it got points outside its window: its marks stay */
 } group;
 
-typedef struct run {
+struct run {
     gp_store *st;
     long long node_id;
     hist_hosts hosts; /* per_host: a node per host (history_hosts.h) */
     const gp_history_opts *o;
     char source[1600];
     int64_t span_ms;
+    size_t series_cap; /* the most bytes one series of an answer may take */
+    size_t rows_cap;   /* the most 5-minute rows one open chunk may hold */
     gp_history_progress p;
     gp_err *err;
     gp_status status;
-} run;
+};
+
+/* The answer's parser, started at its first byte (or at its end, when it had none). */
+static void stream_start(xfer *x) {
+    const run *r = x->r;
+    long status = x->status;
+    if (x->h)
+        curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+    const struct hist_query *q = &queries[x->q];
+    gp_promrange_stream_init(&x->ps, r->o->url, status, q->metric, q->scale, r->o->step_ms,
+                             r->series_cap, &x->c->rows);
+    x->parsing = true;
+}
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg) {
     xfer *x = arg;
-    if (gp_buf_add(&x->body, data, size * n) != GP_OK) {
+    size_t len = size * n;
+    if (x->r) { /* a chunk's answer: parsed as it comes, never held whole */
+        x->received += len;
+        if (x->received > x->cap) {
+            x->capped = true;
+            return 0;
+        }
+        if (!x->parsing)
+            stream_start(x);
+        gp_err e;
+        return gp_promrange_feed(&x->ps, data, len, &e) == GP_OK ? len : 0;
+    }
+    budget *m = x->mem;
+    if (m && m->held + len > m->limit) {
+        x->over_budget = true;
+        return 0;
+    }
+    size_t before = x->body.cap;
+    if (gp_buf_add(&x->body, data, len) != GP_OK) {
         x->capped = true;
         return 0;
     }
-    return size * n;
+    if (m)
+        m->held += x->body.cap - before;
+    return len;
 }
 
-/* The bearer token from a file, without its trailing newline; "" when unreadable. */
-static void read_token(const char *path, char *out, size_t cap) {
-    out[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t n = fread(out, 1, cap - 1, f);
-    fclose(f);
-    out[n] = '\0';
-    while (n && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' '))
-        out[--n] = '\0';
+/* The source's credentials as headers: the one token reader (http.c); an unreadable token file
+ * or a control character in the token or the tenant id is an error, never "no credentials". */
+static gp_status auth_check(const gp_history_opts *o, gp_err *err) {
+    gp_err e;
+    if (gp_url_check_source(o->url, &e)) /* never repeats the URL: it may hold a password */
+        return gp_errorf(err, GP_E_INPUT, "--prometheus", "%s", e.msg);
+    struct curl_slist *h = NULL;
+    gp_status st = gp_http_auth(&h, o->token_file, o->org_id, err);
+    curl_slist_free_all(h);
+    return st;
 }
 
 /* A POST of x->form to base + path (a GET with the form as its query string when !post), with
- * the source's credentials and TLS settings. */
-static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bool post) {
+ * the source's credentials and TLS settings; NULL with err set when it cannot be made. */
+static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bool post,
+                         gp_err *err) {
     gp_buf url;
     gp_buf_init(&url, 1u << 20);
     size_t bl = strlen(o->url);
@@ -198,31 +254,23 @@ static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bo
                   path, post ? "" : "?", post || !x->form.data ? "" : x->form.data);
     if (!url.data) {
         gp_buf_done(&url);
+        gp_errorf(err, GP_E_LIMIT, o->url, "a query longer than 1 MiB: lower --hosts-per-query");
         return NULL;
     }
     CURL *h = gp_http_handle(url.data, 3, o->connect_timeout_ms, o->total_timeout_ms, o->max_bytes,
                              on_body, x, "gpuplan-import");
     gp_buf_done(&url); /* libcurl keeps its own copy of the URL */
-    if (!h)
+    if (!h) {
+        gp_errorf(err, GP_E_NET, o->url, "cannot start a transfer");
         return NULL;
+    }
+    if (gp_http_auth(&x->headers, o->token_file, o->org_id, err)) {
+        curl_easy_cleanup(h);
+        return NULL;
+    }
     curl_easy_setopt(h, CURLOPT_PRIVATE, x);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    if (o->token_file && *o->token_file) {
-        char token[1024], header[1100];
-        read_token(o->token_file, token, sizeof token);
-        if (token[0]) {
-            snprintf(header, sizeof header, "Authorization: Bearer %s", token);
-            x->headers = curl_slist_append(x->headers, header);
-            memset(token, 0, sizeof token);
-            memset(header, 0, sizeof header);
-        }
-    }
-    if (o->org_id && *o->org_id) {
-        char header[300];
-        snprintf(header, sizeof header, "X-Scope-OrgID: %s", o->org_id);
-        x->headers = curl_slist_append(x->headers, header);
-    }
     x->headers = curl_slist_append(x->headers, "Accept: application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->headers);
     if (o->cacert && *o->cacert)
@@ -239,17 +287,28 @@ static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bo
 }
 
 static void xfer_done(xfer *x) {
+    if (x->mem)
+        x->mem->held -= x->body.cap;
+    x->mem = NULL;
     gp_buf_done(&x->body);
     gp_buf_done(&x->form);
     curl_slist_free_all(x->headers);
     x->headers = NULL;
+    if (x->parsing)
+        gp_promrange_stream_done(&x->ps);
+    x->parsing = false;
 }
 
 /* The outcome of a finished transfer: GP_OK with its body, or the error in err. */
 static gp_status transfer_status(const gp_history_opts *o, xfer *x, CURLcode rc, gp_err *err) {
+    if (x->over_budget)
+        return gp_errorf(err, GP_E_LIMIT, o->url,
+                         "the answers held at once passed the import's %zu MiB: lower "
+                         "--hosts-per-query or --concurrency",
+                         x->mem ? x->mem->limit >> 20 : 0);
     if (x->capped || rc == CURLE_FILESIZE_EXCEEDED)
-        return gp_errorf(err, GP_E_NET, o->url, "a response larger than the cap of %zu bytes",
-                         x->body.limit);
+        return gp_errorf(err, GP_E_LIMIT, o->url, "a response larger than the cap of %zu bytes",
+                         x->r ? x->cap : x->body.limit);
     if (rc != CURLE_OK)
         return gp_errorf(err, GP_E_NET, o->url, "%s",
                          x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
@@ -259,9 +318,9 @@ static gp_status transfer_status(const gp_history_opts *o, xfer *x, CURLcode rc,
 /* One blocking request through its own multi handle (the host list, asked once). */
 static gp_status fetch_one(const gp_history_opts *o, const char *path, xfer *x, long *status,
                            gp_err *err) {
-    CURL *h = make_handle(o, path, x, false);
+    CURL *h = make_handle(o, path, x, false, err);
     if (!h)
-        return gp_errorf(err, GP_E_NET, o->url, "cannot start a transfer");
+        return err->code;
     CURLM *m = curl_multi_init();
     curl_multi_add_handle(m, h);
     int running = 1;
@@ -280,11 +339,54 @@ static gp_status fetch_one(const gp_history_opts *o, const char *path, xfer *x, 
     return transfer_status(o, x, rc, err);
 }
 
+/* "DCGM_FI_DEV_GPU_UTIL for 8 hosts from gpu-a-01, 2026-01-01T00Z to 2026-01-02T04Z": the
+ * query an error is about. */
+static void describe(const chunk *c, const group *g, int q, char *out, size_t cap) {
+    char from[24], to[24];
+    time_t a = (time_t)(c->from / 1000), b = (time_t)(c->to / 1000);
+    struct tm tm;
+    strftime(from, sizeof from, "%Y-%m-%dT%HZ", gmtime_r(&a, &tm));
+    strftime(to, sizeof to, "%Y-%m-%dT%HZ", gmtime_r(&b, &tm));
+    if (g->n_hosts)
+        snprintf(out, cap, "%s for %zu host%s from %.40s, %s to %s", queries[q].name, g->n_hosts,
+                 g->n_hosts == 1 ? "" : "s", g->hosts[0], from, to);
+    else
+        snprintf(out, cap, "%s, %s to %s", queries[q].name, from, to);
+}
+
+/* A chunk's query is done: its answer's outcome, the rest of it parsed. Limits hit are said
+ * with the query and the options that make queries smaller. */
+static gp_status query_done(run *r, xfer *x, const group *g, CURLcode res, gp_err *err) {
+    const gp_history_opts *o = r->o;
+    gp_status s;
+    gp_err e;
+    if (x->parsing && x->ps.status != GP_OK) /* the parser stopped the transfer */
+        s = (*err = x->ps.err, err->code);
+    else
+        s = transfer_status(o, x, res, err);
+    if (s == GP_OK) {
+        if (!x->parsing)
+            stream_start(x); /* an empty body: the parser says so */
+        s = gp_promrange_end(&x->ps, err);
+    }
+    if (s == GP_E_LIMIT) {
+        char what[200];
+        describe(x->c, g, x->q, what, sizeof what);
+        e = *err;
+        gp_errorf(err, GP_E_LIMIT, o->url,
+                  "%.80s in %s: lower --hosts-per-query (%d) or "
+                  "--max-points (%d)",
+                  e.msg, what, o->hosts_per_query, o->max_points);
+    }
+    return s;
+}
+
 /* The hosts with GPU metrics in the window; none when the series carry no Hostname label. */
 static gp_status list_hosts(run *r, char ***hosts, size_t *n) {
     const gp_history_opts *o = r->o;
     xfer x = {0};
-    gp_buf_init(&x.body, o->max_bytes);
+    /* 100,000 host names fit in a few MB: the list's answer is held, so it is capped low. */
+    gp_buf_init(&x.body, o->max_bytes < (16u << 20) ? o->max_bytes : 16u << 20);
     gp_buf_init(&x.form, 1u << 20);
     gp_buf sel;
     gp_buf_init(&sel, 1u << 16);
@@ -316,8 +418,16 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     xfer *x = &c->x[q];
     memset(x, 0, sizeof *x);
     x->c = c;
+    x->r = r;
     x->q = (int)q;
-    gp_buf_init(&x->body, o->max_bytes);
+    /* The most an honest answer holds: its series (4 aggregates of each GPU, 4 times the GPUs
+     * planned for) at POINT_BYTES a point, and a MiB for the rest; an endless answer ends
+     * there. */
+    int64_t points = (c->to - c->from) / o->step_ms;
+    double gpus = g->n_hosts ? (double)g->n_hosts * GPUS_PER_HOST : 64.0 * GPUS_PER_HOST;
+    double cap = 4.0 * gpus * 4 * (double)points * POINT_BYTES + (1u << 20);
+    x->cap = cap < (double)o->max_bytes ? (size_t)cap : o->max_bytes;
+    gp_buf_init(&x->body, 0);
     gp_buf_init(&x->form, 4u << 20);
     gp_buf hosts, sel, text;
     gp_buf_init(&hosts, 4u << 20);
@@ -343,11 +453,10 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     gp_buf_done(&hosts);
     gp_buf_done(&sel);
     gp_buf_done(&text);
-    CURL *h = make_handle(o, "/api/v1/query_range", x, true);
+    CURL *h = make_handle(o, "/api/v1/query_range", x, true, r->err);
     if (!h) {
         xfer_done(x);
-        gp_errorf(r->err, GP_E_NET, o->url, "cannot start a transfer");
-        r->status = GP_E_NET;
+        r->status = r->err->code;
         return;
     }
     x->h = h;
@@ -382,7 +491,8 @@ static gp_status chunk_commit(run *r, chunk *c, group *g) {
         rc = hist_write_per_host(&r->hosts, &c->rows, &written, &skipped);
     else if (rc == GP_OK)
         rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
-    for (size_t h = 0; rc == GP_OK && h < (g->n_hosts ? g->n_hosts : 1); h++) {
+    /* held: see the chunk loop */
+    for (size_t h = 0; rc == GP_OK && !g->held && h < (g->n_hosts ? g->n_hosts : 1); h++) {
         long long id;
         bool has;
         const char *host = g->n_hosts ? g->hosts[h] : "";
@@ -413,6 +523,15 @@ static gp_status chunk_commit(run *r, chunk *c, group *g) {
     r->p.gpus += c->rows.gpus.n_gpus;
     r->p.chunks_done++;
     return GP_OK;
+}
+
+/* What a committed chunk's answers held that was not stored, added to the progress. */
+static void tally(gp_history_progress *p, const gp_rollups *rows, bool held) {
+    p->chunks_held += held;
+    p->outside += rows->outside;
+    p->duplicates += rows->duplicates;
+    p->blanks += rows->blanks;
+    p->incomplete += rows->incomplete;
 }
 
 /* Where each group resumes: the earliest mark of its hosts and queries, else since. */
@@ -448,9 +567,20 @@ static gp_status group_marks(run *r, group *g) {
     return GP_OK;
 }
 
+/* Where the chunk starting at start ends: a span on, at most the window's end; a span of a day
+ * or more ends at a UTC midnight, so each day of a series is sealed whole by one chunk. */
+static int64_t chunk_end(const run *r, int64_t start) {
+    int64_t end = start + r->span_ms;
+    if (r->span_ms >= DAY_MS && end - end % DAY_MS > start)
+        end -= end % DAY_MS;
+    return end < r->o->until_ms ? end : r->o->until_ms;
+}
+
 static size_t chunks_of(const run *r, const group *g) {
-    int64_t len = r->o->until_ms - g->from;
-    return len <= 0 ? 0 : (size_t)((len + r->span_ms - 1) / r->span_ms);
+    size_t n = 0;
+    for (int64_t at = g->from; at < r->o->until_ms; at = chunk_end(r, at))
+        n++;
+    return n;
 }
 
 static double mono_s(void) {
@@ -483,6 +613,8 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     gp_http_global_init();
     run r = {.st = st, .node_id = node_id, .o = o, .err = err};
     snprintf(r.source, sizeof r.source, "%s %s", o->url, o->match ? o->match : "");
+    if (auth_check(o, err))
+        return err->code;
     double t0 = mono_s();
     char **hosts = NULL;
     size_t n_hosts = 0;
@@ -494,9 +626,19 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     r.hosts = (hist_hosts){st, o, n_hosts ? "Hostname" : "instance", 0, err};
     size_t hpq = (size_t)o->hosts_per_query;
     size_t n_groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
-    /* Points per series: the server's limit, and a bound on a response's size (8 GPUs a host,
-     * four aggregates a GPU); whole hours when it allows, so an hour is written by one chunk. */
-    int64_t per_series = POINTS_PER_RESPONSE / (int64_t)(32 * (n_hosts ? hpq : 64));
+    /* One budget for the whole import: half for the rows of the chunks open at once, a quarter
+     * for the series being received (and the one being parsed, about 40 times its text), the
+     * rest for the answers' other bytes and libcurl. A chunk spans what its rows fit in (at
+     * GPUS_PER_HOST GPUs a host, every metric each 5 minutes), at most the server's points
+     * limit per series; whole hours when it allows, so an hour is written by one chunk. */
+    size_t total = o->max_memory ? o->max_memory : GP_HISTORY_MEMORY;
+    r.rows_cap = total / 2 / (size_t)o->concurrency / ROW_BYTES;
+    size_t series_cap = total / 4 / ((size_t)o->concurrency + 40);
+    size_t want = (size_t)o->max_points * POINT_BYTES + (64u << 10);
+    r.series_cap = want < series_cap ? want : series_cap;
+    int64_t gpus = (int64_t)(n_hosts ? hpq : 64) * GPUS_PER_HOST;
+    int64_t buckets = (int64_t)r.rows_cap / (gpus * (int64_t)NQ);
+    int64_t per_series = buckets * (GP_BUCKET_MS / o->step_ms);
     if (per_series > o->max_points)
         per_series = o->max_points;
     if (per_series < 1)
@@ -537,8 +679,10 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
                 memset(c, 0, sizeof *c);
                 c->group = (size_t)(g - groups);
                 c->from = g->next;
-                c->to = g->next + r.span_ms < o->until_ms ? g->next + r.span_ms : o->until_ms;
-                gp_rollups_init(&c->rows, 1u << 26);
+                c->to = chunk_end(&r, g->next);
+                gp_rollups_init(&c->rows, r.rows_cap);
+                c->rows.from_ms = c->from; /* what the answers hold outside is dropped */
+                c->rows.to_ms = c->to;
                 g->open = true;
                 busy[k] = true;
             }
@@ -562,27 +706,28 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
                 continue;
             CURL *h = msg->easy_handle;
             xfer *x;
-            long status = 0;
             curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
-            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &x->status);
             CURLcode res = msg->data.result;
             curl_multi_remove_handle(multi, h);
             curl_easy_cleanup(h);
             x->h = NULL;
             in_flight--;
             r.p.queries++;
-            r.p.bytes += x->body.len;
+            r.p.bytes += x->received;
             chunk *c = x->c;
-            const struct hist_query *q = &queries[x->q];
-            gp_status s = transfer_status(o, x, res, err);
-            if (s == GP_OK)
-                s = gp_promrange_parse(x->body.data ? x->body.data : "", x->body.len, o->url,
-                                       status, q->metric, q->scale, o->step_ms, &c->rows, err);
+            gp_status s = query_done(&r, x, &groups[c->group], res, err);
             xfer_done(x);
             c->done++;
             if (s == GP_OK && c->done == (int)NQ) {
                 group *g = &groups[c->group];
+                /* Answers that strayed outside the chunk's window: what lies inside is stored,
+                 * but neither this chunk nor a later one of its group is marked imported, so a
+                 * re-run asks again. */
+                g->held |= c->rows.outside > 0;
                 s = chunk_commit(&r, c, g);
+                if (s == GP_OK)
+                    tally(&r.p, &c->rows, g->held);
                 g->open = false;
                 g->next = c->to;
                 gp_rollups_done(&c->rows);
@@ -629,9 +774,17 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
 
 gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t n, gp_err *err) {
     gp_http_global_init();
+    if (auth_check(o, err))
+        return err->code;
+    /* The answers are held until the caller parses them (about 40 times their size as a cJSON
+     * tree, one at a time): all of them together within a quarter of the budget, each within
+     * a fortieth of the rest. */
+    size_t total = o->max_memory ? o->max_memory : GP_HISTORY_MEMORY;
+    budget mem = {0, total / 4};
+    size_t each = total / 2 / 40 < o->max_bytes ? total / 2 / 40 : o->max_bytes;
     xfer *xs = gp_xcalloc(n ? n : 1, sizeof *xs);
     for (size_t i = 0; i < n; i++) {
-        gp_buf_init(&calls[i].body, o->max_bytes);
+        gp_buf_init(&calls[i].body, each);
         calls[i].http_status = 0;
     }
     CURLM *multi = curl_multi_init();
@@ -643,9 +796,10 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
                in_flight < (size_t)(o->concurrency > 0 ? o->concurrency : 1)) {
             gp_prom_call *c = &calls[next];
             xfer *x = &xs[next];
-            gp_buf_init(&x->body, o->max_bytes);
+            gp_buf_init(&x->body, each);
             gp_buf_init(&x->form, 4u << 20);
             x->q = (int)next;
+            x->mem = &mem;
             char t[32];
             form_add(tmp, &x->form, "query", c->query);
             fmt_time(c->time_ms, t, sizeof t);
@@ -657,9 +811,10 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
                 form_add(tmp, &x->form, "step", t);
                 form_add(tmp, &x->form, "nocache", "1");
             }
-            x->h = make_handle(o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true);
+            x->h = make_handle(o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true, err);
             if (!x->h) {
-                rc = gp_errorf(err, GP_E_NET, o->url, "cannot start a transfer");
+                rc = err->code;
+                next++; /* its buffers are freed below */
                 break;
             }
             curl_multi_add_handle(multi, x->h);
@@ -686,10 +841,19 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
             in_flight--;
             done++;
             rc = transfer_status(o, x, res, err);
-            /* The answer moves to the caller; the transfer's own buffers go. */
+            if (rc == GP_E_LIMIT) {
+                gp_err e = *err;
+                gp_errorf(err, GP_E_LIMIT, o->url,
+                          "%.120s (query %zu of %zu: %.40s...): lower "
+                          "--hosts-per-query (%d)",
+                          e.msg, (size_t)x->q + 1, n, c->query, o->hosts_per_query);
+            }
+            /* The answer moves to the caller, still counted against the budget while the
+             * batch is held; the transfer's own buffers go. */
             gp_buf_done(&c->body);
             c->body = x->body;
             memset(&x->body, 0, sizeof x->body);
+            x->mem = NULL;
             xfer_done(x);
         }
         if (rc == GP_OK && in_flight > 0)
@@ -752,6 +916,10 @@ gp_status gp_history_label_values(const gp_history_opts *o, const char *label, c
 
 gp_status gp_history_hosts(const gp_history_opts *o, char ***hosts, size_t *n, gp_err *err) {
     gp_http_global_init();
+    *hosts = NULL;
+    *n = 0;
+    if (auth_check(o, err))
+        return err->code;
     run r = {.o = o, .err = err};
     return list_hosts(&r, hosts, n);
 }

@@ -9,6 +9,8 @@
 #include <curl/curl.h>
 #include <stddef.h>
 
+#include "gpuplan/error.h"
+
 /* curl_global_init once per process; not thread-safe, called before any transfer starts. */
 void gp_http_global_init(void);
 
@@ -17,5 +19,19 @@ void gp_http_global_init(void);
 CURL *gp_http_handle(const char *url, long max_redirects, long connect_timeout_ms,
                      long total_timeout_ms, size_t max_bytes, curl_write_callback body, void *data,
                      const char *user_agent);
+
+/* The bearer token of the token file at path (its first line, gp_token_parse) into out[0..cap),
+ * for every gpuplan transfer that sends one: GP_E_IO when the file cannot be read (never "no
+ * credentials" in silence), GP_E_INPUT when its line is empty, too long or holds a control
+ * character (a CR or LF would inject headers). err's where is the path; no message repeats the
+ * token. The copy read from the file is wiped. */
+gp_status gp_http_token_read(const char *path, char *out, size_t cap, gp_err *err);
+
+/* Append "Authorization: Bearer TOKEN" (when token_file is not "") and "X-Scope-OrgID: ORG" (when
+ * org_id is not "") to *headers; the token is wiped from the stack once libcurl has its copy.
+ * Errors as gp_http_token_read, and GP_E_INPUT for an org id with a control character or over
+ * 255 bytes (named, never repeated). NULL means "". */
+gp_status gp_http_auth(struct curl_slist **headers, const char *token_file, const char *org_id,
+                       gp_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* query_range responses into 5-minute rollup rows (prom_range.h). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,9 @@ static int agg_of(const char *s) {
                                : 0;
 }
 
+/* DCGM's blanks start at 2^47 (samples.c); no gauge of a GPU reaches that in either sign. */
+#define IMPLAUSIBLE 140737488355328.0
+
 static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, double scale,
                            int64_t step_ms, const cJSON *pair, const char *where, gp_err *err) {
     const cJSON *ts = cJSON_GetArrayItem(pair, 0), *val = cJSON_GetArrayItem(pair, 1);
@@ -154,13 +158,18 @@ static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, doubl
     double ms = round(ts->valuedouble * 1000.0);
     if (!(ms > 0 && ms < 9e15))
         return gp_errorf(err, GP_E_INPUT, where, "a point's time is out of range");
+    /* The point at t covers [t + 1 - step, t + 1): only a bucket inside the window asked for is
+     * kept, so a server answering for other times cannot move what is stored (or sealed). */
+    int64_t start = (int64_t)ms + 1 - step_ms;
+    int64_t bucket = start - ((start % GP_BUCKET_MS) + GP_BUCKET_MS) % GP_BUCKET_MS;
+    if (out->to_ms > out->from_ms && (bucket < out->from_ms || bucket >= out->to_ms)) {
+        out->outside++;
+        return GP_OK;
+    }
     if (!isfinite(v)) {
         out->blanks++;
         return GP_OK;
     }
-    /* The point at t covers [t + 1 - step, t + 1). */
-    int64_t start = (int64_t)ms + 1 - step_ms;
-    int64_t bucket = start - ((start % GP_BUCKET_MS) + GP_BUCKET_MS) % GP_BUCKET_MS;
     gp_rollup *r = row_for(out, gpu, m, bucket);
     if (!r)
         return gp_errorf(err, GP_E_LIMIT, where, "more than %zu rollup rows in one response",
@@ -172,15 +181,19 @@ static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, doubl
     } else if (agg == AGG_SUM) {
         r->sum += v * scale;
     } else {
-        /* A blank sentinel is kept as is (unscaled) so finish() can recognise and drop it. */
-        double x = gp_dcgm_is_blank(v, m == GP_M_ENERGY_J) ? v : v * scale;
+        /* A blank sentinel, or a value no GPU reports (+-1e300), is kept as is (unscaled) so
+         * finish() drops the row; it is counted with the blanks. */
+        bool blank = gp_dcgm_is_blank(v, m == GP_M_ENERGY_J) || fabs(v) >= IMPLAUSIBLE;
+        double x = blank ? v : v * scale;
         bool first = !(r->have & agg);
         if (agg == AGG_MIN && (first || x < r->min))
             r->min = x;
         if (agg == AGG_MAX && (first || x > r->max))
             r->max = x;
-        if (gp_dcgm_is_blank(v, m == GP_M_ENERGY_J))
+        if (blank) {
             r->have |= 16; /* poisoned: a blank entered the server's aggregates */
+            out->blanks++;
+        }
     }
     r->have |= (unsigned char)agg;
     return GP_OK;
@@ -255,48 +268,258 @@ done:
     return st;
 }
 
-gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, long http_status,
-                             gp_metric m, double value_scale, int64_t step_ms, gp_rollups *out,
-                             gp_err *err) {
-    if (step_ms <= 0 || step_ms > GP_BUCKET_MS || GP_BUCKET_MS % step_ms != 0)
-        return gp_errorf(err, GP_E_INPUT, origin, "the step must divide 5 minutes");
-    cJSON *doc;
-    if (api_doc(buf, len, origin, http_status, &doc, err))
+/* True when series s already gave gpu's aggregate agg in this answer; marks it otherwise. */
+static bool seen_before(gp_promrange_stream *s, int gpu, int agg) {
+    if ((size_t)gpu >= s->n_seen) {
+        size_t n = s->out->gpus.n_gpus > (size_t)gpu ? s->out->gpus.n_gpus : (size_t)gpu + 1;
+        n += n / 2 + 16;
+        s->seen = gp_xrealloc(s->seen, n);
+        memset(s->seen + s->n_seen, 0, n - s->n_seen);
+        s->n_seen = n;
+    }
+    bool seen = s->seen[gpu] & agg;
+    s->seen[gpu] |= (unsigned char)agg;
+    return seen;
+}
+
+/* One element of $.data.result, its text complete. */
+static gp_status one_series(gp_promrange_stream *s, gp_err *err) {
+    char where[320];
+    snprintf(where, sizeof where, "%s:$.data.result[%d]", s->origin, s->index++);
+    cJSON *series;
+    if (gp_catalog_json(s->series.data, s->series.len, where, &series, err))
         return err->code;
+    gp_status st = GP_OK;
+    const cJSON *metric = cJSON_GetObjectItemCaseSensitive(series, "metric");
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(series, "values");
+    if (!cJSON_IsObject(metric) || !cJSON_IsArray(values)) {
+        st = gp_errorf(err, GP_E_INPUT, where, "a series without \"metric\" and \"values\"");
+        goto done;
+    }
+    gp_rollups *out = s->out;
+    int agg = agg_of(prom_str(metric, GP_RANGE_AGG_LABEL));
+    int gpu = agg ? series_gpu(&out->gpus, metric, s->m) : -1;
+    if (gpu < 0) { /* not one of ours, or no GPU named: no reading */
+        out->blanks += (size_t)cJSON_GetArraySize(values);
+        goto done;
+    }
+    /* The same GPU and aggregate twice (a GPU scraped by two jobs, a device-level metric
+     * repeated on each MIG instance): the first series is kept, never the sum. */
+    if (seen_before(s, gpu, agg)) {
+        out->duplicates++;
+        goto done;
+    }
+    for (const cJSON *pair = values->child; pair && st == GP_OK; pair = pair->next)
+        st = add_point(out, gpu, s->m, agg, s->scale, s->step_ms, pair, where, err);
+done:
+    cJSON_Delete(series);
+    return st;
+}
+
+void gp_promrange_stream_init(gp_promrange_stream *s, const char *origin, long http_status,
+                              gp_metric m, double value_scale, int64_t step_ms, size_t max_series,
+                              gp_rollups *out) {
+    memset(s, 0, sizeof *s);
+    s->origin = origin;
+    s->http_status = http_status;
+    s->m = m;
+    s->scale = value_scale;
+    s->step_ms = step_ms;
+    s->out = out;
+    gp_buf_init(&s->skel, GP_RANGE_MAX_OUTSIDE);
+    gp_buf_init(&s->series, max_series);
+    if (step_ms <= 0 || step_ms > GP_BUCKET_MS || GP_BUCKET_MS % step_ms != 0)
+        s->status = gp_errorf(&s->err, GP_E_INPUT, origin, "the step must divide 5 minutes");
+}
+
+void gp_promrange_stream_done(gp_promrange_stream *s) {
+    gp_buf_done(&s->skel);
+    gp_buf_done(&s->series);
+    free(s->seen);
+    s->seen = NULL;
+    s->n_seen = 0;
+}
+
+static gp_status fail(gp_promrange_stream *s, gp_err *err, gp_status code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static gp_status fail(gp_promrange_stream *s, gp_err *err, gp_status code, const char *fmt, ...) {
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->status = gp_errorf(&s->err, code, s->origin, "%s", msg);
+    *err = s->err;
+    return code;
+}
+
+/* Inside $.data.result's array, between its series. */
+static bool at_result(const gp_promrange_stream *s) {
+    return s->depth == 3 && s->open[0] == '{' && s->open[1] == '{' && s->open[2] == '[' &&
+           !strcmp(s->key[0], "data") && !strcmp(s->key[1], "result");
+}
+
+/* Bytes buf[from, to) to where they belong: the series being received or the rest. */
+static gp_status emit(gp_promrange_stream *s, const char *buf, size_t from, size_t to, bool series,
+                      gp_err *err) {
+    if (to <= from)
+        return GP_OK;
+    if (series) {
+        if (gp_buf_add(&s->series, buf + from, to - from) != GP_OK)
+            return fail(s, err, GP_E_LIMIT, "$.data.result[%d]: a series longer than %zu bytes",
+                        s->index, s->series.limit);
+    } else if (gp_buf_add(&s->skel, buf + from, to - from) != GP_OK) {
+        return fail(s, err, GP_E_LIMIT, "more than %u bytes of the answer outside its series",
+                    GP_RANGE_MAX_OUTSIDE);
+    }
+    return GP_OK;
+}
+
+/* A string just ended: a key names its level; data.resultType is kept. */
+static void string_end(gp_promrange_stream *s) {
+    bool whole = s->text_len < sizeof s->text;
+    s->text[whole ? s->text_len : 0] = '\0';
+    if (s->is_key && s->depth > 0 && s->depth <= GP_RANGE_MAX_DEPTH)
+        snprintf(s->key[s->depth - 1], sizeof s->key[0], "%s", s->text);
+    else if (!s->is_key && s->depth == 2 && s->open[0] == '{' && s->open[1] == '{' &&
+             !strcmp(s->key[0], "data") && !strcmp(s->key[1], "resultType") && !s->type[0])
+        snprintf(s->type, sizeof s->type, "%s", whole ? s->text : "?");
+}
+
+gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len, gp_err *err) {
+    if (s->status != GP_OK) {
+        *err = s->err;
+        return s->status;
+    }
+    if (s->http_status >= 400 || s->http_status < 200) { /* an error's text, for end() */
+        size_t room = s->skel.limit - s->skel.len;
+        return emit(s, buf, 0, len < room ? len : room, false, err);
+    }
+    size_t run = 0; /* the bytes since run go where in_series says */
+    for (size_t i = 0; i < len; i++) {
+        char c = buf[i];
+        if (s->in_str) {
+            if (s->esc)
+                s->esc = false;
+            else if (c == '\\')
+                s->esc = true;
+            else if (c == '"') {
+                s->in_str = false;
+                string_end(s);
+                continue;
+            }
+            if (s->text_len < sizeof s->text)
+                s->text[s->text_len++] = c;
+            continue;
+        }
+        if (c == '"') {
+            s->in_str = true;
+            s->esc = false;
+            s->text_len = 0;
+            s->is_key = s->depth > 0 && s->open[s->depth - 1] == '{' && s->want_key[s->depth - 1];
+        } else if (c == '{' || c == '[') {
+            if (at_result(s)) { /* a series begins: what came before goes to the rest */
+                if (c != '{')
+                    return fail(s, err, GP_E_INPUT,
+                                "$.data.result[%d]: a series without "
+                                "\"metric\" and \"values\"",
+                                s->index);
+                if (emit(s, buf, run, i, false, err))
+                    return s->status;
+                run = i;
+                s->in_series = true;
+                s->series.len = 0;
+            }
+            if (s->depth >= GP_RANGE_MAX_DEPTH)
+                return fail(s, err, GP_E_INPUT, "JSON nested deeper than %d levels",
+                            GP_RANGE_MAX_DEPTH);
+            s->open[s->depth] = c;
+            s->want_key[s->depth] = c == '{';
+            s->key[s->depth][0] = '\0';
+            s->depth++;
+            if (at_result(s)) {
+                if (++s->results > 1)
+                    return fail(s, err, GP_E_INPUT, "two data.result arrays in one answer");
+                if (s->type[0] && strcmp(s->type, "matrix") != 0)
+                    return fail(s, err, GP_E_INPUT,
+                                "a range query answered with a %.11s, not a "
+                                "matrix",
+                                s->type);
+            }
+        } else if (c == '}' || c == ']') {
+            if (s->depth == 0 || s->open[s->depth - 1] != (c == '}' ? '{' : '['))
+                return fail(s, err, GP_E_INPUT, "malformed JSON (a '%c' closes nothing open)", c);
+            s->depth--;
+            if (s->in_series && s->depth == 3) { /* the series is whole: parse it, forget it */
+                if (emit(s, buf, run, i + 1, true, err))
+                    return s->status;
+                run = i + 1;
+                s->in_series = false;
+                s->status = one_series(s, &s->err);
+                if (s->status != GP_OK) {
+                    *err = s->err;
+                    return s->status;
+                }
+            }
+        } else if (c == ':' || c == ',') {
+            if (s->depth > 0 && s->open[s->depth - 1] == '{')
+                s->want_key[s->depth - 1] = c == ',';
+            if (c == ',' && at_result(s)) { /* the series go, and the commas between them */
+                if (emit(s, buf, run, i, false, err))
+                    return s->status;
+                run = i + 1;
+            }
+        } else if (at_result(s) && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            return fail(s, err, GP_E_INPUT,
+                        "$.data.result[%d]: a series without \"metric\" and \"values\"", s->index);
+        }
+    }
+    return emit(s, buf, run, len, s->in_series, err);
+}
+
+gp_status gp_promrange_end(gp_promrange_stream *s, gp_err *err) {
+    if (s->status != GP_OK) {
+        *err = s->err;
+        return s->status;
+    }
+    if (s->http_status >= 200 && s->http_status < 400 && (s->depth || s->in_str))
+        return fail(s, err, GP_E_INPUT, "malformed or truncated JSON (the answer ends inside %s)",
+                    s->in_series ? "a series" : "the document");
+    cJSON *doc;
+    if (api_doc(s->skel.data ? s->skel.data : "", s->skel.len, s->origin, s->http_status, &doc,
+                err)) {
+        s->status = err->code;
+        s->err = *err;
+        return s->status;
+    }
     gp_status st = GP_OK;
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
     const char *type = prom_str(data, "resultType");
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(data, "result");
-    if (!type || !cJSON_IsArray(result)) {
-        st = gp_errorf(err, GP_E_INPUT, origin, "no data.resultType and data.result");
-        goto done;
-    }
-    if (strcmp(type, "matrix") != 0) {
-        st = gp_errorf(err, GP_E_INPUT, origin, "a range query answered with a %.40s, not a matrix",
-                       type);
-        goto done;
-    }
-    int i = 0;
-    for (const cJSON *series = result->child; series && st == GP_OK; series = series->next, i++) {
-        char where[320];
-        snprintf(where, sizeof where, "%s:$.data.result[%d]", origin, i);
-        const cJSON *metric = cJSON_GetObjectItemCaseSensitive(series, "metric");
-        const cJSON *values = cJSON_GetObjectItemCaseSensitive(series, "values");
-        if (!cJSON_IsObject(metric) || !cJSON_IsArray(values)) {
-            st = gp_errorf(err, GP_E_INPUT, where, "a series without \"metric\" and \"values\"");
-            break;
-        }
-        int agg = agg_of(prom_str(metric, GP_RANGE_AGG_LABEL));
-        int gpu = agg ? series_gpu(&out->gpus, metric, m) : -1;
-        if (gpu < 0) { /* not one of ours, or no GPU named: no reading */
-            out->blanks += (size_t)cJSON_GetArraySize(values);
-            continue;
-        }
-        for (const cJSON *pair = values->child; pair && st == GP_OK; pair = pair->next)
-            st = add_point(out, gpu, m, agg, value_scale, step_ms, pair, where, err);
-    }
-done:
+    if (!type || !cJSON_IsArray(result))
+        st = gp_errorf(err, GP_E_INPUT, s->origin, "no data.resultType and data.result");
+    else if (strcmp(type, "matrix") != 0)
+        st = gp_errorf(err, GP_E_INPUT, s->origin,
+                       "a range query answered with a %.40s, not a matrix", type);
+    else if (result->child) /* every series was taken out as it came: none can be left */
+        st = gp_errorf(err, GP_E_INPUT, s->origin, "$.data.result holds what is not a series");
     cJSON_Delete(doc);
+    s->status = st;
+    if (st != GP_OK)
+        s->err = *err;
+    return st;
+}
+
+gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, long http_status,
+                             gp_metric m, double value_scale, int64_t step_ms, gp_rollups *out,
+                             gp_err *err) {
+    gp_promrange_stream s;
+    gp_promrange_stream_init(&s, origin, http_status, m, value_scale, step_ms, len + 1, out);
+    gp_status st = gp_promrange_feed(&s, buf, len, err);
+    if (st == GP_OK)
+        st = gp_promrange_end(&s, err);
+    gp_promrange_stream_done(&s);
     return st;
 }
 
@@ -304,7 +527,11 @@ void gp_rollups_finish(gp_rollups *b) {
     size_t k = 0;
     for (size_t i = 0; i < b->n; i++) {
         gp_rollup *r = &b->r[i];
-        if ((r->have & 15) != 15 || (r->have & 16) || r->n <= 0 || !isfinite(r->sum)) {
+        /* The mean must lie between min and max: a sum no samples can have (1e300) is no row. */
+        double mean = r->n > 0 ? r->sum / (double)r->n : 0,
+               tol = 1e-9 * (fabs(r->min) + fabs(r->max) + 1);
+        if ((r->have & 15) != 15 || (r->have & 16) || r->n <= 0 || !isfinite(r->sum) ||
+            mean < r->min - tol || mean > r->max + tol) {
             b->incomplete++;
             continue;
         }

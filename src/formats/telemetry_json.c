@@ -36,7 +36,8 @@ static gp_status api_point(api *a, int gpu, int labels, const cJSON *pair, const
     double v;
     if (cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(ts) || !api_value(val, &v))
         return gp_errorf(err, GP_E_INPUT, where, "a sample is not [time, \"value\"]");
-    if (gpu < 0 || gp_dcgm_is_blank(v, a->m == GP_M_ENERGY_J)) {
+    /* A blank, or a value no GPU reports in either sign (-1e300): no reading, counted. */
+    if (gpu < 0 || gp_dcgm_is_blank(v, a->m == GP_M_ENERGY_J) || fabs(v) >= 140737488355328.0) {
         a->out->blanks++;
         return GP_OK;
     }

@@ -9,8 +9,11 @@
  * Rows are laid out for the scenario's horizon, steps, tiers, resale points, tariff periods
  * and options: those are the structure, and editing a value among them recalculates; adding
  * rows does not. Formulas follow docs/model.md term by term. */
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2036,43 +2039,74 @@ static lxw_error write_book(const gp_scenario *s, const gp_result *r, const gp_r
 }
 
 /* libxlsxwriter reports a failure on stderr itself ("[ERROR] workbook_close(): ...") before it
- * returns the code; a library must not print (docs/development.md). While it runs, fd 2 points at a
- * scratch file; the system error it names is folded into gpuplan's one line. The TUI writes
- * nothing to stderr while curses owns the terminal, so nothing else is caught in between. */
-void gp_xlsx_quiet_begin(quiet *q) {
-    fflush(stderr);
-    q->saved = -1;
-    q->scratch = tmpfile();
-    if (!q->scratch)
-        return; /* no scratch file: libxlsxwriter's lines go through, nothing is lost */
-    q->saved = dup(STDERR_FILENO);
-    if (q->saved < 0 || dup2(fileno(q->scratch), STDERR_FILENO) < 0) {
-        if (q->saved >= 0)
-            close(q->saved);
-        q->saved = -1;
+ * returns the code, and a library must not print (docs/development.md): those lines were the only
+ * output of a batch on a full disk. Its messages are printf calls compiled into the library, with
+ * no switch, so fd 2 points at a scratch file while any workbook is written. One redirection for
+ * the whole process, counted under a lock: batch's threads each writing a workbook must not
+ * save and restore each other's scratch file (which left fd 2 on a closed file, and every later
+ * message lost). The TUI writes nothing to stderr while curses owns the terminal. */
+static pthread_mutex_t quiet_mu = PTHREAD_MUTEX_INITIALIZER;
+static int quiet_users;      /* workbooks being written now */
+static int quiet_saved = -1; /* the real fd 2 while quiet_users > 0 */
+static FILE *quiet_scratch;  /* what fd 2 points at then (NULL: /dev/null or not redirected) */
+
+void gp_xlsx_quiet_begin(quiet *q, const char *tmp) {
+    q->tmp = tmp;
+    pthread_mutex_lock(&quiet_mu);
+    if (quiet_users++ == 0) {
+        fflush(stderr);
+        quiet_scratch = tmpfile();
+        int to = quiet_scratch ? fileno(quiet_scratch) : open("/dev/null", O_WRONLY);
+        quiet_saved = to >= 0 ? dup(STDERR_FILENO) : -1;
+        if (quiet_saved >= 0 && dup2(to, STDERR_FILENO) < 0) {
+            close(quiet_saved);
+            quiet_saved = -1;
+        }
+        if (!quiet_scratch && to >= 0)
+            close(to);
     }
+    pthread_mutex_unlock(&quiet_mu);
 }
 
-/* Restore fd 2; said gets what follows "System error = " in what libxlsxwriter printed. */
+/* Copy what follows "System error = " on scratch's line that names tmp into said; pass every
+ * line not libxlsxwriter's ("[ERROR]", "[WARNING]") on to fd saved. Called under quiet_mu. */
+static void quiet_scan(FILE *scratch, const char *tmp, int saved, bool last, char *said,
+                       size_t cap) {
+    fflush(stderr);
+    rewind(scratch);
+    char line[4096];
+    while (fgets(line, sizeof line, scratch)) {
+        bool ours = !strncmp(line, "[ERROR]", 7) || !strncmp(line, "[WARNING]", 9);
+        const char *sys = strstr(line, "System error = ");
+        if (ours && sys && tmp && strstr(line, tmp) && !said[0]) {
+            sys += strlen("System error = ");
+            snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
+        } else if (!ours && last && saved >= 0) {
+            ssize_t w = write(saved, line, strlen(line));
+            (void)w; /* the terminal's own failure: nothing better to do with it */
+        }
+    }
+    fseek(scratch, 0, SEEK_END);
+}
+
 void gp_xlsx_quiet_end(quiet *q, char *said, size_t cap) {
     said[0] = '\0';
-    fflush(stderr);
-    if (q->saved >= 0) {
-        dup2(q->saved, STDERR_FILENO);
-        close(q->saved);
+    pthread_mutex_lock(&quiet_mu);
+    bool last = --quiet_users == 0;
+    if (quiet_scratch)
+        quiet_scan(quiet_scratch, q->tmp, quiet_saved, last, said, cap);
+    if (last) {
+        fflush(stderr);
+        if (quiet_saved >= 0) {
+            dup2(quiet_saved, STDERR_FILENO);
+            close(quiet_saved);
+        }
+        quiet_saved = -1;
+        if (quiet_scratch)
+            fclose(quiet_scratch);
+        quiet_scratch = NULL;
     }
-    if (!q->scratch)
-        return;
-    char text[2048];
-    rewind(q->scratch);
-    size_t n = fread(text, 1, sizeof text - 1, q->scratch);
-    text[n] = '\0';
-    fclose(q->scratch);
-    const char *sys = strstr(text, "System error = ");
-    if (sys) {
-        sys += strlen("System error = ");
-        snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
-    }
+    pthread_mutex_unlock(&quiet_mu);
 }
 
 gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
@@ -2086,7 +2120,7 @@ gp_status gp_report_xlsx_opt(const gp_scenario *s, const gp_result *r, const gp_
     if (gp_output_open_named(&out, path, err))
         return err->code;
     quiet q;
-    gp_xlsx_quiet_begin(&q);
+    gp_xlsx_quiet_begin(&q, out.tmp);
     lxw_error rc = write_book(s, r, meta, tel, o, out.tmp);
     char said[160];
     gp_xlsx_quiet_end(&q, said, sizeof said);

@@ -736,7 +736,7 @@ gp_status gp_report_compare_xlsx(const gp_comparison *c, const char *path, gp_er
     if (gp_output_open_named(&out, path, err))
         return err->code;
     quiet q;
-    gp_xlsx_quiet_begin(&q);
+    gp_xlsx_quiet_begin(&q, out.tmp);
     lxw_error rc = write_book(c, out.tmp);
     char said[160];
     gp_xlsx_quiet_end(&q, said, sizeof said);

@@ -31,13 +31,14 @@ void gp_xlsx_formula(book *b, lxw_worksheet *ws, int row, int col, double cached
 /* Print setup (A4, one page wide, head_row repeated when >= 0) and protection. */
 void gp_xlsx_finish_sheet(lxw_worksheet *ws, bool landscape, int head_row);
 
-/* While libxlsxwriter writes, fd 2 goes to a scratch file; quiet_end restores it and hands
- * back the system error it printed ("" when none). */
+/* While any workbook is written (batch writes several at once, on threads), fd 2 goes to one
+ * scratch file; the last quiet_end restores it. quiet_end hands back the system error that
+ * libxlsxwriter printed for the workbook at tmp ("" when none) and passes any other line on to
+ * stderr. Thread-safe. */
 typedef struct quiet {
-    int saved;
-    FILE *scratch;
+    const char *tmp; /* the file libxlsxwriter writes, as its messages name it */
 } quiet;
-void gp_xlsx_quiet_begin(quiet *q);
+void gp_xlsx_quiet_begin(quiet *q, const char *tmp);
 void gp_xlsx_quiet_end(quiet *q, char *said, size_t cap);
 
 #endif

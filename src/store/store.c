@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gpuplan/embedded.h"
@@ -16,6 +17,25 @@
 
 gp_status store_fail(gp_store *st, gp_err *err, const char *what) {
     return gp_errorf(err, GP_E_DB, st->path, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+void store_day_text(int64_t day_ms, char out[16]) {
+    time_t t = (time_t)(day_ms / 1000);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(out, 16, "%Y-%m-%d", &tm))
+        snprintf(out, 16, "%lld ms", (long long)day_ms);
+}
+
+void store_chunk_where(char *out, size_t cap, const char *table, long long series, int64_t day_ms) {
+    char day[16];
+    store_day_text(day_ms, day);
+    snprintf(out, cap, "%s, series %lld, day %s", table, series, day);
+}
+
+gp_status store_damaged(gp_store *st, gp_err *err) {
+    char what[sizeof err->where + sizeof err->msg + 2];
+    snprintf(what, sizeof what, "%s%s%s", err->where, err->where[0] ? ": " : "", err->msg);
+    return gp_errorf(err, GP_E_DB, st->path, "%s", what);
 }
 
 gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err) {
@@ -215,8 +235,9 @@ static gp_status open_ro(const char *path, bool immutable, gp_store **out, int *
     *out = st;
     return GP_OK;
 fail:
-    if (st->db && sqlite3_errcode(st->db) == SQLITE_CANTOPEN)
-        err->code = GP_E_IO; /* told apart from a bad file by the caller */
+    if (st->db &&
+        (sqlite3_errcode(st->db) == SQLITE_CANTOPEN || sqlite3_errcode(st->db) == SQLITE_READONLY))
+        err->code = GP_E_IO; /* no -shm to be had: told apart from a bad file by the caller */
     gp_store_close(st);
     return err->code;
 }
@@ -227,10 +248,21 @@ gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err) 
         return gp_store_open(path, out, err); /* nothing to read yet: create it */
     int version = 0;
     gp_status rc = open_ro(path, false, out, &version, err);
-    /* A WAL database whose folder is read-only (a read-only mount) cannot get its -shm
-     * file: nobody can be writing it there, so it is read as immutable. */
-    if (rc == GP_E_IO)
+    /* A WAL database whose folder is read-only (a read-only mount, a folder without write
+     * permission) cannot get its -shm file: nobody can be writing it there, so it is read as
+     * immutable, unless its -wal file holds changes not yet in the database, which an immutable
+     * reader would not see. */
+    if (rc == GP_E_IO) {
+        char wal[4096];
+        struct stat sb;
+        snprintf(wal, sizeof wal, "%s-wal", path);
+        if (stat(wal, &sb) == 0 && sb.st_size > 0)
+            return gp_errorf(err, GP_E_IO, wal,
+                             "holds changes not yet in the database, and they cannot be read "
+                             "without writing (no -shm file can be made here): open the "
+                             "database once where it can be written");
         rc = open_ro(path, true, out, &version, err);
+    }
     if (rc != GP_OK)
         return rc;
     if (version < gp_store_schema_version()) { /* an older schema: migrating is a write */
@@ -239,6 +271,10 @@ gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err) 
         return gp_store_open(path, out, err);
     }
     return GP_OK;
+}
+
+bool gp_store_read_only(const gp_store *st) {
+    return sqlite3_db_readonly(st->db, "main") == 1;
 }
 
 void gp_store_close(gp_store *st) {
@@ -434,4 +470,18 @@ gp_status store_rollback(gp_store *st, gp_err *err) {
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
     return err->code;
+}
+
+/* The busy timeout's 5 s in 10 ms naps, given up when the flag is set. */
+static int busy_or_stop(void *arg, int count) {
+    volatile sig_atomic_t *stop = arg;
+    if (*stop || count >= 500)
+        return 0;
+    sqlite3_sleep(10);
+    return !*stop;
+}
+
+void gp_store_stop_on(gp_store *st, volatile sig_atomic_t *stop) {
+    if (st && st->db && stop)
+        sqlite3_busy_handler(st->db, busy_or_stop, (void *)stop);
 }

@@ -178,15 +178,15 @@ gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
-        char where[64];
-        snprintf(where, sizeof where, "%s %lld/%lld", kind ? "rollup_1h_day" : "rollup_5m_day",
-                 series, (long long)day_ms);
+        char where[96];
+        store_chunk_where(where, sizeof where, kind ? "rollup_1h_day" : "rollup_5m_day", series,
+                          day_ms);
         res = gp_chunk_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0), where,
                               c, err);
         if (res == GP_OK && c->slots != k->slots)
-            res = gp_errorf(err, GP_E_DB, st->path, "%s: %d buckets in a day", where, c->slots);
+            res = gp_errorf(err, GP_E_DB, where, "%d buckets in a day", c->slots);
         if (res != GP_OK) {
-            err->code = res = GP_E_DB; /* a damaged database, not bad input from the user */
+            res = store_damaged(st, err);
             gp_chunk_init(c, k->slots);
         }
         *found = res == GP_OK;
@@ -385,10 +385,13 @@ gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
     while (!*stopped && (rc = sqlite3_step(k)) == SQLITE_ROW) {
         int64_t day = sqlite3_column_int64(k, 0);
         gp_chunk *c = cc->each;
-        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
-                            KINDS[STORE_5M].vtab, c, err) != GP_OK ||
-            c->slots != KINDS[STORE_5M].slots) {
-            res = gp_errorf(err, GP_E_DB, st->path, "a damaged chunk in rollup_5m_day");
+        char where[96];
+        store_chunk_where(where, sizeof where, "rollup_5m_day", series, day);
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1), where, c,
+                            err) != GP_OK ||
+            (c->slots != KINDS[STORE_5M].slots &&
+             gp_errorf(err, GP_E_DB, where, "%d buckets in a day", c->slots))) {
+            res = store_damaged(st, err);
             break;
         }
         for (int i = 0; i < c->slots && !*stopped; i++) {
@@ -435,10 +438,13 @@ gp_status store_1h_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
     while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
         int64_t day = sqlite3_column_int64(k, 0);
         gp_chunk *c = cc->each;
-        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
-                            kind->vtab, c, err) != GP_OK ||
-            c->slots != kind->slots) {
-            res = gp_errorf(err, GP_E_DB, st->path, "a damaged chunk in rollup_1h_day");
+        char where[96];
+        store_chunk_where(where, sizeof where, "rollup_1h_day", series, day);
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1), where, c,
+                            err) != GP_OK ||
+            (c->slots != kind->slots &&
+             gp_errorf(err, GP_E_DB, where, "%d buckets in a day", c->slots))) {
+            res = store_damaged(st, err);
             break;
         }
         for (int i = 0; i < c->slots; i++) {
@@ -486,11 +492,11 @@ gp_status store_last_fill(gp_store *st, gp_err *err) {
         int r = sqlite3_step(newest);
         if (r == SQLITE_ROW) {
             int64_t day = sqlite3_column_int64(newest, 0);
-            char where[64];
-            snprintf(where, sizeof where, "rollup_5m_day %lld/%lld", series, (long long)day);
+            char where[96];
+            store_chunk_where(where, sizeof where, "rollup_5m_day", series, day);
             if (gp_chunk_decode(sqlite3_column_blob(newest, 1),
                                 (size_t)sqlite3_column_bytes(newest, 1), where, c, err)) {
-                err->code = res = GP_E_DB; /* a damaged database, not bad input */
+                res = store_damaged(st, err);
             } else {
                 res = last_put(st, series, day, c, err);
             }
@@ -741,11 +747,16 @@ static int next_chunk_bucket(r5_cursor *c) {
             return rc == SQLITE_DONE ? 1 : -1;
         c->day = sqlite3_column_int64(k, 0);
         gp_err err;
-        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1),
-                            c->k->vtab, &c->chunk, &err) != GP_OK ||
-            c->chunk.slots != c->k->slots) {
-            vtab_error(c, c->kind ? "a damaged chunk in rollup_1h_day"
-                                  : "a damaged chunk in rollup_5m_day");
+        char where[96];
+        store_chunk_where(where, sizeof where, c->kind ? "rollup_1h_day" : "rollup_5m_day",
+                          c->series, c->day);
+        if (gp_chunk_decode(sqlite3_column_blob(k, 1), (size_t)sqlite3_column_bytes(k, 1), where,
+                            &c->chunk, &err) != GP_OK ||
+            (c->chunk.slots != c->k->slots &&
+             gp_errorf(&err, GP_E_DB, where, "%d buckets in a day", c->chunk.slots))) {
+            char msg[sizeof err.where + sizeof err.msg + 2];
+            snprintf(msg, sizeof msg, "%s: %s", err.where, err.msg);
+            vtab_error(c, msg);
             return -1;
         }
         c->slot = c->desc ? c->chunk.slots : 0;

@@ -124,6 +124,14 @@ static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
     return GP_OK;
 }
 
+/* Where a fleet chunk lives, for messages: "fleet_5m_day, node 3, model H100, day 2026-11-20"
+ * (node 0, model '*': the fleet's total). */
+static void fleet_where(char *out, size_t cap, long long node, const char *model, int64_t day_ms) {
+    char day[16];
+    store_day_text(day_ms, day);
+    snprintf(out, cap, "fleet_5m_day, node %lld, model %s, day %s", node, model, day);
+}
+
 static gp_status load(gp_store *st, long long node, const char *model, int64_t day_ms,
                       gp_fleet_day *d, gp_err *err) {
     memset(d, 0, sizeof *d);
@@ -137,11 +145,11 @@ static gp_status load(gp_store *st, long long node, const char *model, int64_t d
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
         char where[200];
-        snprintf(where, sizeof where, "fleet_5m_day %lld/%s/%lld", node, model, (long long)day_ms);
+        fleet_where(where, sizeof where, node, model, day_ms);
         res = gp_fleet_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0), where,
                               d, err);
         if (res != GP_OK)
-            err->code = res = GP_E_DB; /* a damaged database, not bad input from the user */
+            res = store_damaged(st, err);
     } else if (rc != SQLITE_DONE) {
         res = store_fail(st, err, "read a fleet chunk");
     }
@@ -558,10 +566,14 @@ static int load_day(fv_cursor *c) {
         k->node = node;
         const char *m = (const char *)sqlite3_column_text(s, 1);
         gp_err err;
+        char where[200];
+        fleet_where(where, sizeof where, node, m ? m : "(none)", c->day);
         if (!m || gp_fleet_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
-                                  "fleet_5m_day", &k->d, &err) != GP_OK) {
+                                  where, &k->d, &err) != GP_OK) {
+            char msg[sizeof err.where + sizeof err.msg + 2];
+            snprintf(msg, sizeof msg, "%s: %s", m ? err.where : where, m ? err.msg : "no model");
             sqlite3_reset(s);
-            return fv_error(c, "a damaged chunk in fleet_5m_day");
+            return fv_error(c, msg);
         }
         k->model = gp_xstrdup(m);
         c->n++;

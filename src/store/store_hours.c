@@ -118,12 +118,12 @@ gp_status store_hours_load(gp_store *st, long long series, int64_t day_ms, gp_ho
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
-        char where[64];
-        snprintf(where, sizeof where, "util_hour_day %lld/%lld", series, (long long)day_ms);
+        char where[96];
+        store_chunk_where(where, sizeof where, "util_hour_day", series, day_ms);
         res = gp_hours_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0), where,
                               d, err);
         if (res != GP_OK)
-            err->code = res = GP_E_DB; /* a damaged database, not bad input from the user */
+            res = store_damaged(st, err);
         *found = res == GP_OK;
     } else if (rc != SQLITE_DONE) {
         res = store_fail(st, err, "read an hour chunk");
@@ -299,12 +299,12 @@ gp_status store_hours_add(gp_store *st, long long series, int64_t from_ms, int64
         if (gp_hours_add(blob, len, "util_hour_day", hours_mask(day, from_ms, to_ms), t,
                          m ? m->v + m->n : NULL, &nm, err)) {
             /* The message names the series and day, as every other read of a chunk does. */
-            char where[64];
+            char where[96];
             gp_hours d;
-            snprintf(where, sizeof where, "util_hour_day %lld/%lld", series, (long long)day);
+            store_chunk_where(where, sizeof where, "util_hour_day", series, day);
             gp_hours_decode(blob, len, where, &d, err);
             sqlite3_reset(k);
-            return err->code = GP_E_DB;
+            return store_damaged(st, err);
         }
         if (m)
             m->n += (size_t)nm;

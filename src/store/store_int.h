@@ -36,6 +36,13 @@ struct gp_store {
 gp_status store_fail(gp_store *st, gp_err *err, const char *what);
 /* Prepare exactly one statement; a left-over tail is a programming error reported as such. */
 gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err);
+/* day_ms as a UTC date, "2026-11-20". */
+void store_day_text(int64_t day_ms, char out[16]);
+/* Where a day chunk lives, for messages: "TABLE, series 12, day 2026-11-20" (UTC). */
+void store_chunk_where(char *out, size_t cap, const char *table, long long series, int64_t day_ms);
+/* A chunk that did not decode (err as the decoder filled it, naming the chunk) becomes
+ * GP_E_DB on st's path: a damaged database, not bad input from the user. Returns GP_E_DB. */
+gp_status store_damaged(gp_store *st, gp_err *err);
 /* Run SQL without results (several statements allowed). */
 gp_status store_exec(gp_store *st, const char *sql, gp_err *err);
 /* ROLLBACK if a transaction is open; returns err->code. */

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """A second reading of gpuplan's 5-minute and hourly rollups, written from docs/telemetry.md
-("Chunk encoding", versions 1 and 2), not from src/formats/chunk.c: the rows of rollup_5m
+("Chunk encoding", versions 1 to 3), not from src/formats/chunk.c: the rows of rollup_5m
 plus every bucket of the chunks in rollup_5m_day, and the same for rollup_1h and
 rollup_1h_day.
 Usage: rollups5m.py count DB (prints how many 5-minute buckets are stored)."""
 import sqlite3
 import struct
 import sys
+import zlib
 
 DAY_MS, BUCKET_MS, HOUR_MS = 86400000, 300000, 3600000
 
@@ -136,6 +137,9 @@ def decode_v2(buf, day_ms, bucket_ms):
 
 def decode(buf, day_ms, bucket_ms=BUCKET_MS):
     """(bucket_ms, n, sum, min, max) of every bucket of one chunk."""
+    if buf[0] == 3:  # version 2's layout, then the CRC-32 of every byte before it
+        assert int.from_bytes(buf[-4:], "little") == zlib.crc32(buf[:-4]), "checksum"
+        return decode_v2(buf[:-4], day_ms, bucket_ms)
     if buf[0] == 2:
         return decode_v2(buf, day_ms, bucket_ms)
     assert buf[0] == 1, "version"

@@ -268,12 +268,13 @@ for i in $(seq -w 1 14); do m=${modes[$((10#$i % 5))]}; "$gpuplan" node add "a-s
 for i in $(seq -w 1 50); do "$gpuplan" node add "z-ok-$i" --dcgm "$base/z-ok-$i/ok" >/dev/null; done
 "$gpuplan" collect --once --timeout 6s --concurrency 8 >"$tmp/slow14.out" 2>&1
 check "2: --concurrency 8 and 14 slow nodes first: all 50 healthy nodes are stored" [ "$(healthy_stored)" = 50 ]
-# More hung nodes than one cycle can wait out: the next cycle takes them last.
+# More hung nodes than one cycle can wait out (8 slots, each freed at the first-byte limit, half
+# the cycle: 16 a cycle): the next cycle takes them last.
 export GPUPLAN_DB=$tmp/hung-order.db
-for i in $(seq -w 1 40); do "$gpuplan" node add "a-hang-$i" --dcgm "$base/a-hang-$i/hang" >/dev/null; done
+for i in $(seq -w 1 24); do "$gpuplan" node add "a-hang-$i" --dcgm "$base/a-hang-$i/hang" >/dev/null; done
 for i in $(seq -w 1 20); do "$gpuplan" node add "z-ok-$i" --dcgm "$base/z-ok-$i/ok" >/dev/null; done
 "$gpuplan" collect --cycles 2 --interval 0.01s --timeout 3s --concurrency 8 >"$tmp/order.out" 2>&1
-check "2: a node that hung last cycle goes last: cycle 2 stores every healthy node" grep -q '^cycle 2: 20 nodes ok, 40 failed' "$tmp/order.out"
+check "2: a node that hung last cycle goes last: cycle 2 stores every healthy node" grep -q '^cycle 2: 20 nodes ok, 24 failed' "$tmp/order.out"
 
 # ---- 3. a local nvidia-smi shares the cycle's deadline; a timeout kills its whole group -----
 mkdir -p "$tmp/bin"

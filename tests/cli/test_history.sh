@@ -105,12 +105,13 @@ close(c['fleet']['util_mean'], (15 * 0.5 + 2 * 3 / 7) / 17)
 gone = g[('GPU-0003-0001', '')]
 close(gone['busy_hours_per_day'], 24)              # one day of data, busy all of it
 PY
-# On a terminal (script(1) gives it one): a progress line; --quiet: none.
+# On a terminal (script(1) gives it one): a progress line; --quiet: none. (The 5 hosts in one
+# group: chunks of a day, 8 hosts of 16 GPUs fitting 28 hours under the memory budget.)
 if command -v script >/dev/null; then
     GPUPLAN_DB=$tmp/tty.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --hosts-per-query 2 --node tty" /dev/null >"$tmp/tty.out" 2>&1
     check "progress on a terminal: chunks, samples/s, ETA" grep -Eq 'chunks 3/3 +[0-9]+ samples/s .* ETA 0:00' "$tmp/tty.out"
     GPUPLAN_DB=$tmp/tty2.db script -qec "'$gpuplan' import --prometheus '$url' --since $since --until $end --match '{job=\"dcgm\"}' --node tty --quiet" /dev/null >"$tmp/quiet.out" 2>&1
-    check "no progress with --quiet" bash -c "grep -q '1 of 1 chunks' '$tmp/quiet.out' && ! grep -q 'samples/s' '$tmp/quiet.out'"
+    check "no progress with --quiet" bash -c "grep -q '2 of 2 chunks' '$tmp/quiet.out' && ! grep -q 'samples/s' '$tmp/quiet.out'"
 fi
 before=$($py "$root/tests/cli/rollups5m.py" count "$GPUPLAN_DB")
 "$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
@@ -129,6 +130,36 @@ assert abs(sum(mb.values()) - pages / 1e6) <= 0.005 * len(mb) + 1e-9, (sum(mb.va
 PY
 "$gpuplan" db stats --bogus >/dev/null 2>&1
 check "db stats with an unknown option: exit 2" [ $? = 2 ]
+
+# A damaged chunk (issue 25, item 10): refused by its checksum, naming its series and day, and
+# db check names every damaged one; the intact database checks clean.
+"$gpuplan" db check >"$tmp/check0.out" 2>&1
+check "db check: an intact database, exit 0" [ $? = 0 ]
+check "db check: integrity ok, every chunk checked, none damaged" grep -Eq '^chunks: +[0-9,]+ checked .*, 0 damaged$' "$tmp/check0.out"
+check "db check: integrity_check ran" grep -q '^integrity:   ok$' "$tmp/check0.out"
+cp "$GPUPLAN_DB" "$tmp/damaged.db"
+$py - "$tmp/damaged.db" >"$tmp/damaged.names" <<'PY'
+import datetime, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for table, col in (('util_hour_day', 'hours'), ('rollup_5m_day', 'buckets')):
+    cid, blob = db.execute(f'SELECT id, {col} FROM {table} ORDER BY id LIMIT 1').fetchone()
+    b = bytearray(blob)
+    b[len(b) // 2] ^= 0x10  # one bit of one byte, as a bad sector or a stray write would
+    db.execute(f'UPDATE {table} SET {col} = ? WHERE id = ?', (bytes(b), cid))
+    day = datetime.datetime.fromtimestamp((cid & 0xfffff) * 86400, datetime.timezone.utc)
+    print(f"{table}, series {cid >> 20}, day {day:%Y-%m-%d}")
+db.commit()
+PY
+hour_chunk=$(sed -n 1p "$tmp/damaged.names") day_chunk=$(sed -n 2p "$tmp/damaged.names")
+"$gpuplan" --db "$tmp/damaged.db" capacity --since 3d >"$tmp/dmg.out" 2>"$tmp/dmg.err"
+check "capacity on a damaged chunk: exit 1, nothing on stdout" bash -c "[ $? = 1 ] && [ ! -s '$tmp/dmg.out' ]"
+check "capacity names the damaged hour chunk's series and day, in one line" bash -c \
+    "[ \$(wc -l <'$tmp/dmg.err') = 1 ] && grep -qF '$hour_chunk: hour chunk: checksum mismatch' '$tmp/dmg.err'"
+"$gpuplan" --db "$tmp/damaged.db" db check >"$tmp/check1.out" 2>"$tmp/check1.err"
+check "db check: exit 1 on damage" [ $? = 1 ]
+check "db check names the damaged hour chunk" grep -qF "damaged: $hour_chunk: hour chunk: checksum mismatch" "$tmp/check1.out"
+check "db check names the damaged 5-minute chunk" grep -qF "damaged: $day_chunk: chunk: checksum mismatch" "$tmp/check1.out"
+check "db check: two damaged, one line on stderr" bash -c "grep -q ', 2 damaged\$' '$tmp/check1.out' && [ \$(wc -l <'$tmp/check1.err') = 1 ] && grep -q '2 chunks refused' '$tmp/check1.err'"
 "$gpuplan" import --node hm --since "$since" --until "$end" >"$tmp/node.out" 2>&1
 check "a host's node: its own Prometheus source and selector" grep -q '^node "hm": nothing new to import' "$tmp/node.out"
 

@@ -1,10 +1,14 @@
 /* Fuzz target: the rollup chunk, hour chunk and fleet chunk decoders (chunk.h). What decodes
  * re-encodes to a chunk that decodes to the same buckets (hours), bit for bit; gp_hours_add
- * takes exactly what gp_hours_decode takes and sums the same hours. */
+ * takes exactly what gp_hours_decode takes and sums the same hours. Each input is tried as it
+ * is and with its last 4 bytes replaced by the checksum of the rest, so the layouts under a
+ * checksum are fuzzed too, not only the checksum's refusal. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
 
 #include "gpuplan/chunk.h"
 
@@ -69,14 +73,12 @@ static void fleet(const uint8_t *data, size_t size) {
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    hours(data, size);
-    fleet(data, size);
+static void rollup(const uint8_t *data, size_t size) {
     static gp_chunk c, back;
     static unsigned char buf[GP_CHUNK_MAX_BYTES];
     gp_err err;
     if (gp_chunk_decode(data, size, "fuzz", &c, &err) != GP_OK)
-        return 0;
+        return;
     size_t len;
     if (gp_chunk_encode(&c, buf, &len, &err) != GP_OK)
         abort();
@@ -88,5 +90,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                           memcmp(&back.b[i].min, &c.b[i].min, sizeof(double)) ||
                           memcmp(&back.b[i].max, &c.b[i].max, sizeof(double)))))
             abort();
+}
+
+static void each(const uint8_t *data, size_t size) {
+    hours(data, size);
+    fleet(data, size);
+    rollup(data, size);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    each(data, size);
+    if (size <= 4 || size > GP_FLEET_MAX_BYTES)
+        return 0;
+    static uint8_t sealed[GP_FLEET_MAX_BYTES];
+    memcpy(sealed, data, size);
+    uint32_t sum = (uint32_t)crc32(0L, sealed, (uInt)(size - 4));
+    for (int i = 0; i < 4; i++)
+        sealed[size - 4 + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    each(sealed, size);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* Fuzz target: the query_range parser of `import --prometheus`, the label values parser and the
  * vector and matrix parser of `capacity --prometheus`. The first byte picks the parser, the HTTP
- * status and the step. */
+ * status and the step; with 0x40 set, the query_range answer streams in pieces of 1 to 64 bytes
+ * (the sizes drawn from the input itself) into a stream with a window and a small series cap. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +34,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     gp_rollups b;
     gp_rollups_init(&b, 1u << 16);
+    if (data[0] & 0x40) {
+        b.from_ms = 300000;
+        b.to_ms = 3600000;
+        gp_promrange_stream s;
+        gp_promrange_stream_init(&s, "fuzz", status, (gp_metric)(data[0] & 3), 100,
+                                 steps[(data[0] >> 3) & 3], 4096, &b);
+        gp_status st = GP_OK;
+        for (size_t at = 0; at < len && st == GP_OK;) {
+            size_t piece = 1 + (size_t)((unsigned char)buf[at] & 63);
+            piece = piece < len - at ? piece : len - at;
+            st = gp_promrange_feed(&s, buf + at, piece, &err);
+            at += piece;
+        }
+        if (st == GP_OK)
+            gp_promrange_end(&s, &err);
+        gp_promrange_stream_done(&s);
+        gp_rollups_finish(&b);
+        gp_rollups_done(&b);
+        return 0;
+    }
     gp_promrange_parse(buf, len, "fuzz", status, (gp_metric)(data[0] & 3), 100,
                        steps[(data[0] >> 3) & 3], &b, &err);
     gp_rollups_finish(&b);

@@ -32,9 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* What comes out is a valid, control-free string of that length. */
         if (n != strlen(out) || gp_text_utf8_cut(out, n) != n)
             abort();
-        for (size_t i = 0; i < n; i++)
-            if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+        for (size_t i = 0; i < n; i++) {
+            const unsigned char *u = (const unsigned char *)out + i;
+            if (u[0] < 0x20 || u[0] == 0x7f)
                 abort();
+            /* no C1 control, no U+FFFE or U+FFFF (XML 1.0 cannot carry them) */
+            if ((u[0] == 0xc2 && i + 1 < n && u[1] < 0xa0) ||
+                (u[0] == 0xef && i + 2 < n && u[1] == 0xbf && u[2] >= 0xbe))
+                abort();
+        }
         gp_text_utf8_cut(s, size - 1);
     }
     free(s);

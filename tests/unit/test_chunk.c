@@ -4,9 +4,35 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "gpuplan/chunk.h"
 #include "testutil.h"
+
+/* ---- the checksum every chunk now ends in: zlib's CRC-32 of the bytes before it ---- */
+
+static uint32_t trailer_of(const unsigned char *buf, size_t len) {
+    return (uint32_t)buf[len - 4] | (uint32_t)buf[len - 3] << 8 | (uint32_t)buf[len - 2] << 16 |
+           (uint32_t)buf[len - 1] << 24;
+}
+
+/* Write the checksum of buf[0..len - 4) into its last 4 bytes: a damaged body that passes the
+ * checksum, for the decoder's own refusals. */
+static void reseal(unsigned char *buf, size_t len) {
+    uint32_t s = (uint32_t)crc32(0L, buf, (uInt)(len - 4));
+    for (int i = 0; i < 4; i++)
+        buf[len - 4 + (size_t)i] = (unsigned char)(s >> (8 * i));
+}
+
+/* buf[0..len) is `version`, then want's bytes after its version byte (the layout of the
+ * version before, as documented), then the checksum of all that. */
+static void assert_summed(const unsigned char *buf, size_t len, int version,
+                          const unsigned char *want, size_t want_len) {
+    assert_int_equal(len, want_len + 4);
+    assert_int_equal(buf[0], version);
+    assert_memory_equal(buf + 1, want + 1, want_len - 1);
+    assert_int_equal(trailer_of(buf, len), (uint32_t)crc32(0L, buf, (uInt)(len - 4)));
+}
 
 static int same_bits(double a, double b) {
     return memcmp(&a, &b, sizeof a) == 0;
@@ -104,7 +130,7 @@ static void test_sizes(void **state) {
     /* A constant (total memory, the power limit): one bucket and one repeat group. */
     for (int i = 0; i < c.slots; i++)
         c.b[i] = (gp_chunk_bucket){20, 20 * 81559.0, 81559.0, 81559.0};
-    assert_int_equal(round_trip(&c), 17);
+    assert_int_equal(round_trip(&c), 17 + 4); /* and the checksum */
     /* A counter in joules to three decimals, read every 15 s at a steady 300 W: coded on the
      * line through the last two buckets, a few bytes a bucket instead of eight a value. */
     for (int i = 0; i < c.slots; i++) {
@@ -129,10 +155,10 @@ static void test_sizes(void **state) {
     }
     len = round_trip(&c);
     assert_true(len <= 6 + 288 * 10);
-    /* Empty days cost the header (version, varint 288, flags), the bitmap and the Rice
-     * parameters (18 bits). */
+    /* Empty days cost the header (version, varint 288, flags), the bitmap, the Rice
+     * parameters (18 bits) and the checksum. */
     gp_chunk_init(&c, GP_CHUNK_SLOTS_MAX);
-    assert_int_equal(round_trip(&c), 4 + 36 + 3);
+    assert_int_equal(round_trip(&c), 4 + 36 + 3 + 4);
 }
 
 /* The worst a chunk can be stays within GP_CHUNK_MAX_BYTES: every bucket its own group with a
@@ -184,9 +210,12 @@ static void test_documented_bytes(void **state) {
     size_t len;
     gp_err err;
     assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_OK);
-    assert_int_equal(len, sizeof want);
-    assert_memory_equal(buf, want, sizeof want);
+    assert_summed(buf, len, GP_CHUNK_VERSION, want, sizeof want);
     round_trip(&c);
+    /* Version 2, these bytes without the checksum, as databases made before it hold them. */
+    gp_chunk back;
+    assert_int_equal(gp_chunk_decode(want, sizeof want, "t", &back, &err), GP_OK);
+    assert_same_chunk(&c, &back);
 }
 
 static void expect_bad(const unsigned char *buf, size_t len, const char *what) {
@@ -196,7 +225,11 @@ static void expect_bad(const unsigned char *buf, size_t len, const char *what) {
     if (gp_chunk_decode(buf, len, "db:series 7", &out, &err) != GP_E_INPUT)
         fail_msg("accepted: %s", what);
     assert_int_equal(out.slots, 0);
-    assert_non_null(strstr(err.where, "db:series 7:byte "));
+    /* the decoder's fault at its byte, or a checksummed chunk whose checksum fails */
+    if (!strstr(err.where, "db:series 7:byte ") &&
+        !(!strcmp(err.where, "db:series 7") &&
+          (strstr(err.msg, "checksum mismatch") || strstr(err.msg, "truncated"))))
+        fail_msg("%s: %s: %s", what, err.where, err.msg);
 }
 
 /* Chunks written before version 2 (databases made by earlier releases) still decode: the
@@ -216,7 +249,7 @@ static void test_version_1(void **state) {
     gp_err err;
     assert_int_equal(gp_chunk_decode(v1, sizeof v1, "t", &got, &err), GP_OK);
     assert_same_chunk(&want, &got);
-    round_trip(&got); /* and re-encodes as version 2 */
+    round_trip(&got); /* and re-encodes as the version written now */
     static const unsigned char shape3[] = {1, 1, 1, 0x03, 0, 0, 0};
     expect_bad(shape3, sizeof shape3, "version 1, shape 3");
     static const unsigned char odd_tag[] = {1, 1, 1, 0x00, 0x03};
@@ -236,14 +269,25 @@ static void test_refused(void **state) {
     size_t len;
     gp_err err;
     assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_OK);
-    for (size_t cut = 0; cut < len; cut++)
+    unsigned char cut_buf[GP_CHUNK_MAX_BYTES + 1];
+    for (size_t cut = 0; cut < len; cut++) {
         expect_bad(buf, cut, "a truncated chunk");
+        if (cut < 5 || cut > len - 4)
+            continue;
+        memcpy(cut_buf, buf, cut); /* the body cut short, under a checksum that fits it */
+        reseal(cut_buf, cut);
+        expect_bad(cut_buf, cut, "a truncated body");
+    }
     buf[len] = 0;
     expect_bad(buf, len + 1, "trailing bytes");
-    unsigned char v3[GP_CHUNK_MAX_BYTES];
-    memcpy(v3, buf, len);
-    v3[0] = 3;
-    expect_bad(v3, len, "version 3");
+    memcpy(cut_buf, buf, len - 4);
+    cut_buf[len - 4] = 0;
+    reseal(cut_buf, len + 1);
+    expect_bad(cut_buf, len + 1, "a trailing byte in the body");
+    unsigned char v4[GP_CHUNK_MAX_BYTES];
+    memcpy(v4, buf, len);
+    v4[0] = 4;
+    expect_bad(v4, len, "version 4");
     static const unsigned char flags[] = {2, 1, 0x41, 0x00, 0x00, 0x30, 0x00};
     expect_bad(flags, sizeof flags, "an unknown flag");
     static const unsigned char rice[] = {2, 1, 0x01, 0x3f, 0x00, 0x00};
@@ -371,7 +415,7 @@ static void test_hours_round_trip(void **state) {
     (void)state;
     gp_hours d;
     memset(&d, 0, sizeof d);
-    assert_int_equal(hours_round_trip(&d), 2); /* version and an empty map */
+    assert_int_equal(hours_round_trip(&d), 2 + 4); /* version, an empty map, the checksum */
     unsigned seed = 23;
     for (int round = 0; round < 300; round++) {
         memset(&d, 0, sizeof d);
@@ -436,9 +480,11 @@ static void test_hours_bytes(void **state) {
     size_t len;
     gp_err err;
     assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_OK);
-    assert_int_equal(len, sizeof want);
-    assert_memory_equal(buf, want, sizeof want);
+    assert_summed(buf, len, GP_HOURS_VERSION, want, sizeof want);
     hours_round_trip(&d);
+    gp_hours back; /* version 1: these bytes without the checksum */
+    assert_int_equal(gp_hours_decode(want, sizeof want, "t", &back, &err), GP_OK);
+    assert_same_hours(&d, &back);
 }
 
 static void expect_bad_hours(const unsigned char *buf, size_t len, const char *what) {
@@ -448,7 +494,10 @@ static void expect_bad_hours(const unsigned char *buf, size_t len, const char *w
     if (gp_hours_decode(buf, len, "util_hour_day 7/0", &out, &err) != GP_E_INPUT)
         fail_msg("accepted: %s", what);
     assert_int_equal(out.h[2].buckets, 0);
-    assert_non_null(strstr(err.where, "util_hour_day 7/0:byte "));
+    if (!strstr(err.where, "util_hour_day 7/0:byte ") &&
+        !(!strcmp(err.where, "util_hour_day 7/0") &&
+          (strstr(err.msg, "checksum mismatch") || strstr(err.msg, "truncated"))))
+        fail_msg("%s: %s: %s", what, err.where, err.msg);
     /* gp_hours_add refuses it too, with the same message. */
     gp_err add_err;
     gp_hours_total t;
@@ -478,8 +527,18 @@ static void test_hours_refused(void **state) {
         expect_bad_hours(buf, cut, "a truncated chunk");
     buf[len] = 0;
     expect_bad_hours(buf, len + 1, "trailing bytes");
-    buf[0] = 2;
-    expect_bad_hours(buf, len, "version 2");
+    unsigned char body[GP_HOURS_MAX_BYTES + 1];
+    for (size_t cut = 5; cut < len - 4; cut++) {
+        memcpy(body, buf, cut);
+        reseal(body, cut);
+        expect_bad_hours(body, cut, "a truncated body");
+    }
+    memcpy(body, buf, len - 4);
+    body[len - 4] = 0;
+    reseal(body, len + 1);
+    expect_bad_hours(body, len + 1, "a trailing byte in the body");
+    buf[0] = 3;
+    expect_bad_hours(buf, len, "version 3");
     static const unsigned char hour24[] = {1, 0x80, 0x80, 0x80, 0x08};
     expect_bad_hours(hour24, sizeof hour24, "a 25th hour");
     static const unsigned char zero_sum[] = {1, 0x01, 0x01, 0, 0, 0x00, 0x00, 0x00};
@@ -532,7 +591,7 @@ static void test_fleet_round_trip(void **state) {
     static gp_fleet_day d;
     memset(&d, 0, sizeof d);
     /* version, flags, bitmap and two Rice parameters */
-    assert_int_equal(fleet_round_trip(&d), 2 + GP_FLEET_SLOTS / 8 + 2);
+    assert_int_equal(fleet_round_trip(&d), 2 + GP_FLEET_SLOTS / 8 + 2 + 4); /* + checksum */
     unsigned seed = 31;
     for (int round = 0; round < 200; round++) {
         memset(&d, 0, sizeof d);
@@ -605,9 +664,13 @@ static void test_fleet_bytes(void **state) {
     size_t len;
     gp_err err;
     assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_OK);
-    assert_int_equal(len, sizeof want);
-    assert_memory_equal(buf, want, sizeof want);
+    assert_summed(buf, len, GP_FLEET_VERSION, want, sizeof want);
     fleet_round_trip(&d);
+    static gp_fleet_day v2; /* version 2: these bytes without the checksum */
+    assert_int_equal(gp_fleet_decode(want, sizeof want, "t", &v2, &err), GP_OK);
+    assert_int_equal(v2.b[3].gpus, 8);
+    assert_true(v2.b[3].util_sum == 405.5);
+    assert_int_equal(v2.b[3].bins[11], 1);
     /* Version 1 (fleet chunks written before version 2) still decodes: 00:05 alone. */
     unsigned char v1[1 + 36 + 8] = {1, 0x02};
     static const unsigned char bucket[] = {
@@ -635,7 +698,12 @@ static void expect_bad_fleet(const unsigned char *buf, size_t len, const char *w
         fail_msg("accepted: %s", what);
     for (int i = 0; i < GP_FLEET_SLOTS; i++)
         assert_int_equal(out.b[i].gpus, 0);
-    assert_non_null(strstr(err.where, "fleet_5m_day 3/H100/0:byte "));
+    if (!strstr(err.where, "fleet_5m_day 3/H100/0:byte ")) {
+        if (at || strcmp(err.where, "fleet_5m_day 3/H100/0") ||
+            !(strstr(err.msg, "checksum mismatch") || strstr(err.msg, "truncated")))
+            fail_msg("%s: %s: %s", what, err.where, err.msg);
+        return;
+    }
     if (at && strcmp(strstr(err.where, ":byte ") + 6, at) != 0)
         fail_msg("%s: at %s, not byte %s", what, err.where, at);
 }
@@ -657,8 +725,14 @@ static void test_fleet_refused(void **state) {
         expect_bad_fleet(buf, cut, "a truncated chunk", NULL);
     buf[len] = 0;
     expect_bad_fleet(buf, len + 1, "trailing bytes", NULL);
-    buf[0] = 3;
-    expect_bad_fleet(buf, len, "version 3", "0");
+    static unsigned char body[GP_FLEET_MAX_BYTES + 1];
+    for (size_t cut = 5; cut < len - 4; cut++) {
+        memcpy(body, buf, cut);
+        reseal(body, cut);
+        expect_bad_fleet(body, cut, "a truncated body", NULL);
+    }
+    buf[0] = 4;
+    expect_bad_fleet(buf, len, "version 4", "0");
     expect_bad_fleet(buf, 0, "nothing", "0");
     static const unsigned char flags[] = {2, 0x09, 0, 0};
     expect_bad_fleet(flags, sizeof flags, "an unknown flag", NULL);
@@ -706,19 +780,81 @@ static void test_fleet_refused(void **state) {
     assert_int_equal(gp_fleet_encode(&d, buf, &len, &err), GP_E_INPUT);
 }
 
+/* ---- the checksum ---- */
+
+/* Every single-bit flip of a chunk of each kind is refused: past the version byte always as a
+ * checksum mismatch naming where the chunk is (24 of 800 corrupted chunks once decoded to
+ * other figures). */
+static void test_checksum(void **state) {
+    (void)state;
+    gp_chunk c;
+    gp_chunk_init(&c, GP_CHUNK_SLOTS_MAX);
+    for (int i = 0; i < c.slots; i++)
+        c.b[i] = (gp_chunk_bucket){20, 20 * 41.5 + i, 30.0 + i % 7, 50.25 + i % 11};
+    static unsigned char buf[GP_FLEET_MAX_BYTES];
+    size_t len;
+    gp_err err;
+    assert_int_equal(gp_chunk_encode(&c, buf, &len, &err), GP_OK);
+    for (size_t at = 0; at < len; at++)
+        for (int bit = 0; bit < 8; bit++) {
+            buf[at] ^= (unsigned char)(1u << bit);
+            gp_chunk out;
+            if (gp_chunk_decode(buf, len, "rollup_5m_day, series 7, day 2026-11-20", &out, &err) !=
+                GP_E_INPUT)
+                fail_msg("byte %zu bit %d flipped: accepted", at, bit);
+            if (at > 0) {
+                assert_string_equal(err.where, "rollup_5m_day, series 7, day 2026-11-20");
+                assert_non_null(strstr(err.msg, "checksum mismatch"));
+            }
+            buf[at] ^= (unsigned char)(1u << bit);
+        }
+    gp_hours d;
+    memset(&d, 0, sizeof d);
+    for (int i = 0; i < GP_HOURS_SLOTS; i++) {
+        d.h[i] = (gp_hour){12, 12, 6, 12 * 55.5 + i, 12 * 300.0, 6 * 350.0, {0}};
+        d.h[i].hist[11] = 12;
+    }
+    assert_int_equal(gp_hours_encode(&d, buf, &len, &err), GP_OK);
+    for (size_t at = 0; at < len; at++)
+        for (int bit = 0; bit < 8; bit++) {
+            buf[at] ^= (unsigned char)(1u << bit);
+            gp_hours out;
+            gp_hours_total t;
+            memset(&t, 0, sizeof t);
+            if (gp_hours_decode(buf, len, "util_hour_day, series 7, day 2026-11-20", &out, &err) !=
+                    GP_E_INPUT ||
+                gp_hours_add(buf, len, "u", 0xffffff, &t, NULL, NULL, &err) != GP_E_INPUT)
+                fail_msg("hours: byte %zu bit %d flipped: accepted", at, bit);
+            buf[at] ^= (unsigned char)(1u << bit);
+        }
+    static gp_fleet_day f;
+    memset(&f, 0, sizeof f);
+    for (int i = 0; i < GP_FLEET_SLOTS; i++) {
+        f.b[i].gpus = 8;
+        f.b[i].util_sum = 400 + i % 13;
+        f.b[i].bins[i % GP_FLEET_BINS] = 8;
+    }
+    assert_int_equal(gp_fleet_encode(&f, buf, &len, &err), GP_OK);
+    for (size_t at = 0; at < len; at++)
+        for (int bit = 0; bit < 8; bit++) {
+            buf[at] ^= (unsigned char)(1u << bit);
+            static gp_fleet_day out;
+            if (gp_fleet_decode(buf, len, "f", &out, &err) != GP_E_INPUT)
+                fail_msg("fleet: byte %zu bit %d flipped: accepted", at, bit);
+            if (at > 0)
+                assert_non_null(strstr(err.msg, "checksum mismatch"));
+            buf[at] ^= (unsigned char)(1u << bit);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_bits),
-        cmocka_unit_test(test_longest),
-        cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_documented_bytes),
-        cmocka_unit_test(test_version_1),
-        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_hours_round_trip),
-        cmocka_unit_test(test_hours_bytes),
-        cmocka_unit_test(test_hours_refused),
-        cmocka_unit_test(test_fleet_round_trip),
-        cmocka_unit_test(test_fleet_bytes),
+        cmocka_unit_test(test_exact_bits),       cmocka_unit_test(test_checksum),
+        cmocka_unit_test(test_longest),          cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_documented_bytes), cmocka_unit_test(test_version_1),
+        cmocka_unit_test(test_refused),          cmocka_unit_test(test_hours_round_trip),
+        cmocka_unit_test(test_hours_bytes),      cmocka_unit_test(test_hours_refused),
+        cmocka_unit_test(test_fleet_round_trip), cmocka_unit_test(test_fleet_bytes),
         cmocka_unit_test(test_fleet_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -190,7 +190,7 @@ static void test_blanks_and_mig(void **state) {
     assert_int_equal(
         gp_promrange_parse(doc, strlen(doc), "d", 200, GP_M_GPU_UTIL, 100, 300000, &b, &err),
         GP_OK);
-    assert_int_equal(b.blanks, 2);
+    assert_int_equal(b.blanks, 3); /* NaN, +Inf and the DCGM blank */
     gp_rollups_finish(&b);
     assert_int_equal(b.n, 1);
     assert_int_equal(b.incomplete, 1); /* the bucket with only a blank max */
@@ -206,6 +206,150 @@ static void test_blanks_and_mig(void **state) {
         gp_promrange_parse(doc, strlen(doc), "d", 200, GP_M_POWER_W, 1, 300000, &b, &err), GP_OK);
     assert_string_equal(b.gpus.gpus[0].mig, ""); /* power belongs to the physical GPU */
     gp_rollups_done(&b);
+}
+
+/* A matrix answer of the importer's aggregates for GPU "G": one series a row of {aggregate,
+ * more labels, values}. Static storage, overwritten by the next call. */
+static const char *matrix(const char *const (*rows)[3], size_t n) {
+    static char buf[4096];
+    size_t at = (size_t)snprintf(buf, sizeof buf, "%s",
+                                 "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+                                 "\"result\":[");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at,
+                               "%s{\"metric\":{\"gpuplan_agg\":\"%s\",\"UUID\":\"G\",\"gpu\":"
+                               "\"0\"%s},\"values\":[%s]}",
+                               i ? "," : "", rows[i][0], rows[i][1], rows[i][2]);
+    snprintf(buf + at, sizeof buf - at, "]}}");
+    return buf;
+}
+
+/* Issue 25 item 3: points outside the window asked for are counted and dropped, so a server
+ * answering for another year moves nothing. */
+static void test_window(void **state) {
+    (void)state;
+    static const char *const rows[][3] = {
+        {"n", "", "[600,\"3\"],[900,\"3\"],[31536600,\"3\"]"},
+        {"sum", "", "[600,\"30\"],[900,\"30\"],[31536600,\"30\"]"},
+        {"min", "", "[600,\"10\"],[900,\"10\"],[31536600,\"10\"]"},
+        {"max", "", "[600,\"10\"],[900,\"10\"],[31536600,\"10\"]"},
+    };
+    const char *doc = matrix(rows, 4);
+    gp_rollups b;
+    gp_err err;
+    gp_rollups_init(&b, 1000);
+    b.from_ms = 300000; /* [300 s, 600 s): only the point at t = 600 s */
+    b.to_ms = 600000;
+    assert_int_equal(
+        gp_promrange_parse(doc, strlen(doc), "w", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
+    assert_int_equal(b.outside, 8); /* t = 900 s and a year on, four aggregates each */
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 1);
+    assert_int_equal(b.r[0].bucket_ms, 300000);
+    gp_rollups_done(&b);
+    /* No window: all three buckets. */
+    gp_rollups_init(&b, 1000);
+    assert_int_equal(
+        gp_promrange_parse(doc, strlen(doc), "w", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 3);
+    assert_int_equal(b.outside, 0);
+    gp_rollups_done(&b);
+}
+
+/* Issue 25 item 11: a GPU's series twice in one answer is kept once (never summed) and
+ * counted; values of +-1e300 are counted with the blanks, and their rows dropped. */
+static void test_duplicates_and_huge(void **state) {
+    (void)state;
+    static const char *const dup[][3] = {
+        {"n", ",\"job\":\"a\"", "[600,\"3\"]"},    {"sum", ",\"job\":\"a\"", "[600,\"30\"]"},
+        {"min", ",\"job\":\"a\"", "[600,\"10\"]"}, {"max", ",\"job\":\"a\"", "[600,\"10\"]"},
+        {"n", ",\"job\":\"b\"", "[600,\"3\"]"},    {"sum", ",\"job\":\"b\"", "[600,\"30\"]"},
+    };
+    const char *doc = matrix(dup, 6);
+    gp_rollups b;
+    gp_err err;
+    gp_rollups_init(&b, 1000);
+    assert_int_equal(
+        gp_promrange_parse(doc, strlen(doc), "d", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
+    assert_int_equal(b.duplicates, 2);
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 1);
+    assert_int_equal(b.r[0].n, 3); /* not 6 */
+    assert_close(b.r[0].sum, 30, REL);
+    gp_rollups_done(&b);
+    static const char *const huge[][3] = {
+        {"n", "", "[600,\"3\"],[900,\"3\"],[1200,\"3\"]"},
+        {"sum", "", "[600,\"30\"],[900,\"-3e300\"],[1200,\"3e300\"]"},
+        {"min", "", "[600,\"10\"],[900,\"-1e300\"],[1200,\"10\"]"},
+        {"max", "", "[600,\"10\"],[900,\"10\"],[1200,\"10\"]"},
+    };
+    doc = matrix(huge, 4);
+    gp_rollups_init(&b, 1000);
+    assert_int_equal(
+        gp_promrange_parse(doc, strlen(doc), "h", 200, GP_M_GPU_UTIL, 1, 300000, &b, &err), GP_OK);
+    assert_int_equal(b.blanks, 1); /* the -1e300 minimum */
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 1); /* t = 900 s poisoned, t = 1200 s: a mean above its max */
+    assert_int_equal(b.incomplete, 2);
+    assert_int_equal(b.r[0].bucket_ms, 300000);
+    gp_rollups_done(&b);
+}
+
+/* Issue 25 item 2: the stream, fed a byte at a time, gives what the whole buffer gives, holds
+ * one series at a time, and refuses a series past its cap and nesting past its depth. */
+static void test_stream(void **state) {
+    (void)state;
+    size_t len;
+    char *raw =
+        slurp("local-prom2.42__query_range__DCGM_FI_DEV_POWER_USAGE_gpu0-1__matrix.json", &len);
+    assert_non_null(raw);
+    char *buf = replace(raw, "\"metric\":{", "\"metric\":{\"gpuplan_agg\":\"max\",");
+    len = strlen(buf);
+    gp_rollups whole, bytes;
+    gp_err err;
+    gp_rollups_init(&whole, 1000);
+    gp_rollups_init(&bytes, 1000);
+    assert_int_equal(gp_promrange_parse(buf, len, "w", 200, GP_M_POWER_W, 1, 5000, &whole, &err),
+                     GP_OK);
+    gp_promrange_stream s;
+    gp_promrange_stream_init(&s, "b", 200, GP_M_POWER_W, 1, 5000, 4096, &bytes);
+    for (size_t i = 0; i < len; i++)
+        assert_int_equal(gp_promrange_feed(&s, buf + i, 1, &err), GP_OK);
+    assert_int_equal(gp_promrange_end(&s, &err), GP_OK);
+    assert_true(s.skel.len < 200); /* the series never reached the rest's buffer */
+    gp_promrange_stream_done(&s);
+    assert_true(whole.n > 0);
+    assert_int_equal(bytes.n, whole.n);
+    for (size_t i = 0; i < whole.n; i++) {
+        assert_int_equal(bytes.r[i].bucket_ms, whole.r[i].bucket_ms);
+        assert_close(bytes.r[i].max, whole.r[i].max, REL);
+    }
+    gp_rollups_done(&whole);
+    /* A cap below one series: GP_E_LIMIT naming the series. */
+    gp_promrange_stream_init(&s, "c", 200, GP_M_POWER_W, 1, 5000, 100, &bytes);
+    assert_int_equal(gp_promrange_feed(&s, buf, len, &err), GP_E_LIMIT);
+    assert_non_null(strstr(err.msg, "$.data.result[0]: a series longer than 100 bytes"));
+    assert_int_equal(gp_promrange_end(&s, &err), GP_E_LIMIT); /* the error sticks */
+    gp_promrange_stream_done(&s);
+    gp_rollups_done(&bytes);
+    free(buf);
+    free(raw);
+    /* Deep nesting, junk between the series, a second result array, a truncated answer. */
+    static const char *const bad[] = {
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[7]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[],\"result\":[]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{}",
+        "{\"status\":\"success\"}]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gp_rollups_init(&bytes, 1000);
+        assert_int_equal(gp_promrange_parse(bad[i], strlen(bad[i]), "x", 200, GP_M_POWER_W, 1,
+                                            300000, &bytes, &err),
+                         GP_E_INPUT);
+        gp_rollups_done(&bytes);
+    }
 }
 
 static void test_label_values(void **state) {
@@ -371,10 +515,11 @@ static void test_capacity_errors(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_real_matrix),     cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blanks_and_mig),  cmocka_unit_test(test_label_values),
-        cmocka_unit_test(test_capacity_vector), cmocka_unit_test(test_capacity_matrix_and_by),
-        cmocka_unit_test(test_capacity_errors),
+        cmocka_unit_test(test_real_matrix),         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blanks_and_mig),      cmocka_unit_test(test_label_values),
+        cmocka_unit_test(test_capacity_vector),     cmocka_unit_test(test_capacity_matrix_and_by),
+        cmocka_unit_test(test_capacity_errors),     cmocka_unit_test(test_window),
+        cmocka_unit_test(test_duplicates_and_huge), cmocka_unit_test(test_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
  * rows; late samples and imported history merge into sealed days as they did into rows. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -414,6 +415,14 @@ static void seal_two_days(gp_store *st) {
         gp_store_retention(st, T0 + 2 * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
 }
 
+static void on_problem(const char *line, void *arg) {
+    char *seen = arg;
+    if (!seen[0])
+        snprintf(seen, 512, "%s", line);
+    else
+        snprintf(seen, 512, "more than one: %s", line);
+}
+
 /* The hours of a sealed day are one chunk per series and day and read back exactly as the
  * rows did, over windows cut inside days; a GPU away for a day has no chunk for it. */
 static void test_hour_chunks_keep_figures(void **state) {
@@ -458,20 +467,35 @@ static void test_hour_chunks_keep_figures(void **state) {
     free(fleet_some);
     free(fleet_chunks);
     free(fleet_rows);
-    /* A damaged hour chunk is a damaged database: one line naming its series, day and byte. */
+    /* A damaged hour chunk is a damaged database: one line naming its series and day, refused
+     * by its checksum (a byte added), or at its byte when the checksum fits the damage. */
     long long id = scalar("SELECT min(id) FROM util_hour_day");
     sql("UPDATE util_hour_day SET hours = hours || x'00' WHERE id = (SELECT min(id) FROM "
         "util_hour_day)");
-    char where[64];
-    snprintf(where, sizeof where, "util_hour_day %lld/%lld:byte ", id >> 20,
-             (id & ((1 << 20) - 1)) * DAY);
+    char where[96], day[16];
+    time_t t = (time_t)((id & ((1 << 20) - 1)) * DAY / 1000);
+    struct tm tm;
+    strftime(day, sizeof day, "%Y-%m-%d", gmtime_r(&t, &tm));
+    snprintf(where, sizeof where, "util_hour_day, series %lld, day %s: hour chunk: ", id >> 20,
+             day);
     gpu_sums o = {"GPU-0-0", -1, -1, -1, -1};
     gp_cap_select all = {T0, T0 + DAYS * DAY, NULL, NULL};
     assert_int_equal(gp_store_capacity_gpus(st, &all, on_gpu_sums, &o, &err), GP_E_DB);
-    assert_ptr_equal(strstr(err.where, where), err.where);
-    assert_string_equal(err.msg, "hour chunk: trailing bytes");
+    assert_ptr_equal(strstr(err.msg, where), err.msg);
+    assert_non_null(strstr(err.msg, "checksum mismatch"));
     assert_int_equal(gp_store_capacity_by_label(st, &all, "job", on_label, stderr, &err), GP_E_DB);
-    assert_ptr_equal(strstr(err.where, where), err.where);
+    assert_ptr_equal(strstr(err.msg, where), err.msg);
+    assert_non_null(strstr(err.msg, "checksum mismatch"));
+    /* db check names it, and only it, and counts every chunk it read. */
+    char seen[512] = "";
+    gp_db_check chk;
+    assert_int_equal(gp_store_check(st, on_problem, seen, &chk, &err), GP_OK);
+    assert_int_equal(chk.damaged, 1);
+    assert_int_equal(chk.integrity_problems, 0);
+    assert_int_equal(chk.chunks[2], scalar("SELECT count(*) FROM util_hour_day"));
+    assert_int_equal(chk.chunks[0], scalar("SELECT count(*) FROM rollup_5m_day"));
+    assert_int_equal(chk.unsummed, 0);
+    assert_ptr_equal(strstr(seen, where), seen);
     gp_store_close(st);
     free(rows);
 }

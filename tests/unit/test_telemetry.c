@@ -212,6 +212,18 @@ static void test_prometheus_api(void **state) {
         gp_samples_done(&s);
         free(buf);
     }
+    /* Issue 25: -1e300 and 3e300 are no readings either (beyond +-2^47), counted as blanks. */
+    static const char huge[] =
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+        "{\"metric\":{\"UUID\":\"G\",\"gpu\":\"0\"},\"value\":[1,\"-1e300\"]},"
+        "{\"metric\":{\"UUID\":\"H\",\"gpu\":\"1\"},\"value\":[1,\"3e300\"]},"
+        "{\"metric\":{\"UUID\":\"I\",\"gpu\":\"2\"},\"value\":[1,\"-40\"]}]}}";
+    gp_samples_init(&s, 100);
+    assert_int_equal(gp_promapi_parse(huge, strlen(huge), "h", 200, GP_M_TEMP_C, 1, &s, &err),
+                     GP_OK);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.blanks, 2);
+    gp_samples_done(&s);
     buf = slurp("prometheus_api/local-prom2.42__query__many-to-many__422-execution.json", &len);
     gp_samples_init(&s, 100);
     assert_int_equal(gp_promapi_parse(buf, len, "e", 422, GP_M_POWER_W, 1, &s, &err), GP_E_INPUT);

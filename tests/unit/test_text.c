@@ -22,6 +22,13 @@ static void test_clean_table(void **state) {
         {"\xed\xa0\x80", "???"},                    /* a surrogate */
         {"\xe2\x82", "??"},                         /* a character cut short */
         {"\xf0\x9f\x98\x80!", "\xf0\x9f\x98\x80!"}, /* 4 bytes */
+        {"a\xef\xbf\xbe"
+         "b\xef\xbf\xbf"
+         "c",
+         "abc"},                                                  /* U+FFFE, U+FFFF: not XML 1.0 */
+        {"\xef\xbf\xbd\xef\xbf\xbc", "\xef\xbf\xbd\xef\xbf\xbc"}, /* U+FFFD, U+FFFC stay */
+        {"\xed\xbf\xbf", "???"},                                  /* a lone low surrogate */
+        {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"},                 /* U+10FFFF: XML 1.0 allows it */
         {"", ""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
