@@ -232,5 +232,17 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
                "queries, %.1f MB in %.1f s\n",
                who, r.p.chunks_done, r.p.chunks_total, r.p.rows_written, r.p.rows_skipped,
                r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+    const gp_history_progress *p = &r.p;
+    /* What the server sent that was not stored, said rather than dropped in silence. */
+    if (p->blanks || p->incomplete || p->duplicates)
+        printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "
+               "+-1.4e14), %zu 5-minute rows incomplete or impossible, %zu series sent twice "
+               "(the first kept)\n",
+               p->blanks, p->incomplete, p->duplicates);
+    if (st == GP_OK && p->outside)
+        st = gp_errorf(&err, GP_E_INPUT, a.rq.url ? a.rq.url : r.node,
+                       "the server answered with %zu points outside the times asked for (not "
+                       "stored); %zu chunks are not marked imported, so a re-run asks again",
+                       p->outside, p->chunks_held);
     return st ? cli_fail(&err) : 0;
 }
