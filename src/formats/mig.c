@@ -1,7 +1,6 @@
 /* MIG instances rolled up to their physical GPU (telemetry.h, prom_range.h): an instance is
  * its profile's compute slices out of the GPU's (3g.40gb: 3 of 7), and the physical GPU's
  * utilization is its instances' utilization weighted by those shares. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,11 +36,11 @@ static int parent_of(gp_samples *s, int g) {
     return gp_samples_gpu(s, ref.uuid, ref.index, "", ref.raw_model, ref.host);
 }
 
-/* A parent's share of one instance reading (a sample's time, or a rollup's bucket). */
+/* A parent's share of one instance's sample at a time. */
 typedef struct mig_part {
     int parent;
     int64_t t;
-    double mean, min, max;
+    double share; /* the instance's utilization times its weight */
 } mig_part;
 
 static int by_parent_time(const void *a, const void *b) {
@@ -70,7 +69,7 @@ void gp_samples_mig_rollup(gp_samples *s) {
             continue;
         double w = gp_mig_weight(s->gpus[x.gpu].mig, s->gpus[x.gpu].model) * x.value;
         parts = gp_xgrow(parts, &capp, np, sizeof *parts, 64);
-        parts[np++] = (mig_part){p, x.ts_ms, w, w, w};
+        parts[np++] = (mig_part){p, x.ts_ms, w};
     }
     free(own);
     if (np)
@@ -80,8 +79,8 @@ void gp_samples_mig_rollup(gp_samples *s) {
         mig_part t = parts[i];
         size_t j = i + 1;
         for (; j < np && parts[j].parent == t.parent && parts[j].t == t.t; j++)
-            t.mean += parts[j].mean;
-        if (gp_samples_add(s, t.parent, GP_M_GPU_UTIL, t.mean, t.t, -1, &ignored) != GP_OK)
+            t.share += parts[j].share;
+        if (gp_samples_add(s, t.parent, GP_M_GPU_UTIL, t.share, t.t, -1, &ignored) != GP_OK)
             break;
         i = j;
     }
