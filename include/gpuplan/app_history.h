@@ -12,8 +12,9 @@
 #include "gpuplan/history.h"
 
 typedef struct gp_history_request {
-    const char *node;     /* NULL: the URL's host; created (with the server as its Prometheus
-                             source) when new */
+    const char *node;     /* NULL (with url): one node per host (Hostname, else instance
+                             label), named by it and created when new with the server as its
+                             Prometheus source; else everything goes into this node */
     const char *url;      /* NULL: the node's own Prometheus source */
     const char *match;    /* NULL: the source's selector (or none) */
     gp_history_opts opts; /* the window, step and limits; url and match are filled in */
@@ -21,8 +22,9 @@ typedef struct gp_history_request {
 
 typedef struct gp_history_result {
     gp_history_progress p;
-    char node[128];
-    bool created; /* the node was made for this import */
+    char node[128]; /* "" with per_host */
+    bool created;   /* the node was made for this import */
+    bool per_host;  /* a node per host: p.hosts and p.nodes_created say how many */
 } gp_history_result;
 
 /* Import the window of rq into its node; progress as gp_history_import. On failure *out still

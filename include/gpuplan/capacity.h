@@ -85,8 +85,8 @@ typedef struct gp_cap_wall {
 
 /* Use attributed to one value of a workload label. */
 typedef struct gp_cap_usage {
-    char *value; /* NULL: samples without the label */
-    long long buckets;
+    char *value;    /* NULL: samples without the label */
+    double buckets; /* GPU-buckets: a MIG instance's at its share of the GPU */
     double util_sum, power_sum;
     double allin; /* its share of the fleet's all-in cost: used GPU-hours x the hourly rate */
 } gp_cap_usage;
@@ -140,6 +140,7 @@ typedef struct gp_cap_trend {
 /* Whole GPUs of one model in a measured fleet. */
 typedef struct gp_mix_model {
     char model[64];
+    char raw_model[96]; /* as its first GPU reported it, for its readable name */
     long long gpus;
 } gp_mix_model;
 
@@ -151,7 +152,7 @@ typedef struct gp_mix_plan {
     char currency[4];
     int horizon_months;
     size_t buckets, gaps; /* complete buckets planned on; buckets with a GPU missing */
-    long long units;      /* GPUs (and MIG instances) measured */
+    long long units;      /* physical GPUs measured */
     double peak, median;  /* busy GPUs in the complete buckets */
     /* With growth: */
     bool has_growth, trend;

@@ -20,6 +20,11 @@
 #include "gpuplan/xmem.h"
 
 typedef struct gp_history_opts {
+    /* Each host (the GPUs' Hostname, hostname or instance label) into a node of its name,
+     * created when new with the server as its Prometheus source (the selector narrowed to the
+     * host); node_id is then unused and a host's marks live under its node. */
+    bool per_host;
+
     const char *url;            /* the server's base URL (http or https, no credentials in it) */
     const char *match;          /* a label selector "{job=\"dcgm\"}", or "" */
     const char *token_file;     /* a bearer token, or "" */
@@ -59,6 +64,9 @@ typedef struct gp_history_progress {
     size_t blanks;       /* points with no reading: NaN, +-Inf, DCGM blanks, beyond +-2^47 */
     size_t incomplete;   /* 5-minute rows dropped: an aggregate missing, blank or impossible */
     double seconds;
+
+    size_t hosts;         /* hosts listed (per_host: a node each) */
+    size_t nodes_created; /* per_host: nodes made for hosts new to the store */
 } gp_history_progress;
 
 /* Import into node_id (its marks keyed by url and match). progress (may be NULL) is called after
@@ -96,6 +104,12 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
 /* The series selector the import sends: match ("{job=\"dcgm\"}" or "") with a Hostname
  * matcher for hosts[0..n_hosts) added when n_hosts > 0, appended to out. */
 void gp_history_selector(const char *match, char *const *hosts, size_t n_hosts, gp_buf *out);
+
+/* The values of label among the series of o->match plus the matchers extra ("__name__=\"X\"")
+ * between o->since_ms and o->until_ms: /api/v1/label/LABEL/values. *values as
+ * gp_history_hosts'; errors as gp_history_query, and GP_E_INPUT for the server's refusal. */
+gp_status gp_history_label_values(const gp_history_opts *o, const char *label, const char *extra,
+                                  char ***values, size_t *n, gp_err *err);
 
 /* The hosts (Hostname values) with GPU utilization between o->since_ms and o->until_ms, as the
  * import lists them; *hosts is one allocation the caller frees (NULL when none). Errors as

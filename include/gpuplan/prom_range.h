@@ -113,6 +113,12 @@ void gp_promrange_stream_done(gp_promrange_stream *s);
  * whose min or max is a DCGM blank; counts them in incomplete. Call once after parsing. */
 void gp_rollups_finish(gp_rollups *b);
 
+/* Roll MIG instances up to their physical GPU (gp_samples_mig_rollup's rule) per 5-minute
+ * bucket: a GPU without utilization rows of its own gets, where its instances have them, one
+ * row of n 1 whose value is the instances' bucket means weighted by gp_mig_weight. Call after
+ * gp_rollups_finish. GP_E_LIMIT past the batch's limit. */
+gp_status gp_rollups_mig_rollup(gp_rollups *b, gp_err *err);
+
 /* A /api/v1/label/NAME/values response: *values gets *n NUL-terminated strings in one
  * allocation the caller frees with free(*values) (NULL when none, and on error). Errors as
  * gp_promrange_parse; GP_E_LIMIT past max_values. */

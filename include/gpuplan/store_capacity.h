@@ -49,7 +49,7 @@ gp_status gp_store_capacity_heatmap(gp_store *st, const gp_cap_select *sel,
 
 typedef struct gp_cap_label {
     const char *value; /* NULL: samples without that label */
-    long long buckets;
+    double buckets;    /* GPU-buckets: a MIG instance's at its share of the GPU */
     double util_sum;
     double power_sum; /* W summed over buckets with power */
 } gp_cap_label;

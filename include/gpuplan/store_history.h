@@ -20,7 +20,8 @@
 gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollups *b,
                                  size_t *written, size_t *skipped, gp_err *err);
 
-/* How far (source, metric, host) of node_id is imported: *has false when never. */
+/* How far (source, metric, host) of node_id is imported: *has false when never. node_id 0:
+ * the earliest such mark of any node. */
 gp_status gp_store_history_mark(gp_store *st, long long node_id, const char *source,
                                 gp_metric metric, const char *host, bool *has, int64_t *done_ms,
                                 gp_err *err);

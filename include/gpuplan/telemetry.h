@@ -38,6 +38,8 @@ typedef struct gp_gpu_ref {
     char model[GP_GPU_NAME_BYTES]; /* catalog name */
     char raw_model[96];
     char host[128];
+    int label_set; /* 1 + a label set of the batch that is part of its identity (the history
+                      import keeps a series per GPU and workload labels); 0: none */
 } gp_gpu_ref;
 
 typedef struct gp_sample {
@@ -68,10 +70,25 @@ void gp_samples_done(gp_samples *s);
 /* The index of the GPU (uuid, index, mig), added when new; model/host fill blanks. */
 int gp_samples_gpu(gp_samples *s, const char *uuid, int index, const char *mig,
                    const char *raw_model, const char *host);
+/* As gp_samples_gpu, with a label set (gp_samples_labels' index, -1 for none) that tells apart
+ * entries of one GPU: an entry per GPU and workload labels. */
+int gp_samples_gpu_labeled(gp_samples *s, const char *uuid, int index, const char *mig,
+                           const char *raw_model, const char *host, int labels);
 /* The index of a label set (a JSON object text), interned. */
 int gp_samples_labels(gp_samples *s, const char *json);
 gp_status gp_samples_add(gp_samples *s, int gpu, gp_metric m, double value, int64_t ts_ms,
                          int labels, gp_err *err);
+
+/* A MIG instance's share of its physical GPU: its profile's compute slices over the GPU's
+ * ("GI 1 3g.40gb" on an H100: 3/7; the A30 has 4 slices, the others 7). 1 for the whole GPU
+ * (mig "" or NULL); a profile that cannot be read counts as one slice. */
+double gp_mig_weight(const char *mig, const char *model);
+
+/* Roll MIG instances up to their physical GPU: a GPU with no utilization of its own whose
+ * instances report some gets one utilization sample, the instances' weighted by
+ * gp_mig_weight (an unused slice counts as idle), at the first instance's time. The
+ * instances' own samples stay (per-instance rows, chargeback). */
+void gp_samples_mig_rollup(gp_samples *s);
 
 /* True for DCGM's blank sentinels (int32, int64 and fp64 "blank" families): not readings. */
 bool gp_dcgm_is_blank(double v, bool is_counter);

@@ -234,6 +234,8 @@ void cap_summarise(gp_capacity *c) {
     size_t cm = 0, cn = 0;
     for (size_t i = 0; i < c->n; i++) {
         const gp_cap_row *r = &c->rows[i];
+        if (r->mig[0])
+            continue; /* a MIG instance is in its GPU's rolled-up row (telemetry.h) */
         gp_cap_gpu_merge(&c->fleet, &r->g);
         size_t had = c->nm;
         gp_cap_group *m = group_of(&c->models, &c->nm, &cm, r->model[0] ? r->model : "?");
@@ -241,18 +243,18 @@ void cap_summarise(gp_capacity *c) {
         if (c->nm > had && !gp_gpu_display_name(r->raw_model, m->display, sizeof m->display))
             gp_gpu_display_name(m->key, m->display, sizeof m->display);
         gp_cap_gpu_merge(&m->sum, &r->g);
-        m->gpus += !r->mig[0];
+        m->gpus++;
         gp_cap_group *nd = group_of(&c->nodes, &c->nn, &cn, r->node);
         gp_cap_gpu_merge(&nd->sum, &r->g);
-        nd->gpus += !r->mig[0];
+        nd->gpus++;
     }
     gp_cap_figures_of(&c->fleet, c->threshold, &c->fleet_f);
     for (size_t i = 0; i < c->nm; i++)
         gp_cap_figures_of(&c->models[i].sum, c->threshold, &c->models[i].f);
     for (size_t i = 0; i < c->nn; i++)
         gp_cap_figures_of(&c->nodes[i].sum, c->threshold, &c->nodes[i].f);
-    /* Complete buckets: every GPU of the selection (MIG instances included) reported. */
-    long long units = (long long)c->n;
+    /* Complete buckets: every physical GPU of the selection reported. */
+    long long units = whole_gpus(c->rows, c->n);
     c->ldc = gp_xmalloc((c->nb + 1) * sizeof *c->ldc);
     for (size_t i = 0; i < c->nb; i++) {
         if (c->b[i].gpus >= units)
@@ -387,6 +389,8 @@ static void measured_models(const gp_cap_row *rows, size_t n, gp_mix_plan *p) {
             if (k == 8)
                 continue; /* counted in the total, not named */
             snprintf(p->models[k].model, sizeof p->models[k].model, "%s", model);
+            snprintf(p->models[k].raw_model, sizeof p->models[k].raw_model, "%s",
+                     rows[i].raw_model);
             p->n_models++;
         }
         p->models[k].gpus++;
@@ -410,7 +414,7 @@ static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_
     gp_status rc = gather(st, &sel, q->threshold, &x, err);
     /* b_t: GPUs busy in each complete bucket; buckets with a GPU missing are gaps. */
     double *b = gp_xmalloc((x.nb + 1) * sizeof *b);
-    p->units = (long long)x.n;
+    p->units = whole_gpus(x.rows, x.n);
     size_t nt = rc ? 0 : gp_cap_complete_load(x.b, x.nb, p->units, b);
     if (!rc && nt == 0)
         rc = gp_errorf(err, GP_E_INPUT, NULL,
@@ -581,7 +585,7 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
  * rate exclude each other: a measured rate replaces the steps. */
 static void write_growth(cJSON *doc, const gp_capacity *c, const gp_measure_request *rq,
                          gp_measured *out) {
-    trend_of(c->b, c->nb, (long long)c->n, &out->trend);
+    trend_of(c->b, c->nb, whole_gpus(c->rows, c->n), &out->trend);
     const gp_cap_trend *t = &out->trend;
     cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "measured");
     cJSON *j = cJSON_AddObjectToObject(m, "growth");
@@ -598,6 +602,40 @@ static void write_growth(cJSON *doc, const gp_capacity *c, const gp_measure_requ
     cJSON *demand = child_object(doc, "demand");
     cJSON_DeleteItemFromObjectCaseSensitive(demand, "steps");
     set_num(demand, "growth_per_month", at(t->growth, 6));
+}
+
+/* A scenario plans one GPU model: a window of several is refused, naming them and how to pick
+ * one (--gpu from the store; the server selects by its modelName label). */
+static gp_status several_models(const gp_capacity *c, const gp_cap_query *q, gp_err *err) {
+    char names[400];
+    size_t n = 0, top = 0;
+    names[0] = '\0';
+    bool *done = gp_xcalloc(c->nm, sizeof *done);
+    for (size_t i = 0; i < c->nm && n + 80 < sizeof names; i++) { /* the largest first */
+        size_t k = c->nm;
+        for (size_t j = 0; j < c->nm; j++)
+            if (!done[j] && (k == c->nm || c->models[j].gpus > c->models[k].gpus))
+                k = j;
+        done[k] = true;
+        if (i == 0)
+            top = k;
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%lld %s", i ? ", " : "",
+                              c->models[k].gpus, c->models[k].display);
+    }
+    free(done);
+    const gp_cap_row *first = NULL; /* a GPU of the largest model, for its raw name */
+    for (size_t i = 0; i < c->n && !first; i++)
+        if (!c->rows[i].mig[0] &&
+            !strcmp(c->rows[i].model[0] ? c->rows[i].model : "?", c->models[top].key))
+            first = &c->rows[i];
+    if (q->remote)
+        return gp_errorf(err, GP_E_INPUT, NULL,
+                         "the window holds %zu GPU models (%s): measure one, selected with "
+                         "--match '{modelName=\"%s\"}'",
+                         c->nm, names, first && first->raw_model[0] ? first->raw_model : "...");
+    return gp_errorf(err, GP_E_INPUT, NULL,
+                     "the window holds %zu GPU models (%s): measure one with --gpu \"%s\"", c->nm,
+                     names, c->models[top].display);
 }
 
 gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_query *q,
@@ -620,6 +658,8 @@ gp_status gp_scenario_measure(gp_session *ses, const char *name, const gp_cap_qu
     gp_status rc = gp_capacity_analyse(ses, &nq, now, &c, err);
     if (!rc && (out->gpus = c.gpus) == 0)
         rc = gp_errorf(err, GP_E_INPUT, NULL, "no utilization in the window: nothing to measure");
+    if (!rc && c.nm > 1 && !q->has_gpu)
+        rc = several_models(&c, q, err);
     if (!rc) {
         /* The fleet of whole GPUs: MIG instances are counted in their parent's figures. */
         gp_cap_gpu fleet = {0};

@@ -33,25 +33,121 @@
 
 /* The expressions every query is built of, for one selector. */
 typedef struct exprs {
-    gp_buf u; /* a GPU's 5-minute mean utilization, % */
-    gp_buf p; /* its 5-minute mean power, W, where it has utilization */
+    gp_buf u;       /* a GPU's (or MIG instance's) 5-minute mean utilization, % */
+    gp_buf phys;    /* a physical GPU's: its own, or its MIG instances' rolled up */
+    gp_buf p;       /* its 5-minute mean power, W, where the physical GPU has utilization */
+    gp_buf uw;      /* for --by: utilization, a MIG instance's at its share of the GPU */
+    gp_buf cw;      /* for --by: GPU-buckets, a MIG instance's at its share */
+    gp_buf pw;      /* for --by: power of whole GPUs (a MIG GPU's is no instance's) */
+    const char *on; /* how power meets the physical GPU's utilization */
 } exprs;
 
-static void exprs_of(const char *sel, exprs *e) {
+/* The MIG profiles the server holds: each (profile, model) pair's share of its GPU. */
+typedef struct mig_pair {
+    const char *profile, *model; /* borrowed from the label lists */
+    double w;                    /* gp_mig_weight */
+} mig_pair;
+
+typedef struct mig_set {
+    mig_pair *p;
+    size_t n;
+} mig_set;
+
+/* A label value as a PromQL string's content (quotes and backslashes escaped). */
+static void quoted(gp_buf *out, const char *v) {
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            gp_buf_add(out, "\\", 1);
+        gp_buf_add(out, v, 1);
+    }
+}
+
+/* MIG instances' utilization (where their GPU reports no GPU_UTIL) weighted by their share of
+ * the GPU, as gp_mig_weight weighs them: a term per (profile, model) the server holds. count:
+ * the share alone a bucket instead of the utilization. Empty without MIG. */
+static void mig_weighted(const char *sel, const mig_set *m, bool count, gp_buf *out) {
+    if (!m->n)
+        return;
+    size_t inner = strlen(sel) > 2 ? strlen(sel) - 2 : 0; /* sel is "{...}" */
+    gp_buf_add(out, "((", 2);
+    for (size_t i = 0; i < m->n; i++) {
+        gp_buf_printf(out, "%s%savg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{%.*s%sGPU_I_PROFILE=\"",
+                      i ? " or " : "", count ? "0 * " : "", (int)inner, sel + 1, inner ? "," : "");
+        quoted(out, m->p[i].profile);
+        if (m->p[i].model) {
+            gp_buf_printf(out, "\",modelName=\"");
+            quoted(out, m->p[i].model);
+        }
+        gp_buf_printf(out, "\"}[5m] offset 1ms) %s %.17g", count ? "+" : "*",
+                      count ? m->p[i].w : 100 * m->p[i].w);
+    }
+    gp_buf_printf(
+        out, ") unless on(UUID, gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms))", sel);
+}
+
+static void exprs_of(const char *sel, const mig_set *m, exprs *e) {
     gp_buf_init(&e->u, 1u << 20);
+    gp_buf_init(&e->phys, 1u << 20);
     gp_buf_init(&e->p, 1u << 20);
+    gp_buf_init(&e->uw, 1u << 20);
+    gp_buf_init(&e->cw, 1u << 20);
+    gp_buf mig;
+    gp_buf_init(&mig, 1u << 20);
+    mig_weighted(sel, m, false, &mig);
+    const char *w = mig.data ? mig.data : "";
+    /* The physical GPU of MIG instances: their weighted utilization summed (an unused slice
+     * idles). */
+    gp_buf_printf(&e->phys, "(avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms)", sel);
+    if (*w)
+        gp_buf_printf(&e->phys, " or sum by (Hostname, UUID, gpu, modelName) %s", w);
+    gp_buf_add(&e->phys, ")", 1);
     gp_buf_printf(&e->u,
                   "(avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms) or (100 * "
                   "avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE%s[5m] offset 1ms) unless on(UUID, "
-                  "gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms)))",
+                  "gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms))",
                   sel, sel, sel);
-    gp_buf_printf(&e->p, "(avg_over_time(DCGM_FI_DEV_POWER_USAGE%s[5m] offset 1ms) and %s)", sel,
-                  e->u.data ? e->u.data : "");
+    if (*w)
+        gp_buf_printf(&e->u, " or %s", e->phys.data ? e->phys.data : "");
+    gp_buf_add(&e->u, ")", 1);
+    /* Power belongs to the physical GPU (under MIG, its repeats on each instance are one). */
+    e->on = *w ? "on(Hostname, UUID, gpu) " : "";
+    gp_buf_init(&e->pw, 1u << 20);
+    if (*w) {
+        /* Under MIG, dcgm-exporter repeats the GPU's power on each instance with the
+         * instance's labels: one series a GPU, their mean. */
+        size_t inner = strlen(sel) > 2 ? strlen(sel) - 2 : 0;
+        gp_buf_printf(&e->p,
+                      "((avg by (Hostname, UUID, gpu, modelName) (avg_over_time("
+                      "DCGM_FI_DEV_POWER_USAGE{%.*s%sGPU_I_ID!=\"\"}[5m] offset 1ms)) or "
+                      "avg_over_time(DCGM_FI_DEV_POWER_USAGE{%.*s%sGPU_I_ID=\"\"}[5m] offset 1ms)) "
+                      "and on(Hostname, UUID, gpu) %s)",
+                      (int)inner, sel + 1, inner ? "," : "", (int)inner, sel + 1, inner ? "," : "",
+                      e->phys.data ? e->phys.data : "");
+        gp_buf_printf(&e->pw,
+                      "(avg_over_time(DCGM_FI_DEV_POWER_USAGE%s[5m] offset 1ms) and "
+                      "avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms))",
+                      sel, sel);
+    } else
+        gp_buf_printf(&e->p, "(avg_over_time(DCGM_FI_DEV_POWER_USAGE%s[5m] offset 1ms) and %s)",
+                      sel, e->u.data ? e->u.data : "");
+    if (!*w)
+        gp_buf_printf(&e->pw, "%s", e->p.data ? e->p.data : "");
+    gp_buf_printf(&e->uw, "(avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms)%s%s)", sel,
+                  *w ? " or " : "", w);
+    mig.len = 0;
+    mig_weighted(sel, m, true, &mig);
+    gp_buf_printf(&e->cw, "(0 * avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms) + 1%s%s)", sel,
+                  mig.len ? " or " : "", mig.data && mig.len ? mig.data : "");
+    gp_buf_done(&mig);
 }
 
 static void exprs_done(exprs *e) {
     gp_buf_done(&e->u);
+    gp_buf_done(&e->phys);
     gp_buf_done(&e->p);
+    gp_buf_done(&e->uw);
+    gp_buf_done(&e->cw);
+    gp_buf_done(&e->pw);
 }
 
 /* The expression in x as one tagged term of q, " or label_replace(X, "gpuplan_agg", "tag", "",
@@ -89,9 +185,10 @@ static void gpu_queries(const exprs *e, const char *sel, const window *w, gp_buf
     gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", p, r);
     term(&q[1], "ps", x);
     /* Busy for the power split at 5 %, as the store splits it (db/004_capacity.sql). */
-    gp_buf_printf(x, "count_over_time((%s and %s >= 5)[%lldms:5m])", p, u, r);
+    const char *ph = e->phys.data;
+    gp_buf_printf(x, "count_over_time((%s and %s%s >= 5)[%lldms:5m])", p, e->on, ph, r);
     term(&q[1], "bn", x);
-    gp_buf_printf(x, "sum_over_time((%s and %s >= 5)[%lldms:5m])", p, u, r);
+    gp_buf_printf(x, "sum_over_time((%s and %s%s >= 5)[%lldms:5m])", p, e->on, ph, r);
     term(&q[1], "bs", x);
     gp_buf_printf(x, "quantile_over_time(0.95, avg_over_time(%s[3599999ms:5m])[%lldms:1h])", p, r);
     term(&q[2], "p95", x);
@@ -118,7 +215,8 @@ static void gpu_queries(const exprs *e, const char *sel, const window *w, gp_buf
  * threshold) and, with by, the use of each label value. */
 static void fleet_queries(const exprs *e, const window *w, int threshold, const char *by,
                           gp_buf *ldc, gp_buf *use, gp_buf *x) {
-    const char *u = e->u.data, *p = e->p.data;
+    /* Physical GPUs: a MIG instance is in its GPU's rolled-up utilization. */
+    const char *u = e->phys.data;
     gp_buf_printf(x, "count(%s)", u);
     term(ldc, "g", x);
     gp_buf_printf(x, "sum(%s)", u);
@@ -128,11 +226,11 @@ static void fleet_queries(const exprs *e, const window *w, int threshold, const 
     if (!by)
         return;
     long long r = w->w_ms - 1;
-    gp_buf_printf(x, "sum by (%s) (count_over_time(%s[%lldms:5m]))", by, u, r);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, e->cw.data, r);
     term(use, "ln", x);
-    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, u, r);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, e->uw.data, r);
     term(use, "lu", x);
-    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, p, r);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, e->pw.data, r);
     term(use, "lp", x);
 }
 
@@ -256,7 +354,7 @@ static void usage_point(const gp_promvec_item *it, gp_capacity *c, size_t *cap) 
         *u = (gp_cap_usage){it->by ? gp_xstrdup(it->by) : NULL, 0, 0, 0, 0};
     }
     if (!strcmp(it->agg, "ln"))
-        u->buckets += count_of(it->v);
+        u->buckets += it->v > 0 ? it->v : 0; /* GPU-buckets, a MIG instance's weighted */
     else if (!strcmp(it->agg, "lu"))
         u->util_sum += it->v;
     else
@@ -308,10 +406,37 @@ static int64_t ceil_hour(int64_t ms) {
     return (ms + HOUR_MS - 1) / HOUR_MS * HOUR_MS;
 }
 
+/* The MIG profiles and GPU models of the instances in the window (two label lists, no samples
+ * read), each pair weighed as gp_mig_weight weighs it; none without MIG. */
+static gp_status mig_profiles(const gp_history_opts *o, const window *w, char ***profiles,
+                              size_t *n_prof, char ***models, size_t *n_models, mig_set *m,
+                              gp_err *err) {
+    gp_history_opts lo = *o;
+    lo.since_ms = w->start;
+    lo.until_ms = w->at;
+    static const char extra[] = "__name__=\"DCGM_FI_PROF_GR_ENGINE_ACTIVE\",GPU_I_PROFILE!=\"\"";
+    if (gp_history_label_values(&lo, "GPU_I_PROFILE", extra, profiles, n_prof, err) ||
+        (*n_prof && gp_history_label_values(&lo, "modelName", extra, models, n_models, err)))
+        return err->code;
+    m->p = gp_xcalloc(*n_prof * (*n_models ? *n_models : 1) + 1, sizeof *m->p);
+    for (size_t i = 0; i < *n_prof; i++)
+        for (size_t k = 0; k < (*n_models ? *n_models : 1); k++) {
+            /* Series without a modelName: the GPU's slices are 7, as the store takes them. */
+            const char *model = *n_models ? (*models)[k] : NULL;
+            char mig[160], key[GP_GPU_NAME_BYTES] = "";
+            snprintf(mig, sizeof mig, "GI 0 %s", (*profiles)[i]);
+            if (model)
+                gp_gpu_normalize(model, 0, key, sizeof key);
+            m->p[m->n++] = (mig_pair){(*profiles)[i], model, gp_mig_weight(mig, key)};
+        }
+    return GP_OK;
+}
+
 /* Every query for the host groups, sent and parsed into v. */
 /* The queries of host groups [g0, g1), sent and parsed into v. */
-static gp_status ask_groups(const gp_cap_query *q, const window *w, char *const *hosts,
-                            size_t n_hosts, size_t g0, size_t g1, gp_promvec *v, gp_err *err) {
+static gp_status ask_groups(const gp_cap_query *q, const window *w, const mig_set *m,
+                            char *const *hosts, size_t n_hosts, size_t g0, size_t g1, gp_promvec *v,
+                            gp_err *err) {
     const gp_history_opts *o = q->remote;
     size_t hpq = (size_t)o->hosts_per_query;
     size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
@@ -332,7 +457,7 @@ static gp_status ask_groups(const gp_cap_query *q, const window *w, char *const 
         gp_history_selector(o->match, n_hosts ? hosts + first : NULL, count, &sel);
         const char *s = sel.data ? sel.data : "{}";
         exprs e;
-        exprs_of(s, &e);
+        exprs_of(s, m, &e);
         gp_buf *t = &text[(g - g0) * per_group];
         gp_prom_call *c = &calls[(g - g0) * per_group];
         gpu_queries(&e, s, w, t, &x);
@@ -369,15 +494,15 @@ static gp_status ask_groups(const gp_cap_query *q, const window *w, char *const 
 
 /* Every host group, a batch at a time: the answers held at once stay a few per query in
  * flight, however large the fleet. */
-static gp_status ask(const gp_cap_query *q, const window *w, char *const *hosts, size_t n_hosts,
-                     gp_promvec *v, gp_err *err) {
+static gp_status ask(const gp_cap_query *q, const window *w, const mig_set *m, char *const *hosts,
+                     size_t n_hosts, gp_promvec *v, gp_err *err) {
     size_t hpq = (size_t)q->remote->hosts_per_query;
     size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
     size_t batch = 4 * (size_t)q->remote->concurrency;
     gp_status rc = GP_OK;
     for (size_t g0 = 0; g0 < groups && rc == GP_OK; g0 += batch)
-        rc =
-            ask_groups(q, w, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups, v, err);
+        rc = ask_groups(q, w, m, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups, v,
+                        err);
     return rc;
 }
 
@@ -418,11 +543,19 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
         lo.until_ms = w.at;
         rc = gp_history_hosts(&lo, &listed, &n_hosts, err);
     }
+    char **profiles = NULL, **models = NULL;
+    size_t n_prof = 0, n_models = 0;
+    mig_set m = {0};
+    if (rc == GP_OK)
+        rc = mig_profiles(o, &w, &profiles, &n_prof, &models, &n_models, &m, err);
     gp_promvec v;
     gp_promvec_init(&v, MAX_ITEMS);
     if (rc == GP_OK)
-        rc = ask(q, &w, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &v, err);
+        rc = ask(q, &w, &m, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &v, err);
     free(listed);
+    free(profiles);
+    free(models);
+    free(m.p);
     if (rc != GP_OK) {
         gp_promvec_done(&v);
         return rc;

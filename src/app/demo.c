@@ -56,16 +56,41 @@ static double util_at(int profile, int g, int64_t ts, uint64_t *rng) {
     return u < 0 ? 0 : u > 100 ? 100 : u;
 }
 
+/* The workload labels dcgm-exporter attaches to GPU g of node k (its pod's namespace, pod and
+ * container), so the demo can show chargeback (`capacity --by namespace`); -1 for an unused
+ * GPU. */
+static int demo_labels(int k, int g, gp_samples *s) {
+    char json[200];
+    if (k == 0 && g < 6)
+        snprintf(json, sizeof json,
+                 "{\"namespace\":\"llm-train\",\"pod\":\"pretrain-0\",\"container\":\"trainer\"}");
+    else if (k == 0)
+        snprintf(json, sizeof json,
+                 "{\"namespace\":\"research\",\"pod\":\"ablation-%d\",\"container\":\"trainer\"}",
+                 g - 5);
+    else if (k == 1)
+        snprintf(json, sizeof json,
+                 "{\"namespace\":\"inference\",\"pod\":\"serve-%d\",\"container\":\"vllm\"}", g);
+    else if (g < 7)
+        snprintf(json, sizeof json,
+                 "{\"namespace\":\"%s\",\"pod\":\"notebook-%d\",\"container\":\"jupyter\"}",
+                 g < 4 ? "research" : "dev", g);
+    else
+        return -1;
+    return gp_samples_labels(s, json);
+}
+
 /* Samples of every GPU of node k for [from, to) into s. */
 static gp_status node_samples(int k, int64_t from, int64_t to, int64_t recent, gp_samples *s,
                               gp_err *err) {
     const demo_node *n = &nodes[k];
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(k + 1) ^ (uint64_t)from;
-    int idx[8];
+    int idx[8], lab[8];
     for (int g = 0; g < 8; g++) {
         char uuid[64];
         snprintf(uuid, sizeof uuid, "GPU-de300000-0000-4000-8000-%02d00000000%02d", k, g);
         idx[g] = gp_samples_gpu(s, uuid, g, "", n->model, n->name);
+        lab[g] = demo_labels(k, g, s);
     }
     bool h100 = k == 0;
     double idle_w = h100 ? 70 : 55, busy_w = h100 ? 690 : 390, mem = h100 ? 81559 : 81920;
@@ -77,17 +102,17 @@ static gp_status node_samples(int k, int64_t from, int64_t to, int64_t recent, g
              * fault, not load): an alert to see at any time of day. */
             double temp = k == 1 && g == 3 ? 86 + u * 0.1 : 32 + u * 0.45;
             double used = u > 0 ? mem * (0.35 + u / 200) : 4;
-            if (gp_samples_add(s, idx[g], GP_M_GPU_UTIL, u, ts, -1, err) ||
-                gp_samples_add(s, idx[g], GP_M_POWER_W, w, ts, -1, err))
+            if (gp_samples_add(s, idx[g], GP_M_GPU_UTIL, u, ts, lab[g], err) ||
+                gp_samples_add(s, idx[g], GP_M_POWER_W, w, ts, lab[g], err))
                 return err->code;
             /* The rest only for the last two days: the month needs utilization and power,
              * and the file stays small. */
             if (ts < recent)
                 continue;
-            if (gp_samples_add(s, idx[g], GP_M_TEMP_C, temp, ts, -1, err) ||
-                gp_samples_add(s, idx[g], GP_M_MEM_USED_MIB, used, ts, -1, err) ||
-                gp_samples_add(s, idx[g], GP_M_MEM_TOTAL_MIB, mem, ts, -1, err) ||
-                gp_samples_add(s, idx[g], GP_M_POWER_LIMIT_W, h100 ? 700 : 400, ts, -1, err))
+            if (gp_samples_add(s, idx[g], GP_M_TEMP_C, temp, ts, lab[g], err) ||
+                gp_samples_add(s, idx[g], GP_M_MEM_USED_MIB, used, ts, lab[g], err) ||
+                gp_samples_add(s, idx[g], GP_M_MEM_TOTAL_MIB, mem, ts, lab[g], err) ||
+                gp_samples_add(s, idx[g], GP_M_POWER_LIMIT_W, h100 ? 700 : 400, ts, lab[g], err))
                 return err->code;
         }
     return GP_OK;

@@ -42,6 +42,15 @@ gp_status gp_history_run(gp_session *ses, gp_history_request *rq,
     if (match && *match && (*match != '{' || match[strlen(match) - 1] != '}'))
         return gp_errorf(err, GP_E_INPUT, NULL,
                          "--match: a label selector in braces, like {cluster=\"a\"}");
+    if (rq->url && !rq->node) {
+        /* One node per host, named by it, fed by this server from now on too. */
+        gp_history_opts o = rq->opts;
+        o.url = rq->url;
+        o.match = match ? match : "";
+        o.per_host = true;
+        out->per_host = true;
+        return gp_history_import(st, 0, &o, progress, arg, &out->p, err);
+    }
     snprintf(out->node, sizeof out->node, "%s", rq->node ? rq->node : host);
     gp_source_cfg *srcs = NULL;
     size_t n = 0;

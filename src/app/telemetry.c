@@ -207,6 +207,8 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
         break;
     }
     gp_buf_done(&body);
+    if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (telemetry.h) */
+        gp_samples_mig_rollup(&s);
     bool store = rc == GP_OK && (rq->kind != GP_CAPTURE_DCMI || out->stored);
     gp_store *st;
     if (store)

@@ -89,8 +89,9 @@ static void help(void) {
            "times asked for are not stored (exit 2, and a re-run asks again); what is not\n"
            "stored is said (docs/telemetry.md).\n"
            "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
-           "seconds. The node (default: the URL's host) is created with the server as its\n"
-           "Prometheus source when new. Credentials: ~/.netrc or --token-file.\n");
+           "seconds. Each host (Hostname label, else instance) goes into a node of its name,\n"
+           "created when new with the server as its Prometheus source; --node NAME puts\n"
+           "everything into NAME instead. Credentials: ~/.netrc or --token-file.\n");
 }
 
 enum {
@@ -214,15 +215,23 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     gp_status st = gp_history_run(ses, &a.rq, on_progress, &t, &r, &err);
     if (t.on && r.p.chunks_done)
         fprintf(stderr, "\n");
-    char node[256];
+    char node[256], who[300];
     cli_text(r.node, node, sizeof node);
+    if (r.per_host && !r.p.hosts) /* no Hostname label: the instance label names them */
+        snprintf(who, sizeof who, "hosts by their instance label (a node each, %zu new)",
+                 r.p.nodes_created);
+    else if (r.per_host)
+        snprintf(who, sizeof who, "%zu host%s (a node each, %zu new)", r.p.hosts,
+                 r.p.hosts == 1 ? "" : "s", r.p.nodes_created);
+    else
+        snprintf(who, sizeof who, "node \"%s\"%s", node, r.created ? " (new)" : "");
     if (r.p.chunks_total == 0 && st == GP_OK)
-        printf("node \"%s\": nothing new to import (%zu queries)\n", node, r.p.queries);
+        printf("%s: nothing new to import (%zu queries)\n", who, r.p.queries);
     else if (r.p.chunks_done || st == GP_OK)
-        printf("node \"%s\"%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already "
-               "there, %zu queries, %.1f MB in %.1f s\n",
-               node, r.created ? " (new)" : "", r.p.chunks_done, r.p.chunks_total, r.p.rows_written,
-               r.p.rows_skipped, r.p.queries, r.p.bytes / 1e6, r.p.seconds);
+        printf("%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already there, %zu "
+               "queries, %.1f MB in %.1f s\n",
+               who, r.p.chunks_done, r.p.chunks_total, r.p.rows_written, r.p.rows_skipped,
+               r.p.queries, r.p.bytes / 1e6, r.p.seconds);
     const gp_history_progress *p = &r.p;
     /* What the server sent that was not stored, said rather than dropped in silence. */
     if (p->blanks || p->incomplete || p->duplicates)

@@ -13,6 +13,7 @@
 #include "gpuplan/store_history.h"
 #include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
+#include "history_hosts.h"
 #include "http.h"
 
 #define HOUR_MS 3600000LL
@@ -178,6 +179,7 @@ typedef struct group {
 struct run {
     gp_store *st;
     long long node_id;
+    hist_hosts hosts; /* per_host: a node per host (history_hosts.h) */
     const gp_history_opts *o;
     char source[1600];
     int64_t span_ms;
@@ -462,17 +464,54 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     c->started++;
 }
 
+/* Where a mark of host h lives: the node of its host (per_host), else the import's node. */
+static gp_status mark_node(run *r, const char *h, bool create, long long *id, bool *has) {
+    *has = true;
+    *id = r->node_id;
+    return r->o->per_host ? hist_host_node(&r->hosts, h, create, id, has) : GP_OK;
+}
+
+/* What host h's marks are keyed by: its own selector (per_host), else the import's. */
+static void mark_source(const run *r, const char *h, char *out, size_t cap) {
+    if (r->o->per_host)
+        hist_host_source(&r->hosts, h, out, cap);
+    else
+        snprintf(out, cap, "%s", r->source);
+}
+
 /* Every query of the chunk is in: store its rows and move its marks, in one transaction. */
 static gp_status chunk_commit(run *r, chunk *c, group *g) {
     gp_rollups_finish(&c->rows);
     size_t written = 0, skipped = 0;
-    gp_status rc = gp_store_begin(r->st, r->err);
+    /* A MIG GPU's utilization is its instances' (prom_range.h). */
+    gp_status rc = gp_rollups_mig_rollup(&c->rows, r->err);
     if (rc == GP_OK)
+        rc = gp_store_begin(r->st, r->err);
+    if (rc == GP_OK && r->o->per_host)
+        rc = hist_write_per_host(&r->hosts, &c->rows, &written, &skipped);
+    else if (rc == GP_OK)
         rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
-    for (size_t q = 0; rc == GP_OK && !g->held && q < NQ; q++) /* held: see the chunk loop */
-        for (size_t h = 0; rc == GP_OK && h < (g->n_hosts ? g->n_hosts : 1); h++)
-            rc = gp_store_history_mark_set(r->st, r->node_id, r->source, (gp_metric)queries[q].key,
-                                           g->n_hosts ? g->hosts[h] : "", c->to, r->err);
+    /* held: see the chunk loop */
+    for (size_t h = 0; rc == GP_OK && !g->held && h < (g->n_hosts ? g->n_hosts : 1); h++) {
+        long long id;
+        bool has;
+        const char *host = g->n_hosts ? g->hosts[h] : "";
+        if (r->o->per_host && !g->n_hosts) {
+            /* No Hostname list: the hosts are the GPUs' own (instance) labels, a mark each. */
+            for (size_t i = 0; rc == GP_OK && i < c->rows.gpus.n_gpus; i++)
+                if ((rc = mark_node(r, c->rows.gpus.gpus[i].host, true, &id, &has)) == GP_OK)
+                    for (size_t q = 0; rc == GP_OK && q < NQ; q++)
+                        rc = gp_store_history_mark_set(
+                            r->st, id, r->source, (gp_metric)queries[q].key, "", c->to, r->err);
+            break;
+        }
+        rc = mark_node(r, host, true, &id, &has);
+        char source[sizeof r->source];
+        mark_source(r, host, source, sizeof source);
+        for (size_t q = 0; rc == GP_OK && q < NQ; q++)
+            rc = gp_store_history_mark_set(r->st, id, source, (gp_metric)queries[q].key, host,
+                                           c->to, r->err);
+    }
     if (rc == GP_OK)
         rc = gp_store_commit(r->st, r->err);
     if (rc != GP_OK) {
@@ -502,8 +541,23 @@ static gp_status group_marks(run *r, group *g) {
         for (size_t h = 0; h < (g->n_hosts ? g->n_hosts : 1); h++) {
             bool has;
             int64_t done;
-            if (gp_store_history_mark(r->st, r->node_id, r->source, (gp_metric)queries[q].key,
-                                      g->n_hosts ? g->hosts[h] : "", &has, &done, r->err))
+            long long id;
+            const char *host = g->n_hosts ? g->hosts[h] : "";
+            if (r->o->per_host && !g->n_hosts)
+                id = 0; /* the instances' nodes: the earliest of their marks */
+            else if (mark_node(r, host, false, &id, &has))
+                return r->err->code;
+            else if (!has) { /* a host new to the store: from the start */
+                g->from = r->o->since_ms;
+                continue;
+            }
+            char source[sizeof r->source];
+            if (r->o->per_host && !g->n_hosts)
+                snprintf(source, sizeof source, "%s", r->source);
+            else
+                mark_source(r, host, source, sizeof source);
+            if (gp_store_history_mark(r->st, id, source, (gp_metric)queries[q].key, host, &has,
+                                      &done, r->err))
                 return r->err->code;
             int64_t from = has && done > r->o->since_ms ? done : r->o->since_ms;
             if (from < g->from)
@@ -568,6 +622,8 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
         *out = r.p;
         return err->code;
     }
+    r.p.hosts = n_hosts;
+    r.hosts = (hist_hosts){st, o, n_hosts ? "Hostname" : "instance", 0, err};
     size_t hpq = (size_t)o->hosts_per_query;
     size_t n_groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
     /* One budget for the whole import: half for the rows of the chunks open at once, a quarter
@@ -709,6 +765,7 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     free(groups);
     free(hosts);
     r.p.seconds = mono_s() - t0;
+    r.p.nodes_created = r.hosts.nodes_created;
     *out = r.p;
     return r.status;
 }
@@ -824,6 +881,37 @@ void gp_history_selector(const char *match, char *const *hosts, size_t n_hosts, 
         host_regex(hosts, n_hosts, &h);
     selector(match, h.data ? h.data : "", out);
     gp_buf_done(&h);
+}
+
+gp_status gp_history_label_values(const gp_history_opts *o, const char *label, const char *extra,
+                                  char ***values, size_t *n, gp_err *err) {
+    gp_http_global_init();
+    xfer x = {0};
+    gp_buf_init(&x.body, o->max_bytes);
+    gp_buf_init(&x.form, 1u << 20);
+    gp_buf sel, path;
+    gp_buf_init(&sel, 1u << 16);
+    gp_buf_init(&path, 4096);
+    selector(o->match, extra, &sel);
+    CURL *tmp = curl_easy_init();
+    char t[32];
+    form_add(tmp, &x.form, "match[]", sel.data ? sel.data : "{}");
+    fmt_time(o->since_ms, t, sizeof t);
+    form_add(tmp, &x.form, "start", t);
+    fmt_time(o->until_ms, t, sizeof t);
+    form_add(tmp, &x.form, "end", t);
+    curl_easy_cleanup(tmp);
+    gp_buf_printf(&path, "/api/v1/label/%s/values", label);
+    long status = 0;
+    gp_status rc = path.data ? fetch_one(o, path.data, &x, &status, err)
+                             : gp_errorf(err, GP_E_NET, o->url, "cannot start a transfer");
+    if (rc == GP_OK)
+        rc = gp_promlabels_parse(x.body.data ? x.body.data : "", x.body.len, o->url, status,
+                                 MAX_HOSTS, values, n, err);
+    gp_buf_done(&sel);
+    gp_buf_done(&path);
+    xfer_done(&x);
+    return rc;
 }
 
 gp_status gp_history_hosts(const gp_history_opts *o, char ***hosts, size_t *n, gp_err *err) {

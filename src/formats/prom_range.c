@@ -111,12 +111,27 @@ static bool point_value(const cJSON *v, double *out) {
     return gp_parse_number(s, strlen(s), out);
 }
 
-/* The sample set's GPU for a series, -1 when the series names none. */
-static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m) {
+/* The sample set's GPU for a series, -1 when the series names none; with labels, an entry per
+ * GPU and workload labels (the import keeps a series of each, as the collector does). */
+static int series_gpu_of(gp_samples *g, const cJSON *metric, gp_metric m, bool labels) {
     prom_series ps;
     if (!prom_series_of(metric, m, &ps))
         return -1;
-    return gp_samples_gpu(g, ps.uuid, ps.index, ps.mig, ps.model, ps.host);
+    char json[2048];
+    int set = labels && prom_series_labels(metric, &ps, json, sizeof json)
+                  ? gp_samples_labels(g, json)
+                  : -1;
+    return gp_samples_gpu_labeled(g, ps.uuid, ps.index, ps.mig, ps.model, ps.host, set);
+}
+
+/* The import's: a GPU and its workload labels. */
+static int series_gpu(gp_samples *g, const cJSON *metric, gp_metric m) {
+    return series_gpu_of(g, metric, m, true);
+}
+
+/* capacity --prometheus's: the GPU alone (the server aggregated its labels already). */
+static int series_gpu_plain(gp_samples *g, const cJSON *metric, gp_metric m) {
+    return series_gpu_of(g, metric, m, false);
 }
 
 enum { AGG_N = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8 };
@@ -605,7 +620,7 @@ gp_status gp_promvec_parse(const char *buf, size_t len, const char *origin, long
                            matrix ? "values" : "value");
             break;
         }
-        int gpu = series_gpu(&out->gpus, metric, GP_M_GPU_UTIL);
+        int gpu = series_gpu_plain(&out->gpus, metric, GP_M_GPU_UTIL);
         const char *agg = prom_str(metric, GP_RANGE_AGG_LABEL);
         const char *by = by_label ? prom_str(metric, by_label) : NULL;
         if (!matrix) {

@@ -1,6 +1,8 @@
 /* The GPU behind a Prometheus series (prom_series.h). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "prom_series.h"
 
@@ -38,4 +40,49 @@ bool prom_series_of(const cJSON *metric, gp_metric m, prom_series *out) {
     if (out->gi && !out->device)
         snprintf(out->mig, sizeof out->mig, "GI %s%s%s", gi, prof ? " " : "", prof ? prof : "");
     return true;
+}
+
+/* dcgm.c's rule: Kubernetes' labels and anything naming a job (HPC schedulers), but not the
+ * scrape's own "job". */
+static bool workload(const char *name) {
+    if (!strcmp(name, "namespace") || !strcmp(name, "pod") || !strcmp(name, "container"))
+        return true;
+    if (!strcmp(name, "job") || !strcmp(name, "exported_job"))
+        return false;
+    char low[64];
+    size_t n = 0;
+    for (const char *p = name; *p && n + 1 < sizeof low; p++)
+        low[n++] = (char)tolower((unsigned char)*p);
+    low[n] = '\0';
+    return strstr(low, "job") != NULL;
+}
+
+bool prom_series_labels(const cJSON *metric, const prom_series *ps, char *json, size_t cap) {
+    if (ps->gi && ps->device)
+        return false;
+    const cJSON *kept[64];
+    int n = 0;
+    for (const cJSON *l = metric ? metric->child : NULL; l && n < 64; l = l->next) {
+        if (!l->string || !cJSON_IsString(l) || !l->valuestring || !*l->valuestring ||
+            !workload(l->string))
+            continue;
+        int k = n++;
+        while (k > 0 && strcmp(kept[k - 1]->string, l->string) > 0) {
+            kept[k] = kept[k - 1];
+            k--;
+        }
+        kept[k] = l;
+    }
+    if (!n)
+        return false;
+    cJSON *o = cJSON_CreateObject();
+    for (int i = 0; i < n; i++)
+        cJSON_AddStringToObject(o, kept[i]->string, kept[i]->valuestring);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    bool fits = text && strlen(text) < cap;
+    if (fits)
+        memcpy(json, text, strlen(text) + 1);
+    free(text);
+    return fits;
 }

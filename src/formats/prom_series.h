@@ -24,5 +24,10 @@ const char *prom_str(const cJSON *o, const char *k);
  * under MIG the instance, except for device-level metrics, which belong to the physical GPU.
  * False when the labels name no GPU. */
 bool prom_series_of(const cJSON *metric, gp_metric m, prom_series *out);
+/* The series' workload labels as dcgm-exporter attaches them (namespace, pod, container and
+ * any label naming a job but the scrape's own job), as a JSON object sorted by name, into
+ * json; false when it has none, or for a device-level metric of a MIG instance (the physical
+ * GPU's, not one instance's pod's), or when they do not fit. */
+bool prom_series_labels(const cJSON *metric, const prom_series *ps, char *json, size_t cap);
 
 #endif

@@ -46,8 +46,9 @@ static uint64_t fnv(uint64_t h, const char *p) {
     return (h ^ 0xff) * 1099511628211ull; /* a separator, so ("ab","c") != ("a","bc") */
 }
 
-static uint64_t gpu_hash(const char *uuid, int index, const char *mig, const char *host) {
-    uint64_t h = fnv(1469598103934665603ull, uuid);
+static uint64_t gpu_hash(const char *uuid, int index, const char *mig, const char *host,
+                         int label_set) {
+    uint64_t h = fnv(1469598103934665603ull + (uint64_t)label_set * 0x9e3779b97f4a7c15ull, uuid);
     h = fnv(h, mig);
     if (!uuid[0]) { /* without a UUID, the index on its host names the GPU */
         char ix[16];
@@ -58,10 +59,10 @@ static uint64_t gpu_hash(const char *uuid, int index, const char *mig, const cha
 }
 
 static bool gpu_matches(const gp_gpu_ref *g, const char *uuid, int index, const char *mig,
-                        const char *host) {
+                        const char *host, int label_set) {
     bool same = uuid[0] ? strcmp(g->uuid, uuid) == 0
                         : (g->uuid[0] == '\0' && g->index == index && !strcmp(g->host, host));
-    return same && strcmp(g->mig, mig) == 0;
+    return same && g->label_set == label_set && strcmp(g->mig, mig) == 0;
 }
 
 /* Make room for one more entry (load under one half), re-inserting the existing ones. */
@@ -84,7 +85,7 @@ static void index_grow(unsigned **slots, size_t *n_slots, size_t entries,
 
 static uint64_t gpu_rehash(const gp_samples *s, size_t e) {
     const gp_gpu_ref *g = &s->gpus[e];
-    return gpu_hash(g->uuid, g->index, g->mig, g->host);
+    return gpu_hash(g->uuid, g->index, g->mig, g->host, g->label_set);
 }
 
 static uint64_t label_rehash(const gp_samples *s, size_t e) {
@@ -93,14 +94,20 @@ static uint64_t label_rehash(const gp_samples *s, size_t e) {
 
 int gp_samples_gpu(gp_samples *s, const char *uuid, int index, const char *mig,
                    const char *raw_model, const char *host) {
+    return gp_samples_gpu_labeled(s, uuid, index, mig, raw_model, host, -1);
+}
+
+int gp_samples_gpu_labeled(gp_samples *s, const char *uuid, int index, const char *mig,
+                           const char *raw_model, const char *host, int labels) {
+    int label_set = labels >= 0 ? labels + 1 : 0;
     uuid = uuid ? uuid : "";
     mig = mig ? mig : "";
     host = host ? host : "";
     index_grow(&s->gpu_index, &s->gpu_slots, s->n_gpus, gpu_rehash, s);
-    size_t mask = s->gpu_slots - 1, i = gpu_hash(uuid, index, mig, host) & mask;
+    size_t mask = s->gpu_slots - 1, i = gpu_hash(uuid, index, mig, host, label_set) & mask;
     for (; s->gpu_index[i]; i = (i + 1) & mask) {
         gp_gpu_ref *g = &s->gpus[s->gpu_index[i] - 1];
-        if (!gpu_matches(g, uuid, index, mig, host))
+        if (!gpu_matches(g, uuid, index, mig, host, label_set))
             continue;
         if (!g->raw_model[0] && raw_model && *raw_model) {
             snprintf(g->raw_model, sizeof g->raw_model, "%s", raw_model);
@@ -122,6 +129,7 @@ int gp_samples_gpu(gp_samples *s, const char *uuid, int index, const char *mig,
     g->index = index;
     snprintf(g->mig, sizeof g->mig, "%s", mig);
     snprintf(g->host, sizeof g->host, "%s", host);
+    g->label_set = label_set;
     if (raw_model && *raw_model) {
         snprintf(g->raw_model, sizeof g->raw_model, "%s", raw_model);
         gp_gpu_normalize(raw_model, 0, g->model, sizeof g->model);

@@ -475,7 +475,7 @@ static gp_status measured_fleet(const gp_mix_plan *p, gp_buf *out) {
     P("Measured fleet: %lld GPU%s", p->measured_gpus, p->measured_gpus == 1 ? "" : "s");
     for (int i = 0; i < p->n_models; i++) {
         char name[64];
-        display_of(NULL, p->models[i].model, name, sizeof name);
+        display_of(p->models[i].raw_model, p->models[i].model, name, sizeof name);
         P("%s%lld %s", i ? ", " : " (", p->models[i].gpus, name);
     }
     return P("%s.\n", p->n_models ? ")" : "");

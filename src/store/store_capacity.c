@@ -37,7 +37,8 @@ static const char SQL_UTIL_HOUR[] =
     "GROUP BY series_id, hour_ms";
 
 /* fleet_5m: per node, model and bucket; a GPU with several label sets in one bucket counts
- * once, at its mean. */
+ * once, at its mean. Physical GPUs only: a MIG instance is in its GPU's rolled-up utilization
+ * (telemetry.h). */
 static const char SQL_FLEET_5M[] =
     "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, "
     "h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "
@@ -49,8 +50,8 @@ static const char SQL_FLEET_5M[] =
     "  min(20, max(0, CAST(sum(r.sum) / sum(r.n) / 5 AS INTEGER))) AS b "
     "  FROM series s CROSS JOIN rollup_5m_all r ON r.series_id = s.id "
     "  JOIN gpu g ON g.id = s.gpu_id "
-    "  WHERE s.metric = ?3 AND s.node_id = ?4 AND r.bucket_ms >= ?1 AND r.bucket_ms < ?2 "
-    "  GROUP BY s.gpu_id, r.bucket_ms) "
+    "  WHERE s.metric = ?3 AND s.node_id = ?4 AND g.mig = '' AND r.bucket_ms >= ?1 "
+    "  AND r.bucket_ms < ?2 GROUP BY s.gpu_id, r.bucket_ms) "
     "GROUP BY node_id, model, bucket_ms";
 
 /* The fleet total per bucket (node_id 0, model '*'), so the unfiltered question reads one
@@ -583,21 +584,31 @@ gp_status gp_store_capacity_heatmap(gp_store *st, const gp_cap_select *sel,
 }
 
 /* The utilization series of the selection with their label's value; their hours are summed
- * per value in C (series order, hour order). */
+ * per value in C (series order, hour order). A MIG instance's series counts at its share of
+ * the GPU (gp_mig_weight); its GPU's rolled-up series, which carries no workload label, is
+ * left out (its utilization is the instances'). */
 static const char SQL_BY_LABEL[] =
-    "SELECT s.id, json_extract(l.json, ?5) FROM series s JOIN gpu g ON g.id = s.gpu_id "
+    "SELECT s.id, json_extract(l.json, ?5), g.mig, g.model FROM series s "
+    "JOIN gpu g ON g.id = s.gpu_id "
     "JOIN node n ON n.id = s.node_id LEFT JOIN label_set l ON l.id = s.labels_id "
-    "WHERE s.metric = ?6" SELECTION " ORDER BY s.id";
+    "WHERE s.metric = ?6" SELECTION
+    " AND NOT (g.mig = '' AND g.uuid <> '' AND EXISTS (SELECT 1 FROM gpu c WHERE "
+    "c.node_id = g.node_id AND c.uuid = g.uuid AND c.mig <> '')) ORDER BY s.id";
 
 typedef struct label_acc {
     char *value; /* NULL: the series has no such label */
     gp_hours_total t;
+    double mig_buckets, mig_util, mig_power; /* MIG instances' series, weighted */
 } label_acc;
+
+static double acc_util(const label_acc *a) {
+    return a->t.util_sum + a->mig_util;
+}
 
 static int by_util_desc(const void *a, const void *b) {
     const label_acc *x = a, *y = b;
-    if (x->t.util_sum != y->t.util_sum)
-        return x->t.util_sum > y->t.util_sum ? -1 : 1;
+    if (acc_util(x) != acc_util(y))
+        return acc_util(x) > acc_util(y) ? -1 : 1;
     if (!x->value || !y->value)
         return !!x->value - !!y->value;
     return strcmp(x->value, y->value);
@@ -632,15 +643,27 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
             memset(&groups[ng], 0, sizeof groups[ng]);
             groups[ng++].value = v ? gp_xstrdup(v) : NULL;
         }
-        res = store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
-                              &groups[k].t, NULL, err);
+        const char *mig = (const char *)sqlite3_column_text(s, 2);
+        if (mig && *mig) {
+            gp_hours_total t;
+            memset(&t, 0, sizeof t);
+            res = store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &t,
+                                  NULL, err);
+            double w = gp_mig_weight(mig, (const char *)sqlite3_column_text(s, 3));
+            groups[k].mig_buckets += w * (double)t.buckets;
+            groups[k].mig_util += w * t.util_sum;
+            groups[k].mig_power += w * t.power_sum;
+        } else {
+            res = store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms,
+                                  &groups[k].t, NULL, err);
+        }
     }
     if (res == GP_OK && rc != SQLITE_DONE)
         res = store_fail(st, err, "attribute by label");
     sqlite3_finalize(s);
     size_t kept = 0;
     for (size_t k = 0; k < ng; k++) {
-        if (groups[k].t.buckets > 0) /* an hour in the window: each holds a bucket */
+        if (groups[k].t.buckets > 0 || groups[k].mig_buckets > 0) /* an hour in the window */
             groups[kept++] = groups[k];
         else
             free(groups[k].value);
@@ -648,8 +671,8 @@ gp_status gp_store_capacity_by_label(gp_store *st, const gp_cap_select *sel, con
     if (kept > 0)
         qsort(groups, kept, sizeof *groups, by_util_desc);
     for (size_t k = 0; res == GP_OK && k < kept; k++) {
-        gp_cap_label l = {groups[k].value, groups[k].t.buckets, groups[k].t.util_sum,
-                          groups[k].t.power_sum};
+        gp_cap_label l = {groups[k].value, (double)groups[k].t.buckets + groups[k].mig_buckets,
+                          acc_util(&groups[k]), groups[k].t.power_sum + groups[k].mig_power};
         if (fn(&l, arg))
             break;
     }

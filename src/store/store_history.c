@@ -25,8 +25,11 @@ static const char SQL_GPU[] =
     "first_seen_ms = min(first_seen_ms, excluded.first_seen_ms), "
     "last_seen_ms = max(last_seen_ms, excluded.last_seen_ms) RETURNING id, model";
 static const char SQL_SERIES[] =
-    "INSERT INTO series(node_id, gpu_id, metric, labels_id) VALUES (?1, ?2, ?3, 0) "
+    "INSERT INTO series(node_id, gpu_id, metric, labels_id) VALUES (?1, ?2, ?3, ?4) "
     "ON CONFLICT DO UPDATE SET metric = metric RETURNING id";
+static const char SQL_LABEL[] =
+    "INSERT INTO label_set(json) VALUES (?1) ON CONFLICT(json) DO UPDATE SET json = json "
+    "RETURNING id";
 /* Another series of the GPU and metric (workload labels) with rows in the window. */
 static const char SQL_OTHER[] =
     "SELECT 1 FROM series s CROSS JOIN rollup_5m_all r ON r.series_id = s.id AND r.bucket_ms >= ?4 "
@@ -121,11 +124,12 @@ typedef struct writer {
     char (*models)[64]; /* distinct models of the batch */
     size_t n_models;
     long long *series;   /* per (GPU, metric), 0 until needed */
+    long long *label_id; /* per label set of the batch, 0 until needed */
     row_ref *order;      /* rows by (series, bucket) */
     unsigned char *kept; /* per row: newly stored */
     double *power;       /* per order position of a util row: the GPU's power, NaN if none */
     hours fallback;
-    sqlite3_stmt *gpu, *ser, *other, *r5, *r1, *uh, *fl;
+    sqlite3_stmt *gpu, *ser, *other, *r5, *r1, *uh, *fl, *lab;
     /* The sealed day being filled (store_chunks.c): a series' rows come in bucket order, so
      * each imported day of a series is read and written once. */
     gp_chunk *day;
@@ -195,12 +199,38 @@ static gp_status record_gpus(writer *w, gp_err *err) {
     return res;
 }
 
+/* The id of a batch entry's workload labels in label_set; 0 for none. */
+static gp_status labels_of(writer *w, int gpu, long long *out, gp_err *err) {
+    int set = w->b->gpus.gpus[gpu].label_set;
+    *out = 0;
+    if (!set)
+        return GP_OK;
+    long long *slot = &w->label_id[set - 1];
+    if (!*slot) {
+        sqlite3_bind_text(w->lab, 1, w->b->gpus.label_sets[set - 1], -1, SQLITE_STATIC);
+        if (sqlite3_step(w->lab) != SQLITE_ROW) {
+            sqlite3_reset(w->lab);
+            return store_fail(w->st, err, "record a label set");
+        }
+        *slot = sqlite3_column_int64(w->lab, 0);
+        while (sqlite3_step(w->lab) == SQLITE_ROW)
+            ;
+        sqlite3_reset(w->lab);
+    }
+    *out = *slot;
+    return GP_OK;
+}
+
 static gp_status series_of(writer *w, int gpu, gp_metric m, long long *out, gp_err *err) {
     long long *slot = &w->series[(size_t)gpu * GP_M_COUNT + (size_t)m];
     if (!*slot) {
+        long long labels;
+        if (labels_of(w, gpu, &labels, err))
+            return err->code;
         sqlite3_bind_int64(w->ser, 1, w->node_id);
         sqlite3_bind_int64(w->ser, 2, w->gpu_id[gpu]);
         sqlite3_bind_int(w->ser, 3, (int)m);
+        sqlite3_bind_int64(w->ser, 4, labels);
         if (sqlite3_step(w->ser) != SQLITE_ROW) {
             sqlite3_reset(w->ser);
             return store_fail(w->st, err, "record a series");
@@ -535,6 +565,8 @@ static gp_status write_capacity(writer *w, gp_err *err) {
                     busy_sum += w->power[j];
                 }
             }
+            if (b->gpus.gpus[x->gpu].mig[0])
+                continue; /* in its GPU's rolled-up utilization (prom_range.h) */
             fa = gp_xgrow(fa, &capf, nf, sizeof *fa, 1024);
             fleet_acc *f = &fa[nf++];
             memset(f, 0, sizeof *f);
@@ -664,6 +696,7 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
     w.gpu_model = gp_xcalloc(ng, sizeof *w.gpu_model);
     w.models = gp_xcalloc(ng, sizeof *w.models);
     w.series = gp_xcalloc(ng * GP_M_COUNT, sizeof *w.series);
+    w.label_id = gp_xcalloc(b->gpus.n_labels + 1, sizeof *w.label_id);
     w.order = gp_xmalloc(b->n * sizeof *w.order);
     w.kept = gp_xcalloc(b->n, 1);
     w.power = gp_xmalloc(b->n * sizeof *w.power);
@@ -676,7 +709,8 @@ gp_status gp_store_rollups_write(gp_store *st, long long node_id, const gp_rollu
     if (store_prepare(st, SQL_GPU, &w.gpu, err) || store_prepare(st, SQL_SERIES, &w.ser, err) ||
         store_prepare(st, SQL_OTHER, &w.other, err) || store_prepare(st, SQL_5M, &w.r5, err) ||
         store_prepare(st, SQL_1H, &w.r1, err) || store_prepare(st, SQL_UTIL_HOUR, &w.uh, err) ||
-        store_prepare(st, SQL_FLEET, &w.fl, err) || record_gpus(&w, err))
+        store_prepare(st, SQL_FLEET, &w.fl, err) || store_prepare(st, SQL_LABEL, &w.lab, err) ||
+        record_gpus(&w, err))
         goto fail;
     for (size_t i = 0; i < b->n; i++) {
         const gp_rollup *r = &b->r[i];
@@ -700,6 +734,7 @@ fail:
     sqlite3_finalize(w.r1);
     sqlite3_finalize(w.uh);
     sqlite3_finalize(w.fl);
+    sqlite3_finalize(w.lab);
     if (ok) {
         if (store_exec(st, "RELEASE rollups", err) == GP_OK)
             goto out;
@@ -713,6 +748,7 @@ out:
     free(w.gpu_model);
     free(w.models);
     free(w.series);
+    free(w.label_id);
     free(w.order);
     free(w.kept);
     free(w.power);
@@ -729,9 +765,10 @@ gp_status gp_store_history_mark(gp_store *st, long long node_id, const char *sou
     *has = false;
     *done_ms = 0;
     sqlite3_stmt *s;
+    /* node_id 0: the earliest mark of any node (a host's GPUs split into nodes by label). */
     if (store_prepare(st,
-                      "SELECT done_ms FROM history_mark WHERE node_id = ?1 AND source = ?2 AND "
-                      "metric = ?3 AND host = ?4",
+                      "SELECT min(done_ms) FROM history_mark WHERE (?1 = 0 OR node_id = ?1) AND "
+                      "source = ?2 AND metric = ?3 AND host = ?4",
                       &s, err))
         return err->code;
     sqlite3_bind_int64(s, 1, node_id);
@@ -739,13 +776,14 @@ gp_status gp_store_history_mark(gp_store *st, long long node_id, const char *sou
     sqlite3_bind_int(s, 3, (int)metric);
     sqlite3_bind_text(s, 4, host, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
+    if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
         *has = true;
         *done_ms = sqlite3_column_int64(s, 0);
     }
+    gp_status res =
+        rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read an import mark");
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GP_OK
-                                                 : store_fail(st, err, "read an import mark");
+    return res;
 }
 
 gp_status gp_store_history_mark_set(gp_store *st, long long node_id, const char *source,

@@ -42,10 +42,12 @@ for c in (local, remote):
     c["gpu_list"].sort(key=lambda g: (g["uuid"], g.get("mig", "")))
     for g in c["gpu_list"]:
         g.pop("node")
-# Per node (Hostname): each group holds its GPUs' hours.
+# Per node (Hostname): each group holds its physical GPUs' hours (a MIG instance's are its
+# GPU's).
 hours = {}
 for g in json.load(open(sys.argv[2]))["gpu_list"]:
-    hours[g["node"]] = hours.get(g["node"], 0) + g["hours"]
+    if not g.get("mig"):
+        hours[g["node"]] = hours.get(g["node"], 0) + g["hours"]
 for host, n in remote["nodes"].items():
     same(n["hours"], hours.get(host, -1), f"$.nodes.{host}.hours")
 for key in ("busy_threshold", "gpus", "buckets", "fleet", "models", "gpu_list",

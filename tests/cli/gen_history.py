@@ -11,7 +11,8 @@ The fleet (dcgm-exporter's labels, a sample every 60 s unless INTERVAL_SECONDS, 
   UTC and idle (0 %, 60 W) otherwise; GPU 1 runs at 50 % and 250 W. h3's GPU 1 comes and goes:
   it reports only on the first day.
 - host hm: one GPU under MIG with two instances: no DCGM_FI_DEV_GPU_UTIL, the graphics
-  engine's activity per instance (GI 1 at 0.8, GI 2 at 0.2), power 300 W for the GPU.
+  engine's activity per instance (GI 1 at 0.8, GI 2 at 0.2), power 300 W for the GPU; gpuplan
+  rolls the instances up to the GPU (3/7 x 80 % + 3/7 x 20 %), a row expected.json holds.
 - every GPU: memory used 1000 MiB + 10 x hour-of-day, free 80000 MiB, temperature 40 + util/4.
 """
 import json
@@ -78,6 +79,17 @@ for t in range(start, end, interval):
         roll(uuid, f"GI {gi} {prof}", "gpu_util", t, active * 100)
     add("DCGM_FI_DEV_POWER_USAGE", base, t, 300.0)
     roll(uuid, "", "power_w", t, 300.0)
+
+# The MIG GPU's own utilization, rolled up from its instances (each 3g.40gb: 3 of 7 slices):
+# one reading a bucket, the instances' bucket means weighted.
+parent = {}
+for gi in ("1", "2"):
+    for b, (n, s, lo, hi) in expect[f"GPU-mig0|GI {gi} 3g.40gb|gpu_util"].items():
+        p = parent.setdefault(b, [1, 0.0, 0.0, 0.0])
+        p[1] += 3 / 7 * s / n
+        p[2] += 3 / 7 * lo
+        p[3] += 3 / 7 * hi
+expect["GPU-mig0||gpu_util"] = parent
 
 with open(f"{out}/history.om", "w") as f:
     last = None

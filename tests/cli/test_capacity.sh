@@ -300,6 +300,9 @@ check "capacity: per-GPU rows show the readable name, JSON both" bash -c "
 import json, sys
 g = json.load(sys.stdin)[\"gpu_list\"][0]
 assert (g[\"model\"], g[\"display\"]) == (\"RTX2000ADAGENERATION\", \"RTX 2000 Ada\"), g'"
+check "plan --mix: the measured fleet by its readable name" bash -c "
+    '$gpuplan' --db '$tmp/ada.db' plan --mix '$tmp/mix.json' --option od --since 3650d --growth 5%/month |
+        grep -q '^Measured fleet: 1 GPU (1 RTX 2000 Ada)'"
 check "fleet: stale in the text with its age" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -qE 'stale [0-9]+ d'"
 printf 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 91\nDCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 50\n' >"$tmp/hot.prom"
 check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp/empty.db' fleet --fail-on-alert >/dev/null"

@@ -83,7 +83,12 @@ assert g[('GPU-0003-0000', '')]['hours'] == (since + 30 * 86400 - start) / 3600,
 # (none once the window starts after that day: a run that crosses midnight after generating.)
 gone = max(0, (since + 86400 - start) / 3600)
 assert g.get(('GPU-0003-0001', ''), {'hours': 0})['hours'] == gone, (gone, g)
-assert len(g) == (10 if gone else 9), sorted(g)
+# The MIG GPU: its two instances' rows and its own, rolled up (3/7 x 80 % + 3/7 x 20 %).
+assert len(g) == (11 if gone else 10), sorted(g)
+mig = g[('GPU-mig0', '')]
+assert abs(mig['util_mean'] - 3 / 7 * 0.8 - 3 / 7 * 0.2) < 1e-12, mig
+assert mig['power_mean_w'] == 300, mig
+assert c['gpus'] == (9 if gone else 8), c['gpus']
 assert sorted(c['nodes']) == ['h0', 'h1', 'h2', 'h3', 'hm'], c['nodes']
 assert c['server']['url'].startswith('http://127.0.0.1:')
 PY
@@ -97,19 +102,27 @@ check "the text names the server and what it computed" bash -c "grep -q 'Compute
 check "--by Hostname: each host's GPU-hours are its GPUs' hours" $py - "$tmp/by.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
+# A MIG instance's present hours are its share of the GPU's (3 of 7); its GPU's rolled-up row
+# carries no label of its own.
+split = {g['uuid'] for g in c['gpu_list'] if g.get('mig')}
 hours = {}
 for g in c['gpu_list']:
-    hours[g['node']] = hours.get(g['node'], 0) + g['hours']
+    if g.get('mig') or g['uuid'] not in split:
+        hours[g['node']] = hours.get(g['node'], 0) + g['hours'] * (3 / 7 if g.get('mig') else 1)
 got = {r['value']: r['gpu_hours_present'] for r in c['by_label']}
-assert got == hours, (got, hours)
-assert abs(sum(r['energy_kwh'] for r in c['by_label']) - c['fleet']['energy_kwh']) < 1e-6
+assert set(got) == set(hours), (got, hours)
+for k in got:
+    assert abs(got[k] - hours[k]) < 1e-6, (got, hours)
+# Energy goes with the whole GPUs' labels; a MIG GPU's is no one instance's.
+whole = sum(g['energy_kwh'] for g in c['gpu_list'] if not g.get('mig') and g['uuid'] not in split)
+assert abs(sum(r['energy_kwh'] for r in c['by_label']) - whole) < 1e-6
 PY
 "$gpuplan" capacity --since 31d --node h0 --node hm --json --prometheus "$url" >"$tmp/node.json"
 check "--node names Hostname values" $py - "$tmp/node.json" "$tmp/t50.remote.json" <<'PY'
 import json, sys
 a, full = (json.load(open(p)) for p in sys.argv[1:3])
 assert sorted(a['nodes']) == ['h0', 'hm'], a['nodes']
-assert len(a['gpu_list']) == 4 and a['gpus'] == 2, a['gpu_list']
+assert len(a['gpu_list']) == 5 and a['gpus'] == 3, a['gpu_list']
 PY
 
 # scenario measure from the server writes what it writes from the store.

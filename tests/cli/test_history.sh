@@ -69,7 +69,19 @@ export GPUPLAN_DB=$tmp/a.db
 "$gpuplan" import --prometheus "$url" --since "$since" --until "$end" --match '{job="dcgm"}' \
     --hosts-per-query 2 >"$tmp/a.out" 2>"$tmp/a.err"
 check "import exits 0" [ $? = 0 ]
-check "3 host groups, one chunk each" grep -q '3 of 3 chunks, 23328 5-minute samples stored, 0 already' "$tmp/a.out"
+check "3 host groups, one chunk each, a node per host" grep -q '^5 hosts (a node each, 5 new): 3 of 3 chunks, 23904 5-minute samples stored, 0 already' "$tmp/a.out"
+check "a node per host, named by it, the server its source narrowed to the host" $py - "$GPUPLAN_DB" "$url" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+names = sorted(r[0] for r in db.execute("SELECT name FROM node"))
+assert names == ["h0", "h1", "h2", "h3", "hm"], names
+src = db.execute("SELECT s.kind, s.url, s.match FROM node_source s JOIN node n ON n.id = s.node_id "
+                 "WHERE n.name = 'hm'").fetchall()
+assert src == [("prometheus", sys.argv[2], '{job="dcgm",Hostname="hm"}')], src
+gpus = db.execute("SELECT n.name, count(*) FROM gpu g JOIN node n ON n.id = g.node_id "
+                  "GROUP BY n.name ORDER BY n.name").fetchall()
+assert gpus == [("h0", 2), ("h1", 2), ("h2", 2), ("h3", 2), ("hm", 3)], gpus
+PY
 check "no progress when stderr is not a terminal" [ ! -s "$tmp/a.err" ]
 check "stored rollups equal the ones computed from the data" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
 "$gpuplan" capacity --since 3d --json >"$tmp/cap.json"
@@ -79,13 +91,17 @@ c = json.load(open(sys.argv[1]))
 def close(a, b):
     assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
 g = {(x['uuid'], x.get('mig', '')): x for x in c['gpu_list']}
-assert len(g) == 10, sorted(g)                      # 8 GPUs and 2 MIG instances
+assert len(g) == 11, sorted(g)                      # 9 GPUs and 2 MIG instances
 a0, a1 = g[('GPU-0000-0000', '')], g[('GPU-0000-0001', '')]
 close(a0['util_mean'], 0.5); close(a0['busy_hours_per_day'], 12); close(a0['power_mean_w'], 230)
 close(a1['util_mean'], 0.5); close(a1['busy_hours_per_day'], 24); close(a1['power_mean_w'], 250)
 close(g[('GPU-mig0', 'GI 1 3g.40gb')]['util_mean'], 0.8)
 close(g[('GPU-mig0', 'GI 2 3g.40gb')]['util_mean'], 0.2)
-close(c['fleet']['util_mean'], 0.5)                # (8 x 0.5 + 0.8 + 0.2) / 10
+mig = g[('GPU-mig0', '')]                          # its instances rolled up: 3 of 7 slices each
+close(mig['util_mean'], 3 / 7 * 0.8 + 3 / 7 * 0.2); close(mig['power_mean_w'], 300)
+assert c['gpus'] == 9, c['gpus']                   # physical GPUs: the instances are parts
+# the fleet: 7 GPUs for 2 days and one for 1 at 0.5, the MIG GPU at 3/7 for 2 days
+close(c['fleet']['util_mean'], (15 * 0.5 + 2 * 3 / 7) / 17)
 gone = g[('GPU-0003-0001', '')]
 close(gone['busy_hours_per_day'], 24)              # one day of data, busy all of it
 PY
@@ -144,8 +160,8 @@ check "db check: exit 1 on damage" [ $? = 1 ]
 check "db check names the damaged hour chunk" grep -qF "damaged: $hour_chunk: hour chunk: checksum mismatch" "$tmp/check1.out"
 check "db check names the damaged 5-minute chunk" grep -qF "damaged: $day_chunk: chunk: checksum mismatch" "$tmp/check1.out"
 check "db check: two damaged, one line on stderr" bash -c "grep -q ', 2 damaged\$' '$tmp/check1.out' && [ \$(wc -l <'$tmp/check1.err') = 1 ] && grep -q '2 chunks refused' '$tmp/check1.err'"
-"$gpuplan" import --node 127.0.0.1:$port --since "$since" --until "$end" >"$tmp/node.out" 2>&1
-check "the node's own Prometheus source and selector" grep -q 'nothing new to import' "$tmp/node.out"
+"$gpuplan" import --node hm --since "$since" --until "$end" >"$tmp/node.out" 2>&1
+check "a host's node: its own Prometheus source and selector" grep -q '^node "hm": nothing new to import' "$tmp/node.out"
 
 # Step 1m under a limit of 500 points: 8-hour chunks; first up to 22:00 of day one, then the rest.
 export GPUPLAN_DB=$tmp/b.db
@@ -153,7 +169,7 @@ export GPUPLAN_DB=$tmp/b.db
     --match '{job="dcgm"}' --step 1m --max-points 500 --node x >"$tmp/b1.out" 2>&1
 check "22 hours in 8-hour chunks" grep -q '3 of 3 chunks' "$tmp/b1.out"
 "$gpuplan" import --node x --since "$since" --until "$end" --step 1m --max-points 500 >"$tmp/b2.out" 2>&1
-check "the resume asks only for the 26 hours left" grep -q '4 of 4 chunks, 11976 5-minute samples stored, 0 already' "$tmp/b2.out"
+check "the resume asks only for the 26 hours left" grep -q '4 of 4 chunks, 12288 5-minute samples stored, 0 already' "$tmp/b2.out"
 check "split and resumed: the same rollups" $py "$root/tests/cli/check_history.py" "$GPUPLAN_DB" "$tmp/expected.json"
 
 # A server that goes away mid-import (a proxy that dies after 25 requests), then comes back
@@ -246,6 +262,8 @@ check "collect through Prometheus with MIG" bash -c "'$gpuplan' collect --once |
 check "MIG instances get the graphics engine's activity, whole GPUs keep GPU_UTIL" bash -c "'$gpuplan' fleet --json | $py -c '
 import json, sys
 u = {(x[\"uuid\"], x.get(\"mig\", \"\")): x.get(\"gpu_util\") for x in json.load(sys.stdin)}
+mig = u.pop((\"GPU-live-mig\", \"\"))  # the GPU: its instances rolled up, 3 of 7 slices each
+assert abs(mig - (3 / 7 * 80 + 3 / 7 * 20)) < 1e-9, mig
 assert u == {(\"GPU-live-mig\", \"GI 1 3g.40gb\"): 80, (\"GPU-live-mig\", \"GI 2 3g.40gb\"): 20,
              (\"GPU-live-whole\", \"\"): 50}, u
 '"

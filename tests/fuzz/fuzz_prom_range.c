@@ -57,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gp_promrange_parse(buf, len, "fuzz", status, (gp_metric)(data[0] & 3), 100,
                        steps[(data[0] >> 3) & 3], &b, &err);
     gp_rollups_finish(&b);
+    gp_rollups_mig_rollup(&b, &err); /* as the import does before it writes */
     gp_rollups_done(&b);
     return 0;
 }

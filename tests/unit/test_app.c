@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/app_demo.h"
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/model.h"
@@ -407,6 +408,77 @@ static void measures_a_stored_scenario(void **state) {
     gp_loaded_done(&sc);
 }
 
+/* A scenario plans one GPU model: on a mixed fleet (8 H100 and a T4) measure is refused,
+ * naming the models, until --gpu picks one; then only that model's GPUs are measured. */
+static void measures_one_model_of_a_mixed_fleet(void **state) {
+    fixture *f = *state;
+    save_reference_scenario(f);
+    import_capture(f, "p5");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/telemetry/dcgm_exporter/%s",
+             getenv("GP_SOURCE_ROOT"),
+             "datadog-integrations-core__dcgm_fixture__TeslaT4__drv460.106.00__first48lines.prom");
+    gp_import_request ir = {.kind = GP_CAPTURE_PROM, .file = path, .node = "t4"};
+    gp_import_result r;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_import_capture(&f->ses, &ir, &r, &err), GP_OK);
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    gp_measured m;
+    int64_t now = gp_now_ms() + 1000;
+    assert_int_equal(
+        gp_scenario_measure(&f->ses, DEMO, &q, &(gp_measure_request){0}, now, &m, &err),
+        GP_E_INPUT);
+    assert_non_null(strstr(err.msg, "2 GPU models (8 H100 SXM 80GB, 1 T4)"));
+    assert_non_null(strstr(err.msg, "--gpu"));
+    gp_loaded sc;
+    assert_int_equal(gp_load_scenario(&f->ses, DEMO, 0, f->ses.today, &sc, &err), GP_OK);
+    assert_int_equal(sc.version, 1); /* nothing saved */
+    gp_loaded_done(&sc);
+    q.has_gpu = true;
+    snprintf(q.gpu, sizeof q.gpu, "T4");
+    assert_int_equal(
+        gp_scenario_measure(&f->ses, DEMO, &q, &(gp_measure_request){0}, now, &m, &err), GP_OK);
+    assert_int_equal(m.gpus, 1);
+    assert_true(m.has_idle_w);
+    assert_close(m.idle_w, 8.969, 1e-9);
+}
+
+/* The demo fleet carries workload labels: its month splits by namespace, the unused GPU
+ * (demo-dev-01's GPU 7) is the only "(no label)", and the values' GPU-hours add up to the
+ * fleet's. */
+static void demo_fleet_splits_by_namespace(void **state) {
+    fixture *f = *state;
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_session_store(&f->ses, &st, &err), GP_OK);
+    assert_int_equal(gp_demo_fleet(st, &err), GP_OK);
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    q.by = "namespace";
+    gp_capacity c;
+    assert_int_equal(gp_capacity_analyse(&f->ses, &q, gp_now_ms() + 1000, &c, &err), GP_OK);
+    assert_int_equal(c.gpus, 24);
+    const char *want[] = {"llm-train", "research", "inference", "dev", NULL};
+    double buckets = 0;
+    for (int i = 0; i < 5; i++) {
+        bool found = false;
+        for (size_t k = 0; k < c.nu; k++)
+            if (want[i] ? c.usage[k].value && !strcmp(c.usage[k].value, want[i])
+                        : !c.usage[k].value) {
+                found = true;
+                assert_true(want[i] ? c.usage[k].util_sum > 0 : c.usage[k].util_sum == 0);
+            }
+        assert_true(found);
+    }
+    assert_int_equal(c.nu, 5);
+    for (size_t k = 0; k < c.nu; k++)
+        buckets += c.usage[k].buckets;
+    assert_close(buckets, (double)c.fleet.buckets, 1e-12);
+    gp_capacity_done(&c);
+}
+
 /* Per option, every row is ranked or quiet; ranked rows come largest swing first. */
 static void ranks_sensitivity_per_option(void **state) {
     fixture *f = *state;
@@ -447,6 +519,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(analyses_an_empty_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(plans_a_mix_or_says_why_not, setup, teardown),
         cmocka_unit_test_setup_teardown(measures_a_stored_scenario, setup, teardown),
+        cmocka_unit_test_setup_teardown(measures_one_model_of_a_mixed_fleet, setup, teardown),
+        cmocka_unit_test_setup_teardown(demo_fleet_splits_by_namespace, setup, teardown),
         cmocka_unit_test_setup_teardown(ranks_sensitivity_per_option, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

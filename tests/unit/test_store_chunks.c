@@ -331,7 +331,7 @@ static void test_sealed_days_take_writes(void **state) {
 static char path2[] = "/tmp/gpuplan-hours-XXXXXX";
 
 static int on_label(const gp_cap_label *l, void *arg) {
-    fprintf(arg, "label %s %lld %a %a\n", l->value ? l->value : "(none)", l->buckets, l->util_sum,
+    fprintf(arg, "label %s %.0f %a %a\n", l->value ? l->value : "(none)", l->buckets, l->util_sum,
             l->power_sum);
     return 0;
 }

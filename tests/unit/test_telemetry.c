@@ -135,6 +135,39 @@ static void test_dcgm_mig(void **state) {
     assert_close(find(&s, 0, "GI 1 3g.40gb", GP_M_GPU_UTIL)->value, 75, REL);
     assert_close(find(&s, 0, "GI 2 3g.40gb", GP_M_GPU_UTIL)->value, 25, REL);
     assert_int_equal(s.duplicates, 1);
+    /* Rolled up to the physical GPU: 3/7 x 75 + 3/7 x 25 (the seventh slice unused, idle),
+     * unlabelled; the instances keep theirs. */
+    assert_null(find(&s, 0, "", GP_M_GPU_UTIL));
+    size_t before = s.n;
+    gp_samples_mig_rollup(&s);
+    assert_int_equal(s.n, before + 1);
+    const gp_sample *up = find(&s, 0, "", GP_M_GPU_UTIL);
+    assert_non_null(up);
+    assert_close(up->value, 3.0 / 7 * 75 + 3.0 / 7 * 25, REL);
+    assert_int_equal(up->labels, -1);
+    gp_samples_mig_rollup(&s); /* the GPU has its utilization now: nothing more */
+    assert_int_equal(s.n, before + 1);
+    gp_samples_done(&s);
+    /* A saved scrape of several times: a rolled-up sample per time; a GPU that reports its
+     * own GPU_UTIL keeps it. */
+    const char *two = "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"1\",GPU_"
+                      "I_PROFILE=\"1g.10gb\"} 0.7 1000\n"
+                      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",GPU_I_ID=\"1\",GPU_"
+                      "I_PROFILE=\"1g.10gb\"} 0.35 2000\n"
+                      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-2\"} 40 1000\n"
+                      "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"1\",UUID=\"GPU-2\"} 0.9 1000\n";
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_dcgm_parse(two, strlen(two), "two.prom", &s, &err), GP_OK);
+    before = s.n;
+    gp_samples_mig_rollup(&s);
+    assert_int_equal(s.n, before + 2);
+    double at[2] = {0};
+    for (size_t i = before; i < s.n; i++) {
+        assert_string_equal(s.gpus[s.s[i].gpu].uuid, "GPU-1");
+        at[s.s[i].ts_ms == 2000] = s.s[i].value;
+    }
+    assert_close(at[0], 10, REL);
+    assert_close(at[1], 5, REL);
     gp_samples_done(&s);
 }
 
