@@ -38,6 +38,14 @@ static void trimmed(const gp_csv_record *r, int i, char *out, size_t cap) {
         out[0] = '\x01'; /* too long: no valid value starts with this */
 }
 
+/* An empty field, or spaces only. */
+static bool blank(const gp_csv_record *r, int i) {
+    for (size_t k = 0; k < r->len[i]; k++)
+        if (r->field[i][k] != ' ' && r->field[i][k] != '\t')
+            return false;
+    return true;
+}
+
 /* "2025-05-09" as it is, or "9 May 2025" (the daily file) into YYYY-MM-DD. */
 static bool ecb_date(const char *s, char out[11]) {
     if (gp_valid_date(s)) {
@@ -73,7 +81,7 @@ static gp_status ecb_row(const gp_csv_record *r, void *arg, gp_err *err) {
                              "not the ECB reference-rate layout: the first column must be Date");
         c->n = r->n;
         /* The hist file ends each line with a comma: an empty last column is no currency. */
-        while (c->n > 1 && r->len[c->n - 1] == 0)
+        while (c->n > 1 && blank(r, c->n - 1))
             c->n--;
         if (c->n < 2)
             return gp_errorf(err, GP_E_INPUT, where, "no currency columns");
@@ -94,7 +102,7 @@ static gp_status ecb_row(const gp_csv_record *r, void *arg, gp_err *err) {
         return gp_errorf(err, GP_E_INPUT, where, "\"%.20s\" is not a date (YYYY-MM-DD)", cell);
     if (r->n > c->n) {
         for (int i = c->n; i < r->n; i++)
-            if (r->len[i] != 0)
+            if (!blank(r, i))
                 return gp_errorf(err, GP_E_INPUT, where, "%d fields, the header has %d", r->n,
                                  c->n);
     }
