@@ -27,7 +27,7 @@ typedef struct gp_price_source {
     char source[256];
     /* 2.1: an entry in another currency: its currency, the rate that converted it (scenario
      * currency per unit of it; 0: not converted), the date that rate took effect, its source,
-     * and the hourly price as listed in the entry's currency. */
+     * and `hourly` in the entry's currency, before the conversion. */
     char currency[4];
     double fx_rate, listed_hourly;
     char fx_date[11];

@@ -115,7 +115,7 @@ static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_
         if (convert) {
             snprintf(ps->currency, sizeof ps->currency, "%s", e.currency);
             ps->fx_rate = fx.rate;
-            ps->listed_hourly = e.hourly / fx.rate;
+            ps->listed_hourly = o->hourly / fx.rate; /* `hourly` before the conversion */
             snprintf(ps->fx_date, sizeof ps->fx_date, "%s", fx.date);
             snprintf(ps->fx_source, sizeof ps->fx_source, "%s", fx.source);
         }

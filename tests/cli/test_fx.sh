@@ -70,5 +70,28 @@ check "no rate in force: refused naming the pair" bash -c "'$gpuplan' report '$t
 plan GBP >"$tmp/gbp.json"
 check "a pair with no rate at all refused" bash -c "'$gpuplan' report '$tmp/gbp.json' --as-of 2022-06-15 2>'$tmp/err' >/dev/null; [ \$? = 2 ] && grep -q 'no exchange rate CNY/GBP' '$tmp/err'"
 
+# A draft in CNY: the catalog's USD purchase price and EIA electricity price converted at the
+# bundled USD/CNY cross of 2025-05-09 (8.147 / 1.1252), stated in the notes.
+check "scenario draft --currency CNY converts the catalog's USD inputs" bash -c "'$gpuplan' scenario draft --gpus 16 --gpu H100 --state California --as-of 2026-11-22 -o '$tmp/du.json' && '$gpuplan' scenario draft --gpus 16 --gpu H100 --state California --as-of 2026-11-22 --currency CNY -o '$tmp/dc.json' && $py -c '
+import json, sys
+u, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+rate = 8.147 / 1.1252
+assert c[\"currency\"] == \"CNY\" and \"currency\" not in u
+assert abs(c[\"self_hosted\"][\"server_price\"] - u[\"self_hosted\"][\"server_price\"] * rate) < 0.01
+pu = u[\"self_hosted\"][\"tariff\"][\"periods\"][0][\"price_per_kwh\"]
+pc = c[\"self_hosted\"][\"tariff\"][\"periods\"][0][\"price_per_kwh\"]
+assert abs(pc - pu * rate) < 1e-9
+assert \"converted at 7.24049 CNY per USD, the rate of 2025-05-09\" in c[\"notes\"]
+' '$tmp/du.json' '$tmp/dc.json'"
+check "the CNY draft reports with its cloud offers converted" bash -c "'$gpuplan' report '$tmp/dc.json' --format json --as-of 2026-11-22 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r[\"currency\"] == \"CNY\" and r[\"sources\"]
+for s in r[\"sources\"]:
+    assert s[\"currency\"] == \"USD\" and abs(s[\"fx_rate\"] - 8.147 / 1.1252) < 1e-12 and s[\"fx_date\"] == \"2025-05-09\", s
+    assert abs(s[\"hourly\"] - s[\"listed_hourly\"] * s[\"fx_rate\"]) < 1e-9, s
+'"
+check "a draft in a currency with no rate is refused" bash -c "'$gpuplan' scenario draft --gpus 16 --gpu H100 --as-of 2026-11-22 --currency CHF -o '$tmp/x.json' 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'no exchange rate USD/CHF' '$tmp/err' && [ ! -e '$tmp/x.json' ]"
+
 echo "fx: $fails failed"
 [ "$fails" = 0 ]
