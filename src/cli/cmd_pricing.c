@@ -632,8 +632,8 @@ static int sub_diff(const sub_ctx *c) {
 static int fx_row(const gp_fx_rate *r, const char *source, int history, void *arg) {
     int *n = arg;
     (*n)++;
-    printf("%s/%s  %12.6g  from %s  (%d dated)  %s\n", r->base, r->quote, r->rate, r->date,
-           history, source);
+    printf("%s/%s  %12.6g  from %s  (%d dated)  %s\n", r->base, r->quote, r->rate, r->date, history,
+           source);
     return 0;
 }
 

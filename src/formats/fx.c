@@ -20,7 +20,7 @@ typedef struct ecb_ctx {
     gp_status (*fn)(const gp_fx_rate *, void *, gp_err *);
     void *arg;
     bool header;
-    int n;                /* columns, the date first */
+    int n; /* columns, the date first */
     char code[GP_CSV_MAX_FIELDS][4];
     size_t rows;
 } ecb_ctx;
@@ -53,7 +53,7 @@ static bool ecb_date(const char *s, char out[11]) {
         return true;
     }
     static const char *const months[12] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     int day, year, used = 0;
     char mon[4];
     if (sscanf(s, "%2d %3s %4d%n", &day, mon, &year, &used) != 3 || s[used] != '\0')

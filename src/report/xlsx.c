@@ -246,17 +246,16 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
         snprintf(label, sizeof label, "%s: exchange rate", o->name);
         snprintf(unit, sizeof unit, "%s per %s (of %s; see Sources)", s->currency, fx->currency,
                  fx->fx_date);
-        ref(rate_ref, sizeof rate_ref, "Assumptions", input(in, NULL, label, fx->fx_rate, unit),
-            1);
+        ref(rate_ref, sizeof rate_ref, "Assumptions", input(in, NULL, label, fx->fx_rate, unit), 1);
         snprintf(label, sizeof label, "%s: hourly as listed", o->name);
         snprintf(unit, sizeof unit, "%s per instance-hour", fx->currency);
-        ref(listed_ref[0], sizeof listed_ref[0],
-            "Assumptions", input(in, NULL, label, fx->listed_hourly, unit), 1);
+        ref(listed_ref[0], sizeof listed_ref[0], "Assumptions",
+            input(in, NULL, label, fx->listed_hourly, unit), 1);
         if (committed) {
             snprintf(label, sizeof label, "%s: upfront as listed", o->name);
             snprintf(unit, sizeof unit, "%s per instance per term", fx->currency);
-            ref(listed_ref[1], sizeof listed_ref[1],
-                "Assumptions", input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
+            ref(listed_ref[1], sizeof listed_ref[1], "Assumptions",
+                input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
         }
     }
     for (int f = 0; f < O_N; f++) {
@@ -2449,10 +2448,9 @@ static void sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
     text_cell(b, src, row, 0, "prices as of", b->bold);
     text_cell(b, src, row++, 1, meta && meta->as_of ? meta->as_of : "", NULL);
     row++;
-    static const char *const sh2[] = {"option",         "catalog entry", "pricing",
-                                      "hourly",         "upfront",       "effective from",
-                                      "source",         "listed in",     "exchange rate",
-                                      "rate of",        "rate source"};
+    static const char *const sh2[] = {"option",        "catalog entry",  "pricing",    "hourly",
+                                      "upfront",       "effective from", "source",     "listed in",
+                                      "exchange rate", "rate of",        "rate source"};
     for (int c = 0; c < 11; c++)
         text_cell(b, src, row, c, sh2[c], b->bold);
     row++;

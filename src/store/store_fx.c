@@ -96,15 +96,13 @@ gp_status gp_store_fx_convert(gp_store *st, const char *from, const char *to, co
     }
     bool found;
     double r;
-    if (in_force(st, from, to, as_of, &found, &r, out->date, out->source, sizeof out->source,
-                 err))
+    if (in_force(st, from, to, as_of, &found, &r, out->date, out->source, sizeof out->source, err))
         return err->code;
     if (found) {
         out->rate = r;
         return GP_OK;
     }
-    if (in_force(st, to, from, as_of, &found, &r, out->date, out->source, sizeof out->source,
-                 err))
+    if (in_force(st, to, from, as_of, &found, &r, out->date, out->source, sizeof out->source, err))
         return err->code;
     if (found) {
         out->rate = 1 / r;
@@ -136,11 +134,10 @@ gp_status gp_store_fx_convert(gp_store *st, const char *from, const char *to, co
         out->rate = r2 / r1;
         snprintf(out->date, sizeof out->date, "%s", strcmp(d1, d2) < 0 ? d1 : d2);
         if (strcmp(s1, s2) == 0)
-            snprintf(out->source, sizeof out->source, "%s (%s/%s crossed through %s)", s1, from,
-                     to, base);
-        else
-            snprintf(out->source, sizeof out->source, "%s; %s (crossed through %s)", s1, s2,
+            snprintf(out->source, sizeof out->source, "%s (%s/%s crossed through %s)", s1, from, to,
                      base);
+        else
+            snprintf(out->source, sizeof out->source, "%s; %s (crossed through %s)", s1, s2, base);
         return GP_OK;
     }
     sqlite3_finalize(s);

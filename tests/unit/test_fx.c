@@ -153,11 +153,9 @@ static void test_store_in_force(void **state) {
     assert_int_equal(gp_store_fx_convert(st, "CNY", "CNY", "2000-01-01", &q, &err), GP_OK);
     assert_close(q.rate, 1, REL);
     /* Before any rate, and a pair nobody quotes: not found, naming the pair. */
-    assert_int_equal(gp_store_fx_convert(st, "CNY", "USD", "2024-01-01", &q, &err),
-                     GP_E_NOTFOUND);
+    assert_int_equal(gp_store_fx_convert(st, "CNY", "USD", "2024-01-01", &q, &err), GP_E_NOTFOUND);
     assert_non_null(strstr(err.msg, "no exchange rate CNY/USD in force on 2024-01-01"));
-    assert_int_equal(gp_store_fx_convert(st, "CNY", "GBP", "2024-03-01", &q, &err),
-                     GP_E_NOTFOUND);
+    assert_int_equal(gp_store_fx_convert(st, "CNY", "GBP", "2024-03-01", &q, &err), GP_E_NOTFOUND);
     assert_non_null(strstr(err.msg, "CNY/GBP"));
 }
 
@@ -194,5 +192,6 @@ int main(void) {
         cmocka_unit_test(test_store_in_force),
         cmocka_unit_test(test_store_list), /* after in_force: it reads what that added */
     };
-    return cmocka_run_group_tests(parse, NULL, NULL) | cmocka_run_group_tests(store, setup, teardown);
+    return cmocka_run_group_tests(parse, NULL, NULL) |
+           cmocka_run_group_tests(store, setup, teardown);
 }
