@@ -202,6 +202,14 @@ static void plan_draw(tui *t) {
                     snprintf(be, sizeof be, "month %d", o->break_even_month);
             }
             draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  breaks even %s; at %s busy", be, bu);
+            /* 2.1: a catalog price in another currency, and the rate (scenario currency per unit of
+             * it) and date that converted it. */
+            for (int k = 0; k < t->sc.n_sources && y < rows - 1; k++) {
+                const gp_price_source *ps = &t->sc.sources[k];
+                if (ps->fx_rate > 0 && !strcmp(ps->option, s->options[i].name))
+                    draw_textf(y++, 0, w, draw_attr(PAL_DIM), "  %s at %.6g of %s", ps->currency,
+                               ps->fx_rate, ps->fx_date); /* the panel is narrow */
+            }
         }
     }
 

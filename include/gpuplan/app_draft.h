@@ -49,6 +49,10 @@ typedef struct gp_draft_request {
     double gpu_idle_w;    /* < 0: 15 % of the TDP */
     const char *name;     /* NULL: "N x GPU: own or rent" */
     const char *as_of;    /* YYYY-MM-DD: offers in force that day */
+    /* The scenario's currency (NULL: USD). The catalog's purchase prices, electricity prices
+     * and tariff presets are in USD: converted at the rate in force on as_of (2.1), stated in
+     * the notes; GP_E_INPUT when no rate is. Cloud offers convert when the plan is reported. */
+    const char *currency;
     /* Spot: the share of instances interrupted a month (0..10 * 730 an hour), written into
      * every drafted spot option; < 0: the catalog's band where it gives one, else
      * GP_DRAFT_SPOT_INTERRUPTIONS. */

@@ -14,6 +14,7 @@
 
 #include "gpuplan/app_session.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/catalog_load.h"
 #include "gpuplan/store_catalog.h"
 
 typedef struct gp_pricing_import_request {
@@ -30,5 +31,11 @@ typedef struct gp_pricing_import_request {
 
 gp_status gp_pricing_import(gp_session *s, const gp_pricing_import_request *rq, gp_catalog_batch *b,
                             gp_import_stats *stats, gp_err *err);
+
+/* Exchange rates (`pricing fx import`): the ECB reference-rate CSV at rq->what (a file or a URL;
+ * rq->source, cacert, insecure and progress as above; the rest unused) added to the store's
+ * dated rates. Errors as gp_pricing_import's; GP_E_INPUT naming file and line. */
+gp_status gp_pricing_fx_import(gp_session *s, const gp_pricing_import_request *rq,
+                               gp_fx_import_stats *stats, gp_err *err);
 
 #endif

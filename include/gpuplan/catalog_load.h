@@ -19,9 +19,19 @@ gp_status gp_catalog_import(gp_store *st, const char *buf, size_t len, const cha
                             const char *effective_from, const char *today, bool strict,
                             gp_catalog_batch *batch, gp_import_stats *stats, gp_err *err);
 
+/* Exchange rates (docs/catalog.md "Exchange rates"): the ECB reference-rate CSV in buf, every
+ * rate stored with `source` (NULL: origin), as one transaction; nothing is written unless all
+ * of it parses. rows: dated rows read; added: new rates; kept: rates the store had that day. */
+typedef struct gp_fx_import_stats {
+    size_t rows, added, kept;
+} gp_fx_import_stats;
+gp_status gp_fx_import(gp_store *st, const char *buf, size_t len, const char *origin,
+                       const char *source, gp_fx_import_stats *out, gp_err *err);
+
 typedef struct gp_bundle_stats {
     bool loaded; /* false: the store already had this bundle */
-    size_t files, prices_added, prices_unchanged, offers, skipped, specs, hardware, tariffs;
+    size_t files, prices_added, prices_unchanged, offers, skipped, specs, hardware, tariffs,
+        fx_rates;
     double seconds;
 } gp_bundle_stats;
 

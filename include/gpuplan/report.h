@@ -18,12 +18,20 @@ typedef struct gp_price_source {
     char option[GP_NAME_BYTES];
     char catalog[GP_CATALOG_BYTES];
     gp_pricing pricing;
-    double hourly;              /* as the catalog gives it, before the option's trend */
+    double hourly;              /* the catalog's, before the option's trend, in the scenario's
+                                   currency (converted at fx_rate where fx_rate > 0) */
     double upfront;             /* committed: the fee per instance per term */
     bool split_derived;         /* committed: hourly and upfront split from an effective rate */
     char interruption_band[16]; /* spot: the source's band (">20%"), "" when none */
     char effective_from[11];    /* YYYY-MM-DD */
     char source[256];
+    /* 2.1: an entry in another currency: its currency, the rate that converted it (scenario
+     * currency per unit of it; 0: not converted), the date that rate took effect, its source,
+     * and `hourly` in the entry's currency, before the conversion. */
+    char currency[4];
+    double fx_rate, listed_hourly;
+    char fx_date[11];
+    char fx_source[300];
 } gp_price_source;
 
 typedef struct gp_report_meta {

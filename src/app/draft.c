@@ -10,6 +10,7 @@
 #include "gpuplan/xmem.h"
 
 #include "gpuplan/app_draft.h"
+#include "gpuplan/store_fx.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/store_catalog.h"
@@ -158,8 +159,16 @@ static gp_status pick_offers(gp_store *st, const gp_draft_request *rq, const cha
 
 /* The tariff asked for (a preset, a state's industrial average) into self_hosted, and what the
  * electricity price is and where it comes from into note. */
-static gp_status add_tariff(gp_store *st, const gp_draft_request *rq, cJSON *sh, char *note,
-                            size_t cap, gp_err *err) {
+/* Multiply a number member of o, if there, by rate. */
+static void scale_member(cJSON *o, const char *key, double rate) {
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsNumber(v))
+        cJSON_SetNumberValue(v, v->valuedouble * rate);
+}
+
+/* fx: the scenario's currency per USD (the catalog's electricity and tariffs are in USD). */
+static gp_status add_tariff(gp_store *st, const gp_draft_request *rq, double fx, cJSON *sh,
+                            char *note, size_t cap, gp_err *err) {
     if (rq->tariff) {
         gp_tariff_preset t;
         if (gp_store_tariff(st, rq->tariff, &t, err))
@@ -175,7 +184,9 @@ static gp_status add_tariff(gp_store *st, const gp_draft_request *rq, cJSON *sh,
                      cJSON_IsString(nm) ? nm->valuestring : "period", t.effective_from);
             if (cJSON_IsString(nm))
                 cJSON_SetValuestring(nm, pname);
+            scale_member(p, "price_per_kwh", fx);
         }
+        scale_member(tj, "demand_charge_per_kw_month", fx);
         cJSON_AddItemToObject(sh, "tariff", tj);
         snprintf(note, cap, "the tariff preset \"%s\" (effective from %s) from the catalog",
                  rq->tariff, t.effective_from);
@@ -206,10 +217,10 @@ static gp_status add_tariff(gp_store *st, const gp_draft_request *rq, cJSON *sh,
     snprintf(pname, sizeof pname, "%s industrial average %s", rq->state, sp.year);
     cJSON_AddStringToObject(p, "name", pname);
     cJSON_AddNumberToObject(p, "hours_per_day", 24);
-    cJSON_AddNumberToObject(p, "price_per_kwh", sp.price);
+    cJSON_AddNumberToObject(p, "price_per_kwh", sp.price * fx);
     cJSON_AddItemToArray(ps, p);
-    snprintf(note, cap, "%g a kWh, the %s industrial average of %s (EIA, in the catalog)", sp.price,
-             rq->state, sp.year);
+    snprintf(note, cap, "%g a kWh, the %s industrial average of %s (EIA, in the catalog)",
+             sp.price * fx, rq->state, sp.year);
     return GP_OK;
 }
 
@@ -368,7 +379,25 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
                          prefix ? prefix : "", gpus < per_server ? gpus : per_server);
     }
 
-    double server_price = hw.h.price_usd / hw.h.gpus * per_server;
+    /* 2.1: the catalog's USD inputs in the scenario's currency, at the rate in force on as_of. */
+    const char *cur = rq->currency && *rq->currency ? rq->currency : "USD";
+    gp_fx_quote fx = {.rate = 1};
+    char fx_note[600] = "";
+    if (strcmp(cur, "USD") != 0) {
+        gp_err q;
+        if (gp_store_fx_convert(st, "USD", cur, as_of, &fx, &q)) {
+            free(offers);
+            if (q.code != GP_E_NOTFOUND)
+                return *err = q, err->code;
+            return gp_errorf(err, GP_E_INPUT, "scenario draft", "--currency %s: %s", cur, q.msg);
+        }
+        snprintf(fx_note, sizeof fx_note,
+                 " Money in %s: the catalog's purchase price and electricity (in USD) converted "
+                 "at %.6g %s per USD, the rate of %s (%s); cloud offers are converted when the "
+                 "plan is reported, at the rate in force on its as_of.",
+                 cur, fx.rate, cur, fx.date, fx.source);
+    }
+    double server_price = hw.h.price_usd / hw.h.gpus * per_server * fx.rate;
     double tdp = spec.v[GP_SPEC_TDP_W];
     if (base_w < 0)
         base_w = 1500.0 * per_server / 8; /* CPUs, memory, NICs, fans of an 8-GPU server */
@@ -382,6 +411,8 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     snprintf(title, sizeof title, "%d x %s: own or rent%s%s", gpus, gpu, prefix ? " in " : "",
              prefix ? prefix : "");
     cJSON_AddStringToObject(doc, "name", rq->name ? rq->name : title);
+    if (strcmp(cur, "USD") != 0)
+        cJSON_AddStringToObject(doc, "currency", cur);
     cJSON_AddNumberToObject(doc, "horizon_months", rq->horizon_months);
     cJSON *notes = cJSON_AddStringToObject(doc, "notes", "");
     cJSON *d = cJSON_AddObjectToObject(doc, "demand");
@@ -400,7 +431,7 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     cJSON_AddNumberToObject(pw, "gpu_tdp_w", tdp);
     cJSON_AddNumberToObject(pw, "pue", pue);
     char electricity[256];
-    if (add_tariff(st, rq, sh, electricity, sizeof electricity, err)) {
+    if (add_tariff(st, rq, fx.rate, sh, electricity, sizeof electricity, err)) {
         cJSON_Delete(doc);
         free(offers);
         return err->code;
@@ -500,16 +531,16 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     }
     char cloud[1600];
     offers_note(rq, &b, offers, n_offers, cloud, sizeof cloud);
-    char text[4096];
+    char text[5120];
     snprintf(text, sizeof text,
              "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
              "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
              "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
              "Rented GPUs are billed for busy hours only (utilization "
-             "%g, times each option's idle overhead).%s %s%s",
+             "%g, times each option's idle overhead).%s %s%s%s",
              as_of, hw.h.item, hw.h.date, hw.source, per_server, tdp, spec.full_name, electricity,
              idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", zeros,
-             rq->utilization, growth_note, cloud, spot_note);
+             rq->utilization, growth_note, cloud, spot_note, fx_note);
     cJSON_SetValuestring(notes, text);
     free(offers);
     *out = doc;

@@ -13,6 +13,7 @@
 #include "gpuplan/files.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_fx.h"
 #include "gpuplan/xmem.h"
 
 /* A file when arg is "-" or an existing file; a stored scenario when the database has that
@@ -65,10 +66,23 @@ static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_
             }
             return gp_errorf(err, GP_E_INPUT, where, "%s", lookup.msg);
         }
-        if (strcmp(e.currency, sc->s->currency) != 0)
-            return gp_errorf(err, GP_E_INPUT, where,
-                             "the entry is priced in %s, the scenario in %s", e.currency,
-                             sc->s->currency);
+        /* 2.1: an entry in another currency converts at the rate in force on as_of. */
+        gp_fx_quote fx = {.rate = 1};
+        bool convert = strcmp(e.currency, sc->s->currency) != 0;
+        if (convert) {
+            gp_err q;
+            if (gp_store_fx_convert(st, e.currency, sc->s->currency, as_of, &fx, &q)) {
+                if (q.code != GP_E_NOTFOUND) {
+                    *err = q;
+                    return err->code;
+                }
+                return gp_errorf(err, GP_E_INPUT, where, "the entry is priced in %s: %s",
+                                 e.currency, q.msg);
+            }
+            e.hourly *= fx.rate;
+            e.recurring *= fx.rate;
+            e.upfront *= fx.rate;
+        }
         if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 576)
             return gp_errorf(err, GP_E_INPUT, where,
                              "the entry has %g GPUs an instance; a whole number 1..576 is needed",
@@ -98,6 +112,13 @@ static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_
         snprintf(ps->interruption_band, sizeof ps->interruption_band, "%s", e.interruption_band);
         snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
         snprintf(ps->source, sizeof ps->source, "%s", e.source);
+        if (convert) {
+            snprintf(ps->currency, sizeof ps->currency, "%s", e.currency);
+            ps->fx_rate = fx.rate;
+            ps->listed_hourly = o->hourly / fx.rate; /* `hourly` before the conversion */
+            snprintf(ps->fx_date, sizeof ps->fx_date, "%s", fx.date);
+            snprintf(ps->fx_source, sizeof ps->fx_source, "%s", fx.source);
+        }
 
         cJSON *j = cJSON_GetArrayItem(opts, i);
         cJSON_DeleteItemFromObjectCaseSensitive(j, "catalog");

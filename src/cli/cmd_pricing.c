@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "gpuplan/app_pricing.h"
 #include "gpuplan/catalog_load.h"
+#include "gpuplan/store_fx.h"
 
 static void help(FILE *f) {
     fprintf(
@@ -27,6 +28,8 @@ static void help(FILE *f) {
         "       gpuplan pricing import FILE|URL [--format F] [--provider P] [--effective DATE]\n"
         "                            [--source TEXT] [--strict] [--cacert FILE] [--insecure]\n"
         "       gpuplan pricing diff --since DATE\n"
+        "       gpuplan pricing fx list [--as-of DATE] [--currency CNY]  exchange rates in force\n"
+        "       gpuplan pricing fx import FILE|URL [--source TEXT]  ECB reference-rate CSV\n"
         "       gpuplan pricing sources                           the bundled files, dated\n"
         "       gpuplan pricing reload                            load the bundled catalog "
         "again\n\n"
@@ -53,13 +56,14 @@ enum {
     O_CACERT,
     O_INSECURE,
     O_SINCE,
+    O_CURRENCY,
     O_HELP
 };
 
 typedef struct opts {
     gp_offer_filter f;
     bool json, strict, insecure;
-    const char *format, *provider, *effective, *source, *cacert, *since;
+    const char *format, *provider, *effective, *source, *cacert, *since, *currency;
     char as_of[11];
     char gpu[GP_GPU_NAME_BYTES];
 } opts;
@@ -81,6 +85,7 @@ static const struct option longs[] = {{"gpu", required_argument, NULL, O_GPU},
                                       {"cacert", required_argument, NULL, O_CACERT},
                                       {"insecure", no_argument, NULL, O_INSECURE},
                                       {"since", required_argument, NULL, O_SINCE},
+                                      {"currency", required_argument, NULL, O_CURRENCY},
                                       {"help", no_argument, NULL, O_HELP},
                                       {NULL, 0, NULL, 0}};
 
@@ -149,6 +154,11 @@ static int other_option(int opt, const char *arg, const char *given, opts *o) {
         break;
     case O_JSON:
         o->json = true;
+        break;
+    case O_CURRENCY:
+        if (!gp_fx_valid_code(arg))
+            return cli_usage_error("--currency: \"%s\" is not a currency code (CNY)", arg);
+        o->currency = arg;
         break;
     case O_FORMAT:
         if (gp_catalog_format_from_name(arg) == GP_FMT_UNKNOWN)
@@ -618,6 +628,46 @@ static int sub_diff(const sub_ctx *c) {
     return 0;
 }
 
+/* fx list / fx import: the argument is "list" or "import" (then the file's path after it). */
+static int fx_row(const gp_fx_rate *r, const char *source, int history, void *arg) {
+    int *n = arg;
+    (*n)++;
+    printf("%s/%s  %12.6g  from %s  (%d dated)  %s\n", r->base, r->quote, r->rate, r->date, history,
+           source);
+    return 0;
+}
+
+static int sub_fx(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    if (!strcmp(c->arg, "list")) {
+        int n = 0;
+        if (gp_store_fx_list(c->st, c->o->as_of, c->o->currency, fx_row, &n, &err))
+            return cli_fail(&err);
+        if (n == 0)
+            printf("no exchange rate in force on %s%s%s\n", c->o->as_of,
+                   c->o->currency ? " for " : "", c->o->currency ? c->o->currency : "");
+        return 0;
+    }
+    return cli_usage_error("pricing fx: \"%s\" is not list or import FILE|URL", c->arg);
+}
+
+static int fx_import(gp_session *ses, const char *what, const opts *o) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_pricing_import_request rq = {.what = what,
+                                    .source = o->source,
+                                    .cacert = o->cacert,
+                                    .insecure = o->insecure,
+                                    .progress = isatty(STDERR_FILENO)};
+    gp_fx_import_stats s;
+    if (gp_pricing_fx_import(ses, &rq, &s, &err))
+        return cli_fail(&err);
+    printf("imported %s: %zu dated rows, %zu rates added, %zu already held\n", what, s.rows,
+           s.added, s.kept);
+    return 0;
+}
+
 static const struct {
     const char *name;
     bool takes_arg;
@@ -633,7 +683,8 @@ static const struct {
             {"sources", false, sub_sources},
             {"import", true, sub_import},
             {"reload", false, sub_reload},
-            {"diff", false, sub_diff}};
+            {"diff", false, sub_diff},
+            {"fx", true, sub_fx}};
 
 /* ---- dispatch -----------------------------------------------------------------------------------
  */
@@ -641,7 +692,7 @@ static const struct {
 int cmd_pricing(gp_session *ses, int argc, char **argv) {
     if (argc < 2)
         return cli_usage_error("pricing: which one? list, show, gpus, hardware, tariffs, tariff, "
-                               "electricity, pue, import, diff, sources, reload (see --help)");
+                               "electricity, pue, import, diff, sources, reload, fx (see --help)");
     const char *sub = argv[1];
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
         help(stdout);
@@ -658,6 +709,9 @@ int cmd_pricing(gp_session *ses, int argc, char **argv) {
         k++;
     /* An unknown subcommand takes no arguments: said so before it is found unknown. */
     bool takes_arg = k < n_subs && subs[k].takes_arg;
+    /* fx import FILE: the one subcommand of two words and an argument. */
+    if (k < n_subs && !strcmp(sub, "fx") && nargs == 2 && !strcmp(args[0], "import"))
+        return fx_import(ses, args[1], &o);
     if (nargs != (takes_arg ? 1 : 0))
         return cli_usage_error("pricing %s takes %s", sub,
                                takes_arg ? "one argument" : "no arguments");

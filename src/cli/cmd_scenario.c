@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "cli.h"
+#include "gpuplan/fx.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_catalog.h"
 
@@ -186,26 +187,29 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
 /* ---- scenario draft: buy servers with that GPU, or rent the cheapest offers ------------------ */
 
 static void draft_help(void) {
-    printf("usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
-           "         [--provider P]... [--marketplace]\n"
-           "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
-           "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
-           "         [--spot-interruptions 12.5%%] [--growth RATE] [--commit-share S]\n"
-           "         [--name TEXT] [-o FILE] [--as-of DATE]\n\n"
-           "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
-           "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
-           "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
-           "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
-           "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
-           "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
-           "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
-           "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
-           "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
-           "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
-           "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
-           "the committed option commits a base of month 1's demand (base_gpus; or\n"
-           "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
-           "--commit-share alone does the same for a steady plan.\n");
+    printf(
+        "usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
+        "         [--provider P]... [--marketplace]\n"
+        "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
+        "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
+        "         [--spot-interruptions 12.5%%] [--growth RATE] [--commit-share S]\n"
+        "         [--name TEXT] [-o FILE] [--as-of DATE] [--currency CNY]\n\n"
+        "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
+        "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
+        "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
+        "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
+        "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
+        "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
+        "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
+        "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
+        "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
+        "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
+        "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
+        "the committed option commits a base of month 1's demand (base_gpus; or\n"
+        "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
+        "--commit-share alone does the same for a steady plan. --currency writes the plan\n"
+        "in that currency: the catalog's USD purchase and electricity prices converted at\n"
+        "the exchange rate in force on --as-of (gpuplan pricing fx list), stated in the notes.\n");
 }
 
 /* One option's value into the request; false when it is out of range. */
@@ -258,6 +262,8 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
     case 'c':
         return gp_parse_share(v, &rq->commit_share) && rq->commit_share > 0 &&
                rq->commit_share <= 1;
+    case 'C':
+        return gp_fx_valid_code(v) && (rq->currency = v);
     default: /* 'a' */
         return gp_valid_date(v) && (rq->as_of = v);
     }
@@ -283,6 +289,7 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"spot-interruptions", required_argument, NULL, 'I'},
                                           {"growth", required_argument, NULL, 'w'},
                                           {"commit-share", required_argument, NULL, 'c'},
+                                          {"currency", required_argument, NULL, 'C'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;

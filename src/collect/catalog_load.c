@@ -10,6 +10,8 @@
 
 #include "gpuplan/csv.h"
 #include "gpuplan/embedded.h"
+#include "gpuplan/fx.h"
+#include "gpuplan/store_fx.h"
 #include "gpuplan/reference.h"
 
 gp_status gp_catalog_import(gp_store *st, const char *buf, size_t len, const char *origin,
@@ -39,6 +41,43 @@ gp_status gp_catalog_import(gp_store *st, const char *buf, size_t len, const cha
                       : batch->effective_from[0]        ? batch->effective_from
                                                         : today;
     return gp_store_catalog_import(st, batch, origin, source ? source : origin, eff, stats, err);
+}
+
+typedef struct fx_ctx {
+    gp_store *st;
+    const char *source;
+    gp_fx_import_stats *stats;
+} fx_ctx;
+
+static gp_status on_fx(const gp_fx_rate *r, void *arg, gp_err *err) {
+    fx_ctx *c = arg;
+    bool added;
+    if (gp_store_fx_add(c->st, r, c->source, &added, err))
+        return err->code;
+    if (added)
+        c->stats->added++;
+    else
+        c->stats->kept++;
+    return GP_OK;
+}
+
+/* Inside the caller's transaction. */
+static gp_status fx_load(gp_store *st, const char *buf, size_t len, const char *origin,
+                         const char *source, gp_fx_import_stats *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    fx_ctx c = {st, source && *source ? source : origin, out};
+    return gp_fx_parse_ecb(buf, len, origin, on_fx, &c, &out->rows, err);
+}
+
+gp_status gp_fx_import(gp_store *st, const char *buf, size_t len, const char *origin,
+                       const char *source, gp_fx_import_stats *out, gp_err *err) {
+    if (gp_store_begin(st, err))
+        return err->code;
+    if (fx_load(st, buf, len, origin, source, out, err) || gp_store_commit(st, err)) {
+        gp_store_rollback(st);
+        return err->code;
+    }
+    return GP_OK;
 }
 
 /* ---- the bundle ----------------------------------------------------------------------------- */
@@ -209,6 +248,13 @@ gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out,
             out->prices_added += s.added;
             out->prices_unchanged += s.unchanged;
             out->offers += s.offers_new;
+            continue;
+        }
+        if (strcmp(row->kind, "fx-ecb") == 0) {
+            gp_fx_import_stats s;
+            if (fx_load(st, (const char *)e->data, e->len, origin, row->source, &s, err))
+                goto fail;
+            out->fx_rates += s.added;
             continue;
         }
         int kind = gp_reference_kind_from_name(row->kind);

@@ -189,6 +189,13 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
             cJSON_AddStringToObject(o, "interruption_band", ps->interruption_band);
         cJSON_AddStringToObject(o, "effective_from", ps->effective_from);
         cJSON_AddStringToObject(o, "source", ps->source);
+        if (ps->fx_rate > 0) {
+            cJSON_AddStringToObject(o, "currency", ps->currency);
+            cJSON_AddNumberToObject(o, "listed_hourly", ps->listed_hourly);
+            cJSON_AddNumberToObject(o, "fx_rate", ps->fx_rate);
+            cJSON_AddStringToObject(o, "fx_date", ps->fx_date);
+            cJSON_AddStringToObject(o, "fx_source", ps->fx_source);
+        }
         cJSON_AddItemToArray(src, o);
     }
     if (meta && meta->scenario_json)

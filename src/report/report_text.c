@@ -677,6 +677,13 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
                 put(&w, "spot interruptions %s a month", ps->interruption_band);
             put(&w, " | %s | ", ps->effective_from);
             text(&w, ps->source);
+            if (ps->fx_rate > 0) {
+                put(&w, "; listed %.6g %s/h, converted at %.6g %s per %s of %s (",
+                    ps->listed_hourly, ps->currency, ps->fx_rate, s->currency, ps->currency,
+                    ps->fx_date);
+                text(&w, ps->fx_source);
+                put(&w, ")");
+            }
             put(&w, " |\n");
         }
     }

@@ -234,12 +234,45 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
              o->burst >= 0 ? ", bursts to " : "", o->burst >= 0 ? s->options[o->burst].name : "");
     in->row++;
     text_cell(in->b, in->ws, in->row++, 0, label, in->b->bold);
+    /* 2.1: a catalog price in another currency keeps its listed figures and the exchange rate
+     * as inputs; hourly and upfront are their products, so a changed rate moves every total. */
+    const gp_price_source *fx = NULL;
+    for (int k = 0; meta && k < meta->n_sources; k++)
+        if (meta->sources[k].fx_rate > 0 && !strcmp(meta->sources[k].option, o->name))
+            fx = &meta->sources[k];
+    char rate_ref[64] = "", listed_ref[2][64] = {"", ""};
+    if (fx) {
+        char unit[96];
+        snprintf(label, sizeof label, "%s: exchange rate", o->name);
+        snprintf(unit, sizeof unit, "%s per %s (of %s; see Sources)", s->currency, fx->currency,
+                 fx->fx_date);
+        ref(rate_ref, sizeof rate_ref, "Assumptions", input(in, NULL, label, fx->fx_rate, unit), 1);
+        snprintf(label, sizeof label, "%s: hourly as listed", o->name);
+        snprintf(unit, sizeof unit, "%s per instance-hour", fx->currency);
+        ref(listed_ref[0], sizeof listed_ref[0], "Assumptions",
+            input(in, NULL, label, fx->listed_hourly, unit), 1);
+        if (committed) {
+            snprintf(label, sizeof label, "%s: upfront as listed", o->name);
+            snprintf(unit, sizeof unit, "%s per instance per term", fx->currency);
+            ref(listed_ref[1], sizeof listed_ref[1], "Assumptions",
+                input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
+        }
+    }
     for (int f = 0; f < O_N; f++) {
         r->h[f][0] = '\0';
         if (!applies[f])
             continue;
         snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
-        int row = input(in, NULL, label, v[f], units[f]);
+        int row;
+        if (fx && (f == O_HOURLY || f == O_UPFRONT)) {
+            row = in->row++;
+            text_cell(in->b, in->ws, row, 0, label, NULL);
+            gp_xlsx_formula(in->b, in->ws, row, 1, v[f], in->b->num, "=%s*%s",
+                            listed_ref[f == O_UPFRONT], rate_ref);
+            text_cell(in->b, in->ws, row, 2, units[f], NULL);
+        } else {
+            row = input(in, NULL, label, v[f], units[f]);
+        }
         if (f == O_HOURLY)
             for (int k = 0; meta && k < meta->n_sources; k++)
                 if (!strcmp(meta->sources[k].option, o->name))
@@ -2415,9 +2448,10 @@ static void sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
     text_cell(b, src, row, 0, "prices as of", b->bold);
     text_cell(b, src, row++, 1, meta && meta->as_of ? meta->as_of : "", NULL);
     row++;
-    static const char *const sh2[] = {"option",  "catalog entry",  "pricing", "hourly",
-                                      "upfront", "effective from", "source"};
-    for (int c = 0; c < 7; c++)
+    static const char *const sh2[] = {"option",        "catalog entry",  "pricing",    "hourly",
+                                      "upfront",       "effective from", "source",     "listed in",
+                                      "exchange rate", "rate of",        "rate source"};
+    for (int c = 0; c < 11; c++)
         text_cell(b, src, row, c, sh2[c], b->bold);
     row++;
     for (int k = 0; meta && k < meta->n_sources; k++, row++) {
@@ -2430,6 +2464,12 @@ static void sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
             num_cell(b, src, row, 4, ps->upfront, b->num);
         text_cell(b, src, row, 5, ps->effective_from, NULL);
         text_cell(b, src, row, 6, ps->source, NULL);
+        if (ps->fx_rate > 0) { /* 2.1: the rate is an input on Assumptions; this is its record */
+            text_cell(b, src, row, 7, ps->currency, NULL);
+            num_cell(b, src, row, 8, ps->fx_rate, b->num);
+            text_cell(b, src, row, 9, ps->fx_date, NULL);
+            text_cell(b, src, row, 10, ps->fx_source, NULL);
+        }
     }
     row++;
     text_cell(b, src, row, 0, "self-hosted", b->bold);

@@ -6,7 +6,7 @@ the precision it prints, 0.1 h): the Plan sheet month by month
 running sum), its totals against the breakdown, the Summary (totals, NPV, cost per unit,
 break-even and payback months with and without the exit value, break-even hourly and utilization, cheapest,
 per-year totals), the BOM's capex. Then change assumptions in the file (version 1: PUE,
-utilization, an hourly price; version 2: the growth or a price trend, and the lead time where
+utilization, an hourly price, or a converted catalog price's exchange rate; version 2: the growth or a price trend, and the lead time where
 a bridge carries it), recalculate, and compare with the engine run on the scenario changed the
 same way (with shifting, the dearest and cheapest tariff prices swapped too). Inputs must be unlocked and styled as inputs; formulas locked.
 Usage: check_xlsx.py GPUPLAN SCENARIO.json WORKDIR"""
@@ -284,7 +284,21 @@ else:
     new_u = round(min(1.0, s['demand']['utilization'] * 0.8 + 0.1), 6)
     a.cell(rows['demand: busy share of GPU-hours'], 2).value = new_u
     s['demand']['utilization'] = new_u
-    if s.get('cloud_options'):
+    fx = [src for src in base_json['sources'] if 'fx_rate' in src]
+    if fx:
+        # 2.1: the exchange rate is an input; the engine's side is the resolved scenario with
+        # the listed prices converted at the new rate.
+        s = base_json['scenario_json']
+        sh = s['self_hosted']
+        for src in fx:
+            o = next(c for c in s['cloud_options'] if c['name'] == src['option'])
+            rate = round(src['fx_rate'] * 1.1, 6)
+            a.cell(rows[o['name'] + ': exchange rate'], 2).value = rate
+            o['hourly'] = src['listed_hourly'] * rate
+            if 'upfront' in o:
+                o['upfront'] = src['upfront'] / src['fx_rate'] * rate
+        changed_what.append('the exchange rates')
+    elif s.get('cloud_options'):
         o = s['cloud_options'][0]
         if 'hourly' in o:
             o['hourly'] = round(o['hourly'] * 1.1 + 0.01, 6)

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Exchange rates through the real binary (docs/catalog.md "Exchange rates", model 2.1): the
+# bundled ECB rates, `pricing fx list|import`, and a catalog entry priced in CNY in a USD
+# scenario (converted at the rate in force on --as-of, named in sources) and in a CNY one (as
+# listed); a rate that changes between two dates; a pair with no rate in force refused.
+set -u
+gpuplan=$1
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUPLAN_DB=$tmp/db HOME=$tmp
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+
+# The bundled ECB rates: EUR/CNY on 2025-05-09 is 8.147 in eurofxref-hist.csv.
+check "bundled ECB rates in force" bash -c "'$gpuplan' pricing fx list --as-of 2025-06-01 --currency CNY | grep -q '^EUR/CNY *8.147 *from 2025-05-09'"
+check "no rate in force before the bundle says so" bash -c "'$gpuplan' pricing fx list --as-of 2020-01-01 | grep -q 'no exchange rate in force on 2020-01-01'"
+
+# Two dated rows before the bundle's first date, in the ECB's daily layout for the second.
+printf 'Date,USD,CNY,\n2022-06-01,1.10,7.80,\n2022-05-02,1.05,N/A,\n' >"$tmp/fx1.csv"
+printf 'Date, USD, CNY\n1 Jul 2022, 1.00, 7.00\n' >"$tmp/fx2.csv"
+check "fx import (hist layout)" bash -c "'$gpuplan' pricing fx import '$tmp/fx1.csv' --source 'test rates' | grep -q '2 dated rows, 3 rates added'"
+check "fx import (daily layout)" bash -c "'$gpuplan' pricing fx import '$tmp/fx2.csv' --source 'test rates' | grep -q '1 dated rows, 2 rates added'"
+check "fx import again keeps what it has" bash -c "'$gpuplan' pricing fx import '$tmp/fx2.csv' | grep -q '0 rates added, 2 already held'"
+printf 'Date,USD\n2022-08-01,-1\n' >"$tmp/bad.csv"
+check "a bad rate names file and line, exit 2, nothing written" bash -c "'$gpuplan' pricing fx import '$tmp/bad.csv' 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'bad.csv:2' '$tmp/err' && ! '$gpuplan' pricing fx list --as-of 2022-08-15 | grep -q 2022-08-01"
+
+cat >"$tmp/cny.json" <<'JSON'
+{"format": "gpuplan-catalog", "effective_from": "2022-01-01",
+ "offers": [{"provider": "fxtest", "instance": "gn-a100x4", "region": "cn-hangzhou", "gpu": "A100",
+   "gpu_count": 4, "currency": "CNY", "prices": [{"pricing": "on_demand", "hourly": 140.0}]}]}
+JSON
+check "import a CNY entry" bash -c "'$gpuplan' pricing import '$tmp/cny.json' | grep -q '1 added'"
+plan() { # plan CURRENCY
+    cat <<JSON
+{"name": "fx $1", "currency": "$1", "horizon_months": 12, "demand": {"gpus": 8, "utilization": 0.5},
+ "self_hosted": {"server_price": 100000},
+ "cloud_options": [{"name": "gn", "pricing": "on_demand", "catalog": "fxtest/gn-a100x4/cn-hangzhou"}]}
+JSON
+}
+plan USD >"$tmp/usd.json"
+plan CNY >"$tmp/cnyplan.json"
+# 2022-06-15: 1 CNY = 1.10 / 7.80 USD; 2022-07-15: 1.00 / 7.00 USD.
+check "a CNY entry in a USD scenario: converted, named in sources" bash -c "'$gpuplan' report '$tmp/usd.json' --format json --as-of 2022-06-15 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+s = r[\"sources\"][0]
+rate = 1.10 / 7.80
+assert abs(s[\"fx_rate\"] - rate) < 1e-12, s
+assert abs(s[\"hourly\"] - 140.0 * rate) < 1e-9 and s[\"listed_hourly\"] == 140.0, s
+assert s[\"currency\"] == \"CNY\" and s[\"fx_date\"] == \"2022-06-01\" and \"test rates\" in s[\"fx_source\"] and \"EUR\" in s[\"fx_source\"], s
+assert abs(r[\"scenario_json\"][\"cloud_options\"][0][\"hourly\"] - 140.0 * rate) < 1e-9
+'"
+check "the rate changes between two dates" bash -c "'$gpuplan' report '$tmp/usd.json' --format json --as-of 2022-07-15 | $py -c '
+import json, sys
+s = json.load(sys.stdin)[\"sources\"][0]
+assert abs(s[\"fx_rate\"] - 1.0 / 7.0) < 1e-12 and s[\"fx_date\"] == \"2022-07-01\", s
+assert abs(s[\"hourly\"] - 20.0) < 1e-9, s
+'"
+check "the text report shows the rate and its date" bash -c "'$gpuplan' report '$tmp/usd.json' --as-of 2022-07-15 | grep -q 'listed 140 CNY/h, converted at 0.142857 USD per CNY of 2022-07-01'"
+check "a CNY entry in a CNY scenario: as listed, no rate" bash -c "'$gpuplan' report '$tmp/cnyplan.json' --format json --as-of 2022-06-15 | $py -c '
+import json, sys
+s = json.load(sys.stdin)[\"sources\"][0]
+assert s[\"hourly\"] == 140.0 and \"fx_rate\" not in s and \"currency\" not in s, s
+'"
+check "no rate in force: refused naming the pair" bash -c "'$gpuplan' report '$tmp/usd.json' --as-of 2022-03-01 2>'$tmp/err' >/dev/null; [ \$? = 2 ] && grep -q 'usd.json:\$.cloud_options\[0\].catalog' '$tmp/err' && grep -q 'no exchange rate CNY/USD in force on 2022-03-01' '$tmp/err'"
+plan GBP >"$tmp/gbp.json"
+check "a pair with no rate at all refused" bash -c "'$gpuplan' report '$tmp/gbp.json' --as-of 2022-06-15 2>'$tmp/err' >/dev/null; [ \$? = 2 ] && grep -q 'no exchange rate CNY/GBP' '$tmp/err'"
+
+# A draft in CNY: the catalog's USD purchase price and EIA electricity price converted at the
+# bundled USD/CNY cross of 2025-05-09 (8.147 / 1.1252), stated in the notes.
+check "scenario draft --currency CNY converts the catalog's USD inputs" bash -c "'$gpuplan' scenario draft --gpus 16 --gpu H100 --state California --as-of 2026-11-22 -o '$tmp/du.json' && '$gpuplan' scenario draft --gpus 16 --gpu H100 --state California --as-of 2026-11-22 --currency CNY -o '$tmp/dc.json' && $py -c '
+import json, sys
+u, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+rate = 8.147 / 1.1252
+assert c[\"currency\"] == \"CNY\" and \"currency\" not in u
+assert abs(c[\"self_hosted\"][\"server_price\"] - u[\"self_hosted\"][\"server_price\"] * rate) < 0.01
+pu = u[\"self_hosted\"][\"tariff\"][\"periods\"][0][\"price_per_kwh\"]
+pc = c[\"self_hosted\"][\"tariff\"][\"periods\"][0][\"price_per_kwh\"]
+assert abs(pc - pu * rate) < 1e-9
+assert \"converted at 7.24049 CNY per USD, the rate of 2025-05-09\" in c[\"notes\"]
+' '$tmp/du.json' '$tmp/dc.json'"
+check "the CNY draft reports with its cloud offers converted" bash -c "'$gpuplan' report '$tmp/dc.json' --format json --as-of 2026-11-22 | $py -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r[\"currency\"] == \"CNY\" and r[\"sources\"]
+for s in r[\"sources\"]:
+    assert s[\"currency\"] == \"USD\" and abs(s[\"fx_rate\"] - 8.147 / 1.1252) < 1e-12 and s[\"fx_date\"] == \"2025-05-09\", s
+    assert abs(s[\"hourly\"] - s[\"listed_hourly\"] * s[\"fx_rate\"]) < 1e-9, s
+'"
+check "a draft in a currency with no rate is refused" bash -c "'$gpuplan' scenario draft --gpus 16 --gpu H100 --as-of 2026-11-22 --currency CHF -o '$tmp/x.json' 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'no exchange rate USD/CHF' '$tmp/err' && [ ! -e '$tmp/x.json' ]"
+
+echo "fx: $fails failed"
+[ "$fails" = 0 ]
