@@ -212,6 +212,37 @@ static void draft_help(void) {
         "the exchange rate in force on --as-of (gpuplan pricing fx list), stated in the notes.\n");
 }
 
+/* What an option of scenario draft takes, for the refusal of a value out of range. */
+static const char *draft_range(int opt) {
+    switch (opt) {
+    case 'g':
+        return "a whole number of GPUs, 1 to 1,000,000";
+    case 'u':
+        return "a busy share, 0 to 1 or 0% to 100%";
+    case 'H':
+        return "whole months, 1 to 240";
+    case 'p':
+        return "1 to 5";
+    case 'k':
+        return "a whole number, 1 to 64";
+    case 'b':
+    case 'i':
+        return "watts, 0 or more";
+    case 'I':
+        return "a share a month, 0 to 1 or 0% to 100%";
+    case 'w':
+        return "a share a month, -50% to 100% (5% or 0.05)";
+    case 'c':
+        return "a share of the peak above 0, at most 1 (or 100%)";
+    case 'C':
+        return "a three-letter currency code";
+    case 'P':
+        return "at most 8 providers";
+    default:
+        return "a date YYYY-MM-DD";
+    }
+}
+
 /* One option's value into the request; false when it is out of range. */
 static bool draft_option(int opt, const char *v, gp_draft_request *rq, const char **output) {
     switch (opt) {
@@ -222,7 +253,7 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
     case 'r':
         return rq->region_prefix = v, true;
     case 'u':
-        return gp_parse_double(v, &rq->utilization) && rq->utilization >= 0 && rq->utilization <= 1;
+        return gp_parse_share(v, &rq->utilization) && rq->utilization <= 1;
     case 'H':
         return gp_parse_int(v, &rq->horizon_months) && rq->horizon_months >= 1 &&
                rq->horizon_months <= 240;
@@ -306,7 +337,9 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                 "scenario draft: unknown option or missing value: %s (see --help)",
                 argv[optind - 1]);
         if (!draft_option(opt, optarg, &rq, &output))
-            return cli_usage_error("scenario draft: bad value \"%s\"", optarg);
+            return cli_usage_error("scenario draft: %s: bad value \"%s\" (%s)",
+                                   argv[optind - 1 - (argv[optind - 1] == optarg)], optarg,
+                                   draft_range(opt));
     }
     if (!rq.gpus || !rq.gpu || optind != argc)
         return cli_usage_error("scenario draft needs --gpus N and --gpu MODEL (see --help)");

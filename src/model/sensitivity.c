@@ -299,7 +299,7 @@ gp_status gp_sensitivity_run_params(const gp_scenario *s, double delta, const ch
                              params[k]);
     }
     if (!(delta > 0.0 && delta < 1.0))
-        return gp_errorf(err, GP_E_INPUT, "--delta", "must be between 0%% and 100%% (got %g%%)",
+        return gp_errorf(err, GP_E_INPUT, "--delta", "must be above 0%% and below 100%% (got %g%%)",
                          delta * 100.0);
     gp_result *r = &out->scratch_result;
     gp_scenario *work = &out->scratch_scenario;

@@ -207,7 +207,8 @@ by = {o[\"pricing\"]: o for o in d[\"cloud_options\"]}
 assert by[\"committed\"][\"base_gpus\"] == 32 and by[\"committed\"][\"burst\"] == by[\"on_demand\"][\"name\"], by
 assert abs(by[\"spot\"][\"interruptions_per_hour\"] - 0.2 / 730) < 1e-15, by
 '"
-check "scenario draft --growth out of range exits 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --growth 200% 2>'$tmp/growth.err' >/dev/null; [ \$? = 2 ] && grep -qF 'scenario draft: bad value \"200%\"' '$tmp/growth.err'"
+check "scenario draft --growth out of range exits 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --growth 200% 2>'$tmp/growth.err' >/dev/null; [ \$? = 2 ] && grep -qF 'scenario draft: --growth: bad value \"200%\" (a share a month, -50% to 100%' '$tmp/growth.err'"
+check "scenario draft --utilization takes a percentage" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --utilization 60% -o '$tmp/u60.json' && $py -c 'import json, sys; assert json.load(open(sys.argv[1]))[\"demand\"][\"utilization\"] == 0.6' '$tmp/u60.json'"
 check "scenario draft for an unknown GPU" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu NOPE9000 2>/dev/null; [ \$? = 2 ]"
 
 echo "pricing: $fails failed"
