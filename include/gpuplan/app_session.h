@@ -40,6 +40,9 @@ gp_status gp_data_dir(char *out, size_t cap, gp_err *err);
 
 /* The database, opened on first use (creating its folder with mode 0700). */
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err);
+/* Open the database now (as gp_session_store does) without handing the store out: a front end
+ * asks this to report a database it cannot open before it starts. */
+gp_status gp_session_open(gp_session *s, gp_err *err);
 /* Whether the database is open or its file exists: a probe that never creates one. */
 bool gp_session_has_database(const gp_session *s);
 /* The database with the bundled catalog loaded into it; a read_only session whose database

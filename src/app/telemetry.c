@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "gpuplan/app_telemetry.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/files.h"
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/telemetry.h"

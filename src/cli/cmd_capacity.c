@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/report_capacity.h"
 

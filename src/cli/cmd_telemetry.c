@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/store_telemetry.h"
