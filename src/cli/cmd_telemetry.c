@@ -10,9 +10,7 @@
 
 #include "cli.h"
 #include "gpuplan/clock.h"
-#include "gpuplan/collect.h"
 #include "gpuplan/numfmt.h"
-#include "gpuplan/store_telemetry.h"
 #include "gpuplan/text.h"
 
 /* Outside text (node names, labels, hosts, models, a server's error text) leaves through the
@@ -218,7 +216,6 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
     int nargs = argc - 1 - optind;
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     if (names && strcmp(sub, "list") != 0)
         return cli_usage_error("--names applies to node list only");
     if (!strcmp(sub, "list")) {
@@ -226,8 +223,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
             return cli_usage_error("node list takes no arguments");
         int count = 0;
         ses->read_only = true;
-        if (gp_session_store(ses, &st, &err) ||
-            gp_store_nodes(st, names ? print_node_name : print_node, &count, &err))
+        if (gp_node_list(ses, names ? print_node_name : print_node, &count, &err))
             return cli_fail(&err);
         if (!count && !names)
             printf("no nodes yet; add one with `gpuplan node add NAME --dcgm URL`\n");
@@ -241,7 +237,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
             return cli_fail(&err);
         gp_err warn;
         char a[sizeof warn.where], b[sizeof warn.msg], name[256];
-        if (*def.token_file && gp_collect_token_file_check(def.token_file, &warn))
+        if (*def.token_file && gp_token_file_check(def.token_file, &warn))
             fprintf(stderr, "gpuplan: warning: %s: %s\n", cli_text(warn.where, a, sizeof a),
                     cli_text(warn.msg, b, sizeof b));
         printf("added node \"%s\" with %d source%s\n", cli_text(def.name, name, sizeof name),
@@ -249,7 +245,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
         return 0;
     }
     if (!strcmp(sub, "rm")) {
-        if (gp_session_store(ses, &st, &err) || gp_store_node_rm(st, def.name, &err))
+        if (gp_node_remove(ses, def.name, &err))
             return cli_fail(&err);
         char name[256];
         printf("removed node \"%s\" and its samples\n", cli_text(def.name, name, sizeof name));
@@ -545,8 +541,7 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
         return rc == 1 ? 0 : rc;
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
-    if (gp_session_store(ses, &st, &err))
+    if (gp_session_open(ses, &err))
         return cli_fail(&err);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -653,10 +648,9 @@ static void print_problem(const char *line, void *arg) {
 static int db_check(gp_session *ses) {
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     gp_db_check c;
     ses->read_only = true;
-    if (gp_session_store(ses, &st, &err) || gp_store_check(st, print_problem, NULL, &c, &err))
+    if (gp_db_verify(ses, print_problem, NULL, &c, &err))
         return cli_fail(&err);
     char n[6][32];
     long long all = c.chunks[0] + c.chunks[1] + c.chunks[2] + c.chunks[3];
@@ -702,9 +696,8 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
     ses->read_only = true;
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     gp_db_stats s;
-    if (gp_session_store(ses, &st, &err) || gp_store_stats(st, &s, &err))
+    if (gp_db_stats_read(ses, &s, &err))
         return cli_fail(&err);
     char a[32], b[32], n[5][32];
     fmt_time(s.oldest_sample_ms, a, sizeof a);
@@ -721,7 +714,7 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
            gp_fmt_grouped((double)s.rollups_1h, 0, n[4], sizeof n[4]));
     if (space) {
         printf("space:       pages of each table with its indexes\n");
-        if (gp_store_space(st, print_space, NULL, &err))
+        if (gp_db_space(ses, print_space, NULL, &err))
             return cli_fail(&err);
     }
     return 0;

@@ -64,20 +64,11 @@ file_layer() { # a path -> its layer
     esac
 }
 # Debt being paid, each include named, to be removed with it; nothing may be added here (a
-# stale entry fails below). Front ends that still reach the store or the collector (issue 30
-# item 3: node lists, db check/stats, collect options, token checks, history options not yet
-# behind a service), and two model headers that take a type from formats (gp_metric for the
-# fleet's walls, gp_tp_kind for a comparison's row).
+# stale entry fails below): two model headers that take a type from formats (gp_metric for
+# the fleet's walls, gp_tp_kind for a comparison's row).
 allowed_debt='
 include/gpuplan/compare.h gpuplan/throughput.h
 include/gpuplan/fleet.h gpuplan/telemetry.h
-src/cli/cli.h gpuplan/store.h
-src/cli/cli.h gpuplan/store_telemetry.h
-src/cli/cli_common.c gpuplan/catalog_load.h
-src/cli/cmd_capacity.c gpuplan/collect.h
-src/cli/cmd_history.c gpuplan/collect.h
-src/cli/cmd_telemetry.c gpuplan/collect.h
-src/cli/cmd_telemetry.c gpuplan/store_telemetry.h
 '
 for h in include/gpuplan/*.h; do
     [ "$(header_layer "$(basename "$h" .h)")" != none ] ||
