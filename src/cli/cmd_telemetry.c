@@ -19,17 +19,6 @@ static void safe(char *dst, size_t cap, const char *src) {
     cli_text(src, dst, cap);
 }
 
-static void fmt_time(int64_t ms, char *out, size_t cap) {
-    if (ms <= 0) {
-        snprintf(out, cap, "never");
-        return;
-    }
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
-}
-
 /* ---- node ------------------------------------------------------------------------------------ */
 
 static void node_help(FILE *f) {
@@ -57,7 +46,7 @@ static int print_node(const gp_node_info *n, void *arg) {
     char name[64], ok[32], kinds[64], error[200];
     safe(name, sizeof name, n->name);
     safe(kinds, sizeof kinds, n->kinds ? n->kinds : "(imports)");
-    fmt_time(n->has_success ? n->last_success_ms : 0, ok, sizeof ok);
+    gp_fmt_local_time(n->has_success ? n->last_success_ms : 0, ok, sizeof ok);
     safe(error, sizeof error, n->last_error ? n->last_error : "");
     printf("%-24s %-22s %5d  %-19s  %s\n", name, kinds, n->gpus, ok, error);
     return 0;
@@ -319,7 +308,7 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
             printf("stored nothing in node \"%s\": %s\n", node, r->why);
             return;
         }
-        fmt_time(r->first_ms, a, sizeof a);
+        gp_fmt_local_time(r->first_ms, a, sizeof a);
         printf("imported wall power %g W into node \"%s\"", d->watts, node);
         if (d->has_min && d->has_max && d->has_avg) {
             printf(" (%g to %g W, average %g W", d->min_w, d->max_w, d->avg_w);
@@ -343,8 +332,8 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
            r->dropped_blanks ? " (blank or placeholder values dropped)" : "");
     if (rq->kind != GP_CAPTURE_DMON)
         return;
-    fmt_time(r->first_ms, a, sizeof a);
-    fmt_time(r->last_ms, b, sizeof b);
+    gp_fmt_local_time(r->first_ms, a, sizeof a);
+    gp_fmt_local_time(r->last_ms, b, sizeof b);
     printf("  %zu row%s in %zu round%s, %s to %s", r->rows, r->rows == 1 ? "" : "s", r->rounds,
            r->rounds == 1 ? "" : "s", a, b);
     if (r->time == GP_TIME_OWN)
@@ -700,8 +689,8 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
     if (gp_db_stats_read(ses, &s, &err))
         return cli_fail(&err);
     char a[32], b[32], n[5][32];
-    fmt_time(s.oldest_sample_ms, a, sizeof a);
-    fmt_time(s.newest_sample_ms, b, sizeof b);
+    gp_fmt_local_time(s.oldest_sample_ms, a, sizeof a);
+    gp_fmt_local_time(s.newest_sample_ms, b, sizeof b);
     printf("file:        %s MB\nscenarios:   %lld\ncatalog:     %lld offers, %lld prices\n"
            "nodes:       %lld with %lld GPUs, %lld collection cycles\n"
            "series:      %s\nraw samples: %s (%s .. %s)\nrollups:     %s of 5 min, %s "

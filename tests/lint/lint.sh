@@ -93,6 +93,10 @@ while read -r file inc; do
     grep -qF "#include \"$inc\"" "$file" 2>/dev/null ||
         bad "tests/lint/lint.sh lists $file including $inc, which it no longer does: remove the entry"
 done <<<"$allowed_debt"
+# Nor through a header an app_*.h brings along: the front ends call no store or collector
+# function, and the session's store is for the services (a front end opens it, gp_session_open).
+hits=$(git grep -nE '\bgp_(store_[a-z0-9_]+|session_store|session_catalog|catalog_load_bundle|catalog_bundle_[a-z]+|collect_(cycle|store_result|token_file_check)|history_(import|query|selector|hosts|label_values))\(' -- 'src/cli/*' 'tui/*' 2>/dev/null)
+[ -z "$hits" ] || bad "a front end calls the store or the collector (ask a service in src/app/)" "$hits"
 [ "${LINT_ONLY:-}" = includes ] && { echo "lint: $fails failed"; [ "$fails" = 0 ]; exit; }
 
 # Front ends share src/app/ and never call each other; services return data, never print.

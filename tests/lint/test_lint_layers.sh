@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The lint's include rules bite: on a scratch copy of the tracked tree, each mutation below (a
-# report file including a store header, a TUI file including the store, a command including
-# the collector, a header with no layer, a stale allow-list entry) makes tests/lint/lint.sh fail
+# report file including a store header, a TUI file including the store or taking the
+# session's store, a command including the collector, the model including a report header, a
+# header with no layer, a stale allow-list entry) makes tests/lint/lint.sh fail
 # with a line naming it, while the copy as committed passes.
 set -u
 root=$1
@@ -40,6 +41,11 @@ grep -qF "report includes gpuplan/store_catalog.h (store)" "$tmp/out" || fail "t
 fresh && include_in tui/ui.c gpuplan/store.h
 bites "a TUI file including store.h" "tui/ui.c:"
 grep -qF "front includes gpuplan/store.h (store)" "$tmp/out" || fail "the TUI line says why"
+
+fresh && sed -i '0,/^}/s||}\nstatic void leak(gp_session *s, gp_store **st, gp_err *e) { gp_session_store(s, st, e); }|' "$tmp/t/tui/ui.c" &&
+    git -C "$tmp/t" add -A
+bites "a TUI file taking the session's store" "tui/ui.c:"
+grep -qF "a front end calls the store or the collector" "$tmp/out" || fail "the call's line says why"
 
 fresh && include_in src/cli/cmd_exporter.c gpuplan/collect.h
 bites "a command including collect.h" "src/cli/cmd_exporter.c:"
