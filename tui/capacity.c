@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "draw.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/numfmt.h"
 #include "view.h"
 #include "worker.h"

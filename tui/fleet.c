@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report_fleet.h"
 #include "view.h"

@@ -10,7 +10,7 @@
 #include "gpuplan/app_reshape.h"
 #include "gpuplan/app_scenarios.h"
 #include "gpuplan/app_throughput.h"
-#include "gpuplan/store_catalog.h"
+#include "gpuplan/app_pricing.h"
 #include "scen.h"
 
 /* ---- the fields ------------------------------------------------------------------------- */
@@ -767,9 +767,8 @@ void scen_load_names(tui *t) {
     free(t->names);
     t->names = NULL;
     t->n_names = 0;
-    gp_store *st;
     gp_err err;
-    if (gp_session_store(t->ses, &st, &err) || gp_store_scenario_list(st, take_name, t, &err))
+    if (gp_scenario_list(t->ses, take_name, t, &err))
         tui_status(t, "scenarios: %s", err.msg);
     if (t->scen_sel >= t->n_names)
         t->scen_sel = t->n_names ? t->n_names - 1 : 0;
@@ -785,12 +784,10 @@ static void clear_undo(tui *t) {
 }
 
 bool scen_open(tui *t, const char *name) {
-    gp_store *st;
     gp_err err;
     char *json = NULL;
     int version = 0;
-    if (gp_session_store(t->ses, &st, &err) ||
-        gp_store_scenario_get(st, name, 0, &json, &version, NULL, &err)) {
+    if (gp_scenario_fetch(t->ses, name, 0, &json, &version, NULL, &err)) {
         tui_status(t, "%s", err.msg);
         return false;
     }
@@ -994,9 +991,8 @@ bool scen_list_tariffs(tui *t) {
     free(t->picks);
     t->picks = NULL;
     t->n_picks = 0;
-    gp_store *st;
     gp_err err;
-    if (gp_session_catalog(t->ses, &st, &err) || gp_store_tariffs(st, take_tariff, t, &err)) {
+    if (gp_pricing_tariffs(t->ses, take_tariff, t, &err)) {
         tui_status(t, "tariffs: %s", err.msg);
         return false;
     }
@@ -1008,10 +1004,9 @@ bool scen_list_tariffs(tui *t) {
 }
 
 void scen_apply_tariff(tui *t, const char *name) {
-    gp_store *st;
     gp_err err;
     gp_tariff_preset p;
-    if (gp_session_store(t->ses, &st, &err) || gp_store_tariff(st, name, &p, &err)) {
+    if (gp_pricing_tariff(t->ses, name, &p, &err)) {
         tui_status(t, "%s", err.msg);
         return;
     }

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "draw.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "scen.h"
 #include "screens.h"
 #include "tui.h"
@@ -357,9 +357,8 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     t->tl_opt = -1;
     t->cat_sort = 7; /* per GPU-hour */
     gp_today(t->today);
-    gp_store *st;
     gp_err err;
-    if (gp_session_store(ses, &st, &err)) {
+    if (gp_session_open(ses, &err)) {
         free(t->r);
         free(t);
         fprintf(stderr, "gpuplan: %s%s%s\n", err.where, err.where[0] ? ": " : "", err.msg);

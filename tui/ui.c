@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "ui.h"
 
 int tui_rows(void) {

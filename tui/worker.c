@@ -10,11 +10,11 @@
 #include <time.h>
 
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/app_demo.h"
 #include "gpuplan/app_fleet.h"
 #include "gpuplan/app_throughput.h"
-#include "gpuplan/catalog_load.h"
-#include "gpuplan/collect.h"
-#include "gpuplan/store_catalog.h"
+#include "gpuplan/clock.h"
+#include "gpuplan/app_pricing.h"
 #include "worker.h"
 
 /* ---- fleet ------------------------------------------------------------------------------ */
@@ -77,16 +77,16 @@ static int take_power(const gp_gpu_point *p, void *arg) {
     return 0;
 }
 
-/* Each job returns its result; with no database (st NULL) the result carries why. */
-static void *job_fleet(gp_session *ses, gp_store *st, bool demo, const char *no_db) {
+/* Each job returns its result; with no database (have_db false) the result carries why. */
+static void *job_fleet(gp_session *ses, bool have_db, bool demo, const char *no_db) {
     fleet_data *d = gp_xcalloc(1, sizeof *d);
-    if (!st) {
+    if (!have_db) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
         return d;
     }
     gp_err err;
     gp_err_clear(&err);
-    if (demo && gp_demo_fleet(st, &err))
+    if (demo && gp_demo_fleet(ses, &err))
         snprintf(d->error, sizeof d->error, "demo fleet: %s", err.msg);
     int64_t now = gp_now_ms();
     d->at_ms = now;
@@ -113,9 +113,9 @@ static void *job_fleet(gp_session *ses, gp_store *st, bool demo, const char *no_
 
 /* The fleet's last 30 days as `gpuplan capacity` reads them: the histogram of its whole GPUs
  * merged, and the load of every complete bucket as `plan --mix` takes it. */
-static void *job_capacity(gp_session *ses, gp_store *st, const char *no_db) {
+static void *job_capacity(gp_session *ses, bool have_db, const char *no_db) {
     cap_data *d = gp_xcalloc(1, sizeof *d);
-    if (!st) {
+    if (!have_db) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
         return d;
     }
@@ -203,9 +203,9 @@ static void throughputs(gp_session *ses, catalog_data *d) {
     gp_tp_list_done(&l);
 }
 
-static void *job_catalog(gp_session *ses, gp_store *st, const char *no_db) {
+static void *job_catalog(gp_session *ses, bool have_db, const char *no_db) {
     catalog_data *d = gp_xcalloc(1, sizeof *d);
-    if (!st) {
+    if (!have_db) {
         snprintf(d->error, sizeof d->error, "%s", no_db);
         return d;
     }
@@ -214,12 +214,10 @@ static void *job_catalog(gp_session *ses, gp_store *st, const char *no_db) {
     gp_offer_filter f = {.pricing = -1, .as_of = today, .sort = GP_SORT_GPU_HOUR};
     cat_acc a = {d, 0, 0};
     gp_err err;
-    gp_bundle_stats bs;
-    /* A database that never had the catalog gets the bundled one first, here off the input
-     * thread. */
-    if (gp_catalog_load_bundle(st, false, &bs, &err) ||
-        gp_store_catalog_list(st, &f, take_offer, &a, &err) ||
-        gp_store_specs(st, NULL, take_spec, &a, &err))
+    /* A database that never had the catalog gets the bundled one first (the pricing service
+     * loads it), here off the input thread. */
+    if (gp_pricing_offers(ses, &f, take_offer, &a, &err) ||
+        gp_pricing_specs(ses, NULL, take_spec, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
     else
         throughputs(ses, d);
@@ -257,11 +255,9 @@ static void *run(void *arg) {
     worker *w = arg;
     gp_session ses;
     gp_session_init(&ses, w->path);
-    gp_store *st = NULL;
     gp_err err;
     gp_err_clear(&err);
-    if (gp_session_store(&ses, &st, &err)) /* st stays NULL: every result says why */
-        st = NULL;
+    bool have_db = gp_session_open(&ses, &err) == GP_OK; /* false: every result says why */
     pthread_mutex_lock(&w->mu);
     for (;;) {
         int k = -1;
@@ -279,10 +275,10 @@ static void *run(void *arg) {
         w->running[k] = true;
         gp_compare_request rq = w->compare_rq;
         pthread_mutex_unlock(&w->mu);
-        void *res = k == JOB_FLEET      ? job_fleet(&ses, st, w->demo, err.msg)
-                    : k == JOB_CAPACITY ? job_capacity(&ses, st, err.msg)
+        void *res = k == JOB_FLEET      ? job_fleet(&ses, have_db, w->demo, err.msg)
+                    : k == JOB_CAPACITY ? job_capacity(&ses, have_db, err.msg)
                     : k == JOB_COMPARE  ? job_compare(&ses, &rq)
-                                        : job_catalog(&ses, st, err.msg);
+                                        : job_catalog(&ses, have_db, err.msg);
         pthread_mutex_lock(&w->mu);
         if (w->ready[k])
             free_result((job_kind)k, w->ready[k]);

@@ -15,6 +15,6 @@
 gp_status gp_demo_open(gp_session *s, gp_err *err);
 /* The demo fleet's history from where it stopped (at most a month back) up to now: what
  * gp_demo_open runs, and what keeps the TUI's demo fleet moving. Returns at once when current. */
-gp_status gp_demo_fleet(gp_store *st, gp_err *err);
+gp_status gp_demo_fleet(gp_session *s, gp_err *err);
 
 #endif

@@ -17,6 +17,15 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/store.h"
 
+/* Every stored scenario, by name (gp_store_scenario_list: fn's info is borrowed for the call,
+ * nonzero from fn stops the walk). */
+gp_status gp_scenario_list(gp_session *s, int (*fn)(const gp_scenario_info *, void *), void *arg,
+                           gp_err *err);
+/* Each saved version of name, oldest first (GP_E_NOTFOUND when none). */
+gp_status gp_scenario_versions(gp_session *s, const char *name,
+                               int (*fn)(int version, const char *saved_at, void *), void *arg,
+                               gp_err *err);
+
 /* The JSON of version (0: the latest) of the scenario name, the version fetched and when it
  * was saved (saved_at: 21 bytes, or NULL). */
 gp_status gp_scenario_fetch(gp_session *s, const char *name, int version, char **json, int *got,

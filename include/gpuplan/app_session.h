@@ -3,7 +3,8 @@
  * the bundled catalog (loaded into it on first use) and today's date.
  *
  * Ownership: the front end owns the gp_session (usually on its stack) and closes it with
- * gp_session_close; the store it hands out is borrowed and lives until then. Errors: through
+ * gp_session_close; the store it hands the services is borrowed and lives until then (a front
+ * end never holds it: it asks the services, which take the session). Errors: through
  * gp_err, as the store reports them (GP_E_IO for a data folder that cannot be made). */
 #ifndef GPUPLAN_APP_SESSION_H
 #define GPUPLAN_APP_SESSION_H
@@ -38,12 +39,17 @@ void gp_session_close(gp_session *s);
 /* $XDG_DATA_HOME/gpuplan (else ~/.local/share/gpuplan) into out, created with mode 0700. */
 gp_status gp_data_dir(char *out, size_t cap, gp_err *err);
 
-/* The database, opened on first use (creating its folder with mode 0700). */
+/* The database, opened on first use (creating its folder with mode 0700). For the services of
+ * src/app/ only: a front end asks gp_session_open and the services (the lint checks). */
 gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err);
+/* Open the database now (as gp_session_store does) without handing the store out: a front end
+ * asks this to report a database it cannot open before it starts. */
+gp_status gp_session_open(gp_session *s, gp_err *err);
 /* Whether the database is open or its file exists: a probe that never creates one. */
 bool gp_session_has_database(const gp_session *s);
-/* The database with the bundled catalog loaded into it; a read_only session whose database
- * refuses the write keeps the catalog the database holds (none, for one never priced). */
+/* The database with the bundled catalog loaded into it (for the services, as above); a read_only
+ * session whose database refuses the write keeps the catalog the database holds (none, for one
+ * never priced). */
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
 
 #endif

@@ -1,5 +1,6 @@
-/* Telemetry as a user feeds it: nodes and their sources, captured files imported under a
- * node, a collection cycle over every node, and a node's sources tried once.
+/* Telemetry as a user feeds it: nodes and their sources (defined, listed, removed), captured
+ * files imported under a node, a collection cycle over every node, a node's sources tried
+ * once, and the database they fill checked and measured (`db check`, `db stats`).
  *
  * Ownership: gp_node_probe owns its arrays (gp_node_probe_done). Errors: GP_E_INPUT for a bad
  * node definition or capture (with the file and line the parser names); GP_E_NOTFOUND for an
@@ -24,6 +25,16 @@ typedef struct gp_node_def {
     bool insecure;
 } gp_node_def;
 gp_status gp_node_define(gp_session *s, gp_node_def *def, gp_err *err);
+/* Every source of every node, in node then source order (gp_store_nodes: fn's row is borrowed
+ * for the call; nonzero from fn stops the walk). */
+gp_status gp_node_list(gp_session *s, int (*fn)(const gp_node_info *, void *), void *arg,
+                       gp_err *err);
+/* Remove node name with its sources and samples (GP_E_NOTFOUND when unknown). */
+gp_status gp_node_remove(gp_session *s, const char *name, gp_err *err);
+/* GP_OK when the bearer token file at path is readable by its owner only; GP_E_INPUT (err says
+ * how to fix it) when group or others may read it, GP_E_IO when it cannot be read. A front end
+ * shows the first as a warning: the file is the user's to guard. */
+gp_status gp_token_file_check(const char *path, gp_err *err);
 
 /* One fetch of every source of a node, nothing stored (`node test`). */
 typedef struct gp_node_probe {
@@ -84,5 +95,13 @@ gp_status gp_import_capture(gp_session *s, const gp_import_request *rq, gp_impor
 /* One collection cycle over every node, in one transaction. */
 gp_status gp_collect_once(gp_session *s, const gp_collect_opts *o, gp_cycle_stats *out,
                           gp_err *err);
+
+/* `db check`: SQLite's integrity_check and every chunk decoded, its checksum verified; each
+ * problem to fn (gp_store_check). `db stats`: what the database holds (gp_store_stats), and
+ * where its bytes go, table by table, largest first (gp_store_space). */
+gp_status gp_db_verify(gp_session *s, gp_check_fn fn, void *arg, gp_db_check *out, gp_err *err);
+gp_status gp_db_stats_read(gp_session *s, gp_db_stats *out, gp_err *err);
+gp_status gp_db_space(gp_session *s, int (*fn)(const char *table, long long bytes, void *),
+                      void *arg, gp_err *err);
 
 #endif

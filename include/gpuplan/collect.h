@@ -72,7 +72,4 @@ gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_sour
  * read. A front end shows this as a warning: the file is the user's to guard. */
 gp_status gp_collect_token_file_check(const char *path, gp_err *err);
 
-/* The current time in Unix milliseconds. */
-int64_t gp_now_ms(void);
-
 #endif

@@ -8,6 +8,7 @@
 
 #include "gpuplan/app_demo.h"
 #include "gpuplan/catalog_load.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/scenario_json.h"
@@ -130,7 +131,7 @@ static int newest_of(const gp_node_info *n, void *arg) {
 }
 
 /* History from where it stopped (or a month back) up to now, a day per transaction. */
-gp_status gp_demo_fleet(gp_store *st, gp_err *err) {
+static gp_status demo_fleet(gp_store *st, gp_err *err) {
     newest nw = {0};
     if (gp_store_nodes(st, newest_of, &nw, err))
         return err->code;
@@ -205,5 +206,12 @@ gp_status gp_demo_open(gp_session *ses, gp_err *err) {
         if (rc)
             return rc;
     }
-    return gp_demo_fleet(st, err);
+    return demo_fleet(st, err);
+}
+
+gp_status gp_demo_fleet(gp_session *s, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(s, &st, err))
+        return err->code;
+    return demo_fleet(st, err);
 }

@@ -1,9 +1,11 @@
-/* A price list imported into the catalog (app_pricing.h). */
+/* The price catalog read through the session, and a price list imported into it
+ * (app_pricing.h). */
 #include "gpuplan/app_pricing.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/fetch.h"
 #include "gpuplan/files.h"
 #include "gpuplan/parse.h"
+#include "gpuplan/store_fx.h"
 
 /* A file or a URL read whole into body. */
 static gp_status read_what(const gp_pricing_import_request *rq, gp_buf *body, gp_err *err) {
@@ -27,6 +29,97 @@ gp_status gp_pricing_fx_import(gp_session *s, const gp_pricing_import_request *r
     gp_status rc = gp_fx_import(st, body.data, body.len, rq->what, rq->source, stats, err);
     gp_buf_done(&body);
     return rc;
+}
+
+gp_status gp_pricing_ready(gp_session *s, gp_err *err) {
+    gp_store *st;
+    return gp_session_catalog(s, &st, err) ? err->code : GP_OK;
+}
+
+/* The catalog's store for one read: the bundle loaded first, as gp_session_catalog says. */
+#define CATALOG_OR_RETURN(s, st, err)                                                              \
+    gp_store *st;                                                                                  \
+    if (gp_session_catalog(s, &st, err))                                                           \
+    return err->code
+
+gp_status gp_pricing_offers(gp_session *s, const gp_offer_filter *f,
+                            int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_catalog_list(st, f, fn, arg, err);
+}
+
+gp_status gp_pricing_history(gp_session *s, const char *provider, const char *instance,
+                             const char *region, int (*fn)(const gp_offer_price *, void *),
+                             void *arg, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_catalog_history(st, provider, instance, region, fn, arg, err);
+}
+
+gp_status gp_pricing_diff(gp_session *s, const char *since,
+                          int (*fn)(const gp_price_change *, void *), void *arg, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_catalog_diff(st, since, fn, arg, err);
+}
+
+gp_status gp_pricing_specs(gp_session *s, const char *gpu,
+                           int (*fn)(const gp_gpu_spec *, const char *source, void *), void *arg,
+                           gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_specs(st, gpu, fn, arg, err);
+}
+
+gp_status gp_pricing_hardware(gp_session *s, const char *gpu,
+                              int (*fn)(const gp_hw_price *, const char *source, void *), void *arg,
+                              gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_hardware(st, gpu, fn, arg, err);
+}
+
+gp_status gp_pricing_electricity(gp_session *s,
+                                 int (*fn)(const gp_elec_price *, const char *year,
+                                           const char *source, void *),
+                                 void *arg, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_electricity(st, fn, arg, err);
+}
+
+gp_status gp_pricing_pue_refs(gp_session *s,
+                              int (*fn)(const gp_pue_ref *, const char *source, void *), void *arg,
+                              gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_pue_refs(st, fn, arg, err);
+}
+
+gp_status gp_pricing_tariffs(gp_session *s,
+                             int (*fn)(const gp_tariff_preset *, const char *source, void *),
+                             void *arg, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_tariffs(st, fn, arg, err);
+}
+
+gp_status gp_pricing_tariff(gp_session *s, const char *name, gp_tariff_preset *out, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_tariff(st, name, out, err);
+}
+
+gp_status gp_pricing_sources(int (*fn)(const char *path, const char *kind,
+                                       const char *effective_from, const char *license,
+                                       const char *source, void *),
+                             void *arg, gp_err *err) {
+    return gp_catalog_bundle_sources(fn, arg, err);
+}
+
+gp_status gp_pricing_fx_list(gp_session *s, const char *as_of, const char *currency,
+                             int (*fn)(const gp_fx_rate *r, const char *source, int history,
+                                       void *arg),
+                             void *arg, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_store_fx_list(st, as_of, currency, fn, arg, err);
+}
+
+gp_status gp_pricing_reload(gp_session *s, gp_bundle_stats *bs, gp_err *err) {
+    CATALOG_OR_RETURN(s, st, err);
+    return gp_catalog_load_bundle(st, true, bs, err);
 }
 
 gp_status gp_pricing_import(gp_session *s, const gp_pricing_import_request *rq, gp_catalog_batch *b,

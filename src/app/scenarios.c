@@ -39,6 +39,23 @@ static gp_status unknown(gp_store *st, const char *name, gp_err *err) {
     return GP_E_INPUT;
 }
 
+gp_status gp_scenario_list(gp_session *ses, int (*fn)(const gp_scenario_info *, void *), void *arg,
+                           gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_scenario_list(st, fn, arg, err);
+}
+
+gp_status gp_scenario_versions(gp_session *ses, const char *name,
+                               int (*fn)(int version, const char *saved_at, void *), void *arg,
+                               gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_scenario_versions(st, name, fn, arg, err);
+}
+
 gp_status gp_scenario_fetch(gp_session *ses, const char *name, int version, char **json, int *got,
                             char *saved_at, gp_err *err) {
     gp_store *st;

@@ -116,6 +116,11 @@ gp_status gp_session_store(gp_session *s, gp_store **out, gp_err *err) {
     return GP_OK;
 }
 
+gp_status gp_session_open(gp_session *s, gp_err *err) {
+    gp_store *st;
+    return gp_session_store(s, &st, err) ? err->code : GP_OK;
+}
+
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     if (gp_session_store(s, out, err))
         return err->code;

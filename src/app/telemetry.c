@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "gpuplan/app_telemetry.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/files.h"
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/telemetry.h"
@@ -219,6 +220,47 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
     out->dropped_blanks = s.blanks > 0;
     gp_samples_done(&s);
     return rc;
+}
+
+gp_status gp_node_list(gp_session *ses, int (*fn)(const gp_node_info *, void *), void *arg,
+                       gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_nodes(st, fn, arg, err);
+}
+
+gp_status gp_node_remove(gp_session *ses, const char *name, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_node_rm(st, name, err);
+}
+
+gp_status gp_token_file_check(const char *path, gp_err *err) {
+    return gp_collect_token_file_check(path, err);
+}
+
+gp_status gp_db_verify(gp_session *ses, gp_check_fn fn, void *arg, gp_db_check *out, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_check(st, fn, arg, out, err);
+}
+
+gp_status gp_db_stats_read(gp_session *ses, gp_db_stats *out, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_stats(st, out, err);
+}
+
+gp_status gp_db_space(gp_session *ses, int (*fn)(const char *table, long long bytes, void *),
+                      void *arg, gp_err *err) {
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    return gp_store_space(st, fn, arg, err);
 }
 
 gp_status gp_collect_once(gp_session *ses, const gp_collect_opts *o, gp_cycle_stats *out,

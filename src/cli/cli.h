@@ -22,8 +22,6 @@
 #include "gpuplan/parse.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
-#include "gpuplan/store.h"
-#include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
 
 /* The exit status of a run that worked but found something to act on: a failed node with

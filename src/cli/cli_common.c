@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "gpuplan/output.h"
-#include "gpuplan/catalog_load.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/text.h"
 

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_capacity.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/report_capacity.h"
 
 /* ---- the options the three commands share ------------------------------------------------ */
@@ -239,7 +239,7 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
         q->remote = &f->remote;
         gp_err warn;
         if (f->remote.token_file[0] &&
-            gp_collect_token_file_check(f->remote.token_file, &warn) == GP_E_INPUT)
+            gp_token_file_check(f->remote.token_file, &warn) == GP_E_INPUT)
             fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
     } else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
                        f->remote.cacert[0] || f->remote.insecure))

@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_exporter.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/report_metrics.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9402"

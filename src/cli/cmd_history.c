@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
-#include "gpuplan/collect.h"
 
 /* "90d", "12h", "30m", "45s" into milliseconds. */
 static bool duration_ms(const char *s, int64_t *out) {
@@ -208,7 +207,7 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     const char *tf = a.rq.opts.token_file;
-    if (tf && *tf && gp_collect_token_file_check(tf, &err) == GP_E_INPUT)
+    if (tf && *tf && gp_token_file_check(tf, &err) == GP_E_INPUT)
         fprintf(stderr, "gpuplan: warning: %s: %s\n", err.where, err.msg);
     gp_err_clear(&err);
     gp_history_result r;

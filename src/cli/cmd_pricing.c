@@ -8,8 +8,6 @@
 
 #include "cli.h"
 #include "gpuplan/app_pricing.h"
-#include "gpuplan/catalog_load.h"
-#include "gpuplan/store_fx.h"
 
 static void help(FILE *f) {
     fprintf(
@@ -289,11 +287,11 @@ static int print_json(cJSON *j) {
     return 0;
 }
 
-static int do_list(gp_store *st, const opts *o) {
+static int do_list(gp_session *ses, const opts *o) {
     gp_err err;
     gp_err_clear(&err);
     lister l = {o->json, 0, o->json ? cJSON_CreateArray() : NULL};
-    if (gp_store_catalog_list(st, &o->f, list_row, &l, &err)) {
+    if (gp_pricing_offers(ses, &o->f, list_row, &l, &err)) {
         cJSON_Delete(l.arr);
         return cli_fail(&err);
     }
@@ -509,13 +507,12 @@ static int diff_row(const gp_price_change *c, void *arg) {
  * none); it returns the exit status. */
 typedef struct sub_ctx {
     gp_session *ses;
-    gp_store *st;
     const opts *o;
     const char *arg;
 } sub_ctx;
 
 static int sub_list(const sub_ctx *c) {
-    return do_list(c->st, c->o);
+    return do_list(c->ses, c->o);
 }
 
 static int sub_show(const sub_ctx *c) {
@@ -525,7 +522,7 @@ static int sub_show(const sub_ctx *c) {
     if (split_ref(c->arg, prov, inst, region))
         return 2;
     shower s = {0, "", NAN};
-    if (gp_store_catalog_history(c->st, prov, inst, region, show_row, &s, &err))
+    if (gp_pricing_history(c->ses, prov, inst, region, show_row, &s, &err))
         return cli_fail(&err);
     return 0;
 }
@@ -541,11 +538,11 @@ static int sub_specs(const sub_ctx *c, bool gpus) {
         if (!o->json)
             printf("%-14s %-32s %8s %7s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB", "TDP W",
                    "FP32 TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
-        rc = gp_store_specs(c->st, o->f.gpu, spec_row, arr, &err);
+        rc = gp_pricing_specs(c->ses, o->f.gpu, spec_row, arr, &err);
     } else {
         if (!o->json)
             printf("%-14s %-46s %5s %14s  %s\n", "GPU", "ITEM", "GPUS", "PRICE USD", "DATE");
-        rc = gp_store_hardware(c->st, o->f.gpu, hw_row, arr, &err);
+        rc = gp_pricing_hardware(c->ses, o->f.gpu, hw_row, arr, &err);
     }
     if (rc) {
         cJSON_Delete(arr);
@@ -565,14 +562,14 @@ static int sub_hardware(const sub_ctx *c) {
 static int sub_tariffs(const sub_ctx *c) {
     gp_err err;
     gp_err_clear(&err);
-    return gp_store_tariffs(c->st, tariff_row, NULL, &err) ? cli_fail(&err) : 0;
+    return gp_pricing_tariffs(c->ses, tariff_row, NULL, &err) ? cli_fail(&err) : 0;
 }
 
 static int sub_tariff(const sub_ctx *c) {
     gp_err err;
     gp_err_clear(&err);
     gp_tariff_preset t;
-    if (gp_store_tariff(c->st, c->arg, &t, &err))
+    if (gp_pricing_tariff(c->ses, c->arg, &t, &err))
         return cli_fail(&err);
     cJSON *j = cJSON_Parse(t.tariff_json);
     return j ? print_json(j) : cli_usage_error("stored tariff is not JSON");
@@ -582,20 +579,20 @@ static int sub_electricity(const sub_ctx *c) {
     gp_err err;
     gp_err_clear(&err);
     int n = 0;
-    return gp_store_electricity(c->st, elec_row, &n, &err) ? cli_fail(&err) : 0;
+    return gp_pricing_electricity(c->ses, elec_row, &n, &err) ? cli_fail(&err) : 0;
 }
 
 static int sub_pue(const sub_ctx *c) {
     gp_err err;
     gp_err_clear(&err);
-    return gp_store_pue_refs(c->st, pue_row, NULL, &err) ? cli_fail(&err) : 0;
+    return gp_pricing_pue_refs(c->ses, pue_row, NULL, &err) ? cli_fail(&err) : 0;
 }
 
 static int sub_sources(const sub_ctx *c) {
     (void)c;
     gp_err err;
     gp_err_clear(&err);
-    return gp_catalog_bundle_sources(source_row, NULL, &err) ? cli_fail(&err) : 0;
+    return gp_pricing_sources(source_row, NULL, &err) ? cli_fail(&err) : 0;
 }
 
 static int sub_import(const sub_ctx *c) {
@@ -606,7 +603,7 @@ static int sub_reload(const sub_ctx *c) {
     gp_err err;
     gp_err_clear(&err);
     gp_bundle_stats bs;
-    if (gp_catalog_load_bundle(c->st, true, &bs, &err))
+    if (gp_pricing_reload(c->ses, &bs, &err))
         return cli_fail(&err);
     printf("loaded %zu bundled files: %zu prices added, %zu unchanged, %zu skipped, "
            "in %.2f s\n",
@@ -621,7 +618,7 @@ static int sub_diff(const sub_ctx *c) {
     if (!since)
         return cli_usage_error("pricing diff needs --since DATE");
     differ d = {{0}, -1};
-    if (gp_store_catalog_diff(c->st, since, diff_row, &d, &err))
+    if (gp_pricing_diff(c->ses, since, diff_row, &d, &err))
         return cli_fail(&err);
     printf("\n%d cheaper, %d dearer, %d appeared, %d disappeared since %s\n", d.n[0], d.n[1],
            d.n[2], d.n[3], since);
@@ -642,7 +639,7 @@ static int sub_fx(const sub_ctx *c) {
     gp_err_clear(&err);
     if (!strcmp(c->arg, "list")) {
         int n = 0;
-        if (gp_store_fx_list(c->st, c->o->as_of, c->o->currency, fx_row, &n, &err))
+        if (gp_pricing_fx_list(c->ses, c->o->as_of, c->o->currency, fx_row, &n, &err))
             return cli_fail(&err);
         if (n == 0)
             printf("no exchange rate in force on %s%s%s\n", c->o->as_of,
@@ -717,8 +714,8 @@ int cmd_pricing(gp_session *ses, int argc, char **argv) {
                                takes_arg ? "one argument" : "no arguments");
     gp_err err;
     gp_err_clear(&err);
-    sub_ctx c = {ses, NULL, &o, takes_arg ? args[0] : NULL};
-    if (gp_session_catalog(ses, &c.st, &err))
+    sub_ctx c = {ses, &o, takes_arg ? args[0] : NULL};
+    if (gp_pricing_ready(ses, &err))
         return cli_fail(&err);
     if (k == n_subs)
         return cli_usage_error("unknown pricing command \"%s\" (see gpuplan pricing --help)", sub);

@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "gpuplan/fx.h"
 #include "gpuplan/scenario_json.h"
-#include "gpuplan/store_catalog.h"
 
 static void help(FILE *f) {
     fprintf(f,
@@ -64,11 +63,9 @@ static int print_name(const gp_scenario_info *info, void *arg) {
 static int list(gp_session *ses, bool names) {
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     int n = 0;
     ses->read_only = true;
-    if (gp_session_store(ses, &st, &err) ||
-        gp_store_scenario_list(st, names ? print_name : print_info, &n, &err))
+    if (gp_scenario_list(ses, names ? print_name : print_info, &n, &err))
         return cli_fail(&err);
     if (n == 0 && !names)
         printf("no scenarios stored yet; add one with `gpuplan scenario save FILE.json`\n");
@@ -85,18 +82,16 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
                           bool show) {
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     char *json = NULL, saved[21] = "";
     int got = 0;
     ses->read_only = true;
-    if (gp_scenario_fetch(ses, name, version, &json, &got, saved, &err) ||
-        gp_session_store(ses, &st, &err))
+    if (gp_scenario_fetch(ses, name, version, &json, &got, saved, &err))
         return cli_fail(&err);
     gp_status rc = GP_OK;
     if (show) {
         char clean[GP_NAME_BYTES];
         printf("%s\n", cli_text(name, clean, sizeof clean));
-        rc = gp_store_scenario_versions(st, name, print_version, NULL, &err);
+        rc = gp_scenario_versions(ses, name, print_version, NULL, &err);
         if (rc == GP_OK)
             printf("\nversion %d (saved %s):\n%s%s", got, saved, json,
                    json[0] && json[strlen(json) - 1] == '\n' ? "" : "\n");

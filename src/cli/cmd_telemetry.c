@@ -9,26 +9,14 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gpuplan/collect.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/numfmt.h"
-#include "gpuplan/store_telemetry.h"
 #include "gpuplan/text.h"
 
 /* Outside text (node names, labels, hosts, models, a server's error text) leaves through the
  * one sanitiser, on a terminal or a pipe alike (cli.h, cli_text). */
 static void safe(char *dst, size_t cap, const char *src) {
     cli_text(src, dst, cap);
-}
-
-static void fmt_time(int64_t ms, char *out, size_t cap) {
-    if (ms <= 0) {
-        snprintf(out, cap, "never");
-        return;
-    }
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 /* ---- node ------------------------------------------------------------------------------------ */
@@ -58,7 +46,7 @@ static int print_node(const gp_node_info *n, void *arg) {
     char name[64], ok[32], kinds[64], error[200];
     safe(name, sizeof name, n->name);
     safe(kinds, sizeof kinds, n->kinds ? n->kinds : "(imports)");
-    fmt_time(n->has_success ? n->last_success_ms : 0, ok, sizeof ok);
+    gp_fmt_local_time(n->has_success ? n->last_success_ms : 0, ok, sizeof ok);
     safe(error, sizeof error, n->last_error ? n->last_error : "");
     printf("%-24s %-22s %5d  %-19s  %s\n", name, kinds, n->gpus, ok, error);
     return 0;
@@ -217,7 +205,6 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
     int nargs = argc - 1 - optind;
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     if (names && strcmp(sub, "list") != 0)
         return cli_usage_error("--names applies to node list only");
     if (!strcmp(sub, "list")) {
@@ -225,8 +212,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
             return cli_usage_error("node list takes no arguments");
         int count = 0;
         ses->read_only = true;
-        if (gp_session_store(ses, &st, &err) ||
-            gp_store_nodes(st, names ? print_node_name : print_node, &count, &err))
+        if (gp_node_list(ses, names ? print_node_name : print_node, &count, &err))
             return cli_fail(&err);
         if (!count && !names)
             printf("no nodes yet; add one with `gpuplan node add NAME --dcgm URL`\n");
@@ -240,7 +226,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
             return cli_fail(&err);
         gp_err warn;
         char a[sizeof warn.where], b[sizeof warn.msg], name[256];
-        if (*def.token_file && gp_collect_token_file_check(def.token_file, &warn))
+        if (*def.token_file && gp_token_file_check(def.token_file, &warn))
             fprintf(stderr, "gpuplan: warning: %s: %s\n", cli_text(warn.where, a, sizeof a),
                     cli_text(warn.msg, b, sizeof b));
         printf("added node \"%s\" with %d source%s\n", cli_text(def.name, name, sizeof name),
@@ -248,7 +234,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
         return 0;
     }
     if (!strcmp(sub, "rm")) {
-        if (gp_session_store(ses, &st, &err) || gp_store_node_rm(st, def.name, &err))
+        if (gp_node_remove(ses, def.name, &err))
             return cli_fail(&err);
         char name[256];
         printf("removed node \"%s\" and its samples\n", cli_text(def.name, name, sizeof name));
@@ -322,7 +308,7 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
             printf("stored nothing in node \"%s\": %s\n", node, r->why);
             return;
         }
-        fmt_time(r->first_ms, a, sizeof a);
+        gp_fmt_local_time(r->first_ms, a, sizeof a);
         printf("imported wall power %g W into node \"%s\"", d->watts, node);
         if (d->has_min && d->has_max && d->has_avg) {
             printf(" (%g to %g W, average %g W", d->min_w, d->max_w, d->avg_w);
@@ -346,8 +332,8 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
            r->dropped_blanks ? " (blank or placeholder values dropped)" : "");
     if (rq->kind != GP_CAPTURE_DMON)
         return;
-    fmt_time(r->first_ms, a, sizeof a);
-    fmt_time(r->last_ms, b, sizeof b);
+    gp_fmt_local_time(r->first_ms, a, sizeof a);
+    gp_fmt_local_time(r->last_ms, b, sizeof b);
     printf("  %zu row%s in %zu round%s, %s to %s", r->rows, r->rows == 1 ? "" : "s", r->rounds,
            r->rounds == 1 ? "" : "s", a, b);
     if (r->time == GP_TIME_OWN)
@@ -544,8 +530,7 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
         return rc == 1 ? 0 : rc;
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
-    if (gp_session_store(ses, &st, &err))
+    if (gp_session_open(ses, &err))
         return cli_fail(&err);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -652,10 +637,9 @@ static void print_problem(const char *line, void *arg) {
 static int db_check(gp_session *ses) {
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     gp_db_check c;
     ses->read_only = true;
-    if (gp_session_store(ses, &st, &err) || gp_store_check(st, print_problem, NULL, &c, &err))
+    if (gp_db_verify(ses, print_problem, NULL, &c, &err))
         return cli_fail(&err);
     char n[6][32];
     long long all = c.chunks[0] + c.chunks[1] + c.chunks[2] + c.chunks[3];
@@ -701,13 +685,12 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
     ses->read_only = true;
     gp_err err;
     gp_err_clear(&err);
-    gp_store *st;
     gp_db_stats s;
-    if (gp_session_store(ses, &st, &err) || gp_store_stats(st, &s, &err))
+    if (gp_db_stats_read(ses, &s, &err))
         return cli_fail(&err);
     char a[32], b[32], n[5][32];
-    fmt_time(s.oldest_sample_ms, a, sizeof a);
-    fmt_time(s.newest_sample_ms, b, sizeof b);
+    gp_fmt_local_time(s.oldest_sample_ms, a, sizeof a);
+    gp_fmt_local_time(s.newest_sample_ms, b, sizeof b);
     printf("file:        %s MB\nscenarios:   %lld\ncatalog:     %lld offers, %lld prices\n"
            "nodes:       %lld with %lld GPUs, %lld collection cycles\n"
            "series:      %s\nraw samples: %s (%s .. %s)\nrollups:     %s of 5 min, %s "
@@ -720,7 +703,7 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
            gp_fmt_grouped((double)s.rollups_1h, 0, n[4], sizeof n[4]));
     if (space) {
         printf("space:       pages of each table with its indexes\n");
-        if (gp_store_space(st, print_space, NULL, &err))
+        if (gp_db_space(ses, print_space, NULL, &err))
             return cli_fail(&err);
     }
     return 0;

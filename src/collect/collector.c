@@ -1,5 +1,6 @@
 /* The collector: one libcurl multi handle, a bounded number of transfers in flight, topped up
  * as each finishes (docs/development.md, Collector). Only src/collect calls curl. */
+#include "gpuplan/clock.h"
 #include "gpuplan/collect.h"
 
 #include <curl/curl.h>
@@ -39,12 +40,6 @@ void gp_collect_opts_init(gp_collect_opts *o) {
 
 void gp_source_result_done(gp_source_result *r) {
     gp_samples_done(&r->samples);
-}
-
-int64_t gp_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* What a Prometheus source asks for: each canonical metric as a query on the fleet's own

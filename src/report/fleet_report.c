@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "gpuplan/report_fleet.h"
+#include "gpuplan/clock.h"
 
 #define P(...) (st = st ? st : gp_buf_printf(out, __VA_ARGS__))
 
@@ -29,17 +30,6 @@ static void safe(char *dst, size_t cap, const char *src) {
     for (const unsigned char *p = (const unsigned char *)src; *p && n + 1 < cap; p++)
         dst[n++] = (*p < 0x20 || *p == 0x7f) ? '?' : (char)*p;
     dst[n] = '\0';
-}
-
-static void local_time(int64_t ms, char *out, size_t cap) {
-    if (ms <= 0) {
-        snprintf(out, cap, "never");
-        return;
-    }
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 /* The JSON is written directly, byte for byte as cJSON_Print formatted it before (cJSON 1.7:
@@ -187,7 +177,7 @@ static gp_status row_text(const gp_fleet_state *f, const gp_fleet_row *g, gp_buf
     safe(node, sizeof node, g->node);
     safe(host, sizeof host, g->host);
     safe(model, sizeof model, g->display[0] ? g->display : "?");
-    local_time(g->last_seen_ms, seen, sizeof seen);
+    gp_fmt_local_time(g->last_seen_ms, seen, sizeof seen);
     snprintf(util, sizeof util, g->has[GP_M_GPU_UTIL] ? "%.0f" : "-", g->value[GP_M_GPU_UTIL]);
     snprintf(power, sizeof power, g->has[GP_M_POWER_W] ? "%.1f" : "-", g->value[GP_M_POWER_W]);
     snprintf(temp, sizeof temp, g->has[GP_M_TEMP_C] ? "%.0f C" : "-", g->value[GP_M_TEMP_C]);
@@ -231,7 +221,7 @@ gp_status gp_report_fleet_text(const gp_fleet_state *f, gp_buf *out) {
     for (size_t i = 0; i < f->nw; i++) {
         char n[64], t[32];
         safe(n, sizeof n, f->walls[i].node);
-        local_time(f->walls[i].at_ms, t, sizeof t);
+        gp_fmt_local_time(f->walls[i].at_ms, t, sizeof t);
         P("  %s: %.1f W at the wall (%s)\n", n, f->walls[i].watts, t);
     }
     return st;

@@ -9,6 +9,7 @@
 
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/app_demo.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/model.h"
@@ -450,10 +451,8 @@ static void measures_one_model_of_a_mixed_fleet(void **state) {
  * fleet's. */
 static void demo_fleet_splits_by_namespace(void **state) {
     fixture *f = *state;
-    gp_store *st;
     gp_err err;
-    assert_int_equal(gp_session_store(&f->ses, &st, &err), GP_OK);
-    assert_int_equal(gp_demo_fleet(st, &err), GP_OK);
+    assert_int_equal(gp_demo_fleet(&f->ses, &err), GP_OK);
     gp_cap_query q;
     gp_cap_query_init(&q);
     q.by = "namespace";

@@ -1,7 +1,10 @@
 /* Display rounding (numfmt.h): money to cents, rates to significant digits, plurals. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "gpuplan/clock.h"
 #include "gpuplan/numfmt.h"
 #include "testutil.h"
 
@@ -140,9 +143,29 @@ static void test_cents_as_printf(void **state) {
     assert_string_equal(gp_fmt_cents(1e15 + 0.25, a, sizeof a), "1000000000000000.25");
 }
 
+/* The one clock and the one local-time formatter (src/base/clock.c). */
+static void test_clock(void **state) {
+    (void)state;
+    int64_t before = (int64_t)time(NULL) * 1000, now = gp_now_ms();
+    assert_true(now >= before && now < before + 2000);
+    setenv("TZ", "UTC", 1);
+    tzset();
+    char buf[32];
+    gp_fmt_local_time(1700000000123, buf, sizeof buf);
+    assert_string_equal(buf, "2023-11-14 22:13:20");
+    gp_fmt_local_time(0, buf, sizeof buf);
+    assert_string_equal(buf, "never");
+    gp_fmt_local_time(-5, buf, sizeof buf);
+    assert_string_equal(buf, "never");
+    char small[11];
+    gp_fmt_local_time(1700000000123, small, sizeof small);
+    assert_string_equal(small, "2023-11-14");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig),
+        cmocka_unit_test(test_clock),
         cmocka_unit_test(test_money_and_cents),
         cmocka_unit_test(test_fixed_pct_count),
         cmocka_unit_test(test_non_finite_and_short_buffers),

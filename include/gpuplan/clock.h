@@ -1,0 +1,20 @@
+/* The wall clock, for every layer: collection cycles, freshness of a fleet's state, the TUI's
+ * status line and spinner; and the one way a moment is shown in local time. One of each, so no
+ * layer reads or writes the time two ways.
+ *
+ * Ownership: nothing allocated; the caller owns out. Errors: none (clock_gettime on
+ * CLOCK_REALTIME cannot fail). */
+#ifndef GPUPLAN_CLOCK_H
+#define GPUPLAN_CLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The current time in Unix milliseconds. */
+int64_t gp_now_ms(void);
+
+/* ms (Unix milliseconds) as local "YYYY-MM-DD HH:MM:SS" into out[0..cap), cut to fit; "never"
+ * for ms <= 0 (a node that never answered, a database with no samples). */
+void gp_fmt_local_time(int64_t ms, char *out, size_t cap);
+
+#endif
