@@ -529,12 +529,30 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     E(str(report, "scenario"));
     P("</h2><p>Cheapest: <b class=\"cheapest\">");
     E(str(report, "cheapest"));
+    bool bold = true; /* a <b> is open */
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report, "cheapest_rests_on_spot"))) {
         P("</b>, spot capacity, which the provider can reclaim; the cheapest with guaranteed "
           "capacity: <b class=\"guaranteed\">");
         E(*str(report, "cheapest_guaranteed") ? str(report, "cheapest_guaranteed") : "none");
+        const cJSON *own = cJSON_GetObjectItemCaseSensitive(report, "self_hosted");
+        double v; /* 2.1: owning's total there holds its exit value, a book value */
+        if (!strcmp(str(report, "cheapest_guaranteed"), "self_hosted") &&
+            num(own, "exit_value", &v) && v > 0) {
+            char t[64];
+            gp_format_money(v, t, sizeof t);
+            P("</b>, of which %s is the exit value (", t);
+            E(basis_words(str(own, "exit_value_basis")));
+            P(")");
+            const char *w = str(report, "cheapest_guaranteed_without_exit");
+            bold = *w && strcmp(w, "self_hosted");
+            if (bold) {
+                P("; without it: <b class=\"guaranteed-without-exit\">");
+                E(w);
+            }
+        }
     }
-    P("</b>. Cumulative cost of every option against owning (self_hosted), in ");
+    P("%s. Cumulative cost of every option", bold ? "</b>" : "");
+    P(" against owning (self_hosted), in ");
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.");
     const cJSON *self = cJSON_GetObjectItemCaseSensitive(report, "self_hosted");
