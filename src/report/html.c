@@ -78,6 +78,24 @@ static gp_status text_cell(gp_buf *out, const char *field, const char *text) {
     return GP_OK;
 }
 
+/* The strongest rental; when it is spot capacity, which can be reclaimed, the strongest with
+ * guaranteed capacity beside it, and owning's break-even month against that one. */
+static gp_status rival_cell(gp_buf *out, const cJSON *s) {
+    P("<td data-field=\"rival\">");
+    E(str(s, "rival"));
+    if (*str(s, "guaranteed_rival")) {
+        P(" (spot; guaranteed: <span class=\"guaranteed-rival\">");
+        E(str(s, "guaranteed_rival"));
+        double m;
+        if (num(s, "guaranteed_break_even_month", &m))
+            P("</span>, break-even month <span class=\"guaranteed-break-even\">%.0f</span>)", m);
+        else
+            P("</span>, no break-even)");
+    }
+    P("</td>");
+    return GP_OK;
+}
+
 /* The cost per unit of work, named by its unit; significant digits, since a unit of work can
  * cost a fraction of a cent. */
 static gp_status work_unit_cell(gp_buf *out, const cJSON *s) {
@@ -128,7 +146,7 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     TRY(num_cell(out, "cheapest_total", s, "cheapest_total", 0));
     TRY(num_cell(out, "self_total", cJSON_GetArrayItem(choices, 0), "total", 0));
     TRY(exit_cell(out, s));
-    TRY(text_cell(out, "rival", str(s, "rival")));
+    TRY(rival_cell(out, s));
     TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
     TRY(num_cell(out, "cost_per_gpu_hour", s, "cost_per_gpu_hour", 0));
