@@ -149,6 +149,18 @@ static void plan_draw(tui *t) {
             if (used < w)
                 draw_text_mid(y, used, w - used, g < 0 ? "self-hosted" : s->options[g].name, 0);
             y++;
+            int wo; /* 2.1: owning's total there holds its exit value, a book value */
+            if (g < 0 && r->self.exit_value > 0 && gp_report_guaranteed_without_exit(s, r, &wo)) {
+                draw_money_fit(r->self.exit_value, w - 22, m, sizeof m);
+                label_and_figure(y++, 0, w, "  of which exit value", m, draw_attr(PAL_DIM));
+                if (wo >= 0) {
+                    int at = (int)strlen("  without it: ");
+                    draw_text(y, 0, w, "  without it: ", draw_attr(PAL_DIM));
+                    if (at < w)
+                        draw_text_mid(y, at, w - at, s->options[wo].name, draw_attr(PAL_DIM));
+                    y++;
+                }
+            }
         }
         draw_money_fit(r->self.total, w - 16, m, sizeof m);
         snprintf(fig, sizeof fig, "%s %s", m, s->currency);

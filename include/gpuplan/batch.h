@@ -60,6 +60,14 @@ typedef struct gp_batch_scenario {
      * "straight_line", "resale"; "" in a summary written before 2.1, the value then 0). */
     double exit_value;
     char exit_basis[16];
+    /* Spot can be reclaimed (report_opening.h): when the cheapest rests on spot, the cheapest
+     * side with guaranteed capacity; when the strongest rival rests on spot, the cheapest
+     * cloud option that does not and owning's break-even month against it. "" when not so or
+     * none (and in a summary written before these). */
+    char guaranteed[GP_NAME_BYTES];
+    char guaranteed_rival[GP_NAME_BYTES];
+    bool has_guaranteed_break_even_month;
+    int guaranteed_break_even_month;
     gp_batch_choice *choices; /* [0] is owning, then the options in order */
     int n_choices;
     gp_batch_price *prices;

@@ -50,10 +50,15 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
  * when every side rests on spot. */
 bool gp_report_rests_on_spot(const gp_scenario *s, const gp_result *r, int side);
 bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side);
+/* The same with self-hosted's total taken without its exit value (2.1: a book value, not
+ * cash), the side a reader would pick on cash alone. */
+bool gp_report_guaranteed_without_exit(const gp_scenario *s, const gp_result *r, int *side);
 
 /* When the cheapest side rests on spot, the sentence a headline puts beside it: that it is
  * spot, and the cheapest side with guaranteed capacity, its total and by how much it is
- * dearer ("" when the cheapest does not rest on spot). Plain text, as the opening's lines. */
+ * dearer; when that side is self-hosted with an exit value, the exit value and its basis beside
+ * the total, and the guaranteed side cheaper without it if another ("" when the cheapest does
+ * not rest on spot). Plain text, as the opening's lines. */
 void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out, size_t cap);
 
 /* "What decides this" for spot options: the interruptions a month each is priced at and where

@@ -9,6 +9,7 @@
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/report_exit.h"
+#include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store.h"
@@ -172,6 +173,23 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     }
     out->exit_value = r->self.exit_value;
     snprintf(out->exit_basis, sizeof out->exit_basis, "%s", gp_exit_basis_key(gp_exit_basis_of(s)));
+    int g;
+    if (gp_report_rests_on_spot(s, r, r->cheapest) && gp_report_guaranteed(s, r, &g))
+        snprintf(out->guaranteed, sizeof out->guaranteed, "%s",
+                 g < 0 ? GP_BATCH_SELF : s->options[g].name);
+    if (rival >= 0 && gp_report_rests_on_spot(s, r, rival)) {
+        int k = -1; /* the strongest rental with guaranteed capacity */
+        for (int i = 0; i < r->n_options; i++)
+            if (!gp_report_rests_on_spot(s, r, i) &&
+                (k < 0 || r->options[i].total < r->options[k].total))
+                k = i;
+        if (k >= 0) {
+            snprintf(out->guaranteed_rival, sizeof out->guaranteed_rival, "%s", s->options[k].name);
+            out->has_guaranteed_break_even_month = r->options[k].has_break_even_month;
+            out->guaranteed_break_even_month =
+                r->options[k].has_break_even_month ? r->options[k].break_even_month : 0;
+        }
+    }
     prices_of(&it->sc, out);
     static const char *const ext[] = {"md", "csv", "json", "xlsx"};
     for (int k = 0; k < 4; k++)

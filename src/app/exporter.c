@@ -68,6 +68,7 @@ static const char *const L_CHARGE_H[] = {"label", "value", NULL};
 static const char *const L_SCEN[] = {"scenario", NULL};
 static const char *const L_SCEN_OPT[] = {"scenario", "option", NULL};
 static const char *const L_SCEN_OPT_CUR[] = {"scenario", "option", "currency", NULL};
+static const char *const L_SCEN_BASIS_CUR[] = {"scenario", "basis", "currency", NULL};
 static const char *const L_PROVIDER[] = {"provider", NULL};
 
 #define F(name, type, unit, help, labels) gp_metric_family_add(set, name, type, unit, help, labels)
@@ -342,21 +343,41 @@ static gp_status scenario_families(gp_metric_set *set, gp_session *s, gp_store *
                              "The month owning becomes cheaper than renting from the option "
                              "(absent when it never does within the horizon).",
                              L_SCEN_OPT);
-    gp_metric_family *age = F("gpuplan_scenario_price_age_seconds", GP_METRIC_GAUGE, "seconds",
-                              "Age of the catalog price each option of the scenario uses "
-                              "(since its effective date).",
-                              L_SCEN_OPT);
+    gp_metric_family *ev =
+        F("gpuplan_scenario_exit_value", GP_METRIC_GAUGE, NULL,
+          "The exit value within self_hosted's horizon cost: the book value of servers still "
+          "owned, credited at the horizon (not cash); basis resale, straight_line or "
+          "residual_pct.",
+          L_SCEN_BASIS_CUR);
+    gp_metric_family *guar = F("gpuplan_scenario_cheapest_guaranteed", GP_METRIC_INFO, NULL,
+                               "When the scenario's cheapest choice rests on spot capacity, "
+                               "which the provider can reclaim: the cheapest with guaranteed "
+                               "capacity (self_hosted or a cloud option).",
+                               L_SCEN_OPT);
+    size_t priced = 0; /* a family only when some option is catalog-priced: no empty family */
+    for (size_t i = 0; i < sum.n; i++)
+        priced += (size_t)sum.s[i].n_prices;
+    gp_metric_family *age =
+        priced ? F("gpuplan_scenario_price_age_seconds", GP_METRIC_GAUGE, "seconds",
+                   "Age of the catalog price each option of the scenario uses "
+                   "(since its effective date).",
+                   L_SCEN_OPT)
+               : NULL;
     for (size_t i = 0; i < sum.n; i++) {
         const gp_batch_scenario *b = &sum.s[i];
         gp_metric_add(cheap, 1, (const char *[]){b->name, b->cheapest});
         gp_metric_add(hz, b->horizon_months, (const char *[]){b->name});
+        if (b->exit_basis[0])
+            gp_metric_add(ev, b->exit_value, (const char *[]){b->name, b->exit_basis, b->currency});
+        if (b->guaranteed[0])
+            gp_metric_add(guar, 1, (const char *[]){b->name, b->guaranteed});
         for (int k = 0; k < b->n_choices; k++) {
             const gp_batch_choice *ch = &b->choices[k];
             gp_metric_add(total, ch->total, (const char *[]){b->name, ch->name, b->currency});
             if (ch->has_break_even_month)
                 gp_metric_add(be, ch->break_even_month, (const char *[]){b->name, ch->name});
         }
-        for (int k = 0; k < b->n_prices; k++)
+        for (int k = 0; age && k < b->n_prices; k++)
             gp_metric_add(age, age_of(b->prices[k].effective_from, now),
                           (const char *[]){b->name, b->prices[k].option});
     }

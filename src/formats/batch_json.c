@@ -163,7 +163,12 @@ static gp_status scenario(ctx *c, const cJSON *o, gp_batch_scenario *s) {
         num(c, o, "gpu_idle_w", &s->gpu_idle_w) || num(c, o, "gpu_tdp_w", &s->gpu_tdp_w) ||
         opt_str(c, o, "work_unit", s->work_unit, sizeof s->work_unit) ||
         opt_str(c, o, "exit_value_basis", s->exit_basis, sizeof s->exit_basis) ||
-        opt_num(c, o, "exit_value", &has_exit, &s->exit_value) || files(c, o, s))
+        opt_num(c, o, "exit_value", &has_exit, &s->exit_value) ||
+        opt_str(c, o, "guaranteed", s->guaranteed, sizeof s->guaranteed) ||
+        opt_str(c, o, "guaranteed_rival", s->guaranteed_rival, sizeof s->guaranteed_rival) ||
+        month(c, o, "guaranteed_break_even_month", &s->has_guaranteed_break_even_month,
+              &s->guaranteed_break_even_month) ||
+        files(c, o, s))
         return c->err->code;
     if (!(version >= 0 && version <= 1e9 && version == floor(version)))
         return bad(c, "version", "must be a version number");

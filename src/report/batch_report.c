@@ -16,6 +16,14 @@ static void opt_num(cJSON *o, const char *key, bool has, double v) {
         cJSON_AddNullToObject(o, key);
 }
 
+/* A name, or null when "". */
+static void opt_str(cJSON *o, const char *key, const char *v) {
+    if (*v)
+        cJSON_AddStringToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 static cJSON *choice_tree(const gp_batch_choice *c) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", c->name);
@@ -63,6 +71,10 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
     opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
     cJSON_AddNumberToObject(o, "exit_value", s->exit_value);
     cJSON_AddStringToObject(o, "exit_value_basis", s->exit_basis);
+    opt_str(o, "guaranteed", s->guaranteed);
+    opt_str(o, "guaranteed_rival", s->guaranteed_rival);
+    opt_num(o, "guaranteed_break_even_month", s->has_guaranteed_break_even_month,
+            s->guaranteed_break_even_month);
     cJSON_AddBoolToObject(o, "measured", s->measured);
     cJSON_AddNumberToObject(o, "gpus", s->gpus);
     cJSON_AddNumberToObject(o, "utilization", s->utilization);

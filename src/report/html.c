@@ -78,6 +78,24 @@ static gp_status text_cell(gp_buf *out, const char *field, const char *text) {
     return GP_OK;
 }
 
+/* The strongest rental; when it is spot capacity, which can be reclaimed, the strongest with
+ * guaranteed capacity beside it, and owning's break-even month against that one. */
+static gp_status rival_cell(gp_buf *out, const cJSON *s) {
+    P("<td data-field=\"rival\">");
+    E(str(s, "rival"));
+    if (*str(s, "guaranteed_rival")) {
+        P(" (spot; guaranteed: <span class=\"guaranteed-rival\">");
+        E(str(s, "guaranteed_rival"));
+        double m;
+        if (num(s, "guaranteed_break_even_month", &m))
+            P("</span>, break-even month <span class=\"guaranteed-break-even\">%.0f</span>)", m);
+        else
+            P("</span>, no break-even)");
+    }
+    P("</td>");
+    return GP_OK;
+}
+
 /* The cost per unit of work, named by its unit; significant digits, since a unit of work can
  * cost a fraction of a cent. */
 static gp_status work_unit_cell(gp_buf *out, const cJSON *s) {
@@ -128,7 +146,7 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     TRY(num_cell(out, "cheapest_total", s, "cheapest_total", 0));
     TRY(num_cell(out, "self_total", cJSON_GetArrayItem(choices, 0), "total", 0));
     TRY(exit_cell(out, s));
-    TRY(text_cell(out, "rival", str(s, "rival")));
+    TRY(rival_cell(out, s));
     TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
     TRY(num_cell(out, "cost_per_gpu_hour", s, "cost_per_gpu_hour", 0));
@@ -529,12 +547,30 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     E(str(report, "scenario"));
     P("</h2><p>Cheapest: <b class=\"cheapest\">");
     E(str(report, "cheapest"));
+    bool bold = true; /* a <b> is open */
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(report, "cheapest_rests_on_spot"))) {
         P("</b>, spot capacity, which the provider can reclaim; the cheapest with guaranteed "
           "capacity: <b class=\"guaranteed\">");
         E(*str(report, "cheapest_guaranteed") ? str(report, "cheapest_guaranteed") : "none");
+        const cJSON *own = cJSON_GetObjectItemCaseSensitive(report, "self_hosted");
+        double v; /* 2.1: owning's total there holds its exit value, a book value */
+        if (!strcmp(str(report, "cheapest_guaranteed"), "self_hosted") &&
+            num(own, "exit_value", &v) && v > 0) {
+            char t[64];
+            gp_format_money(v, t, sizeof t);
+            P("</b>, of which %s is the exit value (", t);
+            E(basis_words(str(own, "exit_value_basis")));
+            P(")");
+            const char *w = str(report, "cheapest_guaranteed_without_exit");
+            bold = *w && strcmp(w, "self_hosted");
+            if (bold) {
+                P("; without it: <b class=\"guaranteed-without-exit\">");
+                E(w);
+            }
+        }
     }
-    P("</b>. Cumulative cost of every option against owning (self_hosted), in ");
+    P("%s. Cumulative cost of every option", bold ? "</b>" : "");
+    P(" against owning (self_hosted), in ");
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.");
     const cJSON *self = cJSON_GetObjectItemCaseSensitive(report, "self_hosted");

@@ -173,6 +173,11 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
                                 g < 0 ? "self_hosted" : s->options[g].name);
     else
         cJSON_AddNullToObject(doc, "cheapest_guaranteed");
+    if (gp_report_guaranteed_without_exit(s, r, &g)) /* self-hosted less its exit value */
+        cJSON_AddStringToObject(doc, "cheapest_guaranteed_without_exit",
+                                g < 0 ? "self_hosted" : s->options[g].name);
+    else
+        cJSON_AddNullToObject(doc, "cheapest_guaranteed_without_exit");
     cJSON *src = cJSON_AddArrayToObject(doc, "sources");
     for (int i = 0; meta && i < meta->n_sources; i++) {
         const gp_price_source *ps = &meta->sources[i];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/numfmt.h"
+#include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 
 static bool equal(double a, double b) { /* docs/model.md, Rounding and ties */
@@ -40,6 +41,42 @@ bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side) {
     return found;
 }
 
+bool gp_report_guaranteed_without_exit(const gp_scenario *s, const gp_result *r, int *side) {
+    bool found = false;
+    double low = 0;
+    for (int k = -1; k < s->n_options; k++) {
+        if (gp_report_rests_on_spot(s, r, k))
+            continue;
+        double total = k < 0 ? r->self.total + r->self.exit_value : r->options[k].total;
+        if (!found || (total < low && !equal(total, low))) {
+            found = true;
+            low = total;
+            *side = k;
+        }
+    }
+    return found;
+}
+
+/* 2.1: when the guaranteed side is self-hosted, its total holds the exit value (book value,
+ * not cash): say so beside the figure (of), and who is cheapest without it when someone else
+ * (without). Both "" otherwise. */
+static void exit_beside(const gp_scenario *s, const gp_result *r, int g, char *of, char *without,
+                        size_t cap) {
+    *of = *without = '\0';
+    if (g >= 0 || r->self.exit_value <= 0)
+        return;
+    char v[48], basis[96];
+    gp_fmt_money(r->self.exit_value, v, sizeof v);
+    gp_exit_basis_short(s, basis, sizeof basis);
+    snprintf(of, cap, " (of which %s is the exit value, %s)", v, basis);
+    int w;
+    if (gp_report_guaranteed_without_exit(s, r, &w) && w >= 0) {
+        char t[48];
+        gp_fmt_money(r->options[w].total, t, sizeof t);
+        snprintf(without, cap, "; without it: %s, %s %s", s->options[w].name, t, s->currency);
+    }
+}
+
 void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out, size_t cap) {
     *out = '\0';
     if (!gp_report_rests_on_spot(s, r, r->cheapest))
@@ -59,10 +96,13 @@ void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out
     gp_fmt_money(total - best, more, sizeof more);
     if (best > 0)
         gp_fmt_pct((total - best) / best, pct, sizeof pct);
+    char of[256], without[256];
+    exit_beside(s, r, g, of, without, sizeof of);
     snprintf(out, cap,
-             "%s: the cheapest with guaranteed capacity is %s, %s %s in total, %s %s more%s%s%s.",
-             what, g < 0 ? "self-hosted" : s->options[g].name, t, s->currency, more, s->currency,
-             *pct ? " (" : "", pct, *pct ? " %)" : "");
+             "%s: the cheapest with guaranteed capacity is %s, %s %s in total%s, %s %s "
+             "more%s%s%s%s.",
+             what, g < 0 ? "self-hosted" : s->options[g].name, t, s->currency, of, more,
+             s->currency, *pct ? " (" : "", pct, *pct ? " %)" : "", without);
 }
 
 /* The band the catalog gave option i's spot price, "" when none. */

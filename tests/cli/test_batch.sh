@@ -67,6 +67,21 @@ day=$(date -u +%Y-%m-%d)
 run=$out/$day
 check "first run exits 0" [ "$rc" = 0 ]
 check "first run: no earlier run" grep -q 'no earlier run to compare with' "$tmp/run1.out"
+check "a spot strongest rental: the strongest guaranteed one and its break-even month" $py - "$run" <<'PY'
+import html, json, os, re, sys
+run = sys.argv[1]
+sc = [s for s in json.load(open(os.path.join(run, 'summary.json')))['scenarios'] if s['name'] == 'steady'][0]
+rep = json.load(open(os.path.join(run, sc['files']['json'])))
+assert sc['rival'] == 'spot', sc['rival']
+kinds = {o['name']: o['pricing'] for o in rep['scenario_json']['cloud_options']}
+firm = min((o for o in rep['options'] if kinds[o['name']] != 'spot'), key=lambda o: o['total'])
+assert sc['guaranteed_rival'] == firm['name'], (sc['guaranteed_rival'], firm['name'])
+assert sc['guaranteed_break_even_month'] == firm['break_even_month'], sc
+row = [r for r in open(os.path.join(run, 'index.html')).read().split('<tr') if '>steady</a>' in r][0]
+cell = html.unescape(re.sub('<[^>]+>', '', re.search('data-field="rival">(.*?)</td>', row).group(1)))
+want = 'spot (spot; guaranteed: %s, break-even month %d)' % (firm['name'], firm['break_even_month'])
+assert cell == want, (cell, want)
+PY
 check "no progress lines off a terminal" [ ! -s "$tmp/run1.err" ]
 check "the run folder holds every report" $py - "$run" <<'PY'
 import json, os, sys

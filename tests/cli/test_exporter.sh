@@ -67,6 +67,7 @@ d = json.load(open(sys.argv[1]))
 d['name'] = 'catalog "p5" plan'   # a quote in a label value, escaped on the way out
 d['cloud_options'].append({'name': 'p5 catalog', 'pricing': 'on_demand',
                            'catalog': 'aws/p5.48xlarge/us-east-1'})
+d['self_hosted']['residual_pct'] = 0.002  # an exit value, flat (2,000: spot stays cheapest)
 json.dump(d, open(sys.argv[2], 'w'))
 PY
 "$gpuplan" scenario save "$tmp/cat.json" >/dev/null
@@ -145,7 +146,8 @@ assert not any(k.startswith('node_gpu_hourly_cost') for k in m)  # no all-in wit
 PY
 url=$main_url
 "$gpuplan" report "$dgx" --format json >"$tmp/dgx.json"
-check "scenario totals are report's" $py - "$tmp/dgx.json" "$tmp/m.txt" <<'PY'
+"$gpuplan" report "$tmp/cat.json" --format json >"$tmp/catr.json"
+check "scenario totals are report's" $py - "$tmp/dgx.json" "$tmp/m.txt" "$tmp/catr.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read()
@@ -153,6 +155,19 @@ line = [l for l in text.splitlines() if l.startswith('gpuplan_scenario_option_ho
 total = float(line.rsplit(' ', 1)[1])
 want = r['self_hosted']['total']
 assert abs(total - want) <= 1e-6 * want, (total, want)
+# 2.1: the exit value within owning's total, with its basis; the plan's cheapest is spot, so
+# the cheapest with guaranteed capacity beside it.
+r = json.load(open(sys.argv[3]))
+sc = 'scenario="catalog \\"p5\\" plan"'
+ev = 'gpuplan_scenario_exit_value{%s,basis="%s",currency="%s"} ' % (
+    sc, r['self_hosted']['exit_value_basis'], r['currency'])
+line = [l for l in text.splitlines() if l.startswith(ev)]
+assert len(line) == 1 and r['self_hosted']['exit_value'] > 0, (ev, line)
+got = float(line[0].rsplit(' ', 1)[1])
+assert abs(got - r['self_hosted']['exit_value']) <= 1e-6 * got, (got, r['self_hosted'])
+assert r['cheapest_rests_on_spot'] and r['cheapest_guaranteed'], r['cheapest_guaranteed']
+want = 'gpuplan_scenario_cheapest_guaranteed_info{%s,option="%s"} 1' % (sc, r['cheapest_guaranteed'])
+assert want in text.splitlines(), want
 PY
 check "cached between changes: no refresh for a second scrape" bash -c "curl -sf '$url' >'$tmp/m2.txt' &&
     [ \"\$(grep '^gpuplan_exporter_refreshes_total ' '$tmp/m.txt')\" = \"\$(grep '^gpuplan_exporter_refreshes_total ' '$tmp/m2.txt')\" ]"
@@ -275,7 +290,8 @@ fi
 start_exporter "$tmp/fresh.out" "$gpuplan" --db "$tmp/fresh.db" exporter --listen 127.0.0.1:0 &&
     check "a database without the catalog is served, untouched" bash -c "curl -sf '$url' >'$tmp/fresh.txt' &&
         grep -q '^node_gpu_count{node=\"a\"} 4$' '$tmp/fresh.txt' &&
-        ! grep -q '^gpuplan_catalog_price_age_seconds{' '$tmp/fresh.txt'" ||
+        ! grep -q '^gpuplan_catalog_price_age_seconds{' '$tmp/fresh.txt' &&
+        ! grep -q 'gpuplan_scenario_price_age_seconds' '$tmp/fresh.txt'" ||
     { echo "FAIL the exporter on a database never priced: $(cat "$tmp/fresh.out.err")"; fails=$((fails + 1)); }
 
 # ---- chargeback's bound: the largest values, the rest summed as "(other)" -----------------

@@ -217,6 +217,9 @@ static void test_summary_round_trip(void **state) {
     s->choices[1].cost_per_work_unit = 0.27;
     snprintf(s->work_unit, sizeof s->work_unit, "M tokens");
     snprintf(s->files[0], sizeof s->files[0], "scenarios/0001-x.md");
+    snprintf(s->guaranteed_rival, sizeof s->guaranteed_rival, "firm");
+    s->has_guaranteed_break_even_month = true;
+    s->guaranteed_break_even_month = 14;
     cJSON *t = gp_report_batch_summary_tree(&a);
     char *text = cJSON_Print(t);
     gp_err err;
@@ -234,6 +237,10 @@ static void test_summary_round_trip(void **state) {
     assert_int_equal(r->n_prices, 1);
     assert_string_equal(r->prices[0].source, "list");
     assert_string_equal(r->files[0], "scenarios/0001-x.md");
+    assert_string_equal(r->guaranteed, ""); /* written as null */
+    assert_string_equal(r->guaranteed_rival, "firm");
+    assert_true(r->has_guaranteed_break_even_month);
+    assert_int_equal(r->guaranteed_break_even_month, 14);
     gp_batch_diff d;
     gp_batch_diff_run(&a, &b, 0.0, &d);
     assert_int_equal(d.n, 0);

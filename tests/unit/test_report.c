@@ -321,6 +321,45 @@ static void test_spot_headline(void **state) {
     cJSON_Delete(doc);
 }
 
+/* 2.1: spot is cheapest and the guaranteed side is self-hosted, whose 50,000 total holds a
+ * 50,000 exit value (100,000 of servers, flat 50 %): the headline says so beside the figure,
+ * and that without it on demand (70,080) is the cheapest with guaranteed capacity. */
+static void test_spot_headline_exit(void **state) {
+    (void)state;
+    static const char owned[] =
+        "{\"name\": \"s\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
+        "0.5}, \"self_hosted\": {\"server_price\": 100000, \"residual_pct\": 0.5}, "
+        "\"cloud_options\": [{\"name\": \"od\", \"pricing\": \"on_demand\", "
+        "\"gpus_per_instance\": 8, \"hourly\": 16}, {\"name\": \"sp\", \"pricing\": \"spot\", "
+        "\"gpus_per_instance\": 8, \"hourly\": 8}]}";
+    char *md = md_of(owned);
+    assert_non_null(strstr(md, "the cheapest with guaranteed capacity is self-hosted, 50,000.00 "
+                               "USD in total (of which 50,000.00 is the exit value, flat 50 %), "
+                               "14,960.00 USD more (42.69 %); without it: od, 70,080.00 USD."));
+    free(md);
+    cJSON *doc = gp_report_json_tree(sc, res, NULL);
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring,
+                        "self_hosted");
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed_without_exit")->valuestring,
+                        "od");
+    gp_buf page;
+    gp_buf_init(&page, 1 << 20);
+    assert_int_equal(gp_report_html_scenario(&page, doc, NULL, 0), GP_OK);
+    assert_non_null(strstr(page.data, "<b class=\"guaranteed\">self_hosted</b>, of which "
+                                      "50,000.00 is the exit value (flat residual_pct); without "
+                                      "it: <b class=\"guaranteed-without-exit\">od</b>."));
+    gp_buf_done(&page);
+    cJSON_Delete(doc);
+    /* Without an exit value nothing is added, and the two keys agree. */
+    md = md_of(spot_wins);
+    assert_null(strstr(md, "exit value,"));
+    free(md);
+    doc = gp_report_json_tree(sc, res, NULL);
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed_without_exit")->valuestring,
+                        "od");
+    cJSON_Delete(doc);
+}
+
 static void test_opening_measured(void **state) {
     (void)state;
     static const char measured[] =
@@ -601,6 +640,7 @@ int main(void) {
         cmocka_unit_test(test_opening_given),
         cmocka_unit_test(test_opening_measured),
         cmocka_unit_test(test_spot_headline),
+        cmocka_unit_test(test_spot_headline_exit),
         cmocka_unit_test(test_csv_rounded),
         cmocka_unit_test(test_sensitivity_json_csv),
     };
