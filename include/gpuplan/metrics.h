@@ -33,12 +33,12 @@ typedef struct gp_metric_family {
 } gp_metric_family;
 
 typedef struct gp_metric_set {
-    gp_metric_family *f;
+    gp_metric_family **f; /* each allocated on its own: a family's address never moves */
     size_t n, cap;
 } gp_metric_set;
 
 /* A new family at the end of set, with the label names in labels (NULL-terminated, at most
- * GP_METRIC_LABELS; NULL for none). The pointer lives until the next family is added. */
+ * GP_METRIC_LABELS; NULL for none). The pointer lives as long as the set. */
 gp_metric_family *gp_metric_family_add(gp_metric_set *set, const char *name, gp_metric_type type,
                                        const char *unit, const char *help,
                                        const char *const *labels);

@@ -9,9 +9,10 @@
 gp_metric_family *gp_metric_family_add(gp_metric_set *set, const char *name, gp_metric_type type,
                                        const char *unit, const char *help,
                                        const char *const *labels) {
+    /* Each family on its own, so a pointer handed out stays valid as more are added. */
     set->f = gp_xgrow(set->f, &set->cap, set->n, sizeof *set->f, 32);
-    gp_metric_family *f = &set->f[set->n++];
-    memset(f, 0, sizeof *f);
+    gp_metric_family *f = gp_xcalloc(1, sizeof *f);
+    set->f[set->n++] = f;
     f->name = name;
     f->type = type;
     f->unit = unit;
@@ -32,18 +33,19 @@ void gp_metric_add(gp_metric_family *f, double v, const char *const *values) {
 
 gp_metric_family *gp_metric_family_find(gp_metric_set *set, const char *name) {
     for (size_t i = 0; i < set->n; i++)
-        if (!strcmp(set->f[i].name, name))
-            return &set->f[i];
+        if (!strcmp(set->f[i]->name, name))
+            return set->f[i];
     return NULL;
 }
 
 void gp_metric_set_done(gp_metric_set *set) {
     for (size_t i = 0; i < set->n; i++) {
-        gp_metric_family *f = &set->f[i];
+        gp_metric_family *f = set->f[i];
         for (size_t k = 0; k < f->n; k++)
             for (int j = 0; j < f->n_labels; j++)
                 free(f->s[k].values[j]);
         free(f->s);
+        free(f);
     }
     free(set->f);
     memset(set, 0, sizeof *set);

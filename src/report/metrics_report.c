@@ -68,7 +68,7 @@ static gp_status family(const gp_metric_family *f, bool om, gp_buf *out) {
 
 gp_status gp_report_metrics(const gp_metric_set *set, bool openmetrics, gp_buf *out) {
     for (size_t i = 0; i < set->n; i++)
-        if (family(&set->f[i], openmetrics, out))
+        if (family(set->f[i], openmetrics, out))
             return GP_E_LIMIT;
     if (openmetrics && gp_buf_add(out, "# EOF\n", 6))
         return GP_E_LIMIT;

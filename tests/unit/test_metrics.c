@@ -1,6 +1,7 @@
 /* The exporter's metric sets written as /metrics (metrics.h, report_metrics.h): both formats,
  * escaping, counters and info families, and the Accept header's choice. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gpuplan/metrics.h"
@@ -83,6 +84,28 @@ static void test_find(void **state) {
     gp_metric_set_done(&set);
 }
 
+/* A family kept while a hundred more are added still takes samples (the exporter fills
+ * families it made earlier). */
+static void test_family_stays(void **state) {
+    (void)state;
+    gp_metric_set set = {0};
+    gp_metric_family *first =
+        gp_metric_family_add(&set, "x_first", GP_METRIC_GAUGE, NULL, "First.", NULL);
+    static char names[100][16];
+    for (int i = 0; i < 100; i++) {
+        snprintf(names[i], sizeof names[i], "x_more_%d", i);
+        gp_metric_family_add(&set, names[i], GP_METRIC_GAUGE, NULL, "More.", NULL);
+    }
+    gp_metric_add(first, 42, NULL);
+    assert_ptr_equal(gp_metric_family_find(&set, "x_first"), first);
+    gp_buf b;
+    gp_buf_init(&b, 1 << 20);
+    assert_int_equal(gp_report_metrics(&set, false, &b), GP_OK);
+    assert_non_null(strstr(b.data, "\nx_first 42\n"));
+    gp_buf_done(&b);
+    gp_metric_set_done(&set);
+}
+
 static void test_accept(void **state) {
     (void)state;
     static const struct {
@@ -114,9 +137,8 @@ static void test_accept(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text),
-        cmocka_unit_test(test_openmetrics),
-        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_text),   cmocka_unit_test(test_openmetrics),
+        cmocka_unit_test(test_find),   cmocka_unit_test(test_family_stays),
         cmocka_unit_test(test_accept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
