@@ -43,7 +43,9 @@ gp_status gp_store_batch_runs_before(gp_store *st, const char *before,
 gp_status gp_store_batch_known(gp_store *st, const char *day, const char *started_at,
                                const char *out_dir, bool *yes, gp_err *err);
 
-/* Forget the runs of days before `before` (YYYY-MM-DD); *n receives how many. */
-gp_status gp_store_batch_prune(gp_store *st, const char *before, int *n, gp_err *err);
+/* Forget the run of `day` started at `started_at` recorded at out_dir (its prices and figures
+ * with it); *n receives how many runs went (0 or 1). */
+gp_status gp_store_batch_forget(gp_store *st, const char *day, const char *started_at,
+                                const char *out_dir, int *n, gp_err *err);
 
 #endif

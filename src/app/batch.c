@@ -97,46 +97,118 @@ static bool marker_says(const char *dir, const char *day, const char *started_at
     return read_marker(dir, got, sizeof got) && strcmp(want, got) == 0;
 }
 
-/* Today's folder may be replaced only when it is a run this database recorded there: its
- * marker names the day and a start that the store has for that folder. */
+/* *yes: the folder at path is a run this database recorded at recorded_dir on `day`: its marker
+ * names the day and a start that the store has for that folder. */
+static gp_status owned_run(gp_store *st, const char *path, const char *recorded_dir,
+                           const char *day, bool *yes, gp_err *err) {
+    char got[128], at[32];
+    *yes = false;
+    if (read_marker(path, got, sizeof got) &&
+        sscanf(got, "gpuplan batch run\nday: %*10s\nstarted_at: %20s", at) == 1 &&
+        marker_says(path, day, at))
+        return gp_store_batch_known(st, day, at, recorded_dir, yes, err);
+    return GP_OK;
+}
+
+static gp_status not_ours(const char *dir, gp_err *err) {
+    return gp_errorf(err, GP_E_INPUT, dir,
+                     "exists and is not a run this database wrote there (no matching %s): "
+                     "nothing was replaced; move it away or choose another --out",
+                     GP_BATCH_MARKER);
+}
+
+/* Today's folder may be replaced only when it is a run this database recorded there (asked
+ * before the run, so a refusal costs nothing; swap_in asks again of what it moves). */
 static gp_status may_replace(gp_store *st, const char *dir, const char *recorded_dir,
                              const char *day, gp_err *err) {
     struct stat sb;
+    bool yes;
     if (lstat(dir, &sb) != 0)
         return errno == ENOENT
                    ? GP_OK
                    : gp_errorf(err, GP_E_IO, dir, "cannot inspect: %s", strerror(errno));
-    char got[128], at[32];
-    bool known = false;
-    if (read_marker(dir, got, sizeof got) &&
-        sscanf(got, "gpuplan batch run\nday: %*10s\nstarted_at: %20s", at) == 1 &&
-        marker_says(dir, day, at) && gp_store_batch_known(st, day, at, recorded_dir, &known, err))
+    if (owned_run(st, dir, recorded_dir, day, &yes, err))
         return err->code;
-    if (!known)
-        return gp_errorf(err, GP_E_INPUT, dir,
-                         "exists and is not a run this database wrote there (no matching %s): "
-                         "nothing was replaced; move it away or choose another --out",
-                         GP_BATCH_MARKER);
-    return GP_OK;
+    return yes ? GP_OK : not_ours(dir, err);
 }
 
-/* Put tmp in place as dir, replacing a run of the same day whole (may_replace said so). */
-static gp_status swap_in(const char *tmp, const char *dir, gp_err *err) {
-    char old[4400];
-    snprintf(old, sizeof old, "%s.old.%ld", dir, (long)getpid());
-    bool had = rename(dir, old) == 0;
-    if (!had && errno != ENOENT)
+/* Put tmp in place as dir. A run already there moves to `old` and is checked again there (it may
+ * have changed during the run): anything but this database's run goes back and the run is
+ * refused. *had: old holds the previous run, for the caller to remove once the new run is
+ * recorded, or to put back (swap_back). The new folder never replaces anything: RENAME_NOREPLACE.
+ */
+static gp_status swap_in(gp_store *st, const char *tmp, const char *dir, const char *old,
+                         const char *recorded_dir, const char *day, bool *had, gp_err *err) {
+    *had = rename(dir, old) == 0;
+    if (!*had && errno != ENOENT)
         return gp_errorf(err, GP_E_IO, dir, "cannot replace: %s", strerror(errno));
-    if (rename(tmp, dir) != 0) {
-        int e = errno;
-        if (had)
+    if (*had) {
+        bool yes;
+        if (owned_run(st, old, recorded_dir, day, &yes, err) || !yes) {
             rename(old, dir);
+            *had = false;
+            return err->code ? err->code : not_ours(dir, err);
+        }
+    }
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE) != 0) {
+        int e = errno;
+        if (*had)
+            rename(old, dir);
+        *had = false;
         return gp_errorf(err, GP_E_IO, dir, "cannot rename the new run into place: %s",
                          strerror(e));
     }
-    if (had)
-        rm_tree(old);
     return GP_OK;
+}
+
+/* The new run goes back to tmp (removed by the caller) and the previous one, if any, returns. */
+static void swap_back(const char *tmp, const char *dir, const char *old, bool had) {
+    if (rename(dir, tmp) == 0 && had)
+        rename(old, dir);
+}
+
+/* Remove a run folder whose marker was checked: everything in it first, the marker last, so a
+ * removal that stops half-way (a mount point inside, a permission) leaves a folder still marked,
+ * which a later run finishes. Nothing is followed through a link or into another file system.
+ * 0, or -1 with errno. */
+static int rm_run(const char *dir) {
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat top;
+    if (dfd < 0 || fstat(dfd, &top) != 0) {
+        int e = errno;
+        if (dfd >= 0)
+            close(dfd);
+        errno = e;
+        return -1;
+    }
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        int e = errno;
+        close(dfd);
+        errno = e;
+        return -1;
+    }
+    int rc = 0, e = 0;
+    const struct dirent *ent;
+    while (rc == 0 && (ent = readdir(d)) != NULL) {
+        const char *n = ent->d_name;
+        if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, GP_BATCH_MARKER))
+            continue;
+        struct stat sb;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, n);
+        if (fstatat(dfd, n, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+            rc = -1, e = errno;
+        else if (sb.st_dev != top.st_dev) /* a mount point: never removed from here */
+            rc = -1, e = EXDEV;
+        else if (rm_tree(path) != 0)
+            rc = -1, e = errno;
+    }
+    if (rc == 0 && (unlinkat(dfd, GP_BATCH_MARKER, 0) != 0 || rmdir(dir) != 0))
+        rc = -1, e = errno;
+    closedir(d);
+    errno = e;
+    return rc;
 }
 
 static void list_add(char ***v, size_t *n, const char *text) {
@@ -152,28 +224,48 @@ static bool list_has(char *const *v, size_t n, const char *prefix, size_t len) {
     return false;
 }
 
+/* The pruning walk: the outcome's lists, and the records to forget (day, start, folder: three
+ * strings a run). A run whose marked folder could not be removed is remembered, so the next run
+ * tries again. */
+typedef struct prune_walk {
+    gp_batch_outcome *out;
+    char **forget;
+    size_t n_forget;
+} prune_walk;
+
+static void forget(prune_walk *w, const gp_batch_run_ref *run) {
+    list_add(&w->forget, &w->n_forget, run->day);
+    list_add(&w->forget, &w->n_forget, run->started_at);
+    list_add(&w->forget, &w->n_forget, run->out_dir);
+}
+
 /* One recorded run older than keep_days: its folder goes when it still carries the run's own
  * marker; a folder that exists without it is left and named. */
 static int prune_one(const gp_batch_run_ref *run, void *arg) {
-    gp_batch_outcome *out = arg;
+    prune_walk *w = arg;
+    gp_batch_outcome *out = w->out;
     struct stat sb;
     const char *dir = run->out_dir;
     size_t len = strlen(dir);
-    if (lstat(dir, &sb) != 0 || list_has(out->removed, out->n_removed, dir, len))
-        return 0; /* gone already */
     char line[4400];
+    if (lstat(dir, &sb) != 0 || list_has(out->removed, out->n_removed, dir, len)) {
+        forget(w, run); /* gone already */
+        return 0;
+    }
     if (!marker_says(dir, run->day, run->started_at)) {
         snprintf(line, sizeof line, "%s (not removed: no %s of this database's run)", dir,
                  GP_BATCH_MARKER);
         if (!list_has(out->kept, out->n_kept, dir, len))
             list_add(&out->kept, &out->n_kept, line);
+        forget(w, run);
         return 0;
     }
-    if (rm_tree(dir) == 0) {
+    if (rm_run(dir) == 0) {
         list_add(&out->removed, &out->n_removed, dir);
+        forget(w, run);
         return 0;
     }
-    snprintf(line, sizeof line, "%s (not removed: %s)", dir, strerror(errno));
+    snprintf(line, sizeof line, "%s (not removed, tried again next run: %s)", dir, strerror(errno));
     list_add(&out->kept, &out->n_kept, line);
     return 0;
 }
@@ -560,21 +652,27 @@ static void run_state_done(run_state *rs) {
     free(rs->summary_text);
 }
 
-/* Record the run, then forget the runs older than keep_days: their records, and their folders
- * where each still carries its own marker (prune_one). */
-static gp_status record(gp_store *st, const gp_batch_opts *o, gp_batch_outcome *out,
-                        const run_state *rs, time_t now, gp_err *err) {
-    gp_batch_record rec = {&out->summary, rs->summary_text, rs->recorded_dir, out->diff.flips};
-    if (gp_store_batch_record(st, &rec, NULL, err))
-        return err->code;
+/* Forget the runs older than keep_days: their records, and their folders where each still
+ * carries its own marker (prune_one); a marked folder that could not be removed keeps its
+ * record, so the next run tries again. */
+static gp_status prune(gp_store *st, const gp_batch_opts *o, gp_batch_outcome *out, time_t now,
+                       gp_err *err) {
     if (!o->keep_days)
         return GP_OK;
     char before[11];
     utc_day(now - (time_t)o->keep_days * 86400, before);
-    if (gp_store_batch_runs_before(st, before, prune_one, out, err))
-        return err->code;
+    prune_walk w = {out, NULL, 0};
+    gp_status res = gp_store_batch_runs_before(st, before, prune_one, &w, err);
     settle_kept(out);
-    return gp_store_batch_prune(st, before, &out->forgotten, err);
+    for (size_t i = 0; res == GP_OK && i + 2 < w.n_forget; i += 3) {
+        int n = 0;
+        res = gp_store_batch_forget(st, w.forget[i], w.forget[i + 1], w.forget[i + 2], &n, err);
+        out->forgotten += n;
+    }
+    for (size_t i = 0; i < w.n_forget; i++)
+        free(w.forget[i]);
+    free(w.forget);
+    return res;
 }
 
 /* The marker that says gpuplan wrote this folder, and the absolute path it is recorded under. */
@@ -605,7 +703,12 @@ gp_status gp_batch_run(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome
     snprintf(out->dir, sizeof out->dir, "%s/%s", o->out_dir, sum->day);
     snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", o->out_dir, sum->day, (long)getpid());
     gp_store *st;
-    if (validate(o, err) || gp_session_store(ses, &st, err) || make_dir(o->out_dir, err))
+    if (validate(o, err) || gp_session_store(ses, &st, err))
+        return err->code;
+    if (gp_store_read_only(st)) /* a run that cannot be recorded could never be pruned */
+        return gp_errorf(err, GP_E_IO, NULL,
+                         "batch records each run, and the database cannot be written here");
+    if (make_dir(o->out_dir, err))
         return err->code;
     rm_tree(tmp);
     if (make_dir(tmp, err))
@@ -626,11 +729,26 @@ gp_status gp_batch_run(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome
     if (out->compared)
         gp_batch_diff_run(&prev, sum, o->threshold_pct, &out->diff);
     gp_batch_summary_done(&prev);
-    if (outputs(tmp, out, &rs, err) || swap_in(tmp, out->dir, err) ||
-        record(st, o, out, &rs, now, err))
+    /* The new run goes into place, then is recorded; only then does the previous run of the
+     * day go. A record that fails puts the previous run back. */
+    char old[4400];
+    bool had = false;
+    snprintf(old, sizeof old, "%s/.%s.old.%ld", o->out_dir, sum->day, (long)getpid());
+    if (outputs(tmp, out, &rs, err) ||
+        swap_in(st, tmp, out->dir, old, rs.recorded_dir, sum->day, &had, err))
         goto fail;
+    gp_batch_record rec = {&out->summary, rs.summary_text, rs.recorded_dir, out->diff.flips};
+    if (gp_store_batch_record(st, &rec, NULL, err)) {
+        swap_back(tmp, out->dir, old, had);
+        goto fail;
+    }
+    if (had)
+        rm_tree(old);
+    if (prune(st, o, out, now, err))
+        goto fail_recorded;
     run_state_done(&rs);
     return GP_OK;
+fail_recorded: /* the run is in place and recorded; only the forgetting failed */
 fail:
     rm_tree(tmp);
     run_state_done(&rs);

@@ -18,7 +18,8 @@ static const char SQL_MEASURE[] =
     "gpu_tdp_w) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 static const char SQL_LATEST[] =
     "SELECT summary, day FROM batch_run WHERE day <= ?1 ORDER BY day DESC, id DESC LIMIT 1";
-static const char SQL_PRUNE[] = "DELETE FROM batch_run WHERE day < ?1";
+static const char SQL_FORGET[] =
+    "DELETE FROM batch_run WHERE day = ?1 AND started_at = ?2 AND out_dir = ?3";
 static const char SQL_BEFORE[] =
     "SELECT day, started_at, out_dir FROM batch_run WHERE day < ?1 ORDER BY day, id";
 static const char SQL_KNOWN[] =
@@ -117,14 +118,17 @@ gp_status gp_store_batch_latest(gp_store *st, const char *day, char **summary, c
     return res;
 }
 
-gp_status gp_store_batch_prune(gp_store *st, const char *before, int *n, gp_err *err) {
+gp_status gp_store_batch_forget(gp_store *st, const char *day, const char *started_at,
+                                const char *out_dir, int *n, gp_err *err) {
     sqlite3_stmt *s = NULL;
     *n = 0;
-    if (store_prepare(st, SQL_PRUNE, &s, err))
+    if (store_prepare(st, SQL_FORGET, &s, err))
         return err->code;
-    sqlite3_bind_text(s, 1, before, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 1, day, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, started_at, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, out_dir, -1, SQLITE_STATIC);
     gp_status res =
-        sqlite3_step(s) == SQLITE_DONE ? GP_OK : store_fail(st, err, "prune batch runs");
+        sqlite3_step(s) == SQLITE_DONE ? GP_OK : store_fail(st, err, "forget a batch run");
     if (res == GP_OK)
         *n = sqlite3_changes(st->db);
     sqlite3_finalize(s);

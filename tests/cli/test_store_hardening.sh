@@ -157,6 +157,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=nobody
     check "6: every read of a file and folder without write permission: exit 0, the same output" same_reads "$tmp/ro-perm/out"
     check "6: a write there: one line, exit 1" \
         expect 1 "attempt to write a readonly database" -- "$gpuplan" scenario save "$seed"
+    # batch records each run: on a database it cannot write it writes no folder at all (a run in
+    # place but unrecorded could never be replaced or pruned).
+    mkdir -p "$tmp/ro-perm/batch" && chmod 777 "$tmp/ro-perm/batch"
+    check "1: batch on a database it cannot write: one line, exit 1, nothing written" bash -c \
+        "'$gpuplan' batch --out '$tmp/ro-perm/batch' >/dev/null 2>'$tmp/robatch.err'; [ \$? = 1 ] &&
+         grep -q 'batch records each run, and the database cannot be written here' '$tmp/robatch.err' &&
+         [ \$(wc -l <'$tmp/robatch.err') = 1 ] && [ -z \"\$(ls -A '$tmp/ro-perm/batch')\" ]"
     gpuplan=$gpuplan_saved
     export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg
 else
