@@ -152,7 +152,7 @@ static void plan_draw(tui *t) {
             int wo; /* 2.1: owning's total there holds its exit value, a book value */
             if (g < 0 && r->self.exit_value > 0 && gp_report_guaranteed_without_exit(s, r, &wo)) {
                 draw_money_fit(r->self.exit_value, w - 22, m, sizeof m);
-                label_and_figure(y++, 0, w, "  of which exit value", m, draw_attr(PAL_DIM));
+                label_and_figure(y++, 0, w, "  exit value credited", m, draw_attr(PAL_DIM));
                 if (wo >= 0) {
                     int at = (int)strlen("  without it: ");
                     draw_text(y, 0, w, "  without it: ", draw_attr(PAL_DIM));
@@ -170,11 +170,11 @@ static void plan_draw(tui *t) {
             gp_exit_basis_short(s, basis, sizeof basis);
             draw_money_fit(r->self.exit_value, w - 20, m, sizeof m);
             char line[192];
-            snprintf(line, sizeof line, "  incl. exit value %s (%s)", m, basis);
+            snprintf(line, sizeof line, "  exit value credited %s (%s)", m, basis);
             if (draw_width(line) <= w) {
                 draw_text(y++, 0, w, line, draw_attr(PAL_DIM));
             } else { /* narrow: the amount, then its basis */
-                label_and_figure(y++, 0, w, "  incl. exit value", m, draw_attr(PAL_DIM));
+                label_and_figure(y++, 0, w, "  exit value credited", m, draw_attr(PAL_DIM));
                 draw_textf(y++, 0, w, draw_attr(PAL_DIM), "    (%s)", basis);
             }
         }

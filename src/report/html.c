@@ -199,7 +199,7 @@ static const char *kind_text(const char *kind) {
     return !strcmp(kind, "total")        ? "total of "
            : !strcmp(kind, "break_even") ? "break-even against "
            : !strcmp(kind, "price")      ? "price of "
-           : !strcmp(kind, "exit_value") ? "exit value within owning's total, valued on "
+           : !strcmp(kind, "exit_value") ? "exit value credited in owning's total, valued on "
                                          : "";
 }
 
@@ -558,7 +558,7 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
             num(own, "exit_value", &v) && v > 0) {
             char t[64];
             gp_format_money(v, t, sizeof t);
-            P("</b>, of which %s is the exit value (", t);
+            P("</b>, after crediting %s of exit value (", t);
             E(basis_words(str(own, "exit_value_basis")));
             P(")");
             const char *w = str(report, "cheapest_guaranteed_without_exit");

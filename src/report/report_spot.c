@@ -68,7 +68,7 @@ static void exit_beside(const gp_scenario *s, const gp_result *r, int g, char *o
     char v[48], basis[96];
     gp_fmt_money(r->self.exit_value, v, sizeof v);
     gp_exit_basis_short(s, basis, sizeof basis);
-    snprintf(of, cap, " (of which %s is the exit value, %s)", v, basis);
+    snprintf(of, cap, " (after crediting %s of exit value, %s)", v, basis);
     int w;
     if (gp_report_guaranteed_without_exit(s, r, &w) && w >= 0) {
         char t[48];

@@ -20,7 +20,7 @@ shows() { screen | grep -q -- "$1"; }
 exit_lines() { # the exit value's amount, then the guaranteed choice without it
     local s
     s=$(screen)
-    echo "$s" | grep -qE '^  of which exit value +50,000 ' && echo "$s" | grep -qE '^  without it: od +'
+    echo "$s" | grep -qE '^  exit value credited +50,000 ' && echo "$s" | grep -qE '^  without it: od +'
 }
 
 start 140 40

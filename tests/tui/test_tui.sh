@@ -95,7 +95,7 @@ assert r["exit_value"] > 0 and r["exit_value_basis"] == "residual_pct", r["exit_
 print("{:,.0f}".format(r["exit_value"]))')
 check "self-hosted's exit value and its basis ($exit_want)" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g)
-    echo \"\$s\" | grep -qE 'incl. exit value +${exit_want}' && echo \"\$s\" | grep -qF '(flat 35 %)'"
+    echo \"\$s\" | grep -qE 'exit value credited +${exit_want}' && echo \"\$s\" | grep -qF '(flat 35 %)'"
 keys s
 saved_new_version() {
     screen | grep -q 'saved version 2 of' &&

@@ -334,7 +334,7 @@ static void test_spot_headline_exit(void **state) {
         "\"gpus_per_instance\": 8, \"hourly\": 8}]}";
     char *md = md_of(owned);
     assert_non_null(strstr(md, "the cheapest with guaranteed capacity is self-hosted, 50,000.00 "
-                               "USD in total (of which 50,000.00 is the exit value, flat 50 %), "
+                               "USD in total (after crediting 50,000.00 of exit value, flat 50 %), "
                                "14,960.00 USD more (42.69 %); without it: od, 70,080.00 USD."));
     free(md);
     cJSON *doc = gp_report_json_tree(sc, res, NULL);
@@ -345,9 +345,10 @@ static void test_spot_headline_exit(void **state) {
     gp_buf page;
     gp_buf_init(&page, 1 << 20);
     assert_int_equal(gp_report_html_scenario(&page, doc, NULL, 0), GP_OK);
-    assert_non_null(strstr(page.data, "<b class=\"guaranteed\">self_hosted</b>, of which "
-                                      "50,000.00 is the exit value (flat residual_pct); without "
-                                      "it: <b class=\"guaranteed-without-exit\">od</b>."));
+    assert_non_null(strstr(page.data,
+                           "<b class=\"guaranteed\">self_hosted</b>, after "
+                           "crediting 50,000.00 of exit value (flat residual_pct); without "
+                           "it: <b class=\"guaranteed-without-exit\">od</b>."));
     gp_buf_done(&page);
     cJSON_Delete(doc);
     /* Without an exit value nothing is added, and the two keys agree. */
