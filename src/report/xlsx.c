@@ -2628,6 +2628,10 @@ void gp_xlsx_quiet_begin(quiet *q, const char *tmp) {
     if (quiet_users++ == 0) {
         fflush(stderr);
         quiet_scratch = tmpfile();
+        /* Appending: another thread's library message lands at the end whatever the offset;
+         * quiet_scan reads with pread, which neither uses nor moves the shared offset. */
+        if (quiet_scratch)
+            fcntl(fileno(quiet_scratch), F_SETFL, fcntl(fileno(quiet_scratch), F_GETFL) | O_APPEND);
         int to = quiet_scratch ? fileno(quiet_scratch) : open("/dev/null", O_WRONLY);
         quiet_saved = to >= 0 ? dup(STDERR_FILENO) : -1;
         if (quiet_saved >= 0 && dup2(to, STDERR_FILENO) < 0) {
@@ -2641,24 +2645,42 @@ void gp_xlsx_quiet_begin(quiet *q, const char *tmp) {
 }
 
 /* Copy what follows "System error = " on scratch's line that names tmp into said; pass every
- * line not libxlsxwriter's ("[ERROR]", "[WARNING]") on to fd saved. Called under quiet_mu. */
+ * line not libxlsxwriter's ("[ERROR]", "[WARNING]") on to fd saved (by the last writer, once).
+ * Read with pread from the start: fd 2 shares scratch's offset with threads still writing.
+ * Called under quiet_mu. */
 static void quiet_scan(FILE *scratch, const char *tmp, int saved, bool last, char *said,
                        size_t cap) {
     fflush(stderr);
-    rewind(scratch);
-    char line[4096];
-    while (fgets(line, sizeof line, scratch)) {
-        bool ours = !strncmp(line, "[ERROR]", 7) || !strncmp(line, "[WARNING]", 9);
-        const char *sys = strstr(line, "System error = ");
-        if (ours && sys && tmp && strstr(line, tmp) && !said[0]) {
-            sys += strlen("System error = ");
-            snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
-        } else if (!ours && last && saved >= 0) {
-            ssize_t w = write(saved, line, strlen(line));
-            (void)w; /* the terminal's own failure: nothing better to do with it */
+    int fd = fileno(scratch);
+    char buf[8192], line[4096];
+    size_t n = 0; /* bytes of the line being gathered */
+    off_t at = 0;
+    ssize_t got;
+    while ((got = pread(fd, buf, sizeof buf, at)) > 0) {
+        at += got;
+        for (ssize_t i = 0; i < got; i++) {
+            if (n + 1 < sizeof line)
+                line[n++] = buf[i];
+            if (buf[i] != '\n')
+                continue;
+            line[n] = '\0';
+            n = 0;
+            bool ours = !strncmp(line, "[ERROR]", 7) || !strncmp(line, "[WARNING]", 9);
+            const char *sys = strstr(line, "System error = ");
+            if (ours && sys && tmp && strstr(line, tmp) && !said[0]) {
+                sys += strlen("System error = ");
+                snprintf(said, cap, "%.*s", (int)strcspn(sys, "\r\n"), sys);
+            } else if (!ours && last && saved >= 0) {
+                ssize_t w = write(saved, line, strlen(line));
+                (void)w; /* the terminal's own failure: nothing better to do with it */
+            }
         }
     }
-    fseek(scratch, 0, SEEK_END);
+    line[n] = '\0';
+    if (n && last && saved >= 0 && strncmp(line, "[ERROR]", 7) && strncmp(line, "[WARNING]", 9)) {
+        ssize_t w = write(saved, line, n); /* a last line without its newline */
+        (void)w;
+    }
 }
 
 void gp_xlsx_quiet_end(quiet *q, char *said, size_t cap) {
