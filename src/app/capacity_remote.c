@@ -53,6 +53,10 @@ typedef struct mig_set {
     size_t n;
 } mig_set;
 
+/* The MIG terms of a query: (profile, model) pairs, and the length of either label. */
+#define GP_MIG_PAIRS_MAX 64
+#define GP_MIG_LABEL_MAX 128
+
 /* A label value as a PromQL string's content (quotes and backslashes escaped). */
 static void quoted(gp_buf *out, const char *v) {
     for (; *v; v++) {
@@ -85,14 +89,17 @@ static void mig_weighted(const char *sel, const mig_set *m, bool count, gp_buf *
         out, ") unless on(UUID, gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms))", sel);
 }
 
+/* Each expression repeats sel and the MIG terms a few times: its limit is sized from them, so
+ * no part is ever cut off (the pairs and their label values are bounded in mig_profiles). */
 static void exprs_of(const char *sel, const mig_set *m, exprs *e) {
-    gp_buf_init(&e->u, 1u << 20);
-    gp_buf_init(&e->phys, 1u << 20);
-    gp_buf_init(&e->p, 1u << 20);
-    gp_buf_init(&e->uw, 1u << 20);
-    gp_buf_init(&e->cw, 1u << 20);
+    size_t lim = 8 * (m->n + 8) * (strlen(sel) + 1024);
+    gp_buf_init(&e->u, lim);
+    gp_buf_init(&e->phys, lim);
+    gp_buf_init(&e->p, lim);
+    gp_buf_init(&e->uw, lim);
+    gp_buf_init(&e->cw, lim);
     gp_buf mig;
-    gp_buf_init(&mig, 1u << 20);
+    gp_buf_init(&mig, lim);
     mig_weighted(sel, m, false, &mig);
     const char *w = mig.data ? mig.data : "";
     /* The physical GPU of MIG instances: their weighted utilization summed (an unused slice
@@ -111,7 +118,7 @@ static void exprs_of(const char *sel, const mig_set *m, exprs *e) {
     gp_buf_add(&e->u, ")", 1);
     /* Power belongs to the physical GPU (under MIG, its repeats on each instance are one). */
     e->on = *w ? "on(Hostname, UUID, gpu) " : "";
-    gp_buf_init(&e->pw, 1u << 20);
+    gp_buf_init(&e->pw, lim);
     if (*w) {
         /* Under MIG, dcgm-exporter repeats the GPU's power on each instance with the
          * instance's labels: one series a GPU, their mean. */
@@ -418,7 +425,21 @@ static gp_status mig_profiles(const gp_history_opts *o, const window *w, char **
     if (gp_history_label_values(&lo, "GPU_I_PROFILE", extra, profiles, n_prof, err) ||
         (*n_prof && gp_history_label_values(&lo, "modelName", extra, models, n_models, err)))
         return err->code;
-    m->p = gp_xcalloc(*n_prof * (*n_models ? *n_models : 1) + 1, sizeof *m->p);
+    /* A term a pair in every query: a server listing more is refused, not half-weighed. */
+    size_t pairs = *n_prof * (*n_models ? *n_models : 1);
+    for (size_t i = 0; i < *n_prof + *n_models; i++) {
+        const char *v = i < *n_prof ? (*profiles)[i] : (*models)[i - *n_prof];
+        if (strlen(v) > GP_MIG_LABEL_MAX)
+            return gp_errorf(err, GP_E_INPUT, o->url,
+                             "a MIG profile or GPU model label of %zu bytes (at most %d)",
+                             strlen(v), GP_MIG_LABEL_MAX);
+    }
+    if (pairs > GP_MIG_PAIRS_MAX)
+        return gp_errorf(err, GP_E_INPUT, o->url,
+                         "%zu MIG profiles and %zu GPU models in the window: at most %d pairs are "
+                         "weighed; narrow it with --match",
+                         *n_prof, *n_models, GP_MIG_PAIRS_MAX);
+    m->p = gp_xcalloc(pairs + 1, sizeof *m->p);
     for (size_t i = 0; i < *n_prof; i++)
         for (size_t k = 0; k < (*n_models ? *n_models : 1); k++) {
             /* Series without a modelName: the GPU's slices are 7, as the store takes them. */

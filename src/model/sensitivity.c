@@ -73,7 +73,7 @@ static const input inputs[] = {
     {"upfront", O(upfront), false, 0, INFINITY, 1 << GP_COMMITTED, false},
     {"idle_overhead", O(idle_overhead), false, 0, 10, (1 << GP_ON_DEMAND) | (1 << GP_SPOT), false},
     {"interruptions_per_hour", O(interruptions_per_hour), false, 0, 10, 1 << GP_SPOT, false},
-    {"checkpoint_interval_h", O(checkpoint_interval_h), false, 1e-9, 1000, 1 << GP_SPOT, true},
+    {"checkpoint_interval_h", O(checkpoint_interval_h), false, 1e-9, 1000, 1 << GP_SPOT, false},
     {"restart_h", O(restart_h), false, 0, 1000, 1 << GP_SPOT, false},
     {"storage_gb", O(storage_gb), false, 0, INFINITY, ALL, false},
     {"storage_per_gb_month", O(storage_per_gb_month), false, 0, INFINITY, ALL, false},
