@@ -86,8 +86,10 @@ double gp_mig_weight(const char *mig, const char *model);
 
 /* Roll MIG instances up to their physical GPU: a GPU with no utilization of its own whose
  * instances report some gets one utilization sample, the instances' weighted by
- * gp_mig_weight (an unused slice counts as idle), at the first instance's time. The
- * instances' own samples stay (per-instance rows, chargeback). */
+ * gp_mig_weight (an unused slice counts as idle), at the first instance's time, per fetch
+ * whatever the instances' own times: in time order, a GPU's sample ends where one of its
+ * instances comes again (a saved scrape's next fetch). The instances' own samples stay
+ * (per-instance rows, chargeback). */
 void gp_samples_mig_rollup(gp_samples *s);
 
 /* True for DCGM's blank sentinels (int32, int64 and fp64 "blank" families): not readings. */

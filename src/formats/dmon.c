@@ -99,42 +99,49 @@ static bool parse_time(tok t, int *sod) {
     return true;
 }
 
-/* Local midnight of a date (mday may run past the month: mktime normalises), in seconds. */
-static int64_t midnight(int y, int m, int d) {
+/* The local time y-m-d h:00:00 (mday may run past the month: mktime normalises), in seconds.
+ * The hour a DST change repeats reads as its first pass (daylight time), whatever mktime's
+ * own choice: a log's second pass through it lands on the first's times. */
+static int64_t hour_start(int y, int m, int d, int h) {
     struct tm tm;
     memset(&tm, 0, sizeof tm);
     tm.tm_year = y - 1900;
     tm.tm_mon = m - 1;
     tm.tm_mday = d;
-    tm.tm_hour = 12; /* noon, then back: a DST change at 00:00 cannot move the day */
+    tm.tm_hour = h;
     tm.tm_isdst = -1;
     time_t t = mktime(&tm);
     if (t == (time_t)-1)
         return INT64_MIN;
-    struct tm back;
-    localtime_r(&t, &back);
-    back.tm_hour = 0;
-    back.tm_min = 0;
-    back.tm_sec = 0;
-    back.tm_isdst = -1;
-    return (int64_t)mktime(&back);
+    for (int dst = 0; dst <= 1; dst++) {
+        struct tm u = tm, back; /* tm normalised by mktime */
+        u.tm_isdst = dst;
+        time_t v = mktime(&u);
+        /* The same wall hour, earlier: the repeated hour's first pass. */
+        if (v != (time_t)-1 && v < t && localtime_r(&v, &back) && back.tm_hour == tm.tm_hour &&
+            back.tm_mday == tm.tm_mday && back.tm_mon == tm.tm_mon)
+            t = v;
+    }
+    return (int64_t)t;
 }
 
-/* A local date and second of the day as Unix milliseconds; the last day's midnight cached. */
-typedef struct day_cache {
-    int y, m, d;
-    int64_t mid;
-} day_cache;
+/* A local date and second of the day as Unix milliseconds: mktime of the row's own hour, so
+ * rows after a DST change keep their wall time; the last hour cached (a row a second costs
+ * one mktime an hour). */
+typedef struct hour_cache {
+    int y, m, d, h;
+    int64_t start;
+} hour_cache;
 
-static int64_t local_ms(day_cache *c, int y, int m, int d, int sod) {
-    if (c->y != y || c->m != m || c->d != d) {
-        c->y = y, c->m = m, c->d = d;
-        c->mid = midnight(y, m, d);
+static int64_t local_ms(hour_cache *c, int y, int m, int d, int sod) {
+    int h = sod / 3600;
+    if (c->y != y || c->m != m || c->d != d || c->h != h) {
+        c->y = y, c->m = m, c->d = d, c->h = h;
+        c->start = hour_start(y, m, d, h);
     }
-    if (c->mid == INT64_MIN)
+    if (c->start == INT64_MIN)
         return 0;
-    /* Seconds after midnight: right except on the hour a DST change repeats or skips. */
-    return (c->mid + sod) * 1000;
+    return (c->start + sod % 3600) * 1000;
 }
 
 static gp_status fail(gp_err *err, const char *origin, int line, const char *msg) {
@@ -166,7 +173,7 @@ gp_status gp_dmon_parse(const char *buf, size_t len, const char *origin, const g
         p += 3;
     int line = 0, prev_sod = -1, day = 0;
     int64_t round = -1, last_rel = 0;
-    day_cache dc = {0, 0, 0, 0};
+    hour_cache dc = {0, 0, 0, -1, 0};
     gp_status st = GP_OK;
     char msg[160];
     while (p < end && st == GP_OK) {

@@ -1,6 +1,7 @@
 /* MIG instances rolled up to their physical GPU (telemetry.h, prom_range.h): an instance is
  * its profile's compute slices out of the GPU's (3g.40gb: 3 of 7), and the physical GPU's
  * utilization is its instances' utilization weighted by those shares. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ static int parent_of(gp_samples *s, int g) {
 
 /* A parent's share of one instance's sample at a time. */
 typedef struct mig_part {
-    int parent;
+    int parent, inst;
     int64_t t;
     double share; /* the instance's utilization times its weight */
 } mig_part;
@@ -47,7 +48,17 @@ static int by_parent_time(const void *a, const void *b) {
     const mig_part *x = a, *y = b;
     if (x->parent != y->parent)
         return x->parent < y->parent ? -1 : 1;
-    return (x->t > y->t) - (x->t < y->t);
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return (x->inst > y->inst) - (x->inst < y->inst);
+}
+
+/* True when parts[from..to) holds instance inst already. */
+static bool has_inst(const mig_part *parts, size_t from, size_t to, int inst) {
+    for (size_t k = from; k < to; k++)
+        if (parts[k].inst == inst)
+            return true;
+    return false;
 }
 
 void gp_samples_mig_rollup(gp_samples *s) {
@@ -69,16 +80,19 @@ void gp_samples_mig_rollup(gp_samples *s) {
             continue;
         double w = gp_mig_weight(s->gpus[x.gpu].mig, s->gpus[x.gpu].model) * x.value;
         parts = gp_xgrow(parts, &capp, np, sizeof *parts, 64);
-        parts[np++] = (mig_part){p, x.ts_ms, w};
+        parts[np++] = (mig_part){p, x.gpu, x.ts_ms, w};
     }
     free(own);
     if (np)
         qsort(parts, np, sizeof *parts, by_parent_time);
     gp_err ignored; /* past the batch's limit the GPU keeps only its instances' samples */
+    /* One fetch's instances carry their own times (Prometheus /federate stamps each series):
+     * a parent's sample gathers its instances in time order until one comes again (the next
+     * fetch of a saved scrape), at the first one's time. */
     for (size_t i = 0; i < np;) {
         mig_part t = parts[i];
         size_t j = i + 1;
-        for (; j < np && parts[j].parent == t.parent && parts[j].t == t.t; j++)
+        for (; j < np && parts[j].parent == t.parent && !has_inst(parts, i, j, parts[j].inst); j++)
             t.share += parts[j].share;
         if (gp_samples_add(s, t.parent, GP_M_GPU_UTIL, t.share, t.t, -1, &ignored) != GP_OK)
             break;

@@ -175,6 +175,52 @@ static void test_dmon_date_time(void **state) {
     tzset();
 }
 
+/* A zone with DST: every row keeps its wall time after the change, not only the changed hour
+ * (-o DT and -o T); the repeated hour reads as its first pass (daylight time). */
+static void test_dmon_dst(void **state) {
+    (void)state;
+    setenv("TZ", "America/New_York", 1);
+    tzset();
+    /* 2026-03-08: 02:00 EST springs forward to 03:00 EDT. */
+    static const char dt[] = "#Date        Time         gpu    pwr\n"
+                             "#YYYYMMDD    HH:MM:SS     Idx      W\n"
+                             " 20260308    01:59:59       0     10\n"
+                             " 20260308    03:00:00       0     11\n"
+                             " 20260308    12:00:00       0     12\n"
+                             " 20261101    01:30:00       0     13\n"
+                             " 20261101    12:00:00       0     14\n";
+    gp_samples s;
+    gp_dmon_info info;
+    gp_err err;
+    double v[8];
+    int64_t ts[8];
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_dmon_parse(dt, sizeof dt - 1, "dst", NULL, &s, &info, &err), GP_OK);
+    assert_int_equal(values(&s, 0, GP_M_POWER_W, v, ts, 8), 5);
+    assert_true(ts[0] == 1772953199000LL); /* 01:59:59 EST = 06:59:59 UTC */
+    assert_true(ts[1] == 1772953200000LL); /* 03:00:00 EDT = 07:00:00 UTC, a second later */
+    assert_true(ts[2] == 1772985600000LL); /* 12:00:00 EDT = 16:00:00 UTC */
+    /* 2026-11-01: 02:00 EDT falls back to 01:00 EST; 01:30 is its first pass (EDT). */
+    assert_true(ts[3] == 1793511000000LL); /* 01:30:00 EDT = 05:30:00 UTC */
+    assert_true(ts[4] == 1793552400000LL); /* 12:00:00 EST = 17:00:00 UTC */
+    gp_samples_done(&s);
+    /* Time of day only, the log ending 2026-03-08 12:00:05 EDT. */
+    static const char t_only[] = "#Time        gpu    pwr\n"
+                                 "#HH:MM:SS    Idx      W\n"
+                                 " 01:59:59      0     10\n"
+                                 " 03:00:00      0     11\n"
+                                 " 12:00:00      0     12\n";
+    gp_dmon_opts o = {.host = "h", .end_ms = 1772985605000LL, .interval_ms = 1000};
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_dmon_parse(t_only, sizeof t_only - 1, "t", &o, &s, &info, &err), GP_OK);
+    assert_int_equal(values(&s, 0, GP_M_POWER_W, v, ts, 8), 3);
+    assert_true(ts[0] == 1772953199000LL && ts[1] == 1772953200000LL && ts[2] == 1772985600000LL);
+    assert_true(info.first_ms == ts[0] && info.last_ms == ts[2]);
+    gp_samples_done(&s);
+    unsetenv("TZ");
+    tzset();
+}
+
 /* Time of day only (-o T) across midnight; headers repeated and changed; errors. */
 static void test_dmon_edges(void **state) {
     (void)state;
@@ -373,9 +419,13 @@ static void test_dcmi_edges(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dmon_old_driver),     cmocka_unit_test(test_dmon_eight_gpus),
-        cmocka_unit_test(test_dmon_h100_known_gpu), cmocka_unit_test(test_dmon_date_time),
-        cmocka_unit_test(test_dmon_edges),          cmocka_unit_test(test_dcmi_captures),
+        cmocka_unit_test(test_dmon_old_driver),
+        cmocka_unit_test(test_dmon_eight_gpus),
+        cmocka_unit_test(test_dmon_h100_known_gpu),
+        cmocka_unit_test(test_dmon_date_time),
+        cmocka_unit_test(test_dmon_dst),
+        cmocka_unit_test(test_dmon_edges),
+        cmocka_unit_test(test_dcmi_captures),
         cmocka_unit_test(test_dcmi_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

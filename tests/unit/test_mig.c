@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/prom_range.h"
+#include "gpuplan/telemetry.h"
 #include "testutil.h"
 
 /* One aggregate's series of a query_range answer: "sum" of a GPU with extra labels. */
@@ -96,6 +97,46 @@ static void test_mig_rollup_and_labels(void **state) {
     gp_rollups_done(&b);
 }
 
+/* Two instances of one GPU whose series carry their own times (Prometheus /federate): one
+ * rolled-up sample per fetch holding both shares, at the first instance's time; a saved
+ * scrape's second fetch gets its own. */
+static void test_mig_rollup_per_fetch(void **state) {
+    (void)state;
+    static const char doc[] = "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",modelName="
+                              "\"NVIDIA H100 80GB HBM3\","
+                              "GPU_I_ID=\"1\",GPU_I_PROFILE=\"3g.40gb\"} 0.8 1000\n"
+                              "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",modelName="
+                              "\"NVIDIA H100 80GB HBM3\","
+                              "GPU_I_ID=\"2\",GPU_I_PROFILE=\"4g.40gb\"} 0.5 1005\n"
+                              "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",modelName="
+                              "\"NVIDIA H100 80GB HBM3\","
+                              "GPU_I_ID=\"1\",GPU_I_PROFILE=\"3g.40gb\"} 0.4 2000\n"
+                              "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-1\",modelName="
+                              "\"NVIDIA H100 80GB HBM3\","
+                              "GPU_I_ID=\"2\",GPU_I_PROFILE=\"4g.40gb\"} 1 2004\n";
+    gp_samples s;
+    gp_err err;
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_dcgm_parse(doc, sizeof doc - 1, "fed.prom", &s, &err), GP_OK);
+    size_t before = s.n;
+    gp_samples_mig_rollup(&s);
+    assert_int_equal(s.n, before + 2);
+    for (size_t i = before; i < s.n; i++) {
+        const gp_sample *x = &s.s[i];
+        assert_string_equal(s.gpus[x->gpu].uuid, "GPU-1");
+        assert_string_equal(s.gpus[x->gpu].mig, "");
+        assert_int_equal(x->metric, GP_M_GPU_UTIL);
+        if (x->ts_ms == 1000)
+            assert_close(x->value, 3.0 / 7 * 80 + 4.0 / 7 * 50, REL);
+        else if (x->ts_ms == 2000)
+            assert_close(x->value, 3.0 / 7 * 40 + 4.0 / 7 * 100, REL);
+        else
+            fail_msg("a rolled-up sample at %lld", (long long)x->ts_ms);
+    }
+    assert_true(s.s[before].ts_ms != s.s[before + 1].ts_ms);
+    gp_samples_done(&s);
+}
+
 /* A profile's compute slices of the GPU's. */
 static void test_mig_weight(void **state) {
     (void)state;
@@ -114,6 +155,7 @@ static void test_mig_weight(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mig_rollup_and_labels),
+        cmocka_unit_test(test_mig_rollup_per_fetch),
         cmocka_unit_test(test_mig_weight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
