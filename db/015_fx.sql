@@ -1,7 +1,7 @@
 -- docs/catalog.md "Exchange rates": dated exchange rates, kept with history like prices. One
 -- row says 1 `base` buys `rate` `quote` from effective_from on, until the pair's next row; an
 -- import adds rows and never overwrites one (a second value for the same day is ignored).
-CREATE TABLE fx_rate (
+CREATE TABLE IF NOT EXISTS fx_rate ( -- IF NOT EXISTS: a database rolled back by hand keeps it
     base           TEXT NOT NULL CHECK (length(base) = 3),
     quote          TEXT NOT NULL CHECK (length(quote) = 3 AND quote <> base),
     effective_from TEXT NOT NULL,  -- YYYY-MM-DD
