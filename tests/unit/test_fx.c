@@ -89,6 +89,8 @@ static void test_errors(void **state) {
     refused("Date,USD\n2025-01-02,0\n", "x.csv:2", "not a positive rate");
     refused("Date,USD\n2025-01-02,1.1,7\n", "x.csv:2", "3 fields, the header has 2");
     refused("Date,USD\n31 Foo 2025,1\n", "x.csv:2", "not a date");
+    /* EUR against itself is no rate: refused at the header, before anything is stored. */
+    refused("Date,USD,EUR\n2025-01-02,1.1,1\n", "x.csv:1", "column 3: EUR is the base");
 }
 
 static char path[] = "/tmp/gpuplan-fx-XXXXXX";
