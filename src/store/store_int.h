@@ -30,6 +30,8 @@ struct gp_store {
     /* The last day whose chunks retention removed, plus one (0: none yet this process): the
      * day chunks past the window change once a day, not once a cycle. */
     int64_t retained_day;
+    /* SQLite's primary result code of the last failure store_fail or store_exec reported. */
+    int failed_rc;
 };
 
 /* Statements whose query plans tests/unit check (an index search, not a scan of the table):
