@@ -49,7 +49,7 @@ gp_status gp_session_open(gp_session *s, gp_err *err);
 bool gp_session_has_database(const gp_session *s);
 /* The database with the bundled catalog loaded into it (for the services, as above); a read_only
  * session whose database refuses the write keeps the catalog the database holds (none, for one
- * never priced). */
+ * never priced); any other database error is returned. */
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
 
 #endif

@@ -30,6 +30,9 @@ gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err);
 /* True when st cannot be written (opened read-only): what a read does on the side (loading the
  * bundled catalog, refreshing throughput estimates) is then left out. */
 bool gp_store_read_only(const gp_store *st);
+/* True when the last SQLite failure st reported (GP_E_DB) was its refusal to write
+ * (SQLITE_READONLY), told apart from a damaged, locked or full database. */
+bool gp_store_write_refused(const gp_store *st);
 void gp_store_close(gp_store *st);
 
 /* From now on, a wait on another process's lock (up to 5 s) ends as soon as *stop is non-zero

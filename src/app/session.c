@@ -135,9 +135,10 @@ gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     gp_status rc = gp_catalog_load_bundle(*out, false, &bs, err);
     if (!current)
         s->catalog_loading(true, s->catalog_loaded_arg);
-    if (rc == GP_E_DB && s->read_only) {
+    if (rc == GP_E_DB && s->read_only && gp_store_write_refused(*out)) {
         /* A database opened for reading only (the exporter's, a read-only mount) keeps the
-         * catalog it holds: loading the bundle is a write, rolled back whole. */
+         * catalog it holds: loading the bundle is a write, rolled back whole. Any other
+         * failure (a damaged, locked or full database) is reported, not served stale. */
         gp_err_clear(err);
         return GP_OK;
     }

@@ -91,6 +91,11 @@ static gp_status ecb_row(const gp_csv_record *r, void *arg, gp_err *err) {
                 return gp_errorf(err, GP_E_INPUT, where,
                                  "column %d: \"%.20s\" is not a currency code (three capitals)",
                                  i + 1, cell);
+            /* The file's rates are euros in each column's currency: EUR against itself is
+             * no rate (and db/015_fx.sql's CHECK would fail the whole import later). */
+            if (strcmp(cell, "EUR") == 0)
+                return gp_errorf(err, GP_E_INPUT, where,
+                                 "column %d: EUR is the base of the ECB rates, not a quote", i + 1);
             memcpy(c->code[i], cell, 4);
         }
         c->header = true;

@@ -16,6 +16,7 @@
 #include "store_int.h"
 
 gp_status store_fail(gp_store *st, gp_err *err, const char *what) {
+    st->failed_rc = sqlite3_errcode(st->db) & 0xff;
     return gp_errorf(err, GP_E_DB, st->path, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -52,7 +53,9 @@ gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_er
 
 gp_status store_exec(gp_store *st, const char *sql, gp_err *err) {
     char *msg = NULL;
-    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    int rc = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        st->failed_rc = rc & 0xff;
         gp_errorf(err, GP_E_DB, st->path, "%s", msg ? msg : sqlite3_errmsg(st->db));
         sqlite3_free(msg);
         return GP_E_DB;
@@ -275,6 +278,10 @@ gp_status gp_store_open_readonly(const char *path, gp_store **out, gp_err *err) 
 
 bool gp_store_read_only(const gp_store *st) {
     return sqlite3_db_readonly(st->db, "main") == 1;
+}
+
+bool gp_store_write_refused(const gp_store *st) {
+    return st->failed_rc == SQLITE_READONLY;
 }
 
 void gp_store_close(gp_store *st) {

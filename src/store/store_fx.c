@@ -110,10 +110,7 @@ gp_status gp_store_fx_convert(gp_store *st, const char *from, const char *to, co
     }
     /* A cross: a base quoted against both, the first by name that has both in force. */
     sqlite3_stmt *s;
-    if (store_prepare(st,
-                      "SELECT DISTINCT a.base FROM fx_rate a JOIN fx_rate b ON a.base = b.base "
-                      "WHERE a.quote = ?1 AND b.quote = ?2 ORDER BY a.base",
-                      &s, err))
+    if (store_prepare(st, STORE_SQL_FX_CROSS, &s, err))
         return err->code;
     sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, to, -1, SQLITE_STATIC);

@@ -766,12 +766,10 @@ gp_status gp_store_history_mark(gp_store *st, long long node_id, const char *sou
     *done_ms = 0;
     sqlite3_stmt *s;
     /* node_id 0: the earliest mark of any node (a host's GPUs split into nodes by label). */
-    if (store_prepare(st,
-                      "SELECT min(done_ms) FROM history_mark WHERE (?1 = 0 OR node_id = ?1) AND "
-                      "source = ?2 AND metric = ?3 AND host = ?4",
-                      &s, err))
+    if (store_prepare(st, node_id ? STORE_SQL_MARK_NODE : STORE_SQL_MARK_ANY, &s, err))
         return err->code;
-    sqlite3_bind_int64(s, 1, node_id);
+    if (node_id)
+        sqlite3_bind_int64(s, 1, node_id);
     sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
     sqlite3_bind_int(s, 3, (int)metric);
     sqlite3_bind_text(s, 4, host, -1, SQLITE_STATIC);

@@ -30,7 +30,22 @@ struct gp_store {
     /* The last day whose chunks retention removed, plus one (0: none yet this process): the
      * day chunks past the window change once a day, not once a cycle. */
     int64_t retained_day;
+    /* SQLite's primary result code of the last failure store_fail or store_exec reported. */
+    int failed_rc;
 };
+
+/* Statements whose query plans tests/unit check (an index search, not a scan of the table):
+ * a node's import mark (history_mark's key), the earliest mark of a host over all its nodes
+ * (db/016's history_mark_host), and the bases quoted against both currencies of a cross
+ * (db/016's fx_rate_quote, then fx_rate's key). */
+#define STORE_SQL_MARK_NODE                                                                        \
+    "SELECT min(done_ms) FROM history_mark WHERE node_id = ?1 AND source = ?2 AND metric = ?3 "    \
+    "AND host = ?4"
+#define STORE_SQL_MARK_ANY                                                                         \
+    "SELECT min(done_ms) FROM history_mark WHERE source = ?2 AND metric = ?3 AND host = ?4"
+#define STORE_SQL_FX_CROSS                                                                         \
+    "SELECT DISTINCT a.base FROM fx_rate a WHERE a.quote = ?1 AND EXISTS (SELECT 1 FROM "          \
+    "fx_rate b WHERE b.base = a.base AND b.quote = ?2) ORDER BY a.base"
 
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
 gp_status store_fail(gp_store *st, gp_err *err, const char *what);

@@ -25,6 +25,8 @@ printf 'Date, USD, CNY\n1 Jul 2022, 1.00, 7.00\n' >"$tmp/fx2.csv"
 check "fx import (hist layout)" bash -c "'$gpuplan' pricing fx import '$tmp/fx1.csv' --source 'test rates' | grep -q '2 dated rows, 3 rates added'"
 check "fx import (daily layout)" bash -c "'$gpuplan' pricing fx import '$tmp/fx2.csv' --source 'test rates' | grep -q '1 dated rows, 2 rates added'"
 check "fx import again keeps what it has" bash -c "'$gpuplan' pricing fx import '$tmp/fx2.csv' | grep -q '0 rates added, 2 already held'"
+printf 'Date,USD,EUR\n2022-08-01,1.1,1\n' >"$tmp/eur.csv"
+check "a EUR column is refused as input naming file and line, exit 2, nothing written" bash -c "'$gpuplan' pricing fx import '$tmp/eur.csv' 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'eur.csv:1: .*EUR is the base' '$tmp/err' && [ \$(wc -l <'$tmp/err') = 1 ] && ! '$gpuplan' pricing fx list --as-of 2022-08-15 | grep -q 2022-08-01"
 printf 'Date,USD\n2022-08-01,-1\n' >"$tmp/bad.csv"
 check "a bad rate names file and line, exit 2, nothing written" bash -c "'$gpuplan' pricing fx import '$tmp/bad.csv' 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'bad.csv:2' '$tmp/err' && ! '$gpuplan' pricing fx list --as-of 2022-08-15 | grep -q 2022-08-01"
 

@@ -17,6 +17,8 @@
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/store.h"
+#include <sqlite3.h>
+
 #include "testutil.h"
 #include "session_fixture.h"
 
@@ -39,6 +41,35 @@ static cJSON *scenario_doc(const char *catalog) {
 
 /* A catalog reference takes the price in force on as_of, keeps its source, and the JSON the
  * report embeds carries the price instead of the reference. */
+/* As the bundle's load begins, another connection makes the store refuse it with an error that
+ * is not a refused write (a trigger's ABORT, as a damaged or locked database would). */
+static void break_the_load(bool done, void *arg) {
+    if (done)
+        return;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(arg, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "CREATE TRIGGER boom BEFORE INSERT ON catalog_import BEGIN "
+                                  "SELECT RAISE(ABORT, 'boom'); END",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* A read-only session keeps the stored catalog only when the database refuses the write; any
+ * other failure of the load is reported, never a stale catalog served in silence. */
+static void read_only_session_reports_other_errors(void **state) {
+    fixture *f = *state;
+    f->ses.read_only = true; /* no file yet: created writable, then the load fails */
+    f->ses.catalog_loading = break_the_load;
+    f->ses.catalog_loaded_arg = f->db;
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_session_catalog(&f->ses, &st, &err), GP_E_DB);
+    assert_false(gp_store_read_only(st));
+    assert_non_null(strstr(err.msg, "boom"));
+}
+
 static void resolves_catalog_references(void **state) {
     fixture *f = *state;
     cJSON *doc = scenario_doc("aws/p4d.24xlarge/us-east-1");
@@ -511,6 +542,7 @@ static void ranks_sensitivity_per_option(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(resolves_catalog_references, setup, teardown),
+        cmocka_unit_test_setup_teardown(read_only_session_reports_other_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(drafts_from_the_catalog, setup, teardown),
         cmocka_unit_test_setup_teardown(imports_into_an_existing_node, setup, teardown),

@@ -8,6 +8,8 @@
 #include "gpuplan/store_fx.h"
 #include "testutil.h"
 #include "../dbfile.h"
+#include "../../src/store/store_int.h"
+#include "query_plan.h"
 
 typedef struct seen {
     int n;
@@ -87,6 +89,8 @@ static void test_errors(void **state) {
     refused("Date,USD\n2025-01-02,0\n", "x.csv:2", "not a positive rate");
     refused("Date,USD\n2025-01-02,1.1,7\n", "x.csv:2", "3 fields, the header has 2");
     refused("Date,USD\n31 Foo 2025,1\n", "x.csv:2", "not a date");
+    /* EUR against itself is no rate: refused at the header, before anything is stored. */
+    refused("Date,USD,EUR\n2025-01-02,1.1,1\n", "x.csv:1", "column 3: EUR is the base");
 }
 
 static char path[] = "/tmp/gpuplan-fx-XXXXXX";
@@ -182,6 +186,42 @@ static void test_store_list(void **state) {
     assert_int_equal(n, 2); /* USD/JPY is not in force yet */
 }
 
+/* A cross looks for bases quoted against both currencies by index, not by joining every dated
+ * row of one quote with every dated row of the other. */
+static void test_cross_plan(void **state) {
+    (void)state;
+    assert_index_plan(path, STORE_SQL_FX_CROSS, NULL);
+    /* 1000 dated rows of each quote: a join of the two walks a million pairs, the lookup a few
+     * steps a row. */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "WITH RECURSIVE d(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM d "
+                                  "WHERE n < 999) INSERT OR IGNORE INTO fx_rate SELECT 'XAU', q, "
+                                  "date('2020-01-01', '+' || n || ' days'), 2, 't' FROM d, "
+                                  "(SELECT 'USD' q UNION ALL SELECT 'CNY')",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_prepare_v2(db, STORE_SQL_FX_CROSS, -1, &s, NULL), SQLITE_OK);
+    sqlite3_bind_text(s, 1, "USD", -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, "CNY", -1, SQLITE_STATIC);
+    int rows = 0;
+    bool xau = false;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        rows++;
+        xau |= strcmp((const char *)sqlite3_column_text(s, 0), "XAU") == 0;
+    }
+    int steps = sqlite3_stmt_status(s, SQLITE_STMTSTATUS_VM_STEP, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    assert_true(xau);
+    assert_true(rows >= 1);
+    if (steps > 100000)
+        print_error("%d VM steps\n", steps);
+    assert_true(steps <= 100000);
+}
+
 int main(void) {
     const struct CMUnitTest parse[] = {
         cmocka_unit_test(test_bundled_file),
@@ -191,6 +231,7 @@ int main(void) {
     const struct CMUnitTest store[] = {
         cmocka_unit_test(test_store_in_force),
         cmocka_unit_test(test_store_list), /* after in_force: it reads what that added */
+        cmocka_unit_test(test_cross_plan),
     };
     return cmocka_run_group_tests(parse, NULL, NULL) |
            cmocka_run_group_tests(store, setup, teardown);

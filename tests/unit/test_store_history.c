@@ -10,6 +10,8 @@
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
 #include "../dbfile.h"
+#include "../../src/store/store_int.h"
+#include "query_plan.h"
 
 #define H 3600000LL
 #define T0 (1795000000000LL / H * H)
@@ -183,6 +185,27 @@ static void test_marks(void **state) {
         gp_store_history_mark(st, node, "http://p {}", GP_M_POWER_W, "h1", &has, &done, &err),
         GP_OK);
     assert_false(has);
+    /* Node 0: the earliest mark of the host over all its nodes. */
+    long long n2;
+    assert_int_equal(gp_store_node_add(st, "n2", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "n2", &n2, &err), GP_OK);
+    assert_int_equal(
+        gp_store_history_mark_set(st, n2, "http://p {}", GP_M_POWER_W, "h0", 3600000, &err), GP_OK);
+    assert_int_equal(
+        gp_store_history_mark(st, 0, "http://p {}", GP_M_POWER_W, "h0", &has, &done, &err), GP_OK);
+    assert_true(has);
+    assert_int_equal(done, 3600000);
+    assert_int_equal(
+        gp_store_history_mark(st, 0, "http://p {}", GP_M_GPU_UTIL, "h0", &has, &done, &err), GP_OK);
+    assert_false(has);
+}
+
+/* Both mark lookups search an index: group_marks asks 4 times per host per import, and a scan
+ * of history_mark each time takes minutes at 20k hosts. */
+static void test_mark_plans(void **state) {
+    (void)state;
+    assert_index_plan(path, STORE_SQL_MARK_NODE, "PRIMARY KEY (node_id=?");
+    assert_index_plan(path, STORE_SQL_MARK_ANY, NULL);
 }
 
 /* The fleet of a node known by its history alone: every GPU with its last 5-minute means and
@@ -250,6 +273,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_and_never_twice),
         cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_mark_plans),
         cmocka_unit_test(test_fleet_from_history),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
