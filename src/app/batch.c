@@ -150,7 +150,10 @@ static gp_status swap_in(gp_store *st, const char *tmp, const char *dir, const c
             return err->code ? err->code : not_ours(dir, err);
         }
     }
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE) != 0) {
+    int moved = renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE);
+    if (moved != 0 && (errno == EINVAL || errno == ENOSYS)) /* a file system without the flag */
+        moved = rename(tmp, dir);
+    if (moved != 0) {
         int e = errno;
         if (*had)
             rename(old, dir);
