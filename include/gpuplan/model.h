@@ -106,6 +106,10 @@ struct gp_result {
     int cheapest; /* -1: self-hosted; else an index into options */
 };
 
+/* Two money amounts equal by the model's tie rule (docs/model.md "Rounding and ties"):
+ * |a - b| <= 1e-9 * max(1, |a|, |b|). Every discrete decision between amounts uses it. */
+bool gp_money_equal(double a, double b);
+
 /* Evaluate every formula of docs/model.md for s, month by month, into *out; out->error says
  * whether the result may be reported. */
 void gp_model_evaluate(const gp_scenario *s, gp_result *out);

@@ -92,6 +92,10 @@ double gp_mig_weight(const char *mig, const char *model);
  * (per-instance rows, chargeback). */
 void gp_samples_mig_rollup(gp_samples *s);
 
+/* A label dcgm-exporter attaches that names a workload: Kubernetes' namespace, pod and
+ * container, and anything naming a job (HPC schedulers), but not the scrape's own "job". */
+bool gp_workload_label(const char *name);
+
 /* True for DCGM's blank sentinels (int32, int64 and fp64 "blank" families): not readings. */
 bool gp_dcgm_is_blank(double v, bool is_counter);
 

@@ -29,9 +29,7 @@ static const struct field {
     {"DCGM_FI_DEV_ENFORCED_POWER_LIMIT", GP_M_POWER_LIMIT_W, 1, true, false},
 };
 
-/* Workload labels: Kubernetes' and anything naming a job (HPC schedulers), but not the
- * scrape's own "job"/"instance". */
-static bool workload_label(const char *name) {
+bool gp_workload_label(const char *name) {
     if (!strcmp(name, "namespace") || !strcmp(name, "pod") || !strcmp(name, "container"))
         return true;
     if (!strcmp(name, "job") || !strcmp(name, "exported_job"))
@@ -113,7 +111,7 @@ static gp_status on_sample(const gp_prom_sample *s, void *arg, gp_err *err) {
             gi = v;
         else if (!strcmp(n, "GPU_I_PROFILE"))
             gi_profile = v;
-        else if (*v && workload_label(n)) {
+        else if (*v && gp_workload_label(n)) {
             int k = nwl++;
             while (k > 0 && strcmp(wl[k - 1]->name, n) > 0) {
                 wl[k] = wl[k - 1];

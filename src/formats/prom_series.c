@@ -1,5 +1,4 @@
 /* The GPU behind a Prometheus series (prom_series.h). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,21 +41,6 @@ bool prom_series_of(const cJSON *metric, gp_metric m, prom_series *out) {
     return true;
 }
 
-/* dcgm.c's rule: Kubernetes' labels and anything naming a job (HPC schedulers), but not the
- * scrape's own "job". */
-static bool workload(const char *name) {
-    if (!strcmp(name, "namespace") || !strcmp(name, "pod") || !strcmp(name, "container"))
-        return true;
-    if (!strcmp(name, "job") || !strcmp(name, "exported_job"))
-        return false;
-    char low[64];
-    size_t n = 0;
-    for (const char *p = name; *p && n + 1 < sizeof low; p++)
-        low[n++] = (char)tolower((unsigned char)*p);
-    low[n] = '\0';
-    return strstr(low, "job") != NULL;
-}
-
 bool prom_series_labels(const cJSON *metric, const prom_series *ps, char *json, size_t cap) {
     if (ps->gi && ps->device)
         return false;
@@ -64,7 +48,7 @@ bool prom_series_labels(const cJSON *metric, const prom_series *ps, char *json, 
     int n = 0;
     for (const cJSON *l = metric ? metric->child : NULL; l && n < 64; l = l->next) {
         if (!l->string || !cJSON_IsString(l) || !l->valuestring || !*l->valuestring ||
-            !workload(l->string))
+            !gp_workload_label(l->string))
             continue;
         int k = n++;
         while (k > 0 && strcmp(kept[k - 1]->string, l->string) > 0) {

@@ -37,8 +37,12 @@ static double ceil_plus(double v) {
     return ceil_pos(v - 1e-9 * max2(1.0, v));
 }
 
-static bool ties_equal(double a, double b) {
+bool gp_money_equal(double a, double b) {
     return fabs(a - b) <= 1e-9 * max2(1.0, max2(fabs(a), fabs(b)));
+}
+
+static bool ties_equal(double a, double b) {
+    return gp_money_equal(a, b);
 }
 
 static bool at_most(double a, double b) {

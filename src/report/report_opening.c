@@ -156,8 +156,7 @@ static void exit_clause(const gp_scenario *s, const gp_result *r, int i, char *o
     out[0] = '\0';
     if (v == 0.0 || or->total < r->self.total)
         return;
-    bool total_flips = without > or->total && fabs(without - or->total) >
-                                                  1e-9 * fmax(1.0, fmax(without, or->total));
+    bool total_flips = without > or->total && !gp_money_equal(without, or->total);
     bool be_moves =
         or->has_break_even_month != or->has_break_even_month_without_exit ||
         (or->has_break_even_month && or->break_even_month != or->break_even_month_without_exit);

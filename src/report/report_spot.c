@@ -8,10 +8,6 @@
 #include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
 
-static bool equal(double a, double b) { /* docs/model.md, Rounding and ties */
-    return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
-}
-
 static bool is_spot(const gp_scenario *s, int i) {
     return i >= 0 && i < s->n_options && s->options[i].pricing == GP_SPOT;
 }
@@ -32,7 +28,7 @@ bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side) {
         if (gp_report_rests_on_spot(s, r, k))
             continue;
         double total = k < 0 ? r->self.total : r->options[k].total;
-        if (!found || (total < low && !equal(total, low))) {
+        if (!found || (total < low && !gp_money_equal(total, low))) {
             found = true;
             low = total;
             *side = k;
@@ -48,7 +44,7 @@ bool gp_report_guaranteed_without_exit(const gp_scenario *s, const gp_result *r,
         if (gp_report_rests_on_spot(s, r, k))
             continue;
         double total = k < 0 ? r->self.total + r->self.exit_value : r->options[k].total;
-        if (!found || (total < low && !equal(total, low))) {
+        if (!found || (total < low && !gp_money_equal(total, low))) {
             found = true;
             low = total;
             *side = k;
