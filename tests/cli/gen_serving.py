@@ -11,7 +11,10 @@ served rates per busy GPU-hour it generated, "MODEL M_TOKENS_PER_BUSY_GPU_HOUR",
 - host h1: 2 A100, one held by llm/sglang-b (SGLang, 400 tokens/s), one by llm/tgi-c (TGI, 200
   tokens/s): 300 a GPU;
 - host h1 GPU 2: an A100 held by a training pod (train/job-x) with no token counters: not counted;
-- pod llm/vllm-orphan: vLLM counters, no GPU series.
+- pod llm/vllm-orphan: vLLM counters, no GPU series;
+- host h2: an L40S held by llm/vllm-d (vLLM, 500 tokens/s), its labels as Prometheus renames
+  them when it scrapes dcgm-exporter without honor_labels (exported_pod, exported_namespace;
+  pod and namespace are the exporter's own).
 dcgm-exporter's labels as it attaches them: gpu, UUID, modelName, Hostname, pod, namespace,
 container.
 """
@@ -30,6 +33,7 @@ gpus = [  # (host, index, uuid, model, namespace, pod, container, busy pattern)
     ("h1", 0, "GPU-b0", A100, "llm", "sglang-b", "sglang", "b"),
     ("h1", 1, "GPU-b1", A100, "llm", "tgi-c", "tgi", "b"),
     ("h1", 2, "GPU-b2", A100, "train", "job-x", "trainer", "b"),
+    ("h2", 0, "GPU-c0", "NVIDIA L40S", "llm", "vllm-d", "vllm", "renamed"),
 ]
 
 
@@ -58,11 +62,17 @@ with open(os.path.join(out, "serving.om"), "w") as f:
     for host, i, uuid, model, ns, pod, ctr, pat in gpus:
         labels = (f'gpu="{i}",UUID="{uuid}",modelName="{model}",Hostname="{host}",'
                   f'container="{ctr}",namespace="{ns}",pod="{pod}",job="dcgm"')
+        if pat == "renamed":
+            labels = (f'gpu="{i}",UUID="{uuid}",modelName="{model}",Hostname="{host}",'
+                      f'exported_container="{ctr}",exported_namespace="{ns}",'
+                      f'exported_pod="{pod}",namespace="gpu-operator",'
+                      f'pod="nvidia-dcgm-exporter-7x",job="dcgm"')
         for t in times:
             f.write(f"DCGM_FI_DEV_GPU_UTIL{{{labels}}} {util(pat, t)} {t}\n")
     counters = [  # (family, suffix, namespace, pod, rate, pattern, restarts)
         ("vllm:generation_tokens", "_total", "llm", "vllm-a", 1500, "a", True),
         ("vllm:generation_tokens", "_total", "llm", "vllm-orphan", 100, "b", False),
+        ("vllm:generation_tokens", "_total", "llm", "vllm-d", 500, "b", False),
         ("vllm:prompt_tokens", "_total", "llm", "vllm-a", 3000, "a", True),
         ("vllm:prompt_tokens", "_total", "llm", "vllm-orphan", 200, "b", False),
         ("sglang:generation_tokens", "_total", "llm", "sglang-b", 400, "b", False),
@@ -83,4 +93,5 @@ with open(os.path.join(out, "serving.om"), "w") as f:
 # Per busy GPU-hour: H100 750 tokens/s a GPU; A100 (400 + 200) / 2.
 print(f"H100 {750 * 3600 / 1e6:.6f}")
 print(f"A100-80GB {300 * 3600 / 1e6:.6f}")
+print(f"L40S {500 * 3600 / 1e6:.6f}")
 print(f"H100-input {1500 * 3600 / 1e6:.6f}")

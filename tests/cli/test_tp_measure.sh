@@ -37,11 +37,11 @@ echo $! >"$tmp/prom.pid"
 url="http://127.0.0.1:$port"
 for _ in $(seq 300); do
     curl -s "$url/api/v1/query?query=count(DCGM_FI_DEV_GPU_UTIL)&time=$end" |
-        grep -q '"value":\[[0-9.]*,"5"\]' && break
+        grep -q '"value":\[[0-9.]*,"6"\]' && break
     sleep 0.1
 done
 check "Prometheus is up with the serving day" \
-    grep -q . <(curl -s "$url/api/v1/query?query=count(DCGM_FI_DEV_GPU_UTIL)&time=$end" | grep '"5"')
+    grep -q . <(curl -s "$url/api/v1/query?query=count(DCGM_FI_DEV_GPU_UTIL)&time=$end" | grep '"6"')
 export GPUPLAN_DB=$tmp/a.db
 rate() { awk -v m="$1" '$1 == m {print $2}' "$tmp/rates"; }
 # figure MODEL FILE: the PER BUSY GPU-H column of MODEL's row
@@ -57,6 +57,8 @@ check "H100 measured within 1 % of the served rate ($(rate H100))" \
 check "A100 (SGLang and TGI) within 1 % of the served rate ($(rate A100-80GB))" \
     within "$(figure A100-80GB "$tmp/m1.out")" "$(rate A100-80GB)"
 # The H100s were idle 2 h of 24: busy share 22/24.
+check "L40S (dcgm-exporter's labels renamed exported_pod) within 1 % of $(rate L40S)" \
+    within "$(figure L40S "$tmp/m1.out")" "$(rate L40S)"
 check "the H100s' busy share is 91.7 %" grep -Eq '^H100 .* 91\.7% +1 vllm$' "$tmp/m1.out"
 check "the A100 row counts two pods, sglang and tgi" grep -Eq '^A100-80GB .* 2 sglang,tgi$' "$tmp/m1.out"
 check "the pod with no GPU series is reported" \
