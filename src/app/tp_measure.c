@@ -84,29 +84,88 @@ static void token_query(const char *sel, long long w_ms, gp_tok_count count, gp_
     gp_buf_done(&x);
 }
 
-static void gpu_query(const char *sel, long long w_ms, gp_buf *q) {
-    gp_buf u;
-    gp_buf_init(&u, 1u << 16);
+/* One of the GPU queries (agg 0: the buckets held, 1: utilization summed, 2: the buckets busy
+ * at >= 5 %) for the GPU series of sel, into q: each its own query, so that each stays within
+ * the server's samples a query. */
+static void gpu_query(const char *sel, long long w_ms, int agg, gp_buf *q) {
+    gp_buf u, x;
+    gp_buf_init(&u, 1u << 20);
+    gp_buf_init(&x, 1u << 20);
     gp_buf_printf(&u, "avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[5m] offset 1ms)", sel);
     long long r = w_ms - 1; /* (at - w, at]: the buckets of [at - w, at) */
-    static const char *const tags[] = {"n", "u", "b"};
-    gp_buf x;
-    gp_buf_init(&x, 1u << 16);
-    for (int i = 0; i < 3; i++) {
-        x.len = 0;
-        if (i == 0)
-            gp_buf_printf(&x, "label_replace(count_over_time(%s[%lldms:5m])", u.data, r);
-        else if (i == 1)
-            gp_buf_printf(&x, "label_replace(sum_over_time(%s[%lldms:5m])", u.data, r);
-        else
-            gp_buf_printf(&x, "label_replace(count_over_time((%s >= 5)[%lldms:5m])", u.data, r);
-        gp_buf_printf(&x, ", \"%s\", \"%s\", \"\", \"\")", GP_RANGE_AGG_LABEL, tags[i]);
-        if (q->len)
-            gp_buf_add(q, " or ", 4);
-        pod_of(q, x.data);
-    }
+    if (agg == 0)
+        gp_buf_printf(&x, "label_replace(count_over_time(%s[%lldms:5m])", u.data, r);
+    else if (agg == 1)
+        gp_buf_printf(&x, "label_replace(sum_over_time(%s[%lldms:5m])", u.data, r);
+    else
+        gp_buf_printf(&x, "label_replace(count_over_time((%s >= 5)[%lldms:5m])", u.data, r);
+    gp_buf_printf(&x, ", \"%s\", \"%s\", \"\", \"\")", GP_RANGE_AGG_LABEL,
+                  agg == 0   ? "n"
+                  : agg == 1 ? "u"
+                             : "b");
+    pod_of(q, x.data);
     gp_buf_done(&x);
     gp_buf_done(&u);
+}
+
+/* The token query, then the GPU queries a group of hosts at a time (hosts_per_query Hostnames a
+ * query, as `capacity --prometheus` asks, a few groups in flight), so that a large fleet's
+ * answers stay within the server's limits: the GPU answers into gv, the tokens into tv. */
+static gp_status ask(const gp_history_opts *o, const char *gpu_sel, long long w, int64_t at,
+                     const char *tq, gp_promvec *tv, gp_promvec *gv, gp_err *err) {
+    gp_history_opts lo = *o;
+    lo.match = gpu_sel;
+    lo.since_ms = at - w;
+    lo.until_ms = at;
+    char **hosts = NULL;
+    size_t nh = 0;
+    if (gp_history_label_values(&lo, "Hostname", "__name__=\"DCGM_FI_DEV_GPU_UTIL\",pod!=\"\"",
+                                &hosts, &nh, err))
+        return err->code;
+    size_t hpq = o->hosts_per_query > 0 ? (size_t)o->hosts_per_query : 8;
+    size_t groups = nh ? (nh + hpq - 1) / hpq : 1;
+    size_t batch = 4 * (size_t)(o->concurrency > 0 ? o->concurrency : 1);
+    gp_status rc = GP_OK;
+    bool tokens = true;
+    for (size_t g0 = 0; g0 < groups && rc == GP_OK; g0 += batch) {
+        size_t g1 = g0 + batch < groups ? g0 + batch : groups;
+        size_t n = 3 * (g1 - g0) + (tokens ? 1 : 0);
+        gp_buf *text = gp_xcalloc(n, sizeof *text);
+        gp_prom_call *calls = gp_xcalloc(n, sizeof *calls);
+        size_t k = 0;
+        if (tokens)
+            calls[k++] = (gp_prom_call){.query = tq, .time_ms = at};
+        for (size_t g = g0; g < g1; g++) {
+            size_t first = g * hpq, count = nh ? (nh - first < hpq ? nh - first : hpq) : 0;
+            gp_buf hs, gs;
+            gp_buf_init(&hs, 4u << 20);
+            gp_buf_init(&gs, 4u << 20);
+            gp_history_selector(gpu_sel, nh ? hosts + first : NULL, count, &hs);
+            selector(hs.data ? hs.data : "", "pod!=\"\"", &gs);
+            for (int agg = 0; agg < 3; agg++, k++) {
+                gp_buf_init(&text[k], 16u << 20);
+                gpu_query(gs.data, w, agg, &text[k]);
+                calls[k] = (gp_prom_call){.query = text[k].data, .time_ms = at};
+            }
+            gp_buf_done(&hs);
+            gp_buf_done(&gs);
+        }
+        rc = gp_history_query(o, calls, n, err);
+        for (size_t i = 0; i < n; i++) {
+            bool tok = tokens && i == 0;
+            if (rc == GP_OK)
+                rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "",
+                                      calls[i].body.len, o->url, calls[i].http_status, POD_LABEL,
+                                      tok ? tv : gv, err);
+            gp_buf_done(&calls[i].body);
+            gp_buf_done(&text[i]);
+        }
+        free(calls);
+        free(text);
+        tokens = false;
+    }
+    free(hosts);
+    return rc;
 }
 
 typedef struct pod {
@@ -296,30 +355,16 @@ gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq
     int64_t until = rq->until_ms > 0 ? rq->until_ms : gp_now_ms();
     int64_t at = until / BUCKET_MS * BUCKET_MS;
     long long w = (rq->window_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
-    gp_buf tsel, gsel, tq, gq;
+    gp_buf tsel, tq;
     gp_buf_init(&tsel, 4096);
-    gp_buf_init(&gsel, 4096);
     gp_buf_init(&tq, 1u << 20);
-    gp_buf_init(&gq, 1u << 20);
     selector(o.match, "", &tsel);
-    selector(gpu_sel, "pod!=\"\"", &gsel);
     token_query(tsel.data, w, rq->count, &tq);
-    gpu_query(gsel.data, w, &gq);
-    gp_prom_call calls[2] = {{.query = tq.data, .time_ms = at}, {.query = gq.data, .time_ms = at}};
     gp_promvec tv, gv;
     gp_promvec_init(&tv, MAX_ITEMS);
     gp_promvec_init(&gv, MAX_ITEMS);
-    rc = gp_history_query(&o, calls, 2, err);
-    if (rc == GP_OK)
-        rc = gp_promvec_parse(calls[0].body.data ? calls[0].body.data : "", calls[0].body.len,
-                              o.url, calls[0].http_status, POD_LABEL, &tv, err);
-    if (rc == GP_OK)
-        rc = gp_promvec_parse(calls[1].body.data ? calls[1].body.data : "", calls[1].body.len,
-                              o.url, calls[1].http_status, POD_LABEL, &gv, err);
-    for (int i = 0; i < 2; i++)
-        gp_buf_done(&calls[i].body);
+    rc = ask(&o, gpu_sel, w, at, tq.data, &tv, &gv, err);
     gp_buf_done(&tq);
-    gp_buf_done(&gq);
     size_t np = 0;
     pod *p = NULL;
     model_acc *m = NULL;
@@ -394,7 +439,6 @@ gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq
     gp_promvec_done(&tv);
     gp_promvec_done(&gv);
     gp_buf_done(&tsel);
-    gp_buf_done(&gsel);
     if (rc)
         gp_tp_measure_result_done(out);
     return rc;

@@ -16,7 +16,7 @@ void cli_tp_measure_help(FILE *f) {
             "                                 [--until TIME] [--match SELECTOR]\n"
             "                                 [--tokens output|input|total] [--token-file F]\n"
             "                                 [--org-id ID] [--cacert F] [--insecure]\n"
-            "                                 [--timeout 120s]\n"
+            "                                 [--timeout 120s] [--hosts-per-query 8]\n"
             "       gpuplan throughput import --node NAME --profile P [...]\n"
             "       gpuplan throughput history [--profile P] [--gpu G]\n\n"
             "Measures work per busy GPU-hour where the fleet serves: the serving engine's token\n"
@@ -26,7 +26,8 @@ void cli_tp_measure_help(FILE *f) {
             "tokens, GPU-hours and busy share; each run is kept (throughput history). --match\n"
             "narrows the token counters; --node uses the node's Prometheus source, whose\n"
             "selector narrows the GPUs. --tokens: generated (output, the default), prompt\n"
-            "(input) or both. docs/compare.md lists the queries.\n");
+            "(input) or both. The GPU series are asked for 8 hosts (Hostname) a query.\n"
+            "docs/compare.md lists the queries.\n");
 }
 
 enum {
@@ -41,7 +42,8 @@ enum {
     O_ORG,
     O_CACERT,
     O_INSECURE,
-    O_TIMEOUT
+    O_TIMEOUT,
+    O_HOSTS
 };
 
 int cli_tp_measure(gp_session *ses, int argc, char **argv) {
@@ -57,6 +59,7 @@ int cli_tp_measure(gp_session *ses, int argc, char **argv) {
                                           {"cacert", required_argument, NULL, O_CACERT},
                                           {"insecure", no_argument, NULL, O_INSECURE},
                                           {"timeout", required_argument, NULL, O_TIMEOUT},
+                                          {"hosts-per-query", required_argument, NULL, O_HOSTS},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_tp_measure_request rq;
@@ -117,6 +120,11 @@ int cli_tp_measure(gp_session *ses, int argc, char **argv) {
             rq.opts.total_timeout_ms = (long)ms;
             if (rq.opts.connect_timeout_ms > rq.opts.total_timeout_ms)
                 rq.opts.connect_timeout_ms = rq.opts.total_timeout_ms;
+            break;
+        case O_HOSTS:
+            if (!gp_parse_int(optarg, &rq.opts.hosts_per_query) || rq.opts.hosts_per_query < 1 ||
+                rq.opts.hosts_per_query > 100000)
+                return cli_usage_error("--hosts-per-query: a count >= 1");
             break;
         case 'h':
             return cli_tp_measure_help(stdout), 0;

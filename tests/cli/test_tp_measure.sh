@@ -78,13 +78,20 @@ rows = [r for r in csv.DictReader(open(sys.argv[1])) if r.get("gpu") == "H100"]
 ok = rows and all("measured" in ",".join(r.values()) for r in rows)
 sys.exit(0 if ok else 1)' "$tmp/cmp.csv"
 
+# One host a query: the GPU series asked for in three groups, the same figures.
+"$gpuplan" throughput import --prometheus "$url" --profile llm-inference-decode --since 1d \
+    --until "$end" --hosts-per-query 1 >"$tmp/m1b.out" 2>&1
+check "--hosts-per-query 1 gives the same figures" \
+    bash -c "diff <(grep -E '^(H100|A100|L40S|pod) ' '$tmp/m1.out') <(grep -E '^(H100|A100|L40S|pod) ' '$tmp/m1b.out')"
+
 # A re-run (prompt tokens now) replaces the figure in force and keeps both in history.
 "$gpuplan" throughput import --prometheus "$url" --profile llm-inference-decode --since 1d \
     --until "$end" --tokens input >"$tmp/m2.out" 2>&1
 check "prompt tokens: H100 within 1 % of $(rate H100-input)" \
     within "$(figure H100 "$tmp/m2.out")" "$(rate H100-input)"
 "$gpuplan" throughput history --gpu H100 >"$tmp/hist.out"
-check "history keeps both runs" test "$(grep -c '^H100 ' "$tmp/hist.out")" -eq 2
+check "history keeps every run (two of generated tokens, one of prompt tokens)" \
+    test "$(grep -c '^H100 ' "$tmp/hist.out")" -eq 3
 "$gpuplan" throughput list --profile llm-inference-decode --gpu H100 >"$tmp/list2.out"
 check "the latest run is the figure in force" \
     grep -Eq '^H100 +llm-inference-decode +5\.(39|40)[0-9]* +M tokens +measured' "$tmp/list2.out"
