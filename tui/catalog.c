@@ -345,7 +345,7 @@ static unsigned catalog_key(tui *t, int ch) {
     case 'a':
         if (t->cat_gpus || !t->cat || !t->n_view)
             return TUI_HANDLED;
-        if (!t->doc)
+        if (!t->pe)
             tui_status(t, "open a scenario first (Plan tab)");
         else
             scen_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);

@@ -107,7 +107,7 @@ static const char *const help_lines[] = {
     "  n  new plan: GPU, count, use, horizon, server, power, cloud offers",
     "  Enter  open a scenario, edit a field;  h/l, Left/Right  list <-> fields",
     "  c / r / d  copy, rename, delete a scenario;  g / G  first / last field",
-    "  a / d on a cloud option's field  add an option / remove it;  u  undo",
+    "  a / d on a cloud option's field  add / remove it;  u / U  undo / redo",
     "  editing: digits . - e, Ctrl-U; Enter commits (empty: the default), Esc",
     "  cancels; a choice: Left/Right (demand counted in GPUs or work, pricing",
     "  and financing reshape the plan);  lists, periods too: a adds, d removes",
@@ -129,7 +129,7 @@ static void draw_ask(tui *t) {
     char l0[GP_NAME_BYTES + 96], l1[GP_NAME_BYTES + 64], l2[96];
     const char *lines[4] = {l0, l1, l2, "Esc  keep it as it is"};
     const char *title = "Unsaved changes";
-    snprintf(l0, sizeof l0, "\"%s\" has changes that are not saved.", t->name);
+    snprintf(l0, sizeof l0, "\"%s\" has changes that are not saved.", scen_name(t));
     switch (t->ask) {
     case ASK_QUIT:
         snprintf(l1, sizeof l1, "s  save a new version, then quit");
@@ -152,7 +152,7 @@ static void draw_ask(tui *t) {
     default: /* ASK_REMOVE_OPTION */
         title = "Remove an option";
         snprintf(l0, sizeof l0, "Remove the cloud option \"%s\" from \"%s\"?", t->ask_name,
-                 t->name);
+                 scen_name(t));
         snprintf(l1, sizeof l1, "y  remove it (u brings it back; s saves)");
         snprintf(l2, sizeof l2, "n  keep it");
     }
@@ -200,7 +200,7 @@ static bool collect(tui *t) {
 static void default_export_path(const tui *t, char *out, size_t cap) {
     char base[GP_NAME_BYTES];
     size_t n = 0;
-    for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++) {
+    for (const char *p = scen_name(t); *p && n + 1 < sizeof base - 6; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             *p == '_')
             base[n++] = *p;
@@ -232,7 +232,7 @@ static void quit_key(tui *t, int ch) {
     if (ch == 's') {
         t->ask = ASK_NONE;
         scen_save(t, NULL);
-        t->quit = !t->dirty; /* a save that failed says why and keeps the TUI open */
+        t->quit = !scen_dirty(t); /* a save that failed says why and keeps the TUI open */
     } else if (ch == 'd' || ch == 'y') {
         t->ask = ASK_NONE;
         t->quit = true;
@@ -331,7 +331,7 @@ static void key(tui *t, int ch) {
         t->tab = (t->tab + TAB_N - 1) % TAB_N;
     else if (ch == '?')
         t->help = true;
-    else if (ch == 'q' && t->dirty && t->doc)
+    else if (ch == 'q' && scen_dirty(t) && t->pe)
         t->ask = ASK_QUIT;
     else if (ch == 'q')
         t->quit = true;

@@ -154,14 +154,13 @@ typedef struct tui {
     /* scenarios */
     char (*names)[GP_NAME_BYTES];
     int n_names, scen_sel, scen_top;
-    /* the open scenario: doc as edited (catalog references kept), sc resolved from it */
-    cJSON *doc;
-    char name[GP_NAME_BYTES];
-    int version;
+    /* the open scenario: the editor's model (app_plan_edit.h: the document as edited, catalog
+     * references kept, its undo and save; NULL when none is open), sc resolved from it */
+    struct gp_plan_edit *pe;
     gp_loaded sc;
     bool has_sc;
     gp_result *r;
-    char invalid[512]; /* the validation message of the value being typed, or of doc */
+    char invalid[512]; /* why the value typed or committed is refused, or the document */
     field *fields;
     void *field_defs; /* plan.c's table row behind each field */
     int *field_index; /* the option or tariff period a field belongs to, -1 for none */
@@ -170,11 +169,8 @@ typedef struct tui {
     bool editing;
     char edit[192];  /* room for a work unit of 40 code points */
     bool edit_fresh; /* edit holds the value offered: the first key typed replaces it */
+    bool edit_typed; /* edit was typed in: the results are not yet its (Enter evaluates) */
     int edit_choice; /* a FIELD_CHOICE being edited: the choice shown */
-    char **undo;
-    int n_undo;
-    int undo_saved; /* n_undo when the document was last saved or opened */
-    bool dirty;
 
     /* pickers (tariff presets) */
     bool picking;
