@@ -22,6 +22,24 @@
 
 /* text from row *y on, at most w columns a line, broken at spaces (a word longer than a line
  * is cut there), while *y < bottom. */
+/* The Plan screen's own state: the first scenario shown, and the tariff picker while it is
+ * open (its choices are scen.h's t->picks). The fields and the value being edited are the open
+ * scenario's (scen.h), which builds them. */
+typedef struct plan_view {
+    int scen_top;
+    bool picking;
+    int pick_sel;
+} plan_view;
+
+static plan_view *pv(const tui *t) {
+    return t->view[TAB_PLAN];
+}
+
+static void *plan_init(tui *t) {
+    (void)t;
+    return gp_xcalloc(1, sizeof(plan_view));
+}
+
 static void wrap_lines(int *y, int bottom, int w, const char *text, int attr) {
     const char *p = text;
     while (*p && *y < bottom && w > 0) {
@@ -115,9 +133,9 @@ static void plan_draw(tui *t) {
     int h = rows - TOP - 1;
     int list_h = t->n_names < h / 3 ? (t->n_names > 2 ? t->n_names : 2) : h / 3;
     draw_text(TOP, 0, lw, "Scenarios", draw_attr(PAL_TITLE));
-    t->scen_top = tui_scroll(t->scen_sel, t->scen_top, list_h, t->n_names);
-    for (int i = 0; i < list_h && t->scen_top + i < t->n_names; i++) {
-        int k = t->scen_top + i;
+    pv(t)->scen_top = tui_scroll(t->scen_sel, pv(t)->scen_top, list_h, t->n_names);
+    for (int i = 0; i < list_h && pv(t)->scen_top + i < t->n_names; i++) {
+        int k = pv(t)->scen_top + i;
         bool sel = k == t->scen_sel;
         int attr = sel && !t->focus_editor ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_NORMAL);
         draw_fill(TOP + 1 + i, 0, lw - 1, attr);
@@ -311,7 +329,7 @@ static void plan_draw(tui *t) {
             ? "Enter edit  a add option  d remove option  s save  u undo"
             : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
     draw_text(rows - 2, x, w, hint, draw_attr(PAL_DIM));
-    if (t->picking) {
+    if (pv(t)->picking) {
         int ph = t->n_picks + 2 < h - 2 ? t->n_picks + 2 : h - 2,
             pw = 50 < cols - 4 ? 50 : cols - 4;
         int py = TOP + 1, px = (cols - pw) / 2;
@@ -319,10 +337,10 @@ static void plan_draw(tui *t) {
             draw_fill(py + r, px, pw, draw_attr(PAL_ACTIVE));
         draw_text(py, px + 1, pw - 2, "Tariff preset (Enter apply, Esc close)",
                   draw_attr(PAL_ACTIVE));
-        int top = tui_scroll(t->pick_sel, 0, ph - 2, t->n_picks);
+        int top = tui_scroll(pv(t)->pick_sel, 0, ph - 2, t->n_picks);
         for (int i = 0; i < ph - 2 && top + i < t->n_picks; i++) {
             int k = top + i;
-            int attr = k == t->pick_sel ? draw_attr(PAL_EDIT) : draw_attr(PAL_ACTIVE);
+            int attr = k == pv(t)->pick_sel ? draw_attr(PAL_EDIT) : draw_attr(PAL_ACTIVE);
             draw_fill(py + 1 + i, px + 1, pw - 2, attr);
             draw_text_mid(py + 1 + i, px + 1, pw - 2, t->picks[k], attr);
         }
@@ -439,14 +457,14 @@ static unsigned plan_key(tui *t, int ch) {
         prompt_key(t, ch);
         return TUI_HANDLED;
     }
-    if (t->picking) {
+    if (pv(t)->picking) {
         if (ch == 27 || ch == 'q') {
-            t->picking = false;
+            pv(t)->picking = false;
         } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-            t->picking = false;
-            scen_apply_tariff(t, t->picks[t->pick_sel]);
+            pv(t)->picking = false;
+            scen_apply_tariff(t, t->picks[pv(t)->pick_sel]);
         } else {
-            tui_list_key(ch, &t->pick_sel, t->n_picks, tui_rows() - TOP - 4);
+            tui_list_key(ch, &pv(t)->pick_sel, t->n_picks, tui_rows() - TOP - 4);
         }
         return TUI_HANDLED;
     }
@@ -570,8 +588,8 @@ static unsigned plan_key(tui *t, int ch) {
         return TUI_HANDLED;
     case 't':
         if (scen_list_tariffs(t)) {
-            t->picking = true;
-            t->pick_sel = 0;
+            pv(t)->picking = true;
+            pv(t)->pick_sel = 0;
         }
         return TUI_HANDLED;
     }
@@ -579,13 +597,13 @@ static unsigned plan_key(tui *t, int ch) {
 }
 
 static bool plan_modal(const tui *t) {
-    return t->editing || t->picking || t->prompt == PROMPT_SAVE_AS || t->prompt == PROMPT_RENAME ||
-           t->prompt == PROMPT_COPY;
+    return t->editing || pv(t)->picking || t->prompt == PROMPT_SAVE_AS ||
+           t->prompt == PROMPT_RENAME || t->prompt == PROMPT_COPY;
 }
 
 static void plan_click(tui *t, int row, int x) {
     if (x < left_width(t)) {
-        int k = t->scen_top + row - TOP - 1;
+        int k = pv(t)->scen_top + row - TOP - 1;
         if (k >= 0 && k < t->n_names && row > TOP) {
             t->scen_sel = k;
             t->focus_editor = false;
@@ -605,4 +623,5 @@ const tui_screen_ops plan_screen = {
     .modal = plan_modal,
     .click = plan_click,
     .done = scen_done,
+    .init = plan_init,
 };

@@ -746,7 +746,7 @@ bool scen_open(tui *t, const char *name_arg) {
         return false;
     }
     if (strcmp(scen_name(t), name) != 0)
-        t->tl_opt = -1; /* another plan: the Timeline marks its earliest break-even again */
+        t->plan_gen++; /* another plan: the Timeline marks its earliest break-even again */
     t->editing = false;
     gp_plan_edit_free(t->pe);
     t->pe = pe;

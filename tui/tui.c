@@ -68,9 +68,9 @@ static void draw_status(tui *t) {
     int y = LINES - 1, cols = COLS;
     draw_fill(y, 0, cols, draw_attr(PAL_ACTIVE));
     if (t->prompt) {
-        bool filter = t->prompt == PROMPT_FILTER;
-        tui_line_draw(y, 0, cols, t->prompt_label, filter ? t->cat_filter : t->prompt_buf,
-                      !filter && t->prompt_sel, t->prompt_hint);
+        bool own = t->prompt_text != NULL;
+        tui_line_draw(y, 0, cols, t->prompt_label, own ? t->prompt_text : t->prompt_buf,
+                      !own && t->prompt_sel, t->prompt_hint);
         return;
     }
     if (t->work) {
@@ -170,6 +170,11 @@ static void draw_frame(tui *t) {
         refresh();
         return;
     }
+    if (t->entered != t->tab) {
+        t->entered = t->tab;
+        if (screens[t->tab]->enter)
+            screens[t->tab]->enter(t);
+    }
     draw_tabs(t);
     current(t)->draw(t);
     draw_status(t);
@@ -258,7 +263,7 @@ static void open_demo(tui *t) {
         tui_status(t, "the demo database: sample scenarios and a fleet");
     }
     worker_start(t);
-    t->fleet_asked_ms = t->fleet_job_ms = t->cap_asked_ms = 0;
+    t->fleet_job_ms = 0; /* the screens' done forgot when they asked */
     scen_load_names(t);
     t->scen_sel = 0;
     if (t->n_names)
@@ -353,9 +358,6 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     ses->catalog_loading = NULL;
     t->demo = demo;
     t->r = gp_xmalloc(sizeof *t->r);
-    t->cmp_col = 1;
-    t->tl_opt = -1;
-    t->cat_sort = 7; /* per GPU-hour */
     gp_today(t->today);
     gp_err err;
     if (gp_session_open(ses, &err)) {
@@ -364,6 +366,10 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         fprintf(stderr, "gpuplan: %s%s%s\n", err.where, err.where[0] ? ": " : "", err.msg);
         return gp_status_exit_code(err.code);
     }
+    t->entered = -1;
+    for (int i = 0; i < TAB_N; i++)
+        if (screens[i]->init)
+            t->view[i] = screens[i]->init(t);
     const char *timing = getenv("GPUPLAN_TUI_TIMING");
     if (timing && *timing)
         t->timing = fopen(timing, "w");
@@ -434,6 +440,8 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         if (screens[i]->done)
             screens[i]->done(t);
     newplan_screen.done(t);
+    for (int i = 0; i < TAB_N; i++)
+        free(t->view[i]);
     if (t->timing)
         fclose(t->timing);
     free(t->r);
