@@ -676,19 +676,28 @@ static cJSON *edited_doc(tui *t) {
     return copy;
 }
 
+/* Evaluate the document itself, keeping why it is refused for while a value is typed. */
+static bool evaluate_doc(tui *t) {
+    bool ok = evaluate(t, scen_doc(t));
+    snprintf(t->doc_invalid, sizeof t->doc_invalid, "%s", t->invalid);
+    return ok;
+}
+
 void scen_reevaluate(tui *t) {
     if (!t->pe)
         return;
     if (!t->editing) {
-        evaluate(t, scen_doc(t));
+        evaluate_doc(t);
         return;
     }
     if (t->fields[t->field_sel].kind != FIELD_CHOICE) {
-        /* A value being typed is only read, not evaluated: that waits for Enter. */
+        /* A value being typed is only read, not evaluated: that waits for Enter. The results
+         * stay the document's, and so does why they are refused, if they are. */
         cJSON *item;
-        t->invalid[0] = '\0';
-        if (edit_item(t, &item))
+        if (edit_item(t, &item)) {
             cJSON_Delete(item);
+            snprintf(t->invalid, sizeof t->invalid, "%s", t->doc_invalid);
+        }
         return;
     }
     cJSON *copy = edited_doc(t);
@@ -699,7 +708,7 @@ void scen_reevaluate(tui *t) {
 
 /* The document changed (a change taken, an undo): its results and fields. */
 static void changed(tui *t) {
-    evaluate(t, scen_doc(t));
+    evaluate_doc(t);
     if (t->has_sc)
         build_fields(t);
 }
@@ -754,7 +763,7 @@ bool scen_open(tui *t, const char *name_arg) {
         gp_loaded_done(&t->sc);
         t->has_sc = false;
     }
-    if (!evaluate(t, scen_doc(t))) {
+    if (!evaluate_doc(t)) {
         /* Nothing to edit or show: the fields of the scenario open before are gone too. */
         t->n_fields = 0;
         tui_status(t, "\"%s\" does not evaluate: %s", name, t->invalid);
@@ -1145,7 +1154,7 @@ void scen_list_remove(tui *t, int i) {
 
 void scen_cancel_edit(tui *t) {
     t->editing = false;
-    evaluate(t, scen_doc(t));
+    evaluate_doc(t);
 }
 
 /* An undo (back) or a redo: the model says when there is none. */

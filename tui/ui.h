@@ -161,7 +161,8 @@ typedef struct tui {
     gp_loaded sc;
     bool has_sc;
     gp_result *r;
-    char invalid[512]; /* why the value typed or committed is refused, or the document */
+    char invalid[512];     /* why the value typed or committed is refused, or the document */
+    char doc_invalid[512]; /* why the document itself is refused; "" when the engine takes it */
     field *fields;
     void *field_defs; /* plan.c's table row behind each field */
     int *field_index; /* the option or tariff period a field belongs to, -1 for none */
