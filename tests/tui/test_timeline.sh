@@ -83,6 +83,12 @@ check "a adds a resale point" wait_for "added resale 3"
 check "the new point is on screen" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'resale 3: at age +48 '"
 press u
 check "u takes the point away" bash -c "! tmux -S '$sock' capture-pane -p -t g | grep -q 'resale 3:'"
+press U
+check "U (redo) puts it back" wait_for "redone"
+check "the redone point is on screen" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'resale 3: at age +48 '"
+press u
+check "u takes it away again, back to the saved plan" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g); ! echo \"\$s\" | grep -q 'resale 3:' && ! echo \"\$s\" | grep -qF '*modified*'"
 
 # The Timeline of the saved growth plan: the marks and the break-even month of the report.
 timeline_matches() { # NAME [COLUMNS]: purchases, sales, bridge months, break-even as reported
