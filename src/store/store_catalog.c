@@ -260,6 +260,7 @@ fail:
 
 /* Read the OFFER_COLS starting at column c0. */
 static void row_to_price(sqlite3_stmt *s, int c0, gp_offer_price *o) {
+    *o = (gp_offer_price){0}; /* every member set, unpriced false */
     o->provider = (const char *)sqlite3_column_text(s, c0 + 0);
     o->instance = (const char *)sqlite3_column_text(s, c0 + 1);
     o->region = (const char *)sqlite3_column_text(s, c0 + 2);
