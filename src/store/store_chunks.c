@@ -24,9 +24,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-/* rollup_5m_day's and rollup_1h_day's id: series_id * 2^20 + days since 1970. */
-#define DAY_BITS 20
-
 /* What differs between the two kinds of chunk (STORE_5M, STORE_1H). */
 typedef struct chunk_kind {
     const char *vtab; /* the readers' virtual table */
@@ -37,7 +34,7 @@ typedef struct chunk_kind {
 } chunk_kind;
 
 static const chunk_kind KINDS[STORE_KINDS] = {
-    {"rollup_5m_all", GP_CHUNK_SLOTS_MAX, 300000LL,
+    {"rollup_5m_all", GP_CHUNK_SLOTS_MAX, STORE_BUCKET_MS,
      "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms",
@@ -50,8 +47,9 @@ static const chunk_kind KINDS[STORE_KINDS] = {
      "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id DESC",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"},
-    {"rollup_1h_all", 24, 3600000LL,
-     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+    {"rollup_1h_all", 24, GP_HOUR_MS,
+     "SELECT (id & " SQL_DAY_ID_MASK ") * " SQL_DAY_MS
+     ", buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
      "ORDER BY id",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms",
@@ -60,7 +58,8 @@ static const chunk_kind KINDS[STORE_KINDS] = {
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2 "
      "ORDER BY bucket_ms",
      "DELETE FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2",
-     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+     "SELECT (id & " SQL_DAY_ID_MASK ") * " SQL_DAY_MS
+     ", buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
      "ORDER BY id DESC",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"}};
@@ -106,21 +105,25 @@ int64_t store_day_of(int64_t ms) {
     return ms - ((ms % GP_DAY_MS) + GP_DAY_MS) % GP_DAY_MS;
 }
 
-/* The id of series' day holding ms, days clamped to 0 .. 2^20 - 1 (1970 to 4840): a reader's
- * open bound lands on the first or last day, and writers refuse times outside. */
-static int64_t chunk_id(long long series, int64_t ms) {
+int64_t store_hour_of(int64_t ms) {
+    return ms - ((ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
+}
+
+int64_t store_day_id(long long series, int64_t ms) {
     int64_t day = store_day_of(ms) / GP_DAY_MS;
-    day = day < 0 ? 0 : day >= (1 << DAY_BITS) ? (1 << DAY_BITS) - 1 : day;
-    return ((int64_t)series << DAY_BITS) + day;
+    day = day < 0 ? 0 : day >= STORE_DAY_ID_SPAN ? STORE_DAY_ID_SPAN - 1 : day;
+    return ((int64_t)series << STORE_DAY_BITS) + day;
+}
+
+gp_status store_day_check(gp_store *st, int64_t day_ms, const char *what, gp_err *err) {
+    if (day_ms < 0 || day_ms / GP_DAY_MS >= STORE_DAY_ID_SPAN)
+        return gp_errorf(err, GP_E_INPUT, st->path, "%s at %lld ms, before 1970 or past 4840", what,
+                         (long long)day_ms);
+    return GP_OK;
 }
 
 static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
-    if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
-        return gp_errorf(err, GP_E_INPUT, st->path,
-                         "a rollup bucket at %lld ms, before 1970 "
-                         "or past 4840",
-                         (long long)day_ms);
-    return GP_OK;
+    return store_day_check(st, day_ms, "a rollup bucket", err);
 }
 
 static gp_status cached(gp_store *st, sqlite3_stmt **slot, const char *sql, gp_err *err) {
@@ -174,7 +177,7 @@ gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day
     if (check_day(st, day_ms, err) || cached(st, &st->chunks->load[kind], k->load, err))
         return err->code;
     sqlite3_stmt *s = st->chunks->load[kind];
-    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    sqlite3_bind_int64(s, 1, store_day_id(series, day_ms));
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
@@ -230,7 +233,7 @@ gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day
     if (check_day(st, day_ms, err) || cached(st, &st->chunks->save[kind], KINDS[kind].save, err))
         return err->code;
     sqlite3_stmt *s = st->chunks->save[kind];
-    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    sqlite3_bind_int64(s, 1, store_day_id(series, day_ms));
     sqlite3_bind_int64(s, 2, series);
     sqlite3_bind_int64(s, 3, day_ms);
     sqlite3_bind_blob(s, 4, buf, (int)len, SQLITE_STATIC);
@@ -378,8 +381,8 @@ gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
         cc->each = gp_xmalloc(sizeof *cc->each);
     sqlite3_stmt *k = cc->each_chunks, *r = cc->each_rows;
     /* the days from the one holding lo to the one holding hi - 1, as rollup_5m_all reads them */
-    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
-    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(series, lo));
+    sqlite3_bind_int64(k, 2, store_day_id(series, hi - 1) + 1);
     gp_status res = GP_OK;
     int rc;
     while (!*stopped && (rc = sqlite3_step(k)) == SQLITE_ROW) {
@@ -431,8 +434,8 @@ gp_status store_1h_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
         cc->each = gp_xmalloc(sizeof *cc->each);
     sqlite3_stmt *k = cc->each_1h_chunks, *r = cc->each_1h_rows;
     /* the days from the one holding lo to the one holding hi - 1, as rollup_1h_all reads them */
-    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
-    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(series, lo));
+    sqlite3_bind_int64(k, 2, store_day_id(series, hi - 1) + 1);
     gp_status res = GP_OK;
     int rc;
     while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
@@ -487,8 +490,8 @@ gp_status store_last_fill(gp_store *st, gp_err *err) {
     int rc;
     while (res == GP_OK && (rc = sqlite3_step(ids)) == SQLITE_ROW) {
         long long series = sqlite3_column_int64(ids, 0);
-        sqlite3_bind_int64(newest, 1, (int64_t)series << DAY_BITS);
-        sqlite3_bind_int64(newest, 2, (int64_t)(series + 1) << DAY_BITS);
+        sqlite3_bind_int64(newest, 1, (int64_t)series << STORE_DAY_BITS);
+        sqlite3_bind_int64(newest, 2, (int64_t)(series + 1) << STORE_DAY_BITS);
         int r = sqlite3_step(newest);
         if (r == SQLITE_ROW) {
             int64_t day = sqlite3_column_int64(newest, 0);
@@ -715,8 +718,8 @@ static void start_series(r5_cursor *c) {
     sqlite3_reset(k);
     sqlite3_reset(r);
     /* days from the one holding lo to the one holding hi - 1, inclusive */
-    sqlite3_bind_int64(k, 1, chunk_id(c->series, c->lo));
-    sqlite3_bind_int64(k, 2, chunk_id(c->series, c->hi - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(c->series, c->lo));
+    sqlite3_bind_int64(k, 2, store_day_id(c->series, c->hi - 1) + 1);
     sqlite3_bind_int64(r, 1, c->series);
     sqlite3_bind_int64(r, 2, c->lo);
     sqlite3_bind_int64(r, 3, c->hi);

@@ -9,7 +9,33 @@
 #include "gpuplan/chunk.h"
 #include "gpuplan/store.h"
 
-#define GP_DAY_MS 86400000LL
+/* The store's time and chunk-id constants, once. C code uses the numbers; SQL text splices
+ * the SQL_ strings, made from the same digits (STORE_STR), so no constant is typed twice. */
+#define STORE_STR_(x) #x
+#define STORE_STR(x) STORE_STR_(x)
+#define STORE_BUCKET_MS_ 300000 /* a 5-minute bucket */
+#define STORE_HOUR_MS_ 3600000
+#define STORE_DAY_MS_ 86400000
+/* A day chunk's id (rollup_5m_day, rollup_1h_day, util_hour_day): series_id * 2^20 + days
+ * since 1970 (db/009_chunks.sql), so one series' days are one range of ids. */
+#define STORE_DAY_BITS 20
+#define STORE_DAY_ID_SPAN_ 1048576 /* 2^STORE_DAY_BITS: ids of one series */
+#define STORE_DAY_ID_MASK_ 1048575 /* the day part of an id */
+_Static_assert(STORE_DAY_ID_SPAN_ == 1 << STORE_DAY_BITS, "day id span");
+_Static_assert(STORE_DAY_ID_MASK_ == STORE_DAY_ID_SPAN_ - 1, "day id mask");
+_Static_assert(STORE_DAY_MS_ == 24 * STORE_HOUR_MS_ && STORE_HOUR_MS_ == 12 * STORE_BUCKET_MS_,
+               "day, hour and bucket");
+
+#define GP_MINUTE_MS 60000LL
+#define STORE_BUCKET_MS ((int64_t)STORE_BUCKET_MS_)
+#define GP_HOUR_MS ((int64_t)STORE_HOUR_MS_)
+#define GP_DAY_MS ((int64_t)STORE_DAY_MS_)
+#define STORE_DAY_ID_SPAN ((int64_t)STORE_DAY_ID_SPAN_)
+#define SQL_HOUR_MS STORE_STR(STORE_HOUR_MS_)
+#define SQL_DAY_MS STORE_STR(STORE_DAY_MS_)
+#define SQL_DAY_ID_SPAN STORE_STR(STORE_DAY_ID_SPAN_)
+#define SQL_DAY_ID_MASK STORE_STR(STORE_DAY_ID_MASK_)
+
 #define GP_SCHEMA_CHUNKS 9        /* db/009_chunks.sql */
 #define GP_SCHEMA_HOUR_CHUNKS 10  /* db/010_hour_chunks.sql */
 #define GP_SCHEMA_1H_CHUNKS 11    /* db/011_hour_rollup_chunks.sql */
@@ -70,6 +96,15 @@ gp_status store_chunks_open(gp_store *st, gp_err *err);
 void store_chunks_done(gp_store *st);
 /* UTC midnight at or before ms. */
 int64_t store_day_of(int64_t ms);
+/* The start of the hour at or before ms. */
+int64_t store_hour_of(int64_t ms);
+/* The day chunk id of series' UTC day holding ms, days clamped to 0 .. 2^20 - 1 (1970 to
+ * 4840): a reader's open bound lands on the first or last day; writers refuse times outside
+ * (store_day_check). */
+int64_t store_day_id(long long series, int64_t ms);
+/* GP_E_INPUT naming st's path for a day_ms a day chunk id cannot hold (before 1970, after
+ * 4840); what says which rows ("a rollup bucket", "a capacity hour"). */
+gp_status store_day_check(gp_store *st, int64_t day_ms, const char *what, gp_err *err);
 /* The kinds of rollup chunk: 5-minute (rollup_5m_day, 288 buckets a day) and hourly
  * (rollup_1h_day, 24 buckets a day). */
 enum { STORE_5M, STORE_1H, STORE_KINDS };
