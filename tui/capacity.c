@@ -118,7 +118,7 @@ static void capacity_draw(tui *t) {
 
 static void capacity_request(tui *t) {
     int64_t now = gp_now_ms();
-    if (now - t->cap_asked_ms > 60000) {
+    if (now - t->cap_asked_ms > GP_MINUTE_MS) {
         worker_ask(t, JOB_CAPACITY);
         t->cap_asked_ms = now;
     }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
+#include "gpuplan/clock.h"
 
 /* "90d", "12h", "30m", "45s" into milliseconds. */
 static bool duration_ms(const char *s, int64_t *out) {
@@ -15,9 +16,9 @@ static bool duration_ms(const char *s, int64_t *out) {
     double v = strtod(s, &end);
     if (end == s || !(v > 0) || v > 1e7)
         return false;
-    double mult = !strcmp(end, "d")   ? 86400000
-                  : !strcmp(end, "h") ? 3600000
-                  : !strcmp(end, "m") ? 60000
+    double mult = !strcmp(end, "d")   ? GP_DAY_MS
+                  : !strcmp(end, "h") ? GP_HOUR_MS
+                  : !strcmp(end, "m") ? GP_MINUTE_MS
                   : !strcmp(end, "s") ? 1000
                                       : -1;
     if (mult < 0)
@@ -130,7 +131,7 @@ static int history_option(int opt, const char *v, char **argv, history_args *a) 
         if (!gp_parse_int(v, num) || *num < 1 || *num > 1000000)
             return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
     } else if (opt == O_TIMEOUT) {
-        if (!duration_ms(v, &ms) || ms > 3600000)
+        if (!duration_ms(v, &ms) || ms > GP_HOUR_MS)
             return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
         rq->opts.total_timeout_ms = (long)ms;
         if (rq->opts.connect_timeout_ms > ms)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gpuplan/chunk.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/store.h"
 
 /* The store's time and chunk-id constants, once. C code uses the numbers; SQL text splices
@@ -14,8 +15,6 @@
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
 #define STORE_BUCKET_MS_ 300000 /* a 5-minute bucket */
-#define STORE_HOUR_MS_ 3600000
-#define STORE_DAY_MS_ 86400000
 /* A day chunk's id (rollup_5m_day, rollup_1h_day, util_hour_day): series_id * 2^20 + days
  * since 1970 (db/009_chunks.sql), so one series' days are one range of ids. */
 #define STORE_DAY_BITS 20
@@ -23,16 +22,14 @@
 #define STORE_DAY_ID_MASK_ 1048575 /* the day part of an id */
 _Static_assert(STORE_DAY_ID_SPAN_ == 1 << STORE_DAY_BITS, "day id span");
 _Static_assert(STORE_DAY_ID_MASK_ == STORE_DAY_ID_SPAN_ - 1, "day id mask");
-_Static_assert(STORE_DAY_MS_ == 24 * STORE_HOUR_MS_ && STORE_HOUR_MS_ == 12 * STORE_BUCKET_MS_,
+_Static_assert(GP_DAY_MS_DIGITS == 24 * GP_HOUR_MS_DIGITS &&
+                   GP_HOUR_MS_DIGITS == 12 * STORE_BUCKET_MS_,
                "day, hour and bucket");
 
-#define GP_MINUTE_MS 60000LL
 #define STORE_BUCKET_MS ((int64_t)STORE_BUCKET_MS_)
-#define GP_HOUR_MS ((int64_t)STORE_HOUR_MS_)
-#define GP_DAY_MS ((int64_t)STORE_DAY_MS_)
 #define STORE_DAY_ID_SPAN ((int64_t)STORE_DAY_ID_SPAN_)
-#define SQL_HOUR_MS STORE_STR(STORE_HOUR_MS_)
-#define SQL_DAY_MS STORE_STR(STORE_DAY_MS_)
+#define SQL_HOUR_MS STORE_STR(GP_HOUR_MS_DIGITS)
+#define SQL_DAY_MS STORE_STR(GP_DAY_MS_DIGITS)
 #define SQL_DAY_ID_SPAN STORE_STR(STORE_DAY_ID_SPAN_)
 #define SQL_DAY_ID_MASK STORE_STR(STORE_DAY_ID_MASK_)
 
