@@ -175,7 +175,9 @@ static gp_status demo_fleet(gp_store *st, gp_err *err) {
         }
     }
     /* Raw samples for two days, as a collector would keep them; rollups for the month. */
-    return gp_store_retention(st, now, 2 * GP_DAY_MS, 400 * GP_DAY_MS, err);
+    if (gp_store_retention(st, now, 2 * GP_DAY_MS, 400 * GP_DAY_MS, err))
+        return err->code;
+    return gp_store_seal_days(st, now, NULL, err);
 }
 
 gp_status gp_demo_open(gp_session *ses, gp_err *err) {

@@ -38,7 +38,7 @@ _Static_assert(GP_DAY_MS_DIGITS == 24 * GP_HOUR_MS_DIGITS &&
 #define GP_SCHEMA_1H_CHUNKS 11    /* db/011_hour_rollup_chunks.sql */
 #define GP_SCHEMA_SERIES_LAST 12  /* db/012_series_last.sql */
 #define GP_SCHEMA_FLEET_CHUNKS 13 /* db/013_fleet_chunks.sql */
-#define GP_SEAL_PER_CYCLE 4000    /* series sealed by one gp_store_retention */
+#define GP_SEAL_PER_CYCLE 4000    /* series sealed by one gp_store_seal_days */
 
 typedef struct store_chunks store_chunks;
 typedef struct store_hours store_hours;
