@@ -68,7 +68,6 @@ static const char SQL_ALL_SERIES[] = "SELECT id FROM series ORDER BY id";
 static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
 static const char SQL_SEAL_MARK[] =
     "UPDATE series SET sealed_ms = ?2 WHERE id = ?1 AND sealed_ms < ?2";
-static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LIMIT ?2";
 /* A series' last chunked bucket (db/012_series_last.sql), kept for its newest chunk only. */
 static const char SQL_LAST_PUT[] =
     "INSERT INTO series_last(series_id, day_ms, bucket_ms, n, sum, min, max) VALUES (?1, ?2, ?3, "
@@ -100,27 +99,6 @@ struct store_chunks {
     gp_chunk *each; /* store_5m_each's and store_1h_each's chunk, made on first use */
     vt_aux aux[STORE_KINDS];
 };
-
-int64_t store_day_of(int64_t ms) {
-    return ms - ((ms % GP_DAY_MS) + GP_DAY_MS) % GP_DAY_MS;
-}
-
-int64_t store_hour_of(int64_t ms) {
-    return ms - ((ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
-}
-
-int64_t store_day_id(long long series, int64_t ms) {
-    int64_t day = store_day_of(ms) / GP_DAY_MS;
-    day = day < 0 ? 0 : day >= STORE_DAY_ID_SPAN ? STORE_DAY_ID_SPAN - 1 : day;
-    return ((int64_t)series << STORE_DAY_BITS) + day;
-}
-
-gp_status store_day_check(gp_store *st, int64_t day_ms, const char *what, gp_err *err) {
-    if (day_ms < 0 || day_ms / GP_DAY_MS >= STORE_DAY_ID_SPAN)
-        return gp_errorf(err, GP_E_INPUT, st->path, "%s at %lld ms, before 1970 or past 4840", what,
-                         (long long)day_ms);
-    return GP_OK;
-}
 
 static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
     return store_day_check(st, day_ms, "a rollup bucket", err);
@@ -318,13 +296,7 @@ static gp_status seal_kind(gp_store *st, int kind, long long series, int64_t bef
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "seal a day");
 }
 
-gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
-    before_ms = store_day_of(before_ms);
-    int64_t sealed;
-    if (store_sealed_ms(st, series, &sealed, err))
-        return err->code;
-    if (sealed >= before_ms)
-        return GP_OK;
+gp_status store_chunks_seal(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
     store_chunks *cc = st->chunks;
     if (seal_kind(st, STORE_5M, series, before_ms, err) ||
         seal_kind(st, STORE_1H, series, before_ms, err) ||
@@ -335,10 +307,7 @@ gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, g
     sqlite3_bind_int64(d, 2, before_ms);
     int rc = sqlite3_step(d);
     sqlite3_reset(d);
-    if (rc != SQLITE_DONE)
-        return store_fail(st, err, "seal a day");
-    /* A utilization series' capacity hours of those days go with them (store_hours.c). */
-    return store_hours_seal(st, series, before_ms, err);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "seal a day");
 }
 
 /* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */
@@ -513,32 +482,6 @@ gp_status store_last_fill(gp_store *st, gp_err *err) {
     free(c);
     sqlite3_finalize(ids);
     sqlite3_finalize(newest);
-    return res;
-}
-
-gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
-                     gp_err *err) {
-    *sealed = 0;
-    before_ms = store_day_of(before_ms);
-    long long *ids = NULL;
-    size_t n = 0, cap = 0;
-    sqlite3_stmt *s;
-    if (store_prepare(st, SQL_TO_SEAL, &s, err))
-        return err->code;
-    sqlite3_bind_int64(s, 1, before_ms);
-    sqlite3_bind_int64(s, 2, max_series > INT64_MAX ? INT64_MAX : (sqlite3_int64)max_series);
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        ids = gp_xgrow(ids, &cap, n, sizeof *ids, 256);
-        ids[n++] = sqlite3_column_int64(s, 0);
-    }
-    sqlite3_finalize(s);
-    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "find days to seal");
-    for (size_t i = 0; i < n && res == GP_OK; i++)
-        res = store_seal_series(st, ids[i], before_ms, err);
-    free(ids);
-    if (res == GP_OK)
-        *sealed = n;
     return res;
 }
 
@@ -928,5 +871,5 @@ gp_status store_chunks_open(gp_store *st, gp_err *err) {
             SQLITE_OK)
             return store_fail(st, err, "register the rollup views");
     }
-    return store_fleet_open(st, err);
+    return GP_OK;
 }

@@ -70,6 +70,7 @@ struct gp_store {
     "SELECT DISTINCT a.base FROM fx_rate a WHERE a.quote = ?1 AND EXISTS (SELECT 1 FROM "          \
     "fx_rate b WHERE b.base = a.base AND b.quote = ?2) ORDER BY a.base"
 
+/* ---- the base (store_base.c): every file calls these, they call no other file ---- */
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
 gp_status store_fail(gp_store *st, gp_err *err, const char *what);
 /* Prepare exactly one statement; a left-over tail is a programming error reported as such. */
@@ -86,11 +87,6 @@ gp_status store_exec(gp_store *st, const char *sql, gp_err *err);
 /* ROLLBACK if a transaction is open; returns err->code. */
 gp_status store_rollback(gp_store *st, gp_err *err);
 
-/* ---- chunked 5-minute rollups (store_chunks.c) ---- */
-/* Register rollup_5m_all on st's connection; store_chunks_done() frees what it keeps and must
- * run before the connection closes. */
-gp_status store_chunks_open(gp_store *st, gp_err *err);
-void store_chunks_done(gp_store *st);
 /* UTC midnight at or before ms. */
 int64_t store_day_of(int64_t ms);
 /* The start of the hour at or before ms. */
@@ -102,6 +98,11 @@ int64_t store_day_id(long long series, int64_t ms);
 /* GP_E_INPUT naming st's path for a day_ms a day chunk id cannot hold (before 1970, after
  * 4840); what says which rows ("a rollup bucket", "a capacity hour"). */
 gp_status store_day_check(gp_store *st, int64_t day_ms, const char *what, gp_err *err);
+/* ---- chunked 5-minute rollups (store_chunks.c) ---- */
+/* Register rollup_5m_all and rollup_1h_all on st's connection; store_chunks_done() frees what
+ * it keeps and must run before the connection closes. */
+gp_status store_chunks_open(gp_store *st, gp_err *err);
+void store_chunks_done(gp_store *st);
 /* The kinds of rollup chunk: 5-minute (rollup_5m_day, 288 buckets a day) and hourly
  * (rollup_1h_day, 24 buckets a day). */
 enum { STORE_5M, STORE_1H, STORE_KINDS };
@@ -133,10 +134,14 @@ gp_status store_chunks_convert_1h(gp_store *st, gp_err *err);
 void store_bucket_add(gp_chunk_bucket *b, long long n, double sum, double min, double max);
 /* Where series' rows start: every bucket before it is in chunks (0 for a series never sealed). */
 gp_status store_sealed_ms(gp_store *st, long long series, int64_t *sealed_ms, gp_err *err);
+/* Move series' 5-minute and hourly rows before before_ms (a UTC midnight) into their day
+ * chunks and advance its sealed_ms (store_chunks.c; sealing calls it, store_seal.c). */
+gp_status store_chunks_seal(gp_store *st, long long series, int64_t before_ms, gp_err *err);
 /* Move series' rows (5-minute, hourly and capacity hours) before the UTC day of before_ms into
- * chunks and advance its sealed_ms. */
+ * chunks and advance its sealed_ms (store_seal.c). */
 gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err);
-/* The same for up to max_series series not sealed up to that day; *sealed says how many. */
+/* The same for up to max_series series not sealed up to that day; *sealed says how many
+ * (store_seal.c). */
 gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
                      gp_err *err);
 

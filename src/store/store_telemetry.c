@@ -682,19 +682,6 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
     return GP_OK;
 }
 
-gp_status gp_store_seal_days(gp_store *st, int64_t now_ms, size_t *sealed, gp_err *err) {
-    size_t n = 0;
-    /* A bounded number of series a call: the cycle after midnight would else carry the whole
-     * fleet's day at once. */
-    if (store_seal(st, now_ms - GP_HOUR_MS, GP_SEAL_PER_CYCLE, &n, err))
-        return err->code;
-    if (sealed)
-        *sealed = n;
-    /* fleet_5m's days with them, the whole fleet at once: one cycle a day moves a day of
-     * fleet_5m rows into chunks (store_fleet.c). */
-    return store_fleet_seal(st, now_ms - GP_HOUR_MS, err);
-}
-
 /* ---- the fleet ---------------------------------------------------------------------------------
  */
 
