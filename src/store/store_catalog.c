@@ -428,10 +428,24 @@ gp_status gp_store_catalog_history(gp_store *st, const char *provider, const cha
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)
         res = store_fail(st, err, "read price history");
-    else if (rows == 0)
-        res = gp_errorf(err, GP_E_NOTFOUND, NULL, "no catalog entry %s/%s/%s", provider, instance,
-                        region);
     sqlite3_finalize(s);
+    if (res == GP_OK && rows == 0) {
+        /* A shape (an offer a source gave without prices) is known, only unpriced. */
+        bool shape = false;
+        if (store_prepare(st, SQL_OFFER_EXISTS, &s, err))
+            return err->code;
+        sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, instance, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, region, -1, SQLITE_STATIC);
+        shape = sqlite3_step(s) == SQLITE_ROW;
+        sqlite3_finalize(s);
+        res = shape ? gp_errorf(err, GP_E_NOTFOUND, NULL,
+                                "%s/%s/%s is an instance shape with no price yet (import one: "
+                                "docs/catalog.md)",
+                                provider, instance, region)
+                    : gp_errorf(err, GP_E_NOTFOUND, NULL, "no catalog entry %s/%s/%s", provider,
+                                instance, region);
+    }
     return res;
 }
 

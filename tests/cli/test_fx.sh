@@ -120,6 +120,7 @@ for r in rows:
     assert r[\"hourly\"] is None and r[\"pricing\"] is None and r[\"gpu\"] == \"V100-32GB\", r
 assert big[0][\"gpu_count\"] == 8 and big[0][\"vcpus\"] == 80 and big[0][\"memory_gib\"] == 320
 '"
+check "pricing show of a shape says it has no price yet, exit 2" bash -c "'$gpuplan' pricing show tencent/GN10Xp.20XLARGE320/ap-guangzhou 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'tencent/GN10Xp.20XLARGE320/ap-guangzhou is an instance shape with no price yet' '$tmp/err'"
 check "a priced-only filter leaves shapes out" bash -c "'$gpuplan' pricing list --provider tencent --pricing on_demand | grep -q '^no offers match'"
 cat >"$tmp/gn7e.json" <<'JSON'
 {"format": "gpuplan-catalog", "effective_from": "2022-01-01",
