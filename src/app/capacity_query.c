@@ -10,6 +10,7 @@
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/model.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario_json.h"
@@ -20,7 +21,7 @@
 
 void gp_cap_query_init(gp_cap_query *q) {
     memset(q, 0, sizeof *q);
-    q->since_ms = 30LL * 86400000;
+    q->since_ms = 30 * GP_DAY_MS;
     q->threshold = 5;
     q->pue = 1.0;
     snprintf(q->currency, sizeof q->currency, "USD");
@@ -351,11 +352,11 @@ void gp_capacity_done(gp_capacity *c) {
 static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, gp_cap_trend *t) {
     double xs[4000] = {0}, ys[4000] = {0}; /* zeroed: the compiler cannot see nd bound the reads */
     size_t nd = 0;
-    int64_t day0 = nb ? b[0].bucket_ms / 86400000 : 0;
+    int64_t day0 = nb ? b[0].bucket_ms / GP_DAY_MS : 0;
     for (size_t i = 0; i < nb; i++) {
         if (b[i].gpus < units)
             continue;
-        int64_t d = b[i].bucket_ms / 86400000 - day0;
+        int64_t d = b[i].bucket_ms / GP_DAY_MS - day0;
         if (d < 0 || d >= 4000)
             continue;
         if (nd == 0 || xs[nd - 1] != (double)d) {

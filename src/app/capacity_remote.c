@@ -19,12 +19,12 @@
 
 #include "capacity_int.h"
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/history.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 
-#define HOUR_MS 3600000LL
 #define BUCKET_MS 300000LL
 /* Points per series of one range query: under Prometheus' 11,000. */
 #define RANGE_POINTS 10000
@@ -410,7 +410,7 @@ static bool label_name_ok(const char *s) {
 }
 
 static int64_t ceil_hour(int64_t ms) {
-    return (ms + HOUR_MS - 1) / HOUR_MS * HOUR_MS;
+    return (ms + GP_HOUR_MS - 1) / GP_HOUR_MS * GP_HOUR_MS;
 }
 
 /* The MIG profiles and GPU models of the instances in the window (two label lists, no samples

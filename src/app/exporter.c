@@ -11,6 +11,7 @@
 
 #include "batch_int.h"
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/store.h"
 #include "gpuplan/store_catalog.h"
@@ -35,10 +36,10 @@ struct gp_exporter {
 
 void gp_exporter_opts_init(gp_exporter_opts *o) {
     memset(o, 0, sizeof *o);
-    o->since_ms = 7 * 86400000LL;
+    o->since_ms = 7 * GP_DAY_MS;
     o->threshold = 5;
     o->max_label_values = 50;
-    o->max_age_ms = 5 * 60000;
+    o->max_age_ms = 5 * GP_MINUTE_MS;
 }
 
 static void stamp_of(const char *path, db_stamp *out) {

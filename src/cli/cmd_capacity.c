@@ -129,8 +129,8 @@ static int remote_option(int opt, const char *v, gp_history_opts *o) {
     if (opt == C_TIMEOUT) {
         char *end;
         double x = strtod(v, &end);
-        double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? 60000 : -1;
-        if (end == v || !(x > 0) || unit < 0 || x * unit > 3600000)
+        double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? GP_MINUTE_MS : -1;
+        if (end == v || !(x > 0) || unit < 0 || x * unit > GP_HOUR_MS)
             return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
         o->total_timeout_ms = (long)(x * unit);
         if (o->connect_timeout_ms > o->total_timeout_ms)

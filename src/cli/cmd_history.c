@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
+#include "gpuplan/clock.h"
 
 typedef struct ticker {
     bool on;

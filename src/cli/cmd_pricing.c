@@ -236,7 +236,7 @@ static void kind_label(const gp_offer_price *o, char *out, size_t cap) {
 
 typedef struct lister {
     bool json;
-    int n;
+    int n, shapes;
     cJSON *arr;
 } lister;
 
@@ -254,6 +254,12 @@ static cJSON *offer_json(const gp_offer_price *o) {
         cJSON_AddNumberToObject(j, "vcpus", o->vcpus);
     if (o->memory_gib > 0)
         cJSON_AddNumberToObject(j, "memory_gib", o->memory_gib);
+    if (o->unpriced) {
+        /* A shape: known instance, no price in force; null, never 0 (0 would read "free"). */
+        cJSON_AddNullToObject(j, "pricing");
+        cJSON_AddNullToObject(j, "hourly");
+        return j;
+    }
     cJSON_AddStringToObject(j, "pricing", gp_pricing_name(o->pricing));
     if (o->pricing == GP_COMMITTED) {
         cJSON_AddNumberToObject(j, "term_months", o->term_months);
@@ -285,6 +291,15 @@ static int list_row(const gp_offer_price *o, void *arg) {
     kind_label(o, kind, sizeof kind);
     snprintf(ref_region, sizeof ref_region, "%.22s", o->region);
     snprintf(gpus, sizeof gpus, "%g", o->gpu_count);
+    if (o->unpriced) {
+        char shape[48];
+        snprintf(shape, sizeof shape, "%gx%s %g vCPU %g GiB", o->gpu_count, o->gpu, o->vcpus,
+                 o->memory_gib);
+        printf("%-8s %-28s %-22s %-12s %5s  %-28s %12s %12s  %s\n", o->provider, o->instance,
+               ref_region, o->gpu, gpus, "no price (shape)", "-", "-", shape);
+        l->shapes++;
+        return 0;
+    }
     printf("%-8s %-28s %-22s %-12s %5s  %-28s %12.4f %12.4f  %s %s\n", o->provider, o->instance,
            ref_region, o->gpu, gpus, kind, o->hourly, o->hourly / o->gpu_count, o->effective_from,
            strcmp(o->currency, "USD") ? o->currency : "");
@@ -304,8 +319,10 @@ static int print_json(cJSON *j) {
 static int do_list(gp_session *ses, const opts *o) {
     gp_err err;
     gp_err_clear(&err);
-    lister l = {o->json, 0, o->json ? cJSON_CreateArray() : NULL};
-    if (gp_pricing_offers(ses, &o->f, list_row, &l, &err)) {
+    lister l = {o->json, 0, 0, o->json ? cJSON_CreateArray() : NULL};
+    gp_offer_filter f = o->f;
+    f.with_shapes = true;
+    if (gp_pricing_offers(ses, &f, list_row, &l, &err)) {
         cJSON_Delete(l.arr);
         return cli_fail(&err);
     }
@@ -313,6 +330,9 @@ static int do_list(gp_session *ses, const opts *o) {
         return print_json(l.arr);
     if (l.n == 0)
         printf("no offers match\n");
+    else if (l.shapes)
+        printf("%d prices, %d instance shapes without a price (import one: docs/catalog.md)\n",
+               l.n - l.shapes, l.shapes);
     else
         printf("%d prices\n", l.n);
     return 0;

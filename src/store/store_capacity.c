@@ -26,7 +26,8 @@ static const char SQL_UTIL_HOUR[] =
     "= 10), 48 + sum(b = 11), 48 + sum(b = 12), 48 + sum(b = 13), 48 + sum(b = 14), 48 + sum(b = "
     "15), 48 + sum(b = 16), 48 + sum(b = 17), 48 + sum(b = 18), 48 + sum(b = 19), 48 + sum(b = "
     "20)) "
-    "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % 3600000 AS hour_ms, r.sum / r.n AS m, "
+    "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % " SQL_HOUR_MS
+    " AS hour_ms, r.sum / r.n AS m, "
     "  min(20, max(0, CAST(r.sum / r.n / 5 AS INTEGER))) AS b, "
     "  (SELECT sum(pr.sum) / sum(pr.n) FROM series ps "
     "   JOIN rollup_5m_all pr ON pr.series_id = ps.id AND pr.bucket_ms = r.bucket_ms "
@@ -68,10 +69,10 @@ static const char SQL_FLEET_TOTAL_FMT[] =
 
 gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms, int64_t to_ms,
                                     gp_err *err) {
-    int64_t from = from_ms - ((from_ms % 3600000) + 3600000) % 3600000;
-    int64_t to = to_ms + (3600000 - ((to_ms % 3600000) + 3600000) % 3600000) % 3600000;
+    int64_t from = store_hour_of(from_ms);
+    int64_t to = to_ms == store_hour_of(to_ms) ? to_ms : store_hour_of(to_ms) + GP_HOUR_MS;
     if (to <= from)
-        to = from + 3600000;
+        to = from + GP_HOUR_MS;
     sqlite3_stmt *s;
     if (store_prepare(st, SQL_UTIL_HOUR, &s, err))
         return err->code;
@@ -554,7 +555,7 @@ gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
 
 /* Mean utilization per node and UTC hour of day, from the 5-minute fleet rollups. */
 static const char SQL_HEATMAP[] =
-    "SELECT n.name, (f.bucket_ms / 3600000) % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
+    "SELECT n.name, (f.bucket_ms / " SQL_HOUR_MS ") % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
     "CAST(sum(f.gpus) AS REAL) / count(DISTINCT f.bucket_ms) "
     "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
     "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 " NODE_IDS

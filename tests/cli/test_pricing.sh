@@ -30,9 +30,12 @@ rows = json.load(sys.stdin)
 per = [r[\"per_gpu_hour\"] for r in rows]
 assert len(rows) == 50 and per == sorted(per) and all(r[\"gpu_count\"] >= 8 for r in rows)
 '"
-check "list --sort gpu-hour: whole GPUs first, a slice of one (NVv4's 1/8 MI25) after them" bash -c "'$gpuplan' pricing list --sort gpu-hour --json | $py -c '
+check "list --sort gpu-hour: whole GPUs first, a slice of one (NVv4's 1/8 MI25) after them, unpriced shapes last" bash -c "'$gpuplan' pricing list --sort gpu-hour --json | $py -c '
 import json, sys
 rows = json.load(sys.stdin)
+priced = [r[\"hourly\"] is not None for r in rows]
+assert priced.count(True) and priced.index(False) == priced.count(True)  # shapes after prices
+rows = rows[:priced.count(True)]
 whole = [r[\"gpu_count\"] == int(r[\"gpu_count\"]) for r in rows]
 assert whole[0] and whole.index(False) == whole.count(True), whole.index(False)
 nv = [r for r in rows if r[\"instance\"] == \"Standard_NV4as_v4\"]
