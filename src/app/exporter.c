@@ -101,53 +101,57 @@ static money money_of(const gp_capacity *c, const gp_cap_gpu *g, const gp_cap_fi
     return m;
 }
 
-static void capacity_families(gp_metric_set *set, const gp_capacity *c) {
-    gp_metric_family *count =
-        F("node_gpu_count", GP_METRIC_GAUGE, NULL,
-          "GPUs of the node that reported in the window (OpenCost's name).", L_NODE);
-    for (size_t i = 0; i < c->nn; i++)
-        gp_metric_add(count, (double)c->nodes[i].gpus, (const char *[]){c->nodes[i].key});
-    if (c->has_allin) {
-        gp_metric_family *f = F("node_gpu_hourly_cost", GP_METRIC_GAUGE, NULL,
-                                "All-in cost of one of the node's GPUs for an hour as the fleet "
-                                "scenario prices owning it: ownership, energy at its tariff, "
-                                "colocation, staff (OpenCost's name; in the scenario's currency).",
-                                L_NODE);
-        for (size_t i = 0; i < c->nn; i++)
-            gp_metric_add(f, c->allin_per_gpu_hour, (const char *[]){c->nodes[i].key});
-    }
-    char idx[16];
-    gp_metric_family *busy = F(
+/* The per-GPU families, filled as the GPUs are read (gp_capacity_each): node_gpu_count and
+ * node_gpu_hourly_cost come first in the scrape but are known only once every GPU is in. */
+typedef struct gpu_families {
+    gp_metric_family *count, *hourly, *busy, *idle;
+} gpu_families;
+
+static void gpu_families_add(gp_metric_set *set, const gp_cap_query *q, gpu_families *fs) {
+    fs->count = F("node_gpu_count", GP_METRIC_GAUGE, NULL,
+                  "GPUs of the node that reported in the window (OpenCost's name).", L_NODE);
+    fs->hourly = q->has_allin
+                     ? F("node_gpu_hourly_cost", GP_METRIC_GAUGE, NULL,
+                         "All-in cost of one of the node's GPUs for an hour as the fleet "
+                         "scenario prices owning it: ownership, energy at its tariff, "
+                         "colocation, staff (OpenCost's name; in the scenario's currency).",
+                         L_NODE)
+                     : NULL;
+    fs->busy = F(
         "gpuplan_gpu_busy_ratio", GP_METRIC_GAUGE, "ratio",
         "Share of the GPU's 5-minute buckets in the window at or above the busy threshold.", L_GPU);
-    for (size_t i = 0; i < c->n; i++) {
-        const gp_cap_row *r = &c->rows[i];
-        snprintf(idx, sizeof idx, "%d", r->g.index);
-        gp_metric_add(busy, r->f.busy_share,
-                      (const char *[]){r->node, idx, r->uuid, r->model, r->mig});
-    }
-    bool priced = c->has_allin || c->has_price;
-    if (priced) {
-        gp_metric_family *idle =
-            F("gpuplan_gpu_idle_cost", GP_METRIC_GAUGE, NULL,
-              "What the GPU's idle hours in the window cost: at the all-in rate with a fleet "
-              "scenario, else the energy they drew at the power price.",
-              L_GPU_CUR);
-        for (size_t i = 0; i < c->n; i++) {
-            const gp_cap_row *r = &c->rows[i];
-            money m = money_of(c, &r->g, &r->f);
-            snprintf(idx, sizeof idx, "%d", r->g.index);
-            if (m.ok)
-                gp_metric_add(
-                    idle, m.idle,
-                    (const char *[]){r->node, idx, r->uuid, r->model, r->mig, c->currency});
-        }
-    }
+    fs->idle = q->has_allin || q->has_price
+                   ? F("gpuplan_gpu_idle_cost", GP_METRIC_GAUGE, NULL,
+                       "What the GPU's idle hours in the window cost: at the all-in rate with a "
+                       "fleet scenario, else the energy they drew at the power price.",
+                       L_GPU_CUR)
+                   : NULL;
+}
+
+static void take_row(const gp_capacity *c, const gp_cap_row *r, void *arg) {
+    gpu_families *fs = arg;
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", r->g.index);
+    gp_metric_add(fs->busy, r->f.busy_share,
+                  (const char *[]){r->node, idx, r->uuid, r->model, r->mig});
+    money m = money_of(c, &r->g, &r->f);
+    if (fs->idle && m.ok)
+        gp_metric_add(fs->idle, m.idle,
+                      (const char *[]){r->node, idx, r->uuid, r->model, r->mig, c->currency});
+}
+
+/* The node and fleet families, once every GPU is in. */
+static void capacity_families(gp_metric_set *set, const gp_capacity *c, const gpu_families *fs) {
+    for (size_t i = 0; i < c->nn; i++)
+        gp_metric_add(fs->count, (double)c->nodes[i].gpus, (const char *[]){c->nodes[i].key});
+    for (size_t i = 0; fs->hourly && i < c->nn; i++)
+        gp_metric_add(fs->hourly, c->allin_per_gpu_hour, (const char *[]){c->nodes[i].key});
     gp_metric_family *nbusy =
         F("gpuplan_node_busy_ratio", GP_METRIC_GAUGE, "ratio",
           "Share of the node's GPU-buckets in the window that were busy.", L_NODE);
     for (size_t i = 0; i < c->nn; i++)
         gp_metric_add(nbusy, c->nodes[i].f.busy_share, (const char *[]){c->nodes[i].key});
+    bool priced = c->has_allin || c->has_price;
     if (priced) {
         gp_metric_family *nidle =
             F("gpuplan_node_idle_cost", GP_METRIC_GAUGE, NULL,
@@ -420,15 +424,17 @@ static gp_status compute(gp_exporter *x, int64_t now, gp_metric_set *set, gp_err
         q.has_price = true;
         q.price = x->o.price;
     }
-    gp_capacity c;
-    if (gp_capacity_analyse(x->s, &q, now, &c, err)) {
-        gp_capacity_done(&c);
-        return err->code;
-    }
     gp_metric_add(F("gpuplan_window_seconds", GP_METRIC_GAUGE, "seconds",
                     "The window the utilization and money families cover.", NULL),
                   (double)x->o.since_ms / 1000.0, NULL);
-    capacity_families(set, &c);
+    gpu_families fs;
+    gpu_families_add(set, &q, &fs);
+    gp_capacity c;
+    if (gp_capacity_each(x->s, &q, now, take_row, &fs, &c, err)) {
+        gp_capacity_done(&c);
+        return err->code;
+    }
+    capacity_families(set, &c, &fs);
     chargeback_families(set, &c, x->o.max_label_values);
     gp_capacity_done(&c);
     gp_metric_family *last =
