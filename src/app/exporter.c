@@ -31,6 +31,7 @@ struct gp_exporter {
     db_stamp stamp;
     int64_t refreshed_ms;
     double refreshes, failures;
+    unsigned long long generation; /* bumped whenever set changes */
 };
 
 void gp_exporter_opts_init(gp_exporter_opts *o) {
@@ -260,23 +261,17 @@ static double age_of(const char *day, int64_t now_ms) {
 }
 
 typedef struct providers {
-    char name[64][64], newest[64][11];
+    gp_metric_family *age;
+    int64_t now;
     int n;
 } providers;
 
-static int take_price(const gp_offer_price *p, void *arg) {
+static int take_newest(const char *provider, const char *newest, void *arg) {
     providers *v = arg;
-    int i = 0;
-    while (i < v->n && strcmp(v->name[i], p->provider))
-        i++;
-    if (i == v->n) {
-        if (v->n == 64)
-            return 0; /* bounded: the bundled catalog has a dozen */
-        snprintf(v->name[v->n], sizeof v->name[0], "%s", p->provider);
-        v->newest[v->n++][0] = '\0';
-    }
-    if (p->effective_from && strcmp(p->effective_from, v->newest[i]) > 0)
-        snprintf(v->newest[i], sizeof v->newest[i], "%s", p->effective_from);
+    if (v->n++ == 64)
+        return 1; /* bounded: the bundled catalog has a dozen */
+    if (newest && newest[0])
+        gp_metric_add(v->age, age_of(newest, v->now), (const char *[]){provider});
     return 0;
 }
 
@@ -391,20 +386,12 @@ static gp_status scenario_families(gp_metric_set *set, gp_session *s, gp_store *
 
 static gp_status catalog_families(gp_metric_set *set, gp_session *s, gp_store *st, int64_t now,
                                   gp_err *err) {
-    providers *v = gp_xcalloc(1, sizeof *v);
-    gp_offer_filter f = {.pricing = -1, .as_of = s->today, .sort = GP_SORT_NAME};
-    gp_status rc = gp_store_catalog_list(st, &f, take_price, v, err);
-    if (rc == GP_OK) {
-        gp_metric_family *age = F("gpuplan_catalog_price_age_seconds", GP_METRIC_GAUGE, "seconds",
-                                  "Age of the provider's newest catalog price in force (since "
-                                  "its effective date).",
-                                  L_PROVIDER);
-        for (int i = 0; i < v->n; i++)
-            if (v->newest[i][0])
-                gp_metric_add(age, age_of(v->newest[i], now), (const char *[]){v->name[i]});
-    }
-    free(v);
-    return rc;
+    providers v = {F("gpuplan_catalog_price_age_seconds", GP_METRIC_GAUGE, "seconds",
+                     "Age of the provider's newest catalog price in force (since its effective "
+                     "date).",
+                     L_PROVIDER),
+                   now, 0};
+    return gp_store_catalog_newest(st, s->today, take_newest, &v, err);
 }
 
 /* Every family but the exporter's own, as of now. */
@@ -480,6 +467,7 @@ static gp_status refresh(gp_exporter *x, int64_t now, gp_err *err) {
     if (rc) {
         gp_metric_set_done(&fresh);
         x->failures++;
+        x->generation++;
         gp_metric_family *f = gp_metric_family_find(&x->set, "gpuplan_exporter_refresh_failures");
         if (f && f->n)
             f->s[0].v = x->failures;
@@ -493,6 +481,7 @@ static gp_status refresh(gp_exporter *x, int64_t now, gp_err *err) {
     x->stamp = before;
     x->refreshed_ms = now;
     x->refreshes++;
+    x->generation++;
     own_families(x, mono_s() - t0);
     return GP_OK;
 }
@@ -525,6 +514,10 @@ gp_status gp_exporter_metrics(gp_exporter *x, int64_t now_ms, const gp_metric_se
         rc = refresh(x, now_ms, err);
     *out = x->have ? &x->set : NULL;
     return rc;
+}
+
+unsigned long long gp_exporter_generation(const gp_exporter *x) {
+    return x->generation;
 }
 
 void gp_exporter_close(gp_exporter *x) {
