@@ -47,7 +47,7 @@ gp_status gp_capacity_analyse(gp_session *s, const gp_cap_query *q, int64_t now_
                               gp_capacity *out, gp_err *err);
 void gp_capacity_done(gp_capacity *c);
 
-/* gp_capacity_analyse's figures at a cost set by the nodes rather than the GPUs (the
+/* gp_capacity_analyse's figures in memory set by the nodes rather than the GPUs (the
  * exporter's): each GPU's row goes to fn as it is read (borrowed for the call: c->rows stays
  * NULL, c->n counts them) with the sums only (no memory, power limit or power P95), c already
  * holding the window and prices (has_allin from q alone, --by or not). Once every row is in,
