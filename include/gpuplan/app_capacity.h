@@ -47,6 +47,17 @@ gp_status gp_capacity_analyse(gp_session *s, const gp_cap_query *q, int64_t now_
                               gp_capacity *out, gp_err *err);
 void gp_capacity_done(gp_capacity *c);
 
+/* gp_capacity_analyse's figures in memory set by the nodes rather than the GPUs (the
+ * exporter's): each GPU's row goes to fn as it is read (borrowed for the call: c->rows stays
+ * NULL, c->n counts them) with the sums only (no memory, power limit or power P95), c already
+ * holding the window and prices (has_allin from q alone, --by or not). Once every row is in,
+ * c's fleet, per-node and per-model groups, whole GPUs and chargeback are as
+ * gp_capacity_analyse's; it has no buckets, load duration curve or wall power. From the store
+ * only (q->remote is not read). Errors as gp_capacity_analyse's; fn may have had some rows. */
+gp_status gp_capacity_each(gp_session *s, const gp_cap_query *q, int64_t now_ms,
+                           void (*fn)(const gp_capacity *c, const gp_cap_row *r, void *arg),
+                           void *arg, gp_capacity *out, gp_err *err);
+
 /* The figures of gp_capacity_analyse computed by the server q->remote with server-side
  * aggregation (the queries are listed in docs/telemetry.md): per GPU, node (Hostname), model
  * and label, and the load duration curve; no wall power. c->server names the server. Errors:

@@ -63,6 +63,13 @@ typedef struct gp_offer_filter {
 gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
                                 int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err);
 
+/* Each provider's newest effective date (YYYY-MM-DD) among its prices in force on as_of, by
+ * provider name: what gp_store_catalog_list's rows would give, in one aggregate. A non-zero
+ * return from fn stops the walk. */
+gp_status gp_store_catalog_newest(gp_store *st, const char *as_of,
+                                  int (*fn)(const char *provider, const char *newest, void *),
+                                  void *arg, gp_err *err);
+
 /* Every price row ever imported for provider/instance/region, by kind, term, purchase and
  * date. GP_E_NOTFOUND when the offer is unknown. */
 gp_status gp_store_catalog_history(gp_store *st, const char *provider, const char *instance,

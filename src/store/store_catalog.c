@@ -399,6 +399,32 @@ gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
     return res;
 }
 
+/* The newest price in force of every key is its newest row at or before ?1, so the newest of
+ * those per provider is the newest such row of the provider. */
+static const char SQL_NEWEST[] =
+    "SELECT o.provider, max(p.effective_from) FROM offer o JOIN price p ON p.offer_id = o.id "
+    "JOIN catalog_import i ON i.id = p.import_id WHERE p.effective_from <= ?1 "
+    "GROUP BY o.provider ORDER BY o.provider";
+
+gp_status gp_store_catalog_newest(gp_store *st, const char *as_of,
+                                  int (*fn)(const char *provider, const char *newest, void *),
+                                  void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_NEWEST, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, as_of, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
+               arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "find the newest prices");
+    sqlite3_finalize(s);
+    return res;
+}
+
 static const char SQL_HISTORY[] =
     "SELECT " OFFER_COLS " FROM offer o JOIN price p ON p.offer_id = o.id "
     "JOIN catalog_import i ON i.id = p.import_id "
