@@ -17,7 +17,7 @@ gp_status gp_store_put_throughputs(gp_store *st, const gp_throughput *rows, int 
  * spec that lost an input loses its estimate. */
 gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
                                      int n, gp_err *err);
-/* Rows ordered by GPU, profile, then measured before estimate; profile and gpu (NULL: any)
+/* Rows ordered by GPU, profile, then measured, published, estimate; profile and gpu (NULL: any)
  * filter. A non-zero return from fn stops the walk. */
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
                                int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err);

@@ -22,7 +22,9 @@
 #define GP_WORK_UNIT_BYTES 48
 #define GP_TP_SOURCE_BYTES 1024
 
-typedef enum gp_tp_kind { GP_TP_ESTIMATE, GP_TP_MEASURED } gp_tp_kind;
+/* A published result (bundled, dated, with its source) ranks between the two: a measured
+ * figure beats it, it beats an estimate. */
+typedef enum gp_tp_kind { GP_TP_ESTIMATE, GP_TP_MEASURED, GP_TP_PUBLISHED } gp_tp_kind;
 
 typedef struct gp_throughput {
     char gpu[GP_GPU_NAME_BYTES]; /* the catalog GPU name (gp_gpu_normalize) */
@@ -35,7 +37,7 @@ typedef struct gp_throughput {
     int line;       /* the CSV line (0 when not from a CSV) */
 } gp_throughput;
 
-const char *gp_tp_kind_name(gp_tp_kind k); /* "estimate", "measured" */
+const char *gp_tp_kind_name(gp_tp_kind k); /* "estimate", "measured", "published" */
 
 /* Parse a throughput CSV (kind GP_TP_MEASURED): every row to fn (a non-zero return stops the
  * read and is returned; fn fills err). */

@@ -406,7 +406,11 @@ static void missing_rows(ctx *c) {
         const model *m = &c->models[i];
         const char *why = NULL;
         char buf[300];
-        if (!m->tp) {
+        char refusal[220];
+        if (!m->tp && gp_throughput_refusal(c->p, m->gpu, refusal, sizeof refusal)) {
+            snprintf(buf, sizeof buf, "%s", refusal);
+            why = buf;
+        } else if (!m->tp) {
             snprintf(buf, sizeof buf, "no throughput for %s: %s (see gpuplan throughput set)",
                      c->p->name,
                      m->has_spec ? "the spec lacks the input its estimate needs"

@@ -24,16 +24,23 @@ const gp_profile gp_profiles[] = {
      "dense LLM pre-training of a 7B model in BF16: compute-bound (tensor FLOP/s)",
      GP_TP_IN_TENSOR16, 0.40, 3600.0 * 1e12 / (6.0 * PARAMS) / 1e6,
      "M tokens/GPU-h = 3600 s x eff x F x 1e12 / (6 x 7e9 FLOP a token) / 1e6, F = dense BF16 "
-     "tensor TFLOP/s (FP16 where the spec gives no BF16), eff = 0.40 (model FLOP utilization)"},
+     "tensor TFLOP/s (FP16 where the spec gives no BF16), eff = 0.40 (model FLOP utilization)",
+     NULL},
     {"llm-inference-decode", "M tokens",
      "LLM decode of a 7B model in BF16 at batch 32: memory-bandwidth-bound (weights read a step)",
      GP_TP_IN_MEM_BW, 0.60, 3600.0 * BATCH * 1e9 / (2.0 * PARAMS) / 1e6,
      "M tokens/GPU-h = 3600 s x eff x B x 1e9 x 32 tokens a step / (2 x 7e9 bytes of weights) / "
-     "1e6, B = memory bandwidth GB/s, eff = 0.60 (share of peak bandwidth reached)"},
+     "1e6, B = memory bandwidth GB/s, eff = 0.60 (share of peak bandwidth reached)",
+     NULL},
     {"fp32", "PFLOP", "a generic FP32 job (non-tensor single precision): compute-bound",
      GP_TP_IN_FP32, 0.50, 3600.0 * 1e12 / 1e15,
      "PFLOP/GPU-h = 3600 s x eff x F32 x 1e12 / 1e15, F32 = FP32 TFLOP/s, eff = 0.50 (share of "
-     "peak reached)"},
+     "peak reached)",
+     NULL},
+    {"llama2-70b-offline", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[0]},
+    {"llama3-8b-decode", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[1]},
+    {"llama3-70b-decode", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[2]},
+    {"llama2-7b-training", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[3]},
 };
 const int gp_n_profiles = sizeof gp_profiles / sizeof gp_profiles[0];
 
@@ -48,20 +55,26 @@ gp_status gp_profile_lookup(const char *name, const gp_profile **out, gp_err *er
     *out = gp_profile_find(name);
     if (*out)
         return GP_OK;
-    const char *names[8];
-    for (int i = 0; i < gp_n_profiles; i++)
+    const char *names[32];
+    char known[512] = "";
+    int n = gp_n_profiles < 32 ? gp_n_profiles : 32;
+    for (int i = 0; i < n; i++) {
         names[i] = gp_profiles[i].name;
-    int near = gp_nearest_name(name, names, gp_n_profiles);
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 names[i]);
+    }
+    int near = gp_nearest_name(name, names, n);
     char hint[80] = "";
     if (near >= 0)
         snprintf(hint, sizeof hint, "did you mean %s? ", names[near]);
-    return gp_errorf(err, GP_E_INPUT, "--profile",
-                     "unknown profile \"%s\" (%sknown: llm-training, llm-inference-decode, fp32)",
-                     name, hint);
+    return gp_errorf(err, GP_E_INPUT, "--profile", "unknown profile \"%s\" (%sknown: %s)", name,
+                     hint, known);
 }
 
 bool gp_throughput_estimate(const gp_profile *p, const gp_gpu_spec *g, const char *spec_source,
                             const char *as_of, gp_throughput *out) {
+    if (p->wl)
+        return false; /* estimated from the workload hardware table, not a spec row */
     int col;
     const char *what;
     switch (p->input) {
@@ -112,6 +125,74 @@ static int derive_one(const gp_gpu_spec *g, const char *source, void *arg) {
     return 0;
 }
 
+/* Every fitting estimate of workload profile p from the hardware table, into d. */
+static void derive_workload(derive *d) {
+    const gp_workload *w = d->p->wl;
+    for (int i = 0; i < gp_wl_n_hw; i++) {
+        gp_wl_estimate e;
+        gp_wl_estimate_on(w, &gp_wl_hw_table[i], &e);
+        if (!e.fits || !(e.m_tokens_per_gpu_hour > 0))
+            continue;
+        if (d->n == d->cap) {
+            d->cap = d->cap ? 2 * d->cap : 32;
+            d->rows = gp_xrealloc(d->rows, (size_t)d->cap * sizeof *d->rows);
+        }
+        gp_throughput *t = &d->rows[d->n++];
+        memset(t, 0, sizeof *t);
+        snprintf(t->gpu, sizeof t->gpu, "%s", gp_wl_hw_table[i].gpu);
+        snprintf(t->profile, sizeof t->profile, "%s", w->name);
+        t->kind = GP_TP_ESTIMATE;
+        t->value = e.m_tokens_per_gpu_hour;
+        snprintf(t->unit, sizeof t->unit, "%s", d->p->unit);
+        snprintf(t->as_of, sizeof t->as_of, "%s", d->today);
+        snprintf(t->source, sizeof t->source,
+                 "workload estimate (%s, %s): %s; efficiency: %s; hardware: %s; model: %s", w->name,
+                 gp_wl_phase_name(w->phase), e.formula, e.eff.source, gp_wl_hw_table[i].source,
+                 w->source);
+    }
+}
+
+/* The bundled published results of workload profile p, as stored rows (per GPU). */
+static gp_status put_published(gp_store *st, const gp_profile *p, gp_err *err) {
+    gp_throughput rows[16];
+    int n = 0;
+    for (int i = 0; i < gp_wl_n_published && n < 16; i++) {
+        const gp_wl_published *r = &gp_wl_published_table[i];
+        if (strcmp(r->profile, p->name) != 0)
+            continue;
+        gp_throughput *t = &rows[n++];
+        memset(t, 0, sizeof *t);
+        snprintf(t->gpu, sizeof t->gpu, "%s", r->gpu);
+        snprintf(t->profile, sizeof t->profile, "%s", r->profile);
+        t->kind = GP_TP_PUBLISHED;
+        t->value = r->tokens_per_s_system / r->gpus * 3600.0 / 1e6;
+        snprintf(t->unit, sizeof t->unit, "%s", p->unit);
+        snprintf(t->as_of, sizeof t->as_of, "%s", r->as_of);
+        snprintf(t->source, sizeof t->source, "published: %g tokens/s over %d GPU%s at %s; %s",
+                 r->tokens_per_s_system, r->gpus, r->gpus == 1 ? "" : "s", r->precision, r->source);
+    }
+    return n ? gp_store_put_throughputs(st, rows, n, err) : GP_OK;
+}
+
+bool gp_throughput_refusal(const gp_profile *p, const char *gpu, char *why, size_t cap) {
+    if (!p->wl)
+        return false;
+    const gp_wl_hw *h = gp_wl_hw_find(gpu);
+    if (!h) {
+        snprintf(why, cap,
+                 "no row for %s in the workload hardware table (precision rates, memory): "
+                 "give a measured figure with gpuplan throughput set",
+                 gpu);
+        return true;
+    }
+    gp_wl_estimate e;
+    gp_wl_estimate_on(p->wl, h, &e);
+    if (e.fits)
+        return false;
+    snprintf(why, cap, "%s", e.why);
+    return true;
+}
+
 gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
     gp_store *st;
     if (gp_session_catalog(ses, &st, err))
@@ -120,7 +201,13 @@ gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
         return GP_OK; /* the estimates as stored: replacing them is a write */
     for (int i = 0; i < gp_n_profiles; i++) {
         derive d = {&gp_profiles[i], ses->today, NULL, 0, 0};
-        gp_status rc = gp_store_specs(st, NULL, derive_one, &d, err);
+        gp_status rc = GP_OK;
+        if (d.p->wl) {
+            derive_workload(&d);
+            rc = put_published(st, d.p, err);
+        } else {
+            rc = gp_store_specs(st, NULL, derive_one, &d, err);
+        }
         if (rc == GP_OK)
             rc = gp_store_replace_estimates(st, d.p->name, d.rows, d.n, err);
         free(d.rows);
@@ -164,14 +251,14 @@ void gp_tp_list_done(gp_tp_list *l) {
 }
 
 const gp_throughput *gp_tp_effective(const gp_tp_list *l, const char *gpu, const char *profile) {
+    static const int rank[] = {[GP_TP_ESTIMATE] = 0, [GP_TP_PUBLISHED] = 1, [GP_TP_MEASURED] = 2};
     const gp_throughput *best = NULL;
     for (int i = 0; i < l->n; i++) {
         const gp_throughput *t = &l->rows[i];
         if (strcmp(t->gpu, gpu) != 0 || strcmp(t->profile, profile) != 0)
             continue;
-        if (t->kind == GP_TP_MEASURED)
-            return t;
-        best = t;
+        if (!best || rank[t->kind] > rank[best->kind])
+            best = t;
     }
     return best;
 }

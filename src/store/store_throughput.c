@@ -71,7 +71,7 @@ static void column_text(sqlite3_stmt *s, int i, char *out, size_t cap) {
 static const char SQL_LIST[] =
     "SELECT gpu, profile, kind, value, unit, source, as_of FROM throughput "
     "WHERE (?1 IS NULL OR profile = ?1) AND (?2 IS NULL OR gpu = ?2) "
-    "ORDER BY gpu, profile, kind = 'estimate'";
+    "ORDER BY gpu, profile, CASE kind WHEN 'measured' THEN 0 WHEN 'published' THEN 1 ELSE 2 END";
 
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
                                int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err) {
@@ -89,7 +89,9 @@ gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gp
         column_text(s, 1, t.profile, sizeof t.profile);
         char kind[16];
         column_text(s, 2, kind, sizeof kind);
-        t.kind = strcmp(kind, "measured") == 0 ? GP_TP_MEASURED : GP_TP_ESTIMATE;
+        t.kind = strcmp(kind, "measured") == 0    ? GP_TP_MEASURED
+                 : strcmp(kind, "published") == 0 ? GP_TP_PUBLISHED
+                                                  : GP_TP_ESTIMATE;
         t.value = sqlite3_column_double(s, 3);
         column_text(s, 4, t.unit, sizeof t.unit);
         column_text(s, 5, t.source, sizeof t.source);

@@ -123,6 +123,24 @@ r = json.load(sys.stdin)[0]
 assert r[\"kind\"] == \"measured\" and r[\"value\"] == 30 and r[\"as_of\"] == \"2026-09-01\" and r[\"source\"] == \"vendor run, 8 GPUs\"
 '"
 
+
+# Workload profiles: published results listed as such with their source, compare using them
+# and saying what its throughputs are, GPUs that cannot run the workload refused with why.
+check "throughput list: MLPerf published results with repository, path and commit" bash -c "'$gpuplan' throughput list --profile llama2-70b-offline --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+pub = {r[\"gpu\"]: r for r in rows if r[\"kind\"] == \"published\"}
+assert set(pub) == {\"H100\", \"H200\", \"B200\", \"MI300X\"}, set(pub)
+assert all(r[\"in_use\"] and r[\"as_of\"] == \"2024-08-28\" and \"inference_results_v4.1@\" in r[\"source\"] for r in pub.values())
+est = {r[\"gpu\"] for r in rows if r[\"kind\"] == \"estimate\"}
+assert {\"L40S\", \"GH200\", \"A100-80GB\"} <= est and not {\"T4\", \"V100\"} & est, est
+assert pub[\"B200\"][\"value\"] > pub[\"H200\"][\"value\"] > pub[\"H100\"][\"value\"] > pub[\"MI300X\"][\"value\"]
+'"
+"$gpuplan" compare --work 100000 --unit "M tokens" --profile llama2-70b-offline >"$tmp/wl.md"
+check "compare on a workload: a line above the rows says what the throughputs are" grep -qE '^Throughputs: [0-9]+ rows on an estimate, [1-9][0-9]* on a published result, 0 on a measured figure' "$tmp/wl.md"
+check "compare on a workload: T4 and V100 do not fit 70B" bash -c "grep -q '^| T4 | - | - | does not fit: ' '$tmp/wl.md' && grep -q '^| V100 | - | - | does not fit: ' '$tmp/wl.md'"
+check "compare on BF16 training: V100 refused for precision" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama2-7b-training | grep -q '^| V100 | - | - | precision: V100 has no bf16 tensor support'"
+
 bad_input "--profile: unknown profile \"llm-trianing\" (did you mean llm-training?" compare --work 1 --unit "M tokens" --profile llm-trianing
 bad_input "--unit: \"tokens\": profile llm-training is counted in \"M tokens\"" compare --work 1 --unit tokens --profile llm-training
 bad_input "--work: \"lots\" is not a number" compare --work lots --unit "M tokens" --profile llm-training

@@ -1,7 +1,9 @@
 /* Throughput figures and the comparison of GPU generations: the spec-derived estimates pinned
  * by hand on bundled spec rows, measured figures winning over estimates, the throughput CSV
- * parser, and a comparison over the bundled catalog. Each test gets a fresh database in a
- * temporary folder. */
+ * parser, a comparison over the bundled catalog, and the workload profiles: each estimate
+ * against the bundled published results (within WL_TOLERANCE, in the same order), memory and
+ * precision refusals, and the published kind ranking between measured and estimate. Each test gets
+ * a fresh database in a temporary folder. */
 #define _GNU_SOURCE /* nftw */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "gpuplan/app_compare.h"
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/workload.h"
 #include "testutil.h"
 #include "session_fixture.h"
 
@@ -246,6 +249,138 @@ static void compares_generations(void **state) {
     assert_non_null(strstr(err.msg, "M tokens"));
 }
 
+/* The stated agreement of a workload estimate with the published results it is calibrated
+ * against (docs/compare.md): each within 10 %. */
+#define WL_TOLERANCE 0.10
+
+static gp_wl_estimate wl_on(const char *profile, const char *gpu) {
+    const gp_workload *w = gp_workload_find(profile);
+    const gp_wl_hw *h = gp_wl_hw_find(gpu);
+    assert_non_null(w);
+    assert_non_null(h);
+    gp_wl_estimate e;
+    gp_wl_estimate_on(w, h, &e);
+    return e;
+}
+
+/* Every bundled published result: the estimate of its profile within the tolerance, and the
+ * estimates in the published order (a pair reversed would rank GPUs wrongly where no result
+ * is bundled). */
+static void estimates_meet_published_results(void **state) {
+    (void)state;
+    int n = 0;
+    for (int i = 0; i < gp_wl_n_published; i++) {
+        const gp_wl_published *p = &gp_wl_published_table[i];
+        gp_wl_estimate e = wl_on(p->profile, p->gpu);
+        double pub = p->tokens_per_s_system / p->gpus;
+        assert_true(e.fits);
+        assert_string_equal(gp_wl_prec_name(e.precision), p->precision);
+        double dev = e.tokens_per_s / pub - 1;
+        if (dev > WL_TOLERANCE || dev < -WL_TOLERANCE)
+            fail_msg("%s on %s: estimate %.0f, published %.0f (%+.1f %%)", p->profile, p->gpu,
+                     e.tokens_per_s, pub, 100 * dev);
+        for (int k = 0; k < gp_wl_n_published; k++) {
+            const gp_wl_published *q = &gp_wl_published_table[k];
+            if (k == i || strcmp(q->profile, p->profile) != 0 ||
+                !(q->tokens_per_s_system / q->gpus < pub))
+                continue;
+            gp_wl_estimate f = wl_on(q->profile, q->gpu);
+            if (!(f.tokens_per_s < e.tokens_per_s))
+                fail_msg("%s: %s publishes more than %s but is estimated at %.0f <= %.0f",
+                         p->profile, p->gpu, q->gpu, e.tokens_per_s, f.tokens_per_s);
+        }
+        n++;
+    }
+    assert_true(n >= 4);
+    /* The MLPerf setting's precision policy: FP4 on Blackwell, FP8 on Hopper and CDNA3, FP16
+     * on Ampere (no FP8), with tensor parallelism where one GPU cannot hold 70B. */
+    assert_int_equal(wl_on("llama2-70b-offline", "B200").precision, GP_WL_FP4);
+    assert_int_equal(wl_on("llama2-70b-offline", "A100-80GB").precision, GP_WL_FP16);
+    assert_int_equal(wl_on("llama2-70b-offline", "H100").tp, 2);
+    assert_int_equal(wl_on("llama2-70b-offline", "H200").tp, 1);
+    assert_int_equal(wl_on("llama2-70b-offline", "A100-80GB").tp, 4);
+}
+
+/* The profiles without a bundled result keep the generations in their known order, and
+ * training's MFU per family puts A100 at 0.55 of its peak where H100 reaches 0.43. */
+static void profiles_rank_generations(void **state) {
+    (void)state;
+    static const char *const decode[] = {"llama3-8b-decode", "llama3-70b-decode"};
+    for (int i = 0; i < 2; i++) {
+        double b200 = wl_on(decode[i], "B200").tokens_per_s,
+               h200 = wl_on(decode[i], "H200").tokens_per_s,
+               h100 = wl_on(decode[i], "H100").tokens_per_s,
+               a100 = wl_on(decode[i], "A100-80GB").tokens_per_s;
+        assert_true(b200 > h200 && h200 > h100 && h100 > a100 && a100 > 0);
+    }
+    gp_wl_estimate a = wl_on("llama2-7b-training", "A100-80GB"),
+                   h = wl_on("llama2-7b-training", "H100");
+    assert_true(a.fits && h.fits);
+    assert_close(a.tokens_per_s, 0.55 * 312e12 / (6 * 6.74e9), 1e-6);
+    assert_close(h.tokens_per_s, 0.43 * 989e12 / (6 * 6.74e9), 1e-6);
+    assert_close(h.m_tokens_per_gpu_hour, h.tokens_per_s * 3600 / 1e6, 1e-9);
+}
+
+/* T4 and V100 (16 GB) cannot hold a 70B model in FP16 with its KV cache across a server of 8;
+ * nor can BF16 training run on GPUs without BF16 tensor cores. */
+static void refuses_what_cannot_run(void **state) {
+    (void)state;
+    static const char *const big[] = {"llama2-70b-offline", "llama3-70b-decode"};
+    for (int i = 0; i < 2; i++)
+        for (int g = 0; g < 2; g++) {
+            gp_wl_estimate e = wl_on(big[i], g ? "V100" : "T4");
+            assert_false(e.fits);
+            assert_non_null(strstr(e.why, "does not fit: "));
+            assert_true(e.need_gb > e.have_gb);
+        }
+    static const char *const old[] = {"V100", "V100-32GB", "T4"};
+    for (int g = 0; g < 3; g++) {
+        gp_wl_estimate e = wl_on("llama2-7b-training", old[g]);
+        assert_false(e.fits);
+        assert_non_null(strstr(e.why, "has no bf16 tensor support"));
+    }
+    assert_true(wl_on("llama3-8b-decode", "T4").fits); /* 8B in FP16 fits a T4 server */
+    const gp_profile *p = gp_profile_find("llama2-70b-offline");
+    char why[200];
+    assert_true(gp_throughput_refusal(p, "T4", why, sizeof why));
+    assert_non_null(strstr(why, "does not fit"));
+    assert_true(gp_throughput_refusal(p, "K80", why, sizeof why));
+    assert_non_null(strstr(why, "no row for K80"));
+    assert_false(gp_throughput_refusal(p, "H100", why, sizeof why));
+    assert_false(gp_throughput_refusal(gp_profile_find("llm-training"), "T4", why, sizeof why));
+}
+
+/* A published result is listed with its source and date and wins over the estimate; a
+ * measured figure wins over both. */
+static void published_results_rank_between(void **state) {
+    fixture *f = *state;
+    gp_tp_list l;
+    gp_err err;
+    assert_int_equal(gp_throughput_list(&f->ses, "llama2-70b-offline", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 2);
+    const gp_throughput *t = gp_tp_effective(&l, "H100", "llama2-70b-offline");
+    assert_int_equal(t->kind, GP_TP_PUBLISHED);
+    assert_close(t->value, 24524.9 / 8 * 3600 / 1e6, 1e-9);
+    assert_string_equal(t->as_of, "2024-08-28");
+    assert_non_null(strstr(t->source, "mlcommons/inference_results_v4.1@a2f5d66d17e8"));
+    gp_tp_list_done(&l);
+    assert_int_equal(gp_throughput_set(&f->ses, "H100", "llama2-70b-offline", 12, "M tokens",
+                                       "our vLLM run", NULL, &err),
+                     GP_OK);
+    assert_int_equal(gp_throughput_list(&f->ses, "llama2-70b-offline", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 3);
+    t = gp_tp_effective(&l, "H100", "llama2-70b-offline");
+    assert_int_equal(t->kind, GP_TP_MEASURED);
+    assert_int_equal(l.rows[0].kind, GP_TP_MEASURED);
+    assert_int_equal(l.rows[1].kind, GP_TP_PUBLISHED);
+    assert_int_equal(l.rows[2].kind, GP_TP_ESTIMATE);
+    gp_tp_list_done(&l);
+    /* No estimate is stored for a GPU model that cannot run the profile. */
+    assert_int_equal(gp_throughput_list(&f->ses, "llama3-70b-decode", "T4", &l, &err), GP_OK);
+    assert_int_equal(l.n, 0);
+    gp_tp_list_done(&l);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(derives_estimates_by_hand, setup, teardown),
@@ -253,6 +388,10 @@ int main(void) {
         cmocka_unit_test(parses_the_csv),
         cmocka_unit_test_setup_teardown(imports_all_or_none, setup, teardown),
         cmocka_unit_test_setup_teardown(compares_generations, setup, teardown),
+        cmocka_unit_test(estimates_meet_published_results),
+        cmocka_unit_test(profiles_rank_generations),
+        cmocka_unit_test(refuses_what_cannot_run),
+        cmocka_unit_test_setup_teardown(published_results_rank_between, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,18 @@
+-- A third kind of throughput figure beside 'estimate' and 'measured': 'published', a bundled
+-- result (MLPerf and the like) with its date and source, written by gpuplan on refresh
+-- (docs/compare.md "Published results"). SQLite cannot alter a CHECK, so the table is rebuilt
+-- with its rows.
+CREATE TABLE IF NOT EXISTS throughput_018 (
+    gpu     TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    kind    TEXT NOT NULL CHECK (kind IN ('estimate', 'measured', 'published')),
+    value   REAL NOT NULL CHECK (value > 0),
+    unit    TEXT NOT NULL,
+    source  TEXT NOT NULL,
+    as_of   TEXT NOT NULL,
+    PRIMARY KEY (gpu, profile, kind)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO throughput_018 SELECT gpu, profile, kind, value, unit, source, as_of
+    FROM throughput;
+DROP TABLE throughput;
+ALTER TABLE throughput_018 RENAME TO throughput;
