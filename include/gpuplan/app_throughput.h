@@ -51,6 +51,21 @@ const gp_profile *gp_profile_find(const char *name);
 /* The same, GP_E_INPUT naming the known profiles (and the nearest) when unknown. */
 gp_status gp_profile_lookup(const char *name, const gp_profile **out, gp_err *err);
 
+/* A user's workload profile resolved for use: p points at w, its unit M tokens. */
+typedef struct gp_user_profile {
+    gp_profile p;
+    gp_workload w;
+} gp_user_profile;
+
+/* The profile called name: a bundled one, else one the user added (`throughput profile add`),
+ * filled into *buf; GP_E_INPUT naming the known profiles when neither has it. */
+gp_status gp_profile_resolve(gp_session *s, const char *name, gp_user_profile *buf,
+                             const gp_profile **out, gp_err *err);
+/* Add the workload profile in the JSON file at path (throughput.h, gp_workload_json_parse),
+ * replacing a user profile of the same name; a bundled profile's name is GP_E_INPUT. *added
+ * gets the profile as parsed. */
+gp_status gp_profile_add(gp_session *s, const char *path, gp_workload *added, gp_err *err);
+
 /* The estimate of profile p for the spec row g (cited as spec_source), dated as_of, into out.
  * False when the spec lacks the input the profile needs (out untouched). */
 bool gp_throughput_estimate(const gp_profile *p, const gp_gpu_spec *g, const char *spec_source,

@@ -17,6 +17,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/error.h"
+#include "gpuplan/workload.h"
 
 #define GP_PROFILE_BYTES 48
 #define GP_WORK_UNIT_BYTES 48
@@ -44,5 +45,12 @@ const char *gp_tp_kind_name(gp_tp_kind k); /* "estimate", "measured", "published
 gp_status gp_throughput_csv_parse(const char *buf, size_t len, const char *origin,
                                   gp_status (*fn)(const gp_throughput *, void *, gp_err *),
                                   void *arg, gp_err *err);
+
+/* Parse a workload profile (docs/compare.md "Your own profiles"): a JSON object with name,
+ * source, phase, params_b (active_params_b optional), layers, kv_heads, head_dim, input_len,
+ * precision (a list), and for serving phases batch and output_len. GP_E_INPUT naming
+ * origin:$.key for a missing or out-of-range member; *w is zeroed on failure. */
+gp_status gp_workload_json_parse(const char *buf, size_t len, const char *origin, gp_workload *w,
+                                 gp_err *err);
 
 #endif

@@ -45,6 +45,7 @@ typedef struct ctx {
     gp_store *st;
     const gp_compare_request *rq;
     const gp_profile *p;
+    gp_user_profile up; /* the profile when it is a user's */
     gp_tp_list tl;
     pick *picks;
     int n_picks, cap_picks;
@@ -452,7 +453,7 @@ static int by_rank(const void *a, const void *b) {
 
 static gp_status check_request(ctx *c, gp_err *err) {
     const gp_compare_request *rq = c->rq;
-    if (gp_profile_lookup(rq->profile, &c->p, err))
+    if (gp_profile_resolve(c->ses, rq->profile, &c->up, &c->p, err))
         return err->code;
     if (strcmp(rq->unit, c->p->unit) != 0)
         return gp_errorf(err, GP_E_INPUT, "--unit",
@@ -507,8 +508,10 @@ gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_compariso
         out->utilization = rq->utilization;
         out->horizon_months = rq->horizon_months;
         snprintf(out->tariff, sizeof out->tariff, "%s", rq->tariff ? rq->tariff : "");
-        out->profile = c.p->name;
-        out->unit = c.p->unit;
+        /* A user's profile lives in c: name it by the request's string (the caller's). */
+        bool user = c.p == &c.up.p;
+        out->profile = user ? rq->profile : c.p->name;
+        out->unit = user ? "M tokens" : c.p->unit;
         snprintf(out->as_of, sizeof out->as_of, "%s", rq->as_of);
         if (rq->save)
             st = gp_compare_save(ses, out, rq->pick, rq->save, &out->saved_version, err);

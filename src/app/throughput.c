@@ -71,6 +71,65 @@ gp_status gp_profile_lookup(const char *name, const gp_profile **out, gp_err *er
                      hint, known);
 }
 
+typedef struct stored_profile {
+    gp_user_profile *buf;
+    gp_status st;
+    gp_err *err;
+} stored_profile;
+
+static int take_stored(const char *name, const char *json, void *arg) {
+    stored_profile *sp = arg;
+    char origin[80];
+    snprintf(origin, sizeof origin, "stored profile %s", name);
+    sp->st = gp_workload_json_parse(json, strlen(json), origin, &sp->buf->w, sp->err);
+    if (sp->st == GP_OK)
+        sp->buf->p = (gp_profile){sp->buf->w.name,   "M tokens", sp->buf->w.what, 0, 0, 0,
+                                  sp->buf->w.source, &sp->buf->w};
+    return 1;
+}
+
+gp_status gp_profile_resolve(gp_session *ses, const char *name, gp_user_profile *buf,
+                             const gp_profile **out, gp_err *err) {
+    *out = gp_profile_find(name);
+    if (*out)
+        return GP_OK;
+    gp_store *st;
+    stored_profile sp = {buf, GP_E_NOTFOUND, err};
+    if (gp_session_store(ses, &st, err) ||
+        gp_store_workload_profiles(st, name, take_stored, &sp, err))
+        return err->code;
+    if (sp.st == GP_OK) {
+        *out = &buf->p;
+        return GP_OK;
+    }
+    if (sp.st != GP_E_NOTFOUND)
+        return sp.st;
+    return gp_profile_lookup(name, out, err);
+}
+
+gp_status gp_profile_add(gp_session *ses, const char *path, gp_workload *added, gp_err *err) {
+    gp_buf text;
+    gp_buf_init(&text, 64u << 10);
+    gp_store *st;
+    gp_status rc = gp_read_file(path, 64u << 10, &text, err);
+    if (rc == GP_OK)
+        rc = gp_workload_json_parse(text.data, text.len, path, added, err);
+    if (rc == GP_OK && gp_profile_find(added->name))
+        rc = gp_errorf(err, GP_E_INPUT, path,
+                       "$.name: \"%s\" is a bundled profile: give yours another name", added->name);
+    if (rc == GP_OK)
+        rc = gp_session_store(ses, &st, err);
+    if (rc == GP_OK) {
+        char *json = gp_xmalloc(text.len + 1);
+        memcpy(json, text.data, text.len);
+        json[text.len] = '\0';
+        rc = gp_store_put_workload_profile(st, added->name, json, ses->today, err);
+        free(json);
+    }
+    gp_buf_done(&text);
+    return rc;
+}
+
 bool gp_throughput_estimate(const gp_profile *p, const gp_gpu_spec *g, const char *spec_source,
                             const char *as_of, gp_throughput *out) {
     if (p->wl)
@@ -193,6 +252,31 @@ bool gp_throughput_refusal(const gp_profile *p, const char *gpu, char *why, size
     return true;
 }
 
+typedef struct user_refresh {
+    gp_store *st;
+    const char *today;
+    gp_status rc;
+    gp_err *err;
+} user_refresh;
+
+/* One stored user profile: its estimates replace the stored ones (a profile that no longer
+ * parses keeps none). */
+static int refresh_user(const char *name, const char *json, void *arg) {
+    user_refresh *u = arg;
+    gp_user_profile up;
+    gp_err ignore;
+    stored_profile sp = {&up, GP_E_NOTFOUND, &ignore};
+    take_stored(name, json, &sp);
+    derive d = {&up.p, u->today, NULL, 0, 0};
+    if (sp.st == GP_OK)
+        derive_workload(&d);
+    else
+        d.p = NULL;
+    u->rc = gp_store_replace_estimates(u->st, name, d.rows, d.n, u->err);
+    free(d.rows);
+    return u->rc != GP_OK;
+}
+
 gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
     gp_store *st;
     if (gp_session_catalog(ses, &st, err))
@@ -214,7 +298,13 @@ gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
         if (rc)
             return rc;
     }
-    return GP_OK;
+    gp_store *us;
+    if (gp_session_store(ses, &us, err))
+        return err->code;
+    user_refresh u = {us, ses->today, GP_OK, err};
+    if (gp_store_workload_profiles(us, NULL, refresh_user, &u, err))
+        return err->code;
+    return u.rc;
 }
 
 static int collect(const gp_throughput *t, void *arg) {
@@ -229,7 +319,8 @@ gp_status gp_throughput_list(gp_session *ses, const char *profile, const char *g
                              gp_err *err) {
     memset(out, 0, sizeof *out);
     const gp_profile *p;
-    if (profile && gp_profile_lookup(profile, &p, err))
+    gp_user_profile up;
+    if (profile && gp_profile_resolve(ses, profile, &up, &p, err))
         return err->code;
     char name[GP_GPU_NAME_BYTES];
     if (gpu)
@@ -264,13 +355,14 @@ const gp_throughput *gp_tp_effective(const gp_tp_list *l, const char *gpu, const
 }
 
 /* A measured figure as the user gives it, checked against its profile. */
-static gp_status check_measured(const gp_throughput *t, const char *where, gp_err *err) {
-    const gp_profile *p = gp_profile_find(t->profile);
-    if (!p) {
-        gp_err why;
-        gp_profile_lookup(t->profile, &p, &why);
-        return gp_errorf(err, GP_E_INPUT, where, "%s", why.msg);
-    }
+static gp_status check_measured(gp_session *ses, const gp_throughput *t, const char *where,
+                                gp_err *err) {
+    const gp_profile *p;
+    gp_user_profile up;
+    gp_err why;
+    if (gp_profile_resolve(ses, t->profile, &up, &p, &why))
+        return why.code == GP_E_INPUT ? gp_errorf(err, GP_E_INPUT, where, "%s", why.msg)
+                                      : (*err = why, err->code);
     if (strcmp(t->unit, p->unit) != 0)
         return gp_errorf(err, GP_E_INPUT, where,
                          "unit \"%s\": profile %s is counted in \"%s\" per GPU-hour", t->unit,
@@ -294,7 +386,7 @@ gp_status gp_throughput_set(gp_session *ses, const char *gpu, const char *profil
     if (!t.gpu[0])
         return gp_errorf(err, GP_E_INPUT, "throughput set", "\"%s\" is not a GPU name", gpu);
     gp_store *st;
-    if (check_measured(&t, "throughput set", err) || gp_session_store(ses, &st, err) ||
+    if (check_measured(ses, &t, "throughput set", err) || gp_session_store(ses, &st, err) ||
         gp_store_put_throughput(st, &t, err))
         return err->code;
     if (stored)
@@ -304,6 +396,7 @@ gp_status gp_throughput_set(gp_session *ses, const char *gpu, const char *profil
 
 typedef struct import_rows {
     gp_tp_list l;
+    gp_session *ses;
     const char *origin, *today;
 } import_rows;
 
@@ -311,7 +404,7 @@ static gp_status take_row(const gp_throughput *t, void *arg, gp_err *err) {
     import_rows *ir = arg;
     char where[600];
     snprintf(where, sizeof where, "%s:%d", ir->origin, t->line);
-    if (check_measured(t, where, err))
+    if (check_measured(ir->ses, t, where, err))
         return err->code;
     collect(t, &ir->l);
     gp_throughput *r = &ir->l.rows[ir->l.n - 1];
@@ -324,7 +417,7 @@ gp_status gp_throughput_import(gp_session *ses, const char *path, int *n, gp_err
     *n = 0;
     gp_buf text;
     gp_buf_init(&text, 16u << 20);
-    import_rows ir = {{NULL, 0}, path, ses->today};
+    import_rows ir = {{NULL, 0}, ses, path, ses->today};
     gp_store *st;
     gp_status rc = gp_read_file(path, 16u << 20, &text, err);
     if (rc == GP_OK)

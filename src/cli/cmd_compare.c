@@ -212,12 +212,15 @@ int cmd_compare(gp_session *ses, int argc, char **argv) {
 static void throughput_help(FILE *f) {
     fprintf(f, "usage: gpuplan throughput list [--profile P] [--gpu G] [--json]\n"
                "       gpuplan throughput set MODEL PROFILE VALUE --unit UNIT --source TEXT\n"
-               "       gpuplan throughput import FILE.csv\n\n"
+               "       gpuplan throughput import FILE.csv\n"
+               "       gpuplan throughput profile add FILE.json\n\n"
                "Work per GPU-hour by GPU model and workload profile (llm-training and\n"
-               "llm-inference-decode in M tokens, fp32 in PFLOP). Spec-derived estimates follow\n"
-               "the catalog's specs (docs/compare.md has the formulas and efficiency factors);\n"
-               "measured figures, set or imported (CSV header gpu,profile,value,unit,source and\n"
-               "optionally date), win over them.\n");
+               "llm-inference-decode in M tokens, fp32 in PFLOP; the workload profiles\n"
+               "llama2-70b-offline, llama3-8b-decode, llama3-70b-decode, llama2-7b-training and\n"
+               "your own in M tokens). Estimates follow the specs (docs/compare.md has the\n"
+               "formulas and efficiency factors); published results (bundled, dated, cited) win\n"
+               "over them; measured figures, set or imported (CSV header\n"
+               "gpu,profile,value,unit,source and optionally date), win over both.\n");
 }
 
 static int throughput_list(gp_session *ses, int argc, char **argv) {
@@ -314,6 +317,21 @@ static int throughput_import(gp_session *ses, int argc, char **argv) {
     return 0;
 }
 
+static int throughput_profile(gp_session *ses, int argc, char **argv) {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return throughput_help(stdout), 0;
+    if (argc != 3 || strcmp(argv[1], "add") != 0 || argv[2][0] == '-')
+        return cli_usage_error("throughput profile takes add FILE.json");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_workload w;
+    if (gp_profile_add(ses, argv[2], &w, &err))
+        return cli_fail(&err);
+    printf("added profile %s (%s, %g B parameters) from %s: use --profile %s\n", w.name,
+           gp_wl_phase_name(w.phase), w.params_b, argv[2], w.name);
+    return 0;
+}
+
 int cmd_throughput(gp_session *ses, int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         throughput_help(argc < 2 ? stderr : stdout);
@@ -325,5 +343,8 @@ int cmd_throughput(gp_session *ses, int argc, char **argv) {
         return throughput_set(ses, argc - 1, argv + 1);
     if (!strcmp(argv[1], "import"))
         return throughput_import(ses, argc - 1, argv + 1);
-    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import)", argv[1]);
+    if (!strcmp(argv[1], "profile"))
+        return throughput_profile(ses, argc - 1, argv + 1);
+    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import, profile)",
+                           argv[1]);
 }

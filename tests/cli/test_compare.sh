@@ -141,6 +141,17 @@ check "compare on a workload: a line above the rows says what the throughputs ar
 check "compare on a workload: T4 and V100 do not fit 70B" bash -c "grep -q '^| T4 | - | - | does not fit: ' '$tmp/wl.md' && grep -q '^| V100 | - | - | does not fit: ' '$tmp/wl.md'"
 check "compare on BF16 training: V100 refused for precision" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama2-7b-training | grep -q '^| V100 | - | - | precision: V100 has no bf16 tensor support'"
 
+src=$(cd "$(dirname "$0")/../.." && pwd)
+check "throughput profile add: a user's workload, estimated and compared" bash -c "'$gpuplan' throughput profile add '$src/tests/fixtures/workloads/mixtral-8x7b-decode.json' | grep -q '^added profile mixtral-8x7b-decode (decode, 46.7 B parameters)' && '$gpuplan' compare --work 1000 --unit 'M tokens' --profile mixtral-8x7b-decode --format json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+assert c[\"profile\"] == \"mixtral-8x7b-decode\" and c[\"rows\"][0][\"rank\"] == 1
+'"
+printf '{"name": "llama3-8b-decode", "source": "x", "phase": "decode", "params_b": 8, "layers": 32, "kv_heads": 8, "head_dim": 128, "input_len": 10, "output_len": 10, "batch": 1, "precision": ["fp8"]}' >"$tmp/dup.json"
+bad_input "dup.json: \$.name: \"llama3-8b-decode\" is a bundled profile" throughput profile add "$tmp/dup.json"
+printf '{"name": "x", "source": "x", "phase": "decode", "params_b": -1}' >"$tmp/neg.json"
+bad_input "neg.json:\$.params_b: must be a number in" throughput profile add "$tmp/neg.json"
+
 bad_input "--profile: unknown profile \"llm-trianing\" (did you mean llm-training?" compare --work 1 --unit "M tokens" --profile llm-trianing
 bad_input "--unit: \"tokens\": profile llm-training is counted in \"M tokens\"" compare --work 1 --unit tokens --profile llm-training
 bad_input "--work: \"lots\" is not a number" compare --work lots --unit "M tokens" --profile llm-training

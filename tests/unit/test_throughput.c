@@ -381,6 +381,69 @@ static void published_results_rank_between(void **state) {
     gp_tp_list_done(&l);
 }
 
+/* A user's workload profile: the fixture parses to the model it names, is stored, estimated
+ * like a bundled one and compared; bad members fail naming the JSON path. */
+static void user_profiles(void **state) {
+    fixture *f = *state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/workloads/mixtral-8x7b-decode.json",
+             getenv("GP_SOURCE_ROOT"));
+    gp_workload w;
+    gp_err err;
+    assert_int_equal(gp_profile_add(&f->ses, path, &w, &err), GP_OK);
+    assert_string_equal(w.name, "mixtral-8x7b-decode");
+    assert_int_equal(w.phase, GP_WL_DECODE);
+    assert_close(w.active_params_b, 12.9, 1e-12);
+    assert_int_equal(w.n_prefer, 2);
+    assert_int_equal(w.prefer[0], GP_WL_FP8);
+    gp_tp_list l;
+    assert_int_equal(gp_throughput_list(&f->ses, "mixtral-8x7b-decode", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 1);
+    gp_wl_estimate e;
+    gp_wl_estimate_on(&w, gp_wl_hw_find("H100"), &e);
+    assert_close(l.rows[0].value, e.m_tokens_per_gpu_hour, 1e-12);
+    /* the compute ceiling uses the active parameters: 2 x 12.9e9 FLOP a token */
+    assert_close(e.compute_tps, 0.60 * 1979e12 / (2 * 12.9e9), 1e-9);
+    gp_tp_list_done(&l);
+    gp_compare_request rq;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "mixtral-8x7b-decode";
+    gp_comparison c;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 0);
+    assert_string_equal(c.profile, "mixtral-8x7b-decode");
+    gp_comparison_done(&c);
+    static const struct {
+        const char *json, *where;
+    } bad[] = {
+        {"[1]", "t.json:$: must be an object"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"serve\",\"params_b\":1}", "$.phase"},
+        {"{\"name\":\"X y\",\"source\":\"s\",\"phase\":\"decode\",\"params_b\":1}", "$.name"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"decode\",\"params_b\":1,\"active_params_b\":"
+         "2,\"layers\":1,\"kv_heads\":1,\"head_dim\":1,\"input_len\":1}",
+         "$.active_params_b"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"decode\",\"params_b\":1,\"layers\":1,"
+         "\"kv_heads\":1,\"head_dim\":1,\"input_len\":1,\"batch\":1.5}",
+         "$.batch: must be a whole number"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"training\",\"params_b\":1,\"layers\":1,"
+         "\"kv_heads\":1,\"head_dim\":1,\"input_len\":1,\"precision\":[\"bf16\",\"fp9\"]}",
+         "$.precision[1]: one of"},
+        {"{\"name\":", "malformed JSON"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(
+            gp_workload_json_parse(bad[i].json, strlen(bad[i].json), "t.json", &w, &err),
+            GP_E_INPUT);
+        char full[700];
+        snprintf(full, sizeof full, "%s: %s", err.where, err.msg);
+        if (!strstr(full, bad[i].where))
+            fail_msg("%s: got \"%s\"", bad[i].json, full);
+        assert_string_equal(w.name, "");
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(derives_estimates_by_hand, setup, teardown),
@@ -392,6 +455,7 @@ int main(void) {
         cmocka_unit_test(profiles_rank_generations),
         cmocka_unit_test(refuses_what_cannot_run),
         cmocka_unit_test_setup_teardown(published_results_rank_between, setup, teardown),
+        cmocka_unit_test_setup_teardown(user_profiles, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,3 +16,11 @@ INSERT OR IGNORE INTO throughput_018 SELECT gpu, profile, kind, value, unit, sou
     FROM throughput;
 DROP TABLE throughput;
 ALTER TABLE throughput_018 RENAME TO throughput;
+
+-- Workload profiles a user added (`throughput profile add FILE`): the file's JSON as given,
+-- parsed again on use, and the day it was added.
+CREATE TABLE IF NOT EXISTS workload_profile (
+    name  TEXT PRIMARY KEY,
+    json  TEXT NOT NULL,
+    added TEXT NOT NULL
+) WITHOUT ROWID;
