@@ -164,6 +164,29 @@ import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if r[\"rank\"] != \"0\"]
 assert rows and {r[\"side\"] for r in rows} == {\"own\", \"lambda\"}, {r[\"side\"] for r in rows}
 '"
+check "--gpu and --pricing keep those rows; owned H100 priced from the catalog's node" bash -c "'$gpuplan' ${cmp[*]@Q} --gpu H100 --pricing own --format csv | $py -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert len(rows) == 1 and rows[0][\"gpu\"] == \"H100\" and rows[0][\"side\"] == \"own\", rows
+assert rows[0][\"offer\"].startswith(\"node: NVIDIA H100 node (8x H100\"), rows[0][\"offer\"]
+'"
+check "--region keeps that region's offers" bash -c "'$gpuplan' ${cmp[*]@Q} --region us-east-1 --pricing on_demand --format csv | $py -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r[\"rank\"] != \"0\"]
+assert rows and all(r[\"offer\"].endswith(\"/us-east-1\") and r[\"pricing\"] == \"on_demand\" for r in rows), rows
+'"
+check "spot rows over a 36-month horizon: listed with their interruption assumption, ranked with --spot" bash -c "'$gpuplan' ${cmp[*]@Q} --format csv | $py -c '
+import csv, sys
+spot = [r for r in csv.DictReader(sys.stdin) if r[\"pricing\"].startswith(\"spot, \")]
+assert spot and all(r[\"rank\"] == \"0\" and \"interruptions/h assumed\" in r[\"missing\"] for r in spot)
+' && '$gpuplan' ${cmp[*]@Q} --spot --format csv | $py -c '
+import csv, sys
+spot = [r for r in csv.DictReader(sys.stdin) if r[\"pricing\"].startswith(\"spot, \")]
+assert spot and all(r[\"rank\"] != \"0\" for r in spot)
+'"
+bad_input "--pricing: \"cheap\" is not own, on_demand, spot or committed" "${cmp[@]}" --pricing cheap
+bad_input "--gpu: no candidate of GPU NOPE" "${cmp[@]}" --gpu nope
+bad_input "--server-overhead: must be in \[1, 10\]" "${cmp[@]}" --server-overhead 0.5
 bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
 bad_input "--save NAME and --pick RANK go together" "${cmp[@]}" --save x
 bad_input "--tariff: no tariff preset \"nope\"" "${cmp[@]}" --tariff nope

@@ -5,6 +5,7 @@
  * precision refusals, and the published kind ranking between measured and estimate. Each test gets
  * a fresh database in a temporary folder. */
 #define _GNU_SOURCE /* nftw */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -444,6 +445,102 @@ static void user_profiles(void **state) {
     }
 }
 
+static const gp_compare_row *own_row(const gp_comparison *c, const char *gpu) {
+    for (int i = 0; i < c->n; i++)
+        if (c->rows[i].own && strcmp(c->rows[i].gpu, gpu) == 0)
+            return &c->rows[i];
+    fail_msg("no owned %s row", gpu);
+    return NULL;
+}
+
+/* The owned server price rule: a node price of the form factor where one exists (x the
+ * network share), else the median GPU price of the newest date x 8 x the server overhead x the
+ * network share; PCIe cards never price an SXM spec. */
+static void prices_owned_servers_by_rule(void **state) {
+    fixture *f = *state;
+    gp_compare_request rq;
+    gp_err err;
+    gp_comparison c;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "llm-training";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    const gp_compare_row *r = own_row(&c, "H100");
+    assert_close(r->server_price, 310000 * 1.15, 1e-12);
+    assert_non_null(strstr(r->offer, "node: NVIDIA H100 node (8x H100"));
+    r = own_row(&c, "A100-80GB"); /* two prices dated 2025-03-04: their median */
+    /* priced to the cent */
+    assert_close(r->server_price, round((17348.56 + 17499.00) / 2 * 8 * 1.6 * 1.15 * 100) / 100,
+                 1e-12);
+    assert_non_null(strstr(r->offer, "median of 2 prices"));
+    assert_string_equal(r->price_date, "2025-03-04");
+    r = own_row(&c, "A100"); /* SXM4 spec: the 2025 PCIe prices do not count */
+    assert_close(r->server_price, round(12500.0 * 8 * 1.6 * 1.15 * 100) / 100, 1e-12);
+    assert_string_equal(r->price_date, "2022-07-01");
+    gp_comparison_done(&c);
+    rq.as_of = "2023-04-01"; /* before any H100 node price */
+    rq.server_overhead = 2.0;
+    rq.network_share = 1.0;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_close(own_row(&c, "H100")->server_price, round(44489.88 * 8 * 2.0 * 100) / 100, 1e-12);
+    gp_comparison_done(&c);
+    rq.server_overhead = 0.5;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "--server-overhead");
+}
+
+/* --gpu, --pricing and --region keep only their rows; spot rows are not ranked over 12
+ * months unless asked, and say their interruption assumption. */
+static void filters_and_spot(void **state) {
+    fixture *f = *state;
+    gp_compare_request rq;
+    gp_err err;
+    gp_comparison c;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "llama2-70b-offline";
+    rq.gpu = "NVIDIA H100 80GB HBM3";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 2);
+    int spot = 0;
+    for (int i = 0; i < c.n; i++) {
+        assert_string_equal(c.rows[i].gpu, "H100");
+        if (strncmp(c.rows[i].pricing, "spot, ", 6) == 0) {
+            spot++;
+            assert_int_equal(c.rows[i].rank, 0);
+            assert_non_null(strstr(c.rows[i].missing, "not ranked for a horizon over 12"));
+        }
+    }
+    assert_true(spot > 0);
+    gp_comparison_done(&c);
+    rq.spot = true;
+    rq.pricing = "spot";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_int_equal(c.n_ranked, c.n);
+    for (int i = 0; i < c.n; i++)
+        assert_non_null(strstr(c.rows[i].pricing, " interruptions/h"));
+    gp_comparison_done(&c);
+    rq.gpu = NULL;
+    rq.spot = false;
+    rq.pricing = "on_demand";
+    rq.region = "us-east-1";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 0);
+    for (int i = 0; i < c.n_ranked; i++) {
+        assert_false(c.rows[i].own);
+        assert_string_equal(c.rows[i].pricing, "on_demand");
+        assert_non_null(strstr(c.rows[i].offer, "/us-east-1"));
+    }
+    gp_comparison_done(&c);
+    rq.region = NULL;
+    rq.pricing = "own";
+    rq.gpu = "T4"; /* T4 cannot run it and has no owned row */
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "--gpu");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(derives_estimates_by_hand, setup, teardown),
@@ -456,6 +553,8 @@ int main(void) {
         cmocka_unit_test(refuses_what_cannot_run),
         cmocka_unit_test_setup_teardown(published_results_rank_between, setup, teardown),
         cmocka_unit_test_setup_teardown(user_profiles, setup, teardown),
+        cmocka_unit_test_setup_teardown(prices_owned_servers_by_rule, setup, teardown),
+        cmocka_unit_test_setup_teardown(filters_and_spot, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,7 +171,7 @@ for r in rows:
     v = lambda name: ws.cell(r, cols[name]).value
     if v('GPU') == 'H100' and not str(v('work a GPU-hour')).startswith('='):
         ws.cell(r, cols['work a GPU-hour']).value = NEW_H100  # the one H100 throughput cell
-        ws.cell(r, cols['figure (estimate or measured)']).value = 'measured'
+        ws.cell(r, cols['figure (estimate, published or measured)']).value = 'measured'
         edited += 10
     if v('offer or server') == offer['offer'] and v('pricing') == 'on_demand':
         per_gpu = v('price a GPU-hour')
