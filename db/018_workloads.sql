@@ -24,3 +24,7 @@ CREATE TABLE IF NOT EXISTS workload_profile (
     json  TEXT NOT NULL,
     added TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- FP32 on the matrix units, apart from fp32_tflops (the vector rate), where the vendor lists
+-- it (AMD Instinct); specs/gpuplan_spec_supplement.csv fills it.
+ALTER TABLE gpu_spec ADD COLUMN fp32_matrix_tflops REAL;

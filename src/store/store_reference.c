@@ -26,8 +26,9 @@ static gp_status step_done(gp_store *st, sqlite3_stmt *s, const char *what, gp_e
 
 static const char SQL_SPEC[] =
     "INSERT INTO gpu_spec(name, full_name, vendor, memory_gb, tdp_w, fp32_tflops, fp16_tflops, "
-    "bf16_tflops, mem_bw_gbs, release_date, source) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT(name) DO UPDATE SET "
+    "bf16_tflops, mem_bw_gbs, release_date, source, fp32_matrix_tflops) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT(name) DO UPDATE SET "
+    "fp32_matrix_tflops = coalesce(fp32_matrix_tflops, excluded.fp32_matrix_tflops), "
     "full_name = CASE WHEN " SXM_WINS
     " THEN excluded.full_name ELSE full_name END, " PICK("memory_gb") ", " PICK("tdp_w") ", " PICK("fp32_tflops") ", " PICK(
         "fp16_tflops") ", " PICK("bf16_tflops") ", " PICK("mem_bw_gbs") ", " PICK("release_date") ", "
@@ -47,8 +48,9 @@ gp_status gp_store_add_spec(gp_store *st, const gp_gpu_spec *g, const char *sour
     sqlite3_bind_text(s, 1, g->name, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, g->full_name, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 3, g->vendor, -1, SQLITE_STATIC);
-    for (int i = 0; i < GP_SPEC_N; i++)
+    for (int i = 0; i <= GP_SPEC_MEM_BW_GBS; i++)
         bind_opt(s, 4 + i, g->has[i], g->v[i]);
+    bind_opt(s, 12, g->has[GP_SPEC_FP32_MATRIX], g->v[GP_SPEC_FP32_MATRIX]);
     if (g->release_date[0])
         sqlite3_bind_text(s, 10, g->release_date, -1, SQLITE_STATIC);
     else
@@ -136,7 +138,7 @@ static void text_col(sqlite3_stmt *s, int c, char *dst, size_t cap) {
 
 static const char SQL_SPECS[] =
     "SELECT name, full_name, vendor, memory_gb, tdp_w, fp32_tflops, fp16_tflops, bf16_tflops, "
-    "mem_bw_gbs, release_date, source FROM gpu_spec "
+    "mem_bw_gbs, release_date, source, fp32_matrix_tflops FROM gpu_spec "
     "WHERE ?1 IS NULL OR name = ?1 OR name LIKE ?1 || '-%' ORDER BY name";
 
 gp_status gp_store_specs(gp_store *st, const char *gpu,
@@ -156,8 +158,9 @@ gp_status gp_store_specs(gp_store *st, const char *gpu,
         text_col(s, 1, g.full_name, sizeof g.full_name);
         text_col(s, 2, g.vendor, sizeof g.vendor);
         for (int i = 0; i < GP_SPEC_N; i++) {
-            g.has[i] = sqlite3_column_type(s, 3 + i) != SQLITE_NULL;
-            g.v[i] = sqlite3_column_double(s, 3 + i);
+            int col = i == GP_SPEC_FP32_MATRIX ? 11 : 3 + i;
+            g.has[i] = sqlite3_column_type(s, col) != SQLITE_NULL;
+            g.v[i] = sqlite3_column_double(s, col);
         }
         text_col(s, 9, g.release_date, sizeof g.release_date);
         if (fn(&g, (const char *)sqlite3_column_text(s, 10), arg)) {

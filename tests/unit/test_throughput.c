@@ -12,6 +12,7 @@
 
 #include "gpuplan/app_compare.h"
 #include "gpuplan/app_throughput.h"
+#include "gpuplan/reference.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/workload.h"
 #include "testutil.h"
@@ -53,7 +54,9 @@ static double estimate(const char *profile, const gp_gpu_spec *g) {
  *   decode   0.60 * 3350e9 * 3600 * 32 / (2 * 7e9) / 1e6 = 16.539428571 M tokens
  *   fp32     0.50 * 66.91e12 * 3600 / 1e15 = 120.438 PFLOP
  *   A100 SXM4 40 GB: BF16 312 -> 10.697142857; MI300X: 5300 GB/s -> 26.166857143;
- *   MI325X has FP16 1300 and no BF16 -> 0.40 * 1300 ... = 44.571428571. */
+ *   MI325X: BF16 1307.4 from the spec supplement (AMD's page; the Epoch row has FP16 1300 and
+ *   no BF16) -> 44.825142857; L40S: BF16 362.05 from the supplement (the Epoch and mlco2 rows
+ *   have no tensor figure) -> 12.413142857. */
 static void derives_estimates_by_hand(void **state) {
     fixture *f = *state;
     gp_gpu_spec h100 = bundled_spec(f, "H100");
@@ -70,10 +73,19 @@ static void derives_estimates_by_hand(void **state) {
     assert_close(mi300x.v[GP_SPEC_MEM_BW_GBS], 5300, REL);
     assert_close(estimate("llm-inference-decode", &mi300x), 26.166857142857143, REL);
     gp_gpu_spec mi325x = bundled_spec(f, "MI325X");
-    assert_false(mi325x.has[GP_SPEC_BF16]);
-    assert_close(estimate("llm-training", &mi325x), 44.57142857142858, REL);
-    gp_throughput t; /* L40S: the bundled spec has no tensor figure */
+    assert_close(mi325x.v[GP_SPEC_BF16], 1307.4, REL);
+    assert_close(estimate("llm-training", &mi325x), 44.825142857142858, REL);
+    /* FP32 vector and matrix apart: fp32 scales with the vector rate */
+    assert_close(mi325x.v[GP_SPEC_FP32_MATRIX], 163.4, REL);
+    gp_gpu_spec mi250x = bundled_spec(f, "MI250X");
+    assert_close(mi250x.v[GP_SPEC_FP32], 47.87, REL);
+    assert_close(mi250x.v[GP_SPEC_FP32_MATRIX], 95.7, REL);
+    assert_close(estimate("fp32", &mi250x), 0.5 * 47.87 * 3.6, REL);
+    assert_false(h100.has[GP_SPEC_FP32_MATRIX]);
     gp_gpu_spec l40s = bundled_spec(f, "L40S");
+    assert_close(estimate("llm-training", &l40s), 12.413142857142857, REL);
+    gp_throughput t; /* a spec without the input has no estimate */
+    l40s.has[GP_SPEC_BF16] = l40s.has[GP_SPEC_FP16] = false;
     assert_false(gp_throughput_estimate(gp_profile_find("llm-training"), &l40s, "s", "d", &t));
 }
 
@@ -541,11 +553,49 @@ static void filters_and_spot(void **state) {
     assert_string_equal(err.where, "--gpu");
 }
 
+static gp_status count_spec(const gp_gpu_spec *g, void *arg, gp_err *err) {
+    (void)err;
+    gp_gpu_spec *last = arg;
+    *last = *g;
+    return GP_OK;
+}
+
+/* The spec supplement's parser: the bundled file's rows with FP32 vector and matrix apart, a
+ * row without a name skipped, another header refused naming the line. */
+static void parses_the_spec_supplement(void **state) {
+    (void)state;
+    static const char text[] =
+        "name,vendor,memory_gb,tdp_w,fp32_vector_tflops,fp32_matrix_tflops,fp16_tflops,"
+        "bf16_tflops,mem_bw_gbs,release_date,source\n"
+        ",AMD,1,1,1,1,,1,1,2020-01-01,x\n"
+        "AMD Instinct MI250X,AMD,128,560,47.9,95.7,,383,3276.8,2021-11-08,https://amd.com\n";
+    gp_gpu_spec g = {0};
+    gp_reference_sink sink = {.spec = count_spec, .arg = &g};
+    size_t skipped = 0;
+    gp_err err;
+    assert_int_equal(gp_reference_parse(GP_REF_SPECS_GPUPLAN, text, strlen(text), "s.csv", "",
+                                        &sink, &skipped, &err),
+                     GP_OK);
+    assert_int_equal(skipped, 1);
+    assert_string_equal(g.name, "MI250X");
+    assert_close(g.v[GP_SPEC_FP32], 47.9, REL);
+    assert_close(g.v[GP_SPEC_FP32_MATRIX], 95.7, REL);
+    assert_false(g.has[GP_SPEC_FP16]);
+    assert_string_equal(g.release_date, "2021-11-08");
+    static const char bad[] = "gpu,tflops\nx,1\n";
+    assert_int_equal(gp_reference_parse(GP_REF_SPECS_GPUPLAN, bad, strlen(bad), "s.csv", "", &sink,
+                                        &skipped, &err),
+                     GP_E_INPUT);
+    assert_string_equal(err.where, "s.csv:1");
+    assert_int_equal(gp_reference_kind_from_name("specs-gpuplan"), GP_REF_SPECS_GPUPLAN);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(derives_estimates_by_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(measured_figures_win, setup, teardown),
         cmocka_unit_test(parses_the_csv),
+        cmocka_unit_test(parses_the_spec_supplement),
         cmocka_unit_test_setup_teardown(imports_all_or_none, setup, teardown),
         cmocka_unit_test_setup_teardown(compares_generations, setup, teardown),
         cmocka_unit_test(estimates_meet_published_results),
