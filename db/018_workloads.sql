@@ -25,6 +25,10 @@ CREATE TABLE IF NOT EXISTS workload_profile (
     added TEXT NOT NULL
 ) WITHOUT ROWID;
 
--- FP32 on the matrix units, apart from fp32_tflops (the vector rate), where the vendor lists
--- it (AMD Instinct); specs/gpuplan_spec_supplement.csv fills it.
-ALTER TABLE gpu_spec ADD COLUMN fp32_matrix_tflops REAL;
+-- FP32 on the matrix units, apart from gpu_spec.fp32_tflops (the vector rate), where the
+-- vendor lists it (AMD Instinct); specs/gpuplan_spec_supplement.csv fills it. A table of its
+-- own: migrations must re-run cleanly, and SQLite has no ADD COLUMN IF NOT EXISTS.
+CREATE TABLE IF NOT EXISTS gpu_spec_fp32_matrix (
+    name               TEXT PRIMARY KEY,  -- gpu_spec.name
+    fp32_matrix_tflops REAL NOT NULL
+) WITHOUT ROWID;
