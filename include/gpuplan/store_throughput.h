@@ -1,4 +1,5 @@
-/* The throughput table (db/008_throughput.sql): spec-derived estimates and measured figures of
+/* The throughput table (db/008_throughput.sql) and the history of measured runs
+ * (db/017_measured_api.sql, throughput_measurement): spec-derived estimates and measured figures of
  * work per GPU-hour by GPU model and profile. Only src/store calls SQLite.
  *
  * Ownership: rows handed to callbacks are borrowed for the call. Errors: GP_E_DB with the
@@ -31,5 +32,12 @@ gp_status gp_store_put_workload_profile(gp_store *st, const char *name, const ch
 gp_status gp_store_workload_profiles(gp_store *st, const char *name,
                                      int (*fn)(const char *name, const char *json, void *),
                                      void *arg, gp_err *err);
+/* Store every figure of one run in one transaction: each replaces the measured row of its
+ * (gpu, profile) and is added to the history; all or none. */
+gp_status gp_store_put_measurements(gp_store *st, const gp_tp_measurement *m, int n, gp_err *err);
+/* The history of (gpu, profile) (NULL: any), oldest first. */
+gp_status gp_store_measurements(gp_store *st, const char *profile, const char *gpu,
+                                int (*fn)(const gp_tp_measurement *, void *), void *arg,
+                                gp_err *err);
 
 #endif

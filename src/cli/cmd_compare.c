@@ -252,6 +252,8 @@ static void throughput_help(FILE *f) {
     fprintf(f, "usage: gpuplan throughput list [--profile P] [--gpu G] [--json]\n"
                "       gpuplan throughput set MODEL PROFILE VALUE --unit UNIT --source TEXT\n"
                "       gpuplan throughput import FILE.csv\n"
+               "       gpuplan throughput import --prometheus URL --profile P [--since 7d] ...\n"
+               "       gpuplan throughput history [--profile P] [--gpu G]\n"
                "       gpuplan throughput profile add FILE.json\n\n"
                "Work per GPU-hour by GPU model and workload profile (llm-training and\n"
                "llm-inference-decode in M tokens, fp32 in PFLOP; the workload profiles\n"
@@ -259,7 +261,8 @@ static void throughput_help(FILE *f) {
                "your own in M tokens). Estimates follow the specs (docs/compare.md has the\n"
                "formulas and efficiency factors); published results (bundled, dated, cited) win\n"
                "over them; measured figures, set or imported (CSV header\n"
-               "gpu,profile,value,unit,source and optionally date), win over both.\n");
+               "gpu,profile,value,unit,source and optionally date) or measured from the serving\n"
+               "engine (throughput import --prometheus --help), win over both.\n");
 }
 
 static int throughput_list(gp_session *ses, int argc, char **argv) {
@@ -343,6 +346,9 @@ static int throughput_set(gp_session *ses, int argc, char **argv) {
 }
 
 static int throughput_import(gp_session *ses, int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--node", 6))
+            return cli_tp_measure(ses, argc, argv);
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
         return throughput_help(stdout), 0;
     if (argc != 2 || argv[1][0] == '-')
@@ -384,6 +390,8 @@ int cmd_throughput(gp_session *ses, int argc, char **argv) {
         return throughput_import(ses, argc - 1, argv + 1);
     if (!strcmp(argv[1], "profile"))
         return throughput_profile(ses, argc - 1, argv + 1);
-    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import, profile)",
-                           argv[1]);
+    if (!strcmp(argv[1], "history"))
+        return cli_tp_history(ses, argc - 1, argv + 1);
+    return cli_usage_error(
+        "throughput: unknown subcommand \"%s\" (list, set, import, history, profile)", argv[1]);
 }
