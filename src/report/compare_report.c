@@ -152,6 +152,15 @@ gp_status gp_report_compare_json(const gp_comparison *c, gp_buf *out) {
     cJSON_AddStringToObject(doc, "unit", c->unit);
     cJSON_AddNumberToObject(doc, "work", c->work);
     cJSON_AddStringToObject(doc, "as_of", c->as_of);
+    /* what the ranked rows' throughputs are, as the Markdown's line above the rows says */
+    cJSON *kinds = cJSON_AddObjectToObject(doc, "ranked_throughputs");
+    static const gp_tp_kind order[] = {GP_TP_ESTIMATE, GP_TP_PUBLISHED, GP_TP_MEASURED};
+    for (int k = 0; k < 3; k++) {
+        int n = 0;
+        for (int i = 0; i < c->n_ranked; i++)
+            n += c->rows[i].tp_kind == order[k];
+        cJSON_AddNumberToObject(kinds, gp_tp_kind_name(order[k]), n);
+    }
     cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
     for (int i = 0; i < c->n; i++)
         cJSON_AddItemToArray(rows, row_json(&c->rows[i]));

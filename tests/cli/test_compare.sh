@@ -139,6 +139,13 @@ assert pub[\"B200\"][\"value\"] > pub[\"H200\"][\"value\"] > pub[\"H100\"][\"val
 '"
 "$gpuplan" compare --work 100000 --unit "M tokens" --profile llama2-70b-offline >"$tmp/wl.md"
 check "compare on a workload: a line above the rows says what the throughputs are" grep -qE '^Throughputs: [0-9]+ rows on an estimate, [1-9][0-9]* on a published result, 0 on a measured figure' "$tmp/wl.md"
+check "compare --format json counts the ranked rows' throughput kinds" bash -c "'$gpuplan' compare --work 100000 --unit 'M tokens' --profile llama2-70b-offline --format json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+k = c[\"ranked_throughputs\"]
+ranked = [r for r in c[\"rows\"] if r[\"rank\"] is not None]
+assert sum(k.values()) == len(ranked) and k[\"published\"] == sum(r[\"throughput_kind\"] == \"published\" for r in ranked) > 0, k
+'"
 check "compare on a workload: T4 and V100 do not fit 70B" bash -c "grep -q '^| T4 | - | - | does not fit: ' '$tmp/wl.md' && grep -q '^| V100 | - | - | does not fit: ' '$tmp/wl.md'"
 check "compare on BF16 training: V100 refused for precision" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama2-7b-training | grep -q '^| V100 | - | - | precision: V100 has no bf16 tensor support'"
 
