@@ -199,6 +199,7 @@ static void throughputs(gp_session *ses, catalog_data *d) {
             d->o[i].has_tp[p] = e != NULL;
             d->o[i].tp[p] = e ? e->value : 0;
             d->o[i].tp_measured[p] = e && e->kind == GP_TP_MEASURED;
+            d->o[i].tp_published[p] = e && e->kind == GP_TP_PUBLISHED;
         }
     gp_tp_list_done(&l);
 }

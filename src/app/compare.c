@@ -27,13 +27,17 @@ typedef struct pick {
     gp_purchase purchase;
 } pick;
 
-/* One GPU model: its spec, its newest purchase price, its throughput, its owned total. */
+/* One GPU model: its spec, its purchase price, its throughput, its owned total. */
 typedef struct model {
     char gpu[GP_GPU_NAME_BYTES];
     bool has_spec, has_hw, owned;
     gp_gpu_spec spec;
-    gp_hw_price hw;
+    gp_hw_price hw; /* the price row chosen (for a median of several: the first of them) */
     char hw_source[256];
+    gp_hw_price prices[32]; /* the catalog's prices up to as_of of the spec's form factor */
+    int n_prices;
+    double server_price;  /* an 8-GPU server as the rule prices it */
+    char price_rule[200]; /* the rule in words, for the offer column and the notes */
     const gp_throughput *tp;
     const char *as_of; /* purchase prices dated up to then */
     double own_total;
@@ -45,6 +49,7 @@ typedef struct ctx {
     gp_store *st;
     const gp_compare_request *rq;
     const gp_profile *p;
+    gp_user_profile up; /* the profile when it is a user's */
     gp_tp_list tl;
     pick *picks;
     int n_picks, cap_picks;
@@ -91,16 +96,69 @@ static int take_spec(const gp_gpu_spec *g, const char *source, void *arg) {
     return 1;
 }
 
-static int newest_hw(const gp_hw_price *h, const char *source, void *arg) {
+/* Every purchase price of m up to as_of whose item states no other form factor than the
+ * spec's (an SXM spec is not priced by PCIe cards). */
+static int take_hw(const gp_hw_price *h, const char *source, void *arg) {
     model *m = arg;
-    if (h->gpus < 1 || strcmp(h->gpu, m->gpu) != 0 || strcmp(h->date, m->as_of) > 0)
+    if (h->gpus < 1 || strcmp(h->gpu, m->gpu) != 0 || strcmp(h->date, m->as_of) > 0 ||
+        !(h->price_usd > 0))
         return 0;
-    if (!m->has_hw || strcmp(h->date, m->hw.date) >= 0) { /* rows come oldest first */
-        m->has_hw = true;
-        m->hw = *h;
-        snprintf(m->hw_source, sizeof m->hw_source, "%s", source);
-    }
+    const char *want = m->has_spec ? form_factor(m->spec.full_name) : "";
+    const char *form = form_factor(h->item);
+    if (*want && *form && strcmp(want, form) != 0)
+        return 0;
+    if (m->n_prices < (int)(sizeof m->prices / sizeof m->prices[0]))
+        m->prices[m->n_prices++] = *h;
+    snprintf(m->hw_source, sizeof m->hw_source, "%s", source);
     return 0;
+}
+
+static int by_per_gpu(const void *a, const void *b) {
+    const gp_hw_price *x = a, *y = b;
+    double u = x->price_usd / x->gpus, v = y->price_usd / y->gpus;
+    return u < v ? -1 : u > v;
+}
+
+/* The rule (docs/compare.md "Owned servers"): node prices (rows buying more than one GPU)
+ * before GPU prices; of those, the newest date; of several that date, the median price a GPU
+ * (the mean of the middle two for an even count). A node is scaled to 8 GPUs; GPU prices are
+ * x 8 x the server overhead; both x the network share. */
+static void price_server(const ctx *c, model *m) {
+    bool nodes = false;
+    for (int i = 0; i < m->n_prices; i++)
+        nodes |= m->prices[i].gpus > 1;
+    const char *newest = NULL;
+    for (int i = 0; i < m->n_prices; i++)
+        if ((m->prices[i].gpus > 1) == nodes && (!newest || strcmp(m->prices[i].date, newest) > 0))
+            newest = m->prices[i].date;
+    if (!newest)
+        return;
+    gp_hw_price same[32];
+    int n = 0;
+    for (int i = 0; i < m->n_prices; i++)
+        if ((m->prices[i].gpus > 1) == nodes && strcmp(m->prices[i].date, newest) == 0)
+            same[n++] = m->prices[i];
+    qsort(same, (size_t)n, sizeof *same, by_per_gpu);
+    double per_gpu = n % 2 ? same[n / 2].price_usd / same[n / 2].gpus
+                           : (same[n / 2 - 1].price_usd / same[n / 2 - 1].gpus +
+                              same[n / 2].price_usd / same[n / 2].gpus) /
+                                 2;
+    m->hw = same[n / 2];
+    m->has_hw = true;
+    double server = per_gpu * PER_SERVER * (nodes ? 1.0 : c->rq->server_overhead);
+    m->server_price = round(server * c->rq->network_share * 100) / 100;
+    char which[96];
+    if (n == 1)
+        snprintf(which, sizeof which, "%s", same[0].item);
+    else
+        snprintf(which, sizeof which, "median of %d prices", n);
+    if (nodes)
+        snprintf(m->price_rule, sizeof m->price_rule, "node: %s, %.0f a GPU x %d x %g network",
+                 which, per_gpu, PER_SERVER, c->rq->network_share);
+    else
+        snprintf(m->price_rule, sizeof m->price_rule,
+                 "%d x %s, %.0f a GPU x %g server x %g network", PER_SERVER, which, per_gpu,
+                 c->rq->server_overhead, c->rq->network_share);
 }
 
 static bool provider_wanted(const gp_compare_request *rq, const char *provider) {
@@ -117,7 +175,8 @@ static bool provider_wanted(const gp_compare_request *rq, const char *provider) 
 static int take_offer(const gp_offer_price *o, void *arg) {
     ctx *c = arg;
     if (o->gpu_count != floor(o->gpu_count) || o->gpu_count < 1 || o->gpu_count > 576 ||
-        strcmp(o->currency, "USD") != 0 || !provider_wanted(c->rq, o->provider))
+        strcmp(o->currency, "USD") != 0 || !provider_wanted(c->rq, o->provider) ||
+        (c->rq->region && strcmp(o->region, c->rq->region) != 0))
         return 0;
     for (int i = 0; i < c->n_picks; i++)
         if (c->picks[i].pricing == o->pricing && strcmp(c->picks[i].gpu, o->gpu) == 0 &&
@@ -174,8 +233,9 @@ static gp_status gather(ctx *c, gp_err *err) {
         model *m = &c->models[i];
         m->tp = gp_tp_effective(&c->tl, m->gpu, c->p->name);
         if ((!m->has_spec && gp_store_specs(c->st, m->gpu, take_spec, m, err)) ||
-            gp_store_hardware(c->st, m->gpu, newest_hw, m, err))
+            gp_store_hardware(c->st, m->gpu, take_hw, m, err))
             return err->code;
+        price_server(c, m);
     }
     return GP_OK;
 }
@@ -197,8 +257,7 @@ static cJSON *self_hosted(const ctx *c, const model *m) {
     double tdp = m->spec.v[GP_SPEC_TDP_W];
     cJSON *sh = cJSON_CreateObject();
     cJSON_AddNumberToObject(sh, "gpus_per_server", PER_SERVER);
-    cJSON_AddNumberToObject(sh, "server_price",
-                            round(m->hw.price_usd / m->hw.gpus * PER_SERVER * 100) / 100);
+    cJSON_AddNumberToObject(sh, "server_price", m->server_price);
     cJSON *pw = cJSON_AddObjectToObject(sh, "power");
     cJSON_AddNumberToObject(pw, "server_base_w", BASE_W);
     cJSON_AddNumberToObject(pw, "gpu_idle_w", IDLE_SHARE * tdp);
@@ -214,11 +273,11 @@ static cJSON *self_hosted(const ctx *c, const model *m) {
 static void notes(const ctx *c, const model *own, const model *rent, char *out, size_t cap) {
     int k = snprintf(out, cap,
                      "Drafted by gpuplan compare on %s for %g %s a month (profile %s). Owned: "
-                     "%s servers of %d GPUs at %s (%s, %s) per GPU scaled, TDP %g W (%s); "
+                     "%s servers of %d GPUs priced %s (%s, %s), TDP %g W (%s); "
                      "assumed idle draw 15 %% of TDP, %g W a server besides its GPUs, PUE %g; "
                      "tariff %s. Throughput %s %g %s a GPU-hour (%s: %s).",
                      c->rq->as_of, c->rq->work_per_month, c->p->unit, c->p->name, own->gpu,
-                     PER_SERVER, own->hw.item, own->hw.date, own->hw_source,
+                     PER_SERVER, own->price_rule, own->hw.date, own->hw_source,
                      own->spec.v[GP_SPEC_TDP_W], own->spec.full_name, BASE_W, PUE,
                      c->rq->tariff ? c->rq->tariff : "the model's default flat price", own->gpu,
                      own->tp->value, c->p->unit, gp_tp_kind_name(own->tp->kind), own->tp->source);
@@ -347,7 +406,7 @@ static void own_rows(ctx *c) {
         gp_compare_row *row = add_row(c, m->gpu);
         row->own = true;
         snprintf(row->pricing, sizeof row->pricing, "own");
-        snprintf(row->offer, sizeof row->offer, "%d x %s", PER_SERVER, m->hw.item);
+        snprintf(row->offer, sizeof row->offer, "%s", m->price_rule);
         snprintf(row->price_date, sizeof row->price_date, "%s", m->hw.date);
         if (!m->has_spec || !m->spec.has[GP_SPEC_TDP_W]) {
             snprintf(row->missing, sizeof row->missing,
@@ -397,6 +456,17 @@ static void rent_rows(ctx *c) {
         }
         snprintf(row->vs_gpu, sizeof row->vs_gpu, "%s", own->gpu);
         evaluate(c, row, build_doc(c, own, m, pk), m);
+        if (pk->pricing != GP_SPOT || row->missing[0])
+            continue;
+        /* The interruption assumption is the engine's (the offer's or the model's default). */
+        snprintf(row->pricing, sizeof row->pricing, "spot, %g interruptions/h",
+                 row->interruptions_per_hour);
+        if (c->rq->horizon_months > GP_COMPARE_SPOT_MONTHS && !c->rq->spot &&
+            !(c->rq->pricing && strcmp(c->rq->pricing, "spot") == 0))
+            snprintf(row->missing, sizeof row->missing,
+                     "spot (%g interruptions/h assumed, total %.0f): not ranked for a horizon "
+                     "over %d months; --spot ranks it",
+                     row->interruptions_per_hour, row->total, GP_COMPARE_SPOT_MONTHS);
     }
 }
 
@@ -406,7 +476,11 @@ static void missing_rows(ctx *c) {
         const model *m = &c->models[i];
         const char *why = NULL;
         char buf[300];
-        if (!m->tp) {
+        char refusal[220];
+        if (!m->tp && gp_throughput_refusal(c->p, m->gpu, refusal, sizeof refusal)) {
+            snprintf(buf, sizeof buf, "%s", refusal);
+            why = buf;
+        } else if (!m->tp) {
             snprintf(buf, sizeof buf, "no throughput for %s: %s (see gpuplan throughput set)",
                      c->p->name,
                      m->has_spec ? "the spec lacks the input its estimate needs"
@@ -430,6 +504,40 @@ static void missing_rows(ctx *c) {
     }
 }
 
+/* Whether row r passes the request's --gpu and --pricing filters. */
+static bool wanted(const gp_compare_request *rq, const char *gpu, const gp_compare_row *r) {
+    if (gpu && strcmp(r->gpu, gpu) != 0)
+        return false;
+    if (!rq->pricing)
+        return true;
+    if (strcmp(rq->pricing, "own") == 0)
+        return r->own;
+    return !r->own && strncmp(r->pricing, rq->pricing, strlen(rq->pricing)) == 0;
+}
+
+/* Drop the rows the filters leave out; GP_E_INPUT when none is left. */
+static gp_status filter_rows(ctx *c, gp_err *err) {
+    const gp_compare_request *rq = c->rq;
+    char gpu[GP_GPU_NAME_BYTES];
+    if (rq->gpu)
+        gp_gpu_normalize(rq->gpu, 0, gpu, sizeof gpu);
+    gp_comparison *o = c->out;
+    int n = 0;
+    for (int i = 0; i < o->n; i++) {
+        if (wanted(rq, rq->gpu ? gpu : NULL, &o->rows[i]))
+            o->rows[n++] = o->rows[i];
+        else
+            cJSON_Delete(o->rows[i].doc);
+    }
+    o->n = n;
+    if (n || (!rq->gpu && !rq->pricing))
+        return GP_OK;
+    return gp_errorf(err, GP_E_INPUT, rq->gpu ? "--gpu" : "--pricing",
+                     "no candidate of %s%s%s%s for profile %s as of %s", rq->gpu ? "GPU " : "",
+                     rq->gpu ? gpu : "", rq->gpu && rq->pricing ? " and pricing " : "",
+                     rq->pricing ? rq->pricing : "", rq->profile, rq->as_of);
+}
+
 static int by_rank(const void *a, const void *b) {
     const gp_compare_row *x = a, *y = b;
     bool mx = x->missing[0] != 0, my = y->missing[0] != 0;
@@ -448,7 +556,7 @@ static int by_rank(const void *a, const void *b) {
 
 static gp_status check_request(ctx *c, gp_err *err) {
     const gp_compare_request *rq = c->rq;
-    if (gp_profile_lookup(rq->profile, &c->p, err))
+    if (gp_profile_resolve(c->ses, rq->profile, &c->up, &c->p, err))
         return err->code;
     if (strcmp(rq->unit, c->p->unit) != 0)
         return gp_errorf(err, GP_E_INPUT, "--unit",
@@ -462,6 +570,14 @@ static gp_status check_request(ctx *c, gp_err *err) {
         return gp_errorf(err, GP_E_INPUT, "--growth", "must be in [-0.5, 1] a month");
     if (!(rq->utilization > 0 && rq->utilization <= 1))
         return gp_errorf(err, GP_E_INPUT, "--utilization", "must be in (0, 1]");
+    if (!(rq->server_overhead >= 1 && rq->server_overhead <= 10))
+        return gp_errorf(err, GP_E_INPUT, "--server-overhead", "must be in [1, 10]");
+    if (!(rq->network_share >= 1 && rq->network_share <= 10))
+        return gp_errorf(err, GP_E_INPUT, "--network-share", "must be in [1, 10]");
+    if (rq->pricing && strcmp(rq->pricing, "own") && strcmp(rq->pricing, "on_demand") &&
+        strcmp(rq->pricing, "spot") && strcmp(rq->pricing, "committed"))
+        return gp_errorf(err, GP_E_INPUT, "--pricing",
+                         "\"%s\" is not own, on_demand, spot or committed", rq->pricing);
     if (!rq->tariff)
         return GP_OK;
     gp_tariff_preset t;
@@ -479,7 +595,11 @@ static gp_status check_request(ctx *c, gp_err *err) {
 }
 
 void gp_compare_defaults(gp_compare_request *rq, const char *as_of) {
-    *rq = (gp_compare_request){.horizon_months = 36, .utilization = 0.6, .as_of = as_of};
+    *rq = (gp_compare_request){.horizon_months = 36,
+                               .utilization = 0.6,
+                               .as_of = as_of,
+                               .server_overhead = 1.6,
+                               .network_share = 1.15};
 }
 
 gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_comparison *out,
@@ -495,6 +615,9 @@ gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_compariso
         rent_rows(&c);
         missing_rows(&c);
         free(c.r);
+        st = filter_rows(&c, err);
+    }
+    if (st == GP_OK) {
         qsort(out->rows, (size_t)out->n, sizeof *out->rows, by_rank);
         for (int i = 0; i < out->n && !out->rows[i].missing[0]; i++)
             out->rows[i].rank = ++out->n_ranked;
@@ -503,8 +626,10 @@ gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_compariso
         out->utilization = rq->utilization;
         out->horizon_months = rq->horizon_months;
         snprintf(out->tariff, sizeof out->tariff, "%s", rq->tariff ? rq->tariff : "");
-        out->profile = c.p->name;
-        out->unit = c.p->unit;
+        /* A user's profile lives in c: name it by the request's string (the caller's). */
+        bool user = c.p == &c.up.p;
+        out->profile = user ? rq->profile : c.p->name;
+        out->unit = user ? "M tokens" : c.p->unit;
         snprintf(out->as_of, sizeof out->as_of, "%s", rq->as_of);
         if (rq->save)
             st = gp_compare_save(ses, out, rq->pick, rq->save, &out->saved_version, err);

@@ -389,8 +389,9 @@ static int split_ref(const char *ref, char *prov, char *inst, char *region) {
 
 static int spec_row(const gp_gpu_spec *g, const char *source, void *arg) {
     cJSON *arr = arg;
-    static const char *const keys[GP_SPEC_N] = {"memory_gb",   "tdp_w",       "fp32_tflops",
-                                                "fp16_tflops", "bf16_tflops", "mem_bw_gbs"};
+    static const char *const keys[GP_SPEC_N] = {"memory_gb",         "tdp_w",       "fp32_tflops",
+                                                "fp16_tflops",       "bf16_tflops", "mem_bw_gbs",
+                                                "fp32_matrix_tflops"};
     if (arr) {
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "name", g->name);
@@ -409,8 +410,8 @@ static int spec_row(const gp_gpu_spec *g, const char *source, void *arg) {
     char cells[GP_SPEC_N][16];
     for (int i = 0; i < GP_SPEC_N; i++)
         snprintf(cells[i], sizeof cells[i], g->has[i] ? "%.4g" : "-", g->v[i]);
-    printf("%-14s %-32.32s %8s %7s %9s %9s %9s %9s  %-10s\n", g->name, g->full_name, cells[0],
-           cells[1], cells[2], cells[3], cells[4], cells[5], g->release_date);
+    printf("%-14s %-32.32s %8s %7s %9s %9s %9s %9s %9s  %-10s\n", g->name, g->full_name, cells[0],
+           cells[1], cells[2], cells[6], cells[3], cells[4], cells[5], g->release_date);
     return 0;
 }
 
@@ -570,8 +571,8 @@ static int sub_specs(const sub_ctx *c, bool gpus) {
     gp_status rc;
     if (gpus) {
         if (!o->json)
-            printf("%-14s %-32s %8s %7s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB", "TDP W",
-                   "FP32 TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
+            printf("%-14s %-32s %8s %7s %9s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB",
+                   "TDP W", "FP32 TF", "FP32M TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
         rc = gp_pricing_specs(c->ses, o->f.gpu, spec_row, arr, &err);
     } else {
         if (!o->json)

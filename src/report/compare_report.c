@@ -24,6 +24,13 @@ gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_bu
       "engine's first month-end at which owning the GPU model named has cost no more than "
       "renting so far (never: it does not within the horizon).\n\n",
       gp_fmt_sig_grouped(c->work, 4, work, sizeof work), c->unit, horizon_months, c->as_of);
+    int kinds[3] = {0, 0, 0};
+    for (int i = 0; i < c->n_ranked; i++)
+        kinds[c->rows[i].tp_kind]++;
+    P("Throughputs: %d row%s on an estimate, %d on a published result, %d on a "
+      "measured figure (see gpuplan throughput list --profile %s for each figure's source).\n\n",
+      kinds[GP_TP_ESTIMATE], kinds[GP_TP_ESTIMATE] == 1 ? "" : "s", kinds[GP_TP_PUBLISHED],
+      kinds[GP_TP_MEASURED], c->profile);
     P("| rank | GPU | side | pricing | offer or server | price date | %s a GPU-hour | figure | "
       "GPUs | total | per %s | break-even vs owning |\n",
       c->unit, c->unit);
@@ -145,20 +152,36 @@ gp_status gp_report_compare_json(const gp_comparison *c, gp_buf *out) {
     cJSON_AddStringToObject(doc, "unit", c->unit);
     cJSON_AddNumberToObject(doc, "work", c->work);
     cJSON_AddStringToObject(doc, "as_of", c->as_of);
+    /* what the ranked rows' throughputs are, as the Markdown's line above the rows says */
+    cJSON *kinds = cJSON_AddObjectToObject(doc, "ranked_throughputs");
+    static const gp_tp_kind order[] = {GP_TP_ESTIMATE, GP_TP_PUBLISHED, GP_TP_MEASURED};
+    for (int k = 0; k < 3; k++) {
+        int n = 0;
+        for (int i = 0; i < c->n_ranked; i++)
+            n += c->rows[i].tp_kind == order[k];
+        cJSON_AddNumberToObject(kinds, gp_tp_kind_name(order[k]), n);
+    }
     cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
     for (int i = 0; i < c->n; i++)
         cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
     return print_json(doc, out);
 }
 
-/* Whether rows[i] is the figure in use: measured, or an estimate with no measured figure. */
-static bool in_use(const gp_throughput *rows, int n, int i) {
-    if (rows[i].kind == GP_TP_MEASURED)
-        return true;
+/* The figure's rank: a measured figure beats a published one, which beats an estimate. */
+static int kind_rank(gp_tp_kind k) {
+    return k == GP_TP_MEASURED ? 2 : k == GP_TP_PUBLISHED ? 1 : 0;
+}
+
+/* Whether rows[i] is the figure in use: no other figure of its (GPU, profile) outranks it;
+ * *winner gets the kind that does when one does. */
+static bool in_use(const gp_throughput *rows, int n, int i, gp_tp_kind *winner) {
     for (int k = 0; k < n; k++)
-        if (k != i && rows[k].kind == GP_TP_MEASURED && !strcmp(rows[k].gpu, rows[i].gpu) &&
-            !strcmp(rows[k].profile, rows[i].profile))
+        if (k != i && kind_rank(rows[k].kind) > kind_rank(rows[i].kind) &&
+            !strcmp(rows[k].gpu, rows[i].gpu) && !strcmp(rows[k].profile, rows[i].profile)) {
+            if (winner)
+                *winner = rows[k].kind;
             return false;
+        }
     return true;
 }
 
@@ -168,9 +191,11 @@ gp_status gp_report_throughput_text(const gp_throughput *rows, int n, gp_buf *ou
       "AS OF", "IN USE");
     for (int i = 0; i < n; i++) {
         const gp_throughput *t = &rows[i];
-        bool use = in_use(rows, n, i);
-        P("%-14s %-22s %12.4f %-10s %-9s %-10s %s\n", t->gpu, t->profile, t->value, t->unit,
-          gp_tp_kind_name(t->kind), t->as_of, use ? "yes" : "no: the measured figure wins");
+        gp_tp_kind w = GP_TP_MEASURED;
+        bool use = in_use(rows, n, i, &w);
+        P("%-14s %-22s %12.4f %-10s %-9s %-10s %s%s%s\n", t->gpu, t->profile, t->value, t->unit,
+          gp_tp_kind_name(t->kind), t->as_of, use ? "yes" : "no: the ",
+          use ? "" : gp_tp_kind_name(w), use ? "" : " figure wins");
         P("    source: %s\n", t->source);
     }
     if (n == 0)
@@ -190,7 +215,7 @@ gp_status gp_report_throughput_json(const gp_throughput *rows, int n, gp_buf *ou
         cJSON_AddStringToObject(o, "kind", gp_tp_kind_name(t->kind));
         cJSON_AddStringToObject(o, "source", t->source);
         cJSON_AddStringToObject(o, "as_of", t->as_of);
-        cJSON_AddBoolToObject(o, "in_use", in_use(rows, n, i));
+        cJSON_AddBoolToObject(o, "in_use", in_use(rows, n, i, NULL));
         cJSON_AddItemToArray(arr, o);
     }
     return print_json(arr, out);

@@ -552,7 +552,7 @@ static const char *const heads[C_N] = {
     "offer or server",
     "price date",
     "work a GPU-hour",
-    "figure (estimate or measured)",
+    "figure (estimate, published or measured)",
     "throughput source",
     "price a GPU-hour",
     "upfront a GPU a term",

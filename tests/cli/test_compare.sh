@@ -68,7 +68,8 @@ c = json.load(open('$tmp/before.json'))
 miss = {r['gpu']: r['missing'] for r in c['rows'] if r['rank'] is None}
 assert miss['MI325X'].startswith('no price'), miss.get('MI325X')
 assert miss['GB200'].startswith('no price')
-assert miss['L40S'].startswith('no throughput')
+# L40S's spec row now has BF16 (the spec supplement): it is estimated, owned rows lack a price
+assert any((r['missing'] or '').startswith('own: no purchase price') for r in c['rows'] if r['gpu'] == 'L40S')
 assert all(r['total'] is None if 'total' in r else True for r in c['rows'] if r['rank'] is None)
 "
 "$gpuplan" "${cmp[@]}" >"$tmp/md"
@@ -123,6 +124,42 @@ r = json.load(sys.stdin)[0]
 assert r[\"kind\"] == \"measured\" and r[\"value\"] == 30 and r[\"as_of\"] == \"2026-09-01\" and r[\"source\"] == \"vendor run, 8 GPUs\"
 '"
 
+
+# Workload profiles: published results listed as such with their source, compare using them
+# and saying what its throughputs are, GPUs that cannot run the workload refused with why.
+check "throughput list: MLPerf published results with repository, path and commit" bash -c "'$gpuplan' throughput list --profile llama2-70b-offline --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+pub = {r[\"gpu\"]: r for r in rows if r[\"kind\"] == \"published\"}
+assert set(pub) == {\"H100\", \"H200\", \"B200\", \"MI300X\"}, set(pub)
+assert all(r[\"in_use\"] and r[\"as_of\"] == \"2024-08-28\" and \"inference_results_v4.1@\" in r[\"source\"] for r in pub.values())
+est = {r[\"gpu\"] for r in rows if r[\"kind\"] == \"estimate\"}
+assert {\"L40S\", \"GH200\", \"A100-80GB\"} <= est and not {\"T4\", \"V100\"} & est, est
+assert pub[\"B200\"][\"value\"] > pub[\"H200\"][\"value\"] > pub[\"H100\"][\"value\"] > pub[\"MI300X\"][\"value\"]
+'"
+"$gpuplan" compare --work 100000 --unit "M tokens" --profile llama2-70b-offline >"$tmp/wl.md"
+check "compare on a workload: a line above the rows says what the throughputs are" grep -qE '^Throughputs: [0-9]+ rows on an estimate, [1-9][0-9]* on a published result, 0 on a measured figure' "$tmp/wl.md"
+check "compare --format json counts the ranked rows' throughput kinds" bash -c "'$gpuplan' compare --work 100000 --unit 'M tokens' --profile llama2-70b-offline --format json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+k = c[\"ranked_throughputs\"]
+ranked = [r for r in c[\"rows\"] if r[\"rank\"] is not None]
+assert sum(k.values()) == len(ranked) and k[\"published\"] == sum(r[\"throughput_kind\"] == \"published\" for r in ranked) > 0, k
+'"
+check "compare on a workload: T4 and V100 do not fit 70B" bash -c "grep -q '^| T4 | - | - | does not fit: ' '$tmp/wl.md' && grep -q '^| V100 | - | - | does not fit: ' '$tmp/wl.md'"
+check "compare on BF16 training: V100 refused for precision" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama2-7b-training | grep -q '^| V100 | - | - | precision: V100 has no bf16 tensor support'"
+
+src=$(cd "$(dirname "$0")/../.." && pwd)
+check "throughput profile add: a user's workload, estimated and compared" bash -c "'$gpuplan' throughput profile add '$src/tests/fixtures/workloads/mixtral-8x7b-decode.json' | grep -q '^added profile mixtral-8x7b-decode (decode, 46.7 B parameters)' && '$gpuplan' compare --work 1000 --unit 'M tokens' --profile mixtral-8x7b-decode --format json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+assert c[\"profile\"] == \"mixtral-8x7b-decode\" and c[\"rows\"][0][\"rank\"] == 1
+'"
+printf '{"name": "llama3-8b-decode", "source": "x", "phase": "decode", "params_b": 8, "layers": 32, "kv_heads": 8, "head_dim": 128, "input_len": 10, "output_len": 10, "batch": 1, "precision": ["fp8"]}' >"$tmp/dup.json"
+bad_input "dup.json: \$.name: \"llama3-8b-decode\" is a bundled profile" throughput profile add "$tmp/dup.json"
+printf '{"name": "x", "source": "x", "phase": "decode", "params_b": -1}' >"$tmp/neg.json"
+bad_input "neg.json:\$.params_b: must be a number in" throughput profile add "$tmp/neg.json"
+
 bad_input "--profile: unknown profile \"llm-trianing\" (did you mean llm-training?" compare --work 1 --unit "M tokens" --profile llm-trianing
 bad_input "--unit: \"tokens\": profile llm-training is counted in \"M tokens\"" compare --work 1 --unit tokens --profile llm-training
 bad_input "--work: \"lots\" is not a number" compare --work lots --unit "M tokens" --profile llm-training
@@ -135,6 +172,29 @@ import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if r[\"rank\"] != \"0\"]
 assert rows and {r[\"side\"] for r in rows} == {\"own\", \"lambda\"}, {r[\"side\"] for r in rows}
 '"
+check "--gpu and --pricing keep those rows; owned H100 priced from the catalog's node" bash -c "'$gpuplan' ${cmp[*]@Q} --gpu H100 --pricing own --format csv | $py -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert len(rows) == 1 and rows[0][\"gpu\"] == \"H100\" and rows[0][\"side\"] == \"own\", rows
+assert rows[0][\"offer\"].startswith(\"node: NVIDIA H100 node (8x H100\"), rows[0][\"offer\"]
+'"
+check "--region keeps that region's offers" bash -c "'$gpuplan' ${cmp[*]@Q} --region us-east-1 --pricing on_demand --format csv | $py -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r[\"rank\"] != \"0\"]
+assert rows and all(r[\"offer\"].endswith(\"/us-east-1\") and r[\"pricing\"] == \"on_demand\" for r in rows), rows
+'"
+check "spot rows over a 36-month horizon: listed with their interruption assumption, ranked with --spot" bash -c "'$gpuplan' ${cmp[*]@Q} --format csv | $py -c '
+import csv, sys
+spot = [r for r in csv.DictReader(sys.stdin) if r[\"pricing\"].startswith(\"spot, \")]
+assert spot and all(r[\"rank\"] == \"0\" and \"interruptions/h assumed\" in r[\"missing\"] for r in spot)
+' && '$gpuplan' ${cmp[*]@Q} --spot --format csv | $py -c '
+import csv, sys
+spot = [r for r in csv.DictReader(sys.stdin) if r[\"pricing\"].startswith(\"spot, \")]
+assert spot and all(r[\"rank\"] != \"0\" for r in spot)
+'"
+bad_input "--pricing: \"cheap\" is not own, on_demand, spot or committed" "${cmp[@]}" --pricing cheap
+bad_input "--gpu: no candidate of GPU NOPE" "${cmp[@]}" --gpu nope
+bad_input "--server-overhead: must be in \[1, 10\]" "${cmp[@]}" --server-overhead 0.5
 bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
 bad_input "--save NAME and --pick RANK go together" "${cmp[@]}" --save x
 bad_input "--tariff: no tariff preset \"nope\"" "${cmp[@]}" --tariff nope

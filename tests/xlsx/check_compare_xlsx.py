@@ -160,6 +160,26 @@ run(*args_tou, '--format', 'xlsx', '-o', tou)
 openpyxl.load_workbook(tou).save(bare)
 compare_sheet(recalc(bare), json.loads(run(*args_tou, '--format', 'json')), 'tariff sce-tou-8-d')
 
+# A workload profile with bundled published results: the sheet names each row's figure as
+# compare does, "published" among them.
+args_wl = ['compare', '--work', '100000', '--unit', 'M tokens', '--profile', 'llama2-70b-offline',
+           '--as-of', AS_OF]
+wl = os.path.join(work, 'wl.xlsx')
+run(*args_wl, '--format', 'xlsx', '-o', wl)
+wl_js = json.loads(run(*args_wl, '--format', 'json'))
+ws = openpyxl.load_workbook(wl)['Generations']
+cols, rows = layout(ws)
+figure = {(ws.cell(r, cols['GPU']).value, ws.cell(r, cols['side']).value,
+           ws.cell(r, cols['pricing']).value, ws.cell(r, cols['offer or server']).value):
+          ws.cell(r, cols['figure (estimate, published or measured)']).value for r in rows}
+ranked = [j for j in wl_js['rows'] if j['rank'] is not None]
+assert any(j['throughput_kind'] == 'published' for j in ranked)
+for j in ranked:
+    k = key(j['gpu'], j['side'], j['pricing'], j['offer'])
+    assert figure[k] == j['throughput_kind'], (k, figure[k], j['throughput_kind'])
+openpyxl.load_workbook(wl).save(bare)
+compare_sheet(recalc(bare), wl_js, 'llama2-70b-offline')
+
 # The edits: H100's throughput measured, and one H100 on-demand offer at half its price.
 offer = next(r for r in before['rows'] if r['gpu'] == 'H100' and r['side'] == 'aws'
              and r['pricing'] == 'on_demand')
@@ -171,7 +191,7 @@ for r in rows:
     v = lambda name: ws.cell(r, cols[name]).value
     if v('GPU') == 'H100' and not str(v('work a GPU-hour')).startswith('='):
         ws.cell(r, cols['work a GPU-hour']).value = NEW_H100  # the one H100 throughput cell
-        ws.cell(r, cols['figure (estimate or measured)']).value = 'measured'
+        ws.cell(r, cols['figure (estimate, published or measured)']).value = 'measured'
         edited += 10
     if v('offer or server') == offer['offer'] and v('pricing') == 'on_demand':
         per_gpu = v('price a GPU-hour')
