@@ -42,6 +42,8 @@ typedef struct model {
     const char *as_of; /* purchase prices dated up to then */
     double own_total;
     int n_picks;
+    int replica; /* GPUs one replica of the profile's model spans (tensor parallel), 1 or more */
+    int n_small; /* offers left out: their instance holds fewer GPUs than a replica */
 } model;
 
 typedef struct ctx {
@@ -69,6 +71,18 @@ static const char *form_factor(const char *name) {
                                      : "";
 }
 
+/* The GPUs one replica of p's model spans on gpu: the estimate's tensor-parallel width for a
+ * workload profile that fits, else 1. A rented instance must hold a whole replica: the model
+ * splits a model across the GPUs of one server, never across instances. */
+static int replica_gpus(const gp_profile *p, const char *gpu) {
+    const gp_wl_hw *h = p->wl ? gp_wl_hw_find(gpu) : NULL;
+    if (!h)
+        return 1;
+    gp_wl_estimate e;
+    gp_wl_estimate_on(p->wl, h, &e);
+    return e.fits && e.tp > 1 ? e.tp : 1;
+}
+
 static model *find_model(ctx *c, const char *gpu, bool add) {
     for (int i = 0; i < c->n_models; i++)
         if (strcmp(c->models[i].gpu, gpu) == 0)
@@ -83,6 +97,7 @@ static model *find_model(ctx *c, const char *gpu, bool add) {
     memset(m, 0, sizeof *m);
     snprintf(m->gpu, sizeof m->gpu, "%s", gpu);
     m->as_of = c->rq->as_of;
+    m->replica = replica_gpus(c->p, gpu);
     return m;
 }
 
@@ -183,6 +198,10 @@ static int take_offer(const gp_offer_price *o, void *arg) {
             strcmp(c->picks[i].provider, o->provider) == 0)
             return 0;
     model *m = find_model(c, o->gpu, true);
+    if (o->gpu_count < m->replica) {
+        m->n_small++;
+        return 0;
+    }
     const char *want = m->has_spec ? form_factor(m->spec.full_name) : "";
     const char *form = form_factor(o->instance);
     if (*want && *form && strcmp(want, form) != 0)
@@ -485,6 +504,13 @@ static void missing_rows(ctx *c) {
                      c->p->name,
                      m->has_spec ? "the spec lacks the input its estimate needs"
                                  : "no spec in the catalog");
+            why = buf;
+        } else if (!m->n_picks && m->n_small) {
+            snprintf(buf, sizeof buf,
+                     "%s%d offers left out: a replica spans %d GPUs (tensor parallel) and "
+                     "their instances hold fewer",
+                     m->has_hw ? "rent: " : "own: no purchase price; rent: ", m->n_small,
+                     m->replica);
             why = buf;
         } else if (!m->has_hw && !m->n_picks) {
             why = "no price: no purchase price and no offer in the catalog";

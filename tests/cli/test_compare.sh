@@ -147,6 +147,20 @@ ranked = [r for r in c[\"rows\"] if r[\"rank\"] is not None]
 assert sum(k.values()) == len(ranked) and k[\"published\"] == sum(r[\"throughput_kind\"] == \"published\" for r in ranked) > 0, k
 '"
 check "compare on a workload: T4 and V100 do not fit 70B" bash -c "grep -q '^| T4 | - | - | does not fit: ' '$tmp/wl.md' && grep -q '^| V100 | - | - | does not fit: ' '$tmp/wl.md'"
+# A rented instance must hold a whole replica: Llama 3 70B spans 2 H100s and 8 V100-32GBs
+# (the estimate's TP), so 1x-H100 and 2x-V100 instances are left out there, not in the 8B profile.
+"$gpuplan" pricing list --json >"$tmp/offers.json"
+check "compare: rented rows only on instances that hold a replica of the model" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama3-70b-decode --spot --format json >'$tmp/r70.json' && '$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama3-8b-decode --spot --format json >'$tmp/r8.json' && $py -c '
+import json, sys
+count = {o[\"catalog\"]: o[\"gpu_count\"] for o in json.load(open(sys.argv[1]))}
+def rented(path, gpu):
+    return [count[r[\"offer\"]] for r in json.load(open(path))[\"rows\"]
+            if r[\"gpu\"] == gpu and r[\"side\"] != \"own\" and r[\"offer\"] in count]
+h70, v70, h8 = rented(sys.argv[2], \"H100\"), rented(sys.argv[2], \"V100-32GB\"), rented(sys.argv[3], \"H100\")
+assert h70 and min(h70) >= 2, h70
+assert all(n >= 8 for n in v70), v70
+assert h8 and min(h8) == 1, h8
+' '$tmp/offers.json' '$tmp/r70.json' '$tmp/r8.json'"
 check "compare on BF16 training: V100 refused for precision" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama2-7b-training | grep -q '^| V100 | - | - | precision: V100 has no bf16 tensor support'"
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
