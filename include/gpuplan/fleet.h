@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 /* One GPU (or MIG instance) with the newest value of each metric it ever reported. */
 typedef struct gp_fleet_row {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "gpuplan/store.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 typedef enum gp_source_kind {
     GP_SRC_DCGM,

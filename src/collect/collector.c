@@ -604,7 +604,7 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
     for (size_t i = 0; i < n; i++)
         if (results[i].status != GP_OK)
             gp_samples_done(&results[i].samples);
-        else /* a MIG GPU's utilization is its instances' (telemetry.h) */
+        else /* a MIG GPU's utilization is its instances' (samples.h) */
             gp_samples_mig_rollup(&results[i].samples);
     (void)err;
     return GP_OK;

@@ -30,10 +30,10 @@ header_layer() { # header's base name -> base|model|formats|store|collect|report
         app_*) echo app ;;
         report_* | report | svg) echo report ;;
         store | store_*) echo store ;;
-        collect | history | fetch | catalog_load) echo collect ;;
+        collect | collect_* | fetch | catalog_load) echo collect ;;
         error | xmem | files | parse | text | numfmt | output | clock | embedded) echo base ;;
-        scenario | model | sweep | sensitivity | capacity | batch | compare | fleet | metrics | workload) echo model ;;
-        scenario_json | csv | catalog | reference | telemetry | prom_range | chunk | url | batch_json | throughput | fx | api_price) echo formats ;;
+        scenario | model | sweep | sensitivity | capacity | batch_diff | compare | fleet | metrics | workload) echo model ;;
+        scenario_json | csv | catalog | reference | samples | prom_range | chunk | url | batch_json | throughput | fx | api_price) echo formats ;;
         *) echo none ;;
     esac
 }
@@ -68,7 +68,7 @@ file_layer() { # a path -> its layer
 # the fleet's walls, gp_tp_kind for a comparison's row).
 allowed_debt='
 include/gpuplan/compare.h gpuplan/throughput.h
-include/gpuplan/fleet.h gpuplan/telemetry.h
+include/gpuplan/fleet.h gpuplan/samples.h
 '
 for h in include/gpuplan/*.h; do
     [ "$(header_layer "$(basename "$h" .h)")" != none ] ||

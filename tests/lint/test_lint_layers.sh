@@ -58,8 +58,8 @@ fresh && printf '#ifndef GPUPLAN_WIDGET_H\n#define GPUPLAN_WIDGET_H\n#endif\n' \
     >"$tmp/t/include/gpuplan/widget.h" && git -C "$tmp/t" add -A
 bites "a header with no layer" "include/gpuplan/widget.h has no layer"
 
-fresh && sed -i '/#include "gpuplan\/telemetry.h"/d' "$tmp/t/include/gpuplan/fleet.h" && git -C "$tmp/t" add -A
-bites "a stale allow-list entry" "include/gpuplan/fleet.h including gpuplan/telemetry.h, which it no longer does"
+fresh && sed -i '/#include "gpuplan\/samples.h"/d' "$tmp/t/include/gpuplan/fleet.h" && git -C "$tmp/t" add -A
+bites "a stale allow-list entry" "include/gpuplan/fleet.h including gpuplan/samples.h, which it no longer does"
 
 fresh && printf '\nvoid store_hours_touch(gp_store *st);\nvoid store_hours_touch(gp_store *st) {\n    size_t n;\n    gp_err e;\n    store_seal(st, 0, 1, &n, &e);\n}\n' \
     >>"$tmp/t/src/store/store_hours.c" && git -C "$tmp/t" add -A
