@@ -7,6 +7,7 @@
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/store_throughput.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 
 #define HOURS_A_MONTH 730.0
 

@@ -8,6 +8,7 @@
 #include "gpuplan/files.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/store_throughput.h"
 #include "gpuplan/xmem.h"
 

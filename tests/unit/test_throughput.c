@@ -14,6 +14,7 @@
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/reference.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/workload.h"
 #include "testutil.h"
 #include "session_fixture.h"
