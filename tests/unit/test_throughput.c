@@ -16,6 +16,7 @@
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_reference.h"
 #include "gpuplan/workload.h"
+#include "gpuplan/workload_json.h"
 #include "testutil.h"
 #include "session_fixture.h"
 
