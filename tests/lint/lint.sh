@@ -130,6 +130,18 @@ for f in sorted(edges):
 hits=$(git grep -nE '\b(86400000|3600000|1048576|1048575)\b' -- 'src' 'tui' 'include' |
        grep -vE '^include/gpuplan/clock\.h:|^src/store/store_int\.h:')
 [ -z "$hits" ] || bad "a time or day-id constant typed as digits (name it: GP_HOUR_MS, GP_DAY_MS, STORE_DAY_ID_SPAN)" "$hits"
+# One file a command (docs/development.md, Source layout): each command of src/cli/main.c's
+# table is defined in src/cli/cmd_<command>.c, and each src/cli/cmd_*.c is a command's.
+table=$(grep -oE '\bcmd_[a-z_]+ *\}' src/cli/main.c | tr -d ' }')
+hits=$(for fn in $table; do
+           grep -qE "^int $fn\(" "src/cli/$fn.c" 2>/dev/null ||
+               echo "src/cli/main.c: $fn is not defined in src/cli/$fn.c"
+       done
+       git ls-files 'src/cli/cmd_*.c' | while read -r f; do
+           case " $(echo $table) " in *" $(basename "$f" .c) "*) ;; *) echo "$f: no command of that name" ;; esac
+       done)
+[ -n "$table" ] || hits="src/cli/main.c: no command table found"
+[ -z "$hits" ] || bad "a command is not in its own src/cli/cmd_<command>.c" "$hits"
 [ "${LINT_ONLY:-}" = includes ] && { echo "lint: $fails failed"; [ "$fails" = 0 ]; exit; }
 
 # Front ends share src/app/ and never call each other; services return data, never print.
