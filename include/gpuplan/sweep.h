@@ -1,12 +1,12 @@
 /* Grid sweeps over scenario inputs (`gpuplan sweep`): pure, constant memory.
  *
  * Each point sets the swept inputs on a private copy of the scenario and takes the totals:
- * closed forms for a version 1 point (gp_model_totals); for a version 2 one, the month-by-month
- * engine's own code for the totals alone, redoing only the parts the moved inputs enter, so
- * the totals are gp_model_evaluate's bit for bit (one gp_result of scratch, about 460 KB, and
- * the engine's kept parts, about 40 KB, allocated for the call and freed before it returns).
- * Memory does not grow with the grid; results reach the caller through a callback, or as a
- * summary (gp_sweep_summary). */
+ * the steady state's totals for a version 1 point (gp_model_steady_totals); for a version 2 one,
+ * the month-by-month engine's own code for the totals alone, redoing only the parts the moved
+ * inputs enter, so the totals are gp_model_evaluate's bit for bit (one gp_result of scratch, about
+ * 460 KB, and the engine's kept parts, about 40 KB, allocated for the call and freed before it
+ * returns). Memory does not grow with the grid; results reach the caller through a callback, or as
+ * a summary (gp_sweep_summary). */
 #ifndef GPUPLAN_SWEEP_H
 #define GPUPLAN_SWEEP_H
 

@@ -1,4 +1,6 @@
-/* The engine's private entry points, shared by the files of src/model only (sweep.c). */
+/* The engine's private entry points, shared by the files of src/model only: the model's
+ * formulas, each written once in engine.c; the steady state's totals derived from them
+ * (engine_steady.c); the totals kept between a sweep's points (engine_totals). */
 #ifndef GPUPLAN_ENGINE_INT_H
 #define GPUPLAN_ENGINE_INT_H
 
@@ -6,6 +8,99 @@
 #include <stdint.h>
 
 #include "gpuplan/model.h"
+
+/* ---- the formulas (engine.c), docs/model.md's names in the comments ------------------- */
+
+/* order[0..n_periods): period indices by ascending price, ties in the order given (the order
+ * shifted busy hours fill them in). */
+void eng_fill_order(const gp_scenario *s, int *order);
+
+/* beta: the bulk discount of an order of `servers` servers, 0..1. */
+double eng_bulk_discount(const gp_scenario *s, int servers);
+
+/* s_j: the servers a month wants for n GPUs, under max_servers. */
+int eng_servers_wanted(const gp_scenario *s, double n);
+
+/* A batch's hardware capex: servers * (unit * (1 - beta) + network per server). */
+double eng_hardware_capex(int servers, double unit, double beta, double net);
+
+/* The resale share of a batch's price after t months (the resale curve, or straight-line
+ * depreciation to residual_pct, or residual_pct). */
+double eng_pct_at(const gp_scenario *s, double t);
+
+/* V_b: the servers' share of their price and the network's, each times its price trend. */
+double eng_batch_value(double servers_share, double tr_servers, double network_share,
+                       double tr_network);
+
+/* A loan's payment per unit of principal; the balance after t payments a at monthly rate r,
+ * grow_t = (1 + r)^t (unused when r is 0). */
+double eng_loan_annuity(const gp_scenario *s);
+double eng_loan_balance(double principal, double a, double r, int t, double grow_t);
+
+/* Maintenance a month once the warranty is over. */
+double eng_maintenance_month(const gp_scenario *s, double hardware_capex);
+
+/* Self-hosted's running costs in one month. */
+typedef struct eng_power {
+    double power, energy, colo, charge;
+    double power_untrended, k_draw; /* power is power_untrended * the energy trend */
+} eng_power;
+
+/* A month with at_work GPUs in `powered` powered servers of in_service installed, q busy
+ * GPU-hours at utilization u and energy trend factor tr_e; order from eng_fill_order. */
+void eng_self_power(const gp_scenario *s, const int *order, double at_work, double powered,
+                    double in_service, double q, double u, double tr_e, eng_power *r);
+
+/* The demand charge at drawn peak k_draw kW (IT side) and energy trend factor tr_e. */
+double eng_demand_charge(const gp_scenario *s, double tr_e, double k_draw);
+
+/* R: instances of gpus_per_instance GPUs for `gpus` GPUs. */
+double eng_instances(double gpus, int gpus_per_instance);
+
+/* An option's storage and egress a month. */
+double eng_extras(const gp_option *o);
+
+/* A pay-per-use option (on-demand or spot; a bridge, a burst): d cost / d hourly for z busy
+ * GPU-hours in a month of price trend factor tr, and the month's cost at that slope. */
+double eng_pay_per_use_slope(const gp_option *o, double z, double tr);
+double eng_pay_per_use_cost(const gp_option *o, double slope);
+
+/* A committed term of `instances` instances at locked price factor lock: its upfront fees, and
+ * its instance-hours a month with support (times hourly for the month's fee). */
+double eng_term_upfront(const gp_option *o, double instances, double lock);
+double eng_term_month(const gp_option *o, double instances, double lock);
+
+/* ---- the steady state (engine_steady.c) ---------------------------------------------- */
+
+/* A version 1 scenario is steady: every month alike, so its totals are the fixed flows plus
+ * M months computed once by the formulas above, without a walk over the months. What such
+ * totals reuse between a sweep's points: the order of tariff periods, the loan flows for the
+ * last horizon and rate, and integer quotients memoised by their operands. Caller storage;
+ * steady_cache_init again when period prices change order or the bulk tiers change. */
+typedef struct steady_cache {
+    int order[GP_MAX_PERIODS];
+    double loan_apr;
+    int loan_n, loan_m;
+    double loan_flow_per_principal; /* (payments within M + balance paid at M) / L */
+    int srv_n, srv_g, servers;
+    double bulk_pct;
+    int inst_n[GP_MAX_OPTIONS], inst_g[GP_MAX_OPTIONS];
+    double instances[GP_MAX_OPTIONS];
+    int term_m[GP_MAX_OPTIONS], term_t[GP_MAX_OPTIONS], upfronts[GP_MAX_OPTIONS];
+    bool uses_v2; /* gp_scenario_uses_v2 at init, or as the caller last set it */
+    /* Caller storage for a version 2 scenario, which is not steady: steady_totals evaluates it
+     * month by month into this result; NULL gives NaN totals. */
+    gp_result *scratch;
+} steady_cache;
+
+void steady_cache_init(steady_cache *c, const gp_scenario *s);
+
+/* Self-hosted's and every option's horizon totals (option_totals has room for s->n_options);
+ * within ~1e-12 relative of gp_model_evaluate. */
+void steady_totals(const gp_scenario *s, steady_cache *c, double *self_total,
+                   double *option_totals);
+
+/* ---- totals kept between a sweep's points (engine.c) --------------------------------- */
 
 /* What an engine_keep holds between calls, from the bottom up: the demand (engine_demand);
  * the plan (batches, servers in service, GPUs at work); the energy price trend by month; the

@@ -256,7 +256,7 @@ typedef struct walker {
     const gp_sweep_axis *axes;
     int n_axes;
     gp_scenario *s; /* heap: a scenario is large */
-    gp_model_cache cache;
+    steady_cache cache;
     double base_mean;
     bool v2_axes; /* an axis can turn version 2 keys on or off */
     double values[GP_SWEEP_MAX_AXES];
@@ -286,7 +286,7 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
     w->n_axes = n_axes;
     w->s = gp_xmalloc(sizeof *w->s);
     *w->s = *base;
-    gp_model_cache_init(&w->cache, w->s); /* scaling prices keeps their order */
+    steady_cache_init(&w->cache, w->s); /* scaling prices keeps their order */
     w->base_mean = gp_tariff_mean_price(base);
     for (int k = 0; k < n_axes; k++)
         w->v2_axes |= params[axes[k].param].v2;
@@ -383,11 +383,9 @@ static int cheapest_of(const double *t, int n_contenders) {
     double best = t[0];
     for (int i = 1; i < n_contenders; i++)
         best = t[i] < best ? t[i] : best;
-    for (int i = 0; i < n_contenders; i++) {
-        double scale = fabs(t[i]) > fabs(best) ? fabs(t[i]) : fabs(best);
-        if (fabs(t[i] - best) <= 1e-9 * (scale > 1.0 ? scale : 1.0))
+    for (int i = 0; i < n_contenders; i++)
+        if (gp_money_equal(t[i], best))
             return i - 1;
-    }
     return -1;
 }
 
@@ -396,9 +394,9 @@ static int cheapest_of(const double *t, int n_contenders) {
 static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     w->evaluations++;
     int nc = w->s->n_options + 1;
-    if (!w->cache.uses_v2) { /* closed forms; the totals kept belong to version 2 points */
+    if (!w->cache.uses_v2) { /* steady totals; the totals kept belong to version 2 points */
         walker_forget_all(w);
-        gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
+        steady_totals(w->s, &w->cache, &t[0], &t[1]);
         return GP_OK;
     }
     if (w->demand_moved) {
@@ -426,7 +424,7 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     }
     /* The engine might refuse this point: evaluate it in full for its totals or its error. */
     walker_forget_all(w);
-    gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
+    gp_model_totals_v2(w->s, w->cache.scratch, &t[0], &t[1]);
     if (w->cache.scratch->error.code != GP_OK) {
         char at[160];
         size_t n = 0;

@@ -1302,7 +1302,7 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
             int dif = wx ? oc->difx : oc->dif;
             double vs = *cum_self + (wx && m == M ? sr->exit_value : 0.0), vo = cum_opt[i];
-            bool tie = fabs(vs - vo) <= 1e-9 * fmax(1.0, fmax(fabs(vs), fabs(vo)));
+            bool tie = gp_money_equal(vs, vo);
             bool ok = vs < vo || tie;
             bool zero = fabs(vs) <= 1e-9 && fabs(vo) <= 1e-9;
             bool *differed = &x->differed[wx][i];
@@ -2045,7 +2045,7 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             /* The answer so far, as the formula finds it. */
             double dp = k == 1 ? d0p[i] : dprev[i];
             if (!has_ans[i]) {
-                if (fabs(self_t - opt_t) <= 1e-9 * fmax(1, fmax(fabs(self_t), fabs(opt_t))))
+                if (gp_money_equal(self_t, opt_t))
                     has_ans[i] = true, ans[i] = u;
                 else if ((dp < 0) != (dif < 0))
                     has_ans[i] = true, ans[i] = u_prev + (u - u_prev) * dp / (dp - dif);
@@ -2248,9 +2248,9 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         double low = r->self.total;
         for (int k = 0; k < no; k++)
             low = fmin(low, r->options[k].total);
-        gp_xlsx_formula(
-            b, ws, row, 12, fabs(total - low) <= 1e-9 * fmax(1, fmax(fabs(total), fabs(low))), NULL,
-            "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
+        gp_xlsx_formula(b, ws, row, 12, gp_money_equal(total, low), NULL,
+                        "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R,
+                        lows);
         if (i < 0)
             continue;
         const gp_option_result *orr = &r->options[i];
