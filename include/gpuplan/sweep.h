@@ -36,6 +36,7 @@ typedef enum gp_sweep_param {
     GP_SWEEP_OPTION_PRICE_TREND,  /* price_trend_per_year of one option */
     GP_SWEEP_WORK_PER_GPU_HOUR,   /* self_hosted.work_per_gpu_hour (work mode) */
     GP_SWEEP_OPTION_WORK_PER_GPU, /* work_per_gpu_hour of one option (work mode) */
+    GP_SWEEP_PRICE_PER_UNIT,      /* price_per_unit of one per_unit option (2.1) */
     GP_SWEEP_N_PARAMS
 } gp_sweep_param;
 

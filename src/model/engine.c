@@ -881,8 +881,10 @@ static void cheapest_of(gp_result *out) {
 static void break_even_hourly(const gp_scenario *s, int i, const gp_self_result *self,
                               double bridge_slope, const option_flows *of, gp_option_result *r) {
     const gp_option *o = &s->options[i];
+    /* A per_unit option's root is its price_per_unit: hourly less the input part, held. */
+    double held = gp_option_input_part(o), varied = o->hourly - held;
     double opt_d = of->slope, self_d = s->bridge == i ? bridge_slope : 0.0;
-    double opt0 = of->total - o->hourly * opt_d, self0 = self->total - o->hourly * self_d;
+    double opt0 = of->total - varied * opt_d, self0 = self->total - varied * self_d;
     r->has_break_even_hourly = false;
     if (ties_equal(opt_d, self_d))
         return;
@@ -1761,6 +1763,8 @@ bool gp_result_cost_per_work_unit(const gp_result *r, int side, double *out) {
 }
 
 bool gp_result_cost_per_gpu_hour(const gp_scenario *s, const gp_result *r, int side, double *out) {
+    if (side >= 0 && s->options[side].pricing == GP_PER_UNIT)
+        return *out = 0, false; /* an API has no GPU-hours */
     if (!r->work_mode) {
         bool has =
             side < 0 ? r->self.has_cost_per_gpu_hour : r->options[side].has_cost_per_gpu_hour;

@@ -37,6 +37,7 @@ static const param_info params[GP_SWEEP_N_PARAMS] = {
     [GP_SWEEP_OPTION_PRICE_TREND] = {"price_trend_per_year", true, false, true, false, -0.9, 1.0},
     [GP_SWEEP_WORK_PER_GPU_HOUR] = {"work_per_gpu_hour", false, false, true, true, 0.0, INFINITY},
     [GP_SWEEP_OPTION_WORK_PER_GPU] = {"work_per_gpu_hour", true, false, true, true, 0.0, INFINITY},
+    [GP_SWEEP_PRICE_PER_UNIT] = {"price_per_unit", true, false, false, false, 0.0, GP_MONEY_MAX},
 };
 
 const char *gp_sweep_param_name(gp_sweep_param p) {
@@ -144,6 +145,24 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
             if (!s->work_mode)
                 return gp_errorf(err, GP_E_INPUT, name,
                                  "throughputs apply in work mode only (demand.work_per_month)");
+            if (a->param == GP_SWEEP_OPTION_WORK_PER_GPU &&
+                s->options[a->option].pricing == GP_PER_UNIT)
+                return gp_errorf(err, GP_E_INPUT, name,
+                                 "option \"%s\" is per_unit: it bills the work, at no throughput",
+                                 s->options[a->option].name);
+            break;
+        case GP_SWEEP_HOURLY:
+            if (s->options[a->option].pricing == GP_PER_UNIT)
+                return gp_errorf(err, GP_E_INPUT, name,
+                                 "option \"%s\" is per_unit: vary price_per_unit:%s instead",
+                                 s->options[a->option].name, s->options[a->option].name);
+            break;
+        case GP_SWEEP_PRICE_PER_UNIT:
+            if (s->options[a->option].pricing != GP_PER_UNIT)
+                return gp_errorf(
+                    err, GP_E_INPUT, name, "option \"%s\" is %s: vary hourly:%s instead",
+                    s->options[a->option].name, gp_pricing_name(s->options[a->option].pricing),
+                    s->options[a->option].name);
             break;
         default:
             break;
@@ -214,6 +233,10 @@ static void apply(gp_scenario *s, const gp_scenario *base, double base_mean, con
         break;
     case GP_SWEEP_HOURLY:
         s->options[a->option].hourly = v;
+        break;
+    case GP_SWEEP_PRICE_PER_UNIT:
+        s->options[a->option].price_per_unit = v;
+        gp_option_per_unit_sync(&s->options[a->option]);
         break;
     case GP_SWEEP_GROWTH:
         s->growth_per_month = v;
@@ -351,6 +374,7 @@ static void walker_forget(walker *w, int k, double old, double v) {
             forget_self(w, ENGINE_REDO_PLAN);
         return;
     case GP_SWEEP_HOURLY:
+    case GP_SWEEP_PRICE_PER_UNIT:
     case GP_SWEEP_OPTION_PRICE_TREND:
     case GP_SWEEP_OPTION_WORK_PER_GPU:
         w->opts_ok &= ~((uint64_t)1 << a->option);
@@ -600,6 +624,7 @@ static bool line_solvable(const walker *w, int k) {
     case GP_SWEEP_SERVER_PRICE:
     case GP_SWEEP_PUE:
     case GP_SWEEP_HOURLY:
+    case GP_SWEEP_PRICE_PER_UNIT:
         return true;
     case GP_SWEEP_UTILIZATION:
         return !w->s->work_mode;
