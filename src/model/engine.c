@@ -1,7 +1,8 @@
 /* The month-by-month engine of docs/model.md version 2: demand by month, owned servers in batches,
  * running costs, the bridge, cloud options with terms and bursts, and the results. Every
- * formula of the model lives here once: the steady state's totals (engine_steady.c) and the
- * totals kept between a sweep's points (engine_totals below) call the same functions. */
+ * formula of the model is written once, here or (inline, those a sweep runs at every point) in
+ * engine_int.h: the steady state's totals (engine_steady.c) and the totals kept between a
+ * sweep's points (engine_totals below) call the same functions. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,22 +18,6 @@
 /* ---- the rules every count and comparison follows ------------------------------------ */
 
 /* ceil+ of docs/model.md: floating-point noise of relative 1e-9 never adds a GPU. */
-/* max() without libm's call: every operand here is a number, never NaN. */
-static double max2(double a, double b) {
-    return a > b ? a : b;
-}
-
-/* ceil(), equal to it for every argument: in (0, 2^52), where every count is, by truncation
- * (exact there) in a few instructions, against the longer sequence ceil() compiles to on
- * x86-64 without SSE4.1. */
-static double ceil_pos(double x) {
-    if (x > 0.0 && x < 4503599627370496.0) {
-        double t = (double)(long long)x;
-        return t < x ? t + 1.0 : t;
-    }
-    return ceil(x);
-}
-
 static double ceil_plus(double v) {
     return ceil_pos(v - 1e-9 * max2(1.0, v));
 }
@@ -226,16 +211,6 @@ static double rho_of(const gp_scenario *s, const gp_option *o) {
 
 /* ---- cloud pieces --------------------------------------------------------------------- */
 
-double eng_extras(const gp_option *o) {
-    return o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
-}
-
-static double spot_factor(const gp_option *o) {
-    if (o->pricing != GP_SPOT)
-        return 1.0;
-    return 1.0 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2.0 + o->restart_h);
-}
-
 /* (1 + rate)^(n / 12) for n = 0..count-1 into out, by powers(); 1 without a trend. */
 static void trend_table(double rate, int count, double *out) {
     if (rate == 0.0) {
@@ -244,25 +219,6 @@ static void trend_table(double rate, int count, double *out) {
     } else {
         powers(1.0 + rate, 1.0 / 12.0, count, out);
     }
-}
-
-/* d (pay-per-use flow) / d hourly for z busy GPU-hours in a month whose price trend factor is
- * tr (trend_table's entry for the month), extras aside. */
-double eng_pay_per_use_slope(const gp_option *o, double z, double tr) {
-    return z / o->gpus_per_instance * (1.0 + o->idle_overhead) * spot_factor(o) * tr *
-           (1.0 + o->support_pct);
-}
-
-double eng_pay_per_use_cost(const gp_option *o, double slope) {
-    return slope * o->hourly + eng_extras(o);
-}
-
-double eng_term_upfront(const gp_option *o, double instances, double lock) {
-    return instances * o->upfront * lock * (1.0 + o->support_pct);
-}
-
-double eng_term_month(const gp_option *o, double instances, double lock) {
-    return instances * HOURS * lock * (1.0 + o->support_pct);
 }
 
 /* ---- owned servers -------------------------------------------------------------------- */
@@ -413,27 +369,6 @@ static gp_status check_bridge(const gp_scenario *s, const demand *dm, const plan
 
 /* ---- resale value --------------------------------------------------------------------- */
 
-double eng_pct_at(const gp_scenario *s, double t) {
-    if (s->n_resale > 0) {
-        double a0 = 0.0, p0 = 1.0;
-        for (int i = 0; i < s->n_resale; i++) {
-            double a1 = s->resale[i].age_months, p1 = s->resale[i].pct;
-            if (t <= a1)
-                return p0 + (p1 - p0) * (t - a0) / (a1 - a0);
-            a0 = a1;
-            p0 = p1;
-        }
-        return p0;
-    }
-    if (s->buy == GP_BUY_AS_NEEDED || s->refresh_months > 0) {
-        double end = 12.0 * s->depreciation_years;
-        if (t >= end)
-            return s->residual_pct;
-        return 1.0 + (s->residual_pct - 1.0) * t / end;
-    }
-    return s->residual_pct;
-}
-
 double eng_bulk_discount(const gp_scenario *s, int servers) {
     int best = 0;
     double pct = 0.0;
@@ -461,15 +396,6 @@ static void batch_shares(const gp_scenario *s, const plan *pl, double *pct) {
             pct[3 * i + 2] = beta;
         }
     }
-}
-
-double eng_hardware_capex(int servers, double unit, double beta, double net) {
-    return servers * (unit * (1.0 - beta) + net);
-}
-
-double eng_batch_value(double servers_share, double tr_servers, double network_share,
-                       double tr_network) {
-    return servers_share * tr_servers + network_share * tr_network;
 }
 
 /* Prices, capex and exit values of every batch; pct: batch_shares of these batches (kept with
@@ -510,53 +436,6 @@ typedef struct running {
     double bridge_hours, bridge_cost;
 } running;
 
-/* docs/model.md "Power and the tariff": the month's energy, its cost through the tariff periods
- * (busy hours shifted to the cheapest first when asked), colocation and the demand charge. */
-void eng_self_power(const gp_scenario *s, const int *order, double at_work, double powered,
-                    double in_service, double q, double u, double tr_e, eng_power *r) {
-    double gpu_w = s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w;
-    double base_w = powered * s->server_base_w + at_work * gpu_w;
-    double busy_inc = s->has_gpu_avg_w ? 0.0 : s->gpu_tdp_w - s->gpu_idle_w;
-    double busy_day = s->has_gpu_avg_w ? 0.0 : q * 24.0 / HOURS; /* Y_j */
-    double cost_wh = 0.0, wh = 0.0;
-    if (!s->shift_to_cheapest || s->has_gpu_avg_w) {
-        for (int k = 0; k < s->n_periods; k++) {
-            double h = s->periods[k].hours_per_day;
-            double e = base_w * h + busy_inc * busy_day * h / 24.0;
-            cost_wh += e * s->periods[k].price_per_kwh;
-            wh += e;
-        }
-    } else {
-        double left = busy_day;
-        for (int i = 0; i < s->n_periods; i++) {
-            const gp_period *per = &s->periods[order[i]];
-            double room = at_work * per->hours_per_day;
-            double y = left < room ? left : room;
-            left -= y;
-            double e = base_w * per->hours_per_day + busy_inc * y;
-            cost_wh += e * per->price_per_kwh;
-            wh += e;
-        }
-    }
-    const double kwh_month_per_wh_day = HOURS / 24.0 / 1000.0;
-    r->power_untrended = s->pue * cost_wh * kwh_month_per_wh_day;
-    r->power = r->power_untrended * tr_e;
-    r->energy = s->pue * wh * kwh_month_per_wh_day;
-    double peak_gpu_w = s->gpu_tdp_w;
-    if (s->has_gpu_avg_w && s->gpu_avg_w > peak_gpu_w)
-        peak_gpu_w = s->gpu_avg_w;
-    double k_inst = (in_service * s->server_base_w + at_work * peak_gpu_w) / 1000.0;
-    /* Nothing runs busy at u = 0: the drawn peak is the base load (K^draw). */
-    r->k_draw =
-        u > 0.0 ? (powered * s->server_base_w + at_work * peak_gpu_w) / 1000.0 : base_w / 1000.0;
-    r->colo = s->colo_per_kw_month * k_inst;
-    r->charge = eng_demand_charge(s, tr_e, r->k_draw);
-}
-
-double eng_demand_charge(const gp_scenario *s, double tr_e, double k_draw) {
-    return s->demand_charge_per_kw_month * tr_e * k_draw * s->pue;
-}
-
 static void self_month(const gp_scenario *s, const int *order, const demand *dm, const plan *pl,
                        int j, running *r) {
     double at_work = pl->at_work[j];
@@ -586,10 +465,6 @@ typedef struct option_flows {
 } option_flows;
 
 /* A committed option's instances in the term from start (R). */
-double eng_instances(double gpus, int gpus_per_instance) {
-    return ceil_pos(gpus / gpus_per_instance);
-}
-
 static double term_instances(const demand *dm, const gp_option *o, double rho, int start) {
     int end = start + o->term_months < dm->m ? start + o->term_months : dm->m;
     double inst = 0.0;
@@ -737,10 +612,6 @@ double eng_loan_balance(double principal, double a, double r, int t, double grow
     if (r == 0.0)
         return principal - a * t;
     return principal * grow_t - a * (grow_t - 1.0) / r;
-}
-
-double eng_maintenance_month(const gp_scenario *s, double hardware_capex) {
-    return s->maintenance_pct_per_year * hardware_capex / 12.0;
 }
 
 /* Self-hosted flows that do not move with utilization: capex, loans, values, maintenance,
