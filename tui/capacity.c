@@ -116,17 +116,32 @@ static void capacity_draw(tui *t) {
     free(curve);
 }
 
+/* The Capacity screen's own state: when it last asked the worker (0 after done). */
+typedef struct capacity_view {
+    int64_t asked_ms;
+} capacity_view;
+
+static capacity_view *capv(const tui *t) {
+    return t->view[TAB_CAPACITY];
+}
+
+static void *capacity_init(tui *t) {
+    (void)t;
+    return gp_xcalloc(1, sizeof(capacity_view));
+}
+
 static void capacity_request(tui *t) {
     int64_t now = gp_now_ms();
-    if (now - t->cap_asked_ms > 60000) {
+    if (now - capv(t)->asked_ms > 60000) {
         worker_ask(t, JOB_CAPACITY);
-        t->cap_asked_ms = now;
+        capv(t)->asked_ms = now;
     }
 }
 
 static void capacity_done(tui *t) {
     cap_data_free(t->cap);
     t->cap = NULL;
+    capv(t)->asked_ms = 0;
 }
 
 const tui_screen_ops capacity_screen = {
@@ -134,4 +149,5 @@ const tui_screen_ops capacity_screen = {
     .draw = capacity_draw,
     .request = capacity_request,
     .done = capacity_done,
+    .init = capacity_init,
 };

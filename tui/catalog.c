@@ -19,6 +19,28 @@
 /* O_UNIT: the cost per unit of work of the profile chosen (p), its GPU-hour over the GPU's
  * throughput, marked est (a spec estimate) or meas (a measured figure). */
 enum { O_PROVIDER, O_INSTANCE, O_REGION, O_GPU, O_COUNT, O_PRICING, O_HOURLY, O_GPUH, O_UNIT, O_N };
+/* The Catalog screen's own state: the list shown (offers or GPUs), its filter, the rows it
+ * lets through in the order shown, the selection, the sort and the profile of the cost-per-unit
+ * column (an index into gp_profiles). */
+typedef struct catalog_view {
+    bool gpus;
+    char filter[64];
+    int *view, n_view, sel, top, sort;
+    bool desc;
+    int profile;
+} catalog_view;
+
+static catalog_view *cat_v(const tui *t) {
+    return t->view[TAB_CATALOG];
+}
+
+static void *catalog_init(tui *t) {
+    (void)t;
+    catalog_view *v = gp_xcalloc(1, sizeof *v);
+    v->sort = 7; /* per GPU-hour */
+    return v;
+}
+
 static const char *const ohead[O_N] = {"provider", "instance", "region",    "GPU",     "GPUs",
                                        "pricing",  "hourly",   "per GPU-h", "per unit"};
 enum { G_NAME, G_VENDOR, G_MEM, G_TDP, G_FP16, G_RELEASED, G_N };
@@ -26,10 +48,10 @@ static const char *const ghead[G_N] = {"GPU",   "vendor",      "memory GB",
                                        "TDP W", "FP16 TFLOPS", "released"};
 
 static bool matches(const tui *t, int i) {
-    if (!t->cat_filter[0])
+    if (!cat_v(t)->filter[0])
         return true;
     char hay[256];
-    if (t->cat_gpus) {
+    if (cat_v(t)->gpus) {
         const gpu_row *g = &t->cat->g[i];
         snprintf(hay, sizeof hay, "%s %s %s", g->name, g->vendor, g->released);
     } else {
@@ -39,7 +61,7 @@ static bool matches(const tui *t, int i) {
     }
     /* Every word of the filter must appear, case-insensitively. */
     char f[64];
-    snprintf(f, sizeof f, "%s", t->cat_filter);
+    snprintf(f, sizeof f, "%s", cat_v(t)->filter);
     char *save = NULL;
     for (char *w = strtok_r(f, " ", &save); w; w = strtok_r(NULL, " ", &save))
         if (!strcasestr(hay, w))
@@ -56,9 +78,9 @@ static int cmp_num(double a, double b) {
 static int cmp_view(const void *pa, const void *pb) {
     const tui *t = sorting;
     int a = *(const int *)pa, b = *(const int *)pb, c = 0;
-    if (t->cat_gpus) {
+    if (cat_v(t)->gpus) {
         const gpu_row *x = &t->cat->g[a], *y = &t->cat->g[b];
-        switch (t->cat_sort) {
+        switch (cat_v(t)->sort) {
         case G_NAME:
             c = strcmp(x->name, y->name);
             break;
@@ -79,7 +101,7 @@ static int cmp_view(const void *pa, const void *pb) {
         }
     } else {
         const offer *x = &t->cat->o[a], *y = &t->cat->o[b];
-        switch (t->cat_sort) {
+        switch (cat_v(t)->sort) {
         case O_PROVIDER:
             c = strcmp(x->provider, y->provider);
             break;
@@ -102,7 +124,7 @@ static int cmp_view(const void *pa, const void *pb) {
             c = cmp_num(x->hourly, y->hourly);
             break;
         case O_UNIT: {
-            int p = t->cat_profile;
+            int p = cat_v(t)->profile;
             if (x->has_tp[p] != y->has_tp[p])
                 return x->has_tp[p] ? -1 : 1; /* without a throughput: last, either way */
             c = x->has_tp[p] ? cmp_num(x->per_gpu_hour / x->tp[p], y->per_gpu_hour / y->tp[p]) : 0;
@@ -112,31 +134,31 @@ static int cmp_view(const void *pa, const void *pb) {
             c = cmp_num(x->per_gpu_hour, y->per_gpu_hour);
         }
     }
-    if (t->cat_desc)
+    if (cat_v(t)->desc)
         c = -c;
     return c ? c : a - b; /* stable: the store's order breaks ties */
 }
 
 static void catalog_refilter(tui *t) {
-    free(t->cat_view);
-    t->cat_view = NULL;
-    t->n_view = 0;
+    free(cat_v(t)->view);
+    cat_v(t)->view = NULL;
+    cat_v(t)->n_view = 0;
     if (!t->cat)
         return;
-    int n = t->cat_gpus ? t->cat->ng : t->cat->n;
-    t->cat_view = gp_xmalloc(sizeof *t->cat_view * (size_t)(n ? n : 1));
+    int n = cat_v(t)->gpus ? t->cat->ng : t->cat->n;
+    cat_v(t)->view = gp_xmalloc(sizeof *cat_v(t)->view * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++)
         if (matches(t, i))
-            t->cat_view[t->n_view++] = i;
+            cat_v(t)->view[cat_v(t)->n_view++] = i;
     sorting = t;
-    qsort(t->cat_view, (size_t)t->n_view, sizeof *t->cat_view, cmp_view);
-    if (t->cat_sel >= t->n_view)
-        t->cat_sel = t->n_view ? t->n_view - 1 : 0;
+    qsort(cat_v(t)->view, (size_t)cat_v(t)->n_view, sizeof *cat_v(t)->view, cmp_view);
+    if (cat_v(t)->sel >= cat_v(t)->n_view)
+        cat_v(t)->sel = cat_v(t)->n_view ? cat_v(t)->n_view - 1 : 0;
 }
 
 /* The cells of view row k (a catalog row index) into cells. */
 static void cells_of(const tui *t, int k, char cells[O_N][96]) {
-    if (t->cat_gpus) {
+    if (cat_v(t)->gpus) {
         const gpu_row *g = &t->cat->g[k];
         snprintf(cells[0], 96, "%s", g->name);
         snprintf(cells[1], 96, "%s", g->vendor);
@@ -158,7 +180,7 @@ static void cells_of(const tui *t, int k, char cells[O_N][96]) {
         snprintf(cells[5], 96, "%s", o->pricing);
     snprintf(cells[6], 96, "%.3f", o->hourly);
     snprintf(cells[7], 96, "%.3f", o->per_gpu_hour);
-    int p = t->cat_profile;
+    int p = cat_v(t)->profile;
     if (o->has_tp[p])
         snprintf(cells[8], 96, "%.4g %s", o->per_gpu_hour / o->tp[p],
                  o->tp_measured[p] ? "meas" : "est");
@@ -171,17 +193,17 @@ static void cells_of(const tui *t, int k, char cells[O_N][96]) {
  * the widest text column gives a column at a time, down to 6. Numbers never give: they are
  * drawn whole. */
 static void fit_columns(const tui *t, int top, int h, int *wd) {
-    int nc = t->cat_gpus ? G_N : O_N;
-    const char *const *hd = t->cat_gpus ? ghead : ohead;
+    int nc = cat_v(t)->gpus ? G_N : O_N;
+    const char *const *hd = cat_v(t)->gpus ? ghead : ohead;
     bool text[O_N];
     int data[O_N];
     for (int c = 0; c < nc; c++) {
         data[c] = 1;
-        text[c] = t->cat_gpus ? c <= G_VENDOR : c <= O_GPU || c == O_PRICING;
+        text[c] = cat_v(t)->gpus ? c <= G_VENDOR : c <= O_GPU || c == O_PRICING;
     }
-    for (int i = 0; i < h && top + i < t->n_view; i++) {
+    for (int i = 0; i < h && top + i < cat_v(t)->n_view; i++) {
         char cells[O_N][96];
-        cells_of(t, t->cat_view[top + i], cells);
+        cells_of(t, cat_v(t)->view[top + i], cells);
         for (int c = 0; c < nc; c++) {
             int w = draw_width(cells[c]);
             data[c] = w > data[c] ? w : data[c];
@@ -189,7 +211,7 @@ static void fit_columns(const tui *t, int top, int h, int *wd) {
     }
     int total = 0;
     for (int c = 0; c < nc; c++) {
-        int hw = draw_width(hd[c]) + (c == t->cat_sort ? 2 : 0);
+        int hw = draw_width(hd[c]) + (c == cat_v(t)->sort ? 2 : 0);
         wd[c] = hw > data[c] ? hw : data[c];
         total += wd[c] + 1;
     }
@@ -223,39 +245,40 @@ static void catalog_draw(tui *t) {
     }
     if (t->cat->error[0])
         draw_text(rows - 3, 0, cols, t->cat->error, draw_attr(PAL_BAD));
-    int total = t->cat_gpus ? t->cat->ng : t->cat->n;
+    int total = cat_v(t)->gpus ? t->cat->ng : t->cat->n;
     /* The counts whole; what the per-unit column holds in the room left, shortened there. */
     char left[256], shown[32], all[32];
     snprintf(left, sizeof left, "%s: %s of %s%s%s%s",
-             t->cat_gpus ? "GPUs" : "Offers in force today",
-             gp_fmt_grouped(t->n_view, 0, shown, sizeof shown),
-             gp_fmt_grouped(total, 0, all, sizeof all), t->cat_filter[0] ? "  filter: " : "",
-             t->cat_filter, t->prompt == PROMPT_FILTER ? "_" : "");
+             cat_v(t)->gpus ? "GPUs" : "Offers in force today",
+             gp_fmt_grouped(cat_v(t)->n_view, 0, shown, sizeof shown),
+             gp_fmt_grouped(total, 0, all, sizeof all), cat_v(t)->filter[0] ? "  filter: " : "",
+             cat_v(t)->filter, t->prompt == PROMPT_FILTER ? "_" : "");
     int lw = draw_text(TOP, 0, cols, left, draw_attr(PAL_TITLE));
-    if (!t->cat_gpus && cols - lw > 14) {
-        const gp_profile *pf = &gp_profiles[t->cat_profile];
+    if (!cat_v(t)->gpus && cols - lw > 14) {
+        const gp_profile *pf = &gp_profiles[cat_v(t)->profile];
         char unit[128];
         snprintf(unit, sizeof unit, "per unit: %s, %s (p)", pf->unit, pf->name);
         int uw = draw_width(unit) < cols - lw - 2 ? draw_width(unit) : cols - lw - 2;
         draw_text_mid(TOP, cols - uw, uw, unit, draw_attr(PAL_DIM));
     }
-    int nc = t->cat_gpus ? G_N : O_N;
-    const char *const *hd = t->cat_gpus ? ghead : ohead;
+    int nc = cat_v(t)->gpus ? G_N : O_N;
+    const char *const *hd = cat_v(t)->gpus ? ghead : ohead;
     int y = TOP + 1, h = rows - y - 3;
-    t->cat_top = tui_scroll(t->cat_sel, t->cat_top, h, t->n_view);
+    cat_v(t)->top = tui_scroll(cat_v(t)->sel, cat_v(t)->top, h, cat_v(t)->n_view);
     int wd[O_N];
-    fit_columns(t, t->cat_top, h, wd);
+    fit_columns(t, cat_v(t)->top, h, wd);
     int x = 0;
     for (int c = 0; c < nc && x < cols; c++) {
         char hh[32];
-        snprintf(hh, sizeof hh, "%s%s", hd[c], c == t->cat_sort ? (t->cat_desc ? " v" : " ^") : "");
+        snprintf(hh, sizeof hh, "%s%s", hd[c],
+                 c == cat_v(t)->sort ? (cat_v(t)->desc ? " v" : " ^") : "");
         draw_text_mid(y, x, wd[c], hh,
-                      c == t->cat_sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
+                      c == cat_v(t)->sort ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE));
         x += wd[c] + 1;
     }
-    for (int i = 0; i < h && t->cat_top + i < t->n_view; i++) {
-        int k = t->cat_view[t->cat_top + i];
-        bool sel = t->cat_top + i == t->cat_sel;
+    for (int i = 0; i < h && cat_v(t)->top + i < cat_v(t)->n_view; i++) {
+        int k = cat_v(t)->view[cat_v(t)->top + i];
+        bool sel = cat_v(t)->top + i == cat_v(t)->sel;
         int attr = sel ? draw_attr(PAL_ACTIVE) : 0;
         int yy = y + 1 + i;
         draw_fill(yy, 0, cols, attr);
@@ -268,23 +291,23 @@ static void catalog_draw(tui *t) {
         }
     }
     draw_text(rows - 2, 0, cols,
-              t->cat_gpus ? "/ filter  Left/Right sort  r reverse  o offers  w generations"
-                          : "/ filter  Left/Right sort  r reverse  a add  p profile  g GPUs  "
-                            "w generations",
+              cat_v(t)->gpus ? "/ filter  Left/Right sort  r reverse  o offers  w generations"
+                             : "/ filter  Left/Right sort  r reverse  a add  p profile  g GPUs  "
+                               "w generations",
               draw_attr(PAL_DIM));
 }
 
 static void filter_key(tui *t, int ch) {
     bool sel = false; /* the filter is never pre-filled */
-    int r = tui_line_key(t->cat_filter, sizeof t->cat_filter, &sel, ch);
+    int r = tui_line_key(cat_v(t)->filter, sizeof cat_v(t)->filter, &sel, ch);
     if (r == TUI_LINE_CANCEL)
-        t->cat_filter[0] = '\0';
+        cat_v(t)->filter[0] = '\0';
     if (r == TUI_LINE_CANCEL || r == TUI_LINE_DONE)
         t->prompt = PROMPT_NONE;
     if (r == TUI_LINE_CANCEL) {
         catalog_refilter(t);
     } else if (r == TUI_LINE_CHANGED) {
-        t->cat_sel = t->cat_top = 0;
+        cat_v(t)->sel = cat_v(t)->top = 0;
         catalog_refilter(t);
     }
 }
@@ -303,52 +326,53 @@ static unsigned catalog_key(tui *t, int ch) {
         return TUI_HANDLED;
     }
     int page = tui_rows() - TOP - 5;
-    int nc = t->cat_gpus ? G_N : O_N;
-    if (tui_list_key(ch, &t->cat_sel, t->n_view, page))
+    int nc = cat_v(t)->gpus ? G_N : O_N;
+    if (tui_list_key(ch, &cat_v(t)->sel, cat_v(t)->n_view, page))
         return TUI_HANDLED;
     switch (ch) {
     case KEY_LEFT:
     case 'h':
-        t->cat_sort = (t->cat_sort + nc - 1) % nc;
+        cat_v(t)->sort = (cat_v(t)->sort + nc - 1) % nc;
         catalog_refilter(t);
         return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
-        t->cat_sort = (t->cat_sort + 1) % nc;
+        cat_v(t)->sort = (cat_v(t)->sort + 1) % nc;
         catalog_refilter(t);
         return TUI_HANDLED;
     case 'r':
-        t->cat_desc = !t->cat_desc;
+        cat_v(t)->desc = !cat_v(t)->desc;
         catalog_refilter(t);
         return TUI_HANDLED;
     case 'p':
-        if (t->cat_gpus)
+        if (cat_v(t)->gpus)
             return 0;
-        t->cat_profile = (t->cat_profile + 1) %
-                         (gp_n_profiles < TUI_MAX_PROFILES ? gp_n_profiles : TUI_MAX_PROFILES);
+        cat_v(t)->profile = (cat_v(t)->profile + 1) %
+                            (gp_n_profiles < TUI_MAX_PROFILES ? gp_n_profiles : TUI_MAX_PROFILES);
         catalog_refilter(t);
         return TUI_HANDLED;
     case 'g':
     case 'o':
-        if ((ch == 'g') == t->cat_gpus)
+        if ((ch == 'g') == cat_v(t)->gpus)
             return TUI_HANDLED;
-        t->cat_gpus = ch == 'g';
-        t->cat_sort = t->cat_gpus ? G_NAME : O_GPUH;
-        t->cat_sel = t->cat_top = 0;
+        cat_v(t)->gpus = ch == 'g';
+        cat_v(t)->sort = cat_v(t)->gpus ? G_NAME : O_GPUH;
+        cat_v(t)->sel = cat_v(t)->top = 0;
         catalog_refilter(t);
         return TUI_HANDLED;
     case '/':
         t->prompt = PROMPT_FILTER;
         t->prompt_label = "Filter:";
         t->prompt_hint = "  (Enter keeps, Esc clears)";
+        t->prompt_text = cat_v(t)->filter;
         return TUI_HANDLED;
     case 'a':
-        if (t->cat_gpus || !t->cat || !t->n_view)
+        if (cat_v(t)->gpus || !t->cat || !cat_v(t)->n_view)
             return TUI_HANDLED;
-        if (!t->doc)
+        if (!t->pe)
             tui_status(t, "open a scenario first (Plan tab)");
         else
-            scen_add_option(t, &t->cat->o[t->cat_view[t->cat_sel]]);
+            scen_add_option(t, &t->cat->o[cat_v(t)->view[cat_v(t)->sel]]);
         return TUI_HANDLED;
     }
     return 0;
@@ -376,17 +400,17 @@ static void catalog_click(tui *t, int row, int x) {
         return;
     }
     if (row >= TOP + 2) {
-        int k = t->cat_top + row - TOP - 2;
-        if (k < t->n_view)
-            t->cat_sel = k;
+        int k = cat_v(t)->top + row - TOP - 2;
+        if (k < cat_v(t)->n_view)
+            cat_v(t)->sel = k;
     }
 }
 
 static void catalog_done(tui *t) {
     catalog_data_free(t->cat);
     t->cat = NULL;
-    free(t->cat_view);
-    t->cat_view = NULL;
+    free(cat_v(t)->view);
+    cat_v(t)->view = NULL;
     gen_done(t);
 }
 
@@ -399,4 +423,5 @@ const tui_screen_ops catalog_screen = {
     .on_data = catalog_refresh,
     .click = catalog_click,
     .done = catalog_done,
+    .init = catalog_init,
 };

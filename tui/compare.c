@@ -12,6 +12,23 @@
 
 /* ---- Compare ---------------------------------------------------------------------------- */
 
+/* The Compare screen's own state: the column sorted on, and which way. */
+typedef struct compare_view {
+    int col;
+    bool desc;
+} compare_view;
+
+static compare_view *cv(const tui *t) {
+    return t->view[TAB_COMPARE];
+}
+
+static void *compare_init(tui *t) {
+    (void)t;
+    compare_view *v = gp_xcalloc(1, sizeof *v);
+    v->col = 1; /* the total */
+    return v;
+}
+
 /* C_UNIT, the cost per unit of work, is a column in work mode only. */
 enum { C_NAME, C_TOTAL, C_NPV, C_GPUH, C_UNIT, C_BEM, C_BEU, C_N };
 static const char *const heads[C_N] = {"option",   "total",      "NPV",      "per GPU-h",
@@ -121,16 +138,16 @@ static int cmp_rows(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
     const tui *t = sorting;
     int c;
-    if (t->cmp_col == C_NAME) {
+    if (cv(t)->col == C_NAME) {
         c = strcmp(row_name(t, x), row_name(t, y));
     } else {
         bool hx, hy;
-        double vx = cell(t, x, t->cmp_col, &hx), vy = cell(t, y, t->cmp_col, &hy);
+        double vx = cell(t, x, cv(t)->col, &hx), vy = cell(t, y, cv(t)->col, &hy);
         if (hx != hy)
             return hx ? -1 : 1; /* missing last, either direction */
         c = (vx > vy) - (vx < vy);
     }
-    if (t->cmp_desc)
+    if (cv(t)->desc)
         c = -c;
     return c ? c : x - y;
 }
@@ -169,8 +186,8 @@ static void compare_draw(tui *t) {
             continue;
         int w = c == C_NAME ? nw : NUM_W;
         char h[32];
-        snprintf(h, sizeof h, "%s%s", heads[c], c == t->cmp_col ? (t->cmp_desc ? " v" : " ^") : "");
-        int attr = c == t->cmp_col ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE);
+        snprintf(h, sizeof h, "%s%s", heads[c], c == cv(t)->col ? (cv(t)->desc ? " v" : " ^") : "");
+        int attr = c == cv(t)->col ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_TITLE);
         if (c == C_NAME)
             draw_textf(y, x, w, attr, "  %-*s", w - 3, h);
         else
@@ -220,14 +237,14 @@ static unsigned compare_key(tui *t, int ch) {
     switch (ch) {
     case KEY_LEFT:
     case 'h':
-        t->cmp_col = next_col(t, t->cmp_col, -1);
+        cv(t)->col = next_col(t, cv(t)->col, -1);
         return TUI_HANDLED;
     case KEY_RIGHT:
     case 'l':
-        t->cmp_col = next_col(t, t->cmp_col, +1);
+        cv(t)->col = next_col(t, cv(t)->col, +1);
         return TUI_HANDLED;
     case 'r':
-        t->cmp_desc = !t->cmp_desc;
+        cv(t)->desc = !cv(t)->desc;
         return TUI_HANDLED;
     }
     return 0;
@@ -341,15 +358,16 @@ static void compare_click(tui *t, int row, int x) {
     if (row != TOP + 2)
         return;
     int c = compare_column_at(t, x);
-    if (c == t->cmp_col)
-        t->cmp_desc = !t->cmp_desc;
-    t->cmp_col = c;
+    if (c == cv(t)->col)
+        cv(t)->desc = !cv(t)->desc;
+    cv(t)->col = c;
 }
 
 const tui_screen_ops compare_screen = {
     .name = "Compare",
     .draw = compare_draw,
     .on_key = compare_key,
+    .init = compare_init,
     .click = compare_click,
 };
 

@@ -17,6 +17,23 @@
 #include "worker.h"
 
 /* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
+/* The Fleet screen's own state: the GPU selected, the first row shown, the node's detail
+ * open, when it last asked. */
+typedef struct fleet_view {
+    int sel, top;
+    bool detail;
+    int64_t asked_ms; /* when the worker was last asked for a reading; 0 after done */
+} fleet_view;
+
+static fleet_view *fv(const tui *t) {
+    return t->view[TAB_FLEET];
+}
+
+static void *fleet_init(tui *t) {
+    (void)t;
+    return gp_xcalloc(1, sizeof(fleet_view));
+}
+
 static void power_price(const tui *t, double *price, double *pue) {
     *price = t->has_sc ? gp_tariff_mean_price(t->sc.s) : 0;
     *pue = t->has_sc ? t->sc.s->pue : 1;
@@ -102,11 +119,11 @@ static void fleet_draw(tui *t) {
                nodew - 1, "node", modw, modw ? "model" : "", "GPU", "util", "mem%", "W", "C", sw,
                "last hour", "alerts");
     int h = rows - y - 2;
-    t->fleet_top = tui_scroll(t->fleet_sel, t->fleet_top, h, f->n);
-    for (int i = 0; i < h && t->fleet_top + i < f->n; i++) {
-        int k = t->fleet_top + i;
+    fv(t)->top = tui_scroll(fv(t)->sel, fv(t)->top, h, f->n);
+    for (int i = 0; i < h && fv(t)->top + i < f->n; i++) {
+        int k = fv(t)->top + i;
         fleet_gpu *g = &f->g[k];
-        bool sel = k == t->fleet_sel;
+        bool sel = k == fv(t)->sel;
         int attr = sel            ? draw_attr(PAL_ACTIVE)
                    : g->alerts[0] ? draw_attr(PAL_BAD)
                    : g->stale     ? draw_attr(PAL_DIM)
@@ -141,8 +158,8 @@ static void fleet_draw(tui *t) {
     draw_text(rows - 2 - (f->error[0] ? 1 : 0), 0, cols,
               "Enter: the node  j/k PgUp/PgDn: move  (refreshed every 5 s)", draw_attr(PAL_DIM));
 
-    if (t->fleet_detail && t->fleet_sel < f->n) {
-        const char *node = f->g[t->fleet_sel].node;
+    if (fv(t)->detail && fv(t)->sel < f->n) {
+        const char *node = f->g[fv(t)->sel].node;
         int n = 0;
         for (int i = 0; i < f->n; i++)
             n += !strcmp(f->g[i].node, node);
@@ -202,53 +219,54 @@ static void fleet_draw(tui *t) {
 static unsigned fleet_key(tui *t, int ch) {
     int n = t->fleet ? t->fleet->n : 0;
     int page = tui_rows() - TOP - 6;
-    if (t->fleet_detail) {
+    if (fv(t)->detail) {
         if (ch == 27 || ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 'q') {
-            t->fleet_detail = false;
+            fv(t)->detail = false;
             return TUI_HANDLED;
         }
         return TUI_HANDLED;
     }
-    if (tui_list_key(ch, &t->fleet_sel, n, page))
+    if (tui_list_key(ch, &fv(t)->sel, n, page))
         return TUI_HANDLED;
     switch (ch) {
     case '\n':
     case '\r':
     case KEY_ENTER:
-        t->fleet_detail = n > 0;
+        fv(t)->detail = n > 0;
         return TUI_HANDLED;
     }
     return 0;
 }
 
 static bool fleet_modal(const tui *t) {
-    return t->fleet_detail;
+    return fv(t)->detail;
 }
 
 static void fleet_request(tui *t) {
     int64_t now = gp_now_ms();
-    if (now - t->fleet_asked_ms > 5000) {
+    if (now - fv(t)->asked_ms > 5000) {
         /* An ask while the job runs is dropped by the worker: the data then comes from the
          * job asked before, whose time GPUPLAN_TUI_TIMING's fleet_data_ms counts from. */
         if (!worker_busy(t, JOB_FLEET))
             t->fleet_job_ms = now;
         worker_ask(t, JOB_FLEET);
-        t->fleet_asked_ms = now;
+        fv(t)->asked_ms = now;
     }
 }
 
 static void fleet_click(tui *t, int row, int x) {
     (void)x;
     if (t->fleet && row >= TOP + 3) {
-        int k = t->fleet_top + row - TOP - 3;
+        int k = fv(t)->top + row - TOP - 3;
         if (k < t->fleet->n)
-            t->fleet_sel = k;
+            fv(t)->sel = k;
     }
 }
 
 static void fleet_done(tui *t) {
     fleet_data_free(t->fleet);
     t->fleet = NULL;
+    fv(t)->asked_ms = 0;
 }
 
 const tui_screen_ops fleet_screen = {
@@ -259,4 +277,5 @@ const tui_screen_ops fleet_screen = {
     .request = fleet_request,
     .click = fleet_click,
     .done = fleet_done,
+    .init = fleet_init,
 };

@@ -1,6 +1,6 @@
 /* The Plan tab: the stored scenarios, and an editor over every input of the open one with
- * its unit and validation message. The results re-evaluate on every keystroke from the value
- * being typed; Enter commits it (undo keeps the previous document), `s` saves a new version.
+ * its unit and validation message. A value typed is only read; Enter evaluates and commits it
+ * (undo keeps the previous document), `s` saves a new version.
  * The document and its fields are scen.h's; this file draws them and takes the keys. */
 #include <ctype.h>
 #include <curses.h>
@@ -22,6 +22,24 @@
 
 /* text from row *y on, at most w columns a line, broken at spaces (a word longer than a line
  * is cut there), while *y < bottom. */
+/* The Plan screen's own state: the first scenario shown, and the tariff picker while it is
+ * open (its choices are scen.h's t->picks). The fields and the value being edited are the open
+ * scenario's (scen.h), which builds them. */
+typedef struct plan_view {
+    int scen_top;
+    bool picking;
+    int pick_sel;
+} plan_view;
+
+static plan_view *pv(const tui *t) {
+    return t->view[TAB_PLAN];
+}
+
+static void *plan_init(tui *t) {
+    (void)t;
+    return gp_xcalloc(1, sizeof(plan_view));
+}
+
 static void wrap_lines(int *y, int bottom, int w, const char *text, int attr) {
     const char *p = text;
     while (*p && *y < bottom && w > 0) {
@@ -107,7 +125,7 @@ static void group_digits(char *text, size_t cap) {
 }
 static void plan_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
-    if (!t->n_names && !t->doc) {
+    if (!t->n_names && !t->pe) {
         draw_first_run();
         return;
     }
@@ -115,13 +133,13 @@ static void plan_draw(tui *t) {
     int h = rows - TOP - 1;
     int list_h = t->n_names < h / 3 ? (t->n_names > 2 ? t->n_names : 2) : h / 3;
     draw_text(TOP, 0, lw, "Scenarios", draw_attr(PAL_TITLE));
-    t->scen_top = tui_scroll(t->scen_sel, t->scen_top, list_h, t->n_names);
-    for (int i = 0; i < list_h && t->scen_top + i < t->n_names; i++) {
-        int k = t->scen_top + i;
+    pv(t)->scen_top = tui_scroll(t->scen_sel, pv(t)->scen_top, list_h, t->n_names);
+    for (int i = 0; i < list_h && pv(t)->scen_top + i < t->n_names; i++) {
+        int k = pv(t)->scen_top + i;
         bool sel = k == t->scen_sel;
         int attr = sel && !t->focus_editor ? draw_attr(PAL_ACTIVE) : draw_attr(PAL_NORMAL);
         draw_fill(TOP + 1 + i, 0, lw - 1, attr);
-        draw_text(TOP + 1 + i, 0, 2, !strcmp(t->names[k], t->name) ? "> " : "  ", attr);
+        draw_text(TOP + 1 + i, 0, 2, !strcmp(t->names[k], scen_name(t)) ? "> " : "  ", attr);
         draw_text_mid(TOP + 1 + i, 2, lw - 3, t->names[k], attr);
     }
     int y = TOP + 2 + list_h;
@@ -227,15 +245,16 @@ static void plan_draw(tui *t) {
 
     /* The editor. */
     int x = lw + 1, w = cols - x;
-    if (!t->doc) {
+    if (!t->pe) {
         draw_text(TOP, x, w, "Open a scenario: Enter on its name.  n: a new plan",
                   draw_attr(PAL_DIM));
         return;
     }
     char suffix[64];
-    snprintf(suffix, sizeof suffix, " (version %d)%s", t->version, t->dirty ? " *modified*" : "");
+    snprintf(suffix, sizeof suffix, " (version %d)%s", scen_version(t),
+             scen_dirty(t) ? " *modified*" : "");
     int sw = draw_width(suffix);
-    int tw = draw_text_mid(TOP, x, w - sw, t->name, draw_attr(PAL_TITLE));
+    int tw = draw_text_mid(TOP, x, w - sw, scen_name(t), draw_attr(PAL_TITLE));
     draw_text(TOP, x + tw, w - tw, suffix, draw_attr(PAL_TITLE));
     int eh = h - 3; /* title, message line, hint */
     t->field_top = tui_scroll(t->field_sel, t->field_top, eh, t->n_fields);
@@ -294,6 +313,8 @@ static void plan_draw(tui *t) {
     int my = rows - 3;
     if (t->invalid[0])
         draw_text(my, x, w, t->invalid, draw_attr(PAL_BAD));
+    else if (t->editing && t->edit_typed)
+        draw_text(my, x, w, "a value: Enter evaluates it", draw_attr(PAL_GOOD));
     else if (t->editing)
         draw_text(my, x, w, "valid: the results show this value", draw_attr(PAL_GOOD));
     const field *fs = t->n_fields ? &t->fields[t->field_sel] : NULL;
@@ -308,7 +329,7 @@ static void plan_draw(tui *t) {
             ? "Enter edit  a add option  d remove option  s save  u undo"
             : "Enter edit  s save  S save as  u undo  t tariff  n new  x export";
     draw_text(rows - 2, x, w, hint, draw_attr(PAL_DIM));
-    if (t->picking) {
+    if (pv(t)->picking) {
         int ph = t->n_picks + 2 < h - 2 ? t->n_picks + 2 : h - 2,
             pw = 50 < cols - 4 ? 50 : cols - 4;
         int py = TOP + 1, px = (cols - pw) / 2;
@@ -316,10 +337,10 @@ static void plan_draw(tui *t) {
             draw_fill(py + r, px, pw, draw_attr(PAL_ACTIVE));
         draw_text(py, px + 1, pw - 2, "Tariff preset (Enter apply, Esc close)",
                   draw_attr(PAL_ACTIVE));
-        int top = tui_scroll(t->pick_sel, 0, ph - 2, t->n_picks);
+        int top = tui_scroll(pv(t)->pick_sel, 0, ph - 2, t->n_picks);
         for (int i = 0; i < ph - 2 && top + i < t->n_picks; i++) {
             int k = top + i;
-            int attr = k == t->pick_sel ? draw_attr(PAL_EDIT) : draw_attr(PAL_ACTIVE);
+            int attr = k == pv(t)->pick_sel ? draw_attr(PAL_EDIT) : draw_attr(PAL_ACTIVE);
             draw_fill(py + 1 + i, px + 1, pw - 2, attr);
             draw_text_mid(py + 1 + i, px + 1, pw - 2, t->picks[k], attr);
         }
@@ -328,41 +349,41 @@ static void plan_draw(tui *t) {
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
+/* A key while a field is edited: a choice moves through its choices (each evaluated); a value
+ * is typed through the one line editor (tui_line_key), read as it is typed and evaluated on
+ * Enter. */
 static void edit_key(tui *t, int ch) {
-    size_t n = strlen(t->edit);
     int kind = t->fields[t->field_sel].kind;
-    bool fresh = t->edit_fresh;
-    t->edit_fresh = false;
-    if (ch == 27) { /* Esc: cancel */
-        scen_cancel_edit(t);
-        return;
-    }
-    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        scen_commit_edit(t);
-        return;
-    }
     if (kind == FIELD_CHOICE) {
-        if (ch == KEY_RIGHT || ch == 'l' || ch == ' ' || ch == KEY_DOWN || ch == 'j')
+        if (ch == 27)
+            scen_cancel_edit(t);
+        else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+            scen_commit_edit(t);
+        else if (ch == KEY_RIGHT || ch == 'l' || ch == ' ' || ch == KEY_DOWN || ch == 'j')
             scen_edit_choice(t, 1);
         else if (ch == KEY_LEFT || ch == 'h' || ch == KEY_UP || ch == 'k')
             scen_edit_choice(t, -1);
         return;
     }
-    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (n)
-            t->edit[n - 1] = '\0';
-    } else if (ch == 21) { /* Ctrl-U */
-        t->edit[0] = '\0';
-    } else if (ch >= 0x20 && ch < 0x7f &&
-               (kind == FIELD_TEXT || isdigit(ch) || strchr(".-+eE%", ch))) {
-        if (fresh) /* the value offered goes at the first key typed, as the prompt says */
-            t->edit[0] = '\0', n = 0;
-        if (n + 1 < sizeof t->edit)
-            t->edit[n] = (char)ch, t->edit[n + 1] = '\0';
-    } else {
-        return; /* other keys do nothing while editing */
+    /* A number takes only what a number can hold; Backspace edits the value offered rather
+     * than clearing it (the first other key replaces it). */
+    if (kind != FIELD_TEXT && ((ch >= 0x20 && ch < 0x7f && !isdigit(ch) && !strchr(".-+eE%", ch)) ||
+                               (ch >= 0x80 && ch < 0x100)))
+        return;
+    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8)
+        t->edit_fresh = false;
+    switch (tui_line_key(t->edit, sizeof t->edit, &t->edit_fresh, ch)) {
+    case TUI_LINE_CANCEL:
+        scen_cancel_edit(t);
+        return;
+    case TUI_LINE_DONE:
+        scen_commit_edit(t);
+        return;
+    case TUI_LINE_CHANGED:
+        t->edit_typed = true;
+        scen_reevaluate(t);
+        return;
     }
-    scen_reevaluate(t);
 }
 
 static void prompt_key(tui *t, int ch) {
@@ -388,7 +409,7 @@ static void start_new_plan(tui *t) {
 
 /* Open name, asking first when that would drop unsaved edits. */
 static void open_name(tui *t, const char *name) {
-    if (t->dirty && t->doc && strcmp(name, t->name) != 0) {
+    if (scen_dirty(t) && t->pe && strcmp(name, scen_name(t)) != 0) {
         t->ask = ASK_OPEN;
         snprintf(t->ask_name, sizeof t->ask_name, "%s", name);
         return;
@@ -414,14 +435,14 @@ static void ask_key(tui *t, int ch) {
         t->ask = ASK_NONE;
         if (save && !scen_save(t, NULL))
             return; /* the status line says why; the edits stay */
-        if (!save)
-            t->dirty = false;
         if (a == ASK_OPEN) {
             if (scen_open(t, t->ask_name))
                 t->focus_editor = true;
         } else {
-            if (!save && t->doc)
-                scen_open(t, t->name); /* the saved version, the edits dropped */
+            char name[GP_NAME_BYTES];
+            snprintf(name, sizeof name, "%s", scen_name(t));
+            if (!save && t->pe)
+                scen_open(t, name); /* the saved version, the edits dropped */
             start_new_plan(t);
         }
     }
@@ -436,14 +457,14 @@ static unsigned plan_key(tui *t, int ch) {
         prompt_key(t, ch);
         return TUI_HANDLED;
     }
-    if (t->picking) {
+    if (pv(t)->picking) {
         if (ch == 27 || ch == 'q') {
-            t->picking = false;
+            pv(t)->picking = false;
         } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-            t->picking = false;
-            scen_apply_tariff(t, t->picks[t->pick_sel]);
+            pv(t)->picking = false;
+            scen_apply_tariff(t, t->picks[pv(t)->pick_sel]);
         } else {
-            tui_list_key(ch, &t->pick_sel, t->n_picks, tui_rows() - TOP - 4);
+            tui_list_key(ch, &pv(t)->pick_sel, t->n_picks, tui_rows() - TOP - 4);
         }
         return TUI_HANDLED;
     }
@@ -452,13 +473,13 @@ static unsigned plan_key(tui *t, int ch) {
         return TUI_HANDLED;
     }
     if (ch == 'n') {
-        if (t->dirty && t->doc)
+        if (scen_dirty(t) && t->pe)
             t->ask = ASK_NEW;
         else
             start_new_plan(t);
         return TUI_HANDLED;
     }
-    if (!t->n_names && !t->doc) { /* the first-run screen */
+    if (!t->n_names && !t->pe) { /* the first-run screen */
         if (ch == 'd') {
             t->work = WORK_DEMO;
             snprintf(t->work_msg, sizeof t->work_msg,
@@ -478,7 +499,7 @@ static unsigned plan_key(tui *t, int ch) {
         case KEY_ENTER:
         case KEY_RIGHT:
         case 'l':
-            if (sel && (ch == KEY_RIGHT || ch == 'l') && t->doc && !strcmp(sel, t->name)) {
+            if (sel && (ch == KEY_RIGHT || ch == 'l') && t->pe && !strcmp(sel, scen_name(t))) {
                 t->focus_editor = true;
                 return TUI_HANDLED;
             }
@@ -546,7 +567,7 @@ static unsigned plan_key(tui *t, int ch) {
         }
         }
     }
-    if (!t->doc)
+    if (!t->pe)
         return 0;
     switch (ch) {
     case 's':
@@ -554,17 +575,21 @@ static unsigned plan_key(tui *t, int ch) {
         return TUI_HANDLED;
     case 'S': {
         char pre[GP_NAME_BYTES + 8];
-        snprintf(pre, sizeof pre, "%s (copy)", t->name);
+        snprintf(pre, sizeof pre, "%s (copy)", scen_name(t));
         tui_prompt(t, PROMPT_SAVE_AS, "Save as:", pre);
         return TUI_HANDLED;
     }
     case 'u':
         scen_undo(t);
         return TUI_HANDLED;
+    case 'U':
+    case 18: /* Ctrl-R, as vi redoes */
+        scen_redo(t);
+        return TUI_HANDLED;
     case 't':
         if (scen_list_tariffs(t)) {
-            t->picking = true;
-            t->pick_sel = 0;
+            pv(t)->picking = true;
+            pv(t)->pick_sel = 0;
         }
         return TUI_HANDLED;
     }
@@ -572,13 +597,13 @@ static unsigned plan_key(tui *t, int ch) {
 }
 
 static bool plan_modal(const tui *t) {
-    return t->editing || t->picking || t->prompt == PROMPT_SAVE_AS || t->prompt == PROMPT_RENAME ||
-           t->prompt == PROMPT_COPY;
+    return t->editing || pv(t)->picking || t->prompt == PROMPT_SAVE_AS ||
+           t->prompt == PROMPT_RENAME || t->prompt == PROMPT_COPY;
 }
 
 static void plan_click(tui *t, int row, int x) {
     if (x < left_width(t)) {
-        int k = t->scen_top + row - TOP - 1;
+        int k = pv(t)->scen_top + row - TOP - 1;
         if (k >= 0 && k < t->n_names && row > TOP) {
             t->scen_sel = k;
             t->focus_editor = false;
@@ -598,4 +623,5 @@ const tui_screen_ops plan_screen = {
     .modal = plan_modal,
     .click = plan_click,
     .done = scen_done,
+    .init = plan_init,
 };

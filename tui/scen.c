@@ -1,5 +1,6 @@
-/* The open scenario (scen.h): fields built from the resolved scenario, evaluation on every
- * keystroke from the value being typed, undo, save and the catalog and tariff changes. */
+/* The open scenario (scen.h): fields built from the resolved scenario over the editor's model
+ * (app_plan_edit.h, which owns the document, undo, save and rename), evaluation when a value is
+ * committed or a choice shown, and the catalog and tariff changes. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "gpuplan/app_plan_edit.h"
 #include "gpuplan/app_reshape.h"
 #include "gpuplan/app_scenarios.h"
 #include "gpuplan/app_throughput.h"
@@ -278,29 +280,25 @@ static void add(built *b, const field_def *d, int idx, const char *path, const c
     b->n++;
 }
 
-/* The item at path ("a.b[2].c") in doc, or NULL. */
-static cJSON *get_path(const cJSON *doc, const char *path) {
-    char buf[96];
-    snprintf(buf, sizeof buf, "%s", path);
-    const cJSON *cur = doc;
-    char *save = NULL;
-    for (char *seg = strtok_r(buf, ".", &save); seg && cur; seg = strtok_r(NULL, ".", &save)) {
-        char *br = strchr(seg, '[');
-        int idx = -1;
-        if (br) {
-            idx = (int)strtol(br + 1, NULL, 10);
-            *br = '\0';
-        }
-        cur = cJSON_GetObjectItemCaseSensitive(cur, seg);
-        if (cur && idx >= 0)
-            cur = cJSON_GetArrayItem(cur, idx);
-    }
-    return (cJSON *)cur;
+#define get_path gp_json_path_get
+#define set_path gp_json_path_set
+
+const cJSON *scen_doc(const tui *t) {
+    return t->pe ? gp_plan_edit_doc(t->pe) : NULL;
+}
+const char *scen_name(const tui *t) {
+    return t->pe ? gp_plan_edit_name(t->pe) : "";
+}
+int scen_version(const tui *t) {
+    return t->pe ? gp_plan_edit_version(t->pe) : 0;
+}
+bool scen_dirty(const tui *t) {
+    return t->pe && gp_plan_edit_dirty(t->pe);
 }
 
 /* A list's head, then each element's keys (those of the demand mode in force) as rows. */
 static void add_list(built *b, const tui *t, const field_def *d, int mode) {
-    const cJSON *arr = get_path(t->doc, d->key);
+    const cJSON *arr = get_path(scen_doc(t), d->key);
     int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
     char label[96];
     add(b, d, -1, d->key, d->label);
@@ -394,7 +392,8 @@ static void build_fields(tui *t) {
          * document says which options have one). */
         bool has_catalog =
             cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t->doc, "cloud_options"), i),
+                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(scen_doc(t), "cloud_options"),
+                                   i),
                 "catalog") != NULL;
         if (!has_catalog)
             groups[ng] = opt_price, sizes[ng++] = 2;
@@ -447,7 +446,7 @@ static void number_text(double v, bool integer, char *out, size_t cap) {
 
 /* Whether the document (not the value being tried) states its demand as work. */
 static bool doc_work_mode(const tui *t) {
-    return get_path(t->doc, "demand.work_per_month") != NULL;
+    return get_path(scen_doc(t), "demand.work_per_month") != NULL;
 }
 
 /* The choices of a FIELD_CHOICE field (NULL: the key removed, its default); at most cap. The
@@ -517,7 +516,7 @@ void scen_field_text(const tui *t, int i, char *out, size_t cap) {
         return;
     }
     if (d->kind == F_LIST) {
-        const cJSON *arr = get_path(t->doc, f->path);
+        const cJSON *arr = get_path(scen_doc(t), f->path);
         snprintf(out, cap, "%d", cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0);
         return;
     }
@@ -534,7 +533,7 @@ void scen_field_text(const tui *t, int i, char *out, size_t cap) {
         return;
     }
     if (d->kind == F_DOC || d->kind == F_SHAPE) {
-        const cJSON *v = get_path(t->doc, f->path);
+        const cJSON *v = get_path(scen_doc(t), f->path);
         if (cJSON_IsNumber(v))
             number_text(v->valuedouble, d->integer, out, cap);
         else if (cJSON_IsTrue(v))
@@ -555,47 +554,6 @@ void scen_field_text(const tui *t, int i, char *out, size_t cap) {
         number_text(*(const double *)(base + d->off), false, out, cap);
 }
 
-/* Put item at path ("a.b[2].c") in doc, creating objects on the way; item NULL removes the
- * key. Takes item in every case. */
-static bool set_path(cJSON *doc, const char *path, cJSON *item) {
-    char buf[96];
-    snprintf(buf, sizeof buf, "%s", path);
-    cJSON *cur = doc;
-    char *save = NULL;
-    for (char *seg = strtok_r(buf, ".", &save); seg; seg = strtok_r(NULL, ".", &save)) {
-        char *br = strchr(seg, '[');
-        int idx = -1;
-        if (br) {
-            idx = (int)strtol(br + 1, NULL, 10);
-            *br = '\0';
-        }
-        bool last = !save || !*save;
-        cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, seg);
-        if (last && idx < 0) {
-            if (!item)
-                cJSON_DeleteItemFromObjectCaseSensitive(cur, seg);
-            else if (next)
-                cJSON_ReplaceItemInObjectCaseSensitive(cur, seg, item);
-            else
-                cJSON_AddItemToObject(cur, seg, item);
-            return true;
-        }
-        if (!next) {
-            if (idx >= 0 || !item)
-                break; /* nothing to remove, or no such element */
-            next = cJSON_AddObjectToObject(cur, seg);
-        }
-        if (idx >= 0)
-            next = cJSON_GetArrayItem(next, idx);
-        if (!cJSON_IsObject(next))
-            break;
-        cur = next;
-    }
-    bool removing = !item;
-    cJSON_Delete(item);
-    return removing;
-}
-
 /* ---- evaluation ------------------------------------------------------------------------- */
 
 /* Resolve doc (the open document, or a copy with the value being typed) and evaluate it. On an
@@ -605,7 +563,7 @@ static bool evaluate(tui *t, const cJSON *doc) {
     gp_err err;
     gp_err_clear(&err);
     char origin[GP_NAME_BYTES + 16];
-    snprintf(origin, sizeof origin, "%s", t->name);
+    snprintf(origin, sizeof origin, "%s", scen_name(t));
     if (gp_load_scenario_doc(t->ses, doc, origin, t->today, &sc, &err)) {
         const char *path = strstr(err.where, ":$");
         snprintf(t->invalid, sizeof t->invalid, "%s%s%s", path ? path + 1 : "", path ? ": " : "",
@@ -628,6 +586,12 @@ static bool evaluate(tui *t, const cJSON *doc) {
     return true;
 }
 
+/* How field i's typed value reads. */
+static gp_edit_kind edit_kind(const tui *t, int i) {
+    const field *f = &t->fields[i];
+    return f->kind == FIELD_TEXT ? GP_EDIT_TEXT : f->integer ? GP_EDIT_INTEGER : GP_EDIT_NUMBER;
+}
+
 /* The value being typed or chosen as a JSON item (*item NULL: the key removed, so its default
  * applies): false, with t->invalid saying why, when it is not one. */
 static bool edit_item(tui *t, cJSON **item) {
@@ -641,29 +605,11 @@ static bool edit_item(tui *t, cJSON **item) {
             *item = flag ? cJSON_CreateTrue() : cJSON_CreateString(ch[t->edit_choice]);
         return true;
     }
-    if (!t->edit[0] && f->optional)
-        return true;
-    if (f->kind == FIELD_TEXT) {
-        *item = cJSON_CreateString(t->edit);
-        return true;
-    }
-    double v;
-    bool neg = t->edit[0] == '-';
-    if (strchr(t->edit, '%')) { /* "70%" is 0.7, as the CLI takes percents */
-        if (!gp_parse_share(t->edit + neg, &v)) {
-            snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a percentage", t->edit);
-            return false;
-        }
-        v = neg ? -v : v;
-    } else if (!gp_parse_double(t->edit, &v)) {
-        snprintf(t->invalid, sizeof t->invalid, "\"%s\" is not a number", t->edit);
+    gp_err err;
+    if (gp_plan_edit_parse(t->edit, edit_kind(t, t->field_sel), f->optional, item, &err)) {
+        snprintf(t->invalid, sizeof t->invalid, "%s", err.msg);
         return false;
     }
-    if (f->integer && v != floor(v)) {
-        snprintf(t->invalid, sizeof t->invalid, "a whole number is needed");
-        return false;
-    }
-    *item = cJSON_CreateNumber(v);
     return true;
 }
 
@@ -709,7 +655,7 @@ static cJSON *edited_doc(tui *t) {
         return NULL;
     const field *f = &t->fields[t->field_sel];
     const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     if (d->kind == F_SHAPE) {
         const char *choice = cJSON_GetStringValue(item);
         bool ok = choice && reshape(t, copy, d->key, t->field_index[t->field_sel], choice);
@@ -730,11 +676,28 @@ static cJSON *edited_doc(tui *t) {
     return copy;
 }
 
+/* Evaluate the document itself, keeping why it is refused for while a value is typed. */
+static bool evaluate_doc(tui *t) {
+    bool ok = evaluate(t, scen_doc(t));
+    snprintf(t->doc_invalid, sizeof t->doc_invalid, "%s", t->invalid);
+    return ok;
+}
+
 void scen_reevaluate(tui *t) {
-    if (!t->doc)
+    if (!t->pe)
         return;
     if (!t->editing) {
-        evaluate(t, t->doc);
+        evaluate_doc(t);
+        return;
+    }
+    if (t->fields[t->field_sel].kind != FIELD_CHOICE) {
+        /* A value being typed is only read, not evaluated: that waits for Enter. The results
+         * stay the document's, and so does why they are refused, if they are. */
+        cJSON *item;
+        if (edit_item(t, &item)) {
+            cJSON_Delete(item);
+            snprintf(t->invalid, sizeof t->invalid, "%s", t->doc_invalid);
+        }
         return;
     }
     cJSON *copy = edited_doc(t);
@@ -743,17 +706,25 @@ void scen_reevaluate(tui *t) {
     cJSON_Delete(copy);
 }
 
-static void push_undo(tui *t) {
-    t->undo = gp_xrealloc(t->undo, sizeof *t->undo * (size_t)(t->n_undo + 1));
-    t->undo[t->n_undo++] = cJSON_PrintUnformatted(t->doc);
-}
-
-static void replace_doc(tui *t, cJSON *doc) {
-    cJSON_Delete(t->doc);
-    t->doc = doc;
-    evaluate(t, t->doc);
+/* The document changed (a change taken, an undo): its results and fields. */
+static void changed(tui *t) {
+    evaluate_doc(t);
     if (t->has_sc)
         build_fields(t);
+}
+
+/* Hand copy to the model as one change that validates; else say why, with the JSON path, on
+ * the status line (what: "add step 3"). */
+static bool apply_change(tui *t, cJSON *copy, const char *what) {
+    gp_err err;
+    if (gp_plan_edit_replace(t->pe, copy, GP_EDIT_VALIDATES, &err)) {
+        char why[sizeof t->invalid];
+        say_refused(why, sizeof why, &err);
+        tui_status(t, "cannot %s: %s", what, why);
+        return false;
+    }
+    changed(t);
+    return true;
 }
 
 static int take_name(const gp_scenario_info *i, void *arg) {
@@ -774,43 +745,25 @@ void scen_load_names(tui *t) {
         t->scen_sel = t->n_names ? t->n_names - 1 : 0;
 }
 
-static void clear_undo(tui *t) {
-    for (int i = 0; i < t->n_undo; i++)
-        free(t->undo[i]);
-    free(t->undo);
-    t->undo = NULL;
-    t->n_undo = 0;
-    t->undo_saved = 0;
-}
-
-bool scen_open(tui *t, const char *name) {
+bool scen_open(tui *t, const char *name_arg) {
+    char name[GP_NAME_BYTES]; /* name_arg may be the open one's, freed below */
+    snprintf(name, sizeof name, "%s", name_arg);
     gp_err err;
-    char *json = NULL;
-    int version = 0;
-    if (gp_scenario_fetch(t->ses, name, 0, &json, &version, NULL, &err)) {
+    gp_plan_edit *pe;
+    if (gp_plan_edit_open(t->ses, name, t->today, &pe, &err)) {
         tui_status(t, "%s", err.msg);
         return false;
     }
-    cJSON *doc = cJSON_Parse(json);
-    free(json);
-    if (!doc) {
-        tui_status(t, "stored scenario \"%s\" is not JSON", name);
-        return false;
-    }
-    if (strcmp(t->name, name) != 0)
-        t->tl_opt = -1; /* another plan: the Timeline marks its earliest break-even again */
-    snprintf(t->name, sizeof t->name, "%s", name);
-    t->version = version;
+    if (strcmp(scen_name(t), name) != 0)
+        t->plan_gen++; /* another plan: the Timeline marks its earliest break-even again */
     t->editing = false;
-    t->dirty = false;
-    clear_undo(t);
-    cJSON_Delete(t->doc);
-    t->doc = doc;
+    gp_plan_edit_free(t->pe);
+    t->pe = pe;
     if (t->has_sc) {
         gp_loaded_done(&t->sc);
         t->has_sc = false;
     }
-    if (!evaluate(t, t->doc)) {
+    if (!evaluate_doc(t)) {
         /* Nothing to edit or show: the fields of the scenario open before are gone too. */
         t->n_fields = 0;
         tui_status(t, "\"%s\" does not evaluate: %s", name, t->invalid);
@@ -823,9 +776,9 @@ bool scen_open(tui *t, const char *name) {
 }
 
 bool scen_add_option(tui *t, const offer *o) {
-    if (!t->doc)
+    if (!t->pe)
         return false;
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     cJSON *opts = cJSON_GetObjectItemCaseSensitive(copy, "cloud_options");
     if (!opts)
         opts = cJSON_AddArrayToObject(copy, "cloud_options");
@@ -856,35 +809,30 @@ bool scen_add_option(tui *t, const offer *o) {
         cJSON_AddStringToObject(j, "purchase", o->purchase);
     }
     cJSON_AddItemToArray(opts, j);
-    gp_loaded probe;
     gp_err err;
-    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
+    if (gp_plan_edit_replace(t->pe, copy, GP_EDIT_VALIDATES, &err)) {
         tui_status(t, "cannot add %s: %s", catalog, err.msg);
-        cJSON_Delete(copy);
         return false;
     }
-    gp_loaded_done(&probe);
-    push_undo(t);
-    replace_doc(t, copy);
-    t->dirty = true;
+    changed(t);
     tui_status(t, "added \"%s\" from the catalog (s saves a new version)", name);
     return true;
 }
 
 bool scen_save(tui *t, const char *as) {
     gp_err err;
-    int version = 0;
-    const char *name = as ? as : t->name;
-    if (gp_scenario_save_doc(t->ses, t->doc, name, as != NULL, &version, &err)) {
+    if (!t->pe)
+        return false;
+    if (gp_plan_edit_save(t->pe, as, &err)) {
         tui_status(t, "not saved: %s", err.msg);
         return false;
     }
-    tui_status(t, "saved version %d of \"%s\"", version, name);
+    char name[GP_NAME_BYTES];
+    snprintf(name, sizeof name, "%s", scen_name(t));
+    tui_status(t, "saved version %d of \"%s\"", scen_version(t), name);
     scen_load_names(t);
     if (as)
-        scen_open(t, as);
-    else
-        t->version = version, t->dirty = false, t->undo_saved = t->n_undo;
+        scen_open(t, name); /* the fields of the new name, selected from the top */
     return true;
 }
 
@@ -895,53 +843,42 @@ int scen_field_option(const tui *t, int i) {
 }
 
 void scen_remove_option(tui *t, int k) {
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     cJSON *opts = cJSON_GetObjectItemCaseSensitive(copy, "cloud_options");
     char name[GP_NAME_BYTES];
     const char *nm =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, k), "name"));
     snprintf(name, sizeof name, "%s", nm ? nm : "");
     cJSON_DeleteItemFromArray(opts, k);
-    gp_loaded probe;
     gp_err err;
-    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
+    if (gp_plan_edit_replace(t->pe, copy, GP_EDIT_VALIDATES, &err)) {
         tui_status(t, "cannot remove \"%s\": %s", name, err.msg);
-        cJSON_Delete(copy);
         return;
     }
-    gp_loaded_done(&probe);
-    push_undo(t);
-    replace_doc(t, copy);
-    t->dirty = true;
+    changed(t);
     tui_status(t, "removed \"%s\" (u brings it back, s saves)", name);
 }
 
 void scen_close(tui *t) {
-    clear_undo(t);
-    cJSON_Delete(t->doc);
-    t->doc = NULL;
+    gp_plan_edit_free(t->pe);
+    t->pe = NULL;
     if (t->has_sc)
         gp_loaded_done(&t->sc);
     t->has_sc = false;
     t->n_fields = 0;
-    t->name[0] = '\0';
-    t->dirty = false;
     t->editing = false;
 }
 
 void scen_rename(tui *t, const char *from, const char *to) {
     gp_err err;
     int version = 0;
-    if (gp_scenario_rename(t->ses, from, to, &version, &err)) {
+    /* The open document follows, edits and all. */
+    gp_status rc = t->pe && !strcmp(scen_name(t), from)
+                       ? gp_plan_edit_rename(t->pe, to, &err)
+                       : gp_scenario_rename(t->ses, from, to, &version, &err);
+    if (rc) {
         tui_status(t, "not renamed: %s", err.msg);
         return;
-    }
-    if (!strcmp(t->name, from)) {
-        /* The open document follows, edits and all. */
-        snprintf(t->name, sizeof t->name, "%s", to);
-        cJSON_DeleteItemFromObjectCaseSensitive(t->doc, "name");
-        cJSON_AddStringToObject(t->doc, "name", to);
-        t->version = version;
     }
     scen_load_names(t);
     scen_select(t, to);
@@ -965,7 +902,7 @@ void scen_delete(tui *t, const char *name) {
         tui_status(t, "not deleted: %s", err.msg);
         return;
     }
-    if (!strcmp(t->name, name))
+    if (t->pe && !strcmp(scen_name(t), name))
         scen_close(t);
     scen_load_names(t);
     tui_status(t, "deleted \"%s\"", name);
@@ -1015,36 +952,47 @@ void scen_apply_tariff(tui *t, const char *name) {
         tui_status(t, "preset \"%s\" is not JSON", name);
         return;
     }
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     cJSON *sh = cJSON_GetObjectItemCaseSensitive(copy, "self_hosted");
     if (!sh)
         sh = cJSON_AddObjectToObject(copy, "self_hosted");
     cJSON_DeleteItemFromObjectCaseSensitive(sh, "tariff");
     cJSON_AddItemToObject(sh, "tariff", tariff);
-    push_undo(t);
-    replace_doc(t, copy);
-    t->dirty = true;
+    if (!apply_change(t, copy, "apply the tariff"))
+        return;
     tui_status(t, "tariff \"%s\" (%s) applied", name, p.effective_from);
 }
 
 bool scen_commit_edit(tui *t) {
-    scen_reevaluate(t);
-    if (t->invalid[0])
-        return false; /* the message says why; keep editing */
-    cJSON *copy = edited_doc(t);
-    if (!copy)
-        return false;
-    if (cJSON_Compare(copy, t->doc, true)) { /* the choice in force: nothing to undo */
-        cJSON_Delete(copy);
-        scen_cancel_edit(t);
-        return true;
+    const field *f = &t->fields[t->field_sel];
+    const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
+    char path[sizeof f->path];
+    snprintf(path, sizeof path, "%s", f->path);
+    gp_err err;
+    gp_status rc;
+    if (f->kind == FIELD_CHOICE || d->kind == F_PERIOD_D || d->kind == F_PERIOD_S) {
+        /* A choice or a reshape changes more than one key: the document as it would be. */
+        cJSON *copy = edited_doc(t);
+        if (!copy)
+            return false;                             /* t->invalid says why; keep editing */
+        if (cJSON_Compare(copy, scen_doc(t), true)) { /* the choice in force: nothing to undo */
+            cJSON_Delete(copy);
+            scen_cancel_edit(t);
+            return true;
+        }
+        rc = gp_plan_edit_replace(t->pe, copy, GP_EDIT_EVALUATES, &err);
+    } else {
+        cJSON *item;
+        if (!edit_item(t, &item))
+            return false;
+        rc = gp_plan_edit_set(t->pe, path, item, GP_EDIT_EVALUATES, &err);
     }
-    char path[sizeof t->fields[0].path];
-    snprintf(path, sizeof path, "%s", t->fields[t->field_sel].path);
-    push_undo(t);
+    if (rc) { /* refused: why, where the results were; keep editing */
+        say_refused(t->invalid, sizeof t->invalid, &err);
+        return false;
+    }
     t->editing = false;
-    replace_doc(t, copy);
-    t->dirty = true;
+    changed(t);
     /* A change of shape moves the fields: the selection stays on the one changed. */
     for (int i = 0; i < t->n_fields; i++)
         if (!strcmp(t->fields[i].path, path))
@@ -1066,18 +1014,19 @@ void scen_start_edit(tui *t) {
     if (f->kind == FIELD_CHOICE) {
         const char *ch[GP_MAX_OPTIONS + 1];
         int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
-        const cJSON *v = get_path(t->doc, f->path);
+        const cJSON *v = get_path(scen_doc(t), f->path);
         const char *now = cJSON_IsTrue(v) ? "yes" : cJSON_GetStringValue(v);
         for (int k = 0; k < n; k++)
             if (now && ch[k] && !strcmp(ch[k], now))
                 t->edit_choice = k;
-    } else if (d->kind != F_DOC || get_path(t->doc, f->path)) {
+    } else if (d->kind != F_DOC || get_path(scen_doc(t), f->path)) {
         char v[256];
         scen_field_text(t, t->field_sel, v, sizeof v);
         snprintf(t->edit, sizeof t->edit, "%s", v);
     }
     t->editing = true;
     t->edit_fresh = true;
+    t->edit_typed = false;
     scen_reevaluate(t);
 }
 
@@ -1086,25 +1035,6 @@ void scen_edit_choice(tui *t, int step) {
     int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
     t->edit_choice = ((t->edit_choice + step) % n + n) % n;
     scen_reevaluate(t);
-}
-
-/* Take copy as the document when it validates (undo keeps the one before); else say why, with
- * the JSON path, and drop it. */
-static bool apply_change(tui *t, cJSON *copy, const char *what) {
-    gp_loaded probe;
-    gp_err err;
-    gp_err_clear(&err);
-    if (gp_load_scenario_doc(t->ses, copy, t->name, t->today, &probe, &err)) {
-        const char *path = strstr(err.where, ":$");
-        tui_status(t, "cannot %s: %s%s%s", what, path ? path + 1 : "", path ? ": " : "", err.msg);
-        cJSON_Delete(copy);
-        return false;
-    }
-    gp_loaded_done(&probe);
-    push_undo(t);
-    replace_doc(t, copy);
-    t->dirty = true;
-    return true;
 }
 
 /* The field of list's row r, first key; -1 when there is none. */
@@ -1125,7 +1055,7 @@ static void reshape_list(tui *t, const char *list, int r) {
         snprintf(what, sizeof what, "remove period %d", r + 1);
     else
         snprintf(what, sizeof what, "add %s", periods ? "a tariff period" : "a cloud option");
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     gp_err err;
     gp_status rc = r >= 0    ? gp_reshape_period_remove(copy, t->sc.s, r, &err)
                    : periods ? gp_reshape_period_add(copy, t->sc.s, &err)
@@ -1176,7 +1106,7 @@ void scen_list_add(tui *t, int i) {
             ld = general[k].list;
     if (!ld)
         return;
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     cJSON *arr = get_path(copy, list);
     if (!cJSON_IsArray(arr)) {
         set_path(copy, list, cJSON_CreateArray());
@@ -1206,7 +1136,7 @@ void scen_list_remove(tui *t, int i) {
         reshape_list(t, list, r);
         return;
     }
-    cJSON *copy = cJSON_Duplicate(t->doc, true);
+    cJSON *copy = gp_plan_edit_copy(t->pe);
     cJSON *arr = get_path(copy, list);
     cJSON_DeleteItemFromArray(arr, r);
     /* An empty list means what no list means (and the resale curve must not be empty). */
@@ -1224,28 +1154,30 @@ void scen_list_remove(tui *t, int i) {
 
 void scen_cancel_edit(tui *t) {
     t->editing = false;
-    evaluate(t, t->doc);
+    evaluate_doc(t);
+}
+
+/* An undo (back) or a redo: the model says when there is none. */
+static void step(tui *t, bool back) {
+    gp_err err;
+    if (!t->pe || (back ? gp_plan_edit_undo : gp_plan_edit_redo)(t->pe, &err)) {
+        tui_status(t, "%s", t->pe ? err.msg : back ? "nothing to undo" : "nothing to redo");
+        return;
+    }
+    changed(t);
+    tui_status(t, back ? "undone" : "redone");
 }
 
 void scen_undo(tui *t) {
-    if (!t->n_undo) {
-        tui_status(t, "nothing to undo");
-        return;
-    }
-    char *json = t->undo[--t->n_undo];
-    cJSON *doc = cJSON_Parse(json);
-    free(json);
-    if (doc)
-        replace_doc(t, doc);
-    /* Back to the document last saved or opened: nothing to save. */
-    t->dirty = t->n_undo != t->undo_saved;
-    tui_status(t, "undone");
+    step(t, true);
+}
+void scen_redo(tui *t) {
+    step(t, false);
 }
 
 void scen_done(tui *t) {
-    clear_undo(t);
-    cJSON_Delete(t->doc);
-    t->doc = NULL;
+    gp_plan_edit_free(t->pe);
+    t->pe = NULL;
     if (t->has_sc)
         gp_loaded_done(&t->sc);
     t->has_sc = false;
@@ -1254,8 +1186,6 @@ void scen_done(tui *t) {
     free(t->field_index);
     t->fields = NULL, t->field_defs = NULL, t->field_index = NULL;
     t->n_fields = 0;
-    t->name[0] = '\0';
-    t->dirty = false;
     t->editing = false;
     free(t->names);
     t->names = NULL;

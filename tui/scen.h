@@ -1,5 +1,6 @@
-/* The open scenario of the TUI: the stored names, the document as edited (catalog references
- * kept), the scenario resolved from it, its result, the editable fields and the undo stack.
+/* The open scenario of the TUI: the stored names, the editor's model (app_plan_edit.h: the
+ * document as edited, catalog references kept, undo, save, rename), the scenario resolved from
+ * it, its result and the editable fields.
  * Every screen reads it; the Plan and Catalog screens change it through these calls, which
  * report what went wrong on the status line. Below the screens, above ui.h. */
 #ifndef GPUPLAN_TUI_SCEN_H
@@ -14,7 +15,14 @@ void scen_load_names(tui *t);
 /* Open the latest version of name: false (and a status message) when it is not there or
  * does not evaluate. Unsaved edits of the scenario open before are dropped. */
 bool scen_open(tui *t, const char *name);
-/* Re-evaluate from the document, or from the value being typed (t->edit) while editing. */
+/* The open document (NULL when none), its stored name ("" when none), the version it was
+ * opened or saved as, and whether it has changes not saved. */
+const cJSON *scen_doc(const tui *t);
+const char *scen_name(const tui *t);
+int scen_version(const tui *t);
+bool scen_dirty(const tui *t);
+/* Re-evaluate from the document; while a choice is edited, from the choice shown. While a value
+ * is typed, only read it (t->invalid says when it is no number): Enter evaluates it. */
 void scen_reevaluate(tui *t);
 /* Field i's value as the editor shows it into out: a number from the resolved scenario (so
  * defaults and catalog prices show), a list row's or a text's from the document, what an
@@ -25,8 +33,8 @@ void scen_field_text(const tui *t, int i, char *out, size_t cap);
 void scen_start_edit(tui *t);
 /* While a choice is edited: the next (step 1) or previous (-1) choice, re-evaluated. */
 void scen_edit_choice(tui *t, int step);
-/* Commit t->edit (or the choice) to the selected field; an empty optional value removes the
- * key. False when the value is refused (t->invalid says why). */
+/* Commit t->edit (or the choice) to the selected field, evaluated; an empty optional value
+ * removes the key. False when the value is refused (t->invalid says why, with its JSON path). */
 bool scen_commit_edit(tui *t);
 /* Add a row to the list field i belongs to (its head or a row), after the last, valid where it
  * can be; or remove field i's row (an emptied list is removed). Undo brings the list back;
@@ -41,8 +49,9 @@ bool scen_add_option(tui *t, const offer *o);
  * prices as of): the start date at 0, else the month it closes, "YYYY-MM", as report --format
  * csv labels its rows. */
 void scen_month_label(const tui *t, int m, char *out, size_t cap);
-/* Undo the last change. */
+/* Undo the last change, or redo the last undone. */
 void scen_undo(tui *t);
+void scen_redo(tui *t);
 /* Save a new version (as NULL), or the document under a new name (refused when in use),
  * which then opens. False when nothing was saved (the status line says why). */
 bool scen_save(tui *t, const char *as);

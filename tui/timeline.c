@@ -50,10 +50,34 @@ static int distinct(int *v, int n) {
 
 /* The option whose break-even month is marked: the one chosen, else the earliest; -1 when
  * none breaks even. */
+/* The Timeline's own state: the option whose break-even month is marked (-1 the earliest),
+ * for the plan opened as plan_gen. */
+typedef struct timeline_view {
+    int opt;
+    unsigned plan_gen;
+} timeline_view;
+
+static timeline_view *tv(const tui *t) {
+    return t->view[TAB_TIMELINE];
+}
+
+static void *timeline_init(tui *t) {
+    timeline_view *v = gp_xcalloc(1, sizeof *v);
+    v->opt = -1;
+    v->plan_gen = t->plan_gen;
+    return v;
+}
+
+/* Another plan opened since: its earliest break-even is marked again. */
+static void timeline_enter(tui *t) {
+    if (tv(t)->plan_gen != t->plan_gen)
+        tv(t)->opt = -1, tv(t)->plan_gen = t->plan_gen;
+}
+
 static int marked_option(const tui *t) {
     const gp_result *r = t->r;
-    if (t->tl_opt >= 0 && t->tl_opt < r->n_options)
-        return t->tl_opt;
+    if (tv(t)->opt >= 0 && tv(t)->opt < r->n_options)
+        return tv(t)->opt;
     int best = -1;
     for (int k = 0; k < r->n_options; k++)
         if (r->options[k].has_break_even_month &&
@@ -243,9 +267,9 @@ static unsigned timeline_key(tui *t, int ch) {
         return 0;
     int n = t->r->n_options > 5 ? 5 : t->r->n_options; /* the options drawn */
     if (ch == KEY_RIGHT || ch == 'l')
-        t->tl_opt = t->tl_opt + 1 >= n ? -1 : t->tl_opt + 1;
+        tv(t)->opt = tv(t)->opt + 1 >= n ? -1 : tv(t)->opt + 1;
     else if (ch == KEY_LEFT || ch == 'h')
-        t->tl_opt = t->tl_opt < 0 ? n - 1 : t->tl_opt - 1;
+        tv(t)->opt = tv(t)->opt < 0 ? n - 1 : tv(t)->opt - 1;
     else
         return 0;
     return TUI_HANDLED;
@@ -255,4 +279,6 @@ const tui_screen_ops timeline_screen = {
     .name = "Timeline",
     .draw = timeline_draw,
     .on_key = timeline_key,
+    .init = timeline_init,
+    .enter = timeline_enter,
 };

@@ -68,9 +68,9 @@ static void draw_status(tui *t) {
     int y = LINES - 1, cols = COLS;
     draw_fill(y, 0, cols, draw_attr(PAL_ACTIVE));
     if (t->prompt) {
-        bool filter = t->prompt == PROMPT_FILTER;
-        tui_line_draw(y, 0, cols, t->prompt_label, filter ? t->cat_filter : t->prompt_buf,
-                      !filter && t->prompt_sel, t->prompt_hint);
+        bool own = t->prompt_text != NULL;
+        tui_line_draw(y, 0, cols, t->prompt_label, own ? t->prompt_text : t->prompt_buf,
+                      !own && t->prompt_sel, t->prompt_hint);
         return;
     }
     if (t->work) {
@@ -107,7 +107,7 @@ static const char *const help_lines[] = {
     "  n  new plan: GPU, count, use, horizon, server, power, cloud offers",
     "  Enter  open a scenario, edit a field;  h/l, Left/Right  list <-> fields",
     "  c / r / d  copy, rename, delete a scenario;  g / G  first / last field",
-    "  a / d on a cloud option's field  add an option / remove it;  u  undo",
+    "  a / d on a cloud option's field  add / remove it;  u / U  undo / redo",
     "  editing: digits . - e, Ctrl-U; Enter commits (empty: the default), Esc",
     "  cancels; a choice: Left/Right (demand counted in GPUs or work, pricing",
     "  and financing reshape the plan);  lists, periods too: a adds, d removes",
@@ -129,7 +129,7 @@ static void draw_ask(tui *t) {
     char l0[GP_NAME_BYTES + 96], l1[GP_NAME_BYTES + 64], l2[96];
     const char *lines[4] = {l0, l1, l2, "Esc  keep it as it is"};
     const char *title = "Unsaved changes";
-    snprintf(l0, sizeof l0, "\"%s\" has changes that are not saved.", t->name);
+    snprintf(l0, sizeof l0, "\"%s\" has changes that are not saved.", scen_name(t));
     switch (t->ask) {
     case ASK_QUIT:
         snprintf(l1, sizeof l1, "s  save a new version, then quit");
@@ -152,7 +152,7 @@ static void draw_ask(tui *t) {
     default: /* ASK_REMOVE_OPTION */
         title = "Remove an option";
         snprintf(l0, sizeof l0, "Remove the cloud option \"%s\" from \"%s\"?", t->ask_name,
-                 t->name);
+                 scen_name(t));
         snprintf(l1, sizeof l1, "y  remove it (u brings it back; s saves)");
         snprintf(l2, sizeof l2, "n  keep it");
     }
@@ -169,6 +169,11 @@ static void draw_frame(tui *t) {
         draw_textf(1, 0, COLS, draw_attr(PAL_BAD), "this is %dx%d", COLS, LINES);
         refresh();
         return;
+    }
+    if (t->entered != t->tab) {
+        t->entered = t->tab;
+        if (screens[t->tab]->enter)
+            screens[t->tab]->enter(t);
     }
     draw_tabs(t);
     current(t)->draw(t);
@@ -200,7 +205,7 @@ static bool collect(tui *t) {
 static void default_export_path(const tui *t, char *out, size_t cap) {
     char base[GP_NAME_BYTES];
     size_t n = 0;
-    for (const char *p = t->name; *p && n + 1 < sizeof base - 6; p++) {
+    for (const char *p = scen_name(t); *p && n + 1 < sizeof base - 6; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             *p == '_')
             base[n++] = *p;
@@ -232,7 +237,7 @@ static void quit_key(tui *t, int ch) {
     if (ch == 's') {
         t->ask = ASK_NONE;
         scen_save(t, NULL);
-        t->quit = !t->dirty; /* a save that failed says why and keeps the TUI open */
+        t->quit = !scen_dirty(t); /* a save that failed says why and keeps the TUI open */
     } else if (ch == 'd' || ch == 'y') {
         t->ask = ASK_NONE;
         t->quit = true;
@@ -258,7 +263,7 @@ static void open_demo(tui *t) {
         tui_status(t, "the demo database: sample scenarios and a fleet");
     }
     worker_start(t);
-    t->fleet_asked_ms = t->fleet_job_ms = t->cap_asked_ms = 0;
+    t->fleet_job_ms = 0; /* the screens' done forgot when they asked */
     scen_load_names(t);
     t->scen_sel = 0;
     if (t->n_names)
@@ -331,7 +336,7 @@ static void key(tui *t, int ch) {
         t->tab = (t->tab + TAB_N - 1) % TAB_N;
     else if (ch == '?')
         t->help = true;
-    else if (ch == 'q' && t->dirty && t->doc)
+    else if (ch == 'q' && scen_dirty(t) && t->pe)
         t->ask = ASK_QUIT;
     else if (ch == 'q')
         t->quit = true;
@@ -353,9 +358,6 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     ses->catalog_loading = NULL;
     t->demo = demo;
     t->r = gp_xmalloc(sizeof *t->r);
-    t->cmp_col = 1;
-    t->tl_opt = -1;
-    t->cat_sort = 7; /* per GPU-hour */
     gp_today(t->today);
     gp_err err;
     if (gp_session_open(ses, &err)) {
@@ -364,6 +366,10 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         fprintf(stderr, "gpuplan: %s%s%s\n", err.where, err.where[0] ? ": " : "", err.msg);
         return gp_status_exit_code(err.code);
     }
+    t->entered = -1;
+    for (int i = 0; i < TAB_N; i++)
+        if (screens[i]->init)
+            t->view[i] = screens[i]->init(t);
     const char *timing = getenv("GPUPLAN_TUI_TIMING");
     if (timing && *timing)
         t->timing = fopen(timing, "w");
@@ -434,6 +440,8 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         if (screens[i]->done)
             screens[i]->done(t);
     newplan_screen.done(t);
+    for (int i = 0; i < TAB_N; i++)
+        free(t->view[i]);
     if (t->timing)
         fclose(t->timing);
     free(t->r);

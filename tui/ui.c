@@ -132,6 +132,7 @@ void tui_prompt(tui *t, int kind, const char *label, const char *text) {
     t->prompt = kind;
     t->prompt_label = label;
     t->prompt_hint = "";
+    t->prompt_text = NULL;
     snprintf(t->prompt_buf, sizeof t->prompt_buf, "%s", text);
     t->prompt_sel = text[0] != '\0';
 }

@@ -1,7 +1,8 @@
-/* The TUI's state and the helpers every screen shares (tui/). One struct owns everything on
- * screen; the worker (worker.h) fills fleet, capacity and catalog data off the input thread
- * and hands results over under its mutex. This header sits below every other of tui/ but
- * draw.h: it declares no function of a screen, the worker or the open scenario. */
+/* The TUI's shared state and the helpers every screen uses (tui/). A screen's own state is its
+ * own (view.h's init, t->view); the worker (worker.h) fills fleet, capacity and catalog data
+ * off the input thread and hands results over under its mutex. This header sits below every
+ * other of tui/ but draw.h: it declares no function of a screen, the worker or the open
+ * scenario. */
 #ifndef GPUPLAN_TUI_UI_H
 #define GPUPLAN_TUI_UI_H
 
@@ -153,15 +154,15 @@ typedef struct tui {
 
     /* scenarios */
     char (*names)[GP_NAME_BYTES];
-    int n_names, scen_sel, scen_top;
-    /* the open scenario: doc as edited (catalog references kept), sc resolved from it */
-    cJSON *doc;
-    char name[GP_NAME_BYTES];
-    int version;
+    int n_names, scen_sel;
+    /* the open scenario: the editor's model (app_plan_edit.h: the document as edited, catalog
+     * references kept, its undo and save; NULL when none is open), sc resolved from it */
+    struct gp_plan_edit *pe;
     gp_loaded sc;
     bool has_sc;
     gp_result *r;
-    char invalid[512]; /* the validation message of the value being typed, or of doc */
+    char invalid[512];     /* why the value typed or committed is refused, or the document */
+    char doc_invalid[512]; /* why the document itself is refused; "" when the engine takes it */
     field *fields;
     void *field_defs; /* plan.c's table row behind each field */
     int *field_index; /* the option or tariff period a field belongs to, -1 for none */
@@ -170,53 +171,42 @@ typedef struct tui {
     bool editing;
     char edit[192];  /* room for a work unit of 40 code points */
     bool edit_fresh; /* edit holds the value offered: the first key typed replaces it */
+    bool edit_typed; /* edit was typed in: the results are not yet its (Enter evaluates) */
     int edit_choice; /* a FIELD_CHOICE being edited: the choice shown */
-    char **undo;
-    int n_undo;
-    int undo_saved; /* n_undo when the document was last saved or opened */
-    bool dirty;
 
-    /* pickers (tariff presets) */
-    bool picking;
+    /* the tariff presets scen_list_tariffs read (the Plan screen picks one) */
     char (*picks)[64];
-    int n_picks, pick_sel;
+    int n_picks;
 
     /* prompt (export path, save-as name, filters) */
     int prompt; /* 0 none, else a PROMPT_ value: the screen that asked takes the keys */
     char prompt_buf[512];
-    bool prompt_sel;                        /* the text is selected: typing replaces it */
+    const char *prompt_text; /* the text edited in place of prompt_buf (the Catalog's filter) */
+    bool prompt_sel;         /* the text is selected: typing replaces it */
     char prompt_for[GP_NAME_BYTES];         /* the scenario a rename or copy is of */
     const char *prompt_label, *prompt_hint; /* on the status line around the text */
 
-    /* compare */
-    int cmp_col;
-    bool cmp_desc;
+    /* Each screen's own state (view.h's init: plan, compare, timeline, fleet, catalog and
+     * capacity), freed by tui.c. entered: the tab whose enter ran last. plan_gen: bumped when
+     * another plan opens (scen.c), so a screen can tell. */
+    void *view[TAB_N];
+    int entered;
+    unsigned plan_gen;
 
-    /* timeline: the option whose break-even month is marked, -1 the earliest */
-    int tl_opt;
-
-    /* fleet */
+    /* fleet: the worker's last reading, and when the job now running or last run was asked
+     * (GPUPLAN_TUI_TIMING's figure, tui.c) */
     fleet_data *fleet;
-    int fleet_sel, fleet_top;
-    bool fleet_detail;
-    int64_t fleet_asked_ms;
-    int64_t fleet_job_ms; /* when the fleet job now running or last run was asked */
+    int64_t fleet_job_ms;
 
-    /* catalog */
+    /* catalog: the worker's last reading (the Catalog's view of it is catalog.c's) */
     catalog_data *cat;
-    bool cat_gpus; /* the GPUs list instead of offers */
-    char cat_filter[64];
-    int *cat_view, n_view, cat_sel, cat_top, cat_sort;
-    bool cat_desc;
-    int cat_profile; /* the profile of the cost-per-unit column (an index into gp_profiles) */
 
     /* the Catalog's generations view (generations.c owns both; NULL until first opened) */
     struct tui_gen *gen;
     gen_data *gen_res; /* the last comparison the worker handed over */
 
-    /* capacity */
+    /* capacity: the worker's last reading */
     cap_data *cap;
-    int64_t cap_asked_ms;
 
     worker w;
     /* GPUPLAN_TUI_TIMING */

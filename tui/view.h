@@ -31,6 +31,12 @@ typedef struct tui_screen_ops {
     void (*work)(tui *t);
     /* Free what the screen owns (at exit, or when the database changes). NULL: nothing. */
     void (*done)(tui *t);
+    /* The screen's own state (its tig-like view), made once at start into t->view[its tab]
+     * and freed (free()) at exit. NULL: the screen keeps none. */
+    void *(*init)(tui *t);
+    /* The tab comes into view (at start, or from another tab), before it is drawn. NULL:
+     * nothing to do. */
+    void (*enter)(tui *t);
 } tui_screen_ops;
 
 #endif

@@ -22,6 +22,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_api_price.h"
 #include "gpuplan/store_fx.h"
 
 typedef struct gp_pricing_import_request {
@@ -95,5 +96,25 @@ gp_status gp_pricing_fx_list(gp_session *s, const char *as_of, const char *curre
  * dated rates. Errors as gp_pricing_import's; GP_E_INPUT naming file and line. */
 gp_status gp_pricing_fx_import(gp_session *s, const gp_pricing_import_request *rq,
                                gp_fx_import_stats *stats, gp_err *err);
+
+/* Hosted-model (API) prices (docs/catalog.md "API prices"; `pricing api list`): those in force
+ * on as_of, by model then output price, or with as_of NULL every dated row (the history);
+ * provider and model (NULL: any) filter (gp_store_api_prices). */
+gp_status gp_pricing_api_list(gp_session *s, const char *as_of, const char *provider,
+                              const char *model,
+                              int (*fn)(const gp_api_price *p, int history, void *arg), void *arg,
+                              gp_err *err);
+/* API prices (`pricing api import`, `pricing import --format api`): the CSV of api_price.h at
+ * rq->what (a file or a URL; cacert, insecure and progress as above; the rest unused) added to
+ * the store's dated prices, all or none. Errors as gp_pricing_import's; GP_E_INPUT naming file
+ * and line. */
+gp_status gp_pricing_api_import(gp_session *s, const gp_pricing_import_request *rq,
+                                gp_api_import_stats *stats, gp_err *err);
+/* The API price of model in force on as_of (YYYY-MM-DD) into *out: provider's (NULL: the
+ * cheapest provider's by output price, then input price, then name), for a comparison or a
+ * draft to price work per unit with. GP_E_NOTFOUND naming the model (and provider) when the
+ * catalog has none in force that day. */
+gp_status gp_api_price_in_force(gp_session *s, const char *model, const char *provider,
+                                const char *as_of, gp_api_price *out, gp_err *err);
 
 #endif

@@ -28,10 +28,19 @@ typedef struct gp_fx_import_stats {
 gp_status gp_fx_import(gp_store *st, const char *buf, size_t len, const char *origin,
                        const char *source, gp_fx_import_stats *out, gp_err *err);
 
+/* Hosted-model (API) prices (docs/catalog.md "API prices"): the CSV of api_price.h in buf, each
+ * row with its own source, as one transaction; nothing is written unless all of it parses.
+ * rows: rows read; added: new prices; kept: prices the store had for that day. */
+typedef struct gp_api_import_stats {
+    size_t rows, added, kept;
+} gp_api_import_stats;
+gp_status gp_api_price_import(gp_store *st, const char *buf, size_t len, const char *origin,
+                              gp_api_import_stats *out, gp_err *err);
+
 typedef struct gp_bundle_stats {
     bool loaded; /* false: the store already had this bundle */
     size_t files, prices_added, prices_unchanged, offers, skipped, specs, hardware, tariffs,
-        fx_rates;
+        fx_rates, api_prices;
     double seconds;
 } gp_bundle_stats;
 

@@ -1,4 +1,5 @@
-/* The throughput table (db/008_throughput.sql): spec-derived estimates and measured figures of
+/* The throughput table (db/008_throughput.sql) and the history of measured runs
+ * (db/017_measured_api.sql, throughput_measurement): spec-derived estimates and measured figures of
  * work per GPU-hour by GPU model and profile. Only src/store calls SQLite.
  *
  * Ownership: rows handed to callbacks are borrowed for the call. Errors: GP_E_DB with the
@@ -21,5 +22,13 @@ gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp
  * filter. A non-zero return from fn stops the walk. */
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
                                int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err);
+
+/* Store every figure of one run in one transaction: each replaces the measured row of its
+ * (gpu, profile) and is added to the history; all or none. */
+gp_status gp_store_put_measurements(gp_store *st, const gp_tp_measurement *m, int n, gp_err *err);
+/* The history of (gpu, profile) (NULL: any), oldest first. */
+gp_status gp_store_measurements(gp_store *st, const char *profile, const char *gpu,
+                                int (*fn)(const gp_tp_measurement *, void *), void *arg,
+                                gp_err *err);
 
 #endif

@@ -43,4 +43,26 @@ gp_status gp_throughput_csv_parse(const char *buf, size_t len, const char *origi
                                   gp_status (*fn)(const gp_throughput *, void *, gp_err *),
                                   void *arg, gp_err *err);
 
+/* One `throughput import --prometheus` figure with what it was measured from. */
+typedef struct gp_tp_measurement {
+    gp_throughput t;      /* kind GP_TP_MEASURED: the figure in force after the run */
+    char engine[64];      /* "vllm", "sglang", "tgi", or several comma-separated */
+    char counted[8];      /* "output", "input", "total" */
+    char window_from[24]; /* YYYY-MM-DDTHH:MM:SSZ */
+    char window_to[24];
+    double tokens;     /* the tokens counted on this model's GPUs */
+    double gpu_hours;  /* > 0 */
+    double busy_share; /* 0..1: 5-minute buckets at >= 5 % utilization */
+    double mean_util;  /* % */
+    int pods;
+    char measured_at[24]; /* set by the store when read back */
+} gp_tp_measurement;
+
+typedef struct gp_tp_pod {
+    char *name;        /* "namespace/pod" as the labels say */
+    char engine[8];    /* vllm, sglang, tgi */
+    double tokens;     /* counted as the request asked */
+    long long buckets; /* 5-minute GPU-buckets held */
+} gp_tp_pod;
+
 #endif

@@ -31,6 +31,59 @@ gp_status gp_pricing_fx_import(gp_session *s, const gp_pricing_import_request *r
     return rc;
 }
 
+gp_status gp_pricing_api_import(gp_session *s, const gp_pricing_import_request *rq,
+                                gp_api_import_stats *stats, gp_err *err) {
+    gp_store *st;
+    gp_buf body;
+    if (gp_session_catalog(s, &st, err) || read_what(rq, &body, err))
+        return err->code;
+    gp_status rc = gp_api_price_import(st, body.data, body.len, rq->what, stats, err);
+    gp_buf_done(&body);
+    return rc;
+}
+
+gp_status gp_pricing_api_list(gp_session *s, const char *as_of, const char *provider,
+                              const char *model,
+                              int (*fn)(const gp_api_price *p, int history, void *arg), void *arg,
+                              gp_err *err) {
+    gp_store *st;
+    if (gp_session_catalog(s, &st, err))
+        return err->code;
+    return gp_store_api_prices(st, as_of, provider, model, fn, arg, err);
+}
+
+typedef struct cheapest {
+    gp_api_price best;
+    bool found;
+} cheapest;
+
+static int take_cheapest(const gp_api_price *p, int history, void *arg) {
+    (void)history;
+    cheapest *c = arg;
+    if (!c->found || p->output_per_m < c->best.output_per_m ||
+        (p->output_per_m == c->best.output_per_m && p->input_per_m < c->best.input_per_m)) {
+        c->best = *p;
+        c->found = true;
+    }
+    return 0;
+}
+
+gp_status gp_api_price_in_force(gp_session *s, const char *model, const char *provider,
+                                const char *as_of, gp_api_price *out, gp_err *err) {
+    if (!gp_valid_date(as_of))
+        return gp_errorf(err, GP_E_INPUT, as_of, "not a date YYYY-MM-DD");
+    cheapest c = {.found = false};
+    if (gp_pricing_api_list(s, as_of, provider, model, take_cheapest, &c, err))
+        return err->code;
+    if (!c.found)
+        return gp_errorf(err, GP_E_NOTFOUND, model,
+                         "no API price for %s%s%s in force on %s (gpuplan pricing api list "
+                         "--history lists what the catalog holds)",
+                         model, provider ? " at " : "", provider ? provider : "", as_of);
+    *out = c.best;
+    return GP_OK;
+}
+
 gp_status gp_pricing_ready(gp_session *s, gp_err *err) {
     gp_store *st;
     return gp_session_catalog(s, &st, err) ? err->code : GP_OK;

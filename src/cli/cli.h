@@ -6,6 +6,8 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "gpuplan/app_demo.h"
 #include "gpuplan/app_draft.h"
@@ -70,6 +72,18 @@ gp_status cli_write_output(const char *path, const char *data, size_t len, gp_er
  * did: stdout's write errors are not checked, so they leave the exit status as it was. Frees
  * out. 0, or the exit status of a renderer's failure. */
 int cli_print_rendered(gp_status st, gp_buf *out);
+
+/* "90d", "12h", "30m", "45s" into milliseconds; false for anything else. */
+bool cli_duration_ms(const char *s, int64_t *out);
+/* A time: a duration back from now_ms ("90d"), a date ("2026-01-31", UTC), a UTC time
+ * ("2026-01-31T12:00:00Z") or Unix seconds, into Unix milliseconds; false for anything else. */
+bool cli_when_ms(const char *s, int64_t now_ms, int64_t *out);
+
+/* throughput import --prometheus and throughput history (cmd_tp_measure.c), reached through
+ * cmd_throughput. */
+int cli_tp_measure(gp_session *ses, int argc, char **argv);
+int cli_tp_history(gp_session *ses, int argc, char **argv);
+void cli_tp_measure_help(FILE *f);
 
 /* The commands (one file each under src/cli/). */
 int cmd_report(gp_session *ses, int argc, char **argv);

@@ -183,3 +183,48 @@ int cli_print_rendered(gp_status st, gp_buf *out) {
     gp_errorf(&err, st, NULL, "the output is larger than %zu bytes", limit);
     return cli_fail(&err);
 }
+
+/* "90d", "12h", "30m", "45s" into milliseconds. */
+bool cli_duration_ms(const char *s, int64_t *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0) || v > 1e7)
+        return false;
+    double mult = !strcmp(end, "d")   ? 86400000
+                  : !strcmp(end, "h") ? 3600000
+                  : !strcmp(end, "m") ? 60000
+                  : !strcmp(end, "s") ? 1000
+                                      : -1;
+    if (mult < 0)
+        return false;
+    *out = (int64_t)(v * mult);
+    return true;
+}
+
+/* A time: a duration back from now ("90d"), a date ("2026-01-31", UTC), a UTC time
+ * ("2026-01-31T12:00:00Z") or Unix seconds. */
+bool cli_when_ms(const char *s, int64_t now_ms, int64_t *out) {
+    int64_t d;
+    if (cli_duration_ms(s, &d)) {
+        *out = now_ms - d;
+        return true;
+    }
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!end || *end) {
+        memset(&tm, 0, sizeof tm);
+        end = strptime(s, "%Y-%m-%d", &tm);
+    }
+    if (end && !*end) {
+        *out = (int64_t)timegm(&tm) * 1000;
+        return true;
+    }
+    char *e;
+    long long secs = strtoll(s, &e, 10);
+    if (e != s && !*e && secs > 0 && secs < 32503680000LL) {
+        *out = secs * 1000;
+        return true;
+    }
+    return false;
+}

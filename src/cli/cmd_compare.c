@@ -212,12 +212,15 @@ int cmd_compare(gp_session *ses, int argc, char **argv) {
 static void throughput_help(FILE *f) {
     fprintf(f, "usage: gpuplan throughput list [--profile P] [--gpu G] [--json]\n"
                "       gpuplan throughput set MODEL PROFILE VALUE --unit UNIT --source TEXT\n"
-               "       gpuplan throughput import FILE.csv\n\n"
+               "       gpuplan throughput import FILE.csv\n"
+               "       gpuplan throughput import --prometheus URL --profile P [--since 7d] ...\n"
+               "       gpuplan throughput history [--profile P] [--gpu G]\n\n"
                "Work per GPU-hour by GPU model and workload profile (llm-training and\n"
                "llm-inference-decode in M tokens, fp32 in PFLOP). Spec-derived estimates follow\n"
                "the catalog's specs (docs/compare.md has the formulas and efficiency factors);\n"
                "measured figures, set or imported (CSV header gpu,profile,value,unit,source and\n"
-               "optionally date), win over them.\n");
+               "optionally date) or measured from the serving engine (throughput import\n"
+               "--prometheus --help), win over them.\n");
 }
 
 static int throughput_list(gp_session *ses, int argc, char **argv) {
@@ -301,6 +304,9 @@ static int throughput_set(gp_session *ses, int argc, char **argv) {
 }
 
 static int throughput_import(gp_session *ses, int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--node", 6))
+            return cli_tp_measure(ses, argc, argv);
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
         return throughput_help(stdout), 0;
     if (argc != 2 || argv[1][0] == '-')
@@ -325,5 +331,8 @@ int cmd_throughput(gp_session *ses, int argc, char **argv) {
         return throughput_set(ses, argc - 1, argv + 1);
     if (!strcmp(argv[1], "import"))
         return throughput_import(ses, argc - 1, argv + 1);
-    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import)", argv[1]);
+    if (!strcmp(argv[1], "history"))
+        return cli_tp_history(ses, argc - 1, argv + 1);
+    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import, history)",
+                           argv[1]);
 }

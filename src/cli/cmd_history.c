@@ -9,51 +9,6 @@
 #include "cli.h"
 #include "gpuplan/app_history.h"
 
-/* "90d", "12h", "30m", "45s" into milliseconds. */
-static bool duration_ms(const char *s, int64_t *out) {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v > 0) || v > 1e7)
-        return false;
-    double mult = !strcmp(end, "d")   ? 86400000
-                  : !strcmp(end, "h") ? 3600000
-                  : !strcmp(end, "m") ? 60000
-                  : !strcmp(end, "s") ? 1000
-                                      : -1;
-    if (mult < 0)
-        return false;
-    *out = (int64_t)(v * mult);
-    return true;
-}
-
-/* A time: a duration back from now ("90d"), a date ("2026-01-31", UTC), a UTC time
- * ("2026-01-31T12:00:00Z") or Unix seconds. */
-static bool when_ms(const char *s, int64_t now_ms, int64_t *out) {
-    int64_t d;
-    if (duration_ms(s, &d)) {
-        *out = now_ms - d;
-        return true;
-    }
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    if (!end || *end) {
-        memset(&tm, 0, sizeof tm);
-        end = strptime(s, "%Y-%m-%d", &tm);
-    }
-    if (end && !*end) {
-        *out = (int64_t)timegm(&tm) * 1000;
-        return true;
-    }
-    char *e;
-    long long secs = strtoll(s, &e, 10);
-    if (e != s && !*e && secs > 0 && secs < 32503680000LL) {
-        *out = secs * 1000;
-        return true;
-    }
-    return false;
-}
-
 typedef struct ticker {
     bool on;
 } ticker;
@@ -130,13 +85,13 @@ static int history_option(int opt, const char *v, char **argv, history_args *a) 
         if (!gp_parse_int(v, num) || *num < 1 || *num > 1000000)
             return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
     } else if (opt == O_TIMEOUT) {
-        if (!duration_ms(v, &ms) || ms > 3600000)
+        if (!cli_duration_ms(v, &ms) || ms > 3600000)
             return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
         rq->opts.total_timeout_ms = (long)ms;
         if (rq->opts.connect_timeout_ms > ms)
             rq->opts.connect_timeout_ms = (long)ms;
     } else if (opt == O_STEP) {
-        if (!duration_ms(v, &rq->opts.step_ms))
+        if (!cli_duration_ms(v, &rq->opts.step_ms))
             return cli_usage_error("--step: \"%s\" is not a duration like 5m", v);
     } else if (opt == O_PROM || opt == O_SINCE || opt == O_UNTIL || opt == O_MATCH ||
                opt == O_NODE || opt == O_TOKEN || opt == O_ORG || opt == O_CACERT) {
@@ -189,10 +144,10 @@ static int history_args_parse(int argc, char **argv, int64_t now, history_args *
         return cli_usage_error("import --prometheus takes no FILE (see --help)");
     if (!a->since)
         return cli_usage_error("import --prometheus needs --since (90d, 2026-01-31, ...)");
-    if (!when_ms(a->since, now, &a->rq.opts.since_ms))
+    if (!cli_when_ms(a->since, now, &a->rq.opts.since_ms))
         return cli_usage_error("--since: \"%s\" is not a time or duration", a->since);
     a->rq.opts.until_ms = now;
-    if (a->until && !when_ms(a->until, now, &a->rq.opts.until_ms))
+    if (a->until && !cli_when_ms(a->until, now, &a->rq.opts.until_ms))
         return cli_usage_error("--until: \"%s\" is not a time or duration", a->until);
     return 0;
 }

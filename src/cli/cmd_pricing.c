@@ -28,11 +28,15 @@ static void help(FILE *f) {
         "       gpuplan pricing diff --since DATE\n"
         "       gpuplan pricing fx list [--as-of DATE] [--currency CNY]  exchange rates in force\n"
         "       gpuplan pricing fx import FILE|URL [--source TEXT]  ECB reference-rate CSV\n"
+        "       gpuplan pricing api list [--as-of DATE] [--provider P] [--model M] [--history]\n"
+        "                                 hosted-model prices per M input and output tokens\n"
+        "       gpuplan pricing api import FILE|URL   (or pricing import FILE --format api)\n"
         "       gpuplan pricing sources                           the bundled files, dated\n"
         "       gpuplan pricing reload                            load the bundled catalog "
         "again\n\n"
         "Formats for import: gpuplan, skypilot (provider from --provider or the file name),\n"
-        "ec2instances, aws-offer, gcp-skus, gcp-cud; left out, the content decides. Imports add\n"
+        "ec2instances, aws-offer, gcp-skus, gcp-cud, api (hosted-model prices); left out, the "
+        "content decides. Imports add\n"
         "history and never overwrite. The bundled catalog loads on first use.\n");
 }
 
@@ -55,13 +59,15 @@ enum {
     O_INSECURE,
     O_SINCE,
     O_CURRENCY,
+    O_MODEL,
+    O_HISTORY,
     O_HELP
 };
 
 typedef struct opts {
     gp_offer_filter f;
-    bool json, strict, insecure;
-    const char *format, *provider, *effective, *source, *cacert, *since, *currency;
+    bool json, strict, insecure, history;
+    const char *format, *provider, *effective, *source, *cacert, *since, *currency, *model;
     char as_of[11];
     char gpu[GP_GPU_NAME_BYTES];
 } opts;
@@ -84,6 +90,8 @@ static const struct option longs[] = {{"gpu", required_argument, NULL, O_GPU},
                                       {"insecure", no_argument, NULL, O_INSECURE},
                                       {"since", required_argument, NULL, O_SINCE},
                                       {"currency", required_argument, NULL, O_CURRENCY},
+                                      {"model", required_argument, NULL, O_MODEL},
+                                      {"history", no_argument, NULL, O_HISTORY},
                                       {"help", no_argument, NULL, O_HELP},
                                       {NULL, 0, NULL, 0}};
 
@@ -158,10 +166,16 @@ static int other_option(int opt, const char *arg, const char *given, opts *o) {
             return cli_usage_error("--currency: \"%s\" is not a currency code (CNY)", arg);
         o->currency = arg;
         break;
+    case O_MODEL:
+        o->model = arg;
+        break;
+    case O_HISTORY:
+        o->history = true;
+        break;
     case O_FORMAT:
-        if (gp_catalog_format_from_name(arg) == GP_FMT_UNKNOWN)
+        if (strcmp(arg, "api") != 0 && gp_catalog_format_from_name(arg) == GP_FMT_UNKNOWN)
             return cli_usage_error("--format: \"%s\" is not gpuplan, skypilot, ec2instances, "
-                                   "aws-offer, gcp-skus or gcp-cud",
+                                   "aws-offer, gcp-skus, gcp-cud or api",
                                    arg);
         o->format = arg;
         break;
@@ -595,7 +609,11 @@ static int sub_sources(const sub_ctx *c) {
     return gp_pricing_sources(source_row, NULL, &err) ? cli_fail(&err) : 0;
 }
 
+static int api_import(gp_session *ses, const char *what, const opts *o);
+
 static int sub_import(const sub_ctx *c) {
+    if (c->o->format && !strcmp(c->o->format, "api"))
+        return api_import(c->ses, c->arg, c->o);
     return do_import(c->ses, c->arg, c->o);
 }
 
@@ -665,6 +683,52 @@ static int fx_import(gp_session *ses, const char *what, const opts *o) {
     return 0;
 }
 
+/* api list / api import: hosted-model prices per million tokens. */
+static int api_row(const gp_api_price *p, int history, void *arg) {
+    int *n = arg;
+    char src[GP_API_SOURCE_BYTES];
+    if ((*n)++ == 0)
+        printf("%-16s %-28s %10s %10s %-4s %-10s %7s  %s\n", "PROVIDER", "MODEL", "IN/M", "OUT/M",
+               "CUR", "FROM", "DATED", "SOURCE");
+    printf("%-16s %-28s %10.4f %10.4f %-4s %-10s %7d  %s\n", p->provider, p->model, p->input_per_m,
+           p->output_per_m, p->currency, p->effective_from, history,
+           cli_text(p->source, src, sizeof src));
+    return 0;
+}
+
+static int sub_api(const sub_ctx *c) {
+    gp_err err;
+    gp_err_clear(&err);
+    if (!strcmp(c->arg, "list")) {
+        int n = 0;
+        const opts *o = c->o;
+        if (gp_pricing_api_list(c->ses, o->history ? NULL : o->as_of, o->provider, o->model,
+                                api_row, &n, &err))
+            return cli_fail(&err);
+        if (n == 0)
+            printf("no API price%s%s%s%s%s\n", o->history ? "" : " in force on ",
+                   o->history ? "" : o->as_of, o->model ? " for " : "", o->model ? o->model : "",
+                   o->provider ? " at that provider" : "");
+        return 0;
+    }
+    return cli_usage_error("pricing api: \"%s\" is not list or import FILE|URL", c->arg);
+}
+
+static int api_import(gp_session *ses, const char *what, const opts *o) {
+    gp_err err;
+    gp_err_clear(&err);
+    gp_pricing_import_request rq = {.what = what,
+                                    .cacert = o->cacert,
+                                    .insecure = o->insecure,
+                                    .progress = isatty(STDERR_FILENO)};
+    gp_api_import_stats s;
+    if (gp_pricing_api_import(ses, &rq, &s, &err))
+        return cli_fail(&err);
+    printf("imported %s: %zu API prices read, %zu added, %zu already held\n", what, s.rows, s.added,
+           s.kept);
+    return 0;
+}
+
 static const struct {
     const char *name;
     bool takes_arg;
@@ -681,15 +745,17 @@ static const struct {
             {"import", true, sub_import},
             {"reload", false, sub_reload},
             {"diff", false, sub_diff},
-            {"fx", true, sub_fx}};
+            {"fx", true, sub_fx},
+            {"api", true, sub_api}};
 
 /* ---- dispatch -----------------------------------------------------------------------------------
  */
 
 int cmd_pricing(gp_session *ses, int argc, char **argv) {
     if (argc < 2)
-        return cli_usage_error("pricing: which one? list, show, gpus, hardware, tariffs, tariff, "
-                               "electricity, pue, import, diff, sources, reload, fx (see --help)");
+        return cli_usage_error(
+            "pricing: which one? list, show, gpus, hardware, tariffs, tariff, "
+            "electricity, pue, import, diff, sources, reload, fx, api (see --help)");
     const char *sub = argv[1];
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
         help(stdout);
@@ -709,6 +775,8 @@ int cmd_pricing(gp_session *ses, int argc, char **argv) {
     /* fx import FILE: the one subcommand of two words and an argument. */
     if (k < n_subs && !strcmp(sub, "fx") && nargs == 2 && !strcmp(args[0], "import"))
         return fx_import(ses, args[1], &o);
+    if (k < n_subs && !strcmp(sub, "api") && nargs == 2 && !strcmp(args[0], "import"))
+        return api_import(ses, args[1], &o);
     if (nargs != (takes_arg ? 1 : 0))
         return cli_usage_error("pricing %s takes %s", sub,
                                takes_arg ? "one argument" : "no arguments");

@@ -11,6 +11,7 @@
 #include "gpuplan/csv.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/fx.h"
+#include "gpuplan/store_api_price.h"
 #include "gpuplan/store_fx.h"
 #include "gpuplan/reference.h"
 
@@ -74,6 +75,42 @@ gp_status gp_fx_import(gp_store *st, const char *buf, size_t len, const char *or
     if (gp_store_begin(st, err))
         return err->code;
     if (fx_load(st, buf, len, origin, source, out, err) || gp_store_commit(st, err)) {
+        gp_store_rollback(st);
+        return err->code;
+    }
+    return GP_OK;
+}
+
+typedef struct api_ctx {
+    gp_store *st;
+    gp_api_import_stats *stats;
+} api_ctx;
+
+static gp_status on_api(const gp_api_price *p, void *arg, gp_err *err) {
+    api_ctx *c = arg;
+    bool added;
+    if (gp_store_api_price_add(c->st, p, &added, err))
+        return err->code;
+    if (added)
+        c->stats->added++;
+    else
+        c->stats->kept++;
+    return GP_OK;
+}
+
+/* Inside the caller's transaction. */
+static gp_status api_load(gp_store *st, const char *buf, size_t len, const char *origin,
+                          gp_api_import_stats *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    api_ctx c = {st, out};
+    return gp_api_price_parse(buf, len, origin, on_api, &c, &out->rows, err);
+}
+
+gp_status gp_api_price_import(gp_store *st, const char *buf, size_t len, const char *origin,
+                              gp_api_import_stats *out, gp_err *err) {
+    if (gp_store_begin(st, err))
+        return err->code;
+    if (api_load(st, buf, len, origin, out, err) || gp_store_commit(st, err)) {
         gp_store_rollback(st);
         return err->code;
     }
@@ -255,6 +292,13 @@ gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out,
             if (fx_load(st, (const char *)e->data, e->len, origin, row->source, &s, err))
                 goto fail;
             out->fx_rates += s.added;
+            continue;
+        }
+        if (strcmp(row->kind, "api-prices") == 0) {
+            gp_api_import_stats s;
+            if (api_load(st, (const char *)e->data, e->len, origin, &s, err))
+                goto fail;
+            out->api_prices += s.added;
             continue;
         }
         int kind = gp_reference_kind_from_name(row->kind);

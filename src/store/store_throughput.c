@@ -102,3 +102,89 @@ gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gp
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the throughput table");
 }
+
+static const char SQL_PUT_MEASUREMENT[] =
+    "INSERT INTO throughput_measurement(gpu, profile, value, unit, source, engine, counted, "
+    "window_from, window_to, tokens, gpu_hours, busy_share, mean_util, pods) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+
+static gp_status put_measurement(gp_store *st, const gp_tp_measurement *m, gp_err *err) {
+    if (gp_store_put_throughput(st, &m->t, err))
+        return err->code;
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_PUT_MEASUREMENT, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, m->t.gpu, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, m->t.profile, -1, SQLITE_STATIC);
+    sqlite3_bind_double(s, 3, m->t.value);
+    sqlite3_bind_text(s, 4, m->t.unit, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 5, m->t.source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 6, m->engine, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 7, m->counted, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 8, m->window_from, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 9, m->window_to, -1, SQLITE_STATIC);
+    sqlite3_bind_double(s, 10, m->tokens);
+    sqlite3_bind_double(s, 11, m->gpu_hours);
+    sqlite3_bind_double(s, 12, m->busy_share);
+    sqlite3_bind_double(s, 13, m->mean_util);
+    sqlite3_bind_int(s, 14, m->pods);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write a throughput measurement");
+}
+
+gp_status gp_store_put_measurements(gp_store *st, const gp_tp_measurement *m, int n, gp_err *err) {
+    if (store_exec(st, "BEGIN IMMEDIATE", err))
+        return err->code;
+    for (int i = 0; i < n; i++)
+        if (put_measurement(st, &m[i], err))
+            return store_rollback(st, err);
+    if (store_exec(st, "COMMIT", err))
+        return store_rollback(st, err);
+    return GP_OK;
+}
+
+static const char SQL_MEASUREMENTS[] =
+    "SELECT gpu, profile, value, unit, source, engine, counted, window_from, window_to, tokens, "
+    "gpu_hours, busy_share, mean_util, pods, measured_at FROM throughput_measurement "
+    "WHERE (?1 IS NULL OR profile = ?1) AND (?2 IS NULL OR gpu = ?2) ORDER BY gpu, profile, id";
+
+gp_status gp_store_measurements(gp_store *st, const char *profile, const char *gpu,
+                                int (*fn)(const gp_tp_measurement *, void *), void *arg,
+                                gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_MEASUREMENTS, &s, err))
+        return err->code;
+    if (profile)
+        sqlite3_bind_text(s, 1, profile, -1, SQLITE_STATIC);
+    if (gpu)
+        sqlite3_bind_text(s, 2, gpu, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_tp_measurement m;
+        memset(&m, 0, sizeof m);
+        m.t.kind = GP_TP_MEASURED;
+        column_text(s, 0, m.t.gpu, sizeof m.t.gpu);
+        column_text(s, 1, m.t.profile, sizeof m.t.profile);
+        m.t.value = sqlite3_column_double(s, 2);
+        column_text(s, 3, m.t.unit, sizeof m.t.unit);
+        column_text(s, 4, m.t.source, sizeof m.t.source);
+        column_text(s, 5, m.engine, sizeof m.engine);
+        column_text(s, 6, m.counted, sizeof m.counted);
+        column_text(s, 7, m.window_from, sizeof m.window_from);
+        column_text(s, 8, m.window_to, sizeof m.window_to);
+        m.tokens = sqlite3_column_double(s, 9);
+        m.gpu_hours = sqlite3_column_double(s, 10);
+        m.busy_share = sqlite3_column_double(s, 11);
+        m.mean_util = sqlite3_column_double(s, 12);
+        m.pods = sqlite3_column_int(s, 13);
+        column_text(s, 14, m.measured_at, sizeof m.measured_at);
+        snprintf(m.t.as_of, sizeof m.t.as_of, "%.10s", m.window_to);
+        if (fn(&m, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the throughput measurements");
+}

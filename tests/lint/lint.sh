@@ -33,7 +33,7 @@ header_layer() { # header's base name -> base|model|formats|store|collect|report
         collect | history | fetch | catalog_load) echo collect ;;
         error | xmem | files | parse | text | numfmt | output | clock | embedded) echo base ;;
         scenario | model | sweep | sensitivity | capacity | batch | compare | fleet | metrics) echo model ;;
-        scenario_json | csv | catalog | reference | telemetry | prom_range | chunk | url | batch_json | throughput | fx) echo formats ;;
+        scenario_json | csv | catalog | reference | telemetry | prom_range | chunk | url | batch_json | throughput | fx | api_price) echo formats ;;
         *) echo none ;;
     esac
 }

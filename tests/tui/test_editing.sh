@@ -42,19 +42,26 @@ press Enter
 check "the value offered is shown for editing" wait_for "Enter commit  Esc cancel"
 press 7
 check "the first key typed replaced the value offered" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -E 'utilization +7_' >/dev/null"
-# Refused: the reason where the results were, wrapped, and no NaN anywhere.
+# Typed, it is only read; Enter evaluates it. Refused: the reason where the results were,
+# wrapped, no NaN anywhere, and the value still open for editing.
+check "a typed value waits for Enter" wait_for "a value: Enter evaluates it"
+check "the results are still the document's while typing" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'cheapest:'"
+press Enter
 check "a refused value shows its reason instead of results" wait_for "refused, so none:"
+check "a refused value stays open for editing" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -E 'utilization +7_' >/dev/null"
 check "no NaN totals and no cheapest while refused" bash -c "! tmux -S '$sock' capture-pane -p -t g | grep -qiwE 'nan|cheapest:'"
 # A backspace edits what was typed; 70% is a percentage.
 press BSpace 7 0 %
-check "70% is taken as a share" wait_for "valid: the results show this value"
-press Enter s
+check "70% reads as a value" wait_for "a value: Enter evaluates it"
+press Enter
+check "70% is committed" wait_for "*modified*"
+press s
 check "saved" wait_for "saved version 2"
 check "70% stored as 0.7" stored "$a" 'd["demand"]["utilization"] == 0.7'
 
 # A lead time past the horizon: refused, and its long reason wraps instead of being cut.
 goto_field "lead time"
-press Enter 3 0
+press Enter 3 0 Enter
 check "the refused lead time's reason is there, whole" bash -c "
     tmux -S '$sock' capture-pane -p -t g | tr -s ' \n' ' ' | grep -qF 'lead_time_months'"
 press Escape

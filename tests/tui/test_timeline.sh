@@ -70,7 +70,7 @@ check "Esc leaves the choice as it was" bash -c "
 # A point of the resale curve: the second (36 months, 45 %) becomes 50 %.
 down_to 7 "    worth"
 press Enter C-u 0 . 5
-check "typing a resale point re-evaluates" wait_for "valid: the results show this value"
+check "a typed resale point waits for Enter" wait_for "a value: Enter evaluates it"
 press Enter s
 check "the resale edit is saved" wait_for "saved version 2 of"
 check "the stored resale curve has the point" stored "$growth" \
@@ -83,6 +83,12 @@ check "a adds a resale point" wait_for "added resale 3"
 check "the new point is on screen" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'resale 3: at age +48 '"
 press u
 check "u takes the point away" bash -c "! tmux -S '$sock' capture-pane -p -t g | grep -q 'resale 3:'"
+press U
+check "U (redo) puts it back" wait_for "redone"
+check "the redone point is on screen" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE 'resale 3: at age +48 '"
+press u
+check "u takes it away again, back to the saved plan" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g); ! echo \"\$s\" | grep -q 'resale 3:' && ! echo \"\$s\" | grep -qF '*modified*'"
 
 # The Timeline of the saved growth plan: the marks and the break-even month of the report.
 timeline_matches() { # NAME [COLUMNS]: purchases, sales, bridge months, break-even as reported
@@ -188,7 +194,7 @@ check "its steps are rows of the editor" bash -c "
     echo \"\$s\" | grep -qE 'step 2: month +19 '"
 down_to 10 "    GPUs"
 press Enter C-u 1 4 4
-check "typing a step's GPUs re-evaluates" wait_for "valid: the results show this value"
+check "a typed step's GPUs wait for Enter" wait_for "a value: Enter evaluates it"
 press Enter
 check "the step shows its new GPUs" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE ' GPUs +144 GPUs'"
 press a
@@ -196,7 +202,7 @@ check "a adds a step after the last" wait_for "added step 3"
 check "the new step starts a month later with the demand in force" bash -c "
     s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -qE 'step 3: month +20 '"
 press j Enter C-u 1 1 2 Enter
-press Enter C-u 2 0 0 0 0 0 0 0
+press Enter C-u 2 0 0 0 0 0 0 0 Enter
 check "a value out of range says why, with its JSON path" wait_for '$.demand.steps[2].gpus'
 press Escape s
 check "the step edits are saved" wait_for "saved version 2 of"

@@ -11,6 +11,7 @@
 #include "gpuplan/app_demo.h"
 #include "gpuplan/clock.h"
 #include "gpuplan/app_draft.h"
+#include "gpuplan/app_pricing.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/model.h"
 #include "gpuplan/app_sensitivity.h"
@@ -126,6 +127,34 @@ static void unknown_stored_scenario_is_bad_input(void **state) {
 
 /* A draft buys servers of the GPU and rents the cheapest offers, each by catalog reference,
  * and the draft resolves and evaluates as it stands. */
+/* The API price in force for a model and date, from the bundled table: one provider's, or the
+ * cheapest by output price; none before the table's date, none for an unknown model. */
+static void api_price_in_force(void **state) {
+    fixture *f = *state;
+    gp_api_price p;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(
+        gp_api_price_in_force(&f->ses, "llama-3.1-8b-instruct", NULL, "2026-12-01", &p, &err),
+        GP_OK);
+    assert_string_equal(p.provider, "deepinfra");
+    assert_close(p.output_per_m, 0.055, REL);
+    assert_int_equal(gp_api_price_in_force(&f->ses, "llama-3.1-8b-instruct", "amazon-bedrock",
+                                           "2026-12-01", &p, &err),
+                     GP_OK);
+    assert_close(p.input_per_m, 0.22, REL);
+    assert_non_null(strstr(p.source, "https://"));
+    assert_int_equal(
+        gp_api_price_in_force(&f->ses, "llama-3-70b-instruct", NULL, "2026-11-26", &p, &err),
+        GP_E_NOTFOUND);
+    assert_non_null(strstr(err.msg, "in force on 2026-11-26"));
+    assert_int_equal(gp_api_price_in_force(&f->ses, "no-such-model", NULL, "2026-12-01", &p, &err),
+                     GP_E_NOTFOUND);
+    assert_int_equal(
+        gp_api_price_in_force(&f->ses, "llama-3-70b-instruct", NULL, "2026-13-01", &p, &err),
+        GP_E_INPUT);
+}
+
 static void drafts_from_the_catalog(void **state) {
     fixture *f = *state;
     gp_draft_request rq;
@@ -545,6 +574,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(read_only_session_reports_other_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(drafts_from_the_catalog, setup, teardown),
+        cmocka_unit_test_setup_teardown(api_price_in_force, setup, teardown),
         cmocka_unit_test_setup_teardown(imports_into_an_existing_node, setup, teardown),
         cmocka_unit_test_setup_teardown(analyses_capacity, setup, teardown),
         cmocka_unit_test_setup_teardown(analyses_an_empty_selection, setup, teardown),
