@@ -468,6 +468,52 @@ static void in_cell(gctx *x, int row, int col, bool applies, double v) {
         gp_xlsx_num(x->b, x->gen, row, col, v, x->b->in_num);
 }
 
+/* The API rows (docs/compare.md "API rows"), from row on: each its three prices as inputs and
+ * its total a live formula, the work over the horizon at its price a unit (an API has no
+ * hardware: utilization and throughput do not enter). They are not in the candidates' ranking. */
+static void api_block(gctx *x, int row) {
+    book *b = x->b;
+    lxw_worksheet *ws = x->gen;
+    const gp_comparison *c = x->c;
+    bool any = false;
+    for (int i = 0; i < c->n; i++) {
+        const gp_compare_row *r = &c->rows[i];
+        if (!r->api || r->missing[0])
+            continue;
+        if (!any) {
+            static const char *const heads[] = {"API (no hardware)",
+                                                "output a M tokens",
+                                                "input a M tokens",
+                                                "input per output",
+                                                "total",
+                                                "per unit of work",
+                                                "source"};
+            gp_xlsx_text(b, ws, row, 0, "API rows: the work over the horizon bought per unit",
+                         b->bold);
+            row++;
+            for (int k = 0; k < 7; k++)
+                gp_xlsx_text(b, ws, row, k, heads[k], b->head);
+            row++;
+            any = true;
+        }
+        char p[24], in[24], ratio[24], total[24];
+        cell(p, sizeof p, NULL, row, 1);
+        cell(in, sizeof in, NULL, row, 2);
+        cell(ratio, sizeof ratio, NULL, row, 3);
+        cell(total, sizeof total, NULL, row, 4);
+        gp_xlsx_text(b, ws, row, 0, r->offer, NULL);
+        gp_xlsx_num(b, ws, row, 1, r->price_per_unit, b->in_num);
+        gp_xlsx_num(b, ws, row, 2, r->price_per_input_unit, b->in_num);
+        gp_xlsx_num(b, ws, row, 3, r->input_units_per_unit, b->in_num);
+        gp_xlsx_formula(b, ws, row, 4, r->total, b->money, "gen_work_total*(%s+%s*%s)", p, ratio,
+                        in);
+        gp_xlsx_formula(b, ws, row, 5, r->cost_per_unit, b->num, "%s/gen_work_total", total);
+        char src[700];
+        snprintf(src, sizeof src, "%s (from %s)", r->api_source, r->price_date);
+        gp_xlsx_text(b, ws, row++, 6, src, NULL);
+    }
+}
+
 static void candidate_row(gctx *x, const cand *o) {
     book *b = x->b;
     lxw_worksheet *ws = x->gen;
@@ -652,6 +698,7 @@ static void generations_sheet(gctx *x) {
         gp_xlsx_text(b, ws, row, 0, text, NULL);
         gp_xlsx_text(b, ws, row++, 1, r->missing, NULL);
     }
+    api_block(x, row + 1);
     worksheet_set_column(ws, 0, 0, 14, NULL);
     worksheet_set_column(ws, C_OFFER, C_OFFER, 30, NULL);
     worksheet_set_column(ws, C_TP_SOURCE, C_TP_SOURCE, 30, NULL);
@@ -674,7 +721,7 @@ static lxw_error write_book(const gp_comparison *c, const char *tmp) {
     int n = 0;
     for (int i = 0; i < c->n; i++) {
         const gp_compare_row *r = &c->rows[i];
-        if (r->missing[0])
+        if (r->missing[0] || r->api) /* API rows: their own block below the candidates */
             continue;
         cand *o = r->own ? &x.own[x.n_own] : &x.rent[x.n_rent];
         o->row = r;
