@@ -37,7 +37,7 @@ static void compare_help(FILE *f) {
         "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n"
         "  --as-of DATE     prices in force on that day, YYYY-MM-DD (default today)\n"
         "  --gpu G          only rows of this GPU model\n"
-        "  --pricing KIND   only own, on_demand, spot or committed rows\n"
+        "  --pricing KIND   only own, on_demand, spot, committed or api rows\n"
         "  --region R       only rented offers in this region (us-east-1, ...)\n"
         "  --server-overhead X  owned server over its GPUs' price when no node price\n"
         "                   exists (default 1.6)\n"
