@@ -31,6 +31,9 @@ typedef struct gp_workload {
     int batch;                 /* sequences in flight per model replica (training: unused) */
     int input_len, output_len; /* tokens a sequence: prompt and generated */
     char source[300];          /* where the model shape and serving point come from */
+    /* The hosted model an API serves this workload's model as (the catalog's API price
+     * model name, "llama-3-70b-instruct"), "" when none: compare prices it per unit. */
+    char api_model[64];
 } gp_workload;
 
 /* The hardware facts of one GPU model (dense tensor rates, no sparsity), keyed by its catalog

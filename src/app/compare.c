@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpuplan/app_compare.h"
+#include "gpuplan/app_pricing.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/app_scenarios.h"
 #include "gpuplan/app_throughput.h"
@@ -61,7 +62,9 @@ typedef struct ctx {
     gp_comparison *out;
     int cap_rows;
     gp_result *r;
-    cJSON *tariff; /* the preset's tariff object, or NULL */
+    cJSON *tariff;         /* the preset's tariff object, or NULL */
+    gp_api_price apis[32]; /* the API prices in force for the profile's model, one a provider */
+    int n_apis;
 } ctx;
 
 /* The form factor a name states, "" when none (as `scenario draft` reads it). */
@@ -223,6 +226,17 @@ static int take_offer(const gp_offer_price *o, void *arg) {
     return 0;
 }
 
+/* The API prices in force for the profile's model: one a provider (the store gives each
+ * (provider, model)'s latest row), of the providers asked for. */
+static int take_api(const gp_api_price *p, int history, void *arg) {
+    (void)history;
+    ctx *c = arg;
+    if (provider_wanted(c->rq, p->provider) &&
+        c->n_apis < (int)(sizeof c->apis / sizeof c->apis[0]))
+        c->apis[c->n_apis++] = *p;
+    return 0;
+}
+
 /* Every GPU model with a throughput for the profile or an offer, with its spec and price. */
 static gp_status gather(ctx *c, gp_err *err) {
     if (gp_throughput_list(c->ses, c->p->name, NULL, &c->tl, err) ||
@@ -239,10 +253,16 @@ static gp_status gather(ctx *c, gp_err *err) {
         if (gp_store_catalog_list(c->st, &f, take_offer, c, err))
             return err->code;
     }
+    const gp_workload *wl = c->p->wl;
+    if (wl && wl->api_model[0] && (wl->phase == GP_WL_DECODE || wl->phase == GP_WL_OFFLINE) &&
+        gp_pricing_api_list(c->ses, c->rq->as_of, NULL, wl->api_model, take_api, c, err))
+        return err->code;
     for (int k = 0; k < c->rq->n_providers; k++) {
         bool any = false;
         for (int i = 0; i < c->n_picks && !any; i++)
             any = strcmp(c->picks[i].provider, c->rq->providers[k]) == 0;
+        for (int i = 0; i < c->n_apis && !any; i++)
+            any = strcmp(c->apis[i].provider, c->rq->providers[k]) == 0;
         if (!any)
             return gp_errorf(err, GP_E_INPUT, "--provider",
                              "no offer from \"%s\" in the catalog as of %s (see gpuplan pricing "
@@ -387,22 +407,31 @@ static void resolved_inputs(ctx *c, gp_compare_row *row, const gp_scenario *s, c
     out->shift_to_cheapest = s->shift_to_cheapest && s->n_periods > 1;
 }
 
-/* One engine call: row gets the candidate's total and break-even, or why it has none. */
-static void evaluate(ctx *c, gp_compare_row *row, cJSON *doc, const model *m) {
+/* One engine call: row gets the candidate's total and break-even, or why it has none. m: the
+ * GPU model whose figures the row uses (NULL for an API row). False when not evaluated. */
+static bool run_engine(ctx *c, gp_compare_row *row, cJSON *doc, const model *m) {
     gp_err err;
     gp_err_clear(&err);
     gp_loaded ld;
     row->doc = doc;
-    if (gp_load_scenario_doc(c->ses, doc, row->gpu, c->rq->as_of, &ld, &err) ||
+    if (gp_load_scenario_doc(c->ses, doc, row->api ? row->offer : row->gpu, c->rq->as_of, &ld,
+                             &err) ||
         gp_evaluate(&ld, c->r, &err)) {
         snprintf(row->missing, sizeof row->missing, "not evaluated: %s", err.msg);
         cJSON_Delete(doc);
         row->doc = NULL;
         gp_loaded_done(&ld);
-        return;
+        return false;
     }
-    resolved_inputs(c, row, ld.s, m);
+    if (m)
+        resolved_inputs(c, row, ld.s, m);
     gp_loaded_done(&ld);
+    return true;
+}
+
+static void evaluate(ctx *c, gp_compare_row *row, cJSON *doc, const model *m) {
+    if (!run_engine(c, row, doc, m))
+        return;
     const gp_result *r = c->r;
     row->throughput = m->tp->value;
     row->tp_kind = m->tp->kind;
@@ -442,7 +471,7 @@ static void own_rows(ctx *c) {
 /* The owned GPU model a rented candidate of m is set against: m itself when owned, else the
  * one owned at the lowest total. */
 static const model *owning_for(const ctx *c, const model *m) {
-    if (m->owned)
+    if (m && m->owned)
         return m;
     const model *best = NULL;
     for (int i = 0; i < c->n_models; i++) {
@@ -487,6 +516,81 @@ static void rent_rows(ctx *c) {
                      "spot (%g interruptions/h assumed, total %.0f): not ranked for a horizon "
                      "over %d months; --spot ranks it",
                      row->interruptions_per_hour, row->total, GP_COMPARE_SPOT_MONTHS);
+    }
+}
+
+/* The input units an output unit of the profile: its prompt over its generated tokens (decode,
+ * offline); 0 when it states no output length. */
+static double input_ratio(const ctx *c) {
+    const gp_workload *w = c->p->wl;
+    return w && w->output_len > 0 ? (double)w->input_len / w->output_len : 0.0;
+}
+
+/* An API row's scenario: the owning of own (for the break-even) against one per_unit option,
+ * the API's output price a unit of work and its input price through the profile's ratio. */
+static cJSON *api_doc(const ctx *c, const model *own, const gp_compare_row *row) {
+    cJSON *doc = build_doc(c, own, NULL, NULL);
+    char name[400];
+    snprintf(name, sizeof name, "API %s against owning %s", row->offer, own->gpu);
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "name", cJSON_CreateString(name));
+    const cJSON *nt = cJSON_GetObjectItemCaseSensitive(doc, "notes");
+    char text[5200];
+    snprintf(text, sizeof text,
+             "%s API: %s at %s, %g a M output tokens and %g a M input tokens (%s, from %s: "
+             "%s); %g input tokens an output token (the profile's %d prompt and %d generated "
+             "tokens).",
+             cJSON_GetStringValue(nt), row->api_model, row->provider, row->price_per_unit,
+             row->price_per_input_unit, "USD", row->price_date, row->api_source,
+             row->input_units_per_unit, c->p->wl->input_len, c->p->wl->output_len);
+    cJSON_ReplaceItemInObjectCaseSensitive(doc, "notes", cJSON_CreateString(text));
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", row->offer);
+    cJSON_AddStringToObject(o, "pricing", "per_unit");
+    cJSON_AddNumberToObject(o, "price_per_unit", row->price_per_unit);
+    if (row->input_units_per_unit > 0 && row->price_per_input_unit > 0) {
+        cJSON_AddNumberToObject(o, "price_per_input_unit", row->price_per_input_unit);
+        cJSON_AddNumberToObject(o, "input_units_per_unit", row->input_units_per_unit);
+    }
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "cloud_options"), o);
+    return doc;
+}
+
+/* One row a provider of an API price for the profile's model, set against the owned GPU
+ * model of the lowest total (docs/compare.md "API rows"). */
+static void api_rows(ctx *c) {
+    const model *own = owning_for(c, NULL);
+    for (int i = 0; i < c->n_apis; i++) {
+        const gp_api_price *a = &c->apis[i];
+        gp_compare_row *row = add_row(c, "");
+        row->api = true;
+        snprintf(row->provider, sizeof row->provider, "%s", a->provider);
+        snprintf(row->pricing, sizeof row->pricing, "api");
+        snprintf(row->offer, sizeof row->offer, "%s/%s", a->provider, a->model);
+        snprintf(row->price_date, sizeof row->price_date, "%s", a->effective_from);
+        snprintf(row->api_model, sizeof row->api_model, "%s", a->model);
+        snprintf(row->api_source, sizeof row->api_source, "%s", a->source);
+        row->price_per_unit = a->output_per_m;
+        row->price_per_input_unit = a->input_per_m;
+        row->input_units_per_unit = input_ratio(c);
+        if (strcmp(a->currency, "USD") != 0) {
+            snprintf(row->missing, sizeof row->missing, "api: priced in %s; compare prices in USD",
+                     a->currency);
+            continue;
+        }
+        if (!own) {
+            snprintf(row->missing, sizeof row->missing,
+                     "no GPU model with a purchase price to set it against");
+            continue;
+        }
+        snprintf(row->vs_gpu, sizeof row->vs_gpu, "%s", own->gpu);
+        if (!run_engine(c, row, api_doc(c, own, row), NULL))
+            continue;
+        const gp_result *r = c->r;
+        row->total = r->options[0].total;
+        row->has_break_even = r->options[0].has_break_even_month;
+        row->break_even_month = r->options[0].break_even_month;
+        row->cost_per_unit = r->demand_work > 0 ? row->total / r->demand_work : 0;
+        c->out->work = r->demand_work;
     }
 }
 
@@ -539,7 +643,9 @@ static bool wanted(const gp_compare_request *rq, const char *gpu, const gp_compa
         return true;
     if (strcmp(rq->pricing, "own") == 0)
         return r->own;
-    return !r->own && strncmp(r->pricing, rq->pricing, strlen(rq->pricing)) == 0;
+    if (strcmp(rq->pricing, "api") == 0)
+        return r->api;
+    return !r->own && !r->api && strncmp(r->pricing, rq->pricing, strlen(rq->pricing)) == 0;
 }
 
 /* Drop the rows the filters leave out; GP_E_INPUT when none is left. */
@@ -602,9 +708,10 @@ static gp_status check_request(ctx *c, gp_err *err) {
     if (!(rq->network_share >= 1 && rq->network_share <= 10))
         return gp_errorf(err, GP_E_INPUT, "--network-share", "must be in [1, 10]");
     if (rq->pricing && strcmp(rq->pricing, "own") && strcmp(rq->pricing, "on_demand") &&
-        strcmp(rq->pricing, "spot") && strcmp(rq->pricing, "committed"))
+        strcmp(rq->pricing, "spot") && strcmp(rq->pricing, "committed") &&
+        strcmp(rq->pricing, "api"))
         return gp_errorf(err, GP_E_INPUT, "--pricing",
-                         "\"%s\" is not own, on_demand, spot or committed", rq->pricing);
+                         "\"%s\" is not own, on_demand, spot, committed or api", rq->pricing);
     if (!rq->tariff)
         return GP_OK;
     gp_tariff_preset t;
@@ -640,6 +747,7 @@ gp_status gp_compare(gp_session *ses, const gp_compare_request *rq, gp_compariso
         c.r = gp_xmalloc(sizeof *c.r);
         own_rows(&c);
         rent_rows(&c);
+        api_rows(&c);
         missing_rows(&c);
         free(c.r);
         st = filter_rows(&c, err);

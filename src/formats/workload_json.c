@@ -63,6 +63,14 @@ static bool name_ok(const char *s) {
     return s[0] != '\0' && s[0] != '-';
 }
 
+/* An API model name as the catalog's API prices spell it; "" (none) passes. */
+static bool api_name_ok(const char *s) {
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr(".-_/", *p)))
+            return false;
+    return true;
+}
+
 gp_status gp_workload_json_parse(const char *buf, size_t len, const char *origin, gp_workload *w,
                                  gp_err *err) {
     memset(w, 0, sizeof *w);
@@ -81,11 +89,14 @@ gp_status gp_workload_json_parse(const char *buf, size_t len, const char *origin
     else if (text(doc, "name", w->name, sizeof w->name, false, origin, err) ||
              text(doc, "what", w->what, sizeof w->what, true, origin, err) ||
              text(doc, "source", w->source, sizeof w->source, false, origin, err) ||
+             text(doc, "api_model", w->api_model, sizeof w->api_model, true, origin, err) ||
              text(doc, "phase", phase, sizeof phase, false, origin, err) ||
              num(doc, "params_b", 0.001, 1e5, false, &w->params_b, origin, err))
         st = err->code;
     else if (!name_ok(w->name))
         st = bad(origin, "name", err, "only a-z, 0-9, '-' and '.', not starting with '-'");
+    else if (!api_name_ok(w->api_model))
+        st = bad(origin, "api_model", err, "only a-z, 0-9, '.', '-', '_' and '/'");
     else if (!gp_wl_phase_parse(phase, &w->phase))
         st = bad(origin, "phase", err, "one of training, prefill, decode, offline");
     if (st)

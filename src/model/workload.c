@@ -100,7 +100,8 @@ const gp_workload gp_workloads[] = {
      294,
      294,
      LLAMA2_70B "; serving point: batch 256 a replica, 294 output tokens a sample (MLPerf "
-                "v4.1 logs: tokens/s over samples/s), input assumed as long"},
+                "v4.1 logs: tokens/s over samples/s), input assumed as long",
+     "llama-2-70b-chat"},
     {"llama3-8b-decode",
      "Llama 3 8B decode: FP8 where supported, else BF16, else FP16",
      8.03,
@@ -114,7 +115,8 @@ const gp_workload gp_workloads[] = {
      128,
      1024,
      256,
-     LLAMA3_8B "; serving point: batch 128, 1024 prompt and 256 generated tokens"},
+     LLAMA3_8B "; serving point: batch 128, 1024 prompt and 256 generated tokens",
+     "llama-3-8b-instruct"},
     {"llama3-70b-decode",
      "Llama 3 70B decode: FP8 where supported, else BF16, else FP16",
      70.6,
@@ -128,7 +130,8 @@ const gp_workload gp_workloads[] = {
      128,
      1024,
      256,
-     LLAMA3_70B "; serving point: batch 128, 1024 prompt and 256 generated tokens"},
+     LLAMA3_70B "; serving point: batch 128, 1024 prompt and 256 generated tokens",
+     "llama-3-70b-instruct"},
     {"llama2-7b-training",
      "Llama 2 7B pre-training in BF16 (FSDP inside one server)",
      6.74,
@@ -143,7 +146,8 @@ const gp_workload gp_workloads[] = {
      4096,
      0,
      LLAMA2_7B "; sequences of 4096 tokens, BF16 with FP32 master weights and Adam: 16 bytes a "
-               "parameter"},
+               "parameter",
+     ""},
 };
 const int gp_n_workloads = sizeof gp_workloads / sizeof gp_workloads[0];
 

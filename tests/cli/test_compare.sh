@@ -206,7 +206,7 @@ import csv, sys
 spot = [r for r in csv.DictReader(sys.stdin) if r[\"pricing\"].startswith(\"spot, \")]
 assert spot and all(r[\"rank\"] != \"0\" for r in spot)
 '"
-bad_input "--pricing: \"cheap\" is not own, on_demand, spot or committed" "${cmp[@]}" --pricing cheap
+bad_input "--pricing: \"cheap\" is not own, on_demand, spot, committed or api" "${cmp[@]}" --pricing cheap
 bad_input "--gpu: no candidate of GPU NOPE" "${cmp[@]}" --gpu nope
 bad_input "--server-overhead: must be in \[1, 10\]" "${cmp[@]}" --server-overhead 0.5
 bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
@@ -219,5 +219,80 @@ printf 'gpu,profile,value,unit,source\nH100,fp32,-1,PFLOP,x\n' >"$tmp/bad.csv"
 bad_input "bad.csv:2: value: not a number above 0" throughput import "$tmp/bad.csv"
 bad_input "VALUE -5: must be a number above 0" throughput set H100 llm-training -5 --unit "M tokens" --source x
 check "scenario gen 1 stored once, no scenario x" bash -c "'$gpuplan' scenario list | grep -c '^gen ' | grep -q 3 && ! '$gpuplan' scenario list | grep -q '^x '"
+
+# API rows (docs/compare.md "API rows"): a profile whose model has API prices in force gets one
+# row a provider, priced per M output tokens at the catalog's output price plus its input price
+# times the profile's input tokens an output token (llama3-70b-decode: 1024 prompt over 256
+# generated, 4), ranked with the GPU rows; a second provider imported as history.
+printf 'provider,model,input_per_m,output_per_m,currency,effective_from,source\ntestapi,llama-3-70b-instruct,0.25,1.10,USD,2026-11-20,"https://example.com/pricing (a test price), read 2026-11-20"\n' >"$tmp/api.csv"
+"$gpuplan" pricing api import "$tmp/api.csv" >/dev/null
+"$gpuplan" pricing api list --as-of 2026-11-28 --model llama-3-70b-instruct >"$tmp/apilist"
+api=(compare --work 1000 --unit "M tokens" --profile llama3-70b-decode --as-of 2026-11-28)
+"$gpuplan" "${api[@]}" --format json >"$tmp/api.json"
+check "API rows: one a provider, cost a M tokens = output price + 4 x input price from the catalog" $py -c "
+import json
+prices = {}
+for line in open('$tmp/apilist').read().splitlines()[1:]:
+    f = line.split()
+    prices[f[0]] = (float(f[2]), float(f[3]))
+assert set(prices) == {'fireworks', 'testapi'}, prices
+c = json.load(open('$tmp/api.json'))
+rows = [r for r in c['rows'] if r['pricing'] == 'api']
+assert {r['side'] for r in rows} == set(prices), rows
+for r in rows:
+    inp, out = prices[r['side']]
+    want = out + 4 * inp
+    assert abs(r['cost_per_unit'] - want) <= 1e-12 * want, (r['cost_per_unit'], want)
+    assert abs(r['total'] - want * c['work']) <= 1e-9 * r['total']
+    assert r['gpu'] is None and r['gpus_needed'] is None and r['work_per_gpu_hour'] is None
+    a = r['api']
+    assert a['model'] == 'llama-3-70b-instruct' and a['input_units_per_unit'] == 4
+    assert a['source'].startswith('https://') and r['price_date'] == a['effective_from']
+    assert r['rank'] is not None and r['vs_owning']
+assert c['ranked_throughputs']['api'] == 2
+ranked = [r['total'] for r in c['rows'] if r['rank'] is not None]
+assert ranked == sorted(ranked) and len(ranked) > len(rows)
+"
+"$gpuplan" "${api[@]}" >"$tmp/api.md"
+check "API rows in md: marked API with no GPUs, their sources listed" bash -c "grep -qE '^\| [0-9]+ \| API \| testapi \| api \| testapi/llama-3-70b-instruct \| 2026-11-20 \| - \| api \| - \| ' '$tmp/api.md' && grep -q '^## API rows' '$tmp/api.md' && grep -qF '| testapi | llama-3-70b-instruct | 1.1 | 0.25 | 4 | 2.1 | https://example.com/pricing (a test price), read 2026-11-20 (from 2026-11-20) |' '$tmp/api.md'"
+check "API rows in csv: no GPU, the source column" bash -c "'$gpuplan' ${api[*]@Q} --format csv | $py -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r[\"pricing\"] == \"api\"]
+assert len(rows) == 2 and all(r[\"gpu\"] == \"\" and r[\"gpus_needed\"] == \"\" and r[\"source\"].startswith(\"https://\") for r in rows), rows
+'"
+check "--pricing api keeps the API rows only; --pricing on_demand none of them" bash -c "'$gpuplan' ${api[*]@Q} --pricing api --format json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+assert [r[\"side\"] for r in c[\"rows\"]] == [\"testapi\", \"fireworks\"], c[\"rows\"]
+' && '$gpuplan' ${api[*]@Q} --pricing on_demand --format json | $py -c '
+import json, sys
+assert not [r for r in json.load(sys.stdin)[\"rows\"] if r[\"pricing\"] == \"api\"]
+'"
+check "--provider names an API provider: its row and owning only" bash -c "'$gpuplan' ${api[*]@Q} --provider testapi --format json | $py -c '
+import json, sys
+rows = [r for r in json.load(sys.stdin)[\"rows\"] if r[\"rank\"] is not None]
+assert {r[\"side\"] for r in rows} == {\"own\", \"testapi\"}, rows
+'"
+check "no API price in force on the date, or no model: no API rows" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama3-70b-decode --as-of 2026-11-01 --format json | $py -c '
+import json, sys
+c = json.load(sys.stdin)
+assert not [r for r in c[\"rows\"] if r[\"pricing\"] == \"api\"] and c[\"ranked_throughputs\"][\"api\"] == 0
+' && '$gpuplan' ${cmp[*]@Q} --format json | $py -c '
+import json, sys
+assert not [r for r in json.load(sys.stdin)[\"rows\"] if r[\"pricing\"] == \"api\"]
+'"
+bad_input "--pricing: no candidate of api for profile llm-training" "${cmp[@]}" --pricing api
+"$gpuplan" "${api[@]}" --pricing api --format json --save "api row" --pick 1 >"$tmp/apisaved.json" 2>/dev/null
+"$gpuplan" report "api row" --format json >"$tmp/apireport.json"
+check "--save an API row: a per_unit option whose report total is the row's" $py -c "
+import json
+row = json.load(open('$tmp/apisaved.json'))['rows'][0]
+r = json.load(open('$tmp/apireport.json'))
+o = r['options'][0]
+assert o['pricing'] == 'per_unit' and abs(o['total'] - row['total']) <= 1e-9 * row['total'], (o, row)
+assert abs(o['total'] - r['demand_work'] * (1.10 + 4 * 0.25)) <= 1e-9 * o['total']
+assert 'https://example.com/pricing' in r['scenario_json']['notes']
+"
+
 echo "$fails failed"
 [ "$fails" = 0 ]

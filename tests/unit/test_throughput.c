@@ -429,6 +429,28 @@ static void user_profiles(void **state) {
     assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
     assert_true(c.n_ranked > 0);
     assert_string_equal(c.profile, "mixtral-8x7b-decode");
+    for (int i = 0; i < c.n; i++) /* the bundled API price takes effect on 2026-11-27 */
+        assert_false(c.rows[i].api);
+    gp_comparison_done(&c);
+    /* Its api_model names the hosted model: an API row a M output tokens at the output price
+     * plus 1024 / 256 = 4 input tokens at the input price (Fireworks: 0.50 both). */
+    assert_string_equal(w.api_model, "mixtral-8x7b-instruct");
+    rq.as_of = "2026-11-28";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    int apis = 0;
+    for (int i = 0; i < c.n; i++) {
+        const gp_compare_row *r = &c.rows[i];
+        if (!r->api)
+            continue;
+        apis++;
+        assert_string_equal(r->provider, "fireworks");
+        assert_string_equal(r->pricing, "api");
+        assert_true(r->rank > 0);
+        assert_close(r->input_units_per_unit, 4.0, 0);
+        assert_close(r->cost_per_unit, 0.50 + 4 * 0.50, 1e-12);
+        assert_close(r->total, 2.5 * 1000 * 36, 1e-12);
+    }
+    assert_int_equal(apis, 1);
     gp_comparison_done(&c);
     static const struct {
         const char *json, *where;
@@ -446,6 +468,9 @@ static void user_profiles(void **state) {
          "\"kv_heads\":1,\"head_dim\":1,\"input_len\":1,\"precision\":[\"bf16\",\"fp9\"]}",
          "$.precision[1]: one of"},
         {"{\"name\":", "malformed JSON"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"api_model\":\"Llama 3\",\"phase\":\"decode\","
+         "\"params_b\":1}",
+         "$.api_model: only a-z"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(
