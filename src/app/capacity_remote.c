@@ -347,12 +347,13 @@ static void rec_gpu_queries(const char *sel, const window *w, gp_buf q[3], gp_bu
 static void rec_fleet_queries(const char *sel, const window *w, int threshold, const char *by,
                               gp_buf *ldc, gp_buf *use, gp_buf *x) {
     const char *a = rec_rules[R_UTIL].name;
-    gp_buf_printf(x, "count(last_over_time(%s%s[299999ms]))", a, sel);
-    term(ldc, "g", x);
+    /* The GPUs idle and busy at the threshold in one evaluation: tagged k0 and k1. */
+    gp_buf_printf(ldc,
+                  "%slabel_replace(count_values(\"gpuplan_busy\", last_over_time(%s%s[299999ms]) "
+                  ">= bool %d), \"%s\", \"k$1\", \"gpuplan_busy\", \"(.*)\")",
+                  ldc->len ? " or " : "", a, sel, threshold, GP_RANGE_AGG_LABEL);
     gp_buf_printf(x, "sum(last_over_time(%s%s[299999ms]))", a, sel);
     term(ldc, "u", x);
-    gp_buf_printf(x, "count(last_over_time(%s%s[299999ms]) >= %d)", a, sel, threshold);
-    term(ldc, "b", x);
     if (!by)
         return;
     long long r = w->w_ms - 1;
@@ -502,9 +503,14 @@ static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
         const gp_promvec_item *it = &v->it[i];
         int64_t k = (it->t_ms - w->bstart) / BUCKET_MS - 1;
         bool ldc = it->agg[0] && !it->agg[1] && strchr("gub", it->agg[0]);
-        if (!ldc || k < 0 || k >= (int64_t)nbk)
+        /* From the recorded series: the GPUs idle (k0) and busy (k1) at the threshold. */
+        bool split = it->agg[0] == 'k' && (it->agg[1] == '0' || it->agg[1] == '1') && !it->agg[2];
+        if ((!ldc && !split) || k < 0 || k >= (int64_t)nbk)
             continue;
-        if (it->agg[0] == 'g')
+        if (split) {
+            all[k].gpus += count_of(it->v);
+            all[k].busy += it->agg[1] == '1' ? count_of(it->v) : 0;
+        } else if (it->agg[0] == 'g')
             all[k].gpus += count_of(it->v);
         else if (it->agg[0] == 'u')
             util[k] += it->v;
