@@ -10,6 +10,9 @@
  * into the 5 % bins of db/004_capacity.sql on the server (count_values of the bin, then
  * sum_over_time), so the busy share at any threshold and the percentiles (read from the bins as for
  * stored data) equal those computed after an import. The queries are listed in docs/telemetry.md.
+ * Where the server holds the series of gpuplan's recording rules (rec_rules below, shipped as
+ * contrib/prometheus/gpuplan-capacity.rules.yml) for the window, the same figures are read from
+ * them: sums and counts of points recorded every 5 minutes instead of subqueries over raw ones.
  */
 #include <ctype.h>
 #include <math.h>

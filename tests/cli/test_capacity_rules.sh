@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The recording rules of capacity --prometheus (contrib/prometheus/gpuplan-capacity.rules.yml)
 # against real servers on loopback: the shipped file is what `capacity --print-rules` writes
-# (so every series the rules record is one capacity reads, and no other) and promtool accepts
-# it; 3 days of tests/cli/gen_history.py's
+# (so every series the rules record is one capacity reads, and no other; the server's query log
+# shows them all read, and no raw series) and promtool accepts it; 3 days of tests/cli/gen_history.py's
 # fleet loaded into Prometheus, the rules backfilled with `promtool tsdb create-blocks-from
 # rules`, and capacity from the recorded series equal to capacity from the raw ones (the non-MIG
 # hosts; the MIG host falls back to the raw series, and says so); the same on VictoriaMetrics
@@ -47,7 +47,8 @@ wait_for() {
 start_prom() {
     local port
     port=$(free_port)
-    printf 'global:\n  scrape_interval: 1m\nscrape_configs: []\n' >"$tmp/prom.yml"
+    printf 'global:\n  scrape_interval: 1m\n  query_log_file: %s\nscrape_configs: []\n' \
+        "$tmp/$1.queries" >"$tmp/prom.yml"
     timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
         --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
         >"$tmp/$1.log" 2>&1 &
@@ -91,6 +92,16 @@ start_prom rec
 # h3's GPU 1 reported on the first day only, the MIG host has no GPU_UTIL: 7 GPUs at the end.
 check "the recorded series are served" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' 7
 
+: >"$tmp/rec.queries"
+cap --match "$plain" --recorded yes >/dev/null
+check "--recorded yes: the queries read every recorded series and no raw one" $py - "$rules" "$tmp/rec.queries" <<'PY'
+import json, re, sys, yaml
+names = {r['record'] for g in yaml.safe_load(open(sys.argv[1]))['groups'] for r in g['rules']}
+queries = [json.loads(l)['params']['query'] for l in open(sys.argv[2])]
+read = set(re.findall(r'gpu:gpuplan_[a-z_]+:[a-z0-9]+', ' '.join(queries)))
+assert len(names) == 7 and read == names, (sorted(names), sorted(read))
+assert not [q for q in queries if 'DCGM_FI_' in q], queries
+PY
 runs plain --match "$plain"
 check "Prometheus: the recorded series are detected and named" said "$tmp/plain.rec.json" "recorded series"
 check "Prometheus: the same figures from the recorded series as from the raw ones" \
