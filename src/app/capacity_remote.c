@@ -632,7 +632,7 @@ static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const m
     gp_buf text;
     gp_buf_init(&text, 1u << 17);
     coverage_query(o->match, &text);
-    gp_prom_call calls[2] = {{.query = text.data, .time_ms = w->start + HOUR_MS},
+    gp_prom_call calls[2] = {{.query = text.data, .time_ms = w->start + GP_HOUR_MS},
                              {.query = text.data, .time_ms = w->at}};
     gp_status rc = gp_history_query(o, calls, 2, err);
     double n[2][2] = {{0}}; /* [first, last hour][recorded, raw] */
