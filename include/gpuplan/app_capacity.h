@@ -33,6 +33,9 @@ typedef struct gp_cap_query {
     /* NULL: the store. Else the Prometheus-compatible server (its URL, selector, credentials,
      * timeouts) that computes the figures (capacity_remote.c); the history is not copied. */
     const gp_history_opts *remote;
+    /* With remote: read the gpuplan-capacity recorded series when the server has them for the
+     * window (GP_REC_AUTO, the default), always, or never (the raw series). */
+    enum { GP_REC_AUTO, GP_REC_YES, GP_REC_NO } recorded;
 } gp_cap_query;
 
 /* The defaults: 30 days, every node and GPU, busy at 5 %, no price (PUE 1, USD). */
@@ -64,6 +67,11 @@ gp_status gp_capacity_each(gp_session *s, const gp_cap_query *q, int64_t now_ms,
  * GP_E_INPUT for a bad request or the server's refusal (its errorType and text), GP_E_NET for the
  * network, GP_E_LIMIT for an answer past the caps; c is then empty. */
 gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now_ms, gp_capacity *c, gp_err *err);
+
+/* The recording rules of the series gp_capacity_remote reads when the server has them
+ * (contrib/prometheus/gpuplan-capacity.rules.yml is this text), appended to out as a Prometheus
+ * rules file. GP_E_LIMIT when out's limit is too small. */
+gp_status gp_capacity_rules_yaml(gp_buf *out);
 
 /* ---- plan --mix: own k GPUs, rent the overflow (docs/model.md, Mixed fleet; gp_mix_plan in
  * capacity.h) -------------------------------------------------------------------------------- */

@@ -93,6 +93,8 @@ typedef struct cap_flags {
     const char *mix, *option; /* plan --mix SCENARIO --option NAME */
     gp_mix_request mix_rq;
     gp_history_opts remote; /* --prometheus URL and its connection options */
+    bool recorded_set;      /* --recorded given */
+    bool print_rules;       /* capacity --print-rules */
 } cap_flags;
 
 /* The options capacity, scenario measure and plan share (cmd_capacity.c) into q and f; 0, or

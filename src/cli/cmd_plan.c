@@ -30,6 +30,8 @@ int cmd_plan(gp_session *ses, int argc, char **argv) {
     int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? plan_help(), 0 : rc;
+    if (flags.print_rules)
+        return cli_usage_error("--print-rules goes with capacity alone");
     if (!flags.mix || !flags.option)
         return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
     if (q.remote)

@@ -430,6 +430,8 @@ int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
     int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? measure_help(), 0 : rc;
+    if (flags.print_rules)
+        return cli_usage_error("--print-rules goes with capacity alone");
     if (argc - optind != 1)
         return cli_usage_error("scenario measure takes one scenario NAME");
     if (flags.mix_rq.has_growth && !flags.mix_rq.trend)
