@@ -1,6 +1,6 @@
 /* gpuplan capacity: telemetry turned into the numbers a plan needs; and the options it shares
  * with scenario measure (cmd_scenario.c) and plan --mix (cmd_plan.c). Each command parses its
- * options into a gp_cap_query, asks src/app/capacity_query.c, and renders through
+ * options into a gp_cap_query, asks src/app/capacity.c, and renders through
  * src/report/report_capacity.c. */
 #include <getopt.h>
 #include <stdio.h>
