@@ -132,7 +132,7 @@ static void *capacity_init(tui *t) {
 
 static void capacity_request(tui *t) {
     int64_t now = gp_now_ms();
-    if (now - capv(t)->asked_ms > 60000) {
+    if (now - capv(t)->asked_ms > GP_MINUTE_MS) {
         worker_ask(t, JOB_CAPACITY);
         capv(t)->asked_ms = now;
     }

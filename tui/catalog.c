@@ -183,7 +183,9 @@ static void cells_of(const tui *t, int k, char cells[O_N][96]) {
     int p = cat_v(t)->profile;
     if (o->has_tp[p])
         snprintf(cells[8], 96, "%.4g %s", o->per_gpu_hour / o->tp[p],
-                 o->tp_measured[p] ? "meas" : "est");
+                 o->tp_measured[p]    ? "meas"
+                 : o->tp_published[p] ? "pub"
+                                      : "est");
     else
         snprintf(cells[8], 96, "-");
 }

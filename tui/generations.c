@@ -99,8 +99,13 @@ static const char *side_of(const gp_compare_row *r) {
     return r->own ? "own" : r->provider[0] ? r->provider : "-";
 }
 
+/* An API row has no GPU (docs/compare.md "API rows"). */
+static const char *gpu_of(const gp_compare_row *r) {
+    return r->api ? "API" : r->gpu;
+}
+
 static const char *text_of(const gp_compare_row *r, int k) {
-    return k == K_GPU       ? r->gpu
+    return k == K_GPU       ? gpu_of(r)
            : k == K_SIDE    ? side_of(r)
            : k == K_PRICING ? r->pricing
                             : gp_tp_kind_name(r->tp_kind);
@@ -152,9 +157,15 @@ static void cells_of(const gp_compare_row *r, char cells[K_N][320]) {
     snprintf(cells[K_RANK], 320, "%d", r->rank);
     for (int k = K_GPU; k <= K_PRICING; k++)
         snprintf(cells[k], 320, "%s", text_of(r, k));
-    snprintf(cells[K_TP], 320, "%.4g", r->throughput);
-    snprintf(cells[K_KIND], 320, "%s", gp_tp_kind_name(r->tp_kind));
-    snprintf(cells[K_GPUS], 320, "%d", r->gpus_needed);
+    if (r->api) { /* bought per unit of work: no throughput, no GPUs */
+        snprintf(cells[K_TP], 320, "-");
+        snprintf(cells[K_KIND], 320, "api");
+        snprintf(cells[K_GPUS], 320, "-");
+    } else {
+        snprintf(cells[K_TP], 320, "%.4g", r->throughput);
+        snprintf(cells[K_KIND], 320, "%s", gp_tp_kind_name(r->tp_kind));
+        snprintf(cells[K_GPUS], 320, "%d", r->gpus_needed);
+    }
     draw_money(r->total, cells[K_TOTAL], 320);
     snprintf(cells[K_UNIT], 320, "%.6g", r->cost_per_unit);
     if (r->own)
@@ -240,7 +251,7 @@ void gen_draw(tui *t) {
             if (r->missing[0]) { /* shown as such: the GPU model and what it lacks */
                 draw_textf(yy, x, wd[K_RANK], attr, "%*s", wd[K_RANK], "-");
                 x += wd[K_RANK] + 1;
-                draw_text_mid(yy, x, wd[K_GPU], r->gpu, attr);
+                draw_text_mid(yy, x, wd[K_GPU], gpu_of(r), attr);
                 x += wd[K_GPU] + 1;
                 char why[400];
                 if (strcmp(side_of(r), "-"))
@@ -294,7 +305,7 @@ static void save_row(tui *t, const char *name) {
         return;
     }
     scen_load_names(t);
-    tui_status(t, "saved \"%s\", version %d: rank %d, %s %s %s", name, version, r->rank, r->gpu,
+    tui_status(t, "saved \"%s\", version %d: rank %d, %s %s %s", name, version, r->rank, gpu_of(r),
                side_of(r), r->pricing);
 }
 
@@ -370,7 +381,7 @@ unsigned gen_key(tui *t, int ch) {
             return TUI_HANDLED;
         }
         char name[GP_NAME_BYTES];
-        snprintf(name, sizeof name, "%s %s %s per %s", r->gpu, side_of(r), r->pricing,
+        snprintf(name, sizeof name, "%s %s %s per %s", gpu_of(r), side_of(r), r->pricing,
                  gp_profiles[g->profile].unit);
         tui_prompt(t, PROMPT_GEN_SAVE, "Save as scenario:", name);
         return TUI_HANDLED;

@@ -81,17 +81,17 @@ typedef struct cap_data {
     char error[256];
 } cap_data;
 
-#define TUI_MAX_PROFILES 4 /* gp_profiles, the workload profiles of the throughput table */
+#define TUI_MAX_PROFILES 8 /* gp_profiles, the workload profiles of the throughput table */
 
 typedef struct offer {
     char provider[16], instance[64], region[32], gpu[24], pricing[16], purchase[16];
     double gpus, hourly, per_gpu_hour;
     int term;
     char effective_from[11];
-    /* work per GPU-hour of its GPU in each profile, the figure in use (measured, else the
-     * spec estimate); has_tp false where the GPU has none */
+    /* work per GPU-hour of its GPU in each profile, the figure in use (measured, else
+     * published, else the estimate); has_tp false where the GPU has none */
     double tp[TUI_MAX_PROFILES];
-    bool has_tp[TUI_MAX_PROFILES], tp_measured[TUI_MAX_PROFILES];
+    bool has_tp[TUI_MAX_PROFILES], tp_measured[TUI_MAX_PROFILES], tp_published[TUI_MAX_PROFILES];
 } offer;
 
 typedef struct gpu_row {

@@ -103,8 +103,8 @@ static void *job_fleet(gp_session *ses, bool have_db, bool demo, const char *no_
     d->stale = fs.stale;
     gp_fleet_state_done(&fs);
     fleet_acc a = {d, 0};
-    if (gp_fleet_history(ses, GP_M_GPU_UTIL, now - 3600000, now + 1, take_util, &a, &err) ||
-        gp_fleet_history(ses, GP_M_POWER_W, now - now % 86400000, now + 1, take_power, &a, &err))
+    if (gp_fleet_history(ses, GP_M_GPU_UTIL, now - GP_HOUR_MS, now + 1, take_util, &a, &err) ||
+        gp_fleet_history(ses, GP_M_POWER_W, now - now % GP_DAY_MS, now + 1, take_power, &a, &err))
         snprintf(d->error, sizeof d->error, "%s", err.msg);
     return d;
 }
@@ -123,7 +123,7 @@ static void *job_capacity(gp_session *ses, bool have_db, const char *no_db) {
     d->at_ms = now;
     gp_cap_query q;
     gp_cap_query_init(&q);
-    q.since_ms = 30LL * 86400000;
+    q.since_ms = 30 * GP_DAY_MS;
     q.threshold = 5;
     gp_capacity c;
     gp_err err;
@@ -199,6 +199,7 @@ static void throughputs(gp_session *ses, catalog_data *d) {
             d->o[i].has_tp[p] = e != NULL;
             d->o[i].tp[p] = e ? e->value : 0;
             d->o[i].tp_measured[p] = e && e->kind == GP_TP_MEASURED;
+            d->o[i].tp_published[p] = e && e->kind == GP_TP_PUBLISHED;
         }
     gp_tp_list_done(&l);
 }

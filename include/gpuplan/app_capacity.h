@@ -33,6 +33,9 @@ typedef struct gp_cap_query {
     /* NULL: the store. Else the Prometheus-compatible server (its URL, selector, credentials,
      * timeouts) that computes the figures (capacity_remote.c); the history is not copied. */
     const gp_history_opts *remote;
+    /* With remote: read the gpuplan-capacity recorded series when the server has them for the
+     * window (GP_REC_AUTO, the default), always, or never (the raw series). */
+    enum { GP_REC_AUTO, GP_REC_YES, GP_REC_NO } recorded;
 } gp_cap_query;
 
 /* The defaults: 30 days, every node and GPU, busy at 5 %, no price (PUE 1, USD). */
@@ -47,12 +50,28 @@ gp_status gp_capacity_analyse(gp_session *s, const gp_cap_query *q, int64_t now_
                               gp_capacity *out, gp_err *err);
 void gp_capacity_done(gp_capacity *c);
 
+/* gp_capacity_analyse's figures in memory set by the nodes rather than the GPUs (the
+ * exporter's): each GPU's row goes to fn as it is read (borrowed for the call: c->rows stays
+ * NULL, c->n counts them) with the sums only (no memory, power limit or power P95), c already
+ * holding the window and prices (has_allin from q alone, --by or not). Once every row is in,
+ * c's fleet, per-node and per-model groups, whole GPUs and chargeback are as
+ * gp_capacity_analyse's; it has no buckets, load duration curve or wall power. From the store
+ * only (q->remote is not read). Errors as gp_capacity_analyse's; fn may have had some rows. */
+gp_status gp_capacity_each(gp_session *s, const gp_cap_query *q, int64_t now_ms,
+                           void (*fn)(const gp_capacity *c, const gp_cap_row *r, void *arg),
+                           void *arg, gp_capacity *out, gp_err *err);
+
 /* The figures of gp_capacity_analyse computed by the server q->remote with server-side
  * aggregation (the queries are listed in docs/telemetry.md): per GPU, node (Hostname), model
  * and label, and the load duration curve; no wall power. c->server names the server. Errors:
  * GP_E_INPUT for a bad request or the server's refusal (its errorType and text), GP_E_NET for the
  * network, GP_E_LIMIT for an answer past the caps; c is then empty. */
 gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now_ms, gp_capacity *c, gp_err *err);
+
+/* The recording rules of the series gp_capacity_remote reads when the server has them
+ * (contrib/prometheus/gpuplan-capacity.rules.yml is this text), appended to out as a Prometheus
+ * rules file. GP_E_LIMIT when out's limit is too small. */
+gp_status gp_capacity_rules_yaml(gp_buf *out);
 
 /* ---- plan --mix: own k GPUs, rent the overflow (docs/model.md, Mixed fleet; gp_mix_plan in
  * capacity.h) -------------------------------------------------------------------------------- */

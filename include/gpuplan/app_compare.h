@@ -36,9 +36,21 @@ typedef struct gp_compare_request {
     const char *as_of;  /* YYYY-MM-DD: prices in force that day */
     const char *save;   /* store the scenario of the row ranked pick under this name, or NULL */
     int pick;
+    /* Owned servers (docs/compare.md "Owned servers"): a catalog node price of the GPU's form
+     * factor where one exists, else the GPU price x 8 x server_overhead; either x
+     * network_share for the cluster network. */
+    double server_overhead; /* >= 1, default 1.6 */
+    double network_share;   /* >= 1, default 1.15 */
+    /* Filters: rows of this GPU model only (normalized), of this pricing ("own", "on_demand",
+     * "spot", "committed"), rented offers of this region; NULL: any. */
+    const char *gpu, *pricing, *region;
+    bool spot; /* rank spot rows even for a horizon over 12 months (else listed, not ranked) */
 } gp_compare_request;
 
-/* The defaults: growth 0, 36 months, utilization 0.6. */
+/* Spot rows are left out of the ranking for horizons over this many months unless asked. */
+#define GP_COMPARE_SPOT_MONTHS 12
+
+/* The defaults: growth 0, 36 months, utilization 0.6, server overhead 1.6, network 1.15. */
 void gp_compare_defaults(gp_compare_request *rq, const char *as_of);
 /* Compare as rq asks, and store the row ranked rq->pick when rq->save is set
  * (out->saved_version says which version). On failure *out is empty. */

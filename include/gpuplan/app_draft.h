@@ -69,6 +69,17 @@ typedef struct gp_draft_request {
     const char *hardware_source;
     const gp_draft_offer *offers;
     int n_offers;
+    /* Work mode (docs/planning.md "scenario draft"): work_per_month > 0 units of profile's
+     * work a month instead of gpus (gpus is then the month-1 GPUs that work needs, for the
+     * offers' size), each side doing the profile's throughput on the GPU (measured, else
+     * published, else estimated). GP_E_INPUT for an unknown profile or no throughput. */
+    double work_per_month;
+    const char *profile;
+    /* An API option (revision 2.1 per_unit; work mode only, a decode or offline profile):
+     * "MODEL" at the cheapest provider, or "PROVIDER/MODEL", priced from the catalog's API
+     * price in force on as_of, its input price through the profile's prompt over generated
+     * tokens. GP_E_INPUT naming the model when the catalog has no price for it that day. */
+    const char *api;
 } gp_draft_request;
 
 /* The interruptions a month a drafted spot option is priced at when the catalog gives no

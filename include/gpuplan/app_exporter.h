@@ -50,6 +50,10 @@ gp_status gp_exporter_open(gp_session *s, const gp_exporter_opts *o, int64_t now
 gp_status gp_exporter_metrics(gp_exporter *x, int64_t now_ms, const gp_metric_set **out,
                               gp_err *err);
 
+/* A number that changes whenever the set gp_exporter_metrics gives does (each refresh, each
+ * failed one counted): a front end may keep what it rendered of the set until it changes. */
+unsigned long long gp_exporter_generation(const gp_exporter *x);
+
 void gp_exporter_close(gp_exporter *x);
 
 #endif

@@ -9,11 +9,12 @@
 #include <stddef.h>
 
 #include "gpuplan/app_session.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/fleet.h"
 #include "gpuplan/store_telemetry.h"
 
 /* The freshness window: a GPU not seen for this long shows its last values marked stale. */
-#define GP_FLEET_FRESH_MS (15 * 60000LL)
+#define GP_FLEET_FRESH_MS (15 * GP_MINUTE_MS)
 
 /* Every GPU that ever reported, with its newest values as of now_ms, stale past fresh_ms. */
 gp_status gp_fleet_state_read(gp_session *s, int64_t now_ms, int64_t fresh_ms, gp_fleet_state *out,

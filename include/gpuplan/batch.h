@@ -39,6 +39,13 @@ typedef struct gp_batch_price {
     double hourly;
     char effective_from[11];
     char source[256];
+    /* 2.1: a price in another currency than the scenario's: its currency, hourly as listed,
+     * the rate that converted it (0: not converted), the date that rate took effect, its
+     * source. */
+    char currency[4];
+    double listed_hourly, fx_rate;
+    char fx_date[11];
+    char fx_source[300];
 } gp_batch_price;
 
 typedef struct gp_batch_scenario {

@@ -124,6 +124,8 @@ typedef struct gp_capacity {
     /* "": computed from the store; else the URL of the Prometheus-compatible server whose
      * server-side aggregation gave the figures (capacity --prometheus). */
     char server[256];
+    /* With a server: which series it aggregated (recorded or raw) and why. */
+    char series[256];
 } gp_capacity;
 
 /* A least-squares trend of daily busy GPU-hours, as a monthly growth rate with its

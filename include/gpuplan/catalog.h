@@ -42,7 +42,8 @@ typedef struct gp_price_rec {
     double upfront, recurring; /* per instance per term; per instance-hour */
     char interruption_band[8]; /* spot: "<5%" .. ">20%", "" when the source gives none */
     char currency[4];
-    int where; /* line or record number in the source, for messages */
+    int where;       /* line or record number in the source, for messages */
+    bool shape_only; /* an instance shape the source gives no price for: the offer alone */
 } gp_price_rec;
 
 typedef struct gp_skip_reason {

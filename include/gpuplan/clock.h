@@ -10,6 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Milliseconds in a minute, an hour and a day (Unix time has no leap seconds, so a UTC day is
+ * always this long). The _DIGITS forms are the bare numbers, for SQL text (src/store). */
+#define GP_MINUTE_MS_DIGITS 60000
+#define GP_HOUR_MS_DIGITS 3600000
+#define GP_DAY_MS_DIGITS 86400000
+#define GP_MINUTE_MS ((int64_t)GP_MINUTE_MS_DIGITS)
+#define GP_HOUR_MS ((int64_t)GP_HOUR_MS_DIGITS)
+#define GP_DAY_MS ((int64_t)GP_DAY_MS_DIGITS)
+
 /* The current time in Unix milliseconds. */
 int64_t gp_now_ms(void);
 

@@ -37,6 +37,14 @@ typedef struct gp_compare_row {
     int gpus_per_instance, term_months; /* rented rows: the offer */
     double hourly, upfront;             /* per instance-hour; per instance a term (committed) */
     double interruptions_per_hour, checkpoint_interval_h, restart_h; /* spot */
+    /* An API row (docs/compare.md "API rows"): the profile's model bought per M tokens from
+     * provider (pricing "api", gpu "", no throughput, no GPUs), priced price_per_unit a unit
+     * of work plus input_units_per_unit input units at price_per_input_unit; its catalog
+     * source (the page and what it showed) in api_source, its model in api_model. */
+    bool api;
+    char api_model[64];
+    double price_per_unit, price_per_input_unit, input_units_per_unit;
+    char api_source[512];
 } gp_compare_row;
 
 typedef struct gp_comparison {

@@ -19,6 +19,8 @@ enum {
     GP_SPEC_FP16,
     GP_SPEC_BF16,
     GP_SPEC_MEM_BW_GBS,
+    GP_SPEC_FP32_MATRIX, /* FP32 on the matrix units where the vendor lists it (AMD); FP32 is
+                            the vector rate */
     GP_SPEC_N
 };
 
@@ -69,6 +71,7 @@ typedef enum gp_reference_kind {
     GP_REF_PUE_REFERENCE,
     GP_REF_PUE_GREEN_ALGORITHMS,
     GP_REF_TARIFF_URDB,
+    GP_REF_SPECS_GPUPLAN, /* specs/gpuplan_spec_supplement.csv: datasheet figures, gaps only */
 } gp_reference_kind;
 
 /* Where rows go. A callback that fails fills err and returns its code, which stops the parse

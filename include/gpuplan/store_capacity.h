@@ -20,8 +20,14 @@ typedef struct gp_cap_select {
     const char *gpu;        /* catalog GPU name ("A100" also matches "A100-80GB"), NULL: any */
 } gp_cap_select;
 
-/* One row per GPU with utilization data in the window, by node then GPU. */
+/* One row per GPU with utilization data in the window, by node then GPU, each handed to fn as
+ * soon as its series are read (what is kept a GPU is its memory's hourly peaks only). On an
+ * error fn may have had some of the GPUs already. */
 gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
+                                 int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err);
+/* The same GPUs with only the sums of utilization and power (no memory, power limit, power P95
+ * or power_hist): a quarter of the reads, for a caller that shows none of those. */
+gp_status gp_store_capacity_sums(gp_store *st, const gp_cap_select *sel,
                                  int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err);
 
 /* The selection's 5-minute buckets in time order (only buckets with some data), with the GPUs

@@ -38,6 +38,8 @@ typedef struct gp_offer_price {
     double low, high;
     const char *currency, *effective_from, *source;
     const char *interruption_band; /* spot: the source's band, "" when none */
+    bool unpriced; /* a shape with no price in force on as_of: pricing, hourly, currency,
+                      effective_from and source say nothing */
 } gp_offer_price;
 
 typedef enum gp_offer_sort { GP_SORT_HOURLY, GP_SORT_GPU_HOUR, GP_SORT_NAME } gp_offer_sort;
@@ -51,13 +53,22 @@ typedef struct gp_offer_filter {
     double min_gpus;           /* 0: any */
     const char *as_of;         /* YYYY-MM-DD: prices in force then */
     gp_offer_sort sort;
-    int limit; /* 0: all */
+    int limit;        /* 0: all */
+    bool with_shapes; /* also offers with no price in force (pricing -1 only), after the rest */
 } gp_offer_filter;
 
 /* Call fn for the price in force on as_of of every (offer, kind, term, purchase) that passes
- * the filter, in the filter's order. A non-zero return from fn stops the walk. */
+ * the filter, in the filter's order; with with_shapes, then once for each offer that passes
+ * and has no price in force (unpriced), by name. A non-zero return from fn stops the walk. */
 gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
                                 int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err);
+
+/* Each provider's newest effective date (YYYY-MM-DD) among its prices in force on as_of, by
+ * provider name: what gp_store_catalog_list's rows would give, in one aggregate. A non-zero
+ * return from fn stops the walk. */
+gp_status gp_store_catalog_newest(gp_store *st, const char *as_of,
+                                  int (*fn)(const char *provider, const char *newest, void *),
+                                  void *arg, gp_err *err);
 
 /* Every price row ever imported for provider/instance/region, by kind, term, purchase and
  * date. GP_E_NOTFOUND when the offer is unknown. */

@@ -87,9 +87,20 @@ gp_status gp_store_node_status(gp_store *st, long long node_id, int64_t now_ms, 
 gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finished_ms, int ok,
                                 int failed, size_t samples, gp_err *err);
 
-/* Drop raw samples older than now - raw_keep_ms and rollups older than now - rollup_keep_ms. */
+/* Drop raw samples older than now - raw_keep_ms and rollups (rows and day chunks, capacity
+ * hours and fleet buckets with them) older than now - rollup_keep_ms. Seals nothing. */
 gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                              int64_t rollup_keep_ms, gp_err *err);
+
+/* Seal the days that are over (docs/architecture.md, "A sample's life"): the rows of every UTC
+ * day that ended an hour or more before now_ms move into that day's chunks, and the boundary
+ * readers split rows from chunks at moves past it. Each series' 5-minute and hourly rollups
+ * and capacity hours, for at most 4000 series a call (the rest on later calls,
+ * so the cycle after midnight does not carry the whole fleet's day at once); the fleet's
+ * 5-minute buckets, all at once. Readers get the same figures before and after. A collector
+ * runs it every cycle, after retention, inside the cycle's transaction. *sealed (unless
+ * NULL): how many series this call sealed. */
+gp_status gp_store_seal_days(gp_store *st, int64_t now_ms, size_t *sealed, gp_err *err);
 
 /* The fleet now: one row per GPU with the newest value of each metric (within window_ms). */
 typedef struct gp_fleet_gpu {

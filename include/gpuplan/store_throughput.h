@@ -18,11 +18,20 @@ gp_status gp_store_put_throughputs(gp_store *st, const gp_throughput *rows, int 
  * spec that lost an input loses its estimate. */
 gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
                                      int n, gp_err *err);
-/* Rows ordered by GPU, profile, then measured before estimate; profile and gpu (NULL: any)
+/* Rows ordered by GPU, profile, then measured, published, estimate; profile and gpu (NULL: any)
  * filter. A non-zero return from fn stops the walk. */
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
                                int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err);
 
+/* Store a user's workload profile (db/018_workloads.sql) as its JSON text, replacing one of
+ * the same name. */
+gp_status gp_store_put_workload_profile(gp_store *st, const char *name, const char *json,
+                                        const char *added, gp_err *err);
+/* The stored workload profiles ordered by name (name NULL: all, else that one); fn gets the
+ * name and the JSON text; a non-zero return stops the walk. */
+gp_status gp_store_workload_profiles(gp_store *st, const char *name,
+                                     int (*fn)(const char *name, const char *json, void *),
+                                     void *arg, gp_err *err);
 /* Store every figure of one run in one transaction: each replaces the measured row of its
  * (gpu, profile) and is added to the history; all or none. */
 gp_status gp_store_put_measurements(gp_store *st, const gp_tp_measurement *m, int n, gp_err *err);

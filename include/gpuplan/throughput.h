@@ -17,12 +17,15 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/error.h"
+#include "gpuplan/workload.h"
 
 #define GP_PROFILE_BYTES 48
 #define GP_WORK_UNIT_BYTES 48
 #define GP_TP_SOURCE_BYTES 1024
 
-typedef enum gp_tp_kind { GP_TP_ESTIMATE, GP_TP_MEASURED } gp_tp_kind;
+/* A published result (bundled, dated, with its source) ranks between the two: a measured
+ * figure beats it, it beats an estimate. */
+typedef enum gp_tp_kind { GP_TP_ESTIMATE, GP_TP_MEASURED, GP_TP_PUBLISHED } gp_tp_kind;
 
 typedef struct gp_throughput {
     char gpu[GP_GPU_NAME_BYTES]; /* the catalog GPU name (gp_gpu_normalize) */
@@ -35,7 +38,7 @@ typedef struct gp_throughput {
     int line;       /* the CSV line (0 when not from a CSV) */
 } gp_throughput;
 
-const char *gp_tp_kind_name(gp_tp_kind k); /* "estimate", "measured" */
+const char *gp_tp_kind_name(gp_tp_kind k); /* "estimate", "measured", "published" */
 
 /* Parse a throughput CSV (kind GP_TP_MEASURED): every row to fn (a non-zero return stops the
  * read and is returned; fn fills err). */
@@ -43,6 +46,12 @@ gp_status gp_throughput_csv_parse(const char *buf, size_t len, const char *origi
                                   gp_status (*fn)(const gp_throughput *, void *, gp_err *),
                                   void *arg, gp_err *err);
 
+/* Parse a workload profile (docs/compare.md "Your own profiles"): a JSON object with name,
+ * source, phase, params_b (active_params_b optional), layers, kv_heads, head_dim, input_len,
+ * precision (a list), and for serving phases batch and output_len. GP_E_INPUT naming
+ * origin:$.key for a missing or out-of-range member; *w is zeroed on failure. */
+gp_status gp_workload_json_parse(const char *buf, size_t len, const char *origin, gp_workload *w,
+                                 gp_err *err);
 /* One `throughput import --prometheus` figure with what it was measured from. */
 typedef struct gp_tp_measurement {
     gp_throughput t;      /* kind GP_TP_MEASURED: the figure in force after the run */

@@ -148,6 +148,13 @@ static void prices_of(const gp_loaded *sc, gp_batch_scenario *out) {
         q->hourly = p->hourly;
         snprintf(q->effective_from, sizeof q->effective_from, "%s", p->effective_from);
         snprintf(q->source, sizeof q->source, "%s", p->source);
+        if (p->fx_rate > 0) {
+            snprintf(q->currency, sizeof q->currency, "%s", p->currency);
+            q->listed_hourly = p->listed_hourly;
+            q->fx_rate = p->fx_rate;
+            snprintf(q->fx_date, sizeof q->fx_date, "%s", p->fx_date);
+            snprintf(q->fx_source, sizeof q->fx_source, "%s", p->fx_source);
+        }
     }
 }
 

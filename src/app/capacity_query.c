@@ -10,6 +10,7 @@
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/model.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario_json.h"
@@ -20,7 +21,7 @@
 
 void gp_cap_query_init(gp_cap_query *q) {
     memset(q, 0, sizeof *q);
-    q->since_ms = 30LL * 86400000;
+    q->since_ms = 30 * GP_DAY_MS;
     q->threshold = 5;
     q->pue = 1.0;
     snprintf(q->currency, sizeof q->currency, "USD");
@@ -126,10 +127,9 @@ static void copy_text(char *out, size_t cap, const char *s) {
     out[n] = '\0';
 }
 
-static int take_gpu(const gp_cap_gpu *g, void *arg) {
-    gathered *x = arg;
-    x->rows = gp_xgrow(x->rows, &x->cap, x->n, sizeof *x->rows, 64);
-    gp_cap_row *r = &x->rows[x->n++];
+/* g as a row of its own: its strings copied into the row (r->g's still point at g's), its
+ * figures at threshold. */
+static void row_of(gp_cap_row *r, const gp_cap_gpu *g, int threshold) {
     r->g = *g;
     copy_text(r->node, sizeof r->node, g->node);
     copy_text(r->host, sizeof r->host, g->host);
@@ -137,7 +137,19 @@ static int take_gpu(const gp_cap_gpu *g, void *arg) {
     copy_text(r->model, sizeof r->model, g->model);
     copy_text(r->mig, sizeof r->mig, g->mig);
     copy_text(r->raw_model, sizeof r->raw_model, g->raw_model ? g->raw_model : "");
-    gp_cap_figures_of(&r->g, x->threshold, &r->f);
+    gp_cap_figures_of(&r->g, threshold, &r->f);
+}
+
+/* r->g's strings into r itself. */
+static void row_own(gp_cap_row *r) {
+    r->g.node = r->node, r->g.host = r->host, r->g.uuid = r->uuid, r->g.model = r->model;
+    r->g.mig = r->mig, r->g.raw_model = r->raw_model;
+}
+
+static int take_gpu(const gp_cap_gpu *g, void *arg) {
+    gathered *x = arg;
+    x->rows = gp_xgrow(x->rows, &x->cap, x->n, sizeof *x->rows, 64);
+    row_of(&x->rows[x->n++], g, x->threshold);
     return 0;
 }
 
@@ -157,11 +169,8 @@ static gp_status gather(gp_store *st, const gp_cap_select *sel, int threshold, g
     if (gp_store_capacity_gpus(st, sel, take_gpu, x, err) ||
         gp_store_capacity_buckets(st, sel, threshold, take_bucket, x, err))
         return err->code;
-    for (size_t i = 0; i < x->n; i++) {
-        gp_cap_row *r = &x->rows[i];
-        r->g.node = r->node, r->g.host = r->host, r->g.uuid = r->uuid, r->g.model = r->model;
-        r->g.mig = r->mig, r->g.raw_model = r->raw_model;
-    }
+    for (size_t i = 0; i < x->n; i++)
+        row_own(&x->rows[i]);
     return GP_OK;
 }
 
@@ -229,30 +238,38 @@ static int take_usage(const gp_cap_label *l, void *arg) {
     return 0;
 }
 
-/* The groups (fleet, per model, per node) and the load duration curve of what was gathered. */
-void cap_summarise(gp_capacity *c) {
-    size_t cm = 0, cn = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const gp_cap_row *r = &c->rows[i];
-        if (r->mig[0])
-            continue; /* a MIG instance is in its GPU's rolled-up row (telemetry.h) */
-        gp_cap_gpu_merge(&c->fleet, &r->g);
-        size_t had = c->nm;
-        gp_cap_group *m = group_of(&c->models, &c->nm, &cm, r->model[0] ? r->model : "?");
-        /* A model is named as its first GPU reported it, else after its key. */
-        if (c->nm > had && !gp_gpu_display_name(r->raw_model, m->display, sizeof m->display))
-            gp_gpu_display_name(m->key, m->display, sizeof m->display);
-        gp_cap_gpu_merge(&m->sum, &r->g);
-        m->gpus++;
-        gp_cap_group *nd = group_of(&c->nodes, &c->nn, &cn, r->node);
-        gp_cap_gpu_merge(&nd->sum, &r->g);
-        nd->gpus++;
-    }
+/* One row into the fleet and its model's and node's groups (*cm, *cn: their arrays' room). */
+static void cap_add_row(gp_capacity *c, const gp_cap_row *r, size_t *cm, size_t *cn) {
+    if (r->mig[0])
+        return; /* a MIG instance is in its GPU's rolled-up row (telemetry.h) */
+    gp_cap_gpu_merge(&c->fleet, &r->g);
+    size_t had = c->nm;
+    gp_cap_group *m = group_of(&c->models, &c->nm, cm, r->model[0] ? r->model : "?");
+    /* A model is named as its first GPU reported it, else after its key. */
+    if (c->nm > had && !gp_gpu_display_name(r->raw_model, m->display, sizeof m->display))
+        gp_gpu_display_name(m->key, m->display, sizeof m->display);
+    gp_cap_gpu_merge(&m->sum, &r->g);
+    m->gpus++;
+    gp_cap_group *nd = group_of(&c->nodes, &c->nn, cn, r->node);
+    gp_cap_gpu_merge(&nd->sum, &r->g);
+    nd->gpus++;
+}
+
+/* The fleet's and the groups' figures, once every row is in. */
+static void cap_group_figures(gp_capacity *c) {
     gp_cap_figures_of(&c->fleet, c->threshold, &c->fleet_f);
     for (size_t i = 0; i < c->nm; i++)
         gp_cap_figures_of(&c->models[i].sum, c->threshold, &c->models[i].f);
     for (size_t i = 0; i < c->nn; i++)
         gp_cap_figures_of(&c->nodes[i].sum, c->threshold, &c->nodes[i].f);
+}
+
+/* The groups (fleet, per model, per node) and the load duration curve of what was gathered. */
+void cap_summarise(gp_capacity *c) {
+    size_t cm = 0, cn = 0;
+    for (size_t i = 0; i < c->n; i++)
+        cap_add_row(c, &c->rows[i], &cm, &cn);
+    cap_group_figures(c);
     /* Complete buckets: every physical GPU of the selection reported. */
     long long units = whole_gpus(c->rows, c->n);
     c->ldc = gp_xmalloc((c->nb + 1) * sizeof *c->ldc);
@@ -269,13 +286,16 @@ void cap_summarise(gp_capacity *c) {
         c->empty = 0;
 }
 
+/* A GPU-hour present: a physical GPU's bucket counted in hours (a MIG instance's hours are its
+ * GPU's). */
+static double present_hours_of(const gp_cap_row *r) {
+    return r->mig[0] ? 0 : (double)r->g.buckets * 5.0 / 60.0;
+}
+
 /* OpenCost's manner: each label value pays for the GPU-hours it used at the all-in rate; what
  * the fleet's present GPU-hours cost beyond that is idle, a row of its own. */
-void cap_chargeback(gp_capacity *c, double rate) {
-    double present_hours = 0, allocated = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (!c->rows[i].mig[0]) /* a MIG instance's hours are its GPU's */
-            present_hours += (double)c->rows[i].g.buckets * 5.0 / 60.0;
+static void chargeback_over(gp_capacity *c, double rate, double present_hours) {
+    double allocated = 0;
     for (size_t i = 0; i < c->nu; i++) {
         c->usage[i].allin = c->usage[i].util_sum / 100.0 * 5.0 / 60.0 * rate;
         allocated += c->usage[i].allin;
@@ -284,6 +304,26 @@ void cap_chargeback(gp_capacity *c, double rate) {
     c->allin_per_gpu_hour = rate;
     c->allin_fleet = present_hours * rate;
     c->allin_idle = c->allin_fleet - allocated;
+}
+
+void cap_chargeback(gp_capacity *c, double rate) {
+    double present_hours = 0;
+    for (size_t i = 0; i < c->n; i++)
+        present_hours += present_hours_of(&c->rows[i]);
+    chargeback_over(c, rate, present_hours);
+}
+
+/* c's window and prices from q, before anything is read. */
+static void cap_begin(gp_capacity *c, const gp_cap_query *q, const gp_cap_select *sel,
+                      int64_t now) {
+    c->from_ms = sel->from_ms;
+    c->until_ms = now;
+    c->threshold = q->threshold;
+    c->has_price = q->has_price;
+    c->price = q->price;
+    c->pue = q->pue;
+    snprintf(c->currency, sizeof c->currency, "%s", q->currency);
+    c->window = q->since_ms / 300000;
 }
 
 gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t now, gp_capacity *c,
@@ -299,14 +339,7 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
     selection(q, now, &sel, nodes_json, sizeof nodes_json);
     if (resolve_gpu(st, &sel, key, sizeof key, err))
         return err->code;
-    c->from_ms = sel.from_ms;
-    c->until_ms = now;
-    c->threshold = q->threshold;
-    c->has_price = q->has_price;
-    c->price = q->price;
-    c->pue = q->pue;
-    snprintf(c->currency, sizeof c->currency, "%s", q->currency);
-    c->window = q->since_ms / 300000;
+    cap_begin(c, q, &sel, now);
     gathered x;
     gp_status rc = gather(st, &sel, q->threshold, &x, err);
     c->rows = x.rows, c->n = x.n, c->b = x.b, c->nb = x.nb;
@@ -324,6 +357,61 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
             return err->code;
         if (q->has_allin)
             cap_chargeback(c, q->allin_per_gpu_hour);
+    }
+    return GP_OK;
+}
+
+/* gp_capacity_each's walk: one row, reused from GPU to GPU. */
+typedef struct streamed {
+    gp_capacity *c;
+    gp_cap_row *row;
+    size_t cm, cn;
+    double present_hours;
+    void (*fn)(const gp_capacity *, const gp_cap_row *, void *);
+    void *arg;
+} streamed;
+
+static int take_streamed(const gp_cap_gpu *g, void *arg) {
+    streamed *x = arg;
+    gp_cap_row *r = x->row;
+    row_of(r, g, x->c->threshold);
+    row_own(r);
+    x->c->n++;
+    x->c->gpus += r->mig[0] == '\0';
+    x->present_hours += present_hours_of(r);
+    cap_add_row(x->c, r, &x->cm, &x->cn);
+    x->fn(x->c, r, x->arg);
+    return 0;
+}
+
+gp_status gp_capacity_each(gp_session *ses, const gp_cap_query *q, int64_t now,
+                           void (*fn)(const gp_capacity *c, const gp_cap_row *r, void *arg),
+                           void *arg, gp_capacity *c, gp_err *err) {
+    memset(c, 0, sizeof *c);
+    gp_store *st;
+    if (gp_session_store(ses, &st, err))
+        return err->code;
+    gp_cap_select sel;
+    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
+    selection(q, now, &sel, nodes_json, sizeof nodes_json);
+    if (resolve_gpu(st, &sel, key, sizeof key, err))
+        return err->code;
+    cap_begin(c, q, &sel, now);
+    c->has_allin = q->has_allin; /* known before the rows: fn prices each one */
+    c->allin_per_gpu_hour = q->allin_per_gpu_hour;
+    streamed x = {c, gp_xmalloc(sizeof *x.row), 0, 0, 0, fn, arg};
+    gp_status rc = gp_store_capacity_sums(st, &sel, take_streamed, &x, err);
+    free(x.row);
+    if (rc)
+        return rc;
+    cap_group_figures(c);
+    if (q->by) {
+        c->by = q->by;
+        usage u = {c, 0};
+        if (gp_store_capacity_by_label(st, &sel, q->by, take_usage, &u, err))
+            return err->code;
+        if (q->has_allin)
+            chargeback_over(c, q->allin_per_gpu_hour, x.present_hours);
     }
     return GP_OK;
 }
@@ -351,11 +439,11 @@ void gp_capacity_done(gp_capacity *c) {
 static void trend_of(const gp_cap_bucket *b, size_t nb, long long units, gp_cap_trend *t) {
     double xs[4000] = {0}, ys[4000] = {0}; /* zeroed: the compiler cannot see nd bound the reads */
     size_t nd = 0;
-    int64_t day0 = nb ? b[0].bucket_ms / 86400000 : 0;
+    int64_t day0 = nb ? b[0].bucket_ms / GP_DAY_MS : 0;
     for (size_t i = 0; i < nb; i++) {
         if (b[i].gpus < units)
             continue;
-        int64_t d = b[i].bucket_ms / 86400000 - day0;
+        int64_t d = b[i].bucket_ms / GP_DAY_MS - day0;
         if (d < 0 || d >= 4000)
             continue;
         if (nd == 0 || xs[nd - 1] != (double)d) {

@@ -10,6 +10,9 @@
  * into the 5 % bins of db/004_capacity.sql on the server (count_values of the bin, then
  * sum_over_time), so the busy share at any threshold and the percentiles (read from the bins as for
  * stored data) equal those computed after an import. The queries are listed in docs/telemetry.md.
+ * Where the server holds the series of gpuplan's recording rules (rec_rules below, shipped as
+ * contrib/prometheus/gpuplan-capacity.rules.yml) for the window, the same figures are read from
+ * them: sums and counts of points recorded every 5 minutes instead of subqueries over raw ones.
  */
 #include <ctype.h>
 #include <math.h>
@@ -19,12 +22,12 @@
 
 #include "capacity_int.h"
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/history.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 
-#define HOUR_MS 3600000LL
 #define BUCKET_MS 300000LL
 /* Points per series of one range query: under Prometheus' 11,000. */
 #define RANGE_POINTS 10000
@@ -241,6 +244,131 @@ static void fleet_queries(const exprs *e, const window *w, int threshold, const 
     term(use, "lp", x);
 }
 
+/* ---- the recorded series (contrib/prometheus/gpuplan-capacity.rules.yml) --------------------- */
+
+/* The rules file is this table as YAML (gp_capacity_rules_yaml, `capacity --print-rules`), so
+ * the series the rules record are the ones the queries below read. Each rule is written on the
+ * raw series alone: promtool backfills no rule that reads another rule's output. The 5-minute
+ * windows end 1 ms before the evaluation, as those of today's queries do, so rules evaluated
+ * every 5 minutes from a whole 5 minutes (a backfill) record exactly their means. */
+#define U_RAW "avg_over_time(DCGM_FI_DEV_GPU_UTIL[5m] offset 1ms)"
+#define E_RAW                                                                                      \
+    "100 * avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[5m] offset 1ms) unless on(UUID, gpu) "      \
+    "count_over_time(DCGM_FI_DEV_GPU_UTIL[5m] offset 1ms)"
+#define P_RAW "avg_over_time(DCGM_FI_DEV_POWER_USAGE[5m] offset 1ms)"
+
+enum { R_UTIL, R_ENGINE, R_BINS, R_POWER, R_BUSY_POWER, R_FB_USED, R_FB_TOTAL, R_N };
+
+/* The bins rule clamps to the last bin, 100 % in a bin of its own. */
+_Static_assert(GP_UTIL_BINS == 21, "gpu:gpuplan_util_bin:count5m clamps to bin 20");
+
+static const struct rec_rule {
+    const char *name, *expr, *why;
+} rec_rules[R_N] = {
+    {"gpu:gpuplan_gpu_util:avg5m", U_RAW, "a GPU's mean GPU_UTIL, %"},
+    {"gpu:gpuplan_engine_active:avg5m", E_RAW,
+     "a MIG instance's (or GPU's without GPU_UTIL) mean graphics engine activity, %"},
+    {"gpu:gpuplan_util_bin:count5m",
+     "count_values without () (\"gpuplan_bin\", clamp(floor((" U_RAW " or (" E_RAW
+     ")) / 5), 0, 20))",
+     "the 5 % bin of its mean utilization, for the percentiles and busy shares"},
+    {"gpu:gpuplan_power:avg5m", P_RAW " and (" U_RAW " or (" E_RAW "))",
+     "mean power, W, where the GPU reports utilization"},
+    {"gpu:gpuplan_busy_power:avg5m", P_RAW " and " U_RAW " >= 5",
+     "mean power, W, where the GPU is busy at 5 %"},
+    {"gpu:gpuplan_fb_used:max5m", "max_over_time(DCGM_FI_DEV_FB_USED[5m] offset 1ms)",
+     "peak framebuffer used, MiB"},
+    {"gpu:gpuplan_fb_total:max5m",
+     "max_over_time(DCGM_FI_DEV_FB_USED[5m] offset 1ms) + "
+     "max_over_time(DCGM_FI_DEV_FB_FREE[5m] offset 1ms)",
+     "peak framebuffer used + free, MiB"},
+};
+
+gp_status gp_capacity_rules_yaml(gp_buf *out) {
+    gp_status st = gp_buf_printf(
+        out, "# Recording rules for `gpuplan capacity --prometheus` (docs/telemetry.md, "
+             "Recorded series):\n"
+             "# per GPU (or MIG instance) and 5 minutes, the aggregates capacity reads "
+             "instead of the raw\n"
+             "# dcgm-exporter series. Written by `gpuplan capacity --print-rules`; "
+             "tests/cli/test_capacity_rules.sh\n"
+             "# checks that this file is what the binary reads. Evaluate every 5 minutes; "
+             "backfill with\n"
+             "# promtool tsdb create-blocks-from rules (or vmalert -replay.*).\n"
+             "groups:\n"
+             "  - name: gpuplan-capacity\n"
+             "    interval: 5m\n"
+             "    rules:\n");
+    for (int i = 0; i < R_N && !st; i++)
+        st = gp_buf_printf(out, "      # %s\n      - record: %s\n        expr: '%s'\n",
+                           rec_rules[i].why, rec_rules[i].name, rec_rules[i].expr);
+    return st;
+}
+
+/* The per-GPU queries of one host group from the recorded series: sums and counts over the
+ * window, no subquery but the hourly ones (12 recorded points an hour). */
+static void rec_gpu_queries(const char *sel, const window *w, gp_buf q[3], gp_buf *x) {
+    long long r = w->w_ms - 1;
+    const char *a = rec_rules[R_UTIL].name, *e = rec_rules[R_ENGINE].name,
+               *p = rec_rules[R_POWER].name, *b = rec_rules[R_BUSY_POWER].name;
+    /* A GPU has GPU_UTIL or engine activity in a bucket, never both: the window's sums add. */
+    gp_buf_printf(x,
+                  "(sum_over_time(%s%s[%lldms]) + sum_over_time(%s%s[%lldms])) or "
+                  "sum_over_time(%s%s[%lldms]) or sum_over_time(%s%s[%lldms])",
+                  a, sel, r, e, sel, r, a, sel, r, e, sel, r);
+    term(&q[0], "sum", x);
+    gp_buf_printf(&q[0],
+                  " or label_replace(sum_over_time(%s%s[%lldms]), \"%s\", \"h$1\", "
+                  "\"gpuplan_bin\", \"(.*)\")",
+                  rec_rules[R_BINS].name, sel, r, GP_RANGE_AGG_LABEL);
+    gp_buf_printf(x, "count_over_time(%s%s[%lldms])", p, sel, r);
+    term(&q[1], "pn", x);
+    gp_buf_printf(x, "sum_over_time(%s%s[%lldms])", p, sel, r);
+    term(&q[1], "ps", x);
+    gp_buf_printf(x, "count_over_time(%s%s[%lldms])", b, sel, r);
+    term(&q[1], "bn", x);
+    gp_buf_printf(x, "sum_over_time(%s%s[%lldms])", b, sel, r);
+    term(&q[1], "bs", x);
+    /* An hour's 12 recorded means end at h - 55 min .. h, as the subquery's points do. */
+    gp_buf_printf(x, "quantile_over_time(0.95, avg_over_time(%s%s[3599999ms])[%lldms:1h])", p, sel,
+                  r);
+    term(&q[2], "p95", x);
+    gp_buf_printf(&q[2],
+                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_pbin\", "
+                  "clamp(floor(avg_over_time(%s%s[3599999ms]) / %d), 0, %d)))[%lldms:1h]), "
+                  "\"%s\", \"w$1\", \"gpuplan_pbin\", \"(.*)\")",
+                  p, sel, GP_POWER_BIN_W, GP_POWER_BINS - 1, r, GP_RANGE_AGG_LABEL);
+    gp_buf_printf(x, "quantile_over_time(0.95, max_over_time(%s%s[3599999ms])[%lldms:1h])",
+                  rec_rules[R_FB_USED].name, sel, r);
+    term(&q[2], "mu", x);
+    gp_buf_printf(x, "max_over_time(%s%s[%lldms])", rec_rules[R_FB_TOTAL].name, sel, r);
+    term(&q[2], "mt", x);
+}
+
+/* The fleet's buckets and the use per label value from the recorded series: a bucket's point is
+ * its one recorded mean (a range under 5 minutes holds one evaluation). */
+static void rec_fleet_queries(const char *sel, const window *w, int threshold, const char *by,
+                              gp_buf *ldc, gp_buf *use, gp_buf *x) {
+    const char *a = rec_rules[R_UTIL].name;
+    /* The GPUs idle and busy at the threshold in one evaluation: tagged k0 and k1. */
+    gp_buf_printf(ldc,
+                  "%slabel_replace(count_values(\"gpuplan_busy\", last_over_time(%s%s[299999ms]) "
+                  ">= bool %d), \"%s\", \"k$1\", \"gpuplan_busy\", \"(.*)\")",
+                  ldc->len ? " or " : "", a, sel, threshold, GP_RANGE_AGG_LABEL);
+    gp_buf_printf(x, "sum(last_over_time(%s%s[299999ms]))", a, sel);
+    term(ldc, "u", x);
+    if (!by)
+        return;
+    long long r = w->w_ms - 1;
+    gp_buf_printf(x, "sum by (%s) (count_over_time(%s%s[%lldms]))", by, a, sel, r);
+    term(use, "ln", x);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s%s[%lldms]))", by, a, sel, r);
+    term(use, "lu", x);
+    gp_buf_printf(x, "sum by (%s) (sum_over_time(%s%s[%lldms]))", by, rec_rules[R_POWER].name, sel,
+                  r);
+    term(use, "lp", x);
+}
+
 /* ---- the answers into a gp_capacity --------------------------------------------------------- */
 
 typedef struct acc {
@@ -378,9 +506,14 @@ static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
         const gp_promvec_item *it = &v->it[i];
         int64_t k = (it->t_ms - w->bstart) / BUCKET_MS - 1;
         bool ldc = it->agg[0] && !it->agg[1] && strchr("gub", it->agg[0]);
-        if (!ldc || k < 0 || k >= (int64_t)nbk)
+        /* From the recorded series: the GPUs idle (k0) and busy (k1) at the threshold. */
+        bool split = it->agg[0] == 'k' && (it->agg[1] == '0' || it->agg[1] == '1') && !it->agg[2];
+        if ((!ldc && !split) || k < 0 || k >= (int64_t)nbk)
             continue;
-        if (it->agg[0] == 'g')
+        if (split) {
+            all[k].gpus += count_of(it->v);
+            all[k].busy += it->agg[1] == '1' ? count_of(it->v) : 0;
+        } else if (it->agg[0] == 'g')
             all[k].gpus += count_of(it->v);
         else if (it->agg[0] == 'u')
             util[k] += it->v;
@@ -410,7 +543,7 @@ static bool label_name_ok(const char *s) {
 }
 
 static int64_t ceil_hour(int64_t ms) {
-    return (ms + HOUR_MS - 1) / HOUR_MS * HOUR_MS;
+    return (ms + GP_HOUR_MS - 1) / GP_HOUR_MS * GP_HOUR_MS;
 }
 
 /* The MIG profiles and GPU models of the instances in the window (two label lists, no samples
@@ -453,9 +586,86 @@ static gp_status mig_profiles(const gp_history_opts *o, const window *w, char **
     return GP_OK;
 }
 
-/* Every query for the host groups, sent and parsed into v. */
+/* The GPUs with a recorded mean and with a raw GPU_UTIL in the hour before t, each
+ * a point tagged "r" and "d" (none when there are none). */
+static void coverage_query(const char *match, gp_buf *out) {
+    gp_buf sel;
+    gp_buf_init(&sel, 1u << 16);
+    gp_history_selector(match, NULL, 0, &sel);
+    const char *s = sel.data ? sel.data : "{}";
+    gp_buf x;
+    gp_buf_init(&x, 1u << 16);
+    gp_buf_printf(&x, "count(count_over_time(%s%s[1h]))", rec_rules[R_UTIL].name, s);
+    term(out, "r", &x);
+    gp_buf_printf(&x, "count(count_over_time(DCGM_FI_DEV_GPU_UTIL%s[1h]))", s);
+    term(out, "d", &x);
+    gp_buf_done(&x);
+    gp_buf_done(&sel);
+}
+
+/* Whether the recorded series answer for this window (q->recorded, else detected): they do
+ * when, in the window's first and last hours, as many GPUs have a recorded mean as have raw
+ * GPU_UTIL (a backfill and the live rules covering it), and some do. Without MIG only: the
+ * instances' weights are the server's profiles (mig_profiles), not rules'. c->series says
+ * which was read and why. */
+static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const mig_set *m,
+                                 gp_capacity *c, bool *rec, gp_err *err) {
+    *rec = false;
+    if (q->recorded == GP_REC_NO) {
+        snprintf(c->series, sizeof c->series, "raw series (--recorded no)");
+        return GP_OK;
+    }
+    if (m->n) {
+        if (q->recorded == GP_REC_YES)
+            return gp_errorf(err, GP_E_INPUT, "--recorded",
+                             "the server holds MIG instances: their weighted roll-up is "
+                             "computed from the raw series only (--recorded auto)");
+        snprintf(c->series, sizeof c->series, "raw series (MIG instances in the window)");
+        return GP_OK;
+    }
+    if (q->recorded == GP_REC_YES) {
+        *rec = true;
+        snprintf(c->series, sizeof c->series, "recorded series (--recorded yes)");
+        return GP_OK;
+    }
+    const gp_history_opts *o = q->remote;
+    gp_buf text;
+    gp_buf_init(&text, 1u << 17);
+    coverage_query(o->match, &text);
+    gp_prom_call calls[2] = {{.query = text.data, .time_ms = w->start + GP_HOUR_MS},
+                             {.query = text.data, .time_ms = w->at}};
+    gp_status rc = gp_history_query(o, calls, 2, err);
+    double n[2][2] = {{0}}; /* [first, last hour][recorded, raw] */
+    for (int i = 0; i < 2; i++) {
+        gp_promvec v;
+        gp_promvec_init(&v, 16);
+        if (rc == GP_OK)
+            rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "", calls[i].body.len,
+                                  o->url, calls[i].http_status, NULL, &v, err);
+        for (size_t k = 0; rc == GP_OK && k < v.n; k++)
+            n[i][v.it[k].agg[0] == 'd'] += v.it[k].v;
+        gp_promvec_done(&v);
+        gp_buf_done(&calls[i].body);
+    }
+    gp_buf_done(&text);
+    if (rc)
+        return rc;
+    *rec = n[0][0] >= n[0][1] && n[1][0] >= n[1][1] && n[0][0] + n[1][0] > 0;
+    if (*rec)
+        snprintf(c->series, sizeof c->series,
+                 "recorded series (%s and the rest of "
+                 "contrib/prometheus/gpuplan-capacity.rules.yml)",
+                 rec_rules[R_UTIL].name);
+    else
+        snprintf(c->series, sizeof c->series,
+                 "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
+                 "its first and last hours, %.0f and %.0f raw)",
+                 rec_rules[R_UTIL].name, n[0][0], n[1][0], n[0][1], n[1][1]);
+    return GP_OK;
+}
+
 /* The queries of host groups [g0, g1), sent and parsed into v. */
-static gp_status ask_groups(const gp_cap_query *q, const window *w, const mig_set *m,
+static gp_status ask_groups(const gp_cap_query *q, const window *w, const mig_set *m, bool rec,
                             char *const *hosts, size_t n_hosts, size_t g0, size_t g1, gp_promvec *v,
                             gp_err *err) {
     const gp_history_opts *o = q->remote;
@@ -481,8 +691,13 @@ static gp_status ask_groups(const gp_cap_query *q, const window *w, const mig_se
         exprs_of(s, m, &e);
         gp_buf *t = &text[(g - g0) * per_group];
         gp_prom_call *c = &calls[(g - g0) * per_group];
-        gpu_queries(&e, s, w, t, &x);
-        fleet_queries(&e, w, q->threshold, q->by, &t[ldc], &t[3], &x);
+        if (rec) {
+            rec_gpu_queries(s, w, t, &x);
+            rec_fleet_queries(s, w, q->threshold, q->by, &t[ldc], &t[3], &x);
+        } else {
+            gpu_queries(&e, s, w, t, &x);
+            fleet_queries(&e, w, q->threshold, q->by, &t[ldc], &t[3], &x);
+        }
         for (size_t k = 0; k < ldc; k++) {
             c[k].query = t[k].data ? t[k].data : "";
             c[k].time_ms = w->at;
@@ -515,15 +730,15 @@ static gp_status ask_groups(const gp_cap_query *q, const window *w, const mig_se
 
 /* Every host group, a batch at a time: the answers held at once stay a few per query in
  * flight, however large the fleet. */
-static gp_status ask(const gp_cap_query *q, const window *w, const mig_set *m, char *const *hosts,
-                     size_t n_hosts, gp_promvec *v, gp_err *err) {
+static gp_status ask(const gp_cap_query *q, const window *w, const mig_set *m, bool rec,
+                     char *const *hosts, size_t n_hosts, gp_promvec *v, gp_err *err) {
     size_t hpq = (size_t)q->remote->hosts_per_query;
     size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
     size_t batch = 4 * (size_t)q->remote->concurrency;
     gp_status rc = GP_OK;
     for (size_t g0 = 0; g0 < groups && rc == GP_OK; g0 += batch)
-        rc = ask_groups(q, w, m, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups, v,
-                        err);
+        rc = ask_groups(q, w, m, rec, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups,
+                        v, err);
     return rc;
 }
 
@@ -569,10 +784,13 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
     mig_set m = {0};
     if (rc == GP_OK)
         rc = mig_profiles(o, &w, &profiles, &n_prof, &models, &n_models, &m, err);
+    bool rec = false;
+    if (rc == GP_OK)
+        rc = recorded_or_raw(q, &w, &m, c, &rec, err);
     gp_promvec v;
     gp_promvec_init(&v, MAX_ITEMS);
     if (rc == GP_OK)
-        rc = ask(q, &w, &m, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &v, err);
+        rc = ask(q, &w, &m, rec, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &v, err);
     free(listed);
     free(profiles);
     free(models);

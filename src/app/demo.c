@@ -136,9 +136,9 @@ static gp_status demo_fleet(gp_store *st, gp_err *err) {
     if (gp_store_nodes(st, newest_of, &nw, err))
         return err->code;
     int64_t now = gp_now_ms() / STEP_MS * STEP_MS;
-    int64_t from = nw.ms ? nw.ms + STEP_MS : now - DAYS * 86400000LL;
-    if (from < now - DAYS * 86400000LL)
-        from = now - DAYS * 86400000LL;
+    int64_t from = nw.ms ? nw.ms + STEP_MS : now - DAYS * GP_DAY_MS;
+    if (from < now - DAYS * GP_DAY_MS)
+        from = now - DAYS * GP_DAY_MS;
     if (from > now)
         return GP_OK; /* up to date: the TUI asks every few seconds */
     for (int k = 0; k < (int)(sizeof nodes / sizeof nodes[0]); k++) {
@@ -153,14 +153,14 @@ static gp_status demo_fleet(gp_store *st, gp_err *err) {
             *err = e;
             return err->code;
         }
-        for (int64_t a = from; a <= now; a += 86400000LL) {
-            int64_t b = a + 86400000LL > now + 1 ? now + 1 : a + 86400000LL;
+        for (int64_t a = from; a <= now; a += GP_DAY_MS) {
+            int64_t b = a + GP_DAY_MS > now + 1 ? now + 1 : a + GP_DAY_MS;
             gp_samples s;
             gp_samples_init(&s, 64u << 20);
             size_t written;
             gp_status rc = gp_store_begin(st, err);
             if (!rc)
-                rc = node_samples(k, a, b, now - 2 * 86400000LL, &s, err);
+                rc = node_samples(k, a, b, now - 2 * GP_DAY_MS, &s, err);
             if (!rc)
                 rc = gp_store_samples_write(st, id, &s, now, &written, err);
             if (!rc)
@@ -175,7 +175,9 @@ static gp_status demo_fleet(gp_store *st, gp_err *err) {
         }
     }
     /* Raw samples for two days, as a collector would keep them; rollups for the month. */
-    return gp_store_retention(st, now, 2 * 86400000LL, 400 * 86400000LL, err);
+    if (gp_store_retention(st, now, 2 * GP_DAY_MS, 400 * GP_DAY_MS, err))
+        return err->code;
+    return gp_store_seal_days(st, now, NULL, err);
 }
 
 gp_status gp_demo_open(gp_session *ses, gp_err *err) {

@@ -10,6 +10,8 @@
 #include "gpuplan/xmem.h"
 
 #include "gpuplan/app_draft.h"
+#include "gpuplan/app_pricing.h"
+#include "gpuplan/app_throughput.h"
 #include "gpuplan/store_fx.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/numfmt.h"
@@ -330,11 +332,128 @@ static void offers_note(const gp_draft_request *rq, const draft_base *b, const g
         snprintf(out + used, cap - used, ".");
 }
 
+/* A work-mode draft's side: the profile's unit and shape, the GPU's throughput and where it
+ * comes from, and the month-1 GPUs the work needs. */
+typedef struct work_side {
+    char profile[GP_PROFILE_BYTES], unit[GP_WORK_UNIT_BYTES];
+    double rho;
+    char tp_note[GP_TP_SOURCE_BYTES + 64];
+    int gpus;
+    bool serving; /* decode or offline: its unit is generated tokens */
+    int input_len, output_len;
+} work_side;
+
+static gp_status work_of(gp_session *ses, const gp_draft_request *rq, work_side *w, gp_err *err) {
+    memset(w, 0, sizeof *w);
+    gp_user_profile up;
+    const gp_profile *p;
+    if (!rq->profile)
+        return gp_errorf(err, GP_E_INPUT, "scenario draft", "work mode needs a profile");
+    if (gp_profile_resolve(ses, rq->profile, &up, &p, err))
+        return err->code;
+    bool user = p == &up.p;
+    snprintf(w->profile, sizeof w->profile, "%s", user ? rq->profile : p->name);
+    snprintf(w->unit, sizeof w->unit, "%s", user ? "M tokens" : p->unit);
+    if (p->wl) {
+        w->serving = p->wl->phase == GP_WL_DECODE || p->wl->phase == GP_WL_OFFLINE;
+        w->input_len = p->wl->input_len;
+        w->output_len = p->wl->output_len;
+    }
+    char gpu[GP_GPU_NAME_BYTES];
+    gp_gpu_normalize(rq->gpu, 0, gpu, sizeof gpu);
+    gp_tp_list tl;
+    if (gp_throughput_list(ses, w->profile, gpu, &tl, err))
+        return err->code;
+    const gp_throughput *t = gp_tp_effective(&tl, gpu, w->profile);
+    if (t) {
+        w->rho = t->value;
+        snprintf(w->tp_note, sizeof w->tp_note, "%g %s a GPU-hour (%s: %s)", t->value, w->unit,
+                 gp_tp_kind_name(t->kind), t->source);
+    }
+    gp_tp_list_done(&tl);
+    if (!(w->rho > 0))
+        return gp_errorf(err, GP_E_INPUT, "scenario draft",
+                         "no throughput for %s on profile %s (see gpuplan throughput list)", gpu,
+                         w->profile);
+    double n = ceil(rq->work_per_month / (730.0 * rq->utilization * w->rho) - 1e-9);
+    w->gpus = n < 1 ? 1 : n > 1000000 ? 1000000 : (int)n;
+    return GP_OK;
+}
+
+/* The API option of rq->api priced from the catalog (in the scenario's currency cur), and
+ * what it is priced from into note. */
+static gp_status api_option(gp_session *ses, gp_store *st, const gp_draft_request *rq,
+                            const work_side *w, const char *cur, cJSON **opt, char *note,
+                            size_t cap, gp_err *err) {
+    if (!w->serving)
+        return gp_errorf(err, GP_E_INPUT, "scenario draft",
+                         "--api: profile %s does not count generated tokens (an API is priced "
+                         "a M output tokens: give a decode or offline profile)",
+                         w->profile);
+    /* The whole name as a model first (a model's name may hold a '/'), else PROVIDER/MODEL. */
+    gp_api_price a;
+    gp_err e;
+    gp_status rc = gp_api_price_in_force(ses, rq->api, NULL, rq->as_of, &a, &e);
+    const char *slash = strchr(rq->api, '/');
+    if (rc == GP_E_NOTFOUND && slash) {
+        char provider[GP_API_NAME_BYTES];
+        snprintf(provider, sizeof provider, "%.*s", (int)(slash - rq->api), rq->api);
+        rc = gp_api_price_in_force(ses, slash + 1, provider, rq->as_of, &a, &e);
+    }
+    if (rc == GP_E_NOTFOUND)
+        return gp_errorf(err, GP_E_INPUT, "scenario draft", "--api %s: %s", rq->api, e.msg);
+    if (rc)
+        return *err = e, err->code;
+    gp_fx_quote fx = {.rate = 1};
+    if (strcmp(a.currency, cur) != 0 &&
+        gp_store_fx_convert(st, a.currency, cur, rq->as_of, &fx, &e))
+        return e.code == GP_E_NOTFOUND
+                   ? gp_errorf(err, GP_E_INPUT, "scenario draft", "--api %s: %s", rq->api, e.msg)
+                   : (*err = e, err->code);
+    double ratio = w->output_len > 0 ? (double)w->input_len / w->output_len : 0.0;
+    char name[200];
+    snprintf(name, sizeof name, "%s %s API", a.provider, a.model);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "pricing", "per_unit");
+    cJSON_AddNumberToObject(o, "price_per_unit", a.output_per_m * fx.rate);
+    if (ratio > 0 && a.input_per_m > 0) {
+        cJSON_AddNumberToObject(o, "price_per_input_unit", a.input_per_m * fx.rate);
+        cJSON_AddNumberToObject(o, "input_units_per_unit", ratio);
+    }
+    *opt = o;
+    char conv[160] = "";
+    if (fx.rate != 1)
+        snprintf(conv, sizeof conv, ", converted at %.6g %s per %s (%s)", fx.rate, cur, a.currency,
+                 fx.date);
+    snprintf(note, cap,
+             " API \"%s\": %s at %s, %g %s a M output tokens and %g a M input tokens%s (catalog, "
+             "from %s: %s); %g input tokens an output token (profile %s: %d prompt and %d "
+             "generated tokens); billed per unit of work, no hardware, no idle time.",
+             name, a.model, a.provider, a.output_per_m, a.currency, a.input_per_m, conv,
+             a.effective_from, a.source, ratio, w->profile, w->input_len, w->output_len);
+    return GP_OK;
+}
+
 gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_err *err) {
     *out = NULL;
     gp_store *st;
     if (gp_session_catalog(ses, &st, err))
         return err->code;
+    if (rq->api && !(rq->work_per_month > 0))
+        return gp_errorf(err, GP_E_INPUT, "scenario draft",
+                         "--api prices work: a work-mode draft (--work and --profile) only");
+    /* Work mode: the month-1 GPUs the work needs size the offers, as --gpus does. */
+    work_side ws = {.rho = 0};
+    gp_draft_request wrq;
+    bool work = rq->work_per_month > 0;
+    if (work) {
+        if (work_of(ses, rq, &ws, err))
+            return err->code;
+        wrq = *rq;
+        wrq.gpus = ws.gpus;
+        rq = &wrq;
+    }
     const char *prefix = rq->region_prefix, *as_of = rq->as_of;
     int per_server = rq->gpus_per_server, gpus = rq->gpus;
     double base_w = rq->server_base_w, idle_w = rq->gpu_idle_w, pue = rq->pue;
@@ -408,15 +527,25 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
 
     cJSON *doc = cJSON_CreateObject();
     char title[200];
-    snprintf(title, sizeof title, "%d x %s: own or rent%s%s", gpus, gpu, prefix ? " in " : "",
-             prefix ? prefix : "");
+    if (work)
+        snprintf(title, sizeof title, "%g %s a month of %s on %s: own%s%s%s", rq->work_per_month,
+                 ws.unit, ws.profile, gpu, rq->api ? ", rent or API" : " or rent",
+                 prefix ? " in " : "", prefix ? prefix : "");
+    else
+        snprintf(title, sizeof title, "%d x %s: own or rent%s%s", gpus, gpu, prefix ? " in " : "",
+                 prefix ? prefix : "");
     cJSON_AddStringToObject(doc, "name", rq->name ? rq->name : title);
     if (strcmp(cur, "USD") != 0)
         cJSON_AddStringToObject(doc, "currency", cur);
     cJSON_AddNumberToObject(doc, "horizon_months", rq->horizon_months);
     cJSON *notes = cJSON_AddStringToObject(doc, "notes", "");
     cJSON *d = cJSON_AddObjectToObject(doc, "demand");
-    cJSON_AddNumberToObject(d, "gpus", gpus);
+    if (work) {
+        cJSON_AddNumberToObject(d, "work_per_month", rq->work_per_month);
+        cJSON_AddStringToObject(d, "work_unit", ws.unit);
+    } else {
+        cJSON_AddNumberToObject(d, "gpus", gpus);
+    }
     cJSON_AddNumberToObject(d, "utilization", rq->utilization);
     if (rq->growth != 0)
         cJSON_AddNumberToObject(d, "growth_per_month", rq->growth);
@@ -430,6 +559,8 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     cJSON_AddNumberToObject(pw, "gpu_idle_w", idle_w);
     cJSON_AddNumberToObject(pw, "gpu_tdp_w", tdp);
     cJSON_AddNumberToObject(pw, "pue", pue);
+    if (work)
+        cJSON_AddNumberToObject(sh, "work_per_gpu_hour", ws.rho);
     char electricity[256];
     if (add_tariff(st, rq, fx.rate, sh, electricity, sizeof electricity, err)) {
         cJSON_Delete(doc);
@@ -482,8 +613,25 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
         } else if (f->pricing == GP_SPOT && !spot) {
             spot = f;
         }
+        if (work)
+            cJSON_AddNumberToObject(o, "work_per_gpu_hour", ws.rho);
         cJSON_AddItemToArray(opts, o);
     }
+    char api_note[1200] = "", work_note[GP_TP_SOURCE_BYTES + 300] = "";
+    if (rq->api) {
+        cJSON *o = NULL;
+        if (api_option(ses, st, rq, &ws, cur, &o, api_note, sizeof api_note, err)) {
+            cJSON_Delete(doc);
+            free(offers);
+            return err->code;
+        }
+        cJSON_AddItemToArray(opts, o);
+    }
+    if (work)
+        snprintf(work_note, sizeof work_note,
+                 " Work: %g %s a month (profile %s); %s and every offer of it do %s, so month 1 "
+                 "needs %d GPUs at utilization %g.",
+                 rq->work_per_month, ws.unit, ws.profile, gpu, ws.tp_note, gpus, rq->utilization);
     char zeros[512];
     size_t nz = 0;
     for (int i = 0; i < GP_N_ZERO_COSTS; i++)
@@ -531,16 +679,16 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     }
     char cloud[1600];
     offers_note(rq, &b, offers, n_offers, cloud, sizeof cloud);
-    char text[5120];
+    char text[8192];
     snprintf(text, sizeof text,
              "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
              "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
              "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
              "Rented GPUs are billed for busy hours only (utilization "
-             "%g, times each option's idle overhead).%s %s%s%s",
+             "%g, times each option's idle overhead).%s%s %s%s%s%s",
              as_of, hw.h.item, hw.h.date, hw.source, per_server, tdp, spec.full_name, electricity,
              idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", zeros,
-             rq->utilization, growth_note, cloud, spot_note, fx_note);
+             rq->utilization, work_note, growth_note, cloud, spot_note, api_note, fx_note);
     cJSON_SetValuestring(notes, text);
     free(offers);
     *out = doc;

@@ -11,6 +11,7 @@
 
 #include "batch_int.h"
 #include "gpuplan/app_capacity.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/store.h"
 #include "gpuplan/store_catalog.h"
@@ -31,14 +32,15 @@ struct gp_exporter {
     db_stamp stamp;
     int64_t refreshed_ms;
     double refreshes, failures;
+    unsigned long long generation; /* bumped whenever set changes */
 };
 
 void gp_exporter_opts_init(gp_exporter_opts *o) {
     memset(o, 0, sizeof *o);
-    o->since_ms = 7 * 86400000LL;
+    o->since_ms = 7 * GP_DAY_MS;
     o->threshold = 5;
     o->max_label_values = 50;
-    o->max_age_ms = 5 * 60000;
+    o->max_age_ms = 5 * GP_MINUTE_MS;
 }
 
 static void stamp_of(const char *path, db_stamp *out) {
@@ -101,53 +103,57 @@ static money money_of(const gp_capacity *c, const gp_cap_gpu *g, const gp_cap_fi
     return m;
 }
 
-static void capacity_families(gp_metric_set *set, const gp_capacity *c) {
-    gp_metric_family *count =
-        F("node_gpu_count", GP_METRIC_GAUGE, NULL,
-          "GPUs of the node that reported in the window (OpenCost's name).", L_NODE);
-    for (size_t i = 0; i < c->nn; i++)
-        gp_metric_add(count, (double)c->nodes[i].gpus, (const char *[]){c->nodes[i].key});
-    if (c->has_allin) {
-        gp_metric_family *f = F("node_gpu_hourly_cost", GP_METRIC_GAUGE, NULL,
-                                "All-in cost of one of the node's GPUs for an hour as the fleet "
-                                "scenario prices owning it: ownership, energy at its tariff, "
-                                "colocation, staff (OpenCost's name; in the scenario's currency).",
-                                L_NODE);
-        for (size_t i = 0; i < c->nn; i++)
-            gp_metric_add(f, c->allin_per_gpu_hour, (const char *[]){c->nodes[i].key});
-    }
-    char idx[16];
-    gp_metric_family *busy = F(
+/* The per-GPU families, filled as the GPUs are read (gp_capacity_each): node_gpu_count and
+ * node_gpu_hourly_cost come first in the scrape but are known only once every GPU is in. */
+typedef struct gpu_families {
+    gp_metric_family *count, *hourly, *busy, *idle;
+} gpu_families;
+
+static void gpu_families_add(gp_metric_set *set, const gp_cap_query *q, gpu_families *fs) {
+    fs->count = F("node_gpu_count", GP_METRIC_GAUGE, NULL,
+                  "GPUs of the node that reported in the window (OpenCost's name).", L_NODE);
+    fs->hourly = q->has_allin
+                     ? F("node_gpu_hourly_cost", GP_METRIC_GAUGE, NULL,
+                         "All-in cost of one of the node's GPUs for an hour as the fleet "
+                         "scenario prices owning it: ownership, energy at its tariff, "
+                         "colocation, staff (OpenCost's name; in the scenario's currency).",
+                         L_NODE)
+                     : NULL;
+    fs->busy = F(
         "gpuplan_gpu_busy_ratio", GP_METRIC_GAUGE, "ratio",
         "Share of the GPU's 5-minute buckets in the window at or above the busy threshold.", L_GPU);
-    for (size_t i = 0; i < c->n; i++) {
-        const gp_cap_row *r = &c->rows[i];
-        snprintf(idx, sizeof idx, "%d", r->g.index);
-        gp_metric_add(busy, r->f.busy_share,
-                      (const char *[]){r->node, idx, r->uuid, r->model, r->mig});
-    }
-    bool priced = c->has_allin || c->has_price;
-    if (priced) {
-        gp_metric_family *idle =
-            F("gpuplan_gpu_idle_cost", GP_METRIC_GAUGE, NULL,
-              "What the GPU's idle hours in the window cost: at the all-in rate with a fleet "
-              "scenario, else the energy they drew at the power price.",
-              L_GPU_CUR);
-        for (size_t i = 0; i < c->n; i++) {
-            const gp_cap_row *r = &c->rows[i];
-            money m = money_of(c, &r->g, &r->f);
-            snprintf(idx, sizeof idx, "%d", r->g.index);
-            if (m.ok)
-                gp_metric_add(
-                    idle, m.idle,
-                    (const char *[]){r->node, idx, r->uuid, r->model, r->mig, c->currency});
-        }
-    }
+    fs->idle = q->has_allin || q->has_price
+                   ? F("gpuplan_gpu_idle_cost", GP_METRIC_GAUGE, NULL,
+                       "What the GPU's idle hours in the window cost: at the all-in rate with a "
+                       "fleet scenario, else the energy they drew at the power price.",
+                       L_GPU_CUR)
+                   : NULL;
+}
+
+static void take_row(const gp_capacity *c, const gp_cap_row *r, void *arg) {
+    gpu_families *fs = arg;
+    char idx[16];
+    snprintf(idx, sizeof idx, "%d", r->g.index);
+    gp_metric_add(fs->busy, r->f.busy_share,
+                  (const char *[]){r->node, idx, r->uuid, r->model, r->mig});
+    money m = money_of(c, &r->g, &r->f);
+    if (fs->idle && m.ok)
+        gp_metric_add(fs->idle, m.idle,
+                      (const char *[]){r->node, idx, r->uuid, r->model, r->mig, c->currency});
+}
+
+/* The node and fleet families, once every GPU is in. */
+static void capacity_families(gp_metric_set *set, const gp_capacity *c, const gpu_families *fs) {
+    for (size_t i = 0; i < c->nn; i++)
+        gp_metric_add(fs->count, (double)c->nodes[i].gpus, (const char *[]){c->nodes[i].key});
+    for (size_t i = 0; fs->hourly && i < c->nn; i++)
+        gp_metric_add(fs->hourly, c->allin_per_gpu_hour, (const char *[]){c->nodes[i].key});
     gp_metric_family *nbusy =
         F("gpuplan_node_busy_ratio", GP_METRIC_GAUGE, "ratio",
           "Share of the node's GPU-buckets in the window that were busy.", L_NODE);
     for (size_t i = 0; i < c->nn; i++)
         gp_metric_add(nbusy, c->nodes[i].f.busy_share, (const char *[]){c->nodes[i].key});
+    bool priced = c->has_allin || c->has_price;
     if (priced) {
         gp_metric_family *nidle =
             F("gpuplan_node_idle_cost", GP_METRIC_GAUGE, NULL,
@@ -256,23 +262,17 @@ static double age_of(const char *day, int64_t now_ms) {
 }
 
 typedef struct providers {
-    char name[64][64], newest[64][11];
+    gp_metric_family *age;
+    int64_t now;
     int n;
 } providers;
 
-static int take_price(const gp_offer_price *p, void *arg) {
+static int take_newest(const char *provider, const char *newest, void *arg) {
     providers *v = arg;
-    int i = 0;
-    while (i < v->n && strcmp(v->name[i], p->provider))
-        i++;
-    if (i == v->n) {
-        if (v->n == 64)
-            return 0; /* bounded: the bundled catalog has a dozen */
-        snprintf(v->name[v->n], sizeof v->name[0], "%s", p->provider);
-        v->newest[v->n++][0] = '\0';
-    }
-    if (p->effective_from && strcmp(p->effective_from, v->newest[i]) > 0)
-        snprintf(v->newest[i], sizeof v->newest[i], "%s", p->effective_from);
+    if (v->n++ == 64)
+        return 1; /* bounded: the bundled catalog has a dozen */
+    if (newest && newest[0])
+        gp_metric_add(v->age, age_of(newest, v->now), (const char *[]){provider});
     return 0;
 }
 
@@ -387,20 +387,12 @@ static gp_status scenario_families(gp_metric_set *set, gp_session *s, gp_store *
 
 static gp_status catalog_families(gp_metric_set *set, gp_session *s, gp_store *st, int64_t now,
                                   gp_err *err) {
-    providers *v = gp_xcalloc(1, sizeof *v);
-    gp_offer_filter f = {.pricing = -1, .as_of = s->today, .sort = GP_SORT_NAME};
-    gp_status rc = gp_store_catalog_list(st, &f, take_price, v, err);
-    if (rc == GP_OK) {
-        gp_metric_family *age = F("gpuplan_catalog_price_age_seconds", GP_METRIC_GAUGE, "seconds",
-                                  "Age of the provider's newest catalog price in force (since "
-                                  "its effective date).",
-                                  L_PROVIDER);
-        for (int i = 0; i < v->n; i++)
-            if (v->newest[i][0])
-                gp_metric_add(age, age_of(v->newest[i], now), (const char *[]){v->name[i]});
-    }
-    free(v);
-    return rc;
+    providers v = {F("gpuplan_catalog_price_age_seconds", GP_METRIC_GAUGE, "seconds",
+                     "Age of the provider's newest catalog price in force (since its effective "
+                     "date).",
+                     L_PROVIDER),
+                   now, 0};
+    return gp_store_catalog_newest(st, s->today, take_newest, &v, err);
 }
 
 /* Every family but the exporter's own, as of now. */
@@ -420,15 +412,17 @@ static gp_status compute(gp_exporter *x, int64_t now, gp_metric_set *set, gp_err
         q.has_price = true;
         q.price = x->o.price;
     }
-    gp_capacity c;
-    if (gp_capacity_analyse(x->s, &q, now, &c, err)) {
-        gp_capacity_done(&c);
-        return err->code;
-    }
     gp_metric_add(F("gpuplan_window_seconds", GP_METRIC_GAUGE, "seconds",
                     "The window the utilization and money families cover.", NULL),
                   (double)x->o.since_ms / 1000.0, NULL);
-    capacity_families(set, &c);
+    gpu_families fs;
+    gpu_families_add(set, &q, &fs);
+    gp_capacity c;
+    if (gp_capacity_each(x->s, &q, now, take_row, &fs, &c, err)) {
+        gp_capacity_done(&c);
+        return err->code;
+    }
+    capacity_families(set, &c, &fs);
     chargeback_families(set, &c, x->o.max_label_values);
     gp_capacity_done(&c);
     gp_metric_family *last =
@@ -474,6 +468,7 @@ static gp_status refresh(gp_exporter *x, int64_t now, gp_err *err) {
     if (rc) {
         gp_metric_set_done(&fresh);
         x->failures++;
+        x->generation++;
         gp_metric_family *f = gp_metric_family_find(&x->set, "gpuplan_exporter_refresh_failures");
         if (f && f->n)
             f->s[0].v = x->failures;
@@ -487,6 +482,7 @@ static gp_status refresh(gp_exporter *x, int64_t now, gp_err *err) {
     x->stamp = before;
     x->refreshed_ms = now;
     x->refreshes++;
+    x->generation++;
     own_families(x, mono_s() - t0);
     return GP_OK;
 }
@@ -519,6 +515,10 @@ gp_status gp_exporter_metrics(gp_exporter *x, int64_t now_ms, const gp_metric_se
         rc = refresh(x, now_ms, err);
     *out = x->have ? &x->set : NULL;
     return rc;
+}
+
+unsigned long long gp_exporter_generation(const gp_exporter *x) {
+    return x->generation;
 }
 
 void gp_exporter_close(gp_exporter *x) {

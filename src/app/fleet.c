@@ -6,6 +6,7 @@
 
 #include "gpuplan/app_fleet.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/xmem.h"
 
 int gp_fleet_alerts(const gp_fleet_gpu *g, char *out, size_t cap) {
@@ -100,7 +101,7 @@ gp_status gp_fleet_state_read(gp_session *ses, int64_t now_ms, int64_t fresh_ms,
     if (gp_store_fleet(st, now_ms, now_ms, take_gpu, &a, err))
         return err->code;
     gp_err ignored; /* wall power is a side figure */
-    gp_store_node_power(st, now_ms, 3600000, take_wall, &a, &ignored);
+    gp_store_node_power(st, now_ms, GP_HOUR_MS, take_wall, &a, &ignored);
     return GP_OK;
 }
 

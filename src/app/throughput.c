@@ -24,16 +24,23 @@ const gp_profile gp_profiles[] = {
      "dense LLM pre-training of a 7B model in BF16: compute-bound (tensor FLOP/s)",
      GP_TP_IN_TENSOR16, 0.40, 3600.0 * 1e12 / (6.0 * PARAMS) / 1e6,
      "M tokens/GPU-h = 3600 s x eff x F x 1e12 / (6 x 7e9 FLOP a token) / 1e6, F = dense BF16 "
-     "tensor TFLOP/s (FP16 where the spec gives no BF16), eff = 0.40 (model FLOP utilization)"},
+     "tensor TFLOP/s (FP16 where the spec gives no BF16), eff = 0.40 (model FLOP utilization)",
+     NULL},
     {"llm-inference-decode", "M tokens",
      "LLM decode of a 7B model in BF16 at batch 32: memory-bandwidth-bound (weights read a step)",
      GP_TP_IN_MEM_BW, 0.60, 3600.0 * BATCH * 1e9 / (2.0 * PARAMS) / 1e6,
      "M tokens/GPU-h = 3600 s x eff x B x 1e9 x 32 tokens a step / (2 x 7e9 bytes of weights) / "
-     "1e6, B = memory bandwidth GB/s, eff = 0.60 (share of peak bandwidth reached)"},
+     "1e6, B = memory bandwidth GB/s, eff = 0.60 (share of peak bandwidth reached)",
+     NULL},
     {"fp32", "PFLOP", "a generic FP32 job (non-tensor single precision): compute-bound",
      GP_TP_IN_FP32, 0.50, 3600.0 * 1e12 / 1e15,
      "PFLOP/GPU-h = 3600 s x eff x F32 x 1e12 / 1e15, F32 = FP32 TFLOP/s, eff = 0.50 (share of "
-     "peak reached)"},
+     "peak reached)",
+     NULL},
+    {"llama2-70b-offline", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[0]},
+    {"llama3-8b-decode", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[1]},
+    {"llama3-70b-decode", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[2]},
+    {"llama2-7b-training", "M tokens", NULL, 0, 0, 0, NULL, &gp_workloads[3]},
 };
 const int gp_n_profiles = sizeof gp_profiles / sizeof gp_profiles[0];
 
@@ -48,20 +55,85 @@ gp_status gp_profile_lookup(const char *name, const gp_profile **out, gp_err *er
     *out = gp_profile_find(name);
     if (*out)
         return GP_OK;
-    const char *names[8];
-    for (int i = 0; i < gp_n_profiles; i++)
+    const char *names[32];
+    char known[512] = "";
+    int n = gp_n_profiles < 32 ? gp_n_profiles : 32;
+    for (int i = 0; i < n; i++) {
         names[i] = gp_profiles[i].name;
-    int near = gp_nearest_name(name, names, gp_n_profiles);
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 names[i]);
+    }
+    int near = gp_nearest_name(name, names, n);
     char hint[80] = "";
     if (near >= 0)
         snprintf(hint, sizeof hint, "did you mean %s? ", names[near]);
-    return gp_errorf(err, GP_E_INPUT, "--profile",
-                     "unknown profile \"%s\" (%sknown: llm-training, llm-inference-decode, fp32)",
-                     name, hint);
+    return gp_errorf(err, GP_E_INPUT, "--profile", "unknown profile \"%s\" (%sknown: %s)", name,
+                     hint, known);
+}
+
+typedef struct stored_profile {
+    gp_user_profile *buf;
+    gp_status st;
+    gp_err *err;
+} stored_profile;
+
+static int take_stored(const char *name, const char *json, void *arg) {
+    stored_profile *sp = arg;
+    char origin[80];
+    snprintf(origin, sizeof origin, "stored profile %s", name);
+    sp->st = gp_workload_json_parse(json, strlen(json), origin, &sp->buf->w, sp->err);
+    if (sp->st == GP_OK)
+        sp->buf->p = (gp_profile){sp->buf->w.name,   "M tokens", sp->buf->w.what, 0, 0, 0,
+                                  sp->buf->w.source, &sp->buf->w};
+    return 1;
+}
+
+gp_status gp_profile_resolve(gp_session *ses, const char *name, gp_user_profile *buf,
+                             const gp_profile **out, gp_err *err) {
+    *out = gp_profile_find(name);
+    if (*out)
+        return GP_OK;
+    gp_store *st;
+    stored_profile sp = {buf, GP_E_NOTFOUND, err};
+    if (gp_session_store(ses, &st, err) ||
+        gp_store_workload_profiles(st, name, take_stored, &sp, err))
+        return err->code;
+    if (sp.st == GP_OK) {
+        *out = &buf->p;
+        return GP_OK;
+    }
+    if (sp.st != GP_E_NOTFOUND)
+        return sp.st;
+    return gp_profile_lookup(name, out, err);
+}
+
+gp_status gp_profile_add(gp_session *ses, const char *path, gp_workload *added, gp_err *err) {
+    gp_buf text;
+    gp_buf_init(&text, 64u << 10);
+    gp_store *st;
+    gp_status rc = gp_read_file(path, 64u << 10, &text, err);
+    if (rc == GP_OK)
+        rc = gp_workload_json_parse(text.data, text.len, path, added, err);
+    if (rc == GP_OK && gp_profile_find(added->name))
+        rc = gp_errorf(err, GP_E_INPUT, path,
+                       "$.name: \"%s\" is a bundled profile: give yours another name", added->name);
+    if (rc == GP_OK)
+        rc = gp_session_store(ses, &st, err);
+    if (rc == GP_OK) {
+        char *json = gp_xmalloc(text.len + 1);
+        memcpy(json, text.data, text.len);
+        json[text.len] = '\0';
+        rc = gp_store_put_workload_profile(st, added->name, json, ses->today, err);
+        free(json);
+    }
+    gp_buf_done(&text);
+    return rc;
 }
 
 bool gp_throughput_estimate(const gp_profile *p, const gp_gpu_spec *g, const char *spec_source,
                             const char *as_of, gp_throughput *out) {
+    if (p->wl)
+        return false; /* estimated from the workload hardware table, not a spec row */
     int col;
     const char *what;
     switch (p->input) {
@@ -112,6 +184,99 @@ static int derive_one(const gp_gpu_spec *g, const char *source, void *arg) {
     return 0;
 }
 
+/* Every fitting estimate of workload profile p from the hardware table, into d. */
+static void derive_workload(derive *d) {
+    const gp_workload *w = d->p->wl;
+    for (int i = 0; i < gp_wl_n_hw; i++) {
+        gp_wl_estimate e;
+        gp_wl_estimate_on(w, &gp_wl_hw_table[i], &e);
+        if (!e.fits || !(e.m_tokens_per_gpu_hour > 0))
+            continue;
+        if (d->n == d->cap) {
+            d->cap = d->cap ? 2 * d->cap : 32;
+            d->rows = gp_xrealloc(d->rows, (size_t)d->cap * sizeof *d->rows);
+        }
+        gp_throughput *t = &d->rows[d->n++];
+        memset(t, 0, sizeof *t);
+        snprintf(t->gpu, sizeof t->gpu, "%s", gp_wl_hw_table[i].gpu);
+        snprintf(t->profile, sizeof t->profile, "%s", w->name);
+        t->kind = GP_TP_ESTIMATE;
+        t->value = e.m_tokens_per_gpu_hour;
+        snprintf(t->unit, sizeof t->unit, "%s", d->p->unit);
+        snprintf(t->as_of, sizeof t->as_of, "%s", d->today);
+        snprintf(t->source, sizeof t->source,
+                 "workload estimate (%s, %s): %s; efficiency: %s; hardware: %s; model: %s", w->name,
+                 gp_wl_phase_name(w->phase), e.formula, e.eff.source, gp_wl_hw_table[i].source,
+                 w->source);
+    }
+}
+
+/* The bundled published results of workload profile p, as stored rows (per GPU). */
+static gp_status put_published(gp_store *st, const gp_profile *p, gp_err *err) {
+    gp_throughput rows[16];
+    int n = 0;
+    for (int i = 0; i < gp_wl_n_published && n < 16; i++) {
+        const gp_wl_published *r = &gp_wl_published_table[i];
+        if (strcmp(r->profile, p->name) != 0)
+            continue;
+        gp_throughput *t = &rows[n++];
+        memset(t, 0, sizeof *t);
+        snprintf(t->gpu, sizeof t->gpu, "%s", r->gpu);
+        snprintf(t->profile, sizeof t->profile, "%s", r->profile);
+        t->kind = GP_TP_PUBLISHED;
+        t->value = r->tokens_per_s_system / r->gpus * 3600.0 / 1e6;
+        snprintf(t->unit, sizeof t->unit, "%s", p->unit);
+        snprintf(t->as_of, sizeof t->as_of, "%s", r->as_of);
+        snprintf(t->source, sizeof t->source, "published: %g tokens/s over %d GPU%s at %s; %s",
+                 r->tokens_per_s_system, r->gpus, r->gpus == 1 ? "" : "s", r->precision, r->source);
+    }
+    return n ? gp_store_put_throughputs(st, rows, n, err) : GP_OK;
+}
+
+bool gp_throughput_refusal(const gp_profile *p, const char *gpu, char *why, size_t cap) {
+    if (!p->wl)
+        return false;
+    const gp_wl_hw *h = gp_wl_hw_find(gpu);
+    if (!h) {
+        snprintf(why, cap,
+                 "no row for %s in the workload hardware table (precision rates, memory): "
+                 "give a measured figure with gpuplan throughput set",
+                 gpu);
+        return true;
+    }
+    gp_wl_estimate e;
+    gp_wl_estimate_on(p->wl, h, &e);
+    if (e.fits)
+        return false;
+    snprintf(why, cap, "%s", e.why);
+    return true;
+}
+
+typedef struct user_refresh {
+    gp_store *st;
+    const char *today;
+    gp_status rc;
+    gp_err *err;
+} user_refresh;
+
+/* One stored user profile: its estimates replace the stored ones (a profile that no longer
+ * parses keeps none). */
+static int refresh_user(const char *name, const char *json, void *arg) {
+    user_refresh *u = arg;
+    gp_user_profile up;
+    gp_err ignore;
+    stored_profile sp = {&up, GP_E_NOTFOUND, &ignore};
+    take_stored(name, json, &sp);
+    derive d = {&up.p, u->today, NULL, 0, 0};
+    if (sp.st == GP_OK)
+        derive_workload(&d);
+    else
+        d.p = NULL;
+    u->rc = gp_store_replace_estimates(u->st, name, d.rows, d.n, u->err);
+    free(d.rows);
+    return u->rc != GP_OK;
+}
+
 gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
     gp_store *st;
     if (gp_session_catalog(ses, &st, err))
@@ -120,14 +285,26 @@ gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
         return GP_OK; /* the estimates as stored: replacing them is a write */
     for (int i = 0; i < gp_n_profiles; i++) {
         derive d = {&gp_profiles[i], ses->today, NULL, 0, 0};
-        gp_status rc = gp_store_specs(st, NULL, derive_one, &d, err);
+        gp_status rc = GP_OK;
+        if (d.p->wl) {
+            derive_workload(&d);
+            rc = put_published(st, d.p, err);
+        } else {
+            rc = gp_store_specs(st, NULL, derive_one, &d, err);
+        }
         if (rc == GP_OK)
             rc = gp_store_replace_estimates(st, d.p->name, d.rows, d.n, err);
         free(d.rows);
         if (rc)
             return rc;
     }
-    return GP_OK;
+    gp_store *us;
+    if (gp_session_store(ses, &us, err))
+        return err->code;
+    user_refresh u = {us, ses->today, GP_OK, err};
+    if (gp_store_workload_profiles(us, NULL, refresh_user, &u, err))
+        return err->code;
+    return u.rc;
 }
 
 static int collect(const gp_throughput *t, void *arg) {
@@ -142,7 +319,8 @@ gp_status gp_throughput_list(gp_session *ses, const char *profile, const char *g
                              gp_err *err) {
     memset(out, 0, sizeof *out);
     const gp_profile *p;
-    if (profile && gp_profile_lookup(profile, &p, err))
+    gp_user_profile up;
+    if (profile && gp_profile_resolve(ses, profile, &up, &p, err))
         return err->code;
     char name[GP_GPU_NAME_BYTES];
     if (gpu)
@@ -164,26 +342,27 @@ void gp_tp_list_done(gp_tp_list *l) {
 }
 
 const gp_throughput *gp_tp_effective(const gp_tp_list *l, const char *gpu, const char *profile) {
+    static const int rank[] = {[GP_TP_ESTIMATE] = 0, [GP_TP_PUBLISHED] = 1, [GP_TP_MEASURED] = 2};
     const gp_throughput *best = NULL;
     for (int i = 0; i < l->n; i++) {
         const gp_throughput *t = &l->rows[i];
         if (strcmp(t->gpu, gpu) != 0 || strcmp(t->profile, profile) != 0)
             continue;
-        if (t->kind == GP_TP_MEASURED)
-            return t;
-        best = t;
+        if (!best || rank[t->kind] > rank[best->kind])
+            best = t;
     }
     return best;
 }
 
 /* A measured figure as the user gives it, checked against its profile. */
-static gp_status check_measured(const gp_throughput *t, const char *where, gp_err *err) {
-    const gp_profile *p = gp_profile_find(t->profile);
-    if (!p) {
-        gp_err why;
-        gp_profile_lookup(t->profile, &p, &why);
-        return gp_errorf(err, GP_E_INPUT, where, "%s", why.msg);
-    }
+static gp_status check_measured(gp_session *ses, const gp_throughput *t, const char *where,
+                                gp_err *err) {
+    const gp_profile *p;
+    gp_user_profile up;
+    gp_err why;
+    if (gp_profile_resolve(ses, t->profile, &up, &p, &why))
+        return why.code == GP_E_INPUT ? gp_errorf(err, GP_E_INPUT, where, "%s", why.msg)
+                                      : (*err = why, err->code);
     if (strcmp(t->unit, p->unit) != 0)
         return gp_errorf(err, GP_E_INPUT, where,
                          "unit \"%s\": profile %s is counted in \"%s\" per GPU-hour", t->unit,
@@ -207,7 +386,7 @@ gp_status gp_throughput_set(gp_session *ses, const char *gpu, const char *profil
     if (!t.gpu[0])
         return gp_errorf(err, GP_E_INPUT, "throughput set", "\"%s\" is not a GPU name", gpu);
     gp_store *st;
-    if (check_measured(&t, "throughput set", err) || gp_session_store(ses, &st, err) ||
+    if (check_measured(ses, &t, "throughput set", err) || gp_session_store(ses, &st, err) ||
         gp_store_put_throughput(st, &t, err))
         return err->code;
     if (stored)
@@ -217,6 +396,7 @@ gp_status gp_throughput_set(gp_session *ses, const char *gpu, const char *profil
 
 typedef struct import_rows {
     gp_tp_list l;
+    gp_session *ses;
     const char *origin, *today;
 } import_rows;
 
@@ -224,7 +404,7 @@ static gp_status take_row(const gp_throughput *t, void *arg, gp_err *err) {
     import_rows *ir = arg;
     char where[600];
     snprintf(where, sizeof where, "%s:%d", ir->origin, t->line);
-    if (check_measured(t, where, err))
+    if (check_measured(ir->ses, t, where, err))
         return err->code;
     collect(t, &ir->l);
     gp_throughput *r = &ir->l.rows[ir->l.n - 1];
@@ -237,7 +417,7 @@ gp_status gp_throughput_import(gp_session *ses, const char *path, int *n, gp_err
     *n = 0;
     gp_buf text;
     gp_buf_init(&text, 16u << 20);
-    import_rows ir = {{NULL, 0}, path, ses->today};
+    import_rows ir = {{NULL, 0}, ses, path, ses->today};
     gp_store *st;
     gp_status rc = gp_read_file(path, 16u << 20, &text, err);
     if (rc == GP_OK)

@@ -35,7 +35,7 @@ static const struct engine {
 void gp_tp_measure_request_init(gp_tp_measure_request *rq) {
     memset(rq, 0, sizeof *rq);
     gp_history_opts_init(&rq->opts);
-    rq->window_ms = 7 * 86400000LL;
+    rq->window_ms = 7 * GP_DAY_MS;
 }
 
 void gp_tp_measure_result_done(gp_tp_measure_result *r) {
@@ -345,7 +345,7 @@ gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq
     else if (!selector_ok(o.match ? o.match : "") || !selector_ok(gpu_sel))
         rc = gp_errorf(err, GP_E_INPUT, "--match",
                        "a label selector in braces, like {namespace=\"llm\"}");
-    else if (rq->window_ms < BUCKET_MS || rq->window_ms > 3660 * 86400000LL)
+    else if (rq->window_ms < BUCKET_MS || rq->window_ms > 3660 * GP_DAY_MS)
         rc = gp_errorf(err, GP_E_INPUT, "--since", "a window of 5 minutes to 10 years");
     if (rc) {
         free(srcs);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/output.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/text.h"
@@ -190,9 +191,9 @@ bool cli_duration_ms(const char *s, int64_t *out) {
     double v = strtod(s, &end);
     if (end == s || !(v > 0) || v > 1e7)
         return false;
-    double mult = !strcmp(end, "d")   ? 86400000
-                  : !strcmp(end, "h") ? 3600000
-                  : !strcmp(end, "m") ? 60000
+    double mult = !strcmp(end, "d")   ? GP_DAY_MS
+                  : !strcmp(end, "h") ? GP_HOUR_MS
+                  : !strcmp(end, "m") ? GP_MINUTE_MS
                   : !strcmp(end, "s") ? 1000
                                       : -1;
     if (mult < 0)

@@ -20,6 +20,8 @@ typedef struct cap_flags {
     const char *mix, *option; /* plan --mix SCENARIO --option NAME */
     gp_mix_request mix_rq;
     gp_history_opts remote; /* --prometheus URL and its connection options */
+    bool recorded_set;      /* --recorded given */
+    bool print_rules;       /* capacity --print-rules */
 } cap_flags;
 
 enum {
@@ -46,7 +48,9 @@ enum {
     C_INSECURE,
     C_TIMEOUT,
     C_HOSTS,
-    C_CONC
+    C_CONC,
+    C_RECORDED,
+    C_PRINT_RULES
 };
 
 static bool parse_since(const char *s, long long *ms) {
@@ -129,8 +133,8 @@ static int remote_option(int opt, const char *v, gp_history_opts *o) {
     if (opt == C_TIMEOUT) {
         char *end;
         double x = strtod(v, &end);
-        double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? 60000 : -1;
-        if (end == v || !(x > 0) || unit < 0 || x * unit > 3600000)
+        double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? GP_MINUTE_MS : -1;
+        if (end == v || !(x > 0) || unit < 0 || x * unit > GP_HOUR_MS)
             return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
         o->total_timeout_ms = (long)(x * unit);
         if (o->connect_timeout_ms > o->total_timeout_ms)
@@ -174,6 +178,8 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
                                           {"timeout", required_argument, NULL, C_TIMEOUT},
                                           {"hosts-per-query", required_argument, NULL, C_HOSTS},
                                           {"concurrency", required_argument, NULL, C_CONC},
+                                          {"recorded", required_argument, NULL, C_RECORDED},
+                                          {"print-rules", no_argument, NULL, C_PRINT_RULES},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_cap_query_init(q);
@@ -227,6 +233,18 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
         case C_CONC:
             rc = remote_option(opt, optarg, &f->remote);
             break;
+        case C_RECORDED:
+            f->recorded_set = true;
+            if (!strcmp(optarg, "auto") || !strcmp(optarg, "yes") || !strcmp(optarg, "no"))
+                q->recorded = optarg[0] == 'a'   ? GP_REC_AUTO
+                              : optarg[0] == 'y' ? GP_REC_YES
+                                                 : GP_REC_NO;
+            else
+                rc = cli_usage_error("--recorded: auto, yes or no");
+            break;
+        case C_PRINT_RULES:
+            f->print_rules = true;
+            break;
         case 'h':
             f->help = true;
             return 0;
@@ -242,9 +260,9 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
             gp_token_file_check(f->remote.token_file, &warn) == GP_E_INPUT)
             fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
     } else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
-                       f->remote.cacert[0] || f->remote.insecure))
-        rc = cli_usage_error("--match, --token-file, --org-id, --cacert and --insecure go with "
-                             "--prometheus URL");
+                       f->remote.cacert[0] || f->remote.insecure || f->recorded_set))
+        rc = cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure and "
+                             "--recorded go with --prometheus URL");
     return rc;
 }
 
@@ -269,7 +287,9 @@ static void capacity_help(FILE *f) {
         "                        [--by LABEL] [--ldc] [--json | --csv]\n"
         "                        [--prometheus URL [--match SELECTOR] [--token-file F]\n"
         "                         [--org-id TENANT] [--cacert FILE] [--insecure] [--timeout 120s]\n"
-        "                         [--hosts-per-query 8] [--concurrency 4]]\n\n"
+        "                         [--hosts-per-query 8] [--concurrency 4]\n"
+        "                         [--recorded auto|yes|no]]\n"
+        "       gpuplan capacity --print-rules\n\n"
         "Utilization, power, energy and memory per GPU, node, GPU model and fleet from stored\n"
         "telemetry; idle GPUs and what they cost; money per node; the fleet's load duration\n"
         "curve (busy GPU equivalents per 5-minute bucket, sorted); wall power against GPU\n"
@@ -280,7 +300,10 @@ static void capacity_help(FILE *f) {
         "interpolated. --prometheus URL computes the same figures on the fleet's\n"
         "Prometheus-compatible server (server-side aggregation, nothing imported; --node\n"
         "then names Hostname values, --gpu does not apply: select with --match); the\n"
-        "queries it sends are listed in docs/telemetry.md.\n");
+        "queries it sends are listed in docs/telemetry.md. Where the server holds the\n"
+        "series of gpuplan's recording rules for the window (--print-rules writes them,\n"
+        "as contrib/prometheus/gpuplan-capacity.rules.yml), they are read instead of the\n"
+        "raw ones (--recorded auto); the output says which.\n");
 }
 
 int cmd_capacity(gp_session *ses, int argc, char **argv) {
@@ -293,6 +316,11 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
         return cli_usage_error("capacity takes no arguments (see --help)");
     gp_err err;
     gp_err_clear(&err);
+    if (flags.print_rules) {
+        gp_buf rules;
+        gp_buf_init(&rules, 1u << 20);
+        return emit(gp_capacity_rules_yaml(&rules), &rules, &err);
+    }
     gp_capacity c;
     if (gp_capacity_analyse(ses, &q, gp_now_ms(), &c, &err)) {
         gp_capacity_done(&c);
@@ -354,6 +382,8 @@ int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
     int rc = parse_common(argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? measure_help(), 0 : rc;
+    if (flags.print_rules)
+        return cli_usage_error("--print-rules goes with capacity alone");
     if (argc - optind != 1)
         return cli_usage_error("scenario measure takes one scenario NAME");
     if (flags.mix_rq.has_growth && !flags.mix_rq.trend)
@@ -392,6 +422,8 @@ int cmd_plan(gp_session *ses, int argc, char **argv) {
     int rc = parse_common(argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? plan_help(), 0 : rc;
+    if (flags.print_rules)
+        return cli_usage_error("--print-rules goes with capacity alone");
     if (!flags.mix || !flags.option)
         return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
     if (q.remote)

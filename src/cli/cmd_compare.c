@@ -13,30 +13,45 @@
 #include "gpuplan/report_compare.h"
 
 static void compare_help(FILE *f) {
-    fprintf(f, "usage: gpuplan compare --work VALUE --unit UNIT --profile P [--growth RATE]\n"
-               "                       [--horizon N] [--utilization U] [--provider P]...\n"
-               "                       [--tariff NAME] [--as-of YYYY-MM-DD] [-o OUT]\n"
-               "                       [--format md|csv|json|xlsx] [--save NAME --pick RANK]\n\n"
-               "Ranks every GPU model with a throughput for the profile, owned (servers at the\n"
-               "catalog's newest purchase price) and rented (the cheapest offer of each provider\n"
-               "and pricing kind), by total cost for VALUE units of work a month: GPUs needed,\n"
-               "total, cost per unit of work, break-even month against owning. Each candidate is\n"
-               "a version 2 scenario in work mode evaluated by the engine; --save stores the one\n"
-               "ranked --pick as a scenario (then: gpuplan report NAME). A GPU model without a\n"
-               "throughput or a price is listed with what is missing.\n\n"
-               "  --work VALUE     work a month, > 0          --unit UNIT   the profile's unit\n"
-               "  --profile P      llm-training, llm-inference-decode or fp32\n"
-               "  --growth RATE    work growth a month (0.03 or 3%%; default 0)\n"
-               "  --horizon N      months (default 36)        --utilization U  busy share (0.6)\n"
-               "  --provider P     only this provider's offers (repeatable)\n"
-               "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n"
-               "  --as-of DATE     prices in force on that day, YYYY-MM-DD (default today)\n"
-               "  --format F       md (default), csv, json, or xlsx: a workbook, its Generations\n"
-               "                   sheet every candidate's inputs as cells to edit and every\n"
-               "                   figure a live formula (needs -o FILE.xlsx)\n"
-               "  -o OUT           write to the file OUT (whole or not at all), not stdout\n"
-               "  --save NAME      store the candidate ranked --pick RANK as the scenario NAME\n"
-               "  --pick RANK      (with --save) its rank in the table\n");
+    fprintf(
+        f,
+        "usage: gpuplan compare --work VALUE --unit UNIT --profile P [--growth RATE]\n"
+        "                       [--horizon N] [--utilization U] [--provider P]...\n"
+        "                       [--tariff NAME] [--as-of YYYY-MM-DD] [-o OUT]\n"
+        "                       [--gpu G] [--pricing KIND] [--region R]\n"
+        "                       [--server-overhead X] [--network-share X]\n"
+        "                       [--format md|csv|json|xlsx] [--save NAME --pick RANK]\n\n"
+        "Ranks every GPU model with a throughput for the profile, owned (8-GPU servers\n"
+        "priced by the rule of docs/compare.md) and rented (the cheapest offer of each provider\n"
+        "and pricing kind), by total cost for VALUE units of work a month: GPUs needed,\n"
+        "total, cost per unit of work, break-even month against owning. Each candidate is\n"
+        "a version 2 scenario in work mode evaluated by the engine; --save stores the one\n"
+        "ranked --pick as a scenario (then: gpuplan report NAME). A GPU model without a\n"
+        "throughput or a price is listed with what is missing. A profile whose model has\n"
+        "API prices in force (gpuplan pricing api list) also gets one API row a provider,\n"
+        "priced per unit of work with no hardware (docs/compare.md \"API rows\").\n\n"
+        "  --work VALUE     work a month, > 0          --unit UNIT   the profile's unit\n"
+        "  --profile P      a profile of gpuplan throughput list (llm-training,\n"
+        "                   llama2-70b-offline, ...) or one you added\n"
+        "  --growth RATE    work growth a month (0.03 or 3%%; default 0)\n"
+        "  --horizon N      months (default 36)        --utilization U  busy share (0.6)\n"
+        "  --provider P     only this provider's offers (repeatable)\n"
+        "  --tariff NAME    a tariff preset (gpuplan pricing tariffs) for owned power\n"
+        "  --as-of DATE     prices in force on that day, YYYY-MM-DD (default today)\n"
+        "  --gpu G          only rows of this GPU model\n"
+        "  --pricing KIND   only own, on_demand, spot, committed or api rows\n"
+        "  --region R       only rented offers in this region (us-east-1, ...)\n"
+        "  --server-overhead X  owned server over its GPUs' price when no node price\n"
+        "                   exists (default 1.6)\n"
+        "  --network-share X  cluster network over the servers' price (default 1.15)\n"
+        "  --spot           rank spot rows for a horizon over 12 months too (else\n"
+        "                   listed as not ranked, with their interruption assumption)\n"
+        "  --format F       md (default), csv, json, or xlsx: a workbook, its Generations\n"
+        "                   sheet every candidate's inputs as cells to edit and every\n"
+        "                   figure a live formula (needs -o FILE.xlsx)\n"
+        "  -o OUT           write to the file OUT (whole or not at all), not stdout\n"
+        "  --save NAME      store the candidate ranked --pick RANK as the scenario NAME\n"
+        "  --pick RANK      (with --save) its rank in the table\n");
 }
 
 typedef struct compare_args {
@@ -109,6 +124,26 @@ static int compare_option(compare_args *a, int opt, const char *arg) {
     case 's':
         rq->save = arg;
         return 0;
+    case 'G':
+        rq->gpu = arg;
+        return 0;
+    case 'K':
+        rq->pricing = arg;
+        return 0;
+    case 'R':
+        rq->region = arg;
+        return 0;
+    case 'S':
+        rq->spot = true;
+        return 0;
+    case 'O':
+        return gp_parse_double(arg, &rq->server_overhead)
+                   ? 0
+                   : cli_usage_error("--server-overhead: \"%s\" is not a number", arg);
+    case 'N':
+        return gp_parse_double(arg, &rq->network_share)
+                   ? 0
+                   : cli_usage_error("--network-share: \"%s\" is not a number", arg);
     case 'k':
         return gp_parse_int(arg, &rq->pick) && rq->pick >= 1
                    ? 0
@@ -133,6 +168,12 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
                                           {"output", required_argument, NULL, 'o'},
                                           {"save", required_argument, NULL, 's'},
                                           {"pick", required_argument, NULL, 'k'},
+                                          {"gpu", required_argument, NULL, 'G'},
+                                          {"pricing", required_argument, NULL, 'K'},
+                                          {"region", required_argument, NULL, 'R'},
+                                          {"spot", no_argument, NULL, 'S'},
+                                          {"server-overhead", required_argument, NULL, 'O'},
+                                          {"network-share", required_argument, NULL, 'N'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
@@ -214,13 +255,16 @@ static void throughput_help(FILE *f) {
                "       gpuplan throughput set MODEL PROFILE VALUE --unit UNIT --source TEXT\n"
                "       gpuplan throughput import FILE.csv\n"
                "       gpuplan throughput import --prometheus URL --profile P [--since 7d] ...\n"
-               "       gpuplan throughput history [--profile P] [--gpu G]\n\n"
+               "       gpuplan throughput history [--profile P] [--gpu G]\n"
+               "       gpuplan throughput profile add FILE.json\n\n"
                "Work per GPU-hour by GPU model and workload profile (llm-training and\n"
-               "llm-inference-decode in M tokens, fp32 in PFLOP). Spec-derived estimates follow\n"
-               "the catalog's specs (docs/compare.md has the formulas and efficiency factors);\n"
-               "measured figures, set or imported (CSV header gpu,profile,value,unit,source and\n"
-               "optionally date) or measured from the serving engine (throughput import\n"
-               "--prometheus --help), win over them.\n");
+               "llm-inference-decode in M tokens, fp32 in PFLOP; the workload profiles\n"
+               "llama2-70b-offline, llama3-8b-decode, llama3-70b-decode, llama2-7b-training and\n"
+               "your own in M tokens). Estimates follow the specs (docs/compare.md has the\n"
+               "formulas and efficiency factors); published results (bundled, dated, cited) win\n"
+               "over them; measured figures, set or imported (CSV header\n"
+               "gpu,profile,value,unit,source and optionally date) or measured from the serving\n"
+               "engine (throughput import --prometheus --help), win over both.\n");
 }
 
 static int throughput_list(gp_session *ses, int argc, char **argv) {
@@ -320,6 +364,21 @@ static int throughput_import(gp_session *ses, int argc, char **argv) {
     return 0;
 }
 
+static int throughput_profile(gp_session *ses, int argc, char **argv) {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return throughput_help(stdout), 0;
+    if (argc != 3 || strcmp(argv[1], "add") != 0 || argv[2][0] == '-')
+        return cli_usage_error("throughput profile takes add FILE.json");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_workload w;
+    if (gp_profile_add(ses, argv[2], &w, &err))
+        return cli_fail(&err);
+    printf("added profile %s (%s, %g B parameters) from %s: use --profile %s\n", w.name,
+           gp_wl_phase_name(w.phase), w.params_b, argv[2], w.name);
+    return 0;
+}
+
 int cmd_throughput(gp_session *ses, int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         throughput_help(argc < 2 ? stderr : stdout);
@@ -331,8 +390,10 @@ int cmd_throughput(gp_session *ses, int argc, char **argv) {
         return throughput_set(ses, argc - 1, argv + 1);
     if (!strcmp(argv[1], "import"))
         return throughput_import(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "profile"))
+        return throughput_profile(ses, argc - 1, argv + 1);
     if (!strcmp(argv[1], "history"))
         return cli_tp_history(ses, argc - 1, argv + 1);
-    return cli_usage_error("throughput: unknown subcommand \"%s\" (list, set, import, history)",
-                           argv[1]);
+    return cli_usage_error(
+        "throughput: unknown subcommand \"%s\" (list, set, import, history, profile)", argv[1]);
 }

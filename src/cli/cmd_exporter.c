@@ -92,6 +92,12 @@ typedef struct serve_state {
     gp_exporter *x;
     bool serving;         /* the server started: its own errors are told from then on */
     char last_error[512]; /* told once on stderr, again only when it changes */
+    /* The set as rendered, per format (text, OpenMetrics), with the exporter's generation it
+     * was rendered at: a scrape of kept figures copies it instead of rendering 25,000 samples
+     * again (a copy, as a reply in flight may outlive the next rendering). */
+    gp_buf rendered[2];
+    unsigned long long rendered_gen[2];
+    bool has_rendered[2];
 } serve_state;
 
 /* libmicrohttpd's error lines once serving, prefixed like every other; at startup the one
@@ -144,16 +150,26 @@ static enum MHD_Result metrics(serve_state *st, struct MHD_Connection *conn) {
     }
     bool om = gp_metrics_accepts_openmetrics(
         MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
-    gp_buf out;
-    gp_buf_init(&out, 1u << 30);
-    if (gp_report_metrics(set, om, &out)) {
-        gp_buf_done(&out);
-        static char toobig[] = "the metrics are larger than 1 GiB\n";
-        return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", toobig,
-                     sizeof toobig - 1, false);
+    gp_buf *out = &st->rendered[om];
+    unsigned long long gen = gp_exporter_generation(st->x);
+    if (!st->has_rendered[om] || st->rendered_gen[om] != gen) {
+        gp_buf_done(out);
+        gp_buf_init(out, 1u << 30);
+        st->has_rendered[om] = false;
+        if (gp_report_metrics(set, om, out)) {
+            gp_buf_done(out);
+            static char toobig[] = "the metrics are larger than 1 GiB\n";
+            return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", toobig,
+                         sizeof toobig - 1, false);
+        }
+        st->has_rendered[om] = true;
+        st->rendered_gen[om] = gen;
     }
-    return reply(conn, MHD_HTTP_OK, om ? GP_METRICS_OPENMETRICS_TYPE : GP_METRICS_TEXT_TYPE,
-                 out.data, out.len, true);
+    char *body = gp_xmalloc(out->len ? out->len : 1);
+    if (out->len)
+        memcpy(body, out->data, out->len);
+    return reply(conn, MHD_HTTP_OK, om ? GP_METRICS_OPENMETRICS_TYPE : GP_METRICS_TEXT_TYPE, body,
+                 out->len, true);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
@@ -294,5 +310,7 @@ int cmd_exporter(gp_session *ses, int argc, char **argv) {
     sigwait(&sigs, &sig);
     MHD_stop_daemon(d);
     gp_exporter_close(st.x);
+    gp_buf_done(&st.rendered[0]);
+    gp_buf_done(&st.rendered[1]);
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_history.h"
+#include "gpuplan/clock.h"
 
 typedef struct ticker {
     bool on;
@@ -85,7 +86,7 @@ static int history_option(int opt, const char *v, char **argv, history_args *a) 
         if (!gp_parse_int(v, num) || *num < 1 || *num > 1000000)
             return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
     } else if (opt == O_TIMEOUT) {
-        if (!cli_duration_ms(v, &ms) || ms > 3600000)
+        if (!cli_duration_ms(v, &ms) || ms > GP_HOUR_MS)
             return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
         rq->opts.total_timeout_ms = (long)ms;
         if (rq->opts.connect_timeout_ms > ms)

@@ -236,7 +236,7 @@ static void kind_label(const gp_offer_price *o, char *out, size_t cap) {
 
 typedef struct lister {
     bool json;
-    int n;
+    int n, shapes;
     cJSON *arr;
 } lister;
 
@@ -254,6 +254,12 @@ static cJSON *offer_json(const gp_offer_price *o) {
         cJSON_AddNumberToObject(j, "vcpus", o->vcpus);
     if (o->memory_gib > 0)
         cJSON_AddNumberToObject(j, "memory_gib", o->memory_gib);
+    if (o->unpriced) {
+        /* A shape: known instance, no price in force; null, never 0 (0 would read "free"). */
+        cJSON_AddNullToObject(j, "pricing");
+        cJSON_AddNullToObject(j, "hourly");
+        return j;
+    }
     cJSON_AddStringToObject(j, "pricing", gp_pricing_name(o->pricing));
     if (o->pricing == GP_COMMITTED) {
         cJSON_AddNumberToObject(j, "term_months", o->term_months);
@@ -285,6 +291,15 @@ static int list_row(const gp_offer_price *o, void *arg) {
     kind_label(o, kind, sizeof kind);
     snprintf(ref_region, sizeof ref_region, "%.22s", o->region);
     snprintf(gpus, sizeof gpus, "%g", o->gpu_count);
+    if (o->unpriced) {
+        char shape[48];
+        snprintf(shape, sizeof shape, "%gx%s %g vCPU %g GiB", o->gpu_count, o->gpu, o->vcpus,
+                 o->memory_gib);
+        printf("%-8s %-28s %-22s %-12s %5s  %-28s %12s %12s  %s\n", o->provider, o->instance,
+               ref_region, o->gpu, gpus, "no price (shape)", "-", "-", shape);
+        l->shapes++;
+        return 0;
+    }
     printf("%-8s %-28s %-22s %-12s %5s  %-28s %12.4f %12.4f  %s %s\n", o->provider, o->instance,
            ref_region, o->gpu, gpus, kind, o->hourly, o->hourly / o->gpu_count, o->effective_from,
            strcmp(o->currency, "USD") ? o->currency : "");
@@ -304,8 +319,10 @@ static int print_json(cJSON *j) {
 static int do_list(gp_session *ses, const opts *o) {
     gp_err err;
     gp_err_clear(&err);
-    lister l = {o->json, 0, o->json ? cJSON_CreateArray() : NULL};
-    if (gp_pricing_offers(ses, &o->f, list_row, &l, &err)) {
+    lister l = {o->json, 0, 0, o->json ? cJSON_CreateArray() : NULL};
+    gp_offer_filter f = o->f;
+    f.with_shapes = true;
+    if (gp_pricing_offers(ses, &f, list_row, &l, &err)) {
         cJSON_Delete(l.arr);
         return cli_fail(&err);
     }
@@ -313,6 +330,9 @@ static int do_list(gp_session *ses, const opts *o) {
         return print_json(l.arr);
     if (l.n == 0)
         printf("no offers match\n");
+    else if (l.shapes)
+        printf("%d prices, %d instance shapes without a price (import one: docs/catalog.md)\n",
+               l.n - l.shapes, l.shapes);
     else
         printf("%d prices\n", l.n);
     return 0;
@@ -369,8 +389,9 @@ static int split_ref(const char *ref, char *prov, char *inst, char *region) {
 
 static int spec_row(const gp_gpu_spec *g, const char *source, void *arg) {
     cJSON *arr = arg;
-    static const char *const keys[GP_SPEC_N] = {"memory_gb",   "tdp_w",       "fp32_tflops",
-                                                "fp16_tflops", "bf16_tflops", "mem_bw_gbs"};
+    static const char *const keys[GP_SPEC_N] = {"memory_gb",         "tdp_w",       "fp32_tflops",
+                                                "fp16_tflops",       "bf16_tflops", "mem_bw_gbs",
+                                                "fp32_matrix_tflops"};
     if (arr) {
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "name", g->name);
@@ -389,8 +410,8 @@ static int spec_row(const gp_gpu_spec *g, const char *source, void *arg) {
     char cells[GP_SPEC_N][16];
     for (int i = 0; i < GP_SPEC_N; i++)
         snprintf(cells[i], sizeof cells[i], g->has[i] ? "%.4g" : "-", g->v[i]);
-    printf("%-14s %-32.32s %8s %7s %9s %9s %9s %9s  %-10s\n", g->name, g->full_name, cells[0],
-           cells[1], cells[2], cells[3], cells[4], cells[5], g->release_date);
+    printf("%-14s %-32.32s %8s %7s %9s %9s %9s %9s %9s  %-10s\n", g->name, g->full_name, cells[0],
+           cells[1], cells[2], cells[6], cells[3], cells[4], cells[5], g->release_date);
     return 0;
 }
 
@@ -550,8 +571,8 @@ static int sub_specs(const sub_ctx *c, bool gpus) {
     gp_status rc;
     if (gpus) {
         if (!o->json)
-            printf("%-14s %-32s %8s %7s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB", "TDP W",
-                   "FP32 TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
+            printf("%-14s %-32s %8s %7s %9s %9s %9s %9s %9s  %s\n", "GPU", "SPEC", "MEM GB",
+                   "TDP W", "FP32 TF", "FP32M TF", "FP16 TF", "BF16 TF", "BW GB/s", "RELEASED");
         rc = gp_pricing_specs(c->ses, o->f.gpu, spec_row, arr, &err);
     } else {
         if (!o->json)

@@ -182,29 +182,37 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
 /* ---- scenario draft: buy servers with that GPU, or rent the cheapest offers ------------------ */
 
 static void draft_help(void) {
-    printf(
-        "usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
-        "         [--provider P]... [--marketplace]\n"
-        "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
-        "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
-        "         [--spot-interruptions 12.5%%] [--growth RATE] [--commit-share S]\n"
-        "         [--name TEXT] [-o FILE] [--as-of DATE] [--currency CNY]\n\n"
-        "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
-        "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
-        "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
-        "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
-        "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
-        "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
-        "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
-        "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
-        "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
-        "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
-        "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
-        "the committed option commits a base of month 1's demand (base_gpus; or\n"
-        "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
-        "--commit-share alone does the same for a steady plan. --currency writes the plan\n"
-        "in that currency: the catalog's USD purchase and electricity prices converted at\n"
-        "the exchange rate in force on --as-of (gpuplan pricing fx list), stated in the notes.\n");
+    printf("usage: gpuplan scenario draft --gpus N --gpu MODEL [--region-prefix us-]\n"
+           "       gpuplan scenario draft --work VALUE --profile P --gpu MODEL\n"
+           "         [--api [PROVIDER/]MODEL] [...]\n"
+           "         [--provider P]... [--marketplace]\n"
+           "         [--utilization 0.6] [--horizon 36] [--tariff PRESET | --state NAME]\n"
+           "         [--pue X] [--gpus-per-server 8] [--server-base-w W] [--idle-w W]\n"
+           "         [--spot-interruptions 12.5%%] [--growth RATE] [--commit-share S]\n"
+           "         [--name TEXT] [-o FILE] [--as-of DATE] [--currency CNY]\n\n"
+           "Writes a scenario: buying servers of that GPU (newest catalog purchase price,\n"
+           "the GPU's TDP) against the cheapest on-demand, spot and committed offers per\n"
+           "GPU-hour of the same GPU and form factor with at least a server's GPUs an\n"
+           "instance (or the whole demand, when smaller). --provider (repeatable) limits the\n"
+           "offers to those providers; marketplaces (vast) only with --marketplace or by\n"
+           "name. Every assumption not in the catalog, and every cost left at 0, is stated\n"
+           "in the scenario's notes. A spot offer whose catalog entry gives no interruption\n"
+           "band is priced at 12.5 %% of its instances interrupted a month, or at\n"
+           "--spot-interruptions (a share a month, 0..100 %%; it then applies to every spot\n"
+           "offer drafted). --growth RATE (a share a month, 5%% or 0.05; negative for a\n"
+           "decline) makes demand grow from --gpus; servers are then bought as needed, and\n"
+           "the committed option commits a base of month 1's demand (base_gpus; or\n"
+           "--commit-share S of the peak) and bursts to the drafted on-demand option;\n"
+           "--commit-share alone does the same for a steady plan. --currency writes the plan\n"
+           "in that currency: the catalog's USD purchase and electricity prices converted at\n"
+           "the exchange rate in force on --as-of (gpuplan pricing fx list), stated in the notes.\n"
+           "--work VALUE --profile P drafts in work mode: VALUE units of the profile's work a\n"
+           "month (its unit, M tokens), each side doing the profile's throughput on the GPU\n"
+           "(gpuplan throughput list); the month-1 GPUs that work needs size the offers.\n"
+           "--api MODEL (work mode, a decode or offline profile) adds an API priced per M\n"
+           "output tokens from the catalog (gpuplan pricing api list), at the cheapest\n"
+           "provider or PROVIDER/MODEL, its input price through the profile's prompt over\n"
+           "generated tokens.\n");
 }
 
 /* What an option of scenario draft takes, for the refusal of a value out of range. */
@@ -233,6 +241,8 @@ static const char *draft_range(int opt) {
         return "a three-letter currency code";
     case 'P':
         return "at most 8 providers";
+    case 'W':
+        return "work a month, a number above 0";
     default:
         return "a date YYYY-MM-DD";
     }
@@ -290,6 +300,13 @@ static bool draft_option(int opt, const char *v, gp_draft_request *rq, const cha
                rq->commit_share <= 1;
     case 'C':
         return gp_fx_valid_code(v) && (rq->currency = v);
+    case 'W':
+        return gp_parse_double(v, &rq->work_per_month) && rq->work_per_month > 0 &&
+               isfinite(rq->work_per_month);
+    case 'F':
+        return rq->profile = v, true;
+    case 'A':
+        return rq->api = v, true;
     default: /* 'a' */
         return gp_valid_date(v) && (rq->as_of = v);
     }
@@ -316,6 +333,9 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                           {"growth", required_argument, NULL, 'w'},
                                           {"commit-share", required_argument, NULL, 'c'},
                                           {"currency", required_argument, NULL, 'C'},
+                                          {"work", required_argument, NULL, 'W'},
+                                          {"profile", required_argument, NULL, 'F'},
+                                          {"api", required_argument, NULL, 'A'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     gp_draft_request rq;
@@ -336,8 +356,18 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
                                    argv[optind - 1 - (argv[optind - 1] == optarg)], optarg,
                                    draft_range(opt));
     }
-    if (!rq.gpus || !rq.gpu || optind != argc)
-        return cli_usage_error("scenario draft needs --gpus N and --gpu MODEL (see --help)");
+    bool work = rq.work_per_month > 0;
+    if (work && rq.gpus)
+        return cli_usage_error("scenario draft: --gpus or --work, not both");
+    if (work != (rq.profile != NULL))
+        return cli_usage_error("scenario draft: --work and --profile go together (work mode)");
+    if (rq.api && !work)
+        return cli_usage_error(
+            "scenario draft: --api prices work: a work-mode draft (--work and --profile) only");
+    if ((!rq.gpus && !work) || !rq.gpu || optind != argc)
+        return cli_usage_error(
+            "scenario draft needs --gpus N (or --work VALUE --profile P) and --gpu MODEL (see "
+            "--help)");
     if (rq.tariff && rq.state)
         return cli_usage_error("scenario draft: --tariff or --state, not both");
     gp_err err;

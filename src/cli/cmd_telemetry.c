@@ -440,10 +440,10 @@ static bool parse_duration_ms(const char *s, long *out) {
         return false;
     double mult = !*end || !strcmp(end, "s") ? 1000
                   : !strcmp(end, "ms")       ? 1
-                  : !strcmp(end, "m")        ? 60000
-                  : !strcmp(end, "h")        ? 3600000
+                  : !strcmp(end, "m")        ? GP_MINUTE_MS
+                  : !strcmp(end, "h")        ? GP_HOUR_MS
                                              : -1;
-    if (mult < 0 || v * mult > 86400000.0)
+    if (mult < 0 || v * mult > (double)GP_DAY_MS)
         return false;
     *out = (long)(v * mult);
     return true;

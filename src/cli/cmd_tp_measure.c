@@ -115,7 +115,7 @@ int cli_tp_measure(gp_session *ses, int argc, char **argv) {
             rq.opts.insecure = true;
             break;
         case O_TIMEOUT:
-            if (!cli_duration_ms(optarg, &ms) || ms > 3600000)
+            if (!cli_duration_ms(optarg, &ms) || ms > GP_HOUR_MS)
                 return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", optarg);
             rq.opts.total_timeout_ms = (long)ms;
             if (rq.opts.connect_timeout_ms > rq.opts.total_timeout_ms)

@@ -648,8 +648,12 @@ static gp_status write_cycle(gp_store *st, const gp_collect_opts *o, const gp_so
     if (rc == GP_OK)
         rc = gp_store_cycle_record(st, started, finished, out->nodes_ok, out->nodes_failed,
                                    out->samples, err);
+    /* The cycle's last steps: what is past the window goes, then the days that are over are
+     * sealed into chunks (docs/architecture.md, "A sample's life"). */
     if (rc == GP_OK)
         rc = gp_store_retention(st, now, o->raw_keep_ms, o->rollup_keep_ms, err);
+    if (rc == GP_OK)
+        rc = gp_store_seal_days(st, now, NULL, err);
     if (rc == GP_OK)
         rc = gp_store_commit(st, err);
     if (rc != GP_OK)

@@ -1,4 +1,5 @@
 /* History import over one libcurl multi handle (history.h). Only src/collect calls curl. */
+#include "gpuplan/clock.h"
 #include "gpuplan/history.h"
 
 #include <curl/curl.h>
@@ -16,8 +17,6 @@
 #include "history_hosts.h"
 #include "http.h"
 
-#define HOUR_MS 3600000LL
-#define DAY_MS 86400000LL
 #define MAX_HOSTS 100000
 /* What one 5-minute row costs while a chunk is open: the row (56 bytes, its array grown by
  * doubling) and its slots in the index (2 to 4 of 16 bytes), with room for the store's sort. */
@@ -571,8 +570,8 @@ static gp_status group_marks(run *r, group *g) {
  * or more ends at a UTC midnight, so each day of a series is sealed whole by one chunk. */
 static int64_t chunk_end(const run *r, int64_t start) {
     int64_t end = start + r->span_ms;
-    if (r->span_ms >= DAY_MS && end - end % DAY_MS > start)
-        end -= end % DAY_MS;
+    if (r->span_ms >= GP_DAY_MS && end - end % GP_DAY_MS > start)
+        end -= end % GP_DAY_MS;
     return end < r->o->until_ms ? end : r->o->until_ms;
 }
 
@@ -605,8 +604,8 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     /* Whole hours only: an hour's rollups come from one chunk, and the hour in progress is
      * left to collection (or the next import). */
     gp_history_opts whole = *o;
-    whole.since_ms -= ((whole.since_ms % HOUR_MS) + HOUR_MS) % HOUR_MS;
-    whole.until_ms -= ((whole.until_ms % HOUR_MS) + HOUR_MS) % HOUR_MS;
+    whole.since_ms -= ((whole.since_ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
+    whole.until_ms -= ((whole.until_ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
     if (whole.until_ms <= whole.since_ms)
         return gp_errorf(err, GP_E_INPUT, NULL, "the window holds no whole hour");
     o = &whole;
@@ -644,8 +643,8 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     if (per_series < 1)
         per_series = 1;
     r.span_ms = per_series * o->step_ms;
-    if (r.span_ms >= HOUR_MS)
-        r.span_ms -= r.span_ms % HOUR_MS;
+    if (r.span_ms >= GP_HOUR_MS)
+        r.span_ms -= r.span_ms % GP_HOUR_MS;
     group *groups = gp_xcalloc(n_groups, sizeof *groups);
     gp_status rc = GP_OK;
     for (size_t i = 0; i < n_groups && rc == GP_OK; i++) {

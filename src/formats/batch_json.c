@@ -94,6 +94,15 @@ static gp_status price(ctx *c, const cJSON *o, gp_batch_price *p) {
         str(c, o, "effective_from", p->effective_from, sizeof p->effective_from, false) ||
         str(c, o, "source", p->source, sizeof p->source, false))
         return c->err->code;
+    bool has_rate, has_listed;
+    if (opt_num(c, o, "fx_rate", &has_rate, &p->fx_rate) ||
+        opt_num(c, o, "listed_hourly", &has_listed, &p->listed_hourly) ||
+        str(c, o, "currency", p->currency, sizeof p->currency, !has_rate) ||
+        str(c, o, "fx_date", p->fx_date, sizeof p->fx_date, !has_rate) ||
+        str(c, o, "fx_source", p->fx_source, sizeof p->fx_source, !has_rate))
+        return c->err->code;
+    if (has_rate && (p->fx_rate <= 0 || !has_listed))
+        return bad(c, "fx_rate", "must be > 0, with listed_hourly beside it");
     return GP_OK;
 }
 

@@ -148,6 +148,11 @@ gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *orig
             }
             st = gp_catalog_batch_add(out, &x, err);
         }
+        if (st == GP_OK && cJSON_GetArraySize(prices) == 0) {
+            /* "prices": [] is a shape without a price yet: the offer is known, unpriced. */
+            r.shape_only = true;
+            st = gp_catalog_batch_add(out, &r, err);
+        }
     }
 done:
     cJSON_Delete(doc);

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "gpuplan/clock.h"
 #include "gpuplan/telemetry.h"
 
 enum { K_NONE, K_NOW, K_MIN, K_MAX, K_AVG, K_STAMP, K_PERIOD, K_STATE };
@@ -73,9 +74,9 @@ static int64_t period_ms(const char *p, size_t n) {
         end++;
     double mult = !*end || !strncasecmp(end, "sec", 3) || !strcasecmp(end, "s") ? 1000
                   : !strncasecmp(end, "milli", 5) || !strcasecmp(end, "ms")     ? 1
-                  : !strncasecmp(end, "min", 3)                                 ? 60000
-                  : !strncasecmp(end, "hour", 4)                                ? 3600000
-                  : !strncasecmp(end, "day", 3)                                 ? 86400000
+                  : !strncasecmp(end, "min", 3)                                 ? GP_MINUTE_MS
+                  : !strncasecmp(end, "hour", 4)                                ? GP_HOUR_MS
+                  : !strncasecmp(end, "day", 3)                                 ? GP_DAY_MS
                                                                                 : -1;
     return mult < 0 ? -1 : (int64_t)(v * mult);
 }
@@ -121,7 +122,7 @@ static int64_t stamp_ms(const char *text) {
 }
 
 bool gp_dcmi_time_plausible(int64_t bmc_ms, int64_t now_ms) {
-    return bmc_ms >= 978307200000LL && bmc_ms <= now_ms + 86400000LL;
+    return bmc_ms >= 978307200000LL && bmc_ms <= now_ms + GP_DAY_MS;
 }
 
 static gp_status fail(gp_err *err, const char *origin, int line, const char *what, const char *p,

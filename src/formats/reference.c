@@ -13,8 +13,8 @@
 #include "gpuplan/csv.h"
 
 static const char *const kind_names[] = {
-    "specs-epoch",     "specs-mlco2",   "hardware-epoch",       "hardware-notes",
-    "electricity-eia", "pue-reference", "pue-green-algorithms", "tariff-urdb"};
+    "specs-epoch",   "specs-mlco2",          "hardware-epoch", "hardware-notes", "electricity-eia",
+    "pue-reference", "pue-green-algorithms", "tariff-urdb",    "specs-gpuplan"};
 
 const char *gp_reference_kind_name(gp_reference_kind k) {
     return kind_names[k];
@@ -152,6 +152,48 @@ static gp_status spec_mlco2(table *t, const gp_csv_record *r, gp_err *err) {
         s.v[GP_SPEC_TDP_W] = v, s.has[GP_SPEC_TDP_W] = true;
     /* Only TDP and memory: mlco2's TFLOPS columns mix dense, tensor and sparse figures
      * (H100 SXM "989" is TF32 tensor), so they would pass for FP32 throughput wrongly. */
+    return t->sink->spec ? t->sink->spec(&s, t->sink->arg, err) : GP_OK;
+}
+
+/* The spec supplement: datasheet figures per row with the datasheet's URL; FP32 vector and
+ * matrix in their own columns. */
+static gp_status spec_gpuplan(table *t, const gp_csv_record *r, gp_err *err) {
+    static const char *const cols[] = {"name",
+                                       "vendor",
+                                       "memory_gb",
+                                       "tdp_w",
+                                       "fp32_vector_tflops",
+                                       "fp16_tflops",
+                                       "bf16_tflops",
+                                       "mem_bw_gbs",
+                                       "fp32_matrix_tflops",
+                                       "release_date"};
+    if (!t->header_seen) {
+        for (int i = 0; i < 10; i++)
+            if ((t->col[i] = gp_csv_column(r, cols[i])) < 0)
+                return header_error(t, r->line, "gpuplan spec supplement", err);
+        t->header_seen = true;
+        return GP_OK;
+    }
+    gp_gpu_spec s = {0};
+    copy_field(r, t->col[0], s.full_name, sizeof s.full_name);
+    copy_field(r, t->col[1], s.vendor, sizeof s.vendor);
+    if (!s.full_name[0]) {
+        (*t->skipped)++;
+        return GP_OK;
+    }
+    static const int at[] = {GP_SPEC_MEMORY_GB,  GP_SPEC_TDP_W, GP_SPEC_FP32,
+                             GP_SPEC_FP16,       GP_SPEC_BF16,  GP_SPEC_MEM_BW_GBS,
+                             GP_SPEC_FP32_MATRIX};
+    for (int i = 0; i < 7; i++) {
+        double v;
+        if (num_field(r, t->col[2 + i], &v) && v > 0)
+            s.v[at[i]] = v, s.has[at[i]] = true;
+    }
+    gp_gpu_normalize(s.full_name, s.v[GP_SPEC_MEMORY_GB], s.name, sizeof s.name);
+    copy_field(r, t->col[9], s.release_date, sizeof s.release_date);
+    if (!is_iso_date(s.release_date))
+        s.release_date[0] = '\0';
     return t->sink->spec ? t->sink->spec(&s, t->sink->arg, err) : GP_OK;
 }
 
@@ -308,6 +350,8 @@ static gp_status on_row(const gp_csv_record *r, void *arg, gp_err *err) {
         return spec_epoch(t, r, err);
     case GP_REF_SPECS_MLCO2:
         return spec_mlco2(t, r, err);
+    case GP_REF_SPECS_GPUPLAN:
+        return spec_gpuplan(t, r, err);
     case GP_REF_HARDWARE_EPOCH:
         return hw_epoch(t, r, err);
     case GP_REF_HARDWARE_NOTES:

@@ -11,7 +11,7 @@
 #include "gpuplan/xmem.h"
 
 const char *gp_tp_kind_name(gp_tp_kind k) {
-    return k == GP_TP_MEASURED ? "measured" : "estimate";
+    return k == GP_TP_MEASURED ? "measured" : k == GP_TP_PUBLISHED ? "published" : "estimate";
 }
 
 enum { C_GPU, C_PROFILE, C_VALUE, C_UNIT, C_SOURCE, C_DATE, C_N };

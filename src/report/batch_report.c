@@ -43,6 +43,13 @@ static cJSON *price_tree(const gp_batch_price *p) {
     cJSON_AddNumberToObject(o, "hourly", p->hourly);
     cJSON_AddStringToObject(o, "effective_from", p->effective_from);
     cJSON_AddStringToObject(o, "source", p->source);
+    if (p->fx_rate > 0) { /* 2.1: converted; the rate and its date, as the report's sources */
+        cJSON_AddStringToObject(o, "currency", p->currency);
+        cJSON_AddNumberToObject(o, "listed_hourly", p->listed_hourly);
+        cJSON_AddNumberToObject(o, "fx_rate", p->fx_rate);
+        cJSON_AddStringToObject(o, "fx_date", p->fx_date);
+        cJSON_AddStringToObject(o, "fx_source", p->fx_source);
+    }
     return o;
 }
 

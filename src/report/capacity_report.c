@@ -202,6 +202,7 @@ gp_status gp_report_capacity_json(const gp_capacity *c, gp_buf *out) {
     if (c->server[0]) { /* the figures came from a server's aggregation (capacity --prometheus) */
         cJSON *src = cJSON_AddObjectToObject(doc, "server");
         cJSON_AddStringToObject(src, "url", c->server);
+        cJSON_AddStringToObject(src, "series", c->series);
         cJSON_AddNumberToObject(src, "bucket_s", 300);
         cJSON_AddStringToObject(src, "util_percentiles", "5 % bins of 5-minute means");
         cJSON_AddStringToObject(src, "gpu_power_p95", "quantile_over_time of hourly means");
@@ -453,8 +454,8 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
         P("Computed by the server %s (nothing imported): per GPU, its 5-minute means "
           "(avg_over_time over 5 minutes) summed and counted into the same 5 %% bins with "
           "count_values, its hourly mean power into the same 10 W bins, its own P95 W by "
-          "quantile_over_time over its hourly means; no wall power.\n",
-          c->server);
+          "quantile_over_time over its hourly means; no wall power. It read the %s.\n",
+          c->server, c->series);
     P("\n");
     if (!st)
         st = text_table(c, out);

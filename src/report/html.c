@@ -690,6 +690,40 @@ static gp_status fleet(gp_buf *out, const gp_batch_page *pg) {
     return GP_OK;
 }
 
+/* 2.1: every catalog price a scenario took in another currency, with the rate and its date. */
+static gp_status converted_prices(gp_buf *out, const cJSON *summary) {
+    const cJSON *sc, *p;
+    bool any = false;
+    cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(summary, "scenarios")) {
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(sc, "prices")) {
+            double rate, listed;
+            if (!num(p, "fx_rate", &rate) || !num(p, "listed_hourly", &listed))
+                continue;
+            if (!any)
+                P("<p class=\"muted\">Prices converted at exchange rates:</p><ul class=\"fx\">\n");
+            any = true;
+            P("<li>");
+            E(str(sc, "name"));
+            P(": ");
+            E(str(p, "catalog"));
+            P(" listed %.6g ", listed);
+            E(str(p, "currency"));
+            P("/h, converted at %.6g ", rate);
+            E(str(sc, "currency"));
+            P(" per ");
+            E(str(p, "currency"));
+            P(" of ");
+            E(str(p, "fx_date"));
+            P(" (");
+            E(str(p, "fx_source"));
+            P(")</li>\n");
+        }
+    }
+    if (any)
+        P("</ul>\n");
+    return GP_OK;
+}
+
 static gp_status head(gp_buf *out, const cJSON *summary) {
     const char *day = str(summary, "day");
     P("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuplan batch ");
@@ -702,7 +736,7 @@ static gp_status head(gp_buf *out, const cJSON *summary) {
     E(str(summary, "started_at"));
     P("; %d scenarios.</p>\n",
       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(summary, "scenarios")));
-    return GP_OK;
+    return converted_prices(out, summary);
 }
 
 gp_status gp_report_batch_html(const gp_batch_page *pg, gp_buf *out, gp_err *err) {

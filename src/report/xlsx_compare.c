@@ -7,7 +7,8 @@
  * maintenance, staff or colocation; one option without trend, support or extras. Those are
  * the terms the formulas carry; every cell caches the value the same arithmetic gives here, and
  * the visible figures cache the engine's. Rows are laid out for the horizon: a shorter
- * horizon may be typed in, a longer one needs a new export. */
+ * horizon may be typed in, a longer one needs a new export. An API row is a rented row whose
+ * price a unit of work (its three prices' formula) multiplies the work, with no throughput. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +50,9 @@ enum {
     C_IDLE,
     C_BASE,
     C_PUE,
+    C_API_OUT, /* an API row's prices (docs/compare.md "API rows") */
+    C_API_IN,
+    C_API_RATIO,
     C_GPUS,
     C_TOTAL,
     C_PER_UNIT,
@@ -174,9 +178,13 @@ static void mirror(gctx *x) {
         const gp_compare_row *r = o->row;
         double gi = r->gpus_per_instance, p = r->hourly / gi, up = r->upfront / gi;
         for (int j = 1; j <= M; j++)
-            o->n[j] = ceil_plus(x->work[j] / r->throughput / (HOURS * u));
+            o->n[j] = r->api ? 0.0 : ceil_plus(x->work[j] / r->throughput / (HOURS * u));
         memset(o->f, 0, sizeof o->f);
-        if (!r->term_months) {
+        if (r->api) { /* the work bought at its price a unit: no hardware */
+            for (int j = 1; j <= M; j++)
+                o->f[j] = x->work[j] *
+                          (r->price_per_unit + r->input_units_per_unit * r->price_per_input_unit);
+        } else if (!r->term_months) {
             for (int j = 1; j <= M; j++)
                 o->f[j] = x->work[j] / r->throughput * phi_of(r) * p;
         } else {
@@ -224,7 +232,7 @@ static void table_head(gctx *x, int row, const char *what) {
 }
 
 static void row_labels(gctx *x, int row, const cand *o) {
-    gp_xlsx_text(x->b, x->mon, row, M_LABEL, o->row->gpu, NULL);
+    gp_xlsx_text(x->b, x->mon, row, M_LABEL, o->row->api ? "API" : o->row->gpu, NULL);
     gp_xlsx_text(x->b, x->mon, row, M_SIDE, o->row->own ? "own" : o->row->offer, NULL);
 }
 
@@ -232,7 +240,9 @@ static void row_labels(gctx *x, int row, const cand *o) {
 static void gpus_cells(gctx *x, int row, const cand *o) {
     char rho[64], w[64];
     in(rho, sizeof rho, o, C_RHO);
-    for (int j = 1; j <= x->M; j++) {
+    for (int j = 1; j <= x->M && o->row->api; j++) /* an API holds no GPUs */
+        gp_xlsx_formula(x->b, x->mon, row, M_FIRST + j, 0.0, x->b->num, "0");
+    for (int j = 1; j <= x->M && !o->row->api; j++) {
         cell(w, sizeof w, NULL, x->r_work, M_FIRST + j);
         gp_xlsx_formula(x->b, x->mon, row, M_FIRST + j, o->n[j], x->b->num,
                         "IF(%s=0,0,-INT(-((%s/%s/(730*gen_utilization))-1E-9*MAX(1,%s/%s/"
@@ -317,6 +327,8 @@ static void rent_flow_row(gctx *x, int row, const cand *o) {
         if (!T) {
             if (m == 0)
                 gp_xlsx_formula(b, x->mon, row, M_FIRST, 0.0, b->money, "0");
+            else if (r->api) /* the work at the API's price a unit (its price column) */
+                gp_xlsx_formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money, "%s*%s", w, p);
             else if (r->pricing[0] == 's')
                 gp_xlsx_formula(b, x->mon, row, M_FIRST + m, o->f[m], b->money,
                                 "%s/%s*(1+%s*(%s/2+%s))*%s", w, rho, lam, ck, rs, p);
@@ -468,6 +480,27 @@ static void in_cell(gctx *x, int row, int col, bool applies, double v) {
         gp_xlsx_num(x->b, x->gen, row, col, v, x->b->in_num);
 }
 
+/* An API row (docs/compare.md "API rows"): no throughput, its figure "api" with the
+ * catalog's source, its three prices as inputs and its price a unit of work a formula of them
+ * in the price column, which its flows multiply the work by. */
+static void api_cells(gctx *x, const cand *o) {
+    book *b = x->b;
+    const gp_compare_row *r = o->row;
+    int R = o->gen_row;
+    char src[700], out[24], inp[24], ratio[24];
+    gp_xlsx_text(b, x->gen, R, C_FIGURE, "api", NULL);
+    snprintf(src, sizeof src, "%s (from %s)", r->api_source, r->price_date);
+    gp_xlsx_text(b, x->gen, R, C_TP_SOURCE, src, NULL);
+    gp_xlsx_num(b, x->gen, R, C_API_OUT, r->price_per_unit, b->in_num);
+    gp_xlsx_num(b, x->gen, R, C_API_IN, r->price_per_input_unit, b->in_num);
+    gp_xlsx_num(b, x->gen, R, C_API_RATIO, r->input_units_per_unit, b->in_num);
+    gp_xlsx_formula(b, x->gen, R, C_PRICE,
+                    r->price_per_unit + r->input_units_per_unit * r->price_per_input_unit, b->num,
+                    "%s+%s*%s", cell(out, sizeof out, NULL, R, C_API_OUT),
+                    cell(ratio, sizeof ratio, NULL, R, C_API_RATIO),
+                    cell(inp, sizeof inp, NULL, R, C_API_IN));
+}
+
 static void candidate_row(gctx *x, const cand *o) {
     book *b = x->b;
     lxw_worksheet *ws = x->gen;
@@ -481,23 +514,27 @@ static void candidate_row(gctx *x, const cand *o) {
     cell(myord, sizeof myord, NULL, R, C_ORDER);
     gp_xlsx_formula(b, ws, R, C_RANK, r->rank, NULL, "1+SUMPRODUCT((%s<%s)+(%s=%s)*(%s<%s))", tot,
                     me, tot, me, ord, myord);
-    gp_xlsx_text(b, ws, R, C_GPU, r->gpu, NULL);
+    gp_xlsx_text(b, ws, R, C_GPU, r->api ? "API" : r->gpu, NULL);
     gp_xlsx_text(b, ws, R, C_SIDE, own ? "own" : r->provider, NULL);
     gp_xlsx_text(b, ws, R, C_PRICING, own ? "own" : r->pricing, NULL);
     gp_xlsx_text(b, ws, R, C_OFFER, r->offer, NULL);
     gp_xlsx_text(b, ws, R, C_DATE, r->price_date, NULL);
-    if (o->rho_row == R) {
+    if (r->api) {
+        api_cells(x, o);
+    } else if (o->rho_row == R) {
         gp_xlsx_num(b, ws, R, C_RHO, r->throughput, b->in_num);
     } else {
         char first[24];
         gp_xlsx_formula(b, ws, R, C_RHO, r->throughput, b->num, "%s",
                         cell(first, sizeof first, NULL, o->rho_row, C_RHO));
     }
-    gp_xlsx_text(b, ws, R, C_FIGURE, gp_tp_kind_name(r->tp_kind), b->in_text);
-    gp_xlsx_text(b, ws, R, C_TP_SOURCE, r->tp_source, NULL);
-    in_cell(x, R, C_PRICE, !own, own ? 0 : r->hourly / r->gpus_per_instance);
+    if (!r->api) {
+        gp_xlsx_text(b, ws, R, C_FIGURE, gp_tp_kind_name(r->tp_kind), b->in_text);
+        gp_xlsx_text(b, ws, R, C_TP_SOURCE, r->tp_source, NULL);
+    }
+    in_cell(x, R, C_PRICE, !own && !r->api, own ? 0 : r->hourly / r->gpus_per_instance);
     in_cell(x, R, C_UPFRONT, com, com ? r->upfront / r->gpus_per_instance : 0);
-    in_cell(x, R, C_GI, !own, r->gpus_per_instance);
+    in_cell(x, R, C_GI, !own && !r->api, r->gpus_per_instance);
     if (com)
         gp_xlsx_num(b, ws, R, C_TERM, r->term_months, NULL);
     in_cell(x, R, C_LAMBDA, spot, r->interruptions_per_hour);
@@ -512,8 +549,11 @@ static void candidate_row(gctx *x, const cand *o) {
     char work[96], rho[24];
     span(work, sizeof work, MON, x->r_work, M_FIRST + 1, x->r_work, M_FIRST + x->M);
     cell(rho, sizeof rho, NULL, R, C_RHO);
-    gp_xlsx_formula(b, ws, R, C_GPUS, r->gpus_needed, NULL,
-                    "-INT(-(MAX(%s)/%s/(730*gen_utilization)-1E-9))", work, rho);
+    if (r->api)
+        gp_xlsx_text(b, ws, R, C_GPUS, "-", NULL);
+    else
+        gp_xlsx_formula(b, ws, R, C_GPUS, r->gpus_needed, NULL,
+                        "-INT(-(MAX(%s)/%s/(730*gen_utilization)-1E-9))", work, rho);
     char total[64];
     int frow = own ? x->r_own_f + o->k : x->r_rent_f + o->k;
     cell(total, sizeof total, MON, frow, M_FIRST + x->M + 1);
@@ -552,7 +592,7 @@ static const char *const heads[C_N] = {
     "offer or server",
     "price date",
     "work a GPU-hour",
-    "figure (estimate or measured)",
+    "figure (estimate, published or measured)",
     "throughput source",
     "price a GPU-hour",
     "upfront a GPU a term",
@@ -567,6 +607,9 @@ static const char *const heads[C_N] = {
     "GPU idle (W)",
     "server base (W)",
     "PUE",
+    "API: a M output tokens",
+    "API: a M input tokens",
+    "API: input tokens an output token",
     "GPUs needed",
     "total",
     "per unit of work",
@@ -702,7 +745,7 @@ static lxw_error write_book(const gp_comparison *c, const char *tmp) {
     for (int k = 0; k < x.n_own + x.n_rent; k++) {
         cand *o = k < x.n_own ? &x.own[k] : &x.rent[k - x.n_own];
         o->rho_row = o->gen_row;
-        for (int i = 0; i < x.n_own + x.n_rent; i++) {
+        for (int i = 0; i < x.n_own + x.n_rent && !o->row->api; i++) {
             const cand *p = i < x.n_own ? &x.own[i] : &x.rent[i - x.n_own];
             if (p->gen_row < o->rho_row && !strcmp(p->row->gpu, o->row->gpu))
                 o->rho_row = p->gen_row;

@@ -15,54 +15,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-gp_status store_fail(gp_store *st, gp_err *err, const char *what) {
-    st->failed_rc = sqlite3_errcode(st->db) & 0xff;
-    return gp_errorf(err, GP_E_DB, st->path, "%s: %s", what, sqlite3_errmsg(st->db));
-}
-
-void store_day_text(int64_t day_ms, char out[16]) {
-    time_t t = (time_t)(day_ms / 1000);
-    struct tm tm;
-    if (!gmtime_r(&t, &tm) || !strftime(out, 16, "%Y-%m-%d", &tm))
-        snprintf(out, 16, "%lld ms", (long long)day_ms);
-}
-
-void store_chunk_where(char *out, size_t cap, const char *table, long long series, int64_t day_ms) {
-    char day[16];
-    store_day_text(day_ms, day);
-    snprintf(out, cap, "%s, series %lld, day %s", table, series, day);
-}
-
-gp_status store_damaged(gp_store *st, gp_err *err) {
-    char what[sizeof err->where + sizeof err->msg + 2];
-    snprintf(what, sizeof what, "%s%s%s", err->where, err->where[0] ? ": " : "", err->msg);
-    return gp_errorf(err, GP_E_DB, st->path, "%s", what);
-}
-
-gp_status store_prepare(gp_store *st, const char *sql, sqlite3_stmt **out, gp_err *err) {
-    const char *tail = NULL;
-    if (sqlite3_prepare_v2(st->db, sql, -1, out, &tail) != SQLITE_OK)
-        return store_fail(st, err, "prepare");
-    if (tail && *tail) {
-        sqlite3_finalize(*out);
-        *out = NULL;
-        return gp_errorf(err, GP_E_DB, st->path, "statement has an unused tail: %s", tail);
-    }
-    return GP_OK;
-}
-
-gp_status store_exec(gp_store *st, const char *sql, gp_err *err) {
-    char *msg = NULL;
-    int rc = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK) {
-        st->failed_rc = rc & 0xff;
-        gp_errorf(err, GP_E_DB, st->path, "%s", msg ? msg : sqlite3_errmsg(st->db));
-        sqlite3_free(msg);
-        return GP_E_DB;
-    }
-    return GP_OK;
-}
-
 static gp_status pragma_int(gp_store *st, const char *sql, int *out, gp_err *err) {
     sqlite3_stmt *s = NULL;
     if (store_prepare(st, sql, &s, err))
@@ -183,7 +135,7 @@ gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
     }
     sqlite3_busy_timeout(st->db, 5000);
     sqlite3_extended_result_codes(st->db, 0);
-    if (store_chunks_open(st, err))
+    if (store_chunks_open(st, err) || store_fleet_open(st, err))
         goto fail;
     int version = 0;
     /* Look before writing anything: a newer or foreign file must stay byte-for-byte as is. */
@@ -233,7 +185,7 @@ static gp_status open_ro(const char *path, bool immutable, gp_store **out, int *
     }
     sqlite3_busy_timeout(st->db, 5000);
     sqlite3_extended_result_codes(st->db, 0);
-    if (store_chunks_open(st, err) || check_header(st, version, err))
+    if (store_chunks_open(st, err) || store_fleet_open(st, err) || check_header(st, version, err))
         goto fail;
     *out = st;
     return GP_OK;
@@ -471,12 +423,6 @@ gp_status gp_store_scenario_rename(gp_store *st, const char *from, const char *t
         res = gp_errorf(err, GP_E_NOTFOUND, from, "no scenario named \"%s\"", from);
     sqlite3_finalize(s);
     return res;
-}
-
-gp_status store_rollback(gp_store *st, gp_err *err) {
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-    return err->code;
 }
 
 /* The busy timeout's 5 s in 10 ms naps, given up when the flag is set. */

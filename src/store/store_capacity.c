@@ -26,7 +26,8 @@ static const char SQL_UTIL_HOUR[] =
     "= 10), 48 + sum(b = 11), 48 + sum(b = 12), 48 + sum(b = 13), 48 + sum(b = 14), 48 + sum(b = "
     "15), 48 + sum(b = 16), 48 + sum(b = 17), 48 + sum(b = 18), 48 + sum(b = 19), 48 + sum(b = "
     "20)) "
-    "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % 3600000 AS hour_ms, r.sum / r.n AS m, "
+    "FROM (SELECT r.series_id, r.bucket_ms - r.bucket_ms % " SQL_HOUR_MS
+    " AS hour_ms, r.sum / r.n AS m, "
     "  min(20, max(0, CAST(r.sum / r.n / 5 AS INTEGER))) AS b, "
     "  (SELECT sum(pr.sum) / sum(pr.n) FROM series ps "
     "   JOIN rollup_5m_all pr ON pr.series_id = ps.id AND pr.bucket_ms = r.bucket_ms "
@@ -68,10 +69,10 @@ static const char SQL_FLEET_TOTAL_FMT[] =
 
 gp_status gp_store_capacity_refresh(gp_store *st, long long node_id, int64_t from_ms, int64_t to_ms,
                                     gp_err *err) {
-    int64_t from = from_ms - ((from_ms % 3600000) + 3600000) % 3600000;
-    int64_t to = to_ms + (3600000 - ((to_ms % 3600000) + 3600000) % 3600000) % 3600000;
+    int64_t from = store_hour_of(from_ms);
+    int64_t to = to_ms == store_hour_of(to_ms) ? to_ms : store_hour_of(to_ms) + GP_HOUR_MS;
     if (to <= from)
-        to = from + 3600000;
+        to = from + GP_HOUR_MS;
     sqlite3_stmt *s;
     if (store_prepare(st, SQL_UTIL_HOUR, &s, err))
         return err->code;
@@ -230,27 +231,13 @@ static void add_mem(int64_t bucket_ms, const gp_chunk_bucket *b, void *arg) {
     }
 }
 
-/* The GPUs of the selection with a utilization series (metadata only); those without an hour
- * in the window are left out in C. */
-static const char SQL_GPUS[] =
-    "SELECT g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.raw_model FROM series s "
+/* The utilization series of the selection with their GPU, in display order (a GPU's series
+ * together, by id): each GPU's hours (day chunks, then rows) are summed in C and the GPU is
+ * handed on when its last series is read, so nothing a GPU is kept past it. */
+static const char SQL_GPU_SERIES[] =
+    "SELECT s.id, g.id, n.name, g.host, g.uuid, g.model, g.mig, g.idx, g.raw_model FROM series s "
     "JOIN gpu g ON g.id = s.gpu_id JOIN node n ON n.id = s.node_id WHERE s.metric = ?5" SELECTION
-    " GROUP BY g.id ORDER BY n.name, g.host, g.idx, g.mig, g.id";
-
-/* Their utilization series, by GPU: each one's hours (day chunks, then rows) are summed in C. */
-static const char SQL_UTIL_SERIES[] =
-    "SELECT s.id, s.gpu_id FROM series s JOIN gpu g ON g.id = s.gpu_id "
-    "JOIN node n ON n.id = s.node_id WHERE s.metric = ?5" SELECTION " ORDER BY s.gpu_id, s.id";
-
-typedef struct gpu_acc {
-    long long id;
-    gp_cap_gpu sums;
-} gpu_acc;
-
-static int acc_cmp(const void *a, const void *b) {
-    long long x = ((const gpu_acc *)a)->id, y = ((const gpu_acc *)b)->id;
-    return x < y ? -1 : x > y;
-}
+    " ORDER BY n.name, g.host, g.idx, g.mig, g.id, s.id";
 
 /* A GPU's hourly means of power, their 10 W bins (one byte each) and the values p95_binned
  * picks among; kept from GPU to GPU. */
@@ -296,23 +283,22 @@ static double p95_binned(const double *v, const unsigned char *bin, size_t n, co
     return a + (b - a) * (pos - (double)lo);
 }
 
-/* A GPU's hours, summed over its series, as its figures: the sums, the P95 of its hourly means
- * of power and their 10 W bins. Returns false for a GPU without an hour in the window. */
-static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, power_scratch *ps,
-                        gpu_acc *a) {
+/* A GPU's hours, summed over its series, into g's figures: the sums and, when m is given, the
+ * P95 of its hourly means of power and their 10 W bins. Returns false for a GPU without an
+ * hour in the window. */
+static bool gpu_figures(const gp_hours_total *t, const store_means *m, power_scratch *ps,
+                        gp_cap_gpu *g) {
     if (t->buckets == 0) /* every hour holds at least one bucket */
         return false;
-    memset(a, 0, sizeof *a);
-    a->id = id;
-    a->sums.buckets = t->buckets;
-    a->sums.util_sum = t->util_sum;
-    a->sums.power_n = t->power_n;
-    a->sums.power_sum = t->power_sum;
-    a->sums.busy_power_n = t->busy_power_n;
-    a->sums.busy_power_sum = t->busy_power_sum;
+    g->buckets = t->buckets;
+    g->util_sum = t->util_sum;
+    g->power_n = t->power_n;
+    g->power_sum = t->power_sum;
+    g->busy_power_n = t->busy_power_n;
+    g->busy_power_sum = t->busy_power_sum;
     for (int k = 0; k < GP_UTIL_BINS; k++)
-        a->sums.hist[k] = t->hist[k];
-    if (m->n == 0)
+        g->hist[k] = t->hist[k];
+    if (!m || m->n == 0)
         return true;
     if (ps->cap < m->n) {
         ps->cap = m->cap;
@@ -324,60 +310,91 @@ static bool gpu_figures(long long id, const gp_hours_total *t, store_means *m, p
         int bin = power_bin(m->v[i]);
         nan |= m->v[i] != m->v[i];
         ps->bin[i] = (unsigned char)bin;
-        a->sums.power_hist[bin]++;
+        g->power_hist[bin]++;
     }
-    a->sums.has_power_p95 = true;
-    a->sums.power_p95_w =
-        nan ? p95(m->v, m->n) : p95_binned(m->v, ps->bin, m->n, a->sums.power_hist, ps->pick);
+    g->has_power_p95 = true;
+    g->power_p95_w =
+        nan ? p95(m->v, m->n) : p95_binned(m->v, ps->bin, m->n, g->power_hist, ps->pick);
     return true;
 }
 
-gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
-                                 int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+/* The text columns 2..8 of SQL_GPU_SERIES's row, kept while the GPU's series are read (a
+ * column's text lives only until the next step). */
+typedef struct gpu_text {
+    char *buf;
+    size_t cap;
+    size_t at[6]; /* node, host, uuid, model, mig, raw_model: offsets into buf */
+    bool null_raw;
+} gpu_text;
+
+static void text_keep(gpu_text *x, sqlite3_stmt *s) {
+    static const int cols[6] = {2, 3, 4, 5, 6, 8};
+    size_t need = 0;
+    for (int i = 0; i < 6; i++)
+        need += (size_t)sqlite3_column_bytes(s, cols[i]) + 1;
+    if (x->cap < need)
+        x->buf = gp_xgrow(x->buf, &x->cap, need - 1, 1, 1024);
+    size_t n = 0;
+    for (int i = 0; i < 6; i++) {
+        const unsigned char *t = sqlite3_column_text(s, cols[i]);
+        size_t len = (size_t)sqlite3_column_bytes(s, cols[i]);
+        x->at[i] = n;
+        if (len)
+            memcpy(x->buf + n, t, len);
+        x->buf[n + len] = '\0';
+        n += len + 1;
+    }
+    x->null_raw = sqlite3_column_type(s, 8) == SQLITE_NULL;
+}
+
+static gp_status capacity_gpus(gp_store *st, const gp_cap_select *sel, bool sums_only,
+                               int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
     sqlite3_stmt *s;
     gpu_mem *mem = NULL;
     size_t n_mem = 0, cap_mem = 0;
-    if (store_prepare(st, SQL_MEM_SERIES, &s, err))
-        return err->code;
-    bind_selection(s, sel);
-    sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
-    sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
-    sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
     int rc;
     gp_status res = GP_OK;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(s, 1);
-        if (!n_mem || mem[n_mem - 1].gpu_id != id) {
-            mem = gp_xgrow(mem, &cap_mem, n_mem, sizeof *mem, 64);
-            memset(&mem[n_mem], 0, sizeof mem[n_mem]);
-            mem[n_mem++].gpu_id = id;
+    if (!sums_only) {
+        if (store_prepare(st, SQL_MEM_SERIES, &s, err))
+            return err->code;
+        bind_selection(s, sel);
+        sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
+        sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
+        sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            long long id = sqlite3_column_int64(s, 1);
+            if (!n_mem || mem[n_mem - 1].gpu_id != id) {
+                mem = gp_xgrow(mem, &cap_mem, n_mem, sizeof *mem, 64);
+                memset(&mem[n_mem], 0, sizeof mem[n_mem]);
+                mem[n_mem++].gpu_id = id;
+            }
+            gpu_mem *m = &mem[n_mem - 1];
+            mem_walk w = {m, sqlite3_column_int(s, 2)};
+            if (store_1h_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_mem, &w,
+                              err)) {
+                sqlite3_finalize(s);
+                res = err->code;
+                goto done;
+            }
         }
-        gpu_mem *m = &mem[n_mem - 1];
-        mem_walk w = {m, sqlite3_column_int(s, 2)};
-        if (store_1h_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_mem, &w,
-                          err)) {
-            sqlite3_finalize(s);
-            res = err->code;
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE) {
+            res = store_fail(st, err, "read memory by hour");
             goto done;
         }
     }
-    sqlite3_finalize(s);
-    if (rc != SQLITE_DONE) {
-        res = store_fail(st, err, "read memory by hour");
-        goto done;
-    }
-    /* Pass 1: every hour of every GPU, summed per GPU (series come by GPU), series by series
-     * in hour order; a GPU's figures are made when its last series is read. */
-    gpu_acc *acc = NULL;
-    size_t na = 0, capa = 0;
+    /* Every hour of every GPU, summed per GPU (its series come together, in hour order); a
+     * GPU's figures are made and handed on when its last series is read. */
     store_means means = {NULL, 0, 0};
     power_scratch scratch = {NULL, NULL, 0};
+    gpu_text text = {0};
     gp_hours_total t;
     long long gpu = 0;
-    bool open = false;
-    if (store_prepare(st, SQL_UTIL_SERIES, &s, err)) {
+    int index = 0;
+    bool open = false, stopped = false;
+    if (store_prepare(st, SQL_GPU_SERIES, &s, err)) {
         res = err->code;
-        goto free_acc;
+        goto free_scratch;
     }
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
@@ -385,9 +402,34 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
         rc = sqlite3_step(s);
         long long id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : 0;
         if (open && (rc != SQLITE_ROW || id != gpu)) {
-            acc = gp_xgrow(acc, &capa, na, sizeof *acc, 256);
-            na += gpu_figures(gpu, &t, &means, &scratch, &acc[na]);
             open = false;
+            gp_cap_gpu g;
+            memset(&g, 0, sizeof g);
+            if (gpu_figures(&t, sums_only ? NULL : &means, &scratch, &g)) {
+                g.id = gpu;
+                g.node = text.buf + text.at[0];
+                g.host = text.buf + text.at[1];
+                g.uuid = text.buf + text.at[2];
+                g.model = text.buf + text.at[3];
+                g.mig = text.buf + text.at[4];
+                g.raw_model = text.null_raw ? NULL : text.buf + text.at[5];
+                g.index = index;
+                /* mem is in GPU order, one entry a GPU (SQL_MEM_SERIES orders by it). */
+                gpu_mem *m = n_mem > 0 ? bsearch(&gpu, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
+                if (m) {
+                    if (m->n) {
+                        g.has_mem = true;
+                        g.mem_used_p95_mib = p95(m->used, m->n);
+                        g.mem_total_mib = m->total;
+                    }
+                    g.has_limit = m->has_limit;
+                    g.power_limit_w = m->limit;
+                }
+                if (fn(&g, arg)) {
+                    stopped = true;
+                    break;
+                }
+            }
         }
         if (rc != SQLITE_ROW)
             break;
@@ -395,73 +437,39 @@ gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
             memset(&t, 0, sizeof t);
             means.n = 0;
             gpu = id;
+            index = sqlite3_column_int(s, 7);
+            text_keep(&text, s);
             open = true;
         }
-        if (store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &t, &means,
-                            err)) {
-            sqlite3_finalize(s);
+        if (store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &t,
+                            sums_only ? NULL : &means, err)) {
             res = err->code;
-            goto free_acc;
-        }
-    }
-    sqlite3_finalize(s);
-    if (rc != SQLITE_DONE) {
-        res = store_fail(st, err, "read utilization by hour");
-        goto free_acc;
-    }
-    /* Pass 2: the GPUs, in display order. acc is in GPU order, as bsearch needs it
-     * (SQL_UTIL_SERIES orders by GPU); an empty selection (a fresh database, a --node typo)
-     * leaves it NULL, which bsearch may not be given. */
-    if (store_prepare(st, SQL_GPUS, &s, err)) {
-        res = err->code;
-        goto free_acc;
-    }
-    bind_selection(s, sel);
-    sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(s, 0);
-        gpu_acc key = {.id = id};
-        gpu_acc *a = na > 0 ? bsearch(&key, acc, na, sizeof *acc, acc_cmp) : NULL;
-        if (!a)
-            continue;
-        gp_cap_gpu g = a->sums;
-        g.id = id;
-        g.node = (const char *)sqlite3_column_text(s, 1);
-        g.host = (const char *)sqlite3_column_text(s, 2);
-        g.uuid = (const char *)sqlite3_column_text(s, 3);
-        g.model = (const char *)sqlite3_column_text(s, 4);
-        g.mig = (const char *)sqlite3_column_text(s, 5);
-        g.index = sqlite3_column_int(s, 6);
-        g.raw_model = (const char *)sqlite3_column_text(s, 7);
-        /* mem is in GPU order, one entry a GPU (SQL_MEM_SERIES orders by it). */
-        gpu_mem *m = n_mem > 0 ? bsearch(&id, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
-        if (m) {
-            if (m->n) {
-                g.has_mem = true;
-                g.mem_used_p95_mib = p95(m->used, m->n);
-                g.mem_total_mib = m->total;
-            }
-            g.has_limit = m->has_limit;
-            g.power_limit_w = m->limit;
-        }
-        if (fn(&g, arg)) {
-            rc = SQLITE_DONE;
             break;
         }
     }
-    if (rc != SQLITE_DONE)
-        res = store_fail(st, err, "read the GPUs");
+    if (res == GP_OK && !stopped && rc != SQLITE_DONE)
+        res = store_fail(st, err, "read utilization by hour");
     sqlite3_finalize(s);
-free_acc:
+free_scratch:
     free(means.v);
     free(scratch.bin);
     free(scratch.pick);
-    free(acc);
+    free(text.buf);
 done:
     for (size_t k = 0; k < n_mem; k++)
         free(mem[k].used);
     free(mem);
     return res;
+}
+
+gp_status gp_store_capacity_gpus(gp_store *st, const gp_cap_select *sel,
+                                 int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+    return capacity_gpus(st, sel, false, fn, arg, err);
+}
+
+gp_status gp_store_capacity_sums(gp_store *st, const gp_cap_select *sel,
+                                 int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+    return capacity_gpus(st, sel, true, fn, arg, err);
 }
 
 /* The selected nodes' ids, handed to fleet_5m_all whole (store_fleet.c): it then reads only
@@ -554,7 +562,7 @@ gp_status gp_store_capacity_node_power(gp_store *st, const gp_cap_select *sel,
 
 /* Mean utilization per node and UTC hour of day, from the 5-minute fleet rollups. */
 static const char SQL_HEATMAP[] =
-    "SELECT n.name, (f.bucket_ms / 3600000) % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
+    "SELECT n.name, (f.bucket_ms / " SQL_HOUR_MS ") % 24 AS h, sum(f.util_sum) / sum(f.gpus), "
     "CAST(sum(f.gpus) AS REAL) / count(DISTINCT f.bucket_ms) "
     "FROM fleet_5m_all f JOIN node n ON n.id = f.node_id "
     "WHERE f.bucket_ms >= ?1 AND f.bucket_ms < ?2 " NODE_IDS

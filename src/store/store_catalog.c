@@ -156,6 +156,8 @@ gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const
         while (sqlite3_step(offer) == SQLITE_ROW) /* RETURNING: finish the statement */
             ;
         out->offers_new += !known;
+        if (r->shape_only)
+            continue;
         const char *kind = gp_pricing_name(r->pricing), *purchase = purchase_key(r);
         sqlite3_reset(at);
         sqlite3_bind_int64(at, 1, offer_id);
@@ -258,6 +260,7 @@ fail:
 
 /* Read the OFFER_COLS starting at column c0. */
 static void row_to_price(sqlite3_stmt *s, int c0, gp_offer_price *o) {
+    *o = (gp_offer_price){0}; /* every member set, unpriced false */
     o->provider = (const char *)sqlite3_column_text(s, c0 + 0);
     o->instance = (const char *)sqlite3_column_text(s, c0 + 1);
     o->region = (const char *)sqlite3_column_text(s, c0 + 2);
@@ -309,6 +312,53 @@ static void bind_text_or_null(sqlite3_stmt *s, int i, const char *v) {
         sqlite3_bind_null(s, i);
 }
 
+/* Offers with no price in force on ?1: shapes a source gave without prices (or whose first
+ * price is later than as_of), by name, after the priced rows. */
+static const char SQL_SHAPES[] =
+    "SELECT o.provider, o.instance, o.region, o.gpu, o.gpu_count, o.vcpus, o.memory_gib "
+    "FROM offer o WHERE NOT EXISTS (SELECT 1 FROM price p WHERE p.offer_id = o.id "
+    "  AND p.effective_from <= ?1) "
+    "AND (?2 IS NULL OR o.gpu = ?2 OR o.gpu LIKE ?2 || '-%') "
+    "AND (?3 IS NULL OR o.provider = ?3) AND (?4 IS NULL OR o.region = ?4) "
+    "AND (?5 IS NULL OR substr(o.region, 1, length(?5)) = ?5) AND o.gpu_count >= ?6 "
+    "ORDER BY o.provider, o.instance, o.region LIMIT ?7";
+
+static gp_status list_shapes(gp_store *st, const gp_offer_filter *f, int limit,
+                             int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_SHAPES, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, f->as_of, -1, SQLITE_STATIC);
+    bind_text_or_null(s, 2, f->gpu);
+    bind_text_or_null(s, 3, f->provider);
+    bind_text_or_null(s, 4, f->region);
+    bind_text_or_null(s, 5, f->region_prefix);
+    sqlite3_bind_double(s, 6, f->min_gpus);
+    sqlite3_bind_int(s, 7, limit);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        gp_offer_price o = {.unpriced = true,
+                            .currency = "",
+                            .effective_from = "",
+                            .source = "",
+                            .interruption_band = ""};
+        o.provider = (const char *)sqlite3_column_text(s, 0);
+        o.instance = (const char *)sqlite3_column_text(s, 1);
+        o.region = (const char *)sqlite3_column_text(s, 2);
+        o.gpu = (const char *)sqlite3_column_text(s, 3);
+        o.gpu_count = sqlite3_column_double(s, 4);
+        o.vcpus = sqlite3_column_double(s, 5);
+        o.memory_gib = sqlite3_column_double(s, 6);
+        if (fn(&o, arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "list unpriced offers");
+    sqlite3_finalize(s);
+    return res;
+}
+
 gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
                                 int (*fn)(const gp_offer_price *, void *), void *arg, gp_err *err) {
     char sql[sizeof SQL_LIST_HEAD + 256];
@@ -329,16 +379,48 @@ gp_status gp_store_catalog_list(gp_store *st, const gp_offer_filter *f,
                       SQLITE_STATIC);
     sqlite3_bind_double(s, 8, f->min_gpus);
     sqlite3_bind_int(s, 9, f->limit > 0 ? f->limit : -1);
-    int rc;
+    int rc, listed = 0;
+    bool stopped = false;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         gp_offer_price o;
         row_to_price(s, 0, &o);
+        listed++;
         if (fn(&o, arg)) {
             rc = SQLITE_DONE;
+            stopped = true;
             break;
         }
     }
     gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "list offers");
+    sqlite3_finalize(s);
+    if (res == GP_OK && f->with_shapes && f->pricing < 0 && !stopped &&
+        (f->limit <= 0 || listed < f->limit))
+        res = list_shapes(st, f, f->limit > 0 ? f->limit - listed : -1, fn, arg, err);
+    return res;
+}
+
+/* The newest price in force of every key is its newest row at or before ?1, so the newest of
+ * those per provider is the newest such row of the provider. */
+static const char SQL_NEWEST[] =
+    "SELECT o.provider, max(p.effective_from) FROM offer o JOIN price p ON p.offer_id = o.id "
+    "JOIN catalog_import i ON i.id = p.import_id WHERE p.effective_from <= ?1 "
+    "GROUP BY o.provider ORDER BY o.provider";
+
+gp_status gp_store_catalog_newest(gp_store *st, const char *as_of,
+                                  int (*fn)(const char *provider, const char *newest, void *),
+                                  void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_NEWEST, &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, as_of, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
+               arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "find the newest prices");
     sqlite3_finalize(s);
     return res;
 }
@@ -372,10 +454,24 @@ gp_status gp_store_catalog_history(gp_store *st, const char *provider, const cha
     gp_status res = GP_OK;
     if (rc != SQLITE_DONE)
         res = store_fail(st, err, "read price history");
-    else if (rows == 0)
-        res = gp_errorf(err, GP_E_NOTFOUND, NULL, "no catalog entry %s/%s/%s", provider, instance,
-                        region);
     sqlite3_finalize(s);
+    if (res == GP_OK && rows == 0) {
+        /* A shape (an offer a source gave without prices) is known, only unpriced. */
+        bool shape = false;
+        if (store_prepare(st, SQL_OFFER_EXISTS, &s, err))
+            return err->code;
+        sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, instance, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, region, -1, SQLITE_STATIC);
+        shape = sqlite3_step(s) == SQLITE_ROW;
+        sqlite3_finalize(s);
+        res = shape ? gp_errorf(err, GP_E_NOTFOUND, NULL,
+                                "%s/%s/%s is an instance shape with no price yet (import one: "
+                                "docs/catalog.md)",
+                                provider, instance, region)
+                    : gp_errorf(err, GP_E_NOTFOUND, NULL, "no catalog entry %s/%s/%s", provider,
+                                instance, region);
+    }
     return res;
 }
 

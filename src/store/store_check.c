@@ -15,8 +15,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-#define DAY_BITS 20 /* the day chunks' id: series_id * 2^20 + days since 1970 */
-
 enum { T_5M, T_1H, T_HOURS, T_FLEET };
 
 static const char *const SQL_TABLE[] = {
@@ -86,8 +84,8 @@ static void check_table(gp_store *st, int t, decoded *d, gp_check_fn fn, void *a
                      (long long)sqlite3_column_int64(s, 0), model ? (const char *)model : "?", day);
         } else {
             int64_t id = sqlite3_column_int64(s, 0);
-            store_chunk_where(where, sizeof where, TABLE[t], (long long)(id >> DAY_BITS),
-                              (id & ((1 << DAY_BITS) - 1)) * GP_DAY_MS);
+            store_chunk_where(where, sizeof where, TABLE[t], (long long)(id >> STORE_DAY_BITS),
+                              (id & (STORE_DAY_ID_SPAN - 1)) * GP_DAY_MS);
         }
         const unsigned char *buf = sqlite3_column_blob(s, blob);
         size_t len = (size_t)sqlite3_column_bytes(s, blob);

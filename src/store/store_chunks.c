@@ -24,9 +24,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-/* rollup_5m_day's and rollup_1h_day's id: series_id * 2^20 + days since 1970. */
-#define DAY_BITS 20
-
 /* What differs between the two kinds of chunk (STORE_5M, STORE_1H). */
 typedef struct chunk_kind {
     const char *vtab; /* the readers' virtual table */
@@ -37,7 +34,7 @@ typedef struct chunk_kind {
 } chunk_kind;
 
 static const chunk_kind KINDS[STORE_KINDS] = {
-    {"rollup_5m_all", GP_CHUNK_SLOTS_MAX, 300000LL,
+    {"rollup_5m_all", GP_CHUNK_SLOTS_MAX, STORE_BUCKET_MS,
      "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms",
@@ -50,8 +47,9 @@ static const chunk_kind KINDS[STORE_KINDS] = {
      "SELECT day_ms, buckets FROM rollup_5m_day WHERE id >= ?1 AND id < ?2 ORDER BY id DESC",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_5m WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"},
-    {"rollup_1h_all", 24, 3600000LL,
-     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+    {"rollup_1h_all", 24, GP_HOUR_MS,
+     "SELECT (id & " SQL_DAY_ID_MASK ") * " SQL_DAY_MS
+     ", buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
      "ORDER BY id",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms",
@@ -60,7 +58,8 @@ static const chunk_kind KINDS[STORE_KINDS] = {
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2 "
      "ORDER BY bucket_ms",
      "DELETE FROM rollup_1h WHERE series_id = ?1 AND bucket_ms < ?2",
-     "SELECT (id & 1048575) * 86400000, buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
+     "SELECT (id & " SQL_DAY_ID_MASK ") * " SQL_DAY_MS
+     ", buckets FROM rollup_1h_day WHERE id >= ?1 AND id < ?2 "
      "ORDER BY id DESC",
      "SELECT bucket_ms, n, sum, min, max FROM rollup_1h WHERE series_id = ?1 AND bucket_ms >= ?2 "
      "AND bucket_ms < ?3 ORDER BY bucket_ms DESC"}};
@@ -69,7 +68,6 @@ static const char SQL_ALL_SERIES[] = "SELECT id FROM series ORDER BY id";
 static const char SQL_SEALED[] = "SELECT sealed_ms FROM series WHERE id = ?1";
 static const char SQL_SEAL_MARK[] =
     "UPDATE series SET sealed_ms = ?2 WHERE id = ?1 AND sealed_ms < ?2";
-static const char SQL_TO_SEAL[] = "SELECT id FROM series WHERE sealed_ms < ?1 LIMIT ?2";
 /* A series' last chunked bucket (db/012_series_last.sql), kept for its newest chunk only. */
 static const char SQL_LAST_PUT[] =
     "INSERT INTO series_last(series_id, day_ms, bucket_ms, n, sum, min, max) VALUES (?1, ?2, ?3, "
@@ -102,25 +100,8 @@ struct store_chunks {
     vt_aux aux[STORE_KINDS];
 };
 
-int64_t store_day_of(int64_t ms) {
-    return ms - ((ms % GP_DAY_MS) + GP_DAY_MS) % GP_DAY_MS;
-}
-
-/* The id of series' day holding ms, days clamped to 0 .. 2^20 - 1 (1970 to 4840): a reader's
- * open bound lands on the first or last day, and writers refuse times outside. */
-static int64_t chunk_id(long long series, int64_t ms) {
-    int64_t day = store_day_of(ms) / GP_DAY_MS;
-    day = day < 0 ? 0 : day >= (1 << DAY_BITS) ? (1 << DAY_BITS) - 1 : day;
-    return ((int64_t)series << DAY_BITS) + day;
-}
-
 static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
-    if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
-        return gp_errorf(err, GP_E_INPUT, st->path,
-                         "a rollup bucket at %lld ms, before 1970 "
-                         "or past 4840",
-                         (long long)day_ms);
-    return GP_OK;
+    return store_day_check(st, day_ms, "a rollup bucket", err);
 }
 
 static gp_status cached(gp_store *st, sqlite3_stmt **slot, const char *sql, gp_err *err) {
@@ -174,7 +155,7 @@ gp_status store_chunk_load(gp_store *st, int kind, long long series, int64_t day
     if (check_day(st, day_ms, err) || cached(st, &st->chunks->load[kind], k->load, err))
         return err->code;
     sqlite3_stmt *s = st->chunks->load[kind];
-    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    sqlite3_bind_int64(s, 1, store_day_id(series, day_ms));
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
@@ -230,7 +211,7 @@ gp_status store_chunk_save(gp_store *st, int kind, long long series, int64_t day
     if (check_day(st, day_ms, err) || cached(st, &st->chunks->save[kind], KINDS[kind].save, err))
         return err->code;
     sqlite3_stmt *s = st->chunks->save[kind];
-    sqlite3_bind_int64(s, 1, chunk_id(series, day_ms));
+    sqlite3_bind_int64(s, 1, store_day_id(series, day_ms));
     sqlite3_bind_int64(s, 2, series);
     sqlite3_bind_int64(s, 3, day_ms);
     sqlite3_bind_blob(s, 4, buf, (int)len, SQLITE_STATIC);
@@ -315,13 +296,7 @@ static gp_status seal_kind(gp_store *st, int kind, long long series, int64_t bef
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "seal a day");
 }
 
-gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
-    before_ms = store_day_of(before_ms);
-    int64_t sealed;
-    if (store_sealed_ms(st, series, &sealed, err))
-        return err->code;
-    if (sealed >= before_ms)
-        return GP_OK;
+gp_status store_chunks_seal(gp_store *st, long long series, int64_t before_ms, gp_err *err) {
     store_chunks *cc = st->chunks;
     if (seal_kind(st, STORE_5M, series, before_ms, err) ||
         seal_kind(st, STORE_1H, series, before_ms, err) ||
@@ -332,10 +307,7 @@ gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, g
     sqlite3_bind_int64(d, 2, before_ms);
     int rc = sqlite3_step(d);
     sqlite3_reset(d);
-    if (rc != SQLITE_DONE)
-        return store_fail(st, err, "seal a day");
-    /* A utilization series' capacity hours of those days go with them (store_hours.c). */
-    return store_hours_seal(st, series, before_ms, err);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "seal a day");
 }
 
 /* Migration 011: every rollup_1h row before its series' sealed_ms into its day chunk. */
@@ -378,8 +350,8 @@ gp_status store_5m_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
         cc->each = gp_xmalloc(sizeof *cc->each);
     sqlite3_stmt *k = cc->each_chunks, *r = cc->each_rows;
     /* the days from the one holding lo to the one holding hi - 1, as rollup_5m_all reads them */
-    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
-    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(series, lo));
+    sqlite3_bind_int64(k, 2, store_day_id(series, hi - 1) + 1);
     gp_status res = GP_OK;
     int rc;
     while (!*stopped && (rc = sqlite3_step(k)) == SQLITE_ROW) {
@@ -431,8 +403,8 @@ gp_status store_1h_each(gp_store *st, long long series, int64_t lo, int64_t hi, 
         cc->each = gp_xmalloc(sizeof *cc->each);
     sqlite3_stmt *k = cc->each_1h_chunks, *r = cc->each_1h_rows;
     /* the days from the one holding lo to the one holding hi - 1, as rollup_1h_all reads them */
-    sqlite3_bind_int64(k, 1, chunk_id(series, lo));
-    sqlite3_bind_int64(k, 2, chunk_id(series, hi - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(series, lo));
+    sqlite3_bind_int64(k, 2, store_day_id(series, hi - 1) + 1);
     gp_status res = GP_OK;
     int rc;
     while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
@@ -487,8 +459,8 @@ gp_status store_last_fill(gp_store *st, gp_err *err) {
     int rc;
     while (res == GP_OK && (rc = sqlite3_step(ids)) == SQLITE_ROW) {
         long long series = sqlite3_column_int64(ids, 0);
-        sqlite3_bind_int64(newest, 1, (int64_t)series << DAY_BITS);
-        sqlite3_bind_int64(newest, 2, (int64_t)(series + 1) << DAY_BITS);
+        sqlite3_bind_int64(newest, 1, (int64_t)series << STORE_DAY_BITS);
+        sqlite3_bind_int64(newest, 2, (int64_t)(series + 1) << STORE_DAY_BITS);
         int r = sqlite3_step(newest);
         if (r == SQLITE_ROW) {
             int64_t day = sqlite3_column_int64(newest, 0);
@@ -510,32 +482,6 @@ gp_status store_last_fill(gp_store *st, gp_err *err) {
     free(c);
     sqlite3_finalize(ids);
     sqlite3_finalize(newest);
-    return res;
-}
-
-gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
-                     gp_err *err) {
-    *sealed = 0;
-    before_ms = store_day_of(before_ms);
-    long long *ids = NULL;
-    size_t n = 0, cap = 0;
-    sqlite3_stmt *s;
-    if (store_prepare(st, SQL_TO_SEAL, &s, err))
-        return err->code;
-    sqlite3_bind_int64(s, 1, before_ms);
-    sqlite3_bind_int64(s, 2, max_series > INT64_MAX ? INT64_MAX : (sqlite3_int64)max_series);
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        ids = gp_xgrow(ids, &cap, n, sizeof *ids, 256);
-        ids[n++] = sqlite3_column_int64(s, 0);
-    }
-    sqlite3_finalize(s);
-    gp_status res = rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "find days to seal");
-    for (size_t i = 0; i < n && res == GP_OK; i++)
-        res = store_seal_series(st, ids[i], before_ms, err);
-    free(ids);
-    if (res == GP_OK)
-        *sealed = n;
     return res;
 }
 
@@ -715,8 +661,8 @@ static void start_series(r5_cursor *c) {
     sqlite3_reset(k);
     sqlite3_reset(r);
     /* days from the one holding lo to the one holding hi - 1, inclusive */
-    sqlite3_bind_int64(k, 1, chunk_id(c->series, c->lo));
-    sqlite3_bind_int64(k, 2, chunk_id(c->series, c->hi - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(c->series, c->lo));
+    sqlite3_bind_int64(k, 2, store_day_id(c->series, c->hi - 1) + 1);
     sqlite3_bind_int64(r, 1, c->series);
     sqlite3_bind_int64(r, 2, c->lo);
     sqlite3_bind_int64(r, 3, c->hi);
@@ -925,5 +871,5 @@ gp_status store_chunks_open(gp_store *st, gp_err *err) {
             SQLITE_OK)
             return store_fail(st, err, "register the rollup views");
     }
-    return store_fleet_open(st, err);
+    return GP_OK;
 }

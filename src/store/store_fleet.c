@@ -25,7 +25,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-#define BUCKET_MS 300000LL
 #define MODEL_MAX 128 /* a model name kept in the add cache; longer ones go straight through */
 #define OPEN_MAX 64   /* day chunks store_fleet_add keeps before writing them */
 
@@ -205,7 +204,7 @@ static gp_status move_rows(gp_store *st, int64_t from, int64_t to, gp_err *err) 
         long long n = sqlite3_column_int64(s, 0);
         const char *m = (const char *)sqlite3_column_text(s, 1);
         int64_t b = sqlite3_column_int64(s, 2);
-        if (!m || b < 0 || (b - store_day_of(b)) % BUCKET_MS) {
+        if (!m || b < 0 || (b - store_day_of(b)) % STORE_BUCKET_MS) {
             res = gp_errorf(err, GP_E_DB, st->path,
                             "a damaged fleet_5m row (node %lld, bucket %lld ms)", n, (long long)b);
             break;
@@ -221,7 +220,7 @@ static gp_status move_rows(gp_store *st, int64_t from, int64_t to, gp_err *err) 
                 res = err->code;
         }
         if (res == GP_OK)
-            bucket_of_row(s, 3, &d->b[(b - day) / BUCKET_MS]);
+            bucket_of_row(s, 3, &d->b[(b - day) / STORE_BUCKET_MS]);
     }
     if (res == GP_OK && rc != SQLITE_DONE)
         res = store_fail(st, err, "read fleet rows to pack");
@@ -324,14 +323,14 @@ gp_status store_fleet_add(gp_store *st, long long node, const char *model, int64
                           const gp_fleet_bucket *x, gp_err *err) {
     store_fleet *f = kept(st);
     int64_t day = store_day_of(bucket_ms);
-    if (bucket_ms < 0 || (bucket_ms - day) % BUCKET_MS)
+    if (bucket_ms < 0 || (bucket_ms - day) % STORE_BUCKET_MS)
         return gp_errorf(err, GP_E_INPUT, st->path, "a fleet bucket at %lld ms",
                          (long long)bucket_ms);
     if (strlen(model) >= MODEL_MAX) { /* not kept: read, add and write at once */
         gp_fleet_day *d = gp_xmalloc(sizeof *d);
         gp_status res = load(st, node, model, day, d, err);
         if (res == GP_OK) {
-            bucket_add(&d->b[(bucket_ms - day) / BUCKET_MS], x);
+            bucket_add(&d->b[(bucket_ms - day) / STORE_BUCKET_MS], x);
             res = save(st, node, model, day, d, err);
         }
         free(d);
@@ -355,7 +354,7 @@ gp_status store_fleet_add(gp_store *st, long long node, const char *model, int64
             return err->code;
         f->n_open++;
     }
-    bucket_add(&f->open[i].d.b[(bucket_ms - day) / BUCKET_MS], x);
+    bucket_add(&f->open[i].d.b[(bucket_ms - day) / STORE_BUCKET_MS], x);
     return GP_OK;
 }
 
@@ -601,7 +600,7 @@ static int start_rows(fv_cursor *c) {
     sqlite3_reset(c->last);
     if (rc != SQLITE_ROW)
         return fv_error(c, sqlite3_errmsg(c->st->db));
-    c->probe = from <= 0 ? 0 : (from + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
+    c->probe = from <= 0 ? 0 : (from + STORE_BUCKET_MS - 1) / STORE_BUCKET_MS * STORE_BUCKET_MS;
     c->probe_end = last < c->hi - 1 ? last + 1 : c->hi;
     return 0;
 }
@@ -617,7 +616,7 @@ static int next_row(fv_cursor *c) {
             sqlite3_bind_int64(s, 1, c->probe);
             sqlite3_bind_int64(s, 2, c->key_node);
             sqlite3_bind_text(s, 3, c->key_model, -1, SQLITE_STATIC);
-            c->probe += BUCKET_MS;
+            c->probe += STORE_BUCKET_MS;
         }
         int rc = sqlite3_step(s);
         if (rc == SQLITE_ROW && c->nodes) {
@@ -644,7 +643,7 @@ static int next_row(fv_cursor *c) {
 static int next_chunk(fv_cursor *c) {
     for (;;) {
         while (c->slot < GP_FLEET_SLOTS) {
-            int64_t t = c->day + c->slot * BUCKET_MS;
+            int64_t t = c->day + c->slot * STORE_BUCKET_MS;
             if (t >= c->hi) {
                 c->slot = GP_FLEET_SLOTS;
                 break;
@@ -822,7 +821,7 @@ static int fv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
 
 static int fv_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
     fv_cursor *c = (fv_cursor *)cur;
-    *rowid = c->bucket / BUCKET_MS;
+    *rowid = c->bucket / STORE_BUCKET_MS;
     return SQLITE_OK;
 }
 

@@ -14,8 +14,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-#define HOUR_MS 3600000LL
-
 static const char SQL_GPU[] =
     "INSERT INTO gpu(node_id, uuid, idx, mig, host, model, raw_model, first_seen_ms, "
     "last_seen_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
@@ -93,7 +91,7 @@ typedef struct hours {
 } hours;
 
 static void hours_add(hours *s, int64_t from_ms, int64_t to_ms) {
-    for (int64_t h = from_ms - from_ms % HOUR_MS; h < to_ms; h += HOUR_MS) {
+    for (int64_t h = from_ms - from_ms % GP_HOUR_MS; h < to_ms; h += GP_HOUR_MS) {
         s->h = gp_xgrow(s->h, &s->cap, s->n, sizeof *s->h, 64);
         s->h[s->n++] = h;
     }
@@ -313,7 +311,7 @@ static gp_status hr_add(writer *w, long long series, int64_t hour, long long n, 
         w->hr_series = series;
         w->hr_ms = day;
     }
-    store_bucket_add(&w->hr->b[(hour - day) / HOUR_MS], n, sum, min, max);
+    store_bucket_add(&w->hr->b[(hour - day) / GP_HOUR_MS], n, sum, min, max);
     w->hr_dirty = true;
     return GP_OK;
 }
@@ -394,7 +392,7 @@ static gp_status write_rows(writer *w, size_t *written, size_t *skipped, gp_err 
         int64_t hour = INT64_MIN;
         for (size_t k = i; k <= j; k++) {
             const gp_rollup *r = k < j ? &b->r[w->order[k].row] : NULL;
-            int64_t h = r ? r->bucket_ms - r->bucket_ms % HOUR_MS : INT64_MAX;
+            int64_t h = r ? r->bucket_ms - r->bucket_ms % GP_HOUR_MS : INT64_MAX;
             if (h != hour && hn && hour < sealed) {
                 if (hr_add(w, w->order[i].series, hour, hn, hsum, hmin, hmax, err))
                     return err->code;
@@ -508,7 +506,7 @@ static gp_status hday_put(writer *w, long long series, int64_t hour, const gp_ho
         w->hday_series = series;
         w->hday_ms = day;
     }
-    gp_hour *slot = &w->hday->h[(hour - day) / HOUR_MS];
+    gp_hour *slot = &w->hday->h[(hour - day) / GP_HOUR_MS];
     *stored = slot->buckets == 0;
     if (*stored) {
         *slot = *h;
@@ -540,7 +538,7 @@ static gp_status write_capacity(writer *w, gp_err *err) {
                 break;
             }
         }
-        int64_t hour = r->bucket_ms - r->bucket_ms % HOUR_MS;
+        int64_t hour = r->bucket_ms - r->bucket_ms % GP_HOUR_MS;
         long long buckets = 0, power_n = 0, busy_n = 0;
         double util_sum = 0, power_sum = 0, busy_sum = 0;
         char hist[22];
@@ -548,7 +546,7 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         size_t j = k;
         for (; j < b->n && w->order[j].series == w->order[k].series; j++) {
             const gp_rollup *x = &b->r[w->order[j].row];
-            if (x->bucket_ms - x->bucket_ms % HOUR_MS != hour)
+            if (x->bucket_ms - x->bucket_ms % GP_HOUR_MS != hour)
                 break;
             if (!w->kept[j])
                 continue;
@@ -676,9 +674,9 @@ static gp_status refresh_fallback(writer *w, gp_err *err) {
     qsort(f->h, f->n, sizeof *f->h, by_i64);
     for (size_t i = 0; i < f->n;) {
         size_t j = i + 1;
-        while (j < f->n && f->h[j] <= f->h[j - 1] + HOUR_MS)
+        while (j < f->n && f->h[j] <= f->h[j - 1] + GP_HOUR_MS)
             j++;
-        if (gp_store_capacity_refresh(w->st, w->node_id, f->h[i], f->h[j - 1] + HOUR_MS, err))
+        if (gp_store_capacity_refresh(w->st, w->node_id, f->h[i], f->h[j - 1] + GP_HOUR_MS, err))
             return err->code;
         i = j;
     }

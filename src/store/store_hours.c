@@ -18,9 +18,6 @@
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
-#define HOUR_MS 3600000LL
-#define DAY_BITS 20 /* util_hour_day.id = series_id * 2^20 + days since 1970 */
-
 static const char SQL_LOAD[] = "SELECT hours FROM util_hour_day WHERE id = ?1";
 static const char SQL_SAVE[] = "INSERT OR REPLACE INTO util_hour_day(id, hours) VALUES (?1, ?2)";
 static const char SQL_CHUNKS[] = "SELECT id, hours FROM util_hour_day WHERE id >= ?1 AND id < ?2 "
@@ -71,18 +68,8 @@ void store_hours_done(gp_store *st) {
     st->hours = NULL;
 }
 
-/* The id of series' day holding ms, days clamped to 0 .. 2^20 - 1 (a reader's open bound). */
-static int64_t hours_id(long long series, int64_t ms) {
-    int64_t day = store_day_of(ms) / GP_DAY_MS;
-    day = day < 0 ? 0 : day >= (1 << DAY_BITS) ? (1 << DAY_BITS) - 1 : day;
-    return ((int64_t)series << DAY_BITS) + day;
-}
-
 static gp_status check_day(gp_store *st, int64_t day_ms, gp_err *err) {
-    if (day_ms < 0 || day_ms / GP_DAY_MS >= (1 << DAY_BITS))
-        return gp_errorf(err, GP_E_INPUT, st->path, "an hour at %lld ms, before 1970 or past 4840",
-                         (long long)day_ms);
-    return GP_OK;
+    return store_day_check(st, day_ms, "an hour", err);
 }
 
 gp_status store_hour_of_row(gp_store *st, sqlite3_stmt *s, int col, gp_hour *h, gp_err *err) {
@@ -114,7 +101,7 @@ gp_status store_hours_load(gp_store *st, long long series, int64_t day_ms, gp_ho
     if (check_day(st, day_ms, err) || STMT(st, load, SQL_LOAD, err))
         return err->code;
     sqlite3_stmt *s = st->hours->load;
-    sqlite3_bind_int64(s, 1, hours_id(series, day_ms));
+    sqlite3_bind_int64(s, 1, store_day_id(series, day_ms));
     int rc = sqlite3_step(s);
     gp_status res = GP_OK;
     if (rc == SQLITE_ROW) {
@@ -141,7 +128,7 @@ gp_status store_hours_save(gp_store *st, long long series, int64_t day_ms, const
     if (check_day(st, day_ms, err) || STMT(st, save, SQL_SAVE, err))
         return err->code;
     sqlite3_stmt *s = st->hours->save;
-    sqlite3_bind_int64(s, 1, hours_id(series, day_ms));
+    sqlite3_bind_int64(s, 1, store_day_id(series, day_ms));
     sqlite3_bind_blob(s, 2, buf, (int)len, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
@@ -171,7 +158,7 @@ static gp_status move_rows(gp_store *st, sqlite3_stmt *sel, gp_err *err) {
                 res = err->code;
         }
         if (res == GP_OK &&
-            store_hour_of_row(st, sel, 2, &d->h[(hour - day) / HOUR_MS], err) == GP_OK)
+            store_hour_of_row(st, sel, 2, &d->h[(hour - day) / GP_HOUR_MS], err) == GP_OK)
             dirty = true;
         else
             res = err->code;
@@ -266,7 +253,7 @@ static unsigned long hours_mask(int64_t day, int64_t from_ms, int64_t to_ms) {
         return (1ul << GP_HOURS_SLOTS) - 1;
     unsigned long mask = 0;
     for (int i = 0; i < GP_HOURS_SLOTS; i++) {
-        int64_t t = day + i * HOUR_MS;
+        int64_t t = day + i * GP_HOUR_MS;
         if (t >= from_ms && t < to_ms)
             mask |= 1ul << i;
     }
@@ -286,11 +273,11 @@ gp_status store_hours_add(gp_store *st, long long series, int64_t from_ms, int64
     if (STMT(st, chunks, SQL_CHUNKS, err) || STMT(st, rows, SQL_ROWS, err))
         return err->code;
     sqlite3_stmt *k = st->hours->chunks, *r = st->hours->rows;
-    sqlite3_bind_int64(k, 1, hours_id(series, from_ms));
-    sqlite3_bind_int64(k, 2, hours_id(series, to_ms - 1) + 1);
+    sqlite3_bind_int64(k, 1, store_day_id(series, from_ms));
+    sqlite3_bind_int64(k, 2, store_day_id(series, to_ms - 1) + 1);
     int rc;
     while ((rc = sqlite3_step(k)) == SQLITE_ROW) {
-        int64_t day = (sqlite3_column_int64(k, 0) & ((1 << DAY_BITS) - 1)) * GP_DAY_MS;
+        int64_t day = (sqlite3_column_int64(k, 0) & (STORE_DAY_ID_SPAN - 1)) * GP_DAY_MS;
         const unsigned char *blob = sqlite3_column_blob(k, 1);
         size_t len = (size_t)sqlite3_column_bytes(k, 1);
         int nm = 0;

@@ -7,15 +7,38 @@
 #include <stdint.h>
 
 #include "gpuplan/chunk.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/store.h"
 
-#define GP_DAY_MS 86400000LL
+/* The store's time and chunk-id constants, once. C code uses the numbers; SQL text splices
+ * the SQL_ strings, made from the same digits (STORE_STR), so no constant is typed twice. */
+#define STORE_STR_(x) #x
+#define STORE_STR(x) STORE_STR_(x)
+#define STORE_BUCKET_MS_ 300000 /* a 5-minute bucket */
+/* A day chunk's id (rollup_5m_day, rollup_1h_day, util_hour_day): series_id * 2^20 + days
+ * since 1970 (db/009_chunks.sql), so one series' days are one range of ids. */
+#define STORE_DAY_BITS 20
+#define STORE_DAY_ID_SPAN_ 1048576 /* 2^STORE_DAY_BITS: ids of one series */
+#define STORE_DAY_ID_MASK_ 1048575 /* the day part of an id */
+_Static_assert(STORE_DAY_ID_SPAN_ == 1 << STORE_DAY_BITS, "day id span");
+_Static_assert(STORE_DAY_ID_MASK_ == STORE_DAY_ID_SPAN_ - 1, "day id mask");
+_Static_assert(GP_DAY_MS_DIGITS == 24 * GP_HOUR_MS_DIGITS &&
+                   GP_HOUR_MS_DIGITS == 12 * STORE_BUCKET_MS_,
+               "day, hour and bucket");
+
+#define STORE_BUCKET_MS ((int64_t)STORE_BUCKET_MS_)
+#define STORE_DAY_ID_SPAN ((int64_t)STORE_DAY_ID_SPAN_)
+#define SQL_HOUR_MS STORE_STR(GP_HOUR_MS_DIGITS)
+#define SQL_DAY_MS STORE_STR(GP_DAY_MS_DIGITS)
+#define SQL_DAY_ID_SPAN STORE_STR(STORE_DAY_ID_SPAN_)
+#define SQL_DAY_ID_MASK STORE_STR(STORE_DAY_ID_MASK_)
+
 #define GP_SCHEMA_CHUNKS 9        /* db/009_chunks.sql */
 #define GP_SCHEMA_HOUR_CHUNKS 10  /* db/010_hour_chunks.sql */
 #define GP_SCHEMA_1H_CHUNKS 11    /* db/011_hour_rollup_chunks.sql */
 #define GP_SCHEMA_SERIES_LAST 12  /* db/012_series_last.sql */
 #define GP_SCHEMA_FLEET_CHUNKS 13 /* db/013_fleet_chunks.sql */
-#define GP_SEAL_PER_CYCLE 4000    /* series sealed by one gp_store_retention */
+#define GP_SEAL_PER_CYCLE 4000    /* series sealed by one gp_store_seal_days */
 
 typedef struct store_chunks store_chunks;
 typedef struct store_hours store_hours;
@@ -47,6 +70,7 @@ struct gp_store {
     "SELECT DISTINCT a.base FROM fx_rate a WHERE a.quote = ?1 AND EXISTS (SELECT 1 FROM "          \
     "fx_rate b WHERE b.base = a.base AND b.quote = ?2) ORDER BY a.base"
 
+/* ---- the base (store_base.c): every file calls these, they call no other file ---- */
 /* Fill err with GP_E_DB, the path and SQLite's message; returns GP_E_DB. */
 gp_status store_fail(gp_store *st, gp_err *err, const char *what);
 /* Prepare exactly one statement; a left-over tail is a programming error reported as such. */
@@ -63,13 +87,22 @@ gp_status store_exec(gp_store *st, const char *sql, gp_err *err);
 /* ROLLBACK if a transaction is open; returns err->code. */
 gp_status store_rollback(gp_store *st, gp_err *err);
 
-/* ---- chunked 5-minute rollups (store_chunks.c) ---- */
-/* Register rollup_5m_all on st's connection; store_chunks_done() frees what it keeps and must
- * run before the connection closes. */
-gp_status store_chunks_open(gp_store *st, gp_err *err);
-void store_chunks_done(gp_store *st);
 /* UTC midnight at or before ms. */
 int64_t store_day_of(int64_t ms);
+/* The start of the hour at or before ms. */
+int64_t store_hour_of(int64_t ms);
+/* The day chunk id of series' UTC day holding ms, days clamped to 0 .. 2^20 - 1 (1970 to
+ * 4840): a reader's open bound lands on the first or last day; writers refuse times outside
+ * (store_day_check). */
+int64_t store_day_id(long long series, int64_t ms);
+/* GP_E_INPUT naming st's path for a day_ms a day chunk id cannot hold (before 1970, after
+ * 4840); what says which rows ("a rollup bucket", "a capacity hour"). */
+gp_status store_day_check(gp_store *st, int64_t day_ms, const char *what, gp_err *err);
+/* ---- chunked 5-minute rollups (store_chunks.c) ---- */
+/* Register rollup_5m_all and rollup_1h_all on st's connection; store_chunks_done() frees what
+ * it keeps and must run before the connection closes. */
+gp_status store_chunks_open(gp_store *st, gp_err *err);
+void store_chunks_done(gp_store *st);
 /* The kinds of rollup chunk: 5-minute (rollup_5m_day, 288 buckets a day) and hourly
  * (rollup_1h_day, 24 buckets a day). */
 enum { STORE_5M, STORE_1H, STORE_KINDS };
@@ -101,10 +134,14 @@ gp_status store_chunks_convert_1h(gp_store *st, gp_err *err);
 void store_bucket_add(gp_chunk_bucket *b, long long n, double sum, double min, double max);
 /* Where series' rows start: every bucket before it is in chunks (0 for a series never sealed). */
 gp_status store_sealed_ms(gp_store *st, long long series, int64_t *sealed_ms, gp_err *err);
+/* Move series' 5-minute and hourly rows before before_ms (a UTC midnight) into their day
+ * chunks and advance its sealed_ms (store_chunks.c; sealing calls it, store_seal.c). */
+gp_status store_chunks_seal(gp_store *st, long long series, int64_t before_ms, gp_err *err);
 /* Move series' rows (5-minute, hourly and capacity hours) before the UTC day of before_ms into
- * chunks and advance its sealed_ms. */
+ * chunks and advance its sealed_ms (store_seal.c). */
 gp_status store_seal_series(gp_store *st, long long series, int64_t before_ms, gp_err *err);
-/* The same for up to max_series series not sealed up to that day; *sealed says how many. */
+/* The same for up to max_series series not sealed up to that day; *sealed says how many
+ * (store_seal.c). */
 gp_status store_seal(gp_store *st, int64_t before_ms, size_t max_series, size_t *sealed,
                      gp_err *err);
 

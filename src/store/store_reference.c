@@ -47,14 +47,26 @@ gp_status gp_store_add_spec(gp_store *st, const gp_gpu_spec *g, const char *sour
     sqlite3_bind_text(s, 1, g->name, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, g->full_name, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 3, g->vendor, -1, SQLITE_STATIC);
-    for (int i = 0; i < GP_SPEC_N; i++)
+    for (int i = 0; i <= GP_SPEC_MEM_BW_GBS; i++)
         bind_opt(s, 4 + i, g->has[i], g->v[i]);
     if (g->release_date[0])
         sqlite3_bind_text(s, 10, g->release_date, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(s, 10);
     sqlite3_bind_text(s, 11, source, -1, SQLITE_STATIC);
-    return step_done(st, s, "write a GPU spec", err);
+    if (step_done(st, s, "write a GPU spec", err))
+        return err->code;
+    if (!g->has[GP_SPEC_FP32_MATRIX])
+        return GP_OK;
+    /* the first source to give it wins, as for the other columns */
+    if (store_prepare(st,
+                      "INSERT OR IGNORE INTO gpu_spec_fp32_matrix(name, fp32_matrix_tflops) "
+                      "VALUES (?1, ?2)",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, g->name, -1, SQLITE_STATIC);
+    sqlite3_bind_double(s, 2, g->v[GP_SPEC_FP32_MATRIX]);
+    return step_done(st, s, "write a GPU spec's FP32 matrix rate", err);
 }
 
 static const char SQL_HW[] =
@@ -135,9 +147,10 @@ static void text_col(sqlite3_stmt *s, int c, char *dst, size_t cap) {
 }
 
 static const char SQL_SPECS[] =
-    "SELECT name, full_name, vendor, memory_gb, tdp_w, fp32_tflops, fp16_tflops, bf16_tflops, "
-    "mem_bw_gbs, release_date, source FROM gpu_spec "
-    "WHERE ?1 IS NULL OR name = ?1 OR name LIKE ?1 || '-%' ORDER BY name";
+    "SELECT g.name, full_name, vendor, memory_gb, tdp_w, fp32_tflops, fp16_tflops, bf16_tflops, "
+    "mem_bw_gbs, release_date, source, m.fp32_matrix_tflops FROM gpu_spec g "
+    "LEFT JOIN gpu_spec_fp32_matrix m ON m.name = g.name "
+    "WHERE ?1 IS NULL OR g.name = ?1 OR g.name LIKE ?1 || '-%' ORDER BY g.name";
 
 gp_status gp_store_specs(gp_store *st, const char *gpu,
                          int (*fn)(const gp_gpu_spec *, const char *source, void *), void *arg,
@@ -156,8 +169,9 @@ gp_status gp_store_specs(gp_store *st, const char *gpu,
         text_col(s, 1, g.full_name, sizeof g.full_name);
         text_col(s, 2, g.vendor, sizeof g.vendor);
         for (int i = 0; i < GP_SPEC_N; i++) {
-            g.has[i] = sqlite3_column_type(s, 3 + i) != SQLITE_NULL;
-            g.v[i] = sqlite3_column_double(s, 3 + i);
+            int col = i == GP_SPEC_FP32_MATRIX ? 11 : 3 + i;
+            g.has[i] = sqlite3_column_type(s, col) != SQLITE_NULL;
+            g.v[i] = sqlite3_column_double(s, col);
         }
         text_col(s, 9, g.release_date, sizeof g.release_date);
         if (fn(&g, (const char *)sqlite3_column_text(s, 10), arg)) {

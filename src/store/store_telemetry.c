@@ -157,16 +157,19 @@ gp_status gp_store_node_rm(gp_store *st, const char *name, gp_err *err) {
         "DELETE FROM rollup_1h WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
         "n.id = s.node_id WHERE n.name = ?1)",
         "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
-        "n.id = s.node_id JOIN rollup_5m_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
-        "* 1048576 WHERE n.name = ?1)",
+        "n.id = s.node_id JOIN rollup_5m_day d ON d.id >= s.id * " SQL_DAY_ID_SPAN
+        " AND d.id < (s.id + 1) "
+        "* " SQL_DAY_ID_SPAN " WHERE n.name = ?1)",
         "DELETE FROM util_hour WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
         "n.id = s.node_id WHERE n.name = ?1)",
         "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
-        "n.id = s.node_id JOIN rollup_1h_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
-        "* 1048576 WHERE n.name = ?1)",
+        "n.id = s.node_id JOIN rollup_1h_day d ON d.id >= s.id * " SQL_DAY_ID_SPAN
+        " AND d.id < (s.id + 1) "
+        "* " SQL_DAY_ID_SPAN " WHERE n.name = ?1)",
         "DELETE FROM util_hour_day WHERE id IN (SELECT d.id FROM series s JOIN node n ON "
-        "n.id = s.node_id JOIN util_hour_day d ON d.id >= s.id * 1048576 AND d.id < (s.id + 1) "
-        "* 1048576 WHERE n.name = ?1)",
+        "n.id = s.node_id JOIN util_hour_day d ON d.id >= s.id * " SQL_DAY_ID_SPAN
+        " AND d.id < (s.id + 1) "
+        "* " SQL_DAY_ID_SPAN " WHERE n.name = ?1)",
         "DELETE FROM series_last WHERE series_id IN (SELECT s.id FROM series s JOIN node n ON "
         "n.id = s.node_id WHERE n.name = ?1)",
         "DELETE FROM node WHERE name = ?1"};
@@ -342,7 +345,7 @@ typedef struct aggs {
 
 static void agg_add(aggs *g, long long series, int64_t bucket, double v) {
     /* series ids stay far below 2^40 and buckets are multiples of 5 minutes. */
-    uint64_t key = ((uint64_t)series << 24) ^ (uint64_t)(bucket / 300000) ^ 1;
+    uint64_t key = ((uint64_t)series << 24) ^ (uint64_t)(bucket / STORE_BUCKET_MS) ^ 1;
     bool fresh;
     long long *slot = map_slot(&g->index, key, &fresh);
     if (!fresh) {
@@ -399,7 +402,7 @@ static gp_status max_sealed_ms(gp_store *st, int64_t *out, gp_err *err) {
 
 static gp_status flush_rollups(gp_store *st, int kind, const char *sql, aggs *g, int64_t max_sealed,
                                gp_err *err) {
-    int64_t bucket_ms = kind == STORE_1H ? 3600000 : 300000;
+    int64_t bucket_ms = kind == STORE_1H ? GP_HOUR_MS : STORE_BUCKET_MS;
     size_t keep = 0;
     gp_chunk *c = NULL;
     gp_status res = GP_OK;
@@ -520,8 +523,8 @@ gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_sampl
             t_min = ts;
         if (ts > t_max)
             t_max = ts;
-        int64_t b5 = ts - ((ts % 300000) + 300000) % 300000;
-        int64_t b1 = ts - ((ts % 3600000) + 3600000) % 3600000;
+        int64_t b5 = ts - ((ts % STORE_BUCKET_MS) + STORE_BUCKET_MS) % STORE_BUCKET_MS;
+        int64_t b1 = store_hour_of(ts);
         agg_add(&a5, *sid, b5, x->value);
         agg_add(&a1, *sid, b1, x->value);
     }
@@ -626,20 +629,21 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
         "DELETE FROM sample WHERE series_id IN (SELECT id FROM series) AND ts_ms < ?1",
         "DELETE FROM rollup_5m WHERE bucket_ms < ?2",
         "DELETE FROM rollup_5m_day WHERE id IN (SELECT d.id FROM series s JOIN rollup_5m_day d ON "
-        "d.id >= s.id * 1048576 AND d.id <= s.id * 1048576 + ?3)",
+        "d.id >= s.id * " SQL_DAY_ID_SPAN " AND d.id <= s.id * " SQL_DAY_ID_SPAN " + ?3)",
         "DELETE FROM rollup_1h WHERE series_id IN (SELECT id FROM series) AND bucket_ms < ?2",
         "DELETE FROM rollup_1h_day WHERE id IN (SELECT d.id FROM series s JOIN rollup_1h_day d ON "
-        "d.id >= s.id * 1048576 AND d.id <= s.id * 1048576 + ?3)",
+        "d.id >= s.id * " SQL_DAY_ID_SPAN " AND d.id <= s.id * " SQL_DAY_ID_SPAN " + ?3)",
         /* capacity's hours and the fleet's buckets go with the rollups they come from */
         "DELETE FROM util_hour WHERE series_id IN (SELECT id FROM series WHERE metric = ?4) AND "
         "hour_ms < ?2",
         /* CROSS JOIN: series first, else SQLite scans every chunk (minutes at 10,000 GPUs) */
         "DELETE FROM util_hour_day WHERE id IN (SELECT d.id FROM series s CROSS JOIN util_hour_day "
-        "d ON d.id >= s.id * 1048576 AND d.id <= s.id * 1048576 + ?3 WHERE s.metric = ?4)",
+        "d ON d.id >= s.id * " SQL_DAY_ID_SPAN " AND d.id <= s.id * " SQL_DAY_ID_SPAN
+        " + ?3 WHERE s.metric = ?4)",
         "DELETE FROM fleet_5m WHERE bucket_ms < ?2",
-        "DELETE FROM fleet_5m_day WHERE day_ms <= ?3 * 86400000",
+        "DELETE FROM fleet_5m_day WHERE day_ms <= ?3 * " SQL_DAY_MS,
         /* a series' newest chunk gone: all of them are */
-        "DELETE FROM series_last WHERE day_ms <= ?3 * 86400000"};
+        "DELETE FROM series_last WHERE day_ms <= ?3 * " SQL_DAY_MS};
     enum { DAY_CHUNKS_5M = 2, SERIES_LAST = 9 };
     int chunks_gone = 0;
     int64_t cut = now_ms - rollup_keep_ms - GP_DAY_MS, cut_day = cut < 0 ? -1 : cut / GP_DAY_MS;
@@ -675,14 +679,7 @@ gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
             return store_fail(st, err, "apply retention");
     }
     st->retained_day = cut_day + 1;
-    /* Seal the days that ended an hour ago or more, a bounded number of series a cycle, so
-     * the cycle after midnight does not carry the whole fleet's day at once. */
-    size_t sealed;
-    if (store_seal(st, now_ms - 3600000, GP_SEAL_PER_CYCLE, &sealed, err))
-        return err->code;
-    /* fleet_5m's days with them, the whole fleet at once: one cycle a day moves a day of
-     * fleet_5m rows into chunks (store_fleet.c). */
-    return store_fleet_seal(st, now_ms - 3600000, err);
+    return GP_OK;
 }
 
 /* ---- the fleet ---------------------------------------------------------------------------------
@@ -809,7 +806,7 @@ static gp_status fleet_read(gp_store *st, int64_t now_ms, int64_t window_ms,
         bool has_err = sqlite3_column_type(s, 8) != SQLITE_NULL;
         cur.node_down = has_err;
         cur.node_error = has_err ? node_error : NULL;
-        cur.missing = has_ok && cur.last_seen_ms < ok_ms - 60000;
+        cur.missing = has_ok && cur.last_seen_ms < ok_ms - GP_MINUTE_MS;
         const long long *slot = map_find(&by_gpu, (uint64_t)sqlite3_column_int64(s, 11));
         if (slot) {
             memcpy(cur.has, values[*slot].has, sizeof cur.has);

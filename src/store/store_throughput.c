@@ -71,7 +71,7 @@ static void column_text(sqlite3_stmt *s, int i, char *out, size_t cap) {
 static const char SQL_LIST[] =
     "SELECT gpu, profile, kind, value, unit, source, as_of FROM throughput "
     "WHERE (?1 IS NULL OR profile = ?1) AND (?2 IS NULL OR gpu = ?2) "
-    "ORDER BY gpu, profile, kind = 'estimate'";
+    "ORDER BY gpu, profile, CASE kind WHEN 'measured' THEN 0 WHEN 'published' THEN 1 ELSE 2 END";
 
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,
                                int (*fn)(const gp_throughput *, void *), void *arg, gp_err *err) {
@@ -89,7 +89,9 @@ gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gp
         column_text(s, 1, t.profile, sizeof t.profile);
         char kind[16];
         column_text(s, 2, kind, sizeof kind);
-        t.kind = strcmp(kind, "measured") == 0 ? GP_TP_MEASURED : GP_TP_ESTIMATE;
+        t.kind = strcmp(kind, "measured") == 0    ? GP_TP_MEASURED
+                 : strcmp(kind, "published") == 0 ? GP_TP_PUBLISHED
+                                                  : GP_TP_ESTIMATE;
         t.value = sqlite3_column_double(s, 3);
         column_text(s, 4, t.unit, sizeof t.unit);
         column_text(s, 5, t.source, sizeof t.source);
@@ -187,4 +189,45 @@ gp_status gp_store_measurements(gp_store *st, const char *profile, const char *g
     }
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the throughput measurements");
+}
+
+gp_status gp_store_put_workload_profile(gp_store *st, const char *name, const char *json,
+                                        const char *added, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "INSERT INTO workload_profile(name, json, added) VALUES (?1, ?2, ?3) "
+                      "ON CONFLICT(name) DO UPDATE SET json = excluded.json, added = "
+                      "excluded.added",
+                      &s, err))
+        return err->code;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, added, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write a workload profile");
+}
+
+gp_status gp_store_workload_profiles(gp_store *st, const char *name,
+                                     int (*fn)(const char *name, const char *json, void *),
+                                     void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "SELECT name, json FROM workload_profile WHERE ?1 IS NULL OR name = ?1 "
+                      "ORDER BY name",
+                      &s, err))
+        return err->code;
+    if (name)
+        sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *n = (const char *)sqlite3_column_text(s, 0);
+        const char *j = (const char *)sqlite3_column_text(s, 1);
+        if (fn(n ? n : "", j ? j : "", arg)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read the workload profiles");
 }

@@ -4,7 +4,8 @@
 # 7 days, kept in ${TMPDIR:-/var/tmp}/gpuplan-bench-exporter-10000gpus-7d.db so a rerun only
 # measures; delete it to start over), with the two demo scenarios saved and the catalog loaded.
 # Measured on the real binary over loopback: the first refresh (at startup), scrapes served
-# from the kept figures, scrapes after the database changed (each one a refresh), the size of
+# from the kept figures, scrapes after the database changed (each one a refresh: wall time, and
+# the exporter's own CPU time from /proc, which a loaded machine does not stretch), the size of
 # /metrics and the process's peak RSS (/usr/bin/time).
 # Usage: tests/bench/bench_exporter.sh BUILD_DIR
 set -eu
@@ -48,12 +49,17 @@ printf 'exporter: startup to serving %.2f s (first refresh %.2f s)\n' "$(echo "$
 for i in 1 2 3 4 5; do curl -sf -o /dev/null -w '%{time_total}\n' "$url"; done >"$tmp/cached"
 printf 'exporter: kept figures: scrape %s to %s s (5 scrapes)\n' "$(sort -n "$tmp/cached" | head -1)" \
     "$(sort -n "$tmp/cached" | tail -1)"
+xpid=$(pgrep -P "$tpid")
+cpu() { awk '{ print $14 + $15 }' "/proc/$xpid/stat"; } # user + system, in clock ticks
 for i in 1 2 3; do
     touch "$db" # the database changed: the next scrape computes the figures again
-    curl -sf -o /dev/null -w '%{time_total}\n' "$url"
+    c0=$(cpu)
+    curl -sf -o /dev/null -w '%{time_total} ' "$url"
+    echo "($(cpu) - $c0) / $(getconf CLK_TCK)" | bc -l
 done >"$tmp/fresh"
-printf 'exporter: after a change: scrape %s to %s s (3 scrapes, each a refresh)\n' \
-    "$(sort -n "$tmp/fresh" | head -1)" "$(sort -n "$tmp/fresh" | tail -1)"
+printf 'exporter: after a change: scrape %s to %s s wall, %.2f to %.2f s of CPU (3 scrapes, each a refresh)\n' \
+    "$(sort -n "$tmp/fresh" | head -1 | cut -d' ' -f1)" "$(sort -n "$tmp/fresh" | tail -1 | cut -d' ' -f1)" \
+    "$(cut -d' ' -f2 "$tmp/fresh" | sort -n | head -1)" "$(cut -d' ' -f2 "$tmp/fresh" | sort -n | tail -1)"
 curl -sf "$url" | grep '^gpuplan_exporter_refreshes_total'
 kill "$(pgrep -P "$tpid")"
 wait "$tpid" || true

@@ -33,6 +33,7 @@ bash "$here/bench_tui_timeline.sh" "$build"
 # capacity --prometheus (the server aggregates) against import + capacity, on 30 days in a real
 # Prometheus.
 bash "$here/bench_capacity_remote.sh" "$build"
+bash "$here/bench_capacity_rules.sh" "$build"
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
 bash "$here/bench_xlsx.sh" "$build"
 bash "$here/bench_batch.sh" "$build"

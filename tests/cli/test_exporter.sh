@@ -282,6 +282,12 @@ else
         check "a scrape of a read-only database" bash -c "curl -sf '$url' >'$tmp/ro.txt' &&
             grep -q '^node_gpu_count{node=\"a\"} 4$' '$tmp/ro.txt' &&
             grep -q '^gpuplan_scenario_up{scenario=\"$dgx\"} 1$' '$tmp/ro.txt'" &&
+        check "--scenario without --by prices all-in too (node b's money as the main scrape's)" bash -c "
+            for k in 'node_gpu_hourly_cost{node=\"b\"}' 'gpuplan_node_idle_cost{node=\"b\",currency=\"USD\"}' \
+                'gpuplan_node_busy_gpu_hour_cost{node=\"b\",currency=\"USD\"}'; do
+                [ \"\$(grep -F \"\$k \" '$tmp/ro.txt')\" = \"\$(grep -F \"\$k \" '$tmp/m.txt')\" ] &&
+                    grep -qF \"\$k \" '$tmp/ro.txt' || exit 1
+            done" &&
         check "promtool on the read-only scrape" promtool_ok "$tmp/ro.txt" ||
         { echo "FAIL the exporter on a read-only database: $(cat "$tmp/ro.out.err")"; fails=$((fails + 1)); }
 fi

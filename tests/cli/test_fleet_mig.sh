@@ -4,7 +4,8 @@
 # real Prometheus and VictoriaMetrics on loopback. After `import --prometheus`: the physical GPU
 # count, the busy share within 0.5 % of the generated one, a node per host, `--by namespace`
 # within 1 % of the server-side figures (and of the generated ones); the collector's path
-# (the dcgm parser and the store) on the same exposition; `scenario measure` on the mixed fleet.
+# (the dcgm parser and the store) on the same exposition, and the exporter's figures on it
+# against capacity's; `scenario measure` on the mixed fleet.
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
@@ -154,6 +155,50 @@ assert sorted(ra, key=str) == sorted(rb, key=str)
 for k in ra:
     for f in ('gpu_hours_present', 'gpu_hours_used'):
         assert abs(ra[k][f] - rb[k][f]) <= 1e-9 * max(1, rb[k][f]), (k, f, ra[k][f], rb[k][f])
+PY
+# The exporter on the MIG fleet: its per-GPU rows (instances too), nodes, fleet and chargeback
+# are capacity's, with a MIG GPU counted once.
+"$gpuplan" capacity --since 3d --by namespace --price-per-kwh 0.1 --json >"$tmp/dcgm-e.json"
+timeout 120 "$gpuplan" exporter --listen 127.0.0.1:0 --since 3d --by namespace \
+    --price-per-kwh 0.1 >"$tmp/exp.out" 2>"$tmp/exp.err" &
+exp_pid=$!
+pids+=($exp_pid)
+murl=
+for _ in $(seq 300); do
+    murl=$(sed -n 's/^gpuplan exporter: serving //p' "$tmp/exp.out")
+    [ -n "$murl" ] && break
+    kill -0 $exp_pid 2>/dev/null || break
+    sleep 0.1
+done
+check "exporter on the MIG fleet: capacity's figures" bash -c "curl -sf '$murl' >'$tmp/mig-metrics.txt' &&
+    $py - '$tmp/dcgm-e.json' '$tmp/mig-metrics.txt'" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+m = {}
+for line in open(sys.argv[2]):
+    if not line.startswith('#'):
+        k, v = line.rsplit(' ', 1)
+        m[k] = float(v)
+def close(a, b):
+    assert abs(a - b) <= 1e-9 * max(1, abs(b)), (a, b)
+rows = c['gpu_list']
+assert any(r.get('mig') for r in rows)
+busy = [k for k in m if k.startswith('gpuplan_gpu_busy_ratio{')]
+assert len(busy) == len(rows), (len(busy), len(rows))
+for r in rows:
+    key = 'node="%s",gpu="%d",uuid="%s",model="%s",mig="%s"' % (
+        r['node'], r['index'], r['uuid'], r['model'], r.get('mig', ''))
+    close(m['gpuplan_gpu_busy_ratio{%s}' % key], r['busy_share'])
+assert sum(m[k] for k in m if k.startswith('node_gpu_count{')) == c['gpus'] == 18
+for n, v in c['nodes'].items():
+    assert m['node_gpu_count{node="%s"}' % n] == v['gpus'], n
+    close(m['gpuplan_node_busy_ratio{node="%s"}' % n], v['busy_share'])
+    close(m['gpuplan_node_idle_cost{node="%s",currency="USD"}' % n], v['idle_cost'])
+close(m['gpuplan_fleet_busy_ratio'], c['fleet']['busy_share'])
+for r in c['by_label']:
+    v = r['value'] if r['value'] is not None else '(none)'
+    close(m['gpuplan_chargeback_used_gpu_seconds{label="namespace",value="%s"}' % v],
+          r['gpu_hours_used'] * 3600)
 PY
 timeout 120 $py "$root/tests/cli/http_server.py" "$tmp" "$tmp/hport" 120 &
 pids+=($!)

@@ -2,7 +2,8 @@
 # Exchange rates through the real binary (docs/catalog.md "Exchange rates", model 2.1): the
 # bundled ECB rates, `pricing fx list|import`, and a catalog entry priced in CNY in a USD
 # scenario (converted at the rate in force on --as-of, named in sources) and in a CNY one (as
-# listed); a rate that changes between two dates; a pair with no rate in force refused.
+# listed); a rate that changes between two dates; a pair with no rate in force refused; a
+# tariff preset in a CNY draft; the seed clouds' shapes; the rate in a batch summary.
 set -u
 gpuplan=$1
 py=/usr/bin/python3
@@ -94,6 +95,53 @@ for s in r[\"sources\"]:
     assert abs(s[\"hourly\"] - s[\"listed_hourly\"] * s[\"fx_rate\"]) < 1e-9, s
 '"
 check "a draft in a currency with no rate is refused" bash -c "'$gpuplan' scenario draft --gpus 16 --gpu H100 --as-of 2026-11-22 --currency CHF -o '$tmp/x.json' 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'no exchange rate USD/CHF' '$tmp/err' && [ ! -e '$tmp/x.json' ]"
+
+# A tariff preset in a CNY draft: every period's price and the demand charge at the same rate.
+check "scenario draft --tariff preset --currency CNY converts every tariff figure" bash -c "'$gpuplan' scenario draft --gpus 16 --gpu H100 --tariff sce-tou-8-d --as-of 2026-11-22 -o '$tmp/tu.json' && '$gpuplan' scenario draft --gpus 16 --gpu H100 --tariff sce-tou-8-d --as-of 2026-11-22 --currency CNY -o '$tmp/tc.json' && $py -c '
+import json, sys
+u, c = (json.load(open(a))[\"self_hosted\"][\"tariff\"] for a in sys.argv[1:3])
+rate = 8.147 / 1.1252
+assert len(u[\"periods\"]) == len(c[\"periods\"]) == 6
+for pu, pc in zip(u[\"periods\"], c[\"periods\"]):
+    assert abs(pc[\"price_per_kwh\"] - pu[\"price_per_kwh\"] * rate) < 1e-9, (pu, pc)
+    assert pc[\"hours_per_day\"] == pu[\"hours_per_day\"]
+assert abs(c[\"demand_charge_per_kw_month\"] - u[\"demand_charge_per_kw_month\"] * rate) < 1e-9
+' '$tmp/tu.json' '$tmp/tc.json'"
+
+# The seed's clouds: their instance shapes are bundled without prices (no dated public price
+# source, docs/catalog.md); `pricing list --provider` shows them as shapes, never as free.
+check "pricing list --provider alibaba shows the gn7e, gn7i and gn7 shapes" bash -c "'$gpuplan' pricing list --provider alibaba >'$tmp/ali' && grep -q '^alibaba  ecs.gn7e-c16g1.32xlarge .* A100-80GB  *8  no price (shape) .* 8xA100-80GB 128 vCPU 1000 GiB' '$tmp/ali' && grep -q 'ecs.gn7i-c8g1.2xlarge .* A10 ' '$tmp/ali' && grep -q '^0 prices, 13 instance shapes without a price' '$tmp/ali'"
+check "pricing list --provider tencent --json: GN10Xp in its eight regions, hourly null" bash -c "'$gpuplan' pricing list --provider tencent --gpu V100 --json | $py -c '
+import json, sys
+rows = json.load(sys.stdin)
+big = [r for r in rows if r[\"instance\"] == \"GN10Xp.20XLARGE320\"]
+assert sorted(r[\"region\"] for r in big) == sorted([\"ap-guangzhou\", \"ap-shanghai\", \"ap-nanjing\", \"ap-beijing\", \"ap-chengdu\", \"ap-chongqing\", \"ap-hongkong\", \"eu-frankfurt\"]), big
+for r in rows:
+    assert r[\"hourly\"] is None and r[\"pricing\"] is None and r[\"gpu\"] == \"V100-32GB\", r
+assert big[0][\"gpu_count\"] == 8 and big[0][\"vcpus\"] == 80 and big[0][\"memory_gib\"] == 320
+'"
+check "pricing show of a shape says it has no price yet, exit 2" bash -c "'$gpuplan' pricing show tencent/GN10Xp.20XLARGE320/ap-guangzhou 2>'$tmp/err'; [ \$? = 2 ] && grep -q 'tencent/GN10Xp.20XLARGE320/ap-guangzhou is an instance shape with no price yet' '$tmp/err'"
+check "a priced-only filter leaves shapes out" bash -c "'$gpuplan' pricing list --provider tencent --pricing on_demand | grep -q '^no offers match'"
+cat >"$tmp/gn7e.json" <<'JSON'
+{"format": "gpuplan-catalog", "effective_from": "2022-01-01",
+ "offers": [{"provider": "alibaba", "instance": "ecs.gn7e-c16g1.4xlarge", "region": "all",
+   "gpu": "A100-80GB", "gpu_count": 1, "currency": "CNY", "prices": [{"pricing": "on_demand", "hourly": 35.0}]}]}
+JSON
+check "a price imported for a shape makes it priced, in CNY" bash -c "'$gpuplan' pricing import '$tmp/gn7e.json' --source 'test page' | grep -q '1 added' && '$gpuplan' pricing list --provider alibaba >'$tmp/ali2' && grep -q '^alibaba  ecs.gn7e-c16g1.4xlarge  *all .* on_demand  *35.0000  *35.0000  2022-01-01 CNY' '$tmp/ali2' && grep -q '^1 prices, 12 instance shapes' '$tmp/ali2'"
+
+# A batch summary records the rate that converted a price (summary.json and the page).
+"$gpuplan" scenario save "$tmp/usd.json" >/dev/null
+check "batch summary.json and page name the fx rate and date of a converted price" bash -c "'$gpuplan' batch --out '$tmp/out' >/dev/null 2>&1; $py -c '
+import glob, json, sys
+day = sorted(glob.glob(sys.argv[1] + \"/2*\"))[-1]
+s = json.load(open(day + \"/summary.json\"))
+p = [p for sc in s[\"scenarios\"] for p in sc[\"prices\"] if p[\"catalog\"] == \"fxtest/gn-a100x4/cn-hangzhou\"][0]
+rate = 1.1252 / 8.147
+assert p[\"currency\"] == \"CNY\" and abs(p[\"fx_rate\"] - rate) < 1e-12 and p[\"fx_date\"] == \"2025-05-09\", p
+assert p[\"listed_hourly\"] == 140.0 and abs(p[\"hourly\"] - 140.0 * rate) < 1e-9 and \"EUR\" in p[\"fx_source\"], p
+page = open(day + \"/index.html\").read()
+assert \"fxtest/gn-a100x4/cn-hangzhou listed 140 CNY/h, converted at %.6g USD per CNY of 2025-05-09\" % rate in page
+' '$tmp/out'"
 
 echo "fx: $fails failed"
 [ "$fails" = 0 ]

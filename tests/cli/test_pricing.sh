@@ -30,9 +30,12 @@ rows = json.load(sys.stdin)
 per = [r[\"per_gpu_hour\"] for r in rows]
 assert len(rows) == 50 and per == sorted(per) and all(r[\"gpu_count\"] >= 8 for r in rows)
 '"
-check "list --sort gpu-hour: whole GPUs first, a slice of one (NVv4's 1/8 MI25) after them" bash -c "'$gpuplan' pricing list --sort gpu-hour --json | $py -c '
+check "list --sort gpu-hour: whole GPUs first, a slice of one (NVv4's 1/8 MI25) after them, unpriced shapes last" bash -c "'$gpuplan' pricing list --sort gpu-hour --json | $py -c '
 import json, sys
 rows = json.load(sys.stdin)
+priced = [r[\"hourly\"] is not None for r in rows]
+assert priced.count(True) and priced.index(False) == priced.count(True)  # shapes after prices
+rows = rows[:priced.count(True)]
 whole = [r[\"gpu_count\"] == int(r[\"gpu_count\"]) for r in rows]
 assert whole[0] and whole.index(False) == whole.count(True), whole.index(False)
 nv = [r for r in rows if r[\"instance\"] == \"Standard_NV4as_v4\"]
@@ -210,6 +213,44 @@ assert abs(by[\"spot\"][\"interruptions_per_hour\"] - 0.2 / 730) < 1e-15, by
 check "scenario draft --growth out of range exits 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --growth 200% 2>'$tmp/growth.err' >/dev/null; [ \$? = 2 ] && grep -qF 'scenario draft: --growth: bad value \"200%\" (a share a month, -50% to 100%' '$tmp/growth.err'"
 check "scenario draft --utilization takes a percentage" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --utilization 60% -o '$tmp/u60.json' && $py -c 'import json, sys; assert json.load(open(sys.argv[1]))[\"demand\"][\"utilization\"] == 0.6' '$tmp/u60.json'"
 check "scenario draft for an unknown GPU" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu NOPE9000 2>/dev/null; [ \$? = 2 ]"
+
+
+# scenario draft --work --profile: a work-mode draft; --api adds a per_unit option from the
+# catalog's API price in force (the cheapest provider, or PROVIDER/MODEL), its input price
+# through the profile's prompt over generated tokens (llama3-8b-decode: 1024 / 256 = 4); the
+# report's total for it is the demand's work times that price a unit.
+"$gpuplan" pricing api list --as-of 2026-11-28 --model llama-3.1-8b-instruct >"$tmp/api8b"
+for api in llama-3.1-8b-instruct amazon-bedrock/llama-3.1-8b-instruct; do
+    "$gpuplan" scenario draft --work 5000 --profile llama3-8b-decode --gpu H100 --growth 3% --api "$api" --as-of 2026-11-28 -o "$tmp/api-draft.json"
+    "$gpuplan" report "$tmp/api-draft.json" --as-of 2026-11-28 --format json >"$tmp/api-report.json"
+    check "scenario draft --api $api: the report's total is the work times the catalog's price" $py -c "
+import json
+want = '$api'.split('/')[0] if '/' in '$api' else None
+prices = {}
+for line in open('$tmp/api8b').read().splitlines()[1:]:
+    f = line.split()
+    prices[f[0]] = (float(f[2]), float(f[3]))
+assert len(prices) >= 2, prices
+provider = want or min(prices, key=lambda p: (prices[p][1], prices[p][0]))
+inp, out = prices[provider]
+d = json.load(open('$tmp/api-draft.json'))
+assert d['demand']['work_per_month'] == 5000 and 'gpus' not in d['demand']
+assert d['self_hosted']['work_per_gpu_hour'] > 0
+assert all(o['work_per_gpu_hour'] == d['self_hosted']['work_per_gpu_hour'] for o in d['cloud_options'] if o['pricing'] != 'per_unit')
+api = [o for o in d['cloud_options'] if o['pricing'] == 'per_unit']
+assert len(api) == 1 and api[0]['name'].startswith(provider + ' '), api
+assert provider in d['notes'] and '4 input tokens an output token' in d['notes']
+r = json.load(open('$tmp/api-report.json'))
+o = [o for o in r['options'] if o['name'] == api[0]['name']][0]
+want_total = r['demand_work'] * (out + 4 * inp)
+assert abs(o['total'] - want_total) <= 1e-9 * want_total, (o['total'], want_total)
+assert abs(r['demand_work'] - sum(5000 * 1.03 ** j for j in range(36))) <= 1e-6 * r['demand_work']
+"
+done
+check "scenario draft --api an unknown model: refused naming it, exit 2" bash -c "'$gpuplan' scenario draft --work 5000 --profile llama3-8b-decode --gpu H100 --api llama-9-1t-chat --as-of 2026-11-28 >'$tmp/o' 2>'$tmp/e'; [ \$? = 2 ] && [ ! -s '$tmp/o' ] && [ \"\$(wc -l <'$tmp/e')\" = 1 ] && grep -q '^gpuplan: scenario draft: --api llama-9-1t-chat: no API price for llama-9-1t-chat in force on 2026-11-28' '$tmp/e'"
+check "scenario draft --api on a GPU-mode draft: refused, exit 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --api llama-3-8b-instruct >'$tmp/o' 2>'$tmp/e'; [ \$? = 2 ] && [ \"\$(wc -l <'$tmp/e')\" = 1 ] && grep -q 'api prices work: a work-mode draft' '$tmp/e'"
+check "scenario draft --work without --profile: refused, exit 2" bash -c "'$gpuplan' scenario draft --work 5000 --gpu H100 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -q 'work and --profile go together' '$tmp/e'"
+check "scenario draft --api with a profile that does not count generated tokens: refused" bash -c "'$gpuplan' scenario draft --work 5000 --profile llm-training --gpu H100 --api llama-3-8b-instruct --as-of 2026-11-28 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -q 'profile llm-training does not count generated tokens' '$tmp/e'"
 
 echo "pricing: $fails failed"
 [ "$fails" = 0 ]

@@ -50,6 +50,9 @@ export GPUPLAN_DB=$tmp/rw/db
 $py "$root/tests/cli/gen_telemetry.py" "$tmp" 1 n1 >/dev/null
 "$gpuplan" import prom "$tmp/n1.prom" --node n1 >/dev/null
 "$gpuplan" pricing list >/dev/null # the bundled catalog loaded (a write) before any reference
+# The throughput refresh writes the workload estimates and published results (a few hundred
+# KB, which db stats' file size shows) on its first run: done before the reference too.
+"$gpuplan" throughput list >/dev/null
 reads=("report|$seedname" "report|$seedname|--format|json" "report|$seedname|--format|csv"
     "capacity" "capacity|--csv" "node|list" "scenario|list" "scenario|show|$seedname"
     "scenario|export|$seedname" "db|stats" "db|check" "pricing|list" "throughput|list"

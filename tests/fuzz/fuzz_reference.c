@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1)
         return 0;
-    gp_reference_kind kind = (gp_reference_kind)(data[0] % 8);
+    gp_reference_kind kind = (gp_reference_kind)(data[0] % 9);
     gp_reference_sink sink = {0};
     size_t skipped;
     gp_err err;

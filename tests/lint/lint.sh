@@ -32,7 +32,7 @@ header_layer() { # header's base name -> base|model|formats|store|collect|report
         store | store_*) echo store ;;
         collect | history | fetch | catalog_load) echo collect ;;
         error | xmem | files | parse | text | numfmt | output | clock | embedded) echo base ;;
-        scenario | model | sweep | sensitivity | capacity | batch | compare | fleet | metrics) echo model ;;
+        scenario | model | sweep | sensitivity | capacity | batch | compare | fleet | metrics | workload) echo model ;;
         scenario_json | csv | catalog | reference | telemetry | prom_range | chunk | url | batch_json | throughput | fx | api_price) echo formats ;;
         *) echo none ;;
     esac
@@ -97,6 +97,39 @@ done <<<"$allowed_debt"
 # function, and the session's store is for the services (a front end opens it, gp_session_open).
 hits=$(git grep -nE '\bgp_(store_[a-z0-9_]+|session_store|session_catalog|catalog_load_bundle|catalog_bundle_[a-z]+|collect_(cycle|store_result|token_file_check)|history_(import|query|selector|hosts|label_values))\(' -- 'src/cli/*' 'tui/*' 2>/dev/null)
 [ -z "$hits" ] || bad "a front end calls the store or the collector (ask a service in src/app/)" "$hits"
+# The store's files call each other one way (docs/architecture.md, "A sample's life"): no
+# circle of calls among src/store/*.c. And time and day-id constants are named once
+# (include/gpuplan/clock.h, src/store/store_int.h), never typed as digits elsewhere.
+hits=$(git ls-files -z 'src/store/*.c' | xargs -0 /usr/bin/python3 -c '
+import os, re, sys
+defs, edges = {}, {}
+for f in sys.argv[1:]:
+    for m in re.finditer(r"^[a-z_0-9]+[ *]+((?:gp_)?store_\w+)\(", open(f).read(), re.M):
+        defs[m.group(1)] = f
+for f in sys.argv[1:]:
+    for m in re.finditer(r"\b((?:gp_)?store_\w+)\(", open(f).read()):
+        d = defs.get(m.group(1))
+        if d and d != f:
+            edges.setdefault(f, {}).setdefault(d, m.group(1))
+def path(a, b, seen):
+    for n, fn in edges.get(a, {}).items():
+        if n == b:
+            return [(a, fn)]
+        if n not in seen:
+            seen.add(n)
+            p = path(n, b, seen)
+            if p:
+                return [(a, fn)] + p
+for f in sorted(edges):
+    p = path(f, f, set())
+    if p:
+        print(f + ": a circle of calls: " + ", ".join(a + " calls " + fn for a, fn in p))
+        break
+' 2>&1)
+[ -z "$hits" ] || bad "the store's files call each other in a circle" "$hits"
+hits=$(git grep -nE '\b(86400000|3600000|1048576|1048575)\b' -- 'src' 'tui' 'include' |
+       grep -vE '^include/gpuplan/clock\.h:|^src/store/store_int\.h:')
+[ -z "$hits" ] || bad "a time or day-id constant typed as digits (name it: GP_HOUR_MS, GP_DAY_MS, STORE_DAY_ID_SPAN)" "$hits"
 [ "${LINT_ONLY:-}" = includes ] && { echo "lint: $fails failed"; [ "$fails" = 0 ]; exit; }
 
 # Front ends share src/app/ and never call each other; services return data, never print.

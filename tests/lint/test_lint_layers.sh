@@ -2,7 +2,8 @@
 # The lint's include rules bite: on a scratch copy of the tracked tree, each mutation below (a
 # report file including a store header, a TUI file including the store or taking the
 # session's store, a command including the collector, the model including a report header, a
-# header with no layer, a stale allow-list entry) makes tests/lint/lint.sh fail
+# header with no layer, a stale allow-list entry, a circle of calls among the store's files,
+# an hour typed as digits) makes tests/lint/lint.sh fail
 # with a line naming it, while the copy as committed passes.
 set -u
 root=$1
@@ -59,6 +60,13 @@ bites "a header with no layer" "include/gpuplan/widget.h has no layer"
 
 fresh && sed -i '/#include "gpuplan\/telemetry.h"/d' "$tmp/t/include/gpuplan/fleet.h" && git -C "$tmp/t" add -A
 bites "a stale allow-list entry" "include/gpuplan/fleet.h including gpuplan/telemetry.h, which it no longer does"
+
+fresh && printf '\nvoid store_hours_touch(gp_store *st);\nvoid store_hours_touch(gp_store *st) {\n    size_t n;\n    gp_err e;\n    store_seal(st, 0, 1, &n, &e);\n}\n' \
+    >>"$tmp/t/src/store/store_hours.c" && git -C "$tmp/t" add -A
+bites "a circle of calls among the store's files" "src/store/store_hours.c calls store_seal"
+
+fresh && sed -i 's/now_ms - GP_HOUR_MS/now_ms - 3600000/' "$tmp/t/src/store/store_seal.c" && git -C "$tmp/t" add -A
+bites "an hour typed as digits" "src/store/store_seal.c:"
 
 echo "lint layers: $fails failed"
 [ "$fails" = 0 ]

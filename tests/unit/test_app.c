@@ -538,6 +538,84 @@ static void demo_fleet_splits_by_namespace(void **state) {
     gp_capacity_done(&c);
 }
 
+/* gp_capacity_each's rows, copied as they come (their strings are borrowed). */
+typedef struct each_rows {
+    gp_cap_row r[64];
+    size_t n;
+    bool priced; /* c held the prices while the rows came */
+} each_rows;
+
+static void take_each(const gp_capacity *c, const gp_cap_row *r, void *arg) {
+    each_rows *x = arg;
+    assert_true(x->n < 64);
+    x->priced = c->has_allin && c->allin_per_gpu_hour == 2.5 && c->has_price;
+    x->r[x->n++] = *r;
+}
+
+/* The exporter's walk gives, row by row and group by group, the very doubles the whole
+ * analysis gives, without keeping the rows; all-in prices known with or without --by. */
+static void capacity_each_is_the_analysis(void **state) {
+    fixture *f = *state;
+    gp_err err;
+    assert_int_equal(gp_demo_fleet(&f->ses, &err), GP_OK);
+    gp_cap_query q;
+    gp_cap_query_init(&q);
+    q.by = "namespace";
+    q.has_price = true;
+    q.price = 0.12;
+    q.has_allin = true;
+    q.allin_per_gpu_hour = 2.5;
+    int64_t now = gp_now_ms() + 1000;
+    gp_capacity a, b;
+    each_rows *x = calloc(1, sizeof *x);
+    assert_int_equal(gp_capacity_analyse(&f->ses, &q, now, &a, &err), GP_OK);
+    assert_int_equal(gp_capacity_each(&f->ses, &q, now, take_each, x, &b, &err), GP_OK);
+    assert_true(x->priced);
+    assert_null(b.rows);
+    assert_int_equal(b.n, a.n);
+    assert_int_equal(x->n, a.n);
+    assert_int_equal(b.gpus, a.gpus);
+    for (size_t i = 0; i < a.n; i++) {
+        const gp_cap_row *r = &a.rows[i], *e = &x->r[i];
+        assert_string_equal(e->node, r->node);
+        assert_string_equal(e->uuid, r->uuid);
+        assert_string_equal(e->mig, r->mig);
+        assert_int_equal(e->g.index, r->g.index);
+        assert_int_equal(e->g.buckets, r->g.buckets);
+        assert_true(e->g.util_sum == r->g.util_sum);
+        assert_true(e->g.power_sum == r->g.power_sum);
+        assert_true(e->g.busy_power_sum == r->g.busy_power_sum);
+        assert_true(e->f.busy_share == r->f.busy_share);
+        assert_memory_equal(e->g.hist, r->g.hist, sizeof r->g.hist);
+        assert_false(e->g.has_mem || e->g.has_power_p95); /* the sums only */
+    }
+    assert_int_equal(b.nn, a.nn);
+    for (size_t i = 0; i < a.nn; i++) {
+        assert_string_equal(b.nodes[i].key, a.nodes[i].key);
+        assert_int_equal(b.nodes[i].gpus, a.nodes[i].gpus);
+        assert_true(b.nodes[i].f.busy_share == a.nodes[i].f.busy_share);
+        assert_true(b.nodes[i].sum.power_sum == a.nodes[i].sum.power_sum);
+    }
+    assert_true(b.fleet_f.busy_share == a.fleet_f.busy_share);
+    assert_true(b.fleet.busy_power_sum == a.fleet.busy_power_sum);
+    assert_int_equal(b.nu, a.nu);
+    for (size_t i = 0; i < a.nu; i++)
+        assert_true(b.usage[i].allin == a.usage[i].allin);
+    assert_true(b.allin_fleet == a.allin_fleet && b.allin_idle == a.allin_idle);
+    assert_true(a.allin_fleet > 0);
+    gp_capacity_done(&b);
+    /* Without --by: no chargeback, the all-in price still there for the rows. */
+    q.by = NULL;
+    x->n = 0;
+    assert_int_equal(gp_capacity_each(&f->ses, &q, now, take_each, x, &b, &err), GP_OK);
+    assert_true(x->priced);
+    assert_int_equal(b.nu, 0);
+    assert_int_equal(x->n, a.n);
+    gp_capacity_done(&b);
+    gp_capacity_done(&a);
+    free(x);
+}
+
 /* Per option, every row is ranked or quiet; ranked rows come largest swing first. */
 static void ranks_sensitivity_per_option(void **state) {
     fixture *f = *state;
@@ -582,6 +660,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(measures_a_stored_scenario, setup, teardown),
         cmocka_unit_test_setup_teardown(measures_one_model_of_a_mixed_fleet, setup, teardown),
         cmocka_unit_test_setup_teardown(demo_fleet_splits_by_namespace, setup, teardown),
+        cmocka_unit_test_setup_teardown(capacity_each_is_the_analysis, setup, teardown),
         cmocka_unit_test_setup_teardown(ranks_sensitivity_per_option, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

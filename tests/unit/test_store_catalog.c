@@ -200,6 +200,68 @@ static void test_list_filters(void **state) {
     assert_int_equal(s.n, 2);
 }
 
+/* Providers and their newest dates, from gp_store_catalog_newest or worked out from every
+ * listed price in force. */
+typedef struct newest {
+    char provider[32][32], date[32][11];
+    int n;
+} newest;
+
+static int take_newest(const char *provider, const char *date, void *arg) {
+    newest *v = arg;
+    assert_true(v->n < 32);
+    snprintf(v->provider[v->n], sizeof v->provider[0], "%s", provider);
+    snprintf(v->date[v->n++], sizeof v->date[0], "%s", date);
+    return 0;
+}
+
+static int take_listed(const gp_offer_price *o, void *arg) {
+    newest *v = arg;
+    int i = 0;
+    while (i < v->n && strcmp(v->provider[i], o->provider))
+        i++;
+    if (i == v->n) {
+        assert_true(v->n < 32);
+        snprintf(v->provider[v->n++], sizeof v->provider[0], "%s", o->provider);
+        v->date[i][0] = '\0';
+    }
+    if (strcmp(o->effective_from, v->date[i]) > 0)
+        snprintf(v->date[i], sizeof v->date[i], "%s", o->effective_from);
+    return 0;
+}
+
+/* gp_store_catalog_newest gives what the listing of every price in force on as_of gives (for
+ * want_providers providers; -1: any number). */
+static void newest_as_listed(const char *as_of, int want_providers) {
+    newest a = {0}, b = {0};
+    gp_err err;
+    assert_int_equal(gp_store_catalog_newest(st, as_of, take_newest, &a, &err), GP_OK);
+    gp_offer_filter f = {0};
+    f.pricing = -1;
+    f.as_of = as_of;
+    f.sort = GP_SORT_NAME;
+    assert_int_equal(gp_store_catalog_list(st, &f, take_listed, &b, &err), GP_OK);
+    if (want_providers >= 0)
+        assert_int_equal(a.n, want_providers);
+    assert_int_equal(a.n, b.n);
+    for (int i = 0; i < a.n; i++) {
+        assert_string_equal(a.provider[i], b.provider[i]);
+        assert_string_equal(a.date[i], b.date[i]);
+    }
+}
+
+static void test_newest(void **state) {
+    (void)state;
+    newest v = {0};
+    gp_err err;
+    assert_int_equal(gp_store_catalog_newest(st, "2026-03-01", take_newest, &v, &err), GP_OK);
+    assert_int_equal(v.n, 1);
+    assert_string_equal(v.provider[0], "acme");
+    assert_string_equal(v.date[0], "2026-01-01"); /* the June prices are not in force yet */
+    newest_as_listed("2026-12-31", 1);
+    newest_as_listed("2025-12-31", 0);
+}
+
 static void test_strict_imports_nothing(void **state) {
     (void)state;
     const char *bad = "{\"format\": \"gpuplan-catalog\", \"offers\": [{\"provider\": \"z\","
@@ -242,15 +304,19 @@ static void test_bundle_loads_once(void **state) {
     /* Forcing a reload adds no prices: imports keep history, identical prices are unchanged. */
     assert_int_equal(gp_catalog_load_bundle(st, true, &bs, &err), GP_OK);
     assert_int_equal(bs.prices_added, 0);
+    /* The bundled catalog's providers, before and after prices changed. */
+    newest v = {0};
+    assert_int_equal(gp_store_catalog_newest(st, "2026-11-22", take_newest, &v, &err), GP_OK);
+    assert_true(v.n > 3);
+    newest_as_listed("2026-11-22", v.n);
+    newest_as_listed("2025-06-01", -1);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_history_and_lookup),
-        cmocka_unit_test(test_diff),
-        cmocka_unit_test(test_list_filters),
-        cmocka_unit_test(test_strict_imports_nothing),
-        cmocka_unit_test(test_bundle_loads_once),
+        cmocka_unit_test(test_history_and_lookup),     cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_list_filters),           cmocka_unit_test(test_newest),
+        cmocka_unit_test(test_strict_imports_nothing), cmocka_unit_test(test_bundle_loads_once),
         cmocka_unit_test(test_diff_within_one_feed), /* last: it adds a feed */
     };
     return cmocka_run_group_tests(tests, setup, teardown);

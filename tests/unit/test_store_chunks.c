@@ -320,6 +320,7 @@ static void test_sealed_days_take_writes(void **state) {
      * end of the first day, the first day of every series goes, the second stays. */
     long long chunks = scalar("SELECT count(*) FROM rollup_5m_day");
     assert_int_equal(gp_store_retention(st, T0 + DAY + DAY / 2, DAY, DAY / 2, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + DAY + DAY / 2, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), chunks - NODES * GPUS * 3);
     assert_int_equal(scalar("SELECT min(day_ms) FROM rollup_5m_day"), T0 + DAY);
     gp_store_close(st);
@@ -408,11 +409,74 @@ static gpu_sums sums_of(gp_store *st, const char *uuid, int64_t from, int64_t to
     return o;
 }
 
-/* Seal days 0 and 1 (retention an hour into day 2 seals what ended before today). */
+/* Seal days 0 and 1 (sealing an hour into day 2 seals what ended before today). */
 static void seal_two_days(gp_store *st) {
     gp_err err;
     assert_int_equal(
         gp_store_retention(st, T0 + 2 * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + 2 * DAY + 2 * 3600000, NULL, &err), GP_OK);
+}
+
+/* Sealing is its own step (docs/architecture.md, "A sample's life"): retention seals nothing;
+ * gp_store_seal_days moves the days that are over into chunks (5-minute and hourly rollups,
+ * capacity hours, fleet buckets), says how many series it sealed, and the figures read back
+ * the same; a second call finds nothing left to seal. */
+static void test_sealing_is_a_step(void **state) {
+    (void)state;
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    gp_store *st;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    long long id;
+    assert_int_equal(gp_store_node_add(st, "node1", NULL, 0, &err), GP_OK);
+    assert_int_equal(gp_store_node_id(st, "node1", &id, &err), GP_OK);
+    unsigned seed = 5;
+    for (int64_t hour = T0; hour < T0 + 2 * DAY; hour += 3600000) {
+        gp_samples s;
+        gp_samples_init(&s, 10000);
+        int gi = gp_samples_gpu(&s, "GPU-1-0", 0, "", "NVIDIA H100 80GB HBM3", "node1");
+        for (int64_t t = hour; t < hour + 3600000; t += 300000) {
+            double u = (double)(rand_r(&seed) % 101), w = 60 + (rand_r(&seed) % 60000) / 100.0;
+            assert_int_equal(gp_samples_add(&s, gi, GP_M_GPU_UTIL, u, t, -1, &err), GP_OK);
+            assert_int_equal(gp_samples_add(&s, gi, GP_M_POWER_W, w, t, -1, &err), GP_OK);
+        }
+        size_t written;
+        assert_int_equal(gp_store_samples_write(st, id, &s, hour, &written, &err), GP_OK);
+        gp_samples_done(&s);
+    }
+    char *before = figures(st);
+    int64_t now = T0 + 2 * DAY + 2 * 3600000;
+    assert_int_equal(gp_store_retention(st, now, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    const char *chunks[] = {"rollup_5m_day", "rollup_1h_day", "util_hour_day", "fleet_5m_day"};
+    for (int i = 0; i < 4; i++) {
+        char q[64];
+        snprintf(q, sizeof q, "SELECT count(*) FROM %s", chunks[i]);
+        assert_int_equal(scalar(q), 0); /* retention sealed nothing */
+    }
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 2 * 2 * 288);
+    size_t sealed = 99;
+    assert_int_equal(gp_store_seal_days(st, now, &sealed, &err), GP_OK);
+    assert_int_equal(sealed, 2); /* utilization and power */
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), 2 * 2);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_1h_day"), 2 * 2);
+    assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), 2);
+    assert_int_equal(scalar("SELECT count(DISTINCT day_ms) FROM fleet_5m_day"), 2);
+    assert_int_equal(scalar("SELECT count(*) FROM rollup_5m") +
+                         scalar("SELECT count(*) FROM "
+                                "rollup_1h") +
+                         scalar("SELECT count(*) FROM util_hour") +
+                         scalar("SELECT count(*) FROM fleet_5m"),
+                     0);
+    char *after = figures(st);
+    assert_string_equal(before, after);
+    assert_int_equal(gp_store_seal_days(st, now, &sealed, &err), GP_OK);
+    assert_int_equal(sealed, 0);
+    free(before);
+    free(after);
+    gp_store_close(st);
+    unlink(path);
 }
 
 static void on_problem(const char *line, void *arg) {
@@ -460,6 +524,7 @@ static void test_hour_chunks_keep_figures(void **state) {
     char *fleet_some = fleet_figures(st);
     assert_int_equal(
         gp_store_retention(st, T0 + DAYS * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + DAYS * DAY + 2 * 3600000, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
     char *fleet_chunks = fleet_figures(st);
     if (strcmp(fleet_rows, fleet_some) != 0 || strcmp(fleet_rows, fleet_chunks) != 0)
@@ -563,6 +628,7 @@ static void test_memory_and_limit(void **state) {
     }
     /* Seal day 0: its hourly peaks are a chunk, day 1's are rows. */
     assert_int_equal(gp_store_retention(st, T0 + DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + DAY + 2 * H, NULL, &err), GP_OK);
     assert_true(scalar("SELECT count(*) FROM rollup_1h_day") > 0);
     assert_true(scalar("SELECT count(*) FROM rollup_1h") > 0);
     mem_seen m = mem_of(st, "GPU-m-0", T0, T0 + 2 * DAY);
@@ -637,6 +703,7 @@ static void test_power_p95(void **state) {
         gp_samples_done(&s);
     }
     assert_int_equal(gp_store_retention(st, T0 + DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + DAY + 2 * H, NULL, &err), GP_OK);
     static const int spans[][2] = {{0, 1}, {0, 2}, {3, 23}, {0, 24}, {10, 40}, {0, 48}, {24, 48}};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++) {
         int a = spans[i][0], b = spans[i][1];
@@ -908,6 +975,7 @@ static void test_series_last(void **state) {
     /* Every day sealed: the values come from series_last alone. */
     assert_int_equal(gp_store_retention(st, T0 + 2 * DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err),
                      GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + 2 * DAY + 2 * H, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
     assert_int_equal(scalar("SELECT count(*) FROM series_last"), 4);
     assert_int_equal(scalar("SELECT count(*) FROM series_last WHERE n > 0"), 4);
@@ -960,6 +1028,7 @@ static void test_series_last(void **state) {
 
     /* Retention keeping one day: GPU-I-1 had only day 0, so its row and value go. */
     assert_int_equal(gp_store_retention(st, T0 + 2 * DAY + 2 * H, DAY, DAY, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + 2 * DAY + 2 * H, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM series_last"), 3);
     assert_int_equal(scalar("SELECT count(*) FROM series_last WHERE day_ms < 1767312000000"), 0);
     fleet_line(st, "GPU-I-1", line, sizeof line);
@@ -1050,6 +1119,7 @@ static void test_history_one_series(void **state) {
         }
     assert_int_equal(gp_store_retention(st, T0 + DAYS * DAY + 2 * H, 1000 * DAY, 1000 * DAY, &err),
                      GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + DAYS * DAY + 2 * H, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m"), 0);
     for (int i = 0; i < 2; i++)
         for (int k = 0; k < 2; k++) {
@@ -1155,6 +1225,7 @@ static void test_fleet_chunks(void **state) {
     /* Retention seals days 0 and 1: their buckets are chunks, day 2 stays rows. */
     assert_int_equal(
         gp_store_retention(st, T0 + 2 * DAY + 2 * 3600000, 1000 * DAY, 1000 * DAY, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + 2 * DAY + 2 * 3600000, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT sealed_ms FROM fleet_sealed"), T0 + 2 * DAY);
     assert_int_equal(scalar("SELECT count(*) FROM fleet_5m_day"), (NODES + 1) * 2);
     assert_int_equal(scalar("SELECT count(*) FROM fleet_5m"), (NODES + 1) * 288);
@@ -1245,6 +1316,7 @@ int main(void) {
         cmocka_unit_test(test_migration_keeps_figures),
         cmocka_unit_test(test_sealed_days_take_writes),
         cmocka_unit_test(test_hour_chunks_keep_figures),
+        cmocka_unit_test(test_sealing_is_a_step),
         cmocka_unit_test(test_memory_and_limit),
         cmocka_unit_test(test_power_p95),
         cmocka_unit_test(test_hour_chunks_migration_009_and_writes),

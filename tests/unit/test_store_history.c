@@ -262,6 +262,7 @@ static void test_fleet_from_history(void **state) {
     /* Once those days are sealed into chunks (db/009_chunks.sql), the last values come from the
      * newest chunk: the same figures. */
     assert_int_equal(gp_store_retention(st, now, 48 * H, 365 * 24 * H, &err), GP_OK);
+    assert_int_equal(gp_store_seal_days(st, now, NULL, &err), GP_OK);
     fleet_seen g = {0};
     assert_int_equal(gp_store_fleet(st, now, now, fleet_row, &g, &err), GP_OK);
     assert_int_equal(g.rows, 2);

@@ -147,6 +147,7 @@ static void test_retention_and_rm(void **state) {
     assert_int_equal(
         gp_store_retention(st, T0 + 50 * 3600000LL, 48 * 3600000LL, 365LL * 24 * 3600000, &err),
         GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + 50 * 3600000LL, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM sample"), 0);
     /* The day is over: its 12 buckets were sealed into one chunk (db/009_chunks.sql), and the
      * store still counts and reads every one of them, with the same figures. */
@@ -176,6 +177,7 @@ static void test_retention_and_rm(void **state) {
         scalar("SELECT count(*) FROM fleet_5m_day") + scalar("SELECT count(*) FROM fleet_5m") > 0);
     assert_int_equal(gp_store_retention(st, T0 + 50 * 3600000LL, 48 * 3600000LL, 3600000, &err),
                      GP_OK);
+    assert_int_equal(gp_store_seal_days(st, T0 + 50 * 3600000LL, NULL, &err), GP_OK);
     static const char *const gone[] = {"rollup_5m",     "rollup_5m_day", "rollup_1h",
                                        "rollup_1h_day", "util_hour",     "util_hour_day",
                                        "fleet_5m",      "fleet_5m_day",  "series_last"};

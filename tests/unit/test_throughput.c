@@ -1,15 +1,20 @@
 /* Throughput figures and the comparison of GPU generations: the spec-derived estimates pinned
  * by hand on bundled spec rows, measured figures winning over estimates, the throughput CSV
- * parser, and a comparison over the bundled catalog. Each test gets a fresh database in a
- * temporary folder. */
+ * parser, a comparison over the bundled catalog, and the workload profiles: each estimate
+ * against the bundled published results (within WL_TOLERANCE, in the same order), memory and
+ * precision refusals, and the published kind ranking between measured and estimate. Each test gets
+ * a fresh database in a temporary folder. */
 #define _GNU_SOURCE /* nftw */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gpuplan/app_compare.h"
 #include "gpuplan/app_throughput.h"
+#include "gpuplan/reference.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/workload.h"
 #include "testutil.h"
 #include "session_fixture.h"
 
@@ -49,7 +54,9 @@ static double estimate(const char *profile, const gp_gpu_spec *g) {
  *   decode   0.60 * 3350e9 * 3600 * 32 / (2 * 7e9) / 1e6 = 16.539428571 M tokens
  *   fp32     0.50 * 66.91e12 * 3600 / 1e15 = 120.438 PFLOP
  *   A100 SXM4 40 GB: BF16 312 -> 10.697142857; MI300X: 5300 GB/s -> 26.166857143;
- *   MI325X has FP16 1300 and no BF16 -> 0.40 * 1300 ... = 44.571428571. */
+ *   MI325X: BF16 1307.4 from the spec supplement (AMD's page; the Epoch row has FP16 1300 and
+ *   no BF16) -> 44.825142857; L40S: BF16 362.05 from the supplement (the Epoch and mlco2 rows
+ *   have no tensor figure) -> 12.413142857. */
 static void derives_estimates_by_hand(void **state) {
     fixture *f = *state;
     gp_gpu_spec h100 = bundled_spec(f, "H100");
@@ -66,10 +73,19 @@ static void derives_estimates_by_hand(void **state) {
     assert_close(mi300x.v[GP_SPEC_MEM_BW_GBS], 5300, REL);
     assert_close(estimate("llm-inference-decode", &mi300x), 26.166857142857143, REL);
     gp_gpu_spec mi325x = bundled_spec(f, "MI325X");
-    assert_false(mi325x.has[GP_SPEC_BF16]);
-    assert_close(estimate("llm-training", &mi325x), 44.57142857142858, REL);
-    gp_throughput t; /* L40S: the bundled spec has no tensor figure */
+    assert_close(mi325x.v[GP_SPEC_BF16], 1307.4, REL);
+    assert_close(estimate("llm-training", &mi325x), 44.825142857142858, REL);
+    /* FP32 vector and matrix apart: fp32 scales with the vector rate */
+    assert_close(mi325x.v[GP_SPEC_FP32_MATRIX], 163.4, REL);
+    gp_gpu_spec mi250x = bundled_spec(f, "MI250X");
+    assert_close(mi250x.v[GP_SPEC_FP32], 47.87, REL);
+    assert_close(mi250x.v[GP_SPEC_FP32_MATRIX], 95.7, REL);
+    assert_close(estimate("fp32", &mi250x), 0.5 * 47.87 * 3.6, REL);
+    assert_false(h100.has[GP_SPEC_FP32_MATRIX]);
     gp_gpu_spec l40s = bundled_spec(f, "L40S");
+    assert_close(estimate("llm-training", &l40s), 12.413142857142857, REL);
+    gp_throughput t; /* a spec without the input has no estimate */
+    l40s.has[GP_SPEC_BF16] = l40s.has[GP_SPEC_FP16] = false;
     assert_false(gp_throughput_estimate(gp_profile_find("llm-training"), &l40s, "s", "d", &t));
 }
 
@@ -246,13 +262,374 @@ static void compares_generations(void **state) {
     assert_non_null(strstr(err.msg, "M tokens"));
 }
 
+/* The stated agreement of a workload estimate with the published results it is calibrated
+ * against (docs/compare.md): each within 10 %. */
+#define WL_TOLERANCE 0.10
+
+static gp_wl_estimate wl_on(const char *profile, const char *gpu) {
+    const gp_workload *w = gp_workload_find(profile);
+    const gp_wl_hw *h = gp_wl_hw_find(gpu);
+    assert_non_null(w);
+    assert_non_null(h);
+    gp_wl_estimate e;
+    gp_wl_estimate_on(w, h, &e);
+    return e;
+}
+
+/* Every bundled published result: the estimate of its profile within the tolerance, and the
+ * estimates in the published order (a pair reversed would rank GPUs wrongly where no result
+ * is bundled). */
+static void estimates_meet_published_results(void **state) {
+    (void)state;
+    int n = 0;
+    for (int i = 0; i < gp_wl_n_published; i++) {
+        const gp_wl_published *p = &gp_wl_published_table[i];
+        gp_wl_estimate e = wl_on(p->profile, p->gpu);
+        double pub = p->tokens_per_s_system / p->gpus;
+        assert_true(e.fits);
+        assert_string_equal(gp_wl_prec_name(e.precision), p->precision);
+        double dev = e.tokens_per_s / pub - 1;
+        if (dev > WL_TOLERANCE || dev < -WL_TOLERANCE)
+            fail_msg("%s on %s: estimate %.0f, published %.0f (%+.1f %%)", p->profile, p->gpu,
+                     e.tokens_per_s, pub, 100 * dev);
+        for (int k = 0; k < gp_wl_n_published; k++) {
+            const gp_wl_published *q = &gp_wl_published_table[k];
+            if (k == i || strcmp(q->profile, p->profile) != 0 ||
+                !(q->tokens_per_s_system / q->gpus < pub))
+                continue;
+            gp_wl_estimate f = wl_on(q->profile, q->gpu);
+            if (!(f.tokens_per_s < e.tokens_per_s))
+                fail_msg("%s: %s publishes more than %s but is estimated at %.0f <= %.0f",
+                         p->profile, p->gpu, q->gpu, e.tokens_per_s, f.tokens_per_s);
+        }
+        n++;
+    }
+    assert_true(n >= 4);
+    /* The MLPerf setting's precision policy: FP4 on Blackwell, FP8 on Hopper and CDNA3, FP16
+     * on Ampere (no FP8), with tensor parallelism where one GPU cannot hold 70B. */
+    assert_int_equal(wl_on("llama2-70b-offline", "B200").precision, GP_WL_FP4);
+    assert_int_equal(wl_on("llama2-70b-offline", "A100-80GB").precision, GP_WL_FP16);
+    assert_int_equal(wl_on("llama2-70b-offline", "H100").tp, 2);
+    assert_int_equal(wl_on("llama2-70b-offline", "H200").tp, 1);
+    assert_int_equal(wl_on("llama2-70b-offline", "A100-80GB").tp, 4);
+}
+
+/* The profiles without a bundled result keep the generations in their known order, and
+ * training's MFU per family puts A100 at 0.55 of its peak where H100 reaches 0.43. */
+static void profiles_rank_generations(void **state) {
+    (void)state;
+    static const char *const decode[] = {"llama3-8b-decode", "llama3-70b-decode"};
+    for (int i = 0; i < 2; i++) {
+        double b200 = wl_on(decode[i], "B200").tokens_per_s,
+               h200 = wl_on(decode[i], "H200").tokens_per_s,
+               h100 = wl_on(decode[i], "H100").tokens_per_s,
+               a100 = wl_on(decode[i], "A100-80GB").tokens_per_s;
+        assert_true(b200 > h200 && h200 > h100 && h100 > a100 && a100 > 0);
+    }
+    gp_wl_estimate a = wl_on("llama2-7b-training", "A100-80GB"),
+                   h = wl_on("llama2-7b-training", "H100");
+    assert_true(a.fits && h.fits);
+    assert_close(a.tokens_per_s, 0.55 * 312e12 / (6 * 6.74e9), 1e-6);
+    assert_close(h.tokens_per_s, 0.43 * 989e12 / (6 * 6.74e9), 1e-6);
+    assert_close(h.m_tokens_per_gpu_hour, h.tokens_per_s * 3600 / 1e6, 1e-9);
+}
+
+/* T4 and V100 (16 GB) cannot hold a 70B model in FP16 with its KV cache across a server of 8;
+ * nor can BF16 training run on GPUs without BF16 tensor cores. */
+static void refuses_what_cannot_run(void **state) {
+    (void)state;
+    static const char *const big[] = {"llama2-70b-offline", "llama3-70b-decode"};
+    for (int i = 0; i < 2; i++)
+        for (int g = 0; g < 2; g++) {
+            gp_wl_estimate e = wl_on(big[i], g ? "V100" : "T4");
+            assert_false(e.fits);
+            assert_non_null(strstr(e.why, "does not fit: "));
+            assert_true(e.need_gb > e.have_gb);
+        }
+    static const char *const old[] = {"V100", "V100-32GB", "T4"};
+    for (int g = 0; g < 3; g++) {
+        gp_wl_estimate e = wl_on("llama2-7b-training", old[g]);
+        assert_false(e.fits);
+        assert_non_null(strstr(e.why, "has no bf16 tensor support"));
+    }
+    assert_true(wl_on("llama3-8b-decode", "T4").fits); /* 8B in FP16 fits a T4 server */
+    const gp_profile *p = gp_profile_find("llama2-70b-offline");
+    char why[200];
+    assert_true(gp_throughput_refusal(p, "T4", why, sizeof why));
+    assert_non_null(strstr(why, "does not fit"));
+    assert_true(gp_throughput_refusal(p, "K80", why, sizeof why));
+    assert_non_null(strstr(why, "no row for K80"));
+    assert_false(gp_throughput_refusal(p, "H100", why, sizeof why));
+    assert_false(gp_throughput_refusal(gp_profile_find("llm-training"), "T4", why, sizeof why));
+}
+
+/* A published result is listed with its source and date and wins over the estimate; a
+ * measured figure wins over both. */
+static void published_results_rank_between(void **state) {
+    fixture *f = *state;
+    gp_tp_list l;
+    gp_err err;
+    assert_int_equal(gp_throughput_list(&f->ses, "llama2-70b-offline", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 2);
+    const gp_throughput *t = gp_tp_effective(&l, "H100", "llama2-70b-offline");
+    assert_int_equal(t->kind, GP_TP_PUBLISHED);
+    assert_close(t->value, 24524.9 / 8 * 3600 / 1e6, 1e-9);
+    assert_string_equal(t->as_of, "2024-08-28");
+    assert_non_null(strstr(t->source, "mlcommons/inference_results_v4.1@a2f5d66d17e8"));
+    gp_tp_list_done(&l);
+    assert_int_equal(gp_throughput_set(&f->ses, "H100", "llama2-70b-offline", 12, "M tokens",
+                                       "our vLLM run", NULL, &err),
+                     GP_OK);
+    assert_int_equal(gp_throughput_list(&f->ses, "llama2-70b-offline", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 3);
+    t = gp_tp_effective(&l, "H100", "llama2-70b-offline");
+    assert_int_equal(t->kind, GP_TP_MEASURED);
+    assert_int_equal(l.rows[0].kind, GP_TP_MEASURED);
+    assert_int_equal(l.rows[1].kind, GP_TP_PUBLISHED);
+    assert_int_equal(l.rows[2].kind, GP_TP_ESTIMATE);
+    gp_tp_list_done(&l);
+    /* No estimate is stored for a GPU model that cannot run the profile. */
+    assert_int_equal(gp_throughput_list(&f->ses, "llama3-70b-decode", "T4", &l, &err), GP_OK);
+    assert_int_equal(l.n, 0);
+    gp_tp_list_done(&l);
+}
+
+/* A user's workload profile: the fixture parses to the model it names, is stored, estimated
+ * like a bundled one and compared; bad members fail naming the JSON path. */
+static void user_profiles(void **state) {
+    fixture *f = *state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/workloads/mixtral-8x7b-decode.json",
+             getenv("GP_SOURCE_ROOT"));
+    gp_workload w;
+    gp_err err;
+    assert_int_equal(gp_profile_add(&f->ses, path, &w, &err), GP_OK);
+    assert_string_equal(w.name, "mixtral-8x7b-decode");
+    assert_int_equal(w.phase, GP_WL_DECODE);
+    assert_close(w.active_params_b, 12.9, 1e-12);
+    assert_int_equal(w.n_prefer, 2);
+    assert_int_equal(w.prefer[0], GP_WL_FP8);
+    gp_tp_list l;
+    assert_int_equal(gp_throughput_list(&f->ses, "mixtral-8x7b-decode", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 1);
+    gp_wl_estimate e;
+    gp_wl_estimate_on(&w, gp_wl_hw_find("H100"), &e);
+    assert_close(l.rows[0].value, e.m_tokens_per_gpu_hour, 1e-12);
+    /* the compute ceiling uses the active parameters: 2 x 12.9e9 FLOP a token */
+    assert_close(e.compute_tps, 0.60 * 1979e12 / (2 * 12.9e9), 1e-9);
+    gp_tp_list_done(&l);
+    gp_compare_request rq;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "mixtral-8x7b-decode";
+    gp_comparison c;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 0);
+    assert_string_equal(c.profile, "mixtral-8x7b-decode");
+    for (int i = 0; i < c.n; i++) /* the bundled API price takes effect on 2026-11-27 */
+        assert_false(c.rows[i].api);
+    gp_comparison_done(&c);
+    /* Its api_model names the hosted model: an API row a M output tokens at the output price
+     * plus 1024 / 256 = 4 input tokens at the input price (Fireworks: 0.50 both). */
+    assert_string_equal(w.api_model, "mixtral-8x7b-instruct");
+    rq.as_of = "2026-11-28";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    int apis = 0;
+    for (int i = 0; i < c.n; i++) {
+        const gp_compare_row *r = &c.rows[i];
+        if (!r->api)
+            continue;
+        apis++;
+        assert_string_equal(r->provider, "fireworks");
+        assert_string_equal(r->pricing, "api");
+        assert_true(r->rank > 0);
+        assert_close(r->input_units_per_unit, 4.0, 0);
+        assert_close(r->cost_per_unit, 0.50 + 4 * 0.50, 1e-12);
+        assert_close(r->total, 2.5 * 1000 * 36, 1e-12);
+    }
+    assert_int_equal(apis, 1);
+    gp_comparison_done(&c);
+    static const struct {
+        const char *json, *where;
+    } bad[] = {
+        {"[1]", "t.json:$: must be an object"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"serve\",\"params_b\":1}", "$.phase"},
+        {"{\"name\":\"X y\",\"source\":\"s\",\"phase\":\"decode\",\"params_b\":1}", "$.name"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"decode\",\"params_b\":1,\"active_params_b\":"
+         "2,\"layers\":1,\"kv_heads\":1,\"head_dim\":1,\"input_len\":1}",
+         "$.active_params_b"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"decode\",\"params_b\":1,\"layers\":1,"
+         "\"kv_heads\":1,\"head_dim\":1,\"input_len\":1,\"batch\":1.5}",
+         "$.batch: must be a whole number"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"phase\":\"training\",\"params_b\":1,\"layers\":1,"
+         "\"kv_heads\":1,\"head_dim\":1,\"input_len\":1,\"precision\":[\"bf16\",\"fp9\"]}",
+         "$.precision[1]: one of"},
+        {"{\"name\":", "malformed JSON"},
+        {"{\"name\":\"x\",\"source\":\"s\",\"api_model\":\"Llama 3\",\"phase\":\"decode\","
+         "\"params_b\":1}",
+         "$.api_model: only a-z"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(
+            gp_workload_json_parse(bad[i].json, strlen(bad[i].json), "t.json", &w, &err),
+            GP_E_INPUT);
+        char full[700];
+        snprintf(full, sizeof full, "%s: %s", err.where, err.msg);
+        if (!strstr(full, bad[i].where))
+            fail_msg("%s: got \"%s\"", bad[i].json, full);
+        assert_string_equal(w.name, "");
+    }
+}
+
+static const gp_compare_row *own_row(const gp_comparison *c, const char *gpu) {
+    for (int i = 0; i < c->n; i++)
+        if (c->rows[i].own && strcmp(c->rows[i].gpu, gpu) == 0)
+            return &c->rows[i];
+    fail_msg("no owned %s row", gpu);
+    return NULL;
+}
+
+/* The owned server price rule: a node price of the form factor where one exists (x the
+ * network share), else the median GPU price of the newest date x 8 x the server overhead x the
+ * network share; PCIe cards never price an SXM spec. */
+static void prices_owned_servers_by_rule(void **state) {
+    fixture *f = *state;
+    gp_compare_request rq;
+    gp_err err;
+    gp_comparison c;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "llm-training";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    const gp_compare_row *r = own_row(&c, "H100");
+    assert_close(r->server_price, 310000 * 1.15, 1e-12);
+    assert_non_null(strstr(r->offer, "node: NVIDIA H100 node (8x H100"));
+    r = own_row(&c, "A100-80GB"); /* two prices dated 2025-03-04: their median */
+    /* priced to the cent */
+    assert_close(r->server_price, round((17348.56 + 17499.00) / 2 * 8 * 1.6 * 1.15 * 100) / 100,
+                 1e-12);
+    assert_non_null(strstr(r->offer, "median of 2 prices"));
+    assert_string_equal(r->price_date, "2025-03-04");
+    r = own_row(&c, "A100"); /* SXM4 spec: the 2025 PCIe prices do not count */
+    assert_close(r->server_price, round(12500.0 * 8 * 1.6 * 1.15 * 100) / 100, 1e-12);
+    assert_string_equal(r->price_date, "2022-07-01");
+    gp_comparison_done(&c);
+    rq.as_of = "2023-04-01"; /* before any H100 node price */
+    rq.server_overhead = 2.0;
+    rq.network_share = 1.0;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_close(own_row(&c, "H100")->server_price, round(44489.88 * 8 * 2.0 * 100) / 100, 1e-12);
+    gp_comparison_done(&c);
+    rq.server_overhead = 0.5;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "--server-overhead");
+}
+
+/* --gpu, --pricing and --region keep only their rows; spot rows are not ranked over 12
+ * months unless asked, and say their interruption assumption. */
+static void filters_and_spot(void **state) {
+    fixture *f = *state;
+    gp_compare_request rq;
+    gp_err err;
+    gp_comparison c;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "llama2-70b-offline";
+    rq.gpu = "NVIDIA H100 80GB HBM3";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 2);
+    int spot = 0;
+    for (int i = 0; i < c.n; i++) {
+        assert_string_equal(c.rows[i].gpu, "H100");
+        if (strncmp(c.rows[i].pricing, "spot, ", 6) == 0) {
+            spot++;
+            assert_int_equal(c.rows[i].rank, 0);
+            assert_non_null(strstr(c.rows[i].missing, "not ranked for a horizon over 12"));
+        }
+    }
+    assert_true(spot > 0);
+    gp_comparison_done(&c);
+    rq.spot = true;
+    rq.pricing = "spot";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_int_equal(c.n_ranked, c.n);
+    for (int i = 0; i < c.n; i++)
+        assert_non_null(strstr(c.rows[i].pricing, " interruptions/h"));
+    gp_comparison_done(&c);
+    rq.gpu = NULL;
+    rq.spot = false;
+    rq.pricing = "on_demand";
+    rq.region = "us-east-1";
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    assert_true(c.n_ranked > 0);
+    for (int i = 0; i < c.n_ranked; i++) {
+        assert_false(c.rows[i].own);
+        assert_string_equal(c.rows[i].pricing, "on_demand");
+        assert_non_null(strstr(c.rows[i].offer, "/us-east-1"));
+    }
+    gp_comparison_done(&c);
+    rq.region = NULL;
+    rq.pricing = "own";
+    rq.gpu = "T4"; /* T4 cannot run it and has no owned row */
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "--gpu");
+}
+
+static gp_status count_spec(const gp_gpu_spec *g, void *arg, gp_err *err) {
+    (void)err;
+    gp_gpu_spec *last = arg;
+    *last = *g;
+    return GP_OK;
+}
+
+/* The spec supplement's parser: the bundled file's rows with FP32 vector and matrix apart, a
+ * row without a name skipped, another header refused naming the line. */
+static void parses_the_spec_supplement(void **state) {
+    (void)state;
+    static const char text[] =
+        "name,vendor,memory_gb,tdp_w,fp32_vector_tflops,fp32_matrix_tflops,fp16_tflops,"
+        "bf16_tflops,mem_bw_gbs,release_date,source\n"
+        ",AMD,1,1,1,1,,1,1,2020-01-01,x\n"
+        "AMD Instinct MI250X,AMD,128,560,47.9,95.7,,383,3276.8,2021-11-08,https://amd.com\n";
+    gp_gpu_spec g = {0};
+    gp_reference_sink sink = {.spec = count_spec, .arg = &g};
+    size_t skipped = 0;
+    gp_err err;
+    assert_int_equal(gp_reference_parse(GP_REF_SPECS_GPUPLAN, text, strlen(text), "s.csv", "",
+                                        &sink, &skipped, &err),
+                     GP_OK);
+    assert_int_equal(skipped, 1);
+    assert_string_equal(g.name, "MI250X");
+    assert_close(g.v[GP_SPEC_FP32], 47.9, REL);
+    assert_close(g.v[GP_SPEC_FP32_MATRIX], 95.7, REL);
+    assert_false(g.has[GP_SPEC_FP16]);
+    assert_string_equal(g.release_date, "2021-11-08");
+    static const char bad[] = "gpu,tflops\nx,1\n";
+    assert_int_equal(gp_reference_parse(GP_REF_SPECS_GPUPLAN, bad, strlen(bad), "s.csv", "", &sink,
+                                        &skipped, &err),
+                     GP_E_INPUT);
+    assert_string_equal(err.where, "s.csv:1");
+    assert_int_equal(gp_reference_kind_from_name("specs-gpuplan"), GP_REF_SPECS_GPUPLAN);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(derives_estimates_by_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(measured_figures_win, setup, teardown),
         cmocka_unit_test(parses_the_csv),
+        cmocka_unit_test(parses_the_spec_supplement),
         cmocka_unit_test_setup_teardown(imports_all_or_none, setup, teardown),
         cmocka_unit_test_setup_teardown(compares_generations, setup, teardown),
+        cmocka_unit_test(estimates_meet_published_results),
+        cmocka_unit_test(profiles_rank_generations),
+        cmocka_unit_test(refuses_what_cannot_run),
+        cmocka_unit_test_setup_teardown(published_results_rank_between, setup, teardown),
+        cmocka_unit_test_setup_teardown(user_profiles, setup, teardown),
+        cmocka_unit_test_setup_teardown(prices_owned_servers_by_rule, setup, teardown),
+        cmocka_unit_test_setup_teardown(filters_and_spot, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

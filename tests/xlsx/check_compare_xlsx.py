@@ -8,7 +8,9 @@ same for a time-of-use tariff with a demand charge, and for a shorter horizon ty
 compare run with it. Then H100's throughput cell (the figure `throughput set H100` stores)
 and one price cell (an H100 on-demand offer, halved, as `pricing import` can state it) are
 edited with openpyxl, the file recalculated again, and compared with compare re-run after
-those two commands: equal again, ranks following.
+those two commands: equal again, ranks following. Last, a profile with API rows: ranked with
+the others, their prices inputs; an API's output price halved in the file equals compare after
+the same price is imported.
 Usage: check_compare_xlsx.py GPUPLAN WORKDIR"""
 import json
 import os
@@ -73,7 +75,8 @@ def key(gpu, side, pricing, offer):
 def compare_sheet(path, js, what):
     ws = openpyxl.load_workbook(path, data_only=True)['Generations']
     cols, rows = layout(ws)
-    want = {key(r['gpu'], r['side'], r['pricing'], r['offer']): r for r in js['rows']
+    # an API row has no GPU: null in JSON, "API" on the sheet
+    want = {key(r['gpu'] or 'API', r['side'], r['pricing'], r['offer']): r for r in js['rows']
             if r['rank'] is not None}
     got = {}
     for r in rows:
@@ -89,9 +92,13 @@ def compare_sheet(path, js, what):
         w = '%s: %s' % (what, ' '.join(k))
         if v('rank') != j['rank']:
             raise SystemExit('%s: rank %r, compare %r' % (w, v('rank'), j['rank']))
-        if v('GPUs needed') != j['gpus_needed']:
+        if v('GPUs needed') != (j['gpus_needed'] if j['pricing'] != 'api' else '-'):
             raise SystemExit('%s: GPUs %r, compare %r' % (w, v('GPUs needed'), j['gpus_needed']))
-        close(v('work a GPU-hour'), j['work_per_gpu_hour'], w + ': throughput')
+        if j['pricing'] == 'api':
+            close(v('price a GPU-hour'), j['api']['price_per_unit'] + j['api']['input_units_per_unit']
+                  * j['api']['price_per_input_unit'], w + ': API price a unit')
+        else:
+            close(v('work a GPU-hour'), j['work_per_gpu_hour'], w + ': throughput')
         close(v('total'), j['total'], w + ': total')
         close(v('per unit of work'), j['cost_per_unit'], w + ': per unit')
         be = v('break-even month vs owning')
@@ -104,14 +111,24 @@ def compare_sheet(path, js, what):
     print('ok %s: %d candidates equal to compare --format json' % (what, len(want)))
 
 
-def styled(path):
+def styled(path, api=0):
     wb = openpyxl.load_workbook(path)
     ws = wb['Generations']
     assert wb['Generation months'].sheet_state == 'hidden'
     assert ws.protection.sheet
     cols, rows = layout(ws)
     first = {}
+    apis = 0
     for r in rows:
+        if ws.cell(r, cols['pricing']).value == 'api':  # its three prices inputs, its price a formula
+            for name in ('API: a M output tokens', 'API: a M input tokens',
+                         'API: input tokens an output token'):
+                c = ws.cell(r, cols[name])
+                assert isinstance(c.value, (int, float)) and not c.protection.locked, name
+            for name in ('rank', 'total', 'per unit of work', 'price a GPU-hour'):
+                assert str(ws.cell(r, cols[name]).value).startswith('='), name
+            apis += 1
+            continue
         for name in ('rank', 'GPUs needed', 'total', 'per unit of work'):
             c = ws.cell(r, cols[name])
             assert isinstance(c.value, str) and c.value.startswith('='), (name, c.value)
@@ -127,6 +144,7 @@ def styled(path):
         side = ws.cell(r, cols['side']).value
         price = ws.cell(r, cols['server price' if side == 'own' else 'price a GPU-hour'])
         assert isinstance(price.value, (int, float)) and not price.protection.locked, side
+    assert apis == api, (apis, api)
     print('ok inputs unlocked and blue on yellow, figures formulas, the sheet protected')
 
 
@@ -160,6 +178,26 @@ run(*args_tou, '--format', 'xlsx', '-o', tou)
 openpyxl.load_workbook(tou).save(bare)
 compare_sheet(recalc(bare), json.loads(run(*args_tou, '--format', 'json')), 'tariff sce-tou-8-d')
 
+# A workload profile with bundled published results: the sheet names each row's figure as
+# compare does, "published" among them.
+args_wl = ['compare', '--work', '100000', '--unit', 'M tokens', '--profile', 'llama2-70b-offline',
+           '--as-of', AS_OF]
+wl = os.path.join(work, 'wl.xlsx')
+run(*args_wl, '--format', 'xlsx', '-o', wl)
+wl_js = json.loads(run(*args_wl, '--format', 'json'))
+ws = openpyxl.load_workbook(wl)['Generations']
+cols, rows = layout(ws)
+figure = {(ws.cell(r, cols['GPU']).value, ws.cell(r, cols['side']).value,
+           ws.cell(r, cols['pricing']).value, ws.cell(r, cols['offer or server']).value):
+          ws.cell(r, cols['figure (estimate, published or measured)']).value for r in rows}
+ranked = [j for j in wl_js['rows'] if j['rank'] is not None]
+assert any(j['throughput_kind'] == 'published' for j in ranked)
+for j in ranked:
+    k = key(j['gpu'], j['side'], j['pricing'], j['offer'])
+    assert figure[k] == j['throughput_kind'], (k, figure[k], j['throughput_kind'])
+openpyxl.load_workbook(wl).save(bare)
+compare_sheet(recalc(bare), wl_js, 'llama2-70b-offline')
+
 # The edits: H100's throughput measured, and one H100 on-demand offer at half its price.
 offer = next(r for r in before['rows'] if r['gpu'] == 'H100' and r['side'] == 'aws'
              and r['pricing'] == 'on_demand')
@@ -171,7 +209,7 @@ for r in rows:
     v = lambda name: ws.cell(r, cols[name]).value
     if v('GPU') == 'H100' and not str(v('work a GPU-hour')).startswith('='):
         ws.cell(r, cols['work a GPU-hour']).value = NEW_H100  # the one H100 throughput cell
-        ws.cell(r, cols['figure (estimate or measured)']).value = 'measured'
+        ws.cell(r, cols['figure (estimate, published or measured)']).value = 'measured'
         edited += 10
     if v('offer or server') == offer['offer'] and v('pricing') == 'on_demand':
         per_gpu = v('price a GPU-hour')
@@ -197,3 +235,38 @@ moved = sum(1 for a in after['rows'] for b in before['rows']
             (b['gpu'], b['side'], b['pricing'], b['offer']) and a['rank'] != b['rank'])
 assert moved > 0, 'the edits moved no rank'
 compare_sheet(recalc(edited_book), after, 'after the edits (%d ranks moved)' % moved)
+
+# API rows (docs/compare.md "API rows"): a profile whose model has API prices in force ranks
+# them with the GPU rows; on the sheet each its three prices as inputs. The Fireworks output
+# price is halved in the file and the same price imported dated the same day: LibreOffice's
+# recalculation equals compare re-run, ranks following.
+args_api = ['compare', '--work', '2000', '--unit', 'M tokens', '--profile', 'llama3-70b-decode',
+            '--as-of', '2026-11-28']
+api_book = os.path.join(work, 'api.xlsx')
+run(*args_api, '--format', 'xlsx', '-o', api_book)
+api_js = json.loads(run(*args_api, '--format', 'json'))
+n_api = sum(1 for r in api_js['rows'] if r['pricing'] == 'api' and r['rank'] is not None)
+assert n_api >= 1, n_api
+styled(api_book, n_api)
+openpyxl.load_workbook(api_book).save(bare)
+compare_sheet(recalc(bare), api_js, 'llama3-70b-decode with API rows')
+fw = next(r for r in api_js['rows'] if r['pricing'] == 'api' and r['side'] == 'fireworks')
+wb = openpyxl.load_workbook(api_book)
+ws = wb['Generations']
+cols, rows = layout(ws)
+row = next(r for r in rows if ws.cell(r, cols['offer or server']).value == fw['offer'])
+half = fw['api']['price_per_unit'] / 2
+ws.cell(row, cols['API: a M output tokens']).value = half
+edited_api = os.path.join(work, 'api-edited.xlsx')
+wb.save(edited_api)
+cheaper = os.path.join(work, 'api-cheaper.csv')
+with open(cheaper, 'w') as f:
+    f.write('provider,model,input_per_m,output_per_m,currency,effective_from,source\n'
+            'fireworks,%s,%r,%r,USD,2026-11-28,"test: half the output price"\n'
+            % (fw['api']['model'], fw['api']['price_per_input_unit'], half))
+run('pricing', 'api', 'import', cheaper)
+api_after = json.loads(run(*args_api, '--format', 'json'))
+fw_after = next(r for r in api_after['rows'] if r['pricing'] == 'api' and r['side'] == 'fireworks')
+assert fw_after['rank'] < fw['rank'], (fw['rank'], fw_after['rank'])
+compare_sheet(recalc(edited_api), api_after, 'API output price halved (rank %d to %d)'
+              % (fw['rank'], fw_after['rank']))

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# capacity --prometheus from the raw series and from gpuplan's recorded series
+# (contrib/prometheus/gpuplan-capacity.rules.yml), at growing fleet sizes, on a real Prometheus
+# (rules backfilled with promtool tsdb create-blocks-from rules) and a real VictoriaMetrics
+# (rules replayed by vmalert). The fleet: tests/bench/gen_fleet.py, DAYS days, a sample every
+# 5 minutes. Prints for each size and server: the load, the backfill's wall time, capacity's
+# wall time (best of 3) and the server's CPU time for that run (from /proc) from each, and the
+# fleet's busy share from each (they must agree within 0.5 % of it; the script fails
+# otherwise). Prometheus is measured once its compactions have merged the backfilled blocks.
+# Usage: tests/bench/bench_capacity_rules.sh BUILD_DIR [DAYS] [SIZES]   (default 14 "25 100 400")
+set -eu
+build=$1 days=${2:-14} sizes=${3:-25 100 400}
+here=$(cd "$(dirname "$0")" && pwd)
+rules=$here/../../contrib/prometheus/gpuplan-capacity.rules.yml
+gpuplan=$build/gpuplan
+py=/usr/bin/python3
+tmp=$(mktemp -d /var/tmp/gpuplan-bench-rules-XXXXXX)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+export GPUPLAN_DB=$tmp/bench.db HOME=$tmp
+end=$(( $(date +%s) / 86400 * 86400 ))
+start=$((end - days * 86400))
+free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# wait_for URL QUERY N: until QUERY at the history's last minute answers N.
+wait_for() {
+    for _ in $(seq 3000); do
+        curl -s "$1/api/v1/query" --data-urlencode "query=$2" --data "time=$((end - 60))" |
+            grep -q "\"value\":\[[0-9.]*,\"$3\"\]" && return 0
+        sleep 0.1
+    done
+    echo "no answer $3 to $2 from $1" >&2
+    return 1
+}
+prom=
+start_prom() { # on $tmp/tsdb; sets url and prom
+    local port
+    port=$(free_port)
+    prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
+        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
+        >>"$tmp/prom.log" 2>&1 &
+    prom=$!
+    pids+=($prom)
+    url=http://127.0.0.1:$port
+}
+stop() { kill "$1"; while kill -0 "$1" 2>/dev/null; do sleep 0.1; done; }
+ticks=$(getconf CLK_TCK)
+server=
+server_cpu() { awk -v t="$ticks" '{printf "%.2f", ($14 + $15) / t}' "/proc/$server/stat"; }
+# best NAME ARGS...: capacity's best wall time of 3 and the server's CPU time in that run, its
+# JSON in $tmp/NAME.json.
+best() {
+    local name=$1; shift
+    local bw=999999 w c0 line
+    for _ in 1 2 3; do
+        c0=$(server_cpu)
+        w=$( { /usr/bin/time -f '%e' "$gpuplan" capacity --since "${days}d" --json \
+            --prometheus "$url" "$@" >"$tmp/$name.json"; } 2>&1 | tail -1)
+        if $py -c "import sys; sys.exit(0 if $w < $bw else 1)"; then
+            bw=$w
+            line="$w s wall, server CPU $($py -c "print(round($(server_cpu) - $c0, 2))") s"
+        fi
+    done
+    echo "$line"
+}
+# agree RAW REC: the fleet's busy share from each, and whether they agree within 0.5 %.
+agree() {
+    $py - "$tmp/$1.json" "$tmp/$2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+x, y = a['fleet']['busy_share'], b['fleet']['busy_share']
+assert b['server']['series'].startswith('recorded'), b['server']['series']
+ok = abs(x - y) <= 0.005 * x
+print(f"busy share {x:.6f} raw, {y:.6f} recorded: {'agree' if ok else 'DIFFER'}")
+sys.exit(0 if ok else 1)
+PY
+}
+printf 'global:\n  scrape_interval: 1m\nscrape_configs: []\n' >"$tmp/prom.yml"
+echo "history: $days days, a sample every 5 minutes; $(uptime | sed 's/.*load/load/')"
+for n in $sizes; do
+    rm -rf "$tmp/tsdb" "$tmp/rec" "$tmp/vm"
+    $py "$here/gen_fleet.py" "$tmp/fleet.om" "$end" "$days" "$n"
+    promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/fleet.om" \
+        "$tmp/tsdb" >/dev/null
+    start_prom
+    server=$prom
+    wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
+    raw=$(best praw --recorded no)
+    t0=$(date +%s.%N)
+    promtool tsdb create-blocks-from rules -q --start "$start" --end "$end" --url "$url" \
+        --output-dir "$tmp/rec" "$rules" >/dev/null 2>&1
+    bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
+    stop "$prom"
+    mv "$tmp"/rec/* "$tmp/tsdb/"
+    nb=$(ls "$tmp/tsdb" | grep -c '^01')
+    start_prom
+    server=$prom
+    wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
+    # Its compactions merge promtool's blocks (one a rule and 2 hours) within minutes.
+    for _ in $(seq 1200); do [ "$(ls "$tmp/tsdb" | grep -c '^01')" -le 3 ] && break; sleep 0.5; done
+    rec=$(best prec)
+    echo "Prometheus, $n GPUs x $days days: raw $raw; recorded $rec (backfill $bf s, $nb blocks merged into $(ls "$tmp/tsdb" | grep -c '^01')); $(agree praw prec)"
+    stop "$prom"
+    vport=$(free_port)
+    victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
+        -retentionPeriod=100y >"$tmp/vm.log" 2>&1 &
+    vm=$!
+    server=$vm
+    pids+=($vm)
+    url=http://127.0.0.1:$vport
+    for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
+    awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/fleet.om" |
+        curl -s --data-binary @- "$url/api/v1/import/prometheus"
+    curl -s "$url/internal/force_flush"
+    wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
+    raw=$(best vraw --recorded no)
+    t0=$(date +%s.%N)
+    vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
+        -replay.timeFrom="$(date -u -d @"$start" +%FT%TZ)" \
+        -replay.timeTo="$(date -u -d @"$end" +%FT%TZ)" -replay.disableProgressBar \
+        -replay.rulesDelay=0s -replay.maxDatapointsPerQuery=10000 \
+        -httpListenAddr="127.0.0.1:$(free_port)" >"$tmp/vmalert.log" 2>&1
+    bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
+    curl -s "$url/internal/force_flush"
+    wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
+    rec=$(best vrec)
+    echo "VictoriaMetrics, $n GPUs x $days days: raw $raw; recorded $rec (vmalert replay $bf s); $(agree vraw vrec)"
+    stop "$vm"
+done
+echo "after: $(uptime | sed 's/.*load/load/')"

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The recording rules of capacity --prometheus (contrib/prometheus/gpuplan-capacity.rules.yml)
+# against real servers on loopback: the shipped file is what `capacity --print-rules` writes
+# (so every series the rules record is one capacity reads, and no other; the server's query log
+# shows them all read, and no raw series) and promtool accepts it; 3 days of tests/cli/gen_history.py's
+# fleet loaded into Prometheus, the rules backfilled with `promtool tsdb create-blocks-from
+# rules`, and capacity from the recorded series equal to capacity from the raw ones (the non-MIG
+# hosts; the MIG host falls back to the raw series, and says so); the same on VictoriaMetrics
+# with the rules replayed by vmalert.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+rules=$root/contrib/prometheus/gpuplan-capacity.rules.yml
+tmp=$(mktemp -d)
+cleanup() { # the servers gone before their files are
+    for p in $(cat "$tmp"/*.pid 2>/dev/null); do
+        kill "$p" 2>/dev/null && while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+export HOME=$tmp GPUPLAN_DB=$tmp/a.db
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+for tool in prometheus promtool victoria-metrics vmalert; do
+    command -v $tool >/dev/null || { echo "FAIL $tool is not installed"; exit 1; }
+done
+
+"$gpuplan" capacity --print-rules >"$tmp/printed.yml"
+check "the shipped rules file is what capacity --print-rules writes" cmp "$rules" "$tmp/printed.yml"
+check "promtool check rules" promtool check rules "$rules"
+
+free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# wait_for URL QUERY N: until the server answers QUERY at the history's last minute with N.
+wait_for() {
+    for _ in $(seq 600); do
+        curl -s "$1/api/v1/query" --data-urlencode "query=$2" --data "time=$((end - 60))" |
+            grep -q "\"value\":\[[0-9.]*,\"$3\"\]" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+# start_prom NAME: a Prometheus on $tmp/tsdb, its URL in $url once it answers for the data.
+start_prom() {
+    local port
+    port=$(free_port)
+    printf 'global:\n  scrape_interval: 1m\n  query_log_file: %s\nscrape_configs: []\n' \
+        "$tmp/$1.queries" >"$tmp/prom.yml"
+    timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
+        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
+        >"$tmp/$1.log" 2>&1 &
+    echo $! >"$tmp/$1.pid"
+    url=http://127.0.0.1:$port
+    wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
+}
+# 3 whole days ending at today's midnight (UTC), a sample every 150 s; capacity asks for 2.
+end=$(( $(date +%s) / 86400 * 86400 ))
+start=$((end - 3 * 86400))
+$py "$root/tests/cli/gen_history.py" "$tmp" "$end" 3 150
+promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/history.om" \
+    "$tmp/tsdb" >/dev/null
+start_prom raw
+check "Prometheus is up with the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
+
+plain='{job="dcgm",Hostname!="hm"}'
+cap() { "$gpuplan" capacity --since 2d --json --prometheus "$url" "$@"; }
+# runs NAME ARGS...: capacity with and without the rules, in the same 5-minute bucket.
+runs() {
+    local name=$1; shift
+    for _ in 1 2; do
+        local h=$(( $(date +%s) / 300 ))
+        cap --recorded no "$@" >"$tmp/$name.raw.json" && cap "$@" >"$tmp/$name.rec.json" || return 1
+        [ "$h" = $(( $(date +%s) / 300 )) ] && return 0
+    done
+}
+# said FILE TEXT: the JSON's server.series starts with TEXT.
+said() { $py -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["server"]["series"].startswith(sys.argv[2]))' "$@"; }
+cap --match "$plain" >"$tmp/none.json"
+check "no rules on the server: the raw series, said so" said "$tmp/none.json" "raw series (the recorded gpu:gpuplan_gpu_util:avg5m do not cover"
+
+# Backfill the rules over the history through the running server, then restart on the blocks.
+promtool tsdb create-blocks-from rules --start "$start" --end "$end" --url "$url" \
+    --output-dir "$tmp/rec" "$rules" >"$tmp/backfill.log" 2>&1
+check "promtool backfills the rules" bash -c "ls '$tmp/rec' | grep -q ."
+kill "$(cat "$tmp/raw.pid")"
+wait "$(cat "$tmp/raw.pid")" 2>/dev/null
+mv "$tmp"/rec/* "$tmp/tsdb/"
+start_prom rec
+# h3's GPU 1 reported on the first day only, the MIG host has no GPU_UTIL: 7 GPUs at the end.
+check "the recorded series are served" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' 7
+
+: >"$tmp/rec.queries"
+cap --match "$plain" --recorded yes >/dev/null
+check "--recorded yes: the queries read every recorded series and no raw one" $py - "$rules" "$tmp/rec.queries" <<'PY'
+import json, re, sys, yaml
+names = {r['record'] for g in yaml.safe_load(open(sys.argv[1]))['groups'] for r in g['rules']}
+queries = [json.loads(l)['params']['query'] for l in open(sys.argv[2])]
+read = set(re.findall(r'gpu:gpuplan_[a-z_]+:[a-z0-9]+', ' '.join(queries)))
+assert len(names) == 7 and read == names, (sorted(names), sorted(read))
+assert not [q for q in queries if 'DCGM_FI_' in q], queries
+PY
+runs plain --match "$plain"
+check "Prometheus: the recorded series are detected and named" said "$tmp/plain.rec.json" "recorded series"
+check "Prometheus: the same figures from the recorded series as from the raw ones" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/plain.raw.json" "$tmp/plain.rec.json" --servers
+runs by --match "$plain" --by Hostname --busy-threshold 50 --hosts-per-query 2
+check "by Hostname, at 50 %, 2 hosts a query: the same" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/by.raw.json" "$tmp/by.rec.json" --servers
+check "by Hostname: the same use per label value" $py - "$tmp/by.raw.json" "$tmp/by.rec.json" <<'PY'
+import json, sys
+a, b = ({r['value']: r for r in json.load(open(p))['by_label']} for p in sys.argv[1:3])
+assert set(a) == set(b) and len(a) == 4, (a, b)
+for k in a:
+    for f in ('gpu_hours_present', 'energy_kwh'):
+        assert abs(a[k][f] - b[k][f]) <= 1e-9 * max(1, abs(a[k][f])), (k, f, a[k], b[k])
+PY
+cap --match '{job="dcgm"}' >"$tmp/mig.json"
+check "MIG instances in the window: the raw series, said so" said "$tmp/mig.json" "raw series (MIG"
+"$gpuplan" capacity --since 2d --prometheus "$url" >"$tmp/text.out"
+check "the text says which series were read" grep -q 'It read the raw series (MIG' "$tmp/text.out"
+"$gpuplan" capacity --since 2d --prometheus "$url" --recorded yes >"$tmp/forced.out" 2>&1
+rc=$?
+check "--recorded yes with MIG instances: refused, exit 2, one line" bash -c "[ $rc = 2 ] && grep -q 'MIG instances' '$tmp/forced.out' && [ \$(wc -l <'$tmp/forced.out') = 1 ]"
+
+# VictoriaMetrics: the raw samples imported, the rules replayed by vmalert into it.
+vport=$(free_port)
+timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
+    -retentionPeriod=100y -search.latencyOffset=0s >"$tmp/vm.log" 2>&1 &
+echo $! >"$tmp/vm.pid"
+url=http://127.0.0.1:$vport
+for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
+awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt" # ms times
+curl -s --data-binary @"$tmp/vm.txt" "$url/api/v1/import/prometheus"
+curl -s "$url/internal/force_flush"
+check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
+vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
+    -replay.timeFrom="$(date -u -d @"$start" +%FT%TZ)" -replay.timeTo="$(date -u -d @"$end" +%FT%TZ)" \
+    -replay.disableProgressBar -replay.rulesDelay=0s -replay.maxDatapointsPerQuery=10000 \
+    -httpListenAddr="127.0.0.1:$(free_port)" >"$tmp/vmalert.log" 2>&1
+check "vmalert replays the rules" [ $? = 0 ]
+curl -s "$url/internal/force_flush"
+check "VictoriaMetrics serves the recorded series" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' 7
+runs vm --match "$plain"
+check "VictoriaMetrics: the recorded series are detected" said "$tmp/vm.rec.json" "recorded series"
+check "VictoriaMetrics: the same figures from the recorded series as from the raw ones" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/vm.raw.json" "$tmp/vm.rec.json" --servers
+
+echo "capacity rules: $fails failed"
+[ "$fails" = 0 ]
