@@ -238,6 +238,11 @@ static const field_def opt_spot[] = {
     OD("checkpoint_interval_h", "checkpoint every", "h", checkpoint_interval_h),
     OD("restart_h", "restart time", "h", restart_h)};
 static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", idle_overhead)};
+/* An API priced per unit of work (2.1): its price a unit, and its input tokens' price and ratio. */
+static const field_def opt_api[] = {
+    OD("price_per_unit", "price a unit", "/unit", price_per_unit),
+    OD("price_per_input_unit", "input price", "/input", price_per_input_unit),
+    OD("input_units_per_unit", "input ratio", "in/unit", input_units_per_unit)};
 static const field_def opt_common[] = {
     OD("support_pct", "support", "0..1", support_pct),
     OD("price_trend_per_year", "price trend", "a year", price_trend_per_year)};
@@ -395,7 +400,10 @@ static void build_fields(tui *t) {
                 cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(scen_doc(t), "cloud_options"),
                                    i),
                 "catalog") != NULL;
-        if (!has_catalog)
+        bool api = o->pricing == GP_PER_UNIT;
+        if (api)
+            groups[ng] = opt_api, sizes[ng++] = 3;
+        else if (!has_catalog)
             groups[ng] = opt_price, sizes[ng++] = 2;
         /* A reference's upfront is the catalog's (none): only the term can change. */
         if (o->pricing == GP_COMMITTED && has_catalog) {
@@ -410,11 +418,11 @@ static void build_fields(tui *t) {
             groups[ng] = opt_burst, sizes[ng++] = 1;
         if (o->pricing == GP_SPOT)
             groups[ng] = opt_spot, sizes[ng++] = 3;
-        if (o->pricing != GP_COMMITTED)
+        if (o->pricing != GP_COMMITTED && !api)
             groups[ng] = opt_idle, sizes[ng++] = 1;
         groups[ng] = opt_common, sizes[ng++] = 2;
         groups[ng] = opt_extras, sizes[ng++] = 4;
-        if (s->work_mode)
+        if (s->work_mode && !api) /* an API's unit is the demand's */
             groups[ng] = opt_work, sizes[ng++] = 1;
         for (int g = 0; g < ng; g++)
             for (size_t k = 0; k < sizes[g]; k++) {
@@ -477,6 +485,8 @@ static int field_choices(const tui *t, int i, const char **out, int cap) {
         out[n++] = "on_demand";
         out[n++] = "spot";
         out[n++] = "committed";
+        if (doc_work_mode(t)) /* an API bills work only */
+            out[n++] = "per_unit";
         return n;
     }
     if (!strcmp(d->key, "purchase")) {
@@ -495,7 +505,7 @@ static int field_choices(const tui *t, int i, const char **out, int cap) {
         out[n++] = "as_needed";
         return n;
     }
-    /* A bridge or a burst: none, or any on-demand or spot option. */
+    /* A bridge or a burst: none, or any on-demand, spot or per_unit option. */
     out[n++] = NULL;
     const gp_scenario *s = t->sc.s;
     for (int k = 0; k < s->n_options && n < cap; k++)
@@ -638,6 +648,7 @@ static bool reshape(tui *t, cJSON *copy, const char *key, int k, const char *cho
     } else {
         gp_pricing p = !strcmp(choice, "spot")        ? GP_SPOT
                        : !strcmp(choice, "committed") ? GP_COMMITTED
+                       : !strcmp(choice, "per_unit")  ? GP_PER_UNIT
                                                       : GP_ON_DEMAND;
         rc = gp_reshape_pricing(t->ses, copy, k, p, t->today, &err);
     }

@@ -31,7 +31,8 @@ gp_status gp_reshape_work_mode(gp_session *s, cJSON *doc, const char *as_of, con
                                gp_err *err);
 /* Work mode to GPU mode: the GPUs (and each step's) are those self-hosted needs for the work in
  * force at the utilization in force, ceil⁺(W / (rho_S * 730 * u)), at least 1 at the top; the
- * work keys and every work_per_gpu_hour are dropped. */
+ * work keys and every work_per_gpu_hour are dropped. Refused (GP_E_INPUT at its pricing) while
+ * an option is an API (per_unit), which prices work only. */
 gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err);
 
 /* Option k's pricing becomes pricing: the keys of the other kinds are dropped (upfront, term,
@@ -39,7 +40,12 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err);
  * checkpoint and restart off spot), and an option turned committed stops being the bridge or
  * a burst (those keys are removed). A catalog reference then takes the catalog's price of the
  * new kind; turned committed without a term, it takes the first of 12 and 36 months that the
- * catalog has (as of as_of) for its purchase option (no upfront unless it says otherwise). */
+ * catalog has (as of as_of) for its purchase option (no upfront unless it says otherwise).
+ * Revision 2.1: turned per_unit (work mode only, else GP_E_INPUT), an option drops its hourly,
+ * instance size, throughput, catalog reference and idle overhead and takes price_per_unit =
+ * hourly / (GPUs an instance * its work a GPU-hour), 1 where the document lacks them; turned
+ * from per_unit into another kind, it becomes its on-demand equivalent (1 GPU an instance, 1
+ * unit of work a GPU-hour, hourly = its price a unit with the input part), so the totals stay. */
 gp_status gp_reshape_pricing(gp_session *s, cJSON *doc, int k, gp_pricing pricing,
                              const char *as_of, gp_err *err);
 

@@ -172,7 +172,7 @@ void gp_option_per_unit_sync(gp_option *o);
 double gp_option_input_part(const gp_option *o);
 
 /* True when s uses a version 2 key that can move a number (start_date only labels months):
- * the version 1 closed forms apply only to scenarios where this is false. */
+ * the steady state's totals (engine_steady.c) apply only to scenarios where this is false. */
 bool gp_scenario_uses_v2(const gp_scenario *s);
 
 /* A self_hosted running cost that docs/model.md defaults to 0: the one list of them, shared by the

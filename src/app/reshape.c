@@ -217,6 +217,19 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err) {
     cJSON *sh = object(doc, "self_hosted");
     if (!demand || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(demand, "work_per_month")))
         return gp_errorf(err, GP_E_INPUT, "$.demand.work_per_month", "the demand is not work");
+    int k = 0;
+    const cJSON *api;
+    cJSON_ArrayForEach(api, cJSON_GetObjectItemCaseSensitive(doc, "cloud_options")) {
+        const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(api, "pricing"));
+        if (p && !strcmp(p, "per_unit")) {
+            char where[48];
+            snprintf(where, sizeof where, "$.cloud_options[%d].pricing", k);
+            return gp_errorf(err, GP_E_INPUT, where,
+                             "an API (per_unit) prices work, not GPUs: change its pricing or "
+                             "remove it first");
+        }
+        k++;
+    }
     double rho = num(sh, "work_per_gpu_hour", 0), w = num(demand, "work_per_month", 0),
            u = num(demand, "utilization", 0);
     if (!(rho > 0) || !(u > 0))
@@ -327,6 +340,37 @@ gp_status gp_reshape_pricing(gp_session *s, cJSON *doc, int k, gp_pricing pricin
             if (name && b && !strcmp(name, b))
                 cJSON_DeleteItemFromObjectCaseSensitive(o, "burst");
         }
+    }
+    const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "pricing"));
+    bool from_api = was && !strcmp(was, "per_unit");
+    if (pricing == GP_PER_UNIT && !from_api) {
+        cJSON *demand = object(doc, "demand");
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(demand, "work_per_month")))
+            return gp_errorf(err, GP_E_INPUT, "$.demand.work_per_month",
+                             "an API (per_unit) prices work: state the demand as work first");
+        /* Its price a unit: what the option cost a unit of work at full use (a catalog
+         * reference's price is not in the document: 1, to be typed). */
+        double g = num(opt, "gpus_per_instance", 0), rho = num(opt, "work_per_gpu_hour", 0);
+        double h = num(opt, "hourly", -1);
+        double ppu = h >= 0 && g > 0 && rho > 0 ? h / (g * rho) : 1.0;
+        static const char *const hourly_only[] = {"hourly", "gpus_per_instance",
+                                                  "work_per_gpu_hour", "catalog", "idle_overhead"};
+        for (size_t i = 0; i < sizeof hourly_only / sizeof *hourly_only; i++)
+            cJSON_DeleteItemFromObjectCaseSensitive(opt, hourly_only[i]);
+        put_num(opt, "price_per_unit", round(ppu * 1e6) / 1e6);
+    } else if (pricing != GP_PER_UNIT && from_api) {
+        /* Its on-demand equivalent (docs/model.md, Cloud options): one GPU an instance doing
+         * one unit of work an hour at its price a unit in all, so the totals stay as they were
+         * until a price is typed. */
+        double ppu = num(opt, "price_per_unit", 0), in = num(opt, "price_per_input_unit", 0),
+               ratio = num(opt, "input_units_per_unit", 0);
+        static const char *const api_only[] = {"price_per_unit", "price_per_input_unit",
+                                               "input_units_per_unit"};
+        for (size_t i = 0; i < sizeof api_only / sizeof *api_only; i++)
+            cJSON_DeleteItemFromObjectCaseSensitive(opt, api_only[i]);
+        put_num(opt, "gpus_per_instance", 1);
+        put_num(opt, "hourly", ppu + ratio * in);
+        put_num(opt, "work_per_gpu_hour", 1);
     }
     if (pricing == GP_COMMITTED && catalog_term(s, opt, as_of, err))
         return err->code;
@@ -452,8 +496,9 @@ gp_status gp_reshape_option_add(cJSON *doc, const gp_scenario *resolved, gp_err 
     for (int k = 0; k < resolved->n_options && !like; k++)
         if (resolved->options[k].pricing == GP_ON_DEMAND)
             like = &resolved->options[k];
-    if (!like && resolved->n_options)
-        like = &resolved->options[0];
+    for (int k = 0; k < resolved->n_options && !like; k++)
+        if (resolved->options[k].pricing != GP_PER_UNIT) /* an API has no GPU-hour price */
+            like = &resolved->options[k];
     int g = resolved->gpus_per_server > 0 ? resolved->gpus_per_server : 8;
     double per_gpu =
         like && like->gpus_per_instance > 0 ? like->hourly / like->gpus_per_instance : 0;

@@ -450,14 +450,28 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
     put(w, "## The plan month by month (%s)\n\n", s->currency);
     put(w, "Flows are dated at the close of each month (row 0: the start); bought and sold are "
            "servers delivered or leaving at that date, sales at the end included.\n\n");
+    /* An API (per_unit) rents units of work, not GPU-hours (2.1). */
+    const char *unit = s->work_unit[0] ? s->work_unit : "units";
+    bool api_bridge = s->bridge >= 0 && s->options[s->bridge].pricing == GP_PER_UNIT;
     put(w, "| m | month | demand | busy | servers in service | GPUs at work | bought | sold | "
-           "bridge GPU-h | self-hosted | cumulative");
+           "bridge ");
+    if (api_bridge)
+        text(w, unit);
+    else
+        put(w, "GPU-h");
+    put(w, " | self-hosted | cumulative");
     for (int i = 0; i < r->n_options; i++) {
         put(w, " | ");
         text(w, s->options[i].name);
         put(w, " | cumulative");
-        if (s->options[i].has_base_gpus)
-            put(w, " | burst GPU-h");
+        if (s->options[i].has_base_gpus) {
+            int b = s->options[i].burst;
+            put(w, " | burst ");
+            if (b >= 0 && s->options[b].pricing == GP_PER_UNIT)
+                text(w, unit);
+            else
+                put(w, "GPU-h");
+        }
     }
     put(w, " | break-even |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:");
     for (int i = 0; i < r->n_options; i++)

@@ -145,6 +145,8 @@ sed 's/"work_per_month": 40000, "work_unit": "M tokens"/"gpus": 16/; s/"work_per
 check "per_unit in GPU mode: one line at its pricing, exit 2, nothing written" bash -c "'$gpuplan' report '$tmp/api-gpu.json' -o '$tmp/api-gpu.md' 2>'$tmp/api-gpu.err'; [ \$? = 2 ] && [ \$(wc -l <'$tmp/api-gpu.err') = 1 ] && grep -qF 'api-gpu.json:\$.cloud_options[0].pricing: per_unit needs demand in work' '$tmp/api-gpu.err' && [ ! -e '$tmp/api-gpu.md' ]"
 sed 's/"input_units_per_unit": 2/"input_units_per_unit": 2, "hourly": 1/' "$api" >"$tmp/api-hourly.json"
 check "per_unit with an hourly price is refused at its path" expect 2 'api-hourly.json:$.cloud_options[0].hourly: applies to on_demand, spot and committed options only' -- "$gpuplan" report "$tmp/api-hourly.json"
+check "report md: an API bridge's column counts its unit, not GPU-hours" bash -c "'$gpuplan' report '$api' | grep -qF '| bought | sold | bridge M tokens | self-hosted |'"
+check "report md: a burst into an API counts its unit" bash -c "'$gpuplan' report '$fixtures/../scenarios/v2-api-burst-break-even.json' | grep -qF '| bridge GPU-h |' && '$gpuplan' report '$fixtures/../scenarios/v2-api-burst-break-even.json' | grep -qF '| burst M tokens |'"
 check "report md names the API's prices" bash -c "'$gpuplan' report '$api' | grep -qF '| API | per_unit, 0.6 a M tokens plus 2 input units at 0.2 (1 in all), price -30% a year |'"
 check "sweep price_per_unit:API at the scenario's price gives the report's totals" bash -c "'$gpuplan' sweep '$api' --vary 'price_per_unit:API=0.6:0.6:1' | tail -1 | grep -qx '0.6,424747.43,1435872.45,690283.03,self_hosted'"
 sed 's/"price_per_input_unit": 0.2/"price_per_input_unit": 0/' "$api" >"$tmp/api-out.json"

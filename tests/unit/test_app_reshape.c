@@ -198,6 +198,53 @@ static void test_pricing_financing(void **state) {
     cJSON_Delete(doc);
 }
 
+/* Revision 2.1: an option turned into an API priced per unit of work (work mode only) and back
+ * into its on-demand equivalent, whose totals are the API's; an API blocks counting in GPUs. */
+#define WORK_PLAN                                                                                  \
+    "{\"name\": \"w\", \"horizon_months\": 12, \"demand\": {\"work_per_month\": 20000, "           \
+    "\"utilization\": 0.6}, \"self_hosted\": {\"server_price\": 200000, \"work_per_gpu_hour\": "   \
+    "20, \"lead_time_months\": 2, \"bridge\": \"od\"}, \"cloud_options\": [{\"name\": \"od\", "    \
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 40, \"idle_overhead\": "    \
+    "0.1, \"work_per_gpu_hour\": 10}]}"
+
+static void test_per_unit(void **state) {
+    fixture *f = *state;
+    gp_err err;
+    cJSON *doc = parse(PLAN);
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_PER_UNIT, "2027-01-01", &err),
+                     GP_E_INPUT); /* GPU mode */
+    assert_string_equal(err.where, "$.demand.work_per_month");
+    cJSON_Delete(doc);
+    doc = parse(WORK_PLAN);
+    cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "cloud_options");
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_PER_UNIT, "2027-01-01", &err), GP_OK);
+    /* 40 an 8-GPU instance-hour at 10 units a GPU-hour: 0.5 a unit. Still the bridge. */
+    assert_true(same(cJSON_GetArrayItem(opts, 0),
+                     "{\"name\": \"od\", \"pricing\": \"per_unit\", \"price_per_unit\": 0.5}"));
+    cJSON_AddNumberToObject(cJSON_GetArrayItem(opts, 0), "price_per_input_unit", 0.1);
+    cJSON_AddNumberToObject(cJSON_GetArrayItem(opts, 0), "input_units_per_unit", 3);
+    double api, self = total(&f->ses, doc, &api);
+    /* Counting in GPUs is refused while an API is there. */
+    assert_int_equal(gp_reshape_gpu_mode(doc, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "$.cloud_options[0].pricing");
+    /* Back to on-demand: its equivalent, the same totals. */
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_ON_DEMAND, "2027-01-01", &err), GP_OK);
+    assert_true(same(cJSON_GetArrayItem(opts, 0),
+                     "{\"name\": \"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 1, "
+                     "\"hourly\": 0.8, \"work_per_gpu_hour\": 1}"));
+    double od, self2 = total(&f->ses, doc, &od);
+    assert_true(fabs(od - api) <= 1e-9 * api && fabs(self2 - self) <= 1e-9 * self);
+    /* A new option copies an on-demand price a GPU-hour, never an API's price a unit. */
+    assert_int_equal(gp_reshape_pricing(&f->ses, doc, 0, GP_PER_UNIT, "2027-01-01", &err), GP_OK);
+    gp_loaded sc = resolved(&f->ses, doc);
+    assert_int_equal(gp_reshape_option_add(doc, sc.s, &err), GP_OK);
+    gp_loaded_done(&sc);
+    assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, 1), "price_per_unit"));
+    assert_true(num(cJSON_GetArrayItem(opts, 1), "hourly", NULL) == 0);
+    total(&f->ses, doc, NULL);
+    cJSON_Delete(doc);
+}
+
 static void test_periods_options(void **state) {
     fixture *f = *state;
     gp_err err;
@@ -259,6 +306,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_measured, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pricing_financing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_periods_options, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_per_unit, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -741,7 +741,7 @@ static void test_v2_version1_corners(void **state) {
     assert_close(res->self.breakdown.demand_charge, 10 * 10 * 2.8 * 1.5, REL);
     /* Colocation still reserves the installed peak, (2 * 1000 + 16 * 300) W. */
     assert_close(res->self.breakdown.colo, 10 * 6.8, REL);
-    /* The closed form agrees. */
+    /* The steady state agrees. */
     double self, opts[GP_MAX_OPTIONS];
     gp_model_steady_totals(&s, &self, opts);
     assert_close(self, res->self.total, 1e-12);

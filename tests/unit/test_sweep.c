@@ -178,7 +178,7 @@ typedef struct seen {
     gp_sweep_axis axes[3];
 } seen;
 
-/* Every point's closed-form totals equal a full evaluation of the same inputs. */
+/* Every point's steady totals equal a full evaluation of the same inputs. */
 static int check_point(const double *v, double self, const double *opts, int cheapest, void *arg) {
     seen *s = arg;
     gp_scenario x = base;
@@ -212,7 +212,7 @@ static void test_matches_evaluate(void **state) {
 /* Version 2: every point's totals and cheapest are those of the full month-by-month
  * evaluation of the same plan, set by hand. */
 static gp_scenario plan_v2;
-static bool v2_exact; /* both through the engine: bit for bit; else the closed form's 1e-12 */
+static bool v2_exact; /* both through the engine: bit for bit; else the steady state's 1e-12 */
 
 static int check_point_v2(const double *v, double self, const double *opts, int cheapest,
                           void *arg) {
@@ -254,7 +254,7 @@ static void test_matches_evaluate_v2(void **state) {
     assert_int_equal(n, 3 * 3 * 3 * 2);
     /* A version 1 scenario swept into version 2 keys and back: each point as evaluated. */
     plan_v2 = base;
-    v2_exact = false; /* the middle point is a version 1 plan: closed forms */
+    v2_exact = false; /* the middle point is a version 1 plan: the steady state */
     gp_sweep_axis into[1] = {{GP_SWEEP_GROWTH, 0, -0.02, 0.02, 3}}; /* 0 in the middle */
     n = 0;
     assert_int_equal(gp_sweep_run(&plan_v2, into, 1, check_point_v2, &n, &points, &err), GP_OK);
