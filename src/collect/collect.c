@@ -2,6 +2,7 @@
  * as each finishes (docs/development.md, Collector). Only src/collect calls curl. */
 #include "gpuplan/clock.h"
 #include "gpuplan/collect.h"
+#include "gpuplan/store_seal.h"
 
 #include <curl/curl.h>
 #include <errno.h>
