@@ -10,7 +10,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "gpuplan/report.h"
+#include "gpuplan/numfmt.h"
 
 static bool utf8, ascii_forced, color;
 
@@ -177,7 +177,7 @@ void draw_fill(int y, int x, int w, int attr) {
 void draw_money(double v, char *out, size_t cap) {
     /* The reports' format; whole units from 10,000 up, where cents only cost columns. */
     bool whole = fabs(v) >= 10000;
-    gp_format_money(whole ? round(v) : v, out, cap);
+    gp_fmt_money(whole ? round(v) : v, out, cap);
     char *dot = whole ? strrchr(out, '.') : NULL;
     if (dot)
         *dot = '\0';

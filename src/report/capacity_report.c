@@ -534,9 +534,9 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
     gp_status st = GP_OK;
     int n = p->n, best = p->best;
     char t[64], own[64], rent[64];
-    gp_format_money(p->curve[best], t, sizeof t);
-    gp_format_money(p->curve[n] - p->curve[best], own, sizeof own);
-    gp_format_money(p->curve[0] - p->curve[best], rent, sizeof rent);
+    gp_fmt_money(p->curve[best], t, sizeof t);
+    gp_fmt_money(p->curve[n] - p->curve[best], own, sizeof own);
+    gp_fmt_money(p->curve[0] - p->curve[best], rent, sizeof rent);
     P("Own %d of %d GPU%s and rent the overflow from \"%s\": %s %s over %d months.\n", best, n,
       n == 1 ? "" : "s", option, t, p->currency, p->horizon_months);
     P("Saves %s against owning all %d, %s against renting everything.\n", own, n, rent);
@@ -547,15 +547,15 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
     P("\nTotal by owned fleet size:\n");
     int step = n > 40 ? n / 20 : 1;
     for (int k = 0; k <= n; k += step) {
-        gp_format_money(p->curve[k], t, sizeof t);
+        gp_fmt_money(p->curve[k], t, sizeof t);
         P("  %6d %20s%s\n", k, t, k == best ? "  <- optimum" : "");
     }
     if (n % step) {
-        gp_format_money(p->curve[n], t, sizeof t);
+        gp_fmt_money(p->curve[n], t, sizeof t);
         P("  %6d %20s\n", n, t);
     }
     if (best % step) {
-        gp_format_money(p->curve[best], t, sizeof t);
+        gp_fmt_money(p->curve[best], t, sizeof t);
         P("  %6d %20s  <- optimum\n", best, t);
     }
     return st ? st : p->has_growth ? mix_growth(p, out) : GP_OK;

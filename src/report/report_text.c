@@ -10,10 +10,6 @@
 #include "gpuplan/report_opening.h"
 #include "gpuplan/text.h"
 
-void gp_format_money(double v, char *out, size_t cap) {
-    gp_fmt_money(v, out, cap);
-}
-
 gp_status gp_csv_field(gp_buf *out, const char *text) {
     /* Strip first, then test: a leading control character or newline must not hide a formula
      * from the test, and spreadsheets skip leading spaces before = + - @. */
@@ -195,7 +191,7 @@ static void text(md *w, const char *t) {
 
 static void money(md *w, double v) {
     char m[64];
-    gp_format_money(v, m, sizeof m);
+    gp_fmt_money(v, m, sizeof m);
     put(w, "%s", m);
 }
 
