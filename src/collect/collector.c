@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpuplan/text.h"
 #include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "http.h"
@@ -115,13 +116,13 @@ static void set_error(gp_source_result *r, const char *fmt, ...)
 static void set_error(gp_source_result *r, const char *fmt, ...) {
     if (r->status == GP_OK) { /* the first error of a source is the one reported */
         r->status = GP_E_NET;
+        char raw[sizeof r->error];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(r->error, sizeof r->error, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
-        for (char *p = r->error; *p; p++)
-            if ((unsigned char)*p < 0x20)
-                *p = ' ';
+        /* A server's words: one line, each control character a space. */
+        gp_text_clean_with(raw, r->error, sizeof r->error, &(gp_text_rules){.mark = " "});
     }
 }
 

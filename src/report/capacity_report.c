@@ -12,6 +12,7 @@
 #include "gpuplan/report.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/text.h"
 
 /* Append printf-style text unless an earlier append already failed. */
 #define P(...) (st = st ? st : gp_buf_printf(out, __VA_ARGS__))
@@ -275,11 +276,11 @@ gp_status gp_report_capacity_csv(const gp_capacity *c, gp_buf *out) {
 
 /* ---- text ---------------------------------------------------------------------------------- */
 
-/* Control characters of outside names shown as '?'. */
-static void printable(char *s) {
-    for (char *p = s; *p; p++)
-        if ((unsigned char)*p < 0x20)
-            *p = '?';
+/* Control characters of outside names shown as '?' (gp_text_clean_with). */
+static void printable(char *s, size_t cap) {
+    char raw[128];
+    snprintf(raw, sizeof raw, "%s", s);
+    gp_text_clean_with(raw, s, cap, &(gp_text_rules){.mark = "?"});
 }
 
 static gp_status text_table(const gp_capacity *c, gp_buf *out) {
@@ -323,7 +324,7 @@ static gp_status text_gpus(const gp_capacity *c, gp_buf *out) {
         display_of(r->raw_model, r->model, name, sizeof name);
         snprintf(head, sizeof head, "%.14s gpu %d%s%.12s %.14s", r->node, r->g.index,
                  r->mig[0] ? " " : "", r->mig, name);
-        printable(head);
+        printable(head, sizeof head);
         P("  %-42s %6.1f%% p95 %4.0f%% busy %5.1f h/d", head, f->util_mean, f->util_p95,
           f->busy_hours_per_day);
         if (f->has_power)
@@ -384,7 +385,7 @@ static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
         usage_of(c, &c->usage[i], &gpu_hours, &kwh);
         char v[64];
         snprintf(v, sizeof v, "%.60s", c->usage[i].value ? c->usage[i].value : "(no label)");
-        printable(v);
+        printable(v, sizeof v);
         P("  %-40s %12.1f %12.1f", v, gpu_hours, kwh);
         if (c->has_price)
             P(" %12.2f", kwh * c->price);
