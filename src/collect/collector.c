@@ -228,6 +228,22 @@ static void limits_of(const gp_collect_opts *o, limits *l) {
 
 /* ---- the source kinds: how each is fetched and how its answer is read ------------------- */
 
+/* The URL of a source's transfer q: the source's own, or for Prometheus, query q of
+ * prom_queries with the source's selector on its instant-query API. */
+static void source_url(const gp_source_cfg *src, size_t q, char *out, size_t cap) {
+    (void)q;
+    snprintf(out, cap, "%s", src->url);
+}
+
+static void prometheus_url(const gp_source_cfg *src, size_t q, char *out, size_t cap) {
+    char expr[2048], enc[6144];
+    expand(prom_queries[q].expr, src->match, expr, sizeof expr);
+    url_encode(expr, enc, sizeof enc);
+    size_t bl = strlen(src->url);
+    snprintf(out, cap, "%.*s/api/v1/query?query=%s",
+             (int)(bl && src->url[bl - 1] == '/' ? bl - 1 : bl), src->url, enc);
+}
+
 /* One Prometheus query's answer (transfer t's query of prom_queries). */
 static gp_status read_prometheus(const gp_source_cfg *src, const transfer *t, long status,
                                  gp_source_result *r, gp_err *err) {
@@ -286,11 +302,12 @@ static const char *ipmi_program(const gp_collect_opts *o) {
     return o->ipmitool_path;
 }
 
-/* Each source kind, indexed by gp_source_kind: fetched over HTTP (transfers > 0, read_body)
- * or run here as a command (program, read_output). A new kind is one row here. */
+/* Each source kind, indexed by gp_source_kind: fetched over HTTP (transfers > 0, url_of,
+ * read_body) or run here as a command (program, read_output). A new kind is one row here. */
 static const struct source_ops {
     size_t transfers; /* HTTP transfers a cycle; 0 for a command run here */
     bool any_status;  /* HTTP: the body is read whatever the status (it carries the error) */
+    void (*url_of)(const gp_source_cfg *src, size_t q, char *out, size_t cap);
     gp_status (*read_body)(const gp_source_cfg *src, const transfer *t, long status,
                            gp_source_result *r, gp_err *err);
     const char *tool;                                 /* a command: its name in messages */
@@ -299,9 +316,10 @@ static const struct source_ops {
     const char *failed; /* what a failed run says, with the likely cause */
     gp_status (*read_output)(const char *out, size_t len, gp_source_result *r, gp_err *err);
 } source_kinds[] = {
-    [GP_SRC_DCGM] = {.transfers = 1, .read_body = read_dcgm},
+    [GP_SRC_DCGM] = {.transfers = 1, .url_of = source_url, .read_body = read_dcgm},
     [GP_SRC_PROMETHEUS] = {.transfers = N_PROM_QUERIES,
                            .any_status = true,
+                           .url_of = prometheus_url,
                            .read_body = read_prometheus},
     [GP_SRC_NVSMI] = {.tool = "nvidia-smi",
                       .program = nvsmi_program,
@@ -310,7 +328,7 @@ static const struct source_ops {
                                "--format=csv,nounits"},
                       .failed = "nvidia-smi failed (is a driver loaded?)",
                       .read_output = read_nvsmi},
-    [GP_SRC_REDFISH] = {.transfers = 1, .read_body = read_redfish},
+    [GP_SRC_REDFISH] = {.transfers = 1, .url_of = source_url, .read_body = read_redfish},
     [GP_SRC_IPMI] = {.tool = "ipmitool",
                      .program = ipmi_program,
                      .args = {"dcmi", "power", "reading"},
@@ -318,6 +336,8 @@ static const struct source_ops {
                                "and may this user open /dev/ipmi0?)",
                      .read_output = read_ipmi},
 };
+_Static_assert(sizeof source_kinds / sizeof source_kinds[0] == GP_SRC_IPMI + 1,
+               "a row for every gp_source_kind");
 
 /* A command run here rather than an HTTP transfer. */
 static bool is_local(gp_source_kind k) {
@@ -539,17 +559,7 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
                 t[k].query = (int)q;
                 t[k].mem = &mem;
                 gp_buf_init(&t[k].body, o->max_bytes);
-                if (src[i].kind == GP_SRC_PROMETHEUS) {
-                    char expr[2048], enc[6144];
-                    expand(prom_queries[q].expr, src[i].match, expr, sizeof expr);
-                    url_encode(expr, enc, sizeof enc);
-                    const char *base = src[i].url;
-                    size_t bl = strlen(base);
-                    snprintf(t[k].url, sizeof t[k].url, "%.*s/api/v1/query?query=%s",
-                             (int)(bl && base[bl - 1] == '/' ? bl - 1 : bl), base, enc);
-                } else {
-                    snprintf(t[k].url, sizeof t[k].url, "%s", src[i].url);
-                }
+                source_kinds[src[i].kind].url_of(&src[i], q, t[k].url, sizeof t[k].url);
             }
         }
     }
