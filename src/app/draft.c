@@ -607,7 +607,7 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
         }
         /* Spot with no band in the catalog is not free of interruptions: a stated rate. */
         if (f->pricing == GP_SPOT && (rq->spot_interruptions >= 0 || !*f->band)) {
-            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / 730.0);
+            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / GP_MONTH_HOURS);
             if (!spot)
                 spot = f;
         } else if (f->pricing == GP_SPOT && !spot) {

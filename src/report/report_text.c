@@ -10,10 +10,6 @@
 #include "gpuplan/report_opening.h"
 #include "gpuplan/text.h"
 
-void gp_format_money(double v, char *out, size_t cap) {
-    gp_fmt_money(v, out, cap);
-}
-
 gp_status gp_csv_field(gp_buf *out, const char *text) {
     /* Strip first, then test: a leading control character or newline must not hide a formula
      * from the test, and spreadsheets skip leading spaces before = + - @. */
@@ -152,16 +148,22 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
     return GP_OK;
 }
 
-/* Markdown table cells must not break the table: drop controls and escape pipes. */
+/* Markdown table cells must not break the table: controls dropped as gp_text_clean drops
+ * them, pipes escaped. */
 static gp_status md_text(gp_buf *out, const char *text) {
     gp_status st = GP_OK;
-    for (const unsigned char *p = (const unsigned char *)text; *p && st == GP_OK; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            continue;
-        if (*p == '|')
+    size_t left = strlen(text);
+    for (const char *p = text; left > 0 && st == GP_OK;) {
+        size_t len;
+        gp_text_class k = gp_text_next(p, left, &len);
+        if (k == GP_TEXT_INVALID)
+            st = gp_buf_add(out, "?", 1);
+        else if (*p == '|')
             st = gp_buf_add(out, "\\|", 2);
-        else
-            st = gp_buf_add(out, p, 1);
+        else if (k == GP_TEXT_PLAIN || k == GP_TEXT_BIDI)
+            st = gp_buf_add(out, p, len);
+        p += len;
+        left -= len;
     }
     return st;
 }
@@ -195,7 +197,7 @@ static void text(md *w, const char *t) {
 
 static void money(md *w, double v) {
     char m[64];
-    gp_format_money(v, m, sizeof m);
+    gp_fmt_money(v, m, sizeof m);
     put(w, "%s", m);
 }
 
