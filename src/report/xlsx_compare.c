@@ -24,7 +24,7 @@
 
 #define GEN "Generations"
 #define MON "Generation months"
-#define HOURS 730.0
+#define HOURS GP_MONTH_HOURS
 
 /* Generations columns. */
 enum {
