@@ -307,11 +307,9 @@ static void breakeven_draw(tui *t) {
     /* Total against utilization: self-hosted and each option over u = 0..1. */
     enum { NU = 101 };
     double *tot = gp_xcalloc((size_t)ns * NU, sizeof *tot);
-    gp_model_cache cache;
-    gp_model_cache_init(&cache, s);
     for (int i = 0; i < NU; i++) {
         double u = i / (double)(NU - 1);
-        tot[i] = gp_model_self_total(s, &cache, s->gpus, u);
+        tot[i] = gp_model_self_total(s, s->gpus, u);
         for (int k = 1; k < ns; k++)
             tot[(size_t)k * NU + (size_t)i] =
                 gp_model_option_total(s, &s->options[k - 1], s->gpus, s->gpus * 730.0 * u);

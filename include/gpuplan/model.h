@@ -126,45 +126,17 @@ bool gp_result_cost_per_work_unit(const gp_result *r, int side, double *out);
 void gp_model_totals_v2(const gp_scenario *s, gp_result *scratch, double *self_total,
                         double *option_totals);
 
-/* The order in which shifted busy hours fill the tariff periods: order[0..n_periods) holds
- * period indices by ascending price, ties in the order given. */
-void gp_model_fill_order(const gp_scenario *s, int *order);
+/* The totals of a steady scenario (version 1: no version 2 key, every month alike), derived
+ * from the engine's month formulas without a walk over the months: within ~1e-12 relative of
+ * gp_model_evaluate's. NaN for a version 2 scenario. option_totals has room for s->n_options
+ * values. */
+void gp_model_steady_totals(const gp_scenario *s, double *self_total, double *option_totals);
 
-/* Invariants of a scenario that the closed-form totals reuse between calls: the order of
- * tariff periods by price, the loan factors for the last horizon seen, and integer quotients.
- * Caller storage; call gp_model_cache_init again when period prices change order, the bulk
- * tiers change or a version 2 key changes (everything else is keyed by its operands). */
-typedef struct gp_model_cache {
-    int order[GP_MAX_PERIODS];
-    double loan_apr;
-    int loan_n, loan_m;
-    double loan_flow_per_principal; /* (payments within M + payoff at M) / L */
-    /* Integer quotients memoised by their operands: a sweep changes them rarely, and integer
-     * division is the slowest step of a grid point. */
-    int srv_n, srv_g, servers;
-    double bulk_pct;
-    int inst_n[GP_MAX_OPTIONS], inst_g[GP_MAX_OPTIONS], instances[GP_MAX_OPTIONS];
-    int term_m[GP_MAX_OPTIONS], term_t[GP_MAX_OPTIONS], upfronts[GP_MAX_OPTIONS];
-    bool uses_v2; /* gp_scenario_uses_v2 at init: a sweep never changes it */
-    /* Caller storage for a version 2 scenario, which has no closed form: gp_model_totals
-     * evaluates it month by month into this result; NULL (the default) gives NaN totals. */
-    struct gp_result *scratch;
-} gp_model_cache;
+/* Self-hosted's steady total with demand replaced by gpus busy at utilization u; 0 when gpus
+ * is 0. */
+double gp_model_self_total(const gp_scenario *s, int gpus, double u);
 
-void gp_model_cache_init(gp_model_cache *c, const gp_scenario *s);
-
-/* The horizon totals of self-hosted and of every option, derived in closed form from the
- * same formulas (no walk over the months) for a version 1 scenario; a scenario using version 2
- * keys goes through gp_model_totals_v2 with c->scratch. Agrees with gp_model_evaluate to ~1e-12
- * relative. option_totals has room for s->n_options values. */
-void gp_model_totals(const gp_scenario *s, gp_model_cache *c, double *self_total,
-                     double *option_totals);
-
-/* Self-hosted horizon total with demand replaced by gpus busy at utilization u (closed form);
- * 0 when gpus is 0. */
-double gp_model_self_total(const gp_scenario *s, gp_model_cache *c, int gpus, double u);
-
-/* Option o's horizon total when it serves q_gpu_hours busy GPU-hours a month for a demand of
+/* Option o's steady total when it serves q_gpu_hours busy GPU-hours a month for a demand of
  * gpus GPUs (which sizes committed capacity). */
 double gp_model_option_total(const gp_scenario *s, const gp_option *o, int gpus,
                              double q_gpu_hours);

@@ -26,7 +26,8 @@
 /* 40 code points of UTF-8 plus the NUL. */
 #define GP_UNIT_BYTES 161
 
-typedef enum gp_pricing { GP_ON_DEMAND, GP_SPOT, GP_COMMITTED } gp_pricing;
+/* GP_PER_UNIT (revision 2.1): an API billed per unit of the demand's work, work mode only. */
+typedef enum gp_pricing { GP_ON_DEMAND, GP_SPOT, GP_COMMITTED, GP_PER_UNIT } gp_pricing;
 typedef enum gp_purchase { GP_NO_UPFRONT, GP_PARTIAL_UPFRONT, GP_ALL_UPFRONT } gp_purchase;
 typedef enum gp_financing_kind { GP_CASH, GP_LOAN } gp_financing_kind;
 typedef enum gp_buy { GP_BUY_ALL_AT_ONCE, GP_BUY_AS_NEEDED } gp_buy;
@@ -80,6 +81,11 @@ typedef struct gp_option {
     int burst;        /* v2: index of the burst option, -1 when none */
     bool has_catalog; /* hourly/upfront/gpus_per_instance come from the catalog */
     char catalog[GP_CATALOG_BYTES];
+    /* per_unit (2.1): money a unit of work, a unit of input, input units a unit of work. The
+     * engine evaluates it as on-demand with gpus_per_instance 1, work_per_gpu_hour 1, no idle
+     * overhead and hourly = price_per_unit + input_units_per_unit * price_per_input_unit:
+     * gp_option_per_unit_sync sets those from these three. */
+    double price_per_unit, price_per_input_unit, input_units_per_unit;
 } gp_option;
 
 typedef struct gp_scenario {
@@ -154,8 +160,16 @@ void gp_scenario_defaults(gp_scenario *s);
 /* Defaults for one cloud option (term 12 months, checkpoint every hour, ...). */
 void gp_option_defaults(gp_option *o);
 
-/* "on_demand", "spot", "committed". */
+/* "on_demand", "spot", "committed", "per_unit". */
 const char *gp_pricing_name(gp_pricing p);
+
+/* A per_unit option's on-demand equivalents from its three prices (see gp_option); call it
+ * whenever one of them changes. Nothing for another kind. */
+void gp_option_per_unit_sync(gp_option *o);
+
+/* The input part of a per_unit option's price a unit of work (input_units_per_unit *
+ * price_per_input_unit); 0 for another kind. */
+double gp_option_input_part(const gp_option *o);
 
 /* True when s uses a version 2 key that can move a number (start_date only labels months):
  * the version 1 closed forms apply only to scenarios where this is false. */

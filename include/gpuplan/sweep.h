@@ -1,12 +1,12 @@
 /* Grid sweeps over scenario inputs (`gpuplan sweep`): pure, constant memory.
  *
  * Each point sets the swept inputs on a private copy of the scenario and takes the totals:
- * closed forms for a version 1 point (gp_model_totals); for a version 2 one, the month-by-month
- * engine's own code for the totals alone, redoing only the parts the moved inputs enter, so
- * the totals are gp_model_evaluate's bit for bit (one gp_result of scratch, about 460 KB, and
- * the engine's kept parts, about 40 KB, allocated for the call and freed before it returns).
- * Memory does not grow with the grid; results reach the caller through a callback, or as a
- * summary (gp_sweep_summary). */
+ * the steady state's totals for a version 1 point (gp_model_steady_totals); for a version 2 one,
+ * the month-by-month engine's own code for the totals alone, redoing only the parts the moved
+ * inputs enter, so the totals are gp_model_evaluate's bit for bit (one gp_result of scratch, about
+ * 460 KB, and the engine's kept parts, about 40 KB, allocated for the call and freed before it
+ * returns). Memory does not grow with the grid; results reach the caller through a callback, or as
+ * a summary (gp_sweep_summary). */
 #ifndef GPUPLAN_SWEEP_H
 #define GPUPLAN_SWEEP_H
 
@@ -36,6 +36,7 @@ typedef enum gp_sweep_param {
     GP_SWEEP_OPTION_PRICE_TREND,  /* price_trend_per_year of one option */
     GP_SWEEP_WORK_PER_GPU_HOUR,   /* self_hosted.work_per_gpu_hour (work mode) */
     GP_SWEEP_OPTION_WORK_PER_GPU, /* work_per_gpu_hour of one option (work mode) */
+    GP_SWEEP_PRICE_PER_UNIT,      /* price_per_unit of one per_unit option (2.1) */
     GP_SWEEP_N_PARAMS
 } gp_sweep_param;
 

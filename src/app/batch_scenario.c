@@ -120,9 +120,25 @@ static void choice_of(gp_batch_choice *c, const char *name, const gp_scenario *s
     c->has_cost_per_work_unit = gp_result_cost_per_work_unit(r, side, &c->cost_per_work_unit);
 }
 
+/* The catalog prices used, then each API's price a unit of work (2.1: written in the scenario,
+ * no catalog entry), so the next run's diff names a price that moved. */
 static void prices_of(const gp_loaded *sc, gp_batch_scenario *out) {
-    out->n_prices = sc->n_sources;
-    out->prices = sc->n_sources ? gp_xcalloc((size_t)sc->n_sources, sizeof *out->prices) : NULL;
+    const gp_scenario *s = sc->s;
+    int apis = 0;
+    for (int i = 0; i < s->n_options; i++)
+        apis += s->options[i].pricing == GP_PER_UNIT;
+    out->n_prices = sc->n_sources + apis;
+    out->prices = out->n_prices ? gp_xcalloc((size_t)out->n_prices, sizeof *out->prices) : NULL;
+    for (int i = 0, k = sc->n_sources; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        if (o->pricing != GP_PER_UNIT)
+            continue;
+        gp_batch_price *q = &out->prices[k++];
+        snprintf(q->option, sizeof q->option, "%s", o->name);
+        snprintf(q->pricing, sizeof q->pricing, "%s", gp_pricing_name(o->pricing));
+        q->hourly = o->hourly; /* price_per_unit + its input units at their price */
+        snprintf(q->source, sizeof q->source, "the scenario");
+    }
     for (int i = 0; i < sc->n_sources; i++) {
         const gp_price_source *p = &sc->sources[i];
         gp_batch_price *q = &out->prices[i];

@@ -628,9 +628,12 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
                                        "price_trend_per_year",
                                        "work_per_gpu_hour",
                                        "base_gpus",
-                                       "burst"};
+                                       "burst",
+                                       "price_per_unit",
+                                       "price_per_input_unit",
+                                       "input_units_per_unit"};
     gp_option_defaults(opt);
-    if (want_object(c, o, path) || check_keys(c, o, path, keys, 24) ||
+    if (want_object(c, o, path) || check_keys(c, o, path, keys, 27) ||
         string(c, o, path, "name", true, true, opt->name, sizeof opt->name) ||
         string(c, o, path, "provider", false, false, NULL, 0) ||
         string(c, o, path, "instance", false, false, NULL, 0) ||
@@ -646,18 +649,39 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
     if (!pr)
         return fail(c, p, "required key is missing");
     if (!cJSON_IsString(pr) || !pr->valuestring)
-        return fail(c, p, "must be \"on_demand\", \"spot\" or \"committed\"");
+        return fail(c, p, "must be \"on_demand\", \"spot\", \"committed\" or \"per_unit\"");
     if (strcmp(pr->valuestring, "on_demand") == 0)
         opt->pricing = GP_ON_DEMAND;
     else if (strcmp(pr->valuestring, "spot") == 0)
         opt->pricing = GP_SPOT;
     else if (strcmp(pr->valuestring, "committed") == 0)
         opt->pricing = GP_COMMITTED;
+    else if (strcmp(pr->valuestring, "per_unit") == 0)
+        opt->pricing = GP_PER_UNIT;
     else
-        return fail(c, p, "must be \"on_demand\", \"spot\" or \"committed\" (got \"%s\")",
+        return fail(c, p,
+                    "must be \"on_demand\", \"spot\", \"committed\" or \"per_unit\" (got "
+                    "\"%s\")",
                     pr->valuestring);
 
     bool committed = opt->pricing == GP_COMMITTED, spot = opt->pricing == GP_SPOT;
+    bool per_unit = opt->pricing == GP_PER_UNIT;
+    /* An API bills the work itself: no GPUs, no instances, no catalog entry (revision 2.1). */
+    if (per_unit && !s->work_mode)
+        return fail(c, p,
+                    "per_unit needs demand in work (demand.work_per_month): it prices units of "
+                    "work, not GPU-hours");
+    if (only_for(c, o, path, "catalog", !per_unit, "on_demand, spot and committed") ||
+        only_for(c, o, path, "gpus_per_instance", !per_unit, "on_demand, spot and committed") ||
+        only_for(c, o, path, "hourly", !per_unit, "on_demand, spot and committed") ||
+        only_for(c, o, path, "price_per_unit", per_unit, "per_unit") ||
+        only_for(c, o, path, "price_per_input_unit", per_unit, "per_unit") ||
+        only_for(c, o, path, "input_units_per_unit", per_unit, "per_unit"))
+        return c->err->code;
+    if (per_unit && get(o, "work_per_gpu_hour")) {
+        child_path(p, path, "work_per_gpu_hour");
+        return fail(c, p, "a per_unit option's unit is the demand's unit of work; remove it");
+    }
     const cJSON *cat = get(o, "catalog");
     if (cat) {
         child_path(p, path, "catalog");
@@ -676,7 +700,7 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
     if (only_for(c, o, path, "upfront", committed, "committed") ||
         only_for(c, o, path, "term_months", committed, "committed") ||
         only_for(c, o, path, "purchase", committed && cat, "committed catalog") ||
-        only_for(c, o, path, "idle_overhead", !committed, "on_demand and spot") ||
+        only_for(c, o, path, "idle_overhead", !committed && !per_unit, "on_demand and spot") ||
         only_for(c, o, path, "interruptions_per_hour", spot, "spot") ||
         only_for(c, o, path, "checkpoint_interval_h", spot, "spot") ||
         only_for(c, o, path, "restart_h", spot, "spot") ||
@@ -687,8 +711,13 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
                  "work-mode (demand.work_per_month)"))
         return c->err->code;
 
-    if (integer(c, o, path, "gpus_per_instance", 1, 576, !cat, &opt->gpus_per_instance) ||
-        money(c, o, path, "hourly", !cat, &opt->hourly) ||
+    if (integer(c, o, path, "gpus_per_instance", 1, 576, !cat && !per_unit,
+                &opt->gpus_per_instance) ||
+        money(c, o, path, "hourly", !cat && !per_unit, &opt->hourly) ||
+        money(c, o, path, "price_per_unit", per_unit, &opt->price_per_unit) ||
+        money(c, o, path, "price_per_input_unit", false, &opt->price_per_input_unit) ||
+        num(c, o, path, "input_units_per_unit", 0, 1000000, CLOSED, false,
+            &opt->input_units_per_unit) ||
         money(c, o, path, "upfront", false, &opt->upfront) ||
         integer(c, o, path, "term_months", 1, 120, false, &opt->term_months) ||
         num(c, o, path, "idle_overhead", 0, 10, CLOSED, false, &opt->idle_overhead) ||
@@ -704,11 +733,12 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
         num(c, o, path, "support_pct", 0, 1, CLOSED, false, &opt->support_pct) ||
         num(c, o, path, "price_trend_per_year", -0.9, 1, CLOSED, false,
             &opt->price_trend_per_year) ||
-        num(c, o, path, "work_per_gpu_hour", 0, 0, OPEN_LO | NO_HI, s->work_mode,
+        num(c, o, path, "work_per_gpu_hour", 0, 0, OPEN_LO | NO_HI, s->work_mode && !per_unit,
             &opt->work_per_gpu_hour) ||
         integer(c, o, path, "base_gpus", 1, 1000000, false, &opt->base_gpus) ||
         string(c, o, path, "burst", false, true, NULL, 0))
         return c->err->code;
+    gp_option_per_unit_sync(opt);
     opt->has_base_gpus = get(o, "base_gpus") != NULL;
     opt->has_interruptions_per_hour = get(o, "interruptions_per_hour") != NULL;
     const cJSON *burst = get(o, "burst");
@@ -767,7 +797,8 @@ static int rented_option(ctx *c, const gp_scenario *s, const char *path, const c
         if (strcmp(s->options[i].name, name) != 0)
             continue;
         if (s->options[i].pricing == GP_COMMITTED) {
-            fail(c, path, "names \"%s\", a committed option; it must be on_demand or spot", name);
+            fail(c, path,
+                 "names \"%s\", a committed option; it must be on_demand, spot or per_unit", name);
             return -1;
         }
         return i;

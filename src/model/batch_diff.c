@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/batch.h"
+#include "gpuplan/model.h"
 #include "gpuplan/xmem.h"
 
 gp_batch_scenario *gp_batch_summary_add(gp_batch_summary *sum) {
@@ -57,9 +58,9 @@ static gp_batch_change *add(gp_batch_diff *d, gp_batch_change_kind kind, const c
     return c;
 }
 
-/* Two figures differ when they differ beyond rounding (relative 1e-9). */
+/* Two figures differ when they differ beyond rounding: the model's tie rule. */
 static bool moved(double a, double b) {
-    return fabs(a - b) > 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+    return !gp_money_equal(a, b);
 }
 
 static const gp_batch_price *price_of(const gp_batch_scenario *s, const gp_batch_price *p) {

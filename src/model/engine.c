@@ -1,7 +1,8 @@
 /* The month-by-month engine of docs/model.md version 2: demand by month, owned servers in batches,
  * running costs, the bridge, cloud options with terms and bursts, and the results. Every
- * formula of the general case lives here once; model.c keeps version 1's closed forms for
- * sweeps and the mixed fleet. */
+ * formula of the model is written once, here or (inline, those a sweep runs at every point) in
+ * engine_int.h: the steady state's totals (engine_steady.c) and the totals kept between a
+ * sweep's points (engine_totals below) call the same functions. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,24 +18,20 @@
 /* ---- the rules every count and comparison follows ------------------------------------ */
 
 /* ceil+ of docs/model.md: floating-point noise of relative 1e-9 never adds a GPU. */
-/* max() without libm's call: every operand here is a number, never NaN. */
-static double max2(double a, double b) {
-    return a > b ? a : b;
-}
-
-/* ceil(), equal to it for every argument: in (0, 2^52), where every count is, by truncation
- * (exact there) in a few instructions, against the longer sequence ceil() compiles to on
- * x86-64 without SSE4.1. */
-static double ceil_pos(double x) {
-    if (x > 0.0 && x < 4503599627370496.0) {
-        double t = (double)(long long)x;
-        return t < x ? t + 1.0 : t;
-    }
-    return ceil(x);
-}
-
 static double ceil_plus(double v) {
     return ceil_pos(v - 1e-9 * max2(1.0, v));
+}
+
+void eng_fill_order(const gp_scenario *s, int *order) {
+    /* Ascending price, ties in the order given: a stable insertion sort over <= 24 items. */
+    for (int i = 0; i < s->n_periods; i++) {
+        int j = i;
+        while (j > 0 && s->periods[order[j - 1]].price_per_kwh > s->periods[i].price_per_kwh) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
 }
 
 bool gp_money_equal(double a, double b) {
@@ -214,16 +211,6 @@ static double rho_of(const gp_scenario *s, const gp_option *o) {
 
 /* ---- cloud pieces --------------------------------------------------------------------- */
 
-static double extras_of(const gp_option *o) {
-    return o->storage_gb * o->storage_per_gb_month + o->egress_gb_per_month * o->egress_per_gb;
-}
-
-static double spot_factor(const gp_option *o) {
-    if (o->pricing != GP_SPOT)
-        return 1.0;
-    return 1.0 + o->interruptions_per_hour * (o->checkpoint_interval_h / 2.0 + o->restart_h);
-}
-
 /* (1 + rate)^(n / 12) for n = 0..count-1 into out, by powers(); 1 without a trend. */
 static void trend_table(double rate, int count, double *out) {
     if (rate == 0.0) {
@@ -232,13 +219,6 @@ static void trend_table(double rate, int count, double *out) {
     } else {
         powers(1.0 + rate, 1.0 / 12.0, count, out);
     }
-}
-
-/* d (pay-per-use flow) / d hourly for z busy GPU-hours in a month whose price trend factor is
- * tr (trend_table's entry for the month), extras aside. */
-static double pay_per_use_slope(const gp_option *o, double z, double tr) {
-    return z / o->gpus_per_instance * (1.0 + o->idle_overhead) * spot_factor(o) * tr *
-           (1.0 + o->support_pct);
 }
 
 /* ---- owned servers -------------------------------------------------------------------- */
@@ -274,7 +254,7 @@ static void bridge_trend_build(const gp_scenario *s, plan *pl) {
 }
 
 /* s_j: the servers a month wants for n GPUs, under max_servers. */
-static int servers_wanted(const gp_scenario *s, double n) {
+int eng_servers_wanted(const gp_scenario *s, double n) {
     int sj = (int)ceil_pos(n / s->gpus_per_server);
     if (s->has_max_servers && sj > s->max_servers)
         sj = s->max_servers;
@@ -287,7 +267,7 @@ static void plan_build(const gp_scenario *s, const demand *dm, gp_batch *batches
     double rho = rho_of_self(s);
     int want[GP_MAX_MONTHS + 1];
     for (int j = 1; j <= m; j++)
-        want[j] = servers_wanted(s, side_n(dm, j, rho));
+        want[j] = eng_servers_wanted(s, side_n(dm, j, rho));
     /* The largest s_j from month j on, for all_at_once. */
     int from_on[GP_MAX_MONTHS + 2];
     from_on[m + 1] = 0;
@@ -389,28 +369,7 @@ static gp_status check_bridge(const gp_scenario *s, const demand *dm, const plan
 
 /* ---- resale value --------------------------------------------------------------------- */
 
-static double pct_at(const gp_scenario *s, double t) {
-    if (s->n_resale > 0) {
-        double a0 = 0.0, p0 = 1.0;
-        for (int i = 0; i < s->n_resale; i++) {
-            double a1 = s->resale[i].age_months, p1 = s->resale[i].pct;
-            if (t <= a1)
-                return p0 + (p1 - p0) * (t - a0) / (a1 - a0);
-            a0 = a1;
-            p0 = p1;
-        }
-        return p0;
-    }
-    if (s->buy == GP_BUY_AS_NEEDED || s->refresh_months > 0) {
-        double end = 12.0 * s->depreciation_years;
-        if (t >= end)
-            return s->residual_pct;
-        return 1.0 + (s->residual_pct - 1.0) * t / end;
-    }
-    return s->residual_pct;
-}
-
-static double bulk_discount_for(const gp_scenario *s, int servers) {
+double eng_bulk_discount(const gp_scenario *s, int servers) {
     int best = 0;
     double pct = 0.0;
     for (int i = 0; i < s->n_tiers; i++) {
@@ -429,11 +388,11 @@ static void batch_shares(const gp_scenario *s, const plan *pl, double *pct) {
         int d = pl->b[i].index, end = i, n = 0;
         while (end < pl->n_batches && pl->b[end].index == d)
             n += pl->b[end++].servers;
-        double beta = bulk_discount_for(s, n);
+        double beta = eng_bulk_discount(s, n);
         for (; i < end; i++) {
             const gp_batch *b = &pl->b[i];
-            pct[3 * i] = pct_at(s, b->exit - b->index);
-            pct[3 * i + 1] = pct_at(s, b->exit - b->network_index);
+            pct[3 * i] = eng_pct_at(s, b->exit - b->index);
+            pct[3 * i + 1] = eng_pct_at(s, b->exit - b->network_index);
             pct[3 * i + 2] = beta;
         }
     }
@@ -452,19 +411,20 @@ static void price_batches(const gp_scenario *s, plan *pl, const double *pct) {
         int d = pl->b[i].index, end = i, n = 0;
         while (end < pl->n_batches && pl->b[end].index == d)
             n += pl->b[end++].servers;
-        double beta = pct ? pct[3 * i + 2] : bulk_discount_for(s, n);
+        double beta = pct ? pct[3 * i + 2] : eng_bulk_discount(s, n);
         double unit = s->server_price * s->price_factor * tr[d - lead];
         for (; i < end; i++) {
             gp_batch *b = &pl->b[i];
             b->unit_price = unit;
             b->bulk_pct = beta;
-            b->hardware_capex = b->servers * (unit * (1.0 - beta) + (b->refresh ? 0.0 : net));
+            b->hardware_capex = eng_hardware_capex(b->servers, unit, beta, b->refresh ? 0.0 : net);
             b->capex = b->hardware_capex + (i == 0 ? s->fixed_capex : 0.0);
             int x = b->exit, t = x - d, k = x < s->horizon_months ? b->passed_on : 0;
-            double pct_t = pct ? pct[3 * i] : pct_at(s, t);
-            double pct_n = pct ? pct[3 * i + 1] : pct_at(s, x - b->network_index);
-            b->value = pct_t * b->servers * unit * (1.0 - beta) * tr[t + lead] +
-                       pct_n * (b->servers - k) * net * tr[x - b->network_index + lead];
+            double pct_t = pct ? pct[3 * i] : eng_pct_at(s, t);
+            double pct_n = pct ? pct[3 * i + 1] : eng_pct_at(s, x - b->network_index);
+            b->value =
+                eng_batch_value(pct_t * b->servers * unit * (1.0 - beta), tr[t + lead],
+                                pct_n * (b->servers - k) * net, tr[x - b->network_index + lead]);
         }
     }
 }
@@ -472,60 +432,23 @@ static void price_batches(const gp_scenario *s, plan *pl, const double *pct) {
 /* ---- self-hosted running costs -------------------------------------------------------- */
 
 typedef struct running {
-    double power, energy, colo, charge, bridge_hours, bridge_cost;
-    double power_untrended, k_draw; /* power is power_untrended * the energy trend */
+    eng_power p;
+    double bridge_hours, bridge_cost;
 } running;
 
 static void self_month(const gp_scenario *s, const int *order, const demand *dm, const plan *pl,
                        int j, running *r) {
-    int g = s->gpus_per_server;
     double at_work = pl->at_work[j];
-    double powered = ceil_pos(at_work / g);
     double q, z;
     self_busy(s, dm, pl, j, &q, &z);
-    double gpu_w = s->has_gpu_avg_w ? s->gpu_avg_w : s->gpu_idle_w;
-    double base_w = powered * s->server_base_w + at_work * gpu_w;
-    double busy_inc = s->has_gpu_avg_w ? 0.0 : s->gpu_tdp_w - s->gpu_idle_w;
-    double busy_day = s->has_gpu_avg_w ? 0.0 : q * 24.0 / HOURS; /* Y_j */
-    double cost_wh = 0.0, wh = 0.0;
-    if (!s->shift_to_cheapest || s->has_gpu_avg_w) {
-        for (int k = 0; k < s->n_periods; k++) {
-            double h = s->periods[k].hours_per_day;
-            double e = base_w * h + busy_inc * busy_day * h / 24.0;
-            cost_wh += e * s->periods[k].price_per_kwh;
-            wh += e;
-        }
-    } else {
-        double left = busy_day;
-        for (int i = 0; i < s->n_periods; i++) {
-            const gp_period *per = &s->periods[order[i]];
-            double room = at_work * per->hours_per_day;
-            double y = left < room ? left : room;
-            left -= y;
-            double e = base_w * per->hours_per_day + busy_inc * y;
-            cost_wh += e * per->price_per_kwh;
-            wh += e;
-        }
-    }
-    const double kwh_month_per_wh_day = HOURS / 24.0 / 1000.0;
-    double tr_e = pl->energy_trend[j];
-    r->power_untrended = s->pue * cost_wh * kwh_month_per_wh_day;
-    r->power = r->power_untrended * tr_e;
-    r->energy = s->pue * wh * kwh_month_per_wh_day;
-    double peak_gpu_w = s->gpu_tdp_w;
-    if (s->has_gpu_avg_w && s->gpu_avg_w > peak_gpu_w)
-        peak_gpu_w = s->gpu_avg_w;
-    double k_inst = (pl->in_service[j] * s->server_base_w + at_work * peak_gpu_w) / 1000.0;
-    double k_draw = dm->u[j] > 0.0 ? (powered * s->server_base_w + at_work * peak_gpu_w) / 1000.0
-                                   : base_w / 1000.0;
-    r->colo = s->colo_per_kw_month * k_inst;
-    r->k_draw = k_draw;
-    r->charge = s->demand_charge_per_kw_month * tr_e * k_draw * s->pue;
+    eng_self_power(s, order, at_work, ceil_pos(at_work / s->gpus_per_server), pl->in_service[j], q,
+                   dm->u[j], pl->energy_trend[j], &r->p);
     r->bridge_hours = z;
     r->bridge_cost = 0.0;
     if (z > 0.0) {
         const gp_option *br = &s->options[s->bridge];
-        r->bridge_cost = pay_per_use_slope(br, z, pl->bridge_trend[j]) * br->hourly + extras_of(br);
+        r->bridge_cost =
+            eng_pay_per_use_cost(br, eng_pay_per_use_slope(br, z, pl->bridge_trend[j]));
     }
 }
 
@@ -541,13 +464,24 @@ typedef struct option_flows {
     double first_month_instance_hours;
 } option_flows;
 
+/* A committed option's instances in the term from start (R). */
+static double term_instances(const demand *dm, const gp_option *o, double rho, int start) {
+    int end = start + o->term_months < dm->m ? start + o->term_months : dm->m;
+    double inst = 0.0;
+    for (int j = start + 1; j <= end; j++) {
+        double need = eng_instances(side_n(dm, j, rho), o->gpus_per_instance);
+        inst = need > inst ? need : inst;
+    }
+    return inst;
+}
+
 /* F (nullable) gets F[0..M]; z (nullable) the burst's hours by month (index j - 1); tr
  * (nullable: computed here) a pay-per-use option's price trend by month j (trend_table of its
  * trend, index j). */
 static void option_eval(const gp_scenario *s, const demand *dm, const gp_option *o, double *f,
                         double *z_out, option_flows *r, const double *tr) {
     int m = dm->m;
-    double rho = rho_of(s, o), extras = extras_of(o), sup = 1.0 + o->support_pct;
+    double rho = rho_of(s, o), extras = eng_extras(o);
     double flow[GP_MAX_MONTHS + 1], own[GP_MAX_MONTHS + 1];
     memset(r, 0, sizeof *r);
     memset(flow, 0, sizeof(double) * (size_t)(m + 1));
@@ -558,8 +492,8 @@ static void option_eval(const gp_scenario *s, const demand *dm, const gp_option 
             tr = own;
         }
         for (int j = 1; j <= m; j++) {
-            double sl = pay_per_use_slope(o, side_q(dm, j, rho), tr[j]);
-            flow[j] = sl * o->hourly + extras;
+            double sl = eng_pay_per_use_slope(o, side_q(dm, j, rho), tr[j]);
+            flow[j] = eng_pay_per_use_cost(o, sl);
             r->slope += sl;
             if (j == 1)
                 r->first_month_instance_hours = side_q(dm, j, rho) / o->gpus_per_instance *
@@ -574,23 +508,15 @@ static void option_eval(const gp_scenario *s, const demand *dm, const gp_option 
         }
         for (int start = 0; start < m; start += t) {
             int end = start + t < m ? start + t : m;
-            double inst;
-            if (o->has_base_gpus) {
-                inst = ceil_pos((double)o->base_gpus / gi);
-            } else {
-                inst = 0.0;
-                for (int j = start + 1; j <= end; j++) {
-                    double need = ceil_pos(side_n(dm, j, rho) / gi);
-                    inst = need > inst ? need : inst;
-                }
-            }
+            double inst = o->has_base_gpus ? eng_instances(o->base_gpus, gi)
+                                           : term_instances(dm, o, rho, start);
             if (start == 0) {
                 r->instances = (int)inst;
                 r->first_month_instance_hours = inst * HOURS;
             }
             double lock = trend(o->price_trend_per_year, start);
-            flow[start] += inst * o->upfront * lock * sup;
-            double per_month = inst * HOURS * lock * sup;
+            flow[start] += eng_term_upfront(o, inst, lock);
+            double per_month = eng_term_month(o, inst, lock);
             int after = start + t > m ? start + t - m : 0;
             for (int j = start + 1; j <= end; j++) {
                 flow[j] += per_month * o->hourly + extras;
@@ -608,7 +534,7 @@ static void option_eval(const gp_scenario *s, const demand *dm, const gp_option 
                             r->needs_burst = j;
                         continue;
                     }
-                    double c = pay_per_use_slope(bo, z, own[j]) * bo->hourly + extras_of(bo);
+                    double c = eng_pay_per_use_cost(bo, eng_pay_per_use_slope(bo, z, own[j]));
                     flow[j] += c;
                     r->burst += c;
                 }
@@ -676,6 +602,18 @@ static gp_status check_bursts(const gp_scenario *s, const demand *dm, gp_err *er
     return GP_OK;
 }
 
+double eng_loan_annuity(const gp_scenario *s) {
+    double r = s->loan_apr / 12.0;
+    int term = s->loan_term_months;
+    return r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
+}
+
+double eng_loan_balance(double principal, double a, double r, int t, double grow_t) {
+    if (r == 0.0)
+        return principal - a * t;
+    return principal * grow_t - a * (grow_t - 1.0) / r;
+}
+
 /* Self-hosted flows that do not move with utilization: capex, loans, values, maintenance,
  * staff and other; colocation (on the installed peak) is added per month by the caller. */
 /* grow (nullable) holds (1 + apr/12)^t for t = 0..M when kept from an earlier call; bd and
@@ -693,7 +631,7 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
     double r = s->loan_apr / 12.0;
     int term = s->loan_term_months;
     /* Payment per unit of principal, and (1 + r)^t by age t for the balances. */
-    double annuity = r == 0.0 ? 1.0 / term : r / (1.0 - pow(1.0 + r, -term));
+    double annuity = eng_loan_annuity(s);
     double own[GP_MAX_MONTHS + 1];
     const double *grow_at = grow ? grow : own;
     if (loan && r != 0.0 && !grow)
@@ -719,11 +657,7 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
             pay[last + 1] -= a;
             double paid = a * (last - d), balance = 0.0;
             if (term > t) {
-                if (r == 0.0) {
-                    balance = principal - a * t;
-                } else {
-                    balance = principal * grow_at[t] - a * (grow_at[t] - 1.0) / r;
-                }
+                balance = eng_loan_balance(principal, a, r, t, r == 0.0 ? 1.0 : grow_at[t]);
                 f[x] += balance;
             }
             if (bd)
@@ -731,7 +665,7 @@ static void self_fixed_flows(const gp_scenario *s, const plan *pl, double *f, gp
         }
         int from = d + s->warranty_months + 1;
         if (from <= x) {
-            double mm = s->maintenance_pct_per_year * b->hardware_capex / 12.0;
+            double mm = eng_maintenance_month(s, b->hardware_capex);
             maint[from] += mm;
             maint[x + 1] -= mm;
         }
@@ -760,8 +694,8 @@ static double self_total_at(const engine *e, const demand *dm, double *charges, 
     for (int j = 1; j <= dm->m; j++) {
         running r;
         self_month(e->s, e->order, dm, &e->pl, j, &r);
-        total += r.power + r.colo + r.charge + r.bridge_cost;
-        *charges += r.charge;
+        total += r.p.power + r.p.colo + r.p.charge + r.bridge_cost;
+        *charges += r.p.charge;
         if (r.bridge_hours > 0.0) {
             ++*bridge_months;
             *needs_bridge |= e->s->bridge < 0;
@@ -818,8 +752,10 @@ static void cheapest_of(gp_result *out) {
 static void break_even_hourly(const gp_scenario *s, int i, const gp_self_result *self,
                               double bridge_slope, const option_flows *of, gp_option_result *r) {
     const gp_option *o = &s->options[i];
+    /* A per_unit option's root is its price_per_unit: hourly less the input part, held. */
+    double held = gp_option_input_part(o), varied = o->hourly - held;
     double opt_d = of->slope, self_d = s->bridge == i ? bridge_slope : 0.0;
-    double opt0 = of->total - o->hourly * opt_d, self0 = self->total - o->hourly * self_d;
+    double opt0 = of->total - varied * opt_d, self0 = self->total - varied * self_d;
     r->has_break_even_hourly = false;
     if (ties_equal(opt_d, self_d))
         return;
@@ -887,7 +823,7 @@ static void break_even_utilization(engine *e, gp_result *out) {
             }
         }
     }
-    double bridge_extras = s->bridge >= 0 ? extras_of(&s->options[s->bridge]) : 0.0;
+    double bridge_extras = s->bridge >= 0 ? eng_extras(&s->options[s->bridge]) : 0.0;
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
         gp_option_result *r = &out->options[i];
@@ -900,7 +836,7 @@ static void break_even_utilization(engine *e, gp_result *out) {
             r->break_even_utilization = 0.0;
             continue;
         }
-        double burst_extras = o->burst >= 0 ? extras_of(&s->options[o->burst]) : 0.0;
+        double burst_extras = o->burst >= 0 ? eng_extras(&s->options[o->burst]) : 0.0;
         double d_prev = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
                         burst_extras * burst_months1[i] + charge1 - charge0;
         for (int k = 0; k + 1 < np; k++) {
@@ -1016,19 +952,19 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
     for (int j = 1; j <= m; j++) {
         running mr;
         self_month(s, e->order, &e->dm, &e->pl, j, &mr);
-        r->monthly[j] += mr.power + mr.colo + mr.charge + mr.bridge_cost;
-        bd->power += mr.power;
-        bd->colo += mr.colo;
-        bd->demand_charge += mr.charge;
+        r->monthly[j] += mr.p.power + mr.p.colo + mr.p.charge + mr.bridge_cost;
+        bd->power += mr.p.power;
+        bd->colo += mr.p.colo;
+        bd->demand_charge += mr.p.charge;
         bd->bridge += mr.bridge_cost;
-        energy += mr.energy;
+        energy += mr.p.energy;
         r->servers_in_service[j - 1] = e->pl.in_service[j];
         r->gpus_at_work[j - 1] = (int)e->pl.at_work[j];
         r->bridge_hours[j - 1] = mr.bridge_hours;
         r->bridge_cost[j - 1] = mr.bridge_cost;
         if (mr.bridge_hours > 0.0)
-            *bridge_slope +=
-                pay_per_use_slope(&s->options[s->bridge], mr.bridge_hours, e->pl.bridge_trend[j]);
+            *bridge_slope += eng_pay_per_use_slope(&s->options[s->bridge], mr.bridge_hours,
+                                                   e->pl.bridge_trend[j]);
         if (e->pl.in_service[j] > r->servers)
             r->servers = e->pl.in_service[j];
     }
@@ -1083,7 +1019,7 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     gp_err_clear(&out->error);
     out->horizon_months = s->horizon_months;
     out->n_options = s->n_options;
-    gp_model_fill_order(s, e.order);
+    eng_fill_order(s, e.order);
     if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
         /* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
         out->self.total = out->self.npv = NAN;
@@ -1162,7 +1098,7 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
 
 /* ---- totals alone (sweeps) ------------------------------------------------------------ */
 
-/* What an option's flows read of it besides the demand (pay_per_use_slope, extras_of,
+/* What an option's flows read of it besides the demand (eng_pay_per_use_slope, eng_extras,
  * spot_factor, rho_of; a committed term's fees): kept flows stay valid while these are the
  * same (a committed base with a burst is always redone). */
 #define PAY_KEYS 16
@@ -1387,10 +1323,10 @@ static bool keep_month(const gp_scenario *s, engine_keep *k, int j) {
     self_month(s, k->e.order, &k->e.dm, &k->e.pl, j, &mr);
     if (mr.bridge_hours > 0.0 && s->bridge < 0)
         return false; /* check_bridge's refusal */
-    k->running[j] = mr.power + mr.colo + mr.charge + mr.bridge_cost;
-    k->power_untrended[j] = mr.power_untrended;
-    k->colo[j] = mr.colo;
-    k->k_draw[j] = mr.k_draw;
+    k->running[j] = mr.p.power + mr.p.colo + mr.p.charge + mr.bridge_cost;
+    k->power_untrended[j] = mr.p.power_untrended;
+    k->colo[j] = mr.p.colo;
+    k->k_draw[j] = mr.p.k_draw;
     k->bridge[j] = mr.bridge_cost;
     k->bridge_hours[j] = mr.bridge_hours;
     return true;
@@ -1411,7 +1347,7 @@ static int self_months(const gp_scenario *s, engine_keep *k) {
         need[j] = side_n(&e->dm, j, rho);
         if (need[j] > MAX_GPUS)
             return -1;
-        if (servers_wanted(s, need[j]) != k->want[j])
+        if (eng_servers_wanted(s, need[j]) != k->want[j])
             return 0;
     }
     for (int i = 0; i < k->n_dirty; i++) {
@@ -1451,17 +1387,6 @@ static void kept_bridge_trend(const gp_scenario *s, engine_keep *k) {
                sizeof(double) * (size_t)(s->horizon_months + 1));
 }
 
-/* A committed option's instances in the term from start (option_eval's R). */
-static double term_instances(const demand *dm, const gp_option *o, double rho, int start) {
-    int end = start + o->term_months < dm->m ? start + o->term_months : dm->m;
-    double inst = 0.0;
-    for (int j = start + 1; j <= end; j++) {
-        double need = ceil_pos(side_n(dm, j, rho) / o->gpus_per_instance);
-        inst = need > inst ? need : inst;
-    }
-    return inst;
-}
-
 /* Whether option i's kept total holds at the demand held: its keys are those it was computed
  * with, and it is pay-per-use with its flows redone in the months the demand moved in, or
  * committed with the same instances in every term the demand moved in. */
@@ -1491,13 +1416,13 @@ static bool option_kept(const gp_scenario *s, engine_keep *k, int i, const doubl
             k->dirty_opt[k->dirty[x]] &= ~bit;
         return true; /* the same instances: the same flows */
     }
-    double extras = extras_of(o), t = 0.0;
+    double t = 0.0;
     const double *tr = kept_trend(s, k, i);
     bool moved = false;
     for (int x = 0; x < k->n_dirty; x++) {
         int j = k->dirty[x];
         if (k->dirty_opt[j] & bit) {
-            f[j] = pay_per_use_slope(o, side_q(dm, j, rho), tr[j]) * o->hourly + extras;
+            f[j] = eng_pay_per_use_cost(o, eng_pay_per_use_slope(o, side_q(dm, j, rho), tr[j]));
             k->dirty_opt[j] &= ~bit;
             moved = true;
         }
@@ -1597,7 +1522,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             for (int j = 1; j <= m; j++) {
                 int sj = (int)ceil_pos(k->need[j] / s->gpus_per_server);
                 most = sj > most ? sj : most;
-                k->want[j] = servers_wanted(s, k->need[j]);
+                k->want[j] = eng_servers_wanted(s, k->need[j]);
             }
             k->max_want = most;
             double r = s->loan_apr / 12.0;
@@ -1634,7 +1559,7 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             k->n_dirty_self = 0;
         } else if (redo & ENGINE_REDO_RUNNING) {
             /* A month with bridge hours and no bridge is check_bridge's refusal. */
-            gp_model_fill_order(s, e->order);
+            eng_fill_order(s, e->order);
             kept_bridge_trend(s, k); /* the bridge's prices may have moved */
             k->running_ok = false;
             for (int j = 1; j <= m; j++)
@@ -1654,12 +1579,10 @@ bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, eng
             for (int j = 1; j <= m; j++) {
                 double tr_e = e->pl.energy_trend[j];
                 double power = k->power_untrended[j] * tr_e;
-                double charge = s->demand_charge_per_kw_month * tr_e * k->k_draw[j] * s->pue;
+                double charge = eng_demand_charge(s, tr_e, k->k_draw[j]);
                 if ((redo & ENGINE_REDO_BRIDGE) && br && k->bridge_hours[j] > 0.0)
-                    k->bridge[j] =
-                        pay_per_use_slope(br, k->bridge_hours[j], e->pl.bridge_trend[j]) *
-                            br->hourly +
-                        extras_of(br);
+                    k->bridge[j] = eng_pay_per_use_cost(
+                        br, eng_pay_per_use_slope(br, k->bridge_hours[j], e->pl.bridge_trend[j]));
                 k->running[j] = power + k->colo[j] + charge + k->bridge[j];
             }
         }
@@ -1711,6 +1634,8 @@ bool gp_result_cost_per_work_unit(const gp_result *r, int side, double *out) {
 }
 
 bool gp_result_cost_per_gpu_hour(const gp_scenario *s, const gp_result *r, int side, double *out) {
+    if (side >= 0 && s->options[side].pricing == GP_PER_UNIT)
+        return *out = 0, false; /* an API has no GPU-hours */
     if (!r->work_mode) {
         bool has =
             side < 0 ? r->self.has_cost_per_gpu_hour : r->options[side].has_cost_per_gpu_hour;

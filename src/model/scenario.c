@@ -84,6 +84,21 @@ const char *gp_pricing_name(gp_pricing p) {
         return "spot";
     case GP_COMMITTED:
         return "committed";
+    case GP_PER_UNIT:
+        return "per_unit";
     }
     return "?";
+}
+
+double gp_option_input_part(const gp_option *o) {
+    return o->pricing == GP_PER_UNIT ? o->input_units_per_unit * o->price_per_input_unit : 0.0;
+}
+
+void gp_option_per_unit_sync(gp_option *o) {
+    if (o->pricing != GP_PER_UNIT)
+        return;
+    o->gpus_per_instance = 1;
+    o->work_per_gpu_hour = 1.0;
+    o->idle_overhead = 0.0;
+    o->hourly = o->price_per_unit + gp_option_input_part(o);
 }

@@ -24,7 +24,8 @@ typedef struct input {
 
 #define S(f) IN_SCENARIO, offsetof(gp_scenario, f)
 #define O(f) IN_OPTION, offsetof(gp_option, f)
-#define ALL ((1 << GP_ON_DEMAND) | (1 << GP_SPOT) | (1 << GP_COMMITTED))
+#define HOURLY ((1 << GP_ON_DEMAND) | (1 << GP_SPOT) | (1 << GP_COMMITTED))
+#define ALL (HOURLY | (1 << GP_PER_UNIT))
 
 static const input inputs[] = {
     {"horizon_months", S(horizon_months), true, 1, GP_MAX_MONTHS, 0, true},
@@ -68,8 +69,11 @@ static const input inputs[] = {
     {"self_hosted.refresh_months", S(refresh_months), true, 12, 240, 0, false},
     {"self_hosted.resale", IN_RESALE, 0, false, 0, 1, 0, false},
     {"price_trend_per_year", O(price_trend_per_year), false, -0.9, 1, ALL, false},
-    {"work_per_gpu_hour", O(work_per_gpu_hour), false, 1e-12, INFINITY, ALL, false},
-    {"hourly", O(hourly), false, 0, INFINITY, ALL, false},
+    {"work_per_gpu_hour", O(work_per_gpu_hour), false, 1e-12, INFINITY, HOURLY, false},
+    {"hourly", O(hourly), false, 0, INFINITY, HOURLY, false},
+    {"price_per_unit", O(price_per_unit), false, 0, INFINITY, 1 << GP_PER_UNIT, false},
+    {"price_per_input_unit", O(price_per_input_unit), false, 0, INFINITY, 1 << GP_PER_UNIT, false},
+    {"input_units_per_unit", O(input_units_per_unit), false, 0, 1000000, 1 << GP_PER_UNIT, false},
     {"upfront", O(upfront), false, 0, INFINITY, 1 << GP_COMMITTED, false},
     {"idle_overhead", O(idle_overhead), false, 0, 10, (1 << GP_ON_DEMAND) | (1 << GP_SPOT), false},
     {"interruptions_per_hour", O(interruptions_per_hour), false, 0, 10, 1 << GP_SPOT, false},
@@ -117,6 +121,8 @@ static void set(gp_scenario *s, const input *in, int index, double v) {
         *(int *)p = (int)v;
     else
         *(double *)p = v;
+    if (in->where == IN_OPTION)
+        gp_option_per_unit_sync(&s->options[index]); /* an API's hourly follows its prices */
 }
 
 static bool is_field(const input *in, size_t offset) {

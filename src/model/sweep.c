@@ -37,6 +37,7 @@ static const param_info params[GP_SWEEP_N_PARAMS] = {
     [GP_SWEEP_OPTION_PRICE_TREND] = {"price_trend_per_year", true, false, true, false, -0.9, 1.0},
     [GP_SWEEP_WORK_PER_GPU_HOUR] = {"work_per_gpu_hour", false, false, true, true, 0.0, INFINITY},
     [GP_SWEEP_OPTION_WORK_PER_GPU] = {"work_per_gpu_hour", true, false, true, true, 0.0, INFINITY},
+    [GP_SWEEP_PRICE_PER_UNIT] = {"price_per_unit", true, false, false, false, 0.0, GP_MONEY_MAX},
 };
 
 const char *gp_sweep_param_name(gp_sweep_param p) {
@@ -144,6 +145,24 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
             if (!s->work_mode)
                 return gp_errorf(err, GP_E_INPUT, name,
                                  "throughputs apply in work mode only (demand.work_per_month)");
+            if (a->param == GP_SWEEP_OPTION_WORK_PER_GPU &&
+                s->options[a->option].pricing == GP_PER_UNIT)
+                return gp_errorf(err, GP_E_INPUT, name,
+                                 "option \"%s\" is per_unit: it bills the work, at no throughput",
+                                 s->options[a->option].name);
+            break;
+        case GP_SWEEP_HOURLY:
+            if (s->options[a->option].pricing == GP_PER_UNIT)
+                return gp_errorf(err, GP_E_INPUT, name,
+                                 "option \"%s\" is per_unit: vary price_per_unit:%s instead",
+                                 s->options[a->option].name, s->options[a->option].name);
+            break;
+        case GP_SWEEP_PRICE_PER_UNIT:
+            if (s->options[a->option].pricing != GP_PER_UNIT)
+                return gp_errorf(
+                    err, GP_E_INPUT, name, "option \"%s\" is %s: vary hourly:%s instead",
+                    s->options[a->option].name, gp_pricing_name(s->options[a->option].pricing),
+                    s->options[a->option].name);
             break;
         default:
             break;
@@ -215,6 +234,10 @@ static void apply(gp_scenario *s, const gp_scenario *base, double base_mean, con
     case GP_SWEEP_HOURLY:
         s->options[a->option].hourly = v;
         break;
+    case GP_SWEEP_PRICE_PER_UNIT:
+        s->options[a->option].price_per_unit = v;
+        gp_option_per_unit_sync(&s->options[a->option]);
+        break;
     case GP_SWEEP_GROWTH:
         s->growth_per_month = v;
         break;
@@ -256,7 +279,7 @@ typedef struct walker {
     const gp_sweep_axis *axes;
     int n_axes;
     gp_scenario *s; /* heap: a scenario is large */
-    gp_model_cache cache;
+    steady_cache cache;
     double base_mean;
     bool v2_axes; /* an axis can turn version 2 keys on or off */
     double values[GP_SWEEP_MAX_AXES];
@@ -286,7 +309,7 @@ static void walker_init(walker *w, const gp_scenario *base, const gp_sweep_axis 
     w->n_axes = n_axes;
     w->s = gp_xmalloc(sizeof *w->s);
     *w->s = *base;
-    gp_model_cache_init(&w->cache, w->s); /* scaling prices keeps their order */
+    steady_cache_init(&w->cache, w->s); /* scaling prices keeps their order */
     w->base_mean = gp_tariff_mean_price(base);
     for (int k = 0; k < n_axes; k++)
         w->v2_axes |= params[axes[k].param].v2;
@@ -351,6 +374,7 @@ static void walker_forget(walker *w, int k, double old, double v) {
             forget_self(w, ENGINE_REDO_PLAN);
         return;
     case GP_SWEEP_HOURLY:
+    case GP_SWEEP_PRICE_PER_UNIT:
     case GP_SWEEP_OPTION_PRICE_TREND:
     case GP_SWEEP_OPTION_WORK_PER_GPU:
         w->opts_ok &= ~((uint64_t)1 << a->option);
@@ -383,11 +407,9 @@ static int cheapest_of(const double *t, int n_contenders) {
     double best = t[0];
     for (int i = 1; i < n_contenders; i++)
         best = t[i] < best ? t[i] : best;
-    for (int i = 0; i < n_contenders; i++) {
-        double scale = fabs(t[i]) > fabs(best) ? fabs(t[i]) : fabs(best);
-        if (fabs(t[i] - best) <= 1e-9 * (scale > 1.0 ? scale : 1.0))
+    for (int i = 0; i < n_contenders; i++)
+        if (gp_money_equal(t[i], best))
             return i - 1;
-    }
     return -1;
 }
 
@@ -396,9 +418,9 @@ static int cheapest_of(const double *t, int n_contenders) {
 static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     w->evaluations++;
     int nc = w->s->n_options + 1;
-    if (!w->cache.uses_v2) { /* closed forms; the totals kept belong to version 2 points */
+    if (!w->cache.uses_v2) { /* steady totals; the totals kept belong to version 2 points */
         walker_forget_all(w);
-        gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
+        steady_totals(w->s, &w->cache, &t[0], &t[1]);
         return GP_OK;
     }
     if (w->demand_moved) {
@@ -426,7 +448,7 @@ static gp_status walker_eval(walker *w, double *t, gp_err *err) {
     }
     /* The engine might refuse this point: evaluate it in full for its totals or its error. */
     walker_forget_all(w);
-    gp_model_totals(w->s, &w->cache, &t[0], &t[1]);
+    gp_model_totals_v2(w->s, w->cache.scratch, &t[0], &t[1]);
     if (w->cache.scratch->error.code != GP_OK) {
         char at[160];
         size_t n = 0;
@@ -602,6 +624,7 @@ static bool line_solvable(const walker *w, int k) {
     case GP_SWEEP_SERVER_PRICE:
     case GP_SWEEP_PUE:
     case GP_SWEEP_HOURLY:
+    case GP_SWEEP_PRICE_PER_UNIT:
         return true;
     case GP_SWEEP_UTILIZATION:
         return !w->s->work_mode;

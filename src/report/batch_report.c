@@ -154,6 +154,13 @@ static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
             out, "FLIP  %s: %s is now the cheapest (was %s; %s -> %s) because %s\n", c->scenario,
             c->what, c->old_s, a, b, c->because[0] ? c->because : "its results moved");
     case GP_CHANGE_PRICE:
+        if (!c->catalog[0] && !c->has_old) /* an API's price, written in the scenario (2.1) */
+            return gp_buf_printf(out, "price %s: %s now %s a unit of work (%s)\n", c->scenario,
+                                 c->what, gp_fmt_sig(c->new_v, 4, y, sizeof y), c->source);
+        if (!c->catalog[0])
+            return gp_buf_printf(out, "price %s: %s %s -> %s a unit of work (%s)\n", c->scenario,
+                                 c->what, gp_fmt_sig(c->old_v, 4, x, sizeof x),
+                                 gp_fmt_sig(c->new_v, 4, y, sizeof y), c->source);
         if (!c->has_old)
             return gp_buf_printf(out, "price %s: %s (%s) now priced at %s (%s, %s)\n", c->scenario,
                                  c->what, c->catalog, gp_fmt_sig(c->new_v, 4, y, sizeof y),

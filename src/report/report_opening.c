@@ -198,8 +198,14 @@ static void break_even_line(const gp_scenario *s, const gp_result *r, int i, gp_
     if (or->has_break_even_hourly) {
         char b[32], now[32];
         gp_fmt_sig(or->break_even_hourly, 4, b, sizeof b);
-        gp_fmt_sig(op->hourly, 4, now, sizeof now);
-        snprintf(price, sizeof price, "at %s an instance-hour (the scenario: %s)", b, now);
+        if (op->pricing == GP_PER_UNIT) { /* an API: its price a unit of work, inputs held */
+            gp_fmt_sig(op->price_per_unit, 4, now, sizeof now);
+            snprintf(price, sizeof price, "at %s a %s (the scenario: %s)", b,
+                     s->work_unit[0] ? s->work_unit : "unit of work", now);
+        } else {
+            gp_fmt_sig(op->hourly, 4, now, sizeof now);
+            snprintf(price, sizeof price, "at %s an instance-hour (the scenario: %s)", b, now);
+        }
     }
     gp_fmt_money(fabs(or->total - r->self.total), diff, sizeof diff);
     const char *who = or->total > r->self.total ? "owning" : "renting";

@@ -382,10 +382,26 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
         put(w, "| ");
         text(w, o->name);
         put(w, " | %s, ", gp_pricing_name(o->pricing));
-        count(w, o->gpus_per_instance, "GPU", "GPUs");
-        put(w, " an instance, ");
-        sig(w, o->hourly);
-        put(w, " an instance-hour");
+        if (o->pricing == GP_PER_UNIT) {
+            /* An API: the work itself is billed, no GPUs or instances. */
+            sig(w, o->price_per_unit);
+            put(w, " a ");
+            text(w, s->work_unit[0] ? s->work_unit : "unit of work");
+            if (o->input_units_per_unit > 0) {
+                put(w, " plus ");
+                sig(w, o->input_units_per_unit);
+                put(w, " input units at ");
+                sig(w, o->price_per_input_unit);
+                put(w, " (");
+                sig(w, o->hourly);
+                put(w, " in all)");
+            }
+        } else {
+            count(w, o->gpus_per_instance, "GPU", "GPUs");
+            put(w, " an instance, ");
+            sig(w, o->hourly);
+            put(w, " an instance-hour");
+        }
         if (o->pricing == GP_COMMITTED) {
             put(w, ", %d-month term", o->term_months);
             if (o->upfront > 0) {
@@ -404,7 +420,7 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
         }
         if (o->price_trend_per_year != 0.0)
             put(w, ", price %+.4g%% a year", o->price_trend_per_year * 100.0);
-        if (s->work_mode) {
+        if (s->work_mode && o->pricing != GP_PER_UNIT) {
             put(w, ", ");
             sig(w, o->work_per_gpu_hour);
             put(w, " a busy GPU-hour");

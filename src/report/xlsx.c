@@ -160,6 +160,9 @@ enum {
     O_UPFRONT,
     O_TERM,
     O_BASE,
+    O_PPU,  /* per_unit (2.1): price a unit of work */
+    O_PPIU, /* ... an input unit */
+    O_IUPU, /* ... input units a unit of work */
     O_N
 };
 
@@ -187,7 +190,10 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                                           "restart time",
                                           "upfront per instance per term",
                                           "term",
-                                          "committed base GPUs"};
+                                          "committed base GPUs",
+                                          "price a unit of work",
+                                          "price an input unit",
+                                          "input units a unit of work"};
     static const char *const units[O_N] = {"per instance-hour",
                                            "GPUs",
                                            "a year",
@@ -203,7 +209,10 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                                            "h",
                                            "",
                                            "months",
-                                           "GPUs"};
+                                           "GPUs",
+                                           "per unit of work",
+                                           "per input unit",
+                                           "units"};
     double v[O_N] = {o->hourly,
                      o->gpus_per_instance,
                      o->price_trend_per_year,
@@ -219,13 +228,20 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                      o->restart_h,
                      o->upfront,
                      o->term_months,
-                     o->base_gpus};
-    bool committed = o->pricing == GP_COMMITTED;
+                     o->base_gpus,
+                     o->price_per_unit,
+                     o->price_per_input_unit,
+                     o->input_units_per_unit};
+    bool committed = o->pricing == GP_COMMITTED, per_unit = o->pricing == GP_PER_UNIT;
     bool applies[O_N];
     for (int f = 0; f < O_N; f++)
         applies[f] = true;
-    applies[O_RHO] = s->work_mode;
-    applies[O_IDLE] = !committed;
+    /* An API (per_unit) is on-demand with one "GPU" an instance doing one unit of work an hour,
+     * no idle overhead: those are fixed, not inputs, and its hourly is its prices' formula. */
+    applies[O_PPU] = applies[O_PPIU] = applies[O_IUPU] = per_unit;
+    applies[O_G] = !per_unit;
+    applies[O_RHO] = s->work_mode && !per_unit;
+    applies[O_IDLE] = !committed && !per_unit;
     applies[O_LAMBDA] = applies[O_CKPT] = applies[O_RESTART] = o->pricing == GP_SPOT;
     applies[O_UPFRONT] = applies[O_TERM] = committed;
     applies[O_BASE] = committed && o->has_base_gpus;
@@ -258,13 +274,27 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                 input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
         }
     }
-    for (int f = 0; f < O_N; f++) {
+    for (int f = O_PPU; f <= O_IUPU; f++)
+        r->h[f][0] = '\0';
+    if (per_unit) /* its prices first: the price a unit in all below is their formula */
+        for (int f = O_PPU; f <= O_IUPU; f++) {
+            snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
+            ref(r->h[f], sizeof r->h[f], "Assumptions", input(in, NULL, label, v[f], units[f]), 1);
+        }
+    for (int f = 0; f < O_PPU; f++) {
         r->h[f][0] = '\0';
         if (!applies[f])
             continue;
         snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
         int row;
-        if (fx && (f == O_HOURLY || f == O_UPFRONT)) {
+        if (per_unit && f == O_HOURLY) {
+            snprintf(label, sizeof label, "%s: price a unit of work in all", o->name);
+            row = in->row++;
+            text_cell(in->b, in->ws, row, 0, label, NULL);
+            gp_xlsx_formula(in->b, in->ws, row, 1, o->hourly, in->b->num, "=%s+%s*%s", r->h[O_PPU],
+                            r->h[O_IUPU], r->h[O_PPIU]);
+            text_cell(in->b, in->ws, row, 2, "per unit of work, its inputs included", NULL);
+        } else if (fx && (f == O_HOURLY || f == O_UPFRONT)) {
             row = in->row++;
             text_cell(in->b, in->ws, row, 0, label, NULL);
             gp_xlsx_formula(in->b, in->ws, row, 1, v[f], in->b->num, "=%s*%s",
@@ -278,6 +308,11 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                 if (!strcmp(meta->sources[k].option, o->name))
                     text_cell(in->b, in->ws, row, 3, "catalog (see Sources)", NULL);
         ref(r->h[f], sizeof r->h[f], "Assumptions", row, 1);
+    }
+    if (per_unit) {
+        snprintf(r->h[O_G], sizeof r->h[O_G], "1");
+        snprintf(r->h[O_RHO], sizeof r->h[O_RHO], "1");
+        snprintf(r->h[O_IDLE], sizeof r->h[O_IDLE], "0");
     }
     if (o->pricing == GP_SPOT)
         snprintf(r->phi, sizeof r->phi, "(1+%s*(%s/2+%s))", r->h[O_LAMBDA], r->h[O_CKPT],
@@ -1302,7 +1337,7 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
             const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
             int dif = wx ? oc->difx : oc->dif;
             double vs = *cum_self + (wx && m == M ? sr->exit_value : 0.0), vo = cum_opt[i];
-            bool tie = fabs(vs - vo) <= 1e-9 * fmax(1.0, fmax(fabs(vs), fabs(vo)));
+            bool tie = gp_money_equal(vs, vo);
             bool ok = vs < vo || tie;
             bool zero = fabs(vs) <= 1e-9 && fabs(vo) <= 1e-9;
             bool *differed = &x->differed[wx][i];
@@ -2045,7 +2080,7 @@ static void utilization_sheet(wbctx *x, lxw_worksheet *ws) {
             /* The answer so far, as the formula finds it. */
             double dp = k == 1 ? d0p[i] : dprev[i];
             if (!has_ans[i]) {
-                if (fabs(self_t - opt_t) <= 1e-9 * fmax(1, fmax(fabs(self_t), fabs(opt_t))))
+                if (gp_money_equal(self_t, opt_t))
                     has_ans[i] = true, ans[i] = u;
                 else if ((dp < 0) != (dif < 0))
                     has_ans[i] = true, ans[i] = u_prev + (u - u_prev) * dp / (dp - dif);
@@ -2243,14 +2278,17 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
             double per_h;
             bool has_h = gp_result_cost_per_gpu_hour(s, r, i, &per_h);
             snprintf(f, sizeof f, "=IF(SUM(%s)=0,\"\",B%d/SUM(%s))", qr, R, qr);
-            maybe(b, ws, row, PER_GPU_H, has_h, per_h, b->money, f);
+            if (i >= 0 && s->options[i].pricing == GP_PER_UNIT)
+                text_cell(b, ws, row, PER_GPU_H, "none: an API bills the work", NULL);
+            else
+                maybe(b, ws, row, PER_GPU_H, has_h, per_h, b->money, f);
         }
         double low = r->self.total;
         for (int k = 0; k < no; k++)
             low = fmin(low, r->options[k].total);
-        gp_xlsx_formula(
-            b, ws, row, 12, fabs(total - low) <= 1e-9 * fmax(1, fmax(fabs(total), fabs(low))), NULL,
-            "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R, lows);
+        gp_xlsx_formula(b, ws, row, 12, gp_money_equal(total, low), NULL,
+                        "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R,
+                        lows);
         if (i < 0)
             continue;
         const gp_option_result *orr = &r->options[i];
@@ -2291,8 +2329,11 @@ static void summary_sheet(wbctx *x, lxw_worksheet *ws) {
         } else {
             num_cell(b, ws, row, 14, 0, b->num);
         }
-        const char *hourly = x->o[i].h[O_HOURLY];
-        double h = s->options[i].hourly;
+        /* An API's break-even is its price_per_unit, the input part held (2.1): the totals at
+         * 0 are those with the input part alone. */
+        bool api = s->options[i].pricing == GP_PER_UNIT;
+        const char *hourly = x->o[i].h[api ? O_PPU : O_HOURLY];
+        double h = api ? s->options[i].price_per_unit : s->options[i].hourly;
         gp_xlsx_formula(b, ws, row, 15, orr->total - h * slope, b->money, "=B%d-%s*N%d", R, hourly,
                         R);
         gp_xlsx_formula(b, ws, row, 16, r->self.total - h * bslope, b->money, "=$B$%d-%s*O%d",

@@ -381,7 +381,7 @@ static void count_row(gctx *x, int row, const cand *o) {
         snprintf(cs, sizeof cs, "INDEX(%s,%s)", cums, vs);
         cell(co, sizeof co, NULL, x->r_rent_cum + o->k, M_FIRST + m);
         double a = x->own[pick].cum[m], z = o->cum[m];
-        bool tie = fabs(a - z) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(z)));
+        bool tie = gp_money_equal(a, z);
         int state = !tie ? (a < z ? 1 : 2) : differed ? (a == 0.0 && z == 0.0 ? 3 : 1) : 0;
         differed = differed || state != 0;
         char prev[24] = "0";

@@ -306,6 +306,10 @@ check "diff of a run with itself: nothing" bash -c "[ $rc = 0 ] && grep -q '0 de
 sed 's/"hourly": 12}/"hourly": 1}/' "$tmp/fleet.json" >"$tmp/fleet-cheap.json"
 "$gpuplan" diff "$tmp/fleet.json" "$tmp/fleet-cheap.json" >"$tmp/sdiff.out"; rc=$?
 check "diff of two scenario files" bash -c "[ $rc = 0 ] && grep -q 'total fleet-plan: cloud od' '$tmp/sdiff.out'"
+api=$root/tests/fixtures/examples/v2-api-bridge-level-months.json
+sed 's/"price_per_unit": 0.6/"price_per_unit": 0.2/' "$api" >"$tmp/api-cheap.json"
+"$gpuplan" diff "$api" "$tmp/api-cheap.json" >"$tmp/apidiff.out"; rc=$?
+check "diff: an API's price a unit of work (2.1), and the totals it moves" bash -c "[ $rc = 0 ] && grep -qF 'price Llama 70B serving: own B200 servers, rent H100s, or buy tokens from an API: API 1 -> 0.6 a unit of work (the scenario)' '$tmp/apidiff.out' && grep -qF 'API 1,435,872.45 -> 861,523.47' '$tmp/apidiff.out'"
 check "diff: a missing run is bad input" bash -c "'$gpuplan' diff 1999-01-01 '$run' 2>/dev/null; [ \$? = 2 ]"
 
 # Pruning removes only what this database recorded and gpuplan marked. Old runs are made as a

@@ -139,6 +139,19 @@ check "sweep unknown parameter lists the valid ones" expect 2 'unknown parameter
 check "sweep v2 range names the axis" expect 2 'lead_time_months: must stay in [0, 24]' -- "$gpuplan" sweep "$v2grow" --vary lead_time_months=0:30:3
 check "sweep a refused point exits 2, naming the file" expect 2 'v2lead.json:$.self_hosted.bridge: at lead_time_months=1: month 1 needs' -- "$gpuplan" sweep "$tmp/v2lead.json" --vary lead_time_months=0:2:3 --summary
 check "sweep -o: a refused point names the file, no CSV left" bash -c "'$gpuplan' sweep '$tmp/v2lead.json' --vary lead_time_months=0:2:3 -o '$tmp/refused.csv' 2>'$tmp/refused.err'; [ \$? = 2 ] && grep -qF 'v2lead.json:\$.self_hosted.bridge: at lead_time_months=1' '$tmp/refused.err' && [ ! -e '$tmp/refused.csv' ]"
+# Revision 2.1: an API priced per unit of work, through every command that names a pricing kind.
+api=$fixtures/v2-api-bridge-level-months.json
+sed 's/"work_per_month": 40000, "work_unit": "M tokens"/"gpus": 16/; s/"work_per_gpu_hour": [0-9]*, //g; s/, *"work_per_gpu_hour": [0-9]*//g' "$api" >"$tmp/api-gpu.json"
+check "per_unit in GPU mode: one line at its pricing, exit 2, nothing written" bash -c "'$gpuplan' report '$tmp/api-gpu.json' -o '$tmp/api-gpu.md' 2>'$tmp/api-gpu.err'; [ \$? = 2 ] && [ \$(wc -l <'$tmp/api-gpu.err') = 1 ] && grep -qF 'api-gpu.json:\$.cloud_options[0].pricing: per_unit needs demand in work' '$tmp/api-gpu.err' && [ ! -e '$tmp/api-gpu.md' ]"
+sed 's/"input_units_per_unit": 2/"input_units_per_unit": 2, "hourly": 1/' "$api" >"$tmp/api-hourly.json"
+check "per_unit with an hourly price is refused at its path" expect 2 'api-hourly.json:$.cloud_options[0].hourly: applies to on_demand, spot and committed options only' -- "$gpuplan" report "$tmp/api-hourly.json"
+check "report md names the API's prices" bash -c "'$gpuplan' report '$api' | grep -qF '| API | per_unit, 0.6 a M tokens plus 2 input units at 0.2 (1 in all), price -30% a year |'"
+check "sweep price_per_unit:API at the scenario's price gives the report's totals" bash -c "'$gpuplan' sweep '$api' --vary 'price_per_unit:API=0.6:0.6:1' | tail -1 | grep -qx '0.6,424747.43,1435872.45,690283.03,self_hosted'"
+sed 's/"price_per_input_unit": 0.2/"price_per_input_unit": 0/' "$api" >"$tmp/api-out.json"
+check "sweep price_per_unit:API --summary: the API wins when cheap (no input part)" bash -c "'$gpuplan' sweep '$tmp/api-out.json' --vary 'price_per_unit:API=0:0.6:61' --summary | grep -q 'API -> self_hosted between price_per_unit:API'"
+check "sweep hourly of an API names the way" expect 2 'option "API" is per_unit: vary price_per_unit:API instead' -- "$gpuplan" sweep "$api" --vary 'hourly:API=0:1:3'
+check "sweep price_per_unit of an on-demand option is refused" expect 2 'option "H100 on-demand" is on_demand: vary hourly:H100 on-demand instead' -- "$gpuplan" sweep "$api" --vary 'price_per_unit:H100 on-demand=0:1:3'
+check "sensitivity moves an API's prices, not an hourly" bash -c "'$gpuplan' sensitivity '$api' --delta 10% --all >'$tmp/api-sens.txt' && grep -qF 'cloud_options[0].price_per_unit' '$tmp/api-sens.txt' && grep -qF 'cloud_options[0].price_per_input_unit' '$tmp/api-sens.txt' && ! grep -qF 'cloud_options[0].hourly' '$tmp/api-sens.txt' && ! grep -qF 'cloud_options[0].work_per_gpu_hour' '$tmp/api-sens.txt'"
 check "sensitivity of a refused plan names the file" expect 2 'v2lead.json:$.self_hosted.bridge: month 1 needs' -- "$gpuplan" sensitivity "$tmp/v2lead.json"
 
 # Sensitivity: moving the on-demand price by 10% moves its total by 10% of 5,169,381.12.

@@ -120,20 +120,4 @@ PY
         { echo "FAIL $name: md does not name the cheapest ($cheapest)"; fail=1; }
     echo "ok $name"
 done
-# Revision 2.1's example needs what the engine does not implement yet (a per_unit option, the
-# level-month rule; docs/model.md, Revision 2.1): until it does, report refuses the scenario as
-# bad input, in one line naming the file and the option's JSON path, and writes nothing. When
-# per_unit lands this fails: move the example up beside the others.
-for scen in "$examples"/revision-2.1/*.json; do
-    case $scen in *.expected.json) continue ;; esac
-    name=$(basename "$scen" .json)
-    "$gpuplan" report "$scen" --format json --as-of 2026-01-15 -o "$tmp/$name.json" 2>"$tmp/$name.err"
-    rc=$?
-    if [ "$rc" != 2 ] || [ "$(wc -l <"$tmp/$name.err")" != 1 ] || [ -e "$tmp/$name.json" ] ||
-        ! grep -qF "gpuplan: $scen:\$.cloud_options[" "$tmp/$name.err"; then
-        echo "FAIL revision-2.1/$name: expected a one-line refusal (exit 2), got exit $rc: $(cat "$tmp/$name.err")"; fail=1
-    else
-        echo "ok revision-2.1/$name refused until per_unit lands"
-    fi
-done
 exit $fail

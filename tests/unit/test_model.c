@@ -521,10 +521,8 @@ static void test_closed_form_matches_walk(void **state) {
             }
         }
         gp_model_evaluate(&s, res);
-        gp_model_cache c;
-        gp_model_cache_init(&c, &s);
         double self, opts[GP_MAX_OPTIONS];
-        gp_model_totals(&s, &c, &self, opts);
+        gp_model_steady_totals(&s, &self, opts);
         assert_close(self, res->self.total, 1e-9);
         for (int i = 0; i < s.n_options; i++)
             assert_close(opts[i], res->options[i].total, 1e-9);
@@ -744,10 +742,8 @@ static void test_v2_version1_corners(void **state) {
     /* Colocation still reserves the installed peak, (2 * 1000 + 16 * 300) W. */
     assert_close(res->self.breakdown.colo, 10 * 6.8, REL);
     /* The closed form agrees. */
-    gp_model_cache cache;
-    gp_model_cache_init(&cache, &s);
     double self, opts[GP_MAX_OPTIONS];
-    gp_model_totals(&s, &cache, &self, opts);
+    gp_model_steady_totals(&s, &self, opts);
     assert_close(self, res->self.total, 1e-12);
     assert_close(opts[0], res->options[0].total, 1e-12);
 }
@@ -906,6 +902,81 @@ static void months_by_hand(const double *self, double add_at_m, const double *op
 /* Random version 2 plans: whatever the keys, the breakdown sums to the total, every batch
  * leaves after it arrives and is counted in service exactly then, servers cover what is
  * wanted from the first delivery on, and a bridge serves only what owned GPUs cannot. */
+/* Revision 2.1: a per_unit option is an on-demand option with one GPU an instance, throughput
+ * 1, no idle overhead and hourly = price_per_unit + input units * their price, as an option,
+ * as the bridge and as a burst; its break-even price holds the input part. */
+static void test_per_unit_is_on_demand(void **state) {
+    (void)state;
+    int rooted = 0;
+    for (int bridge = 0; bridge < 2; bridge++) {
+        gp_scenario s;
+        gp_scenario_defaults(&s);
+        s.horizon_months = 24;
+        s.work_mode = true;
+        s.work_per_month = 40000;
+        s.growth_per_month = 0.03;
+        s.utilization = 0.6;
+        s.work_per_gpu_hour = 30;
+        s.server_price = 2000000; /* dear enough that the API's break-even price is > 0 */
+        s.buy = GP_BUY_AS_NEEDED;
+        s.lead_time_months = 3;
+        s.server_base_w = 3000;
+        s.gpu_tdp_w = 1000;
+        gp_option *api = add_option(&s, "api", GP_PER_UNIT, 0, 0);
+        api->price_per_unit = 0.6;
+        api->price_per_input_unit = 0.2;
+        api->input_units_per_unit = 2;
+        api->price_trend_per_year = -0.3;
+        api->support_pct = 0.05;
+        api->storage_gb = 10;
+        api->storage_per_gb_month = 1;
+        gp_option_per_unit_sync(api);
+        assert_int_equal(api->gpus_per_instance, 1);
+        assert_true(api->work_per_gpu_hour == 1.0 && api->idle_overhead == 0.0);
+        assert_true(api->hourly == 0.6 + 2 * 0.2);
+        gp_option *c = add_option(&s, "c", GP_COMMITTED, 8, 20);
+        c->work_per_gpu_hour = 11;
+        c->has_base_gpus = true;
+        c->base_gpus = 8;
+        c->burst = 0; /* bursting into the API */
+        s.bridge = bridge ? 0 : -1;
+        if (!bridge)
+            s.lead_time_months = 0;
+        gp_model_evaluate(&s, res);
+        assert_int_equal(res->error.code, GP_OK);
+        double self = res->self.total, api_total = res->options[0].total;
+        double c_total = res->options[1].total, c_burst = res->options[1].burst;
+        bool has_be = res->options[0].has_break_even_hourly;
+        double be = res->options[0].break_even_hourly;
+        assert_true(c_burst > 0);
+        double v;
+        assert_false(gp_result_cost_per_gpu_hour(&s, res, 0, &v));
+        assert_true(gp_result_cost_per_work_unit(res, 0, &v));
+        /* The same scenario with the API written as its on-demand equivalent. */
+        gp_option od = *api;
+        od.pricing = GP_ON_DEMAND;
+        od.price_per_unit = od.price_per_input_unit = od.input_units_per_unit = 0;
+        s.options[0] = od;
+        gp_model_evaluate(&s, res);
+        assert_int_equal(res->error.code, GP_OK);
+        assert_memory_equal(&self, &res->self.total, sizeof self);
+        assert_memory_equal(&api_total, &res->options[0].total, sizeof api_total);
+        assert_memory_equal(&c_total, &res->options[1].total, sizeof c_total);
+        assert_memory_equal(&c_burst, &res->options[1].burst, sizeof c_burst);
+        /* Its break-even hourly, less the input part held, is the API's break-even price. */
+        if (res->options[0].has_break_even_hourly && res->options[0].break_even_hourly >= 0.4) {
+            assert_true(has_be);
+            assert_close(be, res->options[0].break_even_hourly - 0.4, 1e-12);
+            rooted++;
+        } else if (res->options[0].has_break_even_hourly) {
+            assert_false(has_be && be > 0); /* below the input part: none, or 0 by Ties */
+        } else {
+            assert_false(has_be);
+        }
+    }
+    assert_int_equal(rooted, 2);
+}
+
 static void test_v2_random_invariants(void **state) {
     (void)state;
     int level_plans = 0;
@@ -1201,6 +1272,7 @@ int main(void) {
         cmocka_unit_test(test_v2_not_finite),
         cmocka_unit_test(test_v2_price_trends_and_terms),
         cmocka_unit_test(test_v2_random_invariants),
+        cmocka_unit_test(test_per_unit_is_on_demand),
         cmocka_unit_test(test_v2_most_batches),
         cmocka_unit_test(test_example_growth_lead_bridge),
         cmocka_unit_test(test_example_steps_cap_spot_bridge),

@@ -204,6 +204,7 @@ static void test_bad_inputs(void **state) {
     "\"utilization\": 0.5" d "}, \"self_hosted\": {\"server_price\": 1000, "                       \
     "\"work_per_gpu_hour\": 2" sh "}, \"cloud_options\": [" opts "]}"
 #define OD "{\"name\": \"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 1"
+#define PU "{\"name\": \"api\", \"pricing\": \"per_unit\", \"price_per_unit\": 0.6"
 #define CM "{\"name\": \"cm\", \"pricing\": \"committed\", \"gpus_per_instance\": 8, \"hourly\": 1"
 
 static const bad bads_v2[] = {
@@ -303,6 +304,39 @@ static const bad bads_v2[] = {
      "\"utilization\": 0.5}, \"self_hosted\": {\"server_price\": 1000, \"work_per_gpu_hour\": "
      "0}}",
      "t.json:$.self_hosted.work_per_gpu_hour", "> 0"},
+    /* Revision 2.1: an API priced per unit of work. */
+    {OPT(PU "}"), "t.json:$.cloud_options[0].pricing", "per_unit needs demand in work"},
+    {WORK("", "", PU ", \"gpus_per_instance\": 1}"), "t.json:$.cloud_options[0].gpus_per_instance",
+     "on_demand, spot and committed"},
+    {WORK("", "", PU ", \"hourly\": 1}"), "t.json:$.cloud_options[0].hourly",
+     "on_demand, spot and committed"},
+    {WORK("", "", PU ", \"catalog\": \"aws/x/y\"}"), "t.json:$.cloud_options[0].catalog",
+     "on_demand, spot and committed"},
+    {WORK("", "", "{\"name\": \"api\", \"pricing\": \"per_unit\"}"),
+     "t.json:$.cloud_options[0].price_per_unit", "required"},
+    {WORK("", "", PU ", \"work_per_gpu_hour\": 3}"), "t.json:$.cloud_options[0].work_per_gpu_hour",
+     "unit of work"},
+    {WORK("", "", PU ", \"upfront\": 3}"), "t.json:$.cloud_options[0].upfront", "committed"},
+    {WORK("", "", PU ", \"term_months\": 12}"), "t.json:$.cloud_options[0].term_months",
+     "committed"},
+    {WORK("", "", PU ", \"idle_overhead\": 0.1}"), "t.json:$.cloud_options[0].idle_overhead",
+     "on_demand and spot"},
+    {WORK("", "", PU ", \"restart_h\": 1}"), "t.json:$.cloud_options[0].restart_h", "spot"},
+    {WORK("", "", PU ", \"base_gpus\": 8}"), "t.json:$.cloud_options[0].base_gpus", "committed"},
+    {WORK("", "", PU ", \"price_per_unit\": 1}"), "t.json:$.cloud_options[0].price_per_unit",
+     "repeated key"},
+    {WORK("", "", "{\"name\": \"api\", \"pricing\": \"per_unit\", \"price_per_unit\": -1}"),
+     "t.json:$.cloud_options[0].price_per_unit", "[0, 1e+12]"},
+    {WORK("", "", PU ", \"input_units_per_unit\": 2e6}"),
+     "t.json:$.cloud_options[0].input_units_per_unit", "[0, 1e+06]"},
+    {WORK("", "", PU ", \"price_per_input_unit\": \"x\"}"),
+     "t.json:$.cloud_options[0].price_per_input_unit", "number"},
+    {WORK("", "", OD ", \"work_per_gpu_hour\": 2, \"price_per_unit\": 1}"),
+     "t.json:$.cloud_options[0].price_per_unit", "per_unit options only"},
+    {WORK("", "", OD ", \"work_per_gpu_hour\": 2, \"input_units_per_unit\": 1}"),
+     "t.json:$.cloud_options[0].input_units_per_unit", "per_unit options only"},
+    {WORK("", ", \"bridge\": \"cm\"", CM ", \"work_per_gpu_hour\": 2}"),
+     "t.json:$.self_hosted.bridge", "on_demand, spot or per_unit"},
 };
 
 static void test_bad_inputs_v2(void **state) {
@@ -317,6 +351,32 @@ static void test_bad_inputs_v2(void **state) {
             fail();
         }
     }
+}
+
+/* Revision 2.1: a per_unit option as the bridge and as a committed base's burst, carried to the
+ * engine as its on-demand equivalent. */
+static void test_per_unit_document(void **state) {
+    (void)state;
+    gp_err err;
+    const char *json = WORK("", ", \"bridge\": \"api\", \"lead_time_months\": 2",
+                            PU ", \"price_per_input_unit\": 0.2, \"input_units_per_unit\": 2, "
+                               "\"price_trend_per_year\": -0.3}," CM
+                               ", \"work_per_gpu_hour\": 2, \"base_gpus\": 8, \"burst\": \"api\"}");
+    assert_int_equal(parse(json, &err), GP_OK);
+    const gp_option *o = &sc->options[0];
+    assert_int_equal(o->pricing, GP_PER_UNIT);
+    assert_string_equal(gp_pricing_name(o->pricing), "per_unit");
+    assert_true(o->price_per_unit == 0.6 && o->price_per_input_unit == 0.2 &&
+                o->input_units_per_unit == 2);
+    assert_int_equal(o->gpus_per_instance, 1);
+    assert_true(o->work_per_gpu_hour == 1.0 && o->idle_overhead == 0.0);
+    assert_true(o->hourly == 0.6 + 2 * 0.2);
+    assert_true(gp_option_input_part(o) == 2 * 0.2);
+    assert_int_equal(sc->bridge, 0);
+    assert_int_equal(sc->options[1].burst, 0);
+    /* Without input units the price is price_per_unit alone. */
+    assert_int_equal(parse(WORK("", "", PU "}"), &err), GP_OK);
+    assert_true(sc->options[0].hourly == 0.6 && gp_option_input_part(&sc->options[0]) == 0.0);
 }
 
 static void test_v2_document(void **state) {
@@ -420,10 +480,15 @@ static void test_utf8(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),    cmocka_unit_test(test_full_document),
-        cmocka_unit_test(test_bad_inputs),  cmocka_unit_test(test_bad_inputs_v2),
-        cmocka_unit_test(test_v2_document), cmocka_unit_test(test_deep_nesting_and_size),
-        cmocka_unit_test(test_tree_kept),   cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_full_document),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_bad_inputs_v2),
+        cmocka_unit_test(test_v2_document),
+        cmocka_unit_test(test_per_unit_document),
+        cmocka_unit_test(test_deep_nesting_and_size),
+        cmocka_unit_test(test_tree_kept),
+        cmocka_unit_test(test_utf8),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

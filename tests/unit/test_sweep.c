@@ -370,8 +370,21 @@ static void random_option(gp_option *o, int i, gp_pricing pricing) {
     o->support_pct = irnd(0, 3) == 0 ? 0.1 : 0;
 }
 
+/* An API priced per unit of work (2.1), in place of option o's own pricing. */
+static void random_per_unit(gp_option *o) {
+    o->pricing = GP_PER_UNIT;
+    o->price_per_unit = 0.05 + 2 * rnd();
+    o->price_per_input_unit = irnd(0, 1) ? 0.5 * rnd() : 0;
+    o->input_units_per_unit = o->price_per_input_unit > 0 ? 4 * rnd() : 0;
+    o->term_months = 12;
+    o->upfront = 0;
+    o->interruptions_per_hour = o->restart_h = 0;
+    gp_option_per_unit_sync(o);
+}
+
 /* A random scenario: version 1, or version 2 (growth or steps, as_needed, a lead time with a
- * bridge, cadence, trends, refresh, work mode). */
+ * bridge, cadence, trends, refresh, work mode, APIs priced per unit, some of them the
+ * bridge). */
 static void random_scenario(gp_scenario *s, bool v2) {
     *s = base;
     s->horizon_months = irnd(12, 60);
@@ -442,7 +455,20 @@ static void random_scenario(gp_scenario *s, bool v2) {
             s->options[i].work_per_gpu_hour = 0.5 + 2 * rnd();
         if (s->utilization < 0.05)
             s->utilization = 0.05;
+        /* The bridge (option 0) an API half the time; any other option now and then. */
+        for (int i = 0; i < s->n_options; i++)
+            if (irnd(0, i == 0 ? 1 : 2) == 0)
+                random_per_unit(&s->options[i]);
     }
+}
+
+/* A random option of s priced per_unit, or -1 when it has none. */
+static int random_per_unit_option(const gp_scenario *s, bool per_unit) {
+    int n = 0, pick[GP_MAX_OPTIONS];
+    for (int i = 0; i < s->n_options; i++)
+        if ((s->options[i].pricing == GP_PER_UNIT) == per_unit)
+            pick[n++] = i;
+    return n ? pick[irnd(0, n - 1)] : -1;
 }
 
 /* A random axis for s: from every parameter that applies to it. */
@@ -484,6 +510,11 @@ static gp_sweep_axis random_axis(const gp_scenario *s, bool last) {
             a.option = irnd(0, s->n_options - 1);
             a.from = 40 * rnd();
             a.to = 40 * rnd();
+            if (s->options[a.option].pricing == GP_PER_UNIT) { /* an API's price */
+                a.param = GP_SWEEP_PRICE_PER_UNIT;
+                a.from /= 10;
+                a.to /= 10;
+            }
             return a;
         case 6:
             if (s->n_steps > 0)
@@ -632,6 +663,10 @@ static void set_axis(gp_scenario *x, const gp_scenario *s, const gp_sweep_axis *
     case GP_SWEEP_OPTION_WORK_PER_GPU:
         x->options[a->option].work_per_gpu_hour = v;
         break;
+    case GP_SWEEP_PRICE_PER_UNIT:
+        x->options[a->option].price_per_unit = v;
+        gp_option_per_unit_sync(&x->options[a->option]);
+        break;
     default:
         fail_msg("set_axis: parameter %d not covered", (int)a->param);
     }
@@ -711,11 +746,19 @@ static bool v2_axis(const gp_scenario *s, gp_sweep_param p, bool last, gp_sweep_
         a->to = 0.2 * rnd();
         return true;
     case GP_SWEEP_WORK_PER_GPU_HOUR:
-    case GP_SWEEP_OPTION_WORK_PER_GPU:
-        a->option = irnd(0, s->n_options - 1);
         a->from = 0.3 + rnd();
         a->to = 0.3 + 3 * rnd();
         return s->work_mode;
+    case GP_SWEEP_OPTION_WORK_PER_GPU: /* an API has no throughput */
+        a->option = random_per_unit_option(s, false);
+        a->from = 0.3 + rnd();
+        a->to = 0.3 + 3 * rnd();
+        return s->work_mode && a->option >= 0;
+    case GP_SWEEP_PRICE_PER_UNIT:
+        a->option = random_per_unit_option(s, true);
+        a->from = 2 * rnd();
+        a->to = 2 * rnd();
+        return a->option >= 0;
     default:
         return false;
     }

@@ -170,7 +170,10 @@ def compare(xlsx, rep, rows, fiscal_start=1):
         close(su.cell(r, 2).value, o['total'], o['name'] + ' total')
         close(su.cell(r, 3).value, o['npv'], o['name'] + ' NPV')
         close(su.cell(r, 4).value, o[per], o['name'] + ' ' + per)
-        if work_unit is not None:
+        if work_unit is not None and o['pricing'] == 'per_unit':
+            # 2.1: an API bills the work; it has no GPU-hours.
+            assert su.cell(r, 18).value == 'none: an API bills the work', su.cell(r, 18).value
+        elif work_unit is not None:
             rho = sj['cloud_options'][i]['work_per_gpu_hour']
             close(su.cell(r, 18).value, o['total'] / (sum(rep['demand']['work']) / rho),
                   o['name'] + ' per busy GPU-hour')
@@ -271,6 +274,17 @@ if os.path.basename(scenario).startswith('v2-'):
     t['price_trend_per_year'] = round(t.get('price_trend_per_year', 0) + 0.04, 6)
     a.cell(rows['electricity price trend'], 2).value = t['price_trend_per_year']
     changed_what.append('electricity trend')
+    for o in s['cloud_options']:
+        if o['pricing'] == 'per_unit':
+            # 2.1: an API's prices are inputs; its price a unit in all is their formula.
+            o['price_per_unit'] = round(o['price_per_unit'] * 1.25 + 0.01, 6)
+            o['price_per_input_unit'] = round(o.get('price_per_input_unit', 0) + 0.05, 6)
+            o['input_units_per_unit'] = round(o.get('input_units_per_unit', 0) + 0.5, 6)
+            for key, label in (('price_per_unit', 'price a unit of work'),
+                               ('price_per_input_unit', 'price an input unit'),
+                               ('input_units_per_unit', 'input units a unit of work')):
+                a.cell(rows[o['name'] + ': ' + label], 2).value = o[key]
+            changed_what.append(o['name'] + "'s prices")
     if 'bridge' in sh and sh.get('lead_time_months', 0) + 1 < s['horizon_months']:
         sh['lead_time_months'] = sh.get('lead_time_months', 0) + 1
         a.cell(rows['lead time'], 2).value = sh['lead_time_months']
