@@ -1,0 +1,383 @@
+/* The Assumptions sheet of the procurement workbook: every input a row (blue on light yellow,
+ * unlocked, named where a formula uses it), the only sheet to edit. It fills the references
+ * (wbctx) the other sheets' formulas use. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xlsxwriter.h>
+
+#include "gpuplan/model.h"
+#include "gpuplan/report_opening.h"
+#include "gpuplan/report_xlsx.h"
+#include "gpuplan/text.h"
+#include "gpuplan/xmem.h"
+#include "xlsx_sheets.h"
+
+/* ---- Assumptions ------------------------------------------------------------------------ */
+
+typedef struct inputs {
+    book *b;
+    lxw_worksheet *ws;
+    int row;
+} inputs;
+
+static void define(book *b, const char *name, int row, int col) {
+    char target[80], f[96];
+    ref(target, sizeof target, "Assumptions", row, col);
+    snprintf(f, sizeof f, "=%s", target);
+    keep(b, workbook_define_name(b->wb, name, f));
+}
+
+/* One input a row: label, value, unit; named when name is given. Returns its row. */
+static int input(inputs *in, const char *name, const char *label, double v, const char *unit) {
+    int r = in->row++;
+    text_cell(in->b, in->ws, r, 0, label, NULL);
+    num_cell(in->b, in->ws, r, 1, v, in->b->in_num);
+    text_cell(in->b, in->ws, r, 2, unit, NULL);
+    if (name)
+        define(in->b, name, r, 1);
+    return r;
+}
+
+static void heading(inputs *in, const char *text) {
+    in->row++;
+    text_cell(in->b, in->ws, in->row++, 0, text, in->b->bold);
+}
+
+static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
+                          const gp_report_meta *meta, opt_refs *r) {
+    static const char *const what[O_N] = {"hourly",
+                                          "GPUs an instance",
+                                          "price trend",
+                                          "support",
+                                          "storage GB",
+                                          "storage price",
+                                          "egress GB a month",
+                                          "egress price",
+                                          "work a GPU-hour",
+                                          "idle overhead",
+                                          "interruptions an hour",
+                                          "checkpoint interval",
+                                          "restart time",
+                                          "upfront per instance per term",
+                                          "term",
+                                          "committed base GPUs",
+                                          "price a unit of work",
+                                          "price an input unit",
+                                          "input units a unit of work"};
+    static const char *const units[O_N] = {"per instance-hour",
+                                           "GPUs",
+                                           "a year",
+                                           "of compute",
+                                           "GB",
+                                           "per GB-month",
+                                           "GB",
+                                           "per GB",
+                                           "units",
+                                           "x",
+                                           "/h",
+                                           "h",
+                                           "h",
+                                           "",
+                                           "months",
+                                           "GPUs",
+                                           "per unit of work",
+                                           "per input unit",
+                                           "units"};
+    double v[O_N] = {o->hourly,
+                     o->gpus_per_instance,
+                     o->price_trend_per_year,
+                     o->support_pct,
+                     o->storage_gb,
+                     o->storage_per_gb_month,
+                     o->egress_gb_per_month,
+                     o->egress_per_gb,
+                     o->work_per_gpu_hour,
+                     o->idle_overhead,
+                     o->interruptions_per_hour,
+                     o->checkpoint_interval_h,
+                     o->restart_h,
+                     o->upfront,
+                     o->term_months,
+                     o->base_gpus,
+                     o->price_per_unit,
+                     o->price_per_input_unit,
+                     o->input_units_per_unit};
+    bool committed = o->pricing == GP_COMMITTED, per_unit = o->pricing == GP_PER_UNIT;
+    bool applies[O_N];
+    for (int f = 0; f < O_N; f++)
+        applies[f] = true;
+    /* An API (per_unit) is on-demand with one "GPU" an instance doing one unit of work an hour,
+     * no idle overhead: those are fixed, not inputs, and its hourly is its prices' formula. */
+    applies[O_PPU] = applies[O_PPIU] = applies[O_IUPU] = per_unit;
+    applies[O_G] = !per_unit;
+    applies[O_RHO] = s->work_mode && !per_unit;
+    applies[O_IDLE] = !committed && !per_unit;
+    applies[O_LAMBDA] = applies[O_CKPT] = applies[O_RESTART] = o->pricing == GP_SPOT;
+    applies[O_UPFRONT] = applies[O_TERM] = committed;
+    applies[O_BASE] = committed && o->has_base_gpus;
+    char label[GP_NAME_BYTES + 64];
+    snprintf(label, sizeof label, "%s (%s%s%s)", o->name, gp_pricing_name(o->pricing),
+             o->burst >= 0 ? ", bursts to " : "", o->burst >= 0 ? s->options[o->burst].name : "");
+    in->row++;
+    text_cell(in->b, in->ws, in->row++, 0, label, in->b->bold);
+    /* 2.1: a catalog price in another currency keeps its listed figures and the exchange rate
+     * as inputs; hourly and upfront are their products, so a changed rate moves every total. */
+    const gp_price_source *fx = NULL;
+    for (int k = 0; meta && k < meta->n_sources; k++)
+        if (meta->sources[k].fx_rate > 0 && !strcmp(meta->sources[k].option, o->name))
+            fx = &meta->sources[k];
+    char rate_ref[64] = "", listed_ref[2][64] = {"", ""};
+    if (fx) {
+        char unit[96];
+        snprintf(label, sizeof label, "%s: exchange rate", o->name);
+        snprintf(unit, sizeof unit, "%s per %s (of %s; see Sources)", s->currency, fx->currency,
+                 fx->fx_date);
+        ref(rate_ref, sizeof rate_ref, "Assumptions", input(in, NULL, label, fx->fx_rate, unit), 1);
+        snprintf(label, sizeof label, "%s: hourly as listed", o->name);
+        snprintf(unit, sizeof unit, "%s per instance-hour", fx->currency);
+        ref(listed_ref[0], sizeof listed_ref[0], "Assumptions",
+            input(in, NULL, label, fx->listed_hourly, unit), 1);
+        if (committed) {
+            snprintf(label, sizeof label, "%s: upfront as listed", o->name);
+            snprintf(unit, sizeof unit, "%s per instance per term", fx->currency);
+            ref(listed_ref[1], sizeof listed_ref[1], "Assumptions",
+                input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
+        }
+    }
+    for (int f = O_PPU; f <= O_IUPU; f++)
+        r->h[f][0] = '\0';
+    if (per_unit) /* its prices first: the price a unit in all below is their formula */
+        for (int f = O_PPU; f <= O_IUPU; f++) {
+            snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
+            ref(r->h[f], sizeof r->h[f], "Assumptions", input(in, NULL, label, v[f], units[f]), 1);
+        }
+    for (int f = 0; f < O_PPU; f++) {
+        r->h[f][0] = '\0';
+        if (!applies[f])
+            continue;
+        snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
+        int row;
+        if (per_unit && f == O_HOURLY) {
+            snprintf(label, sizeof label, "%s: price a unit of work in all", o->name);
+            row = in->row++;
+            text_cell(in->b, in->ws, row, 0, label, NULL);
+            gp_xlsx_formula(in->b, in->ws, row, 1, o->hourly, in->b->num, "=%s+%s*%s", r->h[O_PPU],
+                            r->h[O_IUPU], r->h[O_PPIU]);
+            text_cell(in->b, in->ws, row, 2, "per unit of work, its inputs included", NULL);
+        } else if (fx && (f == O_HOURLY || f == O_UPFRONT)) {
+            row = in->row++;
+            text_cell(in->b, in->ws, row, 0, label, NULL);
+            gp_xlsx_formula(in->b, in->ws, row, 1, v[f], in->b->num, "=%s*%s",
+                            listed_ref[f == O_UPFRONT], rate_ref);
+            text_cell(in->b, in->ws, row, 2, units[f], NULL);
+        } else {
+            row = input(in, NULL, label, v[f], units[f]);
+        }
+        if (f == O_HOURLY)
+            for (int k = 0; meta && k < meta->n_sources; k++)
+                if (!strcmp(meta->sources[k].option, o->name))
+                    text_cell(in->b, in->ws, row, 3, "catalog (see Sources)", NULL);
+        ref(r->h[f], sizeof r->h[f], "Assumptions", row, 1);
+    }
+    if (per_unit) {
+        snprintf(r->h[O_G], sizeof r->h[O_G], "1");
+        snprintf(r->h[O_RHO], sizeof r->h[O_RHO], "1");
+        snprintf(r->h[O_IDLE], sizeof r->h[O_IDLE], "0");
+    }
+    if (o->pricing == GP_SPOT)
+        snprintf(r->phi, sizeof r->phi, "(1+%s*(%s/2+%s))", r->h[O_LAMBDA], r->h[O_CKPT],
+                 r->h[O_RESTART]);
+    else
+        snprintf(r->phi, sizeof r->phi, "1");
+    snprintf(r->extras, sizeof r->extras, "(%s*%s+%s*%s)", r->h[O_STOR_GB], r->h[O_STOR_RATE],
+             r->h[O_EGRESS_GB], r->h[O_EGRESS_RATE]);
+    snprintf(r->per_gpu_h, sizeof r->per_gpu_h, "(1+%s)*%s*(1+%s)/%s",
+             committed ? "0" : r->h[O_IDLE], r->phi, r->h[O_SUPPORT], r->h[O_G]);
+}
+
+static int cmp_tier(const void *a, const void *b) {
+    const gp_bulk_tier *x = a, *y = b;
+    return (x->min_servers > y->min_servers) - (x->min_servers < y->min_servers);
+}
+
+/* The Assumptions sheet; fills the references the other sheets use. */
+void gp_xlsx_assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
+                         int fiscal_start) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    inputs in = {b, as, 1};
+    text_cell(b, as, 0, 0, "input (blue on yellow: edit these; everything else recalculates)",
+              b->bold);
+    text_cell(b, as, 0, 1, "value", b->bold);
+    text_cell(b, as, 0, 2, "unit", b->bold);
+    text_cell(b, as, 0, 3, "source", b->bold);
+    text_cell(b, as, 0, 4, "tariff: hours of periods filled first", b->bold);
+    const char *start = s->has_start_date ? s->start_date : meta && meta->as_of ? meta->as_of : "";
+    int y = 2000, mo = 1, d = 1;
+    if (sscanf(start, "%4d-%2d-%2d", &y, &mo, &d) != 3 || y < 1900)
+        y = 1900, mo = 1, d = 1;
+    int r = in.row++;
+    text_cell(b, as, r, 0, "plan starts (month 1 begins)", NULL);
+    num_cell(b, as, r, 1, date_serial(y, mo, d), b->in_date);
+    text_cell(b, as, r, 2, "date", NULL);
+    text_cell(b, as, r, 3, s->has_start_date ? "scenario start_date" : "report date (as_of)", NULL);
+    define(b, "start_date", r, 1);
+    input(&in, "fiscal_start", "fiscal year starts in month (1 = calendar year)", fiscal_start,
+          "1..12");
+    input(&in, "horizon_months", "horizon (keep: the rows are laid out for it)", x->M, "months");
+    input(&in, "discount_rate", "discount rate (NPV)", s->discount_rate, "a year");
+    heading(&in, "Demand");
+    if (s->work_mode)
+        input(&in, "work_per_month", "demand: work a month", s->work_per_month, s->work_unit);
+    else
+        input(&in, "gpus", "demand: GPUs", s->gpus, "GPUs");
+    input(&in, "utilization", "demand: busy share of GPU-hours", s->utilization, "0..1");
+    input(&in, "growth", "demand growth (compound; 0 with steps)", s->growth_per_month, "a month");
+    heading(&in, "Self-hosted");
+    input(&in, "gpus_per_server", "GPUs a server", s->gpus_per_server, "GPUs");
+    input(&in, "server_price", "server price", s->server_price, s->currency);
+    input(&in, "price_factor", "price factor (refurbished)", s->price_factor, "x");
+    input(&in, "hw_trend", "server price trend", s->server_price_trend_per_year, "a year");
+    input(&in, "network_per_server", "network per server", s->network_per_server, s->currency);
+    input(&in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency);
+    input(&in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED,
+          "0/1");
+    input(&in, "lead_time", "lead time", s->lead_time_months, "months");
+    input(&in, "order_every", "order every", s->order_every_months, "months");
+    input(&in, "max_servers", "at most servers (0: no cap)",
+          s->has_max_servers ? s->max_servers : 0, "servers");
+    input(&in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
+    if (s->n_resale == 0)
+        input(&in, "residual_pct",
+              "residual value (bought as needed or refreshed: where the straight line from new "
+              "ends; else flat)",
+              s->residual_pct, "of hardware");
+    input(&in, "depreciation_years", "depreciation (the straight line's length)",
+          s->depreciation_years, "years");
+    input(&in, "warranty_months", "warranty", s->warranty_months, "months");
+    input(&in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
+          "of hardware a year");
+    input(&in, "staff_per_month", "staff", s->staff_per_month, "a month");
+    input(&in, "other_per_month", "other costs", s->other_per_month, "a month");
+    input(&in, "colo_per_kw_month", "colocation", s->colo_per_kw_month, "per kW-month");
+    if (s->work_mode)
+        input(&in, "rho_s", "owned GPU: work a GPU-hour", s->work_per_gpu_hour, s->work_unit);
+    input(&in, "server_base_w", "server draw besides GPUs", s->server_base_w, "W");
+    input(&in, "gpu_idle_w", "GPU idle draw", s->gpu_idle_w, "W");
+    input(&in, "gpu_tdp_w", "GPU busy draw", s->gpu_tdp_w, "W");
+    input(&in, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", s->has_gpu_avg_w,
+          "0/1");
+    input(&in, "gpu_avg_w", "flat mean GPU draw", s->has_gpu_avg_w ? s->gpu_avg_w : 0, "W");
+    input(&in, "pue", "PUE", s->pue, "x");
+    input(&in, "shift", "busy hours shifted to the cheapest periods", s->shift_to_cheapest, "0/1");
+    input(&in, "demand_charge", "demand charge", s->demand_charge_per_kw_month, "per kW-month");
+    input(&in, "energy_trend", "electricity price trend", s->energy_price_trend_per_year, "a year");
+    input(&in, "loan", "financed with a loan", s->financing == GP_LOAN, "0/1");
+    input(&in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1");
+    input(&in, "loan_apr", "loan APR", s->loan_apr, "a year");
+    input(&in, "loan_term", "loan term", s->loan_term_months, "months");
+    /* Each period's row is its hours, then its price: the rows are known before they are
+     * written, so each hours row can hold the hours of the periods shifting fills first (a
+     * lower price, or the same price given earlier), live on the prices. */
+    for (int k = 0; k < s->n_periods; k++) {
+        x->ph[k] = in.row + 2 * k;
+        x->pp[k] = in.row + 2 * k + 1;
+    }
+    x->cheaper_first = x->ph[0];
+    x->cheaper_last = x->pp[s->n_periods - 1];
+    for (int k = 0; k < s->n_periods; k++) {
+        char label[GP_NAME_BYTES + 32];
+        snprintf(label, sizeof label, "tariff %s: hours a day", s->periods[k].name);
+        int hr = input(&in, NULL, label, s->periods[k].hours_per_day, "h");
+        char f[8192] = "=0", pk[64];
+        ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        double cheaper = 0;
+        for (int i = 0; i < s->n_periods; i++) {
+            if (i == k)
+                continue;
+            char hi[64], pi[64];
+            ref(hi, sizeof hi, "Assumptions", x->ph[i], 1);
+            ref(pi, sizeof pi, "Assumptions", x->pp[i], 1);
+            size_t n = strlen(f);
+            snprintf(f + n, sizeof f - n, "+%s*(%s%s%s)", hi, pi, i < k ? "<=" : "<", pk);
+            double a = s->periods[i].price_per_kwh, c = s->periods[k].price_per_kwh;
+            cheaper += (i < k ? a <= c : a < c) ? s->periods[i].hours_per_day : 0;
+        }
+        keep(b, worksheet_write_formula_num(as, (lxw_row_t)hr, 4, f, b->num, cheaper));
+        snprintf(label, sizeof label, "tariff %s: price", s->periods[k].name);
+        input(&in, NULL, label, s->periods[k].price_per_kwh, "per kWh");
+    }
+    if (s->n_steps > 0) {
+        heading(&in, "Demand steps (\"-\": not given, the value before holds)");
+        text_cell(b, as, in.row, 0, "step", b->bold);
+        text_cell(b, as, in.row, 1, "month", b->bold);
+        text_cell(b, as, in.row, 2, s->work_mode ? "work a month" : "GPUs", b->bold);
+        text_cell(b, as, in.row++, 3, "utilization", b->bold);
+        int r0 = in.row;
+        for (int k = 0; k < s->n_steps; k++, in.row++) {
+            const gp_step *st = &s->steps[k];
+            char label[32];
+            snprintf(label, sizeof label, "step %d", k + 1);
+            text_cell(b, as, in.row, 0, label, NULL);
+            num_cell(b, as, in.row, 1, st->month, b->in_num);
+            bool has = s->work_mode ? st->has_work : st->has_gpus;
+            if (has)
+                num_cell(b, as, in.row, 2, s->work_mode ? st->work_per_month : st->gpus, b->in_num);
+            else
+                text_cell(b, as, in.row, 2, "-", b->in_text);
+            if (st->has_utilization)
+                num_cell(b, as, in.row, 3, st->utilization, b->in_num);
+            else
+                text_cell(b, as, in.row, 3, "-", b->in_text);
+        }
+        range(x->steps_month, sizeof x->steps_month, "Assumptions", 1, r0, in.row - 1);
+        range(x->steps_val, sizeof x->steps_val, "Assumptions", 2, r0, in.row - 1);
+        range(x->steps_u, sizeof x->steps_u, "Assumptions", 3, r0, in.row - 1);
+    }
+    if (s->n_tiers > 0) {
+        heading(&in, "Bulk discounts (ascending servers)");
+        text_cell(b, as, in.row, 1, "from servers", b->bold);
+        text_cell(b, as, in.row++, 2, "discount", b->bold);
+        gp_bulk_tier tiers[GP_MAX_TIERS];
+        memcpy(tiers, s->tiers, sizeof tiers[0] * (size_t)s->n_tiers);
+        qsort(tiers, (size_t)s->n_tiers, sizeof tiers[0], cmp_tier);
+        int r0 = in.row;
+        for (int k = 0; k < s->n_tiers; k++, in.row++) {
+            text_cell(b, as, in.row, 0, "bulk tier", NULL);
+            num_cell(b, as, in.row, 1, tiers[k].min_servers, b->in_num);
+            num_cell(b, as, in.row, 2, tiers[k].pct, b->in_num);
+        }
+        range(x->tier_min, sizeof x->tier_min, "Assumptions", 1, r0, in.row - 1);
+        range(x->tier_pct, sizeof x->tier_pct, "Assumptions", 2, r0, in.row - 1);
+    }
+    if (s->n_resale > 0) {
+        heading(&in, "Resale value by age (straight lines between points, flat after)");
+        text_cell(b, as, in.row, 1, "age (months)", b->bold);
+        text_cell(b, as, in.row++, 2, "share of new", b->bold);
+        int r0 = in.row;
+        text_cell(b, as, in.row, 0, "new", NULL);
+        num_cell(b, as, in.row, 1, 0, NULL);
+        num_cell(b, as, in.row++, 2, 1, NULL);
+        for (int k = 0; k < s->n_resale; k++, in.row++) {
+            text_cell(b, as, in.row, 0, "resale point", NULL);
+            num_cell(b, as, in.row, 1, s->resale[k].age_months, b->in_num);
+            num_cell(b, as, in.row, 2, s->resale[k].pct, b->in_num);
+        }
+        range(x->res_age, sizeof x->res_age, "Assumptions", 1, r0, in.row - 1);
+        range(x->res_pct, sizeof x->res_pct, "Assumptions", 2, r0, in.row - 1);
+    }
+    for (int i = 0; i < s->n_options; i++)
+        option_inputs(&in, s, &s->options[i], meta, &x->o[i]);
+    worksheet_set_column(as, 0, 0, 52, NULL);
+    worksheet_set_column(as, 1, 1, 16, NULL);
+    worksheet_set_column(as, 2, 3, 20, NULL);
+    worksheet_freeze_panes(as, 1, 0);
+    finish_sheet(as, false, 0);
+    keep(b, workbook_define_name(b->wb, "refresh_step",
+                                 "=INT((refresh_months+order_every-1)/"
+                                 "order_every)*order_every"));
+}
