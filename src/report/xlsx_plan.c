@@ -103,7 +103,6 @@ static void pay_per_use(char *out, size_t cap, const opt_refs *o, const char *z,
              with_hourly ? o->h[O_HOURLY] : "1", o->h[O_TREND], A);
 }
 
-/* One row of the Plan sheet: index m (0 = the start, else the close of month m). */
 /* A Plan formula cell, its cached value added to its column's total. */
 static void plan_cell(wbctx *x, lxw_worksheet *ws, int row, int col, double cached, lxw_format *f,
                       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -119,40 +118,41 @@ static void plan_cell(wbctx *x, lxw_worksheet *ws, int row, int col, double cach
     keep(x->b, worksheet_write_formula_num(ws, (lxw_row_t)row, (lxw_col_t)col, text, f, cached));
 }
 
-static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, double *cum_opt) {
-    book *b = x->b;
-    const gp_scenario *s = x->s;
-    const gp_result *r = x->r;
-    const plan_cols *c = &x->c;
-    int row = m + 1, R = m + 2, M = x->M;
-    rowref rr = {.R = R};
-    const plan_vals *pv = &x->sv->p[m];
-    size_t rows = (size_t)M + 1;
+/* One row of the Plan sheet under way: index m (0 = the start, else the close of month m), its
+ * references, and the Batches ranges its sums read. */
+typedef struct prow {
+    wbctx *x;
+    lxw_worksheet *ws;
+    int m, row, R;
+    rowref rr;
     char A[16];
-    snprintf(A, sizeof A, "%s", at(&rr, c->m));
-    char t[2048], t2[2048];
+    char bn[64], ba[64], bx[64], bcash[64], bpay[64], blast[64], bbal[64], bval[64], bmaint[64];
+} prow;
+
+/* The index's dates and what the Batches deliver, sell and pay at it. */
+static void plan_row_batches(prow *p) {
+
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    book *b = x->b;
+    const plan_cols *c = &x->c;
+    const gp_self_result *sr = &x->r->self;
+    const plan_vals *pv = &x->sv->p[p->m];
+    int row = p->row;
+    const char *A = p->A;
+    int m = p->m, M = x->M;
+    const char *bn = p->bn, *ba = p->ba, *bx = p->bx, *bcash = p->bcash, *bbal = p->bbal,
+               *bval = p->bval;
     num_cell(b, ws, row, c->m, m, NULL);
     /* Cached as EDATE computes them, for viewers that do not recalculate. */
     int mi = x->start_year * 12 + x->start_month - 1 + (m > 0 ? m - 1 : 0);
     int my = mi / 12, mm = mi % 12 + 1;
     plan_cell(x, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
               "=EDATE(start_date,MAX(%s,1)-1)", A);
-    plan_cell(x, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&rr, c->date));
+    plan_cell(x, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&p->rr, c->date));
     plan_cell(x, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
-              "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&rr, c->date),
-              at(&rr, c->date));
-    char bn[64], ba[64], bx[64];
-    batch_range(x, bn, sizeof bn, B_N);
-    batch_range(x, ba, sizeof ba, B_D);
-    batch_range(x, bx, sizeof bx, B_X);
-    char bcash[64], bpay[64], blast[64], bbal[64], bval[64], bmaint[64];
-    batch_range(x, bcash, sizeof bcash, B_CASH);
-    batch_range(x, bpay, sizeof bpay, B_PAYMENT);
-    batch_range(x, blast, sizeof blast, B_LASTPAY);
-    batch_range(x, bbal, sizeof bbal, B_BALANCE);
-    batch_range(x, bval, sizeof bval, B_VALUE);
-    batch_range(x, bmaint, sizeof bmaint, B_MAINT);
-    const gp_self_result *sr = &r->self;
+              "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&p->rr, c->date),
+              at(&p->rr, c->date));
     int bought = 0, sold = 0;
     for (int i = 0; i < sr->n_batches; i++) {
         bought += sr->batches[i].index == m ? sr->batches[i].servers : 0;
@@ -166,114 +166,154 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
               "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
     plan_cell(x, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
               "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
-    if (m > 0) {
-        int j = m - 1;
-        char U[16];
-        snprintf(U, sizeof U, "%s", at(&rr, c->u));
-        if (c->raw >= 0) {
-            const char *start = s->work_mode ? "work_per_month" : "gpus";
-            plan_cell(x, ws, row, c->raw,
-                      s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
-                      "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
-                      x->steps_val, x->steps_val, x->steps_month, A,
-                      m == 1 ? start : at_row(&rr, c->raw, R - 1));
-            plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct,
-                      "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
-                      x->steps_u, x->steps_u, x->steps_month, A,
-                      m == 1 ? "utilization" : at_row(&rr, c->u, R - 1));
-        } else {
-            plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
-        }
-        const char *base = c->raw >= 0 ? at(&rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
-        snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
-        if (!s->work_mode) {
-            ceil_plus(t, sizeof t, t2);
-            plan_cell(x, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
-            plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s",
-                      at(&rr, c->n), U);
-        } else {
-            plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
-            plan_cell(x, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
-                      "=%s/rho_s", at(&rr, c->w));
-            snprintf(t2, sizeof t2, "%s/(730*%s)", at(&rr, c->qs), U);
-            ceil_plus(t, sizeof t, t2);
-            plan_cell(x, ws, row, c->ns, pv->ns, NULL, "=IF(%s=0,0,%s)", at(&rr, c->w), t);
-        }
-        const char *NS = at(&rr, c->ns), *QS = at(&rr, c->qs);
-        plan_cell(
-            x, ws, row, c->s, pv->s, NULL,
-            "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
-            "per_server,0))",
-            NS, NS);
-        plan_cell(x, ws, row, c->inservice, sr->servers_in_service[j], NULL,
-                  "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
-        plan_cell(x, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
-                  at(&rr, c->inservice));
-        const char *G = at(&rr, c->g);
-        plan_cell(x, ws, row, c->q, pv->q, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
-        const char *Q = at(&rr, c->q);
-        const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
-        if (c->z >= 0)
-            plan_cell(x, ws, row, c->z, sr->bridge_hours[j], b->num,
-                      "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
-                      s->work_mode ? "rho_s" : "1", rho_b);
-        plan_cell(x, ws, row, c->powered, pv->powered, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
-        plan_cell(x, ws, row, c->base, pv->base, b->num,
-                  "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)",
-                  at(&rr, c->powered), G);
-        plan_cell(x, ws, row, c->busy, pv->busy, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
-        for (int k = 0; k < s->n_periods; k++) {
-            char hk[64], before[64];
-            ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
-            ref(before, sizeof before, "Assumptions", x->ph[k], 4);
-            plan_cell(x, ws, row, c->y0 + k, pv->y[k], b->num,
-                      "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&rr, c->busy),
-                      G, before, at(&rr, c->busy), hk);
-        }
-        char e_sum[4096] = "0", c_sum[4096] = "0";
-        for (int k = 0; k < s->n_periods; k++) {
-            char hk[64], pk[64];
-            ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
-            ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
-            size_t n1 = strlen(e_sum), n2 = strlen(c_sum);
-            snprintf(e_sum + n1, sizeof e_sum - n1,
-                     "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)", at(&rr, c->base), hk,
-                     at(&rr, c->y0 + k));
-            snprintf(c_sum + n2, sizeof c_sum - n2,
-                     "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&rr, c->base),
-                     hk, at(&rr, c->y0 + k), pk);
-        }
-        plan_cell(x, ws, row, c->kwh, pv->kwh, b->num, "=pue*(%s)*730/24/1000", e_sum);
-        plan_cell(x, ws, row, c->power, pv->power, b->money,
-                  "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
-        plan_cell(x, ws, row, c->kinst, pv->kinst, b->num,
-                  "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
-                  at(&rr, c->inservice), G);
-        plan_cell(
-            x, ws, row, c->kdraw, pv->kdraw, b->num,
-            "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
-            "1000)",
-            U, at(&rr, c->powered), G, at(&rr, c->base));
-        plan_cell(x, ws, row, c->colo, pv->colo, b->money, "=colo_per_kw_month*%s",
-                  at(&rr, c->kinst));
-        plan_cell(x, ws, row, c->charge, pv->charge, b->money,
-                  "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&rr, c->kdraw));
-        plan_cell(x, ws, row, c->maint, pv->maint, b->money,
-                  "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
-        plan_cell(x, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
-        plan_cell(x, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
-        if (c->bridge >= 0) {
-            const opt_refs *bo = &x->o[s->bridge];
-            const char *Z = at(&rr, c->z);
-            pay_per_use(t, sizeof t, bo, Z, A, true);
-            plan_cell(x, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z,
-                      t, bo->extras);
-            pay_per_use(t, sizeof t, bo, Z, A, false);
-            plan_cell(x, ws, row, c->bslope, pv->bslope, b->num, "=IF(%s>0,%s,0)", Z, t);
-        }
-        plan_cell(x, ws, row, c->pay, pv->pay, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
-                  bpay, ba, A, blast, A);
+}
+
+/* Demand and the servers that meet it: months 1..M. */
+static void plan_row_demand(prow *p) {
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    const gp_self_result *sr = &x->r->self;
+    const plan_vals *pv = &x->sv->p[p->m];
+    int row = p->row;
+    const char *A = p->A;
+    const gp_result *r = x->r;
+    int m = p->m, R = p->R;
+    const char *bn = p->bn, *ba = p->ba, *bx = p->bx;
+    char t[2048], t2[2048];
+    int j = m - 1;
+    char U[16];
+    snprintf(U, sizeof U, "%s", at(&p->rr, c->u));
+    if (c->raw >= 0) {
+        const char *start = s->work_mode ? "work_per_month" : "gpus";
+        plan_cell(x, ws, row, c->raw, s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j],
+                  b->num, "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
+                  A, x->steps_val, x->steps_val, x->steps_month, A,
+                  m == 1 ? start : at_row(&p->rr, c->raw, R - 1));
+        plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct,
+                  "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+                  x->steps_u, x->steps_u, x->steps_month, A,
+                  m == 1 ? "utilization" : at_row(&p->rr, c->u, R - 1));
+    } else {
+        plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
     }
+    const char *base = c->raw >= 0 ? at(&p->rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
+    snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
+    if (!s->work_mode) {
+        ceil_plus(t, sizeof t, t2);
+        plan_cell(x, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
+        plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&p->rr, c->n),
+                  U);
+    } else {
+        plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
+        plan_cell(x, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
+                  "=%s/rho_s", at(&p->rr, c->w));
+        snprintf(t2, sizeof t2, "%s/(730*%s)", at(&p->rr, c->qs), U);
+        ceil_plus(t, sizeof t, t2);
+        plan_cell(x, ws, row, c->ns, pv->ns, NULL, "=IF(%s=0,0,%s)", at(&p->rr, c->w), t);
+    }
+    const char *NS = at(&p->rr, c->ns), *QS = at(&p->rr, c->qs);
+    plan_cell(x, ws, row, c->s, pv->s, NULL,
+              "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
+              "per_server,0))",
+              NS, NS);
+    plan_cell(x, ws, row, c->inservice, sr->servers_in_service[j], NULL,
+              "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
+    plan_cell(x, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
+              at(&p->rr, c->inservice));
+    const char *G = at(&p->rr, c->g);
+    plan_cell(x, ws, row, c->q, pv->q, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
+    const char *Q = at(&p->rr, c->q);
+    const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
+    if (c->z >= 0)
+        plan_cell(x, ws, row, c->z, sr->bridge_hours[j], b->num,
+                  "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
+                  s->work_mode ? "rho_s" : "1", rho_b);
+}
+
+/* Power, the self-hosted running costs and the bridge: months 1..M. */
+static void plan_row_costs(prow *p) {
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    const gp_self_result *sr = &x->r->self;
+    const plan_vals *pv = &x->sv->p[p->m];
+    int row = p->row;
+    const char *A = p->A;
+    int j = p->m - 1;
+    const char *ba = p->ba, *bx = p->bx, *bmaint = p->bmaint, *bpay = p->bpay, *blast = p->blast;
+    char t[2048];
+    const char *U = at(&p->rr, c->u), *G = at(&p->rr, c->g), *Q = at(&p->rr, c->q);
+    plan_cell(x, ws, row, c->powered, pv->powered, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
+    plan_cell(x, ws, row, c->base, pv->base, b->num,
+              "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&p->rr, c->powered),
+              G);
+    plan_cell(x, ws, row, c->busy, pv->busy, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
+    for (int k = 0; k < s->n_periods; k++) {
+        char hk[64], before[64];
+        ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+        ref(before, sizeof before, "Assumptions", x->ph[k], 4);
+        plan_cell(x, ws, row, c->y0 + k, pv->y[k], b->num,
+                  "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&p->rr, c->busy), G,
+                  before, at(&p->rr, c->busy), hk);
+    }
+    char e_sum[4096] = "0", c_sum[4096] = "0";
+    for (int k = 0; k < s->n_periods; k++) {
+        char hk[64], pk[64];
+        ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
+        ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
+        size_t n1 = strlen(e_sum), n2 = strlen(c_sum);
+        snprintf(e_sum + n1, sizeof e_sum - n1,
+                 "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)", at(&p->rr, c->base), hk,
+                 at(&p->rr, c->y0 + k));
+        snprintf(c_sum + n2, sizeof c_sum - n2,
+                 "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&p->rr, c->base), hk,
+                 at(&p->rr, c->y0 + k), pk);
+    }
+    plan_cell(x, ws, row, c->kwh, pv->kwh, b->num, "=pue*(%s)*730/24/1000", e_sum);
+    plan_cell(x, ws, row, c->power, pv->power, b->money,
+              "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
+    plan_cell(x, ws, row, c->kinst, pv->kinst, b->num,
+              "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
+              at(&p->rr, c->inservice), G);
+    plan_cell(x, ws, row, c->kdraw, pv->kdraw, b->num,
+              "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
+              "1000)",
+              U, at(&p->rr, c->powered), G, at(&p->rr, c->base));
+    plan_cell(x, ws, row, c->colo, pv->colo, b->money, "=colo_per_kw_month*%s",
+              at(&p->rr, c->kinst));
+    plan_cell(x, ws, row, c->charge, pv->charge, b->money,
+              "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&p->rr, c->kdraw));
+    plan_cell(x, ws, row, c->maint, pv->maint, b->money,
+              "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
+    plan_cell(x, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
+    plan_cell(x, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
+    if (c->bridge >= 0) {
+        const opt_refs *bo = &x->o[s->bridge];
+        const char *Z = at(&p->rr, c->z);
+        pay_per_use(t, sizeof t, bo, Z, A, true);
+        plan_cell(x, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z, t,
+                  bo->extras);
+        pay_per_use(t, sizeof t, bo, Z, A, false);
+        plan_cell(x, ws, row, c->bslope, pv->bslope, b->num, "=IF(%s>0,%s,0)", Z, t);
+    }
+    plan_cell(x, ws, row, c->pay, pv->pay, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay,
+              ba, A, blast, A);
+}
+
+/* Self-hosted's flow, running sum and running sum with the exit value. */
+static void plan_row_self(prow *p, double *cum_self) {
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    book *b = x->b;
+    const plan_cols *c = &x->c;
+    const gp_self_result *sr = &x->r->self;
+    int row = p->row;
+    int m = p->m, R = p->R, M = x->M;
     char fl[8], ll[8];
     col_name(c->power, fl);
     col_name(c->exit, ll);
@@ -281,133 +321,197 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
     *cum_self += sr->monthly[m];
     plan_cell(x, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
     if (m == 0)
-        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s", at(&rr, c->flow));
+        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s", at(&p->rr, c->flow));
     else
-        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&rr, c->cum, R - 1),
-                  at(&rr, c->flow));
+        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&p->rr, c->cum, R - 1),
+                  at(&p->rr, c->flow));
     plan_cell(x, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
-              at(&rr, c->cum), at(&rr, c->exit));
-    for (int i = 0; i < s->n_options; i++) {
-        const gp_option *o = &s->options[i];
-        const opt_refs *orf = &x->o[i];
-        const opt_cols *oc = &c->o[i];
-        const gp_option_result *orr = &r->options[i];
-        if (m > 0 && s->work_mode)
-            plan_cell(x, ws, row, oc->q, x->sv->oq[(size_t)i * rows + (size_t)m], b->num, "=%s/%s",
-                      at(&rr, c->w), orf->h[O_RHO]);
-        const char *QO = at(&rr, oc->q);
-        if (o->pricing != GP_COMMITTED) {
-            if (m == 0) {
-                num_cell(b, ws, row, oc->flow, 0, b->money);
-                num_cell(b, ws, row, oc->slope, 0, b->num);
-            } else {
-                pay_per_use(t, sizeof t, orf, QO, A, true);
-                plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t,
-                          orf->extras);
-                pay_per_use(t, sizeof t, orf, QO, A, false);
-                plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m],
-                          b->num, "=%s", t);
-            }
+              at(&p->rr, c->cum), at(&p->rr, c->exit));
+}
+
+/* A committed option's columns: instances needed and held, the burst, the flow and its slope. */
+static void plan_row_committed(prow *p, int i) {
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int row = p->row;
+    const char *A = p->A;
+    const gp_option *o = &s->options[i];
+    const opt_refs *orf = &x->o[i];
+    const opt_cols *oc = &c->o[i];
+    const gp_option_result *orr = &x->r->options[i];
+    int m = p->m, R = p->R;
+    size_t rows = (size_t)x->M + 1;
+    char t[2048], t2[2048];
+    const char *QO = at(&p->rr, oc->q);
+    const char *T = orf->h[O_TERM], *g = orf->h[O_G], *sup = orf->h[O_SUPPORT],
+               *tr = orf->h[O_TREND], *hourly = orf->h[O_HOURLY];
+    char ts[256];
+    snprintf(ts, sizeof ts, "(%s*INT((%s-1)/%s))", T, A, T);
+    if (m > 0) {
+        char need[1024];
+        if (s->work_mode) {
+            snprintf(t2, sizeof t2, "%s/(730*%s)", QO, at(&p->rr, c->u));
+            ceil_plus(t, sizeof t, t2);
+            snprintf(need, sizeof need, "IF(%s=0,0,%s)", at(&p->rr, c->w), t);
         } else {
-            const char *T = orf->h[O_TERM], *g = orf->h[O_G], *sup = orf->h[O_SUPPORT],
-                       *tr = orf->h[O_TREND], *hourly = orf->h[O_HOURLY];
-            char ts[256];
-            snprintf(ts, sizeof ts, "(%s*INT((%s-1)/%s))", T, A, T);
-            if (m > 0) {
-                char need[1024];
-                if (s->work_mode) {
-                    snprintf(t2, sizeof t2, "%s/(730*%s)", QO, at(&rr, c->u));
-                    ceil_plus(t, sizeof t, t2);
-                    snprintf(need, sizeof need, "IF(%s=0,0,%s)", at(&rr, c->w), t);
-                } else {
-                    snprintf(need, sizeof need, "%s", at(&rr, c->n));
-                }
-                plan_cell(x, ws, row, oc->need, x->sv->oneed[(size_t)i * rows + (size_t)m], NULL,
-                          "=ROUNDUP(%s/%s,0)", need, g);
-                char nr[64];
-                plan_range(x, nr, sizeof nr, oc->need, false);
-                char mr[64];
-                plan_range(x, mr, sizeof mr, c->m, false);
-                if (o->has_base_gpus)
-                    plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m],
-                              NULL, "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
-                else
-                    plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m],
-                              NULL,
-                              "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))",
-                              nr, mr, ts, mr, ts, T);
-            }
-            const char *I = at(&rr, oc->inst);
-            char burst[2048] = "0";
-            if (m > 0 && o->has_base_gpus) {
-                snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&rr, c->u));
-                const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
-                const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
-                plan_cell(x, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
-                          "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO,
-                          at(&rr, c->u), QO, t2, rho_o, rho_b);
-                if (o->burst >= 0) {
-                    const opt_refs *bo = &x->o[o->burst];
-                    pay_per_use(t, sizeof t, bo, at(&rr, oc->z), A, true);
-                    plan_cell(x, ws, row, oc->burst, x->sv->oburst[(size_t)i * rows + (size_t)m],
-                              b->money, "=IF(%s>0,%s+%s,0)", at(&rr, oc->z), t, bo->extras);
-                } else {
-                    num_cell(b, ws, row, oc->burst, 0, b->money);
-                }
-                snprintf(burst, sizeof burst, "%s", at(&rr, oc->burst));
-            }
-            char upfront[1024];
-            snprintf(upfront, sizeof upfront,
-                     "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T,
-                     A, at_row(&rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
-            if (m == 0) {
-                plan_cell(x, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
-                num_cell(b, ws, row, oc->slope, 0, b->num);
-            } else {
-                char month_rate[512];
-                snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts,
-                         sup);
-                plan_cell(
-                    x, ws, row, oc->flow, orr->monthly[m], b->money,
-                    "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
-                    upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
-                plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m],
-                          b->num, "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)",
-                          month_rate, A, ts, T, month_rate);
-            }
+            snprintf(need, sizeof need, "%s", at(&p->rr, c->n));
         }
-        cum_opt[i] += orr->monthly[m];
-        if (m == 0)
-            plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&rr, oc->flow));
+        plan_cell(x, ws, row, oc->need, x->sv->oneed[(size_t)i * rows + (size_t)m], NULL,
+                  "=ROUNDUP(%s/%s,0)", need, g);
+        char nr[64];
+        plan_range(x, nr, sizeof nr, oc->need, false);
+        char mr[64];
+        plan_range(x, mr, sizeof mr, c->m, false);
+        if (o->has_base_gpus)
+            plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m], NULL,
+                      "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
         else
-            plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
-                      at_row(&rr, oc->cum, R - 1), at(&rr, oc->flow));
-        /* Break-even tests (docs/model.md Results, Ties): differed so far (2.1: level months are
-         * no break-even), counts and behind, with and without the exit value; cached as the
-         * engine's sums give them. */
-        for (int wx = 0; wx < 2; wx++) {
-            const char *cs = at(&rr, wx ? c->cumx : c->cum), *co = at(&rr, oc->cum);
-            int dif = wx ? oc->difx : oc->dif;
-            double vs = *cum_self + (wx && m == M ? sr->exit_value : 0.0), vo = cum_opt[i];
-            bool tie = gp_money_equal(vs, vo);
-            bool ok = vs < vo || tie;
-            bool zero = fabs(vs) <= 1e-9 && fabs(vo) <= 1e-9;
-            bool *differed = &x->differed[wx][i];
-            *differed = (m > 0 && *differed) || !tie;
-            char eq[512];
-            snprintf(eq, sizeof eq, "ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))", cs, co, cs, co);
-            if (m == 0)
-                plan_cell(x, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
-            else
-                plan_cell(x, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
-                          at_row(&rr, dif, R - 1), eq);
-            snprintf(t, sizeof t, "OR(%s<%s,%s)", cs, co, eq);
-            plan_cell(x, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
-                      "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t,
-                      at(&rr, dif), cs, co);
-            plan_cell(x, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
-        }
+            plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m], NULL,
+                      "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr, mr,
+                      ts, mr, ts, T);
     }
+    const char *I = at(&p->rr, oc->inst);
+    char burst[2048] = "0";
+    if (m > 0 && o->has_base_gpus) {
+        snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&p->rr, c->u));
+        const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
+        const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
+        plan_cell(x, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
+                  "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO, at(&p->rr, c->u),
+                  QO, t2, rho_o, rho_b);
+        if (o->burst >= 0) {
+            const opt_refs *bo = &x->o[o->burst];
+            pay_per_use(t, sizeof t, bo, at(&p->rr, oc->z), A, true);
+            plan_cell(x, ws, row, oc->burst, x->sv->oburst[(size_t)i * rows + (size_t)m], b->money,
+                      "=IF(%s>0,%s+%s,0)", at(&p->rr, oc->z), t, bo->extras);
+        } else {
+            num_cell(b, ws, row, oc->burst, 0, b->money);
+        }
+        snprintf(burst, sizeof burst, "%s", at(&p->rr, oc->burst));
+    }
+    char upfront[1024];
+    snprintf(upfront, sizeof upfront,
+             "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T, A,
+             at_row(&p->rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
+    if (m == 0) {
+        plan_cell(x, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
+        num_cell(b, ws, row, oc->slope, 0, b->num);
+    } else {
+        char month_rate[512];
+        snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts, sup);
+        plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money,
+                  "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
+                  upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
+        plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m], b->num,
+                  "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A, ts,
+                  T, month_rate);
+    }
+}
+
+/* Option i's break-even tests in this row. */
+static void plan_row_ties(prow *p, int i, double cum_self, const double *cum_opt) {
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    const plan_cols *c = &x->c;
+    const gp_self_result *sr = &x->r->self;
+    int row = p->row;
+    const opt_cols *oc = &c->o[i];
+    int m = p->m, R = p->R, M = x->M;
+    char t[2048];
+    /* Break-even tests (docs/model.md Results, Ties): differed so far (2.1: level months are
+     * no break-even), counts and behind, with and without the exit value; cached as the
+     * engine's sums give them. */
+    for (int wx = 0; wx < 2; wx++) {
+        const char *cs = at(&p->rr, wx ? c->cumx : c->cum), *co = at(&p->rr, oc->cum);
+        int dif = wx ? oc->difx : oc->dif;
+        double vs = cum_self + (wx && m == M ? sr->exit_value : 0.0), vo = cum_opt[i];
+        bool tie = gp_money_equal(vs, vo);
+        bool ok = vs < vo || tie;
+        bool zero = fabs(vs) <= 1e-9 && fabs(vo) <= 1e-9;
+        bool *differed = &x->differed[wx][i];
+        *differed = (m > 0 && *differed) || !tie;
+        char eq[512];
+        snprintf(eq, sizeof eq, "ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))", cs, co, cs, co);
+        if (m == 0)
+            plan_cell(x, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
+        else
+            plan_cell(x, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
+                      at_row(&p->rr, dif, R - 1), eq);
+        snprintf(t, sizeof t, "OR(%s<%s,%s)", cs, co, eq);
+        plan_cell(x, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
+                  "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, at(&p->rr, dif),
+                  cs, co);
+        plan_cell(x, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
+    }
+}
+
+/* Option i's columns in this row: its flow and running sum, then the break-even tests. */
+static void plan_row_option(prow *p, int i, double cum_self, double *cum_opt) {
+    wbctx *x = p->x;
+    lxw_worksheet *ws = p->ws;
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int row = p->row;
+    const char *A = p->A;
+    int m = p->m, R = p->R;
+    size_t rows = (size_t)x->M + 1;
+    char t[2048];
+    const gp_option_result *orr = &x->r->options[i];
+    const gp_option *o = &s->options[i];
+    const opt_refs *orf = &x->o[i];
+    const opt_cols *oc = &c->o[i];
+    if (m > 0 && s->work_mode)
+        plan_cell(x, ws, row, oc->q, x->sv->oq[(size_t)i * rows + (size_t)m], b->num, "=%s/%s",
+                  at(&p->rr, c->w), orf->h[O_RHO]);
+    const char *QO = at(&p->rr, oc->q);
+    if (o->pricing != GP_COMMITTED) {
+        if (m == 0) {
+            num_cell(b, ws, row, oc->flow, 0, b->money);
+            num_cell(b, ws, row, oc->slope, 0, b->num);
+        } else {
+            pay_per_use(t, sizeof t, orf, QO, A, true);
+            plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t, orf->extras);
+            pay_per_use(t, sizeof t, orf, QO, A, false);
+            plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m], b->num,
+                      "=%s", t);
+        }
+    } else {
+        plan_row_committed(p, i);
+    }
+    cum_opt[i] += orr->monthly[m];
+    if (m == 0)
+        plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&p->rr, oc->flow));
+    else
+        plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
+                  at_row(&p->rr, oc->cum, R - 1), at(&p->rr, oc->flow));
+    plan_row_ties(p, i, cum_self, cum_opt);
+}
+
+/* One row of the Plan sheet: index m (0 = the start, else the close of month m). */
+static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, double *cum_opt) {
+    prow p = {.x = x, .ws = ws, .m = m, .row = m + 1, .R = m + 2, .rr = {.R = m + 2}};
+    snprintf(p.A, sizeof p.A, "%s", at(&p.rr, x->c.m));
+    batch_range(x, p.bn, sizeof p.bn, B_N);
+    batch_range(x, p.ba, sizeof p.ba, B_D);
+    batch_range(x, p.bx, sizeof p.bx, B_X);
+    batch_range(x, p.bcash, sizeof p.bcash, B_CASH);
+    batch_range(x, p.bpay, sizeof p.bpay, B_PAYMENT);
+    batch_range(x, p.blast, sizeof p.blast, B_LASTPAY);
+    batch_range(x, p.bbal, sizeof p.bbal, B_BALANCE);
+    batch_range(x, p.bval, sizeof p.bval, B_VALUE);
+    batch_range(x, p.bmaint, sizeof p.bmaint, B_MAINT);
+    plan_row_batches(&p);
+    if (m > 0) {
+        plan_row_demand(&p);
+        plan_row_costs(&p);
+    }
+    plan_row_self(&p, cum_self);
+    for (int i = 0; i < x->s->n_options; i++)
+        plan_row_option(&p, i, *cum_self, cum_opt);
 }
 
 void gp_xlsx_plan_sheet(wbctx *x, lxw_worksheet *ws) {
