@@ -43,28 +43,12 @@ static double pct_v(const gp_scenario *s, double d) {
     return s->residual_pct;
 }
 
-void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
+/* Plan's demand side first: Batches read the servers wanted. */
+static void shadow_demand(wbctx *x, shadow *v) {
     const gp_scenario *s = x->s;
     const gp_result *r = x->r;
-    int M = x->M, G = x->n_gen, no = s->n_options;
-    size_t rows = (size_t)M + 1;
-    v->b = gp_xcalloc(rows, sizeof *v->b);
-    v->gen = gp_xcalloc(rows * (size_t)G, sizeof *v->gen);
-    v->gcum = gp_xcalloc(rows * (size_t)G + 1, sizeof *v->gcum);
-    v->gval = gp_xcalloc(rows * (size_t)G, sizeof *v->gval);
-    v->p = gp_xcalloc(rows, sizeof *v->p);
-    size_t on = rows * (size_t)(no > 0 ? no : 1);
-    v->oq = gp_xcalloc(on, sizeof(double));
-    v->oneed = gp_xcalloc(on, sizeof(double));
-    v->oinst = gp_xcalloc(on, sizeof(double));
-    v->oburst = gp_xcalloc(on, sizeof(double));
-    v->oslope = gp_xcalloc(on, sizeof(double));
+    int M = x->M;
     double g = s->gpus_per_server;
-    bool loan = s->financing == GP_LOAN;
-    double lf = loan ? s->loan_fraction : 0, apr = s->loan_apr, term = s->loan_term_months;
-    int every = s->order_every_months, lead = s->lead_time_months;
-    int step = s->refresh_months > 0 ? (s->refresh_months + every - 1) / every * every : 0;
-    /* Plan's demand side first: Batches read the servers wanted. */
     for (int m = 1; m <= M; m++) {
         int j = m - 1;
         plan_vals *p = &v->p[m];
@@ -74,7 +58,16 @@ void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
         double want = ceil(p->ns / g);
         p->s = s->has_max_servers && s->max_servers > 0 ? fmin(s->max_servers, want) : want;
     }
-    /* Batches, row by row (only rows above are read), then what a later row decides. */
+}
+
+/* Batches, row by row (only rows above are read). */
+static void shadow_batches(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    int M = x->M;
+    bool loan = s->financing == GP_LOAN;
+    double lf = loan ? s->loan_fraction : 0, apr = s->loan_apr, term = s->loan_term_months;
+    int every = s->order_every_months, lead = s->lead_time_months;
+    int step = s->refresh_months > 0 ? (s->refresh_months + every - 1) / every * every : 0;
     for (int d = 0; d <= M; d++) {
         bat_vals *b = &v->b[d];
         b->delivery = d < M && d >= lead && (d - lead) % every == 0;
@@ -119,6 +112,16 @@ void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
         b->maint = s->maintenance_pct_per_year * b->hw / 12;
         b->pct = pct_v(s, d);
     }
+}
+
+/* What a later Batches row decides: servers' value at exit, shares passed on, each
+ * network generation's count and value. */
+static void shadow_exit_values(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    int M = x->M;
+    int G = x->n_gen;
+    int every = s->order_every_months, lead = s->lead_time_months;
+    int step = s->refresh_months > 0 ? (s->refresh_months + every - 1) / every * every : 0;
     double tr = 1 + s->server_price_trend_per_year;
     for (int d = 0; d <= M; d++) {
         bat_vals *b = &v->b[d];
@@ -156,7 +159,15 @@ void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
             b->value += val;
         }
     }
-    /* The rest of Plan. */
+}
+
+/* The rest of Plan, months 1..M: hours, power, peaks, colocation, maintenance, payments, the
+ * bridge's slope. */
+static void shadow_plan_costs(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int M = x->M;
+    double g = s->gpus_per_server;
     double before[GP_MAX_PERIODS];
     for (int k = 0; k < s->n_periods; k++) {
         before[k] = 0;
@@ -207,6 +218,11 @@ void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
                         pow(1 + br->price_trend_per_year, (m - 1) / 12.0);
         }
     }
+}
+
+/* At index m: capex, settlements, sales. */
+static void shadow_settlements(wbctx *x, shadow *v) {
+    int M = x->M;
     for (int m = 0; m <= M; m++) { /* at index m: capex, settlements, sales */
         plan_vals *p = &v->p[m];
         for (int d = 0; d <= M; d++) {
@@ -216,7 +232,15 @@ void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
             p->sales -= m < M && b->x == m ? b->value : 0;
         }
     }
-    /* Each option's helper columns. */
+}
+
+/* Each option's helper columns. */
+static void shadow_options(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int M = x->M;
+    int no = s->n_options;
+    size_t rows = (size_t)M + 1;
     for (int i = 0; i < no; i++) {
         const gp_option *o = &s->options[i];
         size_t at0 = (size_t)i * rows;
@@ -257,6 +281,29 @@ void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
             }
         }
     }
+}
+
+void gp_xlsx_shadow_build(wbctx *x, shadow *v) {
+    const gp_scenario *s = x->s;
+    int M = x->M, G = x->n_gen, no = s->n_options;
+    size_t rows = (size_t)M + 1;
+    v->b = gp_xcalloc(rows, sizeof *v->b);
+    v->gen = gp_xcalloc(rows * (size_t)G, sizeof *v->gen);
+    v->gcum = gp_xcalloc(rows * (size_t)G + 1, sizeof *v->gcum);
+    v->gval = gp_xcalloc(rows * (size_t)G, sizeof *v->gval);
+    v->p = gp_xcalloc(rows, sizeof *v->p);
+    size_t on = rows * (size_t)(no > 0 ? no : 1);
+    v->oq = gp_xcalloc(on, sizeof(double));
+    v->oneed = gp_xcalloc(on, sizeof(double));
+    v->oinst = gp_xcalloc(on, sizeof(double));
+    v->oburst = gp_xcalloc(on, sizeof(double));
+    v->oslope = gp_xcalloc(on, sizeof(double));
+    shadow_demand(x, v);
+    shadow_batches(x, v);
+    shadow_exit_values(x, v);
+    shadow_plan_costs(x, v);
+    shadow_settlements(x, v);
+    shadow_options(x, v);
 }
 
 void gp_xlsx_shadow_free(shadow *v) {
