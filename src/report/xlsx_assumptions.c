@@ -47,6 +47,52 @@ static void heading(inputs *in, const char *text) {
     text_cell(in->b, in->ws, in->row++, 0, text, in->b->bold);
 }
 
+/* 2.1: a catalog price in another currency keeps its listed figures and the exchange rate as
+ * inputs; hourly and upfront are their products, so a changed rate moves every total. Returns
+ * the option's source with a rate (NULL when none) and the rows' references. */
+static const gp_price_source *option_fx_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
+                                               const gp_report_meta *meta, char rate_ref[64],
+                                               char listed_ref[2][64]) {
+    bool committed = o->pricing == GP_COMMITTED;
+    char label[GP_NAME_BYTES + 64];
+    const gp_price_source *fx = NULL;
+    for (int k = 0; meta && k < meta->n_sources; k++)
+        if (meta->sources[k].fx_rate > 0 && !strcmp(meta->sources[k].option, o->name))
+            fx = &meta->sources[k];
+    if (fx) {
+        char unit[96];
+        snprintf(label, sizeof label, "%s: exchange rate", o->name);
+        snprintf(unit, sizeof unit, "%s per %s (of %s; see Sources)", s->currency, fx->currency,
+                 fx->fx_date);
+        ref(rate_ref, 64, "Assumptions", input(in, NULL, label, fx->fx_rate, unit), 1);
+        snprintf(label, sizeof label, "%s: hourly as listed", o->name);
+        snprintf(unit, sizeof unit, "%s per instance-hour", fx->currency);
+        ref(listed_ref[0], 64, "Assumptions", input(in, NULL, label, fx->listed_hourly, unit), 1);
+        if (committed) {
+            snprintf(label, sizeof label, "%s: upfront as listed", o->name);
+            snprintf(unit, sizeof unit, "%s per instance per term", fx->currency);
+            ref(listed_ref[1], 64, "Assumptions",
+                input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
+        }
+    }
+    return fx;
+}
+
+/* The option's composite references: the spot factor, the monthly extras and a busy GPU-hour's
+ * cost over hourly. */
+static void option_composites(const gp_option *o, opt_refs *r) {
+    bool committed = o->pricing == GP_COMMITTED;
+    if (o->pricing == GP_SPOT)
+        snprintf(r->phi, sizeof r->phi, "(1+%s*(%s/2+%s))", r->h[O_LAMBDA], r->h[O_CKPT],
+                 r->h[O_RESTART]);
+    else
+        snprintf(r->phi, sizeof r->phi, "1");
+    snprintf(r->extras, sizeof r->extras, "(%s*%s+%s*%s)", r->h[O_STOR_GB], r->h[O_STOR_RATE],
+             r->h[O_EGRESS_GB], r->h[O_EGRESS_RATE]);
+    snprintf(r->per_gpu_h, sizeof r->per_gpu_h, "(1+%s)*%s*(1+%s)/%s",
+             committed ? "0" : r->h[O_IDLE], r->phi, r->h[O_SUPPORT], r->h[O_G]);
+}
+
 static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                           const gp_report_meta *meta, opt_refs *r) {
     static const char *const what[O_N] = {"hourly",
@@ -124,30 +170,8 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
              o->burst >= 0 ? ", bursts to " : "", o->burst >= 0 ? s->options[o->burst].name : "");
     in->row++;
     text_cell(in->b, in->ws, in->row++, 0, label, in->b->bold);
-    /* 2.1: a catalog price in another currency keeps its listed figures and the exchange rate
-     * as inputs; hourly and upfront are their products, so a changed rate moves every total. */
-    const gp_price_source *fx = NULL;
-    for (int k = 0; meta && k < meta->n_sources; k++)
-        if (meta->sources[k].fx_rate > 0 && !strcmp(meta->sources[k].option, o->name))
-            fx = &meta->sources[k];
     char rate_ref[64] = "", listed_ref[2][64] = {"", ""};
-    if (fx) {
-        char unit[96];
-        snprintf(label, sizeof label, "%s: exchange rate", o->name);
-        snprintf(unit, sizeof unit, "%s per %s (of %s; see Sources)", s->currency, fx->currency,
-                 fx->fx_date);
-        ref(rate_ref, sizeof rate_ref, "Assumptions", input(in, NULL, label, fx->fx_rate, unit), 1);
-        snprintf(label, sizeof label, "%s: hourly as listed", o->name);
-        snprintf(unit, sizeof unit, "%s per instance-hour", fx->currency);
-        ref(listed_ref[0], sizeof listed_ref[0], "Assumptions",
-            input(in, NULL, label, fx->listed_hourly, unit), 1);
-        if (committed) {
-            snprintf(label, sizeof label, "%s: upfront as listed", o->name);
-            snprintf(unit, sizeof unit, "%s per instance per term", fx->currency);
-            ref(listed_ref[1], sizeof listed_ref[1], "Assumptions",
-                input(in, NULL, label, o->upfront / fx->fx_rate, unit), 1);
-        }
-    }
+    const gp_price_source *fx = option_fx_inputs(in, s, o, meta, rate_ref, listed_ref);
     for (int f = O_PPU; f <= O_IUPU; f++)
         r->h[f][0] = '\0';
     if (per_unit) /* its prices first: the price a unit in all below is their formula */
@@ -188,15 +212,7 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
         snprintf(r->h[O_RHO], sizeof r->h[O_RHO], "1");
         snprintf(r->h[O_IDLE], sizeof r->h[O_IDLE], "0");
     }
-    if (o->pricing == GP_SPOT)
-        snprintf(r->phi, sizeof r->phi, "(1+%s*(%s/2+%s))", r->h[O_LAMBDA], r->h[O_CKPT],
-                 r->h[O_RESTART]);
-    else
-        snprintf(r->phi, sizeof r->phi, "1");
-    snprintf(r->extras, sizeof r->extras, "(%s*%s+%s*%s)", r->h[O_STOR_GB], r->h[O_STOR_RATE],
-             r->h[O_EGRESS_GB], r->h[O_EGRESS_RATE]);
-    snprintf(r->per_gpu_h, sizeof r->per_gpu_h, "(1+%s)*%s*(1+%s)/%s",
-             committed ? "0" : r->h[O_IDLE], r->phi, r->h[O_SUPPORT], r->h[O_G]);
+    option_composites(o, r);
 }
 
 static int cmp_tier(const void *a, const void *b) {
@@ -205,11 +221,12 @@ static int cmp_tier(const void *a, const void *b) {
 }
 
 /* The Assumptions sheet; fills the references the other sheets use. */
-void gp_xlsx_assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
-                         int fiscal_start) {
+/* The head row, the plan's dates and every scalar input of the scenario, named. */
+static void assumptions_scalars(wbctx *x, inputs *in, const gp_report_meta *meta,
+                                int fiscal_start) {
     book *b = x->b;
     const gp_scenario *s = x->s;
-    inputs in = {b, as, 1};
+    lxw_worksheet *as = in->ws;
     text_cell(b, as, 0, 0, "input (blue on yellow: edit these; everything else recalculates)",
               b->bold);
     text_cell(b, as, 0, 1, "value", b->bold);
@@ -220,79 +237,85 @@ void gp_xlsx_assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta
     int y = 2000, mo = 1, d = 1;
     if (sscanf(start, "%4d-%2d-%2d", &y, &mo, &d) != 3 || y < 1900)
         y = 1900, mo = 1, d = 1;
-    int r = in.row++;
+    int r = in->row++;
     text_cell(b, as, r, 0, "plan starts (month 1 begins)", NULL);
     num_cell(b, as, r, 1, date_serial(y, mo, d), b->in_date);
     text_cell(b, as, r, 2, "date", NULL);
     text_cell(b, as, r, 3, s->has_start_date ? "scenario start_date" : "report date (as_of)", NULL);
     define(b, "start_date", r, 1);
-    input(&in, "fiscal_start", "fiscal year starts in month (1 = calendar year)", fiscal_start,
+    input(in, "fiscal_start", "fiscal year starts in month (1 = calendar year)", fiscal_start,
           "1..12");
-    input(&in, "horizon_months", "horizon (keep: the rows are laid out for it)", x->M, "months");
-    input(&in, "discount_rate", "discount rate (NPV)", s->discount_rate, "a year");
-    heading(&in, "Demand");
+    input(in, "horizon_months", "horizon (keep: the rows are laid out for it)", x->M, "months");
+    input(in, "discount_rate", "discount rate (NPV)", s->discount_rate, "a year");
+    heading(in, "Demand");
     if (s->work_mode)
-        input(&in, "work_per_month", "demand: work a month", s->work_per_month, s->work_unit);
+        input(in, "work_per_month", "demand: work a month", s->work_per_month, s->work_unit);
     else
-        input(&in, "gpus", "demand: GPUs", s->gpus, "GPUs");
-    input(&in, "utilization", "demand: busy share of GPU-hours", s->utilization, "0..1");
-    input(&in, "growth", "demand growth (compound; 0 with steps)", s->growth_per_month, "a month");
-    heading(&in, "Self-hosted");
-    input(&in, "gpus_per_server", "GPUs a server", s->gpus_per_server, "GPUs");
-    input(&in, "server_price", "server price", s->server_price, s->currency);
-    input(&in, "price_factor", "price factor (refurbished)", s->price_factor, "x");
-    input(&in, "hw_trend", "server price trend", s->server_price_trend_per_year, "a year");
-    input(&in, "network_per_server", "network per server", s->network_per_server, s->currency);
-    input(&in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency);
-    input(&in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED,
+        input(in, "gpus", "demand: GPUs", s->gpus, "GPUs");
+    input(in, "utilization", "demand: busy share of GPU-hours", s->utilization, "0..1");
+    input(in, "growth", "demand growth (compound; 0 with steps)", s->growth_per_month, "a month");
+    heading(in, "Self-hosted");
+    input(in, "gpus_per_server", "GPUs a server", s->gpus_per_server, "GPUs");
+    input(in, "server_price", "server price", s->server_price, s->currency);
+    input(in, "price_factor", "price factor (refurbished)", s->price_factor, "x");
+    input(in, "hw_trend", "server price trend", s->server_price_trend_per_year, "a year");
+    input(in, "network_per_server", "network per server", s->network_per_server, s->currency);
+    input(in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency);
+    input(in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED,
           "0/1");
-    input(&in, "lead_time", "lead time", s->lead_time_months, "months");
-    input(&in, "order_every", "order every", s->order_every_months, "months");
-    input(&in, "max_servers", "at most servers (0: no cap)",
-          s->has_max_servers ? s->max_servers : 0, "servers");
-    input(&in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
+    input(in, "lead_time", "lead time", s->lead_time_months, "months");
+    input(in, "order_every", "order every", s->order_every_months, "months");
+    input(in, "max_servers", "at most servers (0: no cap)", s->has_max_servers ? s->max_servers : 0,
+          "servers");
+    input(in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
     if (s->n_resale == 0)
-        input(&in, "residual_pct",
+        input(in, "residual_pct",
               "residual value (bought as needed or refreshed: where the straight line from new "
               "ends; else flat)",
               s->residual_pct, "of hardware");
-    input(&in, "depreciation_years", "depreciation (the straight line's length)",
+    input(in, "depreciation_years", "depreciation (the straight line's length)",
           s->depreciation_years, "years");
-    input(&in, "warranty_months", "warranty", s->warranty_months, "months");
-    input(&in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
+    input(in, "warranty_months", "warranty", s->warranty_months, "months");
+    input(in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
           "of hardware a year");
-    input(&in, "staff_per_month", "staff", s->staff_per_month, "a month");
-    input(&in, "other_per_month", "other costs", s->other_per_month, "a month");
-    input(&in, "colo_per_kw_month", "colocation", s->colo_per_kw_month, "per kW-month");
+    input(in, "staff_per_month", "staff", s->staff_per_month, "a month");
+    input(in, "other_per_month", "other costs", s->other_per_month, "a month");
+    input(in, "colo_per_kw_month", "colocation", s->colo_per_kw_month, "per kW-month");
     if (s->work_mode)
-        input(&in, "rho_s", "owned GPU: work a GPU-hour", s->work_per_gpu_hour, s->work_unit);
-    input(&in, "server_base_w", "server draw besides GPUs", s->server_base_w, "W");
-    input(&in, "gpu_idle_w", "GPU idle draw", s->gpu_idle_w, "W");
-    input(&in, "gpu_tdp_w", "GPU busy draw", s->gpu_tdp_w, "W");
-    input(&in, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", s->has_gpu_avg_w,
+        input(in, "rho_s", "owned GPU: work a GPU-hour", s->work_per_gpu_hour, s->work_unit);
+    input(in, "server_base_w", "server draw besides GPUs", s->server_base_w, "W");
+    input(in, "gpu_idle_w", "GPU idle draw", s->gpu_idle_w, "W");
+    input(in, "gpu_tdp_w", "GPU busy draw", s->gpu_tdp_w, "W");
+    input(in, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", s->has_gpu_avg_w,
           "0/1");
-    input(&in, "gpu_avg_w", "flat mean GPU draw", s->has_gpu_avg_w ? s->gpu_avg_w : 0, "W");
-    input(&in, "pue", "PUE", s->pue, "x");
-    input(&in, "shift", "busy hours shifted to the cheapest periods", s->shift_to_cheapest, "0/1");
-    input(&in, "demand_charge", "demand charge", s->demand_charge_per_kw_month, "per kW-month");
-    input(&in, "energy_trend", "electricity price trend", s->energy_price_trend_per_year, "a year");
-    input(&in, "loan", "financed with a loan", s->financing == GP_LOAN, "0/1");
-    input(&in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1");
-    input(&in, "loan_apr", "loan APR", s->loan_apr, "a year");
-    input(&in, "loan_term", "loan term", s->loan_term_months, "months");
-    /* Each period's row is its hours, then its price: the rows are known before they are
-     * written, so each hours row can hold the hours of the periods shifting fills first (a
-     * lower price, or the same price given earlier), live on the prices. */
+    input(in, "gpu_avg_w", "flat mean GPU draw", s->has_gpu_avg_w ? s->gpu_avg_w : 0, "W");
+    input(in, "pue", "PUE", s->pue, "x");
+    input(in, "shift", "busy hours shifted to the cheapest periods", s->shift_to_cheapest, "0/1");
+    input(in, "demand_charge", "demand charge", s->demand_charge_per_kw_month, "per kW-month");
+    input(in, "energy_trend", "electricity price trend", s->energy_price_trend_per_year, "a year");
+    input(in, "loan", "financed with a loan", s->financing == GP_LOAN, "0/1");
+    input(in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1");
+    input(in, "loan_apr", "loan APR", s->loan_apr, "a year");
+    input(in, "loan_term", "loan term", s->loan_term_months, "months");
+}
+
+/* Each period's row is its hours, then its price: the rows are known before they are
+ * written, so each hours row can hold the hours of the periods shifting fills first (a
+ * lower price, or the same price given earlier), live on the prices. */
+static void assumptions_tariff(wbctx *x, inputs *in) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    lxw_worksheet *as = in->ws;
     for (int k = 0; k < s->n_periods; k++) {
-        x->ph[k] = in.row + 2 * k;
-        x->pp[k] = in.row + 2 * k + 1;
+        x->ph[k] = in->row + 2 * k;
+        x->pp[k] = in->row + 2 * k + 1;
     }
     x->cheaper_first = x->ph[0];
     x->cheaper_last = x->pp[s->n_periods - 1];
     for (int k = 0; k < s->n_periods; k++) {
         char label[GP_NAME_BYTES + 32];
         snprintf(label, sizeof label, "tariff %s: hours a day", s->periods[k].name);
-        int hr = input(&in, NULL, label, s->periods[k].hours_per_day, "h");
+        int hr = input(in, NULL, label, s->periods[k].hours_per_day, "h");
         char f[8192] = "=0", pk[64];
         ref(pk, sizeof pk, "Assumptions", x->pp[k], 1);
         double cheaper = 0;
@@ -309,67 +332,85 @@ void gp_xlsx_assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta
         }
         keep(b, worksheet_write_formula_num(as, (lxw_row_t)hr, 4, f, b->num, cheaper));
         snprintf(label, sizeof label, "tariff %s: price", s->periods[k].name);
-        input(&in, NULL, label, s->periods[k].price_per_kwh, "per kWh");
+        input(in, NULL, label, s->periods[k].price_per_kwh, "per kWh");
     }
+}
+
+/* The demand steps, the bulk tiers and the resale points: a table each, when given. */
+static void assumptions_tables(wbctx *x, inputs *in) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    lxw_worksheet *as = in->ws;
     if (s->n_steps > 0) {
-        heading(&in, "Demand steps (\"-\": not given, the value before holds)");
-        text_cell(b, as, in.row, 0, "step", b->bold);
-        text_cell(b, as, in.row, 1, "month", b->bold);
-        text_cell(b, as, in.row, 2, s->work_mode ? "work a month" : "GPUs", b->bold);
-        text_cell(b, as, in.row++, 3, "utilization", b->bold);
-        int r0 = in.row;
-        for (int k = 0; k < s->n_steps; k++, in.row++) {
+        heading(in, "Demand steps (\"-\": not given, the value before holds)");
+        text_cell(b, as, in->row, 0, "step", b->bold);
+        text_cell(b, as, in->row, 1, "month", b->bold);
+        text_cell(b, as, in->row, 2, s->work_mode ? "work a month" : "GPUs", b->bold);
+        text_cell(b, as, in->row++, 3, "utilization", b->bold);
+        int r0 = in->row;
+        for (int k = 0; k < s->n_steps; k++, in->row++) {
             const gp_step *st = &s->steps[k];
             char label[32];
             snprintf(label, sizeof label, "step %d", k + 1);
-            text_cell(b, as, in.row, 0, label, NULL);
-            num_cell(b, as, in.row, 1, st->month, b->in_num);
+            text_cell(b, as, in->row, 0, label, NULL);
+            num_cell(b, as, in->row, 1, st->month, b->in_num);
             bool has = s->work_mode ? st->has_work : st->has_gpus;
             if (has)
-                num_cell(b, as, in.row, 2, s->work_mode ? st->work_per_month : st->gpus, b->in_num);
+                num_cell(b, as, in->row, 2, s->work_mode ? st->work_per_month : st->gpus,
+                         b->in_num);
             else
-                text_cell(b, as, in.row, 2, "-", b->in_text);
+                text_cell(b, as, in->row, 2, "-", b->in_text);
             if (st->has_utilization)
-                num_cell(b, as, in.row, 3, st->utilization, b->in_num);
+                num_cell(b, as, in->row, 3, st->utilization, b->in_num);
             else
-                text_cell(b, as, in.row, 3, "-", b->in_text);
+                text_cell(b, as, in->row, 3, "-", b->in_text);
         }
-        range(x->steps_month, sizeof x->steps_month, "Assumptions", 1, r0, in.row - 1);
-        range(x->steps_val, sizeof x->steps_val, "Assumptions", 2, r0, in.row - 1);
-        range(x->steps_u, sizeof x->steps_u, "Assumptions", 3, r0, in.row - 1);
+        range(x->steps_month, sizeof x->steps_month, "Assumptions", 1, r0, in->row - 1);
+        range(x->steps_val, sizeof x->steps_val, "Assumptions", 2, r0, in->row - 1);
+        range(x->steps_u, sizeof x->steps_u, "Assumptions", 3, r0, in->row - 1);
     }
     if (s->n_tiers > 0) {
-        heading(&in, "Bulk discounts (ascending servers)");
-        text_cell(b, as, in.row, 1, "from servers", b->bold);
-        text_cell(b, as, in.row++, 2, "discount", b->bold);
+        heading(in, "Bulk discounts (ascending servers)");
+        text_cell(b, as, in->row, 1, "from servers", b->bold);
+        text_cell(b, as, in->row++, 2, "discount", b->bold);
         gp_bulk_tier tiers[GP_MAX_TIERS];
         memcpy(tiers, s->tiers, sizeof tiers[0] * (size_t)s->n_tiers);
         qsort(tiers, (size_t)s->n_tiers, sizeof tiers[0], cmp_tier);
-        int r0 = in.row;
-        for (int k = 0; k < s->n_tiers; k++, in.row++) {
-            text_cell(b, as, in.row, 0, "bulk tier", NULL);
-            num_cell(b, as, in.row, 1, tiers[k].min_servers, b->in_num);
-            num_cell(b, as, in.row, 2, tiers[k].pct, b->in_num);
+        int r0 = in->row;
+        for (int k = 0; k < s->n_tiers; k++, in->row++) {
+            text_cell(b, as, in->row, 0, "bulk tier", NULL);
+            num_cell(b, as, in->row, 1, tiers[k].min_servers, b->in_num);
+            num_cell(b, as, in->row, 2, tiers[k].pct, b->in_num);
         }
-        range(x->tier_min, sizeof x->tier_min, "Assumptions", 1, r0, in.row - 1);
-        range(x->tier_pct, sizeof x->tier_pct, "Assumptions", 2, r0, in.row - 1);
+        range(x->tier_min, sizeof x->tier_min, "Assumptions", 1, r0, in->row - 1);
+        range(x->tier_pct, sizeof x->tier_pct, "Assumptions", 2, r0, in->row - 1);
     }
     if (s->n_resale > 0) {
-        heading(&in, "Resale value by age (straight lines between points, flat after)");
-        text_cell(b, as, in.row, 1, "age (months)", b->bold);
-        text_cell(b, as, in.row++, 2, "share of new", b->bold);
-        int r0 = in.row;
-        text_cell(b, as, in.row, 0, "new", NULL);
-        num_cell(b, as, in.row, 1, 0, NULL);
-        num_cell(b, as, in.row++, 2, 1, NULL);
-        for (int k = 0; k < s->n_resale; k++, in.row++) {
-            text_cell(b, as, in.row, 0, "resale point", NULL);
-            num_cell(b, as, in.row, 1, s->resale[k].age_months, b->in_num);
-            num_cell(b, as, in.row, 2, s->resale[k].pct, b->in_num);
+        heading(in, "Resale value by age (straight lines between points, flat after)");
+        text_cell(b, as, in->row, 1, "age (months)", b->bold);
+        text_cell(b, as, in->row++, 2, "share of new", b->bold);
+        int r0 = in->row;
+        text_cell(b, as, in->row, 0, "new", NULL);
+        num_cell(b, as, in->row, 1, 0, NULL);
+        num_cell(b, as, in->row++, 2, 1, NULL);
+        for (int k = 0; k < s->n_resale; k++, in->row++) {
+            text_cell(b, as, in->row, 0, "resale point", NULL);
+            num_cell(b, as, in->row, 1, s->resale[k].age_months, b->in_num);
+            num_cell(b, as, in->row, 2, s->resale[k].pct, b->in_num);
         }
-        range(x->res_age, sizeof x->res_age, "Assumptions", 1, r0, in.row - 1);
-        range(x->res_pct, sizeof x->res_pct, "Assumptions", 2, r0, in.row - 1);
+        range(x->res_age, sizeof x->res_age, "Assumptions", 1, r0, in->row - 1);
+        range(x->res_pct, sizeof x->res_pct, "Assumptions", 2, r0, in->row - 1);
     }
+}
+
+void gp_xlsx_assumptions(wbctx *x, lxw_worksheet *as, const gp_report_meta *meta,
+                         int fiscal_start) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    inputs in = {b, as, 1};
+    assumptions_scalars(x, &in, meta, fiscal_start);
+    assumptions_tariff(x, &in);
+    assumptions_tables(x, &in);
     for (int i = 0; i < s->n_options; i++)
         option_inputs(&in, s, &s->options[i], meta, &x->o[i]);
     worksheet_set_column(as, 0, 0, 52, NULL);
