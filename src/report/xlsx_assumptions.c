@@ -221,6 +221,239 @@ static int cmp_tier(const void *a, const void *b) {
 }
 
 /* The Assumptions sheet; fills the references the other sheets use. */
+/* ---- the scenario's inputs, one a row ----------------------------------------------------
+ * Every scalar input of the scenario as the workbook names and shows it: a new input is one
+ * row here (and its value function above the table). A row with a heading opens a section. */
+
+/* When a row applies. */
+typedef enum { IN_ALWAYS, IN_WORK, IN_GPUS, IN_NO_RESALE } in_when;
+
+/* A unit that stands for the scenario's unit of work; NULL stands for its currency. */
+static const char WORK_UNIT[] = "work unit";
+
+typedef struct input_row {
+    const char *heading; /* a section's heading; the rest NULL */
+    const char *name, *label, *unit;
+    in_when when;
+    double (*value)(const gp_scenario *s);
+} input_row;
+
+static double v_horizon_months(const gp_scenario *s) {
+    return s->horizon_months;
+}
+
+static double v_discount_rate(const gp_scenario *s) {
+    return s->discount_rate;
+}
+
+static double v_work_per_month(const gp_scenario *s) {
+    return s->work_per_month;
+}
+
+static double v_gpus(const gp_scenario *s) {
+    return s->gpus;
+}
+
+static double v_utilization(const gp_scenario *s) {
+    return s->utilization;
+}
+
+static double v_growth(const gp_scenario *s) {
+    return s->growth_per_month;
+}
+
+static double v_gpus_per_server(const gp_scenario *s) {
+    return s->gpus_per_server;
+}
+
+static double v_server_price(const gp_scenario *s) {
+    return s->server_price;
+}
+
+static double v_price_factor(const gp_scenario *s) {
+    return s->price_factor;
+}
+
+static double v_hw_trend(const gp_scenario *s) {
+    return s->server_price_trend_per_year;
+}
+
+static double v_network_per_server(const gp_scenario *s) {
+    return s->network_per_server;
+}
+
+static double v_fixed_capex(const gp_scenario *s) {
+    return s->fixed_capex;
+}
+
+static double v_as_needed(const gp_scenario *s) {
+    return s->buy == GP_BUY_AS_NEEDED;
+}
+
+static double v_lead_time(const gp_scenario *s) {
+    return s->lead_time_months;
+}
+
+static double v_order_every(const gp_scenario *s) {
+    return s->order_every_months;
+}
+
+static double v_max_servers(const gp_scenario *s) {
+    return s->has_max_servers ? s->max_servers : 0;
+}
+
+static double v_refresh_months(const gp_scenario *s) {
+    return s->refresh_months;
+}
+
+static double v_residual_pct(const gp_scenario *s) {
+    return s->residual_pct;
+}
+
+static double v_depreciation_years(const gp_scenario *s) {
+    return s->depreciation_years;
+}
+
+static double v_warranty_months(const gp_scenario *s) {
+    return s->warranty_months;
+}
+
+static double v_maintenance_pct(const gp_scenario *s) {
+    return s->maintenance_pct_per_year;
+}
+
+static double v_staff_per_month(const gp_scenario *s) {
+    return s->staff_per_month;
+}
+
+static double v_other_per_month(const gp_scenario *s) {
+    return s->other_per_month;
+}
+
+static double v_colo_per_kw_month(const gp_scenario *s) {
+    return s->colo_per_kw_month;
+}
+
+static double v_rho_s(const gp_scenario *s) {
+    return s->work_per_gpu_hour;
+}
+
+static double v_server_base_w(const gp_scenario *s) {
+    return s->server_base_w;
+}
+
+static double v_gpu_idle_w(const gp_scenario *s) {
+    return s->gpu_idle_w;
+}
+
+static double v_gpu_tdp_w(const gp_scenario *s) {
+    return s->gpu_tdp_w;
+}
+
+static double v_has_gpu_avg(const gp_scenario *s) {
+    return s->has_gpu_avg_w;
+}
+
+static double v_gpu_avg_w(const gp_scenario *s) {
+    return s->has_gpu_avg_w ? s->gpu_avg_w : 0;
+}
+
+static double v_pue(const gp_scenario *s) {
+    return s->pue;
+}
+
+static double v_shift(const gp_scenario *s) {
+    return s->shift_to_cheapest;
+}
+
+static double v_demand_charge(const gp_scenario *s) {
+    return s->demand_charge_per_kw_month;
+}
+
+static double v_energy_trend(const gp_scenario *s) {
+    return s->energy_price_trend_per_year;
+}
+
+static double v_loan(const gp_scenario *s) {
+    return s->financing == GP_LOAN;
+}
+
+static double v_loan_fraction(const gp_scenario *s) {
+    return s->loan_fraction;
+}
+
+static double v_loan_apr(const gp_scenario *s) {
+    return s->loan_apr;
+}
+
+static double v_loan_term(const gp_scenario *s) {
+    return s->loan_term_months;
+}
+
+static const input_row input_rows[] = {
+    {NULL, "horizon_months", "horizon (keep: the rows are laid out for it)", "months", IN_ALWAYS,
+     v_horizon_months},
+    {NULL, "discount_rate", "discount rate (NPV)", "a year", IN_ALWAYS, v_discount_rate},
+    {"Demand", NULL, NULL, NULL, IN_ALWAYS, NULL},
+    {NULL, "work_per_month", "demand: work a month", WORK_UNIT, IN_WORK, v_work_per_month},
+    {NULL, "gpus", "demand: GPUs", "GPUs", IN_GPUS, v_gpus},
+    {NULL, "utilization", "demand: busy share of GPU-hours", "0..1", IN_ALWAYS, v_utilization},
+    {NULL, "growth", "demand growth (compound; 0 with steps)", "a month", IN_ALWAYS, v_growth},
+    {"Self-hosted", NULL, NULL, NULL, IN_ALWAYS, NULL},
+    {NULL, "gpus_per_server", "GPUs a server", "GPUs", IN_ALWAYS, v_gpus_per_server},
+    {NULL, "server_price", "server price", NULL, IN_ALWAYS, v_server_price},
+    {NULL, "price_factor", "price factor (refurbished)", "x", IN_ALWAYS, v_price_factor},
+    {NULL, "hw_trend", "server price trend", "a year", IN_ALWAYS, v_hw_trend},
+    {NULL, "network_per_server", "network per server", NULL, IN_ALWAYS, v_network_per_server},
+    {NULL, "fixed_capex", "fixed capex (install, racks)", NULL, IN_ALWAYS, v_fixed_capex},
+    {NULL, "as_needed", "buy as needed (1) or all at once (0)", "0/1", IN_ALWAYS, v_as_needed},
+    {NULL, "lead_time", "lead time", "months", IN_ALWAYS, v_lead_time},
+    {NULL, "order_every", "order every", "months", IN_ALWAYS, v_order_every},
+    {NULL, "max_servers", "at most servers (0: no cap)", "servers", IN_ALWAYS, v_max_servers},
+    {NULL, "refresh_months", "refresh after (0: never)", "months", IN_ALWAYS, v_refresh_months},
+    {NULL, "residual_pct",
+     "residual value (bought as needed or refreshed: where the straight line from new ends; else "
+     "flat)",
+     "of hardware", IN_NO_RESALE, v_residual_pct},
+    {NULL, "depreciation_years", "depreciation (the straight line's length)", "years", IN_ALWAYS,
+     v_depreciation_years},
+    {NULL, "warranty_months", "warranty", "months", IN_ALWAYS, v_warranty_months},
+    {NULL, "maintenance_pct", "maintenance after warranty", "of hardware a year", IN_ALWAYS,
+     v_maintenance_pct},
+    {NULL, "staff_per_month", "staff", "a month", IN_ALWAYS, v_staff_per_month},
+    {NULL, "other_per_month", "other costs", "a month", IN_ALWAYS, v_other_per_month},
+    {NULL, "colo_per_kw_month", "colocation", "per kW-month", IN_ALWAYS, v_colo_per_kw_month},
+    {NULL, "rho_s", "owned GPU: work a GPU-hour", WORK_UNIT, IN_WORK, v_rho_s},
+    {NULL, "server_base_w", "server draw besides GPUs", "W", IN_ALWAYS, v_server_base_w},
+    {NULL, "gpu_idle_w", "GPU idle draw", "W", IN_ALWAYS, v_gpu_idle_w},
+    {NULL, "gpu_tdp_w", "GPU busy draw", "W", IN_ALWAYS, v_gpu_tdp_w},
+    {NULL, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", "0/1", IN_ALWAYS,
+     v_has_gpu_avg},
+    {NULL, "gpu_avg_w", "flat mean GPU draw", "W", IN_ALWAYS, v_gpu_avg_w},
+    {NULL, "pue", "PUE", "x", IN_ALWAYS, v_pue},
+    {NULL, "shift", "busy hours shifted to the cheapest periods", "0/1", IN_ALWAYS, v_shift},
+    {NULL, "demand_charge", "demand charge", "per kW-month", IN_ALWAYS, v_demand_charge},
+    {NULL, "energy_trend", "electricity price trend", "a year", IN_ALWAYS, v_energy_trend},
+    {NULL, "loan", "financed with a loan", "0/1", IN_ALWAYS, v_loan},
+    {NULL, "loan_fraction", "loan share of capex", "0..1", IN_ALWAYS, v_loan_fraction},
+    {NULL, "loan_apr", "loan APR", "a year", IN_ALWAYS, v_loan_apr},
+    {NULL, "loan_term", "loan term", "months", IN_ALWAYS, v_loan_term},
+};
+
+static bool input_applies(const input_row *r, const gp_scenario *s) {
+    switch (r->when) {
+    case IN_WORK:
+        return s->work_mode;
+    case IN_GPUS:
+        return !s->work_mode;
+    case IN_NO_RESALE:
+        return s->n_resale == 0;
+    case IN_ALWAYS:
+        break;
+    }
+    return true;
+}
+
 /* The head row, the plan's dates and every scalar input of the scenario, named. */
 static void assumptions_scalars(wbctx *x, inputs *in, const gp_report_meta *meta,
                                 int fiscal_start) {
@@ -245,58 +478,16 @@ static void assumptions_scalars(wbctx *x, inputs *in, const gp_report_meta *meta
     define(b, "start_date", r, 1);
     input(in, "fiscal_start", "fiscal year starts in month (1 = calendar year)", fiscal_start,
           "1..12");
-    input(in, "horizon_months", "horizon (keep: the rows are laid out for it)", x->M, "months");
-    input(in, "discount_rate", "discount rate (NPV)", s->discount_rate, "a year");
-    heading(in, "Demand");
-    if (s->work_mode)
-        input(in, "work_per_month", "demand: work a month", s->work_per_month, s->work_unit);
-    else
-        input(in, "gpus", "demand: GPUs", s->gpus, "GPUs");
-    input(in, "utilization", "demand: busy share of GPU-hours", s->utilization, "0..1");
-    input(in, "growth", "demand growth (compound; 0 with steps)", s->growth_per_month, "a month");
-    heading(in, "Self-hosted");
-    input(in, "gpus_per_server", "GPUs a server", s->gpus_per_server, "GPUs");
-    input(in, "server_price", "server price", s->server_price, s->currency);
-    input(in, "price_factor", "price factor (refurbished)", s->price_factor, "x");
-    input(in, "hw_trend", "server price trend", s->server_price_trend_per_year, "a year");
-    input(in, "network_per_server", "network per server", s->network_per_server, s->currency);
-    input(in, "fixed_capex", "fixed capex (install, racks)", s->fixed_capex, s->currency);
-    input(in, "as_needed", "buy as needed (1) or all at once (0)", s->buy == GP_BUY_AS_NEEDED,
-          "0/1");
-    input(in, "lead_time", "lead time", s->lead_time_months, "months");
-    input(in, "order_every", "order every", s->order_every_months, "months");
-    input(in, "max_servers", "at most servers (0: no cap)", s->has_max_servers ? s->max_servers : 0,
-          "servers");
-    input(in, "refresh_months", "refresh after (0: never)", s->refresh_months, "months");
-    if (s->n_resale == 0)
-        input(in, "residual_pct",
-              "residual value (bought as needed or refreshed: where the straight line from new "
-              "ends; else flat)",
-              s->residual_pct, "of hardware");
-    input(in, "depreciation_years", "depreciation (the straight line's length)",
-          s->depreciation_years, "years");
-    input(in, "warranty_months", "warranty", s->warranty_months, "months");
-    input(in, "maintenance_pct", "maintenance after warranty", s->maintenance_pct_per_year,
-          "of hardware a year");
-    input(in, "staff_per_month", "staff", s->staff_per_month, "a month");
-    input(in, "other_per_month", "other costs", s->other_per_month, "a month");
-    input(in, "colo_per_kw_month", "colocation", s->colo_per_kw_month, "per kW-month");
-    if (s->work_mode)
-        input(in, "rho_s", "owned GPU: work a GPU-hour", s->work_per_gpu_hour, s->work_unit);
-    input(in, "server_base_w", "server draw besides GPUs", s->server_base_w, "W");
-    input(in, "gpu_idle_w", "GPU idle draw", s->gpu_idle_w, "W");
-    input(in, "gpu_tdp_w", "GPU busy draw", s->gpu_tdp_w, "W");
-    input(in, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", s->has_gpu_avg_w,
-          "0/1");
-    input(in, "gpu_avg_w", "flat mean GPU draw", s->has_gpu_avg_w ? s->gpu_avg_w : 0, "W");
-    input(in, "pue", "PUE", s->pue, "x");
-    input(in, "shift", "busy hours shifted to the cheapest periods", s->shift_to_cheapest, "0/1");
-    input(in, "demand_charge", "demand charge", s->demand_charge_per_kw_month, "per kW-month");
-    input(in, "energy_trend", "electricity price trend", s->energy_price_trend_per_year, "a year");
-    input(in, "loan", "financed with a loan", s->financing == GP_LOAN, "0/1");
-    input(in, "loan_fraction", "loan share of capex", s->loan_fraction, "0..1");
-    input(in, "loan_apr", "loan APR", s->loan_apr, "a year");
-    input(in, "loan_term", "loan term", s->loan_term_months, "months");
+    for (size_t k = 0; k < sizeof input_rows / sizeof *input_rows; k++) {
+        const input_row *ir = &input_rows[k];
+        if (ir->heading)
+            heading(in, ir->heading);
+        else if (input_applies(ir, s))
+            input(in, ir->name, ir->label, ir->value(s),
+                  !ir->unit               ? s->currency
+                  : ir->unit == WORK_UNIT ? s->work_unit
+                                          : ir->unit);
+    }
 }
 
 /* Each period's row is its hours, then its price: the rows are known before they are
