@@ -517,7 +517,10 @@ static gp_status hday_put(writer *w, long long series, int64_t hour, const gp_ho
 
 /* util_hour per utilization series and hour (into its day chunk before the series' sealed_ms),
  * and fleet_5m per model and bucket, from the utilization rows newly stored. */
-static gp_status write_capacity(writer *w, gp_err *err) {
+/* The GPU utilization rows kept, an hour of a series at a time: into the series' day chunk
+ * when its day is sealed, else upserted into the hourly rows; each non-MIG GPU's buckets also
+ * into *fa (the fleet's accumulators, *nf of them, grown). */
+static gp_status write_capacity_hours(writer *w, fleet_acc **fa_out, size_t *nf_out, gp_err *err) {
     const gp_rollups *b = w->b;
     fleet_acc *fa = NULL;
     size_t nf = 0, capf = 0;
@@ -604,10 +607,17 @@ static gp_status write_capacity(writer *w, gp_err *err) {
     }
     if (res == GP_OK && hday_flush(w, err))
         res = err->code;
-    /* Sum per (model, bucket), then add to the node's rows and the fleet's total. The days
-     * the batch covers to their end are sealed first, so they go straight into day chunks
-     * (store_fleet.c), added as the upsert adds into a row. */
-    if (res == GP_OK && nf)
+    *fa_out = fa;
+    *nf_out = nf;
+    return res;
+}
+
+/* Sum per (model, bucket), then add to the node's rows and the fleet's total. The days the
+ * batch covers to their end are sealed first, so they go straight into day chunks
+ * (store_fleet.c), added as the upsert adds into a row. fa is sorted here. */
+static gp_status write_capacity_fleet(writer *w, fleet_acc *fa, size_t nf, gp_err *err) {
+    gp_status res = GP_OK;
+    if (nf)
         qsort(fa, nf, sizeof *fa, by_model_bucket);
     int64_t fleet_sealed = 0, newest = INT64_MIN;
     for (size_t i = 0; i < nf; i++) /* by model first: the last row is not the newest */
@@ -660,9 +670,18 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         }
         i = j;
     }
-    free(fa);
     if (res == GP_OK && store_fleet_flush(w->st, err))
         res = err->code;
+    return res;
+}
+
+static gp_status write_capacity(writer *w, gp_err *err) {
+    fleet_acc *fa = NULL;
+    size_t nf = 0;
+    gp_status res = write_capacity_hours(w, &fa, &nf, err);
+    if (res == GP_OK)
+        res = write_capacity_fleet(w, fa, nf, err);
+    free(fa);
     return res;
 }
 
