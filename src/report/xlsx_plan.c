@@ -514,11 +514,44 @@ static void plan_row(wbctx *x, lxw_worksheet *ws, int m, double *cum_self, doubl
         plan_row_option(&p, i, *cum_self, cum_opt);
 }
 
-void gp_xlsx_plan_sheet(wbctx *x, lxw_worksheet *ws) {
+/* Option i's column heads: its name, then what each column holds. */
+static void plan_option_heads(const gp_scenario *s, const plan_cols *c, int i, const char **head,
+                              char (*names)[GP_NAME_BYTES + 48]) {
+    const opt_cols *oc = &c->o[i];
+    const char *nm = s->options[i].name;
+    struct {
+        int col;
+        const char *what;
+    } f[] = {{s->work_mode ? oc->q : -1, "busy GPU-hours"},
+             {oc->need, "instances needed"},
+             {oc->inst, "instances committed"},
+             {oc->z, "burst busy GPU-hours"},
+             {oc->burst, "burst"},
+             {oc->flow, NULL},
+             {oc->cum, "cumulative"},
+             {oc->slope, "slope in hourly"},
+             {oc->dif, "sums have differed"},
+             {oc->cnt, "break-even counts"},
+             {oc->beh, "self-hosted behind"},
+             {oc->difx, "differed without exit value"},
+             {oc->cntx, "counts without exit value"},
+             {oc->behx, "behind without exit value"}};
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+        if (f[k].col < 0)
+            continue;
+        if (f[k].what)
+            snprintf(names[f[k].col], sizeof names[0], "%s: %s", nm, f[k].what);
+        else
+            snprintf(names[f[k].col], sizeof names[0], "%s", nm);
+        head[f[k].col] = names[f[k].col];
+    }
+}
+
+/* The head row: what each column holds. */
+static void plan_heads(wbctx *x, lxw_worksheet *ws) {
     book *b = x->b;
     const gp_scenario *s = x->s;
     const plan_cols *c = &x->c;
-    int M = x->M;
     const char **head = gp_xcalloc((size_t)c->n_cols, sizeof *head);
     char(*names)[GP_NAME_BYTES + 48] = gp_xcalloc((size_t)c->n_cols, sizeof *names);
     head[c->m] = "index";
@@ -572,44 +605,21 @@ void gp_xlsx_plan_sheet(wbctx *x, lxw_worksheet *ws) {
     head[c->cumx] = "self-hosted cumulative without exit value";
     if (c->bslope >= 0)
         head[c->bslope] = "bridge: slope in hourly";
-    for (int i = 0; i < s->n_options; i++) {
-        const opt_cols *oc = &c->o[i];
-        const char *nm = s->options[i].name;
-        struct {
-            int col;
-            const char *what;
-        } f[] = {{s->work_mode ? oc->q : -1, "busy GPU-hours"},
-                 {oc->need, "instances needed"},
-                 {oc->inst, "instances committed"},
-                 {oc->z, "burst busy GPU-hours"},
-                 {oc->burst, "burst"},
-                 {oc->flow, NULL},
-                 {oc->cum, "cumulative"},
-                 {oc->slope, "slope in hourly"},
-                 {oc->dif, "sums have differed"},
-                 {oc->cnt, "break-even counts"},
-                 {oc->beh, "self-hosted behind"},
-                 {oc->difx, "differed without exit value"},
-                 {oc->cntx, "counts without exit value"},
-                 {oc->behx, "behind without exit value"}};
-        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
-            if (f[k].col < 0)
-                continue;
-            if (f[k].what)
-                snprintf(names[f[k].col], sizeof names[0], "%s: %s", nm, f[k].what);
-            else
-                snprintf(names[f[k].col], sizeof names[0], "%s", nm);
-            head[f[k].col] = names[f[k].col];
-        }
-    }
+    for (int i = 0; i < s->n_options; i++)
+        plan_option_heads(s, c, i, head, names);
     worksheet_set_row(ws, 0, 60, NULL);
     for (int k = 0; k < c->n_cols; k++)
         text_cell(b, ws, 0, k, head[k] ? head[k] : "", b->head);
-    double cum_self = 0, *cum_opt = gp_xcalloc((size_t)(s->n_options + 1), sizeof *cum_opt);
-    for (int m = 0; m <= M; m++)
-        plan_row(x, ws, m, &cum_self, cum_opt);
-    free(cum_opt);
-    /* Totals of the money columns and every side's flow; NPV under them. */
+    free(names);
+    free(head);
+}
+
+/* Totals of the money columns and every side's flow; NPV under them. */
+static void plan_totals(wbctx *x, lxw_worksheet *ws) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int M = x->M;
     int tr = M + 2;
     text_cell(b, ws, tr, c->m, "total", b->bold);
     int money[GP_MAX_OPTIONS * 2 + 32], nm = 0;
@@ -644,6 +654,18 @@ void gp_xlsx_plan_sheet(wbctx *x, lxw_worksheet *ws) {
         gp_xlsx_formula(b, ws, tr + 1, col, i < 0 ? sr->npv : x->r->options[i].npv, b->money,
                         "=SUMPRODUCT(%s/(1+discount_rate)^(%s/12))", rg, mr);
     }
+}
+
+void gp_xlsx_plan_sheet(wbctx *x, lxw_worksheet *ws) {
+    const gp_scenario *s = x->s;
+    const plan_cols *c = &x->c;
+    int M = x->M;
+    plan_heads(x, ws);
+    double cum_self = 0, *cum_opt = gp_xcalloc((size_t)(s->n_options + 1), sizeof *cum_opt);
+    for (int m = 0; m <= M; m++)
+        plan_row(x, ws, m, &cum_self, cum_opt);
+    free(cum_opt);
+    plan_totals(x, ws);
     lxw_row_col_options hidden = {.hidden = 1};
     for (int i = 0; i < s->n_options; i++)
         worksheet_set_column_opt(ws, (lxw_col_t)c->o[i].dif, (lxw_col_t)c->o[i].behx, 8, NULL,
@@ -653,6 +675,4 @@ void gp_xlsx_plan_sheet(wbctx *x, lxw_worksheet *ws) {
     worksheet_set_column(ws, 2, 3, 6, NULL);
     worksheet_freeze_panes(ws, 1, 2);
     finish_sheet(ws, true, 0);
-    free(names);
-    free(head);
 }
