@@ -93,46 +93,49 @@ static void option_composites(const gp_option *o, opt_refs *r) {
              committed ? "0" : r->h[O_IDLE], r->phi, r->h[O_SUPPORT], r->h[O_G]);
 }
 
+/* What each option input is and its unit, by O_ field. */
+static const struct {
+    const char *what, *unit;
+} opt_fields[O_N] = {
+    {"hourly", "per instance-hour"},
+    {"GPUs an instance", "GPUs"},
+    {"price trend", "a year"},
+    {"support", "of compute"},
+    {"storage GB", "GB"},
+    {"storage price", "per GB-month"},
+    {"egress GB a month", "GB"},
+    {"egress price", "per GB"},
+    {"work a GPU-hour", "units"},
+    {"idle overhead", "x"},
+    {"interruptions an hour", "/h"},
+    {"checkpoint interval", "h"},
+    {"restart time", "h"},
+    {"upfront per instance per term", ""},
+    {"term", "months"},
+    {"committed base GPUs", "GPUs"},
+    {"price a unit of work", "per unit of work"},
+    {"price an input unit", "per input unit"},
+    {"input units a unit of work", "units"},
+};
+
+/* Which of option o's fields are inputs (applies[f]). An API (per_unit) is on-demand with one
+ * "GPU" an instance doing one unit of work an hour, no idle overhead: those are fixed, not
+ * inputs, and its hourly is its prices' formula. */
+static void option_applies(const gp_scenario *s, const gp_option *o, bool applies[O_N]) {
+    bool committed = o->pricing == GP_COMMITTED, per_unit = o->pricing == GP_PER_UNIT;
+    for (int f = 0; f < O_N; f++)
+        applies[f] = true;
+    applies[O_PPU] = applies[O_PPIU] = applies[O_IUPU] = per_unit;
+    applies[O_G] = !per_unit;
+    applies[O_RHO] = s->work_mode && !per_unit;
+    applies[O_IDLE] = !committed && !per_unit;
+    applies[O_LAMBDA] = applies[O_CKPT] = applies[O_RESTART] = o->pricing == GP_SPOT;
+    applies[O_UPFRONT] = applies[O_TERM] = committed;
+    applies[O_BASE] = committed && o->has_base_gpus;
+}
+
 static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                           const gp_report_meta *meta, opt_refs *r) {
-    static const char *const what[O_N] = {"hourly",
-                                          "GPUs an instance",
-                                          "price trend",
-                                          "support",
-                                          "storage GB",
-                                          "storage price",
-                                          "egress GB a month",
-                                          "egress price",
-                                          "work a GPU-hour",
-                                          "idle overhead",
-                                          "interruptions an hour",
-                                          "checkpoint interval",
-                                          "restart time",
-                                          "upfront per instance per term",
-                                          "term",
-                                          "committed base GPUs",
-                                          "price a unit of work",
-                                          "price an input unit",
-                                          "input units a unit of work"};
-    static const char *const units[O_N] = {"per instance-hour",
-                                           "GPUs",
-                                           "a year",
-                                           "of compute",
-                                           "GB",
-                                           "per GB-month",
-                                           "GB",
-                                           "per GB",
-                                           "units",
-                                           "x",
-                                           "/h",
-                                           "h",
-                                           "h",
-                                           "",
-                                           "months",
-                                           "GPUs",
-                                           "per unit of work",
-                                           "per input unit",
-                                           "units"};
     double v[O_N] = {o->hourly,
                      o->gpus_per_instance,
                      o->price_trend_per_year,
@@ -152,19 +155,9 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                      o->price_per_unit,
                      o->price_per_input_unit,
                      o->input_units_per_unit};
-    bool committed = o->pricing == GP_COMMITTED, per_unit = o->pricing == GP_PER_UNIT;
+    bool per_unit = o->pricing == GP_PER_UNIT;
     bool applies[O_N];
-    for (int f = 0; f < O_N; f++)
-        applies[f] = true;
-    /* An API (per_unit) is on-demand with one "GPU" an instance doing one unit of work an hour,
-     * no idle overhead: those are fixed, not inputs, and its hourly is its prices' formula. */
-    applies[O_PPU] = applies[O_PPIU] = applies[O_IUPU] = per_unit;
-    applies[O_G] = !per_unit;
-    applies[O_RHO] = s->work_mode && !per_unit;
-    applies[O_IDLE] = !committed && !per_unit;
-    applies[O_LAMBDA] = applies[O_CKPT] = applies[O_RESTART] = o->pricing == GP_SPOT;
-    applies[O_UPFRONT] = applies[O_TERM] = committed;
-    applies[O_BASE] = committed && o->has_base_gpus;
+    option_applies(s, o, applies);
     char label[GP_NAME_BYTES + 64];
     snprintf(label, sizeof label, "%s (%s%s%s)", o->name, gp_pricing_name(o->pricing),
              o->burst >= 0 ? ", bursts to " : "", o->burst >= 0 ? s->options[o->burst].name : "");
@@ -176,14 +169,15 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
         r->h[f][0] = '\0';
     if (per_unit) /* its prices first: the price a unit in all below is their formula */
         for (int f = O_PPU; f <= O_IUPU; f++) {
-            snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
-            ref(r->h[f], sizeof r->h[f], "Assumptions", input(in, NULL, label, v[f], units[f]), 1);
+            snprintf(label, sizeof label, "%s: %s", o->name, opt_fields[f].what);
+            ref(r->h[f], sizeof r->h[f], "Assumptions",
+                input(in, NULL, label, v[f], opt_fields[f].unit), 1);
         }
     for (int f = 0; f < O_PPU; f++) {
         r->h[f][0] = '\0';
         if (!applies[f])
             continue;
-        snprintf(label, sizeof label, "%s: %s", o->name, what[f]);
+        snprintf(label, sizeof label, "%s: %s", o->name, opt_fields[f].what);
         int row;
         if (per_unit && f == O_HOURLY) {
             snprintf(label, sizeof label, "%s: price a unit of work in all", o->name);
@@ -197,9 +191,9 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
             text_cell(in->b, in->ws, row, 0, label, NULL);
             gp_xlsx_formula(in->b, in->ws, row, 1, v[f], in->b->num, "=%s*%s",
                             listed_ref[f == O_UPFRONT], rate_ref);
-            text_cell(in->b, in->ws, row, 2, units[f], NULL);
+            text_cell(in->b, in->ws, row, 2, opt_fields[f].unit, NULL);
         } else {
-            row = input(in, NULL, label, v[f], units[f]);
+            row = input(in, NULL, label, v[f], opt_fields[f].unit);
         }
         if (f == O_HOURLY)
             for (int k = 0; meta && k < meta->n_sources; k++)
