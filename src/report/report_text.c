@@ -66,6 +66,38 @@ static void traded_at(const gp_self_result *r, int m, int *bought, int *sold) {
     }
 }
 
+/* The end of row m: the options breaking even here, "; "-joined into one field (names
+ * clipped to fit); at M, the exit value within self-hosted's cumulative and its basis (2.1). */
+static gp_status csv_row_end(gp_buf *out, const gp_scenario *s, const gp_result *r, int m) {
+    gp_status st = GP_OK;
+    char marks[GP_NAME_BYTES];
+    size_t used = 0;
+    marks[0] = '\0';
+    for (int i = 0; i < r->n_options; i++) {
+        const gp_option_result *o = &r->options[i];
+        if (o->has_break_even_month && o->break_even_month == m && used + 3 < sizeof marks)
+            used += (size_t)snprintf(marks + used, sizeof marks - used, "%s%s", used ? "; " : "",
+                                     s->options[i].name);
+    }
+    if (st == GP_OK)
+        st = gp_buf_add(out, ",", 1);
+    if (st == GP_OK)
+        st = gp_csv_field(out, marks);
+    /* 2.1: the exit value within self-hosted's cumulative at M, and its basis. */
+    if (st == GP_OK && m == r->horizon_months && r->self.exit_value != 0.0) {
+        char v[40], basis[512];
+        gp_exit_basis_text(s, basis, sizeof basis);
+        st = gp_buf_printf(out, ",%s,", gp_fmt_cents(r->self.exit_value, v, sizeof v));
+        if (st == GP_OK)
+            st = gp_csv_field(out, basis);
+    } else if (st == GP_OK) {
+        st = gp_buf_add(out, ",,", 2);
+    }
+    if (st == GP_OK)
+        st = gp_buf_add(out, "\n", 1);
+    return st;
+}
+
 gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
                         gp_buf *out, gp_err *err) {
     if (gp_report_check(r, err))
@@ -120,32 +152,8 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
                                gp_fmt_cents(cum[i], c, sizeof c),
                                gp_fmt_fixed(m > 0 ? o->burst_hours[m - 1] : 0.0, 1, bh, sizeof bh));
         }
-        /* The options breaking even here, "; "-joined into one field (names clipped to fit). */
-        char marks[GP_NAME_BYTES];
-        size_t used = 0;
-        marks[0] = '\0';
-        for (int i = 0; i < r->n_options; i++) {
-            const gp_option_result *o = &r->options[i];
-            if (o->has_break_even_month && o->break_even_month == m && used + 3 < sizeof marks)
-                used += (size_t)snprintf(marks + used, sizeof marks - used, "%s%s",
-                                         used ? "; " : "", s->options[i].name);
-        }
         if (st == GP_OK)
-            st = gp_buf_add(out, ",", 1);
-        if (st == GP_OK)
-            st = gp_csv_field(out, marks);
-        /* 2.1: the exit value within self-hosted's cumulative at M, and its basis. */
-        if (st == GP_OK && m == r->horizon_months && r->self.exit_value != 0.0) {
-            char v[40], basis[512];
-            gp_exit_basis_text(s, basis, sizeof basis);
-            st = gp_buf_printf(out, ",%s,", gp_fmt_cents(r->self.exit_value, v, sizeof v));
-            if (st == GP_OK)
-                st = gp_csv_field(out, basis);
-        } else if (st == GP_OK) {
-            st = gp_buf_add(out, ",,", 2);
-        }
-        if (st == GP_OK)
-            st = gp_buf_add(out, "\n", 1);
+            st = csv_row_end(out, s, r, m);
     }
     if (st != GP_OK)
         return gp_errorf(err, st, NULL, "CSV is larger than the output limit");
@@ -462,6 +470,28 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
 }
 
 /* The plan month by month: one row per index, row 0 the start and row j the close of month j. */
+/* The purchases and sales: a row a batch, delivered, served, its value and how it leaves. */
+static void md_batches(md *w, const gp_scenario *s, const gp_result *r,
+                       const gp_report_meta *meta) {
+    int m = r->horizon_months;
+    put(w,
+        "### Purchases and sales (%s)\n\n| batch | delivered at m | serves from | servers | "
+        "hardware capex | kind | leaves at m | age (months) | value | how |\n"
+        "|---:|---:|---|---:|---:|---|---:|---:|---:|---|\n",
+        s->currency);
+    for (int i = 0; i < r->self.n_batches; i++) {
+        const gp_batch *b = &r->self.batches[i];
+        char label[32];
+        month_label(s, meta, b->index + 1, label, sizeof label);
+        put(w, "| %d | %d | %s | %d | ", i + 1, b->index, label, b->servers);
+        money(w, b->hardware_capex);
+        put(w, " | %s | %d | %d | ", b->refresh ? "refresh" : "new", b->exit, b->exit - b->index);
+        money(w, b->value);
+        put(w, " | %s |\n", b->exit == m ? "exit value at the end" : "sold at a refresh");
+    }
+    put(w, "\n");
+}
+
 static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
                        const gp_report_meta *meta) {
     int m = r->horizon_months;
@@ -535,24 +565,8 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
         put(w, first ? " |\n" : "** |\n");
     }
     put(w, "\n");
-    if (r->self.n_batches == 0)
-        return;
-    put(w,
-        "### Purchases and sales (%s)\n\n| batch | delivered at m | serves from | servers | "
-        "hardware capex | kind | leaves at m | age (months) | value | how |\n"
-        "|---:|---:|---|---:|---:|---|---:|---:|---:|---|\n",
-        s->currency);
-    for (int i = 0; i < r->self.n_batches; i++) {
-        const gp_batch *b = &r->self.batches[i];
-        char label[32];
-        month_label(s, meta, b->index + 1, label, sizeof label);
-        put(w, "| %d | %d | %s | %d | ", i + 1, b->index, label, b->servers);
-        money(w, b->hardware_capex);
-        put(w, " | %s | %d | %d | ", b->refresh ? "refresh" : "new", b->exit, b->exit - b->index);
-        money(w, b->value);
-        put(w, " | %s |\n", b->exit == m ? "exit value at the end" : "sold at a refresh");
-    }
-    put(w, "\n");
+    if (r->self.n_batches > 0)
+        md_batches(w, s, r, meta);
 }
 
 /* A side's cost per GPU-hour cell, and in work mode its cost per unit of work cell beside it. */
