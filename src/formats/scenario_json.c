@@ -468,6 +468,79 @@ static gp_status parse_tiers(ctx *c, const cJSON *arr, const char *path, gp_scen
     return GP_OK;
 }
 
+/* self_hosted's checks across keys, and "buy". */
+static gp_status self_hosted_checks(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
+    char p[PATH_BYTES];
+    const cJSON *v;
+    s->has_max_servers = get(o, "max_servers") != NULL;
+    if (s->lead_time_months >= s->horizon_months) {
+        child_path(p, path, "lead_time_months");
+        return fail(c, p, "must be below horizon_months (%d >= %d)", s->lead_time_months,
+                    s->horizon_months);
+    }
+    if (s->refresh_months > 0 && s->refresh_months < 12) {
+        child_path(p, path, "refresh_months");
+        return fail(c, p, "must be 0 (never) or 12..240 (got %d)", s->refresh_months);
+    }
+    if (!s->work_mode && get(o, "work_per_gpu_hour")) {
+        child_path(p, path, "work_per_gpu_hour");
+        return fail(c, p, "applies to work mode (demand.work_per_month) only");
+    }
+    if ((v = get(o, "buy"))) {
+        child_path(p, path, "buy");
+        if (!cJSON_IsString(v) || !v->valuestring)
+            return fail(c, p, "must be \"all_at_once\" or \"as_needed\"");
+        if (strcmp(v->valuestring, "all_at_once") == 0)
+            s->buy = GP_BUY_ALL_AT_ONCE;
+        else if (strcmp(v->valuestring, "as_needed") == 0)
+            s->buy = GP_BUY_AS_NEEDED;
+        else
+            return fail(c, p, "must be \"all_at_once\" or \"as_needed\" (got \"%s\")",
+                        v->valuestring);
+    }
+    return GP_OK;
+}
+
+/* self_hosted's nested sections: the bridge's name, resale points, bulk tiers, power, tariff
+ * and financing. */
+static gp_status self_hosted_sections(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
+    char p[PATH_BYTES];
+    const cJSON *v;
+    if ((v = get(o, "bridge"))) {
+        if (string(c, o, path, "bridge", false, true, NULL, 0))
+            return c->err->code;
+        c->bridge = v->valuestring;
+    }
+    if ((v = get(o, "resale"))) {
+        child_path(p, path, "resale");
+        if (get(o, "residual_pct"))
+            return fail(c, p, "give resale or residual_pct, not both");
+        if (parse_resale(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "bulk_discounts"))) {
+        child_path(p, path, "bulk_discounts");
+        if (parse_tiers(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "power"))) {
+        child_path(p, path, "power");
+        if (parse_power(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "tariff"))) {
+        child_path(p, path, "tariff");
+        if (parse_tariff(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "financing"))) {
+        child_path(p, path, "financing");
+        if (parse_financing(c, v, p, s))
+            return c->err->code;
+    }
+    return GP_OK;
+}
+
 static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
     static const char *const keys[] = {"gpus_per_server",
                                        "server_price",
@@ -520,66 +593,8 @@ static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_
         num(c, o, path, "work_per_gpu_hour", 0, 0, OPEN_LO | NO_HI, s->work_mode,
             &s->work_per_gpu_hour))
         return c->err->code;
-    char p[PATH_BYTES];
-    const cJSON *v;
-    s->has_max_servers = get(o, "max_servers") != NULL;
-    if (s->lead_time_months >= s->horizon_months) {
-        child_path(p, path, "lead_time_months");
-        return fail(c, p, "must be below horizon_months (%d >= %d)", s->lead_time_months,
-                    s->horizon_months);
-    }
-    if (s->refresh_months > 0 && s->refresh_months < 12) {
-        child_path(p, path, "refresh_months");
-        return fail(c, p, "must be 0 (never) or 12..240 (got %d)", s->refresh_months);
-    }
-    if (!s->work_mode && get(o, "work_per_gpu_hour")) {
-        child_path(p, path, "work_per_gpu_hour");
-        return fail(c, p, "applies to work mode (demand.work_per_month) only");
-    }
-    if ((v = get(o, "buy"))) {
-        child_path(p, path, "buy");
-        if (!cJSON_IsString(v) || !v->valuestring)
-            return fail(c, p, "must be \"all_at_once\" or \"as_needed\"");
-        if (strcmp(v->valuestring, "all_at_once") == 0)
-            s->buy = GP_BUY_ALL_AT_ONCE;
-        else if (strcmp(v->valuestring, "as_needed") == 0)
-            s->buy = GP_BUY_AS_NEEDED;
-        else
-            return fail(c, p, "must be \"all_at_once\" or \"as_needed\" (got \"%s\")",
-                        v->valuestring);
-    }
-    if ((v = get(o, "bridge"))) {
-        if (string(c, o, path, "bridge", false, true, NULL, 0))
-            return c->err->code;
-        c->bridge = v->valuestring;
-    }
-    if ((v = get(o, "resale"))) {
-        child_path(p, path, "resale");
-        if (get(o, "residual_pct"))
-            return fail(c, p, "give resale or residual_pct, not both");
-        if (parse_resale(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "bulk_discounts"))) {
-        child_path(p, path, "bulk_discounts");
-        if (parse_tiers(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "power"))) {
-        child_path(p, path, "power");
-        if (parse_power(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "tariff"))) {
-        child_path(p, path, "tariff");
-        if (parse_tariff(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "financing"))) {
-        child_path(p, path, "financing");
-        if (parse_financing(c, v, p, s))
-            return c->err->code;
-    }
+    if (self_hosted_checks(c, o, path, s) || self_hosted_sections(c, o, path, s))
+        return c->err->code;
     return GP_OK;
 }
 
