@@ -306,6 +306,110 @@ bool gp_detect_aws_offer(const gp_catalog_head *h) {
            (strstr(h->first, "\"offerCode\"") || strstr(h->first, "\"formatVersion\""));
 }
 
+/* Product p of an AWS offer as a price record without its price (r); false when it is not a
+ * GPU instance plan compares against (counted as ignored or skipped). */
+static bool aws_product(const cJSON *p, int i, const char *where, gp_catalog_batch *out,
+                        gp_price_rec *r) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "attributes");
+    const char *type = str(a, "instanceType"), *os = str(a, "operatingSystem"),
+               *tenancy = str(a, "tenancy"), *sw = str(a, "preInstalledSw"),
+               *cap = str(a, "capacitystatus"), *region = str(a, "regionCode"),
+               *gpu = str(a, "gpu");
+    double gpus = 0;
+    /* Linux, shared tenancy, no pre-installed software, ordinary capacity: the price a
+     * plan compares against. Everything else is another product. */
+    if (!type || !os || strcmp(os, "Linux") || (tenancy && strcmp(tenancy, "Shared")) ||
+        (sw && strcmp(sw, "NA")) || (cap && strcmp(cap, "Used")) || !gpu ||
+        !gp_parse_number(gpu, strlen(gpu), &gpus) || gpus <= 0) {
+        out->ignored++;
+        return false;
+    }
+    memset(r, 0, sizeof *r);
+    snprintf(r->provider, sizeof r->provider, "aws");
+    if (!region || !gp_catalog_copy(r->region, sizeof r->region, region, strlen(region)) ||
+        !gp_catalog_copy(r->instance, sizeof r->instance, type, strlen(type))) {
+        gp_catalog_skip(out, where, "a product without a region code");
+        return false;
+    }
+    /* The offer file names no GPU model: keep the instance family's, if known. */
+    static const struct {
+        const char *prefix, *gpu;
+    } fam[] = {{"p5e", "H200"},  {"p5en", "H200"}, {"p5.", "H100"},    {"p4de", "A100-80GB"},
+               {"p4d", "A100"},  {"p3", "V100"},   {"p2", "K80"},      {"g6e", "L40S"},
+               {"g6", "L4"},     {"g5g", "T4G"},   {"g5", "A10G"},     {"g4dn", "T4"},
+               {"g4ad", "V520"}, {"g3", "M60"},    {"p6-b200", "B200"}};
+    snprintf(r->gpu, sizeof r->gpu, "UNKNOWN");
+    for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++)
+        if (strncmp(type, fam[f].prefix, strlen(fam[f].prefix)) == 0) {
+            snprintf(r->gpu, sizeof r->gpu, "%s", fam[f].gpu);
+            break;
+        }
+    r->gpu_count = gpus;
+    const char *vcpu = str(a, "vcpu"), *mem = str(a, "memory");
+    if (vcpu)
+        gp_parse_number(vcpu, strlen(vcpu), &r->vcpus);
+    if (mem)
+        r->memory_gib = strtod(mem, NULL);
+    r->where = i;
+    return true;
+}
+
+/* Product p's terms, each a record from r: on demand, or a standard reservation of 1 or 3
+ * years. Terms are classified by their attributes, not by the section they sit in: a term with
+ * a lease length is a reservation even when filed under OnDemand. */
+static gp_status aws_terms(const cJSON *terms, const cJSON *p, const gp_price_rec *r,
+                           const char *where, gp_catalog_batch *out, gp_err *err) {
+    gp_status st = GP_OK;
+    static const char *const sections[] = {"OnDemand", "Reserved"};
+    for (int s = 0; s < 2 && st == GP_OK; s++) {
+        const cJSON *sec = cJSON_GetObjectItemCaseSensitive(terms, sections[s]);
+        const cJSON *by_sku = sec ? cJSON_GetObjectItemCaseSensitive(sec, p->string) : NULL;
+        for (const cJSON *t = by_sku ? by_sku->child : NULL; t && st == GP_OK; t = t->next) {
+            gp_price_rec x = *r;
+            double hourly, upfront;
+            if (!term_rates(t, &hourly, &upfront, x.currency)) {
+                gp_catalog_skip(out, where, "a term with unreadable prices");
+                continue;
+            }
+            if (!valid_currency(x.currency)) {
+                gp_catalog_skip(out, where, "an unknown currency");
+                continue;
+            }
+            const cJSON *ta = cJSON_GetObjectItemCaseSensitive(t, "termAttributes");
+            const char *lease = str(ta, "LeaseContractLength"), *cls = str(ta, "OfferingClass"),
+                       *opt = str(ta, "PurchaseOption");
+            if (!lease) {
+                if (hourly <= 0) {
+                    gp_catalog_skip(out, where, "an on-demand price of 0 (no price)");
+                    continue;
+                }
+                x.pricing = GP_ON_DEMAND;
+                x.hourly = hourly;
+            } else {
+                if (!cls || strcmp(cls, "standard") != 0)
+                    continue; /* convertible reservations are not compared */
+                x.pricing = GP_COMMITTED;
+                x.term_months = !strcmp(lease, "1yr") ? 12 : !strcmp(lease, "3yr") ? 36 : 0;
+                if (!x.term_months || !opt) {
+                    gp_catalog_skip(out, where, "a reservation of unknown length");
+                    continue;
+                }
+                x.purchase = !strcmp(opt, "All Upfront")       ? GP_ALL_UPFRONT
+                             : !strcmp(opt, "Partial Upfront") ? GP_PARTIAL_UPFRONT
+                                                               : GP_NO_UPFRONT;
+                /* The effective hourly rate: the upfront spread over the term's hours;
+                 * the fee and the rate are kept apart as well. */
+                x.hourly = hourly + upfront / (x.term_months * GP_MONTH_HOURS);
+                x.has_split = true;
+                x.upfront = upfront;
+                x.recurring = hourly;
+            }
+            st = gp_catalog_batch_add(out, &x, err);
+        }
+    }
+    return st;
+}
+
 gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, const char *provider,
                              gp_catalog_batch *out, gp_err *err) {
     (void)provider; /* always aws */
@@ -328,96 +432,10 @@ gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, co
     for (const cJSON *p = products->child; p && st == GP_OK; p = p->next, i++) {
         char where[64];
         snprintf(where, sizeof where, "product %.40s", p->string);
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "attributes");
-        const char *type = str(a, "instanceType"), *os = str(a, "operatingSystem"),
-                   *tenancy = str(a, "tenancy"), *sw = str(a, "preInstalledSw"),
-                   *cap = str(a, "capacitystatus"), *region = str(a, "regionCode"),
-                   *gpu = str(a, "gpu");
-        double gpus = 0;
-        /* Linux, shared tenancy, no pre-installed software, ordinary capacity: the price a
-         * plan compares against. Everything else is another product. */
-        if (!type || !os || strcmp(os, "Linux") || (tenancy && strcmp(tenancy, "Shared")) ||
-            (sw && strcmp(sw, "NA")) || (cap && strcmp(cap, "Used")) || !gpu ||
-            !gp_parse_number(gpu, strlen(gpu), &gpus) || gpus <= 0) {
-            out->ignored++;
+        gp_price_rec r;
+        if (!aws_product(p, i, where, out, &r))
             continue;
-        }
-        gp_price_rec r = {0};
-        snprintf(r.provider, sizeof r.provider, "aws");
-        if (!region || !gp_catalog_copy(r.region, sizeof r.region, region, strlen(region)) ||
-            !gp_catalog_copy(r.instance, sizeof r.instance, type, strlen(type))) {
-            gp_catalog_skip(out, where, "a product without a region code");
-            continue;
-        }
-        /* The offer file names no GPU model: keep the instance family's, if known. */
-        static const struct {
-            const char *prefix, *gpu;
-        } fam[] = {{"p5e", "H200"},  {"p5en", "H200"}, {"p5.", "H100"},    {"p4de", "A100-80GB"},
-                   {"p4d", "A100"},  {"p3", "V100"},   {"p2", "K80"},      {"g6e", "L40S"},
-                   {"g6", "L4"},     {"g5g", "T4G"},   {"g5", "A10G"},     {"g4dn", "T4"},
-                   {"g4ad", "V520"}, {"g3", "M60"},    {"p6-b200", "B200"}};
-        snprintf(r.gpu, sizeof r.gpu, "UNKNOWN");
-        for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++)
-            if (strncmp(type, fam[f].prefix, strlen(fam[f].prefix)) == 0) {
-                snprintf(r.gpu, sizeof r.gpu, "%s", fam[f].gpu);
-                break;
-            }
-        r.gpu_count = gpus;
-        const char *vcpu = str(a, "vcpu"), *mem = str(a, "memory");
-        if (vcpu)
-            gp_parse_number(vcpu, strlen(vcpu), &r.vcpus);
-        if (mem)
-            r.memory_gib = strtod(mem, NULL);
-        r.where = i;
-        /* Terms are classified by their attributes, not by the section they sit in: a term with
-         * a lease length is a reservation even when filed under OnDemand. */
-        static const char *const sections[] = {"OnDemand", "Reserved"};
-        for (int s = 0; s < 2 && st == GP_OK; s++) {
-            const cJSON *sec = cJSON_GetObjectItemCaseSensitive(terms, sections[s]);
-            const cJSON *by_sku = sec ? cJSON_GetObjectItemCaseSensitive(sec, p->string) : NULL;
-            for (const cJSON *t = by_sku ? by_sku->child : NULL; t && st == GP_OK; t = t->next) {
-                gp_price_rec x = r;
-                double hourly, upfront;
-                if (!term_rates(t, &hourly, &upfront, x.currency)) {
-                    gp_catalog_skip(out, where, "a term with unreadable prices");
-                    continue;
-                }
-                if (!valid_currency(x.currency)) {
-                    gp_catalog_skip(out, where, "an unknown currency");
-                    continue;
-                }
-                const cJSON *ta = cJSON_GetObjectItemCaseSensitive(t, "termAttributes");
-                const char *lease = str(ta, "LeaseContractLength"), *cls = str(ta, "OfferingClass"),
-                           *opt = str(ta, "PurchaseOption");
-                if (!lease) {
-                    if (hourly <= 0) {
-                        gp_catalog_skip(out, where, "an on-demand price of 0 (no price)");
-                        continue;
-                    }
-                    x.pricing = GP_ON_DEMAND;
-                    x.hourly = hourly;
-                } else {
-                    if (!cls || strcmp(cls, "standard") != 0)
-                        continue; /* convertible reservations are not compared */
-                    x.pricing = GP_COMMITTED;
-                    x.term_months = !strcmp(lease, "1yr") ? 12 : !strcmp(lease, "3yr") ? 36 : 0;
-                    if (!x.term_months || !opt) {
-                        gp_catalog_skip(out, where, "a reservation of unknown length");
-                        continue;
-                    }
-                    x.purchase = !strcmp(opt, "All Upfront")       ? GP_ALL_UPFRONT
-                                 : !strcmp(opt, "Partial Upfront") ? GP_PARTIAL_UPFRONT
-                                                                   : GP_NO_UPFRONT;
-                    /* The effective hourly rate: the upfront spread over the term's hours;
-                     * the fee and the rate are kept apart as well. */
-                    x.hourly = hourly + upfront / (x.term_months * GP_MONTH_HOURS);
-                    x.has_split = true;
-                    x.upfront = upfront;
-                    x.recurring = hourly;
-                }
-                st = gp_catalog_batch_add(out, &x, err);
-            }
-        }
+        st = aws_terms(terms, p, &r, where, out, err);
     }
 done:
     cJSON_Delete(doc);
