@@ -52,6 +52,54 @@ bool gp_detect_gpuplan_catalog(const gp_catalog_head *h) {
     return json_start(h) && strstr(h->first, "\"gpuplan-catalog\"");
 }
 
+/* Price p of an offer into x (the offer's record, copied): its kind and the kind's fields;
+ * false when it is skipped (said in out). */
+static bool gpuplan_price(const cJSON *p, const char *where, gp_catalog_batch *out,
+                          gp_price_rec *x) {
+    const char *kind = str(p, "pricing"), *purchase = str(p, "purchase");
+    if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "hourly"), &x->hourly) || x->hourly < 0) {
+        gp_catalog_skip(out, where, "a price that is not a number >= 0");
+        return false;
+    }
+    if (kind && strcmp(kind, "on_demand") == 0) {
+        x->pricing = GP_ON_DEMAND;
+    } else if (kind && strcmp(kind, "spot") == 0) {
+        x->pricing = GP_SPOT;
+        x->has_range = num_of(cJSON_GetObjectItemCaseSensitive(p, "low"), &x->low) &&
+                       num_of(cJSON_GetObjectItemCaseSensitive(p, "high"), &x->high);
+        const char *band = str(p, "interruption_band");
+        double per_hour;
+        if (band && !gp_spot_band_interruptions(band, &per_hour)) {
+            gp_catalog_skip(out, where, "an unknown interruption band");
+            return false;
+        }
+        snprintf(x->interruption_band, sizeof x->interruption_band, "%s", band ? band : "");
+    } else if (kind && strcmp(kind, "committed") == 0) {
+        double t = 0;
+        x->pricing = GP_COMMITTED;
+        if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "term_months"), &t) ||
+            (t != 12 && t != 36)) {
+            gp_catalog_skip(out, where, "a commitment that is not 12 or 36 months");
+            return false;
+        }
+        x->term_months = (int)t;
+        if (!purchase || strcmp(purchase, "no_upfront") == 0)
+            x->purchase = GP_NO_UPFRONT;
+        else if (strcmp(purchase, "partial_upfront") == 0)
+            x->purchase = GP_PARTIAL_UPFRONT;
+        else if (strcmp(purchase, "all_upfront") == 0)
+            x->purchase = GP_ALL_UPFRONT;
+        else {
+            gp_catalog_skip(out, where, "an unknown purchase option");
+            return false;
+        }
+    } else {
+        gp_catalog_skip(out, where, "an unknown pricing kind");
+        return false;
+    }
+    return true;
+}
+
 gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *origin,
                                    const char *provider, gp_catalog_batch *out, gp_err *err) {
     (void)provider; /* each offer names its own */
@@ -105,48 +153,8 @@ gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *orig
         snprintf(r.currency, sizeof r.currency, "%s", cur ? cur : "USD");
         for (const cJSON *p = prices->child; p && st == GP_OK; p = p->next) {
             gp_price_rec x = r;
-            const char *kind = str(p, "pricing"), *purchase = str(p, "purchase");
-            if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "hourly"), &x.hourly) || x.hourly < 0) {
-                gp_catalog_skip(out, where, "a price that is not a number >= 0");
-                continue;
-            }
-            if (kind && strcmp(kind, "on_demand") == 0) {
-                x.pricing = GP_ON_DEMAND;
-            } else if (kind && strcmp(kind, "spot") == 0) {
-                x.pricing = GP_SPOT;
-                x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(p, "low"), &x.low) &&
-                              num_of(cJSON_GetObjectItemCaseSensitive(p, "high"), &x.high);
-                const char *band = str(p, "interruption_band");
-                double per_hour;
-                if (band && !gp_spot_band_interruptions(band, &per_hour)) {
-                    gp_catalog_skip(out, where, "an unknown interruption band");
-                    continue;
-                }
-                snprintf(x.interruption_band, sizeof x.interruption_band, "%s", band ? band : "");
-            } else if (kind && strcmp(kind, "committed") == 0) {
-                double t = 0;
-                x.pricing = GP_COMMITTED;
-                if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "term_months"), &t) ||
-                    (t != 12 && t != 36)) {
-                    gp_catalog_skip(out, where, "a commitment that is not 12 or 36 months");
-                    continue;
-                }
-                x.term_months = (int)t;
-                if (!purchase || strcmp(purchase, "no_upfront") == 0)
-                    x.purchase = GP_NO_UPFRONT;
-                else if (strcmp(purchase, "partial_upfront") == 0)
-                    x.purchase = GP_PARTIAL_UPFRONT;
-                else if (strcmp(purchase, "all_upfront") == 0)
-                    x.purchase = GP_ALL_UPFRONT;
-                else {
-                    gp_catalog_skip(out, where, "an unknown purchase option");
-                    continue;
-                }
-            } else {
-                gp_catalog_skip(out, where, "an unknown pricing kind");
-                continue;
-            }
-            st = gp_catalog_batch_add(out, &x, err);
+            if (gpuplan_price(p, where, out, &x))
+                st = gp_catalog_batch_add(out, &x, err);
         }
         if (st == GP_OK && cJSON_GetArraySize(prices) == 0) {
             /* "prices": [] is a shape without a price yet: the offer is known, unpriced. */
