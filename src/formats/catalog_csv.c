@@ -436,29 +436,66 @@ typedef struct cud {
     bool header_seen;
 } cud;
 
+/* The committed-use table's header: its columns by name. */
+static gp_status cud_header(const gp_csv_record *rec, cud *k, gp_err *err) {
+    k->c_type = gp_csv_column(rec, "machine_type");
+    k->c_gpu = gp_csv_column(rec, "gpu_type");
+    k->c_count = gp_csv_column(rec, "gpu_count");
+    k->c_cpu = gp_csv_column(rec, "cpu");
+    k->c_ram = gp_csv_column(rec, "ram_gb");
+    k->c_region = gp_csv_column(rec, "region");
+    k->c_hour = gp_csv_column(rec, "hour");
+    k->c_spot = gp_csv_column(rec, "hour_spot");
+    k->c_1y = gp_csv_column(rec, "month_1y");
+    k->c_3y = gp_csv_column(rec, "month_3y");
+    if (k->c_type < 0 || k->c_gpu < 0 || k->c_count < 0 || k->c_region < 0 || k->c_hour < 0) {
+        char w[300];
+        snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
+        return gp_errorf(err, GP_E_INPUT, w,
+                         "not the GCP committed-use table header (machine_type, gpu_type, "
+                         "gpu_count, region, hour, ...)");
+    }
+    k->header_seen = true;
+    return GP_OK;
+}
+
+/* Record r (priced by hour) on demand, spot, and committed for 1 and 3 years (monthly prices of
+ * 730 hours, no upfront), as the row gives each. */
+static gp_status cud_add(cud *k, gp_price_rec *r, double hour, double spot, double m1, double m3,
+                         gp_err *err) {
+    if (hour > 0) {
+        r->pricing = GP_ON_DEMAND;
+        r->hourly = hour;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    if (spot > 0) {
+        r->pricing = GP_SPOT;
+        r->hourly = spot;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    r->pricing = GP_COMMITTED;
+    r->purchase = GP_NO_UPFRONT;
+    if (m1 > 0) {
+        r->term_months = 12;
+        r->hourly = m1 / GP_MONTH_HOURS;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    if (m3 > 0) {
+        r->term_months = 36;
+        r->hourly = m3 / GP_MONTH_HOURS;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    return GP_OK;
+}
+
 static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     cud *k = arg;
-    if (!k->header_seen) {
-        k->c_type = gp_csv_column(rec, "machine_type");
-        k->c_gpu = gp_csv_column(rec, "gpu_type");
-        k->c_count = gp_csv_column(rec, "gpu_count");
-        k->c_cpu = gp_csv_column(rec, "cpu");
-        k->c_ram = gp_csv_column(rec, "ram_gb");
-        k->c_region = gp_csv_column(rec, "region");
-        k->c_hour = gp_csv_column(rec, "hour");
-        k->c_spot = gp_csv_column(rec, "hour_spot");
-        k->c_1y = gp_csv_column(rec, "month_1y");
-        k->c_3y = gp_csv_column(rec, "month_3y");
-        if (k->c_type < 0 || k->c_gpu < 0 || k->c_count < 0 || k->c_region < 0 || k->c_hour < 0) {
-            char w[300];
-            snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
-            return gp_errorf(err, GP_E_INPUT, w,
-                             "not the GCP committed-use table header (machine_type, gpu_type, "
-                             "gpu_count, region, hour, ...)");
-        }
-        k->header_seen = true;
-        return GP_OK;
-    }
+    if (!k->header_seen)
+        return cud_header(rec, k, err);
     char where[32];
     snprintf(where, sizeof where, "line %d", rec->line);
     int need = k->c_3y > k->c_hour ? k->c_3y : k->c_hour;
@@ -508,34 +545,8 @@ static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     r.memory_gib = ram;
     memcpy(r.currency, "USD", 4);
     r.where = rec->line;
-    if (has_hour && hour > 0) {
-        r.pricing = GP_ON_DEMAND;
-        r.hourly = hour;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    if (has_spot && spot > 0) {
-        r.pricing = GP_SPOT;
-        r.hourly = spot;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    /* Committed use: monthly prices of 730 hours, no upfront. */
-    r.pricing = GP_COMMITTED;
-    r.purchase = GP_NO_UPFRONT;
-    if (has_1y && m1 > 0) {
-        r.term_months = 12;
-        r.hourly = m1 / GP_MONTH_HOURS;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    if (has_3y && m3 > 0) {
-        r.term_months = 36;
-        r.hourly = m3 / GP_MONTH_HOURS;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    return GP_OK;
+    return cud_add(k, &r, has_hour ? hour : 0, has_spot ? spot : 0, has_1y ? m1 : 0,
+                   has_3y ? m3 : 0, err);
 }
 
 bool gp_detect_gcp_cud(const gp_catalog_head *h) {
