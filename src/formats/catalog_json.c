@@ -186,6 +186,41 @@ bool gp_detect_ec2instances(const gp_catalog_head *h) {
     return json_start(h) && *h->p == '[' && strstr(h->first, "\"instance_type\"");
 }
 
+/* One region's Linux prices of record r: on demand, spot (the average, with min and max kept
+ * beside it) and the standard reservations. */
+static gp_status ec2_region(gp_catalog_batch *out, const gp_price_rec *r, const cJSON *linux,
+                            const char *where, gp_err *err) {
+    gp_status st;
+    gp_price_rec x = *r;
+    x.pricing = GP_ON_DEMAND;
+    st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "ondemand"), where, err);
+    x = *r;
+    x.pricing = GP_SPOT;
+    x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_min"), &x.low) &&
+                  num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_max"), &x.high);
+    if (st == GP_OK)
+        st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "spot_avg"), where, err);
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(linux, "reserved");
+    static const struct {
+        const char *key;
+        int term;
+        gp_purchase purchase;
+    } terms[] = {{"yrTerm1Standard.noUpfront", 12, GP_NO_UPFRONT},
+                 {"yrTerm1Standard.partialUpfront", 12, GP_PARTIAL_UPFRONT},
+                 {"yrTerm1Standard.allUpfront", 12, GP_ALL_UPFRONT},
+                 {"yrTerm3Standard.noUpfront", 36, GP_NO_UPFRONT},
+                 {"yrTerm3Standard.partialUpfront", 36, GP_PARTIAL_UPFRONT},
+                 {"yrTerm3Standard.allUpfront", 36, GP_ALL_UPFRONT}};
+    for (size_t t = 0; cJSON_IsObject(res) && st == GP_OK && t < 6; t++) {
+        x = *r;
+        x.pricing = GP_COMMITTED;
+        x.term_months = terms[t].term;
+        x.purchase = terms[t].purchase;
+        st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(res, terms[t].key), where, err);
+    }
+    return st;
+}
+
 gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
                                 const char *provider, gp_catalog_batch *out, gp_err *err) {
     (void)provider; /* always aws */
@@ -243,37 +278,7 @@ gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
             if (!cJSON_IsObject(linux) ||
                 !gp_catalog_copy(r.region, sizeof r.region, reg->string, strlen(reg->string)))
                 continue;
-            gp_price_rec x = r;
-            x.pricing = GP_ON_DEMAND;
-            st =
-                ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "ondemand"), where, err);
-            /* Spot: the average, with min and max kept beside it. */
-            x = r;
-            x.pricing = GP_SPOT;
-            x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_min"), &x.low) &&
-                          num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_max"), &x.high);
-            if (st == GP_OK)
-                st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "spot_avg"), where,
-                               err);
-            const cJSON *res = cJSON_GetObjectItemCaseSensitive(linux, "reserved");
-            static const struct {
-                const char *key;
-                int term;
-                gp_purchase purchase;
-            } terms[] = {{"yrTerm1Standard.noUpfront", 12, GP_NO_UPFRONT},
-                         {"yrTerm1Standard.partialUpfront", 12, GP_PARTIAL_UPFRONT},
-                         {"yrTerm1Standard.allUpfront", 12, GP_ALL_UPFRONT},
-                         {"yrTerm3Standard.noUpfront", 36, GP_NO_UPFRONT},
-                         {"yrTerm3Standard.partialUpfront", 36, GP_PARTIAL_UPFRONT},
-                         {"yrTerm3Standard.allUpfront", 36, GP_ALL_UPFRONT}};
-            for (size_t t = 0; cJSON_IsObject(res) && st == GP_OK && t < 6; t++) {
-                x = r;
-                x.pricing = GP_COMMITTED;
-                x.term_months = terms[t].term;
-                x.purchase = terms[t].purchase;
-                st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(res, terms[t].key), where,
-                               err);
-            }
+            st = ec2_region(out, &r, linux, where, err);
         }
     }
 done:
