@@ -461,6 +461,40 @@ bool gp_detect_gcp_skus(const gp_catalog_head *h) {
     return json_start(h) && (strstr(h->first, "\"skus\"") || strstr(h->first, "\"skuId\""));
 }
 
+/* A GPU SKU's hourly price and currency into r (and the offer's effective date into out);
+ * false when the SKU is skipped (said in out) or priced 0. */
+static bool gcp_sku_price(const cJSON *sku, const char *where, gp_catalog_batch *out,
+                          gp_price_rec *r) {
+    const cJSON *pi = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sku, "pricingInfo"), 0);
+    const cJSON *expr = cJSON_GetObjectItemCaseSensitive(pi, "pricingExpression");
+    const char *unit = str(expr, "usageUnit");
+    const cJSON *rates = cJSON_GetObjectItemCaseSensitive(expr, "tieredRates");
+    const cJSON *rate = cJSON_GetArrayItem(rates, cJSON_GetArraySize(rates) - 1);
+    const cJSON *up = cJSON_GetObjectItemCaseSensitive(rate, "unitPrice");
+    const char *cur = str(up, "currencyCode");
+    double units = 0, nanos = 0;
+    if (!unit || strcmp(unit, "h") != 0 || !up ||
+        !num_of(cJSON_GetObjectItemCaseSensitive(up, "units"), &units) ||
+        !num_of(cJSON_GetObjectItemCaseSensitive(up, "nanos"), &nanos) || units < 0 || nanos < 0) {
+        gp_catalog_skip(out, where, "a price that is not an hourly amount >= 0");
+        return false;
+    }
+    if (!valid_currency(cur)) {
+        gp_catalog_skip(out, where, "an unknown currency");
+        return false;
+    }
+    snprintf(r->currency, sizeof r->currency, "%s", cur);
+    r->hourly = units + nanos * 1e-9;
+    if (r->hourly == 0)
+        return false;
+    const char *eff = str(pi, "effectiveTime");
+    if (!eff)
+        eff = str(pi, "EffectiveTime");
+    if (is_date(eff) && strncmp(eff, out->effective_from, 10) > 0)
+        snprintf(out->effective_from, sizeof out->effective_from, "%.10s", eff);
+    return true;
+}
+
 gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, const char *provider,
                             gp_catalog_batch *out, gp_err *err) {
     (void)provider; /* always gcp */
@@ -507,35 +541,8 @@ gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, con
         snprintf(r.instance, sizeof r.instance, "gpu-%s", r.gpu);
         r.gpu_count = 1;
         r.where = i;
-        const cJSON *pi =
-            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sku, "pricingInfo"), 0);
-        const cJSON *expr = cJSON_GetObjectItemCaseSensitive(pi, "pricingExpression");
-        const char *unit = str(expr, "usageUnit");
-        const cJSON *rates = cJSON_GetObjectItemCaseSensitive(expr, "tieredRates");
-        const cJSON *rate = cJSON_GetArrayItem(rates, cJSON_GetArraySize(rates) - 1);
-        const cJSON *up = cJSON_GetObjectItemCaseSensitive(rate, "unitPrice");
-        const char *cur = str(up, "currencyCode");
-        double units = 0, nanos = 0;
-        if (!unit || strcmp(unit, "h") != 0 || !up ||
-            !num_of(cJSON_GetObjectItemCaseSensitive(up, "units"), &units) ||
-            !num_of(cJSON_GetObjectItemCaseSensitive(up, "nanos"), &nanos) || units < 0 ||
-            nanos < 0) {
-            gp_catalog_skip(out, where, "a price that is not an hourly amount >= 0");
+        if (!gcp_sku_price(sku, where, out, &r))
             continue;
-        }
-        if (!valid_currency(cur)) {
-            gp_catalog_skip(out, where, "an unknown currency");
-            continue;
-        }
-        snprintf(r.currency, sizeof r.currency, "%s", cur);
-        r.hourly = units + nanos * 1e-9;
-        if (r.hourly == 0)
-            continue;
-        const char *eff = str(pi, "effectiveTime");
-        if (!eff)
-            eff = str(pi, "EffectiveTime");
-        if (is_date(eff) && strncmp(eff, out->effective_from, 10) > 0)
-            snprintf(out->effective_from, sizeof out->effective_from, "%.10s", eff);
         const cJSON *regions = cJSON_GetObjectItemCaseSensitive(sku, "serviceRegions");
         for (const cJSON *reg = regions ? regions->child : NULL; reg && st == GP_OK;
              reg = reg->next) {
