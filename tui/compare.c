@@ -8,6 +8,7 @@
 #include "draw.h"
 #include "scen.h"
 #include "gpuplan/numfmt.h"
+#include "gpuplan/scenario.h"
 #include "view.h"
 
 /* ---- Compare ---------------------------------------------------------------------------- */
@@ -312,7 +313,7 @@ static void breakeven_draw(tui *t) {
         tot[i] = gp_model_self_total(s, s->gpus, u);
         for (int k = 1; k < ns; k++)
             tot[(size_t)k * NU + (size_t)i] =
-                gp_model_option_total(s, &s->options[k - 1], s->gpus, s->gpus * 730.0 * u);
+                gp_model_option_total(s, &s->options[k - 1], s->gpus, s->gpus * GP_MONTH_HOURS * u);
     }
     chart_series su[6];
     for (int k = 0; k < ns; k++)

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "gpuplan/report.h"
+#include "gpuplan/numfmt.h"
+#include "gpuplan/text.h"
 
 static bool utf8, ascii_forced, color;
 
@@ -93,27 +94,15 @@ static long next_cp(const unsigned char *s, size_t *i) {
     return cp;
 }
 
-/* Control characters of every kind: C0, DEL, C1, and the bidirectional overrides that can
- * make text read differently from what it is. */
-static bool is_control(long cp) {
-    return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
-           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f;
+/* Not drawn: control characters of every kind and the bidirectional overrides that can
+ * make text read differently from what it is (gp_text_next's classes). */
+static bool hidden(const unsigned char *u, size_t left, size_t *len) {
+    gp_text_class k = gp_text_next((const char *)u, left, len);
+    return k == GP_TEXT_LINE || k == GP_TEXT_CONTROL || k == GP_TEXT_BIDI;
 }
 
 void draw_clean(const char *s, char *out, size_t cap) {
-    size_t n = 0, i = 0;
-    const unsigned char *u = (const unsigned char *)(s ? s : "");
-    while (u[i] && n + 5 < cap) {
-        size_t start = i;
-        long cp = next_cp(u, &i);
-        if (cp < 0)
-            out[n++] = '?';
-        else if (!is_control(cp)) {
-            memcpy(out + n, u + start, i - start);
-            n += i - start;
-        }
-    }
-    out[n] = '\0';
+    gp_text_clean_with(s ? s : "", out, cap, &(gp_text_rules){.drop_bidi = true});
 }
 
 int draw_text(int y, int x, int w, const char *s, int attr) {
@@ -126,11 +115,14 @@ int draw_text(int y, int x, int w, const char *s, int attr) {
     int used = 0;
     size_t i = 0;
     const unsigned char *u = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)u), skip;
     while (u[i] && used < w) {
+        if (hidden(u + i, n - i, &skip)) {
+            i += skip;
+            continue;
+        }
         size_t start = i;
         long cp = next_cp(u, &i);
-        if (cp >= 0 && is_control(cp))
-            continue;
         if (cp < 0 || (cp >= 0x80 && !draw_utf8())) {
             addch('?');
             used++;
@@ -177,7 +169,7 @@ void draw_fill(int y, int x, int w, int attr) {
 void draw_money(double v, char *out, size_t cap) {
     /* The reports' format; whole units from 10,000 up, where cents only cost columns. */
     bool whole = fabs(v) >= 10000;
-    gp_format_money(whole ? round(v) : v, out, cap);
+    gp_fmt_money(whole ? round(v) : v, out, cap);
     char *dot = whole ? strrchr(out, '.') : NULL;
     if (dot)
         *dot = '\0';
@@ -220,10 +212,13 @@ int draw_width(const char *s) {
     int w = 0;
     size_t i = 0;
     const unsigned char *u = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)u), skip;
     while (u[i]) {
-        long cp = next_cp(u, &i);
-        if (cp >= 0 && is_control(cp))
+        if (hidden(u + i, n - i, &skip)) {
+            i += skip;
             continue;
+        }
+        long cp = next_cp(u, &i);
         w += cp < 0 ? 1 : cp_width(cp);
     }
     return w;

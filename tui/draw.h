@@ -37,7 +37,7 @@ void draw_fill(int y, int x, int w, int attr);
 /* Copy s into out with control characters removed (for text kept, then drawn). */
 void draw_clean(const char *s, char *out, size_t cap);
 
-/* Money as gp_format_money writes it, without the cents from 10,000 up ("1,234,567"). */
+/* Money as gp_fmt_money writes it, without the cents from 10,000 up ("1,234,567"). */
 void draw_money(double v, char *out, size_t cap);
 
 /* Money in at most w columns: draw_money's figure when it fits, else 3 significant digits

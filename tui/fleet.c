@@ -13,6 +13,7 @@
 #include "gpuplan/clock.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report_fleet.h"
+#include "gpuplan/scenario.h"
 #include "view.h"
 #include "worker.h"
 
@@ -44,7 +45,7 @@ static double gpu_hour_cost(const tui *t) {
     if (!t->has_sc)
         return 0;
     const gp_scenario *s = t->sc.s;
-    double hours = (double)s->gpus * 730.0 * s->horizon_months;
+    double hours = (double)s->gpus * GP_MONTH_HOURS * s->horizon_months;
     return hours > 0 ? t->r->self.total / hours : 0;
 }
 

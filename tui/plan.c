@@ -12,6 +12,7 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
+#include "gpuplan/scenario.h"
 #include "scen.h"
 #include "view.h"
 
@@ -208,8 +209,8 @@ static void plan_draw(tui *t) {
         }
         if (s->work_mode && r->demand_utilization[0] > 0 && s->work_per_gpu_hour > 0) {
             /* Work mode has no GPU count to edit: the GPUs that work needs, owned (ceil+). */
-            double need =
-                r->demand_work_month[0] / s->work_per_gpu_hour / (730.0 * r->demand_utilization[0]);
+            double need = r->demand_work_month[0] / s->work_per_gpu_hour /
+                          (GP_MONTH_HOURS * r->demand_utilization[0]);
             char gn[48];
             gp_fmt_grouped(ceil(need - 1e-9 * fmax(1.0, need)), 0, gn, sizeof gn);
             label_and_figure(y++, 0, w, "  GPUs needed, month 1", gn, draw_attr(PAL_DIM));

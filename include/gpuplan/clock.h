@@ -1,6 +1,6 @@
 /* The wall clock, for every layer: collection cycles, freshness of a fleet's state, the TUI's
- * status line and spinner; and the one way a moment is shown in local time. One of each, so no
- * layer reads or writes the time two ways.
+ * status line and spinner; and the one way a moment is shown in local time and in UTC. One of each,
+ * so no layer reads or writes the time two ways.
  *
  * Ownership: nothing allocated; the caller owns out. Errors: none (clock_gettime on
  * CLOCK_REALTIME cannot fail). */
@@ -25,5 +25,10 @@ int64_t gp_now_ms(void);
 /* ms (Unix milliseconds) as local "YYYY-MM-DD HH:MM:SS" into out[0..cap), cut to fit; "never"
  * for ms <= 0 (a node that never answered, a database with no samples). */
 void gp_fmt_local_time(int64_t ms, char *out, size_t cap);
+
+/* ms (Unix milliseconds, the second truncated toward zero) as ISO 8601 UTC
+ * "YYYY-MM-DDTHH:MM:SSZ" into out[0..cap), cut to fit: the moment as files, URLs and records
+ * carry it. Every int64_t ms has one (a year of up to 9 digits). */
+void gp_fmt_utc_time(int64_t ms, char *out, size_t cap);
 
 #endif

@@ -70,7 +70,4 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
  * apostrophe), then quoted when needed. */
 gp_status gp_csv_field(gp_buf *out, const char *text);
 
-/* Format money with thousands separators and two decimals ("1,562,288.00") into out. */
-void gp_format_money(double v, char *out, size_t cap);
-
 #endif

@@ -13,8 +13,9 @@
 #include "gpuplan/xmem.h"
 
 /* Append text with & < > " ' written as entities (safe in element text and in quoted
- * attributes) and C0 controls other than tab and newline, DEL and invalid UTF-8 bytes
- * replaced by U+FFFD. NULL is written as "". */
+ * attributes) and control characters other than tab and newline (C0, carriage return, DEL,
+ * C1, U+FFFE, U+FFFF: gp_text_next's classes) and invalid UTF-8 bytes replaced by U+FFFD.
+ * NULL is written as "". */
 gp_status gp_html_escape(gp_buf *out, const char *text);
 
 /* <svg class="chart CLS" viewBox="0 0 W H" role="img" aria-label="LABEL" data-series="N">

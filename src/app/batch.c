@@ -15,6 +15,7 @@
 #include "batch_int.h"
 #include "gpuplan/app_batch.h"
 #include "gpuplan/app_fleet.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/batch_json.h"
 #include "gpuplan/collect.h"
@@ -699,9 +700,7 @@ gp_status gp_batch_run(gp_session *ses, const gp_batch_opts *o, gp_batch_outcome
     time_t now = time(NULL);
     gp_batch_summary *sum = &out->summary;
     utc_day(now, sum->day);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(sum->started_at, sizeof sum->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    gp_fmt_utc_time((int64_t)now * 1000, sum->started_at, sizeof sum->started_at);
     snprintf(sum->as_of, sizeof sum->as_of, "%s", ses->today);
     snprintf(out->dir, sizeof out->dir, "%s/%s", o->out_dir, sum->day);
     snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", o->out_dir, sum->day, (long)getpid());

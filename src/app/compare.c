@@ -11,6 +11,7 @@
 #include "gpuplan/app_scenarios.h"
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/reference.h"
+#include "gpuplan/scenario.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_reference.h"
 #include "gpuplan/xmem.h"
@@ -371,7 +372,7 @@ static int gpus_needed(const gp_result *r, double rho) {
         double u = r->demand_utilization[j], q = r->demand_work_month[j] / rho;
         if (u <= 0 || q <= 0)
             continue;
-        double n = ceil(q / (730.0 * u) - 1e-9);
+        double n = ceil(q / (GP_MONTH_HOURS * u) - 1e-9);
         if (n > most)
             most = (int)n;
     }

@@ -376,7 +376,7 @@ static gp_status work_of(gp_session *ses, const gp_draft_request *rq, work_side 
         return gp_errorf(err, GP_E_INPUT, "scenario draft",
                          "no throughput for %s on profile %s (see gpuplan throughput list)", gpu,
                          w->profile);
-    double n = ceil(rq->work_per_month / (730.0 * rq->utilization * w->rho) - 1e-9);
+    double n = ceil(rq->work_per_month / (GP_MONTH_HOURS * rq->utilization * w->rho) - 1e-9);
     w->gpus = n < 1 ? 1 : n > 1000000 ? 1000000 : (int)n;
     return GP_OK;
 }
@@ -608,7 +608,7 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
         }
         /* Spot with no band in the catalog is not free of interruptions: a stated rate. */
         if (f->pricing == GP_SPOT && (rq->spot_interruptions >= 0 || !*f->band)) {
-            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / 730.0);
+            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / GP_MONTH_HOURS);
             if (!spot)
                 spot = f;
         } else if (f->pricing == GP_SPOT && !spot) {

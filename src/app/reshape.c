@@ -4,12 +4,11 @@
 #include <string.h>
 
 #include "gpuplan/app_reshape.h"
+#include "gpuplan/scenario.h"
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/store_throughput.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_reference.h"
-
-#define HOURS_A_MONTH 730.0
 
 static double num(const cJSON *o, const char *key, double dflt) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -192,7 +191,7 @@ gp_status gp_reshape_work_mode(gp_session *s, cJSON *doc, const char *as_of, con
         }
         i++;
     }
-    put_num(demand, "work_per_month", gpus * HOURS_A_MONTH * u * rho_s);
+    put_num(demand, "work_per_month", gpus * GP_MONTH_HOURS * u * rho_s);
     cJSON_DeleteItemFromObjectCaseSensitive(demand, "gpus");
     put_str(demand, "work_unit", unit);
     cJSON *step;
@@ -200,7 +199,7 @@ gp_status gp_reshape_work_mode(gp_session *s, cJSON *doc, const char *as_of, con
         gpus = num(step, "gpus", gpus);
         u = num(step, "utilization", u);
         cJSON_DeleteItemFromObjectCaseSensitive(step, "gpus");
-        put_num(step, "work_per_month", gpus * HOURS_A_MONTH * u * rho_s);
+        put_num(step, "work_per_month", gpus * GP_MONTH_HOURS * u * rho_s);
     }
     cJSON *sh = object(doc, "self_hosted");
     if (!sh)
@@ -236,7 +235,7 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err) {
         return gp_errorf(err, GP_E_INPUT,
                          rho > 0 ? "$.demand.utilization" : "$.self_hosted.work_per_gpu_hour",
                          "needs a value above 0 to count the work in GPUs");
-    double g = ceil_plus(w / (rho * HOURS_A_MONTH * u));
+    double g = ceil_plus(w / (rho * GP_MONTH_HOURS * u));
     if (g > 1000000)
         return gp_errorf(err, GP_E_INPUT, "$.demand.work_per_month",
                          "the work needs %.0f GPUs, more than 1,000,000", g);
@@ -246,7 +245,7 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err) {
     cJSON_ArrayForEach(st, steps) {
         w = num(st, "work_per_month", w);
         u = num(st, "utilization", u);
-        if (!(u > 0) || ceil_plus(w / (rho * HOURS_A_MONTH * u)) > 1000000) {
+        if (!(u > 0) || ceil_plus(w / (rho * GP_MONTH_HOURS * u)) > 1000000) {
             char where[48];
             snprintf(where, sizeof where, "$.demand.steps[%d]", i);
             return gp_errorf(err, GP_E_INPUT, where,
@@ -264,7 +263,7 @@ gp_status gp_reshape_gpu_mode(cJSON *doc, gp_err *err) {
         w = num(step, "work_per_month", w);
         u = num(step, "utilization", u);
         cJSON_DeleteItemFromObjectCaseSensitive(step, "work_per_month");
-        put_num(step, "gpus", ceil_plus(w / (rho * HOURS_A_MONTH * u)));
+        put_num(step, "gpus", ceil_plus(w / (rho * GP_MONTH_HOURS * u)));
     }
     cJSON_DeleteItemFromObjectCaseSensitive(sh, "work_per_gpu_hour");
     cJSON *o;

@@ -194,13 +194,6 @@ typedef struct model_acc {
     int pods;
 } model_acc;
 
-static void iso(int64_t ms, char *out, size_t cap) {
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void engines_text(unsigned mask, char *out, size_t cap) {
     out[0] = '\0';
     for (int e = 0; e < N_ENGINES; e++)
@@ -390,8 +383,8 @@ gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq
             }
         out->m = gp_xcalloc((size_t)nm + 1, sizeof *out->m);
         char from[24], to[24];
-        iso(at - w, from, sizeof from);
-        iso(at, to, sizeof to);
+        gp_fmt_utc_time(at - w, from, sizeof from);
+        gp_fmt_utc_time(at, to, sizeof to);
         for (int k = 0; k < nm; k++) {
             const model_acc *a = &m[k];
             if (a->busy <= 0 || !(a->tokens > 0)) {

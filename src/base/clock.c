@@ -21,3 +21,12 @@ void gp_fmt_local_time(int64_t ms, char *out, size_t cap) {
     strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
     snprintf(out, cap, "%s", buf);
 }
+
+void gp_fmt_utc_time(int64_t ms, char *out, size_t cap) {
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    char buf[32] = ""; /* strftime leaves nothing defined when out is short: cut it here */
+    if (gmtime_r(&t, &tm))
+        strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(out, cap, "%s", buf);
+}

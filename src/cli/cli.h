@@ -51,7 +51,8 @@ void cli_set_quiet(bool quiet);
 /* One policy for text from outside (scenario and node names, a server's error text, labels,
  * catalogs): no control character leaves gpuplan, on a terminal, a pipe or a log alike.
  * stderr (messages only) always goes through a filter that drops C0 controls but newline, tab
- * and carriage return, DEL and C1 controls; stdout does when it is a terminal. Elsewhere stdout
+ * and carriage return, DEL, C1 controls, U+FFFE and U+FFFF (gp_text_next's GP_TEXT_CONTROL);
+ * stdout does when it is a terminal. Elsewhere stdout
  * carries reports byte for byte (a workbook to a pipe), so commands print outside names on it
  * through cli_text, and messages go through gp_text_clean too (cli_fail). Not for the TUI. */
 void cli_guard_terminal(void);

@@ -19,12 +19,14 @@
 
 /* ---- the terminal guard ------------------------------------------------------------------- */
 
-/* A stream over a terminal's file descriptor that drops control characters on the way out:
- * C0 but newline, tab and carriage return (the download progress line), DEL, and C1
- * (U+0080..U+009F as UTF-8, whose two bytes can straddle writes). */
+/* A stream over a terminal's file descriptor that drops control characters on the way out
+ * (gp_text_next's GP_TEXT_CONTROL: C0 but newline, tab and carriage return, the download
+ * progress line's, DEL, C1, U+FFFE and U+FFFF); other bytes pass as they are. A character
+ * can straddle writes, so the start of one cut by a write waits for the next. */
 typedef struct guard {
     int fd;
-    bool lead; /* a 0xC2 byte held back from the last write */
+    char held[4];
+    size_t n_held;
 } guard;
 
 static void guard_put(int fd, const char *p, size_t n) {
@@ -40,29 +42,23 @@ static void guard_put(int fd, const char *p, size_t n) {
 
 static ssize_t guard_write(void *cookie, const char *buf, size_t n) {
     guard *g = cookie;
-    char out[4096];
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ses = (unsigned char)buf[i];
-        if (g->lead) {
-            g->lead = false;
-            if (ses >= 0x80 && ses <= 0x9f)
-                continue; /* C1: dropped with its lead byte */
-            out[k++] = (char)0xc2;
-        }
-        if (ses == 0xc2) {
-            g->lead = true;
-            continue;
-        }
-        if ((ses < 0x20 && ses != '\n' && ses != '\t' && ses != '\r') || ses == 0x7f)
-            continue;
-        out[k++] = (char)ses;
-        if (k >= sizeof out - 1) {
-            guard_put(g->fd, out, k);
-            k = 0;
-        }
+    char in[4096 + sizeof g->held], out[sizeof in];
+    for (size_t taken = 0; taken < n;) {
+        memcpy(in, g->held, g->n_held);
+        size_t len = g->n_held, more = n - taken < 4096 ? n - taken : 4096;
+        memcpy(in + len, buf + taken, more);
+        len += more;
+        taken += more;
+        size_t whole = gp_text_utf8_cut(in, len), k = 0;
+        for (size_t i = 0, step; i < whole; i += step)
+            if (gp_text_next(in + i, whole - i, &step) != GP_TEXT_CONTROL) {
+                memcpy(out + k, in + i, step);
+                k += step;
+            }
+        guard_put(g->fd, out, k);
+        g->n_held = len - whole;
+        memcpy(g->held, in + whole, g->n_held);
     }
-    guard_put(g->fd, out, k);
     return (ssize_t)n;
 }
 

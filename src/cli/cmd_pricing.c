@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_pricing.h"
+#include "gpuplan/numfmt.h"
 
 static void help(FILE *f) {
     fprintf(
@@ -430,7 +431,7 @@ static int hw_row(const gp_hw_price *h, const char *source, void *arg) {
         return 0;
     }
     char price[32];
-    gp_format_money(h->price_usd, price, sizeof price);
+    gp_fmt_money(h->price_usd, price, sizeof price);
     printf("%-14s %-46.46s %5d %14s  %s\n", h->gpu, h->item, h->gpus, price, h->date);
     return 0;
 }

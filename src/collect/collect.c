@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpuplan/text.h"
 #include "gpuplan/url.h"
 #include "gpuplan/xmem.h"
 #include "http.h"
@@ -73,7 +74,7 @@ typedef struct budget {
 
 typedef struct transfer {
     size_t source;
-    int query; /* prometheus: index into prom_queries; else -1 */
+    int query; /* which of its source's transfers: for Prometheus, the index into prom_queries */
     char url[2048];
     gp_buf body;
     bool capped, over_budget, got_byte;
@@ -116,13 +117,13 @@ static void set_error(gp_source_result *r, const char *fmt, ...)
 static void set_error(gp_source_result *r, const char *fmt, ...) {
     if (r->status == GP_OK) { /* the first error of a source is the one reported */
         r->status = GP_E_NET;
+        char raw[sizeof r->error];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(r->error, sizeof r->error, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
-        for (char *p = r->error; *p; p++)
-            if ((unsigned char)*p < 0x20)
-                *p = ' ';
+        /* A server's words: one line, each control character a space. */
+        gp_text_clean_with(raw, r->error, sizeof r->error, &(gp_text_rules){.mark = " "});
     }
 }
 
@@ -226,6 +227,124 @@ static void limits_of(const gp_collect_opts *o, limits *l) {
     l->low_speed_s = (long)(l->first_byte_ms / 1000 + 1);
 }
 
+/* ---- the source kinds: how each is fetched and how its answer is read ------------------- */
+
+/* The URL of a source's transfer q: the source's own, or for Prometheus, query q of
+ * prom_queries with the source's selector on its instant-query API. */
+static void source_url(const gp_source_cfg *src, size_t q, char *out, size_t cap) {
+    (void)q;
+    snprintf(out, cap, "%s", src->url);
+}
+
+static void prometheus_url(const gp_source_cfg *src, size_t q, char *out, size_t cap) {
+    char expr[2048], enc[6144];
+    expand(prom_queries[q].expr, src->match, expr, sizeof expr);
+    url_encode(expr, enc, sizeof enc);
+    size_t bl = strlen(src->url);
+    snprintf(out, cap, "%.*s/api/v1/query?query=%s",
+             (int)(bl && src->url[bl - 1] == '/' ? bl - 1 : bl), src->url, enc);
+}
+
+/* One Prometheus query's answer (transfer t's query of prom_queries). */
+static gp_status read_prometheus(const gp_source_cfg *src, const transfer *t, long status,
+                                 gp_source_result *r, gp_err *err) {
+    const struct prom_query *q = &prom_queries[t->query];
+    return gp_promapi_parse(t->body.data ? t->body.data : "", t->body.len, src->url, status,
+                            q->metric, q->scale, &r->samples, err);
+}
+
+static gp_status read_dcgm(const gp_source_cfg *src, const transfer *t, long status,
+                           gp_source_result *r, gp_err *err) {
+    (void)status;
+    return gp_dcgm_parse(t->body.data ? t->body.data : "", t->body.len, src->url, &r->samples, err);
+}
+
+static gp_status read_redfish(const gp_source_cfg *src, const transfer *t, long status,
+                              gp_source_result *r, gp_err *err) {
+    (void)status;
+    double w = 0;
+    gp_status st =
+        gp_redfish_parse(t->body.data ? t->body.data : "", t->body.len, src->url, &w, err);
+    if (st == GP_OK) {
+        r->node_power_w = w;
+        r->has_node_power = true;
+        st = gp_samples_add(&r->samples, -1, GP_M_NODE_POWER_W, w, 0, -1, err);
+    }
+    return st;
+}
+
+static gp_status read_nvsmi(const char *out, size_t len, gp_source_result *r, gp_err *err) {
+    char host[128] = "";
+    gethostname(host, sizeof host - 1);
+    return gp_nvsmi_parse(out, len, "nvidia-smi", NULL, host, &r->samples, err);
+}
+
+static gp_status read_ipmi(const char *out, size_t len, gp_source_result *r, gp_err *err) {
+    gp_dcmi_reading *d = &r->dcmi;
+    gp_status st = gp_dcmi_parse(out, len, "ipmitool", d, err);
+    if (st != GP_OK)
+        return st;
+    if (!d->active)
+        return gp_errorf(err, GP_E_INPUT, NULL,
+                         "the BMC says \"Power reading state is: deactivated\": no reading "
+                         "(its %g W is not a measurement)",
+                         d->watts);
+    st = gp_samples_add(&r->samples, -1, GP_M_NODE_POWER_W, d->watts, 0, -1, err);
+    if (st == GP_OK)
+        r->node_power_w = d->watts, r->has_node_power = true;
+    return st;
+}
+
+static const char *nvsmi_program(const gp_collect_opts *o) {
+    return o->nvsmi_path;
+}
+
+static const char *ipmi_program(const gp_collect_opts *o) {
+    return o->ipmitool_path;
+}
+
+/* Each source kind, indexed by gp_source_kind: fetched over HTTP (transfers > 0, url_of,
+ * read_body) or run here as a command (program, read_output). A new kind is one row here. */
+static const struct source_ops {
+    size_t transfers; /* HTTP transfers a cycle; 0 for a command run here */
+    bool any_status;  /* HTTP: the body is read whatever the status (it carries the error) */
+    void (*url_of)(const gp_source_cfg *src, size_t q, char *out, size_t cap);
+    gp_status (*read_body)(const gp_source_cfg *src, const transfer *t, long status,
+                           gp_source_result *r, gp_err *err);
+    const char *tool;                                 /* a command: its name in messages */
+    const char *(*program)(const gp_collect_opts *o); /* the command's path */
+    const char *args[4];                              /* its arguments, NULL-terminated */
+    const char *failed; /* what a failed run says, with the likely cause */
+    gp_status (*read_output)(const char *out, size_t len, gp_source_result *r, gp_err *err);
+} source_kinds[] = {
+    [GP_SRC_DCGM] = {.transfers = 1, .url_of = source_url, .read_body = read_dcgm},
+    [GP_SRC_PROMETHEUS] = {.transfers = N_PROM_QUERIES,
+                           .any_status = true,
+                           .url_of = prometheus_url,
+                           .read_body = read_prometheus},
+    [GP_SRC_NVSMI] = {.tool = "nvidia-smi",
+                      .program = nvsmi_program,
+                      .args = {"--query-gpu=timestamp,index,uuid,name,utilization.gpu,memory.used,"
+                               "memory.total,power.draw,temperature.gpu,clocks.sm,power.limit",
+                               "--format=csv,nounits"},
+                      .failed = "nvidia-smi failed (is a driver loaded?)",
+                      .read_output = read_nvsmi},
+    [GP_SRC_REDFISH] = {.transfers = 1, .url_of = source_url, .read_body = read_redfish},
+    [GP_SRC_IPMI] = {.tool = "ipmitool",
+                     .program = ipmi_program,
+                     .args = {"dcmi", "power", "reading"},
+                     .failed = "ipmitool failed (is the ipmi_si/ipmi_devintf driver loaded, "
+                               "and may this user open /dev/ipmi0?)",
+                     .read_output = read_ipmi},
+};
+_Static_assert(sizeof source_kinds / sizeof source_kinds[0] == GP_SRC_IPMI + 1,
+               "a row for every gp_source_kind");
+
+/* A command run here rather than an HTTP transfer. */
+static bool is_local(gp_source_kind k) {
+    return source_kinds[k].transfers == 0;
+}
+
 static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long status,
                    gp_source_result *r, const char *errbuf, const limits *lim) {
     r->bytes += t->body.len;
@@ -265,39 +384,20 @@ static void finish(const gp_source_cfg *src, transfer *t, CURLcode rc, long stat
         set_error(r, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
         return;
     }
-    gp_err err;
-    gp_err_clear(&err);
-    gp_status st;
-    const char *body = t->body.data ? t->body.data : "";
-    if (src->kind == GP_SRC_PROMETHEUS) {
-        const struct prom_query *q = &prom_queries[t->query];
-        st = gp_promapi_parse(body, t->body.len, src->url, status, q->metric, q->scale, &r->samples,
-                              &err);
-    } else if (status < 200 || status >= 300) {
+    const struct source_ops *ops = &source_kinds[src->kind];
+    if (!ops->any_status && (status < 200 || status >= 300)) {
         set_error(r, "HTTP %ld", status);
         return;
-    } else if (src->kind == GP_SRC_DCGM) {
-        st = gp_dcgm_parse(body, t->body.len, src->url, &r->samples, &err);
-    } else {
-        double w = 0;
-        st = gp_redfish_parse(body, t->body.len, src->url, &w, &err);
-        if (st == GP_OK) {
-            r->node_power_w = w;
-            r->has_node_power = true;
-            st = gp_samples_add(&r->samples, -1, GP_M_NODE_POWER_W, w, 0, -1, &err);
-        }
     }
-    if (st != GP_OK)
+    gp_err err;
+    gp_err_clear(&err);
+    if (ops->read_body(src, t, status, r, &err) != GP_OK)
         set_error(r, "%s", err.msg);
 }
 
 /* The local nvidia-smi and ipmitool run beside the HTTP transfers, under the same cycle
  * deadline, in a process group of their own so that a timeout kills a wrapper script's
  * children too. */
-static bool is_local(gp_source_kind k) {
-    return k == GP_SRC_NVSMI || k == GP_SRC_IPMI;
-}
-
 typedef struct nvsmi_run {
     size_t source;
     gp_source_kind kind;
@@ -309,15 +409,11 @@ typedef struct nvsmi_run {
 } nvsmi_run;
 
 static void nvsmi_start(nvsmi_run *v, const gp_collect_opts *o, gp_source_result *r) {
-    static const char fields[] = "timestamp,index,uuid,name,utilization.gpu,memory.used,"
-                                 "memory.total,power.draw,temperature.gpu,clocks.sm,power.limit";
-    char query[256];
-    snprintf(query, sizeof query, "--query-gpu=%s", fields);
-    char *nv_argv[] = {(char *)o->nvsmi_path, query, (char *)"--format=csv,nounits", NULL};
-    char *ipmi_argv[] = {(char *)o->ipmitool_path, (char *)"dcmi", (char *)"power",
-                         (char *)"reading", NULL};
-    char **argv = v->kind == GP_SRC_IPMI ? ipmi_argv : nv_argv;
-    const char *tool = v->kind == GP_SRC_IPMI ? "ipmitool" : "nvidia-smi";
+    const struct source_ops *ops = &source_kinds[v->kind];
+    char *argv[6] = {(char *)ops->program(o)};
+    for (size_t i = 0; i < 4 && ops->args[i]; i++)
+        argv[i + 1] = (char *)ops->args[i];
+    const char *tool = ops->tool;
     v->pid = 0;
     v->fd = -1;
     gp_buf_init(&v->out, o->max_bytes);
@@ -392,38 +488,17 @@ static void nvsmi_finish(nvsmi_run *v, gp_source_result *r) {
         gp_buf_done(&v->out);
         return;
     }
-    bool ipmi = v->kind == GP_SRC_IPMI;
-    const char *tool = ipmi ? "ipmitool" : "nvidia-smi";
+    const struct source_ops *ops = &source_kinds[v->kind];
     gp_err err;
+    gp_err_clear(&err);
     if (timed_out)
-        set_error(r, "%s did not answer in time", tool);
+        set_error(r, "%s did not answer in time", ops->tool);
     else if (v->capped)
-        set_error(r, "%s printed more than the cap", tool);
+        set_error(r, "%s printed more than the cap", ops->tool);
     else if (!WIFEXITED(v->wstatus) || WEXITSTATUS(v->wstatus) != 0)
-        set_error(r, "%s",
-                  ipmi ? "ipmitool failed (is the ipmi_si/ipmi_devintf driver loaded, "
-                         "and may this user open /dev/ipmi0?)"
-                       : "nvidia-smi failed (is a driver loaded?)");
-    else if (ipmi) {
-        gp_dcmi_reading *d = &r->dcmi;
-        if (gp_dcmi_parse(v->out.data ? v->out.data : "", v->out.len, "ipmitool", d, &err))
-            set_error(r, "%s", err.msg);
-        else if (!d->active)
-            set_error(r,
-                      "the BMC says \"Power reading state is: deactivated\": no reading "
-                      "(its %g W is not a measurement)",
-                      d->watts);
-        else if (gp_samples_add(&r->samples, -1, GP_M_NODE_POWER_W, d->watts, 0, -1, &err))
-            set_error(r, "%s", err.msg);
-        else
-            r->node_power_w = d->watts, r->has_node_power = true;
-    } else {
-        char host[128] = "";
-        gethostname(host, sizeof host - 1);
-        if (gp_nvsmi_parse(v->out.data ? v->out.data : "", v->out.len, "nvidia-smi", NULL, host,
-                           &r->samples, &err))
-            set_error(r, "%s", err.msg);
-    }
+        set_error(r, "%s", ops->failed);
+    else if (ops->read_output(v->out.data ? v->out.data : "", v->out.len, r, &err) != GP_OK)
+        set_error(r, "%s", err.msg);
     gp_buf_done(&v->out);
 }
 
@@ -458,7 +533,7 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
         gp_samples_init(&results[i].samples, 1u << 22);
-        nt += src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : is_local(src[i].kind) ? 0 : 1;
+        nt += source_kinds[src[i].kind].transfers;
         nv += is_local(src[i].kind);
     }
     nvsmi_run *vs = gp_xcalloc(nv ? nv : 1, sizeof *vs);
@@ -479,23 +554,13 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
         for (size_t i = 0; i < n; i++) {
             if (is_local(src[i].kind) || src[i].hung_last != (pass == 1))
                 continue;
-            size_t count = src[i].kind == GP_SRC_PROMETHEUS ? N_PROM_QUERIES : 1;
+            size_t count = source_kinds[src[i].kind].transfers;
             for (size_t q = 0; q < count; q++, k++) {
                 t[k].source = i;
-                t[k].query = src[i].kind == GP_SRC_PROMETHEUS ? (int)q : -1;
+                t[k].query = (int)q;
                 t[k].mem = &mem;
                 gp_buf_init(&t[k].body, o->max_bytes);
-                if (src[i].kind == GP_SRC_PROMETHEUS) {
-                    char expr[2048], enc[6144];
-                    expand(prom_queries[q].expr, src[i].match, expr, sizeof expr);
-                    url_encode(expr, enc, sizeof enc);
-                    const char *base = src[i].url;
-                    size_t bl = strlen(base);
-                    snprintf(t[k].url, sizeof t[k].url, "%.*s/api/v1/query?query=%s",
-                             (int)(bl && base[bl - 1] == '/' ? bl - 1 : bl), base, enc);
-                } else {
-                    snprintf(t[k].url, sizeof t[k].url, "%s", src[i].url);
-                }
+                source_kinds[src[i].kind].url_of(&src[i], q, t[k].url, sizeof t[k].url);
             }
         }
     }

@@ -143,151 +143,155 @@ static gp_status add_prices(sky *k, const gp_price_rec *base, bool has_price, do
     return GP_OK;
 }
 
-static gp_status sky_record(const gp_csv_record *rec, void *arg, gp_err *err) {
-    sky *k = arg;
-    char where[32];
-    snprintf(where, sizeof where, "line %d", rec->line);
-    if (!k->header_seen) {
-        for (int c = 0; c < N_COLS; c++)
-            k->col[c] = gp_csv_column(rec, sky_cols[c]);
-        if (k->col[C_INSTANCE] != 0 || k->col[C_ACCEL] < 0 || k->col[C_COUNT] < 0 ||
-            k->col[C_PRICE] < 0 || k->col[C_REGION] < 0) {
-            char w[300];
-            snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
-            return gp_errorf(err, GP_E_INPUT, w,
-                             "not a SkyPilot catalog header (needs InstanceType, "
-                             "AcceleratorName, AcceleratorCount, Price, Region)");
-        }
-        k->n_header = rec->n;
-        k->header_seen = true;
-        return GP_OK;
-    }
-    /* Azure writes Generation "V1,V2" unquoted: extra fields belong to a trailing Generation
-     * column and are ignored with it. Anything else must match the header. */
-    bool generation_last = k->col[C_GENERATION] == k->n_header - 1;
-    if (rec->n < k->n_header || (rec->n > k->n_header && !generation_last)) {
-        gp_catalog_skip(k->out, where, "%s fields than the header",
-                        rec->n < k->n_header ? "fewer" : "more");
-        return GP_OK;
-    }
-    size_t ln;
-    const char *inst = field(rec, k, C_INSTANCE, &ln);
-    size_t inst_len = ln;
-    const char *acc = field(rec, k, C_ACCEL, &ln);
-    size_t acc_len = ln;
-    const char *s;
-    double count = 0, vcpus = 0, mem = 0, price = 0, spot = 0;
+/* The fields of one SkyPilot row that gpuplan reads, as numbers where they are. */
+typedef struct sky_fields {
+    const char *inst, *acc, *region;
+    size_t inst_len, acc_len, region_len;
+    double count, vcpus, mem, price, spot;
     bool has_count, has_vcpus, has_mem, has_price, has_spot;
+} sky_fields;
+
+/* The header row: the columns by name. */
+static gp_status sky_header(const gp_csv_record *rec, sky *k, gp_err *err) {
+    for (int c = 0; c < N_COLS; c++)
+        k->col[c] = gp_csv_column(rec, sky_cols[c]);
+    if (k->col[C_INSTANCE] != 0 || k->col[C_ACCEL] < 0 || k->col[C_COUNT] < 0 ||
+        k->col[C_PRICE] < 0 || k->col[C_REGION] < 0) {
+        char w[300];
+        snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
+        return gp_errorf(err, GP_E_INPUT, w,
+                         "not a SkyPilot catalog header (needs InstanceType, "
+                         "AcceleratorName, AcceleratorCount, Price, Region)");
+    }
+    k->n_header = rec->n;
+    k->header_seen = true;
+    return GP_OK;
+}
+
+/* Reads row rec's fields into f; false (the row skipped, said) when one is not a number. */
+static bool sky_read(const gp_csv_record *rec, sky *k, const char *where, sky_fields *f) {
+    size_t ln;
+    f->inst = field(rec, k, C_INSTANCE, &f->inst_len);
+    f->acc = field(rec, k, C_ACCEL, &f->acc_len);
+    const char *s;
     s = field(rec, k, C_COUNT, &ln);
-    bool ok = gp_catalog_price(s, ln, &has_count, &count);
+    bool ok = gp_catalog_price(s, ln, &f->has_count, &f->count);
     s = field(rec, k, C_VCPUS, &ln);
-    ok = ok && gp_catalog_price(s, ln, &has_vcpus, &vcpus);
+    ok = ok && gp_catalog_price(s, ln, &f->has_vcpus, &f->vcpus);
     s = field(rec, k, C_MEM, &ln);
-    ok = ok && gp_catalog_price(s, ln, &has_mem, &mem);
+    ok = ok && gp_catalog_price(s, ln, &f->has_mem, &f->mem);
     if (!ok) {
         gp_catalog_skip(k->out, where, "a GPU count, vCPU or memory that is not a number");
-        return GP_OK;
+        return false;
     }
     s = field(rec, k, C_PRICE, &ln);
-    if (!gp_catalog_price(s, ln, &has_price, &price)) {
+    if (!gp_catalog_price(s, ln, &f->has_price, &f->price)) {
         gp_catalog_skip(k->out, where, "a price that is not a number >= 0");
-        return GP_OK;
+        return false;
     }
     s = field(rec, k, C_SPOT, &ln);
-    if (!gp_catalog_price(s, ln, &has_spot, &spot)) {
+    if (!gp_catalog_price(s, ln, &f->has_spot, &f->spot)) {
         gp_catalog_skip(k->out, where, "a spot price that is not a number >= 0");
-        return GP_OK;
+        return false;
     }
-    const char *region = field(rec, k, C_REGION, &ln);
-    size_t region_len = ln;
-
-    if (has_count && count > 1024) {
+    f->region = field(rec, k, C_REGION, &f->region_len);
+    if (f->has_count && f->count > 1024) {
         gp_catalog_skip(k->out, where, "more than 1024 GPUs in one instance");
-        return GP_OK;
+        return false;
     }
-    bool gcp = strcmp(k->provider, "gcp") == 0;
-    if (gcp && inst_len == 0) { /* an accelerator row */
-        if (acc_len == 0 || !has_count)
-            return GP_OK;
-        if (acc_len >= 4 && strncmp(acc, "tpu-", 4) == 0) {
-            k->out->ignored++; /* TPUs are not GPUs */
-            return GP_OK;
-        }
-        gcp_acc a = {0};
-        if (!gp_catalog_copy(a.name, sizeof a.name, acc, acc_len) ||
-            !gp_catalog_copy(a.region, sizeof a.region, region, region_len)) {
-            gp_catalog_skip(k->out, where, "a name or region too long");
-            return GP_OK;
-        }
-        a.count = (int)count;
-        a.price = price, a.has_price = has_price;
-        a.spot = spot, a.has_spot = has_spot;
-        for (size_t i = 0; i < k->n_acc; i++) { /* one price per region: the lowest zone */
-            gcp_acc *b = &k->acc[i];
-            if (b->count == a.count && !strcmp(b->name, a.name) && !strcmp(b->region, a.region)) {
-                if (a.has_price && (!b->has_price || a.price < b->price))
-                    b->price = a.price, b->has_price = true;
-                if (a.has_spot && (!b->has_spot || a.spot < b->spot))
-                    b->spot = a.spot, b->has_spot = true;
-                return GP_OK;
-            }
-        }
-        if (k->n_acc == k->cap_acc) {
-            k->cap_acc = k->cap_acc ? 2 * k->cap_acc : 256;
-            k->acc = gp_xrealloc(k->acc, k->cap_acc * sizeof *k->acc);
-        }
-        k->acc[k->n_acc++] = a;
-        return GP_OK;
-    }
-    if (gcp) { /* a host row: joined with its accelerators at the end */
-        gcp_host h = {0};
-        if (!gp_catalog_copy(h.instance, sizeof h.instance, inst, inst_len) ||
-            !gp_catalog_copy(h.region, sizeof h.region, region, region_len)) {
-            gp_catalog_skip(k->out, where, "a name or region too long");
-            return GP_OK;
-        }
-        char fam[32];
-        int n;
-        if (!gcp_family(h.instance, fam, sizeof fam, &n)) {
-            k->out->ignored++; /* not a GPU machine type */
-            return GP_OK;
-        }
-        for (size_t i = 0; i < k->n_host; i++) {
-            gcp_host *b = &k->host[i];
-            if (!strcmp(b->instance, h.instance) && !strcmp(b->region, h.region)) {
-                if (has_price && (!b->has_price || price < b->price))
-                    b->price = price, b->has_price = true;
-                if (has_spot && (!b->has_spot || spot < b->spot))
-                    b->spot = spot, b->has_spot = true;
-                return GP_OK;
-            }
-        }
-        h.vcpus = vcpus, h.mem = mem;
-        h.price = price, h.has_price = has_price;
-        h.spot = spot, h.has_spot = has_spot;
-        h.line = rec->line;
-        if (k->n_host == k->cap_host) {
-            k->cap_host = k->cap_host ? 2 * k->cap_host : 256;
-            k->host = gp_xrealloc(k->host, k->cap_host * sizeof *k->host);
-        }
-        k->host[k->n_host++] = h;
-        return GP_OK;
-    }
+    return true;
+}
 
-    if (acc_len == 0 || !has_count || count <= 0) {
+/* A GCP accelerator row: kept, one price per region (the lowest zone). */
+static gp_status gcp_acc_row(sky *k, const char *where, const sky_fields *f) {
+    if (f->acc_len == 0 || !f->has_count)
+        return GP_OK;
+    if (f->acc_len >= 4 && strncmp(f->acc, "tpu-", 4) == 0) {
+        k->out->ignored++; /* TPUs are not GPUs */
+        return GP_OK;
+    }
+    gcp_acc a = {0};
+    if (!gp_catalog_copy(a.name, sizeof a.name, f->acc, f->acc_len) ||
+        !gp_catalog_copy(a.region, sizeof a.region, f->region, f->region_len)) {
+        gp_catalog_skip(k->out, where, "a name or region too long");
+        return GP_OK;
+    }
+    a.count = (int)f->count;
+    a.price = f->price, a.has_price = f->has_price;
+    a.spot = f->spot, a.has_spot = f->has_spot;
+    for (size_t i = 0; i < k->n_acc; i++) { /* one price per region: the lowest zone */
+        gcp_acc *b = &k->acc[i];
+        if (b->count == a.count && !strcmp(b->name, a.name) && !strcmp(b->region, a.region)) {
+            if (a.has_price && (!b->has_price || a.price < b->price))
+                b->price = a.price, b->has_price = true;
+            if (a.has_spot && (!b->has_spot || a.spot < b->spot))
+                b->spot = a.spot, b->has_spot = true;
+            return GP_OK;
+        }
+    }
+    if (k->n_acc == k->cap_acc) {
+        k->cap_acc = k->cap_acc ? 2 * k->cap_acc : 256;
+        k->acc = gp_xrealloc(k->acc, k->cap_acc * sizeof *k->acc);
+    }
+    k->acc[k->n_acc++] = a;
+    return GP_OK;
+}
+
+/* A GCP host row: joined with its accelerators at the end. */
+static gp_status gcp_host_row(const gp_csv_record *rec, sky *k, const char *where,
+                              const sky_fields *f) {
+    gcp_host h = {0};
+    if (!gp_catalog_copy(h.instance, sizeof h.instance, f->inst, f->inst_len) ||
+        !gp_catalog_copy(h.region, sizeof h.region, f->region, f->region_len)) {
+        gp_catalog_skip(k->out, where, "a name or region too long");
+        return GP_OK;
+    }
+    char fam[32];
+    int n;
+    if (!gcp_family(h.instance, fam, sizeof fam, &n)) {
+        k->out->ignored++; /* not a GPU machine type */
+        return GP_OK;
+    }
+    for (size_t i = 0; i < k->n_host; i++) {
+        gcp_host *b = &k->host[i];
+        if (!strcmp(b->instance, h.instance) && !strcmp(b->region, h.region)) {
+            if (f->has_price && (!b->has_price || f->price < b->price))
+                b->price = f->price, b->has_price = true;
+            if (f->has_spot && (!b->has_spot || f->spot < b->spot))
+                b->spot = f->spot, b->has_spot = true;
+            return GP_OK;
+        }
+    }
+    h.vcpus = f->vcpus, h.mem = f->mem;
+    h.price = f->price, h.has_price = f->has_price;
+    h.spot = f->spot, h.has_spot = f->has_spot;
+    h.line = rec->line;
+    if (k->n_host == k->cap_host) {
+        k->cap_host = k->cap_host ? 2 * k->cap_host : 256;
+        k->host = gp_xrealloc(k->host, k->cap_host * sizeof *k->host);
+    }
+    k->host[k->n_host++] = h;
+    return GP_OK;
+}
+
+/* An AWS, Azure or other row: a GPU offer priced on demand and spot. */
+static gp_status sky_offer(const gp_csv_record *rec, sky *k, const char *where, const sky_fields *f,
+                           gp_err *err) {
+    size_t ln;
+    if (f->acc_len == 0 || !f->has_count || f->count <= 0) {
         k->out->ignored++; /* a CPU instance: not a GPU offer */
         return GP_OK;
     }
     gp_price_rec r = {0};
     snprintf(r.provider, sizeof r.provider, "%s", k->provider);
-    if (!gp_catalog_copy(r.instance, sizeof r.instance, inst, inst_len) ||
-        !gp_catalog_copy(r.region, sizeof r.region, region, region_len) || inst_len == 0 ||
-        region_len == 0) {
+    if (!gp_catalog_copy(r.instance, sizeof r.instance, f->inst, f->inst_len) ||
+        !gp_catalog_copy(r.region, sizeof r.region, f->region, f->region_len) || f->inst_len == 0 ||
+        f->region_len == 0) {
         gp_catalog_skip(k->out, where, "an instance or region empty or too long");
         return GP_OK;
     }
     char accel[64];
-    if (!gp_catalog_copy(accel, sizeof accel, acc, acc_len)) {
+    if (!gp_catalog_copy(accel, sizeof accel, f->acc, f->acc_len)) {
         gp_catalog_skip(k->out, where, "an accelerator name too long");
         return GP_OK;
     }
@@ -298,7 +302,7 @@ static gp_status sky_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     if (sz)
         mem_gib = strtod(sz + 13, NULL) / 1024.0;
     gp_gpu_normalize(accel, mem_gib, r.gpu, sizeof r.gpu);
-    r.gpu_count = count;
+    r.gpu_count = f->count;
     /* Azure's NVv4 sizes share one MI25 (1/8, 1/4, 1/2, all of it by vCPUs 4, 8, 16, 32, as
      * Microsoft's NVv4-series size table gives them); the source says 1 for each. */
     int nv_cpus;
@@ -307,11 +311,36 @@ static gp_status sky_record(const gp_csv_record *rec, void *arg, gp_err *err) {
         sscanf(r.instance, "Standard_NV%das_v%7s", &nv_cpus, tail) == 2 && !strcmp(tail, "4") &&
         nv_cpus >= 4 && nv_cpus <= 32)
         r.gpu_count = nv_cpus / 32.0;
-    r.vcpus = vcpus;
-    r.memory_gib = mem;
+    r.vcpus = f->vcpus;
+    r.memory_gib = f->mem;
     memcpy(r.currency, "USD", 4);
     r.where = rec->line;
-    return add_prices(k, &r, has_price, price, has_spot, spot, err);
+    return add_prices(k, &r, f->has_price, f->price, f->has_spot, f->spot, err);
+}
+
+static gp_status sky_record(const gp_csv_record *rec, void *arg, gp_err *err) {
+    sky *k = arg;
+    char where[32];
+    snprintf(where, sizeof where, "line %d", rec->line);
+    if (!k->header_seen)
+        return sky_header(rec, k, err);
+    /* Azure writes Generation "V1,V2" unquoted: extra fields belong to a trailing Generation
+     * column and are ignored with it. Anything else must match the header. */
+    bool generation_last = k->col[C_GENERATION] == k->n_header - 1;
+    if (rec->n < k->n_header || (rec->n > k->n_header && !generation_last)) {
+        gp_catalog_skip(k->out, where, "%s fields than the header",
+                        rec->n < k->n_header ? "fewer" : "more");
+        return GP_OK;
+    }
+    sky_fields f;
+    if (!sky_read(rec, k, where, &f))
+        return GP_OK;
+    bool gcp = strcmp(k->provider, "gcp") == 0;
+    if (gcp && f.inst_len == 0) /* an accelerator row */
+        return gcp_acc_row(k, where, &f);
+    if (gcp) /* a host row: joined with its accelerators at the end */
+        return gcp_host_row(rec, k, where, &f);
+    return sky_offer(rec, k, where, &f, err);
 }
 
 static gp_status gcp_join(sky *k, gp_err *err) {
@@ -407,29 +436,66 @@ typedef struct cud {
     bool header_seen;
 } cud;
 
+/* The committed-use table's header: its columns by name. */
+static gp_status cud_header(const gp_csv_record *rec, cud *k, gp_err *err) {
+    k->c_type = gp_csv_column(rec, "machine_type");
+    k->c_gpu = gp_csv_column(rec, "gpu_type");
+    k->c_count = gp_csv_column(rec, "gpu_count");
+    k->c_cpu = gp_csv_column(rec, "cpu");
+    k->c_ram = gp_csv_column(rec, "ram_gb");
+    k->c_region = gp_csv_column(rec, "region");
+    k->c_hour = gp_csv_column(rec, "hour");
+    k->c_spot = gp_csv_column(rec, "hour_spot");
+    k->c_1y = gp_csv_column(rec, "month_1y");
+    k->c_3y = gp_csv_column(rec, "month_3y");
+    if (k->c_type < 0 || k->c_gpu < 0 || k->c_count < 0 || k->c_region < 0 || k->c_hour < 0) {
+        char w[300];
+        snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
+        return gp_errorf(err, GP_E_INPUT, w,
+                         "not the GCP committed-use table header (machine_type, gpu_type, "
+                         "gpu_count, region, hour, ...)");
+    }
+    k->header_seen = true;
+    return GP_OK;
+}
+
+/* Record r (priced by hour) on demand, spot, and committed for 1 and 3 years (monthly prices of
+ * 730 hours, no upfront), as the row gives each. */
+static gp_status cud_add(cud *k, gp_price_rec *r, double hour, double spot, double m1, double m3,
+                         gp_err *err) {
+    if (hour > 0) {
+        r->pricing = GP_ON_DEMAND;
+        r->hourly = hour;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    if (spot > 0) {
+        r->pricing = GP_SPOT;
+        r->hourly = spot;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    r->pricing = GP_COMMITTED;
+    r->purchase = GP_NO_UPFRONT;
+    if (m1 > 0) {
+        r->term_months = 12;
+        r->hourly = m1 / GP_MONTH_HOURS;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    if (m3 > 0) {
+        r->term_months = 36;
+        r->hourly = m3 / GP_MONTH_HOURS;
+        if (gp_catalog_batch_add(k->out, r, err))
+            return err->code;
+    }
+    return GP_OK;
+}
+
 static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     cud *k = arg;
-    if (!k->header_seen) {
-        k->c_type = gp_csv_column(rec, "machine_type");
-        k->c_gpu = gp_csv_column(rec, "gpu_type");
-        k->c_count = gp_csv_column(rec, "gpu_count");
-        k->c_cpu = gp_csv_column(rec, "cpu");
-        k->c_ram = gp_csv_column(rec, "ram_gb");
-        k->c_region = gp_csv_column(rec, "region");
-        k->c_hour = gp_csv_column(rec, "hour");
-        k->c_spot = gp_csv_column(rec, "hour_spot");
-        k->c_1y = gp_csv_column(rec, "month_1y");
-        k->c_3y = gp_csv_column(rec, "month_3y");
-        if (k->c_type < 0 || k->c_gpu < 0 || k->c_count < 0 || k->c_region < 0 || k->c_hour < 0) {
-            char w[300];
-            snprintf(w, sizeof w, "%s:%d", k->origin, rec->line);
-            return gp_errorf(err, GP_E_INPUT, w,
-                             "not the GCP committed-use table header (machine_type, gpu_type, "
-                             "gpu_count, region, hour, ...)");
-        }
-        k->header_seen = true;
-        return GP_OK;
-    }
+    if (!k->header_seen)
+        return cud_header(rec, k, err);
     char where[32];
     snprintf(where, sizeof where, "line %d", rec->line);
     int need = k->c_3y > k->c_hour ? k->c_3y : k->c_hour;
@@ -479,34 +545,8 @@ static gp_status cud_record(const gp_csv_record *rec, void *arg, gp_err *err) {
     r.memory_gib = ram;
     memcpy(r.currency, "USD", 4);
     r.where = rec->line;
-    if (has_hour && hour > 0) {
-        r.pricing = GP_ON_DEMAND;
-        r.hourly = hour;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    if (has_spot && spot > 0) {
-        r.pricing = GP_SPOT;
-        r.hourly = spot;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    /* Committed use: monthly prices of 730 hours, no upfront. */
-    r.pricing = GP_COMMITTED;
-    r.purchase = GP_NO_UPFRONT;
-    if (has_1y && m1 > 0) {
-        r.term_months = 12;
-        r.hourly = m1 / GP_MONTH_HOURS;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    if (has_3y && m3 > 0) {
-        r.term_months = 36;
-        r.hourly = m3 / GP_MONTH_HOURS;
-        if (gp_catalog_batch_add(k->out, &r, err))
-            return err->code;
-    }
-    return GP_OK;
+    return cud_add(k, &r, has_hour ? hour : 0, has_spot ? spot : 0, has_1y ? m1 : 0,
+                   has_3y ? m3 : 0, err);
 }
 
 bool gp_detect_gcp_cud(const gp_catalog_head *h) {

@@ -52,6 +52,54 @@ bool gp_detect_gpuplan_catalog(const gp_catalog_head *h) {
     return json_start(h) && strstr(h->first, "\"gpuplan-catalog\"");
 }
 
+/* Price p of an offer into x (the offer's record, copied): its kind and the kind's fields;
+ * false when it is skipped (said in out). */
+static bool gpuplan_price(const cJSON *p, const char *where, gp_catalog_batch *out,
+                          gp_price_rec *x) {
+    const char *kind = str(p, "pricing"), *purchase = str(p, "purchase");
+    if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "hourly"), &x->hourly) || x->hourly < 0) {
+        gp_catalog_skip(out, where, "a price that is not a number >= 0");
+        return false;
+    }
+    if (kind && strcmp(kind, "on_demand") == 0) {
+        x->pricing = GP_ON_DEMAND;
+    } else if (kind && strcmp(kind, "spot") == 0) {
+        x->pricing = GP_SPOT;
+        x->has_range = num_of(cJSON_GetObjectItemCaseSensitive(p, "low"), &x->low) &&
+                       num_of(cJSON_GetObjectItemCaseSensitive(p, "high"), &x->high);
+        const char *band = str(p, "interruption_band");
+        double per_hour;
+        if (band && !gp_spot_band_interruptions(band, &per_hour)) {
+            gp_catalog_skip(out, where, "an unknown interruption band");
+            return false;
+        }
+        snprintf(x->interruption_band, sizeof x->interruption_band, "%s", band ? band : "");
+    } else if (kind && strcmp(kind, "committed") == 0) {
+        double t = 0;
+        x->pricing = GP_COMMITTED;
+        if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "term_months"), &t) ||
+            (t != 12 && t != 36)) {
+            gp_catalog_skip(out, where, "a commitment that is not 12 or 36 months");
+            return false;
+        }
+        x->term_months = (int)t;
+        if (!purchase || strcmp(purchase, "no_upfront") == 0)
+            x->purchase = GP_NO_UPFRONT;
+        else if (strcmp(purchase, "partial_upfront") == 0)
+            x->purchase = GP_PARTIAL_UPFRONT;
+        else if (strcmp(purchase, "all_upfront") == 0)
+            x->purchase = GP_ALL_UPFRONT;
+        else {
+            gp_catalog_skip(out, where, "an unknown purchase option");
+            return false;
+        }
+    } else {
+        gp_catalog_skip(out, where, "an unknown pricing kind");
+        return false;
+    }
+    return true;
+}
+
 gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *origin,
                                    const char *provider, gp_catalog_batch *out, gp_err *err) {
     (void)provider; /* each offer names its own */
@@ -105,48 +153,8 @@ gp_status gp_parse_gpuplan_catalog(const char *buf, size_t len, const char *orig
         snprintf(r.currency, sizeof r.currency, "%s", cur ? cur : "USD");
         for (const cJSON *p = prices->child; p && st == GP_OK; p = p->next) {
             gp_price_rec x = r;
-            const char *kind = str(p, "pricing"), *purchase = str(p, "purchase");
-            if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "hourly"), &x.hourly) || x.hourly < 0) {
-                gp_catalog_skip(out, where, "a price that is not a number >= 0");
-                continue;
-            }
-            if (kind && strcmp(kind, "on_demand") == 0) {
-                x.pricing = GP_ON_DEMAND;
-            } else if (kind && strcmp(kind, "spot") == 0) {
-                x.pricing = GP_SPOT;
-                x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(p, "low"), &x.low) &&
-                              num_of(cJSON_GetObjectItemCaseSensitive(p, "high"), &x.high);
-                const char *band = str(p, "interruption_band");
-                double per_hour;
-                if (band && !gp_spot_band_interruptions(band, &per_hour)) {
-                    gp_catalog_skip(out, where, "an unknown interruption band");
-                    continue;
-                }
-                snprintf(x.interruption_band, sizeof x.interruption_band, "%s", band ? band : "");
-            } else if (kind && strcmp(kind, "committed") == 0) {
-                double t = 0;
-                x.pricing = GP_COMMITTED;
-                if (!num_of(cJSON_GetObjectItemCaseSensitive(p, "term_months"), &t) ||
-                    (t != 12 && t != 36)) {
-                    gp_catalog_skip(out, where, "a commitment that is not 12 or 36 months");
-                    continue;
-                }
-                x.term_months = (int)t;
-                if (!purchase || strcmp(purchase, "no_upfront") == 0)
-                    x.purchase = GP_NO_UPFRONT;
-                else if (strcmp(purchase, "partial_upfront") == 0)
-                    x.purchase = GP_PARTIAL_UPFRONT;
-                else if (strcmp(purchase, "all_upfront") == 0)
-                    x.purchase = GP_ALL_UPFRONT;
-                else {
-                    gp_catalog_skip(out, where, "an unknown purchase option");
-                    continue;
-                }
-            } else {
-                gp_catalog_skip(out, where, "an unknown pricing kind");
-                continue;
-            }
-            st = gp_catalog_batch_add(out, &x, err);
+            if (gpuplan_price(p, where, out, &x))
+                st = gp_catalog_batch_add(out, &x, err);
         }
         if (st == GP_OK && cJSON_GetArraySize(prices) == 0) {
             /* "prices": [] is a shape without a price yet: the offer is known, unpriced. */
@@ -176,6 +184,41 @@ static gp_status ec2_price(gp_catalog_batch *out, gp_price_rec *r, const cJSON *
 
 bool gp_detect_ec2instances(const gp_catalog_head *h) {
     return json_start(h) && *h->p == '[' && strstr(h->first, "\"instance_type\"");
+}
+
+/* One region's Linux prices of record r: on demand, spot (the average, with min and max kept
+ * beside it) and the standard reservations. */
+static gp_status ec2_region(gp_catalog_batch *out, const gp_price_rec *r, const cJSON *linux,
+                            const char *where, gp_err *err) {
+    gp_status st;
+    gp_price_rec x = *r;
+    x.pricing = GP_ON_DEMAND;
+    st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "ondemand"), where, err);
+    x = *r;
+    x.pricing = GP_SPOT;
+    x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_min"), &x.low) &&
+                  num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_max"), &x.high);
+    if (st == GP_OK)
+        st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "spot_avg"), where, err);
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(linux, "reserved");
+    static const struct {
+        const char *key;
+        int term;
+        gp_purchase purchase;
+    } terms[] = {{"yrTerm1Standard.noUpfront", 12, GP_NO_UPFRONT},
+                 {"yrTerm1Standard.partialUpfront", 12, GP_PARTIAL_UPFRONT},
+                 {"yrTerm1Standard.allUpfront", 12, GP_ALL_UPFRONT},
+                 {"yrTerm3Standard.noUpfront", 36, GP_NO_UPFRONT},
+                 {"yrTerm3Standard.partialUpfront", 36, GP_PARTIAL_UPFRONT},
+                 {"yrTerm3Standard.allUpfront", 36, GP_ALL_UPFRONT}};
+    for (size_t t = 0; cJSON_IsObject(res) && st == GP_OK && t < 6; t++) {
+        x = *r;
+        x.pricing = GP_COMMITTED;
+        x.term_months = terms[t].term;
+        x.purchase = terms[t].purchase;
+        st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(res, terms[t].key), where, err);
+    }
+    return st;
 }
 
 gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
@@ -235,37 +278,7 @@ gp_status gp_parse_ec2instances(const char *buf, size_t len, const char *origin,
             if (!cJSON_IsObject(linux) ||
                 !gp_catalog_copy(r.region, sizeof r.region, reg->string, strlen(reg->string)))
                 continue;
-            gp_price_rec x = r;
-            x.pricing = GP_ON_DEMAND;
-            st =
-                ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "ondemand"), where, err);
-            /* Spot: the average, with min and max kept beside it. */
-            x = r;
-            x.pricing = GP_SPOT;
-            x.has_range = num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_min"), &x.low) &&
-                          num_of(cJSON_GetObjectItemCaseSensitive(linux, "spot_max"), &x.high);
-            if (st == GP_OK)
-                st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(linux, "spot_avg"), where,
-                               err);
-            const cJSON *res = cJSON_GetObjectItemCaseSensitive(linux, "reserved");
-            static const struct {
-                const char *key;
-                int term;
-                gp_purchase purchase;
-            } terms[] = {{"yrTerm1Standard.noUpfront", 12, GP_NO_UPFRONT},
-                         {"yrTerm1Standard.partialUpfront", 12, GP_PARTIAL_UPFRONT},
-                         {"yrTerm1Standard.allUpfront", 12, GP_ALL_UPFRONT},
-                         {"yrTerm3Standard.noUpfront", 36, GP_NO_UPFRONT},
-                         {"yrTerm3Standard.partialUpfront", 36, GP_PARTIAL_UPFRONT},
-                         {"yrTerm3Standard.allUpfront", 36, GP_ALL_UPFRONT}};
-            for (size_t t = 0; cJSON_IsObject(res) && st == GP_OK && t < 6; t++) {
-                x = r;
-                x.pricing = GP_COMMITTED;
-                x.term_months = terms[t].term;
-                x.purchase = terms[t].purchase;
-                st = ec2_price(out, &x, cJSON_GetObjectItemCaseSensitive(res, terms[t].key), where,
-                               err);
-            }
+            st = ec2_region(out, &r, linux, where, err);
         }
     }
 done:
@@ -306,6 +319,110 @@ bool gp_detect_aws_offer(const gp_catalog_head *h) {
            (strstr(h->first, "\"offerCode\"") || strstr(h->first, "\"formatVersion\""));
 }
 
+/* Product p of an AWS offer as a price record without its price (r); false when it is not a
+ * GPU instance plan compares against (counted as ignored or skipped). */
+static bool aws_product(const cJSON *p, int i, const char *where, gp_catalog_batch *out,
+                        gp_price_rec *r) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "attributes");
+    const char *type = str(a, "instanceType"), *os = str(a, "operatingSystem"),
+               *tenancy = str(a, "tenancy"), *sw = str(a, "preInstalledSw"),
+               *cap = str(a, "capacitystatus"), *region = str(a, "regionCode"),
+               *gpu = str(a, "gpu");
+    double gpus = 0;
+    /* Linux, shared tenancy, no pre-installed software, ordinary capacity: the price a
+     * plan compares against. Everything else is another product. */
+    if (!type || !os || strcmp(os, "Linux") || (tenancy && strcmp(tenancy, "Shared")) ||
+        (sw && strcmp(sw, "NA")) || (cap && strcmp(cap, "Used")) || !gpu ||
+        !gp_parse_number(gpu, strlen(gpu), &gpus) || gpus <= 0) {
+        out->ignored++;
+        return false;
+    }
+    memset(r, 0, sizeof *r);
+    snprintf(r->provider, sizeof r->provider, "aws");
+    if (!region || !gp_catalog_copy(r->region, sizeof r->region, region, strlen(region)) ||
+        !gp_catalog_copy(r->instance, sizeof r->instance, type, strlen(type))) {
+        gp_catalog_skip(out, where, "a product without a region code");
+        return false;
+    }
+    /* The offer file names no GPU model: keep the instance family's, if known. */
+    static const struct {
+        const char *prefix, *gpu;
+    } fam[] = {{"p5e", "H200"},  {"p5en", "H200"}, {"p5.", "H100"},    {"p4de", "A100-80GB"},
+               {"p4d", "A100"},  {"p3", "V100"},   {"p2", "K80"},      {"g6e", "L40S"},
+               {"g6", "L4"},     {"g5g", "T4G"},   {"g5", "A10G"},     {"g4dn", "T4"},
+               {"g4ad", "V520"}, {"g3", "M60"},    {"p6-b200", "B200"}};
+    snprintf(r->gpu, sizeof r->gpu, "UNKNOWN");
+    for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++)
+        if (strncmp(type, fam[f].prefix, strlen(fam[f].prefix)) == 0) {
+            snprintf(r->gpu, sizeof r->gpu, "%s", fam[f].gpu);
+            break;
+        }
+    r->gpu_count = gpus;
+    const char *vcpu = str(a, "vcpu"), *mem = str(a, "memory");
+    if (vcpu)
+        gp_parse_number(vcpu, strlen(vcpu), &r->vcpus);
+    if (mem)
+        r->memory_gib = strtod(mem, NULL);
+    r->where = i;
+    return true;
+}
+
+/* Product p's terms, each a record from r: on demand, or a standard reservation of 1 or 3
+ * years. Terms are classified by their attributes, not by the section they sit in: a term with
+ * a lease length is a reservation even when filed under OnDemand. */
+static gp_status aws_terms(const cJSON *terms, const cJSON *p, const gp_price_rec *r,
+                           const char *where, gp_catalog_batch *out, gp_err *err) {
+    gp_status st = GP_OK;
+    static const char *const sections[] = {"OnDemand", "Reserved"};
+    for (int s = 0; s < 2 && st == GP_OK; s++) {
+        const cJSON *sec = cJSON_GetObjectItemCaseSensitive(terms, sections[s]);
+        const cJSON *by_sku = sec ? cJSON_GetObjectItemCaseSensitive(sec, p->string) : NULL;
+        for (const cJSON *t = by_sku ? by_sku->child : NULL; t && st == GP_OK; t = t->next) {
+            gp_price_rec x = *r;
+            double hourly, upfront;
+            if (!term_rates(t, &hourly, &upfront, x.currency)) {
+                gp_catalog_skip(out, where, "a term with unreadable prices");
+                continue;
+            }
+            if (!valid_currency(x.currency)) {
+                gp_catalog_skip(out, where, "an unknown currency");
+                continue;
+            }
+            const cJSON *ta = cJSON_GetObjectItemCaseSensitive(t, "termAttributes");
+            const char *lease = str(ta, "LeaseContractLength"), *cls = str(ta, "OfferingClass"),
+                       *opt = str(ta, "PurchaseOption");
+            if (!lease) {
+                if (hourly <= 0) {
+                    gp_catalog_skip(out, where, "an on-demand price of 0 (no price)");
+                    continue;
+                }
+                x.pricing = GP_ON_DEMAND;
+                x.hourly = hourly;
+            } else {
+                if (!cls || strcmp(cls, "standard") != 0)
+                    continue; /* convertible reservations are not compared */
+                x.pricing = GP_COMMITTED;
+                x.term_months = !strcmp(lease, "1yr") ? 12 : !strcmp(lease, "3yr") ? 36 : 0;
+                if (!x.term_months || !opt) {
+                    gp_catalog_skip(out, where, "a reservation of unknown length");
+                    continue;
+                }
+                x.purchase = !strcmp(opt, "All Upfront")       ? GP_ALL_UPFRONT
+                             : !strcmp(opt, "Partial Upfront") ? GP_PARTIAL_UPFRONT
+                                                               : GP_NO_UPFRONT;
+                /* The effective hourly rate: the upfront spread over the term's hours;
+                 * the fee and the rate are kept apart as well. */
+                x.hourly = hourly + upfront / (x.term_months * GP_MONTH_HOURS);
+                x.has_split = true;
+                x.upfront = upfront;
+                x.recurring = hourly;
+            }
+            st = gp_catalog_batch_add(out, &x, err);
+        }
+    }
+    return st;
+}
+
 gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, const char *provider,
                              gp_catalog_batch *out, gp_err *err) {
     (void)provider; /* always aws */
@@ -328,96 +445,10 @@ gp_status gp_parse_aws_offer(const char *buf, size_t len, const char *origin, co
     for (const cJSON *p = products->child; p && st == GP_OK; p = p->next, i++) {
         char where[64];
         snprintf(where, sizeof where, "product %.40s", p->string);
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "attributes");
-        const char *type = str(a, "instanceType"), *os = str(a, "operatingSystem"),
-                   *tenancy = str(a, "tenancy"), *sw = str(a, "preInstalledSw"),
-                   *cap = str(a, "capacitystatus"), *region = str(a, "regionCode"),
-                   *gpu = str(a, "gpu");
-        double gpus = 0;
-        /* Linux, shared tenancy, no pre-installed software, ordinary capacity: the price a
-         * plan compares against. Everything else is another product. */
-        if (!type || !os || strcmp(os, "Linux") || (tenancy && strcmp(tenancy, "Shared")) ||
-            (sw && strcmp(sw, "NA")) || (cap && strcmp(cap, "Used")) || !gpu ||
-            !gp_parse_number(gpu, strlen(gpu), &gpus) || gpus <= 0) {
-            out->ignored++;
+        gp_price_rec r;
+        if (!aws_product(p, i, where, out, &r))
             continue;
-        }
-        gp_price_rec r = {0};
-        snprintf(r.provider, sizeof r.provider, "aws");
-        if (!region || !gp_catalog_copy(r.region, sizeof r.region, region, strlen(region)) ||
-            !gp_catalog_copy(r.instance, sizeof r.instance, type, strlen(type))) {
-            gp_catalog_skip(out, where, "a product without a region code");
-            continue;
-        }
-        /* The offer file names no GPU model: keep the instance family's, if known. */
-        static const struct {
-            const char *prefix, *gpu;
-        } fam[] = {{"p5e", "H200"},  {"p5en", "H200"}, {"p5.", "H100"},    {"p4de", "A100-80GB"},
-                   {"p4d", "A100"},  {"p3", "V100"},   {"p2", "K80"},      {"g6e", "L40S"},
-                   {"g6", "L4"},     {"g5g", "T4G"},   {"g5", "A10G"},     {"g4dn", "T4"},
-                   {"g4ad", "V520"}, {"g3", "M60"},    {"p6-b200", "B200"}};
-        snprintf(r.gpu, sizeof r.gpu, "UNKNOWN");
-        for (size_t f = 0; f < sizeof fam / sizeof fam[0]; f++)
-            if (strncmp(type, fam[f].prefix, strlen(fam[f].prefix)) == 0) {
-                snprintf(r.gpu, sizeof r.gpu, "%s", fam[f].gpu);
-                break;
-            }
-        r.gpu_count = gpus;
-        const char *vcpu = str(a, "vcpu"), *mem = str(a, "memory");
-        if (vcpu)
-            gp_parse_number(vcpu, strlen(vcpu), &r.vcpus);
-        if (mem)
-            r.memory_gib = strtod(mem, NULL);
-        r.where = i;
-        /* Terms are classified by their attributes, not by the section they sit in: a term with
-         * a lease length is a reservation even when filed under OnDemand. */
-        static const char *const sections[] = {"OnDemand", "Reserved"};
-        for (int s = 0; s < 2 && st == GP_OK; s++) {
-            const cJSON *sec = cJSON_GetObjectItemCaseSensitive(terms, sections[s]);
-            const cJSON *by_sku = sec ? cJSON_GetObjectItemCaseSensitive(sec, p->string) : NULL;
-            for (const cJSON *t = by_sku ? by_sku->child : NULL; t && st == GP_OK; t = t->next) {
-                gp_price_rec x = r;
-                double hourly, upfront;
-                if (!term_rates(t, &hourly, &upfront, x.currency)) {
-                    gp_catalog_skip(out, where, "a term with unreadable prices");
-                    continue;
-                }
-                if (!valid_currency(x.currency)) {
-                    gp_catalog_skip(out, where, "an unknown currency");
-                    continue;
-                }
-                const cJSON *ta = cJSON_GetObjectItemCaseSensitive(t, "termAttributes");
-                const char *lease = str(ta, "LeaseContractLength"), *cls = str(ta, "OfferingClass"),
-                           *opt = str(ta, "PurchaseOption");
-                if (!lease) {
-                    if (hourly <= 0) {
-                        gp_catalog_skip(out, where, "an on-demand price of 0 (no price)");
-                        continue;
-                    }
-                    x.pricing = GP_ON_DEMAND;
-                    x.hourly = hourly;
-                } else {
-                    if (!cls || strcmp(cls, "standard") != 0)
-                        continue; /* convertible reservations are not compared */
-                    x.pricing = GP_COMMITTED;
-                    x.term_months = !strcmp(lease, "1yr") ? 12 : !strcmp(lease, "3yr") ? 36 : 0;
-                    if (!x.term_months || !opt) {
-                        gp_catalog_skip(out, where, "a reservation of unknown length");
-                        continue;
-                    }
-                    x.purchase = !strcmp(opt, "All Upfront")       ? GP_ALL_UPFRONT
-                                 : !strcmp(opt, "Partial Upfront") ? GP_PARTIAL_UPFRONT
-                                                                   : GP_NO_UPFRONT;
-                    /* The effective hourly rate: the upfront spread over the term's hours;
-                     * the fee and the rate are kept apart as well. */
-                    x.hourly = hourly + upfront / (x.term_months * GP_MONTH_HOURS);
-                    x.has_split = true;
-                    x.upfront = upfront;
-                    x.recurring = hourly;
-                }
-                st = gp_catalog_batch_add(out, &x, err);
-            }
-        }
+        st = aws_terms(terms, p, &r, where, out, err);
     }
 done:
     cJSON_Delete(doc);
@@ -428,6 +459,40 @@ done:
 
 bool gp_detect_gcp_skus(const gp_catalog_head *h) {
     return json_start(h) && (strstr(h->first, "\"skus\"") || strstr(h->first, "\"skuId\""));
+}
+
+/* A GPU SKU's hourly price and currency into r (and the offer's effective date into out);
+ * false when the SKU is skipped (said in out) or priced 0. */
+static bool gcp_sku_price(const cJSON *sku, const char *where, gp_catalog_batch *out,
+                          gp_price_rec *r) {
+    const cJSON *pi = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sku, "pricingInfo"), 0);
+    const cJSON *expr = cJSON_GetObjectItemCaseSensitive(pi, "pricingExpression");
+    const char *unit = str(expr, "usageUnit");
+    const cJSON *rates = cJSON_GetObjectItemCaseSensitive(expr, "tieredRates");
+    const cJSON *rate = cJSON_GetArrayItem(rates, cJSON_GetArraySize(rates) - 1);
+    const cJSON *up = cJSON_GetObjectItemCaseSensitive(rate, "unitPrice");
+    const char *cur = str(up, "currencyCode");
+    double units = 0, nanos = 0;
+    if (!unit || strcmp(unit, "h") != 0 || !up ||
+        !num_of(cJSON_GetObjectItemCaseSensitive(up, "units"), &units) ||
+        !num_of(cJSON_GetObjectItemCaseSensitive(up, "nanos"), &nanos) || units < 0 || nanos < 0) {
+        gp_catalog_skip(out, where, "a price that is not an hourly amount >= 0");
+        return false;
+    }
+    if (!valid_currency(cur)) {
+        gp_catalog_skip(out, where, "an unknown currency");
+        return false;
+    }
+    snprintf(r->currency, sizeof r->currency, "%s", cur);
+    r->hourly = units + nanos * 1e-9;
+    if (r->hourly == 0)
+        return false;
+    const char *eff = str(pi, "effectiveTime");
+    if (!eff)
+        eff = str(pi, "EffectiveTime");
+    if (is_date(eff) && strncmp(eff, out->effective_from, 10) > 0)
+        snprintf(out->effective_from, sizeof out->effective_from, "%.10s", eff);
+    return true;
 }
 
 gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, const char *provider,
@@ -476,35 +541,8 @@ gp_status gp_parse_gcp_skus(const char *buf, size_t len, const char *origin, con
         snprintf(r.instance, sizeof r.instance, "gpu-%s", r.gpu);
         r.gpu_count = 1;
         r.where = i;
-        const cJSON *pi =
-            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sku, "pricingInfo"), 0);
-        const cJSON *expr = cJSON_GetObjectItemCaseSensitive(pi, "pricingExpression");
-        const char *unit = str(expr, "usageUnit");
-        const cJSON *rates = cJSON_GetObjectItemCaseSensitive(expr, "tieredRates");
-        const cJSON *rate = cJSON_GetArrayItem(rates, cJSON_GetArraySize(rates) - 1);
-        const cJSON *up = cJSON_GetObjectItemCaseSensitive(rate, "unitPrice");
-        const char *cur = str(up, "currencyCode");
-        double units = 0, nanos = 0;
-        if (!unit || strcmp(unit, "h") != 0 || !up ||
-            !num_of(cJSON_GetObjectItemCaseSensitive(up, "units"), &units) ||
-            !num_of(cJSON_GetObjectItemCaseSensitive(up, "nanos"), &nanos) || units < 0 ||
-            nanos < 0) {
-            gp_catalog_skip(out, where, "a price that is not an hourly amount >= 0");
+        if (!gcp_sku_price(sku, where, out, &r))
             continue;
-        }
-        if (!valid_currency(cur)) {
-            gp_catalog_skip(out, where, "an unknown currency");
-            continue;
-        }
-        snprintf(r.currency, sizeof r.currency, "%s", cur);
-        r.hourly = units + nanos * 1e-9;
-        if (r.hourly == 0)
-            continue;
-        const char *eff = str(pi, "effectiveTime");
-        if (!eff)
-            eff = str(pi, "EffectiveTime");
-        if (is_date(eff) && strncmp(eff, out->effective_from, 10) > 0)
-            snprintf(out->effective_from, sizeof out->effective_from, "%.10s", eff);
         const cJSON *regions = cJSON_GetObjectItemCaseSensitive(sku, "serviceRegions");
         for (const cJSON *reg = regions ? regions->child : NULL; reg && st == GP_OK;
              reg = reg->next) {

@@ -13,104 +13,116 @@ static gp_status csv_fail(gp_err *err, const char *origin, int line, const char 
     return gp_errorf(err, GP_E_INPUT, where, "%s", msg);
 }
 
+/* Where a read stands: the input left, the current line, and the scratch area fields are
+ * unescaped into (used of cap bytes; text past cap is dropped and the record refused). */
+typedef struct csv_cursor {
+    const char *p, *end;
+    int line;
+    char *scratch;
+    size_t cap, used;
+} csv_cursor;
+
+/* A quoted field, after its opening quote: "" is a quote, newlines are kept. */
+static gp_status csv_quoted(csv_cursor *c, const char *origin, int rec_line, gp_err *err) {
+    for (;;) {
+        if (c->p >= c->end)
+            return csv_fail(err, origin, rec_line, "unterminated quoted field");
+        if (*c->p == '"') {
+            if (c->p + 1 < c->end && c->p[1] == '"') {
+                c->p += 2;
+                if (c->used < c->cap)
+                    c->scratch[c->used++] = '"';
+                continue;
+            }
+            c->p++;
+            break;
+        }
+        if (*c->p == '\n')
+            c->line++;
+        if (c->used < c->cap)
+            c->scratch[c->used++] = *c->p;
+        c->p++;
+    }
+    if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r')
+        return csv_fail(err, origin, c->line, "text after a closing quote");
+    return GP_OK;
+}
+
+/* An unquoted field: up to a comma or the line's end; a quote in it is an error. */
+static gp_status csv_plain(csv_cursor *c, const char *origin, gp_err *err) {
+    while (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
+        if (*c->p == '"')
+            return csv_fail(err, origin, c->line, "a quote inside an unquoted field");
+        if (c->used < c->cap)
+            c->scratch[c->used++] = *c->p;
+        c->p++;
+    }
+    return GP_OK;
+}
+
 gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
                       gp_status (*fn)(const gp_csv_record *rec, void *arg, gp_err *err), void *arg,
                       gp_err *err) {
-    const char *p = buf, *end = buf + len;
-    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        p += 3;
+    csv_cursor c = {buf, buf + len, 1, NULL, 0, 0};
+    if (len >= 3 && memcmp(c.p, "\xEF\xBB\xBF", 3) == 0)
+        c.p += 3;
     /* Field text is unescaped into scratch; offsets are fixed up into pointers per record. */
     /* A record is never longer than the input: small inputs get small scratch. */
-    size_t scratch_cap = len < GP_CSV_MAX_RECORD ? len + GP_CSV_MAX_FIELDS : GP_CSV_MAX_RECORD;
-    char *scratch = gp_xmalloc(scratch_cap + 1);
+    c.cap = len < GP_CSV_MAX_RECORD ? len + GP_CSV_MAX_FIELDS : GP_CSV_MAX_RECORD;
+    c.scratch = gp_xmalloc(c.cap + 1);
     size_t offs[GP_CSV_MAX_FIELDS];
     gp_csv_record rec;
-    int line = 1;
     gp_status st = GP_OK;
-    while (p < end && st == GP_OK) {
-        if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n')) { /* blank line */
-            p += *p == '\r' ? 2 : 1;
-            line++;
+    while (c.p < c.end && st == GP_OK) {
+        if (*c.p == '\n' || (*c.p == '\r' && c.p + 1 < c.end && c.p[1] == '\n')) { /* blank line */
+            c.p += *c.p == '\r' ? 2 : 1;
+            c.line++;
             continue;
         }
-        rec.line = line;
+        rec.line = c.line;
         rec.n = 0;
-        size_t used = 0;
+        c.used = 0;
         bool done = false;
         while (!done) {
             if (rec.n == GP_CSV_MAX_FIELDS) {
                 st = csv_fail(err, origin, rec.line, "more than 128 fields in a record");
                 break;
             }
-            offs[rec.n] = used;
-            size_t start = used;
-            if (p < end && *p == '"') {
-                p++;
-                for (;;) {
-                    if (p >= end) {
-                        st = csv_fail(err, origin, rec.line, "unterminated quoted field");
-                        break;
-                    }
-                    if (*p == '"') {
-                        if (p + 1 < end && p[1] == '"') {
-                            p += 2;
-                            if (used < scratch_cap)
-                                scratch[used++] = '"';
-                            continue;
-                        }
-                        p++;
-                        break;
-                    }
-                    if (*p == '\n')
-                        line++;
-                    if (used < scratch_cap)
-                        scratch[used++] = *p;
-                    p++;
-                }
-                if (st != GP_OK)
-                    break;
-                if (p < end && *p != ',' && *p != '\n' && *p != '\r') {
-                    st = csv_fail(err, origin, line, "text after a closing quote");
-                    break;
-                }
+            offs[rec.n] = c.used;
+            size_t start = c.used;
+            if (c.p < c.end && *c.p == '"') {
+                c.p++;
+                st = csv_quoted(&c, origin, rec.line, err);
             } else {
-                while (p < end && *p != ',' && *p != '\n' && *p != '\r') {
-                    if (*p == '"') {
-                        st = csv_fail(err, origin, line, "a quote inside an unquoted field");
-                        break;
-                    }
-                    if (used < scratch_cap)
-                        scratch[used++] = *p;
-                    p++;
-                }
-                if (st != GP_OK)
-                    break;
+                st = csv_plain(&c, origin, err);
             }
-            if (used >= scratch_cap) {
+            if (st != GP_OK)
+                break;
+            if (c.used >= c.cap) {
                 st = csv_fail(err, origin, rec.line, "record longer than 1 MiB");
                 break;
             }
-            rec.len[rec.n] = used - start;
-            scratch[used++] = '\0';
+            rec.len[rec.n] = c.used - start;
+            c.scratch[c.used++] = '\0';
             rec.n++;
-            if (p < end && *p == ',') {
-                p++;
+            if (c.p < c.end && *c.p == ',') {
+                c.p++;
                 continue;
             }
-            if (p < end && *p == '\r')
-                p++;
-            if (p < end && *p == '\n')
-                p++;
-            line++;
+            if (c.p < c.end && *c.p == '\r')
+                c.p++;
+            if (c.p < c.end && *c.p == '\n')
+                c.p++;
+            c.line++;
             done = true;
         }
         if (st != GP_OK)
             break;
         for (int i = 0; i < rec.n; i++)
-            rec.field[i] = scratch + offs[i];
+            rec.field[i] = c.scratch + offs[i];
         st = fn(&rec, arg, err);
     }
-    free(scratch);
+    free(c.scratch);
     return st;
 }
 

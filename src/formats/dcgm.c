@@ -75,6 +75,23 @@ typedef struct ctx {
     size_t n, cap;
 } ctx;
 
+/* The nwl workload labels wl (sorted by name) as one JSON object, interned in out: its id. */
+static int workload_labels(gp_samples *out, const gp_prom_label *const *wl, int nwl) {
+    char json[2048];
+    size_t n = 0;
+    json[n++] = '{';
+    for (int i = 0; i < nwl && n + 8 < sizeof json; i++) {
+        if (i)
+            json[n++] = ',';
+        n = json_str(json, sizeof json - 2, n, wl[i]->name);
+        json[n++] = ':';
+        n = json_str(json, sizeof json - 2, n, wl[i]->value);
+    }
+    json[n++] = '}';
+    json[n] = '\0';
+    return gp_samples_labels(out, json);
+}
+
 static gp_status on_sample(const gp_prom_sample *s, void *arg, gp_err *err) {
     (void)err;
     ctx *c = arg;
@@ -132,21 +149,8 @@ static gp_status on_sample(const gp_prom_sample *s, void *arg, gp_err *err) {
         gp_samples_gpu(c->out, uuid, index, "", model, host);
     int labels = -1;
     /* Under MIG a device-level value belongs to the physical GPU, not to one instance's pod. */
-    if (nwl && !(*gi && f->device)) {
-        char json[2048];
-        size_t n = 0;
-        json[n++] = '{';
-        for (int i = 0; i < nwl && n + 8 < sizeof json; i++) {
-            if (i)
-                json[n++] = ',';
-            n = json_str(json, sizeof json - 2, n, wl[i]->name);
-            json[n++] = ':';
-            n = json_str(json, sizeof json - 2, n, wl[i]->value);
-        }
-        json[n++] = '}';
-        json[n] = '\0';
-        labels = gp_samples_labels(c->out, json);
-    }
+    if (nwl && !(*gi && f->device))
+        labels = workload_labels(c->out, wl, nwl);
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 256;
         c->p = realloc(c->p, c->cap * sizeof *c->p);

@@ -132,6 +132,53 @@ static gp_status fail(gp_err *err, const char *origin, int line, const char *wha
     return gp_errorf(err, GP_E_INPUT, where, "%s \"%.*s\"", what, (int)(n < 40 ? n : 40), p);
 }
 
+/* One field (key k, value v of vn bytes, trimmed) of line `line` into r; *has_now and
+ * *has_state say whether the reading and its state were seen. */
+static gp_status dcmi_field(int k, const char *v, size_t vn, const char *origin, int line,
+                            gp_dcmi_reading *r, bool *has_now, bool *has_state, gp_err *err) {
+    double w;
+    switch (k) {
+    case K_NOW:
+    case K_MIN:
+    case K_MAX:
+    case K_AVG:
+        if (!watts(v, vn, &w))
+            return fail(err, origin, line, "not a reading in watts:", v, vn);
+        if (k == K_NOW)
+            r->watts = w, *has_now = true;
+        else if (k == K_MIN)
+            r->min_w = w, r->has_min = true;
+        else if (k == K_MAX)
+            r->max_w = w, r->has_max = true;
+        else
+            r->avg_w = w, r->has_avg = true;
+        break;
+    case K_STAMP:
+        snprintf(r->bmc_text, sizeof r->bmc_text, "%.*s",
+                 (int)(vn < sizeof r->bmc_text - 1 ? vn : sizeof r->bmc_text - 1), v);
+        r->bmc_ms = stamp_ms(r->bmc_text);
+        break;
+    case K_PERIOD:
+        r->period_ms = period_ms(v, vn);
+        break;
+    case K_STATE:
+        if ((vn == 9 && !strncasecmp(v, "activated", 9)) ||
+            (vn == 6 && !strncasecmp(v, "active", 6)))
+            r->active = true;
+        else if (!((vn == 11 && !strncasecmp(v, "deactivated", 11)) ||
+                   (vn == 8 && !strncasecmp(v, "inactive", 8))))
+            return fail(err, origin, line,
+                        "power reading state is neither activated nor "
+                        "deactivated:",
+                        v, vn);
+        *has_state = true;
+        break;
+    default:
+        break; /* a line of another command, or a tool's banner */
+    }
+    return GP_OK;
+}
+
 gp_status gp_dcmi_parse(const char *buf, size_t len, const char *origin, gp_dcmi_reading *r,
                         gp_err *err) {
     memset(r, 0, sizeof *r);
@@ -170,46 +217,9 @@ gp_status gp_dcmi_parse(const char *buf, size_t len, const char *origin, gp_dcmi
             if (next)
                 vn = (size_t)(next - v);
             trim(&v, &vn);
-            double w;
-            switch (k) {
-            case K_NOW:
-            case K_MIN:
-            case K_MAX:
-            case K_AVG:
-                if (!watts(v, vn, &w))
-                    return fail(err, origin, line, "not a reading in watts:", v, vn);
-                if (k == K_NOW)
-                    r->watts = w, has_now = true;
-                else if (k == K_MIN)
-                    r->min_w = w, r->has_min = true;
-                else if (k == K_MAX)
-                    r->max_w = w, r->has_max = true;
-                else
-                    r->avg_w = w, r->has_avg = true;
-                break;
-            case K_STAMP:
-                snprintf(r->bmc_text, sizeof r->bmc_text, "%.*s",
-                         (int)(vn < sizeof r->bmc_text - 1 ? vn : sizeof r->bmc_text - 1), v);
-                r->bmc_ms = stamp_ms(r->bmc_text);
-                break;
-            case K_PERIOD:
-                r->period_ms = period_ms(v, vn);
-                break;
-            case K_STATE:
-                if ((vn == 9 && !strncasecmp(v, "activated", 9)) ||
-                    (vn == 6 && !strncasecmp(v, "active", 6)))
-                    r->active = true;
-                else if (!((vn == 11 && !strncasecmp(v, "deactivated", 11)) ||
-                           (vn == 8 && !strncasecmp(v, "inactive", 8))))
-                    return fail(err, origin, line,
-                                "power reading state is neither activated nor "
-                                "deactivated:",
-                                v, vn);
-                has_state = true;
-                break;
-            default:
-                break; /* a line of another command, or a tool's banner */
-            }
+            gp_status st = dcmi_field(k, v, vn, origin, line, r, &has_now, &has_state, err);
+            if (st)
+                return st;
             text = next;
             n = rest;
         }

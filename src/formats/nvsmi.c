@@ -153,6 +153,88 @@ static bool timestamp(cell c, int64_t *ms) {
     return true;
 }
 
+/* One data row's cells, read. */
+typedef struct nvsmi_row {
+    int64_t ts;
+    int index;
+    char uuid[96], name[96];
+    double v[F_POWER_LIMIT + 1];
+    bool has[F_POWER_LIMIT + 1];
+} nvsmi_row;
+
+/* Reads the n cells of row `line` into r; a cell that is not what its column holds is
+ * an error. */
+static gp_status nvsmi_cells(const cell *cells, const int *col, int n, const char *origin, int line,
+                             gp_samples *out, nvsmi_row *r, gp_err *err) {
+    gp_status st = GP_OK;
+    char where[300];
+    memset(r, 0, sizeof *r);
+    r->index = -1;
+    for (int i = 0; i < n; i++) {
+        cell c = cells[i];
+        switch (col[i]) {
+        case F_TIMESTAMP:
+            if (!timestamp(c, &r->ts)) {
+                snprintf(where, sizeof where, "%s:%d", origin, line);
+                st = gp_errorf(err, GP_E_INPUT, where,
+                               "timestamp \"%.*s\" is not "
+                               "YYYY/MM/DD HH:MM:SS.mmm",
+                               (int)(c.n < 40 ? c.n : 40), c.p);
+            }
+            break;
+        case F_INDEX: {
+            double x;
+            if (number(c, &x) && x >= 0 && x < 4096)
+                r->index = (int)x;
+            break;
+        }
+        case F_UUID:
+            snprintf(r->uuid, sizeof r->uuid, "%.*s", (int)(c.n < 95 ? c.n : 95), c.p);
+            break;
+        case F_NAME:
+            snprintf(r->name, sizeof r->name, "%.*s", (int)(c.n < 95 ? c.n : 95), c.p);
+            break;
+        case F_OTHER:
+            break;
+        default:
+            if (number(c, &r->v[col[i]])) {
+                r->has[col[i]] = true;
+            } else if (!placeholder(c)) {
+                snprintf(where, sizeof where, "%s:%d", origin, line);
+                st = gp_errorf(err, GP_E_INPUT, where, "%s \"%.*s\" is not a number",
+                               field_name(col[i]), (int)(c.n < 40 ? c.n : 40), c.p);
+            } else if (c.n && c.p[0] == '[') {
+                out->blanks++;
+            }
+            break;
+        }
+    }
+    return st;
+}
+
+/* Row r's samples for GPU gpu: power.draw, else the instant reading, else the average. */
+static gp_status nvsmi_samples(gp_samples *out, int gpu, nvsmi_row *r, gp_err *err) {
+    gp_status st = GP_OK;
+    if (!r->has[F_POWER] && r->has[F_POWER_INSTANT])
+        r->v[F_POWER] = r->v[F_POWER_INSTANT], r->has[F_POWER] = true;
+    if (!r->has[F_POWER] && r->has[F_POWER_AVERAGE])
+        r->v[F_POWER] = r->v[F_POWER_AVERAGE], r->has[F_POWER] = true;
+    static const struct {
+        int field;
+        gp_metric m;
+    } map[] = {{F_UTIL, GP_M_GPU_UTIL},
+               {F_MEM_USED, GP_M_MEM_USED_MIB},
+               {F_MEM_TOTAL, GP_M_MEM_TOTAL_MIB},
+               {F_POWER, GP_M_POWER_W},
+               {F_TEMP, GP_M_TEMP_C},
+               {F_SM_CLOCK, GP_M_SM_CLOCK_MHZ},
+               {F_POWER_LIMIT, GP_M_POWER_LIMIT_W}};
+    for (size_t k = 0; k < sizeof map / sizeof map[0] && st == GP_OK; k++)
+        if (r->has[map[k].field])
+            st = gp_samples_add(out, gpu, map[k].m, r->v[map[k].field], r->ts, -1, err);
+    return st;
+}
+
 gp_status gp_nvsmi_parse(const char *buf, size_t len, const char *origin, const char *fields,
                          const char *host, gp_samples *out, gp_err *err) {
     int col[MAX_COLS], ncols = 0;
@@ -207,81 +289,22 @@ gp_status gp_nvsmi_parse(const char *buf, size_t len, const char *origin, const 
             st = gp_errorf(err, GP_E_INPUT, where, "%d fields where the header has %d", n, ncols);
             break;
         }
-        int64_t ts = 0;
-        int index = -1;
-        char uuid[96] = "", name[96] = "";
-        double v[F_POWER_LIMIT + 1];
-        bool has[F_POWER_LIMIT + 1] = {false};
-        for (int i = 0; i < n; i++) {
-            cell c = cells[i];
-            switch (col[i]) {
-            case F_TIMESTAMP:
-                if (!timestamp(c, &ts)) {
-                    snprintf(where, sizeof where, "%s:%d", origin, line);
-                    st = gp_errorf(err, GP_E_INPUT, where,
-                                   "timestamp \"%.*s\" is not "
-                                   "YYYY/MM/DD HH:MM:SS.mmm",
-                                   (int)(c.n < 40 ? c.n : 40), c.p);
-                }
-                break;
-            case F_INDEX: {
-                double x;
-                if (number(c, &x) && x >= 0 && x < 4096)
-                    index = (int)x;
-                break;
-            }
-            case F_UUID:
-                snprintf(uuid, sizeof uuid, "%.*s", (int)(c.n < 95 ? c.n : 95), c.p);
-                break;
-            case F_NAME:
-                snprintf(name, sizeof name, "%.*s", (int)(c.n < 95 ? c.n : 95), c.p);
-                break;
-            case F_OTHER:
-                break;
-            default:
-                if (number(c, &v[col[i]])) {
-                    has[col[i]] = true;
-                } else if (!placeholder(c)) {
-                    snprintf(where, sizeof where, "%s:%d", origin, line);
-                    st = gp_errorf(err, GP_E_INPUT, where, "%s \"%.*s\" is not a number",
-                                   field_name(col[i]), (int)(c.n < 40 ? c.n : 40), c.p);
-                } else if (c.n && c.p[0] == '[') {
-                    out->blanks++;
-                }
-                break;
-            }
-        }
+        nvsmi_row r;
+        st = nvsmi_cells(cells, col, n, origin, line, out, &r, err);
         if (st != GP_OK)
             break;
         /* Without index or UUID (the classic cron script), rows of one timestamp are the
          * GPUs 0, 1, 2... in order. */
-        if (ts != last_ts)
+        if (r.ts != last_ts)
             row_in_ts = 0;
-        last_ts = ts;
-        if (index < 0 && !uuid[0])
-            index = row_in_ts;
+        last_ts = r.ts;
+        if (r.index < 0 && !r.uuid[0])
+            r.index = row_in_ts;
         row_in_ts++;
-        if (!strncmp(uuid, "[", 1))
-            uuid[0] = '\0';
-        int gpu = gp_samples_gpu(out, uuid, index, "", name, host);
-        /* power.draw, else the instant reading, else the average. */
-        if (!has[F_POWER] && has[F_POWER_INSTANT])
-            v[F_POWER] = v[F_POWER_INSTANT], has[F_POWER] = true;
-        if (!has[F_POWER] && has[F_POWER_AVERAGE])
-            v[F_POWER] = v[F_POWER_AVERAGE], has[F_POWER] = true;
-        static const struct {
-            int field;
-            gp_metric m;
-        } map[] = {{F_UTIL, GP_M_GPU_UTIL},
-                   {F_MEM_USED, GP_M_MEM_USED_MIB},
-                   {F_MEM_TOTAL, GP_M_MEM_TOTAL_MIB},
-                   {F_POWER, GP_M_POWER_W},
-                   {F_TEMP, GP_M_TEMP_C},
-                   {F_SM_CLOCK, GP_M_SM_CLOCK_MHZ},
-                   {F_POWER_LIMIT, GP_M_POWER_LIMIT_W}};
-        for (size_t k = 0; k < sizeof map / sizeof map[0] && st == GP_OK; k++)
-            if (has[map[k].field])
-                st = gp_samples_add(out, gpu, map[k].m, v[map[k].field], ts, -1, err);
+        if (!strncmp(r.uuid, "[", 1))
+            r.uuid[0] = '\0';
+        int gpu = gp_samples_gpu(out, r.uuid, r.index, "", r.name, host);
+        st = nvsmi_samples(out, gpu, &r, err);
     }
     if (st == GP_OK && ncols == 0)
         st = gp_errorf(err, GP_E_INPUT, origin, "empty input: no header and no rows");

@@ -126,6 +126,67 @@ typedef struct family_type {
     char type[16];
 } family_type;
 
+/* After "#": "TYPE name type" tells counters from gauges (into *type); other comments are
+ * ignored. */
+static void lex_type_comment(cursor *c, family_type *type) {
+    skip_blanks(c);
+    if (c->end - c->p > 5 && !strncmp(c->p, "TYPE", 4) && (c->p[4] == ' ' || c->p[4] == '\t')) {
+        c->p += 5;
+        skip_blanks(c);
+        if (lex_name(c, type->name, sizeof type->name, true)) {
+            skip_blanks(c);
+            size_t n = (size_t)(c->end - c->p);
+            snprintf(type->type, sizeof type->type, "%.*s", (int)(n < 15 ? n : 15), c->p);
+        }
+    }
+}
+
+/* The label set after "{" into s's labels, their names and unescaped values in scratch (cap
+ * bytes); false when it is malformed. */
+static bool lex_labels(cursor *c, gp_prom_sample *s, char *scratch, size_t cap) {
+    size_t used = 0;
+    for (;;) {
+        skip_blanks(c);
+        if (c->p < c->end && *c->p == '}') {
+            c->p++;
+            return true;
+        }
+        char lname[128];
+        char *val = scratch + used;
+        size_t room = cap - used;
+        if (s->n_labels == GP_PROM_MAX_LABELS || !lex_name(c, lname, sizeof lname, false))
+            return false;
+        skip_blanks(c);
+        if (c->p >= c->end || *c->p != '=')
+            return false;
+        c->p++;
+        skip_blanks(c);
+        /* The name goes into scratch too, after the value. */
+        if (!lex_quoted(c, val, room))
+            return false;
+        size_t vlen = strlen(val) + 1;
+        char *nm = val + vlen;
+        size_t nlen = strlen(lname) + 1;
+        if (used + vlen + nlen > cap)
+            return false;
+        memcpy(nm, lname, nlen);
+        used += vlen + nlen;
+        s->labels[s->n_labels].name = nm;
+        s->labels[s->n_labels].value = val;
+        s->n_labels++;
+        skip_blanks(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        if (c->p < c->end && *c->p == '}') {
+            c->p++;
+            return true;
+        }
+        return false;
+    }
+}
+
 gp_status gp_prom_text_parse(const char *buf, size_t len, const char *origin,
                              gp_status (*fn)(const gp_prom_sample *, void *, gp_err *), void *arg,
                              gp_err *err) {
@@ -151,18 +212,8 @@ gp_status gp_prom_text_parse(const char *buf, size_t len, const char *origin,
         if (c.p == c.end)
             continue;
         if (*c.p == '#') {
-            /* "# TYPE name type" tells counters from gauges; other comments are ignored. */
             c.p++;
-            skip_blanks(&c);
-            if (c.end - c.p > 5 && !strncmp(c.p, "TYPE", 4) && (c.p[4] == ' ' || c.p[4] == '\t')) {
-                c.p += 5;
-                skip_blanks(&c);
-                if (lex_name(&c, type.name, sizeof type.name, true)) {
-                    skip_blanks(&c);
-                    size_t n = (size_t)(c.end - c.p);
-                    snprintf(type.type, sizeof type.type, "%.*s", (int)(n < 15 ? n : 15), c.p);
-                }
-            }
+            lex_type_comment(&c, &type);
             continue;
         }
         if (!lex_name(&c, name, sizeof name, true)) {
@@ -174,60 +225,10 @@ gp_status gp_prom_text_parse(const char *buf, size_t len, const char *origin,
         s.n_labels = 0;
         s.line = line;
         s.type = strcmp(type.name, name) == 0 ? type.type : "";
-        size_t used = 0;
         skip_blanks(&c);
         if (c.p < c.end && *c.p == '{') {
             c.p++;
-            for (;;) {
-                skip_blanks(&c);
-                if (c.p < c.end && *c.p == '}') {
-                    c.p++;
-                    break;
-                }
-                char lname[128];
-                char *val = scratch + used;
-                size_t room = len + 2 - used;
-                if (s.n_labels == GP_PROM_MAX_LABELS || !lex_name(&c, lname, sizeof lname, false)) {
-                    st = GP_E_INPUT;
-                    break;
-                }
-                skip_blanks(&c);
-                if (c.p >= c.end || *c.p != '=') {
-                    st = GP_E_INPUT;
-                    break;
-                }
-                c.p++;
-                skip_blanks(&c);
-                /* The name goes into scratch too, after the value. */
-                if (!lex_quoted(&c, val, room)) {
-                    st = GP_E_INPUT;
-                    break;
-                }
-                size_t vlen = strlen(val) + 1;
-                char *nm = val + vlen;
-                size_t nlen = strlen(lname) + 1;
-                if (used + vlen + nlen > len + 2) {
-                    st = GP_E_INPUT;
-                    break;
-                }
-                memcpy(nm, lname, nlen);
-                used += vlen + nlen;
-                s.labels[s.n_labels].name = nm;
-                s.labels[s.n_labels].value = val;
-                s.n_labels++;
-                skip_blanks(&c);
-                if (c.p < c.end && *c.p == ',') {
-                    c.p++;
-                    continue;
-                }
-                if (c.p < c.end && *c.p == '}') {
-                    c.p++;
-                    break;
-                }
-                st = GP_E_INPUT;
-                break;
-            }
-            if (st != GP_OK) {
+            if (!lex_labels(&c, &s, scratch, len + 2)) {
                 snprintf(where, sizeof where, "%s:%d", origin, line);
                 st = gp_errorf(err, GP_E_INPUT, where, "malformed label set");
                 break;

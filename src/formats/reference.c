@@ -374,6 +374,88 @@ static gp_status on_row(const gp_csv_record *r, void *arg, gp_err *err) {
  * its first tier's rate plus adjustment. The demand charge is the facility (flat) charge plus
  * the highest time-of-use demand rate, since a fleet running around the clock sets its peak in
  * every window. */
+/* Each period's hours a day, averaged over the 12 months' weekday and weekend schedules. */
+static gp_status urdb_hours(const cJSON *wd, const cJSON *we, int np, const char *origin,
+                            double hours[GP_MAX_PERIODS], gp_err *err) {
+    gp_status st = GP_OK;
+    for (int m = 0; m < 12; m++) {
+        const cJSON *days[2] = {cJSON_GetArrayItem(wd, m), cJSON_GetArrayItem(we, m)};
+        for (int d = 0; d < 2; d++) {
+            if (cJSON_GetArraySize(days[d]) != 24) {
+                st = gp_errorf(err, GP_E_INPUT, origin, "month %d schedule is not 24 hours", m + 1);
+                return st;
+            }
+            int h = 0;
+            for (const cJSON *x = days[d]->child; x; x = x->next, h++) {
+                int k = cJSON_IsNumber(x) ? x->valueint : -1;
+                if (k < 0 || k >= np) {
+                    st =
+                        gp_errorf(err, GP_E_INPUT, origin, "schedule names period %d of %d", k, np);
+                    return st;
+                }
+                hours[k] += (d == 0 ? 5.0 : 2.0) / 7.0 / 12.0;
+            }
+        }
+    }
+    return st;
+}
+
+/* The demand charge a kW-month: the flat charge plus the highest time-of-use one. */
+static double urdb_demand(const cJSON *it) {
+    double demand = 0, tou_max = 0;
+    const cJSON *flat = cJSON_GetArrayItem(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(it, "flatdemandstructure"), 0), 0);
+    const cJSON *fr = cJSON_GetObjectItemCaseSensitive(flat, "rate");
+    if (cJSON_IsNumber(fr))
+        demand += fr->valuedouble;
+    const cJSON *drs = cJSON_GetObjectItemCaseSensitive(it, "demandratestructure");
+    for (const cJSON *d = drs ? drs->child : NULL; d; d = d->next) {
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(d, 0), "rate");
+        if (cJSON_IsNumber(r) && r->valuedouble > tou_max)
+            tou_max = r->valuedouble;
+    }
+    demand += tou_max;
+    return demand;
+}
+
+/* The tariff's periods (rounded to 1e-9 h, summing to 24) and demand charge as JSON into
+ * t->tariff_json. */
+static gp_status urdb_tariff_json(int np, const double *hours, const double *price, double demand,
+                                  const char *origin, gp_tariff_preset *t, gp_err *err) {
+    gp_status st = GP_OK;
+    cJSON *tariff = cJSON_CreateObject(), *periods = cJSON_AddArrayToObject(tariff, "periods");
+    double total = 0;
+    int last = -1;
+    for (int k = 0; k < np; k++)
+        if (hours[k] > 1e-12)
+            last = k;
+    for (int k = 0; k < np; k++) {
+        if (hours[k] <= 1e-12)
+            continue;
+        /* Round to 1e-9 h and give the remainder to the last period: sums to 24 exactly. */
+        double h = k == last ? 24.0 - total : round(hours[k] * 1e9) / 1e9;
+        total += h;
+        cJSON *p = cJSON_CreateObject();
+        char pname[32];
+        snprintf(pname, sizeof pname, "period %d", k + 1);
+        cJSON_AddStringToObject(p, "name", pname);
+        cJSON_AddNumberToObject(p, "hours_per_day", h);
+        cJSON_AddNumberToObject(p, "price_per_kwh", price[k]);
+        cJSON_AddItemToArray(periods, p);
+    }
+    cJSON_AddNumberToObject(tariff, "demand_charge_per_kw_month", demand);
+    char *text = cJSON_PrintUnformatted(tariff);
+    cJSON_Delete(tariff);
+    if (!text || strlen(text) >= sizeof t->tariff_json) {
+        free(text);
+        st = gp_errorf(err, GP_E_LIMIT, origin, "tariff too large");
+        return st;
+    }
+    snprintf(t->tariff_json, sizeof t->tariff_json, "%s", text);
+    free(text);
+    return st;
+}
+
 static gp_status urdb(const char *buf, size_t len, const char *origin, const char *name_hint,
                       const gp_reference_sink *sink, size_t *skipped, gp_err *err) {
     cJSON *doc;
@@ -409,38 +491,9 @@ static gp_status urdb(const char *buf, size_t len, const char *origin, const cha
         }
         price[k] = rate->valuedouble + (adj ? adj->valuedouble : 0.0);
     }
-    for (int m = 0; m < 12; m++) {
-        const cJSON *days[2] = {cJSON_GetArrayItem(wd, m), cJSON_GetArrayItem(we, m)};
-        for (int d = 0; d < 2; d++) {
-            if (cJSON_GetArraySize(days[d]) != 24) {
-                st = gp_errorf(err, GP_E_INPUT, origin, "month %d schedule is not 24 hours", m + 1);
-                goto done;
-            }
-            int h = 0;
-            for (const cJSON *x = days[d]->child; x; x = x->next, h++) {
-                int k = cJSON_IsNumber(x) ? x->valueint : -1;
-                if (k < 0 || k >= np) {
-                    st =
-                        gp_errorf(err, GP_E_INPUT, origin, "schedule names period %d of %d", k, np);
-                    goto done;
-                }
-                hours[k] += (d == 0 ? 5.0 : 2.0) / 7.0 / 12.0;
-            }
-        }
-    }
-    double demand = 0, tou_max = 0;
-    const cJSON *flat = cJSON_GetArrayItem(
-        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(it, "flatdemandstructure"), 0), 0);
-    const cJSON *fr = cJSON_GetObjectItemCaseSensitive(flat, "rate");
-    if (cJSON_IsNumber(fr))
-        demand += fr->valuedouble;
-    const cJSON *drs = cJSON_GetObjectItemCaseSensitive(it, "demandratestructure");
-    for (const cJSON *d = drs ? drs->child : NULL; d; d = d->next) {
-        const cJSON *r = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(d, 0), "rate");
-        if (cJSON_IsNumber(r) && r->valuedouble > tou_max)
-            tou_max = r->valuedouble;
-    }
-    demand += tou_max;
+    if ((st = urdb_hours(wd, we, np, origin, hours, err)))
+        goto done;
+    double demand = urdb_demand(it);
 
     gp_tariff_preset t = {0};
     snprintf(t.name, sizeof t.name, "%s", name_hint ? name_hint : "urdb");
@@ -455,36 +508,8 @@ static gp_status urdb(const char *buf, size_t len, const char *origin, const cha
         gmtime_r(&ts, &tm);
         strftime(t.effective_from, sizeof t.effective_from, "%Y-%m-%d", &tm);
     }
-    cJSON *tariff = cJSON_CreateObject(), *periods = cJSON_AddArrayToObject(tariff, "periods");
-    double total = 0;
-    int last = -1;
-    for (int k = 0; k < np; k++)
-        if (hours[k] > 1e-12)
-            last = k;
-    for (int k = 0; k < np; k++) {
-        if (hours[k] <= 1e-12)
-            continue;
-        /* Round to 1e-9 h and give the remainder to the last period: sums to 24 exactly. */
-        double h = k == last ? 24.0 - total : round(hours[k] * 1e9) / 1e9;
-        total += h;
-        cJSON *p = cJSON_CreateObject();
-        char pname[32];
-        snprintf(pname, sizeof pname, "period %d", k + 1);
-        cJSON_AddStringToObject(p, "name", pname);
-        cJSON_AddNumberToObject(p, "hours_per_day", h);
-        cJSON_AddNumberToObject(p, "price_per_kwh", price[k]);
-        cJSON_AddItemToArray(periods, p);
-    }
-    cJSON_AddNumberToObject(tariff, "demand_charge_per_kw_month", demand);
-    char *text = cJSON_PrintUnformatted(tariff);
-    cJSON_Delete(tariff);
-    if (!text || strlen(text) >= sizeof t.tariff_json) {
-        free(text);
-        st = gp_errorf(err, GP_E_LIMIT, origin, "tariff too large");
+    if ((st = urdb_tariff_json(np, hours, price, demand, origin, &t, err)))
         goto done;
-    }
-    snprintf(t.tariff_json, sizeof t.tariff_json, "%s", text);
-    free(text);
     (void)skipped;
     if (sink->tariff)
         st = sink->tariff(&t, sink->arg, err);

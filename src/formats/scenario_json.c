@@ -468,6 +468,79 @@ static gp_status parse_tiers(ctx *c, const cJSON *arr, const char *path, gp_scen
     return GP_OK;
 }
 
+/* self_hosted's checks across keys, and "buy". */
+static gp_status self_hosted_checks(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
+    char p[PATH_BYTES];
+    const cJSON *v;
+    s->has_max_servers = get(o, "max_servers") != NULL;
+    if (s->lead_time_months >= s->horizon_months) {
+        child_path(p, path, "lead_time_months");
+        return fail(c, p, "must be below horizon_months (%d >= %d)", s->lead_time_months,
+                    s->horizon_months);
+    }
+    if (s->refresh_months > 0 && s->refresh_months < 12) {
+        child_path(p, path, "refresh_months");
+        return fail(c, p, "must be 0 (never) or 12..240 (got %d)", s->refresh_months);
+    }
+    if (!s->work_mode && get(o, "work_per_gpu_hour")) {
+        child_path(p, path, "work_per_gpu_hour");
+        return fail(c, p, "applies to work mode (demand.work_per_month) only");
+    }
+    if ((v = get(o, "buy"))) {
+        child_path(p, path, "buy");
+        if (!cJSON_IsString(v) || !v->valuestring)
+            return fail(c, p, "must be \"all_at_once\" or \"as_needed\"");
+        if (strcmp(v->valuestring, "all_at_once") == 0)
+            s->buy = GP_BUY_ALL_AT_ONCE;
+        else if (strcmp(v->valuestring, "as_needed") == 0)
+            s->buy = GP_BUY_AS_NEEDED;
+        else
+            return fail(c, p, "must be \"all_at_once\" or \"as_needed\" (got \"%s\")",
+                        v->valuestring);
+    }
+    return GP_OK;
+}
+
+/* self_hosted's nested sections: the bridge's name, resale points, bulk tiers, power, tariff
+ * and financing. */
+static gp_status self_hosted_sections(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
+    char p[PATH_BYTES];
+    const cJSON *v;
+    if ((v = get(o, "bridge"))) {
+        if (string(c, o, path, "bridge", false, true, NULL, 0))
+            return c->err->code;
+        c->bridge = v->valuestring;
+    }
+    if ((v = get(o, "resale"))) {
+        child_path(p, path, "resale");
+        if (get(o, "residual_pct"))
+            return fail(c, p, "give resale or residual_pct, not both");
+        if (parse_resale(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "bulk_discounts"))) {
+        child_path(p, path, "bulk_discounts");
+        if (parse_tiers(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "power"))) {
+        child_path(p, path, "power");
+        if (parse_power(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "tariff"))) {
+        child_path(p, path, "tariff");
+        if (parse_tariff(c, v, p, s))
+            return c->err->code;
+    }
+    if ((v = get(o, "financing"))) {
+        child_path(p, path, "financing");
+        if (parse_financing(c, v, p, s))
+            return c->err->code;
+    }
+    return GP_OK;
+}
+
 static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_scenario *s) {
     static const char *const keys[] = {"gpus_per_server",
                                        "server_price",
@@ -520,66 +593,8 @@ static gp_status parse_self_hosted(ctx *c, const cJSON *o, const char *path, gp_
         num(c, o, path, "work_per_gpu_hour", 0, 0, OPEN_LO | NO_HI, s->work_mode,
             &s->work_per_gpu_hour))
         return c->err->code;
-    char p[PATH_BYTES];
-    const cJSON *v;
-    s->has_max_servers = get(o, "max_servers") != NULL;
-    if (s->lead_time_months >= s->horizon_months) {
-        child_path(p, path, "lead_time_months");
-        return fail(c, p, "must be below horizon_months (%d >= %d)", s->lead_time_months,
-                    s->horizon_months);
-    }
-    if (s->refresh_months > 0 && s->refresh_months < 12) {
-        child_path(p, path, "refresh_months");
-        return fail(c, p, "must be 0 (never) or 12..240 (got %d)", s->refresh_months);
-    }
-    if (!s->work_mode && get(o, "work_per_gpu_hour")) {
-        child_path(p, path, "work_per_gpu_hour");
-        return fail(c, p, "applies to work mode (demand.work_per_month) only");
-    }
-    if ((v = get(o, "buy"))) {
-        child_path(p, path, "buy");
-        if (!cJSON_IsString(v) || !v->valuestring)
-            return fail(c, p, "must be \"all_at_once\" or \"as_needed\"");
-        if (strcmp(v->valuestring, "all_at_once") == 0)
-            s->buy = GP_BUY_ALL_AT_ONCE;
-        else if (strcmp(v->valuestring, "as_needed") == 0)
-            s->buy = GP_BUY_AS_NEEDED;
-        else
-            return fail(c, p, "must be \"all_at_once\" or \"as_needed\" (got \"%s\")",
-                        v->valuestring);
-    }
-    if ((v = get(o, "bridge"))) {
-        if (string(c, o, path, "bridge", false, true, NULL, 0))
-            return c->err->code;
-        c->bridge = v->valuestring;
-    }
-    if ((v = get(o, "resale"))) {
-        child_path(p, path, "resale");
-        if (get(o, "residual_pct"))
-            return fail(c, p, "give resale or residual_pct, not both");
-        if (parse_resale(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "bulk_discounts"))) {
-        child_path(p, path, "bulk_discounts");
-        if (parse_tiers(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "power"))) {
-        child_path(p, path, "power");
-        if (parse_power(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "tariff"))) {
-        child_path(p, path, "tariff");
-        if (parse_tariff(c, v, p, s))
-            return c->err->code;
-    }
-    if ((v = get(o, "financing"))) {
-        child_path(p, path, "financing");
-        if (parse_financing(c, v, p, s))
-            return c->err->code;
-    }
+    if (self_hosted_checks(c, o, path, s) || self_hosted_sections(c, o, path, s))
+        return c->err->code;
     return GP_OK;
 }
 
@@ -603,47 +618,9 @@ static gp_status check_catalog_ref(ctx *c, const char *path, const char *ref) {
     return GP_OK;
 }
 
-static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp_scenario *s,
-                              int index, gp_option *opt) {
-    static const char *const keys[] = {"name",
-                                       "provider",
-                                       "instance",
-                                       "region",
-                                       "pricing",
-                                       "gpus_per_instance",
-                                       "hourly",
-                                       "upfront",
-                                       "term_months",
-                                       "purchase",
-                                       "idle_overhead",
-                                       "interruptions_per_hour",
-                                       "checkpoint_interval_h",
-                                       "restart_h",
-                                       "storage_gb",
-                                       "storage_per_gb_month",
-                                       "egress_gb_per_month",
-                                       "egress_per_gb",
-                                       "support_pct",
-                                       "catalog",
-                                       "price_trend_per_year",
-                                       "work_per_gpu_hour",
-                                       "base_gpus",
-                                       "burst",
-                                       "price_per_unit",
-                                       "price_per_input_unit",
-                                       "input_units_per_unit"};
-    gp_option_defaults(opt);
-    if (want_object(c, o, path) || check_keys(c, o, path, keys, 27) ||
-        string(c, o, path, "name", true, true, opt->name, sizeof opt->name) ||
-        string(c, o, path, "provider", false, false, NULL, 0) ||
-        string(c, o, path, "instance", false, false, NULL, 0) ||
-        string(c, o, path, "region", false, false, NULL, 0))
-        return c->err->code;
+/* An option's "pricing": on_demand, spot, committed or per_unit. */
+static gp_status option_pricing(ctx *c, const cJSON *o, const char *path, gp_option *opt) {
     char p[PATH_BYTES];
-    child_path(p, path, "name");
-    if (strcmp(opt->name, "self_hosted") == 0)
-        return fail(c, p, "\"self_hosted\" is reserved for the owned fleet");
-
     child_path(p, path, "pricing");
     const cJSON *pr = get(o, "pricing");
     if (!pr)
@@ -663,7 +640,15 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
                     "must be \"on_demand\", \"spot\", \"committed\" or \"per_unit\" (got "
                     "\"%s\")",
                     pr->valuestring);
+    return GP_OK;
+}
 
+/* Which keys an option of its pricing may have: one clear error for a key that does not
+ * apply, and the catalog reference when given. */
+static gp_status option_keys_apply(ctx *c, const cJSON *o, const char *path, const gp_scenario *s,
+                                   gp_option *opt) {
+    char p[PATH_BYTES];
+    child_path(p, path, "pricing");
     bool committed = opt->pricing == GP_COMMITTED, spot = opt->pricing == GP_SPOT;
     bool per_unit = opt->pricing == GP_PER_UNIT;
     /* An API bills the work itself: no GPUs, no instances, no catalog entry (revision 2.1). */
@@ -710,7 +695,14 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
         only_for(c, o, path, "work_per_gpu_hour", s->work_mode,
                  "work-mode (demand.work_per_month)"))
         return c->err->code;
+    return GP_OK;
+}
 
+/* The option's numbers and its burst's name, each checked against its range. */
+static gp_status option_numbers(ctx *c, const cJSON *o, const char *path, const gp_scenario *s,
+                                gp_option *opt) {
+    bool per_unit = opt->pricing == GP_PER_UNIT;
+    const cJSON *cat = get(o, "catalog");
     if (integer(c, o, path, "gpus_per_instance", 1, 576, !cat && !per_unit,
                 &opt->gpus_per_instance) ||
         money(c, o, path, "hourly", !cat && !per_unit, &opt->hourly) ||
@@ -738,12 +730,14 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
         integer(c, o, path, "base_gpus", 1, 1000000, false, &opt->base_gpus) ||
         string(c, o, path, "burst", false, true, NULL, 0))
         return c->err->code;
-    gp_option_per_unit_sync(opt);
-    opt->has_base_gpus = get(o, "base_gpus") != NULL;
-    opt->has_interruptions_per_hour = get(o, "interruptions_per_hour") != NULL;
-    const cJSON *burst = get(o, "burst");
-    c->burst[index] = burst ? burst->valuestring : NULL;
+    return GP_OK;
+}
 
+/* A catalog commitment's term and purchase option. */
+static gp_status option_commitment(ctx *c, const cJSON *o, const char *path, gp_option *opt) {
+    char p[PATH_BYTES];
+    const cJSON *cat = get(o, "catalog");
+    bool committed = opt->pricing == GP_COMMITTED;
     if (cat && committed && opt->term_months != 12 && opt->term_months != 36) {
         child_path(p, path, "term_months");
         return fail(c, p, "a catalog commitment is 12 or 36 months (got %d)", opt->term_months);
@@ -763,6 +757,57 @@ static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp
             return fail(c, p, "must be \"no_upfront\", \"partial_upfront\" or \"all_upfront\"");
     }
     return GP_OK;
+}
+
+static gp_status parse_option(ctx *c, const cJSON *o, const char *path, const gp_scenario *s,
+                              int index, gp_option *opt) {
+    static const char *const keys[] = {"name",
+                                       "provider",
+                                       "instance",
+                                       "region",
+                                       "pricing",
+                                       "gpus_per_instance",
+                                       "hourly",
+                                       "upfront",
+                                       "term_months",
+                                       "purchase",
+                                       "idle_overhead",
+                                       "interruptions_per_hour",
+                                       "checkpoint_interval_h",
+                                       "restart_h",
+                                       "storage_gb",
+                                       "storage_per_gb_month",
+                                       "egress_gb_per_month",
+                                       "egress_per_gb",
+                                       "support_pct",
+                                       "catalog",
+                                       "price_trend_per_year",
+                                       "work_per_gpu_hour",
+                                       "base_gpus",
+                                       "burst",
+                                       "price_per_unit",
+                                       "price_per_input_unit",
+                                       "input_units_per_unit"};
+    gp_option_defaults(opt);
+    if (want_object(c, o, path) || check_keys(c, o, path, keys, 27) ||
+        string(c, o, path, "name", true, true, opt->name, sizeof opt->name) ||
+        string(c, o, path, "provider", false, false, NULL, 0) ||
+        string(c, o, path, "instance", false, false, NULL, 0) ||
+        string(c, o, path, "region", false, false, NULL, 0))
+        return c->err->code;
+    char p[PATH_BYTES];
+    child_path(p, path, "name");
+    if (strcmp(opt->name, "self_hosted") == 0)
+        return fail(c, p, "\"self_hosted\" is reserved for the owned fleet");
+    if (option_pricing(c, o, path, opt) || option_keys_apply(c, o, path, s, opt) ||
+        option_numbers(c, o, path, s, opt))
+        return c->err->code;
+    gp_option_per_unit_sync(opt);
+    opt->has_base_gpus = get(o, "base_gpus") != NULL;
+    opt->has_interruptions_per_hour = get(o, "interruptions_per_hour") != NULL;
+    const cJSON *burst = get(o, "burst");
+    c->burst[index] = burst ? burst->valuestring : NULL;
+    return option_commitment(c, o, path, opt);
 }
 
 static gp_status parse_options(ctx *c, const cJSON *arr, const char *path, gp_scenario *s) {

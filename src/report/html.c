@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/svg.h"
@@ -62,7 +63,7 @@ static gp_status num_cell(gp_buf *out, const char *field, const cJSON *o, const 
     }
     char t[64];
     if (kind == 0)
-        gp_format_money(v, t, sizeof t);
+        gp_fmt_money(v, t, sizeof t);
     else if (kind == 1)
         snprintf(t, sizeof t, "%.0f", v);
     else
@@ -127,7 +128,7 @@ static gp_status exit_cell(gp_buf *out, const cJSON *s) {
         return GP_OK;
     }
     char t[64];
-    gp_format_money(v, t, sizeof t);
+    gp_fmt_money(v, t, sizeof t);
     P("<td class=\"num\" data-field=\"exit_value\" data-v=\"%.17g\">%s <span "
       "class=\"muted\">(",
       v, t);
@@ -188,7 +189,7 @@ static void side_text(const char *kind, bool has, double v, char *out, size_t ca
     if (!has)
         snprintf(out, cap, "%s", strcmp(kind, "break_even") ? "none" : "never");
     else if (!strcmp(kind, "total") || !strcmp(kind, "exit_value"))
-        gp_format_money(v, out, cap);
+        gp_fmt_money(v, out, cap);
     else if (!strcmp(kind, "break_even"))
         snprintf(out, cap, "month %.0f", v);
     else
@@ -411,7 +412,7 @@ static gp_status cumulative_chart(gp_buf *out, const cJSON *report) {
         double x = fx(&f, n_self - 1), top = fy(&f, v[n_self - 1] + ev),
                bot = fy(&f, v[n_self - 1]);
         char t[64], label[160];
-        gp_format_money(ev, t, sizeof t);
+        gp_fmt_money(ev, t, sizeof t);
         snprintf(label, sizeof label, "exit value %s (%s)", t,
                  basis_words(str(self, "exit_value_basis")));
         TRY(gp_svg_group_begin(out, "exit-value", label));
@@ -452,8 +453,8 @@ static gp_status tornado_chart(gp_buf *out, const cJSON *t) {
         double y = 10 + row * i++, sl = max > 0 ? lo / max * half : 0,
                sh = max > 0 ? hi / max * half : 0;
         char tip[256], a[48], b[48];
-        gp_format_money(lo, a, sizeof a);
-        gp_format_money(hi, b, sizeof b);
+        gp_fmt_money(lo, a, sizeof a);
+        gp_fmt_money(hi, b, sizeof b);
         /* Named as the CLI names the input; a tornado written before names has the path. */
         const char *name = str(r, "label")[0] ? str(r, "label") : str(r, "input");
         snprintf(tip, sizeof tip, "%s (%s): %s at the low end, %s at the high end", name,
@@ -557,7 +558,7 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
         if (!strcmp(str(report, "cheapest_guaranteed"), "self_hosted") &&
             num(own, "exit_value", &v) && v > 0) {
             char t[64];
-            gp_format_money(v, t, sizeof t);
+            gp_fmt_money(v, t, sizeof t);
             P("</b>, after crediting %s of exit value (", t);
             E(basis_words(str(own, "exit_value_basis")));
             P(")");
@@ -577,7 +578,7 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
     double ev, h_m;
     if (num(self, "exit_value", &ev) && ev != 0 && num(report, "horizon_months", &h_m)) {
         char t[64];
-        gp_format_money(ev, t, sizeof t);
+        gp_fmt_money(ev, t, sizeof t);
         P(" At month %.0f owning's line drops by its <b class=\"exit-value\" data-v=\"%.17g\">"
           "exit value, %s</b>: the book value of hardware still held (not cash), valued on the ",
           h_m, ev, t);
@@ -662,7 +663,7 @@ static gp_status idle_money(gp_buf *out, const cJSON *capacity) {
             continue;
         double y = 5 + row * i++;
         char t[64];
-        gp_format_money(v, t, sizeof t);
+        gp_fmt_money(v, t, sizeof t);
         TRY(gp_svg_group_begin(out, "series", nd->string));
         TRY(gp_svg_text(out, left - 6, y + 13, "end", "label", nd->string));
         TRY(gp_svg_rect(out, left, y, max > 0 ? v / max * width : 0, row - 6, "idle", NULL, t));

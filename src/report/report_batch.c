@@ -146,8 +146,8 @@ cJSON *gp_report_batch_diff_tree(const gp_batch_diff *d, const char *against) {
 
 static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
     char a[48], b[48], x[40], y[40];
-    gp_format_money(c->old_v, a, sizeof a);
-    gp_format_money(c->new_v, b, sizeof b);
+    gp_fmt_money(c->old_v, a, sizeof a);
+    gp_fmt_money(c->new_v, b, sizeof b);
     switch (c->kind) {
     case GP_CHANGE_FLIP:
         return gp_buf_printf(

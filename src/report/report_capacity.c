@@ -12,6 +12,7 @@
 #include "gpuplan/report.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/text.h"
 
 /* Append printf-style text unless an earlier append already failed. */
 #define P(...) (st = st ? st : gp_buf_printf(out, __VA_ARGS__))
@@ -276,11 +277,11 @@ gp_status gp_report_capacity_csv(const gp_capacity *c, gp_buf *out) {
 
 /* ---- text ---------------------------------------------------------------------------------- */
 
-/* Control characters of outside names shown as '?'. */
-static void printable(char *s) {
-    for (char *p = s; *p; p++)
-        if ((unsigned char)*p < 0x20)
-            *p = '?';
+/* Control characters of outside names shown as '?' (gp_text_clean_with). */
+static void printable(char *s, size_t cap) {
+    char raw[128];
+    snprintf(raw, sizeof raw, "%s", s);
+    gp_text_clean_with(raw, s, cap, &(gp_text_rules){.mark = "?"});
 }
 
 static gp_status text_table(const gp_capacity *c, gp_buf *out) {
@@ -324,7 +325,7 @@ static gp_status text_gpus(const gp_capacity *c, gp_buf *out) {
         display_of(r->raw_model, r->model, name, sizeof name);
         snprintf(head, sizeof head, "%.14s gpu %d%s%.12s %.14s", r->node, r->g.index,
                  r->mig[0] ? " " : "", r->mig, name);
-        printable(head);
+        printable(head, sizeof head);
         P("  %-42s %6.1f%% p95 %4.0f%% busy %5.1f h/d", head, f->util_mean, f->util_p95,
           f->busy_hours_per_day);
         if (f->has_power)
@@ -385,7 +386,7 @@ static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
         usage_of(c, &c->usage[i], &gpu_hours, &kwh);
         char v[64];
         snprintf(v, sizeof v, "%.60s", c->usage[i].value ? c->usage[i].value : "(no label)");
-        printable(v);
+        printable(v, sizeof v);
         P("  %-40s %12.1f %12.1f", v, gpu_hours, kwh);
         if (c->has_price)
             P(" %12.2f", kwh * c->price);
@@ -535,9 +536,9 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
     gp_status st = GP_OK;
     int n = p->n, best = p->best;
     char t[64], own[64], rent[64];
-    gp_format_money(p->curve[best], t, sizeof t);
-    gp_format_money(p->curve[n] - p->curve[best], own, sizeof own);
-    gp_format_money(p->curve[0] - p->curve[best], rent, sizeof rent);
+    gp_fmt_money(p->curve[best], t, sizeof t);
+    gp_fmt_money(p->curve[n] - p->curve[best], own, sizeof own);
+    gp_fmt_money(p->curve[0] - p->curve[best], rent, sizeof rent);
     P("Own %d of %d GPU%s and rent the overflow from \"%s\": %s %s over %d months.\n", best, n,
       n == 1 ? "" : "s", option, t, p->currency, p->horizon_months);
     P("Saves %s against owning all %d, %s against renting everything.\n", own, n, rent);
@@ -548,15 +549,15 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
     P("\nTotal by owned fleet size:\n");
     int step = n > 40 ? n / 20 : 1;
     for (int k = 0; k <= n; k += step) {
-        gp_format_money(p->curve[k], t, sizeof t);
+        gp_fmt_money(p->curve[k], t, sizeof t);
         P("  %6d %20s%s\n", k, t, k == best ? "  <- optimum" : "");
     }
     if (n % step) {
-        gp_format_money(p->curve[n], t, sizeof t);
+        gp_fmt_money(p->curve[n], t, sizeof t);
         P("  %6d %20s\n", n, t);
     }
     if (best % step) {
-        gp_format_money(p->curve[best], t, sizeof t);
+        gp_fmt_money(p->curve[best], t, sizeof t);
         P("  %6d %20s  <- optimum\n", best, t);
     }
     return st ? st : p->has_growth ? mix_growth(p, out) : GP_OK;

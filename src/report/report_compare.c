@@ -52,7 +52,7 @@ gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_bu
     for (int i = 0; i < c->n_ranked; i++) {
         const gp_compare_row *r = &c->rows[i];
         char total[64], be[96], tp[40], per[40], gpus[16];
-        gp_format_money(r->total, total, sizeof total);
+        gp_fmt_money(r->total, total, sizeof total);
         if (r->api) { /* no GPU: no throughput, no GPUs */
             snprintf(tp, sizeof tp, "-");
             snprintf(gpus, sizeof gpus, "-");

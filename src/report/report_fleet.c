@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "gpuplan/report_fleet.h"
+#include "gpuplan/text.h"
 #include "gpuplan/clock.h"
 
 #define P(...) (st = st ? st : gp_buf_printf(out, __VA_ARGS__))
@@ -24,12 +25,9 @@ void gp_format_age(int64_t ms, char *out, size_t cap) {
         snprintf(out, cap, "%lld d", (long long)(s / 86400));
 }
 
-/* Outside text without control characters, cut to fit. */
+/* Outside text with each control character shown as '?', cut to fit. */
 static void safe(char *dst, size_t cap, const char *src) {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)src; *p && n + 1 < cap; p++)
-        dst[n++] = (*p < 0x20 || *p == 0x7f) ? '?' : (char)*p;
-    dst[n] = '\0';
+    gp_text_clean_with(src, dst, cap, &(gp_text_rules){.mark = "?"});
 }
 
 /* The JSON is written directly, byte for byte as cJSON_Print formatted it before (cJSON 1.7:

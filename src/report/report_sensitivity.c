@@ -79,7 +79,7 @@ static gp_status option_table(const gp_scenario *s, const gp_sensitivity *t, int
     char be[16];
     month(be, sizeof be, t->has_be_base[i], t->be_base[i]);
     char diff[64];
-    gp_format_money(t->base_diff[i], diff, sizeof diff);
+    gp_fmt_money(t->base_diff[i], diff, sizeof diff);
     P("\n%s: option - self-hosted = %s at the base point, break-even month %s\n",
       s->options[i].name, diff, be);
     P("  %-46s %12s %12s %16s %16s %6s %6s\n", "input", "low", "high", "change at low",
@@ -87,8 +87,8 @@ static gp_status option_table(const gp_scenario *s, const gp_sensitivity *t, int
     for (int j = 0; j < rank->n; j++) {
         const gp_sens_row *row = &t->rows[rank->order[j]];
         char lo[64], hi[64], bl[16], bh[16], vl[32], vh[32];
-        gp_format_money(row->delta_low[i], lo, sizeof lo);
-        gp_format_money(row->delta_high[i], hi, sizeof hi);
+        gp_fmt_money(row->delta_low[i], lo, sizeof lo);
+        gp_fmt_money(row->delta_high[i], hi, sizeof hi);
         month(bl, sizeof bl, row->has_be_low[i], row->be_low[i]);
         month(bh, sizeof bh, row->has_be_high[i], row->be_high[i]);
         P("  %-46s %12s %12s %16s %16s %6s %6s\n", row->input,
@@ -162,8 +162,8 @@ gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivi
     int w = cheapest(t, NULL, END_BASE);
     double base_lead = lead(t, NULL, END_BASE, w);
     char total[64], by[64];
-    gp_format_money(side_total(t, NULL, END_BASE, w), total, sizeof total);
-    gp_format_money(base_lead, by, sizeof by);
+    gp_fmt_money(side_total(t, NULL, END_BASE, w), total, sizeof total);
+    gp_fmt_money(base_lead, by, sizeof by);
     P("Cheapest at the base point: %s, %s; its lead over the next best: %s.\n", side_name(s, w),
       total, by);
     driver *d = gp_xcalloc(t->n_rows ? (size_t)t->n_rows : 1, sizeof *d);
@@ -200,8 +200,8 @@ gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivi
         /* Long names are cut on a character boundary, so the bars stay in line. */
         size_t cut = gp_text_utf8_cut(label, strlen(label) < LABEL ? strlen(label) : LABEL);
         label[cut] = '\0';
-        gp_format_money(d[j].chg_low, cl, sizeof cl);
-        gp_format_money(d[j].chg_high, ch, sizeof ch);
+        gp_fmt_money(d[j].chg_low, cl, sizeof cl);
+        gp_fmt_money(d[j].chg_high, ch, sizeof ch);
         bar(d[j].chg_low, d[j].chg_high, scale, HALF, b);
         if (d[j].win_low != w || d[j].win_high != w)
             snprintf(flip, sizeof flip, "  ! %s%s%s%s%s", d[j].win_low != w ? "low: " : "",

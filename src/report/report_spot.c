@@ -7,6 +7,7 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
+#include "gpuplan/scenario.h"
 
 static bool is_spot(const gp_scenario *s, int i) {
     return i >= 0 && i < s->n_options && s->options[i].pricing == GP_SPOT;
@@ -131,7 +132,7 @@ bool gp_report_spot_line(const gp_scenario *s, const gp_report_meta *meta, char 
             continue;
         }
         char month[32], hours[32], where[96];
-        gp_fmt_pct(o->interruptions_per_hour * 730.0, month, sizeof month);
+        gp_fmt_pct(o->interruptions_per_hour * GP_MONTH_HOURS, month, sizeof month);
         gp_fmt_sig(o->checkpoint_interval_h / 2 + o->restart_h, 4, hours, sizeof hours);
         const char *band = band_of(s, meta, i);
         if (o->has_interruptions_per_hour && drafted_default(meta))

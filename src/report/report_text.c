@@ -10,10 +10,6 @@
 #include "gpuplan/report_opening.h"
 #include "gpuplan/text.h"
 
-void gp_format_money(double v, char *out, size_t cap) {
-    gp_fmt_money(v, out, cap);
-}
-
 gp_status gp_csv_field(gp_buf *out, const char *text) {
     /* Strip first, then test: a leading control character or newline must not hide a formula
      * from the test, and spreadsheets skip leading spaces before = + - @. */
@@ -64,6 +60,38 @@ static void traded_at(const gp_self_result *r, int m, int *bought, int *sold) {
         if (r->batches[i].exit == m)
             *sold += r->batches[i].servers;
     }
+}
+
+/* The end of row m: the options breaking even here, "; "-joined into one field (names
+ * clipped to fit); at M, the exit value within self-hosted's cumulative and its basis (2.1). */
+static gp_status csv_row_end(gp_buf *out, const gp_scenario *s, const gp_result *r, int m) {
+    gp_status st = GP_OK;
+    char marks[GP_NAME_BYTES];
+    size_t used = 0;
+    marks[0] = '\0';
+    for (int i = 0; i < r->n_options; i++) {
+        const gp_option_result *o = &r->options[i];
+        if (o->has_break_even_month && o->break_even_month == m && used + 3 < sizeof marks)
+            used += (size_t)snprintf(marks + used, sizeof marks - used, "%s%s", used ? "; " : "",
+                                     s->options[i].name);
+    }
+    if (st == GP_OK)
+        st = gp_buf_add(out, ",", 1);
+    if (st == GP_OK)
+        st = gp_csv_field(out, marks);
+    /* 2.1: the exit value within self-hosted's cumulative at M, and its basis. */
+    if (st == GP_OK && m == r->horizon_months && r->self.exit_value != 0.0) {
+        char v[40], basis[512];
+        gp_exit_basis_text(s, basis, sizeof basis);
+        st = gp_buf_printf(out, ",%s,", gp_fmt_cents(r->self.exit_value, v, sizeof v));
+        if (st == GP_OK)
+            st = gp_csv_field(out, basis);
+    } else if (st == GP_OK) {
+        st = gp_buf_add(out, ",,", 2);
+    }
+    if (st == GP_OK)
+        st = gp_buf_add(out, "\n", 1);
+    return st;
 }
 
 gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
@@ -120,48 +148,30 @@ gp_status gp_report_csv(const gp_scenario *s, const gp_result *r, const gp_repor
                                gp_fmt_cents(cum[i], c, sizeof c),
                                gp_fmt_fixed(m > 0 ? o->burst_hours[m - 1] : 0.0, 1, bh, sizeof bh));
         }
-        /* The options breaking even here, "; "-joined into one field (names clipped to fit). */
-        char marks[GP_NAME_BYTES];
-        size_t used = 0;
-        marks[0] = '\0';
-        for (int i = 0; i < r->n_options; i++) {
-            const gp_option_result *o = &r->options[i];
-            if (o->has_break_even_month && o->break_even_month == m && used + 3 < sizeof marks)
-                used += (size_t)snprintf(marks + used, sizeof marks - used, "%s%s",
-                                         used ? "; " : "", s->options[i].name);
-        }
         if (st == GP_OK)
-            st = gp_buf_add(out, ",", 1);
-        if (st == GP_OK)
-            st = gp_csv_field(out, marks);
-        /* 2.1: the exit value within self-hosted's cumulative at M, and its basis. */
-        if (st == GP_OK && m == r->horizon_months && r->self.exit_value != 0.0) {
-            char v[40], basis[512];
-            gp_exit_basis_text(s, basis, sizeof basis);
-            st = gp_buf_printf(out, ",%s,", gp_fmt_cents(r->self.exit_value, v, sizeof v));
-            if (st == GP_OK)
-                st = gp_csv_field(out, basis);
-        } else if (st == GP_OK) {
-            st = gp_buf_add(out, ",,", 2);
-        }
-        if (st == GP_OK)
-            st = gp_buf_add(out, "\n", 1);
+            st = csv_row_end(out, s, r, m);
     }
     if (st != GP_OK)
         return gp_errorf(err, st, NULL, "CSV is larger than the output limit");
     return GP_OK;
 }
 
-/* Markdown table cells must not break the table: drop controls and escape pipes. */
+/* Markdown table cells must not break the table: controls dropped as gp_text_clean drops
+ * them, pipes escaped. */
 static gp_status md_text(gp_buf *out, const char *text) {
     gp_status st = GP_OK;
-    for (const unsigned char *p = (const unsigned char *)text; *p && st == GP_OK; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            continue;
-        if (*p == '|')
+    size_t left = strlen(text);
+    for (const char *p = text; left > 0 && st == GP_OK;) {
+        size_t len;
+        gp_text_class k = gp_text_next(p, left, &len);
+        if (k == GP_TEXT_INVALID)
+            st = gp_buf_add(out, "?", 1);
+        else if (*p == '|')
             st = gp_buf_add(out, "\\|", 2);
-        else
-            st = gp_buf_add(out, p, 1);
+        else if (k == GP_TEXT_PLAIN || k == GP_TEXT_BIDI)
+            st = gp_buf_add(out, p, len);
+        p += len;
+        left -= len;
     }
     return st;
 }
@@ -195,7 +205,7 @@ static void text(md *w, const char *t) {
 
 static void money(md *w, double v) {
     char m[64];
-    gp_format_money(v, m, sizeof m);
+    gp_fmt_money(v, m, sizeof m);
     put(w, "%s", m);
 }
 
@@ -232,8 +242,8 @@ static void what_decides(md *w, const gp_scenario *s, const gp_result *r,
     free(o);
 }
 
-static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta) {
-    put(w, "## Assumptions\n\n| input | value |\n|---|---|\n");
+/* Assumptions: the horizon, demand, its growth and steps. */
+static void assumptions_demand(md *w, const gp_scenario *s) {
     put(w, "| horizon | ");
     count(w, s->horizon_months, "month", "months");
     put(w, " |\n");
@@ -273,6 +283,10 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
                 st->utilization * 100.0);
         put(w, " |\n");
     }
+}
+
+/* Assumptions: the discount rate, the server, power, the tariff and the running costs. */
+static void assumptions_self(md *w, const gp_scenario *s, const gp_report_meta *meta) {
     put(w, "| discount rate (NPV) | ");
     sig(w, s->discount_rate * 100.0);
     put(w, "%% a year%s |\n",
@@ -341,6 +355,10 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
         money(w, s->other_per_month);
         put(w, " |\n");
     }
+}
+
+/* Assumptions: buying, trends, throughput, the value at exit and financing. */
+static void assumptions_buying(md *w, const gp_scenario *s) {
     put(w, "| buying | %s", s->buy == GP_BUY_AS_NEEDED ? "as needed" : "all at once");
     if (s->lead_time_months > 0)
         put(w, ", %d-month lead time", s->lead_time_months);
@@ -377,65 +395,75 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
             s->loan_fraction * 100.0, s->loan_apr * 100.0, s->loan_term_months);
     else
         put(w, "| financing | cash |\n");
-    for (int i = 0; i < s->n_options; i++) {
-        const gp_option *o = &s->options[i];
-        put(w, "| ");
-        text(w, o->name);
-        put(w, " | %s, ", gp_pricing_name(o->pricing));
-        if (o->pricing == GP_PER_UNIT) {
-            /* An API: the work itself is billed, no GPUs or instances. */
-            sig(w, o->price_per_unit);
-            put(w, " a ");
-            text(w, s->work_unit[0] ? s->work_unit : "unit of work");
-            if (o->input_units_per_unit > 0) {
-                put(w, " plus ");
-                sig(w, o->input_units_per_unit);
-                put(w, " input units at ");
-                sig(w, o->price_per_input_unit);
-                put(w, " (");
-                sig(w, o->hourly);
-                put(w, " in all)");
-            }
-        } else {
-            count(w, o->gpus_per_instance, "GPU", "GPUs");
-            put(w, " an instance, ");
+}
+
+/* Assumptions: one option's row. */
+static void assumptions_option(md *w, const gp_scenario *s, const gp_option *o) {
+    put(w, "| ");
+    text(w, o->name);
+    put(w, " | %s, ", gp_pricing_name(o->pricing));
+    if (o->pricing == GP_PER_UNIT) {
+        /* An API: the work itself is billed, no GPUs or instances. */
+        sig(w, o->price_per_unit);
+        put(w, " a ");
+        text(w, s->work_unit[0] ? s->work_unit : "unit of work");
+        if (o->input_units_per_unit > 0) {
+            put(w, " plus ");
+            sig(w, o->input_units_per_unit);
+            put(w, " input units at ");
+            sig(w, o->price_per_input_unit);
+            put(w, " (");
             sig(w, o->hourly);
-            put(w, " an instance-hour");
+            put(w, " in all)");
         }
-        if (o->pricing == GP_COMMITTED) {
-            put(w, ", %d-month term", o->term_months);
-            if (o->upfront > 0) {
-                put(w, ", ");
-                money(w, o->upfront);
-                put(w, " upfront each");
-            }
-        }
-        if (o->has_base_gpus) {
-            put(w, ", base of ");
-            count(w, o->base_gpus, "GPU", "GPUs");
-            if (o->burst >= 0) {
-                put(w, ", bursting to ");
-                text(w, s->options[o->burst].name);
-            }
-        }
-        if (o->price_trend_per_year != 0.0)
-            put(w, ", price %+.4g%% a year", o->price_trend_per_year * 100.0);
-        if (s->work_mode && o->pricing != GP_PER_UNIT) {
-            put(w, ", ");
-            sig(w, o->work_per_gpu_hour);
-            put(w, " a busy GPU-hour");
-        }
-        if (o->idle_overhead > 0)
-            put(w, ", idle overhead %.4g%%", o->idle_overhead * 100.0);
-        if (o->pricing == GP_SPOT && o->interruptions_per_hour > 0)
-            put(w, ", %g interruptions/h, checkpoint every %g h, restart %g h",
-                o->interruptions_per_hour, o->checkpoint_interval_h, o->restart_h);
-        if (o->has_catalog) {
-            put(w, ", catalog ");
-            text(w, o->catalog);
-        }
-        put(w, " |\n");
+    } else {
+        count(w, o->gpus_per_instance, "GPU", "GPUs");
+        put(w, " an instance, ");
+        sig(w, o->hourly);
+        put(w, " an instance-hour");
     }
+    if (o->pricing == GP_COMMITTED) {
+        put(w, ", %d-month term", o->term_months);
+        if (o->upfront > 0) {
+            put(w, ", ");
+            money(w, o->upfront);
+            put(w, " upfront each");
+        }
+    }
+    if (o->has_base_gpus) {
+        put(w, ", base of ");
+        count(w, o->base_gpus, "GPU", "GPUs");
+        if (o->burst >= 0) {
+            put(w, ", bursting to ");
+            text(w, s->options[o->burst].name);
+        }
+    }
+    if (o->price_trend_per_year != 0.0)
+        put(w, ", price %+.4g%% a year", o->price_trend_per_year * 100.0);
+    if (s->work_mode && o->pricing != GP_PER_UNIT) {
+        put(w, ", ");
+        sig(w, o->work_per_gpu_hour);
+        put(w, " a busy GPU-hour");
+    }
+    if (o->idle_overhead > 0)
+        put(w, ", idle overhead %.4g%%", o->idle_overhead * 100.0);
+    if (o->pricing == GP_SPOT && o->interruptions_per_hour > 0)
+        put(w, ", %g interruptions/h, checkpoint every %g h, restart %g h",
+            o->interruptions_per_hour, o->checkpoint_interval_h, o->restart_h);
+    if (o->has_catalog) {
+        put(w, ", catalog ");
+        text(w, o->catalog);
+    }
+    put(w, " |\n");
+}
+
+static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta) {
+    put(w, "## Assumptions\n\n| input | value |\n|---|---|\n");
+    assumptions_demand(w, s);
+    assumptions_self(w, s, meta);
+    assumptions_buying(w, s);
+    for (int i = 0; i < s->n_options; i++)
+        assumptions_option(w, s, &s->options[i]);
     gp_unset_input unset[GP_MAX_UNSET];
     int nu = gp_report_unset_inputs(s, meta, unset);
     for (int i = 0; i < nu; i++)
@@ -444,6 +472,28 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
 }
 
 /* The plan month by month: one row per index, row 0 the start and row j the close of month j. */
+/* The purchases and sales: a row a batch, delivered, served, its value and how it leaves. */
+static void md_batches(md *w, const gp_scenario *s, const gp_result *r,
+                       const gp_report_meta *meta) {
+    int m = r->horizon_months;
+    put(w,
+        "### Purchases and sales (%s)\n\n| batch | delivered at m | serves from | servers | "
+        "hardware capex | kind | leaves at m | age (months) | value | how |\n"
+        "|---:|---:|---|---:|---:|---|---:|---:|---:|---|\n",
+        s->currency);
+    for (int i = 0; i < r->self.n_batches; i++) {
+        const gp_batch *b = &r->self.batches[i];
+        char label[32];
+        month_label(s, meta, b->index + 1, label, sizeof label);
+        put(w, "| %d | %d | %s | %d | ", i + 1, b->index, label, b->servers);
+        money(w, b->hardware_capex);
+        put(w, " | %s | %d | %d | ", b->refresh ? "refresh" : "new", b->exit, b->exit - b->index);
+        money(w, b->value);
+        put(w, " | %s |\n", b->exit == m ? "exit value at the end" : "sold at a refresh");
+    }
+    put(w, "\n");
+}
+
 static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
                        const gp_report_meta *meta) {
     int m = r->horizon_months;
@@ -531,24 +581,8 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
         put(w, first ? " |\n" : "** |\n");
     }
     put(w, "\n");
-    if (r->self.n_batches == 0)
-        return;
-    put(w,
-        "### Purchases and sales (%s)\n\n| batch | delivered at m | serves from | servers | "
-        "hardware capex | kind | leaves at m | age (months) | value | how |\n"
-        "|---:|---:|---|---:|---:|---|---:|---:|---:|---|\n",
-        s->currency);
-    for (int i = 0; i < r->self.n_batches; i++) {
-        const gp_batch *b = &r->self.batches[i];
-        char label[32];
-        month_label(s, meta, b->index + 1, label, sizeof label);
-        put(w, "| %d | %d | %s | %d | ", i + 1, b->index, label, b->servers);
-        money(w, b->hardware_capex);
-        put(w, " | %s | %d | %d | ", b->refresh ? "refresh" : "new", b->exit, b->exit - b->index);
-        money(w, b->value);
-        put(w, " | %s |\n", b->exit == m ? "exit value at the end" : "sold at a refresh");
-    }
-    put(w, "\n");
+    if (r->self.n_batches > 0)
+        md_batches(w, s, r, meta);
 }
 
 /* A side's cost per GPU-hour cell, and in work mode its cost per unit of work cell beside it. */
@@ -567,156 +601,172 @@ static void per_hour_and_unit(md *w, const gp_scenario *s, const gp_result *r, i
         put(w, "n/a");
 }
 
-gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
-                       gp_buf *out, gp_err *err) {
-    if (gp_report_check(r, err))
-        return err->code;
-    md w = {out, GP_OK};
+/* The title and the headline: the cheapest side, its total, the exit value it includes, the
+ * prices' date and spot's caveat. */
+static void md_headline(md *w, const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                        const char *exit_line) {
     int m = r->horizon_months;
-    put(&w, "# ");
-    text(&w, s->name);
-    put(&w, "\n\n");
+    put(w, "# ");
+    text(w, s->name);
+    put(w, "\n\n");
     const char *winner = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
     double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
-    put(&w, "**Cheapest over ");
-    count(&w, m, "month", "months");
-    put(&w, ": ");
-    text(&w, winner);
-    put(&w, "**, ");
-    money(&w, best);
-    put(&w, " %s in total.", s->currency);
-    char exit_line[768];
-    gp_exit_line(s, r, exit_line, sizeof exit_line);
+    put(w, "**Cheapest over ");
+    count(w, m, "month", "months");
+    put(w, ": ");
+    text(w, winner);
+    put(w, "**, ");
+    money(w, best);
+    put(w, " %s in total.", s->currency);
     if (r->cheapest < 0 && *exit_line) {
-        put(&w, " That includes an ");
-        text(&w, exit_line);
-        put(&w, ".");
+        put(w, " That includes an ");
+        text(w, exit_line);
+        put(w, ".");
     }
     if (meta && meta->as_of)
-        put(&w, " Prices as of %s.", meta->as_of);
+        put(w, " Prices as of %s.", meta->as_of);
     char spot[GP_OPENING_BYTES];
     gp_report_spot_headline(s, r, spot, sizeof spot);
     if (*spot) {
-        put(&w, " ");
-        text(&w, spot);
+        put(w, " ");
+        text(w, spot);
     }
-    put(&w, "\n\n");
-    what_decides(&w, s, r, meta);
-    assumptions(&w, s, meta);
+    put(w, "\n\n");
+}
 
-    put(&w, "## Totals (%s)\n\n", s->currency);
+/* Totals: a row a side, the break-even months, utilization and hourly; the exit value's line. */
+static void md_totals(md *w, const gp_scenario *s, const gp_result *r, const char *exit_line) {
+    put(w, "## Totals (%s)\n\n", s->currency);
     /* Work mode: a busy GPU-hour's cost (of the side's own hours) beside a unit of work's. */
-    put(&w, "| option | pricing | total | NPV | per %sGPU-hour | ", r->work_mode ? "busy " : "");
+    put(w, "| option | pricing | total | NPV | per %sGPU-hour | ", r->work_mode ? "busy " : "");
     if (r->work_mode) {
-        put(&w, "per ");
-        text(&w, s->work_unit[0] ? s->work_unit : "work unit");
-        put(&w, " | ");
+        put(w, "per ");
+        text(w, s->work_unit[0] ? s->work_unit : "work unit");
+        put(w, " | ");
     }
-    put(&w, "break-even month | payback month | without exit values | break-even utilization "
-            "| break-even hourly |\n");
-    put(&w, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|\n", r->work_mode ? "---:|" : "");
-    put(&w, "| self-hosted (%d servers) | owned | ", r->self.servers);
-    money(&w, r->self.total);
-    put(&w, " | ");
-    money(&w, r->self.npv);
-    put(&w, " | ");
-    per_hour_and_unit(&w, s, r, -1);
-    put(&w, " | | | | | |\n");
+    put(w, "break-even month | payback month | without exit values | break-even utilization "
+           "| break-even hourly |\n");
+    put(w, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|\n", r->work_mode ? "---:|" : "");
+    put(w, "| self-hosted (%d servers) | owned | ", r->self.servers);
+    money(w, r->self.total);
+    put(w, " | ");
+    money(w, r->self.npv);
+    put(w, " | ");
+    per_hour_and_unit(w, s, r, -1);
+    put(w, " | | | | | |\n");
     for (int i = 0; i < r->n_options; i++) {
         const gp_option_result *o = &r->options[i];
-        put(&w, "| ");
-        text(&w, s->options[i].name);
-        put(&w, " | %s | ", gp_pricing_name(s->options[i].pricing));
-        money(&w, o->total);
-        put(&w, " | ");
-        money(&w, o->npv);
-        put(&w, " | ");
-        per_hour_and_unit(&w, s, r, i);
-        put(&w, " | ");
-        month_or_never(&w, o->has_break_even_month, o->break_even_month);
-        put(&w, " | ");
-        month_or_never(&w, o->has_payback_month, o->payback_month);
-        put(&w, " | ");
-        month_or_never(&w, o->has_break_even_month_without_exit, o->break_even_month_without_exit);
-        put(&w, " / ");
-        month_or_never(&w, o->has_payback_month_without_exit, o->payback_month_without_exit);
-        put(&w, " | ");
+        put(w, "| ");
+        text(w, s->options[i].name);
+        put(w, " | %s | ", gp_pricing_name(s->options[i].pricing));
+        money(w, o->total);
+        put(w, " | ");
+        money(w, o->npv);
+        put(w, " | ");
+        per_hour_and_unit(w, s, r, i);
+        put(w, " | ");
+        month_or_never(w, o->has_break_even_month, o->break_even_month);
+        put(w, " | ");
+        month_or_never(w, o->has_payback_month, o->payback_month);
+        put(w, " | ");
+        month_or_never(w, o->has_break_even_month_without_exit, o->break_even_month_without_exit);
+        put(w, " / ");
+        month_or_never(w, o->has_payback_month_without_exit, o->payback_month_without_exit);
+        put(w, " | ");
         char h[32];
         if (o->has_break_even_utilization)
-            put(&w, "%.2f%% (%s h/yr)", o->break_even_utilization * 100.0,
+            put(w, "%.2f%% (%s h/yr)", o->break_even_utilization * 100.0,
                 gp_fmt_grouped(o->break_even_utilization * 8760.0, 0, h, sizeof h));
         else
-            put(&w, "none");
-        put(&w, " | ");
+            put(w, "none");
+        put(w, " | ");
         if (o->has_break_even_hourly)
-            put(&w, "%.4f", o->break_even_hourly);
+            put(w, "%.4f", o->break_even_hourly);
         else
-            put(&w, "none");
-        put(&w, " |\n");
+            put(w, "none");
+        put(w, " |\n");
     }
     if (*exit_line) {
-        put(&w, "\nSelf-hosted's total includes an ");
-        text(&w, exit_line);
-        put(&w, ".\n");
+        put(w, "\nSelf-hosted's total includes an ");
+        text(w, exit_line);
+        put(w, ".\n");
     }
-    put(&w, "\nBreak-even month: the first month-end at which owning has cost no more than "
-            "renting so far (m = 0 is the start); payback: from then on for good. Without exit "
-            "values: the same with the book value of hardware still held at the end left out. "
-            "Break-even utilization: the busy share at which both totals are equal.\n\n");
+    put(w, "\nBreak-even month: the first month-end at which owning has cost no more than "
+           "renting so far (m = 0 is the start); payback: from then on for good. Without exit "
+           "values: the same with the book value of hardware still held at the end left out. "
+           "Break-even utilization: the busy share at which both totals are equal.\n\n");
+}
 
+/* Self-hosted's breakdown by category, its energy, CO2 and depreciation. */
+static void md_breakdown(md *w, const gp_scenario *s, const gp_result *r) {
     const gp_breakdown *b = &r->self.breakdown;
-    put(&w, "## Self-hosted breakdown (%s)\n\n| category | total |\n|---|---:|\n", s->currency);
+    put(w, "## Self-hosted breakdown (%s)\n\n| category | total |\n|---|---:|\n", s->currency);
     const char *names[] = {"capex", "power", "colocation", "demand charge", "maintenance",
                            "staff", "other", "interest",   "residual",      "bridge"};
     double vals[] = {b->capex, b->power, b->colo,     b->demand_charge, b->maintenance,
                      b->staff, b->other, b->interest, b->residual,      b->bridge};
     for (int i = 0; i < 10; i++) {
-        put(&w, "| %s | ", names[i]);
-        money(&w, vals[i]);
-        put(&w, " |\n");
+        put(w, "| %s | ", names[i]);
+        money(w, vals[i]);
+        put(w, " |\n");
     }
     char kwh[64], co2[64];
-    put(&w, "\nEnergy %s kWh over the horizon ",
+    put(w, "\nEnergy %s kWh over the horizon ",
         gp_fmt_grouped(r->self.energy_kwh, 0, kwh, sizeof kwh));
     /* Without a grid intensity the CO2 is not known, not zero. */
     if (s->grid_kg_co2_per_kwh > 0)
-        put(&w, "(%s kg CO2); depreciation ", gp_fmt_grouped(r->self.co2_kg, 0, co2, sizeof co2));
+        put(w, "(%s kg CO2); depreciation ", gp_fmt_grouped(r->self.co2_kg, 0, co2, sizeof co2));
     else
-        put(&w, "(CO2 not computed: no grid_kg_co2_per_kwh); depreciation ");
-    money(&w, r->self.depreciation_per_year);
-    put(&w, " a year (informational).\n\n");
+        put(w, "(CO2 not computed: no grid_kg_co2_per_kwh); depreciation ");
+    money(w, r->self.depreciation_per_year);
+    put(w, " a year (informational).\n\n");
+}
 
-    plan_table(&w, s, r, meta);
-    if (meta && meta->n_sources > 0) {
-        put(&w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | upfront or spot "
-                "band | "
-                "effective from | source |\n|---|---|---:|---|---|---|\n");
-        for (int i = 0; i < meta->n_sources; i++) {
-            const gp_price_source *ps = &meta->sources[i];
-            put(&w, "| ");
-            text(&w, ps->option);
-            put(&w, " | ");
-            text(&w, ps->catalog);
-            put(&w, " | %.6g | ", ps->hourly);
-            if (ps->pricing == GP_COMMITTED) {
-                money(&w, ps->upfront);
-                put(&w, " a term%s",
-                    ps->split_derived ? " (half and half of the effective rate)" : "");
-            }
-            if (ps->interruption_band[0])
-                put(&w, "spot interruptions %s a month", ps->interruption_band);
-            put(&w, " | %s | ", ps->effective_from);
-            text(&w, ps->source);
-            if (ps->fx_rate > 0) {
-                put(&w, "; listed %.6g %s/h, converted at %.6g %s per %s of %s (",
-                    ps->listed_hourly, ps->currency, ps->fx_rate, s->currency, ps->currency,
-                    ps->fx_date);
-                text(&w, ps->fx_source);
-                put(&w, ")");
-            }
-            put(&w, " |\n");
+/* The catalog prices used, with their dates, sources and exchange rates. */
+static void md_sources(md *w, const gp_scenario *s, const gp_report_meta *meta) {
+    put(w, "\n## Catalog prices used\n\n| option | catalog entry | hourly | upfront or spot "
+           "band | "
+           "effective from | source |\n|---|---|---:|---|---|---|\n");
+    for (int i = 0; i < meta->n_sources; i++) {
+        const gp_price_source *ps = &meta->sources[i];
+        put(w, "| ");
+        text(w, ps->option);
+        put(w, " | ");
+        text(w, ps->catalog);
+        put(w, " | %.6g | ", ps->hourly);
+        if (ps->pricing == GP_COMMITTED) {
+            money(w, ps->upfront);
+            put(w, " a term%s", ps->split_derived ? " (half and half of the effective rate)" : "");
         }
+        if (ps->interruption_band[0])
+            put(w, "spot interruptions %s a month", ps->interruption_band);
+        put(w, " | %s | ", ps->effective_from);
+        text(w, ps->source);
+        if (ps->fx_rate > 0) {
+            put(w, "; listed %.6g %s/h, converted at %.6g %s per %s of %s (", ps->listed_hourly,
+                ps->currency, ps->fx_rate, s->currency, ps->currency, ps->fx_date);
+            text(w, ps->fx_source);
+            put(w, ")");
+        }
+        put(w, " |\n");
     }
+}
+
+gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,
+                       gp_buf *out, gp_err *err) {
+    if (gp_report_check(r, err))
+        return err->code;
+    md w = {out, GP_OK};
+    char exit_line[768];
+    gp_exit_line(s, r, exit_line, sizeof exit_line);
+    md_headline(&w, s, r, meta, exit_line);
+    what_decides(&w, s, r, meta);
+    assumptions(&w, s, meta);
+    md_totals(&w, s, r, exit_line);
+    md_breakdown(&w, s, r);
+    plan_table(&w, s, r, meta);
+    if (meta && meta->n_sources > 0)
+        md_sources(&w, s, meta);
     put(&w, "\n_gpuplan %s, cost model version %d._\n", meta && meta->version ? meta->version : "",
         GP_MODEL_VERSION);
     if (w.st != GP_OK)

@@ -1,38 +1,17 @@
 /* The SVG writer and HTML escaping (svg.h). */
 #include <math.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "gpuplan/svg.h"
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one. */
-static size_t utf8_len(const unsigned char *s) {
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = 0;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf)
-        n = 2;
-    else if (s[0] >= 0xe0 && s[0] <= 0xef)
-        n = 3;
-    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-        n = 4;
-    if (!n)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-        return 0; /* overlong, or a surrogate */
-    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return n;
-}
+#include "gpuplan/text.h"
 
 gp_status gp_html_escape(gp_buf *out, const char *text) {
-    const unsigned char *p = (const unsigned char *)(text ? text : "");
-    while (*p) {
+    const char *p = text ? text : "";
+    size_t left = strlen(p);
+    while (left > 0) {
+        size_t n;
+        gp_text_class k = gp_text_next(p, left, &n);
         const char *rep = NULL;
-        size_t n = 1;
         switch (*p) {
         case '&':
             rep = "&amp;";
@@ -50,22 +29,15 @@ gp_status gp_html_escape(gp_buf *out, const char *text) {
             rep = "&#39;";
             break;
         default:
-            if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f) {
+            /* Shown, not hidden: U+FFFD for a control (tab and newline kept) or a bad byte. */
+            if (k == GP_TEXT_CONTROL || k == GP_TEXT_INVALID || (k == GP_TEXT_LINE && *p == '\r'))
                 rep = "\xef\xbf\xbd";
-            } else if (*p >= 0x80) {
-                n = utf8_len(p);
-                if (!n) {
-                    rep = "\xef\xbf\xbd";
-                    n = 1;
-                } else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
-                    rep = "\xef\xbf\xbd"; /* C1 controls */
-                }
-            }
         }
         gp_status st = rep ? gp_buf_add(out, rep, strlen(rep)) : gp_buf_add(out, p, n);
         if (st)
             return st;
         p += n;
+        left -= n;
     }
     return GP_OK;
 }

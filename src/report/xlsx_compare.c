@@ -24,7 +24,7 @@
 
 #define GEN "Generations"
 #define MON "Generation months"
-#define HOURS 730.0
+#define HOURS GP_MONTH_HOURS
 
 /* Generations columns. */
 enum {
@@ -618,7 +618,9 @@ static const char *const heads[C_N] = {
     "order among equal totals",
 };
 
-static void generations_sheet(gctx *x) {
+/* The Generations sheet's title, note and inputs (rows 3..10: the work, its growth, the
+ * utilization, the horizon, electricity). */
+static void generations_inputs(gctx *x) {
     book *b = x->b;
     lxw_worksheet *ws = x->gen;
     const gp_comparison *c = x->c;
@@ -662,17 +664,15 @@ static void generations_sheet(gctx *x) {
     gp_xlsx_formula(b, ws, 10, 1, c->work, b->num, "%s", work);
     gp_xlsx_text(b, ws, 10, 2, c->unit, NULL);
     define(b, "gen_work_total", 10);
-    int head = x->gen_first - 1;
-    for (int k = 0; k < C_N; k++)
-        gp_xlsx_text(b, ws, head, k, heads[k], b->head);
-    /* Candidates in compare's order (rank), each its row. */
-    for (int R = x->gen_first; R <= x->gen_last; R++)
-        for (int k = 0; k < x->n_own + x->n_rent; k++) {
-            const cand *o = k < x->n_own ? &x->own[k] : &x->rent[k - x->n_own];
-            if (o->gen_row == R)
-                candidate_row(x, o);
-        }
-    int row = x->gen_last + 2;
+}
+
+/* Below the candidates from `row` on: the note, then the rows compare could not compare and
+ * what each lacks. */
+static void generations_missing(gctx *x, int row) {
+    book *b = x->b;
+    lxw_worksheet *ws = x->gen;
+    const gp_comparison *c = x->c;
+    char text[600];
     gp_xlsx_text(b, ws, row++, 0,
                  "Break-even: the first index (0: the start; m: the close of month m) at which "
                  "owning the GPU model named has cost no more than renting so far; empty: never. "
@@ -695,6 +695,24 @@ static void generations_sheet(gctx *x) {
         gp_xlsx_text(b, ws, row, 0, text, NULL);
         gp_xlsx_text(b, ws, row++, 1, r->missing, NULL);
     }
+}
+
+static void generations_sheet(gctx *x) {
+    book *b = x->b;
+    lxw_worksheet *ws = x->gen;
+    generations_inputs(x);
+    int head = x->gen_first - 1;
+    for (int k = 0; k < C_N; k++)
+        gp_xlsx_text(b, ws, head, k, heads[k], b->head);
+    /* Candidates in compare's order (rank), each its row. */
+    for (int R = x->gen_first; R <= x->gen_last; R++)
+        for (int k = 0; k < x->n_own + x->n_rent; k++) {
+            const cand *o = k < x->n_own ? &x->own[k] : &x->rent[k - x->n_own];
+            if (o->gen_row == R)
+                candidate_row(x, o);
+        }
+    int row = x->gen_last + 2;
+    generations_missing(x, row);
     worksheet_set_column(ws, 0, 0, 14, NULL);
     worksheet_set_column(ws, C_OFFER, C_OFFER, 30, NULL);
     worksheet_set_column(ws, C_TP_SOURCE, C_TP_SOURCE, 30, NULL);

@@ -517,7 +517,42 @@ static gp_status hday_put(writer *w, long long series, int64_t hour, const gp_ho
 
 /* util_hour per utilization series and hour (into its day chunk before the series' sealed_ms),
  * and fleet_5m per model and bucket, from the utilization rows newly stored. */
-static gp_status write_capacity(writer *w, gp_err *err) {
+/* The GPU utilization rows kept, an hour of a series at a time: into the series' day chunk
+ * when its day is sealed, else upserted into the hourly rows; each non-MIG GPU's buckets also
+ * into *fa (the fleet's accumulators, *nf of them, grown). */
+/* One hour of a series' utilization (h, its histogram counts in hcount): into the day chunk
+ * when the hour is sealed, else upserted into the hourly rows; an hour already there is left
+ * to the fallback. */
+static gp_status hour_store(writer *w, long long series, int64_t hour, bool sealed,
+                            const gp_hour *h, const int hcount[21], gp_err *err) {
+    gp_status res;
+    if (sealed) {
+        bool stored;
+        res = hday_put(w, series, hour, h, &stored, err);
+        if (res == GP_OK && !stored)
+            hours_add(&w->fallback, hour, hour + 1); /* the hour was there already */
+        return res;
+    }
+    char hist[22];
+    for (int i = 0; i < 21; i++)
+        hist[i] = (char)(48 + hcount[i]);
+    hist[21] = '\0';
+    sqlite3_bind_int64(w->uh, 1, series);
+    sqlite3_bind_int64(w->uh, 2, hour);
+    sqlite3_bind_int64(w->uh, 3, h->buckets);
+    sqlite3_bind_double(w->uh, 4, h->util_sum);
+    sqlite3_bind_int64(w->uh, 5, h->power_n);
+    sqlite3_bind_double(w->uh, 6, h->power_sum);
+    sqlite3_bind_int64(w->uh, 7, h->busy_power_n);
+    sqlite3_bind_double(w->uh, 8, h->busy_power_sum);
+    sqlite3_bind_text(w->uh, 9, hist, 21, SQLITE_TRANSIENT);
+    res = step_done(w->st, w->uh, "write an hour of utilization", err);
+    if (res == GP_OK && sqlite3_changes(w->st->db) == 0)
+        hours_add(&w->fallback, hour, hour + 1); /* the hour had rows already */
+    return res;
+}
+
+static gp_status write_capacity_hours(writer *w, fleet_acc **fa_out, size_t *nf_out, gp_err *err) {
     const gp_rollups *b = w->b;
     fleet_acc *fa = NULL;
     size_t nf = 0, capf = 0;
@@ -541,7 +576,6 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         int64_t hour = r->bucket_ms - r->bucket_ms % GP_HOUR_MS;
         long long buckets = 0, power_n = 0, busy_n = 0;
         double util_sum = 0, power_sum = 0, busy_sum = 0;
-        char hist[22];
         int hcount[21] = {0};
         size_t j = k;
         for (; j < b->n && w->order[j].series == w->order[k].series; j++) {
@@ -574,40 +608,25 @@ static gp_status write_capacity(writer *w, gp_err *err) {
             f->util_sum = m;
             f->h[bin] = 1;
         }
-        if (hour < sealed) {
-            gp_hour h = {buckets, power_n, busy_n, util_sum, power_sum, busy_sum, {0}};
-            for (int i = 0; i < 21; i++)
-                h.hist[i] = (unsigned char)hcount[i];
-            bool stored;
-            res = hday_put(w, w->order[k].series, hour, &h, &stored, err);
-            if (res == GP_OK && !stored)
-                hours_add(&w->fallback, hour, hour + 1); /* the hour was there already */
-            k = j;
-            continue;
-        }
+        gp_hour h = {buckets, power_n, busy_n, util_sum, power_sum, busy_sum, {0}};
         for (int i = 0; i < 21; i++)
-            hist[i] = (char)(48 + hcount[i]);
-        hist[21] = '\0';
-        sqlite3_bind_int64(w->uh, 1, w->order[k].series);
-        sqlite3_bind_int64(w->uh, 2, hour);
-        sqlite3_bind_int64(w->uh, 3, buckets);
-        sqlite3_bind_double(w->uh, 4, util_sum);
-        sqlite3_bind_int64(w->uh, 5, power_n);
-        sqlite3_bind_double(w->uh, 6, power_sum);
-        sqlite3_bind_int64(w->uh, 7, busy_n);
-        sqlite3_bind_double(w->uh, 8, busy_sum);
-        sqlite3_bind_text(w->uh, 9, hist, 21, SQLITE_TRANSIENT);
-        res = step_done(w->st, w->uh, "write an hour of utilization", err);
-        if (res == GP_OK && sqlite3_changes(w->st->db) == 0)
-            hours_add(&w->fallback, hour, hour + 1); /* the hour had rows already */
+            h.hist[i] = (unsigned char)hcount[i];
+        res = hour_store(w, w->order[k].series, hour, hour < sealed, &h, hcount, err);
         k = j;
     }
     if (res == GP_OK && hday_flush(w, err))
         res = err->code;
-    /* Sum per (model, bucket), then add to the node's rows and the fleet's total. The days
-     * the batch covers to their end are sealed first, so they go straight into day chunks
-     * (store_fleet.c), added as the upsert adds into a row. */
-    if (res == GP_OK && nf)
+    *fa_out = fa;
+    *nf_out = nf;
+    return res;
+}
+
+/* Sum per (model, bucket), then add to the node's rows and the fleet's total. The days the
+ * batch covers to their end are sealed first, so they go straight into day chunks
+ * (store_fleet.c), added as the upsert adds into a row. fa is sorted here. */
+static gp_status write_capacity_fleet(writer *w, fleet_acc *fa, size_t nf, gp_err *err) {
+    gp_status res = GP_OK;
+    if (nf)
         qsort(fa, nf, sizeof *fa, by_model_bucket);
     int64_t fleet_sealed = 0, newest = INT64_MIN;
     for (size_t i = 0; i < nf; i++) /* by model first: the last row is not the newest */
@@ -660,9 +679,18 @@ static gp_status write_capacity(writer *w, gp_err *err) {
         }
         i = j;
     }
-    free(fa);
     if (res == GP_OK && store_fleet_flush(w->st, err))
         res = err->code;
+    return res;
+}
+
+static gp_status write_capacity(writer *w, gp_err *err) {
+    fleet_acc *fa = NULL;
+    size_t nf = 0;
+    gp_status res = write_capacity_hours(w, &fa, &nf, err);
+    if (res == GP_OK)
+        res = write_capacity_fleet(w, fa, nf, err);
+    free(fa);
     return res;
 }
 

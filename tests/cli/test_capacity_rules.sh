@@ -104,11 +104,15 @@ assert not [q for q in queries if 'DCGM_FI_' in q], queries
 PY
 runs plain --match "$plain"
 check "Prometheus: the recorded series are detected and named" said "$tmp/plain.rec.json" "recorded series"
-check "Prometheus: the same figures from the recorded series as from the raw ones" \
-    $py "$root/tests/cli/compare_capacity.py" "$tmp/plain.raw.json" "$tmp/plain.rec.json" --servers
+# promtool evaluates a group at an offset within its 5 minutes hashed from the group's name and
+# file (Prometheus does the same live), so each recorded window holds other minute samples than
+# the raw bucket it stands for: the busy shares within half a point (docs/telemetry.md); the
+# exact equality of every figure is checked on VictoriaMetrics below, whose replay is aligned.
+check "Prometheus: the recorded series' busy shares within 0.5 points of the raw ones" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/plain.raw.json" "$tmp/plain.rec.json" --servers --shifted 0.005
 runs by --match "$plain" --by Hostname --busy-threshold 50 --hosts-per-query 2
-check "by Hostname, at 50 %, 2 hosts a query: the same" \
-    $py "$root/tests/cli/compare_capacity.py" "$tmp/by.raw.json" "$tmp/by.rec.json" --servers
+check "by Hostname, at 50 %, 2 hosts a query: the same, as above" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/by.raw.json" "$tmp/by.rec.json" --servers --shifted 0.005
 check "by Hostname: the same use per label value" $py - "$tmp/by.raw.json" "$tmp/by.rec.json" <<'PY'
 import json, sys
 a, b = ({r['value']: r for r in json.load(open(p))['by_label']} for p in sys.argv[1:3])

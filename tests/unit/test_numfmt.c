@@ -162,10 +162,34 @@ static void test_clock(void **state) {
     assert_string_equal(small, "2023-11-14");
 }
 
+/* UTC whatever TZ says, the second truncated, cut to fit, and the whole range of int64_t ms. */
+static void test_utc_time(void **state) {
+    (void)state;
+    setenv("TZ", "America/New_York", 1);
+    tzset();
+    char buf[32];
+    gp_fmt_utc_time(1700000000999, buf, sizeof buf);
+    assert_string_equal(buf, "2023-11-14T22:13:20Z");
+    gp_fmt_utc_time(0, buf, sizeof buf);
+    assert_string_equal(buf, "1970-01-01T00:00:00Z");
+    gp_fmt_utc_time(-1500, buf, sizeof buf);
+    assert_string_equal(buf, "1969-12-31T23:59:59Z");
+    char day[11];
+    gp_fmt_utc_time(1700000000999, day, sizeof day);
+    assert_string_equal(day, "2023-11-14");
+    gp_fmt_utc_time(INT64_MAX, buf, sizeof buf);
+    assert_string_equal(buf, "292278994-08-17T07:12:55Z");
+    gp_fmt_utc_time(INT64_MIN, buf, sizeof buf);
+    assert_string_equal(buf, "-292275055-05-16T16:47:05Z");
+    setenv("TZ", "UTC", 1);
+    tzset();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sig),
         cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_utc_time),
         cmocka_unit_test(test_money_and_cents),
         cmocka_unit_test(test_fixed_pct_count),
         cmocka_unit_test(test_non_finite_and_short_buffers),

@@ -1,4 +1,4 @@
-/* Report writers: JSON shape, CSV safety and series, Markdown content, money format. */
+/* Report writers: JSON shape, CSV safety and series, Markdown content. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,19 +42,6 @@ static void load(const char *json, cJSON **tree) {
     gp_err err;
     assert_int_equal(gp_scenario_parse(json, strlen(json), "t.json", sc, tree, &err), GP_OK);
     gp_model_evaluate(sc, res);
-}
-
-static void test_money(void **state) {
-    (void)state;
-    char b[64];
-    gp_format_money(1562288.0000000028, b, sizeof b);
-    assert_string_equal(b, "1,562,288.00");
-    gp_format_money(-901600, b, sizeof b);
-    assert_string_equal(b, "-901,600.00");
-    gp_format_money(-0.001, b, sizeof b);
-    assert_string_equal(b, "0.00");
-    gp_format_money(999.995, b, sizeof b);
-    assert_string_equal(b, "1,000.00");
 }
 
 static void test_csv_neutralised(void **state) {
@@ -191,7 +178,7 @@ static void test_md_work_mode(void **state) {
     assert_non_null(strstr(out.data, "| NPV | per busy GPU-hour | per M tokens | break-even"));
     /* The option: 16 / 8 a busy GPU-hour (it rents busy hours only), 2 / 4 an M tokens. */
     char want[256], total[64];
-    gp_format_money(res->options[0].total, total, sizeof total);
+    gp_fmt_money(res->options[0].total, total, sizeof total);
     snprintf(want, sizeof want, "| od | on_demand | %s | %s | 2.0000 | 0.5 | ", total, total);
     if (!strstr(out.data, want))
         fail_msg("no row [%s] in\n%s", want, out.data);
@@ -631,19 +618,12 @@ static void test_fleet_json_as_cjson(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_money),
-        cmocka_unit_test(test_csv_neutralised),
-        cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),
-        cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),
-        cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),
-        cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),
-        cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_csv_rounded),
-        cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised), cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),      cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),      cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),   cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),   cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_csv_rounded),     cmocka_unit_test(test_sensitivity_json_csv),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -63,6 +63,97 @@ static void test_utf8_cut(void **state) {
     assert_int_equal(gp_text_utf8_cut("\xf0\x9f\x98\x80", 4), 4);
 }
 
+/* One classifier under every sanitiser: each class on its edges. */
+static void test_next_classes(void **state) {
+    (void)state;
+    static const struct {
+        const char *s;
+        gp_text_class want;
+        size_t len;
+    } cases[] = {
+        {"a", GP_TEXT_PLAIN, 1},
+        {" ", GP_TEXT_PLAIN, 1},
+        {"~", GP_TEXT_PLAIN, 1},
+        {"\t", GP_TEXT_LINE, 1},
+        {"\n", GP_TEXT_LINE, 1},
+        {"\r", GP_TEXT_LINE, 1},
+        {"\x01", GP_TEXT_CONTROL, 1},
+        {"\x1b", GP_TEXT_CONTROL, 1},
+        {"\x1f", GP_TEXT_CONTROL, 1},
+        {"\x7f", GP_TEXT_CONTROL, 1},
+        {"\xc2\x80", GP_TEXT_CONTROL, 2},
+        {"\xc2\x9f", GP_TEXT_CONTROL, 2},
+        {"\xc2\xa0", GP_TEXT_PLAIN, 2},
+        {"\xef\xbf\xbe", GP_TEXT_CONTROL, 3},
+        {"\xef\xbf\xbd", GP_TEXT_PLAIN, 3},
+        {"\xe2\x80\x8e", GP_TEXT_BIDI, 3},  /* U+200E */
+        {"\xe2\x80\x8f", GP_TEXT_BIDI, 3},  /* U+200F */
+        {"\xe2\x80\x8d", GP_TEXT_PLAIN, 3}, /* U+200D, the zero-width joiner */
+        {"\xe2\x80\xaa", GP_TEXT_BIDI, 3},  /* U+202A */
+        {"\xe2\x80\xae", GP_TEXT_BIDI, 3},  /* U+202E */
+        {"\xe2\x80\xaf", GP_TEXT_PLAIN, 3}, /* U+202F */
+        {"\xe2\x81\xa6", GP_TEXT_BIDI, 3},  /* U+2066 */
+        {"\xe2\x81\xa9", GP_TEXT_BIDI, 3},  /* U+2069 */
+        {"\xe2\x81\xaa", GP_TEXT_PLAIN, 3}, /* U+206A */
+        {"\xff", GP_TEXT_INVALID, 1},
+        {"\xc0\xaf", GP_TEXT_INVALID, 1},
+        {"\xed\xa0\x80", GP_TEXT_INVALID, 1},
+        {"\xe2\x82", GP_TEXT_INVALID, 1},
+        {"\xf0\x9f\x98\x80", GP_TEXT_PLAIN, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = 0;
+        gp_text_class k = gp_text_next(cases[i].s, strlen(cases[i].s), &len);
+        if (k != cases[i].want || len != cases[i].len)
+            fail_msg("case %zu: got class %d length %zu, want %d and %zu", i, (int)k, len,
+                     (int)cases[i].want, cases[i].len);
+    }
+    /* left bounds the look: a character that runs past it is cut short. */
+    size_t len = 0;
+    assert_int_equal(gp_text_next("\xe2\x82\xac", 2, &len), GP_TEXT_INVALID);
+    assert_int_equal(len, 1);
+}
+
+/* The variants the writers use: a mark in place of what is taken out, lines kept, bidi out. */
+static void test_clean_with_rules(void **state) {
+    (void)state;
+    const char *in = "a\tb\nc\x1b[1m\xc2\x85\xff\xe2\x80\xae"
+                     "d\re";
+    static const struct {
+        gp_text_rules rules;
+        const char *want;
+    } cases[] = {
+        {{0},
+         "abc[1m?\xe2\x80\xae"
+         "de"},
+        {{.mark = "?"},
+         "a?b?c?[1m??\xe2\x80\xae"
+         "d?e"},
+        {{.mark = " "},
+         "a b c [1m  \xe2\x80\xae"
+         "d e"},
+        {{.keep_lines = true},
+         "a\tb\nc[1m?\xe2\x80\xae"
+         "d\re"},
+        {{.drop_bidi = true}, "abc[1m?de"},
+        {{.mark = "\xef\xbf\xbd", .keep_lines = true},
+         "a\tb\nc\xef\xbf\xbd[1m\xef\xbf\xbd\xef\xbf\xbd\xe2\x80\xae"
+         "d\re"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[64];
+        size_t n = gp_text_clean_with(in, out, sizeof out, &cases[i].rules);
+        if (strcmp(out, cases[i].want) != 0)
+            fail_msg("case %zu: got [%s], want [%s]", i, out, cases[i].want);
+        assert_int_equal(n, strlen(out));
+    }
+    /* A mark that does not fit whole is not cut: "ab" then a 3-byte mark in 5 bytes. */
+    char out[5];
+    assert_int_equal(
+        gp_text_clean_with("ab\x01", out, sizeof out, &(gp_text_rules){.mark = "\xef\xbf\xbd"}), 2);
+    assert_string_equal(out, "ab");
+}
+
 /* A share as people type it: "0.7" or "70%" (the CLI's percentages, the TUI's fields). */
 static void test_parse_share(void **state) {
     (void)state;
@@ -87,6 +178,8 @@ int main(void) {
         cmocka_unit_test(test_clean_table),
         cmocka_unit_test(test_clean_truncates_on_a_boundary),
         cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_next_classes),
+        cmocka_unit_test(test_clean_with_rules),
         cmocka_unit_test(test_parse_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
