@@ -17,7 +17,7 @@
 #include "gpuplan/xmem.h"
 
 /* What the catalog does not know about owned servers, as `scenario draft` assumes it. */
-#define PER_SERVER 8
+#define PER_SERVER 8    /* GPUs an owned server holds where the hardware table does not say */
 #define BASE_W 1500.0   /* CPUs, memory, NICs, fans of an 8-GPU server */
 #define IDLE_SHARE 0.15 /* idle draw, share of TDP */
 #define PUE 1.56        /* Uptime Institute 2024 survey average */
@@ -45,8 +45,9 @@ typedef struct model {
     const char *as_of; /* purchase prices dated up to then */
     double own_total;
     int n_picks;
-    int replica; /* GPUs one replica of the profile's model spans (tensor parallel), 1 or more */
-    int n_small; /* offers left out: their instance holds fewer GPUs than a replica */
+    int per_server; /* GPUs an owned server holds: the workload hardware table's, else 8 */
+    int replica;    /* GPUs one replica of the profile's model spans (tensor parallel), 1 or more */
+    int n_small;    /* offers left out: their instance holds fewer GPUs than a replica */
 } model;
 
 typedef struct ctx {
@@ -103,6 +104,8 @@ static model *find_model(ctx *c, const char *gpu, bool add) {
     snprintf(m->gpu, sizeof m->gpu, "%s", gpu);
     m->as_of = c->rq->as_of;
     m->replica = replica_gpus(c->p, gpu);
+    const gp_wl_hw *h = gp_wl_hw_find(gpu);
+    m->per_server = h && h->per_server > 0 ? h->per_server : PER_SERVER;
     return m;
 }
 
@@ -165,7 +168,7 @@ static void price_server(const ctx *c, model *m) {
                                  2;
     m->hw = same[n / 2];
     m->has_hw = true;
-    double server = per_gpu * PER_SERVER * (nodes ? 1.0 : c->rq->server_overhead);
+    double server = per_gpu * m->per_server * (nodes ? 1.0 : c->rq->server_overhead);
     m->server_price = round(server * c->rq->network_share * 100) / 100;
     char which[96];
     if (n == 1)
@@ -174,10 +177,10 @@ static void price_server(const ctx *c, model *m) {
         snprintf(which, sizeof which, "median of %d prices", n);
     if (nodes)
         snprintf(m->price_rule, sizeof m->price_rule, "node: %s, %.0f a GPU x %d x %g network",
-                 which, per_gpu, PER_SERVER, c->rq->network_share);
+                 which, per_gpu, m->per_server, c->rq->network_share);
     else
         snprintf(m->price_rule, sizeof m->price_rule,
-                 "%d x %s, %.0f a GPU x %g server x %g network", PER_SERVER, which, per_gpu,
+                 "%d x %s, %.0f a GPU x %g server x %g network", m->per_server, which, per_gpu,
                  c->rq->server_overhead, c->rq->network_share);
 }
 
@@ -297,7 +300,7 @@ static gp_compare_row *add_row(ctx *c, const char *gpu) {
 static cJSON *self_hosted(const ctx *c, const model *m) {
     double tdp = m->spec.v[GP_SPEC_TDP_W];
     cJSON *sh = cJSON_CreateObject();
-    cJSON_AddNumberToObject(sh, "gpus_per_server", PER_SERVER);
+    cJSON_AddNumberToObject(sh, "gpus_per_server", m->per_server);
     cJSON_AddNumberToObject(sh, "server_price", m->server_price);
     cJSON *pw = cJSON_AddObjectToObject(sh, "power");
     cJSON_AddNumberToObject(pw, "server_base_w", BASE_W);
@@ -318,7 +321,7 @@ static void notes(const ctx *c, const model *own, const model *rent, char *out, 
                      "assumed idle draw 15 %% of TDP, %g W a server besides its GPUs, PUE %g; "
                      "tariff %s. Throughput %s %g %s a GPU-hour (%s: %s).",
                      c->rq->as_of, c->rq->work_per_month, c->p->unit, c->p->name, own->gpu,
-                     PER_SERVER, own->price_rule, own->hw.date, own->hw_source,
+                     own->per_server, own->price_rule, own->hw.date, own->hw_source,
                      own->spec.v[GP_SPEC_TDP_W], own->spec.full_name, BASE_W, PUE,
                      c->rq->tariff ? c->rq->tariff : "the model's default flat price", own->gpu,
                      own->tp->value, c->p->unit, gp_tp_kind_name(own->tp->kind), own->tp->source);

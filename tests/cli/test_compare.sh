@@ -161,6 +161,13 @@ assert h70 and min(h70) >= 2, h70
 assert all(n >= 8 for n in v70), v70
 assert h8 and min(h8) == 1, h8
 ' '$tmp/offers.json' '$tmp/r70.json' '$tmp/r8.json'"
+# A GH200 server is one superchip (the workload hardware table), not eight.
+check "compare: an owned GH200 server holds one GPU, an H100 server eight" $py -c '
+import json, sys
+own = {r["gpu"]: r["offer"] for r in json.load(open(sys.argv[1]))["rows"] if r["side"] == "own"}
+assert own["GH200"].startswith("1 x "), own["GH200"]
+assert own["H100"].startswith("node: ") or own["H100"].startswith("8 x "), own["H100"]
+' "$tmp/r70.json"
 check "compare on BF16 training: V100 refused for precision" bash -c "'$gpuplan' compare --work 1000 --unit 'M tokens' --profile llama2-7b-training | grep -q '^| V100 | - | - | precision: V100 has no bf16 tensor support'"
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
