@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "gpuplan/app_session.h"
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 
 /* The exit status a front end gives a run in which a decision flipped (0 and 1, 2 as ever). */
 #define GP_EXIT_FLIPPED 3

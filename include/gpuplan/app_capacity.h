@@ -15,7 +15,7 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/catalog.h"
-#include "gpuplan/history.h"
+#include "gpuplan/collect_history.h"
 
 typedef struct gp_cap_query {
     long long since_ms; /* the window: the last since_ms up to now */

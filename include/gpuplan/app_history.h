@@ -1,6 +1,6 @@
 /* The fleet's past from its Prometheus-compatible store, as a user asks for it
  * (`gpuplan import --prometheus URL --since 90d`): which node it goes under, which server and
- * selector, then the chunked import of gpuplan/history.h.
+ * selector, then the chunked import of gpuplan/collect_history.h.
  *
  * Ownership: the request's strings are borrowed; the result is caller storage. Errors:
  * GP_E_INPUT for a bad request (no server, credentials in the URL, an empty window) or the
@@ -9,7 +9,7 @@
 #define GPUPLAN_APP_HISTORY_H
 
 #include "gpuplan/app_session.h"
-#include "gpuplan/history.h"
+#include "gpuplan/collect_history.h"
 
 typedef struct gp_history_request {
     const char *node;     /* NULL (with url): one node per host (Hostname, else instance

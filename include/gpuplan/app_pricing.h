@@ -21,6 +21,7 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/catalog_load.h"
+#include "gpuplan/reference.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_api_price.h"
 #include "gpuplan/store_fx.h"

@@ -14,6 +14,7 @@
 
 #include "gpuplan/app_session.h"
 #include "gpuplan/collect.h"
+#include "gpuplan/store_check.h"
 
 /* Add node name with its sources; match, cacert, token_file ("" for none) and insecure apply
  * to every source (match to Prometheus ones only). */

@@ -61,7 +61,7 @@ typedef struct gp_user_profile {
  * filled into *buf; GP_E_INPUT naming the known profiles when neither has it. */
 gp_status gp_profile_resolve(gp_session *s, const char *name, gp_user_profile *buf,
                              const gp_profile **out, gp_err *err);
-/* Add the workload profile in the JSON file at path (throughput.h, gp_workload_json_parse),
+/* Add the workload profile in the JSON file at path (workload_json.h, gp_workload_json_parse),
  * replacing a user profile of the same name; a bundled profile's name is GP_E_INPUT. *added
  * gets the profile as parsed. */
 gp_status gp_profile_add(gp_session *s, const char *path, gp_workload *added, gp_err *err);

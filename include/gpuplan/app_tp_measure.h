@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "gpuplan/app_session.h"
-#include "gpuplan/history.h"
+#include "gpuplan/collect_history.h"
 #include "gpuplan/store_throughput.h"
 
 typedef enum gp_tok_count { GP_TOK_OUTPUT, GP_TOK_INPUT, GP_TOK_TOTAL } gp_tok_count;

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 #include "gpuplan/error.h"
 
 #define GP_BATCH_SUMMARY_MAX_BYTES (64u << 20)

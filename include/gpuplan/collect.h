@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "gpuplan/store_telemetry.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 /* More transfers in flight than this only add sockets and memory: --concurrency stops here. */
 #define GP_COLLECT_MAX_CONCURRENCY 256

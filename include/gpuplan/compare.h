@@ -1,5 +1,5 @@
 /* A comparison of GPU generations per unit of work, as computed by src/app/compare.c
- * (app_compare.h) and rendered by src/report/compare_report.c (report_compare.h).
+ * (app_compare.h) and rendered by src/report/report_compare.c (report_compare.h).
  *
  * Ownership: a gp_comparison owns its rows and their scenario documents; the app layer's
  * gp_comparison_done frees them. */

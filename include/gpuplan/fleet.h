@@ -1,5 +1,5 @@
 /* The fleet's state as plain data: what src/app/fleet.c reads from the store and
- * src/report/fleet_report.c renders (`gpuplan fleet`, text and --json). No code here.
+ * src/report/report_fleet.c renders (`gpuplan fleet`, text and --json). No code here.
  *
  * Ownership: a gp_fleet_state owns its arrays (gp_fleet_state_done in app_fleet.h). */
 #ifndef GPUPLAN_FLEET_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 /* One GPU (or MIG instance) with the newest value of each metric it ever reported. */
 typedef struct gp_fleet_row {

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "gpuplan/error.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 
 #define GP_RANGE_AGG_LABEL "gpuplan_agg"

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 #include "gpuplan/error.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/sensitivity.h"

@@ -7,7 +7,7 @@
 #ifndef GPUPLAN_STORE_BATCH_H
 #define GPUPLAN_STORE_BATCH_H
 
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 #include "gpuplan/store.h"
 
 typedef struct gp_batch_record {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "gpuplan/store.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 typedef enum gp_source_kind {
     GP_SRC_DCGM,
@@ -92,16 +92,6 @@ gp_status gp_store_cycle_record(gp_store *st, int64_t started_ms, int64_t finish
 gp_status gp_store_retention(gp_store *st, int64_t now_ms, int64_t raw_keep_ms,
                              int64_t rollup_keep_ms, gp_err *err);
 
-/* Seal the days that are over (docs/architecture.md, "A sample's life"): the rows of every UTC
- * day that ended an hour or more before now_ms move into that day's chunks, and the boundary
- * readers split rows from chunks at moves past it. Each series' 5-minute and hourly rollups
- * and capacity hours, for at most 4000 series a call (the rest on later calls,
- * so the cycle after midnight does not carry the whole fleet's day at once); the fleet's
- * 5-minute buckets, all at once. Readers get the same figures before and after. A collector
- * runs it every cycle, after retention, inside the cycle's transaction. *sealed (unless
- * NULL): how many series this call sealed. */
-gp_status gp_store_seal_days(gp_store *st, int64_t now_ms, size_t *sealed, gp_err *err);
-
 /* The fleet now: one row per GPU with the newest value of each metric (within window_ms). */
 typedef struct gp_fleet_gpu {
     const char *node, *host, *uuid, *model, *mig;
@@ -143,24 +133,6 @@ typedef struct gp_db_stats {
 } gp_db_stats;
 
 gp_status gp_store_stats(gp_store *st, gp_db_stats *out, gp_err *err);
-
-/* What gp_store_check found: day chunks read per table (rollup_5m_day, rollup_1h_day,
- * util_hour_day, fleet_5m_day), those refused (a checksum mismatch, or a layout that does not
- * decode), those written before chunks carried a checksum (decoded, not verifiable), and the
- * rows of PRAGMA integrity_check that are not "ok". */
-typedef struct gp_db_check {
-    long long chunks[4], damaged, unsummed, integrity_problems;
-} gp_db_check;
-
-/* Called once per problem with one line naming it ("rollup_5m_day, series 12, day 2026-11-20:
- * chunk: checksum mismatch ..." or "integrity_check: ..."); the line is borrowed for the call. */
-typedef void (*gp_check_fn)(const char *line, void *arg);
-
-/* Run PRAGMA integrity_check (its first 100 problems, a line each) and decode every day chunk,
- * verifying its checksum: problems go to fn and are counted in *out, a table that cannot be
- * read to its end among them, and the check goes on; the return is GP_OK even when some were
- * found (GP_E_DB only when integrity_check cannot even start). Reads every page. */
-gp_status gp_store_check(gp_store *st, gp_check_fn fn, void *arg, gp_db_check *out, gp_err *err);
 
 /* Where the file's bytes go: each table with its indexes, the bytes of the pages they use
  * (SQLite's dbstat), largest first, and "(free)" for pages freed and not yet reused; fn returns

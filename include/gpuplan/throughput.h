@@ -17,7 +17,6 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/error.h"
-#include "gpuplan/workload.h"
 
 #define GP_PROFILE_BYTES 48
 #define GP_WORK_UNIT_BYTES 48
@@ -46,12 +45,6 @@ gp_status gp_throughput_csv_parse(const char *buf, size_t len, const char *origi
                                   gp_status (*fn)(const gp_throughput *, void *, gp_err *),
                                   void *arg, gp_err *err);
 
-/* Parse a workload profile (docs/compare.md "Your own profiles"): a JSON object with name,
- * source, phase, params_b (active_params_b optional), layers, kv_heads, head_dim, input_len,
- * precision (a list), and for serving phases batch and output_len. GP_E_INPUT naming
- * origin:$.key for a missing or out-of-range member; *w is zeroed on failure. */
-gp_status gp_workload_json_parse(const char *buf, size_t len, const char *origin, gp_workload *w,
-                                 gp_err *err);
 /* One `throughput import --prometheus` figure with what it was measured from. */
 typedef struct gp_tp_measurement {
     gp_throughput t;      /* kind GP_TP_MEASURED: the figure in force after the run */

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "gpuplan/app_scenario.h"
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 #include "gpuplan/sensitivity.h"
 
 /* One scenario of a run: loaded in the main thread, evaluated and written by a worker. */

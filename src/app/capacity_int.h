@@ -1,4 +1,4 @@
-/* Shared by the two ways of computing capacity (capacity_query.c from the store,
+/* Shared by the two ways of computing capacity (capacity.c from the store,
  * capacity_remote.c from a Prometheus-compatible server): what is done with the rows and
  * buckets once they are gathered. Internal to src/app/. */
 #ifndef GPUPLAN_APP_CAPACITY_INT_H

@@ -23,7 +23,7 @@
 #include "capacity_int.h"
 #include "gpuplan/app_capacity.h"
 #include "gpuplan/clock.h"
-#include "gpuplan/history.h"
+#include "gpuplan/collect_history.h"
 #include "gpuplan/prom_range.h"
 #include "gpuplan/url.h"
 #include "gpuplan/xmem.h"

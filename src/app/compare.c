@@ -13,6 +13,7 @@
 #include "gpuplan/reference.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/xmem.h"
 
 /* What the catalog does not know about owned servers, as `scenario draft` assumes it. */

@@ -12,6 +12,7 @@
 #include "gpuplan/collect.h"
 #include "gpuplan/embedded.h"
 #include "gpuplan/scenario_json.h"
+#include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "gpuplan/xmem.h"
 

@@ -16,6 +16,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 
 typedef struct pick {
     bool found;

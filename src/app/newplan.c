@@ -7,6 +7,7 @@
 #include "gpuplan/app_newplan.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/xmem.h"
 
 /* ---- cloud offers ----------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include "gpuplan/files.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/store_fx.h"
+#include "gpuplan/store_reference.h"
 
 /* A file or a URL read whole into body. */
 static gp_status read_what(const gp_pricing_import_request *rq, gp_buf *body, gp_err *err) {

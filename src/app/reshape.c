@@ -8,6 +8,7 @@
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/store_throughput.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 
 static double num(const cJSON *o, const char *key, double dflt) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);

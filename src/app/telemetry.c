@@ -8,7 +8,7 @@
 #include "gpuplan/clock.h"
 #include "gpuplan/files.h"
 #include "gpuplan/store_telemetry.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 
 gp_status gp_node_define(gp_session *ses, gp_node_def *def, gp_err *err) {
@@ -208,7 +208,7 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
         break;
     }
     gp_buf_done(&body);
-    if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (telemetry.h) */
+    if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (samples.h) */
         gp_samples_mig_rollup(&s);
     bool store = rc == GP_OK && (rq->kind != GP_CAPTURE_DCMI || out->stored);
     gp_store *st;

@@ -8,7 +8,9 @@
 #include "gpuplan/files.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/store_throughput.h"
+#include "gpuplan/workload_json.h"
 #include "gpuplan/xmem.h"
 
 /* The reference workloads of docs/compare.md. A dense 7e9-parameter model: training costs

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gpuplan/app_capacity.h"
 #include "gpuplan/app_demo.h"
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_export.h"
@@ -80,13 +81,31 @@ bool cli_duration_ms(const char *s, int64_t *out);
  * ("2026-01-31T12:00:00Z") or Unix seconds, into Unix milliseconds; false for anything else. */
 bool cli_when_ms(const char *s, int64_t now_ms, int64_t *out);
 
-/* throughput import --prometheus and throughput history (cmd_tp_measure.c), reached through
- * cmd_throughput. */
-int cli_tp_measure(gp_session *ses, int argc, char **argv);
-int cli_tp_history(gp_session *ses, int argc, char **argv);
-void cli_tp_measure_help(FILE *f);
+/* "500ms", "30s" (or "30"), "5m", "1h" into milliseconds, at most a day (collect --interval,
+ * import dmon --interval); false for anything else. */
+bool cli_interval_ms(const char *s, long *out);
+/* "5", "5%" or "0.5 %" into a percentage (batch and diff --threshold); false for anything else. */
+bool cli_percent(const char *s, double *out);
 
-/* The commands (one file each under src/cli/). */
+/* What capacity, scenario measure and plan take besides the query; each command reads the
+ * fields it documents. */
+typedef struct cap_flags {
+    bool json, csv, ldc, help;
+    const char *mix, *option; /* plan --mix SCENARIO --option NAME */
+    gp_mix_request mix_rq;
+    gp_history_opts remote; /* --prometheus URL and its connection options */
+    bool recorded_set;      /* --recorded given */
+    bool print_rules;       /* capacity --print-rules */
+} cap_flags;
+
+/* The options capacity, scenario measure and plan share (cmd_capacity.c) into q and f; 0, or
+ * the exit status of a usage error (printed). */
+int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f);
+/* Write what a renderer put in out to stdout; 0, or the exit status of a failure. Frees out. */
+int cli_capacity_emit(gp_status st, gp_buf *out, gp_err *err);
+
+/* The commands, each in its own src/cli/cmd_<command>.c (cmd_scenario.c also holds
+ * scenario draft and scenario measure). */
 int cmd_report(gp_session *ses, int argc, char **argv);
 int cmd_scenario(gp_session *ses, int argc, char **argv);
 int cmd_scenario_draft(gp_session *ses, int argc, char **argv);
@@ -95,8 +114,6 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv);
 int cmd_pricing(gp_session *ses, int argc, char **argv);
 int cmd_node(gp_session *ses, int argc, char **argv);
 int cmd_import(gp_session *ses, int argc, char **argv);
-/* import --prometheus (cmd_history.c), reached through cmd_import. */
-int cmd_import_history(gp_session *ses, int argc, char **argv);
 int cmd_collect(gp_session *ses, int argc, char **argv);
 int cmd_fleet(gp_session *ses, int argc, char **argv);
 int cmd_db(gp_session *ses, int argc, char **argv);

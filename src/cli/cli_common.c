@@ -225,3 +225,30 @@ bool cli_when_ms(const char *s, int64_t now_ms, int64_t *out) {
     }
     return false;
 }
+
+/* "500ms", "30s" (or "30"), "5m", "1h" into milliseconds, at most a day. */
+bool cli_interval_ms(const char *s, long *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0))
+        return false;
+    double mult = !*end || !strcmp(end, "s") ? 1000
+                  : !strcmp(end, "ms")       ? 1
+                  : !strcmp(end, "m")        ? GP_MINUTE_MS
+                  : !strcmp(end, "h")        ? GP_HOUR_MS
+                                             : -1;
+    if (mult < 0 || v * mult > (double)GP_DAY_MS)
+        return false;
+    *out = (long)(v * mult);
+    return true;
+}
+
+/* "5", "5%" or "0.5 %" into a percentage. */
+bool cli_percent(const char *s, double *out) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    size_t n = strlen(buf);
+    while (n && (buf[n - 1] == '%' || buf[n - 1] == ' '))
+        buf[--n] = '\0';
+    return n && gp_parse_double(buf, out) && *out >= 0;
+}

@@ -1,6 +1,5 @@
 /* gpuplan batch --out DIR [--scenario NAME]... [--jobs N] [--since DATE | --against DIR]
- *               [--threshold PCT] [--keep-days N]
- * gpuplan diff A B [--threshold PCT] [--json] */
+ *               [--threshold PCT] [--keep-days N] */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,16 +36,6 @@ static void help(FILE *f) {
 
 enum { OPT_SINCE = 256, OPT_AGAINST, OPT_THRESHOLD, OPT_KEEP };
 
-/* "5", "5%" or "0.5 %" into a percentage. */
-static bool parse_pct(const char *s, double *out) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    size_t n = strlen(buf);
-    while (n && (buf[n - 1] == '%' || buf[n - 1] == ' '))
-        buf[--n] = '\0';
-    return n && gp_parse_double(buf, out) && *out >= 0;
-}
-
 typedef struct batch_args {
     gp_batch_opts o;
     const char *names[MAX_NAMES];
@@ -78,7 +67,7 @@ static int parse(int argc, char **argv, batch_args *a) {
             a->o.since = optarg;
         else if (opt == OPT_AGAINST)
             a->o.against = optarg;
-        else if (opt == OPT_THRESHOLD && !parse_pct(optarg, &a->o.threshold_pct))
+        else if (opt == OPT_THRESHOLD && !cli_percent(optarg, &a->o.threshold_pct))
             return cli_usage_error("--threshold: \"%s\" is not a percentage", optarg);
         else if (opt == OPT_KEEP && !(gp_parse_int(optarg, &a->o.keep_days) && a->o.keep_days >= 0))
             return cli_usage_error("--keep-days: \"%s\" is not a number of days", optarg);
@@ -134,64 +123,5 @@ int cmd_batch(gp_session *ses, int argc, char **argv) {
     gp_buf_done(&b);
     rc = out.diff.flips ? GP_EXIT_FLIPPED : 0;
     gp_batch_outcome_done(&out);
-    return rc;
-}
-
-static void diff_help(FILE *f) {
-    fprintf(f,
-            "usage: gpuplan diff A B [--threshold PCT] [--json]\n\n"
-            "What changed from A to B, the way `batch` compares runs: catalog prices (old -> new,\n"
-            "source and date), measured figures, totals moving by more than --threshold %%\n"
-            "(default 1), break-even months and flipped decisions, each flip explained by what\n"
-            "moved. A and B are each a batch run folder, a summary.json, the day of a recorded\n"
-            "run (YYYY-MM-DD), or a scenario (a JSON file or a stored name, evaluated today).\n\n"
-            "Exit status: 0 no decision flipped, %d a decision flipped, 1 runtime failure,\n"
-            "2 bad usage or bad input.\n",
-            GP_EXIT_FLIPPED);
-}
-
-int cmd_diff(gp_session *ses, int argc, char **argv) {
-    const char *side[2] = {NULL, NULL};
-    double threshold = 1.0;
-    bool json = false;
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return diff_help(stdout), 0;
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--threshold") && i + 1 < argc) {
-            if (!parse_pct(argv[++i], &threshold))
-                return cli_usage_error("--threshold: \"%s\" is not a percentage", argv[i]);
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("diff: unknown option %s (see --help)", argv[i]);
-        else if (n < 2)
-            side[n++] = argv[i];
-        else
-            return cli_usage_error("diff takes two runs or scenarios (see --help)");
-    }
-    if (n != 2)
-        return cli_usage_error("diff takes two runs or scenarios (see --help)");
-    gp_err err;
-    gp_err_clear(&err);
-    gp_batch_diff d;
-    char la[256], lb[256];
-    if (gp_batch_compare(ses, side[0], side[1], threshold, &d, la, lb, &err))
-        return cli_fail(&err);
-    gp_buf b;
-    gp_buf_init(&b, 64u << 20);
-    if (json) {
-        cJSON *t = gp_report_batch_diff_tree(&d, la);
-        char *text = cJSON_Print(t);
-        gp_buf_printf(&b, "%s\n", text ? text : "{}");
-        free(text);
-        cJSON_Delete(t);
-    } else {
-        gp_report_batch_diff_text(&d, la, &b);
-    }
-    fwrite(b.data, 1, b.len, stdout);
-    gp_buf_done(&b);
-    int rc = d.flips ? GP_EXIT_FLIPPED : 0;
-    gp_batch_diff_done(&d);
     return rc;
 }

@@ -1,6 +1,7 @@
-/* gpuplan capacity, scenario measure, plan --mix: telemetry turned into the numbers a plan
- * needs. Each command parses its options into a gp_cap_query, asks src/app/capacity_query.c,
- * and renders through src/report/capacity_report.c. */
+/* gpuplan capacity: telemetry turned into the numbers a plan needs; and the options it shares
+ * with scenario measure (cmd_scenario.c) and plan --mix (cmd_plan.c). Each command parses its
+ * options into a gp_cap_query, asks src/app/capacity.c, and renders through
+ * src/report/report_capacity.c. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +13,6 @@
 #include "gpuplan/report_capacity.h"
 
 /* ---- the options the three commands share ------------------------------------------------ */
-
-/* What capacity, scenario measure and plan take besides the query; each command reads the
- * fields it documents. */
-typedef struct cap_flags {
-    bool json, csv, ldc, help;
-    const char *mix, *option; /* plan --mix SCENARIO --option NAME */
-    gp_mix_request mix_rq;
-    gp_history_opts remote; /* --prometheus URL and its connection options */
-    bool recorded_set;      /* --recorded given */
-    bool print_rules;       /* capacity --print-rules */
-} cap_flags;
 
 enum {
     C_SINCE = 256,
@@ -153,7 +143,7 @@ static int remote_option(int opt, const char *v, gp_history_opts *o) {
     return 0;
 }
 
-static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f) {
+int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f) {
     static const struct option longs[] = {{"since", required_argument, NULL, C_SINCE},
                                           {"node", required_argument, NULL, C_NODE},
                                           {"gpu", required_argument, NULL, C_GPU},
@@ -267,7 +257,7 @@ static int parse_common(int argc, char **argv, gp_session *ses, gp_cap_query *q,
 }
 
 /* Write what a renderer put in out to stdout; 0, or the exit status of a failure. */
-static int emit(gp_status st, gp_buf *out, gp_err *err) {
+int cli_capacity_emit(gp_status st, gp_buf *out, gp_err *err) {
     if (st)
         gp_errorf(err, st, NULL, "the output is larger than %zu bytes", out->limit);
     else
@@ -309,7 +299,7 @@ static void capacity_help(FILE *f) {
 int cmd_capacity(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = parse_common(argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? capacity_help(stdout), 0 : rc;
     if (optind != argc || flags.mix || flags.option)
@@ -319,7 +309,7 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
     if (flags.print_rules) {
         gp_buf rules;
         gp_buf_init(&rules, 1u << 20);
-        return emit(gp_capacity_rules_yaml(&rules), &rules, &err);
+        return cli_capacity_emit(gp_capacity_rules_yaml(&rules), &rules, &err);
     }
     gp_capacity c;
     if (gp_capacity_analyse(ses, &q, gp_now_ms(), &c, &err)) {
@@ -334,115 +324,5 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
                    : flags.json        ? gp_report_capacity_json(&c, &out)
                                        : gp_report_capacity_text(&c, &out);
     gp_capacity_done(&c);
-    return emit(st, &out, &err);
-}
-
-/* ---- scenario measure --------------------------------------------------------------------- */
-
-static void measure_help(void) {
-    printf("usage: gpuplan scenario measure NAME [--since 30d] [--node NAME]... [--gpu MODEL]\n"
-           "                                     [--busy-threshold 5] [--growth trend\n"
-           "                                     [--force-trend]] [--prometheus URL ...]\n\n"
-           "Writes a new version of stored scenario NAME with demand.gpus, demand.utilization\n"
-           "(the busy share), power.gpu_idle_w and power.gpu_tdp_w (the mean draw of idle and\n"
-           "of busy GPU-buckets, split at 5 %%) and, where Redfish reports wall power,\n"
-           "power.server_base_w, all from the window, and records the window, nodes and\n"
-           "figures in the scenario's \"measured\" object. --growth trend also writes\n"
-           "demand.growth_per_month from the trend of daily busy GPU-hours (as plan --growth\n"
-           "trend fits it) when it is significant (or --force-trend) and within -50 %% to\n"
-           "+100 %% a month; the fit is recorded in measured.growth either way.\n"
-           "--prometheus URL (with the connection options of capacity) measures on the\n"
-           "fleet's Prometheus-compatible server instead of stored telemetry.\n");
-}
-
-/* The line that says what was measured and saved. */
-static void measure_said(const gp_measured *m, bool growth, bool forced) {
-    printf("saved \"%s\" as version %d: %lld GPU%s, %.1f %% busy, idle %.1f W, busy %.1f W%s\n",
-           m->name, m->version, m->gpus, m->gpus == 1 ? "" : "s", m->busy_share * 100,
-           m->has_idle_w ? m->idle_w : 0, m->has_busy_w ? m->busy_w : 0,
-           m->has_base ? ", server base from Redfish" : "");
-    if (!growth)
-        return;
-    if (m->growth_written)
-        printf("growth_per_month %+.4f (%+.2f %% a month, R^2 %.3f over %zu days)\n",
-               m->trend.growth, m->trend.growth * 100, m->trend.r2, m->trend.days);
-    else
-        printf("growth_per_month left as it was: the trend (%+.2f %% a month, R^2 %.3f over %zu "
-               "days) is %s\n",
-               m->trend.growth * 100, m->trend.r2, m->trend.days,
-               forced                  ? "outside -50 % to +100 % a month"
-               : m->trend.days < 7     ? "fitted on fewer than 7 days"
-               : !m->trend.significant ? "not significant (--force-trend writes it)"
-                                       : "outside -50 % to +100 % a month");
-}
-
-int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
-    gp_cap_query q;
-    cap_flags flags;
-    int rc = parse_common(argc, argv, ses, &q, &flags);
-    if (rc || flags.help)
-        return flags.help ? measure_help(), 0 : rc;
-    if (flags.print_rules)
-        return cli_usage_error("--print-rules goes with capacity alone");
-    if (argc - optind != 1)
-        return cli_usage_error("scenario measure takes one scenario NAME");
-    if (flags.mix_rq.has_growth && !flags.mix_rq.trend)
-        return cli_usage_error("scenario measure --growth takes trend (a rate is not measured)");
-    gp_measure_request rq = {flags.mix_rq.trend, flags.mix_rq.force_trend};
-    gp_err err;
-    gp_err_clear(&err);
-    gp_measured m;
-    if (gp_scenario_measure(ses, argv[optind], &q, &rq, gp_now_ms(), &m, &err))
-        return cli_fail(&err);
-    measure_said(&m, rq.growth, rq.force_trend);
-    return 0;
-}
-
-/* ---- plan --mix ---------------------------------------------------------------------------- */
-
-static void plan_help(void) {
-    printf("usage: gpuplan plan --mix SCENARIO --option NAME [--since 30d] [--node NAME]...\n"
-           "                    [--gpu MODEL] [--busy-threshold 5] [--csv]\n"
-           "                    [--growth 5%%/month | --growth trend [--force-trend]]\n"
-           "                    [--target 0.7]\n\n"
-           "The mixed fleet (docs/model.md): for each owned fleet size k from 0 to demand.gpus,\n"
-           "the total of owning k GPUs and renting the overflow from the on-demand or spot\n"
-           "option, over the measured load duration curve. Prints the optimum, the savings\n"
-           "against all-own and all-rent and the curve (--csv: the whole curve). --growth\n"
-           "projects demand over the horizon (a rate, or the least-squares trend of daily\n"
-           "busy GPU-hours with its R^2, standard error and 95 %% band) and says how many\n"
-           "GPUs are needed at --target utilization and when the scenario's GPUs run out.\n"
-           "A trend whose slope is within twice its standard error of 0 (or fitted on fewer\n"
-           "than 7 days) is not projected unless --force-trend.\n");
-}
-
-int cmd_plan(gp_session *ses, int argc, char **argv) {
-    gp_cap_query q;
-    cap_flags flags;
-    int rc = parse_common(argc, argv, ses, &q, &flags);
-    if (rc || flags.help)
-        return flags.help ? plan_help(), 0 : rc;
-    if (flags.print_rules)
-        return cli_usage_error("--print-rules goes with capacity alone");
-    if (!flags.mix || !flags.option)
-        return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
-    if (q.remote)
-        return cli_usage_error("plan --mix plans on stored telemetry: import --prometheus first");
-    if (optind != argc)
-        return cli_usage_error("plan takes no other arguments");
-    gp_err err;
-    gp_err_clear(&err);
-    flags.mix_rq.scenario = flags.mix;
-    flags.mix_rq.option = flags.option;
-    gp_mix_plan p;
-    if (gp_plan_mix(ses, &q, &flags.mix_rq, gp_now_ms(), &p, &err)) {
-        gp_mix_plan_done(&p);
-        return cli_fail(&err);
-    }
-    gp_buf out;
-    gp_buf_init(&out, 1u << 30);
-    gp_status st =
-        flags.csv ? gp_report_mix_csv(&p, &out) : gp_report_mix_text(&p, flags.option, &out);
-    gp_mix_plan_done(&p);
-    return emit(st, &out, &err);
+    return cli_capacity_emit(st, &out, &err);
 }

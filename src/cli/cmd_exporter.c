@@ -1,6 +1,6 @@
 /* gpuplan exporter: /metrics for Prometheus. Parses the options, opens the exporter service
  * (src/app/exporter.c) read-only, and serves what it computes through libmicrohttpd, rendered
- * by src/report/metrics_report.c, until SIGINT or SIGTERM. One connection is served at a time
+ * by src/report/report_metrics.c, until SIGINT or SIGTERM. One connection is served at a time
  * (the internal polling thread), so the service sees one caller. */
 #include <getopt.h>
 #include <netdb.h>

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "cli.h"
+#include "gpuplan/clock.h"
 #include "gpuplan/fx.h"
 #include "gpuplan/scenario_json.h"
 
@@ -382,4 +383,65 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
         putchar('\n');
     free(text);
     return rc ? cli_fail(&err) : 0;
+}
+
+/* ---- scenario measure --------------------------------------------------------------------- */
+
+static void measure_help(void) {
+    printf("usage: gpuplan scenario measure NAME [--since 30d] [--node NAME]... [--gpu MODEL]\n"
+           "                                     [--busy-threshold 5] [--growth trend\n"
+           "                                     [--force-trend]] [--prometheus URL ...]\n\n"
+           "Writes a new version of stored scenario NAME with demand.gpus, demand.utilization\n"
+           "(the busy share), power.gpu_idle_w and power.gpu_tdp_w (the mean draw of idle and\n"
+           "of busy GPU-buckets, split at 5 %%) and, where Redfish reports wall power,\n"
+           "power.server_base_w, all from the window, and records the window, nodes and\n"
+           "figures in the scenario's \"measured\" object. --growth trend also writes\n"
+           "demand.growth_per_month from the trend of daily busy GPU-hours (as plan --growth\n"
+           "trend fits it) when it is significant (or --force-trend) and within -50 %% to\n"
+           "+100 %% a month; the fit is recorded in measured.growth either way.\n"
+           "--prometheus URL (with the connection options of capacity) measures on the\n"
+           "fleet's Prometheus-compatible server instead of stored telemetry.\n");
+}
+
+/* The line that says what was measured and saved. */
+static void measure_said(const gp_measured *m, bool growth, bool forced) {
+    printf("saved \"%s\" as version %d: %lld GPU%s, %.1f %% busy, idle %.1f W, busy %.1f W%s\n",
+           m->name, m->version, m->gpus, m->gpus == 1 ? "" : "s", m->busy_share * 100,
+           m->has_idle_w ? m->idle_w : 0, m->has_busy_w ? m->busy_w : 0,
+           m->has_base ? ", server base from Redfish" : "");
+    if (!growth)
+        return;
+    if (m->growth_written)
+        printf("growth_per_month %+.4f (%+.2f %% a month, R^2 %.3f over %zu days)\n",
+               m->trend.growth, m->trend.growth * 100, m->trend.r2, m->trend.days);
+    else
+        printf("growth_per_month left as it was: the trend (%+.2f %% a month, R^2 %.3f over %zu "
+               "days) is %s\n",
+               m->trend.growth * 100, m->trend.r2, m->trend.days,
+               forced                  ? "outside -50 % to +100 % a month"
+               : m->trend.days < 7     ? "fitted on fewer than 7 days"
+               : !m->trend.significant ? "not significant (--force-trend writes it)"
+                                       : "outside -50 % to +100 % a month");
+}
+
+int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
+    gp_cap_query q;
+    cap_flags flags;
+    int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
+    if (rc || flags.help)
+        return flags.help ? measure_help(), 0 : rc;
+    if (flags.print_rules)
+        return cli_usage_error("--print-rules goes with capacity alone");
+    if (argc - optind != 1)
+        return cli_usage_error("scenario measure takes one scenario NAME");
+    if (flags.mix_rq.has_growth && !flags.mix_rq.trend)
+        return cli_usage_error("scenario measure --growth takes trend (a rate is not measured)");
+    gp_measure_request rq = {flags.mix_rq.trend, flags.mix_rq.force_trend};
+    gp_err err;
+    gp_err_clear(&err);
+    gp_measured m;
+    if (gp_scenario_measure(ses, argv[optind], &q, &rq, gp_now_ms(), &m, &err))
+        return cli_fail(&err);
+    measure_said(&m, rq.growth, rq.force_trend);
+    return 0;
 }

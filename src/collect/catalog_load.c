@@ -13,6 +13,7 @@
 #include "gpuplan/fx.h"
 #include "gpuplan/store_api_price.h"
 #include "gpuplan/store_fx.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/reference.h"
 
 gp_status gp_catalog_import(gp_store *st, const char *buf, size_t len, const char *origin,

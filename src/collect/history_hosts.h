@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpuplan/history.h"
+#include "gpuplan/collect_history.h"
 #include "gpuplan/prom_range.h"
 
 typedef struct hist_hosts {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 enum { X_NONE = -1, X_FB_FREE = 100, X_FB_RESERVED, X_GR_ACTIVE };
 

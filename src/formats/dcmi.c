@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "gpuplan/clock.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 enum { K_NONE, K_NOW, K_MIN, K_MAX, K_AVG, K_STAMP, K_PERIOD, K_STATE };
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 #define MAX_COLS 128
 #define MAX_INDEX 4096

@@ -1,4 +1,4 @@
-/* MIG instances rolled up to their physical GPU (telemetry.h, prom_range.h): an instance is
+/* MIG instances rolled up to their physical GPU (samples.h, prom_range.h): an instance is
  * its profile's compute slices out of the GPU's (3g.40gb: 3 of 7), and the physical GPU's
  * utilization is its instances' utilization weighted by those shares. */
 #include <stdbool.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gpuplan/prom_range.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 
 double gp_mig_weight(const char *mig, const char *model) {

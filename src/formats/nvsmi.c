@@ -6,7 +6,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 #define MAX_COLS 320
 

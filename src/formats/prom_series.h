@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 typedef struct prom_series {
     const char *uuid, *host; /* "" when absent */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 
 typedef struct cursor {

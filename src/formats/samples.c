@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 
 static const char *const metric_names[GP_M_COUNT] = {

@@ -6,7 +6,7 @@
 
 #include "catalog_util.h"
 #include "prom_series.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 /* "68.347", "NaN", "+Inf", "1.5e-10" */
 static bool api_value(const cJSON *v, double *out) {

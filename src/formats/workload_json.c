@@ -1,11 +1,11 @@
-/* A workload profile as JSON (throughput.h, gp_workload_json_parse). */
+/* A workload profile as JSON (workload_json.h, gp_workload_json_parse). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "gpuplan/throughput.h"
+#include "gpuplan/workload_json.h"
 
 #define MAX_BYTES (64u << 10)
 

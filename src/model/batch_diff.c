@@ -1,10 +1,10 @@
-/* Batch summaries and their comparison (batch.h). */
+/* Batch summaries and their comparison (batch_diff.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 #include "gpuplan/model.h"
 #include "gpuplan/xmem.h"
 

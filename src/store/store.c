@@ -247,6 +247,21 @@ void gp_store_close(gp_store *st) {
     free(st);
 }
 
+/* ---- transactions ----------------------------------------------------------------------- */
+
+gp_status gp_store_begin(gp_store *st, gp_err *err) {
+    return store_exec(st, "BEGIN IMMEDIATE", err);
+}
+
+gp_status gp_store_commit(gp_store *st, gp_err *err) {
+    return store_exec(st, "COMMIT", err);
+}
+
+void gp_store_rollback(gp_store *st) {
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 /* ---- scenarios ------------------------------------------------------------------------- */
 
 static const char SQL_SCENARIO_UPSERT[] =

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "gpuplan/store_capacity.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 
@@ -39,7 +39,7 @@ static const char SQL_UTIL_HOUR[] =
 
 /* fleet_5m: per node, model and bucket; a GPU with several label sets in one bucket counts
  * once, at its mean. Physical GPUs only: a MIG instance is in its GPU's rolled-up utilization
- * (telemetry.h). */
+ * (samples.h). */
 static const char SQL_FLEET_5M[] =
     "INSERT OR REPLACE INTO fleet_5m(node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, "
     "h03, h04, h05, h06, h07, h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20) "

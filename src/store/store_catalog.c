@@ -23,20 +23,7 @@ static gp_purchase purchase_of(const char *s) {
                                          : GP_NO_UPFRONT;
 }
 
-/* ---- transactions and meta -------------------------------------------------------------- */
-
-gp_status gp_store_begin(gp_store *st, gp_err *err) {
-    return store_exec(st, "BEGIN IMMEDIATE", err);
-}
-
-gp_status gp_store_commit(gp_store *st, gp_err *err) {
-    return store_exec(st, "COMMIT", err);
-}
-
-void gp_store_rollback(gp_store *st) {
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-}
+/* ---- meta ------------------------------------------------------------------------------- */
 
 static const char SQL_META_GET[] = "SELECT value FROM meta WHERE key = ?1";
 static const char SQL_META_SET[] =

@@ -1,5 +1,5 @@
 /* gpuplan db check: SQLite's integrity check and every day chunk decoded, its checksum verified
- * (store_telemetry.h, gp_store_check; docs/telemetry.md "Chunk encoding").
+ * (store_check.h, gp_store_check; docs/telemetry.md "Chunk encoding").
  *
  * Each chunk table is read in its own order and each chunk decoded as its readers decode it,
  * so a chunk a report would refuse is named here first, with its series (or node and model)
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "gpuplan/chunk.h"
-#include "gpuplan/store_telemetry.h"
+#include "gpuplan/store_check.h"
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "store_int.h"
 
 static void bind_opt(sqlite3_stmt *s, int i, bool has, double v) {

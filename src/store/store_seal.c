@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "gpuplan/store_telemetry.h"
+#include "gpuplan/store_seal.h"
 #include "gpuplan/xmem.h"
 #include "store_int.h"
 

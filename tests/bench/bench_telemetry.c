@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "gpuplan/store_telemetry.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "gpuplan/xmem.h"
 #include "../dbfile.h"
 

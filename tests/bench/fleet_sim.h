@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "gpuplan/chunk.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 #define SIM_SAMPLES 20 /* a 5-minute bucket of 15 s scrapes */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

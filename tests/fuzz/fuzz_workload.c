@@ -1,8 +1,8 @@
-/* Fuzz target: the workload profile JSON parser (throughput.h, gp_workload_json_parse). */
+/* Fuzz target: the workload profile JSON parser (workload_json.h, gp_workload_json_parse). */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpuplan/throughput.h"
+#include "gpuplan/workload_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -30,10 +30,10 @@ header_layer() { # header's base name -> base|model|formats|store|collect|report
         app_*) echo app ;;
         report_* | report | svg) echo report ;;
         store | store_*) echo store ;;
-        collect | history | fetch | catalog_load) echo collect ;;
+        collect | collect_* | fetch | catalog_load) echo collect ;;
         error | xmem | files | parse | text | numfmt | output | clock | embedded) echo base ;;
-        scenario | model | sweep | sensitivity | capacity | batch | compare | fleet | metrics | workload) echo model ;;
-        scenario_json | csv | catalog | reference | telemetry | prom_range | chunk | url | batch_json | throughput | fx | api_price) echo formats ;;
+        scenario | model | sweep | sensitivity | capacity | batch_diff | compare | fleet | metrics | workload) echo model ;;
+        scenario_json | csv | catalog | reference | samples | prom_range | chunk | url | batch_json | throughput | workload_json | fx | api_price) echo formats ;;
         *) echo none ;;
     esac
 }
@@ -68,7 +68,7 @@ file_layer() { # a path -> its layer
 # the fleet's walls, gp_tp_kind for a comparison's row).
 allowed_debt='
 include/gpuplan/compare.h gpuplan/throughput.h
-include/gpuplan/fleet.h gpuplan/telemetry.h
+include/gpuplan/fleet.h gpuplan/samples.h
 '
 for h in include/gpuplan/*.h; do
     [ "$(header_layer "$(basename "$h" .h)")" != none ] ||
@@ -130,6 +130,18 @@ for f in sorted(edges):
 hits=$(git grep -nE '\b(86400000|3600000|1048576|1048575)\b' -- 'src' 'tui' 'include' |
        grep -vE '^include/gpuplan/clock\.h:|^src/store/store_int\.h:')
 [ -z "$hits" ] || bad "a time or day-id constant typed as digits (name it: GP_HOUR_MS, GP_DAY_MS, STORE_DAY_ID_SPAN)" "$hits"
+# One file a command (docs/development.md, Source layout): each command of src/cli/main.c's
+# table is defined in src/cli/cmd_<command>.c, and each src/cli/cmd_*.c is a command's.
+table=$(grep -oE '\bcmd_[a-z_]+ *\}' src/cli/main.c | tr -d ' }')
+hits=$(for fn in $table; do
+           grep -qE "^int $fn\(" "src/cli/$fn.c" 2>/dev/null ||
+               echo "src/cli/main.c: $fn is not defined in src/cli/$fn.c"
+       done
+       git ls-files 'src/cli/cmd_*.c' | while read -r f; do
+           case " $(echo $table) " in *" $(basename "$f" .c) "*) ;; *) echo "$f: no command of that name" ;; esac
+       done)
+[ -n "$table" ] || hits="src/cli/main.c: no command table found"
+[ -z "$hits" ] || bad "a command is not in its own src/cli/cmd_<command>.c" "$hits"
 [ "${LINT_ONLY:-}" = includes ] && { echo "lint: $fails failed"; [ "$fails" = 0 ]; exit; }
 
 # Front ends share src/app/ and never call each other; services return data, never print.

@@ -3,7 +3,8 @@
 # report file including a store header, a TUI file including the store or taking the
 # session's store, a command including the collector, the model including a report header, a
 # header with no layer, a stale allow-list entry, a circle of calls among the store's files,
-# an hour typed as digits) makes tests/lint/lint.sh fail
+# an hour typed as digits, a command moved into another command's file) makes
+# tests/lint/lint.sh fail
 # with a line naming it, while the copy as committed passes.
 set -u
 root=$1
@@ -58,8 +59,12 @@ fresh && printf '#ifndef GPUPLAN_WIDGET_H\n#define GPUPLAN_WIDGET_H\n#endif\n' \
     >"$tmp/t/include/gpuplan/widget.h" && git -C "$tmp/t" add -A
 bites "a header with no layer" "include/gpuplan/widget.h has no layer"
 
-fresh && sed -i '/#include "gpuplan\/telemetry.h"/d' "$tmp/t/include/gpuplan/fleet.h" && git -C "$tmp/t" add -A
-bites "a stale allow-list entry" "include/gpuplan/fleet.h including gpuplan/telemetry.h, which it no longer does"
+fresh && cat "$tmp/t/src/cli/cmd_fleet.c" >>"$tmp/t/src/cli/cmd_node.c" &&
+    git -C "$tmp/t" rm -q src/cli/cmd_fleet.c && git -C "$tmp/t" add -A
+bites "a command in another command's file" "cmd_fleet is not defined in src/cli/cmd_fleet.c"
+
+fresh && sed -i '/#include "gpuplan\/samples.h"/d' "$tmp/t/include/gpuplan/fleet.h" && git -C "$tmp/t" add -A
+bites "a stale allow-list entry" "include/gpuplan/fleet.h including gpuplan/samples.h, which it no longer does"
 
 fresh && printf '\nvoid store_hours_touch(gp_store *st);\nvoid store_hours_touch(gp_store *st) {\n    size_t n;\n    gp_err e;\n    store_seal(st, 0, 1, &n, &e);\n}\n' \
     >>"$tmp/t/src/store/store_hours.c" && git -C "$tmp/t" add -A

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/batch.h"
+#include "gpuplan/batch_diff.h"
 #include "gpuplan/batch_json.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/svg.h"

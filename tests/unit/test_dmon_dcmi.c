@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "testutil.h"
 
 static char *slurp(const char *rel, size_t *len) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/prom_range.h"
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "testutil.h"
 
 /* One aggregate's series of a query_range answer: "sum" of a GPU with extra labels. */

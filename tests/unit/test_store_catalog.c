@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "testutil.h"
 #include "../dbfile.h"
 

@@ -11,7 +11,9 @@
 
 #include "gpuplan/chunk.h"
 #include "gpuplan/store_capacity.h"
+#include "gpuplan/store_check.h"
 #include "gpuplan/store_history.h"
+#include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
 #include "../dbfile.h"

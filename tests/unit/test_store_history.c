@@ -7,6 +7,7 @@
 
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_history.h"
+#include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
 #include "../dbfile.h"

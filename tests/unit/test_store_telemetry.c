@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 
+#include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
 #include "../dbfile.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/telemetry.h"
+#include "gpuplan/samples.h"
 #include "testutil.h"
 
 static char *slurp(const char *rel, size_t *len) {

@@ -14,7 +14,9 @@
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/reference.h"
 #include "gpuplan/store_catalog.h"
+#include "gpuplan/store_reference.h"
 #include "gpuplan/workload.h"
+#include "gpuplan/workload_json.h"
 #include "testutil.h"
 #include "session_fixture.h"
 

@@ -1,6 +1,6 @@
-/* History import from a Prometheus-compatible server (collector layer, src/collect/history.c):
- * the fleet's past through /api/v1/query_range, aggregated by the server to the 5-minute
- * buckets gpuplan stores, written straight into the rollups.
+/* History import from a Prometheus-compatible server (collector layer,
+ * src/collect/collect_history.c): the fleet's past through /api/v1/query_range, aggregated by the
+ * server to the 5-minute buckets gpuplan stores, written straight into the rollups.
  *
  * The work is cut into chunks: the hosts (Hostname label) in groups of hosts_per_query, the time
  * in spans of at most max_points points per series whose rows fit the memory budget
@@ -9,8 +9,8 @@
  * with the marks that say how far each (source, metric, host) is imported; a host group's chunks
  * are committed in time order, so a mark never skips a hole. A re-run asks only for what is
  * past the marks. Ownership: everything is borrowed; results are caller storage. */
-#ifndef GPUPLAN_HISTORY_H
-#define GPUPLAN_HISTORY_H
+#ifndef GPUPLAN_COLLECT_HISTORY_H
+#define GPUPLAN_COLLECT_HISTORY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -241,7 +241,7 @@ static int take_usage(const gp_cap_label *l, void *arg) {
 /* One row into the fleet and its model's and node's groups (*cm, *cn: their arrays' room). */
 static void cap_add_row(gp_capacity *c, const gp_cap_row *r, size_t *cm, size_t *cn) {
     if (r->mig[0])
-        return; /* a MIG instance is in its GPU's rolled-up row (telemetry.h) */
+        return; /* a MIG instance is in its GPU's rolled-up row (samples.h) */
     gp_cap_gpu_merge(&c->fleet, &r->g);
     size_t had = c->nm;
     gp_cap_group *m = group_of(&c->models, &c->nm, cm, r->model[0] ? r->model : "?");

@@ -1,4 +1,6 @@
-/* gpuplan import --prometheus URL --since 90d: the fleet's past from its Prometheus. */
+/* gpuplan import nvsmi|prom|dmon|dcmi FILE: a captured nvidia-smi CSV, /metrics scrape, dmon
+ * or DCMI reading into the store; gpuplan import --prometheus URL --since 90d: the fleet's
+ * past from its Prometheus. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +155,7 @@ static int history_args_parse(int argc, char **argv, int64_t now, history_args *
     return 0;
 }
 
-int cmd_import_history(gp_session *ses, int argc, char **argv) {
+static int cmd_import_history(gp_session *ses, int argc, char **argv) {
     history_args a = {0};
     gp_history_opts_init(&a.rq.opts);
     int rc = history_args_parse(argc, argv, (int64_t)time(NULL) * 1000, &a);
@@ -200,4 +202,177 @@ int cmd_import_history(gp_session *ses, int argc, char **argv) {
                        "stored); %zu chunks are not marked imported, so a re-run asks again",
                        p->outside, p->chunks_held);
     return st ? cli_fail(&err) : 0;
+}
+
+/* --end: "2026-08-16 09:22:37" or "2026-08-16T09:22:37" in local time, with "Z" in UTC, or
+ * "@SECONDS" since the epoch. */
+static bool parse_when(const char *s, int64_t *ms) {
+    if (s[0] == '@') {
+        char *end;
+        double v = strtod(s + 1, &end);
+        if (end == s + 1 || *end || !(v > 0 && v < 253402300800.0))
+            return false;
+        *ms = (int64_t)(v * 1000);
+        return true;
+    }
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    char sep, z[3] = "";
+    int n = sscanf(s, "%4d-%2d-%2d%c%2d:%2d:%2d%2s", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &sep,
+                   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, z);
+    if (n < 7 || (sep != ' ' && sep != 'T') || (n == 8 && strcmp(z, "Z")) || tm.tm_year < 1970 ||
+        tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+        tm.tm_min > 59 || tm.tm_sec > 60)
+        return false;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    tm.tm_isdst = -1;
+    time_t t = n == 8 ? timegm(&tm) : mktime(&tm);
+    if (t == (time_t)-1)
+        return false;
+    *ms = (int64_t)t * 1000;
+    return true;
+}
+
+static void import_help(void) {
+    printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
+           "       gpuplan import prom FILE|- --node NAME\n"
+           "       gpuplan import dmon FILE|- --node NAME [--end TIME] [--interval 1s] [--host H]\n"
+           "       gpuplan import dcmi FILE|- --node NAME\n"
+           "       gpuplan import --prometheus URL --since 90d ...  (see its --help)\n\n"
+           "Stores a captured nvidia-smi --query-gpu CSV (with its header, or noheader\n"
+           "with --fields naming the columns), a saved Prometheus exposition scrape\n"
+           "(dcgm-exporter's /metrics), an nvidia-smi dmon log or an `ipmitool dcmi power\n"
+           "reading` under node NAME, created when new. One transaction: a file that cannot\n"
+           "be read imports nothing.\n\n"
+           "dmon: rows with -o DT (or T) times keep them; without, rows are --interval apart\n"
+           "(dmon's -d, default 1s), the last at --end (\"2026-08-16 09:22:37\" local, a\n"
+           "trailing Z for UTC, or @SECONDS), by default the file's modification time. GPU\n"
+           "indexes take the UUIDs of the node's known GPUs.\n"
+           "dcmi: the wall power, dated by the BMC's timestamp when plausible, else by the\n"
+           "file's modification time; a deactivated reading stores nothing (exit status 4).\n");
+}
+
+static void print_import(const gp_import_request *rq, const gp_import_result *r) {
+    char node[128], a[32], b[32];
+    cli_text(rq->node, node, sizeof node);
+    if (rq->kind == GP_CAPTURE_DCMI) {
+        const gp_dcmi_reading *d = &r->dcmi;
+        if (!r->stored) {
+            printf("stored nothing in node \"%s\": %s\n", node, r->why);
+            return;
+        }
+        gp_fmt_local_time(r->first_ms, a, sizeof a);
+        printf("imported wall power %g W into node \"%s\"", d->watts, node);
+        if (d->has_min && d->has_max && d->has_avg) {
+            printf(" (%g to %g W, average %g W", d->min_w, d->max_w, d->avg_w);
+            if (d->period_ms >= 0)
+                printf(" over %.0f s", d->period_ms / 1000.0);
+            printf(")");
+        }
+        printf(", dated %s (%s)\n", a,
+               r->time == GP_TIME_OWN     ? "the BMC's timestamp"
+               : r->time == GP_TIME_MTIME ? "the file's modification time"
+                                          : "the time of the import");
+        if (r->why[0]) {
+            char why[240];
+            cli_text(r->why, why, sizeof why);
+            printf("  %s\n", why);
+        }
+        return;
+    }
+    printf("imported %zu sample%s of %zu GPU%s into node \"%s\"%s\n", r->samples,
+           r->samples == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s", node,
+           r->dropped_blanks ? " (blank or placeholder values dropped)" : "");
+    if (rq->kind != GP_CAPTURE_DMON)
+        return;
+    gp_fmt_local_time(r->first_ms, a, sizeof a);
+    gp_fmt_local_time(r->last_ms, b, sizeof b);
+    printf("  %zu row%s in %zu round%s, %s to %s", r->rows, r->rows == 1 ? "" : "s", r->rounds,
+           r->rounds == 1 ? "" : "s", a, b);
+    if (r->time == GP_TIME_OWN)
+        printf(" (the log's own times)\n");
+    else
+        printf(" (no times in the log: rows %.3g s apart, the last at %s)\n",
+               r->interval_ms / 1000.0,
+               r->time == GP_TIME_END ? "--end" : "the file's modification time");
+    if (r->mapped)
+        printf("  %zu GPU%s matched by index to the node's known GPUs\n", r->mapped,
+               r->mapped == 1 ? "" : "s");
+}
+
+int cmd_import(gp_session *ses, int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--since", 7))
+            return cmd_import_history(ses, argc, argv);
+    static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
+                                          {"fields", required_argument, NULL, 'f'},
+                                          {"host", required_argument, NULL, 'H'},
+                                          {"end", required_argument, NULL, 'e'},
+                                          {"interval", required_argument, NULL, 'i'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    gp_import_request rq = {0};
+    bool has_end = false, has_interval = false;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (opt == 'n' || opt == 'f' || opt == 'H') {
+            *(opt == 'n' ? &rq.node : opt == 'f' ? &rq.fields : &rq.host) = optarg;
+        } else if (opt == 'e') {
+            if (!parse_when(optarg, &rq.end_ms))
+                return cli_usage_error("--end: \"%s\" is not a time like \"2026-08-16 09:22:37\"",
+                                       optarg);
+            has_end = true;
+        } else if (opt == 'i') {
+            long ms;
+            if (!cli_interval_ms(optarg, &ms))
+                return cli_usage_error("--interval: \"%s\" is not a duration like 1s", optarg);
+            rq.interval_ms = ms;
+            has_interval = true;
+        } else if (opt == 'h') {
+            import_help();
+            return 0;
+        } else {
+            return cli_usage_error("import: unknown option or missing value: %s (see --help)",
+                                   argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 2)
+        return cli_usage_error(
+            "import takes a kind (nvsmi, prom, dmon or dcmi) and a FILE (see --help)");
+    const char *kind = argv[optind];
+    rq.file = argv[optind + 1];
+    static const struct {
+        const char *name;
+        gp_capture_kind kind;
+    } kinds[] = {{"nvsmi", GP_CAPTURE_NVSMI},
+                 {"prom", GP_CAPTURE_PROM},
+                 {"dmon", GP_CAPTURE_DMON},
+                 {"dcmi", GP_CAPTURE_DCMI}};
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof kinds[0] && strcmp(kind, kinds[k].name))
+        k++;
+    if (k == sizeof kinds / sizeof kinds[0])
+        return cli_usage_error("import: \"%s\" is not nvsmi, prom, dmon or dcmi", kind);
+    rq.kind = kinds[k].kind;
+    if (!rq.node)
+        return cli_usage_error("import needs --node NAME");
+    if ((has_end || has_interval) && rq.kind != GP_CAPTURE_DMON)
+        return cli_usage_error("--end and --interval apply to import dmon only");
+    if (rq.fields && rq.kind != GP_CAPTURE_NVSMI)
+        return cli_usage_error("--fields applies to import nvsmi only");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_import_result r;
+    char line[160];
+    snprintf(line, sizeof line, "importing %.120s", rq.file);
+    cli_progress_begin(line); /* a capture of a large fleet takes a while */
+    gp_status st = gp_import_capture(ses, &rq, &r, &err);
+    cli_progress_end();
+    if (st)
+        return cli_fail(&err);
+    print_import(&rq, &r);
+    return rq.kind == GP_CAPTURE_DCMI && !r.stored ? CLI_EXIT_ATTENTION : 0;
 }

@@ -2,6 +2,7 @@
  * as each finishes (docs/development.md, Collector). Only src/collect calls curl. */
 #include "gpuplan/clock.h"
 #include "gpuplan/collect.h"
+#include "gpuplan/store_seal.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -669,7 +670,7 @@ gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_
     for (size_t i = 0; i < n; i++)
         if (results[i].status != GP_OK)
             gp_samples_done(&results[i].samples);
-        else /* a MIG GPU's utilization is its instances' (telemetry.h) */
+        else /* a MIG GPU's utilization is its instances' (samples.h) */
             gp_samples_mig_rollup(&results[i].samples);
     (void)err;
     return GP_OK;

@@ -1,6 +1,6 @@
-/* History import over one libcurl multi handle (history.h). Only src/collect calls curl. */
+/* History import over one libcurl multi handle (collect_history.h). Only src/collect calls curl. */
 #include "gpuplan/clock.h"
-#include "gpuplan/history.h"
+#include "gpuplan/collect_history.h"
 
 #include <curl/curl.h>
 #include <stdarg.h>

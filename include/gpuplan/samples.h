@@ -4,8 +4,8 @@
  * Ownership: a gp_samples owns its GPUs, samples and label sets; gp_samples_done frees them.
  * Parsers append to a caller-initialised gp_samples; on GP_E_INPUT (unreadable input) they
  * leave what they had appended before the error, and the caller discards the whole batch. */
-#ifndef GPUPLAN_TELEMETRY_H
-#define GPUPLAN_TELEMETRY_H
+#ifndef GPUPLAN_SAMPLES_H
+#define GPUPLAN_SAMPLES_H
 
 #include <stdbool.h>
 #include <stddef.h>

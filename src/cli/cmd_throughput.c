@@ -1,16 +1,19 @@
-/* gpuplan throughput import --prometheus URL --profile P: throughput measured from the serving
- * engine's token counters; gpuplan throughput history: the measured runs kept. */
+/* gpuplan throughput list|set|import|profile: the work per GPU-hour of each GPU model and
+ * profile (docs/compare.md); throughput import --prometheus URL --profile P: throughput measured
+ * from the serving engine's token counters; throughput history: the measured runs kept. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gpuplan/app_throughput.h"
 #include "gpuplan/app_tp_measure.h"
 #include "gpuplan/clock.h"
+#include "gpuplan/report_compare.h"
 #include "gpuplan/report_tp_measure.h"
 
-void cli_tp_measure_help(FILE *f) {
+static void cli_tp_measure_help(FILE *f) {
     fprintf(f,
             "usage: gpuplan throughput import --prometheus URL --profile P [--since 7d]\n"
             "                                 [--until TIME] [--match SELECTOR]\n"
@@ -46,7 +49,7 @@ enum {
     O_HOSTS
 };
 
-int cli_tp_measure(gp_session *ses, int argc, char **argv) {
+static int cli_tp_measure(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"prometheus", required_argument, NULL, O_PROM},
                                           {"node", required_argument, NULL, O_NODE},
                                           {"profile", required_argument, NULL, O_PROFILE},
@@ -157,7 +160,7 @@ int cli_tp_measure(gp_session *ses, int argc, char **argv) {
     return cli_print_rendered(st, &out);
 }
 
-int cli_tp_history(gp_session *ses, int argc, char **argv) {
+static int cli_tp_history(gp_session *ses, int argc, char **argv) {
     static const struct option longs[] = {{"profile", required_argument, NULL, 'p'},
                                           {"gpu", required_argument, NULL, 'g'},
                                           {"help", no_argument, NULL, 'h'},
@@ -190,4 +193,152 @@ int cli_tp_history(gp_session *ses, int argc, char **argv) {
     gp_status st = gp_report_tp_history_text(m, n, &out);
     free(m);
     return cli_print_rendered(st, &out);
+}
+
+static void throughput_help(FILE *f) {
+    fprintf(f, "usage: gpuplan throughput list [--profile P] [--gpu G] [--json]\n"
+               "       gpuplan throughput set MODEL PROFILE VALUE --unit UNIT --source TEXT\n"
+               "       gpuplan throughput import FILE.csv\n"
+               "       gpuplan throughput import --prometheus URL --profile P [--since 7d] ...\n"
+               "       gpuplan throughput history [--profile P] [--gpu G]\n"
+               "       gpuplan throughput profile add FILE.json\n\n"
+               "Work per GPU-hour by GPU model and workload profile (llm-training and\n"
+               "llm-inference-decode in M tokens, fp32 in PFLOP; the workload profiles\n"
+               "llama2-70b-offline, llama3-8b-decode, llama3-70b-decode, llama2-7b-training and\n"
+               "your own in M tokens). Estimates follow the specs (docs/compare.md has the\n"
+               "formulas and efficiency factors); published results (bundled, dated, cited) win\n"
+               "over them; measured figures, set or imported (CSV header\n"
+               "gpu,profile,value,unit,source and optionally date) or measured from the serving\n"
+               "engine (throughput import --prometheus --help), win over both.\n");
+}
+
+static int throughput_list(gp_session *ses, int argc, char **argv) {
+    static const struct option longs[] = {{"profile", required_argument, NULL, 'p'},
+                                          {"gpu", required_argument, NULL, 'g'},
+                                          {"json", no_argument, NULL, 'j'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *profile = NULL, *gpu = NULL;
+    bool json = false;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (opt == 'p')
+            profile = optarg;
+        else if (opt == 'g')
+            gpu = optarg;
+        else if (opt == 'j')
+            json = true;
+        else if (opt == 'h')
+            return throughput_help(stdout), 0;
+        else
+            return cli_usage_error("throughput list: unknown option or missing value: %s",
+                                   argv[optind - 1]);
+    }
+    if (optind != argc)
+        return cli_usage_error("throughput list: unexpected argument \"%s\"", argv[optind]);
+    gp_err err;
+    gp_err_clear(&err);
+    gp_tp_list l;
+    if (gp_throughput_list(ses, profile, gpu, &l, &err))
+        return cli_fail(&err);
+    gp_buf out;
+    gp_buf_init(&out, 64u << 20);
+    gp_status st = json ? gp_report_throughput_json(l.rows, l.n, &out)
+                        : gp_report_throughput_text(l.rows, l.n, &out);
+    gp_tp_list_done(&l);
+    return cli_print_rendered(st, &out);
+}
+
+static int throughput_set(gp_session *ses, int argc, char **argv) {
+    static const struct option longs[] = {{"unit", required_argument, NULL, 'u'},
+                                          {"source", required_argument, NULL, 's'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *unit = NULL, *source = NULL;
+    int opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (opt == 'u')
+            unit = optarg;
+        else if (opt == 's')
+            source = optarg;
+        else if (opt == 'h')
+            return throughput_help(stdout), 0;
+        else if (gp_parse_double(argv[optind - 1], &(double){0}))
+            /* getopt takes "-5" for an option: it is the VALUE, below 0 */
+            return cli_usage_error("throughput set: VALUE %s: must be a number above 0",
+                                   argv[optind - 1]);
+        else
+            return cli_usage_error("throughput set: unknown option or missing value: %s",
+                                   argv[optind - 1]);
+    }
+    double value;
+    if (argc - optind != 3)
+        return cli_usage_error("throughput set takes MODEL PROFILE VALUE --unit U --source TEXT");
+    if (!gp_parse_double(argv[optind + 2], &value))
+        return cli_usage_error("throughput set: \"%s\" is not a number", argv[optind + 2]);
+    if (!unit || !source)
+        return cli_usage_error("throughput set needs --unit and --source");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_throughput t;
+    if (gp_throughput_set(ses, argv[optind], argv[optind + 1], value, unit, source, &t, &err))
+        return cli_fail(&err);
+    printf("%s %s: %g %s a GPU-hour, measured (%s), used instead of the estimate\n", t.gpu,
+           t.profile, t.value, t.unit, t.source);
+    return 0;
+}
+
+static int throughput_import(gp_session *ses, int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--node", 6))
+            return cli_tp_measure(ses, argc, argv);
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return throughput_help(stdout), 0;
+    if (argc != 2 || argv[1][0] == '-')
+        return cli_usage_error("throughput import takes one FILE.csv");
+    gp_err err;
+    gp_err_clear(&err);
+    int n;
+    if (gp_throughput_import(ses, argv[1], &n, &err))
+        return cli_fail(&err);
+    printf("imported %d measured figure%s from %s\n", n, n == 1 ? "" : "s", argv[1]);
+    return 0;
+}
+
+static int throughput_profile(gp_session *ses, int argc, char **argv) {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        return throughput_help(stdout), 0;
+    if (argc != 3 || strcmp(argv[1], "add") != 0 || argv[2][0] == '-')
+        return cli_usage_error("throughput profile takes add FILE.json");
+    gp_err err;
+    gp_err_clear(&err);
+    gp_workload w;
+    if (gp_profile_add(ses, argv[2], &w, &err))
+        return cli_fail(&err);
+    printf("added profile %s (%s, %g B parameters) from %s: use --profile %s\n", w.name,
+           gp_wl_phase_name(w.phase), w.params_b, argv[2], w.name);
+    return 0;
+}
+
+int cmd_throughput(gp_session *ses, int argc, char **argv) {
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        throughput_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "list"))
+        return throughput_list(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "set"))
+        return throughput_set(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "import"))
+        return throughput_import(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "profile"))
+        return throughput_profile(ses, argc - 1, argv + 1);
+    if (!strcmp(argv[1], "history"))
+        return cli_tp_history(ses, argc - 1, argv + 1);
+    return cli_usage_error(
+        "throughput: unknown subcommand \"%s\" (list, set, import, history, profile)", argv[1]);
 }

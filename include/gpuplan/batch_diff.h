@@ -6,8 +6,8 @@
  * Ownership: a gp_batch_summary owns its scenarios and their arrays, a gp_batch_diff its
  * changes; free them with gp_batch_summary_done and gp_batch_diff_done (safe on zeroed ones,
  * and twice). Errors: none here; the diff cannot fail. */
-#ifndef GPUPLAN_BATCH_H
-#define GPUPLAN_BATCH_H
+#ifndef GPUPLAN_BATCH_DIFF_H
+#define GPUPLAN_BATCH_DIFF_H
 
 #include <stdbool.h>
 #include <stddef.h>
