@@ -15,6 +15,7 @@
  * did, so every SQL aggregate over them adds in the same order and the figures stay bit for bit
  * the same. store_5m_each and store_1h_each walk the same statements without SQL per bucket. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,10 +54,6 @@ static gp_status view_decode(const store_vtab_desc *d, sqlite3_stmt *row, void *
     return GP_OK;
 }
 
-static bool view_present(const void *chunk, int slot) {
-    return ((const gp_chunk *)chunk)->b[slot].n != 0;
-}
-
 static void view_cell(const void *chunk, int slot, int col, sqlite3_context *ctx) {
     const gp_chunk_bucket *b = &((const gp_chunk *)chunk)->b[slot];
     if (col == COL_N)
@@ -86,13 +83,15 @@ static void view_cost(int flags, double *cost, sqlite3_int64 *rows) {
         .name = name_,                                                                             \
         .declare = "CREATE TABLE x(series_id INTEGER, bucket_ms INTEGER, n INTEGER, sum REAL, "    \
                    "min REAL, max REAL)",                                                          \
-        .range_col = COL_BUCKET, .n_keys = 1, .key_col = {COL_SERIES}, .in_col = -1,               \
-        .by_key = true, .lo_min = INT64_MIN / 2, .keys_sql = "SELECT id FROM series ORDER BY id",  \
+        .types = "IIIRRR", .range_col = COL_BUCKET, .n_keys = 1, .key_col = {COL_SERIES},          \
+        .in_col = -1, .by_key = true, .lo_min = INT64_MIN / 2,                                     \
+        .keys_sql = "SELECT id FROM series ORDER BY id",                                           \
         .chunks_key = SQL_CHUNKS(day_ms, chunks_table, ""),                                        \
         .chunks_key_desc = SQL_CHUNKS(day_ms, chunks_table, " DESC"),                              \
         .rows_key = SQL_ROWS(rows_table, ""), .rows_key_desc = SQL_ROWS(rows_table, " DESC"),      \
         .slots = slots_, .bucket_ms = bucket_ms_, .chunk_size = sizeof(gp_chunk),                  \
-        .chunk_table = chunks_table, .decode = view_decode, .present = view_present,               \
+        .chunk_table = chunks_table, .decode = view_decode,                                        \
+        .count_at = offsetof(gp_chunk, b[0].n), .count_stride = sizeof(gp_chunk_bucket),           \
         .cell = view_cell, .cost = view_cost                                                       \
     }
 

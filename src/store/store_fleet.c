@@ -16,6 +16,7 @@
  * days and rows after, so every SQL aggregate over it adds in the same order as over the
  * table and the figures stay bit for bit the same. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,10 +393,6 @@ static gp_status view_decode(const store_vtab_desc *d, sqlite3_stmt *row, void *
                            chunk, err);
 }
 
-static bool view_present(const void *chunk, int slot) {
-    return ((const gp_fleet_day *)chunk)->b[slot].gpus != 0;
-}
-
 static void view_cell(const void *chunk, int slot, int col, sqlite3_context *ctx) {
     const gp_fleet_bucket *b = &((const gp_fleet_day *)chunk)->b[slot];
     if (col == COL_GPUS)
@@ -428,6 +425,7 @@ static const store_vtab_desc VIEW = {
                "h05 INTEGER, h06 INTEGER, h07 INTEGER, h08 INTEGER, h09 INTEGER, h10 INTEGER, "
                "h11 INTEGER, h12 INTEGER, h13 INTEGER, h14 INTEGER, h15 INTEGER, h16 INTEGER, "
                "h17 INTEGER, h18 INTEGER, h19 INTEGER, h20 INTEGER)",
+    .types = "ITIIRIIIIIIIIIIIIIIIIIIIII",
     .range_col = COL_BUCKET,
     .n_keys = 2,
     .key_col = {COL_NODE, COL_MODEL},
@@ -444,7 +442,8 @@ static const store_vtab_desc VIEW = {
     .chunk_size = sizeof(gp_fleet_day),
     .chunk_table = "fleet_5m_day",
     .decode = view_decode,
-    .present = view_present,
+    .count_at = offsetof(gp_fleet_day, b[0].gpus),
+    .count_stride = sizeof(gp_fleet_bucket),
     .cell = view_cell,
     .cost = view_cost,
 };

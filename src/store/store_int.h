@@ -210,6 +210,7 @@ typedef struct store_vtab_desc store_vtab_desc;
 struct store_vtab_desc {
     const char *name;    /* as SQL names the table */
     const char *declare; /* "CREATE TABLE x(...)", for sqlite3_declare_vtab */
+    const char *types;   /* a letter a column: I INTEGER, R REAL, T TEXT, as declared */
     int range_col;       /* bucket_ms: =, >, >=, <, <= bound the range */
     int n_keys;          /* 1 or 2 key columns, taken by = all together or not at all */
     int key_col[2];
@@ -232,7 +233,9 @@ struct store_vtab_desc {
     /* Decode the current row of a chunk statement into chunk; GP_E_INPUT or GP_E_DB with err
      * naming the chunk. */
     gp_status (*decode)(const store_vtab_desc *d, sqlite3_stmt *row, void *chunk, gp_err *err);
-    bool (*present)(const void *chunk, int slot); /* the bucket holds data */
+    /* A bucket holds data where its count, a long long at count_at + slot * count_stride in
+     * the decoded chunk, is not 0 (read in place: it is asked of every slot of every chunk). */
+    size_t count_at, count_stride;
     /* A value column (not a key, not bucket_ms) of a bucket. */
     void (*cell)(const void *chunk, int slot, int col, sqlite3_context *ctx);
     /* The planner's estimates for a plan (flags: STORE_VT_*). */

@@ -64,9 +64,10 @@ typedef struct vt_cursor {
     size_t n_in;
     size_t n; /* chunks of the current day */
     int64_t day;
-    int slot;   /* the current slot of the day; -1 or slots: none */
-    size_t at;  /* the next chunk to look at in the slot */
-    size_t cur; /* the current bucket's chunk (in the chunks) */
+    int slot;                   /* the current slot of the day; -1 or slots: none */
+    size_t at;                  /* the next chunk to look at in the slot */
+    size_t cur;                 /* the current bucket's chunk (in the chunks) */
+    const unsigned char *chunk; /* its buckets */
     int64_t bucket;
 } vt_cursor;
 
@@ -370,23 +371,33 @@ static int load_day(vt_cursor *c) {
  * they have no more, -1 on error. */
 static int next_chunk_bucket(vt_cursor *c) {
     const store_vtab_desc *d = c->d;
+    const int step = c->desc ? -1 : 1;
     for (;;) {
+        const unsigned char *buf = c->set->buf;
+        const size_t n = c->n;
         while (c->desc ? c->slot >= 0 : c->slot < d->slots) {
             int64_t t = c->day + c->slot * d->bucket_ms;
             if (c->desc ? t < c->lo : t >= c->hi) {
                 c->slot = c->desc ? -1 : d->slots; /* the rest of the day is out of range */
                 break;
             }
-            while (c->at < c->n) {
-                size_t i = c->desc ? c->n - 1 - c->at++ : c->at++;
-                if (t < c->lo || t >= c->hi ||
-                    !d->present(c->set->buf + i * d->chunk_size, c->slot))
+            size_t at = t < c->lo || t >= c->hi ? n : c->at;
+            size_t count_at = d->count_at + (size_t)c->slot * d->count_stride;
+            while (at < n) {
+                size_t i = c->desc ? n - 1 - at : at;
+                const unsigned char *k = buf + i * d->chunk_size;
+                long long count;
+                at++;
+                memcpy(&count, k + count_at, sizeof count);
+                if (count == 0)
                     continue;
+                c->at = at;
                 c->cur = i;
+                c->chunk = k;
                 c->bucket = t;
                 return 0;
             }
-            c->slot += c->desc ? -1 : 1;
+            c->slot += step;
             c->at = 0;
         }
         int rc = load_day(c);
@@ -578,25 +589,27 @@ static int vt_eof(sqlite3_vtab_cursor *cur) {
 static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
     vt_cursor *c = (vt_cursor *)cur;
     const store_vtab_desc *d = c->d;
-    if (c->in_rows) {
-        sqlite3_result_value(ctx, sqlite3_column_value(c->rw, col));
-        return SQLITE_OK;
-    }
-    if (col == d->range_col) {
-        sqlite3_result_int64(ctx, c->bucket);
-        return SQLITE_OK;
-    }
-    const vt_entry *e = &c->set->e[c->cur];
-    for (int j = 0; j < d->n_keys; j++) {
-        if (col != d->key_col[j])
-            continue;
-        if (d->key_text[j])
-            sqlite3_result_text(ctx, e->text[j], -1, SQLITE_TRANSIENT);
+    if (!c->in_rows) {
+        int j = col == d->key_col[0] ? 0 : d->n_keys > 1 && col == d->key_col[1] ? 1 : -1;
+        if (col == d->range_col)
+            sqlite3_result_int64(ctx, c->bucket);
+        else if (j < 0)
+            d->cell(c->chunk, c->slot, col, ctx);
+        else if (d->key_text[j])
+            sqlite3_result_text(ctx, c->set->e[c->cur].text[j], -1, SQLITE_TRANSIENT);
         else
-            sqlite3_result_int64(ctx, e->key[j]);
+            sqlite3_result_int64(ctx, c->set->e[c->cur].key[j]);
         return SQLITE_OK;
     }
-    d->cell(c->set->buf + c->cur * d->chunk_size, c->slot, col, ctx);
+    /* as declared: a typed copy costs less than a copy of the value */
+    sqlite3_stmt *r = c->rw;
+    if (d->types[col] == 'I')
+        sqlite3_result_int64(ctx, sqlite3_column_int64(r, col));
+    else if (d->types[col] == 'R')
+        sqlite3_result_double(ctx, sqlite3_column_double(r, col));
+    else
+        sqlite3_result_text(ctx, (const char *)sqlite3_column_text(r, col),
+                            sqlite3_column_bytes(r, col), SQLITE_TRANSIENT);
     return SQLITE_OK;
 }
 
