@@ -127,14 +127,18 @@ gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
         return err->code;
     if (s->catalog_ready || gp_store_read_only(*out))
         return GP_OK; /* checked, or read-only: the catalog as stored (loading it is a write) */
-    gp_bundle_stats bs;
-    bool current = true;
-    if (s->catalog_loading && gp_catalog_bundle_current(*out, &current, err))
+    bool current;
+    if (gp_catalog_bundle_current(*out, &current, err))
         return err->code;
-    if (!current)
+    if (current) {
+        s->catalog_ready = true;
+        return GP_OK;
+    }
+    gp_bundle_stats bs;
+    if (s->catalog_loading)
         s->catalog_loading(false, s->catalog_loaded_arg);
     gp_status rc = gp_catalog_load_bundle(*out, false, &bs, err);
-    if (!current)
+    if (s->catalog_loading)
         s->catalog_loading(true, s->catalog_loaded_arg);
     if (rc == GP_E_DB && s->read_only && gp_store_write_refused(*out)) {
         /* A database opened for reading only (the exporter's, a read-only mount) keeps the
