@@ -71,11 +71,6 @@ static void build_fields(tui *t) {
         t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
 }
 
-/* Whether the document (not the value being tried) states its demand as work. */
-static bool doc_work_mode(const tui *t) {
-    return gp_plan_doc_work_mode(scen_doc(t));
-}
-
 /* The choices of a FIELD_CHOICE field (NULL: the key removed, its default); at most cap. The
  * names point into t->sc, valid until the next evaluation. */
 static int field_choices(const tui *t, int i, const char **out, int cap) {
@@ -152,57 +147,16 @@ static void say_refused(char *out, size_t cap, const gp_err *err) {
     snprintf(out, cap, "%s%s%s", path ? path : "", path ? ": " : "", err->msg);
 }
 
-/* A shape choice (GP_FROM_SHAPE) made on copy: the demand mode, the financing kind or option k's
- * pricing, through app_reshape.h. False (t->invalid says why) when it is refused. */
-static bool reshape(tui *t, cJSON *copy, const char *key, int k, const char *choice) {
-    gp_err err;
-    gp_err_clear(&err);
-    gp_status rc = GP_OK;
-    if (!strcmp(key, "demand.mode")) {
-        bool work = doc_work_mode(t);
-        if (!strcmp(choice, "GPUs") && work)
-            rc = gp_reshape_gpu_mode(copy, &err);
-        else if (strcmp(choice, "GPUs") != 0 && strcmp(choice, "work") != 0 && !work)
-            rc = gp_reshape_work_mode(t->ses, copy, t->today,
-                                      strcmp(choice, "GPU-hours") ? choice : NULL, &err);
-    } else if (!strcmp(key, "self_hosted.financing.kind")) {
-        rc = gp_reshape_financing(copy, !strcmp(choice, "loan"), &err);
-    } else {
-        gp_pricing p = !strcmp(choice, "spot")        ? GP_SPOT
-                       : !strcmp(choice, "committed") ? GP_COMMITTED
-                       : !strcmp(choice, "per_unit")  ? GP_PER_UNIT
-                                                      : GP_ON_DEMAND;
-        rc = gp_reshape_pricing(t->ses, copy, k, p, t->today, &err);
-    }
-    if (rc)
-        say_refused(t->invalid, sizeof t->invalid, &err);
-    return rc == GP_OK;
-}
-
-/* The open document with the value being typed or chosen in force: a copy, NULL when the
- * value is refused (t->invalid says why). A tariff period edited while the document has none
- * writes the default flat one in first. */
+/* The open document with the value being typed or chosen in force (app_plan_fields.h): a
+ * copy, NULL when the value is refused (t->invalid says why). */
 static cJSON *edited_doc(tui *t) {
     cJSON *item;
     if (!edit_item(t, &item))
         return NULL;
-    const field *f = &t->fields[t->field_sel];
-    const gp_plan_field *d = def_of(t, t->field_sel);
     cJSON *copy = gp_plan_edit_copy(t->pe);
-    if (d->from == GP_FROM_SHAPE) {
-        const char *choice = cJSON_GetStringValue(item);
-        bool ok = choice && reshape(t, copy, d->key, t->field_index[t->field_sel], choice);
-        cJSON_Delete(item);
-        if (!ok) {
-            cJSON_Delete(copy);
-            return NULL;
-        }
-        return copy;
-    }
-    if (d->from == GP_FROM_PERIOD_NUMBER || d->from == GP_FROM_PERIOD_NAME)
-        gp_reshape_periods_written(copy, t->sc.s);
-    if (!set_path(copy, f->path, item)) {
-        snprintf(t->invalid, sizeof t->invalid, "cannot set %s", f->path);
+    gp_err err;
+    if (gp_plan_field_apply(t->ses, copy, def_of(t, t->field_sel), t->sc.s, item, t->today, &err)) {
+        say_refused(t->invalid, sizeof t->invalid, &err);
         cJSON_Delete(copy);
         return NULL;
     }

@@ -7,7 +7,8 @@
  * absent) are static, its paths and labels its own. Choices point into the scenario given or
  * static text, valid while that scenario is.
  * Errors: a typed value that is not one is GP_E_INPUT with one line of why (no where); adding a
- * row to a list that is not one of the editor's is GP_E_INPUT naming it. */
+ * row to a list that is not one of the editor's is GP_E_INPUT naming it; a change of shape
+ * refused is as app_reshape.h says. */
 #ifndef GPUPLAN_APP_PLAN_FIELDS_H
 #define GPUPLAN_APP_PLAN_FIELDS_H
 
@@ -16,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuplan/app_session.h"
 #include "gpuplan/error.h"
 #include "gpuplan/inputs.h"
 #include "gpuplan/scenario.h"
@@ -88,6 +90,15 @@ int gp_plan_field_choice_now(const gp_plan_field *f, const cJSON *doc, const gp_
  * gp_plan_edit_parse does; for a choice field the choice (NULL: *item NULL, the key removed; a
  * flag's "yes" is true). */
 gp_status gp_plan_field_item(const gp_plan_field *f, const char *text, cJSON **item, gp_err *err);
+
+/* Put item (taken, in every case; gp_plan_field_item's) into doc as field f's value: a shape
+ * choice reshapes doc (app_reshape.h: a profile's throughput or an option's catalog price as of
+ * as_of, from the session's store), a tariff period's value first writes in the default flat
+ * tariff s (the resolved scenario) shows when doc has none, any other sets f's path (NULL
+ * removes the key). Refusals as app_reshape.h gives them; "cannot set PATH" when the path
+ * does not lead to an object. */
+gp_status gp_plan_field_apply(gp_session *ses, cJSON *doc, const gp_plan_field *f,
+                              const gp_scenario *s, cJSON *item, const char *as_of, gp_err *err);
 
 /* Add a row after the last to the list at path in doc (demand steps, resale points, bulk
  * tiers), valid where it can be: later months and ages, the demand in force. *added is its

@@ -7,6 +7,7 @@
 
 #include "gpuplan/app_plan_edit.h"
 #include "gpuplan/app_plan_fields.h"
+#include "gpuplan/app_reshape.h"
 #include "gpuplan/app_throughput.h"
 #include "gpuplan/xmem.h"
 
@@ -413,4 +414,42 @@ gp_status gp_plan_field_item(const gp_plan_field *f, const char *text, cJSON **i
                         : f->integer           ? GP_EDIT_INTEGER
                                                : GP_EDIT_NUMBER;
     return gp_plan_edit_parse(text, kind, f->optional, item, err);
+}
+
+/* A shape choice made on doc: the demand mode, the financing kind or option k's pricing. */
+static gp_status reshape(gp_session *ses, cJSON *doc, const gp_plan_field *f, const char *choice,
+                         const char *as_of, gp_err *err) {
+    if (!strcmp(f->key, "demand.mode")) {
+        bool work = gp_plan_doc_work_mode(doc);
+        if (!strcmp(choice, "GPUs") && work)
+            return gp_reshape_gpu_mode(doc, err);
+        if (strcmp(choice, "GPUs") != 0 && strcmp(choice, "work") != 0 && !work)
+            return gp_reshape_work_mode(ses, doc, as_of,
+                                        strcmp(choice, "GPU-hours") ? choice : NULL, err);
+        return GP_OK; /* the mode in force */
+    }
+    if (!strcmp(f->key, "self_hosted.financing.kind"))
+        return gp_reshape_financing(doc, !strcmp(choice, "loan"), err);
+    gp_pricing p = !strcmp(choice, "spot")        ? GP_SPOT
+                   : !strcmp(choice, "committed") ? GP_COMMITTED
+                   : !strcmp(choice, "per_unit")  ? GP_PER_UNIT
+                                                  : GP_ON_DEMAND;
+    return gp_reshape_pricing(ses, doc, f->index, p, as_of, err);
+}
+
+gp_status gp_plan_field_apply(gp_session *ses, cJSON *doc, const gp_plan_field *f,
+                              const gp_scenario *s, cJSON *item, const char *as_of, gp_err *err) {
+    gp_err_clear(err);
+    if (f->from == GP_FROM_SHAPE) {
+        const char *choice = cJSON_GetStringValue(item);
+        gp_status rc = choice ? reshape(ses, doc, f, choice, as_of, err)
+                              : gp_errorf(err, GP_E_INPUT, NULL, "%s needs a choice", f->path);
+        cJSON_Delete(item);
+        return rc;
+    }
+    if (f->from == GP_FROM_PERIOD_NUMBER || f->from == GP_FROM_PERIOD_NAME)
+        gp_reshape_periods_written(doc, s);
+    if (!gp_json_path_set(doc, f->path, item))
+        return gp_errorf(err, GP_E_INPUT, NULL, "cannot set %s", f->path);
+    return GP_OK;
 }

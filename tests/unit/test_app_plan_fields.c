@@ -259,12 +259,51 @@ static void test_list_add(void **state) {
     close_doc(p);
 }
 
+/* A value put in: a key set or removed, a tariff period's with the default tariff written in
+ * first, a change of shape (financing in cash), a path that leads nowhere refused. */
+static void test_apply(void **state) {
+    (void)state;
+    plan *p = open_doc(GPU_LOAN);
+    gp_err err;
+    cJSON *item = cJSON_CreateNumber(0.75);
+    assert_int_equal(gp_plan_field_apply(NULL, p->doc, field_at(p, "demand.utilization"), &p->s,
+                                         item, "2026-01-01", &err),
+                     GP_OK);
+    assert_true(gp_json_path_get(p->doc, "demand.utilization")->valuedouble == 0.75);
+    assert_int_equal(gp_plan_field_apply(NULL, p->doc, field_at(p, "self_hosted.max_servers"),
+                                         &p->s, NULL, "2026-01-01", &err),
+                     GP_OK);
+    assert_null(gp_json_path_get(p->doc, "self_hosted.max_servers"));
+    /* no tariff in the document: the flat one the scenario shows is written, then the price */
+    const gp_plan_field *price = field_at(p, "self_hosted.tariff.periods[0].price_per_kwh");
+    assert_non_null(price);
+    assert_int_equal(gp_plan_field_apply(NULL, p->doc, price, &p->s, cJSON_CreateNumber(0.2),
+                                         "2026-01-01", &err),
+                     GP_OK);
+    assert_true(gp_json_path_get(p->doc, price->path)->valuedouble == 0.2);
+    const cJSON *hours = gp_json_path_get(p->doc, "self_hosted.tariff.periods[0].hours_per_day");
+    assert_true(cJSON_IsNumber(hours) && hours->valuedouble == 24);
+    /* the loan undone: its terms go with it */
+    assert_int_equal(gp_plan_field_apply(NULL, p->doc, field_at(p, "self_hosted.financing.kind"),
+                                         &p->s, cJSON_CreateString("cash"), "2026-01-01", &err),
+                     GP_OK);
+    assert_null(gp_json_path_get(p->doc, "self_hosted.financing.apr"));
+    gp_plan_field nowhere = *field_at(p, "demand.utilization");
+    snprintf(nowhere.path, sizeof nowhere.path, "demand.steps[3].month");
+    assert_int_equal(gp_plan_field_apply(NULL, p->doc, &nowhere, &p->s, cJSON_CreateNumber(2),
+                                         "2026-01-01", &err),
+                     GP_E_INPUT);
+    assert_string_equal(err.msg, "cannot set demand.steps[3].month");
+    close_doc(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_key_has_a_row),
         cmocka_unit_test(test_every_row_is_a_field),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_list_add),
+        cmocka_unit_test(test_apply),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
