@@ -175,6 +175,18 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first);
  * as the total timeout of a query, the connect timeout capped by it. */
 int cli_opt_history_timeout(const char *value, void *history_opts);
 
+/* The connection options that go with --prometheus URL, into the gp_history_opts h: entries of
+ * the tables of capacity (and plan, scenario measure), import and throughput import. */
+/* clang-format off */
+#define CLI_PROMETHEUS_CONNECTION(h)                                                               \
+    {CLI_STR("token-file", &(h)->token_file)},                                                     \
+    {CLI_STR("org-id", &(h)->org_id)},                                                             \
+    {CLI_STR("cacert", &(h)->cacert)},                                                             \
+    {CLI_FLAG("insecure", &(h)->insecure)},                                                        \
+    {CLI_CALL("timeout", (h), cli_opt_history_timeout),                                            \
+     .bad = "\"%s\" is not a duration like 120s"}
+/* clang-format on */
+
 /* What capacity, scenario measure and plan take besides the query; each command reads the
  * fields it documents. */
 typedef struct cap_flags {

@@ -72,12 +72,7 @@ static int history_args_parse(int argc, char **argv, int64_t now, history_args *
         {CLI_INT("concurrency", &h->concurrency, 1, 1000000), .bad = "a count >= 1"},
         {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 1000000), .bad = "a count >= 1"},
         {CLI_INT("max-points", &h->max_points, 1, 1000000), .bad = "a count >= 1"},
-        {CLI_STR("token-file", &h->token_file)},
-        {CLI_STR("org-id", &h->org_id)},
-        {CLI_STR("cacert", &h->cacert)},
-        {CLI_FLAG("insecure", &h->insecure)},
-        {CLI_CALL("timeout", h, cli_opt_history_timeout),
-         .bad = "\"%s\" is not a duration like 120s"},
+        CLI_PROMETHEUS_CONNECTION(h),
         {CLI_HELP(&a->help)},
         {0}};
     int first, rc = cli_parse(&(cli_parser){.cmd = "import", .opts = opts}, argc, argv, &first);

@@ -49,12 +49,7 @@ static int cli_tp_measure(gp_session *ses, int argc, char **argv) {
         {CLI_STR("until", &until)},
         {CLI_STR("match", &h->match)},
         {CLI_ENUM("tokens", &count, token_counts), .bad = "output, input or total"},
-        {CLI_STR("token-file", &h->token_file)},
-        {CLI_STR("org-id", &h->org_id)},
-        {CLI_STR("cacert", &h->cacert)},
-        {CLI_FLAG("insecure", &h->insecure)},
-        {CLI_CALL("timeout", h, cli_opt_history_timeout),
-         .bad = "\"%s\" is not a duration like 120s"},
+        CLI_PROMETHEUS_CONNECTION(h),
         {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 100000), .bad = "a count >= 1"},
         {CLI_HELP(&help)},
         {0}};
