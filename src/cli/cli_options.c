@@ -1,6 +1,7 @@
 /* The option table of every command (cli.h): one getopt_long loop, the values checked as they
  * are read, one line for each kind of bad input. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,14 +32,20 @@ static int say_bad(const cli_parser *p, const cli_opt *o, const char *value, con
     return cli_usage_error("--%s: %s", o->name, line);
 }
 
-/* The words of a kind's bad line when the entry gives none. */
-static const char *default_bad(const cli_opt *o) {
+/* The words of a kind's bad line when the entry gives none, in buf where they carry the
+ * range. */
+static const char *default_bad(const cli_opt *o, char *buf, size_t cap) {
+    const char *what = o->kind == CLI_OPT_INT ? "a whole number" : "a number";
     switch (o->kind) {
     case CLI_OPT_INT:
-        return o->min < o->max ? "\"%s\" is not a whole number in range"
-                               : "\"%s\" is not a whole number";
     case CLI_OPT_DOUBLE:
-        return o->min < o->max ? "\"%s\" is not a number in range" : "\"%s\" is not a number";
+        if (!(o->min < o->max))
+            snprintf(buf, cap, "\"%%s\" is not %s", what);
+        else if (isinf(o->max))
+            snprintf(buf, cap, "\"%%s\" is not %s, %g or more", what, o->min);
+        else
+            snprintf(buf, cap, "\"%%s\" is not %s from %g to %g", what, o->min, o->max);
+        return buf;
     case CLI_OPT_DURATION:
         return "\"%s\" is not a duration like 30s, 5m, 12h or 7d";
     case CLI_OPT_DATE:
@@ -116,8 +123,9 @@ static int take(const cli_parser *p, const cli_opt *o, const char *v) {
         break;
     }
     }
+    char words[128];
     if (!ok)
-        return say_bad(p, o, v, o->bad ? o->bad : default_bad(o));
+        return say_bad(p, o, v, o->bad ? o->bad : default_bad(o, words, sizeof words));
     if (o->given)
         *o->given = true;
     return 0;

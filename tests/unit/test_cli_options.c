@@ -87,6 +87,8 @@ static int count_calls(const char *v, void *dest) {
                             {CLI_STR("str", &(v).str), .letter = 's', .given = &(v).given_str},    \
                             {CLI_INT("num", &(v).num, 1, 10), .bad = "\"%s\" is not 1..10"},       \
                             {CLI_DOUBLE("x", &(v).x, 0, 1)},                                       \
+                            {CLI_INT("level", &(v).num, 1, 3)},                                    \
+                            {CLI_DOUBLE("more", &(v).x, 0, INFINITY)},                             \
                             {CLI_DURATION("wait", &(v).ms, GP_HOUR_MS)},                           \
                             {CLI_DATE("as-of", (v).date)},                                         \
                             {CLI_ENUM("colour", &(v).pick, colours), .bad = "red, green or blue"}, \
@@ -194,8 +196,10 @@ static void bad_values_one_line(void **state) {
         {"--num", "11", "gpuplan: cmd: --num: \"11\" is not 1..10\n"},
         {"--num=0", NULL, "gpuplan: cmd: --num: \"0\" is not 1..10\n"},
         {"--num", "3.5", "gpuplan: cmd: --num: \"3.5\" is not 1..10\n"},
-        {"--x", "1.5", "gpuplan: cmd: --x: \"1.5\" is not a number in range\n"},
-        {"--x", "nan", "gpuplan: cmd: --x: \"nan\" is not a number in range\n"},
+        {"--x", "1.5", "gpuplan: cmd: --x: \"1.5\" is not a number from 0 to 1\n"},
+        {"--x", "nan", "gpuplan: cmd: --x: \"nan\" is not a number from 0 to 1\n"},
+        {"--level", "4", "gpuplan: cmd: --level: \"4\" is not a whole number from 1 to 3\n"},
+        {"--more=-1", NULL, "gpuplan: cmd: --more: \"-1\" is not a number, 0 or more\n"},
         {"--wait", "2h",
          "gpuplan: cmd: --wait: \"2h\" is not a duration like 30s, 5m, 12h or 7d\n"},
         {"--wait", "5", "gpuplan: cmd: --wait: \"5\" is not a duration like 30s, 5m, 12h or 7d\n"},
