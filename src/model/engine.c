@@ -1462,155 +1462,219 @@ static bool option_total(const gp_scenario *s, engine_keep *k, int i, double *to
     return true;
 }
 
-bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
-                   double *self_total, double *option_totals, int *max_want) {
+/* The GPUs self-hosted needs each month (N^S_j) into k->need, for a redo of the demand or the
+ * plan: false at first_month_too_many's refusal; *same_need when they are those the plan held
+ * was built for (then only the running costs follow the hours). */
+static bool need_by_month(const gp_scenario *s, engine_keep *k, double rho, unsigned redo,
+                          bool *same_need) {
     engine *e = &k->e;
-    e->s = s;
     int m = s->horizon_months;
-    double work = k->work;
-    if (!isfinite(work))
-        return false;
-    if (want.self) {
-        double rho = rho_of_self(s);
-        unsigned redo = want.redo;
-        if (!k->running_ok || k->n_dirty_self > 0)
-            redo |= ENGINE_REDO_NEED;
-        /* Only the demand moved: redo the months it moved in, and, if the plan changes, those
-         * whose servers in service or GPUs at work change. */
-        bool by_month = redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
-                        memcmp(&rho, &k->rho_running, sizeof rho) == 0;
-        int old_in_service[GP_MAX_MONTHS + 2];
-        double old_at_work[GP_MAX_MONTHS + 1];
-        if (by_month) {
-            int done = self_months(s, k);
-            if (done < 0)
-                return false;
-            if (done > 0)
-                redo = 0; /* the same plan; the months that moved are redone */
-        }
-        bool same_need = false;
-        if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
-            double need[GP_MAX_MONTHS + 1];
-            for (int j = 1; j <= m; j++) {
-                need[j] = side_n(&e->dm, j, rho);
-                if (need[j] > MAX_GPUS) /* first_month_too_many's refusal */
-                    return false;
-            }
-            size_t bytes = sizeof(double) * (size_t)m;
-            same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
-                        memcmp(need + 1, k->need + 1, bytes) == 0;
-            if (!same_need)
-                memcpy(k->need + 1, need + 1, bytes);
-            /* The same GPUs wanted every month: the same plan, its prices and fixed flows;
-             * only the running costs follow the hours. */
-            redo |= ENGINE_REDO_RUNNING;
-        }
-        if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need) {
-            bool had_plan = k->has_plan && e->pl.m == m;
-            if (by_month) {
-                memcpy(old_in_service, e->pl.in_service, sizeof(int) * (size_t)(m + 1));
-                memcpy(old_at_work, e->pl.at_work, sizeof(double) * (size_t)(m + 1));
-            }
-            plan_build(s, &e->dm, scratch->self.batches, &e->pl);
-            k->has_plan = true;
-            /* The same batches (GPUs at work may differ): the same fixed flows. */
-            if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan) {
-                redo |= ENGINE_REDO_FIXED;
-                k->shares_ok = false;
-            }
-            int most = 0;
-            for (int j = 1; j <= m; j++) {
-                int sj = (int)ceil_pos(k->need[j] / s->gpus_per_server);
-                most = sj > most ? sj : most;
-                k->want[j] = eng_servers_wanted(s, k->need[j]);
-            }
-            k->max_want = most;
-            double r = s->loan_apr / 12.0;
-            if (s->financing == GP_LOAN && r != 0.0 &&
-                (k->loan_m != m || memcmp(&r, &k->loan_r, sizeof r) != 0)) {
-                powers(1.0 + r, 1.0, m + 1, k->loan_grow);
-                k->loan_m = m;
-                k->loan_r = r;
-            }
-            redo |= ENGINE_REDO_RUNNING;
-        } else if (redo & ENGINE_REDO_TREND) {
-            energy_trend_build(s, &e->pl);
-        }
-        *max_want = k->max_want;
-        if (redo & ENGINE_REDO_FIXED) {
-            if (!k->shares_ok)
-                batch_shares(s, &e->pl, k->shares);
-            k->shares_ok = true;
-            price_batches(s, &e->pl, k->shares);
-            self_fixed_flows(s, &e->pl, e->fixed, NULL, NULL, k->loan_grow);
-        }
-        if ((redo & ENGINE_REDO_RUNNING) && by_month) {
-            for (int j = 1; j <= m; j++) {
-                if (!k->dirty_self[j] && e->pl.in_service[j] == old_in_service[j] &&
-                    memcmp(&e->pl.at_work[j], &old_at_work[j], sizeof(double)) == 0)
-                    continue;
-                if (!keep_month(s, k, j)) {
-                    k->running_ok = false;
-                    return false;
-                }
-            }
-            for (int x = 0; x < k->n_dirty; x++)
-                k->dirty_self[k->dirty[x]] = false;
-            k->n_dirty_self = 0;
-        } else if (redo & ENGINE_REDO_RUNNING) {
-            /* A month with bridge hours and no bridge is check_bridge's refusal. */
-            eng_fill_order(s, e->order);
-            kept_bridge_trend(s, k); /* the bridge's prices may have moved */
-            k->running_ok = false;
-            for (int j = 1; j <= m; j++)
-                if (!keep_month(s, k, j))
-                    return false;
-            for (int x = 0; x < k->n_dirty; x++)
-                k->dirty_self[k->dirty[x]] = false;
-            k->n_dirty_self = 0;
-            k->running_ok = true;
-            k->rho_running = rho;
-        } else if (redo & (ENGINE_REDO_TREND | ENGINE_REDO_BRIDGE)) {
-            /* self_month's power and charge under the new trend, its bridge's cost at the
-             * bridge's new prices, in its order. */
-            const gp_option *br = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
-            if ((redo & ENGINE_REDO_BRIDGE) && br)
-                kept_bridge_trend(s, k);
-            for (int j = 1; j <= m; j++) {
-                double tr_e = e->pl.energy_trend[j];
-                double power = k->power_untrended[j] * tr_e;
-                double charge = eng_demand_charge(s, tr_e, k->k_draw[j]);
-                if ((redo & ENGINE_REDO_BRIDGE) && br && k->bridge_hours[j] > 0.0)
-                    k->bridge[j] = eng_pay_per_use_cost(
-                        br, eng_pay_per_use_slope(br, k->bridge_hours[j], e->pl.bridge_trend[j]));
-                k->running[j] = power + k->colo[j] + charge + k->bridge[j];
-            }
-        }
-        /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge),
-         * the total 0.0 + F[0] + ... + F[M]. */
-        double total = 0.0;
-        total += e->fixed[0];
-        for (int j = 1; j <= m; j++)
-            total += e->fixed[j] + k->running[j];
-        if (!plain_total(total, work))
+    double need[GP_MAX_MONTHS + 1];
+    for (int j = 1; j <= m; j++) {
+        need[j] = side_n(&e->dm, j, rho);
+        if (need[j] > MAX_GPUS) /* first_month_too_many's refusal */
             return false;
-        *self_total = total;
     }
+    size_t bytes = sizeof(double) * (size_t)m;
+    *same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
+                 memcmp(need + 1, k->need + 1, bytes) == 0;
+    if (!*same_need)
+        memcpy(k->need + 1, need + 1, bytes);
+    return true;
+}
+
+/* Rebuild the plan for k->need, with the servers each month wants and the loan's powers for
+ * its rate; old_in_service and old_at_work (NULL: not wanted) receive the plan it replaces.
+ * Returns the further parts to redo: the fixed flows unless the batches kept their shape. */
+static unsigned replan(const gp_scenario *s, gp_result *scratch, engine_keep *k,
+                       int *old_in_service, double *old_at_work) {
+    engine *e = &k->e;
+    int m = s->horizon_months;
+    unsigned redo = ENGINE_REDO_RUNNING;
+    bool had_plan = k->has_plan && e->pl.m == m;
+    if (old_in_service) {
+        memcpy(old_in_service, e->pl.in_service, sizeof(int) * (size_t)(m + 1));
+        memcpy(old_at_work, e->pl.at_work, sizeof(double) * (size_t)(m + 1));
+    }
+    plan_build(s, &e->dm, scratch->self.batches, &e->pl);
+    k->has_plan = true;
+    /* The same batches (GPUs at work may differ): the same fixed flows. */
+    if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan) {
+        redo |= ENGINE_REDO_FIXED;
+        k->shares_ok = false;
+    }
+    int most = 0;
+    for (int j = 1; j <= m; j++) {
+        int sj = (int)ceil_pos(k->need[j] / s->gpus_per_server);
+        most = sj > most ? sj : most;
+        k->want[j] = eng_servers_wanted(s, k->need[j]);
+    }
+    k->max_want = most;
+    double r = s->loan_apr / 12.0;
+    if (s->financing == GP_LOAN && r != 0.0 &&
+        (k->loan_m != m || memcmp(&r, &k->loan_r, sizeof r) != 0)) {
+        powers(1.0 + r, 1.0, m + 1, k->loan_grow);
+        k->loan_m = m;
+        k->loan_r = r;
+    }
+    return redo;
+}
+
+/* The batches' prices and the fixed flows (capex, loans, sales, maintenance, staff). */
+static void refix(const gp_scenario *s, engine_keep *k) {
+    engine *e = &k->e;
+    if (!k->shares_ok)
+        batch_shares(s, &e->pl, k->shares);
+    k->shares_ok = true;
+    price_batches(s, &e->pl, k->shares);
+    self_fixed_flows(s, &e->pl, e->fixed, NULL, NULL, k->loan_grow);
+}
+
+/* Running costs redone in the months marked or whose servers in service or GPUs at work the
+ * new plan changed; false at check_bridge's refusal. */
+static bool rerun_changed_months(const gp_scenario *s, engine_keep *k, const int *old_in_service,
+                                 const double *old_at_work) {
+    const plan *pl = &k->e.pl;
+    for (int j = 1; j <= s->horizon_months; j++) {
+        if (!k->dirty_self[j] && pl->in_service[j] == old_in_service[j] &&
+            memcmp(&pl->at_work[j], &old_at_work[j], sizeof(double)) == 0)
+            continue;
+        if (!keep_month(s, k, j)) {
+            k->running_ok = false;
+            return false;
+        }
+    }
+    for (int x = 0; x < k->n_dirty; x++)
+        k->dirty_self[k->dirty[x]] = false;
+    k->n_dirty_self = 0;
+    return true;
+}
+
+/* Running costs redone in every month at self-hosted's throughput rho; false at
+ * check_bridge's refusal (a month with bridge hours and no bridge). */
+static bool rerun_all_months(const gp_scenario *s, engine_keep *k, double rho) {
+    eng_fill_order(s, k->e.order);
+    kept_bridge_trend(s, k); /* the bridge's prices may have moved */
+    k->running_ok = false;
+    for (int j = 1; j <= s->horizon_months; j++)
+        if (!keep_month(s, k, j))
+            return false;
+    for (int x = 0; x < k->n_dirty; x++)
+        k->dirty_self[k->dirty[x]] = false;
+    k->n_dirty_self = 0;
+    k->running_ok = true;
+    k->rho_running = rho;
+    return true;
+}
+
+/* self_month's power and charge under the new energy trend, its bridge's cost at the bridge's
+ * new prices (ENGINE_REDO_BRIDGE in redo), from the kept parts, in its order. */
+static void retrend_months(const gp_scenario *s, engine_keep *k, unsigned redo) {
+    const plan *pl = &k->e.pl;
+    const gp_option *br = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
+    if ((redo & ENGINE_REDO_BRIDGE) && br)
+        kept_bridge_trend(s, k);
+    for (int j = 1; j <= s->horizon_months; j++) {
+        double tr_e = pl->energy_trend[j];
+        double power = k->power_untrended[j] * tr_e;
+        double charge = eng_demand_charge(s, tr_e, k->k_draw[j]);
+        if ((redo & ENGINE_REDO_BRIDGE) && br && k->bridge_hours[j] > 0.0)
+            k->bridge[j] = eng_pay_per_use_cost(
+                br, eng_pay_per_use_slope(br, k->bridge_hours[j], pl->bridge_trend[j]));
+        k->running[j] = power + k->colo[j] + charge + k->bridge[j];
+    }
+}
+
+/* Self-hosted's total for engine_totals, redoing the parts in redo (and what they enter):
+ * false where the full evaluation might refuse the point. */
+static bool self_total_kept(const gp_scenario *s, gp_result *scratch, engine_keep *k, unsigned redo,
+                            double *self_total, int *max_want) {
+    engine *e = &k->e;
+    int m = s->horizon_months;
+    double rho = rho_of_self(s);
+    if (!k->running_ok || k->n_dirty_self > 0)
+        redo |= ENGINE_REDO_NEED;
+    /* Only the demand moved: redo the months it moved in, and, if the plan changes, those
+     * whose servers in service or GPUs at work change. */
+    bool by_month = redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
+                    memcmp(&rho, &k->rho_running, sizeof rho) == 0;
+    int old_in_service[GP_MAX_MONTHS + 2];
+    double old_at_work[GP_MAX_MONTHS + 1];
+    if (by_month) {
+        int done = self_months(s, k);
+        if (done < 0)
+            return false;
+        if (done > 0)
+            redo = 0; /* the same plan; the months that moved are redone */
+    }
+    bool same_need = false;
+    if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
+        if (!need_by_month(s, k, rho, redo, &same_need))
+            return false;
+        /* The same GPUs wanted every month: the same plan, its prices and fixed flows; only
+         * the running costs follow the hours. */
+        redo |= ENGINE_REDO_RUNNING;
+    }
+    if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need)
+        redo |=
+            replan(s, scratch, k, by_month ? old_in_service : NULL, by_month ? old_at_work : NULL);
+    else if (redo & ENGINE_REDO_TREND)
+        energy_trend_build(s, &e->pl);
+    *max_want = k->max_want;
+    if (redo & ENGINE_REDO_FIXED)
+        refix(s, k);
+    if ((redo & ENGINE_REDO_RUNNING) && by_month) {
+        if (!rerun_changed_months(s, k, old_in_service, old_at_work))
+            return false;
+    } else if (redo & ENGINE_REDO_RUNNING) {
+        if (!rerun_all_months(s, k, rho))
+            return false;
+    } else if (redo & (ENGINE_REDO_TREND | ENGINE_REDO_BRIDGE)) {
+        retrend_months(s, k, redo);
+    }
+    /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge), the
+     * total 0.0 + F[0] + ... + F[M]. */
+    double total = 0.0;
+    total += e->fixed[0];
+    for (int j = 1; j <= m; j++)
+        total += e->fixed[j] + k->running[j];
+    if (!plain_total(total, k->work))
+        return false;
+    *self_total = total;
+    return true;
+}
+
+/* The totals of the options in the set `options` (bit i: option i) for engine_totals: false
+ * where the full evaluation might refuse the point. */
+static bool option_totals_kept(const gp_scenario *s, engine_keep *k, uint64_t options,
+                               double *option_totals) {
     for (int i = 0; i < s->n_options; i++) {
-        if (!(want.options >> i & 1u))
+        if (!(options >> i & 1u))
             continue;
         const gp_option *o = &s->options[i];
         /* Far below 10,000,000 GPUs at the peak (1% covers the rounding), no month is past
          * it; else first_month_too_many decides. */
         bool low = k->peak_gpu / rho_of(s, o) < 0.99 * MAX_GPUS;
         if (!low && !(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
-            first_month_too_many(&e->dm, rho_of(s, o)))
+            first_month_too_many(&k->e.dm, rho_of(s, o)))
             return false;
         double total;
-        if (!option_total(s, k, i, &total) || !plain_total(total, work))
+        if (!option_total(s, k, i, &total) || !plain_total(total, k->work))
             return false;
         option_totals[i] = total;
     }
+    return true;
+}
+
+bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
+                   double *self_total, double *option_totals, int *max_want) {
+    k->e.s = s;
+    if (!isfinite(k->work))
+        return false;
+    if (want.self && !self_total_kept(s, scratch, k, want.redo, self_total, max_want))
+        return false;
+    if (!option_totals_kept(s, k, want.options, option_totals))
+        return false;
     compact_marks(k);
     return true;
 }
