@@ -771,10 +771,10 @@ static void break_even_hourly(const gp_scenario *s, int i, const gp_self_result 
     }
 }
 
-/* docs/model.md's break_even_utilization for every option (GPU mode). */
-static void break_even_utilization(engine *e, gp_result *out) {
+/* The utilizations at which the totals bend, ascending into pts: 0, where shifted busy hours
+ * fill each cheaper tariff period, and 1. Returns their count. */
+static int utilization_knots(const engine *e, double *pts) {
     const gp_scenario *s = e->s;
-    double pts[GP_MAX_PERIODS + 2];
     int np = 0;
     pts[np++] = 0.0;
     if (s->shift_to_cheapest && !s->has_gpu_avg_w) {
@@ -787,6 +787,35 @@ static void break_even_utilization(engine *e, gp_result *out) {
         }
     }
     pts[np++] = 1.0;
+    return np;
+}
+
+/* Where self-hosted's totals self_tot and an option's opt, linear between the knots pts[0..np),
+ * cross; d_first is their difference at the first knot, its extras aside. */
+static void utilization_crossing(const double *pts, int np, const double *self_tot,
+                                 const double *opt, double d_first, gp_option_result *r) {
+    double d_prev = d_first;
+    for (int k = 0; k + 1 < np; k++) {
+        double d_next = self_tot[k + 1] - opt[k + 1];
+        if (ties_equal(self_tot[k + 1], opt[k + 1])) {
+            r->has_break_even_utilization = true;
+            r->break_even_utilization = pts[k + 1];
+            return;
+        }
+        if ((d_prev < 0.0) != (d_next < 0.0)) {
+            r->has_break_even_utilization = true;
+            r->break_even_utilization = pts[k] + (pts[k + 1] - pts[k]) * d_prev / (d_prev - d_next);
+            return;
+        }
+        d_prev = d_next;
+    }
+}
+
+/* docs/model.md's break_even_utilization for every option (GPU mode). */
+static void break_even_utilization(engine *e, gp_result *out) {
+    const gp_scenario *s = e->s;
+    double pts[GP_MAX_PERIODS + 2];
+    int np = utilization_knots(e, pts);
     demand at;
     double self_tot[GP_MAX_PERIODS + 2], charge0 = 0.0, charge1 = 0.0;
     double opt_tot[GP_MAX_OPTIONS][GP_MAX_PERIODS + 2];
@@ -837,23 +866,9 @@ static void break_even_utilization(engine *e, gp_result *out) {
             continue;
         }
         double burst_extras = o->burst >= 0 ? eng_extras(&s->options[o->burst]) : 0.0;
-        double d_prev = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
-                        burst_extras * burst_months1[i] + charge1 - charge0;
-        for (int k = 0; k + 1 < np; k++) {
-            double d_next = self_tot[k + 1] - opt[k + 1];
-            if (ties_equal(self_tot[k + 1], opt[k + 1])) {
-                r->has_break_even_utilization = true;
-                r->break_even_utilization = pts[k + 1];
-                break;
-            }
-            if ((d_prev < 0.0) != (d_next < 0.0)) {
-                r->has_break_even_utilization = true;
-                r->break_even_utilization =
-                    pts[k] + (pts[k + 1] - pts[k]) * d_prev / (d_prev - d_next);
-                break;
-            }
-            d_prev = d_next;
-        }
+        double d_first = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
+                         burst_extras * burst_months1[i] + charge1 - charge0;
+        utilization_crossing(pts, np, self_tot, opt, d_first, r);
     }
 }
 
@@ -1013,45 +1028,45 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
     }
 }
 
-static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
-                     double *option_totals) {
-    engine e;
-    gp_err_clear(&out->error);
-    out->horizon_months = s->horizon_months;
-    out->n_options = s->n_options;
-    eng_fill_order(s, e.order);
-    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
-        /* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
-        out->self.total = out->self.npv = NAN;
-        out->self.n_batches = 0;
-        for (int i = 0; i < s->n_options; i++)
-            out->options[i].total = out->options[i].npv = NAN;
-        out->cheapest = -1;
-        return;
-    }
-    int m = e.dm.m;
-    out->work_mode = s->work_mode;
+/* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
+static void refuse(const gp_scenario *s, gp_result *out) {
+    out->self.total = out->self.npv = NAN;
+    out->self.n_batches = 0;
+    for (int i = 0; i < s->n_options; i++)
+        out->options[i].total = out->options[i].npv = NAN;
+    out->cheapest = -1;
+}
+
+/* The demand by month into the result; returns the work over the horizon (sum of W_j). */
+static double fill_demand(const gp_scenario *s, const demand *dm, gp_result *out) {
     double work = 0.0;
-    for (int j = 1; j <= m; j++) {
-        out->demand_gpus[j - 1] = (int)e.dm.n[j];
-        out->demand_utilization[j - 1] = e.dm.u[j];
-        out->demand_work_month[j - 1] = e.dm.w[j];
-        work += e.dm.w[j];
+    out->work_mode = s->work_mode;
+    for (int j = 1; j <= dm->m; j++) {
+        out->demand_gpus[j - 1] = (int)dm->n[j];
+        out->demand_utilization[j - 1] = dm->u[j];
+        out->demand_work_month[j - 1] = dm->w[j];
+        work += dm->w[j];
     }
     out->demand_work = work;
     out->demand_gpu_hours = s->work_mode ? 0.0 : work;
+    return work;
+}
 
-    double disc[GP_MAX_MONTHS + 1];
+/* The discount factor of months 0..m at the scenario's yearly discount rate. */
+static void discounts(const gp_scenario *s, int m, double *disc) {
     if (s->discount_rate == 0.0) {
         for (int i = 0; i <= m; i++)
             disc[i] = 1.0;
     } else {
         powers(1.0 / (1.0 + s->discount_rate), 1.0 / 12.0, m + 1, disc);
     }
+}
 
-    double bridge_slope;
+/* Self-hosted's total, NPV and unit costs over `work`; returns the total. */
+static double self_result(const gp_scenario *s, const engine *e, const double *disc, double work,
+                          gp_result *out) {
     gp_self_result *sr = &out->self;
-    fill_self(&e, out, &bridge_slope);
+    int m = e->dm.m;
     double total = 0.0;
     for (int i = 0; i <= m; i++)
         total += sr->monthly[i];
@@ -1062,33 +1077,62 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     sr->cost_per_gpu_hour = sr->has_cost_per_gpu_hour ? total / q_self : 0.0;
     sr->has_cost_per_work_unit = s->work_mode && work > 0.0;
     sr->cost_per_work_unit = sr->has_cost_per_work_unit ? total / work : 0.0;
+    return total;
+}
+
+/* Option i's flows, totals, unit costs over `work`, break-even months against self-hosted's
+ * (fill_self's result) and break-even hourly price; returns its total. */
+static double option_result(const gp_scenario *s, const engine *e, int i, const double *disc,
+                            double work, double bridge_slope, gp_result *out) {
+    const gp_option *o = &s->options[i];
+    const gp_self_result *sr = &out->self;
+    gp_option_result *r = &out->options[i];
+    int m = e->dm.m;
+    option_flows of;
+    memset(r->burst_hours, 0, sizeof(double) * (size_t)m);
+    option_eval(s, &e->dm, o, r->monthly, r->burst_hours, &of, NULL);
+    r->total = of.total;
+    r->npv = npv_of(r->monthly, disc, m);
+    r->burst = of.burst;
+    r->instances = of.instances;
+    r->instance_hours_per_month = of.first_month_instance_hours;
+    r->has_cost_per_gpu_hour = !s->work_mode && work > 0.0;
+    r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? of.total / work : 0.0;
+    r->has_cost_per_work_unit = s->work_mode && work > 0.0;
+    r->cost_per_work_unit = r->has_cost_per_work_unit ? of.total / work : 0.0;
+    compare(sr->monthly, 0.0, r->monthly, m, &r->has_break_even_month, &r->break_even_month,
+            &r->has_payback_month, &r->payback_month);
+    compare(sr->monthly, sr->exit_value, r->monthly, m, &r->has_break_even_month_without_exit,
+            &r->break_even_month_without_exit, &r->has_payback_month_without_exit,
+            &r->payback_month_without_exit);
+    break_even_hourly(s, i, sr, bridge_slope, &of, r);
+    r->has_break_even_utilization = false;
+    return of.total;
+}
+
+static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
+                     double *option_totals) {
+    engine e;
+    gp_err_clear(&out->error);
+    out->horizon_months = s->horizon_months;
+    out->n_options = s->n_options;
+    eng_fill_order(s, e.order);
+    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
+        refuse(s, out);
+        return;
+    }
+    double work = fill_demand(s, &e.dm, out);
+    double disc[GP_MAX_MONTHS + 1];
+    discounts(s, e.dm.m, disc);
+    double bridge_slope;
+    fill_self(&e, out, &bridge_slope);
+    double total = self_result(s, &e, disc, work, out);
     if (self_total)
         *self_total = total;
-
     for (int i = 0; i < s->n_options; i++) {
-        const gp_option *o = &s->options[i];
-        gp_option_result *r = &out->options[i];
-        option_flows of;
-        memset(r->burst_hours, 0, sizeof(double) * (size_t)m);
-        option_eval(s, &e.dm, o, r->monthly, r->burst_hours, &of, NULL);
-        r->total = of.total;
+        double t = option_result(s, &e, i, disc, work, bridge_slope, out);
         if (option_totals)
-            option_totals[i] = of.total;
-        r->npv = npv_of(r->monthly, disc, m);
-        r->burst = of.burst;
-        r->instances = of.instances;
-        r->instance_hours_per_month = of.first_month_instance_hours;
-        r->has_cost_per_gpu_hour = !s->work_mode && work > 0.0;
-        r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? of.total / work : 0.0;
-        r->has_cost_per_work_unit = s->work_mode && work > 0.0;
-        r->cost_per_work_unit = r->has_cost_per_work_unit ? of.total / work : 0.0;
-        compare(sr->monthly, 0.0, r->monthly, m, &r->has_break_even_month, &r->break_even_month,
-                &r->has_payback_month, &r->payback_month);
-        compare(sr->monthly, sr->exit_value, r->monthly, m, &r->has_break_even_month_without_exit,
-                &r->break_even_month_without_exit, &r->has_payback_month_without_exit,
-                &r->payback_month_without_exit);
-        break_even_hourly(s, i, sr, bridge_slope, &of, r);
-        r->has_break_even_utilization = false;
+            option_totals[i] = t;
     }
     if (!s->work_mode)
         break_even_utilization(&e, out);
