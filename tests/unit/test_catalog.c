@@ -132,7 +132,7 @@ static void test_csv_require_columns(void **state) {
     static const char *const tp[] = {"gpu", "profile", "value", "unit", "source", "date"};
     static const char *const has[] = {"unit", "extra", " gpu", "source", "value", "profile"};
     gp_csv_record h = header_of(has, 6);
-    int col[6];
+    int col[7];
     gp_err err;
     assert_int_equal(gp_csv_require_columns(&h, "t.csv", tp, 6, 1ull << 5, col, &err), GP_OK);
     assert_int_equal(col[0], 2);
