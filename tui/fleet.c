@@ -94,9 +94,9 @@ static void fleet_summary(const tui *t, const fleet_data *f, int cols) {
                    now.alerts, t->sc.s->name);
 }
 
-/* The table's columns: the node as wide as the longest name needs and the room allows, the
- * model (readable names) from 100 columns, then GPU, util, mem%, W and C (4 + 6 + 7 + 7 + 6
- * columns), the sparkline and the alerts. */
+/* The table's columns: the node as wide as the longest name needs and the room allows (at
+ * least 10), the model (readable names, at most 17) from 100 columns, then GPU, util, mem%, W
+ * and C, the sparkline and the alerts (18 columns kept for them). */
 typedef struct fleet_cols {
     int nodew, modw; /* 0: no model column */
     int sw;          /* the sparkline: a cell per 5-minute mean of the last hour */
@@ -116,8 +116,8 @@ static fleet_cols fleet_columns(const fleet_data *f, int cols) {
         c.modw = w > c.modw ? w : c.modw;
     }
     c.modw = c.modw > 17 ? 17 : c.modw;
-    if (c.modw &&
-        c.modw < (int)sizeof "model") /* short names: the header still reads "model GPU" */
+    /* Short names: the header still reads "model GPU". */
+    if (c.modw && c.modw < (int)sizeof "model")
         c.modw = (int)sizeof "model";
     c.nodew = cols - (FIGURES_W + c.sw + 2 + 18) - c.modw;
     if (c.nodew > want)
