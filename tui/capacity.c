@@ -12,6 +12,98 @@
 #include "view.h"
 #include "worker.h"
 
+/* The utilization distribution in hw columns from row TOP + 1: 5 % bins as bars, merged
+ * where fewer than h - 1 rows are left. */
+static void utilization_bars(const cap_data *d, int hw, int h) {
+    draw_text(TOP + 1, 0, hw, "utilization: share of GPU-time", draw_attr(PAL_TITLE));
+    long long total = 0, peak = 0;
+    for (int k = 0; k < GP_UTIL_BINS; k++) {
+        total += d->fleet.hist[k];
+        peak = d->fleet.hist[k] > peak ? d->fleet.hist[k] : peak;
+    }
+    int bins = GP_UTIL_BINS < h - 1 ? GP_UTIL_BINS : h - 1 > 1 ? h - 1 : 1;
+    int per = (GP_UTIL_BINS + bins - 1) / bins; /* bins merged per row on short terminals */
+    for (int r = 0, k = 0; k < GP_UTIL_BINS; r++, k += per) {
+        long long n = 0;
+        for (int j = k; j < k + per && j < GP_UTIL_BINS; j++)
+            n += d->fleet.hist[j];
+        int yy = TOP + 2 + r;
+        draw_textf(yy, 0, 9, draw_attr(PAL_DIM), "%3d%%%s", k * 5,
+                   k + per >= GP_UTIL_BINS ? "+" : "");
+        draw_bar(yy, 5, hw - 12, peak > 0 ? (double)n / (double)(peak * per) : 0,
+                 draw_attr(PAL_SERIES0 + 1));
+        draw_textf(yy, hw - 7, 7, 0, "%5.1f%%", total ? 100.0 * (double)n / (double)total : 0);
+    }
+}
+
+/* The load duration curve at (TOP + 1, x), h rows: busy GPUs per 5-minute bucket, largest
+ * first. */
+static void load_duration(const cap_data *d, int x, int w, int h) {
+    size_t n = d->nb;
+    double *ldc = gp_xmalloc(sizeof *ldc * (n ? n : 1));
+    for (size_t i = 0; i < n; i++)
+        ldc[i] = d->busy[n - 1 - i];
+    chart_series ls = {ldc, (int)n, "busy GPUs"};
+    draw_text(TOP + 1, x, w, "load duration curve: busy GPUs (>= 5 %), sorted",
+              draw_attr(PAL_TITLE));
+    if (n >= 2)
+        draw_chart(TOP + 2, x, h - 2, w, &ls, 1, 0, 100, "% of time", -1, NULL, false);
+    free(ldc);
+}
+
+/* The scenario's first option rented by the hour (on-demand or spot), -1 none. */
+static int hourly_option(const gp_scenario *s) {
+    for (int i = 0; i < s->n_options; i++)
+        if (s->options[i].pricing != GP_COMMITTED)
+            return i;
+    return -1;
+}
+
+/* Own k GPUs, rent the rest from option opt: the total against k at (y, x), h rows, under
+ * the optimum. */
+static void own_vs_rent_chart(const gp_scenario *s, int opt, const cap_data *d, int y, int x, int w,
+                              int h) {
+    double *curve = gp_xmalloc(sizeof *curve * (size_t)(s->gpus + 1));
+    int best = 0;
+    gp_err err;
+    if (gp_model_mix(s, opt, d->busy, d->nb, curve, &best, &err)) {
+        draw_text(y, x, w, err.msg, draw_attr(PAL_BAD));
+        free(curve);
+        return;
+    }
+    char m[40], all_own[40], all_rent[40];
+    draw_money(curve[best], m, sizeof m);
+    draw_money(curve[s->gpus], all_own, sizeof all_own);
+    draw_money(curve[0], all_rent, sizeof all_rent);
+    draw_textf(y, x, w, draw_attr(PAL_TITLE), "own k GPUs, rent the rest from %s",
+               s->options[opt].name);
+    draw_textf(y + 1, x, w, draw_attr(PAL_GOOD), "optimum: own %d, %s (all own %s, all rent %s)",
+               best, m, all_own, all_rent);
+    chart_series cs = {curve, s->gpus + 1, "total"};
+    char ml[32];
+    snprintf(ml, sizeof ml, "k = %d", best);
+    draw_chart(y + 2, x, h - 2, w, &cs, 1, 0, s->gpus, "GPUs owned", best, ml, true);
+    free(curve);
+}
+
+/* The own-versus-rent curve at (y, x), h rows, or why there is none. */
+static void own_vs_rent(const tui *t, const cap_data *d, int y, int x, int w, int h) {
+    if (!t->has_sc) {
+        draw_text(y, x, w, "Open a scenario (Plan tab) for the own-versus-rent curve.",
+                  draw_attr(PAL_DIM));
+        return;
+    }
+    int opt = hourly_option(t->sc.s);
+    if (opt < 0 || d->nb == 0) {
+        draw_text(y, x, w,
+                  opt < 0 ? "The own-versus-rent curve needs an on-demand or spot option."
+                          : "No complete 5-minute bucket in the window.",
+                  draw_attr(PAL_DIM));
+        return;
+    }
+    own_vs_rent_chart(t->sc.s, opt, d, y, x, w, h);
+}
+
 static void capacity_draw(tui *t) {
     int rows = tui_rows(), cols = tui_cols();
     cap_data *d = t->cap;
@@ -36,84 +128,13 @@ static void capacity_draw(tui *t) {
                "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %% of GPU-hours",
                gp_fmt_count(d->gpus, "GPU", "GPUs", ng, sizeof ng), f.util_mean, f.util_p50,
                f.util_p95, f.busy_share * 100);
-
-    /* The distribution: 5 % bins as bars. */
     int hw = cols >= 110 ? 36 : 26;
-    int h = rows - TOP - 3;
-    draw_text(TOP + 1, 0, hw, "utilization: share of GPU-time", draw_attr(PAL_TITLE));
-    long long total = 0, peak = 0;
-    for (int k = 0; k < GP_UTIL_BINS; k++) {
-        total += d->fleet.hist[k];
-        peak = d->fleet.hist[k] > peak ? d->fleet.hist[k] : peak;
-    }
-    int bins = GP_UTIL_BINS < h - 1 ? GP_UTIL_BINS : h - 1 > 1 ? h - 1 : 1;
-    int per = (GP_UTIL_BINS + bins - 1) / bins; /* bins merged per row on short terminals */
-    for (int r = 0, k = 0; k < GP_UTIL_BINS; r++, k += per) {
-        long long n = 0;
-        for (int j = k; j < k + per && j < GP_UTIL_BINS; j++)
-            n += d->fleet.hist[j];
-        int yy = TOP + 2 + r;
-        draw_textf(yy, 0, 9, draw_attr(PAL_DIM), "%3d%%%s", k * 5,
-                   k + per >= GP_UTIL_BINS ? "+" : "");
-        draw_bar(yy, 5, hw - 12, peak > 0 ? (double)n / (double)(peak * per) : 0,
-                 draw_attr(PAL_SERIES0 + 1));
-        draw_textf(yy, hw - 7, 7, 0, "%5.1f%%", total ? 100.0 * (double)n / (double)total : 0);
-    }
-
-    /* The load duration curve: busy GPUs per 5-minute bucket, largest first. */
+    utilization_bars(d, hw, rows - TOP - 3);
+    /* Right of the bars: the load duration curve above, own-versus-rent below. */
     int x = hw + 1, w = cols - x;
     int h1 = (rows - TOP - 2) / 2, h2 = rows - TOP - 2 - h1;
-    size_t n = d->nb;
-    double *ldc = gp_xmalloc(sizeof *ldc * (n ? n : 1));
-    for (size_t i = 0; i < n; i++)
-        ldc[i] = d->busy[n - 1 - i];
-    chart_series ls = {ldc, (int)n, "busy GPUs"};
-    draw_text(TOP + 1, x, w, "load duration curve: busy GPUs (>= 5 %), sorted",
-              draw_attr(PAL_TITLE));
-    if (n >= 2)
-        draw_chart(TOP + 2, x, h1 - 2, w, &ls, 1, 0, 100, "% of time", -1, NULL, false);
-    free(ldc);
-
-    /* Own k, rent the rest. */
-    int yy = TOP + h1;
-    if (!t->has_sc) {
-        draw_text(yy, x, w, "Open a scenario (Plan tab) for the own-versus-rent curve.",
-                  draw_attr(PAL_DIM));
-        return;
-    }
-    const gp_scenario *s = t->sc.s;
-    int opt = -1;
-    for (int i = 0; i < s->n_options && opt < 0; i++)
-        if (s->options[i].pricing != GP_COMMITTED)
-            opt = i;
-    if (opt < 0 || n == 0) {
-        draw_text(yy, x, w,
-                  opt < 0 ? "The own-versus-rent curve needs an on-demand or spot option."
-                          : "No complete 5-minute bucket in the window.",
-                  draw_attr(PAL_DIM));
-        return;
-    }
-    double *curve = gp_xmalloc(sizeof *curve * (size_t)(s->gpus + 1));
-    int best = 0;
-    gp_err err;
-    if (gp_model_mix(s, opt, d->busy, n, curve, &best, &err)) {
-        draw_text(yy, x, w, err.msg, draw_attr(PAL_BAD));
-        free(curve);
-        return;
-    }
-    char m[40], all_own[40], all_rent[40];
-    draw_money(curve[best], m, sizeof m);
-    draw_money(curve[s->gpus], all_own, sizeof all_own);
-    draw_money(curve[0], all_rent, sizeof all_rent);
-    draw_textf(yy, x, w, draw_attr(PAL_TITLE), "own k GPUs, rent the rest from %s",
-               s->options[opt].name);
-    draw_textf(yy + 1, x, w, draw_attr(PAL_GOOD), "optimum: own %d, %s (all own %s, all rent %s)",
-               best, m, all_own, all_rent);
-    chart_series cs = {curve, s->gpus + 1, "total"};
-    char ml[32];
-    snprintf(ml, sizeof ml, "k = %d", best);
-    draw_chart(yy + 2, x, h2 - 2, w, &cs, 1, 0, s->gpus, "GPUs owned", best, ml, true);
-    free(curve);
+    load_duration(d, x, w, h1);
+    own_vs_rent(t, d, TOP + h1, x, w, h2);
 }
 
 /* The Capacity screen's own state: when it last asked the worker (0 after done). */

@@ -153,21 +153,9 @@ static int cmp_rows(const void *a, const void *b) {
     return c ? c : x - y;
 }
 
-static void compare_draw(tui *t) {
-    if (!t->has_sc) {
-        draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
-        return;
-    }
-    int cols = tui_cols();
-    int n = t->sc.s->n_options + 1;
-    int order[GP_MAX_OPTIONS + 1];
-    for (int i = 0; i < n; i++)
-        order[i] = i - 1;
-    sorting = t;
-    qsort(order, (size_t)n, sizeof *order, cmp_rows);
-    int nw = name_width(t), NUM_W = num_w(t);
-    const gp_scenario *s = t->sc.s;
-    /* The figures whole; a long name gives way in its middle. */
+/* The title: the scenario's name (a long one gives way in its middle), then the figures
+ * whole. */
+static void compare_title(const gp_scenario *s, int cols) {
     char what[2 * GP_UNIT_BYTES + 128], nm[32], ng[48];
     gp_fmt_count(s->horizon_months, "month", "months", nm, sizeof nm);
     char work[48];
@@ -181,7 +169,11 @@ static void compare_draw(tui *t) {
                  s->currency);
     int ww = draw_width(what), tw = draw_text_mid(TOP, 0, cols - ww, s->name, draw_attr(PAL_TITLE));
     draw_text(TOP, tw, cols - tw, what, draw_attr(PAL_TITLE));
-    int y = TOP + 2, x = 0;
+}
+
+/* The header at y: the column sorted on highlighted, with its direction. */
+static void compare_header(const tui *t, int y, int nw) {
+    int x = 0, NUM_W = num_w(t);
     for (int c = 0; c < C_N; c++) {
         if (!shown(t, c))
             continue;
@@ -195,39 +187,61 @@ static void compare_draw(tui *t) {
             draw_textf(y, x, w, attr, "%*s", w - 1, h);
         x += w;
     }
-    for (int i = 0; i < n; i++) {
-        int k = order[i];
-        int yy = y + 1 + i;
-        if (yy >= tui_rows() - 2)
-            break;
-        bool cheapest = k == t->r->cheapest;
-        int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
-        x = 0;
-        draw_text(yy, x, 2, cheapest ? "* " : "  ", attr);
-        draw_text_mid(yy, x + 2, nw - 3, row_name(t, k), attr);
-        x += nw;
-        for (int c = 1; c < C_N; c++) {
-            if (!shown(t, c))
-                continue;
-            bool has;
-            double v = cell(t, k, c, &has);
-            char fig[40];
-            if (!has)
-                snprintf(fig, sizeof fig, "-");
-            else if (c == C_BEM)
-                snprintf(fig, sizeof fig, "%d", (int)v);
-            else if (c == C_BEU)
-                snprintf(fig, sizeof fig, "%.1f %%", v * 100);
-            else if (c == C_GPUH)
-                snprintf(fig, sizeof fig, "%.3f", v);
-            else if (c == C_UNIT)
-                fit_sig(v, NUM_W - 1, fig, sizeof fig);
-            else
-                draw_money_fit(v, NUM_W - 1, fig, sizeof fig);
-            draw_textf(yy, x, NUM_W, attr, "%*s", NUM_W - 1, fig);
-            x += NUM_W;
-        }
+}
+
+/* Column c's figure v (has: there is one) in at most w columns. */
+static void figure_text(int c, double v, bool has, int w, char *out, size_t cap) {
+    if (!has)
+        snprintf(out, cap, "-");
+    else if (c == C_BEM)
+        snprintf(out, cap, "%d", (int)v);
+    else if (c == C_BEU)
+        snprintf(out, cap, "%.1f %%", v * 100);
+    else if (c == C_GPUH)
+        snprintf(out, cap, "%.3f", v);
+    else if (c == C_UNIT)
+        fit_sig(v, w, out, cap);
+    else
+        draw_money_fit(v, w, out, cap);
+}
+
+/* Row k (-1 self-hosted) at y: "* " marks the cheapest. */
+static void compare_row(const tui *t, int k, int y, int nw) {
+    int NUM_W = num_w(t);
+    bool cheapest = k == t->r->cheapest;
+    int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
+    draw_text(y, 0, 2, cheapest ? "* " : "  ", attr);
+    draw_text_mid(y, 2, nw - 3, row_name(t, k), attr);
+    int x = nw;
+    for (int c = 1; c < C_N; c++) {
+        if (!shown(t, c))
+            continue;
+        bool has;
+        double v = cell(t, k, c, &has);
+        char fig[40];
+        figure_text(c, v, has, NUM_W - 1, fig, sizeof fig);
+        draw_textf(y, x, NUM_W, attr, "%*s", NUM_W - 1, fig);
+        x += NUM_W;
     }
+}
+
+static void compare_draw(tui *t) {
+    if (!t->has_sc) {
+        draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
+        return;
+    }
+    int cols = tui_cols();
+    int n = t->sc.s->n_options + 1;
+    int order[GP_MAX_OPTIONS + 1];
+    for (int i = 0; i < n; i++)
+        order[i] = i - 1;
+    sorting = t;
+    qsort(order, (size_t)n, sizeof *order, cmp_rows);
+    int nw = name_width(t), y = TOP + 2;
+    compare_title(t->sc.s, cols);
+    compare_header(t, y, nw);
+    for (int i = 0; i < n && y + 1 + i < tui_rows() - 2; i++)
+        compare_row(t, order[i], y + 1 + i, nw);
     draw_text(tui_rows() - 2, 0, cols,
               "Left/Right: sort column  r: reverse  * the cheapest; even: where self-hosted "
               "breaks even against it",
@@ -264,32 +278,17 @@ static int compare_column_at(const tui *t, int x) {
 
 /* ---- Break-even ------------------------------------------------------------------------- */
 
-static void breakeven_draw(tui *t) {
-    if (!t->has_sc) {
-        draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
-        return;
-    }
+/* The options charted with self-hosted: the first 5. */
+static int charted(const gp_scenario *s) {
+    return s->n_options + 1 > 6 ? 6 : s->n_options + 1;
+}
+
+/* Cumulative cost by month under its title, h rows from TOP, cw columns: the earliest
+ * break-even month of the options shown marked. */
+static void month_chart(const tui *t, const chart_series *se, int h, int cw) {
     const gp_scenario *s = t->sc.s;
     const gp_result *r = t->r;
-    int rows = tui_rows(), cols = tui_cols();
-    int M = s->horizon_months, ns = s->n_options + 1 > 6 ? 6 : s->n_options + 1;
-    int legend_w = cols >= 110 ? 30 : 22;
-    int cw = cols - legend_w - 1;
-    int h1 = (rows - TOP - 2) / 2, h2 = rows - TOP - 2 - h1;
-
-    /* Cumulative cost per month, self-hosted first. */
-    double *cum = gp_xcalloc((size_t)ns * (size_t)(M + 1), sizeof *cum);
-    chart_series se[6];
-    for (int k = 0; k < ns; k++) {
-        const double *f = k == 0 ? r->self.monthly : r->options[k - 1].monthly;
-        double acc = 0;
-        for (int m = 0; m <= M; m++)
-            cum[k * (M + 1) + m] = acc += f[m];
-        se[k] = (chart_series){cum + k * (M + 1), M + 1,
-                               k == 0 ? "self-hosted" : s->options[k - 1].name};
-    }
-    /* The crossing marked: the earliest break-even month of the options shown. */
-    int mark = -1, mark_opt = -1;
+    int ns = charted(s), mark = -1, mark_opt = -1;
     for (int k = 1; k < ns; k++)
         if (r->options[k - 1].has_break_even_month &&
             (mark < 0 || r->options[k - 1].break_even_month < mark))
@@ -303,9 +302,16 @@ static void breakeven_draw(tui *t) {
         snprintf(ml, sizeof ml, "even with %s: month %d (%s)", nm, mark, lab);
     }
     draw_text(TOP, 0, cw, "Cumulative cost by month", draw_attr(PAL_TITLE));
-    draw_chart(TOP + 1, 0, h1 - 1, cw, se, ns, 0, M, "month", mark, mark >= 0 ? ml : NULL, true);
+    draw_chart(TOP + 1, 0, h - 1, cw, se, ns, 0, s->horizon_months, "month", mark,
+               mark >= 0 ? ml : NULL, true);
+}
 
-    /* Total against utilization: self-hosted and each option over u = 0..1. */
+/* The horizon total of self-hosted and each option over utilization u = 0..1, under its
+ * title at y, h rows: the first option's break-even utilization marked. */
+static void utilization_chart(const tui *t, const chart_series *se, int y, int h, int cw) {
+    const gp_scenario *s = t->sc.s;
+    const gp_result *r = t->r;
+    int ns = charted(s);
     enum { NU = 101 };
     double *tot = gp_xcalloc((size_t)ns * NU, sizeof *tot);
     for (int i = 0; i < NU; i++) {
@@ -320,39 +326,59 @@ static void breakeven_draw(tui *t) {
         su[k] = (chart_series){tot + (size_t)k * NU, NU, se[k].name};
     int umark = -1;
     char ul[256] = "";
-    for (int k = 1; k < ns; k++)
+    for (int k = 1; k < ns && umark < 0; k++)
         if (r->options[k - 1].has_break_even_utilization) {
             umark = (int)lround(r->options[k - 1].break_even_utilization * (NU - 1));
             char nm[200];
             draw_shorten(s->options[k - 1].name, cw / 3 > 12 ? cw / 3 : 12, nm, sizeof nm);
             snprintf(ul, sizeof ul, "even with %s at %.1f %%", nm,
                      r->options[k - 1].break_even_utilization * 100);
-            break;
         }
-    draw_text(TOP + h1, 0, cw, "Horizon total against utilization (%)", draw_attr(PAL_TITLE));
-    draw_chart(TOP + h1 + 1, 0, h2 - 1, cw, su, ns, 0, 100, "utilization %", umark,
-               umark >= 0 ? ul : NULL, true);
+    draw_text(y, 0, cw, "Horizon total against utilization (%)", draw_attr(PAL_TITLE));
+    draw_chart(y + 1, 0, h - 1, cw, su, ns, 0, 100, "utilization %", umark, umark >= 0 ? ul : NULL,
+               true);
+    free(tot);
+}
 
-    /* Legend. */
-    int lx = cw + 1;
-    draw_text(TOP, lx, legend_w, "Legend", draw_attr(PAL_TITLE));
-    static const char ascii_glyph[6] = {'*', 'o', '+', 'x', '#', '@'};
+/* The legend at (TOP, lx), w columns: each side's line, name and horizon total. */
+static void breakeven_legend(const gp_scenario *s, const chart_series *se, int lx, int w) {
+    int ns = charted(s);
+    draw_text(TOP, lx, w, "Legend", draw_attr(PAL_TITLE));
     for (int k = 0; k < ns; k++) {
         char m[40];
-        draw_money(cum[k * (M + 1) + M], m, sizeof m);
-        if (draw_utf8())
-            draw_text(TOP + 1 + 2 * k, lx, 2, "\xe2\x94\x80 ", draw_attr(PAL_SERIES0 + k));
-        else
-            draw_textf(TOP + 1 + 2 * k, lx, 2, draw_attr(PAL_SERIES0 + k), "%c ", ascii_glyph[k]);
-        draw_text_mid(TOP + 1 + 2 * k, lx + 2, legend_w - 2, se[k].name,
-                      draw_attr(PAL_SERIES0 + k));
-        draw_textf(TOP + 2 + 2 * k, lx, legend_w, draw_attr(PAL_DIM), "  %s", m);
+        draw_money(se[k].y[se[k].n - 1], m, sizeof m);
+        int y = TOP + 1 + 2 * k, attr = draw_attr(PAL_SERIES0 + k);
+        draw_textf(y, lx, 2, attr, "%s ", draw_series_glyph(k));
+        draw_text_mid(y, lx + 2, w - 2, se[k].name, attr);
+        draw_textf(y + 1, lx, w, draw_attr(PAL_DIM), "  %s", m);
     }
     if (s->n_options + 1 > ns)
-        draw_textf(TOP + 1 + 2 * ns, lx, legend_w, draw_attr(PAL_DIM), "(first %d options)",
-                   ns - 1);
+        draw_textf(TOP + 1 + 2 * ns, lx, w, draw_attr(PAL_DIM), "(first %d options)", ns - 1);
+}
+
+static void breakeven_draw(tui *t) {
+    if (!t->has_sc) {
+        draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
+        return;
+    }
+    const gp_scenario *s = t->sc.s;
+    const gp_result *r = t->r;
+    int rows = tui_rows(), cols = tui_cols();
+    int M = s->horizon_months, ns = charted(s);
+    int legend_w = cols >= 110 ? 30 : 22;
+    int cw = cols - legend_w - 1;
+    int h1 = (rows - TOP - 2) / 2, h2 = rows - TOP - 2 - h1;
+    /* Cumulative cost per month, self-hosted first. */
+    double *cum = gp_xcalloc((size_t)ns * (size_t)(M + 1), sizeof *cum);
+    chart_series se[6];
+    for (int k = 0; k < ns; k++)
+        se[k] =
+            draw_running_total(k == 0 ? r->self.monthly : r->options[k - 1].monthly, M + 1,
+                               cum + k * (M + 1), k == 0 ? "self-hosted" : s->options[k - 1].name);
+    month_chart(t, se, h1, cw);
+    utilization_chart(t, se, TOP + h1, h2, cw);
+    breakeven_legend(s, se, cw + 1, legend_w);
     free(cum);
-    free(tot);
 }
 
 static void compare_click(tui *t, int row, int x) {

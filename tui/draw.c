@@ -273,8 +273,8 @@ int draw_text_mid(int y, int x, int w, const char *s, int attr) {
     return draw_text(y, x, w, out, attr);
 }
 
-static void put_cp(int y, int x, long cp, int attr) {
-    char b[5];
+/* cp as UTF-8 in b (code points below 0x10000). */
+static void encode_cp(long cp, char b[4]) {
     if (cp < 0x80) {
         b[0] = (char)cp, b[1] = 0;
     } else if (cp < 0x800) {
@@ -283,9 +283,20 @@ static void put_cp(int y, int x, long cp, int attr) {
         b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
         b[2] = (char)(0x80 | (cp & 0x3f)), b[3] = 0;
     }
+}
+
+static void put_cp(int y, int x, long cp, int attr) {
+    char b[4];
+    encode_cp(cp, b);
     attrset((attr_t)attr);
     mvaddstr(y, x, b);
     attrset(A_NORMAL);
+}
+
+int draw_glyph(int y, int x, long cp, char ascii, int attr) {
+    char b[4];
+    encode_cp(draw_utf8() ? cp : ascii, b);
+    return draw_text(y, x, 1, b, attr);
 }
 
 static void axis_label(double v, bool money, char *out, size_t cap) {
@@ -310,30 +321,40 @@ int draw_chart_column(int x, int w, int npts, int i) {
     return x + LABEL_W + 1 + (int)lround((double)i / (npts - 1) * (W - 1)) / sx;
 }
 
+/* A chart's plot area: a cell per column and row of the plot, each with its braille dots (or
+ * a 1 on ASCII) and the series that set one last; the value range drawn, lo at the bottom. */
+typedef struct plot {
+    unsigned char *bits;
+    signed char *owner; /* the series of a cell, -1 none */
+    int pw, ph;         /* cells */
+    int W, H;           /* dots: 2x4 a cell in braille, 1x1 in ASCII */
+    bool braille;
+    double lo, hi;
+    int npts; /* points along x */
+} plot;
+
+/* The glyph of series k where a chart has no braille: its dots and its legend. */
+static const char ascii_glyph[6][2] = {"*", "o", "+", "x", "#", "@"};
+
+const char *draw_series_glyph(int k) {
+    return draw_utf8() ? "\xe2\x94\x80" : ascii_glyph[k % 6];
+}
+
 /* Set the dot (ax, ay) of series k. */
-static void plot_dot(unsigned char *bits, signed char *owner, int pw, int ph, bool braille, int ax,
-                     int ay, int k) {
-    int sx = braille ? 2 : 1, sy = braille ? 4 : 1;
+static void plot_dot(plot *p, int ax, int ay, int k) {
+    int sx = p->braille ? 2 : 1, sy = p->braille ? 4 : 1;
     int cx = ax / sx, cy = ay / sy;
-    if (cx >= 0 && cx < pw && cy >= 0 && cy < ph) {
+    if (cx >= 0 && cx < p->pw && cy >= 0 && cy < p->ph) {
         static const unsigned char dot[4][2] = {
             {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
-        bits[cy * pw + cx] |= braille ? dot[ay % 4][ax % 2] : 1;
-        owner[cy * pw + cx] = (signed char)k;
+        p->bits[cy * p->pw + cx] |= p->braille ? dot[ay % 4][ax % 2] : 1;
+        p->owner[cy * p->pw + cx] = (signed char)k;
     }
 }
 
-/* draw_chart and draw_step_chart: steps plots series[k].y[j - 1] flat over (j - 1, j] of an
- * axis of n + 1 points, joined by risers. */
-static void chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
-                  double x1, const char *x_label, int mark_i, const char *mark_label, bool money,
-                  bool steps) {
-    int ph = h - 2, pw = w - LABEL_W - 1; /* plot rows and columns; x axis below */
-    if (ph < 2 || pw < 4 || ns <= 0)
-        return;
-    bool braille = draw_utf8();
-    int sx = braille ? 2 : 1, sy = braille ? 4 : 1;
-    int W = pw * sx, H = ph * sy;
+/* The value range of the series (from 0 when all are positive) and the points along x;
+ * false when there is nothing to draw. */
+static bool plot_range(plot *p, const chart_series *series, int ns, bool steps) {
     double lo = INFINITY, hi = -INFINITY;
     int npts = 0;
     for (int k = 0; k < ns; k++)
@@ -344,100 +365,158 @@ static void chart(int y, int x, int h, int w, const chart_series *series, int ns
             npts = n > npts ? n : npts;
         }
     if (!isfinite(lo) || npts < 2)
-        return;
+        return false;
     if (lo > 0)
         lo = 0;
     if (hi <= lo)
         hi = lo + 1;
-    unsigned char *bits = calloc((size_t)(pw * ph), 1);
-    signed char *owner = malloc((size_t)(pw * ph));
-    memset(owner, -1, (size_t)(pw * ph));
-    for (int k = 0; k < ns && steps; k++) {
-        int py = -1, n = series[k].n;
-        for (int X = 0; X < W && n > 0; X++) {
-            /* The month whose span (j - 1, j] holds this dot column. */
-            int j = (int)ceil((double)X / (W - 1) * (npts - 1) - 1e-9);
-            j = j < 1 ? 1 : j > n ? n : j;
-            int dy = (int)lround((hi - series[k].y[j - 1]) / (hi - lo) * (H - 1));
-            for (int Y = py < 0 ? dy : py; Y != dy; Y += Y < dy ? 1 : -1)
-                plot_dot(bits, owner, pw, ph, braille, X, Y, k);
-            plot_dot(bits, owner, pw, ph, braille, X, dy, k);
-            py = dy;
-        }
+    p->lo = lo, p->hi = hi, p->npts = npts;
+    return true;
+}
+
+/* The dot row of value v. */
+static int plot_row(const plot *p, double v) {
+    return (int)lround((p->hi - v) / (p->hi - p->lo) * (p->H - 1));
+}
+
+/* Series k as steps: s->y[j - 1] flat over (j - 1, j], changes joined by risers. */
+static void plot_steps(plot *p, const chart_series *s, int k) {
+    int py = -1, n = s->n;
+    for (int X = 0; X < p->W && n > 0; X++) {
+        /* The month whose span (j - 1, j] holds this dot column. */
+        int j = (int)ceil((double)X / (p->W - 1) * (p->npts - 1) - 1e-9);
+        j = j < 1 ? 1 : j > n ? n : j;
+        int dy = plot_row(p, s->y[j - 1]);
+        for (int Y = py < 0 ? dy : py; Y != dy; Y += Y < dy ? 1 : -1)
+            plot_dot(p, X, Y, k);
+        plot_dot(p, X, dy, k);
+        py = dy;
     }
-    for (int k = 0; k < ns && !steps; k++) {
-        int px = -1, py = -1;
-        for (int i = 0; i < series[k].n; i++) {
-            int dx = (int)lround((double)i / (npts - 1) * (W - 1));
-            int dy = (int)lround((hi - series[k].y[i]) / (hi - lo) * (H - 1));
-            int ax = px < 0 ? dx : px, ay = px < 0 ? dy : py;
-            /* Bresenham from (ax, ay) to (dx, dy). */
-            int ddx = abs(dx - ax), ddy = -abs(dy - ay), stx = ax < dx ? 1 : -1,
-                sty = ay < dy ? 1 : -1, e = ddx + ddy;
-            for (;;) {
-                plot_dot(bits, owner, pw, ph, braille, ax, ay, k);
-                if (ax == dx && ay == dy)
-                    break;
-                int e2 = 2 * e;
-                if (e2 >= ddy)
-                    e += ddy, ax += stx;
-                if (e2 <= ddx)
-                    e += ddx, ay += sty;
-            }
-            px = dx, py = dy;
+}
+
+/* Series k as a line through its points. */
+static void plot_line(plot *p, const chart_series *s, int k) {
+    int px = -1, py = -1;
+    for (int i = 0; i < s->n; i++) {
+        int dx = (int)lround((double)i / (p->npts - 1) * (p->W - 1));
+        int dy = plot_row(p, s->y[i]);
+        int ax = px < 0 ? dx : px, ay = px < 0 ? dy : py;
+        /* Bresenham from (ax, ay) to (dx, dy). */
+        int ddx = abs(dx - ax), ddy = -abs(dy - ay), stx = ax < dx ? 1 : -1, sty = ay < dy ? 1 : -1,
+            e = ddx + ddy;
+        for (;;) {
+            plot_dot(p, ax, ay, k);
+            if (ax == dx && ay == dy)
+                break;
+            int e2 = 2 * e;
+            if (e2 >= ddy)
+                e += ddy, ax += stx;
+            if (e2 <= ddx)
+                e += ddx, ay += sty;
         }
+        px = dx, py = dy;
     }
-    int mark_cx =
-        mark_i >= 0 && npts > 1 ? (int)lround((double)mark_i / (npts - 1) * (W - 1)) / sx : -1;
-    static const char ascii_glyph[6] = {'*', 'o', '+', 'x', '#', '@'};
-    for (int cy = 0; cy < ph; cy++)
-        for (int cx = 0; cx < pw; cx++) {
-            int k = owner[cy * pw + cx];
-            int sy2 = y + cy, sx2 = x + LABEL_W + 1 + cx;
+}
+
+/* The plot's cells at (y, x): each series in its colour, the marker column where no series
+ * is. */
+static void plot_paint(const plot *p, int y, int x, int mark_cx) {
+    for (int cy = 0; cy < p->ph; cy++)
+        for (int cx = 0; cx < p->pw; cx++) {
+            int k = p->owner[cy * p->pw + cx];
+            int sy2 = y + cy, sx2 = x + cx;
             if (k >= 0) {
                 int attr = draw_attr(PAL_SERIES0 + k % 6);
-                if (braille)
-                    put_cp(sy2, sx2, 0x2800 + bits[cy * pw + cx], attr);
+                if (p->braille)
+                    put_cp(sy2, sx2, 0x2800 + p->bits[cy * p->pw + cx], attr);
                 else
-                    put_cp(sy2, sx2, ascii_glyph[k % 6], attr);
+                    put_cp(sy2, sx2, ascii_glyph[k % 6][0], attr);
             } else if (cx == mark_cx) {
-                put_cp(sy2, sx2, braille ? 0x2502 : '|', draw_attr(PAL_BAD));
+                put_cp(sy2, sx2, p->braille ? 0x2502 : '|', draw_attr(PAL_BAD));
             }
         }
+}
+
+/* The axes around a plot whose top left cell is (y, x + LABEL_W + 1): the y axis with its
+ * top, middle and bottom values, the x axis with x0, x_label and x1 under it. */
+static void chart_axes(const plot *p, int y, int x, double x0, double x1, const char *x_label,
+                       bool money) {
+    int ph = p->ph, pw = p->pw, dim = draw_attr(PAL_DIM);
+    const double at[3] = {p->hi, (p->hi + p->lo) / 2, p->lo};
+    const int row[3] = {0, ph / 2, ph - 1};
     char lab[32];
-    axis_label(hi, money, lab, sizeof lab);
-    draw_textf(y, x, LABEL_W, draw_attr(PAL_DIM), "%*s", LABEL_W, lab);
-    axis_label((hi + lo) / 2, money, lab, sizeof lab);
-    draw_textf(y + ph / 2, x, LABEL_W, draw_attr(PAL_DIM), "%*s", LABEL_W, lab);
-    axis_label(lo, money, lab, sizeof lab);
-    draw_textf(y + ph - 1, x, LABEL_W, draw_attr(PAL_DIM), "%*s", LABEL_W, lab);
+    for (int i = 0; i < 3; i++) {
+        axis_label(at[i], money, lab, sizeof lab);
+        draw_textf(y + row[i], x, LABEL_W, dim, "%*s", LABEL_W, lab);
+    }
     for (int r = 0; r < ph; r++)
-        put_cp(y + r, x + LABEL_W, braille ? 0x2502 : '|', draw_attr(PAL_DIM));
+        put_cp(y + r, x + LABEL_W, p->braille ? 0x2502 : '|', dim);
     for (int cx = 0; cx < pw; cx++)
-        put_cp(y + ph, x + LABEL_W + 1 + cx, braille ? 0x2500 : '-', draw_attr(PAL_DIM));
-    put_cp(y + ph, x + LABEL_W, braille ? 0x2514 : '+', draw_attr(PAL_DIM));
+        put_cp(y + ph, x + LABEL_W + 1 + cx, p->braille ? 0x2500 : '-', dim);
+    put_cp(y + ph, x + LABEL_W, p->braille ? 0x2514 : '+', dim);
     char a[32], b[32];
     snprintf(a, sizeof a, "%g", x0);
     snprintf(b, sizeof b, "%g", x1);
-    draw_text(y + ph + 1, x + LABEL_W + 1, pw, a, draw_attr(PAL_DIM));
-    draw_text(y + ph + 1, x + LABEL_W + 1 + (pw - (int)strlen(x_label)) / 2, pw, x_label,
-              draw_attr(PAL_DIM));
-    draw_text(y + ph + 1, x + LABEL_W + 1 + pw - (int)strlen(b), pw, b, draw_attr(PAL_DIM));
-    if (mark_cx >= 0 && mark_label) {
-        int lx = x + LABEL_W + 1 + mark_cx + 1;
-        int lw = (int)strlen(mark_label);
-        if (lx + lw > x + w)
-            lx = x + LABEL_W + 1 + mark_cx - lw;
-        draw_text(y, lx < x + LABEL_W + 1 ? x + LABEL_W + 1 : lx, lw, mark_label,
-                  draw_attr(PAL_BAD));
+    int px = x + LABEL_W + 1;
+    draw_text(y + ph + 1, px, pw, a, dim);
+    draw_text(y + ph + 1, px + (pw - (int)strlen(x_label)) / 2, pw, x_label, dim);
+    draw_text(y + ph + 1, px + pw - (int)strlen(b), pw, b, dim);
+}
+
+/* The marker's label on the top row, right of the marker at plot column mark_cx, else left
+ * of it where the chart (x, w) ends first. */
+static void mark_label_draw(int y, int x, int w, int mark_cx, const char *label) {
+    int px = x + LABEL_W + 1;
+    int lx = px + mark_cx + 1;
+    int lw = (int)strlen(label);
+    if (lx + lw > x + w)
+        lx = px + mark_cx - lw;
+    draw_text(y, lx < px ? px : lx, lw, label, draw_attr(PAL_BAD));
+}
+
+/* draw_chart and draw_step_chart: steps plots series[k].y[j - 1] flat over (j - 1, j] of an
+ * axis of n + 1 points, joined by risers. */
+static void chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
+                  double x1, const char *x_label, int mark_i, const char *mark_label, bool money,
+                  bool steps) {
+    plot p = {.ph = h - 2, .pw = w - LABEL_W - 1}; /* plot rows and columns; x axis below */
+    if (p.ph < 2 || p.pw < 4 || ns <= 0)
+        return;
+    p.braille = draw_utf8();
+    int sx = p.braille ? 2 : 1, sy = p.braille ? 4 : 1;
+    p.W = p.pw * sx, p.H = p.ph * sy;
+    if (!plot_range(&p, series, ns, steps))
+        return;
+    p.bits = calloc((size_t)(p.pw * p.ph), 1);
+    p.owner = malloc((size_t)(p.pw * p.ph));
+    memset(p.owner, -1, (size_t)(p.pw * p.ph));
+    for (int k = 0; k < ns; k++) {
+        if (steps)
+            plot_steps(&p, &series[k], k);
+        else
+            plot_line(&p, &series[k], k);
     }
-    free(bits);
-    free(owner);
+    int mark_cx = mark_i >= 0 && p.npts > 1
+                      ? (int)lround((double)mark_i / (p.npts - 1) * (p.W - 1)) / sx
+                      : -1;
+    plot_paint(&p, y, x + LABEL_W + 1, mark_cx);
+    chart_axes(&p, y, x, x0, x1, x_label, money);
+    if (mark_cx >= 0 && mark_label)
+        mark_label_draw(y, x, w, mark_cx, mark_label);
+    free(p.bits);
+    free(p.owner);
 }
 
 void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, double x0,
                 double x1, const char *x_label, int mark_i, const char *mark_label, bool money) {
     chart(y, x, h, w, series, ns, x0, x1, x_label, mark_i, mark_label, money, false);
+}
+
+chart_series draw_running_total(const double *v, int n, double *out, const char *name) {
+    double acc = 0;
+    for (int i = 0; i < n; i++)
+        out[i] = acc += v[i];
+    return (chart_series){out, n, name};
 }
 
 void draw_step_chart(int y, int x, int h, int w, const chart_series *series, int ns,

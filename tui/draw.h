@@ -71,9 +71,19 @@ void draw_chart(int y, int x, int h, int w, const chart_series *series, int ns, 
 void draw_step_chart(int y, int x, int h, int w, const chart_series *series, int ns,
                      const char *x_label);
 
+/* The line of series k in a legend: a rule on UTF-8, else the glyph its dots take. */
+const char *draw_series_glyph(int k);
+
+/* The running totals of v[0..n) into out (room for n), as the series called name (borrowed). */
+chart_series draw_running_total(const double *v, int n, double *out, const char *name);
+
 /* The screen column where point i of npts falls on a chart drawn at (x, w): -1 when the
  * chart is too narrow to draw. */
 int draw_chart_column(int x, int w, int npts, int i);
+
+/* A one-column glyph at (y, x): code point cp (below 0x10000) on UTF-8, else ascii. Returns
+ * the columns used (0 off screen). */
+int draw_glyph(int y, int x, long cp, char ascii, int attr);
 
 /* A sparkline of n values in 0..max into w columns. */
 void draw_sparkline(int y, int x, int w, const double *v, int n, double max, int attr);

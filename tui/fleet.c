@@ -17,7 +17,6 @@
 #include "view.h"
 #include "worker.h"
 
-/* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
 /* The Fleet screen's own state: the GPU selected, the first row shown, the node's detail
  * open, when it last asked. */
 typedef struct fleet_view {
@@ -35,6 +34,7 @@ static void *fleet_init(tui *t) {
     return gp_xcalloc(1, sizeof(fleet_view));
 }
 
+/* The tariff's time-weighted mean price and the PUE of the open scenario (0 and 1 without). */
 static void power_price(const tui *t, double *price, double *pue) {
     *price = t->has_sc ? gp_tariff_mean_price(t->sc.s) : 0;
     *pue = t->has_sc ? t->sc.s->pue : 1;
@@ -47,6 +47,204 @@ static double gpu_hour_cost(const tui *t) {
     const gp_scenario *s = t->sc.s;
     double hours = (double)s->gpus * GP_MONTH_HOURS * s->horizon_months;
     return hours > 0 ? t->r->self.total / hours : 0;
+}
+
+/* What the fresh GPUs draw and do now: a stale GPU's old values are no part of it. */
+typedef struct fleet_now {
+    double watts, kwh, busy; /* W, kWh today, busy GPUs (utilizations summed) */
+    int idle, alerts;        /* GPUs under 5 %, GPUs with an alert */
+} fleet_now;
+
+static fleet_now fleet_now_of(const fleet_data *f) {
+    fleet_now n = {0};
+    for (int i = 0; i < f->n; i++) {
+        const fleet_gpu *g = &f->g[i];
+        if (g->stale)
+            continue;
+        n.watts += g->has_power ? g->power : 0;
+        n.kwh += g->kwh_today;
+        n.busy += g->has_util ? g->util / 100 : 0;
+        n.idle += g->has_util && g->util < 5;
+        n.alerts += g->alerts[0] != '\0';
+    }
+    return n;
+}
+
+/* The two lines over the table: what the fleet draws and costs by the hour, and (with a
+ * scenario open) the useful GPU-hour and what idle GPUs waste at its costs. */
+static void fleet_summary(const tui *t, const fleet_data *f, int cols) {
+    double price, pue;
+    power_price(t, &price, &pue);
+    fleet_now now = fleet_now_of(f);
+    double per_hour = now.watts / 1000 * pue * price, gpu_h = gpu_hour_cost(t);
+    const char *cur = t->has_sc ? t->sc.s->currency : "";
+    char ng[48], ni[48], stale[32] = "";
+    if (f->stale)
+        snprintf(stale, sizeof stale, " (%d stale)", f->stale);
+    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
+               "%s%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
+               gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, now.busy, now.watts / 1000,
+               per_hour, cur, now.kwh * pue);
+    if (t->has_sc)
+        draw_textf(TOP + 1, 0, cols, now.idle ? draw_attr(PAL_BAD) : 0,
+                   "useful GPU-hour %.2f %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
+                   "(costs of \"%s\")",
+                   now.busy > 0 ? gpu_h * (f->n - f->stale) / now.busy : 0, cur,
+                   gp_fmt_count(now.idle, "GPU", "GPUs", ni, sizeof ni), now.idle * gpu_h, cur,
+                   now.alerts, t->sc.s->name);
+}
+
+/* The table's columns: the node as wide as the longest name needs and the room allows (at
+ * least 10), the model (readable names, at most 17) from 100 columns, then GPU, util, mem%, W
+ * and C, the sparkline and the alerts (18 columns kept for them). */
+typedef struct fleet_cols {
+    int nodew, modw; /* 0: no model column */
+    int sw;          /* the sparkline: a cell per 5-minute mean of the last hour */
+} fleet_cols;
+
+enum { FIGURES_W = 4 + 6 + 7 + 7 + 6 };
+
+static fleet_cols fleet_columns(const fleet_data *f, int cols) {
+    fleet_cols c = {.sw = 12};
+    int want = 6;
+    for (int i = 0; i < f->n; i++) {
+        int w = draw_width(f->g[i].node) + 1;
+        want = w > want ? w : want;
+    }
+    for (int i = 0; i < f->n && cols >= 100; i++) {
+        int w = draw_width(f->g[i].display) + 1;
+        c.modw = w > c.modw ? w : c.modw;
+    }
+    c.modw = c.modw > 17 ? 17 : c.modw;
+    /* Short names: the header still reads "model GPU". */
+    if (c.modw && c.modw < (int)sizeof "model")
+        c.modw = (int)sizeof "model";
+    c.nodew = cols - (FIGURES_W + c.sw + 2 + 18) - c.modw;
+    if (c.nodew > want)
+        c.nodew = want;
+    if (c.nodew < 10)
+        c.nodew = 10;
+    return c;
+}
+
+/* "%.0f" of v into out, "-" without a value. */
+static void figure(bool has, double v, char *out, size_t cap) {
+    if (has)
+        snprintf(out, cap, "%.0f", v);
+    else
+        snprintf(out, cap, "-");
+}
+
+/* GPU g's row at y, as `gpuplan fleet` shows it: the figures, the last hour, then "stale 3 d"
+ * and the alerts. */
+static void fleet_row(const fleet_data *f, const fleet_gpu *g, const fleet_cols *c, int y, int cols,
+                      int attr) {
+    char util[16], mem[16], pw[16], temp[16];
+    figure(g->has_util, g->util, util, sizeof util);
+    bool has_mem = g->has_mem && g->mem_total > 0;
+    figure(has_mem, has_mem ? 100 * g->mem_used / g->mem_total : 0, mem, sizeof mem);
+    figure(g->has_power, g->power, pw, sizeof pw);
+    figure(g->has_temp, g->temp, temp, sizeof temp);
+    draw_fill(y, 0, cols, attr);
+    draw_text_mid(y, 0, c->nodew - 1, g->node, attr);
+    if (c->modw)
+        draw_text_mid(y, c->nodew, c->modw - 1, g->display, attr);
+    char ix[8] = "  -"; /* no index (a source naming GPUs by UUID alone) */
+    if (g->index >= 0)
+        snprintf(ix, sizeof ix, "%3d", g->index);
+    int fx = c->nodew + c->modw;
+    draw_textf(y, fx, cols - fx, attr, "%3s %5s %6s %6s %5s", ix, util, mem, pw, temp);
+    int sx = fx + FIGURES_W;
+    draw_sparkline(y, sx, c->sw, g->spark, g->n_spark, 100, attr ? attr : draw_attr(PAL_GOOD));
+    char note[96], age[24];
+    gp_format_age(f->at_ms - g->last_seen_ms, age, sizeof age);
+    snprintf(note, sizeof note, "%s%s%s%s", g->stale ? "stale " : "", g->stale ? age : "",
+             g->stale && g->alerts[0] ? " " : "", g->alerts);
+    draw_text(y, sx + c->sw + 1, cols - sx - c->sw - 1, note, attr);
+}
+
+/* The GPUs from row y, h rows, under their header, scrolled to keep the selection shown. */
+static void fleet_table(tui *t, const fleet_data *f, int y, int h, int cols) {
+    fleet_cols c = fleet_columns(f, cols);
+    draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %-*s%3s %5s %6s %6s %5s %-*s %s",
+               c.nodew - 1, "node", c.modw, c.modw ? "model" : "", "GPU", "util", "mem%", "W", "C",
+               c.sw, "last hour", "alerts");
+    fv(t)->top = tui_scroll(fv(t)->sel, fv(t)->top, h, f->n);
+    for (int i = 0; i < h && fv(t)->top + i < f->n; i++) {
+        int k = fv(t)->top + i;
+        const fleet_gpu *g = &f->g[k];
+        int attr = k == fv(t)->sel ? draw_attr(PAL_ACTIVE)
+                   : g->alerts[0]  ? draw_attr(PAL_BAD)
+                   : g->stale      ? draw_attr(PAL_DIM)
+                                   : 0;
+        fleet_row(f, g, &c, y + i, cols, attr);
+    }
+}
+
+/* The widths of the detail's model and UUID columns in room columns: as wide as they are;
+ * short of room the model gives way first (to 12), then the UUID loses its middle (UUIDs
+ * differ at both ends). */
+static void detail_widths(const fleet_data *f, const char *node, int room, int *mw, int *uw) {
+    *mw = 5, *uw = 4;
+    for (int i = 0; i < f->n; i++)
+        if (!strcmp(f->g[i].node, node)) {
+            int a = draw_width(f->g[i].display), b = draw_width(f->g[i].uuid);
+            *mw = a > *mw ? a : *mw;
+            *uw = b > *uw ? b : *uw;
+        }
+    if (*mw + *uw + 2 > room) {
+        *mw = room - *uw - 2 < 12 ? 12 : room - *uw - 2 < *mw ? room - *uw - 2 : *mw;
+        *uw = room - *mw - 2 < *uw ? room - *mw - 2 : *uw;
+    }
+}
+
+/* GPU g's row of the detail at (y, x), w columns. */
+static void detail_row(const fleet_data *f, const fleet_gpu *g, int y, int x, int w, int mw, int uw,
+                       int attr) {
+    if (g->index >= 0)
+        draw_textf(y, x, 4, attr, "%3d", g->index);
+    else
+        draw_text(y, x, 4, "  -", attr);
+    draw_text_mid(y, x + 4, mw, g->display, attr);
+    draw_text_mid(y, x + 5 + mw, uw, g->uuid, attr);
+    char age[24] = "";
+    if (g->stale)
+        gp_format_age(f->at_ms - g->last_seen_ms, age, sizeof age);
+    draw_textf(y, x + 6 + mw + uw, w - (6 + mw + uw), attr, "%9.0f %7.0f%s%s%s%s", g->mem_used,
+               g->power_limit, g->mig[0] ? " MIG " : "", g->mig, g->stale ? " stale " : "", age);
+}
+
+/* The node's pop-up over the table: what it draws and costs now, then each of its GPUs. */
+static void node_detail(const tui *t, const fleet_data *f, const char *node) {
+    int rows = tui_rows(), cols = tui_cols();
+    int n = 0;
+    double nw = 0, nkwh = 0;
+    for (int i = 0; i < f->n; i++) {
+        if (strcmp(f->g[i].node, node))
+            continue;
+        n++;
+        if (!f->g[i].stale) /* what it draws now */
+            nw += f->g[i].power, nkwh += f->g[i].kwh_today;
+    }
+    int ph = n + 4 < rows - TOP - 1 ? n + 4 : rows - TOP - 1, pw = cols - 4;
+    int py = TOP + 1, x = 2 + 1, attr = draw_attr(PAL_ACTIVE);
+    for (int r = 0; r < ph; r++)
+        draw_fill(py + r, x - 1, pw, attr);
+    double price, pue;
+    power_price(t, &price, &pue);
+    char clean[80], ng[48];
+    draw_clean(node, clean, sizeof clean);
+    draw_textf(py, x, pw - 2, attr, "%s: %s, %.0f W, %.2f %s/h, %.1f kWh today (Esc closes)", clean,
+               gp_fmt_count(n, "GPU", "GPUs", ng, sizeof ng), nw, nw / 1000 * pue * price,
+               t->has_sc ? t->sc.s->currency : "", nkwh);
+    int mw, uw;
+    detail_widths(f, node, pw - 2 - (4 + 10 + 8 + 16), &mw, &uw);
+    draw_textf(py + 1, x, pw - 2, attr, "%3s %-*s %-*s %9s %7s", "GPU", mw, "model", uw, "UUID",
+               "mem MiB", "limit W");
+    int r = 0;
+    for (int i = 0; i < f->n && r < ph - 3; i++)
+        if (!strcmp(f->g[i].node, node))
+            detail_row(f, &f->g[i], py + 2 + r++, x, pw - 2, mw, uw, attr);
 }
 
 static void fleet_draw(tui *t) {
@@ -65,156 +263,12 @@ static void fleet_draw(tui *t) {
                   draw_attr(PAL_DIM));
         return;
     }
-    double price, pue;
-    power_price(t, &price, &pue);
-    double watts = 0, kwh = 0, busy = 0;
-    int idle = 0, alerts = 0;
-    for (int i = 0; i < f->n; i++) {
-        if (f->g[i].stale) /* an old value is no part of what the fleet draws now */
-            continue;
-        watts += f->g[i].has_power ? f->g[i].power : 0;
-        kwh += f->g[i].kwh_today;
-        busy += f->g[i].has_util ? f->g[i].util / 100 : 0;
-        idle += f->g[i].has_util && f->g[i].util < 5;
-        alerts += f->g[i].alerts[0] != '\0';
-    }
-    double per_hour = watts / 1000 * pue * price, gpu_h = gpu_hour_cost(t);
-    const char *cur = t->has_sc ? t->sc.s->currency : "";
-    char ng[48], ni[48], stale[32] = "";
-    if (f->stale)
-        snprintf(stale, sizeof stale, " (%d stale)", f->stale);
-    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
-               "%s%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
-               gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, busy, watts / 1000,
-               per_hour, cur, kwh * pue);
-    if (t->has_sc)
-        draw_textf(TOP + 1, 0, cols, idle ? draw_attr(PAL_BAD) : 0,
-                   "useful GPU-hour %.2f %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
-                   "(costs of \"%s\")",
-                   busy > 0 ? gpu_h * (f->n - f->stale) / busy : 0, cur,
-                   gp_fmt_count(idle, "GPU", "GPUs", ni, sizeof ni), idle * gpu_h, cur, alerts,
-                   t->sc.s->name);
-    int y = TOP + 3;
-    int sw = 12; /* a cell per 5-minute mean of the last hour */
-    /* The node column: what the longest name needs, as far as the room allows. */
-    int want = 6;
-    for (int i = 0; i < f->n; i++) {
-        int w = draw_width(f->g[i].node) + 1;
-        want = w > want ? w : want;
-    }
-    /* The model column (readable names) where the room allows it: from 100 columns. */
-    int modw = 0;
-    for (int i = 0; i < f->n && cols >= 100; i++) {
-        int w = draw_width(f->g[i].display) + 1;
-        modw = w > modw ? w : modw;
-    }
-    modw = modw > 17 ? 17 : modw;
-    if (modw && modw < (int)sizeof "model") /* short names: the header still reads "model GPU" */
-        modw = (int)sizeof "model";
-    int nodew = cols - (4 + 6 + 7 + 7 + 6 + sw + 2 + 18) - modw;
-    if (nodew > want)
-        nodew = want;
-    if (nodew < 10)
-        nodew = 10;
-    draw_textf(y - 1, 0, cols, draw_attr(PAL_TITLE), "%-*s %-*s%3s %5s %6s %6s %5s %-*s %s",
-               nodew - 1, "node", modw, modw ? "model" : "", "GPU", "util", "mem%", "W", "C", sw,
-               "last hour", "alerts");
-    int h = rows - y - 2;
-    fv(t)->top = tui_scroll(fv(t)->sel, fv(t)->top, h, f->n);
-    for (int i = 0; i < h && fv(t)->top + i < f->n; i++) {
-        int k = fv(t)->top + i;
-        fleet_gpu *g = &f->g[k];
-        bool sel = k == fv(t)->sel;
-        int attr = sel            ? draw_attr(PAL_ACTIVE)
-                   : g->alerts[0] ? draw_attr(PAL_BAD)
-                   : g->stale     ? draw_attr(PAL_DIM)
-                                  : 0;
-        char util[16] = "-", mem[16] = "-", pw[16] = "-", temp[16] = "-";
-        if (g->has_util)
-            snprintf(util, sizeof util, "%.0f", g->util);
-        if (g->has_mem && g->mem_total > 0)
-            snprintf(mem, sizeof mem, "%.0f", 100 * g->mem_used / g->mem_total);
-        if (g->has_power)
-            snprintf(pw, sizeof pw, "%.0f", g->power);
-        if (g->has_temp)
-            snprintf(temp, sizeof temp, "%.0f", g->temp);
-        draw_fill(y + i, 0, cols, attr);
-        draw_text_mid(y + i, 0, nodew - 1, g->node, attr);
-        if (modw)
-            draw_text_mid(y + i, nodew, modw - 1, g->display, attr);
-        char ix[8] = "  -"; /* no index (a source naming GPUs by UUID alone) */
-        if (g->index >= 0)
-            snprintf(ix, sizeof ix, "%3d", g->index);
-        draw_textf(y + i, nodew + modw, cols - nodew - modw, attr, "%3s %5s %6s %6s %5s", ix, util,
-                   mem, pw, temp);
-        int sx = nodew + modw + 4 + 6 + 7 + 7 + 6;
-        draw_sparkline(y + i, sx, sw, g->spark, g->n_spark, 100, attr ? attr : draw_attr(PAL_GOOD));
-        /* As `gpuplan fleet` says it: "stale 3 d", then the alerts. */
-        char note[96], age[24];
-        gp_format_age(f->at_ms - g->last_seen_ms, age, sizeof age);
-        snprintf(note, sizeof note, "%s%s%s%s", g->stale ? "stale " : "", g->stale ? age : "",
-                 g->stale && g->alerts[0] ? " " : "", g->alerts);
-        draw_text(y + i, sx + sw + 1, cols - sx - sw - 1, note, attr);
-    }
+    fleet_summary(t, f, cols);
+    fleet_table(t, f, TOP + 3, rows - TOP - 5, cols);
     draw_text(rows - 2 - (f->error[0] ? 1 : 0), 0, cols,
               "Enter: the node  j/k PgUp/PgDn: move  (refreshed every 5 s)", draw_attr(PAL_DIM));
-
-    if (fv(t)->detail && fv(t)->sel < f->n) {
-        const char *node = f->g[fv(t)->sel].node;
-        int n = 0;
-        for (int i = 0; i < f->n; i++)
-            n += !strcmp(f->g[i].node, node);
-        int ph = n + 4 < rows - TOP - 1 ? n + 4 : rows - TOP - 1, pw2 = cols - 4;
-        int py = TOP + 1, px = 2;
-        for (int r = 0; r < ph; r++)
-            draw_fill(py + r, px, pw2, draw_attr(PAL_ACTIVE));
-        double nw = 0, nkwh = 0;
-        for (int i = 0; i < f->n; i++)
-            if (!strcmp(f->g[i].node, node) && !f->g[i].stale) /* what it draws now */
-                nw += f->g[i].power, nkwh += f->g[i].kwh_today;
-        char clean[80];
-        draw_clean(node, clean, sizeof clean);
-        draw_textf(py, px + 1, pw2 - 2, draw_attr(PAL_ACTIVE),
-                   "%s: %s, %.0f W, %.2f %s/h, %.1f kWh today (Esc closes)", clean,
-                   gp_fmt_count(n, "GPU", "GPUs", ng, sizeof ng), nw, nw / 1000 * pue * price, cur,
-                   nkwh);
-        /* Model and UUID as wide as they are; on a narrow screen the model gives way first,
-         * then the UUID loses its middle (UUIDs differ at both ends). */
-        int mw = 5, uw = 4;
-        for (int i = 0; i < f->n; i++)
-            if (!strcmp(f->g[i].node, node)) {
-                int a = draw_width(f->g[i].display), b = draw_width(f->g[i].uuid);
-                mw = a > mw ? a : mw;
-                uw = b > uw ? b : uw;
-            }
-        int fixed = 4 + 10 + 8 + 16, room = pw2 - 2 - fixed;
-        if (mw + uw + 2 > room) {
-            mw = room - uw - 2 < 12 ? 12 : room - uw - 2 < mw ? room - uw - 2 : mw;
-            uw = room - mw - 2 < uw ? room - mw - 2 : uw;
-        }
-        int attr = draw_attr(PAL_ACTIVE), x = px + 1;
-        draw_textf(py + 1, x, pw2 - 2, attr, "%3s %-*s %-*s %9s %7s", "GPU", mw, "model", uw,
-                   "UUID", "mem MiB", "limit W");
-        int r = 0;
-        for (int i = 0; i < f->n && r < ph - 3; i++) {
-            fleet_gpu *g = &f->g[i];
-            if (strcmp(g->node, node))
-                continue;
-            int yy = py + 2 + r++;
-            if (g->index >= 0)
-                draw_textf(yy, x, 4, attr, "%3d", g->index);
-            else
-                draw_text(yy, x, 4, "  -", attr);
-            draw_text_mid(yy, x + 4, mw, g->display, attr);
-            draw_text_mid(yy, x + 5 + mw, uw, g->uuid, attr);
-            char age[24] = "";
-            if (g->stale)
-                gp_format_age(f->at_ms - g->last_seen_ms, age, sizeof age);
-            draw_textf(yy, x + 6 + mw + uw, pw2 - 2 - (6 + mw + uw), attr, "%9.0f %7.0f%s%s%s%s",
-                       g->mem_used, g->power_limit, g->mig[0] ? " MIG " : "", g->mig,
-                       g->stale ? " stale " : "", age);
-        }
-    }
+    if (fv(t)->detail && fv(t)->sel < f->n)
+        node_detail(t, f, f->g[fv(t)->sel].node);
 }
 
 static unsigned fleet_key(tui *t, int ch) {

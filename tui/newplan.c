@@ -457,6 +457,84 @@ static void draw_summary(const tui *t, int y, int w) {
     draw_text_mid(y, 0, w, s, draw_attr(PAL_DIM));
 }
 
+/* Row k of the GPU models or of the electricity prices: its name, then its figures. */
+static void filtered_row(const struct tui_newplan *np, int k, char *text, size_t tcap, char *figs,
+                         size_t fcap) {
+    if (np->step == S_GPU) {
+        const gp_newplan_gpu *g = &np->gpus[k];
+        snprintf(text, tcap, "%s  %s", g->gpu, g->full_name);
+        char mem[24] = "";
+        if (g->memory_gb > 0)
+            snprintf(mem, sizeof mem, "%.0f GB", g->memory_gb);
+        snprintf(figs, fcap, "%6s %5.0f W %3d offer%s, from %7.3f a GPU-hour", mem, g->tdp_w,
+                 g->offers, g->offers == 1 ? " " : "s", g->cheapest_per_gpu_hour);
+    } else {
+        const gp_newplan_power *p = &np->pw[k];
+        snprintf(text, tcap, "%s%s  (%s)", p->tariff ? "tariff " : "", p->name, p->detail);
+        snprintf(figs, fcap, "%.4f USD/kWh %10s", p->price_per_kwh, p->date);
+    }
+}
+
+/* The GPU models or the electricity prices: the filter typed above row y, then the rows that
+ * match it, h at most. */
+static void draw_filtered(struct tui_newplan *np, int y, int h, int cols) {
+    draw_textf(y - 1, 0, cols, 0, "filter: %s_  (%d of %d)", np->filter, np->n_view, list_n(np));
+    np->top[np->step] = tui_scroll(np->sel[np->step], np->top[np->step], h, np->n_view);
+    for (int i = 0; i < h && np->top[np->step] + i < np->n_view; i++) {
+        int v = np->top[np->step] + i;
+        char text[400], figs[160];
+        filtered_row(np, np->view[v], text, sizeof text, figs, sizeof figs);
+        row(y + i, cols, text, figs, v == np->sel[np->step]);
+    }
+}
+
+/* The server prices from row y, h at most, and under them what the selected one is and where
+ * it comes from. */
+static void draw_hw_prices(struct tui_newplan *np, int y, int h, int cols) {
+    np->top[S_HW] = tui_scroll(np->sel[S_HW], np->top[S_HW], h, np->n_hw);
+    for (int i = 0; i < h && np->top[S_HW] + i < np->n_hw; i++) {
+        int k = np->top[S_HW] + i;
+        const gp_hw_price *p = &np->hw[k];
+        char m[48], per[48], figs[160];
+        draw_money(p->price_usd, m, sizeof m);
+        draw_money(p->price_usd / p->gpus, per, sizeof per);
+        snprintf(figs, sizeof figs, "%d GPU%s %11s USD (%s a GPU) %s", p->gpus,
+                 p->gpus == 1 ? " " : "s", m, per, p->date);
+        row(y + i, cols, p->item, figs, k == np->sel[S_HW]);
+    }
+    if (np->n_hw) {
+        char about[700];
+        snprintf(about, sizeof about, "%s (%s)", np->hw[np->sel[S_HW]].note,
+                 np->hw_src[np->sel[S_HW]]);
+        draw_text_mid(tui_rows() - 4, 1, cols - 2, about, draw_attr(PAL_DIM));
+    }
+}
+
+/* The cloud offers from row y, h at most, each checked or not. */
+static void draw_clouds(struct tui_newplan *np, int y, int h, int cols) {
+    np->top[S_CLOUD] = tui_scroll(np->sel[S_CLOUD], np->top[S_CLOUD], h, np->n_cl);
+    for (int i = 0; i < h && np->top[S_CLOUD] + i < np->n_cl; i++) {
+        int k = np->top[S_CLOUD] + i;
+        const gp_newplan_cloud *c = &np->cl[k];
+        char text[260], figs[160];
+        snprintf(text, sizeof text, "[%c] %s", np->on[k] ? 'x' : ' ', c->label);
+        snprintf(figs, sizeof figs, "%7.3f a GPU-hour %2g GPU%s %s", c->per_gpu_hour, c->gpus,
+                 c->gpus == 1 ? " " : "s", c->effective_from);
+        row(y + i, cols, text, figs, k == np->sel[S_CLOUD]);
+    }
+}
+
+/* A number or the name, typed on row y, and what Enter does with it. */
+static void draw_typed(const struct tui_newplan *np, int y, int cols) {
+    static const char *const labels[S_N] = {"", "GPUs:", "utilization:", "growth:", "months:", "",
+                                            "", "",      "name:"};
+    tui_line_draw(y, 1, cols - 2, labels[np->step], np->text[np->step], np->text_sel, NULL);
+    draw_text(y + 2, 1, cols - 2,
+              np->step == S_NAME ? "Enter saves the plan and opens it on the Plan tab"
+                                 : "typing replaces the value offered; Enter goes on",
+              draw_attr(PAL_DIM));
+}
+
 static void newplan_draw(tui *t) {
     struct tui_newplan *np = t->np;
     int rows = tui_rows(), cols = tui_cols();
@@ -464,75 +542,14 @@ static void newplan_draw(tui *t) {
                step_title[np->step]);
     draw_summary(t, TOP + 1, cols);
     int y0 = TOP + 3, h = rows - y0 - 4;
-    char figs[160];
-    switch (np->step) {
-    case S_GPU:
-    case S_POWER: {
-        draw_textf(y0 - 1, 0, cols, 0, "filter: %s_  (%d of %d)", np->filter, np->n_view,
-                   list_n(np));
-        np->top[np->step] = tui_scroll(np->sel[np->step], np->top[np->step], h, np->n_view);
-        for (int i = 0; i < h && np->top[np->step] + i < np->n_view; i++) {
-            int v = np->top[np->step] + i, k = np->view[v];
-            char text[400];
-            if (np->step == S_GPU) {
-                const gp_newplan_gpu *g = &np->gpus[k];
-                snprintf(text, sizeof text, "%s  %s", g->gpu, g->full_name);
-                char mem[24] = "";
-                if (g->memory_gb > 0)
-                    snprintf(mem, sizeof mem, "%.0f GB", g->memory_gb);
-                snprintf(figs, sizeof figs, "%6s %5.0f W %3d offer%s, from %7.3f a GPU-hour", mem,
-                         g->tdp_w, g->offers, g->offers == 1 ? " " : "s", g->cheapest_per_gpu_hour);
-            } else {
-                const gp_newplan_power *p = &np->pw[k];
-                snprintf(text, sizeof text, "%s%s  (%s)", p->tariff ? "tariff " : "", p->name,
-                         p->detail);
-                snprintf(figs, sizeof figs, "%.4f USD/kWh %10s", p->price_per_kwh, p->date);
-            }
-            row(y0 + i, cols, text, figs, v == np->sel[np->step]);
-        }
-        break;
-    }
-    case S_HW:
-        np->top[S_HW] = tui_scroll(np->sel[S_HW], np->top[S_HW], h, np->n_hw);
-        for (int i = 0; i < h && np->top[S_HW] + i < np->n_hw; i++) {
-            int k = np->top[S_HW] + i;
-            const gp_hw_price *p = &np->hw[k];
-            char m[48], per[48];
-            draw_money(p->price_usd, m, sizeof m);
-            draw_money(p->price_usd / p->gpus, per, sizeof per);
-            snprintf(figs, sizeof figs, "%d GPU%s %11s USD (%s a GPU) %s", p->gpus,
-                     p->gpus == 1 ? " " : "s", m, per, p->date);
-            row(y0 + i, cols, p->item, figs, k == np->sel[S_HW]);
-        }
-        if (np->n_hw) { /* what the selected price is, and where it comes from */
-            char about[700];
-            snprintf(about, sizeof about, "%s (%s)", np->hw[np->sel[S_HW]].note,
-                     np->hw_src[np->sel[S_HW]]);
-            draw_text_mid(rows - 4, 1, cols - 2, about, draw_attr(PAL_DIM));
-        }
-        break;
-    case S_CLOUD:
-        np->top[S_CLOUD] = tui_scroll(np->sel[S_CLOUD], np->top[S_CLOUD], h, np->n_cl);
-        for (int i = 0; i < h && np->top[S_CLOUD] + i < np->n_cl; i++) {
-            int k = np->top[S_CLOUD] + i;
-            const gp_newplan_cloud *c = &np->cl[k];
-            char text[260];
-            snprintf(text, sizeof text, "[%c] %s", np->on[k] ? 'x' : ' ', c->label);
-            snprintf(figs, sizeof figs, "%7.3f a GPU-hour %2g GPU%s %s", c->per_gpu_hour, c->gpus,
-                     c->gpus == 1 ? " " : "s", c->effective_from);
-            row(y0 + i, cols, text, figs, k == np->sel[S_CLOUD]);
-        }
-        break;
-    default: {
-        static const char *const labels[S_N] = {
-            "", "GPUs:", "utilization:", "growth:", "months:", "", "", "", "name:"};
-        tui_line_draw(y0, 1, cols - 2, labels[np->step], np->text[np->step], np->text_sel, NULL);
-        draw_text(y0 + 2, 1, cols - 2,
-                  np->step == S_NAME ? "Enter saves the plan and opens it on the Plan tab"
-                                     : "typing replaces the value offered; Enter goes on",
-                  draw_attr(PAL_DIM));
-    }
-    }
+    if (np->step == S_GPU || np->step == S_POWER)
+        draw_filtered(np, y0, h, cols);
+    else if (np->step == S_HW)
+        draw_hw_prices(np, y0, h, cols);
+    else if (np->step == S_CLOUD)
+        draw_clouds(np, y0, h, cols);
+    else
+        draw_typed(np, y0, cols);
     if (np->error[0])
         draw_text(rows - 3, 0, cols, np->error, draw_attr(PAL_BAD));
     draw_text(rows - 2, 0, cols,

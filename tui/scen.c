@@ -1,6 +1,7 @@
 /* The open scenario (scen.h): fields built from the resolved scenario over the editor's model
- * (app_plan_edit.h, which owns the document, undo, save and rename), evaluation when a value is
- * committed or a choice shown, and the catalog and tariff changes. */
+ * (app_plan_edit.h, which owns the document, undo, save and rename; app_plan_fields.h, which
+ * lays out the fields from the table of inputs and reads and parses their values), evaluation
+ * when a value is committed or a choice shown, and the catalog and tariff changes. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,284 +10,16 @@
 
 #include "draw.h"
 #include "gpuplan/app_plan_edit.h"
+#include "gpuplan/app_plan_fields.h"
+#include "gpuplan/app_pricing.h"
 #include "gpuplan/app_reshape.h"
 #include "gpuplan/app_scenarios.h"
-#include "gpuplan/app_throughput.h"
-#include "gpuplan/app_pricing.h"
 #include "scen.h"
-
-/* ---- the fields ------------------------------------------------------------------------- */
-
-/* Where a field's value is read: the resolved scenario (so a default or a catalog price shows),
- * or the document itself (list rows, texts and choices, which the struct does not keep as
- * typed). F_SHAPE is a choice that reshapes the document (app_reshape.h) rather than setting
- * one key: the demand mode, the financing kind, an option's pricing; F_PERIODS and F_OPTIONS
- * are the heads of the tariff periods and of the cloud options. */
-enum {
-    F_SCEN_D,
-    F_SCEN_I,
-    F_PERIOD_D,
-    F_PERIOD_S,
-    F_OPTION_D,
-    F_OPTION_I,
-    F_DOC,
-    F_LIST,
-    F_SHAPE,
-    F_PERIODS,
-    F_OPTIONS
-};
-/* Which demand mode a field belongs to. */
-enum { W_ALL, W_GPU, W_WORK };
-
-typedef struct list_def list_def;
-
-typedef struct field_def {
-    const char *key, *label, *unit;
-    int kind;
-    size_t off;
-    int ui; /* FIELD_ */
-    bool integer, optional;
-    const char *absent; /* what an absent optional key means */
-    int when;           /* W_ */
-    const list_def *list;
-} field_def;
-
-/* A small list of objects edited as rows: its element's keys, one field each. */
-struct list_def {
-    const char *row_label; /* "step", "point", "tier" */
-    const field_def *cols;
-    int n_cols;
-    /* Fill row, a new element after last (NULL when the list is empty), so that the list
-     * stays valid where it can: later months and ages, the demand in force. */
-    void (*new_row)(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row);
-};
-
-#define SD(k, l, u, m)                                                                             \
-    { .key = k, .label = l, .unit = u, .kind = F_SCEN_D, .off = offsetof(gp_scenario, m) }
-#define SI(k, l, u, m)                                                                             \
-    {                                                                                              \
-        .key = k, .label = l, .unit = u, .kind = F_SCEN_I, .off = offsetof(gp_scenario, m),        \
-        .integer = true                                                                            \
-    }
-/* Optional keys, shown from the document: absent means their default. */
-#define DN(k, l, u, abs, w)                                                                        \
-    { .key = k, .label = l, .unit = u, .kind = F_DOC, .optional = true, .absent = abs, .when = w }
-#define DI(k, l, u, abs, w)                                                                        \
-    {                                                                                              \
-        .key = k, .label = l, .unit = u, .kind = F_DOC, .integer = true, .optional = true,         \
-        .absent = abs, .when = w                                                                   \
-    }
-#define DT(k, l, u, abs, w)                                                                        \
-    {                                                                                              \
-        .key = k, .label = l, .unit = u, .kind = F_DOC, .ui = FIELD_TEXT, .optional = true,        \
-        .absent = abs, .when = w                                                                   \
-    }
-#define DC(k, l, abs)                                                                              \
-    {                                                                                              \
-        .key = k, .label = l, .unit = "choice", .kind = F_DOC, .ui = FIELD_CHOICE,                 \
-        .optional = true, .absent = abs                                                            \
-    }
-#define LIST(k, l, u, d)                                                                           \
-    { .key = k, .label = l, .unit = u, .kind = F_LIST, .ui = FIELD_LIST, .list = &d }
-#define COL(k, l, u, i, opt, w)                                                                    \
-    {                                                                                              \
-        .key = k, .label = l, .unit = u, .kind = F_DOC, .integer = i, .optional = opt,             \
-        .absent = "before", .when = w                                                              \
-    }
-
-static const field_def step_cols[] = {
-    COL("month", "month", "from", true, false, W_ALL),
-    COL("gpus", "GPUs", "GPUs", true, true, W_GPU),
-    COL("work_per_month", "work", "units/mo", false, true, W_WORK),
-    COL("utilization", "utilization", "0..1", false, true, W_ALL),
-};
-static double num_at(const cJSON *o, const char *key, double dflt) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
-/* A step a month after the last, holding the demand then in force (its own change typed
- * next). */
-static void new_step(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row) {
-    const cJSON *demand = cJSON_GetObjectItemCaseSensitive(doc, "demand");
-    const char *key = work_mode ? "work_per_month" : "gpus";
-    double v = num_at(demand, key, 0);
-    const cJSON *st;
-    cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(demand, "steps")) v =
-        num_at(st, key, v);
-    cJSON_AddNumberToObject(row, "month", last ? num_at(last, "month", 1) + 1 : 2);
-    cJSON_AddNumberToObject(row, key, v);
-}
-
-static void new_resale(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row) {
-    (void)doc, (void)work_mode;
-    double age = last ? num_at(last, "age_months", 0) + 12 : 12;
-    cJSON_AddNumberToObject(row, "age_months", age > 240 ? 240 : age);
-    cJSON_AddNumberToObject(row, "pct", last ? num_at(last, "pct", 0.5) : 0.5);
-}
-
-static void new_tier(const cJSON *doc, const cJSON *last, bool work_mode, cJSON *row) {
-    (void)doc, (void)work_mode;
-    cJSON_AddNumberToObject(row, "min_servers", last ? num_at(last, "min_servers", 0) + 10 : 10);
-    cJSON_AddNumberToObject(row, "pct", last ? num_at(last, "pct", 0.05) : 0.05);
-}
-
-static const list_def steps_list = {"step", step_cols, 4, new_step};
-static const field_def resale_cols[] = {
-    COL("age_months", "at age", "months", true, false, W_ALL),
-    COL("pct", "worth", "0..1", false, false, W_ALL),
-};
-static const list_def resale_list = {"resale", resale_cols, 2, new_resale};
-static const field_def tier_cols[] = {
-    COL("min_servers", "from", "servers", true, false, W_ALL),
-    COL("pct", "discount", "0..<1", false, false, W_ALL),
-};
-static const list_def tier_list = {"bulk tier", tier_cols, 2, new_tier};
-
-#define SHAPE(k, l, abs)                                                                           \
-    { .key = k, .label = l, .unit = "choice", .kind = F_SHAPE, .ui = FIELD_CHOICE, .absent = abs }
-#define PERIODS_LIST "self_hosted.tariff.periods"
-#define SHIFT_KEY "self_hosted.tariff.shift_to_cheapest"
-#define OPTIONS_LIST "cloud_options"
-
-static const field_def general[] = {
-    SI("horizon_months", "horizon", "months", horizon_months),
-    SD("discount_rate", "discount rate (NPV)", "a year", discount_rate),
-    {.key = "demand.gpus",
-     .label = "GPUs needed",
-     .unit = "GPUs",
-     .kind = F_SCEN_I,
-     .off = offsetof(gp_scenario, gpus),
-     .integer = true,
-     .when = W_GPU},
-    {.key = "demand.work_per_month",
-     .label = "work a month",
-     .unit = "units",
-     .kind = F_SCEN_D,
-     .off = offsetof(gp_scenario, work_per_month),
-     .when = W_WORK},
-    DT("demand.work_unit", "work unit", "name", "unit", W_WORK),
-    SD("demand.utilization", "utilization", "0..1", utilization),
-    SD("demand.growth_per_month", "demand growth", "a month", growth_per_month),
-    LIST("demand.steps", "demand steps", "rows", steps_list),
-    SHAPE("demand.mode", "demand counted in", "GPUs"),
-    DT("start_date", "start date", "YYYY-MM-DD", "today", W_ALL),
-    SI("self_hosted.gpus_per_server", "GPUs a server", "GPUs", gpus_per_server),
-    SD("self_hosted.server_price", "server price", "$cur", server_price),
-    SD("self_hosted.price_factor", "price factor", "x", price_factor),
-    SD("self_hosted.server_price_trend_per_year", "hardware price trend", "a year",
-       server_price_trend_per_year),
-    LIST("self_hosted.bulk_discounts", "bulk tiers", "rows", tier_list),
-    SD("self_hosted.network_per_server", "network a server", "$cur", network_per_server),
-    SD("self_hosted.fixed_capex", "fixed capex", "$cur", fixed_capex),
-    DC("self_hosted.buy", "purchases", "all_at_once"),
-    SI("self_hosted.lead_time_months", "lead time", "months", lead_time_months),
-    SI("self_hosted.order_every_months", "order every", "months", order_every_months),
-    DI("self_hosted.max_servers", "at most", "servers", "no cap", W_ALL),
-    DC("self_hosted.bridge", "bridge", "none"),
-    SI("self_hosted.refresh_months", "refresh every", "months, 0: never", refresh_months),
-    DN("self_hosted.residual_pct", "residual value", "0..1", "0", W_ALL),
-    LIST("self_hosted.resale", "resale curve", "points", resale_list),
-    SD("self_hosted.depreciation_years", "depreciation", "years", depreciation_years),
-    SI("self_hosted.warranty_months", "warranty", "months", warranty_months),
-    SD("self_hosted.maintenance_pct_per_year", "maintenance", "a year", maintenance_pct_per_year),
-    SD("self_hosted.staff_per_month", "staff", "$cur/mo", staff_per_month),
-    SD("self_hosted.other_per_month", "other costs", "$cur/mo", other_per_month),
-    SD("self_hosted.colo_per_kw_month", "colocation", "/kW-mo", colo_per_kw_month),
-    SD("self_hosted.grid_kg_co2_per_kwh", "grid CO2", "kg/kWh", grid_kg_co2_per_kwh),
-    {.key = "self_hosted.work_per_gpu_hour",
-     .label = "work a GPU-hour",
-     .unit = "units",
-     .kind = F_SCEN_D,
-     .off = offsetof(gp_scenario, work_per_gpu_hour),
-     .when = W_WORK},
-    SD("self_hosted.power.server_base_w", "server base draw", "W", server_base_w),
-    SD("self_hosted.power.gpu_idle_w", "GPU idle draw", "W", gpu_idle_w),
-    SD("self_hosted.power.gpu_tdp_w", "GPU busy draw", "W", gpu_tdp_w),
-    DN("self_hosted.power.gpu_avg_w", "GPU flat draw", "W", "none", W_ALL),
-    SD("self_hosted.power.pue", "PUE", "x", pue),
-    DC("self_hosted.tariff.shift_to_cheapest", "shift to cheapest", "no"),
-    SD("self_hosted.tariff.demand_charge_per_kw_month", "demand charge", "/kW-mo",
-       demand_charge_per_kw_month),
-    SD("self_hosted.tariff.price_trend_per_year", "electricity trend", "a year",
-       energy_price_trend_per_year),
-};
-static const field_def financing = SHAPE("self_hosted.financing.kind", "financing", "cash");
-static const field_def loan[] = {
-    SD("self_hosted.financing.apr", "loan APR", "a year", loan_apr),
-    SI("self_hosted.financing.term_months", "loan term", "months", loan_term_months),
-    SD("self_hosted.financing.fraction", "loan share", "0..1", loan_fraction),
-};
-#define OD(k, l, u, m)                                                                             \
-    { .key = k, .label = l, .unit = u, .kind = F_OPTION_D, .off = offsetof(gp_option, m) }
-#define OI(k, l, u, m)                                                                             \
-    {                                                                                              \
-        .key = k, .label = l, .unit = u, .kind = F_OPTION_I, .off = offsetof(gp_option, m),        \
-        .integer = true                                                                            \
-    }
-static const field_def opt_pricing[] = {SHAPE("pricing", "pricing", "on_demand")};
-static const field_def opt_price[] = {
-    OD("hourly", "hourly", "/inst-h", hourly),
-    OI("gpus_per_instance", "GPUs an instance", "GPUs", gpus_per_instance)};
-static const field_def opt_committed[] = {OD("upfront", "upfront a term", "$cur", upfront),
-                                          OI("term_months", "term", "months", term_months)};
-static const field_def opt_purchase[] = {DC("purchase", "purchase", "no_upfront")};
-static const field_def opt_base[] = {DI("base_gpus", "committed base", "GPUs", "all", W_ALL)};
-static const field_def opt_burst[] = {DC("burst", "burst to", "none")};
-static const field_def opt_spot[] = {
-    OD("interruptions_per_hour", "interruptions", "/h", interruptions_per_hour),
-    OD("checkpoint_interval_h", "checkpoint every", "h", checkpoint_interval_h),
-    OD("restart_h", "restart time", "h", restart_h)};
-static const field_def opt_idle[] = {OD("idle_overhead", "idle overhead", "x", idle_overhead)};
-/* An API priced per unit of work (2.1): its price a unit, and its input tokens' price and ratio. */
-static const field_def opt_api[] = {
-    OD("price_per_unit", "price a unit", "/unit", price_per_unit),
-    OD("price_per_input_unit", "input price", "/input", price_per_input_unit),
-    OD("input_units_per_unit", "input ratio", "in/unit", input_units_per_unit)};
-static const field_def opt_common[] = {
-    OD("support_pct", "support", "0..1", support_pct),
-    OD("price_trend_per_year", "price trend", "a year", price_trend_per_year)};
-static const field_def opt_extras[] = {
-    OD("storage_gb", "storage", "GB", storage_gb),
-    OD("storage_per_gb_month", "storage price", "/GB-mo", storage_per_gb_month),
-    OD("egress_gb_per_month", "egress", "GB/mo", egress_gb_per_month),
-    OD("egress_per_gb", "egress price", "/GB", egress_per_gb)};
-static const field_def opt_work[] = {{.key = "work_per_gpu_hour",
-                                      .label = "work a GPU-hour",
-                                      .unit = "units",
-                                      .kind = F_OPTION_D,
-                                      .off = offsetof(gp_option, work_per_gpu_hour)}};
-
-typedef struct built {
-    field *f;
-    field_def *def;
-    int n, cap;
-    int *index; /* option or period index per field */
-} built;
-
-static void add(built *b, const field_def *d, int idx, const char *path, const char *label) {
-    if (b->n == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 64;
-        b->f = gp_xrealloc(b->f, sizeof *b->f * (size_t)b->cap);
-        b->def = gp_xrealloc(b->def, sizeof *b->def * (size_t)b->cap);
-        b->index = gp_xrealloc(b->index, sizeof *b->index * (size_t)b->cap);
-    }
-    field *f = &b->f[b->n];
-    memset(f, 0, sizeof *f);
-    snprintf(f->path, sizeof f->path, "%s", path);
-    draw_clean(label, f->label, sizeof f->label);
-    f->unit = d->unit;
-    f->integer = d->integer;
-    f->kind = d->ui;
-    f->optional = d->optional;
-    f->row = -1;
-    b->def[b->n] = *d;
-    b->index[b->n] = idx;
-    b->n++;
-}
 
 #define get_path gp_json_path_get
 #define set_path gp_json_path_set
+#define PERIODS_LIST GP_PLAN_PERIODS
+#define OPTIONS_LIST GP_PLAN_OPTIONS
 
 const cJSON *scen_doc(const tui *t) {
     return t->pe ? gp_plan_edit_doc(t->pe) : NULL;
@@ -301,267 +34,61 @@ bool scen_dirty(const tui *t) {
     return t->pe && gp_plan_edit_dirty(t->pe);
 }
 
-/* A list's head, then each element's keys (those of the demand mode in force) as rows. */
-static void add_list(built *b, const tui *t, const field_def *d, int mode) {
-    const cJSON *arr = get_path(scen_doc(t), d->key);
-    int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
-    char label[96];
-    add(b, d, -1, d->key, d->label);
-    snprintf(b->f[b->n - 1].list, sizeof b->f[b->n - 1].list, "%s", d->key);
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < d->list->n_cols; c++) {
-            const field_def *col = &d->list->cols[c];
-            if (col->when != W_ALL && col->when != mode)
-                continue;
-            char path[96];
-            snprintf(path, sizeof path, "%s[%d].%s", d->key, r, col->key);
-            if (c == 0)
-                snprintf(label, sizeof label, "  %s %d: %s", d->list->row_label, r + 1, col->label);
-            else
-                snprintf(label, sizeof label, "    %s", col->label);
-            add(b, col, -1, path, label);
-            field *f = &b->f[b->n - 1];
-            snprintf(f->list, sizeof f->list, "%s", d->key);
-            f->row = r;
-        }
+/* The editor's field behind field i (app_plan_fields.h). */
+static const gp_plan_field *def_of(const tui *t, int i) {
+    return &((const gp_plan_field *)t->field_defs)[i];
 }
 
-/* The tariff periods: a head, then each period's name, price and hours as a row (read from the
- * resolved scenario, so the default flat tariff shows). */
-static void add_periods(built *b, const gp_scenario *s) {
-    static const field_def head = {.key = PERIODS_LIST,
-                                   .label = "tariff periods",
-                                   .unit = "rows",
-                                   .kind = F_PERIODS,
-                                   .ui = FIELD_LIST};
-    static const field_def name = {.unit = "name", .kind = F_PERIOD_S, .ui = FIELD_TEXT};
-    static const field_def price = {
-        .unit = "/kWh", .kind = F_PERIOD_D, .off = offsetof(gp_period, price_per_kwh)};
-    static const field_def hours = {
-        .unit = "h a day", .kind = F_PERIOD_D, .off = offsetof(gp_period, hours_per_day)};
-    add(b, &head, -1, PERIODS_LIST, head.label);
-    snprintf(b->f[b->n - 1].list, sizeof b->f[b->n - 1].list, "%s", PERIODS_LIST);
-    for (int k = 0; k < s->n_periods; k++) {
-        const field_def *defs[3] = {&name, &price, &hours};
-        static const char *const keys[3] = {"name", "price_per_kwh", "hours_per_day"};
-        for (int c = 0; c < 3; c++) {
-            char path[96], label[96];
-            snprintf(path, sizeof path, PERIODS_LIST "[%d].%s", k, keys[c]);
-            if (c == 0)
-                snprintf(label, sizeof label, "  period %d: name", k + 1);
-            else
-                snprintf(label, sizeof label, "    %s %s", s->periods[k].name,
-                         c == 1 ? "price" : "hours");
-            add(b, defs[c], k, path, label);
-            field *f = &b->f[b->n - 1];
-            snprintf(f->list, sizeof f->list, "%s", PERIODS_LIST);
-            f->row = k;
-        }
-    }
-}
+/* ---- the fields ------------------------------------------------------------------------- */
 
-/* Every input of the resolved scenario, in the order of docs/model.md. */
+/* The fields of the resolved scenario as the screen keeps them: labels cleaned for it. */
 static void build_fields(tui *t) {
-    const gp_scenario *s = t->sc.s;
-    int mode = s->work_mode ? W_WORK : W_GPU;
-    built b = {0};
-    for (size_t i = 0; i < sizeof general / sizeof general[0]; i++) {
-        if (general[i].when != W_ALL && general[i].when != mode)
-            continue;
-        if (general[i].kind == F_LIST) {
-            add_list(&b, t, &general[i], mode);
-            continue;
-        }
-        add(&b, &general[i], -1, general[i].key, general[i].label);
-        if (!strcmp(general[i].key, "self_hosted.power.pue"))
-            add_periods(&b, s);
-    }
-    add(&b, &financing, -1, financing.key, financing.label);
-    if (s->financing == GP_LOAN)
-        for (size_t i = 0; i < sizeof loan / sizeof loan[0]; i++)
-            add(&b, &loan[i], -1, loan[i].key, loan[i].label);
-    static const field_def options_head = {.key = OPTIONS_LIST,
-                                           .label = "cloud options",
-                                           .unit = "options",
-                                           .kind = F_OPTIONS,
-                                           .ui = FIELD_LIST};
-    add(&b, &options_head, -1, OPTIONS_LIST, options_head.label);
-    snprintf(b.f[b.n - 1].list, sizeof b.f[b.n - 1].list, "%s", OPTIONS_LIST);
-    for (int i = 0; i < s->n_options; i++) {
-        const gp_option *o = &s->options[i];
-        const field_def *groups[12];
-        size_t sizes[12];
-        int ng = 0;
-        groups[ng] = opt_pricing, sizes[ng++] = 1;
-        /* A catalog reference fixes the price and the instance size (sc is resolved, so the
-         * document says which options have one). */
-        bool has_catalog =
-            cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(scen_doc(t), "cloud_options"),
-                                   i),
-                "catalog") != NULL;
-        bool api = o->pricing == GP_PER_UNIT;
-        if (api)
-            groups[ng] = opt_api, sizes[ng++] = 3;
-        else if (!has_catalog)
-            groups[ng] = opt_price, sizes[ng++] = 2;
-        /* A reference's upfront is the catalog's (none): only the term can change. */
-        if (o->pricing == GP_COMMITTED && has_catalog) {
-            groups[ng] = opt_committed + 1, sizes[ng++] = 1;
-            groups[ng] = opt_purchase, sizes[ng++] = 1; /* catalog references only */
-        } else if (o->pricing == GP_COMMITTED)
-            groups[ng] = opt_committed, sizes[ng++] = 2;
-        if (o->pricing == GP_COMMITTED)
-            groups[ng] = opt_base, sizes[ng++] = 1;
-        /* A burst belongs to a committed base only (docs/model.md's key table). */
-        if (o->pricing == GP_COMMITTED && o->has_base_gpus)
-            groups[ng] = opt_burst, sizes[ng++] = 1;
-        if (o->pricing == GP_SPOT)
-            groups[ng] = opt_spot, sizes[ng++] = 3;
-        if (o->pricing != GP_COMMITTED && !api)
-            groups[ng] = opt_idle, sizes[ng++] = 1;
-        groups[ng] = opt_common, sizes[ng++] = 2;
-        groups[ng] = opt_extras, sizes[ng++] = 4;
-        if (s->work_mode && !api) /* an API's unit is the demand's */
-            groups[ng] = opt_work, sizes[ng++] = 1;
-        for (int g = 0; g < ng; g++)
-            for (size_t k = 0; k < sizes[g]; k++) {
-                char path[96], label[256];
-                snprintf(path, sizeof path, "cloud_options[%d].%s", i, groups[g][k].key);
-                /* The name whole: the screen shortens it in the middle, where it must. */
-                snprintf(label, sizeof label, "%.200s: %s", o->name, groups[g][k].label);
-                add(&b, &groups[g][k], i, path, label);
-                /* a adds an option beside it, as on the head */
-                snprintf(b.f[b.n - 1].list, sizeof b.f[b.n - 1].list, "%s", OPTIONS_LIST);
-            }
+    int n = 0;
+    gp_plan_field *pf = gp_plan_fields(scen_doc(t), t->sc.s, &n);
+    field *fs = gp_xcalloc(n ? (size_t)n : 1, sizeof *fs);
+    int *index = gp_xcalloc(n ? (size_t)n : 1, sizeof *index);
+    for (int i = 0; i < n; i++) {
+        field *f = &fs[i];
+        snprintf(f->path, sizeof f->path, "%s", pf[i].path);
+        draw_clean(pf[i].label, f->label, sizeof f->label);
+        f->unit = pf[i].unit;
+        f->integer = pf[i].integer;
+        f->kind = pf[i].ui == GP_FIELD_TEXT     ? FIELD_TEXT
+                  : pf[i].ui == GP_FIELD_CHOICE ? FIELD_CHOICE
+                  : pf[i].ui == GP_FIELD_LIST   ? FIELD_LIST
+                                                : FIELD_NUMBER;
+        f->optional = pf[i].optional;
+        snprintf(f->list, sizeof f->list, "%s", pf[i].list);
+        f->row = pf[i].row;
+        index[i] = pf[i].index;
     }
     free(t->fields);
     free(t->field_defs);
     free(t->field_index);
-    t->fields = b.f, t->field_defs = b.def, t->field_index = b.index;
-    t->n_fields = b.n;
+    t->fields = fs, t->field_defs = pf, t->field_index = index;
+    t->n_fields = n;
     if (t->field_sel >= t->n_fields)
         t->field_sel = t->n_fields ? t->n_fields - 1 : 0;
-}
-
-/* A number as the editor shows and pre-fills it. */
-static void number_text(double v, bool integer, char *out, size_t cap) {
-    if (integer)
-        snprintf(out, cap, "%.0f", v);
-    else
-        snprintf(out, cap, "%.10g", v);
-}
-
-/* Whether the document (not the value being tried) states its demand as work. */
-static bool doc_work_mode(const tui *t) {
-    return get_path(scen_doc(t), "demand.work_per_month") != NULL;
 }
 
 /* The choices of a FIELD_CHOICE field (NULL: the key removed, its default); at most cap. The
  * names point into t->sc, valid until the next evaluation. */
 static int field_choices(const tui *t, int i, const char **out, int cap) {
-    const field_def *d = &((const field_def *)t->field_defs)[i];
-    int n = 0;
-    if (!strcmp(d->key, "demand.mode")) {
-        /* The document's mode first (the results may be a choice's being tried); from GPUs,
-         * work in GPU-hours or in a profile's unit. */
-        if (doc_work_mode(t)) {
-            out[n++] = "work";
-            out[n++] = "GPUs";
-            return n;
-        }
-        out[n++] = "GPUs";
-        out[n++] = "GPU-hours";
-        for (int k = 0; k < gp_n_profiles && n < cap; k++)
-            out[n++] = gp_profiles[k].name;
-        return n;
-    }
-    if (!strcmp(d->key, "self_hosted.financing.kind")) {
-        out[n++] = "cash";
-        out[n++] = "loan";
-        return n;
-    }
-    if (!strcmp(d->key, "pricing")) {
-        out[n++] = "on_demand";
-        out[n++] = "spot";
-        out[n++] = "committed";
-        if (doc_work_mode(t)) /* an API bills work only */
-            out[n++] = "per_unit";
-        return n;
-    }
-    if (!strcmp(d->key, "purchase")) {
-        out[n++] = NULL;
-        out[n++] = "partial_upfront";
-        out[n++] = "all_upfront";
-        return n;
-    }
-    if (!strcmp(d->key, SHIFT_KEY)) { /* a bool: false is the default */
-        out[n++] = NULL;
-        out[n++] = "yes";
-        return n;
-    }
-    if (!strcmp(d->key, "self_hosted.buy")) {
-        out[n++] = "all_at_once";
-        out[n++] = "as_needed";
-        return n;
-    }
-    /* A bridge or a burst: none, or any on-demand, spot or per_unit option. */
-    out[n++] = NULL;
-    const gp_scenario *s = t->sc.s;
-    for (int k = 0; k < s->n_options && n < cap; k++)
-        if (s->options[k].pricing != GP_COMMITTED)
-            out[n++] = s->options[k].name;
-    return n;
+    return gp_plan_field_choices(def_of(t, i), scen_doc(t), t->sc.s, out, cap);
 }
 
 void scen_field_text(const tui *t, int i, char *out, size_t cap) {
-    const gp_scenario *s = t->sc.s;
-    const field_def *d = &((const field_def *)t->field_defs)[i];
-    const field *f = &t->fields[i];
-    if (t->editing && i == t->field_sel && f->kind == FIELD_CHOICE) {
+    const gp_plan_field *d = def_of(t, i);
+    char v[GP_NAME_BYTES + 64];
+    if (t->editing && i == t->field_sel && t->fields[i].kind == FIELD_CHOICE) {
         const char *ch[GP_MAX_OPTIONS + 1];
         int n = field_choices(t, i, ch, GP_MAX_OPTIONS + 1);
         int k = t->edit_choice;
-        snprintf(out, cap, "%s", k >= 0 && k < n && ch[k] ? ch[k] : d->absent);
-        return;
+        snprintf(v, sizeof v, "%s", k >= 0 && k < n && ch[k] ? ch[k] : d->absent);
+    } else {
+        gp_plan_field_text(d, scen_doc(t), t->sc.s, v, sizeof v);
     }
-    if (d->kind == F_LIST) {
-        const cJSON *arr = get_path(scen_doc(t), f->path);
-        snprintf(out, cap, "%d", cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0);
-        return;
-    }
-    if (d->kind == F_PERIODS || d->kind == F_OPTIONS) {
-        snprintf(out, cap, "%d", d->kind == F_PERIODS ? s->n_periods : s->n_options);
-        return;
-    }
-    if (d->kind == F_PERIOD_S) {
-        draw_clean(s->periods[t->field_index[i]].name, out, cap);
-        return;
-    }
-    if (d->kind == F_SHAPE && !strcmp(d->key, "demand.mode")) {
-        snprintf(out, cap, "%s", doc_work_mode(t) ? "work" : "GPUs");
-        return;
-    }
-    if (d->kind == F_DOC || d->kind == F_SHAPE) {
-        const cJSON *v = get_path(scen_doc(t), f->path);
-        if (cJSON_IsNumber(v))
-            number_text(v->valuedouble, d->integer, out, cap);
-        else if (cJSON_IsTrue(v))
-            snprintf(out, cap, "yes");
-        else if (cJSON_IsString(v))
-            draw_clean(v->valuestring, out, cap);
-        else
-            snprintf(out, cap, "%s", d->absent ? d->absent : "");
-        return;
-    }
-    int idx = t->field_index[i];
-    const char *base = d->kind == F_SCEN_D || d->kind == F_SCEN_I ? (const char *)s
-                       : d->kind == F_PERIOD_D                    ? (const char *)&s->periods[idx]
-                                                                  : (const char *)&s->options[idx];
-    if (d->integer)
-        number_text(*(const int *)(base + d->off), true, out, cap);
-    else
-        number_text(*(const double *)(base + d->off), false, out, cap);
+    draw_clean(v, out, cap);
 }
 
 /* ---- evaluation ------------------------------------------------------------------------- */
@@ -596,27 +123,17 @@ static bool evaluate(tui *t, const cJSON *doc) {
     return true;
 }
 
-/* How field i's typed value reads. */
-static gp_edit_kind edit_kind(const tui *t, int i) {
-    const field *f = &t->fields[i];
-    return f->kind == FIELD_TEXT ? GP_EDIT_TEXT : f->integer ? GP_EDIT_INTEGER : GP_EDIT_NUMBER;
-}
-
 /* The value being typed or chosen as a JSON item (*item NULL: the key removed, so its default
  * applies): false, with t->invalid saying why, when it is not one. */
 static bool edit_item(tui *t, cJSON **item) {
-    const field *f = &t->fields[t->field_sel];
-    *item = NULL;
-    if (f->kind == FIELD_CHOICE) {
-        const char *ch[GP_MAX_OPTIONS + 1];
+    const char *text = t->edit;
+    const char *ch[GP_MAX_OPTIONS + 1];
+    if (t->fields[t->field_sel].kind == FIELD_CHOICE) {
         int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
-        bool flag = !strcmp(((const field_def *)t->field_defs)[t->field_sel].key, SHIFT_KEY);
-        if (t->edit_choice >= 0 && t->edit_choice < n && ch[t->edit_choice])
-            *item = flag ? cJSON_CreateTrue() : cJSON_CreateString(ch[t->edit_choice]);
-        return true;
+        text = t->edit_choice >= 0 && t->edit_choice < n ? ch[t->edit_choice] : NULL;
     }
     gp_err err;
-    if (gp_plan_edit_parse(t->edit, edit_kind(t, t->field_sel), f->optional, item, &err)) {
+    if (gp_plan_field_item(def_of(t, t->field_sel), text, item, &err)) {
         snprintf(t->invalid, sizeof t->invalid, "%s", err.msg);
         return false;
     }
@@ -630,57 +147,16 @@ static void say_refused(char *out, size_t cap, const gp_err *err) {
     snprintf(out, cap, "%s%s%s", path ? path : "", path ? ": " : "", err->msg);
 }
 
-/* A shape choice (F_SHAPE) made on copy: the demand mode, the financing kind or option k's
- * pricing, through app_reshape.h. False (t->invalid says why) when it is refused. */
-static bool reshape(tui *t, cJSON *copy, const char *key, int k, const char *choice) {
-    gp_err err;
-    gp_err_clear(&err);
-    gp_status rc = GP_OK;
-    if (!strcmp(key, "demand.mode")) {
-        bool work = doc_work_mode(t);
-        if (!strcmp(choice, "GPUs") && work)
-            rc = gp_reshape_gpu_mode(copy, &err);
-        else if (strcmp(choice, "GPUs") != 0 && strcmp(choice, "work") != 0 && !work)
-            rc = gp_reshape_work_mode(t->ses, copy, t->today,
-                                      strcmp(choice, "GPU-hours") ? choice : NULL, &err);
-    } else if (!strcmp(key, "self_hosted.financing.kind")) {
-        rc = gp_reshape_financing(copy, !strcmp(choice, "loan"), &err);
-    } else {
-        gp_pricing p = !strcmp(choice, "spot")        ? GP_SPOT
-                       : !strcmp(choice, "committed") ? GP_COMMITTED
-                       : !strcmp(choice, "per_unit")  ? GP_PER_UNIT
-                                                      : GP_ON_DEMAND;
-        rc = gp_reshape_pricing(t->ses, copy, k, p, t->today, &err);
-    }
-    if (rc)
-        say_refused(t->invalid, sizeof t->invalid, &err);
-    return rc == GP_OK;
-}
-
-/* The open document with the value being typed or chosen in force: a copy, NULL when the
- * value is refused (t->invalid says why). A tariff period edited while the document has none
- * writes the default flat one in first. */
+/* The open document with the value being typed or chosen in force (app_plan_fields.h): a
+ * copy, NULL when the value is refused (t->invalid says why). */
 static cJSON *edited_doc(tui *t) {
     cJSON *item;
     if (!edit_item(t, &item))
         return NULL;
-    const field *f = &t->fields[t->field_sel];
-    const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
     cJSON *copy = gp_plan_edit_copy(t->pe);
-    if (d->kind == F_SHAPE) {
-        const char *choice = cJSON_GetStringValue(item);
-        bool ok = choice && reshape(t, copy, d->key, t->field_index[t->field_sel], choice);
-        cJSON_Delete(item);
-        if (!ok) {
-            cJSON_Delete(copy);
-            return NULL;
-        }
-        return copy;
-    }
-    if (d->kind == F_PERIOD_D || d->kind == F_PERIOD_S)
-        gp_reshape_periods_written(copy, t->sc.s);
-    if (!set_path(copy, f->path, item)) {
-        snprintf(t->invalid, sizeof t->invalid, "cannot set %s", f->path);
+    gp_err err;
+    if (gp_plan_field_apply(t->ses, copy, def_of(t, t->field_sel), t->sc.s, item, t->today, &err)) {
+        say_refused(t->invalid, sizeof t->invalid, &err);
         cJSON_Delete(copy);
         return NULL;
     }
@@ -976,12 +452,13 @@ void scen_apply_tariff(tui *t, const char *name) {
 
 bool scen_commit_edit(tui *t) {
     const field *f = &t->fields[t->field_sel];
-    const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
+    const gp_plan_field *d = def_of(t, t->field_sel);
     char path[sizeof f->path];
     snprintf(path, sizeof path, "%s", f->path);
     gp_err err;
     gp_status rc;
-    if (f->kind == FIELD_CHOICE || d->kind == F_PERIOD_D || d->kind == F_PERIOD_S) {
+    if (f->kind == FIELD_CHOICE || d->from == GP_FROM_PERIOD_NUMBER ||
+        d->from == GP_FROM_PERIOD_NAME) {
         /* A choice or a reshape changes more than one key: the document as it would be. */
         cJSON *copy = edited_doc(t);
         if (!copy)
@@ -1015,7 +492,7 @@ void scen_start_edit(tui *t) {
     if (t->field_sel < 0 || t->field_sel >= t->n_fields)
         return;
     const field *f = &t->fields[t->field_sel];
-    const field_def *d = &((const field_def *)t->field_defs)[t->field_sel];
+    const gp_plan_field *d = def_of(t, t->field_sel);
     if (f->kind == FIELD_LIST) {
         scen_list_add(t, t->field_sel);
         return;
@@ -1023,14 +500,8 @@ void scen_start_edit(tui *t) {
     t->edit[0] = '\0';
     t->edit_choice = 0;
     if (f->kind == FIELD_CHOICE) {
-        const char *ch[GP_MAX_OPTIONS + 1];
-        int n = field_choices(t, t->field_sel, ch, GP_MAX_OPTIONS + 1);
-        const cJSON *v = get_path(scen_doc(t), f->path);
-        const char *now = cJSON_IsTrue(v) ? "yes" : cJSON_GetStringValue(v);
-        for (int k = 0; k < n; k++)
-            if (now && ch[k] && !strcmp(ch[k], now))
-                t->edit_choice = k;
-    } else if (d->kind != F_DOC || get_path(scen_doc(t), f->path)) {
+        t->edit_choice = gp_plan_field_choice_now(d, scen_doc(t), t->sc.s);
+    } else if (d->from != GP_FROM_DOC || get_path(scen_doc(t), f->path)) {
         char v[256];
         scen_field_text(t, t->field_sel, v, sizeof v);
         snprintf(t->edit, sizeof t->edit, "%s", v);
@@ -1111,30 +582,23 @@ void scen_list_add(tui *t, int i) {
         reshape_list(t, list, -1);
         return;
     }
-    const list_def *ld = NULL;
-    for (size_t k = 0; k < sizeof general / sizeof general[0]; k++)
-        if (general[k].kind == F_LIST && !strcmp(general[k].key, list))
-            ld = general[k].list;
-    if (!ld)
-        return;
     cJSON *copy = gp_plan_edit_copy(t->pe);
-    cJSON *arr = get_path(copy, list);
-    if (!cJSON_IsArray(arr)) {
-        set_path(copy, list, cJSON_CreateArray());
-        arr = get_path(copy, list);
+    int added = 0;
+    const char *row = "";
+    gp_err err;
+    if (gp_plan_list_add(copy, list, t->sc.s->work_mode, &added, &row, &err)) {
+        cJSON_Delete(copy);
+        tui_status(t, "%s", err.msg);
+        return;
     }
-    int n = cJSON_GetArraySize(arr);
-    cJSON *row = cJSON_CreateObject();
-    ld->new_row(copy, n ? cJSON_GetArrayItem(arr, n - 1) : NULL, t->sc.s->work_mode, row);
-    cJSON_AddItemToArray(arr, row);
     char what[96];
-    snprintf(what, sizeof what, "add %s %d", ld->row_label, n + 1);
+    snprintf(what, sizeof what, "add %s %d", row, added);
     if (!apply_change(t, copy, what))
         return;
-    int f = row_field(t, list, n);
+    int f = row_field(t, list, added - 1);
     if (f >= 0)
         t->field_sel = f;
-    tui_status(t, "added %s %d (Enter edits it; d removes it; u undoes)", ld->row_label, n + 1);
+    tui_status(t, "added %s %d (Enter edits it; d removes it; u undoes)", row, added);
 }
 
 void scen_list_remove(tui *t, int i) {

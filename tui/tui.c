@@ -351,7 +351,9 @@ static void key(tui *t, int ch) {
     }
 }
 
-int tui_main(gp_session *ses, bool demo, double start_s) {
+/* A TUI on the session, its screens' state made and GPUPLAN_TUI_TIMING's file open; NULL
+ * when the database does not open (said on stderr, *status then the exit status). */
+static tui *tui_new(gp_session *ses, bool demo, int *status) {
     tui *t = gp_xcalloc(1, sizeof *t);
     t->ses = ses;
     ses->catalog_loaded = NULL; /* the TUI owns the terminal: no notices on it */
@@ -364,7 +366,8 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         free(t->r);
         free(t);
         fprintf(stderr, "gpuplan: %s%s%s\n", err.where, err.where[0] ? ": " : "", err.msg);
-        return gp_status_exit_code(err.code);
+        *status = gp_status_exit_code(err.code);
+        return NULL;
     }
     t->entered = -1;
     for (int i = 0; i < TAB_N; i++)
@@ -373,7 +376,12 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     const char *timing = getenv("GPUPLAN_TUI_TIMING");
     if (timing && *timing)
         t->timing = fopen(timing, "w");
+    return t;
+}
 
+/* Take the terminal: the signals that end the loop, keys one at a time without echo, the
+ * mouse, and getch waiting at most 100 ms. */
+static void term_start(void) {
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
@@ -391,50 +399,47 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
     draw_init();
     if (getenv("GPUPLAN_ASCII"))
         draw_set_ascii(true);
+}
 
-    worker_start(t);
-    scen_load_names(t);
-    if (t->n_names && scen_open(t, t->names[0]))
-        t->focus_editor = false;
-    draw_frame(t);
-    if (t->timing) {
-        fprintf(t->timing, "first_frame_ms %.2f\n", (mono_s() - start_s) * 1e3);
+/* A turn with no key: ask for what the tab needs, take what came in, and draw when it
+ * changed something, a spinner turns or a message is still shown. */
+static void idle_turn(tui *t) {
+    tab_shown(t);
+    bool spinning =
+        worker_busy(t, JOB_FLEET) || worker_busy(t, JOB_CAPACITY) || worker_busy(t, JOB_CATALOG);
+    bool had_fleet = t->fleet != NULL;
+    bool changed = collect(t);
+    if (t->timing && !had_fleet && t->fleet) {
+        fprintf(t->timing, "fleet_data_ms %.1f gpus %d\n", (double)(gp_now_ms() - t->fleet_job_ms),
+                t->fleet->n);
         fflush(t->timing);
     }
-    while (!t->quit && !stop_signal) {
-        int ch = getch();
-        double k0 = mono_s();
-        if (ch == ERR) {
-            tab_shown(t);
-            bool spinning = worker_busy(t, JOB_FLEET) || worker_busy(t, JOB_CAPACITY) ||
-                            worker_busy(t, JOB_CATALOG);
-            bool had_fleet = t->fleet != NULL;
-            bool changed = collect(t);
-            if (t->timing && !had_fleet && t->fleet) {
-                fprintf(t->timing, "fleet_data_ms %.1f gpus %d\n",
-                        (double)(gp_now_ms() - t->fleet_job_ms), t->fleet->n);
-                fflush(t->timing);
-            }
-            if (changed || spinning || (t->status[0] && gp_now_ms() - t->status_ms < 9000))
-                draw_frame(t);
-            continue;
-        }
-        key(t, ch);
+    if (changed || spinning || (t->status[0] && gp_now_ms() - t->status_ms < 9000))
+        draw_frame(t);
+}
+
+/* A turn with key ch: the key, its frame, then the slow work it asked for with a frame after
+ * each; the time to the last frame recorded under GPUPLAN_TUI_TIMING. */
+static void key_turn(tui *t, int ch) {
+    double k0 = mono_s();
+    key(t, ch);
+    collect(t);
+    tab_shown(t);
+    draw_frame(t);
+    while (t->work) {
+        run_work(t);
         collect(t);
         tab_shown(t);
         draw_frame(t);
-        while (t->work) {
-            run_work(t);
-            collect(t);
-            tab_shown(t);
-            draw_frame(t);
-        }
-        if (t->timing) {
-            fprintf(t->timing, "key %d %.3f\n", ch, (mono_s() - k0) * 1e3);
-            fflush(t->timing);
-        }
     }
-    endwin();
+    if (t->timing) {
+        fprintf(t->timing, "key %d %.3f\n", ch, (mono_s() - k0) * 1e3);
+        fflush(t->timing);
+    }
+}
+
+/* Stop the worker and free the screens' data and state, then the TUI. */
+static void tui_free(tui *t) {
     worker_stop(t);
     for (int i = 0; i < TAB_N; i++)
         if (screens[i]->done)
@@ -446,5 +451,31 @@ int tui_main(gp_session *ses, bool demo, double start_s) {
         fclose(t->timing);
     free(t->r);
     free(t);
+}
+
+int tui_main(gp_session *ses, bool demo, double start_s) {
+    int status = 0;
+    tui *t = tui_new(ses, demo, &status);
+    if (!t)
+        return status;
+    term_start();
+    worker_start(t);
+    scen_load_names(t);
+    if (t->n_names && scen_open(t, t->names[0]))
+        t->focus_editor = false;
+    draw_frame(t);
+    if (t->timing) {
+        fprintf(t->timing, "first_frame_ms %.2f\n", (mono_s() - start_s) * 1e3);
+        fflush(t->timing);
+    }
+    while (!t->quit && !stop_signal) {
+        int ch = getch();
+        if (ch == ERR)
+            idle_turn(t);
+        else
+            key_turn(t, ch);
+    }
+    endwin();
+    tui_free(t);
     return 0;
 }

@@ -164,7 +164,7 @@ typedef struct tui {
     char invalid[512];     /* why the value typed or committed is refused, or the document */
     char doc_invalid[512]; /* why the document itself is refused; "" when the engine takes it */
     field *fields;
-    void *field_defs; /* plan.c's table row behind each field */
+    void *field_defs; /* the gp_plan_field behind each field (app_plan_fields.h) */
     int *field_index; /* the option or tariff period a field belongs to, -1 for none */
     int n_fields, field_sel, field_top;
     bool focus_editor;

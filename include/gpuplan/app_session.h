@@ -18,6 +18,7 @@
 typedef struct gp_session {
     const char *db_path; /* --db or $GPUPLAN_DB; NULL or "": the default under the data dir */
     gp_store *store;     /* opened on first use */
+    bool catalog_ready;  /* the store's bundled catalog checked (once a store open) */
     char path[4096];     /* the file the store was opened on */
     bool read_only;      /* open read-only (no write lock): set by commands that only read */
     char today[11];      /* YYYY-MM-DD, local; set by gp_session_init */
@@ -49,7 +50,8 @@ gp_status gp_session_open(gp_session *s, gp_err *err);
 bool gp_session_has_database(const gp_session *s);
 /* The database with the bundled catalog loaded into it (for the services, as above); a read_only
  * session whose database refuses the write keeps the catalog the database holds (none, for one
- * never priced); any other database error is returned. */
+ * never priced); any other database error is returned. The bundle is checked once a store
+ * open: later calls hand the store out as they find it. */
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err);
 
 #endif

@@ -31,4 +31,12 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
 /* Index of the column named `name` in a header record, or -1. */
 int gp_csv_column(const gp_csv_record *header, const char *name);
 
+/* The columns names[0..n) (n <= 64) by name in header, their indices into col[0..n) (-1 for
+ * one absent); bit i of optional set: names[i] may be absent. A required column absent:
+ * GP_E_INPUT at "origin:LINE" (the header's), 'no "NAME" column: the header needs A, B, C (and
+ * optionally D)', the required names and then the optional ones in the order given. */
+gp_status gp_csv_require_columns(const gp_csv_record *header, const char *origin,
+                                 const char *const *names, int n, unsigned long long optional,
+                                 int *col, gp_err *err);
+
 #endif

@@ -436,6 +436,315 @@ static gp_status api_option(gp_session *ses, gp_store *st, const gp_draft_reques
     return GP_OK;
 }
 
+/* One draft as it is built: the request (sized by the work, in work mode), the servers, the
+ * options, the currency, and the commitment plan and spot option the notes describe. */
+typedef struct draft {
+    const gp_draft_request *rq;
+    bool work;
+    work_side ws;
+    draft_base b;
+    gp_draft_offer *offers; /* the caller's to free */
+    int n_offers;
+    const char *cur; /* the scenario's currency */
+    gp_fx_quote fx;  /* cur per USD */
+    char fx_note[600];
+    double base_w, idle_w, pue;
+    int last, peak, base;        /* GPUs: the last month's demand, the peak, a commitment's base */
+    const gp_draft_offer *burst; /* what a committed base bursts to, or NULL */
+    bool based;                  /* some committed option commits a base */
+    double spot_rate;            /* interruptions a month a stated spot option is priced at */
+    const gp_draft_offer *spot;  /* the first spot option, or NULL */
+} draft;
+
+/* Whether offer o is one of the rule's picks (same entry, pricing and commitment). */
+static bool picked(const pick picks[3], const gp_draft_offer *o) {
+    for (int k = 0; k < 3; k++)
+        if (picks[k].found && !strcmp(picks[k].o.catalog, o->catalog) &&
+            picks[k].o.pricing == o->pricing && picks[k].o.term_months == o->term_months &&
+            picks[k].o.purchase == o->purchase)
+            return true;
+    return false;
+}
+
+/* The options: chosen by hand, else the rule's picks; either way marked by the rule. */
+static gp_status choose_offers(gp_store *st, draft *d, gp_err *err) {
+    const gp_draft_request *rq = d->rq;
+    pick picks[3] = {{0}};
+    if (pick_offers(st, rq, d->b.gpu, d->b.form, picks, err))
+        return err->code;
+    d->offers = gp_xcalloc((size_t)(rq->n_offers > 3 ? rq->n_offers : 3), sizeof *d->offers);
+    for (int i = 0; i < rq->n_offers; i++) {
+        d->offers[d->n_offers] = rq->offers[i];
+        d->offers[d->n_offers].drafted = picked(picks, &rq->offers[i]);
+        d->n_offers++;
+    }
+    for (int k = 0; k < 3 && rq->n_offers <= 0; k++)
+        if (picks[k].found)
+            d->offers[d->n_offers++] = picks[k].o;
+    if (d->n_offers)
+        return GP_OK;
+    const char *prefix = rq->region_prefix;
+    return gp_errorf(err, GP_E_INPUT, "scenario draft",
+                     "no %s offer with %s%s%s and at least %d GPUs an instance in the catalog "
+                     "(see gpuplan pricing list)",
+                     *d->b.form ? d->b.form : "whole-GPU", d->b.gpu, prefix ? " in regions " : "",
+                     prefix ? prefix : "",
+                     rq->gpus < rq->gpus_per_server ? rq->gpus : rq->gpus_per_server);
+}
+
+/* 2.1: the catalog's USD inputs in the scenario's currency, at the rate in force on as_of. */
+static gp_status draft_currency(gp_store *st, draft *d, gp_err *err) {
+    const gp_draft_request *rq = d->rq;
+    d->cur = rq->currency && *rq->currency ? rq->currency : "USD";
+    d->fx = (gp_fx_quote){.rate = 1};
+    if (strcmp(d->cur, "USD") == 0)
+        return GP_OK;
+    gp_err q;
+    if (gp_store_fx_convert(st, "USD", d->cur, rq->as_of, &d->fx, &q)) {
+        if (q.code != GP_E_NOTFOUND)
+            return *err = q, err->code;
+        return gp_errorf(err, GP_E_INPUT, "scenario draft", "--currency %s: %s", d->cur, q.msg);
+    }
+    snprintf(d->fx_note, sizeof d->fx_note,
+             " Money in %s: the catalog's purchase price and electricity (in USD) converted "
+             "at %.6g %s per USD, the rate of %s (%s); cloud offers are converted when the "
+             "plan is reported, at the rate in force on its as_of.",
+             d->cur, d->fx.rate, d->cur, d->fx.date, d->fx.source);
+    return GP_OK;
+}
+
+/* The power figures not taken from the catalog, where the request leaves them to the draft. */
+static void draft_power(draft *d) {
+    const gp_draft_request *rq = d->rq;
+    d->base_w = rq->server_base_w, d->idle_w = rq->gpu_idle_w, d->pue = rq->pue;
+    if (d->base_w < 0) /* CPUs, memory, NICs, fans of an 8-GPU server */
+        d->base_w = 1500.0 * rq->gpus_per_server / 8;
+    if (d->idle_w < 0)
+        d->idle_w = 0.15 * d->b.spec.v[GP_SPEC_TDP_W];
+    if (d->pue == 0)
+        d->pue = 1.56; /* Uptime Institute 2024 survey average (pricing pue) */
+}
+
+/* A growing plan (or a share asked for) commits a base and bursts to the on-demand option
+ * drafted (else spot) instead of committing the largest demand of each term. */
+static void plan_commitment(draft *d) {
+    const gp_draft_request *rq = d->rq;
+    int gpus = rq->gpus;
+    d->last = (int)ceil(gpus * pow(1 + rq->growth, rq->horizon_months - 1) - 1e-9);
+    d->peak = d->last > gpus ? d->last : gpus;
+    d->base = rq->commit_share > 0 ? (int)ceil(rq->commit_share * d->peak - 1e-9) : gpus;
+    if (d->base < 1)
+        d->base = 1;
+    bool want_base = rq->growth != 0 || rq->commit_share > 0;
+    d->burst = NULL;
+    for (int i = 0; i < d->n_offers && want_base && !d->burst; i++)
+        if (d->offers[i].pricing == GP_ON_DEMAND)
+            d->burst = &d->offers[i];
+    for (int i = 0; i < d->n_offers && want_base && !d->burst; i++)
+        if (d->offers[i].pricing == GP_SPOT)
+            d->burst = &d->offers[i];
+}
+
+/* The document's head: its name, currency, horizon, the notes (filled last) and the demand. */
+static cJSON *draft_head(const draft *d, cJSON **notes) {
+    const gp_draft_request *rq = d->rq;
+    const char *prefix = rq->region_prefix;
+    cJSON *doc = cJSON_CreateObject();
+    char title[200];
+    if (d->work)
+        snprintf(title, sizeof title, "%g %s a month of %s on %s: own%s%s%s", rq->work_per_month,
+                 d->ws.unit, d->ws.profile, d->b.gpu, rq->api ? ", rent or API" : " or rent",
+                 prefix ? " in " : "", prefix ? prefix : "");
+    else
+        snprintf(title, sizeof title, "%d x %s: own or rent%s%s", rq->gpus, d->b.gpu,
+                 prefix ? " in " : "", prefix ? prefix : "");
+    cJSON_AddStringToObject(doc, "name", rq->name ? rq->name : title);
+    if (strcmp(d->cur, "USD") != 0)
+        cJSON_AddStringToObject(doc, "currency", d->cur);
+    cJSON_AddNumberToObject(doc, "horizon_months", rq->horizon_months);
+    *notes = cJSON_AddStringToObject(doc, "notes", "");
+    cJSON *dm = cJSON_AddObjectToObject(doc, "demand");
+    if (d->work) {
+        cJSON_AddNumberToObject(dm, "work_per_month", rq->work_per_month);
+        cJSON_AddStringToObject(dm, "work_unit", d->ws.unit);
+    } else {
+        cJSON_AddNumberToObject(dm, "gpus", rq->gpus);
+    }
+    cJSON_AddNumberToObject(dm, "utilization", rq->utilization);
+    if (rq->growth != 0)
+        cJSON_AddNumberToObject(dm, "growth_per_month", rq->growth);
+    return doc;
+}
+
+/* The servers: their price (the purchase price scaled to a server, in the scenario's
+ * currency), power and tariff; what the electricity is into electricity. */
+static gp_status add_self_hosted(gp_store *st, const draft *d, cJSON *doc, char *electricity,
+                                 size_t cap, gp_err *err) {
+    const gp_draft_request *rq = d->rq;
+    const gp_hw_price *h = &d->b.hw.h;
+    double server_price = h->price_usd / h->gpus * rq->gpus_per_server * d->fx.rate;
+    cJSON *sh = cJSON_AddObjectToObject(doc, "self_hosted");
+    cJSON_AddNumberToObject(sh, "gpus_per_server", rq->gpus_per_server);
+    cJSON_AddNumberToObject(sh, "server_price", round(server_price * 100) / 100);
+    if (rq->growth != 0) /* buy for the demand as it comes, not the last month's from the start */
+        cJSON_AddStringToObject(sh, "buy", "as_needed");
+    cJSON *pw = cJSON_AddObjectToObject(sh, "power");
+    cJSON_AddNumberToObject(pw, "server_base_w", d->base_w);
+    cJSON_AddNumberToObject(pw, "gpu_idle_w", d->idle_w);
+    cJSON_AddNumberToObject(pw, "gpu_tdp_w", d->b.spec.v[GP_SPEC_TDP_W]);
+    cJSON_AddNumberToObject(pw, "pue", d->pue);
+    if (d->work)
+        cJSON_AddNumberToObject(sh, "work_per_gpu_hour", d->ws.rho);
+    return add_tariff(st, rq, d->fx.rate, sh, electricity, cap, err);
+}
+
+/* One cloud option of offer f; notes which is the spot option and whether a base is set. */
+static cJSON *cloud_option(draft *d, const gp_draft_offer *f) {
+    static const char *const purchase_names[] = {"no_upfront", "partial_upfront", "all_upfront"};
+    const gp_draft_request *rq = d->rq;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", f->label);
+    cJSON_AddStringToObject(o, "pricing", gp_pricing_name(f->pricing));
+    cJSON_AddStringToObject(o, "catalog", f->catalog);
+    if (f->pricing == GP_COMMITTED) {
+        cJSON_AddNumberToObject(o, "term_months", f->term_months);
+        cJSON_AddStringToObject(o, "purchase", purchase_names[f->purchase]);
+        if (d->burst && d->base < d->peak) {
+            cJSON_AddNumberToObject(o, "base_gpus", d->base);
+            cJSON_AddStringToObject(o, "burst", d->burst->label);
+            d->based = true;
+        }
+    }
+    /* Spot with no band in the catalog is not free of interruptions: a stated rate. */
+    if (f->pricing == GP_SPOT && (rq->spot_interruptions >= 0 || !*f->band)) {
+        cJSON_AddNumberToObject(o, "interruptions_per_hour", d->spot_rate / GP_MONTH_HOURS);
+        if (!d->spot)
+            d->spot = f;
+    } else if (f->pricing == GP_SPOT && !d->spot) {
+        d->spot = f;
+    }
+    if (d->work)
+        cJSON_AddNumberToObject(o, "work_per_gpu_hour", d->ws.rho);
+    return o;
+}
+
+/* What spot is priced at, "" when the draft has no spot option. */
+static void spot_note(const draft *d, char *out, size_t cap) {
+    *out = '\0';
+    if (!d->spot)
+        return;
+    char pct[32];
+    gp_fmt_pct(d->spot_rate, pct, sizeof pct);
+    if (d->rq->spot_interruptions >= 0)
+        snprintf(out, cap,
+                 " Spot: priced at %s %% of instances interrupted a month "
+                 "(--spot-interruptions).",
+                 pct);
+    else if (*d->spot->band)
+        snprintf(out, cap, " Spot: interruptions from the catalog's band %s a month.",
+                 d->spot->band);
+    else
+        snprintf(out, cap,
+                 " Spot: the catalog gives no interruption band, so the draft's default of "
+                 "%s %% of instances interrupted a month (the middle of AWS Spot Advisor's "
+                 "bands; --spot-interruptions to change it); spot capacity can be reclaimed.",
+                 pct);
+}
+
+/* How demand grows and what a commitment's base covers, "" for a steady plan with none. */
+static void growth_note(const draft *d, char *out, size_t cap) {
+    const gp_draft_request *rq = d->rq;
+    *out = '\0';
+    if (rq->growth != 0) {
+        char g[32];
+        gp_fmt_pct(rq->growth, g, sizeof g);
+        int len =
+            snprintf(out, cap,
+                     " Demand grows %s %% a month, from %d GPUs in month 1 to %d in month "
+                     "%d; servers are bought as needed (each batch valued at the end on "
+                     "the straight line to residual_pct, 0 unless given, over depreciation_years)",
+                     g, rq->gpus, d->last, rq->horizon_months);
+        if (len > 0 && (size_t)len < cap)
+            snprintf(out + len, cap - (size_t)len, ".");
+    }
+    if (d->based) {
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len,
+                 " The commitment covers a base of %d GPUs (%s) and bursts to \"%s\" above it.",
+                 d->base,
+                 rq->commit_share > 0 ? "the share of the peak asked for" : "month 1's demand",
+                 d->burst->label);
+    }
+}
+
+/* The notes: every input, where it comes from, and every assumption not from the catalog. */
+static void draft_notes(const draft *d, const char *electricity, const char *api_note, char *text,
+                        size_t cap) {
+    const gp_draft_request *rq = d->rq;
+    char work_note[GP_TP_SOURCE_BYTES + 300] = "";
+    if (d->work)
+        snprintf(work_note, sizeof work_note,
+                 " Work: %g %s a month (profile %s); %s and every offer of it do %s, so month 1 "
+                 "needs %d GPUs at utilization %g.",
+                 rq->work_per_month, d->ws.unit, d->ws.profile, d->b.gpu, d->ws.tp_note, rq->gpus,
+                 rq->utilization);
+    char zeros[512];
+    size_t nz = 0;
+    for (int i = 0; i < GP_N_ZERO_COSTS; i++)
+        nz += (size_t)snprintf(zeros + nz, sizeof zeros - nz, "%s%s (%s)", i ? ", " : "",
+                               gp_zero_costs[i].label, gp_zero_costs[i].key);
+    char spot[400], growth[600], cloud[1600];
+    spot_note(d, spot, sizeof spot);
+    growth_note(d, growth, sizeof growth);
+    offers_note(rq, &d->b, d->offers, d->n_offers, cloud, sizeof cloud);
+    const hw_pick *hw = &d->b.hw;
+    snprintf(text, cap,
+             "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
+             "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
+             "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
+             "Rented GPUs are billed for busy hours only (utilization "
+             "%g, times each option's idle overhead).%s%s %s%s%s%s",
+             rq->as_of, hw->h.item, hw->h.date, hw->source, rq->gpus_per_server,
+             d->b.spec.v[GP_SPEC_TDP_W], d->b.spec.full_name, electricity, d->idle_w, d->base_w,
+             d->pue, d->pue == 1.56 ? " (Uptime 2024 average)" : "", zeros, rq->utilization,
+             work_note, growth, cloud, spot, api_note, d->fx_note);
+}
+
+/* The scenario of draft d, its servers and options chosen, into *out. */
+static gp_status draft_doc(gp_session *ses, gp_store *st, draft *d, cJSON **out, gp_err *err) {
+    const gp_draft_request *rq = d->rq;
+    if (draft_currency(st, d, err))
+        return err->code;
+    draft_power(d);
+    cJSON *notes;
+    cJSON *doc = draft_head(d, &notes);
+    char electricity[256];
+    if (add_self_hosted(st, d, doc, electricity, sizeof electricity, err)) {
+        cJSON_Delete(doc);
+        return err->code;
+    }
+    plan_commitment(d);
+    d->spot_rate =
+        rq->spot_interruptions >= 0 ? rq->spot_interruptions : GP_DRAFT_SPOT_INTERRUPTIONS;
+    cJSON *opts = cJSON_AddArrayToObject(doc, "cloud_options");
+    for (int k = 0; k < d->n_offers; k++)
+        cJSON_AddItemToArray(opts, cloud_option(d, &d->offers[k]));
+    char api_note[1200] = "";
+    if (rq->api) {
+        cJSON *o = NULL;
+        if (api_option(ses, st, rq, &d->ws, d->cur, &o, api_note, sizeof api_note, err)) {
+            cJSON_Delete(doc);
+            return err->code;
+        }
+        cJSON_AddItemToArray(opts, o);
+    }
+    char text[8192];
+    draft_notes(d, electricity, api_note, text, sizeof text);
+    cJSON_SetValuestring(notes, text);
+    *out = doc;
+    return GP_OK;
+}
+
 gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_err *err) {
     *out = NULL;
     gp_store *st;
@@ -444,254 +753,25 @@ gp_status gp_draft(gp_session *ses, const gp_draft_request *rq, cJSON **out, gp_
     if (rq->api && !(rq->work_per_month > 0))
         return gp_errorf(err, GP_E_INPUT, "scenario draft",
                          "--api prices work: a work-mode draft (--work and --profile) only");
+    draft *d = gp_xcalloc(1, sizeof *d);
     /* Work mode: the month-1 GPUs the work needs size the offers, as --gpus does. */
-    work_side ws = {.rho = 0};
     gp_draft_request wrq;
-    bool work = rq->work_per_month > 0;
-    if (work) {
-        if (work_of(ses, rq, &ws, err))
+    d->work = rq->work_per_month > 0;
+    if (d->work) {
+        if (work_of(ses, rq, &d->ws, err)) {
+            free(d);
             return err->code;
+        }
         wrq = *rq;
-        wrq.gpus = ws.gpus;
+        wrq.gpus = d->ws.gpus;
         rq = &wrq;
     }
-    const char *prefix = rq->region_prefix, *as_of = rq->as_of;
-    int per_server = rq->gpus_per_server, gpus = rq->gpus;
-    double base_w = rq->server_base_w, idle_w = rq->gpu_idle_w, pue = rq->pue;
-
-    draft_base b;
-    if (draft_base_of(st, rq, &b, err))
-        return err->code;
-    const char *gpu = b.gpu, *form = b.form;
-    const gp_gpu_spec spec = b.spec;
-    const hw_pick hw = b.hw;
-
-    /* The options: chosen by hand, else the rule's picks; either way marked by the rule. */
-    pick picks[3] = {{0}};
-    if (pick_offers(st, rq, gpu, form, picks, err))
-        return err->code;
-    int n_offers = 0;
-    gp_draft_offer *offers =
-        gp_xcalloc((size_t)(rq->n_offers > 3 ? rq->n_offers : 3), sizeof *offers);
-    if (rq->n_offers > 0) {
-        for (int i = 0; i < rq->n_offers; i++) {
-            offers[n_offers] = rq->offers[i];
-            offers[n_offers].drafted = false;
-            for (int k = 0; k < 3; k++)
-                if (picks[k].found && !strcmp(picks[k].o.catalog, offers[n_offers].catalog) &&
-                    picks[k].o.pricing == offers[n_offers].pricing &&
-                    picks[k].o.term_months == offers[n_offers].term_months &&
-                    picks[k].o.purchase == offers[n_offers].purchase)
-                    offers[n_offers].drafted = true;
-            n_offers++;
-        }
-    } else {
-        for (int k = 0; k < 3; k++)
-            if (picks[k].found)
-                offers[n_offers++] = picks[k].o;
-    }
-    if (!n_offers) {
-        free(offers);
-        return gp_errorf(err, GP_E_INPUT, "scenario draft",
-                         "no %s offer with %s%s%s and at least %d GPUs an instance in the catalog "
-                         "(see gpuplan pricing list)",
-                         *form ? form : "whole-GPU", gpu, prefix ? " in regions " : "",
-                         prefix ? prefix : "", gpus < per_server ? gpus : per_server);
-    }
-
-    /* 2.1: the catalog's USD inputs in the scenario's currency, at the rate in force on as_of. */
-    const char *cur = rq->currency && *rq->currency ? rq->currency : "USD";
-    gp_fx_quote fx = {.rate = 1};
-    char fx_note[600] = "";
-    if (strcmp(cur, "USD") != 0) {
-        gp_err q;
-        if (gp_store_fx_convert(st, "USD", cur, as_of, &fx, &q)) {
-            free(offers);
-            if (q.code != GP_E_NOTFOUND)
-                return *err = q, err->code;
-            return gp_errorf(err, GP_E_INPUT, "scenario draft", "--currency %s: %s", cur, q.msg);
-        }
-        snprintf(fx_note, sizeof fx_note,
-                 " Money in %s: the catalog's purchase price and electricity (in USD) converted "
-                 "at %.6g %s per USD, the rate of %s (%s); cloud offers are converted when the "
-                 "plan is reported, at the rate in force on its as_of.",
-                 cur, fx.rate, cur, fx.date, fx.source);
-    }
-    double server_price = hw.h.price_usd / hw.h.gpus * per_server * fx.rate;
-    double tdp = spec.v[GP_SPEC_TDP_W];
-    if (base_w < 0)
-        base_w = 1500.0 * per_server / 8; /* CPUs, memory, NICs, fans of an 8-GPU server */
-    if (idle_w < 0)
-        idle_w = 0.15 * tdp;
-    if (pue == 0)
-        pue = 1.56; /* Uptime Institute 2024 survey average (pricing pue) */
-
-    cJSON *doc = cJSON_CreateObject();
-    char title[200];
-    if (work)
-        snprintf(title, sizeof title, "%g %s a month of %s on %s: own%s%s%s", rq->work_per_month,
-                 ws.unit, ws.profile, gpu, rq->api ? ", rent or API" : " or rent",
-                 prefix ? " in " : "", prefix ? prefix : "");
-    else
-        snprintf(title, sizeof title, "%d x %s: own or rent%s%s", gpus, gpu, prefix ? " in " : "",
-                 prefix ? prefix : "");
-    cJSON_AddStringToObject(doc, "name", rq->name ? rq->name : title);
-    if (strcmp(cur, "USD") != 0)
-        cJSON_AddStringToObject(doc, "currency", cur);
-    cJSON_AddNumberToObject(doc, "horizon_months", rq->horizon_months);
-    cJSON *notes = cJSON_AddStringToObject(doc, "notes", "");
-    cJSON *d = cJSON_AddObjectToObject(doc, "demand");
-    if (work) {
-        cJSON_AddNumberToObject(d, "work_per_month", rq->work_per_month);
-        cJSON_AddStringToObject(d, "work_unit", ws.unit);
-    } else {
-        cJSON_AddNumberToObject(d, "gpus", gpus);
-    }
-    cJSON_AddNumberToObject(d, "utilization", rq->utilization);
-    if (rq->growth != 0)
-        cJSON_AddNumberToObject(d, "growth_per_month", rq->growth);
-    cJSON *sh = cJSON_AddObjectToObject(doc, "self_hosted");
-    cJSON_AddNumberToObject(sh, "gpus_per_server", per_server);
-    cJSON_AddNumberToObject(sh, "server_price", round(server_price * 100) / 100);
-    if (rq->growth != 0) /* buy for the demand as it comes, not the last month's from the start */
-        cJSON_AddStringToObject(sh, "buy", "as_needed");
-    cJSON *pw = cJSON_AddObjectToObject(sh, "power");
-    cJSON_AddNumberToObject(pw, "server_base_w", base_w);
-    cJSON_AddNumberToObject(pw, "gpu_idle_w", idle_w);
-    cJSON_AddNumberToObject(pw, "gpu_tdp_w", tdp);
-    cJSON_AddNumberToObject(pw, "pue", pue);
-    if (work)
-        cJSON_AddNumberToObject(sh, "work_per_gpu_hour", ws.rho);
-    char electricity[256];
-    if (add_tariff(st, rq, fx.rate, sh, electricity, sizeof electricity, err)) {
-        cJSON_Delete(doc);
-        free(offers);
-        return err->code;
-    }
-
-    /* A growing plan (or a share asked for) commits a base and bursts to the on-demand option
-     * drafted (else spot) instead of committing the largest demand of each term. */
-    int last = (int)ceil(gpus * pow(1 + rq->growth, rq->horizon_months - 1) - 1e-9);
-    int peak = last > gpus ? last : gpus;
-    int base = rq->commit_share > 0 ? (int)ceil(rq->commit_share * peak - 1e-9) : gpus;
-    if (base < 1)
-        base = 1;
-    bool want_base = rq->growth != 0 || rq->commit_share > 0;
-    const gp_draft_offer *burst = NULL;
-    for (int i = 0; i < n_offers && want_base && !burst; i++)
-        if (offers[i].pricing == GP_ON_DEMAND)
-            burst = &offers[i];
-    for (int i = 0; i < n_offers && want_base && !burst; i++)
-        if (offers[i].pricing == GP_SPOT)
-            burst = &offers[i];
-
-    cJSON *opts = cJSON_AddArrayToObject(doc, "cloud_options");
-    double spot_rate =
-        rq->spot_interruptions >= 0 ? rq->spot_interruptions : GP_DRAFT_SPOT_INTERRUPTIONS;
-    const gp_draft_offer *spot = NULL;
-    bool based = false;
-    for (int k = 0; k < n_offers; k++) {
-        const gp_draft_offer *f = &offers[k];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", f->label);
-        cJSON_AddStringToObject(o, "pricing", gp_pricing_name(f->pricing));
-        cJSON_AddStringToObject(o, "catalog", f->catalog);
-        if (f->pricing == GP_COMMITTED) {
-            cJSON_AddNumberToObject(o, "term_months", f->term_months);
-            static const char *const pn[] = {"no_upfront", "partial_upfront", "all_upfront"};
-            cJSON_AddStringToObject(o, "purchase", pn[f->purchase]);
-            if (burst && base < peak) {
-                cJSON_AddNumberToObject(o, "base_gpus", base);
-                cJSON_AddStringToObject(o, "burst", burst->label);
-                based = true;
-            }
-        }
-        /* Spot with no band in the catalog is not free of interruptions: a stated rate. */
-        if (f->pricing == GP_SPOT && (rq->spot_interruptions >= 0 || !*f->band)) {
-            cJSON_AddNumberToObject(o, "interruptions_per_hour", spot_rate / GP_MONTH_HOURS);
-            if (!spot)
-                spot = f;
-        } else if (f->pricing == GP_SPOT && !spot) {
-            spot = f;
-        }
-        if (work)
-            cJSON_AddNumberToObject(o, "work_per_gpu_hour", ws.rho);
-        cJSON_AddItemToArray(opts, o);
-    }
-    char api_note[1200] = "", work_note[GP_TP_SOURCE_BYTES + 300] = "";
-    if (rq->api) {
-        cJSON *o = NULL;
-        if (api_option(ses, st, rq, &ws, cur, &o, api_note, sizeof api_note, err)) {
-            cJSON_Delete(doc);
-            free(offers);
-            return err->code;
-        }
-        cJSON_AddItemToArray(opts, o);
-    }
-    if (work)
-        snprintf(work_note, sizeof work_note,
-                 " Work: %g %s a month (profile %s); %s and every offer of it do %s, so month 1 "
-                 "needs %d GPUs at utilization %g.",
-                 rq->work_per_month, ws.unit, ws.profile, gpu, ws.tp_note, gpus, rq->utilization);
-    char zeros[512];
-    size_t nz = 0;
-    for (int i = 0; i < GP_N_ZERO_COSTS; i++)
-        nz += (size_t)snprintf(zeros + nz, sizeof zeros - nz, "%s%s (%s)", i ? ", " : "",
-                               gp_zero_costs[i].label, gp_zero_costs[i].key);
-    char spot_note[400] = "";
-    if (spot) {
-        char pct[32];
-        gp_fmt_pct(spot_rate, pct, sizeof pct);
-        if (rq->spot_interruptions >= 0)
-            snprintf(spot_note, sizeof spot_note,
-                     " Spot: priced at %s %% of instances interrupted a month "
-                     "(--spot-interruptions).",
-                     pct);
-        else if (*spot->band)
-            snprintf(spot_note, sizeof spot_note,
-                     " Spot: interruptions from the catalog's band %s a month.", spot->band);
-        else
-            snprintf(spot_note, sizeof spot_note,
-                     " Spot: the catalog gives no interruption band, so the draft's default of "
-                     "%s %% of instances interrupted a month (the middle of AWS Spot Advisor's "
-                     "bands; --spot-interruptions to change it); spot capacity can be reclaimed.",
-                     pct);
-    }
-    char growth_note[600] = "";
-    if (rq->growth != 0) {
-        char g[32];
-        gp_fmt_pct(rq->growth, g, sizeof g);
-        int len =
-            snprintf(growth_note, sizeof growth_note,
-                     " Demand grows %s %% a month, from %d GPUs in month 1 to %d in month "
-                     "%d; servers are bought as needed (each batch valued at the end on "
-                     "the straight line to residual_pct, 0 unless given, over depreciation_years)",
-                     g, gpus, last, rq->horizon_months);
-        if (len > 0 && (size_t)len < sizeof growth_note)
-            snprintf(growth_note + len, sizeof growth_note - (size_t)len, ".");
-    }
-    if (based) {
-        size_t len = strlen(growth_note);
-        snprintf(growth_note + len, sizeof growth_note - len,
-                 " The commitment covers a base of %d GPUs (%s) and bursts to \"%s\" above it.",
-                 base,
-                 rq->commit_share > 0 ? "the share of the peak asked for" : "month 1's demand",
-                 burst->label);
-    }
-    char cloud[1600];
-    offers_note(rq, &b, offers, n_offers, cloud, sizeof cloud);
-    char text[8192];
-    snprintf(text, sizeof text,
-             "Drafted by gpuplan on %s. Server price: %s (%s, %s) scaled to %d GPUs a server. "
-             "GPU busy draw: TDP %g W (%s). Electricity: %s. Assumed, not from the catalog: idle "
-             "draw %g W a GPU, %g W a server besides its GPUs, PUE %g%s. Not given, so 0: %s. "
-             "Rented GPUs are billed for busy hours only (utilization "
-             "%g, times each option's idle overhead).%s%s %s%s%s%s",
-             as_of, hw.h.item, hw.h.date, hw.source, per_server, tdp, spec.full_name, electricity,
-             idle_w, base_w, pue, pue == 1.56 ? " (Uptime 2024 average)" : "", zeros,
-             rq->utilization, work_note, growth_note, cloud, spot_note, api_note, fx_note);
-    cJSON_SetValuestring(notes, text);
-    free(offers);
-    *out = doc;
-    return GP_OK;
+    d->rq = rq;
+    gp_status rc = GP_OK;
+    if (draft_base_of(st, rq, &d->b, err) || choose_offers(st, d, err) ||
+        draft_doc(ses, st, d, out, err))
+        rc = err->code;
+    free(d->offers);
+    free(d);
+    return rc;
 }

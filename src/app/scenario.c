@@ -37,6 +37,110 @@ static bool looks_like_file(gp_session *ses, const char *arg) {
     return !stored;
 }
 
+/* A catalog reference's parts: PROVIDER/INSTANCE/REGION (checked when the scenario was read). */
+typedef struct catalog_ref {
+    char prov[16], inst[96], region[64];
+} catalog_ref;
+
+static void catalog_ref_of(const char *catalog, catalog_ref *r) {
+    const char *a = strchr(catalog, '/'), *b = strchr(a + 1, '/');
+    snprintf(r->prov, sizeof r->prov, "%.*s", (int)(a - catalog), catalog);
+    snprintf(r->inst, sizeof r->inst, "%.*s", (int)(b - a - 1), a + 1);
+    snprintf(r->region, sizeof r->region, "%s", b + 1);
+}
+
+/* Option o's entry in force on as_of into e, in currency cur (2.1: an entry in another
+ * currency converts at the rate in force on as_of, which goes into fx; fx->rate 0 when the
+ * entry needs none). GP_E_INPUT at where when there is no such entry or rate, or the entry's
+ * GPUs an instance are no whole number 1..576. */
+static gp_status catalog_entry(gp_store *st, const gp_option *o, const catalog_ref *r,
+                               const char *as_of, const char *cur, const char *where,
+                               gp_catalog_entry *e, gp_fx_quote *fx, gp_err *err) {
+    gp_err lookup;
+    if (gp_store_catalog_lookup(st, r->prov, r->inst, r->region, o->pricing, o->term_months,
+                                o->purchase, as_of, e, &lookup)) {
+        if (lookup.code != GP_E_NOTFOUND)
+            return *err = lookup, err->code;
+        return gp_errorf(err, GP_E_INPUT, where, "%s", lookup.msg);
+    }
+    *fx = (gp_fx_quote){.rate = 0};
+    if (strcmp(e->currency, cur) != 0) {
+        gp_err q;
+        if (gp_store_fx_convert(st, e->currency, cur, as_of, fx, &q)) {
+            if (q.code != GP_E_NOTFOUND)
+                return *err = q, err->code;
+            return gp_errorf(err, GP_E_INPUT, where, "the entry is priced in %s: %s", e->currency,
+                             q.msg);
+        }
+        e->hourly *= fx->rate;
+        e->recurring *= fx->rate;
+        e->upfront *= fx->rate;
+    }
+    if (e->gpu_count != floor(e->gpu_count) || e->gpu_count < 1 || e->gpu_count > 576)
+        return gp_errorf(err, GP_E_INPUT, where,
+                         "the entry has %g GPUs an instance; a whole number 1..576 is needed",
+                         e->gpu_count);
+    return GP_OK;
+}
+
+/* Option o priced from entry e. A commitment's fee and rate as the source gives them, else
+ * split from its effective rate by purchase option (*derived); a spot band sets the
+ * interruptions unless the option does (*band). */
+static void price_option(gp_option *o, const gp_catalog_entry *e, bool *derived, bool *band) {
+    *derived = *band = false;
+    o->hourly = e->hourly;
+    o->upfront = 0;
+    if (o->pricing == GP_COMMITTED && e->has_split) {
+        o->hourly = e->recurring;
+        o->upfront = e->upfront;
+    } else if (o->pricing == GP_COMMITTED) {
+        *derived =
+            gp_commitment_split(o->purchase, o->term_months, e->hourly, &o->hourly, &o->upfront);
+    }
+    if (o->pricing == GP_SPOT && !o->has_interruptions_per_hour)
+        *band = gp_spot_band_interruptions(e->interruption_band, &o->interruptions_per_hour);
+    o->gpus_per_instance = (int)e->gpu_count;
+}
+
+/* Where option o's price came from, for the report (fx->rate > 0: converted). */
+static void record_source(gp_price_source *ps, const gp_option *o, const gp_catalog_entry *e,
+                          bool derived, const gp_fx_quote *fx) {
+    snprintf(ps->option, sizeof ps->option, "%s", o->name);
+    snprintf(ps->catalog, sizeof ps->catalog, "%s", o->catalog);
+    ps->pricing = o->pricing;
+    ps->hourly = o->hourly;
+    ps->upfront = o->upfront;
+    ps->split_derived = derived;
+    snprintf(ps->interruption_band, sizeof ps->interruption_band, "%s", e->interruption_band);
+    snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e->effective_from);
+    snprintf(ps->source, sizeof ps->source, "%s", e->source);
+    if (fx->rate > 0) {
+        snprintf(ps->currency, sizeof ps->currency, "%s", e->currency);
+        ps->fx_rate = fx->rate;
+        ps->listed_hourly = o->hourly / fx->rate; /* `hourly` before the conversion */
+        snprintf(ps->fx_date, sizeof ps->fx_date, "%s", fx->date);
+        snprintf(ps->fx_source, sizeof ps->fx_source, "%s", fx->source);
+    }
+}
+
+/* The option's JSON j with the entry's figures in place of its reference. */
+static void fill_option_json(cJSON *j, const gp_option *o, const catalog_ref *r, bool band) {
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "catalog");
+    cJSON_DeleteItemFromObjectCaseSensitive(j, "purchase");
+    if (!cJSON_GetObjectItemCaseSensitive(j, "provider"))
+        cJSON_AddStringToObject(j, "provider", r->prov);
+    if (!cJSON_GetObjectItemCaseSensitive(j, "instance"))
+        cJSON_AddStringToObject(j, "instance", r->inst);
+    if (!cJSON_GetObjectItemCaseSensitive(j, "region"))
+        cJSON_AddStringToObject(j, "region", r->region);
+    cJSON_AddNumberToObject(j, "gpus_per_instance", o->gpus_per_instance);
+    cJSON_AddNumberToObject(j, "hourly", o->hourly);
+    if (o->pricing == GP_COMMITTED)
+        cJSON_AddNumberToObject(j, "upfront", o->upfront);
+    if (band)
+        cJSON_AddNumberToObject(j, "interruptions_per_hour", o->interruptions_per_hour);
+}
+
 /* docs/model.md "Catalog references": an option naming a catalog entry takes its hourly price and
  * GPUs per instance from the entry in force on as_of; the scenario JSON a report embeds gets
  * them filled in (and loses "catalog" and "purchase"), so the report reproduces from itself. */
@@ -51,90 +155,16 @@ static gp_status resolve_catalog(gp_session *ses, gp_loaded *sc, const char *as_
         snprintf(where, sizeof where, "%s:$.cloud_options[%d].catalog", sc->origin, i);
         if (!st && gp_session_catalog(ses, &st, err))
             return err->code;
-        char prov[16], inst[96], region[64];
-        const char *a = strchr(o->catalog, '/'), *b = strchr(a + 1, '/');
-        snprintf(prov, sizeof prov, "%.*s", (int)(a - o->catalog), o->catalog);
-        snprintf(inst, sizeof inst, "%.*s", (int)(b - a - 1), a + 1);
-        snprintf(region, sizeof region, "%s", b + 1);
+        catalog_ref r;
+        catalog_ref_of(o->catalog, &r);
         gp_catalog_entry e;
-        gp_err lookup;
-        if (gp_store_catalog_lookup(st, prov, inst, region, o->pricing, o->term_months, o->purchase,
-                                    as_of, &e, &lookup)) {
-            if (lookup.code != GP_E_NOTFOUND) {
-                *err = lookup;
-                return err->code;
-            }
-            return gp_errorf(err, GP_E_INPUT, where, "%s", lookup.msg);
-        }
-        /* 2.1: an entry in another currency converts at the rate in force on as_of. */
-        gp_fx_quote fx = {.rate = 1};
-        bool convert = strcmp(e.currency, sc->s->currency) != 0;
-        if (convert) {
-            gp_err q;
-            if (gp_store_fx_convert(st, e.currency, sc->s->currency, as_of, &fx, &q)) {
-                if (q.code != GP_E_NOTFOUND) {
-                    *err = q;
-                    return err->code;
-                }
-                return gp_errorf(err, GP_E_INPUT, where, "the entry is priced in %s: %s",
-                                 e.currency, q.msg);
-            }
-            e.hourly *= fx.rate;
-            e.recurring *= fx.rate;
-            e.upfront *= fx.rate;
-        }
-        if (e.gpu_count != floor(e.gpu_count) || e.gpu_count < 1 || e.gpu_count > 576)
-            return gp_errorf(err, GP_E_INPUT, where,
-                             "the entry has %g GPUs an instance; a whole number 1..576 is needed",
-                             e.gpu_count);
-        /* A commitment's fee and rate as the source gives them, else split from its effective
-         * rate by purchase option; a spot band sets the interruptions unless the option does. */
-        bool derived = false, band = false;
-        o->hourly = e.hourly;
-        o->upfront = 0;
-        if (o->pricing == GP_COMMITTED && e.has_split) {
-            o->hourly = e.recurring;
-            o->upfront = e.upfront;
-        } else if (o->pricing == GP_COMMITTED) {
-            derived =
-                gp_commitment_split(o->purchase, o->term_months, e.hourly, &o->hourly, &o->upfront);
-        }
-        if (o->pricing == GP_SPOT && !o->has_interruptions_per_hour)
-            band = gp_spot_band_interruptions(e.interruption_band, &o->interruptions_per_hour);
-        o->gpus_per_instance = (int)e.gpu_count;
-        gp_price_source *ps = &sc->sources[sc->n_sources++];
-        snprintf(ps->option, sizeof ps->option, "%s", o->name);
-        snprintf(ps->catalog, sizeof ps->catalog, "%s", o->catalog);
-        ps->pricing = o->pricing;
-        ps->hourly = o->hourly;
-        ps->upfront = o->upfront;
-        ps->split_derived = derived;
-        snprintf(ps->interruption_band, sizeof ps->interruption_band, "%s", e.interruption_band);
-        snprintf(ps->effective_from, sizeof ps->effective_from, "%s", e.effective_from);
-        snprintf(ps->source, sizeof ps->source, "%s", e.source);
-        if (convert) {
-            snprintf(ps->currency, sizeof ps->currency, "%s", e.currency);
-            ps->fx_rate = fx.rate;
-            ps->listed_hourly = o->hourly / fx.rate; /* `hourly` before the conversion */
-            snprintf(ps->fx_date, sizeof ps->fx_date, "%s", fx.date);
-            snprintf(ps->fx_source, sizeof ps->fx_source, "%s", fx.source);
-        }
-
-        cJSON *j = cJSON_GetArrayItem(opts, i);
-        cJSON_DeleteItemFromObjectCaseSensitive(j, "catalog");
-        cJSON_DeleteItemFromObjectCaseSensitive(j, "purchase");
-        if (!cJSON_GetObjectItemCaseSensitive(j, "provider"))
-            cJSON_AddStringToObject(j, "provider", prov);
-        if (!cJSON_GetObjectItemCaseSensitive(j, "instance"))
-            cJSON_AddStringToObject(j, "instance", inst);
-        if (!cJSON_GetObjectItemCaseSensitive(j, "region"))
-            cJSON_AddStringToObject(j, "region", region);
-        cJSON_AddNumberToObject(j, "gpus_per_instance", o->gpus_per_instance);
-        cJSON_AddNumberToObject(j, "hourly", o->hourly);
-        if (o->pricing == GP_COMMITTED)
-            cJSON_AddNumberToObject(j, "upfront", o->upfront);
-        if (band)
-            cJSON_AddNumberToObject(j, "interruptions_per_hour", o->interruptions_per_hour);
+        gp_fx_quote fx;
+        if (catalog_entry(st, o, &r, as_of, sc->s->currency, where, &e, &fx, err))
+            return err->code;
+        bool derived, band;
+        price_option(o, &e, &derived, &band);
+        record_source(&sc->sources[sc->n_sources++], o, &e, derived, &fx);
+        fill_option_json(cJSON_GetArrayItem(opts, i), o, &r, band);
         o->has_catalog = false;
     }
     return GP_OK;

@@ -19,6 +19,7 @@ void gp_session_init(gp_session *s, const char *db_path) {
 void gp_session_close(gp_session *s) {
     gp_store_close(s->store);
     s->store = NULL;
+    s->catalog_ready = false;
 }
 
 static gp_status mkdirs(const char *path, gp_err *err) {
@@ -124,26 +125,32 @@ gp_status gp_session_open(gp_session *s, gp_err *err) {
 gp_status gp_session_catalog(gp_session *s, gp_store **out, gp_err *err) {
     if (gp_session_store(s, out, err))
         return err->code;
-    if (gp_store_read_only(*out))
-        return GP_OK; /* read-only: the catalog as stored (loading it would be a write) */
-    gp_bundle_stats bs;
-    bool current = true;
-    if (s->catalog_loading && gp_catalog_bundle_current(*out, &current, err))
+    if (s->catalog_ready || gp_store_read_only(*out))
+        return GP_OK; /* checked, or read-only: the catalog as stored (loading it is a write) */
+    bool current;
+    if (gp_catalog_bundle_current(*out, &current, err))
         return err->code;
-    if (!current)
+    if (current) {
+        s->catalog_ready = true;
+        return GP_OK;
+    }
+    gp_bundle_stats bs;
+    if (s->catalog_loading)
         s->catalog_loading(false, s->catalog_loaded_arg);
     gp_status rc = gp_catalog_load_bundle(*out, false, &bs, err);
-    if (!current)
+    if (s->catalog_loading)
         s->catalog_loading(true, s->catalog_loaded_arg);
     if (rc == GP_E_DB && s->read_only && gp_store_write_refused(*out)) {
         /* A database opened for reading only (the exporter's, a read-only mount) keeps the
          * catalog it holds: loading the bundle is a write, rolled back whole. Any other
          * failure (a damaged, locked or full database) is reported, not served stale. */
         gp_err_clear(err);
+        s->catalog_ready = true;
         return GP_OK;
     }
     if (rc)
         return err->code;
+    s->catalog_ready = true;
     if (bs.loaded && s->catalog_loaded)
         s->catalog_loaded(&bs, s->catalog_loaded_arg);
     return GP_OK;

@@ -1,5 +1,6 @@
 /* Throughput profiles, estimates and measured figures (app_throughput.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,15 +214,15 @@ static void derive_workload(derive *d) {
     }
 }
 
-/* The bundled published results of workload profile p, as stored rows (per GPU). */
-static gp_status put_published(gp_store *st, const gp_profile *p, gp_err *err) {
-    gp_throughput rows[16];
-    int n = 0;
-    for (int i = 0; i < gp_wl_n_published && n < 16; i++) {
+/* The bundled published results of workload profile p, as stored rows (per GPU), into
+ * rows[0..*n), *n <= cap. */
+static void published_rows(const gp_profile *p, gp_throughput *rows, int cap, int *n) {
+    *n = 0;
+    for (int i = 0; i < gp_wl_n_published && *n < cap; i++) {
         const gp_wl_published *r = &gp_wl_published_table[i];
         if (strcmp(r->profile, p->name) != 0)
             continue;
-        gp_throughput *t = &rows[n++];
+        gp_throughput *t = &rows[(*n)++];
         memset(t, 0, sizeof *t);
         snprintf(t->gpu, sizeof t->gpu, "%s", r->gpu);
         snprintf(t->profile, sizeof t->profile, "%s", r->profile);
@@ -232,7 +233,6 @@ static gp_status put_published(gp_store *st, const gp_profile *p, gp_err *err) {
         snprintf(t->source, sizeof t->source, "published: %g tokens/s over %d GPU%s at %s; %s",
                  r->tokens_per_s_system, r->gpus, r->gpus == 1 ? "" : "s", r->precision, r->source);
     }
-    return n ? gp_store_put_throughputs(st, rows, n, err) : GP_OK;
 }
 
 bool gp_throughput_refusal(const gp_profile *p, const char *gpu, char *why, size_t cap) {
@@ -254,29 +254,97 @@ bool gp_throughput_refusal(const gp_profile *p, const char *gpu, char *why, size
     return true;
 }
 
-typedef struct user_refresh {
+/* One walk over every row the refresh derives: taking their fingerprint (FNV-1a over each
+ * row, field by field) and, when write is set, storing them too. The rows are a function of
+ * all the refresh's inputs (the spec rows, the bundled and stored profiles, the code that
+ * derives them, today's date they are stamped with), so equal fingerprints mean the stored
+ * rows are already these. */
+typedef struct refresh_pass {
     gp_store *st;
     const char *today;
+    bool write;
+    uint64_t hash;
     gp_status rc;
     gp_err *err;
-} user_refresh;
+} refresh_pass;
+
+/* The meta key of the fingerprint of the rows last stored. */
+#define TP_FINGERPRINT_KEY "throughput_refresh"
+
+static void hash_bytes(uint64_t *h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        *h = (*h ^ b[i]) * 0x100000001b3ull;
+}
+
+static void hash_text(uint64_t *h, const char *s) {
+    hash_bytes(h, s, strlen(s) + 1); /* the NUL too: "ab","c" is not "a","bc" */
+}
+
+/* Rows of one kind (estimates replaced, or published put) for profile into the pass. */
+static gp_status pass_rows(refresh_pass *r, const char *what, const char *profile,
+                           const gp_throughput *rows, int n) {
+    hash_text(&r->hash, what);
+    hash_text(&r->hash, profile);
+    hash_bytes(&r->hash, &n, sizeof n);
+    for (int i = 0; i < n; i++) {
+        const gp_throughput *t = &rows[i];
+        hash_text(&r->hash, t->gpu);
+        hash_text(&r->hash, t->profile);
+        hash_bytes(&r->hash, &t->kind, sizeof t->kind);
+        hash_bytes(&r->hash, &t->value, sizeof t->value);
+        hash_text(&r->hash, t->unit);
+        hash_text(&r->hash, t->source);
+        hash_text(&r->hash, t->as_of);
+    }
+    if (!r->write)
+        return GP_OK;
+    if (!strcmp(what, "estimates"))
+        return gp_store_replace_estimates(r->st, profile, rows, n, r->err);
+    return n ? gp_store_put_throughputs(r->st, rows, n, r->err) : GP_OK;
+}
 
 /* One stored user profile: its estimates replace the stored ones (a profile that no longer
  * parses keeps none). */
 static int refresh_user(const char *name, const char *json, void *arg) {
-    user_refresh *u = arg;
+    refresh_pass *r = arg;
     gp_user_profile up;
     gp_err ignore;
     stored_profile sp = {&up, GP_E_NOTFOUND, &ignore};
     take_stored(name, json, &sp);
-    derive d = {&up.p, u->today, NULL, 0, 0};
+    derive d = {&up.p, r->today, NULL, 0, 0};
     if (sp.st == GP_OK)
         derive_workload(&d);
-    else
-        d.p = NULL;
-    u->rc = gp_store_replace_estimates(u->st, name, d.rows, d.n, u->err);
+    r->rc = pass_rows(r, "estimates", name, d.rows, d.n);
     free(d.rows);
-    return u->rc != GP_OK;
+    return r->rc != GP_OK;
+}
+
+/* The bundled profiles' rows (estimates, and the published results of workload profiles),
+ * then the stored profiles' estimates, through pass r. */
+static gp_status refresh_walk(refresh_pass *r, gp_err *err) {
+    for (int i = 0; i < gp_n_profiles; i++) {
+        derive d = {&gp_profiles[i], r->today, NULL, 0, 0};
+        gp_status rc = GP_OK;
+        if (d.p->wl) {
+            gp_throughput pub[16];
+            int n;
+            derive_workload(&d);
+            published_rows(d.p, pub, 16, &n);
+            rc = pass_rows(r, "published", d.p->name, pub, n);
+        } else {
+            rc = gp_store_specs(r->st, NULL, derive_one, &d, err);
+        }
+        if (rc == GP_OK)
+            rc = pass_rows(r, "estimates", d.p->name, d.rows, d.n);
+        free(d.rows);
+        if (rc)
+            return rc;
+    }
+    r->rc = GP_OK;
+    if (gp_store_workload_profiles(r->st, NULL, refresh_user, r, err))
+        return err->code;
+    return r->rc;
 }
 
 gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
@@ -285,28 +353,21 @@ gp_status gp_throughput_refresh(gp_session *ses, gp_err *err) {
         return err->code;
     if (gp_store_read_only(st))
         return GP_OK; /* the estimates as stored: replacing them is a write */
-    for (int i = 0; i < gp_n_profiles; i++) {
-        derive d = {&gp_profiles[i], ses->today, NULL, 0, 0};
-        gp_status rc = GP_OK;
-        if (d.p->wl) {
-            derive_workload(&d);
-            rc = put_published(st, d.p, err);
-        } else {
-            rc = gp_store_specs(st, NULL, derive_one, &d, err);
-        }
-        if (rc == GP_OK)
-            rc = gp_store_replace_estimates(st, d.p->name, d.rows, d.n, err);
-        free(d.rows);
-        if (rc)
-            return rc;
-    }
-    gp_store *us;
-    if (gp_session_store(ses, &us, err))
+    refresh_pass r = {st, ses->today, false, 0xcbf29ce484222325ull, GP_OK, err};
+    char *stored = NULL, fp[17];
+    if (refresh_walk(&r, err) || gp_store_meta_get(st, TP_FINGERPRINT_KEY, &stored, err))
         return err->code;
-    user_refresh u = {us, ses->today, GP_OK, err};
-    if (gp_store_workload_profiles(us, NULL, refresh_user, &u, err))
+    snprintf(fp, sizeof fp, "%016llx", (unsigned long long)r.hash);
+    bool same = stored && !strcmp(stored, fp);
+    free(stored);
+    if (same)
+        return GP_OK; /* the rows stored are these: a read stays a read */
+    r.write = true;
+    r.hash = 0xcbf29ce484222325ull;
+    if (refresh_walk(&r, err))
         return err->code;
-    return u.rc;
+    snprintf(fp, sizeof fp, "%016llx", (unsigned long long)r.hash);
+    return gp_store_meta_set(st, TP_FINGERPRINT_KEY, fp, err);
 }
 
 static int collect(const gp_throughput *t, void *arg) {

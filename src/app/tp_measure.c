@@ -310,6 +310,87 @@ static model_acc *take_models(const gp_promvec *g, pod *p, size_t np, int *n_mod
     return m;
 }
 
+/* The request checked, its server and selectors settled: the node's Prometheus source into o
+ * and its selector into gpu_sel (*srcs the caller's to free either way). */
+static gp_status check_request(gp_session *ses, const gp_tp_measure_request *rq, gp_history_opts *o,
+                               char *gpu_sel, size_t cap, gp_source_cfg **srcs, gp_err *err) {
+    if (rq->node && node_source(ses, rq->node, o, gpu_sel, cap, srcs, err))
+        return err->code;
+    gp_err bad;
+    gp_err_clear(&bad);
+    if (!o->url || !*o->url)
+        return gp_errorf(err, GP_E_INPUT, NULL, "measure on which server? --prometheus URL");
+    if (gp_url_check_source(o->url, &bad)) /* never repeated: it may hold a password */
+        return gp_errorf(err, GP_E_INPUT, "--prometheus", "%s", bad.msg);
+    if (!selector_ok(o->match ? o->match : "") || !selector_ok(gpu_sel))
+        return gp_errorf(err, GP_E_INPUT, "--match",
+                         "a label selector in braces, like {namespace=\"llm\"}");
+    if (rq->window_ms < BUCKET_MS || rq->window_ms > 3660 * GP_DAY_MS)
+        return gp_errorf(err, GP_E_INPUT, "--since", "a window of 5 minutes to 10 years");
+    return GP_OK;
+}
+
+/* The pods whose tokens met no GPU series into out->orphans: named, not counted. */
+static void take_orphans(gp_tp_measure_result *out, const pod *p, size_t np) {
+    out->orphans = gp_xcalloc(np, sizeof *out->orphans);
+    for (size_t i = 0; i < np; i++)
+        if (p[i].buckets == 0 && p[i].tokens > 0) {
+            gp_tp_pod *x = &out->orphans[out->n_orphans++];
+            x->name = gp_xstrdup(p[i].name);
+            engines_text(p[i].engines, x->engine, sizeof x->engine);
+            x->tokens = p[i].tokens;
+        }
+}
+
+/* What one measurement is taken over: the window, the server and the token selector. */
+typedef struct measure_window {
+    char from[24], to[24];
+    const char *server, *tsel;
+    const gp_profile *prof;
+    gp_tok_count count;
+} measure_window;
+
+/* GPU model a's figure over window mw into r: M tokens a busy GPU-hour, and where it is from. */
+static void measurement_of(const model_acc *a, const measure_window *mw, gp_tp_measurement *r) {
+    double held = (double)a->n * BUCKET_MS / 3600e3;
+    r->gpu_hours = held;
+    r->busy_share = (double)a->busy / (double)a->n;
+    r->mean_util = a->util / (double)a->n;
+    r->tokens = a->tokens;
+    r->pods = a->pods;
+    engines_text(a->engines, r->engine, sizeof r->engine);
+    snprintf(r->counted, sizeof r->counted, "%s", count_names[mw->count]);
+    snprintf(r->window_from, sizeof r->window_from, "%s", mw->from);
+    snprintf(r->window_to, sizeof r->window_to, "%s", mw->to);
+    gp_throughput *t = &r->t;
+    t->kind = GP_TP_MEASURED;
+    snprintf(t->gpu, sizeof t->gpu, "%s", a->gpu);
+    snprintf(t->profile, sizeof t->profile, "%s", mw->prof->name);
+    snprintf(t->unit, sizeof t->unit, "%s", mw->prof->unit);
+    t->value = a->tokens / 1e6 / (held * r->busy_share);
+    snprintf(t->as_of, sizeof t->as_of, "%.10s", mw->to);
+    const char *sel = mw->tsel;
+    snprintf(t->source, sizeof t->source,
+             "measured from the serving engine (%s, %s tokens) at %s%s%s, %s..%s: %.6g M "
+             "tokens on %.6g GPU-hours held by %d pod%s, busy share %.1f %% (mean "
+             "utilization %.1f %%)",
+             r->engine, r->counted, mw->server, *sel && strcmp(sel, "{}") ? " " : "",
+             strcmp(sel, "{}") ? sel : "", mw->from, mw->to, r->tokens / 1e6, held, r->pods,
+             r->pods == 1 ? "" : "s", 100 * r->busy_share, r->mean_util);
+}
+
+/* A figure for each GPU model busy with tokens into out->m; the idle ones counted. */
+static void take_measurements(gp_tp_measure_result *out, const model_acc *m, int nm,
+                              const measure_window *mw) {
+    out->m = gp_xcalloc((size_t)nm + 1, sizeof *out->m);
+    for (int k = 0; k < nm; k++) {
+        if (m[k].busy <= 0 || !(m[k].tokens > 0))
+            out->idle_models++;
+        else
+            measurement_of(&m[k], mw, &out->m[out->n++]);
+    }
+}
+
 gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq,
                                 gp_tp_measure_result *out, gp_err *err) {
     memset(out, 0, sizeof *out);
@@ -324,22 +405,7 @@ gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq
     gp_history_opts o = rq->opts;
     char gpu_sel[512] = "";
     gp_source_cfg *srcs = NULL;
-    if (rq->node && node_source(ses, rq->node, &o, gpu_sel, sizeof gpu_sel, &srcs, err)) {
-        free(srcs);
-        return err->code;
-    }
-    gp_status rc = GP_OK;
-    gp_err bad;
-    gp_err_clear(&bad);
-    if (!o.url || !*o.url)
-        rc = gp_errorf(err, GP_E_INPUT, NULL, "measure on which server? --prometheus URL");
-    else if (gp_url_check_source(o.url, &bad)) /* never repeated: it may hold a password */
-        rc = gp_errorf(err, GP_E_INPUT, "--prometheus", "%s", bad.msg);
-    else if (!selector_ok(o.match ? o.match : "") || !selector_ok(gpu_sel))
-        rc = gp_errorf(err, GP_E_INPUT, "--match",
-                       "a label selector in braces, like {namespace=\"llm\"}");
-    else if (rq->window_ms < BUCKET_MS || rq->window_ms > 3660 * GP_DAY_MS)
-        rc = gp_errorf(err, GP_E_INPUT, "--since", "a window of 5 minutes to 10 years");
+    gp_status rc = check_request(ses, rq, &o, gpu_sel, sizeof gpu_sel, &srcs, err);
     if (rc) {
         free(srcs);
         return rc;
@@ -373,50 +439,11 @@ gp_status gp_throughput_measure(gp_session *ses, const gp_tp_measure_request *rq
                            o.match && *o.match ? " matching " : "", o.match ? o.match : "");
     }
     if (rc == GP_OK) {
-        out->orphans = gp_xcalloc(np, sizeof *out->orphans);
-        for (size_t i = 0; i < np; i++)
-            if (p[i].buckets == 0 && p[i].tokens > 0) {
-                gp_tp_pod *x = &out->orphans[out->n_orphans++];
-                x->name = gp_xstrdup(p[i].name);
-                engines_text(p[i].engines, x->engine, sizeof x->engine);
-                x->tokens = p[i].tokens;
-            }
-        out->m = gp_xcalloc((size_t)nm + 1, sizeof *out->m);
-        char from[24], to[24];
-        gp_fmt_utc_time(at - w, from, sizeof from);
-        gp_fmt_utc_time(at, to, sizeof to);
-        for (int k = 0; k < nm; k++) {
-            const model_acc *a = &m[k];
-            if (a->busy <= 0 || !(a->tokens > 0)) {
-                out->idle_models++;
-                continue;
-            }
-            gp_tp_measurement *r = &out->m[out->n++];
-            double held = (double)a->n * BUCKET_MS / 3600e3;
-            r->gpu_hours = held;
-            r->busy_share = (double)a->busy / (double)a->n;
-            r->mean_util = a->util / (double)a->n;
-            r->tokens = a->tokens;
-            r->pods = a->pods;
-            engines_text(a->engines, r->engine, sizeof r->engine);
-            snprintf(r->counted, sizeof r->counted, "%s", count_names[rq->count]);
-            snprintf(r->window_from, sizeof r->window_from, "%s", from);
-            snprintf(r->window_to, sizeof r->window_to, "%s", to);
-            gp_throughput *t = &r->t;
-            t->kind = GP_TP_MEASURED;
-            snprintf(t->gpu, sizeof t->gpu, "%s", a->gpu);
-            snprintf(t->profile, sizeof t->profile, "%s", prof->name);
-            snprintf(t->unit, sizeof t->unit, "%s", prof->unit);
-            t->value = a->tokens / 1e6 / (held * r->busy_share);
-            snprintf(t->as_of, sizeof t->as_of, "%.10s", to);
-            snprintf(t->source, sizeof t->source,
-                     "measured from the serving engine (%s, %s tokens) at %s%s%s, %s..%s: %.6g M "
-                     "tokens on %.6g GPU-hours held by %d pod%s, busy share %.1f %% (mean "
-                     "utilization %.1f %%)",
-                     r->engine, r->counted, o.url, *tsel.data && strcmp(tsel.data, "{}") ? " " : "",
-                     strcmp(tsel.data, "{}") ? tsel.data : "", from, to, r->tokens / 1e6, held,
-                     r->pods, r->pods == 1 ? "" : "s", 100 * r->busy_share, r->mean_util);
-        }
+        take_orphans(out, p, np);
+        measure_window mw = {.server = o.url, .tsel = tsel.data, .prof = prof, .count = rq->count};
+        gp_fmt_utc_time(at - w, mw.from, sizeof mw.from);
+        gp_fmt_utc_time(at, mw.to, sizeof mw.to);
+        take_measurements(out, m, nm, &mw);
         if (out->n == 0)
             rc = gp_errorf(err, GP_E_INPUT, o.url,
                            "%zu serving pod%s, but none held a busy GPU of a known model in the "

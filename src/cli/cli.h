@@ -87,6 +87,106 @@ bool cli_interval_ms(const char *s, long *out);
 /* "5", "5%" or "0.5 %" into a percentage (batch and diff --threshold); false for anything else. */
 bool cli_percent(const char *s, double *out);
 
+/* ---- the option table (cli_options.c) -------------------------------------------------------
+ * Every command describes its options as a table of cli_opt, ended by an entry whose name is
+ * NULL, and reads argv with cli_parse: one getopt_long loop for all of them. Values are checked
+ * as they are read; a bad one is one line on stderr naming the option and the value, exit
+ * status 2. The table's entries point into the command's own variables, so a table is built
+ * where they live (on the stack); adding an option is one entry. */
+
+typedef enum cli_opt_kind {
+    CLI_OPT_FLAG = 1, /* bool *: set true; no value */
+    CLI_OPT_HELP,     /* bool *: set true, and parsing stops there (the command prints help) */
+    CLI_OPT_STRING,   /* const char **: the value as given (it points into argv) */
+    CLI_OPT_INT,      /* int *: a whole number (gp_parse_int), in [min, max] when min < max */
+    CLI_OPT_DOUBLE,   /* double *: a finite number (gp_parse_double), in [min, max] likewise */
+    CLI_OPT_DURATION, /* int64_t *: cli_duration_ms ("90d", "12h", "30m", "45s") in ms, above 0
+                       * and at most max ms when max > 0 */
+    CLI_OPT_DATE,     /* char [11]: a calendar date YYYY-MM-DD (gp_valid_date) */
+    CLI_OPT_ENUM,     /* int *: the index of the value in choices (ended by NULL) */
+    CLI_OPT_LIST,     /* const char *[max]: the value appended at *count (repeatable) */
+    CLI_OPT_CALL,     /* call(value, dest): whatever the others do not say */
+    CLI_OPT_ACTION    /* call(NULL, dest), no value: a flag that does more than set a bool */
+} cli_opt_kind;
+
+/* What a CLI_OPT_CALL callback returns for a value it refuses: the parser prints the entry's
+ * bad line. 0 accepts the value; any other number is the exit status of a line the callback
+ * printed itself. */
+#define CLI_OPT_BAD (-1)
+
+typedef struct cli_opt {
+    const char *name; /* the long name without "--" ("since"); NULL ends the table */
+    char letter;      /* the short one ('o' for -o), 0: none */
+    cli_opt_kind kind;
+    void *dest;                 /* where the value goes, as the kind says; not owned */
+    double min, max;            /* INT and DOUBLE: the range, inclusive (none unless min < max);
+                                 * DURATION: the longest in ms (0: none); LIST: the array's capacity */
+    int *count;                 /* LIST: how many are in dest */
+    const char *const *choices; /* ENUM: the names, NULL-ended */
+    int (*call)(const char *value, void *dest); /* CALL, ACTION: 0, CLI_OPT_BAD or an exit
+                                                 * status */
+    const char *bad; /* the line after "--name: " for a bad value, "%s" standing for the value;
+                      * NULL: the kind's own words */
+    bool *given;     /* set true when the option is given; NULL: not tracked */
+} cli_opt;
+
+/* A number macro as a string, for a bad line: "at most " CLI_STRING(GP_SENS_MAX_ROWS). */
+#define CLI_STRING_(x) #x
+#define CLI_STRING(x) CLI_STRING_(x)
+
+/* The entries, as designators: {CLI_STR("node", &node)}, {CLI_STR("output", &out), .letter =
+ * 'o'}, {CLI_INT("top", &top, 1, 512), .bad = "\"%s\" is not a count 1..512"}; {0} ends a
+ * table. */
+#define CLI_FLAG(n, d) .name = (n), .kind = CLI_OPT_FLAG, .dest = (d)
+#define CLI_HELP(d) .name = "help", .letter = 'h', .kind = CLI_OPT_HELP, .dest = (d)
+#define CLI_STR(n, d) .name = (n), .kind = CLI_OPT_STRING, .dest = (d)
+#define CLI_INT(n, d, lo, hi)                                                                      \
+    .name = (n), .kind = CLI_OPT_INT, .dest = (d), .min = (lo), .max = (hi)
+#define CLI_DOUBLE(n, d, lo, hi)                                                                   \
+    .name = (n), .kind = CLI_OPT_DOUBLE, .dest = (d), .min = (lo), .max = (hi)
+#define CLI_DURATION(n, d, most) .name = (n), .kind = CLI_OPT_DURATION, .dest = (d), .max = (most)
+#define CLI_DATE(n, d) .name = (n), .kind = CLI_OPT_DATE, .dest = (d)
+#define CLI_ENUM(n, d, names) .name = (n), .kind = CLI_OPT_ENUM, .dest = (d), .choices = (names)
+#define CLI_LIST(n, d, cnt, cap)                                                                   \
+    .name = (n), .kind = CLI_OPT_LIST, .dest = (d), .count = (cnt), .max = (cap)
+#define CLI_CALL(n, d, fn) .name = (n), .kind = CLI_OPT_CALL, .dest = (d), .call = (fn)
+#define CLI_ACTION(n, d, fn) .name = (n), .kind = CLI_OPT_ACTION, .dest = (d), .call = (fn)
+
+typedef struct cli_parser {
+    const char *cmd;     /* names the command in the line for an unknown option ("batch:
+                          * unknown option or missing value: --x (see --help)"); NULL: none */
+    const cli_opt *opts; /* the table */
+    bool cmd_in_values;  /* the line for a bad value names the command too */
+    bool in_order;       /* the options end at the first argument (gpuplan's own, before the
+                          * command): what follows it is left as it is */
+    /* An argument that looks like an unknown option (the whole word, "-5"): 0 to say it is
+     * one, else the exit status of the caller's own line. NULL: always unknown. */
+    int (*unknown)(const char *word);
+} cli_parser;
+
+/* Read the options of argv[1..argc) (argv[0] names the command) by p's table, in any order
+ * among the arguments, up to "--"; "--name value", "--name=value", "-o value" and "-ovalue"
+ * alike. The arguments that are not options are moved, in their order, to argv[*first..argc).
+ * 0, or the exit status of a usage error (one line on stderr, printed). A CLI_OPT_HELP entry
+ * stops the reading with 0 at once. */
+int cli_parse(const cli_parser *p, int argc, char **argv, int *first);
+
+/* A CLI_OPT_CALL for --timeout on a gp_history_opts: a duration up to an hour ("120s", "2m")
+ * as the total timeout of a query, the connect timeout capped by it. */
+int cli_opt_history_timeout(const char *value, void *history_opts);
+
+/* The connection options that go with --prometheus URL, into the gp_history_opts h: entries of
+ * the tables of capacity (and plan, scenario measure), import and throughput import. */
+/* clang-format off */
+#define CLI_PROMETHEUS_CONNECTION(h)                                                               \
+    {CLI_STR("token-file", &(h)->token_file)},                                                     \
+    {CLI_STR("org-id", &(h)->org_id)},                                                             \
+    {CLI_STR("cacert", &(h)->cacert)},                                                             \
+    {CLI_FLAG("insecure", &(h)->insecure)},                                                        \
+    {CLI_CALL("timeout", (h), cli_opt_history_timeout),                                            \
+     .bad = "\"%s\" is not a duration like 120s"}
+/* clang-format on */
+
 /* What capacity, scenario measure and plan take besides the query; each command reads the
  * fields it documents. */
 typedef struct cap_flags {
@@ -96,6 +196,7 @@ typedef struct cap_flags {
     gp_history_opts remote; /* --prometheus URL and its connection options */
     bool recorded_set;      /* --recorded given */
     bool print_rules;       /* capacity --print-rules */
+    int first_arg;          /* argv[first_arg..argc): the arguments that are not options */
 } cap_flags;
 
 /* The options capacity, scenario measure and plan share (cmd_capacity.c) into q and f; 0, or

@@ -1,6 +1,6 @@
 /* gpuplan batch --out DIR [--scenario NAME]... [--jobs N] [--since DATE | --against DIR]
  *               [--threshold PCT] [--keep-days N] */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,51 +34,36 @@ static void help(FILE *f) {
             GP_EXIT_FLIPPED);
 }
 
-enum { OPT_SINCE = 256, OPT_AGAINST, OPT_THRESHOLD, OPT_KEEP };
-
 typedef struct batch_args {
     gp_batch_opts o;
     const char *names[MAX_NAMES];
 } batch_args;
 
+/* --threshold 5 or 5%. */
+static int percent(const char *v, void *dest) {
+    return cli_percent(v, dest) ? 0 : CLI_OPT_BAD;
+}
+
 static int parse(int argc, char **argv, batch_args *a) {
-    static const struct option longs[] = {{"out", required_argument, NULL, 'o'},
-                                          {"scenario", required_argument, NULL, 's'},
-                                          {"jobs", required_argument, NULL, 'j'},
-                                          {"since", required_argument, NULL, OPT_SINCE},
-                                          {"against", required_argument, NULL, OPT_AGAINST},
-                                          {"threshold", required_argument, NULL, OPT_THRESHOLD},
-                                          {"keep-days", required_argument, NULL, OPT_KEEP},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "o:s:j:h", longs, NULL)) != -1) {
-        if (opt == 'o')
-            a->o.out_dir = optarg;
-        else if (opt == 's' && a->o.n_names < MAX_NAMES)
-            a->names[a->o.n_names++] = optarg;
-        else if (opt == 's')
-            return cli_usage_error("--scenario: at most %d", MAX_NAMES);
-        else if (opt == 'j' && !(gp_parse_int(optarg, &a->o.jobs) && a->o.jobs >= 1))
-            return cli_usage_error("--jobs: \"%s\" is not a number >= 1", optarg);
-        else if (opt == OPT_SINCE)
-            a->o.since = optarg;
-        else if (opt == OPT_AGAINST)
-            a->o.against = optarg;
-        else if (opt == OPT_THRESHOLD && !cli_percent(optarg, &a->o.threshold_pct))
-            return cli_usage_error("--threshold: \"%s\" is not a percentage", optarg);
-        else if (opt == OPT_KEEP && !(gp_parse_int(optarg, &a->o.keep_days) && a->o.keep_days >= 0))
-            return cli_usage_error("--keep-days: \"%s\" is not a number of days", optarg);
-        else if (opt == 'h')
-            return help(stdout), -1;
-        else if (opt == '?' || opt == ':')
-            return cli_usage_error("batch: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-    }
-    if (optind != argc)
-        return cli_usage_error("batch: unexpected argument %s (see --help)", argv[optind]);
+    bool asked = false;
+    const cli_opt opts[] = {
+        {CLI_STR("out", &a->o.out_dir), .letter = 'o'},
+        {CLI_LIST("scenario", a->names, &a->o.n_names, MAX_NAMES), .letter = 's',
+         .bad = "at most " CLI_STRING(MAX_NAMES)},
+        {CLI_INT("jobs", &a->o.jobs, 1, INT_MAX), .letter = 'j',
+         .bad = "\"%s\" is not a number >= 1"},
+        {CLI_STR("since", &a->o.since)},
+        {CLI_STR("against", &a->o.against)},
+        {CLI_CALL("threshold", &a->o.threshold_pct, percent), .bad = "\"%s\" is not a percentage"},
+        {CLI_INT("keep-days", &a->o.keep_days, 0, INT_MAX),
+         .bad = "\"%s\" is not a number of days"},
+        {CLI_HELP(&asked)},
+        {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "batch", .opts = opts}, argc, argv, &first);
+    if (rc || asked)
+        return asked ? help(stdout), -1 : rc;
+    if (first != argc)
+        return cli_usage_error("batch: unexpected argument %s (see --help)", argv[first]);
     if (!a->o.out_dir)
         return cli_usage_error("batch: --out DIR is needed (see --help)");
     a->o.names = a->names;

@@ -2,7 +2,6 @@
  * with scenario measure (cmd_scenario.c) and plan --mix (cmd_plan.c). Each command parses its
  * options into a gp_cap_query, asks src/app/capacity.c, and renders through
  * src/report/report_capacity.c. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,26 +42,29 @@ enum {
     C_PRINT_RULES
 };
 
-static bool parse_since(const char *s, long long *ms) {
+/* --since 30d, 12h or 2w, at most ten years. */
+static int parse_since(const char *s, void *dest) {
+    long long *ms = dest;
     char *end;
     double v = strtod(s, &end);
     if (end == s || !(v > 0))
-        return false;
+        return CLI_OPT_BAD;
     double unit = !strcmp(end, "d")   ? 86400e3
                   : !strcmp(end, "h") ? 3600e3
                   : !strcmp(end, "w") ? 7 * 86400e3
                                       : -1;
     if (unit < 0 || v * unit > 3650 * 86400e3)
-        return false;
+        return CLI_OPT_BAD;
     *ms = (long long)(v * unit);
-    return true;
+    return 0;
 }
 
 /* --growth 5%/month, 0.05, or trend. */
-static bool parse_growth(const char *arg, gp_mix_request *rq) {
+static int parse_growth(const char *arg, void *dest) {
+    gp_mix_request *rq = dest;
     rq->has_growth = true;
     if (!strcmp(arg, "trend"))
-        return rq->trend = true;
+        return rq->trend = true, 0;
     char buf[32];
     snprintf(buf, sizeof buf, "%s", arg);
     char *slash = strstr(buf, "/month");
@@ -73,187 +75,111 @@ static bool parse_growth(const char *arg, gp_mix_request *rq) {
     if (pct)
         buf[n - 1] = '\0';
     if (!gp_parse_double(buf, &rq->growth) || rq->growth <= -100 || rq->growth > 1000)
-        return false;
+        return CLI_OPT_BAD;
     rq->growth /= pct || rq->growth >= 1 ? 100 : 1;
-    return true;
-}
-
-/* The window and selection options into q; 0, or the exit status of a bad one. */
-static int query_option(int opt, const char *v, gp_session *ses, gp_cap_query *q) {
-    gp_err err;
-    switch (opt) {
-    case C_SINCE:
-        return parse_since(v, &q->since_ms)
-                   ? 0
-                   : cli_usage_error("--since: \"%s\" is not a window like 30d, 12h or 2w", v);
-    case C_NODE:
-        if (q->n_nodes == 64)
-            return cli_usage_error("at most 64 --node");
-        q->nodes[q->n_nodes++] = v;
-        return 0;
-    case C_GPU:
-        gp_gpu_normalize(v, 0, q->gpu, sizeof q->gpu);
-        q->has_gpu = true;
-        return 0;
-    case C_PRICE:
-        if (!gp_parse_double(v, &q->price) || q->price < 0)
-            return cli_usage_error("--price-per-kwh: \"%s\" is not a price", v);
-        q->has_price = true;
-        return 0;
-    case C_SCEN:
-        return gp_cap_query_price_from(ses, v, q, &err) ? cli_fail(&err) : 0;
-    default: /* C_THR */
-        if (!gp_parse_int(v, &q->threshold) || q->threshold < 5 || q->threshold > 100 ||
-            q->threshold % 5)
-            return cli_usage_error("--busy-threshold: a multiple of 5 from 5 to 100 (the "
-                                   "rollups keep 5 %% bins)");
-        return 0;
-    }
-}
-
-/* The options of --prometheus into o; 0, or the exit status of a bad one. */
-static int remote_option(int opt, const char *v, gp_history_opts *o) {
-    if (opt == C_HOSTS || opt == C_CONC) {
-        int *n = opt == C_HOSTS ? &o->hosts_per_query : &o->concurrency;
-        if (!gp_parse_int(v, n) || *n < 1 || *n > 100000)
-            return cli_usage_error("%s: a count >= 1",
-                                   opt == C_HOSTS ? "--hosts-per-query" : "--concurrency");
-        return 0;
-    }
-    if (opt == C_TIMEOUT) {
-        char *end;
-        double x = strtod(v, &end);
-        double unit = !strcmp(end, "s") ? 1000 : !strcmp(end, "m") ? GP_MINUTE_MS : -1;
-        if (end == v || !(x > 0) || unit < 0 || x * unit > GP_HOUR_MS)
-            return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
-        o->total_timeout_ms = (long)(x * unit);
-        if (o->connect_timeout_ms > o->total_timeout_ms)
-            o->connect_timeout_ms = o->total_timeout_ms;
-        return 0;
-    }
-    if (opt == C_INSECURE) {
-        o->insecure = true;
-        return 0;
-    }
-    *(opt == C_PROM    ? &o->url
-      : opt == C_MATCH ? &o->match
-      : opt == C_TOKEN ? &o->token_file
-      : opt == C_ORG   ? &o->org_id
-                       : &o->cacert) = v;
     return 0;
 }
 
-int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f) {
-    static const struct option longs[] = {{"since", required_argument, NULL, C_SINCE},
-                                          {"node", required_argument, NULL, C_NODE},
-                                          {"gpu", required_argument, NULL, C_GPU},
-                                          {"price-per-kwh", required_argument, NULL, C_PRICE},
-                                          {"scenario", required_argument, NULL, C_SCEN},
-                                          {"busy-threshold", required_argument, NULL, C_THR},
-                                          {"by", required_argument, NULL, C_BY},
-                                          {"ldc", no_argument, NULL, C_LDC},
-                                          {"json", no_argument, NULL, C_JSON},
-                                          {"csv", no_argument, NULL, C_CSV},
-                                          {"option", required_argument, NULL, C_OPTION},
-                                          {"mix", required_argument, NULL, C_MIX},
-                                          {"growth", required_argument, NULL, C_GROWTH},
-                                          {"target", required_argument, NULL, C_TARGET},
-                                          {"force-trend", no_argument, NULL, C_FORCE},
-                                          {"prometheus", required_argument, NULL, C_PROM},
-                                          {"match", required_argument, NULL, C_MATCH},
-                                          {"token-file", required_argument, NULL, C_TOKEN},
-                                          {"org-id", required_argument, NULL, C_ORG},
-                                          {"cacert", required_argument, NULL, C_CACERT},
-                                          {"insecure", no_argument, NULL, C_INSECURE},
-                                          {"timeout", required_argument, NULL, C_TIMEOUT},
-                                          {"hosts-per-query", required_argument, NULL, C_HOSTS},
-                                          {"concurrency", required_argument, NULL, C_CONC},
-                                          {"recorded", required_argument, NULL, C_RECORDED},
-                                          {"print-rules", no_argument, NULL, C_PRINT_RULES},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-    gp_cap_query_init(q);
-    *f = (cap_flags){.mix_rq.target = 0.7};
-    gp_history_opts_init(&f->remote);
-    int opt, rc = 0;
-    optind = 1;
-    opterr = 0;
-    while (!rc && (opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (opt) {
-        case C_SINCE:
-        case C_NODE:
-        case C_GPU:
-        case C_PRICE:
-        case C_SCEN:
-        case C_THR:
-            rc = query_option(opt, optarg, ses, q);
-            break;
-        case C_BY:
-            q->by = optarg;
-            break;
-        case C_LDC:
-        case C_JSON:
-        case C_CSV:
-            *(opt == C_LDC ? &f->ldc : opt == C_JSON ? &f->json : &f->csv) = true;
-            break;
-        case C_OPTION:
-        case C_MIX:
-            *(opt == C_MIX ? &f->mix : &f->option) = optarg;
-            break;
-        case C_GROWTH:
-            if (!parse_growth(optarg, &f->mix_rq))
-                rc = cli_usage_error("--growth: 5%%/month, or trend");
-            break;
-        case C_TARGET:
-            if (!gp_parse_double(optarg, &f->mix_rq.target) ||
-                !(f->mix_rq.target > 0 && f->mix_rq.target <= 1))
-                rc = cli_usage_error("--target: a utilization in (0, 1]");
-            break;
-        case C_FORCE:
-            f->mix_rq.force_trend = true;
-            break;
-        case C_PROM:
-        case C_MATCH:
-        case C_TOKEN:
-        case C_ORG:
-        case C_CACERT:
-        case C_INSECURE:
-        case C_TIMEOUT:
-        case C_HOSTS:
-        case C_CONC:
-            rc = remote_option(opt, optarg, &f->remote);
-            break;
-        case C_RECORDED:
-            f->recorded_set = true;
-            if (!strcmp(optarg, "auto") || !strcmp(optarg, "yes") || !strcmp(optarg, "no"))
-                q->recorded = optarg[0] == 'a'   ? GP_REC_AUTO
-                              : optarg[0] == 'y' ? GP_REC_YES
-                                                 : GP_REC_NO;
-            else
-                rc = cli_usage_error("--recorded: auto, yes or no");
-            break;
-        case C_PRINT_RULES:
-            f->print_rules = true;
-            break;
-        case 'h':
-            f->help = true;
-            return 0;
-        default:
-            rc = cli_usage_error("unknown option or missing value: %s (see --help)",
-                                 argv[optind - 1]);
-        }
-    }
-    if (!rc && f->remote.url[0]) {
+/* --gpu MODEL, normalised, into the query. */
+static int query_gpu(const char *v, void *dest) {
+    gp_cap_query *q = dest;
+    gp_gpu_normalize(v, 0, q->gpu, sizeof q->gpu);
+    q->has_gpu = true;
+    return 0;
+}
+
+/* --price-per-kwh X: a price of 0 or more. */
+static int query_price(const char *v, void *dest) {
+    gp_cap_query *q = dest;
+    if (!gp_parse_double(v, &q->price) || q->price < 0)
+        return CLI_OPT_BAD;
+    q->has_price = true;
+    return 0;
+}
+
+/* --scenario NAME|FILE: the price of power (and more) from a scenario. */
+typedef struct scenario_price {
+    gp_session *ses;
+    gp_cap_query *q;
+} scenario_price;
+
+static int query_scenario(const char *v, void *dest) {
+    scenario_price *sp = dest;
+    gp_err err;
+    return gp_cap_query_price_from(sp->ses, v, sp->q, &err) ? cli_fail(&err) : 0;
+}
+
+/* --busy-threshold: the rollups keep 5 % bins. */
+static int query_threshold(const char *v, void *dest) {
+    int *t = dest;
+    return gp_parse_int(v, t) && *t >= 5 && *t <= 100 && *t % 5 == 0 ? 0 : CLI_OPT_BAD;
+}
+
+/* --target: a utilization in (0, 1]. */
+static int mix_target(const char *v, void *dest) {
+    double *t = dest;
+    return gp_parse_double(v, t) && *t > 0 && *t <= 1 ? 0 : CLI_OPT_BAD;
+}
+
+static const char *const recorded_names[] = {"auto", "yes", "no", NULL}; /* GP_REC_ order */
+
+/* The connection options apply to --prometheus URL: given without it, they are a mistake. */
+static int remote_check(gp_cap_query *q, cap_flags *f) {
+    if (f->remote.url[0]) {
         q->remote = &f->remote;
         gp_err warn;
         if (f->remote.token_file[0] &&
             gp_token_file_check(f->remote.token_file, &warn) == GP_E_INPUT)
             fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
-    } else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
-                       f->remote.cacert[0] || f->remote.insecure || f->recorded_set))
-        rc = cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure and "
-                             "--recorded go with --prometheus URL");
-    return rc;
+        return 0;
+    }
+    if (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
+        f->remote.cacert[0] || f->remote.insecure || f->recorded_set)
+        return cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure and "
+                               "--recorded go with --prometheus URL");
+    return 0;
+}
+
+int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f) {
+    gp_cap_query_init(q);
+    *f = (cap_flags){.mix_rq.target = 0.7};
+    gp_history_opts_init(&f->remote);
+    gp_history_opts *h = &f->remote;
+    scenario_price sp = {ses, q};
+    int recorded = (int)q->recorded;
+    const cli_opt opts[] = {
+        {CLI_CALL("since", &q->since_ms, parse_since),
+         .bad = "\"%s\" is not a window like 30d, 12h or 2w"},
+        {CLI_LIST("node", q->nodes, &q->n_nodes, 64), .bad = "at most 64"},
+        {CLI_CALL("gpu", q, query_gpu)},
+        {CLI_CALL("price-per-kwh", q, query_price), .bad = "\"%s\" is not a price"},
+        {CLI_CALL("scenario", &sp, query_scenario)},
+        {CLI_CALL("busy-threshold", &q->threshold, query_threshold),
+         .bad = "a multiple of 5 from 5 to 100 (the rollups keep 5 % bins)"},
+        {CLI_STR("by", &q->by)},
+        {CLI_FLAG("ldc", &f->ldc)},
+        {CLI_FLAG("json", &f->json)},
+        {CLI_FLAG("csv", &f->csv)},
+        {CLI_STR("option", &f->option)},
+        {CLI_STR("mix", &f->mix)},
+        {CLI_CALL("growth", &f->mix_rq, parse_growth), .bad = "5%/month, or trend"},
+        {CLI_CALL("target", &f->mix_rq.target, mix_target), .bad = "a utilization in (0, 1]"},
+        {CLI_FLAG("force-trend", &f->mix_rq.force_trend)},
+        {CLI_STR("prometheus", &h->url)},
+        {CLI_STR("match", &h->match)},
+        CLI_PROMETHEUS_CONNECTION(h),
+        {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 100000), .bad = "a count >= 1"},
+        {CLI_INT("concurrency", &h->concurrency, 1, 100000), .bad = "a count >= 1"},
+        {CLI_ENUM("recorded", &recorded, recorded_names), .bad = "auto, yes or no",
+         .given = &f->recorded_set},
+        {CLI_FLAG("print-rules", &f->print_rules)},
+        {CLI_HELP(&f->help)},
+        {0}};
+    int rc = cli_parse(&(cli_parser){.opts = opts}, argc, argv, &f->first_arg);
+    q->recorded = recorded;
+    if (rc || f->help)
+        return rc;
+    return remote_check(q, f);
 }
 
 /* Write what a renderer put in out to stdout; 0, or the exit status of a failure. */
@@ -302,7 +228,7 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
     int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? capacity_help(stdout), 0 : rc;
-    if (optind != argc || flags.mix || flags.option)
+    if (flags.first_arg != argc || flags.mix || flags.option)
         return cli_usage_error("capacity takes no arguments (see --help)");
     gp_err err;
     gp_err_clear(&err);

@@ -1,5 +1,5 @@
 /* gpuplan collect: pull telemetry from every node, once or on an interval. */
-#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,70 +23,46 @@ typedef struct collect_args {
     bool once, fail_on_error;
 } collect_args;
 
+/* A duration from 1 ms to a day ("500ms", "15s", "48h") into a long of milliseconds. */
+static int interval(const char *v, void *dest) {
+    return cli_interval_ms(v, dest) ? 0 : CLI_OPT_BAD;
+}
+
+static void collect_help(void) {
+    printf("usage: gpuplan collect [--once] [--interval 15s] [--concurrency 64]\n"
+           "                       [--timeout 10s] [--cycles N] [--keep-raw 48h]\n"
+           "                       [--fail-on-error]\n\n"
+           "Fetches every node's sources concurrently (one libcurl multi loop), parses\n"
+           "them and writes each cycle in one transaction with every node's status.\n"
+           "A hung or broken node is recorded and never delays the rest past the\n"
+           "timeout; each transfer gets a quarter of it to connect (at most 3 s), half\n"
+           "for a first byte, then 1 KiB/s. SIGINT or SIGTERM finish the cycle in hand\n"
+           "and exit cleanly, ending a wait on a locked database at once.\n"
+           "--fail-on-error: exit 4 when a node failed in any cycle (0 otherwise).\n");
+}
+
 /* collect's options into a; 0, 1 for --help, or the exit status of a bad one. */
 static int collect_options(int argc, char **argv, collect_args *a) {
-    enum { O_ONCE = 256, O_INTERVAL, O_CONC, O_TIMEOUT, O_CYCLES, O_KEEP, O_FAIL };
-    static const struct option longs[] = {{"once", no_argument, NULL, O_ONCE},
-                                          {"interval", required_argument, NULL, O_INTERVAL},
-                                          {"concurrency", required_argument, NULL, O_CONC},
-                                          {"timeout", required_argument, NULL, O_TIMEOUT},
-                                          {"cycles", required_argument, NULL, O_CYCLES},
-                                          {"keep-raw", required_argument, NULL, O_KEEP},
-                                          {"fail-on-error", no_argument, NULL, O_FAIL},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (opt) {
-        case O_ONCE:
-            a->once = true;
-            break;
-        case O_FAIL:
-            a->fail_on_error = true;
-            break;
-        case O_INTERVAL:
-            if (!cli_interval_ms(optarg, &a->interval))
-                return cli_usage_error("--interval: \"%s\" is not a duration like 15s", optarg);
-            break;
-        case O_CONC:
-            if (!gp_parse_int(optarg, &a->o.concurrency) || a->o.concurrency < 1 ||
-                a->o.concurrency > GP_COLLECT_MAX_CONCURRENCY)
-                return cli_usage_error("--concurrency: 1 to %d", GP_COLLECT_MAX_CONCURRENCY);
-            break;
-        case O_TIMEOUT:
-            if (!cli_interval_ms(optarg, &a->o.total_timeout_ms))
-                return cli_usage_error("--timeout: \"%s\" is not a duration like 10s", optarg);
-            if (a->o.connect_timeout_ms > a->o.total_timeout_ms)
-                a->o.connect_timeout_ms = a->o.total_timeout_ms;
-            break;
-        case O_CYCLES:
-            if (!gp_parse_int(optarg, &a->cycles) || a->cycles < 1)
-                return cli_usage_error("--cycles: a count >= 1");
-            break;
-        case O_KEEP:
-            if (!cli_interval_ms(optarg, &a->o.raw_keep_ms))
-                return cli_usage_error("--keep-raw: \"%s\" is not a duration like 48h", optarg);
-            break;
-        case 'h':
-            printf("usage: gpuplan collect [--once] [--interval 15s] [--concurrency 64]\n"
-                   "                       [--timeout 10s] [--cycles N] [--keep-raw 48h]\n"
-                   "                       [--fail-on-error]\n\n"
-                   "Fetches every node's sources concurrently (one libcurl multi loop), parses\n"
-                   "them and writes each cycle in one transaction with every node's status.\n"
-                   "A hung or broken node is recorded and never delays the rest past the\n"
-                   "timeout; each transfer gets a quarter of it to connect (at most 3 s), half\n"
-                   "for a first byte, then 1 KiB/s. SIGINT or SIGTERM finish the cycle in hand\n"
-                   "and exit cleanly, ending a wait on a locked database at once.\n"
-                   "--fail-on-error: exit 4 when a node failed in any cycle (0 otherwise).\n");
-            return 1;
-        default:
-            return cli_usage_error("collect: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    return optind != argc ? cli_usage_error("collect takes no arguments") : 0;
+    bool help = false;
+    const cli_opt opts[] = {
+        {CLI_FLAG("once", &a->once)},
+        {CLI_CALL("interval", &a->interval, interval), .bad = "\"%s\" is not a duration like 15s"},
+        {CLI_INT("concurrency", &a->o.concurrency, 1, GP_COLLECT_MAX_CONCURRENCY),
+         .bad = "1 to " CLI_STRING(GP_COLLECT_MAX_CONCURRENCY)},
+        {CLI_CALL("timeout", &a->o.total_timeout_ms, interval),
+         .bad = "\"%s\" is not a duration like 10s"},
+        {CLI_INT("cycles", &a->cycles, 1, INT_MAX), .bad = "a count >= 1"},
+        {CLI_CALL("keep-raw", &a->o.raw_keep_ms, interval),
+         .bad = "\"%s\" is not a duration like 48h"},
+        {CLI_FLAG("fail-on-error", &a->fail_on_error)},
+        {CLI_HELP(&help)},
+        {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "collect", .opts = opts}, argc, argv, &first);
+    if (rc || help)
+        return help ? collect_help(), 1 : rc;
+    if (a->o.connect_timeout_ms > a->o.total_timeout_ms)
+        a->o.connect_timeout_ms = a->o.total_timeout_ms;
+    return first != argc ? cli_usage_error("collect takes no arguments") : 0;
 }
 
 int cmd_collect(gp_session *ses, int argc, char **argv) {

@@ -1,5 +1,5 @@
 /* gpuplan compare: GPU generations per unit of work (docs/compare.md). */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,126 +73,53 @@ static bool parse_rate(const char *s, double *out) {
     return true;
 }
 
-static int compare_option(compare_args *a, int opt, const char *arg) {
-    gp_compare_request *rq = &a->rq;
-    switch (opt) {
-    case 'w':
-        return gp_parse_double(arg, &rq->work_per_month)
-                   ? 0
-                   : cli_usage_error("--work: \"%s\" is not a number", arg);
-    case 'u':
-        rq->unit = arg;
-        return 0;
-    case 'p':
-        rq->profile = arg;
-        return 0;
-    case 'g':
-        return parse_rate(arg, &rq->growth_per_month)
-                   ? 0
-                   : cli_usage_error("--growth: \"%s\" is not a rate", arg);
-    case 'H':
-        return gp_parse_int(arg, &rq->horizon_months)
-                   ? 0
-                   : cli_usage_error("--horizon: \"%s\" is not a whole number of months", arg);
-    case 'U':
-        return parse_rate(arg, &rq->utilization)
-                   ? 0
-                   : cli_usage_error("--utilization: \"%s\" is not a share", arg);
-    case 'P':
-        if (rq->n_providers == GP_COMPARE_MAX_PROVIDERS)
-            return cli_usage_error("--provider: at most %d", GP_COMPARE_MAX_PROVIDERS);
-        rq->providers[rq->n_providers++] = arg;
-        return 0;
-    case 't':
-        rq->tariff = arg;
-        return 0;
-    case 'a':
-        if (!gp_valid_date(arg))
-            return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", arg);
-        snprintf(a->as_of, sizeof a->as_of, "%s", arg);
-        return 0;
-    case 'f':
-        if (strcmp(arg, "md") && strcmp(arg, "csv") && strcmp(arg, "json") && strcmp(arg, "xlsx"))
-            return cli_usage_error("--format: \"%s\" is not md, csv, json or xlsx", arg);
-        a->format = arg;
-        return 0;
-    case 'o':
-        a->output = arg;
-        return 0;
-    case 's':
-        rq->save = arg;
-        return 0;
-    case 'G':
-        rq->gpu = arg;
-        return 0;
-    case 'K':
-        rq->pricing = arg;
-        return 0;
-    case 'R':
-        rq->region = arg;
-        return 0;
-    case 'S':
-        rq->spot = true;
-        return 0;
-    case 'O':
-        return gp_parse_double(arg, &rq->server_overhead)
-                   ? 0
-                   : cli_usage_error("--server-overhead: \"%s\" is not a number", arg);
-    case 'N':
-        return gp_parse_double(arg, &rq->network_share)
-                   ? 0
-                   : cli_usage_error("--network-share: \"%s\" is not a number", arg);
-    case 'k':
-        return gp_parse_int(arg, &rq->pick) && rq->pick >= 1
-                   ? 0
-                   : cli_usage_error("--pick: \"%s\" is not a rank 1 or more", arg);
-    default:
-        a->help = true;
-        return 0;
-    }
+/* --growth and --utilization: 0.05 or 5%. */
+static int rate(const char *v, void *dest) {
+    return parse_rate(v, dest) ? 0 : CLI_OPT_BAD;
 }
 
+static const char *const formats[] = {"md", "csv", "json", "xlsx", NULL};
+
 static int compare_parse(int argc, char **argv, compare_args *a) {
-    static const struct option longs[] = {{"work", required_argument, NULL, 'w'},
-                                          {"unit", required_argument, NULL, 'u'},
-                                          {"profile", required_argument, NULL, 'p'},
-                                          {"growth", required_argument, NULL, 'g'},
-                                          {"horizon", required_argument, NULL, 'H'},
-                                          {"utilization", required_argument, NULL, 'U'},
-                                          {"provider", required_argument, NULL, 'P'},
-                                          {"tariff", required_argument, NULL, 't'},
-                                          {"as-of", required_argument, NULL, 'a'},
-                                          {"format", required_argument, NULL, 'f'},
-                                          {"output", required_argument, NULL, 'o'},
-                                          {"save", required_argument, NULL, 's'},
-                                          {"pick", required_argument, NULL, 'k'},
-                                          {"gpu", required_argument, NULL, 'G'},
-                                          {"pricing", required_argument, NULL, 'K'},
-                                          {"region", required_argument, NULL, 'R'},
-                                          {"spot", no_argument, NULL, 'S'},
-                                          {"server-overhead", required_argument, NULL, 'O'},
-                                          {"network-share", required_argument, NULL, 'N'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     gp_today(a->as_of);
     gp_compare_defaults(&a->rq, a->as_of);
     a->rq.work_per_month = NAN; /* required */
-    a->format = "md";
-    int opt, rc;
-    optind = 1;
-    opterr = 0; /* one error line, ours */
-    while ((opt = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
-        if (opt == '?' || opt == ':')
-            return cli_usage_error("compare: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-        if ((rc = compare_option(a, opt, optarg)))
-            return rc;
-    }
+    gp_compare_request *rq = &a->rq;
+    int format = 0, first;
+    const cli_opt opts[] = {
+        {CLI_DOUBLE("work", &rq->work_per_month, 0, 0), .bad = "\"%s\" is not a number"},
+        {CLI_STR("unit", &rq->unit)},
+        {CLI_STR("profile", &rq->profile)},
+        {CLI_CALL("growth", &rq->growth_per_month, rate), .bad = "\"%s\" is not a rate"},
+        {CLI_INT("horizon", &rq->horizon_months, 0, 0),
+         .bad = "\"%s\" is not a whole number of months"},
+        {CLI_CALL("utilization", &rq->utilization, rate), .bad = "\"%s\" is not a share"},
+        {CLI_LIST("provider", rq->providers, &rq->n_providers, GP_COMPARE_MAX_PROVIDERS),
+         .bad = "at most " CLI_STRING(GP_COMPARE_MAX_PROVIDERS)},
+        {CLI_STR("tariff", &rq->tariff)},
+        {CLI_DATE("as-of", a->as_of)},
+        {CLI_ENUM("format", &format, formats), .bad = "\"%s\" is not md, csv, json or xlsx"},
+        {CLI_STR("output", &a->output), .letter = 'o'},
+        {CLI_STR("save", &rq->save)},
+        {CLI_INT("pick", &rq->pick, 1, INT_MAX), .bad = "\"%s\" is not a rank 1 or more"},
+        {CLI_STR("gpu", &rq->gpu)},
+        {CLI_STR("pricing", &rq->pricing)},
+        {CLI_STR("region", &rq->region)},
+        {CLI_FLAG("spot", &rq->spot)},
+        {CLI_DOUBLE("server-overhead", &rq->server_overhead, 0, 0),
+         .bad = "\"%s\" is not a number"},
+        {CLI_DOUBLE("network-share", &rq->network_share, 0, 0), .bad = "\"%s\" is not a number"},
+        {CLI_HELP(&a->help)},
+        {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = "compare", .opts = opts}, argc, argv, &first);
+    a->format = formats[format];
+    if (rc)
+        return rc;
     if (a->help)
         return 0;
-    if (optind != argc)
-        return cli_usage_error("compare: unexpected argument \"%s\"", argv[optind]);
+    if (first != argc)
+        return cli_usage_error("compare: unexpected argument \"%s\"", argv[first]);
     if (isnan(a->rq.work_per_month) || !a->rq.unit || !a->rq.profile)
         return cli_usage_error("compare needs --work, --unit and --profile (see --help)");
     if (!a->rq.save != !a->rq.pick)

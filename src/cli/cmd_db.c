@@ -51,25 +51,28 @@ static int db_check(gp_session *ses) {
     return 0;
 }
 
+static void db_help(void) {
+    printf("usage: gpuplan db stats [--space]\n       gpuplan db check\n\nstats: what the "
+           "database holds and how large it is. Raw samples are kept for 48 h\n(collect "
+           "--keep-raw), 5-minute and 1-hour rollups for a year.\n\n  --space   where the "
+           "file's bytes go: the pages of each table with its indexes,\n            largest "
+           "first, and the free pages (reads the whole file)\n\ncheck: SQLite's "
+           "integrity_check and every day chunk decoded, its checksum\nverified; each "
+           "damaged chunk is named with its series (or node) and day.\nExit 1 when "
+           "something is damaged. Reads the whole file; works read-only.\n");
+}
+
 int cmd_db(gp_session *ses, int argc, char **argv) {
-    if (argc == 2 && !strcmp(argv[1], "check"))
+    bool space = false, asked = false;
+    const cli_opt opts[] = {{CLI_FLAG("space", &space)}, {CLI_HELP(&asked)}, {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "db", .opts = opts}, argc, argv, &first);
+    if (rc || asked)
+        return asked ? db_help(), 0 : rc;
+    const char *sub = first < argc ? argv[first] : "";
+    if (argc - first == 1 && !strcmp(sub, "check") && !space)
         return db_check(ses);
-    bool space = argc == 3 && strcmp(argv[2], "--space") == 0;
-    if ((argc != 2 && !space) || strcmp(argv[1], "stats") != 0) {
-        if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            printf(
-                "usage: gpuplan db stats [--space]\n       gpuplan db check\n\nstats: what the "
-                "database holds and how large it is. Raw samples are kept for 48 h\n(collect "
-                "--keep-raw), 5-minute and 1-hour rollups for a year.\n\n  --space   where the "
-                "file's bytes go: the pages of each table with its indexes,\n            largest "
-                "first, and the free pages (reads the whole file)\n\ncheck: SQLite's "
-                "integrity_check and every day chunk decoded, its checksum\nverified; each "
-                "damaged chunk is named with its series (or node) and day.\nExit 1 when "
-                "something is damaged. Reads the whole file; works read-only.\n");
-            return 0;
-        }
+    if (argc - first != 1 || strcmp(sub, "stats") != 0)
         return cli_usage_error("db: usage: gpuplan db stats [--space] | gpuplan db check");
-    }
     ses->read_only = true;
     gp_err err;
     gp_err_clear(&err);

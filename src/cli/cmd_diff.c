@@ -21,28 +21,25 @@ static void diff_help(FILE *f) {
             GP_EXIT_FLIPPED);
 }
 
+/* --threshold 5 or 5%. */
+static int percent(const char *v, void *dest) {
+    return cli_percent(v, dest) ? 0 : CLI_OPT_BAD;
+}
+
 int cmd_diff(gp_session *ses, int argc, char **argv) {
-    const char *side[2] = {NULL, NULL};
     double threshold = 1.0;
-    bool json = false;
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return diff_help(stdout), 0;
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--threshold") && i + 1 < argc) {
-            if (!cli_percent(argv[++i], &threshold))
-                return cli_usage_error("--threshold: \"%s\" is not a percentage", argv[i]);
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("diff: unknown option %s (see --help)", argv[i]);
-        else if (n < 2)
-            side[n++] = argv[i];
-        else
-            return cli_usage_error("diff takes two runs or scenarios (see --help)");
-    }
-    if (n != 2)
+    bool json = false, asked = false;
+    const cli_opt opts[] = {
+        {CLI_FLAG("json", &json)},
+        {CLI_CALL("threshold", &threshold, percent), .bad = "\"%s\" is not a percentage"},
+        {CLI_HELP(&asked)},
+        {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "diff", .opts = opts}, argc, argv, &first);
+    if (rc || asked)
+        return asked ? diff_help(stdout), 0 : rc;
+    if (argc - first != 2)
         return cli_usage_error("diff takes two runs or scenarios (see --help)");
+    const char *side[2] = {argv[first], argv[first + 1]};
     gp_err err;
     gp_err_clear(&err);
     gp_batch_diff d;
@@ -62,7 +59,7 @@ int cmd_diff(gp_session *ses, int argc, char **argv) {
     }
     fwrite(b.data, 1, b.len, stdout);
     gp_buf_done(&b);
-    int rc = d.flips ? GP_EXIT_FLIPPED : 0;
+    rc = d.flips ? GP_EXIT_FLIPPED : 0;
     gp_batch_diff_done(&d);
     return rc;
 }

@@ -2,12 +2,12 @@
  * (src/app/exporter.c) read-only, and serves what it computes through libmicrohttpd, rendered
  * by src/report/report_metrics.c, until SIGINT or SIGTERM. One connection is served at a time
  * (the internal polling thread), so the service sees one caller. */
-#include <getopt.h>
 #include <netdb.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +40,6 @@ static void exporter_help(void) {
            "printed on stdout once the port answers.\n",
            DEFAULT_LISTEN);
 }
-
-enum { X_LISTEN = 256, X_SINCE, X_THR, X_SCEN, X_PRICE, X_BY, X_MAXV, X_MAXAGE };
 
 /* "30d", "12h", "90m", "45s" into milliseconds (at most ten years); false for anything else. */
 static bool parse_duration(const char *s, long long *ms) {
@@ -189,70 +187,51 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
     return reply(conn, MHD_HTTP_NOT_FOUND, plain, missing, sizeof missing - 1, false);
 }
 
-static int parse(int argc, char **argv, gp_exporter_opts *o, const char **listen, bool *help) {
-    static const struct option longs[] = {{"listen", required_argument, NULL, X_LISTEN},
-                                          {"since", required_argument, NULL, X_SINCE},
-                                          {"busy-threshold", required_argument, NULL, X_THR},
-                                          {"scenario", required_argument, NULL, X_SCEN},
-                                          {"price-per-kwh", required_argument, NULL, X_PRICE},
-                                          {"by", required_argument, NULL, X_BY},
-                                          {"max-label-values", required_argument, NULL, X_MAXV},
-                                          {"max-age", required_argument, NULL, X_MAXAGE},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-    int opt;
+/* --since: a window of 5 minutes or more. */
+static int exporter_since(const char *v, void *dest) {
     long long ms;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (opt) {
-        case X_LISTEN:
-            *listen = optarg;
-            break;
-        case X_SINCE:
-            if (!parse_duration(optarg, &ms) || ms < 300000)
-                return cli_usage_error("--since: \"%s\" is not a window like 7d or 12h (5m at "
-                                       "least)",
-                                       optarg);
-            o->since_ms = ms;
-            break;
-        case X_THR:
-            if (!gp_parse_int(optarg, &o->threshold) || o->threshold < 5 || o->threshold > 100 ||
-                o->threshold % 5)
-                return cli_usage_error("--busy-threshold: a multiple of 5 from 5 to 100");
-            break;
-        case X_SCEN:
-            o->scenario = optarg;
-            break;
-        case X_PRICE:
-            if (!gp_parse_double(optarg, &o->price) || o->price < 0)
-                return cli_usage_error("--price-per-kwh: \"%s\" is not a price", optarg);
-            o->has_price = true;
-            break;
-        case X_BY:
-            o->by = optarg;
-            break;
-        case X_MAXV:
-            if (!gp_parse_int(optarg, &o->max_label_values) || o->max_label_values < 1 ||
-                o->max_label_values > GP_EXPORTER_MAX_LABEL_VALUES)
-                return cli_usage_error("--max-label-values: a count from 1 to %d",
-                                       GP_EXPORTER_MAX_LABEL_VALUES);
-            break;
-        case X_MAXAGE:
-            if (!parse_duration(optarg, &ms) || ms < 1000)
-                return cli_usage_error("--max-age: \"%s\" is not a duration like 5m or 30s",
-                                       optarg);
-            o->max_age_ms = ms;
-            break;
-        case 'h':
-            *help = true;
-            return 0;
-        default:
-            return cli_usage_error("unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind != argc)
+    if (!parse_duration(v, &ms) || ms < 300000)
+        return CLI_OPT_BAD;
+    *(long long *)dest = ms;
+    return 0;
+}
+
+/* --max-age: a second or more. */
+static int exporter_max_age(const char *v, void *dest) {
+    long long ms;
+    if (!parse_duration(v, &ms) || ms < 1000)
+        return CLI_OPT_BAD;
+    *(int64_t *)dest = ms;
+    return 0;
+}
+
+/* --busy-threshold: a multiple of 5 from 5 to 100. */
+static int exporter_threshold(const char *v, void *dest) {
+    int *t = dest;
+    return gp_parse_int(v, t) && *t >= 5 && *t <= 100 && *t % 5 == 0 ? 0 : CLI_OPT_BAD;
+}
+
+static int parse(int argc, char **argv, gp_exporter_opts *o, const char **listen, bool *help) {
+    const cli_opt opts[] = {
+        {CLI_STR("listen", listen)},
+        {CLI_CALL("since", &o->since_ms, exporter_since),
+         .bad = "\"%s\" is not a window like 7d or 12h (5m at least)"},
+        {CLI_CALL("busy-threshold", &o->threshold, exporter_threshold),
+         .bad = "a multiple of 5 from 5 to 100"},
+        {CLI_STR("scenario", &o->scenario)},
+        {CLI_DOUBLE("price-per-kwh", &o->price, 0, INFINITY), .given = &o->has_price,
+         .bad = "\"%s\" is not a price"},
+        {CLI_STR("by", &o->by)},
+        {CLI_INT("max-label-values", &o->max_label_values, 1, GP_EXPORTER_MAX_LABEL_VALUES),
+         .bad = "a count from 1 to " CLI_STRING(GP_EXPORTER_MAX_LABEL_VALUES)},
+        {CLI_CALL("max-age", &o->max_age_ms, exporter_max_age),
+         .bad = "\"%s\" is not a duration like 5m or 30s"},
+        {CLI_HELP(help)},
+        {0}};
+    int first, rc = cli_parse(&(cli_parser){.opts = opts}, argc, argv, &first);
+    if (rc || *help)
+        return rc;
+    if (first != argc)
         return cli_usage_error("exporter takes no arguments (see --help)");
     if (o->scenario && o->has_price)
         return cli_usage_error("--scenario prices the power itself: leave out --price-per-kwh");

@@ -6,21 +6,25 @@
 #include "gpuplan/clock.h"
 
 int cmd_fleet(gp_session *ses, int argc, char **argv) {
-    bool json = false, fail_on_alert = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--fail-on-alert"))
-            *(argv[i][2] == 'j' ? &json : &fail_on_alert) = true;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: gpuplan fleet [--json] [--fail-on-alert]\n\nEvery GPU that ever "
-                   "reported, with its last utilization, memory, power and temperature; one\n"
-                   "not seen for 15 minutes shows its last values marked \"stale 3 d\" (--json:\n"
-                   "stale, age_s). Alerts: temperature >= 85 C, memory >= 90 %%, node down, GPU\n"
-                   "missing since the last cycle, power above the GPU's limit. --fail-on-alert:\n"
-                   "exit 4 when a GPU has an alert.\n");
-            return 0;
-        } else
-            return cli_usage_error("fleet: unknown argument %s", argv[i]);
+    bool json = false, fail_on_alert = false, asked = false;
+    const cli_opt opts[] = {{CLI_FLAG("json", &json)},
+                            {CLI_FLAG("fail-on-alert", &fail_on_alert)},
+                            {CLI_HELP(&asked)},
+                            {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "fleet", .opts = opts}, argc, argv, &first);
+    if (rc)
+        return rc;
+    if (asked) {
+        printf("usage: gpuplan fleet [--json] [--fail-on-alert]\n\nEvery GPU that ever "
+               "reported, with its last utilization, memory, power and temperature; one\n"
+               "not seen for 15 minutes shows its last values marked \"stale 3 d\" (--json:\n"
+               "stale, age_s). Alerts: temperature >= 85 C, memory >= 90 %%, node down, GPU\n"
+               "missing since the last cycle, power above the GPU's limit. --fail-on-alert:\n"
+               "exit 4 when a GPU has an alert.\n");
+        return 0;
     }
+    if (first != argc)
+        return cli_usage_error("fleet: unknown argument %s", argv[first]);
     gp_err err;
     gp_err_clear(&err);
     gp_fleet_state f;

@@ -1,7 +1,6 @@
 /* gpuplan import nvsmi|prom|dmon|dcmi FILE: a captured nvidia-smi CSV, /metrics scrape, dmon
  * or DCMI reading into the store; gpuplan import --prometheus URL --since 90d: the fleet's
  * past from its Prometheus. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,24 +50,6 @@ static void help(void) {
            "everything into NAME instead. Credentials: ~/.netrc or --token-file.\n");
 }
 
-enum {
-    O_PROM = 256,
-    O_SINCE,
-    O_UNTIL,
-    O_MATCH,
-    O_STEP,
-    O_NODE,
-    O_QUIET,
-    O_CONC,
-    O_HOSTS,
-    O_POINTS,
-    O_TOKEN,
-    O_ORG,
-    O_CACERT,
-    O_INSECURE,
-    O_TIMEOUT
-};
-
 /* What the command line asked for, before the times are read. */
 typedef struct history_args {
     gp_history_request rq;
@@ -76,74 +57,28 @@ typedef struct history_args {
     bool quiet, help;
 } history_args;
 
-/* One option into a; 0, or the exit status of a bad one. */
-static int history_option(int opt, const char *v, char **argv, history_args *a) {
-    gp_history_request *rq = &a->rq;
-    int *num = opt == O_CONC     ? &rq->opts.concurrency
-               : opt == O_HOSTS  ? &rq->opts.hosts_per_query
-               : opt == O_POINTS ? &rq->opts.max_points
-                                 : NULL;
-    int64_t ms;
-    if (num) {
-        if (!gp_parse_int(v, num) || *num < 1 || *num > 1000000)
-            return cli_usage_error("import: %s takes a count >= 1", argv[optind - 1]);
-    } else if (opt == O_TIMEOUT) {
-        if (!cli_duration_ms(v, &ms) || ms > GP_HOUR_MS)
-            return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", v);
-        rq->opts.total_timeout_ms = (long)ms;
-        if (rq->opts.connect_timeout_ms > ms)
-            rq->opts.connect_timeout_ms = (long)ms;
-    } else if (opt == O_STEP) {
-        if (!cli_duration_ms(v, &rq->opts.step_ms))
-            return cli_usage_error("--step: \"%s\" is not a duration like 5m", v);
-    } else if (opt == O_PROM || opt == O_SINCE || opt == O_UNTIL || opt == O_MATCH ||
-               opt == O_NODE || opt == O_TOKEN || opt == O_ORG || opt == O_CACERT) {
-        *(opt == O_PROM    ? &rq->url
-          : opt == O_SINCE ? &a->since
-          : opt == O_UNTIL ? &a->until
-          : opt == O_MATCH ? &rq->match
-          : opt == O_NODE  ? &rq->node
-          : opt == O_TOKEN ? &rq->opts.token_file
-          : opt == O_ORG   ? &rq->opts.org_id
-                           : &rq->opts.cacert) = v;
-    } else if (opt == O_QUIET || opt == O_INSECURE) {
-        *(opt == O_QUIET ? &a->quiet : &rq->opts.insecure) = true;
-    } else if (opt == 'h') {
-        a->help = true;
-    } else {
-        return cli_usage_error("import: unknown option or missing value: %s (see --help)",
-                               argv[optind - 1]);
-    }
-    return 0;
-}
-
 /* The arguments and the window (since, until) read against now; 0 or an exit status. */
 static int history_args_parse(int argc, char **argv, int64_t now, history_args *a) {
-    static const struct option longs[] = {{"prometheus", required_argument, NULL, O_PROM},
-                                          {"since", required_argument, NULL, O_SINCE},
-                                          {"until", required_argument, NULL, O_UNTIL},
-                                          {"match", required_argument, NULL, O_MATCH},
-                                          {"step", required_argument, NULL, O_STEP},
-                                          {"node", required_argument, NULL, O_NODE},
-                                          {"quiet", no_argument, NULL, O_QUIET},
-                                          {"concurrency", required_argument, NULL, O_CONC},
-                                          {"hosts-per-query", required_argument, NULL, O_HOSTS},
-                                          {"max-points", required_argument, NULL, O_POINTS},
-                                          {"token-file", required_argument, NULL, O_TOKEN},
-                                          {"org-id", required_argument, NULL, O_ORG},
-                                          {"cacert", required_argument, NULL, O_CACERT},
-                                          {"insecure", no_argument, NULL, O_INSECURE},
-                                          {"timeout", required_argument, NULL, O_TIMEOUT},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-    int opt, rc = 0;
-    optind = 1;
-    opterr = 0;
-    while (!rc && !a->help && (opt = getopt_long(argc, argv, "h", longs, NULL)) != -1)
-        rc = history_option(opt, optarg, argv, a);
+    gp_history_request *rq = &a->rq;
+    gp_history_opts *h = &rq->opts;
+    const cli_opt opts[] = {
+        {CLI_STR("prometheus", &rq->url)},
+        {CLI_STR("since", &a->since)},
+        {CLI_STR("until", &a->until)},
+        {CLI_STR("match", &rq->match)},
+        {CLI_DURATION("step", &h->step_ms, 0), .bad = "\"%s\" is not a duration like 5m"},
+        {CLI_STR("node", &rq->node)},
+        {CLI_FLAG("quiet", &a->quiet)},
+        {CLI_INT("concurrency", &h->concurrency, 1, 1000000), .bad = "a count >= 1"},
+        {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 1000000), .bad = "a count >= 1"},
+        {CLI_INT("max-points", &h->max_points, 1, 1000000), .bad = "a count >= 1"},
+        CLI_PROMETHEUS_CONNECTION(h),
+        {CLI_HELP(&a->help)},
+        {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "import", .opts = opts}, argc, argv, &first);
     if (rc || a->help)
         return rc;
-    if (optind != argc)
+    if (first != argc)
         return cli_usage_error("import --prometheus takes no FILE (see --help)");
     if (!a->since)
         return cli_usage_error("import --prometheus needs --since (90d, 2026-01-31, ...)");
@@ -234,6 +169,20 @@ static bool parse_when(const char *s, int64_t *ms) {
     return true;
 }
 
+/* --end TIME as parse_when reads it. */
+static int end_time(const char *v, void *dest) {
+    return parse_when(v, dest) ? 0 : CLI_OPT_BAD;
+}
+
+/* --interval 1s: the rows' spacing in a log without times. */
+static int interval(const char *v, void *dest) {
+    long ms;
+    if (!cli_interval_ms(v, &ms))
+        return CLI_OPT_BAD;
+    *(int64_t *)dest = ms;
+    return 0;
+}
+
 static void import_help(void) {
     printf("usage: gpuplan import nvsmi FILE|- --node NAME [--fields a,b,c] [--host H]\n"
            "       gpuplan import prom FILE|- --node NAME\n"
@@ -305,45 +254,25 @@ int cmd_import(gp_session *ses, int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--since", 7))
             return cmd_import_history(ses, argc, argv);
-    static const struct option longs[] = {{"node", required_argument, NULL, 'n'},
-                                          {"fields", required_argument, NULL, 'f'},
-                                          {"host", required_argument, NULL, 'H'},
-                                          {"end", required_argument, NULL, 'e'},
-                                          {"interval", required_argument, NULL, 'i'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     gp_import_request rq = {0};
-    bool has_end = false, has_interval = false;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        if (opt == 'n' || opt == 'f' || opt == 'H') {
-            *(opt == 'n' ? &rq.node : opt == 'f' ? &rq.fields : &rq.host) = optarg;
-        } else if (opt == 'e') {
-            if (!parse_when(optarg, &rq.end_ms))
-                return cli_usage_error("--end: \"%s\" is not a time like \"2026-08-16 09:22:37\"",
-                                       optarg);
-            has_end = true;
-        } else if (opt == 'i') {
-            long ms;
-            if (!cli_interval_ms(optarg, &ms))
-                return cli_usage_error("--interval: \"%s\" is not a duration like 1s", optarg);
-            rq.interval_ms = ms;
-            has_interval = true;
-        } else if (opt == 'h') {
-            import_help();
-            return 0;
-        } else {
-            return cli_usage_error("import: unknown option or missing value: %s (see --help)",
-                                   argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 2)
+    bool has_end = false, has_interval = false, help = false;
+    const cli_opt opts[] = {{CLI_STR("node", &rq.node)},
+                            {CLI_STR("fields", &rq.fields)},
+                            {CLI_STR("host", &rq.host)},
+                            {CLI_CALL("end", &rq.end_ms, end_time), .given = &has_end,
+                             .bad = "\"%s\" is not a time like \"2026-08-16 09:22:37\""},
+                            {CLI_CALL("interval", &rq.interval_ms, interval),
+                             .given = &has_interval, .bad = "\"%s\" is not a duration like 1s"},
+                            {CLI_HELP(&help)},
+                            {0}};
+    int first, rc = cli_parse(&(cli_parser){.cmd = "import", .opts = opts}, argc, argv, &first);
+    if (rc || help)
+        return help ? import_help(), 0 : rc;
+    if (argc - first != 2)
         return cli_usage_error(
             "import takes a kind (nvsmi, prom, dmon or dcmi) and a FILE (see --help)");
-    const char *kind = argv[optind];
-    rq.file = argv[optind + 1];
+    const char *kind = argv[first];
+    rq.file = argv[first + 1];
     static const struct {
         const char *name;
         gp_capture_kind kind;

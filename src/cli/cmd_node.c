@@ -1,5 +1,4 @@
 /* gpuplan node add|list|rm|test: the fleet's nodes and their telemetry sources. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,68 +99,64 @@ static int print_samples(const gp_source_cfg *src, const gp_source_result *r) {
     return 0;
 }
 
-/* node add's options into def; 0, 1 for --help, or the exit status of a bad one. */
-static int node_options(int argc, char **argv, gp_node_def *def, bool *names) {
-    enum {
-        O_DCGM = 256,
-        O_PROM,
-        O_MATCH,
-        O_REDFISH,
-        O_NVSMI,
-        O_IPMI,
-        O_CACERT,
-        O_INSECURE,
-        O_TOKEN
-    };
-    static const struct option longs[] = {{"dcgm", required_argument, NULL, O_DCGM},
-                                          {"prometheus", required_argument, NULL, O_PROM},
-                                          {"match", required_argument, NULL, O_MATCH},
-                                          {"redfish", required_argument, NULL, O_REDFISH},
-                                          {"nvsmi-local", no_argument, NULL, O_NVSMI},
-                                          {"ipmi-local", no_argument, NULL, O_IPMI},
-                                          {"cacert", required_argument, NULL, O_CACERT},
-                                          {"insecure", no_argument, NULL, O_INSECURE},
-                                          {"token-file", required_argument, NULL, O_TOKEN},
-                                          {"names", no_argument, NULL, 'N'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc - 1, argv + 1, "h", longs, NULL)) != -1) {
-        if (opt == O_DCGM || opt == O_PROM || opt == O_REDFISH || opt == O_NVSMI || opt == O_IPMI) {
-            if (def->n_src == 8)
-                return cli_usage_error("node: at most 8 sources a node");
-            gp_source_cfg *src = &def->src[def->n_src++];
-            memset(src, 0, sizeof *src);
-            src->kind = opt == O_DCGM      ? GP_SRC_DCGM
-                        : opt == O_PROM    ? GP_SRC_PROMETHEUS
-                        : opt == O_REDFISH ? GP_SRC_REDFISH
-                        : opt == O_IPMI    ? GP_SRC_IPMI
-                                           : GP_SRC_NVSMI;
-            if (opt == O_NVSMI || opt == O_IPMI)
-                continue;
-            if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8))
-                return cli_usage_error("node: \"%s\" is not an http:// or https:// URL", optarg);
-            if (strlen(optarg) >= sizeof src->url)
-                return cli_usage_error("node: URL too long");
-            snprintf(src->url, sizeof src->url, "%s", optarg);
-        } else if (opt == O_MATCH || opt == O_CACERT || opt == O_TOKEN) {
-            *(opt == O_MATCH    ? &def->match
-              : opt == O_CACERT ? &def->cacert
-                                : &def->token_file) = optarg;
-        } else if (opt == O_INSECURE) {
-            def->insecure = true;
-        } else if (opt == 'N') {
-            *names = true;
-        } else if (opt == 'h') {
-            node_help(stdout);
-            return 1;
-        } else {
-            return cli_usage_error("node %s: unknown option or missing value: %s (see --help)",
-                                   argv[1], argv[optind]);
-        }
+/* A source of a node: --dcgm, --prometheus and --redfish with a URL, the local ones without. */
+typedef struct source_opt {
+    gp_node_def *def;
+    gp_source_kind kind;
+} source_opt;
+
+static gp_source_cfg *add_source(source_opt *so) {
+    if (so->def->n_src == 8) {
+        cli_usage_error("node: at most 8 sources a node");
+        return NULL;
     }
+    gp_source_cfg *src = &so->def->src[so->def->n_src++];
+    memset(src, 0, sizeof *src);
+    src->kind = so->kind;
+    return src;
+}
+
+static int url_source(const char *v, void *dest) {
+    gp_source_cfg *src = add_source(dest);
+    if (!src)
+        return 2;
+    if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8))
+        return cli_usage_error("node: \"%s\" is not an http:// or https:// URL", v);
+    if (strlen(v) >= sizeof src->url)
+        return cli_usage_error("node: URL too long");
+    snprintf(src->url, sizeof src->url, "%s", v);
+    return 0;
+}
+
+/* --nvsmi-local and --ipmi-local: a source without a URL, in its place among the others. */
+static int local_source(const char *none, void *dest) {
+    (void)none;
+    return add_source(dest) ? 0 : 2;
+}
+
+/* node add's options into def; 0, 1 for --help, or the exit status of a bad one. */
+static int node_options(int argc, char **argv, gp_node_def *def, bool *names, int *first) {
+    source_opt dcgm = {def, GP_SRC_DCGM}, prom = {def, GP_SRC_PROMETHEUS},
+               redfish = {def, GP_SRC_REDFISH}, nvsmi = {def, GP_SRC_NVSMI},
+               ipmi = {def, GP_SRC_IPMI};
+    bool help = false;
+    const cli_opt opts[] = {{CLI_CALL("dcgm", &dcgm, url_source)},
+                            {CLI_CALL("prometheus", &prom, url_source)},
+                            {CLI_STR("match", &def->match)},
+                            {CLI_CALL("redfish", &redfish, url_source)},
+                            {CLI_ACTION("nvsmi-local", &nvsmi, local_source)},
+                            {CLI_ACTION("ipmi-local", &ipmi, local_source)},
+                            {CLI_STR("cacert", &def->cacert)},
+                            {CLI_FLAG("insecure", &def->insecure)},
+                            {CLI_STR("token-file", &def->token_file)},
+                            {CLI_FLAG("names", names)},
+                            {CLI_HELP(&help)},
+                            {0}};
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "node %s", argv[1]);
+    int rc = cli_parse(&(cli_parser){.cmd = cmd, .opts = opts}, argc - 1, argv + 1, first);
+    if (rc || help)
+        return help ? node_help(stdout), 1 : rc;
     return 0;
 }
 
@@ -189,12 +184,12 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
         return node_help(stdout), 0;
     gp_node_def def = {.match = "", .cacert = "", .token_file = ""};
     bool names = false;
-    int rc = node_options(argc, argv, &def, &names);
+    int first, rc = node_options(argc, argv, &def, &names, &first);
     if (rc)
         return rc == 1 ? 0 : rc;
     if (names && strcmp(sub, "list") != 0)
         return cli_usage_error("--names applies to node list only");
-    int nargs = argc - 1 - optind;
+    int nargs = argc - 1 - first;
     gp_err err;
     gp_err_clear(&err);
     if (names && strcmp(sub, "list") != 0)
@@ -212,7 +207,7 @@ int cmd_node(gp_session *ses, int argc, char **argv) {
     }
     if (nargs != 1)
         return cli_usage_error("node %s takes one NAME", sub);
-    def.name = argv[1 + optind];
+    def.name = argv[1 + first];
     if (!strcmp(sub, "add")) {
         if (gp_node_define(ses, &def, &err))
             return cli_fail(&err);

@@ -1,6 +1,5 @@
 /* gpuplan plan --mix SCENARIO --option NAME: own k GPUs, rent the rest, over the measured
  * load duration curve; its options are capacity's (cmd_capacity.c, cli_capacity_options). */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -36,7 +35,7 @@ int cmd_plan(gp_session *ses, int argc, char **argv) {
         return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
     if (q.remote)
         return cli_usage_error("plan --mix plans on stored telemetry: import --prometheus first");
-    if (optind != argc)
+    if (flags.first_arg != argc)
         return cli_usage_error("plan takes no other arguments");
     gp_err err;
     gp_err_clear(&err);

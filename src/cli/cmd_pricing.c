@@ -1,5 +1,5 @@
 /* gpuplan pricing list|show|gpus|hardware|tariffs|tariff|electricity|pue|import|diff|sources */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,30 +41,6 @@ static void help(FILE *f) {
         "history and never overwrite. The bundled catalog loads on first use.\n");
 }
 
-enum {
-    O_GPU = 256, /* O_GPU to O_LIMIT: the offer filter (filter_option) */
-    O_PROVIDER,
-    O_REGION,
-    O_REGION_PREFIX,
-    O_PRICING,
-    O_MIN_GPUS,
-    O_SORT,
-    O_LIMIT,
-    O_AS_OF,
-    O_JSON,
-    O_FORMAT,
-    O_EFFECTIVE,
-    O_SOURCE,
-    O_STRICT,
-    O_CACERT,
-    O_INSECURE,
-    O_SINCE,
-    O_CURRENCY,
-    O_MODEL,
-    O_HISTORY,
-    O_HELP
-};
-
 typedef struct opts {
     gp_offer_filter f;
     bool json, strict, insecure, history;
@@ -73,150 +49,100 @@ typedef struct opts {
     char gpu[GP_GPU_NAME_BYTES];
 } opts;
 
-static const struct option longs[] = {{"gpu", required_argument, NULL, O_GPU},
-                                      {"provider", required_argument, NULL, O_PROVIDER},
-                                      {"region", required_argument, NULL, O_REGION},
-                                      {"region-prefix", required_argument, NULL, O_REGION_PREFIX},
-                                      {"pricing", required_argument, NULL, O_PRICING},
-                                      {"min-gpus", required_argument, NULL, O_MIN_GPUS},
-                                      {"sort", required_argument, NULL, O_SORT},
-                                      {"limit", required_argument, NULL, O_LIMIT},
-                                      {"as-of", required_argument, NULL, O_AS_OF},
-                                      {"json", no_argument, NULL, O_JSON},
-                                      {"format", required_argument, NULL, O_FORMAT},
-                                      {"effective", required_argument, NULL, O_EFFECTIVE},
-                                      {"source", required_argument, NULL, O_SOURCE},
-                                      {"strict", no_argument, NULL, O_STRICT},
-                                      {"cacert", required_argument, NULL, O_CACERT},
-                                      {"insecure", no_argument, NULL, O_INSECURE},
-                                      {"since", required_argument, NULL, O_SINCE},
-                                      {"currency", required_argument, NULL, O_CURRENCY},
-                                      {"model", required_argument, NULL, O_MODEL},
-                                      {"history", no_argument, NULL, O_HISTORY},
-                                      {"help", no_argument, NULL, O_HELP},
-                                      {NULL, 0, NULL, 0}};
-
-/* The options of the offer filter (O_GPU to O_LIMIT): 0, or the exit status of a bad one. */
-static int filter_option(int opt, const char *arg, opts *o) {
-    switch (opt) {
-    case O_GPU:
-        gp_gpu_normalize(arg, 0, o->gpu, sizeof o->gpu);
-        o->f.gpu = o->gpu;
-        break;
-    case O_PROVIDER:
-        o->f.provider = o->provider = arg;
-        break;
-    case O_REGION:
-        o->f.region = arg;
-        break;
-    case O_REGION_PREFIX:
-        o->f.region_prefix = arg;
-        break;
-    case O_PRICING:
-        if (!strcmp(arg, "on_demand") || !strcmp(arg, "on-demand"))
-            o->f.pricing = GP_ON_DEMAND;
-        else if (!strcmp(arg, "spot"))
-            o->f.pricing = GP_SPOT;
-        else if (!strcmp(arg, "committed"))
-            o->f.pricing = GP_COMMITTED;
-        else
-            return cli_usage_error("--pricing: \"%s\" is not on_demand, spot or committed", arg);
-        break;
-    case O_MIN_GPUS:
-        if (!gp_parse_double(arg, &o->f.min_gpus) || o->f.min_gpus < 0)
-            return cli_usage_error("--min-gpus: \"%s\" is not a number", arg);
-        break;
-    case O_SORT:
-        if (!strcmp(arg, "hourly"))
-            o->f.sort = GP_SORT_HOURLY;
-        else if (!strcmp(arg, "gpu-hour"))
-            o->f.sort = GP_SORT_GPU_HOUR;
-        else if (!strcmp(arg, "name"))
-            o->f.sort = GP_SORT_NAME;
-        else
-            return cli_usage_error("--sort: \"%s\" is not hourly, gpu-hour or name", arg);
-        break;
-    case O_LIMIT:
-        if (!gp_parse_int(arg, &o->f.limit) || o->f.limit < 0)
-            return cli_usage_error("--limit: \"%s\" is not a count", arg);
-        break;
-    }
+/* --gpu G, normalised, into the offer filter. */
+static int filter_gpu(const char *v, void *dest) {
+    opts *o = dest;
+    gp_gpu_normalize(v, 0, o->gpu, sizeof o->gpu);
+    o->f.gpu = o->gpu;
     return 0;
 }
 
-/* Every other option: 0, -1 after printing the help, or the exit status of a bad one. */
-static int other_option(int opt, const char *arg, const char *given, opts *o) {
-    switch (opt) {
-    case O_AS_OF:
-    case O_EFFECTIVE:
-    case O_SINCE:
-        if (!gp_valid_date(arg))
-            return cli_usage_error("\"%s\" is not a date YYYY-MM-DD", arg);
-        if (opt == O_AS_OF)
-            snprintf(o->as_of, sizeof o->as_of, "%s", arg);
-        else if (opt == O_EFFECTIVE)
-            o->effective = arg;
-        else
-            o->since = arg;
-        break;
-    case O_JSON:
-        o->json = true;
-        break;
-    case O_CURRENCY:
-        if (!gp_fx_valid_code(arg))
-            return cli_usage_error("--currency: \"%s\" is not a currency code (CNY)", arg);
-        o->currency = arg;
-        break;
-    case O_MODEL:
-        o->model = arg;
-        break;
-    case O_HISTORY:
-        o->history = true;
-        break;
-    case O_FORMAT:
-        if (strcmp(arg, "api") != 0 && gp_catalog_format_from_name(arg) == GP_FMT_UNKNOWN)
-            return cli_usage_error("--format: \"%s\" is not gpuplan, skypilot, ec2instances, "
-                                   "aws-offer, gcp-skus, gcp-cud or api",
-                                   arg);
-        o->format = arg;
-        break;
-    case O_SOURCE:
-        o->source = arg;
-        break;
-    case O_STRICT:
-        o->strict = true;
-        break;
-    case O_CACERT:
-        o->cacert = arg;
-        break;
-    case O_INSECURE:
-        o->insecure = true;
-        break;
-    case 'h':
-    case O_HELP:
-        help(stdout);
-        return -1;
-    default:
-        return cli_usage_error("pricing: unknown option or missing value: %s (see --help)", given);
-    }
+/* --provider P: the offer filter's and import's. */
+static int provider(const char *v, void *dest) {
+    opts *o = dest;
+    o->f.provider = o->provider = v;
+    return 0;
+}
+
+static int pricing_kind(const char *v, void *dest) {
+    int *p = dest; /* the filter's gp_pricing, or -1 */
+    if (!strcmp(v, "on_demand") || !strcmp(v, "on-demand"))
+        *p = GP_ON_DEMAND;
+    else if (!strcmp(v, "spot"))
+        *p = GP_SPOT;
+    else if (!strcmp(v, "committed"))
+        *p = GP_COMMITTED;
+    else
+        return CLI_OPT_BAD;
+    return 0;
+}
+
+static int sort_order(const char *v, void *dest) {
+    gp_offer_sort *s = dest;
+    if (!strcmp(v, "hourly"))
+        *s = GP_SORT_HOURLY;
+    else if (!strcmp(v, "gpu-hour"))
+        *s = GP_SORT_GPU_HOUR;
+    else if (!strcmp(v, "name"))
+        *s = GP_SORT_NAME;
+    else
+        return CLI_OPT_BAD;
+    return 0;
+}
+
+/* --effective and --since: a date, kept as given. */
+static int date(const char *v, void *dest) {
+    return gp_valid_date(v) ? (*(const char **)dest = v, 0) : CLI_OPT_BAD;
+}
+
+static int currency(const char *v, void *dest) {
+    return gp_fx_valid_code(v) ? (*(const char **)dest = v, 0) : CLI_OPT_BAD;
+}
+
+static int import_format(const char *v, void *dest) {
+    if (strcmp(v, "api") != 0 && gp_catalog_format_from_name(v) == GP_FMT_UNKNOWN)
+        return CLI_OPT_BAD;
+    *(const char **)dest = v;
     return 0;
 }
 
 /* 0, -1 after printing the help, or the exit status of bad usage. */
-static int parse_opts(int argc, char **argv, opts *o) {
+static int parse_opts(int argc, char **argv, opts *o, int *first) {
     memset(o, 0, sizeof *o);
     o->f.pricing = -1;
     gp_today(o->as_of);
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        int rc = opt >= O_GPU && opt <= O_LIMIT ? filter_option(opt, optarg, o)
-                                                : other_option(opt, optarg, argv[optind - 1], o);
-        if (rc)
-            return rc;
-    }
+    bool asked = false;
+    const cli_opt table[] = {
+        {CLI_CALL("gpu", o, filter_gpu)},
+        {CLI_CALL("provider", o, provider)},
+        {CLI_STR("region", &o->f.region)},
+        {CLI_STR("region-prefix", &o->f.region_prefix)},
+        {CLI_CALL("pricing", &o->f.pricing, pricing_kind),
+         .bad = "\"%s\" is not on_demand, spot or committed"},
+        {CLI_DOUBLE("min-gpus", &o->f.min_gpus, 0, INFINITY), .bad = "\"%s\" is not a number"},
+        {CLI_CALL("sort", &o->f.sort, sort_order), .bad = "\"%s\" is not hourly, gpu-hour or name"},
+        {CLI_INT("limit", &o->f.limit, 0, INT_MAX), .bad = "\"%s\" is not a count"},
+        {CLI_DATE("as-of", o->as_of)},
+        {CLI_FLAG("json", &o->json)},
+        {CLI_CALL("format", &o->format, import_format),
+         .bad =
+             "\"%s\" is not gpuplan, skypilot, ec2instances, aws-offer, gcp-skus, gcp-cud or api"},
+        {CLI_CALL("effective", &o->effective, date), .bad = "\"%s\" is not a date YYYY-MM-DD"},
+        {CLI_STR("source", &o->source)},
+        {CLI_FLAG("strict", &o->strict)},
+        {CLI_STR("cacert", &o->cacert)},
+        {CLI_FLAG("insecure", &o->insecure)},
+        {CLI_CALL("since", &o->since, date), .bad = "\"%s\" is not a date YYYY-MM-DD"},
+        {CLI_CALL("currency", &o->currency, currency),
+         .bad = "\"%s\" is not a currency code (CNY)"},
+        {CLI_STR("model", &o->model)},
+        {CLI_FLAG("history", &o->history)},
+        {CLI_HELP(&asked)},
+        {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = "pricing", .opts = table}, argc, argv, first);
     o->f.as_of = o->as_of;
+    if (rc || asked)
+        return asked ? help(stdout), -1 : rc;
     return 0;
 }
 
@@ -784,11 +710,11 @@ int cmd_pricing(gp_session *ses, int argc, char **argv) {
         return 0;
     }
     opts o;
-    int prc = parse_opts(argc - 1, argv + 1, &o);
+    int first, prc = parse_opts(argc - 1, argv + 1, &o, &first);
     if (prc)
         return prc < 0 ? 0 : prc;
-    int nargs = argc - 1 - optind;
-    char **args = argv + 1 + optind;
+    int nargs = argc - 1 - first;
+    char **args = argv + 1 + first;
     int k = 0, n_subs = (int)(sizeof subs / sizeof subs[0]);
     while (k < n_subs && strcmp(sub, subs[k].name) != 0)
         k++;

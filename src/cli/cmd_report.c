@@ -1,6 +1,6 @@
 /* gpuplan report SCENARIO [--format md|csv|json|xlsx] [-o OUT] [--as-of DATE] [--version N]
  * [--fiscal-year-start M] [--chargeback-by LABEL] */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +30,6 @@ static void help(FILE *f) {
                "instead of stdout.\n");
 }
 
-enum { OPT_AS_OF = 256, OPT_DEMO, OPT_FISCAL, OPT_CHARGEBACK };
-
 /* What the command line asked for. */
 typedef struct report_args {
     const char *format, *output;
@@ -39,65 +37,38 @@ typedef struct report_args {
     char as_of[11];
     int version;
     int fiscal_year_start; /* 0: not given */
+    int first;             /* argv[first]: the scenario */
     bool demo, help;
 } report_args;
 
+/* --chargeback-by LABEL: a label's name, never empty. */
+static int label_name(const char *v, void *dest) {
+    if (!*v)
+        return CLI_OPT_BAD;
+    *(const char **)dest = v;
+    return 0;
+}
+
 /* 0 (with a->help set when --help was asked for), or the exit status of bad usage. */
 static int parse_args(int argc, char **argv, report_args *a) {
-    static const struct option longs[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"as-of", required_argument, NULL, OPT_AS_OF},
-        {"version", required_argument, NULL, 'v'},
-        {"demo", no_argument, NULL, OPT_DEMO},
-        {"fiscal-year-start", required_argument, NULL, OPT_FISCAL},
-        {"chargeback-by", required_argument, NULL, OPT_CHARGEBACK},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->format = "md";
     gp_today(a->as_of);
-    int opt;
-    optind = 1;
-    opterr = 0; /* one error line, ours */
-    while ((opt = getopt_long(argc, argv, "f:o:h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'f':
-            a->format = optarg;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_AS_OF:
-            if (!gp_valid_date(optarg))
-                return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
-            snprintf(a->as_of, sizeof a->as_of, "%s", optarg);
-            break;
-        case 'v':
-            if (!gp_parse_int(optarg, &a->version) || a->version < 1)
-                return cli_usage_error("--version: \"%s\" is not a version number", optarg);
-            break;
-        case OPT_DEMO:
-            a->demo = true;
-            break;
-        case OPT_FISCAL:
-            if (!gp_parse_int(optarg, &a->fiscal_year_start) || a->fiscal_year_start < 1 ||
-                a->fiscal_year_start > 12)
-                return cli_usage_error("--fiscal-year-start: \"%s\" is not a month 1..12", optarg);
-            break;
-        case OPT_CHARGEBACK:
-            if (!*optarg)
-                return cli_usage_error("--chargeback-by: give a label name, like pod");
-            a->chargeback_by = optarg;
-            break;
-        case 'h':
-            a->help = true;
-            return 0;
-        default:
-            return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
-                                   argv[optind - 1]);
-        }
-    }
+    const cli_opt opts[] = {
+        {CLI_STR("format", &a->format), .letter = 'f'},
+        {CLI_STR("output", &a->output), .letter = 'o'},
+        {CLI_DATE("as-of", a->as_of)},
+        {CLI_INT("version", &a->version, 1, INT_MAX), .bad = "\"%s\" is not a version number"},
+        {CLI_FLAG("demo", &a->demo)},
+        {CLI_INT("fiscal-year-start", &a->fiscal_year_start, 1, 12),
+         .bad = "\"%s\" is not a month 1..12"},
+        {CLI_CALL("chargeback-by", &a->chargeback_by, label_name),
+         .bad = "give a label name, like pod"},
+        {CLI_HELP(&a->help)},
+        {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = argv[0], .opts = opts}, argc, argv, &a->first);
+    if (rc || a->help)
+        return rc;
     const char *format = a->format, *output = a->output;
     if (strcmp(format, "md") && strcmp(format, "csv") && strcmp(format, "json") &&
         strcmp(format, "xlsx"))
@@ -109,7 +80,7 @@ static int parse_args(int argc, char **argv, report_args *a) {
     if (a->chargeback_by && strcmp(format, "xlsx"))
         return cli_usage_error("--chargeback-by applies to --format xlsx (capacity --by LABEL "
                                "gives it as text)");
-    if (!a->demo && optind != argc - 1) {
+    if (!a->demo && a->first != argc - 1) {
         return cli_usage_error("report takes one scenario");
     }
     return 0;
@@ -153,7 +124,7 @@ int cmd_report(gp_session *ses, int argc, char **argv) {
     gp_err_clear(&err);
     gp_loaded sc;
     if (a.demo ? gp_load_demo_scenario(&sc, &err)
-               : gp_load_scenario(ses, argv[optind], a.version, a.as_of, &sc, &err))
+               : gp_load_scenario(ses, argv[a.first], a.version, a.as_of, &sc, &err))
         return cli_fail(&err);
     gp_result *r = gp_xmalloc(sizeof *r);
     if (gp_evaluate(&sc, r, &err)) {

@@ -1,5 +1,5 @@
 /* gpuplan scenario save|list|show|export|rm: scenarios stored in SQLite, every version kept. */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,11 +104,6 @@ static int show_or_export(gp_session *ses, const char *name, int version, const 
 }
 
 int cmd_scenario(gp_session *ses, int argc, char **argv) {
-    static const struct option longs[] = {{"version", required_argument, NULL, 'v'},
-                                          {"output", required_argument, NULL, 'o'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {"names", no_argument, NULL, 'n'},
-                                          {NULL, 0, NULL, 0}};
     if (argc < 2)
         return cli_usage_error("scenario: which one: save, list, show, export or rm? (see --help)");
     const char *sub = argv[1];
@@ -120,33 +115,22 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         return cmd_scenario_draft(ses, argc - 1, argv + 1);
     if (strcmp(sub, "measure") == 0)
         return cmd_scenario_measure(ses, argc - 1, argv + 1);
-    int version = 0, opt;
-    bool names = false;
+    int version = 0, first;
+    bool names = false, asked = false;
     const char *output = NULL;
-    optind = 1;
-    opterr = 0; /* one error line, ours */
-    while ((opt = getopt_long(argc - 1, argv + 1, "o:h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'v':
-            if (!gp_parse_int(optarg, &version) || version < 1)
-                return cli_usage_error("--version: \"%s\" is not a version number", optarg);
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            help(stdout);
-            return 0;
-        case 'n':
-            names = true;
-            break;
-        default:
-            return cli_usage_error("scenario %s: unknown option or missing value: %s (see --help)",
-                                   sub, argv[optind]);
-        }
-    }
-    int nargs = argc - 1 - optind;
-    char **args = argv + 1 + optind;
+    const cli_opt opts[] = {
+        {CLI_INT("version", &version, 1, INT_MAX), .bad = "\"%s\" is not a version number"},
+        {CLI_STR("output", &output), .letter = 'o'},
+        {CLI_HELP(&asked)},
+        {CLI_FLAG("names", &names)},
+        {0}};
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "scenario %s", sub);
+    int rc = cli_parse(&(cli_parser){.cmd = cmd, .opts = opts}, argc - 1, argv + 1, &first);
+    if (rc || asked)
+        return asked ? help(stdout), 0 : rc;
+    int nargs = argc - 1 - first;
+    char **args = argv + 1 + first;
     bool takes_version = !strcmp(sub, "show") || !strcmp(sub, "export");
     if ((version || output) && !takes_version)
         return cli_usage_error("scenario %s takes no --version or -o", sub);
@@ -216,147 +200,92 @@ static void draft_help(void) {
            "generated tokens.\n");
 }
 
-/* What an option of scenario draft takes, for the refusal of a value out of range. */
-static const char *draft_range(int opt) {
-    switch (opt) {
-    case 'g':
-        return "a whole number of GPUs, 1 to 1,000,000";
-    case 'u':
-        return "a busy share, 0 to 1 or 0% to 100%";
-    case 'H':
-        return "whole months, 1 to 240";
-    case 'p':
-        return "1 to 5";
-    case 'k':
-        return "a whole number, 1 to 64";
-    case 'b':
-    case 'i':
-        return "watts, 0 or more";
-    case 'I':
-        return "a share a month, 0 to 1 or 0% to 100%";
-    case 'w':
-        return "a share a month, -50% to 100% (5% or 0.05)";
-    case 'c':
-        return "a share of the peak above 0, at most 1 (or 100%)";
-    case 'C':
-        return "a three-letter currency code";
-    case 'P':
-        return "at most 8 providers";
-    case 'W':
-        return "work a month, a number above 0";
-    default:
-        return "a date YYYY-MM-DD";
-    }
+/* A share from 0 to 1, as "0.6" or "60%" (--utilization, --spot-interruptions). */
+static int share(const char *v, void *dest) {
+    double *x = dest;
+    return gp_parse_share(v, x) && *x <= 1 ? 0 : CLI_OPT_BAD;
 }
 
-/* One option's value into the request; false when it is out of range. */
-static bool draft_option(int opt, const char *v, gp_draft_request *rq, const char **output) {
-    switch (opt) {
-    case 'g':
-        return gp_parse_int(v, &rq->gpus) && rq->gpus >= 1 && rq->gpus <= 1000000;
-    case 'G':
-        return rq->gpu = v, true;
-    case 'r':
-        return rq->region_prefix = v, true;
-    case 'u':
-        return gp_parse_share(v, &rq->utilization) && rq->utilization <= 1;
-    case 'H':
-        return gp_parse_int(v, &rq->horizon_months) && rq->horizon_months >= 1 &&
-               rq->horizon_months <= 240;
-    case 't':
-        return rq->tariff = v, true;
-    case 's':
-        return rq->state = v, true;
-    case 'p':
-        return gp_parse_double(v, &rq->pue) && rq->pue >= 1 && rq->pue <= 5;
-    case 'k':
-        return gp_parse_int(v, &rq->gpus_per_server) && rq->gpus_per_server >= 1 &&
-               rq->gpus_per_server <= 64;
-    case 'b':
-        return gp_parse_double(v, &rq->server_base_w) && rq->server_base_w >= 0;
-    case 'i':
-        return gp_parse_double(v, &rq->gpu_idle_w) && rq->gpu_idle_w >= 0;
-    case 'n':
-        return rq->name = v, true;
-    case 'P':
-        if (rq->n_providers == 8)
-            return false;
-        rq->providers[rq->n_providers++] = v;
-        return true;
-    case 'M':
-        return rq->marketplace = true;
-    case 'o':
-        return *output = v, true;
-    case 'I':
-        return gp_parse_share(v, &rq->spot_interruptions) && rq->spot_interruptions <= 1;
-    case 'w': { /* a share a month, negative for a decline */
-        bool neg = v[0] == '-';
-        double g;
-        if (!gp_parse_share(v + neg, &g) || g > (neg ? 0.5 : 1.0))
-            return false;
-        return rq->growth = neg ? -g : g, true;
-    }
-    case 'c':
-        return gp_parse_share(v, &rq->commit_share) && rq->commit_share > 0 &&
-               rq->commit_share <= 1;
-    case 'C':
-        return gp_fx_valid_code(v) && (rq->currency = v);
-    case 'W':
-        return gp_parse_double(v, &rq->work_per_month) && rq->work_per_month > 0 &&
-               isfinite(rq->work_per_month);
-    case 'F':
-        return rq->profile = v, true;
-    case 'A':
-        return rq->api = v, true;
-    default: /* 'a' */
-        return gp_valid_date(v) && (rq->as_of = v);
-    }
+/* --commit-share: a share of the peak above 0, at most 1. */
+static int commit_share(const char *v, void *dest) {
+    double *x = dest;
+    return gp_parse_share(v, x) && *x > 0 && *x <= 1 ? 0 : CLI_OPT_BAD;
+}
+
+/* --growth: a share a month, negative for a decline, -50 % to 100 %. */
+static int growth(const char *v, void *dest) {
+    bool neg = v[0] == '-';
+    double g;
+    if (!gp_parse_share(v + neg, &g) || g > (neg ? 0.5 : 1.0))
+        return CLI_OPT_BAD;
+    *(double *)dest = neg ? -g : g;
+    return 0;
+}
+
+/* --currency: a three-letter code. */
+static int currency(const char *v, void *dest) {
+    return gp_fx_valid_code(v) ? (*(const char **)dest = v, 0) : CLI_OPT_BAD;
+}
+
+/* --as-of: a date, kept as given. */
+static int date(const char *v, void *dest) {
+    return gp_valid_date(v) ? (*(const char **)dest = v, 0) : CLI_OPT_BAD;
+}
+
+/* --work: work a month above 0. */
+static int work_amount(const char *v, void *dest) {
+    double *x = dest;
+    return gp_parse_double(v, x) && *x > 0 ? 0 : CLI_OPT_BAD;
 }
 
 int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
-    static const struct option longs[] = {{"gpus", required_argument, NULL, 'g'},
-                                          {"gpu", required_argument, NULL, 'G'},
-                                          {"region-prefix", required_argument, NULL, 'r'},
-                                          {"utilization", required_argument, NULL, 'u'},
-                                          {"horizon", required_argument, NULL, 'H'},
-                                          {"tariff", required_argument, NULL, 't'},
-                                          {"state", required_argument, NULL, 's'},
-                                          {"pue", required_argument, NULL, 'p'},
-                                          {"gpus-per-server", required_argument, NULL, 'k'},
-                                          {"server-base-w", required_argument, NULL, 'b'},
-                                          {"idle-w", required_argument, NULL, 'i'},
-                                          {"name", required_argument, NULL, 'n'},
-                                          {"output", required_argument, NULL, 'o'},
-                                          {"as-of", required_argument, NULL, 'a'},
-                                          {"provider", required_argument, NULL, 'P'},
-                                          {"marketplace", no_argument, NULL, 'M'},
-                                          {"spot-interruptions", required_argument, NULL, 'I'},
-                                          {"growth", required_argument, NULL, 'w'},
-                                          {"commit-share", required_argument, NULL, 'c'},
-                                          {"currency", required_argument, NULL, 'C'},
-                                          {"work", required_argument, NULL, 'W'},
-                                          {"profile", required_argument, NULL, 'F'},
-                                          {"api", required_argument, NULL, 'A'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     gp_draft_request rq;
     gp_draft_defaults(&rq, ses->today);
     const char *output = NULL;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
-        if (opt == 'h')
-            return draft_help(), 0;
-        if (opt == '?')
-            return cli_usage_error(
-                "scenario draft: unknown option or missing value: %s (see --help)",
-                argv[optind - 1]);
-        if (!draft_option(opt, optarg, &rq, &output))
-            return cli_usage_error("scenario draft: %s: bad value \"%s\" (%s)",
-                                   argv[optind - 1 - (argv[optind - 1] == optarg)], optarg,
-                                   draft_range(opt));
-    }
+    bool asked = false;
+    const cli_opt opts[] = {
+        {CLI_INT("gpus", &rq.gpus, 1, 1000000),
+         .bad = "bad value \"%s\" (a whole number of GPUs, 1 to 1,000,000)"},
+        {CLI_STR("gpu", &rq.gpu)},
+        {CLI_STR("region-prefix", &rq.region_prefix)},
+        {CLI_CALL("utilization", &rq.utilization, share),
+         .bad = "bad value \"%s\" (a busy share, 0 to 1 or 0% to 100%)"},
+        {CLI_INT("horizon", &rq.horizon_months, 1, 240),
+         .bad = "bad value \"%s\" (whole months, 1 to 240)"},
+        {CLI_STR("tariff", &rq.tariff)},
+        {CLI_STR("state", &rq.state)},
+        {CLI_DOUBLE("pue", &rq.pue, 1, 5), .bad = "bad value \"%s\" (1 to 5)"},
+        {CLI_INT("gpus-per-server", &rq.gpus_per_server, 1, 64),
+         .bad = "bad value \"%s\" (a whole number, 1 to 64)"},
+        {CLI_DOUBLE("server-base-w", &rq.server_base_w, 0, INFINITY),
+         .bad = "bad value \"%s\" (watts, 0 or more)"},
+        {CLI_DOUBLE("idle-w", &rq.gpu_idle_w, 0, INFINITY),
+         .bad = "bad value \"%s\" (watts, 0 or more)"},
+        {CLI_STR("name", &rq.name)},
+        {CLI_STR("output", &output), .letter = 'o'},
+        {CLI_CALL("as-of", &rq.as_of, date), .bad = "bad value \"%s\" (a date YYYY-MM-DD)"},
+        {CLI_LIST("provider", rq.providers, &rq.n_providers, 8),
+         .bad = "bad value \"%s\" (at most 8 providers)"},
+        {CLI_FLAG("marketplace", &rq.marketplace)},
+        {CLI_CALL("spot-interruptions", &rq.spot_interruptions, share),
+         .bad = "bad value \"%s\" (a share a month, 0 to 1 or 0% to 100%)"},
+        {CLI_CALL("growth", &rq.growth, growth),
+         .bad = "bad value \"%s\" (a share a month, -50% to 100% (5% or 0.05))"},
+        {CLI_CALL("commit-share", &rq.commit_share, commit_share),
+         .bad = "bad value \"%s\" (a share of the peak above 0, at most 1 (or 100%))"},
+        {CLI_CALL("currency", &rq.currency, currency),
+         .bad = "bad value \"%s\" (a three-letter currency code)"},
+        {CLI_CALL("work", &rq.work_per_month, work_amount),
+         .bad = "bad value \"%s\" (work a month, a number above 0)"},
+        {CLI_STR("profile", &rq.profile)},
+        {CLI_STR("api", &rq.api)},
+        {CLI_HELP(&asked)},
+        {0}};
+    int first,
+        rc = cli_parse(&(cli_parser){.cmd = "scenario draft", .opts = opts, .cmd_in_values = true},
+                       argc, argv, &first);
+    if (rc || asked)
+        return asked ? draft_help(), 0 : rc;
     bool work = rq.work_per_month > 0;
     if (work && rq.gpus)
         return cli_usage_error("scenario draft: --gpus or --work, not both");
@@ -365,7 +294,7 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
     if (rq.api && !work)
         return cli_usage_error(
             "scenario draft: --api prices work: a work-mode draft (--work and --profile) only");
-    if ((!rq.gpus && !work) || !rq.gpu || optind != argc)
+    if ((!rq.gpus && !work) || !rq.gpu || first != argc)
         return cli_usage_error(
             "scenario draft needs --gpus N (or --work VALUE --profile P) and --gpu MODEL (see "
             "--help)");
@@ -378,11 +307,11 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
         return cli_fail(&err);
     char *text = cJSON_Print(doc);
     cJSON_Delete(doc);
-    gp_status rc = cli_write_output(output, text, strlen(text), &err);
-    if (rc == GP_OK && (!output || !strcmp(output, "-")))
+    gp_status st = cli_write_output(output, text, strlen(text), &err);
+    if (st == GP_OK && (!output || !strcmp(output, "-")))
         putchar('\n');
     free(text);
-    return rc ? cli_fail(&err) : 0;
+    return st ? cli_fail(&err) : 0;
 }
 
 /* ---- scenario measure --------------------------------------------------------------------- */
@@ -432,7 +361,7 @@ int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
         return flags.help ? measure_help(), 0 : rc;
     if (flags.print_rules)
         return cli_usage_error("--print-rules goes with capacity alone");
-    if (argc - optind != 1)
+    if (argc - flags.first_arg != 1)
         return cli_usage_error("scenario measure takes one scenario NAME");
     if (flags.mix_rq.has_growth && !flags.mix_rq.trend)
         return cli_usage_error("scenario measure --growth takes trend (a rate is not measured)");
@@ -440,7 +369,7 @@ int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_measured m;
-    if (gp_scenario_measure(ses, argv[optind], &q, &rq, gp_now_ms(), &m, &err))
+    if (gp_scenario_measure(ses, argv[flags.first_arg], &q, &rq, gp_now_ms(), &m, &err))
         return cli_fail(&err);
     measure_said(&m, rq.growth, rq.force_trend);
     return 0;

@@ -1,6 +1,5 @@
 /* gpuplan sensitivity SCENARIO [--delta 20%] [--format md|json|csv] [--all]: the top drivers
  * of the cheapest decision as a text tornado, every row per option, or every row as data. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +44,10 @@ static bool parse_delta(const char *s, double *out) {
     return true;
 }
 
+static int delta_option(const char *v, void *dest) {
+    return parse_delta(v, dest) ? 0 : CLI_OPT_BAD;
+}
+
 /* The analysis in the format asked for. */
 static gp_status render(const gp_sens_analysis *an, const char *format, bool all, int top,
                         gp_buf *out, gp_err *err) {
@@ -62,59 +65,28 @@ static gp_status render(const gp_sens_analysis *an, const char *format, bool all
 }
 
 int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
-    enum { OPT_AS_OF = 256, OPT_ALL, OPT_TOP, OPT_PARAM };
-    static const struct option longs[] = {
-        {"delta", required_argument, NULL, 'd'},   {"as-of", required_argument, NULL, OPT_AS_OF},
-        {"format", required_argument, NULL, 'f'},  {"all", no_argument, NULL, OPT_ALL},
-        {"top", required_argument, NULL, OPT_TOP}, {"param", required_argument, NULL, OPT_PARAM},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     double delta = 0.2;
     const char *format = "md";
-    bool all = false;
-    int top = 10;
+    bool all = false, asked = false;
+    int top = 10, first;
     const char *params[64];
     int n_params = 0;
     char as_of[11];
     gp_today(as_of);
-    int opt;
-    optind = 1;
-    opterr = 0; /* one error line, ours */
-    while ((opt = getopt_long(argc, argv, "f:h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'd':
-            if (!parse_delta(optarg, &delta))
-                return cli_usage_error("--delta: \"%s\" is not a percentage", optarg);
-            break;
-        case OPT_AS_OF:
-            if (!gp_valid_date(optarg))
-                return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
-            snprintf(as_of, sizeof as_of, "%s", optarg);
-            break;
-        case 'f':
-            format = optarg;
-            break;
-        case OPT_ALL:
-            all = true;
-            break;
-        case OPT_TOP:
-            if (!gp_parse_int(optarg, &top) || top < 1 || top > GP_SENS_MAX_ROWS)
-                return cli_usage_error("--top: \"%s\" is not a count 1..%d", optarg,
-                                       GP_SENS_MAX_ROWS);
-            break;
-        case OPT_PARAM:
-            if (n_params == (int)(sizeof params / sizeof params[0]))
-                return cli_usage_error("--param: at most %d", n_params);
-            params[n_params++] = optarg;
-            break;
-        case 'h':
-            help(stdout);
-            return 0;
-        default:
-            return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1) {
+    const cli_opt opts[] = {
+        {CLI_CALL("delta", &delta, delta_option), .bad = "\"%s\" is not a percentage"},
+        {CLI_DATE("as-of", as_of)},
+        {CLI_STR("format", &format), .letter = 'f'},
+        {CLI_FLAG("all", &all)},
+        {CLI_INT("top", &top, 1, GP_SENS_MAX_ROWS),
+         .bad = "\"%s\" is not a count 1.." CLI_STRING(GP_SENS_MAX_ROWS)},
+        {CLI_LIST("param", params, &n_params, 64), .bad = "at most 64"},
+        {CLI_HELP(&asked)},
+        {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = argv[0], .opts = opts}, argc, argv, &first);
+    if (rc || asked)
+        return asked ? help(stdout), 0 : rc;
+    if (first != argc - 1) {
         return cli_usage_error("sensitivity takes one scenario");
     }
     if (strcmp(format, "md") && strcmp(format, "json") && strcmp(format, "csv"))
@@ -124,11 +96,10 @@ int cmd_sensitivity(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_sens_analysis an;
-    if (gp_sensitivity_analyze(ses, argv[optind], as_of, delta, params, n_params, &an, &err))
+    if (gp_sensitivity_analyze(ses, argv[first], as_of, delta, params, n_params, &an, &err))
         return cli_fail(&err);
     gp_buf out;
     gp_buf_init(&out, 64u << 20);
-    int rc;
     if (render(&an, format, all, top, &out, &err)) {
         gp_buf_done(&out);
         rc = cli_fail(&err);

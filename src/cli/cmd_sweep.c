@@ -1,6 +1,5 @@
 /* gpuplan sweep SCENARIO --vary PARAM=FROM:TO:STEPS ... [--summary] [-o OUT] */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,47 +204,24 @@ typedef struct sweep_args {
     bool summary, help;
     const char *output;
     char as_of[11];
+    int first; /* argv[first]: the scenario */
 } sweep_args;
 
 /* 0 (with a->help set when --help was asked for), or the exit status of bad usage. */
 static int parse_args(int argc, char **argv, sweep_args *a) {
-    enum { OPT_AS_OF = 256 };
-    static const struct option longs[] = {
-        {"vary", required_argument, NULL, 'v'},   {"summary", no_argument, NULL, 's'},
-        {"output", required_argument, NULL, 'o'}, {"as-of", required_argument, NULL, OPT_AS_OF},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     gp_today(a->as_of);
-    int opt;
-    optind = 1;
-    opterr = 0; /* one error line, ours */
-    while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'v':
-            if (a->n_axes == GP_SWEEP_MAX_AXES)
-                return cli_usage_error("at most %d --vary axes", GP_SWEEP_MAX_AXES);
-            a->specs[a->n_axes++] = optarg;
-            break;
-        case 's':
-            a->summary = true;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_AS_OF:
-            if (!gp_valid_date(optarg))
-                return cli_usage_error("--as-of: \"%s\" is not a date YYYY-MM-DD", optarg);
-            snprintf(a->as_of, sizeof a->as_of, "%s", optarg);
-            break;
-        case 'h':
-            a->help = true;
-            return 0;
-        default:
-            return cli_usage_error("%s: unknown option or missing value: %s (see --help)", argv[0],
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1) {
+    const cli_opt opts[] = {{CLI_LIST("vary", a->specs, &a->n_axes, GP_SWEEP_MAX_AXES),
+                             .bad = "at most " CLI_STRING(GP_SWEEP_MAX_AXES) " axes"},
+                            {CLI_FLAG("summary", &a->summary)},
+                            {CLI_STR("output", &a->output), .letter = 'o'},
+                            {CLI_DATE("as-of", a->as_of)},
+                            {CLI_HELP(&a->help)},
+                            {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = argv[0], .opts = opts}, argc, argv, &a->first);
+    if (rc || a->help)
+        return rc;
+    if (a->first != argc - 1) {
         return cli_usage_error("sweep takes one scenario");
     }
     if (a->n_axes == 0)
@@ -267,7 +243,7 @@ int cmd_sweep(gp_session *ses, int argc, char **argv) {
     gp_err err;
     gp_err_clear(&err);
     gp_loaded sc;
-    if (gp_load_scenario(ses, argv[optind], 0, a.as_of, &sc, &err))
+    if (gp_load_scenario(ses, argv[a.first], 0, a.as_of, &sc, &err))
         return cli_fail(&err);
     gp_sweep_axis axes[GP_SWEEP_MAX_AXES];
     for (int k = 0; k < a.n_axes; k++) {

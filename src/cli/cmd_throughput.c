@@ -1,7 +1,6 @@
 /* gpuplan throughput list|set|import|profile: the work per GPU-hour of each GPU model and
  * profile (docs/compare.md); throughput import --prometheus URL --profile P: throughput measured
  * from the serving engine's token counters; throughput history: the measured runs kept. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,112 +32,36 @@ static void cli_tp_measure_help(FILE *f) {
             "docs/compare.md lists the queries.\n");
 }
 
-enum {
-    O_PROM = 300,
-    O_NODE,
-    O_PROFILE,
-    O_SINCE,
-    O_UNTIL,
-    O_MATCH,
-    O_TOKENS,
-    O_TOKEN_FILE,
-    O_ORG,
-    O_CACERT,
-    O_INSECURE,
-    O_TIMEOUT,
-    O_HOSTS
-};
+static const char *const token_counts[] = {"output", "input", "total", NULL};
 
 static int cli_tp_measure(gp_session *ses, int argc, char **argv) {
-    static const struct option longs[] = {{"prometheus", required_argument, NULL, O_PROM},
-                                          {"node", required_argument, NULL, O_NODE},
-                                          {"profile", required_argument, NULL, O_PROFILE},
-                                          {"since", required_argument, NULL, O_SINCE},
-                                          {"until", required_argument, NULL, O_UNTIL},
-                                          {"match", required_argument, NULL, O_MATCH},
-                                          {"tokens", required_argument, NULL, O_TOKENS},
-                                          {"token-file", required_argument, NULL, O_TOKEN_FILE},
-                                          {"org-id", required_argument, NULL, O_ORG},
-                                          {"cacert", required_argument, NULL, O_CACERT},
-                                          {"insecure", no_argument, NULL, O_INSECURE},
-                                          {"timeout", required_argument, NULL, O_TIMEOUT},
-                                          {"hosts-per-query", required_argument, NULL, O_HOSTS},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     gp_tp_measure_request rq;
     gp_tp_measure_request_init(&rq);
-    int64_t now = gp_now_ms(), ms;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (opt) {
-        case O_PROM:
-            rq.opts.url = optarg;
-            break;
-        case O_NODE:
-            rq.node = optarg;
-            break;
-        case O_PROFILE:
-            rq.profile = optarg;
-            break;
-        case O_SINCE:
-            if (!cli_duration_ms(optarg, &rq.window_ms))
-                return cli_usage_error("--since: \"%s\" is not a window like 7d or 12h", optarg);
-            break;
-        case O_UNTIL:
-            if (!cli_when_ms(optarg, now, &ms))
-                return cli_usage_error("--until: \"%s\" is not a date, a UTC time or Unix seconds",
-                                       optarg);
-            rq.until_ms = ms;
-            break;
-        case O_MATCH:
-            rq.opts.match = optarg;
-            break;
-        case O_TOKENS:
-            if (!strcmp(optarg, "output"))
-                rq.count = GP_TOK_OUTPUT;
-            else if (!strcmp(optarg, "input"))
-                rq.count = GP_TOK_INPUT;
-            else if (!strcmp(optarg, "total"))
-                rq.count = GP_TOK_TOTAL;
-            else
-                return cli_usage_error("--tokens: output, input or total");
-            break;
-        case O_TOKEN_FILE:
-            rq.opts.token_file = optarg;
-            break;
-        case O_ORG:
-            rq.opts.org_id = optarg;
-            break;
-        case O_CACERT:
-            rq.opts.cacert = optarg;
-            break;
-        case O_INSECURE:
-            rq.opts.insecure = true;
-            break;
-        case O_TIMEOUT:
-            if (!cli_duration_ms(optarg, &ms) || ms > GP_HOUR_MS)
-                return cli_usage_error("--timeout: \"%s\" is not a duration like 120s", optarg);
-            rq.opts.total_timeout_ms = (long)ms;
-            if (rq.opts.connect_timeout_ms > rq.opts.total_timeout_ms)
-                rq.opts.connect_timeout_ms = rq.opts.total_timeout_ms;
-            break;
-        case O_HOSTS:
-            if (!gp_parse_int(optarg, &rq.opts.hosts_per_query) || rq.opts.hosts_per_query < 1 ||
-                rq.opts.hosts_per_query > 100000)
-                return cli_usage_error("--hosts-per-query: a count >= 1");
-            break;
-        case 'h':
-            return cli_tp_measure_help(stdout), 0;
-        default:
-            return cli_usage_error("throughput import: unknown option or missing value: %s",
-                                   argv[optind - 1]);
-        }
-    }
-    if (optind != argc)
+    const char *until = NULL;
+    int count = (int)rq.count, first; /* token_counts is gp_tok_count's order */
+    bool help = false;
+    gp_history_opts *h = &rq.opts;
+    const cli_opt opts[] = {
+        {CLI_STR("prometheus", &h->url)},
+        {CLI_STR("node", &rq.node)},
+        {CLI_STR("profile", &rq.profile)},
+        {CLI_DURATION("since", &rq.window_ms, 0), .bad = "\"%s\" is not a window like 7d or 12h"},
+        {CLI_STR("until", &until)},
+        {CLI_STR("match", &h->match)},
+        {CLI_ENUM("tokens", &count, token_counts), .bad = "output, input or total"},
+        CLI_PROMETHEUS_CONNECTION(h),
+        {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 100000), .bad = "a count >= 1"},
+        {CLI_HELP(&help)},
+        {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = "throughput import", .opts = opts}, argc, argv, &first);
+    if (rc || help)
+        return help ? cli_tp_measure_help(stdout), 0 : rc;
+    rq.count = (gp_tok_count)count;
+    if (until && !cli_when_ms(until, gp_now_ms(), &rq.until_ms))
+        return cli_usage_error("--until: \"%s\" is not a date, a UTC time or Unix seconds", until);
+    if (first != argc)
         return cli_usage_error("throughput import: unexpected argument \"%s\" with --prometheus",
-                               argv[optind]);
+                               argv[first]);
     if (!rq.profile)
         return cli_usage_error("throughput import --prometheus needs --profile P");
     if (!rq.node && !*rq.opts.url)
@@ -161,27 +84,17 @@ static int cli_tp_measure(gp_session *ses, int argc, char **argv) {
 }
 
 static int cli_tp_history(gp_session *ses, int argc, char **argv) {
-    static const struct option longs[] = {{"profile", required_argument, NULL, 'p'},
-                                          {"gpu", required_argument, NULL, 'g'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     const char *profile = NULL, *gpu = NULL;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        if (opt == 'p')
-            profile = optarg;
-        else if (opt == 'g')
-            gpu = optarg;
-        else if (opt == 'h')
-            return cli_tp_measure_help(stdout), 0;
-        else
-            return cli_usage_error("throughput history: unknown option or missing value: %s",
-                                   argv[optind - 1]);
-    }
-    if (optind != argc)
-        return cli_usage_error("throughput history: unexpected argument \"%s\"", argv[optind]);
+    bool help = false;
+    int first;
+    const cli_opt opts[] = {
+        {CLI_STR("profile", &profile)}, {CLI_STR("gpu", &gpu)}, {CLI_HELP(&help)}, {0}};
+    int rc =
+        cli_parse(&(cli_parser){.cmd = "throughput history", .opts = opts}, argc, argv, &first);
+    if (rc || help)
+        return help ? cli_tp_measure_help(stdout), 0 : rc;
+    if (first != argc)
+        return cli_usage_error("throughput history: unexpected argument \"%s\"", argv[first]);
     gp_err err;
     gp_err_clear(&err);
     gp_tp_measurement *m;
@@ -213,31 +126,19 @@ static void throughput_help(FILE *f) {
 }
 
 static int throughput_list(gp_session *ses, int argc, char **argv) {
-    static const struct option longs[] = {{"profile", required_argument, NULL, 'p'},
-                                          {"gpu", required_argument, NULL, 'g'},
-                                          {"json", no_argument, NULL, 'j'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     const char *profile = NULL, *gpu = NULL;
-    bool json = false;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        if (opt == 'p')
-            profile = optarg;
-        else if (opt == 'g')
-            gpu = optarg;
-        else if (opt == 'j')
-            json = true;
-        else if (opt == 'h')
-            return throughput_help(stdout), 0;
-        else
-            return cli_usage_error("throughput list: unknown option or missing value: %s",
-                                   argv[optind - 1]);
-    }
-    if (optind != argc)
-        return cli_usage_error("throughput list: unexpected argument \"%s\"", argv[optind]);
+    bool json = false, help = false;
+    int first;
+    const cli_opt opts[] = {{CLI_STR("profile", &profile)},
+                            {CLI_STR("gpu", &gpu)},
+                            {CLI_FLAG("json", &json)},
+                            {CLI_HELP(&help)},
+                            {0}};
+    int rc = cli_parse(&(cli_parser){.cmd = "throughput list", .opts = opts}, argc, argv, &first);
+    if (rc || help)
+        return help ? throughput_help(stdout), 0 : rc;
+    if (first != argc)
+        return cli_usage_error("throughput list: unexpected argument \"%s\"", argv[first]);
     gp_err err;
     gp_err_clear(&err);
     gp_tp_list l;
@@ -251,41 +152,35 @@ static int throughput_list(gp_session *ses, int argc, char **argv) {
     return cli_print_rendered(st, &out);
 }
 
+/* getopt takes "-5" for an option: it is the VALUE, below 0. */
+static int negative_value(const char *word) {
+    if (!gp_parse_double(word, &(double){0}))
+        return 0;
+    return cli_usage_error("throughput set: VALUE %s: must be a number above 0", word);
+}
+
 static int throughput_set(gp_session *ses, int argc, char **argv) {
-    static const struct option longs[] = {{"unit", required_argument, NULL, 'u'},
-                                          {"source", required_argument, NULL, 's'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     const char *unit = NULL, *source = NULL;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        if (opt == 'u')
-            unit = optarg;
-        else if (opt == 's')
-            source = optarg;
-        else if (opt == 'h')
-            return throughput_help(stdout), 0;
-        else if (gp_parse_double(argv[optind - 1], &(double){0}))
-            /* getopt takes "-5" for an option: it is the VALUE, below 0 */
-            return cli_usage_error("throughput set: VALUE %s: must be a number above 0",
-                                   argv[optind - 1]);
-        else
-            return cli_usage_error("throughput set: unknown option or missing value: %s",
-                                   argv[optind - 1]);
-    }
+    bool help = false;
+    int first;
+    const cli_opt opts[] = {
+        {CLI_STR("unit", &unit)}, {CLI_STR("source", &source)}, {CLI_HELP(&help)}, {0}};
+    int rc =
+        cli_parse(&(cli_parser){.cmd = "throughput set", .opts = opts, .unknown = negative_value},
+                  argc, argv, &first);
+    if (rc || help)
+        return help ? throughput_help(stdout), 0 : rc;
     double value;
-    if (argc - optind != 3)
+    if (argc - first != 3)
         return cli_usage_error("throughput set takes MODEL PROFILE VALUE --unit U --source TEXT");
-    if (!gp_parse_double(argv[optind + 2], &value))
-        return cli_usage_error("throughput set: \"%s\" is not a number", argv[optind + 2]);
+    if (!gp_parse_double(argv[first + 2], &value))
+        return cli_usage_error("throughput set: \"%s\" is not a number", argv[first + 2]);
     if (!unit || !source)
         return cli_usage_error("throughput set needs --unit and --source");
     gp_err err;
     gp_err_clear(&err);
     gp_throughput t;
-    if (gp_throughput_set(ses, argv[optind], argv[optind + 1], value, unit, source, &t, &err))
+    if (gp_throughput_set(ses, argv[first], argv[first + 1], value, unit, source, &t, &err))
         return cli_fail(&err);
     printf("%s %s: %g %s a GPU-hour, measured (%s), used instead of the estimate\n", t.gpu,
            t.profile, t.value, t.unit, t.source);

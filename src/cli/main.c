@@ -81,28 +81,25 @@ int main(int argc, char **argv) {
     gp_session ses;
     cli_session_init(&ses, getenv("GPUPLAN_DB"));
     bool db_flag = false; /* --db given: the one database --demo may be pointed at */
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--version") == 0) {
-            printf("gpuplan %s (cost model %d)\n", GPUPLAN_VERSION, 2);
-            return 0;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            ses.db_path = argv[++i];
-            db_flag = true;
-        } else if (strcmp(argv[i], "--demo") == 0) {
-            demo = true;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            cli_set_quiet(true);
-        } else if (strncmp(argv[i], "--db=", 5) == 0) {
-            ses.db_path = argv[i] + 5;
-            db_flag = true;
-        } else {
-            return cli_usage_error("unknown option %s (see gpuplan --help)", argv[i]);
-        }
+    bool version = false, help = false, quiet = false;
+    const cli_opt opts[] = {{.name = "version", .kind = CLI_OPT_HELP, .dest = &version},
+                            {CLI_HELP(&help)},
+                            {CLI_STR("db", &ses.db_path), .given = &db_flag},
+                            {CLI_FLAG("demo", &demo)},
+                            {CLI_FLAG("quiet", &quiet)},
+                            {0}};
+    int i, bad = cli_parse(&(cli_parser){.opts = opts, .in_order = true}, argc, argv, &i);
+    if (bad)
+        return bad;
+    if (version) {
+        printf("gpuplan %s (cost model %d)\n", GPUPLAN_VERSION, 2);
+        return 0;
     }
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    cli_set_quiet(quiet);
     int rc;
     if (i == argc) {
         /* The main job: the TUI. */

@@ -518,160 +518,219 @@ static int64_t min64(int64_t a, int64_t b) {
     return a < b ? a : b;
 }
 
-gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_opts *o,
-                           gp_source_result *results, gp_err *err) {
-    gp_http_global_init();
-    /* One deadline for the whole cycle, local nvidia-smi included. Inside it, each transfer
-     * has its own, well short of it: a connect, a first byte and a low-speed limit, so hung
-     * or dripping nodes free their slots early and the healthy ones behind them get theirs. */
-    int64_t started = gp_now_ms();
+/* One fetch cycle in flight: the transfers queued and running on one multi handle, the local
+ * programs running beside them, and the cycle's deadline and limits. */
+typedef struct fetch {
+    const gp_source_cfg *src;
+    size_t n;
+    const gp_collect_opts *o;
+    gp_source_result *results;
     limits lim;
-    limits_of(o, &lim);
-    int64_t deadline = started + lim.cycle_ms, first_byte_ms = lim.first_byte_ms;
-    long connect_ms = lim.connect_ms, low_speed_s = lim.low_speed_s;
-    size_t nt = 0, nv = 0;
+    int64_t deadline;
+    budget mem;
+    transfer *t; /* nt of them, started in order: t[0..next) have been */
+    size_t nt, next;
+    char *errbufs; /* CURL_ERROR_SIZE for each transfer */
+    int limit;     /* transfers in flight at most */
+    CURLM *multi;
+    nvsmi_run *vs; /* the local programs, nv of them */
+    size_t nv;
+    struct curl_waitfd *wfds; /* their output, waited on beside the transfers */
+} fetch;
+
+/* Every remote source's transfers into f->t. Nodes that timed out last cycle (every error of
+ * a transfer that held its slot to a deadline says "timed out") go last, so they cannot take
+ * the slots of the healthy ones again. Otherwise node order. */
+static void queue_transfers(fetch *f) {
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < f->n; i++) {
+            if (is_local(f->src[i].kind) || f->src[i].hung_last != (pass == 1))
+                continue;
+            size_t count = source_kinds[f->src[i].kind].transfers;
+            for (size_t q = 0; q < count; q++, k++) {
+                transfer *x = &f->t[k];
+                x->source = i;
+                x->query = (int)q;
+                x->mem = &f->mem;
+                gp_buf_init(&x->body, f->o->max_bytes);
+                source_kinds[f->src[i].kind].url_of(&f->src[i], q, x->url, sizeof x->url);
+            }
+        }
+    }
+}
+
+/* Results cleared, the local programs started, the transfers queued: f ready to run. One
+ * deadline for the whole cycle, local nvidia-smi included. Inside it, each transfer has its
+ * own, well short of it: a connect, a first byte and a low-speed limit, so hung or dripping
+ * nodes free their slots early and the healthy ones behind them get theirs. */
+static void fetch_begin(fetch *f, const gp_source_cfg *src, size_t n, const gp_collect_opts *o,
+                        gp_source_result *results) {
+    memset(f, 0, sizeof *f);
+    f->src = src, f->n = n, f->o = o, f->results = results;
+    limits_of(o, &f->lim);
+    f->deadline = gp_now_ms() + f->lim.cycle_ms;
     for (size_t i = 0; i < n; i++) {
         memset(&results[i], 0, sizeof results[i]);
         gp_samples_init(&results[i].samples, 1u << 22);
-        nt += source_kinds[src[i].kind].transfers;
-        nv += is_local(src[i].kind);
+        f->nt += source_kinds[src[i].kind].transfers;
+        f->nv += is_local(src[i].kind);
     }
-    nvsmi_run *vs = gp_xcalloc(nv ? nv : 1, sizeof *vs);
+    f->vs = gp_xcalloc(f->nv ? f->nv : 1, sizeof *f->vs);
     for (size_t i = 0, j = 0; i < n; i++)
         if (is_local(src[i].kind)) {
-            vs[j].source = i;
-            vs[j].kind = src[i].kind;
-            nvsmi_start(&vs[j++], o, &results[i]);
+            f->vs[j].source = i;
+            f->vs[j].kind = src[i].kind;
+            nvsmi_start(&f->vs[j++], o, &results[i]);
         }
-    budget mem = {0, o->max_in_flight_bytes > o->max_bytes ? o->max_in_flight_bytes : o->max_bytes,
-                  0};
-    transfer *t = gp_xcalloc(nt ? nt : 1, sizeof *t);
-    size_t k = 0;
-    /* Nodes that timed out last cycle (every error of a transfer that held its slot to a
-     * deadline says "timed out") go last, so they cannot take the slots of the healthy ones
-     * again. Otherwise node order. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < n; i++) {
-            if (is_local(src[i].kind) || src[i].hung_last != (pass == 1))
-                continue;
-            size_t count = source_kinds[src[i].kind].transfers;
-            for (size_t q = 0; q < count; q++, k++) {
-                t[k].source = i;
-                t[k].query = (int)q;
-                t[k].mem = &mem;
-                gp_buf_init(&t[k].body, o->max_bytes);
-                source_kinds[src[i].kind].url_of(&src[i], q, t[k].url, sizeof t[k].url);
-            }
+    f->mem.limit = o->max_in_flight_bytes > o->max_bytes ? o->max_in_flight_bytes : o->max_bytes;
+    f->t = gp_xcalloc(f->nt ? f->nt : 1, sizeof *f->t);
+    queue_transfers(f);
+    f->multi = curl_multi_init();
+    curl_multi_setopt(f->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
+    f->errbufs = gp_xcalloc(f->nt ? f->nt : 1, CURL_ERROR_SIZE);
+    f->limit = o->concurrency < 1                            ? 1
+               : o->concurrency > GP_COLLECT_MAX_CONCURRENCY ? GP_COLLECT_MAX_CONCURRENCY
+                                                             : o->concurrency;
+    f->wfds = gp_xcalloc(f->nv ? f->nv : 1, sizeof *f->wfds);
+}
+
+/* Queued transfers started while slots are free, each with what is left of the cycle. */
+static void start_transfers(fetch *f, int64_t now) {
+    while (f->next < f->nt && f->mem.running < (size_t)f->limit) {
+        int64_t left = f->deadline - now;
+        transfer *x = &f->t[f->next];
+        gp_source_result *r = &f->results[x->source];
+        f->next++;
+        if (left <= 0) {
+            set_error(r, "the cycle's time ran out before this source's turn");
+            continue;
+        }
+        CURL *h = make_handle(&f->src[x->source], x, f->o, r);
+        if (!h)
+            continue;
+        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)min64(f->lim.connect_ms, left));
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)left);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, f->lim.low_speed_s);
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, f->errbufs + (size_t)(x - f->t) * CURL_ERROR_SIZE);
+        x->h = h;
+        x->started_ms = now;
+        curl_multi_add_handle(f->multi, h);
+        f->mem.running++;
+    }
+}
+
+/* The transfers libcurl has finished, read into their sources' results. */
+static void finish_done(fetch *f) {
+    CURLMsg *msg;
+    int queued;
+    while ((msg = curl_multi_info_read(f->multi, &queued))) {
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        transfer *x;
+        long status = 0;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+        finish(&f->src[x->source], x, msg->data.result, status, &f->results[x->source],
+               f->errbufs + (size_t)(x - f->t) * CURL_ERROR_SIZE, &f->lim);
+        drop_transfer(f->multi, x, &f->mem);
+    }
+}
+
+/* A transfer with no byte of answer by its first-byte deadline gives its slot up. Returns
+ * when the next such deadline falls (the cycle's, when none is sooner). */
+static int64_t drop_silent(fetch *f, int64_t now) {
+    int64_t wake = f->deadline, first_byte_ms = f->lim.first_byte_ms;
+    for (size_t i = 0; i < f->next; i++) {
+        transfer *x = &f->t[i];
+        if (!x->h || x->got_byte)
+            continue;
+        if (now - x->started_ms >= first_byte_ms) {
+            set_error(&f->results[x->source],
+                      "no first byte within %.1f s (the first-byte limit: half of "
+                      "--timeout; timed out)",
+                      first_byte_ms / 1000.0);
+            drop_transfer(f->multi, x, &f->mem);
+        } else {
+            wake = min64(wake, x->started_ms + first_byte_ms);
         }
     }
-    CURLM *multi = curl_multi_init();
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
-    size_t next = 0;
-    char *errbufs = gp_xcalloc(nt ? nt : 1, CURL_ERROR_SIZE);
-    int limit = o->concurrency < 1                            ? 1
-                : o->concurrency > GP_COLLECT_MAX_CONCURRENCY ? GP_COLLECT_MAX_CONCURRENCY
-                                                              : o->concurrency;
-    bool nvsmi_running = nv > 0;
-    struct curl_waitfd *wfds = gp_xcalloc(nv ? nv : 1, sizeof *wfds);
-    while (next < nt || mem.running > 0 || nvsmi_running) {
-        int64_t now = gp_now_ms();
-        while (next < nt && mem.running < (size_t)limit) {
-            int64_t left = deadline - now;
-            transfer *x = &t[next];
-            gp_source_result *r = &results[x->source];
-            next++;
-            if (left <= 0) {
-                set_error(r, "the cycle's time ran out before this source's turn");
-                continue;
-            }
-            CURL *h = make_handle(&src[x->source], x, o, r);
-            if (!h)
-                continue;
-            curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)min64(connect_ms, left));
-            curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)left);
-            curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1024L);
-            curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, low_speed_s);
-            curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbufs + (size_t)(x - t) * CURL_ERROR_SIZE);
-            x->h = h;
-            x->started_ms = now;
-            curl_multi_add_handle(multi, h);
-            mem.running++;
+    return wake;
+}
+
+/* The local programs read on; whether any still runs, the output ones to wait on into
+ * f->wfds[0..*nw). */
+static bool poll_local(fetch *f, size_t *nw) {
+    bool running = false;
+    *nw = 0;
+    for (size_t j = 0; j < f->nv; j++)
+        if ((f->vs[j].pid > 0 || f->vs[j].fd >= 0) && nvsmi_poll(&f->vs[j])) {
+            running = true;
+            if (f->vs[j].fd >= 0)
+                f->wfds[(*nw)++] = (struct curl_waitfd){f->vs[j].fd, CURL_WAIT_POLLIN, 0};
         }
-        int still;
-        curl_multi_perform(multi, &still);
-        CURLMsg *msg;
-        int queued;
-        while ((msg = curl_multi_info_read(multi, &queued))) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            transfer *x;
-            long status = 0;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-            finish(&src[x->source], x, msg->data.result, status, &results[x->source],
-                   errbufs + (size_t)(x - t) * CURL_ERROR_SIZE, &lim);
-            drop_transfer(multi, x, &mem);
+    return running;
+}
+
+/* The cycle's deadline has passed: every running transfer ends, every queued one fails. */
+static void expire_all(fetch *f) {
+    for (size_t i = 0; i < f->next; i++)
+        if (f->t[i].h) {
+            set_error(&f->results[f->t[i].source],
+                      "the cycle's --timeout of %.1f s ran out (timed out)",
+                      f->lim.cycle_ms / 1000.0);
+            drop_transfer(f->multi, &f->t[i], &f->mem);
         }
-        /* A transfer with no byte of answer by its first-byte deadline gives its slot up. */
-        now = gp_now_ms();
-        int64_t wake = deadline;
-        for (size_t i = 0; i < next; i++) {
-            transfer *x = &t[i];
-            if (!x->h || x->got_byte)
-                continue;
-            if (now - x->started_ms >= first_byte_ms) {
-                set_error(&results[x->source],
-                          "no first byte within %.1f s (the first-byte limit: half of "
-                          "--timeout; timed out)",
-                          first_byte_ms / 1000.0);
-                drop_transfer(multi, x, &mem);
-            } else {
-                wake = min64(wake, x->started_ms + first_byte_ms);
-            }
-        }
-        size_t nw = 0;
-        nvsmi_running = false;
-        for (size_t j = 0; j < nv; j++)
-            if (vs[j].pid > 0 || vs[j].fd >= 0) {
-                if (nvsmi_poll(&vs[j])) {
-                    nvsmi_running = true;
-                    if (vs[j].fd >= 0)
-                        wfds[nw++] = (struct curl_waitfd){vs[j].fd, CURL_WAIT_POLLIN, 0};
-                }
-            }
-        if (now >= deadline) {
-            for (size_t i = 0; i < next; i++)
-                if (t[i].h) {
-                    set_error(&results[t[i].source],
-                              "the cycle's --timeout of %.1f s ran out (timed out)",
-                              lim.cycle_ms / 1000.0);
-                    drop_transfer(multi, &t[i], &mem);
-                }
-            for (; next < nt; next++)
-                set_error(&results[t[next].source],
-                          "the cycle's time ran out before this source's turn");
-            break; /* a still-running nvidia-smi is killed below */
-        }
-        if (mem.running > 0 || nvsmi_running) {
-            int64_t wait = min64(min64(wake - now, 200), nvsmi_running && nw == 0 ? 20 : 200);
-            curl_multi_poll(multi, wfds, (unsigned)nw, (int)(wait > 0 ? wait : 0), NULL);
-        }
-    }
-    curl_multi_cleanup(multi);
-    for (size_t i = 0; i < nt; i++)
-        gp_buf_done(&t[i].body);
-    free(t);
-    free(errbufs);
-    free(wfds);
-    for (size_t j = 0; j < nv; j++)
-        nvsmi_finish(&vs[j], &results[vs[j].source]);
-    free(vs);
-    /* A failed source's partial samples are not stored: all or nothing per source. */
-    for (size_t i = 0; i < n; i++)
-        if (results[i].status != GP_OK)
-            gp_samples_done(&results[i].samples);
+    for (; f->next < f->nt; f->next++)
+        set_error(&f->results[f->t[f->next].source],
+                  "the cycle's time ran out before this source's turn");
+}
+
+/* Everything f holds released, the local programs finished (killed if still running). A
+ * failed source's partial samples are not stored: all or nothing per source. */
+static void fetch_end(fetch *f) {
+    curl_multi_cleanup(f->multi);
+    for (size_t i = 0; i < f->nt; i++)
+        gp_buf_done(&f->t[i].body);
+    free(f->t);
+    free(f->errbufs);
+    free(f->wfds);
+    for (size_t j = 0; j < f->nv; j++)
+        nvsmi_finish(&f->vs[j], &f->results[f->vs[j].source]);
+    free(f->vs);
+    for (size_t i = 0; i < f->n; i++)
+        if (f->results[i].status != GP_OK)
+            gp_samples_done(&f->results[i].samples);
         else /* a MIG GPU's utilization is its instances' (samples.h) */
-            gp_samples_mig_rollup(&results[i].samples);
+            gp_samples_mig_rollup(&f->results[i].samples);
+}
+
+gp_status gp_collect_fetch(const gp_source_cfg *src, size_t n, const gp_collect_opts *o,
+                           gp_source_result *results, gp_err *err) {
+    gp_http_global_init();
+    fetch f;
+    fetch_begin(&f, src, n, o, results);
+    bool local_running = f.nv > 0;
+    while (f.next < f.nt || f.mem.running > 0 || local_running) {
+        start_transfers(&f, gp_now_ms());
+        int still;
+        curl_multi_perform(f.multi, &still);
+        finish_done(&f);
+        int64_t now = gp_now_ms();
+        int64_t wake = drop_silent(&f, now);
+        size_t nw;
+        local_running = poll_local(&f, &nw);
+        if (now >= f.deadline) {
+            expire_all(&f);
+            break; /* a still-running nvidia-smi is killed by fetch_end */
+        }
+        if (f.mem.running > 0 || local_running) {
+            int64_t wait = min64(min64(wake - now, 200), local_running && nw == 0 ? 20 : 200);
+            curl_multi_poll(f.multi, f.wfds, (unsigned)nw, (int)(wait > 0 ? wait : 0), NULL);
+        }
+    }
+    fetch_end(&f);
     (void)err;
     return GP_OK;
 }

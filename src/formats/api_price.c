@@ -62,18 +62,7 @@ static bool price(const reader *rd, const gp_csv_record *r, int c, double *out) 
 
 static gp_status header(reader *rd, const gp_csv_record *r, gp_err *err) {
     rd->header_seen = true;
-    for (int c = 0; c < C_N; c++) {
-        rd->col[c] = gp_csv_column(r, columns[c]);
-        if (rd->col[c] < 0) {
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "no \"%s\" column: the header needs provider, model, input_per_m, "
-                     "output_per_m, currency, effective_from, source",
-                     columns[c]);
-            return bad(rd, r, err, msg);
-        }
-    }
-    return GP_OK;
+    return gp_csv_require_columns(r, rd->origin, columns, C_N, 0, rd->col, err);
 }
 
 static gp_status row(const gp_csv_record *r, void *arg, gp_err *err) {

@@ -710,23 +710,80 @@ static int get_value2(bitr *in, double *v, int ro, coder *c) {
     return 0;
 }
 
-static gp_status decode_v2(cursor c, const char *origin, gp_chunk *out, gp_err *err) {
-    uint64_t slots;
-    if (get_varint(&c, &slots) || slots < 1 || slots > GP_CHUNK_SLOTS_MAX)
-        return bad(out, &c, origin, "bad bucket count", err);
-    if (c.p == c.end || *c.p & ~FLAGS_KNOWN)
-        return bad(out, &c, origin, "bad flags", err);
-    unsigned flags = *c.p++;
-    const unsigned char *map = NULL;
-    if (!(flags & FLAG_FULL)) {
-        size_t map_len = ((size_t)slots + 7) / 8;
-        if ((size_t)(c.end - c.p) < map_len)
-            return bad(out, &c, origin, "truncated bitmap", err);
-        map = c.p;
-        if (slots % 8 && map[map_len - 1] >> (slots % 8))
-            return bad(out, &c, origin, "bits set past the last bucket", err);
-        c.p += map_len;
+/* A group's header: its op (a shape, or OP_REPEAT of last) and length into *op and *left, a
+ * new bucket count into k->n; NULL, or what is wrong with it. */
+static const char *group_header(bitr *in, coder *k, uint64_t slots, const gp_chunk_bucket *last,
+                                unsigned *op, uint64_t *left) {
+    uint64_t o;
+    if (get_bits(in, 3, &o) || o == 7 || get_gamma(in, left) || *left > slots)
+        return "bad group header";
+    *op = (unsigned)o;
+    if (*op >= OP_NEW_N) {
+        uint64_t zn;
+        if (get_gamma(in, &zn))
+            return "bad group header";
+        int64_t d = unzigzag(zn - 1);
+        if (d <= -GP_CHUNK_N_MAX || d > GP_CHUNK_N_MAX)
+            return "bad bucket count";
+        k->n += d;
+        *op -= OP_NEW_N;
     }
+    if (*op == OP_REPEAT && !last)
+        return "a repeat of nothing";
+    if (*op != OP_REPEAT && (k->n < 1 || k->n > GP_CHUNK_N_MAX))
+        return "bad bucket count";
+    return NULL;
+}
+
+/* A bucket's values in shape op (0: one value, 1: min and sum, 2: sum, min and max); nonzero
+ * when they are not there or out of range. */
+static int bucket_values(bitr *in, coder *k, unsigned op, gp_chunk_bucket *b) {
+    int fail;
+    if (op == 0) {
+        fail = get_value2(in, &b->sum, ROLE_SUM, k);
+        b->min = b->max = b->sum;
+        k->r[ROLE_MIN] = k->r[ROLE_MAX] = k->r[ROLE_SUM];
+    } else if (op == 1) {
+        fail = get_value2(in, &b->min, ROLE_MIN, k);
+        b->max = b->min;
+        k->r[ROLE_MAX] = k->r[ROLE_MIN];
+        fail = fail || get_value2(in, &b->sum, ROLE_SUM, k);
+    } else {
+        fail = get_value2(in, &b->sum, ROLE_SUM, k) || get_value2(in, &b->min, ROLE_MIN, k) ||
+               get_value2(in, &b->max, ROLE_MAX, k);
+    }
+    b->n = k->n;
+    return fail;
+}
+
+/* Version 2's bytes before the bit stream: the bucket count, the flags and, unless every bucket
+ * is present, the bitmap of those present (*map, NULL when full). */
+static gp_status v2_header(cursor *c, const char *origin, gp_chunk *out, uint64_t *slots,
+                           unsigned *flags, const unsigned char **map, gp_err *err) {
+    if (get_varint(c, slots) || *slots < 1 || *slots > GP_CHUNK_SLOTS_MAX)
+        return bad(out, c, origin, "bad bucket count", err);
+    if (c->p == c->end || *c->p & ~FLAGS_KNOWN)
+        return bad(out, c, origin, "bad flags", err);
+    *flags = *c->p++;
+    *map = NULL;
+    if (!(*flags & FLAG_FULL)) {
+        size_t map_len = ((size_t)*slots + 7) / 8;
+        if ((size_t)(c->end - c->p) < map_len)
+            return bad(out, c, origin, "truncated bitmap", err);
+        *map = c->p;
+        if (*slots % 8 && (*map)[map_len - 1] >> (*slots % 8))
+            return bad(out, c, origin, "bits set past the last bucket", err);
+        c->p += map_len;
+    }
+    return GP_OK;
+}
+
+static gp_status decode_v2(cursor c, const char *origin, gp_chunk *out, gp_err *err) {
+    uint64_t slots = 0;
+    unsigned flags = 0;
+    const unsigned char *map = NULL;
+    if (v2_header(&c, origin, out, &slots, &flags, &map, err))
+        return err->code;
     out->slots = (int)slots;
     coder k;
     memset(&k, 0, offsetof(coder, zz));
@@ -746,49 +803,17 @@ static gp_status decode_v2(cursor c, const char *origin, gp_chunk *out, gp_err *
     for (int i = 0; i < (int)slots; i++) {
         if (map && !(map[i / 8] >> (i % 8) & 1))
             continue;
-        if (left == 0) {
-            uint64_t o;
-            if (get_bits(&in, 3, &o) || o == 7 || get_gamma(&in, &left) || left > slots)
-                return BAD("bad group header");
-            op = (unsigned)o;
-            if (op >= OP_NEW_N) {
-                uint64_t zn;
-                if (get_gamma(&in, &zn))
-                    return BAD("bad group header");
-                int64_t d = unzigzag(zn - 1);
-                if (d <= -GP_CHUNK_N_MAX || d > GP_CHUNK_N_MAX)
-                    return BAD("bad bucket count");
-                k.n += d;
-                op -= OP_NEW_N;
-            }
-            if (op == OP_REPEAT && !last)
-                return BAD("a repeat of nothing");
-            if (op != OP_REPEAT && (k.n < 1 || k.n > GP_CHUNK_N_MAX))
-                return BAD("bad bucket count");
-        }
+        const char *why = left == 0 ? group_header(&in, &k, slots, last, &op, &left) : NULL;
+        if (why)
+            return BAD(why);
         left--;
         gp_chunk_bucket *b = &out->b[i];
         if (op == OP_REPEAT) {
             *b = *last;
             continue;
         }
-        int fail;
-        if (op == 0) {
-            fail = get_value2(&in, &b->sum, ROLE_SUM, &k);
-            b->min = b->max = b->sum;
-            k.r[ROLE_MIN] = k.r[ROLE_MAX] = k.r[ROLE_SUM];
-        } else if (op == 1) {
-            fail = get_value2(&in, &b->min, ROLE_MIN, &k);
-            b->max = b->min;
-            k.r[ROLE_MAX] = k.r[ROLE_MIN];
-            fail = fail || get_value2(&in, &b->sum, ROLE_SUM, &k);
-        } else {
-            fail = get_value2(&in, &b->sum, ROLE_SUM, &k) ||
-                   get_value2(&in, &b->min, ROLE_MIN, &k) || get_value2(&in, &b->max, ROLE_MAX, &k);
-        }
-        if (fail)
+        if (bucket_values(&in, &k, op, b))
             return BAD("bad value");
-        b->n = k.n;
         last = b;
     }
     if (left)
@@ -1142,16 +1167,80 @@ static int same_fleet_bucket(const gp_fleet_bucket *a, const gp_fleet_bucket *b)
            memcmp(a->bins, b->bins, sizeof a->bins) == 0;
 }
 
-gp_status gp_fleet_encode(const gp_fleet_day *d, unsigned char *out, size_t *len, gp_err *err) {
-    *len = 0;
-    int present[GP_FLEET_SLOTS], n = 0;
+/* The buckets with GPUs, by index into present (their count returned); -1 with the error when a
+ * count is out of range. */
+static int fleet_present(const gp_fleet_day *d, int *present, gp_err *err) {
+    int n = 0;
     for (int i = 0; i < GP_FLEET_SLOTS; i++) {
-        if (fleet_check(&d->b[i]))
-            return gp_errorf(err, GP_E_INPUT, "fleet chunk", "bucket %d: a count out of 0 to %lld",
-                             i, GP_CHUNK_N_MAX);
+        if (fleet_check(&d->b[i])) {
+            gp_errorf(err, GP_E_INPUT, "fleet chunk", "bucket %d: a count out of 0 to %lld", i,
+                      GP_CHUNK_N_MAX);
+            return -1;
+        }
         if (d->b[i].gpus)
             present[n++] = i;
     }
+    return n;
+}
+
+/* The zigzag deltas a fleet chunk codes, for their Rice parameters: the fixed utilization sums'
+ * into zu (*nu of them), the bins' into zb (*nb), of each bucket that is not a repeat. */
+static void fleet_deltas(const gp_fleet_day *d, const int *present, int n, val (*v)[3],
+                         uint64_t *zu, int *nu, uint64_t *zb, int *nb) {
+    static const gp_fleet_bucket none;
+    int64_t last_k = 0;
+    const gp_fleet_bucket *last = NULL;
+    *nu = *nb = 0;
+    for (int j = 0; j < n; j++) {
+        const gp_fleet_bucket *b = &d->b[present[j]];
+        if (last && same_fleet_bucket(b, last))
+            continue;
+        if (v[j][0].fixed) {
+            zu[(*nu)++] = zigzag(v[j][0].k - last_k);
+            last_k = v[j][0].k;
+        }
+        const gp_fleet_bucket *p = last ? last : &none;
+        for (int k = 0; k < GP_FLEET_BINS; k++)
+            zb[(*nb)++] = zigzag((int64_t)b->bins[k] - (int64_t)p->bins[k]);
+        last = b;
+    }
+}
+
+/* The present buckets' bits: a repeat flag, the GPU count (same, or its change), the sum and
+ * the bins' changes at Rice parameter kb. */
+static void fleet_put_buckets(coder *c, const gp_fleet_day *d, const int *present, int n,
+                              val (*v)[3], int kb) {
+    static const gp_fleet_bucket none;
+    bitw *w = c->w;
+    const gp_fleet_bucket *last = NULL;
+    for (int j = 0; j < n; j++) {
+        const gp_fleet_bucket *b = &d->b[present[j]];
+        if (last && same_fleet_bucket(b, last)) {
+            put_bits(w, 1, 1);
+            continue;
+        }
+        put_bits(w, 0, 1);
+        if (b->gpus == c->n) {
+            put_bits(w, 1, 1);
+        } else {
+            put_bits(w, 0, 1);
+            put_gamma(w, zigzag(b->gpus - c->n) + 1);
+            c->n = b->gpus;
+        }
+        code_value(c, &v[j][0], 0);
+        const gp_fleet_bucket *p = last ? last : &none;
+        for (int k = 0; k < GP_FLEET_BINS; k++)
+            put_rice(w, zigzag((int64_t)b->bins[k] - (int64_t)p->bins[k]), kb);
+        last = b;
+    }
+}
+
+gp_status gp_fleet_encode(const gp_fleet_day *d, unsigned char *out, size_t *len, gp_err *err) {
+    *len = 0;
+    int present[GP_FLEET_SLOTS];
+    int n = fleet_present(d, present, err);
+    if (n < 0)
+        return err->code;
     /* The plan: the sums' digits, then each field's deltas for its Rice parameter. */
     static _Thread_local val v[GP_FLEET_SLOTS][3];
     static _Thread_local uint64_t zu[GP_FLEET_SLOTS], zb[GP_FLEET_SLOTS * GP_FLEET_BINS];
@@ -1159,23 +1248,8 @@ gp_status gp_fleet_encode(const gp_fleet_day *d, unsigned char *out, size_t *len
         v[j][0] = val_of(d->b[present[j]].util_sum);
         v[j][1].fixed = v[j][2].fixed = false;
     }
-    int digits = rescale(v, n), nu = 0, nb = 0;
-    int64_t last_k = 0;
-    const gp_fleet_bucket *last = NULL;
-    static const gp_fleet_bucket none;
-    for (int j = 0; j < n; j++) {
-        const gp_fleet_bucket *b = &d->b[present[j]];
-        if (last && same_fleet_bucket(b, last))
-            continue;
-        if (v[j][0].fixed) {
-            zu[nu++] = zigzag(v[j][0].k - last_k);
-            last_k = v[j][0].k;
-        }
-        const gp_fleet_bucket *p = last ? last : &none;
-        for (int k = 0; k < GP_FLEET_BINS; k++)
-            zb[nb++] = zigzag((int64_t)b->bins[k] - (int64_t)p->bins[k]);
-        last = b;
-    }
+    int digits = rescale(v, n), nu, nb;
+    fleet_deltas(d, present, n, v, zu, &nu, zb, &nb);
     long unused;
     coder c;
     memset(&c, 0, offsetof(coder, zz));
@@ -1196,27 +1270,7 @@ gp_status gp_fleet_encode(const gp_fleet_day *d, unsigned char *out, size_t *len
     c.w = &w;
     put_bits(&w, (uint64_t)c.k[0], 6);
     put_bits(&w, (uint64_t)kb, 6);
-    last = NULL;
-    for (int j = 0; j < n; j++) {
-        const gp_fleet_bucket *b = &d->b[present[j]];
-        if (last && same_fleet_bucket(b, last)) {
-            put_bits(&w, 1, 1);
-            continue;
-        }
-        put_bits(&w, 0, 1);
-        if (b->gpus == c.n) {
-            put_bits(&w, 1, 1);
-        } else {
-            put_bits(&w, 0, 1);
-            put_gamma(&w, zigzag(b->gpus - c.n) + 1);
-            c.n = b->gpus;
-        }
-        code_value(&c, &v[j][0], 0);
-        const gp_fleet_bucket *p = last ? last : &none;
-        for (int k = 0; k < GP_FLEET_BINS; k++)
-            put_rice(&w, zigzag((int64_t)b->bins[k] - (int64_t)p->bins[k]), kb);
-        last = b;
-    }
+    fleet_put_buckets(&c, d, present, n, v, kb);
     if (w.n)
         out[w.at++] = (unsigned char)w.acc;
     *len = w.at;

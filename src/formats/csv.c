@@ -136,3 +136,42 @@ int gp_csv_column(const gp_csv_record *header, const char *name) {
     }
     return -1;
 }
+
+/* ", "-joined names[i] whose optional bit is want, appended to out (cap bytes). */
+static void names_joined(char *out, size_t cap, const char *const *names, int n,
+                         unsigned long long optional, bool want) {
+    bool first = true;
+    for (int i = 0; i < n; i++) {
+        if (((optional >> i) & 1u) != want)
+            continue;
+        size_t at = strlen(out);
+        snprintf(out + at, cap - at, "%s%s", first ? "" : ", ", names[i]);
+        first = false;
+    }
+}
+
+gp_status gp_csv_require_columns(const gp_csv_record *header, const char *origin,
+                                 const char *const *names, int n, unsigned long long optional,
+                                 int *col, gp_err *err) {
+    int missing = -1;
+    for (int i = 0; i < n; i++) {
+        col[i] = gp_csv_column(header, names[i]);
+        if (col[i] < 0 && !((optional >> i) & 1u) && missing < 0)
+            missing = i;
+    }
+    if (missing < 0)
+        return GP_OK;
+    char needs[512] = "";
+    names_joined(needs, sizeof needs, names, n, optional, false);
+    if (optional & (n >= 64 ? ~0ull : (1ull << n) - 1)) {
+        size_t at = strlen(needs);
+        snprintf(needs + at, sizeof needs - at, " (and optionally ");
+        names_joined(needs, sizeof needs, names, n, optional, true);
+        at = strlen(needs);
+        snprintf(needs + at, sizeof needs - at, ")");
+    }
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", origin, header->line);
+    return gp_errorf(err, GP_E_INPUT, where, "no \"%s\" column: the header needs %s",
+                     names[missing], needs);
+}

@@ -387,6 +387,88 @@ static void string_end(gp_promrange_stream *s) {
         snprintf(s->type, sizeof s->type, "%s", whole ? s->text : "?");
 }
 
+/* Byte c inside a string: kept (up to the text's room) until its closing quote. */
+static void string_byte(gp_promrange_stream *s, char c) {
+    if (s->esc) {
+        s->esc = false;
+    } else if (c == '\\') {
+        s->esc = true;
+    } else if (c == '"') {
+        s->in_str = false;
+        string_end(s);
+        return;
+    }
+    if (s->text_len < sizeof s->text)
+        s->text[s->text_len++] = c;
+}
+
+/* An object or array opens with c at buf[i]: at data.result, a series begins (the bytes from
+ * *run before it go to the rest). */
+static gp_status open_level(gp_promrange_stream *s, const char *buf, size_t *run, size_t i, char c,
+                            gp_err *err) {
+    if (at_result(s)) { /* a series begins: what came before goes to the rest */
+        if (c != '{')
+            return fail(s, err, GP_E_INPUT,
+                        "$.data.result[%d]: a series without "
+                        "\"metric\" and \"values\"",
+                        s->index);
+        if (emit(s, buf, *run, i, false, err))
+            return s->status;
+        *run = i;
+        s->in_series = true;
+        s->series.len = 0;
+    }
+    if (s->depth >= GP_RANGE_MAX_DEPTH)
+        return fail(s, err, GP_E_INPUT, "JSON nested deeper than %d levels", GP_RANGE_MAX_DEPTH);
+    s->open[s->depth] = c;
+    s->want_key[s->depth] = c == '{';
+    s->key[s->depth][0] = '\0';
+    s->depth++;
+    if (at_result(s)) {
+        if (++s->results > 1)
+            return fail(s, err, GP_E_INPUT, "two data.result arrays in one answer");
+        if (s->type[0] && strcmp(s->type, "matrix") != 0)
+            return fail(s, err, GP_E_INPUT,
+                        "a range query answered with a %.11s, not a "
+                        "matrix",
+                        s->type);
+    }
+    return GP_OK;
+}
+
+/* An object or array closes with c at buf[i]: a series that ends is parsed and forgotten. */
+static gp_status close_level(gp_promrange_stream *s, const char *buf, size_t *run, size_t i, char c,
+                             gp_err *err) {
+    if (s->depth == 0 || s->open[s->depth - 1] != (c == '}' ? '{' : '['))
+        return fail(s, err, GP_E_INPUT, "malformed JSON (a '%c' closes nothing open)", c);
+    s->depth--;
+    if (s->in_series && s->depth == 3) { /* the series is whole: parse it, forget it */
+        if (emit(s, buf, *run, i + 1, true, err))
+            return s->status;
+        *run = i + 1;
+        s->in_series = false;
+        s->status = one_series(s, &s->err);
+        if (s->status != GP_OK) {
+            *err = s->err;
+            return s->status;
+        }
+    }
+    return GP_OK;
+}
+
+/* A ':' or ',' at buf[i]: whether a key comes next; between series, the comma is dropped. */
+static gp_status separator(gp_promrange_stream *s, const char *buf, size_t *run, size_t i, char c,
+                           gp_err *err) {
+    if (s->depth > 0 && s->open[s->depth - 1] == '{')
+        s->want_key[s->depth - 1] = c == ',';
+    if (c == ',' && at_result(s)) { /* the series go, and the commas between them */
+        if (emit(s, buf, *run, i, false, err))
+            return s->status;
+        *run = i + 1;
+    }
+    return GP_OK;
+}
+
 gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len, gp_err *err) {
     if (s->status != GP_OK) {
         *err = s->err;
@@ -399,81 +481,26 @@ gp_status gp_promrange_feed(gp_promrange_stream *s, const char *buf, size_t len,
     size_t run = 0; /* the bytes since run go where in_series says */
     for (size_t i = 0; i < len; i++) {
         char c = buf[i];
+        gp_status st = GP_OK;
         if (s->in_str) {
-            if (s->esc)
-                s->esc = false;
-            else if (c == '\\')
-                s->esc = true;
-            else if (c == '"') {
-                s->in_str = false;
-                string_end(s);
-                continue;
-            }
-            if (s->text_len < sizeof s->text)
-                s->text[s->text_len++] = c;
-            continue;
-        }
-        if (c == '"') {
+            string_byte(s, c);
+        } else if (c == '"') {
             s->in_str = true;
             s->esc = false;
             s->text_len = 0;
             s->is_key = s->depth > 0 && s->open[s->depth - 1] == '{' && s->want_key[s->depth - 1];
         } else if (c == '{' || c == '[') {
-            if (at_result(s)) { /* a series begins: what came before goes to the rest */
-                if (c != '{')
-                    return fail(s, err, GP_E_INPUT,
-                                "$.data.result[%d]: a series without "
-                                "\"metric\" and \"values\"",
-                                s->index);
-                if (emit(s, buf, run, i, false, err))
-                    return s->status;
-                run = i;
-                s->in_series = true;
-                s->series.len = 0;
-            }
-            if (s->depth >= GP_RANGE_MAX_DEPTH)
-                return fail(s, err, GP_E_INPUT, "JSON nested deeper than %d levels",
-                            GP_RANGE_MAX_DEPTH);
-            s->open[s->depth] = c;
-            s->want_key[s->depth] = c == '{';
-            s->key[s->depth][0] = '\0';
-            s->depth++;
-            if (at_result(s)) {
-                if (++s->results > 1)
-                    return fail(s, err, GP_E_INPUT, "two data.result arrays in one answer");
-                if (s->type[0] && strcmp(s->type, "matrix") != 0)
-                    return fail(s, err, GP_E_INPUT,
-                                "a range query answered with a %.11s, not a "
-                                "matrix",
-                                s->type);
-            }
+            st = open_level(s, buf, &run, i, c, err);
         } else if (c == '}' || c == ']') {
-            if (s->depth == 0 || s->open[s->depth - 1] != (c == '}' ? '{' : '['))
-                return fail(s, err, GP_E_INPUT, "malformed JSON (a '%c' closes nothing open)", c);
-            s->depth--;
-            if (s->in_series && s->depth == 3) { /* the series is whole: parse it, forget it */
-                if (emit(s, buf, run, i + 1, true, err))
-                    return s->status;
-                run = i + 1;
-                s->in_series = false;
-                s->status = one_series(s, &s->err);
-                if (s->status != GP_OK) {
-                    *err = s->err;
-                    return s->status;
-                }
-            }
+            st = close_level(s, buf, &run, i, c, err);
         } else if (c == ':' || c == ',') {
-            if (s->depth > 0 && s->open[s->depth - 1] == '{')
-                s->want_key[s->depth - 1] = c == ',';
-            if (c == ',' && at_result(s)) { /* the series go, and the commas between them */
-                if (emit(s, buf, run, i, false, err))
-                    return s->status;
-                run = i + 1;
-            }
+            st = separator(s, buf, &run, i, c, err);
         } else if (at_result(s) && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
             return fail(s, err, GP_E_INPUT,
                         "$.data.result[%d]: a series without \"metric\" and \"values\"", s->index);
         }
+        if (st != GP_OK)
+            return st;
     }
     return emit(s, buf, run, len, s->in_series, err);
 }

@@ -48,18 +48,7 @@ static gp_status bad(const reader *rd, const gp_csv_record *r, gp_err *err, cons
 
 static gp_status header(reader *rd, const gp_csv_record *r, gp_err *err) {
     rd->header_seen = true;
-    for (int c = 0; c < C_N; c++) {
-        rd->col[c] = gp_csv_column(r, columns[c]);
-        if (rd->col[c] < 0 && c != C_DATE) {
-            char msg[160];
-            snprintf(msg, sizeof msg,
-                     "no \"%s\" column: the header needs gpu, profile, value, unit, source "
-                     "(and optionally date)",
-                     columns[c]);
-            return bad(rd, r, err, msg);
-        }
-    }
-    return GP_OK;
+    return gp_csv_require_columns(r, rd->origin, columns, C_N, 1ull << C_DATE, rd->col, err);
 }
 
 static gp_status row(const gp_csv_record *r, void *arg, gp_err *err) {

@@ -771,10 +771,10 @@ static void break_even_hourly(const gp_scenario *s, int i, const gp_self_result 
     }
 }
 
-/* docs/model.md's break_even_utilization for every option (GPU mode). */
-static void break_even_utilization(engine *e, gp_result *out) {
+/* The utilizations at which the totals bend, ascending into pts: 0, where shifted busy hours
+ * fill each cheaper tariff period, and 1. Returns their count. */
+static int utilization_knots(const engine *e, double *pts) {
     const gp_scenario *s = e->s;
-    double pts[GP_MAX_PERIODS + 2];
     int np = 0;
     pts[np++] = 0.0;
     if (s->shift_to_cheapest && !s->has_gpu_avg_w) {
@@ -787,6 +787,35 @@ static void break_even_utilization(engine *e, gp_result *out) {
         }
     }
     pts[np++] = 1.0;
+    return np;
+}
+
+/* Where self-hosted's totals self_tot and an option's opt, linear between the knots pts[0..np),
+ * cross; d_first is their difference at the first knot, its extras aside. */
+static void utilization_crossing(const double *pts, int np, const double *self_tot,
+                                 const double *opt, double d_first, gp_option_result *r) {
+    double d_prev = d_first;
+    for (int k = 0; k + 1 < np; k++) {
+        double d_next = self_tot[k + 1] - opt[k + 1];
+        if (ties_equal(self_tot[k + 1], opt[k + 1])) {
+            r->has_break_even_utilization = true;
+            r->break_even_utilization = pts[k + 1];
+            return;
+        }
+        if ((d_prev < 0.0) != (d_next < 0.0)) {
+            r->has_break_even_utilization = true;
+            r->break_even_utilization = pts[k] + (pts[k + 1] - pts[k]) * d_prev / (d_prev - d_next);
+            return;
+        }
+        d_prev = d_next;
+    }
+}
+
+/* docs/model.md's break_even_utilization for every option (GPU mode). */
+static void break_even_utilization(engine *e, gp_result *out) {
+    const gp_scenario *s = e->s;
+    double pts[GP_MAX_PERIODS + 2];
+    int np = utilization_knots(e, pts);
     demand at;
     double self_tot[GP_MAX_PERIODS + 2], charge0 = 0.0, charge1 = 0.0;
     double opt_tot[GP_MAX_OPTIONS][GP_MAX_PERIODS + 2];
@@ -837,23 +866,9 @@ static void break_even_utilization(engine *e, gp_result *out) {
             continue;
         }
         double burst_extras = o->burst >= 0 ? eng_extras(&s->options[o->burst]) : 0.0;
-        double d_prev = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
-                        burst_extras * burst_months1[i] + charge1 - charge0;
-        for (int k = 0; k + 1 < np; k++) {
-            double d_next = self_tot[k + 1] - opt[k + 1];
-            if (ties_equal(self_tot[k + 1], opt[k + 1])) {
-                r->has_break_even_utilization = true;
-                r->break_even_utilization = pts[k + 1];
-                break;
-            }
-            if ((d_prev < 0.0) != (d_next < 0.0)) {
-                r->has_break_even_utilization = true;
-                r->break_even_utilization =
-                    pts[k] + (pts[k + 1] - pts[k]) * d_prev / (d_prev - d_next);
-                break;
-            }
-            d_prev = d_next;
-        }
+        double d_first = self_tot[0] - opt[0] + bridge_extras * bridge_months1 -
+                         burst_extras * burst_months1[i] + charge1 - charge0;
+        utilization_crossing(pts, np, self_tot, opt, d_first, r);
     }
 }
 
@@ -1013,45 +1028,45 @@ static void fill_self(engine *e, gp_result *out, double *bridge_slope) {
     }
 }
 
-static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
-                     double *option_totals) {
-    engine e;
-    gp_err_clear(&out->error);
-    out->horizon_months = s->horizon_months;
-    out->n_options = s->n_options;
-    eng_fill_order(s, e.order);
-    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
-        /* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
-        out->self.total = out->self.npv = NAN;
-        out->self.n_batches = 0;
-        for (int i = 0; i < s->n_options; i++)
-            out->options[i].total = out->options[i].npv = NAN;
-        out->cheapest = -1;
-        return;
-    }
-    int m = e.dm.m;
-    out->work_mode = s->work_mode;
+/* No numbers for a refused scenario: a caller that ignores the error sees NaN. */
+static void refuse(const gp_scenario *s, gp_result *out) {
+    out->self.total = out->self.npv = NAN;
+    out->self.n_batches = 0;
+    for (int i = 0; i < s->n_options; i++)
+        out->options[i].total = out->options[i].npv = NAN;
+    out->cheapest = -1;
+}
+
+/* The demand by month into the result; returns the work over the horizon (sum of W_j). */
+static double fill_demand(const gp_scenario *s, const demand *dm, gp_result *out) {
     double work = 0.0;
-    for (int j = 1; j <= m; j++) {
-        out->demand_gpus[j - 1] = (int)e.dm.n[j];
-        out->demand_utilization[j - 1] = e.dm.u[j];
-        out->demand_work_month[j - 1] = e.dm.w[j];
-        work += e.dm.w[j];
+    out->work_mode = s->work_mode;
+    for (int j = 1; j <= dm->m; j++) {
+        out->demand_gpus[j - 1] = (int)dm->n[j];
+        out->demand_utilization[j - 1] = dm->u[j];
+        out->demand_work_month[j - 1] = dm->w[j];
+        work += dm->w[j];
     }
     out->demand_work = work;
     out->demand_gpu_hours = s->work_mode ? 0.0 : work;
+    return work;
+}
 
-    double disc[GP_MAX_MONTHS + 1];
+/* The discount factor of months 0..m at the scenario's yearly discount rate. */
+static void discounts(const gp_scenario *s, int m, double *disc) {
     if (s->discount_rate == 0.0) {
         for (int i = 0; i <= m; i++)
             disc[i] = 1.0;
     } else {
         powers(1.0 / (1.0 + s->discount_rate), 1.0 / 12.0, m + 1, disc);
     }
+}
 
-    double bridge_slope;
+/* Self-hosted's total, NPV and unit costs over `work`; returns the total. */
+static double self_result(const gp_scenario *s, const engine *e, const double *disc, double work,
+                          gp_result *out) {
     gp_self_result *sr = &out->self;
-    fill_self(&e, out, &bridge_slope);
+    int m = e->dm.m;
     double total = 0.0;
     for (int i = 0; i <= m; i++)
         total += sr->monthly[i];
@@ -1062,33 +1077,62 @@ static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
     sr->cost_per_gpu_hour = sr->has_cost_per_gpu_hour ? total / q_self : 0.0;
     sr->has_cost_per_work_unit = s->work_mode && work > 0.0;
     sr->cost_per_work_unit = sr->has_cost_per_work_unit ? total / work : 0.0;
+    return total;
+}
+
+/* Option i's flows, totals, unit costs over `work`, break-even months against self-hosted's
+ * (fill_self's result) and break-even hourly price; returns its total. */
+static double option_result(const gp_scenario *s, const engine *e, int i, const double *disc,
+                            double work, double bridge_slope, gp_result *out) {
+    const gp_option *o = &s->options[i];
+    const gp_self_result *sr = &out->self;
+    gp_option_result *r = &out->options[i];
+    int m = e->dm.m;
+    option_flows of;
+    memset(r->burst_hours, 0, sizeof(double) * (size_t)m);
+    option_eval(s, &e->dm, o, r->monthly, r->burst_hours, &of, NULL);
+    r->total = of.total;
+    r->npv = npv_of(r->monthly, disc, m);
+    r->burst = of.burst;
+    r->instances = of.instances;
+    r->instance_hours_per_month = of.first_month_instance_hours;
+    r->has_cost_per_gpu_hour = !s->work_mode && work > 0.0;
+    r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? of.total / work : 0.0;
+    r->has_cost_per_work_unit = s->work_mode && work > 0.0;
+    r->cost_per_work_unit = r->has_cost_per_work_unit ? of.total / work : 0.0;
+    compare(sr->monthly, 0.0, r->monthly, m, &r->has_break_even_month, &r->break_even_month,
+            &r->has_payback_month, &r->payback_month);
+    compare(sr->monthly, sr->exit_value, r->monthly, m, &r->has_break_even_month_without_exit,
+            &r->break_even_month_without_exit, &r->has_payback_month_without_exit,
+            &r->payback_month_without_exit);
+    break_even_hourly(s, i, sr, bridge_slope, &of, r);
+    r->has_break_even_utilization = false;
+    return of.total;
+}
+
+static void evaluate(const gp_scenario *s, gp_result *out, double *self_total,
+                     double *option_totals) {
+    engine e;
+    gp_err_clear(&out->error);
+    out->horizon_months = s->horizon_months;
+    out->n_options = s->n_options;
+    eng_fill_order(s, e.order);
+    if (engine_plan(&e, s, out->self.batches, &out->error) || check_bursts(s, &e.dm, &out->error)) {
+        refuse(s, out);
+        return;
+    }
+    double work = fill_demand(s, &e.dm, out);
+    double disc[GP_MAX_MONTHS + 1];
+    discounts(s, e.dm.m, disc);
+    double bridge_slope;
+    fill_self(&e, out, &bridge_slope);
+    double total = self_result(s, &e, disc, work, out);
     if (self_total)
         *self_total = total;
-
     for (int i = 0; i < s->n_options; i++) {
-        const gp_option *o = &s->options[i];
-        gp_option_result *r = &out->options[i];
-        option_flows of;
-        memset(r->burst_hours, 0, sizeof(double) * (size_t)m);
-        option_eval(s, &e.dm, o, r->monthly, r->burst_hours, &of, NULL);
-        r->total = of.total;
+        double t = option_result(s, &e, i, disc, work, bridge_slope, out);
         if (option_totals)
-            option_totals[i] = of.total;
-        r->npv = npv_of(r->monthly, disc, m);
-        r->burst = of.burst;
-        r->instances = of.instances;
-        r->instance_hours_per_month = of.first_month_instance_hours;
-        r->has_cost_per_gpu_hour = !s->work_mode && work > 0.0;
-        r->cost_per_gpu_hour = r->has_cost_per_gpu_hour ? of.total / work : 0.0;
-        r->has_cost_per_work_unit = s->work_mode && work > 0.0;
-        r->cost_per_work_unit = r->has_cost_per_work_unit ? of.total / work : 0.0;
-        compare(sr->monthly, 0.0, r->monthly, m, &r->has_break_even_month, &r->break_even_month,
-                &r->has_payback_month, &r->payback_month);
-        compare(sr->monthly, sr->exit_value, r->monthly, m, &r->has_break_even_month_without_exit,
-                &r->break_even_month_without_exit, &r->has_payback_month_without_exit,
-                &r->payback_month_without_exit);
-        break_even_hourly(s, i, sr, bridge_slope, &of, r);
-        r->has_break_even_utilization = false;
+            option_totals[i] = t;
     }
     if (!s->work_mode)
         break_even_utilization(&e, out);
@@ -1462,155 +1506,219 @@ static bool option_total(const gp_scenario *s, engine_keep *k, int i, double *to
     return true;
 }
 
-bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
-                   double *self_total, double *option_totals, int *max_want) {
+/* The GPUs self-hosted needs each month (N^S_j) into k->need, for a redo of the demand or the
+ * plan: false at first_month_too_many's refusal; *same_need when they are those the plan held
+ * was built for (then only the running costs follow the hours). */
+static bool need_by_month(const gp_scenario *s, engine_keep *k, double rho, unsigned redo,
+                          bool *same_need) {
     engine *e = &k->e;
-    e->s = s;
     int m = s->horizon_months;
-    double work = k->work;
-    if (!isfinite(work))
-        return false;
-    if (want.self) {
-        double rho = rho_of_self(s);
-        unsigned redo = want.redo;
-        if (!k->running_ok || k->n_dirty_self > 0)
-            redo |= ENGINE_REDO_NEED;
-        /* Only the demand moved: redo the months it moved in, and, if the plan changes, those
-         * whose servers in service or GPUs at work change. */
-        bool by_month = redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
-                        memcmp(&rho, &k->rho_running, sizeof rho) == 0;
-        int old_in_service[GP_MAX_MONTHS + 2];
-        double old_at_work[GP_MAX_MONTHS + 1];
-        if (by_month) {
-            int done = self_months(s, k);
-            if (done < 0)
-                return false;
-            if (done > 0)
-                redo = 0; /* the same plan; the months that moved are redone */
-        }
-        bool same_need = false;
-        if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
-            double need[GP_MAX_MONTHS + 1];
-            for (int j = 1; j <= m; j++) {
-                need[j] = side_n(&e->dm, j, rho);
-                if (need[j] > MAX_GPUS) /* first_month_too_many's refusal */
-                    return false;
-            }
-            size_t bytes = sizeof(double) * (size_t)m;
-            same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
-                        memcmp(need + 1, k->need + 1, bytes) == 0;
-            if (!same_need)
-                memcpy(k->need + 1, need + 1, bytes);
-            /* The same GPUs wanted every month: the same plan, its prices and fixed flows;
-             * only the running costs follow the hours. */
-            redo |= ENGINE_REDO_RUNNING;
-        }
-        if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need) {
-            bool had_plan = k->has_plan && e->pl.m == m;
-            if (by_month) {
-                memcpy(old_in_service, e->pl.in_service, sizeof(int) * (size_t)(m + 1));
-                memcpy(old_at_work, e->pl.at_work, sizeof(double) * (size_t)(m + 1));
-            }
-            plan_build(s, &e->dm, scratch->self.batches, &e->pl);
-            k->has_plan = true;
-            /* The same batches (GPUs at work may differ): the same fixed flows. */
-            if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan) {
-                redo |= ENGINE_REDO_FIXED;
-                k->shares_ok = false;
-            }
-            int most = 0;
-            for (int j = 1; j <= m; j++) {
-                int sj = (int)ceil_pos(k->need[j] / s->gpus_per_server);
-                most = sj > most ? sj : most;
-                k->want[j] = eng_servers_wanted(s, k->need[j]);
-            }
-            k->max_want = most;
-            double r = s->loan_apr / 12.0;
-            if (s->financing == GP_LOAN && r != 0.0 &&
-                (k->loan_m != m || memcmp(&r, &k->loan_r, sizeof r) != 0)) {
-                powers(1.0 + r, 1.0, m + 1, k->loan_grow);
-                k->loan_m = m;
-                k->loan_r = r;
-            }
-            redo |= ENGINE_REDO_RUNNING;
-        } else if (redo & ENGINE_REDO_TREND) {
-            energy_trend_build(s, &e->pl);
-        }
-        *max_want = k->max_want;
-        if (redo & ENGINE_REDO_FIXED) {
-            if (!k->shares_ok)
-                batch_shares(s, &e->pl, k->shares);
-            k->shares_ok = true;
-            price_batches(s, &e->pl, k->shares);
-            self_fixed_flows(s, &e->pl, e->fixed, NULL, NULL, k->loan_grow);
-        }
-        if ((redo & ENGINE_REDO_RUNNING) && by_month) {
-            for (int j = 1; j <= m; j++) {
-                if (!k->dirty_self[j] && e->pl.in_service[j] == old_in_service[j] &&
-                    memcmp(&e->pl.at_work[j], &old_at_work[j], sizeof(double)) == 0)
-                    continue;
-                if (!keep_month(s, k, j)) {
-                    k->running_ok = false;
-                    return false;
-                }
-            }
-            for (int x = 0; x < k->n_dirty; x++)
-                k->dirty_self[k->dirty[x]] = false;
-            k->n_dirty_self = 0;
-        } else if (redo & ENGINE_REDO_RUNNING) {
-            /* A month with bridge hours and no bridge is check_bridge's refusal. */
-            eng_fill_order(s, e->order);
-            kept_bridge_trend(s, k); /* the bridge's prices may have moved */
-            k->running_ok = false;
-            for (int j = 1; j <= m; j++)
-                if (!keep_month(s, k, j))
-                    return false;
-            for (int x = 0; x < k->n_dirty; x++)
-                k->dirty_self[k->dirty[x]] = false;
-            k->n_dirty_self = 0;
-            k->running_ok = true;
-            k->rho_running = rho;
-        } else if (redo & (ENGINE_REDO_TREND | ENGINE_REDO_BRIDGE)) {
-            /* self_month's power and charge under the new trend, its bridge's cost at the
-             * bridge's new prices, in its order. */
-            const gp_option *br = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
-            if ((redo & ENGINE_REDO_BRIDGE) && br)
-                kept_bridge_trend(s, k);
-            for (int j = 1; j <= m; j++) {
-                double tr_e = e->pl.energy_trend[j];
-                double power = k->power_untrended[j] * tr_e;
-                double charge = eng_demand_charge(s, tr_e, k->k_draw[j]);
-                if ((redo & ENGINE_REDO_BRIDGE) && br && k->bridge_hours[j] > 0.0)
-                    k->bridge[j] = eng_pay_per_use_cost(
-                        br, eng_pay_per_use_slope(br, k->bridge_hours[j], e->pl.bridge_trend[j]));
-                k->running[j] = power + k->colo[j] + charge + k->bridge[j];
-            }
-        }
-        /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge),
-         * the total 0.0 + F[0] + ... + F[M]. */
-        double total = 0.0;
-        total += e->fixed[0];
-        for (int j = 1; j <= m; j++)
-            total += e->fixed[j] + k->running[j];
-        if (!plain_total(total, work))
+    double need[GP_MAX_MONTHS + 1];
+    for (int j = 1; j <= m; j++) {
+        need[j] = side_n(&e->dm, j, rho);
+        if (need[j] > MAX_GPUS) /* first_month_too_many's refusal */
             return false;
-        *self_total = total;
     }
+    size_t bytes = sizeof(double) * (size_t)m;
+    *same_need = !(redo & ENGINE_REDO_PLAN) && k->has_plan && e->pl.m == m &&
+                 memcmp(need + 1, k->need + 1, bytes) == 0;
+    if (!*same_need)
+        memcpy(k->need + 1, need + 1, bytes);
+    return true;
+}
+
+/* Rebuild the plan for k->need, with the servers each month wants and the loan's powers for
+ * its rate; old_in_service and old_at_work (NULL: not wanted) receive the plan it replaces.
+ * Returns the further parts to redo: the fixed flows unless the batches kept their shape. */
+static unsigned replan(const gp_scenario *s, gp_result *scratch, engine_keep *k,
+                       int *old_in_service, double *old_at_work) {
+    engine *e = &k->e;
+    int m = s->horizon_months;
+    unsigned redo = ENGINE_REDO_RUNNING;
+    bool had_plan = k->has_plan && e->pl.m == m;
+    if (old_in_service) {
+        memcpy(old_in_service, e->pl.in_service, sizeof(int) * (size_t)(m + 1));
+        memcpy(old_at_work, e->pl.at_work, sizeof(double) * (size_t)(m + 1));
+    }
+    plan_build(s, &e->dm, scratch->self.batches, &e->pl);
+    k->has_plan = true;
+    /* The same batches (GPUs at work may differ): the same fixed flows. */
+    if (!same_shapes(&e->pl, &k->n_shapes, k->shapes) || !had_plan) {
+        redo |= ENGINE_REDO_FIXED;
+        k->shares_ok = false;
+    }
+    int most = 0;
+    for (int j = 1; j <= m; j++) {
+        int sj = (int)ceil_pos(k->need[j] / s->gpus_per_server);
+        most = sj > most ? sj : most;
+        k->want[j] = eng_servers_wanted(s, k->need[j]);
+    }
+    k->max_want = most;
+    double r = s->loan_apr / 12.0;
+    if (s->financing == GP_LOAN && r != 0.0 &&
+        (k->loan_m != m || memcmp(&r, &k->loan_r, sizeof r) != 0)) {
+        powers(1.0 + r, 1.0, m + 1, k->loan_grow);
+        k->loan_m = m;
+        k->loan_r = r;
+    }
+    return redo;
+}
+
+/* The batches' prices and the fixed flows (capex, loans, sales, maintenance, staff). */
+static void refix(const gp_scenario *s, engine_keep *k) {
+    engine *e = &k->e;
+    if (!k->shares_ok)
+        batch_shares(s, &e->pl, k->shares);
+    k->shares_ok = true;
+    price_batches(s, &e->pl, k->shares);
+    self_fixed_flows(s, &e->pl, e->fixed, NULL, NULL, k->loan_grow);
+}
+
+/* Running costs redone in the months marked or whose servers in service or GPUs at work the
+ * new plan changed; false at check_bridge's refusal. */
+static bool rerun_changed_months(const gp_scenario *s, engine_keep *k, const int *old_in_service,
+                                 const double *old_at_work) {
+    const plan *pl = &k->e.pl;
+    for (int j = 1; j <= s->horizon_months; j++) {
+        if (!k->dirty_self[j] && pl->in_service[j] == old_in_service[j] &&
+            memcmp(&pl->at_work[j], &old_at_work[j], sizeof(double)) == 0)
+            continue;
+        if (!keep_month(s, k, j)) {
+            k->running_ok = false;
+            return false;
+        }
+    }
+    for (int x = 0; x < k->n_dirty; x++)
+        k->dirty_self[k->dirty[x]] = false;
+    k->n_dirty_self = 0;
+    return true;
+}
+
+/* Running costs redone in every month at self-hosted's throughput rho; false at
+ * check_bridge's refusal (a month with bridge hours and no bridge). */
+static bool rerun_all_months(const gp_scenario *s, engine_keep *k, double rho) {
+    eng_fill_order(s, k->e.order);
+    kept_bridge_trend(s, k); /* the bridge's prices may have moved */
+    k->running_ok = false;
+    for (int j = 1; j <= s->horizon_months; j++)
+        if (!keep_month(s, k, j))
+            return false;
+    for (int x = 0; x < k->n_dirty; x++)
+        k->dirty_self[k->dirty[x]] = false;
+    k->n_dirty_self = 0;
+    k->running_ok = true;
+    k->rho_running = rho;
+    return true;
+}
+
+/* self_month's power and charge under the new energy trend, its bridge's cost at the bridge's
+ * new prices (ENGINE_REDO_BRIDGE in redo), from the kept parts, in its order. */
+static void retrend_months(const gp_scenario *s, engine_keep *k, unsigned redo) {
+    const plan *pl = &k->e.pl;
+    const gp_option *br = s->bridge >= 0 ? &s->options[s->bridge] : NULL;
+    if ((redo & ENGINE_REDO_BRIDGE) && br)
+        kept_bridge_trend(s, k);
+    for (int j = 1; j <= s->horizon_months; j++) {
+        double tr_e = pl->energy_trend[j];
+        double power = k->power_untrended[j] * tr_e;
+        double charge = eng_demand_charge(s, tr_e, k->k_draw[j]);
+        if ((redo & ENGINE_REDO_BRIDGE) && br && k->bridge_hours[j] > 0.0)
+            k->bridge[j] = eng_pay_per_use_cost(
+                br, eng_pay_per_use_slope(br, k->bridge_hours[j], pl->bridge_trend[j]));
+        k->running[j] = power + k->colo[j] + charge + k->bridge[j];
+    }
+}
+
+/* Self-hosted's total for engine_totals, redoing the parts in redo (and what they enter):
+ * false where the full evaluation might refuse the point. */
+static bool self_total_kept(const gp_scenario *s, gp_result *scratch, engine_keep *k, unsigned redo,
+                            double *self_total, int *max_want) {
+    engine *e = &k->e;
+    int m = s->horizon_months;
+    double rho = rho_of_self(s);
+    if (!k->running_ok || k->n_dirty_self > 0)
+        redo |= ENGINE_REDO_NEED;
+    /* Only the demand moved: redo the months it moved in, and, if the plan changes, those
+     * whose servers in service or GPUs at work change. */
+    bool by_month = redo == ENGINE_REDO_NEED && k->has_plan && e->pl.m == m &&
+                    memcmp(&rho, &k->rho_running, sizeof rho) == 0;
+    int old_in_service[GP_MAX_MONTHS + 2];
+    double old_at_work[GP_MAX_MONTHS + 1];
+    if (by_month) {
+        int done = self_months(s, k);
+        if (done < 0)
+            return false;
+        if (done > 0)
+            redo = 0; /* the same plan; the months that moved are redone */
+    }
+    bool same_need = false;
+    if (redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) {
+        if (!need_by_month(s, k, rho, redo, &same_need))
+            return false;
+        /* The same GPUs wanted every month: the same plan, its prices and fixed flows; only
+         * the running costs follow the hours. */
+        redo |= ENGINE_REDO_RUNNING;
+    }
+    if ((redo & (ENGINE_REDO_NEED | ENGINE_REDO_PLAN)) && !same_need)
+        redo |=
+            replan(s, scratch, k, by_month ? old_in_service : NULL, by_month ? old_at_work : NULL);
+    else if (redo & ENGINE_REDO_TREND)
+        energy_trend_build(s, &e->pl);
+    *max_want = k->max_want;
+    if (redo & ENGINE_REDO_FIXED)
+        refix(s, k);
+    if ((redo & ENGINE_REDO_RUNNING) && by_month) {
+        if (!rerun_changed_months(s, k, old_in_service, old_at_work))
+            return false;
+    } else if (redo & ENGINE_REDO_RUNNING) {
+        if (!rerun_all_months(s, k, rho))
+            return false;
+    } else if (redo & (ENGINE_REDO_TREND | ENGINE_REDO_BRIDGE)) {
+        retrend_months(s, k, redo);
+    }
+    /* fill_self's sums, in its order: F[j] = fixed_j + (power + colo + charge + bridge), the
+     * total 0.0 + F[0] + ... + F[M]. */
+    double total = 0.0;
+    total += e->fixed[0];
+    for (int j = 1; j <= m; j++)
+        total += e->fixed[j] + k->running[j];
+    if (!plain_total(total, k->work))
+        return false;
+    *self_total = total;
+    return true;
+}
+
+/* The totals of the options in the set `options` (bit i: option i) for engine_totals: false
+ * where the full evaluation might refuse the point. */
+static bool option_totals_kept(const gp_scenario *s, engine_keep *k, uint64_t options,
+                               double *option_totals) {
     for (int i = 0; i < s->n_options; i++) {
-        if (!(want.options >> i & 1u))
+        if (!(options >> i & 1u))
             continue;
         const gp_option *o = &s->options[i];
         /* Far below 10,000,000 GPUs at the peak (1% covers the rounding), no month is past
          * it; else first_month_too_many decides. */
         bool low = k->peak_gpu / rho_of(s, o) < 0.99 * MAX_GPUS;
         if (!low && !(s->work_mode && o->work_per_gpu_hour <= 0.0) &&
-            first_month_too_many(&e->dm, rho_of(s, o)))
+            first_month_too_many(&k->e.dm, rho_of(s, o)))
             return false;
         double total;
-        if (!option_total(s, k, i, &total) || !plain_total(total, work))
+        if (!option_total(s, k, i, &total) || !plain_total(total, k->work))
             return false;
         option_totals[i] = total;
     }
+    return true;
+}
+
+bool engine_totals(const gp_scenario *s, gp_result *scratch, engine_keep *k, engine_want want,
+                   double *self_total, double *option_totals, int *max_want) {
+    k->e.s = s;
+    if (!isfinite(k->work))
+        return false;
+    if (want.self && !self_total_kept(s, scratch, k, want.redo, self_total, max_want))
+        return false;
+    if (!option_totals_kept(s, k, want.options, option_totals))
+        return false;
     compact_marks(k);
     return true;
 }

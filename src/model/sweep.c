@@ -100,85 +100,93 @@ static void swept_or_own(const gp_sweep_axis *axes, int n_axes, gp_sweep_param p
             axis_range(&axes[k], lo, hi);
 }
 
-gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err) {
-    if (n_axes < 1 || n_axes > GP_SWEEP_MAX_AXES)
-        return gp_errorf(err, GP_E_INPUT, "--vary", "give 1 to %d --vary axes", GP_SWEEP_MAX_AXES);
-    double points = 1.0;
-    for (int k = 0; k < n_axes; k++) {
-        const gp_sweep_axis *a = &axes[k];
-        if ((int)a->param < 0 || a->param >= GP_SWEEP_N_PARAMS)
-            return gp_errorf(err, GP_E_INPUT, "--vary", "no such parameter (%d)", (int)a->param);
-        const param_info *pi = &params[a->param];
-        const char *name = pi->name;
-        if (a->steps < 1)
-            return gp_errorf(err, GP_E_INPUT, name, "steps must be >= 1 (got %d)", a->steps);
-        if (!isfinite(a->from) || !isfinite(a->to))
-            return gp_errorf(err, GP_E_INPUT, name, "bounds must be finite numbers");
-        points *= a->steps;
-        if (pi->per_option && (a->option < 0 || a->option >= s->n_options))
-            return gp_errorf(err, GP_E_INPUT, name, "no such option");
-        for (int j = 0; j < k; j++)
-            if (axes[j].param == a->param && (!pi->per_option || axes[j].option == a->option))
-                return gp_errorf(err, GP_E_INPUT, name, "is swept twice (--vary %d and %d)", j + 1,
-                                 k + 1);
-        double lo, hi;
-        axis_range(a, &lo, &hi);
-        double min = pi->min, max = pi->max;
-        switch (a->param) {
-        case GP_SWEEP_UTILIZATION:
-            if (s->work_mode && !(lo > 0.0))
-                return gp_errorf(err, GP_E_INPUT, name, "must stay > 0 in work mode (got %g..%g)",
-                                 a->from, a->to);
-            break;
-        case GP_SWEEP_GPUS:
-            if (s->work_mode)
-                return gp_errorf(err, GP_E_INPUT, name,
-                                 "the scenario states its demand as work_per_month (work mode)");
-            break;
-        case GP_SWEEP_GROWTH:
-            if (s->n_steps > 0)
-                return gp_errorf(err, GP_E_INPUT, name,
-                                 "the scenario has demand.steps; growth_per_month must stay 0");
-            break;
-        case GP_SWEEP_WORK_PER_GPU_HOUR:
-        case GP_SWEEP_OPTION_WORK_PER_GPU:
-            if (!s->work_mode)
-                return gp_errorf(err, GP_E_INPUT, name,
-                                 "throughputs apply in work mode only (demand.work_per_month)");
-            if (a->param == GP_SWEEP_OPTION_WORK_PER_GPU &&
-                s->options[a->option].pricing == GP_PER_UNIT)
-                return gp_errorf(err, GP_E_INPUT, name,
-                                 "option \"%s\" is per_unit: it bills the work, at no throughput",
-                                 s->options[a->option].name);
-            break;
-        case GP_SWEEP_HOURLY:
-            if (s->options[a->option].pricing == GP_PER_UNIT)
-                return gp_errorf(err, GP_E_INPUT, name,
-                                 "option \"%s\" is per_unit: vary price_per_unit:%s instead",
-                                 s->options[a->option].name, s->options[a->option].name);
-            break;
-        case GP_SWEEP_PRICE_PER_UNIT:
-            if (s->options[a->option].pricing != GP_PER_UNIT)
-                return gp_errorf(
-                    err, GP_E_INPUT, name, "option \"%s\" is %s: vary hourly:%s instead",
-                    s->options[a->option].name, gp_pricing_name(s->options[a->option].pricing),
-                    s->options[a->option].name);
-            break;
-        default:
-            break;
-        }
-        if (lo < min || hi > max || (pi->min_open && lo <= min)) {
-            if (isinf(max))
-                return gp_errorf(err, GP_E_INPUT, name, "must stay %s %g (got %g..%g)",
-                                 pi->min_open ? ">" : ">=", min, a->from, a->to);
-            return gp_errorf(err, GP_E_INPUT, name, "must stay in [%g, %g] (got %g..%g)", min, max,
+/* The rules a parameter's axis must keep with the scenario it varies (its demand's mode, an
+ * option's pricing); lo is the axis's lower bound. */
+static gp_status check_axis_fits(const gp_scenario *s, const gp_sweep_axis *a, const char *name,
+                                 double lo, gp_err *err) {
+    switch (a->param) {
+    case GP_SWEEP_UTILIZATION:
+        if (s->work_mode && !(lo > 0.0))
+            return gp_errorf(err, GP_E_INPUT, name, "must stay > 0 in work mode (got %g..%g)",
                              a->from, a->to);
-        }
+        break;
+    case GP_SWEEP_GPUS:
+        if (s->work_mode)
+            return gp_errorf(err, GP_E_INPUT, name,
+                             "the scenario states its demand as work_per_month (work mode)");
+        break;
+    case GP_SWEEP_GROWTH:
+        if (s->n_steps > 0)
+            return gp_errorf(err, GP_E_INPUT, name,
+                             "the scenario has demand.steps; growth_per_month must stay 0");
+        break;
+    case GP_SWEEP_WORK_PER_GPU_HOUR:
+    case GP_SWEEP_OPTION_WORK_PER_GPU:
+        if (!s->work_mode)
+            return gp_errorf(err, GP_E_INPUT, name,
+                             "throughputs apply in work mode only (demand.work_per_month)");
+        if (a->param == GP_SWEEP_OPTION_WORK_PER_GPU &&
+            s->options[a->option].pricing == GP_PER_UNIT)
+            return gp_errorf(err, GP_E_INPUT, name,
+                             "option \"%s\" is per_unit: it bills the work, at no throughput",
+                             s->options[a->option].name);
+        break;
+    case GP_SWEEP_HOURLY:
+        if (s->options[a->option].pricing == GP_PER_UNIT)
+            return gp_errorf(err, GP_E_INPUT, name,
+                             "option \"%s\" is per_unit: vary price_per_unit:%s instead",
+                             s->options[a->option].name, s->options[a->option].name);
+        break;
+    case GP_SWEEP_PRICE_PER_UNIT:
+        if (s->options[a->option].pricing != GP_PER_UNIT)
+            return gp_errorf(err, GP_E_INPUT, name, "option \"%s\" is %s: vary hourly:%s instead",
+                             s->options[a->option].name,
+                             gp_pricing_name(s->options[a->option].pricing),
+                             s->options[a->option].name);
+        break;
+    default:
+        break;
     }
-    if (points > 1099511627776.0)
-        return gp_errorf(err, GP_E_INPUT, "--vary", "the grid has %.3g points; at most 2^40",
-                         points);
-    /* Rules between keys (docs/model.md's key table), over every combination the grid holds. */
+    return GP_OK;
+}
+
+/* Axis k of axes on its own: a known parameter, steps and finite bounds, an option that
+ * exists, not swept twice, fitting the scenario, its range within the parameter's. */
+static gp_status check_axis(const gp_scenario *s, const gp_sweep_axis *axes, int k, gp_err *err) {
+    const gp_sweep_axis *a = &axes[k];
+    if ((int)a->param < 0 || a->param >= GP_SWEEP_N_PARAMS)
+        return gp_errorf(err, GP_E_INPUT, "--vary", "no such parameter (%d)", (int)a->param);
+    const param_info *pi = &params[a->param];
+    const char *name = pi->name;
+    if (a->steps < 1)
+        return gp_errorf(err, GP_E_INPUT, name, "steps must be >= 1 (got %d)", a->steps);
+    if (!isfinite(a->from) || !isfinite(a->to))
+        return gp_errorf(err, GP_E_INPUT, name, "bounds must be finite numbers");
+    if (pi->per_option && (a->option < 0 || a->option >= s->n_options))
+        return gp_errorf(err, GP_E_INPUT, name, "no such option");
+    for (int j = 0; j < k; j++)
+        if (axes[j].param == a->param && (!pi->per_option || axes[j].option == a->option))
+            return gp_errorf(err, GP_E_INPUT, name, "is swept twice (--vary %d and %d)", j + 1,
+                             k + 1);
+    double lo, hi;
+    axis_range(a, &lo, &hi);
+    gp_status st = check_axis_fits(s, a, name, lo, err);
+    if (st)
+        return st;
+    double min = pi->min, max = pi->max;
+    if (lo < min || hi > max || (pi->min_open && lo <= min)) {
+        if (isinf(max))
+            return gp_errorf(err, GP_E_INPUT, name, "must stay %s %g (got %g..%g)",
+                             pi->min_open ? ">" : ">=", min, a->from, a->to);
+        return gp_errorf(err, GP_E_INPUT, name, "must stay in [%g, %g] (got %g..%g)", min, max,
+                         a->from, a->to);
+    }
+    return GP_OK;
+}
+
+/* Rules between keys (docs/model.md's key table), over every combination the grid holds. */
+static gp_status check_between_keys(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes,
+                                    gp_err *err) {
     double m_lo, m_hi, lead_lo, lead_hi, every_lo, every_hi;
     swept_or_own(axes, n_axes, GP_SWEEP_HORIZON, s->horizon_months, &m_lo, &m_hi);
     swept_or_own(axes, n_axes, GP_SWEEP_LEAD_TIME, s->lead_time_months, &lead_lo, &lead_hi);
@@ -205,6 +213,22 @@ gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_
                          "up to %g)",
                          s->horizon_months, m_hi);
     return GP_OK;
+}
+
+gp_status gp_sweep_check(const gp_scenario *s, const gp_sweep_axis *axes, int n_axes, gp_err *err) {
+    if (n_axes < 1 || n_axes > GP_SWEEP_MAX_AXES)
+        return gp_errorf(err, GP_E_INPUT, "--vary", "give 1 to %d --vary axes", GP_SWEEP_MAX_AXES);
+    double points = 1.0;
+    for (int k = 0; k < n_axes; k++) {
+        gp_status st = check_axis(s, axes, k, err);
+        if (st)
+            return st;
+        points *= axes[k].steps;
+    }
+    if (points > 1099511627776.0)
+        return gp_errorf(err, GP_E_INPUT, "--vary", "the grid has %.3g points; at most 2^40",
+                         points);
+    return check_between_keys(s, axes, n_axes, err);
 }
 
 static void apply(gp_scenario *s, const gp_scenario *base, double base_mean, const gp_sweep_axis *a,

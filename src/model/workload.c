@@ -214,24 +214,85 @@ static double bytes_per_weight(gp_wl_prec p) {
     return p == GP_WL_FP4 ? 0.5 : p == GP_WL_FP8 ? 1.0 : 2.0;
 }
 
+/* The first precision of w's preference the GPU has tensor support for, or -1 with the reason
+ * in o->why. */
+static int pick_precision(const gp_workload *w, const gp_wl_hw *h, gp_wl_estimate *o) {
+    for (int i = 0; i < w->n_prefer; i++)
+        if (h->tflops[w->prefer[i]] > 0)
+            return w->prefer[i];
+    char pol[64] = "";
+    for (int i = 0; i < w->n_prefer; i++)
+        snprintf(pol + strlen(pol), sizeof pol - strlen(pol), "%s%s", i ? "/" : "",
+                 gp_wl_prec_name(w->prefer[i]));
+    snprintf(o->why, sizeof o->why, "precision: %s has no %s tensor support", h->gpu, pol);
+    return -1;
+}
+
+/* The tensor-parallel degree: a training job's whole server, a serving replica's fewest GPUs
+ * (a power of two) whose usable memory holds o->need_gb; false, with the reason in o->why, when
+ * the server's does not. */
+static bool fit_memory(const gp_workload *w, const gp_wl_hw *h, gp_wl_estimate *o) {
+    int tp = w->phase == GP_WL_TRAINING ? h->per_server : 0;
+    for (int t = 1; !tp && t <= h->per_server; t *= 2)
+        if (o->need_gb <= t * h->memory_gb * GP_WL_MEM_USABLE)
+            tp = t;
+    if (!tp || o->need_gb > tp * h->memory_gb * GP_WL_MEM_USABLE) {
+        o->have_gb = h->per_server * h->memory_gb * GP_WL_MEM_USABLE;
+        snprintf(o->why, sizeof o->why,
+                 "does not fit: %.0f GB of %s weights%s need more than the %.0f GB usable on %d "
+                 "x %s (%.0f GB each, %.0f %% usable)",
+                 o->need_gb, gp_wl_prec_name(o->precision),
+                 w->phase == GP_WL_TRAINING ? " and optimizer state" : " and KV cache", o->have_gb,
+                 h->per_server, h->gpu, h->memory_gb, GP_WL_MEM_USABLE * 100);
+        return false;
+    }
+    o->tp = tp;
+    o->have_gb = tp * h->memory_gb * GP_WL_MEM_USABLE;
+    o->fits = true;
+    return true;
+}
+
+/* FLOPs a token: 6 x active parameters to train, 2 x to serve (offline: per output token,
+ * which carries its share of the prompt). */
+static double flops_per_token(const gp_workload *w, double active) {
+    switch (w->phase) {
+    case GP_WL_TRAINING:
+        return 6.0 * active;
+    case GP_WL_OFFLINE: /* output tokens counted: each carries its share of the prompt */
+        return 2.0 * active * (w->input_len + w->output_len) / w->output_len;
+    default:
+        return 2.0 * active;
+    }
+}
+
+/* Serving's tokens a second a GPU, the lesser of compute and memory bandwidth, with its
+ * formula; weights and kv_read are the bytes a step reads. */
+static void serving_rate(const gp_workload *w, const gp_wl_hw *h, double flops_token,
+                         double weights, double kv_read, gp_wl_estimate *o) {
+    /* A replica of tp GPUs reads its weights and the batch's KV cache once a step and makes
+     * batch tokens (prefill: batch x input tokens): per GPU the tp cancels. */
+    double per_step =
+        w->phase == GP_WL_PREFILL ? (double)w->batch * w->input_len : (double)w->batch;
+    double bw = h->bw_gbs * 1e9;
+    o->bandwidth_tps = per_step * o->eff.bandwidth * bw / (weights + kv_read);
+    o->tokens_per_s = fmin(o->compute_tps, o->bandwidth_tps);
+    snprintf(o->formula, sizeof o->formula,
+             "tokens/s a GPU = min(compute %.2f x %g %s TFLOP/s / %.3g FLOP a token = %.0f, "
+             "bandwidth %.3f x %g GB/s x %.0f tokens a step / (%.1f GB weights + %.1f GB KV "
+             "read) = %.0f) = %.0f; TP %d (%.0f GB needed, %.0f GB usable)",
+             o->eff.compute, h->tflops[o->precision], gp_wl_prec_name(o->precision), flops_token,
+             o->compute_tps, o->eff.bandwidth, h->bw_gbs, per_step, weights / 1e9, kv_read / 1e9,
+             o->bandwidth_tps, o->tokens_per_s, o->tp, o->need_gb, o->have_gb);
+}
+
 void gp_wl_estimate_on(const gp_workload *w, const gp_wl_hw *h, gp_wl_estimate *o) {
     memset(o, 0, sizeof *o);
     o->eff = gp_wl_efficiency(h->family, w->phase);
-    int pick = -1;
-    for (int i = 0; i < w->n_prefer && pick < 0; i++)
-        if (h->tflops[w->prefer[i]] > 0)
-            pick = w->prefer[i];
-    if (pick < 0) {
-        char pol[64] = "";
-        for (int i = 0; i < w->n_prefer; i++)
-            snprintf(pol + strlen(pol), sizeof pol - strlen(pol), "%s%s", i ? "/" : "",
-                     gp_wl_prec_name(w->prefer[i]));
-        snprintf(o->why, sizeof o->why, "precision: %s has no %s tensor support", h->gpu, pol);
+    int pick = pick_precision(w, h, o);
+    if (pick < 0)
         return;
-    }
     o->precision = (gp_wl_prec)pick;
     double params = w->params_b * 1e9, active = w->active_params_b * 1e9;
-    double peak = h->tflops[pick] * 1e12, bw = h->bw_gbs * 1e9;
     double kv_bytes = pick == GP_WL_FP8 || pick == GP_WL_FP4 ? 1.0 : 2.0;
     double kv_token = 2.0 * w->layers * w->kv_heads * w->head_dim * kv_bytes;
     double weights, kv = 0, kv_read = 0;
@@ -247,34 +308,10 @@ void gp_wl_estimate_on(const gp_workload *w, const gp_wl_hw *h, gp_wl_estimate *
     o->weights_gb = weights / 1e9;
     o->kv_gb = kv / 1e9;
     o->need_gb = (weights + kv) / 1e9;
-    int tp = w->phase == GP_WL_TRAINING ? h->per_server : 0;
-    for (int t = 1; !tp && t <= h->per_server; t *= 2)
-        if (o->need_gb <= t * h->memory_gb * GP_WL_MEM_USABLE)
-            tp = t;
-    if (!tp || o->need_gb > tp * h->memory_gb * GP_WL_MEM_USABLE) {
-        o->have_gb = h->per_server * h->memory_gb * GP_WL_MEM_USABLE;
-        snprintf(o->why, sizeof o->why,
-                 "does not fit: %.0f GB of %s weights%s need more than the %.0f GB usable on %d "
-                 "x %s (%.0f GB each, %.0f %% usable)",
-                 o->need_gb, gp_wl_prec_name(o->precision),
-                 w->phase == GP_WL_TRAINING ? " and optimizer state" : " and KV cache", o->have_gb,
-                 h->per_server, h->gpu, h->memory_gb, GP_WL_MEM_USABLE * 100);
+    if (!fit_memory(w, h, o))
         return;
-    }
-    o->tp = tp;
-    o->have_gb = tp * h->memory_gb * GP_WL_MEM_USABLE;
-    o->fits = true;
-    double flops_token;
-    switch (w->phase) {
-    case GP_WL_TRAINING:
-        flops_token = 6.0 * active;
-        break;
-    case GP_WL_OFFLINE: /* output tokens counted: each carries its share of the prompt */
-        flops_token = 2.0 * active * (w->input_len + w->output_len) / w->output_len;
-        break;
-    default:
-        flops_token = 2.0 * active;
-    }
+    double flops_token = flops_per_token(w, active);
+    double peak = h->tflops[pick] * 1e12;
     o->compute_tps = o->eff.compute * peak / flops_token;
     if (w->phase == GP_WL_TRAINING) {
         o->bandwidth_tps = INFINITY;
@@ -283,21 +320,9 @@ void gp_wl_estimate_on(const gp_workload *w, const gp_wl_hw *h, gp_wl_estimate *
                  "tokens/s a GPU = MFU %.2f x %g %s TFLOP/s / (6 x %.3g parameters) = %.0f; "
                  "%.0f GB of state over %d GPUs of a server (%.0f GB usable)",
                  o->eff.compute, h->tflops[pick], gp_wl_prec_name(o->precision), active,
-                 o->tokens_per_s, o->need_gb, tp, o->have_gb);
+                 o->tokens_per_s, o->need_gb, o->tp, o->have_gb);
     } else {
-        /* A replica of tp GPUs reads its weights and the batch's KV cache once a step and
-         * makes batch tokens (prefill: batch x input tokens): per GPU the tp cancels. */
-        double per_step =
-            w->phase == GP_WL_PREFILL ? (double)w->batch * w->input_len : (double)w->batch;
-        o->bandwidth_tps = per_step * o->eff.bandwidth * bw / (weights + kv_read);
-        o->tokens_per_s = fmin(o->compute_tps, o->bandwidth_tps);
-        snprintf(o->formula, sizeof o->formula,
-                 "tokens/s a GPU = min(compute %.2f x %g %s TFLOP/s / %.3g FLOP a token = %.0f, "
-                 "bandwidth %.3f x %g GB/s x %.0f tokens a step / (%.1f GB weights + %.1f GB KV "
-                 "read) = %.0f) = %.0f; TP %d (%.0f GB needed, %.0f GB usable)",
-                 o->eff.compute, h->tflops[pick], gp_wl_prec_name(o->precision), flops_token,
-                 o->compute_tps, o->eff.bandwidth, h->bw_gbs, per_step, weights / 1e9,
-                 kv_read / 1e9, o->bandwidth_tps, o->tokens_per_s, tp, o->need_gb, o->have_gb);
+        serving_rate(w, h, flops_token, weights, kv_read, o);
     }
     o->m_tokens_per_gpu_hour = o->tokens_per_s * 3600.0 / 1e6;
 }

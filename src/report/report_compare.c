@@ -21,6 +21,65 @@ static const char *side(const gp_compare_row *r) {
     return r->own ? "own" : r->provider[0] ? r->provider : "-";
 }
 
+/* The ranked rows of the comparison's table. */
+static gp_status compare_md_ranked(const gp_comparison *c, gp_buf *out) {
+    gp_status st = GP_OK;
+    for (int i = 0; i < c->n_ranked; i++) {
+        const gp_compare_row *r = &c->rows[i];
+        char total[64], be[96], tp[40], per[40], gpus[16];
+        gp_fmt_money(r->total, total, sizeof total);
+        if (r->api) { /* no GPU: no throughput, no GPUs */
+            snprintf(tp, sizeof tp, "-");
+            snprintf(gpus, sizeof gpus, "-");
+        } else {
+            gp_fmt_sig(r->throughput, 4, tp, sizeof tp);
+            snprintf(gpus, sizeof gpus, "%d", r->gpus_needed);
+        }
+        if (r->own)
+            snprintf(be, sizeof be, "-");
+        else if (r->has_break_even)
+            snprintf(be, sizeof be, "month %d (%s)", r->break_even_month, r->vs_gpu);
+        else
+            snprintf(be, sizeof be, "never (%s)", r->vs_gpu);
+        P("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->rank, gpu_of(r),
+          side(r), r->pricing, r->offer, r->price_date, tp,
+          r->api ? "api" : gp_tp_kind_name(r->tp_kind), gpus, total,
+          gp_fmt_sig(r->cost_per_unit, 4, per, sizeof per), be);
+    }
+    return st;
+}
+
+/* The API rows' prices, when there are any. */
+static gp_status compare_md_api(const gp_comparison *c, gp_buf *out) {
+    gp_status st = GP_OK;
+    bool any_api = false;
+    for (int i = 0; i < c->n; i++)
+        any_api |= c->rows[i].api;
+    if (any_api) {
+        P("\n## API rows\n\nThe profile's model bought from a hosted API per %s, no hardware: "
+          "utilization and throughput do not change its cost. Priced as the catalog's output "
+          "price a M tokens plus its input price times the input tokens an output token the "
+          "profile's serving point reads (prompt over generated tokens); each set against owning "
+          "the GPU model named for the break-even.\n\n",
+          c->unit);
+        P("| provider | model | output a M | input a M | input per output | per %s | source |\n"
+          "|---|---|---:|---:|---:|---:|---|\n",
+          c->unit);
+        for (int i = 0; i < c->n; i++) {
+            const gp_compare_row *r = &c->rows[i];
+            if (!r->api)
+                continue;
+            char per[40];
+            gp_fmt_sig(r->price_per_unit + r->input_units_per_unit * r->price_per_input_unit, 4,
+                       per, sizeof per);
+            P("| %s | %s | %g | %g | %g | %s | %s (from %s) |\n", r->provider, r->api_model,
+              r->price_per_unit, r->price_per_input_unit, r->input_units_per_unit, per,
+              r->api_source, r->price_date);
+        }
+    }
+    return st;
+}
+
 gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_buf *out) {
     gp_status st = GP_OK;
     P("# GPU generations per unit of work: %s\n\n", c->profile);
@@ -49,53 +108,10 @@ gp_status gp_report_compare_md(const gp_comparison *c, int horizon_months, gp_bu
       "GPUs | total | per %s | break-even vs owning |\n",
       c->unit, c->unit);
     P("|---:|---|---|---|---|---|---:|---|---:|---:|---:|---|\n");
-    for (int i = 0; i < c->n_ranked; i++) {
-        const gp_compare_row *r = &c->rows[i];
-        char total[64], be[96], tp[40], per[40], gpus[16];
-        gp_fmt_money(r->total, total, sizeof total);
-        if (r->api) { /* no GPU: no throughput, no GPUs */
-            snprintf(tp, sizeof tp, "-");
-            snprintf(gpus, sizeof gpus, "-");
-        } else {
-            gp_fmt_sig(r->throughput, 4, tp, sizeof tp);
-            snprintf(gpus, sizeof gpus, "%d", r->gpus_needed);
-        }
-        if (r->own)
-            snprintf(be, sizeof be, "-");
-        else if (r->has_break_even)
-            snprintf(be, sizeof be, "month %d (%s)", r->break_even_month, r->vs_gpu);
-        else
-            snprintf(be, sizeof be, "never (%s)", r->vs_gpu);
-        P("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->rank, gpu_of(r),
-          side(r), r->pricing, r->offer, r->price_date, tp,
-          r->api ? "api" : gp_tp_kind_name(r->tp_kind), gpus, total,
-          gp_fmt_sig(r->cost_per_unit, 4, per, sizeof per), be);
-    }
-    bool any_api = false;
-    for (int i = 0; i < c->n; i++)
-        any_api |= c->rows[i].api;
-    if (any_api) {
-        P("\n## API rows\n\nThe profile's model bought from a hosted API per %s, no hardware: "
-          "utilization and throughput do not change its cost. Priced as the catalog's output "
-          "price a M tokens plus its input price times the input tokens an output token the "
-          "profile's serving point reads (prompt over generated tokens); each set against owning "
-          "the GPU model named for the break-even.\n\n",
-          c->unit);
-        P("| provider | model | output a M | input a M | input per output | per %s | source |\n"
-          "|---|---|---:|---:|---:|---:|---|\n",
-          c->unit);
-        for (int i = 0; i < c->n; i++) {
-            const gp_compare_row *r = &c->rows[i];
-            if (!r->api)
-                continue;
-            char per[40];
-            gp_fmt_sig(r->price_per_unit + r->input_units_per_unit * r->price_per_input_unit, 4,
-                       per, sizeof per);
-            P("| %s | %s | %g | %g | %g | %s | %s (from %s) |\n", r->provider, r->api_model,
-              r->price_per_unit, r->price_per_input_unit, r->input_units_per_unit, per,
-              r->api_source, r->price_date);
-        }
-    }
+    if (st == GP_OK)
+        st = compare_md_ranked(c, out);
+    if (st == GP_OK)
+        st = compare_md_api(c, out);
     if (c->n_ranked == c->n)
         return st;
     P("\n## Not compared\n\n| GPU | side | offer or server | what is missing "

@@ -1,9 +1,11 @@
 /* Human and spreadsheet text reports: Markdown and the monthly cumulative CSV. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/inputs.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report_exit.h"
 #include "gpuplan/report.h"
@@ -176,9 +178,13 @@ static gp_status md_text(gp_buf *out, const char *text) {
     return st;
 }
 
+/* The most rows of the table of inputs (inputs.h) the Assumptions can mark as said. */
+#define MD_MAX_INPUTS 128
+
 typedef struct md {
     gp_buf *out;
     gp_status st;
+    bool said[MD_MAX_INPUTS]; /* gp_inputs[i] said by the Assumptions' prose */
 } md;
 
 static void put(md *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -242,30 +248,77 @@ static void what_decides(md *w, const gp_scenario *s, const gp_result *r,
     free(o);
 }
 
+/* The input of key (inputs.h) in s, marked as said: the prose takes each number it writes from
+ * the table of inputs, and a row it never asks for gets a line of its own (leftovers). */
+static void mark_said(md *w, const gp_input *in) {
+    ptrdiff_t i = in - gp_inputs;
+    if (i < MD_MAX_INPUTS)
+        w->said[i] = true;
+}
+
+static double in_value(md *w, const gp_scenario *s, const char *key) {
+    const gp_input *in = gp_input_find(key);
+    mark_said(w, in);
+    return in->value(s);
+}
+
+/* Rows the prose says only when they apply (a cap, a flat draw, a loan's terms, the warranty
+ * when maintenance follows it) or elsewhere in the report (depreciation and CO2 under the
+ * breakdown). */
+static void said_elsewhere(md *w) {
+    static const char *const keys[] = {
+        "self_hosted.max_servers",           "self_hosted.power.gpu_avg_w",
+        "self_hosted.financing.fraction",    "self_hosted.financing.apr",
+        "self_hosted.financing.term_months", "self_hosted.depreciation_years",
+        "self_hosted.grid_kg_co2_per_kwh",   "self_hosted.warranty_months",
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        mark_said(w, gp_input_find(keys[i]));
+}
+
+/* Every number of the table of inputs the prose above did not say: a line each, as the editor
+ * labels it, so a new input shows here with no more than its row. */
+static void leftovers(md *w, const gp_scenario *s) {
+    for (int i = 0; i < gp_n_inputs; i++) {
+        const gp_input *in = &gp_inputs[i];
+        if ((i < MD_MAX_INPUTS && w->said[i]) || !in->key || !in->value || !in->edit_label ||
+            !gp_input_mode_fits(in->mode, s))
+            continue;
+        char v[40];
+        put(w, "| %s | %s ", in->edit_label, gp_fmt_sig(in->value(s), 4, v, sizeof v));
+        bool cur = !strncmp(in->edit_unit, "$cur", 4); /* "$cur/mo": the currency a month */
+        if (cur)
+            text(w, s->currency);
+        text(w, in->edit_unit + (cur ? 4 : 0));
+        put(w, " |\n");
+    }
+}
+
 /* Assumptions: the horizon, demand, its growth and steps. */
 static void assumptions_demand(md *w, const gp_scenario *s) {
     put(w, "| horizon | ");
-    count(w, s->horizon_months, "month", "months");
+    count(w, (int)in_value(w, s, "horizon_months"), "month", "months");
     put(w, " |\n");
     if (s->work_mode) {
         put(w, "| demand | ");
-        sig(w, s->work_per_month);
+        sig(w, in_value(w, s, "demand.work_per_month"));
         put(w, " ");
         text(w, s->work_unit);
         put(w, " a month, provisioned for ");
-        sig(w, s->utilization * 100.0);
+        sig(w, in_value(w, s, "demand.utilization") * 100.0);
         put(w, "%% busy |\n");
     } else {
         put(w, "| demand | ");
-        count(w, s->gpus, "GPU", "GPUs");
+        count(w, (int)in_value(w, s, "demand.gpus"), "GPU", "GPUs");
         put(w, ", ");
-        sig(w, s->utilization * 100.0);
+        sig(w, in_value(w, s, "demand.utilization") * 100.0);
         char h[32];
         put(w, "%% busy (%s h a year per GPU) |\n",
-            gp_fmt_grouped(s->utilization * 8760.0, 0, h, sizeof h));
+            gp_fmt_grouped(in_value(w, s, "demand.utilization") * 8760.0, 0, h, sizeof h));
     }
-    if (s->growth_per_month != 0.0)
-        put(w, "| demand growth | %.4g%% a month, compound |\n", s->growth_per_month * 100.0);
+    if (in_value(w, s, "demand.growth_per_month") != 0.0)
+        put(w, "| demand growth | %.4g%% a month, compound |\n",
+            in_value(w, s, "demand.growth_per_month") * 100.0);
     for (int i = 0; i < s->n_steps; i++) {
         const gp_step *st = &s->steps[i];
         put(w, "| step from month %d |", st->month);
@@ -288,19 +341,19 @@ static void assumptions_demand(md *w, const gp_scenario *s) {
 /* Assumptions: the discount rate, the server, power, the tariff and the running costs. */
 static void assumptions_self(md *w, const gp_scenario *s, const gp_report_meta *meta) {
     put(w, "| discount rate (NPV) | ");
-    sig(w, s->discount_rate * 100.0);
+    sig(w, in_value(w, s, "discount_rate") * 100.0);
     put(w, "%% a year%s |\n",
         meta && meta->scenario_json &&
                 !cJSON_GetObjectItemCaseSensitive(meta->scenario_json, "discount_rate")
             ? " — not given"
             : "");
     put(w, "| server | ");
-    count(w, s->gpus_per_server, "GPU", "GPUs");
+    count(w, (int)in_value(w, s, "self_hosted.gpus_per_server"), "GPU", "GPUs");
     put(w, ", ");
-    money(w, s->server_price);
+    money(w, in_value(w, s, "self_hosted.server_price"));
     put(w, " %s", s->currency);
-    if (s->price_factor != 1.0)
-        put(w, " x %.4g (price factor)", s->price_factor);
+    if (in_value(w, s, "self_hosted.price_factor") != 1.0)
+        put(w, " x %.4g (price factor)", in_value(w, s, "self_hosted.price_factor"));
     put(w, " |\n");
     if (s->n_tiers) {
         put(w, "| bulk discounts |");
@@ -309,21 +362,23 @@ static void assumptions_self(md *w, const gp_scenario *s, const gp_report_meta *
                 s->tiers[i].pct * 100.0);
         put(w, " |\n");
     }
-    if (s->network_per_server > 0 || s->fixed_capex > 0) {
+    if (in_value(w, s, "self_hosted.network_per_server") > 0 ||
+        in_value(w, s, "self_hosted.fixed_capex") > 0) {
         put(w, "| network per server / fixed capex | ");
-        money(w, s->network_per_server);
+        money(w, in_value(w, s, "self_hosted.network_per_server"));
         put(w, " / ");
-        money(w, s->fixed_capex);
+        money(w, in_value(w, s, "self_hosted.fixed_capex"));
         put(w, " |\n");
     }
     char b1[40], b2[40], b3[40];
     put(w, "| power | base %s W/server, GPU idle %s W, busy %s W",
-        gp_fmt_sig(s->server_base_w, 4, b1, sizeof b1), gp_fmt_sig(s->gpu_idle_w, 4, b2, sizeof b2),
-        gp_fmt_sig(s->gpu_tdp_w, 4, b3, sizeof b3));
+        gp_fmt_sig(in_value(w, s, "self_hosted.power.server_base_w"), 4, b1, sizeof b1),
+        gp_fmt_sig(in_value(w, s, "self_hosted.power.gpu_idle_w"), 4, b2, sizeof b2),
+        gp_fmt_sig(in_value(w, s, "self_hosted.power.gpu_tdp_w"), 4, b3, sizeof b3));
     if (s->has_gpu_avg_w)
         put(w, ", measured mean %s W (replaces idle/busy for energy)",
-            gp_fmt_sig(s->gpu_avg_w, 4, b1, sizeof b1));
-    put(w, ", PUE %s |\n", gp_fmt_sig(s->pue, 4, b1, sizeof b1));
+            gp_fmt_sig(in_value(w, s, "self_hosted.power.gpu_avg_w"), 4, b1, sizeof b1));
+    put(w, ", PUE %s |\n", gp_fmt_sig(in_value(w, s, "self_hosted.power.pue"), 4, b1, sizeof b1));
     put(w, "| tariff |");
     for (int i = 0; i < s->n_periods; i++) {
         put(w, "%s ", i ? "," : "");
@@ -334,65 +389,73 @@ static void assumptions_self(md *w, const gp_scenario *s, const gp_report_meta *
         sig(w, s->periods[i].price_per_kwh);
         put(w, "/kWh");
     }
-    if (s->shift_to_cheapest)
+    if (in_value(w, s, "self_hosted.tariff.shift_to_cheapest"))
         put(w, s->has_gpu_avg_w ? "; shifting asked for, but a flat measured draw leaves "
                                   "nothing to shift"
                                 : "; busy hours shifted to the cheapest periods");
     put(w, " |\n");
-    if (s->demand_charge_per_kw_month > 0)
+    if (in_value(w, s, "self_hosted.tariff.demand_charge_per_kw_month") > 0)
         put(w, "| demand charge | %s per kW-month |\n",
-            gp_fmt_sig(s->demand_charge_per_kw_month, 4, b1, sizeof b1));
-    if (s->colo_per_kw_month > 0)
+            gp_fmt_sig(in_value(w, s, "self_hosted.tariff.demand_charge_per_kw_month"), 4, b1,
+                       sizeof b1));
+    if (in_value(w, s, "self_hosted.colo_per_kw_month") > 0)
         put(w, "| colocation | %s per kW-month |\n",
-            gp_fmt_sig(s->colo_per_kw_month, 4, b1, sizeof b1));
-    if (s->maintenance_pct_per_year > 0)
+            gp_fmt_sig(in_value(w, s, "self_hosted.colo_per_kw_month"), 4, b1, sizeof b1));
+    if (in_value(w, s, "self_hosted.maintenance_pct_per_year") > 0)
         put(w, "| maintenance | %.4g%% of hardware a year after %d months of warranty |\n",
-            s->maintenance_pct_per_year * 100.0, s->warranty_months);
-    if (s->staff_per_month > 0 || s->other_per_month > 0) {
+            in_value(w, s, "self_hosted.maintenance_pct_per_year") * 100.0,
+            (int)in_value(w, s, "self_hosted.warranty_months"));
+    if (in_value(w, s, "self_hosted.staff_per_month") > 0 ||
+        in_value(w, s, "self_hosted.other_per_month") > 0) {
         put(w, "| staff / other per month | ");
-        money(w, s->staff_per_month);
+        money(w, in_value(w, s, "self_hosted.staff_per_month"));
         put(w, " / ");
-        money(w, s->other_per_month);
+        money(w, in_value(w, s, "self_hosted.other_per_month"));
         put(w, " |\n");
     }
 }
 
 /* Assumptions: buying, trends, throughput, the value at exit and financing. */
 static void assumptions_buying(md *w, const gp_scenario *s) {
-    put(w, "| buying | %s", s->buy == GP_BUY_AS_NEEDED ? "as needed" : "all at once");
-    if (s->lead_time_months > 0)
-        put(w, ", %d-month lead time", s->lead_time_months);
-    if (s->order_every_months > 1)
-        put(w, ", orders every %d months", s->order_every_months);
+    put(w, "| buying | %s", in_value(w, s, "self_hosted.buy") ? "as needed" : "all at once");
+    if ((int)in_value(w, s, "self_hosted.lead_time_months") > 0)
+        put(w, ", %d-month lead time", (int)in_value(w, s, "self_hosted.lead_time_months"));
+    if ((int)in_value(w, s, "self_hosted.order_every_months") > 1)
+        put(w, ", orders every %d months", (int)in_value(w, s, "self_hosted.order_every_months"));
     if (s->has_max_servers)
-        put(w, ", at most %d servers", s->max_servers);
-    if (s->refresh_months > 0)
-        put(w, ", refreshed after %d months", s->refresh_months);
+        put(w, ", at most %d servers", (int)in_value(w, s, "self_hosted.max_servers"));
+    if ((int)in_value(w, s, "self_hosted.refresh_months") > 0)
+        put(w, ", refreshed after %d months", (int)in_value(w, s, "self_hosted.refresh_months"));
     if (s->bridge >= 0) {
         put(w, "; bridge: ");
         text(w, s->options[s->bridge].name);
     }
     put(w, " |\n");
-    if (s->server_price_trend_per_year != 0.0 || s->energy_price_trend_per_year != 0.0)
+    if (in_value(w, s, "self_hosted.server_price_trend_per_year") != 0.0 ||
+        in_value(w, s, "self_hosted.tariff.price_trend_per_year") != 0.0)
         put(w, "| price trends | hardware %+.4g%% a year, electricity %+.4g%% a year |\n",
-            s->server_price_trend_per_year * 100.0, s->energy_price_trend_per_year * 100.0);
+            in_value(w, s, "self_hosted.server_price_trend_per_year") * 100.0,
+            in_value(w, s, "self_hosted.tariff.price_trend_per_year") * 100.0);
     if (s->work_mode) {
         put(w, "| owned throughput | ");
-        sig(w, s->work_per_gpu_hour);
+        sig(w, in_value(w, s, "self_hosted.work_per_gpu_hour"));
         put(w, " a busy GPU-hour |\n");
     }
     /* The basis the exit value and every sale are valued on (2.1: never "0" while the
      * derived straight line credits a value). */
-    if (s->residual_pct > 0 || gp_exit_basis_of(s) != GP_EXIT_RESIDUAL_PCT) {
+    if (in_value(w, s, "self_hosted.residual_pct") > 0 ||
+        gp_exit_basis_of(s) != GP_EXIT_RESIDUAL_PCT) {
         char basis[512];
         gp_exit_basis_text(s, basis, sizeof basis);
         put(w, "| value of hardware at a sale or the end | ");
         text(w, basis);
         put(w, " |\n");
     }
-    if (s->financing == GP_LOAN)
+    if (in_value(w, s, "self_hosted.financing.kind"))
         put(w, "| financing | loan of %.4g%% of capex at %.4g%% APR over %d months |\n",
-            s->loan_fraction * 100.0, s->loan_apr * 100.0, s->loan_term_months);
+            in_value(w, s, "self_hosted.financing.fraction") * 100.0,
+            in_value(w, s, "self_hosted.financing.apr") * 100.0,
+            (int)in_value(w, s, "self_hosted.financing.term_months"));
     else
         put(w, "| financing | cash |\n");
 }
@@ -464,6 +527,8 @@ static void assumptions(md *w, const gp_scenario *s, const gp_report_meta *meta)
     assumptions_buying(w, s);
     for (int i = 0; i < s->n_options; i++)
         assumptions_option(w, s, &s->options[i]);
+    said_elsewhere(w);
+    leftovers(w, s);
     gp_unset_input unset[GP_MAX_UNSET];
     int nu = gp_report_unset_inputs(s, meta, unset);
     for (int i = 0; i < nu; i++)
@@ -494,9 +559,8 @@ static void md_batches(md *w, const gp_scenario *s, const gp_result *r,
     put(w, "\n");
 }
 
-static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
-                       const gp_report_meta *meta) {
-    int m = r->horizon_months;
+/* The plan table's title, note and head row. */
+static void plan_head(md *w, const gp_scenario *s, const gp_result *r) {
     put(w, "## The plan month by month (%s)\n\n", s->currency);
     put(w, "Flows are dated at the close of each month (row 0: the start); bought and sold are "
            "servers delivered or leaving at that date, sales at the end included.\n\n");
@@ -527,58 +591,74 @@ static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
     for (int i = 0; i < r->n_options; i++)
         put(w, s->options[i].has_base_gpus ? "|---:|---:|---:" : "|---:|---:");
     put(w, "|---|\n");
-    double cs = 0.0, co[GP_MAX_OPTIONS] = {0};
-    for (int j = 0; j <= m; j++) {
-        int bought, sold;
-        traded_at(&r->self, j, &bought, &sold);
-        cs += r->self.monthly[j];
-        if (j == 0) {
-            put(w, "| 0 | %s | | | | | %d | %d | | ",
-                s->has_start_date     ? s->start_date
-                : meta && meta->as_of ? meta->as_of
-                                      : "start",
-                bought, sold);
-        } else {
-            char label[32];
-            month_label(s, meta, j, label, sizeof label);
-            put(w, "| %d | %s | ", j, label);
+}
+
+/* Row j's self-hosted cells up to its month's cost: the date, demand, servers and bridge. */
+static void plan_row_self(md *w, const gp_scenario *s, const gp_result *r,
+                          const gp_report_meta *meta, int j) {
+    int bought, sold;
+    traded_at(&r->self, j, &bought, &sold);
+    if (j == 0) {
+        put(w, "| 0 | %s | | | | | %d | %d | | ",
+            s->has_start_date     ? s->start_date
+            : meta && meta->as_of ? meta->as_of
+                                  : "start",
+            bought, sold);
+        return;
+    }
+    char label[32], bh[40];
+    month_label(s, meta, j, label, sizeof label);
+    put(w, "| %d | %s | ", j, label);
+    if (r->work_mode)
+        sig(w, r->demand_work_month[j - 1]);
+    else
+        count(w, r->demand_gpus[j - 1], "GPU", "GPUs");
+    put(w, " | ");
+    sig(w, r->demand_utilization[j - 1] * 100.0);
+    put(w, "%% | %d | %d | %d | %d | %s | ", r->self.servers_in_service[j - 1],
+        r->self.gpus_at_work[j - 1], bought, sold,
+        gp_fmt_fixed(r->self.bridge_hours[j - 1], 1, bh, sizeof bh));
+}
+
+/* Row j's options: each month's cost, the cumulative (co, carried row to row), the burst hours;
+ * then the options breaking even here. */
+static void plan_row_options(md *w, const gp_scenario *s, const gp_result *r, int j, double *co) {
+    for (int i = 0; i < r->n_options; i++) {
+        co[i] += r->options[i].monthly[j];
+        put(w, " | ");
+        money(w, r->options[i].monthly[j]);
+        put(w, " | ");
+        money(w, co[i]);
+        if (s->options[i].has_base_gpus) {
             char bh[40];
-            if (r->work_mode)
-                sig(w, r->demand_work_month[j - 1]);
-            else
-                count(w, r->demand_gpus[j - 1], "GPU", "GPUs");
-            put(w, " | ");
-            sig(w, r->demand_utilization[j - 1] * 100.0);
-            put(w, "%% | %d | %d | %d | %d | %s | ", r->self.servers_in_service[j - 1],
-                r->self.gpus_at_work[j - 1], bought, sold,
-                gp_fmt_fixed(r->self.bridge_hours[j - 1], 1, bh, sizeof bh));
+            put(w, " | %s",
+                gp_fmt_fixed(j > 0 ? r->options[i].burst_hours[j - 1] : 0.0, 1, bh, sizeof bh));
         }
+    }
+    put(w, " |");
+    bool first = true;
+    for (int i = 0; i < r->n_options; i++) {
+        const gp_option_result *o = &r->options[i];
+        if (!o->has_break_even_month || o->break_even_month != j)
+            continue;
+        put(w, first ? " **break-even: " : ", ");
+        text(w, s->options[i].name);
+        first = false;
+    }
+    put(w, first ? " |\n" : "** |\n");
+}
+
+static void plan_table(md *w, const gp_scenario *s, const gp_result *r,
+                       const gp_report_meta *meta) {
+    plan_head(w, s, r);
+    double cs = 0.0, co[GP_MAX_OPTIONS] = {0};
+    for (int j = 0; j <= r->horizon_months; j++) {
+        cs += r->self.monthly[j];
+        plan_row_self(w, s, r, meta, j);
         money(w, r->self.monthly[j]);
         put(w, " | ");
         money(w, cs);
-        for (int i = 0; i < r->n_options; i++) {
-            co[i] += r->options[i].monthly[j];
-            put(w, " | ");
-            money(w, r->options[i].monthly[j]);
-            put(w, " | ");
-            money(w, co[i]);
-            if (s->options[i].has_base_gpus) {
-                char bh[40];
-                put(w, " | %s",
-                    gp_fmt_fixed(j > 0 ? r->options[i].burst_hours[j - 1] : 0.0, 1, bh, sizeof bh));
-            }
-        }
-        put(w, " |");
-        bool first = true;
-        for (int i = 0; i < r->n_options; i++) {
-            const gp_option_result *o = &r->options[i];
-            if (!o->has_break_even_month || o->break_even_month != j)
-                continue;
-            put(w, first ? " **break-even: " : ", ");
-            text(w, s->options[i].name);
-            first = false;
-        }
-        put(w, first ? " |\n" : "** |\n");
+        plan_row_options(w, s, r, j, co);
     }
     put(w, "\n");
     if (r->self.n_batches > 0)
@@ -756,7 +836,7 @@ gp_status gp_report_md(const gp_scenario *s, const gp_result *r, const gp_report
                        gp_buf *out, gp_err *err) {
     if (gp_report_check(r, err))
         return err->code;
-    md w = {out, GP_OK};
+    md w = {.out = out, .st = GP_OK};
     char exit_line[768];
     gp_exit_line(s, r, exit_line, sizeof exit_line);
     md_headline(&w, s, r, meta, exit_line);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
+#include "gpuplan/inputs.h"
 #include "gpuplan/model.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
@@ -93,71 +94,66 @@ static void option_composites(const gp_option *o, opt_refs *r) {
              committed ? "0" : r->h[O_IDLE], r->phi, r->h[O_SUPPORT], r->h[O_G]);
 }
 
-/* What each option input is and its unit, by O_ field. */
-static const struct {
-    const char *what, *unit;
-} opt_fields[O_N] = {
-    {"hourly", "per instance-hour"},
-    {"GPUs an instance", "GPUs"},
-    {"price trend", "a year"},
-    {"support", "of compute"},
-    {"storage GB", "GB"},
-    {"storage price", "per GB-month"},
-    {"egress GB a month", "GB"},
-    {"egress price", "per GB"},
-    {"work a GPU-hour", "units"},
-    {"idle overhead", "x"},
-    {"interruptions an hour", "/h"},
-    {"checkpoint interval", "h"},
-    {"restart time", "h"},
-    {"upfront per instance per term", ""},
-    {"term", "months"},
-    {"committed base GPUs", "GPUs"},
-    {"price a unit of work", "per unit of work"},
-    {"price an input unit", "per input unit"},
-    {"input units a unit of work", "units"},
+/* The option inputs other sheets' formulas refer to, by O_ field: the rest are written and
+ * referred to by none. */
+static const char *const opt_keys[O_N] = {
+    "hourly",
+    "gpus_per_instance",
+    "price_trend_per_year",
+    "support_pct",
+    "storage_gb",
+    "storage_per_gb_month",
+    "egress_gb_per_month",
+    "egress_per_gb",
+    "work_per_gpu_hour",
+    "idle_overhead",
+    "interruptions_per_hour",
+    "checkpoint_interval_h",
+    "restart_h",
+    "upfront",
+    "term_months",
+    "base_gpus",
+    "price_per_unit",
+    "price_per_input_unit",
+    "input_units_per_unit",
 };
 
-/* Which of option o's fields are inputs (applies[f]). An API (per_unit) is on-demand with one
- * "GPU" an instance doing one unit of work an hour, no idle overhead: those are fixed, not
- * inputs, and its hourly is its prices' formula. */
-static void option_applies(const gp_scenario *s, const gp_option *o, bool applies[O_N]) {
-    bool committed = o->pricing == GP_COMMITTED, per_unit = o->pricing == GP_PER_UNIT;
+static int opt_field(const char *key) {
     for (int f = 0; f < O_N; f++)
-        applies[f] = true;
-    applies[O_PPU] = applies[O_PPIU] = applies[O_IUPU] = per_unit;
-    applies[O_G] = !per_unit;
-    applies[O_RHO] = s->work_mode && !per_unit;
-    applies[O_IDLE] = !committed && !per_unit;
-    applies[O_LAMBDA] = applies[O_CKPT] = applies[O_RESTART] = o->pricing == GP_SPOT;
-    applies[O_UPFRONT] = applies[O_TERM] = committed;
-    applies[O_BASE] = committed && o->has_base_gpus;
+        if (!strcmp(opt_keys[f], key))
+            return f;
+    return -1;
+}
+
+/* One option input's row (inputs.h); returns its row. An API's hourly is the formula of its
+ * prices, above it; an exchanged catalog price the listed figure times the rate. */
+static int option_input(inputs *in, const gp_option *o, const gp_option_input *oi, int f,
+                        const opt_refs *r, const gp_price_source *fx, char rate_ref[64],
+                        char listed_ref[2][64]) {
+    char label[GP_NAME_BYTES + 64];
+    int row;
+    snprintf(label, sizeof label, "%s: %s", o->name, oi->sheet_what);
+    if (o->pricing == GP_PER_UNIT && f == O_HOURLY) {
+        snprintf(label, sizeof label, "%s: price a unit of work in all", o->name);
+        row = in->row++;
+        text_cell(in->b, in->ws, row, 0, label, NULL);
+        gp_xlsx_formula(in->b, in->ws, row, 1, o->hourly, in->b->num, "=%s+%s*%s", r->h[O_PPU],
+                        r->h[O_IUPU], r->h[O_PPIU]);
+        text_cell(in->b, in->ws, row, 2, "per unit of work, its inputs included", NULL);
+    } else if (fx && (f == O_HOURLY || f == O_UPFRONT)) {
+        row = in->row++;
+        text_cell(in->b, in->ws, row, 0, label, NULL);
+        gp_xlsx_formula(in->b, in->ws, row, 1, oi->value(o), in->b->num, "=%s*%s",
+                        listed_ref[f == O_UPFRONT], rate_ref);
+        text_cell(in->b, in->ws, row, 2, oi->sheet_unit, NULL);
+    } else {
+        row = input(in, NULL, label, oi->value(o), oi->sheet_unit);
+    }
+    return row;
 }
 
 static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
                           const gp_report_meta *meta, opt_refs *r) {
-    double v[O_N] = {o->hourly,
-                     o->gpus_per_instance,
-                     o->price_trend_per_year,
-                     o->support_pct,
-                     o->storage_gb,
-                     o->storage_per_gb_month,
-                     o->egress_gb_per_month,
-                     o->egress_per_gb,
-                     o->work_per_gpu_hour,
-                     o->idle_overhead,
-                     o->interruptions_per_hour,
-                     o->checkpoint_interval_h,
-                     o->restart_h,
-                     o->upfront,
-                     o->term_months,
-                     o->base_gpus,
-                     o->price_per_unit,
-                     o->price_per_input_unit,
-                     o->input_units_per_unit};
-    bool per_unit = o->pricing == GP_PER_UNIT;
-    bool applies[O_N];
-    option_applies(s, o, applies);
     char label[GP_NAME_BYTES + 64];
     snprintf(label, sizeof label, "%s (%s%s%s)", o->name, gp_pricing_name(o->pricing),
              o->burst >= 0 ? ", bursts to " : "", o->burst >= 0 ? s->options[o->burst].name : "");
@@ -165,43 +161,24 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
     text_cell(in->b, in->ws, in->row++, 0, label, in->b->bold);
     char rate_ref[64] = "", listed_ref[2][64] = {"", ""};
     const gp_price_source *fx = option_fx_inputs(in, s, o, meta, rate_ref, listed_ref);
-    for (int f = O_PPU; f <= O_IUPU; f++)
+    for (int f = 0; f < O_N; f++)
         r->h[f][0] = '\0';
-    if (per_unit) /* its prices first: the price a unit in all below is their formula */
-        for (int f = O_PPU; f <= O_IUPU; f++) {
-            snprintf(label, sizeof label, "%s: %s", o->name, opt_fields[f].what);
-            ref(r->h[f], sizeof r->h[f], "Assumptions",
-                input(in, NULL, label, v[f], opt_fields[f].unit), 1);
-        }
-    for (int f = 0; f < O_PPU; f++) {
-        r->h[f][0] = '\0';
-        if (!applies[f])
+    for (int k = 0; k < gp_n_option_inputs; k++) {
+        const gp_option_input *oi = &gp_option_inputs[k];
+        if (!gp_option_input_shows(oi, oi->sheet_pricings, oi->sheet_when, s, o, o->has_catalog))
             continue;
-        snprintf(label, sizeof label, "%s: %s", o->name, opt_fields[f].what);
-        int row;
-        if (per_unit && f == O_HOURLY) {
-            snprintf(label, sizeof label, "%s: price a unit of work in all", o->name);
-            row = in->row++;
-            text_cell(in->b, in->ws, row, 0, label, NULL);
-            gp_xlsx_formula(in->b, in->ws, row, 1, o->hourly, in->b->num, "=%s+%s*%s", r->h[O_PPU],
-                            r->h[O_IUPU], r->h[O_PPIU]);
-            text_cell(in->b, in->ws, row, 2, "per unit of work, its inputs included", NULL);
-        } else if (fx && (f == O_HOURLY || f == O_UPFRONT)) {
-            row = in->row++;
-            text_cell(in->b, in->ws, row, 0, label, NULL);
-            gp_xlsx_formula(in->b, in->ws, row, 1, v[f], in->b->num, "=%s*%s",
-                            listed_ref[f == O_UPFRONT], rate_ref);
-            text_cell(in->b, in->ws, row, 2, opt_fields[f].unit, NULL);
-        } else {
-            row = input(in, NULL, label, v[f], opt_fields[f].unit);
-        }
+        int f = opt_field(oi->key);
+        int row = option_input(in, o, oi, f, r, fx, rate_ref, listed_ref);
         if (f == O_HOURLY)
-            for (int k = 0; meta && k < meta->n_sources; k++)
-                if (!strcmp(meta->sources[k].option, o->name))
+            for (int i = 0; meta && i < meta->n_sources; i++)
+                if (!strcmp(meta->sources[i].option, o->name))
                     text_cell(in->b, in->ws, row, 3, "catalog (see Sources)", NULL);
-        ref(r->h[f], sizeof r->h[f], "Assumptions", row, 1);
+        if (f >= 0)
+            ref(r->h[f], sizeof r->h[f], "Assumptions", row, 1);
     }
-    if (per_unit) {
+    /* An API is on-demand with one "GPU" an instance doing one unit of work an hour, no idle
+     * overhead: those are fixed, not inputs. */
+    if (o->pricing == GP_PER_UNIT) {
         snprintf(r->h[O_G], sizeof r->h[O_G], "1");
         snprintf(r->h[O_RHO], sizeof r->h[O_RHO], "1");
         snprintf(r->h[O_IDLE], sizeof r->h[O_IDLE], "0");
@@ -212,240 +189,6 @@ static void option_inputs(inputs *in, const gp_scenario *s, const gp_option *o,
 static int cmp_tier(const void *a, const void *b) {
     const gp_bulk_tier *x = a, *y = b;
     return (x->min_servers > y->min_servers) - (x->min_servers < y->min_servers);
-}
-
-/* The Assumptions sheet; fills the references the other sheets use. */
-/* ---- the scenario's inputs, one a row ----------------------------------------------------
- * Every scalar input of the scenario as the workbook names and shows it: a new input is one
- * row here (and its value function above the table). A row with a heading opens a section. */
-
-/* When a row applies. */
-typedef enum { IN_ALWAYS, IN_WORK, IN_GPUS, IN_NO_RESALE } in_when;
-
-/* A unit that stands for the scenario's unit of work; NULL stands for its currency. */
-static const char WORK_UNIT[] = "work unit";
-
-typedef struct input_row {
-    const char *heading; /* a section's heading; the rest NULL */
-    const char *name, *label, *unit;
-    in_when when;
-    double (*value)(const gp_scenario *s);
-} input_row;
-
-static double v_horizon_months(const gp_scenario *s) {
-    return s->horizon_months;
-}
-
-static double v_discount_rate(const gp_scenario *s) {
-    return s->discount_rate;
-}
-
-static double v_work_per_month(const gp_scenario *s) {
-    return s->work_per_month;
-}
-
-static double v_gpus(const gp_scenario *s) {
-    return s->gpus;
-}
-
-static double v_utilization(const gp_scenario *s) {
-    return s->utilization;
-}
-
-static double v_growth(const gp_scenario *s) {
-    return s->growth_per_month;
-}
-
-static double v_gpus_per_server(const gp_scenario *s) {
-    return s->gpus_per_server;
-}
-
-static double v_server_price(const gp_scenario *s) {
-    return s->server_price;
-}
-
-static double v_price_factor(const gp_scenario *s) {
-    return s->price_factor;
-}
-
-static double v_hw_trend(const gp_scenario *s) {
-    return s->server_price_trend_per_year;
-}
-
-static double v_network_per_server(const gp_scenario *s) {
-    return s->network_per_server;
-}
-
-static double v_fixed_capex(const gp_scenario *s) {
-    return s->fixed_capex;
-}
-
-static double v_as_needed(const gp_scenario *s) {
-    return s->buy == GP_BUY_AS_NEEDED;
-}
-
-static double v_lead_time(const gp_scenario *s) {
-    return s->lead_time_months;
-}
-
-static double v_order_every(const gp_scenario *s) {
-    return s->order_every_months;
-}
-
-static double v_max_servers(const gp_scenario *s) {
-    return s->has_max_servers ? s->max_servers : 0;
-}
-
-static double v_refresh_months(const gp_scenario *s) {
-    return s->refresh_months;
-}
-
-static double v_residual_pct(const gp_scenario *s) {
-    return s->residual_pct;
-}
-
-static double v_depreciation_years(const gp_scenario *s) {
-    return s->depreciation_years;
-}
-
-static double v_warranty_months(const gp_scenario *s) {
-    return s->warranty_months;
-}
-
-static double v_maintenance_pct(const gp_scenario *s) {
-    return s->maintenance_pct_per_year;
-}
-
-static double v_staff_per_month(const gp_scenario *s) {
-    return s->staff_per_month;
-}
-
-static double v_other_per_month(const gp_scenario *s) {
-    return s->other_per_month;
-}
-
-static double v_colo_per_kw_month(const gp_scenario *s) {
-    return s->colo_per_kw_month;
-}
-
-static double v_rho_s(const gp_scenario *s) {
-    return s->work_per_gpu_hour;
-}
-
-static double v_server_base_w(const gp_scenario *s) {
-    return s->server_base_w;
-}
-
-static double v_gpu_idle_w(const gp_scenario *s) {
-    return s->gpu_idle_w;
-}
-
-static double v_gpu_tdp_w(const gp_scenario *s) {
-    return s->gpu_tdp_w;
-}
-
-static double v_has_gpu_avg(const gp_scenario *s) {
-    return s->has_gpu_avg_w;
-}
-
-static double v_gpu_avg_w(const gp_scenario *s) {
-    return s->has_gpu_avg_w ? s->gpu_avg_w : 0;
-}
-
-static double v_pue(const gp_scenario *s) {
-    return s->pue;
-}
-
-static double v_shift(const gp_scenario *s) {
-    return s->shift_to_cheapest;
-}
-
-static double v_demand_charge(const gp_scenario *s) {
-    return s->demand_charge_per_kw_month;
-}
-
-static double v_energy_trend(const gp_scenario *s) {
-    return s->energy_price_trend_per_year;
-}
-
-static double v_loan(const gp_scenario *s) {
-    return s->financing == GP_LOAN;
-}
-
-static double v_loan_fraction(const gp_scenario *s) {
-    return s->loan_fraction;
-}
-
-static double v_loan_apr(const gp_scenario *s) {
-    return s->loan_apr;
-}
-
-static double v_loan_term(const gp_scenario *s) {
-    return s->loan_term_months;
-}
-
-static const input_row input_rows[] = {
-    {NULL, "horizon_months", "horizon (keep: the rows are laid out for it)", "months", IN_ALWAYS,
-     v_horizon_months},
-    {NULL, "discount_rate", "discount rate (NPV)", "a year", IN_ALWAYS, v_discount_rate},
-    {"Demand", NULL, NULL, NULL, IN_ALWAYS, NULL},
-    {NULL, "work_per_month", "demand: work a month", WORK_UNIT, IN_WORK, v_work_per_month},
-    {NULL, "gpus", "demand: GPUs", "GPUs", IN_GPUS, v_gpus},
-    {NULL, "utilization", "demand: busy share of GPU-hours", "0..1", IN_ALWAYS, v_utilization},
-    {NULL, "growth", "demand growth (compound; 0 with steps)", "a month", IN_ALWAYS, v_growth},
-    {"Self-hosted", NULL, NULL, NULL, IN_ALWAYS, NULL},
-    {NULL, "gpus_per_server", "GPUs a server", "GPUs", IN_ALWAYS, v_gpus_per_server},
-    {NULL, "server_price", "server price", NULL, IN_ALWAYS, v_server_price},
-    {NULL, "price_factor", "price factor (refurbished)", "x", IN_ALWAYS, v_price_factor},
-    {NULL, "hw_trend", "server price trend", "a year", IN_ALWAYS, v_hw_trend},
-    {NULL, "network_per_server", "network per server", NULL, IN_ALWAYS, v_network_per_server},
-    {NULL, "fixed_capex", "fixed capex (install, racks)", NULL, IN_ALWAYS, v_fixed_capex},
-    {NULL, "as_needed", "buy as needed (1) or all at once (0)", "0/1", IN_ALWAYS, v_as_needed},
-    {NULL, "lead_time", "lead time", "months", IN_ALWAYS, v_lead_time},
-    {NULL, "order_every", "order every", "months", IN_ALWAYS, v_order_every},
-    {NULL, "max_servers", "at most servers (0: no cap)", "servers", IN_ALWAYS, v_max_servers},
-    {NULL, "refresh_months", "refresh after (0: never)", "months", IN_ALWAYS, v_refresh_months},
-    {NULL, "residual_pct",
-     "residual value (bought as needed or refreshed: where the straight line from new ends; else "
-     "flat)",
-     "of hardware", IN_NO_RESALE, v_residual_pct},
-    {NULL, "depreciation_years", "depreciation (the straight line's length)", "years", IN_ALWAYS,
-     v_depreciation_years},
-    {NULL, "warranty_months", "warranty", "months", IN_ALWAYS, v_warranty_months},
-    {NULL, "maintenance_pct", "maintenance after warranty", "of hardware a year", IN_ALWAYS,
-     v_maintenance_pct},
-    {NULL, "staff_per_month", "staff", "a month", IN_ALWAYS, v_staff_per_month},
-    {NULL, "other_per_month", "other costs", "a month", IN_ALWAYS, v_other_per_month},
-    {NULL, "colo_per_kw_month", "colocation", "per kW-month", IN_ALWAYS, v_colo_per_kw_month},
-    {NULL, "rho_s", "owned GPU: work a GPU-hour", WORK_UNIT, IN_WORK, v_rho_s},
-    {NULL, "server_base_w", "server draw besides GPUs", "W", IN_ALWAYS, v_server_base_w},
-    {NULL, "gpu_idle_w", "GPU idle draw", "W", IN_ALWAYS, v_gpu_idle_w},
-    {NULL, "gpu_tdp_w", "GPU busy draw", "W", IN_ALWAYS, v_gpu_tdp_w},
-    {NULL, "has_gpu_avg", "use a flat mean GPU draw (1) or idle/busy (0)", "0/1", IN_ALWAYS,
-     v_has_gpu_avg},
-    {NULL, "gpu_avg_w", "flat mean GPU draw", "W", IN_ALWAYS, v_gpu_avg_w},
-    {NULL, "pue", "PUE", "x", IN_ALWAYS, v_pue},
-    {NULL, "shift", "busy hours shifted to the cheapest periods", "0/1", IN_ALWAYS, v_shift},
-    {NULL, "demand_charge", "demand charge", "per kW-month", IN_ALWAYS, v_demand_charge},
-    {NULL, "energy_trend", "electricity price trend", "a year", IN_ALWAYS, v_energy_trend},
-    {NULL, "loan", "financed with a loan", "0/1", IN_ALWAYS, v_loan},
-    {NULL, "loan_fraction", "loan share of capex", "0..1", IN_ALWAYS, v_loan_fraction},
-    {NULL, "loan_apr", "loan APR", "a year", IN_ALWAYS, v_loan_apr},
-    {NULL, "loan_term", "loan term", "months", IN_ALWAYS, v_loan_term},
-};
-
-static bool input_applies(const input_row *r, const gp_scenario *s) {
-    switch (r->when) {
-    case IN_WORK:
-        return s->work_mode;
-    case IN_GPUS:
-        return !s->work_mode;
-    case IN_NO_RESALE:
-        return s->n_resale == 0;
-    case IN_ALWAYS:
-        break;
-    }
-    return true;
 }
 
 /* The head row, the plan's dates and every scalar input of the scenario, named. */
@@ -472,15 +215,16 @@ static void assumptions_scalars(wbctx *x, inputs *in, const gp_report_meta *meta
     define(b, "start_date", r, 1);
     input(in, "fiscal_start", "fiscal year starts in month (1 = calendar year)", fiscal_start,
           "1..12");
-    for (size_t k = 0; k < sizeof input_rows / sizeof *input_rows; k++) {
-        const input_row *ir = &input_rows[k];
-        if (ir->heading)
-            heading(in, ir->heading);
-        else if (input_applies(ir, s))
-            input(in, ir->name, ir->label, ir->value(s),
-                  !ir->unit               ? s->currency
-                  : ir->unit == WORK_UNIT ? s->work_unit
-                                          : ir->unit);
+    /* Every scalar input of the scenario as the workbook names and shows it (inputs.h). */
+    for (int k = 0; k < gp_n_inputs; k++) {
+        const gp_input *ir = &gp_inputs[k];
+        if (ir->sheet_section)
+            heading(in, ir->sheet_section);
+        if (ir->sheet_name && gp_input_shows(ir, ir->sheet_when, s))
+            input(in, ir->sheet_name, ir->sheet_label, ir->value(s),
+                  !ir->sheet_unit                        ? s->currency
+                  : ir->sheet_unit == GP_INPUT_WORK_UNIT ? s->work_unit
+                                                         : ir->sheet_unit);
     }
 }
 

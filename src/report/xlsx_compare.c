@@ -501,12 +501,62 @@ static void api_cells(gctx *x, const cand *o) {
                     cell(inp, sizeof inp, NULL, R, C_API_IN));
 }
 
-static void candidate_row(gctx *x, const cand *o) {
+/* A candidate's inputs: its price, its instance, spot's overheads, an owned server's. */
+static void candidate_inputs(gctx *x, const cand *o) {
     book *b = x->b;
     lxw_worksheet *ws = x->gen;
     const gp_compare_row *r = o->row;
     int R = o->gen_row;
     bool own = r->own, spot = !own && !strcmp(r->pricing, "spot"), com = !own && r->term_months;
+    in_cell(x, R, C_PRICE, !own && !r->api, own ? 0 : r->hourly / r->gpus_per_instance);
+    in_cell(x, R, C_UPFRONT, com, com ? r->upfront / r->gpus_per_instance : 0);
+    in_cell(x, R, C_GI, !own && !r->api, r->gpus_per_instance);
+    if (com)
+        gp_xlsx_num(b, ws, R, C_TERM, r->term_months, NULL);
+    in_cell(x, R, C_LAMBDA, spot, r->interruptions_per_hour);
+    in_cell(x, R, C_CKPT, spot, r->checkpoint_interval_h);
+    in_cell(x, R, C_RESTART, spot, r->restart_h);
+    in_cell(x, R, C_G, own, r->gpus_per_server);
+    in_cell(x, R, C_SERVER, own, r->server_price);
+    in_cell(x, R, C_TDP, own, r->gpu_tdp_w);
+    in_cell(x, R, C_IDLE, own, r->gpu_idle_w);
+    in_cell(x, R, C_BASE, own, r->server_base_w);
+    in_cell(x, R, C_PUE, own, r->pue);
+}
+
+/* A rented candidate's break-even month against owning, and the GPU owned it is set against. */
+static void candidate_break_even(gctx *x, const cand *o) {
+    book *b = x->b;
+    lxw_worksheet *ws = x->gen;
+    const gp_compare_row *r = o->row;
+    int R = o->gen_row;
+    char counts[96], vs[64], names[96];
+    int crow = x->r_rent_count + o->k;
+    span(counts, sizeof counts, MON, crow, M_FIRST, crow, M_FIRST + x->M);
+    char text[256];
+    snprintf(text, sizeof text, "IFERROR(MATCH(1,%s,0)-1,\"\")", counts);
+    if (r->has_break_even)
+        gp_xlsx_keep(b, worksheet_write_formula_num(ws, (lxw_row_t)R, C_BREAK_EVEN, text, NULL,
+                                                    r->break_even_month));
+    else
+        gp_xlsx_keep(b,
+                     worksheet_write_formula_str(ws, (lxw_row_t)R, C_BREAK_EVEN, text, NULL, ""));
+    if (o->vs >= 0) {
+        gp_xlsx_text(b, ws, R, C_VS, r->vs_gpu, NULL);
+    } else {
+        span(names, sizeof names, MON, x->r_own_f, M_LABEL, x->r_own_f + x->n_own - 1, M_LABEL);
+        cell(vs, sizeof vs, MON, crow, M_SCALAR);
+        snprintf(text, sizeof text, "INDEX(%s,%s)", names, vs);
+        gp_xlsx_keep(b, worksheet_write_formula_str(ws, (lxw_row_t)R, C_VS, text, NULL, r->vs_gpu));
+    }
+}
+
+static void candidate_row(gctx *x, const cand *o) {
+    book *b = x->b;
+    lxw_worksheet *ws = x->gen;
+    const gp_compare_row *r = o->row;
+    int R = o->gen_row;
+    bool own = r->own;
     char tot[96], ord[96], me[24], myord[24];
     span(tot, sizeof tot, GEN, x->gen_first, C_TOTAL, x->gen_last, C_TOTAL);
     span(ord, sizeof ord, GEN, x->gen_first, C_ORDER, x->gen_last, C_ORDER);
@@ -532,20 +582,7 @@ static void candidate_row(gctx *x, const cand *o) {
         gp_xlsx_text(b, ws, R, C_FIGURE, gp_tp_kind_name(r->tp_kind), b->in_text);
         gp_xlsx_text(b, ws, R, C_TP_SOURCE, r->tp_source, NULL);
     }
-    in_cell(x, R, C_PRICE, !own && !r->api, own ? 0 : r->hourly / r->gpus_per_instance);
-    in_cell(x, R, C_UPFRONT, com, com ? r->upfront / r->gpus_per_instance : 0);
-    in_cell(x, R, C_GI, !own && !r->api, r->gpus_per_instance);
-    if (com)
-        gp_xlsx_num(b, ws, R, C_TERM, r->term_months, NULL);
-    in_cell(x, R, C_LAMBDA, spot, r->interruptions_per_hour);
-    in_cell(x, R, C_CKPT, spot, r->checkpoint_interval_h);
-    in_cell(x, R, C_RESTART, spot, r->restart_h);
-    in_cell(x, R, C_G, own, r->gpus_per_server);
-    in_cell(x, R, C_SERVER, own, r->server_price);
-    in_cell(x, R, C_TDP, own, r->gpu_tdp_w);
-    in_cell(x, R, C_IDLE, own, r->gpu_idle_w);
-    in_cell(x, R, C_BASE, own, r->server_base_w);
-    in_cell(x, R, C_PUE, own, r->pue);
+    candidate_inputs(x, o);
     char work[96], rho[24];
     span(work, sizeof work, MON, x->r_work, M_FIRST + 1, x->r_work, M_FIRST + x->M);
     cell(rho, sizeof rho, NULL, R, C_RHO);
@@ -559,28 +596,8 @@ static void candidate_row(gctx *x, const cand *o) {
     cell(total, sizeof total, MON, frow, M_FIRST + x->M + 1);
     gp_xlsx_formula(b, ws, R, C_TOTAL, r->total, b->money, "%s", total);
     gp_xlsx_formula(b, ws, R, C_PER_UNIT, r->cost_per_unit, b->num, "%s/gen_work_total", me);
-    if (!own) {
-        char counts[96], vs[64], names[96];
-        int crow = x->r_rent_count + o->k;
-        span(counts, sizeof counts, MON, crow, M_FIRST, crow, M_FIRST + x->M);
-        char text[256];
-        snprintf(text, sizeof text, "IFERROR(MATCH(1,%s,0)-1,\"\")", counts);
-        if (r->has_break_even)
-            gp_xlsx_keep(b, worksheet_write_formula_num(ws, (lxw_row_t)R, C_BREAK_EVEN, text, NULL,
-                                                        r->break_even_month));
-        else
-            gp_xlsx_keep(
-                b, worksheet_write_formula_str(ws, (lxw_row_t)R, C_BREAK_EVEN, text, NULL, ""));
-        if (o->vs >= 0) {
-            gp_xlsx_text(b, ws, R, C_VS, r->vs_gpu, NULL);
-        } else {
-            span(names, sizeof names, MON, x->r_own_f, M_LABEL, x->r_own_f + x->n_own - 1, M_LABEL);
-            cell(vs, sizeof vs, MON, crow, M_SCALAR);
-            snprintf(text, sizeof text, "INDEX(%s,%s)", names, vs);
-            gp_xlsx_keep(
-                b, worksheet_write_formula_str(ws, (lxw_row_t)R, C_VS, text, NULL, r->vs_gpu));
-        }
-    }
+    if (!own)
+        candidate_break_even(x, o);
     gp_xlsx_num(b, ws, R, C_ORDER, o->order, NULL);
 }
 

@@ -129,55 +129,68 @@ typedef struct prow {
     char bn[64], ba[64], bx[64], bcash[64], bpay[64], blast[64], bbal[64], bval[64], bmaint[64];
 } prow;
 
+/* A formula cell of p's row (plan_cell there), and a plain number. */
+static void pcell(prow *p, int col, double cached, lxw_format *f, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void pcell(prow *p, int col, double cached, lxw_format *f, const char *fmt, ...) {
+    char text[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    plan_cell(p->x, p->ws, p->row, col, cached, f, "%s", text);
+}
+
+static void pnum(prow *p, int col, double v, lxw_format *f) {
+    num_cell(p->x->b, p->ws, p->row, col, v, f);
+}
+
 /* The index's dates and what the Batches deliver, sell and pay at it. */
 static void plan_row_batches(prow *p) {
 
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     book *b = x->b;
     const plan_cols *c = &x->c;
     const gp_self_result *sr = &x->r->self;
     const plan_vals *pv = &x->sv->p[p->m];
-    int row = p->row;
     const char *A = p->A;
     int m = p->m, M = x->M;
     const char *bn = p->bn, *ba = p->ba, *bx = p->bx, *bcash = p->bcash, *bbal = p->bbal,
                *bval = p->bval;
-    num_cell(b, ws, row, c->m, m, NULL);
+    pnum(p, c->m, m, NULL);
     /* Cached as EDATE computes them, for viewers that do not recalculate. */
     int mi = x->start_year * 12 + x->start_month - 1 + (m > 0 ? m - 1 : 0);
     int my = mi / 12, mm = mi % 12 + 1;
-    plan_cell(x, ws, row, c->date, month_serial(my, mm, x->start_day), b->month,
-              "=EDATE(start_date,MAX(%s,1)-1)", A);
-    plan_cell(x, ws, row, c->year, my, NULL, "=YEAR(%s)", at(&p->rr, c->date));
-    plan_cell(x, ws, row, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
-              "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&p->rr, c->date),
-              at(&p->rr, c->date));
+    pcell(p, c->date, month_serial(my, mm, x->start_day), b->month,
+          "=EDATE(start_date,MAX(%s,1)-1)", A);
+    pcell(p, c->year, my, NULL, "=YEAR(%s)", at(&p->rr, c->date));
+    pcell(p, c->fy, my + (x->fiscal_start > 1 && mm >= x->fiscal_start), NULL,
+          "=YEAR(%s)+IF(AND(fiscal_start>1,MONTH(%s)>=fiscal_start),1,0)", at(&p->rr, c->date),
+          at(&p->rr, c->date));
     int bought = 0, sold = 0;
     for (int i = 0; i < sr->n_batches; i++) {
         bought += sr->batches[i].index == m ? sr->batches[i].servers : 0;
         sold += sr->batches[i].exit == m ? sr->batches[i].servers : 0;
     }
-    plan_cell(x, ws, row, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
-    plan_cell(x, ws, row, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
-    plan_cell(x, ws, row, c->capex, pv->capex, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
-    plan_cell(x, ws, row, c->balance, pv->balance, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
-    plan_cell(x, ws, row, c->sales, pv->sales, b->money,
-              "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
-    plan_cell(x, ws, row, c->exit, m == M ? -sr->exit_value : 0, b->money,
-              "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
+    pcell(p, c->bought, bought, NULL, "=SUMIFS(%s,%s,%s)", bn, ba, A);
+    pcell(p, c->sold, sold, NULL, "=SUMIFS(%s,%s,%s)", bn, bx, A);
+    pcell(p, c->capex, pv->capex, b->money, "=SUMIFS(%s,%s,%s)", bcash, ba, A);
+    pcell(p, c->balance, pv->balance, b->money, "=SUMIFS(%s,%s,%s)", bbal, bx, A);
+    pcell(p, c->sales, pv->sales, b->money, "=IF(%s<horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval,
+          bx, A);
+    pcell(p, c->exit, m == M ? -sr->exit_value : 0, b->money,
+          "=IF(%s=horizon_months,-SUMIFS(%s,%s,%s),0)", A, bval, bx, A);
 }
 
 /* Demand and the servers that meet it: months 1..M. */
 static void plan_row_demand(prow *p) {
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     book *b = x->b;
     const gp_scenario *s = x->s;
     const plan_cols *c = &x->c;
     const gp_self_result *sr = &x->r->self;
     const plan_vals *pv = &x->sv->p[p->m];
-    int row = p->row;
     const char *A = p->A;
     const gp_result *r = x->r;
     int m = p->m, R = p->R;
@@ -188,78 +201,73 @@ static void plan_row_demand(prow *p) {
     snprintf(U, sizeof U, "%s", at(&p->rr, c->u));
     if (c->raw >= 0) {
         const char *start = s->work_mode ? "work_per_month" : "gpus";
-        plan_cell(x, ws, row, c->raw, s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j],
-                  b->num, "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month,
-                  A, x->steps_val, x->steps_val, x->steps_month, A,
-                  m == 1 ? start : at_row(&p->rr, c->raw, R - 1));
-        plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct,
-                  "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
-                  x->steps_u, x->steps_u, x->steps_month, A,
-                  m == 1 ? "utilization" : at_row(&p->rr, c->u, R - 1));
+        pcell(p, c->raw, s->work_mode ? r->demand_work_month[j] : r->demand_gpus[j], b->num,
+              "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+              x->steps_val, x->steps_val, x->steps_month, A,
+              m == 1 ? start : at_row(&p->rr, c->raw, R - 1));
+        pcell(p, c->u, r->demand_utilization[j], b->pct,
+              "=IF(COUNTIFS(%s,%s,%s,\">=0\")>0,SUMIFS(%s,%s,%s),%s)", x->steps_month, A,
+              x->steps_u, x->steps_u, x->steps_month, A,
+              m == 1 ? "utilization" : at_row(&p->rr, c->u, R - 1));
     } else {
-        plan_cell(x, ws, row, c->u, r->demand_utilization[j], b->pct, "=utilization");
+        pcell(p, c->u, r->demand_utilization[j], b->pct, "=utilization");
     }
     const char *base = c->raw >= 0 ? at(&p->rr, c->raw) : s->work_mode ? "work_per_month" : "gpus";
     snprintf(t2, sizeof t2, "%s*(1+growth)^(%s-1)", base, A);
     if (!s->work_mode) {
         ceil_plus(t, sizeof t, t2);
-        plan_cell(x, ws, row, c->n, r->demand_gpus[j], NULL, "=%s", t);
-        plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&p->rr, c->n),
-                  U);
+        pcell(p, c->n, r->demand_gpus[j], NULL, "=%s", t);
+        pcell(p, c->w, r->demand_work_month[j], b->num, "=%s*730*%s", at(&p->rr, c->n), U);
     } else {
-        plan_cell(x, ws, row, c->w, r->demand_work_month[j], b->num, "=%s", t2);
-        plan_cell(x, ws, row, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num,
-                  "=%s/rho_s", at(&p->rr, c->w));
+        pcell(p, c->w, r->demand_work_month[j], b->num, "=%s", t2);
+        pcell(p, c->qs, r->demand_work_month[j] / s->work_per_gpu_hour, b->num, "=%s/rho_s",
+              at(&p->rr, c->w));
         snprintf(t2, sizeof t2, "%s/(730*%s)", at(&p->rr, c->qs), U);
         ceil_plus(t, sizeof t, t2);
-        plan_cell(x, ws, row, c->ns, pv->ns, NULL, "=IF(%s=0,0,%s)", at(&p->rr, c->w), t);
+        pcell(p, c->ns, pv->ns, NULL, "=IF(%s=0,0,%s)", at(&p->rr, c->w), t);
     }
     const char *NS = at(&p->rr, c->ns), *QS = at(&p->rr, c->qs);
-    plan_cell(x, ws, row, c->s, pv->s, NULL,
-              "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
-              "per_server,0))",
-              NS, NS);
-    plan_cell(x, ws, row, c->inservice, sr->servers_in_service[j], NULL,
-              "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bn, ba, A, bx, A);
-    plan_cell(x, ws, row, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
-              at(&p->rr, c->inservice));
+    pcell(p, c->s, pv->s, NULL,
+          "=IF(max_servers>0,MIN(max_servers,ROUNDUP(%s/gpus_per_server,0)),ROUNDUP(%s/gpus_"
+          "per_server,0))",
+          NS, NS);
+    pcell(p, c->inservice, sr->servers_in_service[j], NULL, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)",
+          bn, ba, A, bx, A);
+    pcell(p, c->g, sr->gpus_at_work[j], NULL, "=MIN(%s,%s*gpus_per_server)", NS,
+          at(&p->rr, c->inservice));
     const char *G = at(&p->rr, c->g);
-    plan_cell(x, ws, row, c->q, pv->q, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
+    pcell(p, c->q, pv->q, b->num, "=MIN(%s,%s*730*%s)", QS, G, U);
     const char *Q = at(&p->rr, c->q);
     const char *rho_b = s->work_mode && s->bridge >= 0 ? x->o[s->bridge].h[O_RHO] : "1";
     if (c->z >= 0)
-        plan_cell(x, ws, row, c->z, sr->bridge_hours[j], b->num,
-                  "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
-                  s->work_mode ? "rho_s" : "1", rho_b);
+        pcell(p, c->z, sr->bridge_hours[j], b->num,
+              "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QS, Q, QS, U, QS, Q,
+              s->work_mode ? "rho_s" : "1", rho_b);
 }
 
 /* Power, the self-hosted running costs and the bridge: months 1..M. */
 static void plan_row_costs(prow *p) {
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     book *b = x->b;
     const gp_scenario *s = x->s;
     const plan_cols *c = &x->c;
     const gp_self_result *sr = &x->r->self;
     const plan_vals *pv = &x->sv->p[p->m];
-    int row = p->row;
     const char *A = p->A;
     int j = p->m - 1;
     const char *ba = p->ba, *bx = p->bx, *bmaint = p->bmaint, *bpay = p->bpay, *blast = p->blast;
     char t[2048];
     const char *U = at(&p->rr, c->u), *G = at(&p->rr, c->g), *Q = at(&p->rr, c->q);
-    plan_cell(x, ws, row, c->powered, pv->powered, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
-    plan_cell(x, ws, row, c->base, pv->base, b->num,
-              "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&p->rr, c->powered),
-              G);
-    plan_cell(x, ws, row, c->busy, pv->busy, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
+    pcell(p, c->powered, pv->powered, NULL, "=ROUNDUP(%s/gpus_per_server,0)", G);
+    pcell(p, c->base, pv->base, b->num,
+          "=%s*server_base_w+%s*IF(has_gpu_avg=1,gpu_avg_w,gpu_idle_w)", at(&p->rr, c->powered), G);
+    pcell(p, c->busy, pv->busy, b->num, "=IF(has_gpu_avg=1,0,%s*24/730)", Q);
     for (int k = 0; k < s->n_periods; k++) {
         char hk[64], before[64];
         ref(hk, sizeof hk, "Assumptions", x->ph[k], 1);
         ref(before, sizeof before, "Assumptions", x->ph[k], 4);
-        plan_cell(x, ws, row, c->y0 + k, pv->y[k], b->num,
-                  "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G, hk, at(&p->rr, c->busy), G,
-                  before, at(&p->rr, c->busy), hk);
+        pcell(p, c->y0 + k, pv->y[k], b->num, "=IF(shift=1,MIN(%s*%s,MAX(0,%s-%s*%s)),%s*%s/24)", G,
+              hk, at(&p->rr, c->busy), G, before, at(&p->rr, c->busy), hk);
     }
     char e_sum[4096] = "0", c_sum[4096] = "0";
     for (int k = 0; k < s->n_periods; k++) {
@@ -274,69 +282,63 @@ static void plan_row_costs(prow *p) {
                  "+(%s*%s+IF(has_gpu_avg=1,0,gpu_tdp_w-gpu_idle_w)*%s)*%s", at(&p->rr, c->base), hk,
                  at(&p->rr, c->y0 + k), pk);
     }
-    plan_cell(x, ws, row, c->kwh, pv->kwh, b->num, "=pue*(%s)*730/24/1000", e_sum);
-    plan_cell(x, ws, row, c->power, pv->power, b->money,
-              "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)", c_sum, A);
-    plan_cell(x, ws, row, c->kinst, pv->kinst, b->num,
-              "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
-              at(&p->rr, c->inservice), G);
-    plan_cell(x, ws, row, c->kdraw, pv->kdraw, b->num,
-              "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
-              "1000)",
-              U, at(&p->rr, c->powered), G, at(&p->rr, c->base));
-    plan_cell(x, ws, row, c->colo, pv->colo, b->money, "=colo_per_kw_month*%s",
-              at(&p->rr, c->kinst));
-    plan_cell(x, ws, row, c->charge, pv->charge, b->money,
-              "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue", A, at(&p->rr, c->kdraw));
-    plan_cell(x, ws, row, c->maint, pv->maint, b->money,
-              "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
-    plan_cell(x, ws, row, c->staff, s->staff_per_month, b->money, "=staff_per_month");
-    plan_cell(x, ws, row, c->other, s->other_per_month, b->money, "=other_per_month");
+    pcell(p, c->kwh, pv->kwh, b->num, "=pue*(%s)*730/24/1000", e_sum);
+    pcell(p, c->power, pv->power, b->money, "=pue*(%s)*730/24/1000*(1+energy_trend)^((%s-1)/12)",
+          c_sum, A);
+    pcell(p, c->kinst, pv->kinst, b->num,
+          "=(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000",
+          at(&p->rr, c->inservice), G);
+    pcell(p, c->kdraw, pv->kdraw, b->num,
+          "=IF(%s>0,(%s*server_base_w+%s*MAX(gpu_tdp_w,IF(has_gpu_avg=1,gpu_avg_w,0)))/1000,%s/"
+          "1000)",
+          U, at(&p->rr, c->powered), G, at(&p->rr, c->base));
+    pcell(p, c->colo, pv->colo, b->money, "=colo_per_kw_month*%s", at(&p->rr, c->kinst));
+    pcell(p, c->charge, pv->charge, b->money, "=demand_charge*(1+energy_trend)^((%s-1)/12)*%s*pue",
+          A, at(&p->rr, c->kdraw));
+    pcell(p, c->maint, pv->maint, b->money,
+          "=SUMIFS(%s,%s,\"<\"&(%s-warranty_months),%s,\">=\"&%s)", bmaint, ba, A, bx, A);
+    pcell(p, c->staff, s->staff_per_month, b->money, "=staff_per_month");
+    pcell(p, c->other, s->other_per_month, b->money, "=other_per_month");
     if (c->bridge >= 0) {
         const opt_refs *bo = &x->o[s->bridge];
         const char *Z = at(&p->rr, c->z);
         pay_per_use(t, sizeof t, bo, Z, A, true);
-        plan_cell(x, ws, row, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z, t,
-                  bo->extras);
+        pcell(p, c->bridge, sr->bridge_cost[j], b->money, "=IF(%s>0,%s+%s,0)", Z, t, bo->extras);
         pay_per_use(t, sizeof t, bo, Z, A, false);
-        plan_cell(x, ws, row, c->bslope, pv->bslope, b->num, "=IF(%s>0,%s,0)", Z, t);
+        pcell(p, c->bslope, pv->bslope, b->num, "=IF(%s>0,%s,0)", Z, t);
     }
-    plan_cell(x, ws, row, c->pay, pv->pay, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay,
-              ba, A, blast, A);
+    pcell(p, c->pay, pv->pay, b->money, "=SUMIFS(%s,%s,\"<\"&%s,%s,\">=\"&%s)", bpay, ba, A, blast,
+          A);
 }
 
 /* Self-hosted's flow, running sum and running sum with the exit value. */
 static void plan_row_self(prow *p, double *cum_self) {
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     book *b = x->b;
     const plan_cols *c = &x->c;
     const gp_self_result *sr = &x->r->self;
-    int row = p->row;
     int m = p->m, R = p->R, M = x->M;
     char fl[8], ll[8];
     col_name(c->power, fl);
     col_name(c->exit, ll);
     /* The flow: power .. exit value (kWh and peaks are not money; they sit before power). */
     *cum_self += sr->monthly[m];
-    plan_cell(x, ws, row, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
+    pcell(p, c->flow, sr->monthly[m], b->money, "=SUM($%s%d:$%s%d)", fl, R, ll, R);
     if (m == 0)
-        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s", at(&p->rr, c->flow));
+        pcell(p, c->cum, *cum_self, b->money, "=%s", at(&p->rr, c->flow));
     else
-        plan_cell(x, ws, row, c->cum, *cum_self, b->money, "=%s+%s", at_row(&p->rr, c->cum, R - 1),
-                  at(&p->rr, c->flow));
-    plan_cell(x, ws, row, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
-              at(&p->rr, c->cum), at(&p->rr, c->exit));
+        pcell(p, c->cum, *cum_self, b->money, "=%s+%s", at_row(&p->rr, c->cum, R - 1),
+              at(&p->rr, c->flow));
+    pcell(p, c->cumx, *cum_self + (m == M ? sr->exit_value : 0), b->money, "=%s-%s",
+          at(&p->rr, c->cum), at(&p->rr, c->exit));
 }
 
 /* A committed option's columns: instances needed and held, the burst, the flow and its slope. */
 static void plan_row_committed(prow *p, int i) {
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     book *b = x->b;
     const gp_scenario *s = x->s;
     const plan_cols *c = &x->c;
-    int row = p->row;
     const char *A = p->A;
     const gp_option *o = &s->options[i];
     const opt_refs *orf = &x->o[i];
@@ -359,19 +361,19 @@ static void plan_row_committed(prow *p, int i) {
         } else {
             snprintf(need, sizeof need, "%s", at(&p->rr, c->n));
         }
-        plan_cell(x, ws, row, oc->need, x->sv->oneed[(size_t)i * rows + (size_t)m], NULL,
-                  "=ROUNDUP(%s/%s,0)", need, g);
+        pcell(p, oc->need, x->sv->oneed[(size_t)i * rows + (size_t)m], NULL, "=ROUNDUP(%s/%s,0)",
+              need, g);
         char nr[64];
         plan_range(x, nr, sizeof nr, oc->need, false);
         char mr[64];
         plan_range(x, mr, sizeof mr, c->m, false);
         if (o->has_base_gpus)
-            plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m], NULL,
-                      "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
+            pcell(p, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m], NULL,
+                  "=ROUNDUP(%s/%s,0)", orf->h[O_BASE], g);
         else
-            plan_cell(x, ws, row, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m], NULL,
-                      "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr, mr,
-                      ts, mr, ts, T);
+            pcell(p, oc->inst, x->sv->oinst[(size_t)i * rows + (size_t)m], NULL,
+                  "=_xlfn.MAXIFS(%s,%s,\">\"&%s,%s,\"<=\"&MIN(%s+%s,horizon_months))", nr, mr, ts,
+                  mr, ts, T);
     }
     const char *I = at(&p->rr, oc->inst);
     char burst[2048] = "0";
@@ -379,16 +381,16 @@ static void plan_row_committed(prow *p, int i) {
         snprintf(t2, sizeof t2, "MIN(%s,%s*%s*730*%s)", QO, I, g, at(&p->rr, c->u));
         const char *rho_o = s->work_mode ? orf->h[O_RHO] : "1";
         const char *rho_b = s->work_mode && o->burst >= 0 ? x->o[o->burst].h[O_RHO] : "1";
-        plan_cell(x, ws, row, oc->z, orr->burst_hours[m - 1], b->num,
-                  "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO, at(&p->rr, c->u),
-                  QO, t2, rho_o, rho_b);
+        pcell(p, oc->z, orr->burst_hours[m - 1], b->num,
+              "=IF(%s-%s<=1E-9*MAX(%s,730*%s),0,(%s-%s)*%s/%s)", QO, t2, QO, at(&p->rr, c->u), QO,
+              t2, rho_o, rho_b);
         if (o->burst >= 0) {
             const opt_refs *bo = &x->o[o->burst];
             pay_per_use(t, sizeof t, bo, at(&p->rr, oc->z), A, true);
-            plan_cell(x, ws, row, oc->burst, x->sv->oburst[(size_t)i * rows + (size_t)m], b->money,
-                      "=IF(%s>0,%s+%s,0)", at(&p->rr, oc->z), t, bo->extras);
+            pcell(p, oc->burst, x->sv->oburst[(size_t)i * rows + (size_t)m], b->money,
+                  "=IF(%s>0,%s+%s,0)", at(&p->rr, oc->z), t, bo->extras);
         } else {
-            num_cell(b, ws, row, oc->burst, 0, b->money);
+            pnum(p, oc->burst, 0, b->money);
         }
         snprintf(burst, sizeof burst, "%s", at(&p->rr, oc->burst));
     }
@@ -397,27 +399,25 @@ static void plan_row_committed(prow *p, int i) {
              "IF(AND(MOD(%s,%s)=0,%s<horizon_months),%s*%s*(1+%s)^(%s/12)*(1+%s),0)", A, T, A,
              at_row(&p->rr, oc->inst, R + 1), orf->h[O_UPFRONT], tr, A, sup);
     if (m == 0) {
-        plan_cell(x, ws, row, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
-        num_cell(b, ws, row, oc->slope, 0, b->num);
+        pcell(p, oc->flow, orr->monthly[0], b->money, "=%s", upfront);
+        pnum(p, oc->slope, 0, b->num);
     } else {
         char month_rate[512];
         snprintf(month_rate, sizeof month_rate, "%s*730*(1+%s)^(%s/12)*(1+%s)", I, tr, ts, sup);
-        plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money,
-                  "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)",
-                  upfront, month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
-        plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m], b->num,
-                  "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A, ts,
-                  T, month_rate);
+        pcell(p, oc->flow, orr->monthly[m], b->money,
+              "=%s+%s*%s+%s+%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s*%s,0)", upfront,
+              month_rate, hourly, orf->extras, burst, A, ts, T, month_rate, hourly);
+        pcell(p, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m], b->num,
+              "=%s+IF(%s=horizon_months,MAX(0,%s+%s-horizon_months)*%s,0)", month_rate, A, ts, T,
+              month_rate);
     }
 }
 
 /* Option i's break-even tests in this row. */
 static void plan_row_ties(prow *p, int i, double cum_self, const double *cum_opt) {
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     const plan_cols *c = &x->c;
     const gp_self_result *sr = &x->r->self;
-    int row = p->row;
     const opt_cols *oc = &c->o[i];
     int m = p->m, R = p->R, M = x->M;
     char t[2048];
@@ -436,26 +436,24 @@ static void plan_row_ties(prow *p, int i, double cum_self, const double *cum_opt
         char eq[512];
         snprintf(eq, sizeof eq, "ABS(%s-%s)<=1E-9*MAX(1,ABS(%s),ABS(%s))", cs, co, cs, co);
         if (m == 0)
-            plan_cell(x, ws, row, dif, *differed, NULL, "=IF(%s,0,1)", eq);
+            pcell(p, dif, *differed, NULL, "=IF(%s,0,1)", eq);
         else
-            plan_cell(x, ws, row, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)",
-                      at_row(&p->rr, dif, R - 1), eq);
+            pcell(p, dif, *differed, NULL, "=IF(OR(%s=1,NOT(%s)),1,0)", at_row(&p->rr, dif, R - 1),
+                  eq);
         snprintf(t, sizeof t, "OR(%s<%s,%s)", cs, co, eq);
-        plan_cell(x, ws, row, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
-                  "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, at(&p->rr, dif),
-                  cs, co);
-        plan_cell(x, ws, row, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
+        pcell(p, wx ? oc->cntx : oc->cnt, ok && *differed && !zero, NULL,
+              "=IF(AND(%s,%s=1,NOT(AND(ABS(%s)<=1E-9,ABS(%s)<=1E-9))),1,0)", t, at(&p->rr, dif), cs,
+              co);
+        pcell(p, wx ? oc->behx : oc->beh, !ok, NULL, "=IF(%s,0,1)", t);
     }
 }
 
 /* Option i's columns in this row: its flow and running sum, then the break-even tests. */
 static void plan_row_option(prow *p, int i, double cum_self, double *cum_opt) {
     wbctx *x = p->x;
-    lxw_worksheet *ws = p->ws;
     book *b = x->b;
     const gp_scenario *s = x->s;
     const plan_cols *c = &x->c;
-    int row = p->row;
     const char *A = p->A;
     int m = p->m, R = p->R;
     size_t rows = (size_t)x->M + 1;
@@ -465,29 +463,28 @@ static void plan_row_option(prow *p, int i, double cum_self, double *cum_opt) {
     const opt_refs *orf = &x->o[i];
     const opt_cols *oc = &c->o[i];
     if (m > 0 && s->work_mode)
-        plan_cell(x, ws, row, oc->q, x->sv->oq[(size_t)i * rows + (size_t)m], b->num, "=%s/%s",
-                  at(&p->rr, c->w), orf->h[O_RHO]);
+        pcell(p, oc->q, x->sv->oq[(size_t)i * rows + (size_t)m], b->num, "=%s/%s", at(&p->rr, c->w),
+              orf->h[O_RHO]);
     const char *QO = at(&p->rr, oc->q);
     if (o->pricing != GP_COMMITTED) {
         if (m == 0) {
-            num_cell(b, ws, row, oc->flow, 0, b->money);
-            num_cell(b, ws, row, oc->slope, 0, b->num);
+            pnum(p, oc->flow, 0, b->money);
+            pnum(p, oc->slope, 0, b->num);
         } else {
             pay_per_use(t, sizeof t, orf, QO, A, true);
-            plan_cell(x, ws, row, oc->flow, orr->monthly[m], b->money, "=%s+%s", t, orf->extras);
+            pcell(p, oc->flow, orr->monthly[m], b->money, "=%s+%s", t, orf->extras);
             pay_per_use(t, sizeof t, orf, QO, A, false);
-            plan_cell(x, ws, row, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m], b->num,
-                      "=%s", t);
+            pcell(p, oc->slope, x->sv->oslope[(size_t)i * rows + (size_t)m], b->num, "=%s", t);
         }
     } else {
         plan_row_committed(p, i);
     }
     cum_opt[i] += orr->monthly[m];
     if (m == 0)
-        plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s", at(&p->rr, oc->flow));
+        pcell(p, oc->cum, cum_opt[i], b->money, "=%s", at(&p->rr, oc->flow));
     else
-        plan_cell(x, ws, row, oc->cum, cum_opt[i], b->money, "=%s+%s",
-                  at_row(&p->rr, oc->cum, R - 1), at(&p->rr, oc->flow));
+        pcell(p, oc->cum, cum_opt[i], b->money, "=%s+%s", at_row(&p->rr, oc->cum, R - 1),
+              at(&p->rr, oc->flow));
     plan_row_ties(p, i, cum_self, cum_opt);
 }
 

@@ -58,22 +58,19 @@ static gp_status check_header(gp_store *st, int *version, gp_err *err) {
     return GP_OK;
 }
 
-/* seen: the version check_header read before; a current schema takes no write lock, so a
- * read-only command is not held up by a long write elsewhere. */
-static gp_status migrate(gp_store *st, int seen, gp_err *err) {
+/* The migrations from the version the header holds (re-read under the write lock) to this
+ * build's, with the conversions the versions between them ask for. */
+static gp_status migrate_locked(gp_store *st, void *arg, gp_err *err) {
+    (void)arg;
     int have = 0, want = gp_store_schema_version();
-    if (seen == want)
-        return GP_OK;
-    if (store_exec(st, "BEGIN IMMEDIATE", err))
-        return err->code;
     if (check_header(st, &have, err)) /* re-read under the lock */
-        goto rollback;
+        return err->code;
     for (int v = have; v < want; v++) {
         if (store_exec(st, (const char *)gp_migrations[v].data, err)) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            gp_errorf(err, GP_E_DB, st->path, "migration %s: %s", gp_migrations[v].name, msg);
-            goto rollback;
+            return gp_errorf(err, GP_E_DB, st->path, "migration %s: %s", gp_migrations[v].name,
+                             msg);
         }
     }
     /* 009_chunks.sql made the tables; the rows of the days before today become chunks here,
@@ -81,37 +78,39 @@ static gp_status migrate(gp_store *st, int seen, gp_err *err) {
     size_t sealed;
     if (have < GP_SCHEMA_CHUNKS && want >= GP_SCHEMA_CHUNKS &&
         store_seal(st, (int64_t)time(NULL) * 1000, SIZE_MAX, &sealed, err))
-        goto rollback;
+        return err->code;
     /* 010_hour_chunks.sql: the util_hour rows of the days sealed before it become hour chunks
      * (days sealed just above took theirs along). */
     if (have < GP_SCHEMA_HOUR_CHUNKS && want >= GP_SCHEMA_HOUR_CHUNKS &&
         store_hours_convert(st, err))
-        goto rollback;
+        return err->code;
     /* 011_hour_rollup_chunks.sql: the same for the hourly rollups. */
     if (have < GP_SCHEMA_1H_CHUNKS && want >= GP_SCHEMA_1H_CHUNKS &&
         store_chunks_convert_1h(st, err))
-        goto rollback;
+        return err->code;
     /* 012_series_last.sql: each series' last chunked bucket. A database converted just above
      * got those rows as its chunks were written; filling again gives the same rows. */
     if (have < GP_SCHEMA_SERIES_LAST && want >= GP_SCHEMA_SERIES_LAST && store_last_fill(st, err))
-        goto rollback;
+        return err->code;
     /* 013_fleet_chunks.sql: fleet_5m's rows of the days before today become day chunks (a new
      * database has none: its days are sealed by retention and imports). */
     if (have > 0 && have < GP_SCHEMA_FLEET_CHUNKS && want >= GP_SCHEMA_FLEET_CHUNKS &&
         store_fleet_seal(st, (int64_t)time(NULL) * 1000, err))
-        goto rollback;
-    if (have != want) {
-        char sql[96];
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
-                 GP_APPLICATION_ID);
-        if (store_exec(st, sql, err))
-            goto rollback;
-    }
-    return store_exec(st, "COMMIT", err);
-rollback:
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-    return err->code;
+        return err->code;
+    if (have == want)
+        return GP_OK;
+    char sql[96];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d", want,
+             GP_APPLICATION_ID);
+    return store_exec(st, sql, err);
+}
+
+/* seen: the version check_header read before; a current schema takes no write lock, so a
+ * read-only command is not held up by a long write elsewhere. */
+static gp_status migrate(gp_store *st, int seen, gp_err *err) {
+    if (seen == gp_store_schema_version())
+        return GP_OK;
+    return store_in_tx(st, migrate_locked, NULL, err);
 }
 
 gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
@@ -272,49 +271,48 @@ static const char SQL_SCENARIO_NEXT[] =
 static const char SQL_VERSION_INSERT[] =
     "INSERT INTO scenario_version(scenario_id, version, json) VALUES (?1, ?2, ?3)";
 
-gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,
-                                 gp_err *err) {
+/* A scenario's name and the JSON of its next version; the version it got. */
+typedef struct scenario_save {
+    const char *name, *json;
+    int version;
+} scenario_save;
+
+static gp_status save_version(gp_store *st, void *arg, gp_err *err) {
+    scenario_save *sv = arg;
     sqlite3_stmt *up = NULL, *next = NULL, *ins = NULL;
-    if (store_exec(st, "BEGIN IMMEDIATE", err))
-        return err->code;
+    gp_status res = GP_OK;
     if (store_prepare(st, SQL_SCENARIO_UPSERT, &up, err) ||
         store_prepare(st, SQL_SCENARIO_NEXT, &next, err) ||
-        store_prepare(st, SQL_VERSION_INSERT, &ins, err))
-        goto fail;
-    sqlite3_bind_text(up, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(up) != SQLITE_DONE) {
-        store_fail(st, err, "save scenario");
-        goto fail;
+        store_prepare(st, SQL_VERSION_INSERT, &ins, err)) {
+        res = err->code;
+        goto done;
     }
-    sqlite3_bind_text(next, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(next) != SQLITE_ROW) {
-        store_fail(st, err, "save scenario");
-        goto fail;
+    sqlite3_bind_text(up, 1, sv->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(next, 1, sv->name, -1, SQLITE_STATIC);
+    if (sqlite3_step(up) != SQLITE_DONE || sqlite3_step(next) != SQLITE_ROW) {
+        res = store_fail(st, err, "save scenario");
+        goto done;
     }
-    sqlite3_int64 id = sqlite3_column_int64(next, 0);
-    int v = sqlite3_column_int(next, 1);
-    sqlite3_bind_int64(ins, 1, id);
-    sqlite3_bind_int(ins, 2, v);
-    sqlite3_bind_text(ins, 3, json, -1, SQLITE_STATIC);
-    if (sqlite3_step(ins) != SQLITE_DONE) {
-        store_fail(st, err, "save scenario");
-        goto fail;
-    }
+    sv->version = sqlite3_column_int(next, 1);
+    sqlite3_bind_int64(ins, 1, sqlite3_column_int64(next, 0));
+    sqlite3_bind_int(ins, 2, sv->version);
+    sqlite3_bind_text(ins, 3, sv->json, -1, SQLITE_STATIC);
+    if (sqlite3_step(ins) != SQLITE_DONE)
+        res = store_fail(st, err, "save scenario");
+done:
     sqlite3_finalize(up);
     sqlite3_finalize(next);
     sqlite3_finalize(ins);
-    if (store_exec(st, "COMMIT", err))
-        goto rollback;
-    *version = v;
+    return res;
+}
+
+gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,
+                                 gp_err *err) {
+    scenario_save sv = {name, json, 0};
+    if (store_in_tx(st, save_version, &sv, err))
+        return err->code;
+    *version = sv.version;
     return GP_OK;
-fail:
-    sqlite3_finalize(up);
-    sqlite3_finalize(next);
-    sqlite3_finalize(ins);
-rollback:
-    if (!sqlite3_get_autocommit(st->db))
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-    return err->code;
 }
 
 static const char SQL_VERSION_GET[] =

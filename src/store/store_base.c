@@ -61,6 +61,42 @@ gp_status store_rollback(gp_store *st, gp_err *err) {
     return err->code;
 }
 
+gp_status store_in_tx(gp_store *st, gp_status (*fn)(gp_store *st, void *arg, gp_err *err),
+                      void *arg, gp_err *err) {
+    if (store_exec(st, "BEGIN IMMEDIATE", err))
+        return err->code;
+    if (fn(st, arg, err) || store_exec(st, "COMMIT", err))
+        return store_rollback(st, err);
+    return GP_OK;
+}
+
+gp_status store_each(gp_store *st, const void *rows, size_t n, size_t size,
+                     gp_status (*put)(gp_store *st, const void *row, gp_err *err), gp_err *err) {
+    for (size_t i = 0; i < n; i++)
+        if (put(st, (const char *)rows + i * size, err))
+            return err->code;
+    return GP_OK;
+}
+
+/* store_each's arguments through store_in_tx. */
+typedef struct each_args {
+    const void *rows;
+    size_t n, size;
+    gp_status (*put)(gp_store *st, const void *row, gp_err *err);
+} each_args;
+
+static gp_status each_tx(gp_store *st, void *arg, gp_err *err) {
+    const each_args *a = arg;
+    return store_each(st, a->rows, a->n, a->size, a->put, err);
+}
+
+gp_status store_each_in_tx(gp_store *st, const void *rows, size_t n, size_t size,
+                           gp_status (*put)(gp_store *st, const void *row, gp_err *err),
+                           gp_err *err) {
+    each_args a = {rows, n, size, put};
+    return store_in_tx(st, each_tx, &a, err);
+}
+
 int64_t store_day_of(int64_t ms) {
     return ms - ((ms % GP_DAY_MS) + GP_DAY_MS) % GP_DAY_MS;
 }

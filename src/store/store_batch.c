@@ -62,37 +62,50 @@ static gp_status rows(gp_store *st, long long id, const gp_batch_summary *sum, s
     return GP_OK;
 }
 
-gp_status gp_store_batch_record(gp_store *st, const gp_batch_record *rec, long long *id,
-                                gp_err *err) {
-    sqlite3_stmt *run = NULL, *pr = NULL, *me = NULL;
+/* A batch run to record; the id of its row. */
+typedef struct batch_run {
+    const gp_batch_record *rec;
+    long long id;
+} batch_run;
+
+static gp_status record_run(gp_store *st, void *arg, gp_err *err) {
+    batch_run *br = arg;
+    const gp_batch_record *rec = br->rec;
     const gp_batch_summary *sum = rec->summary;
-    if (gp_store_begin(st, err))
-        return err->code;
+    sqlite3_stmt *run = NULL, *pr = NULL, *me = NULL;
+    gp_status res = GP_OK;
     if (store_prepare(st, SQL_RUN, &run, err) || store_prepare(st, SQL_PRICE, &pr, err) ||
-        store_prepare(st, SQL_MEASURE, &me, err))
-        goto fail;
+        store_prepare(st, SQL_MEASURE, &me, err)) {
+        res = err->code;
+        goto done;
+    }
     sqlite3_bind_text(run, 1, sum->day, -1, SQLITE_STATIC);
     sqlite3_bind_text(run, 2, sum->started_at, -1, SQLITE_STATIC);
     sqlite3_bind_text(run, 3, rec->out_dir, -1, SQLITE_STATIC);
     sqlite3_bind_int64(run, 4, (long long)sum->n);
     sqlite3_bind_int(run, 5, rec->flipped);
     sqlite3_bind_text(run, 6, rec->summary_json, -1, SQLITE_STATIC);
-    if (step_done(st, run, "record a batch run", err))
-        goto fail;
-    long long rid = sqlite3_last_insert_rowid(st->db);
-    if (rows(st, rid, sum, pr, me, err) || gp_store_commit(st, err))
-        goto fail;
+    if (step_done(st, run, "record a batch run", err)) {
+        res = err->code;
+        goto done;
+    }
+    br->id = sqlite3_last_insert_rowid(st->db);
+    res = rows(st, br->id, sum, pr, me, err);
+done:
+    sqlite3_finalize(run);
+    sqlite3_finalize(pr);
+    sqlite3_finalize(me);
+    return res;
+}
+
+gp_status gp_store_batch_record(gp_store *st, const gp_batch_record *rec, long long *id,
+                                gp_err *err) {
+    batch_run br = {rec, 0};
+    if (store_in_tx(st, record_run, &br, err))
+        return err->code;
     if (id)
-        *id = rid;
-    sqlite3_finalize(run);
-    sqlite3_finalize(pr);
-    sqlite3_finalize(me);
+        *id = br.id;
     return GP_OK;
-fail:
-    sqlite3_finalize(run);
-    sqlite3_finalize(pr);
-    sqlite3_finalize(me);
-    return store_rollback(st, err);
 }
 
 gp_status gp_store_batch_latest(gp_store *st, const char *day, char **summary, char *day_out,

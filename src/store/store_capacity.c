@@ -347,102 +347,122 @@ static void text_keep(gpu_text *x, sqlite3_stmt *s) {
     x->null_raw = sqlite3_column_type(s, 8) == SQLITE_NULL;
 }
 
-static gp_status capacity_gpus(gp_store *st, const gp_cap_select *sel, bool sums_only,
-                               int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+/* Each selected GPU's memory used by hour, memory total and power limit, in GPU order, one
+ * entry a GPU, into *mem (n entries; mem_free frees them, also after an error). */
+static gp_status read_mem(gp_store *st, const gp_cap_select *sel, gpu_mem **mem, size_t *n,
+                          gp_err *err) {
     sqlite3_stmt *s;
-    gpu_mem *mem = NULL;
-    size_t n_mem = 0, cap_mem = 0;
+    size_t cap = 0;
+    if (store_prepare(st, SQL_MEM_SERIES, &s, err))
+        return err->code;
+    bind_selection(s, sel);
+    sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
+    sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
+    sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
     int rc;
-    gp_status res = GP_OK;
-    if (!sums_only) {
-        if (store_prepare(st, SQL_MEM_SERIES, &s, err))
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(s, 1);
+        if (!*n || (*mem)[*n - 1].gpu_id != id) {
+            *mem = gp_xgrow(*mem, &cap, *n, sizeof **mem, 64);
+            memset(&(*mem)[*n], 0, sizeof **mem);
+            (*mem)[(*n)++].gpu_id = id;
+        }
+        mem_walk w = {&(*mem)[*n - 1], sqlite3_column_int(s, 2)};
+        if (store_1h_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_mem, &w,
+                          err)) {
+            sqlite3_finalize(s);
             return err->code;
-        bind_selection(s, sel);
-        sqlite3_bind_int(s, 5, GP_M_MEM_USED_MIB);
-        sqlite3_bind_int(s, 6, GP_M_MEM_TOTAL_MIB);
-        sqlite3_bind_int(s, 7, GP_M_POWER_LIMIT_W);
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            long long id = sqlite3_column_int64(s, 1);
-            if (!n_mem || mem[n_mem - 1].gpu_id != id) {
-                mem = gp_xgrow(mem, &cap_mem, n_mem, sizeof *mem, 64);
-                memset(&mem[n_mem], 0, sizeof mem[n_mem]);
-                mem[n_mem++].gpu_id = id;
-            }
-            gpu_mem *m = &mem[n_mem - 1];
-            mem_walk w = {m, sqlite3_column_int(s, 2)};
-            if (store_1h_each(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, add_mem, &w,
-                              err)) {
-                sqlite3_finalize(s);
-                res = err->code;
-                goto done;
-            }
-        }
-        sqlite3_finalize(s);
-        if (rc != SQLITE_DONE) {
-            res = store_fail(st, err, "read memory by hour");
-            goto done;
         }
     }
-    /* Every hour of every GPU, summed per GPU (its series come together, in hour order); a
-     * GPU's figures are made and handed on when its last series is read. */
-    store_means means = {NULL, 0, 0};
-    power_scratch scratch = {NULL, NULL, 0};
-    gpu_text text = {0};
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "read memory by hour");
+}
+
+static void mem_free(gpu_mem *mem, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        free(mem[k].used);
+    free(mem);
+}
+
+/* One walk over the GPUs' hours: the GPU being summed (its id, index, text columns and hours so
+ * far), the scratch its figures are made in, and the memory read before (read_mem). */
+typedef struct gpu_walk {
+    bool sums_only;
+    store_means means;
+    power_scratch scratch;
+    gpu_text text;
     gp_hours_total t;
-    long long gpu = 0;
-    int index = 0;
-    bool open = false, stopped = false;
-    if (store_prepare(st, SQL_GPU_SERIES, &s, err)) {
-        res = err->code;
-        goto free_scratch;
+    long long gpu;
+    int index;
+    const gpu_mem *mem;
+    size_t n_mem;
+} gpu_walk;
+
+/* The figures of the GPU w has summed, handed to fn (none for a GPU without hours): fn's
+ * answer, nonzero to stop. */
+static int gpu_hand_on(gpu_walk *w, int (*fn)(const gp_cap_gpu *, void *), void *arg) {
+    gp_cap_gpu g;
+    memset(&g, 0, sizeof g);
+    if (!gpu_figures(&w->t, w->sums_only ? NULL : &w->means, &w->scratch, &g))
+        return 0;
+    const gpu_text *text = &w->text;
+    g.id = w->gpu;
+    g.node = text->buf + text->at[0];
+    g.host = text->buf + text->at[1];
+    g.uuid = text->buf + text->at[2];
+    g.model = text->buf + text->at[3];
+    g.mig = text->buf + text->at[4];
+    g.raw_model = text->null_raw ? NULL : text->buf + text->at[5];
+    g.index = w->index;
+    /* mem is in GPU order, one entry a GPU (SQL_MEM_SERIES orders by it). */
+    const gpu_mem *m =
+        w->n_mem > 0 ? bsearch(&w->gpu, w->mem, w->n_mem, sizeof *w->mem, mem_cmp) : NULL;
+    if (m) {
+        if (m->n) {
+            g.has_mem = true;
+            g.mem_used_p95_mib = p95(m->used, m->n);
+            g.mem_total_mib = m->total;
+        }
+        g.has_limit = m->has_limit;
+        g.power_limit_w = m->limit;
     }
+    return fn(&g, arg);
+}
+
+/* Every hour of every GPU, summed per GPU (its series come together, in hour order); a GPU's
+ * figures are made and handed on when its last series is read. */
+static gp_status walk_gpus(gp_store *st, const gp_cap_select *sel, gpu_walk *w,
+                           int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_GPU_SERIES, &s, err))
+        return err->code;
     bind_selection(s, sel);
     sqlite3_bind_int(s, 5, GP_M_GPU_UTIL);
+    gp_status res = GP_OK;
+    bool open = false, stopped = false;
+    int rc;
     for (;;) {
         rc = sqlite3_step(s);
         long long id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 1) : 0;
-        if (open && (rc != SQLITE_ROW || id != gpu)) {
+        if (open && (rc != SQLITE_ROW || id != w->gpu)) {
             open = false;
-            gp_cap_gpu g;
-            memset(&g, 0, sizeof g);
-            if (gpu_figures(&t, sums_only ? NULL : &means, &scratch, &g)) {
-                g.id = gpu;
-                g.node = text.buf + text.at[0];
-                g.host = text.buf + text.at[1];
-                g.uuid = text.buf + text.at[2];
-                g.model = text.buf + text.at[3];
-                g.mig = text.buf + text.at[4];
-                g.raw_model = text.null_raw ? NULL : text.buf + text.at[5];
-                g.index = index;
-                /* mem is in GPU order, one entry a GPU (SQL_MEM_SERIES orders by it). */
-                gpu_mem *m = n_mem > 0 ? bsearch(&gpu, mem, n_mem, sizeof *mem, mem_cmp) : NULL;
-                if (m) {
-                    if (m->n) {
-                        g.has_mem = true;
-                        g.mem_used_p95_mib = p95(m->used, m->n);
-                        g.mem_total_mib = m->total;
-                    }
-                    g.has_limit = m->has_limit;
-                    g.power_limit_w = m->limit;
-                }
-                if (fn(&g, arg)) {
-                    stopped = true;
-                    break;
-                }
+            if (gpu_hand_on(w, fn, arg)) {
+                stopped = true;
+                break;
             }
         }
         if (rc != SQLITE_ROW)
             break;
         if (!open) {
-            memset(&t, 0, sizeof t);
-            means.n = 0;
-            gpu = id;
-            index = sqlite3_column_int(s, 7);
-            text_keep(&text, s);
+            memset(&w->t, 0, sizeof w->t);
+            w->means.n = 0;
+            w->gpu = id;
+            w->index = sqlite3_column_int(s, 7);
+            text_keep(&w->text, s);
             open = true;
         }
-        if (store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &t,
-                            sums_only ? NULL : &means, err)) {
+        if (store_hours_add(st, sqlite3_column_int64(s, 0), sel->from_ms, sel->to_ms, &w->t,
+                            w->sums_only ? NULL : &w->means, err)) {
             res = err->code;
             break;
         }
@@ -450,15 +470,24 @@ static gp_status capacity_gpus(gp_store *st, const gp_cap_select *sel, bool sums
     if (res == GP_OK && !stopped && rc != SQLITE_DONE)
         res = store_fail(st, err, "read utilization by hour");
     sqlite3_finalize(s);
-free_scratch:
-    free(means.v);
-    free(scratch.bin);
-    free(scratch.pick);
-    free(text.buf);
-done:
-    for (size_t k = 0; k < n_mem; k++)
-        free(mem[k].used);
-    free(mem);
+    return res;
+}
+
+static gp_status capacity_gpus(gp_store *st, const gp_cap_select *sel, bool sums_only,
+                               int (*fn)(const gp_cap_gpu *, void *), void *arg, gp_err *err) {
+    gpu_mem *mem = NULL;
+    size_t n_mem = 0;
+    if (!sums_only && read_mem(st, sel, &mem, &n_mem, err)) {
+        mem_free(mem, n_mem);
+        return err->code;
+    }
+    gpu_walk w = {.sums_only = sums_only, .mem = mem, .n_mem = n_mem};
+    gp_status res = walk_gpus(st, sel, &w, fn, arg, err);
+    free(w.means.v);
+    free(w.scratch.bin);
+    free(w.scratch.pick);
+    free(w.text.buf);
+    mem_free(mem, n_mem);
     return res;
 }
 

@@ -94,145 +94,197 @@ static const char SQL_SEEN_UPSERT[] =
 static const char SQL_OFFER_EXISTS[] =
     "SELECT 1 FROM offer WHERE provider = ?1 AND instance = ?2 AND region = ?3";
 
-gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const char *origin,
-                                  const char *source, const char *effective_from,
-                                  gp_import_stats *out, gp_err *err) {
-    memset(out, 0, sizeof *out);
-    sqlite3_stmt *imp = NULL, *done = NULL, *offer = NULL, *at = NULL, *ins = NULL, *seen = NULL,
-                 *exists = NULL;
-    if (store_exec(st, "SAVEPOINT catalog_import", err))
+/* An import's statements, prepared together and finalized together. */
+typedef struct import_stmts {
+    sqlite3_stmt *imp, *done, *offer, *at, *ins, *seen, *exists;
+} import_stmts;
+
+static void import_finalize(import_stmts *q) {
+    sqlite3_finalize(q->imp);
+    sqlite3_finalize(q->done);
+    sqlite3_finalize(q->offer);
+    sqlite3_finalize(q->at);
+    sqlite3_finalize(q->ins);
+    sqlite3_finalize(q->seen);
+    sqlite3_finalize(q->exists);
+}
+
+static gp_status import_prepare(gp_store *st, import_stmts *q, gp_err *err) {
+    memset(q, 0, sizeof *q);
+    if (store_prepare(st, SQL_IMPORT_NEW, &q->imp, err) ||
+        store_prepare(st, SQL_IMPORT_DONE, &q->done, err) ||
+        store_prepare(st, SQL_OFFER_UPSERT, &q->offer, err) ||
+        store_prepare(st, SQL_PRICE_AT, &q->at, err) ||
+        store_prepare(st, SQL_PRICE_INSERT, &q->ins, err) ||
+        store_prepare(st, SQL_SEEN_UPSERT, &q->seen, err) ||
+        store_prepare(st, SQL_OFFER_EXISTS, &q->exists, err))
         return err->code;
-    if (store_prepare(st, SQL_IMPORT_NEW, &imp, err) ||
-        store_prepare(st, SQL_IMPORT_DONE, &done, err) ||
-        store_prepare(st, SQL_OFFER_UPSERT, &offer, err) ||
-        store_prepare(st, SQL_PRICE_AT, &at, err) ||
-        store_prepare(st, SQL_PRICE_INSERT, &ins, err) ||
-        store_prepare(st, SQL_SEEN_UPSERT, &seen, err) ||
-        store_prepare(st, SQL_OFFER_EXISTS, &exists, err))
-        goto fail;
+    return GP_OK;
+}
+
+/* Write r's offer (new, or its shape updated); its id into *offer_id, whether it is new into
+ * *is_new. */
+static gp_status import_offer(gp_store *st, import_stmts *q, const gp_price_rec *r,
+                              sqlite3_int64 *offer_id, bool *is_new, gp_err *err) {
+    sqlite3_reset(q->exists);
+    sqlite3_bind_text(q->exists, 1, r->provider, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q->exists, 2, r->instance, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q->exists, 3, r->region, -1, SQLITE_STATIC);
+    *is_new = sqlite3_step(q->exists) != SQLITE_ROW;
+    sqlite3_stmt *offer = q->offer;
+    sqlite3_reset(offer);
+    sqlite3_bind_text(offer, 1, r->provider, -1, SQLITE_STATIC);
+    sqlite3_bind_text(offer, 2, r->instance, -1, SQLITE_STATIC);
+    sqlite3_bind_text(offer, 3, r->region, -1, SQLITE_STATIC);
+    sqlite3_bind_text(offer, 4, r->gpu, -1, SQLITE_STATIC);
+    sqlite3_bind_double(offer, 5, r->gpu_count);
+    sqlite3_bind_double(offer, 6, r->vcpus);
+    sqlite3_bind_double(offer, 7, r->memory_gib);
+    if (sqlite3_step(offer) != SQLITE_ROW)
+        return store_fail(st, err, "write an offer");
+    *offer_id = sqlite3_column_int64(offer, 0);
+    while (sqlite3_step(offer) == SQLITE_ROW) /* RETURNING: finish the statement */
+        ;
+    return GP_OK;
+}
+
+/* Whether the price level in force at effective_from for r's offer, kind, term and purchase is
+ * r's: the same hourly price, currency, fee split and interruption band. */
+static gp_status price_unchanged(gp_store *st, sqlite3_stmt *at, sqlite3_int64 offer_id,
+                                 const gp_price_rec *r, const char *effective_from, bool *same,
+                                 gp_err *err) {
+    sqlite3_reset(at);
+    sqlite3_bind_int64(at, 1, offer_id);
+    sqlite3_bind_text(at, 2, gp_pricing_name(r->pricing), -1, SQLITE_STATIC);
+    sqlite3_bind_int(at, 3, r->term_months);
+    sqlite3_bind_text(at, 4, purchase_key(r), -1, SQLITE_STATIC);
+    sqlite3_bind_text(at, 5, effective_from, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(at);
+    /* A new fee split or band is a new price level too. */
+    *same = rc == SQLITE_ROW && sqlite3_column_double(at, 0) == r->hourly &&
+            strcmp((const char *)sqlite3_column_text(at, 1), r->currency) == 0 &&
+            (sqlite3_column_type(at, 2) != SQLITE_NULL) == r->has_split &&
+            (!r->has_split || (sqlite3_column_double(at, 2) == r->upfront &&
+                               sqlite3_column_double(at, 3) == r->recurring)) &&
+            strcmp((const char *)sqlite3_column_text(at, 4), r->interruption_band) == 0;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_fail(st, err, "read a price");
+    return GP_OK;
+}
+
+/* A new price level for r's offer from effective_from, by import import_id. */
+static gp_status insert_price(gp_store *st, sqlite3_stmt *ins, sqlite3_int64 offer_id,
+                              const gp_price_rec *r, const char *effective_from,
+                              sqlite3_int64 import_id, gp_err *err) {
+    sqlite3_reset(ins);
+    sqlite3_bind_int64(ins, 1, offer_id);
+    sqlite3_bind_text(ins, 2, gp_pricing_name(r->pricing), -1, SQLITE_STATIC);
+    sqlite3_bind_int(ins, 3, r->term_months);
+    sqlite3_bind_text(ins, 4, purchase_key(r), -1, SQLITE_STATIC);
+    sqlite3_bind_double(ins, 5, r->hourly);
+    if (r->has_range) {
+        sqlite3_bind_double(ins, 6, r->low);
+        sqlite3_bind_double(ins, 7, r->high);
+    } else {
+        sqlite3_bind_null(ins, 6);
+        sqlite3_bind_null(ins, 7);
+    }
+    sqlite3_bind_text(ins, 8, r->currency, -1, SQLITE_STATIC);
+    sqlite3_bind_text(ins, 9, effective_from, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(ins, 10, import_id);
+    if (r->has_split) {
+        sqlite3_bind_double(ins, 11, r->upfront);
+        sqlite3_bind_double(ins, 12, r->recurring);
+    } else {
+        sqlite3_bind_null(ins, 11);
+        sqlite3_bind_null(ins, 12);
+    }
+    sqlite3_bind_text(ins, 13, r->interruption_band, -1, SQLITE_STATIC);
+    if (sqlite3_step(ins) != SQLITE_DONE)
+        return store_fail(st, err, "write a price");
+    return GP_OK;
+}
+
+/* Record r's price as seen on effective_from in a feed of the given format. */
+static gp_status mark_seen(gp_store *st, sqlite3_stmt *seen, sqlite3_int64 offer_id,
+                           const gp_price_rec *r, const char *effective_from, const char *format,
+                           gp_err *err) {
+    sqlite3_reset(seen);
+    sqlite3_bind_int64(seen, 1, offer_id);
+    sqlite3_bind_text(seen, 2, gp_pricing_name(r->pricing), -1, SQLITE_STATIC);
+    sqlite3_bind_int(seen, 3, r->term_months);
+    sqlite3_bind_text(seen, 4, purchase_key(r), -1, SQLITE_STATIC);
+    sqlite3_bind_text(seen, 5, effective_from, -1, SQLITE_STATIC);
+    sqlite3_bind_text(seen, 6, format, -1, SQLITE_STATIC);
+    if (sqlite3_step(seen) != SQLITE_DONE)
+        return store_fail(st, err, "record a price as seen");
+    return GP_OK;
+}
+
+/* One record of batch b: its offer, its price level unless unchanged, seen; counted in out. */
+static gp_status import_record(gp_store *st, import_stmts *q, const gp_catalog_batch *b,
+                               const gp_price_rec *r, const char *effective_from,
+                               gp_import_stats *out, gp_err *err) {
+    sqlite3_int64 offer_id = 0;
+    bool is_new = false, same = false;
+    if (import_offer(st, q, r, &offer_id, &is_new, err))
+        return err->code;
+    out->offers_new += is_new;
+    if (r->shape_only)
+        return GP_OK;
+    if (price_unchanged(st, q->at, offer_id, r, effective_from, &same, err))
+        return err->code;
+    if (same)
+        out->unchanged++;
+    else if (insert_price(st, q->ins, offer_id, r, effective_from, out->import_id, err))
+        return err->code;
+    else
+        out->added++;
+    return mark_seen(st, q->seen, offer_id, r, effective_from, gp_catalog_format_name(b->format),
+                     err);
+}
+
+/* The import's row: opened before its records, its counts written after. */
+static gp_status import_open(gp_store *st, sqlite3_stmt *imp, const gp_catalog_batch *b,
+                             const char *origin, const char *source, const char *effective_from,
+                             gp_import_stats *out, gp_err *err) {
     sqlite3_bind_text(imp, 1, gp_catalog_format_name(b->format), -1, SQLITE_STATIC);
     sqlite3_bind_text(imp, 2, b->provider, -1, SQLITE_STATIC);
     sqlite3_bind_text(imp, 3, origin, -1, SQLITE_STATIC);
     sqlite3_bind_text(imp, 4, source, -1, SQLITE_STATIC);
     sqlite3_bind_text(imp, 5, effective_from, -1, SQLITE_STATIC);
-    if (sqlite3_step(imp) != SQLITE_DONE) {
-        store_fail(st, err, "record the import");
-        goto fail;
-    }
+    if (sqlite3_step(imp) != SQLITE_DONE)
+        return store_fail(st, err, "record the import");
     out->import_id = sqlite3_last_insert_rowid(st->db);
-    for (size_t i = 0; i < b->n; i++) {
-        const gp_price_rec *r = &b->recs[i];
-        sqlite3_reset(exists);
-        sqlite3_bind_text(exists, 1, r->provider, -1, SQLITE_STATIC);
-        sqlite3_bind_text(exists, 2, r->instance, -1, SQLITE_STATIC);
-        sqlite3_bind_text(exists, 3, r->region, -1, SQLITE_STATIC);
-        bool known = sqlite3_step(exists) == SQLITE_ROW;
-        sqlite3_reset(offer);
-        sqlite3_bind_text(offer, 1, r->provider, -1, SQLITE_STATIC);
-        sqlite3_bind_text(offer, 2, r->instance, -1, SQLITE_STATIC);
-        sqlite3_bind_text(offer, 3, r->region, -1, SQLITE_STATIC);
-        sqlite3_bind_text(offer, 4, r->gpu, -1, SQLITE_STATIC);
-        sqlite3_bind_double(offer, 5, r->gpu_count);
-        sqlite3_bind_double(offer, 6, r->vcpus);
-        sqlite3_bind_double(offer, 7, r->memory_gib);
-        if (sqlite3_step(offer) != SQLITE_ROW) {
-            store_fail(st, err, "write an offer");
-            goto fail;
-        }
-        sqlite3_int64 offer_id = sqlite3_column_int64(offer, 0);
-        while (sqlite3_step(offer) == SQLITE_ROW) /* RETURNING: finish the statement */
-            ;
-        out->offers_new += !known;
-        if (r->shape_only)
-            continue;
-        const char *kind = gp_pricing_name(r->pricing), *purchase = purchase_key(r);
-        sqlite3_reset(at);
-        sqlite3_bind_int64(at, 1, offer_id);
-        sqlite3_bind_text(at, 2, kind, -1, SQLITE_STATIC);
-        sqlite3_bind_int(at, 3, r->term_months);
-        sqlite3_bind_text(at, 4, purchase, -1, SQLITE_STATIC);
-        sqlite3_bind_text(at, 5, effective_from, -1, SQLITE_STATIC);
-        int rc = sqlite3_step(at);
-        /* A new fee split or band is a new price level too. */
-        bool same = rc == SQLITE_ROW && sqlite3_column_double(at, 0) == r->hourly &&
-                    strcmp((const char *)sqlite3_column_text(at, 1), r->currency) == 0 &&
-                    (sqlite3_column_type(at, 2) != SQLITE_NULL) == r->has_split &&
-                    (!r->has_split || (sqlite3_column_double(at, 2) == r->upfront &&
-                                       sqlite3_column_double(at, 3) == r->recurring)) &&
-                    strcmp((const char *)sqlite3_column_text(at, 4), r->interruption_band) == 0;
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-            store_fail(st, err, "read a price");
-            goto fail;
-        }
-        if (same) {
-            out->unchanged++;
-        } else {
-            sqlite3_reset(ins);
-            sqlite3_bind_int64(ins, 1, offer_id);
-            sqlite3_bind_text(ins, 2, kind, -1, SQLITE_STATIC);
-            sqlite3_bind_int(ins, 3, r->term_months);
-            sqlite3_bind_text(ins, 4, purchase, -1, SQLITE_STATIC);
-            sqlite3_bind_double(ins, 5, r->hourly);
-            if (r->has_range) {
-                sqlite3_bind_double(ins, 6, r->low);
-                sqlite3_bind_double(ins, 7, r->high);
-            } else {
-                sqlite3_bind_null(ins, 6);
-                sqlite3_bind_null(ins, 7);
-            }
-            sqlite3_bind_text(ins, 8, r->currency, -1, SQLITE_STATIC);
-            sqlite3_bind_text(ins, 9, effective_from, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(ins, 10, out->import_id);
-            if (r->has_split) {
-                sqlite3_bind_double(ins, 11, r->upfront);
-                sqlite3_bind_double(ins, 12, r->recurring);
-            } else {
-                sqlite3_bind_null(ins, 11);
-                sqlite3_bind_null(ins, 12);
-            }
-            sqlite3_bind_text(ins, 13, r->interruption_band, -1, SQLITE_STATIC);
-            if (sqlite3_step(ins) != SQLITE_DONE) {
-                store_fail(st, err, "write a price");
-                goto fail;
-            }
-            out->added++;
-        }
-        sqlite3_reset(seen);
-        sqlite3_bind_int64(seen, 1, offer_id);
-        sqlite3_bind_text(seen, 2, kind, -1, SQLITE_STATIC);
-        sqlite3_bind_int(seen, 3, r->term_months);
-        sqlite3_bind_text(seen, 4, purchase, -1, SQLITE_STATIC);
-        sqlite3_bind_text(seen, 5, effective_from, -1, SQLITE_STATIC);
-        sqlite3_bind_text(seen, 6, gp_catalog_format_name(b->format), -1, SQLITE_STATIC);
-        if (sqlite3_step(seen) != SQLITE_DONE) {
-            store_fail(st, err, "record a price as seen");
-            goto fail;
-        }
-    }
+    return GP_OK;
+}
+
+static gp_status import_close(gp_store *st, sqlite3_stmt *done, const gp_catalog_batch *b,
+                              const gp_import_stats *out, gp_err *err) {
     sqlite3_bind_int64(done, 1, out->import_id);
     sqlite3_bind_int64(done, 2, (sqlite3_int64)out->added);
     sqlite3_bind_int64(done, 3, (sqlite3_int64)out->unchanged);
     sqlite3_bind_int64(done, 4, (sqlite3_int64)b->skipped);
-    if (sqlite3_step(done) != SQLITE_DONE) {
-        store_fail(st, err, "record the import");
-        goto fail;
-    }
-    sqlite3_finalize(imp);
-    sqlite3_finalize(done);
-    sqlite3_finalize(offer);
-    sqlite3_finalize(at);
-    sqlite3_finalize(ins);
-    sqlite3_finalize(seen);
-    sqlite3_finalize(exists);
-    return store_exec(st, "RELEASE catalog_import", err);
-fail:
-    sqlite3_finalize(imp);
-    sqlite3_finalize(done);
-    sqlite3_finalize(offer);
-    sqlite3_finalize(at);
-    sqlite3_finalize(ins);
-    sqlite3_finalize(seen);
-    sqlite3_finalize(exists);
+    if (sqlite3_step(done) != SQLITE_DONE)
+        return store_fail(st, err, "record the import");
+    return GP_OK;
+}
+
+gp_status gp_store_catalog_import(gp_store *st, const gp_catalog_batch *b, const char *origin,
+                                  const char *source, const char *effective_from,
+                                  gp_import_stats *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    import_stmts q;
+    if (store_exec(st, "SAVEPOINT catalog_import", err))
+        return err->code;
+    bool ok = !import_prepare(st, &q, err) &&
+              !import_open(st, q.imp, b, origin, source, effective_from, out, err);
+    for (size_t i = 0; ok && i < b->n; i++)
+        ok = !import_record(st, &q, b, &b->recs[i], effective_from, out, err);
+    ok = ok && !import_close(st, q.done, b, out, err);
+    import_finalize(&q);
+    if (ok)
+        return store_exec(st, "RELEASE catalog_import", err);
     sqlite3_exec(st->db, "ROLLBACK TO catalog_import; RELEASE catalog_import", NULL, NULL, NULL);
     memset(out, 0, sizeof *out);
     return err->code;

@@ -441,115 +441,133 @@ static gp_status returning_id(gp_store *st, sqlite3_stmt *s, long long *id, cons
     return GP_OK;
 }
 
-gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_samples *s,
-                                 int64_t now_ms, size_t *written, gp_err *err) {
-    *written = 0;
-    sqlite3_stmt *gpu = NULL, *lab = NULL, *ser = NULL, *ins = NULL;
-    long long *gpu_ids = gp_xcalloc(s->n_gpus + 1, sizeof *gpu_ids);
-    long long *label_ids = gp_xcalloc(s->n_labels + 1, sizeof *label_ids);
+/* What writing one batch of samples holds: its statements, the ids of its GPUs, label sets
+ * and series, the rollups it adds to and the span of the samples written. */
+typedef struct samples_writer {
+    sqlite3_stmt *gpu, *lab, *ser, *ins;
+    long long *gpu_ids, *label_ids;
+    map series;
+    aggs a5, a1;
+    int64_t t_min, t_max;
+} samples_writer;
+
+static void writer_free(samples_writer *w) {
+    sqlite3_finalize(w->gpu);
+    sqlite3_finalize(w->lab);
+    sqlite3_finalize(w->ser);
+    sqlite3_finalize(w->ins);
+    free(w->gpu_ids);
+    free(w->label_ids);
+    map_free(&w->series);
+    map_free(&w->a5.index);
+    map_free(&w->a1.index);
+    free(w->a5.a);
+    free(w->a1.a);
+}
+
+/* Record the batch's GPUs, each last seen at the time of its latest sample (now_ms for one
+ * without), their ids into w->gpu_ids. */
+static gp_status record_gpus(gp_store *st, samples_writer *w, long long node_id,
+                             const gp_samples *s, int64_t now_ms, gp_err *err) {
     int64_t *seen = gp_xcalloc(s->n_gpus + 1, sizeof *seen);
-    map series = {0};
-    aggs a5 = {0}, a1 = {0};
-    int64_t t_min = INT64_MAX, t_max = INT64_MIN;
-    bool ok = false;
-    if (store_exec(st, "SAVEPOINT samples", err)) {
-        free(gpu_ids);
-        free(label_ids);
-        free(seen);
-        return err->code;
-    }
-    if (store_prepare(st, SQL_GPU_UPSERT, &gpu, err) ||
-        store_prepare(st, SQL_LABEL_UPSERT, &lab, err) ||
-        store_prepare(st, SQL_SERIES_UPSERT, &ser, err) ||
-        store_prepare(st, SQL_SAMPLE_INSERT, &ins, err))
-        goto fail;
-    /* A GPU's first and last sight: the times of its samples. */
     for (size_t i = 0; i < s->n; i++) {
         const gp_sample *x = &s->s[i];
         int64_t ts = x->ts_ms ? x->ts_ms : now_ms;
         if (x->gpu >= 0 && ts > seen[x->gpu])
             seen[x->gpu] = ts;
     }
-    for (size_t g = 0; g < s->n_gpus; g++) {
+    gp_status res = GP_OK;
+    for (size_t g = 0; g < s->n_gpus && res == GP_OK; g++) {
         const gp_gpu_ref *r = &s->gpus[g];
-        sqlite3_reset(gpu);
-        sqlite3_bind_int64(gpu, 1, node_id);
-        sqlite3_bind_text(gpu, 2, r->uuid, -1, SQLITE_STATIC);
-        sqlite3_bind_int(gpu, 3, r->index);
-        sqlite3_bind_text(gpu, 4, r->mig, -1, SQLITE_STATIC);
-        sqlite3_bind_text(gpu, 5, r->host, -1, SQLITE_STATIC);
-        sqlite3_bind_text(gpu, 6, r->model, -1, SQLITE_STATIC);
-        sqlite3_bind_text(gpu, 7, r->raw_model, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(gpu, 8, seen[g] ? seen[g] : now_ms);
-        if (returning_id(st, gpu, &gpu_ids[g], "record a GPU", err))
-            goto fail;
+        sqlite3_reset(w->gpu);
+        sqlite3_bind_int64(w->gpu, 1, node_id);
+        sqlite3_bind_text(w->gpu, 2, r->uuid, -1, SQLITE_STATIC);
+        sqlite3_bind_int(w->gpu, 3, r->index);
+        sqlite3_bind_text(w->gpu, 4, r->mig, -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->gpu, 5, r->host, -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->gpu, 6, r->model, -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->gpu, 7, r->raw_model, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(w->gpu, 8, seen[g] ? seen[g] : now_ms);
+        res = returning_id(st, w->gpu, &w->gpu_ids[g], "record a GPU", err);
     }
-    for (size_t l = 0; l < s->n_labels; l++) {
-        sqlite3_reset(lab);
-        sqlite3_bind_text(lab, 1, s->label_sets[l], -1, SQLITE_STATIC);
-        if (returning_id(st, lab, &label_ids[l], "record labels", err))
-            goto fail;
-    }
+    free(seen);
+    return res;
+}
+
+/* Sample x's series id, recorded on first sight in this batch. */
+static gp_status series_of(gp_store *st, samples_writer *w, long long node_id, const gp_sample *x,
+                           long long **sid, gp_err *err) {
+    uint64_t key = ((uint64_t)(x->gpu + 1) << 40) ^ ((uint64_t)(x->labels + 1) << 8) ^
+                   (uint64_t)x->metric ^ (1ull << 63);
+    bool fresh;
+    *sid = map_slot(&w->series, key, &fresh);
+    if (!fresh)
+        return GP_OK;
+    sqlite3_reset(w->ser);
+    sqlite3_bind_int64(w->ser, 1, node_id);
+    sqlite3_bind_int64(w->ser, 2, x->gpu >= 0 ? w->gpu_ids[x->gpu] : 0);
+    sqlite3_bind_int(w->ser, 3, (int)x->metric);
+    sqlite3_bind_int64(w->ser, 4, x->labels >= 0 ? w->label_ids[x->labels] : 0);
+    return returning_id(st, w->ser, *sid, "record a series", err);
+}
+
+/* Insert the batch's samples (one a series and time; a repeat is skipped), counted into
+ * *written, each added to the 5-minute and hourly rollups. */
+static gp_status insert_samples(gp_store *st, samples_writer *w, long long node_id,
+                                const gp_samples *s, int64_t now_ms, size_t *written, gp_err *err) {
     for (size_t i = 0; i < s->n; i++) {
         const gp_sample *x = &s->s[i];
-        long long gid = x->gpu >= 0 ? gpu_ids[x->gpu] : 0;
-        long long lid = x->labels >= 0 ? label_ids[x->labels] : 0;
-        uint64_t key = ((uint64_t)(x->gpu + 1) << 40) ^ ((uint64_t)(x->labels + 1) << 8) ^
-                       (uint64_t)x->metric ^ (1ull << 63);
-        bool fresh;
-        long long *sid = map_slot(&series, key, &fresh);
-        if (fresh) {
-            sqlite3_reset(ser);
-            sqlite3_bind_int64(ser, 1, node_id);
-            sqlite3_bind_int64(ser, 2, gid);
-            sqlite3_bind_int(ser, 3, (int)x->metric);
-            sqlite3_bind_int64(ser, 4, lid);
-            if (returning_id(st, ser, sid, "record a series", err))
-                goto fail;
-        }
+        long long *sid;
+        if (series_of(st, w, node_id, x, &sid, err))
+            return err->code;
         int64_t ts = x->ts_ms ? x->ts_ms : now_ms;
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, *sid);
-        sqlite3_bind_int64(ins, 2, ts);
-        sqlite3_bind_double(ins, 3, x->value);
-        if (sqlite3_step(ins) != SQLITE_DONE) {
-            store_fail(st, err, "write a sample");
-            goto fail;
-        }
+        sqlite3_reset(w->ins);
+        sqlite3_bind_int64(w->ins, 1, *sid);
+        sqlite3_bind_int64(w->ins, 2, ts);
+        sqlite3_bind_double(w->ins, 3, x->value);
+        if (sqlite3_step(w->ins) != SQLITE_DONE)
+            return store_fail(st, err, "write a sample");
         if (sqlite3_changes(st->db) == 0)
             continue; /* this series already has a sample at that time */
         (*written)++;
-        if (ts < t_min)
-            t_min = ts;
-        if (ts > t_max)
-            t_max = ts;
+        if (ts < w->t_min)
+            w->t_min = ts;
+        if (ts > w->t_max)
+            w->t_max = ts;
         int64_t b5 = ts - ((ts % STORE_BUCKET_MS) + STORE_BUCKET_MS) % STORE_BUCKET_MS;
         int64_t b1 = store_hour_of(ts);
-        agg_add(&a5, *sid, b5, x->value);
-        agg_add(&a1, *sid, b1, x->value);
+        agg_add(&w->a5, *sid, b5, x->value);
+        agg_add(&w->a1, *sid, b1, x->value);
     }
+    return GP_OK;
+}
+
+gp_status gp_store_samples_write(gp_store *st, long long node_id, const gp_samples *s,
+                                 int64_t now_ms, size_t *written, gp_err *err) {
+    *written = 0;
+    if (store_exec(st, "SAVEPOINT samples", err))
+        return err->code;
+    samples_writer w = {.t_min = INT64_MAX, .t_max = INT64_MIN};
+    w.gpu_ids = gp_xcalloc(s->n_gpus + 1, sizeof *w.gpu_ids);
+    w.label_ids = gp_xcalloc(s->n_labels + 1, sizeof *w.label_ids);
+    bool ok = !store_prepare(st, SQL_GPU_UPSERT, &w.gpu, err) &&
+              !store_prepare(st, SQL_LABEL_UPSERT, &w.lab, err) &&
+              !store_prepare(st, SQL_SERIES_UPSERT, &w.ser, err) &&
+              !store_prepare(st, SQL_SAMPLE_INSERT, &w.ins, err) &&
+              !record_gpus(st, &w, node_id, s, now_ms, err);
+    for (size_t l = 0; ok && l < s->n_labels; l++) {
+        sqlite3_reset(w.lab);
+        sqlite3_bind_text(w.lab, 1, s->label_sets[l], -1, SQLITE_STATIC);
+        ok = !returning_id(st, w.lab, &w.label_ids[l], "record labels", err);
+    }
+    ok = ok && !insert_samples(st, &w, node_id, s, now_ms, written, err);
     int64_t max_sealed;
-    if (max_sealed_ms(st, &max_sealed, err) ||
-        flush_rollups(st, STORE_5M, SQL_ROLLUP5, &a5, max_sealed, err) ||
-        flush_rollups(st, STORE_1H, SQL_ROLLUP1, &a1, max_sealed, err))
-        goto fail;
+    ok = ok && !max_sealed_ms(st, &max_sealed, err) &&
+         !flush_rollups(st, STORE_5M, SQL_ROLLUP5, &w.a5, max_sealed, err) &&
+         !flush_rollups(st, STORE_1H, SQL_ROLLUP1, &w.a1, max_sealed, err);
     /* The capacity rollups of the hours this batch touched. */
-    if (*written && gp_store_capacity_refresh(st, node_id, t_min, t_max + 1, err))
-        goto fail;
-    ok = true;
-fail:
-    sqlite3_finalize(gpu);
-    sqlite3_finalize(lab);
-    sqlite3_finalize(ser);
-    sqlite3_finalize(ins);
-    free(gpu_ids);
-    free(label_ids);
-    free(seen);
-    map_free(&series);
-    map_free(&a5.index);
-    map_free(&a1.index);
-    free(a5.a);
-    free(a1.a);
+    ok = ok && !(*written && gp_store_capacity_refresh(st, node_id, w.t_min, w.t_max + 1, err));
+    writer_free(&w);
     if (ok)
         return store_exec(st, "RELEASE samples", err);
     sqlite3_exec(st->db, "ROLLBACK TO samples; RELEASE samples", NULL, NULL, NULL);

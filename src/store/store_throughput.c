@@ -27,40 +27,41 @@ gp_status gp_store_put_throughput(gp_store *st, const gp_throughput *t, gp_err *
     return rc == SQLITE_DONE ? GP_OK : store_fail(st, err, "write a throughput");
 }
 
+static gp_status put_throughput_row(gp_store *st, const void *row, gp_err *err) {
+    return gp_store_put_throughput(st, row, err);
+}
+
 gp_status gp_store_put_throughputs(gp_store *st, const gp_throughput *rows, int n, gp_err *err) {
-    if (store_exec(st, "BEGIN IMMEDIATE", err))
-        return err->code;
-    for (int i = 0; i < n; i++)
-        if (gp_store_put_throughput(st, &rows[i], err))
-            return store_rollback(st, err);
-    if (store_exec(st, "COMMIT", err))
-        return store_rollback(st, err);
-    return GP_OK;
+    return store_each_in_tx(st, rows, n > 0 ? (size_t)n : 0, sizeof *rows, put_throughput_row, err);
 }
 
 static const char SQL_DROP_ESTIMATES[] =
     "DELETE FROM throughput WHERE profile = ?1 AND kind = 'estimate'";
 
-gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
-                                     int n, gp_err *err) {
-    if (store_exec(st, "BEGIN IMMEDIATE", err))
-        return err->code;
+typedef struct estimates {
+    const char *profile;
+    const gp_throughput *rows;
+    int n;
+} estimates;
+
+static gp_status replace_estimates(gp_store *st, void *arg, gp_err *err) {
+    const estimates *e = arg;
     sqlite3_stmt *s;
     if (store_prepare(st, SQL_DROP_ESTIMATES, &s, err))
-        return store_rollback(st, err);
-    sqlite3_bind_text(s, 1, profile, -1, SQLITE_STATIC);
+        return err->code;
+    sqlite3_bind_text(s, 1, e->profile, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
-    if (rc != SQLITE_DONE) {
-        store_fail(st, err, "remove the throughput estimates");
-        return store_rollback(st, err);
-    }
-    for (int i = 0; i < n; i++)
-        if (gp_store_put_throughput(st, &rows[i], err))
-            return store_rollback(st, err);
-    if (store_exec(st, "COMMIT", err))
-        return store_rollback(st, err);
-    return GP_OK;
+    if (rc != SQLITE_DONE)
+        return store_fail(st, err, "remove the throughput estimates");
+    return store_each(st, e->rows, e->n > 0 ? (size_t)e->n : 0, sizeof *e->rows, put_throughput_row,
+                      err);
+}
+
+gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
+                                     int n, gp_err *err) {
+    estimates e = {profile, rows, n};
+    return store_in_tx(st, replace_estimates, &e, err);
 }
 
 static void column_text(sqlite3_stmt *s, int i, char *out, size_t cap) {
@@ -110,7 +111,8 @@ static const char SQL_PUT_MEASUREMENT[] =
     "window_from, window_to, tokens, gpu_hours, busy_share, mean_util, pods) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
 
-static gp_status put_measurement(gp_store *st, const gp_tp_measurement *m, gp_err *err) {
+static gp_status put_measurement(gp_store *st, const void *row, gp_err *err) {
+    const gp_tp_measurement *m = row;
     if (gp_store_put_throughput(st, &m->t, err))
         return err->code;
     sqlite3_stmt *s;
@@ -136,14 +138,7 @@ static gp_status put_measurement(gp_store *st, const gp_tp_measurement *m, gp_er
 }
 
 gp_status gp_store_put_measurements(gp_store *st, const gp_tp_measurement *m, int n, gp_err *err) {
-    if (store_exec(st, "BEGIN IMMEDIATE", err))
-        return err->code;
-    for (int i = 0; i < n; i++)
-        if (put_measurement(st, &m[i], err))
-            return store_rollback(st, err);
-    if (store_exec(st, "COMMIT", err))
-        return store_rollback(st, err);
-    return GP_OK;
+    return store_each_in_tx(st, m, n > 0 ? (size_t)n : 0, sizeof *m, put_measurement, err);
 }
 
 static const char SQL_MEASUREMENTS[] =

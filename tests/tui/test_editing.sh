@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Plan editor while a value is typed (issue 26, item 7): the first key typed replaces the
+# The Plan editor while a value is typed: the first key typed replaces the
 # value offered, as the prompt says; "70%" is a percentage, as the CLI takes it; a value the
 # model refuses shows its reason, whole and wrapped, where the results were, never NaN
 # totals; work mode shows the scenario's unit and groups the digits of the Compare title.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Plan editor's changes of shape (issue 15): the demand switched between GPU mode and work
+# The Plan editor's changes of shape: the demand switched between GPU mode and work
 # mode (in GPU-hours, and in a profile's unit from the throughput table), an option's pricing
 # kind, a cloud option added, tariff periods added, renamed, priced and removed, the financing
 # kind. The real binary in tmux; every change is saved and checked on the stored document

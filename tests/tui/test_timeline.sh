@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Plans over time in the TUI (issue 15): the Plan editor's version 2 keys (a list of demand
+# Plans over time in the TUI: the Plan editor's version 2 keys (a list of demand
 # steps, the resale curve, a choice) and the Timeline tab, the real binary in tmux. Every
 # figure checked is gpuplan report's on the scenario the TUI saved; the checks wait on the
 # screen, never on a fixed delay.

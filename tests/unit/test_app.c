@@ -1,7 +1,7 @@
 /* The application services called directly, without argv: scenario resolution against the
  * bundled catalog, drafting, importing captures, capacity analysis, the mixed-fleet plan and
- * measuring a stored scenario, sensitivity ranked per option. Each test gets a fresh database in a
- * temporary folder. */
+ * measuring a stored scenario, sensitivity ranked per option, the bundled catalog checked once a
+ * store open. Each test gets a fresh database in a temporary folder. */
 #define _GNU_SOURCE /* nftw, strcasestr */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,7 @@
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/collect.h"
 #include "gpuplan/store.h"
+#include "gpuplan/store_catalog.h"
 #include <sqlite3.h>
 
 #include "testutil.h"
@@ -69,6 +70,31 @@ static void read_only_session_reports_other_errors(void **state) {
     assert_int_equal(gp_session_catalog(&f->ses, &st, &err), GP_E_DB);
     assert_false(gp_store_read_only(st));
     assert_non_null(strstr(err.msg, "boom"));
+}
+
+/* The bundled catalog is checked once a store open: marked as another bundle behind the
+ * session's back, it is not looked at again until the store is opened anew, which loads it. */
+static void checks_the_bundle_once_a_store_open(void **state) {
+    fixture *f = *state;
+    gp_store *st;
+    gp_err err;
+    char *id = NULL, *seen = NULL;
+    assert_int_equal(gp_session_catalog(&f->ses, &st, &err), GP_OK);
+    assert_int_equal(gp_store_meta_get(st, "bundle", &id, &err), GP_OK);
+    assert_non_null(id);
+    assert_int_equal(gp_store_meta_set(st, "bundle", "another", &err), GP_OK);
+    assert_int_equal(gp_session_catalog(&f->ses, &st, &err), GP_OK);
+    assert_int_equal(gp_pricing_ready(&f->ses, &err), GP_OK);
+    assert_int_equal(gp_store_meta_get(st, "bundle", &seen, &err), GP_OK);
+    assert_string_equal(seen, "another");
+    free(seen);
+    gp_session_close(&f->ses);
+    gp_session_init(&f->ses, f->db);
+    assert_int_equal(gp_session_catalog(&f->ses, &st, &err), GP_OK);
+    assert_int_equal(gp_store_meta_get(st, "bundle", &seen, &err), GP_OK);
+    assert_string_equal(seen, id);
+    free(seen);
+    free(id);
 }
 
 static void resolves_catalog_references(void **state) {
@@ -650,6 +676,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(resolves_catalog_references, setup, teardown),
         cmocka_unit_test_setup_teardown(read_only_session_reports_other_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(checks_the_bundle_once_a_store_open, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(drafts_from_the_catalog, setup, teardown),
         cmocka_unit_test_setup_teardown(api_price_in_force, setup, teardown),

@@ -114,6 +114,48 @@ static void test_csv(void **state) {
     assert_string_equal(err.where, "t.csv:2");
 }
 
+/* A header record of the n names at line 3. */
+static gp_csv_record header_of(const char *const *names, int n) {
+    gp_csv_record r = {.line = 3, .n = n};
+    for (int i = 0; i < n; i++) {
+        r.field[i] = names[i];
+        r.len[i] = strlen(names[i]);
+    }
+    return r;
+}
+
+/* The parsers' header check: every column found in any order, spaces before a name ignored, the
+ * first required one missing named with the whole list (the throughput and API price CSVs'
+ * lines). */
+static void test_csv_require_columns(void **state) {
+    (void)state;
+    static const char *const tp[] = {"gpu", "profile", "value", "unit", "source", "date"};
+    static const char *const has[] = {"unit", "extra", " gpu", "source", "value", "profile"};
+    gp_csv_record h = header_of(has, 6);
+    int col[7];
+    gp_err err;
+    assert_int_equal(gp_csv_require_columns(&h, "t.csv", tp, 6, 1ull << 5, col, &err), GP_OK);
+    assert_int_equal(col[0], 2);
+    assert_int_equal(col[1], 5);
+    assert_int_equal(col[2], 4);
+    assert_int_equal(col[3], 0);
+    assert_int_equal(col[4], 3);
+    assert_int_equal(col[5], -1); /* optional, absent */
+    h = header_of(has, 4);        /* no value, no profile: the first in the list is named */
+    assert_int_equal(gp_csv_require_columns(&h, "t.csv", tp, 6, 1ull << 5, col, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "t.csv:3");
+    assert_string_equal(err.msg, "no \"profile\" column: the header needs gpu, profile, value, "
+                                 "unit, source (and optionally date)");
+    static const char *const api[] = {"provider", "model",          "input_per_m", "output_per_m",
+                                      "currency", "effective_from", "source"};
+    h = header_of(api, 5);
+    assert_int_equal(gp_csv_require_columns(&h, "x.csv", api, 7, 0, col, &err), GP_E_INPUT);
+    assert_string_equal(err.where, "x.csv:3");
+    assert_string_equal(err.msg, "no \"effective_from\" column: the header needs provider, "
+                                 "model, input_per_m, output_per_m, currency, effective_from, "
+                                 "source");
+}
+
 static void test_ec2instances(void **state) {
     (void)state;
     gp_catalog_batch b;
@@ -479,6 +521,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_names),
         cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_csv_require_columns),
         cmocka_unit_test(test_ec2instances),
         cmocka_unit_test(test_skypilot),
         cmocka_unit_test(test_gcp_cud),

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/app_plan_edit.h"
+#include "gpuplan/inputs.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
@@ -616,6 +618,103 @@ static void test_fleet_json_as_cjson(void **state) {
     free(f.rows);
 }
 
+/* Two plans that between them give every number of the table of inputs (inputs.h) a line to
+ * show in: GPU mode and work mode, both financed with a loan and maintained after their
+ * warranty (without maintenance the warranty moves nothing, and the report does not say it),
+ * with every input the Assumptions would list as not given given, so that only the prose or a
+ * line of its own can show a change. */
+#define EVERY_SELF                                                                                 \
+    "\"server_price\": 200000, \"bridge\": \"A\", \"maintenance_pct_per_year\": 0.1,"              \
+    " \"warranty_months\": 12, \"network_per_server\": 1000, \"fixed_capex\": 5000,"               \
+    " \"staff_per_month\": 1000, \"other_per_month\": 500, \"colo_per_kw_month\": 100,"            \
+    " \"residual_pct\": 0.1, \"power\": {\"server_base_w\": 500, \"gpu_idle_w\": 100,"             \
+    " \"gpu_tdp_w\": 700, \"pue\": 1.2}, \"tariff\": {\"periods\": [{\"name\": \"flat\","          \
+    " \"hours_per_day\": 24, \"price_per_kwh\": 0.1}], \"demand_charge_per_kw_month\": 5},"        \
+    " \"financing\": {\"kind\": \"loan\", \"apr\": 0.07, \"term_months\": 12, \"fraction\": 0.8}"
+static const char every_gpu[] =
+    "{\"name\": \"g\", \"horizon_months\": 24, \"demand\": {\"gpus\": 16, \"utilization\": 0.6},"
+    " \"self_hosted\": {\"max_servers\": 4, " EVERY_SELF "},"
+    " \"cloud_options\": [{\"name\": \"A\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8,"
+    " \"hourly\": 20}]}";
+static const char every_work[] =
+    "{\"name\": \"w\", \"horizon_months\": 12, \"demand\": {\"work_per_month\": 1e6,"
+    " \"work_unit\": \"job\", \"utilization\": 0.5}, \"self_hosted\": {\"work_per_gpu_hour\": "
+    "10, " EVERY_SELF "}, \"cloud_options\": [{\"name\": \"A\", \"pricing\": \"on_demand\","
+    " \"gpus_per_instance\": 8, \"hourly\": 20, \"work_per_gpu_hour\": 10}]}";
+
+/* base with key set to v, printed; NULL when the scenario or the engine refuses it. */
+static char *with_value(const char *base, const char *key, double v) {
+    cJSON *doc = cJSON_Parse(base);
+    assert_true(gp_json_path_set(doc, key, cJSON_CreateNumber(v)));
+    char *json = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    gp_err err;
+    if (gp_scenario_parse(json, strlen(json), "t.json", sc, NULL, &err) == GP_OK) {
+        gp_model_evaluate(sc, res);
+        if (gp_report_check(res, &err) == GP_OK) /* and the engine takes it */
+            return json;
+    }
+    free(json);
+    return NULL;
+}
+
+/* The Assumptions of a Markdown report, from its heading to the Totals' (*len bytes), or the
+ * whole report for the inputs it says under the breakdown: depreciation and the grid's CO2. */
+static const char *assumptions_of(const char *md, const char *key, size_t *len) {
+    *len = strlen(md);
+    if (!strcmp(key, "self_hosted.depreciation_years") ||
+        !strcmp(key, "self_hosted.grid_kg_co2_per_kwh"))
+        return md;
+    const char *from = strstr(md, "## Assumptions"), *to = from ? strstr(from, "## Totals") : NULL;
+    assert_non_null(to);
+    *len = (size_t)(to - from);
+    return from;
+}
+
+/* Whether md a and b say the same of key's input (assumptions_of). */
+static bool same_for(const char *a, const char *b, const char *key) {
+    size_t na, nb;
+    const char *sa = assumptions_of(a, key, &na), *sb = assumptions_of(b, key, &nb);
+    return na == nb && !memcmp(sa, sb, na);
+}
+
+/* Every number of the table of inputs shows in the Markdown report's Assumptions: a changed
+ * value changes them, whether the prose says it or a line of its own does (a new input is one row
+ * of the table, and this fails if the report leaves it out). */
+static void test_md_every_input(void **state) {
+    (void)state;
+    const char *bases[] = {every_gpu, every_work};
+    int said = 0;
+    for (int k = 0; k < 2; k++) {
+        char *before = md_of(bases[k]);
+        for (int i = 0; i < gp_n_inputs; i++) {
+            const gp_input *in = &gp_inputs[i];
+            if (!in->key || !in->value || !gp_input_mode_fits(in->mode, sc) ||
+                (in->type != GP_IN_NUMBER && in->type != GP_IN_INTEGER))
+                continue;
+            double v = in->value(sc);
+            double tries[4] = {v * 1.1, v * 0.9, 0.01, 0.05};
+            if (in->type == GP_IN_INTEGER)
+                tries[0] = v + 1, tries[1] = v - 1, tries[2] = 12, tries[3] = 2;
+            char *json = NULL;
+            for (int t = 0; t < 4 && !json; t++)
+                if (tries[t] != v)
+                    json = with_value(bases[k], in->key, tries[t]);
+            if (!json)
+                fail_msg("%s: no other value the scenario takes", in->key);
+            char *after = md_of(json);
+            if (same_for(before, after, in->key))
+                fail_msg("%s changed, the Markdown report's Assumptions did not", in->key);
+            said++;
+            free(after);
+            free(json);
+            load(bases[k], NULL); /* the base's mode for the next row */
+        }
+        free(before);
+    }
+    assert_true(said >= 40);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_neutralised), cmocka_unit_test(test_csv_field_strip_then_test),
@@ -624,6 +723,7 @@ int main(void) {
         cmocka_unit_test(test_opening_given),   cmocka_unit_test(test_opening_measured),
         cmocka_unit_test(test_spot_headline),   cmocka_unit_test(test_spot_headline_exit),
         cmocka_unit_test(test_csv_rounded),     cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

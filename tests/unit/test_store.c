@@ -8,7 +8,9 @@
 
 #include <sqlite3.h>
 
+#include "../../src/store/store_int.h"
 #include "gpuplan/store.h"
+#include "gpuplan/store_catalog.h"
 #include "testutil.h"
 
 static char dir[] = "/tmp/gpuplan-store-XXXXXX";
@@ -23,8 +25,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     (void)state;
-    static const char *const names[] = {"new.db", "newer.db", "other.db", "text.db",
-                                        "sc.db",  "two.db",   "rename.db"};
+    static const char *const names[] = {"new.db", "newer.db", "other.db",  "text.db",
+                                        "sc.db",  "two.db",   "rename.db", "tx.db"};
     static const char *const tails[] = {"", "-wal", "-shm"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         for (size_t k = 0; k < 3; k++) {
@@ -241,6 +243,62 @@ static void test_second_connection_keeps_the_wal(void **state) {
     gp_store_close(a);
 }
 
+/* A row for store_each_in_tx: a meta key and value; a NULL key fails like a write would. */
+typedef struct kv {
+    const char *key, *value;
+} kv;
+
+static gp_status put_kv(gp_store *st, const void *row, gp_err *err) {
+    const kv *r = row;
+    if (!r->key)
+        return gp_errorf(err, GP_E_DB, "test", "no key");
+    return gp_store_meta_set(st, r->key, r->value, err);
+}
+
+static gp_status fail_after_one(gp_store *st, void *arg, gp_err *err) {
+    if (gp_store_meta_set(st, arg, "kept?", err))
+        return err->code;
+    return gp_errorf(err, GP_E_INPUT, "test", "refused");
+}
+
+static void assert_meta(gp_store *st, const char *key, const char *want) {
+    char *v = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_meta_get(st, key, &v, &err), GP_OK);
+    if (want)
+        assert_string_equal(v, want);
+    else
+        assert_null(v);
+    free(v);
+}
+
+/* store_each_in_tx writes every row or none; store_in_tx keeps nothing of a function that
+ * fails and hands on its error. */
+static void test_each_in_one_transaction(void **state) {
+    (void)state;
+    fresh("tx.db");
+    gp_store *st = NULL;
+    gp_err err;
+    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    const kv good[] = {{"tx_a", "1"}, {"tx_b", "2"}, {"tx_c", "3"}};
+    assert_int_equal(store_each_in_tx(st, good, 3, sizeof good[0], put_kv, &err), GP_OK);
+    assert_meta(st, "tx_a", "1");
+    assert_meta(st, "tx_c", "3");
+    const kv bad[] = {{"tx_a", "changed"}, {"tx_d", "4"}, {NULL, NULL}, {"tx_e", "5"}};
+    assert_int_equal(store_each_in_tx(st, bad, 4, sizeof bad[0], put_kv, &err), GP_E_DB);
+    assert_string_equal(err.msg, "no key");
+    assert_meta(st, "tx_a", "1"); /* rolled back: the first rows too */
+    assert_meta(st, "tx_d", NULL);
+    assert_meta(st, "tx_e", NULL); /* stopped at the failing row */
+    assert_int_equal(store_in_tx(st, fail_after_one, "tx_f", &err), GP_E_INPUT);
+    assert_string_equal(err.msg, "refused");
+    assert_meta(st, "tx_f", NULL);
+    assert_int_equal(store_each_in_tx(st, good, 0, sizeof good[0], put_kv, &err), GP_OK);
+    /* No transaction is left open: the next one begins. */
+    assert_int_equal(store_each_in_tx(st, good + 1, 1, sizeof good[0], put_kv, &err), GP_OK);
+    gp_store_close(st);
+}
+
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "--other") == 0)
         return other_main(argv[2], argv[3]);
@@ -251,6 +309,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_scenarios_keep_versions),
         cmocka_unit_test(test_scenario_rename),
         cmocka_unit_test(test_second_connection_keeps_the_wal),
+        cmocka_unit_test(test_each_in_one_transaction),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,10 +2,13 @@
  * by hand on bundled spec rows, measured figures winning over estimates, the throughput CSV
  * parser, a comparison over the bundled catalog, and the workload profiles: each estimate
  * against the bundled published results (within WL_TOLERANCE, in the same order), memory and
- * precision refusals, and the published kind ranking between measured and estimate. Each test gets
- * a fresh database in a temporary folder. */
+ * precision refusals, the published kind ranking between measured and estimate, and the
+ * estimates stored again only when what they derive from changes. Each test gets a fresh
+ * database in a temporary folder. */
 #define _GNU_SOURCE /* nftw */
 #include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -484,6 +487,82 @@ static void user_profiles(void **state) {
     }
 }
 
+/* The database's data_version seen from a connection of its own: it moves when the session's
+ * connection commits a write. */
+static long long data_version(sqlite3 *db) {
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    long long v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return v;
+}
+
+/* mixtral-8x7b-decode's estimate on an H100 as the service lists it. */
+static double mixtral_h100(fixture *f) {
+    gp_tp_list l;
+    gp_err err;
+    assert_int_equal(gp_throughput_list(&f->ses, "mixtral-8x7b-decode", "H100", &l, &err), GP_OK);
+    assert_int_equal(l.n, 1);
+    double v = l.rows[0].value;
+    gp_tp_list_done(&l);
+    return v;
+}
+
+/* The estimates are rewritten only when what they derive from changes: a second list, a
+ * comparison and a list in a new session write nothing; a changed user profile is re-derived. */
+static void refreshes_only_on_change(void **state) {
+    fixture *f = *state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/workloads/mixtral-8x7b-decode.json",
+             getenv("GP_SOURCE_ROOT"));
+    gp_workload w;
+    gp_err err;
+    assert_int_equal(gp_profile_add(&f->ses, path, &w, &err), GP_OK);
+    double before = mixtral_h100(f); /* the first list stores the estimates */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(f->db, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    long long v0 = data_version(db);
+    assert_close(mixtral_h100(f), before, 0);
+    gp_compare_request rq;
+    gp_compare_defaults(&rq, "2026-11-01");
+    rq.work_per_month = 1000;
+    rq.unit = "M tokens";
+    rq.profile = "llama3-8b-decode";
+    gp_comparison c;
+    assert_int_equal(gp_compare(&f->ses, &rq, &c, &err), GP_OK);
+    gp_comparison_done(&c);
+    gp_session_close(&f->ses);
+    gp_session_init(&f->ses, f->db);
+    assert_close(mixtral_h100(f), before, 0);
+    assert_int_equal(data_version(db), v0);
+    /* The same profile at batch 8 instead of 64: a different estimate, stored by the next list. */
+    char *json = NULL;
+    size_t n = 0;
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    assert_int_equal(getdelim(&json, &n, '\0', in) > 0, 1);
+    fclose(in);
+    char *batch = strstr(json, "\"batch\": 64");
+    assert_non_null(batch);
+    memcpy(batch, "\"batch\":  8", 11);
+    char changed[128];
+    snprintf(changed, sizeof changed, "%s/mixtral.json", f->dir);
+    FILE *out = fopen(changed, "w");
+    assert_non_null(out);
+    fputs(json, out);
+    fclose(out);
+    free(json);
+    assert_int_equal(gp_profile_add(&f->ses, changed, &w, &err), GP_OK);
+    long long v1 = data_version(db);
+    gp_wl_estimate e;
+    gp_wl_estimate_on(&w, gp_wl_hw_find("H100"), &e);
+    assert_true(fabs(e.m_tokens_per_gpu_hour - before) > 1e-6 * before);
+    assert_close(mixtral_h100(f), e.m_tokens_per_gpu_hour, 1e-12);
+    assert_true(data_version(db) != v1);
+    sqlite3_close(db);
+}
+
 static const gp_compare_row *own_row(const gp_comparison *c, const char *gpu) {
     for (int i = 0; i < c->n; i++)
         if (c->rows[i].own && strcmp(c->rows[i].gpu, gpu) == 0)
@@ -630,6 +709,7 @@ int main(void) {
         cmocka_unit_test(refuses_what_cannot_run),
         cmocka_unit_test_setup_teardown(published_results_rank_between, setup, teardown),
         cmocka_unit_test_setup_teardown(user_profiles, setup, teardown),
+        cmocka_unit_test_setup_teardown(refreshes_only_on_change, setup, teardown),
         cmocka_unit_test_setup_teardown(prices_owned_servers_by_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(filters_and_spot, setup, teardown),
     };

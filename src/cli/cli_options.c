@@ -1,0 +1,212 @@
+/* The option table of every command (cli.h): one getopt_long loop, the values checked as they
+ * are read, one line for each kind of bad input. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpuplan/clock.h"
+
+/* getopt_long's val for entry i: above every character, so a short letter never collides. */
+#define LONG_VAL 256
+#define MAX_OPTS 64
+
+/* The entry's bad line with "%s" standing for the value, after "--name: ". */
+static int say_bad(const cli_parser *p, const cli_opt *o, const char *value, const char *bad) {
+    char line[512];
+    value = value ? value : "";
+    size_t n = 0;
+    for (const char *s = bad; *s && n + 1 < sizeof line; s++) {
+        if (s[0] == '%' && s[1] == 's') {
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s", value);
+            n = n < sizeof line ? n : sizeof line - 1;
+            s++;
+        } else {
+            line[n++] = *s;
+        }
+    }
+    line[n] = '\0';
+    if (p->cmd && p->cmd_in_values)
+        return cli_usage_error("%s: --%s: %s", p->cmd, o->name, line);
+    return cli_usage_error("--%s: %s", o->name, line);
+}
+
+/* The words of a kind's bad line when the entry gives none, in buf where they carry the
+ * range. */
+static const char *default_bad(const cli_opt *o, char *buf, size_t cap) {
+    const char *what = o->kind == CLI_OPT_INT ? "a whole number" : "a number";
+    switch (o->kind) {
+    case CLI_OPT_INT:
+    case CLI_OPT_DOUBLE:
+        if (!(o->min < o->max))
+            snprintf(buf, cap, "\"%%s\" is not %s", what);
+        else if (isinf(o->max))
+            snprintf(buf, cap, "\"%%s\" is not %s, %g or more", what, o->min);
+        else
+            snprintf(buf, cap, "\"%%s\" is not %s from %g to %g", what, o->min, o->max);
+        return buf;
+    case CLI_OPT_DURATION:
+        return "\"%s\" is not a duration like 30s, 5m, 12h or 7d";
+    case CLI_OPT_DATE:
+        return "\"%s\" is not a date YYYY-MM-DD";
+    case CLI_OPT_ENUM:
+        return "\"%s\" is not one of the choices (see --help)";
+    case CLI_OPT_LIST:
+        return "given too many times";
+    default:
+        return "bad value \"%s\"";
+    }
+}
+
+static bool in_range(const cli_opt *o, double v) {
+    return !(o->min < o->max) || (v >= o->min && v <= o->max);
+}
+
+/* One option's value into its destination: 0, or the exit status of a bad one. */
+static int take(const cli_parser *p, const cli_opt *o, const char *v) {
+    bool ok = true;
+    switch (o->kind) {
+    case CLI_OPT_FLAG:
+    case CLI_OPT_HELP:
+        *(bool *)o->dest = true;
+        break;
+    case CLI_OPT_STRING:
+        *(const char **)o->dest = v;
+        break;
+    case CLI_OPT_INT: {
+        int n;
+        ok = gp_parse_int(v, &n) && in_range(o, n);
+        if (ok)
+            *(int *)o->dest = n;
+        break;
+    }
+    case CLI_OPT_DOUBLE: {
+        double x;
+        ok = gp_parse_double(v, &x) && in_range(o, x);
+        if (ok)
+            *(double *)o->dest = x;
+        break;
+    }
+    case CLI_OPT_DURATION: {
+        int64_t ms;
+        ok = cli_duration_ms(v, &ms) && (!(o->max > 0) || ms <= o->max);
+        if (ok)
+            *(int64_t *)o->dest = ms;
+        break;
+    }
+    case CLI_OPT_DATE:
+        ok = gp_valid_date(v);
+        if (ok)
+            snprintf(o->dest, 11, "%s", v);
+        break;
+    case CLI_OPT_ENUM: {
+        int k = 0;
+        while (o->choices[k] && strcmp(o->choices[k], v))
+            k++;
+        ok = o->choices[k] != NULL;
+        if (ok)
+            *(int *)o->dest = k;
+        break;
+    }
+    case CLI_OPT_LIST:
+        ok = *o->count < (int)o->max;
+        if (ok)
+            ((const char **)o->dest)[(*o->count)++] = v;
+        break;
+    case CLI_OPT_CALL:
+    case CLI_OPT_ACTION: {
+        int rc = o->call(v, o->dest);
+        if (rc > 0)
+            return rc;
+        ok = rc == 0;
+        break;
+    }
+    }
+    char words[128];
+    if (!ok)
+        return say_bad(p, o, v, o->bad ? o->bad : default_bad(o, words, sizeof words));
+    if (o->given)
+        *o->given = true;
+    return 0;
+}
+
+/* The word on the command line that getopt_long just refused. A long option's is behind
+ * optind; a letter's too when it ended its word ("-x"), else getopt is still on the word ("-xo"
+ * refusing x). */
+static const char *unknown_word(int argc, char **argv) {
+    const char *prev = optind > 1 ? argv[optind - 1] : "";
+    if (optopt <= 0 || optopt >= LONG_VAL)
+        return prev;
+    size_t len = strlen(prev);
+    if (prev[0] == '-' && len > 1 && prev[len - 1] == optopt)
+        return prev;
+    return optind < argc ? argv[optind] : prev;
+}
+
+int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
+    struct option longs[MAX_OPTS + 1];
+    char shorts[2 * MAX_OPTS + 4] = "";
+    size_t n = 0, ns = 0;
+    *first = argc;
+    if (p->in_order)
+        shorts[ns++] = '+';
+    shorts[ns++] = ':'; /* a missing value apart from an unknown option: both one line, ours */
+    for (; p->opts[n].name; n++) {
+        const cli_opt *o = &p->opts[n];
+        if (n == MAX_OPTS) /* a table grown past this file's arrays: say so, read nothing */
+            return cli_usage_error("an option table holds more than %d options", MAX_OPTS);
+        bool value =
+            o->kind != CLI_OPT_FLAG && o->kind != CLI_OPT_HELP && o->kind != CLI_OPT_ACTION;
+        longs[n] = (struct option){o->name, value ? required_argument : no_argument, NULL,
+                                   LONG_VAL + (int)n};
+        if (o->letter) {
+            shorts[ns++] = o->letter;
+            if (value)
+                shorts[ns++] = ':';
+        }
+    }
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    shorts[ns] = '\0';
+    optind = 0; /* a fresh start, whatever an earlier parse left half read */
+    opterr = 0;
+    for (;;) {
+        int opt = getopt_long(argc, argv, shorts, longs, NULL);
+        if (opt == -1)
+            break;
+        const cli_opt *o = NULL;
+        if (opt >= LONG_VAL && opt < LONG_VAL + (int)n)
+            o = &p->opts[opt - LONG_VAL];
+        for (size_t k = 0; !o && opt != '?' && opt != ':' && k < n; k++)
+            if (p->opts[k].letter == opt)
+                o = &p->opts[k];
+        if (!o) {
+            const char *word = unknown_word(argc, argv);
+            int rc = p->unknown ? p->unknown(word) : 0;
+            if (rc)
+                return rc;
+            if (p->cmd)
+                return cli_usage_error("%s: unknown option or missing value: %s (see --help)",
+                                       p->cmd, word);
+            return cli_usage_error("unknown option or missing value: %s (see --help)", word);
+        }
+        int rc = take(p, o, optarg);
+        if (rc || o->kind == CLI_OPT_HELP) {
+            *first = optind;
+            return rc;
+        }
+    }
+    *first = optind;
+    return 0;
+}
+
+int cli_opt_history_timeout(const char *value, void *history_opts) {
+    gp_history_opts *h = history_opts;
+    int64_t ms;
+    if (!cli_duration_ms(value, &ms) || ms > GP_HOUR_MS)
+        return CLI_OPT_BAD;
+    h->total_timeout_ms = (long)ms;
+    if (h->connect_timeout_ms > h->total_timeout_ms)
+        h->connect_timeout_ms = h->total_timeout_ms;
+    return 0;
+}
