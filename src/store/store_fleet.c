@@ -9,13 +9,14 @@
  * bucket as INSERT OR REPLACE replaced the row; imported history adds into the chunks as the
  * import's upsert adds into a row (store_fleet_add).
  *
- * Readers see both through the eponymous virtual table fleet_5m_all, with fleet_5m's columns:
+ * Readers see both through the eponymous virtual table fleet_5m_all (a descriptor of
+ * store_vtab.c, VIEW below), with fleet_5m's columns:
  * over a range of bucket_ms (and optionally node_id = ? AND model = ?, both) it yields the
  * buckets in fleet_5m's primary key order, (bucket_ms, node_id, model), chunks for the sealed
  * days and rows after, so every SQL aggregate over it adds in the same order as over the
  * table and the figures stay bit for bit the same. */
-#include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,23 +43,6 @@ static const char SQL_MOVE_ROWS[] =
 static const char SQL_MOVE_DELETE[] =
     "DELETE FROM fleet_5m WHERE bucket_ms >= ?1 AND bucket_ms < ?2";
 static const char SQL_FIRST_ROW[] = "SELECT min(bucket_ms) FROM fleet_5m WHERE bucket_ms >= ?1";
-/* The readers' statements: a day's chunks (all, or one node and model), fleet_5m's rows. */
-static const char SQL_DAY_ALL[] =
-    "SELECT node_id, model, buckets FROM fleet_5m_day WHERE day_ms = ?1 ORDER BY node_id, model";
-static const char SQL_DAY_KEY[] = "SELECT node_id, model, buckets FROM fleet_5m_day WHERE "
-                                  "day_ms = ?1 AND node_id = ?2 AND model = ?3";
-static const char SQL_ROWS_ALL[] =
-    "SELECT node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, "
-    "h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20 FROM fleet_5m "
-    "WHERE bucket_ms >= ?1 AND bucket_ms < ?2 ORDER BY bucket_ms, node_id, model";
-static const char SQL_ROWS_KEY[] =
-    "SELECT node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, "
-    "h08, h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20 FROM fleet_5m "
-    "WHERE bucket_ms = ?1 AND node_id = ?2 AND model = ?3";
-static const char SQL_LAST_ROW[] = "SELECT max(bucket_ms) FROM fleet_5m";
-/* The next day with a chunk: a window over years of gaps is not walked day by day. */
-static const char SQL_NEXT_DAY[] = "SELECT min(day_ms) FROM fleet_5m_day WHERE day_ms >= ?1";
-
 /* A day chunk store_fleet_add is filling. */
 typedef struct open_day {
     long long node;
@@ -71,6 +55,7 @@ struct store_fleet {
     sqlite3_stmt *sealed, *seal_mark, *load, *save;
     open_day *open;
     size_t n_open;
+    store_vtab *view; /* fleet_5m_all */
 };
 
 static store_fleet *kept(gp_store *st) {
@@ -99,6 +84,7 @@ void store_fleet_done(gp_store *st) {
     sqlite3_finalize(f->load);
     sqlite3_finalize(f->save);
     free(f->open);
+    store_vtab_done(f->view);
     free(f);
     st->fleet = NULL;
 }
@@ -358,491 +344,110 @@ gp_status store_fleet_add(gp_store *st, long long node, const char *model, int64
     return GP_OK;
 }
 
-/* ---- fleet_5m_all, the readers' view ----------------------------------------------------- */
+/* ---- fleet_5m_all, the readers' view (a descriptor of store_vtab.c) ---------------------- */
 
 enum { COL_NODE, COL_MODEL, COL_BUCKET, COL_GPUS, COL_UTIL, COL_H00 };
-enum { HAS_LO = 1, HAS_HI = 2, HAS_KEY = 4, LO_EQ = 8, HAS_NODES = 16 };
 
-typedef struct fv_chunk {
-    long long node;
-    char *model;
-    gp_fleet_day d;
-} fv_chunk;
+#define FLEET_COLS                                                                                 \
+    "node_id, model, bucket_ms, gpus, util_sum, h00, h01, h02, h03, h04, h05, h06, h07, h08, "     \
+    "h09, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20"
+#define SQL_FLEET_SEALED "coalesce((SELECT sealed_ms FROM fleet_sealed), 0)"
+/* The chunks of the sealed days from the one holding lo (?1, never negative) to hi (?2). */
+#define SQL_VIEW_CHUNKS                                                                            \
+    "SELECT day_ms, node_id, model, buckets FROM fleet_5m_day WHERE day_ms >= ?1 - ?1 "            \
+    "% " SQL_DAY_MS " AND day_ms < min(?2, " SQL_FLEET_SEALED ") ORDER BY day_ms, node_id, model"
+/* One node and model's: a probe of fleet_5m_day_key per day that has chunks, as the next such
+ * day is found by its index, not a scan of every node's chunks. */
+#define SQL_VIEW_CHUNKS_KEY                                                                        \
+    "WITH RECURSIVE d(day) AS (SELECT (SELECT min(day_ms) FROM fleet_5m_day WHERE day_ms >= ?1 "   \
+    "- ?1 % " SQL_DAY_MS ") UNION ALL SELECT (SELECT min(day_ms) FROM fleet_5m_day WHERE day_ms "  \
+    "> d.day) FROM d WHERE d.day < min(?2, " SQL_FLEET_SEALED "))"                                 \
+    " SELECT day_ms, node_id, model, buckets FROM d CROSS JOIN fleet_5m_day f ON "                 \
+    "f.day_ms = d.day AND f.node_id = ?3 AND f.model = ?4 WHERE d.day < min(?2, " SQL_FLEET_SEALED \
+    ")"
+/* The rows, from the boundary (or lo) to hi, in fleet_5m's primary key order. */
+#define SQL_VIEW_ROWS                                                                              \
+    "SELECT " FLEET_COLS " FROM fleet_5m WHERE bucket_ms >= max(?1, " SQL_FLEET_SEALED ") AND "    \
+    "bucket_ms < ?2 ORDER BY bucket_ms, node_id, model"
+/* One node and model's: one primary-key probe a 5-minute bucket up to the last row, as the
+ * fleet total was read before (a range scan on bucket_ms would read every node's rows). */
+#define SQL_BUCKET_MS STORE_STR(STORE_BUCKET_MS_)
+#define SQL_ROWS_END "min(?2, (SELECT max(bucket_ms) FROM fleet_5m) + 1)"
+#define SQL_VIEW_ROWS_KEY                                                                          \
+    "WITH RECURSIVE b(t) AS (SELECT (max(?1, " SQL_FLEET_SEALED ") + " SQL_BUCKET_MS               \
+    " - 1) / " SQL_BUCKET_MS " * " SQL_BUCKET_MS " UNION ALL SELECT t + " SQL_BUCKET_MS            \
+    " FROM b WHERE t + " SQL_BUCKET_MS " < " SQL_ROWS_END ") SELECT " FLEET_COLS                   \
+    " FROM b CROSS JOIN fleet_5m f ON "                                                            \
+    "f.bucket_ms = b.t AND f.node_id = ?3 AND f.model = ?4 WHERE b.t < " SQL_ROWS_END
 
-typedef struct fv_cursor {
-    sqlite3_vtab_cursor base;
-    gp_store *st;
-    sqlite3_stmt *day_all, *day_key, *rows_all, *rows_key, *last, *next_day;
-    bool eof, keyed, in_rows;
-    int64_t lo, hi, sealed, day, probe, probe_end;
-    long long key_node;
-    char *key_model;
-    long long *nodes; /* node_id IN (...), sorted; NULL: every node */
-    size_t n_nodes, cap_nodes;
-    fv_chunk *chunks; /* the current day's chunks, in (node_id, model) order */
-    size_t n, cap;
-    int slot;
-    size_t at;
-    /* the current bucket */
-    long long node;
-    const char *model; /* borrowed: a chunk's, or the row statement's until the next step */
-    int64_t bucket;
-    gp_fleet_bucket b;
-} fv_cursor;
-
-static int fv_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
-                      char **errmsg) {
-    (void)argc, (void)argv, (void)errmsg;
-    int rc = sqlite3_declare_vtab(
-        db, "CREATE TABLE x(node_id INTEGER, model TEXT, bucket_ms INTEGER, gpus INTEGER, "
-            "util_sum REAL, h00 INTEGER, h01 INTEGER, h02 INTEGER, h03 INTEGER, h04 INTEGER, "
-            "h05 INTEGER, h06 INTEGER, h07 INTEGER, h08 INTEGER, h09 INTEGER, h10 INTEGER, "
-            "h11 INTEGER, h12 INTEGER, h13 INTEGER, h14 INTEGER, h15 INTEGER, h16 INTEGER, "
-            "h17 INTEGER, h18 INTEGER, h19 INTEGER, h20 INTEGER)");
-    if (rc != SQLITE_OK)
-        return rc;
-    sqlite3_vtab *v = sqlite3_malloc(sizeof(sqlite3_vtab) + sizeof(gp_store *));
-    if (!v)
-        return SQLITE_NOMEM;
-    memset(v, 0, sizeof *v);
-    memcpy(v + 1, &aux, sizeof(gp_store *));
-    *out = v;
-    return SQLITE_OK;
+static gp_status view_decode(const store_vtab_desc *d, sqlite3_stmt *row, void *chunk,
+                             gp_err *err) {
+    (void)d;
+    const char *model = (const char *)sqlite3_column_text(row, 2);
+    char where[200];
+    fleet_where(where, sizeof where, sqlite3_column_int64(row, 1), model ? model : "(none)",
+                sqlite3_column_int64(row, 0));
+    if (!model)
+        return gp_errorf(err, GP_E_DB, where, "no model");
+    return gp_fleet_decode(sqlite3_column_blob(row, 3), (size_t)sqlite3_column_bytes(row, 3), where,
+                           chunk, err);
 }
 
-static int fv_disconnect(sqlite3_vtab *v) {
-    sqlite3_free(v);
-    return SQLITE_OK;
+static void view_cell(const void *chunk, int slot, int col, sqlite3_context *ctx) {
+    const gp_fleet_bucket *b = &((const gp_fleet_day *)chunk)->b[slot];
+    if (col == COL_GPUS)
+        sqlite3_result_int64(ctx, b->gpus);
+    else if (col == COL_UTIL)
+        sqlite3_result_double(ctx, b->util_sum);
+    else
+        sqlite3_result_int64(ctx, b->bins[col - COL_H00]);
 }
 
-/* idxNum: HAS_LO, HAS_HI (or LO_EQ: bucket_ms = ?, both bounds), then HAS_KEY (node_id = ?
- * AND model = ?, both or neither) or HAS_NODES (node_id IN (...), the list taken whole through
- * sqlite3_vtab_in), arguments in that order. */
-static int fv_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
-    (void)v;
-    int lo = -1, hi = -1, eq = -1, node = -1, model = -1, in = -1;
-    for (int i = 0; i < info->nConstraint; i++) {
-        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-        if (!c->usable)
-            continue;
-        if (c->iColumn == COL_BUCKET && c->op == SQLITE_INDEX_CONSTRAINT_EQ)
-            eq = i;
-        else if (c->iColumn == COL_BUCKET && lo < 0 &&
-                 (c->op == SQLITE_INDEX_CONSTRAINT_GE || c->op == SQLITE_INDEX_CONSTRAINT_GT))
-            lo = i;
-        else if (c->iColumn == COL_BUCKET && hi < 0 &&
-                 (c->op == SQLITE_INDEX_CONSTRAINT_LT || c->op == SQLITE_INDEX_CONSTRAINT_LE))
-            hi = i;
-        else if (c->iColumn == COL_NODE && c->op == SQLITE_INDEX_CONSTRAINT_EQ &&
-                 sqlite3_vtab_in(info, i, -1) && in < 0)
-            in = i; /* node_id IN (...): taken whole, so the order stays bucket first */
-        else if (c->iColumn == COL_NODE && c->op == SQLITE_INDEX_CONSTRAINT_EQ && node < 0)
-            node = i;
-        else if (c->iColumn == COL_MODEL && c->op == SQLITE_INDEX_CONSTRAINT_EQ && model < 0)
-            model = i;
-    }
-    int idx = 0, arg = 0;
-    if (eq >= 0) {
-        idx |= LO_EQ;
-        info->aConstraintUsage[eq].argvIndex = ++arg;
-    } else {
-        if (lo >= 0) {
-            idx |= HAS_LO;
-            info->aConstraintUsage[lo].argvIndex = ++arg;
-        }
-        if (hi >= 0) {
-            idx |= HAS_HI;
-            info->aConstraintUsage[hi].argvIndex = ++arg;
-        }
-    }
-    /* A node alone (a join's n.id = f.node_id) is not taken: the readers walk the window
-     * once in bucket order, as they walked fleet_5m's primary key. */
-    if (node >= 0 && model >= 0) {
-        idx |= HAS_KEY;
-        info->aConstraintUsage[node].argvIndex = ++arg;
-        info->aConstraintUsage[model].argvIndex = ++arg;
-    } else if (in >= 0) {
-        idx |= HAS_NODES;
-        info->aConstraintUsage[in].argvIndex = ++arg;
-        info->aConstraintUsage[in].omit = 1; /* applied here, exactly: not checked again */
-        sqlite3_vtab_in(info, in, 1);
-    }
-    /* SQLite checks every other constraint again on what comes back (omit stays 0). */
-    /* The order is fleet_5m's primary key: bucket_ms, node_id, model, ascending. */
-    static const int key_order[3] = {COL_BUCKET, COL_NODE, COL_MODEL};
-    bool ordered = info->nOrderBy <= 3;
-    for (int i = 0; ordered && i < info->nOrderBy; i++)
-        ordered = info->aOrderBy[i].iColumn == key_order[i] && !info->aOrderBy[i].desc;
-    info->orderByConsumed = ordered && info->nOrderBy > 0;
-    info->idxNum = idx;
-    double rows = (idx & HAS_KEY) ? 300 : (idx & HAS_NODES) ? 1e4 : 1e6;
-    if (!(idx & (HAS_LO | HAS_HI | LO_EQ)))
-        rows *= 100;
-    else if (idx & LO_EQ)
-        rows /= 288;
-    info->estimatedRows = (sqlite3_int64)rows;
-    info->estimatedCost = rows;
-    return SQLITE_OK;
+/* A node and model: a bucket's row; an IN list: some nodes'; else every node's, a hundred
+ * times more without a range and one bucket's with bucket_ms = ?. */
+static void view_cost(int flags, double *cost, sqlite3_int64 *rows) {
+    double n = (flags & STORE_VT_KEY) ? 300 : (flags & STORE_VT_IN) ? 1e4 : 1e6;
+    if (!(flags & (STORE_VT_LO | STORE_VT_HI | STORE_VT_EQ)))
+        n *= 100;
+    else if (flags & STORE_VT_EQ)
+        n /= 288;
+    *rows = (sqlite3_int64)n;
+    *cost = n;
 }
 
-static void chunks_clear(fv_cursor *c) {
-    for (size_t i = 0; i < c->n; i++)
-        free(c->chunks[i].model);
-    c->n = 0;
-}
-
-static int fv_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
-    gp_store *st;
-    memcpy(&st, v + 1, sizeof st);
-    fv_cursor *c = sqlite3_malloc(sizeof *c);
-    if (!c)
-        return SQLITE_NOMEM;
-    memset(c, 0, sizeof *c);
-    c->st = st;
-    gp_err err;
-    if (store_prepare(st, SQL_DAY_ALL, &c->day_all, &err) ||
-        store_prepare(st, SQL_DAY_KEY, &c->day_key, &err) ||
-        store_prepare(st, SQL_ROWS_ALL, &c->rows_all, &err) ||
-        store_prepare(st, SQL_ROWS_KEY, &c->rows_key, &err) ||
-        store_prepare(st, SQL_LAST_ROW, &c->last, &err) ||
-        store_prepare(st, SQL_NEXT_DAY, &c->next_day, &err)) {
-        sqlite3_finalize(c->day_all);
-        sqlite3_finalize(c->day_key);
-        sqlite3_finalize(c->rows_all);
-        sqlite3_finalize(c->rows_key);
-        sqlite3_finalize(c->last);
-        sqlite3_free(c);
-        return SQLITE_ERROR;
-    }
-    *out = &c->base;
-    return SQLITE_OK;
-}
-
-static int fv_close(sqlite3_vtab_cursor *cur) {
-    fv_cursor *c = (fv_cursor *)cur;
-    chunks_clear(c);
-    free(c->chunks);
-    free(c->key_model);
-    free(c->nodes);
-    sqlite3_finalize(c->day_all);
-    sqlite3_finalize(c->day_key);
-    sqlite3_finalize(c->rows_all);
-    sqlite3_finalize(c->rows_key);
-    sqlite3_finalize(c->last);
-    sqlite3_finalize(c->next_day);
-    sqlite3_free(c);
-    return SQLITE_OK;
-}
-
-static int fv_error(fv_cursor *c, const char *msg) {
-    sqlite3_free(c->base.pVtab->zErrMsg);
-    c->base.pVtab->zErrMsg = sqlite3_mprintf("%s", msg);
-    return SQLITE_ERROR;
-}
-
-static int by_node(const void *a, const void *b) {
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
-
-/* Read day c->day's chunks; 0, or an SQLite error code. */
-static int load_day(fv_cursor *c) {
-    chunks_clear(c);
-    sqlite3_stmt *s = c->keyed ? c->day_key : c->day_all;
-    sqlite3_reset(s);
-    sqlite3_bind_int64(s, 1, c->day);
-    if (c->keyed) {
-        sqlite3_bind_int64(s, 2, c->key_node);
-        sqlite3_bind_text(s, 3, c->key_model, -1, SQLITE_STATIC);
-    }
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        long long node = sqlite3_column_int64(s, 0);
-        if (c->nodes && !bsearch(&node, c->nodes, c->n_nodes, sizeof *c->nodes, by_node))
-            continue; /* not selected: its chunk is not read */
-        c->chunks = gp_xgrow(c->chunks, &c->cap, c->n, sizeof *c->chunks, 16);
-        fv_chunk *k = &c->chunks[c->n];
-        k->node = node;
-        const char *m = (const char *)sqlite3_column_text(s, 1);
-        gp_err err;
-        char where[200];
-        fleet_where(where, sizeof where, node, m ? m : "(none)", c->day);
-        if (!m || gp_fleet_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
-                                  where, &k->d, &err) != GP_OK) {
-            char msg[sizeof err.where + sizeof err.msg + 2];
-            snprintf(msg, sizeof msg, "%s: %s", m ? err.where : where, m ? err.msg : "no model");
-            sqlite3_reset(s);
-            return fv_error(c, msg);
-        }
-        k->model = gp_xstrdup(m);
-        c->n++;
-    }
-    sqlite3_reset(s);
-    return rc == SQLITE_DONE ? 0 : fv_error(c, sqlite3_errmsg(c->st->db));
-}
-
-/* Start the rows: from the boundary (or lo) to hi; keyed, one probe a 5-minute bucket up to
- * the last row, as the fleet total was read before. */
-static int start_rows(fv_cursor *c) {
-    c->in_rows = true;
-    int64_t from = c->lo > c->sealed ? c->lo : c->sealed;
-    if (!c->keyed) {
-        sqlite3_reset(c->rows_all);
-        sqlite3_bind_int64(c->rows_all, 1, from);
-        sqlite3_bind_int64(c->rows_all, 2, c->hi);
-        return 0;
-    }
-    sqlite3_reset(c->last);
-    int rc = sqlite3_step(c->last);
-    int64_t last = rc == SQLITE_ROW && sqlite3_column_type(c->last, 0) != SQLITE_NULL
-                       ? sqlite3_column_int64(c->last, 0)
-                       : INT64_MIN / 2;
-    sqlite3_reset(c->last);
-    if (rc != SQLITE_ROW)
-        return fv_error(c, sqlite3_errmsg(c->st->db));
-    c->probe = from <= 0 ? 0 : (from + STORE_BUCKET_MS - 1) / STORE_BUCKET_MS * STORE_BUCKET_MS;
-    c->probe_end = last < c->hi - 1 ? last + 1 : c->hi;
-    return 0;
-}
-
-/* The next row bucket; 0, -1 when there is none, or an SQLite error code. */
-static int next_row(fv_cursor *c) {
-    sqlite3_stmt *s = c->keyed ? c->rows_key : c->rows_all;
-    for (;;) {
-        if (c->keyed) {
-            if (c->probe >= c->probe_end)
-                return -1;
-            sqlite3_reset(s);
-            sqlite3_bind_int64(s, 1, c->probe);
-            sqlite3_bind_int64(s, 2, c->key_node);
-            sqlite3_bind_text(s, 3, c->key_model, -1, SQLITE_STATIC);
-            c->probe += STORE_BUCKET_MS;
-        }
-        int rc = sqlite3_step(s);
-        if (rc == SQLITE_ROW && c->nodes) {
-            long long node = sqlite3_column_int64(s, 0);
-            if (!bsearch(&node, c->nodes, c->n_nodes, sizeof *c->nodes, by_node))
-                continue;
-        }
-        if (rc == SQLITE_ROW) {
-            c->node = sqlite3_column_int64(s, 0);
-            c->model = (const char *)sqlite3_column_text(s, 1);
-            c->bucket = sqlite3_column_int64(s, 2);
-            bucket_of_row(s, 3, &c->b);
-            return 0;
-        }
-        if (rc != SQLITE_DONE)
-            return fv_error(c, sqlite3_errmsg(c->st->db));
-        if (!c->keyed)
-            return -1;
-    }
-}
-
-/* The next chunk bucket of the sealed days, bucket by bucket across the day's chunks; 0, -1
- * when the sealed days of the window are done, or an SQLite error code. */
-static int next_chunk(fv_cursor *c) {
-    for (;;) {
-        while (c->slot < GP_FLEET_SLOTS) {
-            int64_t t = c->day + c->slot * STORE_BUCKET_MS;
-            if (t >= c->hi) {
-                c->slot = GP_FLEET_SLOTS;
-                break;
-            }
-            while (c->at < c->n) {
-                fv_chunk *k = &c->chunks[c->at++];
-                const gp_fleet_bucket *b = &k->d.b[c->slot];
-                if (b->gpus == 0 || t < c->lo)
-                    continue;
-                c->node = k->node;
-                c->model = k->model;
-                c->bucket = t;
-                c->b = *b;
-                return 0;
-            }
-            c->slot++;
-            c->at = 0;
-        }
-        sqlite3_reset(c->next_day);
-        sqlite3_bind_int64(c->next_day, 1, c->day + GP_DAY_MS);
-        int found = sqlite3_step(c->next_day);
-        if (found != SQLITE_ROW) {
-            sqlite3_reset(c->next_day);
-            return fv_error(c, sqlite3_errmsg(c->st->db));
-        }
-        c->day = sqlite3_column_type(c->next_day, 0) == SQLITE_NULL
-                     ? INT64_MAX / 2
-                     : sqlite3_column_int64(c->next_day, 0);
-        sqlite3_reset(c->next_day);
-        if (c->day >= c->sealed || c->day >= c->hi)
-            return -1;
-        int rc = load_day(c);
-        if (rc)
-            return rc;
-        c->slot = 0;
-        c->at = 0;
-    }
-}
-
-static int fv_next(sqlite3_vtab_cursor *cur) {
-    fv_cursor *c = (fv_cursor *)cur;
-    if (!c->in_rows) {
-        int rc = next_chunk(c);
-        if (rc == 0)
-            return SQLITE_OK;
-        if (rc != -1)
-            return rc;
-        if ((rc = start_rows(c)) != 0)
-            return rc;
-    }
-    int rc = next_row(c);
-    if (rc == -1)
-        c->eof = true;
-    return rc == -1 ? SQLITE_OK : rc;
-}
-
-/* A bound as an integer range: an integer is exact; a REAL is widened to the integers around
- * it; anything else leaves the range open, SQLite deciding after us. */
-static bool bound_of(sqlite3_value *v, bool lower, int64_t *out) {
-    int t = sqlite3_value_numeric_type(v);
-    if (t == SQLITE_INTEGER) {
-        *out = sqlite3_value_int64(v);
-        return true;
-    }
-    if (t == SQLITE_FLOAT) {
-        double d = sqlite3_value_double(v);
-        if (d > -9e18 && d < 9e18) {
-            *out = (int64_t)(lower ? floor(d) : ceil(d));
-            return true;
-        }
-    }
-    return false;
-}
-
-static int fv_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int argc,
-                     sqlite3_value **argv) {
-    (void)idx_str;
-    fv_cursor *c = (fv_cursor *)cur;
-    int a = 0;
-    int64_t v;
-    c->lo = 0; /* no bucket before 1970 is stored */
-    c->hi = INT64_MAX / 2;
-    c->eof = false;
-    c->keyed = false;
-    chunks_clear(c);
-    free(c->key_model);
-    c->key_model = NULL;
-    free(c->nodes);
-    c->nodes = NULL;
-    c->n_nodes = c->cap_nodes = 0;
-    if ((idx & LO_EQ) && a < argc) {
-        if (bound_of(argv[a], true, &v) && v > c->lo)
-            c->lo = v;
-        if (bound_of(argv[a], false, &v) && v < c->hi)
-            c->hi = v + 1;
-        a++;
-    }
-    if ((idx & HAS_LO) && a < argc) {
-        if (bound_of(argv[a], true, &v) && v > c->lo)
-            c->lo = v;
-        a++;
-    }
-    if ((idx & HAS_HI) && a < argc) {
-        if (bound_of(argv[a], false, &v) && v < c->hi)
-            c->hi = v + 1; /* LT and LE alike: SQLite drops the extra row */
-        a++;
-    }
-    if ((idx & HAS_KEY) && a + 1 < argc) {
-        if (sqlite3_value_numeric_type(argv[a]) != SQLITE_INTEGER ||
-            sqlite3_value_type(argv[a + 1]) != SQLITE_TEXT) {
-            c->eof = true; /* node_id is an INTEGER and model TEXT: nothing else matches */
-            return SQLITE_OK;
-        }
-        c->keyed = true;
-        c->key_node = sqlite3_value_int64(argv[a]);
-        c->key_model = gp_xstrdup((const char *)sqlite3_value_text(argv[a + 1]));
-    } else if ((idx & HAS_NODES) && a < argc) {
-        /* Every INTEGER of the list; anything else never equals a node_id. */
-        c->nodes = gp_xmalloc(sizeof *c->nodes);
-        sqlite3_value *in;
-        int rc = sqlite3_vtab_in_first(argv[a], &in);
-        for (; rc == SQLITE_OK && in; rc = sqlite3_vtab_in_next(argv[a], &in)) {
-            if (sqlite3_value_numeric_type(in) != SQLITE_INTEGER)
-                continue;
-            c->nodes = gp_xgrow(c->nodes, &c->cap_nodes, c->n_nodes, sizeof *c->nodes, 16);
-            c->nodes[c->n_nodes++] = sqlite3_value_int64(in);
-        }
-        if (rc != SQLITE_OK && rc != SQLITE_DONE)
-            return rc;
-        qsort(c->nodes, c->n_nodes, sizeof *c->nodes, by_node);
-    }
-    gp_err err;
-    if (store_fleet_sealed(c->st, &c->sealed, &err))
-        return fv_error(c, err.msg);
-    c->in_rows = false;
-    c->day = store_day_of(c->lo);
-    c->slot = GP_FLEET_SLOTS; /* no day loaded: next_chunk loads c->day + 1 day */
-    c->at = 0;
-    c->day -= GP_DAY_MS;
-    if (c->lo >= c->hi) {
-        c->eof = true;
-        return SQLITE_OK;
-    }
-    return fv_next(cur);
-}
-
-static int fv_eof(sqlite3_vtab_cursor *cur) {
-    return ((fv_cursor *)cur)->eof;
-}
-
-static int fv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
-    fv_cursor *c = (fv_cursor *)cur;
-    switch (col) {
-    case COL_NODE:
-        sqlite3_result_int64(ctx, c->node);
-        break;
-    case COL_MODEL:
-        sqlite3_result_text(ctx, c->model, -1, SQLITE_TRANSIENT);
-        break;
-    case COL_BUCKET:
-        sqlite3_result_int64(ctx, c->bucket);
-        break;
-    case COL_GPUS:
-        sqlite3_result_int64(ctx, c->b.gpus);
-        break;
-    case COL_UTIL:
-        sqlite3_result_double(ctx, c->b.util_sum);
-        break;
-    default:
-        sqlite3_result_int64(ctx, c->b.bins[col - COL_H00]);
-        break;
-    }
-    return SQLITE_OK;
-}
-
-static int fv_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
-    fv_cursor *c = (fv_cursor *)cur;
-    *rowid = c->bucket / STORE_BUCKET_MS;
-    return SQLITE_OK;
-}
-
-static const sqlite3_module fv_module = {
-    .iVersion = 0,
-    .xCreate = NULL, /* eponymous only: there is nothing to CREATE VIRTUAL TABLE */
-    .xConnect = fv_connect,
-    .xBestIndex = fv_best_index,
-    .xDisconnect = fv_disconnect,
-    .xDestroy = fv_disconnect,
-    .xOpen = fv_open,
-    .xClose = fv_close,
-    .xFilter = fv_filter,
-    .xNext = fv_next,
-    .xEof = fv_eof,
-    .xColumn = fv_column,
-    .xRowid = fv_rowid,
+/* fleet_5m_all, with fleet_5m's columns: over a range of bucket_ms (and optionally node_id = ?
+ * AND model = ?, both, or node_id IN (...)) the buckets in fleet_5m's primary key order,
+ * (bucket_ms, node_id, model), chunks for the sealed days and rows after. */
+static const store_vtab_desc VIEW = {
+    .name = "fleet_5m_all",
+    .declare = "CREATE TABLE x(node_id INTEGER, model TEXT, bucket_ms INTEGER, gpus INTEGER, "
+               "util_sum REAL, h00 INTEGER, h01 INTEGER, h02 INTEGER, h03 INTEGER, h04 INTEGER, "
+               "h05 INTEGER, h06 INTEGER, h07 INTEGER, h08 INTEGER, h09 INTEGER, h10 INTEGER, "
+               "h11 INTEGER, h12 INTEGER, h13 INTEGER, h14 INTEGER, h15 INTEGER, h16 INTEGER, "
+               "h17 INTEGER, h18 INTEGER, h19 INTEGER, h20 INTEGER)",
+    .types = "ITIIRIIIIIIIIIIIIIIIIIIIII",
+    .range_col = COL_BUCKET,
+    .n_keys = 2,
+    .key_col = {COL_NODE, COL_MODEL},
+    .key_text = {false, true},
+    .in_col = COL_NODE,
+    .by_key = false,
+    .lo_min = 0, /* no bucket before 1970 is stored */
+    .chunks = SQL_VIEW_CHUNKS,
+    .chunks_key = SQL_VIEW_CHUNKS_KEY,
+    .rows = SQL_VIEW_ROWS,
+    .rows_key = SQL_VIEW_ROWS_KEY,
+    .slots = GP_FLEET_SLOTS,
+    .bucket_ms = STORE_BUCKET_MS,
+    .chunk_size = sizeof(gp_fleet_day),
+    .chunk_table = "fleet_5m_day",
+    .decode = view_decode,
+    .count_at = offsetof(gp_fleet_day, b[0].gpus),
+    .count_stride = sizeof(gp_fleet_bucket),
+    .cell = view_cell,
+    .cost = view_cost,
 };
 
 gp_status store_fleet_open(gp_store *st, gp_err *err) {
-    if (sqlite3_create_module(st->db, "fleet_5m_all", &fv_module, st) != SQLITE_OK)
-        return store_fail(st, err, "register the fleet view");
-    return GP_OK;
+    return store_vtab_open(st, &VIEW, &kept(st)->view, err);
 }

@@ -210,4 +210,63 @@ gp_status store_fleet_flush(gp_store *st, gp_err *err);
 /* Drop the unwritten chunks of store_fleet_add (the transaction is rolled back). */
 void store_fleet_discard(gp_store *st);
 
+/* ---- the readers' virtual tables (store_vtab.c) ---- */
+/* One eponymous virtual table over a live table and its day chunks, read together as the
+ * live table alone was read before its days were sealed: rollup_5m_all, rollup_1h_all
+ * (store_chunks.c) and fleet_5m_all (store_fleet.c) are each a descriptor of this.
+ *
+ * Its statements bind ?1 and ?2 to the bucket range [lo, hi) and ?3, ?4 to the key columns'
+ * values. A chunk statement yields (day_ms, key columns..., the chunk's BLOB) ordered by day,
+ * then key; a row statement yields the table's columns in their declared order, in the
+ * table's order. Either may name fewer parameters. */
+typedef struct store_vtab_desc store_vtab_desc;
+struct store_vtab_desc {
+    const char *name;    /* as SQL names the table */
+    const char *declare; /* "CREATE TABLE x(...)", for sqlite3_declare_vtab */
+    const char *types;   /* a letter a column: I INTEGER, R REAL, T TEXT, as declared */
+    int range_col;       /* bucket_ms: =, >, >=, <, <= bound the range */
+    int n_keys;          /* 1 or 2 key columns, taken by = all together or not at all */
+    int key_col[2];
+    bool key_text[2]; /* TEXT (else INTEGER) */
+    int in_col;       /* a key column whose IN list is taken whole (sqlite3_vtab_in), or -1 */
+    /* true: key, then bucket order (each key's chunks, then its rows, keys from keys_sql when
+     * none is given; ORDER BY bucket_ms [DESC] is consumed for one key); false: bucket, then
+     * key order (every chunk of the range, then every row), ORDER BY a prefix of (bucket,
+     * keys) ascending consumed. */
+    bool by_key;
+    int64_t lo_min; /* the range's lower end when none is given */
+    const char *keys_sql;
+    const char *chunks, *chunks_key, *chunks_key_desc; /* NULL where not needed */
+    const char *rows, *rows_key, *rows_key_desc;
+    /* The chunks: slots buckets of bucket_ms from day_ms, decoded into chunk_size bytes. */
+    int slots;
+    int64_t bucket_ms;
+    size_t chunk_size;
+    const char *chunk_table; /* for messages */
+    /* Decode the current row of a chunk statement into chunk; GP_E_INPUT or GP_E_DB with err
+     * naming the chunk. */
+    gp_status (*decode)(const store_vtab_desc *d, sqlite3_stmt *row, void *chunk, gp_err *err);
+    /* A bucket holds data where its count, a long long at count_at + slot * count_stride in
+     * the decoded chunk, is not 0 (read in place: it is asked of every slot of every chunk). */
+    size_t count_at, count_stride;
+    /* A value column (not a key, not bucket_ms) of a bucket. */
+    void (*cell)(const void *chunk, int slot, int col, sqlite3_context *ctx);
+    /* The planner's estimates for a plan (flags: STORE_VT_*). */
+    void (*cost)(int flags, double *cost, sqlite3_int64 *rows);
+};
+/* A plan's flags, as cost sees them. */
+enum {
+    STORE_VT_LO = 1,   /* a lower bound on bucket_ms */
+    STORE_VT_HI = 2,   /* an upper bound */
+    STORE_VT_EQ = 4,   /* bucket_ms = ?: both */
+    STORE_VT_KEY = 8,  /* every key column = ? */
+    STORE_VT_IN = 16,  /* in_col IN (...) */
+    STORE_VT_DESC = 32 /* ORDER BY bucket_ms DESC, consumed */
+};
+typedef struct store_vtab store_vtab;
+/* Register d (which must outlive the connection) on st's connection; *out keeps the cursors'
+ * statements between queries and store_vtab_done frees them before the connection closes. */
+gp_status store_vtab_open(gp_store *st, const store_vtab_desc *d, store_vtab **out, gp_err *err);
+void store_vtab_done(store_vtab *v);
+
 #endif
