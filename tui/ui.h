@@ -20,7 +20,7 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/capacity.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/reference.h"
 
 enum {

@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "gpuplan/app_session.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 

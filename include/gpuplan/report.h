@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "gpuplan/error.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/xmem.h"
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/scenario.h"
 
 /* How a batch is valued at its exit (docs/model.md pct(t)). */

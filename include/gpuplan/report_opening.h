@@ -7,7 +7,7 @@
 #ifndef GPUPLAN_REPORT_OPENING_H
 #define GPUPLAN_REPORT_OPENING_H
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "gpuplan/error.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/scenario.h"
 
 #define GP_SENS_MAX_ROWS 512

@@ -11,7 +11,7 @@
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/clock.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/report_capacity.h"
 #include "gpuplan/scenario_json.h"
 #include "gpuplan/store_capacity.h"

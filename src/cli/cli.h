@@ -21,7 +21,7 @@
 #include "gpuplan/app_session.h"
 #include "gpuplan/error.h"
 #include "gpuplan/files.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/parse.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"

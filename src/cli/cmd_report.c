@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/scenario_json.h"
 
 static void help(FILE *f) {

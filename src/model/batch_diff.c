@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/batch_diff.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/xmem.h"
 
 gp_batch_scenario *gp_batch_summary_add(gp_batch_summary *sum) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine_int.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/xmem.h"
 
 #define HOURS GP_MONTH_HOURS

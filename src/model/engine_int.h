@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 
 /* ---- the formulas, each once, docs/model.md's names in the comments ------------------ */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "engine_int.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 
 void steady_cache_init(steady_cache *c, const gp_scenario *s) {
     memset(c, 0, sizeof *c); /* every memo key 0: no gpus or terms are 0, so all miss */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 
 /* An input: where it lives in a scenario, its valid range and whether it is an integer. The
  * offset is applied to a gp_scenario, or to a gp_option / gp_period for the indexed kinds. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine_int.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/xmem.h"
 
 typedef struct param_info {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/output.h"
 #include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"

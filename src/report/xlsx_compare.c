@@ -16,7 +16,7 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/output.h"
 #include "gpuplan/report_compare.h"
 #include "gpuplan/xmem.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/report_xlsx.h"
 #include "xlsx_int.h"
 

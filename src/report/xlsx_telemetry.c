@@ -8,7 +8,7 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/text.h"

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_telemetry.h"
 #include "../dbfile.h"

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "gpuplan/embedded.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/scenario_json.h"
 
 static double clock_s(clockid_t id) {

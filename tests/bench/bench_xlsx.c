@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "gpuplan/embedded.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/report_xlsx.h"
 #include "gpuplan/scenario_json.h"
 

@@ -32,7 +32,7 @@ header_layer() { # header's base name -> base|model|formats|store|collect|report
         store | store_*) echo store ;;
         collect | collect_* | fetch | catalog_load) echo collect ;;
         error | xmem | files | parse | text | numfmt | output | clock | embedded) echo base ;;
-        scenario | model | sweep | sensitivity | capacity | batch_diff | compare | fleet | metrics | workload | inputs) echo model ;;
+        scenario | engine | sweep | sensitivity | capacity | batch_diff | compare | fleet | metrics | workload | inputs) echo model ;;
         scenario_json | csv | catalog | reference | samples | prom_range | chunk | url | batch_json | throughput | workload_json | fx | api_price) echo formats ;;
         *) echo none ;;
     esac

@@ -13,7 +13,7 @@
 #include "gpuplan/app_draft.h"
 #include "gpuplan/app_pricing.h"
 #include "gpuplan/app_scenario.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/app_sensitivity.h"
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/collect.h"

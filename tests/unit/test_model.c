@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/scenario_json.h"
 #include "testutil.h"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "gpuplan/app_sweep.h"
-#include "gpuplan/model.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/sensitivity.h"
 #include "gpuplan/sweep.h"
 #include "testutil.h"

@@ -7,8 +7,8 @@
  * bridge it lacks, demand past 10,000,000 GPUs, a result that is not finite) is reported in
  * gp_result.error, GP_E_INPUT with the JSON path it concerns; the report writers refuse such a
  * result. */
-#ifndef GPUPLAN_MODEL_H
-#define GPUPLAN_MODEL_H
+#ifndef GPUPLAN_ENGINE_H
+#define GPUPLAN_ENGINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
