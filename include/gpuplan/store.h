@@ -70,6 +70,11 @@ gp_status gp_store_scenario_versions(gp_store *st, const char *name,
 gp_status gp_store_begin(gp_store *st, gp_err *err);
 gp_status gp_store_commit(gp_store *st, gp_err *err);
 void gp_store_rollback(gp_store *st);
+/* fn(st, arg, err) in a transaction of its own (BEGIN IMMEDIATE ... COMMIT): all its writes, or
+ * none when it or the commit fails (ROLLBACK). Returns GP_OK, or fn's or the commit's error.
+ * Not inside another transaction: a write nested in one takes a SAVEPOINT instead. */
+gp_status gp_store_in_tx(gp_store *st, gp_status (*fn)(gp_store *st, void *arg, gp_err *err),
+                         void *arg, gp_err *err);
 
 /* Delete a scenario and every version of it. */
 gp_status gp_store_scenario_rm(gp_store *st, const char *name, gp_err *err);

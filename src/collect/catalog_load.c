@@ -63,23 +63,25 @@ static gp_status on_fx(const gp_fx_rate *r, void *arg, gp_err *err) {
     return GP_OK;
 }
 
-/* Inside the caller's transaction. */
-static gp_status fx_load(gp_store *st, const char *buf, size_t len, const char *origin,
-                         const char *source, gp_fx_import_stats *out, gp_err *err) {
+/* One file's text to parse into the store. */
+typedef struct load_args {
+    const char *buf, *origin, *source;
+    size_t len;
+    void *out;
+} load_args;
+
+static gp_status fx_load(gp_store *st, void *arg, gp_err *err) {
+    load_args *a = arg;
+    gp_fx_import_stats *out = a->out;
     memset(out, 0, sizeof *out);
-    fx_ctx c = {st, source && *source ? source : origin, out};
-    return gp_fx_parse_ecb(buf, len, origin, on_fx, &c, &out->rows, err);
+    fx_ctx c = {st, a->source && *a->source ? a->source : a->origin, out};
+    return gp_fx_parse_ecb(a->buf, a->len, a->origin, on_fx, &c, &out->rows, err);
 }
 
 gp_status gp_fx_import(gp_store *st, const char *buf, size_t len, const char *origin,
                        const char *source, gp_fx_import_stats *out, gp_err *err) {
-    if (gp_store_begin(st, err))
-        return err->code;
-    if (fx_load(st, buf, len, origin, source, out, err) || gp_store_commit(st, err)) {
-        gp_store_rollback(st);
-        return err->code;
-    }
-    return GP_OK;
+    load_args a = {buf, origin, source, len, out};
+    return gp_store_in_tx(st, fx_load, &a, err);
 }
 
 typedef struct api_ctx {
@@ -99,23 +101,18 @@ static gp_status on_api(const gp_api_price *p, void *arg, gp_err *err) {
     return GP_OK;
 }
 
-/* Inside the caller's transaction. */
-static gp_status api_load(gp_store *st, const char *buf, size_t len, const char *origin,
-                          gp_api_import_stats *out, gp_err *err) {
+static gp_status api_load(gp_store *st, void *arg, gp_err *err) {
+    load_args *a = arg;
+    gp_api_import_stats *out = a->out;
     memset(out, 0, sizeof *out);
     api_ctx c = {st, out};
-    return gp_api_price_parse(buf, len, origin, on_api, &c, &out->rows, err);
+    return gp_api_price_parse(a->buf, a->len, a->origin, on_api, &c, &out->rows, err);
 }
 
 gp_status gp_api_price_import(gp_store *st, const char *buf, size_t len, const char *origin,
                               gp_api_import_stats *out, gp_err *err) {
-    if (gp_store_begin(st, err))
-        return err->code;
-    if (api_load(st, buf, len, origin, out, err) || gp_store_commit(st, err)) {
-        gp_store_rollback(st);
-        return err->code;
-    }
-    return GP_OK;
+    load_args a = {buf, origin, NULL, len, out};
+    return gp_store_in_tx(st, api_load, &a, err);
 }
 
 /* ---- the bundle ----------------------------------------------------------------------------- */
@@ -290,14 +287,16 @@ gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out,
         }
         if (strcmp(row->kind, "fx-ecb") == 0) {
             gp_fx_import_stats s;
-            if (fx_load(st, (const char *)e->data, e->len, origin, row->source, &s, err))
+            load_args a = {(const char *)e->data, origin, row->source, e->len, &s};
+            if (fx_load(st, &a, err)) /* inside the bundle's transaction */
                 goto fail;
             out->fx_rates += s.added;
             continue;
         }
         if (strcmp(row->kind, "api-prices") == 0) {
             gp_api_import_stats s;
-            if (api_load(st, (const char *)e->data, e->len, origin, &s, err))
+            load_args a = {(const char *)e->data, origin, NULL, e->len, &s};
+            if (api_load(st, &a, err)) /* inside the bundle's transaction */
                 goto fail;
             out->api_prices += s.added;
             continue;

@@ -110,7 +110,7 @@ static gp_status migrate_locked(gp_store *st, void *arg, gp_err *err) {
 static gp_status migrate(gp_store *st, int seen, gp_err *err) {
     if (seen == gp_store_schema_version())
         return GP_OK;
-    return store_in_tx(st, migrate_locked, NULL, err);
+    return gp_store_in_tx(st, migrate_locked, NULL, err);
 }
 
 gp_status gp_store_open(const char *path, gp_store **out, gp_err *err) {
@@ -309,7 +309,7 @@ done:
 gp_status gp_store_scenario_save(gp_store *st, const char *name, const char *json, int *version,
                                  gp_err *err) {
     scenario_save sv = {name, json, 0};
-    if (store_in_tx(st, save_version, &sv, err))
+    if (gp_store_in_tx(st, save_version, &sv, err))
         return err->code;
     *version = sv.version;
     return GP_OK;

@@ -61,8 +61,8 @@ gp_status store_rollback(gp_store *st, gp_err *err) {
     return err->code;
 }
 
-gp_status store_in_tx(gp_store *st, gp_status (*fn)(gp_store *st, void *arg, gp_err *err),
-                      void *arg, gp_err *err) {
+gp_status gp_store_in_tx(gp_store *st, gp_status (*fn)(gp_store *st, void *arg, gp_err *err),
+                         void *arg, gp_err *err) {
     if (store_exec(st, "BEGIN IMMEDIATE", err))
         return err->code;
     if (fn(st, arg, err) || store_exec(st, "COMMIT", err))
@@ -78,7 +78,7 @@ gp_status store_each(gp_store *st, const void *rows, size_t n, size_t size,
     return GP_OK;
 }
 
-/* store_each's arguments through store_in_tx. */
+/* store_each's arguments through gp_store_in_tx. */
 typedef struct each_args {
     const void *rows;
     size_t n, size;
@@ -94,7 +94,7 @@ gp_status store_each_in_tx(gp_store *st, const void *rows, size_t n, size_t size
                            gp_status (*put)(gp_store *st, const void *row, gp_err *err),
                            gp_err *err) {
     each_args a = {rows, n, size, put};
-    return store_in_tx(st, each_tx, &a, err);
+    return gp_store_in_tx(st, each_tx, &a, err);
 }
 
 int64_t store_day_of(int64_t ms) {

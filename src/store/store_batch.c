@@ -101,7 +101,7 @@ done:
 gp_status gp_store_batch_record(gp_store *st, const gp_batch_record *rec, long long *id,
                                 gp_err *err) {
     batch_run br = {rec, 0};
-    if (store_in_tx(st, record_run, &br, err))
+    if (gp_store_in_tx(st, record_run, &br, err))
         return err->code;
     if (id)
         *id = br.id;

@@ -86,16 +86,11 @@ gp_status store_damaged(gp_store *st, gp_err *err);
 gp_status store_exec(gp_store *st, const char *sql, gp_err *err);
 /* ROLLBACK if a transaction is open; returns err->code. */
 gp_status store_rollback(gp_store *st, gp_err *err);
-/* fn(st, arg, err) in a transaction of its own (BEGIN IMMEDIATE ... COMMIT): all its writes, or
- * none when it or the commit fails (ROLLBACK). Returns GP_OK, or fn's or the commit's error.
- * Not inside another transaction: a write nested in one takes a SAVEPOINT instead. */
-gp_status store_in_tx(gp_store *st, gp_status (*fn)(gp_store *st, void *arg, gp_err *err),
-                      void *arg, gp_err *err);
 /* put(st, row, err) for each of the n rows of size bytes at rows, in order, stopping at the
  * first error (returned). */
 gp_status store_each(gp_store *st, const void *rows, size_t n, size_t size,
                      gp_status (*put)(gp_store *st, const void *row, gp_err *err), gp_err *err);
-/* store_each in one transaction (store_in_tx): every row written, or none. */
+/* store_each in one transaction (gp_store_in_tx): every row written, or none. */
 gp_status store_each_in_tx(gp_store *st, const void *rows, size_t n, size_t size,
                            gp_status (*put)(gp_store *st, const void *row, gp_err *err),
                            gp_err *err);

@@ -61,7 +61,7 @@ static gp_status replace_estimates(gp_store *st, void *arg, gp_err *err) {
 gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
                                      int n, gp_err *err) {
     estimates e = {profile, rows, n};
-    return store_in_tx(st, replace_estimates, &e, err);
+    return gp_store_in_tx(st, replace_estimates, &e, err);
 }
 
 static void column_text(sqlite3_stmt *s, int i, char *out, size_t cap) {

@@ -290,7 +290,7 @@ static void test_each_in_one_transaction(void **state) {
     assert_meta(st, "tx_a", "1"); /* rolled back: the first rows too */
     assert_meta(st, "tx_d", NULL);
     assert_meta(st, "tx_e", NULL); /* stopped at the failing row */
-    assert_int_equal(store_in_tx(st, fail_after_one, "tx_f", &err), GP_E_INPUT);
+    assert_int_equal(gp_store_in_tx(st, fail_after_one, "tx_f", &err), GP_E_INPUT);
     assert_string_equal(err.msg, "refused");
     assert_meta(st, "tx_f", NULL);
     assert_int_equal(store_each_in_tx(st, good, 0, sizeof good[0], put_kv, &err), GP_OK);
