@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sweep's speed targets (issue 15, "Speed"), measured side by side:
+# sweep's speed targets, measured side by side:
 #  1. a sweep over a version 2 parameter at >= 1,000,000 grid points a second on one core, in
 #     constant memory (bench_sweep: the summary solved by rows, checked against the summary
 #     walked point by point);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The TUI on a version 2 plan (issue 15): each keystroke in the Plan editor re-evaluates the
+# The TUI on a version 2 plan: each keystroke in the Plan editor re-evaluates the
 # plan month by month, and each key on the Timeline redraws its step chart, lanes and
 # cumulative costs. The target is the editor's: a keystroke redrawn in 16 ms (README "Speed").
 # The real binary runs in tmux at 120x40 with GPUPLAN_TUI_TIMING=FILE (each key's time from

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A server whose every answer carries control characters in its error text (issue 25, item 9):
+"""A server whose every answer carries control characters in its error text:
 a Prometheus API error (HTTP 400, JSON) on every path, and a plain-text 400 on /metrics.
 Usage: evil_text_server.py PORT_FILE SECONDS (writes the port it listens on, serves, exits)."""
 import http.server

@@ -124,7 +124,7 @@ PY
 else
     skip "6: read-only bind mount: needs root and mount (CAP_SYS_ADMIN)"
 fi
-# db check on a damaged page (issue 25, item 10): SQLite's integrity_check names it, one line a
+# db check on a damaged page: SQLite's integrity_check names it, one line a
 # problem, the summary still printed, exit 1.
 cp "$tmp/rw/db" "$tmp/page.db"
 $py - "$tmp/page.db" <<'PY'

@@ -1,4 +1,4 @@
-/* Fuzz target: the checks on outside text of issue 19: a source URL, a token file, and the
+/* Fuzz target: the checks on outside text: a source URL, a token file, and the
  * sanitiser of text bound for CSV and XLSX. The first byte picks which (mod 3). */
 #include <stddef.h>
 #include <stdint.h>

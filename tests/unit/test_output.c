@@ -1,4 +1,4 @@
-/* gp_output, the one writer of -o (issue 19 item 5): regular files replaced atomically with
+/* gp_output, the one writer of -o: regular files replaced atomically with
  * their mode, links followed, FIFOs written in place, what cannot be written refused. No
  * device of the system is touched: the shell test makes its own device node as root. */
 #include <dirent.h>

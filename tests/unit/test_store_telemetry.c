@@ -206,7 +206,7 @@ static int take_gpu(const gp_gpu_ref *g, void *arg) {
     return 0;
 }
 
-/* gp_store_node_gpus: the whole GPUs known by UUID, for a dmon import to land on (issue 33). */
+/* gp_store_node_gpus: the whole GPUs known by UUID, for a dmon import to land on. */
 static void test_node_gpus(void **state) {
     (void)state;
     gp_err err;

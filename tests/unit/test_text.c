@@ -1,4 +1,4 @@
-/* gp_text_clean, the one sanitiser for outside text bound for CSV and XLSX (issue 19, 6 and 7). */
+/* gp_text_clean, the one sanitiser for outside text bound for CSV and XLSX. */
 #include <math.h>
 #include <string.h>
 

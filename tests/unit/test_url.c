@@ -1,4 +1,4 @@
-/* Source URL and token file checks (issue 19 item 10). */
+/* Source URL and token file checks. */
 #include <string.h>
 
 #include "gpuplan/url.h"
