@@ -742,8 +742,9 @@ static gp_status ask(const gp_cap_query *q, const window *w, const mig_set *m, b
     return rc;
 }
 
-gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c, gp_err *err) {
-    memset(c, 0, sizeof *c);
+/* The query's options checked, the window it answers for and the capacity's header filled. */
+static gp_status cap_begin(const gp_cap_query *q, int64_t now, gp_capacity *c, window *w,
+                           gp_err *err) {
     const gp_history_opts *o = q->remote;
     gp_err bad;
     if (gp_url_check_source(o->url, &bad)) /* never repeated: the URL may hold a password */
@@ -758,9 +759,9 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
         return gp_errorf(err, GP_E_INPUT, NULL, "hosts per query and concurrency must be >= 1");
     /* The store's window: its hours from now - since on (the hour in progress included), and its
      * fleet buckets from the 5 minutes after now - since on. */
-    window w = {.start = ceil_hour(now - q->since_ms), .at = ceil_hour(now + 1)};
-    w.w_ms = w.at - w.start;
-    w.bstart = (now - q->since_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
+    *w = (window){.start = ceil_hour(now - q->since_ms), .at = ceil_hour(now + 1)};
+    w->w_ms = w->at - w->start;
+    w->bstart = (now - q->since_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
     c->from_ms = now - q->since_ms;
     c->until_ms = now;
     c->threshold = q->threshold;
@@ -770,6 +771,41 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
     snprintf(c->currency, sizeof c->currency, "%s", q->currency);
     snprintf(c->server, sizeof c->server, "%s", o->url);
     c->window = q->since_ms / BUCKET_MS;
+    return GP_OK;
+}
+
+/* The answers in v into c: a row per GPU, the fleet's buckets, the use per label value. */
+static void cap_take(const gp_cap_query *q, const window *w, const gp_promvec *v, gp_capacity *c) {
+    acc *a = gp_xcalloc(v->gpus.n_gpus ? v->gpus.n_gpus : 1, sizeof *a);
+    size_t ucap = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const gp_promvec_item *it = &v->it[i];
+        if (it->agg[0] == 'l' && q->by)
+            usage_point(it, c, &ucap);
+        else if (it->gpu >= 0 && (size_t)it->gpu < v->gpus.n_gpus)
+            gpu_point(it, &a[it->gpu]);
+    }
+    take_rows(v, a, c);
+    take_buckets(v, w, c);
+    free(a);
+    for (size_t i = 0; i < c->n; i++)
+        c->gpus += !c->rows[i].mig[0];
+    cap_summarise(c);
+    if (q->by) {
+        c->by = q->by;
+        if (c->nu)
+            qsort(c->usage, c->nu, sizeof *c->usage, usage_cmp);
+        if (q->has_allin)
+            cap_chargeback(c, q->allin_per_gpu_hour);
+    }
+}
+
+gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c, gp_err *err) {
+    memset(c, 0, sizeof *c);
+    const gp_history_opts *o = q->remote;
+    window w = {0};
+    if (cap_begin(q, now, c, &w, err))
+        return err->code;
     char **listed = NULL;
     size_t n_hosts = (size_t)q->n_nodes;
     gp_status rc = GP_OK;
@@ -795,32 +831,8 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
     free(profiles);
     free(models);
     free(m.p);
-    if (rc != GP_OK) {
-        gp_promvec_done(&v);
-        return rc;
-    }
-    acc *a = gp_xcalloc(v.gpus.n_gpus ? v.gpus.n_gpus : 1, sizeof *a);
-    size_t ucap = 0;
-    for (size_t i = 0; i < v.n; i++) {
-        const gp_promvec_item *it = &v.it[i];
-        if (it->agg[0] == 'l' && q->by)
-            usage_point(it, c, &ucap);
-        else if (it->gpu >= 0 && (size_t)it->gpu < v.gpus.n_gpus)
-            gpu_point(it, &a[it->gpu]);
-    }
-    take_rows(&v, a, c);
-    take_buckets(&v, &w, c);
-    free(a);
+    if (rc == GP_OK)
+        cap_take(q, &w, &v, c);
     gp_promvec_done(&v);
-    for (size_t i = 0; i < c->n; i++)
-        c->gpus += !c->rows[i].mig[0];
-    cap_summarise(c);
-    if (q->by) {
-        c->by = q->by;
-        if (c->nu)
-            qsort(c->usage, c->nu, sizeof *c->usage, usage_cmp);
-        if (q->has_allin)
-            cap_chargeback(c, q->allin_per_gpu_hour);
-    }
-    return GP_OK;
+    return rc;
 }
