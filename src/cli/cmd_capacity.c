@@ -40,6 +40,7 @@ enum {
     C_HOSTS,
     C_CONC,
     C_RECORDED,
+    C_SLICE,
     C_PRINT_RULES
 };
 
@@ -169,6 +170,7 @@ int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q
                                           {"hosts-per-query", required_argument, NULL, C_HOSTS},
                                           {"concurrency", required_argument, NULL, C_CONC},
                                           {"recorded", required_argument, NULL, C_RECORDED},
+                                          {"slice", required_argument, NULL, C_SLICE},
                                           {"print-rules", no_argument, NULL, C_PRINT_RULES},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
@@ -232,6 +234,11 @@ int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q
             else
                 rc = cli_usage_error("--recorded: auto, yes or no");
             break;
+        case C_SLICE:
+            f->recorded_set = true; /* goes with --prometheus, as --recorded does */
+            if (!parse_since(optarg, &q->slice_ms) || q->slice_ms % GP_HOUR_MS)
+                rc = cli_usage_error("--slice: \"%s\" is not whole hours like 7d or 12h", optarg);
+            break;
         case C_PRINT_RULES:
             f->print_rules = true;
             break;
@@ -251,8 +258,8 @@ int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q
             fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
     } else if (!rc && (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
                        f->remote.cacert[0] || f->remote.insecure || f->recorded_set))
-        rc = cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure and "
-                             "--recorded go with --prometheus URL");
+        rc = cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure, "
+                             "--recorded and --slice go with --prometheus URL");
     return rc;
 }
 
@@ -278,7 +285,7 @@ static void capacity_help(FILE *f) {
         "                        [--prometheus URL [--match SELECTOR] [--token-file F]\n"
         "                         [--org-id TENANT] [--cacert FILE] [--insecure] [--timeout 120s]\n"
         "                         [--hosts-per-query 8] [--concurrency 4]\n"
-        "                         [--recorded auto|yes|no]]\n"
+        "                         [--recorded auto|yes|no] [--slice 31d]]\n"
         "       gpuplan capacity --print-rules\n\n"
         "Utilization, power, energy and memory per GPU, node, GPU model and fleet from stored\n"
         "telemetry; idle GPUs and what they cost; money per node; the fleet's load duration\n"
@@ -293,7 +300,9 @@ static void capacity_help(FILE *f) {
         "queries it sends are listed in docs/telemetry.md. Where the server holds the\n"
         "series of gpuplan's recording rules for the window (--print-rules writes them,\n"
         "as contrib/prometheus/gpuplan-capacity.rules.yml), they are read instead of the\n"
-        "raw ones (--recorded auto); the output says which.\n");
+        "raw ones (--recorded auto); the output says which. --slice asks for the window in\n"
+        "time slices of that length (whole hours; a month by default), each host group's\n"
+        "slices their own queries, so no answer grows with the window.\n");
 }
 
 int cmd_capacity(gp_session *ses, int argc, char **argv) {
