@@ -13,6 +13,10 @@
  * Where the server holds the series of gpuplan's recording rules (rec_rules below, shipped as
  * contrib/prometheus/gpuplan-capacity.rules.yml) for the window, the same figures are read from
  * them: sums and counts of points recorded every 5 minutes instead of subqueries over raw ones.
+ * A GPU's hourly means of power and peaks of memory come back as points (a range query), and
+ * their P95s and 10 W bins are taken here; so every other figure is a sum, count or maximum and
+ * the window can be asked for in time slices (--slice) as well as host groups, each answer
+ * folded in as it is parsed.
  */
 #include <ctype.h>
 #include <math.h>
