@@ -242,6 +242,21 @@ static gp_status auth_check(const gp_history_opts *o, gp_err *err) {
     return st;
 }
 
+/* Whether url names this machine (localhost, 127.0.0.0/8, ::1): its answers are then asked for
+ * uncompressed. Prometheus spends about 80 ms of CPU gzipping a MB of JSON, more than the
+ * transfer of the plain bytes takes even on a LAN, and on loopback they never leave the host. */
+static bool loopback(const char *url) {
+    CURLU *u = curl_url();
+    char *host = NULL;
+    bool local = false;
+    if (u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
+        !curl_url_get(u, CURLUPART_HOST, &host, 0) && host)
+        local = !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]");
+    curl_free(host);
+    curl_url_cleanup(u);
+    return local;
+}
+
 /* A POST of x->form to base + path (a GET with the form as its query string when !post), with
  * the source's credentials and TLS settings; NULL with err set when it cannot be made. */
 static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bool post,
@@ -270,6 +285,8 @@ static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bo
     curl_easy_setopt(h, CURLOPT_PRIVATE, x);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+    if (loopback(o->url))
+        curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, NULL);
     x->headers = curl_slist_append(x->headers, "Accept: application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->headers);
     if (o->cacert && *o->cacert)
