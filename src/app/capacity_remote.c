@@ -13,6 +13,10 @@
  * Where the server holds the series of gpuplan's recording rules (rec_rules below, shipped as
  * contrib/prometheus/gpuplan-capacity.rules.yml) for the window, the same figures are read from
  * them: sums and counts of points recorded every 5 minutes instead of subqueries over raw ones.
+ * A GPU's hourly means of power and peaks of memory come back as points (a range query), and
+ * their P95s and 10 W bins are taken here; so every other figure is a sum, count or maximum and
+ * the window can be asked for in time slices (--slice) as well as host groups, each answer
+ * folded in as it is parsed.
  */
 #include <ctype.h>
 #include <math.h>
@@ -31,8 +35,10 @@
 #define BUCKET_MS 300000LL
 /* Points per series of one range query: under Prometheus' 11,000. */
 #define RANGE_POINTS 10000
-/* Points of all answers together (about 100 bytes each in memory). */
+/* Points of one answer (about 100 bytes each in memory): each is folded in and dropped. */
 #define MAX_ITEMS (1u << 24)
+/* The time slice when none is asked for: a month of a host group's points in an answer. */
+#define AUTO_SLICE_MS (31LL * GP_DAY_MS)
 
 /* The expressions every query is built of, for one selector. */
 typedef struct exprs {
@@ -168,80 +174,157 @@ static void term(gp_buf *q, const char *tag, gp_buf *x) {
     x->len = 0;
 }
 
-/* The window of the instant queries: evaluated at `at`, a subquery range of w_ms - 1 ms holds
- * the points of (at - w_ms, at], so the buckets and hours of [at - w_ms, at). */
+/* The window: the store's hours [start, at) and its fleet buckets from bstart on. */
 typedef struct window {
     int64_t start, at; /* whole hours */
     long long w_ms;
     int64_t bstart; /* the fleet's buckets start here, a whole 5 minutes (as the store's do) */
 } window;
 
-/* The per-GPU queries of one host group: utilization counts and bins, power, the hourly p95s. */
-static void gpu_queries(const exprs *e, const char *sel, const window *w, gp_buf q[3], gp_buf *x) {
+/* One time slice of the window, [s0, s1) in whole hours: its instant queries are evaluated at
+ * s1, where a range (or subquery range) of s1 - s0 - 1 ms holds the points of (s0, s1], so the
+ * buckets and hours of [s0, s1); its range queries ask for the hours and fleet buckets ending
+ * in (s0, s1] (the first slice's buckets from the window's bstart). Sums, counts and maxima
+ * add up over slices; the hourly P95s are taken from the hourly points themselves. */
+typedef struct slice {
+    int64_t s0, s1, b0;
+    long long r; /* s1 - s0 - 1 */
+} slice;
+
+/* The calls of a batch: each with the tag its untagged points take ("" to keep theirs), the
+ * texts they send owned here (a range's spans share one). */
+typedef struct callset {
+    gp_prom_call *c;
+    const char **tag;
+    size_t n, cap;
+    gp_buf **text;
+    size_t nt, ct;
+} callset;
+
+/* A new empty text of the batch. */
+static gp_buf *cs_text(callset *s) {
+    s->text = gp_xgrow(s->text, &s->ct, s->nt, sizeof *s->text, 16);
+    gp_buf *t = s->text[s->nt++] = gp_xmalloc(sizeof *t);
+    gp_buf_init(t, 1u << 24);
+    return t;
+}
+
+static gp_prom_call *cs_add(callset *s, const gp_buf *t, const char *tag) {
+    s->c = gp_xgrow(s->c, &s->cap, s->n, sizeof *s->c, 16);
+    s->tag = gp_xrealloc(s->tag, s->cap * sizeof *s->tag);
+    s->tag[s->n] = tag;
+    gp_prom_call *c = &s->c[s->n++];
+    *c = (gp_prom_call){.query = t->data ? t->data : ""};
+    return c;
+}
+
+/* Text t (not empty) as an instant query at at. */
+static void cs_instant(callset *s, const gp_buf *t, int64_t at) {
+    if (t->len)
+        cs_add(s, t, "")->time_ms = at;
+}
+
+/* Text t as range queries of the points first, first + step, ..., last: spans of at most
+ * RANGE_POINTS (under Prometheus' 11,000 a series). Untagged points take tag. */
+static void cs_range(callset *s, const gp_buf *t, int64_t first, int64_t last, int64_t step,
+                     const char *tag) {
+    for (int64_t a = first; a <= last; a += RANGE_POINTS * step) {
+        int64_t b = a + (RANGE_POINTS - 1) * step;
+        gp_prom_call *c = cs_add(s, t, tag);
+        c->range = true;
+        c->time_ms = a;
+        c->end_ms = b < last ? b : last;
+        c->step_ms = step;
+    }
+}
+
+static void cs_done(callset *s) {
+    for (size_t i = 0; i < s->nt; i++) {
+        gp_buf_done(s->text[i]);
+        free(s->text[i]);
+    }
+    free(s->text);
+    free(s->c);
+    free(s->tag);
+    memset(s, 0, sizeof *s);
+}
+
+/* The hourly range queries of a slice: each GPU's hourly mean power ("ph", from which its P95 W
+ * and 10 W bins are taken here, pooled as the store pools them) and hourly peak memory used
+ * ("mh", for its P95), at the hours ending in (s0, s1]. */
+static void hourly_calls(callset *s, const slice *sl, const char *power, const char *mem) {
+    gp_buf *t = cs_text(s);
+    gp_buf_printf(t, "%s", power);
+    cs_range(s, t, sl->s0 + GP_HOUR_MS, sl->s1, GP_HOUR_MS, "ph");
+    t = cs_text(s);
+    gp_buf_printf(t, "%s", mem);
+    cs_range(s, t, sl->s0 + GP_HOUR_MS, sl->s1, GP_HOUR_MS, "mh");
+}
+
+/* The per-GPU queries of one host group and slice: utilization sums and bins, power, memory. */
+static void gpu_queries(const exprs *e, const char *sel, const slice *sl, callset *s, gp_buf *x) {
     const char *u = e->u.data, *p = e->p.data;
-    long long r = w->w_ms - 1;
+    long long r = sl->r;
+    gp_buf *q0 = cs_text(s), *q1 = cs_text(s);
     gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", u, r);
-    term(&q[0], "sum", x);
+    term(q0, "sum", x);
     /* The whole histogram in one evaluation of the means: count_values gives each GPU one
      * series per bin (its labels kept) worth 1 at each bucket it falls in, and
      * sum_over_time counts them; the tag becomes "h" and the bin. */
-    gp_buf_printf(&q[0],
+    gp_buf_printf(q0,
                   " or label_replace(sum_over_time((count_values without () (\"gpuplan_bin\", "
                   "clamp(floor(%s / 5), 0, %d)))[%lldms:5m]), \"%s\", \"h$1\", \"gpuplan_bin\", "
                   "\"(.*)\")",
                   u, GP_UTIL_BINS - 1, r, GP_RANGE_AGG_LABEL);
     gp_buf_printf(x, "count_over_time(%s[%lldms:5m])", p, r);
-    term(&q[1], "pn", x);
+    term(q1, "pn", x);
     gp_buf_printf(x, "sum_over_time(%s[%lldms:5m])", p, r);
-    term(&q[1], "ps", x);
+    term(q1, "ps", x);
     /* Busy for the power split at 5 %, as the store splits it (db/004_capacity.sql). */
     const char *ph = e->phys.data;
     gp_buf_printf(x, "count_over_time((%s and %s%s >= 5)[%lldms:5m])", p, e->on, ph, r);
-    term(&q[1], "bn", x);
+    term(q1, "bn", x);
     gp_buf_printf(x, "sum_over_time((%s and %s%s >= 5)[%lldms:5m])", p, e->on, ph, r);
-    term(&q[1], "bs", x);
-    gp_buf_printf(x, "quantile_over_time(0.95, avg_over_time(%s[3599999ms:5m])[%lldms:1h])", p, r);
-    term(&q[2], "p95", x);
-    /* The hourly means in the store's 10 W bins (count_values again), so that a node's, a
-     * model's and the fleet's P95 W pool their GPUs' hours as the store's do. */
-    gp_buf_printf(&q[2],
-                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_pbin\", "
-                  "clamp(floor(avg_over_time(%s[3599999ms:5m]) / %d), 0, %d)))[%lldms:1h]), "
-                  "\"%s\", \"w$1\", \"gpuplan_pbin\", \"(.*)\")",
-                  p, GP_POWER_BIN_W, GP_POWER_BINS - 1, r, GP_RANGE_AGG_LABEL);
-    gp_buf_printf(
-        x,
-        "quantile_over_time(0.95, max_over_time(DCGM_FI_DEV_FB_USED%s[1h] offset 1ms)[%lldms:1h])",
-        sel, r);
-    term(&q[2], "mu", x);
+    term(q1, "bs", x);
     gp_buf_printf(x,
                   "max_over_time((max_over_time(DCGM_FI_DEV_FB_USED%s[5m] offset 1ms) + "
                   "max_over_time(DCGM_FI_DEV_FB_FREE%s[5m] offset 1ms))[%lldms:5m])",
                   sel, sel, r);
-    term(&q[2], "mt", x);
+    term(q1, "mt", x);
+    cs_instant(s, q0, sl->s1);
+    cs_instant(s, q1, sl->s1);
+    gp_buf_printf(x, "avg_over_time(%s[3599999ms:5m])", p);
+    gp_buf *mem = cs_text(s);
+    gp_buf_printf(mem, "max_over_time(DCGM_FI_DEV_FB_USED%s[1h] offset 1ms)", sel);
+    hourly_calls(s, sl, x->data ? x->data : "", mem->data ? mem->data : "");
+    x->len = 0;
 }
 
 /* The fleet's buckets (a range query: GPUs reporting, utilization summed, busy at the
  * threshold) and, with by, the use of each label value. */
-static void fleet_queries(const exprs *e, const window *w, int threshold, const char *by,
-                          gp_buf *ldc, gp_buf *use, gp_buf *x) {
+static void fleet_queries(const exprs *e, const slice *sl, int threshold, const char *by,
+                          callset *s, gp_buf *x) {
     /* Physical GPUs: a MIG instance is in its GPU's rolled-up utilization. */
     const char *u = e->phys.data;
+    gp_buf *ldc = cs_text(s);
     gp_buf_printf(x, "count(%s)", u);
     term(ldc, "g", x);
     gp_buf_printf(x, "sum(%s)", u);
     term(ldc, "u", x);
     gp_buf_printf(x, "count(%s >= %d)", u, threshold);
     term(ldc, "b", x);
+    cs_range(s, ldc, sl->b0 + BUCKET_MS, sl->s1, BUCKET_MS, "");
     if (!by)
         return;
-    long long r = w->w_ms - 1;
+    gp_buf *use = cs_text(s);
+    long long r = sl->r;
     gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, e->cw.data, r);
     term(use, "ln", x);
     gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, e->uw.data, r);
     term(use, "lu", x);
     gp_buf_printf(x, "sum by (%s) (sum_over_time(%s[%lldms:5m]))", by, e->pw.data, r);
     term(use, "lp", x);
+    cs_instant(s, use, sl->s1);
 }
 
 /* ---- the recorded series (contrib/prometheus/gpuplan-capacity.rules.yml) --------------------- */
@@ -305,61 +388,62 @@ gp_status gp_capacity_rules_yaml(gp_buf *out) {
     return st;
 }
 
-/* The per-GPU queries of one host group from the recorded series: sums and counts over the
- * window, no subquery but the hourly ones (12 recorded points an hour). */
-static void rec_gpu_queries(const char *sel, const window *w, gp_buf q[3], gp_buf *x) {
-    long long r = w->w_ms - 1;
+/* The per-GPU queries of one host group and slice from the recorded series: sums and counts
+ * over the slice, no subquery; the hourly points from 12 recorded ones each. */
+static void rec_gpu_queries(const char *sel, const slice *sl, callset *s, gp_buf *x) {
+    long long r = sl->r;
     const char *a = rec_rules[R_UTIL].name, *e = rec_rules[R_ENGINE].name,
                *p = rec_rules[R_POWER].name, *b = rec_rules[R_BUSY_POWER].name;
-    /* A GPU has GPU_UTIL or engine activity in a bucket, never both: the window's sums add. */
-    gp_buf_printf(x,
-                  "(sum_over_time(%s%s[%lldms]) + sum_over_time(%s%s[%lldms])) or "
-                  "sum_over_time(%s%s[%lldms]) or sum_over_time(%s%s[%lldms])",
-                  a, sel, r, e, sel, r, a, sel, r, e, sel, r);
-    term(&q[0], "sum", x);
-    gp_buf_printf(&q[0],
+    gp_buf *q0 = cs_text(s), *q1 = cs_text(s);
+    /* A GPU has GPU_UTIL or engine activity in a bucket, never both: the two sums add up. */
+    gp_buf_printf(x, "sum_over_time(%s%s[%lldms])", a, sel, r);
+    term(q0, "sum", x);
+    gp_buf_printf(x, "sum_over_time(%s%s[%lldms])", e, sel, r);
+    term(q0, "sue", x);
+    gp_buf_printf(q0,
                   " or label_replace(sum_over_time(%s%s[%lldms]), \"%s\", \"h$1\", "
                   "\"gpuplan_bin\", \"(.*)\")",
                   rec_rules[R_BINS].name, sel, r, GP_RANGE_AGG_LABEL);
     gp_buf_printf(x, "count_over_time(%s%s[%lldms])", p, sel, r);
-    term(&q[1], "pn", x);
+    term(q1, "pn", x);
     gp_buf_printf(x, "sum_over_time(%s%s[%lldms])", p, sel, r);
-    term(&q[1], "ps", x);
+    term(q1, "ps", x);
     gp_buf_printf(x, "count_over_time(%s%s[%lldms])", b, sel, r);
-    term(&q[1], "bn", x);
+    term(q1, "bn", x);
     gp_buf_printf(x, "sum_over_time(%s%s[%lldms])", b, sel, r);
-    term(&q[1], "bs", x);
-    /* An hour's 12 recorded means end at h - 55 min .. h, as the subquery's points do. */
-    gp_buf_printf(x, "quantile_over_time(0.95, avg_over_time(%s%s[3599999ms])[%lldms:1h])", p, sel,
-                  r);
-    term(&q[2], "p95", x);
-    gp_buf_printf(&q[2],
-                  " or label_replace(sum_over_time((count_values without () (\"gpuplan_pbin\", "
-                  "clamp(floor(avg_over_time(%s%s[3599999ms]) / %d), 0, %d)))[%lldms:1h]), "
-                  "\"%s\", \"w$1\", \"gpuplan_pbin\", \"(.*)\")",
-                  p, sel, GP_POWER_BIN_W, GP_POWER_BINS - 1, r, GP_RANGE_AGG_LABEL);
-    gp_buf_printf(x, "quantile_over_time(0.95, max_over_time(%s%s[3599999ms])[%lldms:1h])",
-                  rec_rules[R_FB_USED].name, sel, r);
-    term(&q[2], "mu", x);
+    term(q1, "bs", x);
     gp_buf_printf(x, "max_over_time(%s%s[%lldms])", rec_rules[R_FB_TOTAL].name, sel, r);
-    term(&q[2], "mt", x);
+    term(q1, "mt", x);
+    cs_instant(s, q0, sl->s1);
+    cs_instant(s, q1, sl->s1);
+    /* An hour's 12 recorded means end at h - 55 min .. h, as the raw subquery's points do. */
+    gp_buf_printf(x, "avg_over_time(%s%s[3599999ms])", p, sel);
+    gp_buf *mem = cs_text(s);
+    gp_buf_printf(mem, "max_over_time(%s%s[3599999ms])", rec_rules[R_FB_USED].name, sel);
+    hourly_calls(s, sl, x->data ? x->data : "", mem->data ? mem->data : "");
+    x->len = 0;
 }
 
 /* The fleet's buckets and the use per label value from the recorded series: a bucket's point is
- * its one recorded mean (a range under 5 minutes holds one evaluation). */
-static void rec_fleet_queries(const char *sel, const window *w, int threshold, const char *by,
-                              gp_buf *ldc, gp_buf *use, gp_buf *x) {
+ * its one recorded mean (a range under 5 minutes holds one evaluation). Three plain aggregates,
+ * each its own range query: Prometheus evaluates them several times faster than one
+ * count_values or one `or` of tagged terms at each of the steps. */
+static void rec_fleet_queries(const char *sel, const slice *sl, int threshold, const char *by,
+                              callset *s, gp_buf *x) {
     const char *a = rec_rules[R_UTIL].name;
-    /* The GPUs idle and busy at the threshold in one evaluation: tagged k0 and k1. */
-    gp_buf_printf(ldc,
-                  "%slabel_replace(count_values(\"gpuplan_busy\", last_over_time(%s%s[299999ms]) "
-                  ">= bool %d), \"%s\", \"k$1\", \"gpuplan_busy\", \"(.*)\")",
-                  ldc->len ? " or " : "", a, sel, threshold, GP_RANGE_AGG_LABEL);
-    gp_buf_printf(x, "sum(last_over_time(%s%s[299999ms]))", a, sel);
-    term(ldc, "u", x);
+    static const char *const tags[3] = {"g", "u", "b"};
+    for (int i = 0; i < 3; i++) {
+        gp_buf *t = cs_text(s);
+        gp_buf_printf(t, "%s(last_over_time(%s%s[299999ms])", i == 1 ? "sum" : "count", a, sel);
+        if (i == 2)
+            gp_buf_printf(t, " >= %d", threshold);
+        gp_buf_add(t, ")", 1);
+        cs_range(s, t, sl->b0 + BUCKET_MS, sl->s1, BUCKET_MS, tags[i]);
+    }
     if (!by)
         return;
-    long long r = w->w_ms - 1;
+    gp_buf *use = cs_text(s);
+    long long r = sl->r;
     gp_buf_printf(x, "sum by (%s) (count_over_time(%s%s[%lldms]))", by, a, sel, r);
     term(use, "ln", x);
     gp_buf_printf(x, "sum by (%s) (sum_over_time(%s%s[%lldms]))", by, a, sel, r);
@@ -367,16 +451,36 @@ static void rec_fleet_queries(const char *sel, const window *w, int threshold, c
     gp_buf_printf(x, "sum by (%s) (sum_over_time(%s%s[%lldms]))", by, rec_rules[R_POWER].name, sel,
                   r);
     term(use, "lp", x);
+    cs_instant(s, use, sl->s1);
 }
 
 /* ---- the answers into a gp_capacity --------------------------------------------------------- */
 
+/* A list of hourly points of one GPU. */
+typedef struct hours {
+    double *v;
+    size_t n, cap;
+} hours;
+
 typedef struct acc {
-    double sum, hist[GP_UTIL_BINS], power_hist[GP_POWER_BINS];
+    double sum, hist[GP_UTIL_BINS];
     double pn, ps, bn, bs;
-    bool has_p95, has_mu, has_mt;
-    double p95, mu, mt;
+    bool has_mt;
+    double mt;
+    hours ph, mh; /* hourly mean power, hourly peak memory used */
 } acc;
+
+/* What the answers add up to while they arrive (each answer folded in and dropped): per GPU
+ * (indexed as v.gpus), the fleet's buckets, the use per label value. */
+typedef struct fold {
+    gp_promvec v;
+    acc *a;
+    size_t na;
+    gp_cap_bucket *all;
+    double *util;
+    size_t nbk;
+    size_t ucap;
+} fold;
 
 static long long count_of(double v) {
     return v > 0 ? (long long)llround(v) : 0;
@@ -397,43 +501,71 @@ static int usage_cmp(const void *a, const void *b) {
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+static int dbl_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile of v[0..n) (n > 0; sorted here) as Prometheus' quantile_over_time takes it,
+ * operation for operation, so the figure is the one the server would have answered. */
+static double prom_quantile(double *v, size_t n, double q) {
+    qsort(v, n, sizeof *v, dbl_cmp);
+    double rank = q * (double)(n - 1);
+    double lo = fmax(0, floor(rank)), up = fmin((double)n - 1, lo + 1);
+    double weight = rank - floor(rank);
+    return v[(size_t)lo] * (1 - weight) + v[(size_t)up] * weight;
+}
+
+/* A GPU's hourly figures: its P95 W and its hours in the store's 10 W bins (so that a node's,
+ * a model's and the fleet's P95 W pool their GPUs' hours as the store's do), its memory P95. */
+static void hourly_figures(acc *a, gp_cap_gpu *g) {
+    for (size_t k = 0; k < a->ph.n; k++) {
+        double b = floor(a->ph.v[k] / GP_POWER_BIN_W); /* as clamp(floor(x / 10), 0, N - 1) */
+        b = b < 0 ? 0 : b > GP_POWER_BINS - 1 ? GP_POWER_BINS - 1 : b;
+        g->power_hist[(int)b]++;
+    }
+    g->has_power_p95 = a->ph.n > 0;
+    g->power_p95_w = a->ph.n ? prom_quantile(a->ph.v, a->ph.n, 0.95) : 0;
+    g->has_mem = a->mh.n > 0 && a->has_mt;
+    g->mem_used_p95_mib = a->mh.n ? prom_quantile(a->mh.v, a->mh.n, 0.95) : 0;
+    g->mem_total_mib = a->mt;
+}
+
+/* A row's strings and the GPU's figures from its accumulator. */
+static void row_of(const gp_gpu_ref *ref, acc *a, long long id, long long buckets, int threshold,
+                   gp_cap_row *r) {
+    snprintf(r->host, sizeof r->host, "%s", ref->host);
+    snprintf(r->node, sizeof r->node, "%s", ref->host[0] ? ref->host : "?");
+    snprintf(r->uuid, sizeof r->uuid, "%s", ref->uuid);
+    snprintf(r->model, sizeof r->model, "%s", ref->model);
+    snprintf(r->raw_model, sizeof r->raw_model, "%s", ref->raw_model);
+    snprintf(r->mig, sizeof r->mig, "%s", ref->mig);
+    gp_cap_gpu *g = &r->g;
+    g->id = id;
+    g->index = ref->index;
+    g->buckets = buckets;
+    g->util_sum = a->sum;
+    for (int k = 0; k < GP_UTIL_BINS; k++)
+        g->hist[k] = count_of(a->hist[k]);
+    g->power_n = count_of(a->pn);
+    g->power_sum = a->ps;
+    g->busy_power_n = count_of(a->bn);
+    g->busy_power_sum = a->bs;
+    hourly_figures(a, g);
+    gp_cap_figures_of(g, threshold, &r->f);
+}
+
 /* Each GPU with utilization in the window becomes a row. */
-static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
-    size_t ng = v->gpus.n_gpus;
+static void take_rows(fold *f, gp_capacity *c) {
+    size_t ng = f->v.gpus.n_gpus;
     c->rows = gp_xcalloc(ng ? ng : 1, sizeof *c->rows);
-    for (size_t i = 0; i < ng; i++) {
+    for (size_t i = 0; i < ng && i < f->na; i++) {
         long long buckets = 0;
         for (int k = 0; k < GP_UTIL_BINS; k++)
-            buckets += count_of(a[i].hist[k]);
-        if (buckets == 0)
-            continue;
-        const gp_gpu_ref *ref = &v->gpus.gpus[i];
-        gp_cap_row *r = &c->rows[c->n++];
-        snprintf(r->host, sizeof r->host, "%s", ref->host);
-        snprintf(r->node, sizeof r->node, "%s", ref->host[0] ? ref->host : "?");
-        snprintf(r->uuid, sizeof r->uuid, "%s", ref->uuid);
-        snprintf(r->model, sizeof r->model, "%s", ref->model);
-        snprintf(r->raw_model, sizeof r->raw_model, "%s", ref->raw_model);
-        snprintf(r->mig, sizeof r->mig, "%s", ref->mig);
-        gp_cap_gpu *g = &r->g;
-        g->id = (long long)i + 1;
-        g->index = ref->index;
-        g->buckets = buckets;
-        g->util_sum = a[i].sum;
-        for (int k = 0; k < GP_UTIL_BINS; k++)
-            g->hist[k] = count_of(a[i].hist[k]);
-        for (int k = 0; k < GP_POWER_BINS; k++)
-            g->power_hist[k] = count_of(a[i].power_hist[k]);
-        g->power_n = count_of(a[i].pn);
-        g->power_sum = a[i].ps;
-        g->busy_power_n = count_of(a[i].bn);
-        g->busy_power_sum = a[i].bs;
-        g->has_power_p95 = a[i].has_p95;
-        g->power_p95_w = a[i].p95;
-        g->has_mem = a[i].has_mu && a[i].has_mt;
-        g->mem_used_p95_mib = a[i].mu;
-        g->mem_total_mib = a[i].mt;
-        gp_cap_figures_of(g, c->threshold, &r->f);
+            buckets += count_of(f->a[i].hist[k]);
+        if (buckets > 0)
+            row_of(&f->v.gpus.gpus[i], &f->a[i], (long long)i + 1, buckets, c->threshold,
+                   &c->rows[c->n++]);
     }
     if (c->n)
         qsort(c->rows, c->n, sizeof *c->rows, row_cmp);
@@ -444,12 +576,17 @@ static void take_rows(const gp_promvec *v, const acc *a, gp_capacity *c) {
     }
 }
 
+static void hours_add(hours *h, double v) {
+    h->v = gp_xgrow(h->v, &h->cap, h->n, sizeof *h->v, 64);
+    h->v[h->n++] = v;
+}
+
 /* A per-GPU point into its accumulator. */
 static void gpu_point(const gp_promvec_item *it, acc *a) {
     const char *t = it->agg;
-    if (!strcmp(t, "sum"))
+    if (!strcmp(t, "sum") || !strcmp(t, "sue"))
         a->sum += it->v;
-    else if (t[0] == 'h' && t[1]) {
+    else if (t[0] == 'h' && isdigit((unsigned char)t[1])) {
         char *end;
         long k = strtol(t + 1, &end, 10);
         if (!*end && k >= 0 && k < GP_UTIL_BINS)
@@ -462,16 +599,11 @@ static void gpu_point(const gp_promvec_item *it, acc *a) {
         a->bn += it->v;
     else if (!strcmp(t, "bs"))
         a->bs += it->v;
-    else if (!strcmp(t, "p95"))
-        a->has_p95 = true, a->p95 = it->v;
-    else if (t[0] == 'w' && t[1]) {
-        char *end;
-        long k = strtol(t + 1, &end, 10);
-        if (!*end && k >= 0 && k < GP_POWER_BINS)
-            a->power_hist[k] += it->v;
-    } else if (!strcmp(t, "mu"))
-        a->has_mu = true, a->mu = it->v;
-    else if (!strcmp(t, "mt"))
+    else if (!strcmp(t, "ph"))
+        hours_add(&a->ph, it->v);
+    else if (!strcmp(t, "mh"))
+        hours_add(&a->mh, it->v);
+    else if (!strcmp(t, "mt") && (!a->has_mt || it->v > a->mt))
         a->has_mt = true, a->mt = it->v;
 }
 
@@ -496,41 +628,75 @@ static void usage_point(const gp_promvec_item *it, gp_capacity *c, size_t *cap) 
         u->power_sum += it->v;
 }
 
-/* The fleet's buckets: the point at p is the bucket [p - 5 min, p), summed over host groups;
- * buckets without data are left out, as the store leaves them. */
-static void take_buckets(const gp_promvec *v, const window *w, gp_capacity *c) {
-    size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
-    gp_cap_bucket *all = gp_xcalloc(nbk ? nbk : 1, sizeof *all);
-    double *util = gp_xcalloc(nbk ? nbk : 1, sizeof *util);
-    for (size_t i = 0; i < v->n; i++) {
-        const gp_promvec_item *it = &v->it[i];
-        int64_t k = (it->t_ms - w->bstart) / BUCKET_MS - 1;
-        bool ldc = it->agg[0] && !it->agg[1] && strchr("gub", it->agg[0]);
-        /* From the recorded series: the GPUs idle (k0) and busy (k1) at the threshold. */
-        bool split = it->agg[0] == 'k' && (it->agg[1] == '0' || it->agg[1] == '1') && !it->agg[2];
-        if ((!ldc && !split) || k < 0 || k >= (int64_t)nbk)
-            continue;
-        if (split) {
-            all[k].gpus += count_of(it->v);
-            all[k].busy += it->agg[1] == '1' ? count_of(it->v) : 0;
-        } else if (it->agg[0] == 'g')
-            all[k].gpus += count_of(it->v);
-        else if (it->agg[0] == 'u')
-            util[k] += it->v;
-        else
-            all[k].busy += count_of(it->v);
+/* A fleet point: the point at p is the bucket [p - 5 min, p), summed over host groups and
+ * slices. */
+static void bucket_point(const gp_promvec_item *it, const window *w, fold *f) {
+    int64_t k = (it->t_ms - w->bstart) / BUCKET_MS - 1;
+    if (k < 0 || k >= (int64_t)f->nbk)
+        return;
+    if (it->agg[0] == 'g')
+        f->all[k].gpus += count_of(it->v);
+    else if (it->agg[0] == 'u')
+        f->util[k] += it->v;
+    else
+        f->all[k].busy += count_of(it->v);
+}
+
+/* The points of one answer (those in f->v) folded in, then dropped; untagged ones take tag. */
+static void fold_answer(fold *f, const window *w, const char *tag, gp_capacity *c) {
+    gp_promvec *v = &f->v;
+    if (v->gpus.n_gpus > f->na) {
+        size_t na = v->gpus.n_gpus * 2;
+        f->a = gp_xrealloc(f->a, na * sizeof *f->a);
+        memset(f->a + f->na, 0, (na - f->na) * sizeof *f->a);
+        f->na = na;
     }
-    c->b = gp_xcalloc(nbk ? nbk : 1, sizeof *c->b);
-    for (size_t k = 0; k < nbk; k++) {
-        if (all[k].gpus <= 0)
+    for (size_t i = 0; i < v->n; i++) {
+        gp_promvec_item *it = &v->it[i];
+        if (!it->agg[0])
+            snprintf(it->agg, sizeof it->agg, "%s", tag);
+        const char *t = it->agg;
+        if (t[0] == 'l' && c->by)
+            usage_point(it, c, &f->ucap);
+        else if (t[0] && !t[1] && strchr("gub", t[0]))
+            bucket_point(it, w, f);
+        else if (it->gpu >= 0 && (size_t)it->gpu < f->na)
+            gpu_point(it, &f->a[it->gpu]);
+        free(it->by);
+    }
+    v->n = 0;
+}
+
+/* The fleet's buckets: those without data are left out, as the store leaves them. */
+static void take_buckets(const fold *f, const window *w, gp_capacity *c) {
+    c->b = gp_xcalloc(f->nbk ? f->nbk : 1, sizeof *c->b);
+    for (size_t k = 0; k < f->nbk; k++) {
+        if (f->all[k].gpus <= 0)
             continue;
         gp_cap_bucket *b = &c->b[c->nb++];
-        *b = all[k];
+        *b = f->all[k];
         b->bucket_ms = w->bstart + (int64_t)k * BUCKET_MS;
-        b->util_sum = util[k];
+        b->util_sum = f->util[k];
     }
-    free(all);
-    free(util);
+}
+
+static void fold_init(fold *f, const window *w) {
+    memset(f, 0, sizeof *f);
+    gp_promvec_init(&f->v, MAX_ITEMS);
+    f->nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
+    f->all = gp_xcalloc(f->nbk ? f->nbk : 1, sizeof *f->all);
+    f->util = gp_xcalloc(f->nbk ? f->nbk : 1, sizeof *f->util);
+}
+
+static void fold_done(fold *f) {
+    for (size_t i = 0; i < f->na; i++) {
+        free(f->a[i].ph.v);
+        free(f->a[i].mh.v);
+    }
+    free(f->a);
+    free(f->all);
+    free(f->util);
+    gp_promvec_done(&f->v);
 }
 
 static bool label_name_ok(const char *s) {
@@ -664,86 +830,95 @@ static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const m
     return GP_OK;
 }
 
-/* The queries of host groups [g0, g1), sent and parsed into v. */
-static gp_status ask_groups(const gp_cap_query *q, const window *w, const mig_set *m, bool rec,
-                            char *const *hosts, size_t n_hosts, size_t g0, size_t g1, gp_promvec *v,
-                            gp_err *err) {
-    const gp_history_opts *o = q->remote;
-    size_t hpq = (size_t)o->hosts_per_query;
-    size_t nbk = (size_t)((w->at - w->bstart) / BUCKET_MS);
-    size_t spans = (nbk + RANGE_POINTS - 1) / RANGE_POINTS;
-    size_t ldc = 3 + (q->by ? 1 : 0); /* the buckets' text, after the use's */
-    size_t per_group = ldc + spans;
-    size_t n = (g1 - g0) * per_group;
-    gp_buf *text = gp_xcalloc(n, sizeof *text);
-    gp_prom_call *calls = gp_xcalloc(n, sizeof *calls);
-    gp_buf x, sel;
-    gp_buf_init(&x, 1u << 22);
-    for (size_t i = 0; i < n; i++)
-        gp_buf_init(&text[i], 1u << 24);
-    for (size_t g = g0; g < g1; g++) {
-        size_t first = g * hpq,
-               count = n_hosts ? (n_hosts - first < hpq ? n_hosts - first : hpq) : 0;
-        gp_buf_init(&sel, 4u << 20);
-        gp_history_selector(o->match, n_hosts ? hosts + first : NULL, count, &sel);
-        const char *s = sel.data ? sel.data : "{}";
+/* The window's time slices: q->slice_ms long (whole hours; 0: AUTO_SLICE_MS), the last one
+ * ending at the window's end. */
+static size_t slice_count(const gp_cap_query *q, const window *w, int64_t *len) {
+    int64_t l = q->slice_ms > 0 ? q->slice_ms : AUTO_SLICE_MS;
+    l = (l + GP_HOUR_MS - 1) / GP_HOUR_MS * GP_HOUR_MS;
+    *len = l;
+    return (size_t)((w->w_ms + l - 1) / l);
+}
+
+static slice slice_of(const window *w, int64_t len, size_t i) {
+    slice s = {.s0 = w->start + (int64_t)i * len};
+    s.s1 = s.s0 + len < w->at ? s.s0 + len : w->at;
+    s.b0 = i ? s.s0 : w->bstart;
+    s.r = s.s1 - s.s0 - 1;
+    return s;
+}
+
+/* The calls of one host group (hosts[0..n), all hosts when n is 0) over one slice. */
+static void unit_calls(const gp_cap_query *q, const mig_set *m, bool rec, char *const *hosts,
+                       size_t n, const slice *sl, callset *cs, gp_buf *x) {
+    gp_buf sel;
+    gp_buf_init(&sel, 4u << 20);
+    gp_history_selector(q->remote->match, n ? hosts : NULL, n, &sel);
+    const char *s = sel.data ? sel.data : "{}";
+    if (rec) {
+        rec_gpu_queries(s, sl, cs, x);
+        rec_fleet_queries(s, sl, q->threshold, q->by, cs, x);
+    } else {
         exprs e;
         exprs_of(s, m, &e);
-        gp_buf *t = &text[(g - g0) * per_group];
-        gp_prom_call *c = &calls[(g - g0) * per_group];
-        if (rec) {
-            rec_gpu_queries(s, w, t, &x);
-            rec_fleet_queries(s, w, q->threshold, q->by, &t[ldc], &t[3], &x);
-        } else {
-            gpu_queries(&e, s, w, t, &x);
-            fleet_queries(&e, w, q->threshold, q->by, &t[ldc], &t[3], &x);
-        }
-        for (size_t k = 0; k < ldc; k++) {
-            c[k].query = t[k].data ? t[k].data : "";
-            c[k].time_ms = w->at;
-        }
-        /* The range queries of the buckets: one text, cut into spans of points. */
-        for (size_t sp = 0; sp < spans; sp++) {
-            size_t k0 = sp * RANGE_POINTS, k1 = k0 + RANGE_POINTS < nbk ? k0 + RANGE_POINTS : nbk;
-            c[ldc + sp].query = t[ldc].data ? t[ldc].data : "";
-            c[ldc + sp].range = true;
-            c[ldc + sp].time_ms = w->bstart + (int64_t)(k0 + 1) * BUCKET_MS;
-            c[ldc + sp].end_ms = w->bstart + (int64_t)k1 * BUCKET_MS;
-            c[ldc + sp].step_ms = BUCKET_MS;
-        }
+        gpu_queries(&e, s, sl, cs, x);
+        fleet_queries(&e, sl, q->threshold, q->by, cs, x);
         exprs_done(&e);
-        gp_buf_done(&sel);
+    }
+    gp_buf_done(&sel);
+}
+
+/* The units [u0, u1) (host group u / n_slices, slice u % n_slices), sent together and each
+ * answer folded into f as it is parsed. */
+static gp_status ask_units(const gp_cap_query *q, const window *w, const mig_set *m, bool rec,
+                           char *const *hosts, size_t n_hosts, size_t u0, size_t u1, fold *f,
+                           gp_capacity *c, gp_err *err) {
+    const gp_history_opts *o = q->remote;
+    size_t hpq = (size_t)o->hosts_per_query;
+    int64_t len;
+    size_t ns = slice_count(q, w, &len);
+    callset cs = {0};
+    gp_buf x;
+    gp_buf_init(&x, 1u << 22);
+    for (size_t u = u0; u < u1; u++) {
+        size_t first = u / ns * hpq;
+        size_t count = n_hosts ? (n_hosts - first < hpq ? n_hosts - first : hpq) : 0;
+        slice sl = slice_of(w, len, u % ns);
+        unit_calls(q, m, rec, n_hosts ? hosts + first : NULL, count, &sl, &cs, &x);
     }
     gp_buf_done(&x);
-    gp_status rc = gp_history_query(o, calls, n, err);
-    for (size_t i = 0; i < n; i++) {
+    gp_status rc = gp_history_query(o, cs.c, cs.n, err);
+    for (size_t i = 0; i < cs.n; i++) {
+        gp_prom_call *k = &cs.c[i];
         if (rc == GP_OK)
-            rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "", calls[i].body.len,
-                                  o->url, calls[i].http_status, q->by, v, err);
-        gp_buf_done(&calls[i].body);
-        gp_buf_done(&text[i]);
+            rc = gp_promvec_parse(k->body.data ? k->body.data : "", k->body.len, o->url,
+                                  k->http_status, q->by, &f->v, err);
+        if (rc == GP_OK)
+            fold_answer(f, w, cs.tag[i], c);
+        gp_buf_done(&k->body);
     }
-    free(calls);
-    free(text);
+    cs_done(&cs);
     return rc;
 }
 
-/* Every host group, a batch at a time: the answers held at once stay a few per query in
- * flight, however large the fleet. */
+/* Every host group and slice, a batch at a time: the answers held at once stay a few per query
+ * in flight, however large the fleet and long the window. */
 static gp_status ask(const gp_cap_query *q, const window *w, const mig_set *m, bool rec,
-                     char *const *hosts, size_t n_hosts, gp_promvec *v, gp_err *err) {
+                     char *const *hosts, size_t n_hosts, fold *f, gp_capacity *c, gp_err *err) {
     size_t hpq = (size_t)q->remote->hosts_per_query;
     size_t groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
+    int64_t len;
+    size_t units = groups * slice_count(q, w, &len);
     size_t batch = 4 * (size_t)q->remote->concurrency;
     gp_status rc = GP_OK;
-    for (size_t g0 = 0; g0 < groups && rc == GP_OK; g0 += batch)
-        rc = ask_groups(q, w, m, rec, hosts, n_hosts, g0, g0 + batch < groups ? g0 + batch : groups,
-                        v, err);
+    for (size_t u0 = 0; u0 < units && rc == GP_OK; u0 += batch)
+        rc = ask_units(q, w, m, rec, hosts, n_hosts, u0, u0 + batch < units ? u0 + batch : units, f,
+                       c, err);
     return rc;
 }
 
-gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c, gp_err *err) {
-    memset(c, 0, sizeof *c);
+/* The query's options checked, the window it answers for and the capacity's header filled. */
+static gp_status cap_begin(const gp_cap_query *q, int64_t now, gp_capacity *c, window *w,
+                           gp_err *err) {
     const gp_history_opts *o = q->remote;
     gp_err bad;
     if (gp_url_check_source(o->url, &bad)) /* never repeated: the URL may hold a password */
@@ -758,9 +933,9 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
         return gp_errorf(err, GP_E_INPUT, NULL, "hosts per query and concurrency must be >= 1");
     /* The store's window: its hours from now - since on (the hour in progress included), and its
      * fleet buckets from the 5 minutes after now - since on. */
-    window w = {.start = ceil_hour(now - q->since_ms), .at = ceil_hour(now + 1)};
-    w.w_ms = w.at - w.start;
-    w.bstart = (now - q->since_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
+    *w = (window){.start = ceil_hour(now - q->since_ms), .at = ceil_hour(now + 1)};
+    w->w_ms = w->at - w->start;
+    w->bstart = (now - q->since_ms + BUCKET_MS - 1) / BUCKET_MS * BUCKET_MS;
     c->from_ms = now - q->since_ms;
     c->until_ms = now;
     c->threshold = q->threshold;
@@ -770,6 +945,31 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
     snprintf(c->currency, sizeof c->currency, "%s", q->currency);
     snprintf(c->server, sizeof c->server, "%s", o->url);
     c->window = q->since_ms / BUCKET_MS;
+    c->by = q->by;
+    return GP_OK;
+}
+
+/* The folded answers into c: a row per GPU, the fleet's buckets, the use per label value. */
+static void cap_take(const gp_cap_query *q, const window *w, fold *f, gp_capacity *c) {
+    take_rows(f, c);
+    take_buckets(f, w, c);
+    for (size_t i = 0; i < c->n; i++)
+        c->gpus += !c->rows[i].mig[0];
+    cap_summarise(c);
+    if (q->by) {
+        if (c->nu)
+            qsort(c->usage, c->nu, sizeof *c->usage, usage_cmp);
+        if (q->has_allin)
+            cap_chargeback(c, q->allin_per_gpu_hour);
+    }
+}
+
+gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c, gp_err *err) {
+    memset(c, 0, sizeof *c);
+    const gp_history_opts *o = q->remote;
+    window w = {0};
+    if (cap_begin(q, now, c, &w, err))
+        return err->code;
     char **listed = NULL;
     size_t n_hosts = (size_t)q->n_nodes;
     gp_status rc = GP_OK;
@@ -787,40 +987,17 @@ gp_status gp_capacity_remote(const gp_cap_query *q, int64_t now, gp_capacity *c,
     bool rec = false;
     if (rc == GP_OK)
         rc = recorded_or_raw(q, &w, &m, c, &rec, err);
-    gp_promvec v;
-    gp_promvec_init(&v, MAX_ITEMS);
+    fold f;
+    fold_init(&f, &w);
     if (rc == GP_OK)
-        rc = ask(q, &w, &m, rec, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &v, err);
+        rc =
+            ask(q, &w, &m, rec, q->n_nodes ? (char *const *)q->nodes : listed, n_hosts, &f, c, err);
     free(listed);
     free(profiles);
     free(models);
     free(m.p);
-    if (rc != GP_OK) {
-        gp_promvec_done(&v);
-        return rc;
-    }
-    acc *a = gp_xcalloc(v.gpus.n_gpus ? v.gpus.n_gpus : 1, sizeof *a);
-    size_t ucap = 0;
-    for (size_t i = 0; i < v.n; i++) {
-        const gp_promvec_item *it = &v.it[i];
-        if (it->agg[0] == 'l' && q->by)
-            usage_point(it, c, &ucap);
-        else if (it->gpu >= 0 && (size_t)it->gpu < v.gpus.n_gpus)
-            gpu_point(it, &a[it->gpu]);
-    }
-    take_rows(&v, a, c);
-    take_buckets(&v, &w, c);
-    free(a);
-    gp_promvec_done(&v);
-    for (size_t i = 0; i < c->n; i++)
-        c->gpus += !c->rows[i].mig[0];
-    cap_summarise(c);
-    if (q->by) {
-        c->by = q->by;
-        if (c->nu)
-            qsort(c->usage, c->nu, sizeof *c->usage, usage_cmp);
-        if (q->has_allin)
-            cap_chargeback(c, q->allin_per_gpu_hour);
-    }
-    return GP_OK;
+    if (rc == GP_OK)
+        cap_take(q, &w, &f, c);
+    fold_done(&f);
+    return rc;
 }

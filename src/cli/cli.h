@@ -194,7 +194,7 @@ typedef struct cap_flags {
     const char *mix, *option; /* plan --mix SCENARIO --option NAME */
     gp_mix_request mix_rq;
     gp_history_opts remote; /* --prometheus URL and its connection options */
-    bool recorded_set;      /* --recorded given */
+    bool recorded_set;      /* --recorded or --slice given */
     bool print_rules;       /* capacity --print-rules */
     int first_arg;          /* argv[first_arg..argc): the arguments that are not options */
 } cap_flags;

@@ -13,35 +13,6 @@
 
 /* ---- the options the three commands share ------------------------------------------------ */
 
-enum {
-    C_SINCE = 256,
-    C_NODE,
-    C_GPU,
-    C_PRICE,
-    C_SCEN,
-    C_THR,
-    C_BY,
-    C_LDC,
-    C_JSON,
-    C_CSV,
-    C_OPTION,
-    C_MIX,
-    C_GROWTH,
-    C_TARGET,
-    C_FORCE,
-    C_PROM,
-    C_MATCH,
-    C_TOKEN,
-    C_ORG,
-    C_CACERT,
-    C_INSECURE,
-    C_TIMEOUT,
-    C_HOSTS,
-    C_CONC,
-    C_RECORDED,
-    C_PRINT_RULES
-};
-
 /* --since 30d, 12h or 2w, at most ten years. */
 static int parse_since(const char *s, void *dest) {
     long long *ms = dest;
@@ -57,6 +28,11 @@ static int parse_since(const char *s, void *dest) {
         return CLI_OPT_BAD;
     *ms = (long long)(v * unit);
     return 0;
+}
+
+/* --slice: a window (as --since) of whole hours. */
+static int parse_slice(const char *s, void *dest) {
+    return parse_since(s, dest) || *(long long *)dest % GP_HOUR_MS ? CLI_OPT_BAD : 0;
 }
 
 /* --growth 5%/month, 0.05, or trend. */
@@ -135,8 +111,8 @@ static int remote_check(gp_cap_query *q, cap_flags *f) {
     }
     if (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
         f->remote.cacert[0] || f->remote.insecure || f->recorded_set)
-        return cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure and "
-                               "--recorded go with --prometheus URL");
+        return cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure, "
+                               "--recorded and --slice go with --prometheus URL");
     return 0;
 }
 
@@ -172,6 +148,9 @@ int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q
         {CLI_INT("concurrency", &h->concurrency, 1, 100000), .bad = "a count >= 1"},
         {CLI_ENUM("recorded", &recorded, recorded_names), .bad = "auto, yes or no",
          .given = &f->recorded_set},
+        {CLI_CALL("slice", &q->slice_ms, parse_slice),
+         .bad = "\"%s\" is not whole hours like 7d or 12h",
+         .given = &f->recorded_set}, /* goes with --prometheus, as --recorded does */
         {CLI_FLAG("print-rules", &f->print_rules)},
         {CLI_HELP(&f->help)},
         {0}};
@@ -204,7 +183,7 @@ static void capacity_help(FILE *f) {
         "                        [--prometheus URL [--match SELECTOR] [--token-file F]\n"
         "                         [--org-id TENANT] [--cacert FILE] [--insecure] [--timeout 120s]\n"
         "                         [--hosts-per-query 8] [--concurrency 4]\n"
-        "                         [--recorded auto|yes|no]]\n"
+        "                         [--recorded auto|yes|no] [--slice 31d]]\n"
         "       gpuplan capacity --print-rules\n\n"
         "Utilization, power, energy and memory per GPU, node, GPU model and fleet from stored\n"
         "telemetry; idle GPUs and what they cost; money per node; the fleet's load duration\n"
@@ -219,7 +198,9 @@ static void capacity_help(FILE *f) {
         "queries it sends are listed in docs/telemetry.md. Where the server holds the\n"
         "series of gpuplan's recording rules for the window (--print-rules writes them,\n"
         "as contrib/prometheus/gpuplan-capacity.rules.yml), they are read instead of the\n"
-        "raw ones (--recorded auto); the output says which.\n");
+        "raw ones (--recorded auto); the output says which. --slice asks for the window in\n"
+        "time slices of that length (whole hours; a month by default), each host group's\n"
+        "slices their own queries, so no answer grows with the window.\n");
 }
 
 int cmd_capacity(gp_session *ses, int argc, char **argv) {

@@ -242,6 +242,21 @@ static gp_status auth_check(const gp_history_opts *o, gp_err *err) {
     return st;
 }
 
+/* Whether url names this machine (localhost, 127.0.0.0/8, ::1): its answers are then asked for
+ * uncompressed. Prometheus spends about 80 ms of CPU gzipping a MB of JSON, more than the
+ * transfer of the plain bytes takes even on a LAN, and on loopback they never leave the host. */
+static bool loopback(const char *url) {
+    CURLU *u = curl_url();
+    char *host = NULL;
+    bool local = false;
+    if (u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
+        !curl_url_get(u, CURLUPART_HOST, &host, 0) && host)
+        local = !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]");
+    curl_free(host);
+    curl_url_cleanup(u);
+    return local;
+}
+
 /* A POST of x->form to base + path (a GET with the form as its query string when !post), with
  * the source's credentials and TLS settings; NULL with err set when it cannot be made. */
 static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bool post,
@@ -270,6 +285,8 @@ static CURL *make_handle(const gp_history_opts *o, const char *path, xfer *x, bo
     curl_easy_setopt(h, CURLOPT_PRIVATE, x);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+    if (loopback(o->url))
+        curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, NULL);
     x->headers = curl_slist_append(x->headers, "Accept: application/json");
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->headers);
     if (o->cacert && *o->cacert)
@@ -588,10 +605,10 @@ static double mono_s(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
-                            int (*progress)(const gp_history_progress *, void *), void *arg,
-                            gp_history_progress *out, gp_err *err) {
-    memset(out, 0, sizeof *out);
+/* The window cut to whole hours (o into *whole), refused when the options cannot make one: an
+ * hour's rollups come from one chunk, and the hour in progress is left to collection (or the
+ * next import). */
+static gp_status import_opts(const gp_history_opts *o, gp_history_opts *whole, gp_err *err) {
     if (o->step_ms < 1000 || o->step_ms % 1000 || GP_BUCKET_MS % o->step_ms)
         return gp_errorf(err, GP_E_INPUT, NULL,
                          "--step must be whole seconds dividing 5 minutes (5m, 1m, 30s, ...)");
@@ -601,20 +618,220 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
                          "must be at least 1");
     if (!(o->until_ms > o->since_ms))
         return gp_errorf(err, GP_E_INPUT, NULL, "the window is empty (--until before --since)");
-    /* Whole hours only: an hour's rollups come from one chunk, and the hour in progress is
-     * left to collection (or the next import). */
-    gp_history_opts whole = *o;
-    whole.since_ms -= ((whole.since_ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
-    whole.until_ms -= ((whole.until_ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
-    if (whole.until_ms <= whole.since_ms)
+    *whole = *o;
+    whole->since_ms -= ((whole->since_ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
+    whole->until_ms -= ((whole->until_ms % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
+    if (whole->until_ms <= whole->since_ms)
         return gp_errorf(err, GP_E_INPUT, NULL, "the window holds no whole hour");
+    return GP_OK;
+}
+
+/* One budget for the whole import: half for the rows of the chunks open at once, a quarter for
+ * the series being received (and the one being parsed, about 40 times its text), the rest for
+ * the answers' other bytes and libcurl. A chunk spans what its rows fit in (at GPUS_PER_HOST
+ * GPUs a host, every metric each 5 minutes), at most the server's points limit per series;
+ * whole hours when it allows, so an hour is written by one chunk. */
+static void import_budget(run *r, size_t n_hosts) {
+    const gp_history_opts *o = r->o;
+    size_t total = o->max_memory ? o->max_memory : GP_HISTORY_MEMORY;
+    r->rows_cap = total / 2 / (size_t)o->concurrency / ROW_BYTES;
+    size_t series_cap = total / 4 / ((size_t)o->concurrency + 40);
+    size_t want = (size_t)o->max_points * POINT_BYTES + (64u << 10);
+    r->series_cap = want < series_cap ? want : series_cap;
+    int64_t gpus = (int64_t)(n_hosts ? (size_t)o->hosts_per_query : 64) * GPUS_PER_HOST;
+    int64_t buckets = (int64_t)r->rows_cap / (gpus * (int64_t)NQ);
+    int64_t per_series = buckets * (GP_BUCKET_MS / o->step_ms);
+    if (per_series > o->max_points)
+        per_series = o->max_points;
+    if (per_series < 1)
+        per_series = 1;
+    r->span_ms = per_series * o->step_ms;
+    if (r->span_ms >= GP_HOUR_MS)
+        r->span_ms -= r->span_ms % GP_HOUR_MS;
+}
+
+/* The chunks in flight and what picks the next: at most o->concurrency queries at once, each
+ * open chunk one slot of `open`. */
+typedef struct sched {
+    run *r;
+    group *groups;
+    size_t n_groups, next_group;
+    chunk *open;
+    bool *busy;
+    size_t max_open, in_flight;
+    CURLM *multi;
+    int (*progress)(const gp_history_progress *, void *);
+    void *arg;
+    double t0;
+    bool stop;
+} sched;
+
+/* The host groups of hosts[0..n_hosts) (one group of everything without a host list), each
+ * resuming at its marks; the chunks to do counted into the progress. */
+static gp_status groups_make(run *r, char **hosts, size_t n_hosts, sched *s) {
+    size_t hpq = (size_t)r->o->hosts_per_query;
+    s->n_groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
+    s->groups = gp_xcalloc(s->n_groups, sizeof *s->groups);
+    gp_status rc = GP_OK;
+    for (size_t i = 0; i < s->n_groups && rc == GP_OK; i++) {
+        group *g = &s->groups[i];
+        g->hosts = n_hosts ? hosts + i * hpq : NULL;
+        g->n_hosts = n_hosts ? (n_hosts - i * hpq < hpq ? n_hosts - i * hpq : hpq) : 0;
+        rc = group_marks(r, g);
+        r->p.chunks_total += chunks_of(r, g);
+    }
+    return rc;
+}
+
+/* Open slot k on the next chunk of the next group that is idle and not done; false when every
+ * group has a chunk open or is done. */
+static bool chunk_open(sched *s, size_t k) {
+    const run *r = s->r;
+    size_t tries = 0;
+    while (tries < s->n_groups &&
+           (s->groups[s->next_group].open || s->groups[s->next_group].next >= r->o->until_ms)) {
+        s->next_group = (s->next_group + 1) % s->n_groups;
+        tries++;
+    }
+    if (tries == s->n_groups)
+        return false;
+    group *g = &s->groups[s->next_group];
+    s->next_group = (s->next_group + 1) % s->n_groups;
+    chunk *c = &s->open[k];
+    memset(c, 0, sizeof *c);
+    c->group = (size_t)(g - s->groups);
+    c->from = g->next;
+    c->to = chunk_end(r, g->next);
+    gp_rollups_init(&c->rows, r->rows_cap);
+    c->rows.from_ms = c->from; /* what the answers hold outside is dropped */
+    c->rows.to_ms = c->to;
+    g->open = true;
+    s->busy[k] = true;
+    return true;
+}
+
+/* Top up: queries of open chunks first, then a new chunk of the next idle group. */
+static void top_up(sched *s) {
+    run *r = s->r;
+    size_t limit = (size_t)r->o->concurrency;
+    for (size_t k = 0; k < s->max_open && s->in_flight < limit && !s->stop; k++) {
+        chunk *c = &s->open[k];
+        if (!s->busy[k] && !chunk_open(s, k))
+            continue;
+        while (c->started < (int)NQ && s->in_flight < limit && r->status == GP_OK) {
+            chunk_start(r, c, &s->groups[c->group], s->multi, (size_t)c->started);
+            if (r->status == GP_OK)
+                s->in_flight++;
+        }
+        if (r->status != GP_OK)
+            s->stop = true;
+    }
+}
+
+/* Every query of chunk c is in: stored with its marks, its slot freed, the progress told. */
+static gp_status chunk_finish(sched *s, chunk *c) {
+    run *r = s->r;
+    group *g = &s->groups[c->group];
+    /* Answers that strayed outside the chunk's window: what lies inside is stored, but neither
+     * this chunk nor a later one of its group is marked imported, so a re-run asks again. */
+    g->held |= c->rows.outside > 0;
+    gp_status st = chunk_commit(r, c, g);
+    if (st == GP_OK)
+        tally(&r->p, &c->rows, g->held);
+    g->open = false;
+    g->next = c->to;
+    gp_rollups_done(&c->rows);
+    s->busy[c - s->open] = false;
+    r->p.seconds = mono_s() - s->t0;
+    if (st == GP_OK && s->progress && s->progress(&r->p, s->arg))
+        s->stop = true;
+    return st;
+}
+
+/* A finished transfer: its answer's end parsed, its chunk finished when it was the last. */
+static void query_finished(sched *s, CURLMsg *msg) {
+    run *r = s->r;
+    CURL *h = msg->easy_handle;
+    xfer *x;
+    curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &x->status);
+    CURLcode res = msg->data.result;
+    curl_multi_remove_handle(s->multi, h);
+    curl_easy_cleanup(h);
+    x->h = NULL;
+    s->in_flight--;
+    r->p.queries++;
+    r->p.bytes += x->received;
+    chunk *c = x->c;
+    gp_status st = query_done(r, x, &s->groups[c->group], res, r->err);
+    xfer_done(x);
+    c->done++;
+    if (st == GP_OK && c->done == (int)NQ)
+        st = chunk_finish(s, c);
+    if (st != GP_OK) {
+        r->status = st;
+        s->stop = true;
+    }
+}
+
+/* Stopped or done: whatever is still in flight is dropped, uncommitted. */
+static void sched_drop(sched *s) {
+    for (size_t k = 0; k < s->max_open; k++) {
+        if (!s->busy[k])
+            continue;
+        for (int q = 0; q < s->open[k].started; q++) {
+            xfer *x = &s->open[k].x[q];
+            if (x->h) {
+                curl_multi_remove_handle(s->multi, x->h);
+                curl_easy_cleanup(x->h);
+                x->h = NULL;
+            }
+            xfer_done(x);
+        }
+        gp_rollups_done(&s->open[k].rows);
+    }
+    curl_multi_cleanup(s->multi);
+    free(s->open);
+    free(s->busy);
+    free(s->groups);
+}
+
+/* The chunks, a query of each in flight up to the concurrency, until done, stopped or failed. */
+static void sched_run(sched *s) {
+    s->max_open = (size_t)s->r->o->concurrency; /* chunks open at once, a query in flight each */
+    s->open = gp_xcalloc(s->max_open, sizeof *s->open);
+    s->busy = gp_xcalloc(s->max_open, sizeof *s->busy);
+    s->multi = curl_multi_init();
+    while (!s->stop) {
+        top_up(s);
+        if (s->stop || s->in_flight == 0)
+            break;
+        int still, left;
+        curl_multi_perform(s->multi, &still);
+        CURLMsg *msg;
+        while (!s->stop && (msg = curl_multi_info_read(s->multi, &left)))
+            if (msg->msg == CURLMSG_DONE)
+                query_finished(s, msg);
+        if (!s->stop && s->in_flight > 0)
+            curl_multi_poll(s->multi, NULL, 0, 200, NULL);
+    }
+    sched_drop(s);
+}
+
+gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
+                            int (*progress)(const gp_history_progress *, void *), void *arg,
+                            gp_history_progress *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    gp_history_opts whole;
+    if (import_opts(o, &whole, err))
+        return err->code;
     o = &whole;
     gp_http_global_init();
     run r = {.st = st, .node_id = node_id, .o = o, .err = err};
     snprintf(r.source, sizeof r.source, "%s %s", o->url, o->match ? o->match : "");
     if (auth_check(o, err))
         return err->code;
-    double t0 = mono_s();
+    sched s = {.r = &r, .progress = progress, .arg = arg, .t0 = mono_s()};
     char **hosts = NULL;
     size_t n_hosts = 0;
     if (list_hosts(&r, &hosts, &n_hosts)) {
@@ -623,153 +840,90 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     }
     r.p.hosts = n_hosts;
     r.hosts = (hist_hosts){st, o, n_hosts ? "Hostname" : "instance", 0, err};
-    size_t hpq = (size_t)o->hosts_per_query;
-    size_t n_groups = n_hosts ? (n_hosts + hpq - 1) / hpq : 1;
-    /* One budget for the whole import: half for the rows of the chunks open at once, a quarter
-     * for the series being received (and the one being parsed, about 40 times its text), the
-     * rest for the answers' other bytes and libcurl. A chunk spans what its rows fit in (at
-     * GPUS_PER_HOST GPUs a host, every metric each 5 minutes), at most the server's points
-     * limit per series; whole hours when it allows, so an hour is written by one chunk. */
-    size_t total = o->max_memory ? o->max_memory : GP_HISTORY_MEMORY;
-    r.rows_cap = total / 2 / (size_t)o->concurrency / ROW_BYTES;
-    size_t series_cap = total / 4 / ((size_t)o->concurrency + 40);
-    size_t want = (size_t)o->max_points * POINT_BYTES + (64u << 10);
-    r.series_cap = want < series_cap ? want : series_cap;
-    int64_t gpus = (int64_t)(n_hosts ? hpq : 64) * GPUS_PER_HOST;
-    int64_t buckets = (int64_t)r.rows_cap / (gpus * (int64_t)NQ);
-    int64_t per_series = buckets * (GP_BUCKET_MS / o->step_ms);
-    if (per_series > o->max_points)
-        per_series = o->max_points;
-    if (per_series < 1)
-        per_series = 1;
-    r.span_ms = per_series * o->step_ms;
-    if (r.span_ms >= GP_HOUR_MS)
-        r.span_ms -= r.span_ms % GP_HOUR_MS;
-    group *groups = gp_xcalloc(n_groups, sizeof *groups);
-    gp_status rc = GP_OK;
-    for (size_t i = 0; i < n_groups && rc == GP_OK; i++) {
-        groups[i].hosts = n_hosts ? hosts + i * hpq : NULL;
-        groups[i].n_hosts = n_hosts ? (n_hosts - i * hpq < hpq ? n_hosts - i * hpq : hpq) : 0;
-        rc = group_marks(&r, &groups[i]);
-        r.p.chunks_total += chunks_of(&r, &groups[i]);
-    }
-    size_t max_open = (size_t)o->concurrency; /* chunks open at once, a query in flight each */
-    chunk *open = gp_xcalloc(max_open, sizeof *open);
-    bool *busy = gp_xcalloc(max_open, sizeof *busy);
-    CURLM *multi = curl_multi_init();
-    size_t in_flight = 0, next_group = 0;
-    bool stop = rc != GP_OK;
-    r.status = rc;
-    while (!stop) {
-        /* Top up: queries of open chunks first, then a new chunk of the next idle group. */
-        for (size_t k = 0; k < max_open && in_flight < (size_t)o->concurrency && !stop; k++) {
-            chunk *c = &open[k];
-            if (!busy[k]) {
-                size_t tries = 0;
-                while (tries < n_groups &&
-                       (groups[next_group].open || groups[next_group].next >= o->until_ms)) {
-                    next_group = (next_group + 1) % n_groups;
-                    tries++;
-                }
-                if (tries == n_groups)
-                    continue;
-                group *g = &groups[next_group];
-                next_group = (next_group + 1) % n_groups;
-                memset(c, 0, sizeof *c);
-                c->group = (size_t)(g - groups);
-                c->from = g->next;
-                c->to = chunk_end(&r, g->next);
-                gp_rollups_init(&c->rows, r.rows_cap);
-                c->rows.from_ms = c->from; /* what the answers hold outside is dropped */
-                c->rows.to_ms = c->to;
-                g->open = true;
-                busy[k] = true;
-            }
-            while (c->started < (int)NQ && in_flight < (size_t)o->concurrency &&
-                   r.status == GP_OK) {
-                chunk_start(&r, c, &groups[c->group], multi, (size_t)c->started);
-                if (r.status == GP_OK)
-                    in_flight++;
-            }
-            if (r.status != GP_OK)
-                stop = true;
-        }
-        if (stop || in_flight == 0)
-            break;
-        int still;
-        curl_multi_perform(multi, &still);
-        CURLMsg *msg;
-        int left;
-        while (!stop && (msg = curl_multi_info_read(multi, &left))) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            CURL *h = msg->easy_handle;
-            xfer *x;
-            curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
-            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &x->status);
-            CURLcode res = msg->data.result;
-            curl_multi_remove_handle(multi, h);
-            curl_easy_cleanup(h);
-            x->h = NULL;
-            in_flight--;
-            r.p.queries++;
-            r.p.bytes += x->received;
-            chunk *c = x->c;
-            gp_status s = query_done(&r, x, &groups[c->group], res, err);
-            xfer_done(x);
-            c->done++;
-            if (s == GP_OK && c->done == (int)NQ) {
-                group *g = &groups[c->group];
-                /* Answers that strayed outside the chunk's window: what lies inside is stored,
-                 * but neither this chunk nor a later one of its group is marked imported, so a
-                 * re-run asks again. */
-                g->held |= c->rows.outside > 0;
-                s = chunk_commit(&r, c, g);
-                if (s == GP_OK)
-                    tally(&r.p, &c->rows, g->held);
-                g->open = false;
-                g->next = c->to;
-                gp_rollups_done(&c->rows);
-                busy[c - open] = false;
-                r.p.seconds = mono_s() - t0;
-                if (s == GP_OK && progress && progress(&r.p, arg))
-                    stop = true;
-            }
-            if (s != GP_OK) {
-                r.status = s;
-                stop = true;
-            }
-        }
-        if (!stop && in_flight > 0)
-            curl_multi_poll(multi, NULL, 0, 200, NULL);
-    }
-    /* Stopped or done: whatever is still in flight is dropped, uncommitted. */
-    for (size_t k = 0; k < max_open; k++) {
-        if (!busy[k])
-            continue;
-        for (int q = 0; q < open[k].started; q++) {
-            xfer *x = &open[k].x[q];
-            if (x->h) {
-                curl_multi_remove_handle(multi, x->h);
-                curl_easy_cleanup(x->h);
-                x->h = NULL;
-            }
-            xfer_done(x);
-        }
-        gp_rollups_done(&open[k].rows);
-    }
-    curl_multi_cleanup(multi);
-    free(open);
-    free(busy);
-    free(groups);
+    import_budget(&r, n_hosts);
+    r.status = groups_make(&r, hosts, n_hosts, &s);
+    s.stop = r.status != GP_OK;
+    sched_run(&s);
     free(hosts);
-    r.p.seconds = mono_s() - t0;
+    r.p.seconds = mono_s() - s.t0;
     r.p.nodes_created = r.hosts.nodes_created;
     *out = r.p;
     return r.status;
 }
 
 /* ---- queries of capacity --prometheus ------------------------------------------------------- */
+
+/* The calls of one gp_history_query: the answers held against one budget, each within `each`
+ * bytes, at most o->concurrency in flight through one multi handle. */
+typedef struct calls_run {
+    const gp_history_opts *o;
+    gp_prom_call *calls;
+    size_t n, next, in_flight, done;
+    xfer *xs;
+    budget mem;
+    size_t each;
+    CURLM *multi;
+    CURL *tmp; /* for curl_easy_escape */
+    gp_err *err;
+} calls_run;
+
+/* calls[next] sent: its form (the query, its time or range) posted through a new handle. */
+static gp_status call_start(calls_run *q) {
+    gp_prom_call *c = &q->calls[q->next];
+    xfer *x = &q->xs[q->next];
+    gp_buf_init(&x->body, q->each);
+    gp_buf_init(&x->form, 4u << 20);
+    x->q = (int)q->next;
+    x->mem = &q->mem;
+    q->next++; /* from here its buffers are freed at the end, sent or not */
+    char t[32];
+    form_add(q->tmp, &x->form, "query", c->query);
+    fmt_time(c->time_ms, t, sizeof t);
+    form_add(q->tmp, &x->form, c->range ? "start" : "time", t);
+    if (c->range) {
+        fmt_time(c->end_ms, t, sizeof t);
+        form_add(q->tmp, &x->form, "end", t);
+        snprintf(t, sizeof t, "%llds", (long long)(c->step_ms / 1000));
+        form_add(q->tmp, &x->form, "step", t);
+        form_add(q->tmp, &x->form, "nocache", "1");
+    }
+    x->h = make_handle(q->o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true, q->err);
+    if (!x->h)
+        return q->err->code;
+    curl_multi_add_handle(q->multi, x->h);
+    q->in_flight++;
+    return GP_OK;
+}
+
+/* A finished call: its status, and its answer moved to the caller, still counted against the
+ * budget while the batch is held; the transfer's own buffers go. */
+static gp_status call_finished(calls_run *q, CURLMsg *msg) {
+    const gp_history_opts *o = q->o;
+    xfer *x;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+    gp_prom_call *c = &q->calls[x->q];
+    curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &c->http_status);
+    CURLcode res = msg->data.result;
+    curl_multi_remove_handle(q->multi, x->h);
+    curl_easy_cleanup(x->h);
+    x->h = NULL;
+    q->in_flight--;
+    q->done++;
+    gp_status rc = transfer_status(o, x, res, q->err);
+    if (rc == GP_E_LIMIT) {
+        gp_err e = *q->err;
+        gp_errorf(q->err, GP_E_LIMIT, o->url,
+                  "%.120s (query %zu of %zu: %.40s...): lower "
+                  "--hosts-per-query (%d)",
+                  e.msg, (size_t)x->q + 1, q->n, c->query, o->hosts_per_query);
+    }
+    gp_buf_done(&c->body);
+    c->body = x->body;
+    memset(&x->body, 0, sizeof x->body);
+    x->mem = NULL;
+    xfer_done(x);
+    return rc;
+}
 
 gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t n, gp_err *err) {
     gp_http_global_init();
@@ -779,97 +933,44 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
      * tree, one at a time): all of them together within a quarter of the budget, each within
      * a fortieth of the rest. */
     size_t total = o->max_memory ? o->max_memory : GP_HISTORY_MEMORY;
-    budget mem = {0, total / 4};
-    size_t each = total / 2 / 40 < o->max_bytes ? total / 2 / 40 : o->max_bytes;
-    xfer *xs = gp_xcalloc(n ? n : 1, sizeof *xs);
+    calls_run q = {.o = o, .calls = calls, .n = n, .mem = {0, total / 4}, .err = err};
+    q.each = total / 2 / 40 < o->max_bytes ? total / 2 / 40 : o->max_bytes;
+    q.xs = gp_xcalloc(n ? n : 1, sizeof *q.xs);
     for (size_t i = 0; i < n; i++) {
-        gp_buf_init(&calls[i].body, each);
+        gp_buf_init(&calls[i].body, q.each);
         calls[i].http_status = 0;
     }
-    CURLM *multi = curl_multi_init();
-    CURL *tmp = curl_easy_init();
-    size_t next = 0, in_flight = 0, done = 0;
-    gp_status rc = multi && tmp ? GP_OK : gp_errorf(err, GP_E_NET, o->url, "cannot start libcurl");
-    while (rc == GP_OK && done < n) {
-        while (rc == GP_OK && next < n &&
-               in_flight < (size_t)(o->concurrency > 0 ? o->concurrency : 1)) {
-            gp_prom_call *c = &calls[next];
-            xfer *x = &xs[next];
-            gp_buf_init(&x->body, each);
-            gp_buf_init(&x->form, 4u << 20);
-            x->q = (int)next;
-            x->mem = &mem;
-            char t[32];
-            form_add(tmp, &x->form, "query", c->query);
-            fmt_time(c->time_ms, t, sizeof t);
-            form_add(tmp, &x->form, c->range ? "start" : "time", t);
-            if (c->range) {
-                fmt_time(c->end_ms, t, sizeof t);
-                form_add(tmp, &x->form, "end", t);
-                snprintf(t, sizeof t, "%llds", (long long)(c->step_ms / 1000));
-                form_add(tmp, &x->form, "step", t);
-                form_add(tmp, &x->form, "nocache", "1");
-            }
-            x->h = make_handle(o, c->range ? "/api/v1/query_range" : "/api/v1/query", x, true, err);
-            if (!x->h) {
-                rc = err->code;
-                next++; /* its buffers are freed below */
-                break;
-            }
-            curl_multi_add_handle(multi, x->h);
-            next++;
-            in_flight++;
-        }
+    q.multi = curl_multi_init();
+    q.tmp = curl_easy_init();
+    size_t limit = (size_t)(o->concurrency > 0 ? o->concurrency : 1);
+    gp_status rc =
+        q.multi && q.tmp ? GP_OK : gp_errorf(err, GP_E_NET, o->url, "cannot start libcurl");
+    while (rc == GP_OK && q.done < n) {
+        while (rc == GP_OK && q.next < n && q.in_flight < limit)
+            rc = call_start(&q);
         if (rc != GP_OK)
             break;
-        int still;
-        curl_multi_perform(multi, &still);
+        int still, left;
+        curl_multi_perform(q.multi, &still);
         CURLMsg *msg;
-        int left;
-        while (rc == GP_OK && (msg = curl_multi_info_read(multi, &left))) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            xfer *x;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-            gp_prom_call *c = &calls[x->q];
-            curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &c->http_status);
-            CURLcode res = msg->data.result;
-            curl_multi_remove_handle(multi, x->h);
-            curl_easy_cleanup(x->h);
-            x->h = NULL;
-            in_flight--;
-            done++;
-            rc = transfer_status(o, x, res, err);
-            if (rc == GP_E_LIMIT) {
-                gp_err e = *err;
-                gp_errorf(err, GP_E_LIMIT, o->url,
-                          "%.120s (query %zu of %zu: %.40s...): lower "
-                          "--hosts-per-query (%d)",
-                          e.msg, (size_t)x->q + 1, n, c->query, o->hosts_per_query);
-            }
-            /* The answer moves to the caller, still counted against the budget while the
-             * batch is held; the transfer's own buffers go. */
-            gp_buf_done(&c->body);
-            c->body = x->body;
-            memset(&x->body, 0, sizeof x->body);
-            x->mem = NULL;
-            xfer_done(x);
-        }
-        if (rc == GP_OK && in_flight > 0)
-            curl_multi_poll(multi, NULL, 0, 200, NULL);
+        while (rc == GP_OK && (msg = curl_multi_info_read(q.multi, &left)))
+            if (msg->msg == CURLMSG_DONE)
+                rc = call_finished(&q, msg);
+        if (rc == GP_OK && q.in_flight > 0)
+            curl_multi_poll(q.multi, NULL, 0, 200, NULL);
     }
-    for (size_t i = 0; i < next; i++) {
-        if (xs[i].h) {
-            curl_multi_remove_handle(multi, xs[i].h);
-            curl_easy_cleanup(xs[i].h);
+    for (size_t i = 0; i < q.next; i++) {
+        if (q.xs[i].h) {
+            curl_multi_remove_handle(q.multi, q.xs[i].h);
+            curl_easy_cleanup(q.xs[i].h);
         }
-        xfer_done(&xs[i]);
+        xfer_done(&q.xs[i]);
     }
-    if (tmp)
-        curl_easy_cleanup(tmp);
-    if (multi)
-        curl_multi_cleanup(multi);
-    free(xs);
+    if (q.tmp)
+        curl_easy_cleanup(q.tmp);
+    if (q.multi)
+        curl_multi_cleanup(q.multi);
+    free(q.xs);
     return rc;
 }
 

@@ -454,8 +454,9 @@ gp_status gp_report_capacity_text(const gp_capacity *c, gp_buf *out) {
     if (c->server[0])
         P("Computed by the server %s (nothing imported): per GPU, its 5-minute means "
           "(avg_over_time over 5 minutes) summed and counted into the same 5 %% bins with "
-          "count_values, its hourly mean power into the same 10 W bins, its own P95 W by "
-          "quantile_over_time over its hourly means; no wall power. It read the %s.\n",
+          "count_values; its hourly means of power and memory used asked for as points, "
+          "binned into the same 10 W bins and their P95 taken as quantile_over_time takes it; "
+          "no wall power. It read the %s.\n",
           c->server, c->series);
     P("\n");
     if (!st)

@@ -4,7 +4,7 @@
 # (rules backfilled with promtool tsdb create-blocks-from rules) and a real VictoriaMetrics
 # (rules replayed by vmalert). The fleet: tests/bench/gen_fleet.py, DAYS days, a sample every
 # 5 minutes. Prints for each size and server: the load, the backfill's wall time, capacity's
-# wall time (best of 3) and the server's CPU time for that run (from /proc) from each, and the
+# wall time (best of 3), the server's CPU time for that run (from /proc) and gpuplan's, and the
 # fleet's busy share from each (they must agree within 0.5 % of it; the script fails
 # otherwise). Prometheus is measured once its compactions have merged the backfilled blocks.
 # Usage: tests/bench/bench_capacity_rules.sh BUILD_DIR [DAYS] [SIZES]   (default 14 "25 100 400")
@@ -54,14 +54,15 @@ server_cpu() { awk -v t="$ticks" '{printf "%.2f", ($14 + $15) / t}' "/proc/$serv
 # JSON in $tmp/NAME.json.
 best() {
     local name=$1; shift
-    local bw=999999 w c0 line
+    local bw=999999 w c0 line t
     for _ in 1 2 3; do
         c0=$(server_cpu)
-        w=$( { /usr/bin/time -f '%e' "$gpuplan" capacity --since "${days}d" --json \
+        t=$( { /usr/bin/time -f '%e %U %S' "$gpuplan" capacity --since "${days}d" --json \
             --prometheus "$url" "$@" >"$tmp/$name.json"; } 2>&1 | tail -1)
+        w=${t%% *}
         if $py -c "import sys; sys.exit(0 if $w < $bw else 1)"; then
             bw=$w
-            line="$w s wall, server CPU $($py -c "print(round($(server_cpu) - $c0, 2))") s"
+            line="$w s wall, server CPU $($py -c "print(round($(server_cpu) - $c0, 2))") s, gpuplan CPU $($py -c "print(round(sum(map(float, '${t#* }'.split())), 2))") s"
         fi
     done
     echo "$line"

@@ -96,6 +96,8 @@ both t50 --since 31d --busy-threshold 50
 check "--busy-threshold 50 over the whole history: equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/t50.local.json" "$tmp/t50.remote.json"
 remote_extra="--hosts-per-query 1 --concurrency 1" both split --since 30d
 check "a host a query, four queries a batch: equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/split.local.json" "$tmp/split.remote.json"
+remote_extra="--hosts-per-query 2 --slice 7h" both sliced --since 30d
+check "2 hosts a query, 7-hour time slices (the last a part of one): equal" $py "$root/tests/cli/compare_capacity.py" "$tmp/sliced.local.json" "$tmp/sliced.remote.json"
 "$gpuplan" capacity --since 30d --prometheus "$url" >"$tmp/text.out"
 check "the text names the server and what it computed" bash -c "grep -q 'Computed by the server $url' '$tmp/text.out' && grep -q 'quantile_over_time' '$tmp/text.out'"
 "$gpuplan" capacity --since 31d --by Hostname --json --prometheus "$url" >"$tmp/by.json"

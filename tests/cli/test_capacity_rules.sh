@@ -110,6 +110,20 @@ check "Prometheus: the recorded series are detected and named" said "$tmp/plain.
 # exact equality of every figure is checked on VictoriaMetrics below, whose replay is aligned.
 check "Prometheus: the recorded series' busy shares within 0.5 points of the raw ones" \
     $py "$root/tests/cli/compare_capacity.py" "$tmp/plain.raw.json" "$tmp/plain.rec.json" --servers --shifted 0.005
+# sliced NAME ARGS...: the recorded series' figures unsliced and in 5-hour slices of 2 hosts,
+# in the same 5-minute bucket; they must be equal (the same recorded points, summed in pieces).
+sliced() {
+    local name=$1; shift
+    for _ in 1 2; do
+        local h=$(( $(date +%s) / 300 ))
+        cap "$@" >"$tmp/$name.whole.json" &&
+            cap "$@" --slice 5h --hosts-per-query 2 >"$tmp/$name.sliced.json" || return 1
+        [ "$h" = $(( $(date +%s) / 300 )) ] && return 0
+    done
+}
+sliced sl --match "$plain" --by Hostname
+check "Prometheus: the recorded series in 5-hour slices of 2 hosts give the same figures" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/sl.whole.json" "$tmp/sl.sliced.json" --servers
 runs by --match "$plain" --by Hostname --busy-threshold 50 --hosts-per-query 2
 check "by Hostname, at 50 %, 2 hosts a query: the same, as above" \
     $py "$root/tests/cli/compare_capacity.py" "$tmp/by.raw.json" "$tmp/by.rec.json" --servers --shifted 0.005
@@ -151,6 +165,9 @@ runs vm --match "$plain"
 check "VictoriaMetrics: the recorded series are detected" said "$tmp/vm.rec.json" "recorded series"
 check "VictoriaMetrics: the same figures from the recorded series as from the raw ones" \
     $py "$root/tests/cli/compare_capacity.py" "$tmp/vm.raw.json" "$tmp/vm.rec.json" --servers
+sliced vsl --match "$plain" --recorded no
+check "VictoriaMetrics: the raw series in 5-hour slices of 2 hosts give the same figures" \
+    $py "$root/tests/cli/compare_capacity.py" "$tmp/vsl.whole.json" "$tmp/vsl.sliced.json" --servers
 
 echo "capacity rules: $fails failed"
 [ "$fails" = 0 ]
