@@ -71,9 +71,6 @@ typedef struct gp_plan_field {
 /* Every field of doc resolved as s, in the table's order: *n of them. */
 gp_plan_field *gp_plan_fields(const cJSON *doc, const gp_scenario *s, int *n);
 
-/* Whether doc states its demand as work. */
-bool gp_plan_doc_work_mode(const cJSON *doc);
-
 /* Field f's value as shown into out: a number from s, a text or an optional key from doc (what
  * its absence means when absent), a list's row count. */
 void gp_plan_field_text(const gp_plan_field *f, const cJSON *doc, const gp_scenario *s, char *out,

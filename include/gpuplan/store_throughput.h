@@ -18,6 +18,9 @@ gp_status gp_store_put_throughputs(gp_store *st, const gp_throughput *rows, int 
  * spec that lost an input loses its estimate. */
 gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp_throughput *rows,
                                      int n, gp_err *err);
+/* How many rows are estimates or published results: the rows a refresh derives (app
+ * throughput.c checks them against what it would store). */
+gp_status gp_store_derived_count(gp_store *st, long long *n, gp_err *err);
 /* Rows ordered by GPU, profile, then measured, published, estimate; profile and gpu (NULL: any)
  * filter. A non-zero return from fn stops the walk. */
 gp_status gp_store_throughputs(gp_store *st, const char *profile, const char *gpu,

@@ -273,7 +273,8 @@ gp_plan_field *gp_plan_fields(const cJSON *doc, const gp_scenario *s, int *n) {
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-bool gp_plan_doc_work_mode(const cJSON *doc) {
+/* Whether doc states its demand as work. */
+static bool doc_work_mode(const cJSON *doc) {
     return gp_json_path_get(doc, "demand.work_per_month") != NULL;
 }
 
@@ -312,7 +313,7 @@ void gp_plan_field_text(const gp_plan_field *f, const cJSON *doc, const gp_scena
         return;
     case GP_FROM_SHAPE:
         if (!strcmp(f->key, "demand.mode")) {
-            snprintf(out, cap, "%s", gp_plan_doc_work_mode(doc) ? "work" : "GPUs");
+            snprintf(out, cap, "%s", doc_work_mode(doc) ? "work" : "GPUs");
             return;
         }
         break;
@@ -359,7 +360,7 @@ static const char *const *fixed_choices(const char *key, bool work_mode) {
 int gp_plan_field_choices(const gp_plan_field *f, const cJSON *doc, const gp_scenario *s,
                           const char **out, int cap) {
     int n = 0;
-    bool work = gp_plan_doc_work_mode(doc);
+    bool work = doc_work_mode(doc);
     if (!strcmp(f->key, "demand.mode")) {
         /* The document's mode first (the results may be a choice's being tried); from GPUs,
          * work in GPU-hours or in a profile's unit. */
@@ -420,7 +421,7 @@ gp_status gp_plan_field_item(const gp_plan_field *f, const char *text, cJSON **i
 static gp_status reshape(gp_session *ses, cJSON *doc, const gp_plan_field *f, const char *choice,
                          const char *as_of, gp_err *err) {
     if (!strcmp(f->key, "demand.mode")) {
-        bool work = gp_plan_doc_work_mode(doc);
+        bool work = doc_work_mode(doc);
         if (!strcmp(choice, "GPUs") && work)
             return gp_reshape_gpu_mode(doc, err);
         if (strcmp(choice, "GPUs") != 0 && strcmp(choice, "work") != 0 && !work)

@@ -130,6 +130,13 @@ typedef struct cli_opt {
     bool *given;     /* set true when the option is given; NULL: not tracked */
 } cli_opt;
 
+/* A count of hosts, queries or points (--concurrency, --hosts-per-query, --max-points): one
+ * bound for every command that takes one. */
+#define CLI_COUNT_MAX 1000000
+#define CLI_COUNT(n, d)                                                                            \
+    CLI_INT(n, d, 1, CLI_COUNT_MAX),                                                               \
+        .bad = "\"%s\" is not a count from 1 to " CLI_STRING(CLI_COUNT_MAX)
+
 /* A number macro as a string, for a bad line: "at most " CLI_STRING(GP_SENS_MAX_ROWS). */
 #define CLI_STRING_(x) #x
 #define CLI_STRING(x) CLI_STRING_(x)
@@ -199,9 +206,11 @@ typedef struct cap_flags {
     int first_arg;          /* argv[first_arg..argc): the arguments that are not options */
 } cap_flags;
 
-/* The options capacity, scenario measure and plan share (cmd_capacity.c) into q and f; 0, or
- * the exit status of a usage error (printed). */
-int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f);
+/* The options capacity, scenario measure and plan share (cmd_capacity.c) into q and f; cmd
+ * names the command in an unknown option's line. 0, or the exit status of a usage error
+ * (printed). */
+int cli_capacity_options(const char *cmd, int argc, char **argv, gp_session *ses, gp_cap_query *q,
+                         cap_flags *f);
 /* Write what a renderer put in out to stdout; 0, or the exit status of a failure. Frees out. */
 int cli_capacity_emit(gp_status st, gp_buf *out, gp_err *err);
 

@@ -42,9 +42,9 @@ static const char *default_bad(const cli_opt *o, char *buf, size_t cap) {
         if (!(o->min < o->max))
             snprintf(buf, cap, "\"%%s\" is not %s", what);
         else if (isinf(o->max))
-            snprintf(buf, cap, "\"%%s\" is not %s, %g or more", what, o->min);
+            snprintf(buf, cap, "\"%%s\" is not %s, %.15g or more", what, o->min);
         else
-            snprintf(buf, cap, "\"%%s\" is not %s from %g to %g", what, o->min, o->max);
+            snprintf(buf, cap, "\"%%s\" is not %s from %.15g to %.15g", what, o->min, o->max);
         return buf;
     case CLI_OPT_DURATION:
         return "\"%s\" is not a duration like 30s, 5m, 12h or 7d";
@@ -144,6 +144,20 @@ static const char *unknown_word(int argc, char **argv) {
     return optind < argc ? argv[optind] : prev;
 }
 
+/* The entry a refused "--name=value" names when name takes no value (a flag): getopt_long
+ * refuses it as an unknown option, which would mislead. NULL for any other word. */
+static const cli_opt *flag_with_value(const cli_parser *p, const char *word) {
+    const char *eq = strchr(word, '=');
+    if (word[0] != '-' || word[1] != '-' || !eq)
+        return NULL;
+    size_t len = (size_t)(eq - word - 2);
+    for (const cli_opt *o = p->opts; o->name; o++)
+        if ((o->kind == CLI_OPT_FLAG || o->kind == CLI_OPT_HELP || o->kind == CLI_OPT_ACTION) &&
+            strlen(o->name) == len && !strncmp(o->name, word + 2, len))
+            return o;
+    return NULL;
+}
+
 int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
     struct option longs[MAX_OPTS + 1];
     char shorts[2 * MAX_OPTS + 4] = "";
@@ -185,6 +199,11 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
             int rc = p->unknown ? p->unknown(word) : 0;
             if (rc)
                 return rc;
+            const cli_opt *flag = flag_with_value(p, word);
+            if (flag && p->cmd)
+                return cli_usage_error("%s: --%s takes no value (%s)", p->cmd, flag->name, word);
+            if (flag)
+                return cli_usage_error("--%s takes no value (%s)", flag->name, word);
             if (p->cmd)
                 return cli_usage_error("%s: unknown option or missing value: %s (see --help)",
                                        p->cmd, word);

@@ -16,15 +16,20 @@
 /* --since 30d, 12h or 2w, at most ten years. */
 static int parse_since(const char *s, void *dest) {
     long long *ms = dest;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v > 0))
+    char num[32];
+    size_t n = strlen(s);
+    if (n < 2 || n >= sizeof num)
         return CLI_OPT_BAD;
-    double unit = !strcmp(end, "d")   ? 86400e3
-                  : !strcmp(end, "h") ? 3600e3
-                  : !strcmp(end, "w") ? 7 * 86400e3
-                                      : -1;
-    if (unit < 0 || v * unit > 3650 * 86400e3)
+    memcpy(num, s, n - 1); /* the number before its one-letter unit, read as every number is */
+    num[n - 1] = '\0';
+    double v;
+    if (!gp_parse_double(num, &v) || !(v > 0))
+        return CLI_OPT_BAD;
+    double unit = s[n - 1] == 'd'   ? (double)GP_DAY_MS
+                  : s[n - 1] == 'h' ? (double)GP_HOUR_MS
+                  : s[n - 1] == 'w' ? 7.0 * GP_DAY_MS
+                                    : -1;
+    if (unit < 0 || v * unit > 3650.0 * GP_DAY_MS)
         return CLI_OPT_BAD;
     *ms = (long long)(v * unit);
     return 0;
@@ -116,7 +121,8 @@ static int remote_check(gp_cap_query *q, cap_flags *f) {
     return 0;
 }
 
-int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q, cap_flags *f) {
+int cli_capacity_options(const char *cmd, int argc, char **argv, gp_session *ses, gp_cap_query *q,
+                         cap_flags *f) {
     gp_cap_query_init(q);
     *f = (cap_flags){.mix_rq.target = 0.7};
     gp_history_opts_init(&f->remote);
@@ -131,22 +137,24 @@ int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q
         {CLI_CALL("price-per-kwh", q, query_price), .bad = "\"%s\" is not a price"},
         {CLI_CALL("scenario", &sp, query_scenario)},
         {CLI_CALL("busy-threshold", &q->threshold, query_threshold),
-         .bad = "a multiple of 5 from 5 to 100 (the rollups keep 5 % bins)"},
+         .bad = "\"%s\" is not a multiple of 5 from 5 to 100 (the rollups keep 5 % bins)"},
         {CLI_STR("by", &q->by)},
         {CLI_FLAG("ldc", &f->ldc)},
         {CLI_FLAG("json", &f->json)},
         {CLI_FLAG("csv", &f->csv)},
         {CLI_STR("option", &f->option)},
         {CLI_STR("mix", &f->mix)},
-        {CLI_CALL("growth", &f->mix_rq, parse_growth), .bad = "5%/month, or trend"},
-        {CLI_CALL("target", &f->mix_rq.target, mix_target), .bad = "a utilization in (0, 1]"},
+        {CLI_CALL("growth", &f->mix_rq, parse_growth),
+         .bad = "\"%s\" is not a growth like 5%/month, or trend"},
+        {CLI_CALL("target", &f->mix_rq.target, mix_target),
+         .bad = "\"%s\" is not a utilization in (0, 1]"},
         {CLI_FLAG("force-trend", &f->mix_rq.force_trend)},
         {CLI_STR("prometheus", &h->url)},
         {CLI_STR("match", &h->match)},
         CLI_PROMETHEUS_CONNECTION(h),
-        {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 100000), .bad = "a count >= 1"},
-        {CLI_INT("concurrency", &h->concurrency, 1, 100000), .bad = "a count >= 1"},
-        {CLI_ENUM("recorded", &recorded, recorded_names), .bad = "auto, yes or no",
+        {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
+        {CLI_COUNT("concurrency", &h->concurrency)},
+        {CLI_ENUM("recorded", &recorded, recorded_names), .bad = "\"%s\" is not auto, yes or no",
          .given = &f->recorded_set},
         {CLI_CALL("slice", &q->slice_ms, parse_slice),
          .bad = "\"%s\" is not whole hours like 7d or 12h",
@@ -154,7 +162,7 @@ int cli_capacity_options(int argc, char **argv, gp_session *ses, gp_cap_query *q
         {CLI_FLAG("print-rules", &f->print_rules)},
         {CLI_HELP(&f->help)},
         {0}};
-    int rc = cli_parse(&(cli_parser){.opts = opts}, argc, argv, &f->first_arg);
+    int rc = cli_parse(&(cli_parser){.cmd = cmd, .opts = opts}, argc, argv, &f->first_arg);
     q->recorded = recorded;
     if (rc || f->help)
         return rc;
@@ -206,7 +214,7 @@ static void capacity_help(FILE *f) {
 int cmd_capacity(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options("capacity", argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? capacity_help(stdout), 0 : rc;
     if (flags.first_arg != argc || flags.mix || flags.option)

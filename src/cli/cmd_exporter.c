@@ -217,18 +217,18 @@ static int parse(int argc, char **argv, gp_exporter_opts *o, const char **listen
         {CLI_CALL("since", &o->since_ms, exporter_since),
          .bad = "\"%s\" is not a window like 7d or 12h (5m at least)"},
         {CLI_CALL("busy-threshold", &o->threshold, exporter_threshold),
-         .bad = "a multiple of 5 from 5 to 100"},
+         .bad = "\"%s\" is not a multiple of 5 from 5 to 100"},
         {CLI_STR("scenario", &o->scenario)},
         {CLI_DOUBLE("price-per-kwh", &o->price, 0, INFINITY), .given = &o->has_price,
          .bad = "\"%s\" is not a price"},
         {CLI_STR("by", &o->by)},
         {CLI_INT("max-label-values", &o->max_label_values, 1, GP_EXPORTER_MAX_LABEL_VALUES),
-         .bad = "a count from 1 to " CLI_STRING(GP_EXPORTER_MAX_LABEL_VALUES)},
+         .bad = "\"%s\" is not a count from 1 to " CLI_STRING(GP_EXPORTER_MAX_LABEL_VALUES)},
         {CLI_CALL("max-age", &o->max_age_ms, exporter_max_age),
          .bad = "\"%s\" is not a duration like 5m or 30s"},
         {CLI_HELP(help)},
         {0}};
-    int first, rc = cli_parse(&(cli_parser){.opts = opts}, argc, argv, &first);
+    int first, rc = cli_parse(&(cli_parser){.cmd = "exporter", .opts = opts}, argc, argv, &first);
     if (rc || *help)
         return rc;
     if (first != argc)

@@ -69,9 +69,9 @@ static int history_args_parse(int argc, char **argv, int64_t now, history_args *
         {CLI_DURATION("step", &h->step_ms, 0), .bad = "\"%s\" is not a duration like 5m"},
         {CLI_STR("node", &rq->node)},
         {CLI_FLAG("quiet", &a->quiet)},
-        {CLI_INT("concurrency", &h->concurrency, 1, 1000000), .bad = "a count >= 1"},
-        {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 1000000), .bad = "a count >= 1"},
-        {CLI_INT("max-points", &h->max_points, 1, 1000000), .bad = "a count >= 1"},
+        {CLI_COUNT("concurrency", &h->concurrency)},
+        {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
+        {CLI_COUNT("max-points", &h->max_points)},
         CLI_PROMETHEUS_CONNECTION(h),
         {CLI_HELP(&a->help)},
         {0}};

@@ -26,7 +26,7 @@ static void plan_help(void) {
 int cmd_plan(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options("plan", argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? plan_help(), 0 : rc;
     if (flags.print_rules)

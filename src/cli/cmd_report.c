@@ -63,7 +63,7 @@ static int parse_args(int argc, char **argv, report_args *a) {
         {CLI_INT("fiscal-year-start", &a->fiscal_year_start, 1, 12),
          .bad = "\"%s\" is not a month 1..12"},
         {CLI_CALL("chargeback-by", &a->chargeback_by, label_name),
-         .bad = "give a label name, like pod"},
+         .bad = "\"%s\" is not a label name, like pod"},
         {CLI_HELP(&a->help)},
         {0}};
     int rc = cli_parse(&(cli_parser){.cmd = argv[0], .opts = opts}, argc, argv, &a->first);

@@ -356,7 +356,7 @@ static void measure_said(const gp_measured *m, bool growth, bool forced) {
 int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = cli_capacity_options(argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options("scenario measure", argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? measure_help(), 0 : rc;
     if (flags.print_rules)

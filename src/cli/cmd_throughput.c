@@ -48,9 +48,9 @@ static int cli_tp_measure(gp_session *ses, int argc, char **argv) {
         {CLI_DURATION("since", &rq.window_ms, 0), .bad = "\"%s\" is not a window like 7d or 12h"},
         {CLI_STR("until", &until)},
         {CLI_STR("match", &h->match)},
-        {CLI_ENUM("tokens", &count, token_counts), .bad = "output, input or total"},
+        {CLI_ENUM("tokens", &count, token_counts), .bad = "\"%s\" is not output, input or total"},
         CLI_PROMETHEUS_CONNECTION(h),
-        {CLI_INT("hosts-per-query", &h->hosts_per_query, 1, 100000), .bad = "a count >= 1"},
+        {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
         {CLI_HELP(&help)},
         {0}};
     int rc = cli_parse(&(cli_parser){.cmd = "throughput import", .opts = opts}, argc, argv, &first);

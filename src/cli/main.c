@@ -53,8 +53,10 @@ static void usage(FILE *f) {
 }
 
 /* --db PATH (or --db=PATH) after the command name, where people also put it: taken out of
- * the command's arguments (up to a "--") into the session; returns the arguments left. */
-static int take_db_option(int argc, char **argv, gp_session *ses) {
+ * the command's arguments (up to a "--") into the session; returns the arguments left. A word
+ * that is another option's value and reads "--db" is taken too (no command has such a value).
+ * *empty is set when a path given is "" (--db="$UNSET"), which the caller refuses. */
+static int take_db_option(int argc, char **argv, gp_session *ses, bool *empty) {
     int out = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
@@ -66,11 +68,22 @@ static int take_db_option(int argc, char **argv, gp_session *ses) {
             ses->db_path = argv[++i];
         else if (!strncmp(argv[i], "--db=", 5))
             ses->db_path = argv[i] + 5;
-        else
+        else {
             argv[out++] = argv[i];
+            continue;
+        }
+        *empty = *empty || !*ses->db_path;
     }
     argv[out] = NULL;
     return out;
+}
+
+/* --db before the command: a path, never "" (which would open the default database). */
+static int db_option(const char *v, void *dest) {
+    if (!*v)
+        return CLI_OPT_BAD;
+    *(const char **)dest = v;
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -82,12 +95,13 @@ int main(int argc, char **argv) {
     cli_session_init(&ses, getenv("GPUPLAN_DB"));
     bool db_flag = false; /* --db given: the one database --demo may be pointed at */
     bool version = false, help = false, quiet = false;
-    const cli_opt opts[] = {{.name = "version", .kind = CLI_OPT_HELP, .dest = &version},
-                            {CLI_HELP(&help)},
-                            {CLI_STR("db", &ses.db_path), .given = &db_flag},
-                            {CLI_FLAG("demo", &demo)},
-                            {CLI_FLAG("quiet", &quiet)},
-                            {0}};
+    const cli_opt opts[] = {
+        {.name = "version", .kind = CLI_OPT_HELP, .dest = &version},
+        {CLI_HELP(&help)},
+        {CLI_CALL("db", &ses.db_path, db_option), .given = &db_flag, .bad = "the path is empty"},
+        {CLI_FLAG("demo", &demo)},
+        {CLI_FLAG("quiet", &quiet)},
+        {0}};
     int i, bad = cli_parse(&(cli_parser){.opts = opts, .in_order = true}, argc, argv, &i);
     if (bad)
         return bad;
@@ -129,7 +143,10 @@ int main(int argc, char **argv) {
         }
         if (demo)
             return cli_usage_error("--demo opens the TUI; it takes no command");
-        argc = i + take_db_option(argc - i, argv + i, &ses);
+        bool empty = false;
+        argc = i + take_db_option(argc - i, argv + i, &ses, &empty);
+        if (empty)
+            return cli_usage_error("--db: the path is empty");
         cli_guard_terminal();
         rc = cmd->run(&ses, argc - i, argv + i);
     }

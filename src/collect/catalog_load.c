@@ -67,12 +67,13 @@ static gp_status on_fx(const gp_fx_rate *r, void *arg, gp_err *err) {
 typedef struct load_args {
     const char *buf, *origin, *source;
     size_t len;
-    void *out;
+    gp_fx_import_stats *fx;   /* the counts of an FX file */
+    gp_api_import_stats *api; /* or of an API price file */
 } load_args;
 
 static gp_status fx_load(gp_store *st, void *arg, gp_err *err) {
     load_args *a = arg;
-    gp_fx_import_stats *out = a->out;
+    gp_fx_import_stats *out = a->fx;
     memset(out, 0, sizeof *out);
     fx_ctx c = {st, a->source && *a->source ? a->source : a->origin, out};
     return gp_fx_parse_ecb(a->buf, a->len, a->origin, on_fx, &c, &out->rows, err);
@@ -80,7 +81,7 @@ static gp_status fx_load(gp_store *st, void *arg, gp_err *err) {
 
 gp_status gp_fx_import(gp_store *st, const char *buf, size_t len, const char *origin,
                        const char *source, gp_fx_import_stats *out, gp_err *err) {
-    load_args a = {buf, origin, source, len, out};
+    load_args a = {buf, origin, source, len, .fx = out};
     return gp_store_in_tx(st, fx_load, &a, err);
 }
 
@@ -103,7 +104,7 @@ static gp_status on_api(const gp_api_price *p, void *arg, gp_err *err) {
 
 static gp_status api_load(gp_store *st, void *arg, gp_err *err) {
     load_args *a = arg;
-    gp_api_import_stats *out = a->out;
+    gp_api_import_stats *out = a->api;
     memset(out, 0, sizeof *out);
     api_ctx c = {st, out};
     return gp_api_price_parse(a->buf, a->len, a->origin, on_api, &c, &out->rows, err);
@@ -111,7 +112,7 @@ static gp_status api_load(gp_store *st, void *arg, gp_err *err) {
 
 gp_status gp_api_price_import(gp_store *st, const char *buf, size_t len, const char *origin,
                               gp_api_import_stats *out, gp_err *err) {
-    load_args a = {buf, origin, NULL, len, out};
+    load_args a = {buf, origin, NULL, len, .api = out};
     return gp_store_in_tx(st, api_load, &a, err);
 }
 
@@ -244,6 +245,71 @@ gp_status gp_catalog_bundle_current(gp_store *st, bool *current, gp_err *err) {
     return GP_OK;
 }
 
+/* One file of the bundle into the store, its counts into out; inside the bundle's
+ * transaction. */
+static gp_status load_file(gp_store *st, const manifest_row *row, gp_bundle_stats *out,
+                           gp_err *err) {
+    const gp_embedded *e = bundled(row->path);
+    char origin[200];
+    snprintf(origin, sizeof origin, "pricing/%s", row->path);
+    if (!e)
+        return gp_errorf(err, GP_E_IO, origin, "listed in the manifest but not bundled");
+    out->files++;
+    if (strcmp(row->kind, "prices") == 0) {
+        gp_catalog_batch b;
+        gp_catalog_batch_init(&b, 1u << 22);
+        gp_import_stats s;
+        gp_status rc = gp_catalog_import(st, (const char *)e->data, e->len, origin,
+                                         gp_catalog_format_from_name(row->format), row->provider,
+                                         row->source, row->date, row->date, false, &b, &s, err);
+        out->skipped += b.skipped;
+        gp_catalog_batch_done(&b);
+        out->prices_added += s.added;
+        out->prices_unchanged += s.unchanged;
+        out->offers += s.offers_new;
+        return rc;
+    }
+    if (strcmp(row->kind, "fx-ecb") == 0) {
+        gp_fx_import_stats s;
+        load_args a = {(const char *)e->data, origin, row->source, e->len, .fx = &s};
+        gp_status rc = fx_load(st, &a, err);
+        out->fx_rates += s.added;
+        return rc;
+    }
+    if (strcmp(row->kind, "api-prices") == 0) {
+        gp_api_import_stats s;
+        load_args a = {(const char *)e->data, origin, NULL, e->len, .api = &s};
+        gp_status rc = api_load(st, &a, err);
+        out->api_prices += s.added;
+        return rc;
+    }
+    int kind = gp_reference_kind_from_name(row->kind);
+    if (kind < 0)
+        return gp_errorf(err, GP_E_INPUT, origin, "unknown kind \"%s\" in the manifest", row->kind);
+    ref_ctx c = {st, row, out};
+    gp_reference_sink sink = {on_spec, on_hw, on_elec, on_pue, on_tariff, &c};
+    size_t skipped = 0;
+    gp_status rc = gp_reference_parse((gp_reference_kind)kind, (const char *)e->data, e->len,
+                                      origin, row->name, &sink, &skipped, err);
+    out->skipped += skipped;
+    return rc;
+}
+
+typedef struct bundle_load {
+    const manifest *m;
+    const char *id;
+    gp_bundle_stats *out;
+} bundle_load;
+
+/* Every file of the manifest, then the bundle's id: one transaction (gp_store_in_tx). */
+static gp_status load_files(gp_store *st, void *arg, gp_err *err) {
+    bundle_load *b = arg;
+    for (int i = 0; i < b->m->n; i++)
+        if (load_file(st, &b->m->rows[i], b->out, err))
+            return err->code;
+    return gp_store_meta_set(st, "bundle", b->id, err);
+}
+
 gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out, gp_err *err) {
     memset(out, 0, sizeof *out);
     double t0 = now_s();
@@ -257,74 +323,16 @@ gp_status gp_catalog_load_bundle(gp_store *st, bool force, gp_bundle_stats *out,
     manifest *m = malloc(sizeof *m);
     if (!m)
         return gp_errorf(err, GP_E_NOMEM, NULL, "out of memory");
-    if (read_manifest(m, err) || gp_store_begin(st, err))
-        goto fail_free;
-    for (int i = 0; i < m->n; i++) {
-        const manifest_row *row = &m->rows[i];
-        const gp_embedded *e = bundled(row->path);
-        char origin[200];
-        snprintf(origin, sizeof origin, "pricing/%s", row->path);
-        if (!e) {
-            gp_errorf(err, GP_E_IO, origin, "listed in the manifest but not bundled");
-            goto fail;
-        }
-        out->files++;
-        if (strcmp(row->kind, "prices") == 0) {
-            gp_catalog_batch b;
-            gp_catalog_batch_init(&b, 1u << 22);
-            gp_import_stats s;
-            gp_status rc = gp_catalog_import(
-                st, (const char *)e->data, e->len, origin, gp_catalog_format_from_name(row->format),
-                row->provider, row->source, row->date, row->date, false, &b, &s, err);
-            out->skipped += b.skipped;
-            gp_catalog_batch_done(&b);
-            if (rc)
-                goto fail;
-            out->prices_added += s.added;
-            out->prices_unchanged += s.unchanged;
-            out->offers += s.offers_new;
-            continue;
-        }
-        if (strcmp(row->kind, "fx-ecb") == 0) {
-            gp_fx_import_stats s;
-            load_args a = {(const char *)e->data, origin, row->source, e->len, &s};
-            if (fx_load(st, &a, err)) /* inside the bundle's transaction */
-                goto fail;
-            out->fx_rates += s.added;
-            continue;
-        }
-        if (strcmp(row->kind, "api-prices") == 0) {
-            gp_api_import_stats s;
-            load_args a = {(const char *)e->data, origin, NULL, e->len, &s};
-            if (api_load(st, &a, err)) /* inside the bundle's transaction */
-                goto fail;
-            out->api_prices += s.added;
-            continue;
-        }
-        int kind = gp_reference_kind_from_name(row->kind);
-        if (kind < 0) {
-            gp_errorf(err, GP_E_INPUT, origin, "unknown kind \"%s\" in the manifest", row->kind);
-            goto fail;
-        }
-        ref_ctx c = {st, row, out};
-        gp_reference_sink sink = {on_spec, on_hw, on_elec, on_pue, on_tariff, &c};
-        size_t skipped = 0;
-        if (gp_reference_parse((gp_reference_kind)kind, (const char *)e->data, e->len, origin,
-                               row->name, &sink, &skipped, err))
-            goto fail;
-        out->skipped += skipped;
-    }
-    if (gp_store_meta_set(st, "bundle", id, err) || gp_store_commit(st, err))
-        goto fail;
+    bundle_load b = {m, id, out};
+    gp_status rc = read_manifest(m, err);
+    if (rc == GP_OK)
+        rc = gp_store_in_tx(st, load_files, &b, err);
     free(m);
+    if (rc)
+        return rc;
     out->loaded = true;
     out->seconds = now_s() - t0;
     return GP_OK;
-fail:
-    gp_store_rollback(st);
-fail_free:
-    free(m);
-    return err->code;
 }
 
 gp_status gp_catalog_bundle_sources(int (*fn)(const char *path, const char *kind,

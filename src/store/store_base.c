@@ -55,7 +55,8 @@ gp_status store_exec(gp_store *st, const char *sql, gp_err *err) {
     return GP_OK;
 }
 
-gp_status store_rollback(gp_store *st, gp_err *err) {
+/* ROLLBACK if a transaction is open; returns err->code. */
+static gp_status store_rollback(gp_store *st, gp_err *err) {
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
     return err->code;

@@ -84,8 +84,6 @@ void store_chunk_where(char *out, size_t cap, const char *table, long long serie
 gp_status store_damaged(gp_store *st, gp_err *err);
 /* Run SQL without results (several statements allowed). */
 gp_status store_exec(gp_store *st, const char *sql, gp_err *err);
-/* ROLLBACK if a transaction is open; returns err->code. */
-gp_status store_rollback(gp_store *st, gp_err *err);
 /* put(st, row, err) for each of the n rows of size bytes at rows, in order, stopping at the
  * first error (returned). */
 gp_status store_each(gp_store *st, const void *rows, size_t n, size_t size,

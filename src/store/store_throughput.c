@@ -64,6 +64,21 @@ gp_status gp_store_replace_estimates(gp_store *st, const char *profile, const gp
     return gp_store_in_tx(st, replace_estimates, &e, err);
 }
 
+static const char SQL_DERIVED_COUNT[] =
+    "SELECT count(*) FROM throughput WHERE kind IN ('estimate', 'published')";
+
+gp_status gp_store_derived_count(gp_store *st, long long *n, gp_err *err) {
+    sqlite3_stmt *s;
+    if (store_prepare(st, SQL_DERIVED_COUNT, &s, err))
+        return err->code;
+    int rc = sqlite3_step(s);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return store_fail(st, err, "count the throughput rows");
+    return GP_OK;
+}
+
 static void column_text(sqlite3_stmt *s, int i, char *out, size_t cap) {
     const char *t = (const char *)sqlite3_column_text(s, i);
     snprintf(out, cap, "%s", t ? t : "");

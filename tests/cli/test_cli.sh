@@ -30,6 +30,14 @@ for cmd in report scenario sweep sensitivity; do
 done
 check "no command without a terminal: the TUI says it needs one" expect 2 'needs a terminal' -- "$gpuplan"
 check "unknown command exits 2" expect 2 'unknown command' -- "$gpuplan" frobnicate
+# An empty --db (a variable left unset) is refused, before or after the command; it never opens
+# the default database in $XDG_DATA_HOME.
+check "--db= before the command exits 2" expect 2 '--db: the path is empty' -- "$gpuplan" --db= db stats
+check "--db '' after the command exits 2" expect 2 '--db: the path is empty' -- "$gpuplan" db stats --db ''
+check "an empty --db made no database" test ! -e "$XDG_DATA_HOME/gpuplan/gpuplan.db"
+check "a flag given a value is named" expect 2 'fleet: --json takes no value (--json=1)' -- "$gpuplan" fleet --json=1
+check "an unknown option names its command" expect 2 'capacity: unknown option or missing value: --bogus' -- "$gpuplan" capacity --bogus
+check "a count out of range says the range and the value" expect 2 '--concurrency: "0" is not a count from 1 to 1000000' -- "$gpuplan" capacity --prometheus http://127.0.0.1:9 --concurrency 0
 check "bad format exits 2" expect 2 'not md, csv, json or xlsx' -- "$gpuplan" report "$seed" --format pdf
 check "missing file exits 2" expect 2 'nope.json: cannot open' -- "$gpuplan" report "$tmp/nope.json"
 # Version 2: a bad key names its JSON path; a plan that needs a bridge it lacks, or a result

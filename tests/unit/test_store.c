@@ -272,7 +272,7 @@ static void assert_meta(gp_store *st, const char *key, const char *want) {
     free(v);
 }
 
-/* store_each_in_tx writes every row or none; store_in_tx keeps nothing of a function that
+/* store_each_in_tx writes every row or none; gp_store_in_tx keeps nothing of a function that
  * fails and hands on its error. */
 static void test_each_in_one_transaction(void **state) {
     (void)state;
