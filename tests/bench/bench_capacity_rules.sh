@@ -8,8 +8,10 @@
 # fleet's busy share from each (they must agree within 0.5 % of it; the script fails
 # otherwise). Prometheus is measured once its compactions have merged the backfilled blocks.
 # Usage: tests/bench/bench_capacity_rules.sh BUILD_DIR [DAYS] [SIZES]   (default 14 "25 100 400")
+# SERVERS="prometheus victoriametrics" (the default) names the servers to measure.
 set -eu
 build=$1 days=${2:-14} sizes=${3:-25 100 400}
+servers=" ${SERVERS:-prometheus victoriametrics} "
 here=$(cd "$(dirname "$0")" && pwd)
 rules=$here/../../contrib/prometheus/gpuplan-capacity.rules.yml
 gpuplan=$build/gpuplan
@@ -17,7 +19,7 @@ py=/usr/bin/python3
 tmp=$(mktemp -d /var/tmp/gpuplan-bench-rules-XXXXXX)
 pids=()
 cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -84,37 +86,40 @@ echo "history: $days days, a sample every 5 minutes; $(uptime | sed 's/.*load/lo
 for n in $sizes; do
     rm -rf "$tmp/tsdb" "$tmp/rec" "$tmp/vm"
     $py "$here/gen_fleet.py" "$tmp/fleet.om" "$end" "$days" "$n"
-    promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/fleet.om" \
-        "$tmp/tsdb" >/dev/null
-    start_prom
-    server=$prom
-    wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
-    raw=$(best praw --recorded no)
-    t0=$(date +%s.%N)
-    promtool tsdb create-blocks-from rules -q --start "$start" --end "$end" --url "$url" \
-        --output-dir "$tmp/rec" "$rules" >/dev/null 2>&1
-    bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
-    stop "$prom"
-    mv "$tmp"/rec/* "$tmp/tsdb/"
-    nb=$(ls "$tmp/tsdb" | grep -c '^01')
-    start_prom
-    server=$prom
-    wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
-    # Its compactions merge promtool's blocks (one a rule and 2 hours) within minutes.
-    for _ in $(seq 1200); do [ "$(ls "$tmp/tsdb" | grep -c '^01')" -le 3 ] && break; sleep 0.5; done
-    rec=$(best prec)
-    echo "Prometheus, $n GPUs x $days days: raw $raw; recorded $rec (backfill $bf s, $nb blocks merged into $(ls "$tmp/tsdb" | grep -c '^01')); $(agree praw prec)"
-    stop "$prom"
+    if [[ $servers == *" prometheus "* ]]; then
+        promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/fleet.om" \
+            "$tmp/tsdb" >/dev/null
+        start_prom
+        server=$prom
+        wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
+        raw=$(best praw --recorded no)
+        t0=$(date +%s.%N)
+        promtool tsdb create-blocks-from rules -q --start "$start" --end "$end" --url "$url" \
+            --output-dir "$tmp/rec" "$rules" >/dev/null 2>&1
+        bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
+        stop "$prom"
+        mv "$tmp"/rec/* "$tmp/tsdb/"
+        nb=$(ls "$tmp/tsdb" | grep -c '^01')
+        start_prom
+        server=$prom
+        wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
+        # Its compactions merge promtool's blocks (one a rule and 2 hours) within minutes.
+        for _ in $(seq 1200); do [ "$(ls "$tmp/tsdb" | grep -c '^01')" -le 3 ] && break; sleep 0.5; done
+        rec=$(best prec)
+        echo "Prometheus, $n GPUs x $days days: raw $raw; recorded $rec (backfill $bf s, $nb blocks merged into $(ls "$tmp/tsdb" | grep -c '^01')); $(agree praw prec)"
+        stop "$prom"
+    fi
+    [[ $servers == *" victoriametrics "* ]] || continue
     vport=$(free_port)
     victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
-        -retentionPeriod=100y >"$tmp/vm.log" 2>&1 &
+        -retentionPeriod=100y -maxInsertRequestSize=1073741824 >"$tmp/vm.log" 2>&1 &
     vm=$!
     server=$vm
     pids+=($vm)
     url=http://127.0.0.1:$vport
     for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
     awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/fleet.om" |
-        curl -s --data-binary @- "$url/api/v1/import/prometheus"
+        curl -s -X POST -T - "$url/api/v1/import/prometheus" # streamed: --data-binary holds it all
     curl -s "$url/internal/force_flush"
     wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
     raw=$(best vraw --recorded no)
