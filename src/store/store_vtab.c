@@ -536,7 +536,8 @@ static int take_in(vt_cursor *c, sqlite3_value *list) {
     }
     if (rc != SQLITE_OK && rc != SQLITE_DONE)
         return rc;
-    qsort(s->in, c->n_in, sizeof *s->in, by_value);
+    if (c->n_in > 1) /* an empty list leaves s->in NULL, which qsort may not be given */
+        qsort(s->in, c->n_in, sizeof *s->in, by_value);
     return SQLITE_OK;
 }
 
