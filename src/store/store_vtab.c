@@ -303,7 +303,8 @@ static int by_value(const void *a, const void *b) {
 }
 
 static bool selected(const vt_cursor *c, sqlite3_int64 v) {
-    return bsearch(&v, c->set->in, c->n_in, sizeof v, by_value) != NULL;
+    /* An empty list's set is NULL, which bsearch may not be given. */
+    return c->n_in > 0 && bsearch(&v, c->set->in, c->n_in, sizeof v, by_value) != NULL;
 }
 
 /* Read the next day's chunks (those the IN list selects); 0, 1 when there are no more, -1 on
