@@ -174,6 +174,11 @@ static void test_views(void **state) {
          "SELECT * FROM fleet_5m_all WHERE node_id + 0 IN (1, 3) ORDER BY bucket_ms, node_id, "
          "model",
          2 * 864);
+    /* An IN list with no integer in it selects nothing. */
+    same(st, "SELECT * FROM fleet_5m_all WHERE node_id IN ('x', 'y') AND bucket_ms >= ?1",
+         "SELECT * FROM fleet_5m_all WHERE node_id + 0 IN ('x', 'y') ORDER BY bucket_ms, node_id, "
+         "model",
+         0);
     same(st, "SELECT * FROM fleet_5m_all WHERE bucket_ms = ?1 + 86400000 + 600000",
          "SELECT * FROM fleet_5m_all WHERE bucket_ms + 0 = ?1 + 86400000 + 600000 ORDER BY "
          "node_id, model",
