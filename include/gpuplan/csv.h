@@ -7,6 +7,7 @@
 #ifndef GPUPLAN_CSV_H
 #define GPUPLAN_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gpuplan/error.h"
@@ -30,6 +31,9 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
 
 /* Index of the column named `name` in a header record, or -1. */
 int gp_csv_column(const gp_csv_record *header, const char *name);
+/* Field i of r copied into out (cap bytes) as a C string: false when i is not a field of r
+ * (a column the header lacks: i < 0), or the field is empty, too long or holds a NUL. */
+bool gp_csv_field_copy(const gp_csv_record *r, int i, char *out, size_t cap);
 
 /* The columns names[0..n) (n <= 64) by name in header, their indices into col[0..n) (-1 for
  * one absent); bit i of optional set: names[i] may be absent. A required column absent:

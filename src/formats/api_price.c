@@ -37,13 +37,7 @@ static gp_status bad(const reader *rd, const gp_csv_record *r, gp_err *err, cons
 
 /* Field c of r into out (cap bytes): false when absent, empty, too long or holding a NUL. */
 static bool field(const reader *rd, const gp_csv_record *r, int c, char *out, size_t cap) {
-    int i = rd->col[c];
-    if (i < 0 || i >= r->n || r->len[i] == 0 || r->len[i] >= cap ||
-        memchr(r->field[i], 0, r->len[i]))
-        return false;
-    memcpy(out, r->field[i], r->len[i]);
-    out[r->len[i]] = '\0';
-    return true;
+    return gp_csv_field_copy(r, rd->col[c], out, cap);
 }
 
 /* A provider's or model's name: lower-case ASCII letters, digits and ".-_/". */

@@ -126,6 +126,15 @@ gp_status gp_csv_read(const char *buf, size_t len, const char *origin,
     return st;
 }
 
+bool gp_csv_field_copy(const gp_csv_record *r, int i, char *out, size_t cap) {
+    if (i < 0 || i >= r->n || r->len[i] == 0 || r->len[i] >= cap ||
+        memchr(r->field[i], 0, r->len[i]))
+        return false;
+    memcpy(out, r->field[i], r->len[i]);
+    out[r->len[i]] = '\0';
+    return true;
+}
+
 int gp_csv_column(const gp_csv_record *header, const char *name) {
     for (int i = 0; i < header->n; i++) {
         const char *f = header->field[i];
