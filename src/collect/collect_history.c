@@ -131,6 +131,22 @@ static void fmt_time(int64_t ms, char *out, size_t cap) {
     snprintf(out, cap, "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
 }
 
+/* A label-values request's form: the series o->match (and extra) selects over o's window. */
+static void label_form(const gp_history_opts *o, const char *extra, gp_buf *form) {
+    gp_buf sel;
+    gp_buf_init(&sel, 1u << 16);
+    selector(o->match, extra, &sel);
+    CURL *tmp = curl_easy_init();
+    char t[32];
+    form_add(tmp, form, "match[]", sel.data ? sel.data : "{}");
+    fmt_time(o->since_ms, t, sizeof t);
+    form_add(tmp, form, "start", t);
+    fmt_time(o->until_ms, t, sizeof t);
+    form_add(tmp, form, "end", t);
+    curl_easy_cleanup(tmp);
+    gp_buf_done(&sel);
+}
+
 /* ---- transfers ------------------------------------------------------------------------------ */
 
 typedef struct chunk chunk;
@@ -404,18 +420,7 @@ static gp_status list_hosts(run *r, char ***hosts, size_t *n) {
     /* 100,000 host names fit in a few MB: the list's answer is held, so it is capped low. */
     gp_buf_init(&x.body, o->max_bytes < (16u << 20) ? o->max_bytes : 16u << 20);
     gp_buf_init(&x.form, 1u << 20);
-    gp_buf sel;
-    gp_buf_init(&sel, 1u << 16);
-    selector(o->match, "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE\"", &sel);
-    CURL *tmp = curl_easy_init();
-    char t[32];
-    form_add(tmp, &x.form, "match[]", sel.data ? sel.data : "{}");
-    fmt_time(o->since_ms, t, sizeof t);
-    form_add(tmp, &x.form, "start", t);
-    fmt_time(o->until_ms, t, sizeof t);
-    form_add(tmp, &x.form, "end", t);
-    curl_easy_cleanup(tmp);
-    gp_buf_done(&sel);
+    label_form(o, "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE\"", &x.form);
     long status = 0;
     gp_status rc = fetch_one(o, "/api/v1/label/Hostname/values", &x, &status, r->err);
     r->p.queries++;
@@ -989,18 +994,9 @@ gp_status gp_history_label_values(const gp_history_opts *o, const char *label, c
     xfer x = {0};
     gp_buf_init(&x.body, o->max_bytes);
     gp_buf_init(&x.form, 1u << 20);
-    gp_buf sel, path;
-    gp_buf_init(&sel, 1u << 16);
+    gp_buf path;
     gp_buf_init(&path, 4096);
-    selector(o->match, extra, &sel);
-    CURL *tmp = curl_easy_init();
-    char t[32];
-    form_add(tmp, &x.form, "match[]", sel.data ? sel.data : "{}");
-    fmt_time(o->since_ms, t, sizeof t);
-    form_add(tmp, &x.form, "start", t);
-    fmt_time(o->until_ms, t, sizeof t);
-    form_add(tmp, &x.form, "end", t);
-    curl_easy_cleanup(tmp);
+    label_form(o, extra, &x.form);
     gp_buf_printf(&path, "/api/v1/label/%s/values", label);
     long status = 0;
     gp_status rc = path.data ? fetch_one(o, path.data, &x, &status, err)
@@ -1008,7 +1004,6 @@ gp_status gp_history_label_values(const gp_history_opts *o, const char *label, c
     if (rc == GP_OK)
         rc = gp_promlabels_parse(x.body.data ? x.body.data : "", x.body.len, o->url, status,
                                  MAX_HOSTS, values, n, err);
-    gp_buf_done(&sel);
     gp_buf_done(&path);
     xfer_done(&x);
     return rc;
