@@ -5,7 +5,7 @@ sample every INTERVAL seconds of utilization, power, framebuffer used and free. 
 utilization follows a day's cycle at its own phase and depth, so its 5-minute means fill many
 5 % bins and the busy share is neither 0 nor 1.
 
-Usage: gen_fleet.py OUT.om END_UNIX_SECONDS DAYS GPUS [INTERVAL_SECONDS]
+Usage: gen_fleet.py OUT.om END_UNIX_SECONDS DAYS GPUS [INTERVAL_SECONDS]   (OUT.om "-": stdout)
 """
 import math
 import sys
@@ -25,7 +25,7 @@ def util(g, t):
     return round(v if (t // 3600 + g) % 5 else v / 10, 1)  # an hour in five nearly idle
 
 
-with open(out, "w") as f:
+with (open(out, "w") if out != "-" else sys.stdout) as f:
     for family in ("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_FB_USED",
                    "DCGM_FI_DEV_FB_FREE"):
         f.write(f"# TYPE {family} gauge\n")
