@@ -125,9 +125,14 @@ typedef struct cli_opt {
     const char *const *choices; /* ENUM: the names, NULL-ended */
     int (*call)(const char *value, void *dest); /* CALL, ACTION: 0, CLI_OPT_BAD or an exit
                                                  * status */
-    const char *bad; /* the line after "--name: " for a bad value, "%s" standing for the value;
-                      * NULL: the kind's own words */
-    bool *given;     /* set true when the option is given; NULL: not tracked */
+    const char *bad;   /* the line after "--name: " for a bad value, "%s" standing for the value;
+                        * NULL: the kind's own words */
+    bool *given;       /* set true when the option is given; NULL: not tracked */
+    const char *needs; /* the long name of another entry of the table that must be given
+                        * with this one ("prometheus" for --match); NULL: none */
+    bool hidden;       /* left out of --help on purpose (list --names, for the completions);
+                        * the help test (tests/unit/test_cli_help.c) holds every other entry
+                        * to its help's usage lines */
 } cli_opt;
 
 /* A count of hosts, queries or points (--concurrency, --hosts-per-query, --max-points): one
@@ -174,23 +179,29 @@ typedef struct cli_parser {
 /* Read the options of argv[1..argc) (argv[0] names the command) by p's table, in any order
  * among the arguments, up to "--"; "--name value", "--name=value", "-o value" and "-ovalue"
  * alike. The arguments that are not options are moved, in their order, to argv[*first..argc).
- * 0, or the exit status of a usage error (one line on stderr, printed). A CLI_OPT_HELP entry
- * stops the reading with 0 at once. */
+ * 0, or the exit status of a usage error (one line on stderr, printed): a bad value, an
+ * unknown option, or an option given without the one its entry needs ("capacity: --match
+ * needs --prometheus (see --help)"). A CLI_OPT_HELP entry stops the reading with 0 at once. */
 int cli_parse(const cli_parser *p, int argc, char **argv, int *first);
+
+/* Called by cli_parse with the table in which it met a CLI_OPT_HELP entry, before it returns:
+ * NULL in gpuplan; the help test sets it to hold each table against the help printed next. */
+extern void (*cli_help_hook)(const cli_parser *p);
 
 /* A CLI_OPT_CALL for --timeout on a gp_history_opts: a duration up to an hour ("120s", "2m")
  * as the total timeout of a query, the connect timeout capped by it. */
 int cli_opt_history_timeout(const char *value, void *history_opts);
 
-/* The connection options that go with --prometheus URL, into the gp_history_opts h: entries of
- * the tables of capacity (and plan, scenario measure), import and throughput import. */
+/* The connection options of --prometheus URL, into the gp_history_opts h: entries of the tables
+ * of capacity (and scenario measure), import and throughput import, each needing the entry
+ * named need (NULL: none, where a node's source may give the server). */
 /* clang-format off */
-#define CLI_PROMETHEUS_CONNECTION(h)                                                               \
-    {CLI_STR("token-file", &(h)->token_file)},                                                     \
-    {CLI_STR("org-id", &(h)->org_id)},                                                             \
-    {CLI_STR("cacert", &(h)->cacert)},                                                             \
-    {CLI_FLAG("insecure", &(h)->insecure)},                                                        \
-    {CLI_CALL("timeout", (h), cli_opt_history_timeout),                                            \
+#define CLI_PROMETHEUS_CONNECTION(h, need)                                                         \
+    {CLI_STR("token-file", &(h)->token_file), .needs = (need)},                                    \
+    {CLI_STR("org-id", &(h)->org_id), .needs = (need)},                                            \
+    {CLI_STR("cacert", &(h)->cacert), .needs = (need)},                                            \
+    {CLI_FLAG("insecure", &(h)->insecure), .needs = (need)},                                       \
+    {CLI_CALL("timeout", (h), cli_opt_history_timeout), .needs = (need),                           \
      .bad = "\"%s\" is not a duration like 120s"}
 /* clang-format on */
 
@@ -201,15 +212,16 @@ typedef struct cap_flags {
     const char *mix, *option; /* plan --mix SCENARIO --option NAME */
     gp_mix_request mix_rq;
     gp_history_opts remote; /* --prometheus URL and its connection options */
-    bool recorded_set;      /* --recorded or --slice given */
     bool print_rules;       /* capacity --print-rules */
     int first_arg;          /* argv[first_arg..argc): the arguments that are not options */
 } cap_flags;
 
-/* The options capacity, scenario measure and plan share (cmd_capacity.c) into q and f; cmd
- * names the command in an unknown option's line. 0, or the exit status of a usage error
- * (printed). */
-int cli_capacity_options(const char *cmd, int argc, char **argv, gp_session *ses, gp_cap_query *q,
+/* The commands that share capacity's options, each taking those it reads. */
+typedef enum cap_command { CAP_CAPACITY, CAP_PLAN, CAP_MEASURE } cap_command;
+
+/* The options of capacity, plan or scenario measure (cmd_capacity.c) into q and f. 0, or the
+ * exit status of a usage error (printed, naming the command). */
+int cli_capacity_options(cap_command cmd, int argc, char **argv, gp_session *ses, gp_cap_query *q,
                          cap_flags *f);
 /* Write what a renderer put in out to stdout; 0, or the exit status of a failure. Frees out. */
 int cli_capacity_emit(gp_status st, gp_buf *out, gp_err *err);

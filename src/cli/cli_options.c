@@ -158,8 +158,19 @@ static const cli_opt *flag_with_value(const cli_parser *p, const char *word) {
     return NULL;
 }
 
+void (*cli_help_hook)(const cli_parser *p);
+
+/* The entry named name in p's table; NULL when there is none. */
+static const cli_opt *entry_named(const cli_parser *p, const char *name) {
+    for (const cli_opt *o = p->opts; o->name; o++)
+        if (!strcmp(o->name, name))
+            return o;
+    return NULL;
+}
+
 int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
     struct option longs[MAX_OPTS + 1];
+    bool given[MAX_OPTS] = {false};
     char shorts[2 * MAX_OPTS + 4] = "";
     size_t n = 0, ns = 0;
     *first = argc;
@@ -210,12 +221,24 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
             return cli_usage_error("unknown option or missing value: %s (see --help)", word);
         }
         int rc = take(p, o, optarg);
+        if (!rc && o->kind == CLI_OPT_HELP && cli_help_hook)
+            cli_help_hook(p);
         if (rc || o->kind == CLI_OPT_HELP) {
             *first = optind;
             return rc;
         }
+        given[o - p->opts] = true;
     }
     *first = optind;
+    /* Each option given without the one it needs, in the table's order: the first one found. */
+    for (size_t k = 0; k < n; k++) {
+        const cli_opt *o = &p->opts[k], *need = o->needs ? entry_named(p, o->needs) : NULL;
+        if (!given[k] || !o->needs || (need && given[need - p->opts]))
+            continue;
+        if (p->cmd)
+            return cli_usage_error("%s: --%s needs --%s (see --help)", p->cmd, o->name, o->needs);
+        return cli_usage_error("--%s needs --%s (see --help)", o->name, o->needs);
+    }
     return 0;
 }
 

@@ -104,24 +104,21 @@ static int mix_target(const char *v, void *dest) {
 
 static const char *const recorded_names[] = {"auto", "yes", "no", NULL}; /* GP_REC_ order */
 
-/* The connection options apply to --prometheus URL: given without it, they are a mistake. */
-static int remote_check(gp_cap_query *q, cap_flags *f) {
-    if (f->remote.url[0]) {
-        q->remote = &f->remote;
-        gp_err warn;
-        if (f->remote.token_file[0] &&
-            gp_token_file_check(f->remote.token_file, &warn) == GP_E_INPUT)
-            fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
+/* plan's line for --prometheus, which it does not take: where its telemetry comes from. */
+static int plan_unknown(const char *word) {
+    if (strncmp(word, "--prometheus", 12))
         return 0;
-    }
-    if (f->remote.match[0] || f->remote.token_file[0] || f->remote.org_id[0] ||
-        f->remote.cacert[0] || f->remote.insecure || f->recorded_set)
-        return cli_usage_error("--match, --token-file, --org-id, --cacert, --insecure, "
-                               "--recorded and --slice go with --prometheus URL");
-    return 0;
+    return cli_usage_error("plan --mix plans on stored telemetry: import --prometheus first");
 }
 
-int cli_capacity_options(const char *cmd, int argc, char **argv, gp_session *ses, gp_cap_query *q,
+/* The n entries of part after the *len already in table. */
+static void append(cli_opt *table, size_t *len, const cli_opt *part, size_t n) {
+    memcpy(table + *len, part, n * sizeof *part);
+    *len += n;
+}
+#define APPEND(table, len, part) append(table, len, part, sizeof part / sizeof part[0])
+
+int cli_capacity_options(cap_command cmd, int argc, char **argv, gp_session *ses, gp_cap_query *q,
                          cap_flags *f) {
     gp_cap_query_init(q);
     *f = (cap_flags){.mix_rq.target = 0.7};
@@ -129,44 +126,69 @@ int cli_capacity_options(const char *cmd, int argc, char **argv, gp_session *ses
     gp_history_opts *h = &f->remote;
     scenario_price sp = {ses, q};
     int recorded = (int)q->recorded;
-    const cli_opt opts[] = {
+    /* Each command's table is the parts it reads, so an option it would ignore is refused. */
+    const cli_opt window[] = {
         {CLI_CALL("since", &q->since_ms, parse_since),
          .bad = "\"%s\" is not a window like 30d, 12h or 2w"},
         {CLI_LIST("node", q->nodes, &q->n_nodes, 64), .bad = "at most 64"},
         {CLI_CALL("gpu", q, query_gpu)},
-        {CLI_CALL("price-per-kwh", q, query_price), .bad = "\"%s\" is not a price"},
-        {CLI_CALL("scenario", &sp, query_scenario)},
         {CLI_CALL("busy-threshold", &q->threshold, query_threshold),
          .bad = "\"%s\" is not a multiple of 5 from 5 to 100 (the rollups keep 5 % bins)"},
+        {CLI_HELP(&f->help)}};
+    const cli_opt capacity[] = {
+        {CLI_CALL("price-per-kwh", q, query_price), .bad = "\"%s\" is not a price"},
+        {CLI_CALL("scenario", &sp, query_scenario)},
         {CLI_STR("by", &q->by)},
         {CLI_FLAG("ldc", &f->ldc)},
         {CLI_FLAG("json", &f->json)},
-        {CLI_FLAG("csv", &f->csv)},
-        {CLI_STR("option", &f->option)},
-        {CLI_STR("mix", &f->mix)},
-        {CLI_CALL("growth", &f->mix_rq, parse_growth),
-         .bad = "\"%s\" is not a growth like 5%/month, or trend"},
-        {CLI_CALL("target", &f->mix_rq.target, mix_target),
-         .bad = "\"%s\" is not a utilization in (0, 1]"},
-        {CLI_FLAG("force-trend", &f->mix_rq.force_trend)},
+        {CLI_FLAG("print-rules", &f->print_rules)}};
+    const cli_opt csv[] = {{CLI_FLAG("csv", &f->csv)}};
+    const cli_opt mix[] = {{CLI_STR("mix", &f->mix)},
+                           {CLI_STR("option", &f->option)},
+                           {CLI_CALL("target", &f->mix_rq.target, mix_target),
+                            .bad = "\"%s\" is not a utilization in (0, 1]"}};
+    const cli_opt growth[] = {{CLI_CALL("growth", &f->mix_rq, parse_growth),
+                               .bad = "\"%s\" is not a growth like 5%/month, or trend"},
+                              {CLI_FLAG("force-trend", &f->mix_rq.force_trend), .needs = "growth"}};
+    const cli_opt remote[] = {
         {CLI_STR("prometheus", &h->url)},
-        {CLI_STR("match", &h->match)},
-        CLI_PROMETHEUS_CONNECTION(h),
-        {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
-        {CLI_COUNT("concurrency", &h->concurrency)},
+        {CLI_STR("match", &h->match), .needs = "prometheus"},
+        CLI_PROMETHEUS_CONNECTION(h, "prometheus"),
+        {CLI_COUNT("hosts-per-query", &h->hosts_per_query), .needs = "prometheus"},
+        {CLI_COUNT("concurrency", &h->concurrency), .needs = "prometheus"},
         {CLI_ENUM("recorded", &recorded, recorded_names), .bad = "\"%s\" is not auto, yes or no",
-         .given = &f->recorded_set},
+         .needs = "prometheus"},
         {CLI_CALL("slice", &q->slice_ms, parse_slice),
-         .bad = "\"%s\" is not whole hours like 7d or 12h",
-         .given = &f->recorded_set}, /* goes with --prometheus, as --recorded does */
-        {CLI_FLAG("print-rules", &f->print_rules)},
-        {CLI_HELP(&f->help)},
-        {0}};
-    int rc = cli_parse(&(cli_parser){.cmd = cmd, .opts = opts}, argc, argv, &f->first_arg);
+         .bad = "\"%s\" is not whole hours like 7d or 12h", .needs = "prometheus"}};
+    cli_opt opts[sizeof window / sizeof *window + sizeof capacity / sizeof *capacity + 1 +
+                 sizeof mix / sizeof *mix + sizeof growth / sizeof *growth +
+                 sizeof remote / sizeof *remote + 1];
+    size_t n = 0;
+    APPEND(opts, &n, window);
+    if (cmd == CAP_CAPACITY)
+        APPEND(opts, &n, capacity);
+    if (cmd != CAP_MEASURE)
+        APPEND(opts, &n, csv);
+    if (cmd == CAP_PLAN)
+        APPEND(opts, &n, mix);
+    if (cmd != CAP_CAPACITY)
+        APPEND(opts, &n, growth);
+    if (cmd != CAP_PLAN)
+        APPEND(opts, &n, remote);
+    opts[n] = (cli_opt){0};
+    static const char *const names[] = {"capacity", "plan", "scenario measure"};
+    int rc = cli_parse(&(cli_parser){.cmd = names[cmd],
+                                     .opts = opts,
+                                     .unknown = cmd == CAP_PLAN ? plan_unknown : NULL},
+                       argc, argv, &f->first_arg);
     q->recorded = recorded;
-    if (rc || f->help)
+    if (rc || f->help || !h->url[0])
         return rc;
-    return remote_check(q, f);
+    q->remote = h;
+    gp_err warn;
+    if (h->token_file[0] && gp_token_file_check(h->token_file, &warn) == GP_E_INPUT)
+        fprintf(stderr, "gpuplan: warning: %s: %s\n", warn.where, warn.msg);
+    return 0;
 }
 
 /* Write what a renderer put in out to stdout; 0, or the exit status of a failure. */
@@ -214,10 +236,10 @@ static void capacity_help(FILE *f) {
 int cmd_capacity(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = cli_capacity_options("capacity", argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options(CAP_CAPACITY, argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? capacity_help(stdout), 0 : rc;
-    if (flags.first_arg != argc || flags.mix || flags.option)
+    if (flags.first_arg != argc)
         return cli_usage_error("capacity takes no arguments (see --help)");
     gp_err err;
     gp_err_clear(&err);

@@ -16,7 +16,7 @@ static void compare_help(FILE *f) {
                "                       [--horizon N] [--utilization U] [--provider P]...\n"
                "                       [--tariff NAME] [--as-of YYYY-MM-DD] [-o OUT]\n"
                "                       [--gpu G] [--pricing KIND] [--region R]\n"
-               "                       [--server-overhead X] [--network-share X]\n"
+               "                       [--server-overhead X] [--network-share X] [--spot]\n"
                "                       [--format md|csv|json|xlsx] [--save NAME --pick RANK]\n\n"
                "Ranks every GPU model with a throughput for the profile, owned (servers of 8\n"
                "GPUs, 1 for GH200, priced by the rule of docs/compare.md) and rented (the\n"
@@ -101,8 +101,9 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         {CLI_DATE("as-of", a->as_of)},
         {CLI_ENUM("format", &format, formats), .bad = "\"%s\" is not md, csv, json or xlsx"},
         {CLI_STR("output", &a->output), .letter = 'o'},
-        {CLI_STR("save", &rq->save)},
-        {CLI_INT("pick", &rq->pick, 1, INT_MAX), .bad = "\"%s\" is not a rank 1 or more"},
+        {CLI_STR("save", &rq->save), .needs = "pick"},
+        {CLI_INT("pick", &rq->pick, 1, INT_MAX), .bad = "\"%s\" is not a rank 1 or more",
+         .needs = "save"},
         {CLI_STR("gpu", &rq->gpu)},
         {CLI_STR("pricing", &rq->pricing)},
         {CLI_STR("region", &rq->region)},
@@ -122,8 +123,6 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         return cli_usage_error("compare: unexpected argument \"%s\"", argv[first]);
     if (isnan(a->rq.work_per_month) || !a->rq.unit || !a->rq.profile)
         return cli_usage_error("compare needs --work, --unit and --profile (see --help)");
-    if (!a->rq.save != !a->rq.pick)
-        return cli_usage_error("--save NAME and --pick RANK go together");
     if (!strcmp(a->format, "xlsx") &&
         (!a->output || (!strcmp(a->output, "-") && isatty(STDOUT_FILENO))))
         return cli_usage_error("--format xlsx writes a file: give -o FILE.xlsx");

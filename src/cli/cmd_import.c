@@ -72,7 +72,7 @@ static int history_args_parse(int argc, char **argv, int64_t now, history_args *
         {CLI_COUNT("concurrency", &h->concurrency)},
         {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
         {CLI_COUNT("max-points", &h->max_points)},
-        CLI_PROMETHEUS_CONNECTION(h),
+        CLI_PROMETHEUS_CONNECTION(h, NULL),
         {CLI_HELP(&a->help)},
         {0}};
     int first, rc = cli_parse(&(cli_parser){.cmd = "import", .opts = opts}, argc, argv, &first);

@@ -142,14 +142,14 @@ static int node_options(int argc, char **argv, gp_node_def *def, bool *names, in
     bool help = false;
     const cli_opt opts[] = {{CLI_CALL("dcgm", &dcgm, url_source)},
                             {CLI_CALL("prometheus", &prom, url_source)},
-                            {CLI_STR("match", &def->match)},
+                            {CLI_STR("match", &def->match), .needs = "prometheus"},
                             {CLI_CALL("redfish", &redfish, url_source)},
                             {CLI_ACTION("nvsmi-local", &nvsmi, local_source)},
                             {CLI_ACTION("ipmi-local", &ipmi, local_source)},
                             {CLI_STR("cacert", &def->cacert)},
                             {CLI_FLAG("insecure", &def->insecure)},
                             {CLI_STR("token-file", &def->token_file)},
-                            {CLI_FLAG("names", names)},
+                            {CLI_FLAG("names", names), .hidden = true}, /* completions */
                             {CLI_HELP(&help)},
                             {0}};
     char cmd[64];

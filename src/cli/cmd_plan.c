@@ -1,5 +1,5 @@
 /* gpuplan plan --mix SCENARIO --option NAME: own k GPUs, rent the rest, over the measured
- * load duration curve; its options are capacity's (cmd_capacity.c, cli_capacity_options). */
+ * load duration curve; its options are among capacity's (cmd_capacity.c, cli_capacity_options). */
 #include <stdio.h>
 
 #include "cli.h"
@@ -26,15 +26,11 @@ static void plan_help(void) {
 int cmd_plan(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = cli_capacity_options("plan", argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options(CAP_PLAN, argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? plan_help(), 0 : rc;
-    if (flags.print_rules)
-        return cli_usage_error("--print-rules goes with capacity alone");
     if (!flags.mix || !flags.option)
         return cli_usage_error("plan needs --mix SCENARIO and --option NAME (see --help)");
-    if (q.remote)
-        return cli_usage_error("plan --mix plans on stored telemetry: import --prometheus first");
     if (flags.first_arg != argc)
         return cli_usage_error("plan takes no other arguments");
     gp_err err;

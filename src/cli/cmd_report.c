@@ -13,8 +13,10 @@
 static void help(FILE *f) {
     fprintf(f, "usage: gpuplan report FILE.json|NAME [--format md|csv|json|xlsx] [-o OUT]\n"
                "                      [--as-of YYYY-MM-DD] [--version N] [--fiscal-year-start M]\n"
-               "                      [--chargeback-by LABEL]\n\n"
-               "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name)\n"
+               "                      [--chargeback-by LABEL]\n"
+               "       gpuplan report --demo [--format md|csv|json|xlsx] [-o OUT] ...\n\n"
+               "Evaluates a scenario (a JSON file, \"-\" for stdin, or a stored scenario's name;\n"
+               "--demo: the bundled demo scenario)\n"
                "and writes its report: md (default) is for people, csv the plan month by month\n"
                "(one row a month-end: demand, servers, flows, each side's cumulative cost), json\n"
                "the Report JSON of docs/model.md (version 2),\n"

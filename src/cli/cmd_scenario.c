@@ -122,7 +122,7 @@ int cmd_scenario(gp_session *ses, int argc, char **argv) {
         {CLI_INT("version", &version, 1, INT_MAX), .bad = "\"%s\" is not a version number"},
         {CLI_STR("output", &output), .letter = 'o'},
         {CLI_HELP(&asked)},
-        {CLI_FLAG("names", &names)},
+        {CLI_FLAG("names", &names), .hidden = true}, /* for the completions */
         {0}};
     char cmd[64];
     snprintf(cmd, sizeof cmd, "scenario %s", sub);
@@ -276,9 +276,9 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
         {CLI_CALL("currency", &rq.currency, currency),
          .bad = "bad value \"%s\" (a three-letter currency code)"},
         {CLI_CALL("work", &rq.work_per_month, work_amount),
-         .bad = "bad value \"%s\" (work a month, a number above 0)"},
-        {CLI_STR("profile", &rq.profile)},
-        {CLI_STR("api", &rq.api)},
+         .bad = "bad value \"%s\" (work a month, a number above 0)", .needs = "profile"},
+        {CLI_STR("profile", &rq.profile), .needs = "work"}, /* the two make work mode */
+        {CLI_STR("api", &rq.api), .needs = "work"},
         {CLI_HELP(&asked)},
         {0}};
     int first,
@@ -289,11 +289,6 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
     bool work = rq.work_per_month > 0;
     if (work && rq.gpus)
         return cli_usage_error("scenario draft: --gpus or --work, not both");
-    if (work != (rq.profile != NULL))
-        return cli_usage_error("scenario draft: --work and --profile go together (work mode)");
-    if (rq.api && !work)
-        return cli_usage_error(
-            "scenario draft: --api prices work: a work-mode draft (--work and --profile) only");
     if ((!rq.gpus && !work) || !rq.gpu || first != argc)
         return cli_usage_error(
             "scenario draft needs --gpus N (or --work VALUE --profile P) and --gpu MODEL (see "
@@ -319,7 +314,12 @@ int cmd_scenario_draft(gp_session *ses, int argc, char **argv) {
 static void measure_help(void) {
     printf("usage: gpuplan scenario measure NAME [--since 30d] [--node NAME]... [--gpu MODEL]\n"
            "                                     [--busy-threshold 5] [--growth trend\n"
-           "                                     [--force-trend]] [--prometheus URL ...]\n\n"
+           "                                     [--force-trend]]\n"
+           "                                     [--prometheus URL [--match SELECTOR]\n"
+           "                                      [--token-file F] [--org-id TENANT]\n"
+           "                                      [--cacert FILE] [--insecure] [--timeout 120s]\n"
+           "                                      [--hosts-per-query 8] [--concurrency 4]\n"
+           "                                      [--recorded auto|yes|no] [--slice 31d]]\n\n"
            "Writes a new version of stored scenario NAME with demand.gpus, demand.utilization\n"
            "(the busy share), power.gpu_idle_w and power.gpu_tdp_w (the mean draw of idle and\n"
            "of busy GPU-buckets, split at 5 %%) and, where Redfish reports wall power,\n"
@@ -356,11 +356,9 @@ static void measure_said(const gp_measured *m, bool growth, bool forced) {
 int cmd_scenario_measure(gp_session *ses, int argc, char **argv) {
     gp_cap_query q;
     cap_flags flags;
-    int rc = cli_capacity_options("scenario measure", argc, argv, ses, &q, &flags);
+    int rc = cli_capacity_options(CAP_MEASURE, argc, argv, ses, &q, &flags);
     if (rc || flags.help)
         return flags.help ? measure_help(), 0 : rc;
-    if (flags.print_rules)
-        return cli_usage_error("--print-rules goes with capacity alone");
     if (argc - flags.first_arg != 1)
         return cli_usage_error("scenario measure takes one scenario NAME");
     if (flags.mix_rq.has_growth && !flags.mix_rq.trend)

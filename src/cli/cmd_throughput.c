@@ -49,7 +49,7 @@ static int cli_tp_measure(gp_session *ses, int argc, char **argv) {
         {CLI_STR("until", &until)},
         {CLI_STR("match", &h->match)},
         {CLI_ENUM("tokens", &count, token_counts), .bad = "\"%s\" is not output, input or total"},
-        CLI_PROMETHEUS_CONNECTION(h),
+        CLI_PROMETHEUS_CONNECTION(h, NULL),
         {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
         {CLI_HELP(&help)},
         {0}};
@@ -205,8 +205,9 @@ static int throughput_import(gp_session *ses, int argc, char **argv) {
 }
 
 static int throughput_profile(gp_session *ses, int argc, char **argv) {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
-        return throughput_help(stdout), 0;
+    for (int i = 1; i < argc; i++) /* profile --help and profile add --help alike */
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return throughput_help(stdout), 0;
     if (argc != 3 || strcmp(argv[1], "add") != 0 || argv[2][0] == '-')
         return cli_usage_error("throughput profile takes add FILE.json");
     gp_err err;

@@ -68,6 +68,21 @@ check "busy threshold 55: GPU 2 at 50 % is no longer busy" bash -c "'$gpuplan' c
 import json, sys
 assert abs(json.load(sys.stdin)[\"fleet\"][\"busy_share\"] - 0.25) < 1e-9'"
 check "a threshold off the 5 % grid is refused" bash -c "'$gpuplan' capacity --busy-threshold 7 2>/dev/null; [ \$? = 2 ]"
+# Each command takes the options it reads (the rest would be ignored): one line, exit 2, nothing
+# on stdout; an option given without the one it needs names both.
+refused() { # line args...: exit 2, nothing on stdout, stderr exactly line
+    local line=$1; shift
+    "$gpuplan" "$@" >"$tmp/refused.out" 2>"$tmp/refused.err"
+    [ $? = 2 ] && [ ! -s "$tmp/refused.out" ] && [ "$(cat "$tmp/refused.err")" = "gpuplan: $line" ]
+}
+check "capacity --match without --prometheus" refused 'capacity: --match needs --prometheus (see --help)' capacity --since 3d --match '{job="x"}'
+check "capacity --slice without --prometheus" refused 'capacity: --slice needs --prometheus (see --help)' capacity --slice 7d
+check "capacity --timeout without --prometheus (ignored before)" refused 'capacity: --timeout needs --prometheus (see --help)' capacity --timeout 30s
+check "capacity takes no --growth" refused 'capacity: unknown option or missing value: --growth (see --help)' capacity --growth 5%
+check "plan takes no --json" refused 'plan: unknown option or missing value: --json (see --help)' plan --mix x --option y --json
+check "plan --prometheus: where plan's telemetry comes from" refused 'plan --mix plans on stored telemetry: import --prometheus first' plan --mix x --option y --prometheus http://127.0.0.1:1
+check "plan --force-trend without --growth" refused 'plan: --force-trend needs --growth (see --help)' plan --mix x --option y --force-trend
+check "scenario measure takes no --by" refused 'scenario measure: unknown option or missing value: --by (see --help)' scenario measure mix --by pod
 
 # The mix: b_t is 6 busy GPUs by day and 2 by night. Owning costs 100 a GPU, renting 1 an
 # hour: k = 6 costs 600 (nothing rented), k = 0 costs 730 * 4 = 2,920, k = 8 costs 800.

@@ -29,10 +29,14 @@ bad_input() { # what args...: exit 2, one line on stderr naming the problem, not
 }
 cmp=(compare --work 200000 --unit "M tokens" --profile llm-training --growth 2% --horizon 36)
 
-# compare --help explains every option its usage lines name, each on a line of its own.
+# compare --help explains every option its usage lines name, each on a line of its own, with
+# its value's placeholder where the usage lines give one (a flag, --spot, has none).
 "$gpuplan" compare --help >"$tmp/help"
-for opt in $(awk '!NF { exit } { print }' "$tmp/help" | grep -oE -- '(^|[ [])--?[a-z][a-z-]*' | tr -d ' [' | sort -u); do
-    check "compare --help explains $opt" grep -qE -- "(^|  )$opt [A-Z]+ +[a-z(]" "$tmp/help"
+awk '!NF { exit } { print }' "$tmp/help" >"$tmp/usage"
+for opt in $(grep -oE -- '(^|[ [])--?[a-z][a-z-]*' "$tmp/usage" | tr -d ' [' | sort -u); do
+    value=' [A-Z]+'
+    ! grep -qE -- "$opt(\]| \[|$)" "$tmp/usage" || value=''
+    check "compare --help explains $opt" grep -qE -- "(^|  )$opt$value +[a-z(]" "$tmp/help"
 done
 
 check "throughput list: estimates with formula, factor and spec row" bash -c "'$gpuplan' throughput list --profile llm-training --json | $py -c '
@@ -217,7 +221,8 @@ bad_input "--pricing: \"cheap\" is not own, on_demand, spot, committed or api" "
 bad_input "--gpu: no candidate of GPU NOPE" "${cmp[@]}" --gpu nope
 bad_input "--server-overhead: must be in \[1, 10\]" "${cmp[@]}" --server-overhead 0.5
 bad_input "--pick: no row ranked 9999" "${cmp[@]}" --save x --pick 9999
-bad_input "--save NAME and --pick RANK go together" "${cmp[@]}" --save x
+bad_input "compare: --save needs --pick" "${cmp[@]}" --save x
+bad_input "compare: --pick needs --save" "${cmp[@]}" --pick 1
 bad_input "--tariff: no tariff preset \"nope\"" "${cmp[@]}" --tariff nope
 bad_input "--horizon: must be 1..240 months" compare --work 1 --unit PFLOP --profile fp32 --horizon 0
 bad_input "--format xlsx writes a file: give -o FILE.xlsx" compare --work 1 --unit PFLOP --profile fp32 --format xlsx

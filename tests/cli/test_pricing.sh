@@ -248,8 +248,8 @@ assert abs(r['demand_work'] - sum(5000 * 1.03 ** j for j in range(36))) <= 1e-6 
 "
 done
 check "scenario draft --api an unknown model: refused naming it, exit 2" bash -c "'$gpuplan' scenario draft --work 5000 --profile llama3-8b-decode --gpu H100 --api llama-9-1t-chat --as-of 2026-11-28 >'$tmp/o' 2>'$tmp/e'; [ \$? = 2 ] && [ ! -s '$tmp/o' ] && [ \"\$(wc -l <'$tmp/e')\" = 1 ] && grep -q '^gpuplan: scenario draft: --api llama-9-1t-chat: no API price for llama-9-1t-chat in force on 2026-11-28' '$tmp/e'"
-check "scenario draft --api on a GPU-mode draft: refused, exit 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --api llama-3-8b-instruct >'$tmp/o' 2>'$tmp/e'; [ \$? = 2 ] && [ \"\$(wc -l <'$tmp/e')\" = 1 ] && grep -q 'api prices work: a work-mode draft' '$tmp/e'"
-check "scenario draft --work without --profile: refused, exit 2" bash -c "'$gpuplan' scenario draft --work 5000 --gpu H100 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -q 'work and --profile go together' '$tmp/e'"
+check "scenario draft --api on a GPU-mode draft: refused, exit 2" bash -c "'$gpuplan' scenario draft --gpus 8 --gpu H100 --api llama-3-8b-instruct >'$tmp/o' 2>'$tmp/e'; [ \$? = 2 ] && [ \"\$(wc -l <'$tmp/e')\" = 1 ] && grep -qx 'gpuplan: scenario draft: --api needs --work (see --help)' '$tmp/e'"
+check "scenario draft --work without --profile: refused, exit 2" bash -c "'$gpuplan' scenario draft --work 5000 --gpu H100 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -qx 'gpuplan: scenario draft: --work needs --profile (see --help)' '$tmp/e'"
 check "scenario draft --api with a profile that does not count generated tokens: refused" bash -c "'$gpuplan' scenario draft --work 5000 --profile llm-training --gpu H100 --api llama-3-8b-instruct --as-of 2026-11-28 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -q 'profile llm-training does not count generated tokens' '$tmp/e'"
 
 echo "pricing: $fails failed"

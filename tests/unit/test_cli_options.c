@@ -337,6 +337,64 @@ static void parses_again(void **state) {
     done(&c);
 }
 
+/* An entry given without the entry it needs: one line naming both, exit status 2, wherever
+ * on the line either stands; the needed one alone, both, or --help instead, are fine. */
+static void needs_its_partner(void **state) {
+    (void)state;
+    const char *url = NULL, *match = NULL;
+    bool insecure = false, help = false;
+    int n = 0;
+    const cli_opt opts[] = {{CLI_STR("prometheus", &url)},
+                            {CLI_STR("match", &match), .needs = "prometheus"},
+                            {CLI_FLAG("insecure", &insecure), .needs = "prometheus"},
+                            {CLI_HELP(&help)},
+                            {0}};
+    const cli_parser p = {.cmd = "capacity", .opts = opts};
+    char err[512];
+    int first;
+    cmdline c = words("capacity", "--match", "{job=\"x\"}", NULL);
+    assert_int_equal(parse(&p, &c, &first, err, sizeof err), 2);
+    assert_string_equal(err, "gpuplan: capacity: --match needs --prometheus (see --help)\n");
+    done(&c);
+    /* the first in the table's order, whatever the order on the line */
+    c = words("capacity", "--insecure", "--match", "m", NULL);
+    assert_int_equal(parse(&p, &c, &first, err, sizeof err), 2);
+    assert_string_equal(err, "gpuplan: capacity: --match needs --prometheus (see --help)\n");
+    done(&c);
+    /* without a command in the parser, the line names the options alone */
+    c = words("x", "--insecure", NULL);
+    assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 2);
+    assert_string_equal(err, "gpuplan: --insecure needs --prometheus (see --help)\n");
+    done(&c);
+    /* the needed one after, or alone */
+    c = words("capacity", "--match", "m", "--insecure", "--prometheus=http://p", NULL);
+    assert_int_equal(parse(&p, &c, &first, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_string_equal(url, "http://p");
+    done(&c);
+    url = NULL;
+    c = words("capacity", "--prometheus", "http://p", NULL);
+    assert_int_equal(parse(&p, &c, &first, err, sizeof err), 0);
+    done(&c);
+    /* --help wins: the reading stops before anything is held against it */
+    c = words("capacity", "--match", "m", "--help", NULL);
+    assert_int_equal(parse(&p, &c, &first, err, sizeof err), 0);
+    assert_true(help);
+    assert_string_equal(err, "");
+    done(&c);
+    /* an entry not given needs nothing; one whose partner the table lacks is refused */
+    c = words("capacity", NULL);
+    assert_int_equal(parse(&p, &c, &first, err, sizeof err), 0);
+    done(&c);
+    const char *list[1];
+    const cli_opt lonely[] = {{CLI_LIST("node", list, &n, 1), .needs = "nowhere"}, {0}};
+    c = words("capacity", "--node", "a", NULL);
+    assert_int_equal(
+        parse(&(cli_parser){.cmd = "capacity", .opts = lonely}, &c, &first, err, sizeof err), 2);
+    assert_string_equal(err, "gpuplan: capacity: --node needs --nowhere (see --help)\n");
+    done(&c);
+}
+
 /* The shared --timeout of the Prometheus options: at most an hour, the connect timeout under
  * it. */
 static void history_timeout(void **state) {
@@ -365,6 +423,7 @@ int main(void) {
         cmocka_unit_test(unknown_hook),
         cmocka_unit_test(parses_again),
         cmocka_unit_test(history_timeout),
+        cmocka_unit_test(needs_its_partner),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
