@@ -1,7 +1,7 @@
 /* Fuzz target: the option table's parser (src/cli/cli_options.c) on any command line. The input
  * is the words of argv, split at NUL bytes; a table holds every kind of option. Whatever the
- * words, cli_parse returns 0 or a usage status, and the arguments it leaves behind the options
- * are words of the command line. */
+ * words, cli_parse returns 0 or a usage status, never 0 with an option given without the one
+ * it needs, and the arguments it leaves behind the options are words of the command line. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     argv[argc] = NULL;
     char *given[65];
     memcpy(given, argv, sizeof given);
-    bool flag = false, help = false;
+    bool flag = false, help = false, n_given = false, odd_given = false;
     const char *str = NULL, *list[4];
     int n = 0, k = 0, count = 0, ticks = 0, first = -1;
     double x = 0;
@@ -51,13 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char date[11] = "";
     const cli_opt opts[] = {{CLI_FLAG("flag", &flag), .letter = 'f'},
                             {CLI_STR("str", &str), .letter = 's'},
-                            {CLI_INT("n", &n, -5, 5)},
+                            {CLI_INT("n", &n, -5, 5), .needs = "str", .given = &n_given},
                             {CLI_DOUBLE("x", &x, 0, 1)},
                             {CLI_DURATION("wait", &ms, GP_HOUR_MS)},
                             {CLI_DATE("date", date)},
                             {CLI_ENUM("pick", &k, names)},
                             {CLI_LIST("add", list, &count, 4), .letter = 'a'},
-                            {CLI_CALL("odd", NULL, odd)},
+                            {CLI_CALL("odd", NULL, odd), .needs = "none", .given = &odd_given},
                             {CLI_ACTION("tick", &ticks, tick)},
                             {CLI_HELP(&help)},
                             {0}};
@@ -71,6 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     if (first < 1 || first > argc || count > 4 || n < -5 || n > 5 || !(x >= 0 && x <= 1) ||
         ms < 0 || ms > GP_HOUR_MS || k < 0 || k > 2 || strlen(date) > 10)
+        abort();
+    /* A parse that took an option without the one it needs (the table lacks --none) failed. */
+    if (rc == 0 && !help && ((n_given && !str) || odd_given))
         abort();
     /* The words left are words of the command line, each at most once. */
     for (int i = first; i < argc; i++) {

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <cmocka.h>
 
 #include "cli.h"
@@ -273,6 +275,44 @@ static int subcommands(const char *text, const char *prefix, char out[][32], int
     return found;
 }
 
+/* How many times text occurs in the C files of src/cli/. */
+static int occurrences(const char *text) {
+    const char *root = getenv("GP_SOURCE_ROOT");
+    assert_non_null(root);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/src/cli", root);
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
+            continue;
+        snprintf(path, sizeof path, "%s/src/cli/%s", root, e->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        char buf[1 << 16];
+        size_t got = fread(buf, 1, sizeof buf - 1, f);
+        assert_true(got < sizeof buf - 1); /* the whole file */
+        buf[got] = '\0';
+        fclose(f);
+        for (const char *s = strstr(buf, text); s; s = strstr(s + 1, text))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Whether two tables hold the same entries, in the same order. */
+static bool same_table(const table *a, const table *b) {
+    if (a->n != b->n)
+        return false;
+    for (int k = 0; k < a->n; k++)
+        if (strcmp(a->copy[k].name, b->copy[k].name))
+            return false;
+    return true;
+}
+
 /* Where the test's own parsing could be fooled: a help of three options and a table of two. */
 static void test_the_checks_find_a_planted_gap(void **state) {
     (void)state;
@@ -359,7 +399,21 @@ static void test_every_help_matches_its_table(void **state) {
         if (first && r->rc == 0)
             check_help(r);
     }
-    printf("%d command lines, their --help held against their tables\n", n_runs);
+    /* Every table was reached: one a CLI_HELP entry in the sources, but the one capacity's
+     * options are built from, which is one table for each command that builds it. */
+    int tables = 0;
+    for (int i = 0; i < n_runs; i++) {
+        bool first = runs[i].has_table;
+        for (int k = 0; k < i && first; k++)
+            first = !runs[k].has_table || !same_table(&runs[k].t, &runs[i].t);
+        tables += first;
+    }
+    int expected = occurrences("CLI_HELP(") - 1 + occurrences("cli_capacity_options(CAP_");
+    if (tables != expected)
+        finding("%d option tables reached by --help, the sources hold %d: a command line is "
+                "missing here",
+                tables, expected);
+    printf("%d command lines, %d option tables, their --help held against them\n", n_runs, tables);
     assert_int_equal(failures, 0);
     for (int i = 0; i < n_runs; i++)
         free(runs[i].out);
