@@ -87,7 +87,7 @@ _gpuplan() {
         --db) _gpuplan_files; return ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--db --demo --version --help' -- "$cur"))
+            COMPREPLY=($(compgen -W '--db --demo --quiet --version --help' -- "$cur"))
         else
             COMPREPLY=($(compgen -W "$("$prog" --help 2>/dev/null |
                 awk '/^commands:/ { f = 1; next } f && !NF { exit } f { print $1 }')" -- "$cur"))

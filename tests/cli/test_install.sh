@@ -97,6 +97,7 @@ expect() { # line candidates...
 check "bash: a partial command" expect "gpuplan rep" report
 check "bash: commands that share a prefix" expect "gpuplan s" scenario sensitivity sweep
 check "bash: global options" expect "gpuplan --d" --db --demo
+check "bash: every global option of gpuplan --help" expect "gpuplan --" --db --demo --help --quiet --version
 check "bash: subcommands" expect "gpuplan scenario e" export
 check "bash: a command's options" expect "gpuplan report plan.json --fo" --format
 check "bash: the workbook's fiscal option" expect "gpuplan report plan.json --fi" --fiscal-year-start
