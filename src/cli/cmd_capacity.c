@@ -126,8 +126,9 @@ int cli_capacity_options(cap_command cmd, int argc, char **argv, gp_session *ses
     gp_history_opts *h = &f->remote;
     scenario_price sp = {ses, q};
     int recorded = (int)q->recorded;
-    /* Each command's table is the parts it reads, so an option it would ignore is refused. */
-    const cli_opt window[] = {
+    /* Each command's table is the parts it reads, so an option it would ignore is refused;
+     * all three read the selection. */
+    const cli_opt selection[] = {
         {CLI_CALL("since", &q->since_ms, parse_since),
          .bad = "\"%s\" is not a window like 30d, 12h or 2w"},
         {CLI_LIST("node", q->nodes, &q->n_nodes, 64), .bad = "at most 64"},
@@ -160,11 +161,11 @@ int cli_capacity_options(cap_command cmd, int argc, char **argv, gp_session *ses
          .needs = "prometheus"},
         {CLI_CALL("slice", &q->slice_ms, parse_slice),
          .bad = "\"%s\" is not whole hours like 7d or 12h", .needs = "prometheus"}};
-    cli_opt opts[sizeof window / sizeof *window + sizeof capacity / sizeof *capacity + 1 +
+    cli_opt opts[sizeof selection / sizeof *selection + sizeof capacity / sizeof *capacity + 1 +
                  sizeof mix / sizeof *mix + sizeof growth / sizeof *growth +
                  sizeof remote / sizeof *remote + 1];
     size_t n = 0;
-    APPEND(opts, &n, window);
+    APPEND(opts, &n, selection);
     if (cmd == CAP_CAPACITY)
         APPEND(opts, &n, capacity);
     if (cmd != CAP_MEASURE)
