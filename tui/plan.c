@@ -557,14 +557,9 @@ static void ask_key(tui *t, int ch) {
     }
 }
 
-/* The keys outside a modal state, each a key and what it does, as tig's keymaps: one table
- * for anywhere, one for the first-run screen, one while the scenario list has the focus, one
- * while the editor has it, and the open document's, which either focus reaches. A table ends
- * with a binding that runs nothing. */
-typedef struct plan_binding {
-    int key;
-    void (*run)(tui *t);
-} plan_binding;
+/* The keys outside a modal state (tui_binding tables): one table for anywhere, one for the
+ * first-run screen, one while the scenario list has the focus, one while the editor has it,
+ * and the open document's, which either focus reaches. */
 
 /* n: a new plan, asking first when that would drop unsaved edits. */
 static void new_plan(tui *t) {
@@ -692,9 +687,9 @@ static void doc_tariff(tui *t) {
     }
 }
 
-static const plan_binding anywhere_keys[] = {{'n', new_plan}, {0, NULL}};
-static const plan_binding first_run_keys[] = {{'d', build_demo}, {0, NULL}};
-static const plan_binding list_keys[] = {
+static const tui_binding anywhere_keys[] = {{'n', new_plan}, {0, NULL}};
+static const tui_binding first_run_keys[] = {{'d', build_demo}, {0, NULL}};
+static const tui_binding list_keys[] = {
     {'\n', list_open},
     {'\r', list_open},
     {KEY_ENTER, list_open},
@@ -705,12 +700,12 @@ static const plan_binding list_keys[] = {
     {'c', list_copy},
     {0, NULL},
 };
-static const plan_binding editor_keys[] = {
+static const tui_binding editor_keys[] = {
     {'g', field_first},  {'G', field_last},  {KEY_LEFT, focus_list},  {'h', focus_list},
     {'\n', field_edit},  {'\r', field_edit}, {KEY_ENTER, field_edit}, {'a', field_add_row},
     {'d', field_remove}, {0, NULL},
 };
-static const plan_binding document_keys[] = {
+static const tui_binding document_keys[] = {
     {'s', doc_save},
     {'S', doc_save_as},
     {'u', doc_undo},
@@ -720,31 +715,20 @@ static const plan_binding document_keys[] = {
     {0, NULL},
 };
 
-/* Run ch's binding in table b; false when it has none. */
-static bool run_binding(tui *t, int ch, const plan_binding *b) {
-    for (; b->run; b++) {
-        if (b->key == ch) {
-            b->run(t);
-            return true;
-        }
-    }
-    return false;
-}
-
 /* A key outside a modal state: the focused pane's list moves first, then its table, then the
  * open document's. */
 static unsigned browse_key(tui *t, int ch) {
-    if (run_binding(t, ch, anywhere_keys))
+    if (tui_run_binding(t, ch, anywhere_keys))
         return TUI_HANDLED;
     if (!t->n_names && !t->pe)
-        return run_binding(t, ch, first_run_keys) ? TUI_HANDLED : 0;
+        return tui_run_binding(t, ch, first_run_keys) ? TUI_HANDLED : 0;
     int page = tui_rows() - TOP - 4;
-    bool used =
-        t->focus_editor
-            ? tui_list_key(ch, &t->field_sel, t->n_fields, page) || run_binding(t, ch, editor_keys)
-            : tui_list_key(ch, &t->scen_sel, t->n_names, page) || run_binding(t, ch, list_keys);
+    bool used = t->focus_editor ? tui_list_key(ch, &t->field_sel, t->n_fields, page) ||
+                                      tui_run_binding(t, ch, editor_keys)
+                                : tui_list_key(ch, &t->scen_sel, t->n_names, page) ||
+                                      tui_run_binding(t, ch, list_keys);
     if (!used && t->pe)
-        used = run_binding(t, ch, document_keys);
+        used = tui_run_binding(t, ch, document_keys);
     return used ? TUI_HANDLED : 0;
 }
 

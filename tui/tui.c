@@ -232,19 +232,27 @@ static void export_key(tui *t, int ch) {
         tui_status(t, "wrote %s", t->prompt_buf);
 }
 
-/* The question before quitting with unsaved changes. */
-static void quit_key(tui *t, int ch) {
-    if (ch == 's') {
-        t->ask = ASK_NONE;
-        scen_save(t, NULL);
-        t->quit = !scen_dirty(t); /* a save that failed says why and keeps the TUI open */
-    } else if (ch == 'd' || ch == 'y') {
-        t->ask = ASK_NONE;
-        t->quit = true;
-    } else if (ch == 27 || ch == 'n') {
-        t->ask = ASK_NONE;
-    }
+/* The question before quitting with unsaved changes: s saves and quits, d or y quits
+ * without, Esc or n stays. */
+static void quit_save(tui *t) {
+    t->ask = ASK_NONE;
+    scen_save(t, NULL);
+    t->quit = !scen_dirty(t); /* a save that failed says why and keeps the TUI open */
 }
+
+static void quit_discard(tui *t) {
+    t->ask = ASK_NONE;
+    t->quit = true;
+}
+
+static void quit_stay(tui *t) {
+    t->ask = ASK_NONE;
+}
+
+static const tui_binding quit_keys[] = {
+    {'s', quit_save}, {'d', quit_discard}, {'y', quit_discard},
+    {27, quit_stay},  {'n', quit_stay},    {0, NULL},
+};
 
 /* Leave the database this TUI was opened on for the demo's own file, and show it. */
 static void open_demo(tui *t) {
@@ -298,6 +306,43 @@ static void mouse(tui *t) {
         screens[t->tab]->click(t, ev.y, ev.x);
 }
 
+/* The global keys (tui_binding, as the screens' tables), after the tab's own; the digits
+ * 1 to TAB_N pick a tab besides. */
+static void tab_next(tui *t) {
+    t->tab = (t->tab + 1) % TAB_N;
+}
+
+static void tab_previous(tui *t) {
+    t->tab = (t->tab + TAB_N - 1) % TAB_N;
+}
+
+static void show_help(tui *t) {
+    t->help = true;
+}
+
+/* q: quit, asking first when that would drop unsaved edits. */
+static void quit(tui *t) {
+    if (scen_dirty(t) && t->pe)
+        t->ask = ASK_QUIT;
+    else
+        t->quit = true;
+}
+
+static void export_ask(tui *t) {
+    if (!t->has_sc) {
+        tui_status(t, "open a scenario first (Plan tab)");
+        return;
+    }
+    char path[512];
+    default_export_path(t, path, sizeof path);
+    tui_prompt(t, PROMPT_EXPORT, "Export to XLSX:", path);
+}
+
+static const tui_binding global_keys[] = {
+    {'\t', tab_next}, {KEY_BTAB, tab_previous}, {'?', show_help},
+    {'q', quit},      {'x', export_ask},        {0, NULL},
+};
+
 /* One key: the prompt or the editor first (they take every key), then the tab, then the
  * global keys. */
 static void key(tui *t, int ch) {
@@ -314,7 +359,7 @@ static void key(tui *t, int ch) {
     }
     const tui_screen_ops *sc = current(t);
     if (t->ask == ASK_QUIT) {
-        quit_key(t, ch);
+        tui_run_binding(t, ch, quit_keys);
         return;
     }
     if (t->prompt == PROMPT_EXPORT) {
@@ -330,25 +375,8 @@ static void key(tui *t, int ch) {
         return;
     if (ch >= '1' && ch < '1' + TAB_N)
         t->tab = ch - '1';
-    else if (ch == '\t')
-        t->tab = (t->tab + 1) % TAB_N;
-    else if (ch == KEY_BTAB)
-        t->tab = (t->tab + TAB_N - 1) % TAB_N;
-    else if (ch == '?')
-        t->help = true;
-    else if (ch == 'q' && scen_dirty(t) && t->pe)
-        t->ask = ASK_QUIT;
-    else if (ch == 'q')
-        t->quit = true;
-    else if (ch == 'x') {
-        if (!t->has_sc) {
-            tui_status(t, "open a scenario first (Plan tab)");
-        } else {
-            char path[512];
-            default_export_path(t, path, sizeof path);
-            tui_prompt(t, PROMPT_EXPORT, "Export to XLSX:", path);
-        }
-    }
+    else
+        tui_run_binding(t, ch, global_keys);
 }
 
 /* A TUI on the session, its screens' state made and GPUPLAN_TUI_TIMING's file open; NULL

@@ -25,6 +25,16 @@ void tui_status(tui *t, const char *fmt, ...) {
     t->status_ms = gp_now_ms();
 }
 
+bool tui_run_binding(tui *t, int ch, const tui_binding *b) {
+    for (; b->run; b++) {
+        if (b->key == ch) {
+            b->run(t);
+            return true;
+        }
+    }
+    return false;
+}
+
 bool tui_list_key(int ch, int *sel, int n, int page) {
     int to = *sel;
     switch (ch) {

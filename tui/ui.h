@@ -235,6 +235,16 @@ int tui_cols(void);
 /* A message on the status line for 8 s (control characters removed). */
 void tui_status(tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A key and what it does, as tig's keymaps: a screen's keys are tables of these, each ending
+ * with a binding that runs nothing. */
+typedef struct tui_binding {
+    int key;
+    void (*run)(tui *t);
+} tui_binding;
+
+/* Run ch's binding in table b; false when it has none. */
+bool tui_run_binding(tui *t, int ch, const tui_binding *b);
+
 /* Up/Down, j/k, PgUp/PgDn (page rows), Home/End over a list of n: true when ch was one. */
 bool tui_list_key(int ch, int *sel, int n, int page);
 

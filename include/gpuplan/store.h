@@ -65,8 +65,9 @@ gp_status gp_store_scenario_versions(gp_store *st, const char *name,
                                      int (*fn)(int version, const char *saved_at, void *),
                                      void *arg, gp_err *err);
 
-/* Transactions spanning several calls (a bundle load, a collection cycle): begin takes the
- * write lock at once (BEGIN IMMEDIATE); rollback is a no-op when none is open. */
+/* A transaction held by hand across several calls (the tests and benchmarks; the program
+ * uses gp_store_in_tx): begin takes the write lock at once (BEGIN IMMEDIATE); rollback is a
+ * no-op when none is open. */
 gp_status gp_store_begin(gp_store *st, gp_err *err);
 gp_status gp_store_commit(gp_store *st, gp_err *err);
 void gp_store_rollback(gp_store *st);

@@ -107,6 +107,19 @@ static gp_status resolve_gpu(gp_store *st, gp_cap_select *sel, char *key, size_t
     return GP_OK;
 }
 
+/* What a capacity read selects: q's window, nodes and GPU key, the texts sel points to held
+ * here (so a cap_sel is not copied). */
+typedef struct cap_sel {
+    gp_cap_select sel;
+    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
+} cap_sel;
+
+static gp_status select_of(gp_store *st, const gp_cap_query *q, int64_t now, cap_sel *s,
+                           gp_err *err) {
+    selection(q, now, &s->sel, s->nodes_json, sizeof s->nodes_json);
+    return resolve_gpu(st, &s->sel, s->key, sizeof s->key, err);
+}
+
 /* ---- gathering the window ----------------------------------------------------------------- */
 
 typedef struct gathered {
@@ -313,10 +326,14 @@ void cap_chargeback(gp_capacity *c, double rate) {
     chargeback_over(c, rate, present_hours);
 }
 
-/* c's window and prices from q, before anything is read. */
-static void cap_begin(gp_capacity *c, const gp_cap_query *q, const gp_cap_select *sel,
-                      int64_t now) {
-    c->from_ms = sel->from_ms;
+/* The opening gp_capacity_analyse and gp_capacity_each share: c zeroed, then its window and
+ * prices from q, the store and q's selection in *st and *s; nothing read yet. */
+static gp_status cap_begin(gp_session *ses, const gp_cap_query *q, int64_t now, gp_capacity *c,
+                           gp_store **st, cap_sel *s, gp_err *err) {
+    memset(c, 0, sizeof *c);
+    if (gp_session_store(ses, st, err) || select_of(*st, q, now, s, err))
+        return err->code;
+    c->from_ms = s->sel.from_ms;
     c->until_ms = now;
     c->threshold = q->threshold;
     c->has_price = q->has_price;
@@ -324,24 +341,20 @@ static void cap_begin(gp_capacity *c, const gp_cap_query *q, const gp_cap_select
     c->pue = q->pue;
     snprintf(c->currency, sizeof c->currency, "%s", q->currency);
     c->window = q->since_ms / 300000;
+    return GP_OK;
 }
 
 gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t now, gp_capacity *c,
                               gp_err *err) {
     if (q->remote) /* the server aggregates: nothing is read from the store */
         return gp_capacity_remote(q, now, c, err);
-    memset(c, 0, sizeof *c);
     gp_store *st;
-    if (gp_session_store(ses, &st, err))
+    cap_sel s;
+    if (cap_begin(ses, q, now, c, &st, &s, err))
         return err->code;
-    gp_cap_select sel;
-    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
-    selection(q, now, &sel, nodes_json, sizeof nodes_json);
-    if (resolve_gpu(st, &sel, key, sizeof key, err))
-        return err->code;
-    cap_begin(c, q, &sel, now);
+    const gp_cap_select *sel = &s.sel;
     gathered x;
-    gp_status rc = gather(st, &sel, q->threshold, &x, err);
+    gp_status rc = gather(st, sel, q->threshold, &x, err);
     c->rows = x.rows, c->n = x.n, c->b = x.b, c->nb = x.nb;
     if (rc)
         return rc;
@@ -349,11 +362,11 @@ gp_status gp_capacity_analyse(gp_session *ses, const gp_cap_query *q, int64_t no
     cap_summarise(c);
     walls w = {c, 0};
     gp_err ignored; /* wall power is a side figure: a failed read leaves the list empty */
-    gp_store_capacity_node_power(st, &sel, take_wall, &w, &ignored);
+    gp_store_capacity_node_power(st, sel, take_wall, &w, &ignored);
     if (q->by) {
         c->by = q->by;
         usage u = {c, 0};
-        if (gp_store_capacity_by_label(st, &sel, q->by, take_usage, &u, err))
+        if (gp_store_capacity_by_label(st, sel, q->by, take_usage, &u, err))
             return err->code;
         if (q->has_allin)
             cap_chargeback(c, q->allin_per_gpu_hour);
@@ -387,20 +400,15 @@ static int take_streamed(const gp_cap_gpu *g, void *arg) {
 gp_status gp_capacity_each(gp_session *ses, const gp_cap_query *q, int64_t now,
                            void (*fn)(const gp_capacity *c, const gp_cap_row *r, void *arg),
                            void *arg, gp_capacity *c, gp_err *err) {
-    memset(c, 0, sizeof *c);
     gp_store *st;
-    if (gp_session_store(ses, &st, err))
+    cap_sel s;
+    if (cap_begin(ses, q, now, c, &st, &s, err))
         return err->code;
-    gp_cap_select sel;
-    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
-    selection(q, now, &sel, nodes_json, sizeof nodes_json);
-    if (resolve_gpu(st, &sel, key, sizeof key, err))
-        return err->code;
-    cap_begin(c, q, &sel, now);
+    const gp_cap_select *sel = &s.sel;
     c->has_allin = q->has_allin; /* known before the rows: fn prices each one */
     c->allin_per_gpu_hour = q->allin_per_gpu_hour;
     streamed x = {c, gp_xmalloc(sizeof *x.row), 0, 0, 0, fn, arg};
-    gp_status rc = gp_store_capacity_sums(st, &sel, take_streamed, &x, err);
+    gp_status rc = gp_store_capacity_sums(st, sel, take_streamed, &x, err);
     free(x.row);
     if (rc)
         return rc;
@@ -408,7 +416,7 @@ gp_status gp_capacity_each(gp_session *ses, const gp_cap_query *q, int64_t now,
     if (q->by) {
         c->by = q->by;
         usage u = {c, 0};
-        if (gp_store_capacity_by_label(st, &sel, q->by, take_usage, &u, err))
+        if (gp_store_capacity_by_label(st, sel, q->by, take_usage, &u, err))
             return err->code;
         if (q->has_allin)
             chargeback_over(c, q->allin_per_gpu_hour, x.present_hours);
@@ -493,13 +501,11 @@ static void measured_models(const gp_cap_row *rows, size_t n, gp_mix_plan *p) {
 
 static gp_status mix_on(gp_store *st, const gp_loaded *sc, int oi, const gp_cap_query *q,
                         const gp_mix_request *rq, int64_t now, gp_mix_plan *p, gp_err *err) {
-    gp_cap_select sel;
-    char nodes_json[4096], key[GP_GPU_NAME_BYTES];
-    selection(q, now, &sel, nodes_json, sizeof nodes_json);
-    if (resolve_gpu(st, &sel, key, sizeof key, err))
+    cap_sel s;
+    if (select_of(st, q, now, &s, err))
         return err->code;
     gathered x;
-    gp_status rc = gather(st, &sel, q->threshold, &x, err);
+    gp_status rc = gather(st, &s.sel, q->threshold, &x, err);
     /* b_t: GPUs busy in each complete bucket; buckets with a GPU missing are gaps. */
     double *b = gp_xmalloc((x.nb + 1) * sizeof *b);
     p->units = whole_gpus(x.rows, x.n);

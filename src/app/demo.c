@@ -131,6 +131,22 @@ static int newest_of(const gp_node_info *n, void *arg) {
     return 0;
 }
 
+/* A day of a node's samples, what its transaction writes. */
+typedef struct demo_day {
+    long long id;
+    const gp_samples *s;
+    int64_t now, last; /* last: the node's status is as of its day's last millisecond */
+} demo_day;
+
+static gp_status write_day(gp_store *st, void *arg, gp_err *err) {
+    const demo_day *d = arg;
+    size_t written;
+    if (gp_store_samples_write(st, d->id, d->s, d->now, &written, err) ||
+        gp_store_node_status(st, d->id, d->last, NULL, err))
+        return err->code;
+    return GP_OK;
+}
+
 /* History from where it stopped (or a month back) up to now, a day per transaction. */
 static gp_status demo_fleet(gp_store *st, gp_err *err) {
     newest nw = {0};
@@ -158,21 +174,13 @@ static gp_status demo_fleet(gp_store *st, gp_err *err) {
             int64_t b = a + GP_DAY_MS > now + 1 ? now + 1 : a + GP_DAY_MS;
             gp_samples s;
             gp_samples_init(&s, 64u << 20);
-            size_t written;
-            gp_status rc = gp_store_begin(st, err);
+            demo_day d = {id, &s, now, b - 1};
+            gp_status rc = node_samples(k, a, b, now - 2 * GP_DAY_MS, &s, err);
             if (!rc)
-                rc = node_samples(k, a, b, now - 2 * GP_DAY_MS, &s, err);
-            if (!rc)
-                rc = gp_store_samples_write(st, id, &s, now, &written, err);
-            if (!rc)
-                rc = gp_store_node_status(st, id, b - 1, NULL, err);
-            if (!rc)
-                rc = gp_store_commit(st, err);
+                rc = gp_store_in_tx(st, write_day, &d, err);
             gp_samples_done(&s);
-            if (rc) {
-                gp_store_rollback(st);
+            if (rc)
                 return rc;
-            }
         }
     }
     /* Raw samples for two days, as a collector would keep them; rollups for the month. */

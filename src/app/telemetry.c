@@ -56,24 +56,29 @@ void gp_node_probe_done(gp_node_probe *p) {
     memset(p, 0, sizeof *p);
 }
 
-/* Write s under node (created when new) in one transaction. */
-static gp_status store_capture(gp_store *st, const char *node, const gp_samples *s, size_t *written,
-                               gp_err *err) {
+/* A capture's write: s under node, created when new. */
+typedef struct capture {
+    const char *node;
+    const gp_samples *s;
+    size_t *written;
+} capture;
+
+static gp_status capture_tx(gp_store *st, void *arg, gp_err *err) {
+    const capture *x = arg;
+    const gp_samples *s = x->s;
     int64_t now = gp_now_ms();
     long long id = 0;
-    if (gp_store_begin(st, err))
-        return err->code;
     gp_err lookup;
     gp_err_clear(&lookup);
-    gp_status rc = gp_store_node_id(st, node, &id, &lookup);
+    gp_status rc = gp_store_node_id(st, x->node, &id, &lookup);
     if (rc == GP_E_NOTFOUND)
-        rc = gp_store_node_add(st, node, NULL, 0, err) || gp_store_node_id(st, node, &id, err)
+        rc = gp_store_node_add(st, x->node, NULL, 0, err) || gp_store_node_id(st, x->node, &id, err)
                  ? err->code
                  : GP_OK;
     else if (rc != GP_OK)
         rc = (*err = lookup).code;
     if (rc == GP_OK)
-        rc = gp_store_samples_write(st, id, s, now, written, err);
+        rc = gp_store_samples_write(st, id, s, now, x->written, err);
     /* The node was last seen when its newest sample was taken, not when it was imported:
      * an old capture must not make its GPUs look missing. */
     int64_t newest = 0;
@@ -84,11 +89,14 @@ static gp_status store_capture(gp_store *st, const char *node, const gp_samples 
     }
     if (rc == GP_OK)
         rc = gp_store_node_status(st, id, newest ? newest : now, NULL, err);
-    if (rc == GP_OK)
-        rc = gp_store_commit(st, err);
-    if (rc != GP_OK)
-        gp_store_rollback(st);
     return rc;
+}
+
+/* Write s under node (created when new) in one transaction. */
+static gp_status store_capture(gp_store *st, const char *node, const gp_samples *s, size_t *written,
+                               gp_err *err) {
+    capture x = {node, s, written};
+    return gp_store_in_tx(st, capture_tx, &x, err);
 }
 
 /* The node's whole GPUs known by UUID, one per index (the newest seen), for a dmon import. */

@@ -740,50 +740,68 @@ gp_status gp_collect_store_result(gp_store *st, long long node_id, const gp_sour
     return gp_store_samples_write(st, node_id, &r->samples, now_ms, written, err);
 }
 
-/* The write half of a cycle: one transaction, rolled back whole on failure. */
-static gp_status write_cycle(gp_store *st, const gp_collect_opts *o, const gp_source_cfg *srcs,
-                             size_t ns, const gp_source_result *res, int64_t started, int64_t now,
-                             gp_cycle_stats *out, gp_err *err) {
-    memset(out, 0, sizeof *out);
-    gp_status rc = gp_store_begin(st, err);
+/* The write half of a cycle, what its transaction holds. */
+typedef struct cycle_write {
+    const gp_collect_opts *o;
+    const gp_source_cfg *srcs;
+    size_t ns;
+    const gp_source_result *res;
+    int64_t started, now, finished; /* finished: 0 until the writes are done */
+    gp_cycle_stats *out;
+} cycle_write;
+
+static gp_status write_cycle_tx(gp_store *st, void *arg, gp_err *err) {
+    cycle_write *w = arg;
+    const gp_source_cfg *srcs = w->srcs;
+    const gp_source_result *res = w->res;
+    gp_cycle_stats *out = w->out;
+    gp_status rc = GP_OK;
     /* Per node: ok when every one of its sources is. Sources come grouped by node. */
-    for (size_t i = 0; rc == GP_OK && i < ns;) {
+    for (size_t i = 0; rc == GP_OK && i < w->ns;) {
         size_t j = i;
         const char *error = NULL;
-        while (j < ns && srcs[j].node_id == srcs[i].node_id) {
+        while (j < w->ns && srcs[j].node_id == srcs[i].node_id) {
             if (res[j].status != GP_OK && !error)
                 error = res[j].error;
             j++;
         }
         for (size_t k = i; rc == GP_OK && k < j; k++) {
-            size_t w = 0;
+            size_t n = 0;
             if (res[k].status == GP_OK)
-                rc = gp_collect_store_result(st, srcs[k].node_id, &res[k], now, &w, err);
-            out->samples += w;
+                rc = gp_collect_store_result(st, srcs[k].node_id, &res[k], w->now, &n, err);
+            out->samples += n;
         }
         if (rc == GP_OK)
-            rc = gp_store_node_status(st, srcs[i].node_id, now, error, err);
+            rc = gp_store_node_status(st, srcs[i].node_id, w->now, error, err);
         if (error)
             out->nodes_failed++;
         else
             out->nodes_ok++;
         i = j;
     }
-    int64_t finished = gp_now_ms();
+    w->finished = gp_now_ms();
     if (rc == GP_OK)
-        rc = gp_store_cycle_record(st, started, finished, out->nodes_ok, out->nodes_failed,
+        rc = gp_store_cycle_record(st, w->started, w->finished, out->nodes_ok, out->nodes_failed,
                                    out->samples, err);
     /* The cycle's last steps: what is past the window goes, then the days that are over are
      * sealed into chunks (docs/architecture.md, "A sample's life"). */
     if (rc == GP_OK)
-        rc = gp_store_retention(st, now, o->raw_keep_ms, o->rollup_keep_ms, err);
+        rc = gp_store_retention(st, w->now, w->o->raw_keep_ms, w->o->rollup_keep_ms, err);
     if (rc == GP_OK)
-        rc = gp_store_seal_days(st, now, NULL, err);
-    if (rc == GP_OK)
-        rc = gp_store_commit(st, err);
-    if (rc != GP_OK)
-        gp_store_rollback(st);
-    out->seconds = (finished - started) / 1000.0;
+        rc = gp_store_seal_days(st, w->now, NULL, err);
+    return rc;
+}
+
+/* The write half of a cycle: one transaction, rolled back whole on failure. */
+static gp_status write_cycle(gp_store *st, const gp_collect_opts *o, const gp_source_cfg *srcs,
+                             size_t ns, const gp_source_result *res, int64_t started, int64_t now,
+                             gp_cycle_stats *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    cycle_write w = {o, srcs, ns, res, started, now, 0, out};
+    gp_status rc = gp_store_in_tx(st, write_cycle_tx, &w, err);
+    if (!w.finished) /* BEGIN failed: nothing was written */
+        w.finished = gp_now_ms();
+    out->seconds = (w.finished - started) / 1000.0;
     return rc;
 }
 

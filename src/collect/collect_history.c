@@ -500,18 +500,25 @@ static void mark_source(const run *r, const char *h, char *out, size_t cap) {
         snprintf(out, cap, "%s", r->source);
 }
 
-/* Every query of the chunk is in: store its rows and move its marks, in one transaction. */
-static gp_status chunk_commit(run *r, chunk *c, group *g) {
-    gp_rollups_finish(&c->rows);
-    size_t written = 0, skipped = 0;
-    /* A MIG GPU's utilization is its instances' (prom_range.h). */
-    gp_status rc = gp_rollups_mig_rollup(&c->rows, r->err);
-    if (rc == GP_OK)
-        rc = gp_store_begin(r->st, r->err);
-    if (rc == GP_OK && r->o->per_host)
-        rc = hist_write_per_host(&r->hosts, &c->rows, &written, &skipped);
-    else if (rc == GP_OK)
-        rc = gp_store_rollups_write(r->st, r->node_id, &c->rows, &written, &skipped, r->err);
+/* A chunk's writes, what its transaction holds. */
+typedef struct chunk_write {
+    run *r;
+    chunk *c;
+    group *g;
+    size_t written, skipped;
+} chunk_write;
+
+/* Store the chunk's rows and move its marks. */
+static gp_status chunk_write_tx(gp_store *st, void *arg, gp_err *err) {
+    chunk_write *w = arg;
+    run *r = w->r;
+    chunk *c = w->c;
+    group *g = w->g;
+    gp_status rc;
+    if (r->o->per_host)
+        rc = hist_write_per_host(&r->hosts, &c->rows, &w->written, &w->skipped);
+    else
+        rc = gp_store_rollups_write(st, r->node_id, &c->rows, &w->written, &w->skipped, err);
     /* held: see the chunk loop */
     for (size_t h = 0; rc == GP_OK && !g->held && h < (g->n_hosts ? g->n_hosts : 1); h++) {
         long long id;
@@ -522,25 +529,32 @@ static gp_status chunk_commit(run *r, chunk *c, group *g) {
             for (size_t i = 0; rc == GP_OK && i < c->rows.gpus.n_gpus; i++)
                 if ((rc = mark_node(r, c->rows.gpus.gpus[i].host, true, &id, &has)) == GP_OK)
                     for (size_t q = 0; rc == GP_OK && q < NQ; q++)
-                        rc = gp_store_history_mark_set(
-                            r->st, id, r->source, (gp_metric)queries[q].key, "", c->to, r->err);
+                        rc = gp_store_history_mark_set(st, id, r->source, (gp_metric)queries[q].key,
+                                                       "", c->to, err);
             break;
         }
         rc = mark_node(r, host, true, &id, &has);
         char source[sizeof r->source];
         mark_source(r, host, source, sizeof source);
         for (size_t q = 0; rc == GP_OK && q < NQ; q++)
-            rc = gp_store_history_mark_set(r->st, id, source, (gp_metric)queries[q].key, host,
-                                           c->to, r->err);
+            rc = gp_store_history_mark_set(st, id, source, (gp_metric)queries[q].key, host, c->to,
+                                           err);
     }
+    return rc;
+}
+
+/* Every query of the chunk is in: store its rows and move its marks, in one transaction. */
+static gp_status chunk_commit(run *r, chunk *c, group *g) {
+    gp_rollups_finish(&c->rows);
+    /* A MIG GPU's utilization is its instances' (prom_range.h). */
+    gp_status rc = gp_rollups_mig_rollup(&c->rows, r->err);
+    chunk_write w = {r, c, g, 0, 0};
     if (rc == GP_OK)
-        rc = gp_store_commit(r->st, r->err);
-    if (rc != GP_OK) {
-        gp_store_rollback(r->st);
+        rc = gp_store_in_tx(r->st, chunk_write_tx, &w, r->err);
+    if (rc != GP_OK)
         return rc;
-    }
-    r->p.rows_written += written;
-    r->p.rows_skipped += skipped;
+    r->p.rows_written += w.written;
+    r->p.rows_skipped += w.skipped;
     r->p.gpus += c->rows.gpus.n_gpus;
     r->p.chunks_done++;
     return GP_OK;

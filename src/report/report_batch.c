@@ -70,10 +70,7 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
             best ? best->cost_per_gpu_hour : 0);
     opt_num(o, "cost_per_work_unit", best && best->has_cost_per_work_unit,
             best ? best->cost_per_work_unit : 0);
-    if (s->work_unit[0])
-        cJSON_AddStringToObject(o, "work_unit", s->work_unit);
-    else
-        cJSON_AddNullToObject(o, "work_unit");
+    opt_str(o, "work_unit", s->work_unit);
     cJSON_AddStringToObject(o, "rival", s->rival);
     opt_num(o, "break_even_month", s->has_break_even_month, s->break_even_month);
     cJSON_AddNumberToObject(o, "exit_value", s->exit_value);
@@ -145,33 +142,30 @@ cJSON *gp_report_batch_diff_tree(const gp_batch_diff *d, const char *against) {
 }
 
 static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
-    char a[48], b[48], x[40], y[40];
+    char a[48], b[48], x[40], y[40], moved[96];
     gp_fmt_money(c->old_v, a, sizeof a);
     gp_fmt_money(c->new_v, b, sizeof b);
+    gp_fmt_sig(c->old_v, 4, x, sizeof x);
+    gp_fmt_sig(c->new_v, 4, y, sizeof y);
     switch (c->kind) {
     case GP_CHANGE_FLIP:
         return gp_buf_printf(
             out, "FLIP  %s: %s is now the cheapest (was %s; %s -> %s) because %s\n", c->scenario,
             c->what, c->old_s, a, b, c->because[0] ? c->because : "its results moved");
     case GP_CHANGE_PRICE:
-        if (!c->catalog[0] && !c->has_old) /* an API's price, written in the scenario (2.1) */
-            return gp_buf_printf(out, "price %s: %s now %s a unit of work (%s)\n", c->scenario,
-                                 c->what, gp_fmt_sig(c->new_v, 4, y, sizeof y), c->source);
+        /* first priced ("now"), or moved; a catalog's price is an offer's, dated; one without
+         * is an API's, a unit of work's, written in the scenario (2.1) */
+        if (c->has_old)
+            snprintf(moved, sizeof moved, "%s -> %s", x, y);
+        else
+            snprintf(moved, sizeof moved, "now %s%s", c->catalog[0] ? "priced at " : "", y);
         if (!c->catalog[0])
-            return gp_buf_printf(out, "price %s: %s %s -> %s a unit of work (%s)\n", c->scenario,
-                                 c->what, gp_fmt_sig(c->old_v, 4, x, sizeof x),
-                                 gp_fmt_sig(c->new_v, 4, y, sizeof y), c->source);
-        if (!c->has_old)
-            return gp_buf_printf(out, "price %s: %s (%s) now priced at %s (%s, %s)\n", c->scenario,
-                                 c->what, c->catalog, gp_fmt_sig(c->new_v, 4, y, sizeof y),
-                                 c->source, c->effective_from);
-        return gp_buf_printf(out, "price %s: %s (%s) %s -> %s (%s, %s)\n", c->scenario, c->what,
-                             c->catalog, gp_fmt_sig(c->old_v, 4, x, sizeof x),
-                             gp_fmt_sig(c->new_v, 4, y, sizeof y), c->source, c->effective_from);
+            return gp_buf_printf(out, "price %s: %s %s a unit of work (%s)\n", c->scenario, c->what,
+                                 moved, c->source);
+        return gp_buf_printf(out, "price %s: %s (%s) %s (%s, %s)\n", c->scenario, c->what,
+                             c->catalog, moved, c->source, c->effective_from);
     case GP_CHANGE_MEASURED:
-        return gp_buf_printf(out, "measured %s: %s %s -> %s\n", c->scenario, c->what,
-                             gp_fmt_sig(c->old_v, 4, x, sizeof x),
-                             gp_fmt_sig(c->new_v, 4, y, sizeof y));
+        return gp_buf_printf(out, "measured %s: %s %s -> %s\n", c->scenario, c->what, x, y);
     case GP_CHANGE_TOTAL:
         return gp_buf_printf(out, "total %s: %s %s -> %s (%+.1f %%)\n", c->scenario, c->what, a, b,
                              c->old_v ? (c->new_v - c->old_v) / fabs(c->old_v) * 100 : 0);

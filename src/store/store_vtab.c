@@ -496,16 +496,34 @@ static void bound_hi(vt_cursor *c, sqlite3_value *v) {
         c->hi = x + 1; /* LT and LE alike: SQLite drops the extra row */
 }
 
+/* v as an INTEGER key, compared as SQLite compares an INTEGER column with it: an integer, or
+ * a number (a REAL, or text that reads as one) that is an integer exactly: 3.0 equals 3, 3.5
+ * equals no integer. False when nothing in the column can equal v. */
+static bool int_key(sqlite3_value *v, sqlite3_int64 *out) {
+    int t = sqlite3_value_numeric_type(v);
+    if (t == SQLITE_INTEGER) {
+        *out = sqlite3_value_int64(v);
+        return true;
+    }
+    if (t != SQLITE_FLOAT)
+        return false;
+    double x = sqlite3_value_double(v);
+    if (!(x >= -0x1p63 && x < 0x1p63) || x != floor(x))
+        return false;
+    *out = (sqlite3_int64)x;
+    return true;
+}
+
 /* The keys of argv[a..]: false when one cannot match (a key column is INTEGER or TEXT, and
  * nothing else equals it). */
 static bool take_keys(vt_cursor *c, int argc, sqlite3_value **argv, int a) {
     const store_vtab_desc *d = c->d;
     if (a + d->n_keys > argc)
         return true; /* not given after all: every key */
+    sqlite3_int64 key[2];
     for (int j = 0; j < d->n_keys; j++) {
         sqlite3_value *v = argv[a + j];
-        if (d->key_text[j] ? sqlite3_value_type(v) != SQLITE_TEXT
-                           : sqlite3_value_numeric_type(v) != SQLITE_INTEGER)
+        if (d->key_text[j] ? sqlite3_value_type(v) != SQLITE_TEXT : !int_key(v, &key[j]))
             return false;
     }
     for (int j = 0; j < d->n_keys; j++) {
@@ -515,14 +533,15 @@ static bool take_keys(vt_cursor *c, int argc, sqlite3_value **argv, int a) {
             c->set->text[j] = gp_xstrdup((const char *)sqlite3_value_text(v));
             c->text[j] = c->set->text[j];
         } else {
-            c->key[j] = sqlite3_value_int64(v);
+            c->key[j] = key[j];
         }
     }
     c->keyed = true;
     return true;
 }
 
-/* Every INTEGER of the IN list argv (anything else never equals an INTEGER key), sorted. */
+/* Every integer of the IN list argv (int_key: 3.0 is 3; anything else never equals an
+ * INTEGER key), sorted. */
 static int take_in(vt_cursor *c, sqlite3_value *list) {
     vt_set *s = c->set;
     c->in_on = true;
@@ -530,10 +549,11 @@ static int take_in(vt_cursor *c, sqlite3_value *list) {
     sqlite3_value *in;
     int rc = sqlite3_vtab_in_first(list, &in);
     for (; rc == SQLITE_OK && in; rc = sqlite3_vtab_in_next(list, &in)) {
-        if (sqlite3_value_numeric_type(in) != SQLITE_INTEGER)
+        sqlite3_int64 v;
+        if (!int_key(in, &v))
             continue;
         s->in = gp_xgrow(s->in, &s->cap_in, c->n_in, sizeof *s->in, 16);
-        s->in[c->n_in++] = sqlite3_value_int64(in);
+        s->in[c->n_in++] = v;
     }
     if (rc != SQLITE_OK && rc != SQLITE_DONE)
         return rc;

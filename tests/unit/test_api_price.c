@@ -3,12 +3,11 @@
  * day is kept out). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpuplan/api_price.h"
 #include "gpuplan/store_api_price.h"
 #include "testutil.h"
-#include "../dbfile.h"
+#include "scratch_store.h"
 
 typedef struct seen {
     int n;
@@ -91,24 +90,17 @@ static void test_errors(void **state) {
     assert_string_equal(s.first.currency, "EUR");
 }
 
-static char path[] = "/tmp/gpuplan-api-XXXXXX";
+static scratch_path path;
 static gp_store *st;
 
 static int setup(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(path);
-    gp_err err;
-    return gp_store_open(path, &st, &err) == GP_OK ? 0 : -1;
+    return scratch_store_open(path, "gpuplan-api", &st);
 }
 
 static int teardown(void **state) {
     (void)state;
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
     return 0;
 }
 

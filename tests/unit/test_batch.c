@@ -277,6 +277,43 @@ static void test_summary_errors(void **state) {
     }
 }
 
+/* A price change's line in each of its forms (a catalog's price or an API's, first priced or
+ * moved) and a measured figure's, as the diff text writes them. */
+static void test_diff_text_lines(void **state) {
+    (void)state;
+    gp_batch_change c[5] = {0};
+    for (int i = 0; i < 4; i++) {
+        c[i].kind = GP_CHANGE_PRICE;
+        snprintf(c[i].scenario, sizeof c[i].scenario, "s");
+        snprintf(c[i].what, sizeof c[i].what, "opt");
+        snprintf(c[i].source, sizeof c[i].source, "src");
+        snprintf(c[i].effective_from, sizeof c[i].effective_from, "2026-01-02");
+        c[i].has_old = i % 2;
+        c[i].old_v = 40.25;
+        c[i].has_new = true;
+        c[i].new_v = 10.5;
+        if (i >= 2)
+            snprintf(c[i].catalog, sizeof c[i].catalog, "acme/g8/eu-1");
+    }
+    c[4].kind = GP_CHANGE_MEASURED;
+    snprintf(c[4].scenario, sizeof c[4].scenario, "s");
+    snprintf(c[4].what, sizeof c[4].what, "utilization");
+    c[4].has_old = c[4].has_new = true;
+    c[4].old_v = 0.61234;
+    c[4].new_v = 0.7;
+    gp_batch_diff d = {.c = c, .n = 5};
+    gp_buf b;
+    gp_buf_init(&b, 1 << 16);
+    assert_int_equal(gp_report_batch_diff_text(&d, "x", &b), GP_OK);
+    assert_string_equal(b.data, "Compared with x: 0 decisions flipped, 5 changes\n"
+                                "price s: opt now 10.5 a unit of work (src)\n"
+                                "price s: opt 40.25 -> 10.5 a unit of work (src)\n"
+                                "price s: opt (acme/g8/eu-1) now priced at 10.5 (src, 2026-01-02)\n"
+                                "price s: opt (acme/g8/eu-1) 40.25 -> 10.5 (src, 2026-01-02)\n"
+                                "measured s: utilization 0.6123 -> 0.7\n");
+    gp_buf_done(&b);
+}
+
 static void test_html_escape(void **state) {
     (void)state;
     gp_buf b;
@@ -375,6 +412,7 @@ int main(void) {
         cmocka_unit_test(test_diff_pairs_single_scenarios),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_errors),
+        cmocka_unit_test(test_diff_text_lines),
         cmocka_unit_test(test_html_escape),
         cmocka_unit_test(test_svg_escapes_data),
         cmocka_unit_test(test_page_escapes),

@@ -2,12 +2,11 @@
  * and the store's rate in force on a date (as stored, inverse, crossed through the euro). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpuplan/fx.h"
 #include "gpuplan/store_fx.h"
 #include "testutil.h"
-#include "../dbfile.h"
+#include "scratch_store.h"
 #include "../../src/store/store_int.h"
 #include "query_plan.h"
 
@@ -93,24 +92,17 @@ static void test_errors(void **state) {
     refused("Date,USD,EUR\n2025-01-02,1.1,1\n", "x.csv:1", "column 3: EUR is the base");
 }
 
-static char path[] = "/tmp/gpuplan-fx-XXXXXX";
+static scratch_path path;
 static gp_store *st;
 
 static int setup(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(path);
-    gp_err err;
-    return gp_store_open(path, &st, &err) == GP_OK ? 0 : -1;
+    return scratch_store_open(path, "gpuplan-fx", &st);
 }
 
 static int teardown(void **state) {
     (void)state;
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
     return 0;
 }
 

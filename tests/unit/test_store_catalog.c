@@ -2,32 +2,24 @@
  * listing filters, and the bundled catalog loading once through the importers. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpuplan/catalog_load.h"
 #include "gpuplan/store_catalog.h"
 #include "gpuplan/store_reference.h"
 #include "testutil.h"
-#include "../dbfile.h"
+#include "scratch_store.h"
 
-static char path[] = "/tmp/gpuplan-catalog-XXXXXX";
+static scratch_path path;
 static gp_store *st;
 
 static int setup(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    unlink(path);
-    gp_err err;
-    return gp_store_open(path, &st, &err) == GP_OK ? 0 : -1;
+    return scratch_store_open(path, "gpuplan-catalog", &st);
 }
 
 static int teardown(void **state) {
     (void)state;
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
     return 0;
 }
 

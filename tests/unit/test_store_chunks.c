@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -16,7 +15,7 @@
 #include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
-#include "../dbfile.h"
+#include "scratch_store.h"
 
 #define T0 1767225600000LL /* 2026-01-01T00:00:00Z, long before any clock running the test */
 #define DAY 86400000LL
@@ -24,7 +23,7 @@
 #define NODES 3
 #define GPUS 4
 
-static char path[] = "/tmp/gpuplan-chunks-XXXXXX";
+static scratch_path path;
 
 static void sql(const char *q) {
     sqlite3 *db;
@@ -204,12 +203,9 @@ static void make_version_8(void) {
 
 static void test_migration_keeps_figures(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     generate(st);
     gp_store_close(st);
     /* Nothing was sealed yet (no retention ran): rows only, as before chunks. */
@@ -268,8 +264,8 @@ static int on_uuid(const gp_gpu_point *p, void *arg) {
     return 1;
 }
 
-/* After the conversion: a late sample lands in its sealed day, and imported history neither
- * stores a bucket twice nor loses one. */
+/* After the conversion (the database the test before left at path): a late sample lands in its
+ * sealed day, and imported history neither stores a bucket twice nor loses one. */
 static void test_sealed_days_take_writes(void **state) {
     (void)state;
     gp_store *st;
@@ -325,13 +321,12 @@ static void test_sealed_days_take_writes(void **state) {
     assert_int_equal(gp_store_seal_days(st, T0 + DAY + DAY / 2, NULL, &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM rollup_5m_day"), chunks - NODES * GPUS * 3);
     assert_int_equal(scalar("SELECT min(day_ms) FROM rollup_5m_day"), T0 + DAY);
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
 }
 
 /* ---- capacity hours per day (db/010_hour_chunks.sql) ---- */
 
-static char path2[] = "/tmp/gpuplan-hours-XXXXXX";
+static scratch_path path2;
 
 static int on_label(const gp_cap_label *l, void *arg) {
     fprintf(arg, "label %s %.0f %a %a\n", l->value ? l->value : "(none)", l->buckets, l->util_sum,
@@ -425,12 +420,9 @@ static void seal_two_days(gp_store *st) {
  * the same; a second call finds nothing left to seal. */
 static void test_sealing_is_a_step(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     long long id;
     assert_int_equal(gp_store_node_add(st, "node1", NULL, 0, &err), GP_OK);
     assert_int_equal(gp_store_node_id(st, "node1", &id, &err), GP_OK);
@@ -477,8 +469,7 @@ static void test_sealing_is_a_step(void **state) {
     assert_int_equal(sealed, 0);
     free(before);
     free(after);
-    gp_store_close(st);
-    unlink(path);
+    scratch_store_close(st, path);
 }
 
 static void on_problem(const char *line, void *arg) {
@@ -493,12 +484,9 @@ static void on_problem(const char *line, void *arg) {
  * rows did, over windows cut inside days; a GPU away for a day has no chunk for it. */
 static void test_hour_chunks_keep_figures(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     generate(st);
     char *rows = hour_figures(st);
     sql("DELETE FROM sample"); /* as after imported history: the fleet reads rollups */
@@ -563,7 +551,7 @@ static void test_hour_chunks_keep_figures(void **state) {
     assert_int_equal(chk.chunks[0], scalar("SELECT count(*) FROM rollup_5m_day"));
     assert_int_equal(chk.unsummed, 0);
     assert_ptr_equal(strstr(seen, where), seen);
-    gp_store_close(st);
+    scratch_store_close(st, path);
     free(rows);
 }
 
@@ -596,13 +584,10 @@ static mem_seen mem_of(gp_store *st, const char *uuid, int64_t from, int64_t to)
  * without those series has none. */
 static void test_memory_and_limit(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
     const int64_t H = 3600000;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     long long id;
     assert_int_equal(gp_store_node_add(st, "n0", NULL, 0, &err), GP_OK);
     assert_int_equal(gp_store_node_id(st, "n0", &id, &err), GP_OK);
@@ -648,8 +633,7 @@ static void test_memory_and_limit(void **state) {
     assert_true(m.limit == 700);
     m = mem_of(st, "GPU-m-1", T0, T0 + 2 * DAY);
     assert_false(m.has_mem || m.has_limit);
-    gp_store_close(st);
-    unlink(path);
+    scratch_store_close(st, path);
 }
 
 typedef struct p95_seen {
@@ -673,9 +657,6 @@ static int by_value(const void *a, const void *b) {
  * sit on their edges (599.75, 600, 600.25 W), half a day's in one bin. */
 static void test_power_p95(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
     const int64_t H = 3600000;
@@ -688,7 +669,7 @@ static void test_power_p95(void **state) {
                : h < 24    ? 300 + (rand_r(&seed) % 40) / 4.0
                            : 700 + (rand_r(&seed) % 4) * 10;
     }
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     long long id;
     assert_int_equal(gp_store_node_add(st, "n0", NULL, 0, &err), GP_OK);
     assert_int_equal(gp_store_node_id(st, "n0", &id, &err), GP_OK);
@@ -721,8 +702,7 @@ static void test_power_p95(void **state) {
         if (memcmp(&p.p95, &want, sizeof want) != 0)
             fail_msg("hours %d to %d: %.17g, want %.17g", a, b, p.p95, want);
     }
-    gp_store_close(st);
-    unlink(path);
+    scratch_store_close(st, path);
 }
 
 /* What migration 010 (version 9) or 011 (version 10) found: the 5-minute days sealed, every
@@ -750,12 +730,9 @@ static void make_version(int version) {
  * this build; then late samples and imported history in sealed days give the same figures as
  * on a database whose hours are rows (path2, never sealed). */
 static void migration_and_writes(int version) {
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st, *ref;
     gp_err err;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     generate(st);
     char *rows = hour_figures(st);
     gp_store_close(st);
@@ -778,10 +755,7 @@ static void migration_and_writes(int version) {
     free(converted);
     free(rows);
 
-    fd = mkstemp(path2);
-    close(fd);
-    unlink(path2);
-    assert_int_equal(gp_store_open(path2, &ref, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path2, "gpuplan-hours", &ref), 0);
     generate(ref);
     gp_store *both[2] = {st, ref};
     const int64_t H = 3600000;
@@ -840,12 +814,8 @@ static void migration_and_writes(int version) {
     assert_int_equal(gp_store_node_rm(st, "node2", &err), GP_OK);
     assert_int_equal(scalar("SELECT count(*) FROM util_hour_day"), before - (GPUS * 2 - 1));
     assert_int_equal(scalar("SELECT count(*) FROM rollup_1h_day"), before_1h - (GPUS * 2 - 1) * 3);
-    gp_store_close(st);
-    gp_store_close(ref);
-    test_remove_db(path);
-    test_remove_db(path2);
-    memcpy(path2 + strlen(path2) - 6, "XXXXXX", 6);
-    memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+    scratch_store_close(st, path);
+    scratch_store_close(ref, path2);
 }
 
 static void test_hour_chunks_migration_009_and_writes(void **state) {
@@ -929,13 +899,10 @@ static void one_sample(gp_store *st, const char *node, const char *uuid, int ind
  * whose every chunk it drops, and node rm a node's rows. */
 static void test_series_last(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
     const int64_t H = 3600000, B = 300000;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     long long imp, col;
     assert_int_equal(gp_store_node_add(st, "imp", NULL, 0, &err), GP_OK);
     assert_int_equal(gp_store_node_id(st, "imp", &imp, &err), GP_OK);
@@ -1046,8 +1013,7 @@ static void test_series_last(void **state) {
         0);
     fleet_line(st, "GPU-C-0", line, sizeof line);
     assert_string_equal(line, before);
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
 }
 
 /* SQL_HISTORY's text over rollup_5m rows (a database never sealed), as on_point prints it. */
@@ -1096,13 +1062,10 @@ static char *history_by_store(gp_store *st, gp_metric m, int64_t from, int64_t t
  * chunks; a GPU with a second label set takes the grouped query (both label sets averaged). */
 static void test_history_one_series(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_store *st;
     gp_err err;
     const int64_t H = 3600000;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
     generate(st);
     /* Edge means in one bucket of GPU-0-1's power: -0, and a sum that is not a whole number. */
     sql("UPDATE rollup_5m SET sum = -0.0, min = -0.0, max = -0.0 WHERE bucket_ms = 1767229200000 "
@@ -1172,8 +1135,7 @@ static void test_history_one_series(void **state) {
     mean = o.mean;
     assert_true(mean > 100); /* 5 samples of at most 100 and one of 1000, averaged together */
     free(got);
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
 }
 
 /* ---- fleet_5m per day (db/013_fleet_chunks.sql) ---- */
@@ -1207,16 +1169,10 @@ static char *fleet_5m_figures(gp_store *st) {
  * (path2) where those days were never sealed. */
 static void test_fleet_chunks(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
-    fd = mkstemp(path2);
-    close(fd);
-    unlink(path2);
     gp_store *st, *ref;
     gp_err err;
-    assert_int_equal(gp_store_open(path, &st, &err), GP_OK);
-    assert_int_equal(gp_store_open(path2, &ref, &err), GP_OK);
+    assert_int_equal(scratch_store_open(path, "gpuplan-chunks", &st), 0);
+    assert_int_equal(scratch_store_open(path2, "gpuplan-hours", &ref), 0);
     generate(st);
     generate(ref);
     char *rows = fleet_5m_figures(ref);
@@ -1307,10 +1263,8 @@ static void test_fleet_chunks(void **state) {
         fail_msg("fleet figures differ after writes into sealed days");
     free(a);
     free(b);
-    gp_store_close(st);
-    gp_store_close(ref);
-    test_remove_db(path);
-    test_remove_db(path2);
+    scratch_store_close(st, path);
+    scratch_store_close(ref, path2);
 }
 
 int main(void) {

@@ -3,40 +3,35 @@
  * a re-import and against collected samples), and the import marks. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpuplan/store_capacity.h"
 #include "gpuplan/store_history.h"
 #include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
-#include "../dbfile.h"
+#include "scratch_store.h"
 #include "../../src/store/store_int.h"
 #include "query_plan.h"
 
 #define H 3600000LL
 #define T0 (1795000000000LL / H * H)
 
-static char path[] = "/tmp/gpuplan-history-XXXXXX";
+static scratch_path path;
 static gp_store *st;
 static long long node;
 
 static int setup(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_err err;
-    if (gp_store_open(path, &st, &err) || gp_store_node_add(st, "n1", NULL, 0, &err) ||
-        gp_store_node_id(st, "n1", &node, &err))
+    if (scratch_store_open(path, "gpuplan-history", &st) ||
+        gp_store_node_add(st, "n1", NULL, 0, &err) || gp_store_node_id(st, "n1", &node, &err))
         return -1;
     return 0;
 }
 
 static int teardown(void **state) {
     (void)state;
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
     return 0;
 }
 

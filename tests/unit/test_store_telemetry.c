@@ -1,38 +1,33 @@
 /* Telemetry in the store: samples and their rollups, repeats, retention, nodes, the fleet. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "gpuplan/store_seal.h"
 #include "gpuplan/store_telemetry.h"
 #include "testutil.h"
-#include "../dbfile.h"
+#include "scratch_store.h"
 
-static char path[] = "/tmp/gpuplan-telemetry-XXXXXX";
+static scratch_path path;
 static gp_store *st;
 static long long node;
 
 static int setup(void **state) {
     (void)state;
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
     gp_err err;
     gp_source_cfg src = {0};
     src.kind = GP_SRC_DCGM;
     snprintf(src.url, sizeof src.url, "http://127.0.0.1:1/metrics");
-    if (gp_store_open(path, &st, &err) || gp_store_node_add(st, "n1", &src, 1, &err) ||
-        gp_store_node_id(st, "n1", &node, &err))
+    if (scratch_store_open(path, "gpuplan-telemetry", &st) ||
+        gp_store_node_add(st, "n1", &src, 1, &err) || gp_store_node_id(st, "n1", &node, &err))
         return -1;
     return 0;
 }
 
 static int teardown(void **state) {
     (void)state;
-    gp_store_close(st);
-    test_remove_db(path);
+    scratch_store_close(st, path);
     return 0;
 }
 
@@ -238,16 +233,13 @@ static void test_node_gpus(void **state) {
  * sources and takes an ipmi one after the migration. */
 static void test_ipmi_source_migration(void **state) {
     (void)state;
-    char p2[] = "/tmp/gpuplan-ipmi-XXXXXX";
-    int fd = mkstemp(p2);
-    close(fd);
-    unlink(p2);
+    scratch_path p2;
     gp_err err;
     gp_store *s2;
     gp_source_cfg src = {0};
     src.kind = GP_SRC_REDFISH;
     snprintf(src.url, sizeof src.url, "https://bmc/redfish/v1/Chassis/1/Power");
-    assert_int_equal(gp_store_open(p2, &s2, &err), GP_OK);
+    assert_int_equal(scratch_store_open(p2, "gpuplan-ipmi", &s2), 0);
     assert_int_equal(gp_store_node_add(s2, "old", &src, 1, &err), GP_OK);
     gp_store_close(s2);
     sqlite3 *db;
@@ -286,8 +278,7 @@ static void test_ipmi_source_migration(void **state) {
     assert_int_equal(all[1].kind, GP_SRC_REDFISH);
     assert_string_equal(all[1].url, "https://bmc/redfish/v1/Chassis/1/Power");
     free(all);
-    gp_store_close(s2);
-    test_remove_db(p2);
+    scratch_store_close(s2, p2);
 }
 
 int main(void) {
