@@ -154,7 +154,11 @@ static void test_md_content(void **state) {
     assert_non_null(strstr(out.data, "| 3 | 2027-01 | "));
     assert_non_null(strstr(out.data, "### Purchases and sales (USD)"));
     assert_non_null(strstr(out.data, "exit value at the end"));
-    assert_non_null(strstr(out.data, "Prices as of 2026-11-22"));
+    /* No catalog price used: --as-of dates none of the scenario's own prices. */
+    assert_null(strstr(out.data, "Prices as of"));
+    assert_non_null(strstr(out.data, "Prices as given in the scenario (no catalog price used)."));
+    /* One server is "1 server". */
+    assert_non_null(strstr(out.data, "| self-hosted (1 server) | owned |"));
     /* Pipes are escaped and control characters dropped, so the tables stay tables. */
     assert_non_null(strstr(out.data, "+cmd\\|' /C calc'!A0"));
     assert_null(strchr(out.data, '\a'));
@@ -274,6 +278,32 @@ static const char spot_wins[] =
     "0.5}, \"self_hosted\": {\"server_price\": 1000000}, \"cloud_options\": [{\"name\": "
     "\"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 16}, "
     "{\"name\": \"sp\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 8}]}";
+
+/* Equal totals are a tie, said as one. 8 GPUs at 50 % for 12 months are 35,040 busy GPU-hours;
+ * at 2 an 8-GPU instance-hour (4,380 instance-hours) renting costs 8,760, the price of the one
+ * server owned (no power, nothing else): self-hosted and "od" tie, and "od2" at the same price
+ * ties too. */
+static const char tie[] =
+    "{\"name\": \"t\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
+    "0.5}, \"self_hosted\": {\"server_price\": 8760}, \"cloud_options\": [{\"name\": \"od\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"od2\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"dear\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 3}]}";
+
+static void test_tie_headline(void **state) {
+    (void)state;
+    char *md = md_of(tie);
+    assert_int_equal(res->cheapest, -1);
+    assert_non_null(strstr(md, "**Cheapest over 12 months: self-hosted**, 8,760.00 USD in total. "
+                               "A tie: od, od2 cost the same (equal totals; the first in order "
+                               "is named)."));
+    assert_null(strstr(md, "cheaper by 0.00"));
+    assert_non_null(strstr(md, "; as given, both cost the same, 8,760.00 USD (a tie)."));
+    /* Against the dearer option the line still says who is cheaper, and "dear" is no tie. */
+    assert_non_null(strstr(md, "; as given, owning is cheaper by 4,380.00 USD."));
+    assert_null(strstr(md, "od2, dear"));
+    free(md);
+}
 
 static void test_spot_headline(void **state) {
     (void)state;
@@ -717,12 +747,19 @@ static void test_md_every_input(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csv_neutralised), cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),      cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),      cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),   cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),   cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_csv_rounded),     cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),
+        cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),
+        cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),
+        cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tie_headline),
+        cmocka_unit_test(test_csv_rounded),
+        cmocka_unit_test(test_sensitivity_json_csv),
         cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
