@@ -305,6 +305,37 @@ static void test_tie_headline(void **state) {
     free(md);
 }
 
+/* The fleet's footer counts physical GPUs, as capacity does (docs/telemetry.md, "What
+ * counts"): one H100 split into two MIG instances beside a whole one is 2 GPUs and 2 MIG
+ * instances, never "4 GPUs". */
+static void test_fleet_footer_mig(void **state) {
+    (void)state;
+    gp_fleet_row rows[4];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 4; i++) {
+        snprintf(rows[i].node, sizeof rows[i].node, "n0");
+        snprintf(rows[i].host, sizeof rows[i].host, "n0");
+        snprintf(rows[i].display, sizeof rows[i].display, "H100 SXM 80GB");
+        rows[i].index = i < 2 ? i : 1;
+    }
+    snprintf(rows[2].mig, sizeof rows[2].mig, "3g.40gb");
+    snprintf(rows[3].mig, sizeof rows[3].mig, "3g.40gb");
+    gp_fleet_state f = {.now_ms = 0, .fresh_ms = 900000, .rows = rows, .n = 4};
+    gp_buf out;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    assert_non_null(strstr(out.data, "\n2 GPUs and 2 MIG instances, 0 with alerts"));
+    gp_buf_done(&out);
+    /* Without MIG the footer is as before. */
+    f.n = 2;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    assert_non_null(strstr(out.data, "\n2 GPUs, 0 with alerts"));
+    gp_buf_done(&out);
+}
+
 static void test_spot_headline(void **state) {
     (void)state;
     char *md = md_of(spot_wins);
@@ -747,19 +778,13 @@ static void test_md_every_input(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csv_neutralised),
-        cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),
-        cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),
-        cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),
-        cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),
-        cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_tie_headline),
-        cmocka_unit_test(test_csv_rounded),
-        cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised), cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),      cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),      cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),   cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),   cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tie_headline),    cmocka_unit_test(test_fleet_footer_mig),
+        cmocka_unit_test(test_csv_rounded),     cmocka_unit_test(test_sensitivity_json_csv),
         cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
