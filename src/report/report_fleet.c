@@ -220,11 +220,10 @@ gp_status gp_report_fleet_text(const gp_fleet_state *f, gp_buf *out) {
     if (!f->n)
         P("no GPUs seen yet: add nodes (gpuplan node add) and collect, or import a capture\n");
     else if (f->stale)
-        P("%s, %d with alerts, %d stale (not seen for 15 min or more: their last values) "
-          "(* a MIG instance)\n",
-          count, f->with_alerts, f->stale);
+        P("%s, %d with alerts, %d stale (not seen for 15 min or more: their last values)%s\n",
+          count, f->with_alerts, f->stale, mig ? " (* a MIG instance)" : "");
     else
-        P("%s, %d with alerts (* a MIG instance)\n", count, f->with_alerts);
+        P("%s, %d with alerts%s\n", count, f->with_alerts, mig ? " (* a MIG instance)" : "");
     for (size_t i = 0; i < f->nw; i++) {
         char n[64], t[32];
         safe(n, sizeof n, f->walls[i].node);

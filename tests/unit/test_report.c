@@ -325,14 +325,15 @@ static void test_fleet_footer_mig(void **state) {
     gp_buf_init(&out, 1 << 16);
     assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
     assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
-    assert_non_null(strstr(out.data, "\n2 GPUs and 2 MIG instances, 0 with alerts"));
+    assert_non_null(strstr(out.data, "\n2 GPUs and 2 MIG instances, 0 with alerts (* a MIG "
+                                     "instance)\n"));
     gp_buf_done(&out);
     /* Without MIG the footer is as before. */
     f.n = 2;
     gp_buf_init(&out, 1 << 16);
     assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
     assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
-    assert_non_null(strstr(out.data, "\n2 GPUs, 0 with alerts"));
+    assert_non_null(strstr(out.data, "\n2 GPUs, 0 with alerts\n")); /* no legend for no '*' */
     gp_buf_done(&out);
 }
 
