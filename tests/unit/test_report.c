@@ -9,6 +9,7 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
+#include "gpuplan/report_capacity.h"
 #include "gpuplan/report_fleet.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_sensitivity.h"
@@ -334,6 +335,44 @@ static void test_fleet_footer_mig(void **state) {
     assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
     assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
     assert_non_null(strstr(out.data, "\n2 GPUs, 0 with alerts\n")); /* no legend for no '*' */
+    gp_buf_done(&out);
+}
+
+/* plan --mix names the measured fleet by model with or without --growth, and says when the
+ * load it plans on mixes GPU models (16 H100 and 2 A100 planned as one scenario's GPU). */
+static void test_mix_measured_fleet(void **state) {
+    (void)state;
+    double curve[3] = {300, 200, 250};
+    gp_mix_plan p;
+    memset(&p, 0, sizeof p);
+    p.n = 2, p.curve = curve, p.best = 1, p.horizon_months = 36, p.buckets = 288, p.units = 18;
+    snprintf(p.currency, sizeof p.currency, "USD");
+    p.measured_gpus = 18, p.n_models = 2;
+    snprintf(p.models[0].model, sizeof p.models[0].model, "H100");
+    snprintf(p.models[0].raw_model, sizeof p.models[0].raw_model, "NVIDIA H100 80GB HBM3");
+    p.models[0].gpus = 16;
+    snprintf(p.models[1].model, sizeof p.models[1].model, "A100-80GB");
+    snprintf(p.models[1].raw_model, sizeof p.models[1].raw_model, "NVIDIA A100-SXM4-80GB");
+    p.models[1].gpus = 2;
+    gp_buf out;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_mix_text(&p, "od", &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    assert_non_null(
+        strstr(out.data, "\nMeasured fleet: 18 GPUs (16 H100 SXM 80GB, 2 A100 SXM 80GB)."));
+    assert_non_null(strstr(out.data, "2 GPU models: their load is planned as one; --gpu MODEL "
+                                     "plans one of them."));
+    gp_buf_done(&out);
+    /* One model: named, no warning; and with --growth the line is not repeated. */
+    p.n_models = 1, p.measured_gpus = 16;
+    p.has_growth = true, p.projected = true, p.target = 0.7, p.runs_out = -1;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_mix_text(&p, "od", &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    const char *m = strstr(out.data, "Measured fleet: 16 GPUs (16 H100 SXM 80GB).");
+    assert_non_null(m);
+    assert_null(strstr(m + 1, "Measured fleet"));
+    assert_null(strstr(out.data, "GPU models:"));
     gp_buf_done(&out);
 }
 
@@ -779,13 +818,21 @@ static void test_md_every_input(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csv_neutralised), cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),      cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),      cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),   cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),   cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_tie_headline),    cmocka_unit_test(test_fleet_footer_mig),
-        cmocka_unit_test(test_csv_rounded),     cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),
+        cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),
+        cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),
+        cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tie_headline),
+        cmocka_unit_test(test_fleet_footer_mig),
+        cmocka_unit_test(test_mix_measured_fleet),
+        cmocka_unit_test(test_csv_rounded),
+        cmocka_unit_test(test_sensitivity_json_csv),
         cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
