@@ -73,7 +73,8 @@ typedef enum gp_import_time {
 
 typedef struct gp_import_result {
     size_t samples, gpus;
-    bool dropped_blanks; /* blank or placeholder values were dropped */
+    size_t mig_instances; /* of gpus, the MIG instances (slices of a GPU, not GPUs) */
+    bool dropped_blanks;  /* blank or placeholder values were dropped */
     gp_import_time time;
     int64_t first_ms, last_ms;   /* dmon: the span of the samples; dcmi: the reading's time */
     int64_t interval_ms;         /* dmon without own times */

@@ -225,6 +225,8 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
     if (store && rc == GP_OK)
         rc = store_capture(st, rq->node, &s, &out->samples, err);
     out->gpus = s.n_gpus;
+    for (size_t i = 0; i < s.n_gpus; i++)
+        out->mig_instances += s.gpus[i].mig[0] != '\0';
     out->dropped_blanks = s.blanks > 0;
     gp_samples_done(&s);
     return rc;

@@ -230,8 +230,14 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
         }
         return;
     }
-    printf("imported %zu sample%s of %zu GPU%s into node \"%s\"%s\n", r->samples,
-           r->samples == 1 ? "" : "s", r->gpus, r->gpus == 1 ? "" : "s", node,
+    /* A MIG instance is a slice of a GPU: counted apart, as fleet and capacity count them. */
+    size_t whole = r->gpus - r->mig_instances;
+    char mig[64] = "";
+    if (r->mig_instances)
+        snprintf(mig, sizeof mig, " and %zu MIG instance%s", r->mig_instances,
+                 r->mig_instances == 1 ? "" : "s");
+    printf("imported %zu sample%s of %zu GPU%s%s into node \"%s\"%s\n", r->samples,
+           r->samples == 1 ? "" : "s", whole, whole == 1 ? "" : "s", mig, node,
            r->dropped_blanks ? " (blank or placeholder values dropped)" : "");
     if (rq->kind != GP_CAPTURE_DMON)
         return;

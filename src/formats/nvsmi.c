@@ -104,6 +104,23 @@ static const char *field_name(int field) {
     return "field";
 }
 
+/* What may follow a number: nothing, "%" (with or without a space), or after a space a unit
+ * of letters and '/' ("W", "MiB", "MHz", "KB/s"). "5O %" or "50 %x" is garbled, not 5 or 50. */
+static bool unit_tail(const char *p, size_t n) {
+    if (n == 0 || (n == 1 && p[0] == '%'))
+        return true;
+    if (p[0] != ' ')
+        return false;
+    while (n > 0 && p[0] == ' ')
+        p++, n--;
+    if (n == 1 && p[0] == '%')
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (!isalpha((unsigned char)p[i]) && p[i] != '/')
+            return false;
+    return n > 0;
+}
+
 /* A number with an optional unit ("631.95 W", "100 %", "19818 MiB"); a placeholder is
  * absent. */
 static bool number(cell c, double *out) {
@@ -114,7 +131,7 @@ static bool number(cell c, double *out) {
     while (n < c.n && n + 1 < sizeof tmp &&
            (isdigit((unsigned char)c.p[n]) || c.p[n] == '.' || c.p[n] == '-' || c.p[n] == '+'))
         n++;
-    if (n == 0)
+    if (n == 0 || !unit_tail(c.p + n, c.n - n))
         return false;
     memcpy(tmp, c.p, n);
     tmp[n] = '\0';

@@ -481,10 +481,16 @@ static gp_status measured_fleet(const gp_mix_plan *p, gp_buf *out) {
         display_of(p->models[i].raw_model, p->models[i].model, name, sizeof name);
         P("%s%lld %s", i ? ", " : " (", p->models[i].gpus, name);
     }
-    return P("%s.\n", p->n_models ? ")" : "");
+    P("%s.\n", p->n_models ? ")" : "");
+    /* The mix prices every busy GPU as the scenario's: a load of several models is not one. */
+    if (p->n_models > 1)
+        P("%d GPU models: their load is planned as one; --gpu MODEL plans one of them.\n",
+          p->n_models);
+    return st;
 }
 
-static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
+/* with_fleet: the measured fleet's line here (the CSV); the text gives it under the load. */
+static gp_status mix_growth(const gp_mix_plan *p, bool with_fleet, gp_buf *out) {
     gp_status st = GP_OK;
     if (p->trend) {
         /* A slope from one or two days has no standard error: none is printed. */
@@ -511,7 +517,7 @@ static gp_status mix_growth(const gp_mix_plan *p, gp_buf *out) {
     for (int mth = 3; mth <= p->horizon_months; mth += mth < 12 ? 3 : 6)
         P(", %.1f at month %d", p->need_now * pow(1 + p->growth, mth), mth);
     P(".\n");
-    if (st == GP_OK)
+    if (st == GP_OK && with_fleet)
         st = measured_fleet(p, out);
     if (p->runs_out < 0)
         P("The scenario's %d GPUs (demand.gpus) last the %d-month horizon.\n", p->n,
@@ -530,7 +536,7 @@ gp_status gp_report_mix_csv(const gp_mix_plan *p, gp_buf *out) {
         char t[40];
         P("%d,%s\n", k, gp_fmt_cents(p->curve[k], t, sizeof t)); /* money to the cent */
     }
-    return st ? st : p->has_growth ? mix_growth(p, out) : GP_OK;
+    return st ? st : p->has_growth ? mix_growth(p, true, out) : GP_OK;
 }
 
 gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *out) {
@@ -547,6 +553,8 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
       "measured; peak %.0f busy, median %.0f.\n",
       p->buckets, p->buckets == 1 ? "" : "s", p->gaps, p->units, p->units == 1 ? "" : "s", p->peak,
       p->median);
+    if (st == GP_OK)
+        st = measured_fleet(p, out);
     P("\nTotal by owned fleet size:\n");
     int step = n > 40 ? n / 20 : 1;
     for (int k = 0; k <= n; k += step) {
@@ -561,5 +569,5 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
         gp_fmt_money(p->curve[best], t, sizeof t);
         P("  %6d %20s  <- optimum\n", best, t);
     }
-    return st ? st : p->has_growth ? mix_growth(p, out) : GP_OK;
+    return st ? st : p->has_growth ? mix_growth(p, false, out) : GP_OK;
 }

@@ -207,15 +207,23 @@ gp_status gp_report_fleet_text(const gp_fleet_state *f, gp_buf *out) {
           "UTIL%", "MEM MiB", "POWER W", "TEMP", "LAST SEEN", "ALERTS");
     for (size_t i = 0; i < f->n && !st; i++)
         st = row_text(f, &f->rows[i], out);
+    /* Physical GPUs and MIG instances apart: an instance is a slice of a GPU, not a GPU. */
+    size_t mig = 0;
+    for (size_t i = 0; i < f->n; i++)
+        mig += f->rows[i].mig[0] != '\0';
+    char count[96];
+    if (mig)
+        snprintf(count, sizeof count, "%zu GPU%s and %zu MIG instance%s", f->n - mig,
+                 f->n - mig == 1 ? "" : "s", mig, mig == 1 ? "" : "s");
+    else
+        snprintf(count, sizeof count, "%zu GPU%s", f->n, f->n == 1 ? "" : "s");
     if (!f->n)
         P("no GPUs seen yet: add nodes (gpuplan node add) and collect, or import a capture\n");
     else if (f->stale)
-        P("%zu GPU%s, %d with alerts, %d stale (not seen for 15 min or more: their last values) "
-          "(* a MIG instance)\n",
-          f->n, f->n == 1 ? "" : "s", f->with_alerts, f->stale);
+        P("%s, %d with alerts, %d stale (not seen for 15 min or more: their last values)%s\n",
+          count, f->with_alerts, f->stale, mig ? " (* a MIG instance)" : "");
     else
-        P("%zu GPU%s, %d with alerts (* a MIG instance)\n", f->n, f->n == 1 ? "" : "s",
-          f->with_alerts);
+        P("%s, %d with alerts%s\n", count, f->with_alerts, mig ? " (* a MIG instance)" : "");
     for (size_t i = 0; i < f->nw; i++) {
         char n[64], t[32];
         safe(n, sizeof n, f->walls[i].node);

@@ -49,7 +49,7 @@ static void billing_line(const gp_scenario *s, const gp_result *r, gp_opening *o
         if (shown == 2)
             continue;
         char b[48], pct[32], nm[204];
-        gp_fmt_fixed(r->demand_work_month[0] * (1 + op->idle_overhead), 0, b, sizeof b);
+        gp_fmt_grouped(r->demand_work_month[0] * (1 + op->idle_overhead), 0, b, sizeof b);
         gp_fmt_pct(op->idle_overhead, pct, sizeof pct);
         used += (size_t)snprintf(extra + used, sizeof extra - used,
                                  "; \"%s\" bills %s with its %s %% idle overhead",
@@ -207,22 +207,28 @@ static void break_even_line(const gp_scenario *s, const gp_result *r, int i, gp_
             snprintf(price, sizeof price, "at %s an instance-hour (the scenario: %s)", b, now);
         }
     }
-    gp_fmt_money(fabs(or->total - r->self.total), diff, sizeof diff);
-    const char *who = or->total > r->self.total ? "owning" : "renting";
+    /* Equal totals (Ties) are no side's win: "as given, both cost X", never "cheaper by 0.00". */
+    char given[160];
+    if (gp_money_equal(or->total, r->self.total)) {
+        char t[48];
+        gp_fmt_money(r->self.total, t, sizeof t);
+        snprintf(given, sizeof given, "both cost the same, %s %s (a tie)", t, s->currency);
+    } else {
+        gp_fmt_money(fabs(or->total - r->self.total), diff, sizeof diff);
+        snprintf(given, sizeof given, "%s is cheaper by %s %s",
+                 or->total > r->self.total ? "owning" : "renting", diff, s->currency);
+    }
     if (!*util && !*price) {
         char exit[512];
         exit_clause(s, r, i, exit, sizeof exit);
-        addf(o, "Against \"%s\": no break-even utilization or price; %s is cheaper by %s %s%s.",
-             short_name(op->name, nm), who, diff, s->currency, exit);
+        addf(o, "Against \"%s\": no break-even utilization or price; %s%s.",
+             short_name(op->name, nm), given, exit);
         return;
     }
     char exit[512];
     exit_clause(s, r, i, exit, sizeof exit);
-    addf(o,
-         "Against \"%s\": owning and renting cost the same %s%s%s; as given, %s is cheaper by "
-         "%s %s%s.",
-         short_name(op->name, nm), util, *util && *price ? " and " : "", price, who, diff,
-         s->currency, exit);
+    addf(o, "Against \"%s\": owning and renting cost the same %s%s%s; as given, %s%s.",
+         short_name(op->name, nm), util, *util && *price ? " and " : "", price, given, exit);
 }
 
 void gp_report_opening(const gp_scenario *s, const gp_result *r, const gp_report_meta *meta,

@@ -698,13 +698,29 @@ static void md_headline(md *w, const gp_scenario *s, const gp_result *r, const g
     put(w, "**, ");
     money(w, best);
     put(w, " %s in total.", s->currency);
+    /* Equal totals (the model's Ties) are a tie: name every side that shares the lowest
+     * total, since `cheapest` names only the first in order. */
+    int tied = 0;
+    for (int i = -1; i < r->n_options; i++) {
+        double t = i < 0 ? r->self.total : r->options[i].total;
+        if (i == r->cheapest || !gp_money_equal(t, best))
+            continue;
+        put(w, tied++ ? ", " : " A tie: ");
+        text(w, i < 0 ? "self-hosted" : s->options[i].name);
+    }
+    if (tied)
+        put(w, " %s the same (equal totals; the first in order is named).",
+            tied == 1 ? "costs" : "cost");
     if (r->cheapest < 0 && *exit_line) {
         put(w, " That includes an ");
         text(w, exit_line);
         put(w, ".");
     }
-    if (meta && meta->as_of)
-        put(w, " Prices as of %s.", meta->as_of);
+    /* --as-of dates catalog prices only; prices written into the scenario have no date. */
+    if (meta && meta->as_of && meta->n_sources > 0)
+        put(w, " Catalog prices as of %s.", meta->as_of);
+    else if (meta && meta->as_of)
+        put(w, " Prices as given in the scenario (no catalog price used).");
     char spot[GP_OPENING_BYTES];
     gp_report_spot_headline(s, r, spot, sizeof spot);
     if (*spot) {
@@ -727,7 +743,9 @@ static void md_totals(md *w, const gp_scenario *s, const gp_result *r, const cha
     put(w, "break-even month | payback month | without exit values | break-even utilization "
            "| break-even hourly |\n");
     put(w, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|\n", r->work_mode ? "---:|" : "");
-    put(w, "| self-hosted (%d servers) | owned | ", r->self.servers);
+    put(w, "| self-hosted (");
+    count(w, r->self.servers, "server", "servers");
+    put(w, ") | owned | ");
     money(w, r->self.total);
     put(w, " | ");
     money(w, r->self.npv);

@@ -336,6 +336,16 @@ export GPUPLAN_DB=$tmp/one.db
 } >"$tmp/one.csv"
 check "import: 1 GPU" bash -c "'$gpuplan' import nvsmi '$tmp/one.csv' --node solo | grep -qx 'imported 16 samples of 1 GPU into node \"solo\"'"
 check "fleet: 1 GPU" bash -c "'$gpuplan' fleet | grep -q '^1 GPU, 0 with alerts'"
+# MIG instances are slices of a GPU: one H100 split in two beside a whole one is 2 GPUs and 2
+# instances, in the import and the fleet alike, never "4 GPUs".
+{
+    l='modelName="NVIDIA H100 80GB HBM3",Hostname="m"'
+    echo "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-mig-0\",$l,GPU_I_ID=\"1\",GPU_I_PROFILE=\"3g.40gb\"} 0.8"
+    echo "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",UUID=\"GPU-mig-0\",$l,GPU_I_ID=\"2\",GPU_I_PROFILE=\"3g.40gb\"} 0.2"
+    echo "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",UUID=\"GPU-whole-1\",$l} 50"
+} >"$tmp/mig.prom"
+check "import: MIG instances counted apart from GPUs" bash -c "'$gpuplan' --db '$tmp/mig.db' import prom '$tmp/mig.prom' --node m | grep -qx 'imported 4 samples of 2 GPUs and 2 MIG instances into node \"m\"'"
+check "fleet: MIG instances counted apart from GPUs" bash -c "'$gpuplan' --db '$tmp/mig.db' fleet | grep -q '^2 GPUs and 2 MIG instances, 0 with alerts'"
 "$gpuplan" scenario save "$tmp/mix.json" >/dev/null
 check "measure: 1 GPU" bash -c "'$gpuplan' scenario measure mix --since 1d | grep -q '^saved \"mix\" as version 2: 1 GPU, '"
 "$gpuplan" plan --mix mix --option od --since 1d >"$tmp/one.plan"

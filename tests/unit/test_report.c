@@ -9,6 +9,7 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
+#include "gpuplan/report_capacity.h"
 #include "gpuplan/report_fleet.h"
 #include "gpuplan/report_opening.h"
 #include "gpuplan/report_sensitivity.h"
@@ -154,7 +155,11 @@ static void test_md_content(void **state) {
     assert_non_null(strstr(out.data, "| 3 | 2027-01 | "));
     assert_non_null(strstr(out.data, "### Purchases and sales (USD)"));
     assert_non_null(strstr(out.data, "exit value at the end"));
-    assert_non_null(strstr(out.data, "Prices as of 2026-11-22"));
+    /* No catalog price used: --as-of dates none of the scenario's own prices. */
+    assert_null(strstr(out.data, "Prices as of"));
+    assert_non_null(strstr(out.data, "Prices as given in the scenario (no catalog price used)."));
+    /* One server is "1 server". */
+    assert_non_null(strstr(out.data, "| self-hosted (1 server) | owned |"));
     /* Pipes are escaped and control characters dropped, so the tables stay tables. */
     assert_non_null(strstr(out.data, "+cmd\\|' /C calc'!A0"));
     assert_null(strchr(out.data, '\a'));
@@ -274,6 +279,102 @@ static const char spot_wins[] =
     "0.5}, \"self_hosted\": {\"server_price\": 1000000}, \"cloud_options\": [{\"name\": "
     "\"od\", \"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 16}, "
     "{\"name\": \"sp\", \"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 8}]}";
+
+/* Equal totals are a tie, said as one. 8 GPUs at 50 % for 12 months are 35,040 busy GPU-hours;
+ * at 2 an 8-GPU instance-hour (4,380 instance-hours) renting costs 8,760, the price of the one
+ * server owned (no power, nothing else): self-hosted and "od" tie, and "od2" at the same price
+ * ties too. */
+static const char tie[] =
+    "{\"name\": \"t\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
+    "0.5}, \"self_hosted\": {\"server_price\": 8760}, \"cloud_options\": [{\"name\": \"od\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"od2\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"dear\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 3}]}";
+
+static void test_tie_headline(void **state) {
+    (void)state;
+    char *md = md_of(tie);
+    assert_int_equal(res->cheapest, -1);
+    assert_non_null(strstr(md, "**Cheapest over 12 months: self-hosted**, 8,760.00 USD in total. "
+                               "A tie: od, od2 cost the same (equal totals; the first in order "
+                               "is named)."));
+    assert_null(strstr(md, "cheaper by 0.00"));
+    assert_non_null(strstr(md, "; as given, both cost the same, 8,760.00 USD (a tie)."));
+    /* Against the dearer option the line still says who is cheaper, and "dear" is no tie. */
+    assert_non_null(strstr(md, "; as given, owning is cheaper by 4,380.00 USD."));
+    assert_null(strstr(md, "od2, dear"));
+    free(md);
+}
+
+/* The fleet's footer counts physical GPUs, as capacity does (docs/telemetry.md, "What
+ * counts"): one H100 split into two MIG instances beside a whole one is 2 GPUs and 2 MIG
+ * instances, never "4 GPUs". */
+static void test_fleet_footer_mig(void **state) {
+    (void)state;
+    gp_fleet_row rows[4];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 4; i++) {
+        snprintf(rows[i].node, sizeof rows[i].node, "n0");
+        snprintf(rows[i].host, sizeof rows[i].host, "n0");
+        snprintf(rows[i].display, sizeof rows[i].display, "H100 SXM 80GB");
+        rows[i].index = i < 2 ? i : 1;
+    }
+    snprintf(rows[2].mig, sizeof rows[2].mig, "3g.40gb");
+    snprintf(rows[3].mig, sizeof rows[3].mig, "3g.40gb");
+    gp_fleet_state f = {.now_ms = 0, .fresh_ms = 900000, .rows = rows, .n = 4};
+    gp_buf out;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    assert_non_null(strstr(out.data, "\n2 GPUs and 2 MIG instances, 0 with alerts (* a MIG "
+                                     "instance)\n"));
+    gp_buf_done(&out);
+    /* Without MIG the footer is as before. */
+    f.n = 2;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_fleet_text(&f, &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    assert_non_null(strstr(out.data, "\n2 GPUs, 0 with alerts\n")); /* no legend for no '*' */
+    gp_buf_done(&out);
+}
+
+/* plan --mix names the measured fleet by model with or without --growth, and says when the
+ * load it plans on mixes GPU models (16 H100 and 2 A100 planned as one scenario's GPU). */
+static void test_mix_measured_fleet(void **state) {
+    (void)state;
+    double curve[3] = {300, 200, 250};
+    gp_mix_plan p;
+    memset(&p, 0, sizeof p);
+    p.n = 2, p.curve = curve, p.best = 1, p.horizon_months = 36, p.buckets = 288, p.units = 18;
+    snprintf(p.currency, sizeof p.currency, "USD");
+    p.measured_gpus = 18, p.n_models = 2;
+    snprintf(p.models[0].model, sizeof p.models[0].model, "H100");
+    snprintf(p.models[0].raw_model, sizeof p.models[0].raw_model, "NVIDIA H100 80GB HBM3");
+    p.models[0].gpus = 16;
+    snprintf(p.models[1].model, sizeof p.models[1].model, "A100-80GB");
+    snprintf(p.models[1].raw_model, sizeof p.models[1].raw_model, "NVIDIA A100-SXM4-80GB");
+    p.models[1].gpus = 2;
+    gp_buf out;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_mix_text(&p, "od", &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    assert_non_null(
+        strstr(out.data, "\nMeasured fleet: 18 GPUs (16 H100 SXM 80GB, 2 A100 SXM 80GB)."));
+    assert_non_null(strstr(out.data, "2 GPU models: their load is planned as one; --gpu MODEL "
+                                     "plans one of them."));
+    gp_buf_done(&out);
+    /* One model: named, no warning; and with --growth the line is not repeated. */
+    p.n_models = 1, p.measured_gpus = 16;
+    p.has_growth = true, p.projected = true, p.target = 0.7, p.runs_out = -1;
+    gp_buf_init(&out, 1 << 16);
+    assert_int_equal(gp_report_mix_text(&p, "od", &out), GP_OK);
+    assert_int_equal(gp_buf_add(&out, "", 1), GP_OK);
+    const char *m = strstr(out.data, "Measured fleet: 16 GPUs (16 H100 SXM 80GB).");
+    assert_non_null(m);
+    assert_null(strstr(m + 1, "Measured fleet"));
+    assert_null(strstr(out.data, "GPU models:"));
+    gp_buf_done(&out);
+}
 
 static void test_spot_headline(void **state) {
     (void)state;
@@ -717,12 +818,21 @@ static void test_md_every_input(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csv_neutralised), cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),      cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),      cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),   cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),   cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_csv_rounded),     cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),
+        cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),
+        cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),
+        cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tie_headline),
+        cmocka_unit_test(test_fleet_footer_mig),
+        cmocka_unit_test(test_mix_measured_fleet),
+        cmocka_unit_test(test_csv_rounded),
+        cmocka_unit_test(test_sensitivity_json_csv),
         cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

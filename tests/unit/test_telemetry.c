@@ -311,6 +311,36 @@ static void test_nvsmi(void **state) {
     assert_string_equal(err.where, "g.csv:3");
     assert_non_null(strstr(err.msg, "power.draw \"ERR! W\" is not a number"));
     gp_samples_done(&s);
+    /* A number followed by anything but its unit is garbled too: "5O %" (a letter O) is not
+     * 5 %, "50 %x" is not 50 %. Units nvidia-smi prints after a space still pass. */
+    static const struct {
+        const char *cell, *msg;
+    } tails[] = {
+        {"5O %", "utilization.gpu \"5O %\" is not a number"},
+        {"50 %x", "utilization.gpu \"50 %x\" is not a number"},
+        {"50x", "utilization.gpu \"50x\" is not a number"},
+        {"5 0 %", "utilization.gpu \"5 0 %\" is not a number"},
+    };
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        char csv[256];
+        snprintf(csv, sizeof csv,
+                 "timestamp, utilization.gpu [%%], power.draw [W]\n"
+                 "2026/01/02 03:04:05.678, %s, 300.00 W\n",
+                 tails[i].cell);
+        gp_samples_init(&s, 1000);
+        assert_int_equal(gp_nvsmi_parse(csv, strlen(csv), "t.csv", NULL, "h", &s, &err),
+                         GP_E_INPUT);
+        assert_string_equal(err.where, "t.csv:2");
+        if (!strstr(err.msg, tails[i].msg))
+            fail_msg("case %zu: got [%s]", i, err.msg);
+        gp_samples_done(&s);
+    }
+    const char *units = "timestamp, utilization.gpu [%], power.draw [W], memory.used [MiB], "
+                        "clocks.sm [MHz]\n"
+                        "2026/01/02 03:04:05.678, 50%, 300.00 W, 1000 MiB, 1980 MHz\n";
+    gp_samples_init(&s, 1000);
+    assert_int_equal(gp_nvsmi_parse(units, strlen(units), "u.csv", NULL, "h", &s, &err), GP_OK);
+    gp_samples_done(&s);
 }
 
 static void test_redfish(void **state) {
