@@ -500,7 +500,11 @@ static gp_status list_hosts(run *r, char ***hosts, size_t *n) {
     /* 100,000 host names fit in a few MB: the list's answer is held, so it is capped low. */
     gp_buf_init(&x.body, o->max_bytes < (16u << 20) ? o->max_bytes : 16u << 20);
     gp_buf_init(&x.form, 1u << 20);
-    label_form(o, "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE\"", &x.form);
+    /* The recorded series name the hosts too: a server may keep them longer than the raw. */
+    label_form(o,
+               "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE|"
+               "gpu:gpuplan_gpu_util:count5m|gpu:gpuplan_engine_active:count5m\"",
+               &x.form);
     long status = 0;
     gp_status rc = fetch_one(o, "/api/v1/label/Hostname/values", &x, &status, r->err);
     r->p.queries++;
