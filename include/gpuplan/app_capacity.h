@@ -35,7 +35,7 @@ typedef struct gp_cap_query {
     const gp_history_opts *remote;
     /* With remote: read the gpuplan-capacity recorded series when the server has them for the
      * window (GP_REC_AUTO, the default), always, or never (the raw series). */
-    enum { GP_REC_AUTO, GP_REC_YES, GP_REC_NO } recorded;
+    gp_recorded recorded;
     /* With remote: the window is asked for in time slices this long (whole hours), each host
      * group's slices their own queries; 0: a month (31 days). The answer does not depend on it. */
     long long slice_ms;

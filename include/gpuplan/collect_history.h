@@ -19,6 +19,10 @@
 #include "gpuplan/store.h"
 #include "gpuplan/xmem.h"
 
+/* Whether the series of gpuplan's recording rules are read instead of the raw dcgm-exporter
+ * ones: when the server has them for the window (gp_history_coverage), always, or never. */
+typedef enum { GP_REC_AUTO, GP_REC_YES, GP_REC_NO } gp_recorded;
+
 typedef struct gp_history_opts {
     /* Each host (the GPUs' Hostname, hostname or instance label) into a node of its name,
      * created when new with the server as its Prometheus source (the selector narrowed to the
@@ -40,6 +44,9 @@ typedef struct gp_history_opts {
     long total_timeout_ms;      /* per query, default 120 s */
     size_t max_bytes;           /* per response, default 256 MiB (and less: see below) */
     size_t max_memory;          /* for everything the import holds at once: GP_HISTORY_MEMORY */
+    /* The import's series: those of contrib/prometheus/gpuplan-history.rules.yml (at a 5-minute
+     * step, whatever step_ms says) or the raw ones; default GP_REC_AUTO. */
+    gp_recorded recorded;
 } gp_history_opts;
 
 /* The import's one memory budget (512 MiB): half for the 5-minute rows of the chunks open at
@@ -66,6 +73,8 @@ typedef struct gp_history_progress {
     double seconds;
 
     size_t hosts;         /* hosts listed (per_host: a node each) */
+    bool recorded;        /* the recorded series were read, not the raw ones */
+    char series[320];     /* which series were read and why, for the output */
     size_t nodes_created; /* per_host: nodes made for hosts new to the store */
 } gp_history_progress;
 
@@ -81,6 +90,25 @@ typedef struct gp_history_progress {
 gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
                             int (*progress)(const gp_history_progress *, void *), void *arg,
                             gp_history_progress *out, gp_err *err);
+
+/* The recording rules of the series the import reads when the server has them
+ * (contrib/prometheus/gpuplan-history.rules.yml is this text): per GPU (or MIG instance),
+ * metric and 5 minutes the count, sum, min and max the raw queries ask for, built from the same
+ * table. Appended to out; GP_E_LIMIT when out's limit is too small. */
+gp_status gp_history_rules_yaml(gp_buf *out);
+
+/* How far the series `recorded` (a rule's record name) cover o's window (o->match): the GPUs
+ * with a point of it and those with a raw DCGM_FI_DEV_GPU_UTIL sample in the hour before
+ * first_ms and in the hour before last_ms. covered: in both hours at least as many GPUs have
+ * the recorded series as have the raw one, and some have (a backfill and the live rules both
+ * reach the window). Errors as gp_history_query, GP_E_INPUT for the server's refusal. */
+typedef struct gp_rec_coverage {
+    double rec[2], raw[2]; /* [first hour, last hour] */
+    bool covered;
+} gp_rec_coverage;
+
+gp_status gp_history_coverage(const gp_history_opts *o, const char *recorded, int64_t first_ms,
+                              int64_t last_ms, gp_rec_coverage *out, gp_err *err);
 
 /* One query of `capacity --prometheus`: /api/v1/query at time_ms, or /api/v1/query_range from
  * time_ms to end_ms by step_ms when range. The answer's body and HTTP status are filled in. */

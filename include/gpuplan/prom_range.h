@@ -73,7 +73,12 @@ gp_status gp_promrange_parse(const char *buf, size_t len, const char *origin, lo
  * answer. Feed bytes in order with gp_promrange_feed, then gp_promrange_end once; the first
  * error sticks (later feeds return it). Rows go into out as series complete; on error the
  * caller discards out. gp_promrange_stream_done frees what the stream holds (after end, or to
- * abandon it). Ownership: origin and out are borrowed for the stream's life. */
+ * abandon it). Ownership: origin and out are borrowed for the stream's life.
+ *
+ * A point stamped t stands for the step that starts at t - lead_ms: step_ms - 1 as init sets it
+ * (the raw queries are evaluated 1 ms before their step ends). A caller whose points are
+ * stamped otherwise sets lead_ms after init: the import's reads of recorded series stamp a
+ * bucket's point 150 s past the bucket's end (lead 450 s, collect_history.c). */
 #define GP_RANGE_MAX_OUTSIDE (1u << 20)
 #define GP_RANGE_MAX_DEPTH 32
 
@@ -83,6 +88,7 @@ typedef struct gp_promrange_stream {
     gp_metric m;
     double scale;
     int64_t step_ms;
+    int64_t lead_ms; /* a point at t covers the step from t - lead_ms */
     gp_rollups *out;
     gp_buf skel;   /* the document without its series */
     gp_buf series; /* the series being received */

@@ -752,28 +752,11 @@ static gp_status mig_profiles(const gp_history_opts *o, const window *w, char **
     return GP_OK;
 }
 
-/* The GPUs with a recorded mean and with a raw GPU_UTIL in the hour before t, each
- * a point tagged "r" and "d" (none when there are none). */
-static void coverage_query(const char *match, gp_buf *out) {
-    gp_buf sel;
-    gp_buf_init(&sel, 1u << 16);
-    gp_history_selector(match, NULL, 0, &sel);
-    const char *s = sel.data ? sel.data : "{}";
-    gp_buf x;
-    gp_buf_init(&x, 1u << 16);
-    gp_buf_printf(&x, "count(count_over_time(%s%s[1h]))", rec_rules[R_UTIL].name, s);
-    term(out, "r", &x);
-    gp_buf_printf(&x, "count(count_over_time(DCGM_FI_DEV_GPU_UTIL%s[1h]))", s);
-    term(out, "d", &x);
-    gp_buf_done(&x);
-    gp_buf_done(&sel);
-}
-
 /* Whether the recorded series answer for this window (q->recorded, else detected): they do
  * when, in the window's first and last hours, as many GPUs have a recorded mean as have raw
- * GPU_UTIL (a backfill and the live rules covering it), and some do. Without MIG only: the
- * instances' weights are the server's profiles (mig_profiles), not rules'. c->series says
- * which was read and why. */
+ * GPU_UTIL (a backfill and the live rules covering it), and some do (gp_history_coverage, as the
+ * import decides). Without MIG only: the instances' weights are the server's profiles
+ * (mig_profiles), not rules'. c->series says which was read and why. */
 static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const mig_set *m,
                                  gp_capacity *c, bool *rec, gp_err *err) {
     *rec = false;
@@ -794,29 +777,11 @@ static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const m
         snprintf(c->series, sizeof c->series, "recorded series (--recorded yes)");
         return GP_OK;
     }
-    const gp_history_opts *o = q->remote;
-    gp_buf text;
-    gp_buf_init(&text, 1u << 17);
-    coverage_query(o->match, &text);
-    gp_prom_call calls[2] = {{.query = text.data, .time_ms = w->start + GP_HOUR_MS},
-                             {.query = text.data, .time_ms = w->at}};
-    gp_status rc = gp_history_query(o, calls, 2, err);
-    double n[2][2] = {{0}}; /* [first, last hour][recorded, raw] */
-    for (int i = 0; i < 2; i++) {
-        gp_promvec v;
-        gp_promvec_init(&v, 16);
-        if (rc == GP_OK)
-            rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "", calls[i].body.len,
-                                  o->url, calls[i].http_status, NULL, &v, err);
-        for (size_t k = 0; rc == GP_OK && k < v.n; k++)
-            n[i][v.it[k].agg[0] == 'd'] += v.it[k].v;
-        gp_promvec_done(&v);
-        gp_buf_done(&calls[i].body);
-    }
-    gp_buf_done(&text);
-    if (rc)
-        return rc;
-    *rec = n[0][0] >= n[0][1] && n[1][0] >= n[1][1] && n[0][0] + n[1][0] > 0;
+    gp_rec_coverage cov;
+    if (gp_history_coverage(q->remote, rec_rules[R_UTIL].name, w->start + GP_HOUR_MS, w->at, &cov,
+                            err))
+        return err->code;
+    *rec = cov.covered;
     if (*rec)
         snprintf(c->series, sizeof c->series,
                  "recorded series (%s and the rest of "
@@ -826,7 +791,7 @@ static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const m
         snprintf(c->series, sizeof c->series,
                  "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
                  "its first and last hours, %.0f and %.0f raw)",
-                 rec_rules[R_UTIL].name, n[0][0], n[1][0], n[0][1], n[1][1]);
+                 rec_rules[R_UTIL].name, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
     return GP_OK;
 }
 

@@ -34,8 +34,9 @@ static void help(void) {
            "                      [--step 5m] [--node NAME] [--quiet] [--concurrency 4]\n"
            "                      [--hosts-per-query 8] [--max-points 11000] [--token-file F]\n"
            "                      [--org-id TENANT] [--cacert FILE] [--insecure]\n"
-           "                      [--timeout 120s]\n"
-           "       gpuplan import --node NAME --since 90d    (the node's Prometheus source)\n\n"
+           "                      [--timeout 120s] [--recorded auto|yes|no]\n"
+           "       gpuplan import --node NAME --since 90d    (the node's Prometheus source)\n"
+           "       gpuplan import --print-rules\n\n"
            "Pulls the fleet's history through /api/v1/query_range, the server aggregating each\n"
            "metric to gpuplan's 5-minute buckets (count, sum, min and max over each step), and\n"
            "writes it straight into the 5-minute, hourly and capacity rollups. Whole hours\n"
@@ -47,20 +48,27 @@ static void help(void) {
            "T: a duration back from now (90d, 12h), 2026-01-31, 2026-01-31T12:00:00Z or Unix\n"
            "seconds. Each host (Hostname label, else instance) goes into a node of its name,\n"
            "created when new with the server as its Prometheus source; --node NAME puts\n"
-           "everything into NAME instead. Credentials: ~/.netrc or --token-file.\n");
+           "everything into NAME instead. Credentials: ~/.netrc or --token-file.\n"
+           "Where the server holds the series of gpuplan's recording rules for the window\n"
+           "(--print-rules writes them, contrib/prometheus/gpuplan-history.rules.yml), they are\n"
+           "read at a 5-minute step instead of the raw ones (--recorded auto); the output says\n"
+           "which.\n");
 }
 
 /* What the command line asked for, before the times are read. */
 typedef struct history_args {
     gp_history_request rq;
     const char *since, *until;
-    bool quiet, help;
+    bool quiet, help, print_rules;
 } history_args;
+
+static const char *const recorded_names[] = {"auto", "yes", "no", NULL}; /* GP_REC_ order */
 
 /* The arguments and the window (since, until) read against now; 0 or an exit status. */
 static int history_args_parse(int argc, char **argv, int64_t now, history_args *a) {
     gp_history_request *rq = &a->rq;
     gp_history_opts *h = &rq->opts;
+    int recorded = (int)h->recorded;
     const cli_opt opts[] = {
         {CLI_STR("prometheus", &rq->url)},
         {CLI_STR("since", &a->since)},
@@ -72,11 +80,14 @@ static int history_args_parse(int argc, char **argv, int64_t now, history_args *
         {CLI_COUNT("concurrency", &h->concurrency)},
         {CLI_COUNT("hosts-per-query", &h->hosts_per_query)},
         {CLI_COUNT("max-points", &h->max_points)},
+        {CLI_ENUM("recorded", &recorded, recorded_names), .bad = "\"%s\" is not auto, yes or no"},
+        {CLI_FLAG("print-rules", &a->print_rules)},
         CLI_PROMETHEUS_CONNECTION(h, NULL),
         {CLI_HELP(&a->help)},
         {0}};
     int first, rc = cli_parse(&(cli_parser){.cmd = "import", .opts = opts}, argc, argv, &first);
-    if (rc || a->help)
+    h->recorded = (gp_recorded)recorded;
+    if (rc || a->help || a->print_rules)
         return rc;
     if (first != argc)
         return cli_usage_error("import --prometheus takes no FILE (see --help)");
@@ -96,6 +107,18 @@ static int cmd_import_history(gp_session *ses, int argc, char **argv) {
     int rc = history_args_parse(argc, argv, (int64_t)time(NULL) * 1000, &a);
     if (rc || a.help)
         return a.help ? help(), 0 : rc;
+    if (a.print_rules) {
+        gp_buf rules;
+        gp_buf_init(&rules, 1u << 20);
+        gp_err err;
+        gp_status st = gp_history_rules_yaml(&rules)
+                           ? gp_errorf(&err, GP_E_LIMIT, NULL, "the rules pass 1 MiB")
+                           : GP_OK;
+        if (st == GP_OK)
+            fwrite(rules.data, 1, rules.len, stdout);
+        gp_buf_done(&rules);
+        return st ? cli_fail(&err) : 0;
+    }
     ticker t = {!a.quiet && isatty(STDERR_FILENO)};
     gp_err err;
     gp_err_clear(&err);
@@ -125,6 +148,8 @@ static int cmd_import_history(gp_session *ses, int argc, char **argv) {
                who, r.p.chunks_done, r.p.chunks_total, r.p.rows_written, r.p.rows_skipped,
                r.p.queries, r.p.bytes / 1e6, r.p.seconds);
     const gp_history_progress *p = &r.p;
+    if (p->series[0])
+        printf("  read the %s\n", p->series);
     /* What the server sent that was not stored, said rather than dropped in silence. */
     if (p->blanks || p->incomplete || p->duplicates)
         printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "
@@ -258,7 +283,8 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
 
 int cmd_import(gp_session *ses, int argc, char **argv) {
     for (int i = 1; i < argc; i++)
-        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--since", 7))
+        if (!strncmp(argv[i], "--prometheus", 12) || !strncmp(argv[i], "--since", 7) ||
+            !strcmp(argv[i], "--print-rules"))
             return cmd_import_history(ses, argc, argv);
     gp_import_request rq = {0};
     bool has_end = false, has_interval = false, help = false;

@@ -23,6 +23,16 @@
 #define ROW_BYTES 192
 /* GPUs a host is planned for when a chunk's span is chosen: 8 GPUs, or MIG instances. */
 #define GPUS_PER_HOST 16
+/* Where the recorded series are read: a bucket [b, b + 5 min) at b + 5 min + 150 s, from the
+ * points stamped in (b + 150 s, b + 5 min + 150 s]. Prometheus evaluates a group at an offset
+ * within its interval hashed from its name (live and in promtool's backfill), so a point
+ * stamped P holds the 5 minutes before P, P anywhere within the interval: it goes to the bucket
+ * its window overlaps most (exactly its own where the rules run at whole 5 minutes, as
+ * vmalert's replay does). */
+#define REC_LEAD_MS 450000
+/* How long after a bucket its recorded point may come: evaluated up to an interval after the
+ * bucket ends, read 150 s on. An import of the recorded series ends this far before now. */
+#define REC_LAG_MS 600000
 /* Bytes a point takes in an answer ([1767225599.999,"68.25"], with room), for the caps. */
 #define POINT_BYTES 64
 
@@ -41,23 +51,32 @@ void gp_history_opts_init(gp_history_opts *o) {
 
 /* What is asked for each metric: X is the metric's selector, the aggregate applied to it over
  * each step. mem_total adds used and free; the MIG query keeps the graphics engine's activity
- * only where the GPU reports no GPU_UTIL (a MIG instance), as dcgm-exporter's own parser does. */
+ * only where the GPU reports no GPU_UTIL (a MIG instance), as dcgm-exporter's own parser does.
+ * The recording rules (gp_history_rules_yaml) are written from this table too: rec names the
+ * recorded series gpu:gpuplan_REC:AGG5m, which hold the same aggregates in the raw unit. */
 static const struct hist_query {
     int key; /* the marks' metric column: the gp_metric, 100 for the MIG query */
     gp_metric metric;
     const char *name, *plus; /* plus: a second metric added (mem_total) */
     double scale;
     bool mig;
+    const char *rec, *why; /* the recorded series' name part, and what they hold */
 } queries[] = {
-    {GP_M_GPU_UTIL, GP_M_GPU_UTIL, "DCGM_FI_DEV_GPU_UTIL", NULL, 1, false},
-    {100, GP_M_GPU_UTIL, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", NULL, 100, true},
-    {GP_M_MEM_USED_MIB, GP_M_MEM_USED_MIB, "DCGM_FI_DEV_FB_USED", NULL, 1, false},
-    {GP_M_MEM_TOTAL_MIB, GP_M_MEM_TOTAL_MIB, "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", 1,
-     false},
-    {GP_M_POWER_W, GP_M_POWER_W, "DCGM_FI_DEV_POWER_USAGE", NULL, 1, false},
-    {GP_M_TEMP_C, GP_M_TEMP_C, "DCGM_FI_DEV_GPU_TEMP", NULL, 1, false},
-    {GP_M_ENERGY_J, GP_M_ENERGY_J, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", NULL, 1e-3, false},
-    {GP_M_SM_CLOCK_MHZ, GP_M_SM_CLOCK_MHZ, "DCGM_FI_DEV_SM_CLOCK", NULL, 1, false},
+    {GP_M_GPU_UTIL, GP_M_GPU_UTIL, "DCGM_FI_DEV_GPU_UTIL", NULL, 1, false, "gpu_util",
+     "GPU utilization, %"},
+    {100, GP_M_GPU_UTIL, "DCGM_FI_PROF_GR_ENGINE_ACTIVE", NULL, 100, true, "engine_active",
+     "graphics engine activity (a ratio, 0 to 1) where the GPU reports no GPU_UTIL: MIG "
+     "instances"},
+    {GP_M_MEM_USED_MIB, GP_M_MEM_USED_MIB, "DCGM_FI_DEV_FB_USED", NULL, 1, false, "mem_used",
+     "framebuffer used, MiB"},
+    {GP_M_MEM_TOTAL_MIB, GP_M_MEM_TOTAL_MIB, "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", 1, false,
+     "mem_total", "framebuffer used + free, MiB (the count is used's)"},
+    {GP_M_POWER_W, GP_M_POWER_W, "DCGM_FI_DEV_POWER_USAGE", NULL, 1, false, "power", "power, W"},
+    {GP_M_TEMP_C, GP_M_TEMP_C, "DCGM_FI_DEV_GPU_TEMP", NULL, 1, false, "temp", "temperature, C"},
+    {GP_M_ENERGY_J, GP_M_ENERGY_J, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", NULL, 1e-3, false,
+     "energy", "energy counter, mJ"},
+    {GP_M_SM_CLOCK_MHZ, GP_M_SM_CLOCK_MHZ, "DCGM_FI_DEV_SM_CLOCK", NULL, 1, false, "sm_clock",
+     "SM clock, MHz"},
 };
 #define NQ (sizeof queries / sizeof queries[0])
 
@@ -95,30 +114,88 @@ static void host_regex(char *const *hosts, size_t n, gp_buf *out) {
     gp_buf_add(out, "\"", 1);
 }
 
-/* One aggregate of a query: label_replace(f(X[W]) [+ f(Y[W])], "gpuplan_agg", "a", "", ""). */
-static void aggregate(const struct hist_query *q, const char *sel, const char *fn, const char *agg,
-                      long step_s, gp_buf *out) {
-    gp_buf_printf(out, "label_replace(%s(%s%s[%lds])", fn, q->name, sel, step_s);
-    if (q->plus && strcmp(agg, "n") != 0)
-        gp_buf_printf(out, " + %s(%s%s[%lds])", fn, q->plus, sel, step_s);
-    gp_buf_printf(out, ", \"%s\", \"%s\", \"\", \"\")", GP_RANGE_AGG_LABEL, agg);
+/* The aggregates asked for: the function over each step, the parser's tag, the recorded
+ * series' suffix. */
+static const struct agg_fn {
+    const char *fn, *tag, *rec;
+} aggs[4] = {{"count_over_time", "n", "count5m"},
+             {"sum_over_time", "sum", "sum5m"},
+             {"min_over_time", "min", "min5m"},
+             {"max_over_time", "max", "max5m"}};
+
+/* One aggregate of a query over range (a selector's range and offset): f(X[W]) [+ f(Y[W])]. */
+static void aggregate_expr(const struct hist_query *q, const char *sel, const struct agg_fn *a,
+                           const char *range, gp_buf *out) {
+    gp_buf_printf(out, "%s(%s%s%s)", a->fn, q->name, sel, range);
+    if (q->plus && strcmp(a->tag, "n") != 0)
+        gp_buf_printf(out, " + %s(%s%s%s)", a->fn, q->plus, sel, range);
 }
 
+/* The raw query: label_replace(f(X[W]) [+ f(Y[W])], "gpuplan_agg", "a", "", "") for each
+ * aggregate, or'ed. */
 static void query_text(const struct hist_query *q, const char *sel, long step_s, gp_buf *out) {
-    static const char *const fns[4][2] = {{"count_over_time", "n"},
-                                          {"sum_over_time", "sum"},
-                                          {"min_over_time", "min"},
-                                          {"max_over_time", "max"}};
+    char range[32];
+    snprintf(range, sizeof range, "[%lds]", step_s);
     if (q->mig)
         gp_buf_add(out, "(", 1);
     for (int i = 0; i < 4; i++) {
-        if (i)
-            gp_buf_printf(out, " or ");
-        aggregate(q, sel, fns[i][0], fns[i][1], step_s, out);
+        gp_buf_printf(out, "%slabel_replace(", i ? " or " : "");
+        aggregate_expr(q, sel, &aggs[i], range, out);
+        gp_buf_printf(out, ", \"%s\", \"%s\", \"\", \"\")", GP_RANGE_AGG_LABEL, aggs[i].tag);
     }
     if (q->mig)
-        gp_buf_printf(out, ") unless on(UUID, gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s[%lds])",
-                      sel, step_s);
+        gp_buf_printf(out, ") unless on(UUID, gpu) count_over_time(DCGM_FI_DEV_GPU_UTIL%s%s)", sel,
+                      range);
+}
+
+/* The recorded query: each aggregate's recorded point of the step, tagged as the raw query's.
+ * A point is read at s from (s - 5 min, s] (299,999 ms: Prometheus 2 ranges are closed), so
+ * steps 5 minutes apart never read one point twice, and a GPU silent for a while gets no
+ * points there (an instant selector would repeat the last one for its lookback). */
+static void recorded_text(const struct hist_query *q, const char *sel, gp_buf *out) {
+    for (int i = 0; i < 4; i++)
+        gp_buf_printf(out,
+                      "%slabel_replace(last_over_time(gpu:gpuplan_%s:%s%s[299999ms]), \"%s\", "
+                      "\"%s\", \"\", \"\")",
+                      i ? " or " : "", q->rec, aggs[i].rec, sel, GP_RANGE_AGG_LABEL, aggs[i].tag);
+}
+
+/* The recorded series stand for the windows of the raw ones: 5 minutes ending 1 ms before the
+ * evaluation (offset 1ms), every raw label kept, each rule on raw series only (promtool
+ * backfills no rule reading another's output). */
+gp_status gp_history_rules_yaml(gp_buf *out) {
+    gp_status st = gp_buf_printf(
+        out, "# Recording rules for `gpuplan import --prometheus` (docs/telemetry.md, Recorded "
+             "series):\n"
+             "# per GPU (or MIG instance), metric and 5 minutes, the count, sum, min and max the "
+             "import\n"
+             "# asks of the raw dcgm-exporter series, every label kept. Written by `gpuplan "
+             "import\n"
+             "# --print-rules`; tests/cli/test_history_rules.sh checks that this file is what "
+             "the binary\n"
+             "# reads. Evaluate every 5 minutes; backfill with promtool tsdb "
+             "create-blocks-from rules\n"
+             "# (or vmalert -replay.*).\n"
+             "groups:\n"
+             "  - name: gpuplan-history\n"
+             "    interval: 5m\n"
+             "    rules:\n");
+    gp_buf e;
+    gp_buf_init(&e, 1u << 16);
+    for (size_t q = 0; q < NQ && !st; q++) {
+        st = gp_buf_printf(out, "      # %s\n", queries[q].why);
+        for (int i = 0; i < 4 && !st; i++) {
+            e.len = 0;
+            aggregate_expr(&queries[q], "", &aggs[i], "[5m] offset 1ms", &e);
+            if (queries[q].mig)
+                gp_buf_printf(&e, " unless on(UUID, gpu) "
+                                  "count_over_time(DCGM_FI_DEV_GPU_UTIL[5m] offset 1ms)");
+            st = gp_buf_printf(out, "      - record: gpu:gpuplan_%s:%s\n        expr: '%.*s'\n",
+                               queries[q].rec, aggs[i].rec, (int)e.len, e.data ? e.data : "");
+        }
+    }
+    gp_buf_done(&e);
+    return st;
 }
 
 static void form_add(CURL *h, gp_buf *form, const char *key, const char *value) {
@@ -200,6 +277,7 @@ struct run {
     int64_t span_ms;
     size_t series_cap; /* the most bytes one series of an answer may take */
     size_t rows_cap;   /* the most 5-minute rows one open chunk may hold */
+    bool rec;          /* the recorded series are read (o->step_ms is 5 minutes then) */
     gp_history_progress p;
     gp_err *err;
     gp_status status;
@@ -214,6 +292,8 @@ static void stream_start(xfer *x) {
     const struct hist_query *q = &queries[x->q];
     gp_promrange_stream_init(&x->ps, r->o->url, status, q->metric, q->scale, r->o->step_ms,
                              r->series_cap, &x->c->rows);
+    if (r->rec)
+        x->ps.lead_ms = REC_LEAD_MS;
     x->parsing = true;
 }
 
@@ -420,7 +500,11 @@ static gp_status list_hosts(run *r, char ***hosts, size_t *n) {
     /* 100,000 host names fit in a few MB: the list's answer is held, so it is capped low. */
     gp_buf_init(&x.body, o->max_bytes < (16u << 20) ? o->max_bytes : 16u << 20);
     gp_buf_init(&x.form, 1u << 20);
-    label_form(o, "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE\"", &x.form);
+    /* The recorded series name the hosts too: a server may keep them longer than the raw. */
+    label_form(o,
+               "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE|"
+               "gpu:gpuplan_gpu_util:count5m|gpu:gpuplan_engine_active:count5m\"",
+               &x.form);
     long status = 0;
     gp_status rc = fetch_one(o, "/api/v1/label/Hostname/values", &x, &status, r->err);
     r->p.queries++;
@@ -457,13 +541,18 @@ static void chunk_start(run *r, chunk *c, group *g, CURLM *multi, size_t q) {
     if (g->n_hosts)
         host_regex(g->hosts, g->n_hosts, &hosts);
     selector(o->match, hosts.data ? hosts.data : "", &sel);
-    query_text(&queries[q], sel.data ? sel.data : "{}", (long)(o->step_ms / 1000), &text);
+    if (r->rec)
+        recorded_text(&queries[q], sel.data ? sel.data : "{}", &text);
+    else
+        query_text(&queries[q], sel.data ? sel.data : "{}", (long)(o->step_ms / 1000), &text);
     CURL *tmp = curl_easy_init();
     char t[32];
     form_add(tmp, &x->form, "query", text.data ? text.data : "");
-    fmt_time(c->from + o->step_ms - 1, t, sizeof t);
+    /* Raw: each step's point 1 ms before its end. Recorded: 150 s past it (REC_LEAD_MS). */
+    int64_t late = r->rec ? REC_LEAD_MS - GP_BUCKET_MS : -1;
+    fmt_time(c->from + o->step_ms + late, t, sizeof t);
     form_add(tmp, &x->form, "start", t);
-    fmt_time(c->to - 1, t, sizeof t);
+    fmt_time(c->to + late, t, sizeof t);
     form_add(tmp, &x->form, "end", t);
     snprintf(t, sizeof t, "%llds", (long long)(o->step_ms / 1000));
     form_add(tmp, &x->form, "step", t);
@@ -837,6 +926,51 @@ static void sched_run(sched *s) {
     sched_drop(s);
 }
 
+/* Which series the import reads (o->recorded, else detected), said in r->p.series; with the
+ * recorded ones the step is 5 minutes and the window ends REC_LAG_MS before now at the latest
+ * (where it then holds no whole hour, nothing is asked for: a later run takes it). Asked only
+ * when there is something to import. */
+static void choose_series(run *r, gp_history_opts *o) {
+    const char *probe = "gpu:gpuplan_gpu_util:count5m";
+    gp_history_progress *p = &r->p;
+    if (o->recorded == GP_REC_NO) {
+        snprintf(p->series, sizeof p->series, "raw series (--recorded no)");
+        return;
+    }
+    if (o->recorded == GP_REC_YES) {
+        r->rec = true;
+        snprintf(p->series, sizeof p->series, "recorded series (--recorded yes)");
+    } else {
+        gp_rec_coverage cov;
+        gp_err e;
+        p->queries += 2;
+        if (gp_history_coverage(o, probe, o->since_ms + GP_HOUR_MS, o->until_ms, &cov, &e)) {
+            /* The check is a shortcut's: where it cannot be made, the raw queries still can. */
+            snprintf(p->series, sizeof p->series,
+                     "raw series (the check for the recorded %s failed: %.200s)", probe, e.msg);
+            return;
+        }
+        r->rec = cov.covered;
+        if (r->rec)
+            snprintf(p->series, sizeof p->series,
+                     "recorded series (%s and the rest of "
+                     "contrib/prometheus/gpuplan-history.rules.yml)",
+                     probe);
+        else
+            snprintf(p->series, sizeof p->series,
+                     "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
+                     "its first and last hours, %.0f and %.0f raw)",
+                     probe, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
+    }
+    if (!r->rec)
+        return;
+    o->step_ms = GP_BUCKET_MS;
+    int64_t last = gp_now_ms() - REC_LAG_MS;
+    last -= ((last % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
+    if (o->until_ms > last)
+        o->until_ms = last > o->since_ms ? last : o->since_ms;
+}
+
 gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
                             int (*progress)(const gp_history_progress *, void *), void *arg,
                             gp_history_progress *out, gp_err *err) {
@@ -861,6 +995,15 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     r.hosts = (hist_hosts){st, o, n_hosts ? "Hostname" : "instance", 0, err};
     import_budget(&r, n_hosts);
     r.status = groups_make(&r, hosts, n_hosts, &s);
+    if (r.status == GP_OK && r.p.chunks_total) {
+        choose_series(&r, &whole);
+        if (r.rec) { /* a 5-minute step, and the window may end earlier: the chunks again */
+            import_budget(&r, n_hosts);
+            r.p.chunks_total = 0;
+            for (size_t i = 0; i < s.n_groups; i++)
+                r.p.chunks_total += chunks_of(&r, &s.groups[i]);
+        }
+    }
     s.stop = r.status != GP_OK;
     sched_run(&s);
     free(hosts);
@@ -990,6 +1133,43 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
     if (q.multi)
         curl_multi_cleanup(q.multi);
     free(q.xs);
+    return rc;
+}
+
+gp_status gp_history_coverage(const gp_history_opts *o, const char *recorded, int64_t first_ms,
+                              int64_t last_ms, gp_rec_coverage *out, gp_err *err) {
+    memset(out, 0, sizeof *out);
+    gp_buf sel, text;
+    gp_buf_init(&sel, 1u << 16);
+    gp_buf_init(&text, 1u << 17);
+    gp_history_selector(o->match, NULL, 0, &sel);
+    const char *s = sel.data ? sel.data : "{}";
+    /* The GPUs with a recorded point and with a raw GPU_UTIL in the hour before t, each a
+     * point tagged "r" and "d" (none when there are none). */
+    gp_buf_printf(&text,
+                  "label_replace(count(count_over_time(%s%s[1h])), \"%s\", \"r\", \"\", \"\") or "
+                  "label_replace(count(count_over_time(DCGM_FI_DEV_GPU_UTIL%s[1h])), \"%s\", "
+                  "\"d\", \"\", \"\")",
+                  recorded, s, GP_RANGE_AGG_LABEL, s, GP_RANGE_AGG_LABEL);
+    gp_prom_call calls[2] = {{.query = text.data, .time_ms = first_ms},
+                             {.query = text.data, .time_ms = last_ms}};
+    gp_status rc = text.data ? gp_history_query(o, calls, 2, err)
+                             : gp_errorf(err, GP_E_LIMIT, o->url, "the selector is too long");
+    for (int i = 0; i < 2; i++) {
+        gp_promvec v;
+        gp_promvec_init(&v, 16);
+        if (rc == GP_OK)
+            rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "", calls[i].body.len,
+                                  o->url, calls[i].http_status, NULL, &v, err);
+        for (size_t k = 0; rc == GP_OK && k < v.n; k++)
+            *(v.it[k].agg[0] == 'd' ? &out->raw[i] : &out->rec[i]) += v.it[k].v;
+        gp_promvec_done(&v);
+        gp_buf_done(&calls[i].body);
+    }
+    gp_buf_done(&text);
+    gp_buf_done(&sel);
+    out->covered = rc == GP_OK && out->rec[0] >= out->raw[0] && out->rec[1] >= out->raw[1] &&
+                   out->rec[0] + out->rec[1] > 0;
     return rc;
 }
 

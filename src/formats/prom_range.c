@@ -150,7 +150,7 @@ static int agg_of(const char *s) {
 #define IMPLAUSIBLE 140737488355328.0
 
 static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, double scale,
-                           int64_t step_ms, const cJSON *pair, const char *where, gp_err *err) {
+                           int64_t lead_ms, const cJSON *pair, const char *where, gp_err *err) {
     const cJSON *ts = cJSON_GetArrayItem(pair, 0), *val = cJSON_GetArrayItem(pair, 1);
     double v;
     if (cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(ts) || !point_value(val, &v))
@@ -158,9 +158,10 @@ static gp_status add_point(gp_rollups *out, int gpu, gp_metric m, int agg, doubl
     double ms = round(ts->valuedouble * 1000.0);
     if (!(ms > 0 && ms < 9e15))
         return gp_errorf(err, GP_E_INPUT, where, "a point's time is out of range");
-    /* The point at t covers [t + 1 - step, t + 1): only a bucket inside the window asked for is
-     * kept, so a server answering for other times cannot move what is stored (or sealed). */
-    int64_t start = (int64_t)ms + 1 - step_ms;
+    /* The point at t covers the step from t - lead (gp_promrange_stream): only a bucket inside
+     * the window asked for is kept, so a server answering for other times cannot move what is
+     * stored (or sealed). */
+    int64_t start = (int64_t)ms - lead_ms;
     int64_t bucket = start - ((start % GP_BUCKET_MS) + GP_BUCKET_MS) % GP_BUCKET_MS;
     if (out->to_ms > out->from_ms && (bucket < out->from_ms || bucket >= out->to_ms)) {
         out->outside++;
@@ -310,7 +311,7 @@ static gp_status one_series(gp_promrange_stream *s, gp_err *err) {
         goto done;
     }
     for (const cJSON *pair = values->child; pair && st == GP_OK; pair = pair->next)
-        st = add_point(out, gpu, s->m, agg, s->scale, s->step_ms, pair, where, err);
+        st = add_point(out, gpu, s->m, agg, s->scale, s->lead_ms, pair, where, err);
 done:
     cJSON_Delete(series);
     return st;
@@ -325,6 +326,7 @@ void gp_promrange_stream_init(gp_promrange_stream *s, const char *origin, long h
     s->m = m;
     s->scale = value_scale;
     s->step_ms = step_ms;
+    s->lead_ms = step_ms - 1;
     s->out = out;
     gp_buf_init(&s->skel, GP_RANGE_MAX_OUTSIDE);
     gp_buf_init(&s->series, max_series);

@@ -34,6 +34,9 @@ bash "$here/bench_tui_timeline.sh" "$build"
 # Prometheus.
 bash "$here/bench_capacity_remote.sh" "$build"
 bash "$here/bench_capacity_rules.sh" "$build"
+# import --prometheus from the raw series and from gpuplan's recorded ones: 100 GPUs x 3 days,
+# a sample every 15 s (about 10 minutes, most of it loading and backfilling the servers).
+bash "$here/bench_history_rules.sh" "$build"
 bash "$here/bench_cycle.sh" "$build/gpuplan" "$here/../.."
 bash "$here/bench_xlsx.sh" "$build"
 bash "$here/bench_batch.sh" "$build"

@@ -3,7 +3,7 @@
 openmetrics`, and the 5-minute rollups gpuplan must store for it, computed here directly from
 the same samples (expected.json: per GPU, metric and bucket: n, sum, min, max).
 
-Usage: gen_history.py OUT_DIR END_UNIX_SECONDS DAYS [INTERVAL_SECONDS]
+Usage: gen_history.py OUT_DIR END_UNIX_SECONDS DAYS [INTERVAL_SECONDS [gap]]
 
 The fleet (dcgm-exporter's labels, a sample every 60 s unless INTERVAL_SECONDS, which divides
 300, says otherwise):
@@ -13,6 +13,7 @@ The fleet (dcgm-exporter's labels, a sample every 60 s unless INTERVAL_SECONDS, 
 - host hm: one GPU under MIG with two instances: no DCGM_FI_DEV_GPU_UTIL, the graphics
   engine's activity per instance (GI 1 at 0.8, GI 2 at 0.2), power 300 W for the GPU; gpuplan
   rolls the instances up to the GPU (3/7 x 80 % + 3/7 x 20 %), a row expected.json holds.
+- with "gap": h2's GPU 1 is silent for 10 minutes, 06:05 to 06:15 UTC of the last day.
 - every GPU: memory used 1000 MiB + 10 x hour-of-day, free 80000 MiB, temperature 40 + util/4.
 """
 import json
@@ -20,6 +21,7 @@ import sys
 
 out, end, days = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 interval = int(sys.argv[4]) if len(sys.argv) > 4 else 60
+gap = sys.argv[5:6] == ["gap"]
 assert interval > 0 and 300 % interval == 0, "the interval divides 5 minutes"
 start = end - days * 86400
 model = "NVIDIA H100 80GB HBM3"
@@ -53,6 +55,8 @@ for t in range(start, end, interval):
         for g in range(2):
             if h == 3 and g == 1 and day >= 1:
                 continue  # gone
+            if gap and h == 2 and g == 1 and day == days - 1 and 21900 <= t % 86400 < 22500:
+                continue  # silent
             uuid = f"GPU-{h:04d}-{g:04d}"
             lab = {"Hostname": host, "UUID": uuid, "gpu": str(g), "modelName": model,
                    "job": "dcgm"}

@@ -257,6 +257,42 @@ static void test_window(void **state) {
     gp_rollups_done(&b);
 }
 
+/* Issue 34: the import's reads of recorded series stamp a bucket's point 150 s past its end
+ * (lead 450 s): the point at 750 s is the bucket [300 s, 600 s), the one at 1050 s the next;
+ * one at 600 s stands for [150 s, 450 s), the bucket at 0, outside the window. */
+static void test_lead(void **state) {
+    (void)state;
+    static const char *const rows[][3] = {
+        {"n", "", "[600,\"1\"],[750,\"2\"],[1050,\"2\"]"},
+        {"sum", "", "[600,\"5\"],[750,\"30\"],[1050,\"40\"]"},
+        {"min", "", "[600,\"5\"],[750,\"10\"],[1050,\"15\"]"},
+        {"max", "", "[600,\"5\"],[750,\"20\"],[1050,\"25\"]"},
+    };
+    const char *doc = matrix(rows, 4);
+    gp_rollups b;
+    gp_err err;
+    gp_rollups_init(&b, 1000);
+    b.from_ms = 300000;
+    b.to_ms = 900000;
+    gp_promrange_stream s;
+    gp_promrange_stream_init(&s, "r", 200, GP_M_GPU_UTIL, 1, 300000, 4096, &b);
+    assert_int_equal(s.lead_ms, 299999); /* the raw queries' */
+    s.lead_ms = 450000;
+    assert_int_equal(gp_promrange_feed(&s, doc, strlen(doc), &err), GP_OK);
+    assert_int_equal(gp_promrange_end(&s, &err), GP_OK);
+    gp_promrange_stream_done(&s);
+    assert_int_equal(b.outside, 4);
+    gp_rollups_finish(&b);
+    assert_int_equal(b.n, 2);
+    assert_int_equal(b.r[0].bucket_ms, 300000);
+    assert_int_equal(b.r[0].n, 2);
+    assert_close(b.r[0].sum, 30, REL);
+    assert_close(b.r[0].min, 10, REL);
+    assert_int_equal(b.r[1].bucket_ms, 600000);
+    assert_close(b.r[1].max, 25, REL);
+    gp_rollups_done(&b);
+}
+
 /* Issue 25 item 11: a GPU's series twice in one answer is kept once (never summed) and
  * counted; values of +-1e300 are counted with the blanks, and their rows dropped. */
 static void test_duplicates_and_huge(void **state) {
@@ -515,11 +551,17 @@ static void test_capacity_errors(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_real_matrix),         cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blanks_and_mig),      cmocka_unit_test(test_label_values),
-        cmocka_unit_test(test_capacity_vector),     cmocka_unit_test(test_capacity_matrix_and_by),
-        cmocka_unit_test(test_capacity_errors),     cmocka_unit_test(test_window),
-        cmocka_unit_test(test_duplicates_and_huge), cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_real_matrix),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blanks_and_mig),
+        cmocka_unit_test(test_label_values),
+        cmocka_unit_test(test_capacity_vector),
+        cmocka_unit_test(test_capacity_matrix_and_by),
+        cmocka_unit_test(test_capacity_errors),
+        cmocka_unit_test(test_window),
+        cmocka_unit_test(test_duplicates_and_huge),
+        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_lead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

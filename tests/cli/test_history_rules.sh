@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The recording rules of import --prometheus (contrib/prometheus/gpuplan-history.rules.yml)
+# against real servers on loopback: the shipped file is what `import --print-rules` writes and
+# promtool accepts it; 3 days of tests/cli/gen_history.py's fleet (with its MIG host, and a GPU
+# silent for 10 minutes) loaded into Prometheus, imported from the raw series while the server
+# has no rules (said so), then from the recorded ones once the rules are backfilled with
+# `promtool tsdb create-blocks-from rules` (detected, said so, no raw series read): the same
+# count and sum of samples per GPU and metric over the window, and no point read twice. On
+# VictoriaMetrics, the rules replayed by vmalert at whole 5 minutes: the same 5-minute rows.
+set -u
+gpuplan=$1 root=$2
+py=/usr/bin/python3
+rules=$root/contrib/prometheus/gpuplan-history.rules.yml
+tmp=$(mktemp -d)
+cleanup() { # the servers gone before their files are
+    for p in $(cat "$tmp"/*.pid 2>/dev/null); do
+        kill "$p" 2>/dev/null && while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
+    done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+export HOME=$tmp ROOT_CLI=$root/tests/cli
+fails=0
+check() {
+    local what=$1; shift
+    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+for tool in prometheus promtool victoria-metrics vmalert; do
+    command -v $tool >/dev/null || { echo "FAIL $tool is not installed"; exit 1; }
+done
+
+"$gpuplan" import --print-rules >"$tmp/printed.yml"
+check "the shipped rules file is what import --print-rules writes" cmp "$rules" "$tmp/printed.yml"
+check "promtool check rules" promtool check rules "$rules"
+check "32 rules: 4 aggregates of each of the import's 8 queries" \
+    bash -c "[ \$(grep -c '^      - record: gpu:gpuplan_[a-z_]*:[a-z]*5m$' '$rules') = 32 ]"
+
+free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# wait_for URL QUERY N: until the server answers QUERY at the history's last minute with N.
+wait_for() {
+    for _ in $(seq 600); do
+        curl -s "$1/api/v1/query" --data-urlencode "query=$2" --data "time=$((end - 60))" |
+            grep -q "\"value\":\[[0-9.]*,\"$3\"\]" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+# start_prom NAME: a Prometheus on $tmp/tsdb, its URL in $url once it answers for the data.
+start_prom() {
+    local port
+    port=$(free_port)
+    printf 'global:\n  scrape_interval: 1m\n  query_log_file: %s\nscrape_configs: []\n' \
+        "$tmp/$1.queries" >"$tmp/prom.yml"
+    timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
+        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
+        >"$tmp/$1.log" 2>&1 &
+    echo $! >"$tmp/$1.pid"
+    url=http://127.0.0.1:$port
+    wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
+}
+# 3 whole days ending at today's midnight (UTC), a sample every 150 s; h2's GPU 1 silent from
+# 06:05 to 06:15 on the last day. The import's window is one whole day, 12:00 to 12:00, after
+# h3's GPU 1 stopped: every GPU in it reports at both its ends, at the same time of day.
+end=$(( $(date +%s) / 86400 * 86400 ))
+start=$((end - 3 * 86400))
+since=$((start + 36 * 3600)) until=$((end - 12 * 3600))
+$py "$root/tests/cli/gen_history.py" "$tmp" "$end" 3 150 gap
+promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/history.om" \
+    "$tmp/tsdb" >/dev/null
+start_prom raw
+check "Prometheus is up with the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
+
+imp() { # imp DB ARGS...: the window into DB, its output in DB.out
+    local db=$1; shift
+    GPUPLAN_DB=$db "$gpuplan" import --prometheus "$url" --since "$since" --until "$until" \
+        --match '{job="dcgm"}' --quiet "$@" >"$db.out" 2>&1
+}
+imp "$tmp/raw.db"
+check "no rules on the server: import exits 0" [ $? = 0 ]
+check "no rules on the server: the raw series, said so" \
+    grep -q '^  read the raw series (the recorded gpu:gpuplan_gpu_util:count5m do not cover the window: 0 and 0 GPUs' "$tmp/raw.db.out"
+
+# Backfill the rules over the history through the running server, then restart on the blocks.
+# promtool offsets the group's evaluations by a hash of its name and the file's path as given:
+# given as a bare name, the offset is the same from any checkout (282.1 s; docs/telemetry.md
+# says why it matters).
+(cd "$(dirname "$rules")" && promtool tsdb create-blocks-from rules --start "$start" \
+    --end "$end" --url "$url" --output-dir "$tmp/rec" "$(basename "$rules")") >"$tmp/backfill.log" 2>&1
+check "promtool backfills the rules" bash -c "ls '$tmp/rec' | grep -q ."
+kill "$(cat "$tmp/raw.pid")"
+wait "$(cat "$tmp/raw.pid")" 2>/dev/null
+mv "$tmp"/rec/* "$tmp/tsdb/"
+start_prom rec
+# h3's GPU 1 reported on the first day only, the MIG host has no GPU_UTIL: 7 GPUs at the end.
+check "the recorded series are served" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:count5m[1h]))' 7
+
+: >"$tmp/rec.queries"
+imp "$tmp/rec.db"
+check "rules backfilled: import exits 0" [ $? = 0 ]
+check "rules backfilled: the recorded series detected, said so" \
+    grep -q '^  read the recorded series (gpu:gpuplan_gpu_util:count5m and the rest of contrib/prometheus/gpuplan-history.rules.yml)' "$tmp/rec.db.out"
+check "the range queries read every recorded series the data has, and no raw one" $py - "$rules" "$tmp/rec.queries" <<'PY'
+import json, re, sys, yaml
+names = {r['record'] for g in yaml.safe_load(open(sys.argv[1]))['groups'] for r in g['rules']}
+log = [json.loads(l)['params'] for l in open(sys.argv[2])]
+ranged = [p['query'] for p in log if p.get('step')]
+read = set(re.findall(r'gpu:gpuplan_[a-z_]+:[a-z0-9]+', ' '.join(ranged)))
+assert read == names, sorted(names ^ read)
+assert ranged and not [q for q in ranged if 'DCGM_FI_' in q], ranged[:2]
+PY
+# promtool, as Prometheus live, evaluates the group at an offset within its 5 minutes hashed
+# from its name, so a recorded point holds other samples than the bucket it is stored in;
+# over a window whose ends see the same samples (this one: whole days of a daily fleet) the
+# counts and sums are the same (docs/telemetry.md). 2 samples a bucket at 150 s: a row with more
+# read a point twice.
+check "Prometheus: the same count and sum per GPU and metric, raw and recorded, no point read twice" \
+    $py "$root/tests/cli/compare_rollups.py" "$tmp/raw.db" "$tmp/rec.db" totals 2
+check "the silent GPU: no rows over its 10 minutes, raw or recorded" $py - "$tmp/raw.db" "$tmp/rec.db" "$end" <<'PY'
+import os, sqlite3, sys
+sys.path.insert(0, os.environ['ROOT_CLI'])
+import rollups5m
+gap = (int(sys.argv[3]) - 86400 + 6 * 3600) * 1000  # 06:00 of the last day
+for path, most in ((sys.argv[1], 2), (sys.argv[2], 3)):
+    db = sqlite3.connect(path)
+    sid = {s for s, in db.execute("SELECT s.id FROM series s JOIN gpu g ON g.id = s.gpu_id "
+                                  "WHERE g.uuid = 'GPU-0002-0001' AND s.metric = 0")}
+    near = [b for s, b, *_ in rollups5m.rollups(db) if s in sid and gap <= b < gap + 1200000]
+    assert len(near) <= most, (path, near)
+PY
+check "MIG instances imported from the recorded series" $py - "$tmp/rec.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+migs = {m for m, in db.execute("SELECT mig FROM gpu WHERE uuid = 'GPU-mig0'")}
+assert migs == {'', 'GI 1 3g.40gb', 'GI 2 3g.40gb'}, migs
+PY
+imp "$tmp/no.db" --recorded no
+check "--recorded no: the raw series, said so" grep -q '^  read the raw series (--recorded no)' "$tmp/no.db.out"
+
+# VictoriaMetrics: the raw samples imported, the rules replayed by vmalert at whole 5 minutes.
+vport=$(free_port)
+timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
+    -retentionPeriod=100y -search.latencyOffset=0s >"$tmp/vm.log" 2>&1 &
+echo $! >"$tmp/vm.pid"
+url=http://127.0.0.1:$vport
+for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
+awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt" # ms times
+curl -s --data-binary @"$tmp/vm.txt" "$url/api/v1/import/prometheus"
+curl -s "$url/internal/force_flush"
+check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
+imp "$tmp/vraw.db"
+check "VictoriaMetrics without rules: the raw series" grep -q '^  read the raw series (the recorded' "$tmp/vraw.db.out"
+vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
+    -replay.timeFrom="$(date -u -d @"$start" +%FT%TZ)" -replay.timeTo="$(date -u -d @"$end" +%FT%TZ)" \
+    -replay.disableProgressBar -replay.rulesDelay=0s -replay.maxDatapointsPerQuery=10000 \
+    -httpListenAddr="127.0.0.1:$(free_port)" >"$tmp/vmalert.log" 2>&1
+check "vmalert replays the rules" [ $? = 0 ]
+curl -s "$url/internal/force_flush"
+check "VictoriaMetrics serves the recorded series" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:count5m[1h]))' 7
+imp "$tmp/vrec.db"
+check "VictoriaMetrics: the recorded series detected" grep -q '^  read the recorded series' "$tmp/vrec.db.out"
+check "VictoriaMetrics: the same 5-minute rows from the recorded series as from the raw ones" \
+    $py "$root/tests/cli/compare_rollups.py" "$tmp/vraw.db" "$tmp/vrec.db" rows
+
+echo "history rules: $fails failed"
+[ "$fails" = 0 ]
