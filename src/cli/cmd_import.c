@@ -52,7 +52,7 @@ static void help(void) {
            "Where the server holds the series of gpuplan's recording rules for the window\n"
            "(--print-rules writes them, contrib/prometheus/gpuplan-history.rules.yml), they are\n"
            "read at a 5-minute step instead of the raw ones (--recorded auto); the output says\n"
-           "which.\n");
+           "which. --recorded yes refuses a window they do not cover; no reads the raw ones.\n");
 }
 
 /* What the command line asked for, before the times are read. */

@@ -929,46 +929,54 @@ static void sched_run(sched *s) {
 /* Which series the import reads (o->recorded, else detected), said in r->p.series; with the
  * recorded ones the step is 5 minutes and the window ends REC_LAG_MS before now at the latest
  * (where it then holds no whole hour, nothing is asked for: a later run takes it). Asked only
- * when there is something to import. */
-static void choose_series(run *r, gp_history_opts *o) {
+ * when there is something to import. --recorded yes asks too and refuses a window the recorded
+ * series do not cover: the import's marks move on over what it reads, so a window read from
+ * absent series would be lost to later runs as well. */
+static gp_status choose_series(run *r, gp_history_opts *o) {
     const char *probe = "gpu:gpuplan_gpu_util:count5m";
     gp_history_progress *p = &r->p;
     if (o->recorded == GP_REC_NO) {
         snprintf(p->series, sizeof p->series, "raw series (--recorded no)");
-        return;
+        return GP_OK;
     }
-    if (o->recorded == GP_REC_YES) {
-        r->rec = true;
-        snprintf(p->series, sizeof p->series, "recorded series (--recorded yes)");
-    } else {
-        gp_rec_coverage cov;
-        gp_err e;
-        p->queries += 2;
-        if (gp_history_coverage(o, probe, o->since_ms + GP_HOUR_MS, o->until_ms, &cov, &e)) {
-            /* The check is a shortcut's: where it cannot be made, the raw queries still can. */
-            snprintf(p->series, sizeof p->series,
-                     "raw series (the check for the recorded %s failed: %.200s)", probe, e.msg);
-            return;
+    gp_rec_coverage cov;
+    gp_err e;
+    p->queries += 2;
+    if (gp_history_coverage(o, probe, o->since_ms + GP_HOUR_MS, o->until_ms, &cov, &e)) {
+        if (o->recorded == GP_REC_YES) {
+            *r->err = e;
+            return e.code;
         }
-        r->rec = cov.covered;
-        if (r->rec)
-            snprintf(p->series, sizeof p->series,
-                     "recorded series (%s and the rest of "
-                     "contrib/prometheus/gpuplan-history.rules.yml)",
-                     probe);
-        else
-            snprintf(p->series, sizeof p->series,
-                     "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
-                     "its first and last hours, %.0f and %.0f raw)",
-                     probe, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
+        /* The check is a shortcut's: where it cannot be made, the raw queries still can. */
+        snprintf(p->series, sizeof p->series,
+                 "raw series (the check for the recorded %s failed: %.200s)", probe, e.msg);
+        return GP_OK;
     }
+    r->rec = cov.covered;
+    if (!r->rec && o->recorded == GP_REC_YES)
+        return gp_errorf(r->err, GP_E_INPUT, o->url,
+                         "--recorded yes: the recorded %s do not cover the window (%.0f and %.0f "
+                         "GPUs in its first and last hours, %.0f and %.0f raw); load and backfill "
+                         "contrib/prometheus/gpuplan-history.rules.yml, or use --recorded auto",
+                         probe, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
+    if (r->rec)
+        snprintf(p->series, sizeof p->series,
+                 "recorded series (%s%s and the rest of "
+                 "contrib/prometheus/gpuplan-history.rules.yml)",
+                 o->recorded == GP_REC_YES ? "--recorded yes; " : "", probe);
+    else
+        snprintf(p->series, sizeof p->series,
+                 "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
+                 "its first and last hours, %.0f and %.0f raw)",
+                 probe, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
     if (!r->rec)
-        return;
+        return GP_OK;
     o->step_ms = GP_BUCKET_MS;
     int64_t last = gp_now_ms() - REC_LAG_MS;
     last -= ((last % GP_HOUR_MS) + GP_HOUR_MS) % GP_HOUR_MS;
     if (o->until_ms > last)
         o->until_ms = last > o->since_ms ? last : o->since_ms;
+    return GP_OK;
 }
 
 gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_opts *o,
@@ -996,7 +1004,7 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     import_budget(&r, n_hosts);
     r.status = groups_make(&r, hosts, n_hosts, &s);
     if (r.status == GP_OK && r.p.chunks_total) {
-        choose_series(&r, &whole);
+        r.status = choose_series(&r, &whole);
         if (r.rec) { /* a 5-minute step, and the window may end earlier: the chunks again */
             import_budget(&r, n_hosts);
             r.p.chunks_total = 0;

@@ -79,6 +79,21 @@ imp "$tmp/raw.db"
 check "no rules on the server: import exits 0" [ $? = 0 ]
 check "no rules on the server: the raw series, said so" \
     grep -q '^  read the raw series (the recorded gpu:gpuplan_gpu_util:count5m do not cover the window: 0 and 0 GPUs' "$tmp/raw.db.out"
+# --recorded yes where the server has no rules: refused, one line, nothing stored (the marks
+# would otherwise move on over a window read from absent series).
+imp "$tmp/yes.db" --recorded yes; yes_rc=$?
+check "--recorded yes without rules: exit 2, one line naming the rules" bash -c \
+    "[ $yes_rc = 2 ] && [ \$(wc -l <'$tmp/yes.db.out') = 1 ] && grep -q 'recorded yes: the recorded .* do not cover the window (0 and 0 GPUs in its first and last hours, [0-9]* and [0-9]* raw); load and backfill contrib/prometheus/gpuplan-history.rules.yml' '$tmp/yes.db.out'"
+check "--recorded yes without rules: no node, sample or mark stored" $py - "$tmp/yes.db" <<'PY'
+import os, sqlite3, sys
+if os.path.exists(sys.argv[1]):
+    db = sqlite3.connect(sys.argv[1])
+    tables = [r[0] for r in db.execute("select name from sqlite_master where type = 'table'")]
+    for t in tables:
+        if t not in ("meta", "schema_migrations", "sqlite_sequence", "fleet_sealed") and not t.startswith("catalog") \
+                and db.execute(f'select count(*) from "{t}"').fetchone()[0]:
+            sys.exit(f"{t} has rows")
+PY
 
 # Backfill the rules over the history through the running server, then restart on the blocks.
 # promtool offsets the group's evaluations by a hash of its name and the file's path as given:
