@@ -304,6 +304,27 @@ static void test_tie_headline(void **state) {
     assert_non_null(strstr(md, "; as given, owning is cheaper by 4,380.00 USD."));
     assert_null(strstr(md, "od2, dear"));
     free(md);
+    /* The JSON names the tie too: every other side at the cheapest's total, in order. */
+    cJSON *doc = gp_report_json_tree(sc, res, NULL);
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest")->valuestring, "self_hosted");
+    cJSON *tied = cJSON_GetObjectItem(doc, "tied_with_cheapest");
+    assert_int_equal(cJSON_GetArraySize(tied), 2);
+    assert_string_equal(cJSON_GetArrayItem(tied, 0)->valuestring, "od");
+    assert_string_equal(cJSON_GetArrayItem(tied, 1)->valuestring, "od2");
+    /* The batch page's section for it names the tie. */
+    gp_buf page;
+    gp_buf_init(&page, 1 << 20);
+    assert_int_equal(gp_report_html_scenario(&page, doc, NULL, 0), GP_OK);
+    assert_non_null(strstr(page.data, "Cheapest: <b class=\"cheapest\">self_hosted</b>; a tie: "
+                                      "<span class=\"tie\">od, od2</span> cost the same."));
+    gp_buf_done(&page);
+    cJSON_Delete(doc);
+    /* A win outright has no tie: an empty list. */
+    md = md_of(spot_wins);
+    free(md);
+    doc = gp_report_json_tree(sc, res, NULL);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "tied_with_cheapest")), 0);
+    cJSON_Delete(doc);
 }
 
 /* The fleet's footer counts physical GPUs, as capacity does (docs/telemetry.md, "What
