@@ -613,8 +613,9 @@ static void test_sensitivity_json_csv(void **state) {
 
     /* The summary: the cheapest and its lead, the hourly row with the flip marked. */
     gp_buf_init(&out, 4 << 20);
-    assert_int_equal(gp_report_sensitivity_summary(sc, t, 10, &out), GP_OK);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, res, 10, &out), GP_OK);
     assert_non_null(strstr(out.data, "Cheapest at the base point: self-hosted, "));
+    assert_null(strstr(out.data, "reclaim")); /* no spot: no caveat */
     const char *line = strstr(out.data, "\n  A: hourly ");
     assert_non_null(line);
     const char *eol = strchr(line + 1, '\n');
@@ -624,6 +625,18 @@ static void test_sensitivity_json_csv(void **state) {
     gp_buf_done(&out);
     free(r2);
     free(s2);
+    /* Spot cheapest: the summary carries the report headline's reclaim caveat, same words. */
+    load(spot_wins, NULL);
+    assert_int_equal(gp_sensitivity_run(sc, 0.2, t, &err), GP_OK);
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, res, 10, &out), GP_OK);
+    char spot[GP_OPENING_BYTES];
+    gp_report_spot_headline(sc, res, spot, sizeof spot);
+    assert_non_null(strstr(spot, "It is spot capacity, which the provider can reclaim"));
+    const char *head = strstr(out.data, "Cheapest at the base point: sp, 35,040.00;");
+    assert_non_null(head);
+    assert_non_null(strstr(head, spot));
+    gp_buf_done(&out);
     free(t);
 }
 
