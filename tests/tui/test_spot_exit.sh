@@ -44,6 +44,9 @@ start 140 40
 check "the tie plan opens" wait_for "cheapest:"
 tie_line() { screen | grep -A1 '^cheapest: self-hosted' | grep -q '^a tie: od costs the same'; }
 check "a tie is said under cheapest" tie_line
+press 2
+both_starred() { screen | grep -q '^\* self-hosted ' && screen | grep -q '^\* od '; }
+check "Compare stars both sides of the tie" both_starred
 press q
 check "q quits" exited 0
 echo "tui spot exit: $fails failed"

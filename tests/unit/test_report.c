@@ -408,6 +408,9 @@ static void test_spot_headline(void **state) {
     assert_non_null(strstr(md, "- Spot: \"sp\" is priced at 0 % of its instances interrupted a "
                                "month (none: the catalog gives no band and the scenario sets "
                                "none)"));
+    /* No exit value: the Totals say so, beside the Assumptions' "resale value | 0". */
+    assert_non_null(strstr(md, "\nSelf-hosted's total includes no exit value: hardware still "
+                               "held at month 12 is credited at 0.\n"));
     free(md);
     cJSON *doc = gp_report_json_tree(sc, res, NULL);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
@@ -447,6 +450,8 @@ static void test_spot_headline_exit(void **state) {
     assert_non_null(strstr(md, "the cheapest with guaranteed capacity is self-hosted, 50,000.00 "
                                "USD in total (after crediting 50,000.00 of exit value, flat 50 %), "
                                "14,960.00 USD more (42.69 %); without it: od, 70,080.00 USD."));
+    assert_null(strstr(md, "includes no exit value")); /* an exit value: its own line */
+    assert_non_null(strstr(md, "Self-hosted's total includes an exit value of 50,000.00 USD"));
     free(md);
     cJSON *doc = gp_report_json_tree(sc, res, NULL);
     assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring,
