@@ -165,8 +165,23 @@ gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivi
     char total[64], by[64];
     gp_fmt_money(side_total(t, NULL, END_BASE, w), total, sizeof total);
     gp_fmt_money(base_lead, by, sizeof by);
-    P("Cheapest at the base point: %s, %s; its lead over the next best: %s.\n", side_name(s, w),
-      total, by);
+    /* Equal totals (the model's Ties) are a tie, not a lead of 0.00: name the others. */
+    int tied = 0;
+    for (int k = -1; k < t->n_options; k++) {
+        if (k == w ||
+            !gp_money_equal(side_total(t, NULL, END_BASE, k), side_total(t, NULL, END_BASE, w)))
+            continue;
+        if (tied++ == 0)
+            P("Cheapest at the base point: %s, %s; a tie: ", side_name(s, w), total);
+        else
+            P(", ");
+        P("%s", side_name(s, k));
+    }
+    if (tied)
+        P(" %s the same (no lead).\n", tied == 1 ? "costs" : "cost");
+    else
+        P("Cheapest at the base point: %s, %s; its lead over the next best: %s.\n", side_name(s, w),
+          total, by);
     /* Spot can be reclaimed: the report's headline caveat, in the same words. */
     char spot[GP_OPENING_BYTES];
     spot[0] = '\0';

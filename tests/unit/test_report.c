@@ -642,6 +642,15 @@ static void test_sensitivity_json_csv(void **state) {
     assert_non_null(head);
     assert_non_null(strstr(head, spot));
     gp_buf_done(&out);
+    /* A tie at the base point is said as one, not as a lead of 0.00. */
+    load(tie, NULL);
+    assert_int_equal(gp_sensitivity_run(sc, 0.2, t, &err), GP_OK);
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, res, 10, &out), GP_OK);
+    assert_non_null(strstr(out.data, "Cheapest at the base point: self-hosted, 8,760.00; a tie: "
+                                     "od, od2 cost the same (no lead).\n"));
+    assert_null(strstr(out.data, "its lead over the next best: 0.00"));
+    gp_buf_done(&out);
     free(t);
 }
 
