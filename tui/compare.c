@@ -7,6 +7,7 @@
 
 #include "draw.h"
 #include "scen.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/numfmt.h"
 #include "gpuplan/scenario.h"
 #include "view.h"
@@ -205,10 +206,13 @@ static void figure_text(int c, double v, bool has, int w, char *out, size_t cap)
         draw_money_fit(v, w, out, cap);
 }
 
-/* Row k (-1 self-hosted) at y: "* " marks the cheapest. */
+/* Row k (-1 self-hosted) at y: "* " marks the cheapest, every side at the lowest total when
+ * they tie (the model's Ties), so a tie never reads as one side's win. */
 static void compare_row(const tui *t, int k, int y, int nw) {
     int NUM_W = num_w(t);
-    bool cheapest = k == t->r->cheapest;
+    const gp_result *r = t->r;
+    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
+    bool cheapest = gp_money_equal(k < 0 ? r->self.total : r->options[k].total, best);
     int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
     draw_text(y, 0, 2, cheapest ? "* " : "  ", attr);
     draw_text_mid(y, 2, nw - 3, row_name(t, k), attr);
@@ -243,8 +247,8 @@ static void compare_draw(tui *t) {
     for (int i = 0; i < n && y + 1 + i < tui_rows() - 2; i++)
         compare_row(t, order[i], y + 1 + i, nw);
     draw_text(tui_rows() - 2, 0, cols,
-              "Left/Right: sort column  r: reverse  * the cheapest; even: where self-hosted "
-              "breaks even against it",
+              "Left/Right: sort column  r: reverse  * the cheapest (more than one: a tie); "
+              "even: where self-hosted breaks even against it",
               draw_attr(PAL_DIM));
 }
 

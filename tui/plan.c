@@ -178,6 +178,25 @@ static void draw_cheapest(const tui *t, int *y, int w) {
     const char *cheapest = r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name;
     draw_text(*y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
     draw_text_mid((*y)++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
+    /* Equal totals (the model's Ties) are a tie, not a win: the others at the same total. */
+    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
+    char tied[256];
+    size_t tl = 0;
+    int n = 0;
+    tied[0] = '\0';
+    for (int i = -1; i < r->n_options && tl < sizeof tied; i++) {
+        if (i == r->cheapest || !gp_money_equal(i < 0 ? r->self.total : r->options[i].total, best))
+            continue;
+        int c = snprintf(tied + tl, sizeof tied - tl, "%s%s", n++ ? ", " : "",
+                         i < 0 ? "self-hosted" : s->options[i].name);
+        tl += c > 0 ? (size_t)c : 0;
+    }
+    if (n) {
+        draw_text(*y, 0, w, "a tie: ", draw_attr(PAL_GOOD));
+        char line[300];
+        snprintf(line, sizeof line, "%s %s the same", tied, n == 1 ? "costs" : "cost");
+        draw_text_mid((*y)++, 7, w - 7, line, 0);
+    }
     int g;
     if (!(gp_report_rests_on_spot(s, r, r->cheapest) && gp_report_guaranteed(s, r, &g)))
         return;

@@ -15,6 +15,7 @@ typedef struct gp_sens_analysis {
     gp_loaded sc;           /* the scenario as loaded; sc.s is the one analysed */
     gp_sensitivity *table;  /* heap: about 1.1 MB */
     gp_sens_ranking *ranks; /* heap: one per option of sc.s */
+    gp_result *base;        /* heap: sc.s evaluated at the base point (for the spot caveat) */
 } gp_sens_analysis;
 
 /* Load scenario (a file, "-" or a stored name) as of as_of and run it at delta (0..1) over

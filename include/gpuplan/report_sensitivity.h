@@ -7,6 +7,7 @@
 #ifndef GPUPLAN_REPORT_SENSITIVITY_H
 #define GPUPLAN_REPORT_SENSITIVITY_H
 
+#include "gpuplan/engine.h"
 #include "gpuplan/error.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/sensitivity.h"
@@ -20,9 +21,11 @@ gp_status gp_report_sensitivity_text(const gp_scenario *s, const gp_sensitivity 
 
 /* The summary: the cheapest side at the base point and its lead over the next best, then the
  * `top` inputs that move that lead most, as a text tornado (bars scaled to the largest change
- * shown), each end where another side becomes cheapest marked with "!". */
-gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivity *t, int top,
-                                        gp_buf *out);
+ * shown), each end where another side becomes cheapest marked with "!". base (may be NULL):
+ * the scenario evaluated, for the report headline's spot caveat when the cheapest rests on
+ * spot. */
+gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivity *t,
+                                        const gp_result *base, int top, gp_buf *out);
 
 /* Every row of t as JSON: {"scenario", "currency", "delta", "base": END, "rows": [{"option",
  * "parameter", "path", "base", "low", "high", "at_low": END, "at_high": END}], "refused":

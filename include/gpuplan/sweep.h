@@ -85,19 +85,24 @@ gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n
 
 /* What `sweep --summary` tells: each contender's share of the grid and the first flips of the
  * answer along the last axis (a flip: within one row of the grid, a point whose cheapest
- * differs from the point before). Filled by gp_sweep_summarize (app_sweep.h). */
+ * differs from the point before; a point where totals tie at the lowest is no win, and a flip
+ * through points where its two sides tie is marked `tied`). Filled by gp_sweep_summarize
+ * (app_sweep.h). */
 #define GP_SWEEP_MAX_FLIPS 20
 
 typedef struct gp_sweep_flip {
     double values[GP_SWEEP_MAX_AXES]; /* the point after the flip */
     double prev_last;                 /* the last axis's value at the point before */
     int from, to;                     /* cheapest before and after: -1 self-hosted, or an option */
+    bool tied;                        /* through points where from and to tie (equal totals) */
+    double tie_first, tie_last;       /* tied: the last axis's first and last tied values */
 } gp_sweep_flip;
 
 typedef struct gp_sweep_summary {
     int n_axes;
     uint64_t points;
     uint64_t wins[GP_MAX_OPTIONS + 1]; /* [0] self-hosted, [i + 1] option i */
+    uint64_t ties;                     /* points where two or more share the lowest (no win) */
     uint64_t n_flips;                  /* all of them; the first GP_SWEEP_MAX_FLIPS are kept */
     gp_sweep_flip flips[GP_SWEEP_MAX_FLIPS];
     /* How it was found (informational): rows solved from their linear pieces and crossings,

@@ -633,6 +633,10 @@ static gp_status outputs(const char *dir, gp_batch_outcome *out, run_state *rs, 
 static gp_status validate(const gp_batch_opts *o, gp_err *err) {
     if (!o->out_dir || !o->out_dir[0])
         return gp_errorf(err, GP_E_INPUT, NULL, "--out: a folder is needed");
+    /* A file where the folder (or a folder above it) should be is bad usage, said up front. */
+    struct stat sb;
+    if (stat(o->out_dir, &sb) == 0 ? !S_ISDIR(sb.st_mode) : errno == ENOTDIR)
+        return gp_errorf(err, GP_E_INPUT, o->out_dir, "--out: not a folder (a file is in the way)");
     if (!(o->threshold_pct >= 0 && o->threshold_pct <= 1e6))
         return gp_errorf(err, GP_E_INPUT, NULL, "--threshold: must be a percentage >= 0");
     if (o->keep_days < 0 || o->jobs < 0)

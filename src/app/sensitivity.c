@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/app_sensitivity.h"
+#include "gpuplan/engine.h"
 #include "gpuplan/xmem.h"
 
 /* Rows for one option, largest swing for that option first. */
@@ -57,12 +58,16 @@ gp_status gp_sensitivity_analyze(gp_session *s, const char *scenario, const char
     out->ranks = gp_xcalloc(n > 0 ? (size_t)n : 1, sizeof *out->ranks);
     for (int i = 0; i < n; i++)
         rank_option(out->table, i, &out->ranks[i]);
+    out->base = gp_xmalloc(sizeof *out->base);
+    gp_model_evaluate(out->sc.s, out->base);
     return GP_OK;
 }
 
 void gp_sens_analysis_done(gp_sens_analysis *a) {
     free(a->table);
     free(a->ranks);
+    free(a->base);
+    a->base = NULL;
     a->table = NULL;
     a->ranks = NULL;
     gp_loaded_done(&a->sc);

@@ -101,8 +101,9 @@ int cmd_collect(gp_session *ses, int argc, char **argv) {
         } else {
             skipped = 0;
             failed_nodes += cs.nodes_failed;
-            printf("cycle %d: %d nodes ok, %d failed, %zu samples in %.2f s\n", done, cs.nodes_ok,
-                   cs.nodes_failed, cs.samples, cs.seconds);
+            printf("cycle %d: %d node%s ok, %d failed, %zu sample%s in %.2f s\n", done, cs.nodes_ok,
+                   cs.nodes_ok == 1 ? "" : "s", cs.nodes_failed, cs.samples,
+                   cs.samples == 1 ? "" : "s", cs.seconds);
             fflush(stdout);
         }
         if (a.once || (a.cycles && done >= a.cycles))

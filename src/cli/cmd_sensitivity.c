@@ -58,7 +58,7 @@ static gp_status render(const gp_sens_analysis *an, const char *format, bool all
     if (!strcmp(format, "csv"))
         return gp_report_sensitivity_csv(s, an->table, out, err);
     st = all ? gp_report_sensitivity_text(s, an->table, an->ranks, out)
-             : gp_report_sensitivity_summary(s, an->table, top, out);
+             : gp_report_sensitivity_summary(s, an->table, an->base, top, out);
     if (st != GP_OK)
         return gp_errorf(err, st, NULL, "the sensitivity report is larger than the output limit");
     return GP_OK;

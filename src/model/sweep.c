@@ -437,6 +437,32 @@ static int cheapest_of(const double *t, int n_contenders) {
     return -1;
 }
 
+/* A point's outcome for the summary: the winner (-1 self-hosted, else an option) when one
+ * total is lowest alone; at a tie (two or more equal to the lowest, Ties) a code below
+ * TIE_BASE naming the first two tied in order. A tie is no side's win (docs/planning.md). */
+#define TIE_BASE (-1000)
+static int tie_code(int a, int b) {
+    return TIE_BASE - ((a + 1) * 128 + (b + 1));
+}
+static bool is_tie(int code) {
+    return code <= TIE_BASE;
+}
+static bool tie_has(int code, int c) {
+    int k = TIE_BASE - code;
+    return k / 128 - 1 == c || k % 128 - 1 == c;
+}
+static int tie_first(int code) {
+    return (TIE_BASE - code) / 128 - 1;
+}
+
+static int winner_of(const double *t, int n_contenders) {
+    int a = cheapest_of(t, n_contenders);
+    for (int i = a + 2; i < n_contenders; i++)
+        if (gp_money_equal(t[i], t[a + 1]))
+            return tie_code(a, i - 1);
+    return a;
+}
+
 /* Totals at the current point into t[0] (self-hosted) and t[1..]; a point the engine refuses
  * fills err. */
 static gp_status walker_eval(walker *w, double *t, gp_err *err) {
@@ -531,40 +557,74 @@ gp_status gp_sweep_run(const gp_scenario *base, const gp_sweep_axis *axes, int n
  * confirmed is walked again point by point). */
 typedef struct row_tally {
     uint64_t wins[GP_MAX_OPTIONS + 1];
+    uint64_t ties;
     uint64_t n_flips;
     gp_sweep_flip flips[GP_SWEEP_MAX_FLIPS];
-    int prev;   /* cheapest at the last point counted; -2 before the first */
-    int next_i; /* the index the next run must start at */
+    int prev; /* the side of the last point counted (a tie's first in order); -2 before one */
+    int tie;  /* the tie code of the points just counted, or 0 after a win */
+    int tie_i0, tie_i1; /* where those tie points run */
+    int next_i;         /* the index the next run must start at */
 } row_tally;
 
 static void tally_start(row_tally *r) {
     memset(r->wins, 0, sizeof r->wins);
+    r->ties = 0;
     r->n_flips = 0;
     r->prev = -2;
+    r->tie = 0;
     r->next_i = 0;
 }
 
-/* Points i0..i1 of the row (the current walker values for the outer axes) are all won by c. */
-static void tally_run(row_tally *r, const walker *w, int i0, int i1, int c) {
+/* A flip from r->prev to c at point i0; tied: through the tie points r->tie_i0..tie_i1. */
+static void tally_flip(row_tally *r, const walker *w, int i0, int c, bool tied) {
     int last = w->n_axes - 1;
-    r->wins[c + 1] += (uint64_t)(i1 - i0 + 1);
-    if (r->prev != -2 && c != r->prev) {
-        if (r->n_flips < GP_SWEEP_MAX_FLIPS) {
-            gp_sweep_flip *f = &r->flips[r->n_flips];
-            memset(f, 0, sizeof *f);
-            memcpy(f->values, w->values, sizeof(double) * (size_t)w->n_axes);
-            f->values[last] = gp_sweep_value(&w->axes[last], i0);
-            f->prev_last = gp_sweep_value(&w->axes[last], i0 - 1);
-            f->from = r->prev;
-            f->to = c;
+    if (r->n_flips < GP_SWEEP_MAX_FLIPS) {
+        gp_sweep_flip *f = &r->flips[r->n_flips];
+        memset(f, 0, sizeof *f);
+        memcpy(f->values, w->values, sizeof(double) * (size_t)w->n_axes);
+        f->values[last] = gp_sweep_value(&w->axes[last], i0);
+        f->prev_last = gp_sweep_value(&w->axes[last], (tied ? r->tie_i0 : i0) - 1);
+        f->from = r->prev;
+        f->to = c;
+        f->tied = tied;
+        if (tied) {
+            f->tie_first = gp_sweep_value(&w->axes[last], r->tie_i0);
+            f->tie_last = gp_sweep_value(&w->axes[last], r->tie_i1);
         }
-        r->n_flips++;
     }
-    r->prev = c;
+    r->n_flips++;
+}
+
+/* Points i0..i1 of the row (the current walker values for the outer axes) all have outcome c:
+ * won by c, or a tie. A tie point is no win: when the answer goes from A to B through points
+ * where A and B tie, the flip is told at the tie; A, a tie, A again is no flip. */
+static void tally_run(row_tally *r, const walker *w, int i0, int i1, int c) {
+    if (is_tie(c)) {
+        r->ties += (uint64_t)(i1 - i0 + 1);
+        if (r->prev == -2) {
+            r->prev = tie_first(c);
+        } else if (!tie_has(c, r->prev)) { /* a tie the side before has no part in */
+            r->tie = 0;
+            tally_flip(r, w, i0, tie_first(c), false);
+            r->prev = tie_first(c);
+        }
+        if (r->tie != c) {
+            r->tie = c;
+            r->tie_i0 = i0;
+        }
+        r->tie_i1 = i1;
+    } else {
+        r->wins[c + 1] += (uint64_t)(i1 - i0 + 1);
+        if (r->prev != -2 && c != r->prev)
+            tally_flip(r, w, i0, c, r->tie && tie_has(r->tie, r->prev) && tie_has(r->tie, c));
+        r->prev = c;
+        r->tie = 0;
+    }
     r->next_i = i1 + 1;
 }
 
 static void tally_commit(const row_tally *r, gp_sweep_summary *out, int n_contenders) {
+    out->ties += r->ties;
     for (int c = 0; c < n_contenders; c++)
         out->wins[c] += r->wins[c];
     for (uint64_t k = 0; k < r->n_flips; k++) {
@@ -599,7 +659,7 @@ static gp_status walk_line(walker *w, int k, const line_sink *out, gp_err *err) 
         walker_set(w, k, i);
         if (walker_eval(w, t, err))
             return err->code;
-        out->run(out->ctx, i, i, cheapest_of(t, nc));
+        out->run(out->ctx, i, i, winner_of(t, nc));
     }
     return GP_OK;
 }
@@ -664,7 +724,7 @@ static int eval_at(solver *v, int i, double *t) {
         v->rc = v->err->code;
         return -2;
     }
-    return cheapest_of(t, v->nc);
+    return winner_of(t, v->nc);
 }
 
 static void model_at(const piece_model *pm, const solver *v, int i, double *l) {
@@ -748,7 +808,7 @@ static void piece(solver *v, int a, const double *ta, int b, const double *tb, i
                 return;
             v->out->run(v->out->ctx, i, i, c);
         }
-        v->out->run(v->out->ctx, b, b, cheapest_of(tb, v->nc));
+        v->out->run(v->out->ctx, b, b, winner_of(tb, v->nc));
         return;
     }
     int m = a + (b - a) / 2;
@@ -828,10 +888,10 @@ static gp_status solve_line(walker *w, int k, const line_sink *out, gp_err *err,
 
 typedef struct columns {
     int n_cols;
-    int *first;     /* [n_cols + 1]: column l's runs are first[l] .. first[l + 1] - 1 */
-    int *cursor;    /* [n_cols]: the run in force at the row being read */
-    int *run_start; /* [cap]: the index along the axis before the last where a run starts */
-    signed char *run_winner;
+    int *first;      /* [n_cols + 1]: column l's runs are first[l] .. first[l + 1] - 1 */
+    int *cursor;     /* [n_cols]: the run in force at the row being read */
+    int *run_start;  /* [cap]: the index along the axis before the last where a run starts */
+    int *run_winner; /* a winner or a tie code */
     int n_runs, cap;
     bool overflow;
 } columns;
@@ -851,7 +911,7 @@ static void columns_sink(void *ctx, int i0, int i1, int c) {
         x->run_winner = gp_xrealloc(x->run_winner, sizeof *x->run_winner * (size_t)x->cap);
     }
     x->run_start[x->n_runs] = i0;
-    x->run_winner[x->n_runs] = (signed char)c;
+    x->run_winner[x->n_runs] = c;
     x->n_runs++;
 }
 

@@ -79,6 +79,52 @@ static gp_status text_cell(gp_buf *out, const char *field, const char *text) {
     return GP_OK;
 }
 
+/* Whether name is among the choices at the cheapest's total besides it (a tie). */
+static bool tied_with(const cJSON *s, const char *name) {
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(s, "tied_with_cheapest")) {
+        if (cJSON_IsString(t) && !strcmp(t->valuestring, name))
+            return true;
+    }
+    return false;
+}
+
+/* The cheapest; at a tie (equal totals, the model's Ties) every side that shares its total,
+ * so a tie never reads as a win. */
+static gp_status cheapest_cell(gp_buf *out, const cJSON *s) {
+    P("<td data-field=\"cheapest\">");
+    E(str(s, "cheapest"));
+    const cJSON *tied = cJSON_GetObjectItemCaseSensitive(s, "tied_with_cheapest");
+    if (cJSON_GetArraySize(tied) > 0) {
+        P(" <span class=\"tie\">(a tie with ");
+        const cJSON *t;
+        int k = 0;
+        cJSON_ArrayForEach(t, tied) {
+            P("%s", k++ ? ", " : "");
+            E(cJSON_GetStringValue(t) ? cJSON_GetStringValue(t) : "");
+        }
+        P(": equal totals)</span>");
+    }
+    P("</td>");
+    return GP_OK;
+}
+
+/* Owning's break-even month against the strongest rental; when the two tie, the month their
+ * running sums meet, which is no lead. */
+static gp_status break_even_cell(gp_buf *out, const cJSON *s) {
+    double v;
+    if (!num(s, "break_even_month", &v)) {
+        P("<td class=\"num\" data-field=\"break_even_month\">-</td>");
+        return GP_OK;
+    }
+    const char *rival = str(s, "rival"), *cheapest = str(s, "cheapest");
+    bool tie = *rival &&
+               (tied_with(s, rival) || (!strcmp(cheapest, rival) && tied_with(s, GP_BATCH_SELF)));
+    P("<td class=\"num\" data-field=\"break_even_month\" data-v=\"%.17g\">%.0f%s</td>", v, v,
+      tie ? " <span class=\"tie\">(a tie: the totals meet)</span>" : "");
+    return GP_OK;
+}
+
 /* The strongest rental; when it is spot capacity, which can be reclaimed, the strongest with
  * guaranteed capacity beside it, and owning's break-even month against that one. */
 static gp_status rival_cell(gp_buf *out, const cJSON *s) {
@@ -143,12 +189,12 @@ static gp_status decision_row(gp_buf *out, const cJSON *s, int i) {
     P("<tr class=\"scenario\" data-index=\"%d\"><td data-field=\"name\"><a href=\"#s-%d\">", i, i);
     E(str(s, "name"));
     P("</a></td>");
-    TRY(text_cell(out, "cheapest", str(s, "cheapest")));
+    TRY(cheapest_cell(out, s));
     TRY(num_cell(out, "cheapest_total", s, "cheapest_total", 0));
     TRY(num_cell(out, "self_total", cJSON_GetArrayItem(choices, 0), "total", 0));
     TRY(exit_cell(out, s));
     TRY(rival_cell(out, s));
-    TRY(num_cell(out, "break_even_month", s, "break_even_month", 1));
+    TRY(break_even_cell(out, s));
     TRY(num_cell(out, "utilization", s, "utilization", 2));
     TRY(num_cell(out, "cost_per_gpu_hour", s, "cost_per_gpu_hour", 0));
     TRY(work_unit_cell(out, s));
@@ -570,7 +616,20 @@ gp_status gp_report_html_scenario(gp_buf *out, const cJSON *report, const cJSON 
             }
         }
     }
-    P("%s. Cumulative cost of every option", bold ? "</b>" : "");
+    P("%s", bold ? "</b>" : "");
+    /* A tie (equal totals): `cheapest` names the first in order, so the others are named. */
+    const cJSON *tied = cJSON_GetObjectItemCaseSensitive(report, "tied_with_cheapest");
+    if (cJSON_GetArraySize(tied) > 0) {
+        P("; a tie: <span class=\"tie\">");
+        const cJSON *t;
+        int k = 0;
+        cJSON_ArrayForEach(t, tied) {
+            P("%s", k++ ? ", " : "");
+            E(cJSON_GetStringValue(t) ? cJSON_GetStringValue(t) : "");
+        }
+        P("</span> %s the same", k == 1 ? "costs" : "cost");
+    }
+    P(". Cumulative cost of every option");
     P(" against owning (self_hosted), in ");
     E(str(report, "currency"));
     P("; a circle marks the month owning becomes the cheaper of the two.");

@@ -62,6 +62,13 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
     cJSON_AddNumberToObject(o, "horizon_months", s->horizon_months);
     cJSON_AddStringToObject(o, "cheapest", s->cheapest);
     cJSON_AddNumberToObject(o, "cheapest_total", s->cheapest_total);
+    /* Equal totals (the model's Ties): every other choice at the cheapest's total, in order;
+     * [] when the cheapest wins outright. */
+    cJSON *tied = cJSON_AddArrayToObject(o, "tied_with_cheapest");
+    for (int i = 0; i < s->n_choices; i++)
+        if (strcmp(s->choices[i].name, s->cheapest) &&
+            gp_money_equal(s->choices[i].total, s->cheapest_total))
+            cJSON_AddItemToArray(tied, cJSON_CreateString(s->choices[i].name));
     const gp_batch_choice *best = NULL;
     for (int i = 0; i < s->n_choices; i++)
         if (!strcmp(s->choices[i].name, s->cheapest))

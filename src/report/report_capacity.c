@@ -569,5 +569,10 @@ gp_status gp_report_mix_text(const gp_mix_plan *p, const char *option, gp_buf *o
         gp_fmt_money(p->curve[best], t, sizeof t);
         P("  %6d %20s  <- optimum\n", best, t);
     }
+    /* The mixed fleet is sized on the measured load (docs/model.md): growth moves only the
+     * projection below, which sits next to the answer, so say so. */
+    if (p->has_growth)
+        P("\nThe optimum above is for the measured load; --growth does not change it, only the "
+          "GPUs needed below.\n");
     return st ? st : p->has_growth ? mix_growth(p, false, out) : GP_OK;
 }

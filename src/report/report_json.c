@@ -164,6 +164,14 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
         cJSON_AddItemToArray(opts, option_json(&s->options[i], &r->options[i], m));
     cJSON_AddStringToObject(doc, "cheapest",
                             r->cheapest < 0 ? "self_hosted" : s->options[r->cheapest].name);
+    /* Equal totals (the model's Ties) are a tie: `cheapest` names the first in order, and
+     * `tied_with_cheapest` every other side at the same total ([] when it wins outright). */
+    cJSON *tied = cJSON_AddArrayToObject(doc, "tied_with_cheapest");
+    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
+    for (int i = -1; i < r->n_options; i++)
+        if (i != r->cheapest && gp_money_equal(i < 0 ? r->self.total : r->options[i].total, best))
+            cJSON_AddItemToArray(tied,
+                                 cJSON_CreateString(i < 0 ? "self_hosted" : s->options[i].name));
     /* Spot can be reclaimed: the cheapest side with guaranteed capacity beside the cheapest. */
     cJSON_AddBoolToObject(doc, "cheapest_rests_on_spot",
                           gp_report_rests_on_spot(s, r, r->cheapest));

@@ -7,6 +7,7 @@
 
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
+#include "gpuplan/report_opening.h"
 #include "gpuplan/report_sensitivity.h"
 #include "gpuplan/text.h"
 
@@ -150,8 +151,8 @@ static void bar(double lo, double hi, double scale, int half, char *out) {
     out[n] = '\0';
 }
 
-gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivity *t, int top,
-                                        gp_buf *out) {
+gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivity *t,
+                                        const gp_result *base, int top, gp_buf *out) {
     gp_status st = GP_OK;
     P("Sensitivity of \"%s\": every input -%g%% / +%g%%, one at a time (%s).\n", s->name,
       t->delta * 100, t->delta * 100, s->currency);
@@ -164,8 +165,30 @@ gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivi
     char total[64], by[64];
     gp_fmt_money(side_total(t, NULL, END_BASE, w), total, sizeof total);
     gp_fmt_money(base_lead, by, sizeof by);
-    P("Cheapest at the base point: %s, %s; its lead over the next best: %s.\n", side_name(s, w),
-      total, by);
+    /* Equal totals (the model's Ties) are a tie, not a lead of 0.00: name the others. */
+    int tied = 0;
+    for (int k = -1; k < t->n_options; k++) {
+        if (k == w ||
+            !gp_money_equal(side_total(t, NULL, END_BASE, k), side_total(t, NULL, END_BASE, w)))
+            continue;
+        if (tied++ == 0)
+            P("Cheapest at the base point: %s, %s; a tie: ", side_name(s, w), total);
+        else
+            P(", ");
+        P("%s", side_name(s, k));
+    }
+    if (tied)
+        P(" %s the same (no lead).\n", tied == 1 ? "costs" : "cost");
+    else
+        P("Cheapest at the base point: %s, %s; its lead over the next best: %s.\n", side_name(s, w),
+          total, by);
+    /* Spot can be reclaimed: the report's headline caveat, in the same words. */
+    char spot[GP_OPENING_BYTES];
+    spot[0] = '\0';
+    if (base && base->error.code == GP_OK)
+        gp_report_spot_headline(s, base, spot, sizeof spot);
+    if (*spot)
+        P("%s\n", spot);
     driver *d = gp_xcalloc(t->n_rows ? (size_t)t->n_rows : 1, sizeof *d);
     int n = 0;
     double scale = 0;

@@ -45,6 +45,11 @@ gp_status gp_report_sweep_summary(const gp_scenario *s, const gp_sweep_axis *axe
           points ? 100.0 * (double)w / (double)points : 0.0, (unsigned long long)w,
           w == 1 ? "" : "s");
     }
+    if (sum->ties) /* equal lowest totals are no side's win */
+        P("  %s%*s %6.2f%%  (%llu point%s)\n", "a tie (equal lowest totals)",
+          width - chars("a tie (equal lowest totals)"), "",
+          points ? 100.0 * (double)sum->ties / (double)points : 0.0, (unsigned long long)sum->ties,
+          sum->ties == 1 ? "" : "s");
     char label[GP_NAME_BYTES + 16];
     gp_sweep_axis_label(label, sizeof label, s, &axes[n_axes - 1]);
     if (sum->n_flips == 0) {
@@ -55,8 +60,15 @@ gp_status gp_report_sweep_summary(const gp_scenario *s, const gp_sweep_axis *axe
       (unsigned long long)sum->n_flips, sum->n_flips > GP_SWEEP_MAX_FLIPS ? ", the first 20" : "");
     for (uint64_t k = 0; k < sum->n_flips && k < GP_SWEEP_MAX_FLIPS; k++) {
         const gp_sweep_flip *f = &sum->flips[k];
-        P("  %s -> %s between %s %.6g and %.6g", gp_sweep_contender(s, f->from),
-          gp_sweep_contender(s, f->to), label, f->prev_last, f->values[n_axes - 1]);
+        if (!f->tied)
+            P("  %s -> %s between %s %.6g and %.6g", gp_sweep_contender(s, f->from),
+              gp_sweep_contender(s, f->to), label, f->prev_last, f->values[n_axes - 1]);
+        else if (f->tie_first == f->tie_last) /* neither side wins at the tie */
+            P("  %s -> %s: a tie at %s %.6g", gp_sweep_contender(s, f->from),
+              gp_sweep_contender(s, f->to), label, f->tie_first);
+        else
+            P("  %s -> %s: a tie from %s %.6g to %.6g", gp_sweep_contender(s, f->from),
+              gp_sweep_contender(s, f->to), label, f->tie_first, f->tie_last);
         for (int a = 0; a + 1 < n_axes; a++) {
             char other[GP_NAME_BYTES + 16];
             gp_sweep_axis_label(other, sizeof other, s, &axes[a]);

@@ -788,6 +788,11 @@ static void md_totals(md *w, const gp_scenario *s, const gp_result *r, const cha
         put(w, "\nSelf-hosted's total includes an ");
         text(w, exit_line);
         put(w, ".\n");
+    } else if (r->self.servers > 0) { /* said, so a missing resale value is not missed */
+        put(w,
+            "\nSelf-hosted's total includes no exit value: hardware still held at month %d is "
+            "credited at 0.\n",
+            r->horizon_months);
     }
     put(w, "\nBreak-even month: the first month-end at which owning has cost no more than "
            "renting so far (m = 0 is the start); payback: from then on for good. Without exit "

@@ -60,6 +60,14 @@ for f in rent fleet steady xss; do "$gpuplan" scenario save "$tmp/$f.json" >/dev
 "$gpuplan" scenario save "$root/tests/fixtures/examples/v2-growth-as-needed-lead-bridge.json" >/dev/null
 "$gpuplan" scenario measure fleet-plan --since 3d --node a >/dev/null
 
+# ---- --out a file (or a file above the folder): bad usage, one line naming it, nothing written
+: >"$tmp/afile"
+for o in "$tmp/afile" "$tmp/afile/sub"; do
+    "$gpuplan" batch --out "$o" >"$tmp/file.out" 2>"$tmp/file.err"; rc=$?
+    check "batch --out $o (a file in the way) exits 2 with one line naming it" bash -c \
+        "[ $rc = 2 ] && [ \$(wc -l <'$tmp/file.err') = 1 ] && grep -qF '$o: --out: not a folder' '$tmp/file.err' && [ ! -s '$tmp/file.out' ] && [ ! -s '$tmp/afile' ]"
+done
+
 # ---- the first run ----------------------------------------------------------------------------
 out=$tmp/reports
 "$gpuplan" batch --out "$out" >"$tmp/run1.out" 2>"$tmp/run1.err"; rc=$?

@@ -100,6 +100,8 @@ import csv, sys
 t = {int(r[\"owned_gpus\"]): float(r[\"total\"]) for r in csv.DictReader(sys.stdin)}
 assert t == {0: 2920, 1: 2290, 2: 1660, 3: 1395, 4: 1130, 5: 865, 6: 600, 7: 700, 8: 800}, t'"
 check "GPUs needed at the target" grep -q 'At 50 % target utilization: 8.0 GPUs needed now' "$tmp/plan"
+check "the optimum is said to be for the measured load, growth or not" grep -qx 'The optimum above is for the measured load; --growth does not change it, only the GPUs needed below.' "$tmp/plan"
+check "no such line without --growth" bash -c "'$gpuplan' plan --mix '$tmp/mix.json' --option od --since 3d >'$tmp/plan0' && grep -q '^Own 6 of 8' '$tmp/plan0' && ! grep -q 'for the measured load' '$tmp/plan0'"
 check "when the scenario's GPUs run out" grep -q 'GPUs (demand.gpus) run out in month 1' "$tmp/plan"
 check "the measured fleet by model" grep -q '^Measured fleet: 8 GPUs (8 ' "$tmp/plan"
 check "chargeback: all-in cost by pod and idle sum to the fleet's cost" bash -c "'$gpuplan' capacity --since 3d --by pod --scenario '$tmp/mix.json' --json | $py -c '

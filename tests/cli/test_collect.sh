@@ -34,7 +34,7 @@ start=$(date +%s.%N)
 rc=$?
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 check "collect exits 0 with faulty nodes" [ "$rc" = 0 ]
-check "one cycle: 1 ok, 8 failed" grep -q "1 nodes ok, 8 failed" "$tmp/cycle"
+check "one cycle: 1 ok, 8 failed" grep -q "1 node ok, 8 failed" "$tmp/cycle"
 check "the cycle ends within the timeout plus one second ($elapsed s)" [ "$(echo "$elapsed < 4.5" | bc)" = 1 ]
 "$gpuplan" node list >"$tmp/nodes"
 check "the healthy node's 8 GPUs are stored" bash -c "grep '^good ' '$tmp/nodes' | grep -q ' 8  '"
@@ -128,7 +128,7 @@ YML
     check "Prometheus is up and has scraped the replay" [ "$up" = 1 ]
     export GPUPLAN_DB=$tmp/prom.db
     "$gpuplan" node add fleet --prometheus "http://127.0.0.1:$pport" --match '{job="dcgm-replay"}' >/dev/null
-    check "collect through the Prometheus API" bash -c "'$gpuplan' collect --once | grep -q '1 nodes ok, 0 failed'"
+    check "collect through the Prometheus API" bash -c "'$gpuplan' collect --once | grep -q '1 node ok, 0 failed'"
     check "stored numbers match what was served" bash -c "'$gpuplan' fleet --json | $py -c '
 import json, sys
 g = json.load(sys.stdin)

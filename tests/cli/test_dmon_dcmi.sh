@@ -104,7 +104,7 @@ PATH=$tmp/bin:$PATH "$gpuplan" node test rack >"$tmp/out"
 check "node test: the local reading" has "$tmp/out" \
     "ipmi local ipmitool dcmi power reading: 436 bytes, 0 GPUs, 1 samples, wall power 197.0 W (175 to 242 W, average 190 W over 123893 s)"
 PATH=$tmp/bin:$PATH "$gpuplan" collect --once >"$tmp/out"
-check "collect: the node ok" has "$tmp/out" "1 nodes ok, 0 failed"
+check "collect: the node ok" has "$tmp/out" "1 node ok, 0 failed"
 "$gpuplan" fleet >"$tmp/fleet"
 check "fleet: the wall power, collected now" grep -qE '^  rack: 197\.0 W at the wall' "$tmp/fleet"
 

@@ -113,6 +113,10 @@ if ev:
     assert 'resale value | 0' not in md
 else:
     assert 'exit value of' not in md
+    if rep['self_hosted']['servers'] > 0:
+        line = "Self-hosted's total includes no exit value: hardware still held at month {} is credited at 0.".format(
+            rep['horizon_months'])
+        assert line in md, line
 PY
     cheapest=$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["cheapest"])' "$tmp/$name.json")
     [ "$cheapest" = self_hosted ] && cheapest=self-hosted

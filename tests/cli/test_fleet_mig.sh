@@ -205,7 +205,7 @@ pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/hport" ] && break; sleep 0.1; done
 export GPUPLAN_DB=$tmp/live.db
 "$gpuplan" node add n3 --dcgm "http://127.0.0.1:$(cat "$tmp/hport")/live.prom" >/dev/null
-check "collect --once: the MIG host scraped" bash -c "'$gpuplan' collect --once | grep -q '1 nodes ok, 0 failed'"
+check "collect --once: the MIG host scraped" bash -c "'$gpuplan' collect --once | grep -q '1 node ok, 0 failed'"
 check "collect: a MIG GPU's utilization is its instances' weighted" bash -c "'$gpuplan' fleet --json | $py -c '
 import json, sys
 g = {(x[\"index\"], x.get(\"mig\", \"\")): x for x in json.load(sys.stdin)}

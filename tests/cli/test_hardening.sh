@@ -335,7 +335,7 @@ export GPUPLAN_DB=$tmp/daemon.db
 "$gpuplan" collect --interval 0.3s --timeout 2s >"$tmp/daemon.out" 2>"$tmp/daemon.err" &
 daemon=$!
 pids+=($daemon)
-check "9: the daemon runs a cycle" until_line "$tmp/daemon.out" '^cycle 1: 1 nodes ok' "$daemon"
+check "9: the daemon runs a cycle" until_line "$tmp/daemon.out" '^cycle 1: 1 node ok' "$daemon"
 rm -f "$tmp/locked" "$tmp/release"
 $py - "$GPUPLAN_DB" "$tmp/locked" "$tmp/release" <<'PY' &
 import os, sqlite3, sys, time

@@ -140,7 +140,7 @@ assert len(r) == 161 and all(abs(v) < 1.4e14 for x in r for v in x[3:]), len(r)"
 # ---- 8. per-transfer limits from the cycle's --timeout, the one hit named ---------------------
 export GPUPLAN_DB=$tmp/slow.db
 "$gpuplan" node add slow --dcgm "$base/slow/slow" >/dev/null
-check "8: an exporter that needs 3 s answers within the default 10 s" bash -c "'$gpuplan' collect --once | grep -q '1 nodes ok, 0 failed'"
+check "8: an exporter that needs 3 s answers within the default 10 s" bash -c "'$gpuplan' collect --once | grep -q '1 node ok, 0 failed'"
 "$gpuplan" collect --once --timeout 4s >/dev/null 2>&1
 check "8: at --timeout 4s the first-byte limit (2 s) is named" bash -c "'$gpuplan' node list | grep '^slow ' | grep -q 'no first byte within 2.0 s (the first-byte limit: half of --timeout; timed out)'"
 

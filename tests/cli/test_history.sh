@@ -258,7 +258,7 @@ for _ in $(seq 300); do
     sleep 0.1
 done
 "$gpuplan" node add live --prometheus "$url" --match '{job="mig-replay"}' >/dev/null
-check "collect through Prometheus with MIG" bash -c "'$gpuplan' collect --once | grep -q '1 nodes ok, 0 failed'"
+check "collect through Prometheus with MIG" bash -c "'$gpuplan' collect --once | grep -q '1 node ok, 0 failed'"
 check "MIG instances get the graphics engine's activity, whole GPUs keep GPU_UTIL" bash -c "'$gpuplan' fleet --json | $py -c '
 import json, sys
 u = {(x[\"uuid\"], x.get(\"mig\", \"\")): x.get(\"gpu_util\") for x in json.load(sys.stdin)}

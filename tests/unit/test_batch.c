@@ -403,6 +403,44 @@ static void test_page_escapes(void **state) {
     gp_batch_summary_done(&a);
 }
 
+/* Equal totals are a tie, on the page and in summary.json: owning and "od" both at 100, the
+ * running sums meeting at month 36, are no win for either; 100 against 200 is a win. */
+static void test_page_tie(void **state) {
+    (void)state;
+    gp_batch_summary a = {0};
+    snprintf(a.day, sizeof a.day, "2026-11-23");
+    gp_batch_scenario *t = add(&a, "even", 100, 100, 40, 0.5);
+    t->has_break_even_month = true;
+    t->break_even_month = 36;
+    gp_batch_scenario *w = add(&a, "won", 100, 200, 40, 0.5);
+    w->has_break_even_month = true;
+    w->break_even_month = 20;
+    cJSON *sum = gp_report_batch_summary_tree(&a);
+    const cJSON *sc = cJSON_GetObjectItem(sum, "scenarios");
+    const cJSON *tied = cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 0), "tied_with_cheapest");
+    assert_int_equal(cJSON_GetArraySize(tied), 1);
+    assert_string_equal(cJSON_GetArrayItem(tied, 0)->valuestring, "od");
+    assert_int_equal(
+        cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 1), "tied_with_cheapest")),
+        0);
+    const cJSON *reports[] = {NULL, NULL}, *tornados[] = {NULL, NULL};
+    gp_batch_page pg = {sum, NULL, reports, tornados, NULL, NULL, 0};
+    gp_buf b;
+    gp_err err;
+    gp_buf_init(&b, 1 << 20);
+    assert_int_equal(gp_report_batch_html(&pg, &b, &err), GP_OK);
+    assert_non_null(strstr(b.data, "<td data-field=\"cheapest\">self_hosted <span "
+                                   "class=\"tie\">(a tie with od: equal totals)</span></td>"));
+    assert_non_null(strstr(b.data, "data-v=\"36\">36 <span class=\"tie\">(a tie: the totals "
+                                   "meet)</span></td>"));
+    /* The outright win reads as before. */
+    assert_non_null(strstr(b.data, "<td data-field=\"cheapest\">self_hosted</td>"));
+    assert_non_null(strstr(b.data, "data-v=\"20\">20</td>"));
+    gp_buf_done(&b);
+    cJSON_Delete(sum);
+    gp_batch_summary_done(&a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_diff_nothing_moved),
@@ -416,6 +454,7 @@ int main(void) {
         cmocka_unit_test(test_html_escape),
         cmocka_unit_test(test_svg_escapes_data),
         cmocka_unit_test(test_page_escapes),
+        cmocka_unit_test(test_page_tie),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

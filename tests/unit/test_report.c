@@ -304,6 +304,27 @@ static void test_tie_headline(void **state) {
     assert_non_null(strstr(md, "; as given, owning is cheaper by 4,380.00 USD."));
     assert_null(strstr(md, "od2, dear"));
     free(md);
+    /* The JSON names the tie too: every other side at the cheapest's total, in order. */
+    cJSON *doc = gp_report_json_tree(sc, res, NULL);
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest")->valuestring, "self_hosted");
+    cJSON *tied = cJSON_GetObjectItem(doc, "tied_with_cheapest");
+    assert_int_equal(cJSON_GetArraySize(tied), 2);
+    assert_string_equal(cJSON_GetArrayItem(tied, 0)->valuestring, "od");
+    assert_string_equal(cJSON_GetArrayItem(tied, 1)->valuestring, "od2");
+    /* The batch page's section for it names the tie. */
+    gp_buf page;
+    gp_buf_init(&page, 1 << 20);
+    assert_int_equal(gp_report_html_scenario(&page, doc, NULL, 0), GP_OK);
+    assert_non_null(strstr(page.data, "Cheapest: <b class=\"cheapest\">self_hosted</b>; a tie: "
+                                      "<span class=\"tie\">od, od2</span> cost the same."));
+    gp_buf_done(&page);
+    cJSON_Delete(doc);
+    /* A win outright has no tie: an empty list. */
+    md = md_of(spot_wins);
+    free(md);
+    doc = gp_report_json_tree(sc, res, NULL);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "tied_with_cheapest")), 0);
+    cJSON_Delete(doc);
 }
 
 /* The fleet's footer counts physical GPUs, as capacity does (docs/telemetry.md, "What
@@ -387,6 +408,9 @@ static void test_spot_headline(void **state) {
     assert_non_null(strstr(md, "- Spot: \"sp\" is priced at 0 % of its instances interrupted a "
                                "month (none: the catalog gives no band and the scenario sets "
                                "none)"));
+    /* No exit value: the Totals say so, beside the Assumptions' "resale value | 0". */
+    assert_non_null(strstr(md, "\nSelf-hosted's total includes no exit value: hardware still "
+                               "held at month 12 is credited at 0.\n"));
     free(md);
     cJSON *doc = gp_report_json_tree(sc, res, NULL);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "cheapest_rests_on_spot")));
@@ -426,6 +450,8 @@ static void test_spot_headline_exit(void **state) {
     assert_non_null(strstr(md, "the cheapest with guaranteed capacity is self-hosted, 50,000.00 "
                                "USD in total (after crediting 50,000.00 of exit value, flat 50 %), "
                                "14,960.00 USD more (42.69 %); without it: od, 70,080.00 USD."));
+    assert_null(strstr(md, "includes no exit value")); /* an exit value: its own line */
+    assert_non_null(strstr(md, "Self-hosted's total includes an exit value of 50,000.00 USD"));
     free(md);
     cJSON *doc = gp_report_json_tree(sc, res, NULL);
     assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring,
@@ -592,8 +618,9 @@ static void test_sensitivity_json_csv(void **state) {
 
     /* The summary: the cheapest and its lead, the hourly row with the flip marked. */
     gp_buf_init(&out, 4 << 20);
-    assert_int_equal(gp_report_sensitivity_summary(sc, t, 10, &out), GP_OK);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, res, 10, &out), GP_OK);
     assert_non_null(strstr(out.data, "Cheapest at the base point: self-hosted, "));
+    assert_null(strstr(out.data, "reclaim")); /* no spot: no caveat */
     const char *line = strstr(out.data, "\n  A: hourly ");
     assert_non_null(line);
     const char *eol = strchr(line + 1, '\n');
@@ -603,6 +630,27 @@ static void test_sensitivity_json_csv(void **state) {
     gp_buf_done(&out);
     free(r2);
     free(s2);
+    /* Spot cheapest: the summary carries the report headline's reclaim caveat, same words. */
+    load(spot_wins, NULL);
+    assert_int_equal(gp_sensitivity_run(sc, 0.2, t, &err), GP_OK);
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, res, 10, &out), GP_OK);
+    char spot[GP_OPENING_BYTES];
+    gp_report_spot_headline(sc, res, spot, sizeof spot);
+    assert_non_null(strstr(spot, "It is spot capacity, which the provider can reclaim"));
+    const char *head = strstr(out.data, "Cheapest at the base point: sp, 35,040.00;");
+    assert_non_null(head);
+    assert_non_null(strstr(head, spot));
+    gp_buf_done(&out);
+    /* A tie at the base point is said as one, not as a lead of 0.00. */
+    load(tie, NULL);
+    assert_int_equal(gp_sensitivity_run(sc, 0.2, t, &err), GP_OK);
+    gp_buf_init(&out, 4 << 20);
+    assert_int_equal(gp_report_sensitivity_summary(sc, t, res, 10, &out), GP_OK);
+    assert_non_null(strstr(out.data, "Cheapest at the base point: self-hosted, 8,760.00; a tie: "
+                                     "od, od2 cost the same (no lead).\n"));
+    assert_null(strstr(out.data, "its lead over the next best: 0.00"));
+    gp_buf_done(&out);
     free(t);
 }
 

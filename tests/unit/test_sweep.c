@@ -4,6 +4,7 @@
 
 #include "gpuplan/app_sweep.h"
 #include "gpuplan/engine.h"
+#include "gpuplan/report_sweep.h"
 #include "gpuplan/sensitivity.h"
 #include "gpuplan/sweep.h"
 #include "testutil.h"
@@ -546,6 +547,7 @@ static gp_sweep_axis random_axis(const gp_scenario *s, bool last) {
 static void assert_same_summary(const gp_sweep_summary *a, const gp_sweep_summary *b) {
     assert_int_equal(a->points, b->points);
     assert_memory_equal(a->wins, b->wins, sizeof a->wins);
+    assert_int_equal(a->ties, b->ties);
     assert_int_equal(a->n_flips, b->n_flips);
     for (uint64_t k = 0; k < a->n_flips && k < GP_SWEEP_MAX_FLIPS; k++) {
         assert_int_equal(a->flips[k].from, b->flips[k].from);
@@ -553,6 +555,9 @@ static void assert_same_summary(const gp_sweep_summary *a, const gp_sweep_summar
         assert_memory_equal(a->flips[k].values, b->flips[k].values,
                             sizeof(double) * (size_t)a->n_axes);
         assert_true(a->flips[k].prev_last == b->flips[k].prev_last);
+        assert_int_equal(a->flips[k].tied, b->flips[k].tied);
+        assert_true(a->flips[k].tie_first == b->flips[k].tie_first);
+        assert_true(a->flips[k].tie_last == b->flips[k].tie_last);
     }
 }
 
@@ -919,9 +924,71 @@ static void test_summary_rows_ties(void **state) {
     uint64_t flips = 0;
     compare(s, &a, 1, &flips);
     assert_int_equal(gp_sweep_summarize_rows(s, &a, 1, &sum, &err), GP_OK);
+    /* Where renting is cheapest the twins tie: a tie, no win for either. */
     assert_int_equal(sum.wins[3], 0);
-    assert_true(sum.wins[1] > 0);
+    assert_int_equal(sum.wins[1], 0);
+    assert_true(sum.ties > 0);
     assert_true(sum.wins[0] > 0);
+    assert_int_equal(sum.wins[0] + sum.ties, sum.points);
+    /* Owning gives way to the twins' tie, which owning has no part in: a plain flip. */
+    assert_int_equal(sum.n_flips, 1);
+    assert_int_equal(sum.flips[0].from, -1);
+    assert_int_equal(sum.flips[0].to, 0);
+    assert_false(sum.flips[0].tied);
+    free(s);
+}
+
+/* A point where owning and renting cost the same is no side's win, and the flip is told at
+ * it: 8 GPUs at 50 % for 12 months rent for 8,760 at 2 an 8-GPU instance-hour, the price of
+ * the one server owned; below 50 % renting wins, above it owning. */
+static void test_summary_tie_point(void **state) {
+    (void)state;
+    gp_scenario *s = malloc(sizeof *s);
+    assert_non_null(s);
+    gp_scenario_defaults(s);
+    snprintf(s->name, sizeof s->name, "tie");
+    s->horizon_months = 12;
+    s->gpus = 8;
+    s->utilization = 0.5;
+    s->server_price = 8760;
+    s->n_options = 1;
+    gp_option_defaults(&s->options[0]);
+    snprintf(s->options[0].name, sizeof s->options[0].name, "od");
+    s->options[0].gpus_per_instance = 8;
+    s->options[0].hourly = 2;
+    /* 0.3 .. 0.7 in 5 (walked), and 0 .. 1 in 101 (solved from its pieces): 0.5 is a tie. */
+    gp_sweep_axis axes[2] = {{GP_SWEEP_UTILIZATION, 0, 0.3, 0.7, 5},
+                             {GP_SWEEP_UTILIZATION, 0, 0, 1, 101}};
+    for (int k = 0; k < 2; k++) {
+        uint64_t flips = 0;
+        compare(s, &axes[k], 1, &flips);
+        gp_sweep_summary sum;
+        gp_err err;
+        assert_int_equal(gp_sweep_summarize_rows(s, &axes[k], 1, &sum, &err), GP_OK);
+        assert_int_equal(sum.ties, 1);
+        assert_int_equal(sum.wins[1], k ? 50 : 2);
+        assert_int_equal(sum.wins[0], k ? 50 : 2);
+        assert_int_equal(sum.n_flips, 1);
+        assert_int_equal(sum.flips[0].from, 0);
+        assert_int_equal(sum.flips[0].to, -1);
+        assert_true(sum.flips[0].tied);
+        assert_true(sum.flips[0].tie_first == 0.5 && sum.flips[0].tie_last == 0.5);
+        gp_buf b;
+        gp_buf_init(&b, 1 << 16);
+        assert_int_equal(gp_report_sweep_summary(s, &axes[k], &sum, &b), GP_OK);
+        assert_non_null(strstr(b.data, "  od -> self_hosted: a tie at utilization 0.5\n"));
+        assert_non_null(strstr(b.data, "a tie (equal lowest totals)"));
+        assert_null(strstr(b.data, "between"));
+        gp_buf_done(&b);
+    }
+    /* A grid that steps over the tie (no point on it) has a plain flip, told "between". */
+    gp_sweep_axis off = {GP_SWEEP_UTILIZATION, 0, 0.45, 0.55, 2};
+    gp_sweep_summary sum;
+    gp_err err;
+    assert_int_equal(gp_sweep_summarize_rows(s, &off, 1, &sum, &err), GP_OK);
+    assert_int_equal(sum.ties, 0);
+    assert_int_equal(sum.n_flips, 1);
+    assert_false(sum.flips[0].tied);
     free(s);
 }
 
@@ -1087,6 +1154,7 @@ int main(void) {
         cmocka_unit_test(test_v2_totals_exact),
         cmocka_unit_test(test_summary_rows_on_crossings),
         cmocka_unit_test(test_summary_rows_ties),
+        cmocka_unit_test(test_summary_tie_point),
         cmocka_unit_test(test_refused_point),
         cmocka_unit_test(test_sensitivity_v2),
         cmocka_unit_test(test_sensitivity_uncertainties),
