@@ -98,7 +98,7 @@ PY
 if $py - "$tmp/start.xlsx" <<'PY'
 import datetime, sys, openpyxl
 wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
-assert wb['Summary']['B3'].value == datetime.datetime(2027, 1, 31), wb['Summary']['B3'].value
+assert wb['Summary']['B5'].value == datetime.datetime(2027, 1, 31), wb['Summary']['B5'].value
 p = wb['Plan']
 head = [p.cell(1, c).value for c in range(1, p.max_column + 1)]
 d, y, fy = (head.index(h) + 1 for h in ('month (begins)', 'year', 'fiscal year'))
