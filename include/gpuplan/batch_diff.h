@@ -48,6 +48,13 @@ typedef struct gp_batch_price {
     char fx_source[300];
 } gp_batch_price;
 
+/* One numeric input of a scenario (inputs.h): its JSON path, its label, its value as resolved. */
+typedef struct gp_batch_input {
+    char path[GP_NAME_BYTES + 48];  /* "self_hosted.power.pue", "cloud_options[1].hourly" */
+    char label[GP_NAME_BYTES + 48]; /* "PUE", "<option>: hourly" (options matched by name) */
+    double value;
+} gp_batch_input;
+
 typedef struct gp_batch_scenario {
     char name[GP_NAME_BYTES];
     int version; /* the stored version evaluated; 0 for a file */
@@ -79,6 +86,10 @@ typedef struct gp_batch_scenario {
     int n_choices;
     gp_batch_price *prices;
     int n_prices;
+    /* The scenario's numeric inputs when it was evaluated in this process (gpuplan diff of two
+     * scenarios); none when read from a summary.json, which does not keep them. */
+    gp_batch_input *inputs;
+    int n_inputs;
     char files[4][64]; /* md, csv, json, xlsx file names in the run's folder; "" when none */
 } gp_batch_scenario;
 
@@ -104,7 +115,8 @@ typedef enum gp_batch_change_kind {
     GP_CHANGE_FLIP,       /* the cheapest choice is another one */
     GP_CHANGE_ADDED,      /* a scenario only the new run has */
     GP_CHANGE_REMOVED,    /* a scenario only the old run has */
-    GP_CHANGE_EXIT_VALUE  /* the exit value within owning's total: old -> new, what = its basis */
+    GP_CHANGE_EXIT_VALUE, /* the exit value within owning's total: old -> new, what = its basis */
+    GP_CHANGE_INPUT       /* a scenario input: what = its label, source = its JSON path */
 } gp_batch_change_kind;
 
 typedef struct gp_batch_change {
@@ -134,7 +146,7 @@ void gp_batch_diff_run(const gp_batch_summary *old_run, const gp_batch_summary *
 void gp_batch_diff_done(gp_batch_diff *d);
 
 /* The text of a change kind: "price", "measured", "total", "break_even", "flip", "added",
- * "removed". */
+ * "removed", "exit_value", "input". */
 const char *gp_batch_change_name(gp_batch_change_kind k);
 
 #endif

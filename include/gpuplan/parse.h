@@ -17,6 +17,8 @@ bool gp_parse_double(const char *s, double *out);
 bool gp_parse_share(const char *s, double *out);
 /* A valid calendar date YYYY-MM-DD. */
 bool gp_valid_date(const char *s);
+/* The days from 1970-01-01 to a valid date YYYY-MM-DD into *days; false when not valid. */
+bool gp_date_days(const char *s, long *days);
 /* The index of the name in names[0..n) nearest to want by edit distance (letters compared
  * without case), or -1 when none is near enough to be what was meant (a third of its
  * length, at least 2). For "did you mean" in errors. */

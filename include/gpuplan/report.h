@@ -34,6 +34,14 @@ typedef struct gp_price_source {
     char fx_source[300];
 } gp_price_source;
 
+/* A converted price's exchange rate is flagged stale when it took effect more than this many
+ * days before the date the price is converted for (as_of; docs/model.md). */
+#define GP_FX_STALE_DAYS 30
+
+/* How many days ps's exchange rate is older than as_of (YYYY-MM-DD); -1 when the price was not
+ * converted or a date is missing or malformed. */
+long gp_fx_rate_age_days(const gp_price_source *ps, const char *as_of);
+
 typedef struct gp_report_meta {
     const char *as_of; /* YYYY-MM-DD */
     const gp_price_source *sources;

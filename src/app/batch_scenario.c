@@ -6,6 +6,7 @@
 
 #include "batch_int.h"
 #include "gpuplan/app_export.h"
+#include "gpuplan/inputs.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/report_exit.h"
@@ -158,6 +159,41 @@ static void prices_of(const gp_loaded *sc, gp_batch_scenario *out) {
     }
 }
 
+/* Every numeric input that applies to s (inputs.h), for diff to name what changed. */
+static void summarise_inputs(const gp_scenario *s, gp_batch_scenario *out) {
+    out->inputs =
+        gp_xcalloc((size_t)(gp_n_inputs + s->n_options * gp_n_option_inputs), sizeof *out->inputs);
+    for (int k = 0; k < gp_n_inputs; k++) {
+        const gp_input *in = &gp_inputs[k];
+        if (!in->key || !in->value || !gp_input_mode_fits(in->mode, s))
+            continue;
+        gp_batch_input *b = &out->inputs[out->n_inputs++];
+        snprintf(b->path, sizeof b->path, "%s", in->key);
+        snprintf(b->label, sizeof b->label, "%s",
+                 in->sheet_label  ? in->sheet_label
+                 : in->edit_label ? in->edit_label
+                                  : in->key);
+        b->value = in->value(s);
+    }
+    for (int i = 0; i < s->n_options; i++) {
+        const gp_option *o = &s->options[i];
+        for (int k = 0; k < gp_n_option_inputs; k++) {
+            const gp_option_input *in = &gp_option_inputs[k];
+            unsigned pricings = in->sheet_pricings | in->edit_pricings;
+            if (!in->key || !in->value || !(pricings & (1u << o->pricing)) ||
+                !gp_input_mode_fits(in->mode, s))
+                continue;
+            gp_batch_input *b = &out->inputs[out->n_inputs++];
+            snprintf(b->path, sizeof b->path, "cloud_options[%d].%s", i, in->key);
+            snprintf(b->label, sizeof b->label, "%s: %s", o->name,
+                     in->sheet_what   ? in->sheet_what
+                     : in->edit_label ? in->edit_label
+                                      : in->key);
+            b->value = in->value(o);
+        }
+    }
+}
+
 void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     const gp_scenario *s = it->sc.s;
     const gp_result *r = it->r;
@@ -170,6 +206,7 @@ void batch_summarise(const batch_item *it, gp_batch_scenario *out) {
     out->utilization = s->utilization;
     out->gpu_idle_w = s->gpu_idle_w;
     out->gpu_tdp_w = s->gpu_tdp_w;
+    summarise_inputs(s, out);
     out->n_choices = 1 + r->n_options;
     out->choices = gp_xcalloc((size_t)out->n_choices, sizeof *out->choices);
     if (s->work_mode)

@@ -71,6 +71,17 @@ bool gp_valid_date(const char *s) {
     return d <= days[m - 1] + (m == 2 && leap);
 }
 
+bool gp_date_days(const char *s, long *days) {
+    if (!s || !gp_valid_date(s))
+        return false;
+    long y = atol(s), m = atol(s + 5), d = atol(s + 8);
+    y -= m <= 2; /* the proleptic Gregorian day count, years from March */
+    long era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    *days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+    return true;
+}
+
 void gp_today(char *out) {
     time_t now = time(NULL);
     struct tm tm;

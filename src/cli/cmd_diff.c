@@ -15,7 +15,8 @@ static void diff_help(FILE *f) {
             "source and date), measured figures, totals moving by more than --threshold %%\n"
             "(default 1), break-even months and flipped decisions, each flip explained by what\n"
             "moved. A and B are each a batch run folder, a summary.json, the day of a recorded\n"
-            "run (YYYY-MM-DD), or a scenario (a JSON file or a stored name, evaluated today).\n\n"
+            "run (YYYY-MM-DD), or a scenario (a JSON file or a stored name, evaluated today);\n"
+            "between two scenarios, every input that differs (old -> new, JSON path).\n\n"
             "Exit status: 0 no decision flipped, %d a decision flipped, 1 runtime failure,\n"
             "2 bad usage or bad input.\n",
             GP_EXIT_FLIPPED);

@@ -28,6 +28,7 @@ void gp_batch_summary_done(gp_batch_summary *sum) {
     for (size_t i = 0; i < sum->n; i++) {
         free(sum->s[i].choices);
         free(sum->s[i].prices);
+        free(sum->s[i].inputs);
     }
     free(sum->s);
     sum->s = NULL;
@@ -42,8 +43,8 @@ void gp_batch_diff_done(gp_batch_diff *d) {
 }
 
 const char *gp_batch_change_name(gp_batch_change_kind k) {
-    static const char *const names[] = {"price", "measured", "total",   "break_even",
-                                        "flip",  "added",    "removed", "exit_value"};
+    static const char *const names[] = {"price", "measured", "total",      "break_even", "flip",
+                                        "added", "removed",  "exit_value", "input"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -116,6 +117,62 @@ static void diff_measured(const gp_batch_scenario *o, const gp_batch_scenario *n
     }
 }
 
+/* An input's share of change: |new - old| over the larger magnitude (1 when one side is 0). */
+static double input_moved(const gp_batch_change *c) {
+    double m = fmax(fabs(c->old_v), fabs(c->new_v));
+    return m > 0 ? fabs(c->new_v - c->old_v) / m : 0;
+}
+
+static int by_moved(const void *a, const void *b) {
+    double x = input_moved(a), y = input_moved(b);
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* Whether another change already names this input: an option's catalog hourly price, or a
+ * measured figure (gpus, utilization, the idle and busy draw). */
+static bool named_elsewhere(const gp_batch_diff *d, size_t first, const gp_batch_input *in) {
+    static const char *const measured[][2] = {{"demand.gpus", "gpus"},
+                                              {"demand.utilization", "utilization"},
+                                              {"self_hosted.power.gpu_idle_w", "gpu_idle_w"},
+                                              {"self_hosted.power.gpu_tdp_w", "gpu_tdp_w"}};
+    for (size_t i = first; i < d->n; i++) {
+        const gp_batch_change *c = &d->c[i];
+        size_t len = strlen(c->what);
+        if (c->kind == GP_CHANGE_PRICE && c->catalog[0] && !strncmp(in->label, c->what, len) &&
+            !strncmp(in->label + len, ": ", 2) && strstr(in->path, "].hourly") &&
+            !strstr(in->path, "].hourly")[8])
+            return true;
+        for (size_t k = 0; c->kind == GP_CHANGE_MEASURED && k < 4; k++)
+            if (!strcmp(in->path, measured[k][0]) && !strcmp(c->what, measured[k][1]))
+                return true;
+    }
+    return false;
+}
+
+/* The inputs that differ between two scenarios evaluated here (matched by label, so an option
+ * is found by name), the largest relative change first; the scenario's changes so far are
+ * d->c[first..). */
+static void diff_inputs(const gp_batch_scenario *o, const gp_batch_scenario *n, size_t first,
+                        gp_batch_diff *d) {
+    if (!o->n_inputs || !n->n_inputs)
+        return;
+    size_t start = d->n;
+    for (int i = 0; i < n->n_inputs; i++) {
+        const gp_batch_input *ni = &n->inputs[i], *oi = NULL;
+        for (int k = 0; k < o->n_inputs && !oi; k++)
+            if (!strcmp(o->inputs[k].label, ni->label))
+                oi = &o->inputs[k];
+        if (!oi || !moved(oi->value, ni->value) || named_elsewhere(d, first, ni))
+            continue;
+        gp_batch_change *c = add(d, GP_CHANGE_INPUT, n->name, ni->label);
+        snprintf(c->source, sizeof c->source, "%s", ni->path);
+        c->has_old = c->has_new = true;
+        c->old_v = oi->value;
+        c->new_v = ni->value;
+    }
+    qsort(d->c + start, d->n - start, sizeof *d->c, by_moved);
+}
+
 /* "catalog pricing 40 -> 32 (source, date); utilization 0.5 -> 1" from the changes that are
  * the scenario's inputs: d->c[first..d->n). */
 static void explain(const gp_batch_diff *d, size_t first, const gp_batch_scenario *o,
@@ -126,7 +183,10 @@ static void explain(const gp_batch_diff *d, size_t first, const gp_batch_scenari
         const gp_batch_change *c = &d->c[i];
         const char *sep = len ? "; " : "";
         int w;
-        if (c->kind == GP_CHANGE_EXIT_VALUE)
+        if (c->kind == GP_CHANGE_INPUT)
+            w = snprintf(out + len, cap - len, "%s%s %.6g -> %.6g", sep, c->what, c->old_v,
+                         c->new_v);
+        else if (c->kind == GP_CHANGE_EXIT_VALUE)
             w = snprintf(out + len, cap - len, "%sexit value %.6g -> %.6g (%s)", sep, c->old_v,
                          c->new_v, c->what);
         else if (c->kind == GP_CHANGE_PRICE && c->has_old)
@@ -190,6 +250,7 @@ static void diff_scenario(const gp_batch_scenario *o, const gp_batch_scenario *n
     size_t first = d->n;
     diff_prices(o, n, d);
     diff_measured(o, n, d);
+    diff_inputs(o, n, first, d);
     /* 2.1: a moved exit value is named among the causes (a summary from before 2.1 has none
      * to compare). */
     if (o->exit_basis[0] && n->exit_basis[0] &&

@@ -128,6 +128,8 @@ static cJSON *change_tree(const gp_batch_change *c) {
     }
     if (c->kind == GP_CHANGE_FLIP)
         cJSON_AddStringToObject(o, "was", c->old_s);
+    if (c->kind == GP_CHANGE_INPUT)
+        cJSON_AddStringToObject(o, "path", c->source);
     if (c->kind != GP_CHANGE_ADDED && c->kind != GP_CHANGE_REMOVED) {
         opt_num(o, "old", c->has_old, c->old_v);
         opt_num(o, "new", c->has_new, c->new_v);
@@ -187,6 +189,11 @@ static gp_status change_line(const gp_batch_change *c, gp_buf *out) {
         return gp_buf_printf(out, "removed %s\n", c->scenario);
     case GP_CHANGE_EXIT_VALUE:
         return gp_buf_printf(out, "exit value %s: %s -> %s (%s)\n", c->scenario, a, b, c->what);
+    case GP_CHANGE_INPUT:
+        gp_fmt_sig(c->old_v, 6, x, sizeof x);
+        gp_fmt_sig(c->new_v, 6, y, sizeof y);
+        return gp_buf_printf(out, "input %s: %s %s -> %s (%s)\n", c->scenario, c->what, x, y,
+                             c->source);
     }
     return GP_OK;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/parse.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_exit.h"
 #include "gpuplan/report_opening.h"
@@ -208,6 +209,10 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
             cJSON_AddNumberToObject(o, "fx_rate", ps->fx_rate);
             cJSON_AddStringToObject(o, "fx_date", ps->fx_date);
             cJSON_AddStringToObject(o, "fx_source", ps->fx_source);
+            /* the rate's age on as_of, and whether it passes GP_FX_STALE_DAYS */
+            long age = gp_fx_rate_age_days(ps, as_of);
+            add_opt_num(o, "fx_age_days", age >= 0, (double)age);
+            cJSON_AddBoolToObject(o, "fx_stale", age > GP_FX_STALE_DAYS);
         }
         cJSON_AddItemToArray(src, o);
     }
@@ -216,6 +221,13 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     else
         cJSON_AddNullToObject(doc, "scenario_json");
     return doc;
+}
+
+long gp_fx_rate_age_days(const gp_price_source *ps, const char *as_of) {
+    long a, r;
+    if (ps->fx_rate <= 0 || !gp_date_days(as_of, &a) || !gp_date_days(ps->fx_date, &r))
+        return -1;
+    return a - r;
 }
 
 gp_status gp_report_check(const gp_result *r, gp_err *err) {

@@ -850,6 +850,10 @@ static void md_sources(md *w, const gp_scenario *s, const gp_report_meta *meta) 
                 ps->currency, ps->fx_rate, s->currency, ps->currency, ps->fx_date);
             text(w, ps->fx_source);
             put(w, ")");
+            long age = gp_fx_rate_age_days(ps, meta->as_of);
+            if (age > GP_FX_STALE_DAYS) /* a short flag: the reader judges a stale rate */
+                put(w, "; **rate %ld days old on %s** (over %d)", age, meta->as_of,
+                    GP_FX_STALE_DAYS);
         }
         put(w, " |\n");
     }

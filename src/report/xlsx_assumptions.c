@@ -63,8 +63,9 @@ static const gp_price_source *option_fx_inputs(inputs *in, const gp_scenario *s,
     if (fx) {
         char unit[96];
         snprintf(label, sizeof label, "%s: exchange rate", o->name);
-        snprintf(unit, sizeof unit, "%s per %s (of %s; see Sources)", s->currency, fx->currency,
-                 fx->fx_date);
+        snprintf(unit, sizeof unit, "%s per %s (of %s%s; see Sources)", s->currency, fx->currency,
+                 fx->fx_date,
+                 gp_fx_rate_age_days(fx, meta->as_of) > GP_FX_STALE_DAYS ? ", stale" : "");
         ref(rate_ref, 64, "Assumptions", input(in, NULL, label, fx->fx_rate, unit), 1);
         snprintf(label, sizeof label, "%s: hourly as listed", o->name);
         snprintf(unit, sizeof unit, "%s per instance-hour", fx->currency);

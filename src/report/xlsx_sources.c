@@ -43,10 +43,12 @@ void gp_xlsx_sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
     text_cell(b, src, row, 0, "prices as of", b->bold);
     text_cell(b, src, row++, 1, meta && meta->as_of ? meta->as_of : "", NULL);
     row++;
-    static const char *const sh2[] = {"option",        "catalog entry",  "pricing",    "hourly",
-                                      "upfront",       "effective from", "source",     "listed in",
-                                      "exchange rate", "rate of",        "rate source"};
-    for (int c = 0; c < 11; c++)
+    static const char *const sh2[] = {
+        "option",        "catalog entry",  "pricing",     "hourly",
+        "upfront",       "effective from", "source",      "listed in",
+        "exchange rate", "rate of",        "rate source", "rate age on prices as of (days)",
+        "rate stale"};
+    for (int c = 0; c < 13; c++)
         text_cell(b, src, row, c, sh2[c], b->bold);
     row++;
     for (int k = 0; meta && k < meta->n_sources; k++, row++) {
@@ -64,6 +66,14 @@ void gp_xlsx_sources_sheet(book *b, lxw_worksheet *src, const gp_scenario *s,
             num_cell(b, src, row, 8, ps->fx_rate, b->num);
             text_cell(b, src, row, 9, ps->fx_date, NULL);
             text_cell(b, src, row, 10, ps->fx_source, NULL);
+            long age = gp_fx_rate_age_days(ps, meta->as_of);
+            if (age >= 0)
+                num_cell(b, src, row, 11, (double)age, NULL);
+            if (age > GP_FX_STALE_DAYS) {
+                char flag[48];
+                snprintf(flag, sizeof flag, "stale: over %d days old", GP_FX_STALE_DAYS);
+                text_cell(b, src, row, 12, flag, NULL);
+            }
         }
     }
     row++;

@@ -104,8 +104,48 @@ static int opening_rows(wbctx *x, lxw_worksheet *ws, int row) {
 
 /* The Summary's rows: its head (HEAD), self-hosted (FIRST), then one an option; in work mode the
  * cost per busy GPU-hour sits in the first column after the hidden helpers (12..16), so it
- * shows next to the visible ones. */
-enum { HEAD = 7, FIRST = 8, PER_GPU_H = 17 };
+ * shows next to the visible ones. Two more hidden helpers follow it: whether the side rests on
+ * spot capacity (SPOT) and whether it has the lowest total of those that do not (LOW_G). */
+enum { HEAD = 9, FIRST = 10, PER_GPU_H = 17, SPOT = 18, LOW_G = 19 };
+
+/* Rows 3 and 4 (1-based): the cheapest side with guaranteed capacity (not resting on spot,
+ * which the provider can reclaim) and its total, from the hidden helpers SPOT and LOW_G; then,
+ * when the cheapest rests on spot, a line that says so. Cached as report_spot.c decides. */
+static void summary_guaranteed(wbctx *x, lxw_worksheet *ws, const char *cheapest) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int a = FIRST + 1, z = FIRST + 1 + s->n_options; /* 1-based rows of the sides */
+    char sp[8], lg[8], f[2048];
+    col_name(SPOT, sp);
+    col_name(LOW_G, lg);
+    int g;
+    bool has_g = gp_report_guaranteed(s, r, &g);
+    char name[GP_NAME_BYTES] = "none";
+    if (has_g)
+        gp_text_clean(g < 0 ? "self-hosted" : s->options[g].name, name, sizeof name);
+    text_cell(b, ws, 2, 0, "cheapest with guaranteed capacity (not spot)", NULL);
+    snprintf(f, sizeof f,
+             "=IF(COUNTIF($%s$%d:$%s$%d,1)=0,\"none\",INDEX($A$%d:$A$%d,MATCH(1,$%s$%d:$%s$%d,0)))",
+             lg, a, lg, z, a, z, lg, a, lg, z);
+    keep(b, worksheet_write_formula_str(ws, 2, 1, f, NULL, name));
+    snprintf(f, sizeof f,
+             "=IF(COUNTIF($%s$%d:$%s$%d,1)=0,\"\",INDEX($B$%d:$B$%d,MATCH(1,$%s$%d:$%s$%d,0)))", lg,
+             a, lg, z, a, z, lg, a, lg, z);
+    maybe(b, ws, 2, 2, has_g, has_g ? (g < 0 ? r->self.total : r->options[g].total) : 0, b->money,
+          f);
+    char note[2 * GP_NAME_BYTES + 160] = "";
+    if (gp_report_rests_on_spot(s, r, r->cheapest))
+        snprintf(note, sizeof note,
+                 "%s rests on spot capacity, which the provider can reclaim; cheapest with "
+                 "guaranteed capacity: %s.",
+                 cheapest, name);
+    snprintf(f, sizeof f,
+             "=IF(INDEX($%s$%d:$%s$%d,MATCH(1,$M$%d:$M$%d,0))=1,B2&\" rests on spot capacity, "
+             "which the provider can reclaim; cheapest with guaranteed capacity: \"&B3&\".\",\"\")",
+             sp, a, sp, z, a, z);
+    keep(b, worksheet_write_formula_str(ws, 3, 0, f, b->bold, note));
+}
 
 /* The answer, the plan's start, horizon and demand, and the table's head. */
 static void summary_head(wbctx *x, lxw_worksheet *ws) {
@@ -124,19 +164,20 @@ static void summary_head(wbctx *x, lxw_worksheet *ws) {
     gp_text_clean(r->cheapest < 0 ? "self-hosted" : s->options[r->cheapest].name, cheapest,
                   sizeof cheapest);
     keep(b, worksheet_write_formula_str(ws, 1, 1, f, b->bold, cheapest));
-    text_cell(b, ws, 2, 0, "plan starts (month 1 begins)", NULL);
-    gp_xlsx_formula(b, ws, 2, 1, month_serial(x->start_year, x->start_month, x->start_day), b->date,
+    summary_guaranteed(x, ws, cheapest);
+    text_cell(b, ws, 4, 0, "plan starts (month 1 begins)", NULL);
+    gp_xlsx_formula(b, ws, 4, 1, month_serial(x->start_year, x->start_month, x->start_day), b->date,
                     "=start_date");
-    text_cell(b, ws, 3, 0, "horizon (months)", NULL);
-    gp_xlsx_formula(b, ws, 3, 1, M, NULL, "=horizon_months");
+    text_cell(b, ws, 5, 0, "horizon (months)", NULL);
+    gp_xlsx_formula(b, ws, 5, 1, M, NULL, "=horizon_months");
     char wr[64];
     plan_range(x, wr, sizeof wr, c->w, false);
-    text_cell(b, ws, 4, 0,
+    text_cell(b, ws, 6, 0,
               s->work_mode ? "demand over the horizon (work units)"
                            : "demand over the horizon (busy GPU-hours)",
               NULL);
-    gp_xlsx_formula(b, ws, 4, 1, r->demand_work, b->num, "=SUM(%s)", wr);
-    text_cell(b, ws, 5, 0,
+    gp_xlsx_formula(b, ws, 6, 1, r->demand_work, b->num, "=SUM(%s)", wr);
+    text_cell(b, ws, 7, 0,
               "Rented GPUs are billed for busy hours only (times each option's idle overhead); "
               "owned GPUs cost the same busy or idle.",
               NULL);
@@ -168,6 +209,39 @@ static void summary_head(wbctx *x, lxw_worksheet *ws) {
                   b->head);
     if (s->work_mode)
         text_cell(b, ws, HEAD, PER_GPU_H, "per busy GPU-hour (its own throughput)", b->head);
+    text_cell(b, ws, HEAD, SPOT, "rests on spot", b->head);
+    text_cell(b, ws, HEAD, LOW_G, "lowest guaranteed total", b->head);
+}
+
+/* Side i's SPOT and LOW_G helpers: spot pricing rests on spot; a committed option's spot burst
+ * and self-hosted's spot bridge only when they do some work (report_spot.c). */
+static void summary_spot(wbctx *x, lxw_worksheet *ws, int i, int row) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int R = row + 1, a = FIRST + 1, z = FIRST + 1 + s->n_options;
+    bool on = gp_report_rests_on_spot(s, r, i);
+    int via = i < 0 ? s->bridge : s->options[i].pricing == GP_COMMITTED ? s->options[i].burst : -1;
+    bool spot_via = via >= 0 && s->options[via].pricing == GP_SPOT;
+    if (i >= 0 && s->options[i].pricing == GP_SPOT) {
+        num_cell(b, ws, row, SPOT, 1, NULL);
+    } else if (spot_via && (i < 0 || s->options[i].has_base_gpus)) {
+        char rg[64];
+        plan_range(x, rg, sizeof rg, i < 0 ? x->c.bridge : x->c.o[i].burst, false);
+        gp_xlsx_formula(b, ws, row, SPOT, on, NULL, "=IF(SUM(%s)>0,1,0)", rg);
+    } else {
+        num_cell(b, ws, row, SPOT, 0, NULL);
+    }
+    int g;
+    bool low = !on && gp_report_guaranteed(s, r, &g) &&
+               gp_money_equal(i < 0 ? r->self.total : r->options[i].total,
+                              g < 0 ? r->self.total : r->options[g].total);
+    char sp[8], mn[128];
+    col_name(SPOT, sp);
+    snprintf(mn, sizeof mn, "_xlfn.MINIFS($B$%d:$B$%d,$%s$%d:$%s$%d,0)", a, z, sp, a, sp, z);
+    gp_xlsx_formula(b, ws, row, LOW_G, low, NULL,
+                    "=IF(%s%d=1,0,IF(ABS(B%d-%s)<=1E-9*MAX(1,ABS(B%d),ABS(%s)),1,0))", sp, R, R, mn,
+                    R, mn);
 }
 
 /* Option i's break-even and payback months (with and without the exit value), its slopes and
@@ -318,6 +392,7 @@ static void summary_side(wbctx *x, lxw_worksheet *ws, int i, const char *mr, con
     gp_xlsx_formula(b, ws, row, 12, gp_money_equal(total, low), NULL,
                     "=IF(ABS(B%d-MIN(%s))<=1E-9*MAX(1,ABS(B%d),ABS(MIN(%s))),1,0)", R, lows, R,
                     lows);
+    summary_spot(x, ws, i, row);
     if (i < 0)
         return;
     summary_option_row(x, ws, i, row, mr);
@@ -371,6 +446,7 @@ static void summary_tail(wbctx *x, lxw_worksheet *ws, int row) {
     worksheet_set_column(ws, 1, 11, 14, NULL);
     worksheet_set_column_opt(ws, 12, 16, 12, NULL, &hidden);
     worksheet_set_column(ws, 17, 17, 14, NULL);
+    worksheet_set_column_opt(ws, SPOT, LOW_G, 12, NULL, &hidden);
     finish_sheet(ws, true, -1);
 }
 

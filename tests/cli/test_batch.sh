@@ -314,6 +314,13 @@ check "diff of a run with itself: nothing" bash -c "[ $rc = 0 ] && grep -q '0 de
 sed 's/"hourly": 12}/"hourly": 1}/' "$tmp/fleet.json" >"$tmp/fleet-cheap.json"
 "$gpuplan" diff "$tmp/fleet.json" "$tmp/fleet-cheap.json" >"$tmp/sdiff.out"; rc=$?
 check "diff of two scenario files" bash -c "[ $rc = 0 ] && grep -q 'total fleet-plan: cloud od' '$tmp/sdiff.out'"
+# A flip between two scenarios names the input that moved it, old -> new, with its JSON path.
+seedf=$root/tests/fixtures/examples/seed-dgx-a100.json
+sed 's/"hourly": 9.835/"hourly": 11/' "$seedf" >"$tmp/seed-dear.json"
+"$gpuplan" diff "$seedf" "$tmp/seed-dear.json" >"$tmp/idiff.out"; rc=$?
+check "diff: a flip names the input that changed" bash -c "[ $rc = 3 ] && grep -qF 'FLIP  Ten DGX A100 against AWS p4d (seed figures): self_hosted is now the cheapest (was p4d spot; 1,550,782.80 -> 1,562,288.00) because p4d spot: hourly 9.835 -> 11' '$tmp/idiff.out' && grep -qxF 'input Ten DGX A100 against AWS p4d (seed figures): p4d spot: hourly 9.835 -> 11 (cloud_options[1].hourly)' '$tmp/idiff.out'"
+"$gpuplan" diff "$seedf" "$tmp/seed-dear.json" --json >"$tmp/idiff.json"
+check "diff --json: the input as a change with its path" $py -c "import json; c = [c for c in json.load(open('$tmp/idiff.json'))['changes'] if c['kind'] == 'input']; assert [(x['what'], x['path'], x['old'], x['new']) for x in c] == [('p4d spot: hourly', 'cloud_options[1].hourly', 9.835, 11)], c"
 api=$root/tests/fixtures/examples/v2-api-bridge-level-months.json
 sed 's/"price_per_unit": 0.6/"price_per_unit": 0.2/' "$api" >"$tmp/api-cheap.json"
 "$gpuplan" diff "$api" "$tmp/api-cheap.json" >"$tmp/apidiff.out"; rc=$?

@@ -64,6 +64,33 @@ assert abs(s[\"fx_rate\"] - 1.0 / 7.0) < 1e-12 and s[\"fx_date\"] == \"2022-07-0
 assert abs(s[\"hourly\"] - 20.0) < 1e-9, s
 '"
 check "the text report shows the rate and its date" bash -c "'$gpuplan' report '$tmp/usd.json' --as-of 2022-07-15 | grep -q 'listed 140 CNY/h, converted at 0.142857 USD per CNY of 2022-07-01'"
+# A rate more than 30 days older than as_of is flagged with its age (md, JSON, the workbook);
+# 14 days old is not.
+check "a fresh rate: its age, not flagged" bash -c "'$gpuplan' report '$tmp/usd.json' --format json --as-of 2022-06-15 | $py -c '
+import json, sys
+s = json.load(sys.stdin)[\"sources\"][0]
+assert s[\"fx_age_days\"] == 14 and s[\"fx_stale\"] is False, s
+' && ! '$gpuplan' report '$tmp/usd.json' --as-of 2022-06-15 | grep -q 'days old'"
+check "a stale rate: flagged with its age in md and JSON" bash -c "'$gpuplan' report '$tmp/usd.json' --as-of 2022-09-15 | grep -qF 'of 2022-07-01 (test rates' && '$gpuplan' report '$tmp/usd.json' --as-of 2022-09-15 | grep -qF '; **rate 76 days old on 2022-09-15** (over 30) |' && '$gpuplan' report '$tmp/usd.json' --format json --as-of 2022-09-15 | $py -c '
+import json, sys
+s = json.load(sys.stdin)[\"sources\"][0]
+assert s[\"fx_date\"] == \"2022-07-01\" and s[\"fx_age_days\"] == 76 and s[\"fx_stale\"] is True, s
+'"
+"$gpuplan" report "$tmp/usd.json" --format xlsx --as-of 2022-09-15 -o "$tmp/stale.xlsx"
+"$gpuplan" report "$tmp/usd.json" --format xlsx --as-of 2022-07-15 -o "$tmp/fresh.xlsx"
+check "a stale rate: flagged on the workbook's Sources and Assumptions" $py - "$tmp/stale.xlsx" "$tmp/fresh.xlsx" <<'PY'
+import sys, openpyxl
+for path, age, flag, unit in [(sys.argv[1], 76, 'stale: over 30 days old', 'USD per CNY (of 2022-07-01, stale; see Sources)'),
+                              (sys.argv[2], 14, None, 'USD per CNY (of 2022-07-01; see Sources)')]:
+    wb = openpyxl.load_workbook(path)
+    rows = list(wb['Sources'].iter_rows(values_only=True))
+    head = next(r for r in rows if r[0] == 'option')
+    assert head[11:13] == ('rate age on prices as of (days)', 'rate stale'), head
+    gn = next(r for r in rows if r[0] == 'gn')
+    assert gn[11:13] == (age, flag), gn
+    a = [r for r in wb['Assumptions'].iter_rows(values_only=True) if r[0] == 'gn: exchange rate']
+    assert len(a) == 1 and a[0][2] == unit, a
+PY
 check "a CNY entry in a CNY scenario: as listed, no rate" bash -c "'$gpuplan' report '$tmp/cnyplan.json' --format json --as-of 2022-06-15 | $py -c '
 import json, sys
 s = json.load(sys.stdin)[\"sources\"][0]

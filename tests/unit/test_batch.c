@@ -109,6 +109,69 @@ static void test_diff_exit_value(void **state) {
     gp_batch_summary_done(&b);
 }
 
+/* Inputs of scenarios evaluated by diff (no catalog price moved): each input that differs is
+ * named with its path, old -> new, the largest relative change first, and they explain the
+ * flip; an input a catalog price or a measured figure already names is not repeated; a side
+ * without inputs (a summary.json) compares none. */
+static void set_inputs(gp_batch_scenario *s, double pue, double spot, double od, double util) {
+    static const char *const what[][2] = {{"self_hosted.power.pue", "PUE"},
+                                          {"cloud_options[0].hourly", "spot: hourly"},
+                                          {"cloud_options[1].hourly", "od: hourly"},
+                                          {"demand.utilization", "demand: busy share"}};
+    double v[] = {pue, spot, od, util};
+    s->n_inputs = 4;
+    s->inputs = calloc(4, sizeof *s->inputs);
+    for (int i = 0; i < 4; i++) {
+        snprintf(s->inputs[i].path, sizeof s->inputs[i].path, "%s", what[i][0]);
+        snprintf(s->inputs[i].label, sizeof s->inputs[i].label, "%s", what[i][1]);
+        s->inputs[i].value = v[i];
+    }
+}
+
+static void test_diff_inputs(void **state) {
+    (void)state;
+    gp_batch_summary a = {0}, b = {0};
+    set_inputs(add(&a, "x", 100, 90, 40, 0.5), 1.2, 9.835, 40, 0.5);
+    set_inputs(add(&b, "x", 100, 200, 10, 0.6), 1.3, 11, 10, 0.6);
+    gp_batch_diff d;
+    gp_batch_diff_run(&a, &b, 1.0, &d);
+    /* od's hourly is the catalog price's change; utilization is the measured figure's. */
+    assert_int_equal(count(&d, GP_CHANGE_INPUT), 2);
+    const gp_batch_change *in = find(&d, GP_CHANGE_INPUT, "x");
+    assert_non_null(in);
+    assert_string_equal(in->what, "spot: hourly"); /* +10.6 % before PUE's +7.7 % */
+    assert_string_equal(in->source, "cloud_options[0].hourly");
+    assert_close(in->old_v, 9.835, REL);
+    assert_close(in->new_v, 11, REL);
+    assert_string_equal(in[1].what, "PUE");
+    const gp_batch_change *f = find(&d, GP_CHANGE_FLIP, "x");
+    assert_non_null(f);
+    assert_string_equal(f->because, "od price 40 -> 10 (cut, 2021-01-01); input utilization 0.5 "
+                                    "-> 0.6; spot: hourly 9.835 -> 11; PUE 1.2 -> 1.3");
+    assert_string_equal(gp_batch_change_name(GP_CHANGE_INPUT), "input");
+    gp_buf t;
+    gp_buf_init(&t, 1 << 16);
+    assert_int_equal(gp_report_batch_diff_text(&d, "A", &t), GP_OK);
+    assert_non_null(
+        strstr(t.data, "input x: spot: hourly 9.835 -> 11 (cloud_options[0].hourly)\n"));
+    gp_buf_done(&t);
+    cJSON *tree = gp_report_batch_diff_tree(&d, "A");
+    cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(tree, "changes"), 2);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "kind")), "input");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "path")),
+                        "cloud_options[0].hourly");
+    cJSON_Delete(tree);
+    gp_batch_diff_done(&d);
+    free(a.s[0].inputs);
+    a.s[0].inputs = NULL;
+    a.s[0].n_inputs = 0;
+    gp_batch_diff_run(&a, &b, 1.0, &d);
+    assert_int_equal(count(&d, GP_CHANGE_INPUT), 0);
+    gp_batch_diff_done(&d);
+    gp_batch_summary_done(&a);
+    gp_batch_summary_done(&b);
+}
+
 /* A price cut that flips the decision: the price change, the total that moved past the
  * threshold, the break-even month that went, and the flip explained by the price. */
 static void test_diff_price_flip(void **state) {
@@ -446,6 +509,7 @@ int main(void) {
         cmocka_unit_test(test_diff_nothing_moved),
         cmocka_unit_test(test_diff_exit_value),
         cmocka_unit_test(test_diff_price_flip),
+        cmocka_unit_test(test_diff_inputs),
         cmocka_unit_test(test_diff_measured_added_removed),
         cmocka_unit_test(test_diff_pairs_single_scenarios),
         cmocka_unit_test(test_summary_round_trip),

@@ -173,6 +173,22 @@ static void test_parse_share(void **state) {
     assert_false(gp_parse_share("7 0%", &v));
 }
 
+/* Day counts from 1970-01-01: the epoch, a leap day, across a century that is not leap; the
+ * exchange rate's age is their difference (report.h). */
+static void test_date_days(void **state) {
+    (void)state;
+    long d = -1, e = -1;
+    assert_true(gp_date_days("1970-01-01", &d) && d == 0);
+    assert_true(gp_date_days("2000-03-01", &d) && d == 11017);
+    assert_true(gp_date_days("2000-02-29", &e) && e == d - 1);
+    assert_true(gp_date_days("2100-03-01", &d) && gp_date_days("2100-02-28", &e) && d - e == 1);
+    assert_true(gp_date_days("2025-05-09", &e) && gp_date_days("2026-11-27", &d) && d - e == 567);
+    assert_true(gp_date_days("1969-12-31", &d) && d == -1);
+    assert_false(gp_date_days("2025-02-29", &d));
+    assert_false(gp_date_days("2025-5-9", &d));
+    assert_false(gp_date_days(NULL, &d));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean_table),
@@ -181,6 +197,7 @@ int main(void) {
         cmocka_unit_test(test_next_classes),
         cmocka_unit_test(test_clean_with_rules),
         cmocka_unit_test(test_parse_share),
+        cmocka_unit_test(test_date_days),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

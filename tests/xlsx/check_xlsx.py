@@ -150,22 +150,37 @@ def compare(xlsx, rep, rows, fiscal_start=1):
     want = 'self-hosted' if rep['cheapest'] == 'self_hosted' else rep['cheapest']
     if su.cell(2, 2).value != want:
         raise SystemExit('cheapest: workbook %r, engine %r' % (su.cell(2, 2).value, want))
+    # Spot can be reclaimed: the cheapest with guaranteed capacity and its total beside the
+    # cheapest, and a line saying so when the cheapest rests on spot.
+    g = rep['cheapest_guaranteed']
+    side = sh if g == 'self_hosted' else next((o for o in rep['options'] if o['name'] == g), None)
+    g = 'none' if g is None else 'self-hosted' if g == 'self_hosted' else g
+    if su.cell(3, 2).value != g:
+        raise SystemExit('cheapest guaranteed: workbook %r, engine %r' % (su.cell(3, 2).value, g))
+    close(su.cell(3, 3).value, side['total'] if side else None, 'cheapest guaranteed total')
+    note = su.cell(4, 1).value or ''
+    if rep['cheapest_rests_on_spot']:
+        if note != '%s rests on spot capacity, which the provider can reclaim; cheapest with ' \
+                   'guaranteed capacity: %s.' % (want, g):
+            raise SystemExit('no reclaim note under a cheapest on spot: %r' % note)
+    elif note:
+        raise SystemExit('reclaim note without spot: %r' % note)
     per = 'cost_per_work_unit' if rep['demand']['work_unit'] is not None else 'cost_per_gpu_hour'
-    assert su.cell(9, 1).value == 'self-hosted'
-    close(su.cell(9, 2).value, sh['total'], 'summary self total')
-    close(su.cell(9, 3).value, sh['npv'], 'summary self NPV')
-    close(su.cell(9, 4).value, sh[per], 'summary self ' + per)
+    assert su.cell(11, 1).value == 'self-hosted'
+    close(su.cell(11, 2).value, sh['total'], 'summary self total')
+    close(su.cell(11, 3).value, sh['npv'], 'summary self NPV')
+    close(su.cell(11, 4).value, sh[per], 'summary self ' + per)
     work_unit = rep['demand']['work_unit']
     sj = rep['scenario_json']
     if work_unit is not None:
         # The cost per unit of work is headed by its unit; the cost per busy GPU-hour of the
         # side's own throughput stands beside it (column R, after the hidden helpers).
-        assert su.cell(8, 4).value == 'per ' + work_unit, su.cell(8, 4).value
-        assert su.cell(8, 18).value.startswith('per busy GPU-hour'), su.cell(8, 18).value
-        close(su.cell(9, 18).value, sh['total'] / (sum(rep['demand']['work']) /
+        assert su.cell(10, 4).value == 'per ' + work_unit, su.cell(10, 4).value
+        assert su.cell(10, 18).value.startswith('per busy GPU-hour'), su.cell(10, 18).value
+        close(su.cell(11, 18).value, sh['total'] / (sum(rep['demand']['work']) /
               sj['self_hosted']['work_per_gpu_hour']), 'summary self per busy GPU-hour')
     for i, o in enumerate(rep['options']):
-        r = 10 + i
+        r = 12 + i
         assert su.cell(r, 1).value == o['name'], (su.cell(r, 1).value, o['name'])
         close(su.cell(r, 2).value, o['total'], o['name'] + ' total')
         close(su.cell(r, 3).value, o['npv'], o['name'] + ' NPV')

@@ -85,6 +85,39 @@ assert texts[w + 2].startswith('Electricity '), texts[w + 2]
 assert any(t.startswith('Against "') for t in texts[w + 3:]), texts[w:]
 PY
 then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=$((fails + 1)); fi
+# Spot can be reclaimed: the seed's cheapest is its spot option, so the Summary names the
+# cheapest with guaranteed capacity, its total and the reclaim line; dearer spot in the file
+# (recalculated by LibreOffice) makes self-hosted the cheapest and the line goes.
+"$gpuplan" report "$seed" --format xlsx --as-of 2026-11-22 -o "$tmp/spot.xlsx"
+if $py - "$tmp/spot.xlsx" "$tmp" <<'PY'
+import os, subprocess, sys, openpyxl
+book, tmp = sys.argv[1:3]
+su = openpyxl.load_workbook(book, data_only=True)['Summary']
+want = ('p4d spot', 'self-hosted', 'p4d spot rests on spot capacity, which the provider can '
+        'reclaim; cheapest with guaranteed capacity: self-hosted.')
+assert (su['B2'].value, su['B3'].value, su['A4'].value) == want, (su['B2'].value, su['B3'].value, su['A4'].value)
+assert su['C3'].value == su['B11'].value and su['A11'].value == 'self-hosted', su['C3'].value
+profile = os.path.join(tmp, 'lo-spot')
+os.makedirs(os.path.join(profile, 'user'), exist_ok=True)
+with open(os.path.join(profile, 'user', 'registrymodifications.xcu'), 'w') as f:  # recalculate on load
+    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/'
+            '2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3'
+            '.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/'
+            'Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>'
+            '</oor:items>\n')
+wb = openpyxl.load_workbook(book)
+a = wb['Assumptions']
+row = next(r for r in range(1, a.max_row + 1) if a.cell(r, 1).value == 'p4d spot: hourly')
+a.cell(row, 2).value = 40
+wb.save(os.path.join(tmp, 'spot-dear.xlsx'))
+subprocess.run(['soffice', '-env:UserInstallation=file://' + profile, '--headless',
+                '--norestore', '--convert-to', 'xlsx', '--outdir', os.path.join(tmp, 'spot-out'),
+                os.path.join(tmp, 'spot-dear.xlsx')], check=True, capture_output=True, timeout=180)
+su = openpyxl.load_workbook(os.path.join(tmp, 'spot-out', 'spot-dear.xlsx'), data_only=True)['Summary']
+assert (su['B2'].value, su['B3'].value, su['A4'].value) in (('self-hosted', 'self-hosted', ''),
+        ('self-hosted', 'self-hosted', None)), (su['B2'].value, su['B3'].value, su['A4'].value)
+PY
+then echo "ok Summary: the cheapest with guaranteed capacity, live"; else echo "FAIL Summary guaranteed"; fails=$((fails + 1)); fi
 # Viewers that do not recalculate show the cached values: the plan's start date on Summary
 # and each Plan row's month, year and fiscal year are cached as EDATE gives them (a 31st
 # start falls on a shorter month's last day), never 0 (1899-12-30).
@@ -98,7 +131,7 @@ PY
 if $py - "$tmp/start.xlsx" <<'PY'
 import datetime, sys, openpyxl
 wb = openpyxl.load_workbook(sys.argv[1], data_only=True)
-assert wb['Summary']['B3'].value == datetime.datetime(2027, 1, 31), wb['Summary']['B3'].value
+assert wb['Summary']['B5'].value == datetime.datetime(2027, 1, 31), wb['Summary']['B5'].value
 p = wb['Plan']
 head = [p.cell(1, c).value for c in range(1, p.max_column + 1)]
 d, y, fy = (head.index(h) + 1 for h in ('month (begins)', 'year', 'fiscal year'))
