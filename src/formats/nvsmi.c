@@ -200,9 +200,16 @@ static gp_status nvsmi_cells(const cell *cells, const int *col, int n, const cha
             }
             break;
         case F_INDEX: {
+            /* A garbled index would file the row under a GPU that does not exist. */
             double x;
-            if (number(c, &x) && x >= 0 && x < 4096)
+            if (number(c, &x) && x >= 0 && x < 4096 && x == (int)x) {
                 r->index = (int)x;
+            } else if (!placeholder(c)) {
+                snprintf(where, sizeof where, "%s:%d", origin, line);
+                st = gp_errorf(err, GP_E_INPUT, where,
+                               "index \"%.*s\" is not a GPU index (0 to 4095)",
+                               (int)(c.n < 40 ? c.n : 40), c.p);
+            }
             break;
         }
         case F_UUID:

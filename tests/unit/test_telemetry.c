@@ -335,6 +335,24 @@ static void test_nvsmi(void **state) {
             fail_msg("case %zu: got [%s]", i, err.msg);
         gp_samples_done(&s);
     }
+    /* A garbled index is refused too: filed by position it would make a GPU up. */
+    static const char *const bad_index[] = {"7x", "1.5", "-1", "4096", "one"};
+    for (size_t i = 0; i < sizeof bad_index / sizeof bad_index[0]; i++) {
+        char csv[256], want[64];
+        snprintf(csv, sizeof csv,
+                 "timestamp, index, utilization.gpu [%%]\n"
+                 "2026/01/02 03:04:05.678, 0, 50 %%\n"
+                 "2026/01/02 03:04:05.678, %s, 60 %%\n",
+                 bad_index[i]);
+        snprintf(want, sizeof want, "index \"%s\" is not a GPU index", bad_index[i]);
+        gp_samples_init(&s, 1000);
+        assert_int_equal(gp_nvsmi_parse(csv, strlen(csv), "i.csv", NULL, "h", &s, &err),
+                         GP_E_INPUT);
+        assert_string_equal(err.where, "i.csv:3");
+        if (!strstr(err.msg, want))
+            fail_msg("index %s: got [%s]", bad_index[i], err.msg);
+        gp_samples_done(&s);
+    }
     const char *units = "timestamp, utilization.gpu [%], power.draw [W], memory.used [MiB], "
                         "clocks.sm [MHz]\n"
                         "2026/01/02 03:04:05.678, 50%, 300.00 W, 1000 MiB, 1980 MHz\n";
