@@ -98,13 +98,21 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
 gp_status gp_history_rules_yaml(gp_buf *out);
 
 /* How far the series `recorded` (a rule's record name) cover o's window (o->match): the GPUs
- * with a point of it and those with a raw DCGM_FI_DEV_GPU_UTIL sample in the hour before
- * first_ms and in the hour before last_ms. covered: in both hours at least as many GPUs have
- * the recorded series as have the raw one, and some have (a backfill and the live rules both
- * reach the window). Errors as gp_history_query, GP_E_INPUT for the server's refusal. */
+ * (by Hostname, instance, UUID and gpu, so that a pod's labels do not count one GPU twice)
+ * with a point of it and those with a raw DCGM_FI_DEV_GPU_UTIL sample in each of up to
+ * GP_COVERAGE_PROBES hours spread evenly from the one ending at first_ms to the one ending at
+ * last_ms. covered: some GPU has the recorded series, and in no hour asked about do fewer GPUs
+ * have it than have the raw one (an hour with neither says nothing against: a window may reach
+ * past the fleet's history). Reading absent recorded series would lose what the raw ones hold,
+ * so the hours are spread through the window, not only at its ends. Where not covered: the
+ * first hour they fall short in (at_ms its end, rec and raw its counts) and why, the sentence
+ * that says so. Errors as gp_history_query, GP_E_INPUT for the server's refusal. */
+#define GP_COVERAGE_PROBES 8
 typedef struct gp_rec_coverage {
-    double rec[2], raw[2]; /* [first hour, last hour] */
+    double rec, raw;
+    int64_t at_ms;
     bool covered;
+    char why[200];
 } gp_rec_coverage;
 
 gp_status gp_history_coverage(const gp_history_opts *o, const char *recorded, int64_t first_ms,

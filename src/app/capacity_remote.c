@@ -753,7 +753,7 @@ static gp_status mig_profiles(const gp_history_opts *o, const window *w, char **
 }
 
 /* Whether the recorded series answer for this window (q->recorded, else detected): they do
- * when, in the window's first and last hours, as many GPUs have a recorded mean as have raw
+ * when, in hours spread through the window, as many GPUs have a recorded mean as have raw
  * GPU_UTIL (a backfill and the live rules covering it), and some do (gp_history_coverage, as the
  * import decides). Without MIG only: the instances' weights are the server's profiles
  * (mig_profiles), not rules'. c->series says which was read and why. */
@@ -788,10 +788,7 @@ static gp_status recorded_or_raw(const gp_cap_query *q, const window *w, const m
                  "contrib/prometheus/gpuplan-capacity.rules.yml)",
                  rec_rules[R_UTIL].name);
     else
-        snprintf(c->series, sizeof c->series,
-                 "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
-                 "its first and last hours, %.0f and %.0f raw)",
-                 rec_rules[R_UTIL].name, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
+        snprintf(c->series, sizeof c->series, "raw series (%s)", cov.why);
     return GP_OK;
 }
 

@@ -942,7 +942,10 @@ static gp_status choose_series(run *r, gp_history_opts *o) {
     gp_rec_coverage cov;
     gp_err e;
     p->queries += 2;
-    if (gp_history_coverage(o, probe, o->since_ms + GP_HOUR_MS, o->until_ms, &cov, &e)) {
+    /* The last hour asked about is one the import reads: it ends REC_LAG_MS before now at the
+     * latest, when the newest recorded points may not be there yet. */
+    int64_t end = o->until_ms, lag = gp_now_ms() - REC_LAG_MS;
+    if (gp_history_coverage(o, probe, o->since_ms + GP_HOUR_MS, end < lag ? end : lag, &cov, &e)) {
         if (o->recorded == GP_REC_YES) {
             *r->err = e;
             return e.code;
@@ -955,20 +958,16 @@ static gp_status choose_series(run *r, gp_history_opts *o) {
     r->rec = cov.covered;
     if (!r->rec && o->recorded == GP_REC_YES)
         return gp_errorf(r->err, GP_E_INPUT, o->url,
-                         "--recorded yes: the recorded %s do not cover the window (%.0f and %.0f "
-                         "GPUs in its first and last hours, %.0f and %.0f raw); load and backfill "
+                         "--recorded yes: %s; load and backfill "
                          "contrib/prometheus/gpuplan-history.rules.yml, or use --recorded auto",
-                         probe, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
+                         cov.why);
     if (r->rec)
         snprintf(p->series, sizeof p->series,
                  "recorded series (%s%s and the rest of "
                  "contrib/prometheus/gpuplan-history.rules.yml)",
                  o->recorded == GP_REC_YES ? "--recorded yes; " : "", probe);
     else
-        snprintf(p->series, sizeof p->series,
-                 "raw series (the recorded %s do not cover the window: %.0f and %.0f GPUs in "
-                 "its first and last hours, %.0f and %.0f raw)",
-                 probe, cov.rec[0], cov.rec[1], cov.raw[0], cov.raw[1]);
+        snprintf(p->series, sizeof p->series, "raw series (%s)", cov.why);
     if (!r->rec)
         return GP_OK;
     o->step_ms = GP_BUCKET_MS;
@@ -1144,6 +1143,9 @@ gp_status gp_history_query(const gp_history_opts *o, gp_prom_call *calls, size_t
     return rc;
 }
 
+/* The labels that name one GPU across its series (a pod's labels may change, the GPU not). */
+#define GPU_LABELS "Hostname, instance, UUID, gpu"
+
 gp_status gp_history_coverage(const gp_history_opts *o, const char *recorded, int64_t first_ms,
                               int64_t last_ms, gp_rec_coverage *out, gp_err *err) {
     memset(out, 0, sizeof *out);
@@ -1155,29 +1157,58 @@ gp_status gp_history_coverage(const gp_history_opts *o, const char *recorded, in
     /* The GPUs with a recorded point and with a raw GPU_UTIL in the hour before t, each a
      * point tagged "r" and "d" (none when there are none). */
     gp_buf_printf(&text,
-                  "label_replace(count(count_over_time(%s%s[1h])), \"%s\", \"r\", \"\", \"\") or "
-                  "label_replace(count(count_over_time(DCGM_FI_DEV_GPU_UTIL%s[1h])), \"%s\", "
-                  "\"d\", \"\", \"\")",
-                  recorded, s, GP_RANGE_AGG_LABEL, s, GP_RANGE_AGG_LABEL);
-    gp_prom_call calls[2] = {{.query = text.data, .time_ms = first_ms},
-                             {.query = text.data, .time_ms = last_ms}};
-    gp_status rc = text.data ? gp_history_query(o, calls, 2, err)
+                  "label_replace(count(count by (%s) (count_over_time(%s%s[1h]))), \"%s\", \"r\", "
+                  "\"\", \"\") or label_replace(count(count by (%s) "
+                  "(count_over_time(DCGM_FI_DEV_GPU_UTIL%s[1h]))), \"%s\", \"d\", \"\", \"\")",
+                  GPU_LABELS, recorded, s, GP_RANGE_AGG_LABEL, GPU_LABELS, s, GP_RANGE_AGG_LABEL);
+    /* The hours asked about: evenly spread from first_ms to last_ms, so that a stretch of the
+     * window where only the raw series are (rules loaded later, a backfill left short) shows. */
+    gp_prom_call calls[GP_COVERAGE_PROBES] = {0};
+    int64_t span = last_ms > first_ms ? last_ms - first_ms : 0;
+    size_t n = span >= (GP_COVERAGE_PROBES - 1) * GP_HOUR_MS ? GP_COVERAGE_PROBES
+               : span >= GP_HOUR_MS                          ? 2
+                                                             : 1;
+    for (size_t i = 0; i < n; i++)
+        calls[i] = (gp_prom_call){.query = text.data,
+                                  .time_ms = first_ms +
+                                             (n > 1 ? span / (int64_t)(n - 1) * (int64_t)i : 0)};
+    if (n > 1)
+        calls[n - 1].time_ms = last_ms;
+    gp_status rc = text.data ? gp_history_query(o, calls, n, err)
                              : gp_errorf(err, GP_E_LIMIT, o->url, "the selector is too long");
-    for (int i = 0; i < 2; i++) {
+    bool some = false, short_of = false;
+    for (size_t i = 0; i < n; i++) {
+        double rec = 0, raw = 0;
         gp_promvec v;
         gp_promvec_init(&v, 16);
         if (rc == GP_OK)
             rc = gp_promvec_parse(calls[i].body.data ? calls[i].body.data : "", calls[i].body.len,
                                   o->url, calls[i].http_status, NULL, &v, err);
         for (size_t k = 0; rc == GP_OK && k < v.n; k++)
-            *(v.it[k].agg[0] == 'd' ? &out->raw[i] : &out->rec[i]) += v.it[k].v;
+            *(v.it[k].agg[0] == 'd' ? &raw : &rec) += v.it[k].v;
         gp_promvec_done(&v);
         gp_buf_done(&calls[i].body);
+        some |= rec > 0;
+        if (rc == GP_OK && rec < raw && !short_of) /* the first hour they fall short in */
+            short_of = true, out->rec = rec, out->raw = raw, out->at_ms = calls[i].time_ms;
     }
     gp_buf_done(&text);
     gp_buf_done(&sel);
-    out->covered = rc == GP_OK && out->rec[0] >= out->raw[0] && out->rec[1] >= out->raw[1] &&
-                   out->rec[0] + out->rec[1] > 0;
+    out->covered = rc == GP_OK && some && !short_of;
+    if (rc == GP_OK && !some) {
+        snprintf(out->why, sizeof out->why,
+                 "no GPU has the recorded %.60s in the window (%zu hours asked about)", recorded,
+                 n);
+    } else if (rc == GP_OK && short_of) {
+        char when[32];
+        time_t t = (time_t)(out->at_ms / 1000);
+        struct tm tm;
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&t, &tm));
+        snprintf(out->why, sizeof out->why,
+                 "the recorded %.60s do not cover the window: in the hour to %s, %.0f GPUs "
+                 "had them and %.0f the raw series",
+                 recorded, when, out->rec, out->raw);
+    }
     return rc;
 }
 

@@ -79,7 +79,7 @@ runs() {
 # said FILE TEXT: the JSON's server.series starts with TEXT.
 said() { $py -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["server"]["series"].startswith(sys.argv[2]))' "$@"; }
 cap --match "$plain" >"$tmp/none.json"
-check "no rules on the server: the raw series, said so" said "$tmp/none.json" "raw series (the recorded gpu:gpuplan_gpu_util:avg5m do not cover"
+check "no rules on the server: the raw series, said so" said "$tmp/none.json" "raw series (no GPU has the recorded gpu:gpuplan_gpu_util:avg5m in the window"
 
 # Backfill the rules over the history through the running server, then restart on the blocks.
 promtool tsdb create-blocks-from rules --start "$start" --end "$end" --url "$url" \
