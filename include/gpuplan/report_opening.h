@@ -50,6 +50,9 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
  * when every side rests on spot. */
 bool gp_report_rests_on_spot(const gp_scenario *s, const gp_result *r, int side);
 bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side);
+/* The other sides with guaranteed capacity whose total equals side g's (a tie: docs/model.md's
+ * rule), in report order, into tied[0..cap); returns how many there are. */
+int gp_report_guaranteed_tied(const gp_scenario *s, const gp_result *r, int g, int *tied, int cap);
 /* The same with self-hosted's total taken without its exit value (2.1: a book value, not
  * cash), the side a reader would pick on cash alone. */
 bool gp_report_guaranteed_without_exit(const gp_scenario *s, const gp_result *r, int *side);

@@ -177,11 +177,19 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     cJSON_AddBoolToObject(doc, "cheapest_rests_on_spot",
                           gp_report_rests_on_spot(s, r, r->cheapest));
     int g;
-    if (gp_report_guaranteed(s, r, &g))
+    /* `guaranteed_tied_with`: the other guaranteed sides at its total ([] when none). */
+    cJSON *gtied = cJSON_CreateArray();
+    if (gp_report_guaranteed(s, r, &g)) {
         cJSON_AddStringToObject(doc, "cheapest_guaranteed",
                                 g < 0 ? "self_hosted" : s->options[g].name);
-    else
+        int t[GP_MAX_OPTIONS + 1], nt = gp_report_guaranteed_tied(s, r, g, t, GP_MAX_OPTIONS + 1);
+        for (int i = 0; i < nt; i++)
+            cJSON_AddItemToArray(
+                gtied, cJSON_CreateString(t[i] < 0 ? "self_hosted" : s->options[t[i]].name));
+    } else {
         cJSON_AddNullToObject(doc, "cheapest_guaranteed");
+    }
+    cJSON_AddItemToObject(doc, "guaranteed_tied_with", gtied);
     if (gp_report_guaranteed_without_exit(s, r, &g)) /* self-hosted less its exit value */
         cJSON_AddStringToObject(doc, "cheapest_guaranteed_without_exit",
                                 g < 0 ? "self_hosted" : s->options[g].name);

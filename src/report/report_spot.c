@@ -38,6 +38,19 @@ bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side) {
     return found;
 }
 
+int gp_report_guaranteed_tied(const gp_scenario *s, const gp_result *r, int g, int *tied, int cap) {
+    double low = g < 0 ? r->self.total : r->options[g].total;
+    int n = 0;
+    for (int k = -1; k < s->n_options; k++)
+        if (k != g && !gp_report_rests_on_spot(s, r, k) &&
+            gp_money_equal(k < 0 ? r->self.total : r->options[k].total, low)) {
+            if (n < cap)
+                tied[n] = k;
+            n++;
+        }
+    return n;
+}
+
 bool gp_report_guaranteed_without_exit(const gp_scenario *s, const gp_result *r, int *side) {
     bool found = false;
     double low = 0;
@@ -93,12 +106,22 @@ void gp_report_spot_headline(const gp_scenario *s, const gp_result *r, char *out
     gp_fmt_money(total - best, more, sizeof more);
     if (best > 0)
         gp_fmt_pct((total - best) / best, pct, sizeof pct);
-    char of[256], without[256];
+    char of[256], without[256], tie[256] = "";
     exit_beside(s, r, g, of, without, sizeof of);
+    int tied[8], nt = gp_report_guaranteed_tied(s, r, g, tied, 8);
+    for (int i = 0; i < nt && i < 8; i++) { /* "(a tie with od, od2: the same total)" */
+        size_t l = strlen(tie);
+        snprintf(tie + l, sizeof tie - l, "%s%s", i ? ", " : " (a tie with ",
+                 tied[i] < 0 ? "self-hosted" : s->options[tied[i]].name);
+    }
+    if (nt) {
+        size_t l = strlen(tie);
+        snprintf(tie + l, sizeof tie - l, "%s: the same total)", nt > 8 ? ", ..." : "");
+    }
     snprintf(out, cap,
-             "%s: the cheapest with guaranteed capacity is %s, %s %s in total%s, %s %s "
+             "%s: the cheapest with guaranteed capacity is %s%s, %s %s in total%s, %s %s "
              "more%s%s%s%s.",
-             what, g < 0 ? "self-hosted" : s->options[g].name, t, s->currency, of, more,
+             what, g < 0 ? "self-hosted" : s->options[g].name, tie, t, s->currency, of, more,
              s->currency, *pct ? " (" : "", pct, *pct ? " %)" : "", without);
 }
 

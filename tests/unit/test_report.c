@@ -284,6 +284,14 @@ static const char spot_wins[] =
  * at 2 an 8-GPU instance-hour (4,380 instance-hours) renting costs 8,760, the price of the one
  * server owned (no power, nothing else): self-hosted and "od" tie, and "od2" at the same price
  * ties too. */
+/* The tie above with a spot option at 1.9 an 8-GPU instance-hour (8,322 in total): spot is
+ * cheapest, and the cheapest with guaranteed capacity is a tie of self-hosted and "od". */
+static const char spot_beside_tie[] =
+    "{\"name\": \"t\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
+    "0.5}, \"self_hosted\": {\"server_price\": 8760}, \"cloud_options\": [{\"name\": \"od\", "
+    "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"sp\", "
+    "\"pricing\": \"spot\", \"gpus_per_instance\": 8, \"hourly\": 1.9}]}";
+
 static const char tie[] =
     "{\"name\": \"t\", \"horizon_months\": 12, \"demand\": {\"gpus\": 8, \"utilization\": "
     "0.5}, \"self_hosted\": {\"server_price\": 8760}, \"cloud_options\": [{\"name\": \"od\", "
@@ -324,6 +332,19 @@ static void test_tie_headline(void **state) {
     free(md);
     doc = gp_report_json_tree(sc, res, NULL);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "tied_with_cheapest")), 0);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "guaranteed_tied_with")), 0);
+    cJSON_Delete(doc);
+    /* Spot cheapest, and the cheapest with guaranteed capacity a tie: both named. */
+    md = md_of(spot_beside_tie);
+    assert_non_null(strstr(md, "the cheapest with guaranteed capacity is self-hosted (a tie with "
+                               "od: the same total), 8,760.00 USD in total"));
+    free(md);
+    doc = gp_report_json_tree(sc, res, NULL);
+    assert_string_equal(cJSON_GetObjectItem(doc, "cheapest_guaranteed")->valuestring,
+                        "self_hosted");
+    cJSON *gt = cJSON_GetObjectItem(doc, "guaranteed_tied_with");
+    assert_int_equal(cJSON_GetArraySize(gt), 1);
+    assert_string_equal(cJSON_GetArrayItem(gt, 0)->valuestring, "od");
     cJSON_Delete(doc);
 }
 
