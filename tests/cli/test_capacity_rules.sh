@@ -33,29 +33,7 @@ done
 check "the shipped rules file is what capacity --print-rules writes" cmp "$rules" "$tmp/printed.yml"
 check "promtool check rules" promtool check rules "$rules"
 
-free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for URL QUERY N: until the server answers QUERY at the history's last minute with N.
-wait_for() {
-    for _ in $(seq 600); do
-        curl -s "$1/api/v1/query" --data-urlencode "query=$2" --data "time=$((end - 60))" |
-            grep -q "\"value\":\[[0-9.]*,\"$3\"\]" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-# start_prom NAME: a Prometheus on $tmp/tsdb, its URL in $url once it answers for the data.
-start_prom() {
-    local port
-    port=$(free_port)
-    printf 'global:\n  scrape_interval: 1m\n  query_log_file: %s\nscrape_configs: []\n' \
-        "$tmp/$1.queries" >"$tmp/prom.yml"
-    timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
-        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
-        >"$tmp/$1.log" 2>&1 &
-    echo $! >"$tmp/$1.pid"
-    url=http://127.0.0.1:$port
-    wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
-}
+. "$root/tests/cli/rules_servers.sh"
 # 3 whole days ending at today's midnight (UTC), a sample every 150 s; capacity asks for 2.
 end=$(( $(date +%s) / 86400 * 86400 ))
 start=$((end - 3 * 86400))
@@ -144,15 +122,7 @@ rc=$?
 check "--recorded yes with MIG instances: refused, exit 2, one line" bash -c "[ $rc = 2 ] && grep -q 'MIG instances' '$tmp/forced.out' && [ \$(wc -l <'$tmp/forced.out') = 1 ]"
 
 # VictoriaMetrics: the raw samples imported, the rules replayed by vmalert into it.
-vport=$(free_port)
-timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
-    -retentionPeriod=100y -search.latencyOffset=0s >"$tmp/vm.log" 2>&1 &
-echo $! >"$tmp/vm.pid"
-url=http://127.0.0.1:$vport
-for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
-awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt" # ms times
-curl -s --data-binary @"$tmp/vm.txt" "$url/api/v1/import/prometheus"
-curl -s "$url/internal/force_flush"
+start_vm
 check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
 vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
     -replay.timeFrom="$(date -u -d @"$start" +%FT%TZ)" -replay.timeTo="$(date -u -d @"$end" +%FT%TZ)" \

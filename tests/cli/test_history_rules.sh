@@ -35,29 +35,7 @@ check "promtool check rules" promtool check rules "$rules"
 check "32 rules: 4 aggregates of each of the import's 8 queries" \
     bash -c "[ \$(grep -c '^      - record: gpu:gpuplan_[a-z_]*:[a-z]*5m$' '$rules') = 32 ]"
 
-free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for URL QUERY N: until the server answers QUERY at the history's last minute with N.
-wait_for() {
-    for _ in $(seq 600); do
-        curl -s "$1/api/v1/query" --data-urlencode "query=$2" --data "time=$((end - 60))" |
-            grep -q "\"value\":\[[0-9.]*,\"$3\"\]" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-# start_prom NAME: a Prometheus on $tmp/tsdb, its URL in $url once it answers for the data.
-start_prom() {
-    local port
-    port=$(free_port)
-    printf 'global:\n  scrape_interval: 1m\n  query_log_file: %s\nscrape_configs: []\n' \
-        "$tmp/$1.queries" >"$tmp/prom.yml"
-    timeout 280 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
-        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
-        >"$tmp/$1.log" 2>&1 &
-    echo $! >"$tmp/$1.pid"
-    url=http://127.0.0.1:$port
-    wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
-}
+. "$root/tests/cli/rules_servers.sh"
 # 3 whole days ending at today's midnight (UTC), a sample every 150 s; h2's GPU 1 silent from
 # 06:05 to 06:15 on the last day. The import's window is one whole day, 12:00 to 12:00, after
 # h3's GPU 1 stopped: every GPU in it reports at both its ends, at the same time of day.
@@ -152,15 +130,7 @@ imp "$tmp/no.db" --recorded no
 check "--recorded no: the raw series, said so" grep -q '^  read the raw series (--recorded no)' "$tmp/no.db.out"
 
 # VictoriaMetrics: the raw samples imported, the rules replayed by vmalert at whole 5 minutes.
-vport=$(free_port)
-timeout 280 victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
-    -retentionPeriod=100y -search.latencyOffset=0s >"$tmp/vm.log" 2>&1 &
-echo $! >"$tmp/vm.pid"
-url=http://127.0.0.1:$vport
-for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
-awk '/^#/ {next} {$NF = $NF "000"; print}' "$tmp/history.om" >"$tmp/vm.txt" # ms times
-curl -s --data-binary @"$tmp/vm.txt" "$url/api/v1/import/prometheus"
-curl -s "$url/internal/force_flush"
+start_vm
 check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
 imp "$tmp/vraw.db"
 check "VictoriaMetrics without rules: the raw series" grep -q '^  read the raw series (no GPU has the recorded' "$tmp/vraw.db.out"
