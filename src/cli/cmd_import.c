@@ -140,16 +140,17 @@ static int cmd_import_history(gp_session *ses, int argc, char **argv) {
                  r.p.hosts == 1 ? "" : "s", r.p.nodes_created);
     else
         snprintf(who, sizeof who, "node \"%s\"%s", node, r.created ? " (new)" : "");
-    if (r.p.chunks_total == 0 && st == GP_OK)
+    const gp_history_progress *p = &r.p;
+    if (r.p.chunks_total == 0 && st == GP_OK) {
         printf("%s: nothing new to import (%zu queries)\n", who, r.p.queries);
-    else if (r.p.chunks_done || st == GP_OK)
+    } else if (r.p.chunks_done || st == GP_OK) {
         printf("%s: %zu of %zu chunks, %zu 5-minute samples stored, %zu already there, %zu "
                "queries, %.1f MB in %.1f s\n",
                who, r.p.chunks_done, r.p.chunks_total, r.p.rows_written, r.p.rows_skipped,
                r.p.queries, r.p.bytes / 1e6, r.p.seconds);
-    const gp_history_progress *p = &r.p;
-    if (p->series[0])
-        printf("  read the %s\n", p->series);
+        if (p->series[0]) /* beside what was read: a refused import reads nothing */
+            printf("  read the %s\n", p->series);
+    }
     /* What the server sent that was not stored, said rather than dropped in silence. */
     if (p->blanks || p->incomplete || p->duplicates)
         printf("  not stored: %zu points without a reading (NaN, Inf, DCGM blanks, beyond "
