@@ -493,17 +493,20 @@ static gp_status query_done(run *r, xfer *x, const group *g, CURLcode res, gp_er
     return s;
 }
 
-/* The hosts with GPU metrics in the window; none when the series carry no Hostname label. */
-static gp_status list_hosts(run *r, char ***hosts, size_t *n) {
+/* The hosts with GPU metrics in the window; none when the series carry no Hostname label.
+ * With rec, the hosts of the recorded series too: a server may keep them longer than the raw;
+ * without, only the raw series' (an import that reads those makes no node for a host it can
+ * read nothing of). */
+static gp_status list_hosts(run *r, bool rec, char ***hosts, size_t *n) {
     const gp_history_opts *o = r->o;
     xfer x = {0};
     /* 100,000 host names fit in a few MB: the list's answer is held, so it is capped low. */
     gp_buf_init(&x.body, o->max_bytes < (16u << 20) ? o->max_bytes : 16u << 20);
     gp_buf_init(&x.form, 1u << 20);
-    /* The recorded series name the hosts too: a server may keep them longer than the raw. */
     label_form(o,
-               "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE|"
-               "gpu:gpuplan_gpu_util:count5m|gpu:gpuplan_engine_active:count5m\"",
+               rec ? "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE|"
+                     "gpu:gpuplan_gpu_util:count5m|gpu:gpuplan_engine_active:count5m\""
+                   : "__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_GR_ENGINE_ACTIVE\"",
                &x.form);
     long status = 0;
     gp_status rc = fetch_one(o, "/api/v1/label/Hostname/values", &x, &status, r->err);
@@ -994,23 +997,39 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
     sched s = {.r = &r, .progress = progress, .arg = arg, .t0 = mono_s()};
     char **hosts = NULL;
     size_t n_hosts = 0;
-    if (list_hosts(&r, &hosts, &n_hosts)) {
+    /* Until the series are chosen, the hosts of either: a host whose raw series expired may
+     * still have its recorded ones to import. */
+    bool listed_rec = o->recorded != GP_REC_NO;
+    if (list_hosts(&r, listed_rec, &hosts, &n_hosts)) {
         *out = r.p;
         return err->code;
     }
-    r.p.hosts = n_hosts;
     r.hosts = (hist_hosts){st, o, n_hosts ? "Hostname" : "instance", 0, err};
     import_budget(&r, n_hosts);
     r.status = groups_make(&r, hosts, n_hosts, &s);
     if (r.status == GP_OK && r.p.chunks_total) {
         r.status = choose_series(&r, &whole);
-        if (r.rec) { /* a 5-minute step, and the window may end earlier: the chunks again */
+        if (r.status == GP_OK && listed_rec && !r.rec) {
+            /* The raw series after all: their hosts only, the groups and chunks again. */
+            free(hosts);
+            free(s.groups);
+            hosts = NULL;
+            n_hosts = 0;
+            r.p.chunks_total = 0;
+            r.status = list_hosts(&r, false, &hosts, &n_hosts);
+            r.hosts.label = n_hosts ? "Hostname" : "instance";
+            if (r.status == GP_OK) {
+                import_budget(&r, n_hosts);
+                r.status = groups_make(&r, hosts, n_hosts, &s);
+            }
+        } else if (r.rec) { /* a 5-minute step, and the window may end earlier: the chunks again */
             import_budget(&r, n_hosts);
             r.p.chunks_total = 0;
             for (size_t i = 0; i < s.n_groups; i++)
                 r.p.chunks_total += chunks_of(&r, &s.groups[i]);
         }
     }
+    r.p.hosts = n_hosts;
     s.stop = r.status != GP_OK;
     sched_run(&s);
     free(hosts);
@@ -1249,5 +1268,5 @@ gp_status gp_history_hosts(const gp_history_opts *o, char ***hosts, size_t *n, g
     if (auth_check(o, err))
         return err->code;
     run r = {.o = o, .err = err};
-    return list_hosts(&r, hosts, n);
+    return list_hosts(&r, true, hosts, n);
 }

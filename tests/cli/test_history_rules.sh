@@ -146,11 +146,25 @@ replay $((start + 2 * 86400)) "$end"
 check "vmalert replays the rules over the last day" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
 check "VictoriaMetrics serves the recorded series" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:count5m[1h]))' 7
+# A host the recorded series alone name (its raw series gone): 5 hours of its count in the
+# replayed day. The import that falls back to the raw series makes no node for it.
+$py -c '
+import sys
+t0 = int(sys.argv[1]) * 1000
+for i in range(60):
+    print("gpu:gpuplan_gpu_util:count5m{Hostname=\"ghost\",UUID=\"GPU-ghost\",gpu=\"0\",job=\"dcgm\"} 2 %d" % (t0 + i * 300000))
+' $((start + 50 * 3600)) | curl -s --data-binary @- "$url/api/v1/import/prometheus"
+curl -s "$url/internal/force_flush"
+check "VictoriaMetrics names the host of the recorded series alone" \
+    wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:count5m{Hostname="ghost"}[1d]))' 1
 imp "$tmp/vpart.db"
+check "recorded series over part of the window, raw series read: no node for the host they alone name" \
+    $py -c 'import sqlite3, sys; a, b = ({n for n, in sqlite3.connect(p).execute("SELECT name FROM node")} for p in sys.argv[1:]); sys.exit(not (a == b and "h0" in a))' "$tmp/vraw.db" "$tmp/vpart.db"
 check "recorded series over part of the window: the raw series, the hour they fall short in" \
     grep -q '^  read the raw series (the recorded gpu:gpuplan_gpu_util:count5m do not cover the window: in the hour to .* UTC, 0 GPUs had them and [1-9][0-9]* the raw series)' "$tmp/vpart.db.out"
 check "recorded series over part of the window: the same rows as the raw import" \
     $py "$root/tests/cli/compare_rollups.py" "$tmp/vraw.db" "$tmp/vpart.db" rows
+curl -s "$url/api/v1/admin/tsdb/delete_series" --data-urlencode 'match[]={Hostname="ghost"}'
 replay "$start" $((start + 2 * 86400))
 check "vmalert replays the rules over the first two days" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
