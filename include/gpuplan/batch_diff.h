@@ -15,6 +15,9 @@
 #include "gpuplan/scenario.h"
 
 #define GP_BATCH_MAX_SCENARIOS 10000
+/* A scenario's numeric inputs: every input and GP_MAX_OPTIONS options' (1,456 today; the batch
+ * unit test holds the two together). */
+#define GP_BATCH_MAX_INPUTS 2048
 #define GP_BATCH_SELF "self_hosted" /* the owning choice's name in a summary */
 
 /* One choice of a scenario: owning (GP_BATCH_SELF) or a cloud option, with its totals. */
@@ -86,8 +89,8 @@ typedef struct gp_batch_scenario {
     int n_choices;
     gp_batch_price *prices;
     int n_prices;
-    /* The scenario's numeric inputs when it was evaluated in this process (gpuplan diff of two
-     * scenarios); none when read from a summary.json, which does not keep them. */
+    /* The scenario's numeric inputs (at most GP_BATCH_MAX_INPUTS), for the diff to name the
+     * ones that moved; none when read from a summary.json written before they were kept. */
     gp_batch_input *inputs;
     int n_inputs;
     char files[4][64]; /* md, csv, json, xlsx file names in the run's folder; "" when none */

@@ -150,6 +150,8 @@ moved = {(c['scenario'], c['what']) for c in ch if c['kind'] == 'total'}
 assert ('rent-or-own', 'acme on-demand') in moved and ('fleet-plan', 'cloud od') in moved, moved
 assert {s for s, _ in moved} == {'rent-or-own', 'fleet-plan'}, moved
 assert all(c['scenario'] in ('rent-or-own', 'fleet-plan') for c in ch), ch
+# The inputs that moved are the catalog price and the measured figures, named as such.
+assert not [c for c in ch if c['kind'] == 'input'], ch
 PY
 check "the run is recorded with its prices and figures" $py - "$tmp/db" <<'PY'
 import sqlite3, sys
@@ -396,6 +398,19 @@ p.feed(open(os.path.join(run, 'index.html')).read())
 assert p.cells['cost_per_work_unit'] == '%.6g per M tokens' % best['cost_per_work_unit'], p.cells
 md = open(os.path.join(run, sc['files']['md'])).read()
 assert '| per busy GPU-hour | per M tokens |' in md, md
+PY
+
+# A scenario edited between two runs: the later run names the input, from the inputs each
+# summary.json keeps.
+sed 's/"server_price": 150000/"server_price": 180000/' "$tmp/steady.json" >"$tmp/steady-dear.json"
+"$gpuplan" scenario save "$tmp/steady-dear.json" >/dev/null
+"$gpuplan" batch --out "$tmp/edited" --against "$tmp/run1" --scenario steady --keep-days 0 >"$tmp/edited.out"
+check "a run names a scenario input edited since the run it is compared with" $py - "$tmp/edited" <<'PY'
+import glob, json, os, sys
+[changes] = glob.glob(os.path.join(sys.argv[1], '*', 'changes.json'))
+c = [(x['scenario'], x['what'], x['path'], x['old'], x['new'])
+     for x in json.load(open(changes))['changes'] if x['kind'] == 'input']
+assert c == [('steady', 'server price', 'self_hosted.server_price', 150000, 180000)], c
 PY
 
 echo "batch: $fails failed"

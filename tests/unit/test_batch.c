@@ -5,6 +5,7 @@
 
 #include "gpuplan/batch_diff.h"
 #include "gpuplan/batch_json.h"
+#include "gpuplan/inputs.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/svg.h"
 #include "testutil.h"
@@ -283,6 +284,7 @@ static void test_summary_round_trip(void **state) {
     snprintf(s->guaranteed_rival, sizeof s->guaranteed_rival, "firm");
     s->has_guaranteed_break_even_month = true;
     s->guaranteed_break_even_month = 14;
+    set_inputs(s, 1.2, 9.835, 40, 1.0 / 3);
     cJSON *t = gp_report_batch_summary_tree(&a);
     char *text = cJSON_Print(t);
     gp_err err;
@@ -304,14 +306,32 @@ static void test_summary_round_trip(void **state) {
     assert_string_equal(r->guaranteed_rival, "firm");
     assert_true(r->has_guaranteed_break_even_month);
     assert_int_equal(r->guaranteed_break_even_month, 14);
+    /* The inputs come back whole (1/3 to the last bit), so a later run's diff can name them. */
+    assert_int_equal(r->n_inputs, 4);
+    assert_string_equal(r->inputs[1].path, "cloud_options[0].hourly");
+    assert_string_equal(r->inputs[1].label, "spot: hourly");
+    assert_true(r->inputs[3].value == 1.0 / 3);
     gp_batch_diff d;
     gp_batch_diff_run(&a, &b, 0.0, &d);
     assert_int_equal(d.n, 0);
+    gp_batch_diff_done(&d);
+    b.s[0].inputs[0].value = 1.5;
+    gp_batch_diff_run(&a, &b, 0.0, &d);
+    const gp_batch_change *in = find(&d, GP_CHANGE_INPUT, s->name);
+    assert_non_null(in);
+    assert_string_equal(in->what, "PUE");
+    assert_close(in->new_v, 1.5, REL);
     gp_batch_diff_done(&d);
     free(text);
     cJSON_Delete(t);
     gp_batch_summary_done(&a);
     gp_batch_summary_done(&b);
+}
+
+/* Every input of a scenario with the most options fits what a summary reads back. */
+static void test_summary_inputs_bound(void **state) {
+    (void)state;
+    assert_true(gp_n_inputs + GP_MAX_OPTIONS * gp_n_option_inputs <= GP_BATCH_MAX_INPUTS);
 }
 
 static void test_summary_errors(void **state) {
@@ -327,6 +347,12 @@ static void test_summary_errors(void **state) {
          "[{\"name\": \"a\", \"version\": 1, \"currency\": \"USD\", \"horizon_months\": \"x\"}]}",
          "s:$.scenarios[0].horizon_months", "must be a finite number"},
         {"{\"format\": ", "s:1:11", "malformed JSON"},
+        {"{\"format\": \"gpuplan-batch-summary\", \"day\": \"2026-01-01\", \"scenarios\": "
+         "[{\"name\": \"a\", \"version\": 1, \"currency\": \"USD\", \"horizon_months\": 36, "
+         "\"cheapest\": \"a\", \"rival\": \"\", \"gpus\": 1, \"utilization\": 0.5, "
+         "\"gpu_idle_w\": 1, \"gpu_tdp_w\": 2, \"choices\": [], \"prices\": [], "
+         "\"inputs\": [{\"path\": \"p\", \"label\": \"l\", \"value\": \"x\"}]}]}",
+         "s:$.scenarios[0].inputs[0].value", "must be a finite number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gp_batch_summary sum;
@@ -513,6 +539,7 @@ int main(void) {
         cmocka_unit_test(test_diff_measured_added_removed),
         cmocka_unit_test(test_diff_pairs_single_scenarios),
         cmocka_unit_test(test_summary_round_trip),
+        cmocka_unit_test(test_summary_inputs_bound),
         cmocka_unit_test(test_summary_errors),
         cmocka_unit_test(test_diff_text_lines),
         cmocka_unit_test(test_html_escape),
