@@ -170,7 +170,8 @@ static void diff_inputs(const gp_batch_scenario *o, const gp_batch_scenario *n, 
         c->old_v = oi->value;
         c->new_v = ni->value;
     }
-    qsort(d->c + start, d->n - start, sizeof *d->c, by_moved);
+    if (d->n > start) /* d->c may still be NULL */
+        qsort(d->c + start, d->n - start, sizeof *d->c, by_moved);
 }
 
 /* "catalog pricing 40 -> 32 (source, date); utilization 0.5 -> 1" from the changes that are
