@@ -184,10 +184,6 @@ typedef struct cli_parser {
  * needs --prometheus (see --help)"). A CLI_OPT_HELP entry stops the reading with 0 at once. */
 int cli_parse(const cli_parser *p, int argc, char **argv, int *first);
 
-/* Called by cli_parse with the table in which it met a CLI_OPT_HELP entry, before it returns:
- * NULL in gpuplan; the help test sets it to hold each table against the help printed next. */
-extern void (*cli_help_hook)(const cli_parser *p);
-
 /* A CLI_OPT_CALL for --timeout on a gp_history_opts: a duration up to an hour ("120s", "2m")
  * as the total timeout of a query, the connect timeout capped by it. */
 int cli_opt_history_timeout(const char *value, void *history_opts);

@@ -158,8 +158,6 @@ static const cli_opt *flag_with_value(const cli_parser *p, const char *word) {
     return NULL;
 }
 
-void (*cli_help_hook)(const cli_parser *p);
-
 /* The entry named name in p's table; NULL when there is none. */
 static const cli_opt *entry_named(const cli_parser *p, const char *name) {
     for (const cli_opt *o = p->opts; o->name; o++)
@@ -221,8 +219,6 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
             return cli_usage_error("unknown option or missing value: %s (see --help)", word);
         }
         int rc = take(p, o, optarg);
-        if (!rc && o->kind == CLI_OPT_HELP && cli_help_hook)
-            cli_help_hook(p);
         if (rc || o->kind == CLI_OPT_HELP) {
             *first = optind;
             return rc;
