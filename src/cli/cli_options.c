@@ -256,8 +256,8 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
     /* Two passes, so that a line refused runs no callback (one may open a database or print):
      * the first reads the whole line and judges all but the callbacks' values, writing
      * nothing; the second takes the values and calls the callbacks, in the line's order. */
-    occurrence *line = gp_xcalloc(argc > 0 ? (size_t)argc : 1, sizeof *line);
-    size_t n_line = 0;
+    occurrence *line = NULL; /* as many as the line holds: "-fff" is three in one word */
+    size_t n_line = 0, cap = 0;
     int rc = 0;
     optind = 0; /* a fresh start, whatever an earlier parse left half read */
     opterr = 0;
@@ -287,6 +287,7 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
         }
         listed[k] += o->kind == CLI_OPT_LIST;
         given[k] = true;
+        line = gp_xgrow(line, &cap, n_line, sizeof *line, 16);
         line[n_line++] = (occurrence){o, optarg};
     }
     *first = optind;

@@ -151,6 +151,32 @@ static void letters_arguments_and_the_end(void **state) {
     done(&c);
 }
 
+/* Letters run together in one word are as many options: more of them than the line has words,
+ * each taken (the line is held whole before anything is taken). */
+static void letters_in_one_word(void **state) {
+    (void)state;
+    int calls = 0;
+    bool flag = false;
+    const char *str = NULL;
+    const cli_opt opts[] = {{CLI_ACTION("tick", &calls, count_calls), .letter = 't'},
+                            {CLI_FLAG("flag", &flag), .letter = 'f'},
+                            {CLI_STR("str", &str), .letter = 's'},
+                            {0}};
+    char word[64] = "-";
+    for (int i = 1; i < 41; i++)
+        word[i] = 't';
+    memcpy(word + 41, "fsv", 4);
+    cmdline c = words("cmd", word, "-ttf", NULL);
+    char err[512];
+    int first;
+    assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 0);
+    assert_int_equal(calls, 42);
+    assert_true(flag);
+    assert_string_equal(str, "v");
+    assert_int_equal(first, c.argc);
+    done(&c);
+}
+
 /* in_order: the options end at the first argument, which keeps its own. */
 static void in_order_stops_at_the_command(void **state) {
     (void)state;
@@ -519,6 +545,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_kind_read),
         cmocka_unit_test(letters_arguments_and_the_end),
+        cmocka_unit_test(letters_in_one_word),
         cmocka_unit_test(in_order_stops_at_the_command),
         cmocka_unit_test(help_stops),
         cmocka_unit_test(bad_values_one_line),
