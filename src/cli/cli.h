@@ -128,7 +128,7 @@ typedef struct cli_opt {
                                                  * status */
     const char *bad;   /* the line after "--name: " for a bad value, "%s" standing for the value;
                         * NULL: the kind's own words */
-    bool *given;       /* set true when the option is given; NULL: not tracked */
+    bool *given;       /* set true when the option is given and taken; NULL: not tracked */
     const char *needs; /* the long name of another entry of the table that must be given
                         * with this one ("prometheus" for --match); NULL: none */
     bool hidden;       /* left out of --help on purpose (list --names, for the completions);
