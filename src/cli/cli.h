@@ -90,9 +90,9 @@ bool cli_percent(const char *s, double *out);
 /* ---- the option table (cli_options.c) -------------------------------------------------------
  * Every command describes its options as a table of cli_opt, ended by an entry whose name is
  * NULL, and reads argv with cli_parse: one getopt_long loop for all of them. Values are checked
- * as they are read; a bad one is one line on stderr naming the option and the value, exit
- * status 2. The table's entries point into the command's own variables, so a table is built
- * where they live (on the stack); adding an option is one entry. */
+ * as they are read, before any is taken; a bad one is one line on stderr naming the option and
+ * the value, exit status 2. The table's entries point into the command's own variables, so a table
+ * is built where they live (on the stack); adding an option is one entry. */
 
 typedef enum cli_opt_kind {
     CLI_OPT_FLAG = 1, /* bool *: set true; no value */
@@ -111,7 +111,8 @@ typedef enum cli_opt_kind {
 
 /* What a CLI_OPT_CALL callback returns for a value it refuses: the parser prints the entry's
  * bad line. 0 accepts the value; any other number is the exit status of a line the callback
- * printed itself. */
+ * printed itself. A callback is called only once the whole line has been read and found good
+ * (cli_parse), so it may do what cannot be undone (load a scenario, open a file). */
 #define CLI_OPT_BAD (-1)
 
 typedef struct cli_opt {
@@ -127,7 +128,7 @@ typedef struct cli_opt {
                                                  * status */
     const char *bad;   /* the line after "--name: " for a bad value, "%s" standing for the value;
                         * NULL: the kind's own words */
-    bool *given;       /* set true when the option is given; NULL: not tracked */
+    bool *given;       /* set true when the option is given and taken; NULL: not tracked */
     const char *needs; /* the long name of another entry of the table that must be given
                         * with this one ("prometheus" for --match); NULL: none */
     bool hidden;       /* left out of --help on purpose (list --names, for the completions);
@@ -179,14 +180,17 @@ typedef struct cli_parser {
 /* Read the options of argv[1..argc) (argv[0] names the command) by p's table, in any order
  * among the arguments, up to "--"; "--name value", "--name=value", "-o value" and "-ovalue"
  * alike. The arguments that are not options are moved, in their order, to argv[*first..argc).
- * 0, or the exit status of a usage error (one line on stderr, printed): a bad value, an
- * unknown option, or an option given without the one its entry needs ("capacity: --match
- * needs --prometheus (see --help)"). A CLI_OPT_HELP entry stops the reading with 0 at once. */
+ * 0, or the exit status of a usage error (one line on stderr, printed): an unknown option or
+ * one without its value, a bad value, an option given without the one its entry needs
+ * ("capacity: --match needs --prometheus (see --help)"), or a callback's refusal.
+ * The line is read whole before anything is taken: a line refused for any of the first three
+ * writes no destination and calls no callback, whatever stands before the fault on the line.
+ * Then the values are taken and the callbacks called in the line's order; a callback that
+ * refuses its value ends the parse there, the entries before it on the line taken (its
+ * refusal is the only one that can come after a side effect). A CLI_OPT_HELP entry stops the
+ * reading with 0 at once, its bool set and nothing else taken or called; faults before it on
+ * the line are refused as above, those after it are not read. */
 int cli_parse(const cli_parser *p, int argc, char **argv, int *first);
-
-/* Called by cli_parse with the table in which it met a CLI_OPT_HELP entry, before it returns:
- * NULL in gpuplan; the help test sets it to hold each table against the help printed next. */
-extern void (*cli_help_hook)(const cli_parser *p);
 
 /* A CLI_OPT_CALL for --timeout on a gp_history_opts: a duration up to an hour ("120s", "2m")
  * as the total timeout of a query, the connect timeout capped by it. */

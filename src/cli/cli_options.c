@@ -3,10 +3,12 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "gpuplan/clock.h"
+#include "gpuplan/xmem.h"
 
 /* getopt_long's val for entry i: above every character, so a short letter never collides. */
 #define LONG_VAL 256
@@ -63,69 +65,91 @@ static bool in_range(const cli_opt *o, double v) {
     return !(o->min < o->max) || (v >= o->min && v <= o->max);
 }
 
-/* One option's value into its destination: 0, or the exit status of a bad one. */
-static int take(const cli_parser *p, const cli_opt *o, const char *v) {
-    bool ok = true;
+/* Whether v is a value o takes, written to o->dest when store; listed: the values of a LIST
+ * entry read before this one and not yet stored. A CALL or ACTION value is its callback's to
+ * judge, when it is called: true here. */
+static bool convert(const cli_opt *o, const char *v, bool store, int listed) {
     switch (o->kind) {
     case CLI_OPT_FLAG:
     case CLI_OPT_HELP:
-        *(bool *)o->dest = true;
-        break;
+        if (store)
+            *(bool *)o->dest = true;
+        return true;
     case CLI_OPT_STRING:
-        *(const char **)o->dest = v;
-        break;
+        if (store)
+            *(const char **)o->dest = v;
+        return true;
     case CLI_OPT_INT: {
         int n;
-        ok = gp_parse_int(v, &n) && in_range(o, n);
-        if (ok)
+        if (!gp_parse_int(v, &n) || !in_range(o, n))
+            return false;
+        if (store)
             *(int *)o->dest = n;
-        break;
+        return true;
     }
     case CLI_OPT_DOUBLE: {
         double x;
-        ok = gp_parse_double(v, &x) && in_range(o, x);
-        if (ok)
+        if (!gp_parse_double(v, &x) || !in_range(o, x))
+            return false;
+        if (store)
             *(double *)o->dest = x;
-        break;
+        return true;
     }
     case CLI_OPT_DURATION: {
         int64_t ms;
-        ok = cli_duration_ms(v, &ms) && (!(o->max > 0) || ms <= o->max);
-        if (ok)
+        if (!cli_duration_ms(v, &ms) || (o->max > 0 && ms > o->max))
+            return false;
+        if (store)
             *(int64_t *)o->dest = ms;
-        break;
+        return true;
     }
     case CLI_OPT_DATE:
-        ok = gp_valid_date(v);
-        if (ok)
+        if (!gp_valid_date(v))
+            return false;
+        if (store)
             snprintf(o->dest, 11, "%s", v);
-        break;
+        return true;
     case CLI_OPT_ENUM: {
         int k = 0;
         while (o->choices[k] && strcmp(o->choices[k], v))
             k++;
-        ok = o->choices[k] != NULL;
-        if (ok)
+        if (!o->choices[k])
+            return false;
+        if (store)
             *(int *)o->dest = k;
-        break;
+        return true;
     }
     case CLI_OPT_LIST:
-        ok = *o->count < (int)o->max;
-        if (ok)
+        if (*o->count + listed >= (int)o->max)
+            return false;
+        if (store)
             ((const char **)o->dest)[(*o->count)++] = v;
-        break;
+        return true;
     case CLI_OPT_CALL:
-    case CLI_OPT_ACTION: {
+    case CLI_OPT_ACTION:
+        return true;
+    }
+    return false;
+}
+
+/* The bad line of o for v: the entry's words, or its kind's. Returns the exit status, 2. */
+static int refuse(const cli_parser *p, const cli_opt *o, const char *v) {
+    char words[128];
+    return say_bad(p, o, v, o->bad ? o->bad : default_bad(o, words, sizeof words));
+}
+
+/* One option's value into its destination, its callback called: 0, or the exit status of a
+ * value the callback refuses (the others were checked by convert as the line was read). */
+static int take(const cli_parser *p, const cli_opt *o, const char *v) {
+    if (o->kind == CLI_OPT_CALL || o->kind == CLI_OPT_ACTION) {
         int rc = o->call(v, o->dest);
         if (rc > 0)
             return rc;
-        ok = rc == 0;
-        break;
+        if (rc)
+            return refuse(p, o, v);
+    } else if (!convert(o, v, true, 0)) {
+        return refuse(p, o, v);
     }
-    }
-    char words[128];
-    if (!ok)
-        return say_bad(p, o, v, o->bad ? o->bad : default_bad(o, words, sizeof words));
     if (o->given)
         *o->given = true;
     return 0;
@@ -158,8 +182,6 @@ static const cli_opt *flag_with_value(const cli_parser *p, const char *word) {
     return NULL;
 }
 
-void (*cli_help_hook)(const cli_parser *p);
-
 /* The entry named name in p's table; NULL when there is none. */
 static const cli_opt *entry_named(const cli_parser *p, const char *name) {
     for (const cli_opt *o = p->opts; o->name; o++)
@@ -168,9 +190,47 @@ static const cli_opt *entry_named(const cli_parser *p, const char *name) {
     return NULL;
 }
 
+/* The line as read, in its order: each option met and its value, for the second pass. */
+typedef struct occurrence {
+    const cli_opt *o;
+    const char *value; /* points into argv; NULL for an option without one */
+} occurrence;
+
+/* The line for a word getopt_long refused: the caller's own, a flag given a value, or an
+ * unknown option (or one without its value). Returns the exit status. */
+static int refuse_word(const cli_parser *p, const char *word) {
+    int rc = p->unknown ? p->unknown(word) : 0;
+    if (rc)
+        return rc;
+    const cli_opt *flag = flag_with_value(p, word);
+    if (flag && p->cmd)
+        return cli_usage_error("%s: --%s takes no value (%s)", p->cmd, flag->name, word);
+    if (flag)
+        return cli_usage_error("--%s takes no value (%s)", flag->name, word);
+    if (p->cmd)
+        return cli_usage_error("%s: unknown option or missing value: %s (see --help)", p->cmd,
+                               word);
+    return cli_usage_error("unknown option or missing value: %s (see --help)", word);
+}
+
+/* Each option given without the one it needs, in the table's order: the first one found's
+ * line, or 0. */
+static int check_needs(const cli_parser *p, size_t n, const bool *given) {
+    for (size_t k = 0; k < n; k++) {
+        const cli_opt *o = &p->opts[k], *need = o->needs ? entry_named(p, o->needs) : NULL;
+        if (!given[k] || !o->needs || (need && given[need - p->opts]))
+            continue;
+        if (p->cmd)
+            return cli_usage_error("%s: --%s needs --%s (see --help)", p->cmd, o->name, o->needs);
+        return cli_usage_error("--%s needs --%s (see --help)", o->name, o->needs);
+    }
+    return 0;
+}
+
 int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
     struct option longs[MAX_OPTS + 1];
     bool given[MAX_OPTS] = {false};
+    int listed[MAX_OPTS] = {0};
     char shorts[2 * MAX_OPTS + 4] = "";
     size_t n = 0, ns = 0;
     *first = argc;
@@ -193,6 +253,12 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
     }
     longs[n] = (struct option){NULL, 0, NULL, 0};
     shorts[ns] = '\0';
+    /* Two passes, so that a line refused runs no callback (one may open a database or print):
+     * the first reads the whole line and judges all but the callbacks' values, writing
+     * nothing; the second takes the values and calls the callbacks, in the line's order. */
+    occurrence *line = NULL; /* as many as the line holds: "-fff" is three in one word */
+    size_t n_line = 0, cap = 0;
+    int rc = 0;
     optind = 0; /* a fresh start, whatever an earlier parse left half read */
     opterr = 0;
     for (;;) {
@@ -206,40 +272,31 @@ int cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
             if (p->opts[k].letter == opt)
                 o = &p->opts[k];
         if (!o) {
-            const char *word = unknown_word(argc, argv);
-            int rc = p->unknown ? p->unknown(word) : 0;
-            if (rc)
-                return rc;
-            const cli_opt *flag = flag_with_value(p, word);
-            if (flag && p->cmd)
-                return cli_usage_error("%s: --%s takes no value (%s)", p->cmd, flag->name, word);
-            if (flag)
-                return cli_usage_error("--%s takes no value (%s)", flag->name, word);
-            if (p->cmd)
-                return cli_usage_error("%s: unknown option or missing value: %s (see --help)",
-                                       p->cmd, word);
-            return cli_usage_error("unknown option or missing value: %s (see --help)", word);
+            rc = refuse_word(p, unknown_word(argc, argv));
+            goto out;
         }
-        int rc = take(p, o, optarg);
-        if (!rc && o->kind == CLI_OPT_HELP && cli_help_hook)
-            cli_help_hook(p);
-        if (rc || o->kind == CLI_OPT_HELP) {
+        if (o->kind == CLI_OPT_HELP) { /* the command prints help: nothing else is taken */
             *first = optind;
-            return rc;
+            rc = take(p, o, NULL);
+            goto out;
         }
-        given[o - p->opts] = true;
+        size_t k = (size_t)(o - p->opts);
+        if (!convert(o, optarg, false, listed[k])) {
+            rc = refuse(p, o, optarg);
+            goto out;
+        }
+        listed[k] += o->kind == CLI_OPT_LIST;
+        given[k] = true;
+        line = gp_xgrow(line, &cap, n_line, sizeof *line, 16);
+        line[n_line++] = (occurrence){o, optarg};
     }
     *first = optind;
-    /* Each option given without the one it needs, in the table's order: the first one found. */
-    for (size_t k = 0; k < n; k++) {
-        const cli_opt *o = &p->opts[k], *need = o->needs ? entry_named(p, o->needs) : NULL;
-        if (!given[k] || !o->needs || (need && given[need - p->opts]))
-            continue;
-        if (p->cmd)
-            return cli_usage_error("%s: --%s needs --%s (see --help)", p->cmd, o->name, o->needs);
-        return cli_usage_error("--%s needs --%s (see --help)", o->name, o->needs);
-    }
-    return 0;
+    rc = check_needs(p, n, given);
+    for (size_t i = 0; !rc && i < n_line; i++)
+        rc = take(p, line[i].o, line[i].value);
+out:
+    free(line);
+    return rc;
 }
 
 int cli_opt_history_timeout(const char *value, void *history_opts) {

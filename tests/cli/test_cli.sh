@@ -27,6 +27,10 @@ expect() {
 check "--version" bash -c "'$gpuplan' --version | grep -q '^gpuplan 0'"
 # A --match applies to a Prometheus source: without one it would be dropped.
 check "node add --match without --prometheus" expect 2 'gpuplan: node add: --match needs --prometheus (see --help)' -- "$gpuplan" node add x --dcgm http://127.0.0.1:1/metrics --match '{a="b"}'
+# The line is read whole before any option's callback runs: --scenario (which loads the
+# scenario from the database) is not reached when --match lacks its --prometheus.
+check "capacity --scenario --match without --prometheus: the needs line" expect 2 'gpuplan: capacity: --match needs --prometheus (see --help)' -- "$gpuplan" --db "$tmp/needs.db" capacity --scenario nosuch --match '{a="b"}'
+check "capacity --scenario --match without --prometheus: no database opened" test ! -e "$tmp/needs.db"
 check "node add --match with --prometheus: no line about it" bash -c "'$gpuplan' --db '$tmp/match.db' node add x --prometheus http://127.0.0.1:1 --match '{a=\"b\"}' | grep -q 'added node'"
 for cmd in report scenario sweep sensitivity; do
     check "$cmd --help" bash -c "'$gpuplan' $cmd --help | grep -q usage"

@@ -1,7 +1,8 @@
 /* Fuzz target: the option table's parser (src/cli/cli_options.c) on any command line. The input
  * is the words of argv, split at NUL bytes; a table holds every kind of option. Whatever the
  * words, cli_parse returns 0 or a usage status, never 0 with an option given without the one
- * it needs, and the arguments it leaves behind the options are words of the command line. */
+ * it needs, a refused line takes nothing, and the arguments it leaves behind the options are
+ * words of the command line. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     /* A parse that took an option without the one it needs (the table lacks --none) failed. */
     if (rc == 0 && !help && ((n_given && !str) || odd_given))
+        abort();
+    /* A refused line, or one with --help, took nothing and called nothing (--odd's callback,
+     * the one that could refuse, is never reached: --odd needs an option the table lacks). */
+    if ((rc != 0 || help) && (ticks || flag || str || count || n_given || date[0]))
         abort();
     /* The words left are words of the command line, each at most once. */
     for (int i = first; i < argc; i++) {

@@ -4,8 +4,11 @@
  * completions read it; and every option the help names is an entry of a table that prints it.
  * The command lines are gpuplan's own: the commands of `gpuplan --help`, the subcommands each
  * help names ("gpuplan CMD SUB [SUB2]") and the modes an option selects (import --prometheus),
- * each run whole in process (main.c built as gpuplan_main), its stdout caught, while
- * cli_help_hook records the table in which cli_parse met --help. */
+ * each run whole in process (main.c built as gpuplan_main), its stdout caught. The table in
+ * which cli_parse met --help is seen from outside the parser: the test is linked with
+ * --wrap=cli_parse (tests/meson.build), so every call of gpuplan's objects goes through
+ * __wrap_cli_parse below, which runs the real parser and keeps the table whose help entry it
+ * set. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,7 +30,7 @@ int gpuplan_main(int argc, char **argv);
 #define MAX_NAMES 64
 #define MAX_CMDS 64
 
-/* A table as the hook saw it: the entries' names point to string literals, which outlive it. */
+/* A table as the parse saw it: the entries' names point to string literals, which outlive it. */
 typedef struct table {
     int n;
     cli_opt copy[4 * MAX_NAMES]; /* room for the union of a command's tables */
@@ -43,19 +46,34 @@ typedef struct run {
 
 static run runs[MAX_RUNS];
 static int n_runs;
-static table *seen; /* where the hook writes, NULL: nowhere */
+static table *seen; /* where __wrap_cli_parse writes, NULL: nowhere */
 static bool seen_any;
 static const char *commands[MAX_CMDS];
 static int n_commands;
 static int failures;
 
-static void hook(const cli_parser *p) {
-    if (!seen)
-        return;
+int __real_cli_parse(const cli_parser *p, int argc, char **argv, int *first);
+int __wrap_cli_parse(const cli_parser *p, int argc, char **argv, int *first);
+
+/* Every cli_parse that gpuplan's objects call (the link's --wrap=cli_parse): the real one,
+ * and when it set the bool of one of the table's help entries (--help, gpuplan's --version),
+ * the table kept in *seen. */
+int __wrap_cli_parse(const cli_parser *p, int argc, char **argv, int *first) {
+    bool before[4 * MAX_NAMES] = {false};
+    int n = 0;
+    for (const cli_opt *o = p->opts; o->name && n < 4 * MAX_NAMES; o++, n++)
+        before[n] = o->kind == CLI_OPT_HELP && *(bool *)o->dest;
+    int rc = __real_cli_parse(p, argc, argv, first);
+    bool help = false;
+    for (int k = 0; k < n && !rc; k++)
+        help |= p->opts[k].kind == CLI_OPT_HELP && !before[k] && *(bool *)p->opts[k].dest;
+    if (!help || !seen)
+        return rc;
     seen->n = 0;
     for (const cli_opt *o = p->opts; o->name && seen->n < MAX_NAMES; o++)
         seen->copy[seen->n++] = *o;
     seen_any = true;
+    return rc;
 }
 
 __attribute__((format(printf, 1, 2))) static void finding(const char *fmt, ...) {
@@ -431,7 +449,6 @@ static int setup(void **state) {
     setenv("HOME", dir, 1);
     setenv("XDG_DATA_HOME", dir, 1);
     setenv("GPUPLAN_DB", db, 1);
-    cli_help_hook = hook;
     return 0;
 }
 

@@ -151,6 +151,32 @@ static void letters_arguments_and_the_end(void **state) {
     done(&c);
 }
 
+/* Letters run together in one word are as many options: more of them than the line has words,
+ * each taken (the line is held whole before anything is taken). */
+static void letters_in_one_word(void **state) {
+    (void)state;
+    int calls = 0;
+    bool flag = false;
+    const char *str = NULL;
+    const cli_opt opts[] = {{CLI_ACTION("tick", &calls, count_calls), .letter = 't'},
+                            {CLI_FLAG("flag", &flag), .letter = 'f'},
+                            {CLI_STR("str", &str), .letter = 's'},
+                            {0}};
+    char word[64] = "-";
+    for (int i = 1; i < 41; i++)
+        word[i] = 't';
+    memcpy(word + 41, "fsv", 4);
+    cmdline c = words("cmd", word, "-ttf", NULL);
+    char err[512];
+    int first;
+    assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 0);
+    assert_int_equal(calls, 42);
+    assert_true(flag);
+    assert_string_equal(str, "v");
+    assert_int_equal(first, c.argc);
+    done(&c);
+}
+
 /* in_order: the options end at the first argument, which keeps its own. */
 static void in_order_stops_at_the_command(void **state) {
     (void)state;
@@ -169,16 +195,20 @@ static void in_order_stops_at_the_command(void **state) {
     done(&c);
 }
 
-/* --help stops at once: what follows is not read, a bad option after it included. */
+/* --help stops at once: what follows is not read, a bad option after it included; what
+ * stands before it is not taken, no callback called. */
 static void help_stops(void **state) {
     (void)state;
     vals v = {0};
     TABLE(v);
-    cmdline c = words("cmd", "--flag", "-h", "--nope", "--num", "99", NULL);
+    cmdline c = words("cmd", "--flag", "--tick", "--str", "s", "-h", "--nope", "--num", "99", NULL);
     char err[512];
     int first;
     assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 0);
     assert_true(v.help);
+    assert_false(v.flag);
+    assert_int_equal(v.calls, 0);
+    assert_null(v.str);
     assert_int_equal(v.num, 0);
     assert_string_equal(err, "");
     done(&c);
@@ -246,7 +276,7 @@ static void list_full(void **state) {
     int first;
     assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 2);
     assert_string_equal(err, "gpuplan: --add: at most 3\n");
-    assert_int_equal(v.n_list, 3);
+    assert_int_equal(v.n_list, 0); /* a refused line takes nothing */
     done(&c);
 }
 
@@ -395,6 +425,108 @@ static void needs_its_partner(void **state) {
     done(&c);
 }
 
+/* A callback that counts its calls and keeps the last value: a side effect the test can see. */
+typedef struct effects {
+    int calls;
+    const char *last;
+} effects;
+
+static int remember(const char *v, void *dest) {
+    effects *e = dest;
+    e->calls++;
+    e->last = v;
+    return 0;
+}
+
+static int refuse_no(const char *v, void *dest) {
+    ++*(int *)dest;
+    return strcmp(v, "no") ? 0 : CLI_OPT_BAD;
+}
+
+/* A line refused for a missing needed option, an unknown option, a missing value or a bad
+ * value calls no callback and writes nothing, wherever on the line the fault stands: the
+ * whole line is read before anything is taken. A callback's own refusal comes in the line's
+ * order, after the callbacks before it. */
+static void refused_lines_call_nothing(void **state) {
+    (void)state;
+    static const struct {
+        const char *words[6];
+        const char *line;
+    } cases[] = {
+        {{"--load", "a.json", "--match", "m"},
+         "gpuplan: capacity: --match needs --prometheus (see --help)\n"},
+        {{"--tick", "--load", "a.json", "--insecure"},
+         "gpuplan: capacity: --insecure needs --prometheus (see --help)\n"},
+        {{"--load", "a.json", "--tick", "--nope"},
+         "gpuplan: capacity: unknown option or missing value: --nope (see --help)\n"},
+        {{"--load", "a.json", "--top"},
+         "gpuplan: capacity: unknown option or missing value: --top (see --help)\n"},
+        {{"--load", "a.json", "--tick=1"}, "gpuplan: capacity: --tick takes no value (--tick=1)\n"},
+        {{"--tick", "--load", "a.json", "--top", "0"},
+         "gpuplan: capacity: --top: \"0\" is not a whole number from 1 to 9\n"},
+        {{"--load", "a.json", "--prometheus", "http://p", "--top", "x"},
+         "gpuplan: capacity: --top: \"x\" is not a whole number from 1 to 9\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        effects load = {0}, tick = {0};
+        const char *url = NULL, *match = NULL;
+        bool insecure = false;
+        int top = 0, checks = 0;
+        const cli_opt opts[] = {{CLI_CALL("load", &load, remember)},
+                                {CLI_ACTION("tick", &tick, remember)},
+                                {CLI_CALL("check", &checks, refuse_no)},
+                                {CLI_STR("prometheus", &url)},
+                                {CLI_STR("match", &match), .needs = "prometheus"},
+                                {CLI_FLAG("insecure", &insecure), .needs = "prometheus"},
+                                {CLI_INT("top", &top, 1, 9)},
+                                {0}};
+        cmdline c = {.argc = 1, .argv = {strdup("capacity")}};
+        for (int w = 0; w < 6 && cases[i].words[w]; w++)
+            c.argv[c.argc++] = strdup(cases[i].words[w]);
+        char err[512];
+        int first;
+        assert_int_equal(
+            parse(&(cli_parser){.cmd = "capacity", .opts = opts, .cmd_in_values = true}, &c, &first,
+                  err, sizeof err),
+            2);
+        assert_string_equal(err, cases[i].line);
+        assert_int_equal(load.calls, 0);
+        assert_int_equal(tick.calls, 0);
+        assert_null(url);
+        assert_null(match);
+        assert_false(insecure);
+        assert_int_equal(top, 0);
+        done(&c);
+    }
+    /* the good line calls each callback once, in the line's order; a callback that refuses
+     * stops the taking there: those before it have run, those after it have not */
+    effects load = {0};
+    int checks = 0, top = 0;
+    const cli_opt opts[] = {{CLI_CALL("load", &load, remember)},
+                            {CLI_CALL("check", &checks, refuse_no)},
+                            {CLI_INT("top", &top, 1, 9)},
+                            {0}};
+    char err[512];
+    int first;
+    cmdline c = words("cmd", "--load", "a", "--check", "yes", "--load", "b", "--top", "3", NULL);
+    assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 0);
+    assert_int_equal(load.calls, 2);
+    assert_string_equal(load.last, "b");
+    assert_int_equal(checks, 1);
+    assert_int_equal(top, 3);
+    done(&c);
+    load = (effects){0};
+    checks = top = 0;
+    c = words("cmd", "--load", "a", "--check", "no", "--top", "3", "--load", "b", NULL);
+    assert_int_equal(parse(&(cli_parser){.opts = opts}, &c, &first, err, sizeof err), 2);
+    assert_string_equal(err, "gpuplan: --check: bad value \"no\"\n");
+    assert_int_equal(load.calls, 1);
+    assert_string_equal(load.last, "a");
+    assert_int_equal(checks, 1);
+    assert_int_equal(top, 0);
+    done(&c);
+}
+
 /* The shared --timeout of the Prometheus options: at most an hour, the connect timeout under
  * it. */
 static void history_timeout(void **state) {
@@ -413,6 +545,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_kind_read),
         cmocka_unit_test(letters_arguments_and_the_end),
+        cmocka_unit_test(letters_in_one_word),
         cmocka_unit_test(in_order_stops_at_the_command),
         cmocka_unit_test(help_stops),
         cmocka_unit_test(bad_values_one_line),
@@ -424,6 +557,7 @@ int main(void) {
         cmocka_unit_test(parses_again),
         cmocka_unit_test(history_timeout),
         cmocka_unit_test(needs_its_partner),
+        cmocka_unit_test(refused_lines_call_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
