@@ -80,8 +80,7 @@ PY
 (cd "$(dirname "$rules")" && promtool tsdb create-blocks-from rules --start "$start" \
     --end "$end" --url "$url" --output-dir "$tmp/rec" "$(basename "$rules")") >"$tmp/backfill.log" 2>&1
 check "promtool backfills the rules" bash -c "ls '$tmp/rec' | grep -q ."
-kill "$(cat "$tmp/raw.pid")"
-wait "$(cat "$tmp/raw.pid")" 2>/dev/null
+stop_server raw
 mv "$tmp"/rec/* "$tmp/tsdb/"
 start_prom rec
 # h3's GPU 1 reported on the first day only, the MIG host has no GPU_UTIL: 7 GPUs at the end.
@@ -131,18 +130,13 @@ check "--recorded no: the raw series, said so" grep -q '^  read the raw series (
 
 # VictoriaMetrics: the raw samples imported, the rules replayed by vmalert at whole 5 minutes.
 start_vm
+vm_import "$tmp/history.om"
 check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
 imp "$tmp/vraw.db"
 check "VictoriaMetrics without rules: the raw series" grep -q '^  read the raw series (no GPU has the recorded' "$tmp/vraw.db.out"
-replay() { # replay FROM TO: the rules evaluated by vmalert over [FROM, TO] (Unix seconds)
-    vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
-        -replay.timeFrom="$(date -u -d @"$1" +%FT%TZ)" -replay.timeTo="$(date -u -d @"$2" +%FT%TZ)" \
-        -replay.disableProgressBar -replay.rulesDelay=0s -replay.maxDatapointsPerQuery=10000 \
-        -httpListenAddr="127.0.0.1:$(free_port)" >>"$tmp/vmalert.log" 2>&1
-}
 # The rules over the last day only (loaded later than the raw history began): the window's end
 # is covered, its first 12 hours are not, and the import must read the raw series.
-replay $((start + 2 * 86400)) "$end"
+vm_replay $((start + 2 * 86400)) "$end"
 check "vmalert replays the rules over the last day" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
 check "VictoriaMetrics serves the recorded series" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:count5m[1h]))' 7
@@ -151,7 +145,7 @@ check "recorded series over part of the window: the raw series, the hour they fa
     grep -q '^  read the raw series (the recorded gpu:gpuplan_gpu_util:count5m do not cover the window: in the hour to .* UTC, 0 GPUs had them and [1-9][0-9]* the raw series)' "$tmp/vpart.db.out"
 check "recorded series over part of the window: the same rows as the raw import" \
     $py "$root/tests/cli/compare_rollups.py" "$tmp/vraw.db" "$tmp/vpart.db" rows
-replay "$start" $((start + 2 * 86400))
+vm_replay "$start" $((start + 2 * 86400))
 check "vmalert replays the rules over the first two days" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
 imp "$tmp/vrec.db"
