@@ -8,14 +8,9 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-[ -n "${GP_TEST_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+[ -z "${GP_TEST_KEEP:-}" ] || trap - EXIT # GP_TEST_KEEP=1: $tmp kept to look at
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 
 # ---- the catalog entry, the telemetry and the scenarios ------------------------------------
 cat >"$tmp/v1.json" <<'JSON'
@@ -398,5 +393,4 @@ md = open(os.path.join(run, sc['files']['md'])).read()
 assert '| per busy GPU-hour | per M tokens |' in md, md
 PY
 
-echo "batch: $fails failed"
-[ "$fails" = 0 ]
+finish "batch"

@@ -11,20 +11,8 @@ set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
 rules=$root/contrib/prometheus/gpuplan-capacity.rules.yml
-tmp=$(mktemp -d)
-cleanup() { # the servers gone before their files are
-    for p in $(cat "$tmp"/*.pid 2>/dev/null); do
-        kill "$p" 2>/dev/null && while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp GPUPLAN_DB=$tmp/a.db
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in prometheus promtool victoria-metrics vmalert; do
     command -v $tool >/dev/null || { echo "FAIL $tool is not installed"; exit 1; }
 done
@@ -152,5 +140,4 @@ sliced vsl --match "$plain" --recorded no
 check "VictoriaMetrics: the raw series in 5-hour slices of 2 hosts give the same figures" \
     $py "$root/tests/cli/compare_capacity.py" "$tmp/vsl.whole.json" "$tmp/vsl.sliced.json" --servers
 
-echo "capacity rules: $fails failed"
-[ "$fails" = 0 ]
+finish "capacity rules"

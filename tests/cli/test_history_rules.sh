@@ -11,20 +11,8 @@ set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
 rules=$root/contrib/prometheus/gpuplan-history.rules.yml
-tmp=$(mktemp -d)
-cleanup() { # the servers gone before their files are
-    for p in $(cat "$tmp"/*.pid 2>/dev/null); do
-        kill "$p" 2>/dev/null && while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp ROOT_CLI=$root/tests/cli
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in prometheus promtool victoria-metrics vmalert; do
     command -v $tool >/dev/null || { echo "FAIL $tool is not installed"; exit 1; }
 done
@@ -153,5 +141,4 @@ check "VictoriaMetrics: the recorded series detected" grep -q '^  read the recor
 check "VictoriaMetrics: the same 5-minute rows from the recorded series as from the raw ones" \
     $py "$root/tests/cli/compare_rollups.py" "$tmp/vraw.db" "$tmp/vrec.db" rows
 
-echo "history rules: $fails failed"
-[ "$fails" = 0 ]
+finish "history rules"
