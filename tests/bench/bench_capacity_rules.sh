@@ -17,40 +17,16 @@ rules=$here/../../contrib/prometheus/gpuplan-capacity.rules.yml
 gpuplan=$build/gpuplan
 py=/usr/bin/python3
 tmp=$(mktemp -d /var/tmp/gpuplan-bench-rules-XXXXXX)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+# The servers of the rules tests (tests/cli/rules_servers.sh), up as long as the bench runs and
+# waited on for up to 5 minutes (a large fleet takes that long to be served).
+server_life=0 wait_tries=3000
+. "$here/../cli/rules_servers.sh"
+trap 'stop_servers; rm -rf "$tmp"' EXIT
 export GPUPLAN_DB=$tmp/bench.db HOME=$tmp
 end=$(( $(date +%s) / 86400 * 86400 ))
 start=$((end - days * 86400))
-free_port() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for URL QUERY N: until QUERY at the history's last minute answers N.
-wait_for() {
-    for _ in $(seq 3000); do
-        curl -s "$1/api/v1/query" --data-urlencode "query=$2" --data "time=$((end - 60))" |
-            grep -q "\"value\":\[[0-9.]*,\"$3\"\]" && return 0
-        sleep 0.1
-    done
-    echo "no answer $3 to $2 from $1" >&2
-    return 1
-}
-prom=
-start_prom() { # on $tmp/tsdb; sets url and prom
-    local port
-    port=$(free_port)
-    prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
-        --storage.tsdb.retention.time=10y --web.listen-address="127.0.0.1:$port" \
-        >>"$tmp/prom.log" 2>&1 &
-    prom=$!
-    pids+=($prom)
-    url=http://127.0.0.1:$port
-}
-stop() { kill "$1"; while kill -0 "$1" 2>/dev/null; do sleep 0.1; done; }
 ticks=$(getconf CLK_TCK)
-server=
+server= # the pid of the server measured
 server_cpu() { awk -v t="$ticks" '{printf "%.2f", ($14 + $15) / t}' "/proc/$server/stat"; }
 # best NAME ARGS...: capacity's best wall time of 3 and the server's CPU time in that run, its
 # JSON in $tmp/NAME.json.
@@ -81,7 +57,6 @@ print(f"busy share {x:.6f} raw, {y:.6f} recorded: {'agree' if ok else 'DIFFER'}"
 sys.exit(0 if ok else 1)
 PY
 }
-printf 'global:\n  scrape_interval: 1m\nscrape_configs: []\n' >"$tmp/prom.yml"
 echo "history: $days days, a sample every 5 minutes; $(uptime | sed 's/.*load/load/')"
 for n in $sizes; do
     rm -rf "$tmp/tsdb" "$tmp/rec" "$tmp/vm" "$tmp/fleet.om"
@@ -90,39 +65,29 @@ for n in $sizes; do
     if [[ $servers == *" prometheus "* ]]; then
         promtool tsdb create-blocks-from openmetrics --max-block-duration=720h "$tmp/fleet.om" \
             "$tmp/tsdb" >/dev/null
-        start_prom
-        server=$prom
-        wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
+        start_prom praw 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
+        server=$(cat "$tmp/praw.pid")
         raw=$(best praw --recorded no)
         t0=$(date +%s.%N)
         promtool tsdb create-blocks-from rules -q --start "$start" --end "$end" --url "$url" \
             --output-dir "$tmp/rec" "$rules" >/dev/null 2>&1
         bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
-        stop "$prom"
+        stop_server praw
         mv "$tmp"/rec/* "$tmp/tsdb/"
         nb=$(ls "$tmp/tsdb" | grep -c '^01')
-        start_prom
-        server=$prom
-        wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
+        start_prom prec 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
+        server=$(cat "$tmp/prec.pid")
         # Its compactions merge promtool's blocks (one a rule and 2 hours) within minutes.
         for _ in $(seq 1200); do [ "$(ls "$tmp/tsdb" | grep -c '^01')" -le 3 ] && break; sleep 0.5; done
         rec=$(best prec)
         echo "Prometheus, $n GPUs x $days days: raw $raw; recorded $rec (backfill $bf s, $nb blocks merged into $(ls "$tmp/tsdb" | grep -c '^01')); $(agree praw prec)"
-        stop "$prom"
+        stop_server prec
     fi
     [[ $servers == *" victoriametrics "* ]] || continue
-    vport=$(free_port)
-    victoria-metrics -storageDataPath="$tmp/vm" -httpListenAddr="127.0.0.1:$vport" \
-        -retentionPeriod=100y -maxInsertRequestSize=1073741824 >"$tmp/vm.log" 2>&1 &
-    vm=$!
-    server=$vm
-    pids+=($vm)
-    url=http://127.0.0.1:$vport
-    for _ in $(seq 300); do curl -s "$url/health" | grep -q OK && break; sleep 0.1; done
+    start_vm -maxInsertRequestSize=1073741824
+    server=$(cat "$tmp/vm.pid")
     t0=$(date +%s.%N)
-    if [ -f "$tmp/fleet.om" ]; then cat "$tmp/fleet.om"; else $py "$here/gen_fleet.py" - "$end" "$days" "$n"; fi |
-        awk '/^#/ {next} {$NF = $NF "000"; print}' | curl -s -X POST -T - "$url/api/v1/import/prometheus" # streamed: --data-binary holds it all
-    curl -s "$url/internal/force_flush"
+    if [ -f "$tmp/fleet.om" ]; then vm_import "$tmp/fleet.om"; else $py "$here/gen_fleet.py" - "$end" "$days" "$n" | vm_import; fi
     wait_for "$url" 'count(DCGM_FI_DEV_GPU_UTIL)' "$n"
     load=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
     raw=$(best vraw --recorded no)
@@ -132,17 +97,13 @@ for n in $sizes; do
     # results wait in vmalert's queue (the bins' count_values make a series for each bin).
     points=$((5000000 / n)); [ "$points" -gt 10000 ] && points=10000
     t0=$(date +%s.%N)
-    vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
-        -replay.timeFrom="$(date -u -d @"$start" +%FT%TZ)" \
-        -replay.timeTo="$(date -u -d @"$end" +%FT%TZ)" -replay.disableProgressBar \
-        -replay.rulesDelay=0s -replay.maxDatapointsPerQuery="$points" -remoteWrite.maxQueueSize=20000000 \
-        -httpListenAddr="127.0.0.1:$(free_port)" >"$tmp/vmalert.log" 2>&1 ||
+    vm_replay "$start" "$end" -replay.maxDatapointsPerQuery="$points" -remoteWrite.maxQueueSize=20000000 ||
         { echo "vmalert failed:"; tail -5 "$tmp/vmalert.log"; exit 1; } >&2
     bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
     curl -s "$url/internal/force_flush"
     wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' "$n"
     rec=$(best vrec)
     echo "VictoriaMetrics, $n GPUs x $days days: raw $raw; recorded $rec (import $load s, vmalert replay $bf s; $(uptime | sed 's/.*load/load/')); $(agree vraw vrec)"
-    stop "$vm"
+    stop_server vm
 done
 echo "after: $(uptime | sed 's/.*load/load/')"

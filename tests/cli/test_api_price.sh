@@ -4,14 +4,8 @@
 # price in force from its date on, a repeat adding nothing), a bad file importing nothing.
 set -u
 gpuplan=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 
 "$gpuplan" pricing api list --as-of 2026-12-01 >"$tmp/list.out"
 check "the bundled table: seven prices in force" test "$(grep -c USD "$tmp/list.out")" -eq 7
@@ -53,5 +47,4 @@ check "nothing of the file written" \
     bash -c "'$gpuplan' pricing api list --history --provider deepinfra --model mixtral-8x7b-instruct | grep -q '^no API price'"
 check "an unknown --format is refused" \
     bash -c "'$gpuplan' pricing import '$tmp/later.csv' --format apis 2>&1 | grep -q 'gcp-cud or api'"
-echo "$fails failed"
-exit $((fails > 0))
+finish

@@ -8,14 +8,9 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-[ -n "${GP_TEST_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+[ -z "${GP_TEST_KEEP:-}" ] || trap - EXIT # GP_TEST_KEEP=1: $tmp kept to look at
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 
 # ---- the catalog entry, the telemetry and the scenarios ------------------------------------
 cat >"$tmp/v1.json" <<'JSON'
@@ -413,5 +408,4 @@ c = [(x['scenario'], x['what'], x['path'], x['old'], x['new'])
 assert c == [('steady', 'server price', 'self_hosted.server_price', 150000, 180000)], c
 PY
 
-echo "batch: $fails failed"
-[ "$fails" = 0 ]
+finish "batch"

@@ -5,14 +5,8 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 $py "$root/tests/cli/gen_telemetry.py" "$tmp" 2 a b >/dev/null
 "$gpuplan" import prom "$tmp/a.prom" --node a >/dev/null
 "$gpuplan" import prom "$tmp/b.prom" --node b >/dev/null
@@ -361,5 +355,4 @@ check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GP
 "$gpuplan" --db "$tmp/noidx.db" import nvsmi "$tmp/noidx.csv" --node noidx >/dev/null
 check "fleet: a GPU without an index shows -" bash -c "'$gpuplan' --db '$tmp/noidx.db' fleet | grep -qE '^noidx +noidx +- L40S'"
 
-echo "capacity: $fails failed"
-[ "$fails" = 0 ]
+finish "capacity"

@@ -9,19 +9,8 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-    for p in "${pids[@]}" $(cat "$tmp"/*.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
     echo "FAIL prometheus and promtool are not installed (apt-get install prometheus)"
     exit 1
@@ -212,5 +201,4 @@ rc=$?
 check "a server that is gone: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'connect' '$tmp/gone.out'"
 check "nothing written by the refused and failed runs" [ "$(db_sum)" = "$before" ]
 
-echo "capacity --prometheus: $fails failed"
-[ "$fails" = 0 ]
+finish "capacity --prometheus"

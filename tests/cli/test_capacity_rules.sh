@@ -11,20 +11,8 @@ set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
 rules=$root/contrib/prometheus/gpuplan-capacity.rules.yml
-tmp=$(mktemp -d)
-cleanup() { # the servers gone before their files are
-    for p in $(cat "$tmp"/*.pid 2>/dev/null); do
-        kill "$p" 2>/dev/null && while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp GPUPLAN_DB=$tmp/a.db
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in prometheus promtool victoria-metrics vmalert; do
     command -v $tool >/dev/null || { echo "FAIL $tool is not installed"; exit 1; }
 done
@@ -66,8 +54,7 @@ check "no rules on the server: the raw series, said so" said "$tmp/none.json" "r
 (cd "$(dirname "$rules")" && promtool tsdb create-blocks-from rules --start "$start" \
     --end "$end" --url "$url" --output-dir "$tmp/rec" "$(basename "$rules")") >"$tmp/backfill.log" 2>&1
 check "promtool backfills the rules" bash -c "ls '$tmp/rec' | grep -q ."
-kill "$(cat "$tmp/raw.pid")"
-wait "$(cat "$tmp/raw.pid")" 2>/dev/null
+stop_server raw
 mv "$tmp"/rec/* "$tmp/tsdb/"
 start_prom rec
 # h3's GPU 1 reported on the first day only, the MIG host has no GPU_UTIL: 7 GPUs at the end.
@@ -136,11 +123,9 @@ check "--recorded yes with MIG instances: refused, exit 2, one line" bash -c "[ 
 
 # VictoriaMetrics: the raw samples imported, the rules replayed by vmalert into it.
 start_vm
+vm_import "$tmp/history.om"
 check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
-vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
-    -replay.timeFrom="$(date -u -d @"$start" +%FT%TZ)" -replay.timeTo="$(date -u -d @"$end" +%FT%TZ)" \
-    -replay.disableProgressBar -replay.rulesDelay=0s -replay.maxDatapointsPerQuery=10000 \
-    -httpListenAddr="127.0.0.1:$(free_port)" >"$tmp/vmalert.log" 2>&1
+vm_replay "$start" "$end"
 check "vmalert replays the rules" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
 check "VictoriaMetrics serves the recorded series" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:avg5m[1h]))' 7
@@ -155,5 +140,4 @@ sliced vsl --match "$plain" --recorded no
 check "VictoriaMetrics: the raw series in 5-hour slices of 2 hosts give the same figures" \
     $py "$root/tests/cli/compare_capacity.py" "$tmp/vsl.whole.json" "$tmp/vsl.sliced.json" --servers
 
-echo "capacity rules: $fails failed"
-[ "$fails" = 0 ]
+finish "capacity rules"

@@ -4,16 +4,11 @@
 # database location and mode, sweep and sensitivity.
 set -u
 gpuplan=$1 fixtures=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg
 unset GPUPLAN_DB
 mkdir -p "$HOME"
 seed=$fixtures/seed-dgx-a100.json
-fails=0
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 # expect STATUS STDERR-SUBSTRING -- command...: exit status, one stderr line, empty stdout
 expect() {
     local want=$1 msg=$2; shift 3
@@ -266,5 +261,4 @@ d = json.load(sys.stdin)
 t = [c for c in d[\"changes\"] if c[\"kind\"] == \"total\"][0]
 assert \"exit value 236000 -> 531000 (residual_pct -> straight_line)\" in t[\"because\"], t'"
 
-echo "cli: $fails failed"
-[ "$fails" = 0 ]
+finish "cli"

@@ -8,14 +8,8 @@
 set -u
 gpuplan=$1
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 bad_input() { # what args...: exit 2, one line on stderr naming the problem, nothing on stdout
     local what=$1; shift
     "$gpuplan" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -306,5 +300,4 @@ assert abs(o['total'] - r['demand_work'] * (1.10 + 4 * 0.25)) <= 1e-9 * o['total
 assert 'https://example.com/pricing' in r['scenario_json']['notes']
 "
 
-echo "$fails failed"
-[ "$fails" = 0 ]
+finish

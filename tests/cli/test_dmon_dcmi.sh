@@ -6,16 +6,10 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp TZ=UTC GPUPLAN_DB=$tmp/t.db
 fx=$root/tests/fixtures/telemetry
 dmon=$fx/nvidia_smi_dmon dcmi=$fx/ipmi_dcmi
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 has() { grep -qF -- "$2" "$1"; }
 sql() { $py -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$GPUPLAN_DB" "$1"; }
 node_power_samples() { sql "SELECT count(*) FROM sample x JOIN series s ON s.id = x.series_id WHERE s.gpu_id = 0 AND s.metric = 8"; }
@@ -153,5 +147,4 @@ check "no ipmitool on PATH: said so" has "$tmp/out" "FAILED: cannot run ipmitool
 "$gpuplan" import dcmi - --node x --end "@$now" </dev/null 2>"$tmp/err"
 check "--end is for dmon only: exit 2" [ $? = 2 ]
 
-echo "$fails failed"
-[ "$fails" = 0 ]
+finish

@@ -8,21 +8,13 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+. "$(dirname "$0")/lib.sh"
+on_exit() { # every child gone, the read-only files removable; KEEP=DIR: a copy kept there
     wait 2>/dev/null
     chmod -R u+w "$tmp" 2>/dev/null
-    [ -n "${KEEP:-}" ] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"
+    [ -z "${KEEP:-}" ] || cp -r "$tmp" "$KEEP"
 }
-trap cleanup EXIT
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in prometheus promtool curl ss; do
     command -v $tool >/dev/null || { echo "FAIL $tool is not installed (tools/dev test installs it)"; exit 1; }
 done
@@ -345,5 +337,4 @@ check "the fleet scenario gone: the previous figures, a failure counted and told
 kill -TERM "$main_pid"
 wait "$main_pid"
 check "SIGTERM stops it cleanly (exit 0; under ASan: no leak, no error)" [ $? = 0 ]
-echo "exporter: $fails failed"
-[ "$fails" = 0 ]
+finish "exporter"

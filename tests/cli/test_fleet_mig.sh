@@ -9,16 +9,8 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in prometheus promtool victoria-metrics; do
     if ! command -v $tool >/dev/null; then
         echo "FAIL $tool is not installed (apt-get install prometheus victoria-metrics)"
@@ -246,5 +238,4 @@ assert abs(p[\"gpu_tdp_w\"] - t[\"busy_w\"]) < 0.01 and abs(p[\"gpu_idle_w\"] - 
 assert s[\"measured\"][\"gpu\"] == \"H100\"
 '"
 
-echo "fleet with MIG: $fails failed"
-[ "$fails" = 0 ]
+finish "fleet with MIG"

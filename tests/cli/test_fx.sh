@@ -7,14 +7,8 @@
 set -u
 gpuplan=$1
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 
 # The bundled ECB rates: EUR/CNY on 2025-05-09 is 8.147 in eurofxref-hist.csv.
 check "bundled ECB rates in force" bash -c "'$gpuplan' pricing fx list --as-of 2025-06-01 --currency CNY | grep -q '^EUR/CNY *8.147 *from 2025-05-09'"
@@ -170,5 +164,4 @@ page = open(day + \"/index.html\").read()
 assert \"fxtest/gn-a100x4/cn-hangzhou listed 140 CNY/h, converted at %.6g USD per CNY of 2025-05-09\" % rate in page
 ' '$tmp/out'"
 
-echo "fx: $fails failed"
-[ "$fails" = 0 ]
+finish "fx"

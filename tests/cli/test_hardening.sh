@@ -3,19 +3,11 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg GPUPLAN_DB=$tmp/db
 mkdir -p "$HOME"
 seed=$root/tests/fixtures/examples/seed-dgx-a100.json
 seedname="Ten DGX A100 against AWS p4d (seed figures)"
-fails=0
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 # expect STATUS STDERR-SUBSTRING -- command...: exit status, one stderr line, empty stdout
 expect() {
     local want=$1 msg=$2; shift 3
@@ -407,5 +399,4 @@ check "11: scenario measure of an unknown name" expect 2 'nosuch' -- "$gpuplan" 
 check "11: node rm of an unknown node" expect 2 'nosuch' -- "$gpuplan" node rm nosuch
 check "11: node test of an unknown node" expect 2 'nosuch' -- "$gpuplan" node test nosuch
 
-echo "hardening: $fails failed"
-[ "$fails" = 0 ]
+finish "hardening"

@@ -5,17 +5,9 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp/home
 mkdir -p "$HOME"
-fails=0
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 # expect STATUS STDERR-SUBSTRING -- command...: exit status and one stderr line holding the text
 expect() {
     local want=$1 msg=$2; shift 3
@@ -168,5 +160,4 @@ kill "$locker" 2>/dev/null
 check "11: SIGTERM during the lock wait and retries: exit 0 in $ms ms (under 1 s)" [ "$rc" = 0 -a "$ms" -lt 1000 ]
 check "11: and it says the cycle was not stored" grep -q 'cycle 1 not stored: stopped by a signal' "$tmp/sig.err"
 
-echo "hardening_import: $fails failed"
-[ "$fails" = 0 ]
+finish "hardening_import"

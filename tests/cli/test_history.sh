@@ -7,16 +7,8 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
     echo "FAIL prometheus and promtool are not installed (apt-get install prometheus)"
     exit 1
@@ -272,5 +264,4 @@ kill "$prom"; wait "$prom" 2>/dev/null
 rc=$?
 check "a server that is gone: exit 1" bash -c "[ $rc = 1 ] && grep -Eqi 'connect' '$tmp/gone.out'"
 
-echo "history: $fails failed"
-[ "$fails" = 0 ]
+finish "history"

@@ -11,20 +11,8 @@ set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
 rules=$root/contrib/prometheus/gpuplan-history.rules.yml
-tmp=$(mktemp -d)
-cleanup() { # the servers gone before their files are
-    for p in $(cat "$tmp"/*.pid 2>/dev/null); do
-        kill "$p" 2>/dev/null && while kill -0 "$p" 2>/dev/null; do sleep 0.1; done
-    done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp ROOT_CLI=$root/tests/cli
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in prometheus promtool victoria-metrics vmalert; do
     command -v $tool >/dev/null || { echo "FAIL $tool is not installed"; exit 1; }
 done
@@ -80,8 +68,7 @@ PY
 (cd "$(dirname "$rules")" && promtool tsdb create-blocks-from rules --start "$start" \
     --end "$end" --url "$url" --output-dir "$tmp/rec" "$(basename "$rules")") >"$tmp/backfill.log" 2>&1
 check "promtool backfills the rules" bash -c "ls '$tmp/rec' | grep -q ."
-kill "$(cat "$tmp/raw.pid")"
-wait "$(cat "$tmp/raw.pid")" 2>/dev/null
+stop_server raw
 mv "$tmp"/rec/* "$tmp/tsdb/"
 start_prom rec
 # h3's GPU 1 reported on the first day only, the MIG host has no GPU_UTIL: 7 GPUs at the end.
@@ -131,18 +118,13 @@ check "--recorded no: the raw series, said so" grep -q '^  read the raw series (
 
 # VictoriaMetrics: the raw samples imported, the rules replayed by vmalert at whole 5 minutes.
 start_vm
+vm_import "$tmp/history.om"
 check "VictoriaMetrics holds the raw history" wait_for "$url" 'count(DCGM_FI_DEV_POWER_USAGE)' 8
 imp "$tmp/vraw.db"
 check "VictoriaMetrics without rules: the raw series" grep -q '^  read the raw series (no GPU has the recorded' "$tmp/vraw.db.out"
-replay() { # replay FROM TO: the rules evaluated by vmalert over [FROM, TO] (Unix seconds)
-    vmalert -rule="$rules" -datasource.url="$url" -remoteWrite.url="$url" \
-        -replay.timeFrom="$(date -u -d @"$1" +%FT%TZ)" -replay.timeTo="$(date -u -d @"$2" +%FT%TZ)" \
-        -replay.disableProgressBar -replay.rulesDelay=0s -replay.maxDatapointsPerQuery=10000 \
-        -httpListenAddr="127.0.0.1:$(free_port)" >>"$tmp/vmalert.log" 2>&1
-}
 # The rules over the last day only (loaded later than the raw history began): the window's end
 # is covered, its first 12 hours are not, and the import must read the raw series.
-replay $((start + 2 * 86400)) "$end"
+vm_replay $((start + 2 * 86400)) "$end"
 check "vmalert replays the rules over the last day" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
 check "VictoriaMetrics serves the recorded series" wait_for "$url" 'count(count_over_time(gpu:gpuplan_gpu_util:count5m[1h]))' 7
@@ -165,7 +147,7 @@ check "recorded series over part of the window: the raw series, the hour they fa
 check "recorded series over part of the window: the same rows as the raw import" \
     $py "$root/tests/cli/compare_rollups.py" "$tmp/vraw.db" "$tmp/vpart.db" rows
 curl -s "$url/api/v1/admin/tsdb/delete_series" --data-urlencode 'match[]={Hostname="ghost"}'
-replay "$start" $((start + 2 * 86400))
+vm_replay "$start" $((start + 2 * 86400))
 check "vmalert replays the rules over the first two days" [ $? = 0 ]
 curl -s "$url/internal/force_flush"
 imp "$tmp/vrec.db"
@@ -173,5 +155,4 @@ check "VictoriaMetrics: the recorded series detected" grep -q '^  read the recor
 check "VictoriaMetrics: the same 5-minute rows from the recorded series as from the raw ones" \
     $py "$root/tests/cli/compare_rollups.py" "$tmp/vraw.db" "$tmp/vrec.db" rows
 
-echo "history rules: $fails failed"
-[ "$fails" = 0 ]
+finish "history rules"

@@ -7,16 +7,11 @@
 # Needs man-db, bash-completion, zsh and tmux (tools/dev test installs them).
 set -u
 build=$1
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 sock=$tmp/tmux.sock
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+on_exit() { tmux -S "$sock" kill-server 2>/dev/null; }
 export HOME=$tmp XDG_DATA_HOME=$tmp/data LC_ALL=C.UTF-8
 unset GPUPLAN_DB NO_COLOR XDG_DATA_DIRS BASH_COMPLETION_USER_DIR
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 for tool in man tmux zsh; do
     command -v $tool >/dev/null || { echo "FAIL needs $tool (tools/dev test installs it)"; exit 1; }
 done
@@ -147,5 +142,4 @@ zshtab() { tab "env HOME=$HOME PATH=$PATH XDG_DATA_HOME=$XDG_DATA_HOME ZDOTDIR=$
 check "zsh, Tab: a partial command" zshtab "gpuplan sen" "gpuplan sensitivity"
 check "zsh, Tab: a saved scenario name" zshtab "gpuplan scenario show lab\\ " 'gpuplan scenario show lab\ plan:\ 64\ H100'
 
-echo "$fails failed"
-[ "$fails" = 0 ]
+finish

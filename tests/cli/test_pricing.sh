@@ -5,16 +5,8 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export GPUPLAN_DB=$tmp/db HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 nprices() { "$gpuplan" pricing list --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
 
 check "bundled catalog loads on first use" bash -c "[ \$('$gpuplan' pricing list --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)))') -gt 10000 ]"
@@ -94,7 +86,7 @@ mkdir -p "$tmp/www"
 cp "$root/tests/fixtures/catalog/aws_pricelist_offer_trimmed_opencost_pricing-us-east-1.json" "$tmp/www/offer.json"
 cp "$root/pricing/prices/skypilot_fmt_lambda_vms_full.csv" "$tmp/www/lambda_vms.csv"
 timeout 120 $py "$root/tests/cli/http_server.py" "$tmp/www" "$tmp/port" 100 &
-server_pid=$!
+pids+=($!)
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/port")
 base="http://127.0.0.1:$port"
@@ -252,5 +244,4 @@ check "scenario draft --api on a GPU-mode draft: refused, exit 2" bash -c "'$gpu
 check "scenario draft --work without --profile: refused, exit 2" bash -c "'$gpuplan' scenario draft --work 5000 --gpu H100 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -qx 'gpuplan: scenario draft: --work needs --profile (see --help)' '$tmp/e'"
 check "scenario draft --api with a profile that does not count generated tokens: refused" bash -c "'$gpuplan' scenario draft --work 5000 --profile llm-training --gpu H100 --api llama-3-8b-instruct --as-of 2026-11-28 2>'$tmp/e' >/dev/null; [ \$? = 2 ] && grep -q 'profile llm-training does not count generated tokens' '$tmp/e'"
 
-echo "pricing: $fails failed"
-[ "$fails" = 0 ]
+finish "pricing"

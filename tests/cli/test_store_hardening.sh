@@ -4,29 +4,15 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-mounts=() pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
+mounts=()
+on_exit() { for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done; }
 [ -n "${KEEP:-}" ] && trap - EXIT
 chmod 755 "$tmp" # the read-only case run as nobody reads from here
 export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg GPUPLAN_DB=$tmp/db
 mkdir -p "$HOME"
 seed=$root/tests/fixtures/examples/seed-dgx-a100.json
 seedname="Ten DGX A100 against AWS p4d (seed figures)"
-fails=0
-check() { # description, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok $what"; else
-        echo "FAIL $what"
-        fails=$((fails + 1))
-    fi
-}
 skip() { echo "skip $1"; }
 # expect STATUS STDERR-SUBSTRING -- command...: exit status, one stderr line, empty stdout
 expect() {
@@ -278,5 +264,4 @@ for want in ('saved "evil]0;pwned[31m red2J"', 'added node "n[31mode"', 'bad que
     assert want in t, (want, t)
 PY
 
-echo "store hardening: $fails failed"
-[ "$fails" = 0 ]
+finish "store hardening"

@@ -8,18 +8,8 @@
 set -u
 gpuplan=$1 root=$2
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-cleanup() {
-    for p in $(cat "$tmp"/*.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 export HOME=$tmp
-fails=0
-check() {
-    local what=$1; shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
     echo "FAIL prometheus and promtool are not installed (apt-get install prometheus)"
     exit 1
@@ -132,5 +122,4 @@ kill "$(cat "$tmp/prom.pid")"
 wait 2>/dev/null
 bad "a server gone" 1 --prometheus "$url" --profile llm-inference-decode --timeout 5s
 check "nothing stored by the failures" test "$("$gpuplan" throughput history | wc -l)" -eq "$before"
-echo "$fails failed"
-exit $((fails > 0))
+finish
