@@ -69,8 +69,9 @@ for n in $sizes; do
         server=$(cat "$tmp/praw.pid")
         raw=$(best praw --recorded no)
         t0=$(date +%s.%N)
-        promtool tsdb create-blocks-from rules -q --start "$start" --end "$end" --url "$url" \
-            --output-dir "$tmp/rec" "$rules" >/dev/null 2>&1
+        # The file by its bare name: the evaluation offset the same from any checkout.
+        (cd "$(dirname "$rules")" && promtool tsdb create-blocks-from rules -q --start "$start" \
+            --end "$end" --url "$url" --output-dir "$tmp/rec" "$(basename "$rules")") >/dev/null 2>&1
         bf=$($py -c "print(round($(date +%s.%N) - $t0, 1))")
         stop_server praw
         mv "$tmp"/rec/* "$tmp/tsdb/"
