@@ -262,7 +262,8 @@ static void draw_unit_costs(const tui *t, int *y, int w) {
 
 /* Cloud option i: its total, when and at what utilization it breaks even (dated from
  * start_date; the date gives way before a figure is cut) and, 2.1, a catalog price in another
- * currency with the rate (scenario currency per unit of it) and date that converted it. */
+ * currency with the rate (scenario currency per unit of it) and date that converted it, and
+ * its age when stale. */
 static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
     const gp_scenario *s = t->sc.s;
     const gp_option_result *o = &t->r->options[i];
@@ -284,9 +285,21 @@ static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
     draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  breaks even %s; at %s busy", be, bu);
     for (int k = 0; k < t->sc.n_sources && *y < bottom; k++) {
         const gp_price_source *ps = &t->sc.sources[k];
-        if (ps->fx_rate > 0 && !strcmp(ps->option, s->options[i].name))
-            draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  %s at %.6g of %s", ps->currency,
-                       ps->fx_rate, ps->fx_date); /* the panel is narrow */
+        if (ps->fx_rate <= 0 || strcmp(ps->option, s->options[i].name))
+            continue;
+        draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  %s at %.6g of %s", ps->currency,
+                   ps->fx_rate, ps->fx_date); /* the panel is narrow */
+        /* A stale rate flagged under it, as the Markdown's sources word it; the date (today,
+         * the TUI's as-of) gives way first where the panel is narrow. */
+        long age = gp_fx_rate_age_days(ps, t->today);
+        if (age <= GP_FX_STALE_DAYS || *y >= bottom)
+            continue;
+        char on[24], flag[96];
+        snprintf(on, sizeof on, " on %s", t->today);
+        snprintf(flag, sizeof flag, "  rate %ld days old%s (over %d)", age, on, GP_FX_STALE_DAYS);
+        if ((int)strlen(flag) > w)
+            snprintf(flag, sizeof flag, "  rate %ld days old (over %d)", age, GP_FX_STALE_DAYS);
+        draw_text((*y)++, 0, w, flag, draw_attr(PAL_BAD));
     }
 }
 
