@@ -88,6 +88,15 @@ then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=
 # Spot can be reclaimed: the seed's cheapest is its spot option, so the Summary names the
 # cheapest with guaranteed capacity, its total and the reclaim line; dearer spot in the file
 # (recalculated by LibreOffice) makes self-hosted the cheapest and the line goes.
+# A LibreOffice profile that recalculates a workbook on load, as check_xlsx.py's does.
+lo_profile() {
+    mkdir -p "$1/user"
+    cat >"$1/user/registrymodifications.xcu" <<'XCU'
+<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item></oor:items>
+XCU
+}
+lo_profile "$tmp/lo-spot"
 "$gpuplan" report "$seed" --format xlsx --as-of 2026-11-22 -o "$tmp/spot.xlsx"
 if $py - "$tmp/spot.xlsx" "$tmp" <<'PY'
 import os, subprocess, sys, openpyxl
@@ -97,14 +106,7 @@ want = ('p4d spot', 'self-hosted', 'p4d spot rests on spot capacity, which the p
         'reclaim; cheapest with guaranteed capacity: self-hosted.')
 assert (su['B2'].value, su['B3'].value, su['A4'].value) == want, (su['B2'].value, su['B3'].value, su['A4'].value)
 assert su['C3'].value == su['B11'].value and su['A11'].value == 'self-hosted', su['C3'].value
-profile = os.path.join(tmp, 'lo-spot')
-os.makedirs(os.path.join(profile, 'user'), exist_ok=True)
-with open(os.path.join(profile, 'user', 'registrymodifications.xcu'), 'w') as f:  # recalculate on load
-    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/'
-            '2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3'
-            '.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/'
-            'Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>'
-            '</oor:items>\n')
+profile = os.path.join(tmp, 'lo-spot')  # lo_profile's
 wb = openpyxl.load_workbook(book)
 a = wb['Assumptions']
 row = next(r for r in range(1, a.max_row + 1) if a.cell(r, 1).value == 'p4d spot: hourly')
@@ -132,19 +134,13 @@ json.dump(s, open(sys.argv[2], 'w'))
 PY
 "$gpuplan" report "$tmp/tie.json" --format xlsx -o "$tmp/tie.xlsx"
 "$gpuplan" report "$tmp/own.json" --format xlsx -o "$tmp/own.xlsx"
+lo_profile "$tmp/lo-tie"
 if $py - "$tmp/tie.xlsx" "$tmp/own.xlsx" "$tmp" <<'PY'
 import os, subprocess, sys, openpyxl
 tie, own, tmp = sys.argv[1:4]
 credited = ("Self-hosted's total includes no exit value: hardware still held at month 36 is "
             'credited at 0.')
-profile = os.path.join(tmp, 'lo-tie')
-os.makedirs(os.path.join(profile, 'user'), exist_ok=True)
-with open(os.path.join(profile, 'user', 'registrymodifications.xcu'), 'w') as f:  # recalculate on load
-    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/'
-            '2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3'
-            '.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/'
-            'Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>'
-            '</oor:items>\n')
+profile = os.path.join(tmp, 'lo-tie')  # lo_profile's
 def recalc(path, engine):
     out = os.path.join(tmp, 'tie-' + engine)
     os.makedirs(out, exist_ok=True)
