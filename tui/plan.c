@@ -179,16 +179,13 @@ static void draw_cheapest(const tui *t, int *y, int w) {
     draw_text(*y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
     draw_text_mid((*y)++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
     /* Equal totals (the model's Ties) are a tie, not a win: the others at the same total. */
-    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
     char tied[256];
     size_t tl = 0;
-    int n = 0;
+    int k[GP_MAX_OPTIONS + 1], n = gp_report_tied(r, r->cheapest, k, GP_MAX_OPTIONS + 1);
     tied[0] = '\0';
-    for (int i = -1; i < r->n_options && tl < sizeof tied; i++) {
-        if (i == r->cheapest || !gp_money_equal(i < 0 ? r->self.total : r->options[i].total, best))
-            continue;
-        int c = snprintf(tied + tl, sizeof tied - tl, "%s%s", n++ ? ", " : "",
-                         i < 0 ? "self-hosted" : s->options[i].name);
+    for (int i = 0; i < n && tl < sizeof tied; i++) {
+        int c = snprintf(tied + tl, sizeof tied - tl, "%s%s", i ? ", " : "",
+                         k[i] < 0 ? "self-hosted" : s->options[k[i]].name);
         tl += c > 0 ? (size_t)c : 0;
     }
     if (n) {
