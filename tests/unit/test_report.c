@@ -299,6 +299,34 @@ static const char tie[] =
     "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"dear\", "
     "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 3}]}";
 
+/* The one tie helper: equal by the model's rule (a relative 1e-9), the side itself and skipped
+ * sides left out, in order; the count past cap still counted. */
+static void test_tied_totals(void **state) {
+    (void)state;
+    const double total[] = {100.0, 100.0 + 5e-8, 100.1, 100.0, 100.0};
+    const bool skip[] = {false, false, false, true, false};
+    int tied[4];
+    assert_int_equal(gp_tied_totals(total, NULL, 5, 0, tied, 4), 3);
+    assert_int_equal(tied[0], 1);
+    assert_int_equal(tied[1], 3);
+    assert_int_equal(tied[2], 4);
+    assert_int_equal(gp_tied_totals(total, skip, 5, 4, tied, 4), 2);
+    assert_int_equal(tied[0], 0);
+    assert_int_equal(tied[1], 1);
+    tied[0] = -7;
+    assert_int_equal(gp_tied_totals(total, NULL, 5, 0, tied, 0), 3); /* cap 0: counted only */
+    assert_int_equal(tied[0], -7);
+    assert_int_equal(gp_tied_totals(total, NULL, 5, 2, tied, 4), 0);
+    /* Over a result: the sides at the cheapest's total, self-hosted as -1. */
+    free(md_of(tie));
+    assert_int_equal(gp_report_tied(res, res->cheapest, tied, 4), 2);
+    assert_int_equal(tied[0], 0);
+    assert_int_equal(tied[1], 1);
+    assert_int_equal(gp_report_tied(res, 1, tied, 4), 2); /* od2 ties self-hosted and od */
+    assert_int_equal(tied[0], -1);
+    assert_int_equal(tied[1], 0);
+}
+
 static void test_tie_headline(void **state) {
     (void)state;
     char *md = md_of(tie);
@@ -887,21 +915,14 @@ static void test_md_every_input(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csv_neutralised),
-        cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),
-        cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),
-        cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),
-        cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),
-        cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_tie_headline),
-        cmocka_unit_test(test_fleet_footer_mig),
-        cmocka_unit_test(test_mix_measured_fleet),
-        cmocka_unit_test(test_csv_rounded),
-        cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised),  cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),       cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),       cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),    cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),    cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tied_totals),      cmocka_unit_test(test_tie_headline),
+        cmocka_unit_test(test_fleet_footer_mig), cmocka_unit_test(test_mix_measured_fleet),
+        cmocka_unit_test(test_csv_rounded),      cmocka_unit_test(test_sensitivity_json_csv),
         cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
