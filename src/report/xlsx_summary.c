@@ -136,11 +136,13 @@ static void guaranteed_caveat(wbctx *x, lxw_worksheet *ws, int g) {
              "credited at 0.",
              x->M);
     snprintf(f, sizeof f,
-             "=IF(%s,\"A tie with \"&MID(%s,3,4000)&\": the same total.\",\"\")&IF(AND(%s,%s),"
+             "=IF(%s,\"A tie with \"&MID(%s,3,32767)&\": the same total.\",\"\")&IF(AND(%s,%s),"
              "\" \",\"\")&IF(%s,\"%s\",\"\")",
              cond, list, cond, zero, zero, exit_s);
     /* The cached text, as report_spot.c and report_text.c decide. */
-    char cached[4096] = "";
+    size_t cap = (GP_MAX_OPTIONS + 1) * (GP_NAME_BYTES + 2) + 512;
+    char *cached = gp_xmalloc(cap);
+    *cached = '\0';
     int tied[GP_MAX_OPTIONS + 1], nt = 0;
     bool self_low = false;
     if (g >= -1) {
@@ -151,17 +153,18 @@ static void guaranteed_caveat(wbctx *x, lxw_worksheet *ws, int g) {
         char name[GP_NAME_BYTES];
         gp_text_clean(tied[i] < 0 ? "self-hosted" : s->options[tied[i]].name, name, sizeof name);
         size_t l = strlen(cached);
-        snprintf(cached + l, sizeof cached - l, "%s%s", i ? ", " : "A tie with ", name);
+        snprintf(cached + l, cap - l, "%s%s", i ? ", " : "A tie with ", name);
     }
     if (nt) {
         size_t l = strlen(cached);
-        snprintf(cached + l, sizeof cached - l, ": the same total.");
+        snprintf(cached + l, cap - l, ": the same total.");
     }
     if (self_low && r->self.exit_value == 0.0 && r->self.servers > 0) {
         size_t l = strlen(cached);
-        snprintf(cached + l, sizeof cached - l, "%s%s", nt ? " " : "", exit_s);
+        snprintf(cached + l, cap - l, "%s%s", nt ? " " : "", exit_s);
     }
     keep(b, worksheet_write_formula_str(ws, 2, 3, f, NULL, cached));
+    free(cached);
 }
 
 /* Rows 3 and 4 (1-based): the cheapest side with guaranteed capacity (not resting on spot,
