@@ -915,14 +915,22 @@ static void test_md_every_input(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csv_neutralised),  cmocka_unit_test(test_csv_field_strip_then_test),
-        cmocka_unit_test(test_json_shape),       cmocka_unit_test(test_fleet_json_as_cjson),
-        cmocka_unit_test(test_md_content),       cmocka_unit_test(test_md_work_mode),
-        cmocka_unit_test(test_opening_given),    cmocka_unit_test(test_opening_measured),
-        cmocka_unit_test(test_spot_headline),    cmocka_unit_test(test_spot_headline_exit),
-        cmocka_unit_test(test_tied_totals),      cmocka_unit_test(test_tie_headline),
-        cmocka_unit_test(test_fleet_footer_mig), cmocka_unit_test(test_mix_measured_fleet),
-        cmocka_unit_test(test_csv_rounded),      cmocka_unit_test(test_sensitivity_json_csv),
+        cmocka_unit_test(test_csv_neutralised),
+        cmocka_unit_test(test_csv_field_strip_then_test),
+        cmocka_unit_test(test_json_shape),
+        cmocka_unit_test(test_fleet_json_as_cjson),
+        cmocka_unit_test(test_md_content),
+        cmocka_unit_test(test_md_work_mode),
+        cmocka_unit_test(test_opening_given),
+        cmocka_unit_test(test_opening_measured),
+        cmocka_unit_test(test_spot_headline),
+        cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tied_totals), /* gp_tied_totals, gp_report_tied */
+        cmocka_unit_test(test_tie_headline),
+        cmocka_unit_test(test_fleet_footer_mig),
+        cmocka_unit_test(test_mix_measured_fleet),
+        cmocka_unit_test(test_csv_rounded),
+        cmocka_unit_test(test_sensitivity_json_csv),
         cmocka_unit_test(test_md_every_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
