@@ -9,6 +9,7 @@
 #include "scen.h"
 #include "gpuplan/engine.h"
 #include "gpuplan/numfmt.h"
+#include "gpuplan/report_opening.h"
 #include "gpuplan/scenario.h"
 #include "view.h"
 
@@ -211,8 +212,10 @@ static void figure_text(int c, double v, bool has, int w, char *out, size_t cap)
 static void compare_row(const tui *t, int k, int y, int nw) {
     int NUM_W = num_w(t);
     const gp_result *r = t->r;
-    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
-    bool cheapest = gp_money_equal(k < 0 ? r->self.total : r->options[k].total, best);
+    int tied[GP_MAX_OPTIONS + 1], nt = gp_report_tied(r, r->cheapest, tied, GP_MAX_OPTIONS + 1);
+    bool cheapest = k == r->cheapest;
+    for (int i = 0; i < nt && !cheapest; i++)
+        cheapest = tied[i] == k;
     int attr = cheapest ? draw_attr(PAL_GOOD) : 0;
     draw_text(y, 0, 2, cheapest ? "* " : "  ", attr);
     draw_text_mid(y, 2, nw - 3, row_name(t, k), attr);

@@ -179,16 +179,13 @@ static void draw_cheapest(const tui *t, int *y, int w) {
     draw_text(*y, 0, w, "cheapest: ", draw_attr(PAL_GOOD));
     draw_text_mid((*y)++, 10, w - 10, cheapest, draw_attr(PAL_GOOD));
     /* Equal totals (the model's Ties) are a tie, not a win: the others at the same total. */
-    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
     char tied[256];
     size_t tl = 0;
-    int n = 0;
+    int k[GP_MAX_OPTIONS + 1], n = gp_report_tied(r, r->cheapest, k, GP_MAX_OPTIONS + 1);
     tied[0] = '\0';
-    for (int i = -1; i < r->n_options && tl < sizeof tied; i++) {
-        if (i == r->cheapest || !gp_money_equal(i < 0 ? r->self.total : r->options[i].total, best))
-            continue;
-        int c = snprintf(tied + tl, sizeof tied - tl, "%s%s", n++ ? ", " : "",
-                         i < 0 ? "self-hosted" : s->options[i].name);
+    for (int i = 0; i < n && tl < sizeof tied; i++) {
+        int c = snprintf(tied + tl, sizeof tied - tl, "%s%s", i ? ", " : "",
+                         k[i] < 0 ? "self-hosted" : s->options[k[i]].name);
         tl += c > 0 ? (size_t)c : 0;
     }
     if (n) {
@@ -262,7 +259,8 @@ static void draw_unit_costs(const tui *t, int *y, int w) {
 
 /* Cloud option i: its total, when and at what utilization it breaks even (dated from
  * start_date; the date gives way before a figure is cut) and, 2.1, a catalog price in another
- * currency with the rate (scenario currency per unit of it) and date that converted it. */
+ * currency with the rate (scenario currency per unit of it) and date that converted it, and
+ * its age when stale. */
 static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
     const gp_scenario *s = t->sc.s;
     const gp_option_result *o = &t->r->options[i];
@@ -284,9 +282,21 @@ static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
     draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  breaks even %s; at %s busy", be, bu);
     for (int k = 0; k < t->sc.n_sources && *y < bottom; k++) {
         const gp_price_source *ps = &t->sc.sources[k];
-        if (ps->fx_rate > 0 && !strcmp(ps->option, s->options[i].name))
-            draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  %s at %.6g of %s", ps->currency,
-                       ps->fx_rate, ps->fx_date); /* the panel is narrow */
+        if (ps->fx_rate <= 0 || strcmp(ps->option, s->options[i].name))
+            continue;
+        draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  %s at %.6g of %s", ps->currency,
+                   ps->fx_rate, ps->fx_date); /* the panel is narrow */
+        /* A stale rate flagged under it, as the Markdown's sources word it; the date (today,
+         * the TUI's as-of) gives way first where the panel is narrow. */
+        long age = gp_fx_rate_age_days(ps, t->today);
+        if (age <= GP_FX_STALE_DAYS || *y >= bottom)
+            continue;
+        char on[24], flag[96];
+        snprintf(on, sizeof on, " on %s", t->today);
+        snprintf(flag, sizeof flag, "  rate %ld days old%s (over %d)", age, on, GP_FX_STALE_DAYS);
+        if ((int)strlen(flag) > w)
+            snprintf(flag, sizeof flag, "  rate %ld days old (over %d)", age, GP_FX_STALE_DAYS);
+        draw_text((*y)++, 0, w, flag, draw_attr(PAL_BAD));
     }
 }
 

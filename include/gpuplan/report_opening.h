@@ -50,8 +50,15 @@ int gp_report_unset_inputs(const gp_scenario *s, const gp_report_meta *meta,
  * when every side rests on spot. */
 bool gp_report_rests_on_spot(const gp_scenario *s, const gp_result *r, int side);
 bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side);
-/* The other sides with guaranteed capacity whose total equals side g's (a tie: docs/model.md's
- * rule), in report order, into tied[0..cap); returns how many there are. */
+/* Ties (docs/model.md's rule), the one place every renderer finds them. gp_tied_totals: the
+ * indexes i != w of total[0..n) equal to total[w] (0 <= w < n) and not skip[i] (skip may be
+ * NULL), in order, into tied[0..cap); returns how many there are (may exceed cap).
+ * gp_report_tied: the same over r's sides (-1: self-hosted, then the options, report order),
+ * the other sides at side w's total; gp_report_tied(r, r->cheapest, ...) gives the sides tied
+ * with the cheapest. gp_report_guaranteed_tied: the other sides with guaranteed capacity (not
+ * resting on spot) at side g's total. */
+int gp_tied_totals(const double *total, const bool *skip, int n, int w, int *tied, int cap);
+int gp_report_tied(const gp_result *r, int w, int *tied, int cap);
 int gp_report_guaranteed_tied(const gp_scenario *s, const gp_result *r, int g, int *tied, int cap);
 /* The same with self-hosted's total taken without its exit value (2.1: a book value, not
  * cash), the side a reader would pick on cash alone. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpuplan/numfmt.h"
+#include "gpuplan/parse.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
 #include "gpuplan/svg.h"
@@ -750,7 +751,8 @@ static gp_status fleet(gp_buf *out, const gp_batch_page *pg) {
     return GP_OK;
 }
 
-/* 2.1: every catalog price a scenario took in another currency, with the rate and its date. */
+/* 2.1: every catalog price a scenario took in another currency, with the rate and its date,
+ * and its age when stale. */
 static gp_status converted_prices(gp_buf *out, const cJSON *summary) {
     const cJSON *sc, *p;
     bool any = false;
@@ -776,7 +778,16 @@ static gp_status converted_prices(gp_buf *out, const cJSON *summary) {
             E(str(p, "fx_date"));
             P(" (");
             E(str(p, "fx_source"));
-            P(")</li>\n");
+            P(")");
+            /* A stale rate flagged with its age, as the Markdown report's sources word it. */
+            long a, d;
+            if (gp_date_days(str(summary, "as_of"), &a) && gp_date_days(str(p, "fx_date"), &d) &&
+                a - d > GP_FX_STALE_DAYS) {
+                P("; <strong>rate %ld days old on ", a - d);
+                E(str(summary, "as_of"));
+                P("</strong> (over %d)", GP_FX_STALE_DAYS);
+            }
+            P("</li>\n");
         }
     }
     if (any)

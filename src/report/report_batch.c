@@ -8,6 +8,8 @@
 #include "gpuplan/numfmt.h"
 #include "gpuplan/report.h"
 #include "gpuplan/report_batch.h"
+#include "gpuplan/report_opening.h"
+#include "gpuplan/xmem.h"
 
 static void opt_num(cJSON *o, const char *key, bool has, double v) {
     if (has)
@@ -53,6 +55,25 @@ static cJSON *price_tree(const gp_batch_price *p) {
     return o;
 }
 
+/* Into arr, the choices other than the cheapest at its total (report_opening.h's rule). */
+static void tied_choices(const gp_batch_scenario *s, cJSON *arr) {
+    int n = s->n_choices, w = -1;
+    for (int i = 0; i < n && w < 0; i++)
+        if (!strcmp(s->choices[i].name, s->cheapest))
+            w = i;
+    if (w < 0)
+        return;
+    double *total = gp_xmalloc(sizeof *total * (size_t)n);
+    int *tied = gp_xmalloc(sizeof *tied * (size_t)n);
+    for (int i = 0; i < n; i++)
+        total[i] = s->choices[i].total;
+    int nt = gp_tied_totals(total, NULL, n, w, tied, n);
+    for (int i = 0; i < nt; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(s->choices[tied[i]].name));
+    free(total);
+    free(tied);
+}
+
 static cJSON *scenario_tree(const gp_batch_scenario *s) {
     static const char *const kinds[] = {"md", "csv", "json", "xlsx"};
     cJSON *o = cJSON_CreateObject();
@@ -65,10 +86,7 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
     /* Equal totals (the model's Ties): every other choice at the cheapest's total, in order;
      * [] when the cheapest wins outright. */
     cJSON *tied = cJSON_AddArrayToObject(o, "tied_with_cheapest");
-    for (int i = 0; i < s->n_choices; i++)
-        if (strcmp(s->choices[i].name, s->cheapest) &&
-            gp_money_equal(s->choices[i].total, s->cheapest_total))
-            cJSON_AddItemToArray(tied, cJSON_CreateString(s->choices[i].name));
+    tied_choices(s, tied);
     const gp_batch_choice *best = NULL;
     for (int i = 0; i < s->n_choices; i++)
         if (!strcmp(s->choices[i].name, s->cheapest))

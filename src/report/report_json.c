@@ -168,11 +168,10 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     /* Equal totals (the model's Ties) are a tie: `cheapest` names the first in order, and
      * `tied_with_cheapest` every other side at the same total ([] when it wins outright). */
     cJSON *tied = cJSON_AddArrayToObject(doc, "tied_with_cheapest");
-    double best = r->cheapest < 0 ? r->self.total : r->options[r->cheapest].total;
-    for (int i = -1; i < r->n_options; i++)
-        if (i != r->cheapest && gp_money_equal(i < 0 ? r->self.total : r->options[i].total, best))
-            cJSON_AddItemToArray(tied,
-                                 cJSON_CreateString(i < 0 ? "self_hosted" : s->options[i].name));
+    int t[GP_MAX_OPTIONS + 1], nt = gp_report_tied(r, r->cheapest, t, GP_MAX_OPTIONS + 1);
+    for (int i = 0; i < nt; i++)
+        cJSON_AddItemToArray(tied,
+                             cJSON_CreateString(t[i] < 0 ? "self_hosted" : s->options[t[i]].name));
     /* Spot can be reclaimed: the cheapest side with guaranteed capacity beside the cheapest. */
     cJSON_AddBoolToObject(doc, "cheapest_rests_on_spot",
                           gp_report_rests_on_spot(s, r, r->cheapest));
@@ -182,7 +181,7 @@ cJSON *gp_report_json_tree(const gp_scenario *s, const gp_result *r, const gp_re
     if (gp_report_guaranteed(s, r, &g)) {
         cJSON_AddStringToObject(doc, "cheapest_guaranteed",
                                 g < 0 ? "self_hosted" : s->options[g].name);
-        int t[GP_MAX_OPTIONS + 1], nt = gp_report_guaranteed_tied(s, r, g, t, GP_MAX_OPTIONS + 1);
+        nt = gp_report_guaranteed_tied(s, r, g, t, GP_MAX_OPTIONS + 1);
         for (int i = 0; i < nt; i++)
             cJSON_AddItemToArray(
                 gtied, cJSON_CreateString(t[i] < 0 ? "self_hosted" : s->options[t[i]].name));

@@ -166,16 +166,17 @@ gp_status gp_report_sensitivity_summary(const gp_scenario *s, const gp_sensitivi
     gp_fmt_money(side_total(t, NULL, END_BASE, w), total, sizeof total);
     gp_fmt_money(base_lead, by, sizeof by);
     /* Equal totals (the model's Ties) are a tie, not a lead of 0.00: name the others. */
-    int tied = 0;
-    for (int k = -1; k < t->n_options; k++) {
-        if (k == w ||
-            !gp_money_equal(side_total(t, NULL, END_BASE, k), side_total(t, NULL, END_BASE, w)))
-            continue;
-        if (tied++ == 0)
+    double at_base[GP_MAX_OPTIONS + 1]; /* side k's total at k + 1 */
+    int ties[GP_MAX_OPTIONS + 1];
+    for (int k = -1; k < t->n_options; k++)
+        at_base[k + 1] = side_total(t, NULL, END_BASE, k);
+    int tied = gp_tied_totals(at_base, NULL, t->n_options + 1, w + 1, ties, GP_MAX_OPTIONS + 1);
+    for (int i = 0; i < tied; i++) {
+        if (i == 0)
             P("Cheapest at the base point: %s, %s; a tie: ", side_name(s, w), total);
         else
             P(", ");
-        P("%s", side_name(s, k));
+        P("%s", side_name(s, ties[i] - 1));
     }
     if (tied)
         P(" %s the same (no lead).\n", tied == 1 ? "costs" : "cost");

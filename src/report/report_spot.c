@@ -38,17 +38,38 @@ bool gp_report_guaranteed(const gp_scenario *s, const gp_result *r, int *side) {
     return found;
 }
 
-int gp_report_guaranteed_tied(const gp_scenario *s, const gp_result *r, int g, int *tied, int cap) {
-    double low = g < 0 ? r->self.total : r->options[g].total;
-    int n = 0;
-    for (int k = -1; k < s->n_options; k++)
-        if (k != g && !gp_report_rests_on_spot(s, r, k) &&
-            gp_money_equal(k < 0 ? r->self.total : r->options[k].total, low)) {
-            if (n < cap)
-                tied[n] = k;
-            n++;
+int gp_tied_totals(const double *total, const bool *skip, int n, int w, int *tied, int cap) {
+    int t = 0;
+    for (int i = 0; i < n; i++)
+        if (i != w && !(skip && skip[i]) && gp_money_equal(total[i], total[w])) {
+            if (t < cap)
+                tied[t] = i;
+            t++;
         }
-    return n;
+    return t;
+}
+
+/* Side k's total at totals[k + 1] and, for the guaranteed, whether it rests on spot. */
+static int sides_tied(const gp_scenario *s, const gp_result *r, int w, int *tied, int cap) {
+    double total[GP_MAX_OPTIONS + 1];
+    bool spot[GP_MAX_OPTIONS + 1];
+    int n = r->n_options + 1, out[GP_MAX_OPTIONS + 1];
+    for (int k = -1; k < r->n_options; k++) {
+        total[k + 1] = k < 0 ? r->self.total : r->options[k].total;
+        spot[k + 1] = s && gp_report_rests_on_spot(s, r, k);
+    }
+    int nt = gp_tied_totals(total, spot, n, w + 1, out, GP_MAX_OPTIONS + 1);
+    for (int i = 0; i < nt && i < cap; i++)
+        tied[i] = out[i] - 1;
+    return nt;
+}
+
+int gp_report_tied(const gp_result *r, int w, int *tied, int cap) {
+    return sides_tied(NULL, r, w, tied, cap);
+}
+
+int gp_report_guaranteed_tied(const gp_scenario *s, const gp_result *r, int g, int *tied, int cap) {
+    return sides_tied(s, r, g, tied, cap);
 }
 
 bool gp_report_guaranteed_without_exit(const gp_scenario *s, const gp_result *r, int *side) {

@@ -700,13 +700,10 @@ static void md_headline(md *w, const gp_scenario *s, const gp_result *r, const g
     put(w, " %s in total.", s->currency);
     /* Equal totals (the model's Ties) are a tie: name every side that shares the lowest
      * total, since `cheapest` names only the first in order. */
-    int tied = 0;
-    for (int i = -1; i < r->n_options; i++) {
-        double t = i < 0 ? r->self.total : r->options[i].total;
-        if (i == r->cheapest || !gp_money_equal(t, best))
-            continue;
-        put(w, tied++ ? ", " : " A tie: ");
-        text(w, i < 0 ? "self-hosted" : s->options[i].name);
+    int t[GP_MAX_OPTIONS + 1], tied = gp_report_tied(r, r->cheapest, t, GP_MAX_OPTIONS + 1);
+    for (int i = 0; i < tied; i++) {
+        put(w, i ? ", " : " A tie: ");
+        text(w, t[i] < 0 ? "self-hosted" : s->options[t[i]].name);
     }
     if (tied)
         put(w, " %s the same (equal totals; the first in order is named).",

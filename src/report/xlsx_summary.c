@@ -108,6 +108,65 @@ static int opening_rows(wbctx *x, lxw_worksheet *ws, int row) {
  * spot capacity (SPOT) and whether it has the lowest total of those that do not (LOW_G). */
 enum { HEAD = 9, FIRST = 10, PER_GPU_H = 17, SPOT = 18, LOW_G = 19 };
 
+/* D3, beside the cheapest guaranteed side's total, as the Markdown report says it: the other
+ * guaranteed sides at that total ("A tie with od: the same total."), and, when self-hosted is
+ * one of them with servers and no exit value, that the exit value is credited at 0. Live: the
+ * LOW_G helpers, the Plan's exit value and servers in service; cached for g (-2: none). */
+static void guaranteed_caveat(wbctx *x, lxw_worksheet *ws, int g) {
+    book *b = x->b;
+    const gp_scenario *s = x->s;
+    const gp_result *r = x->r;
+    int a = FIRST + 1, z = FIRST + 1 + s->n_options; /* 1-based rows of the sides */
+    char lg[8], ev[64], srv[64], list[6144] = "", cond[128], f[8192];
+    col_name(LOW_G, lg);
+    ref(ev, sizeof ev, "Plan", x->M + 1, x->c.exit);
+    plan_range(x, srv, sizeof srv, x->c.inservice, false);
+    /* Every guaranteed side at the lowest total after the first (the one B3 names). */
+    for (int k = a; k <= z; k++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l,
+                 "%sIF(AND($%s$%d=1,COUNTIF($%s$%d:$%s$%d,1)>1),\", \"&$A$%d,\"\")",
+                 k > a ? "&" : "", lg, k, lg, a, lg, k, k);
+    }
+    snprintf(cond, sizeof cond, "COUNTIF($%s$%d:$%s$%d,1)>1", lg, a, lg, z);
+    char zero[128], exit_s[256];
+    snprintf(zero, sizeof zero, "AND($%s$%d=1,%s=0,MAX(%s)>0)", lg, a, ev, srv);
+    snprintf(exit_s, sizeof exit_s,
+             "Self-hosted's total includes no exit value: hardware still held at month %d is "
+             "credited at 0.",
+             x->M);
+    snprintf(f, sizeof f,
+             "=IF(%s,\"A tie with \"&MID(%s,3,32767)&\": the same total.\",\"\")&IF(AND(%s,%s),"
+             "\" \",\"\")&IF(%s,\"%s\",\"\")",
+             cond, list, cond, zero, zero, exit_s);
+    /* The cached text, as report_spot.c and report_text.c decide. */
+    size_t cap = (GP_MAX_OPTIONS + 1) * (GP_NAME_BYTES + 2) + 512;
+    char *cached = gp_xmalloc(cap);
+    *cached = '\0';
+    int tied[GP_MAX_OPTIONS + 1], nt = 0;
+    bool self_low = false;
+    if (g >= -1) {
+        nt = gp_report_guaranteed_tied(s, r, g, tied, GP_MAX_OPTIONS + 1);
+        self_low = g < 0 || (nt > 0 && tied[0] < 0);
+    }
+    for (int i = 0; i < nt; i++) {
+        char name[GP_NAME_BYTES];
+        gp_text_clean(tied[i] < 0 ? "self-hosted" : s->options[tied[i]].name, name, sizeof name);
+        size_t l = strlen(cached);
+        snprintf(cached + l, cap - l, "%s%s", i ? ", " : "A tie with ", name);
+    }
+    if (nt) {
+        size_t l = strlen(cached);
+        snprintf(cached + l, cap - l, ": the same total.");
+    }
+    if (self_low && r->self.exit_value == 0.0 && r->self.servers > 0) {
+        size_t l = strlen(cached);
+        snprintf(cached + l, cap - l, "%s%s", nt ? " " : "", exit_s);
+    }
+    keep(b, worksheet_write_formula_str(ws, 2, 3, f, NULL, cached));
+    free(cached);
+}
+
 /* Rows 3 and 4 (1-based): the cheapest side with guaranteed capacity (not resting on spot,
  * which the provider can reclaim) and its total, from the hidden helpers SPOT and LOW_G; then,
  * when the cheapest rests on spot, a line that says so. Cached as report_spot.c decides. */
@@ -134,6 +193,7 @@ static void summary_guaranteed(wbctx *x, lxw_worksheet *ws, const char *cheapest
              a, lg, z, a, z, lg, a, lg, z);
     maybe(b, ws, 2, 2, has_g, has_g ? (g < 0 ? r->self.total : r->options[g].total) : 0, b->money,
           f);
+    guaranteed_caveat(x, ws, has_g ? g : -2);
     char note[2 * GP_NAME_BYTES + 160] = "";
     if (gp_report_rests_on_spot(s, r, r->cheapest))
         snprintf(note, sizeof note,

@@ -150,9 +150,10 @@ cat >"$tmp/gn7e.json" <<'JSON'
 JSON
 check "a price imported for a shape makes it priced, in CNY" bash -c "'$gpuplan' pricing import '$tmp/gn7e.json' --source 'test page' | grep -q '1 added' && '$gpuplan' pricing list --provider alibaba >'$tmp/ali2' && grep -q '^alibaba  ecs.gn7e-c16g1.4xlarge  *all .* on_demand  *35.0000  *35.0000  2022-01-01 CNY' '$tmp/ali2' && grep -q '^1 prices, 12 instance shapes' '$tmp/ali2'"
 
-# A batch summary records the rate that converted a price (summary.json and the page).
+# A batch summary records the rate that converted a price (summary.json and the page, which
+# flags a stale rate with its age).
 "$gpuplan" scenario save "$tmp/usd.json" >/dev/null
-check "batch summary.json and page name the fx rate and date of a converted price" bash -c "'$gpuplan' batch --out '$tmp/out' >/dev/null 2>&1; $py -c '
+check "batch summary.json and page name the fx rate and date of a converted price, stale flagged" bash -c "'$gpuplan' batch --out '$tmp/out' >/dev/null 2>&1; $py -c '
 import glob, json, sys
 day = sorted(glob.glob(sys.argv[1] + \"/2*\"))[-1]
 s = json.load(open(day + \"/summary.json\"))
@@ -162,6 +163,11 @@ assert p[\"currency\"] == \"CNY\" and abs(p[\"fx_rate\"] - rate) < 1e-12 and p[\
 assert p[\"listed_hourly\"] == 140.0 and abs(p[\"hourly\"] - 140.0 * rate) < 1e-9 and \"EUR\" in p[\"fx_source\"], p
 page = open(day + \"/index.html\").read()
 assert \"fxtest/gn-a100x4/cn-hangzhou listed 140 CNY/h, converted at %.6g USD per CNY of 2025-05-09\" % rate in page
+# Priced as of the run day, the last bundled rate is over 30 days old: flagged as the report is.
+import datetime
+age = (datetime.date.fromisoformat(s[\"as_of\"]) - datetime.date(2025, 5, 9)).days
+assert age > 30, s[\"as_of\"]
+assert \"of 2025-05-09 (\" in page and \"); <strong>rate %d days old on %s</strong> (over 30)</li>\" % (age, s[\"as_of\"]) in page
 ' '$tmp/out'"
 
 finish "fx"

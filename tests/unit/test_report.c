@@ -299,6 +299,34 @@ static const char tie[] =
     "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 2}, {\"name\": \"dear\", "
     "\"pricing\": \"on_demand\", \"gpus_per_instance\": 8, \"hourly\": 3}]}";
 
+/* The one tie helper: equal by the model's rule (a relative 1e-9), the side itself and skipped
+ * sides left out, in order; the count past cap still counted. */
+static void test_tied_totals(void **state) {
+    (void)state;
+    const double total[] = {100.0, 100.0 + 5e-8, 100.1, 100.0, 100.0};
+    const bool skip[] = {false, false, false, true, false};
+    int tied[4];
+    assert_int_equal(gp_tied_totals(total, NULL, 5, 0, tied, 4), 3);
+    assert_int_equal(tied[0], 1);
+    assert_int_equal(tied[1], 3);
+    assert_int_equal(tied[2], 4);
+    assert_int_equal(gp_tied_totals(total, skip, 5, 4, tied, 4), 2);
+    assert_int_equal(tied[0], 0);
+    assert_int_equal(tied[1], 1);
+    tied[0] = -7;
+    assert_int_equal(gp_tied_totals(total, NULL, 5, 0, tied, 0), 3); /* cap 0: counted only */
+    assert_int_equal(tied[0], -7);
+    assert_int_equal(gp_tied_totals(total, NULL, 5, 2, tied, 4), 0);
+    /* Over a result: the sides at the cheapest's total, self-hosted as -1. */
+    free(md_of(tie));
+    assert_int_equal(gp_report_tied(res, res->cheapest, tied, 4), 2);
+    assert_int_equal(tied[0], 0);
+    assert_int_equal(tied[1], 1);
+    assert_int_equal(gp_report_tied(res, 1, tied, 4), 2); /* od2 ties self-hosted and od */
+    assert_int_equal(tied[0], -1);
+    assert_int_equal(tied[1], 0);
+}
+
 static void test_tie_headline(void **state) {
     (void)state;
     char *md = md_of(tie);
@@ -897,6 +925,7 @@ int main(void) {
         cmocka_unit_test(test_opening_measured),
         cmocka_unit_test(test_spot_headline),
         cmocka_unit_test(test_spot_headline_exit),
+        cmocka_unit_test(test_tied_totals), /* gp_tied_totals, gp_report_tied */
         cmocka_unit_test(test_tie_headline),
         cmocka_unit_test(test_fleet_footer_mig),
         cmocka_unit_test(test_mix_measured_fleet),

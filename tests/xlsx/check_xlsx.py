@@ -165,6 +165,17 @@ def compare(xlsx, rep, rows, fiscal_start=1):
             raise SystemExit('no reclaim note under a cheapest on spot: %r' % note)
     elif note:
         raise SystemExit('reclaim note without spot: %r' % note)
+    # Beside the guaranteed total, as the Markdown says it: a tie on the guaranteed side, and
+    # self-hosted's exit value credited at 0 when it is one of them and owns servers.
+    tw = ['self-hosted' if t == 'self_hosted' else t for t in rep['guaranteed_tied_with']]
+    want_d = 'A tie with %s: the same total.' % ', '.join(tw) if tw else ''
+    if (g == 'self-hosted' or 'self-hosted' in tw) and sh['exit_value'] == 0 and sh['servers'] > 0:
+        want_d += (' ' if want_d else '') + ("Self-hosted's total includes no exit value: hardware "
+                                             'still held at month %d is credited at 0.'
+                                             % rep['horizon_months'])
+    if (su.cell(3, 4).value or '') != want_d:
+        raise SystemExit('beside the guaranteed total: workbook %r, engine %r'
+                         % (su.cell(3, 4).value, want_d))
     per = 'cost_per_work_unit' if rep['demand']['work_unit'] is not None else 'cost_per_gpu_hour'
     assert su.cell(11, 1).value == 'self-hosted'
     close(su.cell(11, 2).value, sh['total'], 'summary self total')

@@ -88,6 +88,15 @@ then echo "ok --fiscal-year-start"; else echo "FAIL --fiscal-year-start"; fails=
 # Spot can be reclaimed: the seed's cheapest is its spot option, so the Summary names the
 # cheapest with guaranteed capacity, its total and the reclaim line; dearer spot in the file
 # (recalculated by LibreOffice) makes self-hosted the cheapest and the line goes.
+# A LibreOffice profile that recalculates a workbook on load, as check_xlsx.py's does.
+lo_profile() {
+    mkdir -p "$1/user"
+    cat >"$1/user/registrymodifications.xcu" <<'XCU'
+<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item></oor:items>
+XCU
+}
+lo_profile "$tmp/lo-spot"
 "$gpuplan" report "$seed" --format xlsx --as-of 2026-11-22 -o "$tmp/spot.xlsx"
 if $py - "$tmp/spot.xlsx" "$tmp" <<'PY'
 import os, subprocess, sys, openpyxl
@@ -97,14 +106,7 @@ want = ('p4d spot', 'self-hosted', 'p4d spot rests on spot capacity, which the p
         'reclaim; cheapest with guaranteed capacity: self-hosted.')
 assert (su['B2'].value, su['B3'].value, su['A4'].value) == want, (su['B2'].value, su['B3'].value, su['A4'].value)
 assert su['C3'].value == su['B11'].value and su['A11'].value == 'self-hosted', su['C3'].value
-profile = os.path.join(tmp, 'lo-spot')
-os.makedirs(os.path.join(profile, 'user'), exist_ok=True)
-with open(os.path.join(profile, 'user', 'registrymodifications.xcu'), 'w') as f:  # recalculate on load
-    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/'
-            '2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3'
-            '.org/2001/XMLSchema-instance"><item oor:path="/org.openoffice.Office.Calc/Formula/'
-            'Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>'
-            '</oor:items>\n')
+profile = os.path.join(tmp, 'lo-spot')  # lo_profile's
 wb = openpyxl.load_workbook(book)
 a = wb['Assumptions']
 row = next(r for r in range(1, a.max_row + 1) if a.cell(r, 1).value == 'p4d spot: hourly')
@@ -118,6 +120,59 @@ assert (su['B2'].value, su['B3'].value, su['A4'].value) in (('self-hosted', 'sel
         ('self-hosted', 'self-hosted', None)), (su['B2'].value, su['B3'].value, su['A4'].value)
 PY
 then echo "ok Summary: the cheapest with guaranteed capacity, live"; else echo "FAIL Summary guaranteed"; fails=$((fails + 1)); fi
+# Beside the guaranteed total (D3), live as the Markdown says it, in LibreOffice and Gnumeric:
+# two on-demand options at the same price tie ("A tie with od2"), and a dearer od2 in the file
+# unties them; owning with no exit value says it is credited at 0, and a cheap on-demand price
+# in the file moves the guaranteed side off self-hosted, and the sentence goes.
+$py - "$seed" "$tmp/tie.json" "$tmp/own.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['cloud_options'] = [dict(s['cloud_options'][0], name='od'), dict(s['cloud_options'][0], name='od2')]
+json.dump(s, open(sys.argv[3], 'w'))
+s['self_hosted']['server_price'] = 2500000
+json.dump(s, open(sys.argv[2], 'w'))
+PY
+"$gpuplan" report "$tmp/tie.json" --format xlsx -o "$tmp/tie.xlsx"
+"$gpuplan" report "$tmp/own.json" --format xlsx -o "$tmp/own.xlsx"
+lo_profile "$tmp/lo-tie"
+if $py - "$tmp/tie.xlsx" "$tmp/own.xlsx" "$tmp" <<'PY'
+import os, subprocess, sys, openpyxl
+tie, own, tmp = sys.argv[1:4]
+credited = ("Self-hosted's total includes no exit value: hardware still held at month 36 is "
+            'credited at 0.')
+profile = os.path.join(tmp, 'lo-tie')  # lo_profile's
+def recalc(path, engine):
+    out = os.path.join(tmp, 'tie-' + engine)
+    os.makedirs(out, exist_ok=True)
+    if engine == 'gnumeric':
+        cmd = ['ssconvert', '--recalc', path, os.path.join(out, os.path.basename(path))]
+    else:
+        cmd = ['soffice', '-env:UserInstallation=file://' + profile, '--headless', '--norestore',
+               '--convert-to', 'xlsx', '--outdir', out, path]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=180)
+    return openpyxl.load_workbook(os.path.join(out, os.path.basename(path)), data_only=True)['Summary']
+def edited(book, option, hourly, name):
+    wb = openpyxl.load_workbook(book)
+    a = wb['Assumptions']
+    row = next(r for r in range(1, a.max_row + 1) if a.cell(r, 1).value == option + ': hourly')
+    a.cell(row, 2).value = hourly
+    path = os.path.join(tmp, name)
+    wb.save(path)
+    return path
+def line(su):
+    return (su['B3'].value, su['D3'].value or '')
+su = openpyxl.load_workbook(tie, data_only=True)['Summary']  # cached, as gpuplan decides
+assert line(su) == ('od', 'A tie with od2: the same total.'), line(su)
+su = openpyxl.load_workbook(own, data_only=True)['Summary']
+assert line(su) == ('self-hosted', credited), line(su)
+for engine in ('libreoffice', 'gnumeric'):
+    assert line(recalc(tie, engine)) == ('od', 'A tie with od2: the same total.'), engine
+    assert line(recalc(edited(tie, 'od2', 40, 'untied.xlsx'), engine)) == ('od', ''), engine
+    assert line(recalc(edited(tie, 'od', 40, 'od-dear.xlsx'), engine)) == ('od2', ''), engine
+    assert line(recalc(own, engine)) == ('self-hosted', credited), engine
+    assert line(recalc(edited(own, 'od', 1, 'own-dear.xlsx'), engine)) == ('od', ''), engine
+PY
+then echo "ok Summary: a tie and the exit value credited at 0 beside the guaranteed total, live"; else echo "FAIL Summary guaranteed tie / exit value"; fails=$((fails + 1)); fi
 # Viewers that do not recalculate show the cached values: the plan's start date on Summary
 # and each Plan row's month, year and fiscal year are cached as EDATE gives them (a 31st
 # start falls on a shorter month's last day), never 0 (1899-12-30).
