@@ -1012,9 +1012,11 @@ gp_status gp_history_import(gp_store *st, long long node_id, const gp_history_op
         if (r.status == GP_OK && listed_rec && !r.rec) {
             /* The raw series after all: their hosts only, the groups and chunks again. */
             free(hosts);
-            free(s.groups);
+            free(s.groups); /* sched_drop frees them: none held if the list below fails */
             hosts = NULL;
             n_hosts = 0;
+            s.groups = NULL;
+            s.n_groups = 0;
             r.p.chunks_total = 0;
             r.status = list_hosts(&r, false, &hosts, &n_hosts);
             r.hosts.label = n_hosts ? "Hostname" : "instance";

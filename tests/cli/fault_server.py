@@ -29,6 +29,7 @@ asks for (n 5, sum 250, min 40, max 60) at every step of the window asked for, u
   endless   a matrix whose one series repeats forever (every query)
   echo      an empty matrix; every request's headers appended to PORTFILE.headers, CR/LF kept
   e502      HTTP 502 with an empty body (a proxy in front of the server)
+  relist    as prom, but only the first host list is answered: later ones get HTTP 500
 Writes its port to PORTFILE; exits by itself after LIFETIME seconds.
 Usage: fault_server.py CAPTURE REDFISH PORTFILE [LIFETIME]"""
 import http.server
@@ -45,6 +46,8 @@ redfish = open(sys.argv[2], 'rb').read()
 portfile = sys.argv[3]
 lifetime = float(sys.argv[4]) if len(sys.argv) > 4 else 120
 stop = threading.Event()
+lock = threading.Lock()
+listed = []  # the relist mode's host lists asked for
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
@@ -85,6 +88,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with open(portfile + '.headers', 'a', newline='') as f:
                 f.write(str(self.headers) + '\n----\n')
         if api.startswith('label/'):
+            if mode == 'relist':
+                with lock:
+                    listed.append(1)
+                    if len(listed) > 1:
+                        self.send(500, b'{"status":"error","error":"gone"}', 'application/json')
+                        return
             hosts = [] if mode == 'hugevalid' else ['h1']
             self.send(200, json.dumps({'status': 'success', 'data': hosts}).encode(),
                       'application/json')

@@ -72,6 +72,7 @@ rss=$(sed -n 's/^rss //p' "$tmp/time")
 check "2: capacity --prometheus: peak memory $rss KB, within the budget" within "$rss"
 
 check "2: an empty 502 from a proxy: exit 2, the status said" expect 2 'HTTP 502 with a body that is not JSON' -- imp "$base/e502" --node e502
+check "2: the raw series' host list failing after the recorded check: exit 2, the error said (was a double free)" expect 2 'HTTP 500' -- imp "$base/relist" --node relist
 
 # ---- 4. one token reader, no header injection, no secret printed ------------------------------
 export GPUPLAN_DB=$tmp/tok.db
