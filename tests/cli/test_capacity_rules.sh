@@ -49,8 +49,9 @@ check "no rules on the server: the raw series, said so" said "$tmp/none.json" "r
 
 # Backfill the rules over the history through the running server, then restart on the blocks.
 # promtool offsets the group's evaluations by a hash of its name and the file's path as given:
-# given as a bare name, the offset is the same from any checkout, and one whose windows hold
-# the raw buckets' samples (docs/telemetry.md), so the per-label energy below can be exact.
+# given as a bare name, the offset is the same from any checkout. The shifted windows still
+# differ from the raw buckets by the samples at their ends: the per-label energy below is
+# within 0.5 % on Prometheus (0.07 % on h0 here), exact on VictoriaMetrics.
 (cd "$(dirname "$rules")" && promtool tsdb create-blocks-from rules --start "$start" \
     --end "$end" --url "$url" --output-dir "$tmp/rec" "$(basename "$rules")") >"$tmp/backfill.log" 2>&1
 check "promtool backfills the rules" bash -c "ls '$tmp/rec' | grep -q ."
