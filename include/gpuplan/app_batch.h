@@ -52,6 +52,9 @@ typedef struct gp_batch_outcome {
     char against[4200]; /* what it was compared with: "the run of DAY" or a folder */
     gp_batch_diff diff;
     bool fleet; /* telemetry was found for the fleet reports */
+    /* summary.json would have passed GP_BATCH_SUMMARY_MAX_BYTES with the scenarios' inputs, so
+     * it keeps none: the next run's comparison names no edited input. */
+    bool inputs_dropped;
     /* Runs older than keep_days: their records are forgotten; a run's folder is removed only
      * when it is a real folder (no symbolic link) that still holds the marker this run wrote
      * (day and start as recorded in this database). */

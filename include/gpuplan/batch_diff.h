@@ -51,10 +51,12 @@ typedef struct gp_batch_price {
     char fx_source[300];
 } gp_batch_price;
 
-/* One numeric input of a scenario (inputs.h): its JSON path, its label, its value as resolved. */
+/* One numeric input of a scenario (inputs.h): its JSON path, its label, its value as resolved.
+ * The strings are the scenario's (gp_batch_scenario_add_input): a run of 10,000 scenarios holds
+ * some 700,000 of them, so they take their length, not a name's room. */
 typedef struct gp_batch_input {
-    char path[GP_NAME_BYTES + 48];  /* "self_hosted.power.pue", "cloud_options[1].hourly" */
-    char label[GP_NAME_BYTES + 48]; /* "PUE", "<option>: hourly" (options matched by name) */
+    char *path;  /* "self_hosted.power.pue", "cloud_options[1].hourly" */
+    char *label; /* "PUE", "<option>: hourly" (options matched by name) */
     double value;
 } gp_batch_input;
 
@@ -92,7 +94,7 @@ typedef struct gp_batch_scenario {
     /* The scenario's numeric inputs (at most GP_BATCH_MAX_INPUTS), for the diff to name the
      * ones that moved; none when read from a summary.json written before they were kept. */
     gp_batch_input *inputs;
-    int n_inputs;
+    int n_inputs, cap_inputs;
     char files[4][64]; /* md, csv, json, xlsx file names in the run's folder; "" when none */
 } gp_batch_scenario;
 
@@ -106,6 +108,12 @@ typedef struct gp_batch_summary {
 
 /* Room for one more scenario, zeroed; the summary owns it. NULL past GP_BATCH_MAX_SCENARIOS. */
 gp_batch_scenario *gp_batch_summary_add(gp_batch_summary *sum);
+/* One more input of s, copies of path and label; false (nothing added) past
+ * GP_BATCH_MAX_INPUTS. */
+bool gp_batch_scenario_add_input(gp_batch_scenario *s, const char *path, const char *label,
+                                 double value);
+/* Every scenario's inputs let go (a summary too large to keep them: batch.c). */
+void gp_batch_summary_drop_inputs(gp_batch_summary *sum);
 /* The scenario called name, or NULL. */
 const gp_batch_scenario *gp_batch_summary_find(const gp_batch_summary *sum, const char *name);
 void gp_batch_summary_done(gp_batch_summary *sum);

@@ -161,19 +161,15 @@ static void prices_of(const gp_loaded *sc, gp_batch_scenario *out) {
 
 /* Every numeric input that applies to s (inputs.h), for diff to name what changed. */
 static void summarise_inputs(const gp_scenario *s, gp_batch_scenario *out) {
-    out->inputs =
-        gp_xcalloc((size_t)(gp_n_inputs + s->n_options * gp_n_option_inputs), sizeof *out->inputs);
     for (int k = 0; k < gp_n_inputs; k++) {
         const gp_input *in = &gp_inputs[k];
         if (!in->key || !in->value || !gp_input_mode_fits(in->mode, s))
             continue;
-        gp_batch_input *b = &out->inputs[out->n_inputs++];
-        snprintf(b->path, sizeof b->path, "%s", in->key);
-        snprintf(b->label, sizeof b->label, "%s",
-                 in->sheet_label  ? in->sheet_label
-                 : in->edit_label ? in->edit_label
-                                  : in->key);
-        b->value = in->value(s);
+        gp_batch_scenario_add_input(out, in->key,
+                                    in->sheet_label  ? in->sheet_label
+                                    : in->edit_label ? in->edit_label
+                                                     : in->key,
+                                    in->value(s));
     }
     for (int i = 0; i < s->n_options; i++) {
         const gp_option *o = &s->options[i];
@@ -183,13 +179,13 @@ static void summarise_inputs(const gp_scenario *s, gp_batch_scenario *out) {
             if (!in->key || !in->value || !(pricings & (1u << o->pricing)) ||
                 !gp_input_mode_fits(in->mode, s))
                 continue;
-            gp_batch_input *b = &out->inputs[out->n_inputs++];
-            snprintf(b->path, sizeof b->path, "cloud_options[%d].%s", i, in->key);
-            snprintf(b->label, sizeof b->label, "%s: %s", o->name,
+            char path[64 + 48], label[GP_NAME_BYTES + 48];
+            snprintf(path, sizeof path, "cloud_options[%d].%s", i, in->key);
+            snprintf(label, sizeof label, "%s: %s", o->name,
                      in->sheet_what   ? in->sheet_what
                      : in->edit_label ? in->edit_label
                                       : in->key);
-            b->value = in->value(o);
+            gp_batch_scenario_add_input(out, path, label, in->value(o));
         }
     }
 }

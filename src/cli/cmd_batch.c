@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/app_batch.h"
+#include "gpuplan/batch_json.h"
 #include "gpuplan/report_batch.h"
 
 #define MAX_NAMES 1024
@@ -96,6 +97,11 @@ int cmd_batch(gp_session *ses, int argc, char **argv) {
     gp_buf_init(&b, 64u << 20);
     gp_buf_printf(&b, "wrote %s: %zu scenario%s%s\n", out.dir, out.summary.n,
                   out.summary.n == 1 ? "" : "s", out.fleet ? ", fleet and capacity" : "");
+    if (out.inputs_dropped)
+        gp_buf_printf(&b,
+                      "summary.json keeps no scenario inputs (with them it would pass the "
+                      "%u MiB a run reads back): the next comparison names no edited input\n",
+                      GP_BATCH_SUMMARY_MAX_BYTES >> 20);
     for (size_t i = 0; i < out.n_removed; i++)
         gp_buf_printf(&b, "removed %s (a run older than --keep-days)\n", out.removed[i]);
     for (size_t i = 0; i < out.n_kept; i++)

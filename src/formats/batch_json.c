@@ -106,25 +106,44 @@ static gp_status price(ctx *c, const cJSON *o, gp_batch_price *p) {
     return GP_OK;
 }
 
-static gp_status input(ctx *c, const cJSON *o, gp_batch_input *in) {
-    if (!cJSON_IsObject(o))
-        return bad(c, NULL, "must be an object");
-    if (str(c, o, "path", in->path, sizeof in->path, false) ||
-        str(c, o, "label", in->label, sizeof in->label, false) || num(c, o, "value", &in->value))
-        return c->err->code;
+/* "inputs": [[path, label, value], ...], at most GP_BATCH_MAX_INPUTS. */
+static gp_status inputs(ctx *c, const cJSON *o, gp_batch_scenario *s) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "inputs");
+    if (!a) /* a summary written before the inputs were kept: the diff then names none */
+        return GP_OK;
+    if (!cJSON_IsArray(a))
+        return bad(c, "inputs", "must be an array");
+    if (cJSON_GetArraySize(a) > GP_BATCH_MAX_INPUTS)
+        return bad(c, "inputs", "has too many entries");
+    size_t base = strlen(c->path);
+    const cJSON *e;
+    int i = 0;
+    cJSON_ArrayForEach(e, a) {
+        snprintf(c->path + base, sizeof c->path - base, ".inputs[%d]", i++);
+        const cJSON *p = cJSON_GetArrayItem(e, 0), *l = cJSON_GetArrayItem(e, 1),
+                    *v = cJSON_GetArrayItem(e, 2);
+        if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) != 3 || !cJSON_IsString(p) ||
+            !cJSON_IsString(l) || !cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+            return bad(c, NULL, "must be [path, label, finite number]");
+        if (strlen(p->valuestring) > GP_NAME_BYTES + 48 ||
+            strlen(l->valuestring) > GP_NAME_BYTES + 48)
+            return bad(c, NULL, "has a path or label too long");
+        gp_batch_scenario_add_input(s, p->valuestring, l->valuestring, v->valuedouble);
+        c->path[base] = '\0';
+    }
     return GP_OK;
 }
 
-/* An array member of at most max objects, each read by fn into a new array. */
-static gp_status list(ctx *c, const cJSON *o, const char *key, int max, size_t size, void **out,
-                      int *n, gp_status (*fn)(ctx *, const cJSON *, void *)) {
+/* An array member of at most GP_MAX_OPTIONS + 1 objects, each read by fn into a new array. */
+static gp_status list(ctx *c, const cJSON *o, const char *key, size_t size, void **out, int *n,
+                      gp_status (*fn)(ctx *, const cJSON *, void *)) {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
     *out = NULL;
     *n = 0;
     if (!cJSON_IsArray(a))
         return bad(c, key, "must be an array");
     int count = cJSON_GetArraySize(a);
-    if (count > max)
+    if (count > GP_MAX_OPTIONS + 1)
         return bad(c, key, "has too many entries");
     if (count == 0)
         return GP_OK;
@@ -146,9 +165,6 @@ static gp_status choice_fn(ctx *c, const cJSON *o, void *out) {
 }
 static gp_status price_fn(ctx *c, const cJSON *o, void *out) {
     return price(c, o, out);
-}
-static gp_status input_fn(ctx *c, const cJSON *o, void *out) {
-    return input(c, o, out);
 }
 
 static gp_status files(ctx *c, const cJSON *o, gp_batch_scenario *s) {
@@ -198,26 +214,17 @@ static gp_status scenario(ctx *c, const cJSON *o, gp_batch_scenario *s) {
     s->version = (int)version;
     s->horizon_months = (int)horizon;
     void *arr;
-    if (list(c, o, "choices", GP_MAX_OPTIONS + 1, sizeof *s->choices, &arr, &s->n_choices,
-             choice_fn)) {
+    if (list(c, o, "choices", sizeof *s->choices, &arr, &s->n_choices, choice_fn)) {
         s->choices = arr;
         return c->err->code;
     }
     s->choices = arr;
-    if (list(c, o, "prices", GP_MAX_OPTIONS + 1, sizeof *s->prices, &arr, &s->n_prices, price_fn)) {
+    if (list(c, o, "prices", sizeof *s->prices, &arr, &s->n_prices, price_fn)) {
         s->prices = arr;
         return c->err->code;
     }
     s->prices = arr;
-    /* Absent in a summary written before the inputs were kept: the diff then names none. */
-    if (cJSON_GetObjectItemCaseSensitive(o, "inputs")) {
-        int rc = list(c, o, "inputs", GP_BATCH_MAX_INPUTS, sizeof *s->inputs, &arr, &s->n_inputs,
-                      input_fn);
-        s->inputs = arr;
-        if (rc)
-            return c->err->code;
-    }
-    return GP_OK;
+    return inputs(c, o, s);
 }
 
 gp_status gp_batch_summary_from_cjson(const cJSON *doc, const char *origin, gp_batch_summary *out,

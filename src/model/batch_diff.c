@@ -24,11 +24,38 @@ const gp_batch_scenario *gp_batch_summary_find(const gp_batch_summary *sum, cons
     return NULL;
 }
 
+bool gp_batch_scenario_add_input(gp_batch_scenario *s, const char *path, const char *label,
+                                 double value) {
+    if (s->n_inputs >= GP_BATCH_MAX_INPUTS)
+        return false;
+    if (s->n_inputs == s->cap_inputs) {
+        s->cap_inputs = s->cap_inputs ? 2 * s->cap_inputs : 64;
+        s->inputs = gp_xrealloc(s->inputs, (size_t)s->cap_inputs * sizeof *s->inputs);
+    }
+    s->inputs[s->n_inputs++] = (gp_batch_input){gp_xstrdup(path), gp_xstrdup(label), value};
+    return true;
+}
+
+static void inputs_done(gp_batch_scenario *s) {
+    for (int k = 0; k < s->n_inputs; k++) {
+        free(s->inputs[k].path);
+        free(s->inputs[k].label);
+    }
+    free(s->inputs);
+    s->inputs = NULL;
+    s->n_inputs = s->cap_inputs = 0;
+}
+
+void gp_batch_summary_drop_inputs(gp_batch_summary *sum) {
+    for (size_t i = 0; i < sum->n; i++)
+        inputs_done(&sum->s[i]);
+}
+
 void gp_batch_summary_done(gp_batch_summary *sum) {
     for (size_t i = 0; i < sum->n; i++) {
         free(sum->s[i].choices);
         free(sum->s[i].prices);
-        free(sum->s[i].inputs);
+        inputs_done(&sum->s[i]);
     }
     free(sum->s);
     sum->s = NULL;

@@ -115,15 +115,16 @@ static cJSON *scenario_tree(const gp_batch_scenario *s) {
     cJSON *ps = cJSON_AddArrayToObject(o, "prices");
     for (int i = 0; i < s->n_prices; i++)
         cJSON_AddItemToArray(ps, price_tree(&s->prices[i]));
-    /* The numeric inputs, so that a later run's diff can name the ones that moved; absent in
-     * a summary written before them. */
+    /* The numeric inputs, so that a later run's diff can name the ones that moved, each
+     * [path, label, value] (an array prints on one line: a third of the size of objects);
+     * absent in a summary written before them, or too large to keep them. */
     if (s->n_inputs) {
         cJSON *in = cJSON_AddArrayToObject(o, "inputs");
         for (int i = 0; i < s->n_inputs; i++) {
-            cJSON *e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "path", s->inputs[i].path);
-            cJSON_AddStringToObject(e, "label", s->inputs[i].label);
-            cJSON_AddNumberToObject(e, "value", s->inputs[i].value);
+            cJSON *e = cJSON_CreateArray();
+            cJSON_AddItemToArray(e, cJSON_CreateString(s->inputs[i].path));
+            cJSON_AddItemToArray(e, cJSON_CreateString(s->inputs[i].label));
+            cJSON_AddItemToArray(e, cJSON_CreateNumber(s->inputs[i].value));
             cJSON_AddItemToArray(in, e);
         }
     }

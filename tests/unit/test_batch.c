@@ -120,13 +120,8 @@ static void set_inputs(gp_batch_scenario *s, double pue, double spot, double od,
                                           {"cloud_options[1].hourly", "od: hourly"},
                                           {"demand.utilization", "demand: busy share"}};
     double v[] = {pue, spot, od, util};
-    s->n_inputs = 4;
-    s->inputs = calloc(4, sizeof *s->inputs);
-    for (int i = 0; i < 4; i++) {
-        snprintf(s->inputs[i].path, sizeof s->inputs[i].path, "%s", what[i][0]);
-        snprintf(s->inputs[i].label, sizeof s->inputs[i].label, "%s", what[i][1]);
-        s->inputs[i].value = v[i];
-    }
+    for (int i = 0; i < 4; i++)
+        assert_true(gp_batch_scenario_add_input(s, what[i][0], what[i][1], v[i]));
 }
 
 static void test_diff_inputs(void **state) {
@@ -163,9 +158,8 @@ static void test_diff_inputs(void **state) {
                         "cloud_options[0].hourly");
     cJSON_Delete(tree);
     gp_batch_diff_done(&d);
-    free(a.s[0].inputs);
-    a.s[0].inputs = NULL;
-    a.s[0].n_inputs = 0;
+    gp_batch_summary_drop_inputs(&a); /* as a summary too large to keep them */
+    assert_true(a.s[0].n_inputs == 0 && !a.s[0].inputs);
     gp_batch_diff_run(&a, &b, 1.0, &d);
     assert_int_equal(count(&d, GP_CHANGE_INPUT), 0);
     gp_batch_diff_done(&d);
@@ -351,8 +345,8 @@ static void test_summary_errors(void **state) {
          "[{\"name\": \"a\", \"version\": 1, \"currency\": \"USD\", \"horizon_months\": 36, "
          "\"cheapest\": \"a\", \"rival\": \"\", \"gpus\": 1, \"utilization\": 0.5, "
          "\"gpu_idle_w\": 1, \"gpu_tdp_w\": 2, \"choices\": [], \"prices\": [], "
-         "\"inputs\": [{\"path\": \"p\", \"label\": \"l\", \"value\": \"x\"}]}]}",
-         "s:$.scenarios[0].inputs[0].value", "must be a finite number"},
+         "\"inputs\": [[\"p\", \"l\", 1], [\"p\", \"l\", \"x\"]]}]}",
+         "s:$.scenarios[0].inputs[1]", "must be [path, label, finite number]"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gp_batch_summary sum;
