@@ -20,6 +20,11 @@
 /* summary.json: {"format": "gpuplan-batch-summary", "day", "started_at", "as_of",
  * "scenarios": [...]} (batch_json.h reads it back). */
 cJSON *gp_report_batch_summary_tree(const gp_batch_summary *sum);
+/* summary.json's tree and text, the text within max bytes (what a later run reads back): with
+ * the scenarios' inputs where that fits, else without them (*dropped, and sum's inputs let go);
+ * GP_E_LIMIT (nothing returned) when even that passes max, GP_E_NOMEM when it cannot render. */
+gp_status gp_report_batch_summary_text(gp_batch_summary *sum, size_t max, cJSON **tree, char **text,
+                                       bool *dropped, gp_err *err);
 
 /* The changes as JSON: {"against": label, "threshold_pct", "flips", "changes": [...]}. */
 cJSON *gp_report_batch_diff_tree(const gp_batch_diff *d, const char *against);

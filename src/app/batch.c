@@ -595,25 +595,9 @@ typedef struct run_state {
 
 /* summary.json, changes.json and changes.txt (when compared), index.html. */
 static gp_status outputs(const char *dir, gp_batch_outcome *out, run_state *rs, gp_err *err) {
-    rs->summary = gp_report_batch_summary_tree(&out->summary);
-    rs->summary_text = cJSON_Print(rs->summary);
-    if (rs->summary_text && strlen(rs->summary_text) > GP_BATCH_SUMMARY_MAX_BYTES) {
-        /* What the next run could not read back is not written: the inputs go first (the
-         * next comparison then names none), then the run is refused. */
-        gp_batch_summary_drop_inputs(&out->summary);
-        out->inputs_dropped = true;
-        cJSON_Delete(rs->summary);
-        free(rs->summary_text);
-        rs->summary = gp_report_batch_summary_tree(&out->summary);
-        rs->summary_text = cJSON_Print(rs->summary);
-    }
-    if (!rs->summary_text)
-        return gp_errorf(err, GP_E_NOMEM, "summary.json", "cannot render");
-    if (strlen(rs->summary_text) > GP_BATCH_SUMMARY_MAX_BYTES)
-        return gp_errorf(err, GP_E_LIMIT, "summary.json",
-                         "%zu bytes, over the %u MiB a later run reads back: fewer scenarios "
-                         "a run (--scenario)",
-                         strlen(rs->summary_text), GP_BATCH_SUMMARY_MAX_BYTES >> 20);
+    if (gp_report_batch_summary_text(&out->summary, GP_BATCH_SUMMARY_MAX_BYTES, &rs->summary,
+                                     &rs->summary_text, &out->inputs_dropped, err))
+        return err->code;
     if (write_tree(dir, "summary.json", rs->summary, err))
         return err->code;
     gp_buf b;

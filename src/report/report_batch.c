@@ -147,6 +147,38 @@ cJSON *gp_report_batch_summary_tree(const gp_batch_summary *sum) {
     return doc;
 }
 
+gp_status gp_report_batch_summary_text(gp_batch_summary *sum, size_t max, cJSON **tree, char **text,
+                                       bool *dropped, gp_err *err) {
+    *dropped = false;
+    for (;;) {
+        *tree = gp_report_batch_summary_tree(sum);
+        *text = *tree ? cJSON_Print(*tree) : NULL;
+        if (!*text) {
+            cJSON_Delete(*tree);
+            *tree = NULL;
+            return gp_errorf(err, GP_E_NOMEM, "summary.json", "cannot render");
+        }
+        size_t len = strlen(*text);
+        if (len <= max)
+            return GP_OK;
+        cJSON_Delete(*tree);
+        free(*text);
+        *tree = NULL;
+        *text = NULL;
+        bool had = false;
+        for (size_t i = 0; i < sum->n && !had; i++)
+            had = sum->s[i].n_inputs > 0;
+        if (!had)
+            return gp_errorf(err, GP_E_LIMIT, "summary.json",
+                             "%zu bytes, over the %zu a later run reads back: fewer scenarios a "
+                             "run (--scenario)",
+                             len, max);
+        /* What a later run could not read back is not written: the inputs go first. */
+        gp_batch_summary_drop_inputs(sum);
+        *dropped = true;
+    }
+}
+
 static cJSON *change_tree(const gp_batch_change *c) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", gp_batch_change_name(c->kind));

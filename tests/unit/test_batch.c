@@ -322,6 +322,39 @@ static void test_summary_round_trip(void **state) {
     gp_batch_summary_done(&b);
 }
 
+/* summary.json within what a later run reads back: with the inputs where they fit, without
+ * them (said) where only that fits, refused where nothing does. */
+static void test_summary_text_bound(void **state) {
+    (void)state;
+    gp_batch_summary a = {0};
+    snprintf(a.day, sizeof a.day, "2026-11-23");
+    set_inputs(add(&a, "x", 100, 90, 40, 0.5), 1.2, 9.835, 40, 0.5);
+    cJSON *tree;
+    char *text;
+    bool dropped;
+    gp_err err;
+    assert_int_equal(gp_report_batch_summary_text(&a, 1u << 20, &tree, &text, &dropped, &err),
+                     GP_OK);
+    assert_false(dropped);
+    assert_non_null(strstr(text, "\"inputs\":"));
+    size_t whole = strlen(text);
+    cJSON_Delete(tree);
+    free(text);
+    assert_int_equal(gp_report_batch_summary_text(&a, whole - 1, &tree, &text, &dropped, &err),
+                     GP_OK);
+    assert_true(dropped && a.s[0].n_inputs == 0);
+    assert_null(strstr(text, "\"inputs\":"));
+    size_t bare = strlen(text);
+    assert_true(bare < whole);
+    cJSON_Delete(tree);
+    free(text);
+    assert_int_equal(gp_report_batch_summary_text(&a, bare - 1, &tree, &text, &dropped, &err),
+                     GP_E_LIMIT);
+    assert_true(tree == NULL && text == NULL);
+    assert_non_null(strstr(err.msg, "over the"));
+    gp_batch_summary_done(&a);
+}
+
 /* Every input of a scenario with the most options fits what a summary reads back. */
 static void test_summary_inputs_bound(void **state) {
     (void)state;
@@ -534,6 +567,7 @@ int main(void) {
         cmocka_unit_test(test_diff_pairs_single_scenarios),
         cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_summary_inputs_bound),
+        cmocka_unit_test(test_summary_text_bound),
         cmocka_unit_test(test_summary_errors),
         cmocka_unit_test(test_diff_text_lines),
         cmocka_unit_test(test_html_escape),
