@@ -147,4 +147,16 @@ check "no ipmitool on PATH: said so" has "$tmp/out" "FAILED: cannot run ipmitool
 "$gpuplan" import dcmi - --node x --end "@$now" </dev/null 2>"$tmp/err"
 check "--end is for dmon only: exit 2" [ $? = 2 ]
 
+# A capture with no GPU reading (a CSV cut inside its header, a node_exporter scrape) is the
+# wrong file or a cut one: exit 2, one line naming it, and no node made.
+head -c 700 "$fx/nvidia_smi_csv/nvgpuexp__L40S__drv595.80__load__query-gpu.csv" >"$tmp/cut.csv"
+"$gpuplan" import nvsmi "$tmp/cut.csv" --node cut >"$tmp/out" 2>"$tmp/err"
+check "a CSV cut inside its header: exit 2" [ $? = 2 ]
+check "one line naming the file" bash -c "[ \$(wc -l <'$tmp/err') = 1 ] && grep -qF '$tmp/cut.csv: no GPU readings in it' '$tmp/err'"
+printf 'node_cpu_seconds_total{cpu="0",mode="idle"} 123\n' >"$tmp/node.prom"
+"$gpuplan" import prom "$tmp/node.prom" --node cut 2>"$tmp/err"
+check "a scrape without DCGM series: exit 2" [ $? = 2 ]
+check "it says so" grep -qF 'no DCGM_FI_ series with a value' "$tmp/err"
+check "neither made the node" bash -c "! '$gpuplan' node list | grep -q '^cut '"
+
 finish
