@@ -343,7 +343,15 @@ check "fleet: 1 GPU" bash -c "'$gpuplan' fleet | grep -q '^1 GPU, 0 with alerts'
 check "import: MIG instances counted apart from GPUs" bash -c "'$gpuplan' --db '$tmp/mig.db' import prom '$tmp/mig.prom' --node m | grep -qx 'imported 4 samples of 2 GPUs and 2 MIG instances into node \"m\"'"
 check "fleet: MIG instances counted apart from GPUs" bash -c "'$gpuplan' --db '$tmp/mig.db' fleet | grep -q '^2 GPUs and 2 MIG instances, 0 with alerts'"
 "$gpuplan" scenario save "$tmp/mix.json" >/dev/null
-check "measure: 1 GPU" bash -c "'$gpuplan' scenario measure mix --since 1d | grep -q '^saved \"mix\" as version 2: 1 GPU, '"
+"$gpuplan" scenario measure mix --since 1d >"$tmp/one.measure"
+check "measure: 1 GPU" grep -q '^saved "mix" as version 2: 1 GPU, ' "$tmp/one.measure"
+# Always busy: no idle bucket, so the saved idle draw is the busy one, and the line says so
+# rather than "idle 0.0 W".
+check "measure: the idle draw saved, and why" grep -qF '100.0 % busy, idle 600.0 W (no idle GPU-bucket: the busy draw), busy 600.0 W' "$tmp/one.measure"
+check "measure: the scenario holds what the line says" bash -c "'$gpuplan' scenario export mix | $py -c '
+import json, sys
+p = json.load(sys.stdin)[\"self_hosted\"][\"power\"]
+assert (p[\"gpu_idle_w\"], p[\"gpu_tdp_w\"]) == (600, 600), p'"
 "$gpuplan" plan --mix mix --option od --since 1d >"$tmp/one.plan"
 check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GPU and rent' '$tmp/one.plan' && grep -qE '^Load: [0-9]+ complete 5-minute buckets? .*, 1 GPU measured;' '$tmp/one.plan'"
 
