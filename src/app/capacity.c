@@ -261,6 +261,8 @@ static void cap_add_row(gp_capacity *c, const gp_cap_row *r, size_t *cm, size_t 
     /* A model is named as its first GPU reported it, else after its key. */
     if (c->nm > had && !gp_gpu_display_name(r->raw_model, m->display, sizeof m->display))
         gp_gpu_display_name(m->key, m->display, sizeof m->display);
+    if (!m->display[0]) /* a dmon log names no model: said, never a blank */
+        snprintf(m->display, sizeof m->display, "(unknown model)");
     gp_cap_gpu_merge(&m->sum, &r->g);
     m->gpus++;
     gp_cap_group *nd = group_of(&c->nodes, &c->nn, cn, r->node);
@@ -711,8 +713,8 @@ static gp_status several_models(const gp_capacity *c, const gp_cap_query *q, gp_
             if (!done[j] && (k == c->nm || c->models[j].gpus > c->models[k].gpus))
                 k = j;
         done[k] = true;
-        if (i == 0)
-            top = k;
+        if (i == 0 || !strcmp(c->models[top].key, "?"))
+            top = k; /* --gpu cannot name an unknown model: suggest a known one */
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%lld %s", i ? ", " : "",
                               c->models[k].gpus, c->models[k].display);
     }

@@ -159,4 +159,16 @@ check "a scrape without DCGM series: exit 2" [ $? = 2 ]
 check "it says so" grep -qF 'no DCGM_FI_ series with a value' "$tmp/err"
 check "neither made the node" bash -c "! '$gpuplan' node list | grep -q '^cut '"
 
+# A dmon log names no GPU model: beside p5's H100s its 8 GPUs and the 2 of "old" are "(unknown
+# model)" in capacity, and scenario measure's refusal names them so and suggests, though they
+# are the larger group, the model --gpu can select.
+"$gpuplan" import dmon "$dmon/gnosia93-slurm-on-aws__8xGPU-training__pcut-d10.txt" --node anon \
+    --interval 10s --end "@$now" >/dev/null
+"$gpuplan" capacity --since 1d >"$tmp/cap"
+check "capacity: the model a dmon log leaves unnamed is said" grep -qE '^model \(unknown model\) +10 ' "$tmp/cap"
+"$gpuplan" scenario save "$root/tests/fixtures/examples/seed-dgx-a100.json" >/dev/null
+"$gpuplan" scenario measure "Ten DGX A100 against AWS p4d (seed figures)" --since 1d 2>"$tmp/err"
+check "measure: two models refused, exit 2" [ $? = 2 ]
+check "measure: the unnamed one said, a selectable one suggested" grep -qF '(10 (unknown model), 8 H100 SXM 80GB): measure one with --gpu "H100 SXM 80GB"' "$tmp/err"
+
 finish
