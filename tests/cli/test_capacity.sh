@@ -71,6 +71,8 @@ refused() { # line args...: exit 2, nothing on stdout, stderr exactly line
 }
 check "capacity --match without --prometheus" refused 'capacity: --match needs --prometheus (see --help)' capacity --since 3d --match '{job="x"}'
 check "capacity --slice without --prometheus" refused 'capacity: --slice needs --prometheus (see --help)' capacity --slice 7d
+check "capacity --ldc --csv: two outputs refused, not one silently dropped" refused 'capacity: --ldc and --csv print different outputs: give one (see --help)' capacity --since 3d --ldc --csv
+check "capacity --csv --json: refused" refused 'capacity: --csv and --json print different outputs: give one (see --help)' capacity --since 3d --json --csv
 check "capacity --timeout without --prometheus (ignored before)" refused 'capacity: --timeout needs --prometheus (see --help)' capacity --timeout 30s
 check "capacity takes no --growth" refused 'capacity: unknown option or missing value: --growth (see --help)' capacity --growth 5%
 check "plan takes no --json" refused 'plan: unknown option or missing value: --json (see --help)' plan --mix x --option y --json
