@@ -354,9 +354,13 @@ static gp_status text_money(const gp_capacity *c, gp_buf *out) {
         if (!c->nodes[i].f.has_power)
             continue;
         node_money m = money_of(c, &c->nodes[i]);
-        P("  %-24.24s %8.3f /h of power, %10.1f kWh, %8.4f per useful GPU-hour, "
+        /* No busy GPU-hour: the cost of one is undefined, not 0 (--json leaves it out). */
+        char useful[32] = "       -";
+        if (m.has_useful)
+            snprintf(useful, sizeof useful, "%8.4f", m.per_useful_hour);
+        P("  %-24.24s %8.3f /h of power, %10.1f kWh, %s per useful GPU-hour, "
           "%10.2f on idle capacity\n",
-          c->nodes[i].key, m.per_hour, m.kwh, m.per_useful_hour, m.idle);
+          c->nodes[i].key, m.per_hour, m.kwh, useful, m.idle);
     }
     return st;
 }

@@ -365,4 +365,12 @@ check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GP
 "$gpuplan" --db "$tmp/noidx.db" import nvsmi "$tmp/noidx.csv" --node noidx >/dev/null
 check "fleet: a GPU without an index shows -" bash -c "'$gpuplan' --db '$tmp/noidx.db' fleet | grep -qE '^noidx +noidx +- L40S'"
 
+# A node whose GPUs were never busy has no useful GPU-hour to cost: "-" in the text, as --json
+# leaves cost_per_useful_gpu_hour out, never 0.0000.
+i='gpu="0",UUID="GPU-idle-0",modelName="NVIDIA L40S",Hostname="idlebox"'
+printf 'DCGM_FI_DEV_GPU_UTIL{%s} 0\nDCGM_FI_DEV_POWER_USAGE{%s} 35\n' "$i" "$i" >"$tmp/idle.prom"
+"$gpuplan" --db "$tmp/idle.db" import prom "$tmp/idle.prom" --node idlebox >/dev/null
+check "capacity: no busy hour, no cost of a useful one" bash -c "'$gpuplan' --db '$tmp/idle.db' capacity --since 1d --price-per-kwh 0.1 | grep -E '^  idlebox ' | grep -qE ' kWh, +- per useful GPU-hour, '"
+check "capacity --json: left out" bash -c "'$gpuplan' --db '$tmp/idle.db' capacity --since 1d --price-per-kwh 0.1 --json | $py -c 'import json,sys; assert \"cost_per_useful_gpu_hour\" not in json.load(sys.stdin)[\"nodes\"][\"idlebox\"]'"
+
 finish "capacity"
