@@ -640,11 +640,18 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
         /* A flat mean draw would override the measured split: the split is what was measured. */
         cJSON_DeleteItemFromObjectCaseSensitive(power, "gpu_avg_w");
     }
+    /* A server's base is its wall less its GPUs: only a node with GPU power in the window
+     * says it (a BMC-only node's wall is no server's base), and a wall below its GPUs' draw
+     * measured something else (another chassis, a PSU alone), so neither is averaged in. */
     double base_sum = 0;
+    size_t n_base = 0;
     for (size_t i = 0; i < c->nw; i++)
-        base_sum += c->walls[i].wall_w - c->walls[i].gpus_w;
-    out->has_base = c->nw > 0 && base_sum / (double)c->nw >= 0;
-    out->base_w = c->nw ? base_sum / (double)c->nw : 0;
+        if (gp_cap_wall_is_base(&c->walls[i])) {
+            base_sum += c->walls[i].wall_w - c->walls[i].gpus_w;
+            n_base++;
+        }
+    out->has_base = n_base > 0;
+    out->base_w = n_base ? base_sum / (double)n_base : 0;
     if (out->has_base)
         set_num(power, "server_base_w", at(out->base_w, 2));
     cJSON_DeleteItemFromObjectCaseSensitive(doc, "measured");

@@ -376,8 +376,11 @@ static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
     P("\nWall power against GPU power (Redfish, IPMI DCMI):\n");
     for (size_t i = 0; i < c->nw; i++) {
         const gp_cap_wall *w = &c->walls[i];
-        P("  %-24.24s wall %8.1f W, GPUs %8.1f W: %8.1f W besides the GPUs (server_base_w)\n",
-          w->node, w->wall_w, w->gpus_w, w->wall_w - w->gpus_w);
+        P("  %-24.24s wall %8.1f W, GPUs %8.1f W: %8.1f W besides the GPUs (%s)\n", w->node,
+          w->wall_w, w->gpus_w, w->wall_w - w->gpus_w,
+          gp_cap_wall_is_base(w) ? "server_base_w"
+          : w->gpus_w > 0        ? "below the GPUs' draw: not their server's wall; not a base"
+                                 : "no GPU power here: not a server base");
     }
     if (!c->nw)
         P("  no wall power readings (Redfish, IPMI DCMI) in the window\n");

@@ -117,6 +117,16 @@ PATH=$tmp/bin:$PATH "$gpuplan" collect --once >"$tmp/out"
 check "nvidia-smi and ipmitool side by side: the node ok (and rack)" has "$tmp/out" "2 nodes ok, 0 failed"
 "$gpuplan" capacity --since 1d --node both >"$tmp/cap"
 check "capacity: the local wall against the local GPU" grep -qE '^  both +wall +215\.0 W, GPUs +150\.0 W: +65\.0 W besides the GPUs' "$tmp/cap"
+# Beside it "rack", a BMC with no GPU: its wall is no server's base, so the base measured is
+# both's 65 W, not the mean of 65 and rack's whole 206 W (its two readings, 197 and 215 W).
+"$gpuplan" capacity --since 1d --node both --node rack >"$tmp/cap"
+check "capacity: a wall without GPUs is said to be no server base" grep -qE '^  rack +wall +206\.0 W, GPUs +0\.0 W: +206\.0 W besides the GPUs \(no GPU power here: not a server base\)' "$tmp/cap"
+"$gpuplan" scenario save "$root/tests/fixtures/examples/seed-dgx-a100.json" >/dev/null
+"$gpuplan" scenario measure "Ten DGX A100 against AWS p4d (seed figures)" --since 1d --node both --node rack >"$tmp/out"
+check "measure: the server base from Redfish/DCMI" has "$tmp/out" ", server base from Redfish"
+check "measure: server_base_w is both's 65 W alone" bash -c "'$gpuplan' scenario export 'Ten DGX A100 against AWS p4d (seed figures)' | $py -c '
+import json, sys
+assert json.load(sys.stdin)[\"self_hosted\"][\"power\"][\"server_base_w\"] == 65'"
 "$gpuplan" node rm both >/dev/null
 
 fake "cat '$dcmi/openbmc-openbmc-3257__witherspoon__deactivated-319W.txt'"
