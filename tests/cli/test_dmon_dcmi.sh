@@ -163,6 +163,9 @@ head -c 700 "$fx/nvidia_smi_csv/nvgpuexp__L40S__drv595.80__load__query-gpu.csv" 
 "$gpuplan" import nvsmi "$tmp/cut.csv" --node cut >"$tmp/out" 2>"$tmp/err"
 check "a CSV cut inside its header: exit 2" [ $? = 2 ]
 check "one line naming the file" bash -c "[ \$(wc -l <'$tmp/err') = 1 ] && grep -qF '$tmp/cut.csv: no GPU readings in it' '$tmp/err'"
+"$gpuplan" import nvsmi "$fx/nvidia_smi_csv/nvgpuexp__H100-80GB-HBM3__drv590.48.01__load__query-compute-apps.csv" --node cut 2>"$tmp/err"
+check "a --query-compute-apps CSV (processes, no GPU metric): exit 2" [ $? = 2 ]
+check "it says what it may be" grep -qF 'or not a --query-gpu capture' "$tmp/err"
 printf 'node_cpu_seconds_total{cpu="0",mode="idle"} 123\n' >"$tmp/node.prom"
 "$gpuplan" import prom "$tmp/node.prom" --node cut 2>"$tmp/err"
 check "a scrape without DCGM series: exit 2" [ $? = 2 ]
