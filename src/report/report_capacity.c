@@ -161,7 +161,10 @@ static void tail_json(cJSON *doc, const gp_capacity *c) {
     for (size_t q = 0; q < N_QUANTILES; q++) {
         char k[16];
         snprintf(k, sizeof k, "p%g", quantiles[q] * 100);
-        cJSON_AddNumberToObject(l, k, gp_sorted_quantile(asc, c->nl, quantiles[q]));
+        if (c->nl)
+            cJSON_AddNumberToObject(l, k, gp_sorted_quantile(asc, c->nl, quantiles[q]));
+        else /* no complete bucket: no curve, not a load of 0 */
+            cJSON_AddNullToObject(l, k);
     }
     free(asc);
     cJSON_AddItemToObject(doc, "wall_power", gp_report_capacity_walls(c));
@@ -367,9 +370,12 @@ static gp_status text_money(const gp_capacity *c, gp_buf *out) {
 
 static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
     gp_status st = GP_OK;
-    P("\nLoad duration (busy GPU equivalents per 5-minute bucket, %zu buckets):\n ", c->nl);
+    P("\nLoad duration (busy GPU equivalents per 5-minute bucket, %zu bucket%s):\n ", c->nl,
+      c->nl == 1 ? "" : "s");
+    if (!c->nl) /* no curve: a row of zeros would read as a fleet measured idle */
+        P(" none: no complete 5-minute bucket in the window (one where every GPU reported)");
     double *asc = ascending(c);
-    for (size_t q = 0; q < N_QUANTILES; q++)
+    for (size_t q = 0; q < N_QUANTILES && c->nl; q++)
         P(" p%g %.2f", quantiles[q] * 100, gp_sorted_quantile(asc, c->nl, quantiles[q]));
     free(asc);
     P("\n");

@@ -373,4 +373,14 @@ printf 'DCGM_FI_DEV_GPU_UTIL{%s} 0\nDCGM_FI_DEV_POWER_USAGE{%s} 35\n' "$i" "$i" 
 check "capacity: no busy hour, no cost of a useful one" bash -c "'$gpuplan' --db '$tmp/idle.db' capacity --since 1d --price-per-kwh 0.1 | grep -E '^  idlebox ' | grep -qE ' kWh, +- per useful GPU-hour, '"
 check "capacity --json: left out" bash -c "'$gpuplan' --db '$tmp/idle.db' capacity --since 1d --price-per-kwh 0.1 --json | $py -c 'import json,sys; assert \"cost_per_useful_gpu_hour\" not in json.load(sys.stdin)[\"nodes\"][\"idlebox\"]'"
 
+# Two GPUs that never reported in the same 5-minute bucket: no complete bucket, so no load
+# duration curve, said as such (text) and null (JSON), never a row of zeros that reads as idle.
+a='gpu="0",UUID="GPU-apart-0",modelName="NVIDIA L40S",Hostname="apart"'
+b='gpu="1",UUID="GPU-apart-1",modelName="NVIDIA L40S",Hostname="apart"'
+t0=$(( ($(date +%s) / 300 * 300 - 1800) * 1000 ))
+printf 'DCGM_FI_DEV_GPU_UTIL{%s} 90 %s\nDCGM_FI_DEV_GPU_UTIL{%s} 80 %s\n' "$a" "$t0" "$b" "$((t0 + 600000))" >"$tmp/apart.prom"
+"$gpuplan" --db "$tmp/apart.db" import prom "$tmp/apart.prom" --node apart >/dev/null
+check "capacity: no complete bucket, no curve (text)" bash -c "'$gpuplan' --db '$tmp/apart.db' capacity --since 1d | grep -A1 '^Load duration' | grep -qx '  none: no complete 5-minute bucket in the window (one where every GPU reported)'"
+check "capacity: no complete bucket, null quantiles (JSON)" bash -c "'$gpuplan' --db '$tmp/apart.db' capacity --since 1d --json | $py -c 'import json,sys; l = json.load(sys.stdin)[\"load_duration\"]; assert len(l) == 11 and all(v is None for v in l.values()), l'"
+
 finish "capacity"
