@@ -85,13 +85,16 @@ static void fleet_summary(const tui *t, const fleet_data *f, int cols) {
                "%s%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
                gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, now.busy, now.watts / 1000,
                per_hour, cur, now.kwh * pue);
+    /* Nothing busy: no useful GPU-hour to cost ("-"), never 0, which would read as free. */
+    char useful[48] = "-";
+    if (now.busy > 0)
+        snprintf(useful, sizeof useful, "%.2f %s", gpu_h * (f->n - f->stale) / now.busy, cur);
     if (t->has_sc)
         draw_textf(TOP + 1, 0, cols, now.idle ? draw_attr(PAL_BAD) : 0,
-                   "useful GPU-hour %.2f %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
+                   "useful GPU-hour %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
                    "(costs of \"%s\")",
-                   now.busy > 0 ? gpu_h * (f->n - f->stale) / now.busy : 0, cur,
-                   gp_fmt_count(now.idle, "GPU", "GPUs", ni, sizeof ni), now.idle * gpu_h, cur,
-                   now.alerts, t->sc.s->name);
+                   useful, gp_fmt_count(now.idle, "GPU", "GPUs", ni, sizeof ni), now.idle * gpu_h,
+                   cur, now.alerts, t->sc.s->name);
 }
 
 /* The table's columns: the node as wide as the longest name needs and the room allows (at

@@ -179,6 +179,10 @@ void gp_cap_figures_of(const gp_cap_gpu *g, int threshold_pct, gp_cap_figures *o
 /* Add b's counts into a (sums for per-node, per-model and fleet figures). */
 void gp_cap_gpu_merge(gp_cap_gpu *a, const gp_cap_gpu *b);
 
+/* Whether a node's wall less its GPUs is a server's base draw: its GPUs drew power in the
+ * window and the wall is at least that (a BMC-only node, or a wall below its GPUs, is not). */
+bool gp_cap_wall_is_base(const gp_cap_wall *w);
+
 /* The p-quantile (0..1) of the values a histogram counts, interpolated linearly inside the
  * bin it falls in. 0 when the histogram is empty. */
 double gp_hist_quantile(const long long *hist, double p);

@@ -813,7 +813,15 @@ static gp_status side(gp_session *ses, const char *arg, gp_batch_summary *out, c
         gp_status st = recorded(ses, arg, out, label, 256, err);
         return st == GP_E_NOTFOUND ? (err->code = GP_E_INPUT) : st;
     }
-    return scenario_side(ses, arg, out, err);
+    gp_status st = scenario_side(ses, arg, out, err);
+    /* A path that is not there was meant as a run or a file: "no scenario named" misleads. */
+    if ((st == GP_E_NOTFOUND || st == GP_E_INPUT) && !exists && strchr(arg, '/') &&
+        strstr(err->msg, "no scenario named"))
+        return gp_errorf(err, GP_E_INPUT, arg,
+                         "no such run folder, summary.json or scenario file (%s), nor a stored "
+                         "scenario of that name",
+                         strerror(ENOENT));
+    return st;
 }
 
 gp_status gp_batch_compare(gp_session *ses, const char *a, const char *b, double threshold_pct,

@@ -261,6 +261,8 @@ static void cap_add_row(gp_capacity *c, const gp_cap_row *r, size_t *cm, size_t 
     /* A model is named as its first GPU reported it, else after its key. */
     if (c->nm > had && !gp_gpu_display_name(r->raw_model, m->display, sizeof m->display))
         gp_gpu_display_name(m->key, m->display, sizeof m->display);
+    if (!m->display[0]) /* a dmon log names no model: said, never a blank */
+        snprintf(m->display, sizeof m->display, "(unknown model)");
     gp_cap_gpu_merge(&m->sum, &r->g);
     m->gpus++;
     gp_cap_group *nd = group_of(&c->nodes, &c->nn, cn, r->node);
@@ -638,11 +640,18 @@ static void write_measured(cJSON *doc, const gp_capacity *c, const gp_cap_query 
         /* A flat mean draw would override the measured split: the split is what was measured. */
         cJSON_DeleteItemFromObjectCaseSensitive(power, "gpu_avg_w");
     }
+    /* A server's base is its wall less its GPUs: only a node with GPU power in the window
+     * says it (a BMC-only node's wall is no server's base), and a wall below its GPUs' draw
+     * measured something else (another chassis, a PSU alone), so neither is averaged in. */
     double base_sum = 0;
+    size_t n_base = 0;
     for (size_t i = 0; i < c->nw; i++)
-        base_sum += c->walls[i].wall_w - c->walls[i].gpus_w;
-    out->has_base = c->nw > 0 && base_sum / (double)c->nw >= 0;
-    out->base_w = c->nw ? base_sum / (double)c->nw : 0;
+        if (gp_cap_wall_is_base(&c->walls[i])) {
+            base_sum += c->walls[i].wall_w - c->walls[i].gpus_w;
+            n_base++;
+        }
+    out->has_base = n_base > 0;
+    out->base_w = n_base ? base_sum / (double)n_base : 0;
     if (out->has_base)
         set_num(power, "server_base_w", at(out->base_w, 2));
     cJSON_DeleteItemFromObjectCaseSensitive(doc, "measured");
@@ -711,8 +720,8 @@ static gp_status several_models(const gp_capacity *c, const gp_cap_query *q, gp_
             if (!done[j] && (k == c->nm || c->models[j].gpus > c->models[k].gpus))
                 k = j;
         done[k] = true;
-        if (i == 0)
-            top = k;
+        if (i == 0 || !strcmp(c->models[top].key, "?"))
+            top = k; /* --gpu cannot name an unknown model: suggest a known one */
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%lld %s", i ? ", " : "",
                               c->models[k].gpus, c->models[k].display);
     }

@@ -218,6 +218,14 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
     gp_buf_done(&body);
     if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (samples.h) */
         gp_samples_mig_rollup(&s);
+    /* A capture without one reading is the wrong file or a cut one (a header alone, a
+     * node_exporter scrape): refused, so it makes no node that looks imported. */
+    if (rc == GP_OK && rq->kind != GP_CAPTURE_DCMI && s.n == 0)
+        rc = gp_errorf(err, GP_E_INPUT, origin, "no GPU readings in it (%s): nothing imported",
+                       rq->kind == GP_CAPTURE_NVSMI
+                           ? "a header alone, only placeholders, or not a --query-gpu capture"
+                       : rq->kind == GP_CAPTURE_DMON ? "headers only, or every value \"-\""
+                                                     : "no DCGM_FI_ series with a value");
     bool store = rc == GP_OK && (rq->kind != GP_CAPTURE_DCMI || out->stored);
     gp_store *st;
     if (store)

@@ -242,6 +242,10 @@ int cmd_capacity(gp_session *ses, int argc, char **argv) {
         return flags.help ? capacity_help(stdout), 0 : rc;
     if (flags.first_arg != argc)
         return cli_usage_error("capacity takes no arguments (see --help)");
+    /* Each prints a different output: two given would silently print only one of them. */
+    if (flags.ldc + flags.csv + flags.json > 1)
+        return cli_usage_error("capacity: %s and %s print different outputs: give one (see --help)",
+                               flags.ldc ? "--ldc" : "--csv", flags.json ? "--json" : "--csv");
     gp_err err;
     gp_err_clear(&err);
     if (flags.print_rules) {

@@ -332,12 +332,24 @@ static void measure_help(void) {
            "fleet's Prometheus-compatible server instead of stored telemetry.\n");
 }
 
-/* The line that says what was measured and saved. */
+/* The line that says what was measured and saved: the draws as the scenario now holds them
+ * (write_measured fills a side without buckets from the other and keeps busy >= idle), each
+ * such stand-in said, never a 0 W that was not saved. */
 static void measure_said(const gp_measured *m, bool growth, bool forced) {
-    printf("saved \"%s\" as version %d: %lld GPU%s, %.1f %% busy, idle %.1f W, busy %.1f W%s\n",
-           m->name, m->version, m->gpus, m->gpus == 1 ? "" : "s", m->busy_share * 100,
-           m->has_idle_w ? m->idle_w : 0, m->has_busy_w ? m->busy_w : 0,
-           m->has_base ? ", server base from Redfish" : "");
+    printf("saved \"%s\" as version %d: %lld GPU%s, %.1f %% busy, ", m->name, m->version, m->gpus,
+           m->gpus == 1 ? "" : "s", m->busy_share * 100);
+    if (!m->has_idle_w && !m->has_busy_w) {
+        printf("GPU power left as it was (no power readings in the window)");
+    } else {
+        double idle = m->has_idle_w ? m->idle_w : m->busy_w;
+        double busy = m->has_busy_w && m->busy_w >= idle ? m->busy_w : idle;
+        printf("idle %.1f W%s, busy %.1f W%s", idle,
+               m->has_idle_w ? "" : " (no idle GPU-bucket: the busy draw)", busy,
+               !m->has_busy_w          ? " (no busy GPU-bucket: the idle draw)"
+               : m->busy_w < m->idle_w ? " (measured below idle: the idle draw)"
+                                       : "");
+    }
+    printf("%s\n", m->has_base ? ", server base from Redfish" : "");
     if (!growth)
         return;
     if (m->growth_written)

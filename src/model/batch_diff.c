@@ -127,6 +127,10 @@ static void diff_prices(const gp_batch_scenario *o, const gp_batch_scenario *n, 
 
 static void diff_measured(const gp_batch_scenario *o, const gp_batch_scenario *n,
                           gp_batch_diff *d) {
+    /* Figures neither side measured are inputs someone typed: diff_inputs names them with their
+     * path, rather than a "measured" change that says where they did not come from. */
+    if (!o->measured && !n->measured && o->n_inputs && n->n_inputs)
+        return;
     const struct {
         const char *what;
         double a, b;

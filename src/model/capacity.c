@@ -142,6 +142,10 @@ void gp_cap_figures_of(const gp_cap_gpu *g, int threshold_pct, gp_cap_figures *o
     *out = f;
 }
 
+bool gp_cap_wall_is_base(const gp_cap_wall *w) {
+    return w->gpus_w > 0 && w->wall_w >= w->gpus_w;
+}
+
 void gp_cap_gpu_merge(gp_cap_gpu *a, const gp_cap_gpu *b) {
     a->buckets += b->buckets;
     a->util_sum += b->util_sum;

@@ -161,7 +161,10 @@ static void tail_json(cJSON *doc, const gp_capacity *c) {
     for (size_t q = 0; q < N_QUANTILES; q++) {
         char k[16];
         snprintf(k, sizeof k, "p%g", quantiles[q] * 100);
-        cJSON_AddNumberToObject(l, k, gp_sorted_quantile(asc, c->nl, quantiles[q]));
+        if (c->nl)
+            cJSON_AddNumberToObject(l, k, gp_sorted_quantile(asc, c->nl, quantiles[q]));
+        else /* no complete bucket: no curve, not a load of 0 */
+            cJSON_AddNullToObject(l, k);
     }
     free(asc);
     cJSON_AddItemToObject(doc, "wall_power", gp_report_capacity_walls(c));
@@ -354,26 +357,36 @@ static gp_status text_money(const gp_capacity *c, gp_buf *out) {
         if (!c->nodes[i].f.has_power)
             continue;
         node_money m = money_of(c, &c->nodes[i]);
-        P("  %-24.24s %8.3f /h of power, %10.1f kWh, %8.4f per useful GPU-hour, "
+        /* No busy GPU-hour: the cost of one is undefined, not 0 (--json leaves it out). */
+        char useful[32] = "       -";
+        if (m.has_useful)
+            snprintf(useful, sizeof useful, "%8.4f", m.per_useful_hour);
+        P("  %-24.24s %8.3f /h of power, %10.1f kWh, %s per useful GPU-hour, "
           "%10.2f on idle capacity\n",
-          c->nodes[i].key, m.per_hour, m.kwh, m.per_useful_hour, m.idle);
+          c->nodes[i].key, m.per_hour, m.kwh, useful, m.idle);
     }
     return st;
 }
 
 static gp_status text_tail(const gp_capacity *c, gp_buf *out) {
     gp_status st = GP_OK;
-    P("\nLoad duration (busy GPU equivalents per 5-minute bucket, %zu buckets):\n ", c->nl);
+    P("\nLoad duration (busy GPU equivalents per 5-minute bucket, %zu bucket%s):\n ", c->nl,
+      c->nl == 1 ? "" : "s");
+    if (!c->nl) /* no curve: a row of zeros would read as a fleet measured idle */
+        P(" none: no complete 5-minute bucket in the window (one where every GPU reported)");
     double *asc = ascending(c);
-    for (size_t q = 0; q < N_QUANTILES; q++)
+    for (size_t q = 0; q < N_QUANTILES && c->nl; q++)
         P(" p%g %.2f", quantiles[q] * 100, gp_sorted_quantile(asc, c->nl, quantiles[q]));
     free(asc);
     P("\n");
     P("\nWall power against GPU power (Redfish, IPMI DCMI):\n");
     for (size_t i = 0; i < c->nw; i++) {
         const gp_cap_wall *w = &c->walls[i];
-        P("  %-24.24s wall %8.1f W, GPUs %8.1f W: %8.1f W besides the GPUs (server_base_w)\n",
-          w->node, w->wall_w, w->gpus_w, w->wall_w - w->gpus_w);
+        P("  %-24.24s wall %8.1f W, GPUs %8.1f W: %8.1f W besides the GPUs (%s)\n", w->node,
+          w->wall_w, w->gpus_w, w->wall_w - w->gpus_w,
+          gp_cap_wall_is_base(w) ? "server_base_w"
+          : w->gpus_w > 0        ? "below the GPUs' draw: not their server's wall; not a base"
+                                 : "no GPU power here: not a server base");
     }
     if (!c->nw)
         P("  no wall power readings (Redfish, IPMI DCMI) in the window\n");

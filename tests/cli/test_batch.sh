@@ -323,6 +323,7 @@ sed 's/"price_per_unit": 0.6/"price_per_unit": 0.2/' "$api" >"$tmp/api-cheap.jso
 "$gpuplan" diff "$api" "$tmp/api-cheap.json" >"$tmp/apidiff.out"; rc=$?
 check "diff: an API's price a unit of work (2.1), and the totals it moves" bash -c "[ $rc = 0 ] && grep -qF 'price Llama 70B serving: own B200 servers, rent H100s, or buy tokens from an API: API 1 -> 0.6 a unit of work (the scenario)' '$tmp/apidiff.out' && grep -qF 'API 1,435,872.45 -> 861,523.47' '$tmp/apidiff.out'"
 check "diff: a missing run is bad input" bash -c "'$gpuplan' diff 1999-01-01 '$run' 2>/dev/null; [ \$? = 2 ]"
+check "diff: a run folder that is not there is named as such, not as a scenario" bash -c "'$gpuplan' diff '$tmp/nope/2026-01-05' '$run' 2>'$tmp/nope.err'; [ \$? = 2 ] && [ \"\$(cat '$tmp/nope.err')\" = 'gpuplan: $tmp/nope/2026-01-05: no such run folder, summary.json or scenario file (No such file or directory), nor a stored scenario of that name' ]"
 
 # Pruning removes only what this database recorded and gpuplan marked. Old runs are made as a
 # run of an earlier day would leave them: a record in batch_run and a folder with its marker.

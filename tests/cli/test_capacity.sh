@@ -71,6 +71,8 @@ refused() { # line args...: exit 2, nothing on stdout, stderr exactly line
 }
 check "capacity --match without --prometheus" refused 'capacity: --match needs --prometheus (see --help)' capacity --since 3d --match '{job="x"}'
 check "capacity --slice without --prometheus" refused 'capacity: --slice needs --prometheus (see --help)' capacity --slice 7d
+check "capacity --ldc --csv: two outputs refused, not one silently dropped" refused 'capacity: --ldc and --csv print different outputs: give one (see --help)' capacity --since 3d --ldc --csv
+check "capacity --csv --json: refused" refused 'capacity: --csv and --json print different outputs: give one (see --help)' capacity --since 3d --json --csv
 check "capacity --timeout without --prometheus (ignored before)" refused 'capacity: --timeout needs --prometheus (see --help)' capacity --timeout 30s
 check "capacity takes no --growth" refused 'capacity: unknown option or missing value: --growth (see --help)' capacity --growth 5%
 check "plan takes no --json" refused 'plan: unknown option or missing value: --json (see --help)' plan --mix x --option y --json
@@ -343,7 +345,15 @@ check "fleet: 1 GPU" bash -c "'$gpuplan' fleet | grep -q '^1 GPU, 0 with alerts'
 check "import: MIG instances counted apart from GPUs" bash -c "'$gpuplan' --db '$tmp/mig.db' import prom '$tmp/mig.prom' --node m | grep -qx 'imported 4 samples of 2 GPUs and 2 MIG instances into node \"m\"'"
 check "fleet: MIG instances counted apart from GPUs" bash -c "'$gpuplan' --db '$tmp/mig.db' fleet | grep -q '^2 GPUs and 2 MIG instances, 0 with alerts'"
 "$gpuplan" scenario save "$tmp/mix.json" >/dev/null
-check "measure: 1 GPU" bash -c "'$gpuplan' scenario measure mix --since 1d | grep -q '^saved \"mix\" as version 2: 1 GPU, '"
+"$gpuplan" scenario measure mix --since 1d >"$tmp/one.measure"
+check "measure: 1 GPU" grep -q '^saved "mix" as version 2: 1 GPU, ' "$tmp/one.measure"
+# Always busy: no idle bucket, so the saved idle draw is the busy one, and the line says so
+# rather than "idle 0.0 W".
+check "measure: the idle draw saved, and why" grep -qF '100.0 % busy, idle 600.0 W (no idle GPU-bucket: the busy draw), busy 600.0 W' "$tmp/one.measure"
+check "measure: the scenario holds what the line says" bash -c "'$gpuplan' scenario export mix | $py -c '
+import json, sys
+p = json.load(sys.stdin)[\"self_hosted\"][\"power\"]
+assert (p[\"gpu_idle_w\"], p[\"gpu_tdp_w\"]) == (600, 600), p'"
 "$gpuplan" plan --mix mix --option od --since 1d >"$tmp/one.plan"
 check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GPU and rent' '$tmp/one.plan' && grep -qE '^Load: [0-9]+ complete 5-minute buckets? .*, 1 GPU measured;' '$tmp/one.plan'"
 
@@ -354,5 +364,23 @@ check "plan --mix: of 1 GPU, 1 GPU measured" bash -c "grep -q '^Own [01] of 1 GP
 } >"$tmp/noidx.csv"
 "$gpuplan" --db "$tmp/noidx.db" import nvsmi "$tmp/noidx.csv" --node noidx >/dev/null
 check "fleet: a GPU without an index shows -" bash -c "'$gpuplan' --db '$tmp/noidx.db' fleet | grep -qE '^noidx +noidx +- L40S'"
+
+# A node whose GPUs were never busy has no useful GPU-hour to cost: "-" in the text, as --json
+# leaves cost_per_useful_gpu_hour out, never 0.0000.
+i='gpu="0",UUID="GPU-idle-0",modelName="NVIDIA L40S",Hostname="idlebox"'
+printf 'DCGM_FI_DEV_GPU_UTIL{%s} 0\nDCGM_FI_DEV_POWER_USAGE{%s} 35\n' "$i" "$i" >"$tmp/idle.prom"
+"$gpuplan" --db "$tmp/idle.db" import prom "$tmp/idle.prom" --node idlebox >/dev/null
+check "capacity: no busy hour, no cost of a useful one" bash -c "'$gpuplan' --db '$tmp/idle.db' capacity --since 1d --price-per-kwh 0.1 | grep -E '^  idlebox ' | grep -qE ' kWh, +- per useful GPU-hour, '"
+check "capacity --json: left out" bash -c "'$gpuplan' --db '$tmp/idle.db' capacity --since 1d --price-per-kwh 0.1 --json | $py -c 'import json,sys; assert \"cost_per_useful_gpu_hour\" not in json.load(sys.stdin)[\"nodes\"][\"idlebox\"]'"
+
+# Two GPUs that never reported in the same 5-minute bucket: no complete bucket, so no load
+# duration curve, said as such (text) and null (JSON), never a row of zeros that reads as idle.
+a='gpu="0",UUID="GPU-apart-0",modelName="NVIDIA L40S",Hostname="apart"'
+b='gpu="1",UUID="GPU-apart-1",modelName="NVIDIA L40S",Hostname="apart"'
+t0=$(( ($(date +%s) / 300 * 300 - 1800) * 1000 ))
+printf 'DCGM_FI_DEV_GPU_UTIL{%s} 90 %s\nDCGM_FI_DEV_GPU_UTIL{%s} 80 %s\n' "$a" "$t0" "$b" "$((t0 + 600000))" >"$tmp/apart.prom"
+"$gpuplan" --db "$tmp/apart.db" import prom "$tmp/apart.prom" --node apart >/dev/null
+check "capacity: no complete bucket, no curve (text)" bash -c "'$gpuplan' --db '$tmp/apart.db' capacity --since 1d | grep -A1 '^Load duration' | grep -qx '  none: no complete 5-minute bucket in the window (one where every GPU reported)'"
+check "capacity: no complete bucket, null quantiles (JSON)" bash -c "'$gpuplan' --db '$tmp/apart.db' capacity --since 1d --json | $py -c 'import json,sys; l = json.load(sys.stdin)[\"load_duration\"]; assert len(l) == 11 and all(v is None for v in l.values()), l'"
 
 finish "capacity"

@@ -117,6 +117,16 @@ PATH=$tmp/bin:$PATH "$gpuplan" collect --once >"$tmp/out"
 check "nvidia-smi and ipmitool side by side: the node ok (and rack)" has "$tmp/out" "2 nodes ok, 0 failed"
 "$gpuplan" capacity --since 1d --node both >"$tmp/cap"
 check "capacity: the local wall against the local GPU" grep -qE '^  both +wall +215\.0 W, GPUs +150\.0 W: +65\.0 W besides the GPUs' "$tmp/cap"
+# Beside it "rack", a BMC with no GPU: its wall is no server's base, so the base measured is
+# both's 65 W, not the mean of 65 and rack's whole 206 W (its two readings, 197 and 215 W).
+"$gpuplan" capacity --since 1d --node both --node rack >"$tmp/cap"
+check "capacity: a wall without GPUs is said to be no server base" grep -qE '^  rack +wall +206\.0 W, GPUs +0\.0 W: +206\.0 W besides the GPUs \(no GPU power here: not a server base\)' "$tmp/cap"
+"$gpuplan" scenario save "$root/tests/fixtures/examples/seed-dgx-a100.json" >/dev/null
+"$gpuplan" scenario measure "Ten DGX A100 against AWS p4d (seed figures)" --since 1d --node both --node rack >"$tmp/out"
+check "measure: the server base from Redfish/DCMI" has "$tmp/out" ", server base from Redfish"
+check "measure: server_base_w is both's 65 W alone" bash -c "'$gpuplan' scenario export 'Ten DGX A100 against AWS p4d (seed figures)' | $py -c '
+import json, sys
+assert json.load(sys.stdin)[\"self_hosted\"][\"power\"][\"server_base_w\"] == 65'"
 "$gpuplan" node rm both >/dev/null
 
 fake "cat '$dcmi/openbmc-openbmc-3257__witherspoon__deactivated-319W.txt'"
@@ -146,5 +156,32 @@ check "no ipmitool on PATH: said so" has "$tmp/out" "FAILED: cannot run ipmitool
 
 "$gpuplan" import dcmi - --node x --end "@$now" </dev/null 2>"$tmp/err"
 check "--end is for dmon only: exit 2" [ $? = 2 ]
+
+# A capture with no GPU reading (a CSV cut inside its header, a node_exporter scrape) is the
+# wrong file or a cut one: exit 2, one line naming it, and no node made.
+head -c 700 "$fx/nvidia_smi_csv/nvgpuexp__L40S__drv595.80__load__query-gpu.csv" >"$tmp/cut.csv"
+"$gpuplan" import nvsmi "$tmp/cut.csv" --node cut >"$tmp/out" 2>"$tmp/err"
+check "a CSV cut inside its header: exit 2" [ $? = 2 ]
+check "one line naming the file" bash -c "[ \$(wc -l <'$tmp/err') = 1 ] && grep -qF '$tmp/cut.csv: no GPU readings in it' '$tmp/err'"
+"$gpuplan" import nvsmi "$fx/nvidia_smi_csv/nvgpuexp__H100-80GB-HBM3__drv590.48.01__load__query-compute-apps.csv" --node cut 2>"$tmp/err"
+check "a --query-compute-apps CSV (processes, no GPU metric): exit 2" [ $? = 2 ]
+check "it says what it may be" grep -qF 'or not a --query-gpu capture' "$tmp/err"
+printf 'node_cpu_seconds_total{cpu="0",mode="idle"} 123\n' >"$tmp/node.prom"
+"$gpuplan" import prom "$tmp/node.prom" --node cut 2>"$tmp/err"
+check "a scrape without DCGM series: exit 2" [ $? = 2 ]
+check "it says so" grep -qF 'no DCGM_FI_ series with a value' "$tmp/err"
+check "neither made the node" bash -c "! '$gpuplan' node list | grep -q '^cut '"
+
+# A dmon log names no GPU model: beside p5's H100s its 8 GPUs and the 2 of "old" are "(unknown
+# model)" in capacity, and scenario measure's refusal names them so and suggests, though they
+# are the larger group, the model --gpu can select.
+"$gpuplan" import dmon "$dmon/gnosia93-slurm-on-aws__8xGPU-training__pcut-d10.txt" --node anon \
+    --interval 10s --end "@$now" >/dev/null
+"$gpuplan" capacity --since 1d >"$tmp/cap"
+check "capacity: the model a dmon log leaves unnamed is said" grep -qE '^model \(unknown model\) +10 ' "$tmp/cap"
+"$gpuplan" scenario save "$root/tests/fixtures/examples/seed-dgx-a100.json" >/dev/null
+"$gpuplan" scenario measure "Ten DGX A100 against AWS p4d (seed figures)" --since 1d 2>"$tmp/err"
+check "measure: two models refused, exit 2" [ $? = 2 ]
+check "measure: the unnamed one said, a selectable one suggested" grep -qF '(10 (unknown model), 8 H100 SXM 80GB): measure one with --gpu "H100 SXM 80GB"' "$tmp/err"
 
 finish

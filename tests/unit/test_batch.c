@@ -131,18 +131,22 @@ static void test_diff_inputs(void **state) {
     set_inputs(add(&b, "x", 100, 200, 10, 0.6), 1.3, 11, 10, 0.6);
     gp_batch_diff d;
     gp_batch_diff_run(&a, &b, 1.0, &d);
-    /* od's hourly is the catalog price's change; utilization is the measured figure's. */
-    assert_int_equal(count(&d, GP_CHANGE_INPUT), 2);
+    /* od's hourly is the catalog price's change. Neither side was measured, so the busy share
+     * is an input typed in, named with its path, not a "measured" change. */
+    assert_int_equal(count(&d, GP_CHANGE_INPUT), 3);
+    assert_int_equal(count(&d, GP_CHANGE_MEASURED), 0);
     const gp_batch_change *in = find(&d, GP_CHANGE_INPUT, "x");
     assert_non_null(in);
-    assert_string_equal(in->what, "spot: hourly"); /* +10.6 % before PUE's +7.7 % */
-    assert_string_equal(in->source, "cloud_options[0].hourly");
-    assert_close(in->old_v, 9.835, REL);
-    assert_close(in->new_v, 11, REL);
-    assert_string_equal(in[1].what, "PUE");
+    assert_string_equal(in->what, "demand: busy share"); /* +16.7 % */
+    assert_string_equal(in->source, "demand.utilization");
+    assert_string_equal(in[1].what, "spot: hourly"); /* +10.6 % before PUE's +7.7 % */
+    assert_string_equal(in[1].source, "cloud_options[0].hourly");
+    assert_close(in[1].old_v, 9.835, REL);
+    assert_close(in[1].new_v, 11, REL);
+    assert_string_equal(in[2].what, "PUE");
     const gp_batch_change *f = find(&d, GP_CHANGE_FLIP, "x");
     assert_non_null(f);
-    assert_string_equal(f->because, "od price 40 -> 10 (cut, 2021-01-01); input utilization 0.5 "
+    assert_string_equal(f->because, "od price 40 -> 10 (cut, 2021-01-01); demand: busy share 0.5 "
                                     "-> 0.6; spot: hourly 9.835 -> 11; PUE 1.2 -> 1.3");
     assert_string_equal(gp_batch_change_name(GP_CHANGE_INPUT), "input");
     gp_buf t;
@@ -162,6 +166,8 @@ static void test_diff_inputs(void **state) {
     assert_true(a.s[0].n_inputs == 0 && !a.s[0].inputs);
     gp_batch_diff_run(&a, &b, 1.0, &d);
     assert_int_equal(count(&d, GP_CHANGE_INPUT), 0);
+    /* Without the old inputs the busy share is still compared, as a figure. */
+    assert_int_equal(count(&d, GP_CHANGE_MEASURED), 1);
     gp_batch_diff_done(&d);
     gp_batch_summary_done(&a);
     gp_batch_summary_done(&b);

@@ -131,6 +131,15 @@ static void test_slope_stderr(void **state) {
     assert_true(isnan(gp_slope_stderr(x, y, 2, a, b)));
 }
 
+/* A wall counts as a server's base only over GPUs that drew power and at least their draw. */
+static void test_wall_is_base(void **state) {
+    (void)state;
+    assert_true(gp_cap_wall_is_base(&(gp_cap_wall){"n", 215, 150}));
+    assert_true(gp_cap_wall_is_base(&(gp_cap_wall){"n", 150, 150}));
+    assert_false(gp_cap_wall_is_base(&(gp_cap_wall){"bmc", 206, 0}));
+    assert_false(gp_cap_wall_is_base(&(gp_cap_wall){"other", 429, 588.1}));
+}
+
 static void test_complete_load(void **state) {
     (void)state;
     gp_cap_bucket b[] = {{0, 4, 0, 3}, {300000, 3, 0, 1}, {600000, 4, 0, 0}, {900000, 4, 0, 2}};
@@ -150,6 +159,7 @@ int main(void) {
         cmocka_unit_test(test_complete_load),
         cmocka_unit_test(test_idle_and_power_p95),
         cmocka_unit_test(test_slope_stderr),
+        cmocka_unit_test(test_wall_is_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
