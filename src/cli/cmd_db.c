@@ -83,11 +83,11 @@ int cmd_db(gp_session *ses, int argc, char **argv) {
     gp_fmt_local_time(s.oldest_sample_ms, a, sizeof a);
     gp_fmt_local_time(s.newest_sample_ms, b, sizeof b);
     printf("file:        %s MB\nscenarios:   %lld\ncatalog:     %lld offers, %lld prices\n"
-           "nodes:       %lld with %lld GPUs, %lld collection cycles\n"
+           "nodes:       %lld with %lld GPU%s, %lld collection cycle%s\n"
            "series:      %s\nraw samples: %s (%s .. %s)\nrollups:     %s of 5 min, %s "
            "of 1 h\n",
            gp_fmt_grouped(s.file_bytes / 1e6, 1, n[0], sizeof n[0]), s.scenarios, s.offers,
-           s.prices, s.nodes, s.gpus, s.cycles,
+           s.prices, s.nodes, s.gpus, s.gpus == 1 ? "" : "s", s.cycles, s.cycles == 1 ? "" : "s",
            gp_fmt_grouped((double)s.series, 0, n[1], sizeof n[1]),
            gp_fmt_grouped((double)s.samples, 0, n[2], sizeof n[2]), a, b,
            gp_fmt_grouped((double)s.rollups_5m, 0, n[3], sizeof n[3]),

@@ -27,6 +27,7 @@ rc=$?
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 check "collect exits 0 with faulty nodes" [ "$rc" = 0 ]
 check "one cycle: 1 ok, 8 failed" grep -q "1 node ok, 8 failed" "$tmp/cycle"
+check "db stats counts it: 1 collection cycle" bash -c "'$gpuplan' db stats | grep -qx 'nodes:       9 with 8 GPUs, 1 collection cycle'"
 check "the cycle ends within the timeout plus one second ($elapsed s)" [ "$(echo "$elapsed < 4.5" | bc)" = 1 ]
 "$gpuplan" node list >"$tmp/nodes"
 check "the healthy node's 8 GPUs are stored" bash -c "grep '^good ' '$tmp/nodes' | grep -q ' 8  '"
