@@ -67,8 +67,9 @@ typedef struct gp_import_request {
 typedef enum gp_import_time {
     GP_TIME_OWN,   /* the capture's own timestamps */
     GP_TIME_END,   /* dmon: rounds interval_ms apart ending at the given end */
-    GP_TIME_MTIME, /* dmon: ... ending at the file's modification time; dcmi: dated by it */
-    GP_TIME_NOW,   /* dcmi read from stdin without a usable BMC stamp: the import's time */
+    GP_TIME_MTIME, /* dmon: ... ending at the file's modification time; dcmi, prom, nvsmi:
+                      dated by it */
+    GP_TIME_NOW,   /* dcmi, prom, nvsmi read from stdin without times: the import's time */
 } gp_import_time;
 
 typedef struct gp_import_result {
@@ -76,8 +77,11 @@ typedef struct gp_import_result {
     size_t mig_instances; /* of gpus, the MIG instances (slices of a GPU, not GPUs) */
     bool dropped_blanks;  /* blank or placeholder values were dropped */
     gp_import_time time;
-    int64_t first_ms, last_ms;   /* dmon: the span of the samples; dcmi: the reading's time */
-    int64_t interval_ms;         /* dmon without own times */
+    int64_t first_ms, last_ms; /* dmon, prom, nvsmi: the span of the samples; dcmi: the
+                                  reading's time */
+    size_t undated;      /* prom, nvsmi: samples without a time of their own, dated at dated_ms */
+    int64_t dated_ms;    /* prom, nvsmi: the file's modification time, or the import's (stdin) */
+    int64_t interval_ms; /* dmon without own times */
     size_t rows, rounds, mapped; /* dmon: rows, sampling rounds, GPUs given a known UUID */
     gp_dcmi_reading dcmi;        /* dcmi: the reading as parsed */
     bool stored;                 /* dcmi: false for a deactivated reading (why says so) */
@@ -89,7 +93,8 @@ typedef struct gp_import_result {
  * GPUs look missing. A dmon log's GPU indexes take the UUIDs of the node's known GPUs. A
  * deactivated DCMI reading stores nothing and returns GP_OK with stored false and why set;
  * a DCMI reading is dated by the BMC's stamp when gp_dcmi_time_plausible, else by the file's
- * modification time (the import's time for stdin). A dmon log without its own times read from
+ * modification time (the import's time for stdin), as are a scrape's or an nvidia-smi CSV's
+ * samples without timestamps of their own. A dmon log without its own times read from
  * stdin needs end_ms (GP_E_INPUT otherwise). */
 gp_status gp_import_capture(gp_session *s, const gp_import_request *rq, gp_import_result *out,
                             gp_err *err);

@@ -186,6 +186,26 @@ static gp_status import_dcmi(const char *origin, const gp_buf *body, int64_t mti
     return gp_samples_add(s, -1, GP_M_NODE_POWER_W, r->watts, ts, -1, err);
 }
 
+/* Date s's samples without a time of their own at mtime_ms (the import's time when 0, stdin);
+ * out says how, and the span of the samples. */
+static void date_undated(gp_samples *s, int64_t mtime_ms, gp_import_result *out) {
+    int64_t at = mtime_ms ? mtime_ms : gp_now_ms();
+    out->time = GP_TIME_OWN;
+    for (size_t i = 0; i < s->n; i++) {
+        gp_sample *x = &s->s[i];
+        if (!x->ts_ms) {
+            x->ts_ms = at;
+            out->undated++;
+            out->time = mtime_ms ? GP_TIME_MTIME : GP_TIME_NOW;
+        }
+        if (!out->first_ms || x->ts_ms < out->first_ms)
+            out->first_ms = x->ts_ms;
+        if (x->ts_ms > out->last_ms)
+            out->last_ms = x->ts_ms;
+    }
+    out->dated_ms = at;
+}
+
 gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_import_result *out,
                             gp_err *err) {
     memset(out, 0, sizeof *out);
@@ -218,6 +238,11 @@ gp_status gp_import_capture(gp_session *ses, const gp_import_request *rq, gp_imp
     gp_buf_done(&body);
     if (rc == GP_OK) /* a MIG GPU's utilization is its instances' (samples.h) */
         gp_samples_mig_rollup(&s);
+    /* dcgm-exporter writes no sample timestamps and a --query-gpu CSV may lack its timestamp
+     * column: such readings were taken when the file was saved, not when it is imported, so a
+     * scrape saved days ago must not look fresh (as dmon and dcmi are dated). */
+    if (rc == GP_OK && (rq->kind == GP_CAPTURE_PROM || rq->kind == GP_CAPTURE_NVSMI))
+        date_undated(&s, mtime_ms, out);
     /* A capture without one reading is the wrong file or a cut one (a header alone, a
      * node_exporter scrape): refused, so it makes no node that looks imported. */
     if (rc == GP_OK && rq->kind != GP_CAPTURE_DCMI && s.n == 0)

@@ -225,7 +225,10 @@ static void import_help(void) {
            "trailing Z for UTC, or @SECONDS), by default the file's modification time. GPU\n"
            "indexes take the UUIDs of the node's known GPUs.\n"
            "dcmi: the wall power, dated by the BMC's timestamp when plausible, else by the\n"
-           "file's modification time; a deactivated reading stores nothing (exit status 4).\n");
+           "file's modification time; a deactivated reading stores nothing (exit status 4).\n"
+           "prom, nvsmi: samples with their own timestamps keep them; the others (dcgm-exporter\n"
+           "writes none) are dated by the file's modification time.\n"
+           "dcmi, prom, nvsmi read from stdin (-): dated by the time of the import.\n");
 }
 
 static void print_import(const gp_import_request *rq, const gp_import_result *r) {
@@ -265,8 +268,19 @@ static void print_import(const gp_import_request *rq, const gp_import_result *r)
     printf("imported %zu sample%s of %zu GPU%s%s into node \"%s\"%s\n", r->samples,
            r->samples == 1 ? "" : "s", whole, whole == 1 ? "" : "s", mig, node,
            r->dropped_blanks ? " (blank or placeholder values dropped)" : "");
-    if (rq->kind != GP_CAPTURE_DMON)
+    if (rq->kind != GP_CAPTURE_DMON) {
+        if (!r->undated)
+            return;
+        /* Said as dcmi says it: an old capture's readings are dated when it was saved. */
+        gp_fmt_local_time(r->dated_ms, a, sizeof a);
+        if (r->undated < r->samples)
+            printf("  %zu sample%s without a timestamp of %s own", r->undated,
+                   r->undated == 1 ? "" : "s", r->undated == 1 ? "its" : "their");
+        printf("%s dated %s (%s)\n", r->undated < r->samples ? "" : " ", a,
+               r->time == GP_TIME_MTIME ? "the file's modification time"
+                                        : "the time of the import");
         return;
+    }
     gp_fmt_local_time(r->first_ms, a, sizeof a);
     gp_fmt_local_time(r->last_ms, b, sizeof b);
     printf("  %zu row%s in %zu round%s, %s to %s", r->rows, r->rows == 1 ? "" : "s", r->rounds,

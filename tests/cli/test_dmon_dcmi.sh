@@ -17,9 +17,11 @@ now=$(date +%s)
 
 # ---- dmon --------------------------------------------------------------------------------
 # The node's GPUs known by UUID (a dcgm-exporter scrape of 8 H100), then a dmon log of 8 GPUs
-# under training load: the rows land on those GPUs, not on 8 new ones.
-"$gpuplan" import prom "$fx/dcgm_exporter/aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-03-10__grep-sampled.prom" \
-    --node p5 >/dev/null
+# under training load: the rows land on those GPUs, not on 8 new ones. The scrape has no
+# timestamps, so it is dated by its file's modification time: copied (a fresh mtime, not the
+# checkout's) so its GPUs are in today's window below.
+cp "$fx/dcgm_exporter/aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-03-10__grep-sampled.prom" "$tmp/p5.prom"
+"$gpuplan" import prom "$tmp/p5.prom" --node p5 >/dev/null
 "$gpuplan" import dmon "$dmon/gnosia93-slurm-on-aws__8xGPU-training__pcut-d10.txt" --node p5 \
     --interval 10s --end "@$now" >"$tmp/out" 2>&1
 check "dmon import exits 0" [ $? = 0 ]
@@ -51,6 +53,58 @@ touch -d '2026-07-26 16:57:12' "$tmp/k2.txt"
 "$gpuplan" import dmon "$tmp/k2.txt" --node k2 --interval 2s >"$tmp/out"
 check "mtime: 18 rounds ending at the file's modification time" has "$tmp/out" \
     "18 rows in 18 rounds, 2026-07-26 16:56:38 to 2026-07-26 16:57:12 (no times in the log: rows 2 s apart, the last at the file's modification time)"
+
+# ---- prom, nvsmi: samples without their own times ------------------------------------------
+# dcgm-exporter writes no timestamps: a scrape saved days ago is dated when it was saved (the
+# file's modification time), from stdin at the import, as dmon and dcmi are. A database of
+# its own: these GPUs stay out of the fleet measured below.
+export GPUPLAN_DB=$tmp/dated.db
+node_last_ms() { sql "SELECT last_success_ms FROM node WHERE name = '$1'"; }
+node_ts() { sql "SELECT $1(x.ts_ms) FROM sample x JOIN series s ON s.id = x.series_id JOIN node n ON n.id = s.node_id WHERE n.name = '$2'"; }
+cp "$tmp/p5.prom" "$tmp/saved.prom"
+touch -d '2026-07-26 16:57:12' "$tmp/saved.prom"
+then_ms=$(( $(date -d '2026-07-26 16:57:12' +%s) * 1000 ))
+"$gpuplan" import prom "$tmp/saved.prom" --node saved >"$tmp/out"
+check "prom: dated at the file's modification time, said" grep -qx '  dated 2026-07-26 16:57:12 (the file.s modification time)' "$tmp/out"
+check "prom: every sample stored at that time" bash -c "[ $(node_ts min saved) = $then_ms ] && [ $(node_ts max saved) = $then_ms ]"
+check "prom: the node last seen then" [ "$(node_last_ms saved)" = "$then_ms" ]
+check "fleet --json: its 8 GPUs last seen then, stale" bash -c "'$gpuplan' fleet --json | $py -c '
+import json, sys
+rows = [r for r in json.load(sys.stdin) if r[\"node\"] == \"saved\"]
+assert len(rows) == 8 and all(r[\"last_seen_ms\"] == $then_ms and r[\"stale\"] for r in rows), rows'"
+"$gpuplan" capacity --since 1d --json >"$tmp/cap.json"
+check "capacity --since 1d: the old scrape is outside the window" $py -c '
+import json, sys
+assert "saved" not in json.load(open(sys.argv[1]))["nodes"]' "$tmp/cap.json"
+t0=$(($(date +%s) * 1000))
+"$gpuplan" import prom - --node piped <"$tmp/saved.prom" >"$tmp/out"
+t1=$(($(date +%s) * 1000 + 1000))
+check "prom from stdin: dated at the import, said" grep -qE '^  dated [0-9-]+ [0-9:]+ \(the time of the import\)$' "$tmp/out"
+check "prom from stdin: stored at the import's time" bash -c "[ $(node_ts min piped) -ge $t0 ] && [ $(node_ts max piped) -le $t1 ] && [ $(node_last_ms piped) -ge $t0 ]"
+# Samples with their own timestamps keep them; the others of the same scrape take the mtime.
+g='gpu="0",UUID="GPU-mixed-0",modelName="NVIDIA L40S",Hostname="mixed"'
+own_ms=$(( $(date -d '2026-07-20 08:00:00' +%s) * 1000 ))
+printf 'DCGM_FI_DEV_GPU_UTIL{%s} 40 %s\nDCGM_FI_DEV_POWER_USAGE{%s} 200\n' "$g" "$own_ms" "$g" >"$tmp/mixed.prom"
+touch -d '2026-07-26 16:57:12' "$tmp/mixed.prom"
+"$gpuplan" import prom "$tmp/mixed.prom" --node mixed >"$tmp/out"
+check "prom, some timestamped: the others said" grep -qx '  1 sample without a timestamp of its own dated 2026-07-26 16:57:12 (the file.s modification time)' "$tmp/out"
+check "... each stored at its time" bash -c "[ $(node_ts min mixed) = $own_ms ] && [ $(node_ts max mixed) = $then_ms ]"
+# Timestamped throughout: nothing dated, nothing said.
+printf 'DCGM_FI_DEV_GPU_UTIL{%s} 40 %s\n' "$g" "$own_ms" >"$tmp/own.prom"
+"$gpuplan" import prom "$tmp/own.prom" --node own >"$tmp/out"
+check "prom, all timestamped: kept, no dated line" bash -c "! grep -q dated '$tmp/out' && [ $(node_ts max own) = $own_ms ] && [ $(node_last_ms own) = $own_ms ]"
+# An nvidia-smi CSV without its timestamp column is dated alike; one with it keeps its times.
+printf 'index, uuid, name, utilization.gpu [%%], power.draw [W]\n0, GPU-smi-0, NVIDIA L40S, 30 %%, 120.00 W\n' >"$tmp/smi.csv"
+touch -d '2026-07-26 16:57:12' "$tmp/smi.csv"
+"$gpuplan" import nvsmi "$tmp/smi.csv" --node smi >"$tmp/out"
+check "nvsmi without timestamps: dated at the mtime, said" grep -qx '  dated 2026-07-26 16:57:12 (the file.s modification time)' "$tmp/out"
+check "... stored then" bash -c "[ $(node_ts min smi) = $then_ms ] && [ $(node_last_ms smi) = $then_ms ]"
+"$gpuplan" import nvsmi - --node smipiped <"$tmp/smi.csv" >"$tmp/out"
+check "nvsmi from stdin: dated at the import" grep -qE '^  dated .* \(the time of the import\)$' "$tmp/out"
+printf 'timestamp, index, name, utilization.gpu [%%]\n2026/07/20 08:00:00.000, 0, NVIDIA L40S, 30 %%\n' >"$tmp/smits.csv"
+"$gpuplan" import nvsmi "$tmp/smits.csv" --node smits >"$tmp/out"
+check "nvsmi with timestamps: kept, no dated line" bash -c "! grep -q dated '$tmp/out' && [ $(node_ts max smits) = $own_ms ]"
+export GPUPLAN_DB=$tmp/t.db
 
 # -o DT: the rows' own times. The capture's last row carries a ^C: refused whole, by line.
 "$gpuplan" import dmon "$dmon/notes-zh__1GPU-idle__pucvmet-oDT-ccpm.txt" --node dt 2>"$tmp/err"
