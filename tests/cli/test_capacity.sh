@@ -255,11 +255,14 @@ fi
 check "--chargeback-by needs a measured scenario" bash -c "'$gpuplan' report '$tmp/mix.json' --format xlsx --chargeback-by pod -o '$tmp/x.xlsx' 2>&1 | grep -q 'needs a measured scenario'; [ \${PIPESTATUS[0]} = 2 ] && [ ! -e '$tmp/x.xlsx' ]"
 check "--chargeback-by is for xlsx" bash -c "'$gpuplan' report mix --chargeback-by pod >/dev/null 2>&1; [ \$? = 2 ]"
 
-# The real captures: imported and summarized without error.
+# The real captures: imported and summarized without error. The scrapes carry no timestamps
+# and are dated by their file's modification time: copied first (a fresh mtime), so they do not
+# depend on when the repository was checked out.
 export GPUPLAN_DB=$tmp/real.db
 i=0
 for f in "$root"/tests/fixtures/telemetry/dcgm_exporter/*.prom; do
-    i=$((i + 1)); "$gpuplan" import prom "$f" --node "dcgm$i" >/dev/null || { echo "FAIL import $f"; fails=$((fails + 1)); }
+    i=$((i + 1)); cp "$f" "$tmp/real$i.prom"
+    "$gpuplan" import prom "$tmp/real$i.prom" --node "dcgm$i" >/dev/null || { echo "FAIL import $f"; fails=$((fails + 1)); }
 done
 for f in "$root"/tests/fixtures/telemetry/nvidia_smi_csv/*query-gpu*.csv; do
     i=$((i + 1)); "$gpuplan" import nvsmi "$f" --node "smi$i" >/dev/null || { echo "FAIL import $f"; fails=$((fails + 1)); }
@@ -317,6 +320,8 @@ check "plan --mix: the measured fleet by its readable name" bash -c "
     '$gpuplan' --db '$tmp/ada.db' plan --mix '$tmp/mix.json' --option od --since 3650d --growth 5%/month |
         grep -q '^Measured fleet: 1 GPU (1 RTX 2000 Ada)'"
 check "fleet: stale in the text with its age" bash -c "'$gpuplan' fleet | grep -E '^smi' | grep -qE 'stale [0-9]+ d'"
+# Scrapes without timestamps (hot, mig, idle below) are dated by their file's modification
+# time: written just before their import, so they are fresh.
 printf 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 91\nDCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-hot-0",modelName="NVIDIA H100 80GB HBM3",Hostname="hot"} 50\n' >"$tmp/hot.prom"
 check "fleet --fail-on-alert: 0 without an alert" bash -c "'$gpuplan' --db '$tmp/empty.db' fleet --fail-on-alert >/dev/null"
 "$gpuplan" import prom "$tmp/hot.prom" --node hot >/dev/null

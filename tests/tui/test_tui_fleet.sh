@@ -46,6 +46,7 @@ DCGM_FI_DEV_GPU_TEMP{$m} 61 $old
 DCGM_FI_DEV_GPU_UTIL{$n} 88 $old
 DCGM_FI_DEV_POWER_USAGE{$n} 612 $old
 PROM
+# No timestamps: dated by the file's modification time, written here just before the import.
 printf 'DCGM_FI_DEV_GPU_UTIL{%s} 42\nDCGM_FI_DEV_POWER_USAGE{%s} 301\n' "$f" "$f" >"$tmp/new.prom"
 "$gpuplan" --db "$db" import prom "$tmp/old.prom" --node oldbox >/dev/null
 "$gpuplan" --db "$db" import prom "$tmp/new.prom" --node newbox >/dev/null

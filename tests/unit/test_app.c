@@ -3,8 +3,11 @@
  * measuring a stored scenario, sensitivity ranked per option, the bundled catalog checked once a
  * store open. Each test gets a fresh database in a temporary folder. */
 #define _GNU_SOURCE /* nftw, strcasestr */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h> /* AT_FDCWD */
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gpuplan/app_capacity.h"
@@ -14,6 +17,7 @@
 #include "gpuplan/app_pricing.h"
 #include "gpuplan/app_scenario.h"
 #include "gpuplan/engine.h"
+#include "gpuplan/files.h"
 #include "gpuplan/app_sensitivity.h"
 #include "gpuplan/app_telemetry.h"
 #include "gpuplan/collect.h"
@@ -328,9 +332,27 @@ static void drafts_from_the_catalog(void **state) {
     assert_null(doc);
 }
 
+/* The repository file rel copied into f's folder as name (its path into out). A scrape without
+ * timestamps is dated by its file's modification time: a copy is dated now, the checkout
+ * (hours or months old) is not, and these tests measure the last day. */
+static void fresh_copy(fixture *f, const char *rel, const char *name, char *out, size_t cap) {
+    char src[1024];
+    snprintf(src, sizeof src, "%s/%s", getenv("GP_SOURCE_ROOT"), rel);
+    snprintf(out, cap, "%s/%s", f->dir, name);
+    gp_buf b;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_read_file(src, 1u << 26, &b, &err), GP_OK);
+    FILE *o = fopen(out, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(b.data, 1, b.len, o), b.len);
+    assert_int_equal(fclose(o), 0);
+    gp_buf_done(&b);
+}
+
 static void import_capture(fixture *f, const char *node) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", getenv("GP_SOURCE_ROOT"), CAPTURE);
+    fresh_copy(f, CAPTURE, "p5.prom", path, sizeof path);
     gp_import_request rq = {.kind = GP_CAPTURE_PROM, .file = path, .node = node};
     gp_import_result r;
     gp_err err;
@@ -338,6 +360,40 @@ static void import_capture(fixture *f, const char *node) {
     assert_int_equal(gp_import_capture(&f->ses, &rq, &r, &err), GP_OK);
     assert_int_equal(r.gpus, 8);
     assert_true(r.samples > 0);
+}
+
+/* dcgm-exporter writes no timestamps: a scrape saved long ago is dated by its file's
+ * modification time, not the import's, and the node was last seen then. */
+static void dates_a_scrape_by_its_mtime(void **state) {
+    fixture *f = *state;
+    char path[1024];
+    fresh_copy(f, CAPTURE, "saved.prom", path, sizeof path);
+    const int64_t then = 1785085032000; /* 2026-07-26 16:57:12 UTC */
+    struct timespec ts[2] = {{.tv_sec = then / 1000}, {.tv_sec = then / 1000}};
+    assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+    gp_import_request rq = {.kind = GP_CAPTURE_PROM, .file = path, .node = "saved"};
+    gp_import_result r;
+    gp_err err;
+    gp_err_clear(&err);
+    assert_int_equal(gp_import_capture(&f->ses, &rq, &r, &err), GP_OK);
+    assert_int_equal(r.time, GP_TIME_MTIME);
+    assert_true(r.samples > 0);
+    assert_int_equal(r.undated, r.samples);
+    assert_true(r.dated_ms == then && r.first_ms == then && r.last_ms == then);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT min(x.ts_ms), max(x.ts_ms), n.last_success_ms "
+                                        "FROM sample x JOIN series s ON s.id = x.series_id "
+                                        "JOIN node n ON n.id = s.node_id WHERE n.name = 'saved'",
+                                        -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_true(sqlite3_column_int64(q, 0) == then && sqlite3_column_int64(q, 1) == then &&
+                sqlite3_column_int64(q, 2) == then);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
 }
 
 /* Importing into a node that exists (a cron job feeding one node) stores every time. */
@@ -502,9 +558,10 @@ static void measures_one_model_of_a_mixed_fleet(void **state) {
     save_reference_scenario(f);
     import_capture(f, "p5");
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/fixtures/telemetry/dcgm_exporter/%s",
-             getenv("GP_SOURCE_ROOT"),
-             "datadog-integrations-core__dcgm_fixture__TeslaT4__drv460.106.00__first48lines.prom");
+    fresh_copy(f,
+               "tests/fixtures/telemetry/dcgm_exporter/"
+               "datadog-integrations-core__dcgm_fixture__TeslaT4__drv460.106.00__first48lines.prom",
+               "t4.prom", path, sizeof path);
     gp_import_request ir = {.kind = GP_CAPTURE_PROM, .file = path, .node = "t4"};
     gp_import_result r;
     gp_err err;
@@ -679,6 +736,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(checks_the_bundle_once_a_store_open, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_stored_scenario_is_bad_input, setup, teardown),
         cmocka_unit_test_setup_teardown(drafts_from_the_catalog, setup, teardown),
+        cmocka_unit_test_setup_teardown(dates_a_scrape_by_its_mtime, setup, teardown),
         cmocka_unit_test_setup_teardown(api_price_in_force, setup, teardown),
         cmocka_unit_test_setup_teardown(imports_into_an_existing_node, setup, teardown),
         cmocka_unit_test_setup_teardown(analyses_capacity, setup, teardown),
