@@ -226,7 +226,7 @@ static void import_help(void) {
            "indexes take the UUIDs of the node's known GPUs.\n"
            "dcmi: the wall power, dated by the BMC's timestamp when plausible, else by the\n"
            "file's modification time; a deactivated reading stores nothing (exit status 4).\n"
-           "prom, nvsmi: samples with their own timestamps keep them; the others (dcgm-exporter\n"
+           "prom, nvsmi: samples keep their own timestamps; those without (dcgm-exporter\n"
            "writes none) are dated by the file's modification time.\n"
            "dcmi, prom, nvsmi read from stdin (-): dated by the time of the import.\n");
 }
