@@ -90,25 +90,25 @@ check "80x24: values and the stale mark" bash -c "tmux -S '$sock' capture-pane -
 
 # Short model names only ("L40S"): the model column still leaves the header its space,
 # "model GPU", never "modelGPU".
-db=$tmp/short.db
-"$gpuplan" --db "$db" import prom "$tmp/new.prom" --node newbox >/dev/null
-"$gpuplan" --db "$db" scenario save "$root/scenarios/demo-dgx-a100.json" >/dev/null 2>&1
-start 120 30 NO_COLOR=1
-check "short names: the TUI is up" shows "1 Plan"
-t send-keys -t g 4
+# fleet_tab WHAT SCRAPE NODE COLS: a database of the one scrape and the demo plan, the TUI on
+# it at COLS x 30, its Fleet tab shown.
+fleet_tab() {
+    db=$tmp/$3.db
+    "$gpuplan" --db "$db" import prom "$2" --node "$3" >/dev/null
+    "$gpuplan" --db "$db" scenario save "$root/scenarios/demo-dgx-a100.json" >/dev/null 2>&1
+    start "$4" 30 NO_COLOR=1
+    check "$1: the TUI is up" shows "1 Plan"
+    t send-keys -t g 4
+}
+fleet_tab "short names" "$tmp/new.prom" newbox 120
 check "short names: the header reads node, model, GPU apart" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE '^node +model +GPU +util '"
 check "short names: the row under it" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE '^newbox +L40S +0 +42 '"
 
 # A fleet with nothing busy: no useful GPU-hour to cost, so "-", never "0.00" (which reads as
 # free while every GPU-hour is wasted).
-db=$tmp/idle.db
 i='gpu="0",UUID="GPU-idle-0",modelName="NVIDIA L40S",Hostname="idlebox"'
 printf 'DCGM_FI_DEV_GPU_UTIL{%s} 0\nDCGM_FI_DEV_POWER_USAGE{%s} 35\n' "$i" "$i" >"$tmp/idle.prom"
-"$gpuplan" --db "$db" import prom "$tmp/idle.prom" --node idlebox >/dev/null
-"$gpuplan" --db "$db" scenario save "$root/scenarios/demo-dgx-a100.json" >/dev/null 2>&1
-start 160 30 NO_COLOR=1
-check "idle fleet: the TUI is up" shows "1 Plan"
-t send-keys -t g 4
+fleet_tab "idle fleet" "$tmp/idle.prom" idlebox 160
 check "idle fleet: the useful GPU-hour is '-', the idle GPU wasted" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qE '^useful GPU-hour -  idle now: 1 GPU, [0-9.]+ [A-Z]+/h wasted'"
 
 echo "tui fleet: $fails failed"
