@@ -270,16 +270,23 @@ static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
                      i == t->r->cheapest ? draw_attr(PAL_GOOD) : 0);
     if (*y >= bottom)
         return;
-    char be[48] = "never", bu[32] = "-", lab[16];
+    char be[48] = "never", bd[48] = "never", bu[32] = "-", lab[16];
     if (o->has_break_even_utilization)
         snprintf(bu, sizeof bu, "%.1f %%", o->break_even_utilization * 100);
     if (o->has_break_even_month) {
         scen_month_label(t, o->break_even_month, lab, sizeof lab);
-        snprintf(be, sizeof be, "month %d (%s)", o->break_even_month, lab);
-        if ((int)(strlen(be) + strlen(bu)) + 24 > w)
-            snprintf(be, sizeof be, "month %d", o->break_even_month);
+        snprintf(bd, sizeof bd, "month %d (%s)", o->break_even_month, lab);
+        snprintf(be, sizeof be, "month %d", o->break_even_month);
     }
-    draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  breaks even %s; at %s busy", be, bu);
+    /* The words give way, then the utilization; the month is never cut. */
+    char l[5][128];
+    snprintf(l[0], sizeof l[0], "  breaks even %s; at %s busy", bd, bu);
+    snprintf(l[1], sizeof l[1], "  breaks even %s; at %s busy", be, bu);
+    snprintf(l[2], sizeof l[2], "  even %s; at %s busy", be, bu);
+    snprintf(l[3], sizeof l[3], "  even %s; %s busy", be, bu);
+    snprintf(l[4], sizeof l[4], "  even %s", be);
+    const char *const lines[] = {l[0], l[1], l[2], l[3], l[4], NULL};
+    draw_text_fit((*y)++, 0, w, draw_attr(PAL_DIM), lines);
     for (int k = 0; k < t->sc.n_sources && *y < bottom; k++) {
         const gp_price_source *ps = &t->sc.sources[k];
         if (ps->fx_rate <= 0 || strcmp(ps->option, s->options[i].name))
