@@ -278,15 +278,27 @@ static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
         snprintf(bd, sizeof bd, "month %d (%s)", o->break_even_month, lab);
         snprintf(be, sizeof be, "month %d", o->break_even_month);
     }
-    /* The words give way, then the utilization; the month is never cut. */
-    char l[5][128];
+    /* One line where it fits (the date giving way first); else the utilization on a line of
+     * its own, as the exit value's basis wraps, where the panel has the row; else the words
+     * give way, then the utilization. The month is never cut. */
+    char l[6][128];
     snprintf(l[0], sizeof l[0], "  breaks even %s; at %s busy", bd, bu);
     snprintf(l[1], sizeof l[1], "  breaks even %s; at %s busy", be, bu);
-    snprintf(l[2], sizeof l[2], "  even %s; at %s busy", be, bu);
-    snprintf(l[3], sizeof l[3], "  even %s; %s busy", be, bu);
-    snprintf(l[4], sizeof l[4], "  even %s", be);
-    const char *const lines[] = {l[0], l[1], l[2], l[3], l[4], NULL};
-    draw_text_fit((*y)++, 0, w, draw_attr(PAL_DIM), lines);
+    int attr = draw_attr(PAL_DIM);
+    if (draw_width(l[1]) > w && *y + 1 < bottom) {
+        snprintf(l[2], sizeof l[2], "  breaks even %s", bd);
+        snprintf(l[3], sizeof l[3], "  breaks even %s", be);
+        snprintf(l[4], sizeof l[4], "    at %s busy", bu);
+        const char *const head[] = {l[2], l[3], NULL};
+        draw_text_fit((*y)++, 0, w, attr, head);
+        draw_text((*y)++, 0, w, l[4], attr);
+    } else {
+        snprintf(l[2], sizeof l[2], "  even %s; at %s busy", be, bu);
+        snprintf(l[3], sizeof l[3], "  even %s; %s busy", be, bu);
+        snprintf(l[4], sizeof l[4], "  even %s", be);
+        const char *const lines[] = {l[0], l[1], l[2], l[3], l[4], NULL};
+        draw_text_fit((*y)++, 0, w, attr, lines);
+    }
     for (int k = 0; k < t->sc.n_sources && *y < bottom; k++) {
         const gp_price_source *ps = &t->sc.sources[k];
         if (ps->fx_rate <= 0 || strcmp(ps->option, s->options[i].name))
