@@ -79,7 +79,9 @@ static void own_vs_rent_chart(const gp_scenario *s, int opt, const cap_data *d, 
     draw_money(curve[best], m, sizeof m);
     draw_money(curve[s->gpus], all_own, sizeof all_own);
     draw_money(curve[0], all_rent, sizeof all_rent);
-    static const char from[] = "own k GPUs, rent the rest from ";
+    const char *from = "own k GPUs, rent the rest from ";
+    if (draw_width(from) + draw_width(s->options[opt].name) > w)
+        from = "own k, rent from ";
     int fw = draw_width(from);
     draw_text(y, x, w, from, draw_attr(PAL_TITLE));
     draw_text_mid(y, x + fw, w - fw, s->options[opt].name, draw_attr(PAL_TITLE));
@@ -150,7 +152,7 @@ static void capacity_draw(tui *t) {
     }
     gp_cap_figures f;
     gp_cap_figures_of(&d->fleet, 5, &f);
-    char ng[48], head[256], shorter[256];
+    char ng[48], head[256], shorter[256], shortest[256];
     gp_fmt_count(d->gpus, "GPU", "GPUs", ng, sizeof ng);
     snprintf(head, sizeof head,
              "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %% of GPU-hours", ng,
@@ -158,7 +160,9 @@ static void capacity_draw(tui *t) {
     snprintf(shorter, sizeof shorter,
              "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %%", ng, f.util_mean,
              f.util_p50, f.util_p95, f.busy_share * 100);
-    const char *const heads[] = {head, shorter, NULL};
+    snprintf(shortest, sizeof shortest, "30 days, %s: mean %.1f %%, busy %.1f %%", ng, f.util_mean,
+             f.busy_share * 100);
+    const char *const heads[] = {head, shorter, shortest, NULL};
     draw_text_fit(TOP, 0, cols, draw_attr(PAL_TITLE), heads);
     int hw = cols >= 110 ? 36 : 26;
     utilization_bars(d, hw, rows - TOP - 3);

@@ -97,16 +97,18 @@ static void fleet_summary(const tui *t, const fleet_data *f, int cols) {
         return;
     /* Whose costs: the scenario's name, shortened in the middle, then dropped (it is the open
      * one, named on the Plan tab) before a figure would be cut. */
-    char base[192], shorter[192], named[256], nm[128];
+    char base[192], shorter[192], shortest[192], named[256], nm[128];
     gp_fmt_count(now.idle, "GPU", "GPUs", ni, sizeof ni);
     snprintf(base, sizeof base, "useful GPU-hour %s  idle now: %s, %.2f %s/h wasted  alerts: %d",
              useful, ni, now.idle * gpu_h, cur, now.alerts);
     snprintf(shorter, sizeof shorter, "useful GPU-hour %s  idle: %s, %.2f %s/h  alerts: %d", useful,
              ni, now.idle * gpu_h, cur, now.alerts);
+    snprintf(shortest, sizeof shortest, "useful GPU-hour %s  idle: %s, %.2f %s/h", useful, ni,
+             now.idle * gpu_h, cur);
     int room = cols - draw_width(base) - draw_width("  (costs of \"\")");
     draw_shorten(t->sc.s->name, room < 12 ? 12 : room, nm, sizeof nm);
     snprintf(named, sizeof named, "%s  (costs of \"%s\")", base, nm);
-    const char *const line2[] = {named, base, shorter, NULL};
+    const char *const line2[] = {named, base, shorter, shortest, NULL};
     draw_text_fit(TOP + 1, 0, cols, now.idle ? draw_attr(PAL_BAD) : 0, line2);
 }
 
