@@ -262,6 +262,7 @@ static void draw_unit_costs(const tui *t, int *y, int w) {
  * currency with the rate (scenario currency per unit of it) and date that converted it, and
  * its age when stale. */
 static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
+    int later = t->sc.s->n_options - i - 1; /* options under this one, two rows each */
     const gp_scenario *s = t->sc.s;
     const gp_option_result *o = &t->r->options[i];
     char m[48];
@@ -279,13 +280,14 @@ static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
         snprintf(be, sizeof be, "month %d", o->break_even_month);
     }
     /* One line where it fits (the date giving way first); else the utilization on a line of
-     * its own, as the exit value's basis wraps, where the panel has the row; else the words
+     * its own, as the exit value's basis wraps, where the panel has the row with every option
+     * under this one still shown; else the words
      * give way, then the utilization. The month is never cut. */
     char l[6][128];
     snprintf(l[0], sizeof l[0], "  breaks even %s; at %s busy", bd, bu);
     snprintf(l[1], sizeof l[1], "  breaks even %s; at %s busy", be, bu);
     int attr = draw_attr(PAL_DIM);
-    if (draw_width(l[1]) > w && *y + 1 < bottom) {
+    if (draw_width(l[1]) > w && *y + 1 + 2 * later < bottom) {
         snprintf(l[2], sizeof l[2], "  breaks even %s", bd);
         snprintf(l[3], sizeof l[3], "  breaks even %s", be);
         snprintf(l[4], sizeof l[4], "    at %s busy", bu);
