@@ -15,7 +15,10 @@
 /* The utilization distribution in hw columns from row TOP + 1: 5 % bins as bars, merged
  * where fewer than h - 1 rows are left. */
 static void utilization_bars(const cap_data *d, int hw, int h) {
-    draw_text(TOP + 1, 0, hw, "utilization: share of GPU-time", draw_attr(PAL_TITLE));
+    /* Whole, and a column short of the next title, so the two never read as one line. */
+    static const char *const title[] = {"utilization: share of GPU-time", "GPU-time by utilization",
+                                        "utilization", NULL};
+    draw_text_fit(TOP + 1, 0, hw - 1, draw_attr(PAL_TITLE), title);
     long long total = 0, peak = 0;
     for (int k = 0; k < GP_UTIL_BINS; k++) {
         total += d->fleet.hist[k];
@@ -44,8 +47,9 @@ static void load_duration(const cap_data *d, int x, int w, int h) {
     for (size_t i = 0; i < n; i++)
         ldc[i] = d->busy[n - 1 - i];
     chart_series ls = {ldc, (int)n, "busy GPUs"};
-    draw_text(TOP + 1, x, w, "load duration curve: busy GPUs (>= 5 %), sorted",
-              draw_attr(PAL_TITLE));
+    static const char *const title[] = {"load duration curve: busy GPUs (>= 5 %), sorted",
+                                        "load duration: busy GPUs (>= 5 %)", "load duration", NULL};
+    draw_text_fit(TOP + 1, x, w, draw_attr(PAL_TITLE), title);
     if (n >= 2)
         draw_chart(TOP + 2, x, h - 2, w, &ls, 1, 0, 100, "% of time", -1, NULL, false);
     free(ldc);
@@ -75,14 +79,39 @@ static void own_vs_rent_chart(const gp_scenario *s, int opt, const cap_data *d, 
     draw_money(curve[best], m, sizeof m);
     draw_money(curve[s->gpus], all_own, sizeof all_own);
     draw_money(curve[0], all_rent, sizeof all_rent);
-    draw_textf(y, x, w, draw_attr(PAL_TITLE), "own k GPUs, rent the rest from %s",
-               s->options[opt].name);
-    draw_textf(y + 1, x, w, draw_attr(PAL_GOOD), "optimum: own %d, %s (all own %s, all rent %s)",
-               best, m, all_own, all_rent);
+    const char *from = "own k GPUs, rent the rest from ";
+    if (draw_width(from) + draw_width(s->options[opt].name) > w)
+        from = "own k, rent from ";
+    int fw = draw_width(from);
+    draw_text(y, x, w, from, draw_attr(PAL_TITLE));
+    draw_text_mid(y, x + fw, w - fw, s->options[opt].name, draw_attr(PAL_TITLE));
+    /* The optimum on one line where it fits whole; else the two extremes go to a line of
+     * their own while the chart keeps 6 rows; else they are shortened (6.03M), then dropped.
+     * The optimum's own figure is never cut. */
+    char opt_s[96], ends[128], ends_c[96], full[256], own_c[16], rent_c[16];
+    snprintf(opt_s, sizeof opt_s, "optimum: own %d, %s", best, m);
+    snprintf(ends, sizeof ends, "all own %s, all rent %s", all_own, all_rent);
+    draw_compact(curve[s->gpus], own_c, sizeof own_c);
+    draw_compact(curve[0], rent_c, sizeof rent_c);
+    snprintf(ends_c, sizeof ends_c, "all own %s, all rent %s", own_c, rent_c);
+    int top = 1;
+    if (draw_width(opt_s) + 3 + draw_width(ends) <= w) {
+        snprintf(full, sizeof full, "%s (%s)", opt_s, ends);
+        draw_text(y + 1, x, w, full, draw_attr(PAL_GOOD));
+    } else if (h - 3 >= 6 && draw_width(ends) <= w) {
+        draw_text(y + 1, x, w, opt_s, draw_attr(PAL_GOOD));
+        draw_text(y + 2, x, w, ends, draw_attr(PAL_DIM));
+        top = 2;
+    } else {
+        char shorter[256];
+        snprintf(shorter, sizeof shorter, "%s (%s)", opt_s, ends_c);
+        const char *const alts[] = {shorter, opt_s, NULL};
+        draw_text_fit(y + 1, x, w, draw_attr(PAL_GOOD), alts);
+    }
     chart_series cs = {curve, s->gpus + 1, "total"};
     char ml[32];
     snprintf(ml, sizeof ml, "k = %d", best);
-    draw_chart(y + 2, x, h - 2, w, &cs, 1, 0, s->gpus, "GPUs owned", best, ml, true);
+    draw_chart(y + 1 + top, x, h - 1 - top, w, &cs, 1, 0, s->gpus, "GPUs owned", best, ml, true);
     free(curve);
 }
 
@@ -123,11 +152,18 @@ static void capacity_draw(tui *t) {
     }
     gp_cap_figures f;
     gp_cap_figures_of(&d->fleet, 5, &f);
-    char ng[48];
-    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
-               "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %% of GPU-hours",
-               gp_fmt_count(d->gpus, "GPU", "GPUs", ng, sizeof ng), f.util_mean, f.util_p50,
-               f.util_p95, f.busy_share * 100);
+    char ng[48], head[256], shorter[256], shortest[256];
+    gp_fmt_count(d->gpus, "GPU", "GPUs", ng, sizeof ng);
+    snprintf(head, sizeof head,
+             "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %% of GPU-hours", ng,
+             f.util_mean, f.util_p50, f.util_p95, f.busy_share * 100);
+    snprintf(shorter, sizeof shorter,
+             "30 days, %s: mean %.1f %%, p50 %.0f %%, p95 %.0f %%, busy %.1f %%", ng, f.util_mean,
+             f.util_p50, f.util_p95, f.busy_share * 100);
+    snprintf(shortest, sizeof shortest, "30 days, %s: mean %.1f %%, busy %.1f %%", ng, f.util_mean,
+             f.busy_share * 100);
+    const char *const heads[] = {head, shorter, shortest, NULL};
+    draw_text_fit(TOP, 0, cols, draw_attr(PAL_TITLE), heads);
     int hw = cols >= 110 ? 36 : 26;
     utilization_bars(d, hw, rows - TOP - 3);
     /* Right of the bars: the load duration curve above, own-versus-rent below. */

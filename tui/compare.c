@@ -232,6 +232,33 @@ static void compare_row(const tui *t, int k, int y, int nw) {
     }
 }
 
+/* The keys and the legend under the table: one line where they fit; else two where the table
+ * leaves the row above free (at 80 columns, beside a few options); else one shortened line,
+ * the legend's asides going first and the keys last. */
+static void compare_footer(bool two_rows, int cols) {
+    static const char *const one[] = {
+        "Left/Right: sort column  r: reverse  * the cheapest (more than one: a tie); "
+        "even: where self-hosted breaks even against it",
+        "Left/Right sort  r reverse  * cheapest (all at a tie)  even: self-hosted's break-even",
+        "Left/Right sort  r reverse  * cheapest (all at a tie)  even: break-even",
+        "Left/Right sort  r reverse  * cheapest  even: break-even",
+        "Left/Right sort  r reverse",
+        NULL};
+    static const char *const keys[] = {
+        "Left/Right: sort column  r: reverse  * the cheapest (more than one: a tie)",
+        "Left/Right sort  r reverse  * cheapest (all at a tie)", "Left/Right sort  r reverse",
+        NULL};
+    static const char *const even[] = {"even: where self-hosted breaks even against it",
+                                       "even: self-hosted's break-even", NULL};
+    int y = tui_rows() - 2, attr = draw_attr(PAL_DIM);
+    if (draw_width(one[0]) <= cols || !two_rows) {
+        draw_text_fit(y, 0, cols, attr, one);
+        return;
+    }
+    draw_text_fit(y - 1, 0, cols, attr, keys);
+    draw_text_fit(y, 0, cols, attr, even);
+}
+
 static void compare_draw(tui *t) {
     if (!t->has_sc) {
         draw_text(TOP, 0, tui_cols(), "Open a scenario on the Plan tab (1).", draw_attr(PAL_DIM));
@@ -249,10 +276,7 @@ static void compare_draw(tui *t) {
     compare_header(t, y, nw);
     for (int i = 0; i < n && y + 1 + i < tui_rows() - 2; i++)
         compare_row(t, order[i], y + 1 + i, nw);
-    draw_text(tui_rows() - 2, 0, cols,
-              "Left/Right: sort column  r: reverse  * the cheapest (more than one: a tie); "
-              "even: where self-hosted breaks even against it",
-              draw_attr(PAL_DIM));
+    compare_footer(y + n < tui_rows() - 3, cols);
 }
 
 static unsigned compare_key(tui *t, int ch) {

@@ -273,6 +273,14 @@ int draw_text_mid(int y, int x, int w, const char *s, int attr) {
     return draw_text(y, x, w, out, attr);
 }
 
+int draw_text_fit(int y, int x, int w, int attr, const char *const *texts) {
+    int k = 0;
+    while (texts[k + 1] && draw_width(texts[k]) > w)
+        k++;
+    draw_text(y, x, w, texts[k], attr);
+    return k;
+}
+
 /* cp as UTF-8 in b (code points below 0x10000). */
 static void encode_cp(long cp, char b[4]) {
     if (cp < 0x80) {

@@ -52,6 +52,10 @@ int draw_width(const char *s);
 void draw_shorten(const char *s, int w, char *out, size_t cap);
 /* draw_text of draw_shorten(s, w). */
 int draw_text_mid(int y, int x, int w, const char *s, int attr);
+/* The first of texts (NULL-terminated, the fullest first, the shortest last) that fits w
+ * columns whole, as htop shortens a line before it cuts one; the last, clipped, when none
+ * fits. Returns the index drawn. */
+int draw_text_fit(int y, int x, int w, int attr, const char *const *texts);
 
 /* A line chart of n series of m points each (ys[k][i] at x = i), in the box (y, x, h, w):
  * braille dots on UTF-8, '*' and '.' otherwise; the y axis labelled with money or plain

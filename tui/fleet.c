@@ -81,20 +81,35 @@ static void fleet_summary(const tui *t, const fleet_data *f, int cols) {
     char ng[48], ni[48], stale[32] = "";
     if (f->stale)
         snprintf(stale, sizeof stale, " (%d stale)", f->stale);
-    draw_textf(TOP, 0, cols, draw_attr(PAL_TITLE),
-               "%s%s, %.1f busy  power %.1f kW  %.2f %s/h  %.1f kWh today (facility)",
-               gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, now.busy, now.watts / 1000,
-               per_hour, cur, now.kwh * pue);
+    char l1[3][192];
+    snprintf(l1[2], sizeof l1[2], "%s%s, %.1f busy  power %.1f kW  %.2f %s/h",
+             gp_fmt_count(f->n, "GPU", "GPUs", ng, sizeof ng), stale, now.busy, now.watts / 1000,
+             per_hour, cur);
+    snprintf(l1[1], sizeof l1[1], "%s  %.1f kWh today", l1[2], now.kwh * pue);
+    snprintf(l1[0], sizeof l1[0], "%s (facility)", l1[1]);
+    const char *const line1[] = {l1[0], l1[1], l1[2], NULL};
+    draw_text_fit(TOP, 0, cols, draw_attr(PAL_TITLE), line1);
     /* Nothing busy: no useful GPU-hour to cost ("-"), never 0, which would read as free. */
     char useful[48] = "-";
     if (now.busy > 0)
         snprintf(useful, sizeof useful, "%.2f %s", gpu_h * (f->n - f->stale) / now.busy, cur);
-    if (t->has_sc)
-        draw_textf(TOP + 1, 0, cols, now.idle ? draw_attr(PAL_BAD) : 0,
-                   "useful GPU-hour %s  idle now: %s, %.2f %s/h wasted  alerts: %d  "
-                   "(costs of \"%s\")",
-                   useful, gp_fmt_count(now.idle, "GPU", "GPUs", ni, sizeof ni), now.idle * gpu_h,
-                   cur, now.alerts, t->sc.s->name);
+    if (!t->has_sc)
+        return;
+    /* Whose costs: the scenario's name, shortened in the middle, then dropped (it is the open
+     * one, named on the Plan tab) before a figure would be cut. */
+    char base[192], shorter[192], shortest[192], named[256], nm[128];
+    gp_fmt_count(now.idle, "GPU", "GPUs", ni, sizeof ni);
+    snprintf(base, sizeof base, "useful GPU-hour %s  idle now: %s, %.2f %s/h wasted  alerts: %d",
+             useful, ni, now.idle * gpu_h, cur, now.alerts);
+    snprintf(shorter, sizeof shorter, "useful GPU-hour %s  idle: %s, %.2f %s/h  alerts: %d", useful,
+             ni, now.idle * gpu_h, cur, now.alerts);
+    snprintf(shortest, sizeof shortest, "useful GPU-hour %s  idle: %s, %.2f %s/h", useful, ni,
+             now.idle * gpu_h, cur);
+    int room = cols - draw_width(base) - draw_width("  (costs of \"\")");
+    draw_shorten(t->sc.s->name, room < 12 ? 12 : room, nm, sizeof nm);
+    snprintf(named, sizeof named, "%s  (costs of \"%s\")", base, nm);
+    const char *const line2[] = {named, base, shorter, shortest, NULL};
+    draw_text_fit(TOP + 1, 0, cols, now.idle ? draw_attr(PAL_BAD) : 0, line2);
 }
 
 /* The table's columns: the node as wide as the longest name needs and the room allows (at

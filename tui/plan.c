@@ -262,6 +262,7 @@ static void draw_unit_costs(const tui *t, int *y, int w) {
  * currency with the rate (scenario currency per unit of it) and date that converted it, and
  * its age when stale. */
 static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
+    int later = t->sc.s->n_options - i - 1; /* options under this one, two rows each */
     const gp_scenario *s = t->sc.s;
     const gp_option_result *o = &t->r->options[i];
     char m[48];
@@ -270,16 +271,36 @@ static void draw_option(const tui *t, int i, int *y, int w, int bottom) {
                      i == t->r->cheapest ? draw_attr(PAL_GOOD) : 0);
     if (*y >= bottom)
         return;
-    char be[48] = "never", bu[32] = "-", lab[16];
+    char be[48] = "never", bd[48] = "never", bu[32] = "-", lab[16];
     if (o->has_break_even_utilization)
         snprintf(bu, sizeof bu, "%.1f %%", o->break_even_utilization * 100);
     if (o->has_break_even_month) {
         scen_month_label(t, o->break_even_month, lab, sizeof lab);
-        snprintf(be, sizeof be, "month %d (%s)", o->break_even_month, lab);
-        if ((int)(strlen(be) + strlen(bu)) + 24 > w)
-            snprintf(be, sizeof be, "month %d", o->break_even_month);
+        snprintf(bd, sizeof bd, "month %d (%s)", o->break_even_month, lab);
+        snprintf(be, sizeof be, "month %d", o->break_even_month);
     }
-    draw_textf((*y)++, 0, w, draw_attr(PAL_DIM), "  breaks even %s; at %s busy", be, bu);
+    /* One line where it fits (the date giving way first); else the utilization on a line of
+     * its own, as the exit value's basis wraps, where the panel has the row with every option
+     * under this one still shown; else the words
+     * give way, then the utilization. The month is never cut. */
+    char l[6][128];
+    snprintf(l[0], sizeof l[0], "  breaks even %s; at %s busy", bd, bu);
+    snprintf(l[1], sizeof l[1], "  breaks even %s; at %s busy", be, bu);
+    int attr = draw_attr(PAL_DIM);
+    if (draw_width(l[1]) > w && *y + 1 + 2 * later < bottom) {
+        snprintf(l[2], sizeof l[2], "  breaks even %s", bd);
+        snprintf(l[3], sizeof l[3], "  breaks even %s", be);
+        snprintf(l[4], sizeof l[4], "    at %s busy", bu);
+        const char *const head[] = {l[2], l[3], NULL};
+        draw_text_fit((*y)++, 0, w, attr, head);
+        draw_text((*y)++, 0, w, l[4], attr);
+    } else {
+        snprintf(l[2], sizeof l[2], "  even %s; at %s busy", be, bu);
+        snprintf(l[3], sizeof l[3], "  even %s; %s busy", be, bu);
+        snprintf(l[4], sizeof l[4], "  even %s", be);
+        const char *const lines[] = {l[0], l[1], l[2], l[3], l[4], NULL};
+        draw_text_fit((*y)++, 0, w, attr, lines);
+    }
     for (int k = 0; k < t->sc.n_sources && *y < bottom; k++) {
         const gp_price_source *ps = &t->sc.sources[k];
         if (ps->fx_rate <= 0 || strcmp(ps->option, s->options[i].name))

@@ -59,6 +59,12 @@ JSON
 
 start 80 24 TERM=xterm-256color LANG=C.UTF-8 GPUPLAN_DB=$tmp/mine.db
 check "it opens on the demo database" wait_for "cheapest:"
+# 80 columns: the Results panel's break-even line does not fit, so its utilization wraps to
+# the row under it, whole with its unit, as the exit value's basis does.
+check "80x24: the Plan's break-even wraps, its utilization whole" bash -c "
+    tmux -S '$sock' capture-pane -p -t g | grep -A1 -E '^  breaks even ' | cut -c1-32 >'$tmp/be.txt'
+    sed -n 1p '$tmp/be.txt' | grep -qE '^  breaks even (month [0-9]+( \\([0-9-]+\\))?|never) *\$' &&
+    sed -n 2p '$tmp/be.txt' | grep -qE '^    at ([0-9.]+ %|-) busy *\$'"
 check "the demo never fills \$GPUPLAN_DB" bash -c "[ -s '$demo_db' ] && [ ! -e '$tmp/mine.db' ]"
 check "the tab bar" bash -c "t() { tmux -S '$sock' \"\$@\"; }; t capture-pane -p -t g | head -1 | grep -q '1 Plan  2 Compare  3 Break-even  4 Fleet  5 Catalog  6 Capacity  7 Timeline'"
 check "the hostile name is text" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -qF 'zz ]2;pwned[31mred'"
@@ -117,10 +123,21 @@ keys 2
 check "Compare ranks the options" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'option.*total.*NPV' && tmux -S '$sock' capture-pane -p -t g | grep -q 'p5 on-demand'"
 keys Right r
 check "Compare sorts by another column" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'NPV v'"
+# 80 columns: the keys and the legend do not fit one line, so they wrap to the free row above,
+# whole, the last hint included; never cut at the edge.
+check "80x24: Compare's keys and legend wrap whole onto two lines" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    [ \"\$(echo \"\$s\" | sed -n 22p)\" = 'Left/Right: sort column  r: reverse  * the cheapest (more than one: a tie)' ] &&
+    [ \"\$(echo \"\$s\" | sed -n 23p)\" = 'even: where self-hosted breaks even against it' ]"
 keys 3
 check "Break-even draws both charts" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'Cumulative cost by month' && echo \"\$s\" | grep -q 'even with p5 on-demand: month' && echo \"\$s\" | grep -q $'\u28'"
 keys 4
 check "Fleet shows the demo nodes" wait_for "demo-train-01"
+# 80 columns: the scenario whose costs these are gives way whole, never "(costs" at the edge.
+check "80x24: Fleet's summary lines end whole" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    echo \"\$s\" | sed -n 3p | grep -qE '[0-9] (USD/h|kWh today|kWh today \\(facility\\))\$' &&
+    echo \"\$s\" | sed -n 4p | grep -qE '(alerts: [0-9]+|\\(costs of \"[^\"]+\"\\))\$'"
 check "Fleet shows money and an alert" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); echo \"\$s\" | grep -q 'USD/h' && echo \"\$s\" | grep -q 'kWh today' && echo \"\$s\" | grep -q ' hot'"
 keys Enter
 check "Enter opens a node" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'Esc closes'"
@@ -141,6 +158,13 @@ check "a adds the offer to the open scenario" bash -c "tmux -S '$sock' capture-p
 keys 6
 check "Capacity shows the curves and the optimum" wait_for "optimum: own"
 check "Capacity shows the load duration curve" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'load duration curve'"
+# 80 columns: both titles whole and apart (the first shortened, never cut into the second);
+# the optimum whole, its two extremes on the line under it with their figures whole.
+check "80x24: Capacity's two titles are whole and apart" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 4p | grep -qE '^GPU-time by utilization {2,}load duration curve: busy GPUs \\(>= 5 %\\), sorted\$'"
+check "80x24: Capacity's optimum and extremes are whole" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    echo \"\$s\" | grep -oE 'optimum: own .*' | grep -qE '^optimum: own [0-9]+, [0-9]{1,3}(,[0-9]{3})*(\\.[0-9]{2})?\$' &&
+    echo \"\$s\" | grep -oE 'all own .*' | grep -qE '^all own [0-9]{1,3}(,[0-9]{3})*(\\.[0-9]{2})?, all rent [0-9]{1,3}(,[0-9]{3})*(\\.[0-9]{2})?\$'"
 keys Tab
 check "Tab goes on to the Timeline" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'GPUs by month'"
 keys Tab
@@ -178,6 +202,15 @@ check "a click on a scenario opens it" bash -c "tmux -S '$sock' capture-pane -p 
 # Resize: everything redraws at 200x60 and back at 80x24.
 t resize-window -t g -x 200 -y 60; sleep 0.6
 check "200x60 redraws" bash -c "s=\$(tmux -S '$sock' capture-pane -p -t g); [ \$(echo \"\$s\" | wc -l) = 60 ] && echo \"\$s\" | head -1 | grep -q '6 Capacity' && echo \"\$s\" | tail -1 | grep -q '[a-z]'"
+# With room, the long forms on one line each.
+keys 6
+check "200x60: Capacity's full titles and the optimum on one line" bash -c "
+    s=\$(tmux -S '$sock' capture-pane -p -t g)
+    echo \"\$s\" | sed -n 4p | grep -qE '^utilization: share of GPU-time +load duration curve: busy GPUs' &&
+    echo \"\$s\" | grep -qE 'optimum: own [0-9]+, [0-9,.]+ \\(all own [0-9,.]+, all rent [0-9,.]+\\)\$'"
+keys 2
+check "200x60: Compare's keys and legend on one line" bash -c "tmux -S '$sock' capture-pane -p -t g | sed -n 59p | grep -q '^Left/Right: sort column  r: reverse  \\* the cheapest (more than one: a tie); even: where self-hosted breaks even against it\$'"
+keys 1
 t resize-window -t g -x 30 -y 8; sleep 0.6
 keys 6 3 4 5 2 1
 check "too small a terminal says so" bash -c "tmux -S '$sock' capture-pane -p -t g | grep -q 'needs 50x12'"
