@@ -179,7 +179,8 @@ scrape_configs:
 YML
 timeout 250 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
     --web.listen-address="127.0.0.1:$pport" >"$tmp/prom.log" 2>&1 &
-pids+=($!)
+prom_pid=$!
+pids+=($prom_pid)
 prom="http://127.0.0.1:$pport"
 q() { curl -sf --get "$prom/api/v1/query" --data-urlencode "query=$1"; }
 for _ in $(seq 600); do
@@ -203,6 +204,10 @@ check "promtool test rules: a flipped decision, idle money, stale prices alert" 
 check "dashboard and rules: served names only, parsed, answered" $py "$root/tests/cli/check_exporter.py" promql \
     "$root/contrib/grafana/gpuplan.json" "$root/contrib/prometheus/gpuplan.rules.yml" "$tmp/m.txt" \
     "$root"/tests/fixtures/telemetry/dcgm_exporter/nvidia-dcgm-exporter__etc_*.csv --prom "$prom"
+# Prometheus scrapes the exporter every second: stopped here, so the scrapes (and the refreshes
+# and failures they count) below are the test's own.
+kill "$prom_pid"
+wait "$prom_pid" 2>/dev/null
 
 # ---- a scrape in the middle of a collection cycle -------------------------------------------
 capture="$root/tests/fixtures/telemetry/dcgm_exporter/aicr__eks_p5_8xH100-80GB-HBM3__drv580.105.08__2026-03-10__grep-sampled.prom"
